@@ -1,0 +1,73 @@
+/**
+ * The raw per-request record: named instants and counts, nothing derived.
+ * Every latency metric is a function of a record (see metrics in this folder).
+ *
+ * Instants are monotonic nanoseconds since the run's epoch (a float64 number:
+ * exact to the nanosecond for ~104 days), taken as bytes arrive, before parsing.
+ */
+
+/** Where an output-token count came from, strongest first. */
+export type TokenSource = 'usage' | 'tokenizer' | 'chunks';
+
+/** Phase of a request a timeout or failure happened in. */
+export type Phase = 'connect' | 'headers' | 'first-token' | 'stream';
+
+/** How a request ended. Only `ok` counts as a success. */
+export type Outcome =
+  | { kind: 'ok' }
+  /** Non-2xx status. Classified by status, never by message text. */
+  | { kind: 'http-error'; status: number; message: string }
+  /** An error event inside a 200 stream, or an unparseable event. */
+  | { kind: 'stream-error'; message: string }
+  /** The stream closed without `[DONE]` or a finish reason. */
+  | { kind: 'truncated'; message: string }
+  | { kind: 'timeout'; phase: Phase; message: string }
+  /** Socket-level failure (refused, reset) with the system code. */
+  | { kind: 'connection-error'; code: string; phase: Phase; message: string }
+  /** Cancelled by us (run stopped). Not counted as a server failure. */
+  | { kind: 'aborted' };
+
+export type OutcomeKind = Outcome['kind'];
+
+export interface RequestRecord {
+  /** Sequence number within its level (warm-ups included). */
+  seq: number;
+  /** Concurrency level the request belonged to. */
+  concurrency: number;
+  /** Warm-up requests are kept for audit but excluded from every metric. */
+  warmup: boolean;
+  /** When the scheduler meant to send it. `sendNs - targetSendNs` is our own lag. */
+  targetSendNs: number;
+  /** When the request was handed to the socket. */
+  sendNs: number;
+  /** Response headers arrived. */
+  headersNs: number | null;
+  /** First chunk carrying generated text, reasoning or answer (TTFT end). */
+  firstTokenNs: number | null;
+  /** First chunk carrying answer text, not reasoning (TTFA end). */
+  firstAnswerNs: number | null;
+  /** Arrival of every token-carrying chunk, in order. */
+  chunkNs: number[];
+  /** Tokens carried by each chunk in `chunkNs` (exact when the server reports it, else 1). */
+  chunkTokens: number[];
+  /** True when `chunkTokens` came from the server (cumulative usage per chunk), not assumed. */
+  chunkTokensExact: boolean;
+  /** End of stream: `[DONE]`, the final event, or the close. */
+  endNs: number | null;
+  outputTokens: number;
+  outputTokenSource: TokenSource;
+  /** Reasoning tokens when the server reports them; they are included in outputTokens. */
+  reasoningTokens: number | null;
+  /** Chunks that carried reasoning text (a lower bound when no count is reported). */
+  reasoningChunks: number;
+  promptTokens: number | null;
+  cachedPromptTokens: number | null;
+  finishReason: string | null;
+  httpStatus: number | null;
+  outcome: Outcome;
+}
+
+/** True when a record counts as a success. */
+export function isOk(r: RequestRecord): boolean {
+  return r.outcome.kind === 'ok';
+}
