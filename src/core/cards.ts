@@ -1,0 +1,82 @@
+/**
+ * The three cards, each answering its own question and travelling separately:
+ * Model (the weights, single stream), Engine (the serving stack, the scaling
+ * curve), Platform (the hardware and what a token costs on it).
+ */
+import type { Cards, EngineCard, LevelResult, ModelCard, PlatformCard } from './result-schema.js';
+import { COST_BASIS, costPer1MUsd, savingPct } from './cost.js';
+
+export interface CardInputs {
+  levels: readonly LevelResult[];
+  hourlyCostUsd: number | null;
+  baselineRateUsdPer1M: number | null;
+  /** A GPU label given by the user, used when telemetry found none. */
+  gpuLabel: string | null;
+}
+
+export function modelCard(levels: readonly LevelResult[]): ModelCard {
+  const single = levels.find((l) => l.concurrency === 1);
+  if (!single) return { available: false, reason: 'no concurrency-1 level was measured' };
+  if (single.invalid) return { available: false, reason: `the concurrency-1 level is invalid: ${single.invalidReason}` };
+  if (single.clientBound.bound) return { available: false, reason: `the concurrency-1 level is client-bound: ${single.clientBound.reason}` };
+  if (!single.perRequestTokS || !single.ttftMs) return { available: false, reason: 'the concurrency-1 level has no successful request' };
+  return {
+    available: true,
+    concurrency: 1,
+    singleStreamTokS: single.perRequestTokS.mean,
+    ttftMsP50: single.ttftMs.p50,
+    tpotMsP50: single.tpotMs?.p50 ?? null,
+  };
+}
+
+/** Peak over valid, trustworthy levels only; the others are listed with why. */
+export function engineCard(levels: readonly LevelResult[]): EngineCard {
+  const excluded: EngineCard['excluded'] = [];
+  let peak: LevelResult | null = null;
+  for (const l of levels) {
+    if (l.invalid) excluded.push({ concurrency: l.concurrency, reason: `invalid: ${l.invalidReason}` });
+    else if (l.clientBound.bound) excluded.push({ concurrency: l.concurrency, reason: `client-bound: ${l.clientBound.reason}` });
+    else if (!peak || l.throughputTokS > peak.throughputTokS) peak = l;
+  }
+  return {
+    peakThroughputTokS: peak?.throughputTokS ?? null,
+    peakConcurrency: peak?.concurrency ?? null,
+    curve: levels.map((l) => ({
+      concurrency: l.concurrency,
+      throughputTokS: l.throughputTokS,
+      perRequestTokS: l.perRequestTokS?.mean ?? null,
+      invalid: l.invalid,
+      clientBound: l.clientBound.bound,
+    })),
+    excluded,
+  };
+}
+
+export function platformCard(inputs: CardInputs, engine: EngineCard): PlatformCard {
+  const peakLevel = inputs.levels.find((l) => l.concurrency === engine.peakConcurrency);
+  const withGpu = inputs.levels.map((l) => l.gpuMemMiB).filter((g) => g.source !== 'not available');
+  const mem = peakLevel && peakLevel.gpuMemMiB.source !== 'not available' ? peakLevel.gpuMemMiB : withGpu[0];
+  const memKnown = mem && 'peak' in mem ? mem : null;
+  const peak = engine.peakThroughputTokS;
+  const cost = inputs.hourlyCostUsd !== null && peak !== null && peak > 0 ? costPer1MUsd(inputs.hourlyCostUsd, peak) : null;
+  const saving = cost !== null && inputs.baselineRateUsdPer1M !== null ? savingPct(cost, inputs.baselineRateUsdPer1M) : null;
+  let basis = COST_BASIS;
+  if (inputs.hourlyCostUsd === null) basis = 'No hourly cost was given, so no cost figure is produced.';
+  else if (peak === null) basis = 'No valid level was measured, so no cost figure is produced.';
+  return {
+    gpu: memKnown?.gpu ?? inputs.gpuLabel,
+    gpuMemMiBPeak: memKnown?.peak ?? null,
+    gpuMemMiBTotal: memKnown?.totalMiB ?? null,
+    gpuMemSource: memKnown?.source ?? 'not available',
+    hourlyCostUsd: inputs.hourlyCostUsd,
+    costPer1MOutputTokensUsd: cost,
+    baselineRateUsdPer1M: inputs.baselineRateUsdPer1M,
+    savingPct: saving,
+    basis,
+  };
+}
+
+export function buildCards(inputs: CardInputs): Cards {
+  const engine = engineCard(inputs.levels);
+  return { model: modelCard(inputs.levels), engine, platform: platformCard(inputs, engine) };
+}

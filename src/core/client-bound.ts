@@ -1,0 +1,34 @@
+/**
+ * The client checks itself. When our own send lag or event-loop delay exceeds
+ * the budget, the timestamps of that level can no longer be trusted to the
+ * stated accuracy, and the level says so rather than blaming the server.
+ */
+import type { ClientBound } from './result-schema.js';
+
+export interface Spread { p50: number; p99: number; max: number }
+
+/** Default budget (ms) for both our send lag p99 and our event-loop delay p99. */
+export const DEFAULT_CLIENT_BUDGET_MS = 10;
+
+export function judgeClientBound(
+  sendLagMs: Spread | null,
+  loopDelayMs: Spread | null,
+  budgetMs: number,
+  clientCpuPct: number | null,
+): ClientBound {
+  const reasons: string[] = [];
+  if (sendLagMs && sendLagMs.p99 > budgetMs) {
+    reasons.push(`requests left ${sendLagMs.p99.toFixed(1)} ms (p99) after their intended send time`);
+  }
+  if (loopDelayMs && loopDelayMs.p99 > budgetMs) {
+    reasons.push(`the client's event loop was delayed ${loopDelayMs.p99.toFixed(1)} ms (p99)`);
+  }
+  return {
+    bound: reasons.length > 0,
+    reason: reasons.length > 0 ? `${reasons.join('; ')}; budget ${budgetMs} ms` : null,
+    sendLagMs,
+    loopDelayMs,
+    budgetMs,
+    clientCpuPct,
+  };
+}

@@ -1,0 +1,143 @@
+/**
+ * One level's figures from its raw records: every number in a LevelResult is
+ * computed here, from records only. Warm-up requests are excluded from all of it.
+ */
+import { type RequestRecord, isOk } from './record.js';
+import type { ClientBound, FailureKind, GpuMem, LevelResult } from './result-schema.js';
+import { maxOf, mean, minOf, percentiles } from './percentiles.js';
+import {
+  chunkGapsMs, e2eMs, itlPerTokenMs, perRequestTokS, sendLagMs, tokensPerChunk, tpotMs, ttfaMs, ttftMs,
+} from './request-metrics.js';
+import { steadyWindow } from './steady-state.js';
+import { type Spread, judgeClientBound } from './client-bound.js';
+
+export interface LevelInput {
+  concurrency: number;
+  /** All records of the level, warm-ups included (they are filtered here). */
+  records: readonly RequestRecord[];
+  /** The requested output length, tokens. */
+  targetOutputTokens: number;
+  /** Whether the length was forced (ignore_eos/min_tokens): then a shorter output is flagged. */
+  forceLength: boolean;
+  loopDelayMs: Spread | null;
+  clientCpuPct: number | null;
+  clientBudgetMs: number;
+  gpu: GpuMem;
+}
+
+const MAX_FAILURE_EXAMPLES = 3;
+
+function collect(records: readonly RequestRecord[], f: (r: RequestRecord) => number | null): number[] {
+  const out: number[] = [];
+  for (const r of records) {
+    const v = f(r);
+    if (v !== null) out.push(v);
+  }
+  return out;
+}
+
+function describeFailure(r: RequestRecord): string {
+  const o = r.outcome;
+  switch (o.kind) {
+    case 'http-error': return `HTTP ${o.status}: ${o.message}`;
+    case 'stream-error': case 'truncated': return `${o.kind}: ${o.message}`;
+    case 'timeout': return `timeout (${o.phase}): ${o.message}`;
+    case 'connection-error': return `connection error ${o.code} (${o.phase})`;
+    case 'aborted': return 'aborted';
+    case 'ok': return 'ok';
+  }
+}
+
+export function summarizeLevel(input: LevelInput): LevelResult {
+  const measured = input.records.filter((r) => !r.warmup);
+  const ok = measured.filter(isOk);
+  const failedRecords = measured.filter((r) => !isOk(r));
+
+  const failures: Partial<Record<FailureKind, number>> = {};
+  const examples = new Set<string>();
+  for (const r of failedRecords) {
+    const kind = r.outcome.kind as FailureKind;
+    failures[kind] = (failures[kind] ?? 0) + 1;
+    if (examples.size < MAX_FAILURE_EXAMPLES) examples.add(describeFailure(r));
+  }
+  const failed = failedRecords.length;
+  const summary = Object.entries(failures).map(([k, n]) => `${n} ${k}`).join(', ');
+  const invalidReason = failed > 0 ? `${failed} of ${measured.length} requests failed (${summary})` : null;
+
+  let startNs = Infinity;
+  let endNs = -Infinity;
+  for (const r of measured) {
+    startNs = Math.min(startNs, r.sendNs);
+    endNs = Math.max(endNs, r.endNs ?? r.chunkNs[r.chunkNs.length - 1] ?? r.sendNs);
+  }
+  const durationMs = measured.length > 0 ? Math.max(0, (endNs - startNs) / 1e6) : 0;
+
+  let outputTokensTotal = 0;
+  for (const r of ok) outputTokensTotal += r.outputTokens;
+  const throughputTokS = durationMs > 0 ? outputTokensTotal / (durationMs / 1000) : 0;
+  // Failed requests held slots too: they count for in-flight, not for tokens.
+  const steady = steadyWindow(measured, input.concurrency);
+
+  const icl: number[] = [];
+  const itl: number[] = [];
+  const perChunk: number[] = [];
+  for (const r of ok) {
+    chunkGapsMs(r, icl);
+    itlPerTokenMs(r, itl);
+    for (const k of tokensPerChunk(r)) perChunk.push(k);
+  }
+
+  const lengths = ok.map((r) => r.outputTokens);
+  const sources = new Set(ok.map((r) => r.outputTokenSource));
+  const reasoningCounted = ok.filter((r) => r.reasoningTokens !== null);
+  const reasoningFromChunks = ok.some((r) => r.reasoningTokens === null && r.reasoningChunks > 0);
+  const lags = measured.map(sendLagMs);
+  const lagSpread = percentiles(lags, [50, 99]);
+  const perReq = mean(collect(ok, perRequestTokS));
+
+  const clientBound: ClientBound = judgeClientBound(
+    lagSpread ? { ...lagSpread, max: maxOf(lags) as number } : null,
+    input.loopDelayMs,
+    input.clientBudgetMs,
+    input.clientCpuPct,
+  );
+
+  return {
+    concurrency: input.concurrency,
+    requests: measured.length,
+    succeeded: ok.length,
+    failed,
+    failures,
+    failureExamples: [...examples],
+    invalid: failed > 0,
+    invalidReason,
+    warmupRequests: input.records.length - measured.length,
+    durationMs,
+    outputTokensTotal,
+    throughputTokS,
+    steadyThroughputTokS: steady?.throughputTokS ?? null,
+    steadyWindowMs: steady ? (steady.endNs - steady.startNs) / 1e6 : null,
+    perRequestTokS: perReq === null ? null : { mean: perReq },
+    ttftMs: percentiles(collect(ok, ttftMs), [50, 95, 99]),
+    ttfaMs: percentiles(collect(ok, ttfaMs), [50, 95]),
+    tpotMs: percentiles(collect(ok, tpotMs), [50, 95]),
+    itlMs: percentiles(itl, [50, 99]),
+    iclMs: percentiles(icl, [50, 99]),
+    tokensPerChunk: perChunk.length > 0 ? { mean: mean(perChunk) as number } : null,
+    e2eMs: percentiles(collect(ok, e2eMs), [50, 95]),
+    outputTokens: {
+      mean: mean(lengths),
+      min: minOf(lengths),
+      max: maxOf(lengths),
+      source: sources.size === 0 ? 'none' : sources.size > 1 ? 'mixed' : ([...sources][0] as 'usage' | 'tokenizer' | 'chunks'),
+      short: input.forceLength ? ok.filter((r) => r.outputTokens < input.targetOutputTokens).length : 0,
+    },
+    reasoningTokens: {
+      total: ok.reduce((s, r) => s + (r.reasoningTokens ?? r.reasoningChunks), 0),
+      source: reasoningCounted.length > 0 && !reasoningFromChunks ? 'usage' : reasoningFromChunks ? 'chunks' : 'none',
+    },
+    promptTokens: { mean: mean(collect(ok, (r) => r.promptTokens)) },
+    clientBound,
+    gpuMemMiB: input.gpu,
+  };
+}
