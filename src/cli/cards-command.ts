@@ -1,0 +1,36 @@
+/** `goodput cards RESULT.json`: the three cards as one JSON object ("Copy cards as JSON"). */
+import { readFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { sweepResultSchema } from '../core/index.js';
+import { CliError, EXIT } from './exit-codes.js';
+
+/** Reads and validates a result file; errors name the file and the field. */
+export async function readResult(path: string) {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new CliError(EXIT.usage, `${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new CliError(EXIT.usage, `${path}: not JSON`);
+  }
+  const parsed = sweepResultSchema.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new CliError(EXIT.usage, `${path}: not a goodput result: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
+  }
+  return parsed.data;
+}
+
+export function registerCardsCommand(program: Command): void {
+  program.command('cards').description('print the Model, Engine and Platform cards of a result as one JSON object')
+    .argument('<result.json>', 'a result written by goodput sweep --json')
+    .action(async (path: string) => {
+      const result = await readResult(path);
+      process.stdout.write(JSON.stringify(result.cards, null, 2) + '\n');
+    });
+}

@@ -1,0 +1,28 @@
+/**
+ * `goodput demo` (and `npm start`): the simulator in its own process on a free
+ * port, a short sweep against it, the table and the cards, then the simulator stops.
+ */
+import type { Command } from 'commander';
+import { EXIT, CliError } from './exit-codes.js';
+import { spawnSim } from './spawn-sim.js';
+import { type SweepFlags, addSweepOptions, specFromFlags, sweepAndReport } from './sweep-command.js';
+
+/** A fast simulated server so the demo takes seconds: 30 ms + 0.02 ms/token prefill, 4 ms decode steps. */
+export const DEMO_SIM_FLAGS = ['--prefill-base-ms', '30', '--prefill-ms-per-token', '0.02', '--decode-step-ms', '4', '--decode-ms-per-extra-seq', '0.15'];
+
+export function registerDemoCommand(program: Command): void {
+  const cmd = program.command('demo').description('start the built-in simulator, sweep it (levels 1,2,4,8,16) and show the results');
+  addSweepOptions(cmd, false);
+  cmd.setOptionValue('requestsPerLevel', '8');
+  cmd.action(async (flags: SweepFlags) => {
+    const sim = await spawnSim(DEMO_SIM_FLAGS);
+    process.stderr.write(`simulator started at ${sim.url} (its own process)\n`);
+    try {
+      const spec = specFromFlags({ ...flags, url: sim.url }, process.argv.slice(2));
+      const { code } = await sweepAndReport(spec, { json: flags.json, raw: flags.raw });
+      if (code !== EXIT.ok) throw new CliError(code, '');
+    } finally {
+      await sim.stop();
+    }
+  });
+}

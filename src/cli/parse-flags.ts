@@ -1,0 +1,56 @@
+/** Flag values from text to numbers, with messages that name the flag and the value. */
+import { CliError, EXIT } from './exit-codes.js';
+
+export function badFlag(flag: string, message: string): CliError {
+  return new CliError(EXIT.usage, `${flag}: ${message}`);
+}
+
+/** "1,2,4,8" → [1, 2, 4, 8]; every item a positive integer. */
+export function parseLevels(flag: string, text: string): number[] {
+  const items = text.split(',').map((s) => s.trim());
+  if (items.length === 0 || items.every((s) => s === '')) throw badFlag(flag, 'give at least one concurrency level, e.g. 1,2,4,8');
+  return items.map((s) => {
+    if (!/^\d+$/.test(s) || Number(s) < 1) throw badFlag(flag, `'${s}' is not a positive integer (levels look like 1,2,4,8)`);
+    return Number(s);
+  });
+}
+
+export function parseNumber(flag: string, text: string, opts: { integer?: boolean; min?: number; exclusiveMin?: boolean } = {}): number {
+  const x = Number(text);
+  if (text.trim() === '' || !Number.isFinite(x)) throw badFlag(flag, `'${text}' is not a number`);
+  if (opts.integer && !Number.isInteger(x)) throw badFlag(flag, `'${text}' is not a whole number`);
+  if (opts.min !== undefined && (opts.exclusiveMin ? x <= opts.min : x < opts.min)) {
+    throw badFlag(flag, `'${text}' must be ${opts.exclusiveMin ? 'greater than' : 'at least'} ${opts.min}`);
+  }
+  return x;
+}
+
+export function parseUrl(flag: string, text: string): string {
+  let u: URL;
+  try {
+    u = new URL(text);
+  } catch {
+    throw badFlag(flag, `'${text}' is not a URL (e.g. http://127.0.0.1:8000)`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw badFlag(flag, `'${text}' must use http or https`);
+  return text.replace(/\/+$/, '');
+}
+
+export function parseChoice<T extends string>(flag: string, text: string, choices: readonly T[]): T {
+  if (!(choices as readonly string[]).includes(text)) throw badFlag(flag, `'${text}' is not one of ${choices.join(', ')}`);
+  return text as T;
+}
+
+/** The command line as recorded in results: secrets replaced. */
+export function redactedCommand(argv: readonly string[]): string {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a === '--api-key') {
+      out.push(a, '***');
+      i++;
+    } else if (a.startsWith('--api-key=')) out.push('--api-key=***');
+    else out.push(/\s/.test(a) ? JSON.stringify(a) : a);
+  }
+  return out.join(' ');
+}

@@ -1,0 +1,52 @@
+/**
+ * Live progress on stderr: a bar per level on a terminal, one line per finished
+ * level otherwise. stdout stays clean for the table or the JSON.
+ */
+import cliProgress from 'cli-progress';
+import pc from 'picocolors';
+import type { SweepEvent } from '../runner/index.js';
+
+export function progressReporter(stream: NodeJS.WriteStream): (e: SweepEvent) => void {
+  const tty = stream.isTTY === true;
+  let bar: cliProgress.SingleBar | null = null;
+  let startMs = 0;
+  return (e) => {
+    switch (e.kind) {
+      case 'preflight':
+        stream.write(`server answers; model ${e.model}\n`);
+        break;
+      case 'warning':
+        stream.write(pc.yellow(`warning: ${e.warning.message}\n`));
+        break;
+      case 'level-start':
+        startMs = performance.now();
+        if (tty) {
+          bar = new cliProgress.SingleBar({
+            stream, clearOnComplete: false, hideCursor: true,
+            format: `level ${e.index + 1}/${e.total} c=${e.concurrency} [{bar}] {value}/{total} failed {failed} · {tokS} tok/s`,
+          }, cliProgress.Presets.shades_classic);
+          bar.start(e.requests, 0, { failed: 0, tokS: '—' });
+        }
+        break;
+      case 'request':
+        if (bar && !e.warmup) {
+          const s = (performance.now() - startMs) / 1000;
+          bar.update(e.done, { failed: e.failed, tokS: s > 0 ? (e.outputTokens / s).toFixed(0) : '—' });
+        }
+        break;
+      case 'level-end': {
+        bar?.stop();
+        bar = null;
+        const l = e.level;
+        const mark = l.invalid ? pc.red(` INVALID (${l.invalidReason})`) : l.clientBound.bound ? pc.yellow(' client-bound') : '';
+        if (!tty) stream.write(`level c=${l.concurrency}: ${l.requests} requests, ${l.failed} failed, ${l.throughputTokS.toFixed(1)} tok/s${mark}\n`);
+        break;
+      }
+      case 'stopped':
+        bar?.stop();
+        bar = null;
+        stream.write(pc.red(`sweep ${e.status}: ${e.reason}\n`));
+        break;
+    }
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * The results table and the cards as terminal text. Columns follow the
+ * Benchmarks page's order; an invalid level is never blank or zero: its row says
+ * why, and its averages are shown dimmed and marked.
+ */
+import pc from 'picocolors';
+import type { Cards, LevelResult, SweepResult } from '../core/index.js';
+
+const fmt = (x: number | null | undefined, digits = 1) => (x === null || x === undefined ? '—' : x.toFixed(digits));
+
+const HEADERS = [
+  'Concurrency', 'Throughput tok/s', 'Per-request tok/s', 'TTFT p50 (ms)', 'TTFT p95 (ms)', 'TPOT p50 (ms)',
+  'e2e p50 (ms)', 'Failed', 'GPU mem (MiB)', 'Status',
+];
+
+function status(l: LevelResult): string {
+  if (l.invalid) return `INVALID: ${l.invalidReason}`;
+  if (l.clientBound.bound) return `client-bound: ${l.clientBound.reason}`;
+  return 'ok';
+}
+
+function row(l: LevelResult): string[] {
+  const mem = l.gpuMemMiB.available ? fmt(l.gpuMemMiB.peak, 0) : 'n/a';
+  return [
+    String(l.concurrency), fmt(l.throughputTokS), fmt(l.perRequestTokS?.mean), fmt(l.ttftMs?.p50), fmt(l.ttftMs?.p95),
+    fmt(l.tpotMs?.p50, 2), fmt(l.e2eMs?.p50, 0), String(l.failed), mem, status(l),
+  ];
+}
+
+/** The results table; `color` adds emphasis for a terminal. */
+export function renderTable(levels: readonly LevelResult[], color: boolean): string {
+  const c = color ? pc : pc.createColors(false);
+  const rows = levels.map(row);
+  const widths = HEADERS.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
+  const line = (cells: string[]) => cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padStart(widths[i] as number))).join('  ');
+  const out = [c.bold(line(HEADERS))];
+  levels.forEach((l, i) => {
+    const cells = row(l);
+    const text = line(cells);
+    if (l.invalid) out.push(c.red(text));
+    else if (l.clientBound.bound) out.push(c.yellow(text));
+    else out.push(text);
+  });
+  return out.join('\n');
+}
+
+export function renderCards(cards: Cards): string {
+  const m = cards.model;
+  const e = cards.engine;
+  const p = cards.platform;
+  const model = m.available
+    ? `Model     single stream ${fmt(m.singleStreamTokS)} tok/s · TTFT p50 ${fmt(m.ttftMsP50)} ms · TPOT p50 ${fmt(m.tpotMsP50, 2)} ms (concurrency 1)`
+    : `Model     not available: ${m.reason}`;
+  const curve = e.curve.map((pt) => `${pt.concurrency}→${fmt(pt.throughputTokS, 0)}${pt.invalid ? '(invalid)' : pt.clientBound ? '(client-bound)' : ''}`).join(' ');
+  const engine = e.peakThroughputTokS === null
+    ? `Engine    no valid level to take a peak from · curve ${curve}`
+    : `Engine    peak ${fmt(e.peakThroughputTokS)} tok/s at concurrency ${e.peakConcurrency} · curve ${curve}` +
+      (e.excluded.length > 0 ? ` · excluded: ${e.excluded.map((x) => `${x.concurrency} (${x.reason})`).join('; ')}` : '');
+  const mem = p.gpuMemMiBPeak === null ? `memory ${p.gpuMemSource}` : `memory peak ${fmt(p.gpuMemMiBPeak, 0)} of ${fmt(p.gpuMemMiBTotal, 0)} MiB (${p.gpuMemSource})`;
+  const cost = p.costPer1MOutputTokensUsd === null
+    ? p.basis
+    : `$${p.hourlyCostUsd?.toFixed(2)}/h → $${p.costPer1MOutputTokensUsd.toFixed(2)} per 1M output tokens` +
+      (p.savingPct === null ? '' : `, ${fmt(Math.abs(p.savingPct))}% ${p.savingPct >= 0 ? 'below' : 'above'} the $${p.baselineRateUsdPer1M?.toFixed(2)} baseline`) +
+      `\n          basis: ${p.basis}`;
+  const platform = `Platform  ${p.gpu ?? 'GPU not recorded'} · ${mem}\n          ${cost}`;
+  return [model, engine, platform].join('\n');
+}
+
+/** Everything a person reads after a sweep: warnings, the table, the cards, the stop reason. */
+export function renderResult(result: SweepResult, color: boolean): string {
+  const c = color ? pc : pc.createColors(false);
+  const parts: string[] = [];
+  const head = `${result.run.model} at ${result.run.url} · ${result.run.outputTokens} output tokens · thinking ${result.run.thinking}`;
+  parts.push(c.bold(head));
+  for (const w of result.warnings) parts.push(c.yellow(`warning: ${w.message}`));
+  parts.push('', renderTable(result.levels, color), '', renderCards(result.cards));
+  if (result.run.stopReason) parts.push('', c.red(`Sweep ${result.run.status}: ${result.run.stopReason}`));
+  return parts.join('\n');
+}

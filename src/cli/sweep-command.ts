@@ -1,0 +1,116 @@
+/**
+ * `goodput sweep`: flags → a validated spec → runSweep → table, JSON and raw
+ * records. Every flag is checked before anything runs or is written.
+ */
+import { Command, Option } from 'commander';
+import type { SweepResult } from '../core/index.js';
+import { type SweepEvent, type SweepSpecInput, runSweep } from '../runner/index.js';
+import { CliError, EXIT } from './exit-codes.js';
+import { writeFileAtomic, writeRecords } from './files.js';
+import { badFlag, parseChoice, parseLevels, parseNumber, parseUrl, redactedCommand } from './parse-flags.js';
+import { progressReporter } from './progress.js';
+import { renderResult } from './render-table.js';
+
+export interface SweepFlags {
+  url: string; model?: string; levels: string; outputTokens: string; promptTokens: string; requestsPerLevel: string;
+  warmup: string; hourlyCost?: string; baselineRate?: string; json?: string; raw?: string; thinking: string;
+  endpoint: string; apiKey?: string; apiKeyEnv: string; gpu?: string; forceLength: boolean; temperature: string;
+  seed: string; clientBudgetMs: string; timeoutS: string;
+}
+
+/** Adds the sweep flags to a command (shared with `demo`). */
+export function addSweepOptions(cmd: Command, withUrl = true): Command {
+  if (withUrl) cmd.requiredOption('--url <url>', 'base URL of the OpenAI-compatible server, e.g. http://127.0.0.1:8000');
+  return cmd
+    .option('--model <name>', 'model id (default: the first model the server lists)')
+    .option('--levels <list>', 'concurrency levels, comma-separated; run ascending', '1,2,4,8,16')
+    .option('--output-tokens <n>', 'output tokens per request (below 128 is recorded as a warning)', '256')
+    .option('--prompt-tokens <n>', 'prompt length in tokens (synthetic words)', '512')
+    .option('--requests-per-level <n|auto>', 'measured requests per level; auto = max(8, 4 × concurrency)', 'auto')
+    .option('--warmup <n>', 'warm-up requests before each level, excluded from every number', '1')
+    .option('--hourly-cost <usd>', 'hardware cost per hour; enables cost per 1M output tokens')
+    .option('--baseline-rate <usd>', 'what you pay now per 1M output tokens; enables the saving figure')
+    .option('--gpu <label>', 'GPU label for the Platform card when nvidia-smi cannot tell')
+    .addOption(new Option('--thinking <mode>', 'reasoning on or off (the engine-neutral switch)').choices(['off', 'on']).default('off'))
+    .addOption(new Option('--endpoint <kind>', 'API to call').choices(['chat', 'completions']).default('chat'))
+    .option('--no-force-length', 'do not send ignore_eos/min_tokens (the output may end early)')
+    .option('--temperature <t>', 'sampling temperature sent with every request', '0')
+    .option('--seed <n>', 'seed for prompts and sampling', '42')
+    .option('--api-key-env <name>', 'environment variable holding the API key', 'GOODPUT_API_KEY')
+    .option('--api-key <key>', 'API key (prefer --api-key-env: flags show in process lists); never printed or stored')
+    .option('--client-budget-ms <ms>', 'our send-lag and event-loop-delay budget (p99) before a level is marked client-bound', '10')
+    .option('--timeout-s <s>', 'per-request limit, seconds', '600')
+    .option('--json <file|->', 'write the result JSON to a file, or to stdout with -')
+    .option('--raw <file>', 'write every request record as JSON lines, level by level');
+}
+
+/** Flags → spec input, or a CliError naming the flag. Pure apart from reading the API key's variable. */
+export function specFromFlags(f: SweepFlags, argv: readonly string[]): SweepSpecInput {
+  const apiKey = f.apiKey ?? process.env[f.apiKeyEnv];
+  const requests = f.requestsPerLevel === 'auto' ? 'auto' : parseNumber('--requests-per-level', f.requestsPerLevel, { integer: true, min: 1 });
+  const timeoutMs = parseNumber('--timeout-s', f.timeoutS, { min: 0, exclusiveMin: true }) * 1000;
+  if (f.json !== undefined && f.json === f.raw) throw badFlag('--raw', 'must be a different file from --json');
+  return {
+    url: parseUrl('--url', f.url),
+    apiKey: apiKey === '' ? undefined : apiKey,
+    model: f.model,
+    endpoint: parseChoice('--endpoint', f.endpoint, ['chat', 'completions'] as const),
+    levels: parseLevels('--levels', f.levels),
+    outputTokens: parseNumber('--output-tokens', f.outputTokens, { integer: true, min: 1 }),
+    promptTokens: parseNumber('--prompt-tokens', f.promptTokens, { integer: true, min: 1 }),
+    requestsPerLevel: requests,
+    warmup: parseNumber('--warmup', f.warmup, { integer: true, min: 0 }),
+    thinking: parseChoice('--thinking', f.thinking, ['off', 'on'] as const) === 'on',
+    forceLength: f.forceLength,
+    temperature: parseNumber('--temperature', f.temperature, { min: 0 }),
+    seed: parseNumber('--seed', f.seed, { integer: true }),
+    hourlyCostUsd: f.hourlyCost === undefined ? null : parseNumber('--hourly-cost', f.hourlyCost, { min: 0 }),
+    baselineRateUsdPer1M: f.baselineRate === undefined ? null : parseNumber('--baseline-rate', f.baselineRate, { min: 0, exclusiveMin: true }),
+    gpuLabel: f.gpu ?? null,
+    clientBudgetMs: parseNumber('--client-budget-ms', f.clientBudgetMs, { min: 0, exclusiveMin: true }),
+    timeouts: { totalMs: timeoutMs, idleMs: Math.min(60_000, timeoutMs), headersMs: Math.min(120_000, timeoutMs) },
+    command: redactedCommand(['goodput', ...argv]),
+  };
+}
+
+/** Runs a sweep from a spec and does the output side: progress, raw records, JSON, the table. Returns the exit code. */
+export async function sweepAndReport(spec: SweepSpecInput, out: { json?: string; raw?: string }): Promise<{ code: number; result: SweepResult }> {
+  const ctrl = new AbortController();
+  const onSignal = () => ctrl.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const progress = progressReporter(process.stderr);
+  let firstLevel = true;
+  const writes: Promise<void>[] = [];
+  const onEvent = (e: SweepEvent) => {
+    progress(e);
+    if (e.kind === 'level-end' && out.raw) {
+      writes.push(writeRecords(out.raw, e.records, firstLevel));
+      firstLevel = false;
+    }
+  };
+  try {
+    const result = await runSweep(spec, { signal: ctrl.signal, onEvent });
+    await Promise.all(writes);
+    const json = JSON.stringify(result, null, 2) + '\n';
+    if (out.json === '-') process.stdout.write(json);
+    else {
+      if (out.json) await writeFileAtomic(out.json, json);
+      process.stdout.write(renderResult(result, process.stdout.isTTY === true) + '\n');
+    }
+    const code = result.run.status === 'complete' ? EXIT.ok : result.run.status === 'stopped' ? EXIT.stopped : EXIT.serverFailed;
+    return { code, result };
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+export function registerSweepCommand(program: Command): void {
+  addSweepOptions(program.command('sweep').description('run a concurrency sweep against an OpenAI-compatible server'))
+    .action(async (flags: SweepFlags) => {
+      const spec = specFromFlags(flags, process.argv.slice(2));
+      const { code } = await sweepAndReport(spec, { json: flags.json, raw: flags.raw });
+      if (code !== EXIT.ok) throw new CliError(code, '');
+    });
+}

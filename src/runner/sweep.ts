@@ -1,0 +1,153 @@
+/**
+ * runSweep: the one programmatic entry the CLI, the API and tests share.
+ * Preflight, then each level in ascending order — warm-up, measured requests,
+ * summary — emitting typed events the terminal, files and stores subscribe to.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  type LevelResult, type RequestRecord, SCHEMA_VERSION, type SweepResult, type Warning, buildCards, summarizeLevel,
+} from '../core/index.js';
+import { type Clock, type StreamingClient, createStreamingClient, monotonicNs, preflight } from '../client/index.js';
+import { type GpuSampler, createGpuSampler } from '../telemetry/index.js';
+import { SweepError } from './errors.js';
+import { startLoopMonitor } from './loop-delay.js';
+import { runLevel } from './run-level.js';
+import { type SweepSpec, type SweepSpecInput, levelOrder, requestsFor, sweepSpecSchema } from './sweep-spec.js';
+import { TOOL_VERSION } from './version.js';
+
+export type SweepEvent =
+  | { kind: 'preflight'; model: string; models: string[] }
+  | { kind: 'warning'; warning: Warning }
+  | { kind: 'level-start'; concurrency: number; index: number; total: number; requests: number }
+  | { kind: 'request'; concurrency: number; done: number; failed: number; requests: number; outputTokens: number; warmup: boolean }
+  | { kind: 'level-end'; level: LevelResult; records: readonly RequestRecord[] }
+  | { kind: 'stopped'; status: 'stopped' | 'server-failed'; reason: string };
+
+export interface SweepDeps {
+  clock?: Clock;
+  gpu?: GpuSampler;
+  signal?: AbortSignal;
+  onEvent?: (e: SweepEvent) => void;
+  /** Builds the client (tests swap in timeouts); defaults to the undici client. */
+  client?: (spec: SweepSpec, connections: number) => StreamingClient;
+}
+
+/** Below this output length per-request overhead hides real differences. */
+export const SHORT_OUTPUT_TOKENS = 128;
+
+function parseSpec(input: SweepSpecInput): SweepSpec {
+  const parsed = sweepSpecSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new SweepError('bad-input', `${issue?.path.join('.') || 'spec'}: ${issue?.message ?? 'invalid'}`);
+}
+
+export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Promise<SweepResult> {
+  const spec = parseSpec(input);
+  const emit = deps.onEvent ?? (() => {});
+  const clock = deps.clock ?? monotonicNs;
+  const signal = deps.signal ?? new AbortController().signal;
+  const target = { baseUrl: spec.url, apiKey: spec.apiKey };
+
+  const pre = await preflight(target, spec.model);
+  if (!pre.ok) throw new SweepError('preflight-refused', `${spec.url} cannot be benchmarked: ${pre.message}`);
+  emit({ kind: 'preflight', model: pre.model, models: pre.models });
+
+  const warnings: Warning[] = [];
+  const warn = (w: Warning) => {
+    warnings.push(w);
+    emit({ kind: 'warning', warning: w });
+  };
+  if (spec.outputTokens < SHORT_OUTPUT_TOKENS) {
+    warn({
+      code: 'short-output',
+      message: `output length ${spec.outputTokens} is below ${SHORT_OUTPUT_TOKENS} tokens: per-request overhead dominates and real differences can vanish into it`,
+    });
+  }
+  if (spec.thinking) warn({ code: 'thinking-on', message: 'thinking is on: reasoning tokens are counted, and results are not comparable with thinking-off runs' });
+
+  const order = levelOrder(spec.levels);
+  const maxC = order[order.length - 1] as number;
+  const client = deps.client?.(spec, maxC) ?? createStreamingClient(target, { connections: maxC, clock, timeouts: spec.timeouts });
+  const gpu = deps.gpu ?? createGpuSampler();
+  const runId = randomBytes(4).toString('hex');
+  const startedAt = new Date().toISOString();
+  const levels: LevelResult[] = [];
+  let status: SweepResult['run']['status'] = 'complete';
+  let stopReason: string | null = null;
+
+  const checkServer = async () => {
+    const again = await preflight(target, pre.model, { timeoutMs: 3000 });
+    return again.ok ? null : again.message;
+  };
+
+  try {
+    for (const [index, c] of order.entries()) {
+      if (signal.aborted) break;
+      const requests = requestsFor(spec, c);
+      emit({ kind: 'level-start', concurrency: c, index, total: order.length, requests });
+      let done = 0;
+      let failed = 0;
+      let tokens = 0;
+      const loop = startLoopMonitor();
+      const cpu0 = process.cpuUsage();
+      const wall0 = clock();
+      gpu.start();
+      const run = await runLevel({
+        client, spec, model: pre.model, concurrency: c, requests, clock, runId, signal, checkServer,
+        onRecord: (r) => {
+          if (!r.warmup) {
+            done++;
+            if (r.outcome.kind !== 'ok') failed++;
+            else tokens += r.outputTokens;
+          }
+          emit({ kind: 'request', concurrency: c, done, failed, requests, outputTokens: tokens, warmup: r.warmup });
+        },
+      });
+      const gpuMem = await gpu.stop();
+      const loopDelayMs = loop.stop();
+      const cpu = process.cpuUsage(cpu0);
+      const wallUs = (clock() - wall0) / 1e3;
+      if (run.serverFailure) {
+        status = 'server-failed';
+        stopReason = `the server stopped answering during the concurrency-${c} level, after ${done} of ${requests} requests (${failed} failed): ${run.serverFailure}. ` +
+          (levels.length > 0 ? `Levels ${levels.map((l) => l.concurrency).join(', ')} are complete.` : 'No level was completed.');
+        break;
+      }
+      if (signal.aborted) break;
+      const level = summarizeLevel({
+        concurrency: c, records: run.records, targetOutputTokens: spec.outputTokens, forceLength: spec.forceLength,
+        loopDelayMs, clientCpuPct: wallUs > 0 ? ((cpu.user + cpu.system) / wallUs) * 100 : null,
+        clientBudgetMs: spec.clientBudgetMs, gpu: gpuMem,
+      });
+      levels.push(level);
+      emit({ kind: 'level-end', level, records: run.records });
+      if (level.clientBound.bound) warn({ code: 'client-bound', message: `concurrency ${c}: ${level.clientBound.reason}` });
+      if (level.outputTokens.short > 0) {
+        warn({ code: 'short-requests', message: `concurrency ${c}: ${level.outputTokens.short} requests ended below ${spec.outputTokens} tokens although the length was forced` });
+      }
+    }
+    if (signal.aborted && status === 'complete') {
+      status = 'stopped';
+      stopReason = `stopped by the user; ${levels.length} level(s) complete`;
+    }
+  } finally {
+    await client.close();
+  }
+  if (stopReason) emit({ kind: 'stopped', status: status as 'stopped' | 'server-failed', reason: stopReason });
+
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    run: {
+      url: spec.url, model: pre.model, engine: null, endpoint: spec.endpoint,
+      outputTokens: spec.outputTokens, forceLength: spec.forceLength, promptTokens: spec.promptTokens,
+      thinking: spec.thinking ? 'on' : 'off', temperature: spec.temperature, seed: spec.seed,
+      levelsRequested: spec.levels, levelsOrder: order, requestsPerLevel: spec.requestsPerLevel, warmupPerLevel: spec.warmup,
+      hourlyCostUsd: spec.hourlyCostUsd, baselineRateUsdPer1M: spec.baselineRateUsdPer1M, gpuLabel: spec.gpuLabel,
+      command: spec.command, startedAt, endedAt: new Date().toISOString(), status, stopReason, toolVersion: TOOL_VERSION,
+    },
+    warnings,
+    levels,
+    cards: buildCards({ levels, hourlyCostUsd: spec.hourlyCostUsd, baselineRateUsdPer1M: spec.baselineRateUsdPer1M, gpuLabel: spec.gpuLabel }),
+  };
+}
