@@ -34,9 +34,8 @@ export function renderTable(levels: readonly LevelResult[], color: boolean): str
   const widths = HEADERS.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   const line = (cells: string[]) => cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padStart(widths[i] as number))).join('  ');
   const out = [c.bold(line(HEADERS))];
-  levels.forEach((l, i) => {
-    const cells = row(l);
-    const text = line(cells);
+  levels.forEach((l) => {
+    const text = line(row(l));
     if (l.invalid) out.push(c.red(text));
     else if (l.clientBound.bound) out.push(c.yellow(text));
     else out.push(text);

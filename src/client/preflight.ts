@@ -1,0 +1,98 @@
+/**
+ * Preflight: is there an OpenAI-compatible server at the target, does it accept
+ * our key, and does it serve the model? One GET of `/v1/models`, bounded in time.
+ * Every failure is a plain sentence a user can act on.
+ */
+import { Client } from 'undici';
+import { excerpt } from './error-text.js';
+import { errorCode } from './failure.js';
+import { resolveTarget, type ResolvedTarget } from './target.js';
+import type { Target } from './types.js';
+
+/** What preflight found. `model` is the one to benchmark (the given one, else the first served). */
+export type PreflightResult =
+  | { ok: true; models: string[]; model: string }
+  | { ok: false; reason: 'unreachable' | 'not-openai' | 'model-missing' | 'auth'; message: string };
+
+type Failure = Extract<PreflightResult, { ok: false }>;
+
+function fail(reason: Failure['reason'], message: string): Failure {
+  return { ok: false, reason, message };
+}
+
+function listModels(ids: string[]): string {
+  const shown = ids.slice(0, 20).join(', ');
+  return ids.length > 20 ? `${shown} and ${ids.length - 20} more` : shown;
+}
+
+/** Model ids from a `/v1/models` body, or a sentence naming what is wrong with it. */
+function parseModels(text: string, url: string): string[] | string {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return `${url} did not return JSON (it starts with "${excerpt(text, 60)}"); an OpenAI-compatible server returns {"data":[{"id":…}]}. Check the base URL.`;
+  }
+  const data = typeof body === 'object' && body !== null ? (body as { data?: unknown }).data : undefined;
+  if (!Array.isArray(data)) {
+    return `${url} returned JSON without a "data" array, so it does not look like an OpenAI-compatible server. Check the base URL.`;
+  }
+  const ids: string[] = [];
+  for (const [i, entry] of data.entries()) {
+    const id = typeof entry === 'object' && entry !== null ? (entry as { id?: unknown }).id : undefined;
+    if (typeof id !== 'string') return `${url} returned a model list whose entry data[${i}] has no string "id".`;
+    ids.push(id);
+  }
+  return ids;
+}
+
+async function fetchModels(t: ResolvedTarget, timeoutMs: number): Promise<PreflightResult> {
+  const url = `${t.displayUrl}/v1/models`;
+  const client = new Client(t.origin, { connectTimeout: timeoutMs, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  try {
+    const res = await client.request({
+      path: `${t.prefix}/v1/models`, method: 'GET', headers: { accept: 'application/json', ...t.authHeaders },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const text = await res.body.text();
+    if (res.statusCode === 401 || res.statusCode === 403) {
+      return fail('auth', `${url} refused the request with HTTP ${res.statusCode}: the API key is missing or wrong. Check the key configured for this server.`);
+    }
+    if (res.statusCode < 200 || res.statusCode >= 300) {
+      return fail('not-openai', `${url} answered HTTP ${res.statusCode} instead of a model list; an OpenAI-compatible server answers 200 there. Check the base URL (for example http://host:8000 or http://host:8000/v1).`);
+    }
+    const models = parseModels(text, url);
+    return typeof models === 'string' ? fail('not-openai', models) : { ok: true, models, model: models[0] ?? '' };
+  } catch (err) {
+    const timedOut = err instanceof Error && err.name === 'TimeoutError';
+    const code = timedOut ? 'ETIMEDOUT' : errorCode(err);
+    const why = timedOut || code.includes('TIMEOUT') ? `did not answer within ${timeoutMs} ms` : 'could not be reached';
+    return fail('unreachable', `${url} ${why} (${code}). Check that the server is running and that the host and port are right.`);
+  } finally {
+    await client.destroy();
+  }
+}
+
+/**
+ * GETs `{base}/v1/models` within `opts.timeoutMs` (default 5 000 ms) and checks
+ * the answer. With `model` undefined, the first served model is chosen.
+ * Never rejects; the API key never appears in a message.
+ */
+export async function preflight(target: Target, model: string | undefined, opts: { timeoutMs?: number } = {}): Promise<PreflightResult> {
+  let t: ResolvedTarget;
+  try {
+    t = resolveTarget(target);
+  } catch (err) {
+    return fail('unreachable', (err as Error).message);
+  }
+  const found = await fetchModels(t, opts.timeoutMs ?? 5_000);
+  if (!found.ok) return { ...found, message: t.redact(found.message) };
+  if (found.models.length === 0) {
+    return fail('model-missing', `${t.displayUrl}/v1/models lists no models; wait until the server has loaded one.`);
+  }
+  if (model === undefined) return found;
+  if (!found.models.includes(model)) {
+    return fail('model-missing', t.redact(`Model "${model}" is not served by ${t.displayUrl}; it serves: ${listModels(found.models)}. Pass one of these as the model.`));
+  }
+  return { ok: true, models: found.models, model };
+}

@@ -1,0 +1,150 @@
+/**
+ * The undici dispatch handler for one streamed request, where every instant is
+ * taken. Uses undici 7's controller API (onRequestStart … onResponseError; the
+ * onConnect/onData family is deprecated). The clock is read once per network
+ * read, before parsing; every event that read completes gets that instant.
+ */
+import type { Dispatcher } from 'undici';
+import type { Outcome, Phase, RequestRecord } from '../core/index.js';
+import type { Clock } from './clock.js';
+import { httpErrorMessage } from './error-text.js';
+import { failureOutcome } from './failure.js';
+import { SseParser } from './sse-parser.js';
+import { streamOutcome, toRecord } from './stream-outcome.js';
+import { StreamRecorder } from './stream-recorder.js';
+import type { RequestMeta, Timeouts } from './types.js';
+
+/** What a handler shares with its client. */
+export interface HandlerContext {
+  clock: Clock;
+  timeouts: Timeouts;
+  /** Scrubs the API key from outcome messages. */
+  redact: (text: string) => string;
+  /** True once the client is closing: failures then read as `aborted`. */
+  closing: () => boolean;
+}
+
+/** Most bytes of a non-2xx body kept to extract its message. */
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+/**
+ * Stamps `sendNs` (just before dispatch), `headersNs`, one instant per read and
+ * `endNs` (`[DONE]`, close or failure); resolves the record exactly once.
+ */
+export class StreamHandler implements Dispatcher.DispatchHandler {
+  private readonly rec = new StreamRecorder();
+  private readonly parser = new SseParser(this.rec.onData);
+  private controller: Dispatcher.DispatchController | null = null;
+  private sendNs = 0;
+  private headersNs: number | null = null;
+  private lastReadNs = 0;
+  private status: number | null = null;
+  private statusText = '';
+  private contentType = '';
+  private errorBody: Buffer[] | null = null;
+  private errorBytes = 0;
+  private settled = false;
+  private timer: NodeJS.Timeout | null = null;
+  private signal: AbortSignal | null = null;
+
+  constructor(private readonly ctx: HandlerContext, private readonly meta: RequestMeta, private readonly resolve: (r: RequestRecord) => void) {}
+
+  /** Arms the total timeout and the abort signal, stamps `sendNs`, then calls `dispatch`. */
+  start(dispatch: () => void, signal?: AbortSignal): void {
+    if (signal?.aborted) {
+      this.sendNs = this.ctx.clock();
+      return this.settle({ kind: 'aborted' }, this.sendNs);
+    }
+    if (signal) {
+      this.signal = signal;
+      signal.addEventListener('abort', this.onAbort, { once: true });
+    }
+    this.timer = setTimeout(this.onTotalTimeout, this.ctx.timeouts.totalMs);
+    this.timer.unref();
+    this.sendNs = this.ctx.clock();
+    try {
+      dispatch();
+    } catch (err) {
+      this.onResponseError(null, err as Error);
+    }
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    if (this.settled) return controller.abort(new Error('request already settled'));
+    this.controller = controller;
+  }
+
+  onResponseStart(_c: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>, statusMessage?: string): void {
+    if (statusCode < 200 || this.settled) return;
+    this.headersNs = this.ctx.clock();
+    this.status = statusCode;
+    this.statusText = statusMessage ?? '';
+    this.contentType = String(headers['content-type'] ?? '');
+    if (statusCode >= 300) this.errorBody = [];
+  }
+
+  onResponseData(_c: Dispatcher.DispatchController, chunk: Buffer): void {
+    const ns = this.ctx.clock();
+    if (this.settled) return;
+    if (this.errorBody !== null) {
+      if (this.errorBytes < MAX_ERROR_BODY_BYTES) this.errorBody.push(Buffer.from(chunk));
+      this.errorBytes += chunk.length;
+      return;
+    }
+    this.lastReadNs = ns;
+    this.rec.nowNs = ns;
+    this.parser.push(chunk);
+    if (this.rec.doneNs !== null) this.settle(streamOutcome(this.rec, this.contentType), this.rec.doneNs);
+  }
+
+  onResponseEnd(): void {
+    const ns = this.ctx.clock();
+    if (this.settled) return;
+    if (this.errorBody !== null) {
+      const body = Buffer.concat(this.errorBody).toString('utf8');
+      const status = this.status ?? 0;
+      return this.settle({ kind: 'http-error', status, message: httpErrorMessage(status, this.statusText, body) }, ns);
+    }
+    this.rec.nowNs = this.lastReadNs;
+    this.parser.end();
+    this.settle(streamOutcome(this.rec, this.contentType), this.rec.doneNs ?? ns);
+  }
+
+  onResponseError(_c: Dispatcher.DispatchController | null, err: Error): void {
+    const ns = this.ctx.clock();
+    if (this.settled) return;
+    const outcome = this.ctx.closing() ? { kind: 'aborted' as const } : failureOutcome(err, this.phase(), this.ctx.timeouts);
+    this.settle(outcome, ns);
+  }
+
+  private phase(): Phase {
+    if (this.controller === null) return 'connect';
+    if (this.headersNs === null) return 'headers';
+    return this.rec.firstTokenNs === null ? 'first-token' : 'stream';
+  }
+
+  private readonly onAbort = (): void => this.stop({ kind: 'aborted' });
+
+  private readonly onTotalTimeout = (): void => {
+    const message = `no complete response within ${this.ctx.timeouts.totalMs} ms (total timeout)`;
+    this.stop({ kind: 'timeout', phase: this.phase(), message });
+  };
+
+  /** Settles now and cancels the request on the wire (at once, or as soon as it starts). */
+  private stop(outcome: Outcome): void {
+    if (this.settled) return;
+    this.settle(outcome, this.ctx.clock());
+    this.controller?.abort(new Error('request cancelled by the client'));
+  }
+
+  private settle(outcome: Outcome, endNs: number): void {
+    if (this.settled) return;
+    this.settled = true;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.signal?.removeEventListener('abort', this.onAbort);
+    if ('message' in outcome) outcome.message = this.ctx.redact(outcome.message);
+    this.resolve(toRecord(this.rec, this.meta, {
+      sendNs: this.sendNs, headersNs: this.headersNs, endNs, httpStatus: this.status, outcome,
+    }));
+  }
+}

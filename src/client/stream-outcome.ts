@@ -1,0 +1,64 @@
+/**
+ * Decides how a 2xx stream ended and assembles the final {@link RequestRecord}
+ * from a {@link StreamRecorder} and the handler's instants.
+ */
+import type { Outcome, RequestRecord } from '../core/index.js';
+import type { StreamRecorder } from './stream-recorder.js';
+import type { RequestMeta } from './types.js';
+
+/**
+ * Outcome of a 2xx stream that ended at `[DONE]` or at a clean close:
+ * - an error event or unparseable event anywhere → `stream-error` (even if `[DONE]` follows);
+ * - a finish reason, or `[DONE]` after some text → `ok`;
+ * - otherwise (no finish reason, and no `[DONE]` or no text at all) → `truncated`.
+ */
+export function streamOutcome(rec: StreamRecorder, contentType: string): Outcome {
+  if (rec.streamError !== null) return { kind: 'stream-error', message: rec.streamError };
+  if (rec.finishReason !== null || (rec.doneNs !== null && rec.firstTokenNs !== null)) return { kind: 'ok' };
+  if (rec.doneNs !== null) {
+    return { kind: 'truncated', message: 'the stream sent [DONE] without any generated text or finish_reason' };
+  }
+  const type = contentType === '' ? 'none' : contentType;
+  const hint = /event-stream/i.test(contentType) ? '' : ` (response Content-Type: ${type}, expected text/event-stream)`;
+  return {
+    kind: 'truncated',
+    message: `the stream closed without [DONE] or a finish_reason after ${rec.events} data events${hint}`,
+  };
+}
+
+/** Instants and status the handler owns. All instants in ns of the client clock. */
+export interface Ending {
+  sendNs: number;
+  headersNs: number | null;
+  endNs: number;
+  httpStatus: number | null;
+  outcome: Outcome;
+}
+
+/** The raw record: named instants and counts, nothing derived. */
+export function toRecord(rec: StreamRecorder, meta: RequestMeta, end: Ending): RequestRecord {
+  const output = rec.outputTokens();
+  return {
+    seq: meta.seq,
+    concurrency: meta.concurrency,
+    warmup: meta.warmup,
+    targetSendNs: meta.targetSendNs,
+    sendNs: end.sendNs,
+    headersNs: end.headersNs,
+    firstTokenNs: rec.firstTokenNs,
+    firstAnswerNs: rec.firstAnswerNs,
+    chunkNs: rec.chunkNs,
+    chunkTokens: rec.chunkTokens,
+    chunkTokensExact: rec.chunkTokensExact(),
+    endNs: end.endNs,
+    outputTokens: output.tokens,
+    outputTokenSource: output.source,
+    reasoningTokens: rec.reasoningTokens,
+    reasoningChunks: rec.reasoningChunks,
+    promptTokens: rec.promptTokens,
+    cachedPromptTokens: rec.cachedPromptTokens,
+    finishReason: rec.finishReason,
+    httpStatus: end.httpStatus,
+    outcome: end.outcome,
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * The streaming client: one undici Pool of keep-alive sockets (no pipelining)
+ * per target, one {@link StreamHandler} per request. `send` never rejects.
+ */
+import { Pool } from 'undici';
+import type { RequestRecord } from '../core/index.js';
+import { monotonicNs, type Clock } from './clock.js';
+import { buildRequestBody } from './request-body.js';
+import { StreamHandler, type HandlerContext } from './stream-handler.js';
+import { resolveTarget } from './target.js';
+import { DEFAULT_TIMEOUTS, type RequestMeta, type RequestSpec, type Target, type Timeouts } from './types.js';
+
+/** Sends streamed completions and records each one. */
+export interface StreamingClient {
+  /**
+   * Sends one request and resolves with its record when the stream ends
+   * (`[DONE]`, close, error, timeout or abort). Never rejects: every failure is
+   * a record with an outcome. An aborted `signal` yields outcome `aborted`.
+   */
+  send(spec: RequestSpec, meta: RequestMeta, signal?: AbortSignal): Promise<RequestRecord>;
+  /** Closes every socket at once; requests still in flight resolve as `aborted`. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link createStreamingClient}. */
+export interface StreamingClientOptions {
+  /** Sockets to the target; use at least the highest concurrency. */
+  connections: number;
+  /** Defaults to {@link monotonicNs}. */
+  clock?: Clock;
+  /** Per-phase limits in ms; see {@link DEFAULT_TIMEOUTS}. */
+  timeouts?: Partial<Timeouts>;
+}
+
+/**
+ * Creates a client for `target`.
+ * @throws TypeError when `target.baseUrl` is not an http(s) URL.
+ */
+export function createStreamingClient(target: Target, opts: StreamingClientOptions): StreamingClient {
+  const resolved = resolveTarget(target);
+  const timeouts: Timeouts = { ...DEFAULT_TIMEOUTS, ...opts.timeouts };
+  let closing = false;
+  const ctx: HandlerContext = {
+    clock: opts.clock ?? monotonicNs,
+    timeouts,
+    redact: resolved.redact,
+    closing: () => closing,
+  };
+  const pool = new Pool(resolved.origin, {
+    connections: Math.max(1, Math.floor(opts.connections)),
+    pipelining: 1,
+    connectTimeout: timeouts.connectMs,
+    headersTimeout: timeouts.headersMs,
+    bodyTimeout: timeouts.idleMs,
+  });
+  const headers = {
+    'content-type': 'application/json',
+    accept: 'text/event-stream',
+    ...resolved.authHeaders,
+  };
+  const paths = {
+    chat: `${resolved.prefix}/v1/chat/completions`,
+    completions: `${resolved.prefix}/v1/completions`,
+  };
+
+  function send(spec: RequestSpec, meta: RequestMeta, signal?: AbortSignal): Promise<RequestRecord> {
+    return new Promise<RequestRecord>((resolve) => {
+      const handler = new StreamHandler(ctx, meta, resolve);
+      let body: string;
+      try {
+        body = buildRequestBody(spec);
+      } catch (err) {
+        const error = Object.assign(new Error(`request body could not be built: ${(err as Error).message}`), { code: 'ERR_REQUEST_BODY' });
+        return handler.start(() => { throw error; }, signal);
+      }
+      const path = paths[spec.endpoint];
+      handler.start(() => {
+        pool.dispatch({ path, method: 'POST', headers, body, headersTimeout: timeouts.headersMs, bodyTimeout: timeouts.idleMs }, handler);
+      }, signal);
+    });
+  }
+
+  async function close(): Promise<void> {
+    closing = true;
+    await pool.destroy();
+  }
+
+  return { send, close };
+}

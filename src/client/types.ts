@@ -1,0 +1,65 @@
+/**
+ * Public input types of the client: where to send, what to send, how long to wait.
+ */
+
+/** An OpenAI-compatible server. */
+export interface Target {
+  /** `http://host:port` or `http://host:port/v1` (both accepted; a path prefix before `/v1` is kept). */
+  baseUrl: string;
+  /** Sent only as `Authorization: Bearer …`; never copied into a record, message or log. */
+  apiKey?: string;
+}
+
+/** One streamed completion to request. */
+export interface RequestSpec {
+  endpoint: 'chat' | 'completions';
+  model: string;
+  /** Chat: the content of a single user message. Completions: the raw prompt. */
+  prompt: string;
+  /** Output cap in tokens, sent as both `max_tokens` and `max_completion_tokens`. */
+  maxTokens: number;
+  /** Ask for exactly `maxTokens`: sends `ignore_eos: true` and `min_tokens: maxTokens`. */
+  forceLength: boolean;
+  /** Chat only: sent as `chat_template_kwargs.enable_thinking`. */
+  thinking: boolean;
+  temperature?: number;
+  seed?: number;
+  /**
+   * Merged last into the body (shallow; `stream_options` and `chat_template_kwargs`
+   * one level deep). A key set to `undefined` is dropped from the body, which is how
+   * an engine dialect removes a key the engine rejects (e.g. `max_tokens`).
+   */
+  extraBody?: Record<string, unknown>;
+}
+
+/** Scheduling facts copied into the record unchanged. */
+export interface RequestMeta {
+  /** Sequence number within the level (warm-ups included). */
+  seq: number;
+  /** Concurrency level the request belongs to. */
+  concurrency: number;
+  /** Warm-up requests are recorded but excluded from metrics. */
+  warmup: boolean;
+  /** When the scheduler meant to send it, in the client clock's nanoseconds. */
+  targetSendNs: number;
+}
+
+/** Per-phase limits, all in milliseconds. */
+export interface Timeouts {
+  /** TCP (and TLS) connect. Default 10 000. */
+  connectMs: number;
+  /** Request written → response headers. Default 120 000. */
+  headersMs: number;
+  /** Longest silence between two body reads. Default 60 000. */
+  idleMs: number;
+  /** Send → end of stream. Default 600 000. */
+  totalMs: number;
+}
+
+/** Defaults for {@link Timeouts}, in milliseconds. */
+export const DEFAULT_TIMEOUTS: Readonly<Timeouts> = {
+  connectMs: 10_000,
+  headersMs: 120_000,
+  idleMs: 60_000,
+  totalMs: 600_000,
+};
