@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { EXIT, CliError } from './exit-codes.js';
-import { spawnSim } from './spawn-sim.js';
+import { spawnSimProcess } from '../sim/index.js';
 import { type SweepFlags, addSweepOptions, specFromFlags, sweepAndReport } from './sweep-command.js';
 
 /** A fast simulated server so the demo takes seconds: 30 ms + 0.02 ms/token prefill, 4 ms decode steps. */
@@ -15,7 +15,7 @@ export function registerDemoCommand(program: Command): void {
   addSweepOptions(cmd, false);
   cmd.setOptionValue('requestsPerLevel', '8');
   cmd.action(async (flags: SweepFlags) => {
-    const sim = await spawnSim(DEMO_SIM_FLAGS);
+    const sim = await spawnSimProcess(DEMO_SIM_FLAGS);
     process.stderr.write(`simulator started at ${sim.url} (its own process)\n`);
     try {
       const spec = specFromFlags({ ...flags, url: sim.url }, process.argv.slice(2));

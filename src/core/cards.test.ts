@@ -8,7 +8,7 @@ import type { LevelResult } from './result-schema.js';
 function level(concurrency: number, tokS: number, over: Partial<LevelResult> = {}): LevelResult {
   const s = summarizeLevel({
     concurrency, records: [rec({ chunksMs: [10, 20, 30, 40], endMs: 41 })], targetOutputTokens: 4, forceLength: true,
-    loopDelayMs: null, clientCpuPct: null, clientBudgetMs: 10, gpu: { source: 'nvidia-smi', gpu: 'H100', totalMiB: 81559, peak: 70000 + concurrency, mean: 60000, samples: 5 },
+    loopDelayMs: null, clientCpuPct: null, clientBudgetMs: 10, gpu: { available: true, source: 'nvidia-smi', gpu: 'H100', totalMiB: 81559, peak: 70000 + concurrency, mean: 60000, samples: 5 },
   });
   return { ...s, throughputTokS: tokS, ...over };
 }

@@ -54,9 +54,10 @@ export function engineCard(levels: readonly LevelResult[]): EngineCard {
 
 export function platformCard(inputs: CardInputs, engine: EngineCard): PlatformCard {
   const peakLevel = inputs.levels.find((l) => l.concurrency === engine.peakConcurrency);
-  const withGpu = inputs.levels.map((l) => l.gpuMemMiB).filter((g) => g.source !== 'not available');
-  const mem = peakLevel && peakLevel.gpuMemMiB.source !== 'not available' ? peakLevel.gpuMemMiB : withGpu[0];
-  const memKnown = mem && 'peak' in mem ? mem : null;
+  // Memory at the peak level; else the first level that has a reading.
+  const candidates = [peakLevel?.gpuMemMiB, ...inputs.levels.map((l) => l.gpuMemMiB)];
+  const memKnown = candidates.find((g) => g?.available === true) ?? null;
+  const memReason = inputs.levels.map((l) => l.gpuMemMiB).find((g) => !g.available);
   const peak = engine.peakThroughputTokS;
   const cost = inputs.hourlyCostUsd !== null && peak !== null && peak > 0 ? costPer1MUsd(inputs.hourlyCostUsd, peak) : null;
   const saving = cost !== null && inputs.baselineRateUsdPer1M !== null ? savingPct(cost, inputs.baselineRateUsdPer1M) : null;
@@ -64,10 +65,10 @@ export function platformCard(inputs: CardInputs, engine: EngineCard): PlatformCa
   if (inputs.hourlyCostUsd === null) basis = 'No hourly cost was given, so no cost figure is produced.';
   else if (peak === null) basis = 'No valid level was measured, so no cost figure is produced.';
   return {
-    gpu: memKnown?.gpu ?? inputs.gpuLabel,
-    gpuMemMiBPeak: memKnown?.peak ?? null,
-    gpuMemMiBTotal: memKnown?.totalMiB ?? null,
-    gpuMemSource: memKnown?.source ?? 'not available',
+    gpu: (memKnown?.available ? memKnown.gpu : null) ?? inputs.gpuLabel,
+    gpuMemMiBPeak: memKnown?.available ? memKnown.peak : null,
+    gpuMemMiBTotal: memKnown?.available ? memKnown.totalMiB : null,
+    gpuMemSource: memKnown?.available ? memKnown.source : `not available${memReason && !memReason.available ? `: ${memReason.reason}` : ''}`,
     hourlyCostUsd: inputs.hourlyCostUsd,
     costPer1MOutputTokensUsd: cost,
     baselineRateUsdPer1M: inputs.baselineRateUsdPer1M,

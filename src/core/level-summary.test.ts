@@ -11,7 +11,7 @@ const base = (records: LevelInput['records'], over: Partial<LevelInput> = {}): L
   loopDelayMs: { p50: 0.1, p99: 0.5, max: 1 },
   clientCpuPct: 12,
   clientBudgetMs: 10,
-  gpu: { source: 'not available', reason: 'nvidia-smi not found' },
+  gpu: { available: false, source: 'not available', reason: 'nvidia-smi not found' },
   ...over,
 });
 

@@ -23,9 +23,10 @@ export const clientBoundSchema = z.object({
   clientCpuPct: z.number().nonnegative().nullable(),
 });
 
-export const gpuMemSchema = z.union([
-  z.object({ source: z.string(), gpu: z.string(), totalMiB: z.number(), peak: z.number(), mean: z.number(), samples: z.number().int() }),
-  z.object({ source: z.literal('not available'), reason: z.string() }),
+/** GPU memory of a level, MiB: peak and mean of the samples, or why there is none (never a zero). */
+export const gpuMemSchema = z.discriminatedUnion('available', [
+  z.object({ available: z.literal(true), source: z.string(), gpu: z.string(), totalMiB: z.number(), peak: z.number(), mean: z.number(), samples: z.number().int() }),
+  z.object({ available: z.literal(false), source: z.literal('not available'), reason: z.string() }),
 ]);
 
 export const levelResultSchema = z.object({
@@ -81,7 +82,8 @@ export const runSchema = z.object({
   seed: z.number().int(),
   levelsRequested: z.array(z.number().int().positive()),
   levelsOrder: z.array(z.number().int().positive()),
-  requestsPerLevel: z.string(),
+  /** A fixed count, or 'auto' = max(8, 4 × concurrency). */
+  requestsPerLevel: z.union([z.number().int().positive(), z.literal('auto')]),
   warmupPerLevel: z.number().int().nonnegative(),
   hourlyCostUsd: z.number().nonnegative().nullable(),
   baselineRateUsdPer1M: z.number().positive().nullable(),

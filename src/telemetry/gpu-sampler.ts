@@ -41,7 +41,7 @@ export function createGpuSampler(read: GpuReader = () => readNvidiaSmi(), interv
       if (timer) clearInterval(timer);
       timer = null;
       if (inFlight) await inFlight;
-      if (readings.length === 0) return { source: 'not available', reason: lastError };
+      if (readings.length === 0) return { available: false, source: 'not available', reason: lastError };
       let peak = 0;
       let sum = 0;
       for (const r of readings) {
@@ -49,7 +49,7 @@ export function createGpuSampler(read: GpuReader = () => readNvidiaSmi(), interv
         sum += r.usedMiB;
       }
       const last = readings[readings.length - 1] as GpuReading;
-      return { source: 'nvidia-smi', gpu: last.gpu, totalMiB: last.totalMiB, peak, mean: sum / readings.length, samples: readings.length };
+      return { available: true, source: 'nvidia-smi', gpu: last.gpu, totalMiB: last.totalMiB, peak, mean: sum / readings.length, samples: readings.length };
     },
   };
 }

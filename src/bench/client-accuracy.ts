@@ -1,0 +1,56 @@
+/**
+ * `npm run bench`: how true our timestamps stay as streams multiply. The
+ * simulator runs in its own process with a known schedule (fixed prefill, fixed
+ * decode step, no batching slowdown), and each level's measured TTFT and TPOT are
+ * compared with it. Also printed: tokens/s handled, our own CPU use and whether
+ * the level marked itself client-bound.
+ *
+ * Output lengths are the simulator's natural lengths (not forced) so streams
+ * finish at different moments and the arrivals do not come in synchronized waves.
+ */
+import { runSweep } from '../runner/index.js';
+import { spawnSimProcess } from '../sim/index.js';
+
+const PREFILL_MS = 50;
+const STEP_MS = 40;
+const LEVELS = (process.env.BENCH_LEVELS ?? '1,64,256,1024').split(',').map(Number);
+
+const pct = (measured: number | undefined, truth: number) => (measured === undefined ? '—' : `${(((measured - truth) / truth) * 100).toFixed(2)}%`);
+const err = (measured: number | undefined, truth: number) => (measured === undefined ? '—' : (measured - truth).toFixed(2));
+
+async function main() {
+  const sim = await spawnSimProcess([
+    '--prefill-base-ms', String(PREFILL_MS), '--prefill-ms-per-token', '0', '--decode-step-ms', String(STEP_MS),
+    '--decode-ms-per-extra-seq', '0', '--max-batch', '4096', '--kv-cache-tokens', '100000000', '--no-prefix-caching',
+    '--natural-min', '48', '--natural-max', '144',
+  ]);
+  const rows: string[][] = [[
+    'streams', 'requests', 'TTFT p50 err ms', 'TTFT p50 err', 'TTFT p99 err ms', 'TPOT p50 err ms', 'TPOT p50 err', 'TPOT p95 err ms',
+    'tok/s', 'client CPU %', 'loop p99 ms', 'client-bound',
+  ]];
+  try {
+    for (const c of LEVELS) {
+      const result = await runSweep({
+        url: sim.url, levels: [c], outputTokens: 144, forceLength: false, promptTokens: 16,
+        requestsPerLevel: Math.max(16, 3 * c), warmup: 1,
+      });
+      const l = result.levels[0];
+      if (!l) throw new Error(`level ${c} produced no result: ${result.run.stopReason}`);
+      rows.push([
+        String(c), String(l.requests),
+        err(l.ttftMs?.p50, PREFILL_MS), pct(l.ttftMs?.p50, PREFILL_MS), err(l.ttftMs?.p99, PREFILL_MS),
+        err(l.tpotMs?.p50, STEP_MS), pct(l.tpotMs?.p50, STEP_MS), err(l.tpotMs?.p95, STEP_MS),
+        l.throughputTokS.toFixed(0), l.clientBound.clientCpuPct?.toFixed(0) ?? '—',
+        l.clientBound.loopDelayMs?.p99.toFixed(2) ?? '—', l.clientBound.bound ? `yes: ${l.clientBound.reason}` : 'no',
+      ]);
+      if (l.failed > 0) rows.push([`  ${l.failed} failed: ${l.failureExamples.join('; ')}`]);
+    }
+  } finally {
+    await sim.stop();
+  }
+  const widths = (rows[0] as string[]).map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  process.stdout.write(`schedule: TTFT ${PREFILL_MS} ms, TPOT ${STEP_MS} ms (simulator in its own process)\n`);
+  for (const r of rows) process.stdout.write(r.map((cell, i) => cell.padStart(widths[i] as number)).join('  ') + '\n');
+}
+
+await main();

@@ -1,0 +1,127 @@
+/**
+ * The performance model's engine: continuous batching with a FIFO queue, a batch
+ * limit, a KV-cache budget and a prefix cache. Each admitted sequence runs on its
+ * own timeline of absolute due times: first token at admission + prefill, then one
+ * emission per decode step, the step time taken from the number of sequences
+ * running at that step. A sequence leaves at its last emission (or on cancel), which
+ * frees its slot and KV reservation and admits the queue head at that same instant.
+ */
+import type { PrefixCache } from './prefix-cache.js';
+import type { SimProfile } from './profile-schema.js';
+import type { Scheduler } from './scheduler.js';
+import type { Sequence, SequenceEvents, SequenceSpec } from './sequence.js';
+
+/** Continuous-batching engine over one scheduler. */
+export class BatchEngine {
+  private readonly running = new Set<Sequence>();
+  private queue: Sequence[] = [];
+  private queueHead = 0;
+  private queued = 0;
+  private kvReserved = 0;
+
+  constructor(
+    private readonly profile: SimProfile,
+    private readonly scheduler: Scheduler,
+    private readonly cache: PrefixCache | null,
+  ) {}
+
+  /** Sequences admitted (prefilling or decoding). */
+  get runningCount(): number { return this.running.size; }
+  /** Sequences queued for admission. */
+  get waitingCount(): number { return this.queued; }
+  /** KV tokens reserved by admitted sequences. */
+  get kvReservedTokens(): number { return this.kvReserved; }
+
+  /** Decode step time now, ms: base + (running − 1) × per-extra-sequence cost. */
+  stepMs(): number {
+    return this.profile.decodeStepMs + Math.max(0, this.running.size - 1) * this.profile.decodeMsPerExtraSeq;
+  }
+
+  /** Queues a sequence (FIFO) and admits what fits at `atMs`. */
+  submit(spec: SequenceSpec, events: SequenceEvents, atMs: number): Sequence {
+    const seq: Sequence = { spec, events, state: 'waiting', next: null };
+    this.queue.push(seq);
+    this.queued++;
+    this.admit(atMs);
+    return seq;
+  }
+
+  /** Ends a sequence early (client gone, fault): frees its slot and KV at `atMs`. */
+  cancel(seq: Sequence, atMs: number): void {
+    if (seq.state === 'waiting') {
+      seq.state = 'done';
+      this.queued--;
+    } else if (seq.state === 'running') {
+      this.release(seq, atMs);
+    }
+  }
+
+  /** Drops every sequence without callbacks (the server died or closed). */
+  halt(): void {
+    for (const seq of [...this.running, ...this.queue]) {
+      this.scheduler.cancel(seq.next);
+      seq.state = 'done';
+    }
+    this.running.clear();
+    this.queue = [];
+    this.queueHead = 0;
+    this.queued = 0;
+    this.kvReserved = 0;
+  }
+
+  private admit(atMs: number): void {
+    const { maxBatch, kvCacheTokens } = this.profile;
+    while (this.queueHead < this.queue.length) {
+      const seq = this.queue[this.queueHead] as Sequence;
+      if (seq.state === 'done') { this.queueHead++; continue; }
+      if (this.running.size >= maxBatch || this.kvReserved + seq.spec.kvTokens > kvCacheTokens) break;
+      this.queueHead++;
+      this.queued--;
+      this.start(seq, atMs);
+    }
+    if (this.queueHead > 1024 && this.queueHead * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.queueHead);
+      this.queueHead = 0;
+    }
+  }
+
+  private start(seq: Sequence, atMs: number): void {
+    const { prefixBlockTokens, prefillBaseMs, prefillMsPerToken } = this.profile;
+    seq.state = 'running';
+    this.running.add(seq);
+    this.kvReserved += seq.spec.kvTokens;
+    const cachedTokens = this.cache === null ? 0 : this.cache.lookup(seq.spec.blockKeys) * prefixBlockTokens;
+    seq.events.onAdmit(atMs, cachedTokens);
+    const prefillMs = prefillBaseMs + prefillMsPerToken * (seq.spec.promptTokens - cachedTokens);
+    this.schedule(seq, 0, atMs + prefillMs);
+  }
+
+  private schedule(seq: Sequence, index: number, dueMs: number): void {
+    const stall = seq.spec.stall;
+    const due = stall !== null && stall.beforeEmission === index ? dueMs + stall.ms : dueMs;
+    seq.next = this.scheduler.at(due, (firedDueMs) => this.emit(seq, index, firedDueMs));
+  }
+
+  private emit(seq: Sequence, index: number, dueMs: number): void {
+    seq.next = null;
+    if (seq.state !== 'running') return;
+    if (index === 0) this.cache?.insert(seq.spec.blockKeys);
+    const total = seq.spec.outputTokens;
+    const from = index === 0 ? 0 : 1 + (index - 1) * this.profile.tokensPerChunk;
+    const to = index === 0 ? 1 : Math.min(total, from + this.profile.tokensPerChunk);
+    const last = to >= total;
+    const goOn = seq.events.onEmit({ index, from, to, last, dueMs });
+    if (seq.state !== 'running') return;
+    if (last || !goOn) this.release(seq, dueMs);
+    else this.schedule(seq, index + 1, dueMs + this.stepMs());
+  }
+
+  private release(seq: Sequence, atMs: number): void {
+    this.scheduler.cancel(seq.next);
+    seq.next = null;
+    seq.state = 'done';
+    this.running.delete(seq);
+    this.kvReserved -= seq.spec.kvTokens;
+    this.admit(atMs);
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * `POST /v1/chat/completions` and `POST /v1/completions`: validate the body, check
+ * the model, plan the request, apply `dieAfterRequests` and the per-request fault,
+ * then hand the sequence to the engine and let a GenerationRun write the response.
+ * The two endpoints are `kind`-tagged entries that own their parsing and format.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { z } from 'zod';
+import type { BatchEngine } from './batch-engine.js';
+import { HTTP_FAULTS, isHttpFault, type FaultPicker } from './faults.js';
+import { planGeneration, type GenerationKeys } from './generation-plan.js';
+import { GenerationRun, type RunContext } from './generation-run.js';
+import { sendError } from './http-util.js';
+import { prefixBlockKeys, type PrefixCache } from './prefix-cache.js';
+import type { SimProfile } from './profile-schema.js';
+import { chatRequestSchema, completionRequestSchema, messagesText, promptWords, thinkingOff } from './request-schema.js';
+import { chatFormat, completionFormat, type ResponseFormat, type ResponseIdentity } from './response-format.js';
+import { emissionCount } from './sequence.js';
+import type { StreamShape } from './stream-shape.js';
+import { tokenize } from './tokenizer.js';
+import { firstProblem } from './zod-issues.js';
+
+/** Everything a generation request needs from the running server. */
+export interface SimRuntime extends RunContext {
+  engine: BatchEngine;
+  cache: PrefixCache | null;
+  faultPicker: FaultPicker;
+  shape: StreamShape;
+  /** Kills the server the way a crashed process dies. */
+  die(): void;
+}
+
+/** Header that marks a warm-up request: it is never given a fault. */
+export const WARMUP_HEADER = 'x-goodput-warmup';
+
+/** A parsed generation body: the keys the planner reads, the prompt and its reasoning budget. */
+type Parsed =
+  | { ok: true; body: GenerationKeys & { model: string }; words: string[]; reasoningTokens: number }
+  | { ok: false; error: z.ZodError };
+
+/** One generation endpoint; it owns its body schema, prompt and response format. */
+export interface Endpoint {
+  readonly kind: 'chat' | 'completion';
+  readonly promptField: string;
+  readonly idPrefix: string;
+  parse(raw: unknown, profile: SimProfile): Parsed;
+  format(idn: ResponseIdentity, rt: SimRuntime): ResponseFormat;
+}
+
+const chat: Endpoint = {
+  kind: 'chat',
+  promptField: 'messages',
+  idPrefix: 'chatcmpl',
+  parse(raw, profile) {
+    const r = chatRequestSchema.safeParse(raw);
+    if (!r.success) return { ok: false, error: r.error };
+    const reasoningTokens = thinkingOff(r.data) ? 0 : profile.reasoningTokens;
+    return { ok: true, body: r.data, words: tokenize(messagesText(r.data.messages)), reasoningTokens };
+  },
+  format: (idn, rt) => chatFormat(idn, rt.shape),
+};
+
+const completion: Endpoint = {
+  kind: 'completion',
+  promptField: 'prompt',
+  idPrefix: 'cmpl',
+  parse(raw) {
+    const r = completionRequestSchema.safeParse(raw);
+    if (!r.success) return { ok: false, error: r.error };
+    return { ok: true, body: r.data, words: promptWords(r.data.prompt), reasoningTokens: 0 };
+  },
+  format: (idn) => completionFormat(idn),
+};
+
+/** The generation endpoints by kind. */
+export const GENERATION_ENDPOINTS = { chat, completion } as const;
+
+function isWarm(req: IncomingMessage): boolean {
+  const v = req.headers[WARMUP_HEADER];
+  return v === '1' || v === 'true';
+}
+
+/** Handles one generation request whose JSON body arrived (complete) at `arrivalMs`. */
+export function handleGeneration(
+  rt: SimRuntime, ep: Endpoint, req: IncomingMessage, res: ServerResponse, raw: unknown, arrivalMs: number,
+): void {
+  const reject = (status: number, message: string, param: string | null): void => {
+    rt.stats.rejected++;
+    sendError(res, status, message, param);
+  };
+  const parsed = ep.parse(raw, rt.profile);
+  if (!parsed.ok) {
+    const p = firstProblem(parsed.error);
+    return reject(400, `${p.field}: ${p.problem}`, p.field);
+  }
+  const { body, words, reasoningTokens } = parsed;
+  if (body.model !== rt.profile.model) return reject(404, `The model \`${body.model}\` does not exist.`, 'model');
+  const requestIndex = rt.stats.accepted;
+  const result = planGeneration(rt.profile, {
+    body, promptWords: words, promptField: ep.promptField, reasoningTokens, requestIndex,
+  });
+  if (!result.ok) return reject(400, `${result.param}: ${result.message}`, result.param);
+  // dieAfterRequests: the N-th accepted request kills the server (it is cut with the rest).
+  const dieAfter = rt.profile.faults.dieAfterRequests;
+  if (dieAfter !== null && requestIndex >= dieAfter) return rt.die();
+  rt.stats.accepted++;
+  if (rt.stats.accepted === dieAfter) return rt.die();
+  const fault = isWarm(req) ? null : rt.faultPicker.next();
+  if (fault !== null) rt.stats.faults[fault]++;
+  if (fault !== null && isHttpFault(fault)) {
+    const f = HTTP_FAULTS[fault];
+    sendError(res, f.status, f.message, null, f.type, f.status === 500 ? {} : { 'retry-after': '1' });
+    return;
+  }
+  const plan = result.plan;
+  const half = Math.floor(emissionCount(plan.outputTokens, rt.profile.tokensPerChunk) / 2);
+  const idn = { id: `${ep.idPrefix}-sim-${requestIndex.toString(16).padStart(8, '0')}`, created: Math.floor(Date.now() / 1000), model: rt.profile.model };
+  const run = new GenerationRun(rt, plan, ep.format(idn, rt), res, arrivalMs, requestIndex, fault, half);
+  run.sequence = rt.engine.submit(
+    {
+      promptTokens: plan.promptTokens,
+      kvTokens: plan.promptTokens + plan.capTokens,
+      blockKeys: rt.cache === null ? [] : prefixBlockKeys(words, rt.profile.prefixBlockTokens, plan.cacheSalt),
+      outputTokens: plan.outputTokens,
+      stall: fault === 'stall' ? { beforeEmission: Math.max(1, half), ms: rt.profile.faults.stallMs } : null,
+    },
+    run,
+    arrivalMs,
+  );
+  res.on('close', () => {
+    if (run.abandon() && run.sequence !== null) rt.engine.cancel(run.sequence, rt.now());
+  });
+}

@@ -1,0 +1,151 @@
+/**
+ * One generation request in flight: receives the engine's emissions and writes the
+ * response. Streaming writes one pre-built string per emission with a single
+ * `res.write()` (the role chunk rides with the first token, the finish, usage and
+ * `[DONE]` events with the last); non-streaming answers once, at the last emission.
+ * Mid-stream faults act at the middle emission. True timings go to the metrics.
+ */
+import type { ServerResponse } from 'node:http';
+import type { Emission, Sequence, SequenceEvents } from './sequence.js';
+import type { StreamFaultKind } from './faults.js';
+import type { GenerationPlan } from './generation-plan.js';
+import { errorJson, sendError, sendJsonText } from './http-util.js';
+import type { SimProfile } from './profile-schema.js';
+import { continuousUsageJson, usageJson, type ResponseFormat } from './response-format.js';
+import type { SimMetrics } from './sim-metrics.js';
+import type { StatsCollector } from './sim-stats.js';
+import { outputText } from './tokenizer.js';
+
+/** Shared services a run reports to. */
+export interface RunContext {
+  profile: SimProfile;
+  now: () => number;
+  metrics: SimMetrics;
+  stats: StatsCollector;
+}
+
+const DONE = 'data: [DONE]\n\n';
+const MID_STREAM_ERROR = `data: ${errorJson(500, 'Simulated engine error in the middle of the stream (injected fault).')}\n\n`;
+
+/** Writes one request's response as the engine emits its tokens. */
+export class GenerationRun implements SequenceEvents {
+  /** Set by the handler right after `engine.submit`. */
+  sequence: Sequence | null = null;
+  private ended = false;
+  private cachedTokens = 0;
+  private firstDueMs = 0;
+  private lastWriteMs = 0;
+
+  constructor(
+    private readonly ctx: RunContext,
+    private readonly plan: GenerationPlan,
+    private readonly format: ResponseFormat,
+    private readonly res: ServerResponse,
+    private readonly arrivalMs: number,
+    private readonly requestIndex: number,
+    private readonly fault: StreamFaultKind | null,
+    private readonly faultEmission: number,
+  ) {
+    if (plan.stream) {
+      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
+      res.flushHeaders();
+    }
+  }
+
+  onAdmit(atMs: number, cachedTokens: number): void {
+    const m = this.ctx.metrics;
+    this.cachedTokens = cachedTokens;
+    m.queue.observe((atMs - this.arrivalMs) / 1000);
+    m.promptTokens += this.plan.promptTokens;
+    if (this.ctx.profile.prefixCaching) {
+      m.prefixQueries += this.plan.promptTokens;
+      m.prefixHits += cachedTokens;
+    }
+  }
+
+  onEmit(e: Emission): boolean {
+    if (this.ended || this.res.destroyed) return false;
+    if (e.index === 0) this.firstDueMs = e.dueMs;
+    if (e.index === this.faultEmission && (this.fault === 'dropStream' || this.fault === 'midStreamError')) {
+      return this.failMidway(this.fault);
+    }
+    if (this.plan.stream) this.writeChunk(e);
+    else if (e.last) this.writeBody();
+    this.observe(e);
+    if (e.last) {
+      this.ended = true;
+      this.ctx.stats.complete(this.arrivalMs, this.firstDueMs, e.dueMs, this.plan.promptTokens, this.plan.outputTokens);
+      this.ctx.metrics.finished(this.plan.finishReason);
+    }
+    return true;
+  }
+
+  /** The client went away before the end. Returns true when that cancelled the request. */
+  abandon(): boolean {
+    if (this.ended) return false;
+    this.ended = true;
+    this.ctx.stats.cancelled++;
+    this.ctx.metrics.finished('abort');
+    return true;
+  }
+
+  private observe(e: Emission): void {
+    const m = this.ctx.metrics;
+    const nowMs = this.ctx.now();
+    if (this.plan.stream || e.last) this.ctx.stats.lateness.record(nowMs - e.dueMs);
+    m.generationTokens += e.to - e.from;
+    if (e.index === 0) m.ttft.observe((nowMs - this.arrivalMs) / 1000);
+    else m.itl.observe((nowMs - this.lastWriteMs) / 1000);
+    if (e.last) m.e2e.observe((nowMs - this.arrivalMs) / 1000);
+    this.lastWriteMs = nowMs;
+  }
+
+  private usage(completionTokens: number): string {
+    const reasoningTokens = Math.min(this.plan.reasoningTokens, completionTokens);
+    return usageJson({ promptTokens: this.plan.promptTokens, completionTokens, cachedTokens: this.cachedTokens, reasoningTokens });
+  }
+
+  private text(from: number, to: number): [reasoning: string, answer: string] {
+    const r = this.plan.reasoningTokens;
+    const seed = this.ctx.profile.seed;
+    const reasoning = from < r ? outputText(seed, this.requestIndex, from, Math.min(to, r)) : '';
+    const answer = to > r ? outputText(seed, this.requestIndex, Math.max(from, r), to) : '';
+    return [reasoning, answer];
+  }
+
+  private writeChunk(e: Emission): void {
+    const { plan, format } = this;
+    const continuous = (n: number): string | null => (plan.continuousUsage ? continuousUsageJson(plan.promptTokens, n) : null);
+    let out = e.index === 0 ? format.opening(continuous(0)) : '';
+    if (e.index === this.faultEmission && this.fault === 'malformedSse') out += 'data: {not json\n\n';
+    const [reasoning, answer] = this.text(e.from, e.to);
+    out += format.chunk(reasoning, answer, e.last ? plan.finishReason : null, continuous(e.to));
+    if (!e.last) {
+      this.res.write(out);
+      // node:http corks the socket until the next tick; flush now so the bytes leave at the due time.
+      this.res.socket?.uncork();
+      return;
+    }
+    if (plan.includeUsage) out += format.usageChunk(this.usage(plan.outputTokens));
+    this.res.end(out + DONE);
+  }
+
+  private writeBody(): void {
+    if (this.fault === 'malformedSse') return sendJsonText(this.res, 200, '{not json');
+    const [reasoning, answer] = this.text(0, this.plan.outputTokens);
+    sendJsonText(this.res, 200, this.format.body(reasoning, answer, this.plan.finishReason, this.usage(this.plan.outputTokens)));
+  }
+
+  private failMidway(fault: 'dropStream' | 'midStreamError'): false {
+    this.ended = true;
+    if (fault === 'dropStream') {
+      this.ctx.metrics.finished('abort');
+      this.res.destroy();
+      return false;
+    }
+    this.ctx.metrics.finished('error');
+    if (this.plan.stream) this.res.end(MID_STREAM_ERROR + DONE);
+    else sendError(this.res, 500, 'Simulated engine error during generation (injected fault).');
+    return false;
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * The simulator's profile: its whole performance model, GPU memory model and fault
+ * plan in one zod schema. Every field has a default, so `{}` is a valid profile;
+ * unknown keys are errors that name the key. All times are milliseconds.
+ */
+import { z } from 'zod';
+
+const share = z.number().min(0).max(1);
+const nonNegMs = z.number().min(0);
+
+/** Faults, each a share (0..1) of non-warm requests, assigned by a seeded PRNG. */
+const faultsSchema = z
+  .object({
+    /** Answer HTTP 500 with an OpenAI-style error body before any stream. */
+    http500: share.default(0),
+    /** Answer HTTP 429 before any stream. */
+    http429: share.default(0),
+    /** Answer HTTP 503 before any stream. */
+    http503: share.default(0),
+    /** Destroy the socket after about half the tokens, without `[DONE]`. */
+    dropStream: share.default(0),
+    /** One event mid-stream is `data: {not json`. */
+    malformedSse: share.default(0),
+    /** vLLM-style `data: {"error":…}` then `data: [DONE]` mid-stream on a 200. */
+    midStreamError: share.default(0),
+    /** The stream pauses `stallMs` mid-way, then continues. */
+    stall: share.default(0),
+    /** Length of a stall, ms. Default 2000. */
+    stallMs: nonNegMs.default(2000),
+    /**
+     * The server dies like a crashed process (all sockets destroyed, no longer listening) as soon
+     * as it has accepted this many chat/completions requests; the last one is cut too. 0: the
+     * first request kills it. Default null (never).
+     */
+    dieAfterRequests: z.number().int().min(0).nullable().default(null),
+  })
+  .strict()
+  .refine(
+    (f) => f.http500 + f.http429 + f.http503 + f.dropStream + f.malformedSse + f.midStreamError + f.stall <= 1,
+    { message: 'the fault shares add up to more than 1' },
+  );
+
+/** Memory model read by telemetry tests: used = weights + reserved KV tokens × MiB per token. */
+const gpuSchema = z
+  .object({
+    name: z.string().min(1).default('SimGPU 80GB'),
+    totalMiB: z.number().positive().default(81920),
+    weightsMiB: z.number().min(0).default(16000),
+    kvMiBPerToken: z.number().min(0).default(0.125),
+  })
+  .strict();
+
+/** Natural answer length range (tokens) used when the request does not set `ignore_eos`. */
+const naturalSchema = z
+  .object({ min: z.number().int().min(1).default(20), max: z.number().int().min(1).default(400) })
+  .strict()
+  .refine((n) => n.max >= n.min, { message: 'max must be >= min', path: ['max'] });
+
+/** The zod schema of a simulator profile (see the field docs for units and defaults). */
+export const simProfileSchema = z
+  .object({
+    /** Served model id. Default "goodput-sim-1". */
+    model: z.string().min(1).default('goodput-sim-1'),
+    /** Seed of every pseudo-random choice (lengths, words, faults). Default 1. */
+    seed: z.number().int().default(1),
+    /** Context limit in tokens (prompt + output), reported as `max_model_len`. Default 32768. */
+    maxModelLen: z.number().int().positive().default(32768),
+    /** Fixed prefill cost from admission to the first token, ms. Default 20. */
+    prefillBaseMs: nonNegMs.default(20),
+    /** Prefill cost per uncached prompt token, ms. Default 0.05. */
+    prefillMsPerToken: nonNegMs.default(0.05),
+    /** Decode step time with one running sequence, ms. Default 20. */
+    decodeStepMs: z.number().positive().default(20),
+    /** Added to the step time for each additional running sequence, ms. Default 0.1. */
+    decodeMsPerExtraSeq: nonNegMs.default(0.1),
+    /** Sequences admitted (prefilling or decoding) at once; the rest wait FIFO. Default 256. */
+    maxBatch: z.number().int().positive().default(256),
+    /** KV budget in tokens; an admitted request reserves prompt + max output tokens. Default 1,000,000. */
+    kvCacheTokens: z.number().int().positive().default(1_000_000),
+    /** Tokens per decode step and SSE chunk (speculative decoding). Default 1. */
+    tokensPerChunk: z.number().int().positive().default(1),
+    /** Reasoning tokens emitted before the answer on chat requests with thinking on. Default 0. */
+    reasoningTokens: z.number().int().min(0).default(0),
+    /** Field that carries reasoning text in a delta. Default "reasoning_content" (vLLM before PR #27752). */
+    streamShape: z.enum(['reasoning_content', 'reasoning']).default('reasoning_content'),
+    /** Natural answer length range, tokens. Default {min: 20, max: 400}. */
+    naturalOutputTokens: naturalSchema.prefault({}),
+    /** Reuse cached leading prompt blocks (skips their prefill cost). Default true. */
+    prefixCaching: z.boolean().default(true),
+    /** Prefix-cache block size, tokens. Default 16. */
+    prefixBlockTokens: z.number().int().positive().default(16),
+    gpu: gpuSchema.prefault({}),
+    faults: faultsSchema.prefault({}),
+  })
+  .strict();
+
+/** A validated profile with every default applied. */
+export type SimProfile = z.infer<typeof simProfileSchema>;
+/** The fault plan of a profile. */
+export type SimFaults = SimProfile['faults'];
+/** The GPU memory model of a profile. */
+export type SimGpu = SimProfile['gpu'];

@@ -1,0 +1,84 @@
+/**
+ * `goodput sim` flags: their declaration on a commander command and their mapping
+ * onto profile fields. Flags given on the command line override the profile file;
+ * the merged profile is validated by `simProfileSchema`.
+ */
+import { Option, type Command } from 'commander';
+import type { SimProfileInput } from './server.js';
+
+/** A flag that sets one numeric profile field (path inside the profile). */
+interface NumberFlag {
+  flag: string;
+  key: string;
+  path: readonly [string] | readonly [string, string];
+  help: string;
+}
+
+const n = (flag: string, key: string, path: NumberFlag['path'], help: string): NumberFlag => ({ flag, key, path, help });
+
+/** Every numeric profile flag. */
+export const NUMBER_FLAGS: readonly NumberFlag[] = [
+  n('--seed <n>', 'seed', ['seed'], 'seed of lengths, words and faults (default 1)'),
+  n('--max-model-len <tokens>', 'maxModelLen', ['maxModelLen'], 'context limit, prompt + output (default 32768)'),
+  n('--prefill-base-ms <ms>', 'prefillBaseMs', ['prefillBaseMs'], 'fixed prefill time (default 20)'),
+  n('--prefill-ms-per-token <ms>', 'prefillMsPerToken', ['prefillMsPerToken'], 'prefill time per uncached prompt token (default 0.05)'),
+  n('--decode-step-ms <ms>', 'decodeStepMs', ['decodeStepMs'], 'decode step time with one sequence (default 20)'),
+  n('--decode-ms-per-extra-seq <ms>', 'decodeMsPerExtraSeq', ['decodeMsPerExtraSeq'], 'step time added per extra running sequence (default 0.1)'),
+  n('--max-batch <n>', 'maxBatch', ['maxBatch'], 'sequences running at once; the rest queue (default 256)'),
+  n('--kv-cache-tokens <n>', 'kvCacheTokens', ['kvCacheTokens'], 'KV budget; a request reserves prompt + max output (default 1000000)'),
+  n('--tokens-per-chunk <n>', 'tokensPerChunk', ['tokensPerChunk'], 'tokens per decode step and SSE chunk (default 1)'),
+  n('--reasoning-tokens <n>', 'reasoningTokens', ['reasoningTokens'], 'reasoning tokens before the answer when thinking is on (default 0)'),
+  n('--natural-min <tokens>', 'naturalMin', ['naturalOutputTokens', 'min'], 'shortest natural answer (default 20)'),
+  n('--natural-max <tokens>', 'naturalMax', ['naturalOutputTokens', 'max'], 'longest natural answer (default 400)'),
+  n('--prefix-block-tokens <n>', 'prefixBlockTokens', ['prefixBlockTokens'], 'prefix-cache block size (default 16)'),
+  n('--fail-500 <share>', 'fail500', ['faults', 'http500'], 'share of requests answered HTTP 500'),
+  n('--fail-429 <share>', 'fail429', ['faults', 'http429'], 'share of requests answered HTTP 429'),
+  n('--fail-503 <share>', 'fail503', ['faults', 'http503'], 'share of requests answered HTTP 503'),
+  n('--drop-stream <share>', 'dropStream', ['faults', 'dropStream'], 'share of streams cut mid-way without [DONE]'),
+  n('--malformed-sse <share>', 'malformedSse', ['faults', 'malformedSse'], 'share of streams with one unparseable event'),
+  n('--mid-stream-error <share>', 'midStreamError', ['faults', 'midStreamError'], 'share of streams ending in an error event'),
+  n('--stall <share>', 'stall', ['faults', 'stall'], 'share of streams that pause mid-way'),
+  n('--stall-ms <ms>', 'stallMs', ['faults', 'stallMs'], 'length of a stall (default 2000)'),
+  n('--die-after <n>', 'dieAfter', ['faults', 'dieAfterRequests'], 'die (like a crash) once this many requests were accepted'),
+];
+
+/** Flag text (e.g. "--decode-step-ms") of a dotted profile path, for error messages. */
+export function flagOfPath(path: string): string | undefined {
+  return NUMBER_FLAGS.find((f) => f.path.join('.') === path)?.flag.split(' ')[0];
+}
+
+/** Declares every `goodput sim` flag on `cmd`. */
+export function declareSimFlags(cmd: Command): Command {
+  cmd
+    .option('--port <n>', 'TCP port (0 picks a free one)', '8000')
+    .option('--host <addr>', 'interface to bind', '127.0.0.1')
+    .option('--profile <file>', 'profile file (JSON or YAML); flags override it')
+    .option('--model <name>', 'served model id (default goodput-sim-1)')
+    .addOption(new Option('--stream-shape <kind>', 'field of reasoning text in deltas').choices(['reasoning_content', 'reasoning']))
+    .option('--no-prefix-caching', 'turn the prefix cache off');
+  for (const f of NUMBER_FLAGS) cmd.option(f.flag, f.help);
+  return cmd;
+}
+
+const toNumber = (text: string): number => (text.trim() === '' ? Number.NaN : Number(text));
+
+/** The profile fields set by flags (only those given), merged over `base`. */
+export function applyFlags(base: SimProfileInput, flags: Record<string, unknown>): SimProfileInput {
+  const out: Record<string, unknown> = { ...base };
+  const nested = (key: string): Record<string, unknown> => {
+    const copy = { ...((out[key] as Record<string, unknown> | undefined) ?? {}) };
+    out[key] = copy;
+    return copy;
+  };
+  for (const f of NUMBER_FLAGS) {
+    const value = flags[f.key];
+    if (typeof value !== 'string') continue;
+    const [first, second] = f.path;
+    if (second === undefined) out[first] = toNumber(value);
+    else nested(first)[second] = toNumber(value);
+  }
+  if (typeof flags['model'] === 'string') out['model'] = flags['model'];
+  if (typeof flags['streamShape'] === 'string') out['streamShape'] = flags['streamShape'];
+  if (flags['prefixCaching'] === false) out['prefixCaching'] = false;
+  return out as SimProfileInput;
+}
