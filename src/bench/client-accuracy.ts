@@ -8,6 +8,7 @@
  * Output lengths are the simulator's natural lengths (not forced) so streams
  * finish at different moments and the arrivals do not come in synchronized waves.
  */
+import { type RequestRecord, mean, ttftMs } from '../core/index.js';
 import { runSweep } from '../runner/index.js';
 import { spawnSimProcess } from '../sim/index.js';
 
@@ -18,38 +19,57 @@ const LEVELS = (process.env.BENCH_LEVELS ?? '1,64,256,1024').split(',').map(Numb
 const pct = (measured: number | undefined, truth: number) => (measured === undefined ? '—' : `${(((measured - truth) / truth) * 100).toFixed(2)}%`);
 const err = (measured: number | undefined, truth: number) => (measured === undefined ? '—' : (measured - truth).toFixed(2));
 
+const SIM_FLAGS = [
+  '--prefill-base-ms', String(PREFILL_MS), '--prefill-ms-per-token', '0', '--decode-step-ms', String(STEP_MS),
+  '--decode-ms-per-extra-seq', '0', '--max-batch', '4096', '--kv-cache-tokens', '100000000', '--no-prefix-caching',
+  '--natural-min', '48', '--natural-max', '144',
+];
+
+function metricValue(text: string, name: string): number {
+  const line = text.split('\n').find((l) => l.startsWith(name));
+  return line ? Number(line.split(' ').pop()) : NaN;
+}
+
+interface SimLateness { p50Ms: number | null; p99Ms: number | null }
+
 async function main() {
-  const sim = await spawnSimProcess([
-    '--prefill-base-ms', String(PREFILL_MS), '--prefill-ms-per-token', '0', '--decode-step-ms', String(STEP_MS),
-    '--decode-ms-per-extra-seq', '0', '--max-batch', '4096', '--kv-cache-tokens', '100000000', '--no-prefix-caching',
-    '--natural-min', '48', '--natural-max', '144',
-  ]);
   const rows: string[][] = [[
     'streams', 'requests', 'TTFT p50 err ms', 'TTFT p50 err', 'TTFT p99 err ms', 'TPOT p50 err ms', 'TPOT p50 err', 'TPOT p95 err ms',
-    'tok/s', 'client CPU %', 'loop p99 ms', 'client-bound',
+    'tok/s', 'client CPU %', 'loop p99 ms', 'ramp ms', 'sim late p50/p99 ms', 'TTFT client−server mean ms', 'client-bound',
   ]];
-  try {
-    for (const c of LEVELS) {
+  for (const c of LEVELS) {
+    // A fresh simulator per level, so its own write lateness is per level too.
+    const sim = await spawnSimProcess(SIM_FLAGS);
+    try {
+      let records: readonly RequestRecord[] = [];
       const result = await runSweep({
         url: sim.url, levels: [c], outputTokens: 144, forceLength: false, promptTokens: 16,
         requestsPerLevel: Math.max(16, 3 * c), warmup: 1,
-      });
+      }, { onEvent: (e) => { if (e.kind === 'level-end') records = e.records; } });
       const l = result.levels[0];
       if (!l) throw new Error(`level ${c} produced no result: ${result.run.stopReason}`);
+      const stats = (await (await fetch(`${sim.url}/sim/stats`)).json()) as { writeLateness: SimLateness };
+      const late = stats.writeLateness;
+      // The server's own TTFT (arrival → first write) from its /metrics, against ours (send → first byte read).
+      const metrics = await (await fetch(`${sim.url}/metrics`)).text();
+      const serverTtftMs = (metricValue(metrics, 'vllm:time_to_first_token_seconds_sum') / metricValue(metrics, 'vllm:time_to_first_token_seconds_count')) * 1000;
+      const clientTtftMs = mean(records.flatMap((r) => ttftMs(r) ?? []));
       rows.push([
         String(c), String(l.requests),
         err(l.ttftMs?.p50, PREFILL_MS), pct(l.ttftMs?.p50, PREFILL_MS), err(l.ttftMs?.p99, PREFILL_MS),
         err(l.tpotMs?.p50, STEP_MS), pct(l.tpotMs?.p50, STEP_MS), err(l.tpotMs?.p95, STEP_MS),
         l.throughputTokS.toFixed(0), l.clientBound.clientCpuPct?.toFixed(0) ?? '—',
-        l.clientBound.loopDelayMs?.p99.toFixed(2) ?? '—', l.clientBound.bound ? `yes: ${l.clientBound.reason}` : 'no',
+        l.clientBound.loopDelayMs?.p99.toFixed(2) ?? '—', l.clientBound.rampMs?.toFixed(1) ?? '—',
+        `${late.p50Ms?.toFixed(2) ?? '—'}/${late.p99Ms?.toFixed(2) ?? '—'}`,
+        clientTtftMs === null ? '—' : (clientTtftMs - serverTtftMs).toFixed(2), l.clientBound.bound ? `yes: ${l.clientBound.reason}` : 'no',
       ]);
       if (l.failed > 0) rows.push([`  ${l.failed} failed: ${l.failureExamples.join('; ')}`]);
+    } finally {
+      await sim.stop();
     }
-  } finally {
-    await sim.stop();
   }
   const widths = (rows[0] as string[]).map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  process.stdout.write(`schedule: TTFT ${PREFILL_MS} ms, TPOT ${STEP_MS} ms (simulator in its own process)\n`);
+  process.stdout.write(`schedule: TTFT ${PREFILL_MS} ms, TPOT ${STEP_MS} ms (simulator in its own process; "sim late" = its own write lateness)\n`);
   for (const r of rows) process.stdout.write(r.map((cell, i) => cell.padStart(widths[i] as number)).join('  ') + '\n');
 }
 

@@ -18,6 +18,12 @@ export interface StreamingClient {
    * a record with an outcome. An aborted `signal` yields outcome `aborted`.
    */
   send(spec: RequestSpec, meta: RequestMeta, signal?: AbortSignal): Promise<RequestRecord>;
+  /**
+   * Opens up to `n` keep-alive sockets before a level by sending `n` concurrent
+   * `GET /v1/models`, so no measured request pays a TCP handshake. Resolves with
+   * how many answered; failures are left to the measured requests to report.
+   */
+  openConnections(n: number): Promise<number>;
   /** Closes every socket at once; requests still in flight resolve as `aborted`. */
   close(): Promise<void>;
 }
@@ -80,10 +86,25 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
     });
   }
 
+  async function openConnections(n: number): Promise<number> {
+    const path = `${resolved.prefix}/v1/models`;
+    const one = async () => {
+      try {
+        const res = await pool.request({ path, method: 'GET', headers: resolved.authHeaders, headersTimeout: timeouts.headersMs });
+        await res.body.dump();
+        return res.statusCode < 400 ? 1 : 0;
+      } catch {
+        return 0;
+      }
+    };
+    const answered = await Promise.all(Array.from({ length: Math.max(0, Math.floor(n)) }, one));
+    return answered.reduce<number>((a, b) => a + b, 0);
+  }
+
   async function close(): Promise<void> {
     closing = true;
     await pool.destroy();
   }
 
-  return { send, close };
+  return { send, openConnections, close };
 }

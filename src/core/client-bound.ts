@@ -15,10 +15,11 @@ export function judgeClientBound(
   loopDelayMs: Spread | null,
   budgetMs: number,
   clientCpuPct: number | null,
+  rampMs: number | null = null,
 ): ClientBound {
   const reasons: string[] = [];
   if (sendLagMs && sendLagMs.p99 > budgetMs) {
-    reasons.push(`requests left ${sendLagMs.p99.toFixed(1)} ms (p99) after their intended send time`);
+    reasons.push(`replacement requests left ${sendLagMs.p99.toFixed(1)} ms (p99) after the slot freed`);
   }
   if (loopDelayMs && loopDelayMs.p99 > budgetMs) {
     reasons.push(`the client's event loop was delayed ${loopDelayMs.p99.toFixed(1)} ms (p99)`);
@@ -30,5 +31,6 @@ export function judgeClientBound(
     loopDelayMs,
     budgetMs,
     clientCpuPct,
+    rampMs,
   };
 }

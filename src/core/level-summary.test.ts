@@ -70,11 +70,16 @@ describe('summarizeLevel', () => {
     expect(s.failures).toEqual({ 'http-error': 1 });
   });
 
-  it('marks the level client-bound when our send lag exceeds the budget', () => {
-    const late = rec({ targetSendMs: 0, sendMs: 25, chunksMs: [50, 60], endMs: 61 });
-    const s = summarizeLevel(base([late, a]));
+  it('marks the level client-bound when replacement sends lag beyond the budget; the ramp is reported apart', () => {
+    // a starts the level at 0; the replacement was meant to leave at 41 (a's end) but left at 66.
+    const late = rec({ targetSendMs: 41, sendMs: 66, chunksMs: [90, 100], endMs: 101 });
+    const rampLate = rec({ targetSendMs: 0, sendMs: 3, chunksMs: [30, 40], endMs: 41 });
+    const s = summarizeLevel(base([a, rampLate, late]));
     expect(s.clientBound.bound).toBe(true);
-    expect(s.clientBound.reason).toMatch(/after their intended send time/);
+    expect(s.clientBound.reason).toMatch(/replacement requests left 25.0 ms \(p99\) after the slot freed/);
+    expect(s.clientBound.rampMs).toBe(3);
+    // A slow ramp alone does not make a level client-bound.
+    expect(summarizeLevel(base([a, rampLate])).clientBound.bound).toBe(false);
     const calm = summarizeLevel(base([a]));
     expect(calm.clientBound.bound).toBe(false);
     const loop = summarizeLevel(base([a], { loopDelayMs: { p50: 5, p99: 30, max: 40 } }));

@@ -15,12 +15,16 @@ export const failureKindSchema = z.enum(['http-error', 'stream-error', 'truncate
 
 export const clientBoundSchema = z.object({
   bound: z.boolean(),
+  /** p99 of replacement sends' lag (send − the end of the request it replaced); the ramp is excluded. */
   /** Why, in words, when bound. */
   reason: z.string().nullable(),
   sendLagMs: z.object({ p50: ms, p99: ms, max: ms }).nullable(),
   loopDelayMs: z.object({ p50: ms, p99: ms, max: ms }).nullable(),
   budgetMs: z.number().positive(),
+  /** Our CPU use during the level, % of one core. */
   clientCpuPct: z.number().nonnegative().nullable(),
+  /** Time to put the level's first C requests on the wire, ms (not judged: no client sends C at once). */
+  rampMs: ms.nullable(),
 });
 
 /** GPU memory of a level, MiB: peak and mean of the samples, or why there is none (never a zero). */

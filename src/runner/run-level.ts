@@ -4,6 +4,7 @@
  * go first, one at a time, and are tagged so no metric includes them. Prompts
  * are built before the clock starts so the hot path only sends and times.
  */
+import { setMaxListeners } from 'node:events';
 import type { RequestRecord } from '../core/index.js';
 import type { Clock, RequestSpec, StreamingClient } from '../client/index.js';
 import { syntheticPrompt } from '../workload/index.js';
@@ -48,6 +49,8 @@ function requestSpec(ctx: LevelContext, seq: number): RequestSpec {
 export async function runLevel(ctx: LevelContext): Promise<LevelRun> {
   const records: RequestRecord[] = [];
   const stop = new AbortController();
+  // Every in-flight request listens on this one signal.
+  setMaxListeners(0, stop.signal);
   const onOuterAbort = () => stop.abort();
   ctx.signal.addEventListener('abort', onOuterAbort, { once: true });
   let serverFailure: string | null = null;
@@ -78,6 +81,8 @@ export async function runLevel(ctx: LevelContext): Promise<LevelRun> {
     }
 
     const specs = Array.from({ length: ctx.requests }, (_, i) => requestSpec(ctx, warmups + i));
+    // After the warm-ups (which may outlast an idle socket's keep-alive): C sockets open, so no measured request pays a handshake.
+    if (!stop.signal.aborted) await ctx.client.openConnections(Math.min(ctx.concurrency, specs.length));
     let next = 0;
     const startNs = ctx.clock();
     const worker = async () => {
