@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts'],
+    // Timing-accuracy tests run afterwards, alone (vitest.timing.config.ts).
+    exclude: ['src/**/*.timing.test.ts', 'node_modules/**', 'dist/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Integration tests start real servers; two cores do not like many at once.

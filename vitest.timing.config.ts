@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// Tests that compare measured times with a known schedule. They run one file at a
+// time after the rest, so they measure our client and the simulator, not the
+// other test files competing for the same two cores.
+export default defineConfig({
+  test: {
+    include: ['src/**/*.timing.test.ts'],
+    testTimeout: 120_000,
+    hookTimeout: 60_000,
+    fileParallelism: false,
+  },
+});
