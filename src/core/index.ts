@@ -8,3 +8,4 @@ export * from './client-bound.js';
 export * from './level-summary.js';
 export * from './cards.js';
 export * from './result-schema.js';
+export * from './random.js';

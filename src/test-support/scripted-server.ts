@@ -7,17 +7,10 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { mulberry32 } from '../core/index.js';
+
 /** Seeded PRNG (mulberry32): deterministic floats in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const seededRandom = mulberry32;
 
 /** Splits `bytes` into pieces of 1..maxPiece bytes at random boundaries. */
 export function randomPieces(bytes: Buffer, random: () => number, maxPiece: number): Buffer[] {

@@ -1,2 +1,2 @@
 /** workload/: what is sent — prompts and their lengths. */
-export { mulberry32, syntheticPrompt } from './synthetic-prompt.js';
+export { syntheticPrompt } from './synthetic-prompt.js';

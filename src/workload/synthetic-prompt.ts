@@ -6,6 +6,7 @@
  * records keep. The first word is a per-request salt so no two prompts share a
  * prefix: a cold prefix cache stays cold.
  */
+import { mulberry32 } from '../core/index.js';
 
 const WORDS = (
   'the of and to in is was for on that with as by at from his her they this had not are but which have were one all ' +
@@ -16,17 +17,6 @@ const WORDS = (
   'off come since against go came right used take three house small place water number part word left hand high city'
 ).split(' ');
 
-/** Deterministic PRNG (mulberry32): the same seed gives the same prompts. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * A prompt of `words` words: a salt word (`r<salt>`), then words drawn with `seed`.
