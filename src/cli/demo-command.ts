@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { EXIT, CliError } from './exit-codes.js';
 import { spawnSimProcess } from '../sim/index.js';
 import { type SweepFlags, addSweepOptions, specFromFlags, sweepAndReport } from './sweep-command.js';
+import { saveTarget } from './save-run.js';
 
 /** A fast simulated server so the demo takes seconds: 30 ms + 0.02 ms/token prefill, 4 ms decode steps. */
 export const DEMO_SIM_FLAGS = ['--prefill-base-ms', '30', '--prefill-ms-per-token', '0.02', '--decode-step-ms', '4', '--decode-ms-per-extra-seq', '0.15'];
@@ -19,7 +20,7 @@ export function registerDemoCommand(program: Command): void {
     process.stderr.write(`simulator started at ${sim.url} (its own process)\n`);
     try {
       const spec = specFromFlags({ ...flags, url: sim.url }, process.argv.slice(2));
-      const { code } = await sweepAndReport(spec, { json: flags.json, raw: flags.raw });
+      const { code } = await sweepAndReport(spec, { json: flags.json, raw: flags.raw, save: saveTarget(flags, true, 'goodput demo') });
       if (code !== EXIT.ok) throw new CliError(code, '');
     } finally {
       await sim.stop();

@@ -8,8 +8,16 @@ import { registerSimCommand } from '../sim/index.js';
 import { SweepError, TOOL_VERSION } from '../runner/index.js';
 import { registerCardsCommand } from './cards-command.js';
 import { registerDemoCommand } from './demo-command.js';
+import { registerQualityCommand } from './quality-command.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { registerSweepCommand } from './sweep-command.js';
+import { registerRunCommand } from './run-command.js';
+import { registerRerunCommand } from './rerun-command.js';
+import { registerCapacityCommand } from './capacity-command.js';
+import { registerExportCommand } from './export-command.js';
+import { registerServeCommand } from './serve-command.js';
+import { registerServersCommand } from './servers-command.js';
+import { registerRunsCommand } from './runs-command.js';
 
 export function buildProgram(): Command {
   const program = new Command('goodput')
@@ -20,7 +28,15 @@ export function buildProgram(): Command {
   registerSweepCommand(program);
   registerDemoCommand(program);
   registerCardsCommand(program);
+  registerRunCommand(program);
+  registerRerunCommand(program);
+  registerCapacityCommand(program);
+  registerExportCommand(program);
+  registerQualityCommand(program);
   registerSimCommand(program);
+  registerServeCommand(program);
+  registerServersCommand(program);
+  registerRunsCommand(program);
   for (const c of program.commands) c.exitOverride();
   return program;
 }

@@ -15,6 +15,11 @@ export function progressReporter(stream: NodeJS.WriteStream): (e: SweepEvent) =>
       case 'preflight':
         stream.write(`server answers; model ${e.model}\n`);
         break;
+      case 'engine': {
+        const how = e.source === 'detected' ? `detected: ${e.evidence.join('; ')}` : 'given with --engine';
+        stream.write(`engine ${e.label}${e.version === null ? '' : ` ${e.version}`} (${how})\n`);
+        break;
+      }
       case 'warning':
         stream.write(pc.yellow(`warning: ${e.warning.message}\n`));
         break;

@@ -5,6 +5,7 @@
  */
 import pc from 'picocolors';
 import type { Cards, LevelResult, SweepResult } from '../core/index.js';
+import { renderTelemetry } from './render-telemetry.js';
 
 const fmt = (x: number | null | undefined, digits = 1) => (x === null || x === undefined ? '—' : x.toFixed(digits));
 
@@ -72,7 +73,7 @@ export function renderResult(result: SweepResult, color: boolean): string {
   const head = `${result.run.model} at ${result.run.url} · ${result.run.outputTokens} output tokens · thinking ${result.run.thinking}`;
   parts.push(c.bold(head));
   for (const w of result.warnings) parts.push(c.yellow(`warning: ${w.message}`));
-  parts.push('', renderTable(result.levels, color), '', renderCards(result.cards));
+  parts.push('', renderTable(result.levels, color), ...renderTelemetry(result.levels), '', renderCards(result.cards));
   if (result.run.stopReason) parts.push('', c.red(`Sweep ${result.run.status}: ${result.run.stopReason}`));
   return parts.join('\n');
 }

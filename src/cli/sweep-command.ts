@@ -4,24 +4,37 @@
  */
 import { Command, Option } from 'commander';
 import type { SweepResult } from '../core/index.js';
+import { ENGINE_CHOICES, type EngineChoice, parseEngineChoice } from '../client/index.js';
 import { type SweepEvent, type SweepSpecInput, runSweep } from '../runner/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { writeFileAtomic, writeRecords } from './files.js';
 import { badFlag, parseChoice, parseLevels, parseNumber, parseUrl, redactedCommand } from './parse-flags.js';
+import { telemetryFromFlags } from './telemetry-flags.js';
+import { GPU_SOURCE_CHOICES } from '../telemetry/index.js';
 import { progressReporter } from './progress.js';
 import { renderResult } from './render-table.js';
+import { type SaveTarget, addSaveOptions, saveTarget, startSaving } from './save-run.js';
 
 export interface SweepFlags {
   url: string; model?: string; levels: string; outputTokens: string; promptTokens: string; requestsPerLevel: string;
   warmup: string; hourlyCost?: string; baselineRate?: string; json?: string; raw?: string; thinking: string;
-  endpoint: string; apiKey?: string; apiKeyEnv: string; gpu?: string; forceLength: boolean; temperature: string;
+  endpoint: string; engine: string; apiKey?: string; apiKeyEnv: string; gpu?: string; forceLength: boolean; temperature: string;
   seed: string; clientBudgetMs: string; timeoutS: string;
+  gpuSource: string; dcgmUrl?: string; metricsUrl?: string; serverMetrics: boolean; metricsIntervalMs: string;
+  save?: boolean; data?: string; databaseUrl?: string;
+}
+
+/** `--engine` → a dialect kind or 'auto', or a CliError listing the valid values. */
+function parseEngine(text: string): EngineChoice {
+  const parsed = parseEngineChoice(text);
+  if (!parsed.ok) throw badFlag('--engine', parsed.message);
+  return parsed.choice;
 }
 
 /** Adds the sweep flags to a command (shared with `demo`). */
 export function addSweepOptions(cmd: Command, withUrl = true): Command {
   if (withUrl) cmd.requiredOption('--url <url>', 'base URL of the OpenAI-compatible server, e.g. http://127.0.0.1:8000');
-  return cmd
+  return addSaveOptions(cmd
     .option('--model <name>', 'model id (default: the first model the server lists)')
     .option('--levels <list>', 'concurrency levels, comma-separated; run ascending', '1,2,4,8,16')
     .option('--output-tokens <n>', 'output tokens per request (below 128 is recorded as a warning)', '256')
@@ -33,6 +46,7 @@ export function addSweepOptions(cmd: Command, withUrl = true): Command {
     .option('--gpu <label>', 'GPU label for the Platform card when nvidia-smi cannot tell')
     .addOption(new Option('--thinking <mode>', 'reasoning on or off (the engine-neutral switch)').choices(['off', 'on']).default('off'))
     .addOption(new Option('--endpoint <kind>', 'API to call').choices(['chat', 'completions']).default('chat'))
+    .option('--engine <kind|auto>', `engine dialect: auto (detect from GET routes) or one of ${ENGINE_CHOICES.filter((c) => c !== 'auto').join(', ')}`, 'auto')
     .option('--no-force-length', 'do not send ignore_eos/min_tokens (the output may end early)')
     .option('--temperature <t>', 'sampling temperature sent with every request', '0')
     .option('--seed <n>', 'seed for prompts and sampling', '42')
@@ -40,8 +54,13 @@ export function addSweepOptions(cmd: Command, withUrl = true): Command {
     .option('--api-key <key>', 'API key (prefer --api-key-env: flags show in process lists); never printed or stored')
     .option('--client-budget-ms <ms>', 'our send-lag and event-loop-delay budget (p99) before a level is marked client-bound', '10')
     .option('--timeout-s <s>', 'per-request limit, seconds', '600')
+    .option('--gpu-source <kind>', `where GPU readings come from: ${GPU_SOURCE_CHOICES.join(', ')}`, 'auto')
+    .option('--dcgm-url <url>', 'a DCGM exporter\'s metrics URL, e.g. http://gpu-host:9400/metrics')
+    .option('--metrics-url <url>', 'the server\'s Prometheus endpoint (default: probe /prometheus/metrics, then /metrics)')
+    .option('--no-server-metrics', 'do not scrape the server\'s Prometheus endpoint')
+    .option('--metrics-interval-ms <ms>', 'how often the server\'s gauges are scraped during a level', '1000')
     .option('--json <file|->', 'write the result JSON to a file, or to stdout with -')
-    .option('--raw <file>', 'write every request record as JSON lines, level by level');
+    .option('--raw <file>', 'write every request record as JSON lines, level by level'));
 }
 
 /** Flags → spec input, or a CliError naming the flag. Pure apart from reading the API key's variable. */
@@ -55,6 +74,7 @@ export function specFromFlags(f: SweepFlags, argv: readonly string[]): SweepSpec
     apiKey: apiKey === '' ? undefined : apiKey,
     model: f.model,
     endpoint: parseChoice('--endpoint', f.endpoint, ['chat', 'completions'] as const),
+    engine: parseEngine(f.engine),
     levels: parseLevels('--levels', f.levels),
     outputTokens: parseNumber('--output-tokens', f.outputTokens, { integer: true, min: 1 }),
     promptTokens: parseNumber('--prompt-tokens', f.promptTokens, { integer: true, min: 1 }),
@@ -70,11 +90,13 @@ export function specFromFlags(f: SweepFlags, argv: readonly string[]): SweepSpec
     clientBudgetMs: parseNumber('--client-budget-ms', f.clientBudgetMs, { min: 0, exclusiveMin: true }),
     timeouts: { totalMs: timeoutMs, idleMs: Math.min(60_000, timeoutMs), headersMs: Math.min(120_000, timeoutMs) },
     command: redactedCommand(['goodput', ...argv]),
+    ...telemetryFromFlags(f),
   };
 }
 
 /** Runs a sweep from a spec and does the output side: progress, raw records, JSON, the table. Returns the exit code. */
-export async function sweepAndReport(spec: SweepSpecInput, out: { json?: string; raw?: string }): Promise<{ code: number; result: SweepResult }> {
+export async function sweepAndReport(spec: SweepSpecInput, out: { json?: string; raw?: string; save?: SaveTarget | null }): Promise<{ code: number; result: SweepResult }> {
+  const saving = out.save ? await startSaving(spec, out.save) : null;
   const ctrl = new AbortController();
   const onSignal = () => ctrl.abort();
   process.once('SIGINT', onSignal);
@@ -84,13 +106,14 @@ export async function sweepAndReport(spec: SweepSpecInput, out: { json?: string;
   const writes: Promise<void>[] = [];
   const onEvent = (e: SweepEvent) => {
     progress(e);
+    saving?.onEvent(e);
     if (e.kind === 'level-end' && out.raw) {
       writes.push(writeRecords(out.raw, e.records, firstLevel));
       firstLevel = false;
     }
   };
   try {
-    const result = await runSweep(spec, { signal: ctrl.signal, onEvent });
+    const result = await runSweep(spec, { signal: ctrl.signal, onEvent }).catch(async (err: unknown) => { await saving?.fail(err); throw err; });
     await Promise.all(writes);
     const json = JSON.stringify(result, null, 2) + '\n';
     if (out.json === '-') process.stdout.write(json);
@@ -98,6 +121,7 @@ export async function sweepAndReport(spec: SweepSpecInput, out: { json?: string;
       if (out.json) await writeFileAtomic(out.json, json);
       process.stdout.write(renderResult(result, process.stdout.isTTY === true) + '\n');
     }
+    await saving?.finish(result);
     const code = result.run.status === 'complete' ? EXIT.ok : result.run.status === 'stopped' ? EXIT.stopped : EXIT.serverFailed;
     return { code, result };
   } finally {
@@ -110,7 +134,7 @@ export function registerSweepCommand(program: Command): void {
   addSweepOptions(program.command('sweep').description('run a concurrency sweep against an OpenAI-compatible server'))
     .action(async (flags: SweepFlags) => {
       const spec = specFromFlags(flags, process.argv.slice(2));
-      const { code } = await sweepAndReport(spec, { json: flags.json, raw: flags.raw });
+      const { code } = await sweepAndReport(spec, { json: flags.json, raw: flags.raw, save: saveTarget(flags, false, 'goodput sweep') });
       if (code !== EXIT.ok) throw new CliError(code, '');
     });
 }

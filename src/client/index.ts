@@ -1,10 +1,22 @@
 /**
- * client/: the streaming OpenAI-compatible client (undici), SSE parsing and
- * timing. This file is the folder's only door.
+ * client/: the streaming OpenAI-compatible client (undici), SSE and NDJSON
+ * parsing, timing, and engine dialects with detection. This file is the
+ * folder's only door.
  */
 export { monotonicNs, type Clock } from './clock.js';
 export { DEFAULT_TIMEOUTS, type RequestMeta, type RequestSpec, type Target, type Timeouts } from './types.js';
 export { createStreamingClient, type StreamingClient, type StreamingClientOptions } from './streaming-client.js';
 export { preflight, type PreflightResult } from './preflight.js';
+export { resolveTarget, type ResolvedTarget } from './target.js';
+export { httpErrorMessage } from './error-text.js';
 export { buildRequestBody } from './request-body.js';
 export { SseParser, type SseDataListener } from './sse-parser.js';
+export { NdjsonParser, type NdjsonLineListener } from './ndjson-parser.js';
+export { countTokens, countOf, type TokenCount } from './tokenize.js';
+export { detectEngine, identify, probePaths, type Detection } from './dialects/detect.js';
+export { dialects, DETECTION_ORDER, ENGINE_CHOICES, parseEngineChoice, type EngineChoice } from './dialects/registry.js';
+export { modelFamily, type ModelFamily } from './dialects/model-family.js';
+export {
+  DIALECT_KINDS, ENGINE_KINDS, type Dialect, type DialectKind, type DialectSettings, type DialectWarning, type EngineKind,
+  type MetricRole, type MetricsFacts, type ProbeEvidence, type ProbeReply,
+} from './dialects/types.js';

@@ -8,8 +8,9 @@ import type { Dispatcher } from 'undici';
 import type { Outcome, Phase, RequestRecord } from '../core/index.js';
 import type { Clock } from './clock.js';
 import { httpErrorMessage } from './error-text.js';
+import type { Dialect } from './dialects/types.js';
 import { failureOutcome } from './failure.js';
-import { SseParser } from './sse-parser.js';
+import { eventParser, type EventParser } from './event-parser.js';
 import { streamOutcome, toRecord } from './stream-outcome.js';
 import { StreamRecorder } from './stream-recorder.js';
 import type { RequestMeta, Timeouts } from './types.js';
@@ -22,6 +23,8 @@ export interface HandlerContext {
   redact: (text: string) => string;
   /** True once the client is closing: failures then read as `aborted`. */
   closing: () => boolean;
+  /** How the engine frames its stream, where its fields are, and what its statuses mean. */
+  dialect: Dialect;
 }
 
 /** Most bytes of a non-2xx body kept to extract its message. */
@@ -32,8 +35,8 @@ const MAX_ERROR_BODY_BYTES = 64 * 1024;
  * `endNs` (`[DONE]`, close or failure); resolves the record exactly once.
  */
 export class StreamHandler implements Dispatcher.DispatchHandler {
-  private readonly rec = new StreamRecorder();
-  private readonly parser = new SseParser(this.rec.onData);
+  private readonly rec: StreamRecorder;
+  private readonly parser: EventParser;
   private controller: Dispatcher.DispatchController | null = null;
   private sendNs = 0;
   private headersNs: number | null = null;
@@ -47,7 +50,10 @@ export class StreamHandler implements Dispatcher.DispatchHandler {
   private timer: NodeJS.Timeout | null = null;
   private signal: AbortSignal | null = null;
 
-  constructor(private readonly ctx: HandlerContext, private readonly meta: RequestMeta, private readonly resolve: (r: RequestRecord) => void) {}
+  constructor(private readonly ctx: HandlerContext, private readonly meta: RequestMeta, private readonly resolve: (r: RequestRecord) => void) {
+    this.rec = new StreamRecorder(ctx.dialect.stream);
+    this.parser = eventParser(ctx.dialect.api.framing, this.rec.onData);
+  }
 
   /** Arms the total timeout and the abort signal, stamps `sendNs`, then calls `dispatch`. */
   start(dispatch: () => void, signal?: AbortSignal): void {
@@ -94,7 +100,7 @@ export class StreamHandler implements Dispatcher.DispatchHandler {
     this.lastReadNs = ns;
     this.rec.nowNs = ns;
     this.parser.push(chunk);
-    if (this.rec.doneNs !== null) this.settle(streamOutcome(this.rec, this.contentType), this.rec.doneNs);
+    if (this.rec.doneNs !== null) this.settle(streamOutcome(this.rec, this.contentType, this.ctx.dialect.api.accept), this.rec.doneNs);
   }
 
   onResponseEnd(): void {
@@ -103,11 +109,13 @@ export class StreamHandler implements Dispatcher.DispatchHandler {
     if (this.errorBody !== null) {
       const body = Buffer.concat(this.errorBody).toString('utf8');
       const status = this.status ?? 0;
-      return this.settle({ kind: 'http-error', status, message: httpErrorMessage(status, this.statusText, body) }, ns);
+      const note = this.ctx.dialect.errors.statusNotes[status];
+      const message = httpErrorMessage(status, this.statusText, body);
+      return this.settle({ kind: 'http-error', status, message: note === undefined ? message : `${note}: ${message}` }, ns);
     }
     this.rec.nowNs = this.lastReadNs;
     this.parser.end();
-    this.settle(streamOutcome(this.rec, this.contentType), this.rec.doneNs ?? ns);
+    this.settle(streamOutcome(this.rec, this.contentType, this.ctx.dialect.api.accept), this.rec.doneNs ?? ns);
   }
 
   onResponseError(_c: Dispatcher.DispatchController | null, err: Error): void {

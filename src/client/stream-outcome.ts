@@ -7,19 +7,20 @@ import type { StreamRecorder } from './stream-recorder.js';
 import type { RequestMeta } from './types.js';
 
 /**
- * Outcome of a 2xx stream that ended at `[DONE]` or at a clean close:
+ * Outcome of a 2xx stream that ended at its end event (`[DONE]`, Ollama's `done: true`) or at a clean close:
  * - an error event or unparseable event anywhere → `stream-error` (even if `[DONE]` follows);
  * - a finish reason, or `[DONE]` after some text → `ok`;
  * - otherwise (no finish reason, and no `[DONE]` or no text at all) → `truncated`.
  */
-export function streamOutcome(rec: StreamRecorder, contentType: string): Outcome {
+export function streamOutcome(rec: StreamRecorder, contentType: string, expectedType = 'text/event-stream'): Outcome {
   if (rec.streamError !== null) return { kind: 'stream-error', message: rec.streamError };
   if (rec.finishReason !== null || (rec.doneNs !== null && rec.firstTokenNs !== null)) return { kind: 'ok' };
   if (rec.doneNs !== null) {
     return { kind: 'truncated', message: 'the stream sent [DONE] without any generated text or finish_reason' };
   }
   const type = contentType === '' ? 'none' : contentType;
-  const hint = /event-stream/i.test(contentType) ? '' : ` (response Content-Type: ${type}, expected text/event-stream)`;
+  const subtype = expectedType.split('/')[1] ?? expectedType;
+  const hint = contentType.toLowerCase().includes(subtype) ? '' : ` (response Content-Type: ${type}, expected ${expectedType})`;
   return {
     kind: 'truncated',
     message: `the stream closed without [DONE] or a finish_reason after ${rec.events} data events${hint}`,

@@ -1,24 +1,14 @@
 /**
- * Reads the data events of one streamed completion and keeps exactly what the
+ * Reads the events of one streamed completion and keeps exactly what the
  * record needs: token-chunk instants and counts, first token / first answer,
- * finish reason, usage, `[DONE]`, and the first in-stream error. Events are
- * stamped with `nowNs`, which the caller sets once per network read.
+ * finish reason, usage, the end (`[DONE]` or a final NDJSON line), and the first
+ * in-stream error. What an event means is the dialect's {@link ChunkReader};
+ * events are stamped with `nowNs`, which the caller sets once per network read.
  */
-import { excerpt, messageOfError, truncate } from './error-text.js';
-
-type Obj = Record<string, unknown>;
-
-function asObj(v: unknown): Obj | null {
-  return typeof v === 'object' && v !== null ? (v as Obj) : null;
-}
-
-function hasText(v: unknown): boolean {
-  return typeof v === 'string' && v.length > 0;
-}
-
-function num(v: unknown): number | null {
-  return typeof v === 'number' && Number.isFinite(v) ? v : null;
-}
+import { asObj, chunkReader, num, numberAt, type ChunkReader, type Obj } from './chunk-reader.js';
+import type { StreamReading } from './dialects/types.js';
+import { excerpt } from './error-text.js';
+import { InlineThink } from './inline-think.js';
 
 /** Accumulates one stream. Public fields are read by the handler when it settles. */
 export class StreamRecorder {
@@ -30,28 +20,32 @@ export class StreamRecorder {
   readonly chunkTokens: number[] = [];
   reasoningChunks = 0;
   finishReason: string | null = null;
-  /** Last `usage.completion_tokens` seen (cumulative), or null. */
+  /** Last reported completion-token count (cumulative), or null. */
   completionTokens: number | null = null;
   promptTokens: number | null = null;
   cachedPromptTokens: number | null = null;
   reasoningTokens: number | null = null;
-  /** Instant of `[DONE]`, or null while it has not arrived. */
+  /** Instant of the end event (`[DONE]`, Ollama's `done: true`), or null while it has not arrived. */
   doneNs: number | null = null;
   /** First in-stream error or malformed event, or null. */
   streamError: string | null = null;
-  /** Data events seen, `[DONE]` included. */
+  /** Data events seen, the end event included. */
   events = 0;
   private exact = true;
   private cumulative = 0;
+  private readonly reader: ChunkReader;
+  private readonly think: InlineThink | null;
 
-  /** Listener for {@link SseParser}: one event's data. */
+  constructor(private readonly reading: StreamReading) {
+    this.reader = chunkReader(reading);
+    this.think = reading.inlineThink ? new InlineThink() : null;
+  }
+
+  /** Listener for the SSE or NDJSON parser: one event's data. */
   readonly onData = (data: string): void => {
     if (this.doneNs !== null) return;
     this.events++;
-    if (data.charCodeAt(0) === 0x5b && data.trim() === '[DONE]') {
-      this.doneNs = this.nowNs;
-      return;
-    }
+    if (data.charCodeAt(0) === 0x5b && data.trim() === '[DONE]') return this.done();
     let parsed: unknown;
     try {
       parsed = JSON.parse(data);
@@ -59,12 +53,49 @@ export class StreamRecorder {
       parsed = undefined;
     }
     const chunk = asObj(parsed);
-    if (chunk === null) {
-      this.streamError ??= `malformed SSE event: ${excerpt(data)}`;
-      return;
-    }
-    this.readChunk(chunk);
+    if (chunk === null) return this.fail(`malformed ${this.reading.chunk === 'openai' ? 'SSE event' : 'NDJSON line'}: ${excerpt(data)}`);
+    this.reader.read(chunk, this);
   };
+
+  /** The stream ended normally at this instant. */
+  done(): void {
+    this.doneNs = this.nowNs;
+  }
+
+  /** Keeps the first in-stream failure. */
+  fail(message: string): void {
+    this.streamError ??= message;
+  }
+
+  /**
+   * One event's generated text: `content` is answer text unless inline think tags
+   * say otherwise; `reasoning` is true when a reasoning field carried text;
+   * `cumulative` is the server's cumulative completion-token count on this event.
+   */
+  text(content: string, reasoning: boolean, cumulative: number | null): void {
+    let answer = content.length > 0;
+    if (answer && this.think !== null) {
+      const v = this.think.classify(content);
+      if (v.reclassified > 0) {
+        this.reasoningChunks += v.reclassified;
+        this.firstAnswerNs = null;
+      }
+      answer = v.answer;
+      reasoning ||= v.reasoning;
+    }
+    if (answer || reasoning) this.tokenChunk(answer, reasoning, cumulative);
+  }
+
+  /** Records reported counts; `usage` (an OpenAI usage object) adds cached and reasoning tokens. */
+  usage(completion: number | null, prompt: number | null, usage: Obj | null): void {
+    if (completion !== null) this.completionTokens = completion;
+    if (prompt !== null) this.promptTokens = prompt;
+    if (usage === null) return;
+    const cached = num(asObj(usage.prompt_tokens_details)?.cached_tokens);
+    if (cached !== null) this.cachedPromptTokens = cached;
+    const reasoning = numberAt(usage, this.reading.reasoningTokenPaths);
+    if (reasoning !== null) this.reasoningTokens = reasoning;
+  }
 
   /** Output tokens and where the count came from. */
   outputTokens(): { tokens: number; source: 'usage' | 'chunks' } {
@@ -74,33 +105,9 @@ export class StreamRecorder {
     return { tokens: sum, source: 'chunks' };
   }
 
-  /** True when every token chunk carried a cumulative usage count. */
+  /** True when every token chunk carried a cumulative count. */
   chunkTokensExact(): boolean {
     return this.exact && this.chunkNs.length > 0;
-  }
-
-  private readChunk(chunk: Obj): void {
-    if (chunk.error !== undefined && chunk.error !== null) {
-      this.streamError ??= truncate(`server error in stream: ${messageOfError(chunk.error) ?? 'unknown error'}`);
-      return;
-    }
-    let answer = false;
-    let reasoning = false;
-    const choices = chunk.choices;
-    const choice = Array.isArray(choices) ? asObj(choices[0]) : null;
-    if (choice !== null) {
-      const delta = asObj(choice.delta);
-      if (delta !== null) {
-        answer = hasText(delta.content);
-        reasoning = hasText(delta.reasoning_content) || hasText(delta.reasoning);
-      } else {
-        answer = hasText(choice.text);
-      }
-      if (hasText(choice.finish_reason)) this.finishReason = choice.finish_reason as string;
-    }
-    const usage = asObj(chunk.usage);
-    const cumulative = usage === null ? null : this.readUsage(usage);
-    if (answer || reasoning) this.tokenChunk(answer, reasoning, cumulative);
   }
 
   private tokenChunk(answer: boolean, reasoning: boolean, cumulative: number | null): void {
@@ -118,18 +125,5 @@ export class StreamRecorder {
     }
     this.chunkNs.push(ns);
     this.chunkTokens.push(tokens);
-  }
-
-  /** Records usage fields; returns the cumulative completion count when present. */
-  private readUsage(usage: Obj): number | null {
-    const completion = num(usage.completion_tokens);
-    if (completion !== null) this.completionTokens = completion;
-    const prompt = num(usage.prompt_tokens);
-    if (prompt !== null) this.promptTokens = prompt;
-    const cached = num(asObj(usage.prompt_tokens_details)?.cached_tokens);
-    if (cached !== null) this.cachedPromptTokens = cached;
-    const reasoning = num(asObj(usage.completion_tokens_details)?.reasoning_tokens) ?? num(usage.reasoning_tokens);
-    if (reasoning !== null) this.reasoningTokens = reasoning;
-    return completion;
   }
 }

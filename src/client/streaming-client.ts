@@ -5,7 +5,8 @@
 import { Pool } from 'undici';
 import type { RequestRecord } from '../core/index.js';
 import { monotonicNs, type Clock } from './clock.js';
-import { buildRequestBody } from './request-body.js';
+import { generic } from './dialects/generic.js';
+import type { Dialect } from './dialects/types.js';
 import { StreamHandler, type HandlerContext } from './stream-handler.js';
 import { resolveTarget } from './target.js';
 import { DEFAULT_TIMEOUTS, type RequestMeta, type RequestSpec, type Target, type Timeouts } from './types.js';
@@ -36,6 +37,8 @@ export interface StreamingClientOptions {
   clock?: Clock;
   /** Per-phase limits in ms; see {@link DEFAULT_TIMEOUTS}. */
   timeouts?: Partial<Timeouts>;
+  /** The engine's dialect: body, paths, framing and stream fields. Default: the generic OpenAI-compatible one. */
+  dialect?: Dialect;
 }
 
 /**
@@ -46,11 +49,13 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
   const resolved = resolveTarget(target);
   const timeouts: Timeouts = { ...DEFAULT_TIMEOUTS, ...opts.timeouts };
   let closing = false;
+  const dialect = opts.dialect ?? generic;
   const ctx: HandlerContext = {
     clock: opts.clock ?? monotonicNs,
     timeouts,
     redact: resolved.redact,
     closing: () => closing,
+    dialect,
   };
   const pool = new Pool(resolved.origin, {
     connections: Math.max(1, Math.floor(opts.connections)),
@@ -61,12 +66,12 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
   });
   const headers = {
     'content-type': 'application/json',
-    accept: 'text/event-stream',
+    accept: dialect.api.accept,
     ...resolved.authHeaders,
   };
   const paths = {
-    chat: `${resolved.prefix}/v1/chat/completions`,
-    completions: `${resolved.prefix}/v1/completions`,
+    chat: `${resolved.prefix}${dialect.api.paths.chat}`,
+    completions: `${resolved.prefix}${dialect.api.paths.completions}`,
   };
 
   function send(spec: RequestSpec, meta: RequestMeta, signal?: AbortSignal): Promise<RequestRecord> {
@@ -74,7 +79,7 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
       const handler = new StreamHandler(ctx, meta, resolve);
       let body: string;
       try {
-        body = buildRequestBody(spec);
+        body = dialect.buildBody(spec);
       } catch (err) {
         const error = Object.assign(new Error(`request body could not be built: ${(err as Error).message}`), { code: 'ERR_REQUEST_BODY' });
         return handler.start(() => { throw error; }, signal);

@@ -25,6 +25,12 @@ export interface RequestSpec {
   temperature?: number;
   seed?: number;
   /**
+   * Set on a cold run: a per-request salt the dialect uses to keep the prefix cache
+   * cold where the engine has a switch (`cache_salt`, llama.cpp `cache_prompt: false`).
+   * The prompt itself already starts with a unique salt. Unset: no cache control is sent.
+   */
+  cacheSalt?: string;
+  /**
    * Merged last into the body (shallow; `stream_options` and `chat_template_kwargs`
    * one level deep). A key set to `undefined` is dropped from the body, which is how
    * an engine dialect removes a key the engine rejects (e.g. `max_tokens`).

@@ -5,6 +5,11 @@
  * a statistic with no samples is null, never zero.
  */
 import { z } from 'zod';
+import { arrivalSchema, levelLoadSchema } from './arrival-spec.js';
+import { businessCostSchema } from './cost-success.js';
+import { levelGoodputSchema } from './goodput.js';
+import { sloSchema } from './slo.js';
+import { gpuLevelSchema, serverMetricsRunSchema, serverTruthSchema } from './telemetry-schema.js';
 
 export const SCHEMA_VERSION = 1;
 
@@ -29,7 +34,8 @@ export const clientBoundSchema = z.object({
 
 /** GPU memory of a level, MiB: peak and mean of the samples, or why there is none (never a zero). */
 export const gpuMemSchema = z.discriminatedUnion('available', [
-  z.object({ available: z.literal(true), source: z.string(), gpu: z.string(), totalMiB: z.number(), peak: z.number(), mean: z.number(), samples: z.number().int() }),
+  /** totalMiB is null when the source reports no total (an engine's own memory gauge). */
+  z.object({ available: z.literal(true), source: z.string(), gpu: z.string(), totalMiB: z.number().nullable(), peak: z.number(), mean: z.number(), samples: z.number().int() }),
   z.object({ available: z.literal(false), source: z.literal('not available'), reason: z.string() }),
 ]);
 
@@ -69,6 +75,16 @@ export const levelResultSchema = z.object({
   promptTokens: z.object({ mean: z.number().nullable() }),
   clientBound: clientBoundSchema,
   gpuMemMiB: gpuMemSchema,
+  /** GPU utilisation, power and energy with their source; null when no GPU source was used (absent in earlier results). */
+  gpu: gpuLevelSchema.nullable().optional(),
+  /** The server's own view from its Prometheus endpoint, beside ours; null when it has none (absent in earlier results). */
+  serverTruth: serverTruthSchema.nullable().optional(),
+  /** How the load was applied (absent in results of earlier versions: closed-loop concurrency). */
+  load: levelLoadSchema.optional(),
+  /** Mean prompt tokens the server reported as served from its prefix cache (usage.prompt_tokens_details.cached_tokens). */
+  cachedPromptTokens: z.object({ mean: z.number().nullable() }).optional(),
+  /** Goodput against the run's SLOs; null when the run had none. */
+  goodput: levelGoodputSchema.nullable().optional(),
 });
 
 export const warningSchema = z.object({ code: z.string(), message: z.string() });
@@ -76,7 +92,18 @@ export const warningSchema = z.object({ code: z.string(), message: z.string() })
 export const runSchema = z.object({
   url: z.string(),
   model: z.string(),
-  engine: z.object({ name: z.string(), version: z.string().nullable() }).nullable(),
+  /** The engine the run spoke to; the optional fields are absent in results written before engine dialects. */
+  engine: z.object({
+    name: z.string(),
+    version: z.string().nullable(),
+    /** The dialect spoken (differs from `name` for Ollama's native API: `ollama-native`). */
+    dialect: z.string().optional(),
+    detection: z.enum(['detected', 'override']).optional(),
+    /** What detection saw, e.g. `GET /props: build_info "b6500"`. */
+    evidence: z.array(z.string()).optional(),
+    /** Sampling values sent with every request besides temperature and seed, so engine defaults never differ. */
+    sampling: z.record(z.string(), z.number()).optional(),
+  }).nullable(),
   endpoint: z.enum(['chat', 'completions']),
   outputTokens: z.number().int().positive(),
   forceLength: z.boolean(),
@@ -84,8 +111,11 @@ export const runSchema = z.object({
   thinking: z.enum(['off', 'on']),
   temperature: z.number(),
   seed: z.number().int(),
-  levelsRequested: z.array(z.number().int().positive()),
-  levelsOrder: z.array(z.number().int().positive()),
+  /** Level values on the arrival kind's axis: streams (concurrency), req/s (rate) or burst size. */
+  levelsRequested: z.array(z.number().positive()),
+  levelsOrder: z.array(z.number().positive()),
+  arrival: arrivalSchema.optional(),
+  slo: sloSchema.nullable().optional(),
   /** A fixed count, or 'auto' = max(8, 4 × concurrency). */
   requestsPerLevel: z.union([z.number().int().positive(), z.literal('auto')]),
   warmupPerLevel: z.number().int().nonnegative(),
@@ -98,6 +128,8 @@ export const runSchema = z.object({
   status: z.enum(['complete', 'stopped', 'server-failed']),
   stopReason: z.string().nullable(),
   toolVersion: z.string(),
+  /** What the server's metrics endpoint offered, found once at the start; null when scraping was off (absent in earlier results). */
+  serverMetrics: serverMetricsRunSchema.nullable().optional(),
 });
 
 export const modelCardSchema = z.union([
@@ -139,12 +171,70 @@ export const platformCardSchema = z.object({
 
 export const cardsSchema = z.object({ model: modelCardSchema, engine: engineCardSchema, platform: platformCardSchema });
 
+/** One cell of a workload matrix: its coordinates and its own sweep. */
+export const cellKeySchema = z.object({
+  /** "synthetic 512 tokens" or "corpus prompts.jsonl". */
+  prompt: z.string(),
+  /** Exact prompt length of synthetic prompts, tokens; null for corpora. */
+  promptTokens: z.number().int().positive().nullable(),
+  /** Output cap, tokens; null when each corpus prompt carries its own. */
+  outputTokens: z.number().int().positive().nullable(),
+  cache: z.enum(['cold', 'warm']),
+  /** Tokens of the shared prefix before each request's unique part (0 when cold). */
+  sharedPrefixTokens: z.number().int().nonnegative(),
+});
+
+export const matrixCellSchema = z.object({
+  index: z.number().int().nonnegative(),
+  key: cellKeySchema,
+  status: z.enum(['complete', 'stopped', 'server-failed']),
+  levels: z.array(levelResultSchema),
+  cards: cardsSchema,
+});
+
+export const matrixSchema = z.object({
+  /** The order the cells ran in, in words. */
+  order: z.string(),
+  cells: z.array(matrixCellSchema),
+  /** The whole matrix as one table: one row per cell and level. */
+  table: z.object({ columns: z.array(z.string()), rows: z.array(z.array(z.union([z.string(), z.number(), z.null()]))) }),
+});
+
+/** Where prompt lengths were counted: a tokenizer file, the server's /tokenize, or the labelled approximation. */
+export const tokenizerInfoSchema = z.object({
+  kind: z.enum(['file', 'server', 'approximate']),
+  exact: z.boolean(),
+  label: z.string(),
+  sha256: z.string().nullable(),
+});
+
+/** What the server reported about itself, and each declared contract field checked against it. */
+export const serverReportSchema = z.object({
+  engineVersion: z.string().nullable(),
+  engineVersionSource: z.string().nullable(),
+  checks: z.array(z.object({
+    field: z.string(),
+    declared: z.string().nullable(),
+    reported: z.string().nullable(),
+    source: z.string().nullable(),
+    status: z.enum(['match', 'not-reported']),
+  })),
+});
+
 export const sweepResultSchema = z.object({
   schemaVersion: z.literal(SCHEMA_VERSION),
   run: runSchema,
   warnings: z.array(warningSchema),
   levels: z.array(levelResultSchema),
   cards: cardsSchema,
+  /** The resolved contract (goodput run); validated by the contract schema when rerun. */
+  contract: z.record(z.string(), z.unknown()).nullable().optional(),
+  /** sha256 of the canonical contract without its server URL. */
+  contractHash: z.string().nullable().optional(),
+  tokenizer: tokenizerInfoSchema.optional(),
+  serverReport: serverReportSchema.optional(),
+  matrix: matrixSchema.optional(),
+  businessCost: businessCostSchema.optional(),
 });
 
 export type FailureKind = z.infer<typeof failureKindSchema>;
@@ -158,3 +248,8 @@ export type ModelCard = z.infer<typeof modelCardSchema>;
 export type EngineCard = z.infer<typeof engineCardSchema>;
 export type PlatformCard = z.infer<typeof platformCardSchema>;
 export type SweepResult = z.infer<typeof sweepResultSchema>;
+export type CellKey = z.infer<typeof cellKeySchema>;
+export type MatrixCell = z.infer<typeof matrixCellSchema>;
+export type Matrix = z.infer<typeof matrixSchema>;
+export type TokenizerInfo = z.infer<typeof tokenizerInfoSchema>;
+export type ServerReport = z.infer<typeof serverReportSchema>;

@@ -3,3 +3,5 @@ export { runSweep, SHORT_OUTPUT_TOKENS, type SweepDeps, type SweepEvent } from '
 export { sweepSpecSchema, levelOrder, requestsFor, type SweepSpec, type SweepSpecInput } from './sweep-spec.js';
 export { SweepError, type SweepErrorCode } from './errors.js';
 export { TOOL_VERSION } from './version.js';
+export { findCapacity, type CapacityOptions } from './capacity.js';
+export { capacityReportSchema, capacityProbeSchema, type CapacityProbe, type CapacityReport } from './capacity-report.js';

@@ -1,48 +1,63 @@
 /**
- * One level under closed-loop concurrency: C workers each send, wait for the
- * stream to end, and send again, until the level's requests are done. Warm-ups
- * go first, one at a time, and are tagged so no metric includes them. Prompts
- * are built before the clock starts so the hot path only sends and times.
+ * One level. Warm-ups go first, one at a time, tagged so no metric includes
+ * them. Then the arrival kind's plan: a closed loop (C workers each send, wait
+ * for the stream to end, and send again) or an open loop (each request leaves
+ * at its scheduled time, see open-loop.ts). Prompts are built before the clock
+ * starts so the hot path only sends and times.
  */
 import { setMaxListeners } from 'node:events';
-import type { RequestRecord } from '../core/index.js';
+import type { LevelLoad, RequestRecord } from '../core/index.js';
 import type { Clock, RequestSpec, StreamingClient } from '../client/index.js';
-import { syntheticPrompt } from '../workload/index.js';
+import { arrivalOps, promptFor } from '../workload/index.js';
+import { levelLoad } from './level-load.js';
+import { runOpenLoop } from './open-loop.js';
 import type { SweepSpec } from './sweep-spec.js';
 
 export interface LevelContext {
   client: StreamingClient;
   spec: SweepSpec;
   model: string;
+  /** The level value on the arrival kind's axis (streams, req/s or burst size); recorded as each record's `concurrency`. */
   concurrency: number;
   requests: number;
   clock: Clock;
   /** Distinguishes this run's prompts from every other run's (prefix-cache salt). */
   runId: string;
+  /** Requests (warm-ups included) the sweep sent before this level: where a prompt list continues. */
+  promptOffset?: number;
   signal: AbortSignal;
   /** Called for every finished request, warm-ups included. */
   onRecord(r: RequestRecord): void;
   /** Asked after a connection failure: does the server still answer? Resolves a reason when it does not. */
   checkServer(): Promise<string | null>;
+  /** Awaited after the warm-ups, just before the measured requests: telemetry opens its window here. */
+  beforeMeasured?(): Promise<void>;
 }
 
 export interface LevelRun {
   records: RequestRecord[];
   /** Set when the server stopped answering mid-level; the level is then incomplete. */
   serverFailure: string | null;
+  /** How the load was applied and achieved. */
+  load: LevelLoad;
 }
 
 function requestSpec(ctx: LevelContext, seq: number): RequestSpec {
   const { spec } = ctx;
+  const salt = `${ctx.runId}c${ctx.concurrency}n${seq}`;
+  const item = promptFor(spec.prompts, { index: (ctx.promptOffset ?? 0) + seq, promptTokens: spec.promptTokens, seed: spec.seed + seq, salt });
   return {
     endpoint: spec.endpoint,
     model: ctx.model,
-    prompt: syntheticPrompt(spec.promptTokens, spec.seed + seq, `${ctx.runId}c${ctx.concurrency}n${seq}`),
-    maxTokens: spec.outputTokens,
+    prompt: item.text,
+    maxTokens: item.outputTokens ?? spec.outputTokens,
     forceLength: spec.forceLength,
     thinking: spec.thinking,
     temperature: spec.temperature,
     seed: spec.seed,
+    // A cold run also asks the engine's own switch (cache_salt, cache_prompt: false) to keep the prefix cache cold.
+    ...(spec.cache === 'cold' ? { cacheSalt: salt } : {}),
+    ...(spec.topP === null ? {} : { extraBody: { top_p: spec.topP } }),
   };
 }
 
@@ -55,6 +70,10 @@ export async function runLevel(ctx: LevelContext): Promise<LevelRun> {
   ctx.signal.addEventListener('abort', onOuterAbort, { once: true });
   let serverFailure: string | null = null;
   let checking: Promise<void> | null = null;
+  const ops = arrivalOps(ctx.spec.arrival);
+  const plan = ops.plan(ctx.concurrency, ctx.requests);
+  let scheduledNs: number[] | null = null;
+  let waitedForSlot = 0;
 
   const finish = (r: RequestRecord) => {
     records.push(r);
@@ -71,8 +90,8 @@ export async function runLevel(ctx: LevelContext): Promise<LevelRun> {
     }
   };
 
+  const warmups = ctx.spec.warmup;
   try {
-    const warmups = ctx.spec.warmup;
     for (let i = 0; i < warmups && !stop.signal.aborted; i++) {
       const now = ctx.clock();
       const r = await ctx.client.send(requestSpec(ctx, i), { seq: i, concurrency: ctx.concurrency, warmup: true, targetSendNs: now }, stop.signal);
@@ -81,24 +100,38 @@ export async function runLevel(ctx: LevelContext): Promise<LevelRun> {
     }
 
     const specs = Array.from({ length: ctx.requests }, (_, i) => requestSpec(ctx, warmups + i));
-    // After the warm-ups (which may outlast an idle socket's keep-alive): C sockets open, so no measured request pays a handshake.
-    if (!stop.signal.aborted) await ctx.client.openConnections(Math.min(ctx.concurrency, specs.length));
-    let next = 0;
-    const startNs = ctx.clock();
-    const worker = async () => {
-      let targetSendNs = startNs;
-      while (next < specs.length && !stop.signal.aborted) {
-        const i = next++;
-        const r = await ctx.client.send(specs[i] as RequestSpec, { seq: warmups + i, concurrency: ctx.concurrency, warmup: false, targetSendNs }, stop.signal);
-        finish(r);
-        // Closed loop: the replacement is meant to leave the moment this one ended.
-        targetSendNs = r.endNs ?? ctx.clock();
-      }
+    const send = async (i: number, targetSendNs: number) => {
+      const r = await ctx.client.send(specs[i] as RequestSpec, { seq: warmups + i, concurrency: ctx.concurrency, warmup: false, targetSendNs }, stop.signal);
+      finish(r);
+      return r;
     };
-    await Promise.all(Array.from({ length: Math.min(ctx.concurrency, specs.length) }, worker));
+    // After the warm-ups (which may outlast an idle socket's keep-alive): sockets open, so no measured request pays a handshake.
+    if (!stop.signal.aborted) await ctx.client.openConnections(ops.warmSockets(ctx.concurrency, specs.length));
+    if (!stop.signal.aborted) await ctx.beforeMeasured?.();
+    const startNs = ctx.clock();
+    if (plan.kind === 'closed') {
+      let next = 0;
+      const worker = async () => {
+        let targetSendNs = startNs;
+        while (next < specs.length && !stop.signal.aborted) {
+          const r = await send(next++, targetSendNs);
+          // Closed loop: the replacement is meant to leave the moment this one ended.
+          targetSendNs = r.endNs ?? ctx.clock();
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(plan.slots, specs.length) }, worker));
+    } else {
+      const open = await runOpenLoop({ offsetsNs: plan.offsetsNs, maxInFlight: plan.maxInFlight, startNs, clock: ctx.clock, signal: stop.signal, send });
+      scheduledNs = open.scheduledNs;
+      waitedForSlot = open.waitedForSlot;
+    }
     if (checking) await checking;
   } finally {
     ctx.signal.removeEventListener('abort', onOuterAbort);
   }
-  return { records, serverFailure };
+  const measured = records.filter((r) => !r.warmup).map((record) => ({ record, index: record.seq - warmups }));
+  const load = levelLoad({
+    kind: ctx.spec.arrival.kind, level: ctx.concurrency, label: ops.label(ctx.concurrency), measured, scheduledNs, waitedForSlot,
+  });
+  return { records, serverFailure, load };
 }

@@ -3,7 +3,10 @@
  * yielding the type, the defaults and the messages that name the bad field.
  */
 import { z } from 'zod';
-import { DEFAULT_CLIENT_BUDGET_MS } from '../core/index.js';
+import { DEFAULT_CLIENT_BUDGET_MS, arrivalSchema, sloSchema } from '../core/index.js';
+import { arrivalOps, promptSourceSchema } from '../workload/index.js';
+import { GPU_SOURCE_CHOICES } from '../telemetry/index.js';
+import { ENGINE_CHOICES, type EngineChoice } from '../client/index.js';
 
 const positiveInt = (what: string) => z.number({ error: `${what} must be a number` }).int(`${what} must be a whole number`).positive(`${what} must be positive`);
 
@@ -14,7 +17,22 @@ export const sweepSpecSchema = z.object({
   /** Model id; the first one the server lists when omitted. */
   model: z.string().min(1).optional(),
   endpoint: z.enum(['chat', 'completions']).default('chat'),
-  levels: z.array(positiveInt('each level')).min(1, 'give at least one concurrency level').max(64, 'at most 64 levels'),
+  /** The engine's dialect, or 'auto' to detect it from cheap GETs (README: Engines). */
+  engine: z.enum(ENGINE_CHOICES as [EngineChoice, ...EngineChoice[]], { error: `engine must be one of ${ENGINE_CHOICES.join(', ')}` }).default('auto'),
+  /**
+   * 'cold' (default): every request keeps the prefix cache cold where the engine has a switch
+   * (cache_salt, llama.cpp cache_prompt: false) besides its unique prompt, and a cache hit is warned about.
+   * 'warm': no cache control is sent (prompts that share a prefix on purpose).
+   */
+  cache: z.enum(['cold', 'warm'], { error: 'cache must be cold or warm' }).default('cold'),
+  /** Level values on the arrival kind's axis: streams (concurrency), req/s (rate) or burst size (burst). */
+  levels: z.array(z.number({ error: 'each level must be a number' }).positive('each level must be positive')).min(1, 'give at least one level').max(64, 'at most 64 levels'),
+  /** How requests arrive; closed-loop concurrency by default. */
+  arrival: arrivalSchema.default({ kind: 'concurrency' }),
+  /** Where prompts come from; synthetic words by default. */
+  prompts: promptSourceSchema.default({ kind: 'synthetic' }),
+  /** Latency objectives; each level then reports its goodput. */
+  slo: sloSchema.nullable().default(null),
   outputTokens: positiveInt('output tokens').default(256),
   promptTokens: positiveInt('prompt tokens').default(512),
   /** Requests per level; 'auto' = max(8, 4 × concurrency). */
@@ -23,6 +41,8 @@ export const sweepSpecSchema = z.object({
   thinking: z.boolean().default(false),
   forceLength: z.boolean().default(true),
   temperature: z.number().nonnegative().default(0),
+  /** Nucleus sampling, sent as top_p when set. */
+  topP: z.number().gt(0, 'top_p must be above 0').lte(1, 'top_p must be at most 1').nullable().default(null),
   seed: z.number().int().default(42),
   hourlyCostUsd: z.number().nonnegative('hourly cost must not be negative').nullable().default(null),
   baselineRateUsdPer1M: z.number().positive('baseline rate must be positive').nullable().default(null),
@@ -37,14 +57,30 @@ export const sweepSpecSchema = z.object({
   }).prefault({}),
   /** The command line that started the sweep, recorded in the result. */
   command: z.string().default(''),
+  /** Scrape the server's Prometheus endpoint around each level (the server's own view beside ours). */
+  serverMetrics: z.boolean().default(true),
+  /** The metrics URL; null: probe /prometheus/metrics then /metrics under the server's root. */
+  metricsUrl: z.url({ protocol: /^https?$/, error: 'metricsUrl must be an http(s) URL' }).nullable().default(null),
+  /** How often gauges (running, waiting, KV-cache usage) are scraped during a level, ms. */
+  metricsIntervalMs: z.number().int().min(100, 'metricsIntervalMs must be at least 100').default(1000),
+  /** Where GPU readings come from. */
+  gpuSource: z.enum(GPU_SOURCE_CHOICES, { error: `gpuSource must be one of ${GPU_SOURCE_CHOICES.join(', ')}` }).default('auto'),
+  /** A DCGM exporter's metrics URL (e.g. http://gpu-host:9400/metrics). */
+  dcgmUrl: z.url({ protocol: /^https?$/, error: 'dcgmUrl must be an http(s) URL' }).nullable().default(null),
+}).superRefine((spec, ctx) => {
+  const ops = arrivalOps(spec.arrival);
+  spec.levels.forEach((level, i) => {
+    const problem = ops.checkLevel(level);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['levels', i], message: `${problem} (arrival ${spec.arrival.kind})` });
+  });
 });
 
 export type SweepSpecInput = z.input<typeof sweepSpecSchema>;
 export type SweepSpec = z.output<typeof sweepSpecSchema>;
 
-/** Requests a level of concurrency `c` runs. */
-export function requestsFor(spec: SweepSpec, c: number): number {
-  return spec.requestsPerLevel === 'auto' ? Math.max(8, 4 * c) : spec.requestsPerLevel;
+/** Requests a level runs: the fixed count, or the arrival kind's 'auto' (concurrency: max(8, 4 × C)). */
+export function requestsFor(spec: SweepSpec, level: number): number {
+  return spec.requestsPerLevel === 'auto' ? arrivalOps(spec.arrival).autoRequests(level) : spec.requestsPerLevel;
 }
 
 /** Levels are measured one at a time in ascending order, whatever order they were given in; duplicates once. */

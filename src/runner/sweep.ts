@@ -5,18 +5,25 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
-  type LevelResult, type RequestRecord, SCHEMA_VERSION, type SweepResult, type Warning, buildCards, summarizeLevel,
+  type LevelResult, type RequestRecord, SCHEMA_VERSION, type SweepResult, type Warning, buildCards,
 } from '../core/index.js';
-import { type Clock, type StreamingClient, createStreamingClient, monotonicNs, preflight } from '../client/index.js';
-import { type GpuSampler, createGpuSampler } from '../telemetry/index.js';
+import { type Clock, type Dialect, type StreamingClient, createStreamingClient, monotonicNs, preflight, resolveTarget } from '../client/index.js';
+import { EngineChecks } from './engine-checks.js';
+import { resolveEngine } from './engine-setup.js';
+import type { GpuSource } from '../telemetry/index.js';
+import { levelWarnings, startRunTelemetry } from './level-telemetry.js';
 import { SweepError } from './errors.js';
 import { startLoopMonitor } from './loop-delay.js';
 import { runLevel } from './run-level.js';
+import { levelResult, outputCapOf } from './level-result.js';
+import { arrivalOps } from '../workload/index.js';
 import { type SweepSpec, type SweepSpecInput, levelOrder, requestsFor, sweepSpecSchema } from './sweep-spec.js';
 import { TOOL_VERSION } from './version.js';
 
 export type SweepEvent =
   | { kind: 'preflight'; model: string; models: string[] }
+  /** The engine dialect the run speaks, detected (with its evidence) or given. */
+  | { kind: 'engine'; name: string; label: string; version: string | null; dialect: string; source: 'detected' | 'override'; evidence: string[] }
   | { kind: 'warning'; warning: Warning }
   | { kind: 'level-start'; concurrency: number; index: number; total: number; requests: number }
   | { kind: 'request'; concurrency: number; done: number; failed: number; requests: number; outputTokens: number; warmup: boolean }
@@ -25,11 +32,12 @@ export type SweepEvent =
 
 export interface SweepDeps {
   clock?: Clock;
-  gpu?: GpuSampler;
+  /** A GPU source instead of the one `gpuSource` chooses (tests). */
+  gpu?: GpuSource;
   signal?: AbortSignal;
   onEvent?: (e: SweepEvent) => void;
-  /** Builds the client (tests swap in timeouts); defaults to the undici client. */
-  client?: (spec: SweepSpec, connections: number) => StreamingClient;
+  /** Builds the client (tests swap in timeouts); defaults to the undici client speaking the engine's dialect. */
+  client?: (spec: SweepSpec, connections: number, dialect: Dialect) => StreamingClient;
 }
 
 /** Below this output length per-request overhead hides real differences. */
@@ -65,16 +73,22 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
     });
   }
   if (spec.thinking) warn({ code: 'thinking-on', message: 'thinking is on: reasoning tokens are counted, and results are not comparable with thinking-off runs' });
+  const engine = await resolveEngine(target, spec.engine, { model: pre.model, endpoint: spec.endpoint, thinking: spec.thinking, forceLength: spec.forceLength });
+  const { dialect } = engine;
+  emit({ kind: 'engine', name: dialect.engine, label: dialect.label, version: engine.version, dialect: dialect.kind, source: engine.source, evidence: engine.evidence });
+  for (const w of engine.warnings) warn(w);
+  const checks = new EngineChecks(dialect, spec.cache === 'cold', spec.prompts.kind === 'synthetic' ? spec.promptTokens : null);
 
+  const telemetry = await startRunTelemetry(spec, resolveTarget(target).authHeaders, warn, deps.gpu, dialect);
   const order = levelOrder(spec.levels);
-  const maxC = order[order.length - 1] as number;
-  const client = deps.client?.(spec, maxC) ?? createStreamingClient(target, { connections: maxC, clock, timeouts: spec.timeouts });
-  const gpu = deps.gpu ?? createGpuSampler();
+  const maxC = arrivalOps(spec.arrival).connections(order[order.length - 1] as number);
+  const client = deps.client?.(spec, maxC, dialect) ?? createStreamingClient(target, { connections: maxC, clock, timeouts: spec.timeouts, dialect });
   const runId = randomBytes(4).toString('hex');
   const startedAt = new Date().toISOString();
   const levels: LevelResult[] = [];
   let status: SweepResult['run']['status'] = 'complete';
   let stopReason: string | null = null;
+  let promptOffset = 0;
 
   const checkServer = async () => {
     const again = await preflight(target, pre.model, { timeoutMs: 3000 });
@@ -92,9 +106,9 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
       const loop = startLoopMonitor();
       const cpu0 = process.cpuUsage();
       const wall0 = clock();
-      gpu.start();
       const run = await runLevel({
-        client, spec, model: pre.model, concurrency: c, requests, clock, runId, signal, checkServer,
+        client, spec, model: pre.model, concurrency: c, requests, clock, runId, promptOffset, signal, checkServer,
+        beforeMeasured: () => telemetry.beforeMeasured(),
         onRecord: (r) => {
           if (!r.warmup) {
             done++;
@@ -104,7 +118,7 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
           emit({ kind: 'request', concurrency: c, done, failed, requests, outputTokens: tokens, warmup: r.warmup });
         },
       });
-      const gpuMem = await gpu.stop();
+      const tel = await telemetry.afterMeasured(c, run.records);
       const loopDelayMs = loop.stop();
       const cpu = process.cpuUsage(cpu0);
       const wallUs = (clock() - wall0) / 1e3;
@@ -115,13 +129,17 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
         break;
       }
       if (signal.aborted) break;
-      const level = summarizeLevel({
-        concurrency: c, records: run.records, targetOutputTokens: spec.outputTokens, forceLength: spec.forceLength,
+      const level = { ...levelResult({
+        load: run.load, slo: spec.slo, capOf: outputCapOf(spec, promptOffset),
+        records: run.records, targetOutputTokens: spec.outputTokens, forceLength: spec.forceLength,
         loopDelayMs, clientCpuPct: wallUs > 0 ? ((cpu.user + cpu.system) / wallUs) * 100 : null,
-        clientBudgetMs: spec.clientBudgetMs, gpu: gpuMem,
-      });
+        clientBudgetMs: spec.clientBudgetMs, gpu: tel.gpuMem,
+      }), gpu: tel.gpu, serverTruth: tel.serverTruth };
+      promptOffset += spec.warmup + requests;
       levels.push(level);
+      checks.add(run.records);
       emit({ kind: 'level-end', level, records: run.records });
+      for (const w of levelWarnings(tel, level)) warn(w);
       if (level.clientBound.bound) warn({ code: 'client-bound', message: `concurrency ${c}: ${level.clientBound.reason}` });
       if (level.outputTokens.short > 0) {
         warn({ code: 'short-requests', message: `concurrency ${c}: ${level.outputTokens.short} requests ended below ${spec.outputTokens} tokens although the length was forced` });
@@ -133,18 +151,22 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
     }
   } finally {
     await client.close();
+    await telemetry.close();
   }
+  for (const w of checks.warnings()) warn(w);
   if (stopReason) emit({ kind: 'stopped', status: status as 'stopped' | 'server-failed', reason: stopReason });
 
   return {
     schemaVersion: SCHEMA_VERSION,
     run: {
-      url: spec.url, model: pre.model, engine: null, endpoint: spec.endpoint,
+      url: spec.url, model: pre.model, endpoint: spec.endpoint,
+      engine: { name: dialect.engine, version: engine.version, dialect: dialect.kind, detection: engine.source, evidence: engine.evidence, sampling: { ...dialect.sampling } },
       outputTokens: spec.outputTokens, forceLength: spec.forceLength, promptTokens: spec.promptTokens,
       thinking: spec.thinking ? 'on' : 'off', temperature: spec.temperature, seed: spec.seed,
-      levelsRequested: spec.levels, levelsOrder: order, requestsPerLevel: spec.requestsPerLevel, warmupPerLevel: spec.warmup,
+      levelsRequested: spec.levels, levelsOrder: order, arrival: spec.arrival, slo: spec.slo, requestsPerLevel: spec.requestsPerLevel, warmupPerLevel: spec.warmup,
       hourlyCostUsd: spec.hourlyCostUsd, baselineRateUsdPer1M: spec.baselineRateUsdPer1M, gpuLabel: spec.gpuLabel,
       command: spec.command, startedAt, endedAt: new Date().toISOString(), status, stopReason, toolVersion: TOOL_VERSION,
+      serverMetrics: telemetry.serverMetrics,
     },
     warnings,
     levels,

@@ -7,16 +7,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
 import type { BatchEngine } from './batch-engine.js';
+import type { NativeRoute, Normalized, SimDialect } from './dialects/types.js';
 import { HTTP_FAULTS, isHttpFault, type FaultPicker } from './faults.js';
 import { planGeneration, type GenerationKeys } from './generation-plan.js';
 import { GenerationRun, type RunContext } from './generation-run.js';
 import { sendError } from './http-util.js';
+import { logprobsDecorator } from './logprobs-format.js';
 import { prefixBlockKeys, type PrefixCache } from './prefix-cache.js';
 import type { SimProfile } from './profile-schema.js';
 import { chatRequestSchema, completionRequestSchema, messagesText, promptWords, thinkingOff } from './request-schema.js';
-import { chatFormat, completionFormat, type ResponseFormat, type ResponseIdentity } from './response-format.js';
+import type { ResponseFormat, ResponseIdentity } from './response-format.js';
 import { emissionCount } from './sequence.js';
-import type { StreamShape } from './stream-shape.js';
 import { tokenize } from './tokenizer.js';
 import { firstProblem } from './zod-issues.js';
 
@@ -25,7 +26,8 @@ export interface SimRuntime extends RunContext {
   engine: BatchEngine;
   cache: PrefixCache | null;
   faultPicker: FaultPicker;
-  shape: StreamShape;
+  /** The engine the simulator plays: request rules, formats, overload answer. */
+  dialect: SimDialect;
   /** Kills the server the way a crashed process dies. */
   die(): void;
 }
@@ -45,6 +47,8 @@ export interface Endpoint {
   readonly idPrefix: string;
   parse(raw: unknown, profile: SimProfile): Parsed;
   format(idn: ResponseIdentity, rt: SimRuntime): ResponseFormat;
+  /** A dialect's native route (Ollama `/api/chat`): its body is translated, not normalised as a `/v1` body. */
+  readonly native?: NativeRoute;
 }
 
 const chat: Endpoint = {
@@ -57,7 +61,7 @@ const chat: Endpoint = {
     const reasoningTokens = thinkingOff(r.data) ? 0 : profile.reasoningTokens;
     return { ok: true, body: r.data, words: tokenize(messagesText(r.data.messages)), reasoningTokens };
   },
-  format: (idn, rt) => chatFormat(idn, rt.shape),
+  format: (idn, rt) => rt.dialect.chatFormat(idn, rt.profile),
 };
 
 const completion: Endpoint = {
@@ -69,11 +73,23 @@ const completion: Endpoint = {
     if (!r.success) return { ok: false, error: r.error };
     return { ok: true, body: r.data, words: promptWords(r.data.prompt), reasoningTokens: 0 };
   },
-  format: (idn) => completionFormat(idn),
+  format: (idn, rt) => rt.dialect.completionFormat(idn, rt.profile),
 };
 
 /** The generation endpoints by kind. */
 export const GENERATION_ENDPOINTS = { chat, completion } as const;
+
+/** The endpoint of a dialect's native route: the OpenAI endpoint's parser over the translated body, the native format. */
+export function nativeEndpoint(route: NativeRoute): Endpoint {
+  return { ...GENERATION_ENDPOINTS[route.endpoint], native: route, format: (idn, rt) => route.format(idn, rt.profile) };
+}
+
+/** The body as the played engine would read it: translated (native route), normalised, or refused. */
+function prepare(rt: SimRuntime, ep: Endpoint, raw: unknown): Normalized {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: true, body: raw as Record<string, unknown> };
+  const body = raw as Record<string, unknown>;
+  return ep.native === undefined ? rt.dialect.normalize(body, ep.kind) : { ok: true, body: ep.native.translate(body) };
+}
 
 function isWarm(req: IncomingMessage): boolean {
   const v = req.headers[WARMUP_HEADER];
@@ -88,13 +104,21 @@ export function handleGeneration(
     rt.stats.rejected++;
     sendError(res, status, message, param);
   };
-  const parsed = ep.parse(raw, rt.profile);
+  const prepared = prepare(rt, ep, raw);
+  if (!prepared.ok) return reject(prepared.status, prepared.message, prepared.param);
+  const parsed = ep.parse(prepared.body, rt.profile);
   if (!parsed.ok) {
     const p = firstProblem(parsed.error);
     return reject(400, `${p.field}: ${p.problem}`, p.field);
   }
   const { body, words, reasoningTokens } = parsed;
   if (body.model !== rt.profile.model) return reject(404, `The model \`${body.model}\` does not exist.`, 'model');
+  const logprobs = logprobsDecorator(ep.kind, raw, rt.profile, words);
+  if (!logprobs.ok) return reject(400, `${logprobs.param}: ${logprobs.message}`, logprobs.param);
+  const overload = rt.dialect.overload;
+  if (overload !== null && overload.exceeded({ running: rt.engine.runningCount, waiting: rt.engine.waitingCount }, rt.profile)) {
+    return sendError(res, overload.status, overload.message, null, overload.type);
+  }
   const requestIndex = rt.stats.accepted;
   const result = planGeneration(rt.profile, {
     body, promptWords: words, promptField: ep.promptField, reasoningTokens, requestIndex,
@@ -115,7 +139,7 @@ export function handleGeneration(
   const plan = result.plan;
   const half = Math.floor(emissionCount(plan.outputTokens, rt.profile.tokensPerChunk) / 2);
   const idn = { id: `${ep.idPrefix}-sim-${requestIndex.toString(16).padStart(8, '0')}`, created: Math.floor(Date.now() / 1000), model: rt.profile.model };
-  const run = new GenerationRun(rt, plan, ep.format(idn, rt), res, arrivalMs, requestIndex, fault, half);
+  const run = new GenerationRun(rt, plan, logprobs.wrap(ep.format(idn, rt)), res, arrivalMs, requestIndex, fault, half);
   run.sequence = rt.engine.submit(
     {
       promptTokens: plan.promptTokens,

@@ -25,7 +25,8 @@ export interface RunContext {
 }
 
 const DONE = 'data: [DONE]\n\n';
-const MID_STREAM_ERROR = `data: ${errorJson(500, 'Simulated engine error in the middle of the stream (injected fault).')}\n\n`;
+const MID_STREAM_MESSAGE = 'Simulated engine error in the middle of the stream (injected fault).';
+const MID_STREAM_ERROR = `data: ${errorJson(500, MID_STREAM_MESSAGE)}\n\n`;
 
 /** Writes one request's response as the engine emits its tokens. */
 export class GenerationRun implements SequenceEvents {
@@ -47,7 +48,7 @@ export class GenerationRun implements SequenceEvents {
     private readonly faultEmission: number,
   ) {
     if (plan.stream) {
-      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
+      res.writeHead(200, { 'content-type': format.wire?.contentType ?? 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
       res.flushHeaders();
     }
   }
@@ -127,7 +128,7 @@ export class GenerationRun implements SequenceEvents {
       return;
     }
     if (plan.includeUsage) out += format.usageChunk(this.usage(plan.outputTokens));
-    this.res.end(out + DONE);
+    this.res.end(out + (format.wire?.terminator ?? DONE));
   }
 
   private writeBody(): void {
@@ -144,7 +145,8 @@ export class GenerationRun implements SequenceEvents {
       return false;
     }
     this.ctx.metrics.finished('error');
-    if (this.plan.stream) this.res.end(MID_STREAM_ERROR + DONE);
+    const wire = this.format.wire;
+    if (this.plan.stream) this.res.end(wire === undefined ? MID_STREAM_ERROR + DONE : wire.streamError(MID_STREAM_MESSAGE));
     else sendError(this.res, 500, 'Simulated engine error during generation (injected fault).');
     return false;
   }

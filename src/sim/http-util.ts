@@ -1,9 +1,11 @@
 /**
  * Small node:http helpers: read a bounded JSON body, answer JSON, and answer an
  * OpenAI-style error `{"error":{"message","type","param","code"}}` (vLLM's nested
- * shape with an integer code).
+ * shape with an integer code), or in the shape of the engine a dialect plays,
+ * bound to the response by the router.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ErrorBody } from './dialects/types.js';
 
 /** Largest request body accepted, bytes. */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -50,7 +52,15 @@ export function errorJson(status: number, message: string, param: string | null 
   return JSON.stringify({ error: { message, type: type ?? ERROR_TYPES[status] ?? 'Error', param, code: status } });
 }
 
-/** Answers with an OpenAI-style error body. */
+/** Error bodies per response: the router binds the played engine's shape; unbound, vLLM's. */
+const errorShapes = new WeakMap<ServerResponse, ErrorBody>();
+
+/** Every error answered on `res` uses `shape`. */
+export function bindErrorShape(res: ServerResponse, shape: ErrorBody): void {
+  errorShapes.set(res, shape);
+}
+
+/** Answers with an error body in the bound engine's shape (vLLM's nested one by default). */
 export function sendError(
   res: ServerResponse,
   status: number,
@@ -59,5 +69,7 @@ export function sendError(
   type?: string,
   headers: Record<string, string> = {},
 ): void {
-  sendJsonText(res, status, errorJson(status, message, param, type), headers);
+  const shape = errorShapes.get(res);
+  const body = shape === undefined ? errorJson(status, message, param, type) : shape(status, message, param, type ?? ERROR_TYPES[status] ?? 'Error');
+  sendJsonText(res, status, body, headers);
 }

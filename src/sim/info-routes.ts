@@ -1,11 +1,12 @@
 /**
  * The simulator's non-generation routes, in vLLM's shapes where vLLM has them:
- * `/health`, `/v1/models`, `/version`, `/tokenize`, `/metrics`, plus `/sim/gpu`
+ * `/health`, `/v1/models`, `/tokenize`, `/metrics`, plus `/sim/gpu`
  * (the live GPU memory model that a fake nvidia-smi reads in tests) and `/sim/stats`
  * (the counters of `SimServer.stats()`, for a simulator in another process).
  */
 import type { ServerResponse } from 'node:http';
 import type { BatchEngine } from './batch-engine.js';
+import type { SimDialect } from './dialects/types.js';
 import { sendError, sendJson } from './http-util.js';
 import type { SimProfile } from './profile-schema.js';
 import { messagesText, promptWords, tokenizeRequestSchema } from './request-schema.js';
@@ -17,9 +18,11 @@ import { firstProblem } from './zod-issues.js';
 /** What the info routes read. */
 export interface InfoContext {
   profile: SimProfile;
+  /** The engine played: its `/v1/models` fields (identity routes are the dialect's own). */
+  dialect: SimDialect;
   engine: BatchEngine;
   metrics: SimMetrics;
-  /** Reported by `/version` as "goodput-sim <version>". */
+  /** The simulator's version (the default dialect's `/version` reports "goodput-sim <version>"). */
   version: string;
   /** The counters `/sim/stats` answers with. */
   snapshot(): SimStats;
@@ -61,10 +64,9 @@ export const INFO_ROUTES: Readonly<Record<string, InfoRoute>> = {
       object: 'list',
       data: [{
         id: ctx.profile.model, object: 'model', created: 0, owned_by: 'goodput-sim', root: ctx.profile.model,
-        parent: null, max_model_len: ctx.profile.maxModelLen,
+        parent: null, max_model_len: ctx.profile.maxModelLen, ...ctx.dialect.modelCard(ctx.profile),
       }],
     }),
-  'GET /version': (ctx, res) => sendJson(res, 200, { version: `goodput-sim ${ctx.version}` }),
   'POST /tokenize': tokenizeRoute,
   'GET /sim/gpu': (ctx, res) =>
     sendJson(res, 200, { name: ctx.profile.gpu.name, totalMiB: ctx.profile.gpu.totalMiB, usedMiB: gpuUsedMiB(ctx) }),

@@ -4,6 +4,7 @@
  * unknown keys are errors that name the key. All times are milliseconds.
  */
 import { z } from 'zod';
+import { SIM_DIALECT_KINDS } from './dialects/types.js';
 
 const share = z.number().min(0).max(1);
 const nonNegMs = z.number().min(0);
@@ -83,12 +84,23 @@ export const simProfileSchema = z
     reasoningTokens: z.number().int().min(0).default(0),
     /** Field that carries reasoning text in a delta. Default "reasoning_content" (vLLM before PR #27752). */
     streamShape: z.enum(['reasoning_content', 'reasoning']).default('reasoning_content'),
+    /** Engine the simulator plays: its identity routes, request keys, stream shapes and errors (see dialects/). Default "goodput". */
+    dialect: z.enum(SIM_DIALECT_KINDS).default('goodput'),
+    /**
+     * For dialects that refuse overload instead of queueing: TGI answers 429 with this many requests in flight
+     * (default 128, its max_concurrent_requests), Ollama 503 with this many waiting (default 512, OLLAMA_MAX_QUEUE).
+     */
+    overloadLimit: z.number().int().positive().nullable().default(null),
     /** Natural answer length range, tokens. Default {min: 20, max: 400}. */
     naturalOutputTokens: naturalSchema.prefault({}),
     /** Reuse cached leading prompt blocks (skips their prefill cost). Default true. */
     prefixCaching: z.boolean().default(true),
     /** Prefix-cache block size, tokens. Default 16. */
     prefixBlockTokens: z.number().int().positive().default(16),
+    /** SD (in logits, 0..10) of the seeded Gaussian noise added to every logit of the logprobs model. Default 0. */
+    quantizationNoise: z.number().min(0).max(10).default(0),
+    /** Largest `top_logprobs` (chat) or `logprobs` (completions) accepted; above it is a 400, like vLLM's --max-logprobs. Default 20. */
+    maxTopLogprobs: z.number().int().min(0).default(20),
     gpu: gpuSchema.prefault({}),
     faults: faultsSchema.prefault({}),
   })

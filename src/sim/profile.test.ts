@@ -17,8 +17,8 @@ describe('simProfileSchema', () => {
     expect(simProfileSchema.parse({})).toEqual({
       model: 'goodput-sim-1', seed: 1, maxModelLen: 32768,
       prefillBaseMs: 20, prefillMsPerToken: 0.05, decodeStepMs: 20, decodeMsPerExtraSeq: 0.1,
-      maxBatch: 256, kvCacheTokens: 1_000_000, tokensPerChunk: 1, reasoningTokens: 0, streamShape: 'reasoning_content',
-      naturalOutputTokens: { min: 20, max: 400 }, prefixCaching: true, prefixBlockTokens: 16,
+      maxBatch: 256, kvCacheTokens: 1_000_000, tokensPerChunk: 1, reasoningTokens: 0, streamShape: 'reasoning_content', dialect: 'goodput', overloadLimit: null,
+      naturalOutputTokens: { min: 20, max: 400 }, prefixCaching: true, prefixBlockTokens: 16, quantizationNoise: 0, maxTopLogprobs: 20,
       gpu: { name: 'SimGPU 80GB', totalMiB: 81920, weightsMiB: 16000, kvMiBPerToken: 0.125 },
       faults: {
         http500: 0, http429: 0, http503: 0, dropStream: 0, malformedSse: 0, midStreamError: 0, stall: 0,

@@ -30,12 +30,23 @@ export interface ResponseFormat {
   readonly kind: 'chat' | 'completion';
   /** Events written just before the first token chunk (chat: the role-only chunk). */
   opening(usage: string | null): string;
-  /** One SSE event with this step's text; `finish` only on the last one. */
-  chunk(reasoning: string, answer: string, finish: string | null, usage: string | null): string;
+  /** One SSE event with this step's text; `finish` only on the last one; `logprobs` is JSON text (default null). */
+  chunk(reasoning: string, answer: string, finish: string | null, usage: string | null, logprobs?: string | null): string;
   /** The usage-only event (`"choices":[]`). */
   usageChunk(usage: string): string;
-  /** The whole non-streamed JSON body. */
-  body(reasoning: string, answer: string, finish: string, usage: string): string;
+  /** The whole non-streamed JSON body; `logprobs` is JSON text (default null). */
+  body(reasoning: string, answer: string, finish: string, usage: string, logprobs?: string | null): string;
+  /** Content type, terminator and error event when they are not vLLM's SSE ones (an engine dialect). */
+  readonly wire?: Wire;
+}
+
+/** Wire details of a response format that is not vLLM-shaped SSE (see dialects/). */
+export interface Wire {
+  contentType: string;
+  /** Written after the last event: `data: [DONE]\n\n`, or nothing for NDJSON. */
+  terminator: string;
+  /** The mid-stream error event, terminator included where the engine sends one. */
+  streamError(message: string): string;
 }
 
 /** Identity shared by every event of one response. */
@@ -60,11 +71,11 @@ export function chatFormat(idn: ResponseIdentity, shape: StreamShape): ResponseF
     kind: 'chat',
     opening: (usage) =>
       `${head}[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]${withUsage(usage)}}\n\n`,
-    chunk: (reasoning, answer, finish, usage) =>
-      `${head}[{"index":0,"delta":${deltaJson(shape, reasoning, answer)},"logprobs":null,"finish_reason":${finishJson(finish)}}]${withUsage(usage)}}\n\n`,
+    chunk: (reasoning, answer, finish, usage, logprobs) =>
+      `${head}[{"index":0,"delta":${deltaJson(shape, reasoning, answer)},"logprobs":${logprobs ?? 'null'},"finish_reason":${finishJson(finish)}}]${withUsage(usage)}}\n\n`,
     usageChunk: (usage) => `${head}[],"usage":${usage}}\n\n`,
-    body: (reasoning, answer, finish, usage) =>
-      `${header(idn, 'chat.completion')},"choices":[{"index":0,"message":${messageJson(shape, reasoning, answer)},"logprobs":null,"finish_reason":"${finish}"}],"usage":${usage}}`,
+    body: (reasoning, answer, finish, usage, logprobs) =>
+      `${header(idn, 'chat.completion')},"choices":[{"index":0,"message":${messageJson(shape, reasoning, answer)},"logprobs":${logprobs ?? 'null'},"finish_reason":"${finish}"}],"usage":${usage}}`,
   };
 }
 
@@ -74,10 +85,10 @@ export function completionFormat(idn: ResponseIdentity): ResponseFormat {
   return {
     kind: 'completion',
     opening: () => '',
-    chunk: (reasoning, answer, finish, usage) =>
-      `${head}[{"index":0,"text":${JSON.stringify(reasoning + answer)},"logprobs":null,"finish_reason":${finishJson(finish)}}]${withUsage(usage)}}\n\n`,
+    chunk: (reasoning, answer, finish, usage, logprobs) =>
+      `${head}[{"index":0,"text":${JSON.stringify(reasoning + answer)},"logprobs":${logprobs ?? 'null'},"finish_reason":${finishJson(finish)}}]${withUsage(usage)}}\n\n`,
     usageChunk: (usage) => `${head}[],"usage":${usage}}\n\n`,
-    body: (reasoning, answer, finish, usage) =>
-      `${header(idn, 'text_completion')},"choices":[{"index":0,"text":${JSON.stringify(reasoning + answer)},"logprobs":null,"finish_reason":"${finish}"}],"usage":${usage}}`,
+    body: (reasoning, answer, finish, usage, logprobs) =>
+      `${header(idn, 'text_completion')},"choices":[{"index":0,"text":${JSON.stringify(reasoning + answer)},"logprobs":${logprobs ?? 'null'},"finish_reason":"${finish}"}],"usage":${usage}}`,
   };
 }

@@ -1,11 +1,13 @@
 /**
- * Routes one HTTP request: generation endpoints to the generation handler (with the
- * body's arrival time), the rest to the info routes; 404 for unknown paths, 405 for
- * a wrong method, 400 for a body that is not JSON, 413 for one too large.
+ * Routes one HTTP request: generation endpoints (the dialect's native ones too) to
+ * the generation handler (with the body's arrival time), the dialect's identity
+ * routes, then the info routes; 404 for unknown paths, 405 for a wrong method, 400
+ * for a body that is not JSON, 413 for one too large. Every answer carries the
+ * dialect's headers and error-body shape.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { GENERATION_ENDPOINTS, handleGeneration, type Endpoint, type SimRuntime } from './generation-handler.js';
-import { readBody, sendError } from './http-util.js';
+import { GENERATION_ENDPOINTS, handleGeneration, nativeEndpoint, type Endpoint, type SimRuntime } from './generation-handler.js';
+import { bindErrorShape, readBody, sendError } from './http-util.js';
 import { INFO_ROUTES, type InfoContext } from './info-routes.js';
 
 const GENERATION_ROUTES: Readonly<Record<string, Endpoint>> = {
@@ -18,12 +20,24 @@ const KNOWN_PATHS = new Set([...Object.keys(GENERATION_ROUTES), ...Object.keys(I
 export async function route(rt: SimRuntime & InfoContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const path = (req.url ?? '/').split('?')[0] ?? '/';
   const key = `${req.method ?? 'GET'} ${path}`;
-  const generation = GENERATION_ROUTES[key];
+  const dialect = rt.dialect;
+  for (const [name, value] of Object.entries(dialect.headers)) res.setHeader(name, value);
+  const native = dialect.nativeRoutes[key];
+  bindErrorShape(res, native?.errorBody ?? dialect.errorBody);
+  const generation = GENERATION_ROUTES[key] ?? (native === undefined ? undefined : nativeEndpoint(native));
+  const identity = dialect.routes[key];
   const info = INFO_ROUTES[key];
-  if (generation === undefined && info === undefined) {
+  if (generation === undefined && info === undefined && identity === undefined) {
     req.resume();
-    if (KNOWN_PATHS.has(path)) return sendError(res, 405, `Method ${req.method ?? ''} not allowed on ${path}.`);
+    const known = KNOWN_PATHS.has(path) || [...Object.keys(dialect.routes), ...Object.keys(dialect.nativeRoutes)].some((k) => k.endsWith(` ${path}`));
+    if (known) return sendError(res, 405, `Method ${req.method ?? ''} not allowed on ${path}.`);
     return sendError(res, 404, `Not found: ${path}`);
+  }
+  if (identity !== undefined) {
+    req.resume();
+    const r = identity(rt.profile, rt.version);
+    res.writeHead(r.status, { 'content-type': r.contentType, 'content-length': Buffer.byteLength(r.body) });
+    return void res.end(r.body);
   }
   let body: unknown;
   let arrivalMs = rt.now();

@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import type { z } from 'zod';
 import { BatchEngine } from './batch-engine.js';
+import { SIM_DIALECTS } from './dialects/registry.js';
 import { FaultPicker } from './faults.js';
 import type { SimRuntime } from './generation-handler.js';
 import { sendError } from './http-util.js';
@@ -18,7 +19,6 @@ import { route } from './router.js';
 import { Scheduler } from './scheduler.js';
 import { SimMetrics } from './sim-metrics.js';
 import { StatsCollector, type SimStats } from './sim-stats.js';
-import { STREAM_SHAPES } from './stream-shape.js';
 import { describeZodError } from './zod-issues.js';
 
 /** A profile as given: every field optional, nested objects too. */
@@ -88,7 +88,7 @@ export async function startSimulator(options: SimServerOptions = {}): Promise<Si
     profile, engine, metrics, stats, cache,
     now: scheduler.now,
     faultPicker: new FaultPicker(profile.faults, profile.seed),
-    shape: STREAM_SHAPES[profile.streamShape],
+    dialect: SIM_DIALECTS[profile.dialect],
     version: await packageVersion(),
     die: () => {
       if (stopped) return;

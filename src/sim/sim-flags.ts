@@ -4,6 +4,7 @@
  * the merged profile is validated by `simProfileSchema`.
  */
 import { Option, type Command } from 'commander';
+import { SIM_DIALECT_KINDS } from './dialects/types.js';
 import type { SimProfileInput } from './server.js';
 
 /** A flag that sets one numeric profile field (path inside the profile). */
@@ -31,6 +32,8 @@ export const NUMBER_FLAGS: readonly NumberFlag[] = [
   n('--natural-min <tokens>', 'naturalMin', ['naturalOutputTokens', 'min'], 'shortest natural answer (default 20)'),
   n('--natural-max <tokens>', 'naturalMax', ['naturalOutputTokens', 'max'], 'longest natural answer (default 400)'),
   n('--prefix-block-tokens <n>', 'prefixBlockTokens', ['prefixBlockTokens'], 'prefix-cache block size (default 16)'),
+  n('--quantization-noise <sd>', 'quantizationNoise', ['quantizationNoise'], 'SD of seeded Gaussian noise added to every logit, in logits (default 0)'),
+  n('--max-logprobs <n>', 'maxTopLogprobs', ['maxTopLogprobs'], 'largest top_logprobs accepted; above it is a 400 (default 20)'),
   n('--fail-500 <share>', 'fail500', ['faults', 'http500'], 'share of requests answered HTTP 500'),
   n('--fail-429 <share>', 'fail429', ['faults', 'http429'], 'share of requests answered HTTP 429'),
   n('--fail-503 <share>', 'fail503', ['faults', 'http503'], 'share of requests answered HTTP 503'),
@@ -40,6 +43,7 @@ export const NUMBER_FLAGS: readonly NumberFlag[] = [
   n('--stall <share>', 'stall', ['faults', 'stall'], 'share of streams that pause mid-way'),
   n('--stall-ms <ms>', 'stallMs', ['faults', 'stallMs'], 'length of a stall (default 2000)'),
   n('--die-after <n>', 'dieAfter', ['faults', 'dieAfterRequests'], 'die (like a crash) once this many requests were accepted'),
+  n('--overload-limit <n>', 'overloadLimit', ['overloadLimit'], 'TGI: 429 at this many in flight (128); Ollama: 503 at this many waiting (512)'),
 ];
 
 /** Flag text (e.g. "--decode-step-ms") of a dotted profile path, for error messages. */
@@ -55,6 +59,7 @@ export function declareSimFlags(cmd: Command): Command {
     .option('--profile <file>', 'profile file (JSON or YAML); flags override it')
     .option('--model <name>', 'served model id (default goodput-sim-1)')
     .addOption(new Option('--stream-shape <kind>', 'field of reasoning text in deltas').choices(['reasoning_content', 'reasoning']))
+    .addOption(new Option('--dialect <engine>', 'engine to play: identity routes, request keys, stream shapes, errors (default goodput)').choices([...SIM_DIALECT_KINDS]))
     .option('--no-prefix-caching', 'turn the prefix cache off');
   for (const f of NUMBER_FLAGS) cmd.option(f.flag, f.help);
   return cmd;
@@ -79,6 +84,7 @@ export function applyFlags(base: SimProfileInput, flags: Record<string, unknown>
   }
   if (typeof flags['model'] === 'string') out['model'] = flags['model'];
   if (typeof flags['streamShape'] === 'string') out['streamShape'] = flags['streamShape'];
+  if (typeof flags['dialect'] === 'string') out['dialect'] = flags['dialect'];
   if (flags['prefixCaching'] === false) out['prefixCaching'] = false;
   return out as SimProfileInput;
 }

@@ -19,6 +19,9 @@ const WORDS = [
   'est', 'laborum', 'vitae', 'porta',
 ] as const;
 
+/** The pseudo-words output is drawn from (the logprobs model's vocabulary). */
+export const OUTPUT_WORDS: readonly string[] = WORDS;
+
 /** The tokens (words) of a text; whitespace of any kind separates them. */
 export function tokenize(text: string): string[] {
   return text.split(/\s+/).filter((w) => w.length > 0);

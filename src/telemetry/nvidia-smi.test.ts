@@ -1,35 +1,96 @@
-import { describe, expect, it } from 'vitest';
-import { createGpuSampler } from './gpu-sampler.js';
-import { parseNvidiaSmiCsv } from './nvidia-smi.js';
+/**
+ * nvidia-smi: the CSV parser, one-shot reads and the -lms stream, against the
+ * fake nvidia-smi in test-support/fake-bin (on PATH for this file only).
+ */
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { parseNvidiaSmiCsv, readNvidiaSmi, smiNumber } from './nvidia-smi.js';
+import { nvidiaSmiSource } from './nvidia-smi-stream.js';
 
-describe('nvidia-smi parsing', () => {
-  it('sums memory across GPUs and names them', () => {
-    const csv = '0, NVIDIA H100 80GB HBM3, 70123, 81559\n1, NVIDIA H100 80GB HBM3, 70001, 81559\n';
-    expect(parseNvidiaSmiCsv(csv)).toEqual({ gpu: '2× NVIDIA H100 80GB HBM3', usedMiB: 140124, totalMiB: 163118 });
+const FAKE_BIN = fileURLToPath(new URL('../test-support/fake-bin', import.meta.url));
+const saved = { ...process.env };
+beforeAll(() => { process.env.PATH = `${FAKE_BIN}:${saved.PATH}`; });
+afterEach(() => {
+  for (const k of ['FAKE_NVIDIA_SMI_CSV', 'FAKE_NVIDIA_SMI_FAIL']) delete process.env[k];
+  process.env.PATH = `${FAKE_BIN}:${saved.PATH}`;
+});
+afterAll(() => { process.env.PATH = saved.PATH; });
+
+describe('nvidia-smi CSV', () => {
+  it('sums memory and power over GPUs, averages utilisation, and names them', () => {
+    const csv = '0, NVIDIA H100 80GB HBM3, 70123, 81559, 97, 612.40\n1, NVIDIA H100 80GB HBM3, 70001, 81559, 95, 598.10\n';
+    expect(parseNvidiaSmiCsv(csv)).toEqual({
+      name: '2× NVIDIA H100 80GB HBM3', usedMiB: 140124, totalMiB: 163118, utilizationPct: 96, powerW: 1210.5, energyJ: null,
+    });
   });
-  it('skips [N/A] readings and reports none rather than zero', () => {
-    expect(parseNvidiaSmiCsv('0, NVIDIA A100, [N/A], [N/A]\n')).toBeNull();
+  it('turns [N/A] and [Not Supported] into null, never zero (utilisation under MIG, power on some boards)', () => {
+    expect(parseNvidiaSmiCsv('0, NVIDIA A100, 40000, 81920, [N/A], [Not Supported]\n')).toEqual({
+      name: 'NVIDIA A100', usedMiB: 40000, totalMiB: 81920, utilizationPct: null, powerW: null, energyJ: null,
+    });
+    expect(parseNvidiaSmiCsv('0, NVIDIA A100, [N/A], [N/A]\n')).toMatchObject({ usedMiB: null, totalMiB: null });
+    expect(smiNumber('[Unknown Error]')).toBeNull();
+    expect(smiNumber(' 35.5 W')).toBe(35.5);
+  });
+  it('a sum over GPUs is null when one GPU lacks the field (a partial sum would understate)', () => {
+    expect(parseNvidiaSmiCsv('0, A, 100, 200, 50, 100\n1, A, [N/A], 200, 60, 110\n')).toMatchObject({ usedMiB: null, totalMiB: 400, utilizationPct: 55, powerW: 210 });
+  });
+  it('reads the older four-field answer, and nothing from junk', () => {
+    expect(parseNvidiaSmiCsv('0, G, 100, 200\n')).toMatchObject({ usedMiB: 100, totalMiB: 200, utilizationPct: null, powerW: null });
     expect(parseNvidiaSmiCsv('')).toBeNull();
+    expect(parseNvidiaSmiCsv('No devices were found\n')).toBeNull();
   });
 });
 
-describe('gpu sampler', () => {
-  it('reports peak and mean of the readings taken during the level', async () => {
-    const values = [100, 300, 200];
-    let i = 0;
-    const sampler = createGpuSampler(async () => ({ gpu: 'G', usedMiB: values[Math.min(i++, 2)] as number, totalMiB: 1000 }), 5);
-    sampler.start();
-    await new Promise((r) => setTimeout(r, 40));
-    const mem = await sampler.stop();
-    expect(mem).toMatchObject({ source: 'nvidia-smi', gpu: 'G', totalMiB: 1000, peak: 300 });
-    if (!mem.available) throw new Error('expected readings');
-    expect(mem.samples).toBeGreaterThanOrEqual(3);
-    expect(mem.mean).toBeGreaterThan(100);
-    expect(mem.mean).toBeLessThan(300);
+describe('nvidia-smi as a process', () => {
+  it('reads once through the executable', async () => {
+    process.env.FAKE_NVIDIA_SMI_CSV = '0, Fake GPU, 1234, 8000, 12, 70.5';
+    expect(await readNvidiaSmi()).toMatchObject({ name: 'Fake GPU', usedMiB: 1234, utilizationPct: 12, powerW: 70.5 });
   });
-  it('says why when nothing could be read', async () => {
-    const sampler = createGpuSampler(async () => ({ error: 'nvidia-smi is not on PATH' }), 5);
-    sampler.start();
-    expect(await sampler.stop()).toEqual({ available: false, source: 'not available', reason: 'nvidia-smi is not on PATH' });
+  it('streams a reading every -lms interval, grouping the lines of each GPU', async () => {
+    process.env.FAKE_NVIDIA_SMI_CSV = '0, G, 100, 1000, 10, 50\\n1, G, 300, 1000, 30, 70';
+    const source = nvidiaSmiSource(20);
+    source.start();
+    // Generous: a loaded machine can take a while to start the fake's node process.
+    await new Promise((r) => setTimeout(r, 1000));
+    const c = await source.stop();
+    await source.close();
+    expect(c.source).toBe('nvidia-smi');
+    expect(c.reason).toBeNull();
+    expect(c.samples.length).toBeGreaterThanOrEqual(3);
+    expect(c.samples.length).toBeLessThanOrEqual(51);
+    for (const s of c.samples) expect(s).toMatchObject({ name: '2× G', usedMiB: 400, utilizationPct: 20, powerW: 120 });
+    expect(c.samples[1]?.atMs).toBeGreaterThan(c.samples[0]?.atMs ?? Infinity);
+  });
+  it('says why when nvidia-smi is missing or fails, never a zero', async () => {
+    process.env.PATH = '/nonexistent';
+    expect(await readNvidiaSmi()).toEqual({ error: 'nvidia-smi is not on PATH' });
+    const missing = nvidiaSmiSource(20);
+    missing.start();
+    expect(await missing.stop()).toMatchObject({ samples: [], reason: 'nvidia-smi is not on PATH' });
+    await missing.close();
+    process.env.PATH = `${FAKE_BIN}:${saved.PATH}`;
+    process.env.FAKE_NVIDIA_SMI_FAIL = '1';
+    expect(await readNvidiaSmi()).toEqual({ error: 'nvidia-smi failed: Failed to initialize NVML: Driver/library version mismatch' });
+    const failing = nvidiaSmiSource(20);
+    failing.start();
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await failing.stop()).reason).toBe('nvidia-smi exited with code 9: Failed to initialize NVML: Driver/library version mismatch');
+    await failing.close();
+  });
+  it('keeps one process across levels; a level shorter than the first reading gets one taken at its end', async () => {
+    process.env.FAKE_NVIDIA_SMI_CSV = '0, G, 1, 2, 3, 4';
+    const source = nvidiaSmiSource(20);
+    source.start();
+    const short = await source.stop();
+    expect(short.samples).toHaveLength(1);
+    expect(short.notes[0]).toMatch(/ended before nvidia-smi's first streamed reading/);
+    source.start();
+    await new Promise((r) => setTimeout(r, 1000));
+    const long = await source.stop();
+    expect(long.samples.length).toBeGreaterThanOrEqual(2);
+    expect(long.notes).toEqual([]);
+    // A stop without a start reports nothing rather than the previous level's readings.
+    expect(await source.stop()).toMatchObject({ samples: [], reason: 'the level ended before its measured requests started' });
+    await source.close();
   });
 });

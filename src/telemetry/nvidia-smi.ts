@@ -1,45 +1,68 @@
 /**
- * GPU memory from `nvidia-smi`, polled while a level runs. Readings of every
- * GPU are summed (a tensor-parallel server spans several). `[N/A]` fields and a
- * missing binary yield "not available", never a zero.
+ * NVIDIA GPUs through `nvidia-smi --query-gpu`: memory, utilisation and power of
+ * every GPU, combined (a tensor-parallel server spans several), read once here
+ * or streamed by one `nvidia-smi … -lms N` process per run. Fields
+ * that read `[N/A]` or `[Not Supported]` (utilisation under MIG, power on some
+ * boards) become null, never zero. The streaming source is in nvidia-smi-stream.ts.
  */
-import { execFile } from 'node:child_process';
+import type { GpuSample } from '../core/index.js';
+import { execText } from './exec-text.js';
 
-const QUERY = ['--query-gpu=index,name,memory.used,memory.total', '--format=csv,noheader,nounits'];
+export const NVIDIA_SMI_FIELDS = ['index', 'name', 'memory.used', 'memory.total', 'utilization.gpu', 'power.draw'] as const;
+/** The query arguments (add `-lms N` to stream). */
+export const NVIDIA_SMI_QUERY = [`--query-gpu=${NVIDIA_SMI_FIELDS.join(',')}`, '--format=csv,noheader,nounits'];
 
-export interface GpuReading { gpu: string; usedMiB: number; totalMiB: number }
+type Reading = Omit<GpuSample, 'atMs'>;
+/** One GPU's line. */
+export interface SmiLine { index: number; name: string; used: number | null; total: number | null; util: number | null; power: number | null }
+type Line = SmiLine;
 
-/** Parses nvidia-smi CSV (one line per GPU); null when no line has a numeric memory reading. */
-export function parseNvidiaSmiCsv(text: string): GpuReading | null {
-  const names: string[] = [];
-  let used = 0;
-  let total = 0;
-  for (const line of text.split(/\r?\n/)) {
-    const fields = line.split(',').map((f) => f.trim());
-    if (fields.length < 4) continue;
-    const u = Number(fields[2]);
-    const t = Number(fields[3]);
-    if (fields[2] === '' || !Number.isFinite(u)) continue;
-    names.push(fields[1] as string);
-    used += u;
-    if (Number.isFinite(t)) total += t;
-  }
-  if (names.length === 0) return null;
-  const distinct = [...new Set(names)];
-  const gpu = names.length > 1 && distinct.length === 1 ? `${names.length}× ${distinct[0]}` : distinct.join(' + ');
-  return { gpu, usedMiB: used, totalMiB: total };
+/** A numeric field, or null for `[N/A]`, `[Not Supported]`, empty and the like. */
+export function smiNumber(field: string | undefined): number | null {
+  const m = /^\s*(-?\d+(?:\.\d+)?)/.exec(field ?? '');
+  return m ? Number(m[1]) : null;
 }
 
-/** One reading, or the reason there is none (binary missing, failed, or no numeric field). */
-export function readNvidiaSmi(timeoutMs = 5000): Promise<GpuReading | { error: string }> {
-  return new Promise((resolve) => {
-    execFile('nvidia-smi', QUERY, { timeout: timeoutMs }, (err, stdout) => {
-      if (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        resolve({ error: code === 'ENOENT' ? 'nvidia-smi is not on PATH' : `nvidia-smi failed: ${err.message.split('\n')[0]}` });
-        return;
-      }
-      resolve(parseNvidiaSmiCsv(stdout) ?? { error: 'nvidia-smi reported no memory reading ([N/A])' });
-    });
-  });
+/** Parses one GPU's CSV line; null when it is not one. */
+export function parseSmiLine(line: string): Line | null {
+  const f = line.split(',').map((x) => x.trim());
+  const index = smiNumber(f[0]);
+  if (f.length < 3 || index === null) return null;
+  return { index, name: f[1] ?? '', used: smiNumber(f[2]), total: smiNumber(f[3]), util: smiNumber(f[4]), power: smiNumber(f[5]) };
+}
+
+/** Sums of a field over all GPUs; null when any GPU lacks it (a partial sum would understate). */
+function sumAll(lines: readonly Line[], f: (l: Line) => number | null): number | null {
+  let s = 0;
+  for (const l of lines) {
+    const v = f(l);
+    if (v === null) return null;
+    s += v;
+  }
+  return s;
+}
+
+/** Combines one reading's lines (one per GPU). */
+export function combineSmiLines(lines: readonly Line[]): Reading {
+  const names = [...new Set(lines.map((l) => l.name))];
+  const name = lines.length > 1 && names.length === 1 ? `${lines.length}× ${names[0]}` : names.join(' + ');
+  const utils = lines.map((l) => l.util).filter((v): v is number => v !== null);
+  return {
+    name, usedMiB: sumAll(lines, (l) => l.used), totalMiB: sumAll(lines, (l) => l.total),
+    utilizationPct: utils.length > 0 ? utils.reduce((a, b) => a + b, 0) / utils.length : null,
+    powerW: sumAll(lines, (l) => l.power), energyJ: null,
+  };
+}
+
+/** Parses one reading (CSV, a line per GPU, fields as NVIDIA_SMI_FIELDS); null when no line parses. */
+export function parseNvidiaSmiCsv(text: string): Reading | null {
+  const lines = text.split(/\r?\n/).map(parseSmiLine).filter((l): l is Line => l !== null);
+  return lines.length === 0 ? null : combineSmiLines(lines);
+}
+
+/** One reading through a single nvidia-smi call, or why there is none. */
+export async function readNvidiaSmi(timeoutMs = 5000): Promise<Reading | { error: string }> {
+  const r = await execText('nvidia-smi', NVIDIA_SMI_QUERY, timeoutMs);
+  if (!r.ok) return { error: r.error };
+  return parseNvidiaSmiCsv(r.stdout) ?? { error: 'nvidia-smi printed no GPU line' };
 }

@@ -8,7 +8,8 @@
  */
 import { mulberry32 } from '../core/index.js';
 
-const WORDS = (
+/** Common English words, each one token after a space in the main BPE families. */
+export const COMMON_WORDS: readonly string[] = (
   'the of and to in is was for on that with as by at from his her they this had not are but which have were one all ' +
   'their there been has when who will more would its into only other time new some could these two may then first any ' +
   'like now over such our man out very what even most made after also did many before must well back through years ' +
@@ -25,6 +26,6 @@ const WORDS = (
 export function syntheticPrompt(words: number, seed: number, salt: string): string {
   const rand = mulberry32(seed);
   const out: string[] = [`r${salt}`];
-  for (let i = 1; i < words; i++) out.push(WORDS[Math.floor(rand() * WORDS.length)] as string);
+  for (let i = 1; i < words; i++) out.push(COMMON_WORDS[Math.floor(rand() * COMMON_WORDS.length)] as string);
   return out.join(' ');
 }

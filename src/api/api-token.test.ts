@@ -1,0 +1,34 @@
+/** Bound beyond loopback, every request needs the token: 401 without it. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiHarness, apiHarness } from '../test-support/api-harness.js';
+import { startServe } from './serve.js';
+
+let h: ApiHarness;
+beforeAll(async () => { h = await apiHarness({ token: 's3cret-token', host: '0.0.0.0' }); });
+afterAll(async () => { await h.close(); });
+
+describe('token on a non-loopback bind', () => {
+  for (const [method, path] of [['GET', '/api/servers'], ['GET', '/api/runs'], ['POST', '/api/runs'], ['GET', '/'], ['GET', '/api/health']] as const) {
+    it(`${method} ${path} without the token is 401`, async () => {
+      const r = await h.call(method, path, method === 'POST' ? { serverId: 1, levels: [1] } : undefined);
+      expect(r.status).toBe(401);
+      expect(r.json.error).toMatchObject({ code: 'unauthorized', message: expect.stringMatching(/Authorization: Bearer/) });
+    });
+  }
+  it('a wrong token is 401; the right one, as a header, passes', async () => {
+    expect((await h.call('GET', '/api/servers', undefined, { authorization: 'Bearer nope' })).status).toBe(401);
+    expect((await h.call('GET', '/api/servers', undefined, { authorization: 'Bearer s3cret-token' })).status).toBe(200);
+  });
+  it('opening the page with ?token= sets an HttpOnly cookie that then passes', async () => {
+    const first = await h.app.request('/api/health?token=s3cret-token', { headers: { host: 'box:7878' } });
+    expect(first.status).toBe(200);
+    const cookie = first.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/goodput_token=s3cret-token;.*HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+    const next = await h.app.request('/api/servers', { headers: { host: 'box:7878', cookie: cookie.split(';')[0] as string } });
+    expect(next.status).toBe(200);
+  });
+  it('serve refuses to bind beyond loopback without a token', async () => {
+    await expect(startServe({ store: h.store, host: '0.0.0.0', port: 0 })).rejects.toThrow(/needs a token: give --token/);
+  });
+});

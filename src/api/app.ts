@@ -1,0 +1,49 @@
+/**
+ * The HTTP app: guards, the API routes and the built page. Tested in-process
+ * with `app.request()`; `serve.ts` puts it on a socket.
+ */
+import { Hono } from 'hono';
+import { ApiError, toApiError } from './api-error.js';
+import { hostGuard, originGuard, tokenGuard } from './auth.js';
+import type { Catalog } from './catalog.js';
+import { ingestRoutes } from './routes-ingest.js';
+import { runRoutes } from './routes-runs.js';
+import { serverRoutes } from './routes-servers.js';
+import type { RunHub } from './run-hub.js';
+import type { RunManager } from './run-manager.js';
+import { staticFiles } from './static-files.js';
+
+export interface AppDeps {
+  catalog: Catalog;
+  manager: RunManager;
+  hub: RunHub;
+  /** Required on every request when set. */
+  token: string | null;
+  /** The address serve binds (decides the Host guard). */
+  host: string;
+  /** Directory of the built page. */
+  webDir: string;
+}
+
+export function createApp(d: AppDeps): Hono {
+  const app = new Hono();
+  app.onError((err, c) => {
+    const e = toApiError(err);
+    return c.json(e.toBody(), e.status);
+  });
+  app.use('*', async (c, next) => {
+    await next();
+    c.header('x-content-type-options', 'nosniff');
+    c.header('referrer-policy', 'no-referrer');
+  });
+  app.use('*', hostGuard(d.host), tokenGuard(d.token), originGuard());
+  app.get('/api/health', (c) => c.json({ ok: true, store: d.catalog.description }));
+  app.route('/api/servers', serverRoutes(d.catalog));
+  app.route('/api/runs', runRoutes(d.catalog, d.manager, d.hub));
+  app.route('/api/ingest/runs', ingestRoutes(d.catalog));
+  app.all('/api/*', (c) => {
+    throw new ApiError('not-found', `no API route ${c.req.method} ${c.req.path}`);
+  });
+  app.get('*', staticFiles(d.webDir));
+  return app;
+}

@@ -1,0 +1,63 @@
+/**
+ * Request guards. The token (required when serve binds anything but
+ * loopback) is checked on every request: `Authorization: Bearer <token>`, or
+ * the HttpOnly cookie the page gets after being opened once as `/?token=…`.
+ * The Host guard stops DNS rebinding; the Origin guard stops other sites from
+ * posting to the API.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { MiddlewareHandler } from 'hono';
+import { getCookie, setCookie } from 'hono/cookie';
+import { ApiError } from './api-error.js';
+
+export const TOKEN_COOKIE = 'goodput_token';
+
+/** True for 127.0.0.0/8, ::1 and localhost. */
+export function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+}
+
+function same(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export function tokenGuard(token: string | null): MiddlewareHandler {
+  return async (c, next) => {
+    if (token === null) return next();
+    const bearer = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
+    const query = c.req.query('token');
+    const given = bearer ?? getCookie(c, TOKEN_COOKIE) ?? query;
+    if (given === undefined || !same(given, token)) {
+      throw new ApiError('unauthorized', 'this goodput serve needs its token: send "Authorization: Bearer <token>", or open the page once as /?token=<token>');
+    }
+    if (query !== undefined && bearer === undefined) setCookie(c, TOKEN_COOKIE, token, { httpOnly: true, sameSite: 'Strict', path: '/' });
+    return next();
+  };
+}
+
+/** Refuses a Host header that is not this server's (a rebinding attempt) when bound to loopback. */
+export function hostGuard(boundHost: string): MiddlewareHandler {
+  return async (c, next) => {
+    if (isLoopback(boundHost)) {
+      const host = (c.req.header('host') ?? '').replace(/:\d+$/, '');
+      if (host !== '' && !isLoopback(host)) throw new ApiError('forbidden', `Host "${host}" is not this server; open it as http://127.0.0.1`);
+    }
+    return next();
+  };
+}
+
+/** Refuses a state-changing request sent from another origin. */
+export function originGuard(): MiddlewareHandler {
+  return async (c, next) => {
+    const origin = c.req.header('origin');
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && origin !== undefined) {
+      let host = '';
+      try { host = new URL(origin).host; } catch { /* not a URL: refused below */ }
+      if (host !== c.req.header('host')) throw new ApiError('forbidden', `requests from ${origin} are not accepted`);
+    }
+    return next();
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * What the page's live view receives over SSE: the run's state on connect,
+ * then level starts, throttled progress, finished levels, warnings and the
+ * end. Raw records never travel here.
+ */
+import type { LevelResult, Warning } from '../core/index.js';
+import type { RunStatus } from '../store/index.js';
+
+/** Progress of the level being measured. */
+export interface LevelProgress {
+  concurrency: number;
+  /** 0-based position among the run's levels. */
+  index: number;
+  total: number;
+  requests: number;
+  done: number;
+  failed: number;
+  outputTokens: number;
+  /** Since the measured requests began (after the warm-ups), ms. */
+  elapsedMs: number;
+  /** Output tokens so far over elapsedMs: live and provisional, not the level's result. */
+  liveTokS: number | null;
+}
+
+export interface LiveState {
+  runId: number;
+  levels: LevelResult[];
+  current: LevelProgress | null;
+  warnings: Warning[];
+}
+
+export type LiveEvent =
+  | { kind: 'snapshot'; state: LiveState }
+  | { kind: 'level-start'; progress: LevelProgress }
+  | { kind: 'progress'; progress: LevelProgress }
+  | { kind: 'level-end'; level: LevelResult }
+  | { kind: 'warning'; warning: Warning }
+  /** The run ended (`refused`: it never started measuring) with the reason, if any. */
+  | { kind: 'end'; status: RunStatus | 'refused'; reason: string | null };

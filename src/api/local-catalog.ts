@@ -1,0 +1,89 @@
+/**
+ * The Catalog over a store in this process. Probes go out from here; run
+ * writes also go to the live hub (when given) so the page can follow runs
+ * that other processes send in through the API.
+ */
+import type { RequestRecord, SweepResult } from '../core/index.js';
+import { type BeginRun, type RunDetail, type ServerView, type Store, StoreError, exportResult } from '../store/index.js';
+import type { Catalog, RunWriter } from './catalog.js';
+import { probeServer } from './probe.js';
+import { targetKey } from './target-key.js';
+import type { RunHub } from './run-hub.js';
+
+export interface LocalCatalogOptions {
+  hub?: RunHub;
+  /** Probe timeout per step, ms. Default 3000. */
+  probeTimeoutMs?: number;
+}
+
+export function localCatalog(store: Store, opts: LocalCatalogOptions = {}): Catalog {
+  const hub = opts.hub;
+  const probe = async (s: ServerView) => probeServer({ baseUrl: s.baseUrl, apiKey: await store.servers.secret(s.id), model: s.model }, opts.probeTimeoutMs);
+  const check = async (ref: string | number) => {
+    const s = await store.servers.get(ref);
+    return store.servers.setStatus(s.id, await probe(s));
+  };
+  const writer = (runId: number): RunWriter => ({
+    runId,
+    setModel: (model) => store.runs.setModel(runId, model),
+    async addWarning(w) {
+      await store.runs.addWarning(runId, w);
+      hub?.publish(runId, { kind: 'warning', warning: w });
+    },
+    async saveLevel(level, records) {
+      await store.levels.save(runId, level, records);
+      hub?.publish(runId, { kind: 'level-end', level });
+    },
+    heartbeat: () => store.runs.heartbeat(runId),
+    async finish(result: SweepResult) {
+      await store.runs.finish(runId, result);
+      hub?.publish(runId, { kind: 'end', status: result.run.status, reason: result.run.stopReason });
+    },
+    async discard(reason) {
+      await store.runs.discard(runId);
+      hub?.publish(runId, { kind: 'end', status: 'refused', reason });
+    },
+    async abandon(reason) {
+      await store.runs.abandon(runId, reason);
+      hub?.publish(runId, { kind: 'end', status: 'interrupted', reason });
+    },
+  });
+  return {
+    description: store.description,
+    remoteUrl: null,
+    listServers: () => store.servers.list(),
+    async addServer(input) {
+      const status = await probeServer({ baseUrl: input.baseUrl, apiKey: input.apiKey ?? null, model: input.model ?? null }, opts.probeTimeoutMs);
+      return store.servers.add(input, status);
+    },
+    checkServer: check,
+    async checkAllServers() {
+      const all = await store.servers.list();
+      return Promise.all(all.map((s) => check(s.id)));
+    },
+    async removeServer(ref) {
+      const s = await store.servers.get(ref);
+      const busy = (await store.runs.list()).find((r) => r.serverId === s.id && r.status === 'running');
+      if (busy) throw new StoreError('run-in-progress', `run ${busy.id} against server "${s.name}" is in progress; stop it before removing the server`);
+      await store.servers.remove(s.id);
+      return s;
+    },
+    listRuns: () => store.runs.list(),
+    getRun: (id): Promise<RunDetail> => store.runs.get(id),
+    async exportRun(id) {
+      return exportResult(await store.runs.get(id));
+    },
+    async runRecords(id, concurrency): Promise<RequestRecord[]> {
+      await store.runs.get(id);
+      return store.levels.records(id, concurrency);
+    },
+    async beginRun(input: BeginRun) {
+      // A sweep given only a URL is filed under the registered server at that URL, if there is one.
+      const server = input.serverId === null ? (await store.servers.list()).find((s) => targetKey(s.baseUrl) === input.targetUrl) : undefined;
+      const id = await store.runs.begin(server ? { ...input, serverId: server.id, serverName: server.name } : input);
+      hub?.open(id);
+      return writer(id);
+    },
+    close: () => store.close(),
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * The Catalog through a running `goodput serve`'s API: used when serve holds
+ * the embedded database, so CLI commands (and `sweep --save`) still work. The
+ * token, when that serve needs one, comes from GOODPUT_TOKEN.
+ */
+import type { RequestRecord, SweepResult } from '../core/index.js';
+import type { BeginRun, RunDetail, RunSummary, ServerInput, ServerView } from '../store/index.js';
+import { ApiError, type ApiErrorBody, type ApiErrorCode } from './api-error.js';
+import type { Catalog, RunWriter } from './catalog.js';
+
+export function remoteCatalog(baseUrl: string, token: string | null = null, timeoutMs = 60_000): Catalog {
+  const base = baseUrl.replace(/\/+$/, '');
+  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    let res: Response;
+    try {
+      res = await fetch(`${base}${path}`, {
+        method,
+        headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (err) {
+      throw new ApiError('busy', `goodput serve at ${base} holds the store but did not answer (${(err as Error).message}); is it still running?`);
+    }
+    if (res.status === 204) return undefined as T;
+    const text = await res.text();
+    if (res.ok) return JSON.parse(text) as T;
+    let e: ApiErrorBody['error'] | undefined;
+    try { e = (JSON.parse(text) as ApiErrorBody).error; } catch { /* not our error body */ }
+    throw new ApiError((e?.code ?? 'internal') as ApiErrorCode, e?.message ?? `goodput serve answered HTTP ${res.status}`, e?.field);
+  }
+  const enc = encodeURIComponent;
+  const writer = (runId: number): RunWriter => {
+    const post = (what: string, body: unknown = {}) => call<void>('POST', `/api/ingest/runs/${runId}/${what}`, body);
+    return {
+      runId,
+      setModel: (model) => post('model', { model }),
+      addWarning: (warning) => post('warnings', { warning }),
+      saveLevel: (level, records) => post('levels', { level, records }),
+      heartbeat: () => post('heartbeat'),
+      finish: (result) => post('finish', { result }),
+      discard: (reason) => post('discard', { reason }),
+      abandon: (reason) => post('abandon', { reason }),
+    };
+  };
+  return {
+    description: `the store of goodput serve at ${base}`,
+    remoteUrl: base,
+    listServers: () => call<ServerView[]>('GET', '/api/servers'),
+    addServer: (input: ServerInput) => call<ServerView>('POST', '/api/servers', input),
+    checkServer: (ref) => call<ServerView>('POST', `/api/servers/${enc(String(ref))}/check`),
+    checkAllServers: () => call<ServerView[]>('POST', '/api/servers/check'),
+    removeServer: (ref) => call<ServerView>('DELETE', `/api/servers/${enc(String(ref))}`),
+    listRuns: () => call<RunSummary[]>('GET', '/api/runs'),
+    getRun: (id) => call<RunDetail>('GET', `/api/runs/${id}`),
+    exportRun: (id) => call<SweepResult>('GET', `/api/runs/${id}/result`),
+    runRecords: (id, concurrency) => call<RequestRecord[]>('GET', `/api/runs/${id}/records${concurrency === undefined ? '' : `?concurrency=${concurrency}`}`),
+    async beginRun(input: BeginRun) {
+      const { id } = await call<{ id: number }>('POST', '/api/ingest/runs', input);
+      return writer(id);
+    },
+    close: async () => {},
+  };
+}

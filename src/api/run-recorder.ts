@@ -1,0 +1,69 @@
+/**
+ * Subscribes a RunWriter to runSweep's events: the model at preflight,
+ * warnings as raised, each level (with its raw records) when it ends, a
+ * heartbeat every HEARTBEAT_INTERVAL_MS, and the result at the end. Writes are
+ * queued in order so the sweep never waits for the database.
+ */
+import type { SweepResult } from '../core/index.js';
+import type { SweepEvent } from '../runner/index.js';
+import { HEARTBEAT_INTERVAL_MS } from '../store/index.js';
+import type { RunWriter } from './catalog.js';
+
+export interface SweepRecorder {
+  readonly runId: number;
+  /** Pass every SweepEvent here. */
+  onEvent(e: SweepEvent): void;
+  /** Waits for queued writes, then stores the result. @throws Error naming what could not be stored. */
+  finish(result: SweepResult): Promise<void>;
+  /** The sweep was refused before measuring: removes the run. */
+  discard(reason: string): Promise<void>;
+  /** The sweep broke without a result: keeps the run as interrupted. */
+  abandon(reason: string): Promise<void>;
+}
+
+export interface RecorderOptions {
+  /** Called after a level is committed, with its concurrency. */
+  onLevelStored?: (concurrency: number) => void;
+  heartbeatMs?: number;
+}
+
+export function recordSweep(writer: RunWriter, opts: RecorderOptions = {}): SweepRecorder {
+  const failures: string[] = [];
+  let chain: Promise<void> = Promise.resolve();
+  const enqueue = (what: string, fn: () => Promise<void>) => {
+    chain = chain.then(fn).catch((err: unknown) => { failures.push(`${what}: ${(err as Error).message}`); });
+  };
+  const timer = setInterval(() => enqueue('heartbeat', () => writer.heartbeat()), opts.heartbeatMs ?? HEARTBEAT_INTERVAL_MS);
+  timer.unref();
+  const settle = async () => {
+    clearInterval(timer);
+    await chain;
+  };
+  return {
+    runId: writer.runId,
+    onEvent(e) {
+      if (e.kind === 'preflight') enqueue('the model', () => writer.setModel(e.model));
+      else if (e.kind === 'warning') enqueue('a warning', () => writer.addWarning(e.warning));
+      else if (e.kind === 'level-end') {
+        const { level, records } = e;
+        enqueue(`level ${level.concurrency}`, async () => {
+          await writer.saveLevel(level, records);
+          opts.onLevelStored?.(level.concurrency);
+        });
+      }
+    },
+    async finish(result) {
+      await settle();
+      await writer.finish(result);
+      if (failures.length > 0) throw new Error(`run ${writer.runId} was stored incompletely: ${failures.join('; ')}`);
+    },
+    async discard(reason) {
+      await settle();
+      await writer.discard(reason);
+    },
+    async abandon(reason) {
+      await settle();
+      await writer.abandon(reason);
+    },
+  };
+}

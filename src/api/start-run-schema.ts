@@ -1,0 +1,31 @@
+/**
+ * The body of `POST /api/runs` (the page's Start): one zod schema giving the
+ * type, the defaults and the messages that name the field.
+ */
+import { z } from 'zod';
+
+/** At most this many levels in one run (as `goodput sweep`). */
+export const MAX_LEVELS = 64;
+/** The largest concurrency level the page accepts. */
+export const MAX_CONCURRENCY = 4096;
+
+const level = z.number({ error: 'each level must be a number' })
+  .int('each level must be a whole number')
+  .positive('each level must be a positive integer')
+  .max(MAX_CONCURRENCY, `each level must be at most ${MAX_CONCURRENCY}`);
+
+export const startRunSchema = z.strictObject({
+  serverId: z.number({ error: 'serverId must be the id of a registered server' }).int('serverId must be a whole number').positive('serverId must be positive'),
+  levels: z.array(level, { error: 'levels must be a list of positive integers, e.g. [1, 2, 4, 8]' })
+    .min(1, 'give at least one concurrency level')
+    .max(MAX_LEVELS, `give at most ${MAX_LEVELS} levels`),
+  outputTokens: z.number({ error: 'outputTokens must be a number' }).int('outputTokens must be a whole number').positive('outputTokens must be positive').max(32_768, 'outputTokens must be at most 32768').default(256),
+  thinking: z.boolean({ error: 'thinking must be true or false' }).default(false),
+  /** Omitted: the server's registered hourly cost; null: none (no cost figure). */
+  hourlyCostUsd: z.number({ error: 'hourlyCostUsd must be a number' }).nonnegative('hourlyCostUsd must not be negative').nullable().optional(),
+  baselineRateUsdPer1M: z.number({ error: 'baselineRateUsdPer1M must be a number' }).positive('baselineRateUsdPer1M must be positive').nullable().default(null),
+  promptTokens: z.number({ error: 'promptTokens must be a number' }).int('promptTokens must be a whole number').positive('promptTokens must be positive').default(512),
+  requestsPerLevel: z.union([z.number().int().positive(), z.literal('auto')], { error: 'requestsPerLevel must be a positive integer or "auto"' }).default('auto'),
+}, { error: (iss) => (iss.code === 'unrecognized_keys' ? `unknown field(s): ${iss.keys.join(', ')}` : 'the body must be a JSON object') });
+
+export type StartRunBody = z.output<typeof startRunSchema>;

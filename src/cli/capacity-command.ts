@@ -1,0 +1,59 @@
+/**
+ * `goodput capacity goodput.yaml`: the highest load at which every SLO of the
+ * contract holds, with the evidence — the levels measured on both sides of the
+ * boundary — and every probe.
+ */
+import type { Command } from 'commander';
+import { type ContractCapacity, contractCapacity, loadContract } from '../contract/index.js';
+import type { LevelResult } from '../core/index.js';
+import { asUsageErrors } from './contract-errors.js';
+import { CliError, EXIT } from './exit-codes.js';
+import { writeFileAtomic } from './files.js';
+import { parseNumber, parseUrl, redactedCommand } from './parse-flags.js';
+import { grid } from './render-contract.js';
+
+interface CapacityFlags { url?: string; apiKeyEnv?: string; json?: string; resolution: string; maxProbes: string }
+
+const fmt = (x: number | null | undefined, digits = 1) => (x === null || x === undefined ? '—' : x.toFixed(digits));
+
+function evidenceRow(side: string, l: LevelResult | null): string[] {
+  if (!l) return [side, '—', '—', '—', '—', '—', '—'];
+  const checks = l.goodput?.checks.map((c) => `${c.metric.replace('Ms', '')} p${c.p} ${c.observed === null ? '∞' : fmt(c.observed)}/${c.max}`).join(' ') ?? '—';
+  return [side, l.load?.label ?? String(l.concurrency), String(l.requests), String(l.failed), fmt(l.goodput?.share === undefined || l.goodput.share === null ? null : l.goodput.share * 100), checks, l.goodput?.holds ? 'holds' : 'misses'];
+}
+
+export function renderCapacity(c: ContractCapacity): string {
+  const evidence = grid(['Side', 'Load', 'Requests', 'Failed', 'Met SLO %', 'SLO observed/max (ms)', 'Verdict'],
+    [evidenceRow('held (below)', c.evidence.below), evidenceRow('missed (above)', c.evidence.above)]);
+  const probes = c.probes.map((p, i) => `  ${i + 1}. ${p.phase.padEnd(6)} ${p.label}: ${p.holds ? 'holds' : 'misses'} — ${p.reason}`);
+  const step = c.stepSize === null ? '' : ` (boundary bracketed to within ${fmt(c.stepSize, 3)} on the ${c.axis} axis)`;
+  return [`${c.statement}${step}`, '', 'Evidence:', evidence, '', 'Probes in order:', ...probes].join('\n');
+}
+
+export function registerCapacityCommand(program: Command): void {
+  program.command('capacity').description('find the highest load at which every SLO of a contract holds (coarse sweep, then bisection)')
+    .argument('<goodput.yaml>', 'the contract file (one workload cell; its load levels are the coarse sweep)')
+    .option('--url <url>', 'server base URL, overriding server.url')
+    .option('--api-key-env <name>', 'environment variable holding the API key (default: server.apiKeyEnv, else GOODPUT_API_KEY)')
+    .option('--resolution <share>', 'rate axes: stop when the bracket is within this share of the upper level', '0.1')
+    .option('--max-probes <n>', 'most probes in all', '24')
+    .option('--json <file|->', 'write the capacity report JSON to a file, or to stdout with -')
+    .action(async (path: string, flags: CapacityFlags) => {
+      const contract = await asUsageErrors(() => loadContract(path));
+      const url = flags.url === undefined ? undefined : parseUrl('--url', flags.url);
+      const resolution = parseNumber('--resolution', flags.resolution, { min: 0, exclusiveMin: true });
+      const maxProbes = parseNumber('--max-probes', flags.maxProbes, { integer: true, min: 1 });
+      const apiKey = process.env[flags.apiKeyEnv ?? contract.server.apiKeyEnv ?? 'GOODPUT_API_KEY'] || undefined;
+      const report = await asUsageErrors(() => contractCapacity(contract, {
+        url, apiKey, resolution, maxProbes, command: redactedCommand(['goodput', ...process.argv.slice(2)]),
+        onProbe: (p) => process.stderr.write(`probe ${p.label}: ${p.holds ? 'holds' : 'misses'} (${p.reason})\n`),
+      }));
+      const json = JSON.stringify(report, null, 2) + '\n';
+      if (flags.json === '-') process.stdout.write(json);
+      else {
+        if (flags.json) await writeFileAtomic(flags.json, json);
+        process.stdout.write(renderCapacity(report) + '\n');
+      }
+      if (report.verdict === 'stopped') throw new CliError(EXIT.serverFailed, '');
+    });
+}

@@ -1,0 +1,182 @@
+/**
+ * goodput run, rerun, capacity and export as a user runs them: real processes,
+ * real files, the simulator over loopback. Timing comparisons are in the
+ * *.timing.test.ts files; here only structure, files and messages.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { sweepResultSchema } from '../core/index.js';
+import { type SimServer, startSimulator } from '../sim/index.js';
+
+const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
+interface Ran { code: number | null; stdout: string; stderr: string }
+function goodput(args: string[], timeoutMs = 60_000): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (b: Buffer) => { stdout += b.toString(); });
+    child.stderr.on('data', (b: Buffer) => { stderr += b.toString(); });
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`goodput ${args.join(' ')} timed out`)); }, timeoutMs);
+    child.on('exit', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
+  });
+}
+
+let sim: SimServer;
+let dir: string;
+const contract = (over: (c: Record<string, any>) => void = () => {}) => { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const c: Record<string, any> = { // eslint-disable-line @typescript-eslint/no-explicit-any
+    version: 1, server: { url: sim.url },
+    model: { name: 'goodput-sim-1', revision: 'sim-1', tokenizer: { kind: 'server' }, precision: 'bf16', quantization: 'none' },
+    workload: { prompts: { kind: 'synthetic', tokens: 24 }, outputTokens: 16, requestsPerLevel: 4, warmup: 1 },
+    load: { levels: [2, 1] },
+    slo: { ttftMs: { p: 95, max: 2000 }, tpotMs: { p: 50, max: 1000 } },
+    hardware: { label: 'SimGPU 80GB', gpuHourlyUsd: 6.5, priceAsOf: '2025-06-01', utilisation: 0.55, utilisationAsOf: '2025-06-01', overheads: [{ name: 'CPU', usdPerHour: 0.3, asOf: '2025-05-30' }] },
+  };
+  over(c);
+  return c;
+};
+let n = 0;
+const writeContract = (doc: unknown) => {
+  const p = join(dir, `contract-${n++}.yaml`);
+  writeFileSync(p, stringify(doc));
+  return p;
+};
+
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0, prefillBaseMs: 3, prefillMsPerToken: 0.01, decodeStepMs: 1, decodeMsPerExtraSeq: 0 });
+  dir = mkdtempSync(join(tmpdir(), 'goodput-run-'));
+});
+afterAll(async () => { await sim.close(); });
+
+describe('goodput run', () => {
+  const json = () => join(dir, 'run.json');
+  const raw = () => join(dir, 'run.jsonl');
+  it('writes a result that embeds the resolved contract, its hash, the versions and the exact command', async () => {
+    const r = await goodput(['run', writeContract(contract()), '--json', json(), '--raw', raw()]);
+    expect(r.stderr).not.toMatch(/goodput: /);
+    expect(r.code).toBe(0);
+    const result = sweepResultSchema.parse(JSON.parse(readFileSync(json(), 'utf8')));
+    expect(result.contractHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(result.contract).toMatchObject({ model: { tokenizer: { kind: 'server' } }, load: { levels: [2, 1] } });
+    expect(result.tokenizer).toMatchObject({ kind: 'server', exact: true });
+    expect(result.serverReport?.engineVersion).toMatch(/^goodput-sim /);
+    expect(result.run.command).toMatch(/^goodput run .*contract-\d+\.yaml --json/);
+    expect(result.run.toolVersion).toMatch(/^\d+\.\d+\.\d+/);
+    expect(result.levels.map((l) => l.concurrency)).toEqual([1, 2]);
+    // Exact prompt length via the server's /tokenize; the simulator reports what it saw.
+    expect(result.levels.every((l) => l.promptTokens.mean === 24)).toBe(true);
+    expect(result.levels[0]?.goodput).toMatchObject({ requests: 4, met: 4, share: 1, holds: true });
+    expect(result.businessCost?.inputs.map((i) => i.asOf)).toContain('2025-05-30');
+    expect(r.stdout).toMatch(/Goodput against TTFT p95 ≤ 2000 ms, TPOT p50 ≤ 1000 ms/);
+    // A figure, or (on a machine so loaded that every level was client-bound) the reason there is none.
+    expect(r.stdout).toMatch(/Cost per successful 1M output tokens: (\$\d+\.\d\d|no figure \(no valid level)/);
+    const lines = readFileSync(raw(), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(2 * (1 + 4));
+    expect(lines.every((l) => l.cell === 0)).toBe(true);
+  });
+
+  it('exports every request record as jsonl, csv and columnar JSON, and the summary as Markdown', async () => {
+    const csv = await goodput(['export', json(), '--format', 'csv', '--raw', raw()]);
+    expect(csv.code).toBe(0);
+    const rows = csv.stdout.trim().split('\n');
+    expect(rows[0]).toMatch(/^cell,level,seq,warmup,outcome,.*ttft_ms,.*slo_met,slo_missed$/);
+    expect(rows).toHaveLength(1 + 10);
+    const out = join(dir, 'records.jsonl');
+    expect((await goodput(['export', json(), '--format', 'jsonl', '--raw', raw(), '--out', out])).code).toBe(0);
+    const first = JSON.parse(readFileSync(out, 'utf8').split('\n')[0] as string);
+    expect(first).toMatchObject({ cell: 0, warmup: true, outcome: 'ok', slo_met: true });
+    expect(first.chunk_ms).toHaveLength(16);
+    const col = JSON.parse((await goodput(['export', json(), '--format', 'parquet-free-json', '--raw', raw()])).stdout);
+    expect(col).toMatchObject({ format: 'goodput-columnar-v1', rows: 10 });
+    expect(col.data.ttft_ms).toHaveLength(10);
+    expect(col.columns.find((c: { name: string }) => c.name === 'e2e_ms')).toMatchObject({ type: 'float', unit: 'ms' });
+    const md = await goodput(['export', json(), '--format', 'markdown']);
+    expect(md.stdout).toMatch(/\| cell \| load \| requests \|/);
+    expect(md.stdout).toMatch(/\| 0 \| 2 streams \| 4 \| 0 \|/);
+  });
+
+  it('export refuses what it cannot do, naming it, and writes nothing', async () => {
+    const out = join(dir, 'never.csv');
+    const cases: Array<[string[], RegExp]> = [
+      [['--format', 'parquet'], /--format: 'parquet' is not one of jsonl, csv, parquet-free-json, markdown/],
+      [['--format', 'csv'], /--raw: --format csv exports every request record/],
+      [['--format', 'csv', '--raw', join(dir, 'nope.jsonl')], /nope\.jsonl: cannot read \(ENOENT\)/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await goodput(['export', json(), ...args, '--out', out]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(message);
+    }
+    const other = join(dir, 'other.jsonl');
+    writeFileSync(other, readFileSync(raw(), 'utf8').split('\n').slice(0, 3).join('\n'));
+    const mismatched = await goodput(['export', json(), '--format', 'csv', '--raw', other, '--out', out]);
+    expect(mismatched.stderr).toMatch(/does not belong to .*: it holds 2 measured requests, the result counts 8/);
+    const garbled = join(dir, 'garbled.jsonl');
+    writeFileSync(garbled, '{"seq": 1}\n');
+    expect((await goodput(['export', json(), '--format', 'csv', '--raw', garbled, '--out', out])).stderr).toMatch(/garbled\.jsonl:1: not a request record: /);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('a matrix: one table of every cell and level, per-cell curves, and warm cells served from the cache', async () => {
+    const file = writeContract(contract((c) => {
+      c.workload.prompts.tokens = [40, 24];
+      c.workload.cache = [{ kind: 'cold' }, { kind: 'warm', sharedPrefixTokens: 16 }];
+      c.load.levels = [1];
+      c.workload.requestsPerLevel = 2;
+    }));
+    const r = await goodput(['run', file, '--json', '-']);
+    expect(r.code).toBe(0);
+    const result = sweepResultSchema.parse(JSON.parse(r.stdout));
+    const m = result.matrix;
+    expect(m?.cells.map((c) => `${c.key.promptTokens}/${c.key.cache}`)).toEqual(['24/cold', '24/warm', '40/cold', '40/warm']);
+    expect(m?.table.rows).toHaveLength(4);
+    expect(m?.order).toMatch(/^prompt length ascending/);
+    // The simulator caches whole 16-token blocks: the warm cells' 16-token prefix, and nothing of a cold one.
+    expect(m?.cells.map((c) => c.levels[0]?.cachedPromptTokens?.mean)).toEqual([0, 16, 0, 16]);
+    const text = await goodput(['run', file]);
+    expect(text.stdout).toMatch(/Matrix \(prompt length ascending/);
+    expect(text.stdout).toMatch(/cell 3 synthetic 40 tokens · 16 out · warm \(16 shared\): 1→/);
+  });
+});
+
+describe('bad contracts: a clear message naming the field, exit code 2, nothing written', () => {
+  const cases: Array<[string, (c: Record<string, any>) => void, RegExp]> = [ // eslint-disable-line @typescript-eslint/no-explicit-any
+    ['an unknown arrival kind', (c) => { c.load.pattern = { kind: 'gamma' }; }, /load\.pattern\.kind: kind must be one of concurrency, rate, burst/],
+    ['a bad SLO', (c) => { c.slo.tpotMs = { p: 50, max: 0 }; }, /slo\.tpotMs\.max: max must be a positive number of ms/],
+    ['an unreadable corpus', (c) => { c.workload.prompts = { kind: 'jsonl', path: 'missing.jsonl' }; }, /corpus .*missing\.jsonl: cannot read \(ENOENT\)/],
+    ['a corpus whose content changed', (c) => {
+      writeFileSync(join(dir, 'p.jsonl'), '{"prompt": "hello there"}\n');
+      c.workload.prompts = { kind: 'jsonl', path: 'p.jsonl', sha256: '0'.repeat(64) };
+    }, /workload\.prompts\.sha256: .*p\.jsonl has sha256 [0-9a-f]{64}, but the contract records 0{64}/],
+    ['a model the server does not serve', (c) => { c.model.name = 'other-model'; }, /Model "other-model" is not served/],
+  ];
+  for (const [what, over, message] of cases) {
+    it(`refuses ${what}`, async () => {
+      const json = join(dir, `bad-${n}.json`);
+      const raw = join(dir, `bad-${n}.jsonl`);
+      const r = await goodput(['run', writeContract(contract(over)), '--json', json, '--raw', raw]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(existsSync(json)).toBe(false);
+      expect(existsSync(raw)).toBe(false);
+    });
+  }
+  it('rerun refuses a result without a contract', async () => {
+    const json = join(dir, 'sweep.json');
+    await goodput(['sweep', '--url', sim.url, '--levels', '1', '--requests-per-level', '2', '--output-tokens', '8', '--prompt-tokens', '8', '--json', json]);
+    const r = await goodput(['rerun', json]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/has no contract \(it was not written by goodput run\)/);
+  });
+  it('capacity refuses a matrix of more than one cell', async () => {
+    const r = await goodput(['capacity', writeContract(contract((c) => { c.workload.outputTokens = [8, 16]; }))]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/matrix has 2 cells/);
+  });
+});

@@ -1,0 +1,111 @@
+/**
+ * `goodput export RESULT.json --format <kind> [--raw RECORDS.jsonl] [--out FILE]`.
+ * Formats are a registry keyed by kind, each owning its rendering; a format
+ * that needs request records reads them from the `--raw` JSONL the run wrote
+ * (results carry summaries, not records), and the records are checked against
+ * the result before anything is written.
+ */
+import { readFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { type RawRecord, type SweepResult, parseRawRecord } from '../core/index.js';
+import { readResult } from './cards-command.js';
+import { CliError, EXIT } from './exit-codes.js';
+import { columnarJsonFormat, csvFormat, jsonlFormat, markdownFormat } from './export-formats.js';
+import { writeFileAtomic } from './files.js';
+import { checkOutputFlags, narrowToLevel, writeFilesInto } from './export-level.js';
+import { vllmFormat } from './export-vllm.js';
+import { badFlag } from './parse-flags.js';
+
+/** What a format renders from. `records` is null when the format needs none. */
+export interface ExportInput {
+  result: SweepResult;
+  resultPath: string;
+  records: RawRecord[] | null;
+}
+
+export interface ExportFormat {
+  description: string;
+  /** True when the format needs the request records (`--raw`). */
+  needsRecords: boolean;
+  /** True when the format reads `--raw` if given but works without it (the records add per-request figures). */
+  usesRecords?: boolean;
+  render(input: ExportInput): string;
+  /** Formats holding one level per file: the files under the reading tool's own names (`--out-dir`). */
+  files?(input: ExportInput): ExportFile[];
+}
+
+/** One file of a per-level format. */
+export interface ExportFile { name: string; text: string }
+
+/** Every export format by kind. Add a format here. */
+export const EXPORT_FORMATS: Readonly<Record<string, ExportFormat>> = {
+  jsonl: jsonlFormat,
+  csv: csvFormat,
+  'parquet-free-json': columnarJsonFormat,
+  markdown: markdownFormat,
+  vllm: vllmFormat,
+};
+
+/** Reads a `--raw` JSONL file; errors name the line. */
+export async function readRawRecords(path: string): Promise<RawRecord[]> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new CliError(EXIT.usage, `${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+  const out: RawRecord[] = [];
+  for (const [i, line] of text.split('\n').entries()) {
+    if (line.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      throw new CliError(EXIT.usage, `${path}:${i + 1}: not JSON`);
+    }
+    const parsed = parseRawRecord(value);
+    if (!parsed.ok) throw new CliError(EXIT.usage, `${path}:${i + 1}: not a request record: ${parsed.message}`);
+    out.push(parsed.record);
+  }
+  return out;
+}
+
+/** The records must be the result's: as many measured requests as the result counts. */
+function checkPairing(result: SweepResult, records: readonly RawRecord[], rawPath: string, resultPath: string): void {
+  const levels = result.matrix ? result.matrix.cells.flatMap((c) => c.levels) : result.levels;
+  const expected = levels.reduce((n, l) => n + l.requests, 0);
+  const measured = records.filter((r) => !r.warmup).length;
+  if (measured !== expected) {
+    throw new CliError(EXIT.usage, `${rawPath} does not belong to ${resultPath}: it holds ${measured} measured requests, the result counts ${expected}`);
+  }
+}
+
+export function registerExportCommand(program: Command): void {
+  program.command('export').description('export a result: every request record (jsonl, csv, parquet-free-json), the summary table (markdown), or the vLLM result JSON of each level (vllm)')
+    .argument('<result.json>', 'a result written by goodput sweep or goodput run')
+    .requiredOption('--format <kind>', `one of ${Object.keys(EXPORT_FORMATS).join(', ')}`)
+    .option('--raw <records.jsonl>', 'the raw records the same run wrote with --raw (needed by record formats)')
+    .option('--out <file>', 'write to a file (default: stdout)')
+    .option('--level <value>', 'export one level only (its value: streams, req/s or burst size)')
+    .option('--out-dir <dir>', 'per-level formats (vllm): one file per level in this folder, under the tool\'s own names')
+    .action(async (resultPath: string, flags: { format: string; raw?: string; out?: string; level?: string; outDir?: string }) => {
+      const format = EXPORT_FORMATS[flags.format];
+      if (!format) throw badFlag('--format', `'${flags.format}' is not one of ${Object.keys(EXPORT_FORMATS).join(', ')}`);
+      if (format.needsRecords && flags.raw === undefined) {
+        throw badFlag('--raw', `--format ${flags.format} exports every request record: give the JSONL file the run wrote with --raw`);
+      }
+      checkOutputFlags(flags, format.files !== undefined, flags.format);
+      let result = await readResult(resultPath);
+      let records = (format.needsRecords || format.usesRecords) && flags.raw !== undefined ? await readRawRecords(flags.raw) : null;
+      if (records && flags.raw) checkPairing(result, records, flags.raw, resultPath);
+      if (flags.level !== undefined) ({ result, records } = narrowToLevel(result, records, flags.level, resultPath));
+      if (format.usesRecords && records === null) process.stderr.write(`note: without --raw, --format ${flags.format} leaves out the per-request figures (listed in the output)\n`);
+      if (flags.outDir !== undefined && format.files) {
+        for (const path of await writeFilesInto(flags.outDir, format.files({ result, resultPath, records }))) process.stderr.write(`wrote ${path}\n`);
+        return;
+      }
+      const text = format.render({ result, resultPath, records });
+      if (flags.out) await writeFileAtomic(flags.out, text);
+      else process.stdout.write(text);
+    });
+}

@@ -1,0 +1,58 @@
+/**
+ * Raw records as flat export rows: every record of the `--raw` file (warm-ups
+ * included and marked), its raw instants in ms since the run's start, the
+ * metrics derived from them, and its verdict against the run's SLOs. The
+ * column list is the schema the README documents.
+ */
+import {
+  type RawRecord, type Slo, e2eMs, judgeRequest, sendLagMs, tpotMs, ttfaMs, ttftMs,
+} from '../core/index.js';
+
+export type Cell = string | number | boolean | null;
+
+export interface ExportColumn {
+  name: string;
+  type: 'int' | 'float' | 'string' | 'bool';
+  unit: string;
+  description: string;
+  get(r: RawRecord, slo: Slo | null): Cell;
+}
+
+const ms = (ns: number | null) => (ns === null ? null : ns / 1e6);
+const failure = (r: RawRecord): string | null => {
+  const o = r.outcome;
+  return o.kind === 'ok' ? null : 'message' in o ? o.message : o.kind;
+};
+
+export const EXPORT_COLUMNS: readonly ExportColumn[] = [
+  { name: 'cell', type: 'int', unit: '', description: 'matrix cell (0 without a matrix)', get: (r) => r.cell },
+  { name: 'level', type: 'float', unit: 'axis', description: 'level value: streams, req/s or burst size', get: (r) => r.concurrency },
+  { name: 'seq', type: 'int', unit: '', description: 'sequence within the level, warm-ups first', get: (r) => r.seq },
+  { name: 'warmup', type: 'bool', unit: '', description: 'warm-up request, excluded from every metric', get: (r) => r.warmup },
+  { name: 'outcome', type: 'string', unit: '', description: 'ok, http-error, stream-error, truncated, timeout, connection-error, aborted', get: (r) => r.outcome.kind },
+  { name: 'failure', type: 'string', unit: '', description: 'failure message (null when ok)', get: failure },
+  { name: 'http_status', type: 'int', unit: '', description: 'HTTP status', get: (r) => r.httpStatus },
+  { name: 'prompt_tokens', type: 'int', unit: 'tokens', description: 'usage.prompt_tokens', get: (r) => r.promptTokens },
+  { name: 'cached_prompt_tokens', type: 'int', unit: 'tokens', description: 'prompt tokens served from the prefix cache', get: (r) => r.cachedPromptTokens },
+  { name: 'output_tokens', type: 'int', unit: 'tokens', description: 'output tokens, reasoning included', get: (r) => r.outputTokens },
+  { name: 'output_token_source', type: 'string', unit: '', description: 'usage, tokenizer or chunks', get: (r) => r.outputTokenSource },
+  { name: 'reasoning_tokens', type: 'int', unit: 'tokens', description: 'reasoning tokens when reported', get: (r) => r.reasoningTokens },
+  { name: 'finish_reason', type: 'string', unit: '', description: 'finish reason', get: (r) => r.finishReason },
+  { name: 'chunks', type: 'int', unit: '', description: 'token-carrying chunks', get: (r) => r.chunkNs.length },
+  { name: 'target_send_ms', type: 'float', unit: 'ms', description: 'when the scheduler meant to send it', get: (r) => ms(r.targetSendNs) },
+  { name: 'send_ms', type: 'float', unit: 'ms', description: 'handed to the socket', get: (r) => ms(r.sendNs) },
+  { name: 'first_token_ms', type: 'float', unit: 'ms', description: 'first chunk with generated text', get: (r) => ms(r.firstTokenNs) },
+  { name: 'end_ms', type: 'float', unit: 'ms', description: 'end of stream', get: (r) => ms(r.endNs) },
+  { name: 'send_lag_ms', type: 'float', unit: 'ms', description: 'send − target send (our own lag)', get: (r) => sendLagMs(r) },
+  { name: 'ttft_ms', type: 'float', unit: 'ms', description: 'time to first token', get: (r) => ttftMs(r) },
+  { name: 'ttfa_ms', type: 'float', unit: 'ms', description: 'time to first answer token', get: (r) => ttfaMs(r) },
+  { name: 'tpot_ms', type: 'float', unit: 'ms', description: 'time per output token after the first chunk', get: (r) => tpotMs(r) },
+  { name: 'e2e_ms', type: 'float', unit: 'ms', description: 'send → end of stream', get: (r) => e2eMs(r) },
+  { name: 'slo_met', type: 'bool', unit: '', description: 'met every SLO (null without SLOs)', get: (r, slo) => (slo === null ? null : judgeRequest(r, slo).met) },
+  { name: 'slo_missed', type: 'string', unit: '', description: 'SLOs missed, ";"-separated (ttftMs, tpotMs, e2eMs, failed)', get: (r, slo) => (slo === null ? null : judgeRequest(r, slo).missed.join(';')) },
+];
+
+/** One row per record, in EXPORT_COLUMNS order. */
+export function exportRows(records: readonly RawRecord[], slo: Slo | null): Cell[][] {
+  return records.map((r) => EXPORT_COLUMNS.map((c) => c.get(r, slo)));
+}

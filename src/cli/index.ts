@@ -1,0 +1,10 @@
+/**
+ * cli/: the `goodput` commands. main.ts is the executable; this door lets
+ * tests (and embedders) build a program from the same command registrations.
+ */
+export { CliError, EXIT } from './exit-codes.js';
+export { registerCardsCommand } from './cards-command.js';
+export { registerSweepCommand } from './sweep-command.js';
+export { registerServeCommand } from './serve-command.js';
+export { registerServersCommand } from './servers-command.js';
+export { registerRunsCommand } from './runs-command.js';

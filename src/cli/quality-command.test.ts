@@ -1,0 +1,96 @@
+/**
+ * `goodput quality` as a user runs it: a real process against two simulators
+ * over loopback; bad input exits 2 with a clear message and writes nothing.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QUALITY_EVALUATOR, QUALITY_SCALE_NOTE } from '../core/index.js';
+import { type SimServer, startSimulator } from '../sim/index.js';
+import { closedPort } from '../test-support/scripted-server.js';
+
+const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
+
+interface Ran { code: number | null; stdout: string; stderr: string }
+
+function goodput(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 60_000): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'quality', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (b: Buffer) => { stdout += b.toString(); });
+    child.stderr.on('data', (b: Buffer) => { stderr += b.toString(); });
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`goodput quality ${args.join(' ')} timed out`)); }, timeoutMs);
+    child.on('exit', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
+  });
+}
+
+const fast = { prefillBaseMs: 0, prefillMsPerToken: 0, decodeStepMs: 0.2, decodeMsPerExtraSeq: 0 };
+let baseline: SimServer;
+let candidate: SimServer;
+let dir: string;
+beforeAll(async () => {
+  [baseline, candidate] = await Promise.all([startSimulator(fast), startSimulator({ ...fast, quantizationNoise: 0.2 })]);
+  dir = mkdtempSync(join(tmpdir(), 'goodput-quality-'));
+});
+afterAll(async () => {
+  await Promise.all([baseline.close(), candidate.close()]);
+});
+
+describe('bad input: a clear message, exit code 2, nothing written', () => {
+  const cases: Array<[string, string[], RegExp]> = [
+    ['a baseline that is not a URL', ['--baseline', 'not a url', '--candidate', 'http://127.0.0.1:1'], /--baseline: 'not a url' is not a URL/],
+    ['a candidate that is not http', ['--baseline', 'http://127.0.0.1:1', '--candidate', 'ftp://127.0.0.1:1'], /--candidate: 'ftp:\/\/127\.0\.0\.1:1' must use http or https/],
+    ['a missing --candidate', ['--baseline', 'http://127.0.0.1:1'], /required option '--candidate <url>'/],
+    ['an unknown endpoint', ['--baseline', 'http://127.0.0.1:1', '--candidate', 'http://127.0.0.1:1', '--endpoint', 'responses'], /--endpoint.*responses/],
+    ['a zero timeout', ['--baseline', 'http://127.0.0.1:1', '--candidate', 'http://127.0.0.1:1', '--timeout-s', '0'], /--timeout-s: '0' must be greater than 0/],
+    ['an empty model', ['--baseline', 'http://127.0.0.1:1', '--candidate', 'http://127.0.0.1:1', '--model', ''], /--model: must not be empty/],
+  ];
+  for (const [what, args, message] of cases) {
+    it(`refuses ${what}`, async () => {
+      const json = join(dir, `bad-${what.replace(/\W+/g, '-')}.json`);
+      const r = await goodput([...args, '--json', json]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(existsSync(json)).toBe(false);
+    });
+  }
+
+  it('refuses a server that does not answer, naming it', async () => {
+    const port = await closedPort();
+    const json = join(dir, 'unreachable.json');
+    const r = await goodput(['--baseline', baseline.url, '--candidate', `http://127.0.0.1:${port}`, '--json', json]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`goodput: no quality score: candidate: http://127\\.0\\.0\\.1:${port}/v1/models could not be reached`));
+    expect(existsSync(json)).toBe(false);
+  });
+});
+
+describe('goodput quality', () => {
+  it('prints the score beside the evaluator and the scale note, and writes the JSON; the key is never shown', async () => {
+    const json = join(dir, 'quality.json');
+    const key = 'sk-never-printed-42';
+    const r = await goodput(['--baseline', baseline.url, '--candidate', candidate.url, '--json', json], { GOODPUT_API_KEY: key });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Baseline: {2}http:\/\/127\.0\.0\.1:\d+ \(goodput-sim-1\)\nCandidate: http:/);
+    expect(r.stdout).toMatch(/Quality score: 0\.9\d{3} \(derived/);
+    expect(r.stdout).toContain(`evaluator: ${QUALITY_EVALUATOR}`);
+    expect(r.stdout).toContain(`scale: ${QUALITY_SCALE_NOTE}`);
+    const written = JSON.parse(readFileSync(json, 'utf8')) as Record<string, unknown>;
+    expect(written).toMatchObject({ evaluator: QUALITY_EVALUATOR, scaleNote: QUALITY_SCALE_NOTE, topLogprobs: 20, n: 32 });
+    expect(written.composite).toBeLessThan(1);
+    expect(r.stdout + readFileSync(json, 'utf8')).not.toContain(key);
+  });
+
+  it('--json - writes only the JSON to stdout', async () => {
+    const r = await goodput(['--baseline', baseline.url, '--candidate', baseline.url, '--json', '-']);
+    expect(r.code).toBe(0);
+    const score = JSON.parse(r.stdout) as { composite: number; scaleNote: string };
+    expect(score.composite).toBe(1);
+    expect(score.scaleNote).toBe(QUALITY_SCALE_NOTE);
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * `goodput quality --baseline URL --candidate URL`: the quality score of a
+ * candidate configuration against a baseline, printed with its evaluator and
+ * scale note (`--json FILE|-` also writes it as JSON). Bad input or a server
+ * that cannot be scored ends with exit code 2 and writes nothing.
+ */
+import type { Command } from 'commander';
+import { Option } from 'commander';
+import { formatQualityScore } from '../core/index.js';
+import { QualityError, scoreQuality, type QualityOptions, type QualityRun } from '../quality/index.js';
+import { CliError, EXIT } from './exit-codes.js';
+import { writeFileAtomic } from './files.js';
+import { badFlag, parseChoice, parseNumber, parseUrl } from './parse-flags.js';
+
+/** The flags as commander hands them over. */
+export interface QualityFlags {
+  baseline: string; candidate: string; model?: string; candidateModel?: string; endpoint: string;
+  json?: string; apiKeyEnv: string; candidateApiKeyEnv?: string; timeoutS: string;
+}
+
+/** Flags → options, or a CliError naming the flag. Reads only the API keys' environment variables. */
+export function qualityOptionsFromFlags(f: QualityFlags): QualityOptions {
+  const key = (name: string): string | undefined => (process.env[name] === '' ? undefined : process.env[name]);
+  if (f.model === '') throw badFlag('--model', 'must not be empty');
+  if (f.candidateModel === '') throw badFlag('--candidate-model', 'must not be empty');
+  return {
+    baseline: { baseUrl: parseUrl('--baseline', f.baseline), apiKey: key(f.apiKeyEnv) },
+    candidate: { baseUrl: parseUrl('--candidate', f.candidate), apiKey: key(f.candidateApiKeyEnv ?? f.apiKeyEnv) },
+    model: f.model,
+    candidateModel: f.candidateModel,
+    endpoint: parseChoice('--endpoint', f.endpoint, ['chat', 'completions'] as const),
+    timeoutMs: parseNumber('--timeout-s', f.timeoutS, { min: 0, exclusiveMin: true }) * 1000,
+  };
+}
+
+/** The text report: both configurations, then the score block (number, components, evaluator, scale note). */
+export function renderQualityRun(run: QualityRun): string {
+  return [
+    `Baseline:  ${run.baseline.url} (${run.baseline.model})`,
+    `Candidate: ${run.candidate.url} (${run.candidate.model})`,
+    `First-token requests: ${run.endpoint === 'chat' ? '/v1/chat/completions' : '/v1/completions'}; perplexity: /v1/completions with echo`,
+    formatQualityScore(run),
+  ].join('\n');
+}
+
+export function registerQualityCommand(program: Command): void {
+  program.command('quality')
+    .description('score a candidate configuration against a baseline (first-token KL + perplexity delta)')
+    .requiredOption('--baseline <url>', 'base URL of the baseline configuration (typically FP16)')
+    .requiredOption('--candidate <url>', 'base URL of the configuration under test')
+    .option('--model <name>', 'model id on the baseline, and on the candidate unless --candidate-model (default: the first model listed)')
+    .option('--candidate-model <name>', 'model id on the candidate when it differs')
+    .addOption(new Option('--endpoint <kind>', 'API of the first-token requests').choices(['chat', 'completions']).default('chat'))
+    .option('--api-key-env <name>', 'environment variable holding the API key', 'GOODPUT_API_KEY')
+    .option('--candidate-api-key-env <name>', 'environment variable holding the candidate\'s API key (default: --api-key-env)')
+    .option('--timeout-s <s>', 'limit of each request, seconds', '60')
+    .option('--json <file|->', 'write the score as JSON to a file, or to stdout with -')
+    .action(async (flags: QualityFlags) => {
+      const options = qualityOptionsFromFlags(flags);
+      const tty = process.stderr.isTTY === true;
+      let run: QualityRun;
+      try {
+        run = await scoreQuality({ ...options, onProgress: tty ? (done, total) => process.stderr.write(`\rprompts ${done}/${total}`) : undefined });
+      } catch (err) {
+        if (err instanceof QualityError) throw new CliError(EXIT.usage, `no quality score: ${err.message}`);
+        throw err;
+      } finally {
+        if (tty) process.stderr.write('\r\x1b[K');
+      }
+      const json = JSON.stringify(run, null, 2) + '\n';
+      if (flags.json === '-') return void process.stdout.write(json);
+      if (flags.json !== undefined) await writeFileAtomic(flags.json, json);
+      process.stdout.write(renderQualityRun(run) + '\n');
+    });
+}

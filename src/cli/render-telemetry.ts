@@ -1,0 +1,54 @@
+/**
+ * The server's view and the GPU figures of each level as terminal lines, under
+ * the results table: what the server's /metrics said beside what we measured,
+ * and utilisation, power and energy with their source. Nothing is printed for
+ * what was not measured.
+ */
+import type { ComparisonRow, LevelResult } from '../core/index.js';
+
+const f = (x: number | null | undefined, d = 1) => (x === null || x === undefined ? '—' : x.toFixed(d));
+const signed = (x: number, d = 1) => `${x >= 0 ? '+' : ''}${x.toFixed(d)}`;
+
+function pair(rows: readonly ComparisonRow[], metric: ComparisonRow['metric'], label: string, d: number, unit: string): string | null {
+  const r = rows.find((x) => x.metric === metric);
+  if (!r) return null;
+  return `${label} ${f(r.server, d)}${unit} (ours ${f(r.client, d)}, ${signed(r.diff, d)}${r.agrees ? '' : ' DISAGREES'})`;
+}
+
+function serverLine(l: LevelResult): string | null {
+  const t = l.serverTruth;
+  if (!t) return null;
+  const rows = t.comparison;
+  const parts = [
+    pair(rows, 'ttft-mean-ms', 'TTFT mean', 1, ' ms'),
+    pair(rows, 'itl-mean-ms', `inter-token mean (per ${t.itlPer ?? 'chunk'})`, 2, ' ms'),
+    pair(rows, 'generated-tokens', 'tokens', 0, ''),
+    t.queueMeanMs === null ? null : `queue mean ${f(t.queueMeanMs)} ms${t.queued ? ' QUEUED' : ''}`,
+    t.waiting === null ? null : `waiting ≤${f(t.waiting.max, 0)}`,
+    t.kvCacheUsagePct === null ? null : `KV cache ≤${f(t.kvCacheUsagePct.max)}%`,
+    t.prefixCacheHitPct === null ? null : `prefix hits ${f(t.prefixCacheHitPct)}%`,
+  ].filter((p): p is string => p !== null);
+  return parts.length === 0 ? null : `  ${l.concurrency}: ${parts.join(' · ')}`;
+}
+
+function gpuLine(l: LevelResult): string | null {
+  const g = l.gpu;
+  if (!g?.available) return null;
+  const parts = [
+    g.utilizationPct === null ? null : `utilisation ${f(g.utilizationPct.mean, 0)}%`,
+    g.powerW === null ? null : `power ${f(g.powerW.mean, 0)} W`,
+    g.joulesPerOutputToken === null ? null : `${f(g.joulesPerOutputToken, 3)} J/output token (${g.energyMethod === 'counter' ? 'energy counter' : 'from power'})`,
+  ].filter((p): p is string => p !== null);
+  return parts.length === 0 ? null : `  ${l.concurrency}: ${parts.join(' · ')} (${g.source})`;
+}
+
+/** Lines for the levels that have a server view or GPU figures; empty when none has. */
+export function renderTelemetry(levels: readonly LevelResult[]): string[] {
+  const server = levels.map(serverLine).filter((x): x is string => x !== null);
+  const gpu = levels.map(gpuLine).filter((x): x is string => x !== null);
+  const url = levels.find((l) => l.serverTruth)?.serverTruth?.metricsUrl;
+  return [
+    ...(server.length > 0 ? ['', `Server view (its own metrics at ${url}), by level:`, ...server] : []),
+    ...(gpu.length > 0 ? ['', 'GPU, by level:', ...gpu] : []),
+  ];
+}

@@ -1,0 +1,28 @@
+/**
+ * `goodput rerun RESULT.json`: repeats the experiment a result recorded, from
+ * the resolved contract embedded in it (corpus and tokenizer hashes are checked
+ * again), then prints the contract differences (none, for a faithful rerun)
+ * and the two results side by side.
+ */
+import type { Command } from 'commander';
+import { validateContract } from '../contract/index.js';
+import { readResult } from './cards-command.js';
+import { renderComparison } from './compare-results.js';
+import { asUsageErrors } from './contract-errors.js';
+import { CliError, EXIT } from './exit-codes.js';
+import { redactedCommand } from './parse-flags.js';
+import { type RunFlags, addRunOptions, runAndReport } from './run-command.js';
+
+export function registerRerunCommand(program: Command): void {
+  addRunOptions(program.command('rerun').description('repeat the experiment of a result written by goodput run, and compare'))
+    .argument('<result.json>', 'a result written by goodput run')
+    .action(async (path: string, flags: RunFlags) => {
+      const original = await readResult(path);
+      if (!original.contract) throw new CliError(EXIT.usage, `${path}: has no contract (it was not written by goodput run), so it cannot be rerun`);
+      const contract = await asUsageErrors(async () => validateContract(original.contract, `${path}: contract`, process.cwd()));
+      const { code, result } = await runAndReport(contract, flags, redactedCommand(['goodput', ...process.argv.slice(2)]));
+      const out = flags.json === '-' ? process.stderr : process.stdout;
+      out.write(`\n${renderComparison(original, result, [path, 'this rerun'])}\n`);
+      if (code !== EXIT.ok) throw new CliError(code, '');
+    });
+}

@@ -1,0 +1,74 @@
+/**
+ * `goodput run goodput.yaml`: runs a contract and writes one result that
+ * embeds the resolved contract, its hash, the tool and engine versions and the
+ * exact command. Raw records (`--raw`) carry the matrix cell of each request.
+ */
+import type { Command } from 'commander';
+import { type Contract, loadContract, runContract } from '../contract/index.js';
+import type { SweepResult } from '../core/index.js';
+import { asUsageErrors } from './contract-errors.js';
+import { CliError, EXIT } from './exit-codes.js';
+import { writeFileAtomic, writeRecords } from './files.js';
+import { badFlag, parseUrl, redactedCommand } from './parse-flags.js';
+import { progressReporter } from './progress.js';
+import { renderContractResult } from './render-contract.js';
+
+export interface RunFlags { url?: string; json?: string; raw?: string; apiKeyEnv?: string }
+
+/** Adds the flags `run` and `rerun` share. */
+export function addRunOptions(cmd: Command): Command {
+  return cmd
+    .option('--url <url>', 'server base URL, overriding server.url (not part of the contract hash)')
+    .option('--api-key-env <name>', 'environment variable holding the API key (default: server.apiKeyEnv, else GOODPUT_API_KEY)')
+    .option('--json <file|->', 'write the result JSON to a file, or to stdout with -')
+    .option('--raw <file>', 'write every request record as JSON lines (with its matrix cell), level by level');
+}
+
+/** Runs a contract with progress on stderr, writes the files and prints the report. Returns the exit code and the result. */
+export async function runAndReport(contract: Contract, flags: RunFlags, command: string): Promise<{ code: number; result: SweepResult }> {
+  if (flags.json !== undefined && flags.json === flags.raw) throw badFlag('--raw', 'must be a different file from --json');
+  const url = flags.url === undefined ? undefined : parseUrl('--url', flags.url);
+  const apiKey = process.env[flags.apiKeyEnv ?? contract.server.apiKeyEnv ?? 'GOODPUT_API_KEY'] || undefined;
+  const ctrl = new AbortController();
+  const onSignal = () => ctrl.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const progress = progressReporter(process.stderr);
+  const writes: Promise<void>[] = [];
+  let first = true;
+  try {
+    const result = await asUsageErrors(() => runContract(contract, {
+      url, apiKey, command, signal: ctrl.signal,
+      onCell: (i, total, label) => process.stderr.write(`cell ${i + 1}/${total}: ${label}\n`),
+      onEvent: (e, cell) => {
+        progress(e);
+        if (e.kind === 'level-end' && flags.raw) {
+          writes.push(writeRecords(flags.raw, e.records.map((r) => ({ ...r, cell })), first));
+          first = false;
+        }
+      },
+    }));
+    await Promise.all(writes);
+    const json = JSON.stringify(result, null, 2) + '\n';
+    if (flags.json === '-') process.stdout.write(json);
+    else {
+      if (flags.json) await writeFileAtomic(flags.json, json);
+      process.stdout.write(renderContractResult(result, process.stdout.isTTY === true) + '\n');
+    }
+    const code = result.run.status === 'complete' ? EXIT.ok : result.run.status === 'stopped' ? EXIT.stopped : EXIT.serverFailed;
+    return { code, result };
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+export function registerRunCommand(program: Command): void {
+  addRunOptions(program.command('run').description('run a benchmark contract (goodput.yaml) and write a result that can be rerun'))
+    .argument('<goodput.yaml>', 'the contract file')
+    .action(async (path: string, flags: RunFlags) => {
+      const contract = await asUsageErrors(() => loadContract(path));
+      const { code } = await runAndReport(contract, flags, redactedCommand(['goodput', ...process.argv.slice(2)]));
+      if (code !== EXIT.ok) throw new CliError(code, '');
+    });
+}

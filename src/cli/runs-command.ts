@@ -1,0 +1,68 @@
+/**
+ * `goodput runs list|show|export`: stored runs. Export writes the result
+ * JSON (the schema of `sweep --json`, so `goodput cards` reads it) and,
+ * optionally, the raw records as JSON lines.
+ */
+import type { Command } from 'commander';
+import type { RunDetail, RunSummary } from '../store/index.js';
+import { CliError, EXIT } from './exit-codes.js';
+import { writeFileAtomic, writeRecords } from './files.js';
+import { renderCards, renderTable } from './render-table.js';
+import { type StoreCliFlags, addStoreOptions, withCatalog } from './store-flags.js';
+
+interface ExportFlags extends StoreCliFlags { out: string; raw?: string }
+
+function runId(text: string): number {
+  if (!/^\d+$/.test(text) || Number(text) < 1) throw new CliError(EXIT.usage, `<id>: '${text}' is not a run id (a positive integer; see goodput runs list)`);
+  return Number(text);
+}
+
+const fmt = (x: number | null, d = 1) => (x === null ? '—' : x.toFixed(d));
+
+function listText(runs: RunSummary[]): string {
+  if (runs.length === 0) return 'no stored runs; run one with: goodput demo, or goodput sweep --url URL --save';
+  const head = ['ID', 'Status', 'Started', 'Server', 'Model', 'Levels', 'Peak tok/s'];
+  const rows = runs.map((r) => [String(r.id), r.status, r.startedAt.replace('T', ' ').slice(0, 19), r.serverName ?? r.targetUrl, r.model ?? '—',
+    `${r.levelsDone}/${r.levelsPlanned}`, r.peakThroughputTokS === null ? '—' : `${fmt(r.peakThroughputTokS)} @ c=${r.peakConcurrency}`]);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] as string).length)));
+  return [head, ...rows].map((row) => row.map((cell, i) => cell.padEnd(widths[i] as number)).join('  ').trimEnd()).join('\n');
+}
+
+function showText(r: RunDetail): string {
+  const out = [`run ${r.id} · ${r.status} · ${r.serverName ?? r.targetUrl} (${r.targetUrl}) · model ${r.model ?? 'not known'} · started ${r.startedAt}` +
+    ` · ${r.outputTokens} output tokens · thinking ${r.thinking ? 'on' : 'off'}`];
+  for (const w of r.warnings) out.push(`warning: ${w.message}`);
+  out.push('', r.levels.length > 0 ? renderTable(r.levels, false) : 'no level finished');
+  if (r.cards) out.push('', renderCards(r.cards));
+  if (r.status === 'interrupted') out.push('', `${r.stopReason}. The levels above are kept; an interrupted run is not a result (no cards).`);
+  else if (r.stopReason) out.push('', `Sweep ${r.status}: ${r.stopReason}`);
+  return out.join('\n');
+}
+
+export function registerRunsCommand(program: Command): void {
+  const runs = program.command('runs').description('stored runs: list, show and export');
+  addStoreOptions(runs.command('list').description('the run history, newest first').option('--json', 'print JSON'))
+    .action(async (f: StoreCliFlags) => {
+      const list = await withCatalog(f, 'goodput runs list', (c) => c.listRuns());
+      process.stdout.write((f.json ? JSON.stringify(list, null, 2) : listText(list)) + '\n');
+    });
+  addStoreOptions(runs.command('show').description('one run: its levels, warnings and cards').argument('<id>', 'run id').option('--json', 'print JSON'))
+    .action(async (id: string, f: StoreCliFlags) => {
+      const run = await withCatalog(f, 'goodput runs show', (c) => c.getRun(runId(id)));
+      process.stdout.write((f.json ? JSON.stringify(run, null, 2) : showText(run)) + '\n');
+    });
+  addStoreOptions(runs.command('export').description('write a finished run as the result JSON of goodput sweep --json')
+    .argument('<id>', 'run id')
+    .option('--out <file|->', 'where to write the result JSON', '-')
+    .option('--raw <file>', 'also write its raw request records as JSON lines'))
+    .action(async (id: string, f: ExportFlags) => {
+      const n = runId(id);
+      const { result, records } = await withCatalog(f, 'goodput runs export', async (c) => ({
+        result: await c.exportRun(n), records: f.raw === undefined ? null : await c.runRecords(n),
+      }));
+      if (f.raw !== undefined && records) await writeRecords(f.raw, records, true);
+      const json = JSON.stringify(result, null, 2) + '\n';
+      if (f.out === '-') process.stdout.write(json);
+      else await writeFileAtomic(f.out, json);
+    });
+}

@@ -1,0 +1,97 @@
+/**
+ * `sweep --save` and the demo: the run is recorded at start (so a second run
+ * against the same server is refused before anything runs), each level is
+ * committed as it ends, and the result at the end. Killed with SIGKILL, the
+ * run keeps its finished levels and reads as interrupted.
+ */
+import { type Catalog, beginRunOf, openCatalog, recordSweep } from '../api/index.js';
+import { SweepError, type SweepEvent, type SweepSpecInput, sweepSpecSchema } from '../runner/index.js';
+import type { SweepResult } from '../core/index.js';
+import { redactDatabaseUrl, resolveStoreLocation, storeConfigured } from '../store/index.js';
+import type { Command } from 'commander';
+import { addStoreOptions, cliErrorOf } from './store-flags.js';
+
+export interface SaveFlags {
+  /** --save / --no-save; undefined when neither was given. */
+  save?: boolean;
+  data?: string;
+  databaseUrl?: string;
+}
+
+export interface SaveTarget {
+  data?: string;
+  databaseUrl?: string;
+  command: string;
+}
+
+export interface SaveSession {
+  onEvent(e: SweepEvent): void;
+  /** Stores the result and says where to see it. */
+  finish(result: SweepResult): Promise<void>;
+  /** The sweep threw: a refused one is removed, a broken one kept as interrupted. */
+  fail(err: unknown): Promise<void>;
+}
+
+/**
+ * Whether and where to save. Without --save/--no-save, `defaultOn` decides
+ * (the demo), else whether a store is configured (named, or the default exists).
+ */
+export function saveTarget(f: SaveFlags, defaultOn: boolean, command: string): SaveTarget | null {
+  let configured: boolean;
+  try {
+    configured = storeConfigured(resolveStoreLocation(f));
+  } catch (err) {
+    throw cliErrorOf(err);
+  }
+  return f.save ?? (defaultOn || configured) ? { data: f.data, databaseUrl: f.databaseUrl, command } : null;
+}
+
+function serveHint(t: SaveTarget, runId: number): string {
+  const flag = t.data !== undefined ? ` --data ${JSON.stringify(t.data)}` : t.databaseUrl !== undefined ? ` --database-url ${redactDatabaseUrl(t.databaseUrl)}` : '';
+  return `see it with: goodput serve${flag}   (then open http://127.0.0.1:7878/#/runs/${runId})`;
+}
+
+/** Opens the store and records the run's start. @throws CliError (exit 2) when the store is busy or the server has a run in progress. */
+export async function startSaving(spec: SweepSpecInput, t: SaveTarget, log: NodeJS.WriteStream = process.stderr): Promise<SaveSession | null> {
+  // An invalid spec is left to runSweep, whose message names the field.
+  if (!sweepSpecSchema.safeParse(spec).success) return null;
+  let catalog: Catalog | null = null;
+  try {
+    catalog = await openCatalog({ data: t.data, databaseUrl: t.databaseUrl, command: t.command });
+    const writer = await catalog.beginRun(beginRunOf(spec));
+    const tty = log.isTTY === true;
+    const recorder = recordSweep(writer, { onLevelStored: (c) => { if (!tty) log.write(`level c=${c} stored in run ${writer.runId}\n`); } });
+    const opened = catalog;
+    const close = () => opened.close();
+    return {
+      onEvent: (e) => recorder.onEvent(e),
+      async finish(result) {
+        try {
+          await recorder.finish(result);
+          const see = opened.remoteUrl ? `see it at ${opened.remoteUrl}/#/runs/${writer.runId}` : serveHint(t, writer.runId);
+          log.write(`stored as run ${writer.runId} (${result.run.status}) in ${opened.description}; ${see}\n`);
+        } finally {
+          await close();
+        }
+      },
+      async fail(err) {
+        try {
+          if (err instanceof SweepError) await recorder.discard(err.message);
+          else await recorder.abandon(`the sweep broke: ${(err as Error).message}`);
+        } finally {
+          await close();
+        }
+      },
+    };
+  } catch (err) {
+    await catalog?.close();
+    throw cliErrorOf(err);
+  }
+}
+
+/** `--save` / `--no-save` and where (`--data`, `--database-url`), for sweep and demo. */
+export function addSaveOptions(cmd: Command): Command {
+  return addStoreOptions(cmd
+    .option('--save', 'store the run (default: on when a store is configured — named, or ~/.goodput/db exists; always on for demo)')
+    .option('--no-save', 'do not store the run'));
+}

@@ -1,0 +1,97 @@
+/**
+ * Chunk readers: what one parsed event means, per wire format, driven by a
+ * dialect's precomputed field lists (no engine names here). `openai` reads
+ * `choices[0]` (never assumed to exist), the dialect's reasoning fields, usage
+ * anywhere and a cumulative token count; `ollama-native` reads NDJSON lines
+ * (`message.content`/`message.thinking`, or `response`/`thinking`) and the final
+ * `done: true` line with `eval_count` and `prompt_eval_count`.
+ */
+import { messageOfError, truncate } from './error-text.js';
+import type { StreamReading } from './dialects/types.js';
+import type { StreamRecorder } from './stream-recorder.js';
+
+export type Obj = Record<string, unknown>;
+
+export function asObj(v: unknown): Obj | null {
+  return typeof v === 'object' && v !== null ? (v as Obj) : null;
+}
+
+export function num(v: unknown): number | null {
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
+const hasText = (v: unknown): boolean => typeof v === 'string' && v.length > 0;
+
+/** The first finite number found at one of `paths` inside `root`. */
+export function numberAt(root: Obj, paths: ReadonlyArray<readonly string[]>): number | null {
+  for (const path of paths) {
+    let v: unknown = root;
+    for (const key of path) v = asObj(v)?.[key];
+    const n = num(v);
+    if (n !== null) return n;
+  }
+  return null;
+}
+
+/** Reads one parsed event into the recorder. */
+export interface ChunkReader {
+  read(chunk: Obj, rec: StreamRecorder): void;
+}
+
+/** An error event: `{"error":…}` (nested, TGI, Ollama) or a flat `{"object":"error",…}` (SGLang, TRT-LLM, LMDeploy). */
+function inStreamError(chunk: Obj, rec: StreamRecorder): boolean {
+  const error = chunk.error ?? (chunk.object === 'error' ? chunk : null);
+  if (error === undefined || error === null) return false;
+  rec.fail(truncate(`server error in stream: ${messageOfError(error) ?? 'unknown error'}`));
+  return true;
+}
+
+function openAiReader(r: StreamReading): ChunkReader {
+  const fields = r.reasoningFields;
+  return {
+    read(chunk, rec) {
+      if (inStreamError(chunk, rec)) return;
+      let content: unknown;
+      let reasoning = false;
+      const choices = chunk.choices;
+      const choice = Array.isArray(choices) ? asObj(choices[0]) : null;
+      if (choice !== null) {
+        const delta = asObj(choice.delta);
+        if (delta !== null) {
+          content = delta.content;
+          for (const f of fields) if (hasText(delta[f])) reasoning = true;
+        } else {
+          content = choice.text;
+        }
+        if (hasText(choice.finish_reason)) rec.finishReason = choice.finish_reason as string;
+      }
+      const usage = asObj(chunk.usage);
+      if (usage !== null) rec.usage(num(usage.completion_tokens), num(usage.prompt_tokens), usage);
+      rec.text(typeof content === 'string' ? content : '', reasoning, numberAt(chunk, r.cumulativeTokenPaths));
+    },
+  };
+}
+
+function ollamaNativeReader(r: StreamReading): ChunkReader {
+  const fields = r.reasoningFields;
+  return {
+    read(chunk, rec) {
+      if (inStreamError(chunk, rec)) return;
+      const message = asObj(chunk.message) ?? chunk;
+      const content = message.content ?? chunk.response;
+      let reasoning = false;
+      for (const f of fields) if (hasText(message[f])) reasoning = true;
+      rec.text(typeof content === 'string' ? content : '', reasoning, null);
+      if (chunk.done === true) {
+        rec.finishReason = hasText(chunk.done_reason) ? (chunk.done_reason as string) : 'stop';
+        rec.usage(num(chunk.eval_count), num(chunk.prompt_eval_count), null);
+        rec.done();
+      }
+    },
+  };
+}
+
+/** The reader of a dialect's wire format. */
+export function chunkReader(reading: StreamReading): ChunkReader {
+  return reading.chunk === 'openai' ? openAiReader(reading) : ollamaNativeReader(reading);
+}

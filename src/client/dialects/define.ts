@@ -1,0 +1,54 @@
+/**
+ * Builds a {@link Dialect} for an OpenAI-style engine from its data: body rules
+ * plus the facts of types.ts. The body, the warnings and the derived fields come
+ * from the rules, so a dialect module is declarations only.
+ */
+import { dataWarnings } from './compose.js';
+import { openAiBody, type OpenAiBodyRules } from './openai-body.js';
+import type { Dialect, DialectSettings, DialectWarning } from './types.js';
+
+/** The OpenAI-compatible generation routes over SSE. */
+export const OPENAI_API: Dialect['api'] = {
+  framing: 'sse',
+  paths: { chat: '/v1/chat/completions', completions: '/v1/completions' },
+  accept: 'text/event-stream',
+};
+
+/** A dialect's declarations; what `defineOpenAiDialect` derives is left out. */
+export type OpenAiDialectDef = Omit<Dialect, 'api' | 'length' | 'sampling' | 'acceptedKeys' | 'cacheControl' | 'buildBody' | 'warnings'> & {
+  rules: OpenAiBodyRules;
+  /** Facts worth a run warning whatever the settings (e.g. Ollama's serialised requests). */
+  notes?: readonly string[];
+};
+
+/** Notes as `engine-note` warnings. */
+export function noteWarnings(label: string, notes: readonly string[] | undefined): DialectWarning[] {
+  return (notes ?? []).map((n) => ({ code: 'engine-note' as const, message: `${label}: ${n}` }));
+}
+
+/** A dialect whose body is {@link openAiBody} under `def.rules`. */
+export function defineOpenAiDialect(def: OpenAiDialectDef): Dialect {
+  const { rules, notes, ...facts } = def;
+  return {
+    ...facts,
+    api: OPENAI_API,
+    length: rules.length,
+    sampling: rules.sampling,
+    acceptedKeys: rules.acceptedKeys,
+    cacheControl: rules.coldCache.chat === null ? 'prompt-salt-only' : rules.coldCache.chat,
+    buildBody: (spec) => openAiBody(spec, rules),
+    warnings: (s: DialectSettings) => [...dataWarnings(def.label, rules.length, rules.thinking, s), ...noteWarnings(def.label, notes)],
+  };
+}
+
+/** The usual reading of an OpenAI-style stream; dialects override what differs. */
+export function openAiReading(over: Partial<Dialect['stream']> = {}): Dialect['stream'] {
+  return {
+    chunk: 'openai',
+    reasoningFields: ['reasoning_content'],
+    inlineThink: true,
+    cumulativeTokenPaths: [['usage', 'completion_tokens']],
+    reasoningTokenPaths: [],
+    ...over,
+  };
+}

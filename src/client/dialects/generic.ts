@@ -1,0 +1,39 @@
+/**
+ * Any other OpenAI-compatible server: the behaviour before dialects existed.
+ * Both max-token keys, `ignore_eos` + `min_tokens`, `chat_template_kwargs`
+ * thinking, both reasoning field names and both reasoning-count places read.
+ * Detection falls back to it; its version comes from `/version` when answered.
+ */
+import { defineOpenAiDialect, openAiReading } from './define.js';
+import { stringAt, versionLine } from './probe-helpers.js';
+
+export const generic = defineOpenAiDialect({
+  kind: 'generic',
+  engine: 'generic',
+  label: 'OpenAI-compatible server',
+  rules: {
+    maxTokensKeys: { chat: ['max_tokens', 'max_completion_tokens'], completions: ['max_tokens', 'max_completion_tokens'] },
+    length: { kind: 'ignore-eos-min', minKey: 'min_tokens' },
+    thinking: { kind: 'template-kwargs' },
+    sampling: {},
+    streamOptions: { include_usage: true },
+    fixed: {},
+    coldCache: { chat: null, completions: null },
+    acceptedKeys: 'any',
+  },
+  stream: openAiReading({
+    reasoningFields: ['reasoning_content', 'reasoning'],
+    reasoningTokenPaths: [['completion_tokens_details', 'reasoning_tokens'], ['reasoning_tokens']],
+  }),
+  usage: { placement: 'usage-only-chunk', perChunk: 'none', cachedTokens: 'unknown' },
+  errors: { shape: 'nested', statusNotes: {} },
+  tokenize: { path: '/tokenize', body: (text, model) => ({ model, prompt: text }) },
+  promptLogprobs: 'unknown',
+  metrics: { path: '/metrics', enabledBy: null, names: {} },
+  probePaths: ['/version'],
+  identify(e) {
+    const version = stringAt(e, '/version', 'version');
+    const evidence = ['no engine-specific answer; /v1/models answers in the OpenAI shape'];
+    return { version, evidence: version === null ? evidence : [...evidence, versionLine('/version', 'version', version)] };
+  },
+});

@@ -1,0 +1,50 @@
+/**
+ * llama.cpp's `llama-server` (`ggml-org/llama.cpp`, `tools/server`): `max_tokens`,
+ * `ignore_eos` without a minimum, template-kwargs thinking (needs `--jinja`),
+ * neutral values for its non-neutral sampler defaults (top_k 40, top_p 0.95,
+ * min_p 0.05), exact tokens per chunk from `timings_per_token`
+ * (`timings.predicted_n`), `cache_prompt: false` for cold runs.
+ */
+import { defineOpenAiDialect, openAiReading } from './define.js';
+import { header, ownedBy, ownedByLine, stringAt, versionLine } from './probe-helpers.js';
+
+export const llamacpp = defineOpenAiDialect({
+  kind: 'llamacpp',
+  engine: 'llamacpp',
+  label: 'llama.cpp',
+  rules: {
+    maxTokensKeys: { chat: ['max_tokens'], completions: ['max_tokens'] },
+    length: { kind: 'ignore-eos' },
+    thinking: { kind: 'template-kwargs' },
+    sampling: { top_p: 1, top_k: 0, min_p: 0, repeat_penalty: 1 },
+    streamOptions: { include_usage: true },
+    fixed: { timings_per_token: true },
+    coldCache: { chat: 'cache_prompt', completions: 'cache_prompt' },
+    acceptedKeys: 'any',
+  },
+  stream: openAiReading({ cumulativeTokenPaths: [['usage', 'completion_tokens'], ['timings', 'predicted_n']] }),
+  usage: { placement: 'usage-only-chunk', perChunk: 'timings_per_token', cachedTokens: 'always' },
+  errors: { shape: 'nested', statusNotes: { 503: 'llama.cpp is still loading the model' } },
+  tokenize: { path: '/tokenize', body: (text) => ({ content: text }) },
+  promptLogprobs: 'none',
+  metrics: {
+    path: '/metrics',
+    enabledBy: '--metrics',
+    names: {
+      promptTokens: 'llamacpp:prompt_tokens_total',
+      generationTokens: 'llamacpp:tokens_predicted_total',
+      running: 'llamacpp:requests_processing',
+      waiting: 'llamacpp:requests_deferred',
+    },
+  },
+  probePaths: ['/props'],
+  identify(e) {
+    const build = stringAt(e, '/props', 'build_info');
+    if (build !== null) return { version: build, evidence: [versionLine('/props', 'build_info', build)] };
+    const server = header(e, 'server');
+    if (server !== null && server.value.toLowerCase().startsWith('llama.cpp')) {
+      return { version: null, evidence: [`GET ${server.path}: header Server "${server.value}"`] };
+    }
+    return ownedBy(e) === 'llamacpp' ? { version: null, evidence: [ownedByLine('llamacpp')] } : null;
+  },
+});

@@ -1,0 +1,60 @@
+/**
+ * Ollama's native API: `POST /api/chat` (and `/api/generate` with `raw: true`
+ * for completions), streamed as NDJSON whose last line has `done: true` with
+ * `eval_count` / `prompt_eval_count` and durations in nanoseconds (not used:
+ * timing is ours). Sampling and the cap go in `options` (`num_predict`);
+ * `think: false` turns thinking off (gpt-oss takes only a level); reasoning
+ * arrives in `message.thinking`. Chosen with `--engine ollama-native`.
+ */
+import type { RequestSpec } from '../types.js';
+import { dataWarnings, mergeExtra, promptText } from './compose.js';
+import { noteWarnings } from './define.js';
+import { OLLAMA_NOTES, ollama } from './ollama.js';
+import { thinkingChoice, type ThinkingStyle } from './thinking.js';
+import type { Dialect, LengthControl } from './types.js';
+
+const STYLE: ThinkingStyle = { kind: 'ollama', key: 'think' };
+const LENGTH: LengthControl = { kind: 'cannot', reason: 'Ollama only caps the length (options.num_predict)' };
+/** Ollama's own defaults are top_k 40, top_p 0.9, repeat_penalty 1.1: all sent as neutral values. */
+const SAMPLING = { top_p: 1, top_k: 0, min_p: 0, repeat_penalty: 1 };
+
+function buildBody(spec: RequestSpec): string {
+  const options: Record<string, unknown> = { num_predict: spec.maxTokens, ...SAMPLING };
+  if (spec.temperature !== undefined) options.temperature = spec.temperature;
+  if (spec.seed !== undefined) options.seed = spec.seed;
+  const body: Record<string, unknown> = { model: spec.model };
+  if (spec.endpoint === 'chat') {
+    const thinking = thinkingChoice(STYLE, spec.model, spec.thinking);
+    body.messages = [{ role: 'user', content: promptText(spec, thinking.promptSuffix) }];
+    Object.assign(body, thinking.body);
+  } else {
+    body.prompt = spec.prompt;
+    body.raw = true;
+  }
+  body.options = options;
+  mergeExtra(body, spec.extraBody, 'any');
+  body.stream = true;
+  return JSON.stringify(body);
+}
+
+export const ollamaNative: Dialect = {
+  ...ollama,
+  kind: 'ollama-native',
+  label: 'Ollama (native API)',
+  api: { framing: 'ndjson', paths: { chat: '/api/chat', completions: '/api/generate' }, accept: 'application/x-ndjson' },
+  length: LENGTH,
+  sampling: SAMPLING,
+  stream: {
+    chunk: 'ollama-native',
+    reasoningFields: ['thinking'],
+    inlineThink: true,
+    cumulativeTokenPaths: [],
+    reasoningTokenPaths: [],
+  },
+  usage: { placement: 'final-ndjson-line', perChunk: 'none', cachedTokens: 'never' },
+  errors: { shape: 'ollama', statusNotes: ollama.errors.statusNotes },
+  // Detection reports the engine (ollama); the native API is chosen explicitly.
+  identify: () => null,
+  buildBody,
+  warnings: (s) => [...dataWarnings('Ollama', LENGTH, STYLE, s), ...noteWarnings('Ollama', OLLAMA_NOTES)],
+};

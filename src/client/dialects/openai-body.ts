@@ -1,0 +1,59 @@
+/**
+ * The request body of every OpenAI-style dialect, driven by a dialect's rules
+ * (data): which key(s) cap the output, how the length is forced, the thinking
+ * style, the sampling values sent explicitly, stream options, fixed keys and
+ * whether `cache_salt` is honoured. Built once per request.
+ */
+import type { RequestSpec } from '../types.js';
+import { isRecord, lengthKeys, mergeExtra, promptText } from './compose.js';
+import { thinkingChoice, type ThinkingStyle } from './thinking.js';
+import type { LengthControl } from './types.js';
+
+/** One OpenAI-style dialect's body rules. */
+export interface OpenAiBodyRules {
+  /** Keys that carry the output cap, per endpoint (all are sent). */
+  readonly maxTokensKeys: Readonly<Record<RequestSpec['endpoint'], readonly string[]>>;
+  readonly length: LengthControl;
+  readonly thinking: ThinkingStyle;
+  /** Sent with every request, besides temperature and seed. */
+  readonly sampling: Readonly<Record<string, number>>;
+  /** `stream_options`: `include_usage`, plus `continuous_usage_stats` where it gives exact per-chunk counts. */
+  readonly streamOptions: Readonly<Record<string, unknown>>;
+  /** Keys always sent (e.g. llama.cpp `timings_per_token`, `cache_prompt: false`). */
+  readonly fixed: Readonly<Record<string, unknown>>;
+  /**
+   * How a request that carries a cache salt (a cold run) keeps the prefix cache cold, per endpoint:
+   * `cache_salt` (vLLM, SGLang, TRT-LLM chat), `cache_prompt: false` (llama.cpp), or nothing (the prompt's own salt).
+   */
+  readonly coldCache: Readonly<Record<RequestSpec['endpoint'], 'cache_salt' | 'cache_prompt' | null>>;
+  /** Top-level keys accepted per endpoint by engines that reject unknown keys; 'any' otherwise. */
+  readonly acceptedKeys: Readonly<Record<RequestSpec['endpoint'], ReadonlySet<string>>> | 'any';
+  /** False for models that reject sampling parameters (OpenAI reasoning models): temperature and `sampling` are left out. */
+  readonly samplingAllowed?: (model: string) => boolean;
+}
+
+/** The JSON body of `spec` under `rules`. `stream` is always true. */
+export function openAiBody(spec: RequestSpec, rules: OpenAiBodyRules): string {
+  const chat = spec.endpoint === 'chat';
+  const thinking = chat ? thinkingChoice(rules.thinking, spec.model, spec.thinking) : null;
+  const body: Record<string, unknown> = { model: spec.model };
+  const prompt = promptText(spec, thinking?.promptSuffix ?? '');
+  if (chat) body.messages = [{ role: 'user', content: prompt }];
+  else body.prompt = prompt;
+  for (const key of rules.maxTokensKeys[spec.endpoint]) body[key] = spec.maxTokens;
+  if (spec.forceLength) Object.assign(body, lengthKeys(rules.length, spec.maxTokens));
+  const sampling = rules.samplingAllowed?.(spec.model) ?? true;
+  if (spec.temperature !== undefined && sampling) body.temperature = spec.temperature;
+  if (spec.seed !== undefined) body.seed = spec.seed;
+  if (sampling) Object.assign(body, rules.sampling);
+  if (thinking !== null) Object.assign(body, thinking.body);
+  const cold = rules.coldCache[spec.endpoint];
+  if (spec.cacheSalt !== undefined && cold !== null) body[cold] = cold === 'cache_salt' ? spec.cacheSalt : false;
+  Object.assign(body, rules.fixed);
+  const extra = spec.extraBody;
+  mergeExtra(body, extra, rules.acceptedKeys === 'any' ? 'any' : rules.acceptedKeys[spec.endpoint]);
+  body.stream = true;
+  body.stream_options = { ...rules.streamOptions, ...(isRecord(extra?.stream_options) ? extra.stream_options : {}) };
+  if (!chat) delete body.chat_template_kwargs;
+  return JSON.stringify(body);
+}

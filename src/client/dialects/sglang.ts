@@ -1,0 +1,50 @@
+/**
+ * SGLang (`sgl-project/sglang`): `ignore_eos` + `min_tokens`, template-kwargs
+ * thinking, `continuous_usage_stats` read on its own, reasoning in
+ * `reasoning_content` with the count in top-level `usage.reasoning_tokens`,
+ * flat errors, metrics only with `--enable-metrics`.
+ */
+import { defineOpenAiDialect, openAiReading } from './define.js';
+import { ownedBy, ownedByLine, stringAt, versionLine } from './probe-helpers.js';
+
+export const sglang = defineOpenAiDialect({
+  kind: 'sglang',
+  engine: 'sglang',
+  label: 'SGLang',
+  rules: {
+    maxTokensKeys: { chat: ['max_tokens', 'max_completion_tokens'], completions: ['max_tokens'] },
+    length: { kind: 'ignore-eos-min', minKey: 'min_tokens' },
+    thinking: { kind: 'template-kwargs' },
+    sampling: { top_p: 1, top_k: -1, min_p: 0 },
+    streamOptions: { include_usage: true, continuous_usage_stats: true },
+    fixed: {},
+    coldCache: { chat: 'cache_salt', completions: 'cache_salt' },
+    acceptedKeys: 'any',
+  },
+  stream: openAiReading({ reasoningTokenPaths: [['reasoning_tokens'], ['completion_tokens_details', 'reasoning_tokens']] }),
+  usage: { placement: 'usage-only-chunk', perChunk: 'continuous_usage_stats', cachedTokens: { flag: '--enable-cache-report' } },
+  errors: { shape: 'flat', statusNotes: {} },
+  tokenize: { path: '/tokenize', body: (text, model) => ({ model, prompt: text }) },
+  promptLogprobs: 'completions `echo`; native `/generate` with `logprob_start_len`',
+  metrics: {
+    path: '/metrics',
+    enabledBy: '--enable-metrics',
+    names: {
+      ttftSeconds: 'sglang:time_to_first_token_seconds',
+      itlSeconds: 'sglang:inter_token_latency_seconds',
+      e2eSeconds: 'sglang:e2e_request_latency_seconds',
+      running: 'sglang:num_running_reqs',
+      waiting: 'sglang:num_queue_reqs',
+      kvCacheUsage: 'sglang:token_usage',
+      prefixCacheHitRate: 'sglang:cache_hit_rate',
+      promptTokens: 'sglang:prompt_tokens_total',
+      generationTokens: 'sglang:generation_tokens_total',
+    },
+  },
+  probePaths: ['/get_server_info'],
+  identify(e) {
+    const version = stringAt(e, '/get_server_info', 'version');
+    if (version !== null) return { version, evidence: [versionLine('/get_server_info', 'version', version)] };
+    return ownedBy(e) === 'sglang' ? { version: null, evidence: [ownedByLine('sglang')] } : null;
+  },
+});

@@ -1,0 +1,134 @@
+/**
+ * The Dialect contract: everything goodput knows about one serving engine's
+ * OpenAI-compatible (or native) API, as data plus two small functions. Generic
+ * code reads these fields; it never branches on an engine's name.
+ */
+import type { RequestSpec } from '../types.js';
+
+/** Engines detection can name; `generic` is any other OpenAI-compatible server. */
+export const ENGINE_KINDS = ['vllm', 'sglang', 'tgi', 'llamacpp', 'ollama', 'trtllm', 'lmdeploy', 'openai', 'generic'] as const;
+export type EngineKind = (typeof ENGINE_KINDS)[number];
+
+/** Dialects: one per engine, plus Ollama's native NDJSON API (`/api/chat`, `/api/generate`). */
+export const DIALECT_KINDS = [...ENGINE_KINDS, 'ollama-native'] as const;
+export type DialectKind = (typeof DIALECT_KINDS)[number];
+
+/** How the output length is capped and, where the engine allows it, forced. */
+export type LengthControl =
+  /** `ignore_eos: true` plus a minimum (`min_tokens`, or LMDeploy's `min_new_tokens`). */
+  | { kind: 'ignore-eos-min'; minKey: 'min_tokens' | 'min_new_tokens' }
+  /** `ignore_eos: true` alone: runs to the cap (llama.cpp has no minimum). */
+  | { kind: 'ignore-eos' }
+  /** The engine only caps; actual lengths are checked and short requests flagged. */
+  | { kind: 'cannot'; reason: string };
+
+/** Where reasoning text, token counts and usage arrive in a stream, as precomputed field lists. */
+export interface StreamReading {
+  /** Chunk format: OpenAI `chat.completion.chunk`/`text_completion`, or Ollama's native NDJSON lines. */
+  readonly chunk: 'openai' | 'ollama-native';
+  /** Delta (or message) fields carrying reasoning text, e.g. `reasoning`, `reasoning_content`. */
+  readonly reasoningFields: readonly string[];
+  /** Reasoning may arrive inside content as `<think>…</think>`, or only a closing `</think>`. */
+  readonly inlineThink: boolean;
+  /** Paths to a cumulative completion-token count on a chunk (exact tokens per chunk). */
+  readonly cumulativeTokenPaths: ReadonlyArray<readonly string[]>;
+  /** Paths (inside `usage`) to the reasoning-token count. */
+  readonly reasoningTokenPaths: ReadonlyArray<readonly string[]>;
+}
+
+/** Facts about usage reporting, for documentation, warnings and the other engineers' tools. */
+export interface UsageFacts {
+  /** Where the final usage arrives. */
+  readonly placement: 'usage-only-chunk' | 'final-ndjson-line';
+  /** How exact tokens per chunk are obtained: `continuous_usage_stats`, llama.cpp `timings_per_token`, or not at all. */
+  readonly perChunk: 'continuous_usage_stats' | 'timings_per_token' | 'none';
+  /** When `prompt_tokens_details.cached_tokens` is reported: always, never, or only with a server flag (named). */
+  readonly cachedTokens: 'always' | 'never' | 'unknown' | { flag: string };
+}
+
+/** Roles of server-side Prometheus metrics; names are looked up per dialect. */
+export type MetricRole =
+  | 'ttftSeconds' | 'itlSeconds' | 'tpotSeconds' | 'e2eSeconds' | 'queueSeconds'
+  | 'running' | 'waiting' | 'kvCacheUsage' | 'promptTokens' | 'generationTokens'
+  | 'prefixCacheHits' | 'prefixCacheQueries' | 'prefixCacheHitRate' | 'requestDuration';
+
+/** Where a server exposes Prometheus text, and under which names (data for server-side ground truth). */
+export interface MetricsFacts {
+  /** Path of the Prometheus text, or null when the engine has none. */
+  readonly path: string | null;
+  /** The server flag that turns it on, or null when it is on by default. */
+  readonly enabledBy: string | null;
+  readonly names: Readonly<Partial<Record<MetricRole, string>>>;
+}
+
+/** The engine's tokenize route: POST `path` with `body(text, model)`; the count is read from the answer. */
+export interface TokenizeRoute {
+  readonly path: string;
+  body(text: string, model: string): Record<string, unknown>;
+}
+
+/** One GET answer collected by detection. `json` is null when the body was not JSON. */
+export interface ProbeReply {
+  status: number;
+  headers: Readonly<Record<string, string>>;
+  json: unknown;
+  text: string;
+}
+
+/** Every GET answer detection collected, by path (`/v1/models` included). Missing: no answer. */
+export type ProbeEvidence = ReadonlyMap<string, ProbeReply>;
+
+/** What a dialect recognised in the evidence. */
+export interface Identification {
+  version: string | null;
+  /** Human-readable facts, e.g. `GET /props: build_info "b9928-81ff7ab"`. */
+  evidence: string[];
+}
+
+/** Run settings a dialect warns about. */
+export interface DialectSettings {
+  model: string;
+  endpoint: RequestSpec['endpoint'];
+  thinking: boolean;
+  forceLength: boolean;
+}
+
+/** A run-level warning in the result's `warnings` shape. */
+export interface DialectWarning {
+  code: 'cannot-force-length' | 'cannot-disable-thinking' | 'cannot-enable-thinking' | 'engine-note';
+  message: string;
+}
+
+/** One engine's dialect. See README "Engines: detection, dialects and server-side ground truth". */
+export interface Dialect {
+  readonly kind: DialectKind;
+  /** The engine this dialect speaks to (what `run.engine.name` records). */
+  readonly engine: EngineKind;
+  /** Display name, e.g. "llama.cpp". */
+  readonly label: string;
+  /** Framing, generation paths and Accept header. */
+  readonly api: { framing: 'sse' | 'ndjson'; paths: Readonly<Record<RequestSpec['endpoint'], string>>; accept: string };
+  readonly length: LengthControl;
+  /** Sampling parameters sent with every request besides temperature and seed, so engine defaults never differ. */
+  readonly sampling: Readonly<Record<string, number>>;
+  /** Top-level body keys per endpoint when the engine rejects unknown ones (TRT-LLM, OpenAI); 'any' otherwise. */
+  readonly acceptedKeys: Readonly<Record<RequestSpec['endpoint'], ReadonlySet<string>>> | 'any';
+  /** How a cold request keeps the prefix cache cold: `cache_salt`, llama.cpp's `cache_prompt: false`, or only the prompt's salt. */
+  readonly cacheControl: 'cache_salt' | 'cache_prompt' | 'prompt-salt-only';
+  readonly stream: StreamReading;
+  readonly usage: UsageFacts;
+  /** Error body shape (all four are read; classification is by HTTP status) and per-status meanings. */
+  readonly errors: { shape: 'nested' | 'flat' | 'tgi' | 'ollama'; statusNotes: Readonly<Partial<Record<number, string>>> };
+  readonly tokenize: TokenizeRoute | null;
+  /** How prompt logprobs can be had, in words ("none" when they cannot). */
+  readonly promptLogprobs: string;
+  readonly metrics: MetricsFacts;
+  /** GET paths detection should fetch for this dialect (never a generation route). */
+  readonly probePaths: readonly string[];
+  /** Recognises the engine from the collected GET answers, or null. */
+  identify(evidence: ProbeEvidence): Identification | null;
+  /** The request body for `spec`, as JSON text. Decided once per request. */
+  buildBody(spec: RequestSpec): string;
+  /** What this engine cannot do for these settings, as run warnings. */
+  warnings(settings: DialectSettings): DialectWarning[];
+}

@@ -1,0 +1,53 @@
+/**
+ * vLLM (`vllm-project/vllm`): both max-token keys (`max_completion_tokens` wins),
+ * `ignore_eos` + `min_tokens`, thinking through `chat_template_kwargs`, exact
+ * tokens per chunk from `continuous_usage_stats`, reasoning in `reasoning`
+ * (`reasoning_content` before PR #27752), `cache_salt` for cold runs.
+ */
+import { defineOpenAiDialect, openAiReading } from './define.js';
+import { byOwner } from './probe-helpers.js';
+
+export const vllm = defineOpenAiDialect({
+  kind: 'vllm',
+  engine: 'vllm',
+  label: 'vLLM',
+  rules: {
+    maxTokensKeys: { chat: ['max_tokens', 'max_completion_tokens'], completions: ['max_tokens'] },
+    length: { kind: 'ignore-eos-min', minKey: 'min_tokens' },
+    thinking: { kind: 'template-kwargs' },
+    // Defaults otherwise come from the model's generation_config.json.
+    sampling: { top_p: 1, top_k: -1, min_p: 0 },
+    streamOptions: { include_usage: true, continuous_usage_stats: true },
+    fixed: {},
+    coldCache: { chat: 'cache_salt', completions: 'cache_salt' },
+    acceptedKeys: 'any',
+  },
+  stream: openAiReading({
+    reasoningFields: ['reasoning', 'reasoning_content'],
+    reasoningTokenPaths: [['completion_tokens_details', 'reasoning_tokens']],
+  }),
+  usage: { placement: 'usage-only-chunk', perChunk: 'continuous_usage_stats', cachedTokens: { flag: '--enable-prompt-tokens-details' } },
+  errors: { shape: 'nested', statusNotes: {} },
+  tokenize: { path: '/tokenize', body: (text, model) => ({ model, prompt: text }) },
+  promptLogprobs: '`prompt_logprobs` on chat and completions; completions `echo` + `logprobs`',
+  metrics: {
+    path: '/metrics',
+    enabledBy: null,
+    names: {
+      ttftSeconds: 'vllm:time_to_first_token_seconds',
+      itlSeconds: 'vllm:inter_token_latency_seconds',
+      tpotSeconds: 'vllm:time_per_output_token_seconds',
+      e2eSeconds: 'vllm:e2e_request_latency_seconds',
+      queueSeconds: 'vllm:request_queue_time_seconds',
+      running: 'vllm:num_requests_running',
+      waiting: 'vllm:num_requests_waiting',
+      kvCacheUsage: 'vllm:kv_cache_usage_perc',
+      promptTokens: 'vllm:prompt_tokens_total',
+      generationTokens: 'vllm:generation_tokens_total',
+      prefixCacheHits: 'vllm:prefix_cache_hits_total',
+      prefixCacheQueries: 'vllm:prefix_cache_queries_total',
+    },
+  },
+  probePaths: ['/version'],
+  identify: (e) => byOwner(e, 'vllm'),
+});

@@ -1,0 +1,56 @@
+/**
+ * Incremental newline-delimited JSON parser over raw bytes, for Ollama's native
+ * API. Same approach as the SSE parser: lines are found with native byte scans
+ * and only complete lines are decoded, so a UTF-8 character split across reads
+ * is safe. Blank lines are skipped; a trailing CR is dropped.
+ */
+
+const LF = 0x0a;
+const CR = 0x0d;
+
+/** Receives each complete, non-blank line (without its terminator). */
+export type NdjsonLineListener = (line: string) => void;
+
+/** Push bytes as they arrive; `onLine` runs inside `push`. Call `end()` at the close to flush a last unterminated line. */
+export class NdjsonParser {
+  /** Copied bytes of a line still waiting for its LF. */
+  private pending: Buffer[] = [];
+
+  constructor(private readonly onLine: NdjsonLineListener) {}
+
+  /** Feeds one read. The buffer is not retained (a partial line is copied). */
+  push(chunk: Buffer): void {
+    let pos = 0;
+    while (pos < chunk.length) {
+      const lf = chunk.indexOf(LF, pos);
+      if (lf === -1) {
+        this.pending.push(Buffer.from(chunk.subarray(pos)));
+        return;
+      }
+      if (this.pending.length > 0) {
+        this.pending.push(chunk.subarray(pos, lf));
+        const line = Buffer.concat(this.pending);
+        this.pending = [];
+        this.line(line, 0, line.length);
+      } else {
+        this.line(chunk, pos, lf);
+      }
+      pos = lf + 1;
+    }
+  }
+
+  /** The stream closed: a pending line without its LF is complete. */
+  end(): void {
+    if (this.pending.length === 0) return;
+    const line = Buffer.concat(this.pending);
+    this.pending = [];
+    this.line(line, 0, line.length);
+  }
+
+  private line(buf: Buffer, start: number, end: number): void {
+    let e = end;
+    if (e > start && buf[e - 1] === CR) e--;
+    const text = buf.toString('utf8', start, e);
+    if (text.trim() !== '') this.onLine(text);
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * The benchmark contract (goodput.yaml): one zod schema that is the type, the
+ * validation with messages naming each field, and the reference the README
+ * documents. It freezes everything that defines the experiment; `server.url`
+ * and `server.apiKeyEnv` say where, not what, and are left out of its hash.
+ */
+import { z } from 'zod';
+import { arrivalSchema, costLineSchema, sloSchema } from '../core/index.js';
+import { arrivalOps } from '../workload/index.js';
+
+const int = (what: string) => z.number({ error: `${what} must be a number` }).int(`${what} must be a whole number`).positive(`${what} must be positive`);
+const text = (what: string) => z.string({ error: `${what} must be text` }).min(1, `${what} must not be empty`);
+const date = (what: string) => z.string({ error: `${what} must be a date` }).regex(/^\d{4}-\d{2}-\d{2}/, `${what} must be a date like 2025-06-01`);
+const sha = z.string().regex(/^[0-9a-f]{64}$/, 'sha256 must be 64 lowercase hex digits').optional();
+const oneOrMany = <T extends z.ZodTypeAny>(t: T) => z.union([t, z.array(t).min(1)]).transform((v) => (Array.isArray(v) ? v : [v]) as Array<z.output<T>>);
+
+const tokenizerSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('file'), path: text('path'), sha256: sha }).strict(),
+  z.object({ kind: z.literal('server') }).strict(),
+  z.object({ kind: z.literal('approximate') }).strict(),
+  z.object({ kind: z.literal('auto') }).strict(),
+], { error: (i) => (i.code === 'invalid_union' ? 'kind must be one of file, server, approximate, auto' : undefined) });
+
+const promptsSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('synthetic'), tokens: oneOrMany(int('tokens')) }).strict(),
+  z.object({ kind: z.literal('jsonl'), path: text('path'), sha256: sha, seed: z.number().int().default(1) }).strict(),
+  z.object({ kind: z.literal('sharegpt'), path: text('path'), sha256: sha, seed: z.number().int().default(1) }).strict(),
+], { error: (i) => (i.code === 'invalid_union' ? 'kind must be one of synthetic, jsonl, sharegpt' : undefined) });
+
+const cacheSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('cold') }).strict(),
+  z.object({ kind: z.literal('warm'), sharedPrefixTokens: int('sharedPrefixTokens') }).strict(),
+], { error: (i) => (i.code === 'invalid_union' ? 'kind must be cold or warm' : undefined) });
+
+export const contractSchema = z.object({
+  version: z.literal(1, { error: 'version must be 1' }),
+  name: text('name').optional(),
+  server: z.object({
+    url: z.url({ protocol: /^https?$/, error: 'url must be an http(s) URL, e.g. http://127.0.0.1:8000' }),
+    apiKeyEnv: text('apiKeyEnv').optional(),
+    endpoint: z.enum(['chat', 'completions'], { error: 'endpoint must be chat or completions' }).default('chat'),
+  }).strict(),
+  model: z.object({
+    name: text('name'),
+    revision: text('revision'),
+    tokenizer: tokenizerSchema.default({ kind: 'auto' }),
+    precision: text('precision'),
+    quantization: text('quantization'),
+  }).strict(),
+  workload: z.object({
+    prompts: promptsSchema,
+    outputTokens: z.union([oneOrMany(int('outputTokens')), z.literal('corpus')], { error: 'outputTokens must be a positive whole number, a list of them, or "corpus"' }),
+    cache: oneOrMany(cacheSchema).default([{ kind: 'cold' }]),
+    requestsPerLevel: z.union([int('requestsPerLevel'), z.literal('auto')]).default('auto'),
+    warmup: z.number().int().nonnegative('warmup must be 0 or more').default(1),
+  }).strict(),
+  decoding: z.object({
+    temperature: z.number().nonnegative('temperature must not be negative').default(0),
+    topP: z.number().gt(0, 'topP must be above 0').lte(1, 'topP must be at most 1').default(1),
+    seed: z.number().int('seed must be a whole number').default(42),
+    ignoreEos: z.boolean().default(true),
+  }).strict().prefault({}),
+  thinking: z.enum(['off', 'on'], { error: 'thinking must be off or on' }).default('off'),
+  load: z.object({
+    pattern: arrivalSchema.default({ kind: 'concurrency' }),
+    levels: z.array(z.number({ error: 'each level must be a number' }).positive('each level must be positive')).min(1, 'give at least one level').max(64, 'at most 64 levels'),
+  }).strict(),
+  quality: z.object({ metric: text('metric'), floor: z.number().min(0).max(1).optional() }).strict().default({ metric: 'none' }),
+  slo: sloSchema,
+  hardware: z.object({
+    label: text('label'),
+    gpuHourlyUsd: z.number().nonnegative('gpuHourlyUsd must not be negative').optional(),
+    priceAsOf: date('priceAsOf').optional(),
+    utilisation: z.number().gt(0, 'utilisation must be above 0').lte(1, 'utilisation must be at most 1').optional(),
+    utilisationAsOf: date('utilisationAsOf').optional(),
+    overheads: z.array(costLineSchema.extend({ asOf: date('asOf') }).strict()).default([]),
+    baselineRateUsdPer1M: z.number().positive('baselineRateUsdPer1M must be positive').optional(),
+  }).strict(),
+}).strict().superRefine((c, ctx) => {
+  const ops = arrivalOps(c.load.pattern);
+  c.load.levels.forEach((level, i) => {
+    const problem = ops.checkLevel(level);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['load', 'levels', i], message: `${problem} (pattern ${c.load.pattern.kind})` });
+  });
+  const synthetic = c.workload.prompts.kind === 'synthetic' ? c.workload.prompts.tokens : null;
+  c.workload.cache.forEach((cache, i) => {
+    if (cache.kind === 'warm' && synthetic && synthetic.some((t) => cache.sharedPrefixTokens >= t)) {
+      ctx.addIssue({ code: 'custom', path: ['workload', 'cache', i, 'sharedPrefixTokens'], message: `the shared prefix must be shorter than every prompt length (${synthetic.join(', ')})` });
+    }
+  });
+  if (c.workload.outputTokens === 'corpus' && synthetic) {
+    ctx.addIssue({ code: 'custom', path: ['workload', 'outputTokens'], message: '"corpus" needs a jsonl or sharegpt corpus' });
+  }
+  const priced = c.hardware.gpuHourlyUsd !== undefined;
+  if (priced && c.hardware.priceAsOf === undefined) ctx.addIssue({ code: 'custom', path: ['hardware', 'priceAsOf'], message: 'a price needs the date it was taken (priceAsOf)' });
+  if (c.hardware.utilisation !== undefined && c.hardware.utilisationAsOf === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['hardware', 'utilisationAsOf'], message: 'a declared utilisation needs its date (utilisationAsOf)' });
+  }
+  if (!priced && (c.hardware.utilisation !== undefined || c.hardware.overheads.length > 0)) {
+    ctx.addIssue({ code: 'custom', path: ['hardware', 'gpuHourlyUsd'], message: 'utilisation and overheads need an hourly GPU cost' });
+  }
+  if (c.quality.floor !== undefined && c.slo.qualityFloor !== undefined && c.quality.floor !== c.slo.qualityFloor) {
+    ctx.addIssue({ code: 'custom', path: ['slo', 'qualityFloor'], message: 'differs from quality.floor; state the floor once' });
+  }
+});
+
+/** A contract as written (defaults not yet applied). */
+export type ContractInput = z.input<typeof contractSchema>;
+/** A validated contract with every default applied. */
+export type Contract = z.output<typeof contractSchema>;

@@ -1,0 +1,11 @@
+/** contract/: the benchmark contract (goodput.yaml) — schema, loading, hashing, diffs, running it and searching its capacity. */
+export { contractSchema, type Contract, type ContractInput } from './contract-schema.js';
+export { loadContract, validateContract } from './load-contract.js';
+export { contractHash, hashedPart } from './contract-hash.js';
+export { diffContracts, describeDifferences, type ContractDifference } from './contract-diff.js';
+export { ContractError, type ContractErrorCode, describeIssues } from './errors.js';
+export { checkServer } from './server-facts.js';
+export { prepareCells, type PreparedCell, type PreparedRun } from './prepare-cells.js';
+export { assembleResult, costOf } from './assemble-result.js';
+export { runContract, type RunContractOptions } from './run-contract.js';
+export { contractCapacity, contractCapacitySchema, type ContractCapacity, type CapacityRunOptions } from './contract-capacity.js';

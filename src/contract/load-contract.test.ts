@@ -1,0 +1,111 @@
+/** Contract files: every bad field named by its path; defaults; the hash and the diff. */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { contractHash } from './contract-hash.js';
+import { describeDifferences, diffContracts } from './contract-diff.js';
+import { loadContract } from './load-contract.js';
+
+const EXAMPLE = fileURLToPath(new URL('../../examples/goodput.yaml', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'goodput-contract-'));
+const minimal = {
+  version: 1,
+  server: { url: 'http://127.0.0.1:8000' },
+  model: { name: 'm', revision: 'r1', precision: 'bf16', quantization: 'none' },
+  workload: { prompts: { kind: 'synthetic', tokens: 64 }, outputTokens: 32 },
+  load: { levels: [1, 2] },
+  slo: { ttftMs: { p: 95, max: 500 } },
+  hardware: { label: 'H100' },
+};
+let n = 0;
+function write(doc: unknown): string {
+  const p = join(dir, `c${n++}.yaml`);
+  writeFileSync(p, typeof doc === 'string' ? doc : stringify(doc));
+  return p;
+}
+const patch = (f: (c: Record<string, any>) => void) => { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const c = structuredClone(minimal) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  f(c);
+  return c;
+};
+
+describe('loading a contract', () => {
+  it('the checked-in example is valid', async () => {
+    const c = await loadContract(EXAMPLE);
+    expect(c.load.levels).toEqual([1, 2, 4]);
+    expect(c.model.tokenizer).toEqual({ kind: 'server' });
+    expect(c.thinking).toBe('off');
+    expect(c.hardware.priceAsOf).toBe('2025-06-01');
+  });
+  it('applies defaults and makes one value into a list', async () => {
+    const c = await loadContract(write(minimal));
+    expect(c.workload.cache).toEqual([{ kind: 'cold' }]);
+    expect(c.workload.outputTokens).toEqual([32]);
+    expect(c.load.pattern).toEqual({ kind: 'concurrency' });
+    expect(c.decoding).toEqual({ temperature: 0, topP: 1, seed: 42, ignoreEos: true });
+    expect(c.model.tokenizer).toEqual({ kind: 'auto' });
+  });
+  it('makes corpus and tokenizer paths absolute, relative to the contract file', async () => {
+    const c = await loadContract(write(patch((x) => {
+      x.workload.prompts = { kind: 'jsonl', path: 'prompts.jsonl' };
+      x.model.tokenizer = { kind: 'file', path: 'tok/tokenizer.json' };
+    })));
+    expect(c.workload.prompts).toMatchObject({ path: join(dir, 'prompts.jsonl') });
+    expect(c.model.tokenizer).toMatchObject({ path: join(dir, 'tok/tokenizer.json') });
+  });
+
+  const bad: Array<[string, unknown, RegExp]> = [
+    ['an unknown field', patch((c) => { c.workload.promptz = 1; }), /workload\.promptz: unknown field/],
+    ['a missing field', patch((c) => { delete c.model.revision; }), /model\.revision: revision must be text/],
+    ['a bad SLO', patch((c) => { c.slo.ttftMs.p = 150; }), /slo\.ttftMs\.p: p must be at most 100/],
+    ['an SLO with no latency objective', patch((c) => { c.slo = { qualityFloor: 0.9 }; }), /slo: give at least one of ttftMs, tpotMs, e2eMs/],
+    ['an unknown arrival kind', patch((c) => { c.load.pattern = { kind: 'gamma' }; }), /load\.pattern\.kind: kind must be one of concurrency, rate, burst/],
+    ['a fractional concurrency level', patch((c) => { c.load.levels = [1, 2.5]; }), /load\.levels\[1\]: 2\.5 is not a whole number of streams \(pattern concurrency\)/],
+    ['an unknown prompt kind', patch((c) => { c.workload.prompts = { kind: 'csv', path: 'x' }; }), /workload\.prompts\.kind: kind must be one of synthetic, jsonl, sharegpt/],
+    ['a warm prefix as long as the prompt', patch((c) => { c.workload.cache = [{ kind: 'warm', sharedPrefixTokens: 64 }]; }), /workload\.cache\[0\]\.sharedPrefixTokens: the shared prefix must be shorter/],
+    ['a price without its date', patch((c) => { c.hardware.gpuHourlyUsd = 6.5; }), /hardware\.priceAsOf: a price needs the date/],
+    ['an overhead without its date', patch((c) => { Object.assign(c.hardware, { gpuHourlyUsd: 1, priceAsOf: '2025-01-01', overheads: [{ name: 'CPU', usdPerHour: 1 }] }); }), /hardware\.overheads\[0\]\.asOf: asOf must be a date/],
+    ['a utilisation above 1', patch((c) => { Object.assign(c.hardware, { gpuHourlyUsd: 1, priceAsOf: '2025-01-01', utilisation: 1.5, utilisationAsOf: '2025-01-01' }); }), /hardware\.utilisation: utilisation must be at most 1/],
+    ['"corpus" output lengths with synthetic prompts', patch((c) => { c.workload.outputTokens = 'corpus'; }), /workload\.outputTokens: "corpus" needs a jsonl or sharegpt corpus/],
+    ['a wrong version', patch((c) => { c.version = 2; }), /version: version must be 1/],
+  ];
+  for (const [what, doc, message] of bad) {
+    it(`names ${what}`, async () => {
+      await expect(loadContract(write(doc))).rejects.toThrow(message);
+    });
+  }
+  it('lists every bad field, not only the first', async () => {
+    const doc = patch((c) => { c.slo.ttftMs.max = -1; c.load.levels = [0]; });
+    const err = await loadContract(write(doc)).then(() => new Error('no error'), (e: unknown) => e as Error);
+    expect(err.message).toMatch(/\n {2}slo\.ttftMs\.max: max must be a positive number of ms/);
+    expect(err.message).toMatch(/\n {2}load\.levels\[0\]: each level must be positive/);
+  });
+  it('names a file that cannot be read or is not YAML', async () => {
+    await expect(loadContract(join(dir, 'none.yaml'))).rejects.toThrow(/none\.yaml: cannot read \(ENOENT\)/);
+    await expect(loadContract(write('version: [1\n  oops: {'))).rejects.toThrow(/not valid YAML/);
+  });
+});
+
+describe('contract hash and differences', () => {
+  it('ignores the location and the order fields were written in; changes with anything measured', async () => {
+    const a = await loadContract(write(minimal));
+    const moved = await loadContract(write(patch((c) => { c.server.url = 'http://10.0.0.1:9000'; })));
+    const reordered = await loadContract(write(Object.fromEntries(Object.entries(minimal).reverse())));
+    const longer = await loadContract(write(patch((c) => { c.workload.outputTokens = 64; })));
+    expect(contractHash(a)).toMatch(/^[0-9a-f]{64}$/);
+    expect(contractHash(moved)).toBe(contractHash(a));
+    expect(contractHash(reordered)).toBe(contractHash(a));
+    expect(contractHash(longer)).not.toBe(contractHash(a));
+  });
+  it('lists each differing field with both values', async () => {
+    const a = await loadContract(write(minimal));
+    const b = await loadContract(write(patch((c) => { c.workload.outputTokens = 64; c.load.levels = [1, 2, 4]; })));
+    expect(describeDifferences(diffContracts(a, b))).toEqual([
+      '  load.levels[2]: (absent) → 4',
+      '  workload.outputTokens[0]: 32 → 64',
+    ]);
+  });
+});

@@ -1,0 +1,41 @@
+/**
+ * Reading goodput.yaml (YAML or JSON): parse, validate against the contract
+ * schema, and make file paths absolute (relative ones are relative to the
+ * contract file). Errors list every bad field by its path.
+ */
+import { readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { type Contract, contractSchema } from './contract-schema.js';
+import { ContractError, describeIssues } from './errors.js';
+
+/** Validates a parsed document; `source` names it in messages. Paths are resolved against `baseDir`. */
+export function validateContract(doc: unknown, source: string, baseDir: string): Contract {
+  const parsed = contractSchema.safeParse(doc);
+  if (!parsed.success) {
+    const lines = describeIssues(parsed.error);
+    throw new ContractError('bad-contract', `${source} is not a valid contract:\n  ${lines.join('\n  ')}`);
+  }
+  const c = parsed.data;
+  const abs = (p: string) => (isAbsolute(p) ? p : resolve(baseDir, p));
+  const prompts = c.workload.prompts.kind === 'synthetic' ? c.workload.prompts : { ...c.workload.prompts, path: abs(c.workload.prompts.path) };
+  const tokenizer = c.model.tokenizer.kind === 'file' ? { ...c.model.tokenizer, path: abs(c.model.tokenizer.path) } : c.model.tokenizer;
+  return { ...c, model: { ...c.model, tokenizer }, workload: { ...c.workload, prompts } };
+}
+
+/** Reads and validates a contract file. @throws ContractError naming the file and each bad field */
+export async function loadContract(path: string): Promise<Contract> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new ContractError('bad-contract', `${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+  let doc: unknown;
+  try {
+    doc = parseYaml(text, { prettyErrors: true });
+  } catch (err) {
+    throw new ContractError('bad-contract', `${path}: not valid YAML: ${(err as Error).message.split('\n')[0]}`);
+  }
+  return validateContract(doc, path, dirname(resolve(path)));
+}

@@ -1,0 +1,102 @@
+/**
+ * Everything a contract run needs before the first request: the tokenizer,
+ * the corpus (its hash checked against the contract's, when recorded), the
+ * matrix cells in order and every prompt of every cell. A prompt length that
+ * cannot be hit or a corpus that changed stops here, before anything is sent.
+ * The resolved contract freezes what was found: hashes and the tokenizer used.
+ */
+import { basename } from 'node:path';
+import type { CellKey, TokenizerInfo } from '../core/index.js';
+import { type SweepSpecInput, levelOrder, requestsFor, sweepSpecSchema } from '../runner/index.js';
+import {
+  type CellSpec, type Corpus, type TokenCounter, buildCellPrompts, expandMatrix, loadCorpus, resolveTokenizer,
+} from '../workload/index.js';
+import type { Contract } from './contract-schema.js';
+import { ContractError } from './errors.js';
+
+export interface PreparedCell {
+  cell: CellSpec;
+  key: CellKey;
+  spec: SweepSpecInput;
+}
+
+export interface PreparedRun {
+  /** The contract with hashes filled in and `auto` resolved to the tokenizer actually used. */
+  resolved: Contract;
+  tokenizer: TokenizerInfo;
+  cells: PreparedCell[];
+}
+
+export interface PrepareOptions {
+  url: string;
+  apiKey?: string;
+  /** Unique per run: salts cold prompts so no run shares a prefix with another. */
+  runId: string;
+  command: string;
+}
+
+function checkHash(field: string, declared: string | undefined, actual: string, path: string): void {
+  if (declared !== undefined && declared !== actual) {
+    throw new ContractError('mismatch', `${field}: ${path} has sha256 ${actual}, but the contract records ${declared}: the content changed, so this would be a different experiment`);
+  }
+}
+
+async function tokenizerOf(c: Contract, opts: PrepareOptions): Promise<{ counter: TokenCounter; resolved: Contract['model']['tokenizer'] }> {
+  const counter = await resolveTokenizer(c.model.tokenizer, { url: opts.url, model: c.model.name, apiKey: opts.apiKey });
+  const t = c.model.tokenizer;
+  if (t.kind === 'file') checkHash('model.tokenizer.sha256', t.sha256, counter.info.sha256 ?? '', t.path);
+  const resolved = t.kind === 'file' ? { ...t, sha256: counter.info.sha256 ?? undefined } : { kind: counter.info.kind } as Contract['model']['tokenizer'];
+  return { counter, resolved };
+}
+
+/** Resolves the contract and builds every cell's sweep spec with its prompts. */
+export async function prepareCells(c: Contract, opts: PrepareOptions): Promise<PreparedRun> {
+  const { counter, resolved: tokenizer } = await tokenizerOf(c, opts);
+  const p = c.workload.prompts;
+  let corpus: Corpus | null = null;
+  if (p.kind !== 'synthetic') {
+    corpus = await loadCorpus(p.kind, p.path, counter);
+    checkHash('workload.prompts.sha256', p.sha256, corpus.sha256, p.path);
+  }
+  const prompts = p.kind === 'synthetic' ? p : { ...p, sha256: corpus?.sha256 };
+  const resolved: Contract = { ...c, model: { ...c.model, tokenizer }, workload: { ...c.workload, prompts } };
+  const cells = expandMatrix({
+    prompts: p.kind === 'synthetic' ? { kind: 'synthetic', tokens: p.tokens } : { kind: 'corpus' },
+    outputTokens: c.workload.outputTokens, cache: c.workload.cache,
+  });
+  const out: PreparedCell[] = [];
+  for (const cell of cells) out.push(await prepareCell(c, cell, counter, corpus, opts));
+  return { resolved, tokenizer: counter.info, cells: out };
+}
+
+async function prepareCell(c: Contract, cell: CellSpec, counter: TokenCounter, corpus: Corpus | null, opts: PrepareOptions): Promise<PreparedCell> {
+  const base: SweepSpecInput = {
+    url: opts.url, apiKey: opts.apiKey, model: c.model.name, endpoint: c.server.endpoint,
+    levels: c.load.levels, arrival: c.load.pattern, requestsPerLevel: c.workload.requestsPerLevel, warmup: c.workload.warmup,
+    outputTokens: cell.outputTokens ?? (corpus?.items ?? []).reduce((m, i) => Math.max(m, i.outputTokens ?? 1), 1),
+    promptTokens: cell.promptTokens ?? 1,
+    thinking: c.thinking === 'on', forceLength: c.decoding.ignoreEos, temperature: c.decoding.temperature, topP: c.decoding.topP,
+    seed: c.decoding.seed, slo: c.slo, hourlyCostUsd: c.hardware.gpuHourlyUsd ?? null, cache: cell.cache.kind,
+    baselineRateUsdPer1M: c.hardware.baselineRateUsdPer1M ?? null, gpuLabel: c.hardware.label, command: opts.command,
+  };
+  const parsed = sweepSpecSchema.parse(base);
+  const count = levelOrder(parsed.levels).reduce((n, level) => n + parsed.warmup + requestsFor(parsed, level), 0);
+  const p = c.workload.prompts;
+  const items = await buildCellPrompts(counter, {
+    source: cell.promptTokens !== null ? { kind: 'synthetic', tokens: cell.promptTokens } : { kind: 'corpus', items: corpus?.items ?? [] },
+    cache: cell.cache, count, seed: p.kind === 'synthetic' ? c.decoding.seed + cell.index : p.seed,
+    salt: `${opts.runId}x${cell.index}`, outputFromCorpus: cell.outputTokens === null,
+  });
+  let promptTokens = cell.promptTokens;
+  if (promptTokens === null) {
+    let sum = 0;
+    for (const item of items) sum += await counter.count(item.text);
+    promptTokens = Math.max(1, Math.round(sum / items.length));
+  }
+  const key: CellKey = {
+    prompt: cell.promptTokens !== null ? `synthetic ${cell.promptTokens} tokens` : `${p.kind} ${p.kind === 'synthetic' ? '' : basename(p.path)}`,
+    promptTokens: cell.promptTokens, outputTokens: cell.outputTokens, cache: cell.cache.kind,
+    sharedPrefixTokens: cell.cache.kind === 'warm' ? cell.cache.sharedPrefixTokens : 0,
+  };
+  return { cell, key, spec: { ...base, promptTokens, prompts: { kind: 'list', items } } };
+}

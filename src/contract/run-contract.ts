@@ -1,0 +1,49 @@
+/**
+ * `goodput run`'s engine: a contract in, one result out. Preflight and the
+ * server's own report first (a contradicted declaration stops here), then
+ * every prompt of every cell is built, then the cells run one at a time in
+ * the stated order, each a runSweep with its own warm-ups. A cell that stops
+ * (Ctrl-C, a dead server) ends the run with the cells finished so far.
+ */
+import { randomBytes } from 'node:crypto';
+import type { SweepResult } from '../core/index.js';
+import { preflight } from '../client/index.js';
+import { type SweepDeps, type SweepEvent, SweepError, runSweep } from '../runner/index.js';
+import { type CellOutcome, assembleResult } from './assemble-result.js';
+import type { Contract } from './contract-schema.js';
+import { prepareCells } from './prepare-cells.js';
+import { checkServer } from './server-facts.js';
+
+export interface RunContractOptions {
+  /** Overrides `server.url` (the URL is not part of the contract's hash). */
+  url?: string;
+  apiKey?: string;
+  /** The exact command line, recorded in the result (secrets already removed). */
+  command: string;
+  signal?: AbortSignal;
+  /** Every sweep event, with the cell it came from (0-based, in run order). */
+  onEvent?: (e: SweepEvent, cell: number) => void;
+  /** Told before each cell starts. */
+  onCell?: (index: number, total: number, label: string) => void;
+  /** Swaps the sweep's dependencies (tests). */
+  deps?: Omit<SweepDeps, 'signal' | 'onEvent'>;
+}
+
+export async function runContract(contract: Contract, opts: RunContractOptions): Promise<SweepResult> {
+  const url = opts.url ?? contract.server.url;
+  const target = { baseUrl: url, apiKey: opts.apiKey };
+  const pre = await preflight(target, contract.model.name);
+  if (!pre.ok) throw new SweepError('preflight-refused', `${url} cannot be benchmarked: ${pre.message}`);
+  const serverReport = await checkServer(contract, url, opts.apiKey);
+  const runId = randomBytes(4).toString('hex');
+  const prepared = await prepareCells(contract, { url, apiKey: opts.apiKey, runId, command: opts.command });
+  const outcomes: CellOutcome[] = [];
+  for (const [i, cell] of prepared.cells.entries()) {
+    if (opts.signal?.aborted && outcomes.length > 0) break;
+    opts.onCell?.(i, prepared.cells.length, cell.key.prompt);
+    const result = await runSweep(cell.spec, { ...opts.deps, signal: opts.signal, onEvent: (e) => opts.onEvent?.(e, i) });
+    outcomes.push({ prepared: cell, result });
+    if (result.run.status !== 'complete') break;
+  }
+  return assembleResult({ resolved: prepared.resolved, tokenizer: prepared.tokenizer, serverReport, outcomes, totalCells: prepared.cells.length, command: opts.command });
+}

@@ -1,0 +1,53 @@
+/**
+ * How requests arrive at a level, as data: the kind-tagged union that the sweep
+ * spec, the contract file and the result share. The level values it sweeps are
+ * the kind's own axis (concurrency: streams; rate: requests/s; burst: burst
+ * size). The logic of each kind (its send schedule) lives in workload/arrival.ts.
+ */
+import { z } from 'zod';
+
+const cap = z.number().int('maxConcurrency must be a whole number').positive('maxConcurrency must be positive').nullable().default(null);
+
+/** The arrival kinds, in the order documented. */
+export const ARRIVAL_KINDS = ['concurrency', 'rate', 'burst'] as const;
+
+export const arrivalSchema = z.discriminatedUnion('kind', [
+  /** Closed loop: C streams, each sends again the moment its stream ends. Levels are C. */
+  z.object({ kind: z.literal('concurrency') }).strict(),
+  /** Open loop at a rate (requests/s): fixed gaps (constant) or exponential gaps (poisson, seeded). Levels are req/s. */
+  z.object({
+    kind: z.literal('rate'),
+    process: z.enum(['constant', 'poisson'], { error: 'process must be constant or poisson' }).default('poisson'),
+    seed: z.number().int('seed must be a whole number').default(1),
+    /** In-flight limit; a request due while it is reached waits for a slot (reported). Null: no limit but the client's 1,024 sockets. */
+    maxConcurrency: cap,
+  }).strict(),
+  /** Open loop in bursts: `level` requests at once every `intervalMs`. Levels are burst sizes. */
+  z.object({
+    kind: z.literal('burst'),
+    intervalMs: z.number({ error: 'intervalMs must be a number of ms' }).positive('intervalMs must be positive'),
+    maxConcurrency: cap,
+  }).strict(),
+], { error: (iss) => (iss.code === 'invalid_union' ? `kind must be one of ${ARRIVAL_KINDS.join(', ')}` : undefined) });
+
+export type ArrivalSpec = z.output<typeof arrivalSchema>;
+export type ArrivalKind = ArrivalSpec['kind'];
+
+/** How a level's load was applied and achieved, stored on each level of the result. */
+export const levelLoadSchema = z.object({
+  kind: z.enum(ARRIVAL_KINDS),
+  /** The level value on the kind's axis (streams, req/s or burst size). */
+  level: z.number().positive(),
+  /** "4 streams", "2 req/s poisson (seed 1)", "bursts of 8 every 1000 ms". */
+  label: z.string(),
+  /** Open loop only: requests per second offered by the schedule, and the rate actually sent. */
+  offeredRps: z.number().nullable(),
+  achievedRps: z.number().nullable(),
+  /** Most requests in flight at once. */
+  peakInFlight: z.number().int().nonnegative(),
+  /** Open loop only: requests that waited for a free slot under maxConcurrency (or the socket limit). */
+  waitedForSlot: z.number().int().nonnegative(),
+  /** Open loop only: actual send − scheduled time, ms, over measured requests (includes waits for a slot). */
+  scheduleLagMs: z.object({ p50: z.number(), p99: z.number(), max: z.number() }).nullable(),
+});
+export type LevelLoad = z.infer<typeof levelLoadSchema>;

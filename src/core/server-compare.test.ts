@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { rec } from '../test-support/records.js';
+import { compareWithServer, describeDisagreement, describeQueue } from './server-compare.js';
+import type { ServerFigures } from './server-truth.js';
+
+// Two requests sent at 0: TTFT 50 and 52 ms (mean 51), chunk gaps 10,10 and 12,12 (mean 11), 3 tokens each.
+const records = [
+  rec({ chunksMs: [50, 60, 70] }),
+  rec({ chunksMs: [52, 64, 76] }),
+  rec({ chunksMs: [1, 2], warmup: true }),
+];
+const server: ServerFigures = {
+  family: 'vllm', requests: 2, ttftMeanMs: 50.5, itlMeanMs: 11, itlPer: 'chunk', e2eMeanMs: null, queueMeanMs: 0,
+  generatedTokens: 6, promptTokens: null, prefixCacheHitPct: null, running: null, waiting: null, kvCacheUsagePct: null, missing: [], notes: [],
+};
+
+describe('client vs server', () => {
+  it('agrees when TTFT differs by less than a round trip plus 5%, and inter-token means match', () => {
+    const { comparison, queued } = compareWithServer(records, server, 0.3);
+    const ttft = comparison.find((r) => r.metric === 'ttft-mean-ms');
+    expect(ttft).toMatchObject({ client: 51, server: 50.5, diff: 0.5, agrees: true });
+    expect(ttft?.allowedMin).toBeCloseTo(-2.525, 9); // 5% of 50.5 beats the 2 ms floor
+    expect(ttft?.allowedMax).toBeCloseTo(2.825, 9); // + the 0.3 ms round trip
+    expect(ttft?.diffPct).toBeCloseTo((0.5 / 50.5) * 100, 9);
+    expect(comparison.find((r) => r.metric === 'itl-mean-ms')).toMatchObject({ client: 11, server: 11, agrees: true });
+    expect(comparison.find((r) => r.metric === 'generated-tokens')).toMatchObject({ client: 6, server: 6, agrees: true });
+    expect(comparison.find((r) => r.metric === 'requests')).toMatchObject({ client: 2, server: 2, agrees: true });
+    expect(describeDisagreement(comparison)).toBeNull();
+    expect(queued).toBe(false);
+  });
+
+  it('disagrees when our TTFT exceeds the server\'s by more than the round trip explains, and says by how much', () => {
+    const { comparison } = compareWithServer(records, { ...server, ttftMeanMs: 20 }, 0.3);
+    const ttft = comparison.find((r) => r.metric === 'ttft-mean-ms');
+    expect(ttft).toMatchObject({ diff: 31, allowedMax: 2.3, agrees: false });
+    expect(describeDisagreement(comparison)).toBe(
+      'TTFT mean: ours 51.0 ms, server 20.0 ms (+31.0 ms; allowed -2.0…+2.3: one 0.30 ms round trip + max(5%, 2 ms))',
+    );
+  });
+
+  it('flags more tokens or requests on the server than we sent (someone else uses it)', () => {
+    const { comparison } = compareWithServer(records, { ...server, generatedTokens: 100, requests: 5 }, null);
+    expect(comparison.filter((r) => !r.agrees).map((r) => r.metric)).toEqual(['generated-tokens', 'requests']);
+    // Fewer requests on the server is fine: it never started the ones it rejected.
+    expect(compareWithServer(records, { ...server, requests: 1 }, null).comparison.find((r) => r.metric === 'requests')?.agrees).toBe(true);
+  });
+
+  it('compares per-token and per-request inter-token figures with the matching client statistic', () => {
+    const exact = [rec({ chunksMs: [50, 70], chunkTokens: [1, 4] })]; // one 20 ms gap carrying 4 tokens
+    expect(compareWithServer(exact, { ...server, itlMeanMs: 5, itlPer: 'token' }, 0).comparison.find((r) => r.metric === 'itl-mean-ms')?.client).toBe(5);
+    expect(compareWithServer(exact, { ...server, itlMeanMs: 20, itlPer: 'chunk' }, 0).comparison.find((r) => r.metric === 'itl-mean-ms')?.client).toBe(20);
+    expect(compareWithServer(exact, { ...server, itlMeanMs: 5, itlPer: 'request' }, 0).comparison.find((r) => r.metric === 'itl-mean-ms')?.client).toBe(5);
+  });
+
+  it('leaves out a row the server has no figure for', () => {
+    const { comparison } = compareWithServer(records, { ...server, ttftMeanMs: null, itlMeanMs: null, generatedTokens: null, requests: null }, 0.3);
+    expect(comparison).toEqual([]);
+  });
+});
+
+describe('queueing', () => {
+  it('is queued when the mean queue time exceeds max(5 ms, two decode steps, 10% of TTFT)', () => {
+    // Limit here: max(5, 2 × 11, 5.05) = 22 ms.
+    expect(compareWithServer(records, { ...server, queueMeanMs: 30 }, 0).queued).toBe(true);
+    expect(compareWithServer(records, { ...server, queueMeanMs: 21 }, 0).queued).toBe(false);
+  });
+  it('falls back to the waiting gauge when there is no queue-time histogram', () => {
+    const waiting = { mean: 0.6, max: 2, samples: 5 };
+    expect(compareWithServer(records, { ...server, queueMeanMs: null, waiting }, 0).queued).toBe(true);
+    expect(compareWithServer(records, { ...server, queueMeanMs: null, waiting: { ...waiting, mean: 0.2 } }, 0).queued).toBe(false);
+  });
+  it('describes the queue in words', () => {
+    expect(describeQueue({ queueMeanMs: 30, ttftMeanMs: 60, waiting: { mean: 2.5, max: 6, samples: 3 } })).toBe(
+      'mean queue time 30.0 ms (50% of its TTFT), up to 6 waiting (mean 2.5)',
+    );
+  });
+});

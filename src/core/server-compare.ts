@@ -1,0 +1,105 @@
+/**
+ * Our figures beside the server's, with the difference and a stated tolerance:
+ * client TTFT should exceed the server's by about one network round trip (the
+ * request travels one way, the first token the other); inter-token means should
+ * match (the round trip cancels out); tokens and requests should match unless
+ * someone else uses the server. Also judges whether the server queued requests,
+ * which shows load as latency instead of as errors.
+ */
+import { type RequestRecord, isOk } from './record.js';
+import { chunkGapsMs, itlPerTokenMs, tpotMs, ttftMs } from './request-metrics.js';
+import type { ServerFigures } from './server-truth.js';
+import type { ComparisonRow, ServerTruth } from './telemetry-schema.js';
+
+/** Tolerances of the comparison (why: README "Server-side ground truth"). */
+export const SERVER_TOLERANCE = {
+  /** Latency means may differ by this share of the server's figure (the acceptance bar at low load). */
+  relative: 0.05,
+  /** …but never less than this, ms: timer and event-loop wake-up granularity on both sides. */
+  ttftFloorMs: 2,
+  itlFloorMs: 0.5,
+  /** Generated tokens may differ by this share (requests cut short, the server counting a final token). */
+  tokensRelative: 0.02,
+  /** A mean queue time above max(this, 2 decode steps, 10% of TTFT) means requests waited for capacity. */
+  queueFloorMs: 5,
+  queueStepFactor: 2,
+  queueShareOfTtft: 0.1,
+  /** Without a queue-time histogram: this many requests waiting on average. */
+  waitingMean: 0.5,
+} as const;
+
+const mean = (xs: readonly number[]) => (xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length);
+const fmt = (x: number, d = 1) => x.toFixed(d);
+
+function row(metric: ComparisonRow['metric'], client: number, server: number, min: number, max: number, basis: string): ComparisonRow {
+  const diff = client - server;
+  return { metric, client, server, diff, diffPct: server === 0 ? null : (diff / server) * 100, allowedMin: min, allowedMax: max, agrees: diff >= min && diff <= max, basis };
+}
+
+/** The client's inter-token mean measured the way the server's observation is defined. */
+function clientItl(ok: readonly RequestRecord[], per: ServerFigures['itlPer']): number | null {
+  if (per === 'request') return mean(ok.map(tpotMs).filter((v): v is number => v !== null));
+  const gaps: number[] = [];
+  for (const r of ok) (per === 'token' ? itlPerTokenMs : chunkGapsMs)(r, gaps);
+  return mean(gaps);
+}
+
+/** The rows and the verdicts for one level. `records` may include warm-ups; they are left out. */
+export function compareWithServer(records: readonly RequestRecord[], s: ServerFigures, rttMs: number | null): { comparison: ComparisonRow[]; queued: boolean } {
+  const T = SERVER_TOLERANCE;
+  const measured = records.filter((r) => !r.warmup);
+  const ok = measured.filter(isOk);
+  const rows: ComparisonRow[] = [];
+  const ttft = mean(ok.map(ttftMs).filter((v): v is number => v !== null));
+  if (ttft !== null && s.ttftMeanMs !== null) {
+    const slack = Math.max(T.relative * s.ttftMeanMs, T.ttftFloorMs);
+    const rtt = rttMs ?? 0;
+    const basis = rttMs === null
+      ? `±max(${T.relative * 100}%, ${T.ttftFloorMs} ms); no round trip was measured`
+      : `one ${fmt(rtt, 2)} ms round trip + max(${T.relative * 100}%, ${T.ttftFloorMs} ms)`;
+    rows.push(row('ttft-mean-ms', ttft, s.ttftMeanMs, -slack, rtt + slack, basis));
+  }
+  const itl = clientItl(ok, s.itlPer);
+  if (itl !== null && s.itlMeanMs !== null) {
+    const slack = Math.max(T.relative * s.itlMeanMs, T.itlFloorMs);
+    rows.push(row('itl-mean-ms', itl, s.itlMeanMs, -slack, slack, `±max(${T.relative * 100}%, ${T.itlFloorMs} ms), per ${s.itlPer ?? 'chunk'}`));
+  }
+  if (s.generatedTokens !== null && measured.length > 0) {
+    const tokens = measured.reduce((a, r) => a + r.outputTokens, 0);
+    const slack = Math.max(T.tokensRelative * s.generatedTokens, 1);
+    rows.push(row('generated-tokens', tokens, s.generatedTokens, -slack, slack, `±${T.tokensRelative * 100}% of the server's count`));
+  }
+  if (s.requests !== null && measured.length > 0) {
+    rows.push(row('requests', measured.length, s.requests, 0, measured.length, 'the server may count fewer (rejected before it started them), never more'));
+  }
+  const stepMs = s.itlPer === 'request' ? 0 : (s.itlMeanMs ?? 0);
+  const queueLimit = Math.max(T.queueFloorMs, T.queueStepFactor * stepMs, T.queueShareOfTtft * (s.ttftMeanMs ?? 0));
+  const queued = s.queueMeanMs !== null ? s.queueMeanMs > queueLimit : (s.waiting?.mean ?? 0) >= T.waitingMean;
+  return { comparison: rows, queued };
+}
+
+const WHAT: Readonly<Record<ComparisonRow['metric'], string>> = {
+  'ttft-mean-ms': 'TTFT mean', 'itl-mean-ms': 'inter-token mean', 'generated-tokens': 'generated tokens', requests: 'requests',
+};
+
+/** "TTFT mean: ours 80.2, server 20.1 (+60.1; allowed −1.0…+1.3: one 0.30 ms round trip + …)" for each disagreeing row; null when all agree. */
+export function describeDisagreement(rows: readonly ComparisonRow[]): string | null {
+  const bad = rows.filter((r) => !r.agrees);
+  if (bad.length === 0) return null;
+  return bad.map((r) => {
+    const unit = r.metric.endsWith('-ms') ? ' ms' : '';
+    const sign = r.diff >= 0 ? '+' : '';
+    return `${WHAT[r.metric]}: ours ${fmt(r.client)}${unit}, server ${fmt(r.server)}${unit} (${sign}${fmt(r.diff)}${unit}; allowed ${fmt(r.allowedMin)}…+${fmt(r.allowedMax)}: ${r.basis})`;
+  }).join('; ');
+}
+
+/** Why we call the level queued, in words. */
+export function describeQueue(t: Pick<ServerTruth, 'queueMeanMs' | 'ttftMeanMs' | 'waiting'>): string {
+  const parts: string[] = [];
+  if (t.queueMeanMs !== null) {
+    const share = t.ttftMeanMs ? ` (${fmt((t.queueMeanMs / t.ttftMeanMs) * 100, 0)}% of its TTFT)` : '';
+    parts.push(`mean queue time ${fmt(t.queueMeanMs)} ms${share}`);
+  }
+  if (t.waiting !== null) parts.push(`up to ${fmt(t.waiting.max, 0)} waiting (mean ${fmt(t.waiting.mean)})`);
+  return parts.join(', ');
+}

@@ -1,0 +1,96 @@
+/**
+ * Result-schema parts for what the server and the accelerator said about a level:
+ * the server's own view from its Prometheus endpoint beside ours, and GPU
+ * utilisation, power and energy. Additive to schema version 1: files written
+ * before these fields existed still validate. "Not available" is a null with a
+ * reason, never a zero.
+ */
+import { z } from 'zod';
+
+const num = z.number();
+
+/** A gauge sampled during the level: mean and max of the readings, and how many there were. */
+export const gaugeStatsSchema = z.object({ mean: num, max: num, samples: z.number().int().positive() });
+
+/** One figure we measured next to the server's, judged against a stated tolerance. */
+export const comparisonRowSchema = z.object({
+  metric: z.enum(['ttft-mean-ms', 'itl-mean-ms', 'generated-tokens', 'requests']),
+  client: num,
+  server: num,
+  /** client − server. */
+  diff: num,
+  /** diff / server × 100; null when the server's figure is 0. */
+  diffPct: num.nullable(),
+  /** The range diff may fall in and still agree. */
+  allowedMin: num,
+  allowedMax: num,
+  agrees: z.boolean(),
+  /** How the range was set, in words. */
+  basis: z.string(),
+});
+
+/** The server's view of one level, from counter and histogram deltas over its measured requests. */
+export const serverTruthSchema = z.object({
+  metricsUrl: z.string(),
+  family: z.string().nullable(),
+  requests: num.nullable(),
+  ttftMeanMs: num.nullable(),
+  itlMeanMs: num.nullable(),
+  /** What one inter-token observation is: a streamed chunk (engine step), a token, or a request's mean. */
+  itlPer: z.enum(['chunk', 'token', 'request']).nullable(),
+  e2eMeanMs: num.nullable(),
+  queueMeanMs: num.nullable(),
+  generatedTokens: num.nullable(),
+  promptTokens: num.nullable(),
+  prefixCacheHitPct: num.nullable(),
+  running: gaugeStatsSchema.nullable(),
+  waiting: gaugeStatsSchema.nullable(),
+  kvCacheUsagePct: gaugeStatsSchema.nullable(),
+  /** Roles the server does not expose (by name, e.g. "ttftMs"). */
+  missing: z.array(z.string()),
+  /** Counter resets, histograms without observations, and the like. */
+  notes: z.array(z.string()),
+  /** TCP connect round trip to the server before the level, ms (median of a few). */
+  rttMs: num.nullable(),
+  comparison: z.array(comparisonRowSchema),
+  /** True when the server held requests in its queue: load showing up as latency. */
+  queued: z.boolean(),
+});
+
+/** What the run found at the server's metrics endpoint, once, at the start. */
+export const serverMetricsRunSchema = z.object({
+  available: z.boolean(),
+  url: z.string().nullable(),
+  family: z.string().nullable(),
+  /** Role → the metric name used. */
+  found: z.record(z.string(), z.string()),
+  missing: z.array(z.string()),
+  /** Why there is no server view, when unavailable. */
+  reason: z.string().nullable(),
+});
+
+/** GPU utilisation, power and energy of a level, with the source of the readings. */
+export const gpuLevelSchema = z.discriminatedUnion('available', [
+  z.object({
+    available: z.literal(true),
+    source: z.string(),
+    samples: z.number().int().positive(),
+    utilizationPct: z.object({ mean: num, max: num }).nullable(),
+    /** Summed over the GPUs, W. */
+    powerW: z.object({ mean: num, max: num }).nullable(),
+    /** Mean power over the level × its duration, J. */
+    energyJ: num.nullable(),
+    /** 'counter': mean power from the source's energy counter delta; 'power': from its power readings. */
+    energyMethod: z.enum(['counter', 'power']).nullable(),
+    joulesPerOutputToken: num.nullable(),
+    /** Why a figure is null, and the source's own warnings (e.g. a DCGM interval longer than the level). */
+    notes: z.array(z.string()),
+  }),
+  z.object({ available: z.literal(false), source: z.literal('not available'), reason: z.string() }),
+]);
+
+export type GaugeStats = z.infer<typeof gaugeStatsSchema>;
+export type ComparisonRow = z.infer<typeof comparisonRowSchema>;
+export type ServerTruth = z.infer<typeof serverTruthSchema>;
+export type ServerMetricsRun = z.infer<typeof serverMetricsRunSchema>;
+export type GpuLevel = z.infer<typeof gpuLevelSchema>;

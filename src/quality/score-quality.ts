@@ -1,0 +1,100 @@
+/**
+ * `scoreQuality`: the quality score of a candidate configuration against a
+ * baseline, over the network. Preflights both servers, finds the largest
+ * top_logprobs both allow, asks each for every prompt's first-token logprobs,
+ * asks each for the reference text's prompt logprobs, and hands the numbers to
+ * core's composeQualityScore. Requests run one at a time, baseline then candidate.
+ */
+import { preflight, type Target } from '../client/index.js';
+import { composeQualityScore, type FirstTokenPair, type QualityInput, type QualityScore } from '../core/index.js';
+import { firstTokenTop, probeTopK, type QualityEndpoint } from './first-token.js';
+import { JsonPoster } from './json-poster.js';
+import { promptLogprobs } from './prompt-logprobs.js';
+import { promptSetHash, QUALITY_PROMPTS, REFERENCE_TEXT, referenceTextHash } from './prompt-set.js';
+import { QualityError } from './quality-error.js';
+
+/** Inputs of {@link scoreQuality}. */
+export interface QualityOptions {
+  /** The reference configuration (typically FP16). */
+  baseline: Target;
+  /** The configuration under test. */
+  candidate: Target;
+  /** Model id on the baseline, and on the candidate unless `candidateModel` is set. Default: the first model each serves. */
+  model?: string;
+  /** Model id on the candidate when it differs (e.g. a quantized checkpoint's name). */
+  candidateModel?: string;
+  /** API of the first-token requests. Default 'chat'. Perplexity always uses completions. */
+  endpoint?: QualityEndpoint;
+  /** Limit of each request, ms. Default 60 000. */
+  timeoutMs?: number;
+  /** Called after each prompt with (prompts done, prompts in the set). */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** Which configuration a side was: its URL (no key), model and the largest top_logprobs it accepted. */
+export interface QualityConfiguration {
+  url: string;
+  model: string;
+  maxTopLogprobs: number;
+}
+
+/** A score with the identity of both configurations and the API used. */
+export interface QualityRun extends QualityScore {
+  baseline: QualityConfiguration;
+  candidate: QualityConfiguration;
+  endpoint: QualityEndpoint;
+}
+
+async function checkedModel(side: string, target: Target, model: string | undefined, timeoutMs: number): Promise<string> {
+  const r = await preflight(target, model, { timeoutMs: Math.min(timeoutMs, 10_000) });
+  if (!r.ok) throw new QualityError('preflight-refused', `${side}: ${r.message}`);
+  return r.model;
+}
+
+/**
+ * Measures the quality score (see core's QUALITY_EVALUATOR) of `candidate` against `baseline`.
+ * @throws QualityError when a server cannot be reached, refuses, or returns no first-token logprobs.
+ */
+export async function scoreQuality(options: QualityOptions): Promise<QualityRun> {
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const endpoint = options.endpoint ?? 'chat';
+  const baselineModel = await checkedModel('baseline', options.baseline, options.model, timeoutMs);
+  const candidateModel = await checkedModel('candidate', options.candidate, options.candidateModel ?? options.model, timeoutMs);
+  const b = new JsonPoster('baseline', options.baseline, timeoutMs);
+  const c = new JsonPoster('candidate', options.candidate, timeoutMs);
+  try {
+    const probe = QUALITY_PROMPTS[0] as string;
+    const kBaseline = await probeTopK(b, endpoint, baselineModel, probe);
+    const kCandidate = await probeTopK(c, endpoint, candidateModel, probe);
+    const k = Math.min(kBaseline, kCandidate);
+    const firstToken: FirstTokenPair[] = [];
+    for (const prompt of QUALITY_PROMPTS) {
+      const baseline = await firstTokenTop(b, endpoint, baselineModel, prompt, k);
+      const candidate = await firstTokenTop(c, endpoint, candidateModel, prompt, k);
+      firstToken.push({ baseline, candidate });
+      options.onProgress?.(firstToken.length, QUALITY_PROMPTS.length);
+    }
+    const refBaseline = await promptLogprobs(b, baselineModel, REFERENCE_TEXT);
+    const refCandidate = await promptLogprobs(c, candidateModel, REFERENCE_TEXT);
+    const referenceText: QualityInput['referenceText'] = typeof refBaseline === 'string' || typeof refCandidate === 'string'
+      ? { notRecorded: [refBaseline, refCandidate].filter((r): r is string => typeof r === 'string').join('; ') }
+      : { baseline: refBaseline, candidate: refCandidate };
+    let score: QualityScore;
+    try {
+      score = composeQualityScore({
+        firstToken, referenceText, topLogprobs: k, promptSetHash: promptSetHash(), referenceTextHash: referenceTextHash(),
+      });
+    } catch (err) {
+      if (!(err instanceof RangeError)) throw err;
+      throw new QualityError('bad-response', `the servers' logprobs cannot be scored: ${err.message}`);
+    }
+    return {
+      ...score,
+      baseline: { url: b.target.displayUrl, model: baselineModel, maxTopLogprobs: kBaseline },
+      candidate: { url: c.target.displayUrl, model: candidateModel, maxTopLogprobs: kCandidate },
+      endpoint,
+    };
+  } finally {
+    await Promise.all([b.close(), c.close()]);
+  }
+}

@@ -1,0 +1,32 @@
+/** The capacity search's verdicts at the edges of its range (the knee itself: capacity.timing.test.ts). */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SimServer, startSimulator } from '../sim/index.js';
+import { findCapacity } from './capacity.js';
+
+let sim: SimServer;
+beforeAll(async () => { sim = await startSimulator({ port: 0, prefillBaseMs: 2, prefillMsPerToken: 0, decodeStepMs: 1, decodeMsPerExtraSeq: 0 }); });
+afterAll(async () => { await sim.close(); });
+const spec = (slo: object) => async (level: number) => ({ url: sim.url, levels: [level], outputTokens: 4, promptTokens: 4, requestsPerLevel: 4, warmup: 0, slo });
+
+describe('capacity verdicts', () => {
+  it('above-range: every level holds, so the capacity is at least the last one', async () => {
+    const r = await findCapacity({ coarse: [1, 2], specFor: spec({ e2eMs: { p: 50, max: 60_000 } }) });
+    expect(r).toMatchObject({ verdict: 'above-range', capacity: 2, stepSize: null });
+    expect(r.evidence.above).toBeNull();
+    expect(r.statement).toMatch(/every level holds .* up to 2 streams: the capacity is higher/);
+  });
+  it('below-range: the first level already misses; no capacity, and the evidence says why', async () => {
+    const r = await findCapacity({ coarse: [2, 1], specFor: spec({ e2eMs: { p: 50, max: 0.001 } }) });
+    expect(r).toMatchObject({ verdict: 'below-range', capacity: null });
+    expect(r.probes).toHaveLength(1);
+    expect(r.probes[0]).toMatchObject({ level: 1, holds: false, reason: expect.stringMatching(/^e2eMs p50 [\d.]+ ms > 0\.001 ms/) });
+  });
+  it('refuses a spec without SLOs', async () => {
+    await expect(findCapacity({ coarse: [1], specFor: async () => ({ url: sim.url, levels: [1] }) })).rejects.toThrow(/capacity needs SLOs/);
+  });
+  it('stops at the probe budget', async () => {
+    const r = await findCapacity({ coarse: [1, 2, 4], maxProbes: 1, specFor: spec({ e2eMs: { p: 50, max: 60_000 } }) });
+    expect(r.probes).toHaveLength(1);
+    expect(r.capacity).toBe(1);
+  });
+});

@@ -1,0 +1,40 @@
+/**
+ * A level's result: the core summary of its records, plus how the load was
+ * applied, the mean cached prompt tokens, and goodput when the spec has SLOs.
+ * For an open loop, `concurrency` is the most requests in flight at once and
+ * the steady-state figures (defined for C busy slots) are left null. Requests
+ * whose prompt carries its own output cap (corpora) are judged short against it.
+ */
+import {
+  type LevelInput, type LevelLoad, type LevelResult, type RequestRecord, type Slo, isOk, levelGoodput, mean, summarizeLevel,
+} from '../core/index.js';
+import { outputCapAt } from '../workload/index.js';
+import type { SweepSpec } from './sweep-spec.js';
+
+export interface LevelResultInput extends Omit<LevelInput, 'concurrency'> {
+  load: LevelLoad;
+  slo: Slo | null;
+  /** Each request's own output cap, tokens. */
+  capOf: (r: RequestRecord) => number;
+}
+
+/** The output cap of each request of a level whose prompts start at `promptOffset` in the sweep. */
+export function outputCapOf(spec: SweepSpec, promptOffset: number): (r: RequestRecord) => number {
+  return (r) => outputCapAt(spec.prompts, promptOffset + r.seq) ?? spec.outputTokens;
+}
+
+export function levelResult(input: LevelResultInput): LevelResult {
+  const { load, slo, capOf, ...rest } = input;
+  const closed = load.kind === 'concurrency';
+  const summary = summarizeLevel({ ...rest, concurrency: closed ? load.level : Math.max(1, load.peakInFlight) });
+  const ok = input.records.filter((r) => !r.warmup && isOk(r));
+  const cached = ok.flatMap((r) => (r.cachedPromptTokens === null ? [] : [r.cachedPromptTokens]));
+  return {
+    ...summary,
+    ...(closed ? {} : { steadyThroughputTokS: null, steadyWindowMs: null }),
+    outputTokens: { ...summary.outputTokens, short: input.forceLength ? ok.filter((r) => r.outputTokens < capOf(r)).length : 0 },
+    load,
+    cachedPromptTokens: { mean: mean(cached) },
+    goodput: slo === null ? null : levelGoodput(input.records, slo, summary.durationMs),
+  };
+}

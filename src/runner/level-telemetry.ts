@@ -1,0 +1,131 @@
+/**
+ * Telemetry around each level, for runSweep: at the start of the run it finds the
+ * server's metrics endpoint and names and chooses the GPU source; just before a
+ * level's measured requests it times the round trip, scrapes the server and
+ * starts the GPU readings; after them it stops both and turns what it got into
+ * the level's `gpuMemMiB`, `gpu` and `serverTruth`, with warnings. Warm-ups fall
+ * outside the window, so the server's deltas cover exactly our measured requests.
+ */
+import {
+  FAMILY_PREFIXES, type GpuLevel, type GpuMem, type LevelResult, type MetricFamily, type RequestRecord, type ServerMetricsRun, type ServerTruth, type Warning,
+  compareWithServer, describeDisagreement, describeQueue, describeRoles, isOk, requiredNames, serverFigures, summarizeGpu,
+} from '../core/index.js';
+import {
+  type GpuSource, type ServerMetricsSession, absentGpuSource, measureRttMs, openServerMetrics, selectGpuSource,
+} from '../telemetry/index.js';
+import { SweepError } from './errors.js';
+import type { SweepSpec } from './sweep-spec.js';
+
+/** What detection learned about the engine's metrics (its dialect's data), used as hints. */
+export interface EngineMetricsHint {
+  engine: string;
+  label: string;
+  metrics: { path: string | null; enabledBy: string | null };
+}
+
+/** What the level gets from telemetry. */
+export interface LevelTelemetry { gpuMem: GpuMem; gpu: GpuLevel | null; serverTruth: ServerTruth | null; warnings: Warning[] }
+
+/** The level's telemetry warnings; a disagreement on a client-bound level says that our own delay may explain it. */
+export function levelWarnings(t: LevelTelemetry, level: Pick<LevelResult, 'clientBound'>): Warning[] {
+  if (!level.clientBound.bound) return t.warnings;
+  return t.warnings.map((w) => (w.code === 'server-disagrees' ? { ...w, message: `${w.message}; this level is client-bound (${level.clientBound.reason}), so our own delay may explain it` } : w));
+}
+
+export interface RunTelemetry {
+  /** For the run record; null when scraping was turned off. */
+  serverMetrics: ServerMetricsRun | null;
+  /** Awaited just before a level's measured requests. */
+  beforeMeasured(): Promise<void>;
+  /** After the measured requests of level `level`. */
+  afterMeasured(level: number, records: readonly RequestRecord[]): Promise<LevelTelemetry>;
+  /** Ends the GPU source (a streaming process) when the run ends. */
+  close(): Promise<void>;
+}
+
+/** The detected engine's metrics path first, its family as the naming hint, and its own advice when nothing answers. */
+function engineHints(e: EngineMetricsHint | undefined): { hint: MetricFamily | null; preferredPath: string | null; missingHint?: string } {
+  if (!e) return { hint: null, preferredPath: null };
+  const hint = e.engine in FAMILY_PREFIXES ? (e.engine as MetricFamily) : null;
+  const missingHint = hint === null ? undefined
+    : e.metrics.path === null ? `${e.label} has no Prometheus endpoint`
+    : e.metrics.enabledBy !== null ? `${e.label} serves it only with ${e.metrics.enabledBy}` : undefined;
+  return { hint, preferredPath: e.metrics.path, ...(missingHint === undefined ? {} : { missingHint }) };
+}
+
+/**
+ * Opens the metrics session and the GPU source for a run; start warnings go to `warn`.
+ * @param gpuOverride a source to use instead of choosing one (tests).
+ * @throws SweepError('bad-input') for `--gpu-source dcgm` without `--dcgm-url`.
+ */
+export async function startRunTelemetry(
+  spec: SweepSpec, headers: Record<string, string>, warn: (w: Warning) => void, gpuOverride?: GpuSource, engine?: EngineMetricsHint,
+): Promise<RunTelemetry> {
+  if (spec.gpuSource === 'dcgm' && spec.dcgmUrl === null) throw new SweepError('bad-input', 'gpuSource: dcgm needs a DCGM exporter URL (--dcgm-url)');
+  let session: ServerMetricsSession | null = null;
+  let serverMetrics: ServerMetricsRun | null = null;
+  // The API key goes only to the server itself, never to a --metrics-url elsewhere.
+  const sameOrigin = spec.metricsUrl === null || new URL(spec.metricsUrl).origin === new URL(spec.url).origin;
+  const metricsHeaders = sameOrigin ? headers : {};
+  if (spec.serverMetrics) {
+    const opened = await openServerMetrics({
+      baseUrl: spec.url, metricsUrl: spec.metricsUrl, intervalMs: spec.metricsIntervalMs, headers: metricsHeaders, ...engineHints(engine),
+    });
+    if (opened.ok) {
+      session = opened.session;
+      const { map, url } = session;
+      const found = Object.fromEntries(Object.values(map.roles).map((c) => [c.role, requiredNames(c.shape).join(' + ')]));
+      serverMetrics = { available: true, url, family: map.family, found, missing: map.missing, reason: null };
+      if (map.missing.length > 0) {
+        warn({ code: 'metrics-missing', message: `the server's metrics (${map.family ?? 'unknown engine'}, ${url}) lack: ${describeRoles(map.missing)}; those figures are not compared` });
+      }
+    } else {
+      serverMetrics = { available: false, url: spec.metricsUrl, family: null, found: {}, missing: [], reason: opened.reason };
+      warn({ code: 'metrics-missing', message: `no server-side ground truth: ${opened.reason}` });
+    }
+  }
+  const selection = gpuOverride
+    ? { source: gpuOverride, warnings: [] }
+    : await selectGpuSource({ choice: spec.gpuSource, dcgmUrl: spec.dcgmUrl, metrics: session && { url: session.url, map: session.map }, serverUrl: spec.url, headers: metricsHeaders });
+  for (const message of selection.warnings) warn({ code: 'gpu-source', message });
+  const gpu = selection.source ?? absentGpuSource(selection.reason);
+  let rttMs: number | null = null;
+  let windowStart = 0;
+
+  return {
+    serverMetrics,
+    close: () => gpu.close(),
+    async beforeMeasured() {
+      if (session) {
+        rttMs = await measureRttMs(spec.url);
+        await session.begin();
+      }
+      windowStart = performance.now();
+      gpu.start();
+    },
+    async afterMeasured(level, records) {
+      const windowMs = performance.now() - windowStart;
+      const collected = await gpu.stop();
+      const outputTokens = records.filter((r) => !r.warmup && isOk(r)).reduce((a, r) => a + r.outputTokens, 0);
+      const { mem, gpu: gpuLevel } = summarizeGpu(collected, { durationMs: windowMs, outputTokens });
+      const gpuOut = spec.gpuSource === 'none' ? null : gpuLevel;
+      const warnings: Warning[] = collected.warnings.map((m) => ({ code: 'gpu-source', message: `level ${level}: ${m}` }));
+      if (!session) return { gpuMem: mem, gpu: gpuOut, serverTruth: null, warnings };
+      const finished = records.filter((r) => !r.warmup && r.firstTokenNs !== null).length;
+      const scrapes = await session.end(finished);
+      if ('error' in scrapes) {
+        warnings.push({ code: 'metrics-missing', message: `level ${level}: no server view: ${scrapes.error}` });
+        return { gpuMem: mem, gpu: gpuOut, serverTruth: null, warnings };
+      }
+      const figures = serverFigures(scrapes.before, scrapes.after, session.map, scrapes.readings);
+      const { comparison, queued } = compareWithServer(records, figures, rttMs);
+      const serverTruth: ServerTruth = { metricsUrl: session.url, ...figures, rttMs, comparison, queued };
+      const disagreement = describeDisagreement(comparison);
+      if (disagreement) warnings.push({ code: 'server-disagrees', message: `level ${level}: our figures and the server's disagree: ${disagreement}` });
+      if (queued) {
+        warnings.push({ code: 'server-queued', message: `level ${level}: the server queued requests (${describeQueue(serverTruth)}): load shows up as latency, not as errors — the server is saturated at this level` });
+      }
+      return { gpuMem: mem, gpu: gpuOut, serverTruth, warnings };
+    },
+  };
+}

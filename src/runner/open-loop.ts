@@ -1,0 +1,72 @@
+/**
+ * The open-loop driver: every request has a target send time from the arrival
+ * schedule and leaves at that time whether or not earlier ones have finished,
+ * up to `maxInFlight` at once. A request due while the limit is reached waits
+ * for a slot; its targetSendNs is then the moment the slot freed, so send lag
+ * stays our own turnaround, and the wait is reported apart (scheduledNs).
+ * Waiting is a timer to within a couple of ms, then setImmediate turns, so
+ * sends leave on time without blocking I/O.
+ */
+import type { RequestRecord } from '../core/index.js';
+import type { Clock } from '../client/index.js';
+
+/** Below this wait (ms) the driver yields with setImmediate instead of arming a timer. */
+const SPIN_BELOW_MS = 2;
+
+export interface OpenLoopInput {
+  /** Target send offsets from `startNs`, ns, ascending. */
+  offsetsNs: readonly number[];
+  maxInFlight: number;
+  startNs: number;
+  clock: Clock;
+  signal: AbortSignal;
+  /** Sends request i (0-based within the measured requests); resolves when its stream ends. */
+  send(i: number, targetSendNs: number): Promise<RequestRecord>;
+}
+
+export interface OpenLoopRun {
+  /** Scheduled send time of each request, ns (startNs + offset). */
+  scheduledNs: number[];
+  /** Requests that had to wait for a free slot. */
+  waitedForSlot: number;
+}
+
+function waitUntil(clock: Clock, dueNs: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const step = () => {
+      if (signal.aborted) return resolve();
+      const leftMs = (dueNs - clock()) / 1e6;
+      if (leftMs <= 0) return resolve();
+      if (leftMs < SPIN_BELOW_MS) setImmediate(step);
+      else setTimeout(step, Math.floor(leftMs - SPIN_BELOW_MS / 2));
+    };
+    step();
+  });
+}
+
+/** Runs the schedule; resolves when every sent request has ended (or the signal stopped the rest). */
+export async function runOpenLoop(input: OpenLoopInput): Promise<OpenLoopRun> {
+  const scheduledNs = input.offsetsNs.map((o) => input.startNs + o);
+  const inFlight = new Set<Promise<RequestRecord>>();
+  const waiters: Array<(freedNs: number) => void> = [];
+  let waitedForSlot = 0;
+  for (let i = 0; i < scheduledNs.length && !input.signal.aborted; i++) {
+    const due = scheduledNs[i] as number;
+    await waitUntil(input.clock, due, input.signal);
+    if (input.signal.aborted) break;
+    let targetSendNs = due;
+    if (inFlight.size >= input.maxInFlight) {
+      waitedForSlot++;
+      targetSendNs = await new Promise<number>((resolve) => waiters.push(resolve));
+      if (input.signal.aborted) break;
+    }
+    const p = input.send(i, targetSendNs);
+    inFlight.add(p);
+    void p.then((r) => {
+      inFlight.delete(p);
+      waiters.shift()?.(r.endNs ?? input.clock());
+    });
+  }
+  await Promise.all(inFlight);
+  return { scheduledNs, waitedForSlot };
+}

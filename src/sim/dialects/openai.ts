@@ -1,0 +1,52 @@
+/**
+ * The OpenAI API: unknown keys refused ("Unrecognized request argument"),
+ * `ignore_eos`/`min_tokens` therefore refused too, reasoning counted in
+ * `completion_tokens_details` but never streamed, a role chunk with
+ * `content: ""`, `usage: null` on every chunk, nested errors with a string
+ * code, `owned_by: "system"` and an `openai-version` header.
+ */
+import { defineSimDialect } from './define.js';
+import { nestedStringCode, sseWire } from './error-shapes.js';
+import { detailedUsage } from './openai-style.js';
+
+const COMMON = [
+  'model', 'stream', 'stream_options', 'temperature', 'top_p', 'n', 'stop', 'presence_penalty', 'frequency_penalty',
+  'logit_bias', 'logprobs', 'user', 'seed', 'max_tokens',
+];
+
+export const openai = defineSimDialect({
+  kind: 'openai',
+  version: null,
+  modelCard: () => ({ owned_by: 'system' }),
+  headers: { 'openai-version': '2020-10-01' },
+  routes: {},
+  errorBody: nestedStringCode,
+  rules: {
+    allowed: {
+      chat: new Set([...COMMON, 'messages', 'max_completion_tokens', 'top_logprobs', 'reasoning_effort', 'response_format',
+        'tools', 'tool_choice', 'parallel_tool_calls', 'service_tier', 'store', 'metadata', 'prompt_cache_key']),
+      completion: new Set([...COMMON, 'prompt', 'echo', 'suffix', 'best_of']),
+      streamOptions: new Set(['include_usage', 'include_obfuscation']),
+    },
+    unknownKey: (key) => ({ status: 400, message: `Unrecognized request argument supplied: ${key}` }),
+    ignored: [],
+    ignoredStreamOptions: [],
+    renamed: {},
+  },
+  chatStyle: {
+    reasoning: { kind: 'hidden' },
+    role: { kind: 'opening', content: '""' },
+    finish: { kind: 'own-chunk', delta: '{}' },
+    eventPerToken: false,
+    preamble: '',
+    completionOpening: false,
+    eventSuffix: '',
+    extraFields: ',"system_fingerprint":"fp_goodput_sim","service_tier":"default"',
+    nullUsage: true,
+    usage: detailedUsage,
+    usageChunkId: null,
+    progress: 'usage',
+    wire: sseWire((m) => nestedStringCode(500, m, null, 'server_error'), false),
+  },
+  overload: null,
+});

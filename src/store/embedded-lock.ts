@@ -1,0 +1,94 @@
+/**
+ * The single-writer rule of the embedded database: PGlite is one process's
+ * database, so the process that opens a data directory first writes
+ * `<dir>.lock` (pid, host, what it is, and for `goodput serve` its URL) and
+ * removes it when it closes. Anyone else finds the holder there; a lock whose
+ * pid is gone from this host is stale and taken over.
+ */
+import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { hostname } from 'node:os';
+import { pidAlive } from './liveness.js';
+
+export interface LockHolder {
+  pid: number;
+  host: string;
+  /** `serve` holders are reached through their API; others are waited for. */
+  kind: 'serve' | 'cli';
+  /** What the holder is doing, e.g. "goodput sweep". */
+  command: string;
+  /** A loopback URL of the holder's API (serve only, once it listens). */
+  url?: string;
+  since: string;
+}
+
+export interface EmbeddedLock {
+  readonly path: string;
+  /** Rewrites the holder's entry (e.g. to add the URL once listening). */
+  update(extra: Partial<Pick<LockHolder, 'url'>>): void;
+  release(): void;
+}
+
+export type LockResult = { ok: true; lock: EmbeddedLock } | { ok: false; holder: LockHolder };
+
+/** The lock file of an embedded data directory. */
+export const lockPathOf = (dir: string): string => `${dir.replace(/\/+$/, '')}.lock`;
+
+function readHolder(path: string): LockHolder | null {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as LockHolder;
+  } catch {
+    return null;
+  }
+}
+
+/** Who holds the embedded store now, if a live process does. */
+export function currentHolder(dir: string): LockHolder | null {
+  const h = readHolder(lockPathOf(dir));
+  if (h === null) return null;
+  return h.host !== hostname() || pidAlive(h.pid) ? h : null;
+}
+
+/** Takes the lock of `dir` for this process, or says who holds it. Bounded: three attempts. */
+export async function acquireEmbeddedLock(dir: string, who: Pick<LockHolder, 'kind' | 'command'>): Promise<LockResult> {
+  const path = lockPathOf(dir);
+  await mkdir(dirname(path), { recursive: true });
+  let entry: LockHolder = { pid: process.pid, host: hostname(), ...who, since: new Date().toISOString() };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    // Written whole beside it, then linked into place: the lock never exists half-written.
+    const tmp = `${path}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(entry), { mode: 0o600 });
+    try {
+      try {
+        linkSync(tmp, path);
+      } finally {
+        rmSync(tmp, { force: true });
+      }
+      const onExit = () => rmSync(path, { force: true });
+      process.once('exit', onExit);
+      return {
+        ok: true,
+        lock: {
+          path,
+          update(extra) {
+            entry = { ...entry, ...extra };
+            writeFileSync(tmp, JSON.stringify(entry), { mode: 0o600 });
+            renameSync(tmp, path);
+          },
+          release() {
+            process.off('exit', onExit);
+            if (readHolder(path)?.pid === process.pid) rmSync(path, { force: true });
+          },
+        },
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const holder = currentHolder(dir);
+      if (holder !== null) return { ok: false, holder };
+      // Stale: its process is gone (or the file is unreadable). Take it over.
+      rmSync(path, { force: true });
+    }
+  }
+  throw new Error(`could not take the lock ${path} after 3 attempts; remove it if no goodput process is running`);
+}

@@ -1,0 +1,48 @@
+/**
+ * Levels and their raw request records. A level and all its records are
+ * committed together, in one transaction, when the level ends: a killed run
+ * keeps every finished level whole and nothing of the level in flight.
+ */
+import type { LevelResult, RequestRecord } from '../core/index.js';
+import type { SqlDriver } from './sql-driver.js';
+
+/** Records per INSERT statement (one JSON parameter each, so the size is the only limit). */
+const RECORDS_PER_STATEMENT = 500;
+
+export class LevelsRepo {
+  constructor(private readonly db: SqlDriver) {}
+
+  /** Stores one finished level with its records (warm-ups included, tagged). */
+  async save(runId: number, level: LevelResult, records: readonly RequestRecord[]): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO levels (run_id, concurrency, invalid, client_bound, failed, throughput_tok_s, result)
+         VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb)`,
+        [runId, level.concurrency, level.invalid, level.clientBound.bound, level.failed, level.throughputTokS, JSON.stringify(level)],
+      );
+      for (let i = 0; i < records.length; i += RECORDS_PER_STATEMENT) {
+        const batch = records.slice(i, i + RECORDS_PER_STATEMENT);
+        await tx.query(
+          `INSERT INTO records (run_id, concurrency, seq, warmup, outcome, record)
+           SELECT $1, $2, (e->>'seq')::int, (e->>'warmup')::boolean, e->'outcome'->>'kind', e
+           FROM jsonb_array_elements($3::jsonb) AS e`,
+          [runId, level.concurrency, JSON.stringify(batch)],
+        );
+      }
+    });
+  }
+
+  /** A run's finished levels, ascending. */
+  async levels(runId: number): Promise<LevelResult[]> {
+    const rows = await this.db.query<{ result: LevelResult }>('SELECT result FROM levels WHERE run_id = $1 ORDER BY concurrency', [runId]);
+    return rows.map((r) => r.result);
+  }
+
+  /** A run's raw records in level and send order; one level's when `concurrency` is given. */
+  async records(runId: number, concurrency?: number): Promise<RequestRecord[]> {
+    const rows = concurrency === undefined
+      ? await this.db.query<{ record: RequestRecord }>('SELECT record FROM records WHERE run_id = $1 ORDER BY concurrency, seq', [runId])
+      : await this.db.query<{ record: RequestRecord }>('SELECT record FROM records WHERE run_id = $1 AND concurrency = $2 ORDER BY seq', [runId, concurrency]);
+    return rows.map((r) => r.record);
+  }
+}

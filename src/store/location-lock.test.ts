@@ -1,0 +1,63 @@
+/** Where the store lives (flags, variables, default) and the embedded single-writer lock. */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { acquireEmbeddedLock, currentHolder, lockPathOf } from './embedded-lock.js';
+import { describeLocation, resolveStoreLocation, storeConfigured } from './location.js';
+import { openStore } from './store.js';
+
+describe('store location', () => {
+  it('PostgreSQL from the flag or the variable, the flag first', () => {
+    expect(resolveStoreLocation({ databaseUrl: 'postgres://u@h/db' }, { GOODPUT_DATABASE_URL: 'postgres://x@y/z' })).toEqual({ location: { kind: 'postgres', url: 'postgres://u@h/db' }, explicit: true });
+    expect(resolveStoreLocation({}, { GOODPUT_DATABASE_URL: 'postgres://x@y/z' }).location).toEqual({ kind: 'postgres', url: 'postgres://x@y/z' });
+  });
+  it('--data wins over the database variable; the default is GOODPUT_HOME/db', () => {
+    expect(resolveStoreLocation({ data: '/tmp/d' }, { GOODPUT_DATABASE_URL: 'postgres://x@y/z' }).location).toEqual({ kind: 'embedded', dir: '/tmp/d' });
+    expect(resolveStoreLocation({}, { GOODPUT_HOME: '/tmp/gh' })).toEqual({ location: { kind: 'embedded', dir: '/tmp/gh/db' }, explicit: false });
+  });
+  it('refuses both flags, and a URL that is not postgres://, naming the flag', () => {
+    expect(() => resolveStoreLocation({ data: 'd', databaseUrl: 'postgres://h/db' })).toThrow(/either --data .* or --database-url/);
+    expect(() => resolveStoreLocation({ databaseUrl: 'mysql://u:pw@h/db' })).toThrow('database URL must start with postgres:// (got "mysql://u:***@h/db")');
+  });
+  it('the default store counts as configured only once it exists', () => {
+    const home = mkdtempSync(join(tmpdir(), 'goodput-home-'));
+    const r = resolveStoreLocation({}, { GOODPUT_HOME: home });
+    expect(storeConfigured(r)).toBe(false);
+    mkdirSync(join(home, 'db'));
+    expect(storeConfigured(r)).toBe(true);
+    expect(describeLocation({ kind: 'postgres', url: 'postgres://u:pw@h:5/db' })).toBe('PostgreSQL at postgres://u:***@h:5/db');
+  });
+});
+
+describe('embedded single-writer lock', () => {
+  it('a second opener learns who holds the lock; release frees it', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'goodput-lock-')), 'db');
+    const first = await acquireEmbeddedLock(dir, { kind: 'serve', command: 'goodput serve' });
+    if (!first.ok) throw new Error('expected the lock');
+    first.lock.update({ url: 'http://127.0.0.1:7878' });
+    const second = await acquireEmbeddedLock(dir, { kind: 'cli', command: 'goodput sweep' });
+    expect(second).toEqual({ ok: false, holder: expect.objectContaining({ pid: process.pid, kind: 'serve', url: 'http://127.0.0.1:7878' }) });
+    first.lock.release();
+    expect(existsSync(lockPathOf(dir))).toBe(false);
+    expect(currentHolder(dir)).toBeNull();
+  });
+  it('a lock left by a killed process is taken over', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'goodput-lock-')), 'db');
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid as number;
+    writeFileSync(lockPathOf(dir), JSON.stringify({ pid: dead, host: hostname(), kind: 'cli', command: 'goodput sweep', since: 'x' }));
+    const got = await acquireEmbeddedLock(dir, { kind: 'cli', command: 'goodput runs' });
+    expect(got.ok).toBe(true);
+    expect(JSON.parse(readFileSync(lockPathOf(dir), 'utf8')).pid).toBe(process.pid);
+    if (got.ok) got.lock.release();
+  });
+  it('openStore refuses an embedded store held by another process, naming the holder', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'goodput-lock-')), 'db');
+    const held = await acquireEmbeddedLock(dir, { kind: 'cli', command: 'goodput sweep' });
+    await expect(openStore({ kind: 'embedded', dir }, { kind: 'cli', command: 'goodput runs' })).rejects.toMatchObject({
+      code: 'busy', message: expect.stringMatching(/embedded database at .* is in use by goodput sweep \(pid \d+, since/),
+    });
+    if (held.ok) held.lock.release();
+  });
+});

@@ -1,0 +1,22 @@
+/**
+ * A server as registered: one zod schema for `goodput servers add` and
+ * `POST /api/servers`, whose messages name the field.
+ */
+import { z } from 'zod';
+
+const optionalText = (what: string) => z.string().trim().min(1, `${what} must not be empty`).max(200, `${what} is too long (at most 200 characters)`).optional();
+
+export const serverInputSchema = z.object({
+  name: z.string({ error: 'name is required' }).trim()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'name must be 1–64 letters, digits, ".", "_" or "-", starting with a letter or digit'),
+  baseUrl: z.url({ protocol: /^https?$/, error: 'baseUrl must be an http(s) URL, e.g. http://127.0.0.1:8000' })
+    .transform((u) => u.replace(/\/+$/, '')),
+  /** Stored; never returned or shown. */
+  apiKey: z.string().min(1, 'apiKey must not be empty').optional(),
+  model: optionalText('model'),
+  engine: optionalText('engine'),
+  gpuLabel: optionalText('gpuLabel'),
+  hourlyCostUsd: z.number({ error: 'hourlyCostUsd must be a number' }).nonnegative('hourlyCostUsd must not be negative').nullable().optional(),
+});
+
+export type ServerInput = z.output<typeof serverInputSchema>;

@@ -1,0 +1,100 @@
+/**
+ * What the store keeps and returns. Times are ISO-8601 text; rates tok/s;
+ * money USD. A server's API key is stored but never part of any returned view.
+ */
+import type { Cards, LevelResult, RunInfo, Warning } from '../core/index.js';
+
+/** A server's state from its last probe. */
+export type ServerState = 'running' | 'stopped' | 'unreachable';
+
+export interface ServerStatus {
+  state: ServerState;
+  /** Why it is not running, or a caveat (e.g. it does not serve the registered model). */
+  detail: string | null;
+  /** The model the server answers with (the registered one when served, else the first it lists). */
+  model: string | null;
+  checkedAt: string;
+}
+
+/** A registered server as shown anywhere: the key is only ever `hasApiKey`. */
+export interface ServerView {
+  id: number;
+  name: string;
+  baseUrl: string;
+  hasApiKey: boolean;
+  model: string | null;
+  engine: string | null;
+  gpuLabel: string | null;
+  hourlyCostUsd: number | null;
+  status: ServerStatus;
+  createdAt: string;
+}
+
+/** How a run ended, or `running`; `interrupted` = its process is gone (see liveness.ts). */
+export type RunStatus = 'running' | 'complete' | 'stopped' | 'server-failed' | 'interrupted';
+
+/** The sweep as asked, stored at start (no API key, ever). */
+export interface RunSpec {
+  url: string;
+  model: string | null;
+  endpoint: 'chat' | 'completions';
+  levels: number[];
+  outputTokens: number;
+  promptTokens: number;
+  requestsPerLevel: number | 'auto';
+  warmup: number;
+  thinking: boolean;
+  forceLength: boolean;
+  temperature: number;
+  seed: number;
+  hourlyCostUsd: number | null;
+  baselineRateUsdPer1M: number | null;
+  gpuLabel: string | null;
+  command: string;
+}
+
+/** What starting a run records. */
+export interface BeginRun {
+  serverId: number | null;
+  serverName: string | null;
+  /** Normalized base URL of the target: the key that keeps two runs off one server. */
+  targetUrl: string;
+  spec: RunSpec;
+  ownerPid: number;
+  ownerHost: string;
+}
+
+/** A row of the run history. */
+export interface RunSummary {
+  id: number;
+  serverId: number | null;
+  serverName: string | null;
+  targetUrl: string;
+  model: string | null;
+  status: RunStatus;
+  stopReason: string | null;
+  startedAt: string;
+  endedAt: string | null;
+  /** Peak throughput over valid, not client-bound levels, tok/s; null when there is none. */
+  peakThroughputTokS: number | null;
+  peakConcurrency: number | null;
+  levelsDone: number;
+  levelsPlanned: number;
+  outputTokens: number;
+  thinking: boolean;
+}
+
+/** One run with everything stored about it except its raw records. */
+export interface RunDetail extends RunSummary {
+  spec: RunSpec;
+  /** The run's contract: the result's `run` object; null until the run ends. */
+  runInfo: RunInfo | null;
+  /** The result's other top-level fields (contract hash, tokenizer, …) as the sweep wrote them. */
+  extras: Record<string, unknown>;
+  warnings: Warning[];
+  /** Finished levels in ascending concurrency. */
+  levels: LevelResult[];
+  /** The result's cards; null until the run ends (and for interrupted runs). */
+  cards: Cards | null;
+  owner: { pid: number; host: string };
+}

@@ -1,0 +1,113 @@
+/**
+ * Scrapes the server's Prometheus endpoint around each level: once just before
+ * the measured requests, every `intervalMs` during them for the gauges (running,
+ * waiting, KV-cache usage), and once after. Only GETs of the metrics path: a
+ * health-generate style endpoint that runs a generation is never called.
+ */
+import {
+  type GaugeReading, type MetricFamily, type MetricMap, type PromScrape, discoverMetrics, readGauges, seriesValue,
+} from '../core/index.js';
+import { type EndpointHints, findMetricsEndpoint, scrapeMetrics } from './metrics-endpoint.js';
+
+export interface ServerMetricsOptions extends EndpointHints {
+  /** The server's base URL (`…/v1` allowed). */
+  baseUrl: string;
+  /** `--metrics-url`: used instead of probing the known paths. */
+  metricsUrl: string | null;
+  /** Gauge sampling period during a level, ms. */
+  intervalMs: number;
+  /** Per-scrape limit, ms. Default 2000. */
+  timeoutMs?: number;
+  headers?: Record<string, string>;
+  /** The engine detected for the server, when known. */
+  hint?: MetricFamily | null;
+}
+
+/** The scrapes that bracket one level. */
+export interface LevelScrapes { before: PromScrape; after: PromScrape; readings: GaugeReading[] }
+
+export interface ServerMetricsSession {
+  readonly url: string;
+  readonly map: MetricMap;
+  /** Scrapes before the measured requests and starts sampling gauges. */
+  begin(): Promise<void>;
+  /**
+   * Stops sampling and scrapes after the level. When the server counts finished
+   * requests, re-scrapes (up to 5 times, 100 ms apart) until it has counted
+   * `finished` of them, so a server that records stats just after the last byte is not cut short.
+   */
+  end(finished: number): Promise<LevelScrapes | { error: string }>;
+}
+
+const MAX_READINGS = 100_000;
+const SETTLE_TRIES = 5;
+const SETTLE_MS = 100;
+
+function requestsCounted(before: PromScrape, after: PromScrape, map: MetricMap): number | null {
+  const c = map.roles.requests;
+  if (!c || (c.shape.kind !== 'counter' && c.shape.kind !== 'histogram-count')) return null;
+  const name = c.shape.kind === 'counter' ? c.shape.name : `${c.shape.name}_count`;
+  const a = seriesValue(before, name, { combine: 'sum' });
+  const b = seriesValue(after, name, { combine: 'sum' });
+  return a === null || b === null ? null : b - a;
+}
+
+/** Finds the endpoint and the metric names; a session for the levels, or why there is none. */
+export async function openServerMetrics(o: ServerMetricsOptions): Promise<{ ok: true; session: ServerMetricsSession } | { ok: false; reason: string }> {
+  const scrapeOpts = { timeoutMs: o.timeoutMs ?? 2000, headers: o.headers };
+  const found = await findMetricsEndpoint(o.baseUrl, o.metricsUrl, { ...scrapeOpts, preferredPath: o.preferredPath, missingHint: o.missingHint });
+  if (!found.ok) return found;
+  const url = found.url;
+  const map = discoverMetrics(found.scrape, o.hint ?? null);
+  let before: PromScrape | null = null;
+  let readings: GaugeReading[] = [];
+  let timer: NodeJS.Timeout | null = null;
+  let inFlight: Promise<void> | null = null;
+  let lastError: string | null = null;
+
+  const sample = () => {
+    if (inFlight || readings.length >= MAX_READINGS) return;
+    inFlight = scrapeMetrics(url, scrapeOpts).then((r) => {
+      if (r.ok) readings.push({ atMs: performance.now(), values: readGauges(r.scrape, map) });
+    }).finally(() => { inFlight = null; });
+  };
+  const stop = async () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    if (inFlight) await inFlight;
+  };
+
+  const session: ServerMetricsSession = {
+    url, map,
+    async begin() {
+      await stop();
+      readings = [];
+      const r = await scrapeMetrics(url, scrapeOpts);
+      before = r.ok ? r.scrape : null;
+      lastError = r.ok ? null : r.error;
+      // The first reading a moment after the requests start, then every interval.
+      const tick = () => {
+        sample();
+        timer = setTimeout(tick, o.intervalMs);
+        timer.unref();
+      };
+      timer = setTimeout(tick, Math.min(o.intervalMs, 250));
+      timer.unref();
+    },
+    async end(finished) {
+      await stop();
+      if (before === null) return { error: `the scrape before the level failed: ${lastError ?? 'not begun'}` };
+      let after: PromScrape | null = null;
+      for (let i = 0; i < SETTLE_TRIES; i++) {
+        if (i > 0) await new Promise((r) => setTimeout(r, SETTLE_MS));
+        const r = await scrapeMetrics(url, scrapeOpts);
+        if (!r.ok) return { error: `the scrape after the level failed: ${r.error}` };
+        after = r.scrape;
+        const counted = requestsCounted(before, after, map);
+        if (counted === null || counted >= finished) break;
+      }
+      return { before, after: after as PromScrape, readings };
+    },
+  };
+  return { ok: true, session };
+}

@@ -1,0 +1,70 @@
+/**
+ * The goodput CLI as a real process, from source (through tsx), for tests:
+ * run a command to its end, or start one (serve, a long sweep) and wait for
+ * a line of its output. Every wait is bounded.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const MAIN = fileURLToPath(new URL('../cli/main.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface Ran { code: number | null; stdout: string; stderr: string }
+
+export interface Started {
+  child: ChildProcess;
+  /** Everything written so far. */
+  out(): { stdout: string; stderr: string };
+  /** Resolves with the first match of `re` on stdout or stderr; rejects after `timeoutMs` or on exit. */
+  waitFor(re: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
+  /** Settles with the exit code once the process has exited and its output is read. */
+  closed: Promise<number | null>;
+  /** SIGTERM (or `signal`), then the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export function startGoodput(args: readonly string[], env: NodeJS.ProcessEnv = {}): Started {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  const listeners = new Set<() => void>();
+  child.stdout?.on('data', (b: Buffer) => { stdout += b.toString(); listeners.forEach((l) => l()); });
+  child.stderr?.on('data', (b: Buffer) => { stderr += b.toString(); listeners.forEach((l) => l()); });
+  const closed = new Promise<number | null>((resolve) => child.once('close', (code) => { listeners.forEach((l) => l()); resolve(code); }));
+  return {
+    child,
+    closed,
+    out: () => ({ stdout, stderr }),
+    waitFor(re, timeoutMs = 60_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const m = re.exec(stdout) ?? re.exec(stderr);
+          if (m) { done(); resolve(m); } else if (child.exitCode !== null || child.signalCode !== null) {
+            done();
+            reject(new Error(`goodput ${args.join(' ')} exited (${child.exitCode ?? child.signalCode}) before ${re}:\n${stdout}\n${stderr}`));
+          }
+        };
+        const timer = setTimeout(() => { done(); reject(new Error(`timed out waiting for ${re} from goodput ${args.join(' ')}:\n${stdout}\n${stderr}`)); }, timeoutMs);
+        const done = () => { clearTimeout(timer); listeners.delete(check); };
+        listeners.add(check);
+        check();
+      });
+    },
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      const code = await closed;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}
+
+/** Runs `goodput ARGS` to its end (killed after `timeoutMs`). */
+export async function runGoodput(args: readonly string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 90_000): Promise<Ran> {
+  const p = startGoodput(args, env);
+  const timer = setTimeout(() => p.child.kill('SIGKILL'), timeoutMs);
+  const code = await p.closed;
+  clearTimeout(timer);
+  return { code, ...p.out() };
+}

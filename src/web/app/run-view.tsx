@@ -1,0 +1,42 @@
+/**
+ * One run: its identity line, status, warnings, live progress while it runs,
+ * the failures summary first, then the table, the charts and the cards.
+ * An interrupted run shows its finished levels but is not a result: no cards.
+ */
+import { useEffect } from 'preact/hooks';
+import { failureSummary, identityLine, runLabel } from '../view/index.js';
+import { CardsPanel } from './cards-panel.js';
+import { ChartsPanel } from './charts-panel.js';
+import { ProgressPanel } from './progress-panel.js';
+import { ResultsTable } from './results-table.js';
+import { useRun } from './use-run.js';
+
+const STATUS_WORDS = { running: 'running', complete: 'complete', stopped: 'stopped by the user', 'server-failed': 'the server failed', interrupted: 'interrupted' } as const;
+
+export function RunView({ id, onLive, onEnded }: { id: number; onLive(id: number | null): void; onEnded(): void }) {
+  const { run, live, announcement, error } = useRun(id, onEnded);
+  useEffect(() => { onLive(run?.status === 'running' ? run.id : null); }, [run?.status, run?.id]);
+  useEffect(() => () => onLive(null), []);
+  if (error) return <section class="panel"><h2>Run {id}</h2><p class="error" role="alert">{error}</p></section>;
+  if (!run) return <section class="panel" aria-busy="true"><h2>Run {id}</h2><p class="hint">Loading…</p></section>;
+  const levels = live ? live.levels : run.levels;
+  const warnings = live ? live.warnings : run.warnings;
+  const failures = failureSummary(levels);
+  const current = live?.current ?? null;
+  return (
+    <section class="panel" aria-labelledby="run-title">
+      <h2 id="run-title">Run {run.id} <span class={`badge status-${run.status}`}>{STATUS_WORDS[run.status]}</span></h2>
+      <p class="identity">{identityLine(run)}</p>
+      <p role="status" class="announce">{announcement}</p>
+      {run.status === 'interrupted' && <p class="banner bad">Interrupted — not a result. {run.stopReason} The finished levels are below; no cards are drawn from a run that did not end.</p>}
+      {run.stopReason && run.status !== 'interrupted' && <p class="banner">{run.stopReason}</p>}
+      {warnings.length > 0 && <ul class="warnings" aria-label="Warnings">{warnings.map((w) => <li><strong>Warning:</strong> {w.message}</li>)}</ul>}
+      {live && <ProgressPanel run={run} live={live} />}
+      {failures && <p class="banner bad failures"><span aria-hidden="true">⚠ </span><strong>Failed requests.</strong> {failures}</p>}
+      <ResultsTable levels={levels} spec={run.spec} planned={live ? run.spec.levels : []}
+        live={current && { concurrency: current.concurrency, done: current.done, requests: current.requests, failed: current.failed }} />
+      <ChartsPanel series={[{ label: runLabel(run), role: 'single', levels }]} />
+      {run.cards && <CardsPanel cards={run.cards} />}
+    </section>
+  );
+}

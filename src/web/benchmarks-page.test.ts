@@ -1,0 +1,175 @@
+/**
+ * The Benchmarks page in Debian's Chromium (playwright-core), against a real
+ * `goodput serve` and the simulator in its own process: register servers,
+ * refuse a stopped one and bad levels, start a sweep and watch its levels
+ * complete, read the table, charts and cards, copy the cards and compare them
+ * with `goodput cards`, warn about a short output, compare two runs, stop one.
+ * Screenshots go to test-artifacts/. Controls are found by role and label.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, type Locator, type Page, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SimProcess, spawnSimProcess } from '../sim/index.js';
+import { type Started, runGoodput, startGoodput } from '../test-support/goodput-process.js';
+import { TABLE_HEADERS } from './index.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ARTIFACTS = join(ROOT, 'test-artifacts');
+const CHROMIUM = process.env['GOODPUT_CHROMIUM'] ?? '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+let sim: SimProcess;
+let serve: Started;
+let browser: Browser;
+let page: Page;
+let url: string;
+const dir = mkdtempSync(join(tmpdir(), 'goodput-page-'));
+const data = join(dir, 'db');
+
+beforeAll(async () => {
+  if (!existsSync(join(ROOT, 'dist/web-app/index.html'))) throw new Error('the page is not built: run `npm run build` before this test (npm test does)');
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not at ${CHROMIUM}: install Debian's chromium (CI: apt-get install -y chromium) or set GOODPUT_CHROMIUM`);
+  mkdirSync(ARTIFACTS, { recursive: true });
+  // 2 ms per decode step: a 256-token request takes ~0.5 s, so levels last long enough to watch.
+  sim = await spawnSimProcess(['--prefill-base-ms', '5', '--prefill-ms-per-token', '0', '--decode-step-ms', '2', '--decode-ms-per-extra-seq', '0']);
+  serve = startGoodput(['serve', '--port', '0', '--data', data]);
+  url = (await serve.waitFor(/goodput serve: (http:\/\/127\.0\.0\.1:\d+\/)/))[1] as string;
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url.replace(/\/$/, '') });
+  page = await context.newPage();
+  await page.goto(url);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await serve?.stop();
+  await sim?.stop();
+});
+
+/** Waits (bounded) until the locator shows. */
+const visible = (l: Locator, timeout = 15_000) => l.first().waitFor({ state: 'visible', timeout });
+const poll = <T>(fn: () => Promise<T>, timeout = 15_000) => expect.poll(fn, { timeout, interval: 100 });
+
+const runsStored = async () => ((await (await fetch(`${url}api/runs`)).json()) as unknown[]).length;
+const serverPicker = () => page.getByRole('combobox', { name: 'Server', exact: true });
+
+async function register(name: string, baseUrl: string, state: string) {
+  const details = page.locator('details#register');
+  if (!(await details.evaluate((d) => (d as unknown as { open: boolean }).open))) await page.getByText('Register a server', { exact: true }).click();
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  await page.getByLabel('Base URL', { exact: true }).fill(baseUrl);
+  await page.getByRole('button', { name: 'Register server' }).click();
+  await visible(page.getByText(`Registered ${name}: ${state}.`));
+}
+
+describe('the Benchmarks page', () => {
+  it('starts empty, and registers a running and a stopped server', async () => {
+    await visible(page.getByRole('heading', { name: 'Benchmarks', level: 1 }));
+    await poll(() => page.getByText('No runs yet').count()).toBe(2);
+    await register('sim', sim.url, 'running');
+    await register('down', 'http://127.0.0.1:9', 'stopped');
+    await poll(() => serverPicker().inputValue()).toMatch(/\d+/);
+  }, 60_000);
+
+  it('refuses Start on a stopped server with the reason, before anything runs', async () => {
+    await serverPicker().selectOption({ label: 'down — stopped' });
+    await poll(() => page.locator('#server-status').textContent()).toContain('stopped — nothing is listening at 127.0.0.1:9');
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    const refusal = page.getByRole('alert').filter({ hasText: 'server "down" is stopped' });
+    await poll(() => refusal.textContent()).toContain('Nothing was run');
+    expect(await runsStored()).toBe(0);
+  }, 60_000);
+
+  it('refuses bad levels next to the field, before anything is sent', async () => {
+    await serverPicker().selectOption({ label: 'sim — running' });
+    const levels = page.getByRole('textbox', { name: 'Concurrency levels' });
+    await levels.fill('1, 0, four');
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await visible(page.getByText('“0” is not a positive integer. Levels look like 1, 2, 4, 8.'));
+    await poll(() => levels.getAttribute('aria-invalid')).toBe('true');
+    expect(await runsStored()).toBe(0);
+  }, 60_000);
+
+  it('runs a sweep level by level, then shows the table, both charts and the three cards', async () => {
+    await page.getByRole('textbox', { name: 'Concurrency levels' }).fill('1, 2, 4');
+    await poll(() => page.getByRole('spinbutton', { name: 'Output tokens' }).inputValue()).toMatch('256');
+    expect(await page.getByRole('checkbox', { name: 'Thinking' }).isChecked()).toBe(false);
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await page.waitForURL(/#\/runs\/1$/);
+    // Watch it live: the level in flight is marked in the table while the bars move.
+    await visible(page.getByRole('progressbar', { name: 'Levels' }));
+    await poll(() => page.getByRole('button', { name: 'Stop' }).isEnabled()).toBe(true);
+    await visible(page.getByRole('cell', { name: /^running… \d+ of \d+ requests$/ }));
+    await visible(page.getByRole('status').filter({ hasText: /Level 1 finished: [\d,.]+ tok\/s, 0 failed\./ }), 30_000);
+    await visible(page.getByRole('heading', { name: /^Run 1 complete$/ }), 60_000);
+
+    const table = page.getByRole('table', { name: /Per concurrency level/ });
+    expect(await table.getByRole('columnheader').allTextContents()).toEqual(['Concurrency', ...TABLE_HEADERS, 'Status']);
+    expect(await table.getByRole('rowheader').allTextContents()).toEqual(['1', '2', '4']);
+    const failedColumn = 1 + TABLE_HEADERS.indexOf('Failed');
+    for (const row of await table.locator('tbody tr').all()) {
+      expect(await row.locator('td').nth(failedColumn - 1).textContent()).toBe('0');
+      // A loaded CI machine may mark a level client-bound (our own loop lagged); never invalid here.
+      expect(await row.locator('td.status').textContent()).toMatch(/^(ok|client-bound: .+)$/);
+    }
+    const charts = page.locator('figure.chart');
+    await poll(() => charts.count()).toBe(3);
+    for (const [i, direction] of [[0, 'tok/s · higher is better'], [1, 'tok/s · higher is better'], [2, 'ms · lower is better']] as const) {
+      await poll(() => charts.nth(i).locator('figcaption').textContent()).toContain(direction);
+      await poll(() => charts.nth(i).getByRole('img').getAttribute('aria-label')).toMatch(/at concurrency 1/);
+    }
+    for (const name of ['Model', 'Engine', 'Platform']) await visible(page.getByRole('region', { name, exact: true }));
+    await poll(() => page.getByRole('region', { name: 'Engine', exact: true }).textContent()).toContain('Scaling curve');
+  }, 120_000);
+
+  it('"Copy cards as JSON" puts exactly what goodput cards prints on the clipboard', async () => {
+    await page.getByRole('button', { name: 'Copy cards as JSON' }).click();
+    await visible(page.getByRole('status').filter({ hasText: 'Copied the three cards as JSON' }));
+    const clipboard = await page.evaluate<string>('navigator.clipboard.readText()');
+    // serve holds the embedded store, so these commands go through its API.
+    const out = join(dir, 'run-1.json');
+    const exported = await runGoodput(['runs', 'export', '1', '--out', out, '--data', data]);
+    expect(exported.code).toBe(0);
+    const cards = await runGoodput(['cards', out]);
+    expect(cards.code).toBe(0);
+    expect(clipboard).toBe(cards.stdout);
+    expect(JSON.parse(readFileSync(out, 'utf8')).cards).toEqual(JSON.parse(clipboard));
+    await page.screenshot({ path: join(ARTIFACTS, 'benchmarks-page.png'), fullPage: true });
+  }, 90_000);
+
+  it('warns before Start about a short output, stores the warning, and compares two runs', async () => {
+    await page.getByRole('spinbutton', { name: 'Output tokens' }).fill('64');
+    await visible(page.getByText('64 output tokens is below 128'));
+    await page.getByRole('textbox', { name: 'Concurrency levels' }).fill('1, 2');
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await page.waitForURL(/#\/runs\/2$/);
+    await visible(page.getByRole('heading', { name: /^Run 2 complete$/ }), 60_000);
+    await poll(() => page.getByRole('list', { name: 'Warnings' }).textContent()).toContain('output length 64 is below 128 tokens');
+    await page.getByRole('checkbox', { name: /^Compare run 1 \(/ }).check();
+    await page.getByRole('checkbox', { name: /^Compare run 2 \(/ }).check();
+    await page.getByRole('button', { name: 'Compare selected runs' }).click();
+    await visible(page.getByRole('heading', { name: 'Compare run 1 (baseline) with run 2' }));
+    await visible(page.getByRole('rowheader', { name: 'output tokens' }));
+    await visible(page.getByText(/The workloads differ \(output tokens: 256 vs 64\), so no deltas are shown/));
+    await visible(page.getByRole('table', { name: /^Baseline: run 1/ }));
+    await visible(page.getByRole('table', { name: /^Candidate: run 2/ }));
+    await poll(() => page.locator('figure.chart').count()).toBe(3);
+    await page.screenshot({ path: join(ARTIFACTS, 'benchmarks-compare.png'), fullPage: true });
+  }, 120_000);
+
+  it('Stop ends a run cleanly and keeps its finished levels', async () => {
+    await page.goto(url);
+    await page.getByRole('spinbutton', { name: 'Output tokens' }).fill('256');
+    await page.getByRole('textbox', { name: 'Concurrency levels' }).fill('1, 32');
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await page.waitForURL(/#\/runs\/3$/);
+    await poll(() => page.getByRole('progressbar', { name: 'Levels' }).getAttribute('aria-valuetext'), 60_000).toBe('level 2 of 2, concurrency 32');
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await visible(page.getByRole('heading', { name: /^Run 3 stopped by the user$/ }), 30_000);
+    expect(await page.getByRole('table', { name: /Per concurrency level/ }).getByRole('rowheader').allTextContents()).toEqual(['1']);
+  }, 120_000);
+});

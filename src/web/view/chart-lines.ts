@@ -1,0 +1,60 @@
+/**
+ * Chart data: each run's levels as lines of points (x = concurrency), one
+ * line per run and statistic, with invalid and client-bound levels marked.
+ * Colours are fixed by role: the baseline grey, the run or candidate accent.
+ */
+import type { LevelResult } from '../../core/index.js';
+import { METRICS, type MetricKey } from './metrics.js';
+
+/** One run on a chart. */
+export interface ChartSeries {
+  /** Shown beside its lines, e.g. "run 3". */
+  label: string;
+  /** `single`: the only run; in a comparison the older run is the baseline. */
+  role: 'single' | 'baseline' | 'candidate';
+  levels: readonly LevelResult[];
+}
+
+export interface ChartPoint {
+  concurrency: number;
+  /** The level's figure; null when it has none (no successful request). */
+  value: number | null;
+  invalid: boolean;
+  clientBound: boolean;
+}
+
+export interface ChartLine {
+  label: string;
+  color: string;
+  /** SVG dash pattern; null for solid. */
+  dash: string | null;
+  /** Marker shape, repeating what the colour says. */
+  symbol: 'circle' | 'square';
+  points: ChartPoint[];
+}
+
+/** Colours at 3:1 contrast or better on white. */
+export const COLORS = { accent: '#1d4ed8', baseline: '#6b7280', invalid: '#b91c1c' } as const;
+
+/** Lines of `metrics` (each with a tag such as "p95", and a dash) for every series. */
+export function chartLines(series: readonly ChartSeries[], metrics: ReadonlyArray<{ key: MetricKey; tag: string | null; dash: string | null }>): ChartLine[] {
+  return series.flatMap((s) => metrics.map((m) => {
+    const baseline = s.role === 'baseline';
+    const candidateDash = s.role === 'candidate' && m.dash === null ? '6 4' : m.dash;
+    const label = [series.length > 1 ? s.label : null, metrics.length > 1 ? m.tag : null].filter(Boolean).join(' · ');
+    return {
+      label,
+      color: baseline ? COLORS.baseline : COLORS.accent,
+      dash: candidateDash,
+      symbol: s.role === 'candidate' ? 'square' : 'circle',
+      points: [...s.levels].sort((a, b) => a.concurrency - b.concurrency).map((l) => ({
+        concurrency: l.concurrency, value: METRICS[m.key].value(l), invalid: l.invalid, clientBound: l.clientBound.bound,
+      })),
+    } satisfies ChartLine;
+  }));
+}
+
+/** Every measured concurrency across the lines, ascending: the x ticks. */
+export function measuredLevels(lines: readonly ChartLine[]): number[] {
+  return [...new Set(lines.flatMap((l) => l.points.map((p) => p.concurrency)))].sort((a, b) => a - b);
+}

@@ -1,0 +1,114 @@
+/**
+ * The page's charts as functions `(series, { document }) => SVG element`,
+ * drawn with Observable Plot: in the browser with its document, in Node with
+ * linkedom's (the static page and share image reuse them). One unit per
+ * chart; x is concurrency on a log₂ scale with ticks at the measured levels;
+ * straight segments with a marker on every level, no smoothing; an invalid
+ * level is a red ×, labelled, and the line is broken around it.
+ */
+import * as Plot from '@observablehq/plot';
+import { COLORS, type ChartLine, type ChartSeries, chartLines, measuredLevels } from './chart-lines.js';
+import { num } from './format.js';
+import { METRICS, type MetricKey, directionText } from './metrics.js';
+
+/** The DOM to draw into (the browser's by default). */
+export type ChartDocument = NonNullable<Plot.PlotOptions['document']>;
+export type ChartElement = ReturnType<typeof Plot.plot>;
+
+export interface ChartOptions {
+  document?: ChartDocument;
+  /** Outer width, px. Default 640. */
+  width?: number;
+}
+
+export interface ChartSpec {
+  id: 'throughput' | 'per-request' | 'ttft';
+  title: string;
+  /** Unit and direction: "tok/s · higher is better". */
+  subtitle: string;
+  /** One sentence for screen readers (the SVG's aria-label). */
+  summary(series: readonly ChartSeries[]): string;
+  render(series: readonly ChartSeries[], o?: ChartOptions): ChartElement;
+  /** The same data as a table (headers, rows), for a details element. */
+  table(series: readonly ChartSeries[]): { headers: string[]; rows: string[][] };
+}
+
+type MetricLine = { key: MetricKey; tag: string | null; dash: string | null };
+
+function plotLines(lines: readonly ChartLine[], yLabel: string, ariaLabel: string, o: ChartOptions): ChartElement {
+  const xs = measuredLevels(lines);
+  const lo = xs[0] ?? 1;
+  const hi = xs[xs.length - 1] ?? 1;
+  const domain = xs.length < 2 ? [lo / 2, lo * 2] : [lo / 1.3, hi * 1.3];
+  const marks: Plot.Markish[] = [Plot.ruleY([0], { stroke: '#9ca3af' })];
+  // Direct labels at each line's last valid point, nudged apart top to bottom so close lines stay readable.
+  const lastValue = (l: ChartLine) => [...l.points].reverse().find((p) => !p.invalid && p.value !== null)?.value ?? -Infinity;
+  const rank = new Map([...lines].sort((a, b) => lastValue(b) - lastValue(a)).map((l, i) => [l, i]));
+  // "invalid level" is said once per level, however many lines mark it.
+  const said = new Set<number>();
+  for (const l of lines) {
+    const drawn = l.points.map((p) => ({ x: p.concurrency, y: p.invalid || p.value === null ? NaN : p.value }));
+    const valid = l.points.filter((p) => !p.invalid && p.value !== null);
+    const invalid = l.points.filter((p) => p.invalid && p.value !== null);
+    marks.push(Plot.line(drawn, { x: 'x', y: 'y', stroke: l.color, strokeWidth: 2, strokeDasharray: l.dash ?? undefined, curve: 'linear' }));
+    marks.push(Plot.dot(valid, { x: 'concurrency', y: 'value', r: 4, symbol: l.symbol, fill: l.color, stroke: 'white', strokeWidth: 1 }));
+    marks.push(Plot.dot(invalid, { x: 'concurrency', y: 'value', r: 6, symbol: 'times', stroke: COLORS.invalid, strokeWidth: 2, fill: 'none' }));
+    const unsaid = invalid.filter((p) => !said.has(p.concurrency));
+    unsaid.forEach((p) => said.add(p.concurrency));
+    marks.push(Plot.text(unsaid, { x: 'concurrency', y: 'value', text: () => 'invalid level', dy: -13, fill: COLORS.invalid, fontWeight: 'bold' }));
+    const last = valid[valid.length - 1];
+    const dy = -6 + 13 * (rank.get(l) ?? 0);
+    if (l.label && last) marks.push(Plot.text([last], { x: 'concurrency', y: 'value', text: () => l.label, dx: 9, dy, textAnchor: 'start', fill: l.color, fontWeight: 'bold' }));
+  }
+  const svg = Plot.plot({
+    document: o.document, width: o.width ?? 640, height: 280, marginLeft: 60, marginRight: 110, marginBottom: 44,
+    style: { fontSize: '12px', fontVariantNumeric: 'tabular-nums' },
+    x: { type: 'log', base: 2, domain, ticks: xs, tickFormat: (d: number) => String(d), label: 'Concurrency (log₂ scale)', labelAnchor: 'center', labelArrow: 'none' },
+    y: { zero: true, grid: true, nice: true, label: yLabel, labelArrow: 'none' },
+    ariaLabel, marks,
+  });
+  svg.setAttribute('role', 'img');
+  return svg;
+}
+
+function rise(series: readonly ChartSeries[], key: MetricKey, what: string): string {
+  const m = METRICS[key];
+  return series.map((s) => {
+    const pts = [...s.levels].filter((l) => !l.invalid && m.value(l) !== null).sort((a, b) => a.concurrency - b.concurrency);
+    const first = pts[0];
+    if (!first) return `${series.length > 1 ? `${s.label}: ` : ''}no valid level`;
+    const best = pts.reduce((a, b) => ((m.direction === 'lower' ? (m.value(b) ?? Infinity) < (m.value(a) ?? Infinity) : (m.value(b) ?? 0) > (m.value(a) ?? 0)) ? b : a));
+    const last = pts[pts.length - 1] as typeof first;
+    const tail = m.direction === 'higher' ? `peaks at ${num(m.value(best))} ${m.unit} at concurrency ${best.concurrency}` : `is ${num(m.value(last))} ${m.unit} at concurrency ${last.concurrency}`;
+    return `${series.length > 1 ? `${s.label}: ` : ''}${what} ${m.statistic} is ${num(m.value(first))} ${m.unit} at concurrency ${first.concurrency} and ${tail}`;
+  }).join('; ') + (series.some((s) => s.levels.some((l) => l.invalid)) ? '; invalid levels are marked' : '') + '.';
+}
+
+function table(series: readonly ChartSeries[], metrics: readonly MetricLine[]) {
+  const headers = ['Concurrency', ...series.flatMap((s) => metrics.map((m) => [series.length > 1 ? s.label : null, METRICS[m.key].header].filter(Boolean).join(' · ')))];
+  const levels = [...new Set(series.flatMap((s) => s.levels.map((l) => l.concurrency)))].sort((a, b) => a - b);
+  const rows = levels.map((c) => [String(c), ...series.flatMap((s) => metrics.map((m) => {
+    const l = s.levels.find((x) => x.concurrency === c);
+    return l ? `${num(METRICS[m.key].value(l), METRICS[m.key].digits)}${l.invalid ? ' (invalid)' : ''}` : '—';
+  }))]);
+  return { headers, rows };
+}
+
+function spec(id: ChartSpec['id'], title: string, yLabel: string, metrics: readonly MetricLine[], what: string): ChartSpec {
+  const first = METRICS[(metrics[0] as MetricLine).key];
+  return {
+    id, title, subtitle: directionText(first),
+    summary: (series) => rise(series, (metrics[0] as MetricLine).key, what),
+    render: (series, o = {}) => plotLines(chartLines(series, metrics), yLabel, rise(series, (metrics[0] as MetricLine).key, what), o),
+    table: (series) => table(series, metrics),
+  };
+}
+
+export const throughputChart = spec('throughput', 'Throughput against concurrency', 'Throughput (tok/s)', [{ key: 'throughput', tag: null, dash: null }], 'throughput');
+export const perRequestChart = spec('per-request', 'Per-request rate against concurrency', 'Per-request (tok/s, mean)', [{ key: 'perRequest', tag: null, dash: null }], 'per-request rate');
+export const ttftChart = spec('ttft', 'Time to first token against concurrency', 'TTFT (ms)', [
+  { key: 'ttftP50', tag: 'p50', dash: null }, { key: 'ttftP95', tag: 'p95', dash: '3 3' },
+], 'TTFT');
+
+/** Every chart of the Benchmarks page, in page order. */
+export const CHARTS: readonly ChartSpec[] = [throughputChart, perRequestChart, ttftChart];

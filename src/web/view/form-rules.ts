@@ -1,0 +1,51 @@
+/**
+ * The Start form's rules, checked in the page before anything is sent (the
+ * API checks them again): concurrency levels, output tokens, money.
+ * Messages name the field as its label reads.
+ */
+
+/** At most this many levels (the API's MAX_LEVELS). */
+export const FORM_MAX_LEVELS = 64;
+/** The largest level (the API's MAX_CONCURRENCY). */
+export const FORM_MAX_CONCURRENCY = 4096;
+/** Below this, per-request overhead dominates (the runner's SHORT_OUTPUT_TOKENS). */
+export const SHORT_OUTPUT_TOKENS = 128;
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
+
+/** "1, 2, 4, 8" (commas or spaces) → [1, 2, 4, 8]. */
+export function parseLevelsText(text: string): Checked<number[]> {
+  const items = text.split(/[\s,]+/).filter((s) => s !== '');
+  if (items.length === 0) return { ok: false, message: 'Give at least one concurrency level, e.g. 1, 2, 4, 8.' };
+  for (const s of items) {
+    if (!/^\d+$/.test(s) || Number(s) < 1) return { ok: false, message: `“${s}” is not a positive integer. Levels look like 1, 2, 4, 8.` };
+    if (Number(s) > FORM_MAX_CONCURRENCY) return { ok: false, message: `${s} is above the largest level, ${FORM_MAX_CONCURRENCY}.` };
+  }
+  if (items.length > FORM_MAX_LEVELS) return { ok: false, message: `${items.length} levels is more than ${FORM_MAX_LEVELS}.` };
+  return { ok: true, value: items.map(Number) };
+}
+
+/** A positive whole number of output tokens. */
+export function parseOutputTokens(text: string): Checked<number> {
+  const t = text.trim();
+  if (!/^\d+$/.test(t) || Number(t) < 1) return { ok: false, message: 'Output tokens must be a positive whole number, e.g. 256.' };
+  if (Number(t) > 32_768) return { ok: false, message: 'Output tokens must be at most 32768.' };
+  return { ok: true, value: Number(t) };
+}
+
+/** The warning shown before Start (and stored on the run) for a short output, or null. */
+export function shortOutputWarning(tokens: number): string | null {
+  return tokens < SHORT_OUTPUT_TOKENS
+    ? `${tokens} output tokens is below ${SHORT_OUTPUT_TOKENS}: per-request overhead dominates and real differences can vanish into it. The run will carry this warning.`
+    : null;
+}
+
+/** An optional amount of money: blank → null. */
+export function parseMoney(label: string, text: string, opts: { positive: boolean }): Checked<number | null> {
+  const t = text.trim();
+  if (t === '') return { ok: true, value: null };
+  const x = Number(t.replace(/^\$/, ''));
+  if (!Number.isFinite(x)) return { ok: false, message: `${label} must be a number, e.g. 6.50.` };
+  if (opts.positive ? x <= 0 : x < 0) return { ok: false, message: `${label} must be ${opts.positive ? 'greater than 0' : '0 or more'}.` };
+  return { ok: true, value: x };
+}

@@ -1,0 +1,14 @@
+/**
+ * web/view: the Benchmarks page's pure, reusable part — the metric registry,
+ * the table, card and compare view-models, and the charts as functions of
+ * data (pass a `document` to draw them in Node). No I/O, no globals.
+ */
+export * from './metrics.js';
+export * from './format.js';
+export * from './table-model.js';
+export * from './cards-model.js';
+export * from './chart-lines.js';
+export * from './charts.js';
+export * from './compare-model.js';
+export * from './form-rules.js';
+export * from './identity.js';

@@ -1,0 +1,48 @@
+/**
+ * The metric registry of the page: for each figure its label, unit, the
+ * statistic it is and which direction is better. Table headers, chart axes,
+ * subtitles and compare deltas all read it, so labels cannot drift.
+ */
+import type { LevelResult } from '../../core/index.js';
+
+export type Direction = 'higher' | 'lower';
+
+export interface MetricDef {
+  /** Column header, unit included, as the Benchmarks page shows it. */
+  header: string;
+  /** Axis or fact label without the statistic. */
+  label: string;
+  unit: string;
+  /** The statistic, named beside every value ("p50", "mean of per-request", …). */
+  statistic: string;
+  /** Which way is better; null when neither is (memory). */
+  direction: Direction | null;
+  /** The value of a level, or null when it has none. */
+  value(l: LevelResult): number | null;
+  /** Decimals shown. */
+  digits: number;
+}
+
+export const METRICS = {
+  throughput: { header: 'Throughput tok/s', label: 'Throughput', unit: 'tok/s', statistic: 'output tokens ÷ level duration', direction: 'higher', digits: 1, value: (l) => l.throughputTokS },
+  perRequest: { header: 'Per-request tok/s', label: 'Per-request rate', unit: 'tok/s', statistic: 'mean of per-request', direction: 'higher', digits: 1, value: (l) => l.perRequestTokS?.mean ?? null },
+  ttftP50: { header: 'TTFT p50 (ms)', label: 'TTFT', unit: 'ms', statistic: 'p50', direction: 'lower', digits: 1, value: (l) => l.ttftMs?.p50 ?? null },
+  ttftP95: { header: 'TTFT p95 (ms)', label: 'TTFT', unit: 'ms', statistic: 'p95', direction: 'lower', digits: 1, value: (l) => l.ttftMs?.p95 ?? null },
+  tpotP50: { header: 'TPOT p50 (ms)', label: 'TPOT', unit: 'ms', statistic: 'p50', direction: 'lower', digits: 2, value: (l) => l.tpotMs?.p50 ?? null },
+  e2eP50: { header: 'e2e p50 (ms)', label: 'e2e', unit: 'ms', statistic: 'p50', direction: 'lower', digits: 0, value: (l) => l.e2eMs?.p50 ?? null },
+  failed: { header: 'Failed', label: 'Failed requests', unit: 'requests', statistic: 'count', direction: 'lower', digits: 0, value: (l) => l.failed },
+  gpuMem: { header: 'GPU mem (MiB)', label: 'GPU memory', unit: 'MiB', statistic: 'peak', direction: null, digits: 0, value: (l) => (l.gpuMemMiB.available ? l.gpuMemMiB.peak : null) },
+} as const satisfies Record<string, MetricDef>;
+
+export type MetricKey = keyof typeof METRICS;
+
+/** The results table's columns after Concurrency, in the seed's order. */
+export const TABLE_METRICS: readonly MetricKey[] = ['throughput', 'perRequest', 'ttftP50', 'ttftP95', 'tpotP50', 'e2eP50', 'failed', 'gpuMem'];
+
+/** Figures that are averages of the level's requests: greyed out when the level is invalid. */
+export const AVERAGE_METRICS: ReadonlySet<MetricKey> = new Set(['throughput', 'perRequest', 'ttftP50', 'ttftP95', 'tpotP50', 'e2eP50']);
+
+/** "tok/s · higher is better". */
+export function directionText(m: MetricDef): string {
+  return m.direction === null ? m.unit : `${m.unit} · ${m.direction} is better`;
+}

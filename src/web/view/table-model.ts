@@ -1,0 +1,90 @@
+/**
+ * The results table as data: one row per level (finished, running or
+ * queued), cells in the seed's column order, an invalid level's averages
+ * marked dimmed with the reason, and Failed emphasized when non-zero.
+ */
+import type { LevelResult } from '../../core/index.js';
+import { num } from './format.js';
+import { AVERAGE_METRICS, METRICS, type MetricKey, TABLE_METRICS } from './metrics.js';
+
+export interface TableCell {
+  metric: MetricKey;
+  text: string;
+  /** An average of an invalid level: shown greyed, with "invalid" for screen readers. */
+  dimmed: boolean;
+  /** A non-zero Failed count: the first thing the eye should meet. */
+  alarm: boolean;
+}
+
+export interface TableRow {
+  concurrency: number;
+  state: 'done' | 'running' | 'queued';
+  cells: TableCell[];
+  invalid: boolean;
+  clientBound: boolean;
+  /** What the Status cell says: "ok", "invalid: 3 of 64 failed (timeout 3)", "running… 12 of 32", "queued". */
+  status: string;
+}
+
+export interface LiveLevel { concurrency: number; done: number; requests: number; failed: number }
+
+/** The header cells after "Concurrency", in order. */
+export const TABLE_HEADERS: readonly string[] = TABLE_METRICS.map((k) => METRICS[k].header);
+
+function failures(l: LevelResult): string {
+  const kinds = Object.entries(l.failures).map(([k, n]) => `${k} ${n}`).join(', ');
+  return `${l.failed} of ${l.requests} failed${kinds ? ` (${kinds})` : ''}`;
+}
+
+export function statusText(l: LevelResult): string {
+  if (l.invalid) return `invalid: ${failures(l)}`;
+  if (l.clientBound.bound) return `client-bound: ${l.clientBound.reason ?? 'our client was the bottleneck'}`;
+  return 'ok';
+}
+
+function doneRow(l: LevelResult): TableRow {
+  const cells = TABLE_METRICS.map((k) => {
+    const m = METRICS[k];
+    const text = k === 'gpuMem' && !l.gpuMemMiB.available ? 'n/a' : num(m.value(l), m.digits);
+    return { metric: k, text, dimmed: l.invalid && AVERAGE_METRICS.has(k), alarm: k === 'failed' && l.failed > 0 };
+  });
+  return { concurrency: l.concurrency, state: 'done', cells, invalid: l.invalid, clientBound: l.clientBound.bound, status: statusText(l) };
+}
+
+function pendingRow(concurrency: number, live: LiveLevel | null): TableRow {
+  const cells = TABLE_METRICS.map((k) => ({
+    metric: k, text: k === 'failed' && live ? String(live.failed) : '—', dimmed: false, alarm: k === 'failed' && (live?.failed ?? 0) > 0,
+  }));
+  const status = live ? `running… ${live.done} of ${live.requests} requests` : 'queued';
+  return { concurrency, state: live ? 'running' : 'queued', cells, invalid: false, clientBound: false, status };
+}
+
+/**
+ * Rows for finished levels, then (while a run is live) the level in flight and the queued ones.
+ * @param planned every level the run will measure, when it is still running.
+ */
+export function tableRows(levels: readonly LevelResult[], planned: readonly number[] = [], live: LiveLevel | null = null): TableRow[] {
+  const rows = [...levels].sort((a, b) => a.concurrency - b.concurrency).map(doneRow);
+  const done = new Set(levels.map((l) => l.concurrency));
+  for (const c of [...new Set(planned)].sort((a, b) => a - b)) {
+    if (!done.has(c)) rows.push(pendingRow(c, live?.concurrency === c ? live : null));
+  }
+  return rows;
+}
+
+/** One sentence naming every level with failures, for above the table; null when there are none. */
+export function failureSummary(levels: readonly LevelResult[]): string | null {
+  const bad = levels.filter((l) => l.failed > 0);
+  if (bad.length === 0) return null;
+  const example = (l: LevelResult) => (l.failureExamples[0] ? ` — e.g. ${l.failureExamples[0].replace(/[.\s]+$/, '')}` : '');
+  const list = bad.map((l) => `concurrency ${l.concurrency}: ${failures(l)}${example(l)}`).join('; ');
+  return `${bad.length === 1 ? '1 level has' : `${bad.length} levels have`} failed requests, so ${bad.length === 1 ? 'its' : 'their'} averages are invalid and left out of the peak: ${list}.`;
+}
+
+/** The table's caption: workload and statistics. */
+export function tableCaption(w: { promptTokens: number; outputTokens: number; thinking: boolean; requestsPerLevel: number | 'auto' }): string {
+  const requests = w.requestsPerLevel === 'auto' ? 'max(8, 4 × concurrency)' : String(w.requestsPerLevel);
+  return `Per concurrency level: ${w.promptTokens}-token synthetic prompts, ${w.outputTokens} output tokens, thinking ${w.thinking ? 'on' : 'off'}, ` +
+    `${requests} measured requests after a warm-up. Throughput is output tokens ÷ level duration; per-request is the mean of each request's rate; ` +
+    'TTFT, TPOT and e2e are percentiles of all successful requests. All measured.';
+}

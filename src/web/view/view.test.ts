@@ -1,0 +1,133 @@
+/**
+ * The view module without a browser: charts drawn into linkedom's document
+ * (as the static page will), table rows, cards, compare deltas and form rules.
+ */
+import { parseHTML } from 'linkedom';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { LevelResult } from '../../core/index.js';
+import { MAX_CONCURRENCY, MAX_LEVELS } from '../../api/index.js';
+import { SHORT_OUTPUT_TOKENS } from '../../runner/index.js';
+import { type SweepFixture, sweepFixture } from '../../test-support/sweep-fixture.js';
+import {
+  CHARTS, FORM_MAX_CONCURRENCY, FORM_MAX_LEVELS, SHORT_OUTPUT_TOKENS as FORM_SHORT, TABLE_HEADERS, cardViews, cardsJson, contractDiffs,
+  deltaText, failureSummary, incomparableReason, parseLevelsText, parseMoney, parseOutputTokens, shortOutputWarning, tableRows, ttftChart,
+} from './index.js';
+
+let fx: SweepFixture;
+let levels: LevelResult[];
+beforeAll(async () => {
+  fx = await sweepFixture();
+  const [one, two] = fx.result.levels as [LevelResult, LevelResult];
+  // A third level with failures, to see how an invalid level renders.
+  levels = [one, two, { ...two, concurrency: 4, failed: 3, requests: 12, failures: { timeout: 3 }, invalid: true, invalidReason: '3 of 12 requests failed (timeout 3)', failureExamples: ['timed out waiting for the first token'] }];
+});
+
+const doc = () => parseHTML('<!doctype html><html><body></body></html>').document;
+
+describe('charts (linkedom)', () => {
+  it('draws every chart as an SVG with role img, a summary, ticks at the measured levels and the invalid level marked', () => {
+    for (const chart of CHARTS) {
+      const svg = chart.render([{ label: 'run 1', role: 'single', levels }], { document: doc() as never });
+      expect(svg.tagName.toLowerCase()).toBe('svg');
+      expect(svg.getAttribute('role')).toBe('img');
+      expect(svg.getAttribute('aria-label')).toMatch(/concurrency 1/);
+      const texts = [...svg.querySelectorAll('text')].map((t) => t.textContent);
+      for (const c of ['1', '2', '4']) expect(texts).toContain(c);
+      expect(texts).toContain('invalid level');
+      expect(texts.some((t) => /log₂/.test(t ?? ''))).toBe(true);
+      expect(chart.subtitle).toMatch(/is better$/);
+    }
+    expect(ttftChart.subtitle).toBe('ms · lower is better');
+    expect(CHARTS[0]?.subtitle).toBe('tok/s · higher is better');
+  });
+  it('labels p50 and p95 directly, and runs by name in a comparison', () => {
+    const single = ttftChart.render([{ label: 'run 1', role: 'single', levels }], { document: doc() as never });
+    const labels = [...single.querySelectorAll('text')].map((t) => t.textContent);
+    expect(labels).toEqual(expect.arrayContaining(['p50', 'p95']));
+    const both = CHARTS[0]!.render([{ label: 'run 1', role: 'baseline', levels }, { label: 'run 2', role: 'candidate', levels }], { document: doc() as never });
+    expect([...both.querySelectorAll('text')].map((t) => t.textContent)).toEqual(expect.arrayContaining(['run 1', 'run 2']));
+  });
+  it('gives each chart its data as a table', () => {
+    const t = ttftChart.table([{ label: 'run 1', role: 'single', levels }]);
+    expect(t.headers).toEqual(['Concurrency', 'TTFT p50 (ms)', 'TTFT p95 (ms)']);
+    expect(t.rows.map((r) => r[0])).toEqual(['1', '2', '4']);
+    expect(t.rows[2]?.[1]).toMatch(/\(invalid\)$/);
+  });
+});
+
+describe('table', () => {
+  it('has the seed columns in order', () => {
+    expect(TABLE_HEADERS).toEqual(['Throughput tok/s', 'Per-request tok/s', 'TTFT p50 (ms)', 'TTFT p95 (ms)', 'TPOT p50 (ms)', 'e2e p50 (ms)', 'Failed', 'GPU mem (MiB)']);
+  });
+  it('marks an invalid level: averages dimmed, Failed an alarm, the reason in its status, and a summary naming it', () => {
+    const rows = tableRows(levels);
+    const bad = rows[2]!;
+    expect(bad.invalid).toBe(true);
+    expect(bad.status).toBe('invalid: 3 of 12 failed (timeout 3)');
+    expect(bad.cells.filter((c) => c.dimmed).map((c) => c.metric)).toEqual(['throughput', 'perRequest', 'ttftP50', 'ttftP95', 'tpotP50', 'e2eP50']);
+    expect(bad.cells.find((c) => c.metric === 'failed')).toMatchObject({ text: '3', alarm: true });
+    expect(rows[0]!.cells.some((c) => c.dimmed || c.alarm)).toBe(false);
+    expect(failureSummary(levels)).toMatch(/^1 level has failed requests.*concurrency 4: 3 of 12 failed \(timeout 3\) — e\.g\. timed out/);
+    expect(failureSummary(levels.slice(0, 2))).toBeNull();
+  });
+  it('shows the level in flight and the queued ones while a run is live; GPU memory without a source is n/a, never 0', () => {
+    const rows = tableRows(levels.slice(0, 1), [1, 2, 4], { concurrency: 2, done: 3, requests: 8, failed: 1 });
+    expect(rows.map((r) => [r.concurrency, r.state, r.status])).toEqual([[1, 'done', 'ok'], [2, 'running', 'running… 3 of 8 requests'], [4, 'queued', 'queued']]);
+    expect(rows[1]!.cells.find((c) => c.metric === 'failed')).toMatchObject({ text: '1', alarm: true });
+    expect(rows[0]!.cells.find((c) => c.metric === 'gpuMem')?.text).toBe('n/a');
+  });
+});
+
+describe('cards', () => {
+  it('copies exactly what goodput cards prints', () => {
+    expect(cardsJson(fx.result.cards)).toBe(JSON.stringify(fx.result.cards, null, 2) + '\n');
+  });
+  it('names each value with its statistic and provenance; cost only with an hourly cost', () => {
+    const [model, engine, platform] = cardViews(fx.result.cards);
+    expect(model?.facts.map((f) => f.note)).toEqual(['mean of per-request at concurrency 1 · measured', 'p50 · measured', 'p50 · measured']);
+    expect(engine?.facts[0]?.label).toBe('Peak throughput');
+    expect(platform?.facts.find((f) => f.label === 'Cost per 1M output tokens')?.note).toBe('derived');
+    const noCost = cardViews({ ...fx.result.cards, platform: { ...fx.result.cards.platform, hourlyCostUsd: null, costPer1MOutputTokensUsd: null, savingPct: null } });
+    expect(noCost[2]?.facts.some((f) => f.label === 'Cost per 1M output tokens')).toBe(false);
+  });
+});
+
+describe('compare', () => {
+  const side = (outputTokens: number, lv: LevelResult[]) => ({ label: 'x', model: 'm', server: 's', levels: lv, spec: { url: 'u', model: null, endpoint: 'chat' as const, levels: [1, 2], outputTokens, promptTokens: 8, requestsPerLevel: 3, warmup: 1, thinking: false, forceLength: true, temperature: 0, seed: 42, hourlyCostUsd: null, baselineRateUsdPer1M: null, gpuLabel: null, command: '' } });
+  it('lists differing contract fields and refuses deltas across workloads', () => {
+    const diffs = contractDiffs(side(256, levels), side(128, levels));
+    expect(diffs).toEqual([{ field: 'output tokens', baseline: '256', candidate: '128', workload: true }]);
+    expect(incomparableReason(diffs)).toMatch(/workloads differ \(output tokens: 256 vs 128\), so no deltas/);
+    expect(incomparableReason([])).toBeNull();
+  });
+  it('words deltas with their direction, and gives none for an invalid level', () => {
+    const a = levels[0]!;
+    const faster = { ...a, throughputTokS: a.throughputTokS * 1.18, ttftMs: a.ttftMs && { ...a.ttftMs, p50: a.ttftMs.p50 * 2 } };
+    expect(deltaText('throughput', a, faster)).toMatch(/^\+[\d.,]+ tok\/s \(\+18 %\), better$/);
+    expect(deltaText('ttftP50', a, faster)).toMatch(/ms \(\+100 %\), worse$/);
+    expect(deltaText('throughput', a, levels[2])).toBe('no delta: a level is invalid');
+  });
+});
+
+describe('form rules', () => {
+  it('match the API and the runner', () => {
+    expect([FORM_MAX_LEVELS, FORM_MAX_CONCURRENCY, FORM_SHORT]).toEqual([MAX_LEVELS, MAX_CONCURRENCY, SHORT_OUTPUT_TOKENS]);
+  });
+  it('parse levels with commas or spaces and say what is wrong', () => {
+    expect(parseLevelsText('1, 2 4,8')).toEqual({ ok: true, value: [1, 2, 4, 8] });
+    expect(parseLevelsText('')).toEqual({ ok: false, message: 'Give at least one concurrency level, e.g. 1, 2, 4, 8.' });
+    expect(parseLevelsText('1, 0')).toEqual({ ok: false, message: '“0” is not a positive integer. Levels look like 1, 2, 4, 8.' });
+    expect(parseLevelsText('2.5')).toMatchObject({ ok: false, message: expect.stringMatching(/“2.5” is not a positive integer/) });
+    expect(parseLevelsText('9000')).toMatchObject({ ok: false, message: '9000 is above the largest level, 4096.' });
+    expect(parseLevelsText(Array.from({ length: 65 }, () => '1').join(','))).toMatchObject({ ok: false, message: '65 levels is more than 64.' });
+  });
+  it('check output tokens and money, and warn below 128 tokens', () => {
+    expect(parseOutputTokens('256')).toEqual({ ok: true, value: 256 });
+    expect(parseOutputTokens('abc')).toMatchObject({ ok: false, message: expect.stringMatching(/positive whole number/) });
+    expect(shortOutputWarning(64)).toMatch(/64 output tokens is below 128/);
+    expect(shortOutputWarning(256)).toBeNull();
+    expect(parseMoney('Hourly cost', '', { positive: false })).toEqual({ ok: true, value: null });
+    expect(parseMoney('Hourly cost', '$6.50', { positive: false })).toEqual({ ok: true, value: 6.5 });
+    expect(parseMoney('Baseline rate', '0', { positive: true })).toEqual({ ok: false, message: 'Baseline rate must be greater than 0.' });
+  });
+});

@@ -1,0 +1,110 @@
+/**
+ * Arrival patterns: each kind owns its logic — which level values it accepts,
+ * how many requests a level runs by default, and the plan the runner follows:
+ * closed loop (C slots) or open loop (a target send offset for every request).
+ * Schedules are pure: the same spec, level and seed give the same offsets.
+ */
+import { type ArrivalKind, type ArrivalSpec, mulberry32 } from '../core/index.js';
+
+/** Open loops never hold more streams than this without a declared cap (the client's socket budget). */
+export const OPEN_LOOP_SOCKET_LIMIT = 1024;
+
+/** What the runner does for one level. Offsets are ns from the level's start, ascending. */
+export type LevelPlan =
+  | { kind: 'closed'; slots: number }
+  | { kind: 'open'; offsetsNs: number[]; maxInFlight: number };
+
+interface ArrivalOps<S extends ArrivalSpec> {
+  /** Why a level value is not valid for this kind, or null. */
+  checkLevel(level: number): string | null;
+  /** Requests per level when the spec says 'auto'. */
+  autoRequests(level: number): number;
+  /** Sockets to open before the level's clock starts. */
+  warmSockets(spec: S, level: number, requests: number): number;
+  /** Sockets the client may need at most. */
+  connections(spec: S, level: number): number;
+  label(spec: S, level: number): string;
+  plan(spec: S, level: number, requests: number): LevelPlan;
+  /** The next level to probe between a holding `lo` and a failing `hi`, or null when they are one step apart. */
+  bisect(lo: number, hi: number, resolution: number): number | null;
+}
+
+type Ops = { [K in ArrivalKind]: ArrivalOps<Extract<ArrivalSpec, { kind: K }>> };
+
+const wholePositive = (what: string) => (level: number) =>
+  Number.isInteger(level) && level > 0 ? null : `${level} is not a whole number of ${what}`;
+
+/** Exponential gaps of mean 1/rate (s) from a seeded generator, as cumulative ns offsets (first at 0). */
+export function poissonOffsetsNs(ratePerS: number, n: number, seed: number): number[] {
+  const rand = mulberry32(seed);
+  const out: number[] = [];
+  let t = 0;
+  for (let i = 0; i < n; i++) {
+    out.push(t);
+    t += (-Math.log(1 - rand()) / ratePerS) * 1e9;
+  }
+  return out;
+}
+
+/** Evenly spaced offsets, 1/rate apart (ns). */
+export function constantOffsetsNs(ratePerS: number, n: number): number[] {
+  return Array.from({ length: n }, (_, i) => (i / ratePerS) * 1e9);
+}
+
+/** `size` requests at once every `intervalMs` (ns offsets). */
+export function burstOffsetsNs(size: number, intervalMs: number, n: number): number[] {
+  return Array.from({ length: n }, (_, i) => Math.floor(i / size) * intervalMs * 1e6);
+}
+
+/** Whole-number axes: done when adjacent. */
+const bisectWhole = (lo: number, hi: number) => (hi - lo <= 1 ? null : Math.floor((lo + hi) / 2));
+/** Continuous axes: done when the gap is within `resolution` (a share) of `hi`. */
+const bisectRate = (lo: number, hi: number, resolution: number) => (hi - lo <= resolution * hi ? null : (lo + hi) / 2);
+
+const ARRIVALS: Ops = {
+  concurrency: {
+    checkLevel: wholePositive('streams'),
+    autoRequests: (c) => Math.max(8, 4 * c),
+    warmSockets: (_s, c, requests) => Math.min(c, requests),
+    connections: (_s, c) => c,
+    label: (_s, c) => `${c} stream${c === 1 ? '' : 's'}`,
+    plan: (_s, c) => ({ kind: 'closed', slots: c }),
+    bisect: bisectWhole,
+  },
+  rate: {
+    checkLevel: (r) => (r > 0 && r <= 100_000 ? null : `${r} is not a rate between 0 and 100000 requests/s`),
+    autoRequests: (r) => Math.max(16, Math.ceil(10 * r)),
+    warmSockets: (s, _r, requests) => Math.min(s.maxConcurrency ?? 64, requests, 64),
+    connections: (s) => s.maxConcurrency ?? OPEN_LOOP_SOCKET_LIMIT,
+    label: (s, r) => `${r} req/s ${s.process}${s.process === 'poisson' ? ` (seed ${s.seed})` : ''}${s.maxConcurrency === null ? '' : `, cap ${s.maxConcurrency}`}`,
+    plan: (s, r, n) => ({
+      kind: 'open',
+      offsetsNs: s.process === 'poisson' ? poissonOffsetsNs(r, n, s.seed) : constantOffsetsNs(r, n),
+      maxInFlight: s.maxConcurrency ?? OPEN_LOOP_SOCKET_LIMIT,
+    }),
+    bisect: bisectRate,
+  },
+  burst: {
+    checkLevel: wholePositive('requests per burst'),
+    autoRequests: (b) => Math.max(8, 4 * b),
+    warmSockets: (s, b, requests) => Math.min(s.maxConcurrency ?? b, requests),
+    connections: (s) => s.maxConcurrency ?? OPEN_LOOP_SOCKET_LIMIT,
+    label: (s, b) => `bursts of ${b} every ${s.intervalMs} ms${s.maxConcurrency === null ? '' : `, cap ${s.maxConcurrency}`}`,
+    plan: (s, b, n) => ({ kind: 'open', offsetsNs: burstOffsetsNs(b, s.intervalMs, n), maxInFlight: s.maxConcurrency ?? OPEN_LOOP_SOCKET_LIMIT }),
+    bisect: bisectWhole,
+  },
+};
+
+/** The operations of an arrival spec's kind, bound to the spec. */
+export function arrivalOps(spec: ArrivalSpec) {
+  const ops = ARRIVALS[spec.kind] as ArrivalOps<ArrivalSpec>;
+  return {
+    checkLevel: (level: number) => ops.checkLevel(level),
+    autoRequests: (level: number) => ops.autoRequests(level),
+    warmSockets: (level: number, requests: number) => ops.warmSockets(spec, level, requests),
+    connections: (level: number) => ops.connections(spec, level),
+    label: (level: number) => ops.label(spec, level),
+    plan: (level: number, requests: number) => ops.plan(spec, level, requests),
+    bisect: (lo: number, hi: number, resolution: number) => ops.bisect(lo, hi, resolution),
+  };
+}

@@ -1,0 +1,25 @@
+/**
+ * Counting prompt tokens for the target model. Three kinds, strongest first:
+ * a local tokenizer.json, the server's own /tokenize, and a labelled
+ * approximation (one whitespace-separated word = one token). The kind used is
+ * recorded in the result with whether its counts are exact.
+ */
+import type { TokenizerInfo } from '../core/index.js';
+
+/** Counts the tokens of a text as the model's tokenizer would, without special tokens. */
+export interface TokenCounter {
+  info: TokenizerInfo;
+  /** Tokens of `text` (no BOS/EOS or chat template tokens). */
+  count(text: string): Promise<number>;
+}
+
+/** The documented approximation. */
+export const APPROXIMATE_LABEL =
+  'approximate: one whitespace-separated word counted as one token (the common words used are one token in the main BPE families); not exact';
+
+export function approximateCounter(): TokenCounter {
+  return {
+    info: { kind: 'approximate', exact: false, label: APPROXIMATE_LABEL, sha256: null },
+    count: (text) => Promise.resolve(text.split(/\s+/).filter((w) => w !== '').length),
+  };
+}

@@ -1,0 +1,40 @@
+/** The server's /tokenize as the token counter, and `auto` falling back to the labelled approximation. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SimServer, startSimulator } from '../sim/index.js';
+import { type TestServer, startServer } from '../test-support/scripted-server.js';
+import { WorkloadError } from './errors.js';
+import { exactPrompt } from './exact-prompt.js';
+import { resolveTokenizer } from './resolve-tokenizer.js';
+import { tokenizeUrl } from './tokenizer-server.js';
+
+let sim: SimServer;
+let bare: TestServer;
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0 });
+  bare = await startServer((_req, res) => { res.writeHead(404); res.end(); });
+});
+afterAll(async () => { await Promise.all([sim.close(), bare.close()]); });
+
+describe('server tokenizer', () => {
+  it('finds /tokenize beside /v1, keeping a path prefix', () => {
+    expect(tokenizeUrl('http://h:8000/v1/')).toBe('http://h:8000/tokenize');
+    expect(tokenizeUrl('http://h:8000/proxy/v1')).toBe('http://h:8000/proxy/tokenize');
+  });
+  it('counts with the server (the simulator: one word, one token) and builds exact prompts with it', async () => {
+    const counter = await resolveTokenizer({ kind: 'server' }, { url: `${sim.url}/v1`, model: 'goodput-sim-1' });
+    expect(counter.info).toMatchObject({ kind: 'server', exact: true, label: expect.stringMatching(/^exact: the server's tokenizer \(POST .*\/tokenize/) });
+    expect(await counter.count('one two  three')).toBe(3);
+    expect((await exactPrompt(counter, 37, 'rsalt', 4)).split(' ')).toHaveLength(37);
+  });
+  it('auto: the server\'s when it has one, else the approximation, labelled with why', async () => {
+    expect((await resolveTokenizer({ kind: 'auto' }, { url: sim.url, model: 'goodput-sim-1' })).info.kind).toBe('server');
+    const approx = await resolveTokenizer({ kind: 'auto' }, { url: bare.url, model: 'm' });
+    expect(approx.info).toMatchObject({ kind: 'approximate', exact: false });
+    expect(approx.info.label).toMatch(/^approximate: .*\(no server tokenizer: POST .*\/tokenize answered HTTP 404\)$/);
+  });
+  it('server required but absent: an error that says so', async () => {
+    await expect(resolveTokenizer({ kind: 'server' }, { url: bare.url, model: 'm' })).rejects.toSatisfy(
+      (e: unknown) => e instanceof WorkloadError && /asks for the server's tokenizer, but POST .* answered HTTP 404/.test(e.message),
+    );
+  });
+});
