@@ -47,7 +47,7 @@ export class RunManager {
     const recorder = recordSweep(writer);
     const runId = writer.runId;
     const onEvent = this.forward(runId);
-    const done = runSweep(input, { signal: ctrl.signal, onEvent: (e) => { recorder.onEvent(e); onEvent(e); } })
+    const done = runSweep(input, { signal: ctrl.signal, onEvent: (e) => { recorder.onEvent(e); onEvent(e); }, afterLevel: recorder.afterLevel })
       .then((result) => recorder.finish(result))
       .catch(async (err: unknown) => {
         if (err instanceof SweepError) await recorder.discard(err.message);

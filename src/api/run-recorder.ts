@@ -2,9 +2,10 @@
  * Subscribes a RunWriter to runSweep's events: the model at preflight,
  * warnings as raised, each level (with its raw records) when it ends, a
  * heartbeat every HEARTBEAT_INTERVAL_MS, and the result at the end. Writes are
- * queued in order so the sweep never waits for the database.
+ * queued in order; the sweep waits only for a level's commit, between levels
+ * (runSweep's `afterLevel`), never during measured time.
  */
-import type { SweepResult } from '../core/index.js';
+import type { LevelResult, RequestRecord, SweepResult } from '../core/index.js';
 import type { SweepEvent } from '../runner/index.js';
 import { HEARTBEAT_INTERVAL_MS } from '../store/index.js';
 import type { RunWriter } from './catalog.js';
@@ -13,6 +14,8 @@ export interface SweepRecorder {
   readonly runId: number;
   /** Pass every SweepEvent here. */
   onEvent(e: SweepEvent): void;
+  /** runSweep's `afterLevel`: commits the level and its raw records; resolves when stored (a failure is reported by `finish`). */
+  afterLevel(level: LevelResult, records: readonly RequestRecord[]): Promise<void>;
   /** Waits for queued writes, then stores the result. @throws Error naming what could not be stored. */
   finish(result: SweepResult): Promise<void>;
   /** The sweep was refused before measuring: removes the run. */
@@ -44,13 +47,13 @@ export function recordSweep(writer: RunWriter, opts: RecorderOptions = {}): Swee
     onEvent(e) {
       if (e.kind === 'preflight') enqueue('the model', () => writer.setModel(e.model));
       else if (e.kind === 'warning') enqueue('a warning', () => writer.addWarning(e.warning));
-      else if (e.kind === 'level-end') {
-        const { level, records } = e;
-        enqueue(`level ${level.concurrency}`, async () => {
-          await writer.saveLevel(level, records);
-          opts.onLevelStored?.(level.concurrency);
-        });
-      }
+    },
+    afterLevel(level, records) {
+      enqueue(`level ${level.concurrency}`, async () => {
+        await writer.saveLevel(level, records);
+        opts.onLevelStored?.(level.concurrency);
+      });
+      return chain;
     },
     async finish(result) {
       await settle();

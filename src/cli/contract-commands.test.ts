@@ -3,29 +3,16 @@
  * real files, the simulator over loopback. Timing comparisons are in the
  * *.timing.test.ts files; here only structure, files and messages.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { runGoodput } from '../test-support/goodput-process.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { sweepResultSchema } from '../core/index.js';
 import { type SimServer, startSimulator } from '../sim/index.js';
 
-const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
-interface Ran { code: number | null; stdout: string; stderr: string }
-function goodput(args: string[], timeoutMs = 60_000): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (b: Buffer) => { stdout += b.toString(); });
-    child.stderr.on('data', (b: Buffer) => { stderr += b.toString(); });
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`goodput ${args.join(' ')} timed out`)); }, timeoutMs);
-    child.on('exit', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
-  });
-}
+const goodput = (args: string[]) => runGoodput(args, {}, 60_000);
 
 let sim: SimServer;
 let dir: string;

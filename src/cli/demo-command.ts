@@ -14,7 +14,6 @@ export const DEMO_SIM_FLAGS = ['--prefill-base-ms', '30', '--prefill-ms-per-toke
 export function registerDemoCommand(program: Command): void {
   const cmd = program.command('demo').description('start the built-in simulator, sweep it (levels 1,2,4,8,16) and show the results');
   addSweepOptions(cmd, false);
-  cmd.setOptionValue('requestsPerLevel', '8');
   cmd.action(async (flags: SweepFlags) => {
     const sim = await spawnSimProcess(DEMO_SIM_FLAGS);
     process.stderr.write(`simulator started at ${sim.url} (its own process)\n`);

@@ -2,31 +2,18 @@
  * `goodput quality` as a user runs it: a real process against two simulators
  * over loopback; bad input exits 2 with a clear message and writes nothing.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { runGoodput } from '../test-support/goodput-process.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUALITY_EVALUATOR, QUALITY_SCALE_NOTE } from '../core/index.js';
 import { type SimServer, startSimulator } from '../sim/index.js';
 import { closedPort } from '../test-support/scripted-server.js';
 
-const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
 
-interface Ran { code: number | null; stdout: string; stderr: string }
 
-function goodput(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 60_000): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'quality', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (b: Buffer) => { stdout += b.toString(); });
-    child.stderr.on('data', (b: Buffer) => { stderr += b.toString(); });
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`goodput quality ${args.join(' ')} timed out`)); }, timeoutMs);
-    child.on('exit', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
-  });
-}
+const goodput = (args: string[], env: NodeJS.ProcessEnv = {}) => runGoodput(['quality', ...args], env, 60_000);
 
 const fast = { prefillBaseMs: 0, prefillMsPerToken: 0, decodeStepMs: 0.2, decodeMsPerExtraSeq: 0 };
 let baseline: SimServer;

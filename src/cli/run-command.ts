@@ -34,21 +34,18 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   const progress = progressReporter(process.stderr);
-  const writes: Promise<void>[] = [];
   let first = true;
   try {
     const result = await asUsageErrors(() => runContract(contract, {
       url, apiKey, command, signal: ctrl.signal,
       onCell: (i, total, label) => process.stderr.write(`cell ${i + 1}/${total}: ${label}\n`),
-      onEvent: (e, cell) => {
-        progress(e);
-        if (e.kind === 'level-end' && flags.raw) {
-          writes.push(writeRecords(flags.raw, e.records.map((r) => ({ ...r, cell })), first));
-          first = false;
-        }
+      onEvent: (e) => progress(e),
+      afterLevel: async (_level, records, cell) => {
+        if (!flags.raw) return;
+        await writeRecords(flags.raw, records.map((r) => ({ ...r, cell })), first);
+        first = false;
       },
     }));
-    await Promise.all(writes);
     const json = JSON.stringify(result, null, 2) + '\n';
     if (flags.json === '-') process.stdout.write(json);
     else {

@@ -6,7 +6,7 @@
  */
 import { type Catalog, beginRunOf, openCatalog, recordSweep } from '../api/index.js';
 import { SweepError, type SweepEvent, type SweepSpecInput, sweepSpecSchema } from '../runner/index.js';
-import type { SweepResult } from '../core/index.js';
+import type { LevelResult, RequestRecord, SweepResult } from '../core/index.js';
 import { redactDatabaseUrl, resolveStoreLocation, storeConfigured } from '../store/index.js';
 import type { Command } from 'commander';
 import { addStoreOptions, cliErrorOf } from './store-flags.js';
@@ -26,6 +26,8 @@ export interface SaveTarget {
 
 export interface SaveSession {
   onEvent(e: SweepEvent): void;
+  /** Commits a level; runSweep awaits it between levels. */
+  afterLevel(level: LevelResult, records: readonly RequestRecord[]): Promise<void>;
   /** Stores the result and says where to see it. */
   finish(result: SweepResult): Promise<void>;
   /** The sweep threw: a refused one is removed, a broken one kept as interrupted. */
@@ -65,6 +67,7 @@ export async function startSaving(spec: SweepSpecInput, t: SaveTarget, log: Node
     const close = () => opened.close();
     return {
       onEvent: (e) => recorder.onEvent(e),
+      afterLevel: (level, records) => recorder.afterLevel(level, records),
       async finish(result) {
         try {
           await recorder.finish(result);

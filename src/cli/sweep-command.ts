@@ -3,7 +3,7 @@
  * records. Every flag is checked before anything runs or is written.
  */
 import { Command, Option } from 'commander';
-import type { SweepResult } from '../core/index.js';
+import type { LevelResult, RequestRecord, SweepResult } from '../core/index.js';
 import { ENGINE_CHOICES, type EngineChoice, parseEngineChoice } from '../client/index.js';
 import { type SweepEvent, type SweepSpecInput, runSweep } from '../runner/index.js';
 import { CliError, EXIT } from './exit-codes.js';
@@ -103,18 +103,18 @@ export async function sweepAndReport(spec: SweepSpecInput, out: { json?: string;
   process.once('SIGTERM', onSignal);
   const progress = progressReporter(process.stderr);
   let firstLevel = true;
-  const writes: Promise<void>[] = [];
   const onEvent = (e: SweepEvent) => {
     progress(e);
     saving?.onEvent(e);
-    if (e.kind === 'level-end' && out.raw) {
-      writes.push(writeRecords(out.raw, e.records, firstLevel));
-      firstLevel = false;
-    }
+  };
+  // Between levels, never during one: the raw lines and the store's commit.
+  const afterLevel = async (level: LevelResult, records: readonly RequestRecord[]) => {
+    if (out.raw) await writeRecords(out.raw, records, firstLevel);
+    firstLevel = false;
+    await saving?.afterLevel(level, records);
   };
   try {
-    const result = await runSweep(spec, { signal: ctrl.signal, onEvent }).catch(async (err: unknown) => { await saving?.fail(err); throw err; });
-    await Promise.all(writes);
+    const result = await runSweep(spec, { signal: ctrl.signal, onEvent, afterLevel }).catch(async (err: unknown) => { await saving?.fail(err); throw err; });
     const json = JSON.stringify(result, null, 2) + '\n';
     if (out.json === '-') process.stdout.write(json);
     else {

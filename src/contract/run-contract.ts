@@ -6,7 +6,7 @@
  * (Ctrl-C, a dead server) ends the run with the cells finished so far.
  */
 import { randomBytes } from 'node:crypto';
-import type { SweepResult } from '../core/index.js';
+import type { LevelResult, RequestRecord, SweepResult } from '../core/index.js';
 import { preflight } from '../client/index.js';
 import { type SweepDeps, type SweepEvent, SweepError, runSweep } from '../runner/index.js';
 import { type CellOutcome, assembleResult } from './assemble-result.js';
@@ -23,10 +23,12 @@ export interface RunContractOptions {
   signal?: AbortSignal;
   /** Every sweep event, with the cell it came from (0-based, in run order). */
   onEvent?: (e: SweepEvent, cell: number) => void;
+  /** Awaited between levels (runSweep's afterLevel), with the cell. */
+  afterLevel?: (level: LevelResult, records: readonly RequestRecord[], cell: number) => Promise<void>;
   /** Told before each cell starts. */
   onCell?: (index: number, total: number, label: string) => void;
   /** Swaps the sweep's dependencies (tests). */
-  deps?: Omit<SweepDeps, 'signal' | 'onEvent'>;
+  deps?: Omit<SweepDeps, 'signal' | 'onEvent' | 'afterLevel'>;
 }
 
 export async function runContract(contract: Contract, opts: RunContractOptions): Promise<SweepResult> {
@@ -41,7 +43,7 @@ export async function runContract(contract: Contract, opts: RunContractOptions):
   for (const [i, cell] of prepared.cells.entries()) {
     if (opts.signal?.aborted && outcomes.length > 0) break;
     opts.onCell?.(i, prepared.cells.length, cell.key.prompt);
-    const result = await runSweep(cell.spec, { ...opts.deps, signal: opts.signal, onEvent: (e) => opts.onEvent?.(e, i) });
+    const result = await runSweep(cell.spec, { ...opts.deps, signal: opts.signal, onEvent: (e) => opts.onEvent?.(e, i), afterLevel: async (l, r) => opts.afterLevel?.(l, r, i) });
     outcomes.push({ prepared: cell, result });
     if (result.run.status !== 'complete') break;
   }

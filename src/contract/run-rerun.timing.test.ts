@@ -4,30 +4,19 @@
  * Tolerance: the same contract hash and request counts, and per level
  * throughput, TTFT p50 and TPOT p50 within 10% of the first run.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runGoodput } from '../test-support/goodput-process.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepResultSchema } from '../core/index.js';
 import { type SimProcess, spawnSimProcess } from '../sim/index.js';
 
 const TOLERANCE = 0.1;
-const MAIN = fileURLToPath(new URL('../cli/main.ts', import.meta.url));
 const EXAMPLE = fileURLToPath(new URL('../../examples/goodput.yaml', import.meta.url));
 
-function goodput(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (b: Buffer) => { stdout += b.toString(); });
-    child.stderr.on('data', (b: Buffer) => { stderr += b.toString(); });
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`goodput ${args[0]} timed out`)); }, 100_000);
-    child.on('exit', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
-  });
-}
+const goodput = (args: string[]) => runGoodput(args, {}, 100_000);
 
 let sim: SimProcess;
 beforeAll(async () => { sim = await spawnSimProcess(['--decode-step-ms', '3', '--prefill-base-ms', '20']); });

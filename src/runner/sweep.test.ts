@@ -131,6 +131,29 @@ describe('runSweep against the simulator', () => {
     expect(c.events.some((e) => e.kind === 'stopped')).toBe(true);
   });
 
+  it('waits for afterLevel before the next level sends anything', async () => {
+    const s = await sim();
+    const c = collect();
+    const stored: { level: number; at: number }[] = [];
+    const afterLevel = async (l: { concurrency: number }) => {
+      await new Promise((r) => setTimeout(r, 30));
+      stored.push({ level: l.concurrency, at: performance.now() * 1e6 }); // the records' clock
+    };
+    await runSweep({ ...base, url: s.url, levels: [1, 2] }, { onEvent: c.onEvent, afterLevel });
+    expect(stored.map((x) => x.level)).toEqual([1, 2]);
+    const firstSendOfTwo = Math.min(...(c.records.get(2) ?? []).map((r) => r.sendNs));
+    expect(firstSendOfTwo).toBeGreaterThan((stored[0] as { at: number }).at);
+  });
+
+  it('warns when a fixed request count cannot fill a level', async () => {
+    const s = await sim();
+    const result = await runSweep({ ...base, url: s.url, levels: [2, 8, 16] });
+    const w = result.warnings.find((x) => x.code === 'underfilled-level');
+    expect(w?.message).toMatch(/^concurrency 8, 16: 6 requests per level/);
+    const auto = await runSweep({ ...base, requestsPerLevel: 'auto', url: s.url, levels: [2] });
+    expect(auto.warnings.some((x) => x.code === 'underfilled-level')).toBe(false);
+  });
+
   it('records a warning for an output length below 128 tokens', async () => {
     const s = await sim();
     const result = await runSweep({ ...base, url: s.url, levels: [1], outputTokens: 64, requestsPerLevel: 2 });

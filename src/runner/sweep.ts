@@ -36,6 +36,12 @@ export interface SweepDeps {
   gpu?: GpuSource;
   signal?: AbortSignal;
   onEvent?: (e: SweepEvent) => void;
+  /**
+   * Awaited after each level ends and before the next one starts, so storing a
+   * level's records (PGlite runs on this very event loop) never overlaps
+   * measured time, and a killed run keeps every level this returned for.
+   */
+  afterLevel?: (level: LevelResult, records: readonly RequestRecord[]) => Promise<void>;
   /** Builds the client (tests swap in timeouts); defaults to the undici client speaking the engine's dialect. */
   client?: (spec: SweepSpec, connections: number, dialect: Dialect) => StreamingClient;
 }
@@ -70,6 +76,13 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
     warn({
       code: 'short-output',
       message: `output length ${spec.outputTokens} is below ${SHORT_OUTPUT_TOKENS} tokens: per-request overhead dominates and real differences can vanish into it`,
+    });
+  }
+  const underfilled = spec.arrival.kind === 'concurrency' ? spec.levels.filter((c) => requestsFor(spec, c) < c) : [];
+  if (underfilled.length > 0) {
+    warn({
+      code: 'underfilled-level',
+      message: `concurrency ${underfilled.join(', ')}: ${spec.requestsPerLevel} requests per level never put that many requests in flight at once; use more requests per level (or 'auto')`,
     });
   }
   if (spec.thinking) warn({ code: 'thinking-on', message: 'thinking is on: reasoning tokens are counted, and results are not comparable with thinking-off runs' });
@@ -139,6 +152,7 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
       levels.push(level);
       checks.add(run.records);
       emit({ kind: 'level-end', level, records: run.records });
+      await deps.afterLevel?.(level, run.records);
       for (const w of levelWarnings(tel, level)) warn(w);
       if (level.clientBound.bound) warn({ code: 'client-bound', message: `concurrency ${c}: ${level.clientBound.reason}` });
       if (level.outputTokens.short > 0) {

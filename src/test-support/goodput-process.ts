@@ -60,11 +60,13 @@ export function startGoodput(args: readonly string[], env: NodeJS.ProcessEnv = {
   };
 }
 
-/** Runs `goodput ARGS` to its end (killed after `timeoutMs`). */
+/** Runs `goodput ARGS` to its end. @throws Error naming the command when it is still running after `timeoutMs` (it is killed). */
 export async function runGoodput(args: readonly string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 90_000): Promise<Ran> {
   const p = startGoodput(args, env);
-  const timer = setTimeout(() => p.child.kill('SIGKILL'), timeoutMs);
+  let timedOut = false;
+  const timer = setTimeout(() => { timedOut = true; p.child.kill('SIGKILL'); }, timeoutMs);
   const code = await p.closed;
   clearTimeout(timer);
+  if (timedOut) throw new Error(`goodput ${args.join(' ')} timed out after ${timeoutMs} ms:\n${p.out().stderr}`);
   return { code, ...p.out() };
 }

@@ -10,6 +10,8 @@ import { flatError, sseWire } from './error-shapes.js';
 import { cachedUsage } from './openai-style.js';
 
 const VERSION = '1.1.0+goodput.sim';
+// The same list as the client's allowlist, kept apart on purpose: the simulator plays
+// the server, so a key the client should not send shows up as a refused request.
 const COMMON = [
   'model', 'seed', 'stop', 'stream', 'stream_options', 'temperature', 'top_p', 'n', 'best_of', 'frequency_penalty',
   'presence_penalty', 'logit_bias', 'logprobs', 'use_beam_search', 'top_k', 'top_p_min', 'min_p', 'repetition_penalty',
