@@ -8,3 +8,5 @@ export { registerSweepCommand } from './sweep-command.js';
 export { registerServeCommand } from './serve-command.js';
 export { registerServersCommand } from './servers-command.js';
 export { registerRunsCommand } from './runs-command.js';
+export { registerReceiptCommand } from './receipt-command.js';
+export { registerPublishCommand } from './publish-command.js';

@@ -18,6 +18,8 @@ import { registerExportCommand } from './export-command.js';
 import { registerServeCommand } from './serve-command.js';
 import { registerServersCommand } from './servers-command.js';
 import { registerRunsCommand } from './runs-command.js';
+import { registerReceiptCommand } from './receipt-command.js';
+import { registerPublishCommand } from './publish-command.js';
 
 export function buildProgram(): Command {
   const program = new Command('goodput')
@@ -37,6 +39,8 @@ export function buildProgram(): Command {
   registerServeCommand(program);
   registerServersCommand(program);
   registerRunsCommand(program);
+  registerReceiptCommand(program);
+  registerPublishCommand(program);
   for (const c of program.commands) c.exitOverride();
   return program;
 }

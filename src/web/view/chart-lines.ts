@@ -3,8 +3,14 @@
  * line per run and statistic, with invalid and client-bound levels marked.
  * Colours are fixed by role: the baseline grey, the run or candidate accent.
  */
-import type { LevelResult } from '../../core/index.js';
-import { METRICS, type MetricKey } from './metrics.js';
+import { METRICS, type MetricKey, type MetricLevel } from './metrics.js';
+
+/** What a chart reads of a level: its metrics, its concurrency and whether it is valid. */
+export interface ChartLevel extends MetricLevel {
+  concurrency: number;
+  invalid: boolean;
+  clientBound: { bound: boolean };
+}
 
 /** One run on a chart. */
 export interface ChartSeries {
@@ -12,7 +18,7 @@ export interface ChartSeries {
   label: string;
   /** `single`: the only run; in a comparison the older run is the baseline. */
   role: 'single' | 'baseline' | 'candidate';
-  levels: readonly LevelResult[];
+  levels: readonly ChartLevel[];
 }
 
 export interface ChartPoint {

@@ -9,6 +9,8 @@ export * from './table-model.js';
 export * from './cards-model.js';
 export * from './chart-lines.js';
 export * from './charts.js';
+export * from './bars.js';
+export * from './share-card.js';
 export * from './compare-model.js';
 export * from './form-rules.js';
 export * from './identity.js';

@@ -3,9 +3,21 @@
  * statistic it is and which direction is better. Table headers, chart axes,
  * subtitles and compare deltas all read it, so labels cannot drift.
  */
-import type { LevelResult } from '../../core/index.js';
-
 export type Direction = 'higher' | 'lower';
+
+/**
+ * The part of a level the metrics read. A LevelResult is one; a receipt
+ * rebuilds just this much from its published facts, so both draw the same charts.
+ */
+export interface MetricLevel {
+  throughputTokS: number;
+  perRequestTokS: { mean: number } | null;
+  ttftMs: { p50: number; p95: number } | null;
+  tpotMs: { p50: number } | null;
+  e2eMs: { p50: number } | null;
+  failed: number;
+  gpuMemMiB: { available: true; peak: number } | { available: false };
+}
 
 export interface MetricDef {
   /** Column header, unit included, as the Benchmarks page shows it. */
@@ -18,7 +30,7 @@ export interface MetricDef {
   /** Which way is better; null when neither is (memory). */
   direction: Direction | null;
   /** The value of a level, or null when it has none. */
-  value(l: LevelResult): number | null;
+  value(l: MetricLevel): number | null;
   /** Decimals shown. */
   digits: number;
 }
@@ -46,3 +58,26 @@ export const AVERAGE_METRICS: ReadonlySet<MetricKey> = new Set(['throughput', 'p
 export function directionText(m: MetricDef): string {
   return m.direction === null ? m.unit : `${m.unit} · ${m.direction} is better`;
 }
+
+/** A figure that is not one level's value: a peak, a cost, a score. Receipts and the share image read these. */
+export interface FigureDef {
+  label: string;
+  unit: string;
+  statistic: string;
+  direction: Direction | null;
+  digits: number;
+}
+
+export const FIGURES = {
+  peakThroughput: { label: 'Peak throughput', unit: 'tok/s', statistic: 'peak over valid levels', direction: 'higher', digits: 1 },
+  singleStream: { label: 'Single-stream rate', unit: 'tok/s', statistic: 'mean of per-request at concurrency 1', direction: 'higher', digits: 1 },
+  ttftSingle: { label: 'TTFT', unit: 'ms', statistic: 'p50 at concurrency 1', direction: 'lower', digits: 1 },
+  tpotSingle: { label: 'TPOT', unit: 'ms', statistic: 'p50 at concurrency 1', direction: 'lower', digits: 2 },
+  e2eSingle: { label: 'Request latency (e2e)', unit: 'ms', statistic: 'p50 at concurrency 1', direction: 'lower', digits: 0 },
+  failedTotal: { label: 'Failed requests', unit: 'requests', statistic: 'count over all levels', direction: 'lower', digits: 0 },
+  hourlyRate: { label: 'GPU hourly rate', unit: 'USD/h', statistic: 'rate recorded with the run', direction: null, digits: 2 },
+  costPer1M: { label: 'Cost per 1M output tokens', unit: 'USD', statistic: 'hourly rate at peak throughput', direction: 'lower', digits: 2 },
+  quality: { label: 'Quality score', unit: 'score (0–1)', statistic: 'composite against the baseline', direction: 'higher', digits: 4 },
+} as const satisfies Record<string, FigureDef>;
+
+export type FigureKey = keyof typeof FIGURES;

@@ -1,0 +1,66 @@
+/**
+ * `goodput publish --receipts FILES|DIR [--prices prices.yaml] --out DIR`: the
+ * static public site. Every receipt is read through its schema and the whole
+ * set goes through the provenance gate; any problem or violation is listed,
+ * one per line, and nothing is written.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { NO_PRICES, type Prices, type Receipt, publishSite, readPrices, receiptSchema } from '../publish/index.js';
+import { TOOL_VERSION } from '../runner/index.js';
+import { CliError, EXIT } from './exit-codes.js';
+import { readJsonInput } from './json-input.js';
+
+export interface PublishFlags { receipts: string[]; prices?: string; out: string }
+
+/** Files as given; a directory contributes its *.json files, in name order. */
+async function receiptFiles(paths: readonly string[]): Promise<{ files: string[]; problems: string[] }> {
+  const files: string[] = [];
+  const problems: string[] = [];
+  for (const p of paths) {
+    const s = await stat(p).catch(() => null);
+    if (s === null) problems.push(`--receipts: ${p} does not exist`);
+    else if (s.isDirectory()) {
+      const json = (await readdir(p)).filter((n) => n.endsWith('.json')).sort();
+      if (json.length === 0) problems.push(`--receipts: ${p} holds no .json receipt`);
+      files.push(...json.map((n) => join(p, n)));
+    } else files.push(p);
+  }
+  return { files, problems };
+}
+
+export async function publishFromFlags(f: PublishFlags): Promise<string[]> {
+  const { files, problems } = await receiptFiles(f.receipts);
+  const receipts: Receipt[] = [];
+  for (const file of files) {
+    const r = await readJsonInput('--receipts', file, receiptSchema);
+    if (r.ok) receipts.push(r.value);
+    else problems.push(...r.problems);
+  }
+  let prices: Prices = NO_PRICES;
+  if (f.prices !== undefined) {
+    const p = await readPrices(f.prices);
+    if (p.ok) prices = p.prices;
+    else problems.push(...p.problems.map((x) => `--prices: ${x}`));
+  }
+  if (problems.length > 0) throw new CliError(EXIT.usage, `nothing published:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+  const out = await publishSite({ receipts, prices, outDir: f.out, generator: TOOL_VERSION });
+  if (!out.ok) {
+    const lines = [...out.problems, ...out.violations.map((v) => v.message)];
+    throw new CliError(EXIT.usage, `nothing published: the provenance gate refused ${out.violations.length} number(s):\n${lines.map((l) => `  ${l}`).join('\n')}`);
+  }
+  return out.files;
+}
+
+export function registerPublishCommand(program: Command): void {
+  program.command('publish')
+    .description('publish receipts as a static site (index, one page per receipt, dataset.json, share images) behind the provenance gate')
+    .requiredOption('--receipts <paths...>', 'receipt files (goodput receipt create) or directories of them')
+    .option('--prices <file>', 'rented list prices, YAML or JSON (see examples/prices.yaml)')
+    .requiredOption('--out <dir>', 'the site directory (replaced whole, only when everything passes)')
+    .action(async (f: PublishFlags) => {
+      const files = await publishFromFlags(f);
+      process.stdout.write(`published ${files.length} files to ${f.out}: ${files.join(', ')}\n`);
+    });
+}

@@ -1,0 +1,154 @@
+/**
+ * `goodput receipt create` and `goodput publish` in process: a receipt and a
+ * site from good input; every kind of bad input refused with exit code 2, one
+ * line per problem, and nothing written (and a previous site left as it was).
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { receiptSchema } from '../publish/index.js';
+import { type SimProcess, spawnSimProcess } from '../sim/index.js';
+import { cli } from '../test-support/cli-in-process.js';
+import { qualityFixture } from '../test-support/quality-fixture.js';
+import { contract, receiptPair, resultOf } from '../test-support/receipt-fixture.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'goodput-receipt-cli-'));
+const file = (name: string, body: unknown) => {
+  const p = join(dir, name);
+  writeFileSync(p, typeof body === 'string' ? body : JSON.stringify(body));
+  return p;
+};
+const pair = receiptPair();
+const baseline = file('baseline.json', pair.baseline);
+const optimized = file('optimized.json', pair.optimized);
+const quality = file('quality.json', qualityFixture());
+const PRICES = `tokenPrices:\n  - { provider: Example Cloud, model: demo-model, inputUsdPer1M: 0.5, outputUsdPer1M: 1.5, sourceUrl: "https://example.com/pricing", asOf: 2026-06-01 }\n`;
+const prices = file('prices.yaml', PRICES);
+
+const create = (args: string[], out: string) => cli(['receipt', 'create', '--method', 'FP8 dynamic quantization', '--out', out, ...args]);
+
+let sim: SimProcess;
+beforeAll(async () => { sim = await spawnSimProcess(['--prefill-base-ms', '2', '--prefill-ms-per-token', '0', '--decode-step-ms', '1', '--decode-ms-per-extra-seq', '0']); });
+afterAll(async () => { await sim.stop(); });
+
+describe('goodput receipt create', () => {
+  it('writes a receipt from two result files and a quality score', async () => {
+    const out = join(dir, 'receipts', 'r1.json');
+    const r = await create(['--baseline', baseline, '--optimized', optimized, '--quality', quality], out);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const receipt = receiptSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
+    expect(r.stdout).toBe(`receipt ${receipt.id} written to ${out}\n`);
+    expect(receipt.facts.find((f) => f.id === 'optimized.quality')?.value).toBe(0.97);
+    expect(readFileSync(out, 'utf8')).not.toContain('127.0.0.1');
+  });
+
+  const cases: Array<[string, () => string[], RegExp[]]> = [
+    ['a missing file', () => ['--baseline', join(dir, 'nope.json'), '--optimized', optimized], [/^ {2}--baseline: .*nope\.json does not exist$/m]],
+    ['invalid JSON', () => ['--baseline', baseline, '--optimized', file('bad.json', '{"schemaVersion":')], [/^ {2}--optimized: .*bad\.json is not valid JSON/m]],
+    ['a schema violation, naming the field', () => ['--baseline', file('schema.json', { ...pair.baseline, levels: [{ ...pair.baseline.levels[0], throughputTokS: 'fast' }] }), '--optimized', optimized],
+      [/^ {2}--baseline: .*schema\.json: levels\.0\.throughputTokS: /m]],
+    ['a run without a contract', () => ['--baseline', baseline, '--optimized', file('nocontract.json', { ...pair.optimized, contract: null })],
+      [/^ {2}optimized: the run carries no contract/m]],
+    ['runs with different workloads', () => ['--baseline', baseline, '--optimized', file('w.json', resultOf(contract({ quantization: 'fp8', outputTokens: 128 }), pair.optimized.levels))],
+      [/^ {2}the workloads differ: workload\.outputTokens\[0\] is 64 on the baseline and 128 on the optimized run$/m]],
+    ['runs on different GPUs', () => ['--baseline', baseline, '--optimized', file('g.json', resultOf(contract({ quantization: 'fp8', label: 'Other GPU' }), pair.optimized.levels))],
+      [/^ {2}the GPUs differ: hardware\.label is "Test GPU 24GB" on the baseline and "Other GPU" on the optimized run/m]],
+    ['a quality file without its scale note, and a missing run, both reported', () => ['--baseline', join(dir, 'gone.json'), '--optimized', optimized, '--quality', file('q.json', { ...qualityFixture(), scaleNote: '' })],
+      [/^ {2}--quality: .*q\.json: scaleNote: the scale note must be stated$/m, /^ {2}--baseline: .*gone\.json does not exist$/m]],
+  ];
+  for (const [what, args, messages] of cases) {
+    it(`refuses ${what}: exit 2, one line per problem, nothing written`, async () => {
+      const out = join(dir, `refused-${what.replace(/\W+/g, '-')}.json`);
+      const r = await create(args(), out);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/^goodput: no receipt written:\n/);
+      for (const m of messages) expect(r.stderr).toMatch(m);
+      expect(existsSync(out)).toBe(false);
+    });
+  }
+
+  it('reads a stored run by id through --data, and refuses it when it has no contract', async () => {
+    const data = join(dir, 'db');
+    const swept = await cli(['sweep', '--url', sim.url, '--levels', '1', '--requests-per-level', '2', '--output-tokens', '16', '--prompt-tokens', '8', '--data', data]);
+    expect(swept.code).toBe(0);
+    const out = join(dir, 'stored.json');
+    const r = await create(['--baseline', '1', '--optimized', optimized, '--data', data], out);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('  baseline: the run carries no contract, so its workload cannot be reconstructed');
+    expect(existsSync(out)).toBe(false);
+    const missing = await create(['--baseline', '99', '--optimized', optimized, '--data', data], out);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/99/);
+  });
+});
+
+describe('goodput publish', () => {
+  let receiptFile: string;
+  beforeAll(async () => {
+    receiptFile = join(dir, 'publish-receipts', 'r.json');
+    expect((await create(['--baseline', baseline, '--optimized', optimized, '--quality', quality], receiptFile)).code).toBe(0);
+  });
+
+  it('writes the site from a directory of receipts and a price file', async () => {
+    const out = join(dir, 'site');
+    const r = await cli(['publish', '--receipts', join(dir, 'publish-receipts'), '--prices', prices, '--out', out]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const id = receiptSchema.parse(JSON.parse(readFileSync(receiptFile, 'utf8'))).id;
+    expect(readdirSync(out).sort()).toEqual(['dataset.json', `${id}.html`, `${id}.png`, 'index.html'].sort());
+  });
+
+  it('refuses a receipt the gate rejects, listing every violation, and leaves the previous site untouched', async () => {
+    const out = join(dir, 'site-kept');
+    expect((await cli(['publish', '--receipts', receiptFile, '--out', out])).code).toBe(0);
+    const before = readFileSync(join(out, 'dataset.json'), 'utf8');
+    const receipt = JSON.parse(readFileSync(receiptFile, 'utf8')) as { facts: Array<{ id: string; statistic: string; provenance: string }> };
+    const f1 = receipt.facts.find((f) => f.id === 'baseline.ttftSingle');
+    const f2 = receipt.facts.find((f) => f.id === 'optimized.peakThroughput');
+    if (f1) f1.statistic = 'avg';
+    if (f2) f2.provenance = 'not recorded';
+    const bad = file('bad-receipt.json', receipt);
+    const r = await cli(['publish', '--receipts', bad, '--out', out]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^goodput: nothing published: the provenance gate refused 4 number\(s\):\n/);
+    expect(r.stderr).toMatch(/^ {2}.*baseline\.ttftSingle \(TTFT, baseline\): has no named statistic \("avg"\).*\[rule: statistic-named\]$/m);
+    expect(r.stderr).toMatch(/^ {2}.*optimized\.peakThroughput \(Peak throughput, optimized\): has a value but is flagged "not recorded".*\[rule: provenance\]$/m);
+    // What follows from them is listed too: the cost derived from the unflagged peak, the chart the bare statistic shares.
+    expect(r.stderr).toMatch(/^ {2}.*optimized\.costPer1M .*\[rule: derived-sources\]$/m);
+    expect(r.stderr).toMatch(/^ {2}.*optimized\.ttftSingle .*shares chart ttft-single with baseline\.ttftSingle.*\[rule: one-family-per-chart\]$/m);
+    expect(readFileSync(join(out, 'dataset.json'), 'utf8')).toBe(before);
+    expect(readdirSync(dir).filter((n) => n.includes('.tmp-'))).toEqual([]);
+  });
+
+  const refusals: Array<[string, () => string[], RegExp]> = [
+    ['an uncited price row', () => ['--prices', file('p.yaml', 'tokenPrices:\n  - { provider: X, model: m, inputUsdPer1M: 1, outputUsdPer1M: 2, asOf: 2026-06-01 }\n')],
+      /^ {2}--prices: .*p\.yaml: tokenPrices\.0\.sourceUrl: /m],
+    ['a blended price (one rate for input and output)', () => ['--prices', file('b.yaml', 'tokenPrices:\n  - { provider: X, model: m, blendedUsdPer1M: 1, sourceUrl: "https://example.com", asOf: 2026-06-01 }\n')],
+      /^ {2}--prices: .*b\.yaml: tokenPrices\.0\.inputUsdPer1M: inputUsdPer1M must be a number/m],
+    ['a receipt file that is not a receipt', () => ['--receipts', file('notreceipt.json', { receiptVersion: 1 })], /^ {2}--receipts: .*notreceipt\.json: id: /m],
+    ['an empty receipts directory', () => { const d = join(dir, 'empty'); mkdirSync(d, { recursive: true }); return ['--receipts', d]; }, /^ {2}--receipts: .*empty holds no \.json receipt$/m],
+  ];
+  for (const [what, args, message] of refusals) {
+    it(`refuses ${what}: exit 2, nothing written`, async () => {
+      const out = join(dir, `site-${what.replace(/\W+/g, '-')}`);
+      const a = args();
+      const r = await cli(['publish', ...(a.includes('--receipts') ? [] : ['--receipts', receiptFile]), ...a, '--out', out]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/^goodput: nothing published:\n/);
+      expect(r.stderr).toMatch(message);
+      expect(existsSync(out)).toBe(false);
+    });
+  }
+
+  it('refuses to replace a folder that is not a published site', async () => {
+    const out = join(dir, 'not-a-site');
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, 'notes.txt'), 'mine');
+    const r = await cli(['publish', '--receipts', receiptFile, '--out', out]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/not-a-site is not empty and holds no published site/);
+    expect(readdirSync(out)).toEqual(['notes.txt']);
+  });
+});

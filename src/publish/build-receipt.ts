@@ -1,0 +1,101 @@
+/**
+ * `buildReceipt`: two runs (baseline, optimized) and an optional quality score
+ * in, one receipt out — or every reason there can be none. Pure apart from
+ * hashing: the CLI reads the files and the store.
+ */
+import { canonicalJson, type QualityScore, type SweepResult } from '../core/index.js';
+import { FIGURES, type FigureKey } from '../web/index.js';
+import type { ConfigurationKey } from './fact.js';
+import { limitationsOf } from './limitations.js';
+import { qualityFacts } from './quality-facts.js';
+import { RECEIPT_VERSION, type Configuration, type Receipt } from './receipt-schema.js';
+import { type CheckedRun, WORKLOAD_SECTIONS, checkRunPair } from './run-pair.js';
+import { runFacts } from './run-facts.js';
+
+export interface ReceiptInput {
+  baseline: SweepResult;
+  optimized: SweepResult;
+  quality: QualityScore | null;
+  /** The optimization method of the optimized configuration, in the user's words. */
+  method: string;
+  /** The baseline's method. Default: "baseline as deployed, no optimization". */
+  baselineMethod?: string;
+  title?: string;
+  /** goodput's version, recorded as the generator. */
+  generator: string;
+}
+
+export type ReceiptOutcome = { ok: true; receipt: Receipt } | { ok: false; problems: string[] };
+
+/** The configurations charted as bars, in page order. */
+export const BAR_FIGURES: readonly FigureKey[] = ['peakThroughput', 'singleStream', 'ttftSingle', 'tpotSingle', 'costPer1M'];
+
+const day = (iso: string) => iso.slice(0, 10);
+
+export function slug(text: string): string {
+  return text.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80) || 'receipt';
+}
+
+function configuration(run: CheckedRun, method: string, otherModel: string): Configuration {
+  const { contract, result } = run;
+  const e = result.run.engine;
+  const engine = e ? `${e.name}${e.version ? ` ${e.version}` : ''}` : null;
+  const quant = contract.model.quantization === 'none' ? 'no quantization' : `${contract.model.quantization} quantization`;
+  const model = contract.model.name === otherModel ? '' : `${contract.model.name}, `;
+  return {
+    identity: `${model}${contract.model.precision}, ${quant}, ${engine ?? 'engine not recorded'}`,
+    method, model: contract.model.name, engine, measuredAt: day(result.run.startedAt),
+    contractHash: run.contractHash, workloadHash: run.workloadHash, toolVersion: result.run.toolVersion,
+  };
+}
+
+export function buildReceipt(input: ReceiptInput): ReceiptOutcome {
+  const problems: string[] = [];
+  if (input.method.trim() === '') problems.push('--method: state the optimization method of the optimized configuration');
+  const pair = checkRunPair(input.baseline, input.optimized);
+  if (!pair.ok) problems.push(...pair.problems);
+  if (!pair.ok || problems.length > 0) return { ok: false, problems };
+  const runs: Record<ConfigurationKey, CheckedRun> = { baseline: pair.baseline, optimized: pair.optimized };
+  const b = runFacts('baseline', runs.baseline);
+  const o = runFacts('optimized', runs.optimized);
+  const q = qualityFacts(input.quality);
+  const facts = [...b.facts, ...o.facts, ...q.facts];
+  const model = runs.baseline.contract.model.name;
+  const hardware = runs.baseline.contract.hardware.label;
+  const measuredAt = [runs.baseline, runs.optimized].map((r) => day(r.result.run.startedAt)).sort().at(-1) as string;
+  const title = input.title?.trim() || `${model} on ${hardware}: ${input.method.trim()}`;
+  const asOf = [runs.baseline, runs.optimized].map((r) => r.contract.hardware.priceAsOf).filter((d): d is string => d !== undefined).sort();
+  const receipt: Receipt = {
+    receiptVersion: RECEIPT_VERSION,
+    id: slug(`${title}-${measuredAt}`),
+    title, model, hardware, measuredAt,
+    configurations: {
+      baseline: configuration(runs.baseline, input.baselineMethod?.trim() || 'baseline as deployed, no optimization', runs.optimized.contract.model.name),
+      optimized: configuration(runs.optimized, input.method.trim(), model),
+    },
+    workload: {
+      hash: runs.baseline.workloadHash,
+      lines: WORKLOAD_SECTIONS.map((k) => `${k}: ${canonicalJson(runs.baseline.contract[k])}`),
+    },
+    costBasis: {
+      text: `${hardware} compute at the hourly rate recorded with each run. A GPU compute estimate at measured saturation: output tokens only, ` +
+        'at the measured peak throughput sustained for an hour; it excludes idle time, CPU, memory, networking, redundancy and platform fees.',
+      priceAsOf: asOf.at(-1) ?? null,
+    },
+    facts,
+    curves: { baseline: b.curve, optimized: o.curve },
+    headlines: [
+      { factId: 'optimized.peakThroughput', baselineFactId: 'baseline.peakThroughput' },
+      { factId: 'optimized.singleStream', baselineFactId: 'baseline.singleStream' },
+      { factId: 'optimized.costPer1M', baselineFactId: 'baseline.costPer1M' },
+      { factId: 'optimized.quality', baselineFactId: null },
+    ],
+    charts: BAR_FIGURES.map((key) => ({
+      id: slug(key.replace(/[A-Z]/g, (c) => `-${c}`)), title: `${FIGURES[key].label} by configuration`, factIds: [`baseline.${key}`, `optimized.${key}`],
+    })),
+    quality: q.quality,
+    limitations: limitationsOf(runs, facts),
+    generator: input.generator,
+  };
+  return { ok: true, receipt };
+}

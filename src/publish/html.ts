@@ -1,0 +1,44 @@
+/**
+ * HTML helpers of the static site: escaping, the page frame with its inline
+ * CSS (no remote scripts, fonts or styles), and the marked number — every
+ * rendered number is a `<data>` element carrying its fact id, statistic and
+ * provenance, which is how the drift test reads pages back.
+ */
+import { viewStatistic, type ViewNumber } from './view-number.js';
+
+export const esc = (s: string): string =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+
+/** Tagged template: interpolated strings are escaped, arrays joined, `Raw` passed through. */
+export class Raw { constructor(readonly html: string) {} }
+export function html(parts: TemplateStringsArray, ...values: unknown[]): Raw {
+  const piece = (v: unknown): string => (v instanceof Raw ? v.html : Array.isArray(v) ? v.map(piece).join('') : v === null || v === undefined || v === false ? '' : esc(String(v)));
+  return new Raw(parts.reduce((out, p, i) => out + p + (i < values.length ? piece(values[i]) : ''), ''));
+}
+
+/** The number as a `<data>` element; `withStatistic` adds "(p50, measured)" after it. */
+export function dataNumber(n: ViewNumber, o: { unit?: boolean; withStatistic?: boolean } = {}): Raw {
+  const unit = o.unit && n.value !== null ? ` ${n.unit}` : '';
+  return html`<data value="${n.value === null ? '' : String(n.value)}" data-fact="${n.id}" data-statistic="${n.statistic}" data-provenance="${n.provenance}"${
+    new Raw(n.configuration === null ? '' : ` data-configuration="${esc(n.configuration)}"`)}>${n.text}${unit}</data>${
+    o.withStatistic ? html` <span class="stat">(${viewStatistic(n)})</span>` : ''}`;
+}
+
+const CSS = `
+:root{color-scheme:light;--fg:#111827;--muted:#4b5563;--line:#d1d5db;--accent:#1d4ed8;--base:#6b7280;--bad:#b91c1c}
+*{box-sizing:border-box}body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:#fff}
+main{max-width:1040px;margin:0 auto;padding:24px}h1{font-size:1.6rem;margin:.2em 0}h2{font-size:1.2rem;margin-top:2em;border-bottom:1px solid var(--line)}
+a{color:var(--accent)}.muted,.stat{color:var(--muted)}.stat{font-size:.85em}
+table{border-collapse:collapse;width:100%;margin:.5em 0 1em;font-variant-numeric:tabular-nums}caption{text-align:left;font-weight:600;padding:.3em 0}
+th,td{border-bottom:1px solid var(--line);padding:.35em .5em;text-align:left;vertical-align:top}td.n{text-align:right;white-space:nowrap}
+.headlines{display:grid;grid-template-columns:repeat(auto-fit,minmax(220px,1fr));gap:12px;padding:0;list-style:none}
+.headline{border:1px solid var(--line);border-radius:8px;padding:12px}.headline .value{font-size:1.7rem;font-weight:700}
+.headline .cfg{font-size:.85em;color:var(--muted)}figure.chart{margin:1.5em 0}figcaption strong{display:block}
+.note{border-left:4px solid var(--accent);padding:.5em 1em;background:#f3f4f6}.invalid{color:var(--bad)}
+svg{max-width:100%;height:auto}
+`;
+
+export function page(title: string, body: Raw): string {
+  return `<!doctype html>\n${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title><style>${new Raw(CSS)}</style></head><body><main>${body}</main></body></html>`.html}\n`;
+}

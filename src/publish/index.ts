@@ -1,0 +1,17 @@
+/**
+ * publish/: receipts (two runs → one receipt file), the provenance gate, and
+ * the static public site with dataset.json and share images, all rendered from
+ * one view-model. This file is the folder's only door.
+ */
+export { buildReceipt, slug, type ReceiptInput, type ReceiptOutcome } from './build-receipt.js';
+export { receiptSchema, RECEIPT_VERSION, type Receipt, type Configuration, type BarChartDef, type Headline } from './receipt-schema.js';
+export { factSchema, statisticText, PROVENANCES, type Fact, type Provenance, type ConfigurationKey } from './fact.js';
+export { checkRunPair, WORKLOAD_SECTIONS, type PairCheck } from './run-pair.js';
+export { pricesSchema, readPrices, NO_PRICES, type Prices, type TokenPrice, type InstancePrice } from './prices.js';
+export { runGate, gateSources, gateDataset, type GateInput, type GateRule, type Violation } from './gate.js';
+export { siteView, NOT_CLAIMED, type SiteView } from './site-view.js';
+export { receiptView, receiptNumbers, type ReceiptView } from './receipt-view.js';
+export { datasetOf, DATASET_VERSION } from './dataset.js';
+export type { ViewNumber } from './view-number.js';
+export { shareSvg, sharePng } from './share-image.js';
+export { publishSite, renderSite, type PublishInput, type PublishOutcome } from './publish-site.js';

@@ -1,0 +1,47 @@
+/**
+ * `publishSite`: receipts and prices in, the static site out — after the
+ * gate. The site view-model is built once; the gate checks the dataset built
+ * from it, and the pages, dataset.json and share images are all rendered from
+ * that same model. On any violation nothing is rendered or written.
+ */
+import { createHash } from 'node:crypto';
+import { datasetOf } from './dataset.js';
+import { gateDataset, gateSources, type Violation } from './gate.js';
+import type { Prices } from './prices.js';
+import type { Receipt } from './receipt-schema.js';
+import { indexPage } from './render-index-page.js';
+import { receiptPage } from './render-receipt-page.js';
+import { sharePng } from './share-image.js';
+import { siteView } from './site-view.js';
+import { siteTargetProblem, writeSite } from './write-site.js';
+
+export interface PublishInput { receipts: readonly Receipt[]; prices: Prices; outDir: string; generator: string }
+
+export type PublishOutcome = { ok: true; files: string[]; datasetSha256: string } | { ok: false; violations: Violation[]; problems: string[] };
+
+/** Every file of the site, by name, without writing anything. */
+export function renderSite(receipts: readonly Receipt[], prices: Prices, generator: string): { violations: Violation[]; files: Map<string, string | Buffer>; datasetSha256: string } {
+  const refused = (violations: Violation[]) => ({ violations, files: new Map<string, string | Buffer>(), datasetSha256: '' });
+  const broken = gateSources(receipts, prices);
+  if (broken.length > 0) return refused(broken);
+  const site = siteView(receipts, prices, generator);
+  const dataset = datasetOf(site);
+  const violations = gateDataset(dataset);
+  if (violations.length > 0) return refused(violations);
+  const text = JSON.stringify(dataset, null, 2) + '\n';
+  const sha = createHash('sha256').update(text).digest('hex');
+  const files = new Map<string, string | Buffer>([['dataset.json', text], ['index.html', indexPage(site, sha)]]);
+  for (const v of site.receipts) {
+    files.set(v.page, receiptPage(v, sha, generator));
+    files.set(`${v.receipt.id}.png`, sharePng(v));
+  }
+  return { violations, files, datasetSha256: sha };
+}
+
+export async function publishSite(input: PublishInput): Promise<PublishOutcome> {
+  const problem = await siteTargetProblem(input.outDir);
+  const { violations, files, datasetSha256 } = renderSite(input.receipts, input.prices, input.generator);
+  if (problem !== null || violations.length > 0) return { ok: false, violations, problems: problem === null ? [] : [problem] };
+  await writeSite(input.outDir, files);
+  return { ok: true, files: [...files.keys()], datasetSha256 };
+}

@@ -1,0 +1,37 @@
+/**
+ * The quality score as facts of the optimized configuration: the composite
+ * (derived from its two components), the components and the number of
+ * prompts. Without a score the composite is there, null and "not recorded",
+ * so a receipt never silently drops quality.
+ */
+import { QUALITY_EVALUATOR_ID, type QualityScore, qualityScoreLine } from '../core/index.js';
+import { FIGURES } from '../web/index.js';
+import { type Fact, measured } from './fact.js';
+import type { Receipt } from './receipt-schema.js';
+
+const q = FIGURES.quality;
+const base = (id: string, metric: string, label: string, unit: string, statistic: string, digits: number) =>
+  ({ id: `optimized.${id}`, metric, label, unit, statistic, configuration: 'optimized' as const, digits });
+
+export function qualityFacts(score: QualityScore | null): { facts: Fact[]; quality: Receipt['quality'] } {
+  const composite = base('quality', 'quality', q.label, q.unit, q.statistic, q.digits);
+  if (score === null) {
+    return { facts: [{ ...composite, value: null, provenance: 'not recorded', note: 'no quality score was given (goodput quality --json)' }], quality: null };
+  }
+  const kl = score.components.kl;
+  const ppl = score.components.pplDelta;
+  const klFact = measured(base('qualityKl', 'qualityKl', 'First-token KL divergence', 'nats', kl.statistic, 6), kl.value);
+  const pplFact = measured(base('qualityPplDelta', 'qualityPplDelta', 'Perplexity change', 'ratio − 1', 'PPL_candidate ÷ PPL_baseline − 1 on the reference text', 4),
+    ppl.value, ppl.value === null ? ppl.reason : undefined);
+  const prompts = measured(base('qualityPrompts', 'qualityPrompts', 'Prompts scored', 'prompts', 'count', 0), score.n);
+  const compositeFact: Fact = score.composite === null
+    ? { ...composite, value: null, provenance: 'not recorded', derivedFrom: [klFact.id, pplFact.id], note: 'the perplexity component is not recorded, so neither is the composite' }
+    : { ...composite, value: score.composite, provenance: 'derived', derivedFrom: [klFact.id, pplFact.id], note: `${kl.weight} × exp(−KL) + ${ppl.weight} × min(1, PPL_baseline ÷ PPL_candidate)` };
+  return {
+    facts: [compositeFact, klFact, pplFact, prompts],
+    quality: {
+      evaluator: score.evaluator, evaluatorId: QUALITY_EVALUATOR_ID, scaleNote: score.scaleNote,
+      promptSetHash: score.promptSetHash, referenceTextHash: score.referenceTextHash, line: qualityScoreLine(score),
+    },
+  };
+}

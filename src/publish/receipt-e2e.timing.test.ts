@@ -1,0 +1,87 @@
+/**
+ * End to end, as a user does it, over loopback only: two simulators (the
+ * baseline, and an "optimized" one that decodes twice as fast with some
+ * quantization noise) → `goodput run` of one contract against each → `goodput
+ * quality` → `goodput receipt create` → `goodput publish`. The quality score
+ * must sit below 1 and above a floor, and the measured speedup (TPOT p50 at
+ * concurrency 1) must match the simulators' profiles. Every process and wait
+ * is bounded; timing-sensitive, so it runs in the sequential timing pass.
+ */
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SimProcess, spawnSimProcess } from '../sim/index.js';
+import { runGoodput } from '../test-support/goodput-process.js';
+import { receiptSchema } from './index.js';
+
+/** Decode step of each simulator, ms: the optimized one is twice as fast. */
+const BASELINE_STEP_MS = 8;
+const OPTIMIZED_STEP_MS = 4;
+const NOISE = 0.2;
+/** Noise 0.1 scores about 0.995 and 0.5 about 0.91; 0.2 must land between 0.95 and 1. */
+const QUALITY_FLOOR = 0.95;
+const SPEEDUP_TOLERANCE = 0.15;
+
+const dir = mkdtempSync(join(tmpdir(), 'goodput-receipt-e2e-'));
+const profile = (step: number) => ['--prefill-base-ms', '5', '--prefill-ms-per-token', '0', '--decode-step-ms', String(step), '--decode-ms-per-extra-seq', '0'];
+let baseline: SimProcess;
+let optimized: SimProcess;
+
+function contractFile(name: string, url: string, quantization: string): string {
+  const path = join(dir, `${name}.yaml`);
+  writeFileSync(path, [
+    'version: 1', `name: receipt-e2e-${name}`, `server: { url: "${url}", endpoint: chat }`,
+    `model: { name: goodput-sim-1, revision: sim-1, tokenizer: { kind: server }, precision: bf16, quantization: ${quantization} }`,
+    'workload: { prompts: { kind: synthetic, tokens: 32 }, outputTokens: 32, cache: { kind: cold }, requestsPerLevel: 4, warmup: 1 }',
+    'decoding: { temperature: 0, topP: 1, seed: 42, ignoreEos: true }', 'thinking: off',
+    'load: { pattern: { kind: concurrency }, levels: [1, 2] }', 'slo: { ttftMs: { p: 95, max: 500 } }',
+    'hardware: { label: SimGPU 80GB, gpuHourlyUsd: 2.5, priceAsOf: 2026-06-01 }', '',
+  ].join('\n'));
+  return path;
+}
+
+beforeAll(async () => {
+  [baseline, optimized] = await Promise.all([
+    spawnSimProcess(profile(BASELINE_STEP_MS)),
+    spawnSimProcess([...profile(OPTIMIZED_STEP_MS), '--quantization-noise', String(NOISE)]),
+  ]);
+}, 30_000);
+afterAll(async () => { await Promise.all([baseline?.stop(), optimized?.stop()]); });
+
+const ok = (r: { code: number | null; stdout: string; stderr: string }, what: string) => expect(r.code, `${what}:\n${r.stdout}\n${r.stderr}`).toBe(0);
+
+describe('two runs → quality → receipt → publish', () => {
+  it('publishes a receipt whose quality and speedup match the simulators', async () => {
+    const b = join(dir, 'baseline.json');
+    const o = join(dir, 'optimized.json');
+    ok(await runGoodput(['run', contractFile('baseline', baseline.url, 'none'), '--json', b], {}, 90_000), 'baseline run');
+    ok(await runGoodput(['run', contractFile('optimized', optimized.url, 'fp8'), '--json', o], {}, 90_000), 'optimized run');
+    const q = join(dir, 'quality.json');
+    ok(await runGoodput(['quality', '--baseline', baseline.url, '--candidate', optimized.url, '--json', q], {}, 90_000), 'quality');
+    const r = join(dir, 'receipts', 'receipt.json');
+    ok(await runGoodput(['receipt', 'create', '--baseline', b, '--optimized', o, '--quality', q, '--method', 'FP8 quantization, faster decode', '--out', r]), 'receipt');
+    const prices = join(dir, 'prices.yaml');
+    writeFileSync(prices, 'tokenPrices:\n  - { provider: Example Cloud, model: example-model, inputUsdPer1M: 0.2, outputUsdPer1M: 0.6, sourceUrl: "https://example.com/pricing", asOf: 2026-06-01 }\n');
+    const site = join(dir, 'site');
+    ok(await runGoodput(['publish', '--receipts', join(dir, 'receipts'), '--prices', prices, '--out', site]), 'publish');
+
+    const receipt = receiptSchema.parse(JSON.parse(readFileSync(r, 'utf8')));
+    const value = (id: string) => receipt.facts.find((f) => f.id === id)?.value ?? null;
+    const quality = value('optimized.quality');
+    expect(quality).toBeLessThan(1);
+    expect(quality).toBeGreaterThan(QUALITY_FLOOR);
+
+    const expected = BASELINE_STEP_MS / OPTIMIZED_STEP_MS;
+    const measured = (value('baseline.tpotSingle') as number) / (value('optimized.tpotSingle') as number);
+    console.log(`e2e: quality ${quality}; TPOT p50 speedup measured ${measured.toFixed(3)} vs expected ${expected}; peak ${value('baseline.peakThroughput')} → ${value('optimized.peakThroughput')} tok/s`);
+    expect(Math.abs(measured / expected - 1)).toBeLessThan(SPEEDUP_TOLERANCE);
+    expect((value('optimized.peakThroughput') as number) / (value('baseline.peakThroughput') as number)).toBeGreaterThan(1.3);
+
+    expect(receipt.limitations.some((l) => /goodput simulator, not a real GPU/.test(l))).toBe(true);
+    expect(existsSync(join(site, `${receipt.id}.html`)) && existsSync(join(site, `${receipt.id}.png`))).toBe(true);
+    const dataset = readFileSync(join(site, 'dataset.json'), 'utf8');
+    expect(dataset).not.toMatch(/127\.0\.0\.1|localhost/);
+    expect(dataset).toContain(`"id": "${receipt.id}/optimized.quality"`);
+  }, 300_000);
+});

@@ -1,0 +1,81 @@
+/**
+ * The receipt file (`goodput receipt create --out FILE`), versioned by
+ * `receiptVersion`. One zod schema is the type and the validator `goodput
+ * publish` reads receipts back with. Every number in it is a Fact; the rest is
+ * text that says what the numbers are (configurations, workload, basis).
+ */
+import { z } from 'zod';
+import { factSchema } from './fact.js';
+
+export const RECEIPT_VERSION = 1;
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date like 2026-06-01');
+
+export const configurationSchema = z.object({
+  /** "bf16, no quantization, vllm 0.9.1": what ran, from the run's contract and the server's report. */
+  identity: z.string(),
+  /** The optimization method as the user states it ("FP8 dynamic quantization + tuned batching"). */
+  method: z.string(),
+  model: z.string().min(1),
+  engine: z.string().nullable(),
+  measuredAt: day,
+  /** sha256 of the run's contract (without its server location), recomputed when the receipt was made. */
+  contractHash: z.string().nullable(),
+  /** sha256 of the contract's workload, load, decoding, thinking and slo sections. */
+  workloadHash: z.string().nullable(),
+  toolVersion: z.string(),
+});
+
+/** A curve point's identity; its numbers are facts `<configuration>.c<concurrency>.<metric>`. */
+export const curvePointSchema = z.object({
+  concurrency: z.number().int().positive(),
+  invalid: z.boolean(),
+  clientBound: z.boolean(),
+});
+
+export const headlineSchema = z.object({
+  factId: z.string(),
+  /** The baseline fact the change is computed against, or null when there is none (the quality score is already relative). */
+  baselineFactId: z.string().nullable(),
+});
+
+export const barChartSchema = z.object({
+  id: z.string().regex(/^[a-z0-9-]+$/),
+  title: z.string().min(1),
+  /** Facts drawn as bars, baseline first. */
+  factIds: z.array(z.string()).min(1),
+});
+
+export const receiptSchema = z.object({
+  receiptVersion: z.literal(RECEIPT_VERSION),
+  /** URL-safe, unique among published receipts: the page is `<id>.html`. */
+  id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'must be lowercase letters, digits and dashes'),
+  title: z.string().min(1),
+  model: z.string().min(1),
+  hardware: z.string().min(1),
+  /** The later of the two runs' dates. */
+  measuredAt: day,
+  configurations: z.object({ baseline: configurationSchema, optimized: configurationSchema }),
+  workload: z.object({
+    /** Equal on both sides, else there is no receipt. */
+    hash: z.string().nullable(),
+    /** The contract sections that define it, one line each. */
+    lines: z.array(z.string()),
+  }),
+  costBasis: z.object({ text: z.string(), priceAsOf: day.nullable() }),
+  facts: z.array(factSchema),
+  curves: z.object({ baseline: z.array(curvePointSchema), optimized: z.array(curvePointSchema) }),
+  headlines: z.array(headlineSchema).length(4),
+  charts: z.array(barChartSchema),
+  quality: z.object({
+    evaluator: z.string(), evaluatorId: z.string(), scaleNote: z.string(), promptSetHash: z.string(), referenceTextHash: z.string(), line: z.string(),
+  }).nullable(),
+  limitations: z.array(z.string()),
+  generator: z.string(),
+});
+
+export type Receipt = z.infer<typeof receiptSchema>;
+export type Configuration = z.infer<typeof configurationSchema>;
+export type CurvePoint = z.infer<typeof curvePointSchema>;
+export type Headline = z.infer<typeof headlineSchema>;
+export type BarChartDef = z.infer<typeof barChartSchema>;

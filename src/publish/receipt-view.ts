@@ -1,0 +1,93 @@
+/**
+ * The one view-model of a receipt: every number the page renders, in page
+ * order, as ViewNumbers. The HTML renderer and the dataset.json serializer
+ * both read this and nothing else, so what a visitor sees and what the
+ * dataset says cannot drift apart.
+ */
+import { type BarChartInput, type Direction, FIGURES, type FigureKey, barSubtitle, signedPct } from '../web/index.js';
+import { FACT_TABLE_ROWS } from './fact.js';
+import type { ConfigurationKey, Fact } from './fact.js';
+import type { Receipt } from './receipt-schema.js';
+import { type ViewNumber, factById, sameDefinition, viewOfFact } from './view-number.js';
+
+export interface HeadlineView { number: ViewNumber; direction: Direction | null; change: ViewNumber | null; changeWords: string | null; verdict: string | null }
+export interface FactRowView { label: string; statistic: string; baseline: ViewNumber; optimized: ViewNumber; change: ViewNumber | null; changeWords: string | null; verdict: string | null }
+export interface BarView { id: string; title: string; subtitle: string; input: BarChartInput; numbers: ViewNumber[] }
+export interface ReceiptView {
+  receipt: Receipt;
+  page: string;
+  headlines: HeadlineView[];
+  rows: FactRowView[];
+  bars: BarView[];
+  /** Per configuration, the per-level facts in curve order (the scaling charts' data). */
+  levels: Record<ConfigurationKey, Array<{ concurrency: number; invalid: boolean; clientBound: boolean; numbers: ViewNumber[] }>>;
+  quality: ViewNumber[];
+  costRates: ViewNumber[];
+}
+
+
+const need = (r: Receipt, id: string): Fact => {
+  const f = factById(r, id);
+  if (!f) throw new Error(`receipt ${r.id} has no fact ${id}`);
+  return f;
+};
+
+interface Change { change: ViewNumber | null; words: string | null; verdict: string | null }
+
+/** The change from baseline to optimized, only between identically defined, recorded, non-zero figures that have a better direction. */
+function change(r: Receipt, to: Fact, from: Fact | null, direction: Direction | null): Change {
+  const none = (words: string | null = null): Change => ({ change: null, words, verdict: null });
+  if (from === null || direction === null) return none();
+  if (!sameDefinition(from, to)) return none('no change stated: the two figures are defined differently');
+  if (from.value === null || to.value === null || from.value === 0) return none();
+  const pct = ((to.value - from.value) / Math.abs(from.value)) * 100;
+  const better = pct === 0 ? null : (pct > 0) === (direction === 'higher') ? 'better' : 'worse';
+  const n: ViewNumber = {
+    id: `${r.id}/change/${to.id}`, label: `${to.label}: change against the baseline`, value: pct, text: signedPct(pct), unit: '%',
+    statistic: `change of the ${to.statistic} against the baseline`, provenance: 'derived', configuration: viewOfFact(r, to).configuration,
+    note: `derived from ${from.id} and ${to.id}`,
+  };
+  return { change: n, words: better === null ? signedPct(pct) : `${signedPct(pct)}, ${better}`, verdict: better ?? 'unchanged' };
+}
+
+const directionOf = (f: Fact): Direction | null => (f.metric in FIGURES ? FIGURES[f.metric as FigureKey].direction : null);
+
+export function receiptView(r: Receipt): ReceiptView {
+  const headlines = r.headlines.map((h) => {
+    const to = need(r, h.factId);
+    const direction = directionOf(to);
+    const c = change(r, to, h.baselineFactId === null ? null : need(r, h.baselineFactId), direction);
+    return { number: viewOfFact(r, to), direction, change: c.change, changeWords: c.words, verdict: c.verdict };
+  });
+  const rows = FACT_TABLE_ROWS.map((key) => {
+    const b = need(r, `baseline.${key}`);
+    const o = need(r, `optimized.${key}`);
+    const c = change(r, o, b, FIGURES[key].direction);
+    return { label: FIGURES[key].label, statistic: o.statistic, baseline: viewOfFact(r, b), optimized: viewOfFact(r, o), change: c.change, changeWords: c.words, verdict: c.verdict };
+  });
+  const bars = r.charts.map((chart) => {
+    const facts = chart.factIds.map((id) => need(r, id));
+    const first = facts[0] as Fact;
+    const input: BarChartInput = {
+      label: first.label, unit: first.unit, statistic: first.statistic, direction: directionOf(first), digits: first.digits,
+      bars: facts.map((f) => ({ label: f.configuration === 'baseline' ? 'baseline' : 'optimized', role: f.configuration === 'baseline' ? 'baseline' : 'candidate', value: f.value })),
+    };
+    return { id: chart.id, title: chart.title, subtitle: barSubtitle(input), input, numbers: facts.map((f) => viewOfFact(r, f)) };
+  });
+  const levels = Object.fromEntries((['baseline', 'optimized'] as const).map((cfg) => [cfg, r.curves[cfg].map((p) => ({
+    ...p, numbers: r.facts.filter((f) => f.id.startsWith(`${cfg}.c${p.concurrency}.`)).map((f) => viewOfFact(r, f)),
+  }))])) as ReceiptView['levels'];
+  const quality = r.facts.filter((f) => f.id.startsWith('optimized.quality')).map((f) => viewOfFact(r, f));
+  const costRates = (['baseline', 'optimized'] as const).map((cfg) => viewOfFact(r, need(r, `${cfg}.hourlyRate`)));
+  return { receipt: r, page: `${r.id}.html`, headlines, rows, bars, levels, quality, costRates };
+}
+
+/** Every number a receipt page renders, each once. */
+export function receiptNumbers(v: ReceiptView): ViewNumber[] {
+  const all = [
+    ...v.headlines.flatMap((h) => [h.number, h.change]), ...v.rows.flatMap((r) => [r.baseline, r.optimized, r.change]),
+    ...v.bars.flatMap((b) => b.numbers), ...v.levels.baseline.flatMap((l) => l.numbers), ...v.levels.optimized.flatMap((l) => l.numbers),
+    ...v.quality, ...v.costRates,
+  ].filter((n): n is ViewNumber => n !== null);
+  return [...new Map(all.map((n) => [n.id, n])).values()];
+}

@@ -1,0 +1,71 @@
+/**
+ * The receipt's figures, drawn server-side with the same chart functions as
+ * the live page (web/view): bar charts of one figure by configuration, and the
+ * scaling curves with both configurations as series. Each is a figure with a
+ * caption, an SVG with role img and an aria-label, and a data table whose
+ * numbers are marked like every other number on the page.
+ */
+import { parseHTML } from 'linkedom';
+import {
+  type ChartDocument, type ChartLevel, type ChartSeries, type ChartSpec, METRICS, type MetricKey, barChart, perRequestChart, throughputChart, ttftChart,
+} from '../web/index.js';
+import type { ConfigurationKey } from './fact.js';
+import { Raw, dataNumber, html } from './html.js';
+import type { BarView, ReceiptView } from './receipt-view.js';
+import type { ViewNumber } from './view-number.js';
+
+const doc = (): ChartDocument => parseHTML('<!doctype html><html><body></body></html>').document as unknown as ChartDocument;
+
+export function barFigure(b: BarView): Raw {
+  const svg = barChart(b.input, { document: doc() });
+  return html`<figure class="chart" id="chart-${b.id}"><figcaption><strong>${b.title}</strong><span class="muted">${b.subtitle}</span></figcaption>
+${new Raw(svg.outerHTML)}
+<details><summary>Data table: ${b.title}</summary><table><thead><tr><th scope="col">Configuration</th><th scope="col">Value (${b.input.unit})</th><th scope="col">Statistic</th></tr></thead><tbody>
+${b.numbers.map((n) => html`<tr><th scope="row">${n.configuration}</th><td class="n">${dataNumber(n)}</td><td>${n.statistic}, ${n.provenance}</td></tr>`)}</tbody></table></details></figure>`;
+}
+
+const valueOf = (numbers: readonly ViewNumber[], metric: string): number | null => numbers.find((n) => n.id.endsWith(`.${metric}`))?.value ?? null;
+
+/** The curve rebuilt from the published facts, so the charts draw exactly the numbers the page and dataset carry. */
+function series(v: ReceiptView): ChartSeries[] {
+  return (['baseline', 'optimized'] as const).map((cfg: ConfigurationKey) => ({
+    label: cfg, role: cfg === 'baseline' ? 'baseline' : 'candidate',
+    levels: v.levels[cfg].map((l): ChartLevel => {
+      const p50 = valueOf(l.numbers, 'ttftP50');
+      const p95 = valueOf(l.numbers, 'ttftP95');
+      const perRequest = valueOf(l.numbers, 'perRequest');
+      return {
+        concurrency: l.concurrency, invalid: l.invalid, clientBound: { bound: l.clientBound },
+        throughputTokS: valueOf(l.numbers, 'throughput') ?? Number.NaN, perRequestTokS: perRequest === null ? null : { mean: perRequest },
+        ttftMs: p50 === null || p95 === null ? null : { p50, p95 }, tpotMs: null, e2eMs: null,
+        failed: valueOf(l.numbers, 'failed') ?? 0, gpuMemMiB: { available: false },
+      };
+    }),
+  }));
+}
+
+/** The figure's data: one row per level, a column per configuration and metric, every value marked. */
+function levelTable(v: ReceiptView, title: string, metrics: readonly MetricKey[]): Raw {
+  const cfgs = ['baseline', 'optimized'] as const;
+  const levels = [...new Set(cfgs.flatMap((c) => v.levels[c].map((l) => l.concurrency)))].sort((a, b) => a - b);
+  const heads = cfgs.flatMap((c) => metrics.map((m) => `${c} · ${METRICS[m].header}`));
+  const cell = (c: ConfigurationKey, concurrency: number, m: MetricKey) => {
+    const l = v.levels[c].find((x) => x.concurrency === concurrency);
+    const n = l?.numbers.find((x) => x.id.endsWith(`.c${concurrency}.${m}`));
+    return n ? html`<td class="n${l?.invalid ? ' invalid' : ''}">${dataNumber(n)}${l?.invalid ? ' (invalid level)' : l?.clientBound ? ' (client-bound)' : ''}</td>` : html`<td class="n">—</td>`;
+  };
+  return html`<details><summary>Data table: ${title}</summary><table><thead><tr><th scope="col">Concurrency</th>${heads.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>
+${levels.map((c) => html`<tr><th scope="row">${String(c)}</th>${cfgs.flatMap((cfg) => metrics.map((m) => cell(cfg, c, m)))}</tr>`)}</tbody></table></details>`;
+}
+
+/** The scaling charts of the live page, with the metrics each one's table lists (failures beside throughput). */
+const CURVE_CHARTS: ReadonlyArray<[ChartSpec, readonly MetricKey[]]> = [
+  [throughputChart, ['throughput', 'failed']], [perRequestChart, ['perRequest']], [ttftChart, ['ttftP50', 'ttftP95']],
+];
+
+export function curveFigures(v: ReceiptView): Raw {
+  const s = series(v);
+  return html`${CURVE_CHARTS.map(([spec, metrics]) => html`<figure class="chart" id="chart-${spec.id}"><figcaption><strong>${spec.title}</strong><span class="muted">${spec.subtitle}; baseline grey solid, optimized accent dashed</span></figcaption>
+${new Raw(spec.render(s, { document: doc() }).outerHTML)}
+${levelTable(v, spec.title, metrics)}</figure>`)}`;
+}

@@ -1,0 +1,55 @@
+/**
+ * Checks that two runs can share a receipt: each carries its contract and a
+ * hash that recomputes (so its workload can be rebuilt), both ran the same
+ * workload, and both ran on the same GPU. Every problem is one line; an empty
+ * list means the pair is comparable.
+ */
+import { type Contract, contractHash, contractSchema, diffContracts } from '../contract/index.js';
+import { canonicalJson, type SweepResult } from '../core/index.js';
+import { sha256Hex } from '../workload/index.js';
+import type { ConfigurationKey } from './fact.js';
+
+/** The contract sections that define the workload; the model, server and hardware may differ (they are the configuration). */
+export const WORKLOAD_SECTIONS = ['workload', 'load', 'decoding', 'thinking', 'slo'] as const;
+
+export interface CheckedRun {
+  result: SweepResult;
+  contract: Contract;
+  contractHash: string;
+  workloadHash: string;
+}
+
+export type PairCheck = { ok: true; baseline: CheckedRun; optimized: CheckedRun } | { ok: false; problems: string[] };
+
+export function workloadPart(c: Contract): Record<string, unknown> {
+  return Object.fromEntries(WORKLOAD_SECTIONS.map((k) => [k, c[k]]));
+}
+
+function checkOne(side: ConfigurationKey, r: SweepResult): CheckedRun | string[] {
+  if (r.contract === null || r.contract === undefined) {
+    return [`${side}: the run carries no contract, so its workload cannot be reconstructed (record runs with goodput run CONTRACT.yaml)`];
+  }
+  if (!r.contractHash) return [`${side}: the run carries no contractHash, so its contract cannot be verified`];
+  const parsed = contractSchema.safeParse(r.contract);
+  if (!parsed.success) {
+    return parsed.error.issues.map((i) => `${side}: contract.${i.path.join('.')}: ${i.message}`);
+  }
+  const hash = contractHash(parsed.data);
+  if (hash !== r.contractHash) return [`${side}: contractHash ${r.contractHash} does not match its contract (recomputed ${hash}); the result was edited`];
+  if (r.run.status !== 'complete') return [`${side}: the run did not complete (${r.run.status}${r.run.stopReason ? `: ${r.run.stopReason}` : ''})`];
+  return { result: r, contract: parsed.data, contractHash: hash, workloadHash: sha256Hex(canonicalJson(workloadPart(parsed.data))) };
+}
+
+export function checkRunPair(baseline: SweepResult, optimized: SweepResult): PairCheck {
+  const b = checkOne('baseline', baseline);
+  const o = checkOne('optimized', optimized);
+  if (Array.isArray(b) || Array.isArray(o)) return { ok: false, problems: [...(Array.isArray(b) ? b : []), ...(Array.isArray(o) ? o : [])] };
+  const problems = diffContracts(workloadPart(b.contract), workloadPart(o.contract)).map((d) => {
+    const show = (v: unknown) => (v === undefined ? '(absent)' : JSON.stringify(v));
+    return `the workloads differ: ${d.path} is ${show(d.a)} on the baseline and ${show(d.b)} on the optimized run`;
+  });
+  if (b.contract.hardware.label !== o.contract.hardware.label) {
+    problems.push(`the GPUs differ: hardware.label is ${JSON.stringify(b.contract.hardware.label)} on the baseline and ${JSON.stringify(o.contract.hardware.label)} on the optimized run; a receipt is one model on one GPU`);
+  }
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, baseline: b, optimized: o };
+}

@@ -1,0 +1,56 @@
+/**
+ * ViewNumber: a number as it renders — value, its text, unit, statistic and
+ * provenance, and the configuration it belongs to. The pages mark each one
+ * (`<data>`), and dataset.json lists each one: the same objects, so the two
+ * cannot disagree.
+ */
+import { formatScoreValue } from '../core/index.js';
+import { num } from '../web/index.js';
+import { type Fact, statisticText } from './fact.js';
+import type { Receipt } from './receipt-schema.js';
+
+export type ViewProvenance = Fact['provenance'] | 'list price';
+
+export interface ViewNumber {
+  /** Unique on the site: "<receipt id>/<fact id>", "prices/token/0/input". */
+  id: string;
+  label: string;
+  value: number | null;
+  /** As printed: grouped digits, or "not recorded". */
+  text: string;
+  unit: string;
+  statistic: string;
+  provenance: ViewProvenance;
+  /** The configuration identity, or null for list prices (they belong to no configuration of ours). */
+  configuration: string | null;
+  /** Provenance detail printed with it: "derived from …", "not recorded: …", "context only". */
+  note: string | null;
+}
+
+/** A quality score is truncated, never rounded up: a degraded score must not print as 1. */
+function factText(f: Fact): string {
+  if (f.value === null) return 'not recorded';
+  return f.metric === 'quality' ? formatScoreValue(f.value) : num(f.value, f.digits);
+}
+
+export function viewOfFact(receipt: Receipt, f: Fact): ViewNumber {
+  const cfg = receipt.configurations[f.configuration];
+  return {
+    id: `${receipt.id}/${f.id}`, label: f.label, value: f.value, text: factText(f),
+    unit: f.unit, statistic: f.statistic, provenance: f.provenance, configuration: `${f.configuration}: ${cfg.identity}`, note: f.note ?? null,
+  };
+}
+
+/** "p50 at concurrency 1, measured" as printed beside a value. */
+export function viewStatistic(n: ViewNumber): string {
+  return n.provenance === 'list price' ? `${n.statistic}, list price` : statisticText({ statistic: n.statistic, provenance: n.provenance, value: n.value });
+}
+
+export function factById(receipt: Receipt, id: string): Fact | undefined {
+  return receipt.facts.find((f) => f.id === id);
+}
+
+/** Two facts whose difference means something: the same metric, statistic and unit. */
+export function sameDefinition(a: Fact, b: Fact): boolean {
+  return a.metric === b.metric && a.statistic === b.statistic && a.unit === b.unit;
+}
