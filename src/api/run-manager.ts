@@ -53,7 +53,8 @@ export class RunManager {
         if (err instanceof SweepError) await recorder.discard(err.message);
         else await recorder.abandon(`the sweep broke: ${(err as Error).message}`);
       })
-      .catch(() => {})
+      // The run's row already says what happened; the log says why the store could not.
+      .catch((err: unknown) => { process.stderr.write(`goodput serve: run ${runId}: ${(err as Error).message}\n`); })
       .finally(() => this.active.delete(runId));
     this.active.set(runId, { serverId: server.id, ctrl, done });
     return { runId };

@@ -57,8 +57,13 @@ export function recordSweep(writer: RunWriter, opts: RecorderOptions = {}): Swee
     },
     async finish(result) {
       await settle();
+      // A run missing a level is not a result: its cards would count a level the store lacks.
+      if (failures.length > 0) {
+        const why = `part of it could not be stored: ${failures.join('; ')}`;
+        await writer.abandon(why);
+        throw new Error(`run ${writer.runId} is kept as interrupted: ${why}`);
+      }
       await writer.finish(result);
-      if (failures.length > 0) throw new Error(`run ${writer.runId} was stored incompletely: ${failures.join('; ')}`);
     },
     async discard(reason) {
       await settle();

@@ -9,7 +9,7 @@ import type { LevelResult } from '../core/index.js';
 import { asUsageErrors } from './contract-errors.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { writeFileAtomic } from './files.js';
-import { parseNumber, parseUrl, redactedCommand } from './parse-flags.js';
+import { badFlag, parseNumber, parseUrl, redactedCommand } from './parse-flags.js';
 import { grid } from './render-contract.js';
 
 interface CapacityFlags { url?: string; apiKeyEnv?: string; json?: string; resolution: string; maxProbes: string }
@@ -42,6 +42,7 @@ export function registerCapacityCommand(program: Command): void {
       const contract = await asUsageErrors(() => loadContract(path));
       const url = flags.url === undefined ? undefined : parseUrl('--url', flags.url);
       const resolution = parseNumber('--resolution', flags.resolution, { min: 0, exclusiveMin: true });
+      if (resolution >= 1) throw badFlag('--resolution', `'${flags.resolution}' must be below 1 (a share of the upper level)`);
       const maxProbes = parseNumber('--max-probes', flags.maxProbes, { integer: true, min: 1 });
       const apiKey = process.env[flags.apiKeyEnv ?? contract.server.apiKeyEnv ?? 'GOODPUT_API_KEY'] || undefined;
       const report = await asUsageErrors(() => contractCapacity(contract, {

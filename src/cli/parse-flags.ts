@@ -1,4 +1,6 @@
 /** Flag values from text to numbers, with messages that name the flag and the value. */
+import { urlCredentialProblem } from '../core/index.js';
+import { redactDatabaseUrl } from '../store/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 
 export function badFlag(flag: string, message: string): CliError {
@@ -33,6 +35,8 @@ export function parseUrl(flag: string, text: string): string {
     throw badFlag(flag, `'${text}' is not a URL (e.g. http://127.0.0.1:8000)`);
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw badFlag(flag, `'${text}' must use http or https`);
+  const secret = urlCredentialProblem(text);
+  if (secret) throw badFlag(flag, secret);
   return text.replace(/\/+$/, '');
 }
 
@@ -41,15 +45,22 @@ export function parseChoice<T extends string>(flag: string, text: string, choice
   return text as T;
 }
 
+/** Flags whose value is a secret, or holds one: how each is recorded. */
+const SECRET_FLAGS: Readonly<Record<string, (value: string) => string>> = {
+  '--api-key': () => '***',
+  '--database-url': redactDatabaseUrl,
+};
+
 /** The command line as recorded in results: secrets replaced. */
 export function redactedCommand(argv: readonly string[]): string {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
-    if (a === '--api-key') {
-      out.push(a, '***');
-      i++;
-    } else if (a.startsWith('--api-key=')) out.push('--api-key=***');
+    const eq = a.indexOf('=');
+    const flag = eq > 0 ? a.slice(0, eq) : a;
+    const redact = SECRET_FLAGS[flag];
+    if (redact && eq > 0) out.push(`${flag}=${redact(a.slice(eq + 1))}`);
+    else if (redact && i + 1 < argv.length) out.push(a, redact(argv[++i] as string));
     else out.push(/\s/.test(a) ? JSON.stringify(a) : a);
   }
   return out.join(' ');

@@ -23,6 +23,8 @@ export interface RequestSpec {
   /** Chat only: sent as `chat_template_kwargs.enable_thinking`. */
   thinking: boolean;
   temperature?: number;
+  /** Nucleus sampling; unset: the dialect's neutral value (top_p 1). */
+  topP?: number;
   seed?: number;
   /**
    * Set on a cold run: a per-request salt the dialect uses to keep the prefix cache

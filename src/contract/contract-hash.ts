@@ -1,6 +1,6 @@
 /**
  * The contract's identity: sha256 of its canonical JSON with the fields that
- * say where (server.url, server.apiKeyEnv) left out. Two runs of the same
+ * say where (server.url, server.apiKeyEnv, the paths of hashed files) left out. Two runs of the same
  * experiment against servers at different addresses share a hash; any change
  * to what is measured (including corpus or tokenizer content, via their hashes)
  * changes it.
@@ -9,10 +9,17 @@ import { canonicalJson } from '../core/index.js';
 import { sha256Hex } from '../workload/index.js';
 import type { Contract } from './contract-schema.js';
 
-/** The contract without its location fields. */
+/** A file known by its content hash is the same file wherever it lies: its path is a location too. */
+function byContent<T extends object>(file: T): T | Omit<T, 'path'> {
+  if (!('sha256' in file) || typeof file.sha256 !== 'string' || !('path' in file)) return file;
+  const { path: _path, ...rest } = file;
+  return rest;
+}
+
+/** The contract without its location fields (server address, and the paths of files whose content hash it carries). */
 export function hashedPart(c: Contract): object {
   const { url: _url, apiKeyEnv: _key, ...server } = c.server;
-  return { ...c, server };
+  return { ...c, server, model: { ...c.model, tokenizer: byContent(c.model.tokenizer) }, workload: { ...c.workload, prompts: byContent(c.workload.prompts) } };
 }
 
 /** sha256 (hex) of the canonical contract without its location. */

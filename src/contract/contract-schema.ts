@@ -5,7 +5,7 @@
  * and `server.apiKeyEnv` say where, not what, and are left out of its hash.
  */
 import { z } from 'zod';
-import { arrivalSchema, costLineSchema, sloSchema } from '../core/index.js';
+import { arrivalSchema, costLineSchema, sloSchema, urlCredentialProblem } from '../core/index.js';
 import { arrivalOps } from '../workload/index.js';
 
 const int = (what: string) => z.number({ error: `${what} must be a number` }).int(`${what} must be a whole number`).positive(`${what} must be positive`);
@@ -36,7 +36,8 @@ export const contractSchema = z.object({
   version: z.literal(1, { error: 'version must be 1' }),
   name: text('name').optional(),
   server: z.object({
-    url: z.url({ protocol: /^https?$/, error: 'url must be an http(s) URL, e.g. http://127.0.0.1:8000' }),
+    url: z.url({ protocol: /^https?$/, error: 'url must be an http(s) URL, e.g. http://127.0.0.1:8000' })
+      .refine((u) => urlCredentialProblem(u) === null, { error: (i) => `url ${urlCredentialProblem(String(i.input))}` }),
     apiKeyEnv: text('apiKeyEnv').optional(),
     endpoint: z.enum(['chat', 'completions'], { error: 'endpoint must be chat or completions' }).default('chat'),
   }).strict(),

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { contractHash } from './contract-hash.js';
 import { describeDifferences, diffContracts } from './contract-diff.js';
-import { loadContract } from './load-contract.js';
+import { loadContract, validateContract } from './load-contract.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../examples/goodput.yaml', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'goodput-contract-'));
@@ -99,6 +99,16 @@ describe('contract hash and differences', () => {
     expect(contractHash(moved)).toBe(contractHash(a));
     expect(contractHash(reordered)).toBe(contractHash(a));
     expect(contractHash(longer)).not.toBe(contractHash(a));
+  });
+  it('a corpus or tokenizer file known by its content hash hashes the same wherever it lies', () => {
+    const sha = 'a'.repeat(64);
+    const at = (dir: string) => validateContract(patch((c) => {
+      c.workload.prompts = { kind: 'jsonl', path: `${dir}/prompts.jsonl`, sha256: sha };
+      c.model.tokenizer = { kind: 'file', path: `${dir}/tokenizer.json`, sha256: sha };
+    }), 'test', '/');
+    expect(contractHash(at('/home/ann/bench'))).toBe(contractHash(at('/srv/ci/checkout')));
+    const other = validateContract(patch((c) => { c.workload.prompts = { kind: 'jsonl', path: '/x/prompts.jsonl', sha256: 'b'.repeat(64) }; }), 'test', '/');
+    expect(contractHash(other)).not.toBe(contractHash(at('/x')));
   });
   it('lists each differing field with both values', async () => {
     const a = await loadContract(write(minimal));

@@ -46,6 +46,11 @@ describe('preparing cells with a tokenizer.json', () => {
     expect(cold?.kind === 'list' ? cold.items[0]?.text.startsWith('rrun1x0n0 ') : false).toBe(true);
   });
 
+  it('a floor given as quality.floor reaches the SLOs the sweep records', async () => {
+    const p = await prepareCells(contract({ quality: { metric: 'goodput-composite-v1', floor: 0.97 } }), opts);
+    expect(p.cells[0]?.spec.slo).toMatchObject({ ttftMs: { p: 95, max: 500 }, qualityFloor: 0.97 });
+  });
+
   it('freezes the tokenizer\'s hash, and refuses the same contract once the file changed', async () => {
     const own = writeTokenizer(dir, 'changing', bpe);
     const p = await prepareCells(contract({ model: { name: 'm', revision: 'r', tokenizer: { kind: 'file', path: own }, precision: 'bf16', quantization: 'none' } }), opts);

@@ -76,7 +76,7 @@ async function prepareCell(c: Contract, cell: CellSpec, counter: TokenCounter, c
     outputTokens: cell.outputTokens ?? (corpus?.items ?? []).reduce((m, i) => Math.max(m, i.outputTokens ?? 1), 1),
     promptTokens: cell.promptTokens ?? 1,
     thinking: c.thinking === 'on', forceLength: c.decoding.ignoreEos, temperature: c.decoding.temperature, topP: c.decoding.topP,
-    seed: c.decoding.seed, slo: c.slo, hourlyCostUsd: c.hardware.gpuHourlyUsd ?? null, cache: cell.cache.kind,
+    seed: c.decoding.seed, slo: { ...c.slo, qualityFloor: c.slo.qualityFloor ?? c.quality.floor }, hourlyCostUsd: c.hardware.gpuHourlyUsd ?? null, cache: cell.cache.kind,
     baselineRateUsdPer1M: c.hardware.baselineRateUsdPer1M ?? null, gpuLabel: c.hardware.label, command: opts.command,
   };
   const parsed = sweepSpecSchema.parse(base);

@@ -30,3 +30,4 @@ export * from './canonical-json.js';
 export * from './record-schema.js';
 export * from './matrix.js';
 export * from './random.js';
+export * from './url-credentials.js';

@@ -23,7 +23,7 @@ export const capacityReportSchema = z.object({
   arrival: arrivalSchema,
   slo: sloSchema,
   /** found: the boundary was bracketed; below-range: the first level already misses; above-range: the last level still holds; stopped: a probe did not complete. */
-  verdict: z.enum(['found', 'below-range', 'above-range', 'stopped']),
+  verdict: z.enum(['found', 'below-range', 'above-range', 'budget-exhausted', 'stopped']),
   /** The highest level that held (a lower bound when above-range); null otherwise. */
   capacity: z.number().nullable(),
   /** Distance between the levels either side of the boundary when the search ended. */

@@ -51,9 +51,14 @@ export async function findCapacity(opts: CapacityOptions): Promise<CapacityRepor
   const maxProbes = opts.maxProbes ?? 24;
   const probes: CapacityProbe[] = [];
   let stopped: string | null = null;
+  let outOfProbes = false;
 
   const probe = async (level: number, phase: CapacityProbe['phase']): Promise<CapacityProbe | null> => {
-    if (probes.length >= maxProbes || stopped) return null;
+    if (stopped) return null;
+    if (probes.length >= maxProbes) {
+      outOfProbes = true;
+      return null;
+    }
     const result = await runSweep({ ...(await opts.specFor(level)), levels: [level] }, opts.deps);
     const measured = result.levels[0];
     if (result.run.status !== 'complete' || !measured) {
@@ -85,8 +90,11 @@ export async function findCapacity(opts: CapacityOptions): Promise<CapacityRepor
     if (p.holds) below = p;
     else above = p;
   }
-  const verdict: CapacityReport['verdict'] = stopped ? 'stopped' : !below ? 'below-range' : !above ? 'above-range' : 'found';
+  // Out of probes before the bracket closed: what held is a lower bound, not the capacity.
+  const verdict: CapacityReport['verdict'] = stopped ? 'stopped' : outOfProbes ? 'budget-exhausted' : !below ? 'below-range' : !above ? 'above-range' : 'found';
+  const bracket = below && above ? `between ${below.label} (holds) and ${above.label} (misses)` : below ? `at least ${below.label} (holds); nothing above it was measured` : 'not bracketed: no probe held';
   const statements: Record<CapacityReport['verdict'], string> = {
+    'budget-exhausted': `the probe budget (${maxProbes}) ran out before the search finished: capacity at SLO (${describeSlo(slo)}) is ${bracket}; raise --max-probes`,
     found: `capacity at SLO (${describeSlo(slo)}): ${below?.label}; ${above?.label} misses (${above?.reason})`,
     'below-range': `no level holds the SLOs (${describeSlo(slo)}): even ${above?.label} misses (${above?.reason})`,
     'above-range': `every level holds the SLOs (${describeSlo(slo)}) up to ${below?.label}: the capacity is higher; extend the levels`,

@@ -49,6 +49,7 @@ describe('sweeping the simulator in every dialect', () => {
     const result = await runSweep({ ...base, levels: [1], url: s.url });
     expect(result.levels[0]?.outputTokens).toMatchObject({ mean: 10, short: 6 });
     expect(result.warnings.map((w) => w.code)).toEqual(expect.arrayContaining(['cannot-force-length', 'short-requests']));
+    expect(result.warnings.find((w) => w.code === 'short-requests')?.message).toMatch(/6 requests ended below 24 tokens: TGI cannot force the length/);
   });
 
   it('speaks Ollama\'s native NDJSON API with --engine ollama-native, recording the engine as ollama', async () => {

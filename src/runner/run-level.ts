@@ -57,7 +57,7 @@ function requestSpec(ctx: LevelContext, seq: number): RequestSpec {
     seed: spec.seed,
     // A cold run also asks the engine's own switch (cache_salt, cache_prompt: false) to keep the prefix cache cold.
     ...(spec.cache === 'cold' ? { cacheSalt: salt } : {}),
-    ...(spec.topP === null ? {} : { extraBody: { top_p: spec.topP } }),
+    ...(spec.topP === null ? {} : { topP: spec.topP }),
   };
 }
 

@@ -3,7 +3,7 @@
  * yielding the type, the defaults and the messages that name the bad field.
  */
 import { z } from 'zod';
-import { DEFAULT_CLIENT_BUDGET_MS, arrivalSchema, sloSchema } from '../core/index.js';
+import { DEFAULT_CLIENT_BUDGET_MS, arrivalSchema, sloSchema, urlCredentialProblem } from '../core/index.js';
 import { arrivalOps, promptSourceSchema } from '../workload/index.js';
 import { GPU_SOURCE_CHOICES } from '../telemetry/index.js';
 import { ENGINE_CHOICES, type EngineChoice } from '../client/index.js';
@@ -11,7 +11,8 @@ import { ENGINE_CHOICES, type EngineChoice } from '../client/index.js';
 const positiveInt = (what: string) => z.number({ error: `${what} must be a number` }).int(`${what} must be a whole number`).positive(`${what} must be positive`);
 
 export const sweepSpecSchema = z.object({
-  url: z.url({ protocol: /^https?$/, error: 'url must be an http(s) URL, e.g. http://127.0.0.1:8000' }),
+  url: z.url({ protocol: /^https?$/, error: 'url must be an http(s) URL, e.g. http://127.0.0.1:8000' })
+    .refine((u) => urlCredentialProblem(u) === null, { error: (i) => `url ${urlCredentialProblem(String(i.input))}` }),
   /** Never printed, stored or logged. */
   apiKey: z.string().min(1).optional(),
   /** Model id; the first one the server lists when omitted. */

@@ -156,7 +156,8 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
       for (const w of levelWarnings(tel, level)) warn(w);
       if (level.clientBound.bound) warn({ code: 'client-bound', message: `concurrency ${c}: ${level.clientBound.reason}` });
       if (level.outputTokens.short > 0) {
-        warn({ code: 'short-requests', message: `concurrency ${c}: ${level.outputTokens.short} requests ended below ${spec.outputTokens} tokens although the length was forced` });
+        const why = dialect.length.kind === 'cannot' ? `: ${dialect.label} cannot force the length, so they are measured as they came` : ' although the length was forced';
+        warn({ code: 'short-requests', message: `concurrency ${c}: ${level.outputTokens.short} requests ended below ${spec.outputTokens} tokens${why}` });
       }
     }
     if (signal.aborted && status === 'complete') {
@@ -174,7 +175,7 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
     schemaVersion: SCHEMA_VERSION,
     run: {
       url: spec.url, model: pre.model, endpoint: spec.endpoint,
-      engine: { name: dialect.engine, version: engine.version, dialect: dialect.kind, detection: engine.source, evidence: engine.evidence, sampling: { ...dialect.sampling } },
+      engine: { name: dialect.engine, version: engine.version, dialect: dialect.kind, detection: engine.source, evidence: engine.evidence, sampling: { ...dialect.sampling, ...(spec.topP === null ? {} : { top_p: spec.topP }) } },
       outputTokens: spec.outputTokens, forceLength: spec.forceLength, promptTokens: spec.promptTokens,
       thinking: spec.thinking ? 'on' : 'off', temperature: spec.temperature, seed: spec.seed,
       levelsRequested: spec.levels, levelsOrder: order, arrival: spec.arrival, slo: spec.slo, requestsPerLevel: spec.requestsPerLevel, warmupPerLevel: spec.warmup,

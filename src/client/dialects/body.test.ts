@@ -89,6 +89,15 @@ describe('dialect request bodies', () => {
     expect(b).not.toHaveProperty('cache_salt');
   });
 
+  it('a contract\'s top_p replaces the neutral value where each engine reads it, and never reaches a model that rejects sampling', () => {
+    expect(body('vllm', { topP: 0.9 })).toMatchObject({ top_p: 0.9, top_k: -1 });
+    expect(body('openai', { topP: 0.9 })).toMatchObject({ top_p: 0.9 });
+    expect(body('openai', { topP: 0.9, model: 'o3-mini' })).not.toHaveProperty('top_p');
+    const native = body('ollama-native', { topP: 0.9 });
+    expect(native).not.toHaveProperty('top_p');
+    expect(native.options).toMatchObject({ top_p: 0.9 });
+  });
+
   it('sends nothing that forces the length when the run does not force it', () => {
     for (const kind of ['vllm', 'llamacpp', 'lmdeploy', 'trtllm', 'generic'] as const) {
       const b = body(kind, { forceLength: false });

@@ -21,6 +21,7 @@ const SAMPLING = { top_p: 1, top_k: 0, min_p: 0, repeat_penalty: 1 };
 function buildBody(spec: RequestSpec): string {
   const options: Record<string, unknown> = { num_predict: spec.maxTokens, ...SAMPLING };
   if (spec.temperature !== undefined) options.temperature = spec.temperature;
+  if (spec.topP !== undefined) options.top_p = spec.topP;
   if (spec.seed !== undefined) options.seed = spec.seed;
   const body: Record<string, unknown> = { model: spec.model };
   if (spec.endpoint === 'chat') {

@@ -46,6 +46,7 @@ export function openAiBody(spec: RequestSpec, rules: OpenAiBodyRules): string {
   if (spec.temperature !== undefined && sampling) body.temperature = spec.temperature;
   if (spec.seed !== undefined) body.seed = spec.seed;
   if (sampling) Object.assign(body, rules.sampling);
+  if (sampling && spec.topP !== undefined) body.top_p = spec.topP;
   if (thinking !== null) Object.assign(body, thinking.body);
   const cold = rules.coldCache[spec.endpoint];
   if (spec.cacheSalt !== undefined && cold !== null) body[cold] = cold === 'cache_salt' ? spec.cacheSalt : false;

@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { urlCredentialProblem } from './url-credentials.js';
+
+describe('urlCredentialProblem', () => {
+  it('accepts plain server URLs', () => {
+    expect(urlCredentialProblem('http://127.0.0.1:8000/v1')).toBeNull();
+    expect(urlCredentialProblem('https://host.example/v1?model=x')).toBeNull();
+  });
+  it('refuses a user name or password, and secret query parameters, naming the parameter', () => {
+    expect(urlCredentialProblem('https://user:sk-123@host/v1')).toMatch(/user name or password/);
+    expect(urlCredentialProblem('https://token@host/v1')).toMatch(/user name or password/);
+    expect(urlCredentialProblem('https://host/v1?api-key=sk-1')).toMatch(/\(api-key=…\)/);
+    expect(urlCredentialProblem('https://host/v1?access_token=a')).toMatch(/\(access_token=…\)/);
+  });
+});
