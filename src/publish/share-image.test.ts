@@ -2,7 +2,11 @@
  * The share image: a real 1200×630 PNG (IHDR read back), drawn with text
  * (many distinct colours from anti-aliased glyphs, not one flat colour), whose
  * SVG carries the four headline stats with statistic and configuration.
+ * Saved as test-artifacts/share-image.png.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Resvg } from '@resvg/resvg-js';
 import { describe, expect, it } from 'vitest';
 import { distinctColours, pngInfo } from '../test-support/png.js';
@@ -26,6 +30,10 @@ describe('share image', () => {
     const png = sharePng(view());
     expect(pngInfo(png)).toMatchObject({ width: 1200, height: 630, bitDepth: 8 });
     expect(distinctColours(png)).toBeGreaterThan(50);
+    // Kept for a person to look at (CI artifact), like the page screenshots.
+    const artifacts = fileURLToPath(new URL('../../test-artifacts', import.meta.url));
+    mkdirSync(artifacts, { recursive: true });
+    writeFileSync(join(artifacts, 'share-image.png'), png);
   });
 
   it('shows the four headline stats, each with statistic, provenance and configuration, with literal colours and the embedded font', () => {
