@@ -56,6 +56,7 @@ describe('POST /api/servers: bad bodies', () => {
   const cases: Array<[string, unknown, string, RegExp]> = [
     ['no name', { baseUrl: 'http://127.0.0.1:1' }, 'name', /name is required/],
     ['a name with spaces', { name: 'my box', baseUrl: 'http://127.0.0.1:1' }, 'name', /letters, digits/],
+    ['a name of digits only', { name: '42', baseUrl: 'http://127.0.0.1:1' }, 'name', /name must contain a letter or symbol, not only digits/],
     ['no URL', { name: 'a' }, 'baseUrl', /baseUrl must be an http\(s\) URL/],
     ['a URL that is not http', { name: 'a', baseUrl: 'ftp://x' }, 'baseUrl', /baseUrl must be an http\(s\) URL/],
     ['an empty API key', { name: 'a', baseUrl: 'http://127.0.0.1:1', apiKey: '' }, 'apiKey', /apiKey must not be empty/],
@@ -94,6 +95,15 @@ describe('other bad input', () => {
     const level = await h.call('POST', '/api/ingest/runs/1/levels', { level: {} });
     expect(level.status).toBe(400);
     expect(level.json.error.field).toMatch(/^level\./);
+  });
+  it('ingest: an unknown serverId is a 404 naming serverId, not a 500', async () => {
+    const spec = {
+      url: 'http://127.0.0.1:9', model: null, endpoint: 'chat', levels: [1], outputTokens: 8, promptTokens: 8, requestsPerLevel: 1, warmup: 0,
+      thinking: false, forceLength: false, temperature: 0, seed: 1, hourlyCostUsd: null, baselineRateUsdPer1M: null, gpuLabel: null, command: 'x',
+    };
+    const r = await h.call('POST', '/api/ingest/runs', { serverId: 999, serverName: 'ghost', targetUrl: 'http://127.0.0.1:9', ownerPid: process.pid, ownerHost: 'h', spec });
+    expect(r.status).toBe(404);
+    expect(r.json.error).toEqual({ code: 'not-found', field: 'serverId', message: 'serverId: no server with id 999 is registered' });
   });
   it('refuses a state-changing request from another origin, and a foreign Host', async () => {
     const cross = await h.call('POST', '/api/servers/check', undefined, { origin: 'http://evil.example' });

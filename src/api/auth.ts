@@ -8,15 +8,13 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
+import { isLoopback } from '../client/index.js';
 import { ApiError } from './api-error.js';
 
 export const TOKEN_COOKIE = 'goodput_token';
 
-/** True for 127.0.0.0/8, ::1 and localhost. */
-export function isLoopback(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
-}
+/** True for 127.0.0.0/8, ::1 and localhost: one definition, in client/ (re-exported for serve.ts and the api index). */
+export { isLoopback };
 
 function same(a: string, b: string): boolean {
   const x = Buffer.from(a);

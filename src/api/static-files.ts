@@ -23,7 +23,12 @@ export function defaultWebDir(): string {
 /** A handler for GET requests outside /api. */
 export function staticFiles(root: string) {
   return async (c: Context) => {
-    const path = c.req.path === '/' ? '/index.html' : decodeURIComponent(c.req.path);
+    let path: string;
+    try {
+      path = c.req.path === '/' ? '/index.html' : decodeURIComponent(c.req.path);
+    } catch {
+      return c.text(`bad request: the path ${c.req.path} is not valid percent-encoding (URI malformed)`, 400);
+    }
     const file = normalize(join(root, path));
     if (!file.startsWith(root.endsWith(sep) ? root : root + sep)) return c.text('not found', 404);
     let body: Buffer;

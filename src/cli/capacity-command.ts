@@ -9,7 +9,7 @@ import type { LevelResult } from '../core/index.js';
 import { asUsageErrors } from './contract-errors.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { writeFileAtomic } from './files.js';
-import { badFlag, parseNumber, parseUrl, redactedCommand } from './parse-flags.js';
+import { apiKeyFromEnv, badFlag, parseNumber, parseUrl, redactedCommand } from './parse-flags.js';
 import { grid } from './render-contract.js';
 
 interface CapacityFlags { url?: string; apiKeyEnv?: string; json?: string; resolution: string; maxProbes: string }
@@ -44,7 +44,7 @@ export function registerCapacityCommand(program: Command): void {
       const resolution = parseNumber('--resolution', flags.resolution, { min: 0, exclusiveMin: true });
       if (resolution >= 1) throw badFlag('--resolution', `'${flags.resolution}' must be below 1 (a share of the upper level)`);
       const maxProbes = parseNumber('--max-probes', flags.maxProbes, { integer: true, min: 1 });
-      const apiKey = process.env[flags.apiKeyEnv ?? contract.server.apiKeyEnv ?? 'GOODPUT_API_KEY'] || undefined;
+      const apiKey = apiKeyFromEnv(flags.apiKeyEnv, contract.server.apiKeyEnv ?? 'GOODPUT_API_KEY');
       const report = await asUsageErrors(() => contractCapacity(contract, {
         url, apiKey, resolution, maxProbes, command: redactedCommand(['goodput', ...process.argv.slice(2)]),
         onProbe: (p) => process.stderr.write(`probe ${p.label}: ${p.holds ? 'holds' : 'misses'} (${p.reason})\n`),

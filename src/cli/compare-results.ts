@@ -28,22 +28,34 @@ export function contractHeader(a: SweepResult, b: SweepResult): string[] {
 
 const levelKey = (l: LevelResult) => l.load?.level ?? l.concurrency;
 
+const isInvalid = (l: LevelResult | undefined) => l !== undefined && (l.invalid || l.failed > 0);
+
+/** "0 / 3 (invalid: 3 failed)": each side's failures, an invalid side marked. */
+function failedCell(a: LevelResult | undefined, b: LevelResult | undefined): string {
+  const side = (l: LevelResult | undefined) => (l === undefined ? '—' : isInvalid(l) ? `${l.failed} (invalid: ${l.failed} failed)` : String(l.failed));
+  return `${side(a)} / ${side(b)}`;
+}
+
 /** Contract differences, then one row per level present in either result. */
 export function renderComparison(a: SweepResult, b: SweepResult, names: [string, string]): string {
   const keys = [...new Set([...a.levels, ...b.levels].map(levelKey))].sort((x, y) => x - y);
   const rows = keys.map((k) => {
     const la = a.levels.find((l) => levelKey(l) === k);
     const lb = b.levels.find((l) => levelKey(l) === k);
+    // Like the web comparison: no change column when either side is invalid.
+    const invalid = isInvalid(la) || isInvalid(lb);
+    const cell = (x: number | null | undefined, y: number | null | undefined, digits = 1) =>
+      invalid ? `${fmt(x, digits)} → ${fmt(y, digits)} (—, invalid level)` : change(x, y, digits);
     return [
-      String(k), `${la?.requests ?? '—'} / ${lb?.requests ?? '—'}`, change(la?.throughputTokS, lb?.throughputTokS),
-      change(la?.ttftMs?.p50, lb?.ttftMs?.p50), change(la?.tpotMs?.p50, lb?.tpotMs?.p50, 2), change(la?.e2eMs?.p50, lb?.e2eMs?.p50, 0),
-      change(la?.goodput?.share, lb?.goodput?.share, 3),
+      String(k), `${la?.requests ?? '—'} / ${lb?.requests ?? '—'}`, failedCell(la, lb), cell(la?.throughputTokS, lb?.throughputTokS),
+      cell(la?.ttftMs?.p50, lb?.ttftMs?.p50), cell(la?.tpotMs?.p50, lb?.tpotMs?.p50, 2), cell(la?.e2eMs?.p50, lb?.e2eMs?.p50, 0),
+      cell(la?.goodput?.share, lb?.goodput?.share, 3),
     ];
   });
   return [
     `Comparing ${names[0]} → ${names[1]}`,
     ...contractHeader(a, b),
     '',
-    grid(['Level', 'Requests', 'Throughput tok/s', 'TTFT p50 ms', 'TPOT p50 ms', 'e2e p50 ms', 'Goodput share'], rows),
+    grid(['Level', 'Requests', 'Failed', 'Throughput tok/s', 'TTFT p50 ms', 'TPOT p50 ms', 'e2e p50 ms', 'Goodput share'], rows),
   ].join('\n');
 }

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import type { RawRecord, SweepResult } from '../core/index.js';
-import { writeFileAtomic } from './files.js';
+import { writeFilesAtomic } from './files.js';
 import { badFlag, parseNumber } from './parse-flags.js';
 import { levelValue } from './export-vllm.js';
 
@@ -18,15 +18,11 @@ export function narrowToLevel(result: SweepResult, records: RawRecord[] | null, 
   return { result: { ...result, levels: [level] }, records: records?.filter((r) => r.concurrency === value) ?? null };
 }
 
-/** Writes each file into `dir` (created when missing); returns the paths written. */
+/** Writes every file into `dir` (created when missing), all or none; returns the paths written. */
 export async function writeFilesInto(dir: string, files: ReadonlyArray<{ name: string; text: string }>): Promise<string[]> {
-  const paths: string[] = [];
-  for (const f of files) {
-    const path = join(dir, f.name);
-    await writeFileAtomic(path, f.text);
-    paths.push(path);
-  }
-  return paths;
+  const all = files.map((f) => ({ path: join(dir, f.name), text: f.text }));
+  await writeFilesAtomic(all);
+  return all.map((f) => f.path);
 }
 
 /** The flags the export command checks before reading anything. */

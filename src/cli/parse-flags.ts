@@ -65,3 +65,18 @@ export function redactedCommand(argv: readonly string[]): string {
   }
   return out.join(' ');
 }
+
+/**
+ * The API key from the environment. `explicit` is the variable named by
+ * `--api-key-env`: unset or empty, it is a usage error naming the flag and the
+ * variable (a key asked for by name is never silently dropped). Without it the
+ * `fallback` variable is read, and unset or empty means no key.
+ */
+export function apiKeyFromEnv(explicit: string | undefined, fallback?: string): string | undefined {
+  if (explicit !== undefined) {
+    const value = process.env[explicit];
+    if (value === undefined || value === '') throw badFlag('--api-key-env', `the variable ${explicit} is ${value === undefined ? 'not set' : 'empty'}`);
+    return value;
+  }
+  return fallback === undefined ? undefined : process.env[fallback] || undefined;
+}

@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import type { RunDetail, RunSummary } from '../store/index.js';
 import { CliError, EXIT } from './exit-codes.js';
-import { writeFileAtomic, writeRecords } from './files.js';
+import { recordsText, writeFilesAtomic } from './files.js';
 import { renderCards, renderTable } from './render-table.js';
 import { type StoreCliFlags, addStoreOptions, withCatalog } from './store-flags.js';
 
@@ -57,12 +57,14 @@ export function registerRunsCommand(program: Command): void {
     .option('--raw <file>', 'also write its raw request records as JSON lines'))
     .action(async (id: string, f: ExportFlags) => {
       const n = runId(id);
+      if (f.raw !== undefined && f.raw === f.out) throw new CliError(EXIT.usage, '--raw: must be a different file from --out');
       const { result, records } = await withCatalog(f, 'goodput runs export', async (c) => ({
         result: await c.exportRun(n), records: f.raw === undefined ? null : await c.runRecords(n),
       }));
-      if (f.raw !== undefined && records) await writeRecords(f.raw, records, true);
       const json = JSON.stringify(result, null, 2) + '\n';
+      // The result and its records are written together or not at all.
+      const raw = f.raw !== undefined && records ? [{ path: f.raw, text: recordsText(records) }] : [];
+      await writeFilesAtomic(f.out === '-' ? raw : [{ path: f.out, text: json }, ...raw]);
       if (f.out === '-') process.stdout.write(json);
-      else await writeFileAtomic(f.out, json);
     });
 }

@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { type ServerInput, type ServerView, serverInputSchema } from '../store/index.js';
 import { CliError, EXIT } from './exit-codes.js';
-import { parseNumber } from './parse-flags.js';
+import { apiKeyFromEnv, parseNumber } from './parse-flags.js';
 import { type StoreCliFlags, addStoreOptions, withCatalog } from './store-flags.js';
 
 interface AddFlags extends StoreCliFlags {
@@ -22,8 +22,7 @@ export function serverLine(s: ServerView): string {
 }
 
 function inputOf(name: string, url: string, f: AddFlags): ServerInput {
-  const apiKey = f.apiKey ?? (f.apiKeyEnv ? process.env[f.apiKeyEnv] : undefined);
-  if (f.apiKeyEnv && !apiKey) throw new CliError(EXIT.usage, `--api-key-env: the variable ${f.apiKeyEnv} is not set`);
+  const apiKey = f.apiKey ?? apiKeyFromEnv(f.apiKeyEnv);
   const parsed = serverInputSchema.safeParse({
     name, baseUrl: url, apiKey, model: f.model, engine: f.engine, gpuLabel: f.gpu,
     hourlyCostUsd: f.hourlyCost === undefined ? undefined : parseNumber('--hourly-cost', f.hourlyCost, { min: 0 }),

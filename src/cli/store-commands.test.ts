@@ -5,7 +5,7 @@
  * storing its run and the single-writer rule of the embedded database (a
  * running goodput serve is used through its API; another holder is named).
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,6 +46,7 @@ describe('goodput servers', () => {
     ['a URL that is not one', ['servers', 'add', 'x', 'not-a-url'], /<url>: baseUrl must be an http\(s\) URL/],
     ['a negative hourly cost', ['servers', 'add', 'x', 'http://127.0.0.1:1', '--hourly-cost', '-1'], /--hourly-cost: '-1' must be at least 0/],
     ['an unset key variable', ['servers', 'add', 'x', 'http://127.0.0.1:1', '--api-key-env', 'NOPE_NOT_SET'], /--api-key-env: the variable NOPE_NOT_SET is not set/],
+    ['a name of digits only', ['servers', 'add', '42', 'http://127.0.0.1:1'], /<name>: name must contain a letter or symbol, not only digits: it would read as a server id/],
     ['a duplicate name', ['servers', 'add', 'sim', 'http://127.0.0.1:1'], /a server named "sim" is already registered/],
     ['an unknown server', ['servers', 'remove', 'ghost'], /no server named "ghost" is registered/],
     ['both store flags', ['servers', 'list', '--database-url', 'postgres://u@h/db'], /either --data \(embedded\) or --database-url/],
@@ -78,6 +79,14 @@ describe('sweep --save and goodput runs', () => {
     expect(readFileSync(raw, 'utf8').trim().split('\n')).toHaveLength(2 * (1 + 2));
     const cards = await cli(['cards', out]);
     expect(JSON.parse(cards.stdout)).toEqual(original.cards);
+    // --out that is a directory: exit 2 naming it, and the raw file is not written either.
+    const outDir = join(dir, 'an-out-dir');
+    mkdirSync(outDir);
+    const rawToo = join(dir, 'not-written.jsonl');
+    const refused = await cli(['runs', 'export', '1', '--out', outDir, '--raw', rawToo, '--data', data]);
+    expect([refused.code, refused.stderr]).toEqual([2, `goodput: ${outDir} is a directory; give a file path\n`]);
+    expect(existsSync(rawToo)).toBe(false);
+    expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
   }, 150_000);
   it('does not save when no store is configured, and does with --save', async () => {
     const home = tmp('home');

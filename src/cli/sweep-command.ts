@@ -8,7 +8,7 @@ import { ENGINE_CHOICES, type EngineChoice, parseEngineChoice } from '../client/
 import { type SweepEvent, type SweepSpecInput, runSweep } from '../runner/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { writeFileAtomic, writeRecords } from './files.js';
-import { badFlag, parseChoice, parseLevels, parseNumber, parseUrl, redactedCommand } from './parse-flags.js';
+import { apiKeyFromEnv, badFlag, parseChoice, parseLevels, parseNumber, parseUrl, redactedCommand } from './parse-flags.js';
 import { telemetryFromFlags } from './telemetry-flags.js';
 import { GPU_SOURCE_CHOICES } from '../telemetry/index.js';
 import { progressReporter } from './progress.js';
@@ -18,7 +18,7 @@ import { type SaveTarget, addSaveOptions, saveTarget, startSaving } from './save
 export interface SweepFlags {
   url: string; model?: string; levels: string; outputTokens: string; promptTokens: string; requestsPerLevel: string;
   warmup: string; hourlyCost?: string; baselineRate?: string; json?: string; raw?: string; thinking: string;
-  endpoint: string; engine: string; apiKey?: string; apiKeyEnv: string; gpu?: string; forceLength: boolean; temperature: string;
+  endpoint: string; engine: string; apiKey?: string; apiKeyEnv?: string; gpu?: string; forceLength: boolean; temperature: string;
   seed: string; clientBudgetMs: string; timeoutS: string;
   gpuSource: string; dcgmUrl?: string; metricsUrl?: string; serverMetrics: boolean; metricsIntervalMs: string;
   save?: boolean; data?: string; databaseUrl?: string;
@@ -50,7 +50,7 @@ export function addSweepOptions(cmd: Command, withUrl = true): Command {
     .option('--no-force-length', 'do not send ignore_eos/min_tokens (the output may end early)')
     .option('--temperature <t>', 'sampling temperature sent with every request', '0')
     .option('--seed <n>', 'seed for prompts and sampling', '42')
-    .option('--api-key-env <name>', 'environment variable holding the API key', 'GOODPUT_API_KEY')
+    .option('--api-key-env <name>', 'environment variable holding the API key (default: GOODPUT_API_KEY)')
     .option('--api-key <key>', 'API key (prefer --api-key-env: flags show in process lists); never printed or stored')
     .option('--client-budget-ms <ms>', 'our send-lag and event-loop-delay budget (p99) before a level is marked client-bound', '10')
     .option('--timeout-s <s>', 'per-request limit, seconds', '600')
@@ -65,7 +65,7 @@ export function addSweepOptions(cmd: Command, withUrl = true): Command {
 
 /** Flags → spec input, or a CliError naming the flag. Pure apart from reading the API key's variable. */
 export function specFromFlags(f: SweepFlags, argv: readonly string[]): SweepSpecInput {
-  const apiKey = f.apiKey ?? process.env[f.apiKeyEnv];
+  const apiKey = f.apiKey ?? apiKeyFromEnv(f.apiKeyEnv, 'GOODPUT_API_KEY');
   const requests = f.requestsPerLevel === 'auto' ? 'auto' : parseNumber('--requests-per-level', f.requestsPerLevel, { integer: true, min: 1 });
   const timeoutMs = parseNumber('--timeout-s', f.timeoutS, { min: 0, exclusiveMin: true }) * 1000;
   if (f.json !== undefined && f.json === f.raw) throw badFlag('--raw', 'must be a different file from --json');

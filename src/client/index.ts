@@ -8,6 +8,7 @@ export { DEFAULT_TIMEOUTS, type RequestMeta, type RequestSpec, type Target, type
 export { createStreamingClient, type StreamingClient, type StreamingClientOptions } from './streaming-client.js';
 export { preflight, type PreflightResult } from './preflight.js';
 export { resolveTarget, type ResolvedTarget } from './target.js';
+export { isLoopback, serverRoot } from './server-url.js';
 export { httpErrorMessage } from './error-text.js';
 export { buildRequestBody } from './request-body.js';
 export { SseParser, type SseDataListener } from './sse-parser.js';

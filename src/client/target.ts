@@ -3,6 +3,7 @@
  * and provides the one function that scrubs the API key from any text we emit.
  */
 import type { Target } from './types.js';
+import { serverRoot } from './server-url.js';
 
 /** A target ready for undici: `origin` for the pool, `prefix` for every path. */
 export interface ResolvedTarget {
@@ -33,8 +34,7 @@ export function resolveTarget(target: Target): ResolvedTarget {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new TypeError(`"${target.baseUrl}" must start with http:// or https://`);
   }
-  let prefix = url.pathname.replace(/\/+$/, '');
-  if (prefix.endsWith('/v1')) prefix = prefix.slice(0, -3);
+  const prefix = serverRoot(url).slice(url.origin.length);
   const key = target.apiKey ?? '';
   return {
     origin: url.origin,

@@ -6,6 +6,7 @@
  * declaration the server contradicts stops the run; one it does not report
  * is recorded as "not-reported". Each source is one bounded request.
  */
+import { serverRoot } from '../client/index.js';
 import type { ServerReport } from '../core/index.js';
 import type { Contract } from './contract-schema.js';
 import { ContractError } from './errors.js';
@@ -64,8 +65,7 @@ const SAME: Record<'precision' | 'revision' | 'quantization', (a: string, b: str
 
 /** Asks every source, checks the declarations. @throws ContractError (mismatch) naming the field, both values and the source */
 export async function checkServer(c: Contract, baseUrl: string, apiKey: string | undefined): Promise<ServerReport> {
-  const u = new URL(baseUrl);
-  const base = `${u.origin}${u.pathname.replace(/\/+$/, '').replace(/\/v1$/, '')}`;
+  const base = serverRoot(baseUrl);
   const facts: Facts = {};
   for (const src of SOURCES) {
     for (const [k, v] of Object.entries(await ask(base, src, c.model.name, apiKey)) as Array<[keyof Facts, Fact | undefined]>) {

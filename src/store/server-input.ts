@@ -8,7 +8,9 @@ const optionalText = (what: string) => z.string().trim().min(1, `${what} must no
 
 export const serverInputSchema = z.object({
   name: z.string({ error: 'name is required' }).trim()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'name must be 1–64 letters, digits, ".", "_" or "-", starting with a letter or digit'),
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'name must be 1–64 letters, digits, ".", "_" or "-", starting with a letter or digit')
+    // An all-digit name would read as a server id (`servers remove 1`).
+    .regex(/\D/, 'name must contain a letter or symbol, not only digits: it would read as a server id'),
   baseUrl: z.url({ protocol: /^https?$/, error: 'baseUrl must be an http(s) URL, e.g. http://127.0.0.1:8000' })
     .transform((u) => u.replace(/\/+$/, '')),
   /** Stored; never returned or shown. */

@@ -4,7 +4,7 @@
  * trip, and GPU sources behind one interface.
  */
 export { getText, type HttpText } from './http-text.js';
-export { findMetricsEndpoint, scrapeMetrics, serverRoot, type EndpointHints, type MetricsEndpoint } from './metrics-endpoint.js';
+export { findMetricsEndpoint, scrapeMetrics, type EndpointHints, type MetricsEndpoint } from './metrics-endpoint.js';
 export { openServerMetrics, type LevelScrapes, type ServerMetricsOptions, type ServerMetricsSession } from './server-metrics.js';
 export { measureRttMs } from './rtt.js';
 export {

@@ -4,20 +4,13 @@
  * first, because its `/metrics` is a JSON list that is emptied when read). An
  * endpoint counts when it answers 200 with Prometheus text that has samples.
  */
+import { serverRoot } from '../client/index.js';
 import { METRICS_PATHS, type PromScrape, parsePrometheusText } from '../core/index.js';
 import { getText } from './http-text.js';
 
 export type MetricsEndpoint =
   | { ok: true; url: string; scrape: PromScrape }
   | { ok: false; reason: string };
-
-/** `http://h:p/prefix/v1/` → `http://h:p/prefix`: where an engine serves its metrics. */
-export function serverRoot(baseUrl: string): string {
-  const u = new URL(baseUrl);
-  let path = u.pathname.replace(/\/+$/, '');
-  if (path.endsWith('/v1')) path = path.slice(0, -3);
-  return u.origin + path;
-}
 
 /** Scrapes one URL: its parsed exposition, or why it is not one. */
 export async function scrapeMetrics(url: string, opts: { timeoutMs?: number; headers?: Record<string, string> } = {}): Promise<{ ok: true; scrape: PromScrape } | { ok: false; error: string }> {

@@ -15,17 +15,53 @@ import { NVIDIA_SMI_QUERY, type SmiLine, combineSmiLines, parseSmiLine, readNvid
 const MAX_SAMPLES = 100_000;
 const NOT_STARTED = 'the level ended before its measured requests started';
 
+/** How long `close()` waits, ms. */
+export interface NvidiaSmiCloseTimeouts {
+  /** After SIGTERM, before SIGKILL. Default 2000. */
+  termGraceMs?: number;
+  /** After SIGKILL, before giving up waiting. Default 2000. */
+  killGraceMs?: number;
+}
+
+/** Resolves true when `p` settles within `ms`, false otherwise; the timer never holds the process. */
+async function within(p: Promise<void>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => { timer = setTimeout(() => resolve(false), ms); });
+  try {
+    return await Promise.race([p.then(() => true as const), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Streams readings every `intervalMs` (default 200 ms). */
-export function nvidiaSmiSource(intervalMs = 200): GpuSource {
+export function nvidiaSmiSource(intervalMs = 200, timeouts: NvidiaSmiCloseTimeouts = {}): GpuSource {
+  const { termGraceMs = 2000, killGraceMs = 2000 } = timeouts;
   let child: ChildProcess | null = null;
   let exited: Promise<void> = Promise.resolve();
   let error: string | null = null;
   let pending: SmiLine[] = [];
   let pendingAt = 0;
   let window: GpuSample[] | null = null;
+  /** GPU lines in, and first GPU index of, the last whole reading (0 / Infinity before the first). */
+  let gpuCount = 0;
+  let firstIndex = Infinity;
 
-  const flush = () => {
-    if (pending.length > 0 && window !== null && window.length < MAX_SAMPLES) window.push({ atMs: pendingAt, ...combineSmiLines(pending) });
+  /**
+   * Records the pending reading unless it is cut short, which would understate
+   * summed memory: fewer lines than the last whole reading, when it is the
+   * last one at a stop (`next` false) or when it did not begin at the first
+   * GPU (its start fell before a level's start). A reading that begins at the
+   * first GPU and is followed by the next is whole even with fewer GPUs.
+   */
+  const flush = (next: boolean) => {
+    const first = pending[0];
+    const whole = first !== undefined && (pending.length >= gpuCount || (next && first.index <= firstIndex));
+    if (first !== undefined && whole) {
+      gpuCount = pending.length;
+      firstIndex = first.index;
+      if (window !== null && window.length < MAX_SAMPLES) window.push({ atMs: pendingAt, ...combineSmiLines(pending) });
+    }
     pending = [];
   };
   const onLine = (text: string) => {
@@ -33,7 +69,7 @@ export function nvidiaSmiSource(intervalMs = 200): GpuSource {
     if (line === null) return;
     // A GPU index that does not grow starts the next reading.
     const last = pending[pending.length - 1];
-    if (last !== undefined && line.index <= last.index) flush();
+    if (last !== undefined && line.index <= last.index) flush(true);
     if (pending.length === 0) pendingAt = performance.now();
     pending.push(line);
   };
@@ -68,7 +104,7 @@ export function nvidiaSmiSource(intervalMs = 200): GpuSource {
     },
     async stop() {
       if (window === null) return { source: 'nvidia-smi', samples: [], reason: NOT_STARTED, notes: [], warnings: [] };
-      flush();
+      flush(false);
       const samples = window;
       window = null;
       const notes: string[] = [];
@@ -86,10 +122,15 @@ export function nvidiaSmiSource(intervalMs = 200): GpuSource {
       const proc = child;
       if (proc !== null) {
         error = 'closed';
-        // Held again so the process waits for the exit it asks for.
+        // Held again so the process waits for the exit it asks for — but never for
+        // ever: nvidia-smi can hang, and a sweep's finally must return.
         proc.ref();
         proc.kill('SIGTERM');
-        await exited;
+        if (await within(exited, termGraceMs)) return;
+        proc.kill('SIGKILL');
+        if (await within(exited, killGraceMs)) return;
+        proc.unref();
+        child = null;
       }
     },
   };

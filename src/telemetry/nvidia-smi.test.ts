@@ -2,6 +2,9 @@
  * nvidia-smi: the CSV parser, one-shot reads and the -lms stream, against the
  * fake nvidia-smi in test-support/fake-bin (on PATH for this file only).
  */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseNvidiaSmiCsv, readNvidiaSmi, smiNumber } from './nvidia-smi.js';
@@ -11,7 +14,7 @@ const FAKE_BIN = fileURLToPath(new URL('../test-support/fake-bin', import.meta.u
 const saved = { ...process.env };
 beforeAll(() => { process.env.PATH = `${FAKE_BIN}:${saved.PATH}`; });
 afterEach(() => {
-  for (const k of ['FAKE_NVIDIA_SMI_CSV', 'FAKE_NVIDIA_SMI_FAIL']) delete process.env[k];
+  for (const k of ['FAKE_NVIDIA_SMI_CSV', 'FAKE_NVIDIA_SMI_FAIL', 'FAKE_NVIDIA_SMI_IGNORE_TERM', 'FAKE_NVIDIA_SMI_PARTIAL_AFTER', 'FAKE_NVIDIA_SMI_PID_FILE']) delete process.env[k];
   process.env.PATH = `${FAKE_BIN}:${saved.PATH}`;
 });
 afterAll(() => { process.env.PATH = saved.PATH; });
@@ -76,6 +79,36 @@ describe('nvidia-smi as a process', () => {
     await new Promise((r) => setTimeout(r, 1500));
     expect((await failing.stop()).reason).toBe('nvidia-smi exited with code 9: Failed to initialize NVML: Driver/library version mismatch');
     await failing.close();
+  });
+  it('drops a partial multi-GPU reading at stop rather than recording it as a whole one', async () => {
+    process.env.FAKE_NVIDIA_SMI_CSV = '0, G, 100, 1000, 10, 50\\n1, G, 300, 1000, 30, 70';
+    process.env.FAKE_NVIDIA_SMI_PARTIAL_AFTER = '3';
+    const source = nvidiaSmiSource(20);
+    source.start();
+    await new Promise((r) => setTimeout(r, 1500));
+    const c = await source.stop();
+    await source.close();
+    expect(c.samples.length).toBeGreaterThanOrEqual(2);
+    expect(c.samples.length).toBeLessThanOrEqual(3);
+    for (const s of c.samples) expect(s).toMatchObject({ name: '2× G', usedMiB: 400 });
+  });
+  it('close() does not wait for ever on an nvidia-smi that ignores SIGTERM: it kills it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'goodput-smi-'));
+    const pidFile = join(dir, 'pid');
+    process.env.FAKE_NVIDIA_SMI_CSV = '0, G, 1, 2, 3, 4';
+    process.env.FAKE_NVIDIA_SMI_IGNORE_TERM = '1';
+    process.env.FAKE_NVIDIA_SMI_PID_FILE = pidFile;
+    const source = nvidiaSmiSource(20, { termGraceMs: 300, killGraceMs: 2000 });
+    source.start();
+    await new Promise((r) => setTimeout(r, 1000));
+    await source.stop();
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    const t0 = performance.now();
+    const closed = await Promise.race([source.close().then(() => 'closed'), new Promise((r) => setTimeout(() => r('hung'), 5000))]);
+    expect(closed).toBe('closed');
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(250);
+    expect(() => process.kill(pid, 0)).toThrow();
+    rmSync(dir, { recursive: true, force: true });
   });
   it('keeps one process across levels; a level shorter than the first reading gets one taken at its end', async () => {
     process.env.FAKE_NVIDIA_SMI_CSV = '0, G, 1, 2, 3, 4';

@@ -5,6 +5,7 @@
  * amd-smi, rocm-smi), else the engine's own memory gauge; none found is stated
  * with every reason, and each level then says "not available".
  */
+import { isLoopback } from '../client/index.js';
 import type { MetricMap } from '../core/index.js';
 import { amdSmiSource, readAmdSmi } from './amd-smi.js';
 import { dcgmSource } from './dcgm-exporter.js';
@@ -30,11 +31,6 @@ export type GpuSelection =
   | { source: null; reason: string; warnings: string[] };
 
 const LOCAL_KINDS = new Set(['nvidia-smi', 'amd-smi', 'rocm-smi']);
-
-function isLoopback(url: string): boolean {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host === '::1' || host.startsWith('127.');
-}
 
 function engine(r: GpuSourceRequest): GpuSource | string {
   const gauge = r.metrics ? engineMemoryGauge(r.metrics.map) : null;
@@ -74,7 +70,7 @@ async function pick(r: GpuSourceRequest): Promise<GpuSource | string> {
 export async function selectGpuSource(r: GpuSourceRequest): Promise<GpuSelection> {
   const chosen = await pick(r);
   if (typeof chosen === 'string') return { source: null, reason: chosen, warnings: [] };
-  const warnings = LOCAL_KINDS.has(chosen.kind) && !isLoopback(r.serverUrl)
+  const warnings = LOCAL_KINDS.has(chosen.kind) && !isLoopback(new URL(r.serverUrl).hostname)
     ? [`GPU readings come from ${chosen.label} on this machine, but the server is at ${new URL(r.serverUrl).host}: run goodput on the GPU host, or use --dcgm-url`]
     : [];
   return { source: chosen, warnings };

@@ -6,7 +6,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { type TextServer, startTextServer } from '../test-support/text-server.js';
-import { findMetricsEndpoint, serverRoot } from './metrics-endpoint.js';
+import { serverRoot } from '../client/index.js';
+import { findMetricsEndpoint } from './metrics-endpoint.js';
 import { measureRttMs } from './rtt.js';
 import { openServerMetrics } from './server-metrics.js';
 

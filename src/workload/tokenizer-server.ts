@@ -4,6 +4,7 @@
  * ship. Counts exclude special tokens (`add_special_tokens: false`).
  */
 import { z } from 'zod';
+import { serverRoot } from '../client/index.js';
 import type { TokenCounter } from './token-counter.js';
 
 const answerSchema = z.object({
@@ -13,9 +14,7 @@ const answerSchema = z.object({
 
 /** `http://h:p`, `http://h:p/v1` → `http://h:p/tokenize` (a path prefix before /v1 is kept). */
 export function tokenizeUrl(baseUrl: string): string {
-  const u = new URL(baseUrl);
-  const prefix = u.pathname.replace(/\/+$/, '').replace(/\/v1$/, '');
-  return `${u.origin}${prefix}/tokenize`;
+  return `${serverRoot(baseUrl)}/tokenize`;
 }
 
 type Probe = { ok: true; count: number } | { ok: false; reason: string };
