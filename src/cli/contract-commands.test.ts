@@ -110,6 +110,25 @@ describe('goodput run', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('--save stores a one-cell run with its contract, so a receipt can name stored runs; a matrix is refused before it runs', async () => {
+    const data = join(dir, 'store');
+    const file = writeContract(contract());
+    for (const _ of [1, 2]) {
+      const r = await goodput(['run', file, '--data', data]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/stored as run \d+ \(complete\)/);
+    }
+    const out = join(dir, 'stored-receipt.json');
+    const receipt = await goodput(['receipt', 'create', '--baseline', '1', '--optimized', '2', '--method', 'the same server twice', '--data', data, '--out', out]);
+    expect(receipt.code, receipt.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(out, 'utf8')).configurations.baseline.contractHash).toMatch(/^[0-9a-f]{64}$/);
+    const matrix = writeContract(contract((c) => { c.workload.prompts.tokens = [40, 24]; }));
+    const refused = await goodput(['run', matrix, '--data', data, '--save']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--save: this contract is a matrix of 2 cells, which is not one stored run/);
+    expect(refused.stderr).not.toMatch(/level c=/);
+  });
+
   it('a matrix: one table of every cell and level, per-cell curves, and warm cells served from the cache', async () => {
     const file = writeContract(contract((c) => {
       c.workload.prompts.tokens = [40, 24];

@@ -9,15 +9,17 @@ import type { SweepResult } from '../core/index.js';
 import { asUsageErrors } from './contract-errors.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { writeFileAtomic, writeRecords } from './files.js';
-import { badFlag, parseUrl, redactedCommand } from './parse-flags.js';
+import { apiKeyFromEnv, badFlag, parseUrl, redactedCommand } from './parse-flags.js';
+import { type SaveFlags, type SaveSession, addSaveOptions, saveTarget, startSaving } from './save-run.js';
+import type { SweepSpecInput } from '../runner/index.js';
 import { progressReporter } from './progress.js';
 import { renderContractResult } from './render-contract.js';
 
-export interface RunFlags { url?: string; json?: string; raw?: string; apiKeyEnv?: string }
+export interface RunFlags extends SaveFlags { url?: string; json?: string; raw?: string; apiKeyEnv?: string }
 
 /** Adds the flags `run` and `rerun` share. */
 export function addRunOptions(cmd: Command): Command {
-  return cmd
+  return addSaveOptions(cmd)
     .option('--url <url>', 'server base URL, overriding server.url (not part of the contract hash)')
     .option('--api-key-env <name>', 'environment variable holding the API key (default: server.apiKeyEnv, else GOODPUT_API_KEY)')
     .option('--json <file|->', 'write the result JSON to a file, or to stdout with -')
@@ -28,30 +30,43 @@ export function addRunOptions(cmd: Command): Command {
 export async function runAndReport(contract: Contract, flags: RunFlags, command: string): Promise<{ code: number; result: SweepResult }> {
   if (flags.json !== undefined && flags.json === flags.raw) throw badFlag('--raw', 'must be a different file from --json');
   const url = flags.url === undefined ? undefined : parseUrl('--url', flags.url);
-  const apiKey = process.env[flags.apiKeyEnv ?? contract.server.apiKeyEnv ?? 'GOODPUT_API_KEY'] || undefined;
+  const apiKey = apiKeyFromEnv(flags.apiKeyEnv, contract.server.apiKeyEnv ?? 'GOODPUT_API_KEY');
   const ctrl = new AbortController();
   const onSignal = () => ctrl.abort();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   const progress = progressReporter(process.stderr);
+  const target = saveTarget(flags, false, command);
+  const saved: { session: SaveSession | null } = { session: null };
   let first = true;
+  // A stored run is one sweep: a one-cell contract is stored whole (contract and hash with it); a matrix is not one run.
+  const onCellStart = async (_i: number, total: number, spec: SweepSpecInput) => {
+    if (!target || saved.session) return;
+    if (total === 1) saved.session = await startSaving(spec, target);
+    else if (flags.save === true) throw badFlag('--save', `this contract is a matrix of ${total} cells, which is not one stored run; keep its result with --json`);
+    else process.stderr.write(`not stored: a matrix of ${total} cells is not one run (keep its result with --json)\n`);
+  };
   try {
     const result = await asUsageErrors(() => runContract(contract, {
-      url, apiKey, command, signal: ctrl.signal,
+      url, apiKey, command, signal: ctrl.signal, onCellStart,
       onCell: (i, total, label) => process.stderr.write(`cell ${i + 1}/${total}: ${label}\n`),
-      onEvent: (e) => progress(e),
-      afterLevel: async (_level, records, cell) => {
-        if (!flags.raw) return;
-        await writeRecords(flags.raw, records.map((r) => ({ ...r, cell })), first);
-        first = false;
+      onEvent: (e) => {
+        progress(e);
+        saved.session?.onEvent(e);
       },
-    }));
+      afterLevel: async (level, records, cell) => {
+        if (flags.raw) await writeRecords(flags.raw, records.map((r) => ({ ...r, cell })), first);
+        first = false;
+        await saved.session?.afterLevel(level, records);
+      },
+    })).catch(async (err: unknown) => { await saved.session?.fail(err); throw err; });
     const json = JSON.stringify(result, null, 2) + '\n';
     if (flags.json === '-') process.stdout.write(json);
     else {
       if (flags.json) await writeFileAtomic(flags.json, json);
       process.stdout.write(renderContractResult(result, process.stdout.isTTY === true) + '\n');
     }
+    await saved.session?.finish(result);
     const code = result.run.status === 'complete' ? EXIT.ok : result.run.status === 'stopped' ? EXIT.stopped : EXIT.serverFailed;
     return { code, result };
   } finally {

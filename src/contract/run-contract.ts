@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { LevelResult, RequestRecord, SweepResult } from '../core/index.js';
 import { preflight } from '../client/index.js';
-import { type SweepDeps, type SweepEvent, SweepError, runSweep } from '../runner/index.js';
+import { type SweepDeps, type SweepEvent, SweepError, type SweepSpecInput, runSweep } from '../runner/index.js';
 import { type CellOutcome, assembleResult } from './assemble-result.js';
 import type { Contract } from './contract-schema.js';
 import { prepareCells } from './prepare-cells.js';
@@ -27,6 +27,8 @@ export interface RunContractOptions {
   afterLevel?: (level: LevelResult, records: readonly RequestRecord[], cell: number) => Promise<void>;
   /** Told before each cell starts. */
   onCell?: (index: number, total: number, label: string) => void;
+  /** Awaited before each cell's sweep, with the spec it runs (the CLI opens its store here). */
+  onCellStart?: (index: number, total: number, spec: SweepSpecInput) => Promise<void>;
   /** Swaps the sweep's dependencies (tests). */
   deps?: Omit<SweepDeps, 'signal' | 'onEvent' | 'afterLevel'>;
 }
@@ -43,6 +45,7 @@ export async function runContract(contract: Contract, opts: RunContractOptions):
   for (const [i, cell] of prepared.cells.entries()) {
     if (opts.signal?.aborted && outcomes.length > 0) break;
     opts.onCell?.(i, prepared.cells.length, cell.key.prompt);
+    await opts.onCellStart?.(i, prepared.cells.length, cell.spec);
     const result = await runSweep(cell.spec, { ...opts.deps, signal: opts.signal, onEvent: (e) => opts.onEvent?.(e, i), afterLevel: async (l, r) => opts.afterLevel?.(l, r, i) });
     outcomes.push({ prepared: cell, result });
     if (result.run.status !== 'complete') break;
