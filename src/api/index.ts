@@ -17,5 +17,5 @@ export { RunHub } from './run-hub.js';
 export { RunManager } from './run-manager.js';
 export { startServe, ServeError, type ServeOptions, type Serving } from './serve.js';
 export { isLoopback } from './auth.js';
-export { MAX_CONCURRENCY, MAX_LEVELS, startRunSchema, type StartRunBody } from './start-run-schema.js';
+export { startRunSchema, type StartRunBody } from './start-run-schema.js';
 export type { LevelProgress, LiveEvent, LiveState } from './live-events.js';

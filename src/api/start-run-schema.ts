@@ -3,11 +3,7 @@
  * type, the defaults and the messages that name the field.
  */
 import { z } from 'zod';
-
-/** At most this many levels in one run (as `goodput sweep`). */
-export const MAX_LEVELS = 64;
-/** The largest concurrency level the page accepts. */
-export const MAX_CONCURRENCY = 4096;
+import { MAX_CONCURRENCY, MAX_LEVELS, MAX_OUTPUT_TOKENS } from '../core/index.js';
 
 const level = z.number({ error: 'each level must be a number' })
   .int('each level must be a whole number')
@@ -19,7 +15,7 @@ export const startRunSchema = z.strictObject({
   levels: z.array(level, { error: 'levels must be a list of positive integers, e.g. [1, 2, 4, 8]' })
     .min(1, 'give at least one concurrency level')
     .max(MAX_LEVELS, `give at most ${MAX_LEVELS} levels`),
-  outputTokens: z.number({ error: 'outputTokens must be a number' }).int('outputTokens must be a whole number').positive('outputTokens must be positive').max(32_768, 'outputTokens must be at most 32768').default(256),
+  outputTokens: z.number({ error: 'outputTokens must be a number' }).int('outputTokens must be a whole number').positive('outputTokens must be positive').max(MAX_OUTPUT_TOKENS, `outputTokens must be at most ${MAX_OUTPUT_TOKENS}`).default(256),
   thinking: z.boolean({ error: 'thinking must be true or false' }).default(false),
   /** Omitted: the server's registered hourly cost; null: none (no cost figure). */
   hourlyCostUsd: z.number({ error: 'hourlyCostUsd must be a number' }).nonnegative('hourlyCostUsd must not be negative').nullable().optional(),

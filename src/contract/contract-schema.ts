@@ -5,7 +5,7 @@
  * and `server.apiKeyEnv` say where, not what, and are left out of its hash.
  */
 import { z } from 'zod';
-import { arrivalSchema, costLineSchema, sloSchema, urlCredentialProblem } from '../core/index.js';
+import { arrivalSchema, costLineSchema, levelsSchema, sloSchema, urlCredentialProblem } from '../core/index.js';
 import { arrivalOps } from '../workload/index.js';
 
 const int = (what: string) => z.number({ error: `${what} must be a number` }).int(`${what} must be a whole number`).positive(`${what} must be positive`);
@@ -64,7 +64,7 @@ export const contractSchema = z.object({
   thinking: z.enum(['off', 'on'], { error: 'thinking must be off or on' }).default('off'),
   load: z.object({
     pattern: arrivalSchema.default({ kind: 'concurrency' }),
-    levels: z.array(z.number({ error: 'each level must be a number' }).positive('each level must be positive')).min(1, 'give at least one level').max(64, 'at most 64 levels'),
+    levels: levelsSchema,
   }).strict(),
   quality: z.object({ metric: text('metric'), floor: z.number().min(0).max(1).optional() }).strict().default({ metric: 'none' }),
   slo: sloSchema,

@@ -31,3 +31,4 @@ export * from './record-schema.js';
 export * from './matrix.js';
 export * from './random.js';
 export * from './url-credentials.js';
+export * from './limits.js';

@@ -1,5 +1,5 @@
 /** runner/: sweep orchestration. */
-export { runSweep, SHORT_OUTPUT_TOKENS, type SweepDeps, type SweepEvent } from './sweep.js';
+export { runSweep, type SweepDeps, type SweepEvent } from './sweep.js';
 export { sweepSpecSchema, levelOrder, requestsFor, type SweepSpec, type SweepSpecInput } from './sweep-spec.js';
 export { SweepError, type SweepErrorCode } from './errors.js';
 export { TOOL_VERSION } from './version.js';

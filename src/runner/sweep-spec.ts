@@ -3,7 +3,7 @@
  * yielding the type, the defaults and the messages that name the bad field.
  */
 import { z } from 'zod';
-import { DEFAULT_CLIENT_BUDGET_MS, arrivalSchema, sloSchema, urlCredentialProblem } from '../core/index.js';
+import { DEFAULT_CLIENT_BUDGET_MS, arrivalSchema, levelsSchema, sloSchema, urlCredentialProblem } from '../core/index.js';
 import { arrivalOps, promptSourceSchema } from '../workload/index.js';
 import { GPU_SOURCE_CHOICES } from '../telemetry/index.js';
 import { ENGINE_CHOICES, type EngineChoice } from '../client/index.js';
@@ -27,7 +27,7 @@ export const sweepSpecSchema = z.object({
    */
   cache: z.enum(['cold', 'warm'], { error: 'cache must be cold or warm' }).default('cold'),
   /** Level values on the arrival kind's axis: streams (concurrency), req/s (rate) or burst size (burst). */
-  levels: z.array(z.number({ error: 'each level must be a number' }).positive('each level must be positive')).min(1, 'give at least one level').max(64, 'at most 64 levels'),
+  levels: levelsSchema,
   /** How requests arrive; closed-loop concurrency by default. */
   arrival: arrivalSchema.default({ kind: 'concurrency' }),
   /** Where prompts come from; synthetic words by default. */

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
-  type LevelResult, type RequestRecord, SCHEMA_VERSION, type SweepResult, type Warning, buildCards,
+  type LevelResult, type RequestRecord, SCHEMA_VERSION, SHORT_OUTPUT_TOKENS, type SweepResult, type Warning, buildCards,
 } from '../core/index.js';
 import { type Clock, type Dialect, type StreamingClient, createStreamingClient, monotonicNs, preflight, resolveTarget } from '../client/index.js';
 import { EngineChecks } from './engine-checks.js';
@@ -46,8 +46,6 @@ export interface SweepDeps {
   client?: (spec: SweepSpec, connections: number, dialect: Dialect) => StreamingClient;
 }
 
-/** Below this output length per-request overhead hides real differences. */
-export const SHORT_OUTPUT_TOKENS = 128;
 
 function parseSpec(input: SweepSpecInput): SweepSpec {
   const parsed = sweepSpecSchema.safeParse(input);

@@ -4,11 +4,13 @@
  * Messages name the field as its label reads.
  */
 
-/** At most this many levels (the API's MAX_LEVELS). */
+/** At most this many levels (core's MAX_LEVELS; not imported, so the page's bundle stays free of core and zod). */
 export const FORM_MAX_LEVELS = 64;
-/** The largest level (the API's MAX_CONCURRENCY). */
+/** The largest level (core's MAX_CONCURRENCY). */
 export const FORM_MAX_CONCURRENCY = 4096;
-/** Below this, per-request overhead dominates (the runner's SHORT_OUTPUT_TOKENS). */
+/** The longest output (core's MAX_OUTPUT_TOKENS). */
+export const FORM_MAX_OUTPUT_TOKENS = 32_768;
+/** Below this, per-request overhead dominates (core's SHORT_OUTPUT_TOKENS). */
 export const SHORT_OUTPUT_TOKENS = 128;
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
@@ -29,7 +31,7 @@ export function parseLevelsText(text: string): Checked<number[]> {
 export function parseOutputTokens(text: string): Checked<number> {
   const t = text.trim();
   if (!/^\d+$/.test(t) || Number(t) < 1) return { ok: false, message: 'Output tokens must be a positive whole number, e.g. 256.' };
-  if (Number(t) > 32_768) return { ok: false, message: 'Output tokens must be at most 32768.' };
+  if (Number(t) > FORM_MAX_OUTPUT_TOKENS) return { ok: false, message: `Output tokens must be at most ${FORM_MAX_OUTPUT_TOKENS}.` };
   return { ok: true, value: Number(t) };
 }
 
