@@ -2,6 +2,9 @@
  * Levels and their raw request records. A level and all its records are
  * committed together, in one transaction, when the level ends: a killed run
  * keeps every finished level whole and nothing of the level in flight.
+ * A level is keyed on its value on the load axis (streams, req/s or burst
+ * size): an open-loop level's `concurrency` is the peak it reached, which two
+ * rate levels can share.
  */
 import type { LevelResult, RequestRecord } from '../core/index.js';
 import type { SqlDriver } from './sql-driver.js';
@@ -14,11 +17,12 @@ export class LevelsRepo {
 
   /** Stores one finished level with its records (warm-ups included, tagged). */
   async save(runId: number, level: LevelResult, records: readonly RequestRecord[]): Promise<void> {
+    const key = level.load?.level ?? level.concurrency;
     await this.db.transaction(async (tx) => {
       await tx.query(
         `INSERT INTO levels (run_id, concurrency, invalid, client_bound, failed, throughput_tok_s, result)
          VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb)`,
-        [runId, level.concurrency, level.invalid, level.clientBound.bound, level.failed, level.throughputTokS, JSON.stringify(level)],
+        [runId, key, level.invalid, level.clientBound.bound, level.failed, level.throughputTokS, JSON.stringify(level)],
       );
       for (let i = 0; i < records.length; i += RECORDS_PER_STATEMENT) {
         const batch = records.slice(i, i + RECORDS_PER_STATEMENT);
@@ -26,7 +30,7 @@ export class LevelsRepo {
           `INSERT INTO records (run_id, concurrency, seq, warmup, outcome, record)
            SELECT $1, $2, (e->>'seq')::int, (e->>'warmup')::boolean, e->'outcome'->>'kind', e
            FROM jsonb_array_elements($3::jsonb) AS e`,
-          [runId, level.concurrency, JSON.stringify(batch)],
+          [runId, key, JSON.stringify(batch)],
         );
       }
     });
@@ -38,7 +42,7 @@ export class LevelsRepo {
     return rows.map((r) => r.result);
   }
 
-  /** A run's raw records in level and send order; one level's when `concurrency` is given. */
+  /** A run's raw records in level and send order; one level's when `concurrency` (the level's value on its axis) is given. */
   async records(runId: number, concurrency?: number): Promise<RequestRecord[]> {
     const rows = concurrency === undefined
       ? await this.db.query<{ record: RequestRecord }>('SELECT record FROM records WHERE run_id = $1 ORDER BY concurrency, seq', [runId])

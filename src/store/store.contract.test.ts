@@ -137,6 +137,16 @@ for (const backend of backends()) {
       expect(await store.levels.records(id)).toEqual([]);
     });
 
+    it('keys open-loop levels on their rate, not on the peak in flight they happened to reach', async () => {
+      const id = await store.runs.begin(begin());
+      const { level, records } = fx.levels[0]!;
+      const at = (rps: number) => ({ ...level, concurrency: 3, load: { kind: 'rate' as const, level: rps, label: `${rps} req/s`, offeredRps: rps, achievedRps: rps, peakInFlight: 3, waitedForSlot: 0, scheduleLagMs: null } });
+      await store.levels.save(id, at(2), records);
+      await store.levels.save(id, at(0.5), records);
+      expect((await store.runs.get(id)).levels.map((l) => l.load?.level)).toEqual([0.5, 2]);
+      expect(await store.levels.records(id, 2)).toHaveLength(records.length);
+    });
+
     it('a discarded run leaves nothing behind', async () => {
       const id = await store.runs.begin(begin());
       await store.runs.discard(id);
