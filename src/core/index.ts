@@ -32,3 +32,4 @@ export * from './matrix.js';
 export * from './random.js';
 export * from './url-credentials.js';
 export * from './limits.js';
+export * from './overlap.js';

@@ -9,6 +9,7 @@
  */
 import { type RequestRecord, isOk } from './record.js';
 import { percentileOfSorted, sortedCopy } from './percentiles.js';
+import { peakOverlap } from './overlap.js';
 
 /** One request as vLLM's RequestFuncOutput sees it. Seconds. */
 export interface VllmRequestView {
@@ -98,12 +99,7 @@ function peakTokensPerSecond(ok: readonly VllmRequestView[]): number {
 
 /** Most requests in flight at once over [start, start + latency), departures first on ties. */
 function peakConcurrency(ok: readonly VllmRequestView[]): number {
-  const events = ok.flatMap((v) => [[v.startS, 1], [v.startS + v.latencyS, -1]] as Array<[number, number]>);
-  events.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  let now = 0;
-  let peak = 0;
-  for (const [, d] of events) peak = Math.max(peak, (now += d));
-  return peak;
+  return peakOverlap(ok.map((v) => [v.startS, v.startS + v.latencyS] as const));
 }
 
 /** vLLM's figures for a level's measured requests. */

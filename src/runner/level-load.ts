@@ -3,17 +3,11 @@
  * requests in flight at once and, for open loops, the offered and achieved
  * request rates and how late sends left against the schedule.
  */
-import { type LevelLoad, type RequestRecord, maxOf, minOf, percentiles } from '../core/index.js';
+import { type LevelLoad, type RequestRecord, maxOf, minOf, peakOverlap, percentiles } from '../core/index.js';
 
 /** Most requests in flight at once (an end and a send at the same instant do not overlap). */
 export function peakInFlight(records: readonly RequestRecord[]): number {
-  const events: Array<[number, number]> = [];
-  for (const r of records) events.push([r.sendNs, 1], [r.endNs ?? r.sendNs, -1]);
-  events.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  let now = 0;
-  let peak = 0;
-  for (const [, d] of events) peak = Math.max(peak, (now += d));
-  return peak;
+  return peakOverlap(records.map((r) => [r.sendNs, r.endNs ?? r.sendNs] as const));
 }
 
 /** Requests per second over a list of instants (ns): (n − 1) / span; null for fewer than two or no span. */
