@@ -1,8 +1,9 @@
 // A sweep against the simulator in every --dialect: detection, the dialect's run warnings, the engine record,
 // the same lengths everywhere (the stream shape must not change the numbers), --engine overrides, and the
 // cold-cache check (cache_salt keeps vLLM cold where the generic dialect hits the cache).
-import { afterEach, describe, expect, it } from 'vitest';
-import { SIM_DIALECT_KINDS, SIM_DIALECTS, type SimServer, startSimulator } from '../sim/index.js';
+import { describe, expect, it } from 'vitest';
+import { useSimulators } from '../test-support/simulators.js';
+import { SIM_DIALECT_KINDS, SIM_DIALECTS } from '../sim/index.js';
 import { dialects } from '../client/index.js';
 import { SweepError } from './errors.js';
 import { runSweep } from './sweep.js';
@@ -10,16 +11,7 @@ import { runSweep } from './sweep.js';
 // Natural length far above the cap: engines that cannot force the length still stop at the cap.
 const FAST = { prefillBaseMs: 3, prefillMsPerToken: 0, decodeStepMs: 1, decodeMsPerExtraSeq: 0, naturalOutputTokens: { min: 500, max: 500 } };
 const base = { levels: [1, 3], outputTokens: 24, promptTokens: 16, requestsPerLevel: 6 as const, warmup: 1 };
-let sims: SimServer[] = [];
-afterEach(async () => {
-  await Promise.all(sims.map((s) => s.close()));
-  sims = [];
-});
-async function sim(options: Parameters<typeof startSimulator>[0]) {
-  const s = await startSimulator({ ...FAST, ...options });
-  sims.push(s);
-  return s;
-}
+const sim = useSimulators(FAST);
 
 const CANNOT_FORCE = new Set(['tgi', 'ollama', 'openai']);
 const NO_CACHE_REPORT = new Set(['tgi', 'ollama']);

@@ -3,21 +3,12 @@
  * simulator over 127.0.0.1. Schedules are checked through the records' target
  * send times (exact) rather than wall-clock rates (see the timing tests).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useSimulators } from '../test-support/simulators.js';
 import type { RequestRecord } from '../core/index.js';
-import { type SimServer, startSimulator } from '../sim/index.js';
 import { runSweep } from './sweep.js';
 
-let sims: SimServer[] = [];
-afterEach(async () => {
-  await Promise.all(sims.map((s) => s.close()));
-  sims = [];
-});
-async function sim(profile: Parameters<typeof startSimulator>[0] = {}) {
-  const s = await startSimulator({ prefillBaseMs: 5, prefillMsPerToken: 0, decodeStepMs: 2, decodeMsPerExtraSeq: 0, port: 0, ...profile });
-  sims.push(s);
-  return s;
-}
+const sim = useSimulators({ prefillBaseMs: 5, prefillMsPerToken: 0, decodeStepMs: 2, decodeMsPerExtraSeq: 0, port: 0 });
 const base = { outputTokens: 8, promptTokens: 8, warmup: 1 };
 function recordsOf(levels: Map<number, RequestRecord[]>) {
   return (level: number) => (levels.get(level) ?? []).filter((r) => !r.warmup).sort((a, b) => a.seq - b.seq);

@@ -2,23 +2,15 @@
  * Integration: runSweep over real HTTP on 127.0.0.1 against the simulator
  * (in-process here; the accuracy test runs it in its own process).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useSimulators } from '../test-support/simulators.js';
+import { closedPort } from '../test-support/scripted-server.js';
 import type { RequestRecord } from '../core/index.js';
-import { type SimServer, startSimulator } from '../sim/index.js';
 import { SweepError } from './errors.js';
 import { type SweepEvent, runSweep } from './sweep.js';
 
 const FAST = { prefillBaseMs: 5, prefillMsPerToken: 0, decodeStepMs: 1, decodeMsPerExtraSeq: 0 };
-let sims: SimServer[] = [];
-afterEach(async () => {
-  await Promise.all(sims.map((s) => s.close()));
-  sims = [];
-});
-async function sim(profile: Parameters<typeof startSimulator>[0] = {}) {
-  const s = await startSimulator({ ...FAST, port: 0, ...profile });
-  sims.push(s);
-  return s;
-}
+const sim = useSimulators({ ...FAST, port: 0 });
 function collect() {
   const records = new Map<number, RequestRecord[]>();
   const events: SweepEvent[] = [];
@@ -73,10 +65,7 @@ describe('runSweep against the simulator', () => {
   });
 
   it('refuses a server that does not answer, before anything runs', async () => {
-    const s = await sim();
-    const url = s.url;
-    await s.close();
-    sims = [];
+    const url = `http://127.0.0.1:${await closedPort()}`;
     const events: SweepEvent[] = [];
     await expect(runSweep({ ...base, url, levels: [1] }, { onEvent: (e) => events.push(e) })).rejects.toSatisfy(
       (e: unknown) => e instanceof SweepError && e.code === 'preflight-refused' && /cannot be benchmarked/.test(e.message),

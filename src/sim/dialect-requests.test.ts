@@ -1,21 +1,13 @@
 // What each simulated engine does with a request: keys it refuses (TRT-LLM, OpenAI), ignores (TGI, Ollama,
 // llama.cpp, LMDeploy) or names differently, its error bodies, its mid-stream error events, and the overload
 // answers of the two engines that reject instead of queueing (TGI 429, Ollama 503).
-import { afterEach, describe, expect, it } from 'vitest';
-import { startSimulator, type SimServer, type SimServerOptions } from './index.js';
+import { describe, expect, it } from 'vitest';
+import { useSimulators } from '../test-support/simulators.js';
+import { type SimServer, type SimServerOptions } from './index.js';
 import { streamPost, tokenEvents, words } from '../test-support/sim-test-client.js';
 
 const FAST = { prefillBaseMs: 2, prefillMsPerToken: 0, decodeStepMs: 1, decodeMsPerExtraSeq: 0, naturalOutputTokens: { min: 6, max: 6 } };
-let sims: SimServer[] = [];
-afterEach(async () => {
-  await Promise.all(sims.map((s) => s.close()));
-  sims = [];
-});
-async function sim(options: SimServerOptions): Promise<SimServer> {
-  const s = await startSimulator({ ...FAST, ...options });
-  sims.push(s);
-  return s;
-}
+const sim = useSimulators(FAST);
 const chat = (extra: Record<string, unknown> = {}) => ({ model: 'goodput-sim-1', messages: [{ role: 'user', content: 'hi' }], stream: true, ...extra });
 const post = (s: SimServer, body: unknown, path = '/v1/chat/completions') => fetch(`${s.url}${path}`, { method: 'POST', body: JSON.stringify(body) });
 const contentWords = async (s: SimServer, body: Record<string, unknown>) =>

@@ -1,21 +1,12 @@
 // The simulator speaking each engine's stream shape (--dialect): role-chunk rules, finish and usage placement,
 // reasoning field or inline <think>, TGI keep-alives and one event per token, TRT-LLM's stray space, llama.cpp
 // timings, and Ollama's native NDJSON.
-import { afterEach, describe, expect, it } from 'vitest';
-import { startSimulator, type SimServer, type SimServerOptions } from './index.js';
+import { describe, expect, it } from 'vitest';
+import { useSimulators } from '../test-support/simulators.js';
 import { firstChoice, streamPost, tokenEvents, type ReceivedEvent } from '../test-support/sim-test-client.js';
 
 const FAST = { prefillBaseMs: 2, prefillMsPerToken: 0, decodeStepMs: 1, decodeMsPerExtraSeq: 0 };
-let sims: SimServer[] = [];
-afterEach(async () => {
-  await Promise.all(sims.map((s) => s.close()));
-  sims = [];
-});
-async function sim(options: SimServerOptions): Promise<SimServer> {
-  const s = await startSimulator({ ...FAST, ...options });
-  sims.push(s);
-  return s;
-}
+const sim = useSimulators(FAST);
 const chat = (extra: Record<string, unknown> = {}) => ({
   model: 'goodput-sim-1', messages: [{ role: 'user', content: 'hello there' }], stream: true, max_tokens: 4,
   stream_options: { include_usage: true }, ...extra,

@@ -1,20 +1,12 @@
 /** Fault injection over real HTTP: each fault kind, determinism, warm-up exemption and dieAfterRequests. */
-import { afterEach, describe, expect, it } from 'vitest';
-import { startSimulator, WARMUP_HEADER, type SimServer, type SimServerOptions } from './index.js';
+import { describe, expect, it } from 'vitest';
+import { useSimulators } from '../test-support/simulators.js';
+import { WARMUP_HEADER, type SimServer } from './index.js';
 import { firstChoice, streamPost, tokenEvents } from '../test-support/sim-test-client.js';
 
 const FAST = { prefillBaseMs: 5, prefillMsPerToken: 0, decodeStepMs: 1, decodeMsPerExtraSeq: 0 };
 const MODEL = 'goodput-sim-1';
-let servers: SimServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
-async function sim(profile: SimServerOptions): Promise<SimServer> {
-  const s = await startSimulator({ ...FAST, ...profile });
-  servers.push(s);
-  return s;
-}
+const sim = useSimulators(FAST);
 const body = (extra: Record<string, unknown> = {}) => ({
   model: MODEL, messages: [{ role: 'user', content: 'hi' }], stream: true, max_tokens: 20, ignore_eos: true, ...extra,
 });

@@ -1,19 +1,10 @@
 /** The performance model over real HTTP: prefix cache, batch and KV queueing, disconnects, GPU memory, /metrics. */
-import { afterEach, describe, expect, it } from 'vitest';
-import { startSimulator, type SimServer, type SimServerOptions } from './index.js';
+import { describe, expect, it } from 'vitest';
+import { useSimulators } from '../test-support/simulators.js';
 import { streamPost, tokenEvents, type StreamResult } from '../test-support/sim-test-client.js';
 
 const MODEL = 'goodput-sim-1';
-let servers: SimServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
-async function sim(profile: SimServerOptions): Promise<SimServer> {
-  const s = await startSimulator({ prefillMsPerToken: 0, decodeMsPerExtraSeq: 0, ...profile });
-  servers.push(s);
-  return s;
-}
+const sim = useSimulators({ prefillMsPerToken: 0, decodeMsPerExtraSeq: 0 });
 const prompt = (n: number, tag = 'w') => Array.from({ length: n }, (_, i) => `${tag}${i}`).join(' ');
 const body = (content: string, extra: Record<string, unknown> = {}) => ({
   model: MODEL, messages: [{ role: 'user', content }], stream: true, stream_options: { include_usage: true }, ...extra,

@@ -1,20 +1,11 @@
 /** The simulator's streamed and non-streamed response shapes and output lengths, over real HTTP. */
-import { afterEach, describe, expect, it } from 'vitest';
-import { startSimulator, type SimServer, type SimServerOptions } from './index.js';
+import { describe, expect, it } from 'vitest';
+import { useSimulators } from '../test-support/simulators.js';
 import { firstChoice, streamPost, tokenEvents, words, type ReceivedEvent, type StreamResult } from '../test-support/sim-test-client.js';
 
 const FAST = { prefillBaseMs: 5, prefillMsPerToken: 0, decodeStepMs: 1, decodeMsPerExtraSeq: 0 };
 const MODEL = 'goodput-sim-1';
-let servers: SimServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
-async function sim(profile: SimServerOptions = {}): Promise<SimServer> {
-  const s = await startSimulator({ ...FAST, ...profile });
-  servers.push(s);
-  return s;
-}
+const sim = useSimulators(FAST);
 const chat = (extra: Record<string, unknown> = {}) => ({
   model: MODEL, messages: [{ role: 'user', content: 'tell me a story please' }], stream: true, ...extra,
 });
