@@ -48,7 +48,8 @@ export async function publishFromFlags(f: PublishFlags): Promise<string[]> {
   const out = await publishSite({ receipts, prices, outDir: f.out, generator: TOOL_VERSION });
   if (!out.ok) {
     const lines = [...out.problems, ...out.violations.map((v) => v.message)];
-    throw new CliError(EXIT.usage, `nothing published: the provenance gate refused ${out.violations.length} number(s):\n${lines.map((l) => `  ${l}`).join('\n')}`);
+    const why = out.violations.length > 0 ? `nothing published: the provenance gate refused ${out.violations.length} number(s):` : 'nothing published:';
+    throw new CliError(EXIT.usage, `${why}\n${lines.map((l) => `  ${l}`).join('\n')}`);
   }
   return out.files;
 }

@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import { type QualityScore, qualityScoreSchema, type SweepResult, sweepResultSchema } from '../core/index.js';
-import { buildReceipt } from '../publish/index.js';
+import { NO_PRICES, buildReceipt, datasetOf, gateDataset, gateSources, siteView } from '../publish/index.js';
 import { TOOL_VERSION } from '../runner/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { writeFileAtomic } from './files.js';
@@ -54,10 +54,15 @@ export async function createReceiptFile(f: ReceiptFlags): Promise<string> {
       baseline: runs.baseline.value, optimized: runs.optimized.value, quality, method: f.method, baselineMethod: f.baselineMethod, title: f.title, generator: TOOL_VERSION,
     });
     if (built.ok) {
-      await writeFileAtomic(f.out, JSON.stringify(built.receipt, null, 2) + '\n');
-      return built.receipt.id;
-    }
-    problems.push(...built.problems);
+      // The same gate publish runs: a receipt that could never be published is not written.
+      const r = built.receipt;
+      const gate = [...gateSources([r], NO_PRICES), ...gateDataset(datasetOf(siteView([r], NO_PRICES, TOOL_VERSION)))];
+      if (gate.length === 0) {
+        await writeFileAtomic(f.out, JSON.stringify(r, null, 2) + '\n');
+        return r.id;
+      }
+      problems.push(...gate.map((v) => `the provenance gate would refuse it: ${v.message}`));
+    } else problems.push(...built.problems);
   }
   throw new CliError(EXIT.usage, `no receipt written:\n${problems.map((p) => `  ${p}`).join('\n')}`);
 }

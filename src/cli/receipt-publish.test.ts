@@ -55,6 +55,11 @@ describe('goodput receipt create', () => {
       [/^ {2}the workloads differ: workload\.outputTokens\[0\] is 64 on the baseline and 128 on the optimized run$/m]],
     ['runs on different GPUs', () => ['--baseline', baseline, '--optimized', file('g.json', resultOf(contract({ quantization: 'fp8', label: 'Other GPU' }), pair.optimized.levels))],
       [/^ {2}the GPUs differ: hardware\.label is "Test GPU 24GB" on the baseline and "Other GPU" on the optimized run/m]],
+    ['runs priced at different hourly rates', () => ['--baseline', baseline, '--optimized', file('rate.json', resultOf(contract({ quantization: 'fp8', hourly: 1 }), pair.optimized.levels))],
+      [/^ {2}the hourly rates differ: \$2\/h on the baseline and \$1\/h on the optimized run/m]],
+    ['a receipt the gate would refuse (a model served under a file path)', () => ['--baseline', file('pb.json', resultOf(contract({ model: '/mnt/models/demo' }), pair.baseline.levels)),
+      '--optimized', file('po.json', resultOf(contract({ model: '/mnt/models/demo', quantization: 'fp8' }), pair.optimized.levels))],
+    [/^ {2}the provenance gate would refuse it: dataset\.json .*: contains a file path \(" ?\/mnt\/models\/demo.*\[rule: no-internal-identifiers\]$/m]],
     ['a quality file without its scale note, and a missing run, both reported', () => ['--baseline', join(dir, 'gone.json'), '--optimized', optimized, '--quality', file('q.json', { ...qualityFixture(), scaleNote: '' })],
       [/^ {2}--quality: .*q\.json: scaleNote: the scale note must be stated$/m, /^ {2}--baseline: .*gone\.json does not exist$/m]],
   ];
@@ -148,7 +153,22 @@ describe('goodput publish', () => {
     writeFileSync(join(out, 'notes.txt'), 'mine');
     const r = await cli(['publish', '--receipts', receiptFile, '--out', out]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/not-a-site is not empty and holds no published site/);
+    expect(r.stderr).toBe(`goodput: nothing published:\n  --out: ${out} is not empty and holds no published site (no dataset.json); choose an empty or new directory\n`);
     expect(readdirSync(out)).toEqual(['notes.txt']);
+  });
+
+  it('refuses an --out under a regular file as a usage error (exit 2, no stack trace, no gate wording), writing nothing', async () => {
+    const parent = join(dir, 'out-parent');
+    mkdirSync(parent, { recursive: true });
+    const blocker = join(parent, 'FILE');
+    writeFileSync(blocker, 'not a folder');
+    for (const out of [join(blocker, 'site'), join(blocker, 'deeper', 'site')]) {
+      const r = await cli(['publish', '--receipts', receiptFile, '--out', out]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(`goodput: nothing published:\n  --out: cannot write the site to ${out}: a part of the path is a file, not a directory\n`);
+      expect(r.stderr).not.toMatch(/refused 0|\n\s+at /);
+    }
+    expect(readFileSync(blocker, 'utf8')).toBe('not a folder');
+    expect(readdirSync(parent)).toEqual(['FILE']);
   });
 });

@@ -11,7 +11,9 @@ import { QUALITY_EVALUATOR_ID, type QualityScore } from './quality-score.js';
  */
 export function formatScoreValue(value: number): string {
   if (value === 1) return '1.0';
-  return (Math.floor(value * 1e4) / 1e4).toFixed(4);
+  // The nudge absorbs binary error (0.57 × 1e4 = 5699.999…); the cap keeps anything below 1 below "1.0000".
+  const steps = Math.floor(value * 1e4 + 1e-6);
+  return ((value < 1 ? Math.min(steps, 9999) : steps) / 1e4).toFixed(4);
 }
 
 function pct(x: number): string {

@@ -87,6 +87,12 @@ describe('formatting: the number never goes out without the evaluator and the sc
     expect(formatScoreValue(1)).toBe('1.0');
     expect(formatScoreValue(0.99999)).toBe('0.9999');
     expect(formatScoreValue(0.83148)).toBe('0.8314');
+    expect(formatScoreValue(1 - 1e-14)).toBe('0.9999');
+  });
+
+  it('formatScoreValue is not fooled by binary error: every four-decimal value prints as itself', () => {
+    const wrong = Array.from({ length: 10_000 }, (_, i) => i / 1e4).filter((v) => formatScoreValue(v) !== v.toFixed(4));
+    expect(wrong).toEqual([]);
   });
 
   it('the block carries the number, both components, the evaluator, the scale note and the hashes', () => {

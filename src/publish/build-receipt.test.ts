@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { QUALITY_SCALE_NOTE, qualityScoreSchema } from '../core/index.js';
+import { contractSchema } from '../contract/index.js';
 import { contract, level, receiptPair, resultOf } from '../test-support/receipt-fixture.js';
 import { qualityFixture } from '../test-support/quality-fixture.js';
 import { buildReceipt, type Receipt, receiptSchema, receiptView } from './index.js';
@@ -118,6 +119,23 @@ describe('buildReceipt refuses runs that cannot share a receipt', () => {
     const other = resultOf(contract({ quantization: 'fp8', label: 'Other GPU 80GB' }), pair.optimized.levels);
     const r = build({ optimized: other });
     expect(r.ok === false && r.problems).toEqual(['the GPUs differ: hardware.label is "Test GPU 24GB" on the baseline and "Other GPU 80GB" on the optimized run; a receipt is one model on one GPU']);
+  });
+  it('an open-loop run: its levels have no concurrency axis for single-stream and peak figures', () => {
+    const c = contractSchema.parse({ ...contract({ quantization: 'fp8' }), load: { pattern: { kind: 'rate', process: 'poisson', seed: 1 }, levels: [1, 2] } });
+    const r = build({ optimized: resultOf(c, pair.optimized.levels) });
+    expect(r.ok === false && r.problems).toEqual(['optimized: load.pattern is rate; a receipt compares closed-loop concurrency sweeps (load.pattern kind: concurrency)']);
+  });
+  it('a corpus known by its content hash is the same workload wherever its file lies, and its path never enters the receipt', () => {
+    const at = (dir: string, quantization: string) => contractSchema.parse({
+      ...contract({ quantization }), workload: { ...contract().workload, prompts: { kind: 'jsonl', path: `${dir}/prompts.jsonl`, sha256: 'a'.repeat(64), seed: 1 } },
+    });
+    const r = build({ baseline: resultOf(at('/home/ann/bench', 'none'), pair.baseline.levels), optimized: resultOf(at('/srv/ci', 'fp8'), pair.optimized.levels, '2026-06-03T10:00:00.000Z') });
+    expect(r.ok).toBe(true);
+    expect(JSON.stringify(r.ok && r.receipt)).not.toMatch(/prompts\.jsonl|\/home\/ann|\/srv\/ci/);
+  });
+  it('the same run on both sides', () => {
+    const r = build({ optimized: pair.baseline });
+    expect(r.ok === false && r.problems).toEqual(['the baseline and the optimized run are the same run; a receipt compares two measured configurations']);
   });
   it('an empty method, together with every other problem', () => {
     const r = build({ method: ' ', optimized: { ...pair.optimized, contractHash: null } });

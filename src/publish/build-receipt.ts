@@ -9,7 +9,7 @@ import type { ConfigurationKey } from './fact.js';
 import { limitationsOf } from './limitations.js';
 import { qualityFacts } from './quality-facts.js';
 import { RECEIPT_VERSION, type Configuration, type Receipt } from './receipt-schema.js';
-import { type CheckedRun, WORKLOAD_SECTIONS, checkRunPair } from './run-pair.js';
+import { type CheckedRun, checkRunPair, workloadPart } from './run-pair.js';
 import { runFacts } from './run-facts.js';
 
 export interface ReceiptInput {
@@ -33,7 +33,7 @@ export const BAR_FIGURES: readonly FigureKey[] = ['peakThroughput', 'singleStrea
 const day = (iso: string) => iso.slice(0, 10);
 
 export function slug(text: string): string {
-  return text.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80) || 'receipt';
+  return text.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60).replace(/-+$/, '') || 'receipt';
 }
 
 function configuration(run: CheckedRun, method: string, otherModel: string): Configuration {
@@ -67,7 +67,8 @@ export function buildReceipt(input: ReceiptInput): ReceiptOutcome {
   const asOf = [runs.baseline, runs.optimized].map((r) => r.contract.hardware.priceAsOf).filter((d): d is string => d !== undefined).sort();
   const receipt: Receipt = {
     receiptVersion: RECEIPT_VERSION,
-    id: slug(`${title}-${measuredAt}`),
+    // The date is never cut off a long title: a re-measurement is a new receipt, not a collision.
+    id: `${slug(title)}-${measuredAt}`,
     title, model, hardware, measuredAt,
     configurations: {
       baseline: configuration(runs.baseline, input.baselineMethod?.trim() || 'baseline as deployed, no optimization', runs.optimized.contract.model.name),
@@ -75,7 +76,7 @@ export function buildReceipt(input: ReceiptInput): ReceiptOutcome {
     },
     workload: {
       hash: runs.baseline.workloadHash,
-      lines: WORKLOAD_SECTIONS.map((k) => `${k}: ${canonicalJson(runs.baseline.contract[k])}`),
+      lines: Object.entries(workloadPart(runs.baseline.contract)).map(([k, v]) => `${k}: ${canonicalJson(v)}`),
     },
     costBasis: {
       text: `${hardware} compute at the hourly rate recorded with each run. A GPU compute estimate at measured saturation: output tokens only, ` +

@@ -31,6 +31,10 @@ export function datasetOf(site: SiteView): unknown {
         quality: r.quality === null ? { line: 'quality: not recorded' } : { line: r.quality.line, evaluator: r.quality.evaluator, scaleNote: r.quality.scaleNote, promptSetHash: r.quality.promptSetHash, referenceTextHash: r.quality.referenceTextHash },
         headlines: v.headlines.map((h) => ({ number: h.number.id, change: h.change?.id ?? null, changeWords: h.changeWords, direction: h.direction })),
         charts: v.bars.map((b) => ({ id: b.id, title: b.title, subtitle: b.subtitle, numbers: b.numbers.map((x) => x.id) })),
+        // The scaling curves the page draws and tabulates: per level, its state and its numbers (listed in `numbers`).
+        curves: Object.fromEntries((['baseline', 'optimized'] as const).map((k) => [k, v.levels[k].map((l) => ({
+          concurrency: String(l.concurrency), state: l.invalid ? 'invalid' : l.clientBound ? 'client-bound' : 'valid', numbers: l.numbers.map((x) => x.id),
+        }))])),
         limitations: r.limitations,
         numbers: receiptNumbers(v).map(n),
       };

@@ -11,7 +11,9 @@ import { qualityFixture } from '../test-support/quality-fixture.js';
 import { contract, level, receiptPair, resultOf } from '../test-support/receipt-fixture.js';
 import { type Prices, type Receipt, buildReceipt, renderSite } from './index.js';
 
-interface Entry { id: string; value: number | null; text: string; statistic: string; provenance: string; configuration: string | null }
+interface Entry { id: string; value: number | null; text: string; statistic: string; provenance: string; configuration: string | null; levelState: string | null }
+interface DatasetNumber { id: string; unit: string; text: string; note: string | null; levelState?: string }
+interface DatasetReceipt { id: string; numbers: DatasetNumber[]; curves: Record<'baseline' | 'optimized', Array<{ concurrency: string; state: string; numbers: string[] }>> }
 
 const PRICES: Prices = {
   tokenPrices: [{ provider: 'Example Cloud', model: 'demo-model', inputUsdPer1M: 0.5, outputUsdPer1M: 1.5, sourceUrl: 'https://example.com/pricing', asOf: '2026-06-01' }],
@@ -19,15 +21,21 @@ const PRICES: Prices = {
 };
 
 let pages: Map<string, Entry[]>;
+let docs: Map<string, ReturnType<typeof parseHTML>['document']>;
 let dataset: Entry[];
+let json: { receipts: DatasetReceipt[]; prices: { token: Array<Record<string, unknown>>; instance: Array<Record<string, unknown>> } };
+/** Every number of dataset.json by id: its unit, text and note. */
+let byId: Map<string, DatasetNumber>;
 let strayNumbers: string[];
 
 function receipts(): Receipt[] {
   const pair = receiptPair();
   const one = buildReceipt({ ...pair, quality: qualityScoreSchema.parse(qualityFixture()), method: 'FP8 dynamic quantization', generator: '0.1.0' });
-  // A second receipt with an invalid single-stream level: its not-recorded numbers must drift-check too.
+  // A second receipt with an invalid single-stream level (its not-recorded numbers must drift-check too) and a client-bound level.
+  const bound = level({ c: 4, tokS: 210, perReq: 52, ttft: [60, 90], tpot: 12, e2e: 800 });
+  bound.clientBound = { ...bound.clientBound, bound: true, reason: 'the client\'s event loop was delayed 80.0 ms (p99); budget 50 ms' };
   const broken = resultOf(contract({ quantization: 'int4' }), [
-    level({ c: 1, tokS: 120, perReq: 120, ttft: [35, 50], tpot: 8, e2e: 540, failed: 1 }), level({ c: 2, tokS: 200, perReq: 100, ttft: [40, 60], tpot: 9, e2e: 600 }),
+    level({ c: 1, tokS: 120, perReq: 120, ttft: [35, 50], tpot: 8, e2e: 540, failed: 1 }), level({ c: 2, tokS: 200, perReq: 100, ttft: [40, 60], tpot: 9, e2e: 600 }), bound,
   ]);
   const two = buildReceipt({ baseline: pair.baseline, optimized: broken, quality: null, method: 'INT4 weight-only', generator: '0.1.0' });
   if (!one.ok || !two.ok) throw new Error('fixture receipts refused');
@@ -40,7 +48,7 @@ function walk(x: unknown, path: string, out: Entry[], stray: string[]): void {
   else if (x !== null && typeof x === 'object') {
     const o = x as Record<string, unknown>;
     if ('value' in o && 'statistic' in o && 'provenance' in o) {
-      out.push({ id: String(o.id), value: o.value as number | null, text: String(o.text), statistic: String(o.statistic), provenance: String(o.provenance), configuration: (o.configuration as string | null) ?? null });
+      out.push({ id: String(o.id), value: o.value as number | null, text: String(o.text), statistic: String(o.statistic), provenance: String(o.provenance), configuration: (o.configuration as string | null) ?? null, levelState: (o.levelState as string | undefined) ?? null });
       return;
     }
     for (const [k, v] of Object.entries(o)) walk(v, `${path}.${k}`, out, stray);
@@ -51,21 +59,29 @@ beforeAll(() => {
   const site = renderSite(receipts(), PRICES, '0.1.0');
   expect(site.violations).toEqual([]);
   pages = new Map();
+  docs = new Map();
   for (const [name, body] of site.files) {
     if (!name.endsWith('.html')) continue;
     const { document } = parseHTML(String(body));
+    docs.set(name, document);
     pages.set(name, [...document.querySelectorAll('data[data-fact]')].map((d) => ({
       id: d.getAttribute('data-fact') as string, value: d.getAttribute('value') === '' ? null : Number(d.getAttribute('value')),
       text: d.textContent ?? '', statistic: d.getAttribute('data-statistic') as string, provenance: d.getAttribute('data-provenance') as string,
-      configuration: d.getAttribute('data-configuration'),
+      configuration: d.getAttribute('data-configuration'), levelState: d.getAttribute('data-level-state'),
     })));
   }
   dataset = [];
   strayNumbers = [];
-  walk(JSON.parse(String(site.files.get('dataset.json'))), '', dataset, strayNumbers);
+  json = JSON.parse(String(site.files.get('dataset.json'))) as typeof json;
+  walk(json, '', dataset, strayNumbers);
+  byId = new Map(json.receipts.flatMap((r) => r.numbers.map((n) => [n.id, n] as const)));
+  for (const row of [...json.prices.token, ...json.prices.instance]) {
+    for (const x of Object.values(row)) if (x !== null && typeof x === 'object' && 'id' in x) byId.set(String(x.id), x as DatasetNumber);
+  }
 });
 
-const key = (e: Entry) => JSON.stringify([e.id, e.value, e.statistic, e.provenance, e.configuration]);
+/** What must agree between a page and dataset.json, including whether a per-level number's level is invalid or client-bound. */
+const key = (e: Entry) => JSON.stringify([e.id, e.value, e.statistic, e.provenance, e.configuration, e.levelState]);
 
 describe('pages and dataset.json', () => {
   it('render numbers at all: both receipt pages and the index carry marked numbers', () => {
@@ -94,8 +110,82 @@ describe('pages and dataset.json', () => {
     }
   });
 
-  it('list prices appear only on the index, in tables, never inside a chart', () => {
+  it('list prices appear only on the index, in tables', () => {
     const prices = [...pages].flatMap(([name, entries]) => entries.filter((e) => e.id.startsWith('prices/')).map(() => name));
     expect(new Set(prices)).toEqual(new Set(['index.html']));
+  });
+
+  it('no chart on any page draws a price: no price id, vendor, price unit or price figure inside any <svg>', () => {
+    const prices = [...byId.values()].filter((n) => n.id.startsWith('prices/'));
+    expect(prices.length).toBe(4);
+    const forbidden = [
+      'prices/', 'Example Cloud', 'example-8gpu', ...new Set(prices.map((n) => n.unit)), ...prices.map((n) => `${n.text} ${n.unit}`),
+    ];
+    let svgs = 0;
+    for (const [name, document] of docs) {
+      for (const svg of document.querySelectorAll('svg')) {
+        svgs += 1;
+        const drawn = svg.outerHTML;
+        for (const f of forbidden) expect(drawn.includes(f), `${name}: an <svg> holds ${JSON.stringify(f)}`).toBe(false);
+        expect(svg.querySelectorAll('data').length, `${name}: an <svg> holds marked numbers`).toBe(0);
+      }
+    }
+    expect(svgs).toBe(16);
+  });
+
+  it('every chart\'s data table holds measured numbers of this receipt only, one unit per column, and the chart names that unit', () => {
+    let figures = 0;
+    for (const [name, document] of docs) {
+      for (const figure of document.querySelectorAll('figure.chart')) {
+        figures += 1;
+        const id = `${name} #${figure.getAttribute('id') ?? '?'}`;
+        const rows = [...figure.querySelectorAll('details table tbody tr')].map((tr) => [...tr.querySelectorAll('td')]);
+        const units = new Map<number, Set<string>>();
+        for (const cells of rows) {
+          cells.forEach((td, col) => {
+            const d = td.querySelector('data[data-fact]');
+            if (d === null) return;
+            const n = byId.get(d.getAttribute('data-fact') as string);
+            expect(n, `${id}: ${d.getAttribute('data-fact')} is not in dataset.json`).toBeDefined();
+            expect(n?.id.startsWith('prices/'), `${id}: ${n?.id}`).toBe(false);
+            units.set(col, new Set([...(units.get(col) ?? []), n?.unit ?? '?']));
+          });
+        }
+        expect(units.size, `${id}: its data table has no marked numbers`).toBeGreaterThan(0);
+        for (const [col, set] of units) expect([...set], `${id}: column ${col + 1} mixes units`).toHaveLength(1);
+        const plotted = [...(units.get(0) ?? [])][0] as string;
+        const svgText = [...figure.querySelectorAll('svg text')].map((t) => t.textContent ?? '').join(' | ');
+        expect(svgText, `${id}: the chart does not name its unit ${plotted}`).toContain(`(${plotted}`);
+        // A bar chart is one figure by configuration: every bar in one unit.
+        if (!/^chart-(throughput|per-request|ttft)$/.test(figure.getAttribute('id') ?? '')) expect(new Set([...units.values()].flatMap((u) => [...u])).size, id).toBe(1);
+      }
+    }
+    expect(figures).toBe(16);
+  });
+
+  it('an invalid or client-bound level\'s numbers say so on the page and in dataset.json, with the reason in their note', () => {
+    const flagged: Array<[string, string]> = [];
+    for (const [name, document] of docs) {
+      for (const td of document.querySelectorAll(['throughput', 'per-request', 'ttft'].map((c) => `figure#chart-${c} details td`).join(', '))) {
+        const d = td.querySelector('data[data-fact]');
+        if (d === null) continue;
+        const shown = /\(invalid level\)$/.test(td.textContent ?? '') ? 'invalid' : /\(client-bound\)$/.test(td.textContent ?? '') ? 'client-bound' : 'valid';
+        const fact = d.getAttribute('data-fact') as string;
+        expect(d.getAttribute('data-level-state'), `${name}: ${fact}`).toBe(shown);
+        const n = byId.get(fact);
+        expect(n?.levelState, `dataset.json ${fact}`).toBe(shown);
+        if (shown === 'valid') continue;
+        flagged.push([fact, shown]);
+        expect(n?.note, `dataset.json ${fact}`).toMatch(shown === 'invalid' ? /^invalid level: 1 of 8 requests failed \(timeout 1\)/ : /^client-bound: the client's event loop was delayed 80\.0 ms/);
+        expect(td.getAttribute('title')).toBe(n?.note);
+      }
+    }
+    const id = json.receipts.find((r) => r.curves.optimized.length === 3)?.id as string;
+    const level = (c: number) => ['throughput', 'perRequest', 'ttftP50', 'ttftP95', 'failed'].map((m) => `${id}/optimized.c${c}.${m}`);
+    // Each table cell once: the throughput and TTFT tables list different metrics of the same levels.
+    expect(new Map(flagged)).toEqual(new Map([...level(1).map((f) => [f, 'invalid'] as const), ...level(4).map((f) => [f, 'client-bound'] as const)]));
+    const curves = json.receipts.find((r) => r.id === id)?.curves.optimized;
+    expect(curves?.map((l) => [l.concurrency, l.state])).toEqual([['1', 'invalid'], ['2', 'valid'], ['4', 'client-bound']]);
+    expect(curves?.[0]?.numbers).toEqual(level(1));
   });
 });

@@ -3,18 +3,14 @@
  * that name the number (fact id, label, configuration) and the rule, so a
  * refusal says exactly what to fix.
  */
+import { DERIVATIONS, agrees } from './derivations.js';
 import { CONFIGURATION_KEYS, FACT_TABLE_ROWS, type Fact } from './fact.js';
+import { workloadRule } from './gate-workload.js';
 import type { Receipt } from './receipt-schema.js';
 import { sameDefinition } from './view-number.js';
+import { type GateRule, type Violation, violation as v, who } from './violation.js';
 
-export type GateRule =
-  | 'provenance' | 'derived-sources' | 'workload-reconstructable' | 'statistic-named' | 'configuration-labelled'
-  | 'same-definition' | 'same-rows' | 'one-family-per-chart' | 'quality-evaluator' | 'no-internal-identifiers' | 'price-cited' | 'no-prices-on-charts';
-
-export interface Violation { rule: GateRule; number: string; message: string }
-
-const who = (r: Receipt, f: Fact) => `${r.id}: ${f.id} (${f.label}, ${f.configuration})`;
-const v = (rule: GateRule, number: string, message: string): Violation => ({ rule, number, message: `${number}: ${message} [rule: ${rule}]` });
+export type { GateRule, Violation };
 
 function provenance(r: Receipt): Violation[] {
   return r.facts.flatMap((f) => {
@@ -31,21 +27,32 @@ function derivedSources(r: Receipt): Violation[] {
     const from = f.derivedFrom ?? [];
     if (from.length === 0) return [v('derived-sources', who(r, f), 'is derived but names no source')];
     const bad = from.filter((id) => !['measured', 'recorded', 'derived'].includes(byId.get(id)?.provenance ?? 'missing'));
-    return bad.length > 0 ? [v('derived-sources', who(r, f), `is derived from ${bad.join(', ')}, which ${bad.length > 1 ? 'are' : 'is'} not a measured number of this receipt`)] : [];
+    if (bad.length > 0) return [v('derived-sources', who(r, f), `is derived from ${bad.join(', ')}, which ${bad.length > 1 ? 'are' : 'is'} not a measured number of this receipt`)];
+    return recomputed(r, f, from.map((id) => byId.get(id) as Fact));
   });
 }
 
-function workload(r: Receipt): Violation[] {
-  const out: Violation[] = [];
-  for (const k of ['baseline', 'optimized'] as const) {
-    const c = r.configurations[k];
-    if (!c.contractHash || !c.workloadHash) out.push(v('workload-reconstructable', `${r.id}: every ${k} number`, 'has no verified contract hash and workload hash, so its workload cannot be reconstructed'));
+/** A derived number must equal its formula (DERIVATIONS) over the sources it names, within 1e-6 relative. */
+function recomputed(r: Receipt, f: Fact, sources: readonly Fact[]): Violation[] {
+  const d = DERIVATIONS[f.metric];
+  if (d === undefined) return [v('derived-sources', who(r, f), `is derived, but ${f.metric} has no known derivation, so it cannot be checked against its sources`)];
+  const matches = d.sources.map((metric) => sources.filter((s) => s.metric === metric && s.configuration === f.configuration));
+  const lacking = d.sources.filter((_, i) => matches[i]?.length !== 1);
+  if (lacking.length > 0) {
+    return [v('derived-sources', who(r, f), `must be derived from exactly one ${lacking.join(' and one ')} of the ${f.configuration} configuration; it names ${sources.map((s) => s.id).join(', ')}`)];
   }
-  const { baseline: b, optimized: o } = r.configurations;
-  if (b.workloadHash && o.workloadHash && (b.workloadHash !== o.workloadHash || r.workload.hash !== b.workloadHash)) {
-    out.push(v('workload-reconstructable', `${r.id}: every number`, 'the baseline and optimized workloads differ; both sides must run the same load test'));
+  const expected = d.compute(matches.map((m) => m[0]?.value ?? Number.NaN));
+  if (f.value !== null && !agrees(expected, f.value)) {
+    return [v('derived-sources', who(r, f), `is ${f.value}, but its sources (${sources.map((s) => `${s.id} = ${s.value}`).join(', ')}) give ${expected}; a derived number must recompute from them`)];
   }
-  return out;
+  return [];
+}
+
+/** Fact ids name one number each: the page, the gate and dataset.json all look numbers up by id. */
+function uniqueIds(r: Receipt): Violation[] {
+  const seen = new Map<string, number>();
+  for (const f of r.facts) seen.set(f.id, (seen.get(f.id) ?? 0) + 1);
+  return [...seen].filter(([, n]) => n > 1).map(([id, n]) => v('unique-ids', `${r.id}: ${id}`, `is the id of ${n} facts; each number of a receipt has its own id`));
 }
 
 const BARE = /^(avg|average|mean|median|value|n\/a|-)?$/i;
@@ -111,7 +118,7 @@ function qualityEvaluator(r: Receipt): Violation[] {
 }
 
 export const RECEIPT_RULES: ReadonlyArray<(r: Receipt) => Violation[]> = [
-  provenance, derivedSources, workload, statisticNamed, configurationLabelled, sameDefinitionRule, sameRows, chartFamily, qualityEvaluator,
+  uniqueIds, provenance, derivedSources, workloadRule, statisticNamed, configurationLabelled, sameDefinitionRule, sameRows, chartFamily, qualityEvaluator,
 ];
 
 export { v as violation };

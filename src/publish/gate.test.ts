@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { qualityScoreSchema } from '../core/index.js';
 import { qualityFixture } from '../test-support/quality-fixture.js';
 import { receiptPair } from '../test-support/receipt-fixture.js';
-import { type Fact, NO_PRICES, type Prices, type Receipt, buildReceipt, datasetOf, renderSite, runGate, siteView } from './index.js';
+import { type Fact, NO_PRICES, type Prices, type Receipt, type SiteView, buildReceipt, datasetOf, gateDataset, receiptNumbers, renderSite, runGate, siteView } from './index.js';
 
 let good: Receipt;
 beforeAll(() => {
@@ -67,7 +67,83 @@ describe('the provenance gate', () => {
     expect(refused(r)).toEqual([`${ID()}: every optimized number: has no verified contract hash and workload hash, so its workload cannot be reconstructed [rule: workload-reconstructable]`]);
     const mixed = copy();
     mixed.configurations.optimized.workloadHash = 'f'.repeat(64);
-    expect(refused(mixed)).toEqual([`${ID()}: every number: the baseline and optimized workloads differ; both sides must run the same load test [rule: workload-reconstructable]`]);
+    expect(refused(mixed)).toEqual([
+      `${ID()}: every number: the baseline and optimized workloads differ; both sides must run the same load test [rule: workload-reconstructable]`,
+      `${ID()}: every optimized number: has workloadHash ${'f'.repeat(64)}, but the receipt's workload lines hash to ${good.workload.hash}; the workload was edited [rule: workload-reconstructable]`,
+    ]);
+  });
+
+  it('workload-reconstructable: a contract or workload hash that is not 64 lowercase hex digits is refused', () => {
+    const r = copy();
+    r.configurations.baseline.contractHash = 'abc123';
+    r.configurations.optimized.contractHash = (good.configurations.optimized.contractHash as string).toUpperCase();
+    expect(refused(r)).toEqual([
+      `${ID()}: every baseline number: has contractHash "abc123", which is not a sha256 (64 lowercase hex digits) [rule: workload-reconstructable]`,
+      `${ID()}: every optimized number: has contractHash "${(good.configurations.optimized.contractHash as string).toUpperCase()}", which is not a sha256 (64 lowercase hex digits) [rule: workload-reconstructable]`,
+    ]);
+  });
+
+  it('workload-reconstructable: the workload lines must hash back to the workload hash of the receipt and of both configurations', () => {
+    const edited = copy();
+    edited.workload.lines = edited.workload.lines.map((l) => (l.startsWith('workload: ') ? l.replace('"outputTokens":[64]', '"outputTokens":[128]') : l));
+    expect(edited.workload.lines).not.toEqual(good.workload.lines);
+    const messages = refused(edited);
+    expect(messages).toHaveLength(3);
+    expect(messages[0]).toMatch(new RegExp(`^${ID()}: workload: its lines hash to [0-9a-f]{64}, not to the stated workload hash ${good.workload.hash}; the workload was edited \\[rule: workload-reconstructable\\]$`));
+    expect(messages.slice(1)).toEqual(['baseline', 'optimized'].map((k) => expect.stringMatching(new RegExp(`^${ID()}: every ${k} number: has workloadHash ${good.workload.hash}, but the receipt's workload lines hash to [0-9a-f]{64}`))));
+    const garbled = copy();
+    garbled.workload.lines = [...good.workload.lines.slice(1), 'load {"levels":[1,2]}'];
+    expect(refused(garbled)).toEqual([`${ID()}: workload: line ${good.workload.lines.length} ("load {\\"levels\\":[1,2]}") is not "<section>: <json>" for a section of workload, load, decoding, thinking, slo, so the workload cannot be rebuilt from the receipt [rule: workload-reconstructable]`]);
+    const unparsable = copy();
+    unparsable.workload.lines = unparsable.workload.lines.map((l) => (l.startsWith('load: ') ? `${l}}` : l));
+    expect(refused(unparsable)).toEqual([expect.stringMatching(/: workload: line \d+ \(load\) is not valid JSON, so the workload cannot be rebuilt/)]);
+  });
+
+  it('workload-reconstructable: recomputes from whatever the lines hold (no path assumed), so a consistently restated workload passes', async () => {
+    const { canonicalJson } = await import('../core/index.js');
+    const { sha256Hex } = await import('../workload/index.js');
+    const r = copy();
+    const workload = { prompts: { kind: 'synthetic', tokens: 32 }, outputTokens: 96, requestsPerLevel: 8 };
+    r.workload.lines = [`workload: ${canonicalJson(workload)}`, 'load: {"levels":[1,2]}'];
+    const hash = sha256Hex(canonicalJson({ workload, load: { levels: [1, 2] } }));
+    r.workload.hash = hash;
+    r.configurations.baseline.workloadHash = hash;
+    r.configurations.optimized.workloadHash = hash;
+    expect(renderSite([r], NO_PRICES, '0.1.0').violations).toEqual([]);
+  });
+
+  it('derived-sources: a derived number must recompute from its sources, within 1e-6 relative', () => {
+    const cost = good.facts.find((f) => f.id === 'optimized.costPer1M') as Fact;
+    expect(cost.value).toBeCloseTo(2 / (360 * 3600) * 1e6, 9);
+    const edited = withFact('optimized.costPer1M', (f) => { f.value = 1.23; });
+    expect(refused(edited)).toEqual([`${ID()}: optimized.costPer1M (Cost per 1M output tokens, optimized): is 1.23, but its sources (optimized.hourlyRate = 2, optimized.peakThroughput = 360) give ${cost.value}; a derived number must recompute from them [rule: derived-sources]`]);
+    const rounding = withFact('optimized.costPer1M', (f) => { f.value = (f.value as number) * (1 + 5e-7); });
+    expect(renderSite([rounding], NO_PRICES, '0.1.0').violations).toEqual([]);
+    const source = withFact('baseline.peakThroughput', (f) => { f.value = 200; });
+    expect(refused(source)).toEqual([expect.stringMatching(/: baseline\.costPer1M \(Cost per 1M output tokens, baseline\): is 3\.08\d*, but its sources \(baseline\.hourlyRate = 2, baseline\.peakThroughput = 200\) give 2\.77\d*;/)]);
+    const crossed = withFact('optimized.costPer1M', (f) => { f.derivedFrom = ['optimized.hourlyRate', 'baseline.peakThroughput']; });
+    expect(refused(crossed)).toEqual([`${ID()}: optimized.costPer1M (Cost per 1M output tokens, optimized): must be derived from exactly one peakThroughput of the optimized configuration; it names optimized.hourlyRate, baseline.peakThroughput [rule: derived-sources]`]);
+  });
+
+  it('derived-sources: the quality composite must recompute from its KL and perplexity components', () => {
+    const q = good.facts.find((f) => f.id === 'optimized.quality') as Fact;
+    expect(q.value).toBe(0.97);
+    const edited = withFact('optimized.quality', (f) => { f.value = 0.99; });
+    expect(refused(edited)).toEqual([expect.stringMatching(/: optimized\.quality \(Quality score, optimized\): is 0\.99, but its sources \(optimized\.qualityKl = 0\.03, optimized\.qualityPplDelta = 0\.03\d*\) give 0\.(97|969)\d*; a derived number must recompute from them \[rule: derived-sources\]$/)]);
+    const kl = withFact('optimized.qualityKl', (f) => { f.value = 3e-7; });
+    expect(refused(kl)).toEqual([expect.stringMatching(/: optimized\.quality \(Quality score, optimized\): is 0\.97, but its sources .* give 0\.99/)]);
+  });
+
+  it('derived-sources: a derived number with no known derivation is refused', () => {
+    const r = withFact('baseline.c2.perRequest', (f) => { f.provenance = 'derived'; f.derivedFrom = ['baseline.c2.throughput']; });
+    expect(refused(r)).toEqual([`${ID()}: baseline.c2.perRequest (Per-request rate, baseline): is derived, but perRequest has no known derivation, so it cannot be checked against its sources [rule: derived-sources]`]);
+  });
+
+  it('unique-ids: two facts with one id are refused', () => {
+    const r = copy();
+    const twin = { ...(r.facts.find((f) => f.id === 'baseline.c2.throughput') as Fact), value: 999 };
+    r.facts.push(twin);
+    expect(refused(r)).toEqual([`${ID()}: baseline.c2.throughput: is the id of 2 facts; each number of a receipt has its own id [rule: unique-ids]`]);
   });
 
   it('the statistic must be named: a bare "avg" is refused', () => {
@@ -140,5 +216,23 @@ describe('the provenance gate', () => {
   it('the dataset the gate checks is the one the pages are rendered from', () => {
     const site = siteView([good], PRICES, '0.1.0');
     expect(runGate({ receipts: [good], prices: PRICES, dataset: datasetOf(site) })).toEqual([]);
+    // A note put into the rendered view (not the receipt: the quality section prints it beside the KL) reaches the dataset the gate checks, and is caught there.
+    const view = site.receipts[0] as SiteView['receipts'][number];
+    const kl = view.quality.findIndex((n) => n.id.endsWith('/optimized.qualityKl'));
+    view.quality[kl] = { ...(view.quality[kl] as SiteView['receipts'][number]['quality'][number]), note: 'measured on http://10.0.0.7:8000' };
+    const at = receiptNumbers(view).findIndex((n) => n.id.endsWith('/optimized.qualityKl'));
+    expect(gateDataset(datasetOf(site)).map((x) => x.message)).toEqual([
+      `dataset.json .receipts[0].numbers[${at}].note: contains a URL ("http://10.0.0.7:8000"); internal identifiers never ship [rule: no-internal-identifiers]`,
+      `dataset.json .receipts[0].numbers[${at}].note: contains an IP address ("10.0.0.7:8000"); internal identifiers never ship [rule: no-internal-identifiers]`,
+    ]);
+    // A title with an internal URL is in the view the page prints, so the dataset gate refuses the whole site.
+    const r = copy();
+    r.title = 'FP8 on localhost';
+    const titled = siteView([r], PRICES, '0.1.0');
+    expect(titled.receipts[0]?.receipt.title).toBe('FP8 on localhost');
+    // Both places the pages print it: the receipt page's title and the index's changelog.
+    const hostname = ['.changelog[0].title', '.receipts[0].title'].map((path) => `dataset.json ${path}: contains a hostname ("localhost"); internal identifiers never ship [rule: no-internal-identifiers]`);
+    expect(gateDataset(datasetOf(titled)).map((x) => x.message)).toEqual(hostname);
+    expect(refused(r)).toEqual(hostname);
   });
 });

@@ -16,7 +16,11 @@ const INTERNAL: ReadonlyArray<[RegExp, string]> = [
   [/\b\d{1,3}(\.\d{1,3}){3}(:\d+)?\b/, 'an IP address'],
   [/\b(sk|pk|api|key)-[A-Za-z0-9_-]{6,}/, 'an API key'],
   [/\bBearer\s+\S+/i, 'a bearer token'],
-  [/\b(stored )?run (id )?#?\d+\b/i, 'a stored run id'],
+  [/\b(stored )?runs? (ids? )?#?\d+\b/i, 'a stored run id'],
+  // Two or more segments after a leading slash (an API route like /v1/completions names no machine), ~/…, C:\…
+  [/(?:^|[\s"'(=])((?!\/v1\/|\/api\/)(?:\/[\w.@+-]+){2,}\/?|~\/\S+|[A-Za-z]:\\\S+)/, 'a file path'],
+  [/\b(?:[a-z][a-z0-9-]*\.)+[a-z][a-z0-9-]*:\d{2,5}\b/i, 'a host and port'],
+  [/\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:internal|local|lan|corp|intranet|home\.arpa)\b/i, 'an internal hostname'],
 ];
 const INTERNAL_KEYS = /^(url|baseUrl|targetUrl|host|hostname|runId|serverId|apiKey|command)$/i;
 
@@ -52,7 +56,7 @@ export function gateSources(receipts: readonly Receipt[], prices: Prices): Viola
   const out: Violation[] = [];
   const ids = new Set<string>();
   for (const r of receipts) {
-    if (ids.has(r.id)) out.push(violation('configuration-labelled', `receipt ${r.id}`, 'is given twice; receipts must have distinct ids'));
+    if (ids.has(r.id)) out.push(violation('unique-ids', `receipt ${r.id}`, 'is given twice; receipts must have distinct ids'));
     ids.add(r.id);
     for (const rule of RECEIPT_RULES) out.push(...rule(r));
   }

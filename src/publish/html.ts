@@ -16,11 +16,12 @@ export function html(parts: TemplateStringsArray, ...values: unknown[]): Raw {
   return new Raw(parts.reduce((out, p, i) => out + p + (i < values.length ? piece(values[i]) : ''), ''));
 }
 
-/** The number as a `<data>` element; `withStatistic` adds "(p50, measured)" after it. */
+/** The number as a `<data>` element (a per-level number also carries its level's state); `withStatistic` adds "(p50, measured)" after it. */
 export function dataNumber(n: ViewNumber, o: { unit?: boolean; withStatistic?: boolean } = {}): Raw {
   const unit = o.unit && n.value !== null ? ` ${n.unit}` : '';
   return html`<data value="${n.value === null ? '' : String(n.value)}" data-fact="${n.id}" data-statistic="${n.statistic}" data-provenance="${n.provenance}"${
-    new Raw(n.configuration === null ? '' : ` data-configuration="${esc(n.configuration)}"`)}>${n.text}${unit}</data>${
+    new Raw(n.configuration === null ? '' : ` data-configuration="${esc(n.configuration)}"`)}${
+    new Raw(n.levelState === undefined ? '' : ` data-level-state="${n.levelState}"`)}>${n.text}${unit}</data>${
     o.withStatistic ? html` <span class="stat">(${viewStatistic(n)})</span>` : ''}`;
 }
 

@@ -18,7 +18,9 @@ function runLimits(cfg: ConfigurationKey, run: CheckedRun): string[] {
   const bound = r.levels.filter((l) => l.clientBound.bound).map((l) => l.concurrency);
   if (bound.length > 0) out.push(`${cfg}: level(s) at concurrency ${bound.join(', ')} were client-bound (our own client lagged), so their timing is not trusted and they are excluded from peaks.`);
   const tok = r.tokenizer;
-  if (tok === undefined || !tok.exact) out.push(`${cfg}: prompt lengths were counted ${tok ? `with ${tok.label}` : 'without a recorded tokenizer'}, so they are approximate.`);
+  // By kind, not by label: the label can name the server's address.
+  const counted = tok === undefined ? 'without a recorded tokenizer' : tok.kind === 'approximate' ? 'by the word approximation (no tokenizer was available)' : `with the ${tok.kind === 'file' ? "contract's tokenizer file" : "server's tokenizer"}`;
+  if (tok === undefined || !tok.exact) out.push(`${cfg}: prompt lengths were counted ${counted}, so they are approximate.`);
   if (r.warnings.length > 0) out.push(`${cfg}: the run recorded warnings: ${[...new Set(r.warnings.map((w) => w.code))].join(', ')}.`);
   return out;
 }

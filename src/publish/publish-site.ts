@@ -13,7 +13,7 @@ import { indexPage } from './render-index-page.js';
 import { receiptPage } from './render-receipt-page.js';
 import { sharePng } from './share-image.js';
 import { siteView } from './site-view.js';
-import { siteTargetProblem, writeSite } from './write-site.js';
+import { SiteTargetError, siteTargetProblem, writeSite } from './write-site.js';
 
 export interface PublishInput { receipts: readonly Receipt[]; prices: Prices; outDir: string; generator: string }
 
@@ -42,6 +42,11 @@ export async function publishSite(input: PublishInput): Promise<PublishOutcome> 
   const problem = await siteTargetProblem(input.outDir);
   const { violations, files, datasetSha256 } = renderSite(input.receipts, input.prices, input.generator);
   if (problem !== null || violations.length > 0) return { ok: false, violations, problems: problem === null ? [] : [problem] };
-  await writeSite(input.outDir, files);
+  try {
+    await writeSite(input.outDir, files);
+  } catch (err) {
+    if (err instanceof SiteTargetError) return { ok: false, violations: [], problems: [err.message] };
+    throw err;
+  }
   return { ok: true, files: [...files.keys()], datasetSha256 };
 }

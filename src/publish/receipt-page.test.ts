@@ -66,7 +66,9 @@ describe('the published receipt page (file://, no JavaScript)', () => {
     const texts = (await stats.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
     expect(texts[0]).toBe('Peak throughput 360.0 tok/s peak over valid levels, measured optimized: bf16, fp8 quantization, vllm 0.9.1 higher is better; +100 % against the baseline, better');
     expect(texts[2]).toContain('1.54 USD hourly rate at peak throughput, derived optimized: bf16, fp8 quantization, vllm 0.9.1 lower is better; −50 %');
-    expect(texts[3]).toBe('Quality score 0.9712 score (0–1) composite against the baseline, derived optimized: bf16, fp8 quantization, vllm 0.9.1 higher is better');
+    // The score never renders without its scale and evaluator, the headline card included.
+    expect(texts[3]).toBe('Quality score 0.9712 score (0–1) composite against the baseline, derived optimized: bf16, fp8 quantization, vllm 0.9.1 ' +
+      '1.0 = no detected degradation on this composite under the disclosed workload; evaluator goodput-quality-v1 (defined below) higher is better');
   });
 
   it('shows the fact tables with identical rows for both configurations, each value with its statistic', async () => {

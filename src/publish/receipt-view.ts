@@ -8,7 +8,7 @@ import { type BarChartInput, type Direction, FIGURES, type FigureKey, barSubtitl
 import { FACT_TABLE_ROWS } from './fact.js';
 import type { ConfigurationKey, Fact } from './fact.js';
 import type { Receipt } from './receipt-schema.js';
-import { type ViewNumber, factById, sameDefinition, viewOfFact } from './view-number.js';
+import { type LevelState, type ViewNumber, factById, sameDefinition, viewOfFact } from './view-number.js';
 
 export interface HeadlineView { number: ViewNumber; direction: Direction | null; change: ViewNumber | null; changeWords: string | null; verdict: string | null }
 export interface FactRowView { label: string; statistic: string; baseline: ViewNumber; optimized: ViewNumber; change: ViewNumber | null; changeWords: string | null; verdict: string | null }
@@ -74,9 +74,10 @@ export function receiptView(r: Receipt): ReceiptView {
     };
     return { id: chart.id, title: chart.title, subtitle: barSubtitle(input), input, numbers: facts.map((f) => viewOfFact(r, f)) };
   });
-  const levels = Object.fromEntries((['baseline', 'optimized'] as const).map((cfg) => [cfg, r.curves[cfg].map((p) => ({
-    ...p, numbers: r.facts.filter((f) => f.id.startsWith(`${cfg}.c${p.concurrency}.`)).map((f) => viewOfFact(r, f)),
-  }))])) as ReceiptView['levels'];
+  const levels = Object.fromEntries((['baseline', 'optimized'] as const).map((cfg) => [cfg, r.curves[cfg].map((p) => {
+    const levelState: LevelState = p.invalid ? 'invalid' : p.clientBound ? 'client-bound' : 'valid';
+    return { ...p, numbers: r.facts.filter((f) => f.id.startsWith(`${cfg}.c${p.concurrency}.`)).map((f) => ({ ...viewOfFact(r, f), levelState })) };
+  })])) as ReceiptView['levels'];
   const quality = r.facts.filter((f) => f.id.startsWith('optimized.quality')).map((f) => viewOfFact(r, f));
   const costRates = (['baseline', 'optimized'] as const).map((cfg) => viewOfFact(r, need(r, `${cfg}.hourlyRate`)));
   return { receipt: r, page: `${r.id}.html`, headlines, rows, bars, levels, quality, costRates };

@@ -10,7 +10,7 @@ import {
   type ChartDocument, type ChartLevel, type ChartSeries, type ChartSpec, METRICS, type MetricKey, barChart, perRequestChart, throughputChart, ttftChart,
 } from '../web/index.js';
 import type { ConfigurationKey } from './fact.js';
-import { Raw, dataNumber, html } from './html.js';
+import { Raw, dataNumber, esc, html } from './html.js';
 import type { BarView, ReceiptView } from './receipt-view.js';
 import type { ViewNumber } from './view-number.js';
 
@@ -52,7 +52,9 @@ function levelTable(v: ReceiptView, title: string, metrics: readonly MetricKey[]
   const cell = (c: ConfigurationKey, concurrency: number, m: MetricKey) => {
     const l = v.levels[c].find((x) => x.concurrency === concurrency);
     const n = l?.numbers.find((x) => x.id.endsWith(`.c${concurrency}.${m}`));
-    return n ? html`<td class="n${l?.invalid ? ' invalid' : ''}">${dataNumber(n)}${l?.invalid ? ' (invalid level)' : l?.clientBound ? ' (client-bound)' : ''}</td>` : html`<td class="n">—</td>`;
+    if (!n) return html`<td class="n">—</td>`;
+    const flag = n.levelState === 'invalid' ? ' (invalid level)' : n.levelState === 'client-bound' ? ' (client-bound)' : '';
+    return html`<td class="n${n.levelState === 'invalid' ? ' invalid' : ''}"${new Raw(n.note === null ? '' : ` title="${esc(n.note)}"`)}>${dataNumber(n)}${flag}</td>`;
   };
   return html`<details><summary>Data table: ${title}</summary><table><thead><tr><th scope="col">Concurrency</th>${heads.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>
 ${levels.map((c) => html`<tr><th scope="row">${String(c)}</th>${cfgs.flatMap((cfg) => metrics.map((m) => cell(cfg, c, m)))}</tr>`)}</tbody></table></details>`;

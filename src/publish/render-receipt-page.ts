@@ -8,11 +8,18 @@ import { Raw, dataNumber, html, page } from './html.js';
 import { barFigure, curveFigures } from './render-charts.js';
 import type { ReceiptView } from './receipt-view.js';
 
+/** A quality score never renders without its scale and evaluator beside it, the headline card included. */
+function qualityNote(v: ReceiptView, factId: string): Raw | string {
+  const q = v.receipt.quality;
+  if (factId !== `${v.receipt.id}/optimized.quality` || q === null) return '';
+  return html`<div class="stat quality-scale">${q.scaleNote}; evaluator ${q.evaluatorId} (defined below)</div>`;
+}
+
 function headlines(v: ReceiptView): Raw {
   return html`<ul class="headlines" aria-label="Headline stats">${v.headlines.map((h) => html`<li class="headline">
 <div class="label">${h.number.label}</div><div class="value">${dataNumber(h.number, { unit: true })}</div>
 <div class="stat">${h.number.statistic}, ${h.number.value === null ? 'not recorded' : h.number.provenance}</div>
-<div class="cfg">${h.number.configuration}</div>
+<div class="cfg">${h.number.configuration}</div>${qualityNote(v, h.number.id)}
 <div class="muted">${h.direction === null ? '' : `${h.direction} is better`}${h.change ? html`; ${dataNumber(h.change)} against the baseline, ${h.verdict}` : h.changeWords ? `; ${h.changeWords}` : ''}</div></li>`)}</ul>`;
 }
 

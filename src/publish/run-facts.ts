@@ -22,11 +22,25 @@ export function curveFactId(cfg: ConfigurationKey, concurrency: number, key: Met
   return `${cfg}.c${concurrency}.${key}`;
 }
 
+/**
+ * The state of a level in words, carried as the note of each of its numbers
+ * so the page and dataset.json both say it: "invalid level: 2 of 8 requests
+ * failed (timeout 2)", "client-bound: …", or null for a level that counts.
+ */
+export function levelStateNote(l: Pick<LevelResult, 'invalid' | 'invalidReason' | 'clientBound'>): string | null {
+  if (l.invalid) return `invalid level: ${l.invalidReason ?? 'failed requests'}; excluded from peaks`;
+  if (l.clientBound.bound) return `client-bound: ${l.clientBound.reason ?? 'our own client lagged'}; timing not trusted, excluded from peaks`;
+  return null;
+}
+
 function levelFacts(cfg: ConfigurationKey, l: LevelResult): Fact[] {
+  const state = levelStateNote(l);
   return CURVE_METRICS.map((key) => {
     const m = METRICS[key];
     const base = { id: curveFactId(cfg, l.concurrency, key), metric: key, label: m.label, unit: m.unit, statistic: `${m.statistic} at concurrency ${l.concurrency}`, configuration: cfg, digits: m.digits };
-    return measured(base, m.value(l), 'the level had no successful request');
+    const f = measured(base, m.value(l), 'the level had no successful request');
+    if (state !== null) f.note = f.note === undefined ? state : `${state}; ${f.note}`;
+    return f;
   });
 }
 

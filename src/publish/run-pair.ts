@@ -4,7 +4,7 @@
  * workload, and both ran on the same GPU. Every problem is one line; an empty
  * list means the pair is comparable.
  */
-import { type Contract, contractHash, contractSchema, diffContracts } from '../contract/index.js';
+import { type Contract, contractHash, contractSchema, diffContracts, hashedPart } from '../contract/index.js';
 import { canonicalJson, type SweepResult } from '../core/index.js';
 import { sha256Hex } from '../workload/index.js';
 import type { ConfigurationKey } from './fact.js';
@@ -21,8 +21,10 @@ export interface CheckedRun {
 
 export type PairCheck = { ok: true; baseline: CheckedRun; optimized: CheckedRun } | { ok: false; problems: string[] };
 
+/** The workload sections as the contract hash sees them: a file known by its content hash without its path (a location, and private). */
 export function workloadPart(c: Contract): Record<string, unknown> {
-  return Object.fromEntries(WORKLOAD_SECTIONS.map((k) => [k, c[k]]));
+  const hashed = hashedPart(c) as Record<string, unknown>;
+  return Object.fromEntries(WORKLOAD_SECTIONS.map((k) => [k, hashed[k]]));
 }
 
 function checkOne(side: ConfigurationKey, r: SweepResult): CheckedRun | string[] {
@@ -37,6 +39,10 @@ function checkOne(side: ConfigurationKey, r: SweepResult): CheckedRun | string[]
   const hash = contractHash(parsed.data);
   if (hash !== r.contractHash) return [`${side}: contractHash ${r.contractHash} does not match its contract (recomputed ${hash}); the result was edited`];
   if (r.run.status !== 'complete') return [`${side}: the run did not complete (${r.run.status}${r.run.stopReason ? `: ${r.run.stopReason}` : ''})`];
+  // A receipt's figures are per concurrency level (single stream, peak over levels); open-loop levels have no such axis.
+  if (parsed.data.load.pattern.kind !== 'concurrency') {
+    return [`${side}: load.pattern is ${parsed.data.load.pattern.kind}; a receipt compares closed-loop concurrency sweeps (load.pattern kind: concurrency)`];
+  }
   return { result: r, contract: parsed.data, contractHash: hash, workloadHash: sha256Hex(canonicalJson(workloadPart(parsed.data))) };
 }
 
@@ -48,6 +54,13 @@ export function checkRunPair(baseline: SweepResult, optimized: SweepResult): Pai
     const show = (v: unknown) => (v === undefined ? '(absent)' : JSON.stringify(v));
     return `the workloads differ: ${d.path} is ${show(d.a)} on the baseline and ${show(d.b)} on the optimized run`;
   });
+  if (b.contractHash === o.contractHash && b.result.run.startedAt === o.result.run.startedAt) {
+    problems.push('the baseline and the optimized run are the same run; a receipt compares two measured configurations');
+  }
+  const rate = (r: CheckedRun) => r.contract.hardware.gpuHourlyUsd ?? r.result.run.hourlyCostUsd;
+  if (rate(b) !== rate(o)) {
+    problems.push(`the hourly rates differ: $${rate(b) ?? 'none'}/h on the baseline and $${rate(o) ?? 'none'}/h on the optimized run; one GPU has one cost basis, or the cost change would credit a price change to the method`);
+  }
   if (b.contract.hardware.label !== o.contract.hardware.label) {
     problems.push(`the GPUs differ: hardware.label is ${JSON.stringify(b.contract.hardware.label)} on the baseline and ${JSON.stringify(o.contract.hardware.label)} on the optimized run; a receipt is one model on one GPU`);
   }

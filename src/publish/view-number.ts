@@ -23,14 +23,28 @@ export interface ViewNumber {
   provenance: ViewProvenance;
   /** The configuration identity, or null for list prices (they belong to no configuration of ours). */
   configuration: string | null;
-  /** Provenance detail printed with it: "derived from …", "not recorded: …", "context only". */
+  /** Provenance detail printed with it: "derived from …", "not recorded: …", "context only", "invalid level: …". */
   note: string | null;
+  /**
+   * Per-level numbers only (the scaling curves): whether their level counts.
+   * An invalid (failed requests) or client-bound level's numbers are shown,
+   * flagged, and left out of peaks.
+   */
+  levelState?: LevelState;
 }
 
-/** A quality score is truncated, never rounded up: a degraded score must not print as 1. */
-function factText(f: Fact): string {
+export type LevelState = 'valid' | 'invalid' | 'client-bound';
+
+/**
+ * A quality score is truncated, never rounded up: a degraded score must not
+ * print as 1. A non-zero value too small for its digits (a KL of 3e-7 nats at
+ * 6 digits) is printed with 4 significant digits ("3.000e-7"), never as zero.
+ */
+export function factText(f: Pick<Fact, 'metric' | 'value' | 'digits'>): string {
   if (f.value === null) return 'not recorded';
-  return f.metric === 'quality' ? formatScoreValue(f.value) : num(f.value, f.digits);
+  if (f.metric === 'quality') return formatScoreValue(f.value);
+  if (f.value !== 0 && Math.abs(f.value) < 10 ** -f.digits) return f.value.toExponential(3);
+  return num(f.value, f.digits);
 }
 
 export function viewOfFact(receipt: Receipt, f: Fact): ViewNumber {

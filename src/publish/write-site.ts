@@ -16,7 +16,37 @@ export async function siteTargetProblem(dir: string): Promise<string | null> {
   return null;
 }
 
+/** The target cannot be written (a file in the path, no permission, a read-only disk): the user's --out, not a bug. */
+export class SiteTargetError extends Error {
+  constructor(readonly dir: string, readonly code: string) {
+    super(`--out: cannot write the site to ${dir}: ${WHY[code] ?? code}`);
+    this.name = 'SiteTargetError';
+  }
+}
+
+const WHY: Readonly<Record<string, string>> = {
+  ENOTDIR: 'a part of the path is a file, not a directory',
+  EEXIST: 'a part of the path is a file, not a directory',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'the file system is read-only',
+};
+
+/**
+ * Writes `files` as the site at `dir` (see the module header).
+ * @throws SiteTargetError when the file system refuses the target (ENOTDIR, EEXIST, EACCES, EPERM, EROFS); other errors as thrown.
+ */
 export async function writeSite(dir: string, files: ReadonlyMap<string, string | Buffer>): Promise<void> {
+  try {
+    await writeWhole(dir, files);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException | null)?.code;
+    if (code !== undefined && code in WHY) throw new SiteTargetError(dir, code);
+    throw err;
+  }
+}
+
+async function writeWhole(dir: string, files: ReadonlyMap<string, string | Buffer>): Promise<void> {
   const target = resolve(dir);
   await mkdir(dirname(target), { recursive: true });
   const tmp = await mkdtemp(join(dirname(target), `.${basename(target)}.tmp-`));

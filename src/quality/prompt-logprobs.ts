@@ -25,10 +25,11 @@ export function echoBody(model: string, text: string): Record<string, unknown> {
  */
 export async function promptLogprobs(poster: JsonPoster, model: string, text: string): Promise<ScoredText | string> {
   const a = await poster.post(PATH, echoBody(model, text));
+  // The reason is stored with the score and can be published: the side and the route, never the server's address.
   if (a.status >= 400 && a.status < 500) {
-    return `${poster.where(PATH)} refused echo + logprobs (HTTP ${a.status}: ${a.error})`;
+    return `the ${poster.side} server's ${PATH} refused echo + logprobs (HTTP ${a.status}: ${a.error})`;
   }
   if (a.status < 200 || a.status >= 300) throw new QualityError('http-error', `${poster.where(PATH)} answered HTTP ${a.status}: ${a.error}`);
   const scored = parseEchoLogprobs(a.body, 1);
-  return typeof scored === 'string' ? `${poster.where(PATH)}: ${scored}` : scored;
+  return typeof scored === 'string' ? `the ${poster.side} server's ${PATH}: ${scored}` : scored;
 }

@@ -52,8 +52,8 @@ describe('perplexity not recorded', () => {
     expect(s.components.pplDelta.provenance).toBe('not recorded');
     expect(s.components.pplDelta.value).toBeNull();
     const reason = s.components.pplDelta.provenance === 'not recorded' ? s.components.pplDelta.reason : '';
-    expect(reason).toMatch(/^baseline http:\/\/127\.0\.0\.1:\d+\/v1\/completions: choices\[0\]\.logprobs has no token_logprobs/);
-    expect(reason).toMatch(/; candidate http:/);
+    expect(reason).toMatch(/^the baseline server's \/v1\/completions: choices\[0\]\.logprobs has no token_logprobs/);
+    expect(reason).toMatch(/; the candidate server's \/v1\/completions: /);
     const echo = JSON.parse(llamaA.requests.find((r) => r.url === '/v1/completions')?.body ?? '{}') as Record<string, unknown>;
     expect(echo).toMatchObject({ echo: true, logprobs: 1, max_tokens: 1, model: 'stories260K' });
   });
@@ -63,7 +63,9 @@ describe('perplexity not recorded', () => {
     expect(s.composite).toBeNull();
     expect(s.components.kl.value).toBeGreaterThan(0);
     const reason = s.components.pplDelta.provenance === 'not recorded' ? s.components.pplDelta.reason : '';
-    expect(reason).toMatch(/^candidate http:\/\/127\.0\.0\.1:\d+\/v1\/completions: /);
+    // Stored with the score and publishable: the side and the route, never the address.
+    expect(reason).toMatch(/^the candidate server's \/v1\/completions: /);
+    expect(reason).not.toMatch(/127\.0\.0\.1|http/);
   });
 
   it('a 4xx to echo is a reason, not an error', async () => {
@@ -71,7 +73,7 @@ describe('perplexity not recorded', () => {
       ? [400, '{"error":{"message":"echo is not supported"}}'] : [200, fixture('llama-chat-logprobs.json')])));
     const s = await scoreQuality({ baseline: { baseUrl: server.url }, candidate: { baseUrl: server.url } });
     await server.close();
-    expect(s.components.pplDelta).toMatchObject({ provenance: 'not recorded', reason: expect.stringMatching(/refused echo \+ logprobs \(HTTP 400: echo is not supported\)/) });
+    expect(s.components.pplDelta).toMatchObject({ provenance: 'not recorded', reason: expect.stringMatching(/^the baseline server's \/v1\/completions refused echo \+ logprobs \(HTTP 400: echo is not supported\)/) });
   });
 });
 

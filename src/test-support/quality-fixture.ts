@@ -1,13 +1,24 @@
-/** A quality score literal as `goodput quality --json` writes it (servers' URLs included, as in the real file). */
-import { QUALITY_EVALUATOR, QUALITY_SCALE_NOTE, type QualityScore } from '../core/index.js';
+/**
+ * A quality score literal as `goodput quality --json` writes it (servers' URLs
+ * included, as in the real file). Its components are chosen so the composite
+ * recomputes from them (the provenance gate checks that): KL is 0.03 nats and
+ * the perplexity change makes up the rest, or, for a composite above what
+ * KL 0.03 allows, KL makes up all of it and perplexity is unchanged.
+ */
+import { KL_WEIGHT, PPL_WEIGHT, QUALITY_EVALUATOR, QUALITY_SCALE_NOTE, type QualityScore } from '../core/index.js';
 
 export function qualityFixture(composite = 0.97): QualityScore & { baseline: { url: string }; candidate: { url: string } } {
+  const deficit = 1 - composite;
+  const klAt003 = KL_WEIGHT * (1 - Math.exp(-0.03));
+  const kl = deficit >= klAt003 ? 0.03 : -Math.log(1 - deficit / KL_WEIGHT);
+  const pplTerm = deficit >= klAt003 ? 1 - (deficit - klAt003) / PPL_WEIGHT : 1;
+  const pplCandidate = 10 / pplTerm;
   return {
     composite,
     compositeProvenance: 'derived',
     components: {
-      kl: { value: 0.03, provenance: 'measured', statistic: 'mean over prompts', perPrompt: [0.02, 0.04], term: Math.exp(-0.03), weight: 0.7 },
-      pplDelta: { value: 0.02, provenance: 'measured', pplBaseline: 10, pplCandidate: 10.2, tokens: 50, term: 10 / 10.2, weight: 0.3 },
+      kl: { value: kl, provenance: 'measured', statistic: 'mean over prompts', perPrompt: [kl, kl], term: Math.exp(-kl), weight: KL_WEIGHT },
+      pplDelta: { value: pplCandidate / 10 - 1, provenance: 'measured', pplBaseline: 10, pplCandidate, tokens: 50, term: pplTerm, weight: PPL_WEIGHT },
     },
     evaluator: QUALITY_EVALUATOR, scaleNote: QUALITY_SCALE_NOTE,
     promptSetHash: 'a'.repeat(64), referenceTextHash: 'b'.repeat(64), n: 2, topLogprobs: 20,

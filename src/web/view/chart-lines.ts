@@ -40,7 +40,7 @@ export interface ChartLine {
 }
 
 /** Colours at 3:1 contrast or better on white. */
-export const COLORS = { accent: '#1d4ed8', baseline: '#6b7280', invalid: '#b91c1c' } as const;
+export const COLORS = { accent: '#1d4ed8', baseline: '#6b7280', invalid: '#b91c1c', clientBound: '#b45309' } as const;
 
 /** Lines of `metrics` (each with a tag such as "p95", and a dash) for every series. */
 export function chartLines(series: readonly ChartSeries[], metrics: ReadonlyArray<{ key: MetricKey; tag: string | null; dash: string | null }>): ChartLine[] {

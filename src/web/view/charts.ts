@@ -56,6 +56,11 @@ function plotLines(lines: readonly ChartLine[], yLabel: string, ariaLabel: strin
     const unsaid = invalid.filter((p) => !said.has(p.concurrency));
     unsaid.forEach((p) => said.add(p.concurrency));
     marks.push(Plot.text(unsaid, { x: 'concurrency', y: 'value', text: () => 'invalid level', dy: -13, fill: COLORS.invalid, fontWeight: 'bold' }));
+    // A client-bound level stays on the line (its timing is suspect, not wrong) but is ringed and named, as the peak leaves it out.
+    const bound = valid.filter((p) => p.clientBound);
+    marks.push(Plot.dot(bound, { x: 'concurrency', y: 'value', r: 8, stroke: COLORS.clientBound, strokeWidth: 2, fill: 'none' }));
+    marks.push(Plot.text(bound.filter((p) => !said.has(p.concurrency)), { x: 'concurrency', y: 'value', text: () => 'client-bound', dy: 16, fill: COLORS.clientBound }));
+    bound.forEach((p) => said.add(p.concurrency));
     const last = valid[valid.length - 1];
     const dy = -6 + 13 * (rank.get(l) ?? 0);
     if (l.label && last) marks.push(Plot.text([last], { x: 'concurrency', y: 'value', text: () => l.label, dx: 9, dy, textAnchor: 'start', fill: l.color, fontWeight: 'bold' }));
@@ -77,11 +82,14 @@ function rise(series: readonly ChartSeries[], key: MetricKey, what: string): str
     const pts = [...s.levels].filter((l) => !l.invalid && m.value(l) !== null).sort((a, b) => a.concurrency - b.concurrency);
     const first = pts[0];
     if (!first) return `${series.length > 1 ? `${s.label}: ` : ''}no valid level`;
-    const best = pts.reduce((a, b) => ((m.direction === 'lower' ? (m.value(b) ?? Infinity) < (m.value(a) ?? Infinity) : (m.value(b) ?? 0) > (m.value(a) ?? 0)) ? b : a));
+    // Peaks come from trusted levels only, as the cards' peak does.
+    const trusted = pts.filter((l) => !l.clientBound.bound);
+    const best = (trusted.length > 0 ? trusted : pts).reduce((a, b) => ((m.direction === 'lower' ? (m.value(b) ?? Infinity) < (m.value(a) ?? Infinity) : (m.value(b) ?? 0) > (m.value(a) ?? 0)) ? b : a));
     const last = pts[pts.length - 1] as typeof first;
     const tail = m.direction === 'higher' ? `peaks at ${num(m.value(best))} ${m.unit} at concurrency ${best.concurrency}` : `is ${num(m.value(last))} ${m.unit} at concurrency ${last.concurrency}`;
     return `${series.length > 1 ? `${s.label}: ` : ''}${what} ${m.statistic} is ${num(m.value(first))} ${m.unit} at concurrency ${first.concurrency} and ${tail}`;
-  }).join('; ') + (series.some((s) => s.levels.some((l) => l.invalid)) ? '; invalid levels are marked' : '') + '.';
+  }).join('; ') + (series.some((s) => s.levels.some((l) => l.invalid)) ? '; invalid levels are marked' : '') +
+    (series.some((s) => s.levels.some((l) => !l.invalid && l.clientBound.bound)) ? '; client-bound levels are marked and left out of the peak' : '') + '.';
 }
 
 function table(series: readonly ChartSeries[], metrics: readonly MetricLine[]) {

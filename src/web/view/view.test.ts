@@ -39,6 +39,14 @@ describe('charts (linkedom)', () => {
     expect(ttftChart.subtitle).toBe('ms · lower is better');
     expect(CHARTS[0]?.subtitle).toBe('tok/s · higher is better');
   });
+  it('rings and names a client-bound level, and leaves it out of the peak the summary states', () => {
+    const [one, two] = levels as [LevelResult, LevelResult];
+    const bound = { ...two, concurrency: 8, throughputTokS: two.throughputTokS * 10, clientBound: { ...two.clientBound, bound: true, reason: 'send lag' } };
+    const svg = CHARTS[0]?.render([{ label: 'run 1', role: 'single', levels: [one, two, bound] }], { document: doc() as never });
+    expect([...(svg?.querySelectorAll('text') ?? [])].map((t) => t.textContent)).toContain('client-bound');
+    const summary = svg?.getAttribute('aria-label') ?? '';
+    expect(summary).toMatch(new RegExp(`peaks at .* at concurrency 2; client-bound levels are marked and left out of the peak\\.$`));
+  });
   it('labels p50 and p95 directly, and runs by name in a comparison', () => {
     const single = ttftChart.render([{ label: 'run 1', role: 'single', levels }], { document: doc() as never });
     const labels = [...single.querySelectorAll('text')].map((t) => t.textContent);
