@@ -1,4 +1,4 @@
-/** The simulator's streamed and non-streamed response shapes and output lengths, over real HTTP. */
+/** The simulator's streamed and non-streamed response shapes and output lengths, over real HTTP. It bounds the gap between events of one write (< 1 ms), so it runs in the sequential timing pass. */
 import { describe, expect, it } from 'vitest';
 import { useSimulators } from '../test-support/simulators.js';
 import { firstChoice, streamPost, tokenEvents, words, type ReceivedEvent, type StreamResult } from '../test-support/sim-test-client.js';
