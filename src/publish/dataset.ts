@@ -16,7 +16,7 @@ export function datasetOf(site: SiteView): unknown {
     version: DATASET_VERSION,
     generator: `goodput ${site.generator}`,
     notClaimed: site.notClaimed,
-    changelog: site.changelog.map((c) => ({ receipt: c.receiptId, title: c.title, page: c.page, measuredAt: c.measuredAt, pricesCapturedAt: c.pricesCapturedAt })),
+    changelog: site.changelog,
     receipts: site.receipts.map((v) => {
       const r = v.receipt;
       const cfg = (k: 'baseline' | 'optimized') => ({

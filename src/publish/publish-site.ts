@@ -12,19 +12,24 @@ import type { Receipt } from './receipt-schema.js';
 import { indexPage } from './render-index-page.js';
 import { receiptPage } from './render-receipt-page.js';
 import { sharePng } from './share-image.js';
-import { siteView } from './site-view.js';
+import { type SiteHistory, siteView } from './site-view.js';
+import { previousChangelog } from './changelog.js';
 import { SiteTargetError, siteTargetProblem, writeSite } from './write-site.js';
 
-export interface PublishInput { receipts: readonly Receipt[]; prices: Prices; outDir: string; generator: string }
+export interface PublishInput {
+  receipts: readonly Receipt[]; prices: Prices; outDir: string; generator: string;
+  /** The publishing day (YYYY-MM-DD) the changelog records; default today (UTC). */
+  today?: string;
+}
 
 export type PublishOutcome = { ok: true; files: string[]; datasetSha256: string } | { ok: false; violations: Violation[]; problems: string[] };
 
 /** Every file of the site, by name, without writing anything. */
-export function renderSite(receipts: readonly Receipt[], prices: Prices, generator: string): { violations: Violation[]; files: Map<string, string | Buffer>; datasetSha256: string } {
+export function renderSite(receipts: readonly Receipt[], prices: Prices, generator: string, history?: SiteHistory): { violations: Violation[]; files: Map<string, string | Buffer>; datasetSha256: string } {
   const refused = (violations: Violation[]) => ({ violations, files: new Map<string, string | Buffer>(), datasetSha256: '' });
   const broken = gateSources(receipts, prices);
   if (broken.length > 0) return refused(broken);
-  const site = siteView(receipts, prices, generator);
+  const site = siteView(receipts, prices, generator, history);
   const dataset = datasetOf(site);
   const violations = gateDataset(dataset);
   if (violations.length > 0) return refused(violations);
@@ -39,8 +44,11 @@ export function renderSite(receipts: readonly Receipt[], prices: Prices, generat
 }
 
 export async function publishSite(input: PublishInput): Promise<PublishOutcome> {
-  const problem = await siteTargetProblem(input.outDir);
-  const { violations, files, datasetSha256 } = renderSite(input.receipts, input.prices, input.generator);
+  const target = await siteTargetProblem(input.outDir);
+  const previous = target === null ? await previousChangelog(input.outDir) : { entries: [] };
+  const problem = target ?? ('problem' in previous ? previous.problem : null);
+  const history = { previous: 'entries' in previous ? previous.entries : [], today: input.today ?? new Date().toISOString().slice(0, 10) };
+  const { violations, files, datasetSha256 } = renderSite(input.receipts, input.prices, input.generator, history);
   if (problem !== null || violations.length > 0) return { ok: false, violations, problems: problem === null ? [] : [problem] };
   try {
     await writeSite(input.outDir, files);

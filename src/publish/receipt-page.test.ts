@@ -36,7 +36,7 @@ beforeAll(async () => {
   receipt = built.receipt;
   site = join(mkdtempSync(join(tmpdir(), 'goodput-site-')), 'site');
   const prices = { tokenPrices: [{ provider: 'Example Cloud', model: 'demo-model', inputUsdPer1M: 0.5, outputUsdPer1M: 1.5, sourceUrl: 'https://example.com/pricing', asOf: '2026-06-01' }], instancePrices: [] };
-  const out = await publishSite({ receipts: [receipt], prices, outDir: site, generator: '0.1.0' });
+  const out = await publishSite({ receipts: [receipt], prices, outDir: site, generator: '0.1.0', today: '2026-06-04' });
   if (!out.ok) throw new Error(out.violations.map((v) => v.message).join('\n'));
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, javaScriptEnabled: false });
@@ -51,7 +51,7 @@ describe('the published receipt page (file://, no JavaScript)', () => {
     await page.goto(pathToFileURL(join(site, 'index.html')).href);
     await expect.poll(() => page.getByRole('heading', { name: 'Benchmark receipts', level: 1 }).count()).toBe(1);
     const row = page.locator('#changelog tbody tr');
-    expect(await row.locator('td').allTextContents()).toEqual([receipt.title, '2026-06-03', '2026-06-01']);
+    expect(await row.locator('td').allTextContents()).toEqual(['2026-06-04', receipt.title, '2026-06-03', '2026-06-01', '—']);
     expect(await page.locator('#not-claimed li').count()).toBe(4);
     expect(await page.locator('#token-prices tbody td').allTextContents()).toEqual(['Example Cloud', 'demo-model', '0.50', '1.50', 'https://example.com/pricing', '2026-06-01']);
     await page.locator('#receipts').getByRole('link', { name: receipt.title }).click();

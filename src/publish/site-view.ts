@@ -5,6 +5,7 @@
  */
 import { type InstancePriceRow, type TokenPriceRow, priceRows } from './price-view.js';
 import { type Prices, pricesCapturedAt } from './prices.js';
+import { type ChangelogEntry, mergeChangelog } from './changelog.js';
 import type { Receipt } from './receipt-schema.js';
 import { type ReceiptView, receiptView } from './receipt-view.js';
 
@@ -16,7 +17,6 @@ export const NOT_CLAIMED: readonly string[] = [
   'Only configurations with measured runs that passed the provenance gate appear here; a receipt is added when its runs pass, not before.',
 ];
 
-export interface ChangelogEntry { receiptId: string; title: string; page: string; measuredAt: string; pricesCapturedAt: string | null }
 
 export interface SiteView {
   generator: string;
@@ -26,14 +26,17 @@ export interface SiteView {
   notClaimed: readonly string[];
 }
 
-export function siteView(receipts: readonly Receipt[], prices: Prices, generator: string): SiteView {
+/** What the site already said (its changelog) and today's date, so the changelog is a history. */
+export interface SiteHistory { previous: readonly ChangelogEntry[]; today: string }
+
+export function siteView(receipts: readonly Receipt[], prices: Prices, generator: string, history: SiteHistory = { previous: [], today: new Date().toISOString().slice(0, 10) }): SiteView {
   const views = [...receipts].sort((a, b) => b.measuredAt.localeCompare(a.measuredAt) || a.id.localeCompare(b.id)).map(receiptView);
   const capturedAt = pricesCapturedAt(prices);
   return {
     generator,
     receipts: views,
     prices: { ...priceRows(prices), capturedAt },
-    changelog: views.map((v) => ({ receiptId: v.receipt.id, title: v.receipt.title, page: v.page, measuredAt: v.receipt.measuredAt, pricesCapturedAt: capturedAt })),
+    changelog: mergeChangelog(history.previous, views.map((v) => ({ receipt: v.receipt.id, title: v.receipt.title, page: v.page, measuredAt: v.receipt.measuredAt })), capturedAt, history.today),
     notClaimed: NOT_CLAIMED,
   };
 }

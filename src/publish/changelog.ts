@@ -1,0 +1,58 @@
+/**
+ * The site's changelog is a history, not a listing: each publish carries the
+ * previous site's entries forward (read from its dataset.json), keeps the day a
+ * receipt was first added and the price date it was added with, adds the new
+ * receipts, and marks a receipt no longer published as withdrawn that day.
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date (YYYY-MM-DD)');
+
+export const changelogEntrySchema = z.object({
+  receipt: z.string().min(1),
+  title: z.string().min(1),
+  page: z.string().min(1),
+  addedOn: day,
+  measuredAt: day,
+  /** The as-of date of the list prices published with the receipt when it was added; null when none were. */
+  pricesCapturedAt: day.nullable(),
+  withdrawnOn: day.nullable(),
+});
+
+export type ChangelogEntry = z.infer<typeof changelogEntrySchema>;
+
+export interface Addition { receipt: string; title: string; page: string; measuredAt: string }
+
+/** Previous entries first kept as they were (withdrawn once absent), then the new receipts; newest addition first. */
+export function mergeChangelog(previous: readonly ChangelogEntry[], current: readonly Addition[], pricesCapturedAt: string | null, today: string): ChangelogEntry[] {
+  const now = new Set(current.map((c) => c.receipt));
+  const kept = previous.map((e) => (now.has(e.receipt) || e.withdrawnOn !== null ? { ...e, withdrawnOn: now.has(e.receipt) ? null : e.withdrawnOn } : { ...e, withdrawnOn: today }));
+  const known = new Set(previous.map((e) => e.receipt));
+  const added = current.filter((c) => !known.has(c.receipt)).map((c) => ({ ...c, addedOn: today, pricesCapturedAt, withdrawnOn: null }));
+  return [...added, ...kept].sort((a, b) => b.addedOn.localeCompare(a.addedOn) || a.receipt.localeCompare(b.receipt));
+}
+
+/**
+ * The changelog of the site already at `dir`: none when there is no site yet.
+ * @returns a problem (the history would be lost) when its dataset.json cannot be read.
+ */
+export async function previousChangelog(dir: string): Promise<{ entries: ChangelogEntry[] } | { problem: string }> {
+  const file = join(dir, 'dataset.json');
+  if (!existsSync(file)) return { entries: [] };
+  const lost = (why: string) => ({ problem: `--out: ${file} ${why}, so the site's changelog cannot be carried forward; move the old site away to start a new history` });
+  let doc: unknown;
+  try {
+    doc = JSON.parse(await readFile(file, 'utf8'));
+  } catch (err) {
+    return lost(`is not readable JSON (${(err as Error).message})`);
+  }
+  const parsed = z.object({ changelog: z.array(changelogEntrySchema) }).safeParse(doc);
+  if (!parsed.success) {
+    const i = parsed.error.issues[0];
+    return lost(`has no valid changelog (changelog.${i?.path.slice(1).join('.')}: ${i?.message})`);
+  }
+  return { entries: parsed.data.changelog };
+}
