@@ -48,4 +48,16 @@ describe('shareCardSvg', () => {
     for (const t of ['360.0 tok/s', 'peak over valid levels, measured', 'optimized: fp8', '+100 %, better', 'font-family="Inter"', 'quality: 1.0 = no detected degradation']) expect(svg).toContain(t);
     expect(svg).not.toContain('var(');
   });
+
+  it('cuts a long configuration identity in the middle, keeping its role and what tells configurations apart', () => {
+    const identity = 'optimized: neuralmagic/Meta-Llama-3.1-8B-Instruct-FP8, bf16, fp8 quantization, vllm 0.9.1';
+    const svg = shareCardSvg({
+      title: 't', subtitle: 's', footer: [],
+      stats: [{ label: 'Peak throughput', value: '360.0', unit: 'tok/s', statistic: 'peak over valid levels', provenance: 'measured', configuration: identity, change: null }],
+    }, 'Inter');
+    const shown = /<text[^>]*fill="#1d4ed8">([^<]*)<\/text>/.exec(svg)?.[1] ?? '';
+    expect(shown).toHaveLength(54);
+    expect(shown).toMatch(/^optimized: …/);
+    expect(shown).toMatch(/, bf16, fp8 quantization, vllm 0\.9\.1$/);
+  });
 });

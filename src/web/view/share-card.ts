@@ -30,6 +30,16 @@ export const SHARE_HEIGHT = 630;
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 /** Cuts text to `max` characters with an ellipsis: the image has fixed room. */
 const fit = (s: string, max: number) => (s.length <= max ? s : `${s.slice(0, max - 1)}…`);
+/**
+ * A configuration identity ("optimized: <model>, bf16, fp8 quantization, vllm 0.9.1")
+ * is cut in the middle: its role and its end (precision, quantization, engine)
+ * are what tell the configurations apart; a long model name is not.
+ */
+function fitIdentity(s: string, max: number): string {
+  if (s.length <= max) return s;
+  const role = s.slice(0, s.indexOf(': ') + 2);
+  return `${role}…${s.slice(s.length - (max - role.length - 1))}`;
+}
 
 function stat(s: ShareStat, x: number, y: number, w: number, h: number): string {
   const t = (dy: number, size: number, fill: string, text: string, weight = 400) =>
@@ -39,7 +49,7 @@ function stat(s: ShareStat, x: number, y: number, w: number, h: number): string 
     t(38, 24, '#374151', fit(s.label, 40), 600),
     t(96, 52, '#111827', fit(`${s.value}${s.value === 'not recorded' ? '' : ` ${s.unit}`}`, 22), 700),
     t(130, 20, '#374151', `${fit(s.statistic, 50 - s.provenance.length)}, ${s.provenance}`),
-    t(158, 19, COLORS.accent, fit(s.configuration, 54)),
+    t(158, 19, COLORS.accent, fitIdentity(s.configuration, 54)),
     s.change === null ? '' : t(184, 19, '#374151', fit(s.change, 54)),
   ].join('');
 }
