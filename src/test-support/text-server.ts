@@ -4,9 +4,7 @@
  * exporter. It records every request's method and path, so tests can check that
  * a scrape only ever GETs what it should.
  */
-import { once } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startServer } from './scripted-server.js';
 
 export interface TextAnswer { status?: number; body: string; contentType?: string }
 
@@ -21,7 +19,7 @@ export interface TextServer {
 /** Starts a server answering `answer(path)`; null means 404. */
 export async function startTextServer(answer: (path: string) => TextAnswer | null): Promise<TextServer> {
   const requests: string[] = [];
-  const server = createServer((req, res) => {
+  const server = await startServer((req, res) => {
     const path = req.url ?? '/';
     requests.push(`${req.method} ${path}`);
     const a = answer(path);
@@ -29,15 +27,5 @@ export async function startTextServer(answer: (path: string) => TextAnswer | nul
     res.writeHead(a ? a.status ?? 200 : 404, { 'content-type': a?.contentType ?? 'text/plain; version=0.0.4', 'content-length': Buffer.byteLength(body) });
     res.end(body);
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
+  return { url: server.url, requests, close: server.close };
 }
