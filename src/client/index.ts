@@ -21,3 +21,4 @@ export {
   DIALECT_KINDS, ENGINE_KINDS, type Dialect, type DialectKind, type DialectSettings, type DialectWarning, type EngineKind,
   type MetricRole, type MetricsFacts, type ProbeEvidence, type ProbeReply,
 } from './dialects/types.js';
+export { serverFingerprint } from './server-fingerprint.js';

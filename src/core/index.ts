@@ -27,7 +27,7 @@ export * from './slo.js';
 export * from './goodput.js';
 export * from './cost-success.js';
 export * from './canonical-json.js';
-export * from './server-fingerprint.js';
+export * from './terminal-text.js';
 export * from './record-schema.js';
 export * from './matrix.js';
 export * from './random.js';

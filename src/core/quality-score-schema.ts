@@ -17,6 +17,10 @@ const pplDeltaSchema = z.discriminatedUnion('provenance', [
   z.object({ value: z.null(), provenance: z.literal('not recorded'), reason: z.string().min(1), weight: unit }),
 ]);
 
+const sideSchema = z.object({
+  model: z.string().min(1), fingerprint: sha.nullable(), engine: z.string().nullable(), engineVersion: z.string().nullable(),
+});
+
 /** A stored quality score (extra keys such as the servers' URLs are dropped on parse). */
 export const qualityScoreSchema = z.object({
   composite: unit.nullable(),
@@ -34,6 +38,7 @@ export const qualityScoreSchema = z.object({
   referenceTextHash: sha,
   n: z.number().int().positive(),
   topLogprobs: z.number().int().positive(),
+  compared: z.object({ baseline: sideSchema, candidate: sideSchema, measuredAt: z.iso.datetime({ offset: true }) }).optional(),
 }).refine((s) => (s.composite === null) === (s.compositeProvenance === 'not recorded'), {
   path: ['compositeProvenance'], message: 'must be "not recorded" exactly when composite is null',
 }).superRefine((s, ctx) => {

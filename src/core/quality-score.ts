@@ -51,6 +51,22 @@ export type PplDeltaComponent =
   | { value: number; provenance: 'measured'; pplBaseline: number; pplCandidate: number; tokens: number; term: number; weight: number }
   | { value: null; provenance: 'not recorded'; reason: string; weight: number };
 
+/** One side of a quality comparison, as the score saw it: a receipt refuses a score whose sides are not its runs' servers. */
+export interface ScoredSide {
+  model: string;
+  /** The client's serverFingerprint of `/v1/models`; null when the server listed no data array. */
+  fingerprint: string | null;
+  engine: string | null;
+  engineVersion: string | null;
+}
+
+/** What a score compared and when (ISO 8601); absent in scores written before it was recorded. */
+export interface ScoreComparison {
+  baseline: ScoredSide;
+  candidate: ScoredSide;
+  measuredAt: string;
+}
+
 /** A quality score; see {@link QUALITY_EVALUATOR}. Never shown without `evaluator` and `scaleNote`. */
 export interface QualityScore {
   /** 0..1, 1 = no detected degradation; null when not recorded (see `components.pplDelta.reason`). */
@@ -69,6 +85,7 @@ export interface QualityScore {
   /** Prompts scored. */
   n: number;
   topLogprobs: number;
+  compared?: ScoreComparison;
 }
 
 /**

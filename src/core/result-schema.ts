@@ -92,6 +92,8 @@ export const warningSchema = z.object({ code: z.string(), message: z.string() })
 export const runSchema = z.object({
   url: z.string(),
   model: z.string(),
+  /** sha256 of the server's `/v1/models` answer without call-time fields (client's serverFingerprint); null when it had no data array, absent in earlier results. */
+  serverFingerprint: z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 (64 lowercase hex digits)').nullable().optional(),
   /** The engine the run spoke to; the optional fields are absent in results written before engine dialects. */
   engine: z.object({
     name: z.string(),

@@ -6,7 +6,7 @@
  * vLLM's `root` and `max_model_len` name the weights and context).
  */
 import { createHash } from 'node:crypto';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../core/index.js';
 
 /** Keys an engine fills with the time of the call, not a fact about the weights. */
 const VOLATILE_KEYS = new Set(['created']);
