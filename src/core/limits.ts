@@ -1,15 +1,51 @@
 /**
  * The limits every entry point shares (the CLI's flags, a contract, the page's
- * form, the API's body), defined once so they cannot drift apart.
+ * form, the API's body, and what the client accepts from a server), defined once
+ * so they cannot drift apart. A value past a limit is refused naming the limit:
+ * exit 2 on the CLI, HTTP 400 on the API.
  */
 import { z } from 'zod';
 
+const MiB = 1024 * 1024;
+
+/** One row per bounded input: the value and what it bounds, in words a refusal can quote. */
+export const LIMITS = {
+  levels: { max: 64, what: 'levels in one run' },
+  concurrency: { max: 4096, what: 'concurrent streams in one level' },
+  promptTokens: { max: 262_144, what: 'prompt tokens per request' },
+  outputTokens: { max: 32_768, what: 'output tokens per request' },
+  requestsPerLevel: { max: 20_000, what: 'measured requests per level' },
+  warmupRequests: { max: 100, what: 'warm-up requests per level' },
+  requestBodyBytes: { max: 4 * MiB, what: 'bytes in one request body we send' },
+  sseLineBytes: { max: 1 * MiB, what: 'bytes in one SSE line from a server' },
+  sseEventBytes: { max: 1 * MiB, what: 'bytes in one SSE event from a server' },
+  ndjsonLineBytes: { max: 1 * MiB, what: 'bytes in one NDJSON line from a server' },
+  probeResponseBytes: { max: 8 * MiB, what: 'bytes in a probe response (/v1/models, /props, /metrics)' },
+  errorBodyBytes: { max: 64 * 1024, what: 'bytes of an error body kept for its message' },
+  apiBodyBytes: { max: 1 * MiB, what: 'bytes in one body sent to goodput serve' },
+} as const;
+
+export type LimitName = keyof typeof LIMITS;
+
+/**
+ * Events and token-carrying chunks a stream may send, relative to the output cap:
+ * a server that keeps streaming far past max_tokens is cut off, not buffered.
+ */
+export function maxEventsPerRequest(outputCap: number): number { return 4 * outputCap + 1024; }
+export function maxTokensPerRequest(outputCap: number): number { return 2 * outputCap + 1024; }
+
+/** The refusal sentence for a value past its limit, naming the limit. */
+export function limitMessage(name: LimitName, value: number, label: string = name): string {
+  const l = LIMITS[name];
+  return `${label} ${value} is above the limit of ${l.max} ${l.what}`;
+}
+
 /** At most this many levels in one run. */
-export const MAX_LEVELS = 64;
+export const MAX_LEVELS = LIMITS.levels.max;
 /** The largest concurrency level the page and the API accept. */
-export const MAX_CONCURRENCY = 4096;
+export const MAX_CONCURRENCY = LIMITS.concurrency.max;
 /** The longest output the page and the API accept, tokens. */
-export const MAX_OUTPUT_TOKENS = 32_768;
+export const MAX_OUTPUT_TOKENS = LIMITS.outputTokens.max;
 /** Below this output length per-request overhead hides real differences (a warning, not a refusal). */
 export const SHORT_OUTPUT_TOKENS = 128;
 
