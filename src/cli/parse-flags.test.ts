@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseUrl, redactedCommand } from './parse-flags.js';
+import { LIMITS } from '../core/index.js';
+import { CliError, EXIT } from './exit-codes.js';
+import { parseLevels, parseNumber, parseUrl, redactedCommand } from './parse-flags.js';
 
 describe('redactedCommand', () => {
   it('hides API keys and database passwords in both flag forms', () => {
@@ -17,5 +19,31 @@ describe('parseUrl', () => {
     expect(() => parseUrl('--url', 'https://me:sk-1@host/v1')).toThrow(/^--url: must not contain a user name or password/);
     expect(() => parseUrl('--url', 'https://host/v1?api_key=sk-1')).toThrow(/^--url: must not carry a secret in its query \(api_key=…\)/);
     expect(parseUrl('--url', 'http://127.0.0.1:8000/')).toBe('http://127.0.0.1:8000');
+  });
+});
+
+describe('limits on flags', () => {
+  it('refuses a level, a level count or a number past its limit with exit 2, naming the limit', () => {
+    const refused = (f: () => unknown) => {
+      try {
+        f();
+      } catch (err) {
+        expect(err).toBeInstanceOf(CliError);
+        expect((err as CliError).exitCode).toBe(EXIT.usage);
+        return (err as CliError).message;
+      }
+      throw new Error('not refused');
+    };
+    expect(refused(() => parseLevels('--levels', '100000'))).toBe('--levels: level 100000 is above the limit of 4096 concurrent streams in one level');
+    expect(refused(() => parseLevels('--levels', Array.from({ length: 65 }, (_, i) => i + 1).join(',')))).toBe('--levels: levels 65 is above the limit of 64 levels in one run');
+    expect(refused(() => parseNumber('--prompt-tokens', '300000000', { integer: true, min: 1, limit: 'promptTokens' })))
+      .toBe('--prompt-tokens: 300000000 is above the limit of 262144 prompt tokens per request');
+    expect(refused(() => parseNumber('--requests-per-level', '1e9', { integer: true, min: 1, limit: 'requestsPerLevel' })))
+      .toBe('--requests-per-level: 1000000000 is above the limit of 20000 measured requests per level');
+  });
+
+  it('accepts values at the limit', () => {
+    expect(parseLevels('--levels', `1,${LIMITS.concurrency.max}`)).toEqual([1, 4096]);
+    expect(parseNumber('--output-tokens', String(LIMITS.outputTokens.max), { integer: true, limit: 'outputTokens' })).toBe(32_768);
   });
 });

@@ -1,5 +1,5 @@
 /** Flag values from text to numbers, with messages that name the flag and the value. */
-import { urlCredentialProblem } from '../core/index.js';
+import { LIMITS, type LimitName, limitMessage, urlCredentialProblem } from '../core/index.js';
 import { redactDatabaseUrl } from '../store/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 
@@ -7,23 +7,34 @@ export function badFlag(flag: string, message: string): CliError {
   return new CliError(EXIT.usage, `${flag}: ${message}`);
 }
 
-/** "1,2,4,8" → [1, 2, 4, 8]; every item a positive integer. */
+/**
+ * "1,2,4,8" → [1, 2, 4, 8]; every item a positive integer within the concurrency
+ * limit, and no more items than the levels limit (checked before any is parsed,
+ * so a huge list costs nothing).
+ */
 export function parseLevels(flag: string, text: string): number[] {
   const items = text.split(',').map((s) => s.trim());
   if (items.length === 0 || items.every((s) => s === '')) throw badFlag(flag, 'give at least one concurrency level, e.g. 1,2,4,8');
+  if (items.length > LIMITS.levels.max) throw badFlag(flag, limitMessage('levels', items.length, 'levels'));
   return items.map((s) => {
     if (!/^\d+$/.test(s) || Number(s) < 1) throw badFlag(flag, `'${s}' is not a positive integer (levels look like 1,2,4,8)`);
-    return Number(s);
+    const level = Number(s);
+    if (level > LIMITS.concurrency.max) throw badFlag(flag, limitMessage('concurrency', level, 'level'));
+    return level;
   });
 }
 
-export function parseNumber(flag: string, text: string, opts: { integer?: boolean; min?: number; exclusiveMin?: boolean } = {}): number {
+/** Options of {@link parseNumber}; `limit` names the row of the limits table the value must stay within. */
+export interface NumberRules { integer?: boolean; min?: number; exclusiveMin?: boolean; limit?: LimitName }
+
+export function parseNumber(flag: string, text: string, opts: NumberRules = {}): number {
   const x = Number(text);
   if (text.trim() === '' || !Number.isFinite(x)) throw badFlag(flag, `'${text}' is not a number`);
   if (opts.integer && !Number.isInteger(x)) throw badFlag(flag, `'${text}' is not a whole number`);
   if (opts.min !== undefined && (opts.exclusiveMin ? x <= opts.min : x < opts.min)) {
     throw badFlag(flag, `'${text}' must be ${opts.exclusiveMin ? 'greater than' : 'at least'} ${opts.min}`);
   }
+  if (opts.limit !== undefined && x > LIMITS[opts.limit].max) throw badFlag(flag, limitMessage(opts.limit, x, '').trimStart());
   return x;
 }
 

@@ -66,7 +66,7 @@ export function addSweepOptions(cmd: Command, withUrl = true): Command {
 /** Flags → spec input, or a CliError naming the flag. Pure apart from reading the API key's variable. */
 export function specFromFlags(f: SweepFlags, argv: readonly string[]): SweepSpecInput {
   const apiKey = f.apiKey ?? apiKeyFromEnv(f.apiKeyEnv, 'GOODPUT_API_KEY');
-  const requests = f.requestsPerLevel === 'auto' ? 'auto' : parseNumber('--requests-per-level', f.requestsPerLevel, { integer: true, min: 1 });
+  const requests = f.requestsPerLevel === 'auto' ? 'auto' : parseNumber('--requests-per-level', f.requestsPerLevel, { integer: true, min: 1, limit: 'requestsPerLevel' });
   const timeoutMs = parseNumber('--timeout-s', f.timeoutS, { min: 0, exclusiveMin: true }) * 1000;
   if (f.json !== undefined && f.json === f.raw) throw badFlag('--raw', 'must be a different file from --json');
   return {
@@ -76,10 +76,10 @@ export function specFromFlags(f: SweepFlags, argv: readonly string[]): SweepSpec
     endpoint: parseChoice('--endpoint', f.endpoint, ['chat', 'completions'] as const),
     engine: parseEngine(f.engine),
     levels: parseLevels('--levels', f.levels),
-    outputTokens: parseNumber('--output-tokens', f.outputTokens, { integer: true, min: 1 }),
-    promptTokens: parseNumber('--prompt-tokens', f.promptTokens, { integer: true, min: 1 }),
+    outputTokens: parseNumber('--output-tokens', f.outputTokens, { integer: true, min: 1, limit: 'outputTokens' }),
+    promptTokens: parseNumber('--prompt-tokens', f.promptTokens, { integer: true, min: 1, limit: 'promptTokens' }),
     requestsPerLevel: requests,
-    warmup: parseNumber('--warmup', f.warmup, { integer: true, min: 0 }),
+    warmup: parseNumber('--warmup', f.warmup, { integer: true, min: 0, limit: 'warmupRequests' }),
     thinking: parseChoice('--thinking', f.thinking, ['off', 'on'] as const) === 'on',
     forceLength: f.forceLength,
     temperature: parseNumber('--temperature', f.temperature, { min: 0 }),

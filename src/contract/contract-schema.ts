@@ -5,10 +5,11 @@
  * and `server.apiKeyEnv` say where, not what, and are left out of its hash.
  */
 import { z } from 'zod';
-import { arrivalSchema, costLineSchema, levelsSchema, sloSchema, urlCredentialProblem } from '../core/index.js';
+import { type LimitName, arrivalSchema, costLineSchema, levelsSchema, limitedCount, limitedInt, sloSchema, unionError, urlCredentialProblem } from '../core/index.js';
 import { arrivalOps } from '../workload/index.js';
 
-const int = (what: string) => z.number({ error: `${what} must be a number` }).int(`${what} must be a whole number`).positive(`${what} must be positive`);
+/** A positive whole number within the limits table's row `limit`. */
+const int = (what: string, limit: LimitName) => limitedInt(limit, what);
 const text = (what: string) => z.string({ error: `${what} must be text` }).min(1, `${what} must not be empty`);
 const date = (what: string) => z.string({ error: `${what} must be a date` }).regex(/^\d{4}-\d{2}-\d{2}/, `${what} must be a date like 2025-06-01`);
 const sha = z.string().regex(/^[0-9a-f]{64}$/, 'sha256 must be 64 lowercase hex digits').optional();
@@ -22,14 +23,14 @@ const tokenizerSchema = z.discriminatedUnion('kind', [
 ], { error: (i) => (i.code === 'invalid_union' ? 'kind must be one of file, server, approximate, auto' : undefined) });
 
 const promptsSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('synthetic'), tokens: oneOrMany(int('tokens')) }).strict(),
+  z.object({ kind: z.literal('synthetic'), tokens: oneOrMany(int('tokens', 'promptTokens')) }).strict(),
   z.object({ kind: z.literal('jsonl'), path: text('path'), sha256: sha, seed: z.number().int().default(1) }).strict(),
   z.object({ kind: z.literal('sharegpt'), path: text('path'), sha256: sha, seed: z.number().int().default(1) }).strict(),
 ], { error: (i) => (i.code === 'invalid_union' ? 'kind must be one of synthetic, jsonl, sharegpt' : undefined) });
 
 const cacheSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('cold') }).strict(),
-  z.object({ kind: z.literal('warm'), sharedPrefixTokens: int('sharedPrefixTokens') }).strict(),
+  z.object({ kind: z.literal('warm'), sharedPrefixTokens: int('sharedPrefixTokens', 'promptTokens') }).strict(),
 ], { error: (i) => (i.code === 'invalid_union' ? 'kind must be cold or warm' : undefined) });
 
 export const contractSchema = z.object({
@@ -50,10 +51,10 @@ export const contractSchema = z.object({
   }).strict(),
   workload: z.object({
     prompts: promptsSchema,
-    outputTokens: z.union([oneOrMany(int('outputTokens')), z.literal('corpus')], { error: 'outputTokens must be a positive whole number, a list of them, or "corpus"' }),
+    outputTokens: z.union([oneOrMany(int('outputTokens', 'outputTokens')), z.literal('corpus')], unionError('outputTokens must be a positive whole number, a list of them, or "corpus"')),
     cache: oneOrMany(cacheSchema).default([{ kind: 'cold' }]),
-    requestsPerLevel: z.union([int('requestsPerLevel'), z.literal('auto')]).default('auto'),
-    warmup: z.number().int().nonnegative('warmup must be 0 or more').default(1),
+    requestsPerLevel: z.union([int('requestsPerLevel', 'requestsPerLevel'), z.literal('auto')]).default('auto'),
+    warmup: limitedCount('warmupRequests', 'warmup').default(1),
   }).strict(),
   decoding: z.object({
     temperature: z.number().nonnegative('temperature must not be negative').default(0),

@@ -71,6 +71,10 @@ describe('loading a contract', () => {
     ['a utilisation above 1', patch((c) => { Object.assign(c.hardware, { gpuHourlyUsd: 1, priceAsOf: '2025-01-01', utilisation: 1.5, utilisationAsOf: '2025-01-01' }); }), /hardware\.utilisation: utilisation must be at most 1/],
     ['"corpus" output lengths with synthetic prompts', patch((c) => { c.workload.outputTokens = 'corpus'; }), /workload\.outputTokens: "corpus" needs a jsonl or sharegpt corpus/],
     ['a wrong version', patch((c) => { c.version = 2; }), /version: version must be 1/],
+    ['a prompt past its limit', patch((c) => { c.workload.prompts.tokens = [64, 300_000_000]; }), /workload\.prompts\.tokens\[1\]: tokens 300000000 is above the limit of 262144 prompt tokens per request/],
+    ['an output past its limit', patch((c) => { c.workload.outputTokens = 40_000; }), /workload\.outputTokens: outputTokens 40000 is above the limit of 32768 output tokens per request/],
+    ['requests per level past its limit', patch((c) => { c.workload.requestsPerLevel = 1e9; }), /workload\.requestsPerLevel: requestsPerLevel 1000000000 is above the limit of 20000/],
+    ['a level past the concurrency limit', patch((c) => { c.load.levels = [1, 100_000]; }), /load\.levels\[1\]: level 100000 is above the limit of 4096 concurrent streams/],
   ];
   for (const [what, doc, message] of bad) {
     it(`names ${what}`, async () => {

@@ -5,8 +5,9 @@
  * size). The logic of each kind (its send schedule) lives in workload/arrival.ts.
  */
 import { z } from 'zod';
+import { limitedInt } from './limit-schema.js';
 
-const cap = z.number().int('maxConcurrency must be a whole number').positive('maxConcurrency must be positive').nullable().default(null);
+const cap = limitedInt('concurrency', 'maxConcurrency').nullable().default(null);
 
 /** The arrival kinds, in the order documented. */
 export const ARRIVAL_KINDS = ['concurrency', 'rate', 'burst'] as const;

@@ -34,3 +34,4 @@ export * from './random.js';
 export * from './url-credentials.js';
 export * from './limits.js';
 export * from './overlap.js';
+export * from './limit-schema.js';

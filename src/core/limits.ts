@@ -52,4 +52,4 @@ export const SHORT_OUTPUT_TOKENS = 128;
 /** Level values of a sweep or a contract, on the arrival kind's axis (streams, req/s or burst size). */
 export const levelsSchema = z.array(z.number({ error: 'each level must be a number' }).positive('each level must be positive'))
   .min(1, 'give at least one level')
-  .max(MAX_LEVELS, `at most ${MAX_LEVELS} levels`);
+  .max(MAX_LEVELS, { error: (issue) => limitMessage('levels', Array.isArray(issue.input) ? issue.input.length : Number(issue.input), 'levels') });

@@ -3,12 +3,10 @@
  * yielding the type, the defaults and the messages that name the bad field.
  */
 import { z } from 'zod';
-import { DEFAULT_CLIENT_BUDGET_MS, arrivalSchema, levelsSchema, sloSchema, urlCredentialProblem } from '../core/index.js';
+import { DEFAULT_CLIENT_BUDGET_MS, arrivalSchema, levelsSchema, limitedCount, limitedInt, sloSchema, urlCredentialProblem } from '../core/index.js';
 import { arrivalOps, promptSourceSchema } from '../workload/index.js';
 import { GPU_SOURCE_CHOICES } from '../telemetry/index.js';
 import { ENGINE_CHOICES, type EngineChoice } from '../client/index.js';
-
-const positiveInt = (what: string) => z.number({ error: `${what} must be a number` }).int(`${what} must be a whole number`).positive(`${what} must be positive`);
 
 export const sweepSpecSchema = z.object({
   url: z.url({ protocol: /^https?$/, error: 'url must be an http(s) URL, e.g. http://127.0.0.1:8000' })
@@ -34,11 +32,11 @@ export const sweepSpecSchema = z.object({
   prompts: promptSourceSchema.default({ kind: 'synthetic' }),
   /** Latency objectives; each level then reports its goodput. */
   slo: sloSchema.nullable().default(null),
-  outputTokens: positiveInt('output tokens').default(256),
-  promptTokens: positiveInt('prompt tokens').default(512),
+  outputTokens: limitedInt('outputTokens', 'output tokens').default(256),
+  promptTokens: limitedInt('promptTokens', 'prompt tokens').default(512),
   /** Requests per level; 'auto' = max(8, 4 × concurrency). */
-  requestsPerLevel: z.union([positiveInt('requests per level'), z.literal('auto')]).default('auto'),
-  warmup: z.number().int().nonnegative('warm-up must be 0 or more').default(1),
+  requestsPerLevel: z.union([limitedInt('requestsPerLevel', 'requests per level'), z.literal('auto')]).default('auto'),
+  warmup: limitedCount('warmupRequests', 'warm-up').default(1),
   thinking: z.boolean().default(false),
   forceLength: z.boolean().default(true),
   temperature: z.number().nonnegative().default(0),

@@ -4,7 +4,7 @@
  * closed loop (C slots) or open loop (a target send offset for every request).
  * Schedules are pure: the same spec, level and seed give the same offsets.
  */
-import { type ArrivalKind, type ArrivalSpec, mulberry32 } from '../core/index.js';
+import { type ArrivalKind, type ArrivalSpec, LIMITS, limitMessage, mulberry32 } from '../core/index.js';
 
 /** Open loops never hold more streams than this without a declared cap (the client's socket budget). */
 export const OPEN_LOOP_SOCKET_LIMIT = 1024;
@@ -31,8 +31,13 @@ interface ArrivalOps<S extends ArrivalSpec> {
 
 type Ops = { [K in ArrivalKind]: ArrivalOps<Extract<ArrivalSpec, { kind: K }>> };
 
-const wholePositive = (what: string) => (level: number) =>
-  Number.isInteger(level) && level > 0 ? null : `${level} is not a whole number of ${what}`;
+/** Whole, positive and within the concurrency limit (a level of C streams or a burst of C holds C sockets). */
+const wholePositive = (what: string) => (level: number) => {
+  if (!Number.isInteger(level) || level <= 0) return `${level} is not a whole number of ${what}`;
+  return level > LIMITS.concurrency.max ? limitMessage('concurrency', level, 'level') : null;
+};
+/** 'auto' never asks for more than the table allows. */
+const withinRequestLimit = (n: number) => Math.min(n, LIMITS.requestsPerLevel.max);
 
 /** Exponential gaps of mean 1/rate (s) from a seeded generator, as cumulative ns offsets (first at 0). */
 export function poissonOffsetsNs(ratePerS: number, n: number, seed: number): number[] {
@@ -64,7 +69,7 @@ const bisectRate = (lo: number, hi: number, resolution: number) => (hi - lo <= r
 const ARRIVALS: Ops = {
   concurrency: {
     checkLevel: wholePositive('streams'),
-    autoRequests: (c) => Math.max(8, 4 * c),
+    autoRequests: (c) => withinRequestLimit(Math.max(8, 4 * c)),
     warmSockets: (_s, c, requests) => Math.min(c, requests),
     connections: (_s, c) => c,
     label: (_s, c) => `${c} stream${c === 1 ? '' : 's'}`,
@@ -73,7 +78,7 @@ const ARRIVALS: Ops = {
   },
   rate: {
     checkLevel: (r) => (r > 0 && r <= 100_000 ? null : `${r} is not a rate between 0 and 100000 requests/s`),
-    autoRequests: (r) => Math.max(16, Math.ceil(10 * r)),
+    autoRequests: (r) => withinRequestLimit(Math.max(16, Math.ceil(10 * r))),
     warmSockets: (s, _r, requests) => Math.min(s.maxConcurrency ?? 64, requests, 64),
     connections: (s) => s.maxConcurrency ?? OPEN_LOOP_SOCKET_LIMIT,
     label: (s, r) => `${r} req/s ${s.process}${s.process === 'poisson' ? ` (seed ${s.seed})` : ''}${s.maxConcurrency === null ? '' : `, cap ${s.maxConcurrency}`}`,
@@ -86,7 +91,7 @@ const ARRIVALS: Ops = {
   },
   burst: {
     checkLevel: wholePositive('requests per burst'),
-    autoRequests: (b) => Math.max(8, 4 * b),
+    autoRequests: (b) => withinRequestLimit(Math.max(8, 4 * b)),
     warmSockets: (s, b, requests) => Math.min(s.maxConcurrency ?? b, requests),
     connections: (s) => s.maxConcurrency ?? OPEN_LOOP_SOCKET_LIMIT,
     label: (s, b) => `bursts of ${b} every ${s.intervalMs} ms${s.maxConcurrency === null ? '' : `, cap ${s.maxConcurrency}`}`,
