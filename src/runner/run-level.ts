@@ -2,8 +2,9 @@
  * One level. Warm-ups go first, one at a time, tagged so no metric includes
  * them. Then the arrival kind's plan: a closed loop (C workers each send, wait
  * for the stream to end, and send again) or an open loop (each request leaves
- * at its scheduled time, see open-loop.ts). Prompts are built before the clock
- * starts so the hot path only sends and times.
+ * at its scheduled time, see open-loop.ts). Each request's prompt is built the
+ * moment it is sent, never a level's worth up front: memory stays that of the
+ * requests in flight, and a stop is heard between any two sends.
  */
 import { setMaxListeners } from 'node:events';
 import type { LevelLoad, RequestRecord } from '../core/index.js';
@@ -99,27 +100,27 @@ export async function runLevel(ctx: LevelContext): Promise<LevelRun> {
       if (checking) await checking;
     }
 
-    const specs = Array.from({ length: ctx.requests }, (_, i) => requestSpec(ctx, warmups + i));
+    const total = ctx.requests;
     const send = async (i: number, targetSendNs: number) => {
-      const r = await ctx.client.send(specs[i] as RequestSpec, { seq: warmups + i, concurrency: ctx.concurrency, warmup: false, targetSendNs }, stop.signal);
+      const r = await ctx.client.send(requestSpec(ctx, warmups + i), { seq: warmups + i, concurrency: ctx.concurrency, warmup: false, targetSendNs }, stop.signal);
       finish(r);
       return r;
     };
     // After the warm-ups (which may outlast an idle socket's keep-alive): sockets open, so no measured request pays a handshake.
-    if (!stop.signal.aborted) await ctx.client.openConnections(ops.warmSockets(ctx.concurrency, specs.length));
+    if (!stop.signal.aborted) await ctx.client.openConnections(ops.warmSockets(ctx.concurrency, total));
     if (!stop.signal.aborted) await ctx.beforeMeasured?.();
     const startNs = ctx.clock();
     if (plan.kind === 'closed') {
       let next = 0;
       const worker = async () => {
         let targetSendNs = startNs;
-        while (next < specs.length && !stop.signal.aborted) {
+        while (next < total && !stop.signal.aborted) {
           const r = await send(next++, targetSendNs);
           // Closed loop: the replacement is meant to leave the moment this one ended.
           targetSendNs = r.endNs ?? ctx.clock();
         }
       };
-      await Promise.all(Array.from({ length: Math.min(plan.slots, specs.length) }, worker));
+      await Promise.all(Array.from({ length: Math.min(plan.slots, total) }, worker));
     } else {
       const open = await runOpenLoop({ offsetsNs: plan.offsetsNs, maxInFlight: plan.maxInFlight, startNs, clock: ctx.clock, signal: stop.signal, send });
       scheduledNs = open.scheduledNs;

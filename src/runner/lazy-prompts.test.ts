@@ -1,0 +1,53 @@
+/**
+ * A level builds each request's prompt when it sends it, never the whole level
+ * up front: with the largest request count the table allows and a stop after a
+ * few sends, only those few prompts were ever read from the source.
+ */
+import { describe, expect, it } from 'vitest';
+import { LIMITS, type RequestRecord } from '../core/index.js';
+import type { RequestSpec, StreamingClient } from '../client/index.js';
+import { runLevel } from './run-level.js';
+import { sweepSpecSchema } from './sweep-spec.js';
+
+function record(seq: number, warmup: boolean, ns: number): RequestRecord {
+  return {
+    seq, concurrency: 2, warmup, targetSendNs: ns, sendNs: ns, headersNs: ns, firstTokenNs: ns, firstAnswerNs: ns, chunkNs: [ns], chunkTokens: [1],
+    chunkTokensExact: false, endNs: ns + 1, outputTokens: 1, outputTokenSource: 'chunks', reasoningTokens: null, reasoningChunks: 0,
+    promptTokens: null, cachedPromptTokens: null, finishReason: 'length', httpStatus: 200, outcome: { kind: 'ok' },
+  };
+}
+
+describe('lazy request bodies', () => {
+  it('reads a prompt per request sent, not per request planned', async () => {
+    let reads = 0;
+    const items = new Proxy([{ text: 'hello there' }], {
+      get(target, key, receiver) {
+        if (typeof key === 'string' && /^\d+$/.test(key)) reads++;
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+    });
+    const spec = sweepSpecSchema.parse({ url: 'http://127.0.0.1:9', levels: [2], warmup: 1, prompts: { kind: 'list', items: [{ text: 'x' }] } });
+    // Parsing copies the list: the counting one goes in afterwards.
+    if (spec.prompts.kind === 'list') spec.prompts.items = items;
+    const outer = new AbortController();
+    const sent: RequestSpec[] = [];
+    let ns = 0;
+    const client: StreamingClient = {
+      async send(s, meta) {
+        sent.push(s);
+        if (sent.length === 5) outer.abort();
+        await new Promise((r) => setImmediate(r));
+        return record(meta.seq, meta.warmup, ++ns);
+      },
+      openConnections: async () => 0,
+      close: async () => {},
+    };
+    const run = await runLevel({
+      client, spec, model: 'm', concurrency: 2, requests: LIMITS.requestsPerLevel.max, clock: () => ++ns, runId: 'r', signal: outer.signal,
+      onRecord: () => {}, checkServer: async () => null,
+    });
+    expect(sent.length).toBeLessThanOrEqual(6);
+    expect(reads).toBe(sent.length);
+    expect(run.records.length).toBe(sent.length);
+  });
+});
