@@ -2,8 +2,10 @@
  * Incremental newline-delimited JSON parser over raw bytes, for Ollama's native
  * API. Same approach as the SSE parser: lines are found with native byte scans
  * and only complete lines are decoded, so a UTF-8 character split across reads
- * is safe. Blank lines are skipped; a trailing CR is dropped.
+ * is safe. Blank lines are skipped; a trailing CR is dropped. A line past its
+ * limit stops the parser (see response-limits.ts) instead of growing.
  */
+import { NDJSON_LIMITS, type Overflow, type ParserLimits, overflow } from './response-limits.js';
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -15,22 +17,35 @@ export type NdjsonLineListener = (line: string) => void;
 export class NdjsonParser {
   /** Copied bytes of a line still waiting for its LF. */
   private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  /** Set when a line went past its limit; the parser then ignores everything. */
+  overflow: Overflow | null = null;
 
-  constructor(private readonly onLine: NdjsonLineListener) {}
+  constructor(private readonly onLine: NdjsonLineListener, private readonly limits: ParserLimits = NDJSON_LIMITS) {}
 
   /** Feeds one read. The buffer is not retained (a partial line is copied). */
   push(chunk: Buffer): void {
+    if (this.overflow !== null) return;
     let pos = 0;
     while (pos < chunk.length) {
       const lf = chunk.indexOf(LF, pos);
+      const end = lf === -1 ? chunk.length : lf;
+      if (this.pendingBytes + end - pos > this.limits.lineBytes) {
+        this.overflow = overflow('ndjsonLineBytes', 'an NDJSON line');
+        this.pending = [];
+        this.pendingBytes = 0;
+        return;
+      }
       if (lf === -1) {
         this.pending.push(Buffer.from(chunk.subarray(pos)));
+        this.pendingBytes += chunk.length - pos;
         return;
       }
       if (this.pending.length > 0) {
         this.pending.push(chunk.subarray(pos, lf));
         const line = Buffer.concat(this.pending);
         this.pending = [];
+        this.pendingBytes = 0;
         this.line(line, 0, line.length);
       } else {
         this.line(chunk, pos, lf);
@@ -41,9 +56,10 @@ export class NdjsonParser {
 
   /** The stream closed: a pending line without its LF is complete. */
   end(): void {
-    if (this.pending.length === 0) return;
+    if (this.overflow !== null || this.pending.length === 0) return;
     const line = Buffer.concat(this.pending);
     this.pending = [];
+    this.pendingBytes = 0;
     this.line(line, 0, line.length);
   }
 

@@ -4,15 +4,17 @@
  * Every failure is a plain sentence a user can act on.
  */
 import { Client } from 'undici';
+import { readBounded } from './bounded-body.js';
 import { excerpt } from './error-text.js';
 import { errorCode } from './failure.js';
 import { resolveTarget, type ResolvedTarget } from './target.js';
 import type { Target } from './types.js';
+import { overflow } from './response-limits.js';
 
 /** What preflight found. `model` is the one to benchmark (the given one, else the first served). */
 export type PreflightResult =
   | { ok: true; models: string[]; model: string }
-  | { ok: false; reason: 'unreachable' | 'not-openai' | 'model-missing' | 'auth'; message: string };
+  | { ok: false; reason: 'unreachable' | 'not-openai' | 'model-missing' | 'auth' | 'response-too-large'; message: string };
 
 type Failure = Extract<PreflightResult, { ok: false }>;
 
@@ -54,7 +56,9 @@ async function fetchModels(t: ResolvedTarget, timeoutMs: number): Promise<Prefli
       path: `${t.prefix}/v1/models`, method: 'GET', headers: { accept: 'application/json', ...t.authHeaders },
       signal: AbortSignal.timeout(timeoutMs),
     });
-    const text = await res.body.text();
+    const read = await readBounded(res.body);
+    if (!read.ok) return fail('response-too-large', `${url}: ${overflow('probeResponseBytes', 'the answer').message}; a model list is a few kB. Check the base URL.`);
+    const text = read.text;
     if (res.statusCode === 401 || res.statusCode === 403) {
       return fail('auth', `${url} refused the request with HTTP ${res.statusCode}: the API key is missing or wrong. Check the key configured for this server.`);
     }

@@ -2,8 +2,11 @@
  * Incremental Server-Sent Events parser over raw bytes. It keeps only what the
  * benchmark needs, the `data` field: lines are found with native byte scans,
  * only complete lines are decoded (a UTF-8 character split across reads is safe),
- * and the only string made per event is its payload.
+ * and the only string made per event is its payload. A line or an event past its
+ * limit (see response-limits.ts) stops the parser: it keeps nothing more and
+ * reports the overflow instead of growing.
  */
+import { type Overflow, type ParserLimits, SSE_LIMITS, overflow } from './response-limits.js';
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -28,13 +31,20 @@ export class SseParser {
   /** The previous buffer ended in CR: a leading LF in the next one belongs to it. */
   private skipLf = false;
   private firstLine = true;
+  /** Bytes held in `pending`. */
+  private pendingBytes = 0;
   /** `data` accumulated for the event being read, or null when it has none yet. */
   private data: string | null = null;
+  /** UTF-8 bytes of `data`. */
+  private dataBytes = 0;
+  /** Set when a line or an event went past its limit; the parser then ignores everything. */
+  overflow: Overflow | null = null;
 
-  constructor(private readonly onData: SseDataListener) {}
+  constructor(private readonly onData: SseDataListener, private readonly limits: ParserLimits = SSE_LIMITS) {}
 
   /** Feeds one read. The buffer is not retained (partial lines are copied). */
   push(chunk: Buffer): void {
+    if (this.overflow !== null) return;
     const n = chunk.length;
     let pos = 0;
     if (this.skipLf && n > 0) {
@@ -47,17 +57,22 @@ export class SseParser {
       if (cr !== -1 && cr < pos) cr = chunk.indexOf(CR, pos);
       const end = cr !== -1 && (lf === -1 || cr < lf) ? cr : lf;
       if (end === -1) {
+        if (this.tooLong(n - pos)) return;
         this.pending.push(Buffer.from(chunk.subarray(pos, n)));
+        this.pendingBytes += n - pos;
         return;
       }
+      if (this.tooLong(end - pos)) return;
       if (this.pending.length > 0) {
         this.pending.push(chunk.subarray(pos, end));
         const line = Buffer.concat(this.pending);
         this.pending = [];
+        this.pendingBytes = 0;
         this.line(line, 0, line.length);
       } else {
         this.line(chunk, pos, end);
       }
+      if (this.overflow !== null) return;
       pos = end + 1;
       if (end === cr) {
         if (pos < n) {
@@ -71,13 +86,30 @@ export class SseParser {
 
   /** The stream closed: treat a pending partial line as complete and flush its event. */
   end(): void {
+    if (this.overflow !== null) return;
     if (this.pending.length > 0) {
       const line = Buffer.concat(this.pending);
       this.pending = [];
+      this.pendingBytes = 0;
       this.line(line, 0, line.length);
+      if (this.overflow !== null) return;
     }
     this.skipLf = false;
     this.dispatch();
+  }
+
+  /** True (and the parser stopped) when `more` bytes would take the line being read past its limit. */
+  private tooLong(more: number): boolean {
+    if (this.pendingBytes + more <= this.limits.lineBytes) return false;
+    this.stop(overflow('sseLineBytes', 'an SSE line'));
+    return true;
+  }
+
+  private stop(o: Overflow): void {
+    this.overflow = o;
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.data = null;
   }
 
   private line(buf: Buffer, start: number, end: number): void {
@@ -103,12 +135,16 @@ export class SseParser {
       v++;
       if (v < end && buf[v] === SPACE) v++;
     }
+    // data: lines with no blank line between them would join into one endless event.
+    this.dataBytes += (this.data === null ? 0 : 1) + end - v;
+    if (this.dataBytes > this.limits.eventBytes) return this.stop(overflow('sseEventBytes', 'an SSE event'));
     const value = buf.toString('utf8', v, end);
     this.data = this.data === null ? value : `${this.data}\n${value}`;
   }
 
   private dispatch(): void {
     const data = this.data;
+    this.dataBytes = 0;
     if (data === null) return;
     this.data = null;
     this.onData(data);

@@ -7,10 +7,12 @@
 import type { Dispatcher } from 'undici';
 import type { Outcome, Phase, RequestRecord } from '../core/index.js';
 import type { Clock } from './clock.js';
-import { httpErrorMessage } from './error-text.js';
 import type { Dialect } from './dialects/types.js';
+import { LIMITS } from '../core/index.js';
+import { excerpt, httpErrorMessage } from './error-text.js';
 import { failureOutcome } from './failure.js';
 import { eventParser, type EventParser } from './event-parser.js';
+import { overflow } from './response-limits.js';
 import { streamOutcome, toRecord } from './stream-outcome.js';
 import { StreamRecorder } from './stream-recorder.js';
 import type { RequestMeta, Timeouts } from './types.js';
@@ -28,7 +30,7 @@ export interface HandlerContext {
 }
 
 /** Most bytes of a non-2xx body kept to extract its message. */
-const MAX_ERROR_BODY_BYTES = 64 * 1024;
+const MAX_ERROR_BODY_BYTES = LIMITS.errorBodyBytes.max;
 
 /**
  * Stamps `sendNs` (just before dispatch), `headersNs`, one instant per read and
@@ -50,8 +52,9 @@ export class StreamHandler implements Dispatcher.DispatchHandler {
   private timer: NodeJS.Timeout | null = null;
   private signal: AbortSignal | null = null;
 
-  constructor(private readonly ctx: HandlerContext, private readonly meta: RequestMeta, private readonly resolve: (r: RequestRecord) => void) {
-    this.rec = new StreamRecorder(ctx.dialect.stream);
+  /** `outputCap` is the request's max_tokens: it bounds the events and tokens the stream may send. */
+  constructor(private readonly ctx: HandlerContext, private readonly meta: RequestMeta, outputCap: number, private readonly resolve: (r: RequestRecord) => void) {
+    this.rec = new StreamRecorder(ctx.dialect.stream, outputCap);
     this.parser = eventParser(ctx.dialect.api.framing, this.rec.onData);
   }
 
@@ -93,14 +96,31 @@ export class StreamHandler implements Dispatcher.DispatchHandler {
     const ns = this.ctx.clock();
     if (this.settled) return;
     if (this.errorBody !== null) {
-      if (this.errorBytes < MAX_ERROR_BODY_BYTES) this.errorBody.push(Buffer.from(chunk));
+      if (this.errorBytes + chunk.length > MAX_ERROR_BODY_BYTES) return this.errorBodyTooLarge();
+      this.errorBody.push(Buffer.from(chunk));
       this.errorBytes += chunk.length;
       return;
     }
     this.lastReadNs = ns;
     this.rec.nowNs = ns;
     this.parser.push(chunk);
+    if (this.cutOff()) return;
     if (this.rec.doneNs !== null) this.settle(streamOutcome(this.rec, this.contentType, this.ctx.dialect.api.accept), this.rec.doneNs);
+  }
+
+  /** Stops a stream whose line, event, event count or token count went past its limit; true when it did. */
+  private cutOff(): boolean {
+    const over = this.parser.overflow;
+    if (over !== null) this.stop({ kind: 'response-too-large', phase: this.phase(), message: over.message });
+    else if (this.rec.overrun !== null) this.stop({ kind: 'stream-overrun', message: this.rec.overrun });
+    return this.settled;
+  }
+
+  /** An error body past its limit: what it starts with is kept, the rest is never read. */
+  private errorBodyTooLarge(): void {
+    const head = excerpt(Buffer.concat(this.errorBody ?? []).toString('utf8'), 120);
+    const what = overflow('errorBodyBytes', `the HTTP ${this.status ?? 0} error body`).message;
+    this.stop({ kind: 'response-too-large', phase: this.phase(), message: head === '' ? what : `${what}; it starts: ${head}` });
   }
 
   onResponseEnd(): void {
@@ -115,6 +135,7 @@ export class StreamHandler implements Dispatcher.DispatchHandler {
     }
     this.rec.nowNs = this.lastReadNs;
     this.parser.end();
+    if (this.cutOff()) return;
     this.settle(streamOutcome(this.rec, this.contentType, this.ctx.dialect.api.accept), this.rec.doneNs ?? ns);
   }
 

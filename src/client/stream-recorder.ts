@@ -4,7 +4,10 @@
  * finish reason, usage, the end (`[DONE]` or a final NDJSON line), and the first
  * in-stream error. What an event means is the dialect's {@link ChunkReader};
  * events are stamped with `nowNs`, which the caller sets once per network read.
+ * A stream that sends more events or tokens than its output cap allows is cut
+ * off (`overrun`), so what it keeps stays bounded by the cap.
  */
+import { maxEventsPerRequest, maxTokensPerRequest } from '../core/index.js';
 import { asObj, chunkReader, num, numberAt, type ChunkReader, type Obj } from './chunk-reader.js';
 import type { StreamReading } from './dialects/types.js';
 import { excerpt } from './error-text.js';
@@ -31,20 +34,31 @@ export class StreamRecorder {
   streamError: string | null = null;
   /** Data events seen, the end event included. */
   events = 0;
+  /** Set when the stream went past the events or tokens its output cap allows; nothing more is read. */
+  overrun: string | null = null;
   private exact = true;
   private cumulative = 0;
   private readonly reader: ChunkReader;
   private readonly think: InlineThink | null;
 
-  constructor(private readonly reading: StreamReading) {
+  private readonly maxEvents: number;
+  private readonly maxTokens: number;
+
+  /** `outputCap` is the request's max_tokens: the events and tokens a stream may send follow from it. */
+  constructor(private readonly reading: StreamReading, private readonly outputCap: number) {
     this.reader = chunkReader(reading);
     this.think = reading.inlineThink ? new InlineThink() : null;
+    this.maxEvents = maxEventsPerRequest(outputCap);
+    this.maxTokens = maxTokensPerRequest(outputCap);
   }
 
   /** Listener for the SSE or NDJSON parser: one event's data. */
   readonly onData = (data: string): void => {
-    if (this.doneNs !== null) return;
-    this.events++;
+    if (this.doneNs !== null || this.overrun !== null) return;
+    if (++this.events > this.maxEvents) {
+      this.overrun = `the stream sent more than ${this.maxEvents} events, the limit for an output cap of ${this.outputCap} tokens`;
+      return;
+    }
     if (data.charCodeAt(0) === 0x5b && data.trim() === '[DONE]') return this.done();
     let parsed: unknown;
     try {
@@ -55,6 +69,10 @@ export class StreamRecorder {
     const chunk = asObj(parsed);
     if (chunk === null) return this.fail(`malformed ${this.reading.chunk === 'openai' ? 'SSE event' : 'NDJSON line'}: ${excerpt(data)}`);
     this.reader.read(chunk, this);
+    const tokens = Math.max(this.completionTokens ?? 0, this.cumulative);
+    if (tokens > this.maxTokens) {
+      this.overrun = `the stream carried ${tokens} tokens, past the limit of ${this.maxTokens} for an output cap of ${this.outputCap} tokens`;
+    }
   };
 
   /** The stream ended normally at this instant. */

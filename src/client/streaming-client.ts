@@ -76,7 +76,7 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
 
   function send(spec: RequestSpec, meta: RequestMeta, signal?: AbortSignal): Promise<RequestRecord> {
     return new Promise<RequestRecord>((resolve) => {
-      const handler = new StreamHandler(ctx, meta, resolve);
+      const handler = new StreamHandler(ctx, meta, spec.maxTokens, resolve);
       let body: string;
       try {
         body = dialect.buildBody(spec);

@@ -42,7 +42,9 @@ function describeFailure(r: RequestRecord): string {
     case 'http-error': return `HTTP ${o.status}: ${o.message}`;
     case 'stream-error': case 'truncated': return `${o.kind}: ${o.message}`;
     case 'timeout': return `timeout (${o.phase}): ${o.message}`;
-    case 'connection-error': return `connection error ${o.code} (${o.phase})`;
+    case 'connection-error': return `connection error (${o.phase}): ${o.message}`;
+    case 'response-too-large': return `response too large (${o.phase}): ${o.message}`;
+    case 'stream-overrun': return `stream overrun: ${o.message}`;
     case 'aborted': return 'aborted';
     case 'ok': return 'ok';
   }
@@ -119,6 +121,7 @@ export function summarizeLevel(input: LevelInput): LevelResult {
     failureExamples: [...examples],
     invalid: failed > 0,
     invalidReason,
+    clientRetries: measured.filter((r) => r.clientRetry === true).length,
     warmupRequests: input.records.length - measured.length,
     durationMs,
     outputTokensTotal,

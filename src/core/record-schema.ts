@@ -16,6 +16,8 @@ export const outcomeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('truncated'), message: z.string() }),
   z.object({ kind: z.literal('timeout'), phase, message: z.string() }),
   z.object({ kind: z.literal('connection-error'), code: z.string(), phase, message: z.string() }),
+  z.object({ kind: z.literal('response-too-large'), phase, message: z.string() }),
+  z.object({ kind: z.literal('stream-overrun'), message: z.string() }),
   z.object({ kind: z.literal('aborted') }),
 ]);
 
@@ -41,6 +43,7 @@ export const rawRecordSchema = z.object({
   finishReason: z.string().nullable(),
   httpStatus: z.number().nullable(),
   outcome: outcomeSchema,
+  clientRetry: z.literal(true).optional(),
   /** Matrix cell index (goodput run); absent in files written by goodput sweep. */
   cell: z.number().int().nonnegative().optional(),
 });

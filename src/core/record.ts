@@ -24,6 +24,10 @@ export type Outcome =
   | { kind: 'timeout'; phase: Phase; message: string }
   /** Socket-level failure (refused, reset) with the system code. */
   | { kind: 'connection-error'; code: string; phase: Phase; message: string }
+  /** A line, an event or an error body past its row of the limits table: read no further, the message names the limit. */
+  | { kind: 'response-too-large'; phase: Phase; message: string }
+  /** More events or tokens than the output cap allows (maxEventsPerRequest, maxTokensPerRequest): cut off, not buffered. */
+  | { kind: 'stream-overrun'; message: string }
   /** Cancelled by us (run stopped). Not counted as a server failure. */
   | { kind: 'aborted' };
 
@@ -65,6 +69,12 @@ export interface RequestRecord {
   finishReason: string | null;
   httpStatus: number | null;
   outcome: Outcome;
+  /**
+   * True when the first attempt failed on a reused keep-alive socket before any
+   * response byte and this record is the one retry on a fresh socket (a client
+   * fault, counted per level). Absent: sent once.
+   */
+  clientRetry?: true;
 }
 
 /** True when a record counts as a success. */

@@ -16,7 +16,7 @@ export const SCHEMA_VERSION = 1;
 const ms = z.number().nonnegative();
 const nullable = <T extends z.ZodTypeAny>(t: T) => t.nullable();
 
-export const failureKindSchema = z.enum(['http-error', 'stream-error', 'truncated', 'timeout', 'connection-error', 'aborted']);
+export const failureKindSchema = z.enum(['http-error', 'stream-error', 'truncated', 'timeout', 'connection-error', 'response-too-large', 'stream-overrun', 'aborted']);
 
 export const clientBoundSchema = z.object({
   bound: z.boolean(),
@@ -49,6 +49,8 @@ export const levelResultSchema = z.object({
   failureExamples: z.array(z.string()),
   invalid: z.boolean(),
   invalidReason: z.string().nullable(),
+  /** Measured requests sent a second time after failing on a reused keep-alive socket before any response byte (absent in earlier results). */
+  clientRetries: z.number().int().nonnegative().optional(),
   warmupRequests: z.number().int().nonnegative(),
   durationMs: ms,
   outputTokensTotal: z.number().nonnegative(),

@@ -6,6 +6,7 @@
  * dialect then reads the answers in a fixed order; the generic one always matches.
  */
 import { Pool } from 'undici';
+import { readBounded } from '../bounded-body.js';
 import { resolveTarget } from '../target.js';
 import type { Target } from '../types.js';
 import { DETECTION_ORDER, dialects } from './registry.js';
@@ -18,9 +19,6 @@ export interface Detection {
   evidence: string[];
 }
 
-/** Bytes of a probe answer kept (server info documents run to a few tens of kB). */
-const MAX_PROBE_BYTES = 256 * 1024;
-
 /** Every GET path detection fetches, `/v1/models` first. */
 export function probePaths(): string[] {
   return [...new Set(['/v1/models', ...DETECTION_ORDER.flatMap((k) => dialects[k].probePaths)])];
@@ -30,16 +28,6 @@ function flatHeaders(raw: Record<string, string | string[] | undefined>): Record
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(raw)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   return out;
-}
-
-async function readBounded(body: AsyncIterable<Buffer>): Promise<string> {
-  const parts: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    if (size < MAX_PROBE_BYTES) parts.push(chunk);
-    size += chunk.length;
-  }
-  return Buffer.concat(parts).subarray(0, MAX_PROBE_BYTES).toString('utf8');
 }
 
 function parseJson(text: string): unknown {
@@ -78,7 +66,10 @@ export async function detectEngine(target: Target, opts: { timeoutMs?: number } 
           path: `${t.prefix}${path}`, method: 'GET', headers: { accept: 'application/json', ...t.authHeaders },
           signal: AbortSignal.timeout(timeoutMs),
         });
-        const text = await readBounded(res.body);
+        // An answer past the probe limit is dropped unread, like one that never came.
+        const read = await readBounded(res.body);
+        if (!read.ok) return;
+        const text = read.text;
         evidence.set(path, { status: res.statusCode, headers: flatHeaders(res.headers), json: parseJson(text), text });
       } catch {
         // No answer in time, refused or reset: this probe is simply missing.
