@@ -13,6 +13,7 @@ import { excerpt, httpErrorMessage } from './error-text.js';
 import { failureOutcome } from './failure.js';
 import { eventParser, type EventParser } from './event-parser.js';
 import { overflow } from './response-limits.js';
+import { failedOnReusedSocket } from './socket-reuse.js';
 import { streamOutcome, toRecord } from './stream-outcome.js';
 import { StreamRecorder } from './stream-recorder.js';
 import type { RequestMeta, Timeouts } from './types.js';
@@ -52,8 +53,15 @@ export class StreamHandler implements Dispatcher.DispatchHandler {
   private timer: NodeJS.Timeout | null = null;
   private signal: AbortSignal | null = null;
 
-  /** `outputCap` is the request's max_tokens: it bounds the events and tokens the stream may send. */
-  constructor(private readonly ctx: HandlerContext, private readonly meta: RequestMeta, outputCap: number, private readonly resolve: (r: RequestRecord) => void) {
+  /**
+   * `outputCap` is the request's max_tokens: it bounds the events and tokens the stream may send.
+   * `retry`, when given, is called instead of resolving when the request failed on a reused
+   * keep-alive socket before any response byte (the caller sends it again on a fresh one).
+   */
+  constructor(
+    private readonly ctx: HandlerContext, private readonly meta: RequestMeta, outputCap: number,
+    private readonly resolve: (r: RequestRecord) => void, private readonly retry: (() => void) | null = null,
+  ) {
     this.rec = new StreamRecorder(ctx.dialect.stream, outputCap);
     this.parser = eventParser(ctx.dialect.api.framing, this.rec.onData);
   }
@@ -141,7 +149,12 @@ export class StreamHandler implements Dispatcher.DispatchHandler {
 
   onResponseError(_c: Dispatcher.DispatchController | null, err: Error): void {
     const ns = this.ctx.clock();
+    const reused = failedOnReusedSocket();
     if (this.settled) return;
+    if (reused && this.retry !== null && this.headersNs === null && !this.ctx.closing()) {
+      this.release();
+      return this.retry();
+    }
     const outcome = this.ctx.closing() ? { kind: 'aborted' as const } : failureOutcome(err, this.phase(), this.ctx.timeouts);
     this.settle(outcome, ns);
   }
@@ -166,11 +179,16 @@ export class StreamHandler implements Dispatcher.DispatchHandler {
     this.controller?.abort(new Error('request cancelled by the client'));
   }
 
-  private settle(outcome: Outcome, endNs: number): void {
-    if (this.settled) return;
+  /** Marks the handler done and drops its timer and abort listener. */
+  private release(): void {
     this.settled = true;
     if (this.timer !== null) clearTimeout(this.timer);
     this.signal?.removeEventListener('abort', this.onAbort);
+  }
+
+  private settle(outcome: Outcome, endNs: number): void {
+    if (this.settled) return;
+    this.release();
     if ('message' in outcome) outcome.message = this.ctx.redact(outcome.message);
     this.resolve(toRecord(this.rec, this.meta, {
       sendNs: this.sendNs, headersNs: this.headersNs, endNs, httpStatus: this.status, outcome,

@@ -1,12 +1,16 @@
 /**
  * The streaming client: one undici Pool of keep-alive sockets (no pipelining)
  * per target, one {@link StreamHandler} per request. `send` never rejects.
+ * A request that fails on a reused keep-alive socket before any response byte
+ * (the server closed it while idle) is sent once more on a fresh connection of
+ * its own, and its record says so (`clientRetry`): counted, never silent.
  */
-import { Pool } from 'undici';
+import { Client, Pool, type Dispatcher } from 'undici';
 import type { RequestRecord } from '../core/index.js';
 import { monotonicNs, type Clock } from './clock.js';
 import { generic } from './dialects/generic.js';
 import type { Dialect } from './dialects/types.js';
+import { watchSocketReuse } from './socket-reuse.js';
 import { StreamHandler, type HandlerContext } from './stream-handler.js';
 import { resolveTarget } from './target.js';
 import { DEFAULT_TIMEOUTS, type RequestMeta, type RequestSpec, type Target, type Timeouts } from './types.js';
@@ -57,13 +61,11 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
     closing: () => closing,
     dialect,
   };
-  const pool = new Pool(resolved.origin, {
-    connections: Math.max(1, Math.floor(opts.connections)),
-    pipelining: 1,
-    connectTimeout: timeouts.connectMs,
-    headersTimeout: timeouts.headersMs,
-    bodyTimeout: timeouts.idleMs,
-  });
+  const socketOptions = { pipelining: 1, connectTimeout: timeouts.connectMs, headersTimeout: timeouts.headersMs, bodyTimeout: timeouts.idleMs };
+  const pool = new Pool(resolved.origin, { ...socketOptions, connections: Math.max(1, Math.floor(opts.connections)) });
+  /** One-socket clients of retries in flight, closed with the client. */
+  const retries = new Set<Client>();
+  watchSocketReuse();
   const headers = {
     'content-type': 'application/json',
     accept: dialect.api.accept,
@@ -76,18 +78,28 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
 
   function send(spec: RequestSpec, meta: RequestMeta, signal?: AbortSignal): Promise<RequestRecord> {
     return new Promise<RequestRecord>((resolve) => {
-      const handler = new StreamHandler(ctx, meta, spec.maxTokens, resolve);
       let body: string;
       try {
         body = dialect.buildBody(spec);
       } catch (err) {
         const error = Object.assign(new Error(`request body could not be built: ${(err as Error).message}`), { code: 'ERR_REQUEST_BODY' });
-        return handler.start(() => { throw error; }, signal);
+        return new StreamHandler(ctx, meta, spec.maxTokens, resolve).start(() => { throw error; }, signal);
       }
-      const path = paths[spec.endpoint];
-      handler.start(() => {
-        pool.dispatch({ path, method: 'POST', headers, body, headersTimeout: timeouts.headersMs, bodyTimeout: timeouts.idleMs }, handler);
-      }, signal);
+      const request = { path: paths[spec.endpoint], method: 'POST', headers, body, headersTimeout: timeouts.headersMs, bodyTimeout: timeouts.idleMs };
+      const attempt = (dispatcher: Dispatcher, done: (r: RequestRecord) => void, retry: (() => void) | null) => {
+        const handler = new StreamHandler(ctx, meta, spec.maxTokens, done, retry);
+        handler.start(() => { dispatcher.dispatch(request, handler); }, signal);
+      };
+      const retryOnFreshSocket = () => {
+        const fresh = new Client(resolved.origin, socketOptions);
+        retries.add(fresh);
+        attempt(fresh, (r) => {
+          retries.delete(fresh);
+          void fresh.destroy();
+          resolve({ ...r, clientRetry: true });
+        }, null);
+      };
+      attempt(pool, resolve, retryOnFreshSocket);
     });
   }
 
@@ -108,7 +120,7 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
 
   async function close(): Promise<void> {
     closing = true;
-    await pool.destroy();
+    await Promise.all([pool.destroy(), ...[...retries].map((c) => c.destroy())]);
   }
 
   return { send, openConnections, close };
