@@ -8,6 +8,7 @@ import {
   type LevelResult, type RequestRecord, SCHEMA_VERSION, SHORT_OUTPUT_TOKENS, type SweepResult, type Warning, buildCards,
 } from '../core/index.js';
 import { type Clock, type Dialect, type StreamingClient, createStreamingClient, monotonicNs, preflight, resolveTarget } from '../client/index.js';
+import { checkContext } from './context-check.js';
 import { EngineChecks } from './engine-checks.js';
 import { resolveEngine } from './engine-setup.js';
 import type { GpuSource } from '../telemetry/index.js';
@@ -23,7 +24,11 @@ import { TOOL_VERSION } from './version.js';
 export type SweepEvent =
   | { kind: 'preflight'; model: string; models: string[] }
   /** The engine dialect the run speaks, detected (with its evidence) or given. */
-  | { kind: 'engine'; name: string; label: string; version: string | null; dialect: string; source: 'detected' | 'override'; evidence: string[] }
+  | {
+    kind: 'engine'; name: string; label: string; version: string | null; dialect: string; source: 'detected' | 'override'; evidence: string[];
+    /** The context length the server reports (prompt plus output, tokens), or null. */
+    context: { tokens: number; source: string } | null;
+  }
   | { kind: 'warning'; warning: Warning }
   | { kind: 'level-start'; concurrency: number; index: number; total: number; requests: number }
   | { kind: 'request'; concurrency: number; done: number; failed: number; requests: number; outputTokens: number; warmup: boolean }
@@ -86,7 +91,11 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
   if (spec.thinking) warn({ code: 'thinking-on', message: 'thinking is on: reasoning tokens are counted, and results are not comparable with thinking-off runs' });
   const engine = await resolveEngine(target, spec.engine, { model: pre.model, endpoint: spec.endpoint, thinking: spec.thinking, forceLength: spec.forceLength });
   const { dialect } = engine;
-  emit({ kind: 'engine', name: dialect.engine, label: dialect.label, version: engine.version, dialect: dialect.kind, source: engine.source, evidence: engine.evidence });
+  checkContext(spec, engine.context);
+  emit({
+    kind: 'engine', name: dialect.engine, label: dialect.label, version: engine.version, dialect: dialect.kind, source: engine.source, evidence: engine.evidence,
+    context: engine.context,
+  });
   for (const w of engine.warnings) warn(w);
   const checks = new EngineChecks(dialect, spec.cache === 'cold', spec.prompts.kind === 'synthetic' ? spec.promptTokens : null);
 

@@ -17,6 +17,8 @@ export interface Detection {
   dialect: Dialect;
   version: string | null;
   evidence: string[];
+  /** Every answer collected, by path (dialects read their context length from it). */
+  replies: ProbeEvidence;
 }
 
 /** Every GET path detection fetches, `/v1/models` first. */
@@ -43,9 +45,9 @@ export function identify(evidence: ProbeEvidence): Detection {
   for (const kind of DETECTION_ORDER) {
     const dialect = dialects[kind];
     const found = dialect.identify(evidence);
-    if (found !== null) return { dialect, ...found };
+    if (found !== null) return { dialect, ...found, replies: evidence };
   }
-  return { dialect: dialects.generic, version: null, evidence: [] };
+  return { dialect: dialects.generic, version: null, evidence: [], replies: evidence };
 }
 
 /**

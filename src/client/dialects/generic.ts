@@ -5,7 +5,7 @@
  * Detection falls back to it; its version comes from `/version` when answered.
  */
 import { defineOpenAiDialect, openAiReading } from './define.js';
-import { stringAt, versionLine } from './probe-helpers.js';
+import { modelsContext, stringAt, versionLine } from './probe-helpers.js';
 
 export const generic = defineOpenAiDialect({
   kind: 'generic',
@@ -30,6 +30,8 @@ export const generic = defineOpenAiDialect({
   tokenize: { path: '/tokenize', body: (text, model) => ({ model, prompt: text }) },
   promptLogprobs: 'unknown',
   metrics: { path: '/metrics', enabledBy: null, names: {} },
+  // Read only when a server volunteers vLLM's field.
+  context: modelsContext(['max_model_len']),
   probePaths: ['/version'],
   identify(e) {
     const version = stringAt(e, '/version', 'version');

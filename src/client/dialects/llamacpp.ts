@@ -6,7 +6,7 @@
  * (`timings.predicted_n`), `cache_prompt: false` for cold runs.
  */
 import { defineOpenAiDialect, openAiReading } from './define.js';
-import { header, ownedBy, ownedByLine, stringAt, versionLine } from './probe-helpers.js';
+import { header, ownedBy, ownedByLine, routeContext, stringAt, versionLine } from './probe-helpers.js';
 
 export const llamacpp = defineOpenAiDialect({
   kind: 'llamacpp',
@@ -37,6 +37,8 @@ export const llamacpp = defineOpenAiDialect({
       waiting: 'llamacpp:requests_deferred',
     },
   },
+  // The context of one slot (-c divided by --parallel): what a single request may use.
+  context: routeContext('/props', ['default_generation_settings', 'n_ctx'], ' (per slot)'),
   probePaths: ['/props'],
   identify(e) {
     const build = stringAt(e, '/props', 'build_info');

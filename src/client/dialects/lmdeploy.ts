@@ -39,6 +39,7 @@ export const lmdeploy = defineOpenAiDialect({
       prefixCacheHitRate: 'lmdeploy:prefix_cache_hit_rate',
     },
   },
+  context: null,
   probePaths: [],
   identify: (e) => byOwner(e, 'lmdeploy'),
 });

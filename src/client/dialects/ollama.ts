@@ -44,6 +44,7 @@ export const ollama = defineOpenAiDialect({
   tokenize: null,
   promptLogprobs: 'none',
   metrics: { path: null, enabledBy: null, names: {} },
+  context: null,
   probePaths: ['/api/version'],
   identify: identifyOllama,
 });

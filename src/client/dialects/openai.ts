@@ -47,6 +47,7 @@ const base = defineOpenAiDialect({
   tokenize: null,
   promptLogprobs: 'none',
   metrics: { path: null, enabledBy: null, names: {} },
+  context: null,
   probePaths: [],
   identify(e) {
     const owner = ownedBy(e);

@@ -39,6 +39,43 @@ export const ownedByLine = (value: string): string => `GET /v1/models: owned_by 
 /** Evidence line for a version read from `path`. */
 export const versionLine = (path: string, key: string, value: string): string => `GET ${path}: ${key} "${value}"`;
 
+/** A positive whole number, or null. */
+function tokens(v: unknown): number | null {
+  return typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : null;
+}
+
+/** The `/v1/models` entry of `model` (the first one when it is not listed), or null. */
+function modelEntry(e: ProbeEvidence, model: string): Record<string, unknown> | null {
+  const data = okJson(e, '/v1/models')?.data;
+  if (!Array.isArray(data)) return null;
+  const entries = data.filter((d): d is Record<string, unknown> => typeof d === 'object' && d !== null);
+  return entries.find((d) => d.id === model) ?? entries[0] ?? null;
+}
+
+/** A context length read from the model's `/v1/models` entry at `path` (e.g. vLLM's `max_model_len`). */
+export function modelsContext(path: readonly string[]): { source: string; read: (e: ProbeEvidence, model: string) => number | null } {
+  return {
+    source: `GET /v1/models: ${path.join('.')}`,
+    read(e, model) {
+      let v: unknown = modelEntry(e, model);
+      for (const key of path) v = typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[key] : undefined;
+      return tokens(v);
+    },
+  };
+}
+
+/** A context length at `path` inside the JSON of `GET route`. */
+export function routeContext(route: string, path: readonly string[], note = ''): { source: string; read: (e: ProbeEvidence) => number | null } {
+  return {
+    source: `GET ${route}: ${path.join('.')}${note}`,
+    read(e) {
+      let v: unknown = okJson(e, route);
+      for (const key of path) v = typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[key] : undefined;
+      return tokens(v);
+    },
+  };
+}
+
 /** An identification from `owned_by`, with the version of `/version` when that route answers. */
 export function byOwner(e: ProbeEvidence, owner: string): { version: string | null; evidence: string[] } | null {
   if (ownedBy(e) !== owner) return null;

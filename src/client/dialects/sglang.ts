@@ -5,7 +5,7 @@
  * flat errors, metrics only with `--enable-metrics`.
  */
 import { defineOpenAiDialect, openAiReading } from './define.js';
-import { ownedBy, ownedByLine, stringAt, versionLine } from './probe-helpers.js';
+import { modelsContext, ownedBy, ownedByLine, stringAt, versionLine } from './probe-helpers.js';
 
 export const sglang = defineOpenAiDialect({
   kind: 'sglang',
@@ -41,6 +41,8 @@ export const sglang = defineOpenAiDialect({
       generationTokens: 'sglang:generation_tokens_total',
     },
   },
+  // SGLang's model card carries max_model_len like vLLM's.
+  context: modelsContext(['max_model_len']),
   probePaths: ['/get_server_info'],
   identify(e) {
     const version = stringAt(e, '/get_server_info', 'version');

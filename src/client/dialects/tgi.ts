@@ -6,7 +6,7 @@
  * `max_concurrent_requests`, `:` keep-alive comments.
  */
 import { defineOpenAiDialect, openAiReading } from './define.js';
-import { okJson, versionLine } from './probe-helpers.js';
+import { okJson, routeContext, versionLine } from './probe-helpers.js';
 
 export const tgi = defineOpenAiDialect({
   kind: 'tgi',
@@ -48,6 +48,8 @@ export const tgi = defineOpenAiDialect({
       generationTokens: 'tgi_request_generated_tokens',
     },
   },
+  // Prompt plus output must stay within max_total_tokens (TGI answers 422 past it).
+  context: routeContext('/info', ['max_total_tokens']),
   probePaths: ['/info'],
   identify(e) {
     const info = okJson(e, '/info');

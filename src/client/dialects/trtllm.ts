@@ -54,6 +54,7 @@ export const trtllm = defineOpenAiDialect({
       prefixCacheHitRate: 'trtllm_kv_cache_hit_rate',
     },
   },
+  context: null,
   probePaths: ['/version'],
   identify: (e) => byOwner(e, 'tensorrt_llm'),
 });

@@ -78,6 +78,14 @@ export interface ProbeReply {
 /** Every GET answer detection collected, by path (`/v1/models` included). Missing: no answer. */
 export type ProbeEvidence = ReadonlyMap<string, ProbeReply>;
 
+/** Where an engine reports how many tokens a request (prompt plus output) may hold. */
+export interface ContextReading {
+  /** Where the number comes from, in words, e.g. `GET /props: default_generation_settings.n_ctx (per slot)`. */
+  readonly source: string;
+  /** The context length for `model`, tokens, from the detection answers; null when they do not say. */
+  read(evidence: ProbeEvidence, model: string): number | null;
+}
+
 /** What a dialect recognised in the evidence. */
 export interface Identification {
   version: string | null;
@@ -123,6 +131,8 @@ export interface Dialect {
   /** How prompt logprobs can be had, in words ("none" when they cannot). */
   readonly promptLogprobs: string;
   readonly metrics: MetricsFacts;
+  /** Where the engine reports its context length (read from the detection answers), or null when it does not. */
+  readonly context: ContextReading | null;
   /** GET paths detection should fetch for this dialect (never a generation route). */
   readonly probePaths: readonly string[];
   /** Recognises the engine from the collected GET answers, or null. */

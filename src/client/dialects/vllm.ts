@@ -5,7 +5,7 @@
  * (`reasoning_content` before PR #27752), `cache_salt` for cold runs.
  */
 import { defineOpenAiDialect, openAiReading } from './define.js';
-import { byOwner } from './probe-helpers.js';
+import { byOwner, modelsContext } from './probe-helpers.js';
 
 export const vllm = defineOpenAiDialect({
   kind: 'vllm',
@@ -48,6 +48,7 @@ export const vllm = defineOpenAiDialect({
       prefixCacheQueries: 'vllm:prefix_cache_queries_total',
     },
   },
+  context: modelsContext(['max_model_len']),
   probePaths: ['/version'],
   identify: (e) => byOwner(e, 'vllm'),
 });

@@ -1,0 +1,21 @@
+/**
+ * Preflight of the request size: where the engine reports its context length,
+ * a prompt plus output that cannot fit is refused before anything runs, naming
+ * both numbers. The prompt is counted in words (synthetic prompts are about one
+ * token per word on BPE tokenizers, never fewer), so a refusal is certain and a
+ * pass is not a promise: the server's own message still reaches the terminal.
+ */
+import { SweepError } from './errors.js';
+import type { EngineSetup } from './engine-setup.js';
+import type { SweepSpec } from './sweep-spec.js';
+
+/** @throws SweepError('preflight-refused') when the prompt plus the output cap exceeds the reported context. */
+export function checkContext(spec: SweepSpec, context: EngineSetup['context']): void {
+  if (context === null) return;
+  const prompt = spec.prompts.kind === 'synthetic' ? spec.promptTokens : 0;
+  const needed = prompt + spec.outputTokens;
+  if (needed <= context.tokens) return;
+  const what = prompt > 0 ? `a prompt of ${prompt} tokens plus ${spec.outputTokens} output tokens (${needed})` : `an output cap of ${spec.outputTokens} tokens`;
+  throw new SweepError('preflight-refused',
+    `${spec.url}: ${what} cannot fit the server's context of ${context.tokens} tokens (${context.source}); lower the prompt or output tokens, or give the server a longer context`);
+}
