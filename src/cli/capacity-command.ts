@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { type ContractCapacity, contractCapacity, loadContract } from '../contract/index.js';
-import type { LevelResult } from '../core/index.js';
+import { type LevelResult, sanitizeForTerminal as clean } from '../core/index.js';
 import { asUsageErrors } from './contract-errors.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { writeFileAtomic } from './files.js';
@@ -47,13 +47,13 @@ export function registerCapacityCommand(program: Command): void {
       const apiKey = apiKeyFromEnv(flags.apiKeyEnv, contract.server.apiKeyEnv ?? 'GOODPUT_API_KEY');
       const report = await asUsageErrors(() => contractCapacity(contract, {
         url, apiKey, resolution, maxProbes, command: redactedCommand(['goodput', ...process.argv.slice(2)]),
-        onProbe: (p) => process.stderr.write(`probe ${p.label}: ${p.holds ? 'holds' : 'misses'} (${p.reason})\n`),
+        onProbe: (p) => process.stderr.write(clean(`probe ${p.label}: ${p.holds ? 'holds' : 'misses'} (${p.reason})`) + '\n'),
       }));
       const json = JSON.stringify(report, null, 2) + '\n';
       if (flags.json === '-') process.stdout.write(json);
       else {
         if (flags.json) await writeFileAtomic(flags.json, json);
-        process.stdout.write(renderCapacity(report) + '\n');
+        process.stdout.write(clean(renderCapacity(report), { keepNewlines: true }) + '\n');
       }
       if (report.verdict === 'stopped') throw new CliError(EXIT.serverFailed, '');
     });

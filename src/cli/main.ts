@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { registerSimCommand } from '../sim/index.js';
+import { sanitizeForTerminal } from '../core/index.js';
 import { SweepError, TOOL_VERSION } from '../runner/index.js';
 import { registerCardsCommand } from './cards-command.js';
 import { registerDemoCommand } from './demo-command.js';
@@ -59,6 +60,7 @@ try {
   await buildProgram().parseAsync(process.argv);
 } catch (err) {
   const { code, message } = exitCodeOf(err);
-  if (message) process.stderr.write(`goodput: ${message}\n`);
+  // Messages quote servers and files (model ids, error bodies): no escape sequence reaches the terminal.
+  if (message) process.stderr.write(`goodput: ${sanitizeForTerminal(message, { keepNewlines: true })}\n`);
   process.exitCode = code;
 }

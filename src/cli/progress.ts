@@ -1,9 +1,11 @@
 /**
  * Live progress on stderr: a bar per level on a terminal, one line per finished
- * level otherwise. stdout stays clean for the table or the JSON.
+ * level otherwise. stdout stays clean for the table or the JSON. Model ids,
+ * evidence and messages come from the server: each is sanitised.
  */
 import cliProgress from 'cli-progress';
 import pc from 'picocolors';
+import { sanitizeForTerminal as clean } from '../core/index.js';
 import type { SweepEvent } from '../runner/index.js';
 
 export function progressReporter(stream: NodeJS.WriteStream): (e: SweepEvent) => void {
@@ -13,15 +15,16 @@ export function progressReporter(stream: NodeJS.WriteStream): (e: SweepEvent) =>
   return (e) => {
     switch (e.kind) {
       case 'preflight':
-        stream.write(`server answers; model ${e.model}\n`);
+        stream.write(`server answers; model ${clean(e.model)}\n`);
         break;
       case 'engine': {
         const how = e.source === 'detected' ? `detected: ${e.evidence.join('; ')}` : 'given with --engine';
-        stream.write(`engine ${e.label}${e.version === null ? '' : ` ${e.version}`} (${how})\n`);
+        const context = e.context === null ? '' : `; context ${e.context.tokens} tokens (${e.context.source})`;
+        stream.write(clean(`engine ${e.label}${e.version === null ? '' : ` ${e.version}`} (${how})${context}`) + '\n');
         break;
       }
       case 'warning':
-        stream.write(pc.yellow(`warning: ${e.warning.message}\n`));
+        stream.write(pc.yellow(`warning: ${clean(e.warning.message)}\n`));
         break;
       case 'level-start':
         startMs = performance.now();
@@ -43,14 +46,16 @@ export function progressReporter(stream: NodeJS.WriteStream): (e: SweepEvent) =>
         bar?.stop();
         bar = null;
         const l = e.level;
-        const mark = l.invalid ? pc.red(` INVALID (${l.invalidReason})`) : l.clientBound.bound ? pc.yellow(' client-bound') : '';
-        if (!tty) stream.write(`level c=${l.concurrency}: ${l.requests} requests, ${l.failed} failed, ${l.throughputTokS.toFixed(1)} tok/s${mark}\n`);
+        const mark = l.invalid ? pc.red(` INVALID (${clean(l.invalidReason ?? '')})`) : l.clientBound.bound ? pc.yellow(' client-bound') : '';
+        const first = l.failed > 0 && l.failureExamples[0] !== undefined ? `; first failure: ${clean(l.failureExamples[0])}` : '';
+        const retried = (l.clientRetries ?? 0) > 0 ? `, ${l.clientRetries} client-side retries` : '';
+        if (!tty) stream.write(`level c=${l.concurrency}: ${l.requests} requests, ${l.failed} failed${retried}, ${l.throughputTokS.toFixed(1)} tok/s${mark}${first}\n`);
         break;
       }
       case 'stopped':
         bar?.stop();
         bar = null;
-        stream.write(pc.red(`sweep ${e.status}: ${e.reason}\n`));
+        stream.write(pc.red(`sweep ${e.status}: ${clean(e.reason)}\n`));
         break;
     }
   };

@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { formatQualityScore } from '../core/index.js';
+import { formatQualityScore, sanitizeForTerminal } from '../core/index.js';
 import { QualityError, scoreQuality, type QualityOptions, type QualityRun } from '../quality/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { writeFileAtomic } from './files.js';
@@ -35,12 +35,13 @@ export function qualityOptionsFromFlags(f: QualityFlags): QualityOptions {
 
 /** The text report: both configurations, then the score block (number, components, evaluator, scale note). */
 export function renderQualityRun(run: QualityRun): string {
-  return [
+  // Model ids are the servers' words.
+  return sanitizeForTerminal([
     `Baseline:  ${run.baseline.url} (${run.baseline.model})`,
     `Candidate: ${run.candidate.url} (${run.candidate.model})`,
     `First-token requests: ${run.endpoint === 'chat' ? '/v1/chat/completions' : '/v1/completions'}; perplexity: /v1/completions with echo`,
     formatQualityScore(run),
-  ].join('\n');
+  ].join('\n'), { keepNewlines: true });
 }
 
 export function registerQualityCommand(program: Command): void {

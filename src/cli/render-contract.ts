@@ -4,7 +4,7 @@
  * input, the matrix as one table, and each cell's curve.
  */
 import pc from 'picocolors';
-import { type BusinessCost, type LevelResult, type Matrix, type SweepResult, cellLabel, describeSlo } from '../core/index.js';
+import { type BusinessCost, type LevelResult, type Matrix, type SweepResult, cellLabel, describeSlo, sanitizeForTerminal as clean } from '../core/index.js';
 import { renderResult } from './render-table.js';
 
 const fmt = (x: number | null | undefined, digits = 1) => (x === null || x === undefined ? '—' : x.toFixed(digits));
@@ -36,8 +36,8 @@ export function renderCost(cost: BusinessCost): string {
 }
 
 export function renderMatrix(m: Matrix): string {
-  const table = grid(m.table.columns, m.table.rows.map((r) => r.map((v) => (v === null ? '—' : String(v)))));
-  const curves = m.cells.map((cell) => `  cell ${cell.index} ${cellLabel(cell.key)}: ` +
+  const table = grid(m.table.columns.map((h) => clean(h)), m.table.rows.map((r) => r.map((v) => (v === null ? '—' : clean(String(v))))));
+  const curves = m.cells.map((cell) => `  cell ${cell.index} ${clean(cellLabel(cell.key))}: ` +
     cell.levels.map((l) => `${l.load?.level ?? l.concurrency}→${fmt(l.throughputTokS, 0)} tok/s, TTFT p50 ${fmt(l.ttftMs?.p50)} ms${l.invalid ? ' (invalid)' : ''}`).join(' · '));
   return [`Matrix (${m.order}):`, table, '', 'Curves per cell:', ...curves].join('\n');
 }
@@ -46,11 +46,12 @@ export function renderMatrix(m: Matrix): string {
 export function renderContractResult(result: SweepResult, color: boolean): string {
   const c = color ? pc : pc.createColors(false);
   const parts = [renderResult(result, color)];
-  if (result.contractHash) parts.push('', `Contract sha256 ${result.contractHash} · tokenizer ${result.tokenizer?.label ?? 'not recorded'}`);
+  if (result.contractHash) parts.push('', `Contract sha256 ${result.contractHash} · tokenizer ${clean(result.tokenizer?.label ?? 'not recorded')}`);
   if (result.serverReport) {
     const r = result.serverReport;
-    parts.push(`Server reports engine ${r.engineVersion ?? 'version not reported'}${r.engineVersionSource ? ` (${r.engineVersionSource})` : ''}; ` +
-      r.checks.map((x) => `${x.field} ${x.declared} ${x.status === 'match' ? `= ${x.reported}` : '(not reported)'}`).join(', '));
+    // Versions and reported values are the server's words.
+    parts.push(clean(`Server reports engine ${r.engineVersion ?? 'version not reported'}${r.engineVersionSource ? ` (${r.engineVersionSource})` : ''}; ` +
+      r.checks.map((x) => `${x.field} ${x.declared} ${x.status === 'match' ? `= ${x.reported}` : '(not reported)'}`).join(', ')));
   }
   if (result.run.slo) parts.push('', c.bold(`Goodput against ${describeSlo(result.run.slo)}`), renderGoodput(result.levels));
   if (result.businessCost) parts.push('', renderCost(result.businessCost));

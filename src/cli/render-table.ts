@@ -1,10 +1,12 @@
 /**
  * The results table and the cards as terminal text. Columns follow the
  * Benchmarks page's order; an invalid level is never blank or zero: its row says
- * why, and its averages are shown dimmed and marked.
+ * why, and its averages are shown dimmed and marked. Every string that came
+ * from a server or a file goes through sanitizeForTerminal.
  */
 import pc from 'picocolors';
-import type { Cards, LevelResult, SweepResult } from '../core/index.js';
+import { type Cards, type LevelResult, type SweepResult, sanitizeForTerminal as clean } from '../core/index.js';
+import { levelNotes } from './level-notes.js';
 import { renderTelemetry } from './render-telemetry.js';
 
 const fmt = (x: number | null | undefined, digits = 1) => (x === null || x === undefined ? '—' : x.toFixed(digits));
@@ -15,8 +17,8 @@ const HEADERS = [
 ];
 
 function status(l: LevelResult): string {
-  if (l.invalid) return `INVALID: ${l.invalidReason}`;
-  if (l.clientBound.bound) return `client-bound: ${l.clientBound.reason}`;
+  if (l.invalid) return `INVALID: ${clean(l.invalidReason ?? '')}`;
+  if (l.clientBound.bound) return `client-bound: ${clean(l.clientBound.reason ?? '')}`;
   return 'ok';
 }
 
@@ -55,14 +57,14 @@ export function renderCards(cards: Cards): string {
   const engine = e.peakThroughputTokS === null
     ? `Engine    no valid level to take a peak from · curve ${curve}`
     : `Engine    peak ${fmt(e.peakThroughputTokS)} tok/s at concurrency ${e.peakConcurrency} · curve ${curve}` +
-      (e.excluded.length > 0 ? ` · excluded: ${e.excluded.map((x) => `${x.concurrency} (${x.reason})`).join('; ')}` : '');
-  const mem = p.gpuMemMiBPeak === null ? `memory ${p.gpuMemSource}` : `memory peak ${fmt(p.gpuMemMiBPeak, 0)} of ${fmt(p.gpuMemMiBTotal, 0)} MiB (${p.gpuMemSource})`;
+      (e.excluded.length > 0 ? ` · excluded: ${e.excluded.map((x) => `${x.concurrency} (${clean(x.reason)})`).join('; ')}` : '');
+  const mem = p.gpuMemMiBPeak === null ? `memory ${clean(p.gpuMemSource)}` : `memory peak ${fmt(p.gpuMemMiBPeak, 0)} of ${fmt(p.gpuMemMiBTotal, 0)} MiB (${clean(p.gpuMemSource)})`;
   const cost = p.costPer1MOutputTokensUsd === null
     ? p.basis
     : `$${p.hourlyCostUsd?.toFixed(2)}/h → $${p.costPer1MOutputTokensUsd.toFixed(2)} per 1M output tokens` +
       (p.savingPct === null ? '' : `, ${fmt(Math.abs(p.savingPct))}% ${p.savingPct >= 0 ? 'below' : 'above'} the $${p.baselineRateUsdPer1M?.toFixed(2)} baseline`) +
       `\n          basis: ${p.basis}`;
-  const platform = `Platform  ${p.gpu ?? 'GPU not recorded'} · ${mem}\n          ${cost}`;
+  const platform = `Platform  ${p.gpu === null ? 'GPU not recorded' : clean(p.gpu)} · ${mem}\n          ${cost}`;
   return [model, engine, platform].join('\n');
 }
 
@@ -70,10 +72,10 @@ export function renderCards(cards: Cards): string {
 export function renderResult(result: SweepResult, color: boolean): string {
   const c = color ? pc : pc.createColors(false);
   const parts: string[] = [];
-  const head = `${result.run.model} at ${result.run.url} · ${result.run.outputTokens} output tokens · thinking ${result.run.thinking}`;
+  const head = `${clean(result.run.model)} at ${clean(result.run.url)} · ${result.run.outputTokens} output tokens · thinking ${result.run.thinking}`;
   parts.push(c.bold(head));
-  for (const w of result.warnings) parts.push(c.yellow(`warning: ${w.message}`));
-  parts.push('', renderTable(result.levels, color), ...renderTelemetry(result.levels), '', renderCards(result.cards));
-  if (result.run.stopReason) parts.push('', c.red(`Sweep ${result.run.status}: ${result.run.stopReason}`));
+  for (const w of result.warnings) parts.push(c.yellow(`warning: ${clean(w.message)}`));
+  parts.push('', renderTable(result.levels, color), ...levelNotes(result.levels), ...renderTelemetry(result.levels), '', renderCards(result.cards));
+  if (result.run.stopReason) parts.push('', c.red(`Sweep ${result.run.status}: ${clean(result.run.stopReason)}`));
   return parts.join('\n');
 }

@@ -4,7 +4,7 @@
  * and utilisation, power and energy with their source. Nothing is printed for
  * what was not measured.
  */
-import type { ComparisonRow, LevelResult } from '../core/index.js';
+import { type ComparisonRow, type LevelResult, sanitizeForTerminal as clean } from '../core/index.js';
 
 const f = (x: number | null | undefined, d = 1) => (x === null || x === undefined ? '—' : x.toFixed(d));
 const signed = (x: number, d = 1) => `${x >= 0 ? '+' : ''}${x.toFixed(d)}`;
@@ -39,7 +39,7 @@ function gpuLine(l: LevelResult): string | null {
     g.powerW === null ? null : `power ${f(g.powerW.mean, 0)} W`,
     g.joulesPerOutputToken === null ? null : `${f(g.joulesPerOutputToken, 3)} J/output token (${g.energyMethod === 'counter' ? 'energy counter' : 'from power'})`,
   ].filter((p): p is string => p !== null);
-  return parts.length === 0 ? null : `  ${l.concurrency}: ${parts.join(' · ')} (${g.source})`;
+  return parts.length === 0 ? null : `  ${l.concurrency}: ${parts.join(' · ')} (${clean(g.source)})`;
 }
 
 /** Lines for the levels that have a server view or GPU figures; empty when none has. */
@@ -48,7 +48,7 @@ export function renderTelemetry(levels: readonly LevelResult[]): string[] {
   const gpu = levels.map(gpuLine).filter((x): x is string => x !== null);
   const url = levels.find((l) => l.serverTruth)?.serverTruth?.metricsUrl;
   return [
-    ...(server.length > 0 ? ['', `Server view (its own metrics at ${url}), by level:`, ...server] : []),
+    ...(server.length > 0 ? ['', `Server view (its own metrics at ${clean(url ?? '')}), by level:`, ...server] : []),
     ...(gpu.length > 0 ? ['', 'GPU, by level:', ...gpu] : []),
   ];
 }

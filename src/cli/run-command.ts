@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { type Contract, loadContract, runContract } from '../contract/index.js';
-import type { SweepResult } from '../core/index.js';
+import { type SweepResult, sanitizeForTerminal } from '../core/index.js';
 import { asUsageErrors } from './contract-errors.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { writeFileAtomic, writeRecords } from './files.js';
@@ -49,7 +49,7 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
   try {
     const result = await asUsageErrors(() => runContract(contract, {
       url, apiKey, command, signal: ctrl.signal, onCellStart,
-      onCell: (i, total, label) => process.stderr.write(`cell ${i + 1}/${total}: ${label}\n`),
+      onCell: (i, total, label) => process.stderr.write(`cell ${i + 1}/${total}: ${sanitizeForTerminal(label)}\n`),
       onEvent: (e) => {
         progress(e);
         saved.session?.onEvent(e);

@@ -4,6 +4,7 @@
  * optionally, the raw records as JSON lines.
  */
 import type { Command } from 'commander';
+import { sanitizeForTerminal as clean } from '../core/index.js';
 import type { RunDetail, RunSummary } from '../store/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { recordsText, writeFilesAtomic } from './files.js';
@@ -44,12 +45,12 @@ export function registerRunsCommand(program: Command): void {
   addStoreOptions(runs.command('list').description('the run history, newest first').option('--json', 'print JSON'))
     .action(async (f: StoreCliFlags) => {
       const list = await withCatalog(f, 'goodput runs list', (c) => c.listRuns());
-      process.stdout.write((f.json ? JSON.stringify(list, null, 2) : listText(list)) + '\n');
+      process.stdout.write((f.json ? JSON.stringify(list, null, 2) : clean(listText(list), { keepNewlines: true })) + '\n');
     });
   addStoreOptions(runs.command('show').description('one run: its levels, warnings and cards').argument('<id>', 'run id').option('--json', 'print JSON'))
     .action(async (id: string, f: StoreCliFlags) => {
       const run = await withCatalog(f, 'goodput runs show', (c) => c.getRun(runId(id)));
-      process.stdout.write((f.json ? JSON.stringify(run, null, 2) : showText(run)) + '\n');
+      process.stdout.write((f.json ? JSON.stringify(run, null, 2) : clean(showText(run), { keepNewlines: true })) + '\n');
     });
   addStoreOptions(runs.command('export').description('write a finished run as the result JSON of goodput sweep --json')
     .argument('<id>', 'run id')

@@ -4,6 +4,7 @@
  * stored but never printed.
  */
 import type { Command } from 'commander';
+import { sanitizeForTerminal as clean } from '../core/index.js';
 import { type ServerInput, type ServerView, serverInputSchema } from '../store/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { apiKeyFromEnv, parseNumber } from './parse-flags.js';
@@ -18,7 +19,8 @@ export function serverLine(s: ServerView): string {
   const state = s.status.state === 'running' ? `running (model ${s.status.model ?? '?'})` : s.status.state;
   const extra = [s.gpuLabel, s.hourlyCostUsd === null ? null : `$${s.hourlyCostUsd.toFixed(2)}/h`, s.engine, s.hasApiKey ? 'API key set' : null].filter(Boolean).join(' · ');
   const detail = s.status.detail ? `\n    ${s.status.detail}` : '';
-  return `${s.name.padEnd(16)} ${s.baseUrl.padEnd(28)} ${state} · checked ${s.status.checkedAt}${extra ? ` · ${extra}` : ''}${detail}`;
+  // Model ids and probe details are the server's words: sanitised, and kept to their own line.
+  return clean(`${s.name.padEnd(16)} ${s.baseUrl.padEnd(28)} ${state} · checked ${s.status.checkedAt}${extra ? ` · ${extra}` : ''}`) + (detail ? `\n    ${clean(detail.trim())}` : '');
 }
 
 function inputOf(name: string, url: string, f: AddFlags): ServerInput {
@@ -33,7 +35,7 @@ function inputOf(name: string, url: string, f: AddFlags): ServerInput {
   throw new CliError(EXIT.usage, `${flag}: ${issue?.message ?? 'invalid'}`);
 }
 
-const print = (json: boolean | undefined, value: unknown, text: string) => process.stdout.write(json ? JSON.stringify(value, null, 2) + '\n' : text + '\n');
+const print = (json: boolean | undefined, value: unknown, text: string) => process.stdout.write(json ? JSON.stringify(value, null, 2) + '\n' : clean(text, { keepNewlines: true }) + '\n');
 
 export function registerServersCommand(program: Command): void {
   const servers = program.command('servers').description('the server registry: add, list, check and remove servers');
@@ -66,6 +68,6 @@ export function registerServersCommand(program: Command): void {
   addStoreOptions(servers.command('remove').description('remove a server (its runs are kept)').argument('<name>', 'server name or id'))
     .action(async (name: string, f: StoreCliFlags) => {
       const s = await withCatalog(f, 'goodput servers remove', (c) => c.removeServer(name));
-      process.stdout.write(`removed ${s.name} (${s.baseUrl}); its runs are kept\n`);
+      process.stdout.write(clean(`removed ${s.name} (${s.baseUrl}); its runs are kept`) + '\n');
     });
 }
