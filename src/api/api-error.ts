@@ -7,7 +7,7 @@ import { SweepError } from '../runner/index.js';
 import { StoreError } from '../store/index.js';
 
 export type ApiErrorCode =
-  | 'bad-request' | 'unauthorized' | 'forbidden' | 'not-found' | 'duplicate'
+  | 'bad-request' | 'unauthorized' | 'forbidden' | 'not-found' | 'duplicate' | 'too-large' | 'unsupported-media-type'
   | 'server-not-running' | 'run-in-progress' | 'not-exportable' | 'not-active' | 'busy' | 'internal';
 
 export const HTTP_STATUS = {
@@ -16,6 +16,8 @@ export const HTTP_STATUS = {
   forbidden: 403,
   'not-found': 404,
   duplicate: 409,
+  'too-large': 413,
+  'unsupported-media-type': 415,
   'server-not-running': 409,
   'run-in-progress': 409,
   'not-exportable': 409,

@@ -11,6 +11,7 @@ import { runRoutes } from './routes-runs.js';
 import { serverRoutes } from './routes-servers.js';
 import type { RunHub } from './run-hub.js';
 import type { RunManager } from './run-manager.js';
+import { bodyLimitGuard, nulGuard } from './request-limits.js';
 import { staticFiles } from './static-files.js';
 
 export interface AppDeps {
@@ -37,7 +38,9 @@ export function createApp(d: AppDeps): Hono {
     c.header('referrer-policy', 'no-referrer');
   });
   app.use('*', hostGuard(d.host), tokenGuard(d.token), originGuard());
-  app.get('/api/health', (c) => c.json({ ok: true, store: d.catalog.description }));
+  app.use('/api/*', nulGuard(), bodyLimitGuard());
+  // Unauthenticated on loopback: it says the API is up and nothing else (the store's location may carry a password).
+  app.get('/api/health', (c) => c.json({ ok: true }));
   app.route('/api/servers', serverRoutes(d.catalog));
   app.route('/api/runs', runRoutes(d.catalog, d.manager, d.hub));
   app.route('/api/ingest/runs', ingestRoutes(d.catalog));

@@ -1,7 +1,12 @@
 /**
  * Request guards. The token (required when serve binds anything but
- * loopback) is checked on every request: `Authorization: Bearer <token>`, or
- * the HttpOnly cookie the page gets after being opened once as `/?token=…`.
+ * loopback) is checked on every request: `Authorization: Bearer <token>`,
+ * else `?token=`, else the HttpOnly cookie the page gets after being opened
+ * once as `/?token=…`. Browsers send a host's cookies to every port of it, so
+ * the cookie is named after this server's port (`goodput_token_7878`): a
+ * second serve on another port never reads the first one's as its own, and an
+ * explicit `?token=` always wins over a stale cookie. Another server on the
+ * same host still receives it; docs/security-and-endings.md says so.
  * The Host guard stops DNS rebinding; the Origin guard stops other sites from
  * posting to the API.
  */
@@ -11,7 +16,11 @@ import { getCookie, setCookie } from 'hono/cookie';
 import { isLoopback } from '../client/index.js';
 import { ApiError } from './api-error.js';
 
-export const TOKEN_COOKIE = 'goodput_token';
+/** The token cookie's name for the port the request was sent to (from Host; 80 when it names none). */
+export function tokenCookieName(hostHeader: string | undefined): string {
+  const port = /:(\d{1,5})$/.exec(hostHeader ?? '')?.[1] ?? '80';
+  return `goodput_token_${port}`;
+}
 
 /** True for 127.0.0.0/8, ::1 and localhost: one definition, in client/ (re-exported for serve.ts and the api index). */
 export { isLoopback };
@@ -27,11 +36,13 @@ export function tokenGuard(token: string | null): MiddlewareHandler {
     if (token === null) return next();
     const bearer = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
     const query = c.req.query('token');
-    const given = bearer ?? getCookie(c, TOKEN_COOKIE) ?? query;
+    const cookie = tokenCookieName(c.req.header('host'));
+    // The most explicit wins: a header, then the URL, then what the browser kept.
+    const given = bearer ?? query ?? getCookie(c, cookie);
     if (given === undefined || !same(given, token)) {
       throw new ApiError('unauthorized', 'this goodput serve needs its token: send "Authorization: Bearer <token>", or open the page once as /?token=<token>');
     }
-    if (query !== undefined && bearer === undefined) setCookie(c, TOKEN_COOKIE, token, { httpOnly: true, sameSite: 'Strict', path: '/' });
+    if (query !== undefined && bearer === undefined) setCookie(c, cookie, token, { httpOnly: true, sameSite: 'Strict', path: '/' });
     return next();
   };
 }

@@ -23,6 +23,8 @@ export const LIMITS = {
   probeResponseBytes: { max: 8 * MiB, what: 'bytes in a probe response (/v1/models, /props, /metrics)' },
   errorBodyBytes: { max: 64 * 1024, what: 'bytes of an error body kept for its message' },
   apiBodyBytes: { max: 1 * MiB, what: 'bytes in one body sent to goodput serve' },
+  // A sweep saving through serve sends each level with its raw records in one body: far above 1 MiB.
+  apiIngestBodyBytes: { max: 256 * MiB, what: 'bytes in one level with its raw records sent to goodput serve' },
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

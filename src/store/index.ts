@@ -3,7 +3,7 @@
  * over a narrow driver port, with two back ends: PGlite (embedded, the default)
  * and PostgreSQL. This file is the folder's only door.
  */
-export type { SqlDriver, SqlExecutor, SqlParam } from './sql-driver.js';
+export { type SqlDriver, type SqlExecutor, type SqlParam, MAX_ROW_ID, rowIdInRange } from './sql-driver.js';
 export { openPgliteDriver } from './pglite-driver.js';
 export { openPgDriver, redactDatabaseUrl } from './pg-driver.js';
 export { MIGRATIONS, migrate, type Migration } from './migrations.js';

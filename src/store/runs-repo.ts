@@ -6,7 +6,7 @@
  */
 import type { SweepResult, Warning } from '../core/index.js';
 import { ownerGoneReason } from './liveness.js';
-import { type SqlDriver, type SqlExecutor, UNIQUE_VIOLATION, sqlState } from './sql-driver.js';
+import { type SqlDriver, type SqlExecutor, UNIQUE_VIOLATION, rowIdInRange, sqlState } from './sql-driver.js';
 import { StoreError } from './store-error.js';
 import type { BeginRun, RunDetail, RunSummary } from './types.js';
 import { RUN_SUMMARY_SELECT, type RunRow, detailOf, summaryOf } from './run-rows.js';
@@ -104,6 +104,7 @@ export class RunsRepo {
 
   /** One run with its finished levels. @throws StoreError 'not-found'. */
   async get(id: number): Promise<RunDetail> {
+    if (!rowIdInRange(id)) throw new StoreError('not-found', `there is no run ${id}`);
     await this.reap();
     const row = (await this.db.query<RunRow>(`${RUN_SUMMARY_SELECT} WHERE r.id = $1`, [id]))[0];
     if (!row) throw new StoreError('not-found', `there is no run ${id}`);

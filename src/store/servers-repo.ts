@@ -2,7 +2,7 @@
  * Registered servers. The API key is written here and read back only by
  * `secret()`, for the process that runs a sweep; every view leaves it out.
  */
-import { type SqlExecutor, UNIQUE_VIOLATION, isoTime, sqlState } from './sql-driver.js';
+import { type SqlExecutor, UNIQUE_VIOLATION, isoTime, rowIdInRange, sqlState } from './sql-driver.js';
 import { StoreError } from './store-error.js';
 import type { ServerInput } from './server-input.js';
 import type { ServerStatus, ServerView } from './types.js';
@@ -51,6 +51,7 @@ export class ServersRepo {
   /** A server by id, or by name when `ref` is not a number. @throws StoreError 'not-found'. */
   async get(ref: number | string): Promise<ServerView> {
     const byId = typeof ref === 'number' || /^\d+$/.test(ref);
+    if (byId && !rowIdInRange(Number(ref))) throw new StoreError('not-found', `no server with id ${ref} is registered`);
     const rows = await this.db.query<ServerRow>(`SELECT ${COLUMNS} FROM servers WHERE ${byId ? 'id = $1' : 'name = $1'}`, [byId ? Number(ref) : ref]);
     if (rows.length === 0) throw new StoreError('not-found', `no server ${byId ? `with id ${ref}` : `named "${ref}"`} is registered`);
     return view(rows[0] as ServerRow);

@@ -36,3 +36,9 @@ export function isoTime(v: unknown): string {
   if (v instanceof Date) return v.toISOString();
   return new Date(String(v)).toISOString();
 }
+
+/** The largest id a row can have (ids are INTEGER): a larger one is "not found" before any SQL, never an out-of-range error. */
+export const MAX_ROW_ID = 2_147_483_647;
+
+/** Whether `id` can name a row at all. */
+export const rowIdInRange = (id: number): boolean => Number.isSafeInteger(id) && id >= 1 && id <= MAX_ROW_ID;
