@@ -1,6 +1,5 @@
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { testHomeEnv } from './vitest.home.js';
 
 export default defineConfig({
   test: {
@@ -11,7 +10,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Integration tests start real servers; two cores do not like many at once.
     maxWorkers: 2,
-    // Commands that store runs by default (goodput demo) write here, never into the real ~/.goodput.
-    env: { GOODPUT_HOME: join(tmpdir(), `goodput-test-home-${process.pid}`) },
+    env: testHomeEnv,
   },
 });

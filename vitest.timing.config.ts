@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { testHomeEnv } from './vitest.home.js';
 
 // Tests that compare measured times with a known schedule. They run one file at a
 // time after the rest, so they measure our client and the simulator, not the
@@ -9,5 +10,6 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 60_000,
     fileParallelism: false,
+    env: testHomeEnv,
   },
 });
