@@ -4,12 +4,14 @@
  * (embedded-lock.ts); the lock is released on close.
  */
 import { hostname } from 'node:os';
+import { sanitizeForTerminal } from '../core/index.js';
 import { type LockHolder, acquireEmbeddedLock } from './embedded-lock.js';
 import { LevelsRepo } from './levels-repo.js';
 import { describeLocation, type StoreLocation } from './location.js';
 import { migrate } from './migrations.js';
 import { openPgDriver } from './pg-driver.js';
 import { openPgliteDriver } from './pglite-driver.js';
+import { makePrivate } from './private-dir.js';
 import { RunsRepo } from './runs-repo.js';
 import { ServersRepo } from './servers-repo.js';
 import type { SqlDriver } from './sql-driver.js';
@@ -28,7 +30,7 @@ export interface Store {
 }
 
 /** Migrates and wraps an open driver (tests pass their own). */
-export async function storeOnDriver(driver: SqlDriver, description: string, onClose: () => void = () => {}): Promise<Store> {
+export async function storeOnDriver(driver: SqlDriver, description: string, onClose: () => void | Promise<void> = () => {}): Promise<Store> {
   await migrate(driver);
   const levels = new LevelsRepo(driver);
   return {
@@ -40,7 +42,7 @@ export async function storeOnDriver(driver: SqlDriver, description: string, onCl
       try {
         await driver.close();
       } finally {
-        onClose();
+        await onClose();
       }
     },
   };
@@ -59,13 +61,25 @@ export function holderText(h: LockHolder): string {
 export async function openStore(location: StoreLocation, who: Pick<LockHolder, 'kind' | 'command'>): Promise<Store> {
   const description = describeLocation(location);
   if (location.kind === 'postgres') return storeOnDriver(await openPgDriver(location.url), description);
+  const loosened = await makePrivate(location.dir);
+  if (loosened > 0) {
+    process.stderr.write(`goodput: ${loosened} entries of ${sanitizeForTerminal(location.dir)} were open to other users; made them private (0700 folders, 0600 files)\n`);
+  }
   const taken = await acquireEmbeddedLock(location.dir, who);
   if (!taken.ok) {
     const err = new StoreError('busy', `the ${description} is in use by ${holderText(taken.holder)}`);
     throw Object.assign(err, { holder: taken.holder });
   }
   try {
-    const store = await storeOnDriver(await openPgliteDriver(location.dir), description, () => taken.lock.release());
+    // PGlite writes with the process umask: what it creates (WAL segments too) is closed up once it is open and again on close.
+    const store = await storeOnDriver(await openPgliteDriver(location.dir), description, async () => {
+      try {
+        await makePrivate(location.dir);
+      } finally {
+        taken.lock.release();
+      }
+    });
+    await makePrivate(location.dir);
     return { ...store, advertise: (url) => taken.lock.update({ url }) };
   } catch (err) {
     taken.lock.release();
