@@ -7,10 +7,11 @@ describe('redactedCommand', () => {
   it('hides API keys and database passwords in both flag forms', () => {
     const cmd = redactedCommand([
       'goodput', 'sweep', '--api-key', 'sk-live-1', '--database-url', 'postgres://bench:hunter2@db:5432/goodput',
-      '--api-key=sk-live-2', '--database-url=postgres://u:pw2@db/x', '--levels', '1,2',
+      '--api-key=sk-live-2', '--database-url=postgres://u:pw2@db/x', '--database-url', 'postgres://db/x?user=u&password=pw3', '--levels', '1,2',
     ]);
-    expect(cmd).not.toMatch(/sk-live|hunter2|pw2/);
-    expect(cmd).toBe('goodput sweep --api-key *** --database-url postgres://bench:***@db:5432/goodput --api-key=*** --database-url=postgres://u:***@db/x --levels 1,2');
+    expect(cmd).not.toMatch(/sk-live|hunter2|pw2|pw3/);
+    expect(cmd).toBe('goodput sweep --api-key *** --database-url postgres://***:***@db:5432/goodput --api-key=*** '
+      + '--database-url=postgres://***:***@db/x --database-url postgres://db/x?user=u&password=*** --levels 1,2');
   });
 });
 

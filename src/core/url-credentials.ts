@@ -20,3 +20,22 @@ export function urlCredentialProblem(text: string): string | null {
   if (secret) return `must not carry a secret in its query (${secret}=…); give the key with --api-key-env / apiKey instead`;
   return null;
 }
+
+/**
+ * `text` fit to be printed, stored or returned: user name and password and
+ * every secret-looking query parameter replaced by `***`. Database URLs carry
+ * their password either way (`postgres://u:pw@h/db` or `?password=`).
+ * @returns null when `text` is not a URL (callers say so in their own words)
+ */
+export function redactUrl(text: string): string | null {
+  let u: URL;
+  try {
+    u = new URL(text);
+  } catch {
+    return null;
+  }
+  if (u.username !== '') u.username = '***';
+  if (u.password !== '') u.password = '***';
+  for (const k of [...u.searchParams.keys()]) if (SECRET_PARAMS.test(k) || /pass/i.test(k)) u.searchParams.set(k, '***');
+  return u.toString();
+}

@@ -19,7 +19,7 @@ describe('store location', () => {
   });
   it('refuses both flags, and a URL that is not postgres://, naming the flag', () => {
     expect(() => resolveStoreLocation({ data: 'd', databaseUrl: 'postgres://h/db' })).toThrow(/either --data .* or --database-url/);
-    expect(() => resolveStoreLocation({ databaseUrl: 'mysql://u:pw@h/db' })).toThrow('database URL must start with postgres:// (got "mysql://u:***@h/db")');
+    expect(() => resolveStoreLocation({ databaseUrl: 'mysql://u:pw@h/db' })).toThrow('database URL must start with postgres:// (got "mysql://***:***@h/db")');
   });
   it('the default store counts as configured only once it exists', () => {
     const home = mkdtempSync(join(tmpdir(), 'goodput-home-'));
@@ -27,7 +27,7 @@ describe('store location', () => {
     expect(storeConfigured(r)).toBe(false);
     mkdirSync(join(home, 'db'));
     expect(storeConfigured(r)).toBe(true);
-    expect(describeLocation({ kind: 'postgres', url: 'postgres://u:pw@h:5/db' })).toBe('PostgreSQL at postgres://u:***@h:5/db');
+    expect(describeLocation({ kind: 'postgres', url: 'postgres://u:pw@h:5/db' })).toBe('PostgreSQL at postgres://***:***@h:5/db');
   });
 });
 

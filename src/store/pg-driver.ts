@@ -3,17 +3,12 @@
  * The password in the URL never appears in a message.
  */
 import pg from 'pg';
+import { redactUrl } from '../core/index.js';
 import type { SqlDriver, SqlExecutor, SqlParam } from './sql-driver.js';
 
-/** `postgres://user:***@host:port/db`: the URL as it may be shown. */
+/** `postgres://***:***@host:port/db?password=***`: the URL as it may be shown. */
 export function redactDatabaseUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password !== '') u.password = '***';
-    return u.toString();
-  } catch {
-    return 'postgres://(unparseable URL)';
-  }
+  return redactUrl(url) ?? 'postgres://(unparseable URL)';
 }
 
 /**
