@@ -2,10 +2,12 @@
  * The single-writer rule of the embedded database: PGlite is one process's
  * database, so the process that opens a data directory first writes
  * `<dir>.lock` (pid, host, what it is, and for `goodput serve` its URL) and
- * removes it when it closes. Anyone else finds the holder there; a lock whose
- * pid is gone from this host is stale and taken over.
+ * removes it when it closes. Anyone else finds the holder there. The holder
+ * touches the file every LOCK_HEARTBEAT_MS; a lock whose heartbeat (its
+ * modification time) is older than LOCK_STALE_MS is stale whatever host wrote
+ * it, and so is one whose pid is gone from this host. Stale locks are taken over.
  */
-import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { hostname } from 'node:os';
@@ -32,6 +34,11 @@ export interface EmbeddedLock {
 
 export type LockResult = { ok: true; lock: EmbeddedLock } | { ok: false; holder: LockHolder };
 
+/** How often a holder touches its lock, ms. */
+export const LOCK_HEARTBEAT_MS = 15_000;
+/** A lock not touched for this long belongs to no one, ms (a holder on another host cannot be asked). */
+export const LOCK_STALE_MS = 60_000;
+
 /** The lock file of an embedded data directory. */
 export const lockPathOf = (dir: string): string => `${dir.replace(/\/+$/, '')}.lock`;
 
@@ -44,9 +51,17 @@ function readHolder(path: string): LockHolder | null {
 }
 
 /** Who holds the embedded store now, if a live process does. */
-export function currentHolder(dir: string): LockHolder | null {
-  const h = readHolder(lockPathOf(dir));
+export function currentHolder(dir: string, nowMs = Date.now()): LockHolder | null {
+  const path = lockPathOf(dir);
+  const h = readHolder(path);
   if (h === null) return null;
+  let beatMs: number;
+  try {
+    beatMs = statSync(path).mtimeMs;
+  } catch {
+    return null;
+  }
+  if (nowMs - beatMs > LOCK_STALE_MS) return null;
   return h.host !== hostname() || pidAlive(h.pid) ? h : null;
 }
 
@@ -67,6 +82,15 @@ export async function acquireEmbeddedLock(dir: string, who: Pick<LockHolder, 'ki
       }
       const onExit = () => rmSync(path, { force: true });
       process.once('exit', onExit);
+      const heartbeat = setInterval(() => {
+        try {
+          const now = new Date();
+          utimesSync(path, now, now);
+        } catch {
+          // Removed by hand: the next opener takes over; nothing to keep alive.
+        }
+      }, LOCK_HEARTBEAT_MS);
+      heartbeat.unref();
       return {
         ok: true,
         lock: {
@@ -77,6 +101,7 @@ export async function acquireEmbeddedLock(dir: string, who: Pick<LockHolder, 'ki
             renameSync(tmp, path);
           },
           release() {
+            clearInterval(heartbeat);
             process.off('exit', onExit);
             if (readHolder(path)?.pid === process.pid) rmSync(path, { force: true });
           },

@@ -1,10 +1,10 @@
 /** Where the store lives (flags, variables, default) and the embedded single-writer lock. */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { acquireEmbeddedLock, currentHolder, lockPathOf } from './embedded-lock.js';
+import { describe, expect, it, vi } from 'vitest';
+import { LOCK_HEARTBEAT_MS, LOCK_STALE_MS, acquireEmbeddedLock, currentHolder, lockPathOf } from './embedded-lock.js';
 import { describeLocation, resolveStoreLocation, storeConfigured } from './location.js';
 import { openStore } from './store.js';
 
@@ -51,6 +51,38 @@ describe('embedded single-writer lock', () => {
     expect(got.ok).toBe(true);
     expect(JSON.parse(readFileSync(lockPathOf(dir), 'utf8')).pid).toBe(process.pid);
     if (got.ok) got.lock.release();
+  });
+  it('a lock whose heartbeat is older than 60 s is stale whatever host wrote it; a fresh one from another host holds', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'goodput-lock-')), 'db');
+    const path = lockPathOf(dir);
+    writeFileSync(path, JSON.stringify({ pid: process.pid, host: 'other-host', kind: 'serve', command: 'goodput serve', since: 'x' }));
+    const at = statSync(path).mtimeMs;
+    expect(currentHolder(dir, at + LOCK_STALE_MS - 1)).toMatchObject({ host: 'other-host' });
+    expect(currentHolder(dir, at + LOCK_STALE_MS + 1)).toBeNull();
+    expect(await acquireEmbeddedLock(dir, { kind: 'cli', command: 'goodput runs' })).toMatchObject({ ok: false, holder: { host: 'other-host' } });
+    const old = new Date(Date.now() - 2 * LOCK_STALE_MS);
+    utimesSync(path, old, old);
+    const got = await acquireEmbeddedLock(dir, { kind: 'cli', command: 'goodput runs' });
+    expect(got.ok).toBe(true);
+    expect(JSON.parse(readFileSync(path, 'utf8')).host).toBe(hostname());
+    if (got.ok) got.lock.release();
+  });
+  it('the holder touches its lock every heartbeat, so a long run never looks stale', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'goodput-lock-')), 'db');
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+    try {
+      const got = await acquireEmbeddedLock(dir, { kind: 'cli', command: 'goodput sweep' });
+      if (!got.ok) throw new Error('expected the lock');
+      const path = lockPathOf(dir);
+      const old = new Date(Date.now() - 2 * LOCK_STALE_MS);
+      utimesSync(path, old, old);
+      vi.advanceTimersByTime(LOCK_HEARTBEAT_MS);
+      expect(Math.abs(statSync(path).mtimeMs - Date.now())).toBeLessThan(1000);
+      expect(currentHolder(dir)).toMatchObject({ pid: process.pid });
+      got.lock.release();
+    } finally {
+      vi.useRealTimers();
+    }
   });
   it('openStore refuses an embedded store held by another process, naming the holder', async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'goodput-lock-')), 'db');
