@@ -10,7 +10,7 @@ import { asUsageErrors } from './contract-errors.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { writeFileAtomic, writeRecords } from './files.js';
 import { apiKeyFromEnv, badFlag, parseUrl, redactedCommand } from './parse-flags.js';
-import { type SaveFlags, type SaveSession, addSaveOptions, saveTarget, startSaving } from './save-run.js';
+import { type SaveFlags, type SaveSession, addSaveOptions, discardIfNothingFinished, saveTarget, startSaving } from './save-run.js';
 import type { SweepSpecInput } from '../runner/index.js';
 import { progressReporter } from './progress.js';
 import { renderContractResult } from './render-contract.js';
@@ -60,6 +60,7 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
         await saved.session?.afterLevel(level, records);
       },
     })).catch(async (err: unknown) => { await saved.session?.fail(err); throw err; });
+    if (await discardIfNothingFinished(result, saved.session)) return { code: EXIT.stopped, result };
     const json = JSON.stringify(result, null, 2) + '\n';
     if (flags.json === '-') process.stdout.write(json);
     else {

@@ -32,6 +32,8 @@ export interface SaveSession {
   finish(result: SweepResult): Promise<void>;
   /** The sweep threw: a refused one is removed, a broken one kept as interrupted. */
   fail(err: unknown): Promise<void>;
+  /** The sweep was stopped before any level ended: its run is removed, since there is nothing to keep. */
+  discard(reason: string): Promise<void>;
 }
 
 /**
@@ -51,6 +53,18 @@ export function saveTarget(f: SaveFlags, defaultOn: boolean, command: string): S
 function serveHint(t: SaveTarget, runId: number): string {
   const flag = t.data !== undefined ? ` --data ${JSON.stringify(t.data)}` : t.databaseUrl !== undefined ? ` --database-url ${redactDatabaseUrl(t.databaseUrl)}` : '';
   return `see it with: goodput serve${flag}   (then open http://127.0.0.1:7878/#/runs/${runId})`;
+}
+
+/**
+ * A stop before any level ended leaves nothing measured: no result file, no
+ * stored run (a result with no level would read as a measurement of nothing).
+ * @returns true when that is the case, after saying so in one line
+ */
+export async function discardIfNothingFinished(result: SweepResult, session: SaveSession | null, log: NodeJS.WritableStream = process.stderr): Promise<boolean> {
+  if (result.run.status !== 'stopped' || result.levels.length > 0) return false;
+  await session?.discard('stopped before any level finished');
+  log.write('nothing was finished: stopped before the first level ended, so no result was written and no run stored\n');
+  return true;
 }
 
 /** Opens the store and records the run's start. @throws CliError (exit 2) when the store is busy or the server has a run in progress. */
@@ -73,6 +87,13 @@ export async function startSaving(spec: SweepSpecInput, t: SaveTarget, log: Node
           await recorder.finish(result);
           const see = opened.remoteUrl ? `see it at ${opened.remoteUrl}/#/runs/${writer.runId}` : serveHint(t, writer.runId);
           log.write(`stored as run ${writer.runId} (${result.run.status}) in ${opened.description}; ${see}\n`);
+        } finally {
+          await close();
+        }
+      },
+      async discard(reason) {
+        try {
+          await recorder.discard(reason);
         } finally {
           await close();
         }

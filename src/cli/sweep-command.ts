@@ -13,7 +13,7 @@ import { telemetryFromFlags } from './telemetry-flags.js';
 import { GPU_SOURCE_CHOICES } from '../telemetry/index.js';
 import { progressReporter } from './progress.js';
 import { renderResult } from './render-table.js';
-import { type SaveTarget, addSaveOptions, saveTarget, startSaving } from './save-run.js';
+import { type SaveTarget, addSaveOptions, discardIfNothingFinished, saveTarget, startSaving } from './save-run.js';
 
 export interface SweepFlags {
   url: string; model?: string; levels: string; outputTokens: string; promptTokens: string; requestsPerLevel: string;
@@ -115,6 +115,7 @@ export async function sweepAndReport(spec: SweepSpecInput, out: { json?: string;
   };
   try {
     const result = await runSweep(spec, { signal: ctrl.signal, onEvent, afterLevel }).catch(async (err: unknown) => { await saving?.fail(err); throw err; });
+    if (await discardIfNothingFinished(result, saving)) return { code: EXIT.stopped, result };
     const json = JSON.stringify(result, null, 2) + '\n';
     if (out.json === '-') process.stdout.write(json);
     else {

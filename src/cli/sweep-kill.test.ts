@@ -4,7 +4,7 @@
  * on a real PostgreSQL. While it runs, a second sweep against the same server
  * is refused: levels must not contend.
  */
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,3 +61,25 @@ for (const [name, storeFlags] of backends) {
     }, 150_000);
   });
 }
+
+describe('SIGINT or SIGTERM before any level ends', () => {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    it(`${signal}: exits as stopped, writes no result file, stores no run, and says nothing was finished`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'goodput-stop-'));
+      const store = ['--data', join(dir, 'db')];
+      const json = join(dir, 'result.json');
+      const sweep = startGoodput(['sweep', '--url', sim.url, '--levels', '1', '--requests-per-level', '400', '--output-tokens', '256',
+        '--prompt-tokens', '8', '--json', json, '--raw', join(dir, 'raw.jsonl'), '--save', ...store]);
+      await sweep.waitFor(/^engine /m, 60_000);
+      const code = await sweep.stop(signal);
+      const { stdout, stderr } = sweep.out();
+      expect(code).toBe(130);
+      expect(stderr).toMatch(/nothing was finished: stopped before the first level ended, so no result was written and no run stored\n/);
+      expect(stdout).not.toMatch(/Concurrency/);
+      expect(existsSync(json)).toBe(false);
+      expect(existsSync(join(dir, 'raw.jsonl'))).toBe(false);
+      const list = await cli(['runs', 'list', ...store]);
+      expect(list.stdout).toMatch(/no stored runs/);
+    }, 90_000);
+  }
+});
