@@ -7,6 +7,8 @@ export const EXIT = {
   usage: 2,
   /** The server failed mid-sweep: finished levels were kept and written. */
   serverFailed: 3,
+  /** Measured, but the store failed under the sweep: the files written are whole; `goodput runs import` stores them. */
+  notStored: 4,
   /** Stopped by the user (SIGINT/SIGTERM): finished levels were kept and written. */
   stopped: 130,
 } as const;

@@ -67,7 +67,7 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
       if (flags.json) await writeFileAtomic(flags.json, json);
       process.stdout.write(renderContractResult(result, process.stdout.isTTY === true) + '\n');
     }
-    await saved.session?.finish(result);
+    await saved.session?.finish(result, flags);
     const code = result.run.status === 'complete' ? EXIT.ok : result.run.status === 'stopped' ? EXIT.stopped : EXIT.serverFailed;
     return { code, result };
   } finally {

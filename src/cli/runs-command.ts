@@ -1,5 +1,5 @@
 /**
- * `goodput runs list|show|export`: stored runs. Export writes the result
+ * `goodput runs list|show|export|import`: stored runs. Export writes the result
  * JSON (the schema of `sweep --json`, so `goodput cards` reads it) and,
  * optionally, the raw records as JSON lines.
  */
@@ -9,6 +9,7 @@ import type { RunDetail, RunSummary } from '../store/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { recordsText, writeFilesAtomic } from './files.js';
 import { renderCards, renderTable } from './render-table.js';
+import { importRun } from './runs-import.js';
 import { type StoreCliFlags, addStoreOptions, withCatalog } from './store-flags.js';
 
 interface ExportFlags extends StoreCliFlags { out: string; raw?: string }
@@ -41,7 +42,7 @@ function showText(r: RunDetail): string {
 }
 
 export function registerRunsCommand(program: Command): void {
-  const runs = program.command('runs').description('stored runs: list, show and export');
+  const runs = program.command('runs').description('stored runs: list, show, export and import');
   addStoreOptions(runs.command('list').description('the run history, newest first').option('--json', 'print JSON'))
     .action(async (f: StoreCliFlags) => {
       const list = await withCatalog(f, 'goodput runs list', (c) => c.listRuns());
@@ -67,5 +68,12 @@ export function registerRunsCommand(program: Command): void {
       const raw = f.raw !== undefined && records ? [{ path: f.raw, text: recordsText(records) }] : [];
       await writeFilesAtomic(f.out === '-' ? raw : [{ path: f.out, text: json }, ...raw]);
       if (f.out === '-') process.stdout.write(json);
+    });
+  addStoreOptions(runs.command('import').description('store a result its sweep could not store (e.g. the goodput serve it saved through stopped)')
+    .argument('<result.json>', 'the result the sweep wrote with --json')
+    .requiredOption('--raw <records.jsonl>', 'the raw records the same sweep wrote with --raw'))
+    .action(async (path: string, f: StoreCliFlags & { raw: string }) => {
+      const id = await importRun(path, f.raw, f);
+      process.stdout.write(`stored as run ${id}\n`);
     });
 }

@@ -6,9 +6,10 @@
  */
 import { type Catalog, beginRunOf, openCatalog, recordSweep } from '../api/index.js';
 import { SweepError, type SweepEvent, type SweepSpecInput, sweepSpecSchema } from '../runner/index.js';
-import type { LevelResult, RequestRecord, SweepResult } from '../core/index.js';
+import { type LevelResult, type RequestRecord, type SweepResult, sanitizeForTerminal as clean } from '../core/index.js';
 import { redactDatabaseUrl, resolveStoreLocation, storeConfigured } from '../store/index.js';
 import type { Command } from 'commander';
+import { CliError, EXIT } from './exit-codes.js';
 import { addStoreOptions, cliErrorOf } from './store-flags.js';
 
 export interface SaveFlags {
@@ -28,8 +29,12 @@ export interface SaveSession {
   onEvent(e: SweepEvent): void;
   /** Commits a level; runSweep awaits it between levels. */
   afterLevel(level: LevelResult, records: readonly RequestRecord[]): Promise<void>;
-  /** Stores the result and says where to see it. */
-  finish(result: SweepResult): Promise<void>;
+  /**
+   * Stores the result and says where to see it.
+   * @param files what the sweep wrote (--json, --raw): when the store fails, they are how the run is imported later
+   * @throws CliError (EXIT.notStored) naming the levels not stored and the import command
+   */
+  finish(result: SweepResult, files: { json?: string | undefined; raw?: string | undefined }): Promise<void>;
   /** The sweep threw: a refused one is removed, a broken one kept as interrupted. */
   fail(err: unknown): Promise<void>;
   /** The sweep was stopped before any level ended: its run is removed, since there is nothing to keep. */
@@ -50,8 +55,13 @@ export function saveTarget(f: SaveFlags, defaultOn: boolean, command: string): S
   return f.save ?? (defaultOn || configured) ? { data: f.data, databaseUrl: f.databaseUrl, command } : null;
 }
 
+/** The store flags of `t` as they may be shown in a suggested command (the password redacted). */
+function storeFlagsText(t: SaveTarget): string {
+  return t.data !== undefined ? ` --data ${JSON.stringify(t.data)}` : t.databaseUrl !== undefined ? ` --database-url ${redactDatabaseUrl(t.databaseUrl)}` : '';
+}
+
 function serveHint(t: SaveTarget, runId: number): string {
-  const flag = t.data !== undefined ? ` --data ${JSON.stringify(t.data)}` : t.databaseUrl !== undefined ? ` --database-url ${redactDatabaseUrl(t.databaseUrl)}` : '';
+  const flag = storeFlagsText(t);
   return `see it with: goodput serve${flag}   (then open http://127.0.0.1:7878/#/runs/${runId})`;
 }
 
@@ -67,6 +77,17 @@ export async function discardIfNothingFinished(result: SweepResult, session: Sav
   return true;
 }
 
+/** What to tell the user when the store failed under a sweep that measured: what is lost, what is kept, how to store it. */
+function notStoredError(err: unknown, result: SweepResult, stored: ReadonlySet<number>, files: { json?: string | undefined; raw?: string | undefined }, t: SaveTarget): CliError {
+  const missing = result.levels.map((l) => l.concurrency).filter((c) => !stored.has(c));
+  const what = missing.length > 0 ? `level(s) ${missing.join(', ')} were not stored` : 'the run was not stored whole';
+  const flags = storeFlagsText(t);
+  const how = files.json !== undefined && files.json !== '-' && files.raw !== undefined
+    ? `the measurement is whole in ${files.json} and ${files.raw}; store it with: goodput runs import ${files.json} --raw ${files.raw}${flags}`
+    : 'the measurement is above; to be able to store a run later when the store fails, sweep with --json FILE and --raw FILE';
+  return new CliError(EXIT.notStored, `${what} (${clean((err as Error).message)}); ${how}`);
+}
+
 /** Opens the store and records the run's start. @throws CliError (exit 2) when the store is busy or the server has a run in progress. */
 export async function startSaving(spec: SweepSpecInput, t: SaveTarget, log: NodeJS.WriteStream = process.stderr): Promise<SaveSession | null> {
   // An invalid spec is left to runSweep, whose message names the field.
@@ -76,19 +97,27 @@ export async function startSaving(spec: SweepSpecInput, t: SaveTarget, log: Node
     catalog = await openCatalog({ data: t.data, databaseUrl: t.databaseUrl, command: t.command });
     const writer = await catalog.beginRun(beginRunOf(spec));
     const tty = log.isTTY === true;
-    const recorder = recordSweep(writer, { onLevelStored: (c) => { if (!tty) log.write(`level c=${c} stored in run ${writer.runId}\n`); } });
+    const stored = new Set<number>();
+    const recorder = recordSweep(writer, {
+      onLevelStored: (c) => {
+        stored.add(c);
+        if (!tty) log.write(`level c=${c} stored in run ${writer.runId}\n`);
+      },
+    });
     const opened = catalog;
     const close = () => opened.close();
     return {
       onEvent: (e) => recorder.onEvent(e),
       afterLevel: (level, records) => recorder.afterLevel(level, records),
-      async finish(result) {
+      async finish(result, files) {
         try {
           await recorder.finish(result);
           const see = opened.remoteUrl ? `see it at ${opened.remoteUrl}/#/runs/${writer.runId}` : serveHint(t, writer.runId);
           log.write(`stored as run ${writer.runId} (${result.run.status}) in ${opened.description}; ${see}\n`);
+        } catch (err) {
+          throw notStoredError(err, result, stored, files, t);
         } finally {
-          await close();
+          await close().catch(() => {});
         }
       },
       async discard(reason) {

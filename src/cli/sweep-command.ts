@@ -122,7 +122,7 @@ export async function sweepAndReport(spec: SweepSpecInput, out: { json?: string;
       if (out.json) await writeFileAtomic(out.json, json);
       process.stdout.write(renderResult(result, process.stdout.isTTY === true) + '\n');
     }
-    await saving?.finish(result);
+    await saving?.finish(result, out);
     const code = result.run.status === 'complete' ? EXIT.ok : result.run.status === 'stopped' ? EXIT.stopped : EXIT.serverFailed;
     return { code, result };
   } finally {

@@ -1,0 +1,57 @@
+/**
+ * `goodput runs import RESULT --raw RECORDS`: stores a run the store could not
+ * take while it was measured (the `goodput serve` it saved through died). The
+ * result and its raw records are the sweep's own files; each level is stored
+ * only if the records hold exactly the requests the result counts for it.
+ */
+import { type RawRecord, type SweepResult } from '../core/index.js';
+import type { SweepSpecInput } from '../runner/index.js';
+import { beginRunOf } from '../api/index.js';
+import { readResult } from './cards-command.js';
+import { CliError, EXIT } from './exit-codes.js';
+import { readRawRecords } from './export-command.js';
+import { type StoreCliFlags, withCatalog } from './store-flags.js';
+
+/** The sweep a result came from, as far as storing it needs (the key is never in a result). */
+function specOf(result: SweepResult): SweepSpecInput {
+  const r = result.run;
+  return {
+    url: r.url, model: r.model, endpoint: r.endpoint, levels: r.levelsRequested, ...(r.arrival ? { arrival: r.arrival } : {}),
+    slo: r.slo ?? null, outputTokens: r.outputTokens, promptTokens: r.promptTokens, requestsPerLevel: r.requestsPerLevel,
+    warmup: r.warmupPerLevel, thinking: r.thinking === 'on', forceLength: r.forceLength, temperature: r.temperature, seed: r.seed,
+    hourlyCostUsd: r.hourlyCostUsd, baselineRateUsdPer1M: r.baselineRateUsdPer1M, gpuLabel: r.gpuLabel, command: r.command,
+  };
+}
+
+/** Each level's measured records, refused when they do not reproduce the level's counts. */
+export function recordsByLevel(result: SweepResult, records: readonly RawRecord[], rawPath: string): RawRecord[][] {
+  return result.levels.map((level) => {
+    const mine = records.filter((r) => r.concurrency === level.concurrency);
+    const measured = mine.filter((r) => !r.warmup);
+    const ok = measured.filter((r) => r.outcome.kind === 'ok').length;
+    const at = `${rawPath}: level ${level.concurrency}`;
+    if (measured.length !== level.requests) throw new CliError(EXIT.usage, `${at} holds ${measured.length} measured requests; the result's requests says ${level.requests}`);
+    if (ok !== level.succeeded) throw new CliError(EXIT.usage, `${at} holds ${ok} successful requests; the result's succeeded says ${level.succeeded}`);
+    return mine;
+  });
+}
+
+export async function importRun(resultPath: string, rawPath: string, flags: StoreCliFlags): Promise<number> {
+  const result = await readResult(resultPath);
+  if (result.matrix) throw new CliError(EXIT.usage, `${resultPath}: a contract matrix is not one run; only a single sweep can be stored`);
+  if (result.levels.length === 0) throw new CliError(EXIT.usage, `${resultPath}: no level finished, so there is nothing to store`);
+  const byLevel = recordsByLevel(result, await readRawRecords(rawPath), rawPath);
+  return withCatalog(flags, 'goodput runs import', async (catalog) => {
+    const writer = await catalog.beginRun(beginRunOf(specOf(result)));
+    try {
+      await writer.setModel(result.run.model);
+      for (const w of result.warnings) await writer.addWarning(w);
+      for (const [i, level] of result.levels.entries()) await writer.saveLevel(level, byLevel[i] ?? []);
+      await writer.finish(result);
+    } catch (err) {
+      await writer.abandon(`the import broke: ${(err as Error).message}`).catch(() => {});
+      throw err;
+    }
+    return writer.runId;
+  });
+}
