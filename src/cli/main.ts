@@ -4,44 +4,45 @@
  * one line on stderr and an exit code from exit-codes.ts.
  */
 import { Command, CommanderError } from 'commander';
-import { registerSimCommand } from '../sim/index.js';
 import { sanitizeForTerminal } from '../core/index.js';
 import { SweepError, TOOL_VERSION } from '../runner/index.js';
-import { registerCardsCommand } from './cards-command.js';
-import { registerDemoCommand } from './demo-command.js';
-import { registerQualityCommand } from './quality-command.js';
 import { CliError, EXIT } from './exit-codes.js';
-import { registerSweepCommand } from './sweep-command.js';
-import { registerRunCommand } from './run-command.js';
-import { registerRerunCommand } from './rerun-command.js';
-import { registerCapacityCommand } from './capacity-command.js';
-import { registerExportCommand } from './export-command.js';
-import { registerServeCommand } from './serve-command.js';
-import { registerServersCommand } from './servers-command.js';
-import { registerRunsCommand } from './runs-command.js';
-import { registerReceiptCommand } from './receipt-command.js';
-import { registerPublishCommand } from './publish-command.js';
 
-export function buildProgram(): Command {
+type Register = (program: Command) => void;
+
+/**
+ * Every command by name, in help order. A command's module (and what it
+ * imports: the web charts, the publisher, PGlite) is loaded only when that
+ * command runs, or when help lists them all: start-up pays for one command.
+ */
+const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
+  sweep: async () => (await import('./sweep-command.js')).registerSweepCommand,
+  demo: async () => (await import('./demo-command.js')).registerDemoCommand,
+  cards: async () => (await import('./cards-command.js')).registerCardsCommand,
+  run: async () => (await import('./run-command.js')).registerRunCommand,
+  rerun: async () => (await import('./rerun-command.js')).registerRerunCommand,
+  capacity: async () => (await import('./capacity-command.js')).registerCapacityCommand,
+  export: async () => (await import('./export-command.js')).registerExportCommand,
+  quality: async () => (await import('./quality-command.js')).registerQualityCommand,
+  sim: async () => (await import('../sim/index.js')).registerSimCommand,
+  serve: async () => (await import('./serve-command.js')).registerServeCommand,
+  servers: async () => (await import('./servers-command.js')).registerServersCommand,
+  runs: async () => (await import('./runs-command.js')).registerRunsCommand,
+  receipt: async () => (await import('./receipt-command.js')).registerReceiptCommand,
+  publish: async () => (await import('./publish-command.js')).registerPublishCommand,
+};
+
+/** The program for `argv`: only the command it names, none for --version, all of them otherwise (help, a typo). */
+export async function buildProgram(argv: readonly string[]): Promise<Command> {
   const program = new Command('goodput')
     .description('Benchmark OpenAI-compatible LLM inference servers: concurrency sweeps, per-token timing, cost and goodput.')
     .version(TOOL_VERSION)
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)');
-  registerSweepCommand(program);
-  registerDemoCommand(program);
-  registerCardsCommand(program);
-  registerRunCommand(program);
-  registerRerunCommand(program);
-  registerCapacityCommand(program);
-  registerExportCommand(program);
-  registerQualityCommand(program);
-  registerSimCommand(program);
-  registerServeCommand(program);
-  registerServersCommand(program);
-  registerRunsCommand(program);
-  registerReceiptCommand(program);
-  registerPublishCommand(program);
+  const named = argv[2] === 'help' ? argv[3] : argv[2];
+  const loaders = named !== undefined && Object.hasOwn(COMMANDS, named) ? [COMMANDS[named] as () => Promise<Register>]
+    : argv[2] === '--version' || argv[2] === '-V' ? [] : Object.values(COMMANDS);
+  for (const register of await Promise.all(loaders.map((load) => load()))) register(program);
   for (const c of program.commands) c.exitOverride();
   return program;
 }
@@ -57,7 +58,7 @@ function exitCodeOf(err: unknown): { code: number; message: string } {
 }
 
 try {
-  await buildProgram().parseAsync(process.argv);
+  await (await buildProgram(process.argv)).parseAsync(process.argv);
 } catch (err) {
   const { code, message } = exitCodeOf(err);
   // Messages quote servers and files (model ids, error bodies): no escape sequence reaches the terminal.
