@@ -35,6 +35,8 @@ describe('limits on flags', () => {
       }
       throw new Error('not refused');
     };
+    expect(refused(() => parseLevels('--levels', '0,-1,abc,4'))).toBe("--levels: '0', '-1', 'abc' are not positive integers (levels look like 1,2,4,8)");
+    expect(refused(() => parseLevels('--levels', '1,2.5'))).toBe("--levels: '2.5' is not a positive integer (levels look like 1,2,4,8)");
     expect(refused(() => parseLevels('--levels', '100000'))).toBe('--levels: level 100000 is above the limit of 4096 concurrent streams in one level');
     expect(refused(() => parseLevels('--levels', Array.from({ length: 65 }, (_, i) => i + 1).join(',')))).toBe('--levels: levels 65 is above the limit of 64 levels in one run');
     expect(refused(() => parseNumber('--prompt-tokens', '300000000', { integer: true, min: 1, limit: 'promptTokens' })))

@@ -16,8 +16,13 @@ export function parseLevels(flag: string, text: string): number[] {
   const items = text.split(',').map((s) => s.trim());
   if (items.length === 0 || items.every((s) => s === '')) throw badFlag(flag, 'give at least one concurrency level, e.g. 1,2,4,8');
   if (items.length > LIMITS.levels.max) throw badFlag(flag, limitMessage('levels', items.length, 'levels'));
+  // Every bad value is named at once: fixing them one run at a time is a poor way to learn the rule.
+  const bad = items.filter((s) => !/^\d+$/.test(s) || Number(s) < 1);
+  if (bad.length > 0) {
+    const names = bad.map((s) => `'${s}'`).join(', ');
+    throw badFlag(flag, `${names} ${bad.length === 1 ? 'is not a positive integer' : 'are not positive integers'} (levels look like 1,2,4,8)`);
+  }
   return items.map((s) => {
-    if (!/^\d+$/.test(s) || Number(s) < 1) throw badFlag(flag, `'${s}' is not a positive integer (levels look like 1,2,4,8)`);
     const level = Number(s);
     if (level > LIMITS.concurrency.max) throw badFlag(flag, limitMessage('concurrency', level, 'level'));
     return level;

@@ -31,7 +31,7 @@ function listText(runs: RunSummary[]): string {
 }
 
 function showText(r: RunDetail): string {
-  const out = [`run ${r.id} · ${r.status} · ${r.serverName ?? r.targetUrl} (${r.targetUrl}) · model ${r.model ?? 'not known'} · started ${r.startedAt}` +
+  const out = [`run ${r.id} · ${r.status} · ${r.serverName === null ? r.targetUrl : `${r.serverName} (${r.targetUrl})`} · model ${r.model ?? 'not known'} · started ${r.startedAt}` +
     ` · ${r.outputTokens} output tokens · thinking ${r.thinking ? 'on' : 'off'}`];
   for (const w of r.warnings) out.push(`warning: ${w.message}`);
   out.push('', r.levels.length > 0 ? renderTable(r.levels, false) : 'no level finished');

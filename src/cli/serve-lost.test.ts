@@ -50,6 +50,9 @@ describe('when the goodput serve a sweep saves through dies', () => {
     const shown = JSON.parse((await cli(['runs', 'show', String(id), '--json', '--data', data])).stdout);
     expect(shown.status).toBe('complete');
     expect(shown.levels.map((l: { concurrency: number }) => l.concurrency)).toEqual([1, 2, 4]);
+    // Without a registered server name, the URL is said once.
+    const text = await cli(['runs', 'show', String(id), '--data', data]);
+    expect(text.stdout.split('\n')[0]?.split(sim.url)).toHaveLength(2);
     const back = await cli(['runs', 'export', String(id), '--raw', join(dir, 'back.jsonl'), '--out', join(dir, 'back.json'), '--data', data]);
     expect(back.code).toBe(0);
     expect(readFileSync(join(dir, 'back.jsonl'), 'utf8').trim().split('\n')).toHaveLength(lines.length);
