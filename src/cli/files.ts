@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { appendFile, mkdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { RequestRecord } from '../core/index.js';
+import { type RequestRecord, sanitizeForTerminal } from '../core/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 
 const tmpOf = (path: string) => `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
@@ -69,4 +69,10 @@ export async function writeRecords(path: string, records: readonly RequestRecord
   await mkdir(dirname(path), { recursive: true });
   const text = recordsText(records);
   await (first ? writeFile(path, text) : appendFile(path, text));
+}
+
+/** Confirms on stderr what was written (stdout may be the result itself), e.g. `wrote result.json, records.jsonl`. */
+export function sayWritten(paths: ReadonlyArray<string | undefined>, log: NodeJS.WritableStream = process.stderr): void {
+  const written = paths.filter((p): p is string => p !== undefined && p !== '-');
+  if (written.length > 0) log.write(`wrote ${written.map((p) => sanitizeForTerminal(p)).join(', ')}\n`);
 }

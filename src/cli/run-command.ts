@@ -8,7 +8,7 @@ import { type Contract, loadContract, runContract } from '../contract/index.js';
 import { type SweepResult, sanitizeForTerminal } from '../core/index.js';
 import { asUsageErrors } from './contract-errors.js';
 import { CliError, EXIT } from './exit-codes.js';
-import { writeFileAtomic, writeRecords } from './files.js';
+import { sayWritten, writeFileAtomic, writeRecords } from './files.js';
 import { apiKeyFromEnv, badFlag, parseUrl, redactedCommand } from './parse-flags.js';
 import { type SaveFlags, type SaveSession, addSaveOptions, discardIfNothingFinished, saveTarget, startSaving } from './save-run.js';
 import type { SweepSpecInput } from '../runner/index.js';
@@ -67,6 +67,7 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
       if (flags.json) await writeFileAtomic(flags.json, json);
       process.stdout.write(renderContractResult(result, process.stdout.isTTY === true) + '\n');
     }
+    sayWritten([flags.json, first ? undefined : flags.raw]);
     await saved.session?.finish(result, flags);
     const code = result.run.status === 'complete' ? EXIT.ok : result.run.status === 'stopped' ? EXIT.stopped : EXIT.serverFailed;
     return { code, result };

@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { sanitizeForTerminal as clean } from '../core/index.js';
 import type { RunDetail, RunSummary } from '../store/index.js';
 import { CliError, EXIT } from './exit-codes.js';
-import { recordsText, writeFilesAtomic } from './files.js';
+import { recordsText, sayWritten, writeFilesAtomic } from './files.js';
 import { renderCards, renderTable } from './render-table.js';
 import { importRun } from './runs-import.js';
 import { type StoreCliFlags, addStoreOptions, withCatalog } from './store-flags.js';
@@ -68,6 +68,7 @@ export function registerRunsCommand(program: Command): void {
       const raw = f.raw !== undefined && records ? [{ path: f.raw, text: recordsText(records) }] : [];
       await writeFilesAtomic(f.out === '-' ? raw : [{ path: f.out, text: json }, ...raw]);
       if (f.out === '-') process.stdout.write(json);
+      sayWritten([f.out, f.raw]);
     });
   addStoreOptions(runs.command('import').description('store a result its sweep could not store (e.g. the goodput serve it saved through stopped)')
     .argument('<result.json>', 'the result the sweep wrote with --json')

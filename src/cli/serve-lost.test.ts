@@ -32,6 +32,7 @@ describe('when the goodput serve a sweep saves through dies', () => {
     const { stderr } = sweep.out();
     expect(code).toBe(4);
     expect(stderr).toMatch(/level c=4: 24 requests, 0 failed/);
+    expect(stderr).toContain(`wrote ${json}, ${raw}\n`);
     expect(stderr).toMatch(/level\(s\) 2, 4 were not stored \(.*\); the measurement is whole in .*result\.json and .*raw\.jsonl; store it with: goodput runs import .*result\.json --raw .*raw\.jsonl --data /);
 
     // Records that do not reproduce a level's counts are refused, naming the level and the field; nothing is stored.
@@ -55,6 +56,7 @@ describe('when the goodput serve a sweep saves through dies', () => {
     expect(text.stdout.split('\n')[0]?.split(sim.url)).toHaveLength(2);
     const back = await cli(['runs', 'export', String(id), '--raw', join(dir, 'back.jsonl'), '--out', join(dir, 'back.json'), '--data', data]);
     expect(back.code).toBe(0);
+    expect(back.stderr).toBe(`wrote ${join(dir, 'back.json')}, ${join(dir, 'back.jsonl')}\n`);
     expect(readFileSync(join(dir, 'back.jsonl'), 'utf8').trim().split('\n')).toHaveLength(lines.length);
   }, 180_000);
 

@@ -7,7 +7,7 @@ import type { LevelResult, RequestRecord, SweepResult } from '../core/index.js';
 import { ENGINE_CHOICES, type EngineChoice, parseEngineChoice } from '../client/index.js';
 import { type SweepEvent, type SweepSpecInput, runSweep } from '../runner/index.js';
 import { CliError, EXIT } from './exit-codes.js';
-import { writeFileAtomic, writeRecords } from './files.js';
+import { sayWritten, writeFileAtomic, writeRecords } from './files.js';
 import { apiKeyFromEnv, badFlag, parseChoice, parseLevels, parseNumber, parseUrl, redactedCommand } from './parse-flags.js';
 import { telemetryFromFlags } from './telemetry-flags.js';
 import { GPU_SOURCE_CHOICES } from '../telemetry/index.js';
@@ -122,6 +122,7 @@ export async function sweepAndReport(spec: SweepSpecInput, out: { json?: string;
       if (out.json) await writeFileAtomic(out.json, json);
       process.stdout.write(renderResult(result, process.stdout.isTTY === true) + '\n');
     }
+    sayWritten([out.json, firstLevel ? undefined : out.raw]);
     await saving?.finish(result, out);
     const code = result.run.status === 'complete' ? EXIT.ok : result.run.status === 'stopped' ? EXIT.stopped : EXIT.serverFailed;
     return { code, result };
