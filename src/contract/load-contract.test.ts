@@ -90,6 +90,8 @@ describe('loading a contract', () => {
   it('names a file that cannot be read or is not YAML', async () => {
     await expect(loadContract(join(dir, 'none.yaml'))).rejects.toThrow(/none\.yaml: cannot read \(ENOENT\)/);
     await expect(loadContract(write('version: [1\n  oops: {'))).rejects.toThrow(/not valid YAML/);
+    // The offending line and its caret follow the sentence, which no longer ends in a bare "column N:".
+    await expect(loadContract(write('a: 1\nb:\n  c: d\n   e: f\n'))).rejects.toThrow(/not valid YAML: .* at line 3, column \d+:\n {2}c: d\n +\^$/);
   });
 });
 

@@ -9,6 +9,13 @@ import { parse as parseYaml } from 'yaml';
 import { type Contract, contractSchema } from './contract-schema.js';
 import { ContractError, describeIssues } from './errors.js';
 
+/** The parser's sentence and, under it, the offending line with its caret (the sentence alone ends in "column 9:"). */
+function yamlProblem(err: Error): string {
+  const [head = '', ...rest] = err.message.split('\n');
+  const context = rest.filter((line) => line.trim() !== '').join('\n');
+  return context === '' ? head.replace(/:$/, '') : `${head}\n${context}`;
+}
+
 /** Validates a parsed document; `source` names it in messages. Paths are resolved against `baseDir`. */
 export function validateContract(doc: unknown, source: string, baseDir: string): Contract {
   const parsed = contractSchema.safeParse(doc);
@@ -35,7 +42,7 @@ export async function loadContract(path: string): Promise<Contract> {
   try {
     doc = parseYaml(text, { prettyErrors: true });
   } catch (err) {
-    throw new ContractError('bad-contract', `${path}: not valid YAML: ${(err as Error).message.split('\n')[0]}`);
+    throw new ContractError('bad-contract', `${path}: not valid YAML: ${yamlProblem(err as Error)}`);
   }
   return validateContract(doc, path, dirname(resolve(path)));
 }
