@@ -172,4 +172,23 @@ describe('the Benchmarks page', () => {
     await visible(page.getByRole('heading', { name: /^Run 3 stopped by the user$/ }), 30_000);
     expect(await page.getByRole('table', { name: /Per concurrency level/ }).getByRole('rowheader').allTextContents()).toEqual(['1']);
   }, 120_000);
+
+  it('at 420 px wide nothing runs off the right edge (wide tables scroll inside their frame)', async () => {
+    await page.setViewportSize({ width: 420, height: 900 });
+    try {
+      for (const at of ['', '#/runs/1']) {
+        await page.goto(`${url}${at}`);
+        await visible(page.getByRole('heading', { name: at === '' ? 'New sweep' : /^Run 1 / }));
+        // Evaluated in the page (this file is type-checked without the DOM library).
+        const overflow = await page.evaluate(`[...document.querySelectorAll('body *')]
+          .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1 && !el.closest('.table-wrap'))
+          .map((el) => el.tagName.toLowerCase() + '.' + String(el.className))`);
+        expect(overflow, at || 'the start page').toEqual([]);
+        expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(420);
+      }
+      await page.screenshot({ path: join(ARTIFACTS, 'benchmarks-420px.png'), fullPage: true });
+    } finally {
+      await page.setViewportSize({ width: 1400, height: 1000 });
+    }
+  }, 60_000);
 });

@@ -19,7 +19,7 @@ export function History({ runs, shownRun }: { runs: RunSummary[] | null; shownRu
       <h2 id="history-title">Run history</h2>
       {runs === null ? <p class="hint">Loading…</p> : runs.length === 0 ? <p class="hint">No runs yet: start a sweep above.</p> : (
         <>
-          <table class="history">
+          <div class="table-wrap"><table class="history">
             <caption>Past runs, newest first. Peak throughput is over valid levels only.</caption>
             <thead><tr><th scope="col">Compare</th><th scope="col">Run</th><th scope="col">Server</th><th scope="col">Date</th><th scope="col" class="num">Peak throughput tok/s</th><th scope="col">Status</th></tr></thead>
             <tbody>
@@ -37,7 +37,7 @@ export function History({ runs, shownRun }: { runs: RunSummary[] | null; shownRu
                 );
               })}
             </tbody>
-          </table>
+          </table></div>
           <div class="actions">
             <button type="button" class="secondary" disabled={picked.length !== 2} onClick={compare}>Compare selected runs</button>
             <span class="hint">{picked.length === 2 ? '' : 'Tick two runs to compare them.'}</span>
