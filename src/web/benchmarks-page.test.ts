@@ -191,4 +191,16 @@ describe('the Benchmarks page', () => {
       await page.setViewportSize({ width: 1400, height: 1000 });
     }
   }, 60_000);
+
+  it('an interrupted run with no finished level says so, with no empty table or charts under it', async () => {
+    const sweep = startGoodput(['sweep', '--url', sim.url, '--levels', '1', '--requests-per-level', '400', '--output-tokens', '256', '--prompt-tokens', '8', '--data', data]);
+    await sweep.waitFor(/^engine /m, 60_000);
+    await sweep.stop('SIGKILL');
+    await page.goto(`${url}#/runs/4`);
+    const banner = page.locator('p.banner.bad');
+    await visible(banner);
+    expect(await banner.textContent()).toMatch(/^Interrupted — not a result\. interrupted: its process \(pid \d+ on .*\) ended without finishing it; no level had finished\. No level finished, so there is nothing to show\.$/);
+    expect(await page.getByRole('table', { name: /Per concurrency level/ }).count()).toBe(0);
+    expect(await page.locator('figure.chart').count()).toBe(0);
+  }, 90_000);
 });

@@ -11,6 +11,9 @@ import { ProgressPanel } from './progress-panel.js';
 import { ResultsTable } from './results-table.js';
 import { useRun } from './use-run.js';
 
+/** A stop reason as a sentence of its own (the store's reasons end without a full stop). */
+const sentence = (text: string | null) => (text === null ? '' : /[.!?]$/.test(text) ? text : `${text}.`);
+
 const STATUS_WORDS = { running: 'running', complete: 'complete', stopped: 'stopped by the user', 'server-failed': 'the server failed', interrupted: 'interrupted' } as const;
 
 export function RunView({ id, onLive, onEnded }: { id: number; onLive(id: number | null): void; onEnded(): void }) {
@@ -28,14 +31,16 @@ export function RunView({ id, onLive, onEnded }: { id: number; onLive(id: number
       <h2 id="run-title">Run {run.id} <span class={`badge status-${run.status}`}>{STATUS_WORDS[run.status]}</span></h2>
       <p class="identity">{identityLine(run)}</p>
       <p role="status" class="announce">{announcement}</p>
-      {run.status === 'interrupted' && <p class="banner bad">Interrupted — not a result. {run.stopReason} The finished levels are below; no cards are drawn from a run that did not end.</p>}
+      {run.status === 'interrupted' && <p class="banner bad">Interrupted — not a result. {sentence(run.stopReason)} {levels.length > 0
+        ? 'The finished levels are below; no cards are drawn from a run that did not end.'
+        : 'No level finished, so there is nothing to show.'}</p>}
       {run.stopReason && run.status !== 'interrupted' && <p class="banner">{run.stopReason}</p>}
       {warnings.length > 0 && <ul class="warnings" aria-label="Warnings">{warnings.map((w) => <li><strong>Warning:</strong> {w.message}</li>)}</ul>}
       {live && <ProgressPanel run={run} live={live} />}
       {failures && <p class="banner bad failures"><span aria-hidden="true">⚠ </span><strong>Failed requests.</strong> {failures}</p>}
-      <ResultsTable levels={levels} spec={run.spec} planned={live ? run.spec.levels : []}
-        live={current && { concurrency: current.concurrency, done: current.done, requests: current.requests, failed: current.failed }} />
-      <ChartsPanel series={[{ label: runLabel(run), role: 'single', levels }]} />
+      {(levels.length > 0 || live) && <ResultsTable levels={levels} spec={run.spec} planned={live ? run.spec.levels : []}
+        live={current && { concurrency: current.concurrency, done: current.done, requests: current.requests, failed: current.failed }} />}
+      {levels.length > 0 && <ChartsPanel series={[{ label: runLabel(run), role: 'single', levels }]} />}
       {run.cards && <CardsPanel cards={run.cards} />}
     </section>
   );
