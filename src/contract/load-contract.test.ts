@@ -40,6 +40,14 @@ describe('loading a contract', () => {
     expect(c.thinking).toBe('off');
     expect(c.hardware.priceAsOf).toBe('2025-06-01');
   });
+  it('the receipt examples differ only in server, name and model precision: their experiments pair', async () => {
+    const at = (f: string) => fileURLToPath(new URL(`../../examples/${f}`, import.meta.url));
+    const [base, opt] = await Promise.all([loadContract(at('baseline.yaml')), loadContract(at('optimized.yaml'))]);
+    for (const k of ['workload', 'load', 'decoding', 'thinking', 'slo', 'hardware'] as const) expect(opt[k], k).toEqual(base[k]);
+    expect(opt.model.name).toBe(base.model.name);
+    expect([base.model.precision, opt.model.precision]).toEqual(['bf16', 'fp8']);
+    expect(opt.server.url).not.toBe(base.server.url);
+  });
   it('applies defaults and makes one value into a list', async () => {
     const c = await loadContract(write(minimal));
     expect(c.workload.cache).toEqual([{ kind: 'cold' }]);
