@@ -11,5 +11,7 @@ export default defineConfig({
     // Integration tests start real servers; two cores do not like many at once.
     maxWorkers: 2,
     env: testHomeEnv,
+    globalSetup: ['./vitest.home.ts'],
+    setupFiles: ['./vitest.worker-home.ts'],
   },
 });

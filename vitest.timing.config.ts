@@ -11,5 +11,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     fileParallelism: false,
     env: testHomeEnv,
+    globalSetup: ['./vitest.home.ts'],
+    setupFiles: ['./vitest.worker-home.ts'],
   },
 });
