@@ -23,6 +23,7 @@ export const LIMITS = {
   probeResponseBytes: { max: 8 * MiB, what: 'bytes in a probe response (/v1/models, /props, /metrics)' },
   errorBodyBytes: { max: 64 * 1024, what: 'bytes of an error body kept for its message' },
   apiBodyBytes: { max: 1 * MiB, what: 'bytes in one body sent to goodput serve' },
+  repeats: { max: 20, what: 'runs of one contract in one result (goodput run --repeats)' },
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

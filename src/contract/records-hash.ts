@@ -1,0 +1,12 @@
+/**
+ * The hash a result carries over its raw records: sha256 of their canonical
+ * JSON, in the order they were recorded. `goodput run` writes it; a receipt
+ * recomputes it before it believes a single level summary.
+ */
+import { type RawRecord, canonicalJson } from '../core/index.js';
+import { sha256Hex } from '../workload/index.js';
+
+/** sha256 (hex) of the canonical JSON of `records`. */
+export function recordsSha256(records: readonly RawRecord[]): string {
+  return sha256Hex(canonicalJson(records));
+}
