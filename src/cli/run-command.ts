@@ -4,18 +4,18 @@
  * exact command. Raw records (`--raw`) carry the matrix cell of each request.
  */
 import type { Command } from 'commander';
-import { type Contract, loadContract, runContract } from '../contract/index.js';
+import { type Contract, combineRepeats, loadContract, repeatsProblem, runContract } from '../contract/index.js';
 import { type SweepResult, sanitizeForTerminal } from '../core/index.js';
 import { asUsageErrors } from './contract-errors.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { sayWritten, writeFileAtomic, writeRecords } from './files.js';
-import { apiKeyFromEnv, badFlag, parseUrl, redactedCommand } from './parse-flags.js';
+import { apiKeyFromEnv, badFlag, parseNumber, parseUrl, redactedCommand } from './parse-flags.js';
 import { type SaveFlags, type SaveSession, addSaveOptions, discardIfNothingFinished, saveTarget, startSaving } from './save-run.js';
 import type { SweepSpecInput } from '../runner/index.js';
 import { progressReporter } from './progress.js';
 import { renderContractResult } from './render-contract.js';
 
-export interface RunFlags extends SaveFlags { url?: string; json?: string; raw?: string; apiKeyEnv?: string }
+export interface RunFlags extends SaveFlags { url?: string; json?: string; raw?: string; apiKeyEnv?: string; repeats?: string }
 
 /** Adds the flags `run` and `rerun` share. */
 export function addRunOptions(cmd: Command): Command {
@@ -29,6 +29,12 @@ export function addRunOptions(cmd: Command): Command {
 /** Runs a contract with progress on stderr, writes the files and prints the report. Returns the exit code and the result. */
 export async function runAndReport(contract: Contract, flags: RunFlags, command: string): Promise<{ code: number; result: SweepResult }> {
   if (flags.json !== undefined && flags.json === flags.raw) throw badFlag('--raw', 'must be a different file from --json');
+  const repeats = flags.repeats === undefined ? 1 : parseNumber('--repeats', flags.repeats, { integer: true, min: 1 });
+  const repeatsWhy = repeatsProblem(repeats);
+  if (repeatsWhy !== null) throw badFlag('--repeats', repeatsWhy);
+  // Repeated runs are one result with every run's records in it; a raw file or a stored run is one run.
+  if (repeats > 1 && flags.raw !== undefined) throw badFlag('--raw', 'cannot be combined with --repeats: every run\'s records are kept in the --json result');
+  if (repeats > 1 && flags.save === true) throw badFlag('--save', 'cannot be combined with --repeats: a stored run is one run; keep the repeated runs with --json');
   const url = flags.url === undefined ? undefined : parseUrl('--url', flags.url);
   const apiKey = apiKeyFromEnv(flags.apiKeyEnv, contract.server.apiKeyEnv ?? 'GOODPUT_API_KEY');
   const ctrl = new AbortController();
@@ -36,7 +42,7 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   const progress = progressReporter(process.stderr);
-  const target = saveTarget(flags, false, command);
+  const target = repeats > 1 ? null : saveTarget(flags, false, command);
   const saved: { session: SaveSession | null } = { session: null };
   let first = true;
   // A stored run is one sweep: a one-cell contract is stored whole (contract and hash with it); a matrix is not one run.
@@ -46,20 +52,28 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
     else if (flags.save === true) throw badFlag('--save', `this contract is a matrix of ${total} cells, which is not one stored run; keep its result with --json`);
     else process.stderr.write(`not stored: a matrix of ${total} cells is not one run (keep its result with --json)\n`);
   };
+  const runOnce = () => asUsageErrors(() => runContract(contract, {
+    url, apiKey, command, signal: ctrl.signal, onCellStart,
+    onCell: (i, total, label) => process.stderr.write(`cell ${i + 1}/${total}: ${sanitizeForTerminal(label)}\n`),
+    onEvent: (e) => {
+      progress(e);
+      saved.session?.onEvent(e);
+    },
+    afterLevel: async (level, records, cell) => {
+      if (flags.raw) await writeRecords(flags.raw, records.map((r) => ({ ...r, cell })), first);
+      first = false;
+      await saved.session?.afterLevel(level, records);
+    },
+  })).catch(async (err: unknown) => { await saved.session?.fail(err); throw err; });
   try {
-    const result = await asUsageErrors(() => runContract(contract, {
-      url, apiKey, command, signal: ctrl.signal, onCellStart,
-      onCell: (i, total, label) => process.stderr.write(`cell ${i + 1}/${total}: ${sanitizeForTerminal(label)}\n`),
-      onEvent: (e) => {
-        progress(e);
-        saved.session?.onEvent(e);
-      },
-      afterLevel: async (level, records, cell) => {
-        if (flags.raw) await writeRecords(flags.raw, records.map((r) => ({ ...r, cell })), first);
-        first = false;
-        await saved.session?.afterLevel(level, records);
-      },
-    })).catch(async (err: unknown) => { await saved.session?.fail(err); throw err; });
+    const runs: SweepResult[] = [];
+    for (let i = 0; i < repeats; i++) {
+      if (repeats > 1) process.stderr.write(`run ${i + 1} of ${repeats}\n`);
+      const one = await runOnce();
+      runs.push(one);
+      if (one.run.status !== 'complete' || ctrl.signal.aborted) break;
+    }
+    const result = combineRepeats(runs);
     if (await discardIfNothingFinished(result, saved.session)) return { code: EXIT.stopped, result };
     const json = JSON.stringify(result, null, 2) + '\n';
     if (flags.json === '-') process.stdout.write(json);
@@ -69,7 +83,9 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
     }
     sayWritten([flags.json, first ? undefined : flags.raw]);
     await saved.session?.finish(result, flags);
-    const code = result.run.status === 'complete' ? EXIT.ok : result.run.status === 'stopped' ? EXIT.stopped : EXIT.serverFailed;
+    const status = (runs.find((r) => r.run.status !== 'complete') ?? result).run.status;
+    const code = runs.length < repeats && status === 'complete' ? EXIT.stopped
+      : status === 'complete' ? EXIT.ok : status === 'stopped' ? EXIT.stopped : EXIT.serverFailed;
     return { code, result };
   } finally {
     process.off('SIGINT', onSignal);
@@ -79,6 +95,7 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
 
 export function registerRunCommand(program: Command): void {
   addRunOptions(program.command('run').description('run a benchmark contract (goodput.yaml) and write a result that can be rerun'))
+    .option('--repeats <n>', 'run the contract n times (1, or 3 to 20) and keep every run in one result, so a receipt can state the run-to-run spread', '1')
     .argument('<goodput.yaml>', 'the contract file')
     .action(async (path: string, flags: RunFlags) => {
       const contract = await asUsageErrors(() => loadContract(path));

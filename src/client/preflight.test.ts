@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { preflight } from './preflight.js';
+import { serverFingerprint } from './server-fingerprint.js';
 import { closedPort, startServer, type TestServer } from '../test-support/scripted-server.js';
 
 let servers: TestServer[] = [];
@@ -24,7 +25,7 @@ describe('preflight', () => {
   it('finds the named model, and GETs /v1/models whether or not the base URL ends in /v1', async () => {
     const server = await serve(200, models);
     for (const baseUrl of [server.url, `${server.url}/v1/`]) {
-      expect(await preflight({ baseUrl }, 'llama-3.1-8b')).toEqual({ ok: true, models: ['qwen3-8b', 'llama-3.1-8b'], model: 'llama-3.1-8b' });
+      expect(await preflight({ baseUrl }, 'llama-3.1-8b')).toEqual({ ok: true, models: ['qwen3-8b', 'llama-3.1-8b'], model: 'llama-3.1-8b', fingerprint: serverFingerprint(JSON.parse(models)) });
     }
     expect(server.requests.map((r) => r.url)).toEqual(['/v1/models', '/v1/models']);
   });

@@ -7,13 +7,17 @@ import { Client } from 'undici';
 import { readBounded } from './bounded-body.js';
 import { excerpt } from './error-text.js';
 import { errorCode } from './failure.js';
+import { serverFingerprint } from './server-fingerprint.js';
 import { resolveTarget, type ResolvedTarget } from './target.js';
 import type { Target } from './types.js';
 import { overflow } from './response-limits.js';
 
-/** What preflight found. `model` is the one to benchmark (the given one, else the first served). */
+/**
+ * What preflight found. `model` is the one to benchmark (the given one, else the first served);
+ * `fingerprint` is serverFingerprint of the `/v1/models` body (null without a data array).
+ */
 export type PreflightResult =
-  | { ok: true; models: string[]; model: string }
+  | { ok: true; models: string[]; model: string; fingerprint: string | null }
   | { ok: false; reason: 'unreachable' | 'not-openai' | 'model-missing' | 'auth' | 'response-too-large'; message: string };
 
 type Failure = Extract<PreflightResult, { ok: false }>;
@@ -66,7 +70,7 @@ async function fetchModels(t: ResolvedTarget, timeoutMs: number): Promise<Prefli
       return fail('not-openai', `${url} answered HTTP ${res.statusCode} instead of a model list; an OpenAI-compatible server answers 200 there. Check the base URL (for example http://host:8000 or http://host:8000/v1).`);
     }
     const models = parseModels(text, url);
-    return typeof models === 'string' ? fail('not-openai', models) : { ok: true, models, model: models[0] ?? '' };
+    return typeof models === 'string' ? fail('not-openai', models) : { ok: true, models, model: models[0] ?? '', fingerprint: serverFingerprint(JSON.parse(text)) };
   } catch (err) {
     const timedOut = err instanceof Error && err.name === 'TimeoutError';
     const code = timedOut ? 'ETIMEDOUT' : errorCode(err);
@@ -98,5 +102,5 @@ export async function preflight(target: Target, model: string | undefined, opts:
   if (!found.models.includes(model)) {
     return fail('model-missing', t.redact(`Model "${model}" is not served by ${t.displayUrl}; it serves: ${listModels(found.models)}. Pass one of these as the model.`));
   }
-  return { ok: true, models: found.models, model };
+  return { ...found, model };
 }

@@ -6,12 +6,13 @@
  * reported and the business cost figure are added beside them.
  */
 import {
-  type BusinessCost, type MatrixCell, type ServerReport, type SweepResult, type TokenizerInfo, buildMatrix, businessCost, cellLabel,
+  type BusinessCost, type MatrixCell, type RawRecord, type ServerReport, type SweepResult, type TokenizerInfo, buildMatrix, businessCost, cellLabel,
 } from '../core/index.js';
 import { MATRIX_ORDER } from '../workload/index.js';
 import type { Contract } from './contract-schema.js';
 import { contractHash } from './contract-hash.js';
 import type { PreparedCell } from './prepare-cells.js';
+import { recordsSha256 } from './records-hash.js';
 
 export interface CellOutcome {
   prepared: PreparedCell;
@@ -45,6 +46,10 @@ export interface AssembleInput {
   /** Cells the contract has (more than ran when the run stopped early). */
   totalCells: number;
   command: string;
+  /** Every record of the run, warm-ups included, each with its cell; kept with their hash. */
+  records?: readonly RawRecord[];
+  /** serverFingerprint of the `/v1/models` answer preflight read. */
+  serverFingerprint?: string | null;
 }
 
 export function assembleResult(input: AssembleInput): SweepResult {
@@ -60,7 +65,10 @@ export function assembleResult(input: AssembleInput): SweepResult {
   const cost = costOf(input.resolved, primary);
   return {
     ...primary,
-    run: { ...primary.run, command: input.command, endedAt: last.run.endedAt, status: last.run.status, stopReason: last.run.stopReason },
+    run: {
+      ...primary.run, command: input.command, endedAt: last.run.endedAt, status: last.run.status, stopReason: last.run.stopReason,
+      ...(input.serverFingerprint === undefined ? {} : { serverFingerprint: input.serverFingerprint }),
+    },
     warnings,
     contract: input.resolved as unknown as Record<string, unknown>,
     contractHash: contractHash(input.resolved),
@@ -68,5 +76,6 @@ export function assembleResult(input: AssembleInput): SweepResult {
     serverReport: input.serverReport,
     ...(many ? { matrix: buildMatrix(MATRIX_ORDER, cells) } : {}),
     ...(cost ? { businessCost: cost } : {}),
+    ...(input.records === undefined ? {} : { records: [...input.records], recordsSha256: recordsSha256(input.records) }),
   };
 }

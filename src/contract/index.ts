@@ -7,5 +7,7 @@ export { ContractError, type ContractErrorCode, describeIssues } from './errors.
 export { checkServer } from './server-facts.js';
 export { prepareCells, type PreparedCell, type PreparedRun } from './prepare-cells.js';
 export { assembleResult, costOf } from './assemble-result.js';
+export { recordsSha256, type StoredRecord } from './records-hash.js';
 export { runContract, type RunContractOptions } from './run-contract.js';
 export { contractCapacity, contractCapacitySchema, type ContractCapacity, type CapacityRunOptions } from './contract-capacity.js';
+export { combineRepeats, repeatsProblem, runsOf, MIN_REPEATS } from './repeat-runs.js';

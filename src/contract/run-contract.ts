@@ -6,7 +6,7 @@
  * (Ctrl-C, a dead server) ends the run with the cells finished so far.
  */
 import { randomBytes } from 'node:crypto';
-import type { LevelResult, RequestRecord, SweepResult } from '../core/index.js';
+import type { LevelResult, RawRecord, RequestRecord, SweepResult } from '../core/index.js';
 import { preflight } from '../client/index.js';
 import { type SweepDeps, type SweepEvent, SweepError, type SweepSpecInput, runSweep } from '../runner/index.js';
 import { type CellOutcome, assembleResult } from './assemble-result.js';
@@ -42,13 +42,21 @@ export async function runContract(contract: Contract, opts: RunContractOptions):
   const runId = randomBytes(4).toString('hex');
   const prepared = await prepareCells(contract, { url, apiKey: opts.apiKey, runId, command: opts.command });
   const outcomes: CellOutcome[] = [];
+  // Every record, warm-ups included, kept in the result: the evidence its summaries are recomputed from.
+  const records: RawRecord[] = [];
   for (const [i, cell] of prepared.cells.entries()) {
     if (opts.signal?.aborted && outcomes.length > 0) break;
     opts.onCell?.(i, prepared.cells.length, cell.key.prompt);
     await opts.onCellStart?.(i, prepared.cells.length, cell.spec);
-    const result = await runSweep(cell.spec, { ...opts.deps, signal: opts.signal, onEvent: (e) => opts.onEvent?.(e, i), afterLevel: async (l, r) => opts.afterLevel?.(l, r, i) });
+    const result = await runSweep(cell.spec, { ...opts.deps, signal: opts.signal, onEvent: (e) => opts.onEvent?.(e, i), afterLevel: async (l, r) => {
+      for (const rec of r) records.push({ ...rec, cell: i });
+      await opts.afterLevel?.(l, r, i);
+    } });
     outcomes.push({ prepared: cell, result });
     if (result.run.status !== 'complete') break;
   }
-  return assembleResult({ resolved: prepared.resolved, tokenizer: prepared.tokenizer, serverReport, outcomes, totalCells: prepared.cells.length, command: opts.command });
+  return assembleResult({
+    resolved: prepared.resolved, tokenizer: prepared.tokenizer, serverReport, outcomes, totalCells: prepared.cells.length, command: opts.command,
+    records, serverFingerprint: pre.fingerprint,
+  });
 }

@@ -25,6 +25,7 @@ export const LIMITS = {
   apiBodyBytes: { max: 1 * MiB, what: 'bytes in one body sent to goodput serve' },
   // A sweep saving through serve sends each level with its raw records in one body: far above 1 MiB.
   apiIngestBodyBytes: { max: 256 * MiB, what: 'bytes in one level with its raw records sent to goodput serve' },
+  repeats: { max: 20, what: 'runs of one contract in one result (goodput run --repeats)' },
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { arrivalSchema, levelLoadSchema } from './arrival-spec.js';
 import { businessCostSchema } from './cost-success.js';
 import { levelGoodputSchema } from './goodput.js';
+import { rawRecordSchema } from './record-schema.js';
 import { sloSchema } from './slo.js';
 import { gpuLevelSchema, serverMetricsRunSchema, serverTruthSchema } from './telemetry-schema.js';
 
@@ -225,12 +226,36 @@ export const serverReportSchema = z.object({
   })),
 });
 
+const sha256Schema = z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 (64 lowercase hex digits)');
+
+/**
+ * The raw per-request records a result was computed from (warm-ups included,
+ * each with its matrix cell), and sha256 of their canonical JSON: the evidence
+ * a receipt recomputes every level from. Absent in results that did not keep them.
+ */
+const evidenceFields = {
+  records: z.array(rawRecordSchema).optional(),
+  recordsSha256: sha256Schema.optional(),
+};
+
+/** One more run of the same contract (`goodput run --repeats N`): its own run facts, levels, cards and records. */
+export const repeatRunSchema = z.object({
+  run: runSchema,
+  warnings: z.array(warningSchema),
+  levels: z.array(levelResultSchema),
+  cards: cardsSchema,
+  ...evidenceFields,
+});
+
 export const sweepResultSchema = z.object({
   schemaVersion: z.literal(SCHEMA_VERSION),
   run: runSchema,
   warnings: z.array(warningSchema),
   levels: z.array(levelResultSchema),
   cards: cardsSchema,
+  ...evidenceFields,
+  /** Runs 2..N of `goodput run --repeats N` (the top level is run 1); absent for a single run. */
+  repeats: z.array(repeatRunSchema).optional(),
   /** The resolved contract (goodput run); validated by the contract schema when rerun. */
   contract: z.record(z.string(), z.unknown()).nullable().optional(),
   /** sha256 of the canonical contract without its server URL. */
@@ -252,6 +277,7 @@ export type ModelCard = z.infer<typeof modelCardSchema>;
 export type EngineCard = z.infer<typeof engineCardSchema>;
 export type PlatformCard = z.infer<typeof platformCardSchema>;
 export type SweepResult = z.infer<typeof sweepResultSchema>;
+export type RepeatRun = z.infer<typeof repeatRunSchema>;
 export type CellKey = z.infer<typeof cellKeySchema>;
 export type MatrixCell = z.infer<typeof matrixCellSchema>;
 export type Matrix = z.infer<typeof matrixSchema>;

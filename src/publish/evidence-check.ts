@@ -1,0 +1,110 @@
+/**
+ * Evidence integrity of one side's result file: its contract hash recomputes,
+ * every run carries its raw records under a hash that recomputes, and every
+ * level summary and card recomputes from those records with the code `goodput
+ * run` used (runner's levelResult, core's buildCards). What comes back is the
+ * recomputation, never the file's own numbers.
+ */
+import { type Contract, type StoredRecord, contractHash, contractSchema, recordsSha256, runsOf } from '../contract/index.js';
+import { type LevelResult, type SweepResult, buildCards, engineCard, modelCard } from '../core/index.js';
+import { levelResult } from '../runner/index.js';
+import type { ConfigurationKey } from './fact.js';
+import { type Refusal, refusal } from './refusal.js';
+import { differenceText, differences } from './same-numbers.js';
+
+/** One side after its checks: the contract, its hash, and every run rebuilt from its records. */
+export interface CheckedSide {
+  contract: Contract;
+  contractHash: string;
+  /** Run 1 first; each with levels and cards recomputed from its records. */
+  runs: SweepResult[];
+}
+
+const closedLoad = (c: number) => ({ kind: 'concurrency' as const, level: c, label: `${c} streams`, offeredRps: null, achievedRps: null, peakInFlight: c, waitedForSlot: 0, scheduleLagMs: null });
+
+/** The level as its records give it; the inputs records cannot hold (loop delay, CPU, GPU memory, load) are taken from the stated level. */
+function recomputeLevel(run: SweepResult, stated: LevelResult, records: readonly StoredRecord[]): LevelResult {
+  const cb = stated.clientBound;
+  return {
+    ...levelResult({
+      load: stated.load ?? closedLoad(stated.concurrency), slo: run.run.slo ?? null, capOf: () => run.run.outputTokens,
+      records, targetOutputTokens: run.run.outputTokens, forceLength: run.run.forceLength,
+      loopDelayMs: cb.loopDelayMs, clientCpuPct: cb.clientCpuPct, clientBudgetMs: cb.budgetMs, gpu: stated.gpuMemMiB,
+    }),
+    ...(stated.gpu === undefined ? {} : { gpu: stated.gpu }),
+    ...(stated.serverTruth === undefined ? {} : { serverTruth: stated.serverTruth }),
+  };
+}
+
+function checkRun(side: ConfigurationKey, k: number, run: SweepResult, synthetic: boolean, out: Refusal[]): SweepResult | null {
+  const where = `evidence.${side}: run ${k + 1}`;
+  if (run.run.status !== 'complete') {
+    out.push(refusal('run-complete', `${where} status`, `is ${run.run.status}${run.run.stopReason ? ` (${run.run.stopReason})` : ''}; a receipt compares complete runs`));
+    return null;
+  }
+  if (run.records === undefined || run.recordsSha256 === undefined) {
+    out.push(refusal('records-reproduce', `${where} records`, 'are not in the result, so its level summaries cannot be recomputed; record it again with goodput run CONTRACT.yaml --json FILE'));
+    return null;
+  }
+  const hash = recordsSha256(run.records);
+  if (hash !== run.recordsSha256) {
+    out.push(refusal('records-hash', `${where} recordsSha256`, `states ${run.recordsSha256}, its records hash to ${hash}; the records were edited`));
+    return null;
+  }
+  if (run.records.some((r) => (r.cell ?? 0) !== 0)) {
+    out.push(refusal('records-reproduce', `${where} records`, 'belong to more than one matrix cell; a receipt compares one-cell contracts'));
+    return null;
+  }
+  const byLevel = new Map<number, StoredRecord[]>();
+  for (const r of run.records) byLevel.set(r.concurrency, [...(byLevel.get(r.concurrency) ?? []), r]);
+  const stray = [...byLevel.keys()].filter((c) => !run.levels.some((l) => l.concurrency === c));
+  if (stray.length > 0) out.push(refusal('records-reproduce', `${where} records`, `include concurrency ${stray.join(', ')}, which has no level summary`));
+  const before = out.length;
+  const levels = run.levels.map((stated) => {
+    const records = byLevel.get(stated.concurrency) ?? [];
+    const again = recomputeLevel(run, stated, records);
+    // Corpora carry per-prompt output caps the result does not hold: their short count is not recomputed.
+    const compare = synthetic ? again : { ...again, outputTokens: { ...again.outputTokens, short: stated.outputTokens.short } };
+    for (const d of differences(stated, compare, `levels[c=${stated.concurrency}]`, false)) {
+      out.push(refusal('records-reproduce', `${where} ${d.path}`, differenceText(d, 'its records give')));
+    }
+    return compare;
+  });
+  if (out.length > before) return null;
+  const cards = buildCards({ levels, hourlyCostUsd: run.run.hourlyCostUsd, baselineRateUsdPer1M: run.run.baselineRateUsdPer1M, gpuLabel: run.run.gpuLabel });
+  for (const d of differences({ model: run.cards.model, engine: run.cards.engine }, { model: modelCard(levels), engine: engineCard(levels) }, 'cards', false)) {
+    out.push(refusal('records-reproduce', `${where} ${d.path}`, differenceText(d, 'its levels give')));
+  }
+  return out.length > before ? null : { ...run, levels, cards };
+}
+
+/** Checks one side's result; refusals are appended to `out`, the rebuilt side returned when there are none. */
+export function checkEvidence(side: ConfigurationKey, result: SweepResult, out: Refusal[]): CheckedSide | null {
+  const before = out.length;
+  if (result.contract === null || result.contract === undefined) {
+    out.push(refusal('contract-hash', `evidence.${side}: contract`, 'is not in the result, so its workload cannot be reconstructed (record runs with goodput run CONTRACT.yaml)'));
+    return null;
+  }
+  const parsed = contractSchema.safeParse(result.contract);
+  if (!parsed.success) {
+    for (const i of parsed.error.issues) out.push(refusal('schema', `evidence.${side}: contract.${i.path.join('.')}`, i.message));
+    return null;
+  }
+  const hash = contractHash(parsed.data);
+  if (hash !== result.contractHash) {
+    out.push(refusal('contract-hash', `evidence.${side}: contractHash`, `states ${result.contractHash ?? 'none'}, its contract hashes to ${hash}; the contract was edited`));
+    return null;
+  }
+  if (parsed.data.load.pattern.kind !== 'concurrency') {
+    out.push(refusal('same-workload', `evidence.${side}: contract.load.pattern.kind`, `is ${parsed.data.load.pattern.kind}; a receipt compares closed-loop concurrency sweeps`));
+    return null;
+  }
+  if (result.matrix !== undefined) {
+    out.push(refusal('same-workload', `evidence.${side}: matrix`, 'a receipt compares one-cell contracts, not a matrix'));
+    return null;
+  }
+  const synthetic = parsed.data.workload.prompts.kind === 'synthetic';
+  const runs = runsOf(result).map((r, k) => checkRun(side, k, r, synthetic, out));
+  if (out.length > before) return null;
+  return { contract: parsed.data, contractHash: hash, runs: runs as SweepResult[] };
+}

@@ -1,0 +1,16 @@
+/**
+ * A refusal: the field or number concerned, the rule it breaks, and a
+ * sentence that says what is wrong. `receipt create`, `publish` and `verify`
+ * print one per line and write nothing.
+ */
+
+export type Rule =
+  | 'schema' | 'no-duplicate-keys' | 'evidence-file' | 'evidence-hash' | 'records-hash' | 'contract-hash' | 'records-reproduce'
+  | 'run-complete' | 'one-model' | 'same-workload' | 'same-gpu' | 'quality-belongs' | 'quality-evaluator' | 'stated-equals-recomputed'
+  | 'text-length' | 'no-control-characters' | 'no-confusables' | 'no-internal-identifiers' | 'no-numeric-claims'
+  | 'range' | 'date' | 'changelog-history' | 'price-cited' | 'site-file' | 'published-equals-recomputed';
+
+export interface Refusal { rule: Rule; field: string; message: string }
+
+/** "<field>: <why> [rule: <rule>]". */
+export const refusal = (rule: Rule, field: string, why: string): Refusal => ({ rule, field, message: `${field}: ${why} [rule: ${rule}]` });
