@@ -4,7 +4,7 @@ import { testHomeEnv } from './vitest.home.js';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts'],
-    // Timing-accuracy tests run afterwards, alone (vitest.timing.config.ts).
+    // Wall-clock accuracy checks are part of npm run bench (vitest.timing.config.ts), not of npm test.
     exclude: ['src/**/*.timing.test.ts', 'node_modules/**', 'dist/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
