@@ -5,8 +5,8 @@
  * asks each for the reference text's prompt logprobs, and hands the numbers to
  * core's composeQualityScore. Requests run one at a time, baseline then candidate.
  */
-import { preflight, type Target } from '../client/index.js';
-import { composeQualityScore, type FirstTokenPair, type QualityInput, type QualityScore } from '../core/index.js';
+import { detectEngine, preflight, type Target } from '../client/index.js';
+import { composeQualityScore, type FirstTokenPair, type QualityInput, type QualityScore, type ScoredSide } from '../core/index.js';
 import { firstTokenTop, probeTopK, type QualityEndpoint } from './first-token.js';
 import { JsonPoster } from './json-poster.js';
 import { promptLogprobs } from './prompt-logprobs.js';
@@ -45,10 +45,12 @@ export interface QualityRun extends QualityScore {
   endpoint: QualityEndpoint;
 }
 
-async function checkedModel(side: string, target: Target, model: string | undefined, timeoutMs: number): Promise<string> {
+/** The model to score on a side, and the side as a receipt will check it: model, server fingerprint and engine, as a run records them. */
+async function checkedSide(side: string, target: Target, model: string | undefined, timeoutMs: number): Promise<ScoredSide> {
   const r = await preflight(target, model, { timeoutMs: Math.min(timeoutMs, 10_000) });
   if (!r.ok) throw new QualityError('preflight-refused', `${side}: ${r.message}`);
-  return r.model;
+  const found = await detectEngine(target, { timeoutMs: Math.min(timeoutMs, 10_000) });
+  return { model: r.model, fingerprint: r.fingerprint, engine: found.dialect.engine, engineVersion: found.version };
 }
 
 /**
@@ -58,8 +60,11 @@ async function checkedModel(side: string, target: Target, model: string | undefi
 export async function scoreQuality(options: QualityOptions): Promise<QualityRun> {
   const timeoutMs = options.timeoutMs ?? 60_000;
   const endpoint = options.endpoint ?? 'chat';
-  const baselineModel = await checkedModel('baseline', options.baseline, options.model, timeoutMs);
-  const candidateModel = await checkedModel('candidate', options.candidate, options.candidateModel ?? options.model, timeoutMs);
+  const measuredAt = new Date().toISOString();
+  const baselineSide = await checkedSide('baseline', options.baseline, options.model, timeoutMs);
+  const candidateSide = await checkedSide('candidate', options.candidate, options.candidateModel ?? options.model, timeoutMs);
+  const baselineModel = baselineSide.model;
+  const candidateModel = candidateSide.model;
   const b = new JsonPoster('baseline', options.baseline, timeoutMs);
   const c = new JsonPoster('candidate', options.candidate, timeoutMs);
   try {
@@ -90,6 +95,7 @@ export async function scoreQuality(options: QualityOptions): Promise<QualityRun>
     }
     return {
       ...score,
+      compared: { baseline: baselineSide, candidate: candidateSide, measuredAt },
       baseline: { url: b.target.displayUrl, model: baselineModel, maxTopLogprobs: kBaseline },
       candidate: { url: c.target.displayUrl, model: candidateModel, maxTopLogprobs: kCandidate },
       endpoint,
