@@ -21,7 +21,7 @@ async function refuseDirectory(path: string): Promise<void> {
 }
 
 /** Writes `text` to `path` through a temporary file and a rename; on failure the temporary file is removed. */
-export async function writeFileAtomic(path: string, text: string): Promise<void> {
+export async function writeFileAtomic(path: string, text: string | Uint8Array): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const tmp = tmpOf(path);
   try {

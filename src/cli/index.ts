@@ -10,3 +10,4 @@ export { registerServersCommand } from './servers-command.js';
 export { registerRunsCommand } from './runs-command.js';
 export { registerReceiptCommand } from './receipt-command.js';
 export { registerPublishCommand } from './publish-command.js';
+export { registerVerifyCommand, verifySite } from './verify-command.js';

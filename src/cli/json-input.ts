@@ -2,19 +2,30 @@
  * Reading a JSON input file through its zod schema: a missing file, bad JSON
  * and each schema issue become one line naming the file and the field.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { z } from 'zod';
+import { LIMITS } from '../core/index.js';
 
 export type Read<T> = { ok: true; value: T } | { ok: false; problems: string[] };
 
-export async function readJsonInput<T>(what: string, path: string, schema: z.ZodType<T>): Promise<Read<T>> {
-  let text: string;
+/** A file's text, refused past the input-file limit before it is read into memory. */
+export async function readInputText(what: string, path: string): Promise<Read<string>> {
   try {
-    text = await readFile(path, 'utf8');
+    const s = await stat(path);
+    if (s.isDirectory()) return { ok: false, problems: [`${what}: ${path} is a directory, not a file`] };
+    const max = LIMITS.inputFileBytes.max;
+    if (s.size > max) return { ok: false, problems: [`${what}: ${path} is ${s.size} bytes, above the limit of ${max} ${LIMITS.inputFileBytes.what}`] };
+    return { ok: true, value: await readFile(path, 'utf8') };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     return { ok: false, problems: [`${what}: ${path} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? String(err)})`}`] };
   }
+}
+
+export async function readJsonInput<T>(what: string, path: string, schema: z.ZodType<T>): Promise<Read<T>> {
+  const read = await readInputText(what, path);
+  if (!read.ok) return read;
+  const text = read.value;
   let data: unknown;
   try {
     data = JSON.parse(text);

@@ -30,6 +30,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   runs: async () => (await import('./runs-command.js')).registerRunsCommand,
   receipt: async () => (await import('./receipt-command.js')).registerReceiptCommand,
   publish: async () => (await import('./publish-command.js')).registerPublishCommand,
+  verify: async () => (await import('./verify-command.js')).registerVerifyCommand,
 };
 
 /** The program for `argv`: only the command it names, none for --version, all of them otherwise (help, a typo). */

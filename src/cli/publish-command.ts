@@ -5,12 +5,15 @@
  * one per line, and nothing is written.
  */
 import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
-import { NO_PRICES, type Prices, type Receipt, publishSite, readPrices, receiptSchema } from '../publish/index.js';
+import { NO_PRICES, type Prices, type Receipt, publishSite, readPrices, recomputeReceipt } from '../publish/index.js';
 import { TOOL_VERSION } from '../runner/index.js';
 import { CliError, EXIT } from './exit-codes.js';
-import { readJsonInput } from './json-input.js';
+import { readInputText } from './json-input.js';
+
+/** The prices a site was published with, shipped so a reader can recompute it. */
+export const PRICES_FILE = 'prices.json';
 
 export interface PublishFlags { receipts: string[]; prices?: string; out: string }
 
@@ -30,22 +33,47 @@ async function receiptFiles(paths: readonly string[]): Promise<{ files: string[]
   return { files, problems };
 }
 
-export async function publishFromFlags(f: PublishFlags): Promise<string[]> {
-  const { files, problems } = await receiptFiles(f.receipts);
+/**
+ * Every receipt recomputed from the evidence beside it, with the files a site
+ * ships so a reader can recompute it again (goodput verify): each receipt as
+ * given, its evidence, and the prices.
+ */
+export async function recomputeAll(files: readonly string[], today: string, what = '--receipts', evidenceDir?: string): Promise<{ receipts: Receipt[]; shipped: Map<string, string | Buffer>; problems: string[] }> {
   const receipts: Receipt[] = [];
+  const shipped = new Map<string, string | Buffer>();
+  const problems: string[] = [];
   for (const file of files) {
-    const r = await readJsonInput('--receipts', file, receiptSchema);
-    if (r.ok) receipts.push(r.value);
-    else problems.push(...r.problems);
+    const text = await readInputText(what, file);
+    if (!text.ok) {
+      problems.push(...text.problems);
+      continue;
+    }
+    const r = await recomputeReceipt(text.value, evidenceDir ?? dirname(file), today);
+    if (!r.ok) {
+      problems.push(...r.refusals.map((x) => `${what}: ${file}: ${x.message}`));
+      continue;
+    }
+    if (receipts.some((x) => x.id === r.receipt.id)) problems.push(`${what}: ${file}: id ${r.receipt.id} is already published by another receipt file`);
+    receipts.push(r.receipt);
+    shipped.set(`receipts/${r.receipt.id}.json`, text.value);
+    for (const [path, gz] of r.files) shipped.set(path, gz);
   }
+  return { receipts, shipped, problems };
+}
+
+export async function publishFromFlags(f: PublishFlags, today = new Date().toISOString().slice(0, 10)): Promise<string[]> {
+  const found = await receiptFiles(f.receipts);
+  const { receipts, shipped, problems } = await recomputeAll(found.files, today);
+  problems.unshift(...found.problems);
   let prices: Prices = NO_PRICES;
   if (f.prices !== undefined) {
     const p = await readPrices(f.prices);
     if (p.ok) prices = p.prices;
     else problems.push(...p.problems.map((x) => `--prices: ${x}`));
   }
+  if (f.prices !== undefined) shipped.set(PRICES_FILE, JSON.stringify(prices, null, 2) + '\n');
   if (problems.length > 0) throw new CliError(EXIT.usage, `nothing published:\n${problems.map((p) => `  ${p}`).join('\n')}`);
-  const out = await publishSite({ receipts, prices, outDir: f.out, generator: TOOL_VERSION });
+  const out = await publishSite({ receipts, prices, outDir: f.out, generator: TOOL_VERSION, shipped, today });
   if (!out.ok) {
     const lines = [...out.problems, ...out.violations.map((v) => v.message)];
     const why = out.violations.length > 0 ? `nothing published: the provenance gate refused ${out.violations.length} number(s):` : 'nothing published:';

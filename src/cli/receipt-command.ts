@@ -6,7 +6,9 @@
  */
 import type { Command } from 'commander';
 import { type QualityScore, qualityScoreSchema, type SweepResult, sweepResultSchema } from '../core/index.js';
-import { NO_PRICES, buildReceipt, datasetOf, gateDataset, gateSources, siteView } from '../publish/index.js';
+import { dirname, join } from 'node:path';
+import { recordsSha256 } from '../contract/index.js';
+import { NO_PRICES, buildReceipt, datasetOf, gateDataset, gateSources, packEvidence, publicResult, receiptFile, recomputeReceipt, siteView } from '../publish/index.js';
 import { TOOL_VERSION } from '../runner/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { writeFileAtomic } from './files.js';
@@ -27,7 +29,11 @@ async function readRuns(f: ReceiptFlags): Promise<Record<'baseline' | 'optimized
   const fromStore = new Map<string, SweepResult>();
   if (stored.length > 0) {
     await withCatalog(f, 'goodput receipt create', async (c) => {
-      for (const s of stored) fromStore.set(s, await c.exportRun(Number(f[s])));
+      for (const s of stored) {
+        // A stored run's evidence is its records, kept level by level in the store.
+        const records = await c.runRecords(Number(f[s]));
+        fromStore.set(s, { ...(await c.exportRun(Number(f[s]))), records, recordsSha256: recordsSha256(records) });
+      }
     });
   }
   const read = async (s: (typeof sides)[number]): Promise<Read<SweepResult>> =>
@@ -54,14 +60,25 @@ export async function createReceiptFile(f: ReceiptFlags): Promise<string> {
       baseline: runs.baseline.value, optimized: runs.optimized.value, quality, method: f.method, baselineMethod: f.baselineMethod, title: f.title, generator: TOOL_VERSION,
     });
     if (built.ok) {
-      // The same gate publish runs: a receipt that could never be published is not written.
       const r = built.receipt;
-      const gate = [...gateSources([r], NO_PRICES), ...gateDataset(datasetOf(siteView([r], NO_PRICES, TOOL_VERSION)))];
-      if (gate.length === 0) {
-        await writeFileAtomic(f.out, JSON.stringify(r, null, 2) + '\n');
-        return r.id;
-      }
-      problems.push(...gate.map((v) => `the provenance gate would refuse it: ${v.message}`));
+      const packed = {
+        baseline: packEvidence(publicResult(runs.baseline.value)), optimized: packEvidence(publicResult(runs.optimized.value)),
+        quality: quality === null ? null : packEvidence(quality),
+      };
+      const files = new Map([packed.baseline, packed.optimized, packed.quality].flatMap((p) => (p === null ? [] : [[p.path, p.gz] as const])));
+      const text = JSON.stringify(receiptFile(r, { baseline: packed.baseline.sha256, optimized: packed.optimized.sha256, quality: packed.quality?.sha256 ?? null }), null, 2) + '\n';
+      // What publish will do, done now: recomputed from the evidence, then the provenance gate.
+      const again = await recomputeReceipt(text, files, new Date().toISOString().slice(0, 10));
+      if (again.ok) {
+        const gate = [...gateSources([again.receipt], NO_PRICES), ...gateDataset(datasetOf(siteView([again.receipt], NO_PRICES, TOOL_VERSION)))];
+        if (gate.length === 0) {
+          const dir = dirname(f.out);
+          for (const [path, gz] of files) await writeFileAtomic(join(dir, path), gz);
+          await writeFileAtomic(f.out, text);
+          return r.id;
+        }
+        problems.push(...gate.map((v) => `the provenance gate would refuse it: ${v.message}`));
+      } else problems.push(...again.refusals.map((x) => x.message));
     } else problems.push(...built.problems);
   }
   throw new CliError(EXIT.usage, `no receipt written:\n${problems.map((p) => `  ${p}`).join('\n')}`);

@@ -3,15 +3,16 @@
  * site from good input; every kind of bad input refused with exit code 2, one
  * line per problem, and nothing written (and a previous site left as it was).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { receiptSchema } from '../publish/index.js';
 import { type SimProcess, spawnSimProcess } from '../sim/index.js';
 import { cli } from '../test-support/cli-in-process.js';
 import { qualityFixture } from '../test-support/quality-fixture.js';
-import { contract, receiptPair, resultOf } from '../test-support/receipt-fixture.js';
+import { evidencePair, evidenceResult } from '../test-support/evidence-fixture.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'goodput-receipt-cli-'));
 const file = (name: string, body: unknown) => {
@@ -19,7 +20,11 @@ const file = (name: string, body: unknown) => {
   writeFileSync(p, typeof body === 'string' ? body : JSON.stringify(body));
   return p;
 };
-const pair = receiptPair();
+const pair = evidencePair();
+const OPT_BASE = { levels: [{ c: 1, ttftMs: 40, tpotMs: 10 }, { c: 2, ttftMs: 45, tpotMs: 11 }, { c: 4, ttftMs: 60, tpotMs: 14 }], fingerprint: 'a'.repeat(64) };
+const OPT_LEVELS = [{ c: 1, ttftMs: 30, tpotMs: 5 }, { c: 2, ttftMs: 32, tpotMs: 5.5 }, { c: 4, ttftMs: 40, tpotMs: 7 }];
+const optimizedWith = (over: Parameters<typeof evidenceResult>[0] extends infer S ? Partial<S> : never) =>
+  evidenceResult({ quantization: 'fp8', levels: OPT_LEVELS, startedAt: '2026-06-03T09:00:00.000Z', fingerprint: 'b'.repeat(64), ...over });
 const baseline = file('baseline.json', pair.baseline);
 const optimized = file('optimized.json', pair.optimized);
 const quality = file('quality.json', qualityFixture());
@@ -42,6 +47,11 @@ describe('goodput receipt create', () => {
     expect(r.stdout).toBe(`receipt ${receipt.id} written to ${out}\n`);
     expect(receipt.facts.find((f) => f.id === 'optimized.quality')?.value).toBe(0.97);
     expect(readFileSync(out, 'utf8')).not.toContain('127.0.0.1');
+    // The evidence lies beside the receipt, by content hash, with the servers' addresses and the command withheld.
+    const refs = (JSON.parse(readFileSync(out, 'utf8')) as { evidence: Record<string, string> }).evidence;
+    const shipped = readdirSync(join(dir, 'receipts', 'evidence')).sort();
+    expect(shipped).toEqual([refs.baseline, refs.optimized, refs.quality].map((h) => `${h}.json.gz`).sort());
+    for (const name of shipped) expect(gunzipSync(readFileSync(join(dir, 'receipts', 'evidence', name))).toString()).not.toContain('127.0.0.1');
   });
 
   const cases: Array<[string, () => string[], RegExp[]]> = [
@@ -51,14 +61,26 @@ describe('goodput receipt create', () => {
       [/^ {2}--baseline: .*schema\.json: levels\.0\.throughputTokS: /m]],
     ['a run without a contract', () => ['--baseline', baseline, '--optimized', file('nocontract.json', { ...pair.optimized, contract: null })],
       [/^ {2}optimized: the run carries no contract/m]],
-    ['runs with different workloads', () => ['--baseline', baseline, '--optimized', file('w.json', resultOf(contract({ quantization: 'fp8', outputTokens: 128 }), pair.optimized.levels))],
-      [/^ {2}the workloads differ: workload\.outputTokens\[0\] is 64 on the baseline and 128 on the optimized run$/m]],
-    ['runs on different GPUs', () => ['--baseline', baseline, '--optimized', file('g.json', resultOf(contract({ quantization: 'fp8', label: 'Other GPU' }), pair.optimized.levels))],
+    ['runs with different workloads', () => ['--baseline', baseline, '--optimized', file('w.json', optimizedWith({ outputTokens: 32 }))],
+      [/^ {2}the workloads differ: workload\.outputTokens\[0\] is 16 on the baseline and 32 on the optimized run$/m]],
+    ['runs with different endpoints (chat and completions)', () => ['--baseline', baseline, '--optimized', file('e.json', optimizedWith({ endpoint: 'completions' }))],
+      [/^ {2}the workloads differ: endpoint is "chat" on the baseline and "completions" on the optimized run$/m]],
+    ['runs of two different models, naming both', () => ['--baseline', baseline, '--optimized', file('m.json', optimizedWith({ model: 'other-model' }))],
+      [/^ {2}the models differ: the baseline serves "demo-model" at revision "r1" and the optimized run "other-model" at revision "r1"/m]],
+    ['runs on different GPUs', () => ['--baseline', baseline, '--optimized', file('g.json', optimizedWith({ label: 'Other GPU' }))],
       [/^ {2}the GPUs differ: hardware\.label is "Test GPU 24GB" on the baseline and "Other GPU" on the optimized run/m]],
-    ['runs priced at different hourly rates', () => ['--baseline', baseline, '--optimized', file('rate.json', resultOf(contract({ quantization: 'fp8', hourly: 1 }), pair.optimized.levels))],
+    ['runs priced at different hourly rates', () => ['--baseline', baseline, '--optimized', file('rate.json', optimizedWith({ hourly: 1 }))],
       [/^ {2}the hourly rates differ: \$2\/h on the baseline and \$1\/h on the optimized run/m]],
-    ['a receipt the gate would refuse (a model served under a file path)', () => ['--baseline', file('pb.json', resultOf(contract({ model: '/mnt/models/demo' }), pair.baseline.levels)),
-      '--optimized', file('po.json', resultOf(contract({ model: '/mnt/models/demo', quantization: 'fp8' }), pair.optimized.levels))],
+    ['a result without its raw records (nothing to recompute from)', () => ['--baseline', baseline, '--optimized', file('norec.json', { ...pair.optimized, records: undefined, recordsSha256: undefined })],
+      [/^ {2}evidence\.optimized: run 1 records: are not in the result, so its level summaries cannot be recomputed.*\[rule: records-reproduce\]$/m]],
+    ['a result whose summary was edited (its records give another figure)', () => ['--baseline', baseline, '--optimized', file('edited.json', { ...pair.optimized, levels: pair.optimized.levels.map((l, i) => (i === 1 ? { ...l, throughputTokS: 900 } : l)) })],
+      [/^ {2}evidence\.optimized: run 1 levels\[c=2\]\.throughputTokS: states 900, its records give .*\[rule: records-reproduce\]$/m]],
+    ['a quality score from other servers', () => ['--baseline', baseline, '--optimized', optimized, '--quality', file('qother.json', { ...qualityFixture(), compared: { ...qualityFixture().compared, candidate: { model: 'demo-model', fingerprint: 'c'.repeat(64), engine: 'vllm', engineVersion: '0.9.1' } } })],
+      [/^ {2}evidence\.quality: compared\.candidate\.fingerprint: is "c{64}", but the optimized run recorded "b{64}".*\[rule: quality-belongs\]$/m]],
+    ['a title that states a figure and names a host', () => ['--baseline', baseline, '--optimized', optimized, '--title', 'FP8 is 3.2x faster on gpu-node-7.prod.corp'],
+      [/^ {2}title: holds a hostname .*\[rule: no-internal-identifiers\]$/m, /^ {2}title: claims a figure \("3\.2x"\).*\[rule: no-numeric-claims\]$/m]],
+    ['a receipt the gate would refuse (a model served under a file path)', () => ['--baseline', file('pb.json', evidenceResult({ ...OPT_BASE, model: '/mnt/models/demo' })),
+      '--optimized', file('po.json', optimizedWith({ model: '/mnt/models/demo' }))],
     [/^ {2}the provenance gate would refuse it: dataset\.json .*: contains a file path \(" ?\/mnt\/models\/demo.*\[rule: no-internal-identifiers\]$/m]],
     ['a quality file without its scale note, and a missing run, both reported', () => ['--baseline', join(dir, 'gone.json'), '--optimized', optimized, '--quality', file('q.json', { ...qualityFixture(), scaleNote: '' })],
       [/^ {2}--quality: .*q\.json: scaleNote: the scale note must be stated$/m, /^ {2}--baseline: .*gone\.json does not exist$/m]],
@@ -102,10 +124,12 @@ describe('goodput publish', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const id = receiptSchema.parse(JSON.parse(readFileSync(receiptFile, 'utf8'))).id;
-    expect(readdirSync(out).sort()).toEqual(['dataset.json', `${id}.html`, `${id}.png`, 'index.html'].sort());
+    expect(readdirSync(out).sort()).toEqual(['dataset.json', 'evidence', `${id}.html`, `${id}.png`, 'index.html', 'prices.json', 'receipts'].sort());
+    expect(readdirSync(join(out, 'receipts'))).toEqual([`${id}.json`]);
+    expect(readdirSync(join(out, 'evidence'))).toHaveLength(3);
   });
 
-  it('refuses a receipt the gate rejects, listing every violation, and leaves the previous site untouched', async () => {
+  it('refuses a receipt whose stated numbers differ from its evidence, naming each, and leaves the previous site untouched', async () => {
     const out = join(dir, 'site-kept');
     expect((await cli(['publish', '--receipts', receiptFile, '--out', out])).code).toBe(0);
     const before = readFileSync(join(out, 'dataset.json'), 'utf8');
@@ -114,15 +138,15 @@ describe('goodput publish', () => {
     const f2 = receipt.facts.find((f) => f.id === 'optimized.peakThroughput');
     if (f1) f1.statistic = 'avg';
     if (f2) f2.provenance = 'not recorded';
-    const bad = file('bad-receipt.json', receipt);
+    // Beside the receipt, so its evidence folder is found.
+    const bad = join(dir, 'publish-receipts', 'bad-receipt.json');
+    writeFileSync(bad, JSON.stringify(receipt));
     const r = await cli(['publish', '--receipts', bad, '--out', out]);
+    rmSync(bad);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^goodput: nothing published: the provenance gate refused 4 number\(s\):\n/);
-    expect(r.stderr).toMatch(/^ {2}.*baseline\.ttftSingle \(TTFT, baseline\): has no named statistic \("avg"\).*\[rule: statistic-named\]$/m);
-    expect(r.stderr).toMatch(/^ {2}.*optimized\.peakThroughput \(Peak throughput, optimized\): has a value but is flagged "not recorded".*\[rule: provenance\]$/m);
-    // What follows from them is listed too: the cost derived from the unflagged peak, the chart the bare statistic shares.
-    expect(r.stderr).toMatch(/^ {2}.*optimized\.costPer1M .*\[rule: derived-sources\]$/m);
-    expect(r.stderr).toMatch(/^ {2}.*optimized\.ttftSingle .*shares chart ttft-single with baseline\.ttftSingle.*\[rule: one-family-per-chart\]$/m);
+    expect(r.stderr).toMatch(/^goodput: nothing published:\n/);
+    expect(r.stderr).toMatch(/^ {2}--receipts: .*bad-receipt\.json: facts\[baseline\.ttftSingle\]\.statistic: states "avg", the evidence gives "p50 at concurrency 1" \[rule: stated-equals-recomputed\]$/m);
+    expect(r.stderr).toMatch(/^ {2}--receipts: .*bad-receipt\.json: facts\[optimized\.peakThroughput\]\.provenance: states "not recorded", the evidence gives "measured" \[rule: stated-equals-recomputed\]$/m);
     expect(readFileSync(join(out, 'dataset.json'), 'utf8')).toBe(before);
     expect(readdirSync(dir).filter((n) => n.includes('.tmp-'))).toEqual([]);
   });
@@ -132,7 +156,7 @@ describe('goodput publish', () => {
       /^ {2}--prices: .*p\.yaml: tokenPrices\.0\.sourceUrl: /m],
     ['a blended price (one rate for input and output)', () => ['--prices', file('b.yaml', 'tokenPrices:\n  - { provider: X, model: m, blendedUsdPer1M: 1, sourceUrl: "https://example.com", asOf: 2026-06-01 }\n')],
       /^ {2}--prices: .*b\.yaml: tokenPrices\.0\.inputUsdPer1M: inputUsdPer1M must be a number/m],
-    ['a receipt file that is not a receipt', () => ['--receipts', file('notreceipt.json', { receiptVersion: 1 })], /^ {2}--receipts: .*notreceipt\.json: id: /m],
+    ['a receipt file of the version that carried no evidence', () => ['--receipts', file('notreceipt.json', { receiptVersion: 1 })], /^ {2}--receipts: .*notreceipt\.json: receiptVersion: must be 2: receipts carry their evidence now/m],
     ['an empty receipts directory', () => { const d = join(dir, 'empty'); mkdirSync(d, { recursive: true }); return ['--receipts', d]; }, /^ {2}--receipts: .*empty holds no \.json receipt$/m],
   ];
   for (const [what, args, message] of refusals) {

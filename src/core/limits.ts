@@ -25,6 +25,8 @@ export const LIMITS = {
   apiBodyBytes: { max: 1 * MiB, what: 'bytes in one body sent to goodput serve' },
   // A sweep saving through serve sends each level with its raw records in one body: far above 1 MiB.
   apiIngestBodyBytes: { max: 256 * MiB, what: 'bytes in one level with its raw records sent to goodput serve' },
+  // Result files carry every raw record: a full 64-level sweep at 20,000 requests per level stays far below this.
+  inputFileBytes: { max: 512 * MiB, what: 'bytes in one result, receipt, score or evidence file we read' },
   repeats: { max: 20, what: 'runs of one contract in one result (goodput run --repeats)' },
 } as const;
 

@@ -23,7 +23,7 @@ const fact = (r: Receipt, id: string) => r.facts.find((f) => f.id === id);
 describe('buildReceipt', () => {
   it('states the model, GPU, dates and both configurations with their methods', () => {
     const r = ok();
-    expect(r).toMatchObject({ model: 'demo-model', hardware: 'Test GPU 24GB', measuredAt: '2026-06-03', receiptVersion: 1 });
+    expect(r).toMatchObject({ model: 'demo-model', hardware: 'Test GPU 24GB', measuredAt: '2026-06-03', receiptVersion: 2 });
     expect(r.configurations.baseline).toMatchObject({ identity: 'bf16, no quantization, vllm 0.9.1', method: 'baseline as deployed, no optimization', measuredAt: '2026-06-02' });
     expect(r.configurations.optimized).toMatchObject({ identity: 'bf16, fp8 quantization, vllm 0.9.1', method: 'FP8 dynamic quantization', measuredAt: '2026-06-03' });
     expect(r.configurations.baseline.workloadHash).toBe(r.configurations.optimized.workloadHash);
@@ -33,7 +33,7 @@ describe('buildReceipt', () => {
 
   it('computes every figure as by hand, each with statistic, provenance and configuration', () => {
     const r = ok();
-    expect(fact(r, 'baseline.peakThroughput')).toMatchObject({ value: 180, unit: 'tok/s', statistic: 'peak over valid levels', provenance: 'measured', configuration: 'baseline', note: 'at concurrency 2' });
+    expect(fact(r, 'baseline.peakThroughput')).toMatchObject({ value: 180, unit: 'tok/s', statistic: 'peak over the valid levels tested', provenance: 'measured', configuration: 'baseline', note: 'at concurrency 2; not saturated: the highest level tested (concurrency 2) gives the peak, 80 % above concurrency 1' });
     expect(fact(r, 'optimized.peakThroughput')).toMatchObject({ value: 360, provenance: 'measured' });
     expect(fact(r, 'baseline.singleStream')).toMatchObject({ value: 100, statistic: 'mean of per-request at concurrency 1' });
     expect(fact(r, 'optimized.ttftSingle')).toMatchObject({ value: 30, unit: 'ms', statistic: 'p50 at concurrency 1' });
@@ -51,14 +51,14 @@ describe('buildReceipt', () => {
   it('gives four headlines whose changes compare one definition on both sides', () => {
     const v = receiptView(ok());
     expect(v.headlines.map((h) => [h.number.label, h.number.text, h.changeWords])).toEqual([
-      ['Peak throughput', '360.0', '+100 %, better'],
-      ['Single-stream rate', '160.0', '+60 %, better'],
-      ['Cost per 1M output tokens', '1.54', '−50 %, better'],
+      ['Peak throughput', '360.0', '+100 %, single run; direction not established'],
+      ['Single-stream rate', '160.0', '+60 %, single run; direction not established'],
+      ['Cost per 1M output tokens', '1.54', '−50 %, single run; direction not established'],
       ['Quality score', 'not recorded', null],
     ]);
     expect(v.headlines[0]?.number.configuration).toBe('optimized: bf16, fp8 quantization, vllm 0.9.1');
     const ttft = v.rows.find((row) => row.label === 'TTFT');
-    expect(ttft?.changeWords).toBe('−25 %, better');
+    expect(ttft?.changeWords).toBe('−25 %, single run; direction not established');
   });
 
   it('without a quality score, says "not recorded" rather than leaving quality out', () => {

@@ -3,14 +3,15 @@
  * in, one receipt out — or every reason there can be none. Pure apart from
  * hashing: the CLI reads the files and the store.
  */
+import { runsOf } from '../contract/index.js';
 import { canonicalJson, type QualityScore, type SweepResult } from '../core/index.js';
 import { FIGURES, type FigureKey } from '../web/index.js';
-import type { ConfigurationKey } from './fact.js';
-import { limitationsOf } from './limitations.js';
+import { type ConfigurationKey, FACT_TABLE_ROWS } from './fact.js';
+import { limitationsOf, saturatedBoth } from './limitations.js';
 import { qualityFacts } from './quality-facts.js';
 import { RECEIPT_VERSION, type Configuration, type Receipt } from './receipt-schema.js';
 import { type CheckedRun, checkRunPair, workloadPart } from './run-pair.js';
-import { runFacts } from './run-facts.js';
+import { type RunFacts, runFacts } from './run-facts.js';
 
 export interface ReceiptInput {
   baseline: SweepResult;
@@ -36,17 +37,26 @@ export function slug(text: string): string {
   return text.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60).replace(/-+$/, '') || 'receipt';
 }
 
-function configuration(run: CheckedRun, method: string, otherModel: string): Configuration {
+function configuration(run: CheckedRun, method: string): Configuration {
   const { contract, result } = run;
   const e = result.run.engine;
   const engine = e ? `${e.name}${e.version ? ` ${e.version}` : ''}` : null;
   const quant = contract.model.quantization === 'none' ? 'no quantization' : `${contract.model.quantization} quantization`;
-  const model = contract.model.name === otherModel ? '' : `${contract.model.name}, `;
   return {
-    identity: `${model}${contract.model.precision}, ${quant}, ${engine ?? 'engine not recorded'}`,
+    identity: `${contract.model.precision}, ${quant}, ${engine ?? 'engine not recorded'}`,
     method, model: contract.model.name, engine, measuredAt: day(result.run.startedAt),
     contractHash: run.contractHash, workloadHash: run.workloadHash, toolVersion: result.run.toolVersion,
   };
+}
+
+/** A configuration's facts from its first run, each fact-table figure with its value in every run when the contract ran more than once. */
+function withRuns(cfg: ConfigurationKey, run: CheckedRun): RunFacts {
+  const first = runFacts(cfg, run);
+  const all = runsOf(run.result);
+  if (all.length < 2) return first;
+  const each = all.map((result) => new Map(runFacts(cfg, { ...run, result }).facts.map((f) => [f.id, f.value])));
+  const table = new Set<string>(FACT_TABLE_ROWS.map((k) => `${cfg}.${k}`));
+  return { ...first, facts: first.facts.map((f) => (table.has(f.id) ? { ...f, runs: each.map((m) => m.get(f.id) ?? null) } : f)) };
 }
 
 export function buildReceipt(input: ReceiptInput): ReceiptOutcome {
@@ -56,8 +66,8 @@ export function buildReceipt(input: ReceiptInput): ReceiptOutcome {
   if (!pair.ok) problems.push(...pair.problems);
   if (!pair.ok || problems.length > 0) return { ok: false, problems };
   const runs: Record<ConfigurationKey, CheckedRun> = { baseline: pair.baseline, optimized: pair.optimized };
-  const b = runFacts('baseline', runs.baseline);
-  const o = runFacts('optimized', runs.optimized);
+  const b = withRuns('baseline', runs.baseline);
+  const o = withRuns('optimized', runs.optimized);
   const q = qualityFacts(input.quality);
   const facts = [...b.facts, ...o.facts, ...q.facts];
   const model = runs.baseline.contract.model.name;
@@ -71,15 +81,15 @@ export function buildReceipt(input: ReceiptInput): ReceiptOutcome {
     id: `${slug(title)}-${measuredAt}`,
     title, model, hardware, measuredAt,
     configurations: {
-      baseline: configuration(runs.baseline, input.baselineMethod?.trim() || 'baseline as deployed, no optimization', runs.optimized.contract.model.name),
-      optimized: configuration(runs.optimized, input.method.trim(), model),
+      baseline: configuration(runs.baseline, input.baselineMethod?.trim() || 'baseline as deployed, no optimization'),
+      optimized: configuration(runs.optimized, input.method.trim()),
     },
     workload: {
       hash: runs.baseline.workloadHash,
       lines: Object.entries(workloadPart(runs.baseline.contract)).map(([k, v]) => `${k}: ${canonicalJson(v)}`),
     },
     costBasis: {
-      text: `${hardware} compute at the hourly rate recorded with each run. A GPU compute estimate at measured saturation: output tokens only, ` +
+      text: `${hardware} compute at the hourly rate recorded with each run. A GPU compute estimate at ${saturatedBoth(runs) ? 'measured saturation' : 'the highest throughput measured (not saturated: the highest level tested)'}: output tokens only, ` +
         'at the measured peak throughput sustained for an hour; it excludes idle time, CPU, memory, networking, redundancy and platform fees.',
       priceAsOf: asOf.at(-1) ?? null,
     },

@@ -8,6 +8,8 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { dayRefusal } from './receipt-dates.js';
+import { type Refusal, refusal } from './refusal.js';
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date (YYYY-MM-DD)');
 
@@ -31,7 +33,8 @@ export function mergeChangelog(previous: readonly ChangelogEntry[], current: rea
   const now = new Set(current.map((c) => c.receipt));
   const kept = previous.map((e) => (now.has(e.receipt) || e.withdrawnOn !== null ? { ...e, withdrawnOn: now.has(e.receipt) ? null : e.withdrawnOn } : { ...e, withdrawnOn: today }));
   const known = new Set(previous.map((e) => e.receipt));
-  const added = current.filter((c) => !known.has(c.receipt)).map((c) => ({ ...c, addedOn: today, pricesCapturedAt, withdrawnOn: null }));
+  // Keys in the schema's order, like entries read back: a site rendered again is byte for byte the same.
+  const added = current.filter((c) => !known.has(c.receipt)).map((c) => ({ receipt: c.receipt, title: c.title, page: c.page, addedOn: today, measuredAt: c.measuredAt, pricesCapturedAt, withdrawnOn: null }));
   return [...added, ...kept].sort((a, b) => b.addedOn.localeCompare(a.addedOn) || a.receipt.localeCompare(b.receipt));
 }
 
@@ -55,4 +58,32 @@ export async function previousChangelog(dir: string): Promise<{ entries: Changel
     return lost(`has no valid changelog (changelog.${i?.path.slice(1).join('.')}: ${i?.message})`);
   }
   return { entries: parsed.data.changelog };
+}
+
+/**
+ * The history read from an existing site is checked before it is carried
+ * forward: real days in order (measured ≤ added ≤ withdrawn ≤ today), an entry
+ * still published names a receipt the site shipped (receipts/<id>.json), and an
+ * entry for a receipt published again states that receipt's title and date.
+ */
+export function changelogRefusals(previous: readonly ChangelogEntry[], current: ReadonlyArray<{ id: string; title: string; measuredAt: string }>, today: string, shipped: (receiptId: string) => boolean): Refusal[] {
+  const out: Refusal[] = [];
+  const now = new Map(current.map((r) => [r.id, r]));
+  previous.forEach((e, i) => {
+    const field = `changelog[${i}] (${e.receipt})`;
+    const bad = (why: string) => out.push(refusal('changelog-history', field, why));
+    for (const [k, d] of [['measuredAt', e.measuredAt], ['addedOn', e.addedOn], ['withdrawnOn', e.withdrawnOn], ['pricesCapturedAt', e.pricesCapturedAt]] as const) {
+      if (d === null) continue;
+      const r = dayRefusal(`${field}.${k}`, d, today);
+      if (r !== null) out.push({ ...r, rule: 'changelog-history', message: r.message.replace('[rule: date]', '[rule: changelog-history]') });
+    }
+    if (e.addedOn < e.measuredAt) bad(`was added on ${e.addedOn}, before it was measured (${e.measuredAt})`);
+    if (e.withdrawnOn !== null && e.withdrawnOn < e.addedOn) bad(`was withdrawn on ${e.withdrawnOn}, before it was added (${e.addedOn})`);
+    if (e.withdrawnOn === null && !shipped(e.receipt)) bad(`is listed as published, but the site holds no receipts/${e.receipt}.json; the history names a receipt that never existed there`);
+    const r = now.get(e.receipt);
+    if (r !== undefined && (r.title !== e.title || r.measuredAt !== e.measuredAt)) {
+      bad(`states ${JSON.stringify(e.title)} measured ${e.measuredAt}, but the receipt recomputes to ${JSON.stringify(r.title)} measured ${r.measuredAt}`);
+    }
+  });
+  return out;
 }

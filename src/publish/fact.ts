@@ -32,6 +32,8 @@ export const factSchema = z.object({
   configuration: z.enum(CONFIGURATION_KEYS),
   /** For derived facts: the ids of the facts it is computed from. */
   derivedFrom: z.array(z.string()).optional(),
+  /** The same figure in each run of the contract (goodput run --repeats), run 1 first; absent for a single run. */
+  runs: z.array(z.number().nullable()).optional(),
   /** Why it is not recorded, or how it was derived, in words. */
   note: z.string().optional(),
   digits: z.number().int().min(0).max(6),

@@ -8,7 +8,7 @@ import { canonicalJson } from '../core/index.js';
 import { sha256Hex } from '../workload/index.js';
 import { CONFIGURATION_KEYS } from './fact.js';
 import type { Receipt } from './receipt-schema.js';
-import { WORKLOAD_SECTIONS } from './run-pair.js';
+import { WORKLOAD_KEYS } from './run-pair.js';
 import { type Violation, violation } from './violation.js';
 
 const SHA256 = /^[0-9a-f]{64}$/;
@@ -25,8 +25,8 @@ export function workloadFromLines(lines: readonly string[]): { ok: true; value: 
   lines.forEach((line, i) => {
     const at = line.indexOf(': ');
     const section = at < 0 ? '' : line.slice(0, at);
-    if (!(WORKLOAD_SECTIONS as readonly string[]).includes(section)) {
-      problems.push(`line ${i + 1} (${JSON.stringify(line.slice(0, 40))}) is not "<section>: <json>" for a section of ${WORKLOAD_SECTIONS.join(', ')}`);
+    if (!(WORKLOAD_KEYS as readonly string[]).includes(section)) {
+      problems.push(`line ${i + 1} (${JSON.stringify(line.slice(0, 40))}) is not "<section>: <json>" for a section of ${WORKLOAD_KEYS.join(', ')}`);
       return;
     }
     if (section in value) {

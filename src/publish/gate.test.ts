@@ -93,7 +93,7 @@ describe('the provenance gate', () => {
     expect(messages.slice(1)).toEqual(['baseline', 'optimized'].map((k) => expect.stringMatching(new RegExp(`^${ID()}: every ${k} number: has workloadHash ${good.workload.hash}, but the receipt's workload lines hash to [0-9a-f]{64}`))));
     const garbled = copy();
     garbled.workload.lines = [...good.workload.lines.slice(1), 'load {"levels":[1,2]}'];
-    expect(refused(garbled)).toEqual([`${ID()}: workload: line ${good.workload.lines.length} ("load {\\"levels\\":[1,2]}") is not "<section>: <json>" for a section of workload, load, decoding, thinking, slo, so the workload cannot be rebuilt from the receipt [rule: workload-reconstructable]`]);
+    expect(refused(garbled)).toEqual([`${ID()}: workload: line ${good.workload.lines.length} ("load {\\"levels\\":[1,2]}") is not "<section>: <json>" for a section of workload, load, decoding, thinking, slo, endpoint, so the workload cannot be rebuilt from the receipt [rule: workload-reconstructable]`]);
     const unparsable = copy();
     unparsable.workload.lines = unparsable.workload.lines.map((l) => (l.startsWith('load: ') ? `${l}}` : l));
     expect(refused(unparsable)).toEqual([expect.stringMatching(/: workload: line \d+ \(load\) is not valid JSON, so the workload cannot be rebuilt/)]);

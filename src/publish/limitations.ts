@@ -4,7 +4,13 @@
  * recorded, how prompt lengths were counted, and that each side ran once.
  */
 import type { ConfigurationKey, Fact } from './fact.js';
+import { runsOf } from '../contract/index.js';
+import { daysBetween } from './receipt-dates.js';
+import { notSaturated } from './run-facts.js';
 import type { CheckedRun } from './run-pair.js';
+
+/** A GPU rate older than this when the run was measured is flagged as stale. */
+export const STALE_PRICE_DAYS = 90;
 
 function runLimits(cfg: ConfigurationKey, run: CheckedRun): string[] {
   const r = run.result;
@@ -21,17 +27,33 @@ function runLimits(cfg: ConfigurationKey, run: CheckedRun): string[] {
   // By kind, not by label: the label can name the server's address.
   const counted = tok === undefined ? 'without a recorded tokenizer' : tok.kind === 'approximate' ? 'by the word approximation (no tokenizer was available)' : `with the ${tok.kind === 'file' ? "contract's tokenizer file" : "server's tokenizer"}`;
   if (tok === undefined || !tok.exact) out.push(`${cfg}: prompt lengths were counted ${counted}, so they are approximate.`);
+  const asOf = run.contract.hardware.priceAsOf?.slice(0, 10);
+  const measured = r.run.startedAt.slice(0, 10);
+  if (asOf !== undefined && daysBetween(asOf, measured) > STALE_PRICE_DAYS) {
+    out.push(`${cfg}: the GPU hourly rate is as of ${asOf}, ${daysBetween(asOf, measured)} days before the run (more than ${STALE_PRICE_DAYS}); the cost may not reflect the rate when it was measured.`);
+  }
+  const open = notSaturated(r.levels);
+  if (open !== null) out.push(`${cfg}: ${open}; its peak is a floor, and its cost is at the highest throughput measured, not at saturation.`);
   if (r.warnings.length > 0) out.push(`${cfg}: the run recorded warnings: ${[...new Set(r.warnings.map((w) => w.code))].join(', ')}.`);
   return out;
 }
 
 export function limitationsOf(runs: Record<ConfigurationKey, CheckedRun>, facts: readonly Fact[]): string[] {
   const missing = facts.filter((f) => f.value === null).map((f) => `${f.label} (${f.configuration}, ${f.statistic}) is not recorded: ${f.note ?? 'no value'}.`);
+  const n = { baseline: runsOf(runs.baseline.result).length, optimized: runsOf(runs.optimized.result).length };
+  const once = n.baseline === 1 || n.optimized === 1;
   return [
-    'Each configuration was run once; the figures are not averaged over repeated runs and carry no confidence interval.',
+    once
+      ? `${n.baseline === 1 && n.optimized === 1 ? 'Each configuration was' : n.baseline === 1 ? 'The baseline was' : 'The optimized configuration was'} run once, so no change is called better or worse: a single run does not establish its direction.`
+      : `The baseline was run ${n.baseline} times and the optimized configuration ${n.optimized} times; the figures are the first run's, and a change is called better or worse only when the two configurations' ranges over their runs do not overlap.`,
     ...runLimits('baseline', runs.baseline),
     ...runLimits('optimized', runs.optimized),
     ...missing,
-    'The cost figure is a GPU compute estimate at measured saturation: it excludes idle time, CPU, memory, networking, redundancy and platform fees.',
+    `The cost figure is a GPU compute estimate at ${saturatedBoth(runs) ? 'measured saturation' : 'the highest throughput measured'}: it excludes idle time, CPU, memory, networking, redundancy and platform fees.`,
   ];
+}
+
+/** Both configurations' peaks are saturation points (see notSaturated). */
+export function saturatedBoth(runs: Record<ConfigurationKey, CheckedRun>): boolean {
+  return notSaturated(runs.baseline.result.levels) === null && notSaturated(runs.optimized.result.levels) === null;
 }

@@ -7,9 +7,13 @@
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { TEXT_LIMITS, textRefusals } from './free-text.js';
+import { dayRefusal, isCalendarDay } from './receipt-dates.js';
+import type { Refusal } from './refusal.js';
 
 const source = z.url({ protocol: /^https?$/, error: 'sourceUrl must be an http(s) URL of the page the price was read from' });
-const asOf = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'asOf must be the date the price was read, like 2026-06-01');
+const asOf = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'asOf must be the date the price was read, like 2026-06-01')
+  .refine(isCalendarDay, { error: (i) => `asOf ${JSON.stringify(i.input)} is not a calendar date` });
 const usd = (what: string) => z.number({ error: `${what} must be a number` }).nonnegative(`${what} must not be negative`);
 
 export const tokenPriceSchema = z.object({
@@ -55,4 +59,18 @@ export async function readPrices(path: string): Promise<{ ok: true; prices: Pric
   const parsed = pricesSchema.safeParse(data ?? {});
   if (!parsed.success) return { ok: false, problems: parsed.error.issues.map((i) => `${path}: ${i.path.join('.') || '(top level)'}: ${i.message}`) };
   return { ok: true, prices: parsed.data };
+}
+
+/**
+ * What a price file may not say on a page published `today`: a price read
+ * after that day, or names with control or look-alike characters. (Provider
+ * names are domains and SKUs carry sizes, so only those two text rules apply.)
+ */
+export function priceRefusals(p: Prices, today: string): Refusal[] {
+  const rows = [...p.tokenPrices.map((r, i) => ({ r, at: `tokenPrices.${i}`, names: [['provider', r.provider], ['model', r.model]] as const })),
+    ...p.instancePrices.map((r, i) => ({ r, at: `instancePrices.${i}`, names: [['provider', r.provider], ['sku', r.sku]] as const }))];
+  return rows.flatMap(({ r, at, names }) => [
+    ...[dayRefusal(`${at}.asOf`, r.asOf, today)].filter((x): x is Refusal => x !== null),
+    ...names.flatMap(([k, v]) => textRefusals(`${at}.${k}`, v, TEXT_LIMITS.title).filter((x) => x.rule === 'no-control-characters' || x.rule === 'no-confusables' || x.rule === 'text-length')),
+  ]);
 }

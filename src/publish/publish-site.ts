@@ -7,17 +7,21 @@
 import { createHash } from 'node:crypto';
 import { datasetOf } from './dataset.js';
 import { gateDataset, gateSources, type Violation } from './gate.js';
-import type { Prices } from './prices.js';
+import { type Prices, priceRefusals } from './prices.js';
 import type { Receipt } from './receipt-schema.js';
 import { indexPage } from './render-index-page.js';
 import { receiptPage } from './render-receipt-page.js';
 import { sharePng } from './share-image.js';
 import { type SiteHistory, siteView } from './site-view.js';
-import { previousChangelog } from './changelog.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { changelogRefusals, previousChangelog } from './changelog.js';
 import { SiteTargetError, siteTargetProblem, writeSite } from './write-site.js';
 
 export interface PublishInput {
   receipts: readonly Receipt[]; prices: Prices; outDir: string; generator: string;
+  /** Files shipped as they are beside the rendered ones (the receipts and their evidence, the prices), by path. */
+  shipped?: ReadonlyMap<string, string | Buffer>;
   /** The publishing day (YYYY-MM-DD) the changelog records; default today (UTC). */
   today?: string;
 }
@@ -48,8 +52,14 @@ export async function publishSite(input: PublishInput): Promise<PublishOutcome> 
   const previous = target === null ? await previousChangelog(input.outDir) : { entries: [] };
   const problem = target ?? ('problem' in previous ? previous.problem : null);
   const history = { previous: 'entries' in previous ? previous.entries : [], today: input.today ?? new Date().toISOString().slice(0, 10) };
+  const forged = changelogRefusals(history.previous, input.receipts, history.today, (id) => existsSync(join(input.outDir, 'receipts', `${id}.json`)))
+    .map((r) => `--out: ${join(input.outDir, 'dataset.json')}: ${r.message}`);
   const { violations, files, datasetSha256 } = renderSite(input.receipts, input.prices, input.generator, history);
-  if (problem !== null || violations.length > 0) return { ok: false, violations, problems: problem === null ? [] : [problem] };
+  const problems = [...(problem === null ? [] : [problem]), ...forged, ...priceRefusals(input.prices, history.today).map((r) => `--prices: ${r.message}`)];
+  if (problems.length > 0 || violations.length > 0) return { ok: false, violations, problems };
+  for (const [name, body] of input.shipped ?? []) files.set(name, body);
+  // Every published receipt is kept in the site: the next publish checks its changelog against them.
+  for (const r of input.receipts) if (!files.has(`receipts/${r.id}.json`)) files.set(`receipts/${r.id}.json`, JSON.stringify(r, null, 2) + '\n');
   try {
     await writeSite(input.outDir, files);
   } catch (err) {

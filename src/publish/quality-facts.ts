@@ -4,7 +4,7 @@
  * prompts. Without a score the composite is there, null and "not recorded",
  * so a receipt never silently drops quality.
  */
-import { QUALITY_EVALUATOR_ID, type QualityScore, qualityScoreLine } from '../core/index.js';
+import { QUALITY_EVALUATOR, QUALITY_EVALUATOR_ID, QUALITY_SCALE_NOTE, type QualityScore, qualityScoreLine } from '../core/index.js';
 import { FIGURES } from '../web/index.js';
 import { type Fact, measured } from './fact.js';
 import type { Receipt } from './receipt-schema.js';
@@ -30,7 +30,8 @@ export function qualityFacts(score: QualityScore | null): { facts: Fact[]; quali
   return {
     facts: [compositeFact, klFact, pplFact, prompts],
     quality: {
-      evaluator: score.evaluator, evaluatorId: QUALITY_EVALUATOR_ID, scaleNote: score.scaleNote,
+      // The definition and the scale note come from the evaluator in code, never from the file.
+      evaluator: QUALITY_EVALUATOR, evaluatorId: QUALITY_EVALUATOR_ID, scaleNote: QUALITY_SCALE_NOTE,
       promptSetHash: score.promptSetHash, referenceTextHash: score.referenceTextHash, line: qualityScoreLine(score),
     },
   };

@@ -7,7 +7,8 @@
 import { z } from 'zod';
 import { factSchema } from './fact.js';
 
-export const RECEIPT_VERSION = 1;
+/** 2: the file carries its evidence by hash, and every number in it is recomputed from that evidence (receipt-file.ts). */
+export const RECEIPT_VERSION = 2;
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date like 2026-06-01');
 

@@ -34,20 +34,46 @@ const need = (r: Receipt, id: string): Fact => {
 
 interface Change { change: ViewNumber | null; words: string | null; verdict: string | null }
 
-/** The change from baseline to optimized, only between identically defined, recorded, non-zero figures that have a better direction. */
+/** Fewer runs per side than this give no spread: the direction of a change is not established. */
+const MIN_RUNS = 3;
+
+/**
+ * Whether the runs establish the change's direction: the two configurations'
+ * ranges over their runs do not overlap. With the range of the change over all
+ * pairs of runs.
+ */
+function spread(from: Fact, to: Fact): { words: string; separated: boolean } | null {
+  const b = (from.runs ?? []).filter((v): v is number => v !== null);
+  const o = (to.runs ?? []).filter((v): v is number => v !== null);
+  if (b.length < MIN_RUNS || o.length < MIN_RUNS || b.some((v) => v === 0)) return null;
+  const pcts = b.flatMap((x) => o.map((y) => ((y - x) / Math.abs(x)) * 100));
+  const lo = Math.min(...pcts);
+  const hi = Math.max(...pcts);
+  return { words: `runs ${signedPct(lo)} to ${signedPct(hi)}`, separated: Math.min(...o) > Math.max(...b) || Math.max(...o) < Math.min(...b) };
+}
+
+/**
+ * The change from baseline to optimized, only between identically defined,
+ * recorded, non-zero figures that have a better direction. It is called
+ * better or worse only when each side ran at least three times and the runs'
+ * ranges do not overlap; otherwise its direction is not established.
+ */
 function change(r: Receipt, to: Fact, from: Fact | null, direction: Direction | null): Change {
   const none = (words: string | null = null): Change => ({ change: null, words, verdict: null });
   if (from === null || direction === null) return none();
   if (!sameDefinition(from, to)) return none('no change stated: the two figures are defined differently');
   if (from.value === null || to.value === null || from.value === 0) return none();
   const pct = ((to.value - from.value) / Math.abs(from.value)) * 100;
-  const better = pct === 0 ? null : (pct > 0) === (direction === 'higher') ? 'better' : 'worse';
+  const runs = spread(from, to);
+  const better = (pct > 0) === (direction === 'higher') ? 'better' : 'worse';
+  const verdict = runs === null ? 'single run; direction not established'
+    : runs.separated && pct !== 0 ? `${better} (${runs.words})` : `direction not established (${runs.words})`;
   const n: ViewNumber = {
     id: `${r.id}/change/${to.id}`, label: `${to.label}: change against the baseline`, value: pct, text: signedPct(pct), unit: '%',
     statistic: `change of the ${to.statistic} against the baseline`, provenance: 'derived', configuration: viewOfFact(r, to).configuration,
-    note: `derived from ${from.id} and ${to.id}`,
+    note: `derived from ${from.id} and ${to.id}${runs === null ? '' : `; ${runs.words}`}`,
   };
-  return { change: n, words: better === null ? signedPct(pct) : `${signedPct(pct)}, ${better}`, verdict: better ?? 'unchanged' };
+  return { change: n, words: `${signedPct(pct)}, ${verdict}`, verdict };
 }
 
 const directionOf = (f: Fact): Direction | null => (f.metric in FIGURES ? FIGURES[f.metric as FigureKey].direction : null);

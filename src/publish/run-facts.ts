@@ -44,6 +44,26 @@ function levelFacts(cfg: ConfigurationKey, l: LevelResult): Fact[] {
   });
 }
 
+/** Throughput still rising by more than this from the level before the highest: not saturated. */
+export const SATURATION_RISE = 0.05;
+
+/**
+ * Why the peak is not a saturation point, or null: the highest level tested
+ * gives the peak and throughput still rose more than 5 % over the level
+ * before it (or only one level counts), so the curve may go higher.
+ */
+export function notSaturated(levels: readonly LevelResult[]): string | null {
+  const valid = levels.filter((l) => !l.invalid && !l.clientBound.bound).sort((a, b) => a.concurrency - b.concurrency);
+  const top = valid.at(-1);
+  const highest = Math.max(...levels.map((l) => l.concurrency));
+  if (top === undefined || top.concurrency !== highest) return null;
+  const before = valid.at(-2);
+  if (before === undefined) return `not saturated: the highest level tested (concurrency ${top.concurrency}) is the only one that counts`;
+  const rise = top.throughputTokS / before.throughputTokS - 1;
+  if (!(rise > SATURATION_RISE)) return null;
+  return `not saturated: the highest level tested (concurrency ${top.concurrency}) gives the peak, ${Math.round(rise * 100)} % above concurrency ${before.concurrency}`;
+}
+
 export interface RunFacts {
   facts: Fact[];
   curve: CurvePoint[];
@@ -57,7 +77,8 @@ export function runFacts(cfg: ConfigurationKey, run: CheckedRun): RunFacts {
     : 'the concurrency-1 level is client-bound, so its timing is not trusted';
   const engine = result.cards.engine;
   const peak = measured(figure(cfg, 'peakThroughput'), engine.peakThroughputTokS, 'no valid level');
-  if (peak.value !== null) peak.note = `at concurrency ${engine.peakConcurrency}`;
+  const open = notSaturated(result.levels);
+  if (peak.value !== null) peak.note = `at concurrency ${engine.peakConcurrency}${open === null ? '' : `; ${open}`}`;
   const hourly = contract.hardware.gpuHourlyUsd ?? result.run.hourlyCostUsd;
   const rate = recorded(figure(cfg, 'hourlyRate'), hourly ?? null, 'no hourly rate was recorded with the run');
   if (rate.value !== null) rate.note = contract.hardware.priceAsOf ? `as of ${contract.hardware.priceAsOf}` : 'date not recorded';

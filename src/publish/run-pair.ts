@@ -11,6 +11,8 @@ import type { ConfigurationKey } from './fact.js';
 
 /** The contract sections that define the workload; the model, server and hardware may differ (they are the configuration). */
 export const WORKLOAD_SECTIONS = ['workload', 'load', 'decoding', 'thinking', 'slo'] as const;
+/** The workload's keys as a receipt prints them: the sections, and the endpoint asked (chat or completions). */
+export const WORKLOAD_KEYS = [...WORKLOAD_SECTIONS, 'endpoint'] as const;
 
 export interface CheckedRun {
   result: SweepResult;
@@ -24,7 +26,8 @@ export type PairCheck = { ok: true; baseline: CheckedRun; optimized: CheckedRun 
 /** The workload sections as the contract hash sees them: a file known by its content hash without its path (a location, and private). */
 export function workloadPart(c: Contract): Record<string, unknown> {
   const hashed = hashedPart(c) as Record<string, unknown>;
-  return Object.fromEntries(WORKLOAD_SECTIONS.map((k) => [k, hashed[k]]));
+  // The endpoint decides what the server is asked (chat template or raw text): part of the workload.
+  return { ...Object.fromEntries(WORKLOAD_SECTIONS.map((k) => [k, hashed[k]])), endpoint: c.server.endpoint };
 }
 
 function checkOne(side: ConfigurationKey, r: SweepResult): CheckedRun | string[] {
@@ -46,6 +49,13 @@ function checkOne(side: ConfigurationKey, r: SweepResult): CheckedRun | string[]
   return { result: r, contract: parsed.data, contractHash: hash, workloadHash: sha256Hex(canonicalJson(workloadPart(parsed.data))) };
 }
 
+/** A receipt is one model: name and revision equal; precision, quantization, engine and settings are what may differ. */
+export function modelProblem(b: Contract, o: Contract): string | null {
+  const id = (c: Contract) => `${c.model.name} (revision ${c.model.revision})`;
+  return id(b) === id(o) ? null
+    : `the models differ: the baseline serves ${JSON.stringify(b.model.name)} at revision ${JSON.stringify(b.model.revision)} and the optimized run ${JSON.stringify(o.model.name)} at revision ${JSON.stringify(o.model.revision)}; a receipt compares two configurations of one model`;
+}
+
 export function checkRunPair(baseline: SweepResult, optimized: SweepResult): PairCheck {
   const b = checkOne('baseline', baseline);
   const o = checkOne('optimized', optimized);
@@ -54,6 +64,8 @@ export function checkRunPair(baseline: SweepResult, optimized: SweepResult): Pai
     const show = (v: unknown) => (v === undefined ? '(absent)' : JSON.stringify(v));
     return `the workloads differ: ${d.path} is ${show(d.a)} on the baseline and ${show(d.b)} on the optimized run`;
   });
+  const model = modelProblem(b.contract, o.contract);
+  if (model !== null) problems.push(model);
   if (b.contractHash === o.contractHash && b.result.run.startedAt === o.result.run.startedAt) {
     problems.push('the baseline and the optimized run are the same run; a receipt compares two measured configurations');
   }

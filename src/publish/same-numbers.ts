@@ -27,7 +27,12 @@ export function differences(stated: unknown, recomputed: unknown, path: string, 
   if (Array.isArray(stated) && Array.isArray(recomputed)) {
     if (stated.length !== recomputed.length) out.push({ path: `${path}.length`, stated: stated.length, recomputed: recomputed.length });
     const n = Math.min(stated.length, recomputed.length);
-    for (let i = 0; i < n; i++) differences(stated[i], recomputed[i], `${path}[${i}]`, onlyStated, out);
+    // An element with an id is named by it ("facts[optimized.ttftSingle]"), so a refusal names the number, not a position.
+    const idOf = (v: unknown) => (typeof v === 'object' && v !== null && typeof (v as { id?: unknown }).id === 'string' ? (v as { id: string }).id : null);
+    for (let i = 0; i < n; i++) {
+      const id = idOf(recomputed[i]);
+      differences(stated[i], recomputed[i], `${path}[${id !== null && idOf(stated[i]) === id ? id : i}]`, onlyStated, out);
+    }
     return out;
   }
   const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

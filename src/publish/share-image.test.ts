@@ -38,9 +38,9 @@ describe('share image', () => {
 
   it('shows the four headline stats, each with statistic, provenance and configuration, with literal colours and the embedded font', () => {
     const svg = shareSvg(view());
-    for (const text of ['Peak throughput', '360.0 tok/s', 'peak over valid levels, measured', 'Single-stream rate', '160.0 tok/s',
+    for (const text of ['Peak throughput', '360.0 tok/s', 'peak over the valid levels tested, measured', 'Single-stream rate', '160.0 tok/s',
       'Cost per 1M output tokens', '1.54 USD', 'hourly rate at peak throughput, derived', 'Quality score', 'not recorded',
-      'optimized: bf16, fp8 quantization, vllm 0.9.1', '+100 %, better against the baseline', '−50 %, better against the baseline']) {
+      'optimized: bf16, fp8 quantization, vllm 0.9.1', '+100 %, single run; direction not established', '−50 %, single run; direction not established']) {
       expect(svg).toContain(text);
     }
     expect(svg).toContain('font-family="Inter"');

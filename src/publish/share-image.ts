@@ -22,7 +22,7 @@ export function shareCardInput(v: ReceiptView): ShareCardInput {
       label: h.number.label, value: h.number.text, unit: h.number.unit,
       statistic: h.number.statistic, provenance: h.number.value === null ? 'not recorded' : h.number.provenance,
       configuration: h.number.configuration ?? '',
-      change: h.changeWords && h.change ? `${h.changeWords} against the baseline` : null,
+      change: h.change ? `${h.change.text}, ${h.verdict ?? ""}` : null,
     })),
     footer: [
       r.quality === null ? 'quality: not recorded' : `quality: ${r.quality.scaleNote} (evaluator ${r.quality.evaluatorId})`,

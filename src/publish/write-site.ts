@@ -53,7 +53,11 @@ async function writeWhole(dir: string, files: ReadonlyMap<string, string | Buffe
   try {
     // mkdtemp makes the folder private; a site is meant to be read.
     await chmod(tmp, 0o755);
-    for (const [name, body] of files) await writeFile(join(tmp, name), body);
+    for (const [name, body] of files) {
+      // Evidence and receipts live in subfolders; they are made readable like the rest.
+      if (name.includes('/')) await mkdir(dirname(join(tmp, name)), { recursive: true, mode: 0o755 });
+      await writeFile(join(tmp, name), body);
+    }
     if (existsSync(target)) {
       const old = `${tmp}.old`;
       await rename(target, old);

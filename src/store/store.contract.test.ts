@@ -84,7 +84,7 @@ for (const backend of backends()) {
       expect(JSON.stringify(exported.cards)).toBe(JSON.stringify(fx.result.cards));
     });
 
-    it('lists runs newest first with the peak over valid levels', async () => {
+    it('lists runs newest first with the peak over the valid levels tested', async () => {
       const a = await storedRun(store, 'http://127.0.0.1:9001');
       const b = await storedRun(store, 'http://127.0.0.1:9002');
       const list = await store.runs.list();

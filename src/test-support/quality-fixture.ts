@@ -22,6 +22,12 @@ export function qualityFixture(composite = 0.97): QualityScore & { baseline: { u
     },
     evaluator: QUALITY_EVALUATOR, scaleNote: QUALITY_SCALE_NOTE,
     promptSetHash: 'a'.repeat(64), referenceTextHash: 'b'.repeat(64), n: 2, topLogprobs: 20,
+    // The servers of evidencePair's two runs (test-support/evidence-fixture.ts).
+    compared: {
+      baseline: { model: 'demo-model', fingerprint: 'a'.repeat(64), engine: 'vllm', engineVersion: '0.9.1' },
+      candidate: { model: 'demo-model', fingerprint: 'b'.repeat(64), engine: 'vllm', engineVersion: '0.9.1' },
+      measuredAt: '2026-06-03T12:00:00.000Z',
+    },
     baseline: { url: 'http://127.0.0.1:8001' }, candidate: { url: 'http://127.0.0.1:8002' },
   };
 }

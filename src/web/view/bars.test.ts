@@ -42,10 +42,10 @@ describe('shareCardSvg', () => {
   it('is 1200×630 with each stat\'s value, statistic, provenance and configuration, in the given font, without CSS variables', () => {
     const svg = shareCardSvg({
       title: 'm · GPU', subtitle: 'FP8 · measured 2026-06-03', footer: ['quality: 1.0 = no detected degradation', 'baseline: bf16'],
-      stats: [{ label: 'Peak throughput', value: '360.0', unit: 'tok/s', statistic: 'peak over valid levels', provenance: 'measured', configuration: 'optimized: fp8', change: '+100 %, better' }],
+      stats: [{ label: 'Peak throughput', value: '360.0', unit: 'tok/s', statistic: 'peak over the valid levels tested', provenance: 'measured', configuration: 'optimized: fp8', change: '+100 %, better' }],
     }, 'Inter');
     expect(svg).toContain(`width="${SHARE_WIDTH}" height="${SHARE_HEIGHT}"`);
-    for (const t of ['360.0 tok/s', 'peak over valid levels, measured', 'optimized: fp8', '+100 %, better', 'font-family="Inter"', 'quality: 1.0 = no detected degradation']) expect(svg).toContain(t);
+    for (const t of ['360.0 tok/s', 'peak over the valid levels tested, measured', 'optimized: fp8', '+100 %, better', 'font-family="Inter"', 'quality: 1.0 = no detected degradation']) expect(svg).toContain(t);
     expect(svg).not.toContain('var(');
   });
 
@@ -53,7 +53,7 @@ describe('shareCardSvg', () => {
     const identity = 'optimized: neuralmagic/Meta-Llama-3.1-8B-Instruct-FP8, bf16, fp8 quantization, vllm 0.9.1';
     const svg = shareCardSvg({
       title: 't', subtitle: 's', footer: [],
-      stats: [{ label: 'Peak throughput', value: '360.0', unit: 'tok/s', statistic: 'peak over valid levels', provenance: 'measured', configuration: identity, change: null }],
+      stats: [{ label: 'Peak throughput', value: '360.0', unit: 'tok/s', statistic: 'peak over the valid levels tested', provenance: 'measured', configuration: identity, change: null }],
     }, 'Inter');
     const shown = /<text[^>]*fill="#1d4ed8">([^<]*)<\/text>/.exec(svg)?.[1] ?? '';
     expect(shown).toHaveLength(54);

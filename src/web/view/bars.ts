@@ -34,7 +34,7 @@ function ordered(bars: readonly Bar[]): Bar[] {
   return [...bars].sort((a, b) => (a.role === b.role ? 0 : a.role === 'baseline' ? -1 : 1));
 }
 
-/** "tok/s · peak over valid levels · higher is better". */
+/** "tok/s · peak over the valid levels tested · higher is better". */
 export function barSubtitle(c: BarChartInput): string {
   return [c.unit, c.statistic, c.direction === null ? null : `${c.direction} is better`].filter(Boolean).join(' · ');
 }

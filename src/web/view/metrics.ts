@@ -69,7 +69,7 @@ export interface FigureDef {
 }
 
 export const FIGURES = {
-  peakThroughput: { label: 'Peak throughput', unit: 'tok/s', statistic: 'peak over valid levels', direction: 'higher', digits: 1 },
+  peakThroughput: { label: 'Peak throughput', unit: 'tok/s', statistic: 'peak over the valid levels tested', direction: 'higher', digits: 1 },
   singleStream: { label: 'Single-stream rate', unit: 'tok/s', statistic: 'mean of per-request at concurrency 1', direction: 'higher', digits: 1 },
   ttftSingle: { label: 'TTFT', unit: 'ms', statistic: 'p50 at concurrency 1', direction: 'lower', digits: 1 },
   tpotSingle: { label: 'TPOT', unit: 'ms', statistic: 'p50 at concurrency 1', direction: 'lower', digits: 2 },

@@ -1,0 +1,99 @@
+/**
+ * A receipt's evidence on disk: each result and quality score file as the
+ * exact JSON bytes the receipt's SHA-256 names, gzip-compressed beside the
+ * receipt in `evidence/<sha256>.json.gz`. Reading one back checks its size,
+ * its hash and its JSON (no key stated twice) before anything trusts it.
+ */
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { LIMITS, type SweepResult } from '../core/index.js';
+import { type Refusal, refusal } from './refusal.js';
+import { parseStrictJson } from './strict-json.js';
+
+export const EVIDENCE_DIR = 'evidence';
+
+export const evidencePath = (sha256: string): string => `${EVIDENCE_DIR}/${sha256}.json.gz`;
+
+export interface PackedEvidence { sha256: string; path: string; gz: Buffer }
+
+/** The value's JSON bytes, their SHA-256 and the compressed file. */
+export function packEvidence(value: unknown): PackedEvidence {
+  const bytes = Buffer.from(JSON.stringify(value), 'utf8');
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  return { sha256, path: evidencePath(sha256), gz: gzipSync(bytes, { level: 9 }) };
+}
+
+export type LoadedEvidence = { ok: true; value: unknown; gz: Buffer } | { ok: false; refusal: Refusal };
+
+/** Where evidence files are: the folder beside a receipt, or files not yet written (by path). */
+export type EvidenceSource = string | ReadonlyMap<string, Buffer>;
+
+async function evidenceBytes(source: EvidenceSource, path: string): Promise<{ gz: Buffer } | { size: number } | null> {
+  const max = LIMITS.inputFileBytes.max;
+  if (typeof source !== 'string') {
+    const gz = source.get(path);
+    return gz === undefined ? null : { gz };
+  }
+  const file = join(source, path);
+  const size = await stat(file).then((s) => s.size, () => null);
+  if (size === null) return null;
+  return size > max ? { size } : { gz: await readFile(file) };
+}
+
+/** Reads `evidence/<sha256>.json.gz` from `source`; `field` names the reference in a refusal. */
+export async function loadEvidence(source: EvidenceSource, sha256: string, field: string): Promise<LoadedEvidence> {
+  const refuse = (rule: 'evidence-file' | 'evidence-hash' | 'no-duplicate-keys', why: string): LoadedEvidence => ({ ok: false, refusal: refusal(rule, field, why) });
+  const max = LIMITS.inputFileBytes.max;
+  const found = await evidenceBytes(source, evidencePath(sha256));
+  if (found === null) return refuse('evidence-file', `names ${evidencePath(sha256)}, which is not beside the receipt`);
+  if ('size' in found) return refuse('evidence-file', `${evidencePath(sha256)} is ${found.size} bytes, above the limit of ${max} ${LIMITS.inputFileBytes.what}`);
+  let bytes: Buffer;
+  try {
+    bytes = gunzipSync(found.gz, { maxOutputLength: max });
+  } catch (err) {
+    const tooBig = (err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError;
+    return refuse('evidence-file', tooBig ? `${evidencePath(sha256)} expands past the limit of ${max} ${LIMITS.inputFileBytes.what}` : `${evidencePath(sha256)} is not a gzip file (${(err as Error).message})`);
+  }
+  const actual = createHash('sha256').update(bytes).digest('hex');
+  if (actual !== sha256) return refuse('evidence-hash', `names ${sha256}, but the file's content hashes to ${actual}; the evidence was edited`);
+  const parsed = parseStrictJson(bytes.toString('utf8'));
+  if (!parsed.ok) {
+    const duplicate = parsed.problem.endsWith('[rule: no-duplicate-keys]');
+    return refuse(duplicate ? 'no-duplicate-keys' : 'evidence-file', `${evidencePath(sha256)} ${parsed.problem.replace(/ \[rule: [a-z-]+\]$/, '')}`);
+  }
+  return { ok: true, value: parsed.value, gz: found.gz };
+}
+
+const WITHHELD_URL = 'http://withheld.invalid/';
+
+/**
+ * The copy of a result a public site may ship: the server's address, the
+ * command line and local file paths withheld. None of them is in the contract
+ * hash, so the copy still verifies; everything measured is kept.
+ */
+export function publicResult(result: SweepResult): SweepResult {
+  type Loose = Record<string, unknown>;
+  const obj = (v: unknown): Loose | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? v as Loose : null);
+  const noPath = (v: unknown) => (obj(v) !== null && 'path' in (v as Loose) ? { ...(v as Loose), path: 'withheld' } : v);
+  const c = obj(result.contract);
+  const server = obj(c?.server);
+  const model = obj(c?.model);
+  const workload = obj(c?.workload);
+  const contract = c === null ? result.contract : {
+    ...c,
+    ...(server === null ? {} : { server: { url: WITHHELD_URL, ...('endpoint' in server ? { endpoint: server.endpoint } : {}) } }),
+    ...(model === null ? {} : { model: { ...model, ...('tokenizer' in model ? { tokenizer: noPath(model.tokenizer) } : {}) } }),
+    ...(workload === null ? {} : { workload: { ...workload, prompts: noPath(workload.prompts) } }),
+  };
+  const hide = <T extends SweepResult['run']>(run: T): T => ({
+    ...run, url: WITHHELD_URL, command: 'withheld',
+    ...(run.serverMetrics?.url ? { serverMetrics: { ...run.serverMetrics, url: WITHHELD_URL } } : {}),
+  });
+  const levels = (ls: SweepResult['levels']) => ls.map((l) => (l.serverTruth ? { ...l, serverTruth: { ...l.serverTruth, metricsUrl: WITHHELD_URL } } : l));
+  return {
+    ...result, run: hide(result.run), levels: levels(result.levels), ...(contract === undefined ? {} : { contract }),
+    ...(result.repeats === undefined ? {} : { repeats: result.repeats.map((x) => ({ ...x, run: hide(x.run), levels: levels(x.levels) })) }),
+  };
+}

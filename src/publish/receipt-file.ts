@@ -1,0 +1,136 @@
+/**
+ * A receipt file holds words and references, not trusted numbers: its title,
+ * each configuration's method, and the SHA-256 of each evidence file (both
+ * runs' results with their raw records, and the quality score). Everything
+ * else a page shows is recomputed here from that evidence with the code that
+ * produced it for the CLI; a number, label or sentence the file states that
+ * differs from the recomputation is refused, naming it.
+ */
+import { z } from 'zod';
+import { combineRepeats } from '../contract/index.js';
+import { type QualityScore, qualityScoreSchema, sweepResultSchema, type SweepResult } from '../core/index.js';
+import { buildReceipt } from './build-receipt.js';
+import { type CheckedSide, checkEvidence } from './evidence-check.js';
+import { type EvidenceSource, evidencePath, loadEvidence } from './evidence-files.js';
+import type { ConfigurationKey } from './fact.js';
+import { TEXT_LIMITS, textRefusals } from './free-text.js';
+import { qualityRefusals } from './quality-belongs.js';
+import { type Receipt, RECEIPT_VERSION } from './receipt-schema.js';
+import { type Refusal, refusal } from './refusal.js';
+import { modelProblem } from './run-pair.js';
+import { differenceText, differences } from './same-numbers.js';
+import { parseStrictJson } from './strict-json.js';
+import { dateRefusals, dayRefusal } from './receipt-dates.js';
+
+export const RECEIPT_FILE_VERSION = RECEIPT_VERSION;
+
+const sha = z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 (64 lowercase hex digits)');
+
+export const evidenceRefsSchema = z.object({ baseline: sha, optimized: sha, quality: sha.nullable() }).strict();
+export type EvidenceRefs = z.infer<typeof evidenceRefsSchema>;
+
+/** What a receipt file must hold; any other key is a statement compared with the recomputation. */
+const receiptFileSchema = z.object({
+  receiptVersion: z.literal(RECEIPT_FILE_VERSION, { error: `must be ${RECEIPT_FILE_VERSION}: receipts carry their evidence now; make it again with goodput receipt create` }),
+  title: z.string(),
+  configurations: z.object({
+    baseline: z.looseObject({ method: z.string() }),
+    optimized: z.looseObject({ method: z.string() }),
+  }).loose(),
+  evidence: evidenceRefsSchema,
+  generator: z.string().regex(/^[0-9A-Za-z.+-]{1,40}$/, 'must be a goodput version'),
+}).loose();
+
+/** The file `goodput receipt create` writes: the recomputed receipt, stated in full, and its evidence. */
+export type ReceiptFile = Receipt & { evidence: EvidenceRefs };
+
+export function receiptFile(receipt: Receipt, evidence: EvidenceRefs): ReceiptFile {
+  return { ...receipt, evidence };
+}
+
+/** The recomputed receipt and its evidence files (path → gzip bytes), which a site ships so readers can recompute it too. */
+export type Recomputation = { ok: true; receipt: Receipt; files: Map<string, Buffer> } | { ok: false; refusals: Refusal[] };
+
+async function side(dir: EvidenceSource, key: ConfigurationKey, ref: string, out: Refusal[], files: Map<string, Buffer>): Promise<CheckedSide | null> {
+  const field = `evidence.${key}`;
+  const loaded = await loadEvidence(dir, ref, field);
+  if (!loaded.ok) {
+    out.push(loaded.refusal);
+    return null;
+  }
+  files.set(evidencePath(ref), loaded.gz);
+  const parsed = sweepResultSchema.safeParse(loaded.value);
+  if (!parsed.success) {
+    for (const i of parsed.error.issues.slice(0, 10)) out.push(refusal('schema', `${field}: ${i.path.join('.') || '(top level)'}`, i.message));
+    return null;
+  }
+  return checkEvidence(key, parsed.data as SweepResult, out);
+}
+
+async function quality(dir: EvidenceSource, ref: string, out: Refusal[], files: Map<string, Buffer>): Promise<QualityScore | null> {
+  const loaded = await loadEvidence(dir, ref, 'evidence.quality');
+  if (!loaded.ok) {
+    out.push(loaded.refusal);
+    return null;
+  }
+  files.set(evidencePath(ref), loaded.gz);
+  const parsed = qualityScoreSchema.safeParse(loaded.value);
+  if (!parsed.success) {
+    for (const i of parsed.error.issues.slice(0, 10)) out.push(refusal('schema', `evidence.quality: ${i.path.join('.') || '(top level)'}`, i.message));
+    return null;
+  }
+  return parsed.data;
+}
+
+/**
+ * The receipt `text` states, recomputed from the evidence in `dir` (the
+ * receipt's folder, holding `evidence/<sha256>.json.gz`, or those files by path). `today` (YYYY-MM-DD) is the publishing day no
+ * date may be after.
+ */
+export async function recomputeReceipt(text: string, dir: EvidenceSource, today: string): Promise<Recomputation> {
+  const out: Refusal[] = [];
+  const files = new Map<string, Buffer>();
+  const strict = parseStrictJson(text);
+  if (!strict.ok) return { ok: false, refusals: [refusal(strict.problem.includes('no-duplicate-keys') ? 'no-duplicate-keys' : 'schema', '(receipt)', strict.problem.replace(/ \[rule: [a-z-]+\]$/, ''))] };
+  const parsed = receiptFileSchema.safeParse(strict.value);
+  if (!parsed.success) return { ok: false, refusals: parsed.error.issues.slice(0, 20).map((i) => refusal('schema', i.path.join('.') || '(top level)', i.message)) };
+  const file = parsed.data;
+  for (const k of ['baseline', 'optimized'] as const) out.push(...textRefusals(`configurations.${k}.method`, file.configurations[k].method, TEXT_LIMITS.method));
+  const baseline = await side(dir, 'baseline', file.evidence.baseline, out, files);
+  const optimized = await side(dir, 'optimized', file.evidence.optimized, out, files);
+  const score = file.evidence.quality === null ? null : await quality(dir, file.evidence.quality, out, files);
+  const named = [baseline, optimized].flatMap((x) => (x === null ? [] : [x.contract.model.name, x.contract.hardware.label]));
+  out.push(...textRefusals('title', file.title, TEXT_LIMITS.title, named));
+  if (baseline === null || optimized === null || out.length > 0) return { ok: false, refusals: out };
+  const model = modelProblem(baseline.contract, optimized.contract);
+  if (model !== null) return { ok: false, refusals: [refusal('one-model', 'evidence', model)] };
+  const results = { baseline: combineRepeats(baseline.runs), optimized: combineRepeats(optimized.runs) };
+  if (score !== null) {
+    out.push(...qualityRefusals(score, results));
+    const when = score.compared?.measuredAt.slice(0, 10);
+    const late = when === undefined ? null : dayRefusal('evidence.quality: compared.measuredAt', when, today);
+    if (late !== null) out.push(late);
+  }
+  const built = buildReceipt({
+    ...results, quality: score, method: file.configurations.optimized.method, baselineMethod: file.configurations.baseline.method,
+    title: file.title, generator: file.generator,
+  });
+  if (!built.ok) return { ok: false, refusals: [...out, ...built.problems.map((p) => refusal(/models differ/.test(p) ? 'one-model' : /GPUs differ|hourly rates/.test(p) ? 'same-gpu' : 'same-workload', 'evidence', p))] };
+  const receipt = built.receipt;
+  out.push(...identifierRefusals(receipt), ...dateRefusals(receipt, today));
+  // Whatever else the file states must be exactly what the evidence gives.
+  const { evidence: _e, receiptVersion: _v, ...stated } = file;
+  const { receiptVersion: _rv, ...recomputed } = receipt;
+  for (const d of differences(stated, recomputed, '', true)) out.push(refusal('stated-equals-recomputed', d.path, differenceText(d)));
+  return out.length > 0 ? { ok: false, refusals: out } : { ok: true, receipt, files };
+}
+
+/** Words the evidence contributes to every page (model, hardware, engines) carry no internal identifier either. */
+function identifierRefusals(r: Receipt): Refusal[] {
+  const named: Array<[string, string | null]> = [
+    ['model', r.model], ['hardware', r.hardware],
+    ['configurations.baseline.engine', r.configurations.baseline.engine], ['configurations.optimized.engine', r.configurations.optimized.engine],
+  ];
+  // Hardware labels state memory sizes ("80GB") and models their size: only the numeric-claims rule does not apply.
+  return named.flatMap(([field, text]) => (text === null ? [] : textRefusals(field, text, TEXT_LIMITS.title).filter((x) => x.rule !== 'no-numeric-claims')));
+}

@@ -1,0 +1,64 @@
+// Say only what was measured: a change is better or worse only when repeated
+// runs separate the configurations, and a peak at the highest level tested
+// that is still rising is not called saturation.
+import { describe, expect, it } from 'vitest';
+import { evidencePair } from '../test-support/evidence-fixture.js';
+import { buildReceipt } from './build-receipt.js';
+import type { EvidenceSide } from '../test-support/evidence-fixture.js';
+import { receiptView } from './receipt-view.js';
+
+const receipt = (over: { baseline?: Partial<EvidenceSide>; optimized?: Partial<EvidenceSide> } = {}) => {
+  const built = buildReceipt({ ...evidencePair(over), quality: null, method: 'FP8 dynamic quantization', generator: '0.1.0' });
+  if (!built.ok) throw new Error(built.problems.join('; '));
+  return built.receipt;
+};
+const headline = (r: ReturnType<typeof receipt>, id: string) => receiptView(r).headlines.find((h) => h.number.id.endsWith(`/${id}`));
+
+describe('changes and their direction', () => {
+  it('a single run states the change but not its direction', () => {
+    const r = receipt();
+    expect(headline(r, 'optimized.singleStream')?.changeWords).toMatch(/^\+\d+ %, single run; direction not established$/);
+    expect(r.limitations[0]).toBe('Each configuration was run once, so no change is called better or worse: a single run does not establish its direction.');
+  });
+
+  it('three runs a side whose ranges separate: better, with the range over the runs', () => {
+    const r = receipt({ baseline: { repeats: 3, spread: 0.02 }, optimized: { repeats: 3, spread: 0.02 } });
+    expect(r.facts.find((f) => f.id === 'baseline.ttftSingle')?.runs).toEqual([40, 40.8, 41.6]);
+    const h = headline(r, 'optimized.singleStream');
+    expect(h?.verdict).toMatch(/^better \(runs \+\d+ % to \+\d+ %\)$/);
+    expect(h?.change?.note).toMatch(/; runs \+\d+ % to \+\d+ %$/);
+    const cost = headline(r, 'optimized.costPer1M');
+    expect(cost?.verdict).toMatch(/^better \(runs −\d+ % to −\d+ %\)$/);
+    expect(r.limitations[0]).toBe('The baseline was run 3 times and the optimized configuration 3 times; the figures are the first run\'s, and a change is called better or worse only when the two configurations\' ranges over their runs do not overlap.');
+  });
+
+  it('a wide spread on one side still separates when the other side stays clear of it', () => {
+    // Baseline TTFT 40, 64 and 88 ms over its runs; optimized 30 ms each time.
+    const r = receipt({ baseline: { repeats: 3, spread: 0.6 }, optimized: { repeats: 3, spread: 0 } });
+    expect(receiptView(r).rows.find((x) => x.label === 'TTFT')?.verdict).toBe('better (runs −66 % to −25 %)');
+  });
+
+  it('runs whose ranges overlap: the direction is not established', () => {
+    // Both sides' later runs are 120 % and 240 % slower: the ranges overlap.
+    const tpot = receiptView(receipt({ baseline: { repeats: 3, spread: 1.2 }, optimized: { repeats: 3, spread: 1.2 } })).rows.find((x) => x.label === 'TPOT');
+    expect(tpot?.verdict).toMatch(/^direction not established \(runs [−+]\d+ % to \+\d+ %\)$/);
+  });
+});
+
+describe('saturation', () => {
+  it('a peak at the highest level tested, still rising, is a floor and the cost is not "at saturation"', () => {
+    const r = receipt();
+    expect(r.facts.find((f) => f.id === 'optimized.peakThroughput')?.note).toMatch(/^at concurrency 4; not saturated: the highest level tested \(concurrency 4\) gives the peak, \d+ % above concurrency 2$/);
+    expect(r.costBasis.text).toContain('at the highest throughput measured (not saturated: the highest level tested)');
+    expect(r.costBasis.text).not.toContain('at measured saturation');
+    expect(r.limitations).toContainEqual(expect.stringMatching(/^baseline: not saturated: .*; its peak is a floor, and its cost is at the highest throughput measured, not at saturation\.$/));
+  });
+
+  it('a curve that turned down before the highest level is saturated', () => {
+    const flat = { levels: [{ c: 1, ttftMs: 40, tpotMs: 10 }, { c: 2, ttftMs: 45, tpotMs: 11 }, { c: 4, ttftMs: 200, tpotMs: 60 }] };
+    const r = receipt({ baseline: flat, optimized: { ...flat, quantization: 'fp8' } });
+    expect(r.facts.find((f) => f.id === 'optimized.peakThroughput')?.note).toBe('at concurrency 2');
+    expect(r.costBasis.text).toContain('at measured saturation');
+    expect(r.limitations.join(' ')).not.toContain('not saturated');
+  });
+});
