@@ -26,7 +26,15 @@ const sig = (x: number): string => x.toPrecision(4);
 /** One line: the composite (or "not recorded"), the evaluator id and the scale note. */
 export function qualityScoreLine(score: QualityScore): string {
   const value = score.composite === null ? 'not recorded' : formatScoreValue(score.composite);
-  return `quality ${value} (${QUALITY_EVALUATOR_ID}; ${score.scaleNote})`;
+  return `quality ${value} (${QUALITY_EVALUATOR_ID}${perplexityMethod(score)}; ${score.scaleNote})`;
+}
+
+/** ", perplexity by prefix scoring (2 + 1 tokens at the tail bound)" when that was the method; empty otherwise. */
+function perplexityMethod(score: QualityScore): string {
+  const p = score.components.pplDelta;
+  if (p.value === null || p.method !== 'prefix-scoring') return '';
+  const t = p.tailTokens;
+  return `, perplexity by prefix scoring${t === undefined ? '' : ` (${t.baseline} + ${t.candidate} tokens at the tail bound)`}`;
 }
 
 /**
@@ -42,7 +50,7 @@ export function formatQualityScore(score: QualityScore): string {
     ` → exp(−KL) = ${formatScoreValue(kl.term)}, weight ${kl.weight}`;
   const pplLine = pplDelta.value === null
     ? `  perplexity delta: not recorded: ${pplDelta.reason}`
-    : `  perplexity delta: ${pct(pplDelta.value)} (measured; PPL ${sig(pplDelta.pplBaseline)} baseline, ${sig(pplDelta.pplCandidate)} candidate, ${pplDelta.tokens} tokens)` +
+    : `  perplexity delta: ${pct(pplDelta.value)} (measured${perplexityMethod(score)}; PPL ${sig(pplDelta.pplBaseline)} baseline, ${sig(pplDelta.pplCandidate)} candidate, ${pplDelta.tokens} tokens)` +
       ` → min(1, PPL_baseline / PPL_candidate) = ${formatScoreValue(pplDelta.term)}, weight ${pplDelta.weight}`;
   return [
     head,

@@ -13,6 +13,8 @@ const pplDeltaSchema = z.discriminatedUnion('provenance', [
   z.object({
     value: z.number(), provenance: z.literal('measured'), pplBaseline: z.number().positive(), pplCandidate: z.number().positive(),
     tokens: z.number().int().positive(), term: unit, weight: unit,
+    method: z.enum(['prompt-logprobs', 'prefix-scoring']).optional(),
+    tailTokens: z.object({ baseline: z.number().int().nonnegative(), candidate: z.number().int().nonnegative() }).optional(),
   }),
   z.object({ value: z.null(), provenance: z.literal('not recorded'), reason: z.string().min(1), weight: unit }),
 ]);

@@ -29,15 +29,17 @@ export const QUALITY_EVALUATOR =
   'KL = mean over the prompt set of KL(baseline ‖ candidate), in nats, of the first generated token (temperature 0), over the union of the top-k tokens ' +
   'both servers returned (k = the largest top_logprobs both allow); each side\'s unreturned mass forms one tail bucket, and a token only the other side ' +
   `returned gets an even share of that tail (tail / (m + 1) for m such tokens, capped at the side's smallest returned probability); probabilities are floored at ${TAIL_EPSILON}. ` +
-  'PPL = exp(−mean token logprob) of a fixed reference text from prompt logprobs, the first token excluded. ' +
-  'Without prompt logprobs on both servers the perplexity component and the composite are not recorded.';
+  'PPL = exp(−mean token logprob) of a fixed reference text from prompt logprobs, the first token excluded; where either server returns no prompt logprobs, ' +
+  'both sides are scored by prefix instead (each scored token\'s logprob read from the top-k next-token logprobs of the text before it, at most 64 tokens spread ' +
+  'evenly; a token outside the returned set gets the tail bound min(lowest returned logprob, ln(1 − returned mass)), and the score counts such tokens), ' +
+  'the method recorded with the score. Without either on both servers the perplexity component and the composite are not recorded.';
 
 /** The measured inputs of one score. Hashes are computed by the caller (core does no I/O). */
 export interface QualityInput {
   /** Per prompt, both sides' returned first-token top logprobs. */
   firstToken: readonly FirstTokenPair[];
   /** Both sides' reference-text logprobs, or why they could not be recorded. */
-  referenceText: { baseline: ScoredText; candidate: ScoredText } | { notRecorded: string };
+  referenceText: { baseline: ScoredText; candidate: ScoredText; prefix?: { tailTokens: { baseline: number; candidate: number } } } | { notRecorded: string };
   /** sha256 (hex) of the prompt set. */
   promptSetHash: string;
   /** sha256 (hex) of the reference text. */
@@ -47,8 +49,17 @@ export interface QualityInput {
 }
 
 /** The perplexity component: measured, or not recorded with the reason. */
+/** How the reference text's token logprobs were obtained: the prompt's own (echo), or next-token logprobs prefix by prefix. */
+export type PerplexityMethod = 'prompt-logprobs' | 'prefix-scoring';
+
 export type PplDeltaComponent =
-  | { value: number; provenance: 'measured'; pplBaseline: number; pplCandidate: number; tokens: number; term: number; weight: number }
+  | {
+    value: number; provenance: 'measured'; pplBaseline: number; pplCandidate: number; tokens: number; term: number; weight: number;
+    /** Absent in scores written before prefix scoring: prompt logprobs. */
+    method?: PerplexityMethod;
+    /** Prefix scoring only: tokens outside the returned top-k on each side, given the tail bound. */
+    tailTokens?: { baseline: number; candidate: number };
+  }
   | { value: null; provenance: 'not recorded'; reason: string; weight: number };
 
 /** One side of a quality comparison, as the score saw it: a receipt refuses a score whose sides are not its runs' servers. */
@@ -103,7 +114,10 @@ export function composeQualityScore(input: QualityInput): QualityScore {
   const compared = 'notRecorded' in ref ? ref.notRecorded : comparePerplexity(ref.baseline, ref.candidate);
   const pplDelta: PplDeltaComponent = typeof compared === 'string'
     ? { value: null, provenance: 'not recorded', reason: compared, weight: PPL_WEIGHT }
-    : { value: compared.delta, provenance: 'measured', pplBaseline: compared.pplBaseline, pplCandidate: compared.pplCandidate, tokens: compared.tokens, term: compared.term, weight: PPL_WEIGHT };
+    : {
+      value: compared.delta, provenance: 'measured', pplBaseline: compared.pplBaseline, pplCandidate: compared.pplCandidate, tokens: compared.tokens, term: compared.term, weight: PPL_WEIGHT,
+      ...('prefix' in ref && ref.prefix !== undefined ? { method: 'prefix-scoring' as const, tailTokens: ref.prefix.tailTokens } : { method: 'prompt-logprobs' as const }),
+    };
   const composite = pplDelta.value === null ? null : 1 - KL_WEIGHT * (1 - klTerm) - PPL_WEIGHT * (1 - pplDelta.term);
   return {
     composite,

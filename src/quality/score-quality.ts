@@ -9,6 +9,7 @@ import { detectEngine, preflight, type Target } from '../client/index.js';
 import { composeQualityScore, type FirstTokenPair, type QualityInput, type QualityScore, type ScoredSide } from '../core/index.js';
 import { firstTokenTop, probeTopK, type QualityEndpoint } from './first-token.js';
 import { JsonPoster } from './json-poster.js';
+import { prefixScore } from './prefix-scoring.js';
 import { promptLogprobs } from './prompt-logprobs.js';
 import { promptSetHash, QUALITY_PROMPTS, REFERENCE_TEXT, referenceTextHash } from './prompt-set.js';
 import { QualityError } from './quality-error.js';
@@ -54,6 +55,24 @@ async function checkedSide(side: string, target: Target, model: string | undefin
 }
 
 /**
+ * Both sides' reference-text logprobs: from prompt logprobs where both servers
+ * return them, else both by prefix scoring (one method for both, so the two
+ * perplexities compare), else why neither works.
+ */
+async function scoreReference(b: JsonPoster, bModel: string, c: JsonPoster, cModel: string, k: number): Promise<QualityInput['referenceText']> {
+  const echoB = await promptLogprobs(b, bModel, REFERENCE_TEXT);
+  const echoC = await promptLogprobs(c, cModel, REFERENCE_TEXT);
+  if (typeof echoB !== 'string' && typeof echoC !== 'string') return { baseline: echoB, candidate: echoC };
+  const prefixB = await prefixScore(b, bModel, REFERENCE_TEXT, k);
+  const prefixC = typeof prefixB === 'string' ? null : await prefixScore(c, cModel, REFERENCE_TEXT, k);
+  if (typeof prefixB !== 'string' && prefixC !== null && typeof prefixC !== 'string') {
+    return { baseline: prefixB, candidate: prefixC, prefix: { tailTokens: { baseline: prefixB.tail, candidate: prefixC.tail } } };
+  }
+  const why = [echoB, echoC, prefixB, prefixC].filter((r): r is string => typeof r === 'string');
+  return { notRecorded: why.join('; ') };
+}
+
+/**
  * Measures the quality score (see core's QUALITY_EVALUATOR) of `candidate` against `baseline`.
  * @throws QualityError when a server cannot be reached, refuses, or returns no first-token logprobs.
  */
@@ -79,11 +98,7 @@ export async function scoreQuality(options: QualityOptions): Promise<QualityRun>
       firstToken.push({ baseline, candidate });
       options.onProgress?.(firstToken.length, QUALITY_PROMPTS.length);
     }
-    const refBaseline = await promptLogprobs(b, baselineModel, REFERENCE_TEXT);
-    const refCandidate = await promptLogprobs(c, candidateModel, REFERENCE_TEXT);
-    const referenceText: QualityInput['referenceText'] = typeof refBaseline === 'string' || typeof refCandidate === 'string'
-      ? { notRecorded: [refBaseline, refCandidate].filter((r): r is string => typeof r === 'string').join('; ') }
-      : { baseline: refBaseline, candidate: refCandidate };
+    const referenceText = await scoreReference(b, baselineModel, c, candidateModel, k);
     let score: QualityScore;
     try {
       score = composeQualityScore({

@@ -64,7 +64,8 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-type Handler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+/** Called once the request body has been read; `body` is it as text. */
+type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void | Promise<void>;
 
 /** Starts a server on 127.0.0.1, port 0, answering every request with `handler`. */
 export async function startServer(handler: Handler): Promise<TestServer> {
@@ -73,8 +74,9 @@ export async function startServer(handler: Handler): Promise<TestServer> {
     const parts: Buffer[] = [];
     req.on('data', (b: Buffer) => parts.push(b));
     req.on('end', () => {
-      requests.push({ url: req.url ?? '', headers: req.headers, body: Buffer.concat(parts).toString('utf8') });
-      void handler(req, res);
+      const body = Buffer.concat(parts).toString('utf8');
+      requests.push({ url: req.url ?? '', headers: req.headers, body });
+      void handler(req, res, body);
     });
   });
   server.listen(0, '127.0.0.1');
