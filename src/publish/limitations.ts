@@ -45,7 +45,7 @@ export function limitationsOf(runs: Record<ConfigurationKey, CheckedRun>, facts:
   return [
     once
       ? `${n.baseline === 1 && n.optimized === 1 ? 'Each configuration was' : n.baseline === 1 ? 'The baseline was' : 'The optimized configuration was'} run once, so no change is called better or worse: a single run does not establish its direction.`
-      : `The baseline was run ${n.baseline} times and the optimized configuration ${n.optimized} times; the figures are the first run's, and a change is called better or worse only when the two configurations' ranges over their runs do not overlap.`,
+      : `The baseline ran ${n.baseline} times and the optimized configuration ${n.optimized} times; the figures are the first run's, and a change is called better or worse only when the two configurations' ranges over their runs do not overlap.`,
     ...runLimits('baseline', runs.baseline),
     ...runLimits('optimized', runs.optimized),
     ...missing,

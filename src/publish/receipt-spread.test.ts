@@ -29,7 +29,7 @@ describe('changes and their direction', () => {
     expect(h?.change?.note).toMatch(/; runs \+\d+ % to \+\d+ %$/);
     const cost = headline(r, 'optimized.costPer1M');
     expect(cost?.verdict).toMatch(/^better \(runs −\d+ % to −\d+ %\)$/);
-    expect(r.limitations[0]).toBe('The baseline was run 3 times and the optimized configuration 3 times; the figures are the first run\'s, and a change is called better or worse only when the two configurations\' ranges over their runs do not overlap.');
+    expect(r.limitations[0]).toBe('The baseline ran 3 times and the optimized configuration 3 times; the figures are the first run\'s, and a change is called better or worse only when the two configurations\' ranges over their runs do not overlap.');
   });
 
   it('a wide spread on one side still separates when the other side stays clear of it', () => {

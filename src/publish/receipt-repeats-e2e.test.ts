@@ -1,0 +1,67 @@
+/**
+ * End to end with repeats, as a user does it, over loopback only: two
+ * simulators (the optimized one decodes four times as fast) → `goodput run
+ * --repeats 3` of one contract against each → `goodput quality` → `goodput
+ * receipt create` → `goodput publish` → `goodput verify`. The page states each
+ * change with the range over the runs and calls it better only where the
+ * ranges separate. Every process and wait is bounded.
+ */
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SimProcess, spawnSimProcess } from '../sim/index.js';
+import { runGoodput } from '../test-support/goodput-process.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'goodput-repeats-e2e-'));
+const profile = (step: number) => ['--prefill-base-ms', '5', '--prefill-ms-per-token', '0', '--decode-step-ms', String(step), '--decode-ms-per-extra-seq', '0'];
+let baseline: SimProcess;
+let optimized: SimProcess;
+
+function contractFile(name: string, url: string, quantization: string): string {
+  const path = join(dir, `${name}.yaml`);
+  writeFileSync(path, [
+    'version: 1', `name: repeats-e2e-${name}`, `server: { url: "${url}", endpoint: chat }`,
+    `model: { name: goodput-sim-1, revision: sim-1, tokenizer: { kind: server }, precision: bf16, quantization: ${quantization} }`,
+    'workload: { prompts: { kind: synthetic, tokens: 16 }, outputTokens: 24, cache: { kind: cold }, requestsPerLevel: 4, warmup: 1 }',
+    'decoding: { temperature: 0, topP: 1, seed: 42, ignoreEos: true }', 'thinking: off',
+    'load: { pattern: { kind: concurrency }, levels: [1, 2] }', 'slo: { ttftMs: { p: 95, max: 2000 } }',
+    'hardware: { label: SimGPU 80GB, gpuHourlyUsd: 2.5, priceAsOf: 2026-06-01 }', '',
+  ].join('\n'));
+  return path;
+}
+
+beforeAll(async () => {
+  [baseline, optimized] = await Promise.all([spawnSimProcess(profile(8)), spawnSimProcess([...profile(2), '--quantization-noise', '0.1'])]);
+}, 30_000);
+afterAll(async () => { await Promise.all([baseline?.stop(), optimized?.stop()]); });
+
+const ok = (r: { code: number | null; stdout: string; stderr: string }, what: string) => expect(r.code, `${what}:\n${r.stdout}\n${r.stderr}`).toBe(0);
+
+describe('runs with repeats → quality → receipt → publish → verify', () => {
+  it('publishes each change with its range over the runs, better only where the ranges separate', async () => {
+    const b = join(dir, 'baseline.json');
+    const o = join(dir, 'optimized.json');
+    ok(await runGoodput(['run', contractFile('baseline', baseline.url, 'none'), '--repeats', '3', '--json', b], {}, 120_000), 'baseline runs');
+    ok(await runGoodput(['run', contractFile('optimized', optimized.url, 'fp8'), '--repeats', '3', '--json', o], {}, 120_000), 'optimized runs');
+    const q = join(dir, 'quality.json');
+    ok(await runGoodput(['quality', '--baseline', baseline.url, '--candidate', optimized.url, '--json', q], {}, 90_000), 'quality');
+    const r = join(dir, 'receipts', 'r.json');
+    ok(await runGoodput(['receipt', 'create', '--baseline', b, '--optimized', o, '--quality', q, '--method', 'FP8 quantization, faster decode', '--out', r]), 'receipt');
+    const site = join(dir, 'site');
+    ok(await runGoodput(['publish', '--receipts', join(dir, 'receipts'), '--out', site]), 'publish');
+    ok(await runGoodput(['verify', site]), 'verify');
+
+    const receipt = JSON.parse(readFileSync(r, 'utf8')) as { limitations: string[]; facts: Array<{ id: string; runs?: number[] }> };
+    expect(receipt.facts.find((f) => f.id === 'optimized.tpotSingle')?.runs).toHaveLength(3);
+    expect(receipt.limitations[0]).toBe('The baseline ran 3 times and the optimized configuration 3 times; the figures are the first run\'s, and a change is called better or worse only when the two configurations\' ranges over their runs do not overlap.');
+    const page = readFileSync(join(site, readdirSync(site).find((n) => n.endsWith('.html') && n !== 'index.html') as string), 'utf8');
+    // A four-times-faster decode separates every run: TPOT and the single-stream rate are better, with their ranges.
+    const row = (label: string) => new RegExp(`<th scope="row">${label} \\([^)]*\\)</th>[\\s\\S]*?</tr>`).exec(page)?.[0] ?? '';
+    expect(row('TPOT')).toMatch(/better \(runs −\d+ % to −\d+ %\)/);
+    expect(row('Single-stream rate')).toMatch(/better \(runs \+\d+ % to \+\d+ %\)/);
+    // A rate has no better direction: no change is stated for it at all.
+    expect(row('GPU hourly rate')).toMatch(/<td class="n">—<\/td><\/tr>$/);
+    expect(page).not.toContain('single run; direction not established');
+  });
+});
