@@ -3,11 +3,11 @@
  * in, one receipt out — or every reason there can be none. Pure apart from
  * hashing: the CLI reads the files and the store.
  */
-import { runsOf } from '../contract/index.js';
+import { type Contract, runsOf } from '../contract/index.js';
 import { canonicalJson, type QualityScore, type SweepResult } from '../core/index.js';
 import { FIGURES, type FigureKey } from '../web/index.js';
-import { type ConfigurationKey, FACT_TABLE_ROWS } from './fact.js';
-import { limitationsOf, saturatedBoth } from './limitations.js';
+import { type ConfigurationKey, FACT_TABLE_ROWS, type Fact } from './fact.js';
+import { isSimulated, limitationsOf, saturatedBoth } from './limitations.js';
 import { qualityFacts } from './quality-facts.js';
 import { RECEIPT_VERSION, type Configuration, type Receipt } from './receipt-schema.js';
 import { type CheckedRun, checkRunPair, workloadPart } from './run-pair.js';
@@ -59,6 +59,24 @@ function withRuns(cfg: ConfigurationKey, run: CheckedRun): RunFacts {
   return { ...first, facts: first.facts.map((f) => (table.has(f.id) ? { ...f, runs: each.map((m) => m.get(f.id) ?? null) } : f)) };
 }
 
+/**
+ * Goodput counts requests that meet every SLO and the quality floor: with a
+ * floor in the contract, an optimized configuration scoring below it has no
+ * such request, and one without a score cannot be checked against it.
+ */
+function underQualityFloor(facts: readonly Fact[], contract: Contract, score: QualityScore | null): Fact[] {
+  const floor = contract.quality.floor ?? contract.slo.qualityFloor;
+  if (floor === undefined) return [...facts];
+  const composite = score?.composite ?? null;
+  if (composite !== null && composite >= floor) return [...facts];
+  const goodputIds = new Set(['optimized.goodput', 'optimized.sloAttainment']);
+  return facts.map((f) => {
+    if (!goodputIds.has(f.id)) return f;
+    if (composite === null) return { ...f, value: null, provenance: 'not recorded' as const, runs: undefined, note: `the quality floor ${floor} cannot be checked: no quality score was recorded` };
+    return { ...f, value: 0, runs: f.runs?.map(() => 0), note: `quality ${composite} is below the floor ${floor}: no request meets every SLO and the quality floor` };
+  });
+}
+
 export function buildReceipt(input: ReceiptInput): ReceiptOutcome {
   const problems: string[] = [];
   if (input.method.trim() === '') problems.push('--method: state the optimization method of the optimized configuration');
@@ -69,7 +87,7 @@ export function buildReceipt(input: ReceiptInput): ReceiptOutcome {
   const b = withRuns('baseline', runs.baseline);
   const o = withRuns('optimized', runs.optimized);
   const q = qualityFacts(input.quality);
-  const facts = [...b.facts, ...o.facts, ...q.facts];
+  const facts = [...b.facts, ...underQualityFloor(o.facts, runs.optimized.contract, input.quality), ...q.facts];
   const model = runs.baseline.contract.model.name;
   const hardware = runs.baseline.contract.hardware.label;
   const measuredAt = [runs.baseline, runs.optimized].map((r) => day(r.result.run.startedAt)).sort().at(-1) as string;
@@ -79,7 +97,7 @@ export function buildReceipt(input: ReceiptInput): ReceiptOutcome {
     receiptVersion: RECEIPT_VERSION,
     // The date is never cut off a long title: a re-measurement is a new receipt, not a collision.
     id: `${slug(title)}-${measuredAt}`,
-    title, model, hardware, measuredAt,
+    title, model, hardware, measuredAt, simulated: isSimulated(runs.baseline) || isSimulated(runs.optimized),
     configurations: {
       baseline: configuration(runs.baseline, input.baselineMethod?.trim() || 'baseline as deployed, no optimization'),
       optimized: configuration(runs.optimized, input.method.trim()),
@@ -100,6 +118,7 @@ export function buildReceipt(input: ReceiptInput): ReceiptOutcome {
       { factId: 'optimized.singleStream', baselineFactId: 'baseline.singleStream' },
       { factId: 'optimized.costPer1M', baselineFactId: 'baseline.costPer1M' },
       { factId: 'optimized.quality', baselineFactId: null },
+      { factId: 'optimized.goodput', baselineFactId: 'baseline.goodput' },
     ],
     charts: BAR_FIGURES.map((key) => ({
       id: slug(key.replace(/[A-Z]/g, (c) => `-${c}`)), title: `${FIGURES[key].label} by configuration`, factIds: [`baseline.${key}`, `optimized.${key}`],

@@ -12,11 +12,16 @@ import type { CheckedRun } from './run-pair.js';
 /** A GPU rate older than this when the run was measured is flagged as stale. */
 export const STALE_PRICE_DAYS = 90;
 
+/** Measured against the goodput simulator (by the engine it reported, or a SimGPU label), not a real GPU. */
+export function isSimulated(run: CheckedRun): boolean {
+  const engine = `${run.result.run.engine?.name ?? ''} ${run.result.run.engine?.version ?? ''}`;
+  return /goodput-sim|simulat/i.test(engine) || /simgpu/i.test(run.contract.hardware.label);
+}
+
 function runLimits(cfg: ConfigurationKey, run: CheckedRun): string[] {
   const r = run.result;
   const out: string[] = [];
-  const engine = `${r.run.engine?.name ?? ''} ${r.run.engine?.version ?? ''}`;
-  if (/goodput-sim|simulat/i.test(engine) || /simgpu/i.test(run.contract.hardware.label)) {
+  if (isSimulated(run)) {
     out.push(`${cfg}: measured against the goodput simulator, not a real GPU; its figures show the method, not what any hardware achieves.`);
   }
   const invalid = r.levels.filter((l) => l.invalid).map((l) => l.concurrency);

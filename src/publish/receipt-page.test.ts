@@ -59,10 +59,10 @@ describe('the published receipt page (file://, no JavaScript)', () => {
     expect(page.url()).toBe(pathToFileURL(join(site, `${receipt.id}.html`)).href);
   });
 
-  it('shows the title, and four headline stats each with value, statistic, configuration and change', async () => {
+  it('shows the title, and five headline stats each with value, statistic, configuration and change', async () => {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('demo-model · Test GPU 24GB · 2026-06-03');
     const stats = page.getByRole('list', { name: 'Headline stats' }).getByRole('listitem');
-    expect(await stats.count()).toBe(4);
+    expect(await stats.count()).toBe(5);
     const texts = (await stats.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
     expect(texts[0]).toBe('Peak throughput 360.0 tok/s peak over the valid levels tested, measured optimized: bf16, fp8 quantization, vllm 0.9.1 higher is better; +100 % against the baseline, single run; direction not established');
     expect(texts[2]).toContain('1.54 USD hourly rate at peak throughput, derived optimized: bf16, fp8 quantization, vllm 0.9.1 lower is better; −50 %');
@@ -77,7 +77,7 @@ describe('the published receipt page (file://, no JavaScript)', () => {
       'Metric', 'Statistic', 'Baseline (bf16, no quantization, vllm 0.9.1)', 'Optimized (bf16, fp8 quantization, vllm 0.9.1)', 'Change',
     ]);
     expect(await table.getByRole('rowheader').allTextContents()).toEqual([
-      'Peak throughput (tok/s)', 'Single-stream rate (tok/s)', 'TTFT (ms)', 'TPOT (ms)', 'Request latency (e2e) (ms)', 'Failed requests (requests)', 'GPU hourly rate (USD/h)', 'Cost per 1M output tokens (USD)',
+      'Peak throughput (tok/s)', 'Goodput (req/s)', 'SLO attainment (share of requests)', 'Single-stream rate (tok/s)', 'TTFT (ms)', 'TPOT (ms)', 'Request latency (e2e) (ms)', 'Failed requests (requests)', 'GPU hourly rate (USD/h)', 'Cost per 1M output tokens (USD)',
     ]);
     const ttft = table.getByRole('row', { name: /^TTFT/ });
     expect((await ttft.getByRole('cell').allTextContents()).map((t) => t.trim())).toEqual([

@@ -56,6 +56,8 @@ export const receiptSchema = z.object({
   hardware: z.string().min(1),
   /** The later of the two runs' dates. */
   measuredAt: day,
+  /** Either side measured against the goodput simulator: labelled "simulated" wherever the receipt appears. */
+  simulated: z.boolean(),
   configurations: z.object({ baseline: configurationSchema, optimized: configurationSchema }),
   workload: z.object({
     /** Equal on both sides, else there is no receipt. */
@@ -66,7 +68,7 @@ export const receiptSchema = z.object({
   costBasis: z.object({ text: z.string(), priceAsOf: day.nullable() }),
   facts: z.array(factSchema),
   curves: z.object({ baseline: z.array(curvePointSchema), optimized: z.array(curvePointSchema) }),
-  headlines: z.array(headlineSchema).length(4),
+  headlines: z.array(headlineSchema).length(5),
   charts: z.array(barChartSchema),
   quality: z.object({
     evaluator: z.string(), evaluatorId: z.string(), scaleNote: z.string(), promptSetHash: z.string(), referenceTextHash: z.string(), line: z.string(),

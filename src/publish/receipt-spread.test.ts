@@ -6,9 +6,12 @@ import { evidencePair } from '../test-support/evidence-fixture.js';
 import { buildReceipt } from './build-receipt.js';
 import type { EvidenceSide } from '../test-support/evidence-fixture.js';
 import { receiptView } from './receipt-view.js';
+import { qualityFixture } from '../test-support/quality-fixture.js';
+import { NO_PRICES } from './prices.js';
+import { renderSite } from './publish-site.js';
 
-const receipt = (over: { baseline?: Partial<EvidenceSide>; optimized?: Partial<EvidenceSide> } = {}) => {
-  const built = buildReceipt({ ...evidencePair(over), quality: null, method: 'FP8 dynamic quantization', generator: '0.1.0' });
+const receipt = (over: { baseline?: Partial<EvidenceSide>; optimized?: Partial<EvidenceSide> } = {}, quality: number | null = null) => {
+  const built = buildReceipt({ ...evidencePair(over), quality: quality === null ? null : qualityFixture(quality), method: 'FP8 dynamic quantization', generator: '0.1.0' });
   if (!built.ok) throw new Error(built.problems.join('; '));
   return built.receipt;
 };
@@ -60,5 +63,51 @@ describe('saturation', () => {
     expect(r.facts.find((f) => f.id === 'optimized.peakThroughput')?.note).toBe('at concurrency 2');
     expect(r.costBasis.text).toContain('at measured saturation');
     expect(r.limitations.join(' ')).not.toContain('not saturated');
+  });
+});
+
+describe('goodput on the receipt', () => {
+  it('states each configuration\'s goodput and SLO attainment at its best level, with a headline', () => {
+    const r = receipt();
+    // TTFT SLO p95 ≤ 100 ms: every request of every level meets it, so the best level is the fastest.
+    expect(r.facts.find((f) => f.id === 'baseline.sloAttainment')).toMatchObject({ value: 1, provenance: 'measured', note: 'at concurrency 4' });
+    expect(r.facts.find((f) => f.id === 'optimized.goodput')?.note).toBe('at concurrency 4: 8 of 8 requests met every SLO');
+    expect(r.headlines.at(-1)).toEqual({ factId: 'optimized.goodput', baselineFactId: 'baseline.goodput' });
+    expect(headline(r, 'optimized.goodput')?.changeWords).toMatch(/^\+\d+ %, single run; direction not established$/);
+  });
+
+  it('counts no request as good when the quality score is below the contract\'s floor, and says why', () => {
+    const floor = { qualityFloor: 0.99 };
+    const below = receipt({ baseline: floor, optimized: floor }, 0.97);
+    expect(below.facts.find((f) => f.id === 'optimized.goodput')).toMatchObject({ value: 0, note: 'quality 0.97 is below the floor 0.99: no request meets every SLO and the quality floor' });
+    expect(below.facts.find((f) => f.id === 'baseline.goodput')?.value).toBeGreaterThan(0);
+    const unscored = receipt({ baseline: floor, optimized: floor });
+    expect(unscored.facts.find((f) => f.id === 'optimized.goodput')).toMatchObject({ value: null, provenance: 'not recorded' });
+    expect(receipt({ baseline: floor, optimized: floor }, 0.995).facts.find((f) => f.id === 'optimized.goodput')?.value).toBeGreaterThan(0);
+  });
+});
+
+describe('what a reader sees', () => {
+  const site = (r: ReturnType<typeof receipt>) => renderSite([r], NO_PRICES, '0.1.0', { previous: [], today: '2026-07-01' });
+  it('labels a simulated receipt on the index, its page and its share image', () => {
+    const r = receipt({ baseline: { label: 'SimGPU 80GB' }, optimized: { label: 'SimGPU 80GB' } });
+    expect(r.simulated).toBe(true);
+    const files = site(r).files;
+    expect(String(files.get('index.html'))).toContain('<strong class="simulated">simulated</strong>');
+    expect(String(files.get(`${r.id}.html`))).toContain('<strong>Simulated:</strong> measured against the goodput simulator');
+    expect(receipt().simulated).toBe(false);
+    expect(String(site(receipt()).files.get('index.html'))).not.toContain('class="simulated"');
+  });
+
+  it('prints the cost formula with its inputs, and dataset.json names what each derived number comes from', () => {
+    const r = receipt();
+    const files = site(r).files;
+    const page = String(files.get(`${r.id}.html`)).replace(/<[^>]+>/g, '');
+    expect(page).toMatch(/optimized: bf16, fp8 quantization, vllm 0\.9\.1: 1\.28 USD = 2\.00 USD\/h ÷ \(434\.6 tok\/s × 3,600 s\) × 1,000,000/);
+    const numbers = (JSON.parse(String(files.get('dataset.json'))) as { receipts: Array<{ numbers: Array<{ id: string; provenance: string; derivedFrom?: string[] }> }> }).receipts[0]?.numbers ?? [];
+    const derived = numbers.filter((n) => n.provenance === 'derived');
+    expect(derived.length).toBeGreaterThan(5);
+    for (const n of derived) expect(n.derivedFrom?.every((id) => numbers.some((m) => m.id === id)), n.id).toBe(true);
+    expect(numbers.find((n) => n.id === `${r.id}/optimized.costPer1M`)?.derivedFrom).toEqual([`${r.id}/optimized.hourlyRate`, `${r.id}/optimized.peakThroughput`]);
   });
 });

@@ -72,6 +72,7 @@ function change(r: Receipt, to: Fact, from: Fact | null, direction: Direction | 
     id: `${r.id}/change/${to.id}`, label: `${to.label}: change against the baseline`, value: pct, text: signedPct(pct), unit: '%',
     statistic: `change of the ${to.statistic} against the baseline`, provenance: 'derived', configuration: viewOfFact(r, to).configuration,
     note: `derived from ${from.id} and ${to.id}${runs === null ? '' : `; ${runs.words}`}`,
+    derivedFrom: [`${r.id}/${from.id}`, `${r.id}/${to.id}`],
   };
   return { change: n, words: `${signedPct(pct)}, ${verdict}`, verdict };
 }

@@ -20,7 +20,7 @@ ${instance.map((t) => html`<tr><td>${t.provider}</td><td>${t.sku}</td><td>${t.gp
 export function indexPage(s: SiteView, datasetSha256: string): string {
   return page('Benchmark receipts', html`<h1>Benchmark receipts</h1>
 <p>Each receipt is one model on one GPU: a baseline and an optimized configuration under the same load test, every number with its statistic and provenance.</p>
-<h2>Receipts</h2><ul id="receipts">${s.receipts.map((v) => html`<li><a href="${v.page}">${v.receipt.title}</a> <span class="muted">(${v.receipt.model} · ${v.receipt.hardware} · measured ${v.receipt.measuredAt})</span></li>`)}</ul>
+<h2>Receipts</h2><ul id="receipts">${s.receipts.map((v) => html`<li><a href="${v.page}">${v.receipt.title}</a>${v.receipt.simulated ? html` <strong class="simulated">simulated</strong>` : ''} <span class="muted">(${v.receipt.model} · ${v.receipt.hardware} · measured ${v.receipt.measuredAt})</span></li>`)}</ul>
 <h2>Changelog</h2><table id="changelog"><thead><tr><th scope="col">Added on</th><th scope="col">Receipt</th><th scope="col">Measured</th><th scope="col">Prices captured</th><th scope="col">Withdrawn</th></tr></thead><tbody>
 ${s.changelog.map((c) => html`<tr><td>${c.addedOn}</td><td>${c.withdrawnOn === null ? html`<a href="${c.page}">${c.title}</a>` : c.title}</td><td>${c.measuredAt}</td><td>${c.pricesCapturedAt ?? 'no prices given'}</td><td>${c.withdrawnOn ?? '—'}</td></tr>`)}</tbody></table>
 <h2>What we do not claim</h2><ul id="not-claimed">${s.notClaimed.map((t) => html`<li>${t}</li>`)}</ul>

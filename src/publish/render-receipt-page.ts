@@ -43,11 +43,24 @@ ${q === null ? html`<p>quality: not recorded. ${composite.note ?? ''}</p>` : htm
 <p class="muted">Prompt set sha256:${q.promptSetHash}; reference text sha256:${q.referenceTextHash}</p>`}</section>`;
 }
 
+/** Each configuration's cost per 1M output tokens with the formula and its inputs beside it. */
+function costFormulas(v: ReceiptView): Raw[] {
+  return (['baseline', 'optimized'] as const).map((cfg) => {
+    const row = (key: string) => v.rows.find((x) => x[cfg].id === `${v.receipt.id}/${cfg}.${key}`)?.[cfg];
+    const rate = v.costRates.find((n) => n.id === `${v.receipt.id}/${cfg}.hourlyRate`);
+    const peak = row('peakThroughput');
+    const cost = row('costPer1M');
+    if (rate === undefined || peak === undefined || cost === undefined) return html``;
+    return html`<li>${rate.configuration}: ${dataNumber(cost, { unit: true })} = ${dataNumber(rate, { unit: true })} ÷ (${dataNumber(peak, { unit: true })} × 3,600 s) × 1,000,000 <span class="stat">(${rate.statistic}; ${peak.statistic})</span></li>`;
+  });
+}
+
 export function receiptPage(v: ReceiptView, datasetSha256: string, generator: string): string {
   const r = v.receipt;
   const { baseline, optimized } = r.configurations;
   return page(r.title, html`<p><a href="index.html">All receipts</a></p>
 <h1>${r.model} · ${r.hardware} · ${r.measuredAt}</h1><p>${r.title}</p>
+${r.simulated ? html`<p class="simulated"><strong>Simulated:</strong> measured against the goodput simulator, not a real GPU; the figures show the method, not what any hardware achieves.</p>` : ''}
 <dl><dt>Baseline</dt><dd>${baseline.identity}; method: ${baseline.method}; measured ${baseline.measuredAt}</dd>
 <dt>Optimized</dt><dd>${optimized.identity}; method: ${optimized.method}; measured ${optimized.measuredAt}</dd></dl>
 <h2>Headline stats</h2>${headlines(v)}
@@ -57,7 +70,7 @@ ${v.bars.map(barFigure)}
 ${curveFigures(v)}
 ${quality(v)}
 <h2>Cost basis</h2><p>${r.costBasis.text}${r.costBasis.priceAsOf ? ` Rate as of ${r.costBasis.priceAsOf}.` : ''}</p>
-<ul>${v.costRates.map((n) => html`<li>${n.configuration}: ${dataNumber(n, { unit: true, withStatistic: true })}</li>`)}</ul>
+<ul>${costFormulas(v)}</ul>
 <h2>Workload</h2><p>The same automated load test on both sides: workload sha256:${r.workload.hash ?? 'not recorded'}, reconstructable from the stored contract.</p>
 <ul>${r.workload.lines.map((l) => html`<li><code>${l}</code></li>`)}</ul>
 <p class="muted">Contract sha256: baseline ${baseline.contractHash ?? 'not recorded'}, optimized ${optimized.contractHash ?? 'not recorded'}.</p>

@@ -64,6 +64,24 @@ export function notSaturated(levels: readonly LevelResult[]): string | null {
   return `not saturated: the highest level tested (concurrency ${top.concurrency}) gives the peak, ${Math.round(rise * 100)} % above concurrency ${before.concurrency}`;
 }
 
+/**
+ * Goodput and SLO attainment at the level where the most requests per second
+ * met every SLO (valid, not client-bound levels only): the north-star figures.
+ */
+function goodputFacts(cfg: ConfigurationKey, result: CheckedRun['result']): Fact[] {
+  const counted = result.levels.filter((l) => !l.invalid && !l.clientBound.bound && l.goodput !== null && l.goodput !== undefined);
+  const best = counted.reduce<LevelResult | null>((a, l) => (a === null || (l.goodput?.requestsPerS ?? 0) > (a.goodput?.requestsPerS ?? 0) ? l : a), null);
+  const why = result.run.slo === null || result.run.slo === undefined ? 'the contract states no SLO' : 'no valid level';
+  const g = best?.goodput ?? null;
+  const goodput = measured(figure(cfg, 'goodput'), g?.requestsPerS ?? null, why);
+  const share = measured(figure(cfg, 'sloAttainment'), g?.share ?? null, why);
+  if (best !== null && g !== null) {
+    goodput.note = `at concurrency ${best.concurrency}: ${g.met} of ${g.requests} requests met every SLO`;
+    share.note = `at concurrency ${best.concurrency}`;
+  }
+  return [goodput, share];
+}
+
 export interface RunFacts {
   facts: Fact[];
   curve: CurvePoint[];
@@ -84,6 +102,7 @@ export function runFacts(cfg: ConfigurationKey, run: CheckedRun): RunFacts {
   if (rate.value !== null) rate.note = contract.hardware.priceAsOf ? `as of ${contract.hardware.priceAsOf}` : 'date not recorded';
   const facts: Fact[] = [
     peak,
+    ...goodputFacts(cfg, result),
     measured(figure(cfg, 'singleStream'), singleOk ? single.perRequestTokS?.mean ?? null : null, whySingle),
     measured(figure(cfg, 'ttftSingle'), singleOk ? single.ttftMs?.p50 ?? null : null, whySingle),
     measured(figure(cfg, 'tpotSingle'), singleOk ? single.tpotMs?.p50 ?? null : null, whySingle),

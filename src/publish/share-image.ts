@@ -16,7 +16,7 @@ const FONT_FAMILY = 'Inter';
 export function shareCardInput(v: ReceiptView): ShareCardInput {
   const r = v.receipt;
   return {
-    title: `${r.model} · ${r.hardware}`,
+    title: `${r.model} · ${r.hardware}${r.simulated ? ' · simulated' : ''}`,
     subtitle: `${r.configurations.optimized.method} · measured ${r.measuredAt}`,
     stats: v.headlines.map((h) => ({
       label: h.number.label, value: h.number.text, unit: h.number.unit,
@@ -27,8 +27,18 @@ export function shareCardInput(v: ReceiptView): ShareCardInput {
     footer: [
       r.quality === null ? 'quality: not recorded' : `quality: ${r.quality.scaleNote} (evaluator ${r.quality.evaluatorId})`,
       `baseline: ${r.configurations.baseline.identity} · the same workload on both sides`,
-    ],
+      caveats(v),
+    ].filter((line) => line !== ''),
   };
+}
+
+/** What a reader of the image alone must know: simulated figures, and changes whose direction one run cannot establish. */
+function caveats(v: ReceiptView): string {
+  const single = v.headlines.some((h) => h.verdict?.startsWith('single run') === true);
+  return [
+    v.receipt.simulated ? 'simulated: measured against the goodput simulator, not a real GPU' : '',
+    single ? 'single run: changes are stated without a direction' : '',
+  ].filter((x) => x !== '').join(' · ');
 }
 
 export function shareSvg(v: ReceiptView): string {

@@ -25,6 +25,8 @@ export interface ViewNumber {
   configuration: string | null;
   /** Provenance detail printed with it: "derived from …", "not recorded: …", "context only", "invalid level: …". */
   note: string | null;
+  /** Derived numbers: the ids (as above) of the numbers they are computed from. */
+  derivedFrom?: string[];
   /**
    * Per-level numbers only (the scaling curves): whether their level counts.
    * An invalid (failed requests) or client-bound level's numbers are shown,
@@ -52,6 +54,7 @@ export function viewOfFact(receipt: Receipt, f: Fact): ViewNumber {
   return {
     id: `${receipt.id}/${f.id}`, label: f.label, value: f.value, text: factText(f),
     unit: f.unit, statistic: f.statistic, provenance: f.provenance, configuration: `${f.configuration}: ${cfg.identity}`, note: f.note ?? null,
+    ...(f.derivedFrom === undefined ? {} : { derivedFrom: f.derivedFrom.map((id) => `${receipt.id}/${id}`) }),
   };
 }
 

@@ -14,7 +14,7 @@ export interface EvidenceLevel { c: number; ttftMs: number; tpotMs: number; fail
 export interface EvidenceSide {
   quantization?: string; model?: string; revision?: string; label?: string; hourly?: number; priceAsOf?: string;
   outputTokens?: number; endpoint?: 'chat' | 'completions'; engine?: string; engineVersion?: string;
-  startedAt?: string; levels: EvidenceLevel[]; fingerprint?: string;
+  startedAt?: string; levels: EvidenceLevel[]; fingerprint?: string; qualityFloor?: number;
   /** Runs of the contract; each later run is slower by `spread` (a fraction) per run. */
   repeats?: number; spread?: number;
 }
@@ -28,6 +28,7 @@ export function evidenceContract(s: EvidenceSide): Contract {
     workload: { prompts: { kind: 'synthetic', tokens: 32 }, outputTokens: s.outputTokens ?? 16, requestsPerLevel: 8, warmup: 1 },
     load: { levels: s.levels.map((l) => l.c) }, slo: { ttftMs: { p: 95, max: 100 } },
     hardware: { label: s.label ?? 'Test GPU 24GB', gpuHourlyUsd: s.hourly ?? 2, priceAsOf: s.priceAsOf ?? '2026-06-01' },
+    ...(s.qualityFloor === undefined ? {} : { quality: { metric: 'goodput-quality-v1', floor: s.qualityFloor } }),
   });
 }
 

@@ -77,6 +77,8 @@ export const FIGURES = {
   failedTotal: { label: 'Failed requests', unit: 'requests', statistic: 'count over all levels', direction: 'lower', digits: 0 },
   hourlyRate: { label: 'GPU hourly rate', unit: 'USD/h', statistic: 'rate recorded with the run', direction: null, digits: 2 },
   costPer1M: { label: 'Cost per 1M output tokens', unit: 'USD', statistic: 'hourly rate at peak throughput', direction: 'lower', digits: 2 },
+  goodput: { label: 'Goodput', unit: 'req/s', statistic: 'peak over the valid levels tested of requests meeting every SLO, per second', direction: 'higher', digits: 2 },
+  sloAttainment: { label: 'SLO attainment', unit: 'share of requests', statistic: 'share meeting every SLO at the goodput peak', direction: 'higher', digits: 3 },
   quality: { label: 'Quality score', unit: 'score (0–1)', statistic: 'composite against the baseline', direction: 'higher', digits: 4 },
 } as const satisfies Record<string, FigureDef>;
 
