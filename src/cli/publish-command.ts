@@ -7,15 +7,17 @@
 import { readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
-import { NO_PRICES, type Prices, type Receipt, publishSite, readPrices, recomputeReceipt } from '../publish/index.js';
+import { NO_PRICES, type Prices, type Receipt, publishSite, readPrices, readSiteFile, recomputeReceipt } from '../publish/index.js';
 import { TOOL_VERSION } from '../runner/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { readInputText } from './json-input.js';
 
 /** The prices a site was published with, shipped so a reader can recompute it. */
 export const PRICES_FILE = 'prices.json';
+/** The publisher's site text, shipped for the same reason. */
+export const SITE_FILE = 'site.json';
 
-export interface PublishFlags { receipts: string[]; prices?: string; out: string }
+export interface PublishFlags { receipts: string[]; prices?: string; site?: string; out: string }
 
 /** Files as given; a directory contributes its *.json files, in name order. */
 async function receiptFiles(paths: readonly string[]): Promise<{ files: string[]; problems: string[] }> {
@@ -72,8 +74,16 @@ export async function publishFromFlags(f: PublishFlags, today = new Date().toISO
     else problems.push(...p.problems.map((x) => `--prices: ${x}`));
   }
   if (f.prices !== undefined) shipped.set(PRICES_FILE, JSON.stringify(prices, null, 2) + '\n');
+  let notClaimed: readonly string[] | undefined;
+  if (f.site !== undefined) {
+    const s = await readSiteFile(f.site);
+    if (s.ok) {
+      notClaimed = s.site.notClaimed;
+      shipped.set(SITE_FILE, JSON.stringify(s.site, null, 2) + '\n');
+    } else problems.push(...s.problems.map((x) => `--site: ${x}`));
+  }
   if (problems.length > 0) throw new CliError(EXIT.usage, `nothing published:\n${problems.map((p) => `  ${p}`).join('\n')}`);
-  const out = await publishSite({ receipts, prices, outDir: f.out, generator: TOOL_VERSION, shipped, today });
+  const out = await publishSite({ receipts, prices, outDir: f.out, generator: TOOL_VERSION, shipped, today, notClaimed });
   if (!out.ok) {
     const lines = [...out.problems, ...out.violations.map((v) => v.message)];
     const why = out.violations.length > 0 ? `nothing published: the provenance gate refused ${out.violations.length} number(s):` : 'nothing published:';
@@ -87,6 +97,7 @@ export function registerPublishCommand(program: Command): void {
     .description('publish receipts as a static site (index, one page per receipt, dataset.json, share images) behind the provenance gate')
     .requiredOption('--receipts <paths...>', 'receipt files (goodput receipt create) or directories of them')
     .option('--prices <file>', 'rented list prices, YAML or JSON (see examples/prices.yaml)')
+    .option('--site <file>', 'your statements of what the site does not claim, YAML or JSON (see examples/site.yaml); default goodput\'s own')
     .requiredOption('--out <dir>', 'the site directory (replaced whole, only when everything passes)')
     .action(async (f: PublishFlags) => {
       const files = await publishFromFlags(f);

@@ -3,7 +3,7 @@
  * 0); each kind of edit to a published file, its shipped receipts or its
  * evidence is refused with exit 2, naming the file and the number.
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -67,6 +67,38 @@ describe('goodput verify', () => {
     ['no receipts shipped', (c) => { rmSync(join(c, 'receipts'), { recursive: true }); }, /^ {2}receipts\/: the site ships no receipt/m],
     ['no dataset.json', (c) => { rmSync(join(c, 'dataset.json')); }, /^ {2}SITE_DIR: .*dataset\.json does not exist$/m],
   ];
+  it('renders the publisher\'s site file verbatim on every page and in dataset.json, and verifies it', async () => {
+    const out = join(dir, 'site-with-words');
+    const published = await cli(['publish', '--receipts', join(dir, 'receipts'), '--site', 'examples/site.yaml', '--out', out]);
+    expect(published.stderr).toBe('');
+    const words = (await import('yaml')).parse(readFileSync('examples/site.yaml', 'utf8')) as { notClaimed: string[] };
+    expect((JSON.parse(readFileSync(join(out, 'dataset.json'), 'utf8')) as { notClaimed: string[] }).notClaimed).toEqual(words.notClaimed);
+    for (const page of readdirSync(out).filter((n) => n.endsWith('.html'))) {
+      const text = readFileSync(join(out, page), 'utf8').replace(/&#39;/g, "'");
+      for (const w of words.notClaimed) expect(text, page).toContain(w);
+    }
+    expect((await verify(out)).code).toBe(0);
+    const edited = join(dir, 'site-with-words-edited');
+    cpSync(out, edited, { recursive: true });
+    writeFileSync(join(edited, 'site.json'), JSON.stringify({ notClaimed: ['We claim nothing at all.'] }));
+    const r = await verify(edited);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^ {2}dataset\.json: notClaimed(\.length|\[0\]): states .*\[rule: published-equals-recomputed\]$/m);
+  });
+
+  it('refuses a site file with an internal identifier, an invisible character or an unknown key, naming each', async () => {
+    const bad = write('site-bad.yaml', 'notClaimed:\n  - See http://10.0.0.7/prices\n  - Nothing\u200b here\nextra: 1\n');
+    const r = await cli(['publish', '--receipts', join(dir, 'receipts'), '--site', bad, '--out', join(dir, 'site-bad')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^ {2}--site: .*site-bad\.yaml: \(top level\): Unrecognized key: "extra"$/m);
+    const bad2 = write('site-bad2.yaml', 'notClaimed:\n  - See http://10.0.0.7/prices\n  - "Nothing\\u200b here"\n');
+    const r2 = await cli(['publish', '--receipts', join(dir, 'receipts'), '--site', bad2, '--out', join(dir, 'site-bad')]);
+    expect(r2.code).toBe(2);
+    expect(r2.stderr).toMatch(/^ {2}--site: .*site-bad2\.yaml: notClaimed\.0: holds a URL .*\[rule: no-internal-identifiers\]$/m);
+    expect(r2.stderr).toMatch(/^ {2}--site: .*site-bad2\.yaml: notClaimed\.1: holds the invisible or control character U\+200B .*\[rule: no-control-characters\]$/m);
+    expect(existsSync(join(dir, 'site-bad'))).toBe(false);
+  });
+
   for (const [what, edit, message] of cases) {
     it(`refuses ${what}: exit 2, naming it`, async () => {
       const r = await verify(edited(what.replace(/\W+/g, '-'), edit));

@@ -11,10 +11,10 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { EVIDENCE_DIR, NO_PRICES, type Prices, changelogEntrySchema, differenceText, differences, parseStrictJson, readPrices, renderSite } from '../publish/index.js';
+import { EVIDENCE_DIR, NO_PRICES, type Prices, changelogEntrySchema, differenceText, differences, parseStrictJson, readPrices, readSiteFile, renderSite } from '../publish/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { readInputText } from './json-input.js';
-import { PRICES_FILE, recomputeAll } from './publish-command.js';
+import { PRICES_FILE, SITE_FILE, recomputeAll } from './publish-command.js';
 
 const publishedSchema = z.object({ generator: z.string().regex(/^goodput [0-9A-Za-z.+-]{1,40}$/), changelog: z.array(changelogEntrySchema) });
 
@@ -46,9 +46,16 @@ export async function verifySite(dir: string, today = new Date().toISOString().s
     else problems.push(...p.problems);
     shipped.set(PRICES_FILE, JSON.stringify(prices, null, 2) + '\n');
   }
+  let notClaimed: readonly string[] | undefined;
+  if (existsSync(join(dir, SITE_FILE))) {
+    const s = await readSiteFile(join(dir, SITE_FILE));
+    if (s.ok) notClaimed = s.site.notClaimed;
+    else problems.push(...s.problems);
+    shipped.set(SITE_FILE, JSON.stringify(s.ok ? s.site : {}, null, 2) + '\n');
+  }
   if (problems.length > 0) throw fail(problems);
   const generator = published.data.generator.slice('goodput '.length);
-  const site = renderSite(receipts, prices, generator, { previous: published.data.changelog, today });
+  const site = renderSite(receipts, prices, generator, { previous: published.data.changelog, today }, notClaimed);
   if (site.violations.length > 0) throw fail(site.violations.map((v) => v.message));
   const lines: string[] = [];
   const expected = new Map([...site.files, ...shipped]);

@@ -10,6 +10,7 @@ export { checkRunPair, WORKLOAD_SECTIONS, type PairCheck } from './run-pair.js';
 export { pricesSchema, readPrices, NO_PRICES, type Prices, type TokenPrice, type InstancePrice } from './prices.js';
 export { runGate, gateSources, gateDataset, type GateInput, type GateRule, type Violation } from './gate.js';
 export { siteView, NOT_CLAIMED, type SiteView } from './site-view.js';
+export { readSiteFile, siteFileSchema, type SiteText } from './site-file.js';
 export { receiptView, receiptNumbers, type ReceiptView } from './receipt-view.js';
 export { datasetOf, DATASET_VERSION } from './dataset.js';
 export type { ViewNumber } from './view-number.js';

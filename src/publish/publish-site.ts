@@ -22,6 +22,8 @@ export interface PublishInput {
   receipts: readonly Receipt[]; prices: Prices; outDir: string; generator: string;
   /** Files shipped as they are beside the rendered ones (the receipts and their evidence, the prices), by path. */
   shipped?: ReadonlyMap<string, string | Buffer>;
+  /** The publisher's statements of what the site does not claim (site file); default goodput's own. */
+  notClaimed?: readonly string[];
   /** The publishing day (YYYY-MM-DD) the changelog records; default today (UTC). */
   today?: string;
 }
@@ -29,11 +31,11 @@ export interface PublishInput {
 export type PublishOutcome = { ok: true; files: string[]; datasetSha256: string } | { ok: false; violations: Violation[]; problems: string[] };
 
 /** Every file of the site, by name, without writing anything. */
-export function renderSite(receipts: readonly Receipt[], prices: Prices, generator: string, history?: SiteHistory): { violations: Violation[]; files: Map<string, string | Buffer>; datasetSha256: string } {
+export function renderSite(receipts: readonly Receipt[], prices: Prices, generator: string, history?: SiteHistory, notClaimed?: readonly string[]): { violations: Violation[]; files: Map<string, string | Buffer>; datasetSha256: string } {
   const refused = (violations: Violation[]) => ({ violations, files: new Map<string, string | Buffer>(), datasetSha256: '' });
   const broken = gateSources(receipts, prices);
   if (broken.length > 0) return refused(broken);
-  const site = siteView(receipts, prices, generator, history);
+  const site = siteView(receipts, prices, generator, history, notClaimed);
   const dataset = datasetOf(site);
   const violations = gateDataset(dataset);
   if (violations.length > 0) return refused(violations);
@@ -41,7 +43,7 @@ export function renderSite(receipts: readonly Receipt[], prices: Prices, generat
   const sha = createHash('sha256').update(text).digest('hex');
   const files = new Map<string, string | Buffer>([['dataset.json', text], ['index.html', indexPage(site, sha)]]);
   for (const v of site.receipts) {
-    files.set(v.page, receiptPage(v, sha, generator));
+    files.set(v.page, receiptPage(v, sha, generator, site.notClaimed));
     files.set(`${v.receipt.id}.png`, sharePng(v));
   }
   return { violations, files, datasetSha256: sha };
@@ -54,7 +56,7 @@ export async function publishSite(input: PublishInput): Promise<PublishOutcome> 
   const history = { previous: 'entries' in previous ? previous.entries : [], today: input.today ?? new Date().toISOString().slice(0, 10) };
   const forged = changelogRefusals(history.previous, input.receipts, history.today, (id) => existsSync(join(input.outDir, 'receipts', `${id}.json`)))
     .map((r) => `--out: ${join(input.outDir, 'dataset.json')}: ${r.message}`);
-  const { violations, files, datasetSha256 } = renderSite(input.receipts, input.prices, input.generator, history);
+  const { violations, files, datasetSha256 } = renderSite(input.receipts, input.prices, input.generator, history, input.notClaimed);
   const problems = [...(problem === null ? [] : [problem]), ...forged, ...priceRefusals(input.prices, history.today).map((r) => `--prices: ${r.message}`)];
   if (problems.length > 0 || violations.length > 0) return { ok: false, violations, problems };
   for (const [name, body] of input.shipped ?? []) files.set(name, body);

@@ -29,7 +29,7 @@ export interface SiteView {
 /** What the site already said (its changelog) and today's date, so the changelog is a history. */
 export interface SiteHistory { previous: readonly ChangelogEntry[]; today: string }
 
-export function siteView(receipts: readonly Receipt[], prices: Prices, generator: string, history: SiteHistory = { previous: [], today: new Date().toISOString().slice(0, 10) }): SiteView {
+export function siteView(receipts: readonly Receipt[], prices: Prices, generator: string, history: SiteHistory = { previous: [], today: new Date().toISOString().slice(0, 10) }, notClaimed: readonly string[] = NOT_CLAIMED): SiteView {
   const views = [...receipts].sort((a, b) => b.measuredAt.localeCompare(a.measuredAt) || a.id.localeCompare(b.id)).map(receiptView);
   const capturedAt = pricesCapturedAt(prices);
   return {
@@ -37,6 +37,6 @@ export function siteView(receipts: readonly Receipt[], prices: Prices, generator
     receipts: views,
     prices: { ...priceRows(prices), capturedAt },
     changelog: mergeChangelog(history.previous, views.map((v) => ({ receipt: v.receipt.id, title: v.receipt.title, page: v.page, measuredAt: v.receipt.measuredAt })), capturedAt, history.today),
-    notClaimed: NOT_CLAIMED,
+    notClaimed,
   };
 }
