@@ -1,8 +1,9 @@
 /**
  * The commands the docs show, run: every fenced block whose info string is
  * `sh runnable` in README.md and docs/*.md is executed by bash in a temporary
- * folder, with `npx goodput` meaning this checkout's CLI and the server the
- * docs name (127.0.0.1:8000) being the simulator on a free port. A command that
+ * folder, with `goodput` meaning this checkout's CLI, `examples/` this
+ * checkout's examples, and the servers the docs name (127.0.0.1:8000 and, for
+ * a second configuration, 127.0.0.1:8001) being simulators on free ports. A command that
  * stops working fails here before a reader finds out.
  */
 import { execFile } from 'node:child_process';
@@ -33,19 +34,31 @@ function runnableBlocks(file: string): Array<{ at: string; script: string }> {
 
 const blocks = DOCS.flatMap(runnableBlocks);
 let sim: SimProcess;
-beforeAll(async () => { sim = await spawnSimProcess(['--prefill-base-ms', '2', '--decode-step-ms', '1', '--decode-ms-per-extra-seq', '0']); });
-afterAll(async () => { await sim?.stop(); });
+let second: SimProcess;
+beforeAll(async () => {
+  [sim, second] = await Promise.all([
+    spawnSimProcess(['--prefill-base-ms', '2', '--decode-step-ms', '2', '--decode-ms-per-extra-seq', '0']),
+    spawnSimProcess(['--prefill-base-ms', '2', '--decode-step-ms', '1', '--decode-ms-per-extra-seq', '0', '--quantization-noise', '0.1']),
+  ]);
+});
+afterAll(async () => { await Promise.all([sim?.stop(), second?.stop()]); });
 
 describe('runnable commands in the docs', () => {
   it('there is at least one (the README\'s first sweep)', () => {
-    expect(blocks.map((b) => b.at)).toContain('README.md:24');
+    expect(blocks.find((b) => b.at.startsWith('README.md:'))?.script).toMatch(/^goodput sweep --url http:\/\/127\.0\.0\.1:8000 /);
   });
   for (const block of blocks) {
     it(`${block.at} runs and exits 0`, async () => {
       const cwd = mkdtempSync(join(tmpdir(), 'goodput-docs-'));
       const script = block.script
-        .replaceAll('npx goodput', `node ${JSON.stringify(join(ROOT, 'bin/goodput.js'))}`)
-        .replaceAll('http://127.0.0.1:8000', sim.url);
+        // Contract files name their servers: a run of one is pointed at the simulator standing in for it.
+        .replace(/(goodput run \S*optimized\.yaml)/g, '$1 --url http://127.0.0.1:8001')
+        .replace(/(goodput run \S*(?:baseline|goodput)\.yaml)/g, '$1 --url http://127.0.0.1:8000')
+        // A command word, not a file name (goodput.yaml) or a path.
+        .replace(/(?<![\w/.-])goodput(?= )/g, `node ${JSON.stringify(join(ROOT, 'bin/goodput.js'))}`)
+        .replace(/(?<![\w/.-])examples\//g, `${join(ROOT, 'examples')}/`)
+        .replaceAll('http://127.0.0.1:8000', sim.url)
+        .replaceAll('http://127.0.0.1:8001', second.url);
       const run = promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], { cwd, timeout: 240_000, maxBuffer: 64 * 1024 * 1024 });
       await expect(run).resolves.toBeDefined();
     }, 300_000);
