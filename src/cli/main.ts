@@ -3,65 +3,43 @@
  * The goodput CLI. Thin shells over the programmatic API; every error ends as
  * one line on stderr and an exit code from exit-codes.ts.
  */
-import { Command, CommanderError } from 'commander';
-import { sanitizeForTerminal } from '../core/index.js';
-import { SweepError, TOOL_VERSION } from '../runner/index.js';
+import { readFile } from 'node:fs/promises';
+import { CommanderError } from 'commander';
 import { CliError, EXIT } from './exit-codes.js';
 
-type Register = (program: Command) => void;
-
-/**
- * Every command by name, in help order. A command's module (and what it
- * imports: the web charts, the publisher, PGlite) is loaded only when that
- * command runs, or when help lists them all: start-up pays for one command.
- */
-const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
-  sweep: async () => (await import('./sweep-command.js')).registerSweepCommand,
-  demo: async () => (await import('./demo-command.js')).registerDemoCommand,
-  cards: async () => (await import('./cards-command.js')).registerCardsCommand,
-  run: async () => (await import('./run-command.js')).registerRunCommand,
-  rerun: async () => (await import('./rerun-command.js')).registerRerunCommand,
-  capacity: async () => (await import('./capacity-command.js')).registerCapacityCommand,
-  export: async () => (await import('./export-command.js')).registerExportCommand,
-  quality: async () => (await import('./quality-command.js')).registerQualityCommand,
-  sim: async () => (await import('../sim/index.js')).registerSimCommand,
-  serve: async () => (await import('./serve-command.js')).registerServeCommand,
-  servers: async () => (await import('./servers-command.js')).registerServersCommand,
-  runs: async () => (await import('./runs-command.js')).registerRunsCommand,
-  receipt: async () => (await import('./receipt-command.js')).registerReceiptCommand,
-  publish: async () => (await import('./publish-command.js')).registerPublishCommand,
-  verify: async () => (await import('./verify-command.js')).registerVerifyCommand,
-};
-
-/** The program for `argv`: only the command it names, none for --version, all of them otherwise (help, a typo). */
-export async function buildProgram(argv: readonly string[]): Promise<Command> {
-  const program = new Command('goodput')
-    .description('Benchmark OpenAI-compatible LLM inference servers: concurrency sweeps, per-token timing, cost and goodput.')
-    .version(TOOL_VERSION)
-    .exitOverride()
-    .showHelpAfterError('(run with --help for usage)');
-  const named = argv[2] === 'help' ? argv[3] : argv[2];
-  const loaders = named !== undefined && Object.hasOwn(COMMANDS, named) ? [COMMANDS[named] as () => Promise<Register>]
-    : argv[2] === '--version' || argv[2] === '-V' ? [] : Object.values(COMMANDS);
-  for (const register of await Promise.all(loaders.map((load) => load()))) register(program);
-  for (const c of program.commands) c.exitOverride();
-  return program;
-}
-
-function exitCodeOf(err: unknown): { code: number; message: string } {
+async function exitCodeOf(err: unknown): Promise<{ code: number; message: string }> {
   if (err instanceof CommanderError) {
     const ok = err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help';
     return { code: ok ? EXIT.ok : EXIT.usage, message: '' };
   }
   if (err instanceof CliError) return { code: err.exitCode, message: err.message };
+  const { SweepError } = await import('../runner/index.js');
   if (err instanceof SweepError) return { code: EXIT.usage, message: err.message };
   return { code: EXIT.internal, message: err instanceof Error ? err.stack ?? err.message : String(err) };
 }
 
+/**
+ * `goodput --help` lists every command, which would load every module, and
+ * `--version` needs none: the help text rendered at build time (help.txt
+ * beside this file) and the package's version are printed without loading any.
+ */
+async function withoutCommands(argv: readonly string[]): Promise<string | null> {
+  if (argv.length !== 3) return null;
+  if (argv[2] === '--version' || argv[2] === '-V') {
+    const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    return `${pkg.version}\n`;
+  }
+  if (!['--help', '-h', 'help'].includes(argv[2] as string)) return null;
+  return readFile(new URL('./help.txt', import.meta.url), 'utf8').catch(() => null);
+}
+
 try {
-  await (await buildProgram(process.argv)).parseAsync(process.argv);
+  const text = await withoutCommands(process.argv);
+  if (text !== null) process.stdout.write(text);
+  else await (await (await import('./program.js')).buildProgram(process.argv)).parseAsync(process.argv);
 } catch (err) {
-  const { code, message } = exitCodeOf(err);
+  const { code, message } = await exitCodeOf(err);
+  const { sanitizeForTerminal } = await import('../core/index.js');
   // Messages quote servers and files (model ids, error bodies): no escape sequence reaches the terminal.
   if (message) process.stderr.write(`goodput: ${sanitizeForTerminal(message, { keepNewlines: true })}\n`);
   process.exitCode = code;

@@ -51,7 +51,8 @@ export function renderCards(cards: Cards): string {
   const e = cards.engine;
   const p = cards.platform;
   const model = m.available
-    ? `Model     single stream ${fmt(m.singleStreamTokS)} tok/s · TTFT p50 ${fmt(m.ttftMsP50)} ms · TPOT p50 ${fmt(m.tpotMsP50, 2)} ms (concurrency 1)`
+    ? `Model     single stream ${fmt(m.singleStreamTokS)} tok/s · TTFT p50 ${fmt(m.ttftMsP50)} ms · TPOT p50 ${fmt(m.tpotMsP50, 2)} ms (concurrency 1)${
+      m.clientBound === undefined ? '' : ` · client-bound, timing not trusted: ${m.clientBound}`}`
     : `Model     not available: ${m.reason}`;
   const curve = e.curve.map((pt) => `${pt.concurrency}→${fmt(pt.throughputTokS, 0)}${pt.invalid ? '(invalid)' : pt.clientBound ? '(client-bound)' : ''}`).join(' ');
   const engine = e.peakThroughputTokS === null

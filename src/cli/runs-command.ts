@@ -9,7 +9,6 @@ import type { RunDetail, RunSummary } from '../store/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { recordsText, sayWritten, writeFilesAtomic } from './files.js';
 import { renderCards, renderTable } from './render-table.js';
-import { importRun } from './runs-import.js';
 import { type StoreCliFlags, addStoreOptions, withCatalog } from './store-flags.js';
 
 interface ExportFlags extends StoreCliFlags { out: string; raw?: string }
@@ -74,7 +73,8 @@ export function registerRunsCommand(program: Command): void {
     .argument('<result.json>', 'the result the sweep wrote with --json')
     .requiredOption('--raw <records.jsonl>', 'the raw records the same sweep wrote with --raw'))
     .action(async (path: string, f: StoreCliFlags & { raw: string }) => {
-      const id = await importRun(path, f.raw, f);
+      // Loaded when used: it reads result and record files, which listing runs never does.
+      const id = await (await import('./runs-import.js')).importRun(path, f.raw, f);
       process.stdout.write(`stored as run ${id}\n`);
     });
 }

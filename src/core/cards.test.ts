@@ -35,6 +35,13 @@ describe('cards', () => {
     expect(engine.excluded).toEqual([{ concurrency: 8, reason: 'invalid: 1 of 8 requests failed (1 timeout)' }]);
     expect(engine.curve.map((p) => p.concurrency)).toEqual([1, 4, 8, 16]);
   });
+  it('Model: a client-bound concurrency-1 level keeps its card, its figures flagged with the reason', () => {
+    const bound = { bound: true, reason: 'the client\'s event loop was delayed 10.7 ms (p99); budget 10 ms', sendLagMs: null, loopDelayMs: null, budgetMs: 10, clientCpuPct: null, rampMs: null };
+    const { model } = buildCards({ levels: [level(1, 40, { clientBound: bound })], hourlyCostUsd: null, baselineRateUsdPer1M: null, gpuLabel: null });
+    expect(model).toMatchObject({ available: true, concurrency: 1, clientBound: 'the client\'s event loop was delayed 10.7 ms (p99); budget 10 ms' });
+    const { model: trusted } = buildCards({ levels: [level(1, 40)], hourlyCostUsd: null, baselineRateUsdPer1M: null, gpuLabel: null });
+    expect(trusted.available && 'clientBound' in trusted).toBe(false);
+  });
   it('Platform: no hourly cost, no cost figure', () => {
     const { platform } = buildCards({ levels, hourlyCostUsd: null, baselineRateUsdPer1M: 2, gpuLabel: null });
     expect(platform.costPer1MOutputTokensUsd).toBeNull();

@@ -18,14 +18,15 @@ export function modelCard(levels: readonly LevelResult[]): ModelCard {
   const single = levels.find((l) => l.concurrency === 1);
   if (!single) return { available: false, reason: 'no concurrency-1 level was measured' };
   if (single.invalid) return { available: false, reason: `the concurrency-1 level is invalid: ${single.invalidReason}` };
-  if (single.clientBound.bound) return { available: false, reason: `the concurrency-1 level is client-bound: ${single.clientBound.reason}` };
   if (!single.perRequestTokS || !single.ttftMs) return { available: false, reason: 'the concurrency-1 level has no successful request' };
+  // A client-bound level is otherwise valid: its figures stay on the card, flagged with the reason.
   return {
     available: true,
     concurrency: 1,
     singleStreamTokS: single.perRequestTokS.mean,
     ttftMsP50: single.ttftMs.p50,
     tpotMsP50: single.tpotMs?.p50 ?? null,
+    ...(single.clientBound.bound ? { clientBound: single.clientBound.reason ?? 'our own client lagged' } : {}),
   };
 }
 

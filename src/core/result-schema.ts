@@ -144,6 +144,8 @@ export const modelCardSchema = z.union([
     singleStreamTokS: z.number(),
     ttftMsP50: z.number(),
     tpotMsP50: z.number().nullable(),
+    /** Why the concurrency-1 level's timing is not trusted (our client lagged); the figures are shown with it, never dropped. */
+    clientBound: z.string().optional(),
   }),
   z.object({ available: z.literal(false), reason: z.string() }),
 ]);

@@ -38,6 +38,17 @@ describe('client vs server', () => {
     );
   });
 
+  it('counts our own event-loop delay during the level as part of the allowance, and says so', () => {
+    // A busy machine: ours 51 ms against the server's 45 ms is 6 ms over; 0.3 ms round trip + 2.25 ms slack would flag it.
+    expect(compareWithServer(records, { ...server, ttftMeanMs: 45 }, 0.3).comparison.find((r) => r.metric === 'ttft-mean-ms')?.agrees).toBe(false);
+    const { comparison } = compareWithServer(records, { ...server, ttftMeanMs: 45 }, 0.3, 4);
+    const ttft = comparison.find((r) => r.metric === 'ttft-mean-ms');
+    expect(ttft).toMatchObject({ diff: 6, agrees: true, basis: 'one 0.30 ms round trip + our event-loop delay 4.00 ms (p99) + max(5%, 2 ms)' });
+    expect(ttft?.allowedMax).toBeCloseTo(6.55, 9);
+    // It widens the upper bound only: ours below the server's is never our lateness.
+    expect(ttft?.allowedMin).toBeCloseTo(-2.25, 9);
+  });
+
   it('flags more tokens or requests on the server than we sent (someone else uses it)', () => {
     const { comparison } = compareWithServer(records, { ...server, generatedTokens: 100, requests: 5 }, null);
     expect(comparison.filter((r) => !r.agrees).map((r) => r.metric)).toEqual(['generated-tokens', 'requests']);

@@ -7,7 +7,7 @@
  * outside the window, so the server's deltas cover exactly our measured requests.
  */
 import {
-  FAMILY_PREFIXES, type GpuLevel, type GpuMem, type LevelResult, type MetricFamily, type RequestRecord, type ServerMetricsRun, type ServerTruth, type Warning,
+  FAMILY_PREFIXES, type GpuLevel, type GpuMem, type LevelResult, type MetricFamily, type RequestRecord, type ServerMetricsRun, type ServerTruth, type Spread, type Warning,
   compareWithServer, describeDisagreement, describeQueue, describeRoles, isOk, requiredNames, serverFigures, summarizeGpu,
 } from '../core/index.js';
 import {
@@ -38,7 +38,8 @@ export interface RunTelemetry {
   /** Awaited just before a level's measured requests. */
   beforeMeasured(): Promise<void>;
   /** After the measured requests of level `level`. */
-  afterMeasured(level: number, records: readonly RequestRecord[]): Promise<LevelTelemetry>;
+  /** `loopDelay`: our event-loop delay during the level, part of what a client-side time may be late by. */
+  afterMeasured(level: number, records: readonly RequestRecord[], loopDelay?: Spread): Promise<LevelTelemetry>;
   /** Ends the GPU source (a streaming process) when the run ends. */
   close(): Promise<void>;
 }
@@ -103,7 +104,7 @@ export async function startRunTelemetry(
       windowStart = performance.now();
       gpu.start();
     },
-    async afterMeasured(level, records) {
+    async afterMeasured(level, records, loopDelay) {
       const windowMs = performance.now() - windowStart;
       const collected = await gpu.stop();
       const outputTokens = records.filter((r) => !r.warmup && isOk(r)).reduce((a, r) => a + r.outputTokens, 0);
@@ -118,7 +119,7 @@ export async function startRunTelemetry(
         return { gpuMem: mem, gpu: gpuOut, serverTruth: null, warnings };
       }
       const figures = serverFigures(scrapes.before, scrapes.after, session.map, scrapes.readings);
-      const { comparison, queued } = compareWithServer(records, figures, rttMs);
+      const { comparison, queued } = compareWithServer(records, figures, rttMs, loopDelay?.p99 ?? null);
       const serverTruth: ServerTruth = { metricsUrl: session.url, ...figures, rttMs, comparison, queued };
       const disagreement = describeDisagreement(comparison);
       if (disagreement) warnings.push({ code: 'server-disagrees', message: `level ${level}: our figures and the server's disagree: ${disagreement}` });

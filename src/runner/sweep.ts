@@ -138,7 +138,7 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
           emit({ kind: 'request', concurrency: c, done, failed, requests, outputTokens: tokens, warmup: r.warmup });
         },
       });
-      const tel = await telemetry.afterMeasured(c, run.records);
+      const tel = await telemetry.afterMeasured(c, run.records, loop.peek());
       const loopDelayMs = loop.stop();
       const cpu = process.cpuUsage(cpu0);
       const wallUs = (clock() - wall0) / 1e3;

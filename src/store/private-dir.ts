@@ -4,7 +4,7 @@
  * the process umask (its WAL came out 0666), so modes are tightened after it
  * writes, and a directory left open by an older version is fixed on open.
  */
-import { chmod, lstat, mkdir, readdir } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** Stops a walk of a directory that is not ours to fix (a wrong GOODPUT_DATA pointing at /). */
@@ -15,6 +15,15 @@ const MAX_ENTRIES = 100_000;
  * everything under it (symbolic links are left alone).
  * @returns how many entries had group or other access before
  */
+/**
+ * True when `dir` exists as a folder only its owner can enter: nothing under
+ * it is then reachable by anyone else, whatever the files' own modes.
+ */
+export async function isClosed(dir: string): Promise<boolean> {
+  const st = await stat(dir).catch(() => null);
+  return st !== null && st.isDirectory() && (st.mode & 0o077) === 0;
+}
+
 export async function makePrivate(dir: string): Promise<number> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   let loosened = 0;

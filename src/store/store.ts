@@ -11,7 +11,7 @@ import { describeLocation, type StoreLocation } from './location.js';
 import { migrate } from './migrations.js';
 import { openPgDriver } from './pg-driver.js';
 import { openPgliteDriver } from './pglite-driver.js';
-import { makePrivate } from './private-dir.js';
+import { isClosed, makePrivate } from './private-dir.js';
 import { RunsRepo } from './runs-repo.js';
 import { ServersRepo } from './servers-repo.js';
 import type { SqlDriver } from './sql-driver.js';
@@ -61,7 +61,8 @@ export function holderText(h: LockHolder): string {
 export async function openStore(location: StoreLocation, who: Pick<LockHolder, 'kind' | 'command'>): Promise<Store> {
   const description = describeLocation(location);
   if (location.kind === 'postgres') return storeOnDriver(await openPgDriver(location.url), description);
-  const loosened = await makePrivate(location.dir);
+  // A folder only we can enter keeps everything under it private; an open one (an older version's) is fixed whole.
+  const loosened = (await isClosed(location.dir)) ? 0 : await makePrivate(location.dir);
   if (loosened > 0) {
     process.stderr.write(`goodput: ${loosened} entries of ${sanitizeForTerminal(location.dir)} were open to other users; made them private (0700 folders, 0600 files)\n`);
   }
@@ -71,7 +72,7 @@ export async function openStore(location: StoreLocation, who: Pick<LockHolder, '
     throw Object.assign(err, { holder: taken.holder });
   }
   try {
-    // PGlite writes with the process umask: what it creates (WAL segments too) is closed up once it is open and again on close.
+    // PGlite writes with the process umask (WAL segments 0666): unreachable inside our 0700 folder, and closed up on close too.
     const store = await storeOnDriver(await openPgliteDriver(location.dir), description, async () => {
       try {
         await makePrivate(location.dir);
@@ -79,7 +80,6 @@ export async function openStore(location: StoreLocation, who: Pick<LockHolder, '
         taken.lock.release();
       }
     });
-    await makePrivate(location.dir);
     return { ...store, advertise: (url) => taken.lock.update({ url }) };
   } catch (err) {
     taken.lock.release();

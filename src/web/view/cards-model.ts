@@ -37,6 +37,7 @@ export function cardViews(cards: Cards): CardView[] {
       { label: 'Single-stream rate', value: `${num(m.singleStreamTokS)} tok/s`, note: 'mean of per-request at concurrency 1 · measured' },
       { label: 'TTFT', value: `${num(m.ttftMsP50)} ms`, note: 'p50 · measured' },
       { label: 'TPOT', value: `${num(m.tpotMsP50, 2)} ms`, note: 'p50 · measured' },
+      ...(m.clientBound === undefined ? [] : [{ label: 'Client-bound', value: 'timing not trusted', note: m.clientBound }]),
     ] : [],
   };
   const curve = e.curve.map((c) => `${c.concurrency}→${num(c.throughputTokS, 0)}${c.invalid ? ' (invalid)' : c.clientBound ? ' (client-bound)' : ''}`).join(', ');
