@@ -173,23 +173,35 @@ describe('the Benchmarks page', () => {
     expect(await page.getByRole('table', { name: /Per concurrency level/ }).getByRole('rowheader').allTextContents()).toEqual(['1']);
   }, 120_000);
 
-  it('at 420 px wide nothing runs off the right edge (wide tables scroll inside their frame)', async () => {
-    await page.setViewportSize({ width: 420, height: 900 });
-    try {
-      for (const at of ['', '#/runs/1']) {
-        await page.goto(`${url}${at}`);
-        await visible(page.getByRole('heading', { name: at === '' ? 'New sweep' : /^Run 1 / }));
-        // Evaluated in the page (this file is type-checked without the DOM library).
-        const overflow = await page.evaluate(`[...document.querySelectorAll('body *')]
-          .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1 && !el.closest('.table-wrap'))
-          .map((el) => el.tagName.toLowerCase() + '.' + String(el.className))`);
-        expect(overflow, at || 'the start page').toEqual([]);
-        expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(420);
+  for (const width of [360, 375, 420]) {
+    it(`at ${width} px wide nothing runs off the right edge (wide tables scroll inside their frame)`, async () => {
+      await page.setViewportSize({ width, height: 900 });
+      try {
+        for (const at of ['', '#/runs/1']) {
+          await page.goto(`${url}${at}`);
+          await visible(page.getByRole('heading', { name: at === '' ? 'New sweep' : /^Run 1 / }));
+          // Evaluated in the page (this file is type-checked without the DOM library).
+          const overflow = await page.evaluate(`[...document.querySelectorAll('body *')]
+            .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1 && !el.closest('.table-wrap'))
+            .map((el) => el.tagName.toLowerCase() + '.' + String(el.className))`);
+          expect(overflow, at || 'the start page').toEqual([]);
+          expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);
+          if (width !== 420) await page.screenshot({ path: join(ARTIFACTS, `benchmarks-${width}px${at === '' ? '' : '-run'}.png`), fullPage: true });
+        }
+      } finally {
+        await page.setViewportSize({ width: 1400, height: 1000 });
       }
-      await page.screenshot({ path: join(ARTIFACTS, 'benchmarks-420px.png'), fullPage: true });
-    } finally {
-      await page.setViewportSize({ width: 1400, height: 1000 });
-    }
+    }, 60_000);
+  }
+
+  it('at 1,400 px the run page keeps its table headers on one line each', async () => {
+    await page.goto(`${url}#/runs/1`);
+    await visible(page.getByRole('heading', { name: /^Run 1 / }));
+    // Polled: the page may still be laying out after the viewport grew back from a narrow test.
+    await poll(() => page.evaluate(`[...document.querySelectorAll('thead th')]
+      .filter((th) => th.getBoundingClientRect().height > 2.6 * (parseFloat(getComputedStyle(th).lineHeight) || 20))
+      .map((th) => th.textContent)`), 10_000).toEqual([]);
+    await page.screenshot({ path: join(ARTIFACTS, 'benchmarks-1400px-run.png'), fullPage: true });
   }, 60_000);
 
   it('an interrupted run with no finished level says so, with no empty table or charts under it', async () => {
