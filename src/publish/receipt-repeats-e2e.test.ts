@@ -32,7 +32,7 @@ function contractFile(name: string, url: string, quantization: string): string {
 }
 
 beforeAll(async () => {
-  [baseline, optimized] = await Promise.all([spawnSimProcess(profile(8)), spawnSimProcess([...profile(2), '--quantization-noise', '0.1'])]);
+  [baseline, optimized] = await Promise.all([spawnSimProcess(profile(16)), spawnSimProcess([...profile(4), '--quantization-noise', '0.1'])]);
 }, 30_000);
 afterAll(async () => { await Promise.all([baseline?.stop(), optimized?.stop()]); });
 
@@ -56,10 +56,14 @@ describe('runs with repeats → quality → receipt → publish → verify', () 
     expect(receipt.facts.find((f) => f.id === 'optimized.tpotSingle')?.runs).toHaveLength(3);
     expect(receipt.limitations[0]).toBe('The baseline ran 3 times and the optimized configuration 3 times; the figures are the first run\'s, and a change is called better or worse only when the two configurations\' ranges over their runs do not overlap.');
     const page = readFileSync(join(site, readdirSync(site).find((n) => n.endsWith('.html') && n !== 'index.html') as string), 'utf8');
-    // A four-times-faster decode separates every run: TPOT and the single-stream rate are better, with their ranges.
+    // A four-times-faster decode separates every run. On a loaded machine a level can be client-bound, and its
+    // figures are then not recorded (never guessed): every recorded faster figure is better with its range, and at least two are.
     const row = (label: string) => new RegExp(`<th scope="row">${label} \\([^)]*\\)</th>[\\s\\S]*?</tr>`).exec(page)?.[0] ?? '';
-    expect(row('TPOT')).toMatch(/better \(runs −\d+ % to −\d+ %\)/);
-    expect(row('Single-stream rate')).toMatch(/better \(runs \+\d+ % to \+\d+ %\)/);
+    const faster: Array<[string, RegExp]> = [['TPOT', /better \(runs −\d+ % to −\d+ %\)/], ['Single-stream rate', /better \(runs \+\d+ % to \+\d+ %\)/],
+      ['Peak throughput', /better \(runs \+\d+ % to \+\d+ %\)/], ['Request latency \\(e2e\\)', /better \(runs −\d+ % to −\d+ %\)/]];
+    const recorded = faster.filter(([label]) => !row(label).includes('>not recorded<'));
+    expect(recorded.length).toBeGreaterThanOrEqual(2);
+    for (const [label, better] of recorded) expect(row(label), label).toMatch(better);
     // A rate has no better direction: no change is stated for it at all.
     expect(row('GPU hourly rate')).toMatch(/<td class="n">—<\/td><\/tr>$/);
     expect(page).not.toContain('single run; direction not established');
