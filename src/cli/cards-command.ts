@@ -3,9 +3,11 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { sweepResultSchema } from '../core/index.js';
 import { CliError, EXIT } from './exit-codes.js';
+import { refuseOversized } from './json-input.js';
 
 /** Reads and validates a result file; errors name the file and the field. */
 export async function readResult(path: string) {
+  await refuseOversized(path);
   let text: string;
   try {
     text = await readFile(path, 'utf8');

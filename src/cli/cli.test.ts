@@ -2,7 +2,7 @@
  * The CLI as a user runs it: a real process, real flags, real files, against the
  * simulator over loopback.
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -142,6 +142,15 @@ describe('goodput cards', () => {
     const r = await goodput(['cards', join(dir, 'missing.json')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/missing.json: cannot read \(ENOENT\)/);
+  });
+  it('refuses a result file past the input limit before reading it, naming the limit', async () => {
+    // Sparse: 600 MiB on paper, nothing on disk.
+    const huge = join(dir, 'huge.json');
+    writeFileSync(huge, '');
+    truncateSync(huge, 600 * 1024 * 1024);
+    const r = await goodput(['cards', huge]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`goodput: ${huge} is 629145600 bytes, above the limit of 536870912 bytes in one result, receipt, score or evidence file we read\n`);
   });
 });
 

@@ -10,6 +10,7 @@ import type { Command } from 'commander';
 import { type RawRecord, type SweepResult, parseRawRecord } from '../core/index.js';
 import { readResult } from './cards-command.js';
 import { CliError, EXIT } from './exit-codes.js';
+import { refuseOversized } from './json-input.js';
 import { columnarJsonFormat, csvFormat, jsonlFormat, markdownFormat } from './export-formats.js';
 import { writeFileAtomic } from './files.js';
 import { checkOutputFlags, narrowToLevel, writeFilesInto } from './export-level.js';
@@ -48,6 +49,7 @@ export const EXPORT_FORMATS: Readonly<Record<string, ExportFormat>> = {
 
 /** Reads a `--raw` JSONL file; errors name the line. */
 export async function readRawRecords(path: string): Promise<RawRecord[]> {
+  await refuseOversized(path);
   let text: string;
   try {
     text = await readFile(path, 'utf8');

@@ -5,8 +5,16 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { z } from 'zod';
 import { LIMITS } from '../core/index.js';
+import { CliError, EXIT } from './exit-codes.js';
 
 export type Read<T> = { ok: true; value: T } | { ok: false; problems: string[] };
+
+/** Refuses (exit 2) a file past the input-file limit before anyone reads it into memory; a missing file is left to the reader to report. */
+export async function refuseOversized(path: string): Promise<void> {
+  const size = await stat(path).then((s) => s.size, () => null);
+  const max = LIMITS.inputFileBytes.max;
+  if (size !== null && size > max) throw new CliError(EXIT.usage, `${path} is ${size} bytes, above the limit of ${max} ${LIMITS.inputFileBytes.what}`);
+}
 
 /** A file's text, refused past the input-file limit before it is read into memory. */
 export async function readInputText(what: string, path: string): Promise<Read<string>> {

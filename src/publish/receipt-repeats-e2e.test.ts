@@ -56,14 +56,14 @@ describe('runs with repeats → quality → receipt → publish → verify', () 
     expect(receipt.facts.find((f) => f.id === 'optimized.tpotSingle')?.runs).toHaveLength(3);
     expect(receipt.limitations[0]).toBe('The baseline ran 3 times and the optimized configuration 3 times; the figures are the first run\'s, and a change is called better or worse only when the two configurations\' ranges over their runs do not overlap.');
     const page = readFileSync(join(site, readdirSync(site).find((n) => n.endsWith('.html') && n !== 'index.html') as string), 'utf8');
-    // A four-times-faster decode separates every run. On a loaded machine a level can be client-bound, and its
-    // figures are then not recorded (never guessed): every recorded faster figure is better with its range, and at least two are.
+    // A four-times-faster decode separates every run. On a loaded machine a level can be client-bound, and its figures
+    // are then not recorded (never guessed): a faster figure is better with its range, or says how many runs recorded it.
     const row = (label: string) => new RegExp(`<th scope="row">${label} \\([^)]*\\)</th>[\\s\\S]*?</tr>`).exec(page)?.[0] ?? '';
     const faster: Array<[string, RegExp]> = [['TPOT', /better \(runs −\d+ % to −\d+ %\)/], ['Single-stream rate', /better \(runs \+\d+ % to \+\d+ %\)/],
       ['Peak throughput', /better \(runs \+\d+ % to \+\d+ %\)/], ['Request latency \\(e2e\\)', /better \(runs −\d+ % to −\d+ %\)/]];
-    const recorded = faster.filter(([label]) => !row(label).includes('>not recorded<'));
-    expect(recorded.length).toBeGreaterThanOrEqual(2);
-    for (const [label, better] of recorded) expect(row(label), label).toMatch(better);
+    const unrecorded = /not recorded<|direction not established \([0-2] of 3 runs recorded\)/;
+    for (const [label, better] of faster) expect(row(label), label).toMatch(new RegExp(`${better.source}|${unrecorded.source}`));
+    expect(faster.filter(([label, better]) => better.test(row(label))).length).toBeGreaterThanOrEqual(1);
     // A rate has no better direction: no change is stated for it at all.
     expect(row('GPU hourly rate')).toMatch(/<td class="n">—<\/td><\/tr>$/);
     expect(page).not.toContain('single run; direction not established');

@@ -48,6 +48,16 @@ describe('changes and their direction', () => {
   });
 });
 
+describe('a run without the figure', () => {
+  it('says how many runs recorded it instead of calling the change, or calling it a single run', () => {
+    const r = receipt({ baseline: { repeats: 3, spread: 0.02 }, optimized: { repeats: 3, spread: 0.02 } });
+    // Run 2 of the optimized side had its concurrency-1 level client-bound: no TPOT.
+    const facts = r.facts.map((f) => (f.id === 'optimized.tpotSingle' ? { ...f, runs: [f.runs?.[0] ?? null, null, f.runs?.[2] ?? null] } : f));
+    const row = receiptView({ ...r, facts }).rows.find((x) => x.label === 'TPOT');
+    expect(row?.verdict).toBe('direction not established (2 of 3 runs recorded)');
+  });
+});
+
 describe('saturation', () => {
   it('a peak at the highest level tested, still rising, is a floor and the cost is not "at saturation"', () => {
     const r = receipt();

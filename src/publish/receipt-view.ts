@@ -43,9 +43,13 @@ const MIN_RUNS = 3;
  * pairs of runs.
  */
 function spread(from: Fact, to: Fact): { words: string; separated: boolean } | null {
-  const b = (from.runs ?? []).filter((v): v is number => v !== null);
-  const o = (to.runs ?? []).filter((v): v is number => v !== null);
-  if (b.length < MIN_RUNS || o.length < MIN_RUNS || b.some((v) => v === 0)) return null;
+  if (from.runs === undefined || to.runs === undefined) return null;
+  const b = from.runs.filter((v): v is number => v !== null);
+  const o = to.runs.filter((v): v is number => v !== null);
+  // A run whose level our client could not keep up with has no figure: fewer runs than needed establish nothing.
+  if (b.length < MIN_RUNS || o.length < MIN_RUNS || b.some((v) => v === 0)) {
+    return { words: `${Math.min(b.length, o.length)} of ${Math.max(from.runs.length, to.runs.length)} runs recorded`, separated: false };
+  }
   const pcts = b.flatMap((x) => o.map((y) => ((y - x) / Math.abs(x)) * 100));
   const lo = Math.min(...pcts);
   const hi = Math.max(...pcts);
