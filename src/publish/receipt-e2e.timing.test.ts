@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SimProcess, spawnSimProcess } from '../sim/index.js';
 import { runGoodput } from '../test-support/goodput-process.js';
+import { simProfile, writeReceiptContract } from '../test-support/receipt-contracts.js';
 import { receiptSchema } from './index.js';
 
 /** Decode step of each simulator, ms: the optimized one is twice as fast. */
@@ -24,27 +25,15 @@ const QUALITY_FLOOR = 0.95;
 const SPEEDUP_TOLERANCE = 0.15;
 
 const dir = mkdtempSync(join(tmpdir(), 'goodput-receipt-e2e-'));
-const profile = (step: number) => ['--prefill-base-ms', '5', '--prefill-ms-per-token', '0', '--decode-step-ms', String(step), '--decode-ms-per-extra-seq', '0'];
 let baseline: SimProcess;
 let optimized: SimProcess;
 
-function contractFile(name: string, url: string, quantization: string): string {
-  const path = join(dir, `${name}.yaml`);
-  writeFileSync(path, [
-    'version: 1', `name: receipt-e2e-${name}`, `server: { url: "${url}", endpoint: chat }`,
-    `model: { name: goodput-sim-1, revision: sim-1, tokenizer: { kind: server }, precision: bf16, quantization: ${quantization} }`,
-    'workload: { prompts: { kind: synthetic, tokens: 32 }, outputTokens: 32, cache: { kind: cold }, requestsPerLevel: 4, warmup: 1 }',
-    'decoding: { temperature: 0, topP: 1, seed: 42, ignoreEos: true }', 'thinking: off',
-    'load: { pattern: { kind: concurrency }, levels: [1, 2] }', 'slo: { ttftMs: { p: 95, max: 500 } }',
-    'hardware: { label: SimGPU 80GB, gpuHourlyUsd: 2.5, priceAsOf: 2026-06-01 }', '',
-  ].join('\n'));
-  return path;
-}
+const contractFile = (name: string, url: string, quantization: string) => writeReceiptContract(dir, name, url, quantization, { promptTokens: 32, outputTokens: 32, ttftSloMs: 500 });
 
 beforeAll(async () => {
   [baseline, optimized] = await Promise.all([
-    spawnSimProcess(profile(BASELINE_STEP_MS)),
-    spawnSimProcess([...profile(OPTIMIZED_STEP_MS), '--quantization-noise', String(NOISE)]),
+    spawnSimProcess(simProfile(BASELINE_STEP_MS)),
+    spawnSimProcess([...simProfile(OPTIMIZED_STEP_MS), '--quantization-noise', String(NOISE)]),
   ]);
 }, 30_000);
 afterAll(async () => { await Promise.all([baseline?.stop(), optimized?.stop()]); });

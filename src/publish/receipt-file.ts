@@ -51,35 +51,25 @@ export function receiptFile(receipt: Receipt, evidence: EvidenceRefs): ReceiptFi
 /** The recomputed receipt and its evidence files (path → gzip bytes), which a site ships so readers can recompute it too. */
 export type Recomputation = { ok: true; receipt: Receipt; files: Map<string, Buffer> } | { ok: false; refusals: Refusal[] };
 
-async function side(dir: EvidenceSource, key: ConfigurationKey, ref: string, out: Refusal[], files: Map<string, Buffer>): Promise<CheckedSide | null> {
-  const field = `evidence.${key}`;
+/** One evidence file loaded, kept for shipping, and parsed by its schema; refusals go to `out`. */
+async function loadParsed<T>(dir: EvidenceSource, ref: string, field: string, schema: z.ZodType<T>, out: Refusal[], files: Map<string, Buffer>): Promise<T | null> {
   const loaded = await loadEvidence(dir, ref, field);
   if (!loaded.ok) {
     out.push(loaded.refusal);
     return null;
   }
   files.set(evidencePath(ref), loaded.gz);
-  const parsed = sweepResultSchema.safeParse(loaded.value);
-  if (!parsed.success) {
-    for (const i of parsed.error.issues.slice(0, 10)) out.push(refusal('schema', `${field}: ${i.path.join('.') || '(top level)'}`, i.message));
+  const result = schema.safeParse(loaded.value);
+  if (!result.success) {
+    for (const i of result.error.issues.slice(0, 10)) out.push(refusal('schema', `${field}: ${i.path.join('.') || '(top level)'}`, i.message));
     return null;
   }
-  return checkEvidence(key, parsed.data as SweepResult, out);
+  return result.data;
 }
 
-async function quality(dir: EvidenceSource, ref: string, out: Refusal[], files: Map<string, Buffer>): Promise<QualityScore | null> {
-  const loaded = await loadEvidence(dir, ref, 'evidence.quality');
-  if (!loaded.ok) {
-    out.push(loaded.refusal);
-    return null;
-  }
-  files.set(evidencePath(ref), loaded.gz);
-  const parsed = qualityScoreSchema.safeParse(loaded.value);
-  if (!parsed.success) {
-    for (const i of parsed.error.issues.slice(0, 10)) out.push(refusal('schema', `evidence.quality: ${i.path.join('.') || '(top level)'}`, i.message));
-    return null;
-  }
-  return parsed.data;
+async function side(dir: EvidenceSource, key: ConfigurationKey, ref: string, out: Refusal[], files: Map<string, Buffer>): Promise<CheckedSide | null> {
+  const result = await loadParsed(dir, ref, `evidence.${key}`, sweepResultSchema as z.ZodType<SweepResult>, out, files);
+  return result === null ? null : checkEvidence(key, result, out);
 }
 
 /**
@@ -98,7 +88,7 @@ export async function recomputeReceipt(text: string, dir: EvidenceSource, today:
   for (const k of ['baseline', 'optimized'] as const) out.push(...textRefusals(`configurations.${k}.method`, file.configurations[k].method, TEXT_LIMITS.method));
   const baseline = await side(dir, 'baseline', file.evidence.baseline, out, files);
   const optimized = await side(dir, 'optimized', file.evidence.optimized, out, files);
-  const score = file.evidence.quality === null ? null : await quality(dir, file.evidence.quality, out, files);
+  const score = file.evidence.quality === null ? null : await loadParsed(dir, file.evidence.quality, 'evidence.quality', qualityScoreSchema as z.ZodType<QualityScore>, out, files);
   const named = [baseline, optimized].flatMap((x) => (x === null ? [] : [x.contract.model.name, x.contract.hardware.label]));
   out.push(...textRefusals('title', file.title, TEXT_LIMITS.title, named));
   if (baseline === null || optimized === null || out.length > 0) return { ok: false, refusals: out };

@@ -6,33 +6,22 @@
  * change with the range over the runs and calls it better only where the
  * ranges separate. Every process and wait is bounded.
  */
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SimProcess, spawnSimProcess } from '../sim/index.js';
 import { runGoodput } from '../test-support/goodput-process.js';
+import { simProfile, writeReceiptContract } from '../test-support/receipt-contracts.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'goodput-repeats-e2e-'));
-const profile = (step: number) => ['--prefill-base-ms', '5', '--prefill-ms-per-token', '0', '--decode-step-ms', String(step), '--decode-ms-per-extra-seq', '0'];
 let baseline: SimProcess;
 let optimized: SimProcess;
 
-function contractFile(name: string, url: string, quantization: string): string {
-  const path = join(dir, `${name}.yaml`);
-  writeFileSync(path, [
-    'version: 1', `name: repeats-e2e-${name}`, `server: { url: "${url}", endpoint: chat }`,
-    `model: { name: goodput-sim-1, revision: sim-1, tokenizer: { kind: server }, precision: bf16, quantization: ${quantization} }`,
-    'workload: { prompts: { kind: synthetic, tokens: 16 }, outputTokens: 24, cache: { kind: cold }, requestsPerLevel: 4, warmup: 1 }',
-    'decoding: { temperature: 0, topP: 1, seed: 42, ignoreEos: true }', 'thinking: off',
-    'load: { pattern: { kind: concurrency }, levels: [1, 2] }', 'slo: { ttftMs: { p: 95, max: 2000 } }',
-    'hardware: { label: SimGPU 80GB, gpuHourlyUsd: 2.5, priceAsOf: 2026-06-01 }', '',
-  ].join('\n'));
-  return path;
-}
+const contractFile = (name: string, url: string, quantization: string) => writeReceiptContract(dir, name, url, quantization, { promptTokens: 16, outputTokens: 24, ttftSloMs: 2000 });
 
 beforeAll(async () => {
-  [baseline, optimized] = await Promise.all([spawnSimProcess(profile(16)), spawnSimProcess([...profile(4), '--quantization-noise', '0.1'])]);
+  [baseline, optimized] = await Promise.all([spawnSimProcess(simProfile(16)), spawnSimProcess([...simProfile(4), '--quantization-noise', '0.1'])]);
 }, 30_000);
 afterAll(async () => { await Promise.all([baseline?.stop(), optimized?.stop()]); });
 
