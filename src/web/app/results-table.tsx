@@ -42,7 +42,7 @@ export function ResultsTable({ levels, spec, planned = [], live = null, title }:
                   {c.dimmed && <span class="sr-only"> (invalid)</span>}
                 </td>
               ))}
-              <td class="status">{r.invalid ? <span class="badge bad">{r.status}</span> : r.clientBound ? <span class="badge warn">{r.status}</span> : r.status}</td>
+              <td class="status"><div class="status-text">{r.invalid ? <span class="badge bad">{r.status}</span> : r.clientBound ? <span class="badge warn">{r.status}</span> : r.status}</div></td>
             </tr>
           ))}
         </tbody>
