@@ -7,14 +7,19 @@
 /** Query parameters that usually hold a secret. */
 const SECRET_PARAMS = /^(api[-_]?key|key|token|access[-_]?token|auth|password|secret|sig|signature)$/i;
 
-/** Why `text` may not be used as a server URL, or null when it may (an unparseable URL is left to the URL check). */
-export function urlCredentialProblem(text: string): string | null {
-  let u: URL;
+/** `text` as a URL, or null when it is not one. */
+function urlOf(text: string): URL | null {
   try {
-    u = new URL(text);
+    return new URL(text);
   } catch {
     return null;
   }
+}
+
+/** Why `text` may not be used as a server URL, or null when it may (an unparseable URL is left to the URL check). */
+export function urlCredentialProblem(text: string): string | null {
+  const u = urlOf(text);
+  if (u === null) return null;
   if (u.username !== '' || u.password !== '') return 'must not contain a user name or password (give the key with --api-key-env / apiKey; it is sent as a header and never recorded)';
   const secret = [...u.searchParams.keys()].find((k) => SECRET_PARAMS.test(k));
   if (secret) return `must not carry a secret in its query (${secret}=…); give the key with --api-key-env / apiKey instead`;
@@ -28,12 +33,8 @@ export function urlCredentialProblem(text: string): string | null {
  * @returns null when `text` is not a URL (callers say so in their own words)
  */
 export function redactUrl(text: string): string | null {
-  let u: URL;
-  try {
-    u = new URL(text);
-  } catch {
-    return null;
-  }
+  const u = urlOf(text);
+  if (u === null) return null;
   if (u.username !== '') u.username = '***';
   if (u.password !== '') u.password = '***';
   for (const k of [...u.searchParams.keys()]) if (SECRET_PARAMS.test(k) || /pass/i.test(k)) u.searchParams.set(k, '***');

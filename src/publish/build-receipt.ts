@@ -72,7 +72,10 @@ function underQualityFloor(facts: readonly Fact[], contract: Contract, score: Qu
   const goodputIds = new Set(['optimized.goodput', 'optimized.sloAttainment']);
   return facts.map((f) => {
     if (!goodputIds.has(f.id)) return f;
-    if (composite === null) return { ...f, value: null, provenance: 'not recorded' as const, runs: undefined, note: `the quality floor ${floor} cannot be checked: no quality score was recorded` };
+    if (composite === null) {
+      const { runs: _runs, ...rest } = f;
+      return { ...rest, value: null, provenance: 'not recorded' as const, note: `the quality floor ${floor} cannot be checked: no quality score was recorded` };
+    }
     return { ...f, value: 0, runs: f.runs?.map(() => 0), note: `quality ${composite} is below the floor ${floor}: no request meets every SLO and the quality floor` };
   });
 }

@@ -10,10 +10,9 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SimProcess, spawnSimProcess } from '../sim/index.js';
+import { describe, expect, it } from 'vitest';
 import { runGoodput } from '../test-support/goodput-process.js';
-import { simProfile, writeReceiptContract } from '../test-support/receipt-contracts.js';
+import { expectOk, useSimulatorPair, writeReceiptContract } from '../test-support/receipt-contracts.js';
 import { receiptSchema } from './index.js';
 
 /** Decode step of each simulator, ms: the optimized one is twice as fast. */
@@ -25,35 +24,25 @@ const QUALITY_FLOOR = 0.95;
 const SPEEDUP_TOLERANCE = 0.15;
 
 const dir = mkdtempSync(join(tmpdir(), 'goodput-receipt-e2e-'));
-let baseline: SimProcess;
-let optimized: SimProcess;
 
 const contractFile = (name: string, url: string, quantization: string) => writeReceiptContract(dir, name, url, quantization, { promptTokens: 32, outputTokens: 32, ttftSloMs: 500 });
 
-beforeAll(async () => {
-  [baseline, optimized] = await Promise.all([
-    spawnSimProcess(simProfile(BASELINE_STEP_MS)),
-    spawnSimProcess([...simProfile(OPTIMIZED_STEP_MS), '--quantization-noise', String(NOISE)]),
-  ]);
-}, 30_000);
-afterAll(async () => { await Promise.all([baseline?.stop(), optimized?.stop()]); });
-
-const ok = (r: { code: number | null; stdout: string; stderr: string }, what: string) => expect(r.code, `${what}:\n${r.stdout}\n${r.stderr}`).toBe(0);
+const sims = useSimulatorPair(BASELINE_STEP_MS, OPTIMIZED_STEP_MS, NOISE);
 
 describe('two runs → quality → receipt → publish', () => {
   it('publishes a receipt whose quality and speedup match the simulators', async () => {
     const b = join(dir, 'baseline.json');
     const o = join(dir, 'optimized.json');
-    ok(await runGoodput(['run', contractFile('baseline', baseline.url, 'none'), '--json', b], {}, 90_000), 'baseline run');
-    ok(await runGoodput(['run', contractFile('optimized', optimized.url, 'fp8'), '--json', o], {}, 90_000), 'optimized run');
+    expectOk(await runGoodput(['run', contractFile('baseline', sims.baseline().url, 'none'), '--json', b], {}, 90_000), 'baseline run');
+    expectOk(await runGoodput(['run', contractFile('optimized', sims.optimized().url, 'fp8'), '--json', o], {}, 90_000), 'optimized run');
     const q = join(dir, 'quality.json');
-    ok(await runGoodput(['quality', '--baseline', baseline.url, '--candidate', optimized.url, '--json', q], {}, 90_000), 'quality');
+    expectOk(await runGoodput(['quality', '--baseline', sims.baseline().url, '--candidate', sims.optimized().url, '--json', q], {}, 90_000), 'quality');
     const r = join(dir, 'receipts', 'receipt.json');
-    ok(await runGoodput(['receipt', 'create', '--baseline', b, '--optimized', o, '--quality', q, '--method', 'FP8 quantization, faster decode', '--out', r]), 'receipt');
+    expectOk(await runGoodput(['receipt', 'create', '--baseline', b, '--optimized', o, '--quality', q, '--method', 'FP8 quantization, faster decode', '--out', r]), 'receipt');
     const prices = join(dir, 'prices.yaml');
     writeFileSync(prices, 'tokenPrices:\n  - { provider: Example Cloud, model: example-model, inputUsdPer1M: 0.2, outputUsdPer1M: 0.6, sourceUrl: "https://example.com/pricing", asOf: 2026-06-01 }\n');
     const site = join(dir, 'site');
-    ok(await runGoodput(['publish', '--receipts', join(dir, 'receipts'), '--prices', prices, '--out', site]), 'publish');
+    expectOk(await runGoodput(['publish', '--receipts', join(dir, 'receipts'), '--prices', prices, '--out', site]), 'publish');
 
     const receipt = receiptSchema.parse(JSON.parse(readFileSync(r, 'utf8')));
     const value = (id: string) => receipt.facts.find((f) => f.id === id)?.value ?? null;

@@ -9,37 +9,29 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SimProcess, spawnSimProcess } from '../sim/index.js';
+import { describe, expect, it } from 'vitest';
 import { runGoodput } from '../test-support/goodput-process.js';
-import { simProfile, writeReceiptContract } from '../test-support/receipt-contracts.js';
+import { expectOk, useSimulatorPair, writeReceiptContract } from '../test-support/receipt-contracts.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'goodput-repeats-e2e-'));
-let baseline: SimProcess;
-let optimized: SimProcess;
 
 const contractFile = (name: string, url: string, quantization: string) => writeReceiptContract(dir, name, url, quantization, { promptTokens: 16, outputTokens: 24, ttftSloMs: 2000 });
 
-beforeAll(async () => {
-  [baseline, optimized] = await Promise.all([spawnSimProcess(simProfile(16)), spawnSimProcess([...simProfile(4), '--quantization-noise', '0.1'])]);
-}, 30_000);
-afterAll(async () => { await Promise.all([baseline?.stop(), optimized?.stop()]); });
-
-const ok = (r: { code: number | null; stdout: string; stderr: string }, what: string) => expect(r.code, `${what}:\n${r.stdout}\n${r.stderr}`).toBe(0);
+const sims = useSimulatorPair(16, 4, 0.1);
 
 describe('runs with repeats → quality → receipt → publish → verify', () => {
   it('publishes each change with its range over the runs, better only where the ranges separate', async () => {
     const b = join(dir, 'baseline.json');
     const o = join(dir, 'optimized.json');
-    ok(await runGoodput(['run', contractFile('baseline', baseline.url, 'none'), '--repeats', '3', '--json', b], {}, 120_000), 'baseline runs');
-    ok(await runGoodput(['run', contractFile('optimized', optimized.url, 'fp8'), '--repeats', '3', '--json', o], {}, 120_000), 'optimized runs');
+    expectOk(await runGoodput(['run', contractFile('baseline', sims.baseline().url, 'none'), '--repeats', '3', '--json', b], {}, 120_000), 'baseline runs');
+    expectOk(await runGoodput(['run', contractFile('optimized', sims.optimized().url, 'fp8'), '--repeats', '3', '--json', o], {}, 120_000), 'optimized runs');
     const q = join(dir, 'quality.json');
-    ok(await runGoodput(['quality', '--baseline', baseline.url, '--candidate', optimized.url, '--json', q], {}, 90_000), 'quality');
+    expectOk(await runGoodput(['quality', '--baseline', sims.baseline().url, '--candidate', sims.optimized().url, '--json', q], {}, 90_000), 'quality');
     const r = join(dir, 'receipts', 'r.json');
-    ok(await runGoodput(['receipt', 'create', '--baseline', b, '--optimized', o, '--quality', q, '--method', 'FP8 quantization, faster decode', '--out', r]), 'receipt');
+    expectOk(await runGoodput(['receipt', 'create', '--baseline', b, '--optimized', o, '--quality', q, '--method', 'FP8 quantization, faster decode', '--out', r]), 'receipt');
     const site = join(dir, 'site');
-    ok(await runGoodput(['publish', '--receipts', join(dir, 'receipts'), '--out', site]), 'publish');
-    ok(await runGoodput(['verify', site]), 'verify');
+    expectOk(await runGoodput(['publish', '--receipts', join(dir, 'receipts'), '--out', site]), 'publish');
+    expectOk(await runGoodput(['verify', site]), 'verify');
 
     const receipt = JSON.parse(readFileSync(r, 'utf8')) as { limitations: string[]; facts: Array<{ id: string; runs?: number[] }> };
     expect(receipt.facts.find((f) => f.id === 'optimized.tpotSingle')?.runs).toHaveLength(3);
