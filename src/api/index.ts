@@ -8,6 +8,7 @@ export type { Catalog, RunWriter } from './catalog.js';
 export { localCatalog } from './local-catalog.js';
 export { remoteCatalog } from './remote-catalog.js';
 export { openCatalog, type OpenCatalogOptions } from './open-catalog.js';
+export { measuringGate, type MeasuringGate } from './read-door.js';
 export { probeServer, notRunnableReason } from './probe.js';
 export { recordSweep, type SweepRecorder } from './run-recorder.js';
 export { beginRunOf, runSpecOf } from './run-spec.js';

@@ -1,15 +1,27 @@
 /**
- * The Catalog through a running `goodput serve`'s API: used when serve holds
- * the embedded database, so CLI commands (and `sweep --save`) still work. The
- * token, when that serve needs one, comes from GOODPUT_TOKEN.
+ * The Catalog through another process's API: a running `goodput serve` that
+ * holds the embedded database, so CLI commands (and `sweep --save`) still work
+ * (its token, when it needs one, comes from GOODPUT_TOKEN); or the read door
+ * of a CLI command holding it (read-door.ts), for reads only.
  */
 import type { RequestRecord, SweepResult } from '../core/index.js';
 import type { BeginRun, RunDetail, RunSummary, ServerInput, ServerView } from '../store/index.js';
 import { ApiError, type ApiErrorBody, type ApiErrorCode } from './api-error.js';
 import type { Catalog, RunWriter } from './catalog.js';
 
-export function remoteCatalog(baseUrl: string, token: string | null = null, timeoutMs = 60_000): Catalog {
+export interface RemoteOptions {
+  /** Bearer token, when the other process needs one. */
+  token?: string | null;
+  timeoutMs?: number;
+  /** Who answers, in words (default "goodput serve"). */
+  holder?: string;
+  /** False for a CLI holder's read door: it has no page to point at. */
+  page?: boolean;
+}
+
+export function remoteCatalog(baseUrl: string, o: RemoteOptions = {}): Catalog {
   const base = baseUrl.replace(/\/+$/, '');
+  const { token = null, timeoutMs = 60_000, holder = 'goodput serve', page = true } = o;
   async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
     let res: Response;
     try {
@@ -20,14 +32,14 @@ export function remoteCatalog(baseUrl: string, token: string | null = null, time
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (err) {
-      throw new ApiError('busy', `goodput serve at ${base} holds the store but did not answer (${(err as Error).message}); is it still running?`);
+      throw new ApiError('busy', `${holder} at ${base} holds the store but did not answer (${(err as Error).message}); is it still running?`);
     }
     if (res.status === 204) return undefined as T;
     const text = await res.text();
     if (res.ok) return JSON.parse(text) as T;
     let e: ApiErrorBody['error'] | undefined;
     try { e = (JSON.parse(text) as ApiErrorBody).error; } catch { /* not our error body */ }
-    throw new ApiError((e?.code ?? 'internal') as ApiErrorCode, e?.message ?? `goodput serve answered HTTP ${res.status}`, e?.field);
+    throw new ApiError((e?.code ?? 'internal') as ApiErrorCode, e?.message ?? `${holder} answered HTTP ${res.status}`, e?.field);
   }
   const enc = encodeURIComponent;
   const writer = (runId: number): RunWriter => {
@@ -44,8 +56,8 @@ export function remoteCatalog(baseUrl: string, token: string | null = null, time
     };
   };
   return {
-    description: `the store of goodput serve at ${base}`,
-    remoteUrl: base,
+    description: `the store of ${holder} at ${base}`,
+    remoteUrl: page ? base : null,
     listServers: () => call<ServerView[]>('GET', '/api/servers'),
     addServer: (input: ServerInput) => call<ServerView>('POST', '/api/servers', input),
     checkServer: (ref) => call<ServerView>('POST', `/api/servers/${enc(String(ref))}/check`),

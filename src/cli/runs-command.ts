@@ -44,12 +44,12 @@ export function registerRunsCommand(program: Command): void {
   const runs = program.command('runs').description('stored runs: list, show, export and import');
   addStoreOptions(runs.command('list').description('the run history, newest first').option('--json', 'print JSON'))
     .action(async (f: StoreCliFlags) => {
-      const list = await withCatalog(f, 'goodput runs list', (c) => c.listRuns());
+      const list = await withCatalog(f, 'goodput runs list', (c) => c.listRuns(), true);
       process.stdout.write((f.json ? JSON.stringify(list, null, 2) : clean(listText(list), { keepNewlines: true })) + '\n');
     });
   addStoreOptions(runs.command('show').description('one run: its levels, warnings and cards').argument('<id>', 'run id').option('--json', 'print JSON'))
     .action(async (id: string, f: StoreCliFlags) => {
-      const run = await withCatalog(f, 'goodput runs show', (c) => c.getRun(runId(id)));
+      const run = await withCatalog(f, 'goodput runs show', (c) => c.getRun(runId(id)), true);
       process.stdout.write((f.json ? JSON.stringify(run, null, 2) : clean(showText(run), { keepNewlines: true })) + '\n');
     });
   addStoreOptions(runs.command('export').description('write a finished run as the result JSON of goodput sweep --json')
@@ -61,7 +61,7 @@ export function registerRunsCommand(program: Command): void {
       if (f.raw !== undefined && f.raw === f.out) throw new CliError(EXIT.usage, '--raw: must be a different file from --out');
       const { result, records } = await withCatalog(f, 'goodput runs export', async (c) => ({
         result: await c.exportRun(n), records: f.raw === undefined ? null : await c.runRecords(n),
-      }));
+      }), true);
       const json = JSON.stringify(result, null, 2) + '\n';
       // The result and its records are written together or not at all.
       const raw = f.raw !== undefined && records ? [{ path: f.raw, text: recordsText(records) }] : [];

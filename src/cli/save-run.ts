@@ -4,7 +4,7 @@
  * committed as it ends, and the result at the end. Killed with SIGKILL, the
  * run keeps its finished levels and reads as interrupted.
  */
-import { type Catalog, beginRunOf, openCatalog, recordSweep } from '../api/index.js';
+import { type Catalog, beginRunOf, measuringGate, openCatalog, recordSweep } from '../api/index.js';
 import { SweepError, type SweepEvent, type SweepSpecInput, sweepSpecSchema } from '../runner/index.js';
 import { type LevelResult, type RequestRecord, type SweepResult, sanitizeForTerminal as clean } from '../core/index.js';
 import { redactDatabaseUrl, resolveStoreLocation, storeConfigured } from '../store/index.js';
@@ -94,7 +94,9 @@ export async function startSaving(spec: SweepSpecInput, t: SaveTarget, log: Node
   if (!sweepSpecSchema.safeParse(spec).success) return null;
   let catalog: Catalog | null = null;
   try {
-    catalog = await openCatalog({ data: t.data, databaseUrl: t.databaseUrl, command: t.command });
+    // Other commands read the store through this process meanwhile; exports wait for the level being measured.
+    const gate = measuringGate();
+    catalog = await openCatalog({ data: t.data, databaseUrl: t.databaseUrl, command: t.command, shareReads: gate });
     const writer = await catalog.beginRun(beginRunOf(spec));
     const tty = log.isTTY === true;
     const stored = new Set<number>();
@@ -105,9 +107,16 @@ export async function startSaving(spec: SweepSpecInput, t: SaveTarget, log: Node
       },
     });
     const opened = catalog;
-    const close = () => opened.close();
+    const close = () => {
+      gate.end();
+      return opened.close();
+    };
     return {
-      onEvent: (e) => recorder.onEvent(e),
+      onEvent: (e) => {
+        if (e.kind === 'level-start') gate.start();
+        if (e.kind === 'level-end') gate.end();
+        recorder.onEvent(e);
+      },
       afterLevel: (level, records) => recorder.afterLevel(level, records),
       async finish(result, files) {
         try {

@@ -56,7 +56,7 @@ export function registerServersCommand(program: Command): void {
     });
   addStoreOptions(servers.command('list').description('list registered servers with their last known status').option('--json', 'print JSON'))
     .action(async (f: StoreCliFlags) => {
-      const list = await withCatalog(f, 'goodput servers list', (c) => c.listServers());
+      const list = await withCatalog(f, 'goodput servers list', (c) => c.listServers(), true);
       print(f.json, list, list.length === 0 ? 'no servers registered; add one with: goodput servers add NAME URL' : list.map(serverLine).join('\n'));
     });
   addStoreOptions(servers.command('check').description('probe servers now (all when none is named) and store their status')

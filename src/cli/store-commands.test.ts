@@ -3,9 +3,10 @@
  * process: servers add/list/check/remove, sweep --save and runs
  * list/show/export (in-process, for speed), then as real processes the demo
  * storing its run and the single-writer rule of the embedded database (a
- * running goodput serve is used through its API; another holder is named).
+ * running goodput serve is used through its API; a sweep holding it answers
+ * reads through its read door and writes are refused naming it).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -133,15 +134,37 @@ describe('as separate processes', () => {
       expect(await serve.stop()).toBe(0);
     }
   }, 150_000);
-  it('while another command holds it, a second one is refused with who holds it', async () => {
+  it('while a sweep holds it, reads go through the sweep (token-guarded, exports after its level) and writes are refused with who holds it', async () => {
     const data = tmp('busy');
+    const first = await runGoodput(['sweep', '--url', sim.url, ...quick, '--data', data]);
+    expect(first.code).toBe(0);
     const slow = await spawnSimProcess(['--decode-step-ms', '20']);
-    const sweep = startGoodput(['sweep', '--url', slow.url, '--levels', '1,2', '--output-tokens', '64', '--prompt-tokens', '8', '--data', data]);
+    const sweep = startGoodput(['sweep', '--url', slow.url, '--levels', '1,2', '--requests-per-level', '4', '--output-tokens', '64', '--prompt-tokens', '8', '--data', data]);
     try {
       await sweep.waitFor(/server answers/);
-      const r = await runGoodput(['runs', 'list', '--data', data]);
-      expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/the embedded database at .* is in use by goodput sweep \(pid \d+, since .*\)\. The embedded database is one process's at a time: wait for it, run with --no-save, start `goodput serve` first/);
+      const list = await runGoodput(['runs', 'list', '--json', '--data', data]);
+      expect(list.stderr).toBe('');
+      expect(list.code).toBe(0);
+      expect((JSON.parse(list.stdout) as Array<{ id: number; status: string }>).map((r) => [r.id, r.status])).toEqual([[2, 'running'], [1, 'complete']]);
+      const show = await runGoodput(['runs', 'show', '1', '--data', data]);
+      expect(show.code).toBe(0);
+      expect(show.stdout).toMatch(/complete/);
+      const out = join(tmp('busy-export'), 'run1.json');
+      const exported = await runGoodput(['runs', 'export', '1', '--out', out, '--data', data]);
+      expect(exported.code).toBe(0);
+      expect(sweepResultSchema.parse(JSON.parse(readFileSync(out, 'utf8'))).levels.map((l) => l.concurrency)).toEqual([1, 2]);
+      // The door's token is in the lock file only, readable by this user only; without it the door answers nothing.
+      const lockPath = `${data}.lock`;
+      expect(statSync(lockPath).mode & 0o777).toBe(0o600);
+      const lock = JSON.parse(readFileSync(lockPath, 'utf8')) as { url: string; token: string };
+      expect(lock.token.length).toBeGreaterThanOrEqual(32);
+      expect((await fetch(`${lock.url}/api/runs`)).status).toBe(401);
+      expect((await fetch(`${lock.url}/api/runs`, { headers: { authorization: `Bearer ${lock.token}x` } })).status).toBe(401);
+      const post = await fetch(`${lock.url}/api/servers`, { method: 'POST', headers: { authorization: `Bearer ${lock.token}`, 'content-type': 'application/json' }, body: '{}' });
+      expect(post.status).toBe(503);
+      const add = await runGoodput(['servers', 'add', 'other', 'http://127.0.0.1:9', '--data', data]);
+      expect(add.code).toBe(2);
+      expect(add.stderr).toMatch(/the embedded database at .* is in use by goodput sweep \(pid \d+, since .*\)\. The embedded database is one process's at a time: wait for it, run with --no-save, start `goodput serve` first/);
     } finally {
       await sweep.stop('SIGINT');
       await slow.stop();

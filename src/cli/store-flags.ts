@@ -36,11 +36,14 @@ export function cliErrorOf(err: unknown): unknown {
   return err;
 }
 
-/** Opens the Catalog, runs `fn`, closes it; errors become CLI errors. */
-export async function withCatalog<T>(flags: StoreFlags, command: string, fn: (c: Catalog) => Promise<T>): Promise<T> {
+/**
+ * Opens the Catalog, runs `fn`, closes it; errors become CLI errors. A command
+ * that only reads says so: it then also reads through a sweep that holds the store.
+ */
+export async function withCatalog<T>(flags: StoreFlags, command: string, fn: (c: Catalog) => Promise<T>, readOnly = false): Promise<T> {
   let catalog: Catalog | null = null;
   try {
-    catalog = await openCatalog({ data: flags.data, databaseUrl: flags.databaseUrl, command });
+    catalog = await openCatalog({ data: flags.data, databaseUrl: flags.databaseUrl, command, readOnly });
     return await fn(catalog);
   } catch (err) {
     throw cliErrorOf(err);

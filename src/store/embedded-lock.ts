@@ -1,7 +1,8 @@
 /**
  * The single-writer rule of the embedded database: PGlite is one process's
  * database, so the process that opens a data directory first writes
- * `<dir>.lock` (pid, host, what it is, and for `goodput serve` its URL) and
+ * `<dir>.lock` (pid, host, what it is, and the URL it answers on: serve's API, or a CLI
+ * holder's read door with its token) and
  * removes it when it closes. Anyone else finds the holder there. The holder
  * touches the file every LOCK_HEARTBEAT_MS; a lock whose heartbeat (its
  * modification time) is older than LOCK_STALE_MS is stale whatever host wrote
@@ -20,15 +21,17 @@ export interface LockHolder {
   kind: 'serve' | 'cli';
   /** What the holder is doing, e.g. "goodput sweep". */
   command: string;
-  /** A loopback URL of the holder's API (serve only, once it listens). */
+  /** A loopback URL of the holder's API: serve's, or a CLI holder's read door (once it listens). */
   url?: string;
+  /** The bearer token of a CLI holder's read door; the lock file is 0600, so only this user reads it. */
+  token?: string;
   since: string;
 }
 
 export interface EmbeddedLock {
   readonly path: string;
   /** Rewrites the holder's entry (e.g. to add the URL once listening). */
-  update(extra: Partial<Pick<LockHolder, 'url'>>): void;
+  update(extra: Partial<Pick<LockHolder, 'url' | 'token'>>): void;
   release(): void;
 }
 

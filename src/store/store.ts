@@ -24,8 +24,8 @@ export interface Store {
   readonly servers: ServersRepo;
   readonly runs: RunsRepo;
   readonly levels: LevelsRepo;
-  /** Records a serve process's URL in the embedded lock, so other processes reach it. No-op on PostgreSQL. */
-  advertise(url: string): void;
+  /** Records in the embedded lock where this process answers (and the read door's token), so others reach it. No-op on PostgreSQL. */
+  advertise(url: string, token?: string): void;
   close(): Promise<void>;
 }
 
@@ -80,7 +80,7 @@ export async function openStore(location: StoreLocation, who: Pick<LockHolder, '
         taken.lock.release();
       }
     });
-    return { ...store, advertise: (url) => taken.lock.update({ url }) };
+    return { ...store, advertise: (url, token) => taken.lock.update(token === undefined ? { url } : { url, token }) };
   } catch (err) {
     taken.lock.release();
     throw err;

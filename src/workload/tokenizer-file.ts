@@ -5,7 +5,6 @@
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { Tokenizer } from '@huggingface/tokenizers';
 import { readHashed } from './content-hash.js';
 import { WorkloadError } from './errors.js';
 import type { TokenCounter } from './token-counter.js';
@@ -30,7 +29,9 @@ export async function loadTokenizerFile(path: string): Promise<TokenCounter> {
   } catch {
     throw new WorkloadError('tokenizer', `tokenizer ${path}: not JSON`);
   }
-  let tokenizer: Tokenizer;
+  // Loaded here, not at start-up: only a run given a tokenizer.json pays for the library.
+  const { Tokenizer } = await import('@huggingface/tokenizers');
+  let tokenizer: InstanceType<typeof Tokenizer>;
   try {
     tokenizer = new Tokenizer(json as object, await optionalJson(join(dirname(path), 'tokenizer_config.json')));
   } catch (err) {

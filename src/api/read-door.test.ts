@@ -1,0 +1,60 @@
+/**
+ * The read door of a CLI holder, in process: listing is answered while a level
+ * is measured, an export waits for the level's end, writes and other hosts are
+ * refused, and nothing is answered without the token.
+ */
+import { describe, expect, it } from 'vitest';
+import type { SweepResult } from '../core/index.js';
+import type { RunSummary } from '../store/index.js';
+import type { Catalog } from './catalog.js';
+import { measuringGate, readDoorApp } from './read-door.js';
+
+const TOKEN = 'door-token-0123456789abcdefghij';
+const auth = { authorization: `Bearer ${TOKEN}`, host: '127.0.0.1:5000' };
+
+function fakeCatalog(): Catalog {
+  const refuse = () => Promise.reject(new Error('not a read'));
+  return {
+    description: 'fake', remoteUrl: null,
+    listServers: async () => [],
+    addServer: refuse, checkServer: refuse, checkAllServers: refuse, removeServer: refuse, beginRun: refuse,
+    listRuns: async () => [{ id: 1 } as RunSummary],
+    getRun: refuse,
+    exportRun: async () => ({ levels: [] }) as unknown as SweepResult,
+    runRecords: async () => [],
+    close: async () => {},
+  };
+}
+
+describe('read door', () => {
+  it('answers a listing during a level, holds an export until the level ends', async () => {
+    const gate = measuringGate();
+    const app = readDoorApp(fakeCatalog(), TOKEN, gate, 'goodput sweep');
+    gate.start();
+    const list = await app.request('/api/runs', { headers: auth });
+    expect(await list.json()).toEqual([{ id: 1 }]);
+    let answered = false;
+    const exported = Promise.resolve(app.request('/api/runs/1/result', { headers: auth })).then((r) => { answered = true; return r; });
+    const records = Promise.resolve(app.request('/api/runs/1/records?concurrency=2', { headers: auth }));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(answered).toBe(false);
+    gate.end();
+    expect((await exported).status).toBe(200);
+    expect(await (await records).json()).toEqual([]);
+    // Between levels an export is answered at once.
+    expect((await app.request('/api/runs/1/result', { headers: auth })).status).toBe(200);
+  });
+
+  it('refuses a missing or wrong token, another Host, writes and bad parameters', async () => {
+    const app = readDoorApp(fakeCatalog(), TOKEN, measuringGate(), 'goodput sweep');
+    expect((await app.request('/api/runs', { headers: { host: '127.0.0.1:5000' } })).status).toBe(401);
+    expect((await app.request('/api/runs', { headers: { ...auth, authorization: `Bearer ${TOKEN}x` } })).status).toBe(401);
+    expect((await app.request('/api/runs', { headers: { ...auth, host: 'evil.example:5000' } })).status).toBe(403);
+    const post = await app.request('/api/servers', { method: 'POST', headers: auth, body: '{}' });
+    expect(post.status).toBe(503);
+    expect(((await post.json()) as { error: { message: string } }).error.message).toBe('goodput sweep holds the embedded store and answers only reads; wait for it to finish');
+    const bad = await app.request('/api/runs/1/records?concurrency=-3', { headers: auth });
+    expect(bad.status).toBe(400);
+    expect((await app.request('/api/runs/abc', { headers: auth })).status).toBe(400);
+  });
+});

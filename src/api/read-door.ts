@@ -1,0 +1,93 @@
+/**
+ * The read door of a CLI command that holds the embedded store (a sweep, a
+ * contract run): PGlite is one process's database, so `runs list`, `runs show`,
+ * `runs export` and `servers list` started meanwhile read through the holder,
+ * over loopback, with a random token that only the lock file (0600) carries.
+ * Nothing else is answered: writes wait for the holder to finish.
+ *
+ * The holder is measuring while it answers. Listing and showing are a few
+ * small queries; an export serialises every raw record of a run, so it waits
+ * until the level being measured has ended (`measuring` says when one is).
+ */
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { serve as listen } from '@hono/node-server';
+import { Hono } from 'hono';
+import { ApiError, toApiError } from './api-error.js';
+import { hostGuard, tokenGuard } from './auth.js';
+import { idParam } from './body.js';
+import type { Catalog } from './catalog.js';
+
+export interface ReadDoor {
+  url: string;
+  token: string;
+  close(): Promise<void>;
+}
+
+/** Tells the door when a level is being measured, so exports wait for its end. */
+export interface MeasuringGate {
+  /** Resolves at once between levels; otherwise when the current level ends. */
+  idle(): Promise<void>;
+}
+
+export function readDoorApp(catalog: Catalog, token: string, gate: MeasuringGate, holder: string): Hono {
+  const app = new Hono();
+  app.onError((err, c) => {
+    const e = toApiError(err);
+    return c.json(e.toBody(), e.status);
+  });
+  app.use('*', hostGuard('127.0.0.1'), tokenGuard(token));
+  app.get('/api/servers', async (c) => c.json(await catalog.listServers()));
+  app.get('/api/runs', async (c) => c.json(await catalog.listRuns()));
+  app.get('/api/runs/:id', async (c) => c.json(await catalog.getRun(idParam(c))));
+  app.get('/api/runs/:id/result', async (c) => {
+    const id = idParam(c);
+    await gate.idle();
+    return c.json(await catalog.exportRun(id));
+  });
+  app.get('/api/runs/:id/records', async (c) => {
+    const id = idParam(c);
+    const level = c.req.query('concurrency');
+    if (level !== undefined && !(Number(level) > 0)) throw new ApiError('bad-request', `concurrency: '${level}' is not a positive number`, 'concurrency');
+    await gate.idle();
+    return c.json(await catalog.runRecords(id, level === undefined ? undefined : Number(level)));
+  });
+  app.all('*', () => {
+    throw new ApiError('busy', `${holder} holds the embedded store and answers only reads; wait for it to finish`);
+  });
+  return app;
+}
+
+/** Opens the door on a free loopback port. */
+export async function openReadDoor(catalog: Catalog, gate: MeasuringGate, holder: string): Promise<ReadDoor> {
+  const token = randomBytes(24).toString('base64url');
+  const app = readDoorApp(catalog, token, gate, holder);
+  const server = await new Promise<ReturnType<typeof listen>>((resolve, reject) => {
+    const s = listen({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+    s.once('error', reject);
+  });
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    token,
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      if ('closeAllConnections' in server) server.closeAllConnections();
+    }),
+  };
+}
+
+/** A gate driven by level start and end; idle() waiters are released at each end. */
+export function measuringGate(): MeasuringGate & { start(): void; end(): void } {
+  let waiters: Array<() => void> = [];
+  let measuring = false;
+  return {
+    idle: () => (measuring ? new Promise<void>((resolve) => waiters.push(resolve)) : Promise.resolve()),
+    start: () => { measuring = true; },
+    end: () => {
+      measuring = false;
+      const released = waiters;
+      waiters = [];
+      for (const w of released) w();
+    },
+  };
+}
