@@ -11,7 +11,7 @@ const records = [
 ];
 const server: ServerFigures = {
   family: 'vllm', requests: 2, ttftMeanMs: 50.5, itlMeanMs: 11, itlPer: 'chunk', e2eMeanMs: null, queueMeanMs: 0,
-  generatedTokens: 6, promptTokens: null, prefixCacheHitPct: null, running: null, waiting: null, kvCacheUsagePct: null, missing: [], notes: [],
+  generatedTokens: 6, promptTokens: null, prefixCacheHitPct: null, lateP99Ms: null, running: null, waiting: null, kvCacheUsagePct: null, missing: [], notes: [],
 };
 
 describe('client vs server', () => {
@@ -47,6 +47,15 @@ describe('client vs server', () => {
     expect(ttft?.allowedMax).toBeCloseTo(6.55, 9);
     // It widens the upper bound only: ours below the server's is never our lateness.
     expect(ttft?.allowedMin).toBeCloseTo(-2.25, 9);
+  });
+
+  it('counts the server\'s own reported write lateness too, beside ours, and names both', () => {
+    const { comparison } = compareWithServer(records, { ...server, ttftMeanMs: 45, lateP99Ms: 2.5 }, 0.3, 1.5);
+    const ttft = comparison.find((r) => r.metric === 'ttft-mean-ms');
+    expect(ttft).toMatchObject({ diff: 6, agrees: true, basis: "one 0.30 ms round trip + our event-loop delay 1.50 ms (p99) + the server's write lateness 2.50 ms (p99) + max(5%, 2 ms)" });
+    expect(ttft?.allowedMax).toBeCloseTo(6.55, 9);
+    // Without the server's figure the same level disagrees.
+    expect(compareWithServer(records, { ...server, ttftMeanMs: 45 }, 0.3, 1.5).comparison.find((r) => r.metric === 'ttft-mean-ms')?.agrees).toBe(false);
   });
 
   it('flags more tokens or requests on the server than we sent (someone else uses it)', () => {

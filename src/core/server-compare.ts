@@ -47,7 +47,9 @@ function clientItl(ok: readonly RequestRecord[], per: ServerFigures['itlPer']): 
 /**
  * The rows and the verdicts for one level. `records` may include warm-ups; they are left out.
  * `clientLateMs` is our own event-loop delay during the level (p99): a first token read that
- * late is our scheduling, not the server's, so it widens the TTFT allowance by that much.
+ * late is our scheduling, not the server's, so it widens the TTFT allowance by that much; so
+ * does the server's own write lateness (p99), where it reports it: a server whose loop runs
+ * that late also reads a request that late, and its TTFT clock starts only then.
  */
 export function compareWithServer(records: readonly RequestRecord[], s: ServerFigures, rttMs: number | null, clientLateMs: number | null = null): { comparison: ComparisonRow[]; queued: boolean } {
   const T = SERVER_TOLERANCE;
@@ -58,8 +60,9 @@ export function compareWithServer(records: readonly RequestRecord[], s: ServerFi
   if (ttft !== null && s.ttftMeanMs !== null) {
     const slack = Math.max(T.relative * s.ttftMeanMs, T.ttftFloorMs);
     const rtt = rttMs ?? 0;
-    const late = clientLateMs ?? 0;
-    const ours = clientLateMs === null ? '' : ` + our event-loop delay ${fmt(late, 2)} ms (p99)`;
+    const late = (clientLateMs ?? 0) + (s.lateP99Ms ?? 0);
+    const ours = (clientLateMs === null ? '' : ` + our event-loop delay ${fmt(clientLateMs, 2)} ms (p99)`) +
+      (s.lateP99Ms === null ? '' : ` + the server's write lateness ${fmt(s.lateP99Ms, 2)} ms (p99)`);
     const basis = rttMs === null
       ? `±max(${T.relative * 100}%, ${T.ttftFloorMs} ms)${ours}; no round trip was measured`
       : `one ${fmt(rtt, 2)} ms round trip${ours} + max(${T.relative * 100}%, ${T.ttftFloorMs} ms)`;

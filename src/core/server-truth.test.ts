@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { discoverMetrics } from './metric-discovery.js';
 import { parsePrometheusText } from './prometheus-text.js';
-import { readGauges, serverFigures } from './server-truth.js';
+import { SERVER_LATENESS_METRIC, histogramQuantileDelta, readGauges, serverFigures } from './server-truth.js';
 
 const fixture = (name: string) => parsePrometheusText(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8'));
 
@@ -108,3 +108,24 @@ describe('server figures from deltas', () => {
     expect(f.ttftMeanMs).toBeNull();
   });
 });
+
+describe("the server's own write lateness", () => {
+  const scrape = (counts: Record<string, number>) => parsePrometheusText([
+    `# TYPE ${SERVER_LATENESS_METRIC} histogram`,
+    ...Object.entries(counts).map(([le, n]) => `${SERVER_LATENESS_METRIC}_bucket{model_name="m",le="${le}"} ${n}`),
+  ].join('\n'));
+  it('takes the p99 of the level from the bucket deltas, not from everything since the server started', () => {
+    // Before the level: 1,000 very late writes; during it: 100 writes, 99 of them within 0.5 ms, one at 5 ms.
+    const before = scrape({ '0.0005': 0, '0.005': 0, '1': 1000, '+Inf': 1000 });
+    const after = scrape({ '0.0005': 99, '0.005': 100, '1': 1100, '+Inf': 1100 });
+    expect(histogramQuantileDelta(before, after, SERVER_LATENESS_METRIC, 0.99)).toBe(0.0005);
+    expect(histogramQuantileDelta(before, after, SERVER_LATENESS_METRIC, 1)).toBe(0.005);
+  });
+  it('is null without the series or without observations in the level, and the largest bound when past them all', () => {
+    const same = scrape({ '0.001': 5, '+Inf': 5 });
+    expect(histogramQuantileDelta(same, same, SERVER_LATENESS_METRIC, 0.99)).toBeNull();
+    expect(histogramQuantileDelta(vllmEmpty, vllmEmpty, SERVER_LATENESS_METRIC, 0.99)).toBeNull();
+    expect(histogramQuantileDelta(scrape({ '0.001': 0, '+Inf': 0 }), scrape({ '0.001': 0, '+Inf': 3 }), SERVER_LATENESS_METRIC, 0.99)).toBe(0.001);
+  });
+});
+const vllmEmpty = parsePrometheusText('vllm:num_requests_running{model_name="m"} 0');

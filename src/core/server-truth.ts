@@ -7,7 +7,7 @@
  */
 import type { MetricCandidate, MetricRole, MetricShape } from './metric-catalog.js';
 import type { MetricMap } from './metric-discovery.js';
-import { seriesValue } from './prometheus-series.js';
+import { seriesList, seriesValue } from './prometheus-series.js';
 import type { PromScrape } from './prometheus-text.js';
 import type { GaugeStats } from './telemetry-schema.js';
 
@@ -29,6 +29,8 @@ export interface ServerFigures {
   generatedTokens: number | null;
   promptTokens: number | null;
   prefixCacheHitPct: number | null;
+  /** How late the server wrote against its own schedule (p99 over the level), where it reports it, ms. */
+  lateP99Ms: number | null;
   running: GaugeStats | null;
   waiting: GaugeStats | null;
   kvCacheUsagePct: GaugeStats | null;
@@ -68,6 +70,36 @@ function delta(before: PromScrape, after: PromScrape, shape: MetricShape): Delta
     case 'counter-ratio': return pair(shape.numerator, shape.denominator);
     case 'gauge': return null;
   }
+}
+
+/** A server that reports its own write lateness as a histogram (goodput's simulator does; no engine does yet). */
+export const SERVER_LATENESS_METRIC = 'goodput_sim:write_lateness_seconds';
+
+/**
+ * The q-quantile of a histogram over the level, from its bucket deltas: the upper
+ * bound of the bucket that holds it (the largest finite bound when it is past
+ * them all), in the metric's unit; null without the series or observations.
+ */
+export function histogramQuantileDelta(before: PromScrape, after: PromScrape, name: string, q: number): number | null {
+  const buckets = (scrape: PromScrape) => {
+    const byLe = new Map<number, number>();
+    for (const s of seriesList(scrape, `${name}_bucket`)) {
+      const le = s.labels['le'] === '+Inf' ? Number.POSITIVE_INFINITY : Number(s.labels['le']);
+      if (!Number.isNaN(le) && Number.isFinite(s.value)) byLe.set(le, (byLe.get(le) ?? 0) + s.value);
+    }
+    return byLe;
+  };
+  const a = buckets(before);
+  const b = buckets(after);
+  const les = [...b.keys()].sort((x, y) => x - y);
+  const total = (b.get(Number.POSITIVE_INFINITY) ?? 0) - (a.get(Number.POSITIVE_INFINITY) ?? 0);
+  if (les.length === 0 || !(total > 0)) return null;
+  const rank = Math.ceil(q * total);
+  const finite = les.filter(Number.isFinite);
+  for (const le of finite) {
+    if ((b.get(le) ?? 0) - (a.get(le) ?? 0) >= rank) return le;
+  }
+  return finite.at(-1) ?? null;
 }
 
 /** Reads every gauge-shaped role of `map` from one scrape, scaled to role units. */
@@ -118,6 +150,7 @@ export function serverFigures(before: PromScrape, after: PromScrape, map: Metric
     generatedTokens: value('generatedTokens'),
     promptTokens: value('promptTokens'),
     prefixCacheHitPct: value('prefixCacheHitPct'),
+    lateP99Ms: ((late) => (late === null ? null : late * 1000))(histogramQuantileDelta(before, after, SERVER_LATENESS_METRIC, 0.99)),
     running: gaugeStats(readings, 'running'),
     waiting: gaugeStats(readings, 'waiting'),
     kvCacheUsagePct: gaugeStats(readings, 'kvCacheUsagePct'),

@@ -93,7 +93,10 @@ export class GenerationRun implements SequenceEvents {
   private observe(e: Emission): void {
     const m = this.ctx.metrics;
     const nowMs = this.ctx.now();
-    if (this.plan.stream || e.last) this.ctx.stats.lateness.record(nowMs - e.dueMs);
+    if (this.plan.stream || e.last) {
+      this.ctx.stats.lateness.record(nowMs - e.dueMs);
+      this.ctx.metrics.lateness.observe(Math.max(0, nowMs - e.dueMs) / 1000);
+    }
     m.generationTokens += e.to - e.from;
     if (e.index === 0) m.ttft.observe((nowMs - this.arrivalMs) / 1000);
     else m.itl.observe((nowMs - this.lastWriteMs) / 1000);

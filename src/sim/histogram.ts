@@ -16,6 +16,9 @@ export const REQUEST_BUCKETS_S = [
   0.3, 0.5, 0.8, 1, 1.5, 2, 2.5, 5, 10, 15, 20, 30, 40, 50, 60, 120, 240, 480, 960, 1920, 7680,
 ];
 
+/** Write-lateness buckets, s: fine below a millisecond, where a healthy loopback server lives. */
+export const LATENESS_BUCKETS_S = [0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1];
+
 /** Prometheus number text: integers as `N.0`, like prometheus_client. */
 export function promNumber(v: number): string {
   if (v === Number.POSITIVE_INFINITY) return '+Inf';

@@ -3,7 +3,8 @@
  * simulator's TRUE timings (measured at the moment bytes are written), so a client
  * can compare what it measured with what the server did.
  */
-import { Histogram, ITL_BUCKETS_S, REQUEST_BUCKETS_S, TTFT_BUCKETS_S, promNumber } from './histogram.js';
+import { SERVER_LATENESS_METRIC } from '../core/index.js';
+import { Histogram, ITL_BUCKETS_S, LATENESS_BUCKETS_S, REQUEST_BUCKETS_S, TTFT_BUCKETS_S, promNumber } from './histogram.js';
 
 /** Live gauges read when `/metrics` is rendered. */
 export interface MetricGauges {
@@ -19,6 +20,8 @@ export class SimMetrics {
   readonly itl = new Histogram('vllm:inter_token_latency_seconds', 'Histogram of inter-token latency in seconds.', ITL_BUCKETS_S);
   readonly e2e = new Histogram('vllm:e2e_request_latency_seconds', 'Histogram of e2e request latency in seconds.', REQUEST_BUCKETS_S);
   readonly queue = new Histogram('vllm:request_queue_time_seconds', 'Histogram of time spent in WAITING phase for request.', REQUEST_BUCKETS_S);
+  /** Not vLLM's: the simulator's own scheduling noise, so a client can widen its allowance by what the server itself lost. */
+  readonly lateness = new Histogram(SERVER_LATENESS_METRIC, 'How late the simulator wrote each stream event against its own schedule, in seconds.', LATENESS_BUCKETS_S);
   promptTokens = 0;
   generationTokens = 0;
   prefixQueries = 0;
@@ -58,6 +61,7 @@ export class SimMetrics {
       this.itl.render(l),
       this.e2e.render(l),
       this.queue.render(l),
+      this.lateness.render(l),
     ].join('\n') + '\n';
   }
 }
