@@ -1,38 +1,48 @@
 /**
- * The commands the docs show, run: every fenced block whose info string is
- * `sh runnable` in README.md and docs/*.md is executed by bash in a temporary
- * folder, with `goodput` meaning this checkout's CLI, `examples/` this
- * checkout's examples, and the servers the docs name (127.0.0.1:8000 and, for
- * a second configuration, 127.0.0.1:8001) being simulators on free ports. A command that
- * stops working fails here before a reader finds out.
+ * The commands the docs show, run. First the newcomer's path, in one home and
+ * one folder, as a reader follows it: the README's first command (`npm start`;
+ * the `npm install` before it is what built this checkout), `goodput` put on
+ * PATH the README's way (`npm install -g .`, into a temporary prefix), the page
+ * opened in Chromium through `goodput serve`, then every `sh runnable` block of
+ * the README (a sweep of a second server) and of docs/receipts.md (contract
+ * runs, a quality score, a receipt, publish, verify), in order, with that
+ * `goodput`. Then every other runnable block of docs/*.md on its own.
+ * The servers the docs name (127.0.0.1:8000 and, for a second configuration,
+ * 127.0.0.1:8001) are simulators on free ports; serve's 7878 is a free port.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SimProcess, spawnSimProcess } from '../sim/index.js';
+import { startCommand } from '../test-support/goodput-process.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+/** The files whose runnable blocks make the newcomer's path, in reading order. */
+const PATH_DOCS = ['README.md', 'docs/receipts.md'];
+const CHROMIUM = process.env['GOODPUT_CHROMIUM'] ?? '/usr/bin/chromium';
+const run = promisify(execFile);
 
-/** The runnable blocks of a Markdown file, with the line each starts on. */
-function runnableBlocks(file: string): Array<{ at: string; script: string }> {
+/** The fenced blocks of a Markdown file whose info string is `info`, with the line each starts on. */
+function fencedBlocks(file: string, info: string): Array<{ at: string; script: string }> {
   const lines = readFileSync(join(ROOT, file), 'utf8').split('\n');
   const out: Array<{ at: string; script: string }> = [];
   for (let i = 0; i < lines.length; i++) {
-    if (lines[i]?.trim() !== '```sh runnable') continue;
+    if (lines[i]?.trim() !== '```' + info) continue;
     const end = lines.findIndex((l, j) => j > i && l.trim() === '```');
-    if (end < 0) throw new Error(`${file}:${i + 1}: a runnable block is never closed`);
+    if (end < 0) throw new Error(`${file}:${i + 1}: a fenced block is never closed`);
     out.push({ at: `${file}:${i + 1}`, script: lines.slice(i + 1, end).join('\n') });
     i = end;
   }
   return out;
 }
 
-const blocks = DOCS.flatMap(runnableBlocks);
+const blocks = DOCS.flatMap((f) => fencedBlocks(f, 'sh runnable'));
 let sim: SimProcess;
 let second: SimProcess;
 beforeAll(async () => {
@@ -43,24 +53,83 @@ beforeAll(async () => {
 });
 afterAll(async () => { await Promise.all([sim?.stop(), second?.stop()]); });
 
-describe('runnable commands in the docs', () => {
-  it('there is at least one (the README\'s first sweep)', () => {
+/** A docs script as bash runs it here: `goodput` is `goodputCmd`, examples/ this checkout's, the docs' servers the simulators. */
+function localScript(script: string, goodputCmd: string): string {
+  return script
+    // Contract files name their servers: a run of one is pointed at the simulator standing in for it.
+    .replace(/(goodput run \S*optimized\.yaml)/g, '$1 --url http://127.0.0.1:8001')
+    .replace(/(goodput run \S*(?:baseline|goodput)\.yaml)/g, '$1 --url http://127.0.0.1:8000')
+    // A command word, not a file name (goodput.yaml) or a path.
+    .replace(/(?<![\w/.-])goodput(?= )/g, goodputCmd)
+    .replace(/(?<![\w/.-])examples\//g, `${join(ROOT, 'examples')}/`)
+    .replaceAll('http://127.0.0.1:8000', sim.url)
+    .replaceAll('http://127.0.0.1:8001', second.url);
+}
+
+const bash = (script: string, cwd: string, env: NodeJS.ProcessEnv = process.env) =>
+  run('bash', ['-euo', 'pipefail', '-c', script], { cwd, env, timeout: 240_000, maxBuffer: 64 * 1024 * 1024 });
+
+describe("the newcomer's path", () => {
+  it('README first screen → goodput on PATH → the page → a second server → contract runs → a receipt → publish → verify', async () => {
+    const top = mkdtempSync(join(tmpdir(), 'goodput-newcomer-'));
+    const home = join(top, 'home');
+    const prefix = join(top, 'prefix');
+    const work = join(top, 'work');
+    for (const d of [home, prefix, work]) mkdirSync(d);
+    // A newcomer's environment: their own home (the store goes to ~/.goodput), nothing of ours set.
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, PATH: `${join(prefix, 'bin')}:${process.env['PATH'] ?? ''}` };
+    for (const k of ['GOODPUT_HOME', 'GOODPUT_DATA', 'GOODPUT_DATABASE_URL', 'GOODPUT_TOKEN']) delete env[k];
+
+    const [first] = fencedBlocks('README.md', 'sh');
+    const commands = (first?.script ?? '').split('\n').map((l) => l.replace(/#.*/, '').trim());
+    expect(commands).toEqual(['npm install && npm start', 'npm test']);
+    const demo = await bash('npm start', ROOT, env);
+    expect(demo.stdout).toMatch(/Concurrency +Throughput tok\/s/);
+    expect(demo.stderr).toMatch(/stored as run 1 \(complete\) in embedded database at .*\/home\/\.goodput\/db; see it with: goodput serve/);
+
+    // `npm install -g .` as the README says, with a prefix so nothing lands outside the test's folder.
+    expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toContain('`npm install -g .`');
+    await run('npm', ['install', '-g', '.', '--prefix', prefix, '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: ROOT, env, timeout: 120_000 });
+    const version = await run('goodput', ['--version'], { cwd: work, env });
+    expect(version.stdout.trim()).toBe((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);
+
+    // The page, with the demo's run; it stays open while the README's sweep stores its run through it.
+    const serve = startCommand('goodput', ['serve', '--port', '0'], { cwd: work, env });
+    try {
+      const url = (await serve.waitFor(/goodput serve: (http:\/\/127\.0\.0\.1:\d+\/)/))[1] as string;
+      if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not at ${CHROMIUM}: install Debian's chromium or set GOODPUT_CHROMIUM`);
+      const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+      try {
+        const page = await browser.newPage();
+        await page.goto(`${url}#/runs/1`);
+        await page.getByRole('heading', { name: /^Run 1 complete$/ }).waitFor({ timeout: 30_000 });
+        expect(await page.getByRole('table', { name: /Per concurrency level/ }).getByRole('rowheader').allTextContents()).toEqual(['1', '2', '4', '8', '16']);
+
+        for (const file of PATH_DOCS) {
+          for (const block of fencedBlocks(file, 'sh runnable')) {
+            await expect(bash(localScript(block.script, 'goodput'), work, env), block.at).resolves.toBeDefined();
+          }
+        }
+        await page.goto(`${url}#/runs/2`);
+        await page.getByRole('heading', { name: /^Run 2 complete$/ }).waitFor({ timeout: 30_000 });
+      } finally {
+        await browser.close();
+      }
+    } finally {
+      expect(await serve.stop()).toBe(0);
+    }
+    expect(JSON.parse(readFileSync(join(work, 'site', 'dataset.json'), 'utf8'))).toHaveProperty('receipts');
+  }, 600_000);
+});
+
+describe('other runnable commands in the docs', () => {
+  it("the README's first runnable block is its sweep", () => {
     expect(blocks.find((b) => b.at.startsWith('README.md:'))?.script).toMatch(/^goodput sweep --url http:\/\/127\.0\.0\.1:8000 /);
   });
-  for (const block of blocks) {
+  for (const block of blocks.filter((b) => !PATH_DOCS.some((f) => b.at.startsWith(`${f}:`)))) {
     it(`${block.at} runs and exits 0`, async () => {
       const cwd = mkdtempSync(join(tmpdir(), 'goodput-docs-'));
-      const script = block.script
-        // Contract files name their servers: a run of one is pointed at the simulator standing in for it.
-        .replace(/(goodput run \S*optimized\.yaml)/g, '$1 --url http://127.0.0.1:8001')
-        .replace(/(goodput run \S*(?:baseline|goodput)\.yaml)/g, '$1 --url http://127.0.0.1:8000')
-        // A command word, not a file name (goodput.yaml) or a path.
-        .replace(/(?<![\w/.-])goodput(?= )/g, `node ${JSON.stringify(join(ROOT, 'bin/goodput.js'))}`)
-        .replace(/(?<![\w/.-])examples\//g, `${join(ROOT, 'examples')}/`)
-        .replaceAll('http://127.0.0.1:8000', sim.url)
-        .replaceAll('http://127.0.0.1:8001', second.url);
-      const run = promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], { cwd, timeout: 240_000, maxBuffer: 64 * 1024 * 1024 });
-      await expect(run).resolves.toBeDefined();
+      await expect(bash(localScript(block.script, `node ${JSON.stringify(join(ROOT, 'bin/goodput.js'))}`), cwd)).resolves.toBeDefined();
     }, 300_000);
   }
 });

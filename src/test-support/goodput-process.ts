@@ -24,7 +24,12 @@ export interface Started {
 }
 
 export function startGoodput(args: readonly string[], env: NodeJS.ProcessEnv = {}): Started {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return startCommand(process.execPath, ['--import', 'tsx', MAIN, ...args], { cwd: ROOT, env: { ...process.env, ...env } }, `goodput ${args.join(' ')}`);
+}
+
+/** Any command as a started process (e.g. `goodput` as a user's PATH finds it), with the same bounded waits. */
+export function startCommand(file: string, argv: readonly string[], o: { cwd: string; env: NodeJS.ProcessEnv }, name = `${file} ${argv.join(' ')}`): Started {
+  const child = spawn(file, argv, { cwd: o.cwd, env: o.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   const listeners = new Set<() => void>();
@@ -41,10 +46,10 @@ export function startGoodput(args: readonly string[], env: NodeJS.ProcessEnv = {
           const m = re.exec(stdout) ?? re.exec(stderr);
           if (m) { done(); resolve(m); } else if (child.exitCode !== null || child.signalCode !== null) {
             done();
-            reject(new Error(`goodput ${args.join(' ')} exited (${child.exitCode ?? child.signalCode}) before ${re}:\n${stdout}\n${stderr}`));
+            reject(new Error(`${name} exited (${child.exitCode ?? child.signalCode}) before ${re}:\n${stdout}\n${stderr}`));
           }
         };
-        const timer = setTimeout(() => { done(); reject(new Error(`timed out waiting for ${re} from goodput ${args.join(' ')}:\n${stdout}\n${stderr}`)); }, timeoutMs);
+        const timer = setTimeout(() => { done(); reject(new Error(`timed out waiting for ${re} from ${name}:\n${stdout}\n${stderr}`)); }, timeoutMs);
         const done = () => { clearTimeout(timer); listeners.delete(check); };
         listeners.add(check);
         check();
