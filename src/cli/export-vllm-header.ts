@@ -29,9 +29,13 @@ export function vllmHeader(result: SweepResult, level: LevelResult, value: numbe
   else if (arrival.kind === 'rate') {
     // vLLM's gamma gaps with burstiness 1 are Poisson; infinite burstiness gives constant gaps.
     traffic = { request_rate: value, burstiness: arrival.process === 'poisson' ? 1.0 : 'inf', max_concurrency: arrival.maxConcurrency };
-  } else {
+  } else if (arrival.kind === 'burst') {
     notes.push(`burstiness: bursts of ${value} every ${arrival.intervalMs} ms have no vLLM equivalent; request_rate is their mean rate`);
     traffic = { request_rate: (value * 1000) / arrival.intervalMs, burstiness: null, max_concurrency: arrival.maxConcurrency };
+  } else {
+    const spanS = ((arrival.offsetsMs.at(-1) ?? 0) - (arrival.offsetsMs[0] ?? 0)) / 1000 / value;
+    notes.push(`burstiness: a replay of trace ${arrival.source.file} at ${value}× has no vLLM equivalent; request_rate is its mean rate`);
+    traffic = { request_rate: spanS > 0 ? (arrival.offsetsMs.length - 1) / spanS : 'inf', burstiness: null, max_concurrency: arrival.maxConcurrency };
   }
   const date = vllmDate(run.startedAt);
   const keys = {

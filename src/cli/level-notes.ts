@@ -3,7 +3,10 @@
  * first failure of each failing level, in the server's own words (so "8 of 8
  * failed" comes with the reason), and each level's client-side retries (a
  * request resent on a fresh connection after its reused keep-alive socket
- * closed: ours, not the server's, and never hidden). Server text is sanitised.
+ * closed: ours, not the server's, and never hidden), and how an open loop's
+ * schedule was kept: offered and sent rates, how late sends left (each request's
+ * actual send minus its scheduled one), waits for a capped slot, prompt tokens
+ * the server found cached. Server text is sanitised.
  */
 import { type LevelResult, sanitizeForTerminal } from '../core/index.js';
 
@@ -19,7 +22,17 @@ export function levelNotes(levels: readonly LevelResult[]): string[] {
     const n = l.clientRetries ?? 0;
     return n > 0 ? [`  ${label(l)}: ${n} request${n === 1 ? '' : 's'} resent once on a fresh connection after the reused keep-alive socket closed before any response byte (a client-side retry, not a server failure)`] : [];
   });
+  const open = levels.flatMap((l) => {
+    const load = l.load;
+    if (!load || load.kind === 'concurrency') return [];
+    const rate = (x: number | null) => (x === null ? 'n/a' : `${x.toFixed(2)} req/s`);
+    const lag = load.scheduleLagMs === null ? '' : ` · send lateness p50 ${load.scheduleLagMs.p50.toFixed(2)} ms, p99 ${load.scheduleLagMs.p99.toFixed(2)} ms, max ${load.scheduleLagMs.max.toFixed(2)} ms`;
+    const waited = load.waitedForSlot > 0 ? ` · ${load.waitedForSlot} waited for a slot (the cap bound)` : '';
+    const cached = l.cachedPromptTokens?.mean == null ? '' : ` · cached prompt tokens mean ${l.cachedPromptTokens.mean.toFixed(0)}`;
+    return [`  ${label(l)}: offered ${rate(load.offeredRps)}, sent ${rate(load.achievedRps)}, peak ${load.peakInFlight} in flight${lag}${waited}${cached}`];
+  });
   return [
+    ...(open.length > 0 ? ['', 'Open-loop schedule:', ...open] : []),
     ...(failures.length > 0 ? ['', 'First failure of each failing level:', ...failures] : []),
     ...(retries.length > 0 ? ['', 'Client-side retries:', ...retries] : []),
   ];

@@ -73,7 +73,8 @@ export function renderCards(cards: Cards): string {
 export function renderResult(result: SweepResult, color: boolean): string {
   const c = color ? pc : pc.createColors(false);
   const parts: string[] = [];
-  const head = `${clean(result.run.model)} at ${clean(result.run.url)} · ${result.run.outputTokens} output tokens · thinking ${result.run.thinking}`;
+  const outputs = result.run.arrival?.kind === 'trace' ? `replay of ${clean(result.run.arrival.source.file)} (${result.run.arrival.source.format}, sha256 ${result.run.arrival.source.sha256.slice(0, 12)}…)` : `${result.run.outputTokens} output tokens`;
+  const head = `${clean(result.run.model)} at ${clean(result.run.url)} · ${outputs} · thinking ${result.run.thinking}`;
   parts.push(c.bold(head));
   for (const w of result.warnings) parts.push(c.yellow(`warning: ${clean(w.message)}`));
   parts.push('', renderTable(result.levels, color), ...levelNotes(result.levels), ...renderTelemetry(result.levels), '', renderCards(result.cards));

@@ -3,7 +3,7 @@
  * the type and the README reference.
  */
 import { z } from 'zod';
-import { arrivalSchema, levelResultSchema, sloSchema } from '../core/index.js';
+import { ARRIVAL_KINDS, arrivalSchema, levelResultSchema, sloSchema } from '../core/index.js';
 
 export const capacityProbeSchema = z.object({
   /** The probed level on the arrival kind's axis. */
@@ -19,7 +19,7 @@ export const capacityProbeSchema = z.object({
 });
 
 export const capacityReportSchema = z.object({
-  axis: z.enum(['concurrency', 'rate', 'burst']),
+  axis: z.enum(ARRIVAL_KINDS),
   arrival: arrivalSchema,
   slo: sloSchema,
   /** found: the boundary was bracketed; below-range: the first level already misses; above-range: the last level still holds; stopped: a probe did not complete. */

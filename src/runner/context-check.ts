@@ -12,6 +12,13 @@ import type { SweepSpec } from './sweep-spec.js';
 /** @throws SweepError('preflight-refused') when the prompt plus the output cap exceeds the reported context. */
 export function checkContext(spec: SweepSpec, context: EngineSetup['context']): void {
   if (context === null) return;
+  if (spec.prompts.kind === 'trace') {
+    // The trace's own lengths: its largest request must fit.
+    const big = spec.prompts.requests.reduce((a, r) => (r.p + r.o > a.p + a.o ? r : a));
+    if (big.p + big.o <= context.tokens) return;
+    throw new SweepError('preflight-refused',
+      `${spec.url}: the trace's largest request, ${big.p} prompt plus ${big.o} output tokens (${big.p + big.o}), cannot fit the server's context of ${context.tokens} tokens (${context.source}); give the server a longer context`);
+  }
   const prompt = spec.prompts.kind === 'synthetic' ? spec.promptTokens : 0;
   const needed = prompt + spec.outputTokens;
   if (needed <= context.tokens) return;

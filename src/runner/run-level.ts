@@ -46,7 +46,7 @@ export interface LevelRun {
 function requestSpec(ctx: LevelContext, seq: number): RequestSpec {
   const { spec } = ctx;
   const salt = `${ctx.runId}c${ctx.concurrency}n${seq}`;
-  const item = promptFor(spec.prompts, { index: (ctx.promptOffset ?? 0) + seq, promptTokens: spec.promptTokens, seed: spec.seed + seq, salt });
+  const item = promptFor(spec.prompts, { index: (ctx.promptOffset ?? 0) + seq, promptTokens: spec.promptTokens, seed: spec.seed + seq, salt, run: ctx.runId });
   return {
     endpoint: spec.endpoint,
     model: ctx.model,

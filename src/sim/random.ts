@@ -33,19 +33,5 @@ export function uniformInt(min: number, max: number, ...key: number[]): number {
   return min + Math.floor(unitFloat(...key) * (max - min + 1));
 }
 
-/**
- * cyrb53: a 53-bit string hash (as a safe integer), enough to key prefix-cache
- * blocks without practical collisions.
- */
-export function hashString53(text: string, seed = 0): number {
-  let h1 = 0xdeadbeef ^ seed;
-  let h2 = 0x41c6ce57 ^ seed;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ ch, 2654435761);
-    h2 = Math.imul(h2 ^ ch, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
-}
+/** The string hash lives in core: the workload keys trace blocks with it too. */
+export { hashString53 } from '../core/index.js';

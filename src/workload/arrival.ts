@@ -18,7 +18,7 @@ interface ArrivalOps<S extends ArrivalSpec> {
   /** Why a level value is not valid for this kind, or null. */
   checkLevel(level: number): string | null;
   /** Requests per level when the spec says 'auto'. */
-  autoRequests(level: number): number;
+  autoRequests(spec: S, level: number): number;
   /** Sockets to open before the level's clock starts. */
   warmSockets(spec: S, level: number, requests: number): number;
   /** Sockets the client may need at most. */
@@ -69,7 +69,7 @@ const bisectRate = (lo: number, hi: number, resolution: number) => (hi - lo <= r
 const ARRIVALS: Ops = {
   concurrency: {
     checkLevel: wholePositive('streams'),
-    autoRequests: (c) => withinRequestLimit(Math.max(8, 4 * c)),
+    autoRequests: (_s, c) => withinRequestLimit(Math.max(8, 4 * c)),
     warmSockets: (_s, c, requests) => Math.min(c, requests),
     connections: (_s, c) => c,
     label: (_s, c) => `${c} stream${c === 1 ? '' : 's'}`,
@@ -78,7 +78,7 @@ const ARRIVALS: Ops = {
   },
   rate: {
     checkLevel: (r) => (r > 0 && r <= 100_000 ? null : `${r} is not a rate between 0 and 100000 requests/s`),
-    autoRequests: (r) => withinRequestLimit(Math.max(16, Math.ceil(10 * r))),
+    autoRequests: (_s, r) => withinRequestLimit(Math.max(16, Math.ceil(10 * r))),
     warmSockets: (s, _r, requests) => Math.min(s.maxConcurrency ?? 64, requests, 64),
     connections: (s) => s.maxConcurrency ?? OPEN_LOOP_SOCKET_LIMIT,
     label: (s, r) => `${r} req/s ${s.process}${s.process === 'poisson' ? ` (seed ${s.seed})` : ''}${s.maxConcurrency === null ? '' : `, cap ${s.maxConcurrency}`}`,
@@ -91,12 +91,22 @@ const ARRIVALS: Ops = {
   },
   burst: {
     checkLevel: wholePositive('requests per burst'),
-    autoRequests: (b) => withinRequestLimit(Math.max(8, 4 * b)),
+    autoRequests: (_s, b) => withinRequestLimit(Math.max(8, 4 * b)),
     warmSockets: (s, b, requests) => Math.min(s.maxConcurrency ?? b, requests),
     connections: (s) => s.maxConcurrency ?? OPEN_LOOP_SOCKET_LIMIT,
     label: (s, b) => `bursts of ${b} every ${s.intervalMs} ms${s.maxConcurrency === null ? '' : `, cap ${s.maxConcurrency}`}`,
     plan: (s, b, n) => ({ kind: 'open', offsetsNs: burstOffsetsNs(b, s.intervalMs, n), maxInFlight: s.maxConcurrency ?? OPEN_LOOP_SOCKET_LIMIT }),
     bisect: bisectWhole,
+  },
+  trace: {
+    checkLevel: (x) => (x > 0 && x <= LIMITS.traceSpeed.max ? null : `${x} is not a speed above 0 and at most ${LIMITS.traceSpeed.max} (1 = as recorded)`),
+    // Every request of the trace (its window), once.
+    autoRequests: (s) => s.offsetsMs.length,
+    warmSockets: (s, _x, requests) => Math.min(s.maxConcurrency ?? 64, requests, 64),
+    connections: (s) => s.maxConcurrency ?? OPEN_LOOP_SOCKET_LIMIT,
+    label: (s, x) => `trace ${s.source.file} at ${x}×${s.maxConcurrency === null ? '' : `, cap ${s.maxConcurrency}`}`,
+    plan: (s, x, n) => ({ kind: 'open', offsetsNs: s.offsetsMs.slice(0, n).map((ms) => (ms / x) * 1e6), maxInFlight: s.maxConcurrency ?? OPEN_LOOP_SOCKET_LIMIT }),
+    bisect: bisectRate,
   },
 };
 
@@ -105,7 +115,7 @@ export function arrivalOps(spec: ArrivalSpec) {
   const ops = ARRIVALS[spec.kind] as ArrivalOps<ArrivalSpec>;
   return {
     checkLevel: (level: number) => ops.checkLevel(level),
-    autoRequests: (level: number) => ops.autoRequests(level),
+    autoRequests: (level: number) => ops.autoRequests(spec, level),
     warmSockets: (level: number, requests: number) => ops.warmSockets(spec, level, requests),
     connections: (level: number) => ops.connections(spec, level),
     label: (level: number) => ops.label(spec, level),

@@ -1,12 +1,16 @@
 /**
  * Where a sweep's prompts come from, as part of the sweep spec: `synthetic`
  * (built on the fly, `promptTokens` common words with a salt first: the
- * `goodput sweep` default) or `list` (prompts built beforehand — exact token
- * lengths, corpora, shared prefixes — used in order across the whole sweep).
+ * `goodput sweep` default), `list` (prompts built beforehand — exact token
+ * lengths, corpora, shared prefixes — used in order across the whole sweep) or
+ * `trace` (a replayed trace's lengths and shared blocks, built at send time:
+ * see trace-prompt.ts).
  */
 import { z } from 'zod';
+import { LIMITS } from '../core/index.js';
 import type { PromptItem } from './cell-prompts.js';
 import { syntheticPrompt } from './synthetic-prompt.js';
+import { tracePrompt } from './trace-prompt.js';
 
 export const promptSourceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('synthetic') }).strict(),
@@ -18,7 +22,19 @@ export const promptSourceSchema = z.discriminatedUnion('kind', [
       outputTokens: z.number().int().positive().optional(),
     }).strict()).min(1, 'give at least one prompt'),
   }).strict(),
-], { error: (iss) => (iss.code === 'invalid_union' ? 'kind must be synthetic or list' : undefined) });
+  z.object({
+    kind: z.literal('trace'),
+    /** Prompt tokens per hash id (Mooncake: 512). */
+    blockTokens: z.number().int().positive().max(LIMITS.traceBlockTokens.max),
+    /** The i-th request of each level (a replay runs no warm-ups) uses requests[i mod length]: p prompt tokens, o output tokens, h block ids, text a literal prompt. */
+    requests: z.array(z.object({
+      p: z.number().int().positive().max(LIMITS.promptTokens.max),
+      o: z.number().int().positive().max(LIMITS.outputTokens.max),
+      h: z.array(z.number().int().nonnegative()).optional(),
+      text: z.string().min(1).optional(),
+    }).strict()).min(1).max(LIMITS.requestsPerLevel.max),
+  }).strict(),
+], { error: (iss) => (iss.code === 'invalid_union' ? 'kind must be synthetic, list or trace' : undefined) });
 
 export type PromptSource = z.output<typeof promptSourceSchema>;
 
@@ -31,6 +47,8 @@ export interface PromptRequest {
   seed: number;
   /** Unique per request: comes first so no two prompts share a prefix. */
   salt: string;
+  /** The run's own salt (trace prompts share blocks within a run, never across runs). */
+  run?: string;
 }
 
 interface SourceOps<S> {
@@ -47,6 +65,14 @@ const SOURCES: { [K in PromptSource['kind']]: SourceOps<Extract<PromptSource, { 
   list: {
     prompt: (s, r) => s.items[r.index % s.items.length] as PromptItem,
     cap: (s, index) => s.items[index % s.items.length]?.outputTokens,
+  },
+  trace: {
+    prompt: (s, r) => {
+      const i = r.index % s.requests.length;
+      const q = s.requests[i] as (typeof s.requests)[number];
+      return { text: tracePrompt(q, s.blockTokens, r.run ?? r.salt, i), outputTokens: q.o };
+    },
+    cap: (s, index) => s.requests[index % s.requests.length]?.o,
   },
 };
 

@@ -1,0 +1,74 @@
+/**
+ * `goodput replay TRACE --url URL`: every request of a recorded trace sent at its
+ * recorded offset (open loop), with its own prompt and output lengths and shared
+ * prefixes, at one or more speeds. The trace is read and validated whole before
+ * anything is sent or stored. The result is a sweep result whose levels are the
+ * speeds; sending lateness is each level's schedule lag.
+ */
+import type { Command } from 'commander';
+import { LIMITS, limitMessage } from '../core/index.js';
+import { DEFAULT_BLOCK_TOKENS, parseWindow, readTrace, replayParts } from '../workload/index.js';
+import { asUsageErrors } from './contract-errors.js';
+import { CliError, EXIT } from './exit-codes.js';
+import { badFlag, parseNumber } from './parse-flags.js';
+import { saveTarget } from './save-run.js';
+import { type SweepFlags, addSweepOptions, specFromFlags, sweepAndReport } from './sweep-command.js';
+
+interface ReplayFlags extends SweepFlags {
+  speed: string; window?: string; maxConcurrency?: string; blockTokens: string; strict?: boolean;
+}
+
+/** Sweep flags a replay takes from its trace instead: naming one is a mistake worth saying. */
+const FROM_TRACE: Readonly<Record<string, string>> = {
+  levels: '--levels: a replay\'s levels are speeds: give --speed 1,2,4',
+  outputTokens: '--output-tokens: each request\'s output length comes from the trace',
+  promptTokens: '--prompt-tokens: each request\'s prompt length comes from the trace',
+  requestsPerLevel: '--requests-per-level: a replay sends every request of the trace (slice it with --window)',
+  warmup: '--warmup: a replay sends no warm-ups (they would shift the recorded schedule)',
+};
+
+/** `--speed 1` or `1,2,4`: every bad value named at once. */
+export function parseSpeeds(text: string): number[] {
+  const items = text.split(',').map((s) => s.trim());
+  const max = LIMITS.traceSpeed.max;
+  const bad = items.filter((s) => !/^\d+(\.\d+)?$/.test(s) || !(Number(s) > 0) || Number(s) > max);
+  if (bad.length > 0) throw badFlag('--speed', `${bad.map((s) => `'${s}'`).join(', ')} ${bad.length === 1 ? 'is not a speed' : 'are not speeds'} above 0 and at most ${max} (1 = as recorded, 2 = twice as fast)`);
+  if (items.length > LIMITS.levels.max) throw badFlag('--speed', limitMessage('levels', items.length, 'speeds'));
+  return items.map(Number);
+}
+
+export function registerReplayCommand(program: Command): void {
+  const cmd = addSweepOptions(program.command('replay').description('replay a request trace (Mooncake JSONL, BurstGPT CSV or goodput JSONL) at its recorded times')
+    .argument('<trace>', 'the trace file'))
+    .option('--speed <list>', 'time compression, comma-separated: 1 = as recorded, 2 = twice as fast; one level each', '1')
+    .option('--window <start..end>', 'replay only the requests from START to END seconds after the trace\'s first')
+    .option('--max-concurrency <n>', 'a safety cap on requests in flight; a request due while it binds waits (counted and reported)')
+    .option('--block-tokens <n>', 'prompt tokens per Mooncake hash id', String(DEFAULT_BLOCK_TOKENS))
+    .option('--strict', 'refuse a trace whose timestamps go backwards instead of sorting it');
+  cmd.action(async (path: string, flags: ReplayFlags) => {
+    for (const [key, message] of Object.entries(FROM_TRACE)) {
+      if (cmd.getOptionValueSource(key) === 'cli') throw new CliError(EXIT.usage, message);
+    }
+    const speeds = parseSpeeds(flags.speed);
+    const window = flags.window === undefined ? null : await asUsageErrors(async () => parseWindow(flags.window as string));
+    const maxConcurrency = flags.maxConcurrency === undefined ? null : parseNumber('--max-concurrency', flags.maxConcurrency, { integer: true, min: 1, limit: 'concurrency' });
+    const blockTokens = parseNumber('--block-tokens', flags.blockTokens, { integer: true, min: 1, limit: 'traceBlockTokens' });
+    const base = specFromFlags(flags, process.argv.slice(2));
+    const trace = await asUsageErrors(() => readTrace(path, { window, strict: flags.strict === true }));
+    for (const w of trace.warnings) process.stderr.write(`goodput: ${w}\n`);
+    const skipped = [trace.skipped.failed > 0 ? `${trace.skipped.failed} failed in the log` : '', trace.skipped.outsideWindow > 0 ? `${trace.skipped.outsideWindow} outside the window` : ''].filter(Boolean);
+    const spanS = (trace.requests.at(-1)?.atMs ?? 0) / 1000;
+    process.stderr.write(`trace ${trace.format}: ${trace.requests.length} requests over ${spanS.toFixed(1)} s${skipped.length ? ` (left out: ${skipped.join(', ')})` : ''}; sha256 ${trace.sha256.slice(0, 12)}…\n`);
+    const spec = {
+      ...base,
+      ...replayParts(trace, { blockTokens, maxConcurrency }),
+      levels: speeds,
+      warmup: 0,
+      requestsPerLevel: 'auto' as const,
+      // Requests share prefixes on purpose: no per-request cache salt (the run's own salt word keeps runs apart).
+      cache: 'warm' as const,
+    };
+    const { code } = await sweepAndReport(spec, { json: flags.json, raw: flags.raw, save: saveTarget(flags, false, 'goodput replay') });
+    if (code !== EXIT.ok) throw new CliError(code, '');
+  });
+}

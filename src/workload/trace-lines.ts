@@ -1,0 +1,68 @@
+/**
+ * A trace file, line by line, streamed: never loaded whole (public traces run to
+ * gigabytes), every line bounded (a file with no newline is refused at the bound,
+ * not buffered), and the whole file's sha256 computed on the way, since a replay
+ * is identified by its trace's bytes whatever slice of it was taken.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { LIMITS } from '../core/index.js';
+import { WorkloadError } from './errors.js';
+
+/** The longest line a trace may hold, bytes (a Mooncake line with thousands of hash ids is a few tens of KB). */
+const TRACE_LINE_BYTES = LIMITS.traceLineBytes.max;
+
+/**
+ * Calls `onLine(text, lineNumber)` for every line (1-based; a final line without
+ * a newline included, a trailing CR dropped); returns the file's sha256. Stops
+ * reading, still hashing, once `onLine` returns false.
+ * @throws WorkloadError naming the file and line (unreadable, a line past the bound, invalid UTF-8).
+ */
+export async function forEachTraceLine(path: string, onLine: (text: string, line: number) => boolean | void): Promise<{ sha256: string; lines: number }> {
+  const hash = createHash('sha256');
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let line = 0;
+  let wanted = true;
+  const emit = (bytes: Buffer) => {
+    line++;
+    if (!wanted) return;
+    let text: string;
+    try {
+      text = decoder.decode(bytes);
+    } catch {
+      throw new WorkloadError('bad-format', `trace ${path}: line ${line} is not UTF-8 text`);
+    }
+    if (text.endsWith('\r')) text = text.slice(0, -1);
+    if (onLine(text, line) === false) wanted = false;
+  };
+  try {
+    for await (const chunk of createReadStream(path, { highWaterMark: 256 * 1024 }) as AsyncIterable<Buffer>) {
+      hash.update(chunk);
+      if (!wanted) continue;
+      let from = 0;
+      for (let nl = chunk.indexOf(10, from); nl >= 0; nl = chunk.indexOf(10, from)) {
+        const piece = chunk.subarray(from, nl);
+        if (pendingBytes + piece.length > TRACE_LINE_BYTES) throw tooLong(path, line + 1);
+        emit(pending.length === 0 ? piece : Buffer.concat([...pending, piece]));
+        pending = [];
+        pendingBytes = 0;
+        from = nl + 1;
+      }
+      const rest = chunk.subarray(from);
+      pendingBytes += rest.length;
+      if (pendingBytes > TRACE_LINE_BYTES) throw tooLong(path, line + 1);
+      if (rest.length > 0) pending.push(Buffer.from(rest));
+    }
+  } catch (err) {
+    if (err instanceof WorkloadError) throw err;
+    throw new WorkloadError('unreadable', `trace ${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  if (pendingBytes > 0 && wanted) emit(Buffer.concat(pending));
+  return { sha256: hash.digest('hex'), lines: line };
+}
+
+function tooLong(path: string, line: number): WorkloadError {
+  return new WorkloadError('bad-format', `trace ${path}: line ${line} is longer than ${TRACE_LINE_BYTES / 1024 / 1024} MiB (is this a trace file?)`);
+}

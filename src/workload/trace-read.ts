@@ -1,0 +1,230 @@
+/**
+ * Request traces to replay, in the three formats the field shares, detected
+ * from the first line and validated line by line (an error names the line):
+ *
+ * - Mooncake-style JSONL: `timestamp` (ms), `input_length`, `output_length`,
+ *   optional `hash_ids` (one id per block of `blockTokens` prompt tokens; equal
+ *   ids are equal text, i.e. a shared prefix);
+ * - BurstGPT-style CSV: `Timestamp` (s), `Request tokens`, `Response tokens`;
+ *   a row whose response is 0 tokens is a failure in the log: skipped, counted;
+ *   other columns are kept as labels (counted per value);
+ * - goodput JSONL: `{ "t": seconds, "promptTokens" | "prompt", "outputTokens" }`.
+ *
+ * Times become offsets from the first request of the window taken. A timestamp
+ * that goes backwards is sorted, with a warning naming the first such line, or
+ * refused with `strict`.
+ */
+import { LIMITS, limitMessage } from '../core/index.js';
+import { WorkloadError } from './errors.js';
+import { forEachTraceLine } from './trace-lines.js';
+
+export type TraceFormat = 'mooncake' | 'burstgpt' | 'goodput';
+
+export interface TraceRequest {
+  /** Offset from the window's first request, ms. */
+  atMs: number;
+  promptTokens: number;
+  outputTokens: number;
+  /** Block ids of the prompt (Mooncake); equal ids share that block's text. */
+  hashIds?: number[];
+  /** The literal prompt (goodput format). */
+  prompt?: string;
+  /** Where it came from. */
+  line: number;
+}
+
+export interface Trace {
+  path: string;
+  format: TraceFormat;
+  sha256: string;
+  requests: TraceRequest[];
+  /** The window taken, seconds from the trace's first request (its first line's time); null: all of it. */
+  window: { startS: number; endS: number } | null;
+  /** Rows left out: failures in the log (BurstGPT), and requests outside the window. */
+  skipped: { failed: number; outsideWindow: number };
+  /** Label columns and how many requests carry each value (BurstGPT's Model, Log Type). */
+  labels: Record<string, Record<string, number>>;
+  warnings: string[];
+}
+
+export interface TraceOptions {
+  window?: { startS: number; endS: number } | null;
+  /** Refuse a timestamp that goes backwards instead of sorting. */
+  strict?: boolean;
+}
+
+/** The most distinct values kept per label column (the rest are counted as "other"). */
+const MAX_LABEL_VALUES = 32;
+
+interface Row { tMs: number; promptTokens: number; outputTokens: number; hashIds?: number[]; prompt?: string; failed?: boolean; labels?: Record<string, string> }
+
+const whole = (where: string, name: string, v: unknown, min: number, limit?: 'promptTokens' | 'outputTokens'): number => {
+  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < min) throw new WorkloadError('bad-format', `${where}: ${name} ${JSON.stringify(v) ?? 'missing'} is not a whole number${min > 0 ? ` of at least ${min}` : ''}`);
+  if (limit && n > LIMITS[limit].max) throw new WorkloadError('length', `${where}: ${limitMessage(limit, n, name)}`);
+  return n;
+};
+const time = (where: string, name: string, v: unknown): number => {
+  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+  if (typeof n !== 'number' || !Number.isFinite(n)) throw new WorkloadError('bad-format', `${where}: ${name} ${JSON.stringify(v) ?? 'missing'} is not a number`);
+  return n;
+};
+
+function jsonObject(where: string, text: string): Record<string, unknown> {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    throw new WorkloadError('bad-format', `${where}: not a JSON object`);
+  }
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new WorkloadError('bad-format', `${where}: not a JSON object`);
+  return v as Record<string, unknown>;
+}
+
+const PARSERS: Record<Exclude<TraceFormat, 'burstgpt'>, (where: string, o: Record<string, unknown>) => Row> = {
+  mooncake(where, o) {
+    const row: Row = {
+      tMs: time(where, 'timestamp', o['timestamp']),
+      promptTokens: whole(where, 'input_length', o['input_length'], 1, 'promptTokens'),
+      outputTokens: whole(where, 'output_length', o['output_length'], 1, 'outputTokens'),
+    };
+    if (o['hash_ids'] !== undefined) {
+      const ids = o['hash_ids'];
+      if (!Array.isArray(ids)) throw new WorkloadError('bad-format', `${where}: hash_ids must be a list of whole numbers`);
+      row.hashIds = ids.map((id, i) => whole(where, `hash_ids[${i}]`, id, 0));
+    }
+    return row;
+  },
+  goodput(where, o) {
+    for (const k of Object.keys(o)) {
+      if (k === 'session' || k === 'turn' || k === 'messages') throw new WorkloadError('bad-format', `${where}: "${k}" (a multi-turn session) cannot be replayed as a trace of independent requests`);
+      if (!['t', 'promptTokens', 'prompt', 'outputTokens'].includes(k)) throw new WorkloadError('bad-format', `${where}: unknown key "${k}" (expected t, promptTokens or prompt, outputTokens)`);
+    }
+    const prompt = o['prompt'];
+    if (prompt !== undefined && (typeof prompt !== 'string' || prompt === '')) throw new WorkloadError('bad-format', `${where}: prompt must be non-empty text`);
+    if ((prompt === undefined) === (o['promptTokens'] === undefined)) throw new WorkloadError('bad-format', `${where}: give exactly one of promptTokens and prompt`);
+    const words = typeof prompt === 'string' ? prompt.split(/\s+/).filter(Boolean).length : 0;
+    return {
+      tMs: time(where, 't', o['t']) * 1000,
+      promptTokens: prompt === undefined ? whole(where, 'promptTokens', o['promptTokens'], 1, 'promptTokens') : whole(where, 'prompt words', words, 1, 'promptTokens'),
+      outputTokens: whole(where, 'outputTokens', o['outputTokens'], 1, 'outputTokens'),
+      ...(typeof prompt === 'string' ? { prompt } : {}),
+    };
+  },
+};
+
+/** BurstGPT's required columns. */
+const CSV_COLUMNS = ['Timestamp', 'Request tokens', 'Response tokens'] as const;
+
+/** Splits one CSV line (RFC 4180 quotes; no newline inside a field). */
+function csvFields(line: string): string[] {
+  const out: string[] = [];
+  let i = 0;
+  while (i <= line.length) {
+    if (line[i] === '"') {
+      let v = '';
+      i++;
+      while (i < line.length) {
+        if (line[i] === '"' && line[i + 1] === '"') { v += '"'; i += 2; } else if (line[i] === '"') { i++; break; } else v += line[i++];
+      }
+      out.push(v);
+      i++;
+    } else {
+      const end = line.indexOf(',', i);
+      out.push(line.slice(i, end < 0 ? line.length : end).trim());
+      i = end < 0 ? line.length + 1 : end + 1;
+    }
+  }
+  return out;
+}
+
+/** Reads and validates a trace, streaming. @throws WorkloadError naming the file and line. */
+export async function readTrace(path: string, o: TraceOptions = {}): Promise<Trace> {
+  const window = o.window ?? null;
+  const rows: Array<Row & { line: number }> = [];
+  let format: TraceFormat | null = null;
+  let header: string[] = [];
+  let firstBackwards: number | null = null;
+  let lastMs = Number.NEGATIVE_INFINITY;
+  let failed = 0;
+  let outsideWindow = 0;
+  let firstMs: number | null = null;
+  const labels: Record<string, Record<string, number>> = {};
+  const limit = LIMITS.requestsPerLevel.max;
+  const { sha256 } = await forEachTraceLine(path, (text, line) => {
+    const where = `trace ${path}: line ${line}`;
+    if (text.trim() === '') return;
+    if (format === null) {
+      if (text.trimStart().startsWith('{')) {
+        const first = jsonObject(where, text);
+        format = 'timestamp' in first || 'input_length' in first ? 'mooncake' : 't' in first ? 'goodput' : null;
+        if (format === null) throw new WorkloadError('bad-format', `${where}: a JSON line with neither "timestamp" (Mooncake) nor "t" (goodput): not a trace format goodput reads`);
+      } else {
+        format = 'burstgpt';
+        header = csvFields(text);
+        const missing = CSV_COLUMNS.filter((c) => !header.includes(c));
+        if (missing.length > 0) throw new WorkloadError('bad-format', `${where}: the CSV header lacks ${missing.map((c) => `"${c}"`).join(', ')} (BurstGPT columns: ${CSV_COLUMNS.join(', ')})`);
+        return;
+      }
+    }
+    let row: Row;
+    if (format === 'burstgpt') {
+      const f = csvFields(text);
+      if (f.length !== header.length) throw new WorkloadError('bad-format', `${where}: ${f.length} fields where the header has ${header.length}`);
+      const col = (name: string) => f[header.indexOf(name)];
+      const outputTokens = whole(where, 'Response tokens', col('Response tokens'), 0, 'outputTokens');
+      row = { tMs: time(where, 'Timestamp', col('Timestamp')) * 1000, promptTokens: whole(where, 'Request tokens', col('Request tokens'), 1, 'promptTokens'), outputTokens, failed: outputTokens === 0 };
+      row.labels = Object.fromEntries(header.filter((h) => !(CSV_COLUMNS as readonly string[]).includes(h) && h !== 'Total tokens').map((h) => [h, col(h) ?? '']));
+    } else {
+      row = PARSERS[format](where, jsonObject(where, text));
+    }
+    if (row.tMs < lastMs) {
+      if (o.strict) throw new WorkloadError('bad-format', `${where}: the timestamp goes backwards (${row.tMs / 1000} s after ${lastMs / 1000} s); without --strict the trace is sorted`);
+      firstBackwards ??= line;
+    }
+    lastMs = Math.max(lastMs, row.tMs);
+    if (row.failed) {
+      failed++;
+      return;
+    }
+    for (const [k, v] of Object.entries(row.labels ?? {})) {
+      const counts = (labels[k] ??= {});
+      const key = v in counts || Object.keys(counts).length < MAX_LABEL_VALUES ? v : 'other';
+      counts[key] = (counts[key] ?? 0) + 1;
+    }
+    delete row.labels;
+    firstMs ??= row.tMs;
+    const sinceFirstS = (row.tMs - firstMs) / 1000;
+    if (window !== null && !(sinceFirstS >= window.startS && sinceFirstS < window.endS)) {
+      outsideWindow++;
+      return;
+    }
+    rows.push({ ...row, line });
+    if (rows.length > limit) {
+      throw new WorkloadError('length', `trace ${path}: ${limitMessage('requestsPerLevel', rows.length, window ? 'requests in the window' : 'requests')} (at line ${line}); take ${window ? 'a smaller' : 'a slice with'} --window START..END`);
+    }
+  });
+  if (format === null || (rows.length === 0 && failed === 0 && outsideWindow === 0)) throw new WorkloadError('bad-format', `trace ${path}: no requests (the file is empty${format === 'burstgpt' ? ' below its header' : ''})`);
+  if (rows.length === 0) throw new WorkloadError('bad-format', `trace ${path}: no requests${window ? ` in the window ${window.startS}..${window.endS} s` : ' that did not fail'}`);
+  const warnings: string[] = [];
+  if (firstBackwards !== null) warnings.push(`the trace's timestamps go backwards (first at line ${firstBackwards}); its requests were sorted by time`);
+  rows.sort((a, b) => a.tMs - b.tMs);
+  const w0 = rows[0]?.tMs ?? 0;
+  return {
+    path, format, sha256, window, labels, warnings,
+    skipped: { failed, outsideWindow },
+    requests: rows.map((r) => ({
+      atMs: Math.round((r.tMs - w0) * 1e6) / 1e6, promptTokens: r.promptTokens, outputTokens: r.outputTokens, line: r.line,
+      ...(r.hashIds ? { hashIds: r.hashIds } : {}), ...(r.prompt !== undefined ? { prompt: r.prompt } : {}),
+    })),
+  };
+}
+
+/** Parses `--window START..END` (seconds from the trace's first request). */
+export function parseWindow(text: string): { startS: number; endS: number } {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*\.\.\s*(\d+(?:\.\d+)?)\s*$/.exec(text);
+  const startS = Number(m?.[1]);
+  const endS = Number(m?.[2]);
+  if (!m || !(endS > startS)) throw new WorkloadError('bad-format', `--window: '${text}' is not START..END in seconds with END after START (e.g. 0..600)`);
+  return { startS, endS };
+}
