@@ -183,6 +183,12 @@ export async function readTrace(path: string, o: TraceOptions = {}): Promise<Tra
       firstBackwards ??= line;
     }
     lastMs = Math.max(lastMs, row.tMs);
+    firstMs ??= row.tMs;
+    const sinceFirstS = (row.tMs - firstMs) / 1000;
+    if (window !== null && !(sinceFirstS >= window.startS && sinceFirstS < window.endS)) {
+      outsideWindow++;
+      return;
+    }
     if (row.failed) {
       failed++;
       return;
@@ -193,12 +199,6 @@ export async function readTrace(path: string, o: TraceOptions = {}): Promise<Tra
       counts[key] = (counts[key] ?? 0) + 1;
     }
     delete row.labels;
-    firstMs ??= row.tMs;
-    const sinceFirstS = (row.tMs - firstMs) / 1000;
-    if (window !== null && !(sinceFirstS >= window.startS && sinceFirstS < window.endS)) {
-      outsideWindow++;
-      return;
-    }
     rows.push({ ...row, line });
     if (rows.length > limit) {
       throw new WorkloadError('length', `trace ${path}: ${limitMessage('requestsPerLevel', rows.length, window ? 'requests in the window' : 'requests')} (at line ${line}); take ${window ? 'a smaller' : 'a slice with'} --window START..END`);
