@@ -7,14 +7,15 @@
  */
 import type { Command } from 'commander';
 import { LIMITS, limitMessage } from '../core/index.js';
-import { DEFAULT_BLOCK_TOKENS, parseWindow, readTrace, replayParts } from '../workload/index.js';
+import type { SweepSpecInput } from '../runner/index.js';
+import { DEFAULT_BLOCK_TOKENS, type Trace, parseWindow, readTrace, replayParts } from '../workload/index.js';
 import { asUsageErrors } from './contract-errors.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { badFlag, parseNumber } from './parse-flags.js';
 import { saveTarget } from './save-run.js';
 import { type SweepFlags, addSweepOptions, specFromFlags, sweepAndReport } from './sweep-command.js';
 
-interface ReplayFlags extends SweepFlags {
+export interface ReplayFlags extends SweepFlags {
   speed: string; window?: string; maxConcurrency?: string; blockTokens: string; strict?: boolean;
 }
 
@@ -37,37 +38,48 @@ export function parseSpeeds(text: string): number[] {
   return items.map(Number);
 }
 
-export function registerReplayCommand(program: Command): void {
-  const cmd = addSweepOptions(program.command('replay').description('replay a request trace (Mooncake JSONL, BurstGPT CSV or goodput JSONL) at its recorded times')
-    .argument('<trace>', 'the trace file'))
+/** The replay flags, after the sweep's (shared with `goodput utilisation`). */
+export function addReplayOptions(cmd: Command): Command {
+  return addSweepOptions(cmd)
     .option('--speed <list>', 'time compression, comma-separated: 1 = as recorded, 2 = twice as fast; one level each', '1')
     .option('--window <start..end>', 'replay only the requests from START to END seconds after the trace\'s first')
     .option('--max-concurrency <n>', 'a safety cap on requests in flight; a request due while it binds waits (counted and reported)')
     .option('--block-tokens <n>', 'prompt tokens per Mooncake hash id', String(DEFAULT_BLOCK_TOKENS))
     .option('--strict', 'refuse a trace whose timestamps go backwards instead of sorting it');
+}
+
+/** Flags and trace → the replay's spec; every flag and the whole trace checked before anything is sent. */
+export async function replaySpec(cmd: Command, path: string, flags: ReplayFlags): Promise<{ spec: SweepSpecInput; trace: Trace }> {
+  for (const [key, message] of Object.entries(FROM_TRACE)) {
+    if (cmd.getOptionValueSource(key) === 'cli') throw new CliError(EXIT.usage, message);
+  }
+  const speeds = parseSpeeds(flags.speed);
+  const window = flags.window === undefined ? null : await asUsageErrors(async () => parseWindow(flags.window as string));
+  const maxConcurrency = flags.maxConcurrency === undefined ? null : parseNumber('--max-concurrency', flags.maxConcurrency, { integer: true, min: 1, limit: 'concurrency' });
+  const blockTokens = parseNumber('--block-tokens', flags.blockTokens, { integer: true, min: 1, limit: 'traceBlockTokens' });
+  const base = specFromFlags(flags, process.argv.slice(2));
+  const trace = await asUsageErrors(() => readTrace(path, { window, strict: flags.strict === true }));
+  for (const w of trace.warnings) process.stderr.write(`goodput: ${w}\n`);
+  const skipped = [trace.skipped.failed > 0 ? `${trace.skipped.failed} failed in the log` : '', trace.skipped.outsideWindow > 0 ? `${trace.skipped.outsideWindow} outside the window` : ''].filter(Boolean);
+  const spanS = (trace.requests.at(-1)?.atMs ?? 0) / 1000;
+  process.stderr.write(`trace ${trace.format}: ${trace.requests.length} requests over ${spanS.toFixed(1)} s${skipped.length ? ` (left out: ${skipped.join(', ')})` : ''}; sha256 ${trace.sha256.slice(0, 12)}…\n`);
+  const spec: SweepSpecInput = {
+    ...base,
+    ...replayParts(trace, { blockTokens, maxConcurrency }),
+    levels: speeds,
+    warmup: 0,
+    requestsPerLevel: 'auto',
+    // Requests share prefixes on purpose: no per-request cache salt (the run's own salt word keeps runs apart).
+    cache: 'warm',
+  };
+  return { spec, trace };
+}
+
+export function registerReplayCommand(program: Command): void {
+  const cmd = addReplayOptions(program.command('replay').description('replay a request trace (Mooncake JSONL, BurstGPT CSV or goodput JSONL) at its recorded times')
+    .argument('<trace>', 'the trace file'));
   cmd.action(async (path: string, flags: ReplayFlags) => {
-    for (const [key, message] of Object.entries(FROM_TRACE)) {
-      if (cmd.getOptionValueSource(key) === 'cli') throw new CliError(EXIT.usage, message);
-    }
-    const speeds = parseSpeeds(flags.speed);
-    const window = flags.window === undefined ? null : await asUsageErrors(async () => parseWindow(flags.window as string));
-    const maxConcurrency = flags.maxConcurrency === undefined ? null : parseNumber('--max-concurrency', flags.maxConcurrency, { integer: true, min: 1, limit: 'concurrency' });
-    const blockTokens = parseNumber('--block-tokens', flags.blockTokens, { integer: true, min: 1, limit: 'traceBlockTokens' });
-    const base = specFromFlags(flags, process.argv.slice(2));
-    const trace = await asUsageErrors(() => readTrace(path, { window, strict: flags.strict === true }));
-    for (const w of trace.warnings) process.stderr.write(`goodput: ${w}\n`);
-    const skipped = [trace.skipped.failed > 0 ? `${trace.skipped.failed} failed in the log` : '', trace.skipped.outsideWindow > 0 ? `${trace.skipped.outsideWindow} outside the window` : ''].filter(Boolean);
-    const spanS = (trace.requests.at(-1)?.atMs ?? 0) / 1000;
-    process.stderr.write(`trace ${trace.format}: ${trace.requests.length} requests over ${spanS.toFixed(1)} s${skipped.length ? ` (left out: ${skipped.join(', ')})` : ''}; sha256 ${trace.sha256.slice(0, 12)}…\n`);
-    const spec = {
-      ...base,
-      ...replayParts(trace, { blockTokens, maxConcurrency }),
-      levels: speeds,
-      warmup: 0,
-      requestsPerLevel: 'auto' as const,
-      // Requests share prefixes on purpose: no per-request cache salt (the run's own salt word keeps runs apart).
-      cache: 'warm' as const,
-    };
+    const { spec } = await replaySpec(cmd, path, flags);
     const { code } = await sweepAndReport(spec, { json: flags.json, raw: flags.raw, save: saveTarget(flags, false, 'goodput replay') });
     if (code !== EXIT.ok) throw new CliError(code, '');
   });

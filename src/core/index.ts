@@ -35,3 +35,4 @@ export * from './url-credentials.js';
 export * from './limits.js';
 export * from './overlap.js';
 export * from './limit-schema.js';
+export * from './utilisation.js';

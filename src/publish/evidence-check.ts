@@ -6,8 +6,8 @@
  * recomputation, never the file's own numbers.
  */
 import { type Contract, type StoredRecord, contractHash, contractSchema, recordsSha256, runsOf } from '../contract/index.js';
-import { type LevelResult, type SweepResult, buildCards, engineCard, modelCard } from '../core/index.js';
-import { levelResult } from '../runner/index.js';
+import { type SweepResult, buildCards, engineCard, modelCard } from '../core/index.js';
+import { levelFromRecords } from '../runner/index.js';
 import type { ConfigurationKey } from './fact.js';
 import { type Refusal, refusal } from './refusal.js';
 import { differenceText, differences } from './same-numbers.js';
@@ -18,22 +18,6 @@ export interface CheckedSide {
   contractHash: string;
   /** Run 1 first; each with levels and cards recomputed from its records. */
   runs: SweepResult[];
-}
-
-const closedLoad = (c: number) => ({ kind: 'concurrency' as const, level: c, label: `${c} streams`, offeredRps: null, achievedRps: null, peakInFlight: c, waitedForSlot: 0, scheduleLagMs: null });
-
-/** The level as its records give it; the inputs records cannot hold (loop delay, CPU, GPU memory, load) are taken from the stated level. */
-function recomputeLevel(run: SweepResult, stated: LevelResult, records: readonly StoredRecord[]): LevelResult {
-  const cb = stated.clientBound;
-  return {
-    ...levelResult({
-      load: stated.load ?? closedLoad(stated.concurrency), slo: run.run.slo ?? null, capOf: () => run.run.outputTokens,
-      records, targetOutputTokens: run.run.outputTokens, forceLength: run.run.forceLength,
-      loopDelayMs: cb.loopDelayMs, clientCpuPct: cb.clientCpuPct, clientBudgetMs: cb.budgetMs, gpu: stated.gpuMemMiB,
-    }),
-    ...(stated.gpu === undefined ? {} : { gpu: stated.gpu }),
-    ...(stated.serverTruth === undefined ? {} : { serverTruth: stated.serverTruth }),
-  };
 }
 
 function checkRun(side: ConfigurationKey, k: number, run: SweepResult, synthetic: boolean, out: Refusal[]): SweepResult | null {
@@ -62,7 +46,7 @@ function checkRun(side: ConfigurationKey, k: number, run: SweepResult, synthetic
   const before = out.length;
   const levels = run.levels.map((stated) => {
     const records = byLevel.get(stated.concurrency) ?? [];
-    const again = recomputeLevel(run, stated, records);
+    const again = levelFromRecords(run, stated, records);
     // Corpora carry per-prompt output caps the result does not hold: their short count is not recomputed.
     const compare = synthetic ? again : { ...again, outputTokens: { ...again.outputTokens, short: stated.outputTokens.short } };
     for (const d of differences(stated, compare, `levels[c=${stated.concurrency}]`, false)) {

@@ -3,6 +3,6 @@ export { runSweep, type SweepDeps, type SweepEvent } from './sweep.js';
 export { sweepSpecSchema, levelOrder, requestsFor, type SweepSpec, type SweepSpecInput } from './sweep-spec.js';
 export { SweepError, type SweepErrorCode } from './errors.js';
 export { TOOL_VERSION } from './version.js';
-export { levelResult } from './level-result.js';
+export { levelResult, levelFromRecords } from './level-result.js';
 export { findCapacity, type CapacityOptions } from './capacity.js';
 export { capacityReportSchema, capacityProbeSchema, type CapacityProbe, type CapacityReport } from './capacity-report.js';

@@ -6,7 +6,7 @@
  * whose prompt carries its own output cap (corpora) are judged short against it.
  */
 import {
-  type LevelInput, type LevelLoad, type LevelResult, type RequestRecord, type Slo, isOk, levelGoodput, mean, summarizeLevel,
+  type LevelInput, type LevelLoad, type LevelResult, type RequestRecord, type Slo, type SweepResult, isOk, levelGoodput, mean, summarizeLevel,
 } from '../core/index.js';
 import { outputCapAt } from '../workload/index.js';
 import type { SweepSpec } from './sweep-spec.js';
@@ -36,5 +36,25 @@ export function levelResult(input: LevelResultInput): LevelResult {
     load,
     cachedPromptTokens: { mean: mean(cached) },
     goodput: slo === null ? null : levelGoodput(input.records, slo, summary.durationMs),
+  };
+}
+
+const closedLoad = (c: number): LevelLoad => ({ kind: 'concurrency', level: c, label: `${c} streams`, offeredRps: null, achievedRps: null, peakInFlight: c, waitedForSlot: 0, scheduleLagMs: null });
+
+/**
+ * A stated level of a result file as its raw records give it, with the code the
+ * sweep used: what a file states is never trusted. The inputs records cannot hold
+ * (loop delay, CPU, GPU memory, the load as applied) are taken from the stated level.
+ */
+export function levelFromRecords(run: SweepResult, stated: LevelResult, records: readonly RequestRecord[]): LevelResult {
+  const cb = stated.clientBound;
+  return {
+    ...levelResult({
+      load: stated.load ?? closedLoad(stated.concurrency), slo: run.run.slo ?? null, capOf: () => run.run.outputTokens,
+      records, targetOutputTokens: run.run.outputTokens, forceLength: run.run.forceLength,
+      loopDelayMs: cb.loopDelayMs, clientCpuPct: cb.clientCpuPct, clientBudgetMs: cb.budgetMs, gpu: stated.gpuMemMiB,
+    }),
+    ...(stated.gpu === undefined ? {} : { gpu: stated.gpu }),
+    ...(stated.serverTruth === undefined ? {} : { serverTruth: stated.serverTruth }),
   };
 }

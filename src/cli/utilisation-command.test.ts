@@ -1,0 +1,73 @@
+/**
+ * goodput utilisation as a user runs it: a sweep measures a simulator of known
+ * capacity (4 sequences at 10 ms per token: 400 tok/s), a trace at half the
+ * measured peak is replayed against it, and the utilisation comes out 0.5 ± 0.05
+ * with the cost per successful 1M tokens matching the formula to the cent. A
+ * capacity file whose figures were edited, or that comes without its records,
+ * is refused before anything is sent.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sweepResultSchema } from '../core/index.js';
+import { type SimProcess, spawnSimProcess } from '../sim/index.js';
+import { runGoodput } from '../test-support/goodput-process.js';
+
+let sim: SimProcess;
+const dir = mkdtempSync(join(tmpdir(), 'goodput-utilisation-'));
+const cap = join(dir, 'capacity.json');
+const capRaw = join(dir, 'capacity.jsonl');
+const OUTPUT = 50;
+
+beforeAll(async () => {
+  sim = await spawnSimProcess(['--max-batch', '4', '--decode-step-ms', '10', '--decode-ms-per-extra-seq', '0', '--prefill-base-ms', '5', '--prefill-ms-per-token', '0']);
+  const sweep = await runGoodput(['sweep', '--url', sim.url, '--levels', '2,4,8', '--output-tokens', String(OUTPUT), '--prompt-tokens', '16', '--requests-per-level', '24', '--json', cap, '--raw', capRaw, '--no-save'], {}, 120_000);
+  expect(sweep.code).toBe(0);
+}, 150_000);
+afterAll(async () => { await sim?.stop(); });
+
+describe('goodput utilisation', () => {
+  it('measures 0.5 ± 0.05 for a trace at half the measured capacity, and costs it to the cent', async () => {
+    const peak = Math.max(...sweepResultSchema.parse(JSON.parse(readFileSync(cap, 'utf8'))).levels.map((l) => l.throughputTokS));
+    const rate = peak / 2 / OUTPUT;
+    const trace = join(dir, 'half.jsonl');
+    writeFileSync(trace, Array.from({ length: Math.round(rate * 15) }, (_, i) => JSON.stringify({ t: i / rate, promptTokens: 16, outputTokens: OUTPUT })).join('\n') + '\n');
+    const report = join(dir, 'report.json');
+    const r = await runGoodput(['utilisation', trace, '--capacity', cap, '--capacity-raw', capRaw, '--url', sim.url, '--hourly-cost', '6.50', '--report', report, '--no-save'], {}, 120_000);
+    expect(r.code).toBe(0);
+    const rep = JSON.parse(readFileSync(report, 'utf8')) as {
+      utilisation: number; provenance: string; servedTokS: number; successShare: number;
+      capacity: { tokS: number; file: string; level: string }; trace: { sha256: string }; cost: { costPer1MSuccessfulUsd: number }; series: unknown[];
+    };
+    expect(rep.provenance).toBe('measured');
+    expect(rep.utilisation).toBeGreaterThan(0.45);
+    expect(rep.utilisation).toBeLessThan(0.55);
+    expect(rep.capacity).toMatchObject({ file: 'capacity.json' });
+    expect(rep.capacity.tokS).toBeCloseTo(peak, 6);
+    expect(rep.utilisation).toBeCloseTo(rep.servedTokS / rep.capacity.tokS, 12);
+    const formula = (6.5 / (rep.capacity.tokS * rep.utilisation * rep.successShare * 3600)) * 1e6;
+    expect(rep.cost.costPer1MSuccessfulUsd.toFixed(2)).toBe(formula.toFixed(2));
+    expect(r.stdout).toContain(`Cost per successful 1M output tokens: $${formula.toFixed(2)} = $6.50/h / (`);
+    expect(r.stdout).toMatch(/Utilisation 0\.\d{3} \(measured\): served [\d,.]+ tok\/s over the replay of half\.jsonl \(sha256 [0-9a-f]{12}…\)/);
+    expect(r.stdout).toMatch(/\n {2}tok\/s {6}[▁▂▃▄▅▆▇█]{60} {2}peak/);
+    expect(rep.series).toHaveLength(60);
+  }, 150_000);
+
+  it('refuses a capacity file whose throughput was edited, naming the level and field', async () => {
+    const forged = JSON.parse(readFileSync(cap, 'utf8')) as { levels: Array<{ throughputTokS: number }> };
+    (forged.levels[1] as { throughputTokS: number }).throughputTokS *= 2;
+    const path = join(dir, 'forged.json');
+    writeFileSync(path, JSON.stringify(forged));
+    const r = await runGoodput(['utilisation', join(dir, 'half.jsonl'), '--capacity', path, '--capacity-raw', capRaw, '--url', sim.url, '--no-save']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/forged\.json: levels\[c=4\]\.throughputTokS states [\d.]+, its records give [\d.]+/);
+    expect(r.stderr).not.toMatch(/trace /);
+  }, 60_000);
+
+  it('refuses a capacity file without its records', async () => {
+    const r = await runGoodput(['utilisation', join(dir, 'half.jsonl'), '--capacity', cap, '--url', sim.url, '--no-save']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`--capacity: ${cap} carries no raw records; give them with --capacity-raw (the sweep's --raw file)`);
+  }, 60_000);
+});
