@@ -49,7 +49,7 @@ export function progressReporter(stream: NodeJS.WriteStream): (e: SweepEvent) =>
         const mark = l.invalid ? pc.red(` INVALID (${clean(l.invalidReason ?? '')})`) : l.clientBound.bound ? pc.yellow(' client-bound') : '';
         const first = l.failed > 0 && l.failureExamples[0] !== undefined ? `; first failure: ${clean(l.failureExamples[0])}` : '';
         const retried = (l.clientRetries ?? 0) > 0 ? `, ${l.clientRetries} client-side retries` : '';
-        if (!tty) stream.write(`level ${l.load && l.load.kind !== 'concurrency' ? clean(l.load.label) : `c=${l.concurrency}`}: ${l.requests} requests, ${l.failed} failed${retried}, ${l.throughputTokS.toFixed(1)} tok/s${mark}${first}\n`);
+        if (!tty) stream.write(`level ${l.load && (l.load.kind !== 'concurrency' || l.sessions) ? clean(l.load.label) : `c=${l.concurrency}`}: ${l.requests} requests, ${l.failed} failed${retried}, ${l.throughputTokS.toFixed(1)} tok/s${mark}${first}\n`);
         break;
       }
       case 'stopped':

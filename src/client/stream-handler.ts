@@ -19,6 +19,21 @@ import { StreamRecorder } from './stream-recorder.js';
 import type { RequestMeta, Timeouts } from './types.js';
 
 /** What a handler shares with its client. */
+/** Answer texts kept beside their records, never in them: records are stored and exported; answers are only sent back. */
+const ANSWERS = new WeakMap<RequestRecord, string>();
+
+/** The answer text of a request sent with `keepAnswer`, or undefined. */
+export function answerOf(record: RequestRecord): string | undefined {
+  return ANSWERS.get(record);
+}
+
+/** `to` (a copy of `from`, e.g. marked as a retry) keeps `from`'s answer. */
+export function withAnswerOf(from: RequestRecord, to: RequestRecord): RequestRecord {
+  const answer = ANSWERS.get(from);
+  if (answer !== undefined) ANSWERS.set(to, answer);
+  return to;
+}
+
 export interface HandlerContext {
   clock: Clock;
   timeouts: Timeouts;
@@ -186,12 +201,20 @@ export class StreamHandler implements Dispatcher.DispatchHandler {
     this.signal?.removeEventListener('abort', this.onAbort);
   }
 
+  /** Keeps the answer text of this stream (read back with answerOf). */
+  keepAnswer(): this {
+    this.rec.answerParts = [];
+    return this;
+  }
+
   private settle(outcome: Outcome, endNs: number): void {
     if (this.settled) return;
     this.release();
     if ('message' in outcome) outcome.message = this.ctx.redact(outcome.message);
-    this.resolve(toRecord(this.rec, this.meta, {
+    const record = toRecord(this.rec, this.meta, {
       sendNs: this.sendNs, headersNs: this.headersNs, endNs, httpStatus: this.status, outcome,
-    }));
+    });
+    if (this.rec.answerParts !== null) ANSWERS.set(record, this.rec.answerParts.join(''));
+    this.resolve(record);
   }
 }

@@ -61,5 +61,6 @@ export function toRecord(rec: StreamRecorder, meta: RequestMeta, end: Ending): R
     finishReason: rec.finishReason,
     httpStatus: end.httpStatus,
     outcome: end.outcome,
+    ...(meta.session ? { session: meta.session } : {}),
   };
 }

@@ -7,7 +7,7 @@
  * A stream that sends more events or tokens than its output cap allows is cut
  * off (`overrun`), so what it keeps stays bounded by the cap.
  */
-import { maxEventsPerRequest, maxTokensPerRequest } from '../core/index.js';
+import { LIMITS, maxEventsPerRequest, maxTokensPerRequest } from '../core/index.js';
 import { asObj, chunkReader, num, numberAt, type ChunkReader, type Obj } from './chunk-reader.js';
 import type { StreamReading } from './dialects/types.js';
 import { excerpt } from './error-text.js';
@@ -36,6 +36,9 @@ export class StreamRecorder {
   events = 0;
   /** Set when the stream went past the events or tokens its output cap allows; nothing more is read. */
   overrun: string | null = null;
+  /** The answer text, kept only when asked (a session's next turn carries it), bounded by the request body limit. */
+  answerParts: string[] | null = null;
+  private answerChars = 0;
   private exact = true;
   private cumulative = 0;
   private readonly reader: ChunkReader;
@@ -100,6 +103,10 @@ export class StreamRecorder {
       }
       answer = v.answer;
       reasoning ||= v.reasoning;
+    }
+    if (answer && this.answerParts !== null && this.answerChars + content.length <= LIMITS.requestBodyBytes.max) {
+      this.answerParts.push(content);
+      this.answerChars += content.length;
     }
     if (answer || reasoning) this.tokenChunk(answer, reasoning, cumulative);
   }

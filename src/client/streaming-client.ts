@@ -11,7 +11,7 @@ import { monotonicNs, type Clock } from './clock.js';
 import { generic } from './dialects/generic.js';
 import type { Dialect } from './dialects/types.js';
 import { watchSocketReuse } from './socket-reuse.js';
-import { StreamHandler, type HandlerContext } from './stream-handler.js';
+import { StreamHandler, type HandlerContext, withAnswerOf } from './stream-handler.js';
 import { resolveTarget } from './target.js';
 import { DEFAULT_TIMEOUTS, type RequestMeta, type RequestSpec, type Target, type Timeouts } from './types.js';
 
@@ -88,6 +88,7 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
       const request = { path: paths[spec.endpoint], method: 'POST', headers, body, headersTimeout: timeouts.headersMs, bodyTimeout: timeouts.idleMs };
       const attempt = (dispatcher: Dispatcher, done: (r: RequestRecord) => void, retry: (() => void) | null) => {
         const handler = new StreamHandler(ctx, meta, spec.maxTokens, done, retry);
+        if (spec.keepAnswer) handler.keepAnswer();
         handler.start(() => { dispatcher.dispatch(request, handler); }, signal);
       };
       const retryOnFreshSocket = () => {
@@ -96,7 +97,7 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
         attempt(fresh, (r) => {
           retries.delete(fresh);
           void fresh.destroy();
-          resolve({ ...r, clientRetry: true });
+          resolve(withAnswerOf(r, { ...r, clientRetry: true }));
         }, null);
       };
       attempt(pool, resolve, retryOnFreshSocket);

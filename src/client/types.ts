@@ -14,8 +14,12 @@ export interface Target {
 export interface RequestSpec {
   endpoint: 'chat' | 'completions';
   model: string;
-  /** Chat: the content of a single user message. Completions: the raw prompt. */
+  /** Chat: the content of the (last) user message. Completions: the raw prompt. */
   prompt: string;
+  /** Chat only: the conversation before this user message (a session's earlier turns, with the model's own answers). */
+  history?: ReadonlyArray<{ role: 'user' | 'assistant'; content: string }>;
+  /** Keep the answer text (see answerOf): a session's next turn carries it. */
+  keepAnswer?: boolean;
   /** Output cap in tokens, sent as both `max_tokens` and `max_completion_tokens`. */
   maxTokens: number;
   /** Ask for exactly `maxTokens`: sends `ignore_eos: true` and `min_tokens: maxTokens`. */
@@ -50,6 +54,8 @@ export interface RequestMeta {
   warmup: boolean;
   /** When the scheduler meant to send it, in the client clock's nanoseconds. */
   targetSendNs: number;
+  /** The session and turn (0-based) it belongs to, in a multi-turn run. */
+  session?: { id: number; turn: number };
 }
 
 /** Per-phase limits, all in milliseconds. */

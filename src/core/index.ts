@@ -36,3 +36,4 @@ export * from './limits.js';
 export * from './overlap.js';
 export * from './limit-schema.js';
 export * from './utilisation.js';
+export * from './session-summary.js';

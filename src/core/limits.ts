@@ -27,6 +27,7 @@ export const LIMITS = {
   apiIngestBodyBytes: { max: 256 * MiB, what: 'bytes in one level with its raw records sent to goodput serve' },
   // Result files carry every raw record: a full 64-level sweep at 20,000 requests per level stays far below this.
   inputFileBytes: { max: 512 * MiB, what: 'bytes in one result, receipt, score or evidence file we read' },
+  sessionTurns: { max: 64, what: 'turns in one multi-turn session' },
   traceLineBytes: { max: 1 * MiB, what: 'bytes in one line of a replayed trace' },
   traceBlockTokens: { max: 65_536, what: 'prompt tokens per trace block (one Mooncake hash id)' },
   traceSpeed: { max: 1000, what: 'times the recorded speed of a replayed trace' },

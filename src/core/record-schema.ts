@@ -44,6 +44,7 @@ export const rawRecordSchema = z.object({
   httpStatus: z.number().nullable(),
   outcome: outcomeSchema,
   clientRetry: z.literal(true).optional(),
+  session: z.object({ id: z.number().int().nonnegative(), turn: z.number().int().nonnegative() }).optional(),
   /** Matrix cell index (goodput run); absent in files written by goodput sweep. */
   cell: z.number().int().nonnegative().optional(),
 });

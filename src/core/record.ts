@@ -75,6 +75,8 @@ export interface RequestRecord {
    * fault, counted per level). Absent: sent once.
    */
   clientRetry?: true;
+  /** In a multi-turn run: the session (0-based, in start order) and the turn within it (0-based). */
+  session?: { id: number; turn: number };
 }
 
 /** True when a record counts as a success. */

@@ -10,6 +10,7 @@ import { businessCostSchema } from './cost-success.js';
 import { levelGoodputSchema } from './goodput.js';
 import { rawRecordSchema } from './record-schema.js';
 import { sloSchema } from './slo.js';
+import { sessionSummarySchema } from './session-summary.js';
 import { gpuLevelSchema, serverMetricsRunSchema, serverTruthSchema } from './telemetry-schema.js';
 
 export const SCHEMA_VERSION = 1;
@@ -86,6 +87,8 @@ export const levelResultSchema = z.object({
   load: levelLoadSchema.optional(),
   /** Mean prompt tokens the server reported as served from its prefix cache (usage.prompt_tokens_details.cached_tokens). */
   cachedPromptTokens: z.object({ mean: z.number().nullable() }).optional(),
+  /** Multi-turn runs: figures per turn index and per session. */
+  sessions: sessionSummarySchema.optional(),
   /** Goodput against the run's SLOs; null when the run had none. */
   goodput: levelGoodputSchema.nullable().optional(),
 });

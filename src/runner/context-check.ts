@@ -12,6 +12,14 @@ import type { SweepSpec } from './sweep-spec.js';
 /** @throws SweepError('preflight-refused') when the prompt plus the output cap exceeds the reported context. */
 export function checkContext(spec: SweepSpec, context: EngineSetup['context']): void {
   if (context === null) return;
+  if (spec.prompts.kind === 'sessions') {
+    // A session's last turn carries the whole conversation: every message and answer before it (counted in words).
+    const sizes = spec.prompts.sessions.map((s) => s.turns.reduce((a, t) => a + (t.p ?? t.text?.split(/\s+/).filter(Boolean).length ?? 0) + t.o, 0));
+    const worst = sizes.reduce((a, x, i) => (x > (sizes[a] ?? 0) ? i : a), 0);
+    if ((sizes[worst] ?? 0) <= context.tokens) return;
+    throw new SweepError('preflight-refused',
+      `${spec.url}: session ${worst + 1}'s conversation grows to at least ${sizes[worst]} tokens by its last turn, beyond the server's context of ${context.tokens} tokens (${context.source}); use fewer or shorter turns, or give the server a longer context`);
+  }
   if (spec.prompts.kind === 'trace') {
     // The trace's own lengths: its largest request must fit.
     const big = spec.prompts.requests.reduce((a, r) => (r.p + r.o > a.p + a.o ? r : a));

@@ -6,7 +6,7 @@
  * whose prompt carries its own output cap (corpora) are judged short against it.
  */
 import {
-  type LevelInput, type LevelLoad, type LevelResult, type RequestRecord, type Slo, type SweepResult, isOk, levelGoodput, mean, summarizeLevel,
+  type LevelInput, type LevelLoad, type LevelResult, type RequestRecord, type Slo, type SweepResult, isOk, levelGoodput, mean, summarizeLevel, summarizeSessions,
 } from '../core/index.js';
 import { outputCapAt } from '../workload/index.js';
 import type { SweepSpec } from './sweep-spec.js';
@@ -14,17 +14,22 @@ import type { SweepSpec } from './sweep-spec.js';
 export interface LevelResultInput extends Omit<LevelInput, 'concurrency'> {
   load: LevelLoad;
   slo: Slo | null;
+  /** Multi-turn runs: each session's planned turns. */
+  sessionTurns?: readonly number[];
   /** Each request's own output cap, tokens. */
   capOf: (r: RequestRecord) => number;
 }
 
 /** The output cap of each request of a level whose prompts start at `promptOffset` in the sweep. */
 export function outputCapOf(spec: SweepSpec, promptOffset: number): (r: RequestRecord) => number {
+  const src = spec.prompts;
+  // A session's turns are sent interleaved with other sessions': the record says which turn it was.
+  if (src.kind === 'sessions') return (r) => (r.session ? src.sessions[r.session.id]?.turns[r.session.turn]?.o : undefined) ?? spec.outputTokens;
   return (r) => outputCapAt(spec.prompts, promptOffset + r.seq) ?? spec.outputTokens;
 }
 
 export function levelResult(input: LevelResultInput): LevelResult {
-  const { load, slo, capOf, ...rest } = input;
+  const { load, slo, capOf, sessionTurns, ...rest } = input;
   const closed = load.kind === 'concurrency';
   const summary = summarizeLevel({ ...rest, concurrency: closed ? load.level : Math.max(1, load.peakInFlight) });
   const ok = input.records.filter((r) => !r.warmup && isOk(r));
@@ -36,6 +41,7 @@ export function levelResult(input: LevelResultInput): LevelResult {
     load,
     cachedPromptTokens: { mean: mean(cached) },
     goodput: slo === null ? null : levelGoodput(input.records, slo, summary.durationMs),
+    ...(sessionTurns ? ((s) => (s === null ? {} : { sessions: s }))(summarizeSessions(input.records, sessionTurns)) : {}),
   };
 }
 

@@ -20,8 +20,8 @@ export interface OpenLoopInput {
   startNs: number;
   clock: Clock;
   signal: AbortSignal;
-  /** Sends request i (0-based within the measured requests); resolves when its stream ends. */
-  send(i: number, targetSendNs: number): Promise<RequestRecord>;
+  /** Sends request i (0-based within the measured requests; a whole session for sessions); resolves when it ends. */
+  send(i: number, targetSendNs: number): Promise<Pick<RequestRecord, 'endNs'>>;
 }
 
 export interface OpenLoopRun {
@@ -47,7 +47,7 @@ function waitUntil(clock: Clock, dueNs: number, signal: AbortSignal): Promise<vo
 /** Runs the schedule; resolves when every sent request has ended (or the signal stopped the rest). */
 export async function runOpenLoop(input: OpenLoopInput): Promise<OpenLoopRun> {
   const scheduledNs = input.offsetsNs.map((o) => input.startNs + o);
-  const inFlight = new Set<Promise<RequestRecord>>();
+  const inFlight = new Set<Promise<Pick<RequestRecord, 'endNs'>>>();
   const waiters: Array<(freedNs: number) => void> = [];
   let waitedForSlot = 0;
   for (let i = 0; i < scheduledNs.length && !input.signal.aborted; i++) {

@@ -7,9 +7,9 @@
  * requests in flight, and a stop is heard between any two sends.
  */
 import { setMaxListeners } from 'node:events';
-import type { LevelLoad, RequestRecord } from '../core/index.js';
-import type { Clock, RequestSpec, StreamingClient } from '../client/index.js';
-import { arrivalOps, promptFor } from '../workload/index.js';
+import { type LevelLoad, type RequestRecord, isOk } from '../core/index.js';
+import { type Clock, type RequestSpec, type StreamingClient, answerOf } from '../client/index.js';
+import { type SessionsSource, arrivalOps, promptFor, sessionUserText } from '../workload/index.js';
 import { levelLoad } from './level-load.js';
 import { runOpenLoop } from './open-loop.js';
 import type { SweepSpec } from './sweep-spec.js';
@@ -62,6 +62,60 @@ function requestSpec(ctx: LevelContext, seq: number): RequestSpec {
   };
 }
 
+/** Waits `ms`, or less when the signal stops the run. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (ms <= 0 || signal.aborted) return resolve();
+    const done = () => { clearTimeout(timer); signal.removeEventListener('abort', done); resolve(); };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/**
+ * Multi-turn sessions: at a session concurrency (C sessions at once, the next one
+ * starting when one ends) or a session rate (open loop over session starts). Each
+ * turn is sent with the conversation so far — earlier user messages and the
+ * model's own answers — after the session's think time; a turn that fails ends its
+ * session (the next turn would need its answer).
+ */
+async function runSessions(ctx: LevelContext, src: SessionsSource, signal: AbortSignal, finish: (r: RequestRecord) => void): Promise<void> {
+  let seq = 0;
+  const runSession = async (id: number, firstTargetNs: number): Promise<Pick<RequestRecord, 'endNs'>> => {
+    const session = src.sessions[id] as SessionsSource['sessions'][number];
+    const history: Array<{ role: 'user' | 'assistant'; content: string }> = [];
+    let targetSendNs = firstTargetNs;
+    let endNs: number | null = null;
+    for (const [turn, t] of session.turns.entries()) {
+      if (turn > 0) {
+        await pause(session.thinkMs[turn - 1] ?? 0, signal);
+        targetSendNs = ctx.clock();
+      }
+      if (signal.aborted) break;
+      const user = sessionUserText(session, id, turn, ctx.runId);
+      const spec: RequestSpec = { ...requestSpec(ctx, seq), prompt: user, maxTokens: t.o, history: [...history], keepAnswer: true };
+      const r = await ctx.client.send(spec, { seq: seq++, concurrency: ctx.concurrency, warmup: false, targetSendNs, session: { id, turn } }, signal);
+      finish(r);
+      endNs = r.endNs;
+      if (!isOk(r)) break;
+      history.push({ role: 'user', content: user }, { role: 'assistant', content: answerOf(r) ?? '' });
+    }
+    return { endNs: endNs ?? ctx.clock() };
+  };
+  const n = src.sessions.length;
+  const plan = arrivalOps(ctx.spec.arrival).plan(ctx.concurrency, n);
+  if (plan.kind === 'closed') {
+    let next = 0;
+    const worker = async () => {
+      let target = ctx.clock();
+      while (next < n && !signal.aborted) target = (await runSession(next++, target)).endNs ?? ctx.clock();
+    };
+    await Promise.all(Array.from({ length: Math.min(plan.slots, n) }, worker));
+  } else {
+    await runOpenLoop({ offsetsNs: plan.offsetsNs, maxInFlight: plan.maxInFlight, startNs: ctx.clock(), clock: ctx.clock, signal, send: runSession });
+  }
+}
+
 export async function runLevel(ctx: LevelContext): Promise<LevelRun> {
   const records: RequestRecord[] = [];
   const stop = new AbortController();
@@ -110,7 +164,9 @@ export async function runLevel(ctx: LevelContext): Promise<LevelRun> {
     if (!stop.signal.aborted) await ctx.client.openConnections(ops.warmSockets(ctx.concurrency, total));
     if (!stop.signal.aborted) await ctx.beforeMeasured?.();
     const startNs = ctx.clock();
-    if (plan.kind === 'closed') {
+    if (ctx.spec.prompts.kind === 'sessions') {
+      await runSessions(ctx, ctx.spec.prompts, stop.signal, finish);
+    } else if (plan.kind === 'closed') {
       let next = 0;
       const worker = async () => {
         let targetSendNs = startNs;
@@ -132,7 +188,9 @@ export async function runLevel(ctx: LevelContext): Promise<LevelRun> {
   }
   const measured = records.filter((r) => !r.warmup).map((record) => ({ record, index: record.seq - warmups }));
   const load = levelLoad({
-    kind: ctx.spec.arrival.kind, level: ctx.concurrency, label: ops.label(ctx.concurrency), measured, scheduledNs, waitedForSlot,
+    kind: ctx.spec.arrival.kind, level: ctx.concurrency, measured, scheduledNs, waitedForSlot,
+    label: ctx.spec.prompts.kind !== 'sessions' ? ops.label(ctx.concurrency)
+      : ctx.spec.arrival.kind === 'rate' ? `${ctx.concurrency} sessions/s ${ctx.spec.arrival.process}` : `${ctx.concurrency} session${ctx.concurrency === 1 ? '' : 's'} at once`,
   });
   return { records, serverFailure, load };
 }

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { DEFAULT_CLIENT_BUDGET_MS, arrivalSchema, levelsSchema, limitedCount, limitedInt, sloSchema, urlCredentialProblem } from '../core/index.js';
-import { arrivalOps, promptSourceSchema } from '../workload/index.js';
+import { arrivalOps, promptSourceSchema, turnsOf } from '../workload/index.js';
 import { GPU_SOURCE_CHOICES } from '../telemetry/index.js';
 import { ENGINE_CHOICES, type EngineChoice } from '../client/index.js';
 
@@ -68,6 +68,11 @@ export const sweepSpecSchema = z.object({
   dcgmUrl: z.url({ protocol: /^https?$/, error: 'dcgmUrl must be an http(s) URL' }).nullable().default(null),
 }).superRefine((spec, ctx) => {
   const ops = arrivalOps(spec.arrival);
+  if (spec.prompts.kind === 'sessions') {
+    if (spec.endpoint !== 'chat') ctx.addIssue({ code: 'custom', path: ['endpoint'], message: 'sessions are conversations: they need the chat endpoint' });
+    if (spec.arrival.kind !== 'concurrency' && spec.arrival.kind !== 'rate') ctx.addIssue({ code: 'custom', path: ['arrival', 'kind'], message: 'sessions start at a session concurrency or a session rate' });
+    if (spec.warmup !== 0) ctx.addIssue({ code: 'custom', path: ['warmup'], message: 'sessions run no warm-ups' });
+  }
   spec.levels.forEach((level, i) => {
     const problem = ops.checkLevel(level);
     if (problem) ctx.addIssue({ code: 'custom', path: ['levels', i], message: `${problem} (arrival ${spec.arrival.kind})` });
@@ -79,6 +84,8 @@ export type SweepSpec = z.output<typeof sweepSpecSchema>;
 
 /** Requests a level runs: the fixed count, or the arrival kind's 'auto' (concurrency: max(8, 4 × C)). */
 export function requestsFor(spec: SweepSpec, level: number): number {
+  // Sessions: every turn of every session, once per level.
+  if (spec.prompts.kind === 'sessions') return turnsOf(spec.prompts);
   return spec.requestsPerLevel === 'auto' ? arrivalOps(spec.arrival).autoRequests(level) : spec.requestsPerLevel;
 }
 

@@ -151,6 +151,7 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
       if (signal.aborted) break;
       const level = { ...levelResult({
         load: run.load, slo: spec.slo, capOf: outputCapOf(spec, promptOffset),
+        ...(spec.prompts.kind === 'sessions' ? { sessionTurns: spec.prompts.sessions.map((s) => s.turns.length) } : {}),
         records: run.records, targetOutputTokens: spec.outputTokens, forceLength: spec.forceLength,
         loopDelayMs, clientCpuPct: wallUs > 0 ? ((cpu.user + cpu.system) / wallUs) * 100 : null,
         clientBudgetMs: spec.clientBudgetMs, gpu: tel.gpuMem,

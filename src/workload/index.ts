@@ -16,3 +16,4 @@ export { expandMatrix, MATRIX_ORDER, type CellSpec, type MatrixAxes, type Prompt
 export { readTrace, parseWindow, type Trace, type TraceFormat, type TraceOptions, type TraceRequest } from './trace-read.js';
 export { replayParts, DEFAULT_BLOCK_TOKENS } from './trace-replay.js';
 export { tracePrompt } from './trace-prompt.js';
+export { loadShareGpt, sessionUserText, syntheticSessions, turnsOf, type Range, type Session, type SessionsSource } from './sessions.js';

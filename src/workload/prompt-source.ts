@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { LIMITS } from '../core/index.js';
 import type { PromptItem } from './cell-prompts.js';
 import { syntheticPrompt } from './synthetic-prompt.js';
+import { type SessionsSource, sessionUserText, sessionsSourceSchema } from './sessions.js';
 import { tracePrompt } from './trace-prompt.js';
 
 export const promptSourceSchema = z.discriminatedUnion('kind', [
@@ -34,7 +35,9 @@ export const promptSourceSchema = z.discriminatedUnion('kind', [
       text: z.string().min(1).optional(),
     }).strict()).min(1).max(LIMITS.requestsPerLevel.max),
   }).strict(),
-], { error: (iss) => (iss.code === 'invalid_union' ? 'kind must be synthetic, list or trace' : undefined) });
+  /** Multi-turn sessions (sessions.ts): the runner sends each session's turns in order, each with the conversation so far. */
+  sessionsSourceSchema,
+], { error: (iss) => (iss.code === 'invalid_union' ? 'kind must be synthetic, list, trace or sessions' : undefined) });
 
 export type PromptSource = z.output<typeof promptSourceSchema>;
 
@@ -74,7 +77,30 @@ const SOURCES: { [K in PromptSource['kind']]: SourceOps<Extract<PromptSource, { 
     },
     cap: (s, index) => s.requests[index % s.requests.length]?.o,
   },
+  // Turns in session order; the runner builds each turn with its history (run-level.ts), this is turn i alone.
+  sessions: {
+    prompt: (s, r) => {
+      const { id, turn } = turnAt(s, r.index);
+      const session = s.sessions[id] as SessionsSource['sessions'][number];
+      return { text: sessionUserText(session, id, turn, r.run ?? r.salt), outputTokens: session.turns[turn]?.o };
+    },
+    cap: (s, index) => {
+      const { id, turn } = turnAt(s, index);
+      return s.sessions[id]?.turns[turn]?.o;
+    },
+  },
 };
+
+/** Session and turn of the i-th turn overall (i mod the total). */
+function turnAt(s: SessionsSource, index: number): { id: number; turn: number } {
+  const total = s.sessions.reduce((a, x) => a + x.turns.length, 0);
+  let i = index % total;
+  for (const [id, x] of s.sessions.entries()) {
+    if (i < x.turns.length) return { id, turn: i };
+    i -= x.turns.length;
+  }
+  return { id: 0, turn: 0 };
+}
 
 const opsOf = (source: PromptSource) => SOURCES[source.kind] as SourceOps<PromptSource>;
 

@@ -26,7 +26,7 @@ function buildBody(spec: RequestSpec): string {
   const body: Record<string, unknown> = { model: spec.model };
   if (spec.endpoint === 'chat') {
     const thinking = thinkingChoice(STYLE, spec.model, spec.thinking);
-    body.messages = [{ role: 'user', content: promptText(spec, thinking.promptSuffix) }];
+    body.messages = [...(spec.history ?? []), { role: 'user', content: promptText(spec, thinking.promptSuffix) }];
     Object.assign(body, thinking.body);
   } else {
     body.prompt = spec.prompt;

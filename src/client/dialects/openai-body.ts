@@ -38,7 +38,7 @@ export function openAiBody(spec: RequestSpec, rules: OpenAiBodyRules): string {
   const thinking = chat ? thinkingChoice(rules.thinking, spec.model, spec.thinking) : null;
   const body: Record<string, unknown> = { model: spec.model };
   const prompt = promptText(spec, thinking?.promptSuffix ?? '');
-  if (chat) body.messages = [{ role: 'user', content: prompt }];
+  if (chat) body.messages = [...(spec.history ?? []), { role: 'user', content: prompt }];
   else body.prompt = prompt;
   for (const key of rules.maxTokensKeys[spec.endpoint]) body[key] = spec.maxTokens;
   if (spec.forceLength) Object.assign(body, lengthKeys(rules.length, spec.maxTokens));

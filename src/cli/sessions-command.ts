@@ -1,0 +1,97 @@
+/**
+ * `goodput sessions --url URL`: multi-turn conversations, each turn sent with
+ * the conversation so far (the model's own answers included) after a think time,
+ * from a ShareGPT-style file or synthetic; levels are sessions at once (or, with
+ * --session-rate, sessions started per second). Reported per turn index and per
+ * session under the usual table.
+ */
+import type { Command } from 'commander';
+import { LIMITS, type LevelResult, limitMessage, sanitizeForTerminal as clean } from '../core/index.js';
+import type { SweepSpecInput } from '../runner/index.js';
+import { type Range, loadShareGpt, syntheticSessions } from '../workload/index.js';
+import { asUsageErrors } from './contract-errors.js';
+import { CliError, EXIT } from './exit-codes.js';
+import { badFlag, parseNumber } from './parse-flags.js';
+import { saveTarget } from './save-run.js';
+import { type SweepFlags, addSweepOptions, specFromFlags, sweepAndReport } from './sweep-command.js';
+
+interface SessionsFlags extends SweepFlags {
+  conversations?: string; sessions: string; turns: string; userTokens: string; answerTokens: string; thinkS: string; sessionRate?: boolean;
+}
+
+/** Sweep flags a session run decides itself. */
+const FROM_SESSIONS: Readonly<Record<string, string>> = {
+  outputTokens: '--output-tokens: each turn\'s output cap comes from its conversation (or --answer-tokens)',
+  promptTokens: '--prompt-tokens: each turn\'s message comes from its conversation (or --user-tokens)',
+  requestsPerLevel: '--requests-per-level: a level sends every turn of every session (set --sessions)',
+  warmup: '--warmup: sessions run no warm-ups',
+};
+
+/** `A..B` (or `A`): two numbers, A ≤ B, within [min, max]. */
+export function parseRange(flag: string, text: string, o: { integer: boolean; min: number; max: number }): Range {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(?:\.\.\s*(\d+(?:\.\d+)?))?\s*$/.exec(text);
+  const a = Number(m?.[1]);
+  const b = m?.[2] === undefined ? a : Number(m[2]);
+  const ok = m !== null && a <= b && a >= o.min && b <= o.max && (!o.integer || (Number.isInteger(a) && Number.isInteger(b)));
+  if (!ok) throw badFlag(flag, `'${text}' is not a range A..B of ${o.integer ? 'whole numbers' : 'numbers'} from ${o.min} to ${o.max} with A ≤ B (e.g. ${o.integer ? '3..8' : '0.5..2'})`);
+  return [a, b];
+}
+
+/** Per-turn and per-session lines under the table. */
+export function sessionLines(levels: readonly LevelResult[]): string[] {
+  const ms = (x: { p50: number; p95: number } | null) => (x === null ? 'n/a' : `${x.p50.toFixed(1)}/${x.p95.toFixed(1)}`);
+  const n = (x: number | null) => (x === null ? 'n/a' : x.toFixed(0));
+  return levels.flatMap((l) => {
+    const s = l.sessions;
+    if (!s) return [];
+    return [
+      '', `Sessions at ${clean(l.load?.label ?? String(l.concurrency))}: ${s.completed} of ${s.sessions} completed every turn · session time p50/p95 ${ms(s.durationMs)} ms · tokens per session: prompt ${n(s.promptTokensMean)}, output ${n(s.outputTokensMean)}`,
+      '  turn  requests  TTFT p50/p95 (ms)  TPOT p50/p95 (ms)  prompt tokens  cached',
+      ...s.turns.map((t) => `  ${String(t.turn).padStart(4)}  ${String(t.requests).padStart(8)}  ${ms(t.ttftMs).padStart(17)}  ${ms(t.tpotMs).padStart(17)}  ${n(t.promptTokensMean).padStart(13)}  ${n(t.cachedPromptTokensMean).padStart(6)}`),
+    ];
+  });
+}
+
+export function registerSessionsCommand(program: Command): void {
+  const cmd = addSweepOptions(program.command('sessions').description('multi-turn conversations: each turn carries the conversation so far, the model\'s answers included'))
+    .option('--conversations <file>', 'a ShareGPT-style JSON file: [{ "conversations": [{ "from": "human" | "gpt", "value": … }] }]')
+    .option('--sessions <n>', 'sessions per level (synthetic; or the first N conversations of the file)', '16')
+    .option('--turns <a..b>', 'synthetic: turns per session', '3..8')
+    .option('--user-tokens <a..b>', 'synthetic: words per user message', '64..256')
+    .option('--answer-tokens <a..b>', 'synthetic: output cap per answer', '64..256')
+    .option('--think-s <a..b>', 'think time before each turn after the first, seconds (uniform)', '1..3')
+    .option('--session-rate', 'levels are sessions started per second (Poisson, --seed) instead of sessions at once');
+  cmd.action(async (flags: SessionsFlags) => {
+    for (const [key, message] of Object.entries(FROM_SESSIONS)) {
+      if (cmd.getOptionValueSource(key) === 'cli') throw new CliError(EXIT.usage, message);
+    }
+    const count = parseNumber('--sessions', flags.sessions, { integer: true, min: 1, limit: 'requestsPerLevel' });
+    const thinkS = parseRange('--think-s', flags.thinkS, { integer: false, min: 0, max: 3600 });
+    const seed = parseNumber('--seed', flags.seed, { integer: true });
+    const base = specFromFlags(flags, process.argv.slice(2));
+    let prompts: SweepSpecInput['prompts'];
+    if (flags.conversations !== undefined) {
+      const { source, skipped } = await asUsageErrors(() => loadShareGpt(flags.conversations as string, { maxSessions: count, thinkS, seed }));
+      if (skipped > 0) process.stderr.write(`goodput: ${skipped} conversation(s) without a human message followed by an answer were skipped\n`);
+      prompts = source;
+    } else {
+      prompts = syntheticSessions({
+        sessions: count, seed, thinkS,
+        turns: parseRange('--turns', flags.turns, { integer: true, min: 1, max: LIMITS.sessionTurns.max }),
+        userTokens: parseRange('--user-tokens', flags.userTokens, { integer: true, min: 1, max: LIMITS.promptTokens.max }),
+        answerTokens: parseRange('--answer-tokens', flags.answerTokens, { integer: true, min: 1, max: LIMITS.outputTokens.max }),
+      });
+    }
+    const turns = prompts.kind === 'sessions' ? prompts.sessions.reduce((a, s) => a + s.turns.length, 0) : 0;
+    if (turns > LIMITS.requestsPerLevel.max) throw badFlag('--sessions', `${limitMessage('requestsPerLevel', turns, 'turns')}; use fewer sessions`);
+    const spec: SweepSpecInput = {
+      ...base, prompts, warmup: 0, requestsPerLevel: 'auto',
+      // Turns share their conversation's prefix on purpose: no per-request cache salt (each session starts with a word of its own).
+      cache: 'warm',
+      ...(flags.sessionRate ? { arrival: { kind: 'rate' as const, process: 'poisson' as const, seed } } : {}),
+    };
+    const { code, result } = await sweepAndReport(spec, { json: flags.json, raw: flags.raw, save: saveTarget(flags, false, 'goodput sessions') });
+    if (flags.json !== '-') process.stdout.write(sessionLines(result.levels).join('\n') + '\n');
+    if (code !== EXIT.ok) throw new CliError(code, '');
+  });
+}
