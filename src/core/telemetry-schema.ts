@@ -43,6 +43,8 @@ export const serverTruthSchema = z.object({
   generatedTokens: num.nullable(),
   promptTokens: num.nullable(),
   prefixCacheHitPct: num.nullable(),
+  /** The server's own write lateness over the level (p99, ms), where it reports it (goodput's simulator); it widens the TTFT allowance. */
+  lateP99Ms: num.nullable().optional(),
   running: gaugeStatsSchema.nullable(),
   waiting: gaugeStatsSchema.nullable(),
   kvCacheUsagePct: gaugeStatsSchema.nullable(),

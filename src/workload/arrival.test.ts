@@ -70,7 +70,7 @@ describe('each kind owns its levels, defaults and plan', () => {
   });
   it('an unknown kind is refused, naming the kinds', () => {
     const bad = arrivalSchema.safeParse({ kind: 'gamma' });
-    expect(bad.error?.issues[0]).toMatchObject({ path: ['kind'], message: 'kind must be one of concurrency, rate, burst' });
+    expect(bad.error?.issues[0]).toMatchObject({ path: ['kind'], message: 'kind must be one of concurrency, rate, burst, trace' });
     expect(arrivalSchema.safeParse({ kind: 'rate', process: 'uniform' }).error?.issues[0]?.message).toBe('process must be constant or poisson');
   });
 });
