@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { useSimulators } from '../test-support/simulators.js';
 import type { RequestRecord } from '../core/index.js';
+import { runOpenLoop } from './open-loop.js';
 import { runSweep } from './sweep.js';
 
 const sim = useSimulators({ prefillBaseMs: 5, prefillMsPerToken: 0, decodeStepMs: 2, decodeMsPerExtraSeq: 0, port: 0 });
@@ -91,5 +92,31 @@ describe('prompt lists and goodput', () => {
     expect(g).toMatchObject({ requests: 4, met: 0, share: 0, holds: false, missed: { e2eMs: 4, ttftMs: 0 } });
     expect(g?.checks.map((x) => [x.metric, x.holds])).toEqual([['ttftMs', true], ['e2eMs', false]]);
     expect(result.run.slo).toEqual({ ttftMs: { p: 95, max: 5000 }, e2eMs: { p: 50, max: 1 } });
+  });
+});
+
+describe('the open-loop driver alone (an injected clock)', () => {
+  it('prepares a burst while it waits for its first request, and never a request whose turn is due', async () => {
+    let now = 0;
+    const clock = () => now;
+    // A quiet 50 ms, then a burst of three at 50 ms, then one at 400 ms (beyond the look-ahead horizon).
+    const offsetsNs = [0, 50e6, 50e6, 50e6, 400e6];
+    const events: string[] = [];
+    const done = (i: number) => Promise.resolve({ endNs: now, i });
+    const ended = runOpenLoop({
+      offsetsNs, maxInFlight: 8, startNs: 0, clock, signal: new AbortController().signal,
+      prepare: (i) => events.push(`prepare ${i}`),
+      send: (i) => { events.push(`send ${i}`); return done(i); },
+    });
+    // The clock moves only when the driver waits: each wait lands exactly on the next due time.
+    const tick = setInterval(() => { now += 10e6; }, 1);
+    await ended;
+    clearInterval(tick);
+    expect(events.filter((e) => e.startsWith('send'))).toEqual(['send 0', 'send 1', 'send 2', 'send 3', 'send 4']);
+    // 1–3 were prepared before 1 was sent (during the wait after 0); 4 is 350 ms past them, so prepared only later.
+    expect(events.indexOf('prepare 3')).toBeLessThan(events.indexOf('send 1'));
+    expect(events.indexOf('prepare 4')).toBeGreaterThan(events.indexOf('send 3'));
+    // Nothing is prepared twice.
+    expect(events.filter((e) => e.startsWith('prepare')).length).toBe(new Set(events.filter((e) => e.startsWith('prepare'))).size);
   });
 });

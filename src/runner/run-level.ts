@@ -155,8 +155,15 @@ export async function runLevel(ctx: LevelContext): Promise<LevelRun> {
     }
 
     const total = ctx.requests;
+    // Open loops build requests due soon while they wait (open-loop.ts): each is used once, then dropped.
+    const prepared = new Map<number, RequestSpec>();
+    const specAt = (i: number) => {
+      const spec = prepared.get(i) ?? requestSpec(ctx, warmups + i);
+      prepared.delete(i);
+      return spec;
+    };
     const send = async (i: number, targetSendNs: number) => {
-      const r = await ctx.client.send(requestSpec(ctx, warmups + i), { seq: warmups + i, concurrency: ctx.concurrency, warmup: false, targetSendNs }, stop.signal);
+      const r = await ctx.client.send(specAt(i), { seq: warmups + i, concurrency: ctx.concurrency, warmup: false, targetSendNs }, stop.signal);
       finish(r);
       return r;
     };
@@ -178,7 +185,8 @@ export async function runLevel(ctx: LevelContext): Promise<LevelRun> {
       };
       await Promise.all(Array.from({ length: Math.min(plan.slots, total) }, worker));
     } else {
-      const open = await runOpenLoop({ offsetsNs: plan.offsetsNs, maxInFlight: plan.maxInFlight, startNs, clock: ctx.clock, signal: stop.signal, send });
+      const prepare = (i: number) => { prepared.set(i, requestSpec(ctx, warmups + i)); };
+      const open = await runOpenLoop({ offsetsNs: plan.offsetsNs, maxInFlight: plan.maxInFlight, startNs, clock: ctx.clock, signal: stop.signal, prepare, send });
       scheduledNs = open.scheduledNs;
       waitedForSlot = open.waitedForSlot;
     }

@@ -19,9 +19,30 @@ export interface TracedPrompt {
   text?: string | undefined;
 }
 
-function blockWords(key: string, n: number, out: string[]): void {
+/** Shared blocks recur request after request (a system prompt, a conversation): their words are kept, least recently used out first. */
+const BLOCK_CACHE_MAX = 1024;
+const blockCache = new Map<string, readonly string[]>();
+
+function drawWords(key: string, n: number): string[] {
   const rand = mulberry32(hashString53(key) % 4294967296);
-  for (let i = 0; i < n; i++) out.push(COMMON_WORDS[Math.floor(rand() * COMMON_WORDS.length)] as string);
+  return Array.from({ length: n }, () => COMMON_WORDS[Math.floor(rand() * COMMON_WORDS.length)] as string);
+}
+
+function blockWords(key: string, n: number, blockTokens: number, shared: boolean, out: string[]): void {
+  if (!shared) {
+    out.push(...drawWords(key, n));
+    return;
+  }
+  let words = blockCache.get(key);
+  if (words === undefined) {
+    words = drawWords(key, blockTokens);
+    if (blockCache.size >= BLOCK_CACHE_MAX) blockCache.delete(blockCache.keys().next().value as string);
+  } else {
+    blockCache.delete(key);
+  }
+  blockCache.set(key, words);
+  // A partial block is the full block's first n words: equal ids stay equal text whatever the length.
+  for (let i = 0; i < n; i++) out.push(words[i] as string);
 }
 
 /**
@@ -33,7 +54,9 @@ export function tracePrompt(r: TracedPrompt, blockTokens: number, run: string, i
   const words: string[] = [];
   for (let b = 0; words.length < r.p; b++) {
     const id = r.h?.[b];
-    blockWords(id === undefined ? `${run}:own:${index}:${b}` : `${run}:id:${id}`, Math.min(blockTokens, r.p - words.length), words);
+    const n = Math.min(blockTokens, r.p - words.length);
+    if (id === undefined) blockWords(`${run}:own:${index}:${b}`, n, blockTokens, false, words);
+    else blockWords(`${run}:id:${id}`, n, blockTokens, true, words);
   }
   words[0] = `r${run}`;
   return words.join(' ');
