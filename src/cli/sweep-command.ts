@@ -95,7 +95,7 @@ export function specFromFlags(f: SweepFlags, argv: readonly string[]): SweepSpec
 }
 
 /** Runs a sweep from a spec and does the output side: progress, raw records, JSON, the table. Returns the exit code. */
-export async function sweepAndReport(spec: SweepSpecInput, out: { json?: string | undefined; raw?: string | undefined; save?: SaveTarget | null; collect?: RequestRecord[] }): Promise<{ code: number; result: SweepResult }> {
+export async function sweepAndReport(spec: SweepSpecInput, out: { json?: string | undefined; raw?: string | undefined; save?: SaveTarget | null }): Promise<{ code: number; result: SweepResult }> {
   const saving = out.save ? await startSaving(spec, out.save) : null;
   const ctrl = new AbortController();
   const onSignal = () => ctrl.abort();
@@ -110,7 +110,6 @@ export async function sweepAndReport(spec: SweepSpecInput, out: { json?: string 
   // Between levels, never during one: the raw lines and the store's commit.
   const afterLevel = async (level: LevelResult, records: readonly RequestRecord[]) => {
     if (out.raw) await writeRecords(out.raw, records, firstLevel);
-    out.collect?.push(...records);
     firstLevel = false;
     await saving?.afterLevel(level, records);
   };

@@ -10,7 +10,7 @@
 import type { Command } from 'commander';
 import {
   BUSINESS_COST_FORMULA, type LevelResult, type RequestRecord, type SweepResult, capacityOfLevels,
-  costPer1MSuccessfulUsd, replaySeries, sanitizeForTerminal as clean, sparkline,
+  costPer1MSuccessfulUsd, sanitizeForTerminal as clean, sparkline,
 } from '../core/index.js';
 import { levelFromRecords } from '../runner/index.js';
 import { sha256Hex } from '../workload/index.js';
@@ -62,15 +62,14 @@ export function registerUtilisationCommand(program: Command): void {
     const hourly = flags.hourlyCost === undefined ? null : parseNumber('--hourly-cost', flags.hourlyCost, { min: 0 });
     // The same model and the same SLOs as the capacity run.
     const { spec, trace } = await replaySpec(cmd, path, { ...flags, model: flags.model ?? cap.run.model });
-    const collected: RequestRecord[] = [];
     const { code, result } = await sweepAndReport({ ...spec, slo: cap.run.slo ?? null }, {
-      json: flags.json, raw: flags.raw, save: saveTarget(flags, false, 'goodput utilisation'), collect: collected,
+      json: flags.json, raw: flags.raw, save: saveTarget(flags, false, 'goodput utilisation'),
     });
     const level = result.levels[0];
     if (code !== EXIT.ok || level === undefined) throw new CliError(code === EXIT.ok ? EXIT.serverFailed : code, 'the replay did not complete, so no utilisation is measured');
     const utilisation = level.throughputTokS / capacity.tokS;
     const share = level.goodput?.share ?? (level.requests > 0 ? level.succeeded / level.requests : 0);
-    const series = replaySeries(collected, cap.run.slo ?? null);
+    const series = level.replaySeries ?? [];
     const cost = hourly === null || !(utilisation > 0) ? null : costPer1MSuccessfulUsd(hourly, capacity.tokS, Math.min(1, utilisation), share);
     const capacityName = basename(flags.capacity);
     const lines = [

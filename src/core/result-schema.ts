@@ -11,6 +11,7 @@ import { levelGoodputSchema } from './goodput.js';
 import { rawRecordSchema } from './record-schema.js';
 import { sloSchema } from './slo.js';
 import { sessionSummarySchema } from './session-summary.js';
+import { seriesPointSchema } from './utilisation.js';
 import { gpuLevelSchema, serverMetricsRunSchema, serverTruthSchema } from './telemetry-schema.js';
 
 export const SCHEMA_VERSION = 1;
@@ -89,6 +90,8 @@ export const levelResultSchema = z.object({
   cachedPromptTokens: z.object({ mean: z.number().nullable() }).optional(),
   /** Multi-turn runs: figures per turn index and per session. */
   sessions: sessionSummarySchema.optional(),
+  /** Trace replays: arrivals, requests in flight, tok/s and SLO attainment over the level, in 60 buckets. */
+  replaySeries: z.array(seriesPointSchema).optional(),
   /** Goodput against the run's SLOs; null when the run had none. */
   goodput: levelGoodputSchema.nullable().optional(),
 });

@@ -6,7 +6,7 @@
  * whose prompt carries its own output cap (corpora) are judged short against it.
  */
 import {
-  type LevelInput, type LevelLoad, type LevelResult, type RequestRecord, type Slo, type SweepResult, isOk, levelGoodput, mean, summarizeLevel, summarizeSessions,
+  type LevelInput, type LevelLoad, type LevelResult, type RequestRecord, type Slo, type SweepResult, isOk, levelGoodput, mean, summarizeLevel, summarizeSessions, replaySeries,
 } from '../core/index.js';
 import { outputCapAt } from '../workload/index.js';
 import type { SweepSpec } from './sweep-spec.js';
@@ -42,6 +42,7 @@ export function levelResult(input: LevelResultInput): LevelResult {
     cachedPromptTokens: { mean: mean(cached) },
     goodput: slo === null ? null : levelGoodput(input.records, slo, summary.durationMs),
     ...(sessionTurns ? ((s) => (s === null ? {} : { sessions: s }))(summarizeSessions(input.records, sessionTurns)) : {}),
+    ...(load.kind === 'trace' ? { replaySeries: replaySeries(input.records, slo) } : {}),
   };
 }
 

@@ -6,7 +6,7 @@
  * with `goodput cards`, warn about a short output, compare two runs, stop one.
  * Screenshots go to test-artifacts/. Controls are found by role and label.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -220,4 +220,27 @@ describe('the Benchmarks page', () => {
     expect(await page.getByRole('table', { name: /Per concurrency level/ }).count()).toBe(0);
     expect(await page.locator('figure.chart').count()).toBe(0);
   }, 90_000);
+
+  it('a trace replay draws its time series, and a session run its TTFT by turn', async () => {
+    const trace = join(dir, 'replay.jsonl');
+    writeFileSync(trace, Array.from({ length: 24 }, (_, i) => JSON.stringify({ timestamp: i * 40 + (i % 6 === 0 ? 0 : 5), input_length: 64, output_length: 16, hash_ids: [1, 100 + i] })).join('\n'));
+    const replay = await runGoodput(['replay', trace, '--url', sim.url, '--block-tokens', '32', '--data', data], {}, 90_000);
+    expect(replay.code).toBe(0);
+    const replayId = Number(/stored as run (\d+)/.exec(replay.stderr)?.[1]);
+    await page.goto(`${url}#/runs/${replayId}`);
+    await visible(page.getByRole('heading', { name: 'Replay over time: trace replay.jsonl at 1×' }), 30_000);
+    expect(await page.getByRole('table', { name: /^Per level, a replay of a recorded trace: each request with its own prompt and output lengths/ }).count()).toBe(1);
+    for (const title of ['Arrivals', 'Requests in flight', 'Output throughput']) {
+      await visible(page.locator('figure.chart figcaption strong', { hasText: title }));
+    }
+    expect(await page.getByRole('img', { name: /^Output throughput over the replay's [\d.]+ s: peak [\d,.]+ tok\/s/ }).count()).toBe(1);
+    const sessions = await runGoodput(['sessions', '--url', sim.url, '--levels', '2', '--sessions', '4', '--turns', '3', '--user-tokens', '16', '--answer-tokens', '16', '--think-s', '0', '--data', data], {}, 90_000);
+    expect(sessions.code).toBe(0);
+    const sessionsId = Number(/stored as run (\d+)/.exec(sessions.stderr)?.[1]);
+    await page.goto(`${url}#/runs/${sessionsId}`);
+    await visible(page.getByRole('heading', { name: 'Turns: 2 sessions at once' }), 30_000);
+    expect(await page.getByRole('table', { name: /^Per level, multi-turn sessions: each turn sent with the conversation so far/ }).count()).toBe(1);
+    expect(await page.getByRole('img', { name: /^TTFT p50 is [\d.]+ ms at turn 1 and [\d.]+ ms at turn 3, as the conversation grows from/ }).count()).toBe(1);
+    await page.screenshot({ path: join(ARTIFACTS, 'benchmarks-sessions-run.png'), fullPage: true });
+  }, 150_000);
 });

@@ -24,7 +24,7 @@ export function ResultsTable({ levels, spec, planned = [], live = null, title }:
       <table class="results">
         <caption>{title
           ? <><strong>{title}.</strong> {spec.promptTokens}-token prompts, {spec.outputTokens} output tokens, thinking {spec.thinking ? 'on' : 'off'}.</>
-          : tableCaption(spec)}</caption>
+          : tableCaption(spec, levels)}</caption>
         <thead>
           <tr>
             <th scope="col">Concurrency</th>

@@ -8,6 +8,7 @@ import { failureSummary, identityLine, runLabel } from '../view/index.js';
 import { CardsPanel } from './cards-panel.js';
 import { ChartsPanel } from './charts-panel.js';
 import { ProgressPanel } from './progress-panel.js';
+import { ReplayPanel } from './replay-panel.js';
 import { ResultsTable } from './results-table.js';
 import { useRun } from './use-run.js';
 
@@ -41,6 +42,7 @@ export function RunView({ id, onLive, onEnded }: { id: number; onLive(id: number
       {(levels.length > 0 || live) && <ResultsTable levels={levels} spec={run.spec} planned={live ? run.spec.levels : []}
         live={current && { concurrency: current.concurrency, done: current.done, requests: current.requests, failed: current.failed }} />}
       {levels.length > 0 && <ChartsPanel series={[{ label: runLabel(run), role: 'single', levels }]} />}
+      <ReplayPanel levels={levels} />
       {run.cards && <CardsPanel cards={run.cards} />}
     </section>
   );

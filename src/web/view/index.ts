@@ -14,3 +14,4 @@ export * from './share-card.js';
 export * from './compare-model.js';
 export * from './form-rules.js';
 export * from './identity.js';
+export * from './replay-charts.js';

@@ -81,10 +81,14 @@ export function failureSummary(levels: readonly LevelResult[]): string | null {
   return `${bad.length === 1 ? '1 level has' : `${bad.length} levels have`} failed requests, so ${bad.length === 1 ? 'its' : 'their'} averages are invalid and left out of the peak: ${list}.`;
 }
 
-/** The table's caption: workload and statistics. */
-export function tableCaption(w: { promptTokens: number; outputTokens: number; thinking: boolean; requestsPerLevel: number | 'auto' }): string {
+/** The table's caption: workload and statistics (a replay's and a session run's levels say what they were). */
+export function tableCaption(w: { promptTokens: number; outputTokens: number; thinking: boolean; requestsPerLevel: number | 'auto' }, levels: readonly LevelResult[] = []): string {
   const requests = w.requestsPerLevel === 'auto' ? 'max(8, 4 × concurrency)' : String(w.requestsPerLevel);
-  return `Per concurrency level: ${w.promptTokens}-token synthetic prompts, ${w.outputTokens} output tokens, thinking ${w.thinking ? 'on' : 'off'}, ` +
-    `${requests} measured requests after a warm-up. Throughput is output tokens ÷ level duration; per-request is the mean of each request's rate; ` +
+  const workload = levels.some((l) => l.load?.kind === 'trace')
+    ? `Per level, a replay of a recorded trace: each request with its own prompt and output lengths, sent at its recorded time (at the level's speed), thinking ${w.thinking ? 'on' : 'off'}, no warm-up. Concurrency is the most requests in flight at once.`
+    : levels.some((l) => l.sessions)
+      ? `Per level, multi-turn sessions: each turn sent with the conversation so far, the model's answers included, thinking ${w.thinking ? 'on' : 'off'}, no warm-up. Concurrency is the most requests in flight at once.`
+      : `Per concurrency level: ${w.promptTokens}-token synthetic prompts, ${w.outputTokens} output tokens, thinking ${w.thinking ? 'on' : 'off'}, ${requests} measured requests after a warm-up.`;
+  return `${workload} Throughput is output tokens ÷ level duration; per-request is the mean of each request's rate; ` +
     'TTFT, TPOT and e2e are percentiles of all successful requests. All measured.';
 }
