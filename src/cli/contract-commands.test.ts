@@ -10,6 +10,7 @@ import { runGoodput } from '../test-support/goodput-process.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { sweepResultSchema } from '../core/index.js';
+import { sha256Hex } from '../workload/index.js';
 import { type SimServer, startSimulator } from '../sim/index.js';
 
 const goodput = (args: string[]) => runGoodput(args, {}, 60_000);
@@ -151,9 +152,52 @@ describe('goodput run', () => {
   });
 });
 
+describe('a trace contract', () => {
+  const traced = (over: (c: Record<string, any>) => void = () => {}) => contract((c) => { // eslint-disable-line @typescript-eslint/no-explicit-any
+    c.workload = { prompts: { kind: 'trace' }, outputTokens: 'trace', warmup: 0 };
+    c.load = { pattern: { kind: 'trace', path: 'trace.jsonl', blockTokens: 16 }, levels: [1, 4] };
+    over(c);
+  });
+  const writeTrace = (lengths: number[]) => writeFileSync(join(dir, 'trace.jsonl'),
+    lengths.map((p, i) => JSON.stringify({ timestamp: i * 30, input_length: p, output_length: 8, hash_ids: [1, 2, 100 + i] })).join('\n'));
+
+  it('replays its trace at each speed, pins the trace sha256, and a rerun of a changed trace is refused', async () => {
+    writeTrace([40, 48, 36, 44, 40, 50]);
+    const json = join(dir, 'trace-run.json');
+    const raw = join(dir, 'trace-run.jsonl');
+    const r = await goodput(['run', writeContract(traced()), '--json', json, '--raw', raw]);
+    expect(r.code).toBe(0);
+    const result = sweepResultSchema.parse(JSON.parse(readFileSync(json, 'utf8')));
+    expect(result.levels.map((l) => l.load?.label)).toEqual(['trace trace.jsonl at 1×', 'trace trace.jsonl at 4×']);
+    expect((result.contract as { load: { pattern: { sha256: string } } }).load.pattern.sha256).toBe(sha256Hex(readFileSync(join(dir, 'trace.jsonl'))));
+    const lines = readFileSync(raw, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { promptTokens: number; concurrency: number });
+    expect(lines.filter((l) => l.concurrency === 1).map((l) => l.promptTokens)).toEqual([40, 48, 36, 44, 40, 50]);
+    writeTrace([40, 48, 36, 44, 40, 51]);
+    const again = await goodput(['rerun', json, '--json', join(dir, 'trace-rerun.json')]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/load\.pattern\.sha256: .*trace\.jsonl has sha256 [0-9a-f]{64}, but the contract records [0-9a-f]{64}: the content changed/);
+  });
+
+  const bad: Array<[string, (c: Record<string, any>) => void, RegExp]> = [ // eslint-disable-line @typescript-eslint/no-explicit-any
+    ['warm-ups before a replay', (c) => { c.workload.warmup = 1; }, /workload\.warmup: a trace replay runs no warm-ups/],
+    ['synthetic prompts with a trace', (c) => { c.workload.prompts = { kind: 'synthetic', tokens: 24 }; }, /workload\.prompts\.kind: a trace pattern takes its prompts from the trace: kind trace/],
+    ['a fixed output with a trace', (c) => { c.workload.outputTokens = 16; }, /workload\.outputTokens: a trace pattern takes each output length from the trace/],
+    ['a speed out of range', (c) => { c.load.levels = [2000]; }, /load\.levels\[0\]: 2000 is not a speed above 0 and at most 1000/],
+    ['a missing trace', (c) => { c.load.pattern.path = 'none.jsonl'; }, /trace .*none\.jsonl: cannot read \(ENOENT\)/],
+  ];
+  for (const [what, over, message] of bad) {
+    it(`refuses ${what}`, async () => {
+      writeTrace([40, 48]);
+      const r = await goodput(['run', writeContract(traced(over)), '--json', join(dir, `trace-bad-${n}.json`)]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(message);
+    });
+  }
+});
+
 describe('bad contracts: a clear message naming the field, exit code 2, nothing written', () => {
   const cases: Array<[string, (c: Record<string, any>) => void, RegExp]> = [ // eslint-disable-line @typescript-eslint/no-explicit-any
-    ['an unknown arrival kind', (c) => { c.load.pattern = { kind: 'gamma' }; }, /load\.pattern\.kind: kind must be one of concurrency, rate, burst/],
+    ['an unknown arrival kind', (c) => { c.load.pattern = { kind: 'gamma' }; }, /load\.pattern\.kind: kind must be one of concurrency, rate, burst, trace/],
     ['a bad SLO', (c) => { c.slo.tpotMs = { p: 50, max: 0 }; }, /slo\.tpotMs\.max: max must be a positive number of ms/],
     ['an unreadable corpus', (c) => { c.workload.prompts = { kind: 'jsonl', path: 'missing.jsonl' }; }, /corpus .*missing\.jsonl: cannot read \(ENOENT\)/],
     ['a corpus whose content changed', (c) => {

@@ -39,7 +39,7 @@ export interface CapacityRunOptions {
 
 export async function contractCapacity(contract: Contract, opts: CapacityRunOptions): Promise<ContractCapacity> {
   const w = contract.workload;
-  const cells = (w.prompts.kind === 'synthetic' ? w.prompts.tokens.length : 1) * (w.outputTokens === 'corpus' ? 1 : w.outputTokens.length) * w.cache.length;
+  const cells = (w.prompts.kind === 'synthetic' ? w.prompts.tokens.length : 1) * (Array.isArray(w.outputTokens) ? w.outputTokens.length : 1) * w.cache.length;
   if (cells > 1) {
     throw new ContractError('bad-contract', `workload: capacity searches one workload, but the contract's matrix has ${cells} cells; give one prompt length, one output length and one cache condition`);
   }

@@ -5,7 +5,7 @@
  * and `server.apiKeyEnv` say where, not what, and are left out of its hash.
  */
 import { z } from 'zod';
-import { type LimitName, arrivalSchema, costLineSchema, levelsSchema, limitedCount, limitedInt, sloSchema, unionError, urlCredentialProblem } from '../core/index.js';
+import { GENERATED_ARRIVALS, LIMITS, type LimitName, costLineSchema, levelsSchema, limitedCount, limitedInt, sloSchema, unionError, urlCredentialProblem } from '../core/index.js';
 import { arrivalOps } from '../workload/index.js';
 
 /** A positive whole number within the limits table's row `limit`. */
@@ -26,7 +26,24 @@ const promptsSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('synthetic'), tokens: oneOrMany(int('tokens', 'promptTokens')) }).strict(),
   z.object({ kind: z.literal('jsonl'), path: text('path'), sha256: sha, seed: z.number().int().default(1) }).strict(),
   z.object({ kind: z.literal('sharegpt'), path: text('path'), sha256: sha, seed: z.number().int().default(1) }).strict(),
-], { error: (i) => (i.code === 'invalid_union' ? 'kind must be one of synthetic, jsonl, sharegpt' : undefined) });
+  /** Each request's prompt from the trace of `load.pattern` (kind trace). */
+  z.object({ kind: z.literal('trace') }).strict(),
+], { error: (i) => (i.code === 'invalid_union' ? 'kind must be one of synthetic, jsonl, sharegpt, trace' : undefined) });
+
+/** A recorded trace replayed at its send times (levels are speeds: 1 = as recorded); its sha256 is pinned at the first run. */
+const tracePatternSchema = z.object({
+  kind: z.literal('trace'),
+  path: text('path'),
+  sha256: sha,
+  blockTokens: limitedInt('traceBlockTokens', 'blockTokens').default(512),
+  window: z.object({ startS: z.number().nonnegative(), endS: z.number().positive() }).strict()
+    .refine((w) => w.endS > w.startS, { error: 'window.endS must be after window.startS' }).optional(),
+  strict: z.boolean().default(false),
+  maxConcurrency: limitedInt('concurrency', 'maxConcurrency').nullable().default(null),
+}).strict();
+
+const patternSchema = z.discriminatedUnion('kind', [...GENERATED_ARRIVALS, tracePatternSchema],
+  { error: (i) => (i.code === 'invalid_union' ? 'kind must be one of concurrency, rate, burst, trace' : undefined) });
 
 const cacheSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('cold') }).strict(),
@@ -51,7 +68,7 @@ export const contractSchema = z.object({
   }).strict(),
   workload: z.object({
     prompts: promptsSchema,
-    outputTokens: z.union([oneOrMany(int('outputTokens', 'outputTokens')), z.literal('corpus')], unionError('outputTokens must be a positive whole number, a list of them, or "corpus"')),
+    outputTokens: z.union([oneOrMany(int('outputTokens', 'outputTokens')), z.literal('corpus'), z.literal('trace')], unionError('outputTokens must be a positive whole number, a list of them, "corpus" or "trace"')),
     cache: oneOrMany(cacheSchema).default([{ kind: 'cold' }]),
     requestsPerLevel: z.union([int('requestsPerLevel', 'requestsPerLevel'), z.literal('auto')]).default('auto'),
     warmup: limitedCount('warmupRequests', 'warmup').default(1),
@@ -64,7 +81,7 @@ export const contractSchema = z.object({
   }).strict().prefault({}),
   thinking: z.enum(['off', 'on'], { error: 'thinking must be off or on' }).default('off'),
   load: z.object({
-    pattern: arrivalSchema.default({ kind: 'concurrency' }),
+    pattern: patternSchema.default({ kind: 'concurrency' }),
     levels: levelsSchema,
   }).strict(),
   quality: z.object({ metric: text('metric'), floor: z.number().min(0).max(1).optional() }).strict().default({ metric: 'none' }),
@@ -79,11 +96,18 @@ export const contractSchema = z.object({
     baselineRateUsdPer1M: z.number().positive('baselineRateUsdPer1M must be positive').optional(),
   }).strict(),
 }).strict().superRefine((c, ctx) => {
-  const ops = arrivalOps(c.load.pattern);
+  const pattern = c.load.pattern;
+  const speed = (x: number) => (x > 0 && x <= LIMITS.traceSpeed.max ? null : `${x} is not a speed above 0 and at most ${LIMITS.traceSpeed.max} (1 = as recorded)`);
   c.load.levels.forEach((level, i) => {
-    const problem = ops.checkLevel(level);
-    if (problem) ctx.addIssue({ code: 'custom', path: ['load', 'levels', i], message: `${problem} (pattern ${c.load.pattern.kind})` });
+    const problem = pattern.kind === 'trace' ? speed(level) : arrivalOps(pattern).checkLevel(level);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['load', 'levels', i], message: `${problem} (pattern ${pattern.kind})` });
   });
+  // A trace decides each request's prompt, output and send time; warm-ups would shift its schedule.
+  const traced = pattern.kind === 'trace';
+  if (traced !== (c.workload.prompts.kind === 'trace')) ctx.addIssue({ code: 'custom', path: ['workload', 'prompts', 'kind'], message: traced ? 'a trace pattern takes its prompts from the trace: kind trace' : 'prompts of kind trace need load.pattern kind trace' });
+  if (traced !== (c.workload.outputTokens === 'trace')) ctx.addIssue({ code: 'custom', path: ['workload', 'outputTokens'], message: traced ? 'a trace pattern takes each output length from the trace: "trace"' : '"trace" needs load.pattern kind trace' });
+  if (traced && c.workload.warmup !== 0) ctx.addIssue({ code: 'custom', path: ['workload', 'warmup'], message: 'a trace replay runs no warm-ups (they would shift its recorded schedule): 0' });
+  if (traced && c.workload.cache.length !== 1) ctx.addIssue({ code: 'custom', path: ['workload', 'cache'], message: 'a trace replay has one cache condition: its own shared blocks' });
   const synthetic = c.workload.prompts.kind === 'synthetic' ? c.workload.prompts.tokens : null;
   c.workload.cache.forEach((cache, i) => {
     if (cache.kind === 'warm' && synthetic && synthetic.some((t) => cache.sharedPrefixTokens >= t)) {

@@ -25,9 +25,11 @@ export function validateContract(doc: unknown, source: string, baseDir: string):
   }
   const c = parsed.data;
   const abs = (p: string) => (isAbsolute(p) ? p : resolve(baseDir, p));
-  const prompts = c.workload.prompts.kind === 'synthetic' ? c.workload.prompts : { ...c.workload.prompts, path: abs(c.workload.prompts.path) };
+  const p = c.workload.prompts;
+  const prompts = p.kind === 'jsonl' || p.kind === 'sharegpt' ? { ...p, path: abs(p.path) } : p;
   const tokenizer = c.model.tokenizer.kind === 'file' ? { ...c.model.tokenizer, path: abs(c.model.tokenizer.path) } : c.model.tokenizer;
-  return { ...c, model: { ...c.model, tokenizer }, workload: { ...c.workload, prompts } };
+  const pattern = c.load.pattern.kind === 'trace' ? { ...c.load.pattern, path: abs(c.load.pattern.path) } : c.load.pattern;
+  return { ...c, model: { ...c.model, tokenizer }, workload: { ...c.workload, prompts }, load: { ...c.load, pattern } };
 }
 
 /** Reads and validates a contract file. @throws ContractError naming the file and each bad field */

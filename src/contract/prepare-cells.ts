@@ -9,7 +9,7 @@ import { basename } from 'node:path';
 import type { CellKey, TokenizerInfo } from '../core/index.js';
 import { type SweepSpecInput, levelOrder, requestsFor, sweepSpecSchema } from '../runner/index.js';
 import {
-  type CellSpec, type Corpus, type TokenCounter, buildCellPrompts, expandMatrix, loadCorpus, resolveTokenizer,
+  type CellSpec, type Corpus, type TokenCounter, buildCellPrompts, expandMatrix, loadCorpus, readTrace, replayParts, resolveTokenizer,
 } from '../workload/index.js';
 import type { Contract } from './contract-schema.js';
 import { ContractError } from './errors.js';
@@ -49,10 +49,41 @@ async function tokenizerOf(c: Contract, opts: PrepareOptions): Promise<{ counter
   return { counter, resolved };
 }
 
+/** Fields every cell's sweep spec shares. */
+function baseSpec(c: Contract, opts: PrepareOptions): Omit<SweepSpecInput, 'arrival' | 'outputTokens' | 'promptTokens' | 'cache'> {
+  return {
+    url: opts.url, apiKey: opts.apiKey, model: c.model.name, endpoint: c.server.endpoint,
+    levels: c.load.levels, requestsPerLevel: c.workload.requestsPerLevel, warmup: c.workload.warmup,
+    thinking: c.thinking === 'on', forceLength: c.decoding.ignoreEos, temperature: c.decoding.temperature, topP: c.decoding.topP,
+    seed: c.decoding.seed, slo: { ...c.slo, qualityFloor: c.slo.qualityFloor ?? c.quality.floor }, hourlyCostUsd: c.hardware.gpuHourlyUsd ?? null,
+    baselineRateUsdPer1M: c.hardware.baselineRateUsdPer1M ?? null, gpuLabel: c.hardware.label, command: opts.command,
+  };
+}
+
+/** A trace contract: one cell, the trace read (its sha256 checked against the contract's, then pinned) and replayed. */
+async function prepareTrace(c: Contract, pattern: Extract<Contract['load']['pattern'], { kind: 'trace' }>, counter: TokenCounter, tokenizer: Contract['model']['tokenizer'], opts: PrepareOptions): Promise<PreparedRun> {
+  const trace = await readTrace(pattern.path, { window: pattern.window ?? null, strict: pattern.strict });
+  checkHash('load.pattern.sha256', pattern.sha256, trace.sha256, pattern.path);
+  const resolved: Contract = { ...c, model: { ...c.model, tokenizer }, load: { ...c.load, pattern: { ...pattern, sha256: trace.sha256 } } };
+  const parts = replayParts(trace, { blockTokens: pattern.blockTokens, maxConcurrency: pattern.maxConcurrency });
+  const cache = c.workload.cache[0] ?? { kind: 'cold' as const };
+  const spec: SweepSpecInput = {
+    ...baseSpec(c, opts), ...parts, requestsPerLevel: 'auto', warmup: 0,
+    outputTokens: trace.requests.reduce((m, r) => Math.max(m, r.outputTokens), 1),
+    promptTokens: Math.max(1, Math.round(trace.requests.reduce((a, r) => a + r.promptTokens, 0) / trace.requests.length)),
+    // Requests share the trace's blocks on purpose: no per-request cache salt (the run's salt word keeps runs apart).
+    cache: 'warm',
+  };
+  const key: CellKey = { prompt: `trace ${basename(pattern.path)}`, promptTokens: null, outputTokens: null, cache: cache.kind, sharedPrefixTokens: 0 };
+  return { resolved, tokenizer: counter.info, cells: [{ cell: { index: 0, promptTokens: null, outputTokens: null, cache }, key, spec }] };
+}
+
 /** Resolves the contract and builds every cell's sweep spec with its prompts. */
 export async function prepareCells(c: Contract, opts: PrepareOptions): Promise<PreparedRun> {
   const { counter, resolved: tokenizer } = await tokenizerOf(c, opts);
+  if (c.load.pattern.kind === 'trace') return prepareTrace(c, c.load.pattern, counter, tokenizer, opts);
   const p = c.workload.prompts;
+  if (p.kind === 'trace') throw new ContractError('bad-contract', 'workload.prompts: kind trace needs load.pattern kind trace');
   let corpus: Corpus | null = null;
   if (p.kind !== 'synthetic') {
     corpus = await loadCorpus(p.kind, p.path, counter);
@@ -62,7 +93,7 @@ export async function prepareCells(c: Contract, opts: PrepareOptions): Promise<P
   const resolved: Contract = { ...c, model: { ...c.model, tokenizer }, workload: { ...c.workload, prompts } };
   const cells = expandMatrix({
     prompts: p.kind === 'synthetic' ? { kind: 'synthetic', tokens: p.tokens } : { kind: 'corpus' },
-    outputTokens: c.workload.outputTokens, cache: c.workload.cache,
+    outputTokens: c.workload.outputTokens === 'trace' ? 'corpus' : c.workload.outputTokens, cache: c.workload.cache,
   });
   const out: PreparedCell[] = [];
   for (const cell of cells) out.push(await prepareCell(c, cell, counter, corpus, opts));
@@ -70,18 +101,17 @@ export async function prepareCells(c: Contract, opts: PrepareOptions): Promise<P
 }
 
 async function prepareCell(c: Contract, cell: CellSpec, counter: TokenCounter, corpus: Corpus | null, opts: PrepareOptions): Promise<PreparedCell> {
+  const pattern = c.load.pattern;
+  if (pattern.kind === 'trace') throw new ContractError('bad-contract', 'load.pattern: a trace is prepared by prepareTrace');
   const base: SweepSpecInput = {
-    url: opts.url, apiKey: opts.apiKey, model: c.model.name, endpoint: c.server.endpoint,
-    levels: c.load.levels, arrival: c.load.pattern, requestsPerLevel: c.workload.requestsPerLevel, warmup: c.workload.warmup,
+    ...baseSpec(c, opts), arrival: pattern,
     outputTokens: cell.outputTokens ?? (corpus?.items ?? []).reduce((m, i) => Math.max(m, i.outputTokens ?? 1), 1),
-    promptTokens: cell.promptTokens ?? 1,
-    thinking: c.thinking === 'on', forceLength: c.decoding.ignoreEos, temperature: c.decoding.temperature, topP: c.decoding.topP,
-    seed: c.decoding.seed, slo: { ...c.slo, qualityFloor: c.slo.qualityFloor ?? c.quality.floor }, hourlyCostUsd: c.hardware.gpuHourlyUsd ?? null, cache: cell.cache.kind,
-    baselineRateUsdPer1M: c.hardware.baselineRateUsdPer1M ?? null, gpuLabel: c.hardware.label, command: opts.command,
+    promptTokens: cell.promptTokens ?? 1, cache: cell.cache.kind,
   };
   const parsed = sweepSpecSchema.parse(base);
   const count = levelOrder(parsed.levels).reduce((n, level) => n + parsed.warmup + requestsFor(parsed, level), 0);
   const p = c.workload.prompts;
+  if (p.kind === 'trace') throw new ContractError('bad-contract', 'workload.prompts: kind trace needs load.pattern kind trace');
   const items = await buildCellPrompts(counter, {
     source: cell.promptTokens !== null ? { kind: 'synthetic', tokens: cell.promptTokens } : { kind: 'corpus', items: corpus?.items ?? [] },
     cache: cell.cache, count, seed: p.kind === 'synthetic' ? c.decoding.seed + cell.index : p.seed,

@@ -28,7 +28,8 @@ export const traceSourceSchema = z.object({
 }).strict();
 export type TraceSource = z.output<typeof traceSourceSchema>;
 
-export const arrivalSchema = z.discriminatedUnion('kind', [
+/** The arrival kinds whose schedule is generated (a contract names them as they are; a trace it names by its file). */
+export const GENERATED_ARRIVALS = [
   /** Closed loop: C streams, each sends again the moment its stream ends. Levels are C. */
   z.object({ kind: z.literal('concurrency') }).strict(),
   /** Open loop at a rate (requests/s): fixed gaps (constant) or exponential gaps (poisson, seeded). Levels are req/s. */
@@ -45,6 +46,10 @@ export const arrivalSchema = z.discriminatedUnion('kind', [
     intervalMs: z.number({ error: 'intervalMs must be a number of ms' }).positive('intervalMs must be positive'),
     maxConcurrency: cap,
   }).strict(),
+] as const;
+
+export const arrivalSchema = z.discriminatedUnion('kind', [
+  ...GENERATED_ARRIVALS,
   /** Open loop at a recorded trace's send times. Levels are speeds: 1 as recorded, 2 twice as fast. */
   z.object({
     kind: z.literal('trace'),

@@ -73,6 +73,8 @@ export const sweepSpecSchema = z.object({
     if (spec.arrival.kind !== 'concurrency' && spec.arrival.kind !== 'rate') ctx.addIssue({ code: 'custom', path: ['arrival', 'kind'], message: 'sessions start at a session concurrency or a session rate' });
     if (spec.warmup !== 0) ctx.addIssue({ code: 'custom', path: ['warmup'], message: 'sessions run no warm-ups' });
   }
+  // Trace prompts are matched to the trace's send offsets by position: a warm-up would shift every one.
+  if (spec.prompts.kind === 'trace' && spec.warmup !== 0) ctx.addIssue({ code: 'custom', path: ['warmup'], message: 'a trace replay runs no warm-ups (they would shift its recorded schedule)' });
   spec.levels.forEach((level, i) => {
     const problem = ops.checkLevel(level);
     if (problem) ctx.addIssue({ code: 'custom', path: ['levels', i], message: `${problem} (arrival ${spec.arrival.kind})` });
