@@ -70,4 +70,39 @@ describe('goodput utilisation', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`--capacity: ${cap} carries no raw records; give them with --capacity-raw (the sweep's --raw file)`);
   }, 60_000);
+
+  it('takes the hourly cost from a contract run\'s priced hardware, with the measured utilisation in place of the declared one', async () => {
+    const contract = join(dir, 'capacity.yaml');
+    writeFileSync(contract, [
+      'version: 1', `server: { url: "${sim.url}" }`,
+      'model: { name: goodput-sim-1, revision: sim-1, tokenizer: { kind: server }, precision: bf16, quantization: none }',
+      `workload: { prompts: { kind: synthetic, tokens: 16 }, outputTokens: ${OUTPUT}, requestsPerLevel: 16, warmup: 1 }`,
+      'load: { levels: [2, 4] }', 'slo: { ttftMs: { p: 95, max: 5000 } }',
+      'hardware: { label: SimGPU, gpuHourlyUsd: 6.5, priceAsOf: "2026-11-01", utilisation: 0.9, utilisationAsOf: "2026-10-01", overheads: [{ name: CPU, usdPerHour: 0.3, asOf: "2026-11-02" }] }',
+    ].join('\n'));
+    const capJson = join(dir, 'contract-capacity.json');
+    const run = await runGoodput(['run', contract, '--json', capJson, '--no-save'], {}, 120_000);
+    expect(run.code).toBe(0);
+    // The plumbing of prices, not the accuracy (above): a few seconds of the same trace.
+    const short = join(dir, 'short.jsonl');
+    writeFileSync(short, Array.from({ length: 12 }, (_, i) => JSON.stringify({ t: i / 4, promptTokens: 16, outputTokens: OUTPUT })).join('\n'));
+    const report = join(dir, 'contract-report.json');
+    const r = await runGoodput(['utilisation', short, '--capacity', capJson, '--url', sim.url, '--report', report, '--no-save'], {}, 120_000);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("hourly cost from the capacity run's contract: GPU: SimGPU $6.50/h (2026-11-01) + overhead: CPU $0.30/h (2026-11-02)");
+    expect(r.stdout).toContain('the contract declares utilisation 0.9 (2026-10-01); the measured one is used here');
+    const rep = JSON.parse(readFileSync(report, 'utf8')) as { utilisation: number; successShare: number; capacity: { tokS: number }; cost: { costPer1MSuccessfulUsd: number; inputs: Array<{ name: string; value: number; asOf: string }> } };
+    const u = rep.cost.inputs.find((i) => i.name === 'utilisation (measured)');
+    expect(u?.value).toBeCloseTo(Math.min(1, rep.utilisation), 12);
+    expect(u?.asOf).toMatch(/^replay of short\.jsonl \(sha256 [0-9a-f]{12}…\) against contract-capacity\.json, \d{4}-\d{2}-\d{2}$/);
+    expect(rep.cost.costPer1MSuccessfulUsd.toFixed(2)).toBe(((6.8 / (rep.capacity.tokS * Math.min(1, rep.utilisation) * rep.successShare * 3600)) * 1e6).toFixed(2));
+    // The contract inside the capacity file is checked against its hash: an edited price is refused.
+    const forged = JSON.parse(readFileSync(capJson, 'utf8')) as { contract: { hardware: { gpuHourlyUsd: number } } };
+    forged.contract.hardware.gpuHourlyUsd = 0.5;
+    const forgedPath = join(dir, 'contract-forged.json');
+    writeFileSync(forgedPath, JSON.stringify(forged));
+    const refused = await runGoodput(['utilisation', short, '--capacity', forgedPath, '--url', sim.url, '--no-save']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/contract-forged\.json: contractHash states [0-9a-f]{64}, its contract hashes to [0-9a-f]{64}; the contract was edited/);
+  }, 240_000);
 });

@@ -9,9 +9,10 @@
  */
 import type { Command } from 'commander';
 import {
-  BUSINESS_COST_FORMULA, type LevelResult, type RequestRecord, type SweepResult, capacityOfLevels,
+  BUSINESS_COST_FORMULA, type LevelResult, type RequestRecord, type SweepResult, businessCost, capacityOfLevels,
   costPer1MSuccessfulUsd, sanitizeForTerminal as clean, sparkline,
 } from '../core/index.js';
+import { type Contract, contractHash, contractSchema } from '../contract/index.js';
 import { levelFromRecords } from '../runner/index.js';
 import { sha256Hex } from '../workload/index.js';
 import { readFile } from 'node:fs/promises';
@@ -40,6 +41,16 @@ export function recomputedLevels(result: SweepResult, records: readonly RequestR
   });
 }
 
+/** The capacity run's contract, when it has one; refused when it does not hash to the hash the result states. */
+function contractOf(cap: SweepResult, where: string): Contract | null {
+  if (cap.contract === undefined || cap.contract === null) return null;
+  const parsed = contractSchema.safeParse(cap.contract);
+  if (!parsed.success) throw new CliError(EXIT.usage, `--capacity: ${where}: contract.${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
+  const hash = contractHash(parsed.data);
+  if (hash !== cap.contractHash) throw new CliError(EXIT.usage, `--capacity: ${where}: contractHash states ${cap.contractHash ?? 'none'}, its contract hashes to ${hash}; the contract was edited`);
+  return parsed.data;
+}
+
 const fmt = (x: number, d = 1) => x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
 
 export function registerUtilisationCommand(program: Command): void {
@@ -59,7 +70,11 @@ export function registerUtilisationCommand(program: Command): void {
     if ('reason' in capacity) throw new CliError(EXIT.usage, `--capacity: ${capacity.reason}, so there is no capacity to measure utilisation against`);
     const speeds = flags.speed.split(',');
     if (speeds.length !== 1) throw new CliError(EXIT.usage, '--speed: give one speed: utilisation is measured for one replay');
-    const hourly = flags.hourlyCost === undefined ? null : parseNumber('--hourly-cost', flags.hourlyCost, { min: 0 });
+    // The hourly cost: the flag, else the capacity contract's priced hardware (GPU and overheads, with their dates).
+    const hw = contractOf(cap, flags.capacity)?.hardware;
+    const priced = hw?.gpuHourlyUsd !== undefined ? hw : null;
+    const hourly = flags.hourlyCost !== undefined ? parseNumber('--hourly-cost', flags.hourlyCost, { min: 0 })
+      : priced ? (priced.gpuHourlyUsd as number) + priced.overheads.reduce((a, o) => a + o.usdPerHour, 0) : null;
     // The same model and the same SLOs as the capacity run.
     const { spec, trace } = await replaySpec(cmd, path, { ...flags, model: flags.model ?? cap.run.model });
     const { code, result } = await sweepAndReport({ ...spec, slo: cap.run.slo ?? null }, {
@@ -71,6 +86,14 @@ export function registerUtilisationCommand(program: Command): void {
     const share = level.goodput?.share ?? (level.requests > 0 ? level.succeeded / level.requests : 0);
     const series = level.replaySeries ?? [];
     const cost = hourly === null || !(utilisation > 0) ? null : costPer1MSuccessfulUsd(hourly, capacity.tokS, Math.min(1, utilisation), share);
+    const measuredFrom = `replay of ${basename(path)} (sha256 ${trace.sha256.slice(0, 12)}…) against ${basename(flags.capacity)}, ${result.run.startedAt.slice(0, 10)}`;
+    const contractCost = flags.hourlyCost === undefined && priced && utilisation > 0 ? businessCost({
+      gpu: { name: priced.label, usdPerHour: priced.gpuHourlyUsd as number, asOf: priced.priceAsOf ?? 'not dated' },
+      overheads: priced.overheads,
+      peakTokS: capacity.tokS, peakAsOf: `${capacity.level}, measured ${cap.run.startedAt.slice(0, 10)}`,
+      utilisation: Math.min(1, utilisation), utilisationAsOf: measuredFrom, utilisationProvenance: 'measured',
+      successShare: share, successAsOf: measuredFrom,
+    }) : null;
     const capacityName = basename(flags.capacity);
     const lines = [
       '',
@@ -88,13 +111,17 @@ export function registerUtilisationCommand(program: Command): void {
           ? 'Cost per successful 1M output tokens: none (no request met every SLO)'
           : `Cost per successful 1M output tokens: $${cost.toFixed(2)} = $${fmt(hourly, 2)}/h / (${fmt(capacity.tokS)} tok/s × utilisation ${fmt(Math.min(1, utilisation), 3)} (measured) × success share ${fmt(share, 3)} × 3600) × 1e6`,
     ];
+    if (contractCost) {
+      lines.push(`  hourly cost from the capacity run's contract: ${contractCost.inputs.filter((i) => i.unit === '$/h').map((i) => `${clean(i.name)} $${fmt(i.value, 2)}/h (${clean(i.asOf)})`).join(' + ')}`);
+      if (hw?.utilisation !== undefined) lines.push(`  the contract declares utilisation ${hw.utilisation} (${hw.utilisationAsOf ?? 'not dated'}); the measured one is used here`);
+    }
     process.stdout.write(lines.join('\n') + '\n');
     if (flags.report) {
       const report = {
         utilisation, provenance: 'measured', servedTokS: level.throughputTokS, successShare: share,
         capacity: { tokS: capacity.tokS, level: capacity.level, basis: capacity.basis, file: capacityName, sha256: capacityFile ? sha256Hex(capacityFile) : null, startedAt: cap.run.startedAt, slo: cap.run.slo ?? null },
         trace: { file: basename(path), sha256: trace.sha256, format: trace.format, window: trace.window },
-        cost: hourly === null ? null : { hourlyUsd: hourly, costPer1MSuccessfulUsd: cost, formula: BUSINESS_COST_FORMULA },
+        cost: contractCost ?? (hourly === null ? null : { hourlyUsd: hourly, costPer1MSuccessfulUsd: cost, formula: BUSINESS_COST_FORMULA }),
         series,
       };
       await writeFileAtomic(flags.report, JSON.stringify(report, null, 2) + '\n');

@@ -57,9 +57,11 @@ export interface BusinessCostInput {
   peakTokS: number | null;
   /** Where the peak was measured, e.g. "concurrency 16, 2025-06-01". */
   peakAsOf: string;
-  /** Declared share (0..1] of the peak that real traffic achieves. */
+  /** Share (0..1] of the peak that real traffic achieves: declared in a contract, or measured by a replay (goodput utilisation). */
   utilisation: number;
+  /** Its date when declared; its source (trace hash, capacity run) when measured. */
   utilisationAsOf: string;
+  utilisationProvenance?: 'declared' | 'measured';
   /** Share (0..1) of requests meeting every SLO at the peak level. */
   successShare: number | null;
   successAsOf: string;
@@ -81,7 +83,7 @@ export function businessCost(input: BusinessCostInput, levels: readonly LevelCos
     { name: `GPU: ${input.gpu.name}`, value: input.gpu.usdPerHour, unit: '$/h', asOf: input.gpu.asOf },
     ...input.overheads.map((o) => ({ name: `overhead: ${o.name}`, value: o.usdPerHour, unit: '$/h', asOf: o.asOf })),
     ...(input.peakTokS === null ? [] : [{ name: 'peak throughput (measured)', value: input.peakTokS, unit: 'tok/s', asOf: input.peakAsOf }]),
-    { name: 'utilisation (declared)', value: input.utilisation, unit: 'share', asOf: input.utilisationAsOf },
+    { name: `utilisation (${input.utilisationProvenance ?? 'declared'})`, value: input.utilisation, unit: 'share', asOf: input.utilisationAsOf },
     ...(input.successShare === null ? [] : [{ name: 'success share (measured)', value: input.successShare, unit: 'share', asOf: input.successAsOf }]),
   ];
   const effective = input.peakTokS === null ? null : input.peakTokS * input.utilisation;
