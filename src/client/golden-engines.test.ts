@@ -144,6 +144,24 @@ describe('golden transcripts of every engine, through the real client', () => {
     });
   }
 
+  it('sends a request id in X-Request-Id and the engine\'s own header, and keeps it on the record', async () => {
+    const server = await startServer(scripted([{ delayMs: 0, bytes: Buffer.from('data: {"choices":[{"delta":{"content":"a"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n') }]));
+    servers.push(server);
+    const spec: RequestSpec = { endpoint: 'chat', model: 'm', prompt: 'hi', maxTokens: 4, forceLength: false, thinking: false };
+    const client = createStreamingClient({ baseUrl: server.url }, { connections: 1, dialect: dialects.openai });
+    const made = await client.send(spec, meta);
+    const given = await client.send(spec, { ...meta, requestId: 'bench-7' });
+    const again = await client.send(spec, meta);
+    await client.close();
+    expect(made.requestId).toMatch(/^gp-[0-9a-f]{12}-0$/);
+    expect(again.requestId).not.toBe(made.requestId);
+    expect(given.requestId).toBe('bench-7');
+    expect(server.requests.map((q) => [q.headers['x-request-id'], q.headers['x-client-request-id']])).toEqual([
+      [made.requestId, made.requestId], ['bench-7', 'bench-7'], [again.requestId, again.requestId],
+    ]);
+    expect(dialects.vllm.api.requestIdHeaders).toEqual(['X-Request-Id']);
+  });
+
   it('has a transcript with multi-byte text for every engine, so cutting inside characters is exercised', () => {
     for (const engine of new Set(GOLDEN.map((x) => dirOf(x.dialect)))) {
       const texts = GOLDEN.filter((x) => dirOf(x.dialect) === engine).map((x) => read(x));

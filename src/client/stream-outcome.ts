@@ -62,5 +62,6 @@ export function toRecord(rec: StreamRecorder, meta: RequestMeta, end: Ending): R
     httpStatus: end.httpStatus,
     outcome: end.outcome,
     ...(meta.session ? { session: meta.session } : {}),
+    ...(meta.requestId === undefined ? {} : { requestId: meta.requestId }),
   };
 }

@@ -5,6 +5,7 @@
  * (the server closed it while idle) is sent once more on a fresh connection of
  * its own, and its record says so (`clientRetry`): counted, never silent.
  */
+import { randomBytes } from 'node:crypto';
 import { Client, Pool, type Dispatcher } from 'undici';
 import type { RequestRecord } from '../core/index.js';
 import { monotonicNs, type Clock } from './clock.js';
@@ -71,12 +72,19 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
     accept: dialect.api.accept,
     ...resolved.authHeaders,
   };
+  const idHeaders = ['x-request-id', ...dialect.api.requestIdHeaders.map((h) => h.toLowerCase()).filter((h) => h !== 'x-request-id')];
+  // Unique across clients, threads and machines: a random prefix per client, then a counter.
+  const idPrefix = `gp-${randomBytes(6).toString('hex')}-`;
+  let sent = 0;
   const paths = {
     chat: `${resolved.prefix}${dialect.api.paths.chat}`,
     completions: `${resolved.prefix}${dialect.api.paths.completions}`,
   };
 
-  function send(spec: RequestSpec, meta: RequestMeta, signal?: AbortSignal): Promise<RequestRecord> {
+  function send(spec: RequestSpec, given: RequestMeta, signal?: AbortSignal): Promise<RequestRecord> {
+    const meta = given.requestId === undefined ? { ...given, requestId: `${idPrefix}${sent++}` } : given;
+    const requestHeaders: Record<string, string> = { ...headers };
+    for (const h of idHeaders) requestHeaders[h] = meta.requestId as string;
     return new Promise<RequestRecord>((resolve) => {
       let body: string;
       try {
@@ -85,7 +93,7 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
         const error = Object.assign(new Error(`request body could not be built: ${(err as Error).message}`), { code: 'ERR_REQUEST_BODY' });
         return new StreamHandler(ctx, meta, spec.maxTokens, resolve).start(() => { throw error; }, signal);
       }
-      const request = { path: paths[spec.endpoint], method: 'POST', headers, body, headersTimeout: timeouts.headersMs, bodyTimeout: timeouts.idleMs };
+      const request = { path: paths[spec.endpoint], method: 'POST', headers: requestHeaders, body, headersTimeout: timeouts.headersMs, bodyTimeout: timeouts.idleMs };
       const attempt = (dispatcher: Dispatcher, done: (r: RequestRecord) => void, retry: (() => void) | null) => {
         const handler = new StreamHandler(ctx, meta, spec.maxTokens, done, retry);
         if (spec.keepAnswer) handler.keepAnswer();

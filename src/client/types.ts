@@ -56,6 +56,8 @@ export interface RequestMeta {
   targetSendNs: number;
   /** The session and turn (0-based) it belongs to, in a multi-turn run. */
   session?: { id: number; turn: number };
+  /** Sent as `X-Request-Id` (and the dialect's own header) and kept on the record; the client makes one when unset. */
+  requestId?: string;
 }
 
 /** Per-phase limits, all in milliseconds. */

@@ -77,6 +77,8 @@ export interface RequestRecord {
   clientRetry?: true;
   /** In a multi-turn run: the session (0-based, in start order) and the turn within it (0-based). */
   session?: { id: number; turn: number };
+  /** The id sent as `X-Request-Id` (and the engine's own header), to join a server's per-request log; absent in older records. */
+  requestId?: string;
 }
 
 /** True when a record counts as a success. */

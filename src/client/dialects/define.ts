@@ -12,11 +12,14 @@ export const OPENAI_API: Dialect['api'] = {
   framing: 'sse',
   paths: { chat: '/v1/chat/completions', completions: '/v1/completions' },
   accept: 'text/event-stream',
+  requestIdHeaders: [],
 };
 
 /** A dialect's declarations; what `defineOpenAiDialect` derives is left out. */
 export type OpenAiDialectDef = Omit<Dialect, 'api' | 'length' | 'sampling' | 'acceptedKeys' | 'cacheControl' | 'buildBody' | 'warnings'> & {
   rules: OpenAiBodyRules;
+  /** The engine's own request-id headers, when it reads one (see `Dialect.api`). */
+  requestIdHeaders?: readonly string[];
   /** Facts worth a run warning whatever the settings (e.g. Ollama's serialised requests). */
   notes?: readonly string[];
 };
@@ -28,10 +31,10 @@ export function noteWarnings(label: string, notes: readonly string[] | undefined
 
 /** A dialect whose body is {@link openAiBody} under `def.rules`. */
 export function defineOpenAiDialect(def: OpenAiDialectDef): Dialect {
-  const { rules, notes, ...facts } = def;
+  const { rules, notes, requestIdHeaders, ...facts } = def;
   return {
     ...facts,
-    api: OPENAI_API,
+    api: requestIdHeaders === undefined ? OPENAI_API : { ...OPENAI_API, requestIdHeaders },
     length: rules.length,
     sampling: rules.sampling,
     acceptedKeys: rules.acceptedKeys,

@@ -42,7 +42,7 @@ export const ollamaNative: Dialect = {
   ...ollama,
   kind: 'ollama-native',
   label: 'Ollama (native API)',
-  api: { framing: 'ndjson', paths: { chat: '/api/chat', completions: '/api/generate' }, accept: 'application/x-ndjson' },
+  api: { framing: 'ndjson', paths: { chat: '/api/chat', completions: '/api/generate' }, accept: 'application/x-ndjson', requestIdHeaders: [] },
   length: LENGTH,
   sampling: SAMPLING,
   stream: {

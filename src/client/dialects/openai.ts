@@ -26,6 +26,8 @@ const base = defineOpenAiDialect({
   kind: 'openai',
   engine: 'openai',
   label: 'OpenAI',
+  // The OpenAI API keeps a caller's id given in X-Client-Request-Id with its own x-request-id.
+  requestIdHeaders: ['X-Client-Request-Id'],
   rules: {
     maxTokensKeys: { chat: ['max_completion_tokens'], completions: ['max_tokens'] },
     length: { kind: 'cannot', reason: 'the OpenAI API has no ignore_eos or min_tokens' },

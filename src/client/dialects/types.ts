@@ -114,8 +114,17 @@ export interface Dialect {
   readonly engine: EngineKind;
   /** Display name, e.g. "llama.cpp". */
   readonly label: string;
-  /** Framing, generation paths and Accept header. */
-  readonly api: { framing: 'sse' | 'ndjson'; paths: Readonly<Record<RequestSpec['endpoint'], string>>; accept: string };
+  /**
+   * Framing, generation paths, Accept header, and the engine's own request-id
+   * headers: each request also carries its id in them (besides `X-Request-Id`,
+   * always sent), so the engine's own logs name the request by our id.
+   */
+  readonly api: {
+    framing: 'sse' | 'ndjson';
+    paths: Readonly<Record<RequestSpec['endpoint'], string>>;
+    accept: string;
+    requestIdHeaders: readonly string[];
+  };
   readonly length: LengthControl;
   /** Sampling parameters sent with every request besides temperature and seed, so engine defaults never differ. */
   readonly sampling: Readonly<Record<string, number>>;

@@ -11,6 +11,8 @@ export const vllm = defineOpenAiDialect({
   kind: 'vllm',
   engine: 'vllm',
   label: 'vLLM',
+  // vLLM takes X-Request-Id as the request's own id (echoed with --enable-request-id-headers).
+  requestIdHeaders: ['X-Request-Id'],
   rules: {
     maxTokensKeys: { chat: ['max_tokens', 'max_completion_tokens'], completions: ['max_tokens'] },
     length: { kind: 'ignore-eos-min', minKey: 'min_tokens' },
