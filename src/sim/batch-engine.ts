@@ -3,13 +3,16 @@
  * limit, a KV-cache budget and a prefix cache. Each admitted sequence runs on its
  * own timeline of absolute due times: first token at admission + prefill, then one
  * emission per decode step, the step time taken from the number of sequences
- * running at that step. A sequence leaves at its last emission (or on cancel), which
+ * running at that step (`independent` step timing), or on one engine-wide step loop
+ * that emits for every ready sequence at once (`batched`, see step-timing.ts).
+ * A sequence leaves at its last emission (or on cancel), which
  * frees its slot and KV reservation and admits the queue head at that same instant.
  */
 import type { PrefixCache } from './prefix-cache.js';
 import type { SimProfile } from './profile-schema.js';
 import type { Scheduler } from './scheduler.js';
 import type { Sequence, SequenceEvents, SequenceSpec } from './sequence.js';
+import { stepTiming, type StepTiming } from './step-timing.js';
 
 /** Continuous-batching engine over one scheduler. */
 export class BatchEngine {
@@ -18,12 +21,15 @@ export class BatchEngine {
   private queueHead = 0;
   private queued = 0;
   private kvReserved = 0;
+  private readonly timing: StepTiming;
 
   constructor(
     private readonly profile: SimProfile,
     private readonly scheduler: Scheduler,
     private readonly cache: PrefixCache | null,
-  ) {}
+  ) {
+    this.timing = stepTiming(profile.stepTiming, scheduler, () => this.stepMs());
+  }
 
   /** Sequences admitted (prefilling or decoding). */
   get runningCount(): number { return this.running.size; }
@@ -58,6 +64,7 @@ export class BatchEngine {
 
   /** Drops every sequence without callbacks (the server died or closed). */
   halt(): void {
+    this.timing.halt();
     for (const seq of [...this.running, ...this.queue]) {
       this.scheduler.cancel(seq.next);
       seq.state = 'done';
@@ -99,7 +106,7 @@ export class BatchEngine {
   private schedule(seq: Sequence, index: number, dueMs: number): void {
     const stall = seq.spec.stall;
     const due = stall !== null && stall.beforeEmission === index ? dueMs + stall.ms : dueMs;
-    seq.next = this.scheduler.at(due, (firedDueMs) => this.emit(seq, index, firedDueMs));
+    this.timing.schedule(seq, due, (firedDueMs) => this.emit(seq, index, firedDueMs));
   }
 
   private emit(seq: Sequence, index: number, dueMs: number): void {
@@ -113,7 +120,7 @@ export class BatchEngine {
     const goOn = seq.events.onEmit({ index, from, to, last, dueMs });
     if (seq.state !== 'running') return;
     if (last || !goOn) this.release(seq, dueMs);
-    else this.schedule(seq, index + 1, dueMs + this.stepMs());
+    else this.schedule(seq, index + 1, this.timing.nextReadyMs(dueMs));
   }
 
   private release(seq: Sequence, atMs: number): void {

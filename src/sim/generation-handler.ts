@@ -96,9 +96,9 @@ function isWarm(req: IncomingMessage): boolean {
   return v === '1' || v === 'true';
 }
 
-/** Handles one generation request whose JSON body arrived (complete) at `arrivalMs`. */
+/** Handles one generation request read at `receivedMs` whose JSON body arrived (complete) at `arrivalMs`. */
 export function handleGeneration(
-  rt: SimRuntime, ep: Endpoint, req: IncomingMessage, res: ServerResponse, raw: unknown, arrivalMs: number,
+  rt: SimRuntime, ep: Endpoint, req: IncomingMessage, res: ServerResponse, raw: unknown, arrivalMs: number, receivedMs = arrivalMs,
 ): void {
   const reject = (status: number, message: string, param: string | null): void => {
     rt.stats.rejected++;
@@ -139,7 +139,9 @@ export function handleGeneration(
   const plan = result.plan;
   const half = Math.floor(emissionCount(plan.outputTokens, rt.profile.tokensPerChunk) / 2);
   const idn = { id: `${ep.idPrefix}-sim-${requestIndex.toString(16).padStart(8, '0')}`, created: Math.floor(Date.now() / 1000), model: rt.profile.model };
-  const run = new GenerationRun(rt, plan, logprobs.wrap(ep.format(idn, rt)), res, arrivalMs, requestIndex, fault, half);
+  const id = req.headers['x-request-id'];
+  const trace = { id: typeof id === 'string' ? id.slice(0, 256) : null, receivedMs };
+  const run = new GenerationRun(rt, plan, logprobs.wrap(ep.format(idn, rt)), res, arrivalMs, requestIndex, fault, half, trace);
   run.sequence = rt.engine.submit(
     {
       promptTokens: plan.promptTokens,

@@ -14,6 +14,7 @@ import type { SimProfile } from './profile-schema.js';
 import { continuousUsageJson, usageJson, type ResponseFormat } from './response-format.js';
 import type { SimMetrics } from './sim-metrics.js';
 import type { StatsCollector } from './sim-stats.js';
+import { epochMs, type RequestLog, type RequestLogEntry } from './request-log.js';
 import { outputText } from './tokenizer.js';
 
 /** Shared services a run reports to. */
@@ -22,6 +23,16 @@ export interface RunContext {
   now: () => number;
   metrics: SimMetrics;
   stats: StatsCollector;
+  /** The per-request log (`--request-log`), or null. */
+  requestLog: RequestLog | null;
+}
+
+/** Who a request is and when it was read, for the request log. */
+export interface RequestTrace {
+  /** Its `X-Request-Id`, or null. */
+  id: string | null;
+  /** When it was read (headers parsed), ms on the runtime's clock. */
+  receivedMs: number;
 }
 
 const DONE = 'data: [DONE]\n\n';
@@ -36,6 +47,8 @@ export class GenerationRun implements SequenceEvents {
   private cachedTokens = 0;
   private firstDueMs = 0;
   private lastWriteMs = 0;
+  private firstWriteMs: number | null = null;
+  private tokensWritten = 0;
 
   constructor(
     private readonly ctx: RunContext,
@@ -46,6 +59,7 @@ export class GenerationRun implements SequenceEvents {
     private readonly requestIndex: number,
     private readonly fault: StreamFaultKind | null,
     private readonly faultEmission: number,
+    private readonly trace: RequestTrace = { id: null, receivedMs: arrivalMs },
   ) {
     if (plan.stream) {
       res.writeHead(200, { 'content-type': format.wire?.contentType ?? 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
@@ -77,8 +91,19 @@ export class GenerationRun implements SequenceEvents {
       this.ended = true;
       this.ctx.stats.complete(this.arrivalMs, this.firstDueMs, e.dueMs, this.plan.promptTokens, this.plan.outputTokens);
       this.ctx.metrics.finished(this.plan.finishReason);
+      this.log('complete');
     }
     return true;
+  }
+
+  private log(end: RequestLogEntry['end']): void {
+    const log = this.ctx.requestLog;
+    if (log === null) return;
+    const at = (ms: number | null) => (ms === null ? null : epochMs(ms));
+    log.add({
+      id: this.trace.id, arrivalMs: epochMs(this.trace.receivedMs), firstWriteMs: at(this.firstWriteMs),
+      lastWriteMs: at(this.firstWriteMs === null ? null : this.lastWriteMs), outputTokens: this.tokensWritten, end,
+    });
   }
 
   /** The client went away before the end. Returns true when that cancelled the request. */
@@ -87,6 +112,7 @@ export class GenerationRun implements SequenceEvents {
     this.ended = true;
     this.ctx.stats.cancelled++;
     this.ctx.metrics.finished('abort');
+    this.log('cancelled');
     return true;
   }
 
@@ -98,6 +124,8 @@ export class GenerationRun implements SequenceEvents {
       this.ctx.metrics.lateness.observe(Math.max(0, nowMs - e.dueMs) / 1000);
     }
     m.generationTokens += e.to - e.from;
+    this.tokensWritten += e.to - e.from;
+    if (e.index === 0) this.firstWriteMs = nowMs;
     if (e.index === 0) m.ttft.observe((nowMs - this.arrivalMs) / 1000);
     else m.itl.observe((nowMs - this.lastWriteMs) / 1000);
     if (e.last) m.e2e.observe((nowMs - this.arrivalMs) / 1000);
@@ -142,6 +170,7 @@ export class GenerationRun implements SequenceEvents {
 
   private failMidway(fault: 'dropStream' | 'midStreamError'): false {
     this.ended = true;
+    this.log('fault');
     if (fault === 'dropStream') {
       this.ctx.metrics.finished('abort');
       this.res.destroy();

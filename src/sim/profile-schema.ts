@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { SIM_DIALECT_KINDS } from './dialects/types.js';
+import { STEP_TIMINGS } from './step-timing.js';
 
 const share = z.number().min(0).max(1);
 const nonNegMs = z.number().min(0);
@@ -74,6 +75,11 @@ export const simProfileSchema = z
     decodeStepMs: z.number().positive().default(20),
     /** Added to the step time for each additional running sequence, ms. Default 0.1. */
     decodeMsPerExtraSeq: nonNegMs.default(0.1),
+    /**
+     * How emissions are placed in time: "independent" (each stream on its own cadence) or "batched"
+     * (one engine-wide step loop writes every stream's token in the same instant, as vLLM does). Default "independent".
+     */
+    stepTiming: z.enum(STEP_TIMINGS).default('independent'),
     /** Sequences admitted (prefilling or decoding) at once; the rest wait FIFO. Default 256. */
     maxBatch: z.number().int().positive().default(256),
     /** KV budget in tokens; an admitted request reserves prompt + max output tokens. Default 1,000,000. */

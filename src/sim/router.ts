@@ -18,6 +18,7 @@ const KNOWN_PATHS = new Set([...Object.keys(GENERATION_ROUTES), ...Object.keys(I
 
 /** Serves one request; rejects only on an internal error (the caller answers 500). */
 export async function route(rt: SimRuntime & InfoContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const receivedMs = rt.now();
   const path = (req.url ?? '/').split('?')[0] ?? '/';
   const key = `${req.method ?? 'GET'} ${path}`;
   const dialect = rt.dialect;
@@ -54,6 +55,6 @@ export async function route(rt: SimRuntime & InfoContext, req: IncomingMessage, 
   } else {
     req.resume();
   }
-  if (generation !== undefined) return handleGeneration(rt, generation, req, res, body, arrivalMs);
+  if (generation !== undefined) return handleGeneration(rt, generation, req, res, body, arrivalMs, receivedMs);
   info?.(rt, res, body);
 }

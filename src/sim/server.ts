@@ -19,6 +19,7 @@ import { route } from './router.js';
 import { Scheduler } from './scheduler.js';
 import { SimMetrics } from './sim-metrics.js';
 import { StatsCollector, type SimStats } from './sim-stats.js';
+import { RequestLog } from './request-log.js';
 import { describeZodError } from './zod-issues.js';
 
 /** A profile as given: every field optional, nested objects too. */
@@ -30,6 +31,8 @@ export type SimServerOptions = SimProfileInput & {
   host?: string;
   /** TCP port; 0 (the default) picks a free one. */
   port?: number;
+  /** Writes one JSON line per generation request to this file (see request-log.ts). */
+  requestLog?: string;
 };
 
 /** A running simulator. */
@@ -59,10 +62,12 @@ async function packageVersion(): Promise<string> {
  * @throws Error "invalid simulator profile: <field>: <problem>" on a bad profile.
  */
 export async function startSimulator(options: SimServerOptions = {}): Promise<SimServer> {
-  const { host = '127.0.0.1', port = 0, ...input } = options;
+  const { host = '127.0.0.1', port = 0, requestLog: logPath, ...input } = options;
   const parsed = simProfileSchema.safeParse(input);
   if (!parsed.success) throw new Error(`invalid simulator profile: ${describeZodError(parsed.error)}`);
   const profile = parsed.data;
+  const requestLog = logPath === undefined ? null : new RequestLog(logPath);
+  if (requestLog) await requestLog.ready().catch((err: Error) => { throw new Error(`cannot write the request log ${logPath}: ${err.message}`); });
   const scheduler = new Scheduler();
   const cache = profile.prefixCaching ? new PrefixCache() : null;
   const engine = new BatchEngine(profile, scheduler, cache);
@@ -80,12 +85,13 @@ export async function startSimulator(options: SimServerOptions = {}): Promise<Si
     engine.halt();
     for (const s of sockets) s.destroy();
   };
-  const closed = new Promise<void>((resolve) => server.once('close', () => resolve()));
+  // The request log is complete once the server has stopped, whichever way.
+  const closed = new Promise<void>((resolve) => server.once('close', () => resolve())).then(() => requestLog?.close());
   const snapshot = (): SimStats =>
     stats.snapshot({ running: engine.runningCount, waiting: engine.waitingCount, kvReservedTokens: engine.kvReservedTokens });
   const rt: SimRuntime & InfoContext = {
     snapshot,
-    profile, engine, metrics, stats, cache,
+    profile, engine, metrics, stats, cache, requestLog,
     now: scheduler.now,
     faultPicker: new FaultPicker(profile.faults, profile.seed),
     dialect: SIM_DIALECTS[profile.dialect],

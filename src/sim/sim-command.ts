@@ -84,10 +84,13 @@ export function registerSimCommand(program: Command): void {
     const { profile, host, port } = resolved;
     let server;
     try {
-      server = await startSimulator({ ...profile, host, port });
+      server = await startSimulator({ ...profile, host, port, ...(typeof flags['requestLog'] === 'string' ? { requestLog: flags['requestLog'] } : {}) });
     } catch (err) {
-      process.stderr.write(`goodput sim: cannot listen on ${host}:${port}: ${(err as Error).message}\n`);
-      process.exitCode = EXIT_FAILURE;
+      const message = (err as Error).message;
+      // A request log that cannot be written is bad input (a path), like a bad flag.
+      const badLog = message.startsWith('cannot write the request log');
+      process.stderr.write(`goodput sim: ${badLog ? message : `cannot listen on ${host}:${port}: ${message}`}\n`);
+      process.exitCode = badLog ? EXIT_USAGE : EXIT_FAILURE;
       return;
     }
     process.stdout.write(`goodput sim listening on ${server.url} (model ${profile.model})\n`);

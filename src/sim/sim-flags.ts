@@ -6,6 +6,7 @@
 import { Option, type Command } from 'commander';
 import { SIM_DIALECT_KINDS } from './dialects/types.js';
 import type { SimProfileInput } from './server.js';
+import { STEP_TIMINGS } from './step-timing.js';
 
 /** A flag that sets one numeric profile field (path inside the profile). */
 interface NumberFlag {
@@ -60,6 +61,8 @@ export function declareSimFlags(cmd: Command): Command {
     .option('--model <name>', 'served model id (default goodput-sim-1)')
     .addOption(new Option('--stream-shape <kind>', 'field of reasoning text in deltas').choices(['reasoning_content', 'reasoning']))
     .addOption(new Option('--dialect <engine>', 'engine to play: identity routes, request keys, stream shapes, errors (default goodput)').choices([...SIM_DIALECT_KINDS]))
+    .addOption(new Option('--step-timing <kind>', 'independent: each stream on its own cadence; batched: every stream\'s token in one step, as vLLM (default independent)').choices([...STEP_TIMINGS]))
+    .option('--request-log <file>', 'write one JSON line per request: id, arrival, first-token write and last write (epoch ms)')
     .option('--no-prefix-caching', 'turn the prefix cache off');
   for (const f of NUMBER_FLAGS) cmd.option(f.flag, f.help);
   return cmd;
@@ -85,6 +88,7 @@ export function applyFlags(base: SimProfileInput, flags: Record<string, unknown>
   if (typeof flags['model'] === 'string') out['model'] = flags['model'];
   if (typeof flags['streamShape'] === 'string') out['streamShape'] = flags['streamShape'];
   if (typeof flags['dialect'] === 'string') out['dialect'] = flags['dialect'];
+  if (typeof flags['stepTiming'] === 'string') out['stepTiming'] = flags['stepTiming'];
   if (flags['prefixCaching'] === false) out['prefixCaching'] = false;
   return out as SimProfileInput;
 }
