@@ -7,8 +7,15 @@
  *
  * Output lengths are the simulator's natural lengths (not forced) so streams
  * finish at different moments and the arrivals do not come in synchronized waves.
+ *
+ * Per request, our TTFT is also set beside the server's own (its request log,
+ * joined on X-Request-Id: first token written − request read): the p50 and p99
+ * of that difference are what our client adds, free of any nominal schedule.
  */
-import { type RequestRecord, mean, ttftMs } from '../core/index.js';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type RequestRecord, mean, percentiles, ttftMs } from '../core/index.js';
 import { runSweep } from '../runner/index.js';
 import { spawnSimProcess } from '../sim/index.js';
 
@@ -32,14 +39,34 @@ function metricValue(text: string, name: string): number {
 
 interface SimLateness { p50Ms: number | null; p99Ms: number | null }
 
+/** Our TTFT minus the server's, per request joined on its id: p50/p99, ms (after the simulator flushed its log). */
+function perRequestError(records: readonly RequestRecord[], logPath: string): string {
+  const server = new Map<string, number>();
+  for (const line of readFileSync(logPath, 'utf8').split('\n')) {
+    if (line === '') continue;
+    const e = JSON.parse(line) as { id: string | null; arrivalMs: number; firstWriteMs: number | null };
+    if (e.id !== null && e.firstWriteMs !== null) server.set(e.id, e.firstWriteMs - e.arrivalMs);
+  }
+  const diffs = records.flatMap((r) => {
+    const ours = r.warmup ? null : ttftMs(r);
+    const theirs = r.requestId === undefined ? undefined : server.get(r.requestId);
+    return ours === null || theirs === undefined ? [] : [ours - theirs];
+  });
+  const p = percentiles(diffs, [50, 99]);
+  return p === null ? '—' : `${p.p50.toFixed(2)}/${p.p99.toFixed(2)} (${diffs.length})`;
+}
+
 async function main() {
   const rows: string[][] = [[
     'streams', 'requests', 'TTFT p50 err ms', 'TTFT p50 err', 'TTFT p99 err ms', 'TPOT p50 err ms', 'TPOT p50 err', 'TPOT p95 err ms',
-    'tok/s', 'client CPU %', 'loop p99 ms', 'ramp ms', 'sim late p50/p99 ms', 'TTFT client−server mean ms', 'client-bound',
+    'tok/s', 'client CPU %', 'loop p99 ms', 'ramp ms', 'sim late p50/p99 ms', 'TTFT client−server mean ms', 'per request p50/p99 ms', 'client-bound',
   ]];
+  const logDir = mkdtempSync(join(tmpdir(), 'goodput-bench-log-'));
   for (const c of LEVELS) {
     // A fresh simulator per level, so its own write lateness is per level too.
-    const sim = await spawnSimProcess(SIM_FLAGS);
+    const log = join(logDir, `c${c}.jsonl`);
+    const sim = await spawnSimProcess([...SIM_FLAGS, '--request-log', log]);
+    let perRequest = '—';
     try {
       let records: readonly RequestRecord[] = [];
       const result = await runSweep({
@@ -61,8 +88,12 @@ async function main() {
         l.throughputTokS.toFixed(0), l.clientBound.clientCpuPct?.toFixed(0) ?? '—',
         l.clientBound.loopDelayMs?.p99.toFixed(2) ?? '—', l.clientBound.rampMs?.toFixed(1) ?? '—',
         `${late.p50Ms?.toFixed(2) ?? '—'}/${late.p99Ms?.toFixed(2) ?? '—'}`,
-        clientTtftMs === null ? '—' : (clientTtftMs - serverTtftMs).toFixed(2), l.clientBound.bound ? `yes: ${l.clientBound.reason}` : 'no',
+        clientTtftMs === null ? '—' : (clientTtftMs - serverTtftMs).toFixed(2), '', l.clientBound.bound ? `yes: ${l.clientBound.reason}` : 'no',
       ]);
+      const row = rows.at(-1) as string[];
+      await sim.stop();
+      perRequest = perRequestError(records, log);
+      row[row.length - 2] = perRequest;
       if (l.failed > 0) rows.push([`  ${l.failed} failed: ${l.failureExamples.join('; ')}`]);
     } finally {
       await sim.stop();
