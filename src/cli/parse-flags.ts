@@ -96,3 +96,10 @@ export function apiKeyFromEnv(explicit: string | undefined, fallback?: string): 
   }
   return fallback === undefined ? undefined : process.env[fallback] || undefined;
 }
+
+/** Refuses (exit 2) any flag of `decided` the user gave: the command decides it itself, and says where it comes from. */
+export function refuseGivenFlags(cmd: { getOptionValueSource(key: string): string | undefined }, decided: Readonly<Record<string, string>>): void {
+  for (const [key, message] of Object.entries(decided)) {
+    if (cmd.getOptionValueSource(key) === 'cli') throw new CliError(EXIT.usage, message);
+  }
+}

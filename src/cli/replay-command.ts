@@ -11,7 +11,7 @@ import type { SweepSpecInput } from '../runner/index.js';
 import { DEFAULT_BLOCK_TOKENS, type Trace, parseWindow, readTrace, replayParts } from '../workload/index.js';
 import { asUsageErrors } from './contract-errors.js';
 import { CliError, EXIT } from './exit-codes.js';
-import { badFlag, parseNumber } from './parse-flags.js';
+import { badFlag, parseNumber, refuseGivenFlags } from './parse-flags.js';
 import { saveTarget } from './save-run.js';
 import { type SweepFlags, addSweepOptions, specFromFlags, sweepAndReport } from './sweep-command.js';
 
@@ -50,9 +50,7 @@ export function addReplayOptions(cmd: Command): Command {
 
 /** Flags and trace → the replay's spec; every flag and the whole trace checked before anything is sent. */
 export async function replaySpec(cmd: Command, path: string, flags: ReplayFlags): Promise<{ spec: SweepSpecInput; trace: Trace }> {
-  for (const [key, message] of Object.entries(FROM_TRACE)) {
-    if (cmd.getOptionValueSource(key) === 'cli') throw new CliError(EXIT.usage, message);
-  }
+  refuseGivenFlags(cmd, FROM_TRACE);
   const speeds = parseSpeeds(flags.speed);
   const window = flags.window === undefined ? null : await asUsageErrors(async () => parseWindow(flags.window as string));
   const maxConcurrency = flags.maxConcurrency === undefined ? null : parseNumber('--max-concurrency', flags.maxConcurrency, { integer: true, min: 1, limit: 'concurrency' });

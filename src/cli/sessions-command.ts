@@ -11,7 +11,7 @@ import type { SweepSpecInput } from '../runner/index.js';
 import { type Range, loadShareGpt, syntheticSessions } from '../workload/index.js';
 import { asUsageErrors } from './contract-errors.js';
 import { CliError, EXIT } from './exit-codes.js';
-import { badFlag, parseNumber } from './parse-flags.js';
+import { badFlag, parseNumber, refuseGivenFlags } from './parse-flags.js';
 import { saveTarget } from './save-run.js';
 import { type SweepFlags, addSweepOptions, specFromFlags, sweepAndReport } from './sweep-command.js';
 
@@ -62,9 +62,7 @@ export function registerSessionsCommand(program: Command): void {
     .option('--think-s <a..b>', 'think time before each turn after the first, seconds (uniform)', '1..3')
     .option('--session-rate', 'levels are sessions started per second (Poisson, --seed) instead of sessions at once');
   cmd.action(async (flags: SessionsFlags) => {
-    for (const [key, message] of Object.entries(FROM_SESSIONS)) {
-      if (cmd.getOptionValueSource(key) === 'cli') throw new CliError(EXIT.usage, message);
-    }
+    refuseGivenFlags(cmd, FROM_SESSIONS);
     const count = parseNumber('--sessions', flags.sessions, { integer: true, min: 1, limit: 'requestsPerLevel' });
     const thinkS = parseRange('--think-s', flags.thinkS, { integer: false, min: 0, max: 3600 });
     const seed = parseNumber('--seed', flags.seed, { integer: true });

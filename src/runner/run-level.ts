@@ -9,7 +9,7 @@
 import { setMaxListeners } from 'node:events';
 import { type LevelLoad, type RequestRecord, isOk } from '../core/index.js';
 import { type Clock, type RequestSpec, type StreamingClient, answerOf } from '../client/index.js';
-import { type SessionsSource, arrivalOps, promptFor, sessionUserText } from '../workload/index.js';
+import { type PromptItem, type SessionsSource, arrivalOps, promptFor, sessionUserText } from '../workload/index.js';
 import { levelLoad } from './level-load.js';
 import { runOpenLoop } from './open-loop.js';
 import type { SweepSpec } from './sweep-spec.js';
@@ -43,10 +43,11 @@ export interface LevelRun {
   load: LevelLoad;
 }
 
-function requestSpec(ctx: LevelContext, seq: number): RequestSpec {
+/** Request `seq` of the level; `given` is its prompt when the caller built it (a session's turn). */
+function requestSpec(ctx: LevelContext, seq: number, given?: PromptItem): RequestSpec {
   const { spec } = ctx;
   const salt = `${ctx.runId}c${ctx.concurrency}n${seq}`;
-  const item = promptFor(spec.prompts, { index: (ctx.promptOffset ?? 0) + seq, promptTokens: spec.promptTokens, seed: spec.seed + seq, salt, run: ctx.runId });
+  const item = given ?? promptFor(spec.prompts, { index: (ctx.promptOffset ?? 0) + seq, promptTokens: spec.promptTokens, seed: spec.seed + seq, salt, run: ctx.runId });
   return {
     endpoint: spec.endpoint,
     model: ctx.model,
@@ -93,7 +94,7 @@ async function runSessions(ctx: LevelContext, src: SessionsSource, signal: Abort
       }
       if (signal.aborted) break;
       const user = sessionUserText(session, id, turn, ctx.runId);
-      const spec: RequestSpec = { ...requestSpec(ctx, seq), prompt: user, maxTokens: t.o, history: [...history], keepAnswer: true };
+      const spec: RequestSpec = { ...requestSpec(ctx, seq, { text: user, outputTokens: t.o }), history: [...history], keepAnswer: true };
       const r = await ctx.client.send(spec, { seq: seq++, concurrency: ctx.concurrency, warmup: false, targetSendNs, session: { id, turn } }, signal);
       finish(r);
       endNs = r.endNs;
