@@ -79,6 +79,7 @@ describe('reading traces', () => {
     ['a header only', 'Timestamp,Request tokens,Response tokens\n', 'csv', /: no requests \(the file is empty below its header\)$/],
     ['a missing column', 'Timestamp,Request tokens,Model\n1,2,x\n', 'csv', /: line 1: the CSV header lacks "Response tokens" \(BurstGPT columns: Timestamp, Request tokens, Response tokens\)$/],
     ['a non-numeric length', jsonl([{ timestamp: 0, input_length: 'abc', output_length: 3 }]), 'jsonl', /: line 1: input_length "abc" is not a whole number of at least 1$/],
+    ['a megabyte-long value, shown cut', jsonl([{ timestamp: 0, input_length: 'x'.repeat(500_000), output_length: 3 }]), 'jsonl', /: line 1: input_length "x{39}… is not a whole number of at least 1$/],
     ['a missing length', jsonl([{ timestamp: 0, input_length: 3, output_length: 3 }, { timestamp: 1, input_length: 4 }]), 'jsonl', /: line 2: output_length missing is not a whole number of at least 1$/],
     ['a non-numeric time', 'Timestamp,Request tokens,Response tokens\nsoon,3,4\n', 'csv', /: line 2: Timestamp "soon" is not a number$/],
     ['a short CSV row', 'Timestamp,Request tokens,Response tokens\n1,3\n', 'csv', /: line 2: 2 fields where the header has 3$/],

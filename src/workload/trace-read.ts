@@ -58,15 +58,21 @@ const MAX_LABEL_VALUES = 32;
 
 interface Row { tMs: number; promptTokens: number; outputTokens: number; hashIds?: number[]; prompt?: string; failed?: boolean; labels?: Record<string, string> }
 
+/** A value from the file as shown in a message: JSON, cut at 40 characters (a line may hold a megabyte). */
+const shown = (v: unknown): string => {
+  const t = JSON.stringify(v) ?? 'missing';
+  return t.length > 40 ? `${t.slice(0, 40)}…` : t;
+};
+
 const whole = (where: string, name: string, v: unknown, min: number, limit?: 'promptTokens' | 'outputTokens'): number => {
   const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < min) throw new WorkloadError('bad-format', `${where}: ${name} ${JSON.stringify(v) ?? 'missing'} is not a whole number${min > 0 ? ` of at least ${min}` : ''}`);
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < min) throw new WorkloadError('bad-format', `${where}: ${name} ${shown(v)} is not a whole number${min > 0 ? ` of at least ${min}` : ''}`);
   if (limit && n > LIMITS[limit].max) throw new WorkloadError('length', `${where}: ${limitMessage(limit, n, name)}`);
   return n;
 };
 const time = (where: string, name: string, v: unknown): number => {
   const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isFinite(n)) throw new WorkloadError('bad-format', `${where}: ${name} ${JSON.stringify(v) ?? 'missing'} is not a number`);
+  if (typeof n !== 'number' || !Number.isFinite(n)) throw new WorkloadError('bad-format', `${where}: ${name} ${shown(v)} is not a number`);
   return n;
 };
 
