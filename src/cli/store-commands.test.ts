@@ -139,8 +139,8 @@ describe('as separate processes', () => {
     const first = await runGoodput(['sweep', '--url', sim.url, ...quick, '--data', data]);
     expect(first.code).toBe(0);
     const slow = await spawnSimProcess(['--decode-step-ms', '20', '--decode-ms-per-extra-seq', '20']);
-    // Level 1 takes ~5 s (an export waits for it to end); level 16 (each step 20 ms + 20 ms per extra stream) ~40 s, and the test stops it.
-    const sweep = startGoodput(['sweep', '--url', slow.url, '--levels', '1,16', '--output-tokens', '32', '--prompt-tokens', '8', '--data', data]);
+    // Level 1 takes ~10 s (an export waits for it to end); level 16 (each step 20 ms + 20 ms per extra stream) ~80 s, and the test stops it.
+    const sweep = startGoodput(['sweep', '--url', slow.url, '--levels', '1,16', '--output-tokens', '64', '--prompt-tokens', '8', '--data', data]);
     try {
       await sweep.waitFor(/server answers/);
       // The door's token is in the lock file only, readable by this user only; without it the door answers nothing.
@@ -152,8 +152,12 @@ describe('as separate processes', () => {
       expect((await fetch(`${lock.url}/api/runs`, { headers: { authorization: `Bearer ${lock.token}x` } })).status).toBe(401);
       const post = await fetch(`${lock.url}/api/servers`, { method: 'POST', headers: { authorization: `Bearer ${lock.token}`, 'content-type': 'application/json' }, body: '{}' });
       expect(post.status).toBe(503);
+      // A write, while the lock file just read says the sweep holds the store: refused, naming it.
+      const add = await runGoodput(['servers', 'add', 'other', 'http://127.0.0.1:9', '--data', data]);
+      expect(add.code, `servers add: ${add.stdout}${add.stderr}\nthe sweep: ${sweep.out().stderr}`).toBe(2);
+      expect(add.stderr).toMatch(/the embedded database at .* is in use by goodput sweep \(pid \d+, since .*\)\. The embedded database is one process's at a time: wait for it, run with --no-save, start `goodput serve` first/);
       const list = await runGoodput(['runs', 'list', '--json', '--data', data]);
-      expect(list.stderr).toBe('');
+      expect(list.stderr, `the sweep: ${sweep.out().stderr}`).toBe('');
       expect(list.code).toBe(0);
       expect((JSON.parse(list.stdout) as Array<{ id: number; status: string }>).map((r) => [r.id, r.status])).toEqual([[2, 'running'], [1, 'complete']]);
       const show = await runGoodput(['runs', 'show', '1', '--data', data]);
@@ -161,13 +165,8 @@ describe('as separate processes', () => {
       expect(show.stdout).toMatch(/complete/);
       const out = join(tmp('busy-export'), 'run1.json');
       const exported = await runGoodput(['runs', 'export', '1', '--out', out, '--data', data], {}, 240_000);
-      expect(exported.code).toBe(0);
+      expect(exported.code, `runs export: ${exported.stderr}\nthe sweep: ${sweep.out().stderr}`).toBe(0);
       expect(sweepResultSchema.parse(JSON.parse(readFileSync(out, 'utf8'))).levels.map((l) => l.concurrency)).toEqual([1, 2]);
-      await sweep.waitFor(/level c=1 stored in run 2/, 120_000);
-      const add = await runGoodput(['servers', 'add', 'other', 'http://127.0.0.1:9', '--data', data]);
-      expect(add.code).toBe(2);
-      expect(add.stderr).toMatch(/the embedded database at .* is in use by goodput sweep \(pid \d+, since .*\)\. The embedded database is one process's at a time: wait for it, run with --no-save, start `goodput serve` first/);
-      expect(sweep.child.exitCode).toBeNull();
     } finally {
       await sweep.stop('SIGINT');
       await slow.stop();
