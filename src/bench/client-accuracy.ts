@@ -39,27 +39,35 @@ function metricValue(text: string, name: string): number {
 
 interface SimLateness { p50Ms: number | null; p99Ms: number | null }
 
-/** Our TTFT minus the server's, per request joined on its id: p50/p99, ms (after the simulator flushed its log). */
-function perRequestError(records: readonly RequestRecord[], logPath: string): string {
+/**
+ * Our TTFT minus the server's, per request joined on its id: p50/p99, ms (after the simulator
+ * flushed its log), for the initial burst (the first C measured requests, sent at once) apart
+ * from the steady state (every later request, sent as a slot frees), which a level mixes.
+ */
+function perRequestError(records: readonly RequestRecord[], logPath: string, c: number): string {
   const server = new Map<string, number>();
   for (const line of readFileSync(logPath, 'utf8').split('\n')) {
     if (line === '') continue;
     const e = JSON.parse(line) as { id: string | null; arrivalMs: number; firstWriteMs: number | null };
     if (e.id !== null && e.firstWriteMs !== null) server.set(e.id, e.firstWriteMs - e.arrivalMs);
   }
-  const diffs = records.flatMap((r) => {
-    const ours = r.warmup ? null : ttftMs(r);
+  const diffs = (rs: readonly RequestRecord[]) => rs.flatMap((r) => {
+    const ours = ttftMs(r);
     const theirs = r.requestId === undefined ? undefined : server.get(r.requestId);
     return ours === null || theirs === undefined ? [] : [ours - theirs];
   });
-  const p = percentiles(diffs, [50, 99]);
-  return p === null ? '—' : `${p.p50.toFixed(2)}/${p.p99.toFixed(2)} (${diffs.length})`;
+  const text = (xs: number[]) => {
+    const p = percentiles(xs, [50, 99]);
+    return p === null ? '—' : `${p.p50.toFixed(2)}/${p.p99.toFixed(2)} (${xs.length})`;
+  };
+  const measured = records.filter((r) => !r.warmup).sort((a, b) => a.sendNs - b.sendNs);
+  return `burst ${text(diffs(measured.slice(0, c)))} · steady ${text(diffs(measured.slice(c)))}`;
 }
 
 async function main() {
   const rows: string[][] = [[
     'streams', 'requests', 'TTFT p50 err ms', 'TTFT p50 err', 'TTFT p99 err ms', 'TPOT p50 err ms', 'TPOT p50 err', 'TPOT p95 err ms',
-    'tok/s', 'client CPU %', 'loop p99 ms', 'ramp ms', 'sim late p50/p99 ms', 'TTFT client−server mean ms', 'per request p50/p99 ms', 'client-bound',
+    'tok/s', 'client CPU %', 'loop p99 ms', 'ramp ms', 'sim late p50/p99 ms', 'TTFT client−server mean ms', 'per request client−server p50/p99 ms', 'client-bound',
   ]];
   const logDir = mkdtempSync(join(tmpdir(), 'goodput-bench-log-'));
   for (const c of LEVELS) {
@@ -92,7 +100,7 @@ async function main() {
       ]);
       const row = rows.at(-1) as string[];
       await sim.stop();
-      perRequest = perRequestError(records, log);
+      perRequest = perRequestError(records, log, c);
       row[row.length - 2] = perRequest;
       if (l.failed > 0) rows.push([`  ${l.failed} failed: ${l.failureExamples.join('; ')}`]);
     } finally {
