@@ -124,6 +124,15 @@ describe('contract hash and differences', () => {
     const other = validateContract(patch((c) => { c.workload.prompts = { kind: 'jsonl', path: '/x/prompts.jsonl', sha256: 'b'.repeat(64) }; }), 'test', '/');
     expect(contractHash(other)).not.toBe(contractHash(at('/x')));
   });
+  it('so does a replayed trace known by its content hash, and another trace does not', () => {
+    const traced = (path: string, sha: string) => validateContract(patch((c) => {
+      c.workload = { prompts: { kind: 'trace' }, outputTokens: 'trace', warmup: 0 };
+      c.load = { pattern: { kind: 'trace', path, sha256: sha }, levels: [1] };
+    }), 'test', '/');
+    const sha = 'c'.repeat(64);
+    expect(contractHash(traced('/home/ann/trace.jsonl', sha))).toBe(contractHash(traced('/srv/ci/trace.jsonl', sha)));
+    expect(contractHash(traced('/srv/ci/trace.jsonl', 'd'.repeat(64)))).not.toBe(contractHash(traced('/srv/ci/trace.jsonl', sha)));
+  });
   it('lists each differing field with both values', async () => {
     const a = await loadContract(write(minimal));
     const b = await loadContract(write(patch((c) => { c.workload.outputTokens = 64; c.load.levels = [1, 2, 4]; })));
