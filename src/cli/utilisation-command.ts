@@ -12,7 +12,7 @@ import {
   BUSINESS_COST_FORMULA, type LevelResult, type RequestRecord, type SweepResult, businessCost, capacityOfLevels,
   costPer1MSuccessfulUsd, sanitizeForTerminal as clean, sparkline,
 } from '../core/index.js';
-import { type Contract, contractHash, contractSchema } from '../contract/index.js';
+import { type Contract, verifiedContract } from '../contract/index.js';
 import { levelFromRecords } from '../runner/index.js';
 import { sha256Hex } from '../workload/index.js';
 import { readFile } from 'node:fs/promises';
@@ -43,12 +43,11 @@ export function recomputedLevels(result: SweepResult, records: readonly RequestR
 
 /** The capacity run's contract, when it has one; refused when it does not hash to the hash the result states. */
 function contractOf(cap: SweepResult, where: string): Contract | null {
-  if (cap.contract === undefined || cap.contract === null) return null;
-  const parsed = contractSchema.safeParse(cap.contract);
-  if (!parsed.success) throw new CliError(EXIT.usage, `--capacity: ${where}: contract.${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
-  const hash = contractHash(parsed.data);
-  if (hash !== cap.contractHash) throw new CliError(EXIT.usage, `--capacity: ${where}: contractHash states ${cap.contractHash ?? 'none'}, its contract hashes to ${hash}; the contract was edited`);
-  return parsed.data;
+  const v = verifiedContract(cap);
+  if (v.ok) return v.contract;
+  if (v.reason === 'absent') return null;
+  if (v.reason === 'schema') throw new CliError(EXIT.usage, `--capacity: ${where}: contract.${v.issues[0]?.path}: ${v.issues[0]?.message}`);
+  throw new CliError(EXIT.usage, `--capacity: ${where}: contractHash states ${v.stated ?? 'none'}, its contract hashes to ${v.actual}; the contract was edited`);
 }
 
 const fmt = (x: number, d = 1) => x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });

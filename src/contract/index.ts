@@ -2,6 +2,7 @@
 export { contractSchema, type Contract, type ContractInput } from './contract-schema.js';
 export { loadContract, validateContract } from './load-contract.js';
 export { contractHash, hashedPart } from './contract-hash.js';
+export { verifiedContract, type VerifiedContract } from './verified-contract.js';
 export { diffContracts, describeDifferences, type ContractDifference } from './contract-diff.js';
 export { ContractError, type ContractErrorCode, describeIssues } from './errors.js';
 export { checkServer } from './server-facts.js';

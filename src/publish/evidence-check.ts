@@ -5,7 +5,7 @@
  * run` used (runner's levelResult, core's buildCards). What comes back is the
  * recomputation, never the file's own numbers.
  */
-import { type Contract, type StoredRecord, contractHash, contractSchema, recordsSha256, runsOf } from '../contract/index.js';
+import { type Contract, type StoredRecord, recordsSha256, runsOf, verifiedContract } from '../contract/index.js';
 import { type SweepResult, buildCards, engineCard, modelCard } from '../core/index.js';
 import { levelFromRecords } from '../runner/index.js';
 import type { ConfigurationKey } from './fact.js';
@@ -65,30 +65,24 @@ function checkRun(side: ConfigurationKey, k: number, run: SweepResult, synthetic
 /** Checks one side's result; refusals are appended to `out`, the rebuilt side returned when there are none. */
 export function checkEvidence(side: ConfigurationKey, result: SweepResult, out: Refusal[]): CheckedSide | null {
   const before = out.length;
-  if (result.contract === null || result.contract === undefined) {
-    out.push(refusal('contract-hash', `evidence.${side}: contract`, 'is not in the result, so its workload cannot be reconstructed (record runs with goodput run CONTRACT.yaml)'));
+  const v = verifiedContract(result);
+  if (!v.ok) {
+    if (v.reason === 'absent') out.push(refusal('contract-hash', `evidence.${side}: contract`, 'is not in the result, so its workload cannot be reconstructed (record runs with goodput run CONTRACT.yaml)'));
+    if (v.reason === 'schema') for (const i of v.issues) out.push(refusal('schema', `evidence.${side}: contract.${i.path}`, i.message));
+    if (v.reason === 'hash') out.push(refusal('contract-hash', `evidence.${side}: contractHash`, `states ${v.stated ?? 'none'}, its contract hashes to ${v.actual}; the contract was edited`));
     return null;
   }
-  const parsed = contractSchema.safeParse(result.contract);
-  if (!parsed.success) {
-    for (const i of parsed.error.issues) out.push(refusal('schema', `evidence.${side}: contract.${i.path.join('.')}`, i.message));
-    return null;
-  }
-  const hash = contractHash(parsed.data);
-  if (hash !== result.contractHash) {
-    out.push(refusal('contract-hash', `evidence.${side}: contractHash`, `states ${result.contractHash ?? 'none'}, its contract hashes to ${hash}; the contract was edited`));
-    return null;
-  }
-  if (parsed.data.load.pattern.kind !== 'concurrency') {
-    out.push(refusal('same-workload', `evidence.${side}: contract.load.pattern.kind`, `is ${parsed.data.load.pattern.kind}; a receipt compares closed-loop concurrency sweeps`));
+  const { contract, hash } = v;
+  if (contract.load.pattern.kind !== 'concurrency') {
+    out.push(refusal('same-workload', `evidence.${side}: contract.load.pattern.kind`, `is ${contract.load.pattern.kind}; a receipt compares closed-loop concurrency sweeps`));
     return null;
   }
   if (result.matrix !== undefined) {
     out.push(refusal('same-workload', `evidence.${side}: matrix`, 'a receipt compares one-cell contracts, not a matrix'));
     return null;
   }
-  const synthetic = parsed.data.workload.prompts.kind === 'synthetic';
+  const synthetic = contract.workload.prompts.kind === 'synthetic';
   const runs = runsOf(result).map((r, k) => checkRun(side, k, r, synthetic, out));
   if (out.length > before) return null;
-  return { contract: parsed.data, contractHash: hash, runs: runs as SweepResult[] };
+  return { contract, contractHash: hash, runs: runs as SweepResult[] };
 }

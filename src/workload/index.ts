@@ -13,7 +13,6 @@ export { loadCorpus, type Corpus, type CorpusFormat, type CorpusItem } from './c
 export { seededSample } from './sample.js';
 export { buildCellPrompts, sharedPrefix, type CacheCondition, type CellPromptPlan, type CellSource, type PromptItem } from './cell-prompts.js';
 export { expandMatrix, MATRIX_ORDER, type CellSpec, type MatrixAxes, type PromptAxis } from './matrix-cells.js';
-export { readTrace, parseWindow, type Trace, type TraceFormat, type TraceOptions, type TraceRequest } from './trace-read.js';
+export { readTrace, parseWindow, type Trace } from './trace-read.js';
 export { replayParts, DEFAULT_BLOCK_TOKENS } from './trace-replay.js';
-export { tracePrompt } from './trace-prompt.js';
 export { loadShareGpt, sessionUserText, syntheticSessions, turnsOf, type Range, type Session, type SessionsSource } from './sessions.js';
