@@ -172,4 +172,13 @@ describe('failure classification by code', () => {
     await client.close();
     expect(r.outcome).toMatchObject({ kind: 'connection-error', code: 'ERR_REQUEST_BODY', phase: 'connect' });
   });
+
+  it('refuses a body past the request limit before sending it (a conversation that grew on a server\'s long answers)', async () => {
+    const client = createStreamingClient({ baseUrl: 'http://127.0.0.1:9' }, { connections: 1 });
+    const answer = 'word '.repeat(500_000);
+    const r = await client.send({ ...spec, history: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: answer }, { role: 'user', content: 'again' }, { role: 'assistant', content: answer }] }, meta);
+    await client.close();
+    expect(r.outcome).toMatchObject({ kind: 'connection-error', code: 'ERR_REQUEST_BODY', phase: 'connect' });
+    expect((r.outcome as { message: string }).message).toMatch(/request body could not be built: the body \d+ is above the limit of 4194304 bytes in one request body we send/);
+  });
 });

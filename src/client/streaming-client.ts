@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Client, Pool, type Dispatcher } from 'undici';
-import type { RequestRecord } from '../core/index.js';
+import { LIMITS, type RequestRecord, limitMessage } from '../core/index.js';
 import { monotonicNs, type Clock } from './clock.js';
 import { generic } from './dialects/generic.js';
 import type { Dialect } from './dialects/types.js';
@@ -89,6 +89,9 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
       let body: string;
       try {
         body = dialect.buildBody(spec);
+        // A session resends the server's own answers: a body past the limit is refused here, never sent.
+        const bytes = Buffer.byteLength(body);
+        if (bytes > LIMITS.requestBodyBytes.max) throw new Error(limitMessage('requestBodyBytes', bytes, 'the body'));
       } catch (err) {
         const error = Object.assign(new Error(`request body could not be built: ${(err as Error).message}`), { code: 'ERR_REQUEST_BODY' });
         return new StreamHandler(ctx, meta, spec.maxTokens, resolve).start(() => { throw error; }, signal);
