@@ -95,10 +95,12 @@ describe('mid-stream faults', () => {
     const gaps = t.slice(1).map((x, i) => x - (t[i] as number));
     const longest = Math.max(...gaps);
     expect(longest).toBeGreaterThan(150 - 20); // client-side arrival times; the schedule is exact
-    expect(longest).toBeLessThan(150 + 40);
+    // One stall, at the middle: a busy machine adds hiccups of tens of ms to any gap, never a second 100 ms pause
+    // (how close the stall lands to 150 ms is a wall-clock accuracy question: the timing tests' and the bench's).
+    expect(longest).toBeLessThan(150 + 1000);
     expect((t.at(-1) as number) - r.sentMs).toBeGreaterThanOrEqual(5 + 19 + 150);
     expect(gaps.indexOf(longest)).toBe(9);
-    expect(gaps.filter((g) => g > 20)).toHaveLength(1);
+    expect(gaps.filter((g) => g >= 100)).toHaveLength(1);
     expect(r.done).toBe(true);
   });
 });

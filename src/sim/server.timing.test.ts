@@ -93,3 +93,15 @@ describe('timing accuracy', () => {
     expect(Math.abs(itlMeanMs - STEP_MS), `server ITL mean ${itlMeanMs} ms`).toBeLessThan(0.5);
   });
 });
+
+describe('an injected stall', () => {
+  it('pauses the stream for stallMs within 40 ms (the fault test only checks there is one stall, in the middle)', async () => {
+    const s: SimServer = await startSimulator({ ...SCHEDULE, decodeStepMs: 1, prefillBaseMs: 5, faults: { stall: 1, stallMs: 150 } });
+    cleanup.push(() => s.close());
+    const r = await streamPost(s.url, '/v1/chat/completions', body(20));
+    const t = tokenEvents(r).map((e) => e.atMs);
+    const longest = Math.max(...t.slice(1).map((x, i) => x - (t[i] as number)));
+    expect(longest).toBeGreaterThan(150 - 20);
+    expect(longest).toBeLessThan(150 + 40);
+  });
+});
