@@ -10,6 +10,14 @@ export interface Spread { p50: number; p99: number; max: number }
 /** Default budget (ms) for both our send lag p99 and our event-loop delay p99. */
 export const DEFAULT_CLIENT_BUDGET_MS = 10;
 
+/**
+ * A client thread busy this much of the time (% of one core) reads its sockets
+ * late: reads queue behind one another, so token instants (TPOT above all) drift
+ * before the loop delay shows it. Measured: at 87 % our TPOT was 53 % off with a
+ * loop delay still under budget. At or above this, the level is client-bound.
+ */
+export const CLIENT_CPU_BOUND_PCT = 70;
+
 export function judgeClientBound(
   sendLagMs: Spread | null,
   loopDelayMs: Spread | null,
@@ -23,6 +31,9 @@ export function judgeClientBound(
   }
   if (loopDelayMs && loopDelayMs.p99 > budgetMs) {
     reasons.push(`the client's event loop was delayed ${loopDelayMs.p99.toFixed(1)} ms (p99)`);
+  }
+  if (clientCpuPct !== null && clientCpuPct >= CLIENT_CPU_BOUND_PCT) {
+    reasons.push(`the client was busy ${clientCpuPct.toFixed(0)} % of one core (limit ${CLIENT_CPU_BOUND_PCT} %)`);
   }
   return {
     bound: reasons.length > 0,

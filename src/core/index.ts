@@ -37,3 +37,4 @@ export * from './overlap.js';
 export * from './limit-schema.js';
 export * from './utilisation.js';
 export * from './session-summary.js';
+export * from './level-shares.js';

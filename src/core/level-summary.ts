@@ -50,6 +50,31 @@ function describeFailure(r: RequestRecord): string {
   }
 }
 
+/** The instant the level's first sends targeted (its start), or Infinity without records. */
+function levelStartOf(measured: readonly RequestRecord[]): number {
+  let start = Infinity;
+  for (const r of measured) start = Math.min(start, r.targetSendNs);
+  return start;
+}
+
+/**
+ * The client's judgement of itself over a level's measured records. The first C
+ * sends all target the level's start: putting them on the wire takes time in any
+ * client (the ramp, reported apart). Replacements target the end of the request
+ * they replace, so their lag is our turnaround: that is what is judged, with our
+ * event-loop delay and CPU.
+ */
+export function judgeRecordsClientBound(
+  measured: readonly RequestRecord[], loopDelayMs: Spread | null, budgetMs: number, clientCpuPct: number | null,
+): ClientBound {
+  const levelStartNs = levelStartOf(measured);
+  const ramp = measured.filter((r) => r.targetSendNs === levelStartNs);
+  const lags = measured.filter((r) => r.targetSendNs !== levelStartNs).map(sendLagMs);
+  const lagSpread = percentiles(lags, [50, 99]);
+  const rampMs = ramp.length > 0 ? (maxOf(ramp.map((r) => r.sendNs)) as number - levelStartNs) / 1e6 : null;
+  return judgeClientBound(lagSpread ? { ...lagSpread, max: maxOf(lags) as number } : null, loopDelayMs, budgetMs, clientCpuPct, rampMs);
+}
+
 export function summarizeLevel(input: LevelInput): LevelResult {
   const measured = input.records.filter((r) => !r.warmup);
   const ok = measured.filter(isOk);
@@ -93,24 +118,10 @@ export function summarizeLevel(input: LevelInput): LevelResult {
   const sources = new Set(ok.map((r) => r.outputTokenSource));
   const reasoningCounted = ok.filter((r) => r.reasoningTokens !== null);
   const reasoningFromChunks = ok.some((r) => r.reasoningTokens === null && r.reasoningChunks > 0);
-  // The first C sends all target the level's start: putting them on the wire takes
-  // time in any client (the ramp, reported apart). Replacements target the end of
-  // the request they replace, so their lag is our turnaround: that is what is judged.
-  let levelStartNs = Infinity;
-  for (const r of measured) levelStartNs = Math.min(levelStartNs, r.targetSendNs);
-  const ramp = measured.filter((r) => r.targetSendNs === levelStartNs);
-  const lags = measured.filter((r) => r.targetSendNs !== levelStartNs).map(sendLagMs);
-  const lagSpread = percentiles(lags, [50, 99]);
-  const rampMs = ramp.length > 0 ? (maxOf(ramp.map((r) => r.sendNs)) as number - levelStartNs) / 1e6 : null;
   const perReq = mean(collect(ok, perRequestTokS));
-
-  const clientBound: ClientBound = judgeClientBound(
-    lagSpread ? { ...lagSpread, max: maxOf(lags) as number } : null,
-    input.loopDelayMs,
-    input.clientBudgetMs,
-    input.clientCpuPct,
-    rampMs,
-  );
+  const clientBound = judgeRecordsClientBound(measured, input.loopDelayMs, input.clientBudgetMs, input.clientCpuPct);
+  const burstStart = levelStartOf(measured);
+  const split = (burst: boolean) => percentiles(collect(ok.filter((r) => (r.targetSendNs === burstStart) === burst), ttftMs), [50, 99]);
 
   return {
     concurrency: input.concurrency,
@@ -130,6 +141,7 @@ export function summarizeLevel(input: LevelInput): LevelResult {
     steadyWindowMs: steady ? (steady.endNs - steady.startNs) / 1e6 : null,
     perRequestTokS: perReq === null ? null : { mean: perReq },
     ttftMs: percentiles(collect(ok, ttftMs), [50, 95, 99]),
+    ttftSplitMs: { burst: split(true), steady: split(false) },
     ttfaMs: percentiles(collect(ok, ttfaMs), [50, 95]),
     tpotMs: percentiles(collect(ok, tpotMs), [50, 95]),
     itlMs: percentiles(itl, [50, 99]),

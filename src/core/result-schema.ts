@@ -29,7 +29,7 @@ export const clientBoundSchema = z.object({
   sendLagMs: z.object({ p50: ms, p99: ms, max: ms }).nullable(),
   loopDelayMs: z.object({ p50: ms, p99: ms, max: ms }).nullable(),
   budgetMs: z.number().positive(),
-  /** Our CPU use during the level, % of one core. */
+  /** Our CPU use during the level, % of one core (with worker threads: the busiest thread's event-loop utilisation). */
   clientCpuPct: z.number().nonnegative().nullable(),
   /** Time to put the level's first C requests on the wire, ms (not judged: no client sends C at once). */
   rampMs: ms.nullable(),
@@ -62,6 +62,15 @@ export const levelResultSchema = z.object({
   steadyWindowMs: ms.nullable(),
   perRequestTokS: z.object({ mean: z.number() }).nullable(),
   ttftMs: nullable(z.object({ p50: ms, p95: ms, p99: ms })),
+  /**
+   * TTFT of the level's initial burst (the requests that all targeted its start:
+   * C simultaneous sends in a closed loop) apart from the steady state after it.
+   * Absent in results of earlier versions.
+   */
+  ttftSplitMs: z.object({
+    burst: nullable(z.object({ p50: ms, p99: ms })),
+    steady: nullable(z.object({ p50: ms, p99: ms })),
+  }).optional(),
   ttfaMs: nullable(z.object({ p50: ms, p95: ms })),
   tpotMs: nullable(z.object({ p50: ms, p95: ms })),
   itlMs: nullable(z.object({ p50: ms, p99: ms })),
