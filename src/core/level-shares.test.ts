@@ -70,7 +70,8 @@ describe('merging shares', () => {
   it('one client-bound share makes the level client-bound, naming the share', () => {
     const shares = [share('thread 1', [all[0], all[2]] as RequestRecord[]), share('thread 2', [all[1], all[3]] as RequestRecord[], { clientCpuPct: 85 })];
     const out = summarizeShares({ ...input, shares });
-    expect(out.shares.map((s) => s.clientBound.bound)).toEqual([false, true]);
+    expect(out.level.shares?.map((s) => s.bound)).toEqual([false, true]);
+    expect(out.level.shares?.map((s) => s.requests)).toEqual([2, 2]);
     expect(out.level.clientBound.bound).toBe(true);
     expect(out.level.clientBound.reason).toMatch(/thread 2: the client was busy 85 % of one core/);
     expect(out.level.clientBound.clientCpuPct).toBe(85);

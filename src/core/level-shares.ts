@@ -100,15 +100,37 @@ export interface SharesInput extends Omit<LevelInput, 'records' | 'loopDelayMs' 
   shares: readonly ShareRecords[];
 }
 
-/** What `summarizeShares` returns: the level, and each share's own judgement. */
-export interface SharedLevel {
-  level: LevelResult;
-  records: RequestRecord[];
-  shares: Array<{ label: string; requests: number; clientBound: ClientBound }>;
-}
+/** One share's own judgement, as a level result keeps it. */
+export type ShareJudgement = NonNullable<LevelResult['shares']>[number];
 
 const worst = (xs: ReadonlyArray<Spread | null>): Spread | null =>
   xs.reduce<Spread | null>((w, x) => (x !== null && (w === null || x.p99 > w.p99) ? x : w), null);
+
+/** Each share judged client-bound on its own measured records, loop delay and busy share. */
+export function judgeShares(shares: readonly ShareRecords[], budgetMs: number): ShareJudgement[] {
+  return shares.map((s) => {
+    const measured = s.records.filter((r) => !r.warmup).map((r) => shiftRecord(r, s.clockOffsetNs));
+    const cb = judgeRecordsClientBound(measured, s.loopDelayMs, budgetMs, s.clientCpuPct);
+    return {
+      label: s.label, requests: measured.length, bound: cb.bound, reason: cb.reason, clientCpuPct: s.clientCpuPct,
+      loopDelayP99Ms: s.loopDelayMs?.p99 ?? null, clockOffsetMs: s.clockOffsetNs / 1e6,
+    };
+  });
+}
+
+/** The inputs the level's own judgement takes from its shares: the worst loop delay, the busiest share. */
+export function sharesLoad(shares: readonly ShareRecords[]): { loopDelayMs: Spread | null; clientCpuPct: number | null } {
+  const cpus = shares.flatMap((s) => (s.clientCpuPct === null ? [] : [s.clientCpuPct]));
+  return { loopDelayMs: worst(shares.map((s) => s.loopDelayMs)), clientCpuPct: cpus.length > 0 ? Math.max(...cpus) : null };
+}
+
+/** `cb` made client-bound when any share is, the reason naming each bound share. */
+export function bindToShares(cb: ClientBound, judged: readonly ShareJudgement[]): ClientBound {
+  const bound = judged.filter((j) => j.bound);
+  if (bound.length === 0 || judged.length < 2) return cb;
+  const why = bound.map((j) => `${j.label}: ${j.reason ?? 'client-bound'}`).join('; ');
+  return { ...cb, bound: true, reason: `${cb.bound ? `${cb.reason ?? ''}; ` : ''}${why}` };
+}
 
 /**
  * The level computed from the merged raw records of its shares. Each share is
@@ -116,25 +138,10 @@ const worst = (xs: ReadonlyArray<Spread | null>): Spread | null =>
  * figures are those of the busiest share, and it is client-bound when the
  * merged records or any share are (the reason names the share).
  */
-export function summarizeShares(input: SharesInput): SharedLevel {
+export function summarizeShares(input: SharesInput): { level: LevelResult; records: RequestRecord[] } {
   const { shares, ...rest } = input;
   const records = mergeShareRecords(shares);
-  const judged = shares.map((s) => {
-    const measured = s.records.filter((r) => !r.warmup).map((r) => shiftRecord(r, s.clockOffsetNs));
-    return { label: s.label, requests: measured.length, clientBound: judgeRecordsClientBound(measured, s.loopDelayMs, rest.clientBudgetMs, s.clientCpuPct) };
-  });
-  const cpus = shares.flatMap((s) => (s.clientCpuPct === null ? [] : [s.clientCpuPct]));
-  const level = summarizeLevel({
-    ...rest,
-    records,
-    loopDelayMs: worst(shares.map((s) => s.loopDelayMs)),
-    clientCpuPct: cpus.length > 0 ? Math.max(...cpus) : null,
-  });
-  const boundShares = judged.filter((j) => j.clientBound.bound);
-  if (boundShares.length > 0 && shares.length > 1) {
-    const why = boundShares.map((j) => `${j.label}: ${j.clientBound.reason ?? 'client-bound'}`).join('; ');
-    const own = level.clientBound.bound ? `${level.clientBound.reason ?? ''}; ` : '';
-    level.clientBound = { ...level.clientBound, bound: true, reason: `${own}${why}` };
-  }
-  return { level, records, shares: judged };
+  const judged = judgeShares(shares, rest.clientBudgetMs);
+  const level = summarizeLevel({ ...rest, records, ...sharesLoad(shares) });
+  return { level: { ...level, clientBound: bindToShares(level.clientBound, judged), shares: judged }, records };
 }

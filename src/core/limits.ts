@@ -31,6 +31,7 @@ export const LIMITS = {
   traceLineBytes: { max: 1 * MiB, what: 'bytes in one line of a replayed trace' },
   traceBlockTokens: { max: 65_536, what: 'prompt tokens per trace block (one Mooncake hash id)' },
   traceSpeed: { max: 1000, what: 'times the recorded speed of a replayed trace' },
+  clientThreads: { max: 64, what: 'client threads sending one level' },
   repeats: { max: 20, what: 'runs of one contract in one result (goodput run --repeats)' },
 } as const;
 

@@ -71,6 +71,20 @@ export const levelResultSchema = z.object({
     burst: nullable(z.object({ p50: ms, p99: ms })),
     steady: nullable(z.object({ p50: ms, p99: ms })),
   }).optional(),
+  /**
+   * The clients a level was split over (client threads, worker processes), each
+   * judged client-bound on its own; absent when one event loop sent it all.
+   */
+  shares: z.array(z.object({
+    label: z.string(),
+    requests: z.number().int().nonnegative(),
+    bound: z.boolean(),
+    reason: z.string().nullable(),
+    clientCpuPct: z.number().nonnegative().nullable(),
+    loopDelayP99Ms: z.number().nonnegative().nullable(),
+    /** Added to the share's instants to put them on the level's clock, ms (0 for threads of one process). */
+    clockOffsetMs: z.number(),
+  })).optional(),
   ttfaMs: nullable(z.object({ p50: ms, p95: ms })),
   tpotMs: nullable(z.object({ p50: ms, p95: ms })),
   itlMs: nullable(z.object({ p50: ms, p99: ms })),

@@ -6,7 +6,8 @@
  * whose prompt carries its own output cap (corpora) are judged short against it.
  */
 import {
-  type LevelInput, type LevelLoad, type LevelResult, type RequestRecord, type Slo, type SweepResult, isOk, levelGoodput, mean, summarizeLevel, summarizeSessions, replaySeries,
+  type LevelInput, type LevelLoad, type LevelResult, type RequestRecord, type ShareRecords, type Slo, type SweepResult,
+  bindToShares, isOk, judgeShares, levelGoodput, mean, summarizeLevel, summarizeSessions, replaySeries,
 } from '../core/index.js';
 import { outputCapAt } from '../workload/index.js';
 import type { SweepSpec } from './sweep-spec.js';
@@ -18,6 +19,8 @@ export interface LevelResultInput extends Omit<LevelInput, 'concurrency'> {
   sessionTurns?: readonly number[];
   /** Each request's own output cap, tokens. */
   capOf: (r: RequestRecord) => number;
+  /** The clients the level was split over (`records` are theirs, merged): each is judged client-bound on its own. */
+  shares?: readonly ShareRecords[];
 }
 
 /** The output cap of each request of a level whose prompts start at `promptOffset` in the sweep. */
@@ -29,9 +32,10 @@ export function outputCapOf(spec: SweepSpec, promptOffset: number): (r: RequestR
 }
 
 export function levelResult(input: LevelResultInput): LevelResult {
-  const { load, slo, capOf, sessionTurns, ...rest } = input;
+  const { load, slo, capOf, sessionTurns, shares, ...rest } = input;
   const closed = load.kind === 'concurrency';
   const summary = summarizeLevel({ ...rest, concurrency: closed ? load.level : Math.max(1, load.peakInFlight) });
+  const judged = shares && shares.length > 1 ? judgeShares(shares, input.clientBudgetMs) : null;
   const ok = input.records.filter((r) => !r.warmup && isOk(r));
   const cached = ok.flatMap((r) => (r.cachedPromptTokens === null ? [] : [r.cachedPromptTokens]));
   return {
@@ -39,6 +43,7 @@ export function levelResult(input: LevelResultInput): LevelResult {
     ...(closed ? {} : { steadyThroughputTokS: null, steadyWindowMs: null }),
     outputTokens: { ...summary.outputTokens, short: input.forceLength ? ok.filter((r) => r.outputTokens < capOf(r)).length : 0 },
     load,
+    ...(judged ? { clientBound: bindToShares(summary.clientBound, judged), shares: judged } : {}),
     cachedPromptTokens: { mean: mean(cached) },
     goodput: slo === null ? null : levelGoodput(input.records, slo, summary.durationMs),
     ...(sessionTurns ? ((s) => (s === null ? {} : { sessions: s }))(summarizeSessions(input.records, sessionTurns)) : {}),

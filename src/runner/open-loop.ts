@@ -41,7 +41,8 @@ export interface OpenLoopRun {
   waitedForSlot: number;
 }
 
-function waitUntil(clock: Clock, dueNs: number, signal: AbortSignal): Promise<void> {
+/** Resolves at `dueNs` on `clock` (a timer to within a couple of ms, then setImmediate turns), or when `signal` aborts. */
+export function waitUntil(clock: Clock, dueNs: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const step = () => {
       if (signal.aborted) return resolve();

@@ -7,7 +7,7 @@
  * requests in flight, and a stop is heard between any two sends.
  */
 import { setMaxListeners } from 'node:events';
-import { type LevelLoad, type RequestRecord, isOk } from '../core/index.js';
+import { type LevelLoad, type RequestRecord, isOk, splitConcurrency, splitRequests } from '../core/index.js';
 import { type Clock, type RequestSpec, type StreamingClient, answerOf } from '../client/index.js';
 import { type PromptItem, type SessionsSource, arrivalOps, promptFor, sessionUserText } from '../workload/index.js';
 import { levelLoad } from './level-load.js';
@@ -33,7 +33,43 @@ export interface LevelContext {
   checkServer(): Promise<string | null>;
   /** Awaited after the warm-ups, just before the measured requests: telemetry opens its window here. */
   beforeMeasured?(): Promise<void>;
+  /** Set when this client sends only its share of the level (a client thread); the other shares run elsewhere. */
+  share?: LevelShare;
 }
+
+/**
+ * One client's part of a level split over `count` clients. Every share computes
+ * the same plan from the same spec and takes its own part of it: a closed loop's
+ * streams and a contiguous run of its requests (splitConcurrency, splitRequests),
+ * an open loop's sends (and session starts) round-robin, so each share's arrivals
+ * thin the whole schedule evenly. Share 0 alone sends the warm-ups.
+ */
+export interface LevelShare {
+  index: number;
+  count: number;
+  /** Resolves with the level's agreed start instant (ns, on `clock`) once every share is ready to send. */
+  startAt(): Promise<number>;
+}
+
+/** This share's slots and request range of a closed loop of `slots` streams and `total` requests. */
+function closedPart(slots: number, total: number, share: LevelShare | undefined): { slots: number; from: number; to: number } {
+  const streams = Math.min(slots, total);
+  if (!share) return { slots: streams, from: 0, to: total };
+  const each = splitConcurrency(streams, share.count);
+  const range = splitRequests(total, each)[share.index] as { from: number; to: number };
+  return { slots: each[share.index] as number, ...range };
+}
+
+/** The positions of `n` scheduled sends this share makes (every count-th, from its index). */
+function openPart(n: number, share: LevelShare | undefined): number[] {
+  const step = share?.count ?? 1;
+  const out: number[] = [];
+  for (let i = share?.index ?? 0; i < n; i += step) out.push(i);
+  return out;
+}
+
+/** An open loop's in-flight cap for this share (at least 1: the sweep never runs more shares than the cap). */
+const capPart = (max: number, share: LevelShare | undefined) => (share ? Math.max(1, splitConcurrency(max, share.count)[share.index] as number) : max);
 
 export interface LevelRun {
   records: RequestRecord[];
@@ -41,6 +77,8 @@ export interface LevelRun {
   serverFailure: string | null;
   /** How the load was applied and achieved. */
   load: LevelLoad;
+  /** An open loop's whole schedule (every share's sends), ns; null for a closed loop. */
+  scheduledNs: number[] | null;
 }
 
 /** Request `seq` of the level; `given` is its prompt when the caller built it (a session's turn). */
@@ -80,8 +118,11 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
  * model's own answers — after the session's think time; a turn that fails ends its
  * session (the next turn would need its answer).
  */
-async function runSessions(ctx: LevelContext, src: SessionsSource, signal: AbortSignal, finish: (r: RequestRecord) => void): Promise<void> {
-  let seq = 0;
+async function runSessions(ctx: LevelContext, src: SessionsSource, startNs: number, signal: AbortSignal, finish: (r: RequestRecord) => void): Promise<void> {
+  // Shares number their turns apart: share i of n sends seq i, i + n, i + 2n…
+  const stride = ctx.share?.count ?? 1;
+  let sent = 0;
+  const nextSeq = () => (sent++) * stride + (ctx.share?.index ?? 0);
   const runSession = async (id: number, firstTargetNs: number): Promise<Pick<RequestRecord, 'endNs'>> => {
     const session = src.sessions[id] as SessionsSource['sessions'][number];
     const history: Array<{ role: 'user' | 'assistant'; content: string }> = [];
@@ -94,8 +135,9 @@ async function runSessions(ctx: LevelContext, src: SessionsSource, signal: Abort
       }
       if (signal.aborted) break;
       const user = sessionUserText(session, id, turn, ctx.runId);
+      const seq = nextSeq();
       const spec: RequestSpec = { ...requestSpec(ctx, seq, { text: user, outputTokens: t.o }), history: [...history], keepAnswer: true };
-      const r = await ctx.client.send(spec, { seq: seq++, concurrency: ctx.concurrency, warmup: false, targetSendNs, session: { id, turn } }, signal);
+      const r = await ctx.client.send(spec, { seq, concurrency: ctx.concurrency, warmup: false, targetSendNs, session: { id, turn } }, signal);
       finish(r);
       endNs = r.endNs;
       if (!isOk(r)) break;
@@ -106,14 +148,19 @@ async function runSessions(ctx: LevelContext, src: SessionsSource, signal: Abort
   const n = src.sessions.length;
   const plan = arrivalOps(ctx.spec.arrival).plan(ctx.concurrency, n);
   if (plan.kind === 'closed') {
-    let next = 0;
+    const part = closedPart(plan.slots, n, ctx.share);
+    let next = part.from;
     const worker = async () => {
-      let target = ctx.clock();
-      while (next < n && !signal.aborted) target = (await runSession(next++, target)).endNs ?? ctx.clock();
+      let target = startNs;
+      while (next < part.to && !signal.aborted) target = (await runSession(next++, target)).endNs ?? ctx.clock();
     };
-    await Promise.all(Array.from({ length: Math.min(plan.slots, n) }, worker));
+    await Promise.all(Array.from({ length: part.slots }, worker));
   } else {
-    await runOpenLoop({ offsetsNs: plan.offsetsNs, maxInFlight: plan.maxInFlight, startNs: ctx.clock(), clock: ctx.clock, signal, send: runSession });
+    const mine = openPart(plan.offsetsNs.length, ctx.share);
+    await runOpenLoop({
+      offsetsNs: mine.map((i) => plan.offsetsNs[i] as number), maxInFlight: capPart(plan.maxInFlight, ctx.share), startNs, clock: ctx.clock, signal,
+      send: (j, target) => runSession(mine[j] as number, target),
+    });
   }
 }
 
@@ -148,7 +195,7 @@ export async function runLevel(ctx: LevelContext): Promise<LevelRun> {
 
   const warmups = ctx.spec.warmup;
   try {
-    for (let i = 0; i < warmups && !stop.signal.aborted; i++) {
+    for (let i = 0; i < (ctx.share && ctx.share.index > 0 ? 0 : warmups) && !stop.signal.aborted; i++) {
       const now = ctx.clock();
       const r = await ctx.client.send(requestSpec(ctx, i), { seq: i, concurrency: ctx.concurrency, warmup: true, targetSendNs: now }, stop.signal);
       finish(r);
@@ -169,37 +216,51 @@ export async function runLevel(ctx: LevelContext): Promise<LevelRun> {
       return r;
     };
     // After the warm-ups (which may outlast an idle socket's keep-alive): sockets open, so no measured request pays a handshake.
-    if (!stop.signal.aborted) await ctx.client.openConnections(ops.warmSockets(ctx.concurrency, total));
+    const sockets = ops.warmSockets(ctx.concurrency, total);
+    if (!stop.signal.aborted) await ctx.client.openConnections(ctx.share ? (splitConcurrency(sockets, ctx.share.count)[ctx.share.index] as number) : sockets);
     if (!stop.signal.aborted) await ctx.beforeMeasured?.();
-    const startNs = ctx.clock();
-    if (ctx.spec.prompts.kind === 'sessions') {
-      await runSessions(ctx, ctx.spec.prompts, stop.signal, finish);
+    const startNs = ctx.share ? await ctx.share.startAt() : ctx.clock();
+    if (stop.signal.aborted) {
+      // Stopped before the start: nothing measured was sent.
+    } else if (ctx.spec.prompts.kind === 'sessions') {
+      await runSessions(ctx, ctx.spec.prompts, startNs, stop.signal, finish);
     } else if (plan.kind === 'closed') {
-      let next = 0;
+      const part = closedPart(plan.slots, total, ctx.share);
+      let next = part.from;
       const worker = async () => {
         let targetSendNs = startNs;
-        while (next < total && !stop.signal.aborted) {
+        while (next < part.to && !stop.signal.aborted) {
           const r = await send(next++, targetSendNs);
           // Closed loop: the replacement is meant to leave the moment this one ended.
           targetSendNs = r.endNs ?? ctx.clock();
         }
       };
-      await Promise.all(Array.from({ length: Math.min(plan.slots, total) }, worker));
+      await Promise.all(Array.from({ length: part.slots }, worker));
     } else {
-      const prepare = (i: number) => { prepared.set(i, requestSpec(ctx, warmups + i)); };
-      const open = await runOpenLoop({ offsetsNs: plan.offsetsNs, maxInFlight: plan.maxInFlight, startNs, clock: ctx.clock, signal: stop.signal, prepare, send });
-      scheduledNs = open.scheduledNs;
+      const mine = openPart(plan.offsetsNs.length, ctx.share);
+      const at = (j: number) => mine[j] as number;
+      const prepare = (j: number) => { prepared.set(at(j), requestSpec(ctx, warmups + at(j))); };
+      const open = await runOpenLoop({
+        offsetsNs: mine.map((i) => plan.offsetsNs[i] as number), maxInFlight: capPart(plan.maxInFlight, ctx.share), startNs, clock: ctx.clock, signal: stop.signal,
+        prepare, send: (j, target) => send(at(j), target),
+      });
+      // The whole level's schedule: every share's sends are judged against it.
+      scheduledNs = plan.offsetsNs.map((o) => startNs + o);
       waitedForSlot = open.waitedForSlot;
     }
     if (checking) await checking;
   } finally {
     ctx.signal.removeEventListener('abort', onOuterAbort);
   }
-  const measured = records.filter((r) => !r.warmup).map((record) => ({ record, index: record.seq - warmups }));
-  const load = levelLoad({
-    kind: ctx.spec.arrival.kind, level: ctx.concurrency, measured, scheduledNs, waitedForSlot,
-    label: ctx.spec.prompts.kind !== 'sessions' ? ops.label(ctx.concurrency)
-      : ctx.spec.arrival.kind === 'rate' ? `${ctx.concurrency} sessions/s ${ctx.spec.arrival.process}` : `${ctx.concurrency} session${ctx.concurrency === 1 ? '' : 's'} at once`,
+  return { records, serverFailure, load: loadOf(ctx.spec, ctx.concurrency, records, scheduledNs, waitedForSlot), scheduledNs };
+}
+
+/** How a level's load was applied, from its records (every share's, merged) and its whole schedule. */
+export function loadOf(spec: SweepSpec, level: number, records: readonly RequestRecord[], scheduledNs: readonly number[] | null, waitedForSlot: number): LevelLoad {
+  const measured = records.filter((r) => !r.warmup).map((record) => ({ record, index: record.seq - spec.warmup }));
+  return levelLoad({
+    kind: spec.arrival.kind, level, measured, scheduledNs, waitedForSlot,
+    label: spec.prompts.kind !== 'sessions' ? arrivalOps(spec.arrival).label(level)
+      : spec.arrival.kind === 'rate' ? `${level} sessions/s ${spec.arrival.process}` : `${level} session${level === 1 ? '' : 's'} at once`,
   });
-  return { records, serverFailure, load };
 }

@@ -47,6 +47,11 @@ export const sweepSpecSchema = z.object({
   baselineRateUsdPer1M: z.number().positive('baseline rate must be positive').nullable().default(null),
   gpuLabel: z.string().min(1).nullable().default(null),
   clientBudgetMs: z.number().positive().default(DEFAULT_CLIENT_BUDGET_MS),
+  /**
+   * Client threads a level is split over, each with its own event loop and sockets
+   * ('auto': the machine's cores); never more than the level has streams.
+   */
+  clientThreads: z.union([limitedInt('clientThreads', 'client threads'), z.literal('auto')]).default('auto'),
   /** Per-request limits, ms. */
   timeouts: z.object({
     connectMs: z.number().positive().default(10_000),

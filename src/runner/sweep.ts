@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
-  type LevelResult, type RequestRecord, SCHEMA_VERSION, SHORT_OUTPUT_TOKENS, type SweepResult, type Warning, buildCards,
+  type LevelResult, type RequestRecord, SCHEMA_VERSION, SHORT_OUTPUT_TOKENS, type SweepResult, type Warning, buildCards, sharesLoad,
 } from '../core/index.js';
 import { type Clock, type Dialect, type StreamingClient, createStreamingClient, monotonicNs, preflight, resolveTarget } from '../client/index.js';
 import { checkContext } from './context-check.js';
@@ -15,7 +15,8 @@ import type { GpuSource } from '../telemetry/index.js';
 import { levelWarnings, startRunTelemetry } from './level-telemetry.js';
 import { SweepError } from './errors.js';
 import { startLoopMonitor } from './loop-delay.js';
-import { runLevel } from './run-level.js';
+import { loadOf, runLevel } from './run-level.js';
+import { type ClientThreads, startClientThreads, threadsFor } from './client-threads.js';
 import { levelResult, outputCapOf } from './level-result.js';
 import { arrivalOps } from '../workload/index.js';
 import { type SweepSpec, type SweepSpecInput, levelOrder, requestsFor, sweepSpecSchema } from './sweep-spec.js';
@@ -104,6 +105,10 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
   const maxC = arrivalOps(spec.arrival).connections(order[order.length - 1] as number);
   const client = deps.client?.(spec, maxC, dialect) ?? createStreamingClient(target, { connections: maxC, clock, timeouts: spec.timeouts, dialect });
   const runId = randomBytes(4).toString('hex');
+  // An injected client or clock lives on this thread: such a sweep runs in it.
+  const threadsAsked = deps.client || deps.clock ? 1 : spec.clientThreads;
+  const threadsMax = threadsFor(threadsAsked, maxC);
+  const threads: ClientThreads | null = threadsMax > 1 ? startClientThreads(threadsMax, { spec, model: pre.model, dialect: dialect.kind, runId }, maxC) : null;
   const startedAt = new Date().toISOString();
   const levels: LevelResult[] = [];
   let status: SweepResult['run']['status'] = 'complete';
@@ -126,22 +131,27 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
       const loop = startLoopMonitor();
       const cpu0 = process.cpuUsage();
       const wall0 = clock();
-      const run = await runLevel({
-        client, spec, model: pre.model, concurrency: c, requests, clock, runId, promptOffset, signal, checkServer,
-        beforeMeasured: () => telemetry.beforeMeasured(),
-        onRecord: (r) => {
-          if (!r.warmup) {
-            done++;
-            if (r.outcome.kind !== 'ok') failed++;
-            else tokens += r.outputTokens;
-          }
-          emit({ kind: 'request', concurrency: c, done, failed, requests, outputTokens: tokens, warmup: r.warmup });
-        },
-      });
-      const tel = await telemetry.afterMeasured(c, run.records, loop.peek());
-      const loopDelayMs = loop.stop();
-      const cpu = process.cpuUsage(cpu0);
-      const wallUs = (clock() - wall0) / 1e3;
+      const onRecord = (r: RequestRecord) => {
+        if (!r.warmup) {
+          done++;
+          if (r.outcome.kind !== 'ok') failed++;
+          else tokens += r.outputTokens;
+        }
+        emit({ kind: 'request', concurrency: c, done, failed, requests, outputTokens: tokens, warmup: r.warmup });
+      };
+      const beforeMeasured = () => telemetry.beforeMeasured();
+      const n = threads ? threadsFor(threadsAsked, Math.min(arrivalOps(spec.arrival).connections(c), requests)) : 1;
+      const run = threads && n > 1
+        ? await threads.runLevel({ concurrency: c, requests, promptOffset, count: n, signal, onRecord, beforeMeasured }).then((t) => ({
+          ...t, load: loadOf(spec, c, t.records, t.scheduledNs, t.waitedForSlot), ...sharesLoad(t.shares),
+        }))
+        : await runLevel({ client, spec, model: pre.model, concurrency: c, requests, clock, runId, promptOffset, signal, checkServer, beforeMeasured, onRecord }).then((r) => {
+          const cpu = process.cpuUsage(cpu0);
+          const wallUs = (clock() - wall0) / 1e3;
+          return { ...r, shares: undefined, loopDelayMs: loop.peek(), clientCpuPct: wallUs > 0 ? ((cpu.user + cpu.system) / wallUs) * 100 : null };
+        });
+      const tel = await telemetry.afterMeasured(c, run.records, run.loopDelayMs ?? undefined);
+      loop.stop();
       if (run.serverFailure) {
         status = 'server-failed';
         stopReason = `the server stopped answering during the concurrency-${c} level, after ${done} of ${requests} requests (${failed} failed): ${run.serverFailure}. ` +
@@ -153,7 +163,7 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
         load: run.load, slo: spec.slo, capOf: outputCapOf(spec, promptOffset),
         ...(spec.prompts.kind === 'sessions' ? { sessionTurns: spec.prompts.sessions.map((s) => s.turns.length) } : {}),
         records: run.records, targetOutputTokens: spec.outputTokens, forceLength: spec.forceLength,
-        loopDelayMs, clientCpuPct: wallUs > 0 ? ((cpu.user + cpu.system) / wallUs) * 100 : null,
+        loopDelayMs: run.loopDelayMs, clientCpuPct: run.clientCpuPct, ...(run.shares ? { shares: run.shares } : {}),
         clientBudgetMs: spec.clientBudgetMs, gpu: tel.gpuMem,
       }), gpu: tel.gpu, serverTruth: tel.serverTruth };
       promptOffset += spec.warmup + requests;
@@ -173,6 +183,7 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
       stopReason = `stopped by the user; ${levels.length} level(s) complete`;
     }
   } finally {
+    await threads?.close();
     await client.close();
     await telemetry.close();
   }

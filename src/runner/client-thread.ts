@@ -1,0 +1,101 @@
+/**
+ * A client thread (worker_threads): its own event loop, its own connection pool,
+ * and one share of each level (run-level.ts LevelShare). It stamps every instant
+ * on the main thread's clock, sends its records to the main thread in batches
+ * (JSON bytes in a transferred buffer, never one message per event), and reports
+ * its own event-loop delay and busy share, so the client-bound check is made per
+ * thread. Driven by client-threads.ts; the messages are typed there.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { performance } from 'node:perf_hooks';
+import type { RequestRecord } from '../core/index.js';
+import { createStreamingClient, dialects, preflight } from '../client/index.js';
+import { startLoopMonitor } from './loop-delay.js';
+import { runLevel } from './run-level.js';
+import { waitUntil } from './open-loop.js';
+import type { FromThread, ThreadInit, ToThread } from './client-threads.js';
+
+/** A batch leaves when it holds this many records… */
+const BATCH_RECORDS = 256;
+/** …or when its oldest record is this old, ms (progress stays live). */
+const BATCH_MS = 100;
+
+const init = workerData as ThreadInit;
+const port = parentPort;
+if (port === null) throw new Error('client-thread.ts runs only as a worker thread');
+const post = (m: FromThread, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
+
+// The main thread's clock: the same monotonic source, the same origin.
+const clock = () => Number(process.hrtime.bigint()) - init.originHrNs;
+const target = { baseUrl: init.spec.url, apiKey: init.spec.apiKey };
+const client = createStreamingClient(target, { connections: init.connections, clock, timeouts: init.spec.timeouts, dialect: dialects[init.dialect] });
+
+let batch: RequestRecord[] = [];
+let batchTimer: NodeJS.Timeout | null = null;
+function flush(): void {
+  if (batchTimer) clearTimeout(batchTimer);
+  batchTimer = null;
+  if (batch.length === 0) return;
+  const bytes = new TextEncoder().encode(JSON.stringify(batch));
+  batch = [];
+  post({ type: 'records', bytes }, [bytes.buffer as ArrayBuffer]);
+}
+function keep(r: RequestRecord): void {
+  batch.push(r);
+  if (batch.length >= BATCH_RECORDS) flush();
+  else batchTimer ??= setTimeout(flush, BATCH_MS);
+}
+
+let stop: AbortController | null = null;
+let startAt: ((ns: number) => void) | null = null;
+
+async function level(m: Extract<ToThread, { type: 'level' }>): Promise<void> {
+  stop = new AbortController();
+  const signal = stop.signal;
+  let loop: ReturnType<typeof startLoopMonitor> | null = null;
+  let busy0: ReturnType<typeof performance.eventLoopUtilization> | null = null;
+  const run = await runLevel({
+    client, spec: init.spec, model: init.model, concurrency: m.concurrency, requests: m.requests, clock, runId: init.runId, promptOffset: m.promptOffset,
+    signal, onRecord: keep,
+    checkServer: async () => {
+      const again = await preflight(target, init.model, { timeoutMs: 3000 });
+      return again.ok ? null : again.message;
+    },
+    share: {
+      index: m.index, count: m.count,
+      startAt: () => new Promise<number>((resolve) => {
+        startAt = (ns) => {
+          loop = startLoopMonitor();
+          busy0 = performance.eventLoopUtilization();
+          void waitUntil(clock, ns, signal).then(() => resolve(ns));
+        };
+        post({ type: 'ready' });
+      }),
+    },
+  });
+  startAt = null;
+  const loopDelayMs = (loop as ReturnType<typeof startLoopMonitor> | null)?.stop() ?? null;
+  const busyPct = busy0 === null ? null : performance.eventLoopUtilization(busy0).utilization * 100;
+  flush();
+  post({ type: 'done', serverFailure: run.serverFailure, waitedForSlot: run.load.waitedForSlot, scheduledNs: run.scheduledNs, loopDelayMs, busyPct });
+  stop = null;
+}
+
+port.on('message', (m: ToThread) => {
+  switch (m.type) {
+    case 'level':
+      level(m).catch((err: unknown) => post({ type: 'failed', message: (err as Error).message }));
+      break;
+    case 'start':
+      startAt?.(m.atNs);
+      break;
+    case 'stop':
+      stop?.abort();
+      // Stopped while waiting for the start: start now, so the level ends at once.
+      startAt?.(clock());
+      break;
+    case 'close':
+      void client.close().then(() => port.close());
+      break;
+  }
+});

@@ -1,0 +1,78 @@
+/**
+ * A level split over client threads, against the simulator in its own process:
+ * the counts equal one thread's, the percentiles come from the merged records
+ * (within 10 % of one thread's), every request is sent exactly once, and each
+ * thread is judged on its own.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SimProcess, spawnSimProcess } from '../sim/index.js';
+import { type SweepSpecInput, runSweep } from './index.js';
+
+// A schedule the client cannot blur: 30 ms to the first token, then 10 ms per token, no batch slowdown.
+const SCHEDULE = ['--prefill-base-ms', '30', '--prefill-ms-per-token', '0', '--decode-step-ms', '10', '--decode-ms-per-extra-seq', '0'];
+let sim: SimProcess;
+beforeAll(async () => { sim = await spawnSimProcess(SCHEDULE); });
+afterAll(async () => { await sim.stop(); });
+
+const base = (): SweepSpecInput => ({ url: sim.url, levels: [4, 8], outputTokens: 32, promptTokens: 64, requestsPerLevel: 24, serverMetrics: false, gpuSource: 'none' });
+const within10 = (a: number | undefined, b: number | undefined) => {
+  expect(a).toBeDefined();
+  expect(Math.abs((a as number) - (b as number)) / (b as number)).toBeLessThan(0.1);
+};
+
+describe('client threads', () => {
+  it('a level over 2 threads equals one thread’s counts, its TTFT/TPOT p50 within 10 %', async () => {
+    const one = await runSweep({ ...base(), clientThreads: 1 });
+    const two = await runSweep({ ...base(), clientThreads: 2 });
+    for (const [i, l] of two.levels.entries()) {
+      const single = one.levels[i];
+      expect(single?.shares).toBeUndefined();
+      expect(l.requests).toBe(single?.requests);
+      expect(l.succeeded).toBe(24);
+      expect(l.outputTokens.total).toBe(single?.outputTokens.total);
+      within10(l.ttftMs?.p50, single?.ttftMs?.p50);
+      within10(l.tpotMs?.p50, single?.tpotMs?.p50);
+      // Each thread sent half the streams' requests and was judged on its own.
+      expect(l.shares?.map((s) => s.label)).toEqual(['thread 1', 'thread 2']);
+      expect(l.shares?.map((s) => s.requests)).toEqual([12, 12]);
+      expect(l.shares?.every((s) => s.clockOffsetMs === 0 && s.clientCpuPct !== null && s.loopDelayP99Ms !== null)).toBe(true);
+      // The peak in flight is the level's streams: both threads ran at once, from one start.
+      expect(l.load?.peakInFlight).toBe(l.concurrency);
+    }
+  }, 60_000);
+
+  it('every request of the level is sent once: one warm-up, then sequence numbers 1..N with no gap or repeat', async () => {
+    const records: number[] = [];
+    let warmups = 0;
+    await runSweep({ ...base(), levels: [6], clientThreads: 3 }, {
+      onEvent: (e) => {
+        if (e.kind !== 'level-end') return;
+        for (const r of e.records) if (r.warmup) warmups++; else records.push(r.seq);
+      },
+    });
+    expect(warmups).toBe(1);
+    expect(records.sort((a, b) => a - b)).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
+  }, 60_000);
+
+  it('an open loop is thinned round-robin: every scheduled send leaves once, on the one schedule', async () => {
+    const r = await runSweep({ ...base(), levels: [40], arrival: { kind: 'rate', process: 'constant' }, requestsPerLevel: 40, clientThreads: 2 });
+    const l = r.levels[0];
+    expect(l?.requests).toBe(40);
+    expect(l?.shares?.map((s) => s.requests)).toEqual([20, 20]);
+    // The offered rate is the whole schedule's, not one thread's half.
+    expect(l?.load?.offeredRps).toBeCloseTo(40, 6);
+    expect(l?.load?.scheduleLagMs?.p50).toBeLessThan(50);
+  }, 60_000);
+
+  it('stopping mid-level stops every thread and the sweep returns', async () => {
+    const stop = new AbortController();
+    let seen = 0;
+    const out = await runSweep({ ...base(), levels: [8], requestsPerLevel: 400, clientThreads: 2 }, {
+      signal: stop.signal,
+      onEvent: (e) => { if (e.kind === 'request' && !e.warmup && ++seen === 10) stop.abort(); },
+    });
+    expect(out.run.status).toBe('stopped');
+    expect(out.levels).toHaveLength(0);
+    expect(seen).toBeLessThan(400);
+  }, 60_000);
+});

@@ -1,0 +1,187 @@
+/**
+ * The main thread's side of client threads. It starts N threads once per sweep
+ * (client-thread.ts), gives each level's shares to the first n of them, waits
+ * until every share is ready (warm-ups sent, sockets open), lets telemetry open
+ * its window, and then names one start instant a little ahead for all of them.
+ * Records arrive in batches; the level is computed from the merged raw records
+ * by the caller, and each thread's loop delay and busy share come back with
+ * them so each share is judged on its own.
+ */
+import { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { RequestRecord, ShareRecords, Spread } from '../core/index.js';
+import type { DialectKind } from '../client/index.js';
+import { monotonicNs } from '../client/index.js';
+import type { SweepSpec } from './sweep-spec.js';
+import { SweepError } from './errors.js';
+
+/** What a thread is started with (structured-cloned once). */
+export interface ThreadInit {
+  spec: SweepSpec;
+  model: string;
+  dialect: DialectKind;
+  runId: string;
+  /** The thread's sockets: its share of the sweep's most. */
+  connections: number;
+  /** process.hrtime in ns at the main thread's clock zero: every thread stamps on the main clock. */
+  originHrNs: number;
+}
+
+export type ToThread =
+  | { type: 'level'; index: number; count: number; concurrency: number; requests: number; promptOffset: number }
+  | { type: 'start'; atNs: number }
+  | { type: 'stop' }
+  | { type: 'close' };
+
+export type FromThread =
+  | { type: 'ready' }
+  | { type: 'records'; bytes: Uint8Array }
+  | { type: 'done'; serverFailure: string | null; waitedForSlot: number; scheduledNs: number[] | null; loopDelayMs: Spread | null; busyPct: number | null }
+  | { type: 'failed'; message: string };
+
+/** The start instant is named this far ahead of the last ready share, ns: room for the message to reach every thread. */
+const START_AHEAD_NS = 20e6;
+/** A thread still open this long after being asked to close is terminated, ms. */
+const CLOSE_MS = 5000;
+
+/** One level sent by several threads, put back together. */
+export interface ThreadedLevel {
+  records: RequestRecord[];
+  shares: ShareRecords[];
+  serverFailure: string | null;
+  scheduledNs: number[] | null;
+  waitedForSlot: number;
+}
+
+export interface LevelOnThreads {
+  concurrency: number;
+  requests: number;
+  promptOffset: number;
+  /** How many threads share this level (at most the pool's). */
+  count: number;
+  signal: AbortSignal;
+  onRecord(r: RequestRecord): void;
+  beforeMeasured(): Promise<void>;
+}
+
+export interface ClientThreads {
+  size: number;
+  runLevel(level: LevelOnThreads): Promise<ThreadedLevel>;
+  close(): Promise<void>;
+}
+
+/**
+ * Threads a level of `streams` streams is split over: the asked number (or, for
+ * 'auto', the machine's cores), at most `streams` (every thread needs a stream).
+ */
+export function threadsFor(asked: number | 'auto', streams: number): number {
+  const n = asked === 'auto' ? availableParallelism() : asked;
+  return Math.max(1, Math.min(n, Math.floor(streams)));
+}
+
+const fromSource = import.meta.url.endsWith('.ts');
+const entry = new URL(fromSource ? './client-thread.ts' : './client-thread.js', import.meta.url);
+
+/** From source (tests, tsx), the thread loads TypeScript through tsx's loader, registered in the thread itself. */
+function spawnThread(init: ThreadInit): Worker {
+  if (!fromSource) return new Worker(fileURLToPath(entry), { workerData: init });
+  // tsx's ESM API (its `import` export: the CommonJS one cannot register the loader in a thread).
+  const pkg = createRequire(import.meta.url).resolve('tsx/package.json');
+  const exported = (JSON.parse(readFileSync(pkg, 'utf8')) as { exports: Record<string, { import: { default: string } }> }).exports['./esm/api'];
+  const api = new URL(exported?.import.default ?? './dist/esm/api/index.mjs', pathToFileURL(pkg)).href;
+  const boot = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); });`;
+  return new Worker(boot, { eval: true, workerData: init });
+}
+
+/** Starts `n` client threads for a sweep, each with its share of `connections` sockets. */
+export function startClientThreads(n: number, base: Omit<ThreadInit, 'connections' | 'originHrNs'>, connections: number): ClientThreads {
+  const originHrNs = Number(process.hrtime.bigint()) - monotonicNs();
+  const threads = Array.from({ length: n }, (_, i) => spawnThread({ ...base, originHrNs, connections: Math.max(1, Math.ceil((connections - i) / n)) }));
+  let broken: Error | null = null;
+  for (const [i, t] of threads.entries()) {
+    t.on('error', (err) => { broken ??= new Error(`client thread ${i + 1} failed: ${err.message}`); });
+    t.unref();
+  }
+
+  async function runLevel(level: LevelOnThreads): Promise<ThreadedLevel> {
+    const used = threads.slice(0, level.count);
+    const shares: ShareRecords[] = used.map((_, i) => ({ label: `thread ${i + 1}`, records: [], clockOffsetNs: 0, loopDelayMs: null, clientCpuPct: null }));
+    let ready = 0;
+    let serverFailure: string | null = null;
+    let scheduledNs: number[] | null = null;
+    let waitedForSlot = 0;
+    const stopAll = () => { for (const t of used) t.postMessage({ type: 'stop' } satisfies ToThread); };
+    level.signal.addEventListener('abort', stopAll, { once: true });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let done = 0;
+        const listeners = used.map((t, i) => {
+          const share = shares[i] as ShareRecords & { records: RequestRecord[] };
+          const onMessage = (m: FromThread) => {
+            switch (m.type) {
+              case 'ready':
+                if (++ready === used.length) {
+                  void level.beforeMeasured().then(() => {
+                    const atNs = monotonicNs() + START_AHEAD_NS;
+                    for (const u of used) u.postMessage({ type: 'start', atNs } satisfies ToThread);
+                  }, reject);
+                }
+                break;
+              case 'records':
+                for (const r of JSON.parse(new TextDecoder().decode(m.bytes)) as RequestRecord[]) {
+                  share.records.push(r);
+                  level.onRecord(r);
+                }
+                break;
+              case 'done':
+                share.loopDelayMs = m.loopDelayMs;
+                share.clientCpuPct = m.busyPct;
+                waitedForSlot += m.waitedForSlot;
+                scheduledNs ??= m.scheduledNs;
+                if (m.serverFailure !== null && serverFailure === null) {
+                  serverFailure = m.serverFailure;
+                  stopAll();
+                }
+                if (++done === used.length) finish(null);
+                break;
+              case 'failed':
+                finish(new SweepError('client-failed', `client thread ${i + 1} failed: ${m.message}`));
+                break;
+            }
+          };
+          const onExit = (code: number) => finish(new SweepError('client-failed', `client thread ${i + 1} exited (code ${code}) during the level${broken ? `: ${broken.message}` : ''}`));
+          t.on('message', onMessage);
+          t.once('exit', onExit);
+          return () => { t.off('message', onMessage); t.off('exit', onExit); };
+        });
+        const finish = (err: Error | null) => {
+          for (const off of listeners) off();
+          if (err) {
+            stopAll();
+            reject(err);
+          } else resolve();
+        };
+        for (const [i, t] of used.entries()) {
+          t.postMessage({ type: 'level', index: i, count: used.length, concurrency: level.concurrency, requests: level.requests, promptOffset: level.promptOffset } satisfies ToThread);
+        }
+      });
+    } finally {
+      level.signal.removeEventListener('abort', stopAll);
+    }
+    const records = shares.flatMap((s) => s.records).sort((a, b) => a.seq - b.seq);
+    return { records, shares, serverFailure, scheduledNs, waitedForSlot };
+  }
+
+  async function close(): Promise<void> {
+    await Promise.all(threads.map((t) => new Promise<void>((resolve) => {
+      const timer = setTimeout(() => { void t.terminate().then(() => resolve()); }, CLOSE_MS);
+      t.once('exit', () => { clearTimeout(timer); resolve(); });
+      t.postMessage({ type: 'close' } satisfies ToThread);
+    })));
+  }
+
+  return { size: n, runLevel, close };
+}
