@@ -12,10 +12,11 @@
  * joined on X-Request-Id: first token written − request read): the p50 and p99
  * of that difference are what our client adds, free of any nominal schedule.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type RequestRecord, mean, percentiles, ttftMs } from '../core/index.js';
+import { type RequestRecord, mean, ttftMs } from '../core/index.js';
+import { clientMinusServer, serverTtfts, spreadText } from './server-log.js';
 import { runSweep } from '../runner/index.js';
 import { spawnSimProcess } from '../sim/index.js';
 
@@ -45,23 +46,10 @@ interface SimLateness { p50Ms: number | null; p99Ms: number | null }
  * from the steady state (every later request, sent as a slot frees), which a level mixes.
  */
 function perRequestError(records: readonly RequestRecord[], logPath: string, c: number): string {
-  const server = new Map<string, number>();
-  for (const line of readFileSync(logPath, 'utf8').split('\n')) {
-    if (line === '') continue;
-    const e = JSON.parse(line) as { id: string | null; arrivalMs: number; firstWriteMs: number | null };
-    if (e.id !== null && e.firstWriteMs !== null) server.set(e.id, e.firstWriteMs - e.arrivalMs);
-  }
-  const diffs = (rs: readonly RequestRecord[]) => rs.flatMap((r) => {
-    const ours = ttftMs(r);
-    const theirs = r.requestId === undefined ? undefined : server.get(r.requestId);
-    return ours === null || theirs === undefined ? [] : [ours - theirs];
-  });
-  const text = (xs: number[]) => {
-    const p = percentiles(xs, [50, 99]);
-    return p === null ? '—' : `${p.p50.toFixed(2)}/${p.p99.toFixed(2)} (${xs.length})`;
-  };
+  const server = serverTtfts(logPath);
+  const diffs = (rs: readonly RequestRecord[]) => clientMinusServer(rs.map((r) => ({ id: r.requestId, ttftMs: ttftMs(r) })), server);
   const measured = records.filter((r) => !r.warmup).sort((a, b) => a.sendNs - b.sendNs);
-  return `burst ${text(diffs(measured.slice(0, c)))} · steady ${text(diffs(measured.slice(c)))}`;
+  return `burst ${spreadText(diffs(measured.slice(0, c)))} · steady ${spreadText(diffs(measured.slice(c)))}`;
 }
 
 async function main() {

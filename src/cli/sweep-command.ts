@@ -19,7 +19,7 @@ export interface SweepFlags {
   url: string; model?: string; levels: string; outputTokens: string; promptTokens: string; requestsPerLevel: string;
   warmup: string; hourlyCost?: string; baselineRate?: string; json?: string; raw?: string; thinking: string;
   endpoint: string; engine: string; apiKey?: string; apiKeyEnv?: string; gpu?: string; forceLength: boolean; temperature: string;
-  seed: string; clientBudgetMs: string; timeoutS: string;
+  seed: string; clientBudgetMs: string; clientThreads: string; timeoutS: string;
   gpuSource: string; dcgmUrl?: string; metricsUrl?: string; serverMetrics: boolean; metricsIntervalMs: string;
   save?: boolean; data?: string; databaseUrl?: string;
 }
@@ -53,6 +53,7 @@ export function addSweepOptions(cmd: Command, withUrl = true): Command {
     .option('--api-key-env <name>', 'environment variable holding the API key (default: GOODPUT_API_KEY)')
     .option('--api-key <key>', 'API key (prefer --api-key-env: flags show in process lists); never printed or stored')
     .option('--client-budget-ms <ms>', 'our send-lag and event-loop-delay budget (p99) before a level is marked client-bound', '10')
+    .option('--client-threads <n|auto>', 'client threads a level is split over, each with its own event loop and sockets (auto: the cores; at most the level\'s streams)', 'auto')
     .option('--timeout-s <s>', 'per-request limit, seconds', '600')
     .option('--gpu-source <kind>', `where GPU readings come from: ${GPU_SOURCE_CHOICES.join(', ')}`, 'auto')
     .option('--dcgm-url <url>', 'a DCGM exporter\'s metrics URL, e.g. http://gpu-host:9400/metrics')
@@ -88,6 +89,7 @@ export function specFromFlags(f: SweepFlags, argv: readonly string[]): SweepSpec
     baselineRateUsdPer1M: f.baselineRate === undefined ? null : parseNumber('--baseline-rate', f.baselineRate, { min: 0, exclusiveMin: true }),
     gpuLabel: f.gpu ?? null,
     clientBudgetMs: parseNumber('--client-budget-ms', f.clientBudgetMs, { min: 0, exclusiveMin: true }),
+    clientThreads: f.clientThreads === 'auto' ? 'auto' : parseNumber('--client-threads', f.clientThreads, { integer: true, min: 1, limit: 'clientThreads' }),
     timeouts: { totalMs: timeoutMs, idleMs: Math.min(60_000, timeoutMs), headersMs: Math.min(120_000, timeoutMs) },
     command: redactedCommand(['goodput', ...argv]),
     ...telemetryFromFlags(f),

@@ -106,16 +106,30 @@ export type ShareJudgement = NonNullable<LevelResult['shares']>[number];
 const worst = (xs: ReadonlyArray<Spread | null>): Spread | null =>
   xs.reduce<Spread | null>((w, x) => (x !== null && (w === null || x.p99 > w.p99) ? x : w), null);
 
-/** Each share judged client-bound on its own measured records, loop delay and busy share. */
+/**
+ * Each share judged client-bound on its own measured records, loop delay and busy
+ * share. Lags are differences on one share's clock, so its offset does not matter.
+ */
 export function judgeShares(shares: readonly ShareRecords[], budgetMs: number): ShareJudgement[] {
   return shares.map((s) => {
-    const measured = s.records.filter((r) => !r.warmup).map((r) => shiftRecord(r, s.clockOffsetNs));
+    const measured = s.records.filter((r) => !r.warmup);
     const cb = judgeRecordsClientBound(measured, s.loopDelayMs, budgetMs, s.clientCpuPct);
     return {
       label: s.label, requests: measured.length, bound: cb.bound, reason: cb.reason, clientCpuPct: s.clientCpuPct,
-      loopDelayP99Ms: s.loopDelayMs?.p99 ?? null, clockOffsetMs: s.clockOffsetNs / 1e6,
+      loopDelayMs: s.loopDelayMs, clockOffsetNs: Math.round(s.clockOffsetNs),
     };
   });
+}
+
+/**
+ * The shares of a stored level put back from its merged records (each record names
+ * its client) and what the records cannot hold (each share's loop delay, busy share
+ * and clock offset), so the level's judgement can be recomputed, never trusted.
+ */
+export function sharesFromRecords(stated: readonly ShareJudgement[], records: readonly RequestRecord[]): ShareRecords[] {
+  return stated.map((s) => ({
+    label: s.label, records: records.filter((r) => r.client === s.label), clockOffsetNs: s.clockOffsetNs, loopDelayMs: s.loopDelayMs, clientCpuPct: s.clientCpuPct,
+  }));
 }
 
 /** The inputs the level's own judgement takes from its shares: the worst loop delay, the busiest share. */

@@ -46,6 +46,7 @@ export const rawRecordSchema = z.object({
   clientRetry: z.literal(true).optional(),
   session: z.object({ id: z.number().int().nonnegative(), turn: z.number().int().nonnegative() }).optional(),
   requestId: z.string().max(256).optional(),
+  client: z.string().max(128).optional(),
   /** Matrix cell index (goodput run); absent in files written by goodput sweep. */
   cell: z.number().int().nonnegative().optional(),
 });

@@ -79,6 +79,8 @@ export interface RequestRecord {
   session?: { id: number; turn: number };
   /** The id sent as `X-Request-Id` (and the engine's own header), to join a server's per-request log; absent in older records. */
   requestId?: string;
+  /** Which client sent it when its level was split over several (e.g. "thread 2", "worker gpu-box-1"); absent when one did. */
+  client?: string;
 }
 
 /** True when a record counts as a success. */

@@ -29,7 +29,11 @@ export const clientBoundSchema = z.object({
   sendLagMs: z.object({ p50: ms, p99: ms, max: ms }).nullable(),
   loopDelayMs: z.object({ p50: ms, p99: ms, max: ms }).nullable(),
   budgetMs: z.number().positive(),
-  /** Our CPU use during the level, % of one core (with worker threads: the busiest thread's event-loop utilisation). */
+  /**
+   * How busy our sending event loop was over the level's measured requests, % (its
+   * event-loop utilisation; with client threads the busiest thread's). Results of
+   * earlier versions hold the process's CPU over the whole level here.
+   */
   clientCpuPct: z.number().nonnegative().nullable(),
   /** Time to put the level's first C requests on the wire, ms (not judged: no client sends C at once). */
   rampMs: ms.nullable(),
@@ -81,9 +85,9 @@ export const levelResultSchema = z.object({
     bound: z.boolean(),
     reason: z.string().nullable(),
     clientCpuPct: z.number().nonnegative().nullable(),
-    loopDelayP99Ms: z.number().nonnegative().nullable(),
-    /** Added to the share's instants to put them on the level's clock, ms (0 for threads of one process). */
-    clockOffsetMs: z.number(),
+    loopDelayMs: z.object({ p50: ms, p99: ms, max: ms }).nullable(),
+    /** Added to the share's instants to put them on the level's clock, whole ns (0 for threads of one process). */
+    clockOffsetNs: z.number().int(),
   })).optional(),
   ttfaMs: nullable(z.object({ p50: ms, p95: ms })),
   tpotMs: nullable(z.object({ p50: ms, p95: ms })),

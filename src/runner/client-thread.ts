@@ -40,7 +40,9 @@ function flush(): void {
   batch = [];
   post({ type: 'records', bytes }, [bytes.buffer as ArrayBuffer]);
 }
+let label = '';
 function keep(r: RequestRecord): void {
+  r.client = label;
   batch.push(r);
   if (batch.length >= BATCH_RECORDS) flush();
   else batchTimer ??= setTimeout(flush, BATCH_MS);
@@ -52,6 +54,7 @@ let startAt: ((ns: number) => void) | null = null;
 async function level(m: Extract<ToThread, { type: 'level' }>): Promise<void> {
   stop = new AbortController();
   const signal = stop.signal;
+  label = `thread ${m.index + 1}`;
   let loop: ReturnType<typeof startLoopMonitor> | null = null;
   let busy0: ReturnType<typeof performance.eventLoopUtilization> | null = null;
   const run = await runLevel({

@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SimProcess, spawnSimProcess } from '../sim/index.js';
-import { type SweepSpecInput, runSweep } from './index.js';
+import type { RequestRecord } from '../core/index.js';
+import { type SweepSpecInput, levelFromRecords, runSweep } from './index.js';
 
 // A schedule the client cannot blur: 30 ms to the first token, then 10 ms per token, no batch slowdown.
 const SCHEDULE = ['--prefill-base-ms', '30', '--prefill-ms-per-token', '0', '--decode-step-ms', '10', '--decode-ms-per-extra-seq', '0'];
@@ -23,21 +24,29 @@ const within10 = (a: number | undefined, b: number | undefined) => {
 describe('client threads', () => {
   it('a level over 2 threads equals one thread’s counts, its TTFT/TPOT p50 within 10 %', async () => {
     const one = await runSweep({ ...base(), clientThreads: 1 });
-    const two = await runSweep({ ...base(), clientThreads: 2 });
+    const recordsOf: RequestRecord[][] = [];
+    const two = await runSweep({ ...base(), clientThreads: 2 }, { onEvent: (e) => { if (e.kind === 'level-end') recordsOf.push([...e.records]); } });
     for (const [i, l] of two.levels.entries()) {
       const single = one.levels[i];
       expect(single?.shares).toBeUndefined();
       expect(l.requests).toBe(single?.requests);
       expect(l.succeeded).toBe(24);
-      expect(l.outputTokens.total).toBe(single?.outputTokens.total);
+      expect(l.outputTokens.mean).toBe(single?.outputTokens.mean);
       within10(l.ttftMs?.p50, single?.ttftMs?.p50);
       within10(l.tpotMs?.p50, single?.tpotMs?.p50);
       // Each thread sent half the streams' requests and was judged on its own.
       expect(l.shares?.map((s) => s.label)).toEqual(['thread 1', 'thread 2']);
       expect(l.shares?.map((s) => s.requests)).toEqual([12, 12]);
-      expect(l.shares?.every((s) => s.clockOffsetMs === 0 && s.clientCpuPct !== null && s.loopDelayP99Ms !== null)).toBe(true);
+      expect(l.shares?.every((s) => s.clockOffsetNs === 0 && s.clientCpuPct !== null && s.loopDelayMs !== null)).toBe(true);
       // The peak in flight is the level's streams: both threads ran at once, from one start.
       expect(l.load?.peakInFlight).toBe(l.concurrency);
+      // Each record names its thread, so the judgement of every thread is recomputed from the records, never trusted…
+      const records = recordsOf[i] as RequestRecord[];
+      expect(new Set(records.map((r) => r.client))).toEqual(new Set(['thread 1', 'thread 2']));
+      expect(levelFromRecords(two, l, records)).toEqual(l);
+      // …and a record moved to the other thread is seen.
+      const moved = records.map((r, k) => (k === records.length - 1 ? { ...r, client: r.client === 'thread 1' ? 'thread 2' : 'thread 1' } : r));
+      expect(levelFromRecords(two, l, moved).shares?.map((s) => s.requests)).not.toEqual([12, 12]);
     }
   }, 60_000);
 

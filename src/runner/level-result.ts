@@ -7,7 +7,7 @@
  */
 import {
   type LevelInput, type LevelLoad, type LevelResult, type RequestRecord, type ShareRecords, type Slo, type SweepResult,
-  bindToShares, isOk, judgeShares, levelGoodput, mean, summarizeLevel, summarizeSessions, replaySeries,
+  bindToShares, isOk, judgeShares, levelGoodput, mean, sharesFromRecords, summarizeLevel, summarizeSessions, replaySeries,
 } from '../core/index.js';
 import { outputCapAt } from '../workload/index.js';
 import type { SweepSpec } from './sweep-spec.js';
@@ -65,6 +65,7 @@ export function levelFromRecords(run: SweepResult, stated: LevelResult, records:
       load: stated.load ?? closedLoad(stated.concurrency), slo: run.run.slo ?? null, capOf: () => run.run.outputTokens,
       records, targetOutputTokens: run.run.outputTokens, forceLength: run.run.forceLength,
       loopDelayMs: cb.loopDelayMs, clientCpuPct: cb.clientCpuPct, clientBudgetMs: cb.budgetMs, gpu: stated.gpuMemMiB,
+      ...(stated.shares ? { shares: sharesFromRecords(stated.shares, records) } : {}),
     }),
     ...(stated.gpu === undefined ? {} : { gpu: stated.gpu }),
     ...(stated.serverTruth === undefined ? {} : { serverTruth: stated.serverTruth }),

@@ -4,6 +4,7 @@
  * summary — emitting typed events the terminal, files and stores subscribe to.
  */
 import { randomBytes } from 'node:crypto';
+import { type EventLoopUtilization, performance } from 'node:perf_hooks';
 import {
   type LevelResult, type RequestRecord, SCHEMA_VERSION, SHORT_OUTPUT_TOKENS, type SweepResult, type Warning, buildCards, sharesLoad,
 } from '../core/index.js';
@@ -129,8 +130,8 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
       let failed = 0;
       let tokens = 0;
       const loop = startLoopMonitor();
-      const cpu0 = process.cpuUsage();
-      const wall0 = clock();
+      // Our busy share: this event loop's utilisation over the measured requests (threads measure their own).
+      let busy0: EventLoopUtilization | null = null;
       const onRecord = (r: RequestRecord) => {
         if (!r.warmup) {
           done++;
@@ -139,17 +140,18 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
         }
         emit({ kind: 'request', concurrency: c, done, failed, requests, outputTokens: tokens, warmup: r.warmup });
       };
-      const beforeMeasured = () => telemetry.beforeMeasured();
+      const beforeMeasured = async () => {
+        await telemetry.beforeMeasured();
+        busy0 = performance.eventLoopUtilization();
+      };
       const n = threads ? threadsFor(threadsAsked, Math.min(arrivalOps(spec.arrival).connections(c), requests)) : 1;
       const run = threads && n > 1
         ? await threads.runLevel({ concurrency: c, requests, promptOffset, count: n, signal, onRecord, beforeMeasured }).then((t) => ({
           ...t, load: loadOf(spec, c, t.records, t.scheduledNs, t.waitedForSlot), ...sharesLoad(t.shares),
         }))
-        : await runLevel({ client, spec, model: pre.model, concurrency: c, requests, clock, runId, promptOffset, signal, checkServer, beforeMeasured, onRecord }).then((r) => {
-          const cpu = process.cpuUsage(cpu0);
-          const wallUs = (clock() - wall0) / 1e3;
-          return { ...r, shares: undefined, loopDelayMs: loop.peek(), clientCpuPct: wallUs > 0 ? ((cpu.user + cpu.system) / wallUs) * 100 : null };
-        });
+        : await runLevel({ client, spec, model: pre.model, concurrency: c, requests, clock, runId, promptOffset, signal, checkServer, beforeMeasured, onRecord }).then((r) => ({
+          ...r, shares: undefined, loopDelayMs: loop.peek(), clientCpuPct: busy0 === null ? null : performance.eventLoopUtilization(busy0).utilization * 100,
+        }));
       const tel = await telemetry.afterMeasured(c, run.records, run.loopDelayMs ?? undefined);
       loop.stop();
       if (run.serverFailure) {
