@@ -26,6 +26,8 @@ export const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   export: async () => (await import('./export-command.js')).registerExportCommand,
   quality: async () => (await import('./quality-command.js')).registerQualityCommand,
   sim: async () => (await import('../sim/index.js')).registerSimCommand,
+  worker: async () => (await import('./worker-command.js')).registerWorkerCommand,
+  k8s: async () => (await import('./k8s-command.js')).registerK8sCommand,
   serve: async () => (await import('./serve-command.js')).registerServeCommand,
   servers: async () => (await import('./servers-command.js')).registerServersCommand,
   runs: async () => (await import('./runs-command.js')).registerRunsCommand,

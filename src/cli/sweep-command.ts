@@ -13,13 +13,14 @@ import { telemetryFromFlags } from './telemetry-flags.js';
 import { GPU_SOURCE_CHOICES } from '../telemetry/index.js';
 import { progressReporter } from './progress.js';
 import { renderResult } from './render-table.js';
+import type { Coordinator } from '../workers/index.js';
 import { type SaveTarget, addSaveOptions, discardIfNothingFinished, saveTarget, startSaving } from './save-run.js';
 
 export interface SweepFlags {
   url: string; model?: string; levels: string; outputTokens: string; promptTokens: string; requestsPerLevel: string;
   warmup: string; hourlyCost?: string; baselineRate?: string; json?: string; raw?: string; thinking: string;
   endpoint: string; engine: string; apiKey?: string; apiKeyEnv?: string; gpu?: string; forceLength: boolean; temperature: string;
-  seed: string; clientBudgetMs: string; clientThreads: string; timeoutS: string;
+  seed: string; clientBudgetMs: string; clientThreads: string; workers?: string; workersWait: string; timeoutS: string;
   gpuSource: string; dcgmUrl?: string; metricsUrl?: string; serverMetrics: boolean; metricsIntervalMs: string;
   save?: boolean; data?: string; databaseUrl?: string;
 }
@@ -54,6 +55,8 @@ export function addSweepOptions(cmd: Command, withUrl = true): Command {
     .option('--api-key <key>', 'API key (prefer --api-key-env: flags show in process lists); never printed or stored')
     .option('--client-budget-ms <ms>', 'our send-lag and event-loop-delay budget (p99) before a level is marked client-bound', '10')
     .option('--client-threads <n|auto>', 'client threads a level is split over, each with its own event loop and sockets (auto: the cores; at most the level\'s streams)', 'auto')
+    .option('--workers <n>', 'split every level over N `goodput worker` processes coordinated through --database-url (this process sends nothing)')
+    .option('--workers-wait <s>', 'with --workers: how long to wait for N live workers, seconds', '60')
     .option('--timeout-s <s>', 'per-request limit, seconds', '600')
     .option('--gpu-source <kind>', `where GPU readings come from: ${GPU_SOURCE_CHOICES.join(', ')}`, 'auto')
     .option('--dcgm-url <url>', 'a DCGM exporter\'s metrics URL, e.g. http://gpu-host:9400/metrics')
@@ -97,7 +100,37 @@ export function specFromFlags(f: SweepFlags, argv: readonly string[]): SweepSpec
 }
 
 /** Runs a sweep from a spec and does the output side: progress, raw records, JSON, the table. Returns the exit code. */
-export async function sweepAndReport(spec: SweepSpecInput, out: { json?: string | undefined; raw?: string | undefined; save?: SaveTarget | null }): Promise<{ code: number; result: SweepResult }> {
+export async function sweepAndReport(spec: SweepSpecInput, out: { json?: string | undefined; raw?: string | undefined; save?: SaveTarget | null; workers?: WorkersFlags }): Promise<{ code: number; result: SweepResult }> {
+  // Workers first: a database that does not answer or too few workers stop the run before anything is stored.
+  const coordinator = out.workers ? await startWorkers(out.workers) : null;
+  try {
+    return await sweepWith(spec, out, coordinator);
+  } finally {
+    await coordinator?.close();
+  }
+}
+
+/** `--workers N` with its database: validated here, connected by startWorkers. */
+export interface WorkersFlags { count: number; databaseUrl: string; waitMs: number }
+
+/** `--workers`, `--workers-wait` and the database they need, or null without --workers. */
+export function workersFromFlags(f: Pick<SweepFlags, 'workers' | 'workersWait' | 'databaseUrl'>): WorkersFlags | null {
+  if (f.workers === undefined) return null;
+  const count = parseNumber('--workers', f.workers, { integer: true, min: 1, limit: 'workers' });
+  const databaseUrl = f.databaseUrl ?? (process.env['GOODPUT_DATABASE_URL'] || undefined);
+  if (databaseUrl === undefined) throw badFlag('--workers', 'needs --database-url (or GOODPUT_DATABASE_URL): the workers meet in that PostgreSQL');
+  const waitMs = parseNumber('--workers-wait', f.workersWait, { min: 0 }) * 1000;
+  return { count, databaseUrl, waitMs };
+}
+
+async function startWorkers(w: WorkersFlags): Promise<Coordinator> {
+  const { startCoordinator } = await import('../workers/index.js');
+  const c = await startCoordinator(w.databaseUrl, w.count, w.waitMs);
+  process.stderr.write(`${c.workers.length} workers live: ${c.workers.map((x) => `${x.name} (${x.host}, ${x.cores} cores, clock ${x.clockOffsetMs?.toFixed(2) ?? '?'} ms)`).join(', ')}\n`);
+  return c;
+}
+
+async function sweepWith(spec: SweepSpecInput, out: { json?: string | undefined; raw?: string | undefined; save?: SaveTarget | null }, coordinator: Coordinator | null): Promise<{ code: number; result: SweepResult }> {
   const saving = out.save ? await startSaving(spec, out.save) : null;
   const ctrl = new AbortController();
   const onSignal = () => ctrl.abort();
@@ -116,7 +149,8 @@ export async function sweepAndReport(spec: SweepSpecInput, out: { json?: string 
     await saving?.afterLevel(level, records);
   };
   try {
-    const result = await runSweep(spec, { signal: ctrl.signal, onEvent, afterLevel }).catch(async (err: unknown) => { await saving?.fail(err); throw err; });
+    const clients = coordinator ? { clients: coordinator.forSweep } : {};
+    const result = await runSweep(spec, { signal: ctrl.signal, onEvent, afterLevel, ...clients }).catch(async (err: unknown) => { await saving?.fail(err); throw err; });
     if (await discardIfNothingFinished(result, saving)) return { code: EXIT.stopped, result };
     const json = JSON.stringify(result, null, 2) + '\n';
     if (out.json === '-') process.stdout.write(json);
@@ -138,7 +172,8 @@ export function registerSweepCommand(program: Command): void {
   addSweepOptions(program.command('sweep').description('run a concurrency sweep against an OpenAI-compatible server'))
     .action(async (flags: SweepFlags) => {
       const spec = specFromFlags(flags, process.argv.slice(2));
-      const { code } = await sweepAndReport(spec, { json: flags.json, raw: flags.raw, save: saveTarget(flags, false, 'goodput sweep') });
+      const workers = workersFromFlags(flags);
+      const { code } = await sweepAndReport(spec, { json: flags.json, raw: flags.raw, save: saveTarget(flags, false, 'goodput sweep'), ...(workers ? { workers } : {}) });
       if (code !== EXIT.ok) throw new CliError(code, '');
     });
 }

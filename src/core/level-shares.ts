@@ -70,7 +70,15 @@ export interface ShareRecords {
   loopDelayMs: Spread | null;
   /** The share's own busy share of one core during the level, %, or null. */
   clientCpuPct: number | null;
+  /** A worker on another machine: its clock against the database's at the level's start (measured, stored with the run). */
+  clockToDb?: { offsetMs: number; uncertaintyMs: number } | null;
 }
+
+/** Why a share never finished (its worker was lost), read from its records: the message of its first client-lost record. */
+const lostOf = (records: readonly RequestRecord[]): string | null => {
+  for (const r of records) if (r.outcome.kind === 'client-lost') return r.outcome.message;
+  return null;
+};
 
 /** `r` with every instant moved by `offsetNs` (the record itself is not changed). */
 export function shiftRecord(r: RequestRecord, offsetNs: number): RequestRecord {
@@ -116,7 +124,7 @@ export function judgeShares(shares: readonly ShareRecords[], budgetMs: number): 
     const cb = judgeRecordsClientBound(measured, s.loopDelayMs, budgetMs, s.clientCpuPct);
     return {
       label: s.label, requests: measured.length, bound: cb.bound, reason: cb.reason, clientCpuPct: s.clientCpuPct,
-      loopDelayMs: s.loopDelayMs, clockOffsetNs: Math.round(s.clockOffsetNs),
+      loopDelayMs: s.loopDelayMs, clockOffsetNs: Math.round(s.clockOffsetNs), clockToDb: s.clockToDb ?? null, lost: lostOf(measured),
     };
   });
 }
@@ -129,6 +137,7 @@ export function judgeShares(shares: readonly ShareRecords[], budgetMs: number): 
 export function sharesFromRecords(stated: readonly ShareJudgement[], records: readonly RequestRecord[]): ShareRecords[] {
   return stated.map((s) => ({
     label: s.label, records: records.filter((r) => r.client === s.label), clockOffsetNs: s.clockOffsetNs, loopDelayMs: s.loopDelayMs, clientCpuPct: s.clientCpuPct,
+    clockToDb: s.clockToDb,
   }));
 }
 

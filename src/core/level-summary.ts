@@ -45,6 +45,7 @@ function describeFailure(r: RequestRecord): string {
     case 'connection-error': return `connection error (${o.phase}): ${o.message}`;
     case 'response-too-large': return `response too large (${o.phase}): ${o.message}`;
     case 'stream-overrun': return `stream overrun: ${o.message}`;
+    case 'client-lost': return `client lost: ${o.message}`;
     case 'aborted': return 'aborted';
     case 'ok': return 'ok';
   }

@@ -32,6 +32,7 @@ export const LIMITS = {
   traceBlockTokens: { max: 65_536, what: 'prompt tokens per trace block (one Mooncake hash id)' },
   traceSpeed: { max: 1000, what: 'times the recorded speed of a replayed trace' },
   clientThreads: { max: 64, what: 'client threads sending one level' },
+  workers: { max: 256, what: 'goodput worker processes one sweep is split over' },
   repeats: { max: 20, what: 'runs of one contract in one result (goodput run --repeats)' },
 } as const;
 

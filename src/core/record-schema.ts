@@ -19,6 +19,7 @@ export const outcomeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('response-too-large'), phase, message: z.string() }),
   z.object({ kind: z.literal('stream-overrun'), message: z.string() }),
   z.object({ kind: z.literal('aborted') }),
+  z.object({ kind: z.literal('client-lost'), message: z.string().max(1024) }),
 ]);
 
 export const rawRecordSchema = z.object({

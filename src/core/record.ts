@@ -29,7 +29,9 @@ export type Outcome =
   /** More events or tokens than the output cap allows (maxEventsPerRequest, maxTokensPerRequest): cut off, not buffered. */
   | { kind: 'stream-overrun'; message: string }
   /** Cancelled by us (run stopped). Not counted as a server failure. */
-  | { kind: 'aborted' };
+  | { kind: 'aborted' }
+  /** The worker process sending it stopped answering mid-level: never finished, counted as failed, the message names the worker. */
+  | { kind: 'client-lost'; message: string };
 
 export type OutcomeKind = Outcome['kind'];
 

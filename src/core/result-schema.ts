@@ -19,7 +19,7 @@ export const SCHEMA_VERSION = 1;
 const ms = z.number().nonnegative();
 const nullable = <T extends z.ZodTypeAny>(t: T) => t.nullable();
 
-export const failureKindSchema = z.enum(['http-error', 'stream-error', 'truncated', 'timeout', 'connection-error', 'response-too-large', 'stream-overrun', 'aborted']);
+export const failureKindSchema = z.enum(['http-error', 'stream-error', 'truncated', 'timeout', 'connection-error', 'response-too-large', 'stream-overrun', 'aborted', 'client-lost']);
 
 export const clientBoundSchema = z.object({
   bound: z.boolean(),
@@ -88,6 +88,10 @@ export const levelResultSchema = z.object({
     loopDelayMs: z.object({ p50: ms, p99: ms, max: ms }).nullable(),
     /** Added to the share's instants to put them on the level's clock, whole ns (0 for threads of one process). */
     clockOffsetNs: z.number().int(),
+    /** A worker process: the database's clock minus its own at the level's start, and how well that is known, ms; null for threads. */
+    clockToDb: z.object({ offsetMs: z.number(), uncertaintyMs: z.number().nonnegative() }).nullable(),
+    /** Why this client never finished its share (a worker that stopped answering): its unfinished requests failed with this. */
+    lost: z.string().nullable(),
   })).optional(),
   ttfaMs: nullable(z.object({ p50: ms, p95: ms })),
   tpotMs: nullable(z.object({ p50: ms, p95: ms })),

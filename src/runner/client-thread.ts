@@ -7,12 +7,9 @@
  * thread. Driven by client-threads.ts; the messages are typed there.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { performance } from 'node:perf_hooks';
 import type { RequestRecord } from '../core/index.js';
-import { createStreamingClient, dialects, preflight } from '../client/index.js';
-import { startLoopMonitor } from './loop-delay.js';
-import { runLevel } from './run-level.js';
-import { waitUntil } from './open-loop.js';
+import { createStreamingClient, dialects } from '../client/index.js';
+import { runShare } from './run-share.js';
 import type { FromThread, ThreadInit, ToThread } from './client-threads.js';
 
 /** A batch leaves when it holds this many records… */
@@ -53,32 +50,16 @@ let startAt: ((ns: number) => void) | null = null;
 
 async function level(m: Extract<ToThread, { type: 'level' }>): Promise<void> {
   stop = new AbortController();
-  const signal = stop.signal;
   label = `thread ${m.index + 1}`;
-  let loop: ReturnType<typeof startLoopMonitor> | null = null;
-  let busy0: ReturnType<typeof performance.eventLoopUtilization> | null = null;
-  const run = await runLevel({
-    client, spec: init.spec, model: init.model, concurrency: m.concurrency, requests: m.requests, clock, runId: init.runId, promptOffset: m.promptOffset,
-    signal, onRecord: keep,
-    checkServer: async () => {
-      const again = await preflight(target, init.model, { timeoutMs: 3000 });
-      return again.ok ? null : again.message;
-    },
-    share: {
-      index: m.index, count: m.count,
-      startAt: () => new Promise<number>((resolve) => {
-        startAt = (ns) => {
-          loop = startLoopMonitor();
-          busy0 = performance.eventLoopUtilization();
-          void waitUntil(clock, ns, signal).then(() => resolve(ns));
-        };
-        post({ type: 'ready' });
-      }),
-    },
+  const { run, loopDelayMs, busyPct } = await runShare({
+    client, spec: init.spec, model: init.model, runId: init.runId, clock, index: m.index, count: m.count,
+    concurrency: m.concurrency, requests: m.requests, promptOffset: m.promptOffset, signal: stop.signal, onRecord: keep,
+    ready: () => new Promise<number>((resolve) => {
+      startAt = resolve;
+      post({ type: 'ready' });
+    }),
   });
   startAt = null;
-  const loopDelayMs = (loop as ReturnType<typeof startLoopMonitor> | null)?.stop() ?? null;
-  const busyPct = busy0 === null ? null : performance.eventLoopUtilization(busy0).utilization * 100;
   flush();
   post({ type: 'done', serverFailure: run.serverFailure, waitedForSlot: run.load.waitedForSlot, scheduledNs: run.scheduledNs, loopDelayMs, busyPct });
   stop = null;

@@ -69,6 +69,8 @@ export interface LevelOnThreads {
 
 export interface ClientThreads {
   size: number;
+  /** Every level goes through the pool, even one with a single share (workers on other machines: this process sends nothing). */
+  always?: boolean;
   runLevel(level: LevelOnThreads): Promise<ThreadedLevel>;
   close(): Promise<void>;
 }

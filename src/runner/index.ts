@@ -6,3 +6,6 @@ export { TOOL_VERSION } from './version.js';
 export { levelResult, levelFromRecords } from './level-result.js';
 export { findCapacity, type CapacityOptions } from './capacity.js';
 export { capacityReportSchema, capacityProbeSchema, type CapacityProbe, type CapacityReport } from './capacity-report.js';
+export { runShare, type ShareRun } from './run-share.js';
+export { shareSeqs } from './run-level.js';
+export { type ClientThreads, type LevelOnThreads, type ThreadedLevel } from './client-threads.js';

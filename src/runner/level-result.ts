@@ -35,7 +35,7 @@ export function levelResult(input: LevelResultInput): LevelResult {
   const { load, slo, capOf, sessionTurns, shares, ...rest } = input;
   const closed = load.kind === 'concurrency';
   const summary = summarizeLevel({ ...rest, concurrency: closed ? load.level : Math.max(1, load.peakInFlight) });
-  const judged = shares && shares.length > 1 ? judgeShares(shares, input.clientBudgetMs) : null;
+  const judged = shares && shares.length > 0 ? judgeShares(shares, input.clientBudgetMs) : null;
   const ok = input.records.filter((r) => !r.warmup && isOk(r));
   const cached = ok.flatMap((r) => (r.cachedPromptTokens === null ? [] : [r.cachedPromptTokens]));
   return {

@@ -51,8 +51,33 @@ export interface LevelShare {
   startAt(): Promise<number>;
 }
 
+type ShareOf = Pick<LevelShare, 'index' | 'count'>;
+
+/**
+ * The sequence numbers of the measured requests `share` sends at `level` (sessions:
+ * of the turns it sends), so a share that never finished can be accounted for.
+ */
+export function shareSeqs(spec: SweepSpec, level: number, requests: number, share: ShareOf): number[] {
+  const plan = arrivalOps(spec.arrival).plan(level, spec.prompts.kind === 'sessions' ? spec.prompts.sessions.length : requests);
+  if (spec.prompts.kind === 'sessions') {
+    const sessions = spec.prompts.sessions;
+    let ids: number[];
+    if (plan.kind === 'closed') {
+      const part = closedPart(plan.slots, sessions.length, share);
+      ids = Array.from({ length: part.to - part.from }, (_, k) => part.from + k);
+    } else ids = openPart(plan.offsetsNs.length, share);
+    const turns = ids.reduce((a, id) => a + (sessions[id]?.turns.length ?? 0), 0);
+    return Array.from({ length: turns }, (_, k) => k * share.count + share.index);
+  }
+  if (plan.kind === 'closed') {
+    const part = closedPart(plan.slots, requests, share);
+    return Array.from({ length: part.to - part.from }, (_, k) => spec.warmup + part.from + k);
+  }
+  return openPart(plan.offsetsNs.length, share).map((i) => spec.warmup + i);
+}
+
 /** This share's slots and request range of a closed loop of `slots` streams and `total` requests. */
-function closedPart(slots: number, total: number, share: LevelShare | undefined): { slots: number; from: number; to: number } {
+function closedPart(slots: number, total: number, share: ShareOf | undefined): { slots: number; from: number; to: number } {
   const streams = Math.min(slots, total);
   if (!share) return { slots: streams, from: 0, to: total };
   const each = splitConcurrency(streams, share.count);
@@ -61,7 +86,7 @@ function closedPart(slots: number, total: number, share: LevelShare | undefined)
 }
 
 /** The positions of `n` scheduled sends this share makes (every count-th, from its index). */
-function openPart(n: number, share: LevelShare | undefined): number[] {
+function openPart(n: number, share: ShareOf | undefined): number[] {
   const step = share?.count ?? 1;
   const out: number[] = [];
   for (let i = share?.index ?? 0; i < n; i += step) out.push(i);
@@ -69,7 +94,7 @@ function openPart(n: number, share: LevelShare | undefined): number[] {
 }
 
 /** An open loop's in-flight cap for this share (at least 1: the sweep never runs more shares than the cap). */
-const capPart = (max: number, share: LevelShare | undefined) => (share ? Math.max(1, splitConcurrency(max, share.count)[share.index] as number) : max);
+const capPart = (max: number, share: ShareOf | undefined) => (share ? Math.max(1, splitConcurrency(max, share.count)[share.index] as number) : max);
 
 export interface LevelRun {
   records: RequestRecord[];

@@ -8,7 +8,7 @@ import { type EventLoopUtilization, performance } from 'node:perf_hooks';
 import {
   type LevelResult, type RequestRecord, SCHEMA_VERSION, SHORT_OUTPUT_TOKENS, type SweepResult, type Warning, buildCards, sharesLoad,
 } from '../core/index.js';
-import { type Clock, type Dialect, type StreamingClient, createStreamingClient, monotonicNs, preflight, resolveTarget } from '../client/index.js';
+import { type Clock, type Dialect, type DialectKind, type StreamingClient, createStreamingClient, monotonicNs, preflight, resolveTarget } from '../client/index.js';
 import { checkContext } from './context-check.js';
 import { EngineChecks } from './engine-checks.js';
 import { resolveEngine } from './engine-setup.js';
@@ -49,6 +49,8 @@ export interface SweepDeps {
    * measured time, and a killed run keeps every level this returned for.
    */
   afterLevel?: (level: LevelResult, records: readonly RequestRecord[]) => Promise<void>;
+  /** Clients elsewhere every level is split over (goodput worker processes), given the run's identity; replaces client threads. */
+  clients?: (init: { spec: SweepSpec; model: string; dialect: DialectKind; runId: string; connections: number }) => ClientThreads;
   /** Builds the client (tests swap in timeouts); defaults to the undici client speaking the engine's dialect. */
   client?: (spec: SweepSpec, connections: number, dialect: Dialect) => StreamingClient;
 }
@@ -109,7 +111,8 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
   // An injected client or clock lives on this thread: such a sweep runs in it.
   const threadsAsked = deps.client || deps.clock ? 1 : spec.clientThreads;
   const threadsMax = threadsFor(threadsAsked, maxC);
-  const threads: ClientThreads | null = threadsMax > 1 ? startClientThreads(threadsMax, { spec, model: pre.model, dialect: dialect.kind, runId }, maxC) : null;
+  const threads: ClientThreads | null = deps.clients?.({ spec, model: pre.model, dialect: dialect.kind, runId, connections: maxC })
+    ?? (threadsMax > 1 ? startClientThreads(threadsMax, { spec, model: pre.model, dialect: dialect.kind, runId }, maxC) : null);
   const startedAt = new Date().toISOString();
   const levels: LevelResult[] = [];
   let status: SweepResult['run']['status'] = 'complete';
@@ -144,8 +147,8 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
         await telemetry.beforeMeasured();
         busy0 = performance.eventLoopUtilization();
       };
-      const n = threads ? threadsFor(threadsAsked, Math.min(arrivalOps(spec.arrival).connections(c), requests)) : 1;
-      const run = threads && n > 1
+      const n = threads ? threadsFor(threads.size, Math.min(arrivalOps(spec.arrival).connections(c), requests)) : 1;
+      const run = threads && (n > 1 || threads.always)
         ? await threads.runLevel({ concurrency: c, requests, promptOffset, count: n, signal, onRecord, beforeMeasured }).then((t) => ({
           ...t, load: loadOf(spec, c, t.records, t.scheduledNs, t.waitedForSlot), ...sharesLoad(t.shares),
         }))

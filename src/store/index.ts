@@ -18,3 +18,4 @@ export { type Store, holderText, openStore, storeOnDriver } from './store.js';
 export type { ServersRepo } from './servers-repo.js';
 export type { RunsRepo } from './runs-repo.js';
 export type { LevelsRepo } from './levels-repo.js';
+export { type WorkerView, WORKER_LOST_AFTER_MS, liveWorkers } from './workers-repo.js';

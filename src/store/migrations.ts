@@ -77,6 +77,44 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 2,
+    name: 'distributed workers: who is live, the level shares they took, and the raw records they stream',
+    statements: [
+      // A worker upserts its row and bumps seen_at every heartbeat; a row not seen for a few seconds is a lost worker.
+      `CREATE TABLE workers (
+        name TEXT PRIMARY KEY,
+        host TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        cores INTEGER NOT NULL,
+        version TEXT NOT NULL,
+        clock_offset_ms DOUBLE PRECISION,
+        clock_uncertainty_ms DOUBLE PRECISION,
+        share TEXT,
+        started_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        seen_at TIMESTAMPTZ NOT NULL DEFAULT now()
+      )`,
+      // One row per share of a level, written by the worker that took it from the queue.
+      `CREATE TABLE worker_shares (
+        share TEXT PRIMARY KEY,
+        sweep TEXT NOT NULL,
+        level DOUBLE PRECISION NOT NULL,
+        share_index INTEGER NOT NULL,
+        worker TEXT,
+        status TEXT NOT NULL CHECK (status IN ('taken', 'ready', 'done', 'refused', 'failed')),
+        detail JSONB,
+        updated_at TIMESTAMPTZ NOT NULL DEFAULT now()
+      )`,
+      `CREATE INDEX worker_shares_by_sweep ON worker_shares (sweep, level)`,
+      // Raw records as the worker streams them, on the worker's own clock (the share's detail carries the offset).
+      `CREATE TABLE worker_records (
+        share TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        record JSONB NOT NULL,
+        PRIMARY KEY (share, seq)
+      )`,
+    ],
+  },
 ];
 
 /** Any number; the same on every back end, so concurrent migrators serialize. */

@@ -1,0 +1,43 @@
+/**
+ * `goodput worker`: runs until stopped (Ctrl-C, SIGTERM), taking level shares
+ * from the database's queue. Test hooks, from the environment only:
+ * GOODPUT_TEST_CLOCK_SKEW_MS moves this worker's clock, GOODPUT_TEST_DB_DELAY_MS
+ * slows each read of the database's clock.
+ */
+import { hostname } from 'node:os';
+import type { Command } from 'commander';
+import { sanitizeForTerminal } from '../core/index.js';
+import { CliError, EXIT } from './exit-codes.js';
+import { badFlag, parseNumber } from './parse-flags.js';
+
+interface WorkerFlags { databaseUrl?: string; name?: string }
+
+export function registerWorkerCommand(program: Command): void {
+  program.command('worker')
+    .description('send level shares for sweeps started with --workers, coordinated through PostgreSQL (runs until stopped)')
+    .option('--database-url <url>', 'the PostgreSQL the coordinator uses (or GOODPUT_DATABASE_URL)')
+    .option('--name <name>', 'this worker\'s name in the run (default: HOST-PID)')
+    .action(async (flags: WorkerFlags) => {
+      const url = flags.databaseUrl ?? (process.env['GOODPUT_DATABASE_URL'] || undefined);
+      if (url === undefined) throw badFlag('--database-url', 'is required (or set GOODPUT_DATABASE_URL)');
+      const env = (name: string) => (process.env[name] === undefined ? undefined : parseNumber(name, process.env[name] as string, {}));
+      const { runWorker, WorkerError } = await import('../workers/index.js');
+      const stop = new AbortController();
+      const onSignal = () => stop.abort();
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      try {
+        await runWorker({
+          databaseUrl: url, name: flags.name ?? `${hostname()}-${process.pid}`, signal: stop.signal,
+          log: (line) => process.stderr.write(`${sanitizeForTerminal(line)}\n`),
+          clockSkewMs: env('GOODPUT_TEST_CLOCK_SKEW_MS'), dbDelayMs: env('GOODPUT_TEST_DB_DELAY_MS'),
+        });
+      } catch (err) {
+        if (err instanceof WorkerError || /PostgreSQL at /.test((err as Error).message)) throw new CliError(EXIT.usage, (err as Error).message);
+        throw err;
+      } finally {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+      }
+    });
+}

@@ -1,0 +1,206 @@
+/**
+ * The sweep's side of distributed workers: it waits until enough workers are
+ * live, and then, level by level, puts one job per share on the queue, waits for
+ * every share to be ready, names a start instant in the database's clock
+ * (NOTIFY goodput_start), and reads the shares' raw records back once they are
+ * done. Each worker's records are put on this process's clock through both
+ * clocks' measured offsets to the database at that instant. A worker that stops
+ * answering mid-level is lost: what it wrote is kept, the rest of its share
+ * becomes failed records naming it, and the sweep goes on.
+ */
+import { randomBytes } from 'node:crypto';
+import { type RequestRecord, type ShareRecords, mergeShareRecords } from '../core/index.js';
+import { arrivalOps } from '../workload/index.js';
+import { type WorkerView, liveWorkers as liveWorkersIn } from '../store/index.js';
+import { monotonicNs } from '../client/index.js';
+import { type ClientThreads, type LevelOnThreads, type SweepSpec, type ThreadedLevel, SweepError, shareSeqs } from '../runner/index.js';
+import type { DialectKind } from '../client/index.js';
+import { measureClockOffset, offsetProblem, wallClock } from './clock-offset.js';
+import { type ShareDetail, type ShareJob, localNs } from './share-job.js';
+import { LOST_AFTER_MS, SHARE_CHANNEL, SHARE_QUEUE, START_CHANNEL, type WorkerDb, openWorkerDb } from './worker-db.js';
+
+/** The start instant is named this far ahead, ms: room for the NOTIFY to reach every worker over a network. */
+const START_AHEAD_MS = 250;
+/** How often shares and liveness are read while waiting (besides the notifications), ms. */
+const POLL_MS = 250;
+/** A share no worker has taken after this long fails the level, ms. */
+const TAKE_WITHIN_MS = 30_000;
+
+export type LiveWorker = WorkerView;
+
+/** Workers seen within the lost bound. */
+export const liveWorkers = (w: WorkerDb): Promise<WorkerView[]> => liveWorkersIn(w.db);
+
+export interface Coordinator {
+  workers: LiveWorker[];
+  /** The pool a sweep splits its levels over (the sweep's identity bound in). */
+  forSweep(init: { spec: SweepSpec; model: string; dialect: DialectKind; runId: string; connections: number }): ClientThreads;
+  close(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Connects to `databaseUrl` and waits up to `waitMs` for `n` live workers.
+ * @throws SweepError('bad-input') naming the database when it does not answer, or the workers when too few are live.
+ */
+export async function startCoordinator(databaseUrl: string, n: number, waitMs: number): Promise<Coordinator> {
+  let w: WorkerDb;
+  try {
+    w = await openWorkerDb(databaseUrl, { supervise: true });
+  } catch (err) {
+    throw new SweepError('bad-input', `--database-url: ${(err as Error).message}`);
+  }
+  const until = Date.now() + waitMs;
+  let live = await liveWorkers(w);
+  while (live.length < n && Date.now() < until) {
+    await sleep(POLL_MS);
+    live = await liveWorkers(w);
+  }
+  if (live.length < n) {
+    await w.close();
+    const names = live.length === 0 ? 'none' : live.map((l) => l.name).join(', ');
+    throw new SweepError('bad-input', `--workers ${n}: only ${live.length} live worker${live.length === 1 ? '' : 's'} after ${Math.round(waitMs / 1000)} s (${names}); start more with \`goodput worker --database-url …\` or lower --workers`);
+  }
+  const changed = new Set<() => void>();
+  await w.listen(SHARE_CHANNEL, () => { for (const fn of changed) fn(); });
+  const sweep = randomBytes(6).toString('hex');
+
+  /** Resolves on the next share notification or after POLL_MS, whichever first. */
+  const nextChange = () => new Promise<void>((resolve) => {
+    const done = () => { clearTimeout(t); changed.delete(done); resolve(); };
+    const t = setTimeout(done, POLL_MS);
+    changed.add(done);
+  });
+
+  async function sharesOf(keys: readonly string[]): Promise<Map<string, { worker: string | null; detail: ShareDetail }>> {
+    const rows = await w.db.query<{ share: string; worker: string | null; detail: ShareDetail }>(
+      'SELECT share, worker, detail FROM worker_shares WHERE share = ANY($1::text[])', [`{${keys.map((k) => `"${k}"`).join(',')}}`]);
+    return new Map(rows.map((r) => [r.share, { worker: r.worker, detail: r.detail }]));
+  }
+
+  function forSweep(init: { spec: SweepSpec; model: string; dialect: DialectKind; runId: string; connections: number }): ClientThreads {
+    async function runLevel(level: LevelOnThreads): Promise<ThreadedLevel> {
+      // A worker lost at an earlier level is not waited for: the level is split over those still live.
+      const count = Math.max(1, Math.min(level.count, (await liveWorkers(w)).length));
+      const keys = Array.from({ length: count }, (_, i) => `${sweep}/${level.concurrency}/${i}`);
+      const jobIds: string[] = [];
+      for (const [i, share] of keys.entries()) {
+        const job: ShareJob = {
+          share, sweep, index: i, count, concurrency: level.concurrency, requests: level.requests, promptOffset: level.promptOffset,
+          spec: init.spec, model: init.model, dialect: init.dialect, runId: init.runId, connections: Math.max(1, Math.ceil((init.connections - i) / count)),
+        };
+        const id = await w.boss.send(SHARE_QUEUE, job, { retryLimit: 0 });
+        if (id !== null) jobIds.push(id);
+      }
+      const stop = () => { void w.notify(START_CHANNEL, { sweep, level: level.concurrency, stop: true }).catch(() => {}); };
+      level.signal.addEventListener('abort', stop, { once: true });
+      const sentAt = Date.now();
+      const lost = new Map<string, string>();
+      const liveAtStart = (await liveWorkers(w)).map((x) => x.name);
+      let started = false;
+      try {
+        // Every share ready (warm-ups sent, sockets open), or the level cannot start.
+        for (;;) {
+          const s = await sharesOf(keys);
+          const bad = [...s.values()].find((x) => x.detail.status === 'refused' || x.detail.status === 'failed');
+          if (bad) throw new SweepError('client-failed', (bad.detail as { reason: string }).reason);
+          if (keys.every((k) => s.get(k)?.detail.status === 'ready')) break;
+          if (level.signal.aborted) break;
+          // A worker lost before the start, whether or not it took a share: its share would never be sent.
+          const gone = await lostWorkers(liveAtStart);
+          if (gone.length > 0 && (gone.some((g) => [...s.values()].some((x) => x.worker === g)) || s.size < keys.length)) {
+            throw new SweepError('client-failed', `worker ${gone.join(', ')} stopped answering before the level at ${level.concurrency} started; the workers still live wait for the next sweep`);
+          }
+          if (Date.now() - sentAt > TAKE_WITHIN_MS) throw new SweepError('client-failed', `${keys.length - s.size} share(s) of the level were not taken by any worker within ${TAKE_WITHIN_MS / 1000} s`);
+          await nextChange();
+        }
+        if (level.signal.aborted) return { records: [], shares: [], serverFailure: null, scheduledNs: null, waitedForSlot: 0 };
+        await level.beforeMeasured();
+        const own = await measureClockOffset(() => w.nowMs(), wallClock);
+        const problem = offsetProblem(own);
+        if (problem) throw new SweepError('client-failed', `this machine: ${problem}`);
+        const atMs = (await w.nowMs()) + START_AHEAD_MS;
+        await w.notify(START_CHANNEL, { sweep, level: level.concurrency, atMs });
+        started = true;
+        const startNs = localNs(atMs, { offsetMs: own.offsetMs, uncertaintyMs: own.uncertaintyMs, originMs: performance.timeOrigin });
+        // Every share done, or its worker lost.
+        let s = await sharesOf(keys);
+        for (;;) {
+          const open = keys.filter((k) => s.get(k)?.detail.status !== 'done' && !lost.has(k));
+          const failed = keys.map((k) => s.get(k)).find((x) => x?.detail.status === 'failed' || x?.detail.status === 'refused');
+          if (failed) throw new SweepError('client-failed', (failed.detail as { reason: string }).reason);
+          if (open.length === 0) break;
+          const gone = new Set(await lostWorkers(open.flatMap((k) => s.get(k)?.worker ?? [])));
+          for (const k of open) {
+            const who = s.get(k)?.worker;
+            if (who && gone.has(who)) lost.set(k, `worker ${who} stopped answering mid-level (not seen for ${LOST_AFTER_MS / 1000} s)`);
+          }
+          await nextChange();
+          s = await sharesOf(keys);
+        }
+        const shares = await Promise.all(keys.map(async (k, i): Promise<ShareRecords> => {
+          const row = s.get(k);
+          const detail = row?.detail;
+          const clock = detail && 'clock' in detail ? detail.clock : null;
+          const offsetNs = clock === null ? 0 : Math.round(startNs - localNs(atMs, clock));
+          const records = (await w.db.query<{ record: RequestRecord }>('SELECT record FROM worker_records WHERE share = $1 ORDER BY seq', [k])).map((r) => r.record);
+          const why = lost.get(k);
+          if (why) records.push(...lostRecords(init.spec, level, { index: i, count }, records, why, `worker ${row?.worker ?? ''}`, monotonicNs() - offsetNs));
+          return {
+            label: `worker ${row?.worker ?? `share ${i + 1}`}`, records, clockOffsetNs: offsetNs,
+            loopDelayMs: detail?.status === 'done' ? detail.loopDelayMs : null, clientCpuPct: detail?.status === 'done' ? detail.busyPct : null,
+            clockToDb: clock === null ? null : { offsetMs: clock.offsetMs, uncertaintyMs: clock.uncertaintyMs },
+          };
+        }));
+        const merged = mergeShareRecords(shares);
+        for (const r of merged) level.onRecord(r);
+        const dones = keys.flatMap((k) => { const d = s.get(k)?.detail; return d?.status === 'done' ? [d] : []; });
+        const plan = init.spec.prompts.kind === 'sessions' ? null : planOffsets(init.spec, level);
+        return {
+          records: merged, shares,
+          serverFailure: dones.find((d) => d.serverFailure !== null)?.serverFailure ?? null,
+          scheduledNs: plan === null ? null : plan.map((o) => startNs + o),
+          waitedForSlot: dones.reduce((a, d) => a + d.waitedForSlot, 0),
+        };
+      } catch (err) {
+        // Ready workers wait for a start that will not come: release them, and drop the jobs no one took.
+        if (!started) stop();
+        await w.boss.cancel(SHARE_QUEUE, jobIds).catch(() => {});
+        throw err;
+      } finally {
+        level.signal.removeEventListener('abort', stop);
+      }
+    }
+    return { size: Math.max(1, live.length), always: true, runLevel, close: async () => {} };
+  }
+
+  async function lostWorkers(names: readonly string[]): Promise<string[]> {
+    if (names.length === 0) return [];
+    const alive = new Set((await liveWorkers(w)).map((l) => l.name));
+    return [...new Set(names)].filter((n) => !alive.has(n));
+  }
+
+  return { workers: live, forSweep, close: () => w.close() };
+}
+
+/** An open loop's whole schedule (offsets from the start, ns), or null for a closed loop. */
+function planOffsets(spec: SweepSpec, level: LevelOnThreads): number[] | null {
+  const plan = arrivalOps(spec.arrival).plan(level.concurrency, level.requests);
+  return plan.kind === 'open' ? plan.offsetsNs : null;
+}
+
+/**
+ * The requests of a lost worker's share that it never recorded, as failed records
+ * naming it, at `atNs` on the worker's clock (when it was found lost): in flight or
+ * never sent, the coordinator cannot tell, and counts them all.
+ */
+function lostRecords(spec: SweepSpec, level: LevelOnThreads, share: { index: number; count: number }, have: readonly RequestRecord[], why: string, client: string, atNs: number): RequestRecord[] {
+  const seen = new Set(have.map((r) => r.seq));
+  return shareSeqs(spec, level.concurrency, level.requests, share).filter((q) => !seen.has(q)).map((seq) => ({
+    seq, concurrency: level.concurrency, warmup: false, targetSendNs: atNs, sendNs: atNs, headersNs: null, firstTokenNs: null, firstAnswerNs: null,
+    chunkNs: [], chunkTokens: [], chunkTokensExact: false, endNs: atNs, outputTokens: 0, outputTokenSource: 'chunks', reasoningTokens: null,
+    reasoningChunks: 0, promptTokens: null, cachedPromptTokens: null, finishReason: null, httpStatus: null,
+    outcome: { kind: 'client-lost', message: why }, client,
+  }));
+}

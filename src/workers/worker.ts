@@ -1,0 +1,161 @@
+/**
+ * `goodput worker`: a process on any machine that takes level shares from the
+ * queue (pg-boss) and sends them. It keeps a row in `workers` fresh (the
+ * coordinator's liveness check), measures its clock against the database's when
+ * it takes a share, says it is ready, waits for the start instant the
+ * coordinator announces (LISTEN goodput_start), and streams its raw records into
+ * worker_records as it goes, so a worker that dies loses nothing it had sent.
+ */
+import { hostname, availableParallelism } from 'node:os';
+import type { RequestRecord } from '../core/index.js';
+import { createStreamingClient, dialects, monotonicNs } from '../client/index.js';
+import { TOOL_VERSION, runShare } from '../runner/index.js';
+import { measureClockOffset, offsetProblem, wallClock } from './clock-offset.js';
+import { type ShareClock, type ShareDetail, type ShareJob, localNs } from './share-job.js';
+import { HEARTBEAT_MS, LOST_AFTER_MS, SHARE_CHANNEL, SHARE_QUEUE, START_CHANNEL, type WorkerDb, openWorkerDb } from './worker-db.js';
+
+/** Records leave for the database in batches of this many… */
+const BATCH_RECORDS = 200;
+/** …or when the oldest waiting is this old, ms. */
+const BATCH_MS = 100;
+/** A share that hears no start instant in this long gives up, ms. */
+const START_WAIT_MS = 120_000;
+
+export interface WorkerOptions {
+  databaseUrl: string;
+  name: string;
+  signal: AbortSignal;
+  log(line: string): void;
+  /** Test hook: added to this worker's wall clock, ms (a machine whose clock is off). */
+  clockSkewMs?: number;
+  /** Test hook: added to each read of the database's clock, ms (a far or busy database). */
+  dbDelayMs?: number;
+}
+
+export class WorkerError extends Error {}
+
+/** A worker's name: letters, digits, dot, dash, underscore; 1–64 characters. */
+export const WORKER_NAME = /^[A-Za-z0-9._-]{1,64}$/;
+
+export async function runWorker(o: WorkerOptions): Promise<void> {
+  if (!WORKER_NAME.test(o.name)) throw new WorkerError(`--name ${JSON.stringify(o.name)}: use 1–64 letters, digits, '.', '-' or '_'`);
+  const skew = o.clockSkewMs ?? 0;
+  const wall = () => wallClock() + skew;
+  const originMs = performance.timeOrigin + skew;
+  const w = await openWorkerDb(o.databaseUrl, { supervise: false, ...(o.dbDelayMs ? { delayMs: o.dbDelayMs } : {}) });
+  try {
+    const first = await measureClockOffset(() => w.nowMs(), wall);
+    const problem = offsetProblem(first);
+    if (problem) throw new WorkerError(`worker ${o.name} refused: ${problem}`);
+    const [clash] = await w.db.query<{ host: string; pid: number }>(
+      `SELECT host, pid FROM workers WHERE name = $1 AND seen_at > now() - make_interval(secs => $2) AND NOT (host = $3 AND pid = $4)`,
+      [o.name, LOST_AFTER_MS / 1000, hostname(), process.pid]);
+    if (clash) throw new WorkerError(`a live worker is already named ${o.name} (pid ${clash.pid} on ${clash.host}): give this one another --name`);
+    await w.db.query(
+      `INSERT INTO workers (name, host, pid, cores, version, clock_offset_ms, clock_uncertainty_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (name) DO UPDATE SET host = $2, pid = $3, cores = $4, version = $5, clock_offset_ms = $6, clock_uncertainty_ms = $7, share = NULL, started_at = now(), seen_at = now()`,
+      [o.name, hostname(), process.pid, availableParallelism(), TOOL_VERSION, first.offsetMs, first.uncertaintyMs]);
+    const beat = setInterval(() => { void w.db.query('UPDATE workers SET seen_at = now() WHERE name = $1', [o.name]).catch(() => {}); }, HEARTBEAT_MS);
+    const starts = new Map<string, (m: { atMs?: number; stop?: boolean }) => void>();
+    await w.listen(START_CHANNEL, (p) => {
+      const m = p as { sweep: string; level: number; atMs?: number; stop?: boolean };
+      starts.get(`${m.sweep}/${m.level}`)?.(m);
+    });
+    await w.boss.work<ShareJob>(SHARE_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
+      if (job) await takeShare(w, o, job.data, { wall, originMs, starts });
+    });
+    o.log(`worker ${o.name} ready: pid ${process.pid} on ${hostname()}, clock ${fmt(first.offsetMs)} ms from the database's (±${first.uncertaintyMs.toFixed(2)} ms)`);
+    await new Promise<void>((resolve) => {
+      if (o.signal.aborted) return resolve();
+      o.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    clearInterval(beat);
+    await w.boss.offWork(SHARE_QUEUE);
+    await w.db.query('DELETE FROM workers WHERE name = $1 AND pid = $2', [o.name, process.pid]).catch(() => {});
+    o.log(`worker ${o.name} stopped`);
+  } finally {
+    await w.close();
+  }
+}
+
+const fmt = (ms: number) => `${ms >= 0 ? '+' : ''}${ms.toFixed(2)}`;
+
+async function setShare(w: WorkerDb, job: ShareJob, worker: string, detail: ShareDetail): Promise<void> {
+  await w.db.query(
+    `INSERT INTO worker_shares (share, sweep, level, share_index, worker, status, detail) VALUES ($1, $2, $3, $4, $5, $6, $7)
+     ON CONFLICT (share) DO UPDATE SET worker = $5, status = $6, detail = $7, updated_at = now()`,
+    [job.share, job.sweep, job.concurrency, job.index, worker, detail.status, JSON.stringify(detail)]);
+  await w.notify(SHARE_CHANNEL, { share: job.share, status: detail.status });
+}
+
+interface Clocks { wall: () => number; originMs: number; starts: Map<string, (m: { atMs?: number; stop?: boolean }) => void> }
+
+async function takeShare(w: WorkerDb, o: WorkerOptions, job: ShareJob, c: Clocks): Promise<void> {
+  await setShare(w, job, o.name, { status: 'taken' });
+  await w.db.query('UPDATE workers SET share = $2 WHERE name = $1', [o.name, job.share]);
+  const measured = await measureClockOffset(() => w.nowMs(), c.wall);
+  const problem = offsetProblem(measured);
+  if (problem) {
+    o.log(`share ${job.share} refused: ${problem}`);
+    return setShare(w, job, o.name, { status: 'refused', reason: `worker ${o.name}: ${problem}` });
+  }
+  const clock: ShareClock = { offsetMs: measured.offsetMs, uncertaintyMs: measured.uncertaintyMs, originMs: c.originMs };
+  const stop = new AbortController();
+  const key = `${job.sweep}/${job.concurrency}`;
+  const client = createStreamingClient({ baseUrl: job.spec.url, apiKey: job.spec.apiKey }, {
+    connections: job.connections, clock: monotonicNs, timeouts: job.spec.timeouts, dialect: dialects[job.dialect],
+  });
+  // Raw records go to the database as they come, in batches: a worker that dies keeps what it sent.
+  let batch: RequestRecord[] = [];
+  let timer: NodeJS.Timeout | null = null;
+  let writing: Promise<unknown> = Promise.resolve();
+  const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    if (batch.length === 0) return writing;
+    const rows = JSON.stringify(batch);
+    batch = [];
+    writing = writing.then(() => w.db.query(
+      `INSERT INTO worker_records (share, seq, record) SELECT $1, (x->>'seq')::int, x FROM jsonb_array_elements($2::jsonb) AS x ON CONFLICT DO NOTHING`,
+      [job.share, rows])).catch((err: unknown) => o.log(`share ${job.share}: records not written: ${(err as Error).message}`));
+    return writing;
+  };
+  const label = `worker ${o.name}`;
+  try {
+    const { run, loopDelayMs, busyPct } = await runShare({
+      client, spec: job.spec, model: job.model, runId: job.runId, clock: monotonicNs, index: job.index, count: job.count,
+      concurrency: job.concurrency, requests: job.requests, promptOffset: job.promptOffset, signal: stop.signal,
+      onRecord: (r) => {
+        r.client = label;
+        batch.push(r);
+        if (batch.length >= BATCH_RECORDS) void flush();
+        else timer ??= setTimeout(() => void flush(), BATCH_MS);
+      },
+      ready: () => new Promise<number>((resolve) => {
+        const giveUp = setTimeout(() => { stop.abort(); resolve(monotonicNs()); }, START_WAIT_MS);
+        c.starts.set(key, (m) => {
+          clearTimeout(giveUp);
+          c.starts.set(key, () => stop.abort());
+          if (m.stop || m.atMs === undefined) {
+            stop.abort();
+            return resolve(monotonicNs());
+          }
+          resolve(localNs(m.atMs, clock));
+        });
+        void setShare(w, job, o.name, { status: 'ready', clock });
+      }),
+    });
+    await flush();
+    if (stop.signal.aborted && run.records.length === 0 && job.requests > 0) {
+      return await setShare(w, job, o.name, { status: 'failed', reason: `worker ${o.name}: stopped before the level started` });
+    }
+    await setShare(w, job, o.name, { status: 'done', clock, loopDelayMs, busyPct, waitedForSlot: run.load.waitedForSlot, serverFailure: run.serverFailure });
+  } catch (err) {
+    await flush();
+    await setShare(w, job, o.name, { status: 'failed', reason: `worker ${o.name}: ${(err as Error).message}` });
+  } finally {
+    c.starts.delete(key);
+    await client.close();
+    await w.db.query('UPDATE workers SET share = NULL WHERE name = $1', [o.name]).catch(() => {});
+  }
+}

@@ -1,0 +1,185 @@
+/**
+ * Distributed workers for real: a PostgreSQL server, the simulator in its own
+ * process and three `goodput worker` processes on loopback, driven by `goodput
+ * sweep --workers`. The merged levels match one process's; a worker SIGKILLed
+ * mid-level leaves failed requests named after it and the others' records
+ * whole; a worker whose clock is 2 s off is measured and corrected; bad input is
+ * refused with one line and exit 2, storing nothing.
+ */
+import pg from 'pg';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { LevelResult, RequestRecord, SweepResult } from '../core/index.js';
+import { type SimProcess, spawnSimProcess } from '../sim/index.js';
+import { type Started, runGoodput, startGoodput } from '../test-support/goodput-process.js';
+import { type TestPostgres, startTestPostgres } from '../test-support/postgres.js';
+
+const CHROMIUM = process.env['GOODPUT_CHROMIUM'] ?? '/usr/bin/chromium';
+// A schedule whose 10 % is several ms (TTFT 80 ms, TPOT 20 ms): the comparisons below hold on a loaded machine.
+const SCHEDULE = ['--prefill-base-ms', '80', '--prefill-ms-per-token', '0', '--decode-step-ms', '20', '--decode-ms-per-extra-seq', '0'];
+const COMMON = ['--output-tokens', '32', '--prompt-tokens', '16', '--no-server-metrics', '--gpu-source', 'none', '--client-budget-ms', '1000', '--json', '-', '--no-save'];
+
+let pgServer: TestPostgres;
+let db: string;
+let sim: SimProcess;
+const workers = new Map<string, Started>();
+
+async function startWorker(name: string, env: NodeJS.ProcessEnv = {}): Promise<void> {
+  const w = startGoodput(['worker', '--database-url', db, '--name', name], env);
+  workers.set(name, w);
+  await w.waitFor(new RegExp(`worker ${name} ready`), 60_000);
+}
+
+async function sweep(args: readonly string[]): Promise<SweepResult> {
+  const r = await runGoodput(['sweep', '--url', sim.url, ...COMMON, ...args], {}, 180_000);
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as SweepResult;
+}
+
+async function query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
+  const c = new pg.Client({ connectionString: db });
+  await c.connect();
+  try {
+    return (await c.query(sql, params)).rows as T[];
+  } finally {
+    await c.end();
+  }
+}
+
+const within10 = (a: number | undefined, b: number | undefined, what: string) =>
+  expect(Math.abs((a as number) - (b as number)) / (b as number), `${what}: ${a} vs ${b}`).toBeLessThan(0.1);
+
+beforeAll(async () => {
+  pgServer = await startTestPostgres();
+  db = await pgServer.createDatabase();
+  sim = await spawnSimProcess(SCHEDULE);
+  await Promise.all(['w1', 'w2', 'w3'].map((n) => startWorker(n)));
+}, 180_000);
+
+afterAll(async () => {
+  await Promise.all([...workers.values()].map((w) => w.stop()));
+  await sim?.stop();
+  pgServer?.stop();
+});
+
+describe('goodput sweep --workers', () => {
+  it('levels 3, 6, 12 over 3 workers: the counts of one process, TTFT/TPOT p50 within 10 %, each worker its share', async () => {
+    const one = await sweep(['--levels', '3,6,12', '--requests-per-level', '24']);
+    // Stored (in the same PostgreSQL) for the page test below.
+    const three = await sweep(['--levels', '3,6,12', '--requests-per-level', '24', '--workers', '3', '--database-url', db, '--workers-wait', '30', '--save']);
+    for (const [i, l] of three.levels.entries()) {
+      const single = one.levels[i] as LevelResult;
+      expect(l.requests).toBe(single.requests);
+      expect(l.succeeded).toBe(24);
+      within10(l.ttftMs?.p50, single.ttftMs?.p50, `TTFT p50 at ${l.concurrency}`);
+      within10(l.tpotMs?.p50, single.tpotMs?.p50, `TPOT p50 at ${l.concurrency}`);
+      expect(l.shares?.map((s) => s.label).sort()).toEqual(['worker w1', 'worker w2', 'worker w3']);
+      expect(l.shares?.map((s) => s.requests)).toEqual([8, 8, 8]);
+      // Every worker measured its clock against the database's, well within the bound.
+      for (const s of l.shares ?? []) expect(s.clockToDb?.uncertaintyMs).toBeLessThan(10);
+      // All three started at one instant: the level ran with all its streams at once.
+      expect(l.load?.peakInFlight).toBe(l.concurrency);
+    }
+  }, 240_000);
+
+  it('the page shows the live workers and, for the stored run, each level\'s share per worker', async () => {
+    const serve = startGoodput(['serve', '--port', '0', '--database-url', db]);
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+    try {
+      const url = (await serve.waitFor(/goodput serve: (http:\/\/127\.0\.0\.1:\d+\/)/))[1] as string;
+      const live = (await (await fetch(`${url}api/workers`)).json()) as Array<{ name: string }>;
+      expect(live.map((w) => w.name)).toEqual(['w1', 'w2', 'w3']);
+      const page = await browser.newPage();
+      await page.goto(url);
+      const workersTable = page.getByRole('region', { name: 'Workers' }).getByRole('table');
+      await workersTable.waitFor({ timeout: 15_000 });
+      expect(await workersTable.getByRole('rowheader').allTextContents()).toEqual(['w1', 'w2', 'w3']);
+      const clients = page.getByRole('region', { name: 'Clients' }).getByRole('table');
+      await clients.waitFor({ timeout: 15_000 });
+      const rows = await clients.locator('tbody tr').allTextContents();
+      expect(rows).toHaveLength(9);
+      for (const name of ['worker w1', 'worker w2', 'worker w3']) expect(rows.filter((r) => r.includes(name))).toHaveLength(3);
+      expect(rows.every((r) => /ok$/.test(r))).toBe(true);
+    } finally {
+      await browser.close();
+      await serve.stop();
+    }
+  }, 120_000);
+
+  it('a worker SIGKILLed mid-level: its unfinished requests fail naming it, the others’ records are whole, the sweep goes on', async () => {
+    const since = new Date();
+    const run = runGoodput(['sweep', '--url', sim.url, ...COMMON, '--levels', '6,9', '--requests-per-level', '60', '--output-tokens', '48', '--workers', '3', '--database-url', db], {}, 180_000);
+    // Kill w2 once it has streamed a few records of the first level.
+    for (let i = 0; i < 400; i++) {
+      const [row] = await query<{ n: number }>("SELECT count(*)::int AS n FROM worker_records r JOIN worker_shares s USING (share) WHERE s.worker = 'w2' AND s.level = 6 AND s.updated_at >= $1", [since]);
+      if ((row?.n ?? 0) >= 3) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    workers.get('w2')?.child.kill('SIGKILL');
+    const done = await run;
+    expect(done.code, done.stderr).toBe(0);
+    const result = JSON.parse(done.stdout) as SweepResult;
+    const [first, second] = result.levels as [LevelResult, LevelResult];
+    const lost = first.shares?.find((s) => s.label === 'worker w2');
+    expect(lost?.lost).toMatch(/worker w2 stopped answering mid-level/);
+    expect(first.failures['client-lost']).toBeGreaterThan(0);
+    expect(first.failures['client-lost']).toBeLessThanOrEqual(20 - 3);
+    expect(first.invalid).toBe(true);
+    // w1 and w3 lost nothing: each sent its 20 requests, all of them ok.
+    for (const s of first.shares?.filter((x) => x.label !== 'worker w2') ?? []) expect(s.requests).toBe(20);
+    expect(first.succeeded).toBe(60 - (first.failures['client-lost'] as number));
+    // The next level went on over the two live workers.
+    expect(second.requests).toBe(60);
+    expect(second.failed).toBe(0);
+    expect(second.shares?.map((s) => s.label).sort()).toEqual(['worker w1', 'worker w3']);
+  }, 240_000);
+
+  it('a worker whose clock is 2 s ahead is measured and corrected: merged TTFTs as without it', async () => {
+    await workers.get('w2')?.stop();
+    await startWorker('w2', { GOODPUT_TEST_CLOCK_SKEW_MS: '2000' });
+    const [row] = await query<{ off: number }>("SELECT clock_offset_ms AS off FROM workers WHERE name = 'w2'");
+    expect(row?.off).toBeGreaterThan(-2050);
+    expect(row?.off).toBeLessThan(-1950);
+    const one = await sweep(['--levels', '6', '--requests-per-level', '24']);
+    const raw = join(mkdtempSync(join(tmpdir(), 'goodput-workers-')), 'records.jsonl');
+    const three = await sweep(['--levels', '6', '--requests-per-level', '24', '--workers', '3', '--database-url', db, '--workers-wait', '30', '--raw', raw]);
+    const l = three.levels[0] as LevelResult;
+    // On the merged clock every worker's first send is at the one start instant (±20 ms), w2 included.
+    const records = readFileSync(raw, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as RequestRecord).filter((r) => !r.warmup);
+    const firstSend = ['worker w1', 'worker w2', 'worker w3'].map((c) => Math.min(...records.filter((r) => r.client === c).map((r) => r.sendNs)));
+    expect((Math.max(...firstSend) - Math.min(...firstSend)) / 1e6).toBeLessThan(20);
+    const skewed = l.shares?.find((s) => s.label === 'worker w2');
+    expect(skewed?.clockToDb?.offsetMs).toBeLessThan(-1950);
+    within10(l.ttftMs?.p50, one.levels[0]?.ttftMs?.p50, 'TTFT p50');
+    // Corrected: all three started together (an uncorrected w2 would have started 2 s off).
+    expect(l.load?.peakInFlight).toBe(6);
+    expect(l.durationMs).toBeLessThan((one.levels[0]?.durationMs as number) * 1.5);
+  }, 240_000);
+
+  it('a worker whose clock cannot be known well enough is refused, naming the bound', async () => {
+    const r = await runGoodput(['worker', '--database-url', db, '--name', 'slow'], { GOODPUT_TEST_DB_DELAY_MS: '40' }, 60_000);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/worker slow refused: its clock offset to the database is known only to ±\d+\.\d ms \(the bound is ±10 ms\)/);
+  }, 90_000);
+
+  it('bad input: one line, exit 2, nothing stored', async () => {
+    const runsBefore = await query<{ n: number }>('SELECT count(*)::int AS n FROM runs');
+    const zero = await runGoodput(['sweep', '--url', sim.url, '--levels', '3', '--workers', '0', '--database-url', db]);
+    expect(zero.code).toBe(2);
+    expect(zero.stderr).toMatch(/--workers/);
+    const deaf = await runGoodput(['sweep', '--url', sim.url, '--levels', '3', '--workers', '2', '--database-url', 'postgres://goodput@127.0.0.1:1/none']);
+    expect(deaf.code).toBe(2);
+    expect(deaf.stderr).toMatch(/--database-url: cannot connect to PostgreSQL at postgres:\/\/\S*127\.0\.0\.1:1\/none/);
+    const few = await runGoodput(['sweep', '--url', sim.url, '--levels', '3', '--workers', '5', '--workers-wait', '1', '--database-url', db, '--save']);
+    expect(few.code).toBe(2);
+    expect(few.stderr).toMatch(/--workers 5: only 3 live workers after 1 s \(w1, w2, w3\)/);
+    const noDb = await runGoodput(['sweep', '--url', sim.url, '--levels', '3', '--workers', '2'], { GOODPUT_DATABASE_URL: '' });
+    expect(noDb.code).toBe(2);
+    expect(noDb.stderr).toMatch(/--workers: needs --database-url/);
+    for (const r of [zero, deaf, few, noDb]) expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(await query<{ n: number }>('SELECT count(*)::int AS n FROM runs')).toEqual(runsBefore);
+  }, 120_000);
+});
