@@ -42,6 +42,7 @@ export function createApp(d: AppDeps): Hono {
   // Unauthenticated on loopback: it says the API is up and nothing else (the store's location may carry a password).
   app.get('/api/health', (c) => c.json({ ok: true }));
   app.route('/api/servers', serverRoutes(d.catalog));
+  app.get('/api/workers', async (c) => c.json(await d.catalog.liveWorkers()));
   app.route('/api/runs', runRoutes(d.catalog, d.manager, d.hub));
   app.route('/api/ingest/runs', ingestRoutes(d.catalog));
   app.all('/api/*', (c) => {

@@ -6,7 +6,7 @@
  * whichever process owns the database.
  */
 import type { LevelResult, RequestRecord, SweepResult, Warning } from '../core/index.js';
-import type { BeginRun, RunDetail, RunSummary, ServerInput, ServerView } from '../store/index.js';
+import type { BeginRun, RunDetail, RunSummary, ServerInput, ServerView, WorkerView } from '../store/index.js';
 
 /** Writes one run as it happens. Calls are made in order; each resolves when stored. */
 export interface RunWriter {
@@ -39,6 +39,8 @@ export interface Catalog {
   /** @throws 'run-in-progress' while a run against it is in progress. */
   removeServer(ref: string | number): Promise<ServerView>;
   listRuns(): Promise<RunSummary[]>;
+  /** `goodput worker` processes seen in the last few seconds (empty on the embedded store: workers meet in PostgreSQL). */
+  liveWorkers(): Promise<WorkerView[]>;
   getRun(id: number): Promise<RunDetail>;
   /** The result JSON of a finished run (the schema of `sweep --json`). */
   exportRun(id: number): Promise<SweepResult>;

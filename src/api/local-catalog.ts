@@ -4,7 +4,7 @@
  * that other processes send in through the API.
  */
 import type { RequestRecord, SweepResult } from '../core/index.js';
-import { type BeginRun, type RunDetail, type ServerView, type Store, StoreError, exportResult } from '../store/index.js';
+import { type BeginRun, type RunDetail, type ServerView, type Store, StoreError, exportResult, liveWorkers } from '../store/index.js';
 import type { Catalog, RunWriter } from './catalog.js';
 import { probeServer } from './probe.js';
 import { targetKey } from './target-key.js';
@@ -52,6 +52,7 @@ export function localCatalog(store: Store, opts: LocalCatalogOptions = {}): Cata
     description: store.description,
     remoteUrl: null,
     listServers: () => store.servers.list(),
+    liveWorkers: () => liveWorkers(store.driver),
     async addServer(input) {
       const status = await probeServer({ baseUrl: input.baseUrl, apiKey: input.apiKey ?? null, model: input.model ?? null }, opts.probeTimeoutMs);
       return store.servers.add(input, status);

@@ -16,7 +16,7 @@ function fakeCatalog(): Catalog {
   const refuse = () => Promise.reject(new Error('not a read'));
   return {
     description: 'fake', remoteUrl: null,
-    listServers: async () => [],
+    listServers: async () => [], liveWorkers: async () => [],
     addServer: refuse, checkServer: refuse, checkAllServers: refuse, removeServer: refuse, beginRun: refuse,
     listRuns: async () => [{ id: 1 } as RunSummary],
     getRun: refuse,

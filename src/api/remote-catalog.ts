@@ -5,7 +5,7 @@
  * of a CLI command holding it (read-door.ts), for reads only.
  */
 import type { RequestRecord, SweepResult } from '../core/index.js';
-import type { BeginRun, RunDetail, RunSummary, ServerInput, ServerView } from '../store/index.js';
+import type { BeginRun, RunDetail, RunSummary, ServerInput, ServerView, WorkerView } from '../store/index.js';
 import { ApiError, type ApiErrorBody, type ApiErrorCode } from './api-error.js';
 import type { Catalog, RunWriter } from './catalog.js';
 
@@ -59,6 +59,7 @@ export function remoteCatalog(baseUrl: string, o: RemoteOptions = {}): Catalog {
     description: `the store of ${holder} at ${base}`,
     remoteUrl: page ? base : null,
     listServers: () => call<ServerView[]>('GET', '/api/servers'),
+    liveWorkers: () => call<WorkerView[]>('GET', '/api/workers'),
     addServer: (input: ServerInput) => call<ServerView>('POST', '/api/servers', input),
     checkServer: (ref) => call<ServerView>('POST', `/api/servers/${enc(String(ref))}/check`),
     checkAllServers: () => call<ServerView[]>('POST', '/api/servers/check'),

@@ -3,7 +3,7 @@
  * API's code, message and field) and the live event stream of a run.
  */
 import type { LiveEvent, StartRunBody } from '../../api/index.js';
-import type { RunDetail, RunSummary, ServerInput, ServerView } from '../../store/index.js';
+import type { RunDetail, RunSummary, ServerInput, ServerView, WorkerView } from '../../store/index.js';
 
 export class ApiFailure extends Error {
   constructor(readonly status: number, readonly code: string, message: string, readonly field?: string) {
@@ -38,6 +38,7 @@ export const api = {
   checkServer: (id: number) => call<ServerView>('POST', `/api/servers/${id}/check`),
   addServer: (input: Partial<ServerInput>) => call<ServerView>('POST', '/api/servers', input),
   runs: () => call<RunSummary[]>('GET', '/api/runs'),
+  workers: () => call<WorkerView[]>('GET', '/api/workers'),
   run: (id: number) => call<RunDetail>('GET', `/api/runs/${id}`),
   start: (body: StartInput) => call<{ runId: number }>('POST', '/api/runs', body),
   stop: (id: number) => call<{ stopping: boolean }>('POST', `/api/runs/${id}/stop`),

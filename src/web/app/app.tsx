@@ -7,6 +7,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { RunSummary, ServerView } from '../../store/index.js';
 import { api } from './api.js';
 import { CompareView } from './compare-view.js';
+import { WorkersPanel } from './clients-panel.js';
 import { History } from './history.js';
 import { RunForm } from './run-form.js';
 import { RunView } from './run-view.js';
@@ -50,6 +51,7 @@ export function App() {
           : shownRun !== null
             ? <RunView id={shownRun} onLive={setLiveRunId} onEnded={refreshRuns} />
             : runs !== null && <section class="panel empty"><h2>Results</h2><p>No runs yet. Start a sweep above: pick a server, give the levels, press Start.</p></section>}
+        <WorkersPanel />
         <History runs={runs} shownRun={shownRun} />
       </main>
     </>

@@ -7,6 +7,7 @@ import { useEffect } from 'preact/hooks';
 import { failureSummary, identityLine, runLabel } from '../view/index.js';
 import { CardsPanel } from './cards-panel.js';
 import { ChartsPanel } from './charts-panel.js';
+import { ClientsPanel } from './clients-panel.js';
 import { ProgressPanel } from './progress-panel.js';
 import { ReplayPanel } from './replay-panel.js';
 import { ResultsTable } from './results-table.js';
@@ -42,6 +43,7 @@ export function RunView({ id, onLive, onEnded }: { id: number; onLive(id: number
       {(levels.length > 0 || live) && <ResultsTable levels={levels} spec={run.spec} planned={live ? run.spec.levels : []}
         live={current && { concurrency: current.concurrency, done: current.done, requests: current.requests, failed: current.failed }} />}
       {levels.length > 0 && <ChartsPanel series={[{ label: runLabel(run), role: 'single', levels }]} />}
+      <ClientsPanel levels={levels} />
       <ReplayPanel levels={levels} />
       {run.cards && <CardsPanel cards={run.cards} />}
     </section>

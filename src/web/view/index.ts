@@ -15,3 +15,4 @@ export * from './compare-model.js';
 export * from './form-rules.js';
 export * from './identity.js';
 export * from './replay-charts.js';
+export * from './clients.js';

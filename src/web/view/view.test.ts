@@ -10,6 +10,7 @@ import { type SweepFixture, sweepFixture } from '../../test-support/sweep-fixtur
 import {
   CHARTS, FORM_MAX_CONCURRENCY, FORM_MAX_LEVELS, FORM_MAX_OUTPUT_TOKENS, SHORT_OUTPUT_TOKENS as FORM_SHORT, TABLE_HEADERS, cardViews, cardsJson, contractDiffs,
   deltaText, failureSummary, incomparableReason, parseLevelsText, parseMoney, parseOutputTokens, shortOutputWarning, tableRows, ttftChart,
+  CLIENT_HEADERS, WORKER_HEADERS, clientRows, workerRows,
 } from './index.js';
 
 let fx: SweepFixture;
@@ -136,5 +137,36 @@ describe('form rules', () => {
     expect(parseMoney('Hourly cost', '', { positive: false })).toEqual({ ok: true, value: null });
     expect(parseMoney('Hourly cost', '$6.50', { positive: false })).toEqual({ ok: true, value: 6.5 });
     expect(parseMoney('Baseline rate', '0', { positive: true })).toEqual({ ok: false, message: 'Baseline rate must be greater than 0.' });
+  });
+});
+
+describe('clients and workers', () => {
+  const share = (label: string, o: Partial<NonNullable<LevelResult['shares']>[number]> = {}) => ({
+    label, requests: 8, bound: false, reason: null, clientCpuPct: 12.4, loopDelayMs: { p50: 0.5, p99: 1.234, max: 2 }, clockOffsetNs: 0, clockToDb: null, lost: null, ...o,
+  });
+  it('lists each split level’s clients with their own verdict: ok, client-bound or lost', () => {
+    const [one] = levels as [LevelResult];
+    const split: LevelResult = { ...one, concurrency: 6, shares: [
+      share('worker a', { clockToDb: { offsetMs: -2000.123, uncertaintyMs: 0.8 } }),
+      share('worker b', { bound: true, reason: 'the client was busy 85 % of one core (limit 70 %)' }),
+      share('worker c', { lost: 'worker c stopped answering mid-level (not seen for 3 s)', requests: 3 }),
+    ] };
+    const rows = clientRows([one, split]);
+    expect(rows).toHaveLength(3);
+    expect(rows[0]).toEqual([split.load?.label ?? '6 streams', 'worker a', '8', '12', '1.23', '-2,000.12 ±0.80', 'ok']);
+    expect(rows[1]?.[6]).toBe('client-bound: the client was busy 85 % of one core (limit 70 %)');
+    expect(rows[2]?.[6]).toMatch(/^lost: worker c stopped answering/);
+    expect(rows[0]).toHaveLength(CLIENT_HEADERS.length);
+  });
+  it('shows a live worker idle or with the level and share it sends', () => {
+    const rows = workerRows([
+      { name: 'w1', host: 'gpu-box', cores: 8, share: null, clockOffsetMs: 0.42, seenMsAgo: 120 },
+      { name: 'w2', host: 'gpu-box-2', cores: 16, share: 'ab12/64/1', clockOffsetMs: -1.5, seenMsAgo: 480 },
+    ]);
+    expect(rows).toEqual([
+      ['w1', 'gpu-box', '8', 'idle', '+0.42', '0.1 s ago'],
+      ['w2', 'gpu-box-2', '16', 'level 64, share 2', '-1.50', '0.5 s ago'],
+    ]);
+    expect(rows[0]).toHaveLength(WORKER_HEADERS.length);
   });
 });
