@@ -6,7 +6,10 @@
  * closed: ours, not the server's, and never hidden), and how an open loop's
  * schedule was kept: offered and sent rates, how late sends left (each request's
  * actual send minus its scheduled one), waits for a capped slot, prompt tokens
- * the server found cached. Server text is sanitised.
+ * the server found cached; a closed loop's TTFT in its initial burst (the first C
+ * sends, all at once) apart from the steady state after it, which the table's
+ * percentiles mix; and who sent a split level (threads, workers) with each one's
+ * own verdict. Server text is sanitised.
  */
 import { type LevelResult, sanitizeForTerminal } from '../core/index.js';
 
@@ -31,7 +34,19 @@ export function levelNotes(levels: readonly LevelResult[]): string[] {
     const cached = l.cachedPromptTokens?.mean == null ? '' : ` · cached prompt tokens mean ${l.cachedPromptTokens.mean.toFixed(0)}`;
     return [`  ${label(l)}: offered ${rate(load.offeredRps)}, sent ${rate(load.achievedRps)}, peak ${load.peakInFlight} in flight${lag}${waited}${cached}`];
   });
+  const ms = (x: number) => `${x.toFixed(1)} ms`;
+  const burst = levels.flatMap((l) => {
+    const b = l.ttftSplitMs?.burst;
+    const st = l.ttftSplitMs?.steady;
+    if ((l.load && l.load.kind !== 'concurrency') || l.concurrency < 2 || !b || !st) return [];
+    return [`  ${label(l)}: burst p50 ${ms(b.p50)}, p99 ${ms(b.p99)} (the first ${l.concurrency} sends, at once) · steady p50 ${ms(st.p50)}, p99 ${ms(st.p99)}`];
+  });
+  const clients = levels.flatMap((l) => (l.shares && l.shares.length > 0
+    ? [`  ${label(l)}: ${l.shares.map((s) => `${sanitizeForTerminal(s.label)} ${s.requests} requests ${s.lost ? `LOST (${sanitizeForTerminal(s.lost)})` : s.bound ? 'client-bound' : 'ok'}`).join(' · ')}`]
+    : []));
   return [
+    ...(burst.length > 0 ? ['', 'TTFT of the initial burst and of the steady state after it:', ...burst] : []),
+    ...(clients.length > 0 ? ['', 'Clients (each judged on its own):', ...clients] : []),
     ...(open.length > 0 ? ['', 'Open-loop schedule:', ...open] : []),
     ...(failures.length > 0 ? ['', 'First failure of each failing level:', ...failures] : []),
     ...(retries.length > 0 ? ['', 'Client-side retries:', ...retries] : []),
