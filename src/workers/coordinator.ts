@@ -9,7 +9,7 @@
  * becomes failed records naming it, and the sweep goes on.
  */
 import { randomBytes } from 'node:crypto';
-import { type RequestRecord, type ShareRecords, mergeShareRecords } from '../core/index.js';
+import { type RequestRecord, type ShareRecords, mergeShareRecords, rawRecordSchema } from '../core/index.js';
 import { arrivalOps } from '../workload/index.js';
 import { type WorkerView, liveWorkers as liveWorkersIn } from '../store/index.js';
 import { monotonicNs } from '../client/index.js';
@@ -144,7 +144,7 @@ export async function startCoordinator(databaseUrl: string, n: number, waitMs: n
           const detail = row?.detail;
           const clock = detail && 'clock' in detail ? detail.clock : null;
           const offsetNs = clock === null ? 0 : Math.round(startNs - localNs(atMs, clock));
-          const records = (await w.db.query<{ record: RequestRecord }>('SELECT record FROM worker_records WHERE share = $1 ORDER BY seq', [k])).map((r) => r.record);
+          const records = (await w.db.query<{ record: unknown }>('SELECT record FROM worker_records WHERE share = $1 ORDER BY seq', [k])).map((r) => checkedRecord(r.record, k, row?.worker ?? null));
           const why = lost.get(k);
           if (why) records.push(...lostRecords(init.spec, level, { index: i, count }, records, why, `worker ${row?.worker ?? ''}`, monotonicNs() - offsetNs));
           return {
@@ -182,6 +182,14 @@ export async function startCoordinator(databaseUrl: string, n: number, waitMs: n
   }
 
   return { workers: live, forSweep, close: () => w.close() };
+}
+
+/** A record as the database holds it, checked like a file: what another process wrote is not trusted. */
+function checkedRecord(x: unknown, share: string, worker: string | null): RequestRecord {
+  const parsed = rawRecordSchema.safeParse(x);
+  if (parsed.success) return parsed.data as RequestRecord;
+  const issue = parsed.error.issues[0];
+  throw new SweepError('client-failed', `worker ${worker ?? '?'} wrote a record of share ${share} that is not one: ${issue?.path.join('.') || 'record'}: ${issue?.message ?? 'invalid'}`);
 }
 
 /** An open loop's whole schedule (offsets from the start, ns), or null for a closed loop. */

@@ -159,6 +159,23 @@ describe('goodput sweep --workers', () => {
     expect(l.durationMs).toBeLessThan((one.levels[0]?.durationMs as number) * 1.5);
   }, 240_000);
 
+  it('Ctrl-C on the coordinator mid-level stops every worker\'s share at once, and the workers serve the next sweep', async () => {
+    const since = new Date();
+    const sweepRun = startGoodput(['sweep', '--url', sim.url, ...COMMON, '--levels', '6', '--requests-per-level', '600', '--workers', '3', '--database-url', db]);
+    for (let i = 0; i < 400; i++) {
+      const [row] = await query<{ n: number }>('SELECT count(*)::int AS n FROM worker_records r JOIN worker_shares s USING (share) WHERE s.updated_at >= $1', [since]);
+      if ((row?.n ?? 0) >= 6) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const stoppedAt = Date.now();
+    expect(await sweepRun.stop('SIGINT')).toBe(130);
+    // 600 requests would take ~100 s; stopped, it ends in seconds.
+    expect(Date.now() - stoppedAt).toBeLessThan(20_000);
+    const next = await sweep(['--levels', '3', '--requests-per-level', '6', '--workers', '3', '--database-url', db, '--workers-wait', '30']);
+    expect(next.levels[0]?.succeeded).toBe(6);
+    expect(next.levels[0]?.shares).toHaveLength(3);
+  }, 120_000);
+
   it('a worker whose clock cannot be known well enough is refused, naming the bound', async () => {
     const r = await runGoodput(['worker', '--database-url', db, '--name', 'slow'], { GOODPUT_TEST_DB_DELAY_MS: '40' }, 60_000);
     expect(r.code).toBe(2);
