@@ -14,7 +14,7 @@ type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-exp
 describe('goodput k8s manifest', () => {
   it('prints the workers Deployment and the coordinator Job, both reading the database URL from the Secret', async () => {
     const r = await cli(['k8s', 'manifest', '--workers', '3', '--database-url-secret', 'goodput-db', '--image', 'registry.example/goodput:0.1.0',
-      '--namespace', 'bench', '--', '--url', 'http://vllm:8000', '--levels', '8,64,256']);
+      '--namespace', 'bench', '--api-key-secret', 'vllm-key', '--', '--url', 'http://vllm:8000', '--levels', '8,64,256']);
     expect(r.code, r.stderr).toBe(0);
     const docs = parseAllDocuments(r.stdout).map((d) => d.toJS() as Obj);
     expect(docs.map((d) => `${d.apiVersion} ${d.kind} ${d.metadata.name}`)).toEqual(['apps/v1 Deployment goodput-worker', 'batch/v1 Job goodput-sweep']);
@@ -27,11 +27,14 @@ describe('goodput k8s manifest', () => {
     expect(worker.args).toEqual(['worker', '--name', '$(POD_NAME)']);
     expect(worker.env).toContainEqual({ name: 'GOODPUT_DATABASE_URL', valueFrom: { secretKeyRef: { name: 'goodput-db', key: 'url' } } });
     expect(worker.env).toContainEqual({ name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } });
+    // The server's key reaches every pod from its own Secret, never through the database.
+    expect(worker.env).toContainEqual({ name: 'GOODPUT_API_KEY', valueFrom: { secretKeyRef: { name: 'vllm-key', key: 'key' } } });
     expect(worker.resources.requests.cpu).toBe('2');
     const sweep = job.spec.template.spec.containers[0];
     expect(sweep.args).toEqual(['sweep', '--url', 'http://vllm:8000', '--levels', '8,64,256', '--workers', '3', '--workers-wait', '300']);
     expect(job.spec.template.spec.restartPolicy).toBe('Never');
     expect(job.spec.backoffLimit).toBe(0);
+    expect(sweep.env).toContainEqual({ name: 'GOODPUT_API_KEY', valueFrom: { secretKeyRef: { name: 'vllm-key', key: 'key' } } });
     for (const c of [worker, sweep]) {
       expect(c.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000, allowPrivilegeEscalation: false, readOnlyRootFilesystem: true });
       expect(c.volumeMounts).toEqual([{ name: 'tmp', mountPath: '/tmp' }]);

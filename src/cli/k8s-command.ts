@@ -19,6 +19,8 @@ export interface ManifestOptions {
   namespace: string;
   /** CPU each worker asks for (a Kubernetes quantity). */
   workerCpu: string;
+  /** Secret holding the inference server's API key (key `key`), given to every pod as GOODPUT_API_KEY; null when the server needs none. */
+  apiKeySecret: string | null;
   /** The coordinator's `goodput sweep` arguments (the target, the levels…). */
   sweepArgs: readonly string[];
 }
@@ -35,9 +37,11 @@ const securityContext = {
 };
 
 function container(o: ManifestOptions, name: string, args: string[], extraEnv: object[] = []) {
+  // Each pod reads the server's key from the Secret: the coordinator never hands it to workers through the database.
+  const apiKey = o.apiKeySecret === null ? [] : [{ name: 'GOODPUT_API_KEY', valueFrom: { secretKeyRef: { name: o.apiKeySecret, key: 'key' } } }];
   return {
     name, image: o.image, args,
-    env: [{ name: 'GOODPUT_DATABASE_URL', valueFrom: { secretKeyRef: { name: o.secret, key: o.secretKey } } }, ...extraEnv],
+    env: [{ name: 'GOODPUT_DATABASE_URL', valueFrom: { secretKeyRef: { name: o.secret, key: o.secretKey } } }, ...apiKey, ...extraEnv],
     securityContext,
     volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }],
   };
@@ -98,16 +102,17 @@ export function registerK8sCommand(program: Command): void {
     .option('--image <ref>', 'the image built from the repository\'s Dockerfile', 'goodput:0.1.0')
     .option('--namespace <name>', 'Kubernetes namespace', 'default')
     .option('--worker-cpu <quantity>', 'CPU each worker requests', '2')
+    .option('--api-key-secret <name>', 'a Secret whose key `key` is the inference server\'s API key, given to every pod as GOODPUT_API_KEY')
     .argument('[sweep-args...]', 'the coordinator\'s goodput sweep arguments, e.g. -- --url http://vllm:8000 --levels 8,64,256')
-    .action((sweepArgs: string[], f: { workers: string; databaseUrlSecret: string; databaseUrlKey: string; image: string; namespace: string; workerCpu: string }) => {
+    .action((sweepArgs: string[], f: { workers: string; databaseUrlSecret: string; databaseUrlKey: string; image: string; namespace: string; workerCpu: string; apiKeySecret?: string }) => {
       const workers = parseNumber('--workers', f.workers, { integer: true, min: 1, limit: 'workers' });
-      for (const [flag, v] of [['--database-url-secret', f.databaseUrlSecret], ['--namespace', f.namespace]] as const) {
+      for (const [flag, v] of [['--database-url-secret', f.databaseUrlSecret], ['--namespace', f.namespace], ['--api-key-secret', f.apiKeySecret ?? 'none']] as const) {
         if (!DNS_LABEL.test(v)) throw badFlag(flag, `${JSON.stringify(v)} is not a Kubernetes name (lowercase letters, digits and '-', at most 63)`);
       }
       if (!/^[A-Za-z0-9._-]+$/.test(f.databaseUrlKey)) throw badFlag('--database-url-key', `${JSON.stringify(f.databaseUrlKey)} is not a Secret key`);
       if (!/^(\d+(\.\d+)?|\d+m)$/.test(f.workerCpu)) throw badFlag('--worker-cpu', `${JSON.stringify(f.workerCpu)} is not a CPU quantity (e.g. 2 or 1500m)`);
       if (!sweepArgs.includes('--url')) throw badFlag('sweep arguments', 'give the coordinator\'s target after --, e.g. -- --url http://vllm:8000 --levels 8,64,256');
-      const objects = k8sObjects({ workers, secret: f.databaseUrlSecret, secretKey: f.databaseUrlKey, image: f.image, namespace: f.namespace, workerCpu: f.workerCpu, sweepArgs });
+      const objects = k8sObjects({ workers, secret: f.databaseUrlSecret, secretKey: f.databaseUrlKey, image: f.image, namespace: f.namespace, workerCpu: f.workerCpu, apiKeySecret: f.apiKeySecret ?? null, sweepArgs });
       process.stdout.write(objects.map((o) => stringify(o)).join('---\n'));
     });
 }

@@ -8,19 +8,21 @@ import { hostname } from 'node:os';
 import type { Command } from 'commander';
 import { sanitizeForTerminal } from '../core/index.js';
 import { CliError, EXIT } from './exit-codes.js';
-import { badFlag, parseNumber } from './parse-flags.js';
+import { apiKeyFromEnv, badFlag, parseNumber } from './parse-flags.js';
 
-interface WorkerFlags { databaseUrl?: string; name?: string }
+interface WorkerFlags { databaseUrl?: string; name?: string; apiKeyEnv?: string }
 
 export function registerWorkerCommand(program: Command): void {
   program.command('worker')
     .description('send level shares for sweeps started with --workers, coordinated through PostgreSQL (runs until stopped)')
     .option('--database-url <url>', 'the PostgreSQL the coordinator uses (or GOODPUT_DATABASE_URL)')
     .option('--name <name>', 'this worker\'s name in the run (default: HOST-PID)')
+    .option('--api-key-env <name>', 'environment variable holding the servers\' API key (default: GOODPUT_API_KEY); keys never go through the database')
     .action(async (flags: WorkerFlags) => {
       const url = flags.databaseUrl ?? (process.env['GOODPUT_DATABASE_URL'] || undefined);
       if (url === undefined) throw badFlag('--database-url', 'is required (or set GOODPUT_DATABASE_URL)');
       const env = (name: string) => (process.env[name] === undefined ? undefined : parseNumber(name, process.env[name] as string, {}));
+      const apiKey = apiKeyFromEnv(flags.apiKeyEnv, 'GOODPUT_API_KEY');
       const { runWorker, WorkerError } = await import('../workers/index.js');
       const stop = new AbortController();
       const onSignal = () => stop.abort();
@@ -28,7 +30,7 @@ export function registerWorkerCommand(program: Command): void {
       process.once('SIGTERM', onSignal);
       try {
         await runWorker({
-          databaseUrl: url, name: flags.name ?? `${hostname()}-${process.pid}`, signal: stop.signal,
+          databaseUrl: url, name: flags.name ?? `${hostname()}-${process.pid}`, signal: stop.signal, apiKey,
           log: (line) => process.stderr.write(`${sanitizeForTerminal(line)}\n`),
           clockSkewMs: env('GOODPUT_TEST_CLOCK_SKEW_MS'), dbDelayMs: env('GOODPUT_TEST_DB_DELAY_MS'),
         });

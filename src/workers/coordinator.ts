@@ -80,6 +80,7 @@ export async function startCoordinator(databaseUrl: string, n: number, waitMs: n
   }
 
   function forSweep(init: { spec: SweepSpec; model: string; dialect: DialectKind; runId: string; connections: number }): ClientThreads {
+    const { apiKey: _key, ...withoutKey } = init.spec;
     async function runLevel(level: LevelOnThreads): Promise<ThreadedLevel> {
       // A worker lost at an earlier level is not waited for: the level is split over those still live.
       const count = Math.max(1, Math.min(level.count, (await liveWorkers(w)).length));
@@ -88,7 +89,7 @@ export async function startCoordinator(databaseUrl: string, n: number, waitMs: n
       for (const [i, share] of keys.entries()) {
         const job: ShareJob = {
           share, sweep, index: i, count, concurrency: level.concurrency, requests: level.requests, promptOffset: level.promptOffset,
-          spec: init.spec, model: init.model, dialect: init.dialect, runId: init.runId, connections: Math.max(1, Math.ceil((init.connections - i) / count)),
+          spec: withoutKey, needsApiKey: init.spec.apiKey !== undefined, model: init.model, dialect: init.dialect, runId: init.runId, connections: Math.max(1, Math.ceil((init.connections - i) / count)),
         };
         const id = await w.boss.send(SHARE_QUEUE, job, { retryLimit: 0 });
         if (id !== null) jobIds.push(id);

@@ -15,7 +15,10 @@ export interface ShareJob {
   concurrency: number;
   requests: number;
   promptOffset: number;
-  spec: SweepSpec;
+  /** The sweep's spec without its API key: a key never goes through the database. */
+  spec: Omit<SweepSpec, 'apiKey'>;
+  /** The server needs an API key: each worker brings its own (GOODPUT_API_KEY where it runs). */
+  needsApiKey: boolean;
   model: string;
   dialect: DialectKind;
   runId: string;

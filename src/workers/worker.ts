@@ -18,14 +18,16 @@ import { HEARTBEAT_MS, LOST_AFTER_MS, SHARE_CHANNEL, SHARE_QUEUE, START_CHANNEL,
 const BATCH_RECORDS = 200;
 /** …or when the oldest waiting is this old, ms. */
 const BATCH_MS = 100;
-/** A share that hears no start instant in this long gives up, ms. */
-const START_WAIT_MS = 120_000;
+/** A share that hears no start instant gives up after the other shares' warm-ups could have ended, plus this, ms. */
+const START_SLACK_MS = 60_000;
 
 export interface WorkerOptions {
   databaseUrl: string;
   name: string;
   signal: AbortSignal;
   log(line: string): void;
+  /** The API key of the servers this worker sends to, from its own environment: keys never go through the database. */
+  apiKey?: string;
   /** Test hook: added to this worker's wall clock, ms (a machine whose clock is off). */
   clockSkewMs?: number;
   /** Test hook: added to each read of the database's clock, ms (a far or busy database). */
@@ -99,11 +101,15 @@ async function takeShare(w: WorkerDb, o: WorkerOptions, job: ShareJob, c: Clocks
     o.log(`share ${job.share} refused: ${problem}`);
     return setShare(w, job, o.name, { status: 'refused', reason: `worker ${o.name}: ${problem}` });
   }
+  if (job.needsApiKey && o.apiKey === undefined) {
+    return setShare(w, job, o.name, { status: 'refused', reason: `worker ${o.name} has no API key and the sweep's server needs one: start it with GOODPUT_API_KEY set (a key never goes through the database)` });
+  }
+  const spec = { ...job.spec, ...(job.needsApiKey ? { apiKey: o.apiKey } : {}) };
   const clock: ShareClock = { offsetMs: measured.offsetMs, uncertaintyMs: measured.uncertaintyMs, originMs: c.originMs };
   const stop = new AbortController();
   const key = `${job.sweep}/${job.concurrency}`;
-  const client = createStreamingClient({ baseUrl: job.spec.url, apiKey: job.spec.apiKey }, {
-    connections: job.connections, clock: monotonicNs, timeouts: job.spec.timeouts, dialect: dialects[job.dialect],
+  const client = createStreamingClient({ baseUrl: spec.url, apiKey: spec.apiKey }, {
+    connections: job.connections, clock: monotonicNs, timeouts: spec.timeouts, dialect: dialects[job.dialect],
   });
   // Raw records go to the database as they come, in batches: a worker that dies keeps what it sent.
   let batch: RequestRecord[] = [];
@@ -123,7 +129,7 @@ async function takeShare(w: WorkerDb, o: WorkerOptions, job: ShareJob, c: Clocks
   const label = `worker ${o.name}`;
   try {
     const { run, loopDelayMs, busyPct } = await runShare({
-      client, spec: job.spec, model: job.model, runId: job.runId, clock: monotonicNs, index: job.index, count: job.count,
+      client, spec, model: job.model, runId: job.runId, clock: monotonicNs, index: job.index, count: job.count,
       concurrency: job.concurrency, requests: job.requests, promptOffset: job.promptOffset, signal: stop.signal,
       onRecord: (r) => {
         r.client = label;
@@ -132,7 +138,8 @@ async function takeShare(w: WorkerDb, o: WorkerOptions, job: ShareJob, c: Clocks
         else timer ??= setTimeout(() => void flush(), BATCH_MS);
       },
       ready: () => new Promise<number>((resolve) => {
-        const giveUp = setTimeout(() => { stop.abort(); resolve(monotonicNs()); }, START_WAIT_MS);
+        const waitMs = spec.timeouts.totalMs * (spec.warmup + 1) + START_SLACK_MS;
+        const giveUp = setTimeout(() => { stop.abort(); resolve(monotonicNs()); }, waitMs);
         c.starts.set(key, (m) => {
           clearTimeout(giveUp);
           c.starts.set(key, () => stop.abort());

@@ -176,6 +176,19 @@ describe('goodput sweep --workers', () => {
     expect(next.levels[0]?.shares).toHaveLength(3);
   }, 120_000);
 
+  it('an API key never goes through the database: a worker without its own refuses the share, naming why', async () => {
+    const r = await runGoodput(['sweep', '--url', sim.url, ...COMMON, '--levels', '3', '--requests-per-level', '3', '--workers', '3', '--database-url', db, '--workers-wait', '30'],
+      { GOODPUT_API_KEY: 'sk-never-in-the-database-42' }, 120_000);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/worker w\d has no API key and the sweep's server needs one: start it with GOODPUT_API_KEY set/);
+    const [jobs] = await query<{ n: number }>("SELECT count(*)::int AS n FROM pgboss.job WHERE data::text LIKE '%sk-never-in-the-database%'");
+    const [shares] = await query<{ n: number }>("SELECT count(*)::int AS n FROM worker_shares WHERE detail::text LIKE '%sk-never-in-the-database%'");
+    expect([jobs?.n, shares?.n]).toEqual([0, 0]);
+    // The workers are free again for the next sweep.
+    const next = await sweep(['--levels', '3', '--requests-per-level', '3', '--workers', '3', '--database-url', db, '--workers-wait', '30']);
+    expect(next.levels[0]?.succeeded).toBe(3);
+  }, 120_000);
+
   it('a worker whose clock cannot be known well enough is refused, naming the bound', async () => {
     const r = await runGoodput(['worker', '--database-url', db, '--name', 'slow'], { GOODPUT_TEST_DB_DELAY_MS: '40' }, 60_000);
     expect(r.code).toBe(2);
