@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sweepResultSchema } from '../core/index.js';
 import { backends } from '../test-support/store-backends.js';
 import { type SweepFixture, sweepFixture } from '../test-support/sweep-fixture.js';
-import { type BeginRun, type Store, StoreError, exportResult, migrate } from './index.js';
+import { type BeginRun, type Store, StoreError, MIGRATIONS, exportResult, migrate } from './index.js';
 
 let fx: SweepFixture;
 beforeAll(async () => { fx = await sweepFixture(); });
@@ -45,7 +45,8 @@ for (const backend of backends()) {
     it('migrates once: a second migrate applies nothing', async () => {
       expect(await migrate(store.driver)).toEqual([]);
       const rows = await store.driver.query<{ version: number }>('SELECT version FROM schema_migrations');
-      expect(rows.map((r) => r.version)).toEqual([1]);
+      expect(rows.map((r) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
+      expect(rows.map((r) => r.version)).toEqual([1, 2]);
     });
 
     it('registers servers; the API key is stored but never in a view', async () => {

@@ -7,11 +7,13 @@ import { api } from './api.js';
 
 function Table({ caption, headers, rows }: { caption: string; headers: readonly string[]; rows: string[][] }) {
   return (
-    <table class="clients">
-      <caption>{caption}</caption>
-      <thead><tr>{headers.map((h) => <th scope="col">{h}</th>)}</tr></thead>
-      <tbody>{rows.map((r) => <tr>{r.map((c, i) => (i === 0 ? <th scope="row">{c}</th> : <td>{c}</td>))}</tr>)}</tbody>
-    </table>
+    <div class="table-wrap">
+      <table class="clients">
+        <caption>{caption}</caption>
+        <thead><tr>{headers.map((h) => <th scope="col">{h}</th>)}</tr></thead>
+        <tbody>{rows.map((r) => <tr>{r.map((c, i) => (i === 0 ? <th scope="row">{c}</th> : <td>{c}</td>))}</tr>)}</tbody>
+      </table>
+    </div>
   );
 }
 
