@@ -80,7 +80,10 @@ describe('prompt lists and goodput', () => {
     const c = collect();
     const items = Array.from({ length: 6 }, (_, i) => ({ text: `p${i} a b c`, outputTokens: 3 + i }));
     const result = await runSweep({ ...base, url: s.url, levels: [1, 2], requestsPerLevel: 2, prompts: { kind: 'list', items } }, { onEvent: c.onEvent });
-    const all = [...(c.levels.get(1) ?? []), ...(c.levels.get(2) ?? [])].sort((a, b) => a.sendNs - b.sendNs);
+    // In order: request n of the sweep (warm-ups included, levels ascending) takes item n. Level 2's two
+    // requests leave at one instant from two client threads, so their order is their sequence number's.
+    const bySeq = (level: number) => [...(c.levels.get(level) ?? [])].sort((a, b) => a.seq - b.seq);
+    const all = [...bySeq(1), ...bySeq(2)];
     expect(all.map((r) => r.outputTokens)).toEqual([3, 4, 5, 6, 7, 8]);
     expect(result.levels.every((l) => l.outputTokens.short === 0)).toBe(true);
   });

@@ -146,8 +146,12 @@ export async function startCoordinator(databaseUrl: string, n: number, waitMs: n
           const clock = detail && 'clock' in detail ? detail.clock : null;
           const offsetNs = clock === null ? 0 : Math.round(startNs - localNs(atMs, clock));
           const records = (await w.db.query<{ record: unknown }>('SELECT record FROM worker_records WHERE share = $1 ORDER BY seq', [k])).map((r) => checkedRecord(r.record, k, row?.worker ?? null));
-          const why = lost.get(k);
-          if (why) records.push(...lostRecords(init.spec, level, { index: i, count }, records, why, `worker ${row?.worker ?? ''}`, monotonicNs() - offsetNs));
+          // A lost worker's unfinished requests, and any a finished one never got into the database, fail naming it.
+          const serverFailed = detail?.status === 'done' && detail.serverFailure !== null;
+          // (A session ends at its first failed turn, so a finished share of sessions may rightly send fewer.)
+          const missingIsLoss = lost.has(k) || init.spec.prompts.kind !== 'sessions';
+          const why = lost.get(k) ?? `worker ${row?.worker ?? '?'} finished its share but some of its records never reached the database`;
+          if (!level.signal.aborted && !serverFailed && missingIsLoss) records.push(...lostRecords(init.spec, level, { index: i, count }, records, why, `worker ${row?.worker ?? ''}`, monotonicNs() - offsetNs));
           return {
             label: `worker ${row?.worker ?? `share ${i + 1}`}`, records, clockOffsetNs: offsetNs,
             loopDelayMs: detail?.status === 'done' ? detail.loopDelayMs : null, clientCpuPct: detail?.status === 'done' ? detail.busyPct : null,
