@@ -103,13 +103,18 @@ export function startClientThreads(n: number, base: Omit<ThreadInit, 'connection
   const originHrNs = Number(process.hrtime.bigint()) - monotonicNs();
   const threads = Array.from({ length: n }, (_, i) => spawnThread({ ...base, originHrNs, connections: Math.max(1, Math.ceil((connections - i) / n)) }));
   let broken: Error | null = null;
+  const exited = new Set<number>();
   for (const [i, t] of threads.entries()) {
     t.on('error', (err) => { broken ??= new Error(`client thread ${i + 1} failed: ${err.message}`); });
+    t.once('exit', () => exited.add(i));
     t.unref();
   }
 
   async function runLevel(level: LevelOnThreads): Promise<ThreadedLevel> {
     const used = threads.slice(0, level.count);
+    // A thread that died between levels would never say ready.
+    const dead = used.findIndex((_, i) => exited.has(i));
+    if (dead !== -1) throw new SweepError('client-failed', `client thread ${dead + 1} exited before the level${broken ? `: ${(broken as Error).message}` : ''}`);
     const shares: ShareRecords[] = used.map((_, i) => ({ label: `thread ${i + 1}`, records: [], clockOffsetNs: 0, loopDelayMs: null, clientCpuPct: null }));
     let ready = 0;
     let serverFailure: string | null = null;
