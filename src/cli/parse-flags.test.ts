@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../core/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { parseLevels, parseNumber, parseUrl, redactedCommand } from './parse-flags.js';
+import { specFromFlags, workersFromFlags } from './sweep-command.js';
 
 describe('redactedCommand', () => {
   it('hides API keys and database passwords in both flag forms', () => {
@@ -43,6 +44,22 @@ describe('limits on flags', () => {
       .toBe('--prompt-tokens: 300000000 is above the limit of 262144 prompt tokens per request');
     expect(refused(() => parseNumber('--requests-per-level', '1e9', { integer: true, min: 1, limit: 'requestsPerLevel' })))
       .toBe('--requests-per-level: 1000000000 is above the limit of 20000 measured requests per level');
+  });
+
+  it('bounds client threads and workers from the same table, naming the limit', () => {
+    const flags = { url: 'http://127.0.0.1:8000', levels: '1', outputTokens: '256', promptTokens: '512', requestsPerLevel: 'auto', warmup: '1', thinking: 'off',
+      endpoint: 'chat', engine: 'auto', forceLength: true, temperature: '0', seed: '42', clientBudgetMs: '10', timeoutS: '600', workersWait: '60',
+      gpuSource: 'auto', serverMetrics: true, metricsIntervalMs: '1000' };
+    const threads = (v: string) => specFromFlags({ ...flags, clientThreads: v }, []).clientThreads;
+    expect(threads('auto')).toBe('auto');
+    expect(threads('64')).toBe(64);
+    expect(() => threads('65')).toThrow(/^--client-threads: 65 is above the limit of 64 client threads sending one level$/);
+    expect(() => threads('0')).toThrow(/^--client-threads/);
+    const workers = (v: string) => workersFromFlags({ ...flags, workers: v, databaseUrl: 'postgres://db/x' });
+    expect(workers('256')?.count).toBe(256);
+    expect(() => workers('257')).toThrow(/^--workers: 257 is above the limit of 256 goodput worker processes one sweep is split over$/);
+    expect(() => workersFromFlags({ ...flags, workers: '2', workersWait: 'soon', databaseUrl: 'postgres://db/x' })).toThrow(/^--workers-wait/);
+    expect(workersFromFlags({ ...flags, databaseUrl: 'postgres://db/x' })).toBeNull();
   });
 
   it('accepts values at the limit', () => {
