@@ -2,7 +2,7 @@
  * `npm run bench`: how true our timestamps stay as streams multiply. The
  * simulator runs in its own process with a known schedule (fixed prefill, fixed
  * decode step, no batching slowdown), and each level's measured TTFT and TPOT are
- * compared with it. Also printed: tokens/s handled, our own CPU use and whether
+ * compared with it. Also printed: tokens/s handled, how busy our sending loop was and whether
  * the level marked itself client-bound.
  *
  * Output lengths are the simulator's natural lengths (not forced) so streams
@@ -55,7 +55,7 @@ function perRequestError(records: readonly RequestRecord[], logPath: string, c: 
 async function main() {
   const rows: string[][] = [[
     'streams', 'requests', 'TTFT p50 err ms', 'TTFT p50 err', 'TTFT p99 err ms', 'TPOT p50 err ms', 'TPOT p50 err', 'TPOT p95 err ms',
-    'tok/s', 'client CPU %', 'loop p99 ms', 'ramp ms', 'sim late p50/p99 ms', 'TTFT client−server mean ms', 'per request client−server p50/p99 ms', 'client-bound',
+    'tok/s', 'client busy %', 'loop p99 ms', 'ramp ms', 'sim late p50/p99 ms', 'TTFT client−server mean ms', 'per request client−server p50/p99 ms', 'client-bound',
   ]];
   const logDir = mkdtempSync(join(tmpdir(), 'goodput-bench-log-'));
   for (const c of LEVELS) {
