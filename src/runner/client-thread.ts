@@ -6,9 +6,9 @@
  * its own event-loop delay and busy share, so the client-bound check is made per
  * thread. Driven by client-threads.ts; the messages are typed there.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import type { RequestRecord } from '../core/index.js';
-import { createStreamingClient, dialects } from '../client/index.js';
+import { type StreamingClient, createStreamingClient, dialects } from '../client/index.js';
 import { runShare } from './run-share.js';
 import type { FromThread, ThreadInit, ToThread } from './client-threads.js';
 
@@ -17,15 +17,15 @@ const BATCH_RECORDS = 256;
 /** …or when its oldest record is this old, ms (progress stays live). */
 const BATCH_MS = 100;
 
-const init = workerData as ThreadInit;
 const port = parentPort;
 if (port === null) throw new Error('client-thread.ts runs only as a worker thread');
 const post = (m: FromThread, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
 
+/** The sweep this thread serves now (a thread outlives its sweep: client-threads.ts keeps idle ones). */
+let init: ThreadInit = null as unknown as ThreadInit;
+let client: StreamingClient = null as unknown as StreamingClient;
 // The main thread's clock: the same monotonic source, the same origin.
 const clock = () => Number(process.hrtime.bigint()) - init.originHrNs;
-const target = { baseUrl: init.spec.url, apiKey: init.spec.apiKey };
-const client = createStreamingClient(target, { connections: init.connections, clock, timeouts: init.spec.timeouts, dialect: dialects[init.dialect] });
 
 let batch: RequestRecord[] = [];
 let batchTimer: NodeJS.Timeout | null = null;
@@ -67,6 +67,12 @@ async function level(m: Extract<ToThread, { type: 'level' }>): Promise<void> {
 
 port.on('message', (m: ToThread) => {
   switch (m.type) {
+    case 'init':
+      init = m.init;
+      client = createStreamingClient({ baseUrl: init.spec.url, apiKey: init.spec.apiKey }, {
+        connections: init.connections, clock, timeouts: init.spec.timeouts, dialect: dialects[init.dialect],
+      });
+      break;
     case 'level':
       level(m).catch((err: unknown) => post({ type: 'failed', message: (err as Error).message }));
       break;
@@ -78,8 +84,8 @@ port.on('message', (m: ToThread) => {
       // Stopped while waiting for the start: start now, so the level ends at once.
       startAt?.(clock());
       break;
-    case 'close':
-      void client.close().then(() => port.close());
+    case 'release':
+      void client.close().then(() => post({ type: 'released' }));
       break;
   }
 });

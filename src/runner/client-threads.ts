@@ -31,12 +31,15 @@ export interface ThreadInit {
 }
 
 export type ToThread =
+  | { type: 'init'; init: ThreadInit }
   | { type: 'level'; index: number; count: number; concurrency: number; requests: number; promptOffset: number }
   | { type: 'start'; atNs: number }
   | { type: 'stop' }
-  | { type: 'close' };
+  /** The sweep is over: close its sockets and wait for the next sweep's init. */
+  | { type: 'release' };
 
 export type FromThread =
+  | { type: 'released' }
   | { type: 'ready' }
   | { type: 'records'; bytes: Uint8Array }
   | { type: 'done'; serverFailure: string | null; waitedForSlot: number; scheduledNs: number[] | null; loopDelayMs: Spread | null; busyPct: number | null }
@@ -44,7 +47,7 @@ export type FromThread =
 
 /** The start instant is named this far ahead of the last ready share, ns: room for the message to reach every thread. */
 const START_AHEAD_NS = 20e6;
-/** A thread still open this long after being asked to close is terminated, ms. */
+/** A thread that has not released its sockets this long after being asked is ended, ms. */
 const CLOSE_MS = 5000;
 
 /** One level sent by several threads, put back together. */
@@ -88,27 +91,48 @@ const fromSource = import.meta.url.endsWith('.ts');
 const entry = new URL(fromSource ? './client-thread.ts' : './client-thread.js', import.meta.url);
 
 /** From source (tests, tsx), the thread loads TypeScript through tsx's loader, registered in the thread itself. */
-function spawnThread(init: ThreadInit): Worker {
-  if (!fromSource) return new Worker(fileURLToPath(entry), { workerData: init });
+function spawnThread(): Worker {
+  if (!fromSource) return new Worker(fileURLToPath(entry));
   // tsx's ESM API (its `import` export: the CommonJS one cannot register the loader in a thread).
   const pkg = createRequire(import.meta.url).resolve('tsx/package.json');
   const exported = (JSON.parse(readFileSync(pkg, 'utf8')) as { exports: Record<string, { import: { default: string } }> }).exports['./esm/api'];
   const api = new URL(exported?.import.default ?? './dist/esm/api/index.mjs', pathToFileURL(pkg)).href;
   const boot = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); });`;
-  return new Worker(boot, { eval: true, workerData: init });
+  return new Worker(boot, { eval: true });
+}
+
+/**
+ * Threads a finished sweep released, kept for the next sweep of this process (the
+ * API runs many): starting one costs its module loading, ~0.1 s built and ~0.5 s
+ * from source. Unreferenced, so they never keep the process alive.
+ */
+const idle: Worker[] = [];
+/** At most this many idle threads are kept. */
+const IDLE_MAX = Math.max(2, 2 * availableParallelism());
+
+function takeThread(): Worker {
+  for (let t = idle.pop(); t !== undefined; t = idle.pop()) if (t.threadId !== -1) return t;
+  const t = spawnThread();
+  t.unref();
+  // An idle thread has no sweep listening: its failure must not take the process down (the next sweep sees it exited).
+  t.on('error', () => {});
+  return t;
 }
 
 /** Starts `n` client threads for a sweep, each with its share of `connections` sockets. */
 export function startClientThreads(n: number, base: Omit<ThreadInit, 'connections' | 'originHrNs'>, connections: number): ClientThreads {
   const originHrNs = Number(process.hrtime.bigint()) - monotonicNs();
-  const threads = Array.from({ length: n }, (_, i) => spawnThread({ ...base, originHrNs, connections: Math.max(1, Math.ceil((connections - i) / n)) }));
+  const threads = Array.from({ length: n }, takeThread);
   let broken: Error | null = null;
   const exited = new Set<number>();
-  for (const [i, t] of threads.entries()) {
-    t.on('error', (err) => { broken ??= new Error(`client thread ${i + 1} failed: ${err.message}`); });
-    t.once('exit', () => exited.add(i));
-    t.unref();
-  }
+  const listeners = threads.map((t, i) => {
+    const onError = (err: Error) => { broken ??= new Error(`client thread ${i + 1} failed: ${err.message}`); };
+    const onExit = () => exited.add(i);
+    t.on('error', onError);
+    t.once('exit', onExit);
+    t.postMessage({ type: 'init', init: { ...base, originHrNs, connections: Math.max(1, Math.ceil((connections - i) / n)) } } satisfies ToThread);
+    return () => { t.off('error', onError); t.off('exit', onExit); };
+  });
 
   async function runLevel(level: LevelOnThreads): Promise<ThreadedLevel> {
     const used = threads.slice(0, level.count);
@@ -182,11 +206,22 @@ export function startClientThreads(n: number, base: Omit<ThreadInit, 'connection
     return { records, shares, serverFailure, scheduledNs, waitedForSlot };
   }
 
+  /** Each thread closes this sweep's sockets and goes back to the idle pool (or is ended when it does not answer, or the pool is full). */
   async function close(): Promise<void> {
-    await Promise.all(threads.map((t) => new Promise<void>((resolve) => {
-      const timer = setTimeout(() => { void t.terminate().then(() => resolve()); }, CLOSE_MS);
-      t.once('exit', () => { clearTimeout(timer); resolve(); });
-      t.postMessage({ type: 'close' } satisfies ToThread);
+    await Promise.all(threads.map((t, i) => new Promise<void>((resolve) => {
+      (listeners[i] as () => void)();
+      if (exited.has(i)) return resolve();
+      const done = (keep: boolean) => {
+        clearTimeout(timer);
+        t.off('message', onMessage);
+        if (keep && idle.length < IDLE_MAX) idle.push(t);
+        else void t.terminate();
+        resolve();
+      };
+      const onMessage = (m: FromThread) => { if (m.type === 'released') done(true); };
+      const timer = setTimeout(() => done(false), CLOSE_MS);
+      t.on('message', onMessage);
+      t.postMessage({ type: 'release' } satisfies ToThread);
     })));
   }
 
