@@ -15,7 +15,7 @@ let sim: SimProcess;
 beforeAll(async () => { sim = await spawnSimProcess(SCHEDULE); });
 afterAll(async () => { await sim.stop(); });
 
-const base = (): SweepSpecInput => ({ url: sim.url, levels: [4, 8], outputTokens: 32, promptTokens: 64, requestsPerLevel: 24, serverMetrics: false, gpuSource: 'none' });
+const base = (): SweepSpecInput => ({ url: sim.url, levels: [4, 8], outputTokens: 16, promptTokens: 64, requestsPerLevel: 24, serverMetrics: false, gpuSource: 'none' });
 const within10 = (a: number | undefined, b: number | undefined) => {
   expect(a).toBeDefined();
   expect(Math.abs((a as number) - (b as number)) / (b as number)).toBeLessThan(0.1);
