@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rec } from '../test-support/records.js';
 import type { RequestRecord } from './record.js';
-import { mergeShareRecords, shiftRecord, splitConcurrency, splitRate, splitRequests, summarizeShares, type ShareRecords } from './level-shares.js';
+import { mergeShareRecords, sharesLoad, shiftRecord, splitConcurrency, splitRequests, withShares, type ShareRecords } from './level-shares.js';
 import { summarizeLevel } from './level-summary.js';
 
 const gpu = { available: false as const, source: 'not available' as const, reason: 'none' };
@@ -19,12 +19,6 @@ describe('splitting a level', () => {
   it('refuses a fractional total or a client count below one, naming the value', () => {
     expect(() => splitConcurrency(2.5, 2)).toThrow(/concurrency 2.5 is not a whole number/);
     expect(() => splitConcurrency(4, 0)).toThrow(/0 is not a whole number of clients/);
-    expect(() => splitRate(0, 2)).toThrow(/rate 0 is not a positive number/);
-    expect(() => splitRate(3, 1.5)).toThrow(/1.5 is not a whole number of clients/);
-  });
-  it('splits a rate into equal shares', () => {
-    expect(splitRate(9, 3)).toEqual([3, 3, 3]);
-    expect(splitRate(1, 4).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
   });
   it('gives every request to exactly one share, in proportion to its weight', () => {
     expect(splitRequests(10, [4, 3, 3])).toEqual([{ from: 0, to: 4 }, { from: 4, to: 7 }, { from: 7, to: 10 }]);
@@ -51,11 +45,16 @@ describe('merging shares', () => {
     withSeq(rec({ sendMs: 33, chunksMs: [83, 93, 103], endMs: 104 }), 3),
   ];
   const input = { concurrency: 2, targetOutputTokens: 3, forceLength: true, clientBudgetMs: 10, gpu };
+  /** The level as the runner builds it from shares: merged records, the worst loop delay and busy share, each share judged. */
+  const summarizeShares = (shares: ShareRecords[]) => {
+    const level = summarizeLevel({ ...input, records: mergeShareRecords(shares), ...sharesLoad(shares) });
+    return { level: withShares(level, shares, input.clientBudgetMs) };
+  };
 
   it('computes the level from the merged records, never by averaging percentiles', () => {
     // Thread b's clock runs 1 ms behind the level's: its offset puts it back.
     const b = [all[1], all[3]].map((r) => shiftRecord(r as RequestRecord, -1e6));
-    const { level } = summarizeShares({ ...input, shares: [share('thread 1', [all[0], all[2]] as RequestRecord[]), share('thread 2', b, { clockOffsetNs: 1e6 })] });
+    const { level } = summarizeShares([share('thread 1', [all[0], all[2]] as RequestRecord[]), share('thread 2', b, { clockOffsetNs: 1e6 })]);
     const single = summarizeLevel({ ...input, records: all, loopDelayMs: { p50: 0, p99: 0.5, max: 1 }, clientCpuPct: 20 });
     expect(level.requests).toBe(4);
     expect(level.ttftMs).toEqual(single.ttftMs);
@@ -69,7 +68,7 @@ describe('merging shares', () => {
 
   it('one client-bound share makes the level client-bound, naming the share', () => {
     const shares = [share('thread 1', [all[0], all[2]] as RequestRecord[]), share('thread 2', [all[1], all[3]] as RequestRecord[], { clientCpuPct: 85 })];
-    const out = summarizeShares({ ...input, shares });
+    const out = summarizeShares(shares);
     expect(out.level.shares?.map((s) => s.bound)).toEqual([false, true]);
     expect(out.level.shares?.map((s) => s.requests)).toEqual([2, 2]);
     expect(out.level.clientBound.bound).toBe(true);
@@ -79,7 +78,7 @@ describe('merging shares', () => {
 
   it('a share whose event loop was delayed past the budget is named too', () => {
     const shares = [share('worker a', [all[0], all[2]] as RequestRecord[], { loopDelayMs: { p50: 3, p99: 25, max: 40 } }), share('worker b', [all[1], all[3]] as RequestRecord[])];
-    const out = summarizeShares({ ...input, shares });
+    const out = summarizeShares(shares);
     expect(out.level.clientBound.reason).toMatch(/worker a: the client's event loop was delayed 25.0 ms/);
     expect(out.level.clientBound.loopDelayMs?.p99).toBe(25);
   });

@@ -9,7 +9,7 @@
 import type { RequestRecord } from './record.js';
 import type { ClientBound, LevelResult } from './result-schema.js';
 import type { Spread } from './client-bound.js';
-import { judgeRecordsClientBound, type LevelInput, summarizeLevel } from './level-summary.js';
+import { judgeRecordsClientBound } from './level-summary.js';
 
 /**
  * Splits `total` whole streams over `n` clients as evenly as possible, larger
@@ -22,16 +22,6 @@ export function splitConcurrency(total: number, n: number): number[] {
   const base = Math.floor(total / n);
   const extra = total % n;
   return Array.from({ length: n }, (_, i) => base + (i < extra ? 1 : 0));
-}
-
-/**
- * Splits an arrival rate (req/s) over `n` clients in equal shares that sum to `rate`.
- * @throws RangeError when `rate` is not a finite number > 0 or `n` not a whole number ≥ 1.
- */
-export function splitRate(rate: number, n: number): number[] {
-  if (!Number.isFinite(rate) || rate <= 0) throw new RangeError(`rate ${rate} is not a positive number of requests per second`);
-  if (!Number.isInteger(n) || n < 1) throw new RangeError(`${n} is not a whole number of clients (at least 1)`);
-  return Array.from({ length: n }, () => rate / n);
 }
 
 /**
@@ -103,11 +93,6 @@ export function mergeShareRecords(shares: readonly ShareRecords[]): RequestRecor
   return out.sort((a, b) => a.seq - b.seq || a.sendNs - b.sendNs);
 }
 
-/** A level's inputs when its records come from several shares. */
-export interface SharesInput extends Omit<LevelInput, 'records' | 'loopDelayMs' | 'clientCpuPct'> {
-  shares: readonly ShareRecords[];
-}
-
 /** One share's own judgement, as a level result keeps it. */
 export type ShareJudgement = NonNullable<LevelResult['shares']>[number];
 
@@ -156,15 +141,12 @@ export function bindToShares(cb: ClientBound, judged: readonly ShareJudgement[])
 }
 
 /**
- * The level computed from the merged raw records of its shares. Each share is
- * judged client-bound on its own records, loop delay and CPU; the level's
- * figures are those of the busiest share, and it is client-bound when the
- * merged records or any share are (the reason names the share).
+ * A level computed from its shares' merged raw records (mergeShareRecords; its loop
+ * delay and busy share from sharesLoad), with each share's own judgement: the
+ * level is client-bound when the merged records or any share are, the reason
+ * naming the share.
  */
-export function summarizeShares(input: SharesInput): { level: LevelResult; records: RequestRecord[] } {
-  const { shares, ...rest } = input;
-  const records = mergeShareRecords(shares);
-  const judged = judgeShares(shares, rest.clientBudgetMs);
-  const level = summarizeLevel({ ...rest, records, ...sharesLoad(shares) });
-  return { level: { ...level, clientBound: bindToShares(level.clientBound, judged), shares: judged }, records };
+export function withShares(level: LevelResult, shares: readonly ShareRecords[], budgetMs: number): LevelResult {
+  const judged = judgeShares(shares, budgetMs);
+  return { ...level, clientBound: bindToShares(level.clientBound, judged), shares: judged };
 }

@@ -9,6 +9,7 @@
 import { parentPort } from 'node:worker_threads';
 import type { RequestRecord } from '../core/index.js';
 import { type StreamingClient, createStreamingClient, dialects } from '../client/index.js';
+import { recordBatches } from './record-batches.js';
 import { runShare } from './run-share.js';
 import type { FromThread, ThreadInit, ToThread } from './client-threads.js';
 
@@ -27,22 +28,15 @@ let client: StreamingClient = null as unknown as StreamingClient;
 // The main thread's clock: the same monotonic source, the same origin.
 const clock = () => Number(process.hrtime.bigint()) - init.originHrNs;
 
-let batch: RequestRecord[] = [];
-let batchTimer: NodeJS.Timeout | null = null;
-function flush(): void {
-  if (batchTimer) clearTimeout(batchTimer);
-  batchTimer = null;
-  if (batch.length === 0) return;
-  const bytes = new TextEncoder().encode(JSON.stringify(batch));
-  batch = [];
+// JSON bytes in a transferred buffer: one copy, no structured clone of every record.
+const batches = recordBatches(BATCH_RECORDS, BATCH_MS, (json) => {
+  const bytes = new TextEncoder().encode(json);
   post({ type: 'records', bytes }, [bytes.buffer as ArrayBuffer]);
-}
+});
 let label = '';
 function keep(r: RequestRecord): void {
   r.client = label;
-  batch.push(r);
-  if (batch.length >= BATCH_RECORDS) flush();
-  else batchTimer ??= setTimeout(flush, BATCH_MS);
+  batches.add(r);
 }
 
 let stop: AbortController | null = null;
@@ -60,7 +54,7 @@ async function level(m: Extract<ToThread, { type: 'level' }>): Promise<void> {
     }),
   });
   startAt = null;
-  flush();
+  batches.flush();
   post({ type: 'done', serverFailure: run.serverFailure, waitedForSlot: run.load.waitedForSlot, scheduledNs: run.scheduledNs, loopDelayMs, busyPct });
   stop = null;
 }

@@ -9,3 +9,4 @@ export { capacityReportSchema, capacityProbeSchema, type CapacityProbe, type Cap
 export { runShare, type ShareRun } from './run-share.js';
 export { shareSeqs } from './run-level.js';
 export { type ClientThreads, type LevelOnThreads, type ThreadedLevel } from './client-threads.js';
+export { recordBatches } from './record-batches.js';

@@ -7,7 +7,7 @@
  */
 import {
   type LevelInput, type LevelLoad, type LevelResult, type RequestRecord, type ShareRecords, type Slo, type SweepResult,
-  bindToShares, isOk, judgeShares, levelGoodput, mean, sharesFromRecords, summarizeLevel, summarizeSessions, replaySeries,
+  isOk, levelGoodput, mean, sharesFromRecords, summarizeLevel, summarizeSessions, replaySeries, withShares,
 } from '../core/index.js';
 import { outputCapAt } from '../workload/index.js';
 import type { SweepSpec } from './sweep-spec.js';
@@ -35,15 +35,13 @@ export function levelResult(input: LevelResultInput): LevelResult {
   const { load, slo, capOf, sessionTurns, shares, ...rest } = input;
   const closed = load.kind === 'concurrency';
   const summary = summarizeLevel({ ...rest, concurrency: closed ? load.level : Math.max(1, load.peakInFlight) });
-  const judged = shares && shares.length > 0 ? judgeShares(shares, input.clientBudgetMs) : null;
   const ok = input.records.filter((r) => !r.warmup && isOk(r));
   const cached = ok.flatMap((r) => (r.cachedPromptTokens === null ? [] : [r.cachedPromptTokens]));
   return {
-    ...summary,
+    ...(shares && shares.length > 0 ? withShares(summary, shares, input.clientBudgetMs) : summary),
     ...(closed ? {} : { steadyThroughputTokS: null, steadyWindowMs: null }),
     outputTokens: { ...summary.outputTokens, short: input.forceLength ? ok.filter((r) => r.outputTokens < capOf(r)).length : 0 },
     load,
-    ...(judged ? { clientBound: bindToShares(summary.clientBound, judged), shares: judged } : {}),
     cachedPromptTokens: { mean: mean(cached) },
     goodput: slo === null ? null : levelGoodput(input.records, slo, summary.durationMs),
     ...(sessionTurns ? ((s) => (s === null ? {} : { sessions: s }))(summarizeSessions(input.records, sessionTurns)) : {}),

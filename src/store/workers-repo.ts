@@ -1,6 +1,6 @@
 /**
  * The live `goodput worker` processes (migration 2's workers table): each keeps
- * its row fresh every half second; one not seen for LOST_AFTER_MS is lost. The
+ * its row fresh every half second; one not seen for WORKER_LOST_AFTER_MS is lost. The
  * coordinator waits on this list; the page shows it.
  */
 import type { SqlExecutor } from './sql-driver.js';

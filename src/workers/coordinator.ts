@@ -11,13 +11,13 @@
 import { randomBytes } from 'node:crypto';
 import { type RequestRecord, type ShareRecords, mergeShareRecords, rawRecordSchema } from '../core/index.js';
 import { arrivalOps } from '../workload/index.js';
-import { type WorkerView, liveWorkers as liveWorkersIn } from '../store/index.js';
+import { WORKER_LOST_AFTER_MS, type WorkerView, liveWorkers as liveIn } from '../store/index.js';
 import { monotonicNs } from '../client/index.js';
 import { type ClientThreads, type LevelOnThreads, type SweepSpec, type ThreadedLevel, SweepError, shareSeqs } from '../runner/index.js';
 import type { DialectKind } from '../client/index.js';
 import { measureClockOffset, offsetProblem, wallClock } from './clock-offset.js';
 import { type ShareDetail, type ShareJob, localNs } from './share-job.js';
-import { LOST_AFTER_MS, SHARE_CHANNEL, SHARE_QUEUE, START_CHANNEL, type WorkerDb, openWorkerDb } from './worker-db.js';
+import { SHARE_CHANNEL, SHARE_QUEUE, START_CHANNEL, type WorkerDb, openWorkerDb } from './worker-db.js';
 
 /** The start instant is named this far ahead, ms: room for the NOTIFY to reach every worker over a network. */
 const START_AHEAD_MS = 250;
@@ -26,13 +26,11 @@ const POLL_MS = 250;
 /** A share no worker has taken after this long fails the level, ms. */
 const TAKE_WITHIN_MS = 30_000;
 
-export type LiveWorker = WorkerView;
-
 /** Workers seen within the lost bound. */
-export const liveWorkers = (w: WorkerDb): Promise<WorkerView[]> => liveWorkersIn(w.db);
+const liveWorkers = (w: WorkerDb): Promise<WorkerView[]> => liveIn(w.db);
 
 export interface Coordinator {
-  workers: LiveWorker[];
+  workers: WorkerView[];
   /** The pool a sweep splits its levels over (the sweep's identity bound in). */
   forSweep(init: { spec: SweepSpec; model: string; dialect: DialectKind; runId: string; connections: number }): ClientThreads;
   close(): Promise<void>;
@@ -135,7 +133,7 @@ export async function startCoordinator(databaseUrl: string, n: number, waitMs: n
           const gone = new Set(await lostWorkers(open.flatMap((k) => s.get(k)?.worker ?? [])));
           for (const k of open) {
             const who = s.get(k)?.worker;
-            if (who && gone.has(who)) lost.set(k, `worker ${who} stopped answering mid-level (not seen for ${LOST_AFTER_MS / 1000} s)`);
+            if (who && gone.has(who)) lost.set(k, `worker ${who} stopped answering mid-level (not seen for ${WORKER_LOST_AFTER_MS / 1000} s)`);
           }
           await nextChange();
           s = await sharesOf(keys);

@@ -7,17 +7,15 @@
  */
 import pg from 'pg';
 import PgBoss from 'pg-boss';
-import { type SqlDriver, WORKER_LOST_AFTER_MS, migrate, openPgDriver, redactDatabaseUrl } from '../store/index.js';
+import { type SqlDriver, migrate, openPgDriver, redactDatabaseUrl } from '../store/index.js';
 import { DB_NOW_SQL } from './clock-offset.js';
 
 /** The queue level shares are handed out on: any idle worker takes the next one. */
 export const SHARE_QUEUE = 'goodput-level-shares';
 export const SHARE_CHANNEL = 'goodput_share';
 export const START_CHANNEL = 'goodput_start';
-/** A worker bumps its row this often, ms… */
+/** A worker bumps its row this often, ms (one not seen for WORKER_LOST_AFTER_MS is lost). */
 export const HEARTBEAT_MS = 500;
-/** …and one not seen for this long is lost, ms. */
-export const LOST_AFTER_MS = WORKER_LOST_AFTER_MS;
 
 export interface WorkerDb {
   db: SqlDriver;

@@ -7,12 +7,12 @@
  * worker_records as it goes, so a worker that dies loses nothing it had sent.
  */
 import { hostname, availableParallelism } from 'node:os';
-import type { RequestRecord } from '../core/index.js';
 import { createStreamingClient, dialects, monotonicNs } from '../client/index.js';
-import { TOOL_VERSION, runShare } from '../runner/index.js';
+import { TOOL_VERSION, recordBatches, runShare } from '../runner/index.js';
+import { WORKER_LOST_AFTER_MS } from '../store/index.js';
 import { measureClockOffset, offsetProblem, wallClock } from './clock-offset.js';
 import { type ShareClock, type ShareDetail, type ShareJob, localNs } from './share-job.js';
-import { HEARTBEAT_MS, LOST_AFTER_MS, SHARE_CHANNEL, SHARE_QUEUE, START_CHANNEL, type WorkerDb, openWorkerDb } from './worker-db.js';
+import { HEARTBEAT_MS, SHARE_CHANNEL, SHARE_QUEUE, START_CHANNEL, type WorkerDb, openWorkerDb } from './worker-db.js';
 
 /** Records leave for the database in batches of this many… */
 const BATCH_RECORDS = 200;
@@ -51,7 +51,7 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
     if (problem) throw new WorkerError(`worker ${o.name} refused: ${problem}`);
     const [clash] = await w.db.query<{ host: string; pid: number }>(
       `SELECT host, pid FROM workers WHERE name = $1 AND seen_at > now() - make_interval(secs => $2) AND NOT (host = $3 AND pid = $4)`,
-      [o.name, LOST_AFTER_MS / 1000, hostname(), process.pid]);
+      [o.name, WORKER_LOST_AFTER_MS / 1000, hostname(), process.pid]);
     if (clash) throw new WorkerError(`a live worker is already named ${o.name} (pid ${clash.pid} on ${clash.host}): give this one another --name`);
     await w.db.query(
       `INSERT INTO workers (name, host, pid, cores, version, clock_offset_ms, clock_uncertainty_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)
@@ -112,18 +112,14 @@ async function takeShare(w: WorkerDb, o: WorkerOptions, job: ShareJob, c: Clocks
     connections: job.connections, clock: monotonicNs, timeouts: spec.timeouts, dialect: dialects[job.dialect],
   });
   // Raw records go to the database as they come, in batches: a worker that dies keeps what it sent.
-  let batch: RequestRecord[] = [];
-  let timer: NodeJS.Timeout | null = null;
   let writing: Promise<unknown> = Promise.resolve();
-  const flush = () => {
-    if (timer) clearTimeout(timer);
-    timer = null;
-    if (batch.length === 0) return writing;
-    const rows = JSON.stringify(batch);
-    batch = [];
+  const batches = recordBatches(BATCH_RECORDS, BATCH_MS, (rows) => {
     writing = writing.then(() => w.db.query(
       `INSERT INTO worker_records (share, seq, record) SELECT $1, (x->>'seq')::int, x FROM jsonb_array_elements($2::jsonb) AS x ON CONFLICT DO NOTHING`,
       [job.share, rows])).catch((err: unknown) => o.log(`share ${job.share}: records not written: ${(err as Error).message}`));
+  });
+  const flush = () => {
+    batches.flush();
     return writing;
   };
   const label = `worker ${o.name}`;
@@ -133,9 +129,7 @@ async function takeShare(w: WorkerDb, o: WorkerOptions, job: ShareJob, c: Clocks
       concurrency: job.concurrency, requests: job.requests, promptOffset: job.promptOffset, signal: stop.signal,
       onRecord: (r) => {
         r.client = label;
-        batch.push(r);
-        if (batch.length >= BATCH_RECORDS) void flush();
-        else timer ??= setTimeout(() => void flush(), BATCH_MS);
+        batches.add(r);
       },
       ready: () => new Promise<number>((resolve) => {
         const waitMs = spec.timeouts.totalMs * (spec.warmup + 1) + START_SLACK_MS;

@@ -1,0 +1,33 @@
+/**
+ * Records leaving the client that sent them (a client thread, a worker process)
+ * in batches, never one message or row per request: a batch leaves as JSON when
+ * it holds `max` records or its oldest is `maxMs` old (so progress stays live),
+ * and whatever is left at flush().
+ */
+import type { RequestRecord } from '../core/index.js';
+
+export interface RecordBatches {
+  add(r: RequestRecord): void;
+  flush(): void;
+}
+
+export function recordBatches(max: number, maxMs: number, send: (json: string) => void): RecordBatches {
+  let batch: RequestRecord[] = [];
+  let timer: NodeJS.Timeout | null = null;
+  const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    if (batch.length === 0) return;
+    const json = JSON.stringify(batch);
+    batch = [];
+    send(json);
+  };
+  return {
+    add(r) {
+      batch.push(r);
+      if (batch.length >= max) flush();
+      else timer ??= setTimeout(flush, maxMs);
+    },
+    flush,
+  };
+}
