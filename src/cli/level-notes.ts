@@ -9,11 +9,17 @@
  * the server found cached; a closed loop's TTFT in its initial burst (the first C
  * sends, all at once) apart from the steady state after it, which the table's
  * percentiles mix; and who sent a split level (threads, workers) with each one's
- * own verdict. Server text is sanitised.
+ * own self-check (busy share, loop delay, send lateness) and verdict. Server text is sanitised.
  */
 import { type LevelResult, sanitizeForTerminal } from '../core/index.js';
 
 const label = (l: LevelResult) => sanitizeForTerminal(l.load?.label ?? `concurrency ${l.concurrency}`);
+
+type Share = NonNullable<LevelResult['shares']>[number];
+const p99 = (x: { p99: number } | null | undefined) => (x ? `${x.p99.toFixed(1)} ms` : '—');
+
+/** A share's own self-check figures: busy share, loop delay and send lateness (p99). */
+const selfCheck = (s: Share) => ` (busy ${s.clientCpuPct == null ? '—' : `${s.clientCpuPct.toFixed(0)} %`}, loop delay ${p99(s.loopDelayMs)}, send lateness ${p99(s.sendLatenessMs)})`;
 
 /** Note lines, or none when every level succeeded without a retry. */
 export function levelNotes(levels: readonly LevelResult[]): string[] {
@@ -42,7 +48,7 @@ export function levelNotes(levels: readonly LevelResult[]): string[] {
     return [`  ${label(l)}: burst p50 ${ms(b.p50)}, p99 ${ms(b.p99)} (the first ${l.concurrency} sends, at once) · steady p50 ${ms(st.p50)}, p99 ${ms(st.p99)}`];
   });
   const clients = levels.flatMap((l) => (l.shares && l.shares.length > 0
-    ? [`  ${label(l)}: ${l.shares.map((s) => `${sanitizeForTerminal(s.label)} ${s.requests} requests ${s.lost ? `LOST (${sanitizeForTerminal(s.lost)})` : s.bound ? 'client-bound' : 'ok'}`).join(' · ')}`]
+    ? [`  ${label(l)}: ${l.shares.map((s) => `${sanitizeForTerminal(s.label)} ${s.requests} requests${selfCheck(s)} ${s.lost ? `LOST (${sanitizeForTerminal(s.lost)})` : s.bound ? 'client-bound' : 'ok'}`).join(' · ')}`]
     : []));
   return [
     ...(burst.length > 0 ? ['', 'TTFT of the initial burst and of the steady state after it:', ...burst] : []),

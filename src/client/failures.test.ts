@@ -67,6 +67,8 @@ describe('transport failures', () => {
   it('connection refused → connection-error ECONNREFUSED in phase connect', async () => {
     const r = await sendOnce({ baseUrl: `http://127.0.0.1:${await closedPort()}` });
     expect(r.outcome).toMatchObject({ kind: 'connection-error', code: 'ECONNREFUSED', phase: 'connect' });
+    // Never on the wire: no write instant, so no send lateness is judged for it.
+    expect(r.writtenNs).toBeUndefined();
     expect(r.headersNs).toBeNull();
   });
 

@@ -14,11 +14,11 @@ import { failureOutcome } from './failure.js';
 import { eventParser, type EventParser } from './event-parser.js';
 import { overflow } from './response-limits.js';
 import { failedOnReusedSocket } from './socket-reuse.js';
+import { type WriteListener, writingNow } from './request-written.js';
 import { streamOutcome, toRecord } from './stream-outcome.js';
 import { StreamRecorder } from './stream-recorder.js';
 import type { RequestMeta, Timeouts } from './types.js';
 
-/** What a handler shares with its client. */
 /** Answer texts kept beside their records, never in them: records are stored and exported; answers are only sent back. */
 const ANSWERS = new WeakMap<RequestRecord, string>();
 
@@ -34,6 +34,7 @@ export function withAnswerOf(from: RequestRecord, to: RequestRecord): RequestRec
   return to;
 }
 
+/** What a handler shares with its client. */
 export interface HandlerContext {
   clock: Clock;
   timeouts: Timeouts;
@@ -43,20 +44,26 @@ export interface HandlerContext {
   closing: () => boolean;
   /** How the engine frames its stream, where its fields are, and what its statuses mean. */
   dialect: Dialect;
+  /** Keep each send's breakdown (body built, write started) on its record: the bench's GOODPUT_SEND_TRACE. */
+  trace: boolean;
 }
 
 /** Most bytes of a non-2xx body kept to extract its message. */
 const MAX_ERROR_BODY_BYTES = LIMITS.errorBodyBytes.max;
 
 /**
- * Stamps `sendNs` (just before dispatch), `headersNs`, one instant per read and
+ * Stamps `sendNs` (just before dispatch), `writtenNs` (the request on the wire), `headersNs`, one instant per read and
  * `endNs` (`[DONE]`, close or failure); resolves the record exactly once.
  */
-export class StreamHandler implements Dispatcher.DispatchHandler {
+export class StreamHandler implements Dispatcher.DispatchHandler, WriteListener {
   private readonly rec: StreamRecorder;
   private readonly parser: EventParser;
   private controller: Dispatcher.DispatchController | null = null;
   private sendNs = 0;
+  private writtenNs: number | null = null;
+  private writeStartNs = 0;
+  /** Set by the client when tracing: when the body was built. */
+  builtNs = 0;
   private headersNs: number | null = null;
   private lastReadNs = 0;
   private status: number | null = null;
@@ -104,6 +111,12 @@ export class StreamHandler implements Dispatcher.DispatchHandler {
   onRequestStart(controller: Dispatcher.DispatchController): void {
     if (this.settled) return controller.abort(new Error('request already settled'));
     this.controller = controller;
+    if (this.ctx.trace) this.writeStartNs = this.ctx.clock();
+    writingNow(this);
+  }
+
+  onWritten(): void {
+    this.writtenNs ??= this.ctx.clock();
   }
 
   onResponseStart(_c: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>, statusMessage?: string): void {
@@ -212,7 +225,8 @@ export class StreamHandler implements Dispatcher.DispatchHandler {
     this.release();
     if ('message' in outcome) outcome.message = this.ctx.redact(outcome.message);
     const record = toRecord(this.rec, this.meta, {
-      sendNs: this.sendNs, headersNs: this.headersNs, endNs, httpStatus: this.status, outcome,
+      sendNs: this.sendNs, writtenNs: this.writtenNs, headersNs: this.headersNs, endNs, httpStatus: this.status, outcome,
+      trace: this.ctx.trace ? { builtNs: this.builtNs, writeStartNs: this.writeStartNs } : null,
     });
     if (this.rec.answerParts !== null) ANSWERS.set(record, this.rec.answerParts.join(''));
     this.resolve(record);

@@ -30,6 +30,10 @@ export function streamOutcome(rec: StreamRecorder, contentType: string, expected
 /** Instants and status the handler owns. All instants in ns of the client clock. */
 export interface Ending {
   sendNs: number;
+  /** Last request byte written; null when it never was. */
+  writtenNs: number | null;
+  /** The send's breakdown when tracing (GOODPUT_SEND_TRACE), else null. */
+  trace: { builtNs: number; writeStartNs: number } | null;
   headersNs: number | null;
   endNs: number;
   httpStatus: number | null;
@@ -63,5 +67,7 @@ export function toRecord(rec: StreamRecorder, meta: RequestMeta, end: Ending): R
     outcome: end.outcome,
     ...(meta.session ? { session: meta.session } : {}),
     ...(meta.requestId === undefined ? {} : { requestId: meta.requestId }),
+    ...(end.writtenNs === null ? {} : { writtenNs: end.writtenNs }),
+    ...(end.trace === null ? {} : { sendTrace: end.trace }),
   };
 }

@@ -23,10 +23,10 @@ async function serve(body: Buffer, seed: number, maxPiece: number, maxDelayMs = 
   return server;
 }
 
-/** Instants are ordered: send ≤ headers ≤ first token = first chunk ≤ … ≤ last chunk ≤ end. */
+/** Instants are ordered: send ≤ written ≤ headers ≤ first token = first chunk ≤ … ≤ last chunk ≤ end. */
 function expectMonotonic(r: RequestRecord): void {
   let prev = r.sendNs;
-  for (const t of [r.headersNs, ...r.chunkNs, r.endNs]) {
+  for (const t of [r.writtenNs ?? null, r.headersNs, ...r.chunkNs, r.endNs]) {
     expect(t).not.toBeNull();
     expect(t as number).toBeGreaterThanOrEqual(prev);
     prev = t as number;

@@ -12,6 +12,7 @@ import { monotonicNs, type Clock } from './clock.js';
 import { generic } from './dialects/generic.js';
 import type { Dialect } from './dialects/types.js';
 import { watchSocketReuse } from './socket-reuse.js';
+import { watchRequestWrites } from './request-written.js';
 import { StreamHandler, type HandlerContext, withAnswerOf } from './stream-handler.js';
 import { resolveTarget } from './target.js';
 import { DEFAULT_TIMEOUTS, type RequestMeta, type RequestSpec, type Target, type Timeouts } from './types.js';
@@ -61,12 +62,14 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
     redact: resolved.redact,
     closing: () => closing,
     dialect,
+    trace: process.env.GOODPUT_SEND_TRACE === '1',
   };
   const socketOptions = { pipelining: 1, connectTimeout: timeouts.connectMs, headersTimeout: timeouts.headersMs, bodyTimeout: timeouts.idleMs };
   const pool = new Pool(resolved.origin, { ...socketOptions, connections: Math.max(1, Math.floor(opts.connections)) });
   /** One-socket clients of retries in flight, closed with the client. */
   const retries = new Set<Client>();
   watchSocketReuse();
+  watchRequestWrites();
   const headers = {
     'content-type': 'application/json',
     accept: dialect.api.accept,
@@ -87,11 +90,13 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
     for (const h of idHeaders) requestHeaders[h] = meta.requestId as string;
     return new Promise<RequestRecord>((resolve) => {
       let body: string;
+      let builtNs = 0;
       try {
         body = dialect.buildBody(spec);
         // A session resends the server's own answers: a body past the limit is refused here, never sent.
         const bytes = Buffer.byteLength(body);
         if (bytes > LIMITS.requestBodyBytes.max) throw new Error(limitMessage('requestBodyBytes', bytes, 'the body'));
+        if (ctx.trace) builtNs = ctx.clock();
       } catch (err) {
         const error = Object.assign(new Error(`request body could not be built: ${(err as Error).message}`), { code: 'ERR_REQUEST_BODY' });
         return new StreamHandler(ctx, meta, spec.maxTokens, resolve).start(() => { throw error; }, signal);
@@ -99,6 +104,7 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
       const request = { path: paths[spec.endpoint], method: 'POST', headers: requestHeaders, body, headersTimeout: timeouts.headersMs, bodyTimeout: timeouts.idleMs };
       const attempt = (dispatcher: Dispatcher, done: (r: RequestRecord) => void, retry: (() => void) | null) => {
         const handler = new StreamHandler(ctx, meta, spec.maxTokens, done, retry);
+        if (ctx.trace) handler.builtNs = builtNs;
         if (spec.keepAnswer) handler.keepAnswer();
         handler.start(() => { dispatcher.dispatch(request, handler); }, signal);
       };

@@ -7,7 +7,7 @@ import type { ClientBound } from './result-schema.js';
 
 export interface Spread { p50: number; p99: number; max: number }
 
-/** Default budget (ms) for both our send lag p99 and our event-loop delay p99. */
+/** Default budget (ms) for our send lag, send lateness and event-loop delay, each at p99. */
 export const DEFAULT_CLIENT_BUDGET_MS = 10;
 
 /**
@@ -18,16 +18,25 @@ export const DEFAULT_CLIENT_BUDGET_MS = 10;
  */
 export const CLIENT_CPU_BOUND_PCT = 70;
 
+/**
+ * `sendLatenessMs` is each request's last byte written minus its slot freeing or
+ * scheduled instant, the burst included: a thousand requests that all start at
+ * once and take us 40 ms to write show here, and nowhere else.
+ */
 export function judgeClientBound(
   sendLagMs: Spread | null,
   loopDelayMs: Spread | null,
   budgetMs: number,
   clientCpuPct: number | null,
   rampMs: number | null = null,
+  sendLatenessMs: Spread | null = null,
 ): ClientBound {
   const reasons: string[] = [];
   if (sendLagMs && sendLagMs.p99 > budgetMs) {
     reasons.push(`replacement requests left ${sendLagMs.p99.toFixed(1)} ms (p99) after the slot freed`);
+  }
+  if (sendLatenessMs && sendLatenessMs.p99 > budgetMs) {
+    reasons.push(`requests were fully written ${sendLatenessMs.p99.toFixed(1)} ms (p99, max ${sendLatenessMs.max.toFixed(1)} ms) after their slot freed or their scheduled instant (send lateness, bursts included)`);
   }
   if (loopDelayMs && loopDelayMs.p99 > budgetMs) {
     reasons.push(`the client's event loop was delayed ${loopDelayMs.p99.toFixed(1)} ms (p99)`);
@@ -43,5 +52,6 @@ export function judgeClientBound(
     budgetMs,
     clientCpuPct,
     rampMs,
+    sendLatenessMs,
   };
 }

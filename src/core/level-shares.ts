@@ -78,6 +78,7 @@ export function shiftRecord(r: RequestRecord, offsetNs: number): RequestRecord {
     ...r,
     targetSendNs: r.targetSendNs + offsetNs,
     sendNs: r.sendNs + offsetNs,
+    ...(r.writtenNs === undefined ? {} : { writtenNs: r.writtenNs + offsetNs }),
     headersNs: at(r.headersNs),
     firstTokenNs: at(r.firstTokenNs),
     firstAnswerNs: at(r.firstAnswerNs),
@@ -109,7 +110,7 @@ export function judgeShares(shares: readonly ShareRecords[], budgetMs: number): 
     const cb = judgeRecordsClientBound(measured, s.loopDelayMs, budgetMs, s.clientCpuPct);
     return {
       label: s.label, requests: measured.length, bound: cb.bound, reason: cb.reason, clientCpuPct: s.clientCpuPct,
-      loopDelayMs: s.loopDelayMs, clockOffsetNs: Math.round(s.clockOffsetNs), clockToDb: s.clockToDb ?? null, lost: lostOf(measured),
+      loopDelayMs: s.loopDelayMs, sendLatenessMs: cb.sendLatenessMs ?? null, clockOffsetNs: Math.round(s.clockOffsetNs), clockToDb: s.clockToDb ?? null, lost: lostOf(measured),
     };
   });
 }

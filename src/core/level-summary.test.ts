@@ -86,6 +86,22 @@ describe('summarizeLevel', () => {
     expect(loop.clientBound.reason).toMatch(/event loop was delayed 30.0 ms/);
   });
 
+  it('sees a burst: a level whose requests were written late after their start is client-bound, the lateness named', () => {
+    // 100 requests all meant to leave at 0 (a burst); our writes took until 0.5 ms each, then 30 of them 50+ ms late.
+    const at = (i: number, writtenMs: number) => ({ ...rec({ targetSendMs: 0, sendMs: 0, chunksMs: [20, 30], endMs: 31 }), seq: i, writtenNs: writtenMs * 1e6 });
+    const burst = Array.from({ length: 100 }, (_, i) => at(i, i < 70 ? 0.5 : 50 + i / 10));
+    const s = summarizeLevel(base(burst));
+    expect(s.clientBound.bound).toBe(true);
+    expect(s.clientBound.sendLatenessMs?.p99).toBeGreaterThan(50);
+    expect(s.clientBound.reason).toMatch(/fully written 5\d\.\d ms \(p99, max 59\.9 ms\) after their slot freed or their scheduled instant/);
+    // The same burst written within half a millisecond is not.
+    const calm = summarizeLevel(base(Array.from({ length: 100 }, (_, i) => at(i, 0.5))));
+    expect(calm.clientBound.bound).toBe(false);
+    expect(calm.clientBound.sendLatenessMs).toEqual({ p50: 0.5, p99: 0.5, max: 0.5 });
+    // Records of earlier versions carry no write instant: nothing to judge, nothing invented.
+    expect(summarizeLevel(base([a, b])).clientBound.sendLatenessMs).toBeNull();
+  });
+
   it('reasoning tokens come from usage when reported', () => {
     const r = rec({ chunksMs: [10, 20, 30, 40], reasoningTokens: 2, firstAnswerMs: 30 });
     const s = summarizeLevel(base([r]));

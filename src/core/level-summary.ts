@@ -62,8 +62,9 @@ function levelStartOf(measured: readonly RequestRecord[]): number {
  * The client's judgement of itself over a level's measured records. The first C
  * sends all target the level's start: putting them on the wire takes time in any
  * client (the ramp, reported apart). Replacements target the end of the request
- * they replace, so their lag is our turnaround: that is what is judged, with our
- * event-loop delay and CPU.
+ * they replace, so their lag is our turnaround. Every send, the burst too, is
+ * also judged on its lateness: written to the socket minus meant to leave.
+ * Both are judged, with our event-loop delay and CPU.
  */
 export function judgeRecordsClientBound(
   measured: readonly RequestRecord[], loopDelayMs: Spread | null, budgetMs: number, clientCpuPct: number | null,
@@ -73,7 +74,12 @@ export function judgeRecordsClientBound(
   const lags = measured.filter((r) => r.targetSendNs !== levelStartNs).map(sendLagMs);
   const lagSpread = percentiles(lags, [50, 99]);
   const rampMs = ramp.length > 0 ? (maxOf(ramp.map((r) => r.sendNs)) as number - levelStartNs) / 1e6 : null;
-  return judgeClientBound(lagSpread ? { ...lagSpread, max: maxOf(lags) as number } : null, loopDelayMs, budgetMs, clientCpuPct, rampMs);
+  const late = measured.flatMap((r) => (r.writtenNs === undefined ? [] : [Math.max(0, r.writtenNs - r.targetSendNs) / 1e6]));
+  const lateSpread = percentiles(late, [50, 99]);
+  return judgeClientBound(
+    lagSpread ? { ...lagSpread, max: maxOf(lags) as number } : null, loopDelayMs, budgetMs, clientCpuPct, rampMs,
+    lateSpread ? { ...lateSpread, max: maxOf(late) as number } : null,
+  );
 }
 
 export function summarizeLevel(input: LevelInput): LevelResult {

@@ -28,6 +28,7 @@ export const rawRecordSchema = z.object({
   warmup: z.boolean(),
   targetSendNs: ns,
   sendNs: ns,
+  writtenNs: ns.optional(),
   headersNs: ns.nullable(),
   firstTokenNs: ns.nullable(),
   firstAnswerNs: ns.nullable(),

@@ -46,6 +46,12 @@ export interface RequestRecord {
   targetSendNs: number;
   /** When the request was handed to the socket. */
   sendNs: number;
+  /**
+   * When its last byte was written to the socket (the request fully on the wire);
+   * `writtenNs - targetSendNs` is our send lateness, judged per level. Absent when
+   * it was never written (refused, connection failed) and in records of earlier versions.
+   */
+  writtenNs?: number;
   /** Response headers arrived. */
   headersNs: number | null;
   /** First chunk carrying generated text, reasoning or answer (TTFT end). */
@@ -83,6 +89,12 @@ export interface RequestRecord {
   requestId?: string;
   /** Which client sent it when its level was split over several (e.g. "thread 2", "worker gpu-box-1"); absent when one did. */
   client?: string;
+  /**
+   * Where a send's time went, only when the process runs with GOODPUT_SEND_TRACE=1
+   * (the bench's breakdown): the body built, the first request byte about to be
+   * written. Never stored: the record schema drops it.
+   */
+  sendTrace?: { builtNs: number; writeStartNs: number };
 }
 
 /** True when a record counts as a success. */

@@ -35,8 +35,14 @@ export const clientBoundSchema = z.object({
    * earlier versions hold the process's CPU over the whole level here.
    */
   clientCpuPct: z.number().nonnegative().nullable(),
-  /** Time to put the level's first C requests on the wire, ms (not judged: no client sends C at once). */
+  /** Time to put the level's first C requests on the wire, ms (judged through sendLatenessMs, which includes them). */
   rampMs: ms.nullable(),
+  /**
+   * Per request, its last byte written minus the instant it was meant to leave (its
+   * slot freed, its schedule, or the level's start for the first C): p50/p99/max, ms.
+   * Judged against the budget. Absent in results of earlier versions.
+   */
+  sendLatenessMs: z.object({ p50: ms, p99: ms, max: ms }).nullable().optional(),
 });
 
 /** GPU memory of a level, MiB: peak and mean of the samples, or why there is none (never a zero). */
@@ -86,6 +92,8 @@ export const levelResultSchema = z.object({
     reason: z.string().nullable(),
     clientCpuPct: z.number().nonnegative().nullable(),
     loopDelayMs: z.object({ p50: ms, p99: ms, max: ms }).nullable(),
+    /** The share's own send lateness (see clientBound.sendLatenessMs); absent in results of earlier versions. */
+    sendLatenessMs: z.object({ p50: ms, p99: ms, max: ms }).nullable().optional(),
     /** Added to the share's instants to put them on the level's clock, whole ns (0 for threads of one process). */
     clockOffsetNs: z.number().int(),
     /** A worker process: the database's clock minus its own at the level's start, and how well that is known, ms; null for threads. */

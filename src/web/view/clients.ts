@@ -7,7 +7,7 @@ import type { LevelResult } from '../../core/index.js';
 import type { WorkerView } from '../../store/index.js';
 import { num } from './format.js';
 
-export const CLIENT_HEADERS = ['Level', 'Client', 'Requests', 'Busy %', 'Loop delay p99 ms', 'Clock vs database ms', 'Verdict'] as const;
+export const CLIENT_HEADERS = ['Level', 'Client', 'Requests', 'Busy %', 'Loop delay p99 ms', 'Send lateness p99 ms', 'Clock vs database ms', 'Verdict'] as const;
 
 /** One row per client of every split level, in level order. */
 export function clientRows(levels: readonly LevelResult[]): string[][] {
@@ -17,6 +17,7 @@ export function clientRows(levels: readonly LevelResult[]): string[][] {
     String(s.requests),
     num(s.clientCpuPct, 0),
     num(s.loopDelayMs?.p99, 2),
+    num(s.sendLatenessMs?.p99, 2),
     s.clockToDb ? `${s.clockToDb.offsetMs >= 0 ? '+' : ''}${num(s.clockToDb.offsetMs, 2)} ±${num(s.clockToDb.uncertaintyMs, 2)}` : '—',
     s.lost ? `lost: ${s.lost}` : s.bound ? `client-bound: ${s.reason ?? ''}` : 'ok',
   ]));

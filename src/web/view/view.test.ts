@@ -142,7 +142,8 @@ describe('form rules', () => {
 
 describe('clients and workers', () => {
   const share = (label: string, o: Partial<NonNullable<LevelResult['shares']>[number]> = {}) => ({
-    label, requests: 8, bound: false, reason: null, clientCpuPct: 12.4, loopDelayMs: { p50: 0.5, p99: 1.234, max: 2 }, clockOffsetNs: 0, clockToDb: null, lost: null, ...o,
+    label, requests: 8, bound: false, reason: null, clientCpuPct: 12.4, loopDelayMs: { p50: 0.5, p99: 1.234, max: 2 }, sendLatenessMs: { p50: 0.2, p99: 3.456, max: 4 },
+    clockOffsetNs: 0, clockToDb: null, lost: null, ...o,
   });
   it('lists each split level’s clients with their own verdict: ok, client-bound or lost', () => {
     const [one] = levels as [LevelResult];
@@ -153,9 +154,9 @@ describe('clients and workers', () => {
     ] };
     const rows = clientRows([one, split]);
     expect(rows).toHaveLength(3);
-    expect(rows[0]).toEqual([split.load?.label ?? '6 streams', 'worker a', '8', '12', '1.23', '-2,000.12 ±0.80', 'ok']);
-    expect(rows[1]?.[6]).toBe('client-bound: the client was busy 85 % of one core (limit 70 %)');
-    expect(rows[2]?.[6]).toMatch(/^lost: worker c stopped answering/);
+    expect(rows[0]).toEqual([split.load?.label ?? '6 streams', 'worker a', '8', '12', '1.23', '3.46', '-2,000.12 ±0.80', 'ok']);
+    expect(rows[1]?.[7]).toBe('client-bound: the client was busy 85 % of one core (limit 70 %)');
+    expect(rows[2]?.[7]).toMatch(/^lost: worker c stopped answering/);
     expect(rows[0]).toHaveLength(CLIENT_HEADERS.length);
   });
   it('shows a live worker idle or with the level and share it sends', () => {
