@@ -15,6 +15,8 @@ export interface FloorRecord {
   /** The instant the request was meant to leave: the level's start, or when its slot freed. */
   targetNs: number;
   sendNs: number;
+  /** `socket.write` returned: the request handed to the kernel. */
+  writtenNs: number;
   firstTokenNs: number | null;
   lastTokenNs: number | null;
   /** Token events (one per SSE event with non-empty content). */
@@ -84,11 +86,12 @@ export async function runFloorLevel(url: string, o: { streams: number; requests:
       const id = `floor-${slot}-${i}`;
       const payload = `POST /v1/chat/completions HTTP/1.1\r\nhost: ${hostname}:${port}\r\ncontent-type: application/json\r\n` +
         `x-request-id: ${id}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
-      current = { id, targetNs: target, sendNs: o.clock(), firstTokenNs: null, lastTokenNs: null, tokens: 0, ok: false };
+      current = { id, targetNs: target, sendNs: o.clock(), writtenNs: 0, firstTokenNs: null, lastTokenNs: null, tokens: 0, ok: false };
       head = true;
       done = false;
       tail = Buffer.alloc(0);
       socket.write(payload);
+      current.writtenNs = o.clock();
     };
     socket.on('error', reject);
     socket.on('data', (chunk: Buffer) => {

@@ -11,29 +11,16 @@
  * processes taking turns on one core (on this 2-core machine, unpinned: p99
  * 5–7 ms; pinned: ~3 ms).
  */
-import { execFileSync } from 'node:child_process';
-import { availableParallelism } from 'node:os';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runSweep } from '../runner/index.js';
 import { spawnSimProcess } from '../sim/index.js';
+import { pin } from './pin.js';
 import { writeMooncakeTrace } from '../test-support/trace-fixtures.js';
 import { readTrace, replayParts } from '../workload/index.js';
 
 const TARGET_P99_MS = 5;
-
-/** Pins this process to CPU 0 and the simulator to CPU 1; says what it did. */
-function pin(simPid: number | undefined): string {
-  if (process.platform !== 'linux' || availableParallelism() < 2 || simPid === undefined) return 'not pinned (fewer than 2 cores or not Linux)';
-  try {
-    execFileSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
-    execFileSync('taskset', ['-a', '-p', '-c', '1', String(simPid)], { stdio: 'ignore' });
-    return 'client pinned to CPU 0, simulator to CPU 1';
-  } catch {
-    return 'not pinned (taskset failed or is missing)';
-  }
-}
 
 async function main() {
   const path = join(mkdtempSync(join(tmpdir(), 'goodput-bench-replay-')), 'mooncake.jsonl');
