@@ -6,9 +6,12 @@
 import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 
+/** The machine's cores, read before any pinning narrows what this process may use. */
+const CORES = availableParallelism();
+
 /** Pins this process to CPU 0 and `simPid` to CPU 1; says what it did. */
 export function pin(simPid: number | undefined): string {
-  if (process.platform !== 'linux' || availableParallelism() < 2 || simPid === undefined) return 'not pinned (fewer than 2 cores or not Linux)';
+  if (process.platform !== 'linux' || CORES < 2 || simPid === undefined) return 'not pinned (fewer than 2 cores or not Linux)';
   try {
     execFileSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
     execFileSync('taskset', ['-a', '-p', '-c', '1', String(simPid)], { stdio: 'ignore' });
