@@ -1,10 +1,9 @@
 /**
- * The undici dispatch handler for one streamed request, where every instant is
- * taken. Uses undici 7's controller API (onRequestStart … onResponseError; the
- * onConnect/onData family is deprecated). The clock is read once per network
+ * The handler of one streamed request, where every instant is taken. It speaks
+ * undici 7's controller API (onRequestStart … onResponseError), driven by the
+ * measured send path (h1-pool.ts). The clock is read once per network
  * read, before parsing; every event that read completes gets that instant.
  */
-import type { Dispatcher } from 'undici';
 import type { Outcome, Phase, RequestRecord } from '../core/index.js';
 import type { Clock } from './clock.js';
 import type { Dialect } from './dialects/types.js';
@@ -13,8 +12,7 @@ import { excerpt, httpErrorMessage } from './error-text.js';
 import { failureOutcome } from './failure.js';
 import { eventParser, type EventParser } from './event-parser.js';
 import { overflow } from './response-limits.js';
-import { failedOnReusedSocket } from './socket-reuse.js';
-import { type WriteListener, writingNow } from './request-written.js';
+import { type H1Controller, type H1Handler, UNANSWERED_ON_REUSED } from './h1-pool.js';
 import { streamOutcome, toRecord } from './stream-outcome.js';
 import { StreamRecorder } from './stream-recorder.js';
 import type { RequestMeta, Timeouts } from './types.js';
@@ -55,10 +53,10 @@ const MAX_ERROR_BODY_BYTES = LIMITS.errorBodyBytes.max;
  * Stamps `sendNs` (just before dispatch), `writtenNs` (the request on the wire), `headersNs`, one instant per read and
  * `endNs` (`[DONE]`, close or failure); resolves the record exactly once.
  */
-export class StreamHandler implements Dispatcher.DispatchHandler, WriteListener {
+export class StreamHandler implements H1Handler {
   private readonly rec: StreamRecorder;
   private readonly parser: EventParser;
-  private controller: Dispatcher.DispatchController | null = null;
+  private controller: H1Controller | null = null;
   private sendNs = 0;
   private writtenNs: number | null = null;
   private writeStartNs = 0;
@@ -108,18 +106,17 @@ export class StreamHandler implements Dispatcher.DispatchHandler, WriteListener 
     }
   }
 
-  onRequestStart(controller: Dispatcher.DispatchController): void {
+  onRequestStart(controller: H1Controller): void {
     if (this.settled) return controller.abort(new Error('request already settled'));
     this.controller = controller;
     if (this.ctx.trace) this.writeStartNs = this.ctx.clock();
-    writingNow(this);
   }
 
   onWritten(): void {
     this.writtenNs ??= this.ctx.clock();
   }
 
-  onResponseStart(_c: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>, statusMessage?: string): void {
+  onResponseStart(_c: H1Controller, statusCode: number, headers: Record<string, string | string[] | undefined>, statusMessage?: string): void {
     if (statusCode < 200 || this.settled) return;
     this.headersNs = this.ctx.clock();
     this.status = statusCode;
@@ -128,7 +125,7 @@ export class StreamHandler implements Dispatcher.DispatchHandler, WriteListener 
     if (statusCode >= 300) this.errorBody = [];
   }
 
-  onResponseData(_c: Dispatcher.DispatchController, chunk: Buffer): void {
+  onResponseData(_c: H1Controller, chunk: Buffer): void {
     const ns = this.ctx.clock();
     if (this.settled) return;
     if (this.errorBody !== null) {
@@ -175,9 +172,9 @@ export class StreamHandler implements Dispatcher.DispatchHandler, WriteListener 
     this.settle(streamOutcome(this.rec, this.contentType, this.ctx.dialect.api.accept), this.rec.doneNs ?? ns);
   }
 
-  onResponseError(_c: Dispatcher.DispatchController | null, err: Error): void {
+  onResponseError(_c: H1Controller | null, err: Error): void {
     const ns = this.ctx.clock();
-    const reused = failedOnReusedSocket();
+    const reused = (err as { [UNANSWERED_ON_REUSED]?: boolean })[UNANSWERED_ON_REUSED] === true;
     if (this.settled) return;
     if (reused && this.retry !== null && this.headersNs === null && !this.ctx.closing()) {
       this.release();

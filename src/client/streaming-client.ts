@@ -1,18 +1,18 @@
 /**
- * The streaming client: one undici Pool of keep-alive sockets (no pipelining)
- * per target, one {@link StreamHandler} per request. `send` never rejects.
+ * The streaming client: one pool of keep-alive sockets (no pipelining) per
+ * target over the measured send path (h1-pool.ts: each request written in one
+ * write the moment a socket is free, its head computed once per client but for
+ * its length and id), one {@link StreamHandler} per request. `send` never rejects.
  * A request that fails on a reused keep-alive socket before any response byte
  * (the server closed it while idle) is sent once more on a fresh connection of
  * its own, and its record says so (`clientRetry`): counted, never silent.
  */
 import { randomBytes } from 'node:crypto';
-import { Client, Pool, type Dispatcher } from 'undici';
 import { LIMITS, type RequestRecord, limitMessage } from '../core/index.js';
 import { monotonicNs, type Clock } from './clock.js';
 import { generic } from './dialects/generic.js';
 import type { Dialect } from './dialects/types.js';
-import { watchSocketReuse } from './socket-reuse.js';
-import { watchRequestWrites } from './request-written.js';
+import { H1Pool, type H1PoolOptions, headerLines, requestHead } from './h1-pool.js';
 import { StreamHandler, type HandlerContext, withAnswerOf } from './stream-handler.js';
 import { resolveTarget } from './target.js';
 import { DEFAULT_TIMEOUTS, type RequestMeta, type RequestSpec, type Target, type Timeouts } from './types.js';
@@ -26,9 +26,9 @@ export interface StreamingClient {
    */
   send(spec: RequestSpec, meta: RequestMeta, signal?: AbortSignal): Promise<RequestRecord>;
   /**
-   * Opens up to `n` keep-alive sockets before a level by sending `n` concurrent
-   * `GET /v1/models`, so no measured request pays a TCP handshake. Resolves with
-   * how many answered; failures are left to the measured requests to report.
+   * Opens up to `n` keep-alive sockets before a level (connected, TLS done), so no
+   * measured request pays a handshake. Resolves with how many connected; failures
+   * are left to the measured requests to report.
    */
   openConnections(n: number): Promise<number>;
   /** Closes every socket at once; requests still in flight resolve as `aborted`. */
@@ -64,17 +64,12 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
     dialect,
     trace: process.env.GOODPUT_SEND_TRACE === '1',
   };
-  const socketOptions = { pipelining: 1, connectTimeout: timeouts.connectMs, headersTimeout: timeouts.headersMs, bodyTimeout: timeouts.idleMs };
-  const pool = new Pool(resolved.origin, { ...socketOptions, connections: Math.max(1, Math.floor(opts.connections)) });
-  /** One-socket clients of retries in flight, closed with the client. */
-  const retries = new Set<Client>();
-  watchSocketReuse();
-  watchRequestWrites();
-  const headers = {
-    'content-type': 'application/json',
-    accept: dialect.api.accept,
-    ...resolved.authHeaders,
-  };
+  const socketOptions: Omit<H1PoolOptions, 'connections'> = { connectMs: timeouts.connectMs, headersMs: timeouts.headersMs, idleMs: timeouts.idleMs };
+  const pool = new H1Pool(resolved.origin, { ...socketOptions, connections: Math.max(1, Math.floor(opts.connections)) });
+  /** One-socket pools of retries in flight, closed with the client. */
+  const retries = new Set<H1Pool>();
+  // Every header but the length and the request's id, once per client.
+  const fixedLines = headerLines({ 'content-type': 'application/json', accept: dialect.api.accept, ...resolved.authHeaders });
   const idHeaders = ['x-request-id', ...dialect.api.requestIdHeaders.map((h) => h.toLowerCase()).filter((h) => h !== 'x-request-id')];
   // Unique across clients, threads and machines: a random prefix per client, then a counter.
   const idPrefix = `gp-${randomBytes(6).toString('hex')}-`;
@@ -86,34 +81,37 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
 
   function send(spec: RequestSpec, given: RequestMeta, signal?: AbortSignal): Promise<RequestRecord> {
     const meta = given.requestId === undefined ? { ...given, requestId: `${idPrefix}${sent++}` } : given;
-    const requestHeaders: Record<string, string> = { ...headers };
-    for (const h of idHeaders) requestHeaders[h] = meta.requestId as string;
     return new Promise<RequestRecord>((resolve) => {
-      let body: string;
+      let wire: string;
       let builtNs = 0;
       try {
-        body = dialect.buildBody(spec);
+        const body = dialect.buildBody(spec);
         // A session resends the server's own answers: a body past the limit is refused here, never sent.
         const bytes = Buffer.byteLength(body);
         if (bytes > LIMITS.requestBodyBytes.max) throw new Error(limitMessage('requestBodyBytes', bytes, 'the body'));
+        const id = meta.requestId as string;
+        if (!/^[\x21-\x7e]{1,256}$/.test(id)) throw new Error('the request id must be 1 to 256 visible ASCII characters');
+        let lines = fixedLines;
+        for (const h of idHeaders) lines += `${h}: ${id}\r\n`;
+        wire = requestHead('POST', paths[spec.endpoint], pool.hostHeader, lines, bytes) + body;
         if (ctx.trace) builtNs = ctx.clock();
       } catch (err) {
         const error = Object.assign(new Error(`request body could not be built: ${(err as Error).message}`), { code: 'ERR_REQUEST_BODY' });
         return new StreamHandler(ctx, meta, spec.maxTokens, resolve).start(() => { throw error; }, signal);
       }
-      const request = { path: paths[spec.endpoint], method: 'POST', headers: requestHeaders, body, headersTimeout: timeouts.headersMs, bodyTimeout: timeouts.idleMs };
-      const attempt = (dispatcher: Dispatcher, done: (r: RequestRecord) => void, retry: (() => void) | null) => {
+      const request = { method: 'POST' as const, wire };
+      const attempt = (dispatcher: H1Pool, done: (r: RequestRecord) => void, retry: (() => void) | null) => {
         const handler = new StreamHandler(ctx, meta, spec.maxTokens, done, retry);
         if (ctx.trace) handler.builtNs = builtNs;
         if (spec.keepAnswer) handler.keepAnswer();
         handler.start(() => { dispatcher.dispatch(request, handler); }, signal);
       };
       const retryOnFreshSocket = () => {
-        const fresh = new Client(resolved.origin, socketOptions);
+        const fresh = new H1Pool(resolved.origin, { ...socketOptions, connections: 1 });
         retries.add(fresh);
         attempt(fresh, (r) => {
           retries.delete(fresh);
-          void fresh.destroy();
+          fresh.close();
           resolve(withAnswerOf(r, { ...r, clientRetry: true }));
         }, null);
       };
@@ -121,24 +119,15 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
     });
   }
 
-  async function openConnections(n: number): Promise<number> {
-    const path = `${resolved.prefix}/v1/models`;
-    const one = async () => {
-      try {
-        const res = await pool.request({ path, method: 'GET', headers: resolved.authHeaders, headersTimeout: timeouts.headersMs });
-        await res.body.dump();
-        return res.statusCode < 400 ? 1 : 0;
-      } catch {
-        return 0;
-      }
-    };
-    const answered = await Promise.all(Array.from({ length: Math.max(0, Math.floor(n)) }, one));
-    return answered.reduce<number>((a, b) => a + b, 0);
+  function openConnections(n: number): Promise<number> {
+    return pool.warm(Math.max(0, Math.floor(n)));
   }
 
   async function close(): Promise<void> {
     closing = true;
-    await Promise.all([pool.destroy(), ...[...retries].map((c) => c.destroy())]);
+    pool.close();
+    for (const r of retries) r.close();
+    await Promise.resolve();
   }
 
   return { send, openConnections, close };
