@@ -12,6 +12,7 @@ import { excerpt, httpErrorMessage } from './error-text.js';
 import { failureOutcome } from './failure.js';
 import { eventParser, type EventParser } from './event-parser.js';
 import { overflow } from './response-limits.js';
+import { type Abortable, unwatchAbort, watchAbort } from './abort-watch.js';
 import { type H1Controller, type H1Handler, UNANSWERED_ON_REUSED } from './h1-pool.js';
 import { streamOutcome, toRecord } from './stream-outcome.js';
 import { StreamRecorder } from './stream-recorder.js';
@@ -53,7 +54,7 @@ const MAX_ERROR_BODY_BYTES = LIMITS.errorBodyBytes.max;
  * Stamps `sendNs` (just before dispatch), `writtenNs` (the request on the wire), `headersNs`, one instant per read and
  * `endNs` (`[DONE]`, close or failure); resolves the record exactly once.
  */
-export class StreamHandler implements H1Handler {
+export class StreamHandler implements H1Handler, Abortable {
   private readonly rec: StreamRecorder;
   private readonly parser: EventParser;
   private controller: H1Controller | null = null;
@@ -94,7 +95,7 @@ export class StreamHandler implements H1Handler {
     }
     if (signal) {
       this.signal = signal;
-      signal.addEventListener('abort', this.onAbort, { once: true });
+      watchAbort(signal, this);
     }
     this.timer = setTimeout(this.onTotalTimeout, this.ctx.timeouts.totalMs);
     this.timer.unref();
@@ -190,7 +191,9 @@ export class StreamHandler implements H1Handler {
     return this.rec.firstTokenNs === null ? 'first-token' : 'stream';
   }
 
-  private readonly onAbort = (): void => this.stop({ kind: 'aborted' });
+  onAbort(): void {
+    this.stop({ kind: 'aborted' });
+  }
 
   private readonly onTotalTimeout = (): void => {
     const message = `no complete response within ${this.ctx.timeouts.totalMs} ms (total timeout)`;
@@ -208,7 +211,7 @@ export class StreamHandler implements H1Handler {
   private release(): void {
     this.settled = true;
     if (this.timer !== null) clearTimeout(this.timer);
-    this.signal?.removeEventListener('abort', this.onAbort);
+    if (this.signal !== null) unwatchAbort(this.signal, this);
   }
 
   /** Keeps the answer text of this stream (read back with answerOf). */
