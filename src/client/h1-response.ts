@@ -66,7 +66,18 @@ export class H1Response {
           at = end + HEAD_END.length;
           break;
         }
-        case 'size': case 'data-crlf': case 'trailers': {
+        case 'data-crlf': {
+          // Exactly CRLF after a chunk's data; anything else is a framing error at once.
+          if (buf.length - at < 2) {
+            if (buf[at] !== 0x0d) throw protocolError('HPE_INVALID_CHUNK_SIZE', 'a chunk does not end with CRLF');
+            return this.keep(buf, at, 2, 'HPE_INVALID_CHUNK_SIZE', 'a chunk does not end with CRLF');
+          }
+          if (buf[at] !== 0x0d || buf[at + 1] !== 0x0a) throw protocolError('HPE_INVALID_CHUNK_SIZE', 'a chunk does not end with CRLF');
+          at += 2;
+          this.state = 'size';
+          break;
+        }
+        case 'size': case 'trailers': {
           const end = buf.indexOf(CRLF, at);
           if (end === -1) return this.keep(buf, at, MAX_CHUNK_LINE_BYTES, 'HPE_INVALID_CHUNK_SIZE', 'a chunk-size line went past 4096 bytes');
           const line = buf.toString('latin1', at, end);
@@ -139,10 +150,7 @@ export class H1Response {
   }
 
   private readLine(line: string): void {
-    if (this.state === 'data-crlf') {
-      if (line !== '') throw protocolError('HPE_INVALID_CHUNK_SIZE', 'a chunk does not end with CRLF');
-      this.state = 'size';
-    } else if (this.state === 'size') {
+    if (this.state === 'size') {
       const m = /^([0-9a-fA-F]{1,12})[ \t]*(?:;.*)?$/.exec(line);
       if (m === null) throw protocolError('HPE_INVALID_CHUNK_SIZE', 'a chunk size is not hexadecimal');
       this.left = parseInt(m[1] as string, 16);
