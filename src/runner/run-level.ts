@@ -3,7 +3,8 @@
  * them. Then the arrival kind's plan: a closed loop (C workers each send, wait
  * for the stream to end, and send again) or an open loop (each request leaves
  * at its scheduled time, see open-loop.ts). Each request's prompt is built the
- * moment it is sent, never a level's worth up front: memory stays that of the
+ * moment it is sent (a closed loop's first C, which leave together, just before
+ * the start), never a level's worth up front: memory stays that of the
  * requests in flight, and a stop is heard between any two sends.
  */
 import { setMaxListeners } from 'node:events';
@@ -244,6 +245,12 @@ export async function runLevel(ctx: LevelContext): Promise<LevelRun> {
     const sockets = ops.warmSockets(ctx.concurrency, total);
     if (!stop.signal.aborted) await ctx.client.openConnections(ctx.share ? (splitConcurrency(sockets, ctx.share.count)[ctx.share.index] as number) : sockets);
     if (!stop.signal.aborted) await ctx.beforeMeasured?.();
+    // A closed loop's first C sends all leave at the start: their prompts are built before it, so the
+    // burst pays only the writes (each is used once, then dropped, as an open loop's early ones).
+    if (plan.kind === 'closed' && ctx.spec.prompts.kind !== 'sessions' && !stop.signal.aborted) {
+      const part = closedPart(plan.slots, total, ctx.share);
+      for (let i = part.from; i < Math.min(part.to, part.from + part.slots); i++) prepared.set(i, requestSpec(ctx, warmups + i));
+    }
     const startNs = ctx.share ? await ctx.share.startAt() : ctx.clock();
     if (stop.signal.aborted) {
       // Stopped before the start: nothing measured was sent.
