@@ -163,6 +163,8 @@ class Conn {
       this.finish(job);
       job.handler.onResponseEnd(job, {});
     } else if (job !== null) this.fail(this.error ?? socketError('other side closed'));
+    // A connection that never came up fails the oldest request waiting (with the socket's own error) before another is tried.
+    if (!this.ready) this.pool.failQueued(this);
     this.pool.remove(this);
   };
 
@@ -259,16 +261,12 @@ export class H1Pool {
       conn.ready = true;
       this.release(conn);
     });
-    socket.once('close', () => {
-      clearTimeout(timer);
-      // A connection that never came up fails the request waiting for it (its cause: the socket's own error).
-      if (!conn.ready) this.failQueued(conn);
-    });
+    socket.once('close', () => clearTimeout(timer));
     return conn;
   }
 
   /** A connection failed before it connected: the oldest waiting request hears why. */
-  private failQueued(conn: Conn): void {
+  failQueued(conn: Conn): void {
     const job = this.queue.shift();
     const err = conn.error ?? socketError('the connection closed before it was established');
     if (job !== undefined) {

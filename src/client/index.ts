@@ -1,5 +1,5 @@
 /**
- * client/: the streaming OpenAI-compatible client (undici), SSE and NDJSON
+ * client/: the streaming OpenAI-compatible client (its own HTTP/1.1 pool; undici for probes), SSE and NDJSON
  * parsing, timing, and engine dialects with detection. This file is the
  * folder's only door.
  */

@@ -49,7 +49,7 @@ export interface StreamingClientOptions {
 
 /**
  * Creates a client for `target`.
- * @throws TypeError when `target.baseUrl` is not an http(s) URL.
+ * @throws TypeError when `target.baseUrl` is not an http(s) URL, or the API key holds a character a header cannot carry.
  */
 export function createStreamingClient(target: Target, opts: StreamingClientOptions): StreamingClient {
   const resolved = resolveTarget(target);

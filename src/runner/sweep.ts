@@ -51,7 +51,7 @@ export interface SweepDeps {
   afterLevel?: (level: LevelResult, records: readonly RequestRecord[]) => Promise<void>;
   /** Clients elsewhere every level is split over (goodput worker processes), given the run's identity; replaces client threads. */
   clients?: (init: { spec: SweepSpec; model: string; dialect: DialectKind; runId: string; connections: number }) => ClientThreads;
-  /** Builds the client (tests swap in timeouts); defaults to the undici client speaking the engine's dialect. */
+  /** Builds the client (tests swap in timeouts); defaults to the streaming client speaking the engine's dialect. */
   client?: (spec: SweepSpec, connections: number, dialect: Dialect) => StreamingClient;
 }
 
