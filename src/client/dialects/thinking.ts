@@ -78,9 +78,22 @@ function promptOnly(f: ModelFamily, on: boolean): ThinkingChoice {
   return none(alwaysThinks(f, on));
 }
 
+/** Model families by name: the same few models are asked about once per request (a burst: a thousand times). */
+const families = new Map<string, ModelFamily>();
+const MAX_FAMILIES = 256;
+
+function familyOf(model: string): ModelFamily {
+  let f = families.get(model);
+  if (f === undefined) {
+    f = modelFamily(model);
+    if (families.size < MAX_FAMILIES) families.set(model, f);
+  }
+  return f;
+}
+
 /** The thinking choice of an engine style for `model`, on or off. */
 export function thinkingChoice(style: ThinkingStyle, model: string, on: boolean): ThinkingChoice {
-  const f = modelFamily(model);
+  const f = familyOf(model);
   switch (style.kind) {
     case 'template-kwargs': return templateKwargs(f, on);
     case 'reasoning-effort': return reasoningEffort(f, on);
