@@ -4,6 +4,7 @@
 // head or one chunk line; framing errors are named.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { splitBytes } from '../test-support/split-bytes.js';
 import { H1Response, MAX_HEAD_BYTES } from './h1-response.js';
 
 interface Seen { status: number | null; body: Buffer; ends: boolean[]; heads: number }
@@ -19,17 +20,6 @@ function read(pieces: Buffer[]): Seen {
   return seen;
 }
 
-function split(bytes: Buffer, cuts: number[]): Buffer[] {
-  const at = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-  const pieces: Buffer[] = [];
-  let prev = 0;
-  for (const c of at) {
-    pieces.push(bytes.subarray(prev, c));
-    prev = c;
-  }
-  pieces.push(bytes.subarray(prev));
-  return pieces;
-}
 
 const chunked = (parts: Buffer[]) => Buffer.concat([
   Buffer.from('HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n'),
@@ -41,7 +31,7 @@ describe('H1Response', () => {
   it('gives the same body and one keep-alive end for any split of a chunked response', () => {
     fc.assert(fc.property(fc.array(fc.uint8Array({ maxLength: 300 }), { maxLength: 12 }), fc.array(fc.nat(), { maxLength: 30 }), (parts, cuts) => {
       const bufs = parts.map((p) => Buffer.from(p));
-      const seen = read(split(chunked(bufs), cuts));
+      const seen = read(splitBytes(chunked(bufs), cuts));
       expect(seen.status).toBe(200);
       expect(seen.body.equals(Buffer.concat(bufs))).toBe(true);
       expect(seen.ends).toEqual([true]);
@@ -52,7 +42,7 @@ describe('H1Response', () => {
     fc.assert(fc.property(fc.uint8Array({ maxLength: 2000 }), fc.array(fc.nat(), { maxLength: 20 }), (body, cuts) => {
       const b = Buffer.from(body);
       const whole = Buffer.concat([Buffer.from(`HTTP/1.1 500 Internal Server Error\r\nContent-Length: ${b.length}\r\n\r\n`), b]);
-      const seen = read(split(whole, cuts));
+      const seen = read(splitBytes(whole, cuts));
       expect(seen.body.equals(b)).toBe(true);
       expect(seen.ends).toEqual([true]);
     }), { numRuns: 200 });
@@ -95,7 +85,7 @@ describe('H1Response', () => {
     fc.assert(fc.property(fc.uint8Array({ maxLength: 600 }), fc.array(fc.nat(), { maxLength: 10 }), (bytes, cuts) => {
       const whole = Buffer.concat([Buffer.from('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n'), Buffer.from(bytes)]);
       try {
-        read(split(whole, cuts));
+        read(splitBytes(whole, cuts));
       } catch (err) {
         expect((err as { code?: string }).code).toMatch(/^(HPE_|UND_ERR_)/);
       }

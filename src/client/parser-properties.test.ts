@@ -4,6 +4,7 @@
 // as a failed record with an outcome kind.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { splitBytes } from '../test-support/split-bytes.js';
 import { NdjsonParser } from './ndjson-parser.js';
 import { SseParser } from './sse-parser.js';
 import { StreamRecorder } from './stream-recorder.js';
@@ -11,18 +12,6 @@ import { dialects } from './dialects/registry.js';
 import { createStreamingClient } from './streaming-client.js';
 import { startServer, type TestServer } from '../test-support/scripted-server.js';
 
-/** `bytes` cut at the given positions (any order, duplicates allowed). */
-function split(bytes: Buffer, cuts: number[]): Buffer[] {
-  const at = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-  const pieces: Buffer[] = [];
-  let prev = 0;
-  for (const c of at) {
-    pieces.push(bytes.subarray(prev, c));
-    prev = c;
-  }
-  pieces.push(bytes.subarray(prev));
-  return pieces;
-}
 
 function sse(pieces: Buffer[]): string[] {
   const out: string[] = [];
@@ -53,7 +42,7 @@ describe('SSE parser properties', () => {
       const bytes = Buffer.from(text);
       const expected = events.map((e) => e.lines.join('\n'));
       expect(sse([bytes])).toEqual(expected);
-      expect(sse(split(bytes, cuts))).toEqual(expected);
+      expect(sse(splitBytes(bytes, cuts))).toEqual(expected);
     }), { numRuns: 300 });
   });
 
@@ -78,7 +67,7 @@ describe('NDJSON parser properties', () => {
       const bytes = Buffer.from(lines.map(([l, e]) => l + e).join(''));
       const expected = lines.map(([l]) => l);
       expect(ndjson([bytes])).toEqual(expected);
-      expect(ndjson(split(bytes, cuts))).toEqual(expected);
+      expect(ndjson(splitBytes(bytes, cuts))).toEqual(expected);
     }), { numRuns: 300 });
   });
 
