@@ -1,7 +1,8 @@
 // The measured send path's own rules, over real loopback sockets: an idle
 // socket that speaks unasked is never used again (its bytes are never read as
 // the next response), a header that could inject another is refused before
-// anything is sent, and the request goes out whole in one write.
+// anything is sent, the request goes out whole in one write, and a traced send
+// keeps its breakdown in order.
 import { type Server, type Socket, createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createStreamingClient } from './streaming-client.js';
@@ -83,5 +84,25 @@ describe('the HTTP/1.1 pool', () => {
     await client.close();
     expect(r.outcome).toMatchObject({ kind: 'connection-error', code: 'ERR_REQUEST_BODY', message: expect.stringContaining('request id must be 1 to 256 visible ASCII characters') });
     expect(srv.requests).toHaveLength(0);
+  });
+
+  it('keeps a send\'s breakdown only when traced: built ≤ handed over ≤ write start ≤ written ≤ response head', async () => {
+    const srv = await rawServer(() => {});
+    const plain = createStreamingClient({ baseUrl: srv.url }, { connections: 1 });
+    const untraced = await plain.send(spec, meta);
+    await plain.close();
+    expect(untraced.sendTrace).toBeUndefined();
+    process.env.GOODPUT_SEND_TRACE = '1';
+    try {
+      const client = createStreamingClient({ baseUrl: srv.url }, { connections: 1 });
+      const r = await client.send(spec, meta);
+      await client.close();
+      const t = r.sendTrace as { builtNs: number; writeStartNs: number };
+      expect(t.builtNs).toBeGreaterThan(0);
+      const order = [t.builtNs, r.sendNs, t.writeStartNs, r.writtenNs as number, r.headersNs as number];
+      expect([...order].sort((a, b) => a - b)).toEqual(order);
+    } finally {
+      delete process.env.GOODPUT_SEND_TRACE;
+    }
   });
 });
