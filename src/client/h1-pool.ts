@@ -38,6 +38,8 @@ export interface H1PoolOptions {
   headersMs: number;
   /** Longest silence within the body; 0: none. */
   idleMs: number;
+  /** Certificates to trust instead of Node's bundled CAs (PEM); tests use it for a self-signed loopback server. */
+  ca?: string;
 }
 
 /** One request: its whole wire form, head and body. */
@@ -251,7 +253,7 @@ export class H1Pool {
 
   private open(): Conn {
     const socket = this.tls
-      ? tlsConnect({ host: this.host, port: this.port, servername: /^[\d.:]+$/.test(this.host) ? undefined : this.host, ALPNProtocols: ['http/1.1'] })
+      ? tlsConnect({ host: this.host, port: this.port, servername: /^[\d.:]+$/.test(this.host) ? undefined : this.host, ALPNProtocols: ['http/1.1'], ...(this.o.ca === undefined ? {} : { ca: this.o.ca }) })
       : netConnect({ host: this.host, port: this.port });
     const conn = new Conn(socket, this, this.o);
     this.all.add(conn);
