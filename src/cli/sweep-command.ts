@@ -124,8 +124,15 @@ export function workersFromFlags(f: Pick<SweepFlags, 'workers' | 'workersWait' |
 }
 
 async function startWorkers(w: WorkersFlags): Promise<Coordinator> {
-  const { startCoordinator } = await import('../workers/index.js');
-  const c = await startCoordinator(w.databaseUrl, w.count, w.waitMs);
+  const { startCoordinator, parseWorkerSecret, SecretError, WORKER_SECRET_ENV } = await import('../workers/index.js');
+  let secret: Buffer;
+  try {
+    secret = parseWorkerSecret(process.env[WORKER_SECRET_ENV], '--workers');
+  } catch (err) {
+    if (err instanceof SecretError) throw new CliError(EXIT.usage, err.message);
+    throw err;
+  }
+  const c = await startCoordinator(w.databaseUrl, w.count, w.waitMs, secret);
   process.stderr.write(`${c.workers.length} workers live: ${c.workers.map((x) => `${x.name} (${x.host}, ${x.cores} cores, clock ${x.clockOffsetMs?.toFixed(2) ?? '?'} ms)`).join(', ')}\n`);
   return c;
 }
