@@ -16,6 +16,12 @@ export const SHARE_CHANNEL = 'goodput_share';
 export const START_CHANNEL = 'goodput_start';
 /** A worker bumps its row this often, ms (one not seen for WORKER_LOST_AFTER_MS is lost). */
 export const HEARTBEAT_MS = 500;
+/** pg-boss's own schema set-up runs under this advisory lock (ours runs under the store's): processes started together take turns. */
+const BOSS_SETUP_LOCK = 787_802;
+/** Start-up errors worth another try (deadlock, serialization failure, the database starting or shutting down, too many connections)… */
+const TRANSIENT = new Set(['40P01', '40001', '57P03', '57P01', '53300', 'ECONNRESET']);
+/** …tried again for at most this long, ms, waiting 200 ms, 400 ms, … up to 3.2 s between tries. */
+export const STARTUP_RETRY_MS = 30_000;
 
 export interface WorkerDb {
   db: SqlDriver;
@@ -33,7 +39,22 @@ export interface WorkerDb {
  * own schema). `supervise`: run pg-boss's maintenance (the coordinator does).
  * @throws Error naming the database (password redacted) when it does not answer.
  */
-export async function openWorkerDb(url: string, o: { supervise: boolean; delayMs?: number }): Promise<WorkerDb> {
+export async function openWorkerDb(url: string, o: { supervise: boolean; delayMs?: number; waitForDatabase?: boolean }): Promise<WorkerDb> {
+  // A worker (a long-running service) also waits for a database still starting; a sweep typed by hand is told at once.
+  const transient = (code: string | undefined) => code !== undefined && (TRANSIENT.has(code) || (o.waitForDatabase === true && code === 'ECONNREFUSED'));
+  const until = Date.now() + STARTUP_RETRY_MS;
+  for (let pause = 200; ; pause = Math.min(pause * 2, 3200)) {
+    try {
+      return await openOnce(url, o);
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (!transient(code) || Date.now() + pause > until) throw err;
+      await new Promise((r) => setTimeout(r, pause));
+    }
+  }
+}
+
+async function openOnce(url: string, o: { supervise: boolean; delayMs?: number }): Promise<WorkerDb> {
   const db = await openPgDriver(url);
   const listener = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
   listener.on('error', () => {});
@@ -42,16 +63,18 @@ export async function openWorkerDb(url: string, o: { supervise: boolean; delayMs
   try {
     await migrate(db);
     await listener.connect();
-    await boss.start();
-    if ((await boss.getQueue(SHARE_QUEUE)) === null) {
-      // Two processes may race to create it: the loser finds it there.
-      await boss.createQueue(SHARE_QUEUE, { name: SHARE_QUEUE, retryLimit: 0, expireInSeconds: 12 * 3600 }).catch(async (err: unknown) => {
-        if ((await boss.getQueue(SHARE_QUEUE)) === null) throw err;
-      });
+    await listener.query('SELECT pg_advisory_lock($1)', [BOSS_SETUP_LOCK]);
+    try {
+      await boss.start();
+      if ((await boss.getQueue(SHARE_QUEUE)) === null) {
+        await boss.createQueue(SHARE_QUEUE, { name: SHARE_QUEUE, retryLimit: 0, expireInSeconds: 12 * 3600 });
+      }
+    } finally {
+      await listener.query('SELECT pg_advisory_unlock($1)', [BOSS_SETUP_LOCK]).catch(() => {});
     }
   } catch (err) {
     await Promise.allSettled([boss.stop({ graceful: false, wait: false }), listener.end(), db.close()]);
-    throw new Error(`PostgreSQL at ${redactDatabaseUrl(url)}: ${(err as Error).message}`);
+    throw Object.assign(new Error(`PostgreSQL at ${redactDatabaseUrl(url)}: ${(err as Error).message}`), { code: (err as { code?: string }).code });
   }
   const handlers = new Map<string, Array<(p: unknown) => void>>();
   listener.on('notification', (n) => {

@@ -52,7 +52,7 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
   const skew = o.clockSkewMs ?? 0;
   const wall = () => wallClock() + skew;
   const originMs = performance.timeOrigin + skew;
-  const w = await openWorkerDb(o.databaseUrl, { supervise: false, ...(o.dbDelayMs ? { delayMs: o.dbDelayMs } : {}) });
+  const w = await openWorkerDb(o.databaseUrl, { supervise: false, waitForDatabase: true, ...(o.dbDelayMs ? { delayMs: o.dbDelayMs } : {}) });
   try {
     const first = await measureClockOffset(() => w.nowMs(), wall);
     const problem = offsetProblem(first);
