@@ -11,7 +11,7 @@ export async function readResult(path: string) {
   try {
     text = await readRegularText(path, INPUT_FILE);
   } catch (err) {
-    if (err instanceof FileRefusal) throw new CliError(EXIT.usage, err.message);
+    if (err instanceof FileRefusal && err.refused) throw new CliError(EXIT.usage, err.message);
     throw new CliError(EXIT.usage, `${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   }
   let data: unknown;

@@ -39,7 +39,7 @@ export async function loadContract(path: string): Promise<Contract> {
   try {
     text = await readRegularText(path, { bytes: LIMITS.inputFileBytes.max, what: LIMITS.inputFileBytes.what });
   } catch (err) {
-    if (err instanceof FileRefusal) throw new ContractError('bad-contract', err.message);
+    if (err instanceof FileRefusal && err.refused) throw new ContractError('bad-contract', err.message);
     throw new ContractError('bad-contract', `${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   }
   let doc: unknown;

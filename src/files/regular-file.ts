@@ -13,6 +13,11 @@ export class FileRefusal extends Error {
   constructor(readonly path: string, readonly detail: string, readonly code: string) {
     super(`${path} ${detail}`);
   }
+
+  /** True when the file was there but refused (not regular, too large, changed); false for a plain read error (ENOENT, EACCES…). */
+  get refused(): boolean {
+    return ['ENOTREG', 'EFBIG', 'ECHANGED'].includes(this.code) || this.detail.startsWith('is a symbolic link');
+  }
 }
 
 const KINDS: Array<[(s: Awaited<ReturnType<typeof lstat>>) => boolean, string]> = [

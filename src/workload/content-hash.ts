@@ -15,7 +15,7 @@ export async function readHashed(path: string, what: string): Promise<{ bytes: B
   try {
     bytes = await readRegularFile(path, { bytes: LIMITS.inputFileBytes.max, what: LIMITS.inputFileBytes.what });
   } catch (err) {
-    if (err instanceof FileRefusal) throw new WorkloadError('unreadable', `${what} ${err.message}`);
+    if (err instanceof FileRefusal && err.refused) throw new WorkloadError('unreadable', `${what} ${err.message}`);
     throw new WorkloadError('unreadable', `${what} ${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   }
   return { bytes, sha256: sha256Hex(bytes) };

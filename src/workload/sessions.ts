@@ -79,7 +79,7 @@ export async function loadShareGpt(path: string, o: { maxSessions: number; think
   try {
     text = await readRegularText(path, { bytes: LIMITS.inputFileBytes.max, what: LIMITS.inputFileBytes.what });
   } catch (err) {
-    const refusal = err instanceof FileRefusal ? err : null;
+    const refusal = err instanceof FileRefusal && err.refused ? err : null;
     throw new WorkloadError(refusal?.code === 'EFBIG' ? 'length' : 'unreadable', `conversations ${refusal ? refusal.message : `${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`}`);
   }
   let data: unknown;

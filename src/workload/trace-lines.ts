@@ -61,7 +61,7 @@ export async function forEachTraceLine(path: string, onLine: (text: string, line
     }
   } catch (err) {
     if (err instanceof WorkloadError) throw err;
-    if (err instanceof FileRefusal) throw new WorkloadError('unreadable', `trace ${err.message}`);
+    if (err instanceof FileRefusal && err.refused) throw new WorkloadError('unreadable', `trace ${err.message}`);
     throw new WorkloadError('unreadable', `trace ${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
   if (pendingBytes > 0 && wanted) emit(Buffer.concat(pending));
