@@ -209,4 +209,53 @@ describe('a worker and its coordinator, against someone who can write their data
       }
     }
   }, 480_000);
+
+  it('a worker that keeps its heartbeat but never finishes: lost at its share\'s deadline; Ctrl-C on the coordinator returns at once', async () => {
+    await worker.stop();
+    // The ghost: a live row in workers, beating; it takes each share, says ready (signed, as a real worker would) and never sends.
+    const key = (sweep: string) => new SweepKey(Buffer.from(SECRET, 'hex'), sweep);
+    await query("INSERT INTO workers (name, host, pid, cores, version) VALUES ('ghost', 'nowhere', 1, 1, 'x') ON CONFLICT (name) DO UPDATE SET seen_at = now()");
+    const beat = setInterval(() => { void query("UPDATE workers SET seen_at = now() WHERE name = 'ghost'").catch(() => {}); }, 400);
+    const ghost = new PgBoss({ connectionString: db, max: 2, schedule: false, supervise: false, migrate: false });
+    ghost.on('error', () => {});
+    await ghost.start();
+    await ghost.work<{ share: string; sweep: string; concurrency: number; index: number }>('goodput-level-shares', { pollingIntervalSeconds: 0.5 }, async ([job]) => {
+      if (!job) return;
+      const { share, sweep, concurrency, index } = job.data;
+      const detail = { status: 'ready', clock: { offsetMs: 0, uncertaintyMs: 1, originMs: performance.timeOrigin } };
+      await query('INSERT INTO worker_shares (share, sweep, level, share_index, worker, status, detail, mac) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+        [share, sweep, concurrency, index, 'ghost', 'ready', JSON.stringify(detail), key(sweep).sign('share', { share, worker: 'ghost', detail })]);
+      await query("SELECT pg_notify('goodput_share', '{}')");
+    });
+    try {
+      const started = Date.now();
+      const late = await runGoodput(['sweep', '--url', sim.url, ...COMMON, '--levels', '1', '--requests-per-level', '3', '--warmup', '0', '--timeout-s', '1', '--workers', '1', '--database-url', db, '--workers-wait', '30'], {}, 90_000);
+      process.stderr.write(`heartbeat-only worker → level ended after ${Date.now() - started} ms\n`);
+      expect(late.code, late.stderr).toBe(0);
+      const level = (JSON.parse(late.stdout) as SweepResult).levels[0] as LevelResult;
+      expect(level.invalid).toBe(true);
+      expect(level.failures['client-lost']).toBe(3);
+      expect(level.shares?.[0]?.lost).toMatch(/^worker ghost did not finish share \S+ by its deadline \(8 s from its plan\), whatever its heartbeat said/);
+
+      const since = new Date();
+      const stuck = startGoodput(['sweep', '--url', sim.url, ...COMMON, '--levels', '1', '--requests-per-level', '3', '--warmup', '0', '--workers', '1', '--database-url', db, '--workers-wait', '30']);
+      const share = await nextShare(since);
+      for (let i = 0; i < 200; i++) {
+        const [row] = await query<{ status: string }>('SELECT status FROM worker_shares WHERE share = $1', [share]);
+        if (row?.status === 'ready') break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await new Promise((r) => setTimeout(r, 1000));
+      const interruptedAt = Date.now();
+      expect(await stuck.stop('SIGINT')).toBe(130);
+      const stopMs = Date.now() - interruptedAt;
+      process.stderr.write(`coordinator SIGINTed waiting on a heartbeat-only worker → exited after ${stopMs} ms\n`);
+      expect(stopMs).toBeLessThan(10_000);
+    } finally {
+      clearInterval(beat);
+      await ghost.stop({ graceful: false, wait: true });
+      await query("DELETE FROM workers WHERE name = 'ghost'");
+      worker = await startWorker('h1');
+    }
+  }, 180_000);
 });
