@@ -7,6 +7,7 @@ import type { LevelResult, RequestRecord, SweepResult } from '../core/index.js';
 import { ENGINE_CHOICES, type EngineChoice, parseEngineChoice } from '../client/index.js';
 import { type SweepEvent, type SweepSpecInput, runSweep } from '../runner/index.js';
 import { CliError, EXIT } from './exit-codes.js';
+import { refuseLevelsPastFileLimit } from './socket-room.js';
 import { sayWritten, writeFileAtomic, writeRecords } from './files.js';
 import { apiKeyFromEnv, badFlag, parseChoice, parseLevels, parseNumber, parseUrl, redactedCommand } from './parse-flags.js';
 import { telemetryFromFlags } from './telemetry-flags.js';
@@ -180,6 +181,8 @@ export function registerSweepCommand(program: Command): void {
     .action(async (flags: SweepFlags) => {
       const spec = specFromFlags(flags, process.argv.slice(2));
       const workers = workersFromFlags(flags);
+      // Split over workers, each worker's process opens only its share's sockets.
+      if (!workers && Array.isArray(spec.levels)) refuseLevelsPastFileLimit(spec.levels, spec.arrival?.kind ?? 'concurrency');
       const { code } = await sweepAndReport(spec, { json: flags.json, raw: flags.raw, save: saveTarget(flags, false, 'goodput sweep'), ...(workers ? { workers } : {}) });
       if (code !== EXIT.ok) throw new CliError(code, '');
     });
