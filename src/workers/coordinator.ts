@@ -206,7 +206,9 @@ export async function startCoordinator(databaseUrl: string, n: number, waitMs: n
         // Ready workers wait for a start that will not come: release them, and drop the jobs no one took.
         if (!started) stop();
         await w.boss.cancel(SHARE_QUEUE, jobIds).catch(() => {});
-        throw err;
+        if (err instanceof SweepError) throw err;
+        // Anything else here is the database going away: one line, not a stack.
+        throw new SweepError('client-failed', `the workers' database stopped answering during the level at ${level.concurrency} (${(err as Error).message}); the workers reconnect when it is back`);
       } finally {
         level.signal.removeEventListener('abort', stop);
       }

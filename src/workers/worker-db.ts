@@ -39,7 +39,17 @@ export interface WorkerDb {
  * own schema). `supervise`: run pg-boss's maintenance (the coordinator does).
  * @throws Error naming the database (password redacted) when it does not answer.
  */
-export async function openWorkerDb(url: string, o: { supervise: boolean; delayMs?: number; waitForDatabase?: boolean }): Promise<WorkerDb> {
+export interface WorkerDbOptions {
+  /** Run pg-boss's maintenance (the coordinator does). */
+  supervise: boolean;
+  delayMs?: number;
+  /** Also retry "connection refused" at start-up (a worker, a long-running service). */
+  waitForDatabase?: boolean;
+  /** Called when the LISTEN connection is back after the database went away. */
+  onReconnect?: () => void;
+}
+
+export async function openWorkerDb(url: string, o: WorkerDbOptions): Promise<WorkerDb> {
   // A worker (a long-running service) also waits for a database still starting; a sweep typed by hand is told at once.
   const transient = (code: string | undefined) => code !== undefined && (TRANSIENT.has(code) || (o.waitForDatabase === true && code === 'ECONNREFUSED'));
   const until = Date.now() + STARTUP_RETRY_MS;
@@ -54,9 +64,9 @@ export async function openWorkerDb(url: string, o: { supervise: boolean; delayMs
   }
 }
 
-async function openOnce(url: string, o: { supervise: boolean; delayMs?: number }): Promise<WorkerDb> {
+async function openOnce(url: string, o: WorkerDbOptions): Promise<WorkerDb> {
   const db = await openPgDriver(url);
-  const listener = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  let listener = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
   listener.on('error', () => {});
   const boss = new PgBoss({ connectionString: url, max: 3, schedule: false, supervise: o.supervise, migrate: true });
   boss.on('error', () => {});
@@ -77,11 +87,33 @@ async function openOnce(url: string, o: { supervise: boolean; delayMs?: number }
     throw Object.assign(new Error(`PostgreSQL at ${redactDatabaseUrl(url)}: ${(err as Error).message}`), { code: (err as { code?: string }).code });
   }
   const handlers = new Map<string, Array<(p: unknown) => void>>();
-  listener.on('notification', (n) => {
+  const onNotification = (n: pg.Notification) => {
     let payload: unknown = null;
     try { payload = JSON.parse(n.payload ?? 'null'); } catch { return; }
     for (const fn of handlers.get(n.channel) ?? []) fn(payload);
-  });
+  };
+  listener.on('notification', onNotification);
+  // The LISTEN connection is one socket: when the database goes away it is opened again (every second) and listens again.
+  let closing = false;
+  const relisten = (dead: pg.Client) => {
+    dead.once('end', () => {
+      if (closing) return;
+      const retry = setInterval(() => {
+        const next = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+        next.on('error', () => {});
+        next.connect().then(async () => {
+          clearInterval(retry);
+          for (const ch of handlers.keys()) await next.query(`LISTEN ${ch}`);
+          next.on('notification', onNotification);
+          listener = next;
+          relisten(next);
+          o.onReconnect?.();
+        }, () => { void next.end().catch(() => {}); });
+      }, 1000);
+      retry.unref();
+    });
+  };
+  relisten(listener);
   // A test hook: each clock read takes this much longer (a far or busy database).
   const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
   return {
@@ -99,6 +131,7 @@ async function openOnce(url: string, o: { supervise: boolean; delayMs?: number }
       await db.query('SELECT pg_notify($1, $2)', [channel, JSON.stringify(payload)]);
     },
     async close() {
+      closing = true;
       await Promise.allSettled([boss.stop({ graceful: false, wait: true }), listener.end()]);
       await db.close();
     },

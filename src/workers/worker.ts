@@ -65,7 +65,17 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
       `INSERT INTO workers (name, host, pid, cores, version, clock_offset_ms, clock_uncertainty_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (name) DO UPDATE SET host = $2, pid = $3, cores = $4, version = $5, clock_offset_ms = $6, clock_uncertainty_ms = $7, share = NULL, started_at = now(), seen_at = now()`,
       [o.name, hostname(), process.pid, availableParallelism(), TOOL_VERSION, first.offsetMs, first.uncertaintyMs]);
-    const beat = setInterval(() => { void w.db.query('UPDATE workers SET seen_at = now() WHERE name = $1', [o.name]).catch(() => {}); }, HEARTBEAT_MS);
+    // One line when the database goes away and one when it is back; the heartbeat carries on meanwhile.
+    let down = false;
+    const beat = setInterval(() => {
+      void w.db.query('UPDATE workers SET seen_at = now() WHERE name = $1', [o.name]).then(() => {
+        if (down) o.log(`worker ${o.name}: the database answers again; taking shares`);
+        down = false;
+      }, (err: unknown) => {
+        if (!down) o.log(`worker ${o.name}: the database stopped answering (${(err as Error).message}); the share in progress is abandoned, retrying every ${HEARTBEAT_MS} ms`);
+        down = true;
+      });
+    }, HEARTBEAT_MS);
     const starts = new Map<string, (m: StartMessage) => void>();
     const active = new Set<AbortController>();
     await w.listen(START_CHANNEL, (p) => {
@@ -77,7 +87,13 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
       const checked = authenticJob(job.data, o.secret);
       if (!checked.ok) return o.log(`worker ${o.name}: refused job ${job.id} from the queue: ${checked.why}; nothing was sent`);
       if (o.signal.aborted) return;
-      await takeShare(w, o, checked.job, checked.key, { wall, originMs, starts, active });
+      try {
+        await takeShare(w, o, checked.job, checked.key, { wall, originMs, starts, active });
+      } catch {
+        // The database went away mid-share (said once by the heartbeat); the share is abandoned.
+      }
+      // pg-boss marks the job done without catching a failure: it is handed back only once the database answers.
+      while (!o.signal.aborted && !(await w.db.query('SELECT 1').then(() => true, () => false))) await new Promise((r) => setTimeout(r, HEARTBEAT_MS));
     });
     // Stopping aborts the share being sent at once: nothing is sent after the stop, and the worker ends within 2 s.
     o.signal.addEventListener('abort', () => { for (const a of active) a.abort(); }, { once: true });

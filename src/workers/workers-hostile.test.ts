@@ -258,4 +258,35 @@ describe('a worker and its coordinator, against someone who can write their data
       worker = await startWorker('h1');
     }
   }, 180_000);
+
+  it('PostgreSQL stopped mid-level and started again: the coordinator ends with one line, the worker says so once, reconnects and takes the next sweep', async () => {
+    const since = new Date();
+    const coordinator = startGoodput(['sweep', '--url', sim.url, ...COMMON, '--levels', '2', '--requests-per-level', '2000', '--workers', '1', '--database-url', db, '--workers-wait', '30']);
+    const share = await nextShare(since);
+    for (let i = 0; i < 300; i++) {
+      const [row] = await query<{ n: number }>('SELECT count(*)::int AS n FROM worker_records WHERE share = $1', [share]);
+      if ((row?.n ?? 0) >= 4) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const downAt = Date.now();
+    pgServer.pause();
+    try {
+      const code = await coordinator.closed;
+      process.stderr.write(`database stopped mid-level → coordinator exited ${code} after ${Date.now() - downAt} ms\n`);
+      expect(code).toBe(2);
+      const err = coordinator.out().stderr;
+      expect(err).toMatch(/the workers' database stopped answering during the level at 2 \(/);
+      expect(err).not.toMatch(/\n\s+at /);
+      await worker.waitFor(/worker h1: the database stopped answering \(/, 20_000);
+      expect(worker.child.exitCode).toBeNull();
+    } finally {
+      pgServer.resume();
+    }
+    await worker.waitFor(/worker h1: the database answers again; taking shares/, 30_000);
+    expect(worker.out().stderr.match(/the database stopped answering/g)).toHaveLength(1);
+    // Its LISTEN connection is back too: it hears the next sweep's start.
+    await new Promise((r) => setTimeout(r, 1500));
+    const next = await runGoodput(['sweep', '--url', sim.url, ...COMMON, '--levels', '1', '--requests-per-level', '2', '--workers', '1', '--database-url', db, '--workers-wait', '30'], {}, 90_000);
+    expect(next.code, next.stderr).toBe(0);
+  }, 180_000);
 });
