@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { LIMITS, type RequestRecord, type ShareRecords, mergeShareRecords, rawRecordSchema } from '../core/index.js';
 import { arrivalOps } from '../workload/index.js';
 import { WORKER_LOST_AFTER_MS, type WorkerView, liveWorkers as liveIn } from '../store/index.js';
-import { monotonicNs } from '../client/index.js';
+import { monotonicNs, preflight } from '../client/index.js';
 import { type ClientThreads, type LevelOnThreads, type SweepSpec, type ThreadedLevel, SweepError, shareSeqs } from '../runner/index.js';
 import type { DialectKind } from '../client/index.js';
 import { measureClockOffset, offsetProblem, wallClock } from './clock-offset.js';
@@ -104,6 +104,14 @@ export async function startCoordinator(databaseUrl: string, n: number, waitMs: n
 
   function forSweep(init: { spec: SweepSpec; model: string; dialect: DialectKind; runId: string; connections: number }): ClientThreads {
     const { apiKey: _key, ...withoutKey } = init.spec;
+
+    /** The worker's claim, with this process's own probe of the server when it agrees; null when the server answers the probe. */
+    async function probeAgrees(claim: string): Promise<string | null> {
+      const spec = init.spec;
+      const again = await preflight({ baseUrl: spec.url, ...(spec.apiKey === undefined ? {} : { apiKey: spec.apiKey }) }, init.model, { timeoutMs: 3000 }).catch((err: unknown) => ({ ok: false as const, message: (err as Error).message }));
+      return again.ok ? null : `${claim} (the coordinator's own probe agrees: ${again.message})`;
+    }
+
     async function runLevel(level: LevelOnThreads): Promise<ThreadedLevel> {
       // A worker lost at an earlier level is not waited for: the level is split over those still live.
       const count = Math.max(1, Math.min(level.count, (await liveWorkers(w)).length));
@@ -174,6 +182,9 @@ export async function startCoordinator(databaseUrl: string, n: number, waitMs: n
           await nextChange();
           s = await sharesOf(keys);
         }
+        // A worker saying the server stopped answering stops the sweep only once this process's own probe agrees.
+        const claimed = keys.map((k) => s.get(k)?.detail).find((d): d is Extract<ShareDetail, { status: 'done' }> => d?.status === 'done' && d.serverFailure !== null)?.serverFailure ?? null;
+        const confirmed = claimed === null || level.signal.aborted ? null : await probeAgrees(claimed);
         const shares = await Promise.all(keys.map(async (k, i): Promise<ShareRecords> => {
           const row = s.get(k);
           const detail = row?.detail;
@@ -181,7 +192,7 @@ export async function startCoordinator(databaseUrl: string, n: number, waitMs: n
           const offsetNs = clock === null ? 0 : Math.round(startNs - localNs(atMs, clock));
           const { records, refused } = await shareRecords(k, init.spec, level, { index: i, count }, level.concurrency);
           // A lost worker's unfinished requests, and any a finished one never got into the database, fail naming it.
-          const serverFailed = detail?.status === 'done' && detail.serverFailure !== null;
+          const serverFailed = detail?.status === 'done' && detail.serverFailure !== null && confirmed !== null;
           // (A session ends at its first failed turn, so a finished share of sessions may rightly send fewer.)
           const missingIsLoss = lost.has(k) || refused !== null || init.spec.prompts.kind !== 'sessions';
           const why = lost.get(k) ?? refused ?? `worker ${row?.worker ?? '?'} finished its share but some of its records never reached the database`;
@@ -198,7 +209,7 @@ export async function startCoordinator(databaseUrl: string, n: number, waitMs: n
         const plan = init.spec.prompts.kind === 'sessions' ? null : planOffsets(init.spec, level);
         return {
           records: merged, shares,
-          serverFailure: dones.find((d) => d.serverFailure !== null)?.serverFailure ?? null,
+          serverFailure: confirmed,
           scheduledNs: plan === null ? null : plan.map((o) => startNs + o),
           waitedForSlot: dones.reduce((a, d) => a + d.waitedForSlot, 0),
         };

@@ -289,4 +289,40 @@ describe('a worker and its coordinator, against someone who can write their data
     const next = await runGoodput(['sweep', '--url', sim.url, ...COMMON, '--levels', '1', '--requests-per-level', '2', '--workers', '1', '--database-url', db, '--workers-wait', '30'], {}, 90_000);
     expect(next.code, next.stderr).toBe(0);
   }, 180_000);
+
+  it('a signed serverFailure the coordinator\'s own probe does not confirm does not stop the sweep: the share\'s requests fail, the level is invalid', async () => {
+    await worker.stop();
+    const key = (sweep: string) => new SweepKey(Buffer.from(SECRET, 'hex'), sweep);
+    const put = (j: { share: string; sweep: string; concurrency: number; index: number }, detail: object) => query(
+      'INSERT INTO worker_shares (share, sweep, level, share_index, worker, status, detail, mac) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (share) DO UPDATE SET status = $6, detail = $7, mac = $8',
+      [j.share, j.sweep, j.concurrency, j.index, 'liar', (detail as { status: string }).status, JSON.stringify(detail), key(j.sweep).sign('share', { share: j.share, worker: 'liar', detail })])
+      .then(() => query("SELECT pg_notify('goodput_share', '{}')"));
+    await query("INSERT INTO workers (name, host, pid, cores, version) VALUES ('liar', 'nowhere', 1, 1, 'x') ON CONFLICT (name) DO UPDATE SET seen_at = now()");
+    const beat = setInterval(() => { void query("UPDATE workers SET seen_at = now() WHERE name = 'liar'").catch(() => {}); }, 400);
+    const liar = new PgBoss({ connectionString: db, max: 2, schedule: false, supervise: false, migrate: false });
+    liar.on('error', () => {});
+    await liar.start();
+    await liar.work<{ share: string; sweep: string; concurrency: number; index: number }>('goodput-level-shares', { pollingIntervalSeconds: 0.5 }, async ([job]) => {
+      if (!job) return;
+      const clock = { offsetMs: 0, uncertaintyMs: 1, originMs: performance.timeOrigin };
+      await put(job.data, { status: 'ready', clock });
+      setTimeout(() => { void put(job.data, { status: 'done', clock, loopDelayMs: null, busyPct: 1, waitedForSlot: 0, serverFailure: 'the server stopped answering (forged)' }); }, 1500);
+    });
+    try {
+      const r = await runGoodput(['sweep', '--url', sim.url, ...COMMON, '--levels', '1,2', '--requests-per-level', '3', '--warmup', '0', '--workers', '1', '--database-url', db, '--workers-wait', '30'], {}, 90_000);
+      expect(r.code, r.stderr).toBe(0);
+      const result = JSON.parse(r.stdout) as SweepResult;
+      expect(result.run.status).toBe('complete');
+      expect(result.levels).toHaveLength(2);
+      for (const l of result.levels) {
+        expect(l.invalid).toBe(true);
+        expect(l.failures['client-lost']).toBe(3);
+      }
+    } finally {
+      clearInterval(beat);
+      await liar.stop({ graceful: false, wait: true });
+      await query("DELETE FROM workers WHERE name = 'liar'");
+      worker = await startWorker('h1');
+    }
+  }, 120_000);
 });
