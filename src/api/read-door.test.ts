@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import type { SweepResult } from '../core/index.js';
 import type { RunSummary } from '../store/index.js';
 import type { Catalog } from './catalog.js';
-import { measuringGate, readDoorApp } from './read-door.js';
+import { connect } from 'node:net';
+import { DOOR_MAX_CONNECTIONS, measuringGate, openReadDoor, readDoorApp } from './read-door.js';
 
 const TOKEN = 'door-token-0123456789abcdefghij';
 const auth = { authorization: `Bearer ${TOKEN}`, host: '127.0.0.1:5000' };
@@ -57,4 +58,42 @@ describe('read door', () => {
     expect(bad.status).toBe(400);
     expect((await app.request('/api/runs/abc', { headers: auth })).status).toBe(400);
   });
+
+  it('runs one export at a time: the second starts when the first has finished', async () => {
+    let running = 0;
+    let most = 0;
+    const catalog = { ...fakeCatalog(), exportRun: async () => {
+      running++;
+      most = Math.max(most, running);
+      await new Promise((r) => setTimeout(r, 30));
+      running--;
+      return { levels: [] } as unknown as SweepResult;
+    } };
+    const app = readDoorApp(catalog, TOKEN, measuringGate(), 'goodput sweep');
+    const all = await Promise.all(Array.from({ length: 6 }, () => app.request('/api/runs/1/result', { headers: auth })));
+    expect(all.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(most).toBe(1);
+  });
+
+  it('over a socket: connections past the cap are not kept, and an idle one is closed within seconds', async () => {
+    const door = await openReadDoor(fakeCatalog(), measuringGate(), 'goodput sweep');
+    const port = Number(new URL(door.url).port);
+    const open = (): Promise<{ closedAfterMs: Promise<number> }> => new Promise((resolve, reject) => {
+      const s = connect(port, '127.0.0.1');
+      const at = Date.now();
+      const closed = new Promise<number>((r) => s.once('close', () => r(Date.now() - at)));
+      s.on('error', () => {});
+      s.once('connect', () => resolve({ closedAfterMs: closed }));
+      s.once('error', reject);
+    });
+    try {
+      const socks = await Promise.all(Array.from({ length: DOOR_MAX_CONNECTIONS + 8 }, () => open()));
+      // The ones past the cap are dropped by the server at once; the rest, sending nothing, within the header timeout.
+      const times = await Promise.all(socks.map((x) => x.closedAfterMs));
+      expect(times.filter((t) => t < 1000).length).toBeGreaterThanOrEqual(8);
+      expect(Math.max(...times)).toBeLessThan(15_000);
+    } finally {
+      await door.close();
+    }
+  }, 30_000);
 });

@@ -18,6 +18,12 @@ import { hostGuard, tokenGuard } from './auth.js';
 import { idParam } from './body.js';
 import type { Catalog } from './catalog.js';
 
+/** Connections the door holds at once; more are refused by the kernel's accept, not queued in memory. */
+export const DOOR_MAX_CONNECTIONS = 32;
+/** A connection that sends no complete request within this is closed, ms (idle keep-alive ones sooner). */
+const DOOR_HEADERS_MS = 5000;
+const DOOR_KEEP_ALIVE_MS = 2000;
+
 export interface ReadDoor {
   url: string;
   token: string;
@@ -32,6 +38,13 @@ export interface MeasuringGate {
 
 export function readDoorApp(catalog: Catalog, token: string, gate: MeasuringGate, holder: string): Hono {
   const app = new Hono();
+  // One export at a time: each holds a run's records in memory, so six at once would hold six.
+  let exporting: Promise<unknown> = Promise.resolve();
+  const oneAtATime = <T>(fn: () => Promise<T>): Promise<T> => {
+    const next = exporting.then(async () => { await gate.idle(); return fn(); });
+    exporting = next.catch(() => {});
+    return next;
+  };
   app.onError((err, c) => {
     const e = toApiError(err);
     return c.json(e.toBody(), e.status);
@@ -42,15 +55,13 @@ export function readDoorApp(catalog: Catalog, token: string, gate: MeasuringGate
   app.get('/api/runs/:id', async (c) => c.json(await catalog.getRun(idParam(c))));
   app.get('/api/runs/:id/result', async (c) => {
     const id = idParam(c);
-    await gate.idle();
-    return c.json(await catalog.exportRun(id));
+    return c.json(await oneAtATime(() => catalog.exportRun(id)));
   });
   app.get('/api/runs/:id/records', async (c) => {
     const id = idParam(c);
     const level = c.req.query('concurrency');
     if (level !== undefined && !(Number(level) > 0)) throw new ApiError('bad-request', `concurrency: '${level}' is not a positive number`, 'concurrency');
-    await gate.idle();
-    return c.json(await catalog.runRecords(id, level === undefined ? undefined : Number(level)));
+    return c.json(await oneAtATime(() => catalog.runRecords(id, level === undefined ? undefined : Number(level))));
   });
   app.all('*', () => {
     throw new ApiError('busy', `${holder} holds the embedded store and answers only reads; wait for it to finish`);
@@ -63,9 +74,22 @@ export async function openReadDoor(catalog: Catalog, gate: MeasuringGate, holder
   const token = randomBytes(24).toString('base64url');
   const app = readDoorApp(catalog, token, gate, holder);
   const server = await new Promise<ReturnType<typeof listen>>((resolve, reject) => {
-    const s = listen({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+    const s = listen({
+      fetch: app.fetch, port: 0, hostname: '127.0.0.1',
+      // Another local user can connect without the token: idle and half-sent connections are closed within seconds.
+      serverOptions: { headersTimeout: DOOR_HEADERS_MS, requestTimeout: 0, keepAliveTimeout: DOOR_KEEP_ALIVE_MS, connectionsCheckingInterval: 1000 },
+    }, () => resolve(s));
     s.once('error', reject);
   });
+  const http = server as unknown as import('node:http').Server;
+  http.maxConnections = DOOR_MAX_CONNECTIONS;
+  // A connection silent for DOOR_HEADERS_MS is closed unless it has a request being answered (an export waiting for a level's end).
+  const answering = new Set<import('node:net').Socket>();
+  http.on('request', (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => {
+    answering.add(req.socket);
+    res.once('close', () => answering.delete(req.socket));
+  });
+  http.setTimeout(DOOR_HEADERS_MS, (socket) => { if (!answering.has(socket)) socket.destroy(); });
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     token,

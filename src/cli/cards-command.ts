@@ -1,17 +1,17 @@
 /** `goodput cards RESULT.json`: the three cards as one JSON object ("Copy cards as JSON"). */
-import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { sweepResultSchema } from '../core/index.js';
+import { FileRefusal, readRegularText } from '../files/index.js';
 import { CliError, EXIT } from './exit-codes.js';
-import { refuseOversized } from './json-input.js';
+import { INPUT_FILE } from './json-input.js';
 
 /** Reads and validates a result file; errors name the file and the field. */
 export async function readResult(path: string) {
-  await refuseOversized(path);
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readRegularText(path, INPUT_FILE);
   } catch (err) {
+    if (err instanceof FileRefusal && err.refused) throw new CliError(EXIT.usage, err.message);
     throw new CliError(EXIT.usage, `${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   }
   let data: unknown;

@@ -5,12 +5,12 @@
  * (results carry summaries, not records), and the records are checked against
  * the result before anything is written.
  */
-import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { type RawRecord, type SweepResult, parseRawRecord } from '../core/index.js';
 import { readResult } from './cards-command.js';
 import { CliError, EXIT } from './exit-codes.js';
-import { refuseOversized } from './json-input.js';
+import { INPUT_FILE } from './json-input.js';
+import { FileRefusal, readRegularText } from '../files/index.js';
 import { columnarJsonFormat, csvFormat, jsonlFormat, markdownFormat } from './export-formats.js';
 import { writeFileAtomic } from './files.js';
 import { checkOutputFlags, narrowToLevel, writeFilesInto } from './export-level.js';
@@ -49,11 +49,11 @@ export const EXPORT_FORMATS: Readonly<Record<string, ExportFormat>> = {
 
 /** Reads a `--raw` JSONL file; errors name the line. */
 export async function readRawRecords(path: string): Promise<RawRecord[]> {
-  await refuseOversized(path);
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readRegularText(path, INPUT_FILE);
   } catch (err) {
+    if (err instanceof FileRefusal && err.refused) throw new CliError(EXIT.usage, err.message);
     throw new CliError(EXIT.usage, `${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   }
   const out: RawRecord[] = [];

@@ -27,6 +27,8 @@ describe('goodput k8s manifest', () => {
     expect(worker.args).toEqual(['worker', '--name', '$(POD_NAME)']);
     expect(worker.env).toContainEqual({ name: 'GOODPUT_DATABASE_URL', valueFrom: { secretKeyRef: { name: 'goodput-db', key: 'url' } } });
     expect(worker.env).toContainEqual({ name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } });
+    // The workers' secret that signs jobs and records comes from its own Secret too.
+    expect(worker.env).toContainEqual({ name: 'GOODPUT_WORKER_SECRET', valueFrom: { secretKeyRef: { name: 'goodput-worker-secret', key: 'secret' } } });
     // The server's key reaches every pod from its own Secret, never through the database.
     expect(worker.env).toContainEqual({ name: 'GOODPUT_API_KEY', valueFrom: { secretKeyRef: { name: 'vllm-key', key: 'key' } } });
     expect(worker.resources.requests.cpu).toBe('2');
@@ -46,11 +48,21 @@ describe('goodput k8s manifest', () => {
     [['--workers', '2', '--database-url-secret', 'Bad_Name', '--', '--url', 'http://x'], /--database-url-secret: "Bad_Name" is not a Kubernetes name/],
     [['--workers', '2', '--database-url-secret', 'db', '--worker-cpu', 'lots', '--', '--url', 'http://x'], /--worker-cpu/],
     [['--workers', '2', '--database-url-secret', 'db'], /give the coordinator's target after --/],
+    [['--workers', '2', '--database-url-secret', 'db', '--image', 'Bad Image;rm', '--', '--url', 'http://x'], /--image: "Bad Image;rm" is not an image reference/],
+    [['--workers', '2', '--database-url-secret', 'db', '--', '--url', 'http://x', '--api-key', 'sk-1'], /--api-key after -- would be written into the manifest in plain text; give the server's key as a Secret with --api-key-secret/],
+    [['--workers', '2', '--database-url-secret', 'db', '--', '--url', 'http://x', '--database-url=postgres://u:pw@db/x'], /--database-url after -- .*--database-url-secret/],
   ])('refuses %j with exit 2, naming the flag, printing no manifest', async (args, message) => {
     const r = await cli(['k8s', 'manifest', ...args]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stdout).toBe('');
+  });
+
+  it('a literal $( in the sweep arguments is escaped as $$(: Kubernetes puts no variable (a Secret) in its place', async () => {
+    const r = await cli(['k8s', 'manifest', '--workers', '1', '--database-url-secret', 'db', '--', '--url', 'http://x/$(GOODPUT_DATABASE_URL)', '--label', 'a$(B)']);
+    expect(r.code, r.stderr).toBe(0);
+    const job = parseAllDocuments(r.stdout).map((d) => d.toJS() as Obj)[1] as Obj;
+    expect(job.spec.template.spec.containers[0].args.slice(1, 5)).toEqual(['--url', 'http://x/$$(GOODPUT_DATABASE_URL)', '--label', 'a$$(B)']);
   });
 
   it('the Dockerfile is multi-stage on node:20-slim and runs as the unprivileged node user', () => {

@@ -43,6 +43,13 @@ describe('when the goodput serve a sweep saves through dies', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/short\.jsonl: level 2 holds 23 measured requests; the result's requests says 24/);
 
+    // One forged record (1e9 tokens per chunk) once made import store it and every later reader abort; it is refused naming the line and field.
+    const forgedRaw = join(dir, 'forged.jsonl');
+    writeFileSync(forgedRaw, lines.map((l, i) => (i === 3 ? JSON.stringify({ ...JSON.parse(l), chunkTokens: (JSON.parse(l).chunkTokens as number[]).map(() => 1e9) }) : l)).join('\n') + '\n');
+    const forged = await cli(['runs', 'import', json, '--raw', forgedRaw, '--data', data]);
+    expect(forged.code).toBe(2);
+    expect(forged.stderr).toMatch(/forged\.jsonl:4: not a request record: chunkTokens\.0: must be at most 66561/);
+
     const imported = await cli(['runs', 'import', json, '--raw', raw, '--data', data]);
     expect(imported.stderr).toBe('');
     expect(imported.code).toBe(0);

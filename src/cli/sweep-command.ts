@@ -7,6 +7,7 @@ import type { LevelResult, RequestRecord, SweepResult } from '../core/index.js';
 import { ENGINE_CHOICES, type EngineChoice, parseEngineChoice } from '../client/index.js';
 import { type SweepEvent, type SweepSpecInput, runSweep } from '../runner/index.js';
 import { CliError, EXIT } from './exit-codes.js';
+import { refuseLevelsPastFileLimit } from './socket-room.js';
 import { sayWritten, writeFileAtomic, writeRecords } from './files.js';
 import { apiKeyFromEnv, badFlag, parseChoice, parseLevels, parseNumber, parseUrl, redactedCommand } from './parse-flags.js';
 import { telemetryFromFlags } from './telemetry-flags.js';
@@ -124,8 +125,15 @@ export function workersFromFlags(f: Pick<SweepFlags, 'workers' | 'workersWait' |
 }
 
 async function startWorkers(w: WorkersFlags): Promise<Coordinator> {
-  const { startCoordinator } = await import('../workers/index.js');
-  const c = await startCoordinator(w.databaseUrl, w.count, w.waitMs);
+  const { startCoordinator, parseWorkerSecret, SecretError, WORKER_SECRET_ENV } = await import('../workers/index.js');
+  let secret: Buffer;
+  try {
+    secret = parseWorkerSecret(process.env[WORKER_SECRET_ENV], '--workers');
+  } catch (err) {
+    if (err instanceof SecretError) throw new CliError(EXIT.usage, err.message);
+    throw err;
+  }
+  const c = await startCoordinator(w.databaseUrl, w.count, w.waitMs, secret);
   process.stderr.write(`${c.workers.length} workers live: ${c.workers.map((x) => `${x.name} (${x.host}, ${x.cores} cores, clock ${x.clockOffsetMs?.toFixed(2) ?? '?'} ms)`).join(', ')}\n`);
   return c;
 }
@@ -173,6 +181,8 @@ export function registerSweepCommand(program: Command): void {
     .action(async (flags: SweepFlags) => {
       const spec = specFromFlags(flags, process.argv.slice(2));
       const workers = workersFromFlags(flags);
+      // Split over workers, each worker's process opens only its share's sockets.
+      if (!workers && Array.isArray(spec.levels)) refuseLevelsPastFileLimit(spec.levels, spec.arrival?.kind ?? 'concurrency');
       const { code } = await sweepAndReport(spec, { json: flags.json, raw: flags.raw, save: saveTarget(flags, false, 'goodput sweep'), ...(workers ? { workers } : {}) });
       if (code !== EXIT.ok) throw new CliError(code, '');
     });

@@ -65,6 +65,15 @@ describe('goodput utilisation', () => {
     expect(r.stderr).not.toMatch(/trace /);
   }, 60_000);
 
+  it('refuses raw records past the record bounds (1e9 tokens per chunk) naming the line, before computing on them', async () => {
+    const lines = readFileSync(capRaw, 'utf8').trim().split('\n');
+    const forged = join(dir, 'forged-raw.jsonl');
+    writeFileSync(forged, lines.map((l, i) => (i === 5 ? JSON.stringify({ ...JSON.parse(l), chunkTokens: [1e9, 1e9], chunkNs: [1, 2] }) : l)).join('\n') + '\n');
+    const r = await runGoodput(['utilisation', join(dir, 'half.jsonl'), '--capacity', cap, '--capacity-raw', forged, '--url', sim.url, '--no-save']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/forged-raw\.jsonl:6: not a request record: chunkTokens\.0: must be at most 66561/);
+  }, 60_000);
+
   it('refuses a capacity file without its records', async () => {
     const r = await runGoodput(['utilisation', join(dir, 'half.jsonl'), '--capacity', cap, '--url', sim.url, '--no-save']);
     expect(r.code).toBe(2);

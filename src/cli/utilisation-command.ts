@@ -15,11 +15,12 @@ import {
 import { type Contract, verifiedContract } from '../contract/index.js';
 import { levelFromRecords } from '../runner/index.js';
 import { sha256Hex } from '../workload/index.js';
-import { readFile } from 'node:fs/promises';
+import { readRegularFile } from '../files/index.js';
 import { basename } from 'node:path';
 import { readResult } from './cards-command.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { readRawRecords } from './export-command.js';
+import { INPUT_FILE } from './json-input.js';
 import { sayWritten, writeFileAtomic } from './files.js';
 import { parseNumber } from './parse-flags.js';
 import { type ReplayFlags, addReplayOptions, replaySpec } from './replay-command.js';
@@ -60,8 +61,8 @@ export function registerUtilisationCommand(program: Command): void {
     .option('--capacity-raw <records.jsonl>', 'the capacity run\'s raw records (its --raw file), when its result does not carry them')
     .option('--report <file>', 'write the utilisation report (figures, sources, time series, cost) as JSON');
   cmd.action(async (path: string, flags: UtilisationFlags) => {
-    const capacityFile = await readFile(flags.capacity).catch(() => null);
     const cap = await readResult(flags.capacity);
+    const capacityFile = await readRegularFile(flags.capacity, INPUT_FILE).catch(() => null);
     if (cap.matrix) throw new CliError(EXIT.usage, `--capacity: ${flags.capacity} is a contract matrix; give the result of one sweep or run`);
     const records = cap.records ?? (flags.capacityRaw ? await readRawRecords(flags.capacityRaw) : null);
     if (records === null) throw new CliError(EXIT.usage, `--capacity: ${flags.capacity} carries no raw records; give them with --capacity-raw (the sweep's --raw file)`);

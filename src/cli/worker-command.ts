@@ -10,7 +10,7 @@ import { sanitizeForTerminal } from '../core/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { apiKeyFromEnv, badFlag, parseNumber } from './parse-flags.js';
 
-interface WorkerFlags { databaseUrl?: string; name?: string; apiKeyEnv?: string }
+interface WorkerFlags { databaseUrl?: string; name?: string; apiKeyEnv?: string; init?: boolean }
 
 export function registerWorkerCommand(program: Command): void {
   program.command('worker')
@@ -18,7 +18,21 @@ export function registerWorkerCommand(program: Command): void {
     .option('--database-url <url>', 'the PostgreSQL the coordinator uses (or GOODPUT_DATABASE_URL)')
     .option('--name <name>', 'this worker\'s name in the run (default: HOST-PID)')
     .option('--api-key-env <name>', 'environment variable holding the servers\' API key (default: GOODPUT_API_KEY); keys never go through the database')
+    .option('--init', 'print a new workers\' secret for GOODPUT_WORKER_SECRET (give the same one to the coordinator and every worker) and exit')
     .action(async (flags: WorkerFlags) => {
+      const { WORKER_SECRET_ENV, newWorkerSecret, parseWorkerSecret, SecretError } = await import('../workers/index.js');
+      if (flags.init) {
+        process.stdout.write(`${newWorkerSecret()}\n`);
+        process.stderr.write(`a new secret for ${WORKER_SECRET_ENV}: start \`goodput sweep --workers\` and every \`goodput worker\` with it; keep it out of the database and out of shell history\n`);
+        return;
+      }
+      let secret: Buffer;
+      try {
+        secret = parseWorkerSecret(process.env[WORKER_SECRET_ENV], 'goodput worker');
+      } catch (err) {
+        if (err instanceof SecretError) throw new CliError(EXIT.usage, err.message);
+        throw err;
+      }
       const url = flags.databaseUrl ?? (process.env['GOODPUT_DATABASE_URL'] || undefined);
       if (url === undefined) throw badFlag('--database-url', 'is required (or set GOODPUT_DATABASE_URL)');
       const env = (name: string) => (process.env[name] === undefined ? undefined : parseNumber(name, process.env[name] as string, {}));
@@ -30,7 +44,7 @@ export function registerWorkerCommand(program: Command): void {
       process.once('SIGTERM', onSignal);
       try {
         await runWorker({
-          databaseUrl: url, name: flags.name ?? `${hostname()}-${process.pid}`, signal: stop.signal, apiKey,
+          databaseUrl: url, name: flags.name ?? `${hostname()}-${process.pid}`, signal: stop.signal, apiKey, secret,
           log: (line) => process.stderr.write(`${sanitizeForTerminal(line)}\n`),
           clockSkewMs: env('GOODPUT_TEST_CLOCK_SKEW_MS'), dbDelayMs: env('GOODPUT_TEST_DB_DELAY_MS'),
         });

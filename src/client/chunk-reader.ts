@@ -6,6 +6,7 @@
  * (`message.content`/`message.thinking`, or `response`/`thinking`) and the final
  * `done: true` line with `eval_count` and `prompt_eval_count`.
  */
+import { RECORD_BOUNDS } from '../core/index.js';
 import { messageOfError, truncate } from './error-text.js';
 import type { StreamReading } from './dialects/types.js';
 import type { StreamRecorder } from './stream-recorder.js';
@@ -63,7 +64,7 @@ function openAiReader(r: StreamReading): ChunkReader {
         } else {
           content = choice.text;
         }
-        if (hasText(choice.finish_reason)) rec.finishReason = choice.finish_reason as string;
+        if (hasText(choice.finish_reason)) rec.finishReason = (choice.finish_reason as string).slice(0, RECORD_BOUNDS.finishReasonChars);
       }
       const usage = asObj(chunk.usage);
       if (usage !== null) rec.usage(num(usage.completion_tokens), num(usage.prompt_tokens), usage);
@@ -83,7 +84,7 @@ function ollamaNativeReader(r: StreamReading): ChunkReader {
       for (const f of fields) if (hasText(message[f])) reasoning = true;
       rec.text(typeof content === 'string' ? content : '', reasoning, null);
       if (chunk.done === true) {
-        rec.finishReason = hasText(chunk.done_reason) ? (chunk.done_reason as string) : 'stop';
+        rec.finishReason = hasText(chunk.done_reason) ? (chunk.done_reason as string).slice(0, RECORD_BOUNDS.finishReasonChars) : 'stop';
         rec.usage(num(chunk.eval_count), num(chunk.prompt_eval_count), null);
         rec.done();
       }

@@ -2,12 +2,12 @@
 // outcome names the limit, the client reads far less than the server offers,
 // and the heap does not grow with what the server sends.
 import { afterEach, describe, expect, it } from 'vitest';
-import { LIMITS, type RequestRecord } from '../core/index.js';
+import { LIMITS, RECORD_BOUNDS, type RequestRecord, parseRawRecord } from '../core/index.js';
 import { dialects } from './dialects/registry.js';
 import { preflight } from './preflight.js';
 import { createStreamingClient } from './streaming-client.js';
 import { counting, endless } from '../test-support/hostile-server.js';
-import { startServer, type TestServer } from '../test-support/scripted-server.js';
+import { scripted, startServer, type TestServer } from '../test-support/scripted-server.js';
 import type { RequestMeta, RequestSpec } from './types.js';
 import type { Dialect } from './dialects/types.js';
 
@@ -96,5 +96,20 @@ describe('a hostile server', () => {
     await client.close();
     expect(rs.map((r) => r.outcome.kind)).toEqual(['response-too-large', 'response-too-large', 'response-too-large', 'response-too-large']);
     expect((process.memoryUsage().heapUsed - heap0) / MiB).toBeLessThan(128);
+  });
+
+  it('counts a reader could not bound (1e9 tokens in one chunk, 1e12 prompt tokens, a long finish reason): a record the record schema accepts', async () => {
+    const huge = 'data: {"choices":[{"index":0,"delta":{"content":"a"},"finish_reason":null}],"usage":{"completion_tokens":1000000000,"prompt_tokens":1000000000000}}\n\n';
+    const ending = `data: {"choices":[{"index":0,"delta":{},"finish_reason":"${'f'.repeat(5000)}"}]}\n\ndata: [DONE]\n\n`;
+    const server = await startServer(scripted([{ delayMs: 0, bytes: tokenEvent }, { delayMs: 0, bytes: huge }, { delayMs: 0, bytes: ending }]));
+    servers.push(server);
+    const client = createStreamingClient({ baseUrl: server.url }, { connections: 1 });
+    const r = await client.send(spec, meta);
+    await client.close();
+    expect(r.outcome.kind).toBe('stream-overrun');
+    expect(r.outputTokens).toBe(1041);
+    expect(r.promptTokens).toBe(RECORD_BOUNDS.promptTokens);
+    const parsed = parseRawRecord(r);
+    expect(parsed.ok ? '' : parsed.message).toBe('');
   });
 });

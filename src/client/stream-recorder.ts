@@ -7,7 +7,7 @@
  * A stream that sends more events or tokens than its output cap allows is cut
  * off (`overrun`), so what it keeps stays bounded by the cap.
  */
-import { LIMITS, maxEventsPerRequest, maxTokensPerRequest } from '../core/index.js';
+import { LIMITS, RECORD_BOUNDS, maxEventsPerRequest, maxTokensPerRequest } from '../core/index.js';
 import { asObj, chunkReader, num, numberAt, type ChunkReader, type Obj } from './chunk-reader.js';
 import type { StreamReading } from './dialects/types.js';
 import { excerpt } from './error-text.js';
@@ -41,6 +41,7 @@ export class StreamRecorder {
   private answerChars = 0;
   private exact = true;
   private cumulative = 0;
+  private chunkTokenSum = 0;
   private readonly reader: ChunkReader;
   private readonly think: InlineThink | null;
 
@@ -113,13 +114,16 @@ export class StreamRecorder {
 
   /** Records reported counts; `usage` (an OpenAI usage object) adds cached and reasoning tokens. */
   usage(completion: number | null, prompt: number | null, usage: Obj | null): void {
-    if (completion !== null) this.completionTokens = completion;
-    if (prompt !== null) this.promptTokens = prompt;
+    // Reported counts are kept within what a record may hold: one past the stream's token limit marks an overrun.
+    const outputCount = (v: number) => Math.min(Math.max(0, v), this.maxTokens + 1);
+    const promptCount = (v: number) => Math.min(Math.max(0, v), RECORD_BOUNDS.promptTokens);
+    if (completion !== null) this.completionTokens = outputCount(completion);
+    if (prompt !== null) this.promptTokens = promptCount(prompt);
     if (usage === null) return;
     const cached = num(asObj(usage.prompt_tokens_details)?.cached_tokens);
-    if (cached !== null) this.cachedPromptTokens = cached;
+    if (cached !== null) this.cachedPromptTokens = promptCount(cached);
     const reasoning = numberAt(usage, this.reading.reasoningTokenPaths);
-    if (reasoning !== null) this.reasoningTokens = reasoning;
+    if (reasoning !== null) this.reasoningTokens = outputCount(reasoning);
   }
 
   /** Output tokens and where the count came from. */
@@ -142,7 +146,8 @@ export class StreamRecorder {
     if (reasoning) this.reasoningChunks++;
     let tokens = 1;
     if (cumulative !== null) {
-      tokens = Math.max(0, cumulative - this.cumulative);
+      // A chunk claiming more than the stream may carry in all is recorded as one token past it (an overrun).
+      tokens = Math.min(Math.max(0, cumulative - this.cumulative), Math.max(0, this.maxTokens + 1 - this.chunkTokenSum));
       this.cumulative = cumulative;
     } else {
       this.exact = false;
@@ -150,5 +155,6 @@ export class StreamRecorder {
     }
     this.chunkNs.push(ns);
     this.chunkTokens.push(tokens);
+    this.chunkTokenSum += tokens;
   }
 }

@@ -3,7 +3,8 @@
  * schema, and make file paths absolute (relative ones are relative to the
  * contract file). Errors list every bad field by its path.
  */
-import { readFile } from 'node:fs/promises';
+import { LIMITS } from '../core/index.js';
+import { FileRefusal, readRegularText } from '../files/index.js';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { type Contract, contractSchema } from './contract-schema.js';
@@ -36,8 +37,9 @@ export function validateContract(doc: unknown, source: string, baseDir: string):
 export async function loadContract(path: string): Promise<Contract> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readRegularText(path, { bytes: LIMITS.inputFileBytes.max, what: LIMITS.inputFileBytes.what });
   } catch (err) {
+    if (err instanceof FileRefusal && err.refused) throw new ContractError('bad-contract', err.message);
     throw new ContractError('bad-contract', `${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   }
   let doc: unknown;

@@ -45,6 +45,31 @@ export type LimitName = keyof typeof LIMITS;
 export function maxEventsPerRequest(outputCap: number): number { return 4 * outputCap + 1024; }
 export function maxTokensPerRequest(outputCap: number): number { return 2 * outputCap + 1024; }
 
+/**
+ * What one stored request record may hold, whoever wrote it (a file, a worker's
+ * row, an imported run): each count follows from the limits above, so no reader
+ * allocates per token or per chunk past what a real stream could have sent.
+ * A stream cut off as an overrun is recorded one token past its limit.
+ */
+export const RECORD_BOUNDS = {
+  /** Output, reasoning and per-chunk token counts, and their sum over a record's chunks. */
+  tokens: maxTokensPerRequest(LIMITS.outputTokens.max) + 1,
+  /** Token-carrying chunks in one record. */
+  chunks: maxEventsPerRequest(LIMITS.outputTokens.max),
+  /** Prompt tokens a server may report for one request (a session's context grows turn by turn). */
+  promptTokens: LIMITS.promptTokens.max * LIMITS.sessionTurns.max,
+  /** A record's sequence number within its level (warm-ups first; a session's turns each take one). */
+  seq: (LIMITS.requestsPerLevel.max + LIMITS.warmupRequests.max) * LIMITS.sessionTurns.max,
+  /** Records in one level (warm-ups included). */
+  levelRecords: (LIMITS.requestsPerLevel.max + LIMITS.warmupRequests.max) * LIMITS.sessionTurns.max,
+  /** Characters of a failure message, a finish reason, a system error code. */
+  messageChars: 4096,
+  finishReasonChars: 256,
+  codeChars: 64,
+  /** An instant is nanoseconds on a float64, exact to the nanosecond within this (~104 days). */
+  instantNs: Number.MAX_SAFE_INTEGER,
+} as const;
+
 /** The refusal sentence for a value past its limit, naming the limit. */
 export function limitMessage(name: LimitName, value: number, label: string = name): string {
   const l = LIMITS[name];

@@ -4,27 +4,33 @@
  * `cell`, the matrix cell the request belonged to (0 when there is no matrix).
  */
 import { z } from 'zod';
+import { RECORD_BOUNDS } from './limits.js';
 import type { RequestRecord } from './record.js';
 
-const ns = z.number();
+const B = RECORD_BOUNDS;
+const ns = z.number().min(-B.instantNs).max(B.instantNs);
+const count = (max: number, what: string) => z.number().nonnegative().max(max, `must be at most ${max} (${what})`);
+const tokens = count(B.tokens, 'the output-token limit with its stream allowance');
+const text = (max: number) => z.string().max(max);
+const message = text(B.messageChars);
 const phase = z.enum(['connect', 'headers', 'first-token', 'stream']);
 
 export const outcomeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('ok') }),
-  z.object({ kind: z.literal('http-error'), status: z.number(), message: z.string() }),
-  z.object({ kind: z.literal('stream-error'), message: z.string() }),
-  z.object({ kind: z.literal('truncated'), message: z.string() }),
-  z.object({ kind: z.literal('timeout'), phase, message: z.string() }),
-  z.object({ kind: z.literal('connection-error'), code: z.string(), phase, message: z.string() }),
-  z.object({ kind: z.literal('response-too-large'), phase, message: z.string() }),
-  z.object({ kind: z.literal('stream-overrun'), message: z.string() }),
+  z.object({ kind: z.literal('http-error'), status: z.number().int().min(0).max(999), message }),
+  z.object({ kind: z.literal('stream-error'), message }),
+  z.object({ kind: z.literal('truncated'), message }),
+  z.object({ kind: z.literal('timeout'), phase, message }),
+  z.object({ kind: z.literal('connection-error'), code: text(B.codeChars), phase, message }),
+  z.object({ kind: z.literal('response-too-large'), phase, message }),
+  z.object({ kind: z.literal('stream-overrun'), message }),
   z.object({ kind: z.literal('aborted') }),
   z.object({ kind: z.literal('client-lost'), message: z.string().max(1024) }),
 ]);
 
-export const rawRecordSchema = z.object({
-  seq: z.number().int(),
-  concurrency: z.number(),
+const recordFields = z.object({
+  seq: z.number().int().nonnegative().max(B.seq),
+  concurrency: z.number().positive().max(1e9),
   warmup: z.boolean(),
   targetSendNs: ns,
   sendNs: ns,
@@ -32,25 +38,56 @@ export const rawRecordSchema = z.object({
   headersNs: ns.nullable(),
   firstTokenNs: ns.nullable(),
   firstAnswerNs: ns.nullable(),
-  chunkNs: z.array(ns),
-  chunkTokens: z.array(z.number()),
+  chunkNs: z.array(ns).max(B.chunks, `at most ${B.chunks} chunks (the stream limit for the output-token limit)`),
+  chunkTokens: z.array(tokens).max(B.chunks, `at most ${B.chunks} chunks (the stream limit for the output-token limit)`),
   chunkTokensExact: z.boolean(),
   endNs: ns.nullable(),
-  outputTokens: z.number(),
+  outputTokens: tokens,
   outputTokenSource: z.enum(['usage', 'tokenizer', 'chunks']),
-  reasoningTokens: z.number().nullable(),
-  reasoningChunks: z.number(),
-  promptTokens: z.number().nullable(),
-  cachedPromptTokens: z.number().nullable(),
-  finishReason: z.string().nullable(),
-  httpStatus: z.number().nullable(),
+  reasoningTokens: tokens.nullable(),
+  reasoningChunks: count(B.chunks, 'the stream limit'),
+  promptTokens: count(B.promptTokens, 'prompt tokens a server may report').nullable(),
+  cachedPromptTokens: count(B.promptTokens, 'prompt tokens a server may report').nullable(),
+  finishReason: text(B.finishReasonChars).nullable(),
+  httpStatus: z.number().int().min(0).max(999).nullable(),
   outcome: outcomeSchema,
   clientRetry: z.literal(true).optional(),
-  session: z.object({ id: z.number().int().nonnegative(), turn: z.number().int().nonnegative() }).optional(),
+  session: z.object({ id: z.number().int().nonnegative().max(B.levelRecords), turn: z.number().int().nonnegative().max(64) }).optional(),
   requestId: z.string().max(256).optional(),
   client: z.string().max(128).optional(),
   /** Matrix cell index (goodput run); absent in files written by goodput sweep. */
-  cell: z.number().int().nonnegative().optional(),
+  cell: z.number().int().nonnegative().max(1_000_000).optional(),
+});
+
+/** Why a record's instants and counts cannot be a real stream's, or null: every reader refuses it before computing. */
+export function recordShapeProblem(r: z.infer<typeof recordFields>): { path: string; message: string } | null {
+  if (r.chunkTokens.length !== r.chunkNs.length) return { path: 'chunkTokens', message: `has ${r.chunkTokens.length} entries for ${r.chunkNs.length} chunks` };
+  let sum = 0;
+  for (const k of r.chunkTokens) sum += k;
+  if (sum > B.tokens) return { path: 'chunkTokens', message: `carry ${sum} tokens in all, above ${B.tokens} (the output-token limit with its stream allowance)` };
+  let last = r.sendNs;
+  for (const [i, t] of r.chunkNs.entries()) {
+    if (t < last) return { path: `chunkNs.${i}`, message: i === 0 ? 'is before the request was sent' : 'is before the chunk before it' };
+    last = t;
+  }
+  for (const key of ['headersNs', 'firstTokenNs', 'firstAnswerNs', 'endNs'] as const) {
+    const t = r[key];
+    if (t !== null && t < r.sendNs) return { path: key, message: 'is before the request was sent (sendNs)' };
+  }
+  if (r.endNs !== null) {
+    for (const key of ['headersNs', 'firstTokenNs', 'firstAnswerNs'] as const) {
+      const t = r[key];
+      if (t !== null && t > r.endNs) return { path: key, message: 'is after the end of the stream (endNs)' };
+    }
+    if (r.chunkNs.length > 0 && last > r.endNs) return { path: 'chunkNs', message: 'has a chunk after the end of the stream (endNs)' };
+  }
+  return null;
+}
+
+/** One request record, bounded by the limits table and checked for instants in order: the one schema every reader uses. */
+export const rawRecordSchema = recordFields.superRefine((r, ctx) => {
+  const p = recordShapeProblem(r);
+  if (p) ctx.addIssue({ code: 'custom', path: p.path.split('.').map((x) => (/^\d+$/.test(x) ? Number(x) : x)), message: p.message });
 });
 
 /** A record read back from a raw file, with its cell (0 when the file has none). */

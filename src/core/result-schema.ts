@@ -9,6 +9,7 @@ import { arrivalSchema, levelLoadSchema } from './arrival-spec.js';
 import { businessCostSchema } from './cost-success.js';
 import { levelGoodputSchema } from './goodput.js';
 import { rawRecordSchema } from './record-schema.js';
+import { LIMITS, limitMessage } from './limits.js';
 import { sloSchema } from './slo.js';
 import { sessionSummarySchema } from './session-summary.js';
 import { seriesPointSchema } from './utilisation.js';
@@ -236,11 +237,14 @@ export const cellKeySchema = z.object({
   sharedPrefixTokens: z.number().int().nonnegative(),
 });
 
+/** A result's levels, bounded by the limits table like the levels a sweep is given (a file with 5,000 is refused). */
+const boundedLevels = z.array(levelResultSchema).max(LIMITS.levels.max, { error: (i) => limitMessage('levels', Array.isArray(i.input) ? i.input.length : Number(i.input), 'levels') });
+
 export const matrixCellSchema = z.object({
   index: z.number().int().nonnegative(),
   key: cellKeySchema,
   status: z.enum(['complete', 'stopped', 'server-failed']),
-  levels: z.array(levelResultSchema),
+  levels: boundedLevels,
   cards: cardsSchema,
 });
 
@@ -289,7 +293,7 @@ const evidenceFields = {
 export const repeatRunSchema = z.object({
   run: runSchema,
   warnings: z.array(warningSchema),
-  levels: z.array(levelResultSchema),
+  levels: boundedLevels,
   cards: cardsSchema,
   ...evidenceFields,
 });
@@ -298,11 +302,11 @@ export const sweepResultSchema = z.object({
   schemaVersion: z.literal(SCHEMA_VERSION),
   run: runSchema,
   warnings: z.array(warningSchema),
-  levels: z.array(levelResultSchema),
+  levels: boundedLevels,
   cards: cardsSchema,
   ...evidenceFields,
   /** Runs 2..N of `goodput run --repeats N` (the top level is run 1); absent for a single run. */
-  repeats: z.array(repeatRunSchema).optional(),
+  repeats: z.array(repeatRunSchema).max(LIMITS.repeats.max).optional(),
   /** The resolved contract (goodput run); validated by the contract schema when rerun. */
   contract: z.record(z.string(), z.unknown()).nullable().optional(),
   /** sha256 of the canonical contract without its server URL. */

@@ -49,7 +49,8 @@ export function waitUntil(clock: Clock, dueNs: number, signal: AbortSignal): Pro
       const leftMs = (dueNs - clock()) / 1e6;
       if (leftMs <= 0) return resolve();
       if (leftMs < SPIN_BELOW_MS) setImmediate(step);
-      else setTimeout(step, Math.floor(leftMs - SPIN_BELOW_MS / 2));
+      // A timer holds at most 2^31 − 1 ms (Node fires a longer one at once, with a warning): a longer wait re-arms.
+      else setTimeout(step, Math.min(Math.floor(leftMs - SPIN_BELOW_MS / 2), 2 ** 31 - 1));
     };
     step();
   });

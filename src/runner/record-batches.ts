@@ -11,7 +11,7 @@ export interface RecordBatches {
   flush(): void;
 }
 
-export function recordBatches(max: number, maxMs: number, send: (json: string) => void): RecordBatches {
+export function recordBatches(max: number, maxMs: number, send: (json: string, count: number) => void): RecordBatches {
   let batch: RequestRecord[] = [];
   let timer: NodeJS.Timeout | null = null;
   const flush = () => {
@@ -19,8 +19,9 @@ export function recordBatches(max: number, maxMs: number, send: (json: string) =
     timer = null;
     if (batch.length === 0) return;
     const json = JSON.stringify(batch);
+    const count = batch.length;
     batch = [];
-    send(json);
+    send(json, count);
   };
   return {
     add(r) {

@@ -8,11 +8,12 @@
  * modification time) is older than LOCK_STALE_MS is stale whatever host wrote
  * it, and so is one whose pid is gone from this host. Stale locks are taken over.
  */
-import { linkSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { linkSync, lstatSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { hostname } from 'node:os';
 import { pidAlive } from './liveness.js';
+import { StoreError } from './store-error.js';
 
 export interface LockHolder {
   pid: number;
@@ -53,17 +54,40 @@ function readHolder(path: string): LockHolder | null {
   }
 }
 
-/** Who holds the embedded store now, if a live process does. */
-export function currentHolder(dir: string, nowMs = Date.now()): LockHolder | null {
-  const path = lockPathOf(dir);
-  const h = readHolder(path);
-  if (h === null) return null;
-  let beatMs: number;
+/**
+ * A lock file is believed only if this user wrote it where only this user
+ * could: a regular file owned by us, mode 0600, in a folder owned by us. Anything
+ * else (planted by another user of a shared folder) would hand our token to their port.
+ * @throws StoreError('bad-input') naming the file and its owner.
+ */
+function trustedLockStat(path: string): { mtimeMs: number } | null {
+  let st;
   try {
-    beatMs = statSync(path).mtimeMs;
+    st = lstatSync(path);
   } catch {
     return null;
   }
+  const uid = process.getuid?.();
+  if (uid === undefined) return st;
+  const refuse = (why: string) => {
+    throw new StoreError('bad-input', `the lock file ${path} ${why}: not trusting it; remove it if you know what wrote it, or keep --data in a folder only you can write`);
+  };
+  const folder = lstatSync(dirname(path));
+  if (!st.isFile()) refuse('is not a regular file');
+  if (st.uid !== uid) refuse(`is owned by uid ${st.uid}, not by this user (uid ${uid})`);
+  if ((st.mode & 0o077) !== 0) refuse(`has mode ${(st.mode & 0o777).toString(8)}, not 600`);
+  if (folder.uid !== uid) refuse(`is in ${dirname(path)}, owned by uid ${folder.uid}, not by this user (uid ${uid})`);
+  return st;
+}
+
+/** Who holds the embedded store now, if a live process does. @throws StoreError when the lock file is not to be trusted. */
+export function currentHolder(dir: string, nowMs = Date.now()): LockHolder | null {
+  const path = lockPathOf(dir);
+  const st = trustedLockStat(path);
+  if (st === null) return null;
+  const h = readHolder(path);
+  if (h === null) return null;
+  const beatMs = st.mtimeMs;
   if (nowMs - beatMs > LOCK_STALE_MS) return null;
   return h.host !== hostname() || pidAlive(h.pid) ? h : null;
 }

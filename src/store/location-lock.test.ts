@@ -1,6 +1,6 @@
 /** Where the store lives (flags, variables, default) and the embedded single-writer lock. */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -46,7 +46,7 @@ describe('embedded single-writer lock', () => {
   it('a lock left by a killed process is taken over', async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'goodput-lock-')), 'db');
     const dead = spawnSync(process.execPath, ['-e', '0']).pid as number;
-    writeFileSync(lockPathOf(dir), JSON.stringify({ pid: dead, host: hostname(), kind: 'cli', command: 'goodput sweep', since: 'x' }));
+    writeFileSync(lockPathOf(dir), JSON.stringify({ pid: dead, host: hostname(), kind: 'cli', command: 'goodput sweep', since: 'x' }), { mode: 0o600 });
     const got = await acquireEmbeddedLock(dir, { kind: 'cli', command: 'goodput runs' });
     expect(got.ok).toBe(true);
     expect(JSON.parse(readFileSync(lockPathOf(dir), 'utf8')).pid).toBe(process.pid);
@@ -55,7 +55,7 @@ describe('embedded single-writer lock', () => {
   it('a lock whose heartbeat is older than 60 s is stale whatever host wrote it; a fresh one from another host holds', async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'goodput-lock-')), 'db');
     const path = lockPathOf(dir);
-    writeFileSync(path, JSON.stringify({ pid: process.pid, host: 'other-host', kind: 'serve', command: 'goodput serve', since: 'x' }));
+    writeFileSync(path, JSON.stringify({ pid: process.pid, host: 'other-host', kind: 'serve', command: 'goodput serve', since: 'x' }), { mode: 0o600 });
     const at = statSync(path).mtimeMs;
     expect(currentHolder(dir, at + LOCK_STALE_MS - 1)).toMatchObject({ host: 'other-host' });
     expect(currentHolder(dir, at + LOCK_STALE_MS + 1)).toBeNull();
@@ -67,6 +67,26 @@ describe('embedded single-writer lock', () => {
     expect(JSON.parse(readFileSync(path, 'utf8')).host).toBe(hostname());
     if (got.ok) got.lock.release();
   });
+  it('a lock file not written the way we write ours (another mode, a symbolic link) is not trusted: refused naming the file', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'goodput-lock-')), 'db');
+    const path = lockPathOf(dir);
+    // A planted lock pointing our token at someone's port.
+    writeFileSync(path, JSON.stringify({ pid: process.pid, host: hostname(), kind: 'serve', command: 'goodput serve', url: 'http://127.0.0.1:9/', since: 'x' }), { mode: 0o644 });
+    expect(() => currentHolder(dir)).toThrow(`the lock file ${path} has mode 644, not 600: not trusting it`);
+    await expect(acquireEmbeddedLock(dir, { kind: 'cli', command: 'goodput runs' })).rejects.toThrow(/has mode 644, not 600/);
+    rmSync(path);
+    writeFileSync(`${path}.real`, '{}', { mode: 0o600 });
+    symlinkSync(`${path}.real`, path);
+    expect(() => currentHolder(dir)).toThrow(`the lock file ${path} is not a regular file: not trusting it`);
+    if (process.getuid?.() === 0) {
+      // As root (a container), a file owned by another user can be made: refused naming its owner.
+      rmSync(path);
+      writeFileSync(path, '{}', { mode: 0o600 });
+      chownSync(path, 65534, 65534);
+      expect(() => currentHolder(dir)).toThrow(`the lock file ${path} is owned by uid 65534, not by this user (uid 0)`);
+    }
+  });
+
   it('the holder touches its lock every heartbeat, so a long run never looks stale', async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'goodput-lock-')), 'db');
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });

@@ -115,6 +115,20 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 3,
+    name: 'signed worker rows and the coordinator\'s own heartbeat',
+    statements: [
+      // The HMAC of each row under its sweep's key: the coordinator believes only rows its workers signed.
+      'ALTER TABLE worker_shares ADD COLUMN mac TEXT',
+      'ALTER TABLE worker_records ADD COLUMN mac TEXT',
+      // One row per sweep while its coordinator lives: workers abandon a share whose coordinator stopped beating.
+      `CREATE TABLE worker_sweeps (
+        sweep TEXT PRIMARY KEY,
+        seen_at TIMESTAMPTZ NOT NULL DEFAULT now()
+      )`,
+    ],
+  },
 ];
 
 /** Any number; the same on every back end, so concurrent migrators serialize. */

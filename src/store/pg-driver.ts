@@ -23,7 +23,7 @@ export async function openPgDriver(url: string): Promise<SqlDriver> {
     await pool.query('SELECT 1');
   } catch (err) {
     await pool.end().catch(() => {});
-    throw new Error(`cannot connect to PostgreSQL at ${redactDatabaseUrl(url)}: ${(err as Error).message}`);
+    throw Object.assign(new Error(`cannot connect to PostgreSQL at ${redactDatabaseUrl(url)}: ${(err as Error).message}`), { code: (err as { code?: string }).code });
   }
   const run = async <T>(client: pg.Pool | pg.PoolClient, sql: string, params: readonly SqlParam[] = []) =>
     (await client.query(sql, [...params])).rows as T[];

@@ -17,6 +17,9 @@ export interface TestPostgres {
   /** A new empty database on this server, as a URL. */
   createDatabase(): Promise<string>;
   stop(): void;
+  /** Stops the server (fast shutdown) keeping its data, and starts it again on the same port: a database outage. */
+  pause(): void;
+  resume(): void;
 }
 
 function binDir(): string {
@@ -78,6 +81,8 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     return {
       url,
       stop,
+      pause: () => run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']),
+      resume: () => run(join(bin, 'pg_ctl'), ['-D', data, '-l', log, '-w', '-t', '30', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']),
       async createDatabase() {
         const name = `t${process.pid}_${++n}`;
         run(join(bin, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'goodput', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-c', `CREATE DATABASE ${name}`]);

@@ -9,14 +9,15 @@
  * becomes failed records naming it, and the sweep goes on.
  */
 import { randomBytes } from 'node:crypto';
-import { type RequestRecord, type ShareRecords, mergeShareRecords, rawRecordSchema } from '../core/index.js';
+import { LIMITS, type RequestRecord, type ShareRecords, mergeShareRecords, rawRecordSchema } from '../core/index.js';
 import { arrivalOps } from '../workload/index.js';
 import { WORKER_LOST_AFTER_MS, type WorkerView, liveWorkers as liveIn } from '../store/index.js';
-import { monotonicNs } from '../client/index.js';
+import { monotonicNs, preflight } from '../client/index.js';
 import { type ClientThreads, type LevelOnThreads, type SweepSpec, type ThreadedLevel, SweepError, shareSeqs } from '../runner/index.js';
 import type { DialectKind } from '../client/index.js';
 import { measureClockOffset, offsetProblem, wallClock } from './clock-offset.js';
-import { type ShareDetail, type ShareJob, localNs } from './share-job.js';
+import { type ShareDetail, type ShareJob, localNs, shareDetailSchema } from './share-job.js';
+import { SweepKey } from './share-auth.js';
 import { SHARE_CHANNEL, SHARE_QUEUE, START_CHANNEL, type WorkerDb, openWorkerDb } from './worker-db.js';
 
 /** The start instant is named this far ahead, ms: room for the NOTIFY to reach every worker over a network. */
@@ -25,6 +26,16 @@ const START_AHEAD_MS = 250;
 const POLL_MS = 250;
 /** A share no worker has taken after this long fails the level, ms. */
 const TAKE_WITHIN_MS = 30_000;
+/** After Ctrl-C, the workers' last reports are waited for this long at most, ms (the coordinator stops within 2 s). */
+const STOP_GRACE_MS = 1200;
+/** The coordinator's own heartbeat, ms: workers abandon a share whose sweep row is older than COORDINATOR_LOST_AFTER_MS. */
+export const COORDINATOR_BEAT_MS = 500;
+/** A share may run this long past its plan's bound before its worker is called lost, whatever its heartbeat says, ms. */
+const SHARE_DEADLINE_SLACK_MS = 5_000;
+/** Rows of sweeps whose coordinator has not been seen for this long are deleted when a coordinator starts, hours (GOODPUT_WORKER_ROWS_KEEP_HOURS). */
+const KEEP_HOURS_DEFAULT = 24;
+/** A worker_records row larger than this is refused unread, bytes. */
+const MAX_RECORD_ROW_BYTES = 16 * 1024 * 1024;
 
 /** Workers seen within the lost bound. */
 const liveWorkers = (w: WorkerDb): Promise<WorkerView[]> => liveIn(w.db);
@@ -42,7 +53,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * Connects to `databaseUrl` and waits up to `waitMs` for `n` live workers.
  * @throws SweepError('bad-input') naming the database when it does not answer, or the workers when too few are live.
  */
-export async function startCoordinator(databaseUrl: string, n: number, waitMs: number): Promise<Coordinator> {
+export async function startCoordinator(databaseUrl: string, n: number, waitMs: number, secret: Buffer): Promise<Coordinator> {
   let w: WorkerDb;
   try {
     w = await openWorkerDb(databaseUrl, { supervise: true });
@@ -63,6 +74,13 @@ export async function startCoordinator(databaseUrl: string, n: number, waitMs: n
   const changed = new Set<() => void>();
   await w.listen(SHARE_CHANNEL, () => { for (const fn of changed) fn(); });
   const sweep = randomBytes(6).toString('hex');
+  const key = new SweepKey(secret, sweep);
+  // Rows of sweeps long finished or abandoned (their coordinator gone) are not kept past the retention.
+  const keepHours = Number(process.env['GOODPUT_WORKER_ROWS_KEEP_HOURS'] ?? KEEP_HOURS_DEFAULT);
+  await deleteOldSweeps(w, Number.isFinite(keepHours) && keepHours >= 0 ? keepHours : KEEP_HOURS_DEFAULT).catch(() => {});
+  await w.db.query('INSERT INTO worker_sweeps (sweep) VALUES ($1)', [sweep]);
+  const beat = setInterval(() => { void w.db.query('UPDATE worker_sweeps SET seen_at = now() WHERE sweep = $1', [sweep]).catch(() => {}); }, COORDINATOR_BEAT_MS);
+  const signedNotify = (m: { sweep: string; level: number; atMs?: number; stop?: boolean }) => w.notify(START_CHANNEL, { ...m, mac: key.sign('start', m) });
 
   /** Resolves on the next share notification or after POLL_MS, whichever first. */
   const nextChange = () => new Promise<void>((resolve) => {
@@ -71,28 +89,49 @@ export async function startCoordinator(databaseUrl: string, n: number, waitMs: n
     changed.add(done);
   });
 
+  /** The shares' rows signed by this sweep's workers, their figures in range; any other row is as if absent. */
   async function sharesOf(keys: readonly string[]): Promise<Map<string, { worker: string | null; detail: ShareDetail }>> {
-    const rows = await w.db.query<{ share: string; worker: string | null; detail: ShareDetail }>(
-      'SELECT share, worker, detail FROM worker_shares WHERE share = ANY($1::text[])', [`{${keys.map((k) => `"${k}"`).join(',')}}`]);
-    return new Map(rows.map((r) => [r.share, { worker: r.worker, detail: r.detail }]));
+    const rows = await w.db.query<{ share: string; worker: string | null; detail: unknown; mac: string | null }>(
+      'SELECT share, worker, detail, mac FROM worker_shares WHERE share = ANY($1::text[])', [`{${keys.map((k) => `"${k}"`).join(',')}}`]);
+    const out = new Map<string, { worker: string | null; detail: ShareDetail }>();
+    for (const r of rows) {
+      if (!key.verify('share', { share: r.share, worker: r.worker, detail: r.detail }, r.mac)) continue;
+      const detail = shareDetailSchema.safeParse(r.detail);
+      if (detail.success) out.set(r.share, { worker: r.worker, detail: detail.data });
+    }
+    return out;
   }
 
   function forSweep(init: { spec: SweepSpec; model: string; dialect: DialectKind; runId: string; connections: number }): ClientThreads {
     const { apiKey: _key, ...withoutKey } = init.spec;
+
+    /** The worker's claim, with this process's own probe of the server when it agrees; null when the server answers the probe. */
+    async function probeAgrees(claim: string): Promise<string | null> {
+      const spec = init.spec;
+      const again = await preflight({ baseUrl: spec.url, ...(spec.apiKey === undefined ? {} : { apiKey: spec.apiKey }) }, init.model, { timeoutMs: 3000 }).catch((err: unknown) => ({ ok: false as const, message: (err as Error).message }));
+      return again.ok ? null : `${claim} (the coordinator's own probe agrees: ${again.message})`;
+    }
+
     async function runLevel(level: LevelOnThreads): Promise<ThreadedLevel> {
       // A worker lost at an earlier level is not waited for: the level is split over those still live.
       const count = Math.max(1, Math.min(level.count, (await liveWorkers(w)).length));
       const keys = Array.from({ length: count }, (_, i) => `${sweep}/${level.concurrency}/${i}`);
       const jobIds: string[] = [];
+      // No row may be there before the jobs: anything at these shares now was written by someone else.
+      const keyList = `{${keys.map((k) => `"${k}"`).join(',')}}`;
+      await w.db.query('DELETE FROM worker_records WHERE share = ANY($1::text[])', [keyList]);
+      await w.db.query('DELETE FROM worker_shares WHERE share = ANY($1::text[])', [keyList]);
       for (const [i, share] of keys.entries()) {
         const job: ShareJob = {
           share, sweep, index: i, count, concurrency: level.concurrency, requests: level.requests, promptOffset: level.promptOffset,
           spec: withoutKey, needsApiKey: init.spec.apiKey !== undefined, model: init.model, dialect: init.dialect, runId: init.runId, connections: Math.max(1, Math.ceil((init.connections - i) / count)),
         };
-        const id = await w.boss.send(SHARE_QUEUE, job, { retryLimit: 0 });
+        // Signed: a worker takes only jobs a holder of the workers' secret wrote.
+        const id = await w.boss.send(SHARE_QUEUE, { ...job, mac: key.sign('job', JSON.parse(JSON.stringify(job)) as unknown) }, { retryLimit: 0 });
         if (id !== null) jobIds.push(id);
       }
-      const stop = () => { void w.notify(START_CHANNEL, { sweep, level: level.concurrency, stop: true }).catch(() => {}); };
+      let stoppedAt = Infinity;
+      const stop = () => { stoppedAt = Date.now(); void signedNotify({ sweep, level: level.concurrency, stop: true }).catch(() => {}); };
       level.signal.addEventListener('abort', stop, { once: true });
       const sentAt = Date.now();
       const lost = new Map<string, string>();
@@ -120,8 +159,9 @@ export async function startCoordinator(databaseUrl: string, n: number, waitMs: n
         const problem = offsetProblem(own);
         if (problem) throw new SweepError('client-failed', `this machine: ${problem}`);
         const atMs = (await w.nowMs()) + START_AHEAD_MS;
-        await w.notify(START_CHANNEL, { sweep, level: level.concurrency, atMs });
+        await signedNotify({ sweep, level: level.concurrency, atMs });
         started = true;
+        const deadline = Date.now() + shareDeadlineMs(init.spec, level, count);
         const startNs = localNs(atMs, { offsetMs: own.offsetMs, uncertaintyMs: own.uncertaintyMs, originMs: performance.timeOrigin });
         // Every share done, or its worker lost.
         let s = await sharesOf(keys);
@@ -130,25 +170,32 @@ export async function startCoordinator(databaseUrl: string, n: number, waitMs: n
           const failed = keys.map((k) => s.get(k)).find((x) => x?.detail.status === 'failed' || x?.detail.status === 'refused');
           if (failed) throw new SweepError('client-failed', (failed.detail as { reason: string }).reason);
           if (open.length === 0) break;
+          // Stopped: the workers' last reports are not waited for past the grace.
+          if (Date.now() - stoppedAt > STOP_GRACE_MS) break;
           const gone = new Set(await lostWorkers(open.flatMap((k) => s.get(k)?.worker ?? [])));
+          const late = Date.now() > deadline;
           for (const k of open) {
             const who = s.get(k)?.worker;
             if (who && gone.has(who)) lost.set(k, `worker ${who} stopped answering mid-level (not seen for ${WORKER_LOST_AFTER_MS / 1000} s)`);
+            else if (late) lost.set(k, `worker ${who ?? '?'} did not finish share ${k} by its deadline (${Math.round(shareDeadlineMs(init.spec, level, count) / 1000)} s from its plan), whatever its heartbeat said`);
           }
           await nextChange();
           s = await sharesOf(keys);
         }
+        // A worker saying the server stopped answering stops the sweep only once this process's own probe agrees.
+        const claimed = keys.map((k) => s.get(k)?.detail).find((d): d is Extract<ShareDetail, { status: 'done' }> => d?.status === 'done' && d.serverFailure !== null)?.serverFailure ?? null;
+        const confirmed = claimed === null || level.signal.aborted ? null : await probeAgrees(claimed);
         const shares = await Promise.all(keys.map(async (k, i): Promise<ShareRecords> => {
           const row = s.get(k);
           const detail = row?.detail;
           const clock = detail && 'clock' in detail ? detail.clock : null;
           const offsetNs = clock === null ? 0 : Math.round(startNs - localNs(atMs, clock));
-          const records = (await w.db.query<{ record: unknown }>('SELECT record FROM worker_records WHERE share = $1 ORDER BY seq', [k])).map((r) => checkedRecord(r.record, k, row?.worker ?? null));
+          const { records, refused } = await shareRecords(k, init.spec, level, { index: i, count }, level.concurrency);
           // A lost worker's unfinished requests, and any a finished one never got into the database, fail naming it.
-          const serverFailed = detail?.status === 'done' && detail.serverFailure !== null;
+          const serverFailed = detail?.status === 'done' && detail.serverFailure !== null && confirmed !== null;
           // (A session ends at its first failed turn, so a finished share of sessions may rightly send fewer.)
-          const missingIsLoss = lost.has(k) || init.spec.prompts.kind !== 'sessions';
-          const why = lost.get(k) ?? `worker ${row?.worker ?? '?'} finished its share but some of its records never reached the database`;
+          const missingIsLoss = lost.has(k) || refused !== null || init.spec.prompts.kind !== 'sessions';
+          const why = lost.get(k) ?? refused ?? `worker ${row?.worker ?? '?'} finished its share but some of its records never reached the database`;
           if (!level.signal.aborted && !serverFailed && missingIsLoss) records.push(...lostRecords(init.spec, level, { index: i, count }, records, why, `worker ${row?.worker ?? ''}`, monotonicNs() - offsetNs));
           return {
             label: `worker ${row?.worker ?? `share ${i + 1}`}`, records, clockOffsetNs: offsetNs,
@@ -162,7 +209,7 @@ export async function startCoordinator(databaseUrl: string, n: number, waitMs: n
         const plan = init.spec.prompts.kind === 'sessions' ? null : planOffsets(init.spec, level);
         return {
           records: merged, shares,
-          serverFailure: dones.find((d) => d.serverFailure !== null)?.serverFailure ?? null,
+          serverFailure: confirmed,
           scheduledNs: plan === null ? null : plan.map((o) => startNs + o),
           waitedForSlot: dones.reduce((a, d) => a + d.waitedForSlot, 0),
         };
@@ -170,7 +217,9 @@ export async function startCoordinator(databaseUrl: string, n: number, waitMs: n
         // Ready workers wait for a start that will not come: release them, and drop the jobs no one took.
         if (!started) stop();
         await w.boss.cancel(SHARE_QUEUE, jobIds).catch(() => {});
-        throw err;
+        if (err instanceof SweepError) throw err;
+        // Anything else here is the database going away: one line, not a stack.
+        throw new SweepError('client-failed', `the workers' database stopped answering during the level at ${level.concurrency} (${(err as Error).message}); the workers reconnect when it is back`);
       } finally {
         level.signal.removeEventListener('abort', stop);
       }
@@ -184,15 +233,73 @@ export async function startCoordinator(databaseUrl: string, n: number, waitMs: n
     return [...new Set(names)].filter((n) => !alive.has(n));
   }
 
-  return { workers: live, forSweep, close: () => w.close() };
+  /**
+   * A share's records, counted rather than believed: only rows at its own
+   * sequence numbers (its warm-ups and its part of the level), each signed by
+   * this sweep's worker, bounded in size and passing the record schema. Any
+   * other row is refused naming it; with rows outside its sequence numbers the
+   * share's records are not believed at all (the level becomes invalid, saying why).
+   */
+  async function shareRecords(k: string, spec: SweepSpec, level: LevelOnThreads, share: { index: number; count: number }, concurrency: number): Promise<{ records: RequestRecord[]; refused: string | null }> {
+    const warm = spec.prompts.kind === 'sessions' ? 0 : spec.warmup;
+    const seqs = JSON.stringify([...Array.from({ length: warm }, (_, q) => q), ...shareSeqs(spec, level.concurrency, level.requests, share)]);
+    const [extra] = await w.db.query<{ n: number; first: number | null }>(
+      `SELECT count(*)::int AS n, min(seq) AS first FROM worker_records WHERE share = $1 AND NOT (seq IN (SELECT jsonb_array_elements_text($2::jsonb)::int))`, [k, seqs]);
+    if ((extra?.n ?? 0) > 0) return { records: [], refused: `worker_records holds ${extra?.n} row(s) of share ${k} outside its sequence numbers (first: seq ${extra?.first}): written by someone other than its worker, so none of the share's rows is believed` };
+    const rows = await w.db.query<{ seq: number; size: number; record: unknown; mac: string | null }>(
+      `SELECT seq, pg_column_size(record) AS size, CASE WHEN pg_column_size(record) <= $3 THEN record END AS record, mac
+       FROM worker_records WHERE share = $1 AND seq IN (SELECT jsonb_array_elements_text($2::jsonb)::int) ORDER BY seq`, [k, seqs, MAX_RECORD_ROW_BYTES]);
+    const records: RequestRecord[] = [];
+    let refused: string | null = null;
+    for (const r of rows) {
+      const row = `worker_records row (share ${k}, seq ${r.seq})`;
+      let why: string | null = null;
+      if (r.record === null) why = `${row} holds ${r.size} bytes, above ${MAX_RECORD_ROW_BYTES}: refused unread`;
+      else if (!key.verify('record', { share: k, record: r.record }, r.mac)) why = `${row} is not signed by this sweep's worker: refused`;
+      else {
+        const parsed = rawRecordSchema.safeParse(r.record);
+        if (!parsed.success) why = `${row} is not a record: ${parsed.error.issues[0]?.path.join('.') || 'record'}: ${parsed.error.issues[0]?.message ?? 'invalid'}`;
+        else if (parsed.data.seq !== r.seq || parsed.data.concurrency !== concurrency) why = `${row} names seq ${parsed.data.seq} at level ${parsed.data.concurrency}: refused`;
+        else records.push(parsed.data as RequestRecord);
+      }
+      if (why !== null) refused ??= why;
+    }
+    return { records, refused };
+  }
+
+  async function close(): Promise<void> {
+    clearInterval(beat);
+    // The sweep's rows are not kept once it is over: its result holds the records.
+    await w.db.query(`DELETE FROM worker_records WHERE share LIKE $1`, [`${sweep}/%`]).catch(() => {});
+    await w.db.query('DELETE FROM worker_shares WHERE sweep = $1', [sweep]).catch(() => {});
+    await w.db.query('DELETE FROM worker_sweeps WHERE sweep = $1', [sweep]).catch(() => {});
+    await w.close();
+  }
+
+  return { workers: live, forSweep, close };
 }
 
-/** A record as the database holds it, checked like a file: what another process wrote is not trusted. */
-function checkedRecord(x: unknown, share: string, worker: string | null): RequestRecord {
-  const parsed = rawRecordSchema.safeParse(x);
-  if (parsed.success) return parsed.data as RequestRecord;
-  const issue = parsed.error.issues[0];
-  throw new SweepError('client-failed', `worker ${worker ?? '?'} wrote a record of share ${share} that is not one: ${issue?.path.join('.') || 'record'}: ${issue?.message ?? 'invalid'}`);
+/** Deletes the rows of sweeps whose coordinator has not been seen for `hours`. */
+async function deleteOldSweeps(w: WorkerDb, hours: number): Promise<void> {
+  const old = await w.db.query<{ sweep: string }>(
+    `SELECT DISTINCT s.sweep FROM worker_shares s LEFT JOIN worker_sweeps c USING (sweep)
+     WHERE (c.seen_at IS NULL OR c.seen_at < now() - make_interval(hours => $1)) AND s.updated_at < now() - make_interval(hours => $1)`, [hours]);
+  for (const { sweep } of old) {
+    await w.db.query(`DELETE FROM worker_records WHERE share LIKE $1`, [`${sweep}/%`]);
+    await w.db.query('DELETE FROM worker_shares WHERE sweep = $1', [sweep]);
+  }
+  await w.db.query('DELETE FROM worker_sweeps WHERE seen_at < now() - make_interval(hours => $1)', [hours]);
+}
+
+/**
+ * How long a share may take from its start, ms: each of its connections sends
+ * its part of the level one request after the other, each within the request
+ * timeout; bounded at a day, plus slack.
+ */
+export function shareDeadlineMs(spec: SweepSpec, level: LevelOnThreads, count: number): number {
+  const streams = Math.max(1, Math.floor(Math.min(level.concurrency, LIMITS.concurrency.max) / count));
+  const perStream = Math.ceil((spec.warmup + level.requests / count) / streams);
+  return Math.min(perStream * spec.timeouts.totalMs, 86_400_000) + SHARE_DEADLINE_SLACK_MS;
 }
 
 /** An open loop's whole schedule (offsets from the start, ns), or null for a closed loop. */

@@ -16,6 +16,12 @@ export const SHARE_CHANNEL = 'goodput_share';
 export const START_CHANNEL = 'goodput_start';
 /** A worker bumps its row this often, ms (one not seen for WORKER_LOST_AFTER_MS is lost). */
 export const HEARTBEAT_MS = 500;
+/** pg-boss's own schema set-up runs under this advisory lock (ours runs under the store's): processes started together take turns. */
+const BOSS_SETUP_LOCK = 787_802;
+/** Start-up errors worth another try (deadlock, serialization failure, the database starting or shutting down, too many connections)… */
+const TRANSIENT = new Set(['40P01', '40001', '57P03', '57P01', '53300', 'ECONNRESET']);
+/** …tried again for at most this long, ms, waiting 200 ms, 400 ms, … up to 3.2 s between tries. */
+export const STARTUP_RETRY_MS = 30_000;
 
 export interface WorkerDb {
   db: SqlDriver;
@@ -33,32 +39,81 @@ export interface WorkerDb {
  * own schema). `supervise`: run pg-boss's maintenance (the coordinator does).
  * @throws Error naming the database (password redacted) when it does not answer.
  */
-export async function openWorkerDb(url: string, o: { supervise: boolean; delayMs?: number }): Promise<WorkerDb> {
+export interface WorkerDbOptions {
+  /** Run pg-boss's maintenance (the coordinator does). */
+  supervise: boolean;
+  delayMs?: number;
+  /** Also retry "connection refused" at start-up (a worker, a long-running service). */
+  waitForDatabase?: boolean;
+  /** Called when the LISTEN connection is back after the database went away. */
+  onReconnect?: () => void;
+}
+
+export async function openWorkerDb(url: string, o: WorkerDbOptions): Promise<WorkerDb> {
+  // A worker (a long-running service) also waits for a database still starting; a sweep typed by hand is told at once.
+  const transient = (code: string | undefined) => code !== undefined && (TRANSIENT.has(code) || (o.waitForDatabase === true && code === 'ECONNREFUSED'));
+  const until = Date.now() + STARTUP_RETRY_MS;
+  for (let pause = 200; ; pause = Math.min(pause * 2, 3200)) {
+    try {
+      return await openOnce(url, o);
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (!transient(code) || Date.now() + pause > until) throw err;
+      await new Promise((r) => setTimeout(r, pause));
+    }
+  }
+}
+
+async function openOnce(url: string, o: WorkerDbOptions): Promise<WorkerDb> {
   const db = await openPgDriver(url);
-  const listener = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  let listener = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
   listener.on('error', () => {});
   const boss = new PgBoss({ connectionString: url, max: 3, schedule: false, supervise: o.supervise, migrate: true });
   boss.on('error', () => {});
   try {
     await migrate(db);
     await listener.connect();
-    await boss.start();
-    if ((await boss.getQueue(SHARE_QUEUE)) === null) {
-      // Two processes may race to create it: the loser finds it there.
-      await boss.createQueue(SHARE_QUEUE, { name: SHARE_QUEUE, retryLimit: 0, expireInSeconds: 12 * 3600 }).catch(async (err: unknown) => {
-        if ((await boss.getQueue(SHARE_QUEUE)) === null) throw err;
-      });
+    await listener.query('SELECT pg_advisory_lock($1)', [BOSS_SETUP_LOCK]);
+    try {
+      await boss.start();
+      if ((await boss.getQueue(SHARE_QUEUE)) === null) {
+        await boss.createQueue(SHARE_QUEUE, { name: SHARE_QUEUE, retryLimit: 0, expireInSeconds: 12 * 3600 });
+      }
+    } finally {
+      await listener.query('SELECT pg_advisory_unlock($1)', [BOSS_SETUP_LOCK]).catch(() => {});
     }
   } catch (err) {
     await Promise.allSettled([boss.stop({ graceful: false, wait: false }), listener.end(), db.close()]);
-    throw new Error(`PostgreSQL at ${redactDatabaseUrl(url)}: ${(err as Error).message}`);
+    throw Object.assign(new Error(`PostgreSQL at ${redactDatabaseUrl(url)}: ${(err as Error).message}`), { code: (err as { code?: string }).code });
   }
   const handlers = new Map<string, Array<(p: unknown) => void>>();
-  listener.on('notification', (n) => {
+  const onNotification = (n: pg.Notification) => {
     let payload: unknown = null;
     try { payload = JSON.parse(n.payload ?? 'null'); } catch { return; }
     for (const fn of handlers.get(n.channel) ?? []) fn(payload);
-  });
+  };
+  listener.on('notification', onNotification);
+  // The LISTEN connection is one socket: when the database goes away it is opened again (every second) and listens again.
+  let closing = false;
+  const relisten = (dead: pg.Client) => {
+    dead.once('end', () => {
+      if (closing) return;
+      const retry = setInterval(() => {
+        const next = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+        next.on('error', () => {});
+        next.connect().then(async () => {
+          clearInterval(retry);
+          for (const ch of handlers.keys()) await next.query(`LISTEN ${ch}`);
+          next.on('notification', onNotification);
+          listener = next;
+          relisten(next);
+          o.onReconnect?.();
+        }, () => { void next.end().catch(() => {}); });
+      }, 1000);
+      retry.unref();
+    });
+  };
+  relisten(listener);
   // A test hook: each clock read takes this much longer (a far or busy database).
   const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
   return {
@@ -76,6 +131,7 @@ export async function openWorkerDb(url: string, o: { supervise: boolean; delayMs
       await db.query('SELECT pg_notify($1, $2)', [channel, JSON.stringify(payload)]);
     },
     async close() {
+      closing = true;
       await Promise.allSettled([boss.stop({ graceful: false, wait: true }), listener.end()]);
       await db.close();
     },

@@ -22,6 +22,10 @@ const CHROMIUM = process.env['GOODPUT_CHROMIUM'] ?? '/usr/bin/chromium';
 const SCHEDULE = ['--prefill-base-ms', '80', '--prefill-ms-per-token', '0', '--decode-step-ms', '20', '--decode-ms-per-extra-seq', '0'];
 const COMMON = ['--output-tokens', '16', '--prompt-tokens', '16', '--no-server-metrics', '--gpu-source', 'none', '--client-budget-ms', '1000', '--json', '-', '--no-save'];
 
+// The workers' secret every process of this file starts with (they inherit this process's environment).
+const SECRET = 'a1'.repeat(32);
+process.env['GOODPUT_WORKER_SECRET'] = SECRET;
+
 let pgServer: TestPostgres;
 let db: string;
 let sim: SimProcess;

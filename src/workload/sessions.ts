@@ -6,9 +6,9 @@
  * by turn and a prefix cache can reuse the previous turn's. Sessions come from a
  * ShareGPT-style file or are synthetic (seeded uniform draws).
  */
-import { readFile, stat } from 'node:fs/promises';
+import { FileRefusal, readRegularText } from '../files/index.js';
 import { z } from 'zod';
-import { LIMITS, hashString53, limitMessage, mulberry32 } from '../core/index.js';
+import { LIMITS, hashString53, mulberry32 } from '../core/index.js';
 import { WorkloadError } from './errors.js';
 import { COMMON_WORDS } from './synthetic-prompt.js';
 
@@ -75,13 +75,16 @@ const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
  * @throws WorkloadError naming the file and the conversation.
  */
 export async function loadShareGpt(path: string, o: { maxSessions: number; thinkS: Range; seed: number }): Promise<{ source: SessionsSource; skipped: number }> {
-  const size = await stat(path).then((s) => s.size, (err: NodeJS.ErrnoException) => {
-    throw new WorkloadError('unreadable', `conversations ${path}: cannot read (${err.code ?? err.message})`);
-  });
-  if (size > LIMITS.inputFileBytes.max) throw new WorkloadError('length', `conversations ${path}: ${limitMessage('inputFileBytes', size, 'size')}`);
+  let text: string;
+  try {
+    text = await readRegularText(path, { bytes: LIMITS.inputFileBytes.max, what: LIMITS.inputFileBytes.what });
+  } catch (err) {
+    const refusal = err instanceof FileRefusal && err.refused ? err : null;
+    throw new WorkloadError(refusal?.code === 'EFBIG' ? 'length' : 'unreadable', `conversations ${refusal ? refusal.message : `${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`}`);
+  }
   let data: unknown;
   try {
-    data = JSON.parse(await readFile(path, 'utf8'));
+    data = JSON.parse(text);
   } catch {
     throw new WorkloadError('bad-format', `conversations ${path}: not JSON`);
   }

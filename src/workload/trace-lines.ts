@@ -5,8 +5,8 @@
  * is identified by its trace's bytes whatever slice of it was taken.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { LIMITS } from '../core/index.js';
+import { FileRefusal, openRegularFile } from '../files/index.js';
 import { WorkloadError } from './errors.js';
 
 /** The longest line a trace may hold, bytes (a Mooncake line with thousands of hash ids is a few tens of KB). */
@@ -35,10 +35,14 @@ export async function forEachTraceLine(path: string, onLine: (text: string, line
       throw new WorkloadError('bad-format', `trace ${path}: line ${line} is not UTF-8 text`);
     }
     if (text.endsWith('\r')) text = text.slice(0, -1);
+    // A byte-order mark opening the file is not part of its first line (every reader accepts BOM files alike).
+    if (line === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     if (onLine(text, line) === false) wanted = false;
   };
   try {
-    for await (const chunk of createReadStream(path, { highWaterMark: 256 * 1024 }) as AsyncIterable<Buffer>) {
+    // A regular file only: a FIFO or a device would block or stream forever.
+    const { handle } = await openRegularFile(path);
+    for await (const chunk of handle.createReadStream({ highWaterMark: 256 * 1024 }) as AsyncIterable<Buffer>) {
       hash.update(chunk);
       if (!wanted) continue;
       let from = 0;
@@ -57,6 +61,7 @@ export async function forEachTraceLine(path: string, onLine: (text: string, line
     }
   } catch (err) {
     if (err instanceof WorkloadError) throw err;
+    if (err instanceof FileRefusal && err.refused) throw new WorkloadError('unreadable', `trace ${err.message}`);
     throw new WorkloadError('unreadable', `trace ${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
   if (pendingBytes > 0 && wanted) emit(Buffer.concat(pending));

@@ -113,6 +113,20 @@ describe('reading traces', () => {
     expect(process.memoryUsage().rss - before).toBeLessThan(256 * 1024 * 1024);
   });
 
+  it('refuses a timestamp past the horizon (1e15 ms, 1e308) or a trace spanning more than a year, naming the file and line', async () => {
+    const far = file(jsonl([{ timestamp: 0, input_length: 8, output_length: 8 }, { timestamp: 1e15, input_length: 8, output_length: 8 }]));
+    await expect(readTrace(far)).rejects.toThrow(`trace ${far}: line 2: the timestamp 1000000000000 s is past the horizon of 10000000000 s a trace's times may reach`);
+    const huge = file('{"t": 0, "promptTokens": 8, "outputTokens": 8}\n{"t": 1e308, "promptTokens": 8, "outputTokens": 8}\n');
+    await expect(readTrace(huge)).rejects.toThrow(new RegExp(`^trace ${huge}: line 2: the timestamp .* is past the horizon`));
+    const long = file(jsonl([{ timestamp: 0, input_length: 8, output_length: 8 }, { timestamp: 400 * 86_400_000, input_length: 8, output_length: 8 }]));
+    await expect(readTrace(long)).rejects.toThrow(`trace ${long}: line 2: the timestamp is 400 days after the first request, past the 366 days a trace may span; take a --window`);
+  });
+
+  it('reads a trace opening with a byte-order mark like one without', async () => {
+    const bom = file('\uFEFF{"t": 0, "promptTokens": 8, "outputTokens": 8}\n{"t": 1, "promptTokens": 8, "outputTokens": 8}\n');
+    expect((await readTrace(bom)).requests).toHaveLength(2);
+  });
+
   it('refuses a file that cannot be read, naming it', async () => {
     await expect(readTrace(join(dir, 'absent.jsonl'))).rejects.toThrow(`trace ${join(dir, 'absent.jsonl')}: cannot read (ENOENT)`);
   });

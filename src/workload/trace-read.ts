@@ -64,6 +64,11 @@ const shown = (v: unknown): string => {
   return t.length > 40 ? `${t.slice(0, 40)}…` : t;
 };
 
+/** A trace time (ms, from whatever zero the file uses: epoch or its start) is at most this far from 0: ~317 years. */
+export const TRACE_HORIZON_MS = 1e13;
+/** A trace's requests fall within this span of its first, ms (a year). */
+export const TRACE_SPAN_MS = 366 * 86_400_000;
+
 const whole = (where: string, name: string, v: unknown, min: number, limit?: 'promptTokens' | 'outputTokens'): number => {
   const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < min) throw new WorkloadError('bad-format', `${where}: ${name} ${shown(v)} is not a whole number${min > 0 ? ` of at least ${min}` : ''}`);
@@ -183,6 +188,11 @@ export async function readTrace(path: string, o: TraceOptions = {}): Promise<Tra
       row.labels = Object.fromEntries(header.filter((h) => !(CSV_COLUMNS as readonly string[]).includes(h) && h !== 'Total tokens').map((h) => [h, col(h) ?? '']));
     } else {
       row = PARSERS[format](where, jsonObject(where, text));
+    }
+    // Past the horizon a time is no trace's (and a timer could not wait for it): refused at its line.
+    if (!(Math.abs(row.tMs) <= TRACE_HORIZON_MS)) throw new WorkloadError('bad-format', `${where}: the timestamp ${row.tMs / 1000} s is past the horizon of ${TRACE_HORIZON_MS / 1000} s a trace's times may reach`);
+    if (firstMs !== null && row.tMs - firstMs > TRACE_SPAN_MS) {
+      throw new WorkloadError('bad-format', `${where}: the timestamp is ${Math.round((row.tMs - firstMs) / 86_400_000)} days after the first request, past the ${TRACE_SPAN_MS / 86_400_000} days a trace may span; take a --window`);
     }
     if (row.tMs < lastMs) {
       if (o.strict) throw new WorkloadError('bad-format', `${where}: the timestamp goes backwards (${row.tMs / 1000} s after ${lastMs / 1000} s); without --strict the trace is sorted`);
