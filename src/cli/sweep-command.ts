@@ -6,7 +6,7 @@ import { Command, Option } from 'commander';
 import type { LevelResult, RequestRecord, SweepResult } from '../core/index.js';
 import { ENGINE_CHOICES, type EngineChoice, parseEngineChoice } from '../client/index.js';
 import { type SweepEvent, type SweepSpecInput, runSweep } from '../runner/index.js';
-import { CliError, EXIT } from './exit-codes.js';
+import { CliError, EXIT, exitCodeOf, invalidLevelsLine } from './exit-codes.js';
 import { sayWritten, writeFileAtomic, writeRecords } from './files.js';
 import { apiKeyFromEnv, badFlag, parseChoice, parseLevels, parseNumber, parseUrl, redactedCommand } from './parse-flags.js';
 import { telemetryFromFlags } from './telemetry-flags.js';
@@ -160,8 +160,10 @@ async function sweepWith(spec: SweepSpecInput, out: { json?: string | undefined;
     }
     sayWritten([out.json, firstLevel ? undefined : out.raw]);
     await saving?.finish(result, out);
-    const code = result.run.status === 'complete' ? EXIT.ok : result.run.status === 'stopped' ? EXIT.stopped : EXIT.serverFailed;
-    return { code, result };
+    // Last, so a script reading the final line sees it: which levels cannot be compared.
+    const invalid = invalidLevelsLine(result.levels);
+    if (invalid !== null) process.stderr.write(`${invalid}\n`);
+    return { code: exitCodeOf(result), result };
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
