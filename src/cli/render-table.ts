@@ -69,6 +69,19 @@ export function renderCards(cards: Cards): string {
   return [model, engine, platform].join('\n');
 }
 
+/**
+ * How long the synthetic prompts were and how that was counted, with what the
+ * server added on top (its usage minus what was sent); null without synthetic prompts.
+ */
+export function promptLine(levels: readonly LevelResult[]): string | null {
+  const p = levels.find((l) => l.promptTokens.countedBy !== undefined)?.promptTokens;
+  if (p?.sent === undefined || p.sent === null || p.countedBy === undefined) return null;
+  const added = levels.flatMap((l) => (typeof l.promptTokens.templateTokens === 'number' ? [l.promptTokens.templateTokens] : []));
+  const mean = added.length > 0 ? added.reduce((a, x) => a + x, 0) / added.length : null;
+  const template = mean === null ? '' : ` · the server counted ${fmt(p.sent + mean)}: ${fmt(mean)} tokens of its own (chat template, BOS) reported apart`;
+  return `prompts ${p.sent} tokens each, ${clean(p.countedBy)}${template}`;
+}
+
 /** Everything a person reads after a sweep: warnings, the table, the cards, the stop reason. */
 export function renderResult(result: SweepResult, color: boolean): string {
   const c = color ? pc : pc.createColors(false);
@@ -76,6 +89,8 @@ export function renderResult(result: SweepResult, color: boolean): string {
   const outputs = result.run.arrival?.kind === 'trace' ? `replay of ${clean(result.run.arrival.source.file)} (${result.run.arrival.source.format}, sha256 ${result.run.arrival.source.sha256.slice(0, 12)}…)` : `${result.run.outputTokens} output tokens`;
   const head = `${clean(result.run.model)} at ${clean(result.run.url)} · ${outputs} · thinking ${result.run.thinking}`;
   parts.push(c.bold(head));
+  const prompts = promptLine(result.levels);
+  if (prompts !== null) parts.push(prompts);
   for (const w of result.warnings) parts.push(c.yellow(`warning: ${clean(w.message)}`));
   parts.push('', renderTable(result.levels, color), ...levelNotes(result.levels), ...renderTelemetry(result.levels), '', renderCards(result.cards));
   if (result.run.stopReason) parts.push('', c.red(`Sweep ${result.run.status}: ${clean(result.run.stopReason)}`));

@@ -22,7 +22,7 @@ export interface SweepFlags {
   endpoint: string; engine: string; apiKey?: string; apiKeyEnv?: string; gpu?: string; forceLength: boolean; temperature: string;
   seed: string; clientBudgetMs: string; clientThreads: string; workers?: string; workersWait: string; timeoutS: string;
   gpuSource: string; dcgmUrl?: string; metricsUrl?: string; serverMetrics: boolean; metricsIntervalMs: string;
-  save?: boolean; data?: string; databaseUrl?: string;
+  save?: boolean; data?: string; databaseUrl?: string; tokenizer?: string;
 }
 
 /** `--engine` → a dialect kind or 'auto', or a CliError listing the valid values. */
@@ -39,7 +39,8 @@ export function addSweepOptions(cmd: Command, withUrl = true): Command {
     .option('--model <name>', 'model id (default: the first model the server lists)')
     .option('--levels <list>', 'concurrency levels, comma-separated; run ascending', '1,2,4,8,16')
     .option('--output-tokens <n>', 'output tokens per request (below 128 is recorded as a warning)', '256')
-    .option('--prompt-tokens <n>', 'prompt length in tokens (synthetic words)', '512')
+    .option('--prompt-tokens <n>', 'prompt length in the server\'s tokens (exact where it can count them: see --tokenizer)', '512')
+    .option('--tokenizer <auto|file|approximate>', 'how prompt tokens are counted: auto (the server\'s tokenize route, else words labelled approximate), a tokenizer.json, or approximate (words)', 'auto')
     .option('--requests-per-level <n|auto>', 'measured requests per level; auto = max(8, 4 × concurrency)', 'auto')
     .option('--warmup <n>', 'warm-up requests before each level, excluded from every number', '1')
     .option('--hourly-cost <usd>', 'hardware cost per hour; enables cost per 1M output tokens')
@@ -82,6 +83,7 @@ export function specFromFlags(f: SweepFlags, argv: readonly string[]): SweepSpec
     levels: parseLevels('--levels', f.levels),
     outputTokens: parseNumber('--output-tokens', f.outputTokens, { integer: true, min: 1, limit: 'outputTokens' }),
     promptTokens: parseNumber('--prompt-tokens', f.promptTokens, { integer: true, min: 1, limit: 'promptTokens' }),
+    tokenizer: f.tokenizer === undefined || f.tokenizer === 'auto' || f.tokenizer === 'approximate' ? { kind: f.tokenizer ?? 'auto' } : { kind: 'file', path: f.tokenizer },
     requestsPerLevel: requests,
     warmup: parseNumber('--warmup', f.warmup, { integer: true, min: 0, limit: 'warmupRequests' }),
     thinking: parseChoice('--thinking', f.thinking, ['off', 'on'] as const) === 'on',

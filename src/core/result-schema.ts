@@ -108,7 +108,16 @@ export const levelResultSchema = z.object({
     short: z.number().int(),
   }),
   reasoningTokens: z.object({ total: z.number(), source: z.enum(['usage', 'chunks', 'none']) }),
-  promptTokens: z.object({ mean: z.number().nullable() }),
+  promptTokens: z.object({
+    /** Mean usage.prompt_tokens of successful requests: what the server counted. */
+    mean: z.number().nullable(),
+    /** Tokens of each synthetic prompt as sent (the label); null for prompts of their own lengths. Absent in earlier results. */
+    sent: z.number().int().positive().nullable().optional(),
+    /** What the server added to each prompt (chat template, BOS): mean − sent, when `sent` was counted exactly; else null. Absent in earlier results. */
+    templateTokens: z.number().nullable().optional(),
+    /** How `sent` was counted (the tokenizer's label: exact, or approximate and why). Absent in earlier results. */
+    countedBy: z.string().optional(),
+  }),
   clientBound: clientBoundSchema,
   gpuMemMiB: gpuMemSchema,
   /** GPU utilisation, power and energy with their source; null when no GPU source was used (absent in earlier results). */

@@ -81,6 +81,15 @@ export function failureSummary(levels: readonly LevelResult[]): string | null {
   return `${bad.length === 1 ? '1 level has' : `${bad.length} levels have`} failed requests, so ${bad.length === 1 ? 'its' : 'their'} averages are invalid and left out of the peak: ${list}.`;
 }
 
+/** "256-token synthetic prompts (exact: …)", with how they were counted and what the server added, when the levels say. */
+function promptWords(tokens: number, levels: readonly LevelResult[]): string {
+  const p = levels.find((l) => l.promptTokens.countedBy !== undefined)?.promptTokens;
+  if (p?.countedBy === undefined) return `${tokens}-token synthetic prompts`;
+  const added = levels.flatMap((l) => (typeof l.promptTokens.templateTokens === 'number' ? [l.promptTokens.templateTokens] : []));
+  const extra = added.length > 0 ? `; the server added ${num(added.reduce((a, x) => a + x, 0) / added.length, 1)} tokens of its own (chat template, BOS)` : '';
+  return `${tokens}-token synthetic prompts (${p.countedBy}${extra})`;
+}
+
 /** The table's caption: workload and statistics (a replay's and a session run's levels say what they were). */
 export function tableCaption(w: { promptTokens: number; outputTokens: number; thinking: boolean; requestsPerLevel: number | 'auto' }, levels: readonly LevelResult[] = []): string {
   const requests = w.requestsPerLevel === 'auto' ? 'max(8, 4 × concurrency)' : String(w.requestsPerLevel);
@@ -88,7 +97,7 @@ export function tableCaption(w: { promptTokens: number; outputTokens: number; th
     ? `Per level, a replay of a recorded trace: each request with its own prompt and output lengths, sent at its recorded time (at the level's speed), thinking ${w.thinking ? 'on' : 'off'}, no warm-up. Concurrency is the most requests in flight at once.`
     : levels.some((l) => l.sessions)
       ? `Per level, multi-turn sessions: each turn sent with the conversation so far, the model's answers included, thinking ${w.thinking ? 'on' : 'off'}, no warm-up. Concurrency is the most requests in flight at once.`
-      : `Per concurrency level: ${w.promptTokens}-token synthetic prompts, ${w.outputTokens} output tokens, thinking ${w.thinking ? 'on' : 'off'}, ${requests} measured requests after a warm-up.`;
+      : `Per concurrency level: ${promptWords(w.promptTokens, levels)}, ${w.outputTokens} output tokens, thinking ${w.thinking ? 'on' : 'off'}, ${requests} measured requests after a warm-up.`;
   return `${workload} Throughput is output tokens ÷ level duration; per-request is the mean of each request's rate; ` +
     'TTFT, TPOT and e2e are percentiles of all successful requests. All measured.';
 }
