@@ -5,14 +5,14 @@
  * from a server or a file goes through sanitizeForTerminal.
  */
 import pc from 'picocolors';
-import { type Cards, type LevelResult, type SweepResult, sanitizeForTerminal as clean } from '../core/index.js';
+import { type Cards, type LevelAxis, type LevelResult, type SweepResult, levelAxis, levelValue, sanitizeForTerminal as clean } from '../core/index.js';
 import { levelNotes } from './level-notes.js';
 import { renderTelemetry } from './render-telemetry.js';
 
 const fmt = (x: number | null | undefined, digits = 1) => (x === null || x === undefined ? '—' : x.toFixed(digits));
 
 const HEADERS = [
-  'Concurrency', 'Throughput tok/s', 'Per-request tok/s', 'TTFT p50 (ms)', 'TTFT p95 (ms)', 'TPOT p50 (ms)',
+  'Throughput tok/s', 'Per-request tok/s', 'TTFT p50 (ms)', 'TTFT p95 (ms)', 'TPOT p50 (ms)',
   'e2e p50 (ms)', 'Failed', 'GPU mem (MiB)', 'Status',
 ];
 
@@ -22,10 +22,11 @@ function status(l: LevelResult): string {
   return 'ok';
 }
 
-function row(l: LevelResult): string[] {
+/** The level's place on its axis first; an open loop's peak in flight beside it. */
+function row(l: LevelResult, axis: LevelAxis): string[] {
   const mem = l.gpuMemMiB.available ? fmt(l.gpuMemMiB.peak, 0) : 'n/a';
   return [
-    String(l.concurrency), fmt(l.throughputTokS), fmt(l.perRequestTokS?.mean), fmt(l.ttftMs?.p50), fmt(l.ttftMs?.p95),
+    axis.format(levelValue(l)), ...(axis.open ? [String(l.concurrency)] : []), fmt(l.throughputTokS), fmt(l.perRequestTokS?.mean), fmt(l.ttftMs?.p50), fmt(l.ttftMs?.p95),
     fmt(l.tpotMs?.p50, 2), fmt(l.e2eMs?.p50, 0), String(l.failed), mem, status(l),
   ];
 }
@@ -33,12 +34,14 @@ function row(l: LevelResult): string[] {
 /** The results table; `color` adds emphasis for a terminal. */
 export function renderTable(levels: readonly LevelResult[], color: boolean): string {
   const c = color ? pc : pc.createColors(false);
-  const rows = levels.map(row);
-  const widths = HEADERS.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
+  const axis = levelAxis(levels);
+  const headers = [axis.name, ...(axis.open ? ['Peak in flight'] : []), ...HEADERS];
+  const rows = levels.map((l) => row(l, axis));
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   const line = (cells: string[]) => cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padStart(widths[i] as number))).join('  ');
-  const out = [c.bold(line(HEADERS))];
+  const out = [c.bold(line(headers))];
   levels.forEach((l) => {
-    const text = line(row(l));
+    const text = line(row(l, axis));
     if (l.invalid) out.push(c.red(text));
     else if (l.clientBound.bound) out.push(c.yellow(text));
     else out.push(text);

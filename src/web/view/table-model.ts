@@ -3,7 +3,7 @@
  * queued), cells in the seed's column order, an invalid level's averages
  * marked dimmed with the reason, and Failed emphasized when non-zero.
  */
-import type { LevelResult } from '../../core/index.js';
+import { type LevelResult, levelValue } from '../../core/index.js';
 import { num } from './format.js';
 import { AVERAGE_METRICS, METRICS, type MetricKey, TABLE_METRICS } from './metrics.js';
 
@@ -48,7 +48,7 @@ function doneRow(l: LevelResult): TableRow {
     const text = k === 'gpuMem' && !l.gpuMemMiB.available ? 'n/a' : num(m.value(l), m.digits);
     return { metric: k, text, dimmed: l.invalid && AVERAGE_METRICS.has(k), alarm: k === 'failed' && l.failed > 0 };
   });
-  return { concurrency: l.concurrency, state: 'done', cells, invalid: l.invalid, clientBound: l.clientBound.bound, status: statusText(l) };
+  return { concurrency: levelValue(l), state: 'done', cells, invalid: l.invalid, clientBound: l.clientBound.bound, status: statusText(l) };
 }
 
 function pendingRow(concurrency: number, live: LiveLevel | null): TableRow {
@@ -64,8 +64,9 @@ function pendingRow(concurrency: number, live: LiveLevel | null): TableRow {
  * @param planned every level the run will measure, when it is still running.
  */
 export function tableRows(levels: readonly LevelResult[], planned: readonly number[] = [], live: LiveLevel | null = null): TableRow[] {
-  const rows = [...levels].sort((a, b) => a.concurrency - b.concurrency).map(doneRow);
-  const done = new Set(levels.map((l) => l.concurrency));
+  // Rows are the levels' own values on their axis (a replay's speeds), never the peak an open loop reached.
+  const rows = [...levels].sort((a, b) => levelValue(a) - levelValue(b)).map(doneRow);
+  const done = new Set(levels.map(levelValue));
   for (const c of [...new Set(planned)].sort((a, b) => a - b)) {
     if (!done.has(c)) rows.push(pendingRow(c, live?.concurrency === c ? live : null));
   }
