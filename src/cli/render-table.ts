@@ -27,7 +27,9 @@ function row(l: LevelResult, axis: LevelAxis): string[] {
   const mem = l.gpuMemMiB.available ? fmt(l.gpuMemMiB.peak, 0) : 'n/a';
   return [
     axis.format(levelValue(l)), ...(axis.open ? [String(l.concurrency)] : []), fmt(l.throughputTokS), fmt(l.perRequestTokS?.mean), fmt(l.ttftMs?.p50), fmt(l.ttftMs?.p95),
-    fmt(l.tpotMs?.p50, 2), fmt(l.e2eMs?.p50, 0), String(l.failed), mem, status(l),
+    fmt(l.tpotMs?.p50, 2), fmt(l.e2eMs?.p50, 0),
+    ...(axis.open ? [fmt(l.fromSchedule?.ttftMs?.p50), fmt(l.fromSchedule?.e2eMs?.p50, 0), fmt(l.load?.scheduleLagMs?.p99, 2)] : []),
+    String(l.failed), mem, status(l),
   ];
 }
 
@@ -35,7 +37,10 @@ function row(l: LevelResult, axis: LevelAxis): string[] {
 export function renderTable(levels: readonly LevelResult[], color: boolean): string {
   const c = color ? pc : pc.createColors(false);
   const axis = levelAxis(levels);
-  const headers = [axis.name, ...(axis.open ? ['Peak in flight'] : []), ...HEADERS];
+  // Open loops: latency from the scheduled send beside the usual (from the actual send), and the lag between them.
+  const sched = axis.open ? ['TTFT p50 from schedule (ms)', 'e2e p50 from schedule (ms)', 'Schedule lag p99 (ms)'] : [];
+  const base = HEADERS.slice(0, HEADERS.indexOf('Failed'));
+  const headers = [axis.name, ...(axis.open ? ['Peak in flight'] : []), ...base, ...sched, ...HEADERS.slice(base.length)];
   const rows = levels.map((l) => row(l, axis));
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   const line = (cells: string[]) => cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padStart(widths[i] as number))).join('  ');

@@ -99,6 +99,16 @@ export const levelResultSchema = z.object({
   iclMs: nullable(z.object({ p50: ms, p99: ms })),
   tokensPerChunk: nullable(z.object({ mean: z.number() })),
   e2eMs: nullable(z.object({ p50: ms, p95: ms })),
+  /**
+   * Open-loop levels (rate, burst, trace, session rate): TTFT and e2e measured from
+   * each request's scheduled send instead of its actual send — what a user due at
+   * that moment waits. They exceed ttftMs/e2eMs by the schedule lag (load.scheduleLagMs).
+   * Absent for closed loops and in earlier results.
+   */
+  fromSchedule: z.object({
+    ttftMs: nullable(z.object({ p50: ms, p95: ms, p99: ms })),
+    e2eMs: nullable(z.object({ p50: ms, p95: ms })),
+  }).optional(),
   outputTokens: z.object({
     mean: z.number().nullable(),
     min: z.number().nullable(),
