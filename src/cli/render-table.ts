@@ -91,7 +91,7 @@ export function promptLine(levels: readonly LevelResult[]): string | null {
 }
 
 /** Everything a person reads after a sweep: warnings, the table, the cards, the stop reason. */
-export function renderResult(result: SweepResult, color: boolean): string {
+export function renderResult(result: SweepResult, color: boolean, table?: string): string {
   const c = color ? pc : pc.createColors(false);
   const parts: string[] = [];
   const outputs = result.run.arrival?.kind === 'trace' ? `replay of ${clean(result.run.arrival.source.file)} (${result.run.arrival.source.format}, sha256 ${result.run.arrival.source.sha256.slice(0, 12)}…)` : `${result.run.outputTokens} output tokens`;
@@ -100,7 +100,8 @@ export function renderResult(result: SweepResult, color: boolean): string {
   const prompts = promptLine(result.levels);
   if (prompts !== null) parts.push(prompts);
   for (const w of result.warnings) parts.push(c.yellow(`warning: ${clean(w.message)}`));
-  parts.push('', renderTable(result.levels, color), ...levelNotes(result.levels), ...renderTelemetry(result.levels), '', renderCards(result.cards));
+  // A repeated run shows its medians and ranges instead of run 1's own table.
+  parts.push('', table ?? renderTable(result.levels, color), ...levelNotes(result.levels), ...renderTelemetry(result.levels), '', renderCards(result.cards));
   if (result.run.stopReason) parts.push('', c.red(`Sweep ${result.run.status}: ${clean(result.run.stopReason)}`));
   return parts.join('\n');
 }
