@@ -218,6 +218,8 @@ export const engineCardSchema = z.object({
   })),
   /** Levels left out of the peak, each with why. */
   excluded: z.array(z.object({ concurrency: z.number(), reason: z.string() })),
+  /** Why the peak is not a saturation point (the highest level tested gives it and the curve still rose), or null. Absent in earlier results. */
+  notSaturated: z.string().nullable().optional(),
 });
 
 export const platformCardSchema = z.object({
