@@ -4,14 +4,13 @@
  * the prefix cache an earlier speed warmed (each level has its own salt), while
  * the trace's own shared prefixes stay shared inside a level.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepResultSchema } from '../core/index.js';
 import { type SimProcess, spawnSimProcess } from '../sim/index.js';
 import { runGoodput } from '../test-support/goodput-process.js';
-import { writeMooncakeTrace } from '../test-support/trace-fixtures.js';
 import { throughputChart } from '../web/index.js';
 
 let sim: SimProcess;
@@ -25,10 +24,13 @@ afterAll(async () => { await sim?.stop(); });
 describe('replay at several speeds', () => {
   it('three speeds: three rows under Speed, charts on the speeds, cached prompt tokens alike at every speed', async () => {
     const trace = join(dir, 'mooncake.jsonl');
-    // No bursts: requests far enough apart at 4× that a prefix is cached before the next one asks for it.
-    writeMooncakeTrace(trace, 40, 4000, 10_000);
+    // Evenly spaced (200 ms, 50 ms at 4×: every request done before the next), four shared prefixes:
+    // whether a prefix is cached depends only on the trace, never on timing.
+    const traced = Array.from({ length: 24 }, (_, i) => ({ timestamp: i * 200, input_length: 2 * 512 + 40, output_length: 8, hash_ids: [1000 + (i % 4), 2000 + (i % 4), 9000 + i] }));
+    writeFileSync(trace, traced.map((x) => JSON.stringify(x)).join('\n') + '\n');
     const json = join(dir, 'speeds.json');
-    const r = await runGoodput(['replay', trace, '--url', sim.url, '--speed', '1,2,4', '--json', json, '--no-save', '--no-server-metrics'], {}, 120_000);
+    const data = join(dir, 'db');
+    const r = await runGoodput(['replay', trace, '--url', sim.url, '--speed', '1,2,4', '--json', json, '--save', '--data', data, '--no-server-metrics', '--client-budget-ms', '1000'], {}, 120_000);
     expect(r.code, r.stderr).toBe(0);
     const result = sweepResultSchema.parse(JSON.parse(readFileSync(json, 'utf8')));
     expect(result.levels.map((l) => l.load?.level)).toEqual([1, 2, 4]);
@@ -43,6 +45,13 @@ describe('replay at several speeds', () => {
     const table = throughputChart.table([{ label: 'run', role: 'single', levels: result.levels }]);
     expect(table.headers[0]).toBe('Speed');
     expect(table.rows.map((x) => x[0])).toEqual(['1×', '2×', '4×']);
+    // The history row (a loaded machine cannot make a level client-bound: the budget is wide): the peak on the speed axis, and the trace's own lengths rather than the sweep default.
+    const list = await runGoodput(['runs', 'list', '--data', data]);
+    expect(list.stdout, list.stdout).toMatch(/@ [124]×/);
+    expect(list.stdout).not.toMatch(/@ c=/);
+    const show = await runGoodput(['runs', 'show', '1', '--data', data]);
+    expect(show.stdout.split('\n')[0]).toContain('· trace lengths ·');
+    expect(show.stdout).toMatch(/^\s*Speed\s+Peak in flight/m);
     expect(throughputChart.summary([{ label: 'run', role: 'single', levels: result.levels }])).toMatch(/at speed 1× and (peaks|is) .* at speed \d×/);
   });
 });

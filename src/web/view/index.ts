@@ -16,3 +16,4 @@ export * from './form-rules.js';
 export * from './identity.js';
 export * from './replay-charts.js';
 export * from './clients.js';
+export * from './history-model.js';
