@@ -90,11 +90,20 @@ export function promptLine(levels: readonly LevelResult[]): string | null {
   return `prompts ${p.sent} tokens each, ${clean(p.countedBy)}${template}`;
 }
 
+/** "8–25 output tokens" as the answers came back, over every level; the requests' own caps, not the sweep default. */
+function sentRange(levels: readonly LevelResult[]): string {
+  const lo = Math.min(...levels.flatMap((l) => (l.outputTokens.min === null ? [] : [l.outputTokens.min])));
+  const hi = Math.max(...levels.flatMap((l) => (l.outputTokens.max === null ? [] : [l.outputTokens.max])));
+  return Number.isFinite(lo) ? `${lo === hi ? lo : `${lo}–${hi}`} output tokens` : 'no answer came back';
+}
+
 /** Everything a person reads after a sweep: warnings, the table, the cards, the stop reason. */
 export function renderResult(result: SweepResult, color: boolean, table?: string): string {
   const c = color ? pc : pc.createColors(false);
   const parts: string[] = [];
-  const outputs = result.run.arrival?.kind === 'trace' ? `replay of ${clean(result.run.arrival.source.file)} (${result.run.arrival.source.format}, sha256 ${result.run.arrival.source.sha256.slice(0, 12)}…)` : `${result.run.outputTokens} output tokens`;
+  const outputs = result.run.arrival?.kind === 'trace'
+    ? `replay of ${clean(result.run.arrival.source.file)} (${result.run.arrival.source.format}, sha256 ${result.run.arrival.source.sha256.slice(0, 12)}…), each request with its traced lengths`
+    : result.levels.some((l) => l.sessions !== undefined) ? `multi-turn sessions, each answer capped at its own length (${sentRange(result.levels)})` : `${result.run.outputTokens} output tokens`;
   const head = `${clean(result.run.model)} at ${clean(result.run.url)} · ${outputs} · thinking ${result.run.thinking}`;
   parts.push(c.bold(head));
   const prompts = promptLine(result.levels);
