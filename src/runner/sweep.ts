@@ -13,7 +13,7 @@ import { checkContext } from './context-check.js';
 import { EngineChecks } from './engine-checks.js';
 import { resolveEngine } from './engine-setup.js';
 import type { GpuSource } from '../telemetry/index.js';
-import { levelWarnings, startRunTelemetry } from './level-telemetry.js';
+import { levelWarnings, startRunTelemetry, withLostShares } from './level-telemetry.js';
 import { SweepError } from './errors.js';
 import { startLoopMonitor } from './loop-delay.js';
 import { loadOf, runLevel } from './run-level.js';
@@ -167,7 +167,7 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
       if (run.serverFailure) {
         status = 'server-failed';
         stopReason = `the server stopped answering during the concurrency-${c} level, after ${done} of ${requests} requests (${failed} failed): ${run.serverFailure}. ` +
-          (levels.length > 0 ? `Levels ${levels.map((l) => l.concurrency).join(', ')} are complete.` : 'No level was completed.');
+          (levels.length === 0 ? 'No level was completed.' : levels.length === 1 ? `Level ${levels[0]?.concurrency} is complete.` : `Levels ${levels.map((l) => l.concurrency).join(', ')} are complete.`);
         break;
       }
       if (signal.aborted) break;
@@ -183,7 +183,7 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
       checks.add(run.records);
       emit({ kind: 'level-end', level, records: run.records });
       await deps.afterLevel?.(level, run.records);
-      for (const w of levelWarnings(tel, level)) warn(w);
+      for (const w of levelWarnings(tel, level)) warn(withLostShares(w, level));
       const mismatch = lengths ? promptLengthWarning(level, sent, lengths.info, level.load?.label ?? `concurrency ${c}`) : null;
       if (mismatch) warn(mismatch);
       if (level.clientBound.bound) warn({ code: 'client-bound', message: `concurrency ${c}: ${level.clientBound.reason}` });
