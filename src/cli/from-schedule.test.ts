@@ -12,6 +12,7 @@ import {
 import { type SimProcess, spawnSimProcess } from '../sim/index.js';
 import { renderTable } from './render-table.js';
 import { runSweep } from '../runner/index.js';
+import { num, scheduleRows } from '../web/index.js';
 
 let sim: SimProcess;
 beforeAll(async () => {
@@ -51,6 +52,10 @@ describe('latency from the intended send', () => {
     expect(level?.fromSchedule?.e2eMs).toEqual(percentiles(ok.map((r) => e2eFromScheduleMs(r) as number), [50, 95]));
     expect(level?.fromSchedule?.ttftMs?.p99).toBeGreaterThan(level?.ttftMs?.p99 ?? Infinity);
     expect(level?.goodput?.checks.map((c) => c.metric)).toEqual(['ttftMs', 'ttftFromScheduleMs']);
+    // The page's "From the schedule" table: the same figures, from the level.
+    const [row] = scheduleRows(result.levels);
+    expect(row?.[2]).toBe(num(level?.fromSchedule?.ttftMs?.p50));
+    expect(row?.[6]).toBe(num(level?.load?.scheduleLagMs?.p99, 2));
     const table = renderTable(result.levels, false);
     expect(table).toMatch(/Rate \(req\/s\)\s+Peak in flight .*TTFT p50 from schedule \(ms\)\s+e2e p50 from schedule \(ms\)\s+Schedule lag p99 \(ms\)/);
   });

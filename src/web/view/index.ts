@@ -17,3 +17,4 @@ export * from './identity.js';
 export * from './replay-charts.js';
 export * from './clients.js';
 export * from './history-model.js';
+export * from './schedule-model.js';
