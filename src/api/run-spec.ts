@@ -10,6 +10,7 @@ export function runSpecOf(spec: SweepSpec): RunSpec {
     promptTokens: spec.promptTokens, requestsPerLevel: spec.requestsPerLevel, warmup: spec.warmup, thinking: spec.thinking,
     forceLength: spec.forceLength, temperature: spec.temperature, seed: spec.seed, hourlyCostUsd: spec.hourlyCostUsd,
     baselineRateUsdPer1M: spec.baselineRateUsdPer1M, gpuLabel: spec.gpuLabel, command: spec.command,
+    arrivalKind: spec.arrival.kind, promptsKind: spec.prompts.kind,
   };
 }
 

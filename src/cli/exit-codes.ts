@@ -9,9 +9,28 @@ export const EXIT = {
   serverFailed: 3,
   /** Measured, but the store failed under the sweep: the files written are whole; `goodput runs import` stores them. */
   notStored: 4,
+  /** Measured, but no level was valid (every level had failed requests): the result was still written. */
+  noValidLevel: 5,
   /** Stopped by the user (SIGINT/SIGTERM): finished levels were kept and written. */
   stopped: 130,
 } as const;
+
+/** A finished run's code: how it ended, then whether any level it measured is valid. */
+export function exitCodeOf(result: { run: { status: string }; levels: readonly { invalid: boolean }[] }): number {
+  if (result.run.status === 'stopped') return EXIT.stopped;
+  if (result.run.status !== 'complete') return EXIT.serverFailed;
+  return result.levels.some((l) => !l.invalid) ? EXIT.ok : EXIT.noValidLevel;
+}
+
+/** The last line of a finished run that kept invalid levels, or null when every level is valid. */
+export function invalidLevelsLine(levels: readonly { invalid: boolean; load?: { label: string } | undefined; concurrency: number }[]): string | null {
+  const bad = levels.filter((l) => l.invalid);
+  if (bad.length === 0) return null;
+  const names = bad.map((l) => l.load?.label ?? `concurrency ${l.concurrency}`).join(', ');
+  return bad.length === levels.length
+    ? `No valid level: every level had failed requests (${names}); exit code ${EXIT.noValidLevel}.`
+    : `${bad.length} of ${levels.length} levels invalid (${names}): their figures are not comparable.`;
+}
 
 /** An error the CLI reports as one line and a given exit code. */
 export class CliError extends Error {

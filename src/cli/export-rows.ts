@@ -5,7 +5,7 @@
  * column list is the schema the README documents.
  */
 import {
-  type RawRecord, type Slo, e2eMs, judgeRequest, sendLagMs, tpotMs, ttfaMs, ttftMs,
+  type RawRecord, type Slo, e2eFromScheduleMs, e2eMs, judgeRequest, sendLagMs, tpotMs, ttfaMs, ttftFromScheduleMs, ttftMs,
 } from '../core/index.js';
 
 export type Cell = string | number | boolean | null;
@@ -26,7 +26,7 @@ const failure = (r: RawRecord): string | null => {
 
 export const EXPORT_COLUMNS: readonly ExportColumn[] = [
   { name: 'cell', type: 'int', unit: '', description: 'matrix cell (0 without a matrix)', get: (r) => r.cell },
-  { name: 'level', type: 'float', unit: 'axis', description: 'level value: streams, req/s or burst size', get: (r) => r.concurrency },
+  { name: 'level', type: 'float', unit: 'axis', description: 'level value: streams, req/s, burst size, trace speed or sessions/s', get: (r) => r.concurrency },
   { name: 'seq', type: 'int', unit: '', description: 'sequence within the level, warm-ups first', get: (r) => r.seq },
   { name: 'warmup', type: 'bool', unit: '', description: 'warm-up request, excluded from every metric', get: (r) => r.warmup },
   { name: 'outcome', type: 'string', unit: '', description: 'ok, http-error, stream-error, truncated, timeout, connection-error, response-too-large, stream-overrun, aborted, client-lost', get: (r) => r.outcome.kind },
@@ -48,8 +48,10 @@ export const EXPORT_COLUMNS: readonly ExportColumn[] = [
   { name: 'ttfa_ms', type: 'float', unit: 'ms', description: 'time to first answer token', get: (r) => ttfaMs(r) },
   { name: 'tpot_ms', type: 'float', unit: 'ms', description: 'time per output token after the first chunk', get: (r) => tpotMs(r) },
   { name: 'e2e_ms', type: 'float', unit: 'ms', description: 'send → end of stream', get: (r) => e2eMs(r) },
+  { name: 'ttft_from_schedule_ms', type: 'float', unit: 'ms', description: 'target send → first token (open loops: what a user due then waits)', get: (r) => ttftFromScheduleMs(r) },
+  { name: 'e2e_from_schedule_ms', type: 'float', unit: 'ms', description: 'target send → end of stream', get: (r) => e2eFromScheduleMs(r) },
   { name: 'slo_met', type: 'bool', unit: '', description: 'met every SLO (null without SLOs)', get: (r, slo) => (slo === null ? null : judgeRequest(r, slo).met) },
-  { name: 'slo_missed', type: 'string', unit: '', description: 'SLOs missed, ";"-separated (ttftMs, tpotMs, e2eMs, failed)', get: (r, slo) => (slo === null ? null : judgeRequest(r, slo).missed.join(';')) },
+  { name: 'slo_missed', type: 'string', unit: '', description: 'SLOs missed, ";"-separated (ttftMs, tpotMs, e2eMs, ttftFromScheduleMs, e2eFromScheduleMs, failed)', get: (r, slo) => (slo === null ? null : judgeRequest(r, slo).missed.join(';')) },
 ];
 
 /** One row per record, in EXPORT_COLUMNS order. */

@@ -15,12 +15,12 @@ describe('level notes', () => {
   it('names each client of a split level with its own verdict, sanitised', () => {
     const shares = [
       { label: 'worker a', requests: 20, bound: false, reason: null, lost: null, clientCpuPct: 12.4, loopDelayMs: { p50: 1, p99: 2.26, max: 3 }, sendLatenessMs: { p50: 1, p99: 4.44, max: 5 } },
-      { label: 'worker \u001b[31mb', requests: 7, bound: false, reason: null, lost: 'worker b stopped answering mid-level' },
+      { label: 'worker \u001b[31mb', requests: 1, bound: false, reason: null, lost: 'worker b stopped answering mid-level' },
       { label: 'worker c', requests: 20, bound: true, reason: 'busy', lost: null },
     ];
     const notes = levelNotes([{ ...base, ttftSplitMs: undefined, shares } as unknown as LevelResult]);
     expect(notes.slice(0, 2)).toEqual(['', 'Clients (each judged on its own):']);
-    expect(notes[2]).toBe('  concurrency 64: worker a 20 requests (busy 12 %, loop delay 2.3 ms, send lateness 4.4 ms) ok · ' +
-      'worker b 7 requests (busy —, loop delay —, send lateness —) LOST (worker b stopped answering mid-level) · worker c 20 requests (busy —, loop delay —, send lateness —) client-bound');
+    expect(notes[2]).toBe('  concurrency 64: worker a: 20 requests (busy 12 %, loop delay 2.3 ms, send lateness 4.4 ms) ok · ' +
+      'worker b: 1 request (busy —, loop delay —, send lateness —) LOST (worker b stopped answering mid-level) · worker c: 20 requests (busy —, loop delay —, send lateness —) client-bound');
   });
 });

@@ -48,7 +48,7 @@ export function levelNotes(levels: readonly LevelResult[]): string[] {
     return [`  ${label(l)}: burst p50 ${ms(b.p50)}, p99 ${ms(b.p99)} (the first ${l.concurrency} sends, at once) · steady p50 ${ms(st.p50)}, p99 ${ms(st.p99)}`];
   });
   const clients = levels.flatMap((l) => (l.shares && l.shares.length > 0
-    ? [`  ${label(l)}: ${l.shares.map((s) => `${sanitizeForTerminal(s.label)} ${s.requests} requests${selfCheck(s)} ${s.lost ? `LOST (${sanitizeForTerminal(s.lost)})` : s.bound ? 'client-bound' : 'ok'}`).join(' · ')}`]
+    ? [`  ${label(l)}: ${l.shares.map((s) => `${sanitizeForTerminal(s.label)}: ${s.requests} ${s.requests === 1 ? 'request' : 'requests'}${selfCheck(s)} ${s.lost ? `LOST (${sanitizeForTerminal(s.lost)})` : s.bound ? 'client-bound' : 'ok'}`).join(' · ')}`]
     : []));
   return [
     ...(burst.length > 0 ? ['', 'TTFT of the initial burst and of the steady state after it:', ...burst] : []),

@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUALITY_EVALUATOR, QUALITY_SCALE_NOTE } from '../core/index.js';
 import { type SimServer, startSimulator } from '../sim/index.js';
 import { closedPort } from '../test-support/scripted-server.js';
+import type { QualityRun } from '../quality/index.js';
+import { renderQualityRun } from './quality-command.js';
 
 
 
@@ -71,6 +73,18 @@ describe('goodput quality', () => {
     expect(written).toMatchObject({ evaluator: QUALITY_EVALUATOR, scaleNote: QUALITY_SCALE_NOTE, topLogprobs: 20, n: 32 });
     expect(written.composite).toBeLessThan(1);
     expect(r.stdout + readFileSync(json, 'utf8')).not.toContain(key);
+  });
+
+  it('names the perplexity method that was used: echo here, prefix scoring when the score says so', async () => {
+    const json = join(dir, 'quality-method.json');
+    const r = await goodput(['--baseline', baseline.url, '--candidate', candidate.url, '--json', json]);
+    expect(r.code).toBe(0);
+    const written = JSON.parse(readFileSync(json, 'utf8')) as QualityRun;
+    expect(written.components.pplDelta).toMatchObject({ method: 'prompt-logprobs' });
+    expect(r.stdout).toContain("perplexity: /v1/completions with echo (the prompt's own logprobs)");
+    const byPrefix = { ...written, components: { ...written.components, pplDelta: { ...written.components.pplDelta, method: 'prefix-scoring' } } } as QualityRun;
+    expect(renderQualityRun(byPrefix)).toContain("perplexity: /v1/completions, scored by prefix (the next token's logprob after each prefix)");
+    expect(renderQualityRun(byPrefix)).not.toContain('with echo');
   });
 
   it('--json - writes only the JSON to stdout', async () => {

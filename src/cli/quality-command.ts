@@ -33,13 +33,21 @@ export function qualityOptionsFromFlags(f: QualityFlags): QualityOptions {
   };
 }
 
+/** How perplexity was actually scored: the method the score records, never the one tried first. */
+function perplexityMethod(run: QualityRun): string {
+  const p = run.components.pplDelta;
+  if (p.value === null) return `not measured (${p.reason})`;
+  if (p.method === 'prefix-scoring') return '/v1/completions, scored by prefix (the next token\'s logprob after each prefix)';
+  return '/v1/completions with echo (the prompt\'s own logprobs)';
+}
+
 /** The text report: both configurations, then the score block (number, components, evaluator, scale note). */
 export function renderQualityRun(run: QualityRun): string {
   // Model ids are the servers' words.
   return sanitizeForTerminal([
     `Baseline:  ${run.baseline.url} (${run.baseline.model})`,
     `Candidate: ${run.candidate.url} (${run.candidate.model})`,
-    `First-token requests: ${run.endpoint === 'chat' ? '/v1/chat/completions' : '/v1/completions'}; perplexity: /v1/completions with echo`,
+    `First-token requests: ${run.endpoint === 'chat' ? '/v1/chat/completions' : '/v1/completions'}; perplexity: ${perplexityMethod(run)}`,
     formatQualityScore(run),
   ].join('\n'), { keepNewlines: true });
 }

@@ -5,6 +5,7 @@
  */
 import pc from 'picocolors';
 import { type BusinessCost, type LevelResult, type Matrix, type SweepResult, cellLabel, describeSlo, sanitizeForTerminal as clean } from '../core/index.js';
+import { renderRepeats } from './render-repeats.js';
 import { renderResult } from './render-table.js';
 
 const fmt = (x: number | null | undefined, digits = 1) => (x === null || x === undefined ? '—' : x.toFixed(digits));
@@ -45,7 +46,7 @@ export function renderMatrix(m: Matrix): string {
 /** Everything a person reads after `goodput run` or `rerun`. */
 export function renderContractResult(result: SweepResult, color: boolean): string {
   const c = color ? pc : pc.createColors(false);
-  const parts = [renderResult(result, color)];
+  const parts = [renderResult(result, color, renderRepeats(result) ?? undefined)];
   if (result.contractHash) parts.push('', `Contract sha256 ${result.contractHash} · tokenizer ${clean(result.tokenizer?.label ?? 'not recorded')}`);
   if (result.serverReport) {
     const r = result.serverReport;

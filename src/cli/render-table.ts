@@ -5,14 +5,14 @@
  * from a server or a file goes through sanitizeForTerminal.
  */
 import pc from 'picocolors';
-import { type Cards, type LevelResult, type SweepResult, sanitizeForTerminal as clean } from '../core/index.js';
+import { type Cards, type LevelAxis, type LevelResult, type SweepResult, levelAxis, levelValue, sanitizeForTerminal as clean } from '../core/index.js';
 import { levelNotes } from './level-notes.js';
 import { renderTelemetry } from './render-telemetry.js';
 
 const fmt = (x: number | null | undefined, digits = 1) => (x === null || x === undefined ? '—' : x.toFixed(digits));
 
 const HEADERS = [
-  'Concurrency', 'Throughput tok/s', 'Per-request tok/s', 'TTFT p50 (ms)', 'TTFT p95 (ms)', 'TPOT p50 (ms)',
+  'Throughput tok/s', 'Per-request tok/s', 'TTFT p50 (ms)', 'TTFT p95 (ms)', 'TPOT p50 (ms)',
   'e2e p50 (ms)', 'Failed', 'GPU mem (MiB)', 'Status',
 ];
 
@@ -22,23 +22,31 @@ function status(l: LevelResult): string {
   return 'ok';
 }
 
-function row(l: LevelResult): string[] {
+/** The level's place on its axis first; an open loop's peak in flight beside it. */
+function row(l: LevelResult, axis: LevelAxis): string[] {
   const mem = l.gpuMemMiB.available ? fmt(l.gpuMemMiB.peak, 0) : 'n/a';
   return [
-    String(l.concurrency), fmt(l.throughputTokS), fmt(l.perRequestTokS?.mean), fmt(l.ttftMs?.p50), fmt(l.ttftMs?.p95),
-    fmt(l.tpotMs?.p50, 2), fmt(l.e2eMs?.p50, 0), String(l.failed), mem, status(l),
+    axis.format(levelValue(l)), ...(axis.open ? [String(l.concurrency)] : []), fmt(l.throughputTokS), fmt(l.perRequestTokS?.mean), fmt(l.ttftMs?.p50), fmt(l.ttftMs?.p95),
+    fmt(l.tpotMs?.p50, 2), fmt(l.e2eMs?.p50, 0),
+    ...(axis.open ? [fmt(l.fromSchedule?.ttftMs?.p50), fmt(l.fromSchedule?.e2eMs?.p50, 0), fmt(l.load?.scheduleLagMs?.p99, 2)] : []),
+    String(l.failed), mem, status(l),
   ];
 }
 
 /** The results table; `color` adds emphasis for a terminal. */
 export function renderTable(levels: readonly LevelResult[], color: boolean): string {
   const c = color ? pc : pc.createColors(false);
-  const rows = levels.map(row);
-  const widths = HEADERS.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
+  const axis = levelAxis(levels);
+  // Open loops: latency from the scheduled send beside the usual (from the actual send), and the lag between them.
+  const sched = axis.open ? ['TTFT p50 from schedule (ms)', 'e2e p50 from schedule (ms)', 'Schedule lag p99 (ms)'] : [];
+  const base = HEADERS.slice(0, HEADERS.indexOf('Failed'));
+  const headers = [axis.name, ...(axis.open ? ['Peak in flight'] : []), ...base, ...sched, ...HEADERS.slice(base.length)];
+  const rows = levels.map((l) => row(l, axis));
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   const line = (cells: string[]) => cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padStart(widths[i] as number))).join('  ');
-  const out = [c.bold(line(HEADERS))];
+  const out = [c.bold(line(headers))];
   levels.forEach((l) => {
-    const text = line(row(l));
+    const text = line(row(l, axis));
     if (l.invalid) out.push(c.red(text));
     else if (l.clientBound.bound) out.push(c.yellow(text));
     else out.push(text);
@@ -57,7 +65,7 @@ export function renderCards(cards: Cards): string {
   const curve = e.curve.map((pt) => `${pt.concurrency}→${fmt(pt.throughputTokS, 0)}${pt.invalid ? '(invalid)' : pt.clientBound ? '(client-bound)' : ''}`).join(' ');
   const engine = e.peakThroughputTokS === null
     ? `Engine    no valid level to take a peak from · curve ${curve}`
-    : `Engine    peak ${fmt(e.peakThroughputTokS)} tok/s at concurrency ${e.peakConcurrency} · curve ${curve}` +
+    : `Engine    peak ${fmt(e.peakThroughputTokS)} tok/s at concurrency ${e.peakConcurrency}${e.notSaturated ? ` (${e.notSaturated}: the peak is a floor)` : ''} · curve ${curve}` +
       (e.excluded.length > 0 ? ` · excluded: ${e.excluded.map((x) => `${x.concurrency} (${clean(x.reason)})`).join('; ')}` : '');
   const mem = p.gpuMemMiBPeak === null ? `memory ${clean(p.gpuMemSource)}` : `memory peak ${fmt(p.gpuMemMiBPeak, 0)} of ${fmt(p.gpuMemMiBTotal, 0)} MiB (${clean(p.gpuMemSource)})`;
   const cost = p.costPer1MOutputTokensUsd === null
@@ -69,15 +77,40 @@ export function renderCards(cards: Cards): string {
   return [model, engine, platform].join('\n');
 }
 
+/**
+ * How long the synthetic prompts were and how that was counted, with what the
+ * server added on top (its usage minus what was sent); null without synthetic prompts.
+ */
+export function promptLine(levels: readonly LevelResult[]): string | null {
+  const p = levels.find((l) => l.promptTokens.countedBy !== undefined)?.promptTokens;
+  if (p?.sent === undefined || p.sent === null || p.countedBy === undefined) return null;
+  const added = levels.flatMap((l) => (typeof l.promptTokens.templateTokens === 'number' ? [l.promptTokens.templateTokens] : []));
+  const mean = added.length > 0 ? added.reduce((a, x) => a + x, 0) / added.length : null;
+  const template = mean === null ? '' : ` · the server counted ${fmt(p.sent + mean)}: ${fmt(mean)} tokens of its own (chat template, BOS) reported apart`;
+  return `prompts ${p.sent} tokens each, ${clean(p.countedBy)}${template}`;
+}
+
+/** "8–25 output tokens" as the answers came back, over every level; the requests' own caps, not the sweep default. */
+function sentRange(levels: readonly LevelResult[]): string {
+  const lo = Math.min(...levels.flatMap((l) => (l.outputTokens.min === null ? [] : [l.outputTokens.min])));
+  const hi = Math.max(...levels.flatMap((l) => (l.outputTokens.max === null ? [] : [l.outputTokens.max])));
+  return Number.isFinite(lo) ? `${lo === hi ? lo : `${lo}–${hi}`} output tokens` : 'no answer came back';
+}
+
 /** Everything a person reads after a sweep: warnings, the table, the cards, the stop reason. */
-export function renderResult(result: SweepResult, color: boolean): string {
+export function renderResult(result: SweepResult, color: boolean, table?: string): string {
   const c = color ? pc : pc.createColors(false);
   const parts: string[] = [];
-  const outputs = result.run.arrival?.kind === 'trace' ? `replay of ${clean(result.run.arrival.source.file)} (${result.run.arrival.source.format}, sha256 ${result.run.arrival.source.sha256.slice(0, 12)}…)` : `${result.run.outputTokens} output tokens`;
+  const outputs = result.run.arrival?.kind === 'trace'
+    ? `replay of ${clean(result.run.arrival.source.file)} (${result.run.arrival.source.format}, sha256 ${result.run.arrival.source.sha256.slice(0, 12)}…), each request with its traced lengths`
+    : result.levels.some((l) => l.sessions !== undefined) ? `multi-turn sessions, each answer capped at its own length (${sentRange(result.levels)})` : `${result.run.outputTokens} output tokens`;
   const head = `${clean(result.run.model)} at ${clean(result.run.url)} · ${outputs} · thinking ${result.run.thinking}`;
   parts.push(c.bold(head));
+  const prompts = promptLine(result.levels);
+  if (prompts !== null) parts.push(prompts);
   for (const w of result.warnings) parts.push(c.yellow(`warning: ${clean(w.message)}`));
-  parts.push('', renderTable(result.levels, color), ...levelNotes(result.levels), ...renderTelemetry(result.levels), '', renderCards(result.cards));
+  // A repeated run shows its medians and ranges instead of run 1's own table.
+  parts.push('', table ?? renderTable(result.levels, color), ...levelNotes(result.levels), ...renderTelemetry(result.levels), '', renderCards(result.cards));
   if (result.run.stopReason) parts.push('', c.red(`Sweep ${result.run.status}: ${clean(result.run.stopReason)}`));
   return parts.join('\n');
 }

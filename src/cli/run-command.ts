@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { type Contract, combineRepeats, loadContract, repeatsProblem, runContract } from '../contract/index.js';
 import { type SweepResult, sanitizeForTerminal } from '../core/index.js';
 import { asUsageErrors } from './contract-errors.js';
-import { CliError, EXIT } from './exit-codes.js';
+import { CliError, EXIT, exitCodeOf, invalidLevelsLine } from './exit-codes.js';
 import { sayWritten, writeFileAtomic, writeRecords } from './files.js';
 import { apiKeyFromEnv, badFlag, parseNumber, parseUrl, redactedCommand } from './parse-flags.js';
 import { type SaveFlags, type SaveSession, addSaveOptions, discardIfNothingFinished, saveTarget, startSaving } from './save-run.js';
@@ -84,8 +84,11 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
     sayWritten([flags.json, first ? undefined : flags.raw]);
     await saved.session?.finish(result, flags);
     const status = (runs.find((r) => r.run.status !== 'complete') ?? result).run.status;
-    const code = runs.length < repeats && status === 'complete' ? EXIT.stopped
-      : status === 'complete' ? EXIT.ok : status === 'stopped' ? EXIT.stopped : EXIT.serverFailed;
+    // Every level of every cell of every run: a matrix or repeats with one valid level is not "no valid level".
+    const levels = runs.flatMap((r) => (r.matrix ? r.matrix.cells.flatMap((c) => c.levels) : r.levels));
+    const invalid = invalidLevelsLine(levels);
+    if (invalid !== null) process.stderr.write(`${invalid}\n`);
+    const code = runs.length < repeats && status === 'complete' ? EXIT.stopped : exitCodeOf({ run: { status }, levels });
     return { code, result };
   } finally {
     process.off('SIGINT', onSignal);

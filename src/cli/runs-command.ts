@@ -5,6 +5,7 @@
  */
 import type { Command } from 'commander';
 import { sanitizeForTerminal as clean } from '../core/index.js';
+import { historyPeak, historyWorkload } from '../web/index.js';
 import type { RunDetail, RunSummary } from '../store/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { recordsText, sayWritten, writeFilesAtomic } from './files.js';
@@ -24,14 +25,14 @@ function listText(runs: RunSummary[]): string {
   if (runs.length === 0) return 'no stored runs; run one with: goodput demo, or goodput sweep --url URL --save';
   const head = ['ID', 'Status', 'Started', 'Server', 'Model', 'Levels', 'Peak tok/s'];
   const rows = runs.map((r) => [String(r.id), r.status, r.startedAt.replace('T', ' ').slice(0, 19), r.serverName ?? r.targetUrl, r.model ?? '—',
-    `${r.levelsDone}/${r.levelsPlanned}`, r.peakThroughputTokS === null ? '—' : `${fmt(r.peakThroughputTokS)} @ c=${r.peakConcurrency}`]);
+    `${r.levelsDone}/${r.levelsPlanned}`, r.peakThroughputTokS === null ? '—' : `${fmt(r.peakThroughputTokS)} @ ${historyPeak(r)}`]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] as string).length)));
   return [head, ...rows].map((row) => row.map((cell, i) => cell.padEnd(widths[i] as number)).join('  ').trimEnd()).join('\n');
 }
 
 function showText(r: RunDetail): string {
   const out = [`run ${r.id} · ${r.status} · ${r.serverName === null ? r.targetUrl : `${r.serverName} (${r.targetUrl})`} · model ${r.model ?? 'not known'} · started ${r.startedAt}` +
-    ` · ${r.outputTokens} output tokens · thinking ${r.thinking ? 'on' : 'off'}`];
+    ` · ${historyWorkload(r) === `${r.outputTokens} tok` ? `${r.outputTokens} output tokens` : historyWorkload(r)} · thinking ${r.thinking ? 'on' : 'off'}`];
   for (const w of r.warnings) out.push(`warning: ${w.message}`);
   out.push('', r.levels.length > 0 ? renderTable(r.levels, false) : 'no level finished');
   if (r.cards) out.push('', renderCards(r.cards));

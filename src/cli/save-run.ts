@@ -56,12 +56,15 @@ export function saveTarget(f: SaveFlags, defaultOn: boolean, command: string): S
 }
 
 /** The store flags of `t` as they may be shown in a suggested command (the password redacted). */
-function storeFlagsText(t: SaveTarget): string {
-  return t.data !== undefined ? ` --data ${JSON.stringify(t.data)}` : t.databaseUrl !== undefined ? ` --database-url ${redactDatabaseUrl(t.databaseUrl)}` : '';
+function storeFlagsText(t: SaveTarget, env: NodeJS.ProcessEnv): string {
+  // A database named by the environment (as `--workers` runs often are) is named in the hint too: another shell may not have it.
+  const url = t.data === undefined ? t.databaseUrl ?? (env['GOODPUT_DATABASE_URL'] || undefined) : undefined;
+  return t.data !== undefined ? ` --data ${JSON.stringify(t.data)}` : url !== undefined ? ` --database-url ${redactDatabaseUrl(url)}` : '';
 }
 
-function serveHint(t: SaveTarget, runId: number): string {
-  const flag = storeFlagsText(t);
+/** The command that shows a stored run, naming the store it is in. */
+export function serveHint(t: SaveTarget, runId: number, env: NodeJS.ProcessEnv = process.env): string {
+  const flag = storeFlagsText(t, env);
   return `see it with: goodput serve${flag}   (then open http://127.0.0.1:7878/#/runs/${runId})`;
 }
 
@@ -81,7 +84,7 @@ export async function discardIfNothingFinished(result: SweepResult, session: Sav
 function notStoredError(err: unknown, result: SweepResult, stored: ReadonlySet<number>, files: { json?: string | undefined; raw?: string | undefined }, t: SaveTarget): CliError {
   const missing = result.levels.map((l) => l.concurrency).filter((c) => !stored.has(c));
   const what = missing.length > 0 ? `level(s) ${missing.join(', ')} were not stored` : 'the run was not stored whole';
-  const flags = storeFlagsText(t);
+  const flags = storeFlagsText(t, process.env);
   const how = files.json !== undefined && files.json !== '-' && files.raw !== undefined
     ? `the measurement is whole in ${files.json} and ${files.raw}; store it with: goodput runs import ${files.json} --raw ${files.raw}${flags}`
     : 'the measurement is above; to be able to store a run later when the store fails, sweep with --json FILE and --raw FILE';

@@ -43,6 +43,9 @@ describe('goodput sessions', () => {
     const json = join(dir, 'sessions.json');
     const r = await runGoodput(['sessions', '--url', sim.url, '--conversations', file, '--levels', '3', '--think-s', '0..0.05', '--raw', raw, '--json', json, '--no-save'], {}, 120_000);
     expect(r.code).toBe(0);
+    // The header says what was sent: each answer's own cap, never the sweep's default 256.
+    expect(r.stdout.split('\n')[0]).toMatch(/ · multi-turn sessions, each answer capped at its own length \(\d+(–\d+)? output tokens\) · /);
+    expect(r.stdout).not.toContain('256 output tokens');
     const recs = records(raw);
     expect(recs).toHaveLength(3 + 4 + 5 + 6 + 7 + 8);
     const bySession = new Map<number, RequestRecord[]>();

@@ -6,7 +6,7 @@ import { Command, Option } from 'commander';
 import type { LevelResult, RequestRecord, SweepResult } from '../core/index.js';
 import { ENGINE_CHOICES, type EngineChoice, parseEngineChoice } from '../client/index.js';
 import { type SweepEvent, type SweepSpecInput, runSweep } from '../runner/index.js';
-import { CliError, EXIT } from './exit-codes.js';
+import { CliError, EXIT, exitCodeOf, invalidLevelsLine } from './exit-codes.js';
 import { refuseLevelsPastFileLimit } from './socket-room.js';
 import { sayWritten, writeFileAtomic, writeRecords } from './files.js';
 import { apiKeyFromEnv, badFlag, parseChoice, parseLevels, parseNumber, parseUrl, redactedCommand } from './parse-flags.js';
@@ -23,7 +23,7 @@ export interface SweepFlags {
   endpoint: string; engine: string; apiKey?: string; apiKeyEnv?: string; gpu?: string; forceLength: boolean; temperature: string;
   seed: string; clientBudgetMs: string; clientThreads: string; workers?: string; workersWait: string; timeoutS: string;
   gpuSource: string; dcgmUrl?: string; metricsUrl?: string; serverMetrics: boolean; metricsIntervalMs: string;
-  save?: boolean; data?: string; databaseUrl?: string;
+  save?: boolean; data?: string; databaseUrl?: string; tokenizer?: string;
 }
 
 /** `--engine` → a dialect kind or 'auto', or a CliError listing the valid values. */
@@ -40,7 +40,8 @@ export function addSweepOptions(cmd: Command, withUrl = true): Command {
     .option('--model <name>', 'model id (default: the first model the server lists)')
     .option('--levels <list>', 'concurrency levels, comma-separated; run ascending', '1,2,4,8,16')
     .option('--output-tokens <n>', 'output tokens per request (below 128 is recorded as a warning)', '256')
-    .option('--prompt-tokens <n>', 'prompt length in tokens (synthetic words)', '512')
+    .option('--prompt-tokens <n>', 'prompt length in the server\'s tokens (exact where it can count them: see --tokenizer)', '512')
+    .option('--tokenizer <auto|file|approximate>', 'how prompt tokens are counted: auto (the server\'s tokenize route, else words labelled approximate), a tokenizer.json, or approximate (words)', 'auto')
     .option('--requests-per-level <n|auto>', 'measured requests per level; auto = max(8, 4 × concurrency)', 'auto')
     .option('--warmup <n>', 'warm-up requests before each level, excluded from every number', '1')
     .option('--hourly-cost <usd>', 'hardware cost per hour; enables cost per 1M output tokens')
@@ -83,6 +84,7 @@ export function specFromFlags(f: SweepFlags, argv: readonly string[]): SweepSpec
     levels: parseLevels('--levels', f.levels),
     outputTokens: parseNumber('--output-tokens', f.outputTokens, { integer: true, min: 1, limit: 'outputTokens' }),
     promptTokens: parseNumber('--prompt-tokens', f.promptTokens, { integer: true, min: 1, limit: 'promptTokens' }),
+    tokenizer: f.tokenizer === undefined || f.tokenizer === 'auto' || f.tokenizer === 'approximate' ? { kind: f.tokenizer ?? 'auto' } : { kind: 'file', path: f.tokenizer },
     requestsPerLevel: requests,
     warmup: parseNumber('--warmup', f.warmup, { integer: true, min: 0, limit: 'warmupRequests' }),
     thinking: parseChoice('--thinking', f.thinking, ['off', 'on'] as const) === 'on',
@@ -168,8 +170,10 @@ async function sweepWith(spec: SweepSpecInput, out: { json?: string | undefined;
     }
     sayWritten([out.json, firstLevel ? undefined : out.raw]);
     await saving?.finish(result, out);
-    const code = result.run.status === 'complete' ? EXIT.ok : result.run.status === 'stopped' ? EXIT.stopped : EXIT.serverFailed;
-    return { code, result };
+    // Last, so a script reading the final line sees it: which levels cannot be compared.
+    const invalid = invalidLevelsLine(result.levels);
+    if (invalid !== null) process.stderr.write(`${invalid}\n`);
+    return { code: exitCodeOf(result), result };
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -15,6 +15,7 @@ export { buildRequestBody } from './request-body.js';
 export { SseParser, type SseDataListener } from './sse-parser.js';
 export { NdjsonParser, type NdjsonLineListener } from './ndjson-parser.js';
 export { countTokens, countOf, type TokenCount } from './tokenize.js';
+export { readBounded } from './bounded-body.js';
 export { detectEngine, identify, probePaths, type Detection } from './dialects/detect.js';
 export { dialects, DETECTION_ORDER, ENGINE_CHOICES, parseEngineChoice, type EngineChoice } from './dialects/registry.js';
 export { modelFamily, type ModelFamily } from './dialects/model-family.js';

@@ -39,6 +39,7 @@ describe('preflight', () => {
     const server = await serve(200, models);
     const r = await preflight({ baseUrl: server.url }, 'gpt-4o');
     expect(r).toEqual({ ok: false, reason: 'model-missing', message: expect.stringContaining('it serves: qwen3-8b, llama-3.1-8b') });
+    expect(r.ok ? '' : r.message).toMatch(/Name one of these with --model \(a contract's model.name\)\.$/);
     const empty = await serve(200, '{"data":[]}');
     expect(await preflight({ baseUrl: empty.url }, undefined)).toMatchObject({ ok: false, reason: 'model-missing' });
   });

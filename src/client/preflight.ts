@@ -75,6 +75,10 @@ async function fetchModels(t: ResolvedTarget, timeoutMs: number): Promise<Prefli
     const timedOut = err instanceof Error && err.name === 'TimeoutError';
     const code = timedOut ? 'ETIMEDOUT' : errorCode(err);
     const why = timedOut || code.includes('TIMEOUT') ? `did not answer within ${timeoutMs} ms` : 'could not be reached';
+    // A TLS handshake answered with plain HTTP bytes fails with an SSL/protocol error: say what it means.
+    if (url.startsWith('https:') && (code.includes('SSL') || code === 'EPROTO')) {
+      return fail('unreachable', `${url} ${why} (${code}): this server speaks plain HTTP: try ${url.replace(/^https:/, 'http:').replace(/\/v1\/models$/, '')}`);
+    }
     return fail('unreachable', `${url} ${why} (${code}). Check that the server is running and that the host and port are right.`);
   } finally {
     await client.destroy();
@@ -100,7 +104,7 @@ export async function preflight(target: Target, model: string | undefined, opts:
   }
   if (model === undefined) return found;
   if (!found.models.includes(model)) {
-    return fail('model-missing', t.redact(`Model "${model}" is not served by ${t.displayUrl}; it serves: ${listModels(found.models)}. Pass one of these as the model.`));
+    return fail('model-missing', t.redact(`Model "${model}" is not served by ${t.displayUrl}; it serves: ${listModels(found.models)}. Name one of these with --model (a contract's model.name).`));
   }
   return { ...found, model };
 }

@@ -21,6 +21,20 @@ export function e2eMs(r: RequestRecord): number | null {
   return r.endNs === null ? null : (r.endNs - r.sendNs) / NS_PER_MS;
 }
 
+/**
+ * Intended send → first generated text, ms: the TTFT a user whose request was
+ * due at its scheduled time waits, our own send lag included. Open loops only
+ * (a closed loop's intended send is the moment a slot freed).
+ */
+export function ttftFromScheduleMs(r: RequestRecord): number | null {
+  return r.firstTokenNs === null ? null : (r.firstTokenNs - r.targetSendNs) / NS_PER_MS;
+}
+
+/** Intended send → end of stream, ms (open loops only, as ttftFromScheduleMs). */
+export function e2eFromScheduleMs(r: RequestRecord): number | null {
+  return r.endNs === null ? null : (r.endNs - r.targetSendNs) / NS_PER_MS;
+}
+
 /** How late we sent the request against its intended send time, ms (our own lag, not the server's). */
 export function sendLagMs(r: RequestRecord): number {
   return (r.sendNs - r.targetSendNs) / NS_PER_MS;

@@ -108,6 +108,16 @@ export const levelResultSchema = z.object({
   iclMs: nullable(z.object({ p50: ms, p99: ms })),
   tokensPerChunk: nullable(z.object({ mean: z.number() })),
   e2eMs: nullable(z.object({ p50: ms, p95: ms })),
+  /**
+   * Open-loop levels (rate, burst, trace, session rate): TTFT and e2e measured from
+   * each request's scheduled send instead of its actual send — what a user due at
+   * that moment waits. They exceed ttftMs/e2eMs by the schedule lag (load.scheduleLagMs).
+   * Absent for closed loops and in earlier results.
+   */
+  fromSchedule: z.object({
+    ttftMs: nullable(z.object({ p50: ms, p95: ms, p99: ms })),
+    e2eMs: nullable(z.object({ p50: ms, p95: ms })),
+  }).optional(),
   outputTokens: z.object({
     mean: z.number().nullable(),
     min: z.number().nullable(),
@@ -117,7 +127,16 @@ export const levelResultSchema = z.object({
     short: z.number().int(),
   }),
   reasoningTokens: z.object({ total: z.number(), source: z.enum(['usage', 'chunks', 'none']) }),
-  promptTokens: z.object({ mean: z.number().nullable() }),
+  promptTokens: z.object({
+    /** Mean usage.prompt_tokens of successful requests: what the server counted. */
+    mean: z.number().nullable(),
+    /** Tokens of each synthetic prompt as sent (the label); null for prompts of their own lengths. Absent in earlier results. */
+    sent: z.number().int().positive().nullable().optional(),
+    /** What the server added to each prompt (chat template, BOS): mean − sent, when `sent` was counted exactly; else null. Absent in earlier results. */
+    templateTokens: z.number().nullable().optional(),
+    /** How `sent` was counted (the tokenizer's label: exact, or approximate and why). Absent in earlier results. */
+    countedBy: z.string().optional(),
+  }),
   clientBound: clientBoundSchema,
   gpuMemMiB: gpuMemSchema,
   /** GPU utilisation, power and energy with their source; null when no GPU source was used (absent in earlier results). */
@@ -208,6 +227,8 @@ export const engineCardSchema = z.object({
   })),
   /** Levels left out of the peak, each with why. */
   excluded: z.array(z.object({ concurrency: z.number(), reason: z.string() })),
+  /** Why the peak is not a saturation point (the highest level tested gives it and the curve still rose), or null. Absent in earlier results. */
+  notSaturated: z.string().nullable().optional(),
 });
 
 export const platformCardSchema = z.object({

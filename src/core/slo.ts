@@ -5,7 +5,11 @@
  */
 import { z } from 'zod';
 import { type RequestRecord, isOk } from './record.js';
-import { e2eMs, tpotMs, ttftMs } from './request-metrics.js';
+import { e2eFromScheduleMs, e2eMs, tpotMs, ttftFromScheduleMs, ttftMs } from './request-metrics.js';
+
+/** The latency metrics an SLO can name, in report order. */
+export const SLO_METRICS = ['ttftMs', 'tpotMs', 'e2eMs', 'ttftFromScheduleMs', 'e2eFromScheduleMs'] as const;
+export type SloMetric = (typeof SLO_METRICS)[number];
 
 /** One objective: the p-th percentile of the metric must be ≤ `max` (ms). */
 export const sloTargetSchema = z.object({
@@ -18,18 +22,18 @@ export const sloSchema = z.object({
   ttftMs: sloTargetSchema.optional(),
   tpotMs: sloTargetSchema.optional(),
   e2eMs: sloTargetSchema.optional(),
+  /** TTFT and e2e from each request's scheduled send (open loops: what a user due at that moment waits, our send lag included). */
+  ttftFromScheduleMs: sloTargetSchema.optional(),
+  e2eFromScheduleMs: sloTargetSchema.optional(),
   /** Minimum quality score (0..1). Recorded; judged once a quality score is measured. */
   qualityFloor: z.number().min(0, 'qualityFloor must be 0..1').max(1, 'qualityFloor must be 0..1').optional(),
-}).strict().refine((s) => s.ttftMs !== undefined || s.tpotMs !== undefined || s.e2eMs !== undefined, {
-  message: 'give at least one of ttftMs, tpotMs, e2eMs',
+}).strict().refine((s) => SLO_METRICS.some((m) => s[m] !== undefined), {
+  message: 'give at least one of ttftMs, tpotMs, e2eMs, ttftFromScheduleMs, e2eFromScheduleMs',
 });
 
 export type SloTarget = z.infer<typeof sloTargetSchema>;
 export type Slo = z.infer<typeof sloSchema>;
 
-/** The latency metrics an SLO can name, in report order. */
-export const SLO_METRICS = ['ttftMs', 'tpotMs', 'e2eMs'] as const;
-export type SloMetric = (typeof SLO_METRICS)[number];
 
 /** Why a request missed: a metric over its limit, or the request failed. */
 export type SloMiss = SloMetric | 'failed';
@@ -47,6 +51,8 @@ export function sloValue(r: RequestRecord, metric: SloMetric): number | null {
     case 'ttftMs': return ttftMs(r);
     case 'tpotMs': return tpotMs(r);
     case 'e2eMs': return e2eMs(r);
+    case 'ttftFromScheduleMs': return ttftFromScheduleMs(r);
+    case 'e2eFromScheduleMs': return e2eFromScheduleMs(r);
   }
 }
 
@@ -68,7 +74,7 @@ export function judgeRequest(r: RequestRecord, slo: Slo): RequestVerdict {
 
 /** "TTFT p95 ≤ 500 ms, TPOT p50 ≤ 50 ms" */
 export function describeSlo(slo: Slo): string {
-  const names: Record<SloMetric, string> = { ttftMs: 'TTFT', tpotMs: 'TPOT', e2eMs: 'e2e' };
+  const names: Record<SloMetric, string> = { ttftMs: 'TTFT', tpotMs: 'TPOT', e2eMs: 'e2e', ttftFromScheduleMs: 'TTFT from schedule', e2eFromScheduleMs: 'e2e from schedule' };
   const parts = SLO_METRICS.flatMap((m) => {
     const t = slo[m];
     return t === undefined ? [] : [`${names[m]} p${t.p} ≤ ${t.max} ms`];

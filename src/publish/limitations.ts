@@ -6,7 +6,7 @@
 import type { ConfigurationKey, Fact } from './fact.js';
 import { runsOf } from '../contract/index.js';
 import { daysBetween } from './receipt-dates.js';
-import { notSaturated } from './run-facts.js';
+import { notSaturated } from '../core/index.js';
 import type { CheckedRun } from './run-pair.js';
 
 /** A GPU rate older than this when the run was measured is flagged as stale. */

@@ -4,7 +4,7 @@
  * it, the cost derived from both, and each level's curve values. Labels, units
  * and statistics come from web/view's FIGURES and METRICS registries.
  */
-import type { LevelResult } from '../core/index.js';
+import { type LevelResult, notSaturated } from '../core/index.js';
 import { FIGURES, type FigureKey, METRICS, type MetricKey } from '../web/index.js';
 import { type ConfigurationKey, type Fact, derived, measured, recorded } from './fact.js';
 import type { CheckedRun } from './run-pair.js';
@@ -42,26 +42,6 @@ function levelFacts(cfg: ConfigurationKey, l: LevelResult): Fact[] {
     if (state !== null) f.note = f.note === undefined ? state : `${state}; ${f.note}`;
     return f;
   });
-}
-
-/** Throughput still rising by more than this from the level before the highest: not saturated. */
-export const SATURATION_RISE = 0.05;
-
-/**
- * Why the peak is not a saturation point, or null: the highest level tested
- * gives the peak and throughput still rose more than 5 % over the level
- * before it (or only one level counts), so the curve may go higher.
- */
-export function notSaturated(levels: readonly LevelResult[]): string | null {
-  const valid = levels.filter((l) => !l.invalid && !l.clientBound.bound).sort((a, b) => a.concurrency - b.concurrency);
-  const top = valid.at(-1);
-  const highest = Math.max(...levels.map((l) => l.concurrency));
-  if (top === undefined || top.concurrency !== highest) return null;
-  const before = valid.at(-2);
-  if (before === undefined) return `not saturated: the highest level tested (concurrency ${top.concurrency}) is the only one that counts`;
-  const rise = top.throughputTokS / before.throughputTokS - 1;
-  if (!(rise > SATURATION_RISE)) return null;
-  return `not saturated: the highest level tested (concurrency ${top.concurrency}) gives the peak, ${Math.round(rise * 100)} % above concurrency ${before.concurrency}`;
 }
 
 /**

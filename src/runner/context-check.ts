@@ -1,9 +1,10 @@
 /**
  * Preflight of the request size: where the engine reports its context length,
  * a prompt plus output that cannot fit is refused before anything runs, naming
- * both numbers. The prompt is counted in words (synthetic prompts are about one
- * token per word on BPE tokenizers, never fewer), so a refusal is certain and a
- * pass is not a promise: the server's own message still reaches the terminal.
+ * both numbers. Synthetic prompts are built to exactly their length in the
+ * server's tokens where it can count them, so the check is on the real count
+ * (less the chat template's own tokens, which only the server knows); counted in
+ * words, a pass is not a promise: the server's own message still reaches the terminal.
  */
 import { SweepError } from './errors.js';
 import type { EngineSetup } from './engine-setup.js';

@@ -7,7 +7,7 @@
  */
 import {
   type LevelInput, type LevelLoad, type LevelResult, type RequestRecord, type ShareRecords, type Slo, type SweepResult,
-  isOk, levelGoodput, mean, sharesFromRecords, summarizeLevel, summarizeSessions, replaySeries, withShares,
+  e2eFromScheduleMs, isOk, levelGoodput, mean, percentiles, sharesFromRecords, ttftFromScheduleMs, summarizeLevel, summarizeSessions, replaySeries, withShares,
 } from '../core/index.js';
 import { outputCapAt } from '../workload/index.js';
 import type { SweepSpec } from './sweep-spec.js';
@@ -42,11 +42,18 @@ export function levelResult(input: LevelResultInput): LevelResult {
     ...(closed ? {} : { steadyThroughputTokS: null, steadyWindowMs: null }),
     outputTokens: { ...summary.outputTokens, short: input.forceLength ? ok.filter((r) => r.outputTokens < capOf(r)).length : 0 },
     load,
+    ...(closed ? {} : { fromSchedule: fromSchedule(ok) }),
     cachedPromptTokens: { mean: mean(cached) },
     goodput: slo === null ? null : levelGoodput(input.records, slo, summary.durationMs),
     ...(sessionTurns ? ((s) => (s === null ? {} : { sessions: s }))(summarizeSessions(input.records, sessionTurns)) : {}),
     ...(load.kind === 'trace' ? { replaySeries: replaySeries(input.records, slo) } : {}),
   };
+}
+
+/** TTFT and e2e from the scheduled send, over an open loop's successful measured requests. */
+function fromSchedule(ok: readonly RequestRecord[]): NonNullable<LevelResult['fromSchedule']> {
+  const of = (f: (r: RequestRecord) => number | null) => ok.flatMap((r) => ((v) => (v === null ? [] : [v]))(f(r)));
+  return { ttftMs: percentiles(of(ttftFromScheduleMs), [50, 95, 99]), e2eMs: percentiles(of(e2eFromScheduleMs), [50, 95]) };
 }
 
 const closedLoad = (c: number): LevelLoad => ({ kind: 'concurrency', level: c, label: `${c} streams`, offeredRps: null, achievedRps: null, peakInFlight: c, waitedForSlot: 0, scheduleLagMs: null });

@@ -130,3 +130,15 @@ export async function startRunTelemetry(
     },
   };
 }
+
+/**
+ * A disagreement with the server's counts on a level that lost a client (a
+ * worker that stopped answering) names it: the server kept generating for the
+ * lost client's requests, which no longer reached us.
+ */
+export function withLostShares(w: Warning, level: Pick<LevelResult, 'shares'>): Warning {
+  const lost = (level.shares ?? []).filter((s) => s.lost !== null);
+  if (w.code !== 'server-disagrees' || lost.length === 0) return w;
+  const names = lost.map((s) => `${s.label} (${s.lost})`).join(', ');
+  return { ...w, message: `${w.message}; ${names} ${lost.length === 1 ? 'was' : 'were'} lost mid-level: the server kept generating for ${lost.length === 1 ? 'its' : 'their'} requests, which we no longer counted` };
+}

@@ -107,11 +107,20 @@ export interface LevelRun {
   scheduledNs: number[] | null;
 }
 
+/**
+ * The salt a level's shared prompts (trace blocks, session openings) start with:
+ * the run's and the level's, so no level is served from the prefix cache another
+ * level warmed, while the trace's own shared prefixes stay shared inside the level.
+ */
+export function levelSalt(ctx: { runId: string; concurrency: number }): string {
+  return `${ctx.runId}l${ctx.concurrency}`;
+}
+
 /** Request `seq` of the level; `given` is its prompt when the caller built it (a session's turn). */
 function requestSpec(ctx: LevelContext, seq: number, given?: PromptItem): RequestSpec {
   const { spec } = ctx;
   const salt = `${ctx.runId}c${ctx.concurrency}n${seq}`;
-  const item = given ?? promptFor(spec.prompts, { index: (ctx.promptOffset ?? 0) + seq, promptTokens: spec.promptTokens, seed: spec.seed + seq, salt, run: ctx.runId });
+  const item = given ?? promptFor(spec.prompts, { index: (ctx.promptOffset ?? 0) + seq, promptTokens: spec.promptTokens, seed: spec.seed + seq, salt, run: levelSalt(ctx) });
   return {
     endpoint: spec.endpoint,
     model: ctx.model,
@@ -160,7 +169,7 @@ async function runSessions(ctx: LevelContext, src: SessionsSource, startNs: numb
         targetSendNs = ctx.clock();
       }
       if (signal.aborted) break;
-      const user = sessionUserText(session, id, turn, ctx.runId);
+      const user = sessionUserText(session, id, turn, levelSalt(ctx));
       const seq = nextSeq();
       const spec: RequestSpec = { ...requestSpec(ctx, seq, { text: user, outputTokens: t.o }), history: [...history], keepAnswer: true };
       const r = await ctx.client.send(spec, { seq, concurrency: ctx.concurrency, warmup: false, targetSendNs, session: { id, turn } }, signal);

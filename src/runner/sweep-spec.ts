@@ -30,6 +30,15 @@ export const sweepSpecSchema = z.object({
   arrival: arrivalSchema.default({ kind: 'concurrency' }),
   /** Where prompts come from; synthetic words by default. */
   prompts: promptSourceSchema.default({ kind: 'synthetic' }),
+  /**
+   * How synthetic prompts are counted: 'auto' (the server's tokenize route, else
+   * words labelled approximate), a local tokenizer.json, or words on purpose.
+   */
+  tokenizer: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('auto') }).strict(),
+    z.object({ kind: z.literal('approximate') }).strict(),
+    z.object({ kind: z.literal('file'), path: z.string().min(1) }).strict(),
+  ], { error: (iss) => (iss.code === 'invalid_union' ? 'tokenizer kind must be auto, approximate or file' : undefined) }).default({ kind: 'auto' }),
   /** Latency objectives; each level then reports its goodput. */
   slo: sloSchema.nullable().default(null),
   outputTokens: limitedInt('outputTokens', 'output tokens').default(256),

@@ -120,6 +120,13 @@ describe('runSweep against the simulator', () => {
     expect(c.events.some((e) => e.kind === 'stopped')).toBe(true);
   });
 
+  it('one finished level before the server died: "Level 1 is complete"', async () => {
+    const s = await sim({ faults: { dieAfterRequests: 6 } });
+    const result = await runSweep({ ...base, url: s.url, levels: [1, 2], requestsPerLevel: 4 });
+    expect(result.run.status).toBe('server-failed');
+    expect(result.run.stopReason).toMatch(/Level 1 is complete\.$/);
+  });
+
   it('waits for afterLevel before the next level sends anything', async () => {
     const s = await sim();
     const c = collect();

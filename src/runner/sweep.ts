@@ -13,12 +13,13 @@ import { checkContext } from './context-check.js';
 import { EngineChecks } from './engine-checks.js';
 import { resolveEngine } from './engine-setup.js';
 import type { GpuSource } from '../telemetry/index.js';
-import { levelWarnings, startRunTelemetry } from './level-telemetry.js';
+import { levelWarnings, startRunTelemetry, withLostShares } from './level-telemetry.js';
 import { SweepError } from './errors.js';
 import { startLoopMonitor } from './loop-delay.js';
 import { loadOf, runLevel } from './run-level.js';
 import { type ClientThreads, startClientThreads, threadsFor } from './client-threads.js';
 import { levelResult, outputCapOf } from './level-result.js';
+import { promptLengthWarning, runCounter, syntheticPrompts, withPromptLengths } from './prompt-lengths.js';
 import { arrivalOps } from '../workload/index.js';
 import { type SweepSpec, type SweepSpecInput, levelOrder, requestsFor, sweepSpecSchema } from './sweep-spec.js';
 import { TOOL_VERSION } from './version.js';
@@ -103,16 +104,22 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
   for (const w of engine.warnings) warn(w);
   const checks = new EngineChecks(dialect, spec.cache === 'cold', spec.prompts.kind === 'synthetic' ? spec.promptTokens : null);
 
-  const telemetry = await startRunTelemetry(spec, resolveTarget(target).authHeaders, warn, deps.gpu, dialect);
   const order = levelOrder(spec.levels);
-  const maxC = arrivalOps(spec.arrival).connections(order[order.length - 1] as number);
-  const client = deps.client?.(spec, maxC, dialect) ?? createStreamingClient(target, { connections: maxC, clock, timeouts: spec.timeouts, dialect });
   const runId = randomBytes(4).toString('hex');
+  // Synthetic prompts of exactly promptTokens in the server's tokens, built before anything is measured.
+  const synthetic = spec.prompts.kind === 'synthetic';
+  const lengths = synthetic ? await syntheticPrompts(spec, order, runId, await runCounter(spec, pre.model)) : null;
+  const sent = synthetic ? spec.promptTokens : null;
+  if (lengths && !lengths.info.exact) warn({ code: 'prompt-length-approximate', message: `prompt lengths are ${lengths.info.label}` });
+  const sendSpec: SweepSpec = lengths ? { ...spec, prompts: lengths.prompts } : spec;
+  const telemetry = await startRunTelemetry(spec, resolveTarget(target).authHeaders, warn, deps.gpu, dialect);
+  const maxC = arrivalOps(spec.arrival).connections(order[order.length - 1] as number);
+  const client = deps.client?.(sendSpec, maxC, dialect) ?? createStreamingClient(target, { connections: maxC, clock, timeouts: spec.timeouts, dialect });
   // An injected client or clock lives on this thread: such a sweep runs in it.
   const threadsAsked = deps.client || deps.clock ? 1 : spec.clientThreads;
   const threadsMax = threadsFor(threadsAsked, maxC);
-  const threads: ClientThreads | null = deps.clients?.({ spec, model: pre.model, dialect: dialect.kind, runId, connections: maxC })
-    ?? (threadsMax > 1 ? startClientThreads(threadsMax, { spec, model: pre.model, dialect: dialect.kind, runId }, maxC) : null);
+  const threads: ClientThreads | null = deps.clients?.({ spec: sendSpec, model: pre.model, dialect: dialect.kind, runId, connections: maxC })
+    ?? (threadsMax > 1 ? startClientThreads(threadsMax, { spec: sendSpec, model: pre.model, dialect: dialect.kind, runId }, maxC) : null);
   const startedAt = new Date().toISOString();
   const levels: LevelResult[] = [];
   let status: SweepResult['run']['status'] = 'complete';
@@ -152,7 +159,7 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
         ? await threads.runLevel({ concurrency: c, requests, promptOffset, count: n, signal, onRecord, beforeMeasured }).then((t) => ({
           ...t, load: loadOf(spec, c, t.records, t.scheduledNs, t.waitedForSlot), ...sharesLoad(t.shares),
         }))
-        : await runLevel({ client, spec, model: pre.model, concurrency: c, requests, clock, runId, promptOffset, signal, checkServer, beforeMeasured, onRecord }).then((r) => ({
+        : await runLevel({ client, spec: sendSpec, model: pre.model, concurrency: c, requests, clock, runId, promptOffset, signal, checkServer, beforeMeasured, onRecord }).then((r) => ({
           ...r, shares: undefined, loopDelayMs: loop.peek(), clientCpuPct: busy0 === null ? null : performance.eventLoopUtilization(busy0).utilization * 100,
         }));
       const tel = await telemetry.afterMeasured(c, run.records, run.loopDelayMs ?? undefined);
@@ -160,23 +167,25 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
       if (run.serverFailure) {
         status = 'server-failed';
         stopReason = `the server stopped answering during the concurrency-${c} level, after ${done} of ${requests} requests (${failed} failed): ${run.serverFailure}. ` +
-          (levels.length > 0 ? `Levels ${levels.map((l) => l.concurrency).join(', ')} are complete.` : 'No level was completed.');
+          (levels.length === 0 ? 'No level was completed.' : levels.length === 1 ? `Level ${levels[0]?.concurrency} is complete.` : `Levels ${levels.map((l) => l.concurrency).join(', ')} are complete.`);
         break;
       }
       if (signal.aborted) break;
-      const level = { ...levelResult({
+      const level = withPromptLengths({ ...levelResult({
         load: run.load, slo: spec.slo, capOf: outputCapOf(spec, promptOffset),
         ...(spec.prompts.kind === 'sessions' ? { sessionTurns: spec.prompts.sessions.map((s) => s.turns.length) } : {}),
         records: run.records, targetOutputTokens: spec.outputTokens, forceLength: spec.forceLength,
         loopDelayMs: run.loopDelayMs, clientCpuPct: run.clientCpuPct, ...(run.shares ? { shares: run.shares } : {}),
         clientBudgetMs: spec.clientBudgetMs, gpu: tel.gpuMem,
-      }), gpu: tel.gpu, serverTruth: tel.serverTruth };
+      }), gpu: tel.gpu, serverTruth: tel.serverTruth }, sent, lengths?.info ?? null);
       promptOffset += spec.warmup + requests;
       levels.push(level);
       checks.add(run.records);
       emit({ kind: 'level-end', level, records: run.records });
       await deps.afterLevel?.(level, run.records);
-      for (const w of levelWarnings(tel, level)) warn(w);
+      for (const w of levelWarnings(tel, level)) warn(withLostShares(w, level));
+      const mismatch = lengths ? promptLengthWarning(level, sent, lengths.info, level.load?.label ?? `concurrency ${c}`) : null;
+      if (mismatch) warn(mismatch);
       if (level.clientBound.bound) warn({ code: 'client-bound', message: `concurrency ${c}: ${level.clientBound.reason}` });
       if (level.outputTokens.short > 0) {
         const why = dialect.length.kind === 'cannot' ? `: ${dialect.label} cannot force the length, so they are measured as they came` : ' although the length was forced';
@@ -209,6 +218,7 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
     },
     warnings,
     levels,
+    ...(lengths ? { tokenizer: lengths.info } : {}),
     cards: buildCards({ levels, hourlyCostUsd: spec.hourlyCostUsd, baselineRateUsdPer1M: spec.baselineRateUsdPer1M, gpuLabel: spec.gpuLabel }),
   };
 }

@@ -28,6 +28,7 @@ export function summaryOf(r: RunRow): RunSummary {
     endedAt: r.ended_at === null ? null : isoTime(r.ended_at),
     peakThroughputTokS: r.peak_tok_s, peakConcurrency: r.peak_c, levelsDone: r.levels_done,
     levelsPlanned: new Set(r.spec.levels).size, outputTokens: r.spec.outputTokens, thinking: r.spec.thinking,
+    ...(r.spec.arrivalKind === undefined ? {} : { arrivalKind: r.spec.arrivalKind }), ...(r.spec.promptsKind === undefined ? {} : { promptsKind: r.spec.promptsKind }),
   };
 }
 

@@ -51,6 +51,10 @@ export interface RunSpec {
   baselineRateUsdPer1M: number | null;
   gpuLabel: string | null;
   command: string;
+  /** How requests arrived (absent in runs stored before it was kept: closed-loop concurrency). */
+  arrivalKind?: 'concurrency' | 'rate' | 'burst' | 'trace';
+  /** Where prompts came from; a trace's or session's requests carry their own lengths (absent in earlier runs). */
+  promptsKind?: 'synthetic' | 'list' | 'trace' | 'sessions';
 }
 
 /** What starting a run records. */
@@ -82,6 +86,9 @@ export interface RunSummary {
   levelsPlanned: number;
   outputTokens: number;
   thinking: boolean;
+  /** The run's level axis and prompt kind as stored with its spec (absent in earlier runs). */
+  arrivalKind?: RunSpec['arrivalKind'];
+  promptsKind?: RunSpec['promptsKind'];
 }
 
 /** One run with everything stored about it except its raw records. */

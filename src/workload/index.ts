@@ -4,9 +4,9 @@ export { arrivalOps, poissonOffsetsNs, constantOffsetsNs, burstOffsetsNs, OPEN_L
 export { promptSourceSchema, promptFor, outputCapAt, type PromptSource, type PromptRequest } from './prompt-source.js';
 export { WorkloadError, type WorkloadErrorCode } from './errors.js';
 export { sha256Hex, readHashed } from './content-hash.js';
-export { APPROXIMATE_LABEL, approximateCounter, type TokenCounter } from './token-counter.js';
+export { APPROXIMATE_LABEL, NO_TOKENIZER_LABEL, approximateCounter, type TokenCounter } from './token-counter.js';
 export { loadTokenizerFile } from './tokenizer-file.js';
-export { serverCounter, tokenizeUrl } from './tokenizer-server.js';
+export { serverCounter, tokenizeUrl, TOKENIZE_SHAPES } from './tokenizer-server.js';
 export { resolveTokenizer, type TokenizerChoice, type TokenizerServer } from './resolve-tokenizer.js';
 export { exactPrompt } from './exact-prompt.js';
 export { loadCorpus, type Corpus, type CorpusFormat, type CorpusItem } from './corpus.js';

@@ -4,7 +4,7 @@
  * it has one, else the approximation, labelled with why).
  */
 import { WorkloadError } from './errors.js';
-import { APPROXIMATE_LABEL, type TokenCounter, approximateCounter } from './token-counter.js';
+import { NO_TOKENIZER_LABEL, type TokenCounter, approximateCounter } from './token-counter.js';
 import { loadTokenizerFile } from './tokenizer-file.js';
 import { serverCounter } from './tokenizer-server.js';
 
@@ -37,7 +37,7 @@ export async function resolveTokenizer(choice: TokenizerChoice, server: Tokenize
       const s = await serverCounter(server.url, server.model, server.apiKey);
       if (s.ok) return s.counter;
       const approx = approximateCounter();
-      return { ...approx, info: { ...approx.info, label: `${APPROXIMATE_LABEL} (no server tokenizer: ${s.reason})` } };
+      return { ...approx, info: { ...approx.info, label: `${NO_TOKENIZER_LABEL}: ${s.reason}` } };
     }
   }
 }

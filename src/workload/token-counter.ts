@@ -17,6 +17,9 @@ export interface TokenCounter {
 export const APPROXIMATE_LABEL =
   'approximate: one whitespace-separated word counted as one token (the common words used are one token in the main BPE families); not exact';
 
+/** The label of prompts counted in words because the server offered no way to count its tokens. */
+export const NO_TOKENIZER_LABEL = 'approximate (words; this server has no tokenizer route)';
+
 export function approximateCounter(): TokenCounter {
   return {
     info: { kind: 'approximate', exact: false, label: APPROXIMATE_LABEL, sha256: null },

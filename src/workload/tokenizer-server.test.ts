@@ -30,7 +30,7 @@ describe('server tokenizer', () => {
     expect((await resolveTokenizer({ kind: 'auto' }, { url: sim.url, model: 'goodput-sim-1' })).info.kind).toBe('server');
     const approx = await resolveTokenizer({ kind: 'auto' }, { url: bare.url, model: 'm' });
     expect(approx.info).toMatchObject({ kind: 'approximate', exact: false });
-    expect(approx.info.label).toMatch(/^approximate: .*\(no server tokenizer: POST .*\/tokenize answered HTTP 404\)$/);
+    expect(approx.info.label).toMatch(/^approximate \(words; this server has no tokenizer route\): POST .*\/tokenize answered HTTP 404$/);
   });
   it('server required but absent: an error that says so', async () => {
     await expect(resolveTokenizer({ kind: 'server' }, { url: bare.url, model: 'm' })).rejects.toSatisfy(

@@ -1,68 +1,83 @@
 /**
- * The server's own tokenizer through vLLM's `POST /tokenize` (also served by the
- * simulator and SGLang): exact for the model being benchmarked, with no file to
- * ship. Counts exclude special tokens (`add_special_tokens: false`).
+ * The server's own tokenizer through its `POST /tokenize`: exact for the model
+ * being benchmarked, with no file to ship. Engines differ in the body they
+ * read: vLLM, SGLang and the simulator take `prompt` (and `model`), llama.cpp
+ * takes `content`, TGI takes `inputs`; the first shape the server answers with
+ * a count is kept for the run. Counts exclude special tokens where the engine
+ * has the switch (`add_special_tokens: false`, llama.cpp `add_special: false`):
+ * what the server adds itself (BOS, the chat template) is measured apart, from
+ * its usage. Answers are read up to the probe limit.
  */
-import { z } from 'zod';
-import { serverRoot } from '../client/index.js';
+import { request } from 'undici';
+import { countOf, readBounded, serverRoot } from '../client/index.js';
 import type { TokenCounter } from './token-counter.js';
-
-const answerSchema = z.object({
-  count: z.number().int().nonnegative().optional(),
-  tokens: z.array(z.number()).optional(),
-}).refine((a) => a.count !== undefined || a.tokens !== undefined);
 
 /** `http://h:p`, `http://h:p/v1` → `http://h:p/tokenize` (a path prefix before /v1 is kept). */
 export function tokenizeUrl(baseUrl: string): string {
   return `${serverRoot(baseUrl)}/tokenize`;
 }
 
+/** A body shape of POST /tokenize, named by the engines that read it. */
+interface TokenizeShape { engines: string; body: (model: string, text: string) => object }
+
+/** Tried in this order; the first that answers with a count is used for every count of the run. */
+export const TOKENIZE_SHAPES: readonly TokenizeShape[] = [
+  { engines: 'vLLM, SGLang, goodput sim', body: (model, prompt) => ({ model, prompt, add_special_tokens: false }) },
+  { engines: 'llama.cpp', body: (_model, content) => ({ content, add_special: false }) },
+  { engines: 'TGI', body: (_model, inputs) => ({ inputs, add_special_tokens: false }) },
+];
+
 type Probe = { ok: true; count: number } | { ok: false; reason: string };
 
 async function post(url: string, body: object, apiKey: string | undefined, timeoutMs: number): Promise<Probe> {
-  let res: Response;
   try {
-    res = await fetch(url, {
+    const res = await request(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
+      headers: { 'content-type': 'application/json', accept: 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(timeoutMs),
     });
+    const text = await readBounded(res.body);
+    if (res.statusCode < 200 || res.statusCode >= 300) return { ok: false, reason: `POST ${url} answered HTTP ${res.statusCode}` };
+    if (!text.ok) return { ok: false, reason: `POST ${url} answered more than the probe limit` };
+    let json: unknown;
+    try {
+      json = JSON.parse(text.text);
+    } catch {
+      return { ok: false, reason: `POST ${url} did not answer JSON` };
+    }
+    const count = countOf(json);
+    return count === null ? { ok: false, reason: `POST ${url} answered without a token count` } : { ok: true, count };
   } catch (err) {
     return { ok: false, reason: `POST ${url} failed (${(err as Error).name})` };
   }
-  const text = await res.text();
-  if (!res.ok) return { ok: false, reason: `POST ${url} answered HTTP ${res.status}` };
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return { ok: false, reason: `POST ${url} did not answer JSON` };
-  }
-  const parsed = answerSchema.safeParse(json);
-  if (!parsed.success) return { ok: false, reason: `POST ${url} answered without a token count` };
-  return { ok: true, count: parsed.data.count ?? parsed.data.tokens?.length ?? 0 };
 }
 
 /**
  * A counter over the server's /tokenize, or why there is none (no such route,
- * an error, an answer without a count). The route is probed once before use.
+ * an error, an answer without a count in any shape). Probed once before use.
  * @param timeoutMs per call, ms (default 10 000)
  */
 export async function serverCounter(
   baseUrl: string, model: string, apiKey?: string, timeoutMs = 10_000,
 ): Promise<{ ok: true; counter: TokenCounter } | { ok: false; reason: string }> {
   const url = tokenizeUrl(baseUrl);
-  const body = (prompt: string) => ({ model, prompt, add_special_tokens: false });
-  const probe = await post(url, body('hello world'), apiKey, timeoutMs);
-  if (!probe.ok) return probe;
-  const counter: TokenCounter = {
-    info: { kind: 'server', exact: true, label: `exact: the server's tokenizer (POST ${url}, model ${model})`, sha256: null },
-    count: async (text) => {
-      const r = await post(url, body(text), apiKey, timeoutMs);
-      if (!r.ok) throw new Error(`${r.reason} while counting prompt tokens`);
-      return r.count;
-    },
-  };
-  return { ok: true, counter };
+  let first: Probe | null = null;
+  for (const shape of TOKENIZE_SHAPES) {
+    const probe = await post(url, shape.body(model, 'hello world'), apiKey, timeoutMs);
+    first ??= probe;
+    // A route that is not there, or a server that is not answering, will not answer another shape either.
+    if (!probe.ok && /HTTP 404|failed \(/.test(probe.reason)) break;
+    if (!probe.ok) continue;
+    const counter: TokenCounter = {
+      info: { kind: 'server', exact: true, label: `exact: the server's tokenizer (POST ${url}, ${shape.engines} body, model ${model})`, sha256: null },
+      count: async (text) => {
+        const r = await post(url, shape.body(model, text), apiKey, timeoutMs);
+        if (!r.ok) throw new Error(`${r.reason} while counting prompt tokens`);
+        return r.count;
+      },
+    };
+    return { ok: true, counter };
+  }
+  return first !== null && !first.ok ? first : { ok: false, reason: `POST ${url} answered without a token count` };
 }

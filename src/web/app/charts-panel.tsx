@@ -1,9 +1,10 @@
 /** The scaling curve (throughput and per-request, stacked on one x axis) and TTFT p50/p95. */
 import { type ChartSeries, perRequestChart, throughputChart, ttftChart } from '../view/index.js';
 import { ChartFigure } from './chart-figure.js';
+import { levelValue } from '../../core/index.js';
 
 export function ChartsPanel({ series, legend }: { series: readonly ChartSeries[]; legend?: string }) {
-  const levels = new Set(series.flatMap((s) => s.levels.map((l) => l.concurrency)));
+  const levels = new Set(series.flatMap((s) => s.levels.map(levelValue)));
   if (levels.size === 0) return null;
   return (
     <section class="charts" aria-labelledby="charts-title">

@@ -4,7 +4,7 @@
  */
 import { useState } from 'preact/hooks';
 import type { RunSummary } from '../../store/index.js';
-import { num, when } from '../view/index.js';
+import { historyPeak, historyWorkload, num, when } from '../view/index.js';
 import { go } from './route.js';
 
 export function History({ runs, shownRun }: { runs: RunSummary[] | null; shownRun: number | null }) {
@@ -29,9 +29,9 @@ export function History({ runs, shownRun }: { runs: RunSummary[] | null; shownRu
                   <tr class={r.id === shownRun ? 'current' : ''}>
                     <td><input type="checkbox" aria-label={`Compare run ${r.id} (${when(r.startedAt)}, ${server})`} checked={picked.includes(r.id)} onChange={(e) => toggle(r.id, (e.target as HTMLInputElement).checked)} /></td>
                     <th scope="row"><a href={`#/runs/${r.id}`} aria-current={r.id === shownRun ? 'page' : undefined}>Run {r.id}</a></th>
-                    <td>{server}<span class="hint"> · {r.model ?? 'model not known'} · {r.outputTokens} tok</span></td>
+                    <td>{server}<span class="hint"> · {r.model ?? 'model not known'} · {historyWorkload(r)}</span></td>
                     <td>{when(r.startedAt)}</td>
-                    <td class="num">{r.peakThroughputTokS === null ? '—' : `${num(r.peakThroughputTokS)} @ c=${r.peakConcurrency}`}</td>
+                    <td class="num">{r.peakThroughputTokS === null ? '—' : `${num(r.peakThroughputTokS)} @ ${historyPeak(r)}`}</td>
                     <td><span class={`badge status-${r.status}`}>{r.status}</span> <span class="hint">{r.levelsDone}/{r.levelsPlanned} levels</span></td>
                   </tr>
                 );

@@ -3,7 +3,7 @@
  * seed's columns in order, concurrency as the row header, an invalid level's
  * averages greyed with the reason, and a non-zero Failed count in bold red.
  */
-import type { LevelResult } from '../../core/index.js';
+import { type LevelResult, levelAxis } from '../../core/index.js';
 import type { RunSpec } from '../../store/index.js';
 import { type LiveLevel, TABLE_HEADERS, tableCaption, tableRows } from '../view/index.js';
 
@@ -19,6 +19,7 @@ interface Props {
 
 export function ResultsTable({ levels, spec, planned = [], live = null, title }: Props) {
   const rows = tableRows(levels, planned, live);
+  const axis = levelAxis(levels);
   return (
     <div class="table-wrap">
       <table class="results">
@@ -27,7 +28,7 @@ export function ResultsTable({ levels, spec, planned = [], live = null, title }:
           : tableCaption(spec, levels)}</caption>
         <thead>
           <tr>
-            <th scope="col">Concurrency</th>
+            <th scope="col">{axis.name}</th>
             {TABLE_HEADERS.map((h) => <th scope="col" class="num">{h}</th>)}
             <th scope="col">Status</th>
           </tr>
@@ -35,7 +36,7 @@ export function ResultsTable({ levels, spec, planned = [], live = null, title }:
         <tbody>
           {rows.map((r) => (
             <tr class={`${r.state} ${r.invalid ? 'invalid' : ''} ${r.clientBound ? 'client-bound' : ''}`}>
-              <th scope="row" class="num">{r.concurrency}</th>
+              <th scope="row" class="num">{axis.format(r.concurrency)}</th>
               {r.cells.map((c) => (
                 <td class={`num ${c.dimmed ? 'dim' : ''}`}>
                   {c.alarm ? <strong class="alarm"><span aria-hidden="true">⚠ </span>{c.text}</strong> : c.text}

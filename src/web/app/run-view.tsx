@@ -11,6 +11,7 @@ import { ClientsPanel } from './clients-panel.js';
 import { ProgressPanel } from './progress-panel.js';
 import { ReplayPanel } from './replay-panel.js';
 import { ResultsTable } from './results-table.js';
+import { SchedulePanel } from './schedule-panel.js';
 import { useRun } from './use-run.js';
 
 /** A stop reason as a sentence of its own (the store's reasons end without a full stop). */
@@ -44,6 +45,7 @@ export function RunView({ id, onLive, onEnded }: { id: number; onLive(id: number
         live={current && { concurrency: current.concurrency, done: current.done, requests: current.requests, failed: current.failed }} />}
       {levels.length > 0 && <ChartsPanel series={[{ label: runLabel(run), role: 'single', levels }]} />}
       <ClientsPanel levels={levels} />
+      <SchedulePanel levels={levels} />
       <ReplayPanel levels={levels} />
       {run.cards && <CardsPanel cards={run.cards} />}
     </section>

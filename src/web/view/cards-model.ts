@@ -47,6 +47,8 @@ export function cardViews(cards: Cards): CardView[] {
       ...(e.peakThroughputTokS === null ? [] : [
         { label: 'Peak throughput', value: `${num(e.peakThroughputTokS)} tok/s`, note: 'over valid levels · measured' },
         { label: 'Peak at concurrency', value: String(e.peakConcurrency), note: 'measured' },
+        // The highest level tested gave the peak and the curve still rose: the peak is a floor, not saturation.
+        ...(e.notSaturated ? [{ label: 'Not saturated', value: 'the peak is a floor', note: e.notSaturated }] : []),
       ]),
       { label: 'Scaling curve', value: curve || '—', note: 'throughput tok/s by concurrency · measured' },
       ...e.excluded.map((x) => ({ label: `Left out: concurrency ${x.concurrency}`, value: x.reason, note: 'not in the peak' })),

@@ -3,10 +3,11 @@
  * line per run and statistic, with invalid and client-bound levels marked.
  * Colours are fixed by role: the baseline grey, the run or candidate accent.
  */
+import { type AxisLevel, levelValue } from '../../core/index.js';
 import { METRICS, type MetricKey, type MetricLevel } from './metrics.js';
 
 /** What a chart reads of a level: its metrics, its concurrency and whether it is valid. */
-export interface ChartLevel extends MetricLevel {
+export interface ChartLevel extends MetricLevel, AxisLevel {
   concurrency: number;
   invalid: boolean;
   clientBound: { bound: boolean };
@@ -53,8 +54,9 @@ export function chartLines(series: readonly ChartSeries[], metrics: ReadonlyArra
       color: baseline ? COLORS.baseline : COLORS.accent,
       dash: candidateDash,
       symbol: s.role === 'candidate' ? 'square' : 'circle',
-      points: [...s.levels].sort((a, b) => a.concurrency - b.concurrency).map((l) => ({
-        concurrency: l.concurrency, value: METRICS[m.key].value(l), invalid: l.invalid, clientBound: l.clientBound.bound,
+      // x is the level's own value on its axis (a replay's speed, not the peak it reached in flight).
+      points: [...s.levels].sort((a, b) => levelValue(a) - levelValue(b)).map((l) => ({
+        concurrency: levelValue(l), value: METRICS[m.key].value(l), invalid: l.invalid, clientBound: l.clientBound.bound,
       })),
     } satisfies ChartLine;
   }));

@@ -9,6 +9,7 @@
 import * as Plot from '@observablehq/plot';
 import { COLORS, type ChartLine, type ChartSeries, chartLines, measuredLevels } from './chart-lines.js';
 import { num } from './format.js';
+import { levelAxis, levelValue } from '../../core/index.js';
 import { METRICS, type MetricKey, directionText } from './metrics.js';
 
 /** The DOM to draw into (the browser's by default). */
@@ -35,7 +36,7 @@ export interface ChartSpec {
 
 type MetricLine = { key: MetricKey; tag: string | null; dash: string | null };
 
-function plotLines(lines: readonly ChartLine[], yLabel: string, ariaLabel: string, o: ChartOptions): ChartElement {
+function plotLines(lines: readonly ChartLine[], xName: string, yLabel: string, ariaLabel: string, o: ChartOptions): ChartElement {
   const xs = measuredLevels(lines);
   const lo = xs[0] ?? 1;
   const hi = xs[xs.length - 1] ?? 1;
@@ -68,7 +69,7 @@ function plotLines(lines: readonly ChartLine[], yLabel: string, ariaLabel: strin
   const svg = Plot.plot({
     document: o.document, width: o.width ?? 640, height: 280, marginLeft: 60, marginRight: 110, marginBottom: 44,
     style: { fontSize: '12px', fontVariantNumeric: 'tabular-nums' },
-    x: { type: 'log', base: 2, domain, ticks: xs, tickFormat: (d: number) => String(d), label: 'Concurrency (log₂ scale)', labelAnchor: 'center', labelArrow: 'none' },
+    x: { type: 'log', base: 2, domain, ticks: xs, tickFormat: (d: number) => String(d), label: `${xName} (log₂ scale)`, labelAnchor: 'center', labelArrow: 'none' },
     y: { zero: true, grid: true, nice: true, label: yLabel, labelArrow: 'none' },
     ariaLabel, marks,
   });
@@ -78,25 +79,27 @@ function plotLines(lines: readonly ChartLine[], yLabel: string, ariaLabel: strin
 
 function rise(series: readonly ChartSeries[], key: MetricKey, what: string): string {
   const m = METRICS[key];
+  const axis = levelAxis(series.flatMap((s) => s.levels));
   return series.map((s) => {
-    const pts = [...s.levels].filter((l) => !l.invalid && m.value(l) !== null).sort((a, b) => a.concurrency - b.concurrency);
+    const pts = [...s.levels].filter((l) => !l.invalid && m.value(l) !== null).sort((a, b) => levelValue(a) - levelValue(b));
     const first = pts[0];
     if (!first) return `${series.length > 1 ? `${s.label}: ` : ''}no valid level`;
     // Peaks come from trusted levels only, as the cards' peak does.
     const trusted = pts.filter((l) => !l.clientBound.bound);
     const best = (trusted.length > 0 ? trusted : pts).reduce((a, b) => ((m.direction === 'lower' ? (m.value(b) ?? Infinity) < (m.value(a) ?? Infinity) : (m.value(b) ?? 0) > (m.value(a) ?? 0)) ? b : a));
     const last = pts[pts.length - 1] as typeof first;
-    const tail = m.direction === 'higher' ? `peaks at ${num(m.value(best))} ${m.unit} at concurrency ${best.concurrency}` : `is ${num(m.value(last))} ${m.unit} at concurrency ${last.concurrency}`;
-    return `${series.length > 1 ? `${s.label}: ` : ''}${what} ${m.statistic} is ${num(m.value(first))} ${m.unit} at concurrency ${first.concurrency} and ${tail}`;
+    const tail = m.direction === 'higher' ? `peaks at ${num(m.value(best))} ${m.unit} at ${axis.describe(levelValue(best))}` : `is ${num(m.value(last))} ${m.unit} at ${axis.describe(levelValue(last))}`;
+    return `${series.length > 1 ? `${s.label}: ` : ''}${what} ${m.statistic} is ${num(m.value(first))} ${m.unit} at ${axis.describe(levelValue(first))} and ${tail}`;
   }).join('; ') + (series.some((s) => s.levels.some((l) => l.invalid)) ? '; invalid levels are marked' : '') +
     (series.some((s) => s.levels.some((l) => !l.invalid && l.clientBound.bound)) ? '; client-bound levels are marked and left out of the peak' : '') + '.';
 }
 
 function table(series: readonly ChartSeries[], metrics: readonly MetricLine[]) {
-  const headers = ['Concurrency', ...series.flatMap((s) => metrics.map((m) => [series.length > 1 ? s.label : null, METRICS[m.key].header].filter(Boolean).join(' · ')))];
-  const levels = [...new Set(series.flatMap((s) => s.levels.map((l) => l.concurrency)))].sort((a, b) => a - b);
-  const rows = levels.map((c) => [String(c), ...series.flatMap((s) => metrics.map((m) => {
-    const l = s.levels.find((x) => x.concurrency === c);
+  const axis = levelAxis(series.flatMap((s) => s.levels));
+  const headers = [axis.name, ...series.flatMap((s) => metrics.map((m) => [series.length > 1 ? s.label : null, METRICS[m.key].header].filter(Boolean).join(' · ')))];
+  const levels = [...new Set(series.flatMap((s) => s.levels.map(levelValue)))].sort((a, b) => a - b);
+  const rows = levels.map((c) => [axis.format(c), ...series.flatMap((s) => metrics.map((m) => {
+    const l = s.levels.find((x) => levelValue(x) === c);
     return l ? `${num(METRICS[m.key].value(l), METRICS[m.key].digits)}${l.invalid ? ' (invalid)' : ''}` : '—';
   }))]);
   return { headers, rows };
@@ -107,7 +110,7 @@ function spec(id: ChartSpec['id'], title: string, yLabel: string, metrics: reado
   return {
     id, title, subtitle: directionText(first),
     summary: (series) => rise(series, (metrics[0] as MetricLine).key, what),
-    render: (series, o = {}) => plotLines(chartLines(series, metrics), yLabel, rise(series, (metrics[0] as MetricLine).key, what), o),
+    render: (series, o = {}) => plotLines(chartLines(series, metrics), levelAxis(series.flatMap((x) => x.levels)).name, yLabel, rise(series, (metrics[0] as MetricLine).key, what), o),
     table: (series) => table(series, metrics),
   };
 }

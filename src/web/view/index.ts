@@ -16,3 +16,5 @@ export * from './form-rules.js';
 export * from './identity.js';
 export * from './replay-charts.js';
 export * from './clients.js';
+export * from './history-model.js';
+export * from './schedule-model.js';

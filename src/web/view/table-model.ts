@@ -3,7 +3,7 @@
  * queued), cells in the seed's column order, an invalid level's averages
  * marked dimmed with the reason, and Failed emphasized when non-zero.
  */
-import type { LevelResult } from '../../core/index.js';
+import { type LevelResult, levelValue } from '../../core/index.js';
 import { num } from './format.js';
 import { AVERAGE_METRICS, METRICS, type MetricKey, TABLE_METRICS } from './metrics.js';
 
@@ -48,7 +48,7 @@ function doneRow(l: LevelResult): TableRow {
     const text = k === 'gpuMem' && !l.gpuMemMiB.available ? 'n/a' : num(m.value(l), m.digits);
     return { metric: k, text, dimmed: l.invalid && AVERAGE_METRICS.has(k), alarm: k === 'failed' && l.failed > 0 };
   });
-  return { concurrency: l.concurrency, state: 'done', cells, invalid: l.invalid, clientBound: l.clientBound.bound, status: statusText(l) };
+  return { concurrency: levelValue(l), state: 'done', cells, invalid: l.invalid, clientBound: l.clientBound.bound, status: statusText(l) };
 }
 
 function pendingRow(concurrency: number, live: LiveLevel | null): TableRow {
@@ -64,8 +64,9 @@ function pendingRow(concurrency: number, live: LiveLevel | null): TableRow {
  * @param planned every level the run will measure, when it is still running.
  */
 export function tableRows(levels: readonly LevelResult[], planned: readonly number[] = [], live: LiveLevel | null = null): TableRow[] {
-  const rows = [...levels].sort((a, b) => a.concurrency - b.concurrency).map(doneRow);
-  const done = new Set(levels.map((l) => l.concurrency));
+  // Rows are the levels' own values on their axis (a replay's speeds), never the peak an open loop reached.
+  const rows = [...levels].sort((a, b) => levelValue(a) - levelValue(b)).map(doneRow);
+  const done = new Set(levels.map(levelValue));
   for (const c of [...new Set(planned)].sort((a, b) => a - b)) {
     if (!done.has(c)) rows.push(pendingRow(c, live?.concurrency === c ? live : null));
   }
@@ -81,6 +82,15 @@ export function failureSummary(levels: readonly LevelResult[]): string | null {
   return `${bad.length === 1 ? '1 level has' : `${bad.length} levels have`} failed requests, so ${bad.length === 1 ? 'its' : 'their'} averages are invalid and left out of the peak: ${list}.`;
 }
 
+/** "256-token synthetic prompts (exact: …)", with how they were counted and what the server added, when the levels say. */
+function promptWords(tokens: number, levels: readonly LevelResult[]): string {
+  const p = levels.find((l) => l.promptTokens.countedBy !== undefined)?.promptTokens;
+  if (p?.countedBy === undefined) return `${tokens}-token synthetic prompts`;
+  const added = levels.flatMap((l) => (typeof l.promptTokens.templateTokens === 'number' ? [l.promptTokens.templateTokens] : []));
+  const extra = added.length > 0 ? `; the server added ${num(added.reduce((a, x) => a + x, 0) / added.length, 1)} tokens of its own (chat template, BOS)` : '';
+  return `${tokens}-token synthetic prompts (${p.countedBy}${extra})`;
+}
+
 /** The table's caption: workload and statistics (a replay's and a session run's levels say what they were). */
 export function tableCaption(w: { promptTokens: number; outputTokens: number; thinking: boolean; requestsPerLevel: number | 'auto' }, levels: readonly LevelResult[] = []): string {
   const requests = w.requestsPerLevel === 'auto' ? 'max(8, 4 × concurrency)' : String(w.requestsPerLevel);
@@ -88,7 +98,7 @@ export function tableCaption(w: { promptTokens: number; outputTokens: number; th
     ? `Per level, a replay of a recorded trace: each request with its own prompt and output lengths, sent at its recorded time (at the level's speed), thinking ${w.thinking ? 'on' : 'off'}, no warm-up. Concurrency is the most requests in flight at once.`
     : levels.some((l) => l.sessions)
       ? `Per level, multi-turn sessions: each turn sent with the conversation so far, the model's answers included, thinking ${w.thinking ? 'on' : 'off'}, no warm-up. Concurrency is the most requests in flight at once.`
-      : `Per concurrency level: ${w.promptTokens}-token synthetic prompts, ${w.outputTokens} output tokens, thinking ${w.thinking ? 'on' : 'off'}, ${requests} measured requests after a warm-up.`;
+      : `Per concurrency level: ${promptWords(w.promptTokens, levels)}, ${w.outputTokens} output tokens, thinking ${w.thinking ? 'on' : 'off'}, ${requests} measured requests after a warm-up.`;
   return `${workload} Throughput is output tokens ÷ level duration; per-request is the mean of each request's rate; ` +
     'TTFT, TPOT and e2e are percentiles of all successful requests. All measured.';
 }

@@ -1,0 +1,58 @@
+/**
+ * `goodput run --repeats 3` prints, per level, the median of the three runs
+ * with their range in each cell: the printed figures are those of the three
+ * runs stored in the result, computed here independently.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sweepResultSchema } from '../core/index.js';
+import { runsOf } from '../contract/index.js';
+import { type SimProcess, spawnSimProcess } from '../sim/index.js';
+import { runGoodput } from '../test-support/goodput-process.js';
+import { medianRange } from './render-repeats.js';
+
+let sim: SimProcess;
+const dir = mkdtempSync(join(tmpdir(), 'goodput-repeats-'));
+beforeAll(async () => {
+  sim = await spawnSimProcess(['--prefill-base-ms', '2', '--prefill-ms-per-token', '0.01', '--decode-step-ms', '2', '--decode-ms-per-extra-seq', '0.2']);
+});
+afterAll(async () => { await sim?.stop(); });
+
+/** The middle of three, by sorting (not the code under test). */
+const middle = (xs: number[]) => [...xs].sort((a, b) => a - b)[1] as number;
+
+describe('run --repeats', () => {
+  it('prints per-level medians with [min–max] that match the three stored runs', async () => {
+    const contract = join(dir, 'c.yaml');
+    const base = readFileSync(join(import.meta.dirname, '../../examples/baseline.yaml'), 'utf8');
+    writeFileSync(contract, base.replace('http://127.0.0.1:8000', sim.url).replace('levels: [1, 2, 4]', 'levels: [1, 2]').replace('requestsPerLevel: 16', 'requestsPerLevel: 4').replace('outputTokens: 128', 'outputTokens: 16'));
+    const json = join(dir, 'r.json');
+    const r = await runGoodput(['run', contract, '--repeats', '3', '--json', json, '--no-save'], {}, 120_000);
+    expect(r.code, r.stderr).toBe(0);
+    const result = sweepResultSchema.parse(JSON.parse(readFileSync(json, 'utf8')));
+    const runs = runsOf(result);
+    expect(runs).toHaveLength(3);
+    expect(r.stdout).toContain('Median of 3 runs per level, [min–max] across them (run 1 is the result\'s top level; runs 2–3 are its repeats[0–1]):');
+    const lines = r.stdout.split('\n');
+    for (const c of [1, 2]) {
+      const at = runs.map((x) => x.levels.find((l) => l.concurrency === c));
+      const tput = at.map((l) => l?.throughputTokS as number);
+      const ttft = at.map((l) => l?.ttftMs?.p50 as number);
+      const row = lines.find((l) => new RegExp(`^\\s*${c}\\s+\\d`).test(l));
+      expect(row, r.stdout).toBeDefined();
+      const expectTput = `${middle(tput).toFixed(1)} [${Math.min(...tput).toFixed(1)}–${Math.max(...tput).toFixed(1)}]`;
+      const expectTtft = `${middle(ttft).toFixed(1)} [${Math.min(...ttft).toFixed(1)}–${Math.max(...ttft).toFixed(1)}]`;
+      expect(row).toContain(expectTput);
+      expect(row).toContain(expectTtft);
+      expect(row?.trim().endsWith('ok')).toBe(true);
+    }
+  });
+
+  it('formats one figure alone and none as a dash', () => {
+    expect(medianRange([3, 1, 2], 1)).toBe('2.0 [1.0–3.0]');
+    expect(medianRange([5, null, undefined], 2)).toBe('5.00');
+    expect(medianRange([null], 0)).toBe('—');
+  });
+});

@@ -1,0 +1,107 @@
+/**
+ * Synthetic prompts of exactly `promptTokens` in the server's own tokens. The
+ * counter is the run's tokenizer: a tokenizer.json when given, else the
+ * server's tokenize route, else words, labelled as approximate. With an exact
+ * counter every prompt of the run is built before the first level: one body of
+ * exact length after the first request's salt, reused after every other salt
+ * and checked with one count each (a salt that tokenizes differently gets its
+ * own exact fit). What the server adds on top (BOS, the chat template) is
+ * measured from its usage, per level, and reported apart.
+ */
+import type { LevelResult, TokenizerInfo, Warning } from '../core/index.js';
+import {
+  NO_TOKENIZER_LABEL, type PromptItem, type PromptSource, type TokenCounter, WorkloadError, approximateCounter, exactPrompt, loadTokenizerFile, serverCounter,
+} from '../workload/index.js';
+import { SweepError } from './errors.js';
+import { type SweepSpec, requestsFor } from './sweep-spec.js';
+
+/** Most prompts built up front; a larger sweep keeps word prompts, labelled with why. */
+export const MAX_EXACT_PROMPTS = 20_000;
+/** Counts in flight at once against the server while building. */
+const COUNTS_IN_FLIGHT = 8;
+/** usage.prompt_tokens further than this share from the label is warned about. */
+export const PROMPT_MISMATCH_SHARE = 0.05;
+
+/** The counter the spec asks for; `auto` falls back to words with the reason in the label. */
+export async function runCounter(spec: SweepSpec, model: string): Promise<TokenCounter> {
+  const t = spec.tokenizer;
+  if (t.kind === 'file') {
+    try {
+      return await loadTokenizerFile(t.path);
+    } catch (err) {
+      throw new SweepError('bad-input', (err as Error).message);
+    }
+  }
+  const words = approximateCounter();
+  if (t.kind === 'approximate') return { ...words, info: { ...words.info, label: 'approximate (words; asked for)' } };
+  const server = await serverCounter(spec.url, model, spec.apiKey);
+  return server.ok ? server.counter : { ...words, info: { ...words.info, label: `${NO_TOKENIZER_LABEL}: ${server.reason}` } };
+}
+
+/** The salt a synthetic prompt starts with: unique per request of the run, so no two share a prefix. */
+const saltOf = (runId: string, i: number) => `r${runId}n${i}`;
+
+/**
+ * Every synthetic prompt of the run (warm-ups included, levels in order) at
+ * exactly `spec.promptTokens` by `counter`, as a prompt list; or the word
+ * prompts with a label saying why when the counter is not exact or the run is too large.
+ */
+export async function syntheticPrompts(spec: SweepSpec, order: readonly number[], runId: string, counter: TokenCounter): Promise<{ prompts: PromptSource; info: TokenizerInfo }> {
+  const words = { prompts: spec.prompts, info: counter.info };
+  if (!counter.info.exact) return words;
+  const total = order.reduce((a, c) => a + spec.warmup + requestsFor(spec, c), 0);
+  const approx = (why: string) => ({ prompts: spec.prompts, info: { ...approximateCounter().info, label: `approximate (words; ${why})` } });
+  if (total > MAX_EXACT_PROMPTS) return approx(`${total} prompts are more than the ${MAX_EXACT_PROMPTS} built exactly before a run`);
+  const n = spec.promptTokens;
+  try {
+    const first = await exactPrompt(counter, n, saltOf(runId, 0), spec.seed);
+    const body = first.slice(saltOf(runId, 0).length);
+    const texts: string[] = new Array<string>(total);
+    texts[0] = first;
+    let next = 1;
+    // A few counts in flight at once: each worker takes the next index until none is left.
+    const worker = async () => {
+      for (let i = next++; i < total; i = next++) {
+        const text = saltOf(runId, i) + body;
+        texts[i] = (await counter.count(text)) === n ? text : await exactPrompt(counter, n, saltOf(runId, i), spec.seed + i);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(COUNTS_IN_FLIGHT, total) }, worker));
+    return { prompts: { kind: 'list', items: texts.map((text): PromptItem => ({ text })) }, info: counter.info };
+  } catch (err) {
+    if (err instanceof WorkloadError) return approx(`no exact prompt of ${n} tokens: ${err.message}`);
+    throw new SweepError('preflight-refused', `${spec.url}: counting prompt tokens failed: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * What the server added to each prompt, tokens: its mean usage.prompt_tokens minus
+ * what was sent; null when the prompts were not counted exactly or the server reported no usage.
+ */
+export function templateTokens(level: LevelResult, sent: number | null, exact: boolean): number | null {
+  const served = level.promptTokens.mean;
+  if (sent === null || !exact || served === null) return null;
+  return Math.round((served - sent) * 100) / 100;
+}
+
+/** The level's prompt lengths: sent (the label), and what the server added; unchanged without synthetic prompts. */
+export function withPromptLengths(level: LevelResult, sent: number | null, info: TokenizerInfo | null): LevelResult {
+  if (info === null) return level;
+  return { ...level, promptTokens: { ...level.promptTokens, sent, templateTokens: templateTokens(level, sent, info.exact), countedBy: info.label } };
+}
+
+/**
+ * A level whose usage.prompt_tokens is more than 5 % from the label when the
+ * prompts were not counted by the server (the gap is then not known to be the template).
+ */
+export function promptLengthWarning(level: LevelResult, sent: number | null, info: TokenizerInfo, levelName: string): Warning | null {
+  const served = level.promptTokens.mean;
+  if (sent === null || served === null || info.kind === 'server') return null;
+  const off = (served - sent) / sent;
+  if (Math.abs(off) <= PROMPT_MISMATCH_SHARE) return null;
+  return {
+    code: 'prompt-length-mismatch',
+    message: `${levelName}: the server counted ${served.toFixed(1)} prompt tokens per request (usage.prompt_tokens), ${off > 0 ? '+' : ''}${(off * 100).toFixed(0)} % from the ${sent} asked for; ` +
+      `the prompts were ${info.label}`,
+  };
+}
