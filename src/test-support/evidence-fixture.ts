@@ -6,7 +6,7 @@
  * and any hand edit is caught.
  */
 import { type Contract, combineRepeats, contractHash, contractSchema, recordsSha256 } from '../contract/index.js';
-import { type RawRecord, type RequestRecord, SCHEMA_VERSION, type SweepResult, buildCards } from '../core/index.js';
+import { DEFAULT_CLIENT_BUDGET_MS, type RawRecord, type RequestRecord, SCHEMA_VERSION, type SweepResult, buildCards } from '../core/index.js';
 import { levelResult } from '../runner/index.js';
 
 export interface EvidenceLevel { c: number; ttftMs: number; tpotMs: number; failed?: number }
@@ -50,7 +50,7 @@ function levelRecords(l: EvidenceLevel, tokens: number, slow: number): RawRecord
       chunkNs: chunks.map(ns), chunkTokens: chunks.map(() => 1), chunkTokensExact: true, endNs: failed ? null : ns(send + e2e),
       outputTokens: failed ? 0 : tokens, outputTokenSource: 'usage', reasoningTokens: null, reasoningChunks: 0, promptTokens: 32, cachedPromptTokens: null,
       finishReason: failed ? null : 'length', httpStatus: failed ? 503 : 200,
-      outcome: failed ? { kind: 'http-error', status: 503, message: 'overloaded' } : { kind: 'ok' },
+      outcome: failed ? { kind: 'http-error', status: 503, message: 'overloaded' } : { kind: 'ok' }, requestId: `req-${l.c}-${seq}`,
     };
     out.push({ ...rec, cell: 0 });
   }
@@ -67,7 +67,7 @@ function oneRun(s: EvidenceSide, c: Contract, k: number): SweepResult {
     return levelResult({
       load: { kind: 'concurrency', level: l.c, label: `${l.c} streams`, offeredRps: null, achievedRps: null, peakInFlight: l.c, waitedForSlot: 0, scheduleLagMs: null },
       slo: c.slo, capOf: () => tokens, records: recs, targetOutputTokens: tokens, forceLength: true,
-      loopDelayMs: null, clientCpuPct: null, clientBudgetMs: 50, gpu: { available: false, source: 'not available', reason: 'no GPU source' },
+      loopDelayMs: null, clientCpuPct: null, clientBudgetMs: DEFAULT_CLIENT_BUDGET_MS, gpu: { available: false, source: 'not available', reason: 'no GPU source' },
     });
   });
   const hourly = c.hardware.gpuHourlyUsd ?? null;
