@@ -7,6 +7,7 @@
  * ranges separate. Every process and wait is bounded.
  */
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -48,5 +49,15 @@ describe('runs with repeats → quality → receipt → publish → verify', () 
     // A rate has no better direction: no change is stated for it at all.
     expect(row('GPU hourly rate')).toMatch(/<td class="n">—<\/td><\/tr>$/);
     expect(page).not.toContain('single run; direction not established');
+
+    // Nothing local leaves the building: no loopback or private address, port or local path in any published byte.
+    const local = /127\.0\.0\.1|localhost|\b10\.\d+\.\d+\.\d+|\b192\.168\.|\b172\.(?:1[6-9]|2\d|3[01])\.|\[::1\]|:\d{4,5}\/|\/tmp\/|\/home\/|\/work\/|\/Users\//;
+    const files = readdirSync(site, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+    expect(files.length).toBeGreaterThan(5);
+    for (const f of files) {
+      const bytes = readFileSync(f);
+      const text = (f.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('latin1');
+      expect(local.exec(text)?.[0], f).toBeUndefined();
+    }
   });
 });
