@@ -15,6 +15,7 @@ export function datasetOf(site: SiteView): unknown {
   return {
     version: DATASET_VERSION,
     generator: `goodput ${site.generator}`,
+    signedBy: site.signer,
     notClaimed: site.notClaimed,
     changelog: site.changelog,
     receipts: site.receipts.map((v) => {
