@@ -172,6 +172,8 @@ export const runSchema = z.object({
   toolVersion: z.string(),
   /** What the server's metrics endpoint offered, found once at the start; null when scraping was off (absent in earlier results). */
   serverMetrics: serverMetricsRunSchema.nullable().optional(),
+  /** This run's place in its declared repeat set (goodput run --repeats N): index 1..N and the set's random id. */
+  repeat: z.object({ index: z.number().int().positive(), of: z.number().int().positive(), set: z.string().regex(/^[0-9a-f]{16}$/) }).strict().optional(),
 });
 
 export const modelCardSchema = z.union([

@@ -74,3 +74,26 @@ export function clientBoundRefusals(where: string, level: SweepResult['levels'][
   if (cb.clientCpuPct !== null && cb.clientCpuPct > 100) out.push(refusal('client-bound-evidence', `${field}.clientCpuPct`, `states ${cb.clientCpuPct} %; the client's busy share of one core is at most 100 %`));
   return out;
 }
+
+/**
+ * Repeats are declared up front: the contract's count is the number of runs
+ * shipped, each carrying its index in one repeat set, so none can be dropped
+ * (or a better one swapped in from another set) unseen.
+ */
+export function repeatRefusals(where: string, c: Contract, runs: readonly SweepResult[]): Refusal[] {
+  const declared = c.repeats ?? 1;
+  if (runs.length !== declared) {
+    const why = c.repeats === undefined ? 'but the contract declares no repeat count (goodput run --repeats N declares it before the first run)' : `but the contract declares ${declared}; every run of a declared set ships`;
+    return [refusal('repeats-declared', `${where}: repeats`, `holds ${runs.length} ${runs.length === 1 ? 'run' : 'runs'}, ${why}`)];
+  }
+  if (declared === 1) return [];
+  const out: Refusal[] = [];
+  const set = runs[0]?.run.repeat?.set;
+  runs.forEach((r, k) => {
+    const rep = r.run.repeat;
+    if (rep === undefined || rep.index !== k + 1 || rep.of !== declared || rep.set !== set) {
+      out.push(refusal('repeats-declared', `${where}: run ${k + 1} run.repeat`, `is ${rep === undefined ? 'absent' : `run ${rep.index} of ${rep.of} in set ${rep.set}`}; run ${k + 1} of ${declared} in one set ${set ?? '(none)'} was expected`));
+    }
+  });
+  return out;
+}

@@ -8,7 +8,7 @@
 import { type Contract, type StoredRecord, recordsSha256, runsOf, verifiedContract } from '../contract/index.js';
 import { type SweepResult, buildCards, engineCard, modelCard } from '../core/index.js';
 import { levelFromRecords } from '../runner/index.js';
-import { clientBoundRefusals, contractSpeaksRefusals } from './contract-speaks.js';
+import { clientBoundRefusals, contractSpeaksRefusals, repeatRefusals } from './contract-speaks.js';
 import type { ConfigurationKey } from './fact.js';
 import { physicsRefusals } from './record-physics.js';
 import { type Refusal, refusal } from './refusal.js';
@@ -90,7 +90,10 @@ export function checkEvidence(side: ConfigurationKey, result: SweepResult, out: 
     out.push(refusal('same-workload', `evidence.${side}: matrix`, 'a receipt compares one-cell contracts, not a matrix'));
     return null;
   }
-  const runs = runsOf(result).map((r, k) => checkRun(side, k, r, contract, out));
+  const all = runsOf(result);
+  out.push(...repeatRefusals(`evidence.${side}`, contract, all));
+  if (out.length > before) return null;
+  const runs = all.map((r, k) => checkRun(side, k, r, contract, out));
   if (out.length > before) return null;
   return { contract, contractHash: hash, runs: runs as SweepResult[] };
 }

@@ -9,7 +9,8 @@ export type Rule =
   | 'run-complete' | 'one-model' | 'same-workload' | 'same-gpu' | 'quality-belongs' | 'quality-evaluator' | 'stated-equals-recomputed'
   | 'text-length' | 'no-control-characters' | 'no-confusables' | 'no-internal-identifiers' | 'no-numeric-claims'
   | 'range' | 'date' | 'changelog-history' | 'price-cited' | 'site-file' | 'published-equals-recomputed'
-  | 'record-order' | 'output-cap' | 'stream-rate' | 'unique-records' | 'level-count' | 'in-flight' | 'contract-speaks' | 'client-bound-evidence';
+  | 'record-order' | 'output-cap' | 'stream-rate' | 'unique-records' | 'level-count' | 'in-flight' | 'contract-speaks' | 'client-bound-evidence'
+  | 'repeats-declared' | 'signature' | 'generator';
 
 export interface Refusal { rule: Rule; field: string; message: string }
 

@@ -29,6 +29,7 @@ export function evidenceContract(s: EvidenceSide): Contract {
     load: { levels: s.levels.map((l) => l.c) }, slo: { ttftMs: { p: 95, max: 100 } },
     hardware: { label: s.label ?? 'Test GPU 24GB', gpuHourlyUsd: s.hourly ?? 2, priceAsOf: s.priceAsOf ?? '2026-06-01' },
     ...(s.qualityFloor === undefined ? {} : { quality: { metric: 'goodput-quality-v1', floor: s.qualityFloor } }),
+    ...((s.repeats ?? 1) > 1 ? { repeats: s.repeats } : {}),
   });
 }
 
@@ -80,6 +81,7 @@ function oneRun(s: EvidenceSide, c: Contract, k: number): SweepResult {
       thinking: 'off', temperature: 0, seed: 42, levelsRequested: s.levels.map((l) => l.c), levelsOrder: s.levels.map((l) => l.c), slo: c.slo, requestsPerLevel: 8,
       warmupPerLevel: 1, hourlyCostUsd: hourly, baselineRateUsdPer1M: null, gpuLabel: c.hardware.label, command: 'goodput run test.yaml --url http://127.0.0.1:8000',
       startedAt, endedAt: startedAt, status: 'complete', stopReason: null, toolVersion: '0.1.0',
+      ...((s.repeats ?? 1) > 1 ? { repeat: { index: k + 1, of: s.repeats as number, set: '0123456789abcdef' } } : {}),
     },
     warnings: [],
     levels,
