@@ -11,6 +11,7 @@ import { levelFromRecords } from '../runner/index.js';
 import { clientBoundRefusals, contractSpeaksRefusals, repeatRefusals } from './contract-speaks.js';
 import type { ConfigurationKey } from './fact.js';
 import { physicsRefusals } from './record-physics.js';
+import { serverTruthRefusals } from './server-agreement.js';
 import { type Refusal, refusal } from './refusal.js';
 import { differenceText, differences } from './same-numbers.js';
 
@@ -22,7 +23,7 @@ export interface CheckedSide {
   runs: SweepResult[];
 }
 
-function checkRun(side: ConfigurationKey, k: number, run: SweepResult, contract: Contract, out: Refusal[]): SweepResult | null {
+function checkRun(side: ConfigurationKey, k: number, run: SweepResult, contract: Contract, allow: boolean, out: Refusal[]): SweepResult | null {
   const synthetic = contract.workload.prompts.kind === 'synthetic';
   const where = `evidence.${side}: run ${k + 1}`;
   if (run.run.status !== 'complete') {
@@ -53,6 +54,8 @@ function checkRun(side: ConfigurationKey, k: number, run: SweepResult, contract:
   const stall = (c: number) => run.levels.find((l) => l.concurrency === c)?.clientBound.loopDelayMs?.max ?? null;
   out.push(...physicsRefusals(where, contract, run.records, stall));
   if (out.length > before) return null;
+  out.push(...serverTruthRefusals(where, run, allow));
+  if (out.length > before) return null;
   const levels = run.levels.map((stated) => {
     const records = byLevel.get(stated.concurrency) ?? [];
     const again = levelFromRecords(run, stated, records);
@@ -72,7 +75,7 @@ function checkRun(side: ConfigurationKey, k: number, run: SweepResult, contract:
 }
 
 /** Checks one side's result; refusals are appended to `out`, the rebuilt side returned when there are none. */
-export function checkEvidence(side: ConfigurationKey, result: SweepResult, out: Refusal[]): CheckedSide | null {
+export function checkEvidence(side: ConfigurationKey, result: SweepResult, out: Refusal[], allowServerDisagreement = false): CheckedSide | null {
   const before = out.length;
   const v = verifiedContract(result);
   if (!v.ok) {
@@ -93,7 +96,7 @@ export function checkEvidence(side: ConfigurationKey, result: SweepResult, out: 
   const all = runsOf(result);
   out.push(...repeatRefusals(`evidence.${side}`, contract, all));
   if (out.length > before) return null;
-  const runs = all.map((r, k) => checkRun(side, k, r, contract, out));
+  const runs = all.map((r, k) => checkRun(side, k, r, contract, allowServerDisagreement, out));
   if (out.length > before) return null;
   return { contract, contractHash: hash, runs: runs as SweepResult[] };
 }

@@ -8,6 +8,7 @@ import { runsOf } from '../contract/index.js';
 import { daysBetween } from './receipt-dates.js';
 import { notSaturated } from './run-facts.js';
 import type { CheckedRun } from './run-pair.js';
+import { serverTruthLimitations } from './server-agreement.js';
 
 /** A GPU rate older than this when the run was measured is flagged as stale. */
 export const STALE_PRICE_DAYS = 90;
@@ -39,6 +40,7 @@ function runLimits(cfg: ConfigurationKey, run: CheckedRun): string[] {
   }
   const open = notSaturated(r.levels);
   if (open !== null) out.push(`${cfg}: ${open}; its peak is a floor, and its cost is at the highest throughput measured, not at saturation.`);
+  out.push(...serverTruthLimitations(cfg, runsOf(r)));
   if (r.warnings.length > 0) out.push(`${cfg}: the run recorded warnings: ${[...new Set(r.warnings.map((w) => w.code))].join(', ')}.`);
   return out;
 }

@@ -39,13 +39,15 @@ const receiptFileSchema = z.object({
   }).loose(),
   evidence: evidenceRefsSchema,
   generator: z.string().regex(/^[0-9A-Za-z.+-]{1,40}$/, 'must be a goodput version'),
+  /** The publisher's allowance of server disagreements past the tolerance (receipt create --allow-server-disagreement); each is then a limitation. */
+  allowServerDisagreement: z.literal(true).optional(),
 }).loose();
 
 /** The file `goodput receipt create` writes: the recomputed receipt, stated in full, and its evidence. */
-export type ReceiptFile = Receipt & { evidence: EvidenceRefs };
+export type ReceiptFile = Receipt & { evidence: EvidenceRefs; allowServerDisagreement?: true };
 
-export function receiptFile(receipt: Receipt, evidence: EvidenceRefs): ReceiptFile {
-  return { ...receipt, evidence };
+export function receiptFile(receipt: Receipt, evidence: EvidenceRefs, allowServerDisagreement = false): ReceiptFile {
+  return { ...receipt, evidence, ...(allowServerDisagreement ? { allowServerDisagreement: true as const } : {}) };
 }
 
 /** The recomputed receipt and its evidence files (path → gzip bytes), which a site ships so readers can recompute it too. */
@@ -67,9 +69,9 @@ async function loadParsed<T>(dir: EvidenceSource, ref: string, field: string, sc
   return result.data;
 }
 
-async function side(dir: EvidenceSource, key: ConfigurationKey, ref: string, out: Refusal[], files: Map<string, Buffer>): Promise<CheckedSide | null> {
+async function side(dir: EvidenceSource, key: ConfigurationKey, ref: string, out: Refusal[], files: Map<string, Buffer>, allow: boolean): Promise<CheckedSide | null> {
   const result = await loadParsed(dir, ref, `evidence.${key}`, sweepResultSchema as z.ZodType<SweepResult>, out, files);
-  return result === null ? null : checkEvidence(key, result, out);
+  return result === null ? null : checkEvidence(key, result, out, allow);
 }
 
 /**
@@ -86,8 +88,9 @@ export async function recomputeReceipt(text: string, dir: EvidenceSource, today:
   if (!parsed.success) return { ok: false, refusals: parsed.error.issues.slice(0, 20).map((i) => refusal('schema', i.path.join('.') || '(top level)', i.message)) };
   const file = parsed.data;
   for (const k of ['baseline', 'optimized'] as const) out.push(...textRefusals(`configurations.${k}.method`, file.configurations[k].method, TEXT_LIMITS.method));
-  const baseline = await side(dir, 'baseline', file.evidence.baseline, out, files);
-  const optimized = await side(dir, 'optimized', file.evidence.optimized, out, files);
+  const allow = file.allowServerDisagreement === true;
+  const baseline = await side(dir, 'baseline', file.evidence.baseline, out, files, allow);
+  const optimized = await side(dir, 'optimized', file.evidence.optimized, out, files, allow);
   const score = file.evidence.quality === null ? null : await loadParsed(dir, file.evidence.quality, 'evidence.quality', qualityScoreSchema as z.ZodType<QualityScore>, out, files);
   const named = [baseline, optimized].flatMap((x) => (x === null ? [] : [x.contract.model.name, x.contract.hardware.label]));
   out.push(...textRefusals('title', file.title, TEXT_LIMITS.title, named));
@@ -109,7 +112,7 @@ export async function recomputeReceipt(text: string, dir: EvidenceSource, today:
   const receipt = built.receipt;
   out.push(...identifierRefusals(receipt), ...dateRefusals(receipt, today));
   // Whatever else the file states must be exactly what the evidence gives.
-  const { evidence: _e, receiptVersion: _v, ...stated } = file;
+  const { evidence: _e, receiptVersion: _v, allowServerDisagreement: _a, ...stated } = file;
   const { receiptVersion: _rv, ...recomputed } = receipt;
   for (const d of differences(stated, recomputed, '', true)) out.push(refusal('stated-equals-recomputed', d.path, differenceText(d)));
   return out.length > 0 ? { ok: false, refusals: out } : { ok: true, receipt, files };
