@@ -16,7 +16,8 @@ export const STALE_PRICE_DAYS = 90;
 /** Measured against the goodput simulator (by the engine it reported, or a SimGPU label), not a real GPU. */
 export function isSimulated(run: CheckedRun): boolean {
   const engine = `${run.result.run.engine?.name ?? ''} ${run.result.run.engine?.version ?? ''}`;
-  return /goodput-sim|simulat/i.test(engine) || /simgpu/i.test(run.contract.hardware.label);
+  // The server's own account decides first: a simulator says so at /sim/config whatever the labels claim.
+  return (run.result.serverAccount?.simulator ?? null) !== null || /goodput-sim|simulat/i.test(engine) || /simgpu/i.test(run.contract.hardware.label);
 }
 
 function runLimits(cfg: ConfigurationKey, run: CheckedRun): string[] {

@@ -108,7 +108,7 @@ export async function recomputeReceipt(text: string, dir: EvidenceSource, today:
     ...results, quality: score, method: file.configurations.optimized.method, baselineMethod: file.configurations.baseline.method,
     title: file.title, generator: file.generator,
   });
-  if (!built.ok) return { ok: false, refusals: [...out, ...built.problems.map((p) => refusal(/models differ/.test(p) ? 'one-model' : /GPUs differ|hourly rates/.test(p) ? 'same-gpu' : 'same-workload', 'evidence', p))] };
+  if (!built.ok) return { ok: false, refusals: [...out, ...built.problems.map((p) => refusal(/identical accounts/.test(p) ? 'self-comparison' : /models differ/.test(p) ? 'one-model' : /GPUs differ|hourly rates/.test(p) ? 'same-gpu' : 'same-workload', 'evidence', p))] };
   const receipt = built.receipt;
   out.push(...identifierRefusals(receipt), ...dateRefusals(receipt, today));
   // Whatever else the file states must be exactly what the evidence gives.

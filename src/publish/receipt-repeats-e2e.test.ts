@@ -29,7 +29,9 @@ describe('runs with repeats → quality → receipt → publish → verify', () 
     const q = join(dir, 'quality.json');
     expectOk(await runGoodput(['quality', '--baseline', sims.baseline().url, '--candidate', sims.optimized().url, '--json', q], {}, 90_000), 'quality');
     const r = join(dir, 'receipts', 'r.json');
-    expectOk(await runGoodput(['receipt', 'create', '--baseline', b, '--optimized', o, '--quality', q, '--method', 'FP8 quantization, faster decode', '--out', r]), 'receipt');
+    expectOk(await runGoodput(['receipt', 'create', '--baseline', b, '--optimized', o, '--quality', q, '--method', 'FP8 quantization, faster decode', '--out', r,
+      // Two loopback simulators on a loaded test machine can read inter-token gaps a little off the server's own; allowed, each is a limitation.
+      '--allow-server-disagreement']), 'receipt');
     const site = join(dir, 'site');
     expectOk(await runGoodput(['publish', '--receipts', join(dir, 'receipts'), '--out', site]), 'publish');
     expectOk(await runGoodput(['verify', site]), 'verify');

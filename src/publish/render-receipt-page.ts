@@ -62,7 +62,10 @@ export function receiptPage(v: ReceiptView, datasetSha256: string, generator: st
 <h1>${r.model} · ${r.hardware} · ${r.measuredAt}</h1><p>${r.title}</p>
 ${r.simulated ? html`<p class="simulated"><strong>Simulated:</strong> measured against the goodput simulator, not a real GPU; the figures show the method, not what any hardware achieves.</p>` : ''}
 <dl><dt>Baseline</dt><dd>${baseline.identity}; method: ${baseline.method}; measured ${baseline.measuredAt}</dd>
-<dt>Optimized</dt><dd>${optimized.identity}; method: ${optimized.method}; measured ${optimized.measuredAt}</dd></dl>
+<dt>Optimized</dt><dd>${optimized.identity}; method: ${optimized.method}; measured ${optimized.measuredAt}</dd>
+<dt>Hardware</dt><dd id="hardware">${r.hardware} <span class="stat">(declared by the publisher: no server reports its GPU, so the GPU, the hardware and the price are the publisher's word)</span></dd></dl>
+<h2>What each server said about itself</h2><p class="muted">Recorded by goodput run from the server's own routes when the run started, beside the labels the publisher declared above.</p>
+<dl id="server-accounts">${(['baseline', 'optimized'] as const).map((k) => html`<dt>${k === 'baseline' ? 'Baseline' : 'Optimized'} server</dt><dd>${r.configurations[k].serverAccount.length === 0 ? 'not recorded (the run kept no account of the server)' : html`<ul>${r.configurations[k].serverAccount.map((l) => html`<li>${l}</li>`)}</ul>`}</dd>`)}</dl>
 <h2>Headline stats</h2>${headlines(v)}
 <h2>Fact tables</h2>${factTables(v)}
 <h2>Charts</h2><p class="muted">One unit per chart; bars start at zero; baseline grey and first. List prices are never drawn on these scales.</p>

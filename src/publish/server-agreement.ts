@@ -67,5 +67,5 @@ export function serverTruthLimitations(cfg: string, runs: readonly SweepResult[]
   const levels = runs.flatMap((r, k) => r.levels.map((l) => ({ k, l })));
   if (levels.every(({ l }) => !l.serverTruth)) return [`${cfg}: the server reported no figures of its own (no /metrics), so no number here is checked against the server's account.`];
   return levels.flatMap(({ k, l }) => (l.serverTruth?.comparison ?? []).filter((r) => !r.agrees)
-    .map((r) => `${cfg}: ${runs.length > 1 ? `run ${k + 1}, ` : ''}concurrency ${l.concurrency}: the server's account disagrees: ${disagreementText(r)}.`));
+    .map((r) => `${cfg}: ${runs.length > 1 ? `repeat ${k + 1} of ${runs.length}, ` : ''}concurrency ${l.concurrency}: the server's account disagrees: ${disagreementText(r)}.`));
 }

@@ -17,6 +17,8 @@ export interface EvidenceSide {
   startedAt?: string; levels: EvidenceLevel[]; fingerprint?: string; qualityFloor?: number;
   /** Runs of the contract; each later run is slower by `spread` (a fraction) per run. */
   repeats?: number; spread?: number;
+  /** What the server said about itself (absent: the run recorded no account). */
+  account?: SweepResult['serverAccount'];
 }
 
 const ns = (ms: number) => Math.round(ms * 1e6);
@@ -91,6 +93,7 @@ function oneRun(s: EvidenceSide, c: Contract, k: number): SweepResult {
     contract: c as unknown as Record<string, unknown>,
     contractHash: contractHash(c),
     tokenizer: { kind: 'server', exact: true, label: 'server /tokenize', sha256: null },
+    ...(s.account === undefined ? {} : { serverAccount: s.account }),
   };
 }
 
