@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SweepResult } from '../core/index.js';
 import { evidencePair } from '../test-support/evidence-fixture.js';
-import { qualityFixture } from '../test-support/quality-fixture.js';
 import { packReceipt } from '../test-support/receipt-dir.js';
 import { NO_PRICES } from './prices.js';
 import { publishSite } from './publish-site.js';
