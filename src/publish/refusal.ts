@@ -10,7 +10,7 @@ export type Rule =
   | 'text-length' | 'no-control-characters' | 'no-confusables' | 'no-internal-identifiers' | 'no-numeric-claims'
   | 'range' | 'date' | 'changelog-history' | 'price-cited' | 'site-file' | 'published-equals-recomputed'
   | 'record-order' | 'output-cap' | 'stream-rate' | 'unique-records' | 'level-count' | 'in-flight' | 'contract-speaks' | 'client-bound-evidence'
-  | 'repeats-declared' | 'signature' | 'generator' | 'server-truth' | 'server-agreement' | 'self-comparison';
+  | 'repeats-declared' | 'signature' | 'generator' | 'server-truth' | 'server-agreement' | 'self-comparison' | 'allow-list';
 
 export interface Refusal { rule: Rule; field: string; message: string }
 
