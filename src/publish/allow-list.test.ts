@@ -45,7 +45,9 @@ describe('names, versions and hardware labels', () => {
   });
   it('refuses a model name or version that is not one', () => {
     expect(allowListProblem('/mnt/models/demo', 'name')).toMatch(/not a name token/);
-    expect(allowListProblem('fast model', 'version')).toMatch(/one token/);
+    expect(allowListProblem('a very fast new model', 'version')).toMatch(/at most three tokens/);
+    expect(allowListProblem('3x', 'version')).toMatch(/not a version/);
+    expect(allowListProblem('goodput-sim 0.1.0', 'version')).toBeNull();
     expect(allowListProblem('3x-better', 'name')).toMatch(/not a name token/);
   });
 });

@@ -67,7 +67,8 @@ function proseProblem(text: string): string | null {
 }
 
 function tokenProblem(token: string, kind: Exclude<TextKind, 'prose'>): string | null {
-  if (kind === 'version') return VERSION.test(token) || NAME.test(token) ? null : `${JSON.stringify(token.slice(0, 40))} is not a version (digits and dots, an optional post/dev/rc tag)`;
+  if (kind === 'version' && VERSION.test(token)) return null;
+  if (kind === 'version' && !NAME.test(token)) return `${JSON.stringify(token.slice(0, 40))} is not a version (digits and dots, an optional post/dev/rc tag)`;
   if (!NAME.test(token)) return `${JSON.stringify(token.slice(0, 40))} is not a name token (a letter first, then letters and digits joined by - _ . / :)`;
   const claim = token.split(/[-_./:]/).find((seg) => CLAIM_SEGMENT.test(seg));
   if (claim !== undefined) return `${JSON.stringify(token.slice(0, 40))} carries a figure (${JSON.stringify(claim)})`;
@@ -80,7 +81,8 @@ export function allowListProblem(text: string, kind: TextKind): string | null {
   if (kind === 'prose') return proseProblem(text);
   const tokens = text.trim().split(/\s+/).filter((t) => t !== '');
   const memory = (t: string) => kind === 'hardware' && /^\d{1,4}(?:GB|GiB|TB)$/.test(t);
-  if (kind === 'version' && tokens.length > 1) return 'a version is one token';
+  // An engine's /version may name itself first ("goodput-sim 0.1.0").
+  if (kind === 'version' && tokens.length > 3) return 'a version is at most three tokens';
   if (tokens.length > 8) return 'a name is at most eight tokens';
   for (const t of tokens) {
     // Words in a name (a GPU's "SXM", an engine's "Instruct") are prose words: no number words among them.

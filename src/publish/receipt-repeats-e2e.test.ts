@@ -2,7 +2,7 @@
  * End to end with repeats, as a user does it, over loopback only: two
  * simulators (the optimized one decodes four times as fast) → `goodput run
  * --repeats 3` of one contract against each → `goodput quality` → `goodput
- * receipt create` → `goodput publish` → `goodput verify`. The page states each
+ * receipt create` → `goodput keys create` → signed `goodput publish` → `goodput verify --key`. The page states each
  * change with the range over the runs and calls it better only where the
  * ranges separate. Every process and wait is bounded.
  */
@@ -33,8 +33,14 @@ describe('runs with repeats → quality → receipt → publish → verify', () 
       // Two loopback simulators on a loaded test machine can read inter-token gaps a little off the server's own; allowed, each is a limitation.
       '--allow-server-disagreement']), 'receipt');
     const site = join(dir, 'site');
-    expectOk(await runGoodput(['publish', '--receipts', join(dir, 'receipts'), '--out', site]), 'publish');
-    expectOk(await runGoodput(['verify', site]), 'verify');
+    const keys = join(dir, 'keys');
+    expectOk(await runGoodput(['keys', 'create', '--dir', keys]), 'keys');
+    expectOk(await runGoodput(['publish', '--receipts', join(dir, 'receipts'), '--key', join(keys, 'publisher.key'), '--out', site]), 'publish');
+    const verified = await runGoodput(['verify', site, '--key', join(keys, 'publisher.pub')]);
+    expectOk(verified, 'verify');
+    expect(verified.stdout).toMatch(/signed by ed25519:[0-9a-f]{32}, the key you trust/);
+    // Two simulators: the server's own account says so on the receipt, whatever the labels.
+    expect(readFileSync(join(site, 'index.html'), 'utf8')).toContain('<strong class="simulated">simulated</strong>');
 
     const receipt = JSON.parse(readFileSync(r, 'utf8')) as { limitations: string[]; facts: Array<{ id: string; runs?: number[] }> };
     expect(receipt.facts.find((f) => f.id === 'optimized.tpotSingle')?.runs).toHaveLength(3);
