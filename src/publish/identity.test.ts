@@ -6,7 +6,8 @@ import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { SweepResult } from '../core/index.js';
+import type { QualityScore, SweepResult } from '../core/index.js';
+import { qualityFixture } from '../test-support/quality-fixture.js';
 import { evidencePair } from '../test-support/evidence-fixture.js';
 import { packReceipt } from '../test-support/receipt-dir.js';
 import { NO_PRICES } from './prices.js';
@@ -26,10 +27,10 @@ const relabelled = (b: string, o: string) => evidencePair({
   optimized: { model: 'Llama-3.1-8B-Instruct', label: 'H100 SXM 80GB', engine: 'vllm', engineVersion: '0.6.3.post1', account: simAccount(o) },
 });
 
-async function recompute(name: string, pair: { baseline: SweepResult; optimized: SweepResult }, plainTitle = false) {
+async function recompute(name: string, pair: { baseline: SweepResult; optimized: SweepResult }, plainTitle = false, quality: QualityScore | null = null) {
   const dir = join(root, name);
   mkdirSync(dir, { recursive: true });
-  const d = packReceipt(join(dir, 'r.json'), { ...pair, quality: null }, 'Tuned batching');
+  const d = packReceipt(join(dir, 'r.json'), { ...pair, quality }, 'Tuned batching');
   // A pair that cannot make a receipt is packed under the good pair's statements: its title is the good pair's, so plain words here.
   return recomputeReceipt(plainTitle ? JSON.stringify({ ...JSON.parse(d.text), title: 'Tuned batching' }) : d.text, dir, '2026-07-01');
 }
@@ -64,5 +65,21 @@ describe('identity', () => {
     if (!r.ok) throw new Error(r.refusals.map((x) => x.message).join('\n'));
     expect(r.receipt.configurations.baseline.serverAccount).toEqual([]);
     expect(r.receipt.simulated).toBe(false);
+  });
+
+  /** A score of these servers as goodput quality records it, its sides' accounts given. */
+  const scored = (b: NonNullable<SweepResult['serverAccount']> | undefined, c: NonNullable<SweepResult['serverAccount']> | undefined): QualityScore => {
+    const q = qualityFixture();
+    const compared = q.compared as NonNullable<QualityScore['compared']>;
+    const side = (s: typeof compared.baseline, a: typeof b) => ({ ...s, model: 'Llama-3.1-8B-Instruct', engineVersion: '0.6.3.post1', ...(a === undefined ? {} : { account: a }) });
+    return { ...q, compared: { ...compared, baseline: side(compared.baseline, b), candidate: side(compared.candidate, c) } };
+  };
+  it('a quality score of the two runs\' servers belongs; one of the baseline against itself does not', async () => {
+    const good = await recompute('q-good', relabelled('4'.repeat(64), '5'.repeat(64)), false, scored(simAccount('4'.repeat(64)), simAccount('5'.repeat(64))));
+    expect(good.ok ? [] : good.refusals.map((x) => x.message)).toEqual([]);
+    const self = await recompute('q-self', relabelled('4'.repeat(64), '5'.repeat(64)), false, scored(simAccount('4'.repeat(64)), simAccount('4'.repeat(64))));
+    expect(self.ok ? [] : self.refusals.map((x) => x.message)).toContainEqual(expect.stringMatching(/^evidence\.quality: compared\.candidate\.account: differs from the account the optimized run's server gave of itself.*\[rule: quality-belongs\]$/));
+    const none = await recompute('q-none', relabelled('4'.repeat(64), '5'.repeat(64)), false, scored(undefined, undefined));
+    expect(none.ok ? [] : none.refusals.map((x) => x.message)).toContainEqual(expect.stringMatching(/compared\.baseline\.account: is absent, but the baseline run recorded its server's account/));
   });
 });
