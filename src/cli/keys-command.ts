@@ -9,7 +9,8 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { KeyObject } from 'node:crypto';
-import { KEY_FILE_BYTES, keyIdOf, newKeyPair, parseKey, readBounded } from '../publish/index.js';
+import { LIMITS } from '../core/index.js';
+import { KEY_FILE_BYTES, checkSignedResult, keyIdOf, newKeyPair, parseKey, readBounded } from '../publish/index.js';
 import { goodputHome } from '../store/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 
@@ -55,6 +56,22 @@ export function registerKeysCommand(program: Command): void {
     .action(async (f: { dir?: string }) => {
       const k = await createKeys(f.dir);
       process.stdout.write(`created key ${k.keyId}\n  private: ${k.privatePath} (0600; keep it secret)\n  public:  ${k.publicPath} (give it to readers: goodput verify SITE --key ${PUBLIC_KEY_FILE})\n`);
+    });
+  keys.command('verify-result')
+    .description('check a result signed by goodput run --sign (FILE.dsse.json beside it) against the key you trust')
+    .argument('<result.json>', 'the result file')
+    .requiredOption('--key <file>', 'the signer\'s public key (PEM) you trust')
+    .action(async (file: string, f: { key: string }) => {
+      const pub = await readBounded(f.key, KEY_FILE_BYTES);
+      const key = pub.ok ? parseKey(pub.bytes.toString('utf8'), 'public') : { ok: false as const, problem: pub.problem };
+      if (!key.ok) throw new CliError(EXIT.usage, `--key: ${f.key} ${key.problem}`);
+      const bytes = await readBounded(file, LIMITS.inputFileBytes.max);
+      if (!bytes.ok) throw new CliError(EXIT.usage, `${file} ${bytes.problem}`);
+      const env = await readBounded(`${file}.dsse.json`, KEY_FILE_BYTES * 4);
+      if (!env.ok) throw new CliError(EXIT.usage, `${file}.dsse.json ${env.problem} (sign results with goodput run --sign)`);
+      const checked = checkSignedResult(bytes.bytes, env.bytes.toString('utf8'), { key: key.key });
+      if (!checked.ok) throw new CliError(EXIT.usage, `${file}.dsse.json: ${checked.problem} [rule: signature]`);
+      process.stdout.write(`${file}: signed by ${checked.keyId}, the key you trust\n`);
     });
   keys.command('show')
     .description('print the id of the data folder\'s key (or --dir\'s)')

@@ -7,7 +7,9 @@ import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { type Contract, combineRepeats, loadContract, repeatsProblem, runContract } from '../contract/index.js';
 import { type SweepResult, sanitizeForTerminal } from '../core/index.js';
+import { signedResult } from '../publish/index.js';
 import { asUsageErrors } from './contract-errors.js';
+import { signingKey } from './keys-command.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { sayWritten, writeFileAtomic, writeRecords } from './files.js';
 import { apiKeyFromEnv, badFlag, parseNumber, parseUrl, redactedCommand } from './parse-flags.js';
@@ -16,7 +18,7 @@ import type { SweepSpecInput } from '../runner/index.js';
 import { progressReporter } from './progress.js';
 import { renderContractResult } from './render-contract.js';
 
-export interface RunFlags extends SaveFlags { url?: string; json?: string; raw?: string; apiKeyEnv?: string; repeats?: string }
+export interface RunFlags extends SaveFlags { url?: string; json?: string; raw?: string; apiKeyEnv?: string; repeats?: string; sign?: boolean; key?: string }
 
 /** Adds the flags `run` and `rerun` share. */
 export function addRunOptions(cmd: Command): Command {
@@ -24,7 +26,9 @@ export function addRunOptions(cmd: Command): Command {
     .option('--url <url>', 'server base URL, overriding server.url (not part of the contract hash)')
     .option('--api-key-env <name>', 'environment variable holding the API key (default: server.apiKeyEnv, else GOODPUT_API_KEY)')
     .option('--json <file|->', 'write the result JSON to a file, or to stdout with -')
-    .option('--raw <file>', 'write every request record as JSON lines (with its matrix cell), level by level');
+    .option('--raw <file>', 'write every request record as JSON lines (with its matrix cell), level by level')
+    .option('--sign', 'sign the --json result with the data folder\'s publisher key (goodput keys create), beside it as FILE.dsse.json')
+    .option('--key <file>', 'sign with this Ed25519 private key file instead');
 }
 
 /** Runs a contract with progress on stderr, writes the files and prints the report. Returns the exit code and the result. */
@@ -33,6 +37,8 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
   const repeats = flags.repeats === undefined ? contract.repeats ?? 1 : parseNumber('--repeats', flags.repeats, { integer: true, min: 1 });
   const repeatsWhy = repeatsProblem(repeats);
   if (repeatsWhy !== null) throw badFlag('--repeats', repeatsWhy);
+  if ((flags.sign === true || flags.key !== undefined) && (flags.json === undefined || flags.json === '-')) throw badFlag(flags.key === undefined ? '--sign' : '--key', 'signs the result file: give --json FILE');
+  const signer = flags.sign === true || flags.key !== undefined ? await signingKey(flags.key === undefined ? '--sign' : '--key', flags.key) : undefined;
   if (contract.repeats !== undefined && contract.repeats !== repeats) throw badFlag('--repeats', `is ${repeats}, but the contract declares repeats: ${contract.repeats}; the count is declared once, before the first run`);
   // The count is declared up front in the hashed contract, so no run of the set can be dropped unseen.
   const declared: Contract = repeats > 1 ? { ...contract, repeats } : contract;
@@ -84,6 +90,8 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
     if (flags.json === '-') process.stdout.write(json);
     else {
       if (flags.json) await writeFileAtomic(flags.json, json);
+      // Signed over the file's exact bytes, beside it: who stands behind this result (goodput keys verify-result checks it).
+      if (flags.json && signer !== undefined) await writeFileAtomic(`${flags.json}.dsse.json`, signedResult(Buffer.from(json, 'utf8'), signer));
       process.stdout.write(renderContractResult(result, process.stdout.isTTY === true) + '\n');
     }
     sayWritten([flags.json, first ? undefined : flags.raw]);

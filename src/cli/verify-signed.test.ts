@@ -130,3 +130,22 @@ describe('a signed site', () => {
     expect((await cli(['verify', site, '--key', join(keys, 'missing.pub')])).stderr).toMatch(/--key: .*missing\.pub does not exist/);
   });
 });
+
+describe('a signed result (goodput run --sign)', () => {
+  it('verifies against the signer\'s key, and is refused once edited or against another key', async () => {
+    const { signedResult } = await import('../publish/index.js');
+    const { createPrivateKey } = await import('node:crypto');
+    const result = join(dir, 'signed-result.json');
+    const bytes = Buffer.from(JSON.stringify(evidencePair().baseline, null, 2) + '\n');
+    writeFileSync(result, bytes);
+    writeFileSync(`${result}.dsse.json`, signedResult(bytes, createPrivateKey(readFileSync(join(keys, 'publisher.key'), 'utf8'))));
+    const ok = await cli(['keys', 'verify-result', result, '--key', pub()]);
+    expect(ok.stderr).toBe('');
+    expect(ok.stdout).toContain(`signed by ${keyId}, the key you trust`);
+    expect((await cli(['keys', 'verify-result', result, '--key', join(other, 'publisher.pub')])).stderr).toMatch(/is signed by ed25519:[0-9a-f]{32}, not by the key you trust .*\[rule: signature\]/);
+    writeFileSync(result, Buffer.concat([bytes, Buffer.from(' ')]));
+    const edited = await cli(['keys', 'verify-result', result, '--key', pub()]);
+    expect(edited.code).toBe(2);
+    expect(edited.stderr).toMatch(/the result was changed after signing \[rule: signature\]/);
+  });
+});

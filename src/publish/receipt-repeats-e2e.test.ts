@@ -24,7 +24,10 @@ describe('runs with repeats → quality → receipt → publish → verify', () 
   it('publishes each change with its range over the runs, better only where the ranges separate', async () => {
     const b = join(dir, 'baseline.json');
     const o = join(dir, 'optimized.json');
-    expectOk(await runGoodput(['run', contractFile('baseline', sims.baseline().url, 'none'), '--repeats', '3', '--json', b], {}, 120_000), 'baseline runs');
+    const keys = join(dir, 'keys');
+    expectOk(await runGoodput(['keys', 'create', '--dir', keys]), 'keys');
+    expectOk(await runGoodput(['run', contractFile('baseline', sims.baseline().url, 'none'), '--repeats', '3', '--json', b, '--key', join(keys, 'publisher.key')], {}, 120_000), 'baseline runs');
+    expect((await runGoodput(['keys', 'verify-result', b, '--key', join(keys, 'publisher.pub')])).stdout).toMatch(/signed by ed25519:[0-9a-f]{32}, the key you trust/);
     expectOk(await runGoodput(['run', contractFile('optimized', sims.optimized().url, 'fp8'), '--repeats', '3', '--json', o], {}, 120_000), 'optimized runs');
     const q = join(dir, 'quality.json');
     expectOk(await runGoodput(['quality', '--baseline', sims.baseline().url, '--candidate', sims.optimized().url, '--json', q], {}, 90_000), 'quality');
@@ -33,8 +36,6 @@ describe('runs with repeats → quality → receipt → publish → verify', () 
       // Two loopback simulators on a loaded test machine can read inter-token gaps a little off the server's own; allowed, each is a limitation.
       '--allow-server-disagreement']), 'receipt');
     const site = join(dir, 'site');
-    const keys = join(dir, 'keys');
-    expectOk(await runGoodput(['keys', 'create', '--dir', keys]), 'keys');
     expectOk(await runGoodput(['publish', '--receipts', join(dir, 'receipts'), '--key', join(keys, 'publisher.key'), '--out', site]), 'publish');
     const verified = await runGoodput(['verify', site, '--key', join(keys, 'publisher.pub')]);
     expectOk(verified, 'verify');

@@ -116,3 +116,45 @@ export function openManifest(text: string, trust: Trust): OpenedManifest {
   }
   return { ok: true, manifest, trusted: trust !== null };
 }
+
+export const RESULT_PAYLOAD_TYPE = 'application/vnd.goodput.result-signature+json';
+const resultStatementSchema = z.object({
+  version: z.literal('goodput-result-signature/1'),
+  size: z.number().int().nonnegative(),
+  sha256: sha,
+  signer: z.object({ keyid: z.string().regex(/^ed25519:[0-9a-f]{32}$/), publicKey: z.string().max(KEY_FILE_BYTES) }).strict(),
+}).strict();
+
+/** A DSSE envelope that signs a result file's exact bytes (size and SHA-256): `goodput run --sign` writes it beside the result. */
+export function signedResult(bytes: Buffer, privateKey: KeyObject): string {
+  const pub = createPublicKey(privateKey);
+  const statement = {
+    version: 'goodput-result-signature/1', size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'),
+    signer: { keyid: keyIdOf(pub), publicKey: pub.export({ type: 'spki', format: 'pem' }).toString() },
+  };
+  const body = Buffer.from(JSON.stringify(statement), 'utf8');
+  const sig = sign(null, pae(RESULT_PAYLOAD_TYPE, body), privateKey);
+  return JSON.stringify({ payloadType: RESULT_PAYLOAD_TYPE, payload: body.toString('base64'), signatures: [{ keyid: statement.signer.keyid, sig: sig.toString('base64') }] }, null, 2) + '\n';
+}
+
+/** Checks a result's bytes against its envelope and the trusted key: the signer's key id, or why not. */
+export function checkSignedResult(bytes: Buffer, envelopeText: string, trust: Trust): { ok: true; keyId: string } | { ok: false; problem: string } {
+  const parsed = parseStrictJson(envelopeText);
+  const env = parsed.ok ? envelopeSchema.safeParse(parsed.value) : null;
+  if (env === null || !env.success || env.data.payloadType !== RESULT_PAYLOAD_TYPE) return { ok: false, problem: 'is not a goodput result signature (a DSSE envelope)' };
+  const body = Buffer.from(env.data.payload, 'base64');
+  const inner = parseStrictJson(body.toString('utf8'));
+  const s = inner.ok ? resultStatementSchema.safeParse(inner.value) : null;
+  if (s === null || !s.success) return { ok: false, problem: 'holds no result statement' };
+  const key = parseKey(s.data.signer.publicKey, 'public');
+  if (!key.ok || keyIdOf(key.key) !== s.data.signer.keyid) return { ok: false, problem: 'names a key that is not its own' };
+  const sig = env.data.signatures.find((x) => x.keyid === s.data.signer.keyid);
+  if (sig === undefined || !verify(null, pae(RESULT_PAYLOAD_TYPE, body), key.key, Buffer.from(sig.sig, 'base64'))) return { ok: false, problem: `the signature by ${s.data.signer.keyid} does not verify` };
+  const sha = createHash('sha256').update(bytes).digest('hex');
+  if (bytes.length !== s.data.size || sha !== s.data.sha256) return { ok: false, problem: `signs a file of ${s.data.size} bytes with SHA-256 ${s.data.sha256}; this one is ${bytes.length} bytes with ${sha}: the result was changed after signing` };
+  if (trust !== null) {
+    const want = 'key' in trust ? keyIdOf(trust.key) : trust.keyId;
+    if (want !== s.data.signer.keyid) return { ok: false, problem: `is signed by ${s.data.signer.keyid}, not by the key you trust (${want})` };
+  }
+  return { ok: true, keyId: s.data.signer.keyid };
+}
