@@ -114,13 +114,19 @@ describe('goodput run', () => {
   it('--save stores a one-cell run with its contract, so a receipt can name stored runs; a matrix is refused before it runs', async () => {
     const data = join(dir, 'store');
     const file = writeContract(contract());
-    for (const _ of [1, 2]) {
-      const r = await goodput(['run', file, '--data', data]);
-      expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr).toMatch(/stored as run \d+ \(complete\)/);
+    // Two configurations (a receipt refuses one server compared with itself): the second decodes at half the speed.
+    const other = await startSimulator({ port: 0, prefillBaseMs: 3, prefillMsPerToken: 0.01, decodeStepMs: 2, decodeMsPerExtraSeq: 0 });
+    try {
+      for (const url of [sim.url, other.url]) {
+        const r = await goodput(['run', file, '--data', data, '--url', url]);
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stderr).toMatch(/stored as run \d+ \(complete\)/);
+      }
+    } finally {
+      await other.close();
     }
     const out = join(dir, 'stored-receipt.json');
-    const receipt = await goodput(['receipt', 'create', '--baseline', '1', '--optimized', '2', '--method', 'the same server twice', '--data', data, '--out', out]);
+    const receipt = await goodput(['receipt', 'create', '--baseline', '1', '--optimized', '2', '--method', 'a slower decode step', '--data', data, '--out', out, '--allow-server-disagreement']);
     expect(receipt.code, receipt.stderr).toBe(0);
     expect(JSON.parse(readFileSync(out, 'utf8')).configurations.baseline.contractHash).toMatch(/^[0-9a-f]{64}$/);
     const matrix = writeContract(contract((c) => { c.workload.prompts.tokens = [40, 24]; }));

@@ -34,6 +34,7 @@ export const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   receipt: async () => (await import('./receipt-command.js')).registerReceiptCommand,
   publish: async () => (await import('./publish-command.js')).registerPublishCommand,
   verify: async () => (await import('./verify-command.js')).registerVerifyCommand,
+  keys: async () => (await import('./keys-command.js')).registerKeysCommand,
 };
 
 /** The program for `argv`: only the command it names, none for --version, all of them otherwise (help, a typo). */

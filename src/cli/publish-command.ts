@@ -11,13 +11,14 @@ import { NO_PRICES, type Prices, type Receipt, publishSite, readPrices, readSite
 import { TOOL_VERSION } from '../runner/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { readInputText } from './json-input.js';
+import { signingKey } from './keys-command.js';
 
 /** The prices a site was published with, shipped so a reader can recompute it. */
 export const PRICES_FILE = 'prices.json';
 /** The publisher's site text, shipped for the same reason. */
 export const SITE_FILE = 'site.json';
 
-export interface PublishFlags { receipts: string[]; prices?: string; site?: string; out: string }
+export interface PublishFlags { receipts: string[]; prices?: string; site?: string; out: string; key?: string; sign?: boolean }
 
 /** Files as given; a directory contributes its *.json files, in name order. */
 async function receiptFiles(paths: readonly string[]): Promise<{ files: string[]; problems: string[] }> {
@@ -83,7 +84,8 @@ export async function publishFromFlags(f: PublishFlags, today = new Date().toISO
     } else problems.push(...s.problems.map((x) => `--site: ${x}`));
   }
   if (problems.length > 0) throw new CliError(EXIT.usage, `nothing published:\n${problems.map((p) => `  ${p}`).join('\n')}`);
-  const out = await publishSite({ receipts, prices, outDir: f.out, generator: TOOL_VERSION, shipped, today, notClaimed });
+  const signer = f.key !== undefined || f.sign === true ? await signingKey(f.key === undefined ? '--sign' : '--key', f.key) : undefined;
+  const out = await publishSite({ receipts, prices, outDir: f.out, generator: TOOL_VERSION, shipped, today, notClaimed, ...(signer === undefined ? {} : { signer }) });
   if (!out.ok) {
     const lines = [...out.problems, ...out.violations.map((v) => v.message)];
     const why = out.violations.length > 0 ? `nothing published: the provenance gate refused ${out.violations.length} number(s):` : 'nothing published:';
@@ -99,6 +101,8 @@ export function registerPublishCommand(program: Command): void {
     .option('--prices <file>', 'rented list prices, YAML or JSON (see examples/prices.yaml)')
     .option('--site <file>', 'your statements of what the site does not claim, YAML or JSON (see examples/site.yaml); default goodput\'s own')
     .requiredOption('--out <dir>', 'the site directory (replaced whole, only when everything passes)')
+    .option('--sign', 'sign the site\'s manifest with the data folder\'s publisher key (goodput keys create)')
+    .option('--key <file>', 'sign with this Ed25519 private key file instead')
     .action(async (f: PublishFlags) => {
       const files = await publishFromFlags(f);
       process.stdout.write(`published ${files.length} files to ${f.out}: ${files.join(', ')}\n`);

@@ -16,7 +16,7 @@ import { type Read, readJsonInput } from './json-input.js';
 import { addStoreOptions, withCatalog } from './store-flags.js';
 
 export interface ReceiptFlags {
-  baseline: string; optimized: string; quality?: string; method: string; baselineMethod?: string; title?: string; out: string;
+  baseline: string; optimized: string; quality?: string; method: string; baselineMethod?: string; title?: string; out: string; allowServerDisagreement?: boolean;
   data?: string; databaseUrl?: string;
 }
 
@@ -66,7 +66,7 @@ export async function createReceiptFile(f: ReceiptFlags): Promise<string> {
         quality: quality === null ? null : packEvidence(quality),
       };
       const files = new Map([packed.baseline, packed.optimized, packed.quality].flatMap((p) => (p === null ? [] : [[p.path, p.gz] as const])));
-      const text = JSON.stringify(receiptFile(r, { baseline: packed.baseline.sha256, optimized: packed.optimized.sha256, quality: packed.quality?.sha256 ?? null }), null, 2) + '\n';
+      const text = JSON.stringify(receiptFile(r, { baseline: packed.baseline.sha256, optimized: packed.optimized.sha256, quality: packed.quality?.sha256 ?? null }, f.allowServerDisagreement === true), null, 2) + '\n';
       // What publish will do, done now: recomputed from the evidence, then the provenance gate.
       const again = await recomputeReceipt(text, files, new Date().toISOString().slice(0, 10));
       if (again.ok) {
@@ -93,6 +93,7 @@ export function registerReceiptCommand(program: Command): void {
     .option('--baseline-method <text>', 'the baseline configuration\'s method (default: as deployed, no optimization)')
     .option('--quality <file>', 'the quality score of the optimized against the baseline (goodput quality --json)')
     .option('--title <text>', 'the receipt\'s title (default: model on GPU: method)')
+    .option('--allow-server-disagreement', 'publish even where the server\'s own /metrics disagree with our figures past the allowance; each disagreement is then a limitation')
     .requiredOption('--out <file>', 'where to write the receipt JSON'))
     .action(async (f: ReceiptFlags) => {
       const id = await createReceiptFile(f);

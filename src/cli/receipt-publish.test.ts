@@ -79,9 +79,10 @@ describe('goodput receipt create', () => {
       [/^ {2}evidence\.quality: compared\.candidate\.fingerprint: is "c{64}", but the optimized run recorded "b{64}".*\[rule: quality-belongs\]$/m]],
     ['a title that states a figure and names a host', () => ['--baseline', baseline, '--optimized', optimized, '--title', 'FP8 is 3.2x faster on gpu-node-7.prod.corp'],
       [/^ {2}title: holds a hostname .*\[rule: no-internal-identifiers\]$/m, /^ {2}title: claims a figure \("3\.2x"\).*\[rule: no-numeric-claims\]$/m]],
+    // The allow-list of identity labels now refuses the path before the gate would (the gate still does: gate.test.ts).
     ['a receipt the gate would refuse (a model served under a file path)', () => ['--baseline', file('pb.json', evidenceResult({ ...OPT_BASE, model: '/mnt/models/demo' })),
       '--optimized', file('po.json', optimizedWith({ model: '/mnt/models/demo' }))],
-    [/^ {2}the provenance gate would refuse it: dataset\.json .*: contains a file path \(" ?\/mnt\/models\/demo.*\[rule: no-internal-identifiers\]$/m]],
+    [/^ {2}evidence\.baseline: contract\.model\.name: "\/mnt\/models\/demo" is not a name token .*\[rule: allow-list\]$/m]],
     ['a quality file without its scale note, and a missing run, both reported', () => ['--baseline', join(dir, 'gone.json'), '--optimized', optimized, '--quality', file('q.json', { ...qualityFixture(), scaleNote: '' })],
       [/^ {2}--quality: .*q\.json: scaleNote: the scale note must be stated$/m, /^ {2}--baseline: .*gone\.json does not exist$/m]],
   ];

@@ -3,10 +3,13 @@
  * embeds the resolved contract, its hash, the tool and engine versions and the
  * exact command. Raw records (`--raw`) carry the matrix cell of each request.
  */
+import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { type Contract, combineRepeats, loadContract, repeatsProblem, runContract } from '../contract/index.js';
 import { type SweepResult, sanitizeForTerminal } from '../core/index.js';
+import { signedResult } from '../publish/index.js';
 import { asUsageErrors } from './contract-errors.js';
+import { signingKey } from './keys-command.js';
 import { CliError, EXIT, exitCodeOf, invalidLevelsLine } from './exit-codes.js';
 import { sayWritten, writeFileAtomic, writeRecords } from './files.js';
 import { apiKeyFromEnv, badFlag, parseNumber, parseUrl, redactedCommand } from './parse-flags.js';
@@ -15,7 +18,7 @@ import type { SweepSpecInput } from '../runner/index.js';
 import { progressReporter } from './progress.js';
 import { renderContractResult } from './render-contract.js';
 
-export interface RunFlags extends SaveFlags { url?: string; json?: string; raw?: string; apiKeyEnv?: string; repeats?: string }
+export interface RunFlags extends SaveFlags { url?: string; json?: string; raw?: string; apiKeyEnv?: string; repeats?: string; sign?: boolean; key?: string }
 
 /** Adds the flags `run` and `rerun` share. */
 export function addRunOptions(cmd: Command): Command {
@@ -23,15 +26,23 @@ export function addRunOptions(cmd: Command): Command {
     .option('--url <url>', 'server base URL, overriding server.url (not part of the contract hash)')
     .option('--api-key-env <name>', 'environment variable holding the API key (default: server.apiKeyEnv, else GOODPUT_API_KEY)')
     .option('--json <file|->', 'write the result JSON to a file, or to stdout with -')
-    .option('--raw <file>', 'write every request record as JSON lines (with its matrix cell), level by level');
+    .option('--raw <file>', 'write every request record as JSON lines (with its matrix cell), level by level')
+    .option('--sign', 'sign the --json result with the data folder\'s publisher key (goodput keys create), beside it as FILE.dsse.json')
+    .option('--key <file>', 'sign with this Ed25519 private key file instead');
 }
 
 /** Runs a contract with progress on stderr, writes the files and prints the report. Returns the exit code and the result. */
 export async function runAndReport(contract: Contract, flags: RunFlags, command: string): Promise<{ code: number; result: SweepResult }> {
   if (flags.json !== undefined && flags.json === flags.raw) throw badFlag('--raw', 'must be a different file from --json');
-  const repeats = flags.repeats === undefined ? 1 : parseNumber('--repeats', flags.repeats, { integer: true, min: 1 });
+  const repeats = flags.repeats === undefined ? contract.repeats ?? 1 : parseNumber('--repeats', flags.repeats, { integer: true, min: 1 });
   const repeatsWhy = repeatsProblem(repeats);
   if (repeatsWhy !== null) throw badFlag('--repeats', repeatsWhy);
+  if ((flags.sign === true || flags.key !== undefined) && (flags.json === undefined || flags.json === '-')) throw badFlag(flags.key === undefined ? '--sign' : '--key', 'signs the result file: give --json FILE');
+  const signer = flags.sign === true || flags.key !== undefined ? await signingKey(flags.key === undefined ? '--sign' : '--key', flags.key) : undefined;
+  if (contract.repeats !== undefined && contract.repeats !== repeats) throw badFlag('--repeats', `is ${repeats}, but the contract declares repeats: ${contract.repeats}; the count is declared once, before the first run`);
+  // The count is declared up front in the hashed contract, so no run of the set can be dropped unseen.
+  const declared: Contract = repeats > 1 ? { ...contract, repeats } : contract;
+  const set = randomBytes(8).toString('hex');
   // Repeated runs are one result with every run's records in it; a raw file or a stored run is one run.
   if (repeats > 1 && flags.raw !== undefined) throw badFlag('--raw', 'cannot be combined with --repeats: every run\'s records are kept in the --json result');
   if (repeats > 1 && flags.save === true) throw badFlag('--save', 'cannot be combined with --repeats: a stored run is one run; keep the repeated runs with --json');
@@ -52,7 +63,7 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
     else if (flags.save === true) throw badFlag('--save', `this contract is a matrix of ${total} cells, which is not one stored run; keep its result with --json`);
     else process.stderr.write(`not stored: a matrix of ${total} cells is not one run (keep its result with --json)\n`);
   };
-  const runOnce = () => asUsageErrors(() => runContract(contract, {
+  const runOnce = () => asUsageErrors(() => runContract(declared, {
     url, apiKey, command, signal: ctrl.signal, onCellStart,
     onCell: (i, total, label) => process.stderr.write(`cell ${i + 1}/${total}: ${sanitizeForTerminal(label)}\n`),
     onEvent: (e) => {
@@ -70,7 +81,7 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
     for (let i = 0; i < repeats; i++) {
       if (repeats > 1) process.stderr.write(`run ${i + 1} of ${repeats}\n`);
       const one = await runOnce();
-      runs.push(one);
+      runs.push(repeats > 1 ? { ...one, run: { ...one.run, repeat: { index: i + 1, of: repeats, set } } } : one);
       if (one.run.status !== 'complete' || ctrl.signal.aborted) break;
     }
     const result = combineRepeats(runs);
@@ -79,6 +90,8 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
     if (flags.json === '-') process.stdout.write(json);
     else {
       if (flags.json) await writeFileAtomic(flags.json, json);
+      // Signed over the file's exact bytes, beside it: who stands behind this result (goodput keys verify-result checks it).
+      if (flags.json && signer !== undefined) await writeFileAtomic(`${flags.json}.dsse.json`, signedResult(Buffer.from(json, 'utf8'), signer));
       process.stdout.write(renderContractResult(result, process.stdout.isTTY === true) + '\n');
     }
     sayWritten([flags.json, first ? undefined : flags.raw]);
@@ -98,7 +111,7 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
 
 export function registerRunCommand(program: Command): void {
   addRunOptions(program.command('run').description('run a benchmark contract (goodput.yaml) and write a result that can be rerun'))
-    .option('--repeats <n>', 'run the contract n times (1, or 3 to 20) and keep every run in one result, so a receipt can state the run-to-run spread', '1')
+    .option('--repeats <n>', 'run the contract n times (1, or 3 to 20; default the contract\'s repeats, else 1), declared in the result\'s contract, every run kept in one result so a receipt can state the run-to-run spread')
     .argument('<goodput.yaml>', 'the contract file')
     .action(async (path: string, flags: RunFlags) => {
       const contract = await asUsageErrors(() => loadContract(path));

@@ -39,7 +39,7 @@ describe('goodput verify', () => {
     const r = await verify(site);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^verified .*site: 1 receipt\(s\), \d+ files, every published number recomputed from the shipped evidence\n$/);
+    expect(r.stdout).toMatch(/^verified .*site: 1 receipt\(s\), \d+ files, every published number recomputed from the shipped evidence; not signed\n$/);
   });
 
   const cases: Array<[string, (copy: string) => void, RegExp]> = [

@@ -5,6 +5,7 @@
  * and `server.apiKeyEnv` say where, not what, and are left out of its hash.
  */
 import { z } from 'zod';
+import { repeatsProblem } from './repeat-runs.js';
 import { GENERATED_ARRIVALS, LIMITS, type LimitName, costLineSchema, levelsSchema, limitedCount, limitedInt, sloSchema, unionError, urlCredentialProblem } from '../core/index.js';
 import { arrivalOps } from '../workload/index.js';
 
@@ -85,6 +86,8 @@ export const contractSchema = z.object({
     levels: levelsSchema,
   }).strict(),
   quality: z.object({ metric: text('metric'), floor: z.number().min(0).max(1).optional() }).strict().default({ metric: 'none' }),
+  /** Runs of the contract declared up front (goodput run --repeats N writes it): a receipt ships every one of them. */
+  repeats: z.number().int('repeats must be a whole number').min(1, 'repeats must be at least 1').optional(),
   slo: sloSchema,
   hardware: z.object({
     label: text('label'),
@@ -125,6 +128,8 @@ export const contractSchema = z.object({
   if (!priced && (c.hardware.utilisation !== undefined || c.hardware.overheads.length > 0)) {
     ctx.addIssue({ code: 'custom', path: ['hardware', 'gpuHourlyUsd'], message: 'utilisation and overheads need an hourly GPU cost' });
   }
+  const repeats = c.repeats === undefined ? null : repeatsProblem(c.repeats);
+  if (repeats !== null) ctx.addIssue({ code: 'custom', path: ['repeats'], message: repeats });
   if (c.quality.floor !== undefined && c.slo.qualityFloor !== undefined && c.quality.floor !== c.slo.qualityFloor) {
     ctx.addIssue({ code: 'custom', path: ['slo', 'qualityFloor'], message: 'differs from quality.floor; state the floor once' });
   }

@@ -6,6 +6,7 @@ export { verifiedContract, type VerifiedContract } from './verified-contract.js'
 export { diffContracts, describeDifferences, type ContractDifference } from './contract-diff.js';
 export { ContractError, type ContractErrorCode, describeIssues } from './errors.js';
 export { checkServer } from './server-facts.js';
+export { collectServerAccount } from './server-account.js';
 export { prepareCells, type PreparedCell, type PreparedRun } from './prepare-cells.js';
 export { assembleResult, costOf } from './assemble-result.js';
 export { recordsSha256, type StoredRecord } from './records-hash.js';

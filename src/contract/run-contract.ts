@@ -13,6 +13,7 @@ import { type CellOutcome, assembleResult } from './assemble-result.js';
 import type { Contract } from './contract-schema.js';
 import { prepareCells } from './prepare-cells.js';
 import { checkServer } from './server-facts.js';
+import { collectServerAccount } from './server-account.js';
 
 export interface RunContractOptions {
   /** Overrides `server.url` (the URL is not part of the contract's hash). */
@@ -39,6 +40,7 @@ export async function runContract(contract: Contract, opts: RunContractOptions):
   const pre = await preflight(target, contract.model.name);
   if (!pre.ok) throw new SweepError('preflight-refused', `${url} cannot be benchmarked: ${pre.message}`);
   const serverReport = await checkServer(contract, url, opts.apiKey);
+  const serverAccount = await collectServerAccount(url, opts.apiKey);
   const runId = randomBytes(4).toString('hex');
   const prepared = await prepareCells(contract, { url, apiKey: opts.apiKey, runId, command: opts.command });
   const outcomes: CellOutcome[] = [];
@@ -55,8 +57,9 @@ export async function runContract(contract: Contract, opts: RunContractOptions):
     outcomes.push({ prepared: cell, result });
     if (result.run.status !== 'complete') break;
   }
-  return assembleResult({
+  const result = assembleResult({
     resolved: prepared.resolved, tokenizer: prepared.tokenizer, serverReport, outcomes, totalCells: prepared.cells.length, command: opts.command,
     records, serverFingerprint: pre.fingerprint,
   });
+  return { ...result, serverAccount };
 }

@@ -4,6 +4,7 @@
  * scale note are there: a score file without them is not a score.
  */
 import { z } from 'zod';
+import { serverAccountSchema } from './result-schema.js';
 import { KL_WEIGHT, PPL_WEIGHT, QUALITY_EVALUATOR, QUALITY_EVALUATOR_ID, QUALITY_SCALE_NOTE, type QualityScore } from './quality-score.js';
 
 const unit = z.number().min(0).max(1);
@@ -21,6 +22,7 @@ const pplDeltaSchema = z.discriminatedUnion('provenance', [
 
 const sideSchema = z.object({
   model: z.string().min(1), fingerprint: sha.nullable(), engine: z.string().nullable(), engineVersion: z.string().nullable(),
+  account: serverAccountSchema.optional(),
 });
 
 /** A stored quality score (extra keys such as the servers' URLs are dropped on parse). */

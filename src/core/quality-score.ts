@@ -13,6 +13,8 @@ import { meanFirstTokenKl, TAIL_EPSILON, type FirstTokenPair } from './quality-s
 import { comparePerplexity, type ScoredText } from './quality-score-ppl.js';
 
 /** Weight of exp(−KL) in the composite. */
+import type { ServerAccount } from './result-schema.js';
+
 export const KL_WEIGHT = 0.7;
 /** Weight of min(1, PPL_baseline / PPL_candidate) in the composite. */
 export const PPL_WEIGHT = 0.3;
@@ -69,6 +71,8 @@ export interface ScoredSide {
   fingerprint: string | null;
   engine: string | null;
   engineVersion: string | null;
+  /** What the server said about itself (goodput run records the same account): absent in scores written before it was recorded. */
+  account?: ServerAccount;
 }
 
 /** What a score compared and when (ISO 8601); absent in scores written before it was recorded. */

@@ -200,6 +200,8 @@ export const runSchema = z.object({
   toolVersion: z.string(),
   /** What the server's metrics endpoint offered, found once at the start; null when scraping was off (absent in earlier results). */
   serverMetrics: serverMetricsRunSchema.nullable().optional(),
+  /** This run's place in its declared repeat set (goodput run --repeats N): index 1..N and the set's random id. */
+  repeat: z.object({ index: z.number().int().positive(), of: z.number().int().positive(), set: z.string().regex(/^[0-9a-f]{16}$/) }).strict().optional(),
 });
 
 export const modelCardSchema = z.union([
@@ -300,6 +302,16 @@ export const serverReportSchema = z.object({
 
 const sha256Schema = z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 (64 lowercase hex digits)');
 
+const accountText = z.string().max(120);
+/** What the server said about itself when the run started (goodput run): public-safe fields only. */
+export const serverAccountSchema = z.object({
+  models: z.array(z.object({ id: accountText, ownedBy: accountText.nullable(), maxModelLen: z.number().nullable() }).strict()).max(16),
+  server: accountText.nullable(),
+  version: accountText.nullable(),
+  props: z.object({ modelFile: accountText.nullable(), contextTokens: z.number().nullable(), build: accountText.nullable() }).strict().nullable(),
+  simulator: z.object({ version: accountText.nullable(), dialect: accountText.nullable(), configSha256: sha256Schema }).strict().nullable(),
+}).strict();
+
 /**
  * The raw per-request records a result was computed from (warm-ups included,
  * each with its matrix cell), and sha256 of their canonical JSON: the evidence
@@ -334,6 +346,7 @@ export const sweepResultSchema = z.object({
   contractHash: z.string().nullable().optional(),
   tokenizer: tokenizerInfoSchema.optional(),
   serverReport: serverReportSchema.optional(),
+  serverAccount: serverAccountSchema.optional(),
   matrix: matrixSchema.optional(),
   businessCost: businessCostSchema.optional(),
 });
@@ -355,3 +368,4 @@ export type MatrixCell = z.infer<typeof matrixCellSchema>;
 export type Matrix = z.infer<typeof matrixSchema>;
 export type TokenizerInfo = z.infer<typeof tokenizerInfoSchema>;
 export type ServerReport = z.infer<typeof serverReportSchema>;
+export type ServerAccount = z.infer<typeof serverAccountSchema>;

@@ -15,6 +15,7 @@ export function datasetOf(site: SiteView): unknown {
   return {
     version: DATASET_VERSION,
     generator: `goodput ${site.generator}`,
+    signedBy: site.signer,
     notClaimed: site.notClaimed,
     changelog: site.changelog,
     receipts: site.receipts.map((v) => {
@@ -22,9 +23,10 @@ export function datasetOf(site: SiteView): unknown {
       const cfg = (k: 'baseline' | 'optimized') => ({
         identity: r.configurations[k].identity, method: r.configurations[k].method, model: r.configurations[k].model, engine: r.configurations[k].engine,
         measuredAt: r.configurations[k].measuredAt, contractHash: r.configurations[k].contractHash, workloadHash: r.configurations[k].workloadHash,
+        serverAccount: r.configurations[k].serverAccount,
       });
       return {
-        id: r.id, page: v.page, title: r.title, model: r.model, hardware: r.hardware, measuredAt: r.measuredAt,
+        id: r.id, page: v.page, title: r.title, model: r.model, hardware: r.hardware, hardwareDeclaredBy: 'the publisher', simulated: r.simulated, measuredAt: r.measuredAt,
         configurations: { baseline: cfg('baseline'), optimized: cfg('optimized') },
         workload: r.workload,
         costBasis: { text: r.costBasis.text, priceAsOf: r.costBasis.priceAsOf },

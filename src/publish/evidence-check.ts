@@ -8,7 +8,10 @@
 import { type Contract, type StoredRecord, recordsSha256, runsOf, verifiedContract } from '../contract/index.js';
 import { type SweepResult, buildCards, engineCard, modelCard } from '../core/index.js';
 import { levelFromRecords } from '../runner/index.js';
+import { clientBoundRefusals, contractSpeaksRefusals, repeatRefusals } from './contract-speaks.js';
 import type { ConfigurationKey } from './fact.js';
+import { physicsRefusals } from './record-physics.js';
+import { serverTruthRefusals } from './server-agreement.js';
 import { type Refusal, refusal } from './refusal.js';
 import { differenceText, differences } from './same-numbers.js';
 
@@ -20,7 +23,8 @@ export interface CheckedSide {
   runs: SweepResult[];
 }
 
-function checkRun(side: ConfigurationKey, k: number, run: SweepResult, synthetic: boolean, out: Refusal[]): SweepResult | null {
+function checkRun(side: ConfigurationKey, k: number, run: SweepResult, contract: Contract, allow: boolean, out: Refusal[]): SweepResult | null {
+  const synthetic = contract.workload.prompts.kind === 'synthetic';
   const where = `evidence.${side}: run ${k + 1}`;
   if (run.run.status !== 'complete') {
     out.push(refusal('run-complete', `${where} status`, `is ${run.run.status}${run.run.stopReason ? ` (${run.run.stopReason})` : ''}; a receipt compares complete runs`));
@@ -44,6 +48,14 @@ function checkRun(side: ConfigurationKey, k: number, run: SweepResult, synthetic
   const stray = [...byLevel.keys()].filter((c) => !run.levels.some((l) => l.concurrency === c));
   if (stray.length > 0) out.push(refusal('records-reproduce', `${where} records`, `include concurrency ${stray.join(', ')}, which has no level summary`));
   const before = out.length;
+  out.push(...contractSpeaksRefusals(where, contract, run));
+  for (const l of run.levels) out.push(...clientBoundRefusals(where, l, byLevel.get(l.concurrency) ?? []));
+  if (out.length > before) return null;
+  const stall = (c: number) => run.levels.find((l) => l.concurrency === c)?.clientBound.loopDelayMs?.max ?? null;
+  out.push(...physicsRefusals(where, contract, run.records, stall));
+  if (out.length > before) return null;
+  out.push(...serverTruthRefusals(where, run, allow));
+  if (out.length > before) return null;
   const levels = run.levels.map((stated) => {
     const records = byLevel.get(stated.concurrency) ?? [];
     const again = levelFromRecords(run, stated, records);
@@ -63,7 +75,7 @@ function checkRun(side: ConfigurationKey, k: number, run: SweepResult, synthetic
 }
 
 /** Checks one side's result; refusals are appended to `out`, the rebuilt side returned when there are none. */
-export function checkEvidence(side: ConfigurationKey, result: SweepResult, out: Refusal[]): CheckedSide | null {
+export function checkEvidence(side: ConfigurationKey, result: SweepResult, out: Refusal[], allowServerDisagreement = false): CheckedSide | null {
   const before = out.length;
   const v = verifiedContract(result);
   if (!v.ok) {
@@ -81,8 +93,10 @@ export function checkEvidence(side: ConfigurationKey, result: SweepResult, out: 
     out.push(refusal('same-workload', `evidence.${side}: matrix`, 'a receipt compares one-cell contracts, not a matrix'));
     return null;
   }
-  const synthetic = contract.workload.prompts.kind === 'synthetic';
-  const runs = runsOf(result).map((r, k) => checkRun(side, k, r, synthetic, out));
+  const all = runsOf(result);
+  out.push(...repeatRefusals(`evidence.${side}`, contract, all));
+  if (out.length > before) return null;
+  const runs = all.map((r, k) => checkRun(side, k, r, contract, allowServerDisagreement, out));
   if (out.length > before) return null;
   return { contract, contractHash: hash, runs: runs as SweepResult[] };
 }

@@ -70,7 +70,7 @@ const WITHHELD_URL = 'http://withheld.invalid/';
 
 /**
  * The copy of a result a public site may ship: the server's address, the
- * command line and local file paths withheld. None of them is in the contract
+ * command line, the tokenizer's route and local file paths withheld. None of them is in the contract
  * hash, so the copy still verifies; everything measured is kept.
  */
 export function publicResult(result: SweepResult): SweepResult {
@@ -92,8 +92,10 @@ export function publicResult(result: SweepResult): SweepResult {
     ...(run.serverMetrics?.url ? { serverMetrics: { ...run.serverMetrics, url: WITHHELD_URL } } : {}),
   });
   const levels = (ls: SweepResult['levels']) => ls.map((l) => (l.serverTruth ? { ...l, serverTruth: { ...l.serverTruth, metricsUrl: WITHHELD_URL } } : l));
+  // The tokenizer's label names its route or file (`POST http://127.0.0.1:…/tokenize`); its kind says what a reader needs.
+  const tokenizer = result.tokenizer === undefined ? {} : { tokenizer: { ...result.tokenizer, label: `withheld (${result.tokenizer.kind})` } };
   return {
-    ...result, run: hide(result.run), levels: levels(result.levels), ...(contract === undefined ? {} : { contract }),
+    ...result, ...tokenizer, run: hide(result.run), levels: levels(result.levels), ...(contract === undefined ? {} : { contract }),
     ...(result.repeats === undefined ? {} : { repeats: result.repeats.map((x) => ({ ...x, run: hide(x.run), levels: levels(x.levels) })) }),
   };
 }

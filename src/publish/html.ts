@@ -16,6 +16,13 @@ export function html(parts: TemplateStringsArray, ...values: unknown[]): Raw {
   return new Raw(parts.reduce((out, p, i) => out + p + (i < values.length ? piece(values[i]) : ''), ''));
 }
 
+/** Who stands behind the site: the key that signs its manifest, or that nobody does. */
+export function signerLine(signer: string | null): Raw {
+  return signer === null
+    ? html`<p class="muted" id="signer">Not signed: no publisher key stands behind these files.</p>`
+    : html`<p class="muted" id="signer">Signed by the publisher's key <code>${signer}</code>: every file's size and SHA-256 are in <a href="manifest.dsse.json">manifest.dsse.json</a>; check it with <code>goodput verify --key-id ${signer}</code>.</p>`;
+}
+
 /** The number as a `<data>` element (a per-level number also carries its level's state); `withStatistic` adds "(p50, measured)" after it. */
 export function dataNumber(n: ViewNumber, o: { unit?: boolean; withStatistic?: boolean } = {}): Raw {
   const unit = o.unit && n.value !== null ? ` ${n.unit}` : '';

@@ -22,3 +22,7 @@ export { type Refusal, type Rule } from './refusal.js';
 export { changelogEntrySchema, type ChangelogEntry } from './changelog.js';
 export { differences, differenceText, type Difference } from './same-numbers.js';
 export { parseStrictJson } from './strict-json.js';
+export { MANIFEST_FILE, KEY_FILE_BYTES, checkSignedResult, keyIdOf, newKeyPair, openManifest, parseKey, signedResult, type SiteManifest, type Trust } from './site-signing.js';
+export { walkSite, readBounded, listSome, type SiteTree } from './site-walk.js';
+export { changelogRefusals } from './changelog.js';
+export { priceRefusals } from './prices.js';

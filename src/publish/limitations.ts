@@ -8,6 +8,7 @@ import { runsOf } from '../contract/index.js';
 import { daysBetween } from './receipt-dates.js';
 import { notSaturated } from '../core/index.js';
 import type { CheckedRun } from './run-pair.js';
+import { serverTruthLimitations } from './server-agreement.js';
 
 /** A GPU rate older than this when the run was measured is flagged as stale. */
 export const STALE_PRICE_DAYS = 90;
@@ -15,7 +16,8 @@ export const STALE_PRICE_DAYS = 90;
 /** Measured against the goodput simulator (by the engine it reported, or a SimGPU label), not a real GPU. */
 export function isSimulated(run: CheckedRun): boolean {
   const engine = `${run.result.run.engine?.name ?? ''} ${run.result.run.engine?.version ?? ''}`;
-  return /goodput-sim|simulat/i.test(engine) || /simgpu/i.test(run.contract.hardware.label);
+  // The server's own account decides first: a simulator says so at /sim/config whatever the labels claim.
+  return (run.result.serverAccount?.simulator ?? null) !== null || /goodput-sim|simulat/i.test(engine) || /simgpu/i.test(run.contract.hardware.label);
 }
 
 function runLimits(cfg: ConfigurationKey, run: CheckedRun): string[] {
@@ -39,6 +41,7 @@ function runLimits(cfg: ConfigurationKey, run: CheckedRun): string[] {
   }
   const open = notSaturated(r.levels);
   if (open !== null) out.push(`${cfg}: ${open}; its peak is a floor, and its cost is at the highest throughput measured, not at saturation.`);
+  out.push(...serverTruthLimitations(cfg, runsOf(r)));
   if (r.warnings.length > 0) out.push(`${cfg}: the run recorded warnings: ${[...new Set(r.warnings.map((w) => w.code))].join(', ')}.`);
   return out;
 }

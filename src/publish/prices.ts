@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { TEXT_LIMITS, textRefusals } from './free-text.js';
+import { allowListRefusals } from './allow-list.js';
 import { dayRefusal, isCalendarDay } from './receipt-dates.js';
 import type { Refusal } from './refusal.js';
 
@@ -72,5 +73,7 @@ export function priceRefusals(p: Prices, today: string): Refusal[] {
   return rows.flatMap(({ r, at, names }) => [
     ...[dayRefusal(`${at}.asOf`, r.asOf, today)].filter((x): x is Refusal => x !== null),
     ...names.flatMap(([k, v]) => textRefusals(`${at}.${k}`, v, TEXT_LIMITS.title).filter((x) => x.rule === 'no-control-characters' || x.rule === 'no-confusables' || x.rule === 'text-length')),
+    // A provider is named in prose; a model or an instance type is a name token.
+    ...names.flatMap(([k, v]) => allowListRefusals(`${at}.${k}`, v, k === 'provider' ? 'prose' : 'name')),
   ]);
 }

@@ -3,7 +3,7 @@
  * configurations: each side's served model, server fingerprint (sha256 of its
  * /v1/models answer) and engine must be the ones the runs recorded.
  */
-import type { QualityScore, SweepResult } from '../core/index.js';
+import { canonicalJson, type QualityScore, type SweepResult } from '../core/index.js';
 import type { ConfigurationKey } from './fact.js';
 import { type Refusal, refusal } from './refusal.js';
 
@@ -25,6 +25,13 @@ export function qualityRefusals(score: QualityScore, runs: Record<ConfigurationK
     belongs('fingerprint', seen.fingerprint, run.serverFingerprint);
     belongs('engine', seen.engine, run.engine?.name);
     belongs('engineVersion', seen.engineVersion, run.engine?.version);
+    // Every simulator lists the same /v1/models: the whole account (its configuration included) tells two apart.
+    const measured = runs[key].serverAccount;
+    if (measured !== undefined && (seen.account === undefined || canonicalJson(seen.account) !== canonicalJson(measured))) {
+      out.push(refusal('quality-belongs', `${field}.account`, seen.account === undefined
+        ? `is absent, but the ${key} run recorded its server's account; score the two configurations again with goodput quality`
+        : `differs from the account the ${key} run's server gave of itself; the score compared other servers than these two configurations`));
+    }
   }
   return out;
 }

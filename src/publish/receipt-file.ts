@@ -14,6 +14,7 @@ import { type CheckedSide, checkEvidence } from './evidence-check.js';
 import { type EvidenceSource, evidencePath, loadEvidence } from './evidence-files.js';
 import type { ConfigurationKey } from './fact.js';
 import { TEXT_LIMITS, textRefusals } from './free-text.js';
+import { allowListRefusals } from './allow-list.js';
 import { qualityRefusals } from './quality-belongs.js';
 import { type Receipt, RECEIPT_VERSION } from './receipt-schema.js';
 import { type Refusal, refusal } from './refusal.js';
@@ -39,13 +40,15 @@ const receiptFileSchema = z.object({
   }).loose(),
   evidence: evidenceRefsSchema,
   generator: z.string().regex(/^[0-9A-Za-z.+-]{1,40}$/, 'must be a goodput version'),
+  /** The publisher's allowance of server disagreements past the tolerance (receipt create --allow-server-disagreement); each is then a limitation. */
+  allowServerDisagreement: z.literal(true).optional(),
 }).loose();
 
 /** The file `goodput receipt create` writes: the recomputed receipt, stated in full, and its evidence. */
-export type ReceiptFile = Receipt & { evidence: EvidenceRefs };
+export type ReceiptFile = Receipt & { evidence: EvidenceRefs; allowServerDisagreement?: true };
 
-export function receiptFile(receipt: Receipt, evidence: EvidenceRefs): ReceiptFile {
-  return { ...receipt, evidence };
+export function receiptFile(receipt: Receipt, evidence: EvidenceRefs, allowServerDisagreement = false): ReceiptFile {
+  return { ...receipt, evidence, ...(allowServerDisagreement ? { allowServerDisagreement: true as const } : {}) };
 }
 
 /** The recomputed receipt and its evidence files (path → gzip bytes), which a site ships so readers can recompute it too. */
@@ -67,9 +70,9 @@ async function loadParsed<T>(dir: EvidenceSource, ref: string, field: string, sc
   return result.data;
 }
 
-async function side(dir: EvidenceSource, key: ConfigurationKey, ref: string, out: Refusal[], files: Map<string, Buffer>): Promise<CheckedSide | null> {
+async function side(dir: EvidenceSource, key: ConfigurationKey, ref: string, out: Refusal[], files: Map<string, Buffer>, allow: boolean): Promise<CheckedSide | null> {
   const result = await loadParsed(dir, ref, `evidence.${key}`, sweepResultSchema as z.ZodType<SweepResult>, out, files);
-  return result === null ? null : checkEvidence(key, result, out);
+  return result === null ? null : checkEvidence(key, result, out, allow);
 }
 
 /**
@@ -86,11 +89,15 @@ export async function recomputeReceipt(text: string, dir: EvidenceSource, today:
   if (!parsed.success) return { ok: false, refusals: parsed.error.issues.slice(0, 20).map((i) => refusal('schema', i.path.join('.') || '(top level)', i.message)) };
   const file = parsed.data;
   for (const k of ['baseline', 'optimized'] as const) out.push(...textRefusals(`configurations.${k}.method`, file.configurations[k].method, TEXT_LIMITS.method));
-  const baseline = await side(dir, 'baseline', file.evidence.baseline, out, files);
-  const optimized = await side(dir, 'optimized', file.evidence.optimized, out, files);
+  for (const k of ['baseline', 'optimized'] as const) out.push(...allowListRefusals(`configurations.${k}.method`, file.configurations[k].method, 'prose'));
+  const allow = file.allowServerDisagreement === true;
+  const baseline = await side(dir, 'baseline', file.evidence.baseline, out, files, allow);
+  const optimized = await side(dir, 'optimized', file.evidence.optimized, out, files, allow);
   const score = file.evidence.quality === null ? null : await loadParsed(dir, file.evidence.quality, 'evidence.quality', qualityScoreSchema as z.ZodType<QualityScore>, out, files);
   const named = [baseline, optimized].flatMap((x) => (x === null ? [] : [x.contract.model.name, x.contract.hardware.label]));
   out.push(...textRefusals('title', file.title, TEXT_LIMITS.title, named));
+  out.push(...allowListRefusals('title', file.title, 'prose', named));
+  for (const [k, s] of [['baseline', baseline], ['optimized', optimized]] as const) if (s !== null) out.push(...identityLabelRefusals(`evidence.${k}`, s));
   if (baseline === null || optimized === null || out.length > 0) return { ok: false, refusals: out };
   const model = modelProblem(baseline.contract, optimized.contract);
   if (model !== null) return { ok: false, refusals: [refusal('one-model', 'evidence', model)] };
@@ -105,11 +112,11 @@ export async function recomputeReceipt(text: string, dir: EvidenceSource, today:
     ...results, quality: score, method: file.configurations.optimized.method, baselineMethod: file.configurations.baseline.method,
     title: file.title, generator: file.generator,
   });
-  if (!built.ok) return { ok: false, refusals: [...out, ...built.problems.map((p) => refusal(/models differ/.test(p) ? 'one-model' : /GPUs differ|hourly rates/.test(p) ? 'same-gpu' : 'same-workload', 'evidence', p))] };
+  if (!built.ok) return { ok: false, refusals: [...out, ...built.problems.map((p) => refusal(/identical accounts/.test(p) ? 'self-comparison' : /models differ/.test(p) ? 'one-model' : /GPUs differ|hourly rates/.test(p) ? 'same-gpu' : 'same-workload', 'evidence', p))] };
   const receipt = built.receipt;
   out.push(...identifierRefusals(receipt), ...dateRefusals(receipt, today));
   // Whatever else the file states must be exactly what the evidence gives.
-  const { evidence: _e, receiptVersion: _v, ...stated } = file;
+  const { evidence: _e, receiptVersion: _v, allowServerDisagreement: _a, ...stated } = file;
   const { receiptVersion: _rv, ...recomputed } = receipt;
   for (const d of differences(stated, recomputed, '', true)) out.push(refusal('stated-equals-recomputed', d.path, differenceText(d)));
   return out.length > 0 ? { ok: false, refusals: out } : { ok: true, receipt, files };
@@ -123,4 +130,16 @@ function identifierRefusals(r: Receipt): Refusal[] {
   ];
   // Hardware labels state memory sizes ("80GB") and models their size: only the numeric-claims rule does not apply.
   return named.flatMap(([field, text]) => (text === null ? [] : textRefusals(field, text, TEXT_LIMITS.title).filter((x) => x.rule !== 'no-numeric-claims')));
+}
+
+/** Every identity label the evidence puts on a page, by the pattern of its kind: names and versions that cannot carry a claim. */
+function identityLabelRefusals(where: string, side: CheckedSide): Refusal[] {
+  const c = side.contract;
+  const e = side.runs[0]?.run.engine;
+  const labels: Array<[string, string, 'name' | 'version' | 'hardware']> = [
+    ['contract.model.name', c.model.name, 'name'], ['contract.model.precision', c.model.precision, 'name'], ['contract.model.quantization', c.model.quantization, 'name'],
+    ['contract.hardware.label', c.hardware.label, 'hardware'],
+    ...(e ? [['run.engine.name', e.name, 'name'] as [string, string, 'name'], ...(e.version ? [['run.engine.version', e.version, 'version'] as [string, string, 'version']] : [])] : []),
+  ];
+  return labels.flatMap(([field, text, kind]) => allowListRefusals(`${where}: ${field}`, text, kind));
 }

@@ -25,6 +25,8 @@ export const configurationSchema = z.object({
   /** sha256 of the contract's workload, load, decoding, thinking and slo sections. */
   workloadHash: z.string().nullable(),
   toolVersion: z.string(),
+  /** What the server said about itself when the run started, one line each; empty when the run did not record it. */
+  serverAccount: z.array(z.string()),
 });
 
 /** A curve point's identity; its numbers are facts `<configuration>.c<concurrency>.<metric>`. */

@@ -69,6 +69,10 @@ export function checkRunPair(baseline: SweepResult, optimized: SweepResult): Pai
   if (b.contractHash === o.contractHash && b.result.run.startedAt === o.result.run.startedAt) {
     problems.push('the baseline and the optimized run are the same run; a receipt compares two measured configurations');
   }
+  const accounts = [b, o].map((r) => (r.result.serverAccount === undefined ? null : canonicalJson(r.result.serverAccount)));
+  if (accounts[0] !== null && accounts[0] === accounts[1]) {
+    problems.push('the baseline and the optimized server gave identical accounts of themselves (models, version, files, configuration): one configuration compared with itself');
+  }
   const rate = (r: CheckedRun) => r.contract.hardware.gpuHourlyUsd ?? r.result.run.hourlyCostUsd;
   if (rate(b) !== rate(o)) {
     problems.push(`the hourly rates differ: $${rate(b) ?? 'none'}/h on the baseline and $${rate(o) ?? 'none'}/h on the optimized run; one GPU has one cost basis, or the cost change would credit a price change to the method`);

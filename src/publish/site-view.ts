@@ -24,12 +24,14 @@ export interface SiteView {
   prices: { token: TokenPriceRow[]; instance: InstancePriceRow[]; capturedAt: string | null };
   changelog: ChangelogEntry[];
   notClaimed: readonly string[];
+  /** The publisher key id that signs the site's manifest, or null for an unsigned site. */
+  signer: string | null;
 }
 
 /** What the site already said (its changelog) and today's date, so the changelog is a history. */
 export interface SiteHistory { previous: readonly ChangelogEntry[]; today: string }
 
-export function siteView(receipts: readonly Receipt[], prices: Prices, generator: string, history: SiteHistory = { previous: [], today: new Date().toISOString().slice(0, 10) }, notClaimed: readonly string[] = NOT_CLAIMED): SiteView {
+export function siteView(receipts: readonly Receipt[], prices: Prices, generator: string, history: SiteHistory = { previous: [], today: new Date().toISOString().slice(0, 10) }, notClaimed: readonly string[] = NOT_CLAIMED, signer: string | null = null): SiteView {
   const views = [...receipts].sort((a, b) => b.measuredAt.localeCompare(a.measuredAt) || a.id.localeCompare(b.id)).map(receiptView);
   const capturedAt = pricesCapturedAt(prices);
   return {
@@ -38,5 +40,6 @@ export function siteView(receipts: readonly Receipt[], prices: Prices, generator
     prices: { ...priceRows(prices), capturedAt },
     changelog: mergeChangelog(history.previous, views.map((v) => ({ receipt: v.receipt.id, title: v.receipt.title, page: v.page, measuredAt: v.receipt.measuredAt })), capturedAt, history.today),
     notClaimed,
+    signer,
   };
 }

@@ -6,6 +6,7 @@
  * core's composeQualityScore. Requests run one at a time, baseline then candidate.
  */
 import { detectEngine, preflight, type Target } from '../client/index.js';
+import { collectServerAccount } from '../contract/index.js';
 import { composeQualityScore, type FirstTokenPair, type QualityInput, type QualityScore, type ScoredSide } from '../core/index.js';
 import { firstTokenTop, probeTopK, type QualityEndpoint } from './first-token.js';
 import { JsonPoster } from './json-poster.js';
@@ -51,7 +52,9 @@ async function checkedSide(side: string, target: Target, model: string | undefin
   const r = await preflight(target, model, { timeoutMs: Math.min(timeoutMs, 10_000) });
   if (!r.ok) throw new QualityError('preflight-refused', `${side}: ${r.message}`);
   const found = await detectEngine(target, { timeoutMs: Math.min(timeoutMs, 10_000) });
-  return { model: r.model, fingerprint: r.fingerprint, engine: found.dialect.engine, engineVersion: found.version };
+  // The server's own account, as goodput run records it: a receipt matches the score to its runs by it.
+  const account = await collectServerAccount(target.baseUrl, target.apiKey);
+  return { model: r.model, fingerprint: r.fingerprint, engine: found.dialect.engine, engineVersion: found.version, account };
 }
 
 /**

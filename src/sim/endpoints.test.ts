@@ -25,6 +25,8 @@ describe('info routes', () => {
     });
     expect(await (await fetch(`${s.url}/version`)).json()).toEqual({ version: 'goodput-sim 0.1.0' });
     expect(await (await fetch(`${s.url}/sim/gpu`)).json()).toEqual({ name: 'SimGPU 80GB', totalMiB: 81920, usedMiB: 16000 });
+    // The simulator's own account of itself, whatever engine it plays: how a receipt knows it was simulated.
+    expect(await (await fetch(`${s.url}/sim/config`)).json()).toMatchObject({ simulator: 'goodput-sim', version: '0.1.0', profile: { model: MODEL } });
     expect(s.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(s.url.endsWith(`:${s.port}`)).toBe(true);
   });

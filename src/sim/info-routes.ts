@@ -1,8 +1,9 @@
 /**
  * The simulator's non-generation routes, in vLLM's shapes where vLLM has them:
  * `/health`, `/v1/models`, `/tokenize`, `/metrics`, plus `/sim/gpu`
- * (the live GPU memory model that a fake nvidia-smi reads in tests) and `/sim/stats`
- * (the counters of `SimServer.stats()`, for a simulator in another process).
+ * (the live GPU memory model that a fake nvidia-smi reads in tests), `/sim/stats`
+ * (the counters of `SimServer.stats()`, for a simulator in another process) and
+ * `/sim/config` (the simulator's own account: its version, dialect and profile).
  */
 import type { ServerResponse } from 'node:http';
 import type { BatchEngine } from './batch-engine.js';
@@ -71,6 +72,8 @@ export const INFO_ROUTES: Readonly<Record<string, InfoRoute>> = {
   'GET /sim/gpu': (ctx, res) =>
     sendJson(res, 200, { name: ctx.profile.gpu.name, totalMiB: ctx.profile.gpu.totalMiB, usedMiB: gpuUsedMiB(ctx) }),
   'GET /sim/stats': (ctx, res) => sendJson(res, 200, ctx.snapshot()),
+  // The simulator's own account of itself, whatever engine it plays: a run records it, and a receipt says "simulated" from it.
+  'GET /sim/config': (ctx, res) => sendJson(res, 200, { simulator: 'goodput-sim', version: ctx.version, dialect: ctx.dialect.kind, profile: ctx.profile }),
   'GET /metrics': (ctx, res) => {
     const text = ctx.metrics.render({
       running: ctx.engine.runningCount,

@@ -6,7 +6,7 @@
  * and any hand edit is caught.
  */
 import { type Contract, combineRepeats, contractHash, contractSchema, recordsSha256 } from '../contract/index.js';
-import { type RawRecord, type RequestRecord, SCHEMA_VERSION, type SweepResult, buildCards } from '../core/index.js';
+import { DEFAULT_CLIENT_BUDGET_MS, type RawRecord, type RequestRecord, SCHEMA_VERSION, type SweepResult, buildCards } from '../core/index.js';
 import { levelResult } from '../runner/index.js';
 
 export interface EvidenceLevel { c: number; ttftMs: number; tpotMs: number; failed?: number }
@@ -17,6 +17,8 @@ export interface EvidenceSide {
   startedAt?: string; levels: EvidenceLevel[]; fingerprint?: string; qualityFloor?: number;
   /** Runs of the contract; each later run is slower by `spread` (a fraction) per run. */
   repeats?: number; spread?: number;
+  /** What the server said about itself (absent: the run recorded no account). */
+  account?: SweepResult['serverAccount'];
 }
 
 const ns = (ms: number) => Math.round(ms * 1e6);
@@ -29,6 +31,7 @@ export function evidenceContract(s: EvidenceSide): Contract {
     load: { levels: s.levels.map((l) => l.c) }, slo: { ttftMs: { p: 95, max: 100 } },
     hardware: { label: s.label ?? 'Test GPU 24GB', gpuHourlyUsd: s.hourly ?? 2, priceAsOf: s.priceAsOf ?? '2026-06-01' },
     ...(s.qualityFloor === undefined ? {} : { quality: { metric: 'goodput-quality-v1', floor: s.qualityFloor } }),
+    ...((s.repeats ?? 1) > 1 ? { repeats: s.repeats } : {}),
   });
 }
 
@@ -50,7 +53,7 @@ function levelRecords(l: EvidenceLevel, tokens: number, slow: number): RawRecord
       chunkNs: chunks.map(ns), chunkTokens: chunks.map(() => 1), chunkTokensExact: true, endNs: failed ? null : ns(send + e2e),
       outputTokens: failed ? 0 : tokens, outputTokenSource: 'usage', reasoningTokens: null, reasoningChunks: 0, promptTokens: 32, cachedPromptTokens: null,
       finishReason: failed ? null : 'length', httpStatus: failed ? 503 : 200,
-      outcome: failed ? { kind: 'http-error', status: 503, message: 'overloaded' } : { kind: 'ok' },
+      outcome: failed ? { kind: 'http-error', status: 503, message: 'overloaded' } : { kind: 'ok' }, requestId: `req-${l.c}-${seq}`,
     };
     out.push({ ...rec, cell: 0 });
   }
@@ -67,7 +70,7 @@ function oneRun(s: EvidenceSide, c: Contract, k: number): SweepResult {
     return levelResult({
       load: { kind: 'concurrency', level: l.c, label: `${l.c} streams`, offeredRps: null, achievedRps: null, peakInFlight: l.c, waitedForSlot: 0, scheduleLagMs: null },
       slo: c.slo, capOf: () => tokens, records: recs, targetOutputTokens: tokens, forceLength: true,
-      loopDelayMs: null, clientCpuPct: null, clientBudgetMs: 50, gpu: { available: false, source: 'not available', reason: 'no GPU source' },
+      loopDelayMs: null, clientCpuPct: null, clientBudgetMs: DEFAULT_CLIENT_BUDGET_MS, gpu: { available: false, source: 'not available', reason: 'no GPU source' },
     });
   });
   const hourly = c.hardware.gpuHourlyUsd ?? null;
@@ -80,6 +83,7 @@ function oneRun(s: EvidenceSide, c: Contract, k: number): SweepResult {
       thinking: 'off', temperature: 0, seed: 42, levelsRequested: s.levels.map((l) => l.c), levelsOrder: s.levels.map((l) => l.c), slo: c.slo, requestsPerLevel: 8,
       warmupPerLevel: 1, hourlyCostUsd: hourly, baselineRateUsdPer1M: null, gpuLabel: c.hardware.label, command: 'goodput run test.yaml --url http://127.0.0.1:8000',
       startedAt, endedAt: startedAt, status: 'complete', stopReason: null, toolVersion: '0.1.0',
+      ...((s.repeats ?? 1) > 1 ? { repeat: { index: k + 1, of: s.repeats as number, set: '0123456789abcdef' } } : {}),
     },
     warnings: [],
     levels,
@@ -89,6 +93,7 @@ function oneRun(s: EvidenceSide, c: Contract, k: number): SweepResult {
     contract: c as unknown as Record<string, unknown>,
     contractHash: contractHash(c),
     tokenizer: { kind: 'server', exact: true, label: 'server /tokenize', sha256: null },
+    ...(s.account === undefined ? {} : { serverAccount: s.account }),
   };
 }
 

@@ -1,0 +1,138 @@
+/**
+ * A reader's check of a published site, in the order that keeps a hostile
+ * folder harmless: every entry lstat'ed first (symlinks, FIFOs and devices
+ * refused before anything is opened), then the signed manifest (every file's
+ * size and SHA-256, signed by the key the reader trusts), then publish's own
+ * checks again (generator, changelog, price dates), then every receipt
+ * recomputed from the evidence the site ships and the site rendered again in
+ * memory: dataset.json number by number, pages and images byte by byte.
+ */
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { z } from 'zod';
+import {
+  EVIDENCE_DIR, MANIFEST_FILE, NO_PRICES, type Prices, type SiteManifest, type SiteTree, type Trust, changelogEntrySchema, changelogRefusals,
+  differenceText, differences, listSome, openManifest, parseStrictJson, priceRefusals, readBounded, readPrices, readSiteFile, renderSite, walkSite,
+} from '../publish/index.js';
+import { LIMITS } from '../core/index.js';
+import { TOOL_VERSION } from '../runner/index.js';
+import { CliError, EXIT } from './exit-codes.js';
+import { PRICES_FILE, SITE_FILE, recomputeAll } from './publish-command.js';
+
+const publishedSchema = z.object({ generator: z.string().regex(/^goodput [0-9A-Za-z.+-]{1,40}$/), changelog: z.array(changelogEntrySchema) });
+
+export interface VerifyOptions { today?: string; trust?: Trust; version?: string }
+
+/** Files and folders on disk that the manifest does not list, and listed files missing or different. */
+async function manifestProblems(dir: string, tree: SiteTree, m: SiteManifest): Promise<string[]> {
+  const lines: string[] = [];
+  const listed = new Map(m.files.map((f) => [f.path, f]));
+  const extra = [...tree.files.keys()].filter((p) => p !== MANIFEST_FILE && !listed.has(p));
+  if (extra.length > 0) lines.push(`${listSome(extra)}: not in the signed manifest (${extra.length} unexpected ${extra.length === 1 ? 'file' : 'files'}) [rule: signature]`);
+  const folders = tree.dirs.filter((d) => !m.files.some((f) => f.path.startsWith(`${d}/`)));
+  if (folders.length > 0) lines.push(`${listSome(folders.map((d) => `${d}/`))}: folders the signed manifest holds no file in (${folders.length}) [rule: signature]`);
+  for (const f of m.files) {
+    const size = tree.files.get(f.path);
+    if (size === undefined) lines.push(`${f.path}: is in the signed manifest, but not in the site [rule: signature]`);
+    else if (size !== f.size) lines.push(`${f.path}: is ${size} bytes; the signed manifest says ${f.size} [rule: signature]`);
+    else {
+      const read = await readBounded(join(dir, f.path), f.size);
+      const sha = read.ok ? createHash('sha256').update(read.bytes).digest('hex') : null;
+      if (!read.ok) lines.push(`${f.path}: ${read.problem} [rule: signature]`);
+      else if (sha !== f.sha256) lines.push(`${f.path}: its SHA-256 is ${sha}; the signed manifest says ${f.sha256}: the file was changed after signing [rule: signature]`);
+    }
+  }
+  return lines;
+}
+
+/** Paths on disk the rendering does not produce, files and folders (empty ones included). */
+function unexpectedPaths(tree: SiteTree, expected: ReadonlyMap<string, unknown>): string[] {
+  const lines: string[] = [];
+  const extra = [...tree.files.keys()].filter((p) => !expected.has(p) && p !== MANIFEST_FILE);
+  const evidence = extra.filter((p) => p.startsWith(`${EVIDENCE_DIR}/`));
+  if (extra.length > 0) lines.push(`${listSome(extra)}: the site holds ${extra.length === 1 ? 'it' : `these ${extra.length} files`}, but the evidence does not produce ${extra.length === 1 ? 'it' : 'them'}${evidence.length > 0 ? ' (evidence no receipt names)' : ''} [rule: published-equals-recomputed]`);
+  const folders = tree.dirs.filter((d) => ![...expected.keys()].some((p) => p.startsWith(`${d}/`)));
+  if (folders.length > 0) lines.push(`${listSome(folders.map((d) => `${d}/`))}: folders the evidence puts nothing in (${folders.length}) [rule: published-equals-recomputed]`);
+  return lines;
+}
+
+export async function verifySite(dir: string, o: VerifyOptions = {}): Promise<{ receipts: number; files: number; signer: string | null; trusted: boolean }> {
+  const today = o.today ?? new Date().toISOString().slice(0, 10);
+  const version = o.version ?? TOOL_VERSION;
+  const fail = (lines: string[]) => new CliError(EXIT.usage, `${dir} does not verify:\n${lines.map((l) => `  ${l}`).join('\n')}`);
+  let tree: SiteTree;
+  try {
+    tree = await walkSite(dir);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw fail([`SITE_DIR: ${dir} ${code === 'ENOENT' ? 'does not exist' : code === 'ENOTDIR' ? 'is not a folder' : `cannot be read (${code ?? String(err)})`}`]);
+  }
+  if (tree.problems.length > 0) throw fail(tree.problems);
+  let manifest: SiteManifest | null = null;
+  let trusted = false;
+  if (tree.files.has(MANIFEST_FILE)) {
+    const read = await readBounded(join(dir, MANIFEST_FILE), LIMITS.inputFileBytes.max);
+    if (!read.ok) throw fail([`${MANIFEST_FILE}: ${read.problem} [rule: signature]`]);
+    const opened = openManifest(read.bytes.toString('utf8'), o.trust ?? null);
+    if (!opened.ok) throw fail(opened.problems);
+    manifest = opened.manifest;
+    trusted = opened.trusted;
+    const lines = await manifestProblems(dir, tree, manifest);
+    if (lines.length > 0) throw fail(lines);
+  } else if (o.trust !== undefined && o.trust !== null) {
+    throw fail([`${MANIFEST_FILE}: the site is not signed, so nothing shows that the key you trust stands behind it [rule: signature]`]);
+  }
+  const datasetRead = tree.files.has('dataset.json') ? await readBounded(join(dir, 'dataset.json'), LIMITS.inputFileBytes.max) : { ok: false as const, problem: 'does not exist' };
+  if (!datasetRead.ok) throw fail([`SITE_DIR: ${join(dir, 'dataset.json')} ${datasetRead.problem}`]);
+  const datasetText = datasetRead.bytes.toString('utf8');
+  const strict = parseStrictJson(datasetText);
+  const published = strict.ok ? publishedSchema.safeParse(strict.value) : null;
+  if (published === null || !published.success) throw fail([`dataset.json: ${strict.ok ? 'has no generator or changelog a goodput site carries' : strict.problem}`]);
+  const generator = published.data.generator.slice('goodput '.length);
+  if (generator !== version) throw fail([`dataset.json: generator: the site was rendered by goodput ${generator}, and this is goodput ${version}; verify it with goodput ${generator} (another version renders pages differently) [rule: generator]`]);
+  if (manifest !== null && manifest.generator !== published.data.generator) throw fail([`${MANIFEST_FILE}: was signed for ${manifest.generator}, but dataset.json names ${published.data.generator} [rule: generator]`]);
+  const names = [...tree.files.keys()].filter((p) => /^receipts\/[^/]+\.json$/.test(p)).sort();
+  if (names.length === 0) throw fail(['receipts/: the site ships no receipt, so nothing it shows can be recomputed']);
+  const { receipts, shipped, problems } = await recomputeAll(names.map((n) => join(dir, n)), today, 'receipts', dir);
+  let prices: Prices = NO_PRICES;
+  if (tree.files.has(PRICES_FILE)) {
+    const p = await readPrices(join(dir, PRICES_FILE));
+    if (p.ok) prices = p.prices;
+    else problems.push(...p.problems);
+    shipped.set(PRICES_FILE, JSON.stringify(prices, null, 2) + '\n');
+  }
+  let notClaimed: readonly string[] | undefined;
+  if (tree.files.has(SITE_FILE)) {
+    const s = await readSiteFile(join(dir, SITE_FILE));
+    if (s.ok) notClaimed = s.site.notClaimed;
+    else problems.push(...s.problems);
+    shipped.set(SITE_FILE, JSON.stringify(s.ok ? s.site : {}, null, 2) + '\n');
+  }
+  // Publish's own checks, again: the history the site states and the dates of its prices.
+  problems.push(...changelogRefusals(published.data.changelog, receipts, today, (id) => tree.files.has(`receipts/${id}.json`)).map((r) => `dataset.json: ${r.message}`));
+  problems.push(...priceRefusals(prices, today).map((r) => `${PRICES_FILE}: ${r.message}`));
+  if (problems.length > 0) throw fail(problems);
+  const signer = manifest?.signer.keyid ?? null;
+  const site = renderSite(receipts, prices, generator, { previous: published.data.changelog, today }, notClaimed, signer);
+  if (site.violations.length > 0) throw fail(site.violations.map((v) => v.message));
+  const lines: string[] = [];
+  const expected = new Map([...site.files, ...shipped]);
+  for (const [name, body] of expected) {
+    const size = tree.files.get(name);
+    const want = Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8');
+    if (size === undefined) {
+      lines.push(`${name}: the evidence renders it, but the site does not have it [rule: published-equals-recomputed]`);
+      continue;
+    }
+    const have = size === want.length ? await readBounded(join(dir, name), want.length) : null;
+    if (have !== null && have.ok && have.bytes.equals(want)) continue;
+    if (name === 'dataset.json') {
+      const diffs = differences(JSON.parse(datasetText), JSON.parse(String(body)), '', false);
+      for (const d of diffs.slice(0, 20)) lines.push(`dataset.json: ${d.path}: ${differenceText(d, 'the evidence gives')} [rule: published-equals-recomputed]`);
+      if (diffs.length === 0) lines.push('dataset.json: its bytes differ from the rendering (layout or key order) [rule: published-equals-recomputed]');
+    } else lines.push(`${name}: differs from what the evidence renders [rule: published-equals-recomputed]`);
+  }
+  lines.push(...unexpectedPaths(tree, expected));
+  if (lines.length > 0) throw fail(lines);
+  return { receipts: receipts.length, files: expected.size, signer, trusted };
+}

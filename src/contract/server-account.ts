@@ -1,0 +1,71 @@
+/**
+ * What the server says about itself, collected when a run starts and kept in
+ * its result as the server's account: the `/v1/models` entries, llama.cpp's
+ * `/props` (model file and context), `/version`, the `server` header, and the
+ * goodput simulator's `/sim/config`. Only what a public page may show is
+ * kept (a model file's base name, never its path); every answer is one
+ * bounded request with a timeout, and a route that is absent adds nothing.
+ */
+import { createHash } from 'node:crypto';
+import { serverRoot } from '../client/index.js';
+import { LIMITS, type ServerAccount, canonicalJson } from '../core/index.js';
+
+const TIMEOUT_MS = 3000;
+const TEXT = 120;
+
+/** A printable, bounded string from the server, or null. */
+const text = (v: unknown): string | null => {
+  if (typeof v !== 'string' && typeof v !== 'number') return null;
+  const s = String(v).replace(/[^\x20-\x7e]/g, '').trim().slice(0, TEXT);
+  return s === '' ? null : s;
+};
+/** The last path segment: a model file's name without the folder it lies in. */
+const baseName = (v: unknown): string | null => {
+  const s = typeof v === 'string' ? v.split(/[\\/]/).filter((x) => x !== '').at(-1) : undefined;
+  return text(s);
+};
+
+async function getJson(base: string, path: string, apiKey: string | undefined): Promise<{ json: Record<string, unknown> | null; server: string | null }> {
+  try {
+    const res = await fetch(`${base}${path}`, { headers: { accept: 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) }, signal: AbortSignal.timeout(TIMEOUT_MS) });
+    const server = text(res.headers.get('server'));
+    if (!res.ok || res.body === null) return { json: null, server };
+    const parts: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+      size += chunk.length;
+      if (size > LIMITS.probeResponseBytes.max) return { json: null, server };
+      parts.push(Buffer.from(chunk));
+    }
+    const value: unknown = JSON.parse(Buffer.concat(parts).toString('utf8'));
+    return { json: value !== null && typeof value === 'object' && !Array.isArray(value) ? value as Record<string, unknown> : null, server };
+  } catch {
+    return { json: null, server: null };
+  }
+}
+
+/** The server's account of itself at `baseUrl`. */
+export async function collectServerAccount(baseUrl: string, apiKey: string | undefined): Promise<ServerAccount> {
+  const base = serverRoot(baseUrl);
+  const models = await getJson(base, '/v1/models', apiKey);
+  const data = Array.isArray(models.json?.data) ? (models.json.data as unknown[]).slice(0, 16) : [];
+  const entries = data.flatMap((e) => {
+    const o = e !== null && typeof e === 'object' ? e as Record<string, unknown> : null;
+    const id = text(o?.id);
+    return o === null || id === null ? [] : [{ id, ownedBy: text(o.owned_by), maxModelLen: typeof o.max_model_len === 'number' ? o.max_model_len : null }];
+  });
+  const props = (await getJson(base, '/props', apiKey)).json;
+  const settings = props?.default_generation_settings;
+  const nCtx = settings !== null && typeof settings === 'object' ? (settings as Record<string, unknown>).n_ctx : undefined;
+  const version = (await getJson(base, '/version', apiKey)).json;
+  const sim = (await getJson(base, '/sim/config', apiKey)).json;
+  return {
+    models: entries,
+    server: models.server,
+    version: text(version?.version),
+    props: props === null ? null : { modelFile: baseName(props.model_path), contextTokens: typeof nCtx === 'number' ? nCtx : null, build: text(props.build_info) },
+    simulator: sim === null || sim.simulator !== 'goodput-sim' ? null : {
+      version: text(sim.version), dialect: text(sim.dialect), configSha256: createHash('sha256').update(canonicalJson(sim.profile ?? null)).digest('hex'),
+    },
+  };
+}
