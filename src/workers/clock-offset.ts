@@ -42,6 +42,20 @@ export async function measureClockOffset(serverMs: () => Promise<number>, wall: 
   return { offsetMs, uncertaintyMs: Math.max(...best.map((r) => r.rtt)) / 2, samples };
 }
 
+/** Measurements tried before an offset is refused: a machine busy for a moment (many processes starting at once) gets another chance. */
+export const OFFSET_ATTEMPTS = 4;
+
+/** The best of up to OFFSET_ATTEMPTS measurements (the smallest error bound), stopping at the first within the bound. */
+export async function measureClockOffsetWell(serverMs: () => Promise<number>, wall: WallClock): Promise<ClockOffset> {
+  let best = await measureClockOffset(serverMs, wall);
+  for (let i = 1; i < OFFSET_ATTEMPTS && best.uncertaintyMs > MAX_CLOCK_UNCERTAINTY_MS; i++) {
+    await new Promise((r) => setTimeout(r, 250 * i));
+    const again = await measureClockOffset(serverMs, wall);
+    if (again.uncertaintyMs < best.uncertaintyMs) best = again;
+  }
+  return best;
+}
+
 /** Why a measured offset cannot be used, or null when it can. */
 export function offsetProblem(o: ClockOffset): string | null {
   return o.uncertaintyMs > MAX_CLOCK_UNCERTAINTY_MS

@@ -15,7 +15,7 @@ import { WORKER_LOST_AFTER_MS, type WorkerView, liveWorkers as liveIn } from '..
 import { monotonicNs, preflight } from '../client/index.js';
 import { type ClientThreads, type LevelOnThreads, type SweepSpec, type ThreadedLevel, SweepError, shareSeqs } from '../runner/index.js';
 import type { DialectKind } from '../client/index.js';
-import { measureClockOffset, offsetProblem, wallClock } from './clock-offset.js';
+import { measureClockOffsetWell, offsetProblem, wallClock } from './clock-offset.js';
 import { type ShareDetail, type ShareJob, localNs, shareDetailSchema } from './share-job.js';
 import { SweepKey } from './share-auth.js';
 import { SHARE_CHANNEL, SHARE_QUEUE, START_CHANNEL, type WorkerDb, openWorkerDb } from './worker-db.js';
@@ -155,7 +155,7 @@ export async function startCoordinator(databaseUrl: string, n: number, waitMs: n
         }
         if (level.signal.aborted) return { records: [], shares: [], serverFailure: null, scheduledNs: null, waitedForSlot: 0 };
         await level.beforeMeasured();
-        const own = await measureClockOffset(() => w.nowMs(), wallClock);
+        const own = await measureClockOffsetWell(() => w.nowMs(), wallClock);
         const problem = offsetProblem(own);
         if (problem) throw new SweepError('client-failed', `this machine: ${problem}`);
         const atMs = (await w.nowMs()) + START_AHEAD_MS;

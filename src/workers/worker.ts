@@ -10,7 +10,7 @@ import { hostname, availableParallelism } from 'node:os';
 import { createStreamingClient, dialects, monotonicNs } from '../client/index.js';
 import { TOOL_VERSION, recordBatches, runShare } from '../runner/index.js';
 import { WORKER_LOST_AFTER_MS } from '../store/index.js';
-import { measureClockOffset, offsetProblem, wallClock } from './clock-offset.js';
+import { measureClockOffsetWell, offsetProblem, wallClock } from './clock-offset.js';
 import { type ShareClock, type ShareDetail, type ShareJob, checkShareJob, localNs } from './share-job.js';
 import { SweepKey } from './share-auth.js';
 import { HEARTBEAT_MS, SHARE_CHANNEL, SHARE_QUEUE, START_CHANNEL, type WorkerDb, openWorkerDb } from './worker-db.js';
@@ -54,7 +54,7 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
   const originMs = performance.timeOrigin + skew;
   const w = await openWorkerDb(o.databaseUrl, { supervise: false, waitForDatabase: true, ...(o.dbDelayMs ? { delayMs: o.dbDelayMs } : {}) });
   try {
-    const first = await measureClockOffset(() => w.nowMs(), wall);
+    const first = await measureClockOffsetWell(() => w.nowMs(), wall);
     const problem = offsetProblem(first);
     if (problem) throw new WorkerError(`worker ${o.name} refused: ${problem}`);
     const [clash] = await w.db.query<{ host: string; pid: number }>(
@@ -143,7 +143,7 @@ async function takeShare(w: WorkerDb, o: WorkerOptions, job: ShareJob, key: Swee
   const setShare = (w1: WorkerDb, j: ShareJob, worker: string, detail: ShareDetail) => setShareSigned(w1, j, key, worker, detail);
   await setShare(w, job, o.name, { status: 'taken' });
   await w.db.query('UPDATE workers SET share = $2 WHERE name = $1', [o.name, job.share]);
-  const measured = await measureClockOffset(() => w.nowMs(), c.wall);
+  const measured = await measureClockOffsetWell(() => w.nowMs(), c.wall);
   const problem = offsetProblem(measured);
   if (problem) {
     o.log(`share ${job.share} refused: ${problem}`);

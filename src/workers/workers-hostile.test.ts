@@ -194,22 +194,6 @@ describe('a worker and its coordinator, against someone who can write their data
     expect(init.stdout).toMatch(/^[0-9a-f]{64}\n$/);
   }, 120_000);
 
-  it('eight workers and a coordinator started at the same instant on an empty database all come up, three times over', async () => {
-    for (let round = 0; round < 3; round++) {
-      const fresh = await pgServer.createDatabase();
-      const started = Array.from({ length: 8 }, (_, i) => startGoodput(['worker', '--database-url', fresh, '--name', `r${round}w${i}`]));
-      const sweep = runGoodput(['sweep', '--url', sim.url, ...COMMON, '--levels', '8', '--requests-per-level', '8', '--warmup', '0', '--workers', '8', '--database-url', fresh, '--workers-wait', '90'], {}, 150_000);
-      try {
-        const done = await sweep;
-        expect(done.code, done.stderr).toBe(0);
-        expect((JSON.parse(done.stdout) as SweepResult).levels[0]?.shares).toHaveLength(8);
-        for (const w of started) expect(w.child.exitCode, w.out().stderr).toBeNull();
-      } finally {
-        await Promise.all(started.map((w) => w.stop()));
-      }
-    }
-  }, 480_000);
-
   it('a worker that keeps its heartbeat but never finishes: lost at its share\'s deadline; Ctrl-C on the coordinator returns at once', async () => {
     await worker.stop();
     // The ghost: a live row in workers, beating; it takes each share, says ready (signed, as a real worker would) and never sends.

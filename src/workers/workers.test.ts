@@ -4,7 +4,8 @@
  * sweep --workers`. The merged levels match one process's; a worker SIGKILLed
  * mid-level leaves failed requests named after it and the others' records
  * whole; a worker whose clock is 2 s off is measured and corrected; bad input is
- * refused with one line and exit 2, storing nothing.
+ * refused with one line and exit 2, storing nothing; eight workers and a
+ * coordinator started at one instant on an empty database all come up.
  */
 import pg from 'pg';
 import { chromium } from 'playwright-core';
@@ -216,4 +217,21 @@ describe('goodput sweep --workers', () => {
     for (const r of [zero, deaf, few, noDb]) expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(await query<{ n: number }>('SELECT count(*)::int AS n FROM runs')).toEqual(runsBefore);
   }, 120_000);
+
+  // Last in this file, so its nine processes starting at once never overlap the timing comparisons above.
+  it('eight workers and a coordinator started at the same instant on an empty database all come up, three times over', async () => {
+    for (let round = 0; round < 3; round++) {
+      const fresh = await pgServer.createDatabase();
+      const started = Array.from({ length: 8 }, (_, i) => startGoodput(['worker', '--database-url', fresh, '--name', `r${round}w${i}`]));
+      const coordinator = runGoodput(['sweep', '--url', sim.url, ...COMMON, '--levels', '8', '--requests-per-level', '8', '--warmup', '0', '--workers', '8', '--database-url', fresh, '--workers-wait', '90'], {}, 150_000);
+      try {
+        const done = await coordinator;
+        expect(done.code, `${done.stderr}\n${started.map((w) => w.out().stderr).join('')}`).toBe(0);
+        expect((JSON.parse(done.stdout) as SweepResult).levels[0]?.shares).toHaveLength(8);
+        for (const w of started) expect(w.child.exitCode, w.out().stderr).toBeNull();
+      } finally {
+        await Promise.all(started.map((w) => w.stop()));
+      }
+    }
+  }, 480_000);
 });
