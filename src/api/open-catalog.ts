@@ -23,6 +23,22 @@ export interface OpenCatalogOptions extends StoreFlags {
 
 /** Reads through a CLI holder's door: listing waits at most this long; an export waits for the holder's level to end, ms. */
 const DOOR_TIMEOUT_MS = 30 * 60_000;
+/** A serve that holds the lock but does not listen yet (opening the database takes seconds) is waited for this long, ms. */
+export const SERVE_START_WAIT_MS = 60_000;
+const SERVE_START_POLL_MS = 100;
+
+/**
+ * The holder as it is once a starting serve advertises its URL. A serve writes its
+ * lock first and its URL only when it listens; a command arriving in between waits
+ * for the URL (or for that serve to go away) instead of being refused.
+ */
+async function settledHolder(dir: string, h: LockHolder | null): Promise<LockHolder | null> {
+  for (let waited = 0; h?.kind === 'serve' && !h.url && waited < SERVE_START_WAIT_MS; waited += SERVE_START_POLL_MS) {
+    await new Promise((resolve) => setTimeout(resolve, SERVE_START_POLL_MS));
+    h = currentHolder(dir);
+  }
+  return h;
+}
 
 /** @throws StoreError 'busy' when another CLI command holds the embedded store; 'bad-input' for bad flags. */
 export async function openCatalog(o: OpenCatalogOptions): Promise<Catalog> {
@@ -36,7 +52,7 @@ export async function openCatalog(o: OpenCatalogOptions): Promise<Catalog> {
     return null;
   };
   if (location.kind === 'embedded') {
-    const remote = viaServe(currentHolder(location.dir));
+    const remote = viaServe(await settledHolder(location.dir, currentHolder(location.dir)));
     if (remote) return remote;
   }
   try {
@@ -51,7 +67,8 @@ export async function openCatalog(o: OpenCatalogOptions): Promise<Catalog> {
     return { ...catalog, close: async () => { await door.close(); await catalog.close(); } };
   } catch (err) {
     // Lost a race with a serve that started meanwhile: use it.
-    const holder = (err as { holder?: LockHolder }).holder ?? null;
+    const busy = err instanceof StoreError && err.code === 'busy' && location.kind === 'embedded';
+    const holder = busy ? await settledHolder(location.dir, (err as { holder?: LockHolder }).holder ?? null) : null;
     const remote = err instanceof StoreError && err.code === 'busy' ? viaServe(holder) : null;
     if (remote) return remote;
     if (err instanceof StoreError && err.code === 'busy' && holder) {

@@ -29,7 +29,7 @@ export const EXPORT_COLUMNS: readonly ExportColumn[] = [
   { name: 'level', type: 'float', unit: 'axis', description: 'level value: streams, req/s, burst size, trace speed or sessions/s', get: (r) => r.concurrency },
   { name: 'seq', type: 'int', unit: '', description: 'sequence within the level, warm-ups first', get: (r) => r.seq },
   { name: 'warmup', type: 'bool', unit: '', description: 'warm-up request, excluded from every metric', get: (r) => r.warmup },
-  { name: 'outcome', type: 'string', unit: '', description: 'ok, http-error, stream-error, truncated, timeout, connection-error, response-too-large, stream-overrun, aborted, client-lost', get: (r) => r.outcome.kind },
+  { name: 'outcome', type: 'string', unit: '', description: 'ok, http-error, stream-error, truncated, timeout, connection-error, response-too-large, stream-overrun, aborted, client-lost, not-sent', get: (r) => r.outcome.kind },
   { name: 'failure', type: 'string', unit: '', description: 'failure message (null when ok)', get: failure },
   { name: 'http_status', type: 'int', unit: '', description: 'HTTP status', get: (r) => r.httpStatus },
   { name: 'prompt_tokens', type: 'int', unit: 'tokens', description: 'usage.prompt_tokens', get: (r) => r.promptTokens },

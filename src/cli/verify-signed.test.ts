@@ -129,6 +129,21 @@ describe('a signed site', () => {
     expect((await cli(['verify', site, '--key', pub(), '--key-id', keyId])).code).toBe(2);
     expect((await cli(['verify', site, '--key', join(keys, 'missing.pub')])).stderr).toMatch(/--key: .*missing\.pub does not exist/);
   });
+
+  it('reads a key only from a regular file (the one file reader): a device, a FIFO or a symlink is refused by kind, nothing blocks', async () => {
+    const fifo = join(dir, 'key-fifo.pub');
+    execFileSync('mkfifo', [fifo]);
+    const link = join(dir, 'key-link.pub');
+    symlinkSync(pub(), link);
+    const refused = async (path: string) => {
+      const r = await cli(['verify', site, '--key', path]);
+      expect(r.code, r.stderr).toBe(2);
+      return r.stderr;
+    };
+    expect(await refused('/dev/zero')).toMatch(/--key: \/dev\/zero is a device, not a regular file/);
+    expect(await refused(fifo)).toMatch(/--key: .*key-fifo\.pub is a FIFO \(named pipe\), not a regular file/);
+    expect(await refused(link)).toMatch(/--key: .*key-link\.pub is a symbolic link; give the file itself/);
+  });
 });
 
 describe('a signed result (goodput run --sign)', () => {

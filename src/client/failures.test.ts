@@ -1,7 +1,7 @@
 // Every failure class becomes a record with an outcome; send() never rejects.
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RequestRecord } from '../core/index.js';
+import { type RequestRecord, rawRecordSchema, summarizeLevel } from '../core/index.js';
 import { failureOutcome } from './failure.js';
 import { createStreamingClient } from './streaming-client.js';
 import { closedPort, scripted, startServer, type TestServer } from '../test-support/scripted-server.js';
@@ -172,7 +172,7 @@ describe('failure classification by code', () => {
     const client = createStreamingClient({ baseUrl: 'http://127.0.0.1:9' }, { connections: 1 });
     const r = await client.send({ ...spec, extraBody: { n: 1n } }, meta);
     await client.close();
-    expect(r.outcome).toMatchObject({ kind: 'connection-error', code: 'ERR_REQUEST_BODY', phase: 'connect' });
+    expect(r.outcome).toMatchObject({ kind: 'not-sent', code: 'ERR_REQUEST_BODY' });
   });
 
   it('refuses a body past the request limit before sending it (a conversation that grew on a server\'s long answers)', async () => {
@@ -180,7 +180,16 @@ describe('failure classification by code', () => {
     const answer = 'word '.repeat(500_000);
     const r = await client.send({ ...spec, history: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: answer }, { role: 'user', content: 'again' }, { role: 'assistant', content: answer }] }, meta);
     await client.close();
-    expect(r.outcome).toMatchObject({ kind: 'connection-error', code: 'ERR_REQUEST_BODY', phase: 'connect' });
-    expect((r.outcome as { message: string }).message).toMatch(/request body could not be built: the body \d+ is above the limit of 4194304 bytes in one request body we send/);
+    // Our own limit, with its own kind and code: never the server's connection-error.
+    expect(r.outcome).toEqual({ kind: 'not-sent', code: 'ERR_REQUEST_BODY_LIMIT', message: expect.stringMatching(/^our request-body limit: the body \d+ is above the limit of 4194304 bytes in one request body we send; never sent$/) });
+    expect(r.headersNs).toBeNull();
+    expect(r.writtenNs).toBeUndefined();
+    const level = summarizeLevel({
+      concurrency: 1, records: [r], targetOutputTokens: 8, forceLength: false, loopDelayMs: null, clientCpuPct: null, clientBudgetMs: 10,
+      gpu: { available: false, source: 'not available', reason: 'test' },
+    });
+    expect(level.failures).toEqual({ 'not-sent': 1 });
+    expect(level.failureExamples[0]).toMatch(/^not sent \(refused by us, not a server failure\): our request-body limit/);
+    expect(rawRecordSchema.parse(JSON.parse(JSON.stringify(r))).outcome).toMatchObject({ kind: 'not-sent', code: 'ERR_REQUEST_BODY_LIMIT' });
   });
 });

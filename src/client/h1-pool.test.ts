@@ -82,7 +82,7 @@ describe('the HTTP/1.1 pool', () => {
     const client = createStreamingClient({ baseUrl: srv.url }, { connections: 1 });
     const r = await client.send(spec, { ...meta, requestId: 'a\r\nx-evil: 1' });
     await client.close();
-    expect(r.outcome).toMatchObject({ kind: 'connection-error', code: 'ERR_REQUEST_BODY', message: expect.stringContaining('request id must be 1 to 256 visible ASCII characters') });
+    expect(r.outcome).toMatchObject({ kind: 'not-sent', code: 'ERR_REQUEST_BODY', message: expect.stringContaining('request id must be 1 to 256 visible ASCII characters') });
     expect(srv.requests).toHaveLength(0);
   });
 

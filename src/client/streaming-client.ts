@@ -86,9 +86,13 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
       let builtNs = 0;
       try {
         const body = dialect.buildBody(spec);
-        // A session resends the server's own answers: a body past the limit is refused here, never sent.
+        // A session resends the server's own answers: a body past the limit is refused here, never sent,
+        // and recorded as our limit (its own code), not as the server failing.
         const bytes = Buffer.byteLength(body);
-        if (bytes > LIMITS.requestBodyBytes.max) throw new Error(limitMessage('requestBodyBytes', bytes, 'the body'));
+        if (bytes > LIMITS.requestBodyBytes.max) {
+          const message = `our request-body limit: ${limitMessage('requestBodyBytes', bytes, 'the body')}; never sent`;
+          return new StreamHandler(ctx, meta, spec.maxTokens, resolve).start(() => { throw Object.assign(new Error(message), { code: 'ERR_REQUEST_BODY_LIMIT' }); }, signal);
+        }
         const id = meta.requestId as string;
         if (!/^[\x21-\x7e]{1,256}$/.test(id)) throw new Error('the request id must be 1 to 256 visible ASCII characters');
         let lines = fixedLines;

@@ -46,6 +46,7 @@ function describeFailure(r: RequestRecord): string {
     case 'response-too-large': return `response too large (${o.phase}): ${o.message}`;
     case 'stream-overrun': return `stream overrun: ${o.message}`;
     case 'client-lost': return `client lost: ${o.message}`;
+    case 'not-sent': return `not sent (refused by us, not a server failure): ${o.message}`;
     case 'aborted': return 'aborted';
     case 'ok': return 'ok';
   }

@@ -31,7 +31,16 @@ export type Outcome =
   /** Cancelled by us (run stopped). Not counted as a server failure. */
   | { kind: 'aborted' }
   /** The worker process sending it stopped answering mid-level: never finished, counted as failed, the message names the worker. */
-  | { kind: 'client-lost'; message: string };
+  | { kind: 'client-lost'; message: string }
+  /**
+   * Refused by us before a byte was sent: the body past our own request-body limit
+   * (`ERR_REQUEST_BODY_LIMIT`: a session resends the server's answers and can outgrow it)
+   * or a body or request id that could not be built (`ERR_REQUEST_BODY`). Our limit, not the server's failure.
+   */
+  | { kind: 'not-sent'; code: NotSentCode; message: string };
+
+/** Why we refused to send a request, as a stable code. */
+export type NotSentCode = 'ERR_REQUEST_BODY_LIMIT' | 'ERR_REQUEST_BODY';
 
 export type OutcomeKind = Outcome['kind'];
 

@@ -20,7 +20,7 @@ export const SCHEMA_VERSION = 1;
 const ms = z.number().nonnegative();
 const nullable = <T extends z.ZodTypeAny>(t: T) => t.nullable();
 
-export const failureKindSchema = z.enum(['http-error', 'stream-error', 'truncated', 'timeout', 'connection-error', 'response-too-large', 'stream-overrun', 'aborted', 'client-lost']);
+export const failureKindSchema = z.enum(['http-error', 'stream-error', 'truncated', 'timeout', 'connection-error', 'response-too-large', 'stream-overrun', 'aborted', 'client-lost', 'not-sent']);
 
 export const clientBoundSchema = z.object({
   bound: z.boolean(),

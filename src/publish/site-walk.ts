@@ -5,9 +5,9 @@
  * entries, and files read only through a bounded reader that refuses to
  * follow a link or read past a size.
  */
-import { constants } from 'node:fs';
-import { lstat, open, readdir } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { FileRefusal, readRegularFile } from '../files/index.js';
 
 /** A site is a few folders deep and a few thousand files; a walk past these is not one. */
 const MAX_DEPTH = 4;
@@ -57,32 +57,16 @@ export async function walkSite(root: string): Promise<SiteTree> {
 }
 
 /**
- * The file's bytes, or a sentence why not: never through a symlink
- * (O_NOFOLLOW), never blocking on a FIFO (O_NONBLOCK), only a regular file,
- * at most `max` bytes (a longer file is refused, not truncated).
+ * The file's bytes, or a sentence why not: read through the one regular-file
+ * reader (lstat first, never through a symlink, never blocking on a FIFO, at
+ * most `max` bytes: a longer file is refused, not truncated).
  */
 export async function readBounded(path: string, max: number): Promise<{ ok: true; bytes: Buffer } | { ok: false; problem: string }> {
-  let fh;
   try {
-    fh = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    return { ok: true, bytes: await readRegularFile(path, { bytes: max, what: 'bytes expected' }) };
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    return { ok: false, problem: code === 'ELOOP' ? 'is a symbolic link' : code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? 'error'})` };
-  }
-  try {
-    const s = await fh.stat();
-    if (!s.isFile()) return { ok: false, problem: 'is not a regular file' };
-    if (s.size > max) return { ok: false, problem: `is ${s.size} bytes, above the ${max} expected` };
-    const bytes = Buffer.alloc(s.size);
-    let at = 0;
-    while (at < s.size) {
-      const { bytesRead } = await fh.read(bytes, at, s.size - at, at);
-      if (bytesRead === 0) break;
-      at += bytesRead;
-    }
-    return at === s.size ? { ok: true, bytes } : { ok: false, problem: `changed while it was read (${at} of ${s.size} bytes)` };
-  } finally {
-    await fh.close();
+    if (err instanceof FileRefusal) return { ok: false, problem: err.detail };
+    throw err;
   }
 }
 
