@@ -74,5 +74,19 @@ export function levelFromRecords(run: SweepResult, stated: LevelResult, records:
     }),
     ...(stated.gpu === undefined ? {} : { gpu: stated.gpu }),
     ...(stated.serverTruth === undefined ? {} : { serverTruth: stated.serverTruth }),
+    ...promptLengthsOf(stated, records),
   };
+}
+
+/**
+ * What a stated level says of its synthetic prompts (the length sent and how it
+ * was counted), with what the server added recomputed from the records' usage.
+ */
+function promptLengthsOf(stated: LevelResult, records: readonly RequestRecord[]): Partial<LevelResult> {
+  const p = stated.promptTokens;
+  if (p.countedBy === undefined) return {};
+  const served = mean(records.filter((r) => !r.warmup && isOk(r)).flatMap((r) => (r.promptTokens === null ? [] : [r.promptTokens])));
+  const sent = p.sent ?? null;
+  const templateTokens = p.templateTokens === null || p.templateTokens === undefined || sent === null || served === null ? null : Math.round((served - sent) * 100) / 100;
+  return { promptTokens: { mean: served, sent, templateTokens, countedBy: p.countedBy } };
 }
