@@ -38,3 +38,4 @@ export * from './limit-schema.js';
 export * from './utilisation.js';
 export * from './session-summary.js';
 export * from './level-shares.js';
+export * from './difference.js';
