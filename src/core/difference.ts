@@ -48,6 +48,8 @@ export interface DifferenceInput {
   digits: number;
   /** The figure's own noise, in its unit (e.g. the quality score's spread on identical servers): a smaller change is not called a direction. */
   noise?: number;
+  /** The figures as shown (baseline, candidate), when they are not exactly the statistic of the samples (a level summary's trimming); the interval is still the samples'. */
+  point?: readonly [number | null, number | null];
   seed?: number;
   resamples?: number;
 }
@@ -78,8 +80,8 @@ const rounded = (x: number, digits: number) => Number(x.toFixed(digits));
 export function difference(input: DifferenceInput): Difference {
   const a = bounded(input.baseline.filter(Number.isFinite), MAX_BOOTSTRAP_SAMPLES);
   const b = bounded(input.candidate.filter(Number.isFinite), MAX_BOOTSTRAP_SAMPLES);
-  const x = a.length > 0 ? input.statistic(a) : null;
-  const y = b.length > 0 ? input.statistic(b) : null;
+  const x = input.point?.[0] ?? (a.length > 0 ? input.statistic(a) : null);
+  const y = input.point?.[1] ?? (b.length > 0 ? input.statistic(b) : null);
   if (x === null || y === null) return { diff: null, pct: null, lo: null, hi: null, verdict: 'not compared', basis: input.basis, why: 'a side has no value' };
   const diff = y - x;
   const pct = x !== 0 ? (diff / Math.abs(x)) * 100 : null;
@@ -105,8 +107,8 @@ export function difference(input: DifferenceInput): Difference {
   const hi = kept > 0 ? quantile(sorted, 1 - tail) : null;
   const withCi = { ...base, lo, hi };
   if (input.direction === null) return { ...withCi, verdict: 'no difference established', why: 'the figure has no better direction' };
-  if (rounded(diff, input.digits) === 0) return { ...withCi, verdict: 'no difference established', why: 'the change rounds to zero' };
   if (lo === null || hi === null || (lo <= 0 && hi >= 0)) return { ...withCi, verdict: 'no difference established', why: 'the interval includes zero' };
+  if (rounded(diff, input.digits) === 0) return { ...withCi, verdict: 'no difference established', why: 'the change rounds to zero' };
   if (input.noise !== undefined && Math.abs(diff) <= input.noise) return { ...withCi, verdict: 'no difference established', why: `the change is within the figure's own noise (±${input.noise})` };
   const up = diff > 0;
   return { ...withCi, verdict: up === (input.direction === 'higher') ? 'better' : 'worse', why: 'the interval excludes zero' };

@@ -16,3 +16,6 @@ export * from './form-rules.js';
 export * from './identity.js';
 export * from './replay-charts.js';
 export * from './clients.js';
+export * from './pareto.js';
+export * from './pareto-chart.js';
+export * from './markup.js';
