@@ -8,7 +8,7 @@
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import {
-  type CompareRun, capacityAt, capacityMarkup, compareRuns, compareTableMarkup, contractDiffsMarkup, defaultTarget, differencesMarkup, paretoFigure,
+  type CompareRun, capacityAt, curvesLegend, runColor, capacityMarkup, compareRuns, compareTableMarkup, contractDiffsMarkup, defaultTarget, differencesMarkup, paretoFigure,
   paretoModel, renderPareto,
 } from '../view/index.js';
 import { api } from './api.js';
@@ -48,7 +48,7 @@ export function CompareView({ ids }: { ids: number[] }) {
       <Markup html={compareTableMarkup(cmp)} />
       <h3>Differences from {runs[0]?.label}</h3>
       <Markup html={differencesMarkup(cmp)} />
-      <h3>Throughput per GPU against speed per user</h3>
+      <h3>Pareto view and capacity</h3>
       <div class="pareto">
         <Figure {...paretoFigure(pareto)} draw={(width) => renderPareto(pareto, { width })} deps={[pareto]} />
         <div class="capacity-answer">
@@ -61,8 +61,8 @@ export function CompareView({ ids }: { ids: number[] }) {
         </div>
       </div>
       <ChartsPanel
-        series={runs.map((r, i) => ({ label: r.label, role: i === 0 ? 'baseline' : 'candidate', levels: r.levels }))}
-        legend={`grey solid: ${runs[0]?.label} (baseline) · blue dashed: ${runs.slice(1).map((r) => r.label).join(', ')}`}
+        series={runs.map((r, i) => ({ label: r.label, role: i === 0 ? 'baseline' : 'candidate', levels: r.levels, color: runColor(i) }))}
+        legend={curvesLegend(runs)}
       />
     </section>
   );

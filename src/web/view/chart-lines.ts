@@ -19,6 +19,8 @@ export interface ChartSeries {
   /** `single`: the only run; in a comparison the older run is the baseline. */
   role: 'single' | 'baseline' | 'candidate';
   levels: readonly ChartLevel[];
+  /** A colour of its own (several candidates compared); by role otherwise. */
+  color?: string;
 }
 
 export interface ChartPoint {
@@ -50,7 +52,7 @@ export function chartLines(series: readonly ChartSeries[], metrics: ReadonlyArra
     const label = [series.length > 1 ? s.label : null, metrics.length > 1 ? m.tag : null].filter(Boolean).join(' · ');
     return {
       label,
-      color: baseline ? COLORS.baseline : COLORS.accent,
+      color: s.color ?? (baseline ? COLORS.baseline : COLORS.accent),
       dash: candidateDash,
       symbol: s.role === 'candidate' ? 'square' : 'circle',
       points: [...s.levels].sort((a, b) => a.concurrency - b.concurrency).map((l) => ({

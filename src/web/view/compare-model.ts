@@ -117,7 +117,16 @@ function runValues(run: CompareRun, key: number, metric: MetricKey): number[] {
   });
 }
 
-export interface CellDifference { metric: ComparedKey; difference: Difference; text: string }
+export interface CellDifference {
+  metric: ComparedKey;
+  difference: Difference;
+  /** The whole sentence (terminal, Markdown). */
+  text: string;
+  /** Its parts, for a table cell: "+20.1 tok/s (+5.0 %)", "95 % interval … over requests" (or null), "better" / "no difference established (…)". */
+  change: string;
+  interval: string | null;
+  verdict: string;
+}
 
 /**
  * One figure's difference (candidate − baseline) at one level: over the runs
@@ -128,7 +137,10 @@ export function levelDifference(base: CompareRun, cand: CompareRun, key: number,
   const b = cand.levels.find((l) => levelKey(l) === key);
   if (!a || !b) return null;
   const m = METRICS[metric];
-  if (a.invalid || b.invalid) return { metric, difference: { diff: null, pct: null, lo: null, hi: null, verdict: 'not compared', basis: 'single values', why: 'a level is invalid' }, text: 'not compared: a level is invalid' };
+  if (a.invalid || b.invalid) {
+    const none: Difference = { diff: null, pct: null, lo: null, hi: null, verdict: 'not compared', basis: 'single values', why: 'a level is invalid' };
+    return { metric, difference: none, text: differenceText(none, m.unit, m.digits), ...differenceParts(none, m.unit, m.digits) };
+  }
   const ra = runValues(base, key, metric);
   const rb = runValues(cand, key, metric);
   const byRuns = ra.length >= MIN_REPEATS && rb.length >= MIN_REPEATS;
@@ -140,19 +152,26 @@ export function levelDifference(base: CompareRun, cand: CompareRun, key: number,
       // The point is the figures the tables show; the records give the interval around it.
       point: [m.value(a), m.value(b)],
     });
-  return { metric, difference: d, text: differenceText(d, m.unit, m.digits, byRuns ? Math.min(ra.length, rb.length) : null) };
+  const runs = byRuns ? Math.min(ra.length, rb.length) : null;
+  return { metric, difference: d, text: differenceText(d, m.unit, m.digits, runs), ...differenceParts(d, m.unit, m.digits, runs) };
 }
 
 const signed = (x: number, digits: number) => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${num(Math.abs(x), digits)}`;
 
-/** "+20.1 tok/s (+5.0 %), 95 % interval +12.0 to +28.3 over requests: better". */
-export function differenceText(d: Difference, unit: string, digits: number, runs: number | null = null): string {
-  if (d.diff === null) return `not compared: ${d.why}`;
+/** The parts of a difference in words: the change, its interval, the verdict. */
+export function differenceParts(d: Difference, unit: string, digits: number, runs: number | null = null): Pick<CellDifference, 'change' | 'interval' | 'verdict'> {
+  if (d.diff === null) return { change: '—', interval: null, verdict: `not compared: ${d.why}` };
   const shown = Number(d.diff.toFixed(digits)) === 0 ? 0 : d.diff;
   const pct = d.pct === null || shown === 0 ? '' : ` (${signedPct(d.pct)})`;
-  const ci = d.lo === null || d.hi === null ? '' : `, 95 % interval ${signed(d.lo, digits)} to ${signed(d.hi, digits)} over ${d.basis === 'runs' ? `${runs ?? MIN_REPEATS}+ runs a side` : 'requests'}`;
+  const interval = d.lo === null || d.hi === null ? null : `95 % interval ${signed(d.lo, digits)} to ${signed(d.hi, digits)} over ${d.basis === 'runs' ? `${runs ?? MIN_REPEATS}+ runs a side` : 'requests'}`;
   const verdict = d.verdict === 'better' || d.verdict === 'worse' ? d.verdict : `no difference established (${d.why})`;
-  return `${signed(shown, digits)} ${unit}${pct}${ci}: ${verdict}`;
+  return { change: `${signed(shown, digits)} ${unit}${pct}`, interval, verdict };
+}
+
+/** "+20.1 tok/s (+5.0 %), 95 % interval +12.0 to +28.3 over requests: better". */
+export function differenceText(d: Difference, unit: string, digits: number, runs: number | null = null): string {
+  const p = differenceParts(d, unit, digits, runs);
+  return d.diff === null ? p.verdict : `${p.change}${p.interval ? `, ${p.interval}` : ''}: ${p.verdict}`;
 }
 
 export interface CompareCell { text: string; status: string | null; invalid: boolean; clientBound: boolean }

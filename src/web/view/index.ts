@@ -19,3 +19,4 @@ export * from './clients.js';
 export * from './pareto.js';
 export * from './pareto-chart.js';
 export * from './markup.js';
+export * from './report.js';

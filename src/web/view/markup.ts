@@ -100,7 +100,7 @@ export function differencesMarkup(c: Comparison): Raw {
     if (rows.length === 0) return html`<p class="hint">${cand.label} and ${base} share no level: nothing to difference.</p>`;
     return scrollFrame(`Differences of ${cand.label}`, html`<table class="deltas"><caption>${cand.label} against ${base} (candidate − baseline) at each level both measured, with a 95 % bootstrap interval; better or worse only when the interval excludes zero.</caption><thead><tr><th scope="col">${c.axis}</th>${
       metrics.map((m) => html`<th scope="col">${compareHeader(m)}</th>`)}</tr></thead><tbody>${
-      rows.map((r) => html`<tr><th scope="row" class="num">${r.level}</th>${(r.differences[i] ?? []).map((d) => html`<td class="diff verdict-${d.difference.verdict.replace(/ /g, '-')}">${d.text}</td>`)}</tr>`)}</tbody></table>`);
+      rows.map((r) => html`<tr><th scope="row" class="num">${r.level}</th>${(r.differences[i] ?? []).map((d) => html`<td class="diff verdict-${d.difference.verdict.replace(/ /g, '-')}"><span class="verdict">${d.verdict}</span> <span class="change">${d.change}</span>${d.interval ? html`<span class="ci">${d.interval}</span>` : ''}</td>`)}</tr>`)}</tbody></table>`);
   })}`;
 }
 

@@ -18,6 +18,11 @@ const SYMBOLS = ['circle', 'square', 'triangle', 'diamond', 'star', 'cross', 'wy
 
 export const runColor = (i: number): string => RUN_COLORS[i % RUN_COLORS.length] as string;
 
+const COLOR_NAMES = ['grey', 'blue', 'green', 'purple', 'pink', 'teal', 'olive', 'brown'] as const;
+/** "grey solid: run 1 (baseline) · blue dashed: run 2 · green dashed: run 3": what each curve's colour and dash mean. */
+export const curvesLegend = (runs: ReadonlyArray<{ label: string }>): string =>
+  runs.map((r, i) => `${COLOR_NAMES[i % COLOR_NAMES.length]} ${i === 0 ? 'solid' : 'dashed'}: ${r.label}${i === 0 ? ' (baseline)' : ''}`).join(' · ');
+
 export const PARETO_TITLE = 'Throughput per GPU against speed per user';
 export const paretoSubtitle = (m: ParetoModel) => `${m.per === 'GPU' ? 'output tok/s per GPU' : 'output tok/s per server (GPU count not recorded)'} · higher and further right is better`;
 export const PARETO_FOOTNOTE = 'Lines join each run\'s frontier points only (no other of its valid levels is faster per user and higher per GPU); invalid and client-bound levels are drawn apart and never on a frontier.';
