@@ -45,24 +45,39 @@ export function frontier(points: readonly ParetoPoint[]): ParetoPoint[] {
   return out.sort((a, b) => a.x - b.x);
 }
 
-export function paretoModel(runs: readonly ParetoRun[]): ParetoModel {
-  const counts = runs.map((r) => gpuCount(r.run));
-  const perGpu = counts.every((c) => c !== null);
-  const series = runs.map((r, i) => {
-    const divide = perGpu ? (counts[i] as number) : 1;
+/** A configuration's levels as the Pareto view reads them (a run's, or a receipt's published curve). */
+export interface ParetoInput {
+  label: string;
+  /** GPUs serving it; null when not recorded (then every configuration is drawn per server). */
+  gpus: number | null;
+  hourlyCostUsd: number | null;
+  levels: ReadonlyArray<{ level: number; perRequestTokS: number | null; throughputTokS: number; invalid: boolean; clientBound: boolean }>;
+}
+
+export function paretoOf(inputs: readonly ParetoInput[]): ParetoModel {
+  const perGpu = inputs.length > 0 && inputs.every((r) => r.gpus !== null);
+  const series = inputs.map((r) => {
+    const divide = perGpu ? (r.gpus as number) : 1;
     const points = r.levels.flatMap((l): ParetoPoint[] => {
-      const x = l.perRequestTokS?.mean ?? null;
+      const x = l.perRequestTokS;
       if (x === null || !Number.isFinite(x) || !Number.isFinite(l.throughputTokS)) return [];
-      return [{ level: l.load?.level ?? l.concurrency, x, y: l.throughputTokS / divide, state: l.invalid ? 'invalid' : l.clientBound.bound ? 'client-bound' : 'valid' }];
+      return [{ level: l.level, x, y: l.throughputTokS / divide, state: l.invalid ? 'invalid' : l.clientBound ? 'client-bound' : 'valid' }];
     });
-    return { label: r.label, gpus: perGpu ? divide : null, hourlyCostUsd: r.run.hourlyCostUsd, points, frontier: frontier(points) };
+    return { label: r.label, gpus: perGpu ? divide : null, hourlyCostUsd: r.hourlyCostUsd, points, frontier: frontier(points) };
   });
-  const per = perGpu ? 'GPU' : 'server';
   return {
-    series, per,
+    series, per: perGpu ? 'GPU' : 'server',
     yLabel: perGpu ? 'Output tok/s per GPU' : 'Output tok/s per server (GPU count not recorded)',
     xLabel: 'tok/s per user (mean per-request rate)',
   };
+}
+
+/** The Pareto view of runs: GPU count from each run's hardware label. */
+export function paretoModel(runs: readonly ParetoRun[]): ParetoModel {
+  return paretoOf(runs.map((r) => ({
+    label: r.label, gpus: gpuCount(r.run), hourlyCostUsd: r.run.hourlyCostUsd,
+    levels: r.levels.map((l) => ({ level: l.load?.level ?? l.concurrency, perRequestTokS: l.perRequestTokS?.mean ?? null, throughputTokS: l.throughputTokS, invalid: l.invalid, clientBound: l.clientBound.bound })),
+  })));
 }
 
 export interface CapacityEntry {
