@@ -27,7 +27,7 @@ a{color:var(--accent)}.muted,.stat{color:var(--muted)}.stat{font-size:.85em}
 table{border-collapse:collapse;width:100%;margin:.5em 0 1em;font-variant-numeric:tabular-nums}caption{text-align:left;font-weight:600;padding:.3em 0}
 th,td{border-bottom:1px solid var(--line);padding:.35em .5em;text-align:left;vertical-align:top;min-width:6.5em}td.n{text-align:right}td.n data{white-space:nowrap}
 .table-wrap{overflow-x:auto;max-width:100%;background:linear-gradient(to right,#fff 30%,rgba(255,255,255,0)) left/40px 100% no-repeat local,linear-gradient(to left,#fff 30%,rgba(255,255,255,0)) right/40px 100% no-repeat local,radial-gradient(farthest-side at 0 50%,rgba(0,0,0,.28),transparent) left/14px 100% no-repeat scroll,radial-gradient(farthest-side at 100% 50%,rgba(0,0,0,.28),transparent) right/14px 100% no-repeat scroll}
-.table-wrap>table{margin:0}main{overflow-wrap:anywhere}
+.table-wrap>table{margin:0}.table-wrap>table>caption{position:sticky;left:0;max-width:calc(100vw - 48px)}thead th{min-width:10em}#facts thead th:nth-child(n+3){min-width:15em}main{overflow-wrap:anywhere}
 .headlines{display:grid;grid-template-columns:repeat(auto-fit,minmax(220px,1fr));gap:12px;padding:0;list-style:none}
 .headline{border:1px solid var(--line);border-radius:8px;padding:12px}.headline .value{font-size:1.7rem;font-weight:700}
 .headline .cfg{font-size:.85em;color:var(--muted)}figure.chart{margin:1.5em 0}figcaption strong{display:block}

@@ -19,7 +19,7 @@ export function History({ runs, shownRun }: { runs: RunSummary[] | null; shownRu
         <>
           <div class="table-wrap" role="region" tabindex={0} aria-label="Run history (scrolls sideways when wider than the window)"><table class="history">
             <caption>Past runs, newest first. Peak throughput is over valid levels only.</caption>
-            <thead><tr><th scope="col">Compare</th><th scope="col">Run</th><th scope="col">Server</th><th scope="col">Date</th><th scope="col" class="num">Peak throughput tok/s</th><th scope="col">Status</th></tr></thead>
+            <thead><tr><th scope="col">Compare</th><th scope="col">Run</th><th scope="col">Server</th><th scope="col">Date</th><th scope="col" class="num">Peak tok/s</th><th scope="col">Status</th></tr></thead>
             <tbody>
               {runs.map((r) => {
                 const server = r.serverName ?? r.targetUrl;
