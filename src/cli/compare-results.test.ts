@@ -23,7 +23,7 @@ describe('renderComparison (goodput rerun, goodput compare)', () => {
 
   it('words a valid level\'s difference with the one rule: no records, so no direction is established', () => {
     // These results kept no request records: the change is shown, but never called better.
-    expect(lines.find((l) => l.startsWith('  concurrency 1, Throughput'))).toBe('  concurrency 1, Throughput tok/s (tokens ÷ duration): +20.0 tok/s (+20 %): no difference established (fewer than 2 values on a side)');
+    expect(lines.find((l) => l.startsWith('  concurrency 1, Throughput'))).toBe('  concurrency 1, Throughput tok/s (tokens ÷ duration): +20.0 tok/s (+20 %): no difference established (no request records kept in a and b, so no interval)');
     expect(lines.filter((l) => l.startsWith('  concurrency')).some((l) => /: (better|worse)$/.test(l))).toBe(false);
   });
 });

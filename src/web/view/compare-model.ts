@@ -144,7 +144,7 @@ export function levelDifference(base: CompareRun, cand: CompareRun, key: number,
   const ra = runValues(base, key, metric);
   const rb = runValues(cand, key, metric);
   const byRuns = ra.length >= MIN_REPEATS && rb.length >= MIN_REPEATS;
-  const d = byRuns
+  const computed = byRuns
     ? difference({ direction: m.direction, baseline: ra, candidate: rb, basis: 'runs', statistic: meanStatistic, digits: m.digits })
     : difference({
       direction: m.direction, baseline: samples(base, a, metric), candidate: samples(cand, b, metric), basis: 'requests',
@@ -152,6 +152,10 @@ export function levelDifference(base: CompareRun, cand: CompareRun, key: number,
       // The point is the figures the tables show; the records give the interval around it.
       point: [m.value(a), m.value(b)],
     });
+  // Say which side kept no records, rather than how many values the bootstrap lacked.
+  const noRecords = [base, cand].filter((r) => r.records === undefined || r.records.length === 0).map((r) => r.label);
+  const d = !byRuns && computed.basis === 'single values' && noRecords.length > 0
+    ? { ...computed, why: `no request records kept in ${noRecords.join(' and ')}, so no interval` } : computed;
   const runs = byRuns ? Math.min(ra.length, rb.length) : null;
   return { metric, difference: d, text: differenceText(d, m.unit, m.digits, runs), ...differenceParts(d, m.unit, m.digits, runs) };
 }
