@@ -64,12 +64,12 @@ function paretoSection(m: ParetoModel, answer: CapacityAnswer | null, doc: Chart
   return html`<h3>Pareto view and capacity</h3><div class="pareto">${figureMarkup(paretoFigure(m, renderPareto(m, { document: doc, width: 640 }).outerHTML))}<div class="capacity-answer">${capacityMarkup(m, answer)}</div></div>`;
 }
 
-function runSection(r: ReportRun, doc: ChartDocument, target: number | null | undefined): Raw {
+function runSection(r: ReportRun, i: number, doc: ChartDocument, target: number | null | undefined): Raw {
   const res = r.result;
   const m = paretoModel([{ label: r.label, run: res.run, levels: res.levels }]);
   const at = target ?? defaultTarget(m);
   const clients = clientRows(res.levels);
-  return html`<section class="panel run" aria-labelledby="run-${esc(r.label)}"><h2 id="run-${esc(r.label)}">${r.label}</h2><p class="identity">${resultIdentity(res)}</p>
+  return html`<section class="panel run" aria-labelledby="run-${i + 1}"><h2 id="run-${i + 1}">${r.label}</h2><p class="identity">${resultIdentity(res)}</p>
 ${res.warnings.length > 0 ? html`<ul class="warnings" aria-label="Warnings">${res.warnings.map((w) => html`<li><strong>Warning:</strong> ${w.message}</li>`)}</ul>` : html`<p class="hint">No warnings.</p>`}
 <h3>Contract</h3>${plainTable('Contract', 'What was measured: every figure below depends on these.', ['Field', 'Value'], contractRows(res))}
 <h3>Results</h3>${resultsTableMarkup({ levels: res.levels, caption: tableCaption({ ...res.run, thinking: res.run.thinking === 'on', requestsPerLevel: res.run.requestsPerLevel }, res.levels) })}
@@ -100,7 +100,7 @@ export function reportBody(input: ReportInput, doc: ChartDocument): { title: str
     compare = comparisonSection(compareRuns(cmpRuns), m, at === null ? null : capacityAt(m, at), doc);
   }
   const body = html`<header class="top"><h1>${title}</h1><p class="lede">Written by goodput ${input.generator} on ${when(input.generatedAt)}. One self-contained file: every chart is drawn in it, nothing is loaded from the network.</p></header>
-<main>${compare}${runs.map((r) => runSection(r, doc, input.target))}</main>`;
+<main>${compare}${runs.map((r, i) => runSection(r, i, doc, input.target))}</main>`;
   return { title, body: body.html };
 }
 
