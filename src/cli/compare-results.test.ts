@@ -2,26 +2,28 @@ import { describe, expect, it } from 'vitest';
 import { contract, level, resultOf } from '../test-support/receipt-fixture.js';
 import { renderComparison } from './compare-results.js';
 
-describe('renderComparison', () => {
+describe('renderComparison (goodput rerun, goodput compare)', () => {
   const spec = { tokS: 100, perReq: 50, ttft: [40, 60] as [number, number], tpot: 10, e2e: 700 };
   const a = resultOf(contract(), [level({ c: 1, ...spec }), level({ c: 2, ...spec, tokS: 180 })]);
   const b = resultOf(contract(), [level({ c: 1, ...spec, tokS: 120 }), level({ c: 2, ...spec, tokS: 360, failed: 3 })]);
-  const lines = renderComparison(a, b, ['a', 'b']).split('\n');
-  const row = (lvl: number) => lines.find((l) => new RegExp(`^\\s*${lvl}\\s`).test(l)) ?? '';
+  const text = renderComparison(a, b, ['a', 'b']);
+  const lines = text.split('\n');
 
-  it('has a Failed column', () => {
-    expect(lines.some((l) => /Failed/.test(l))).toBe(true);
-    expect(row(1)).toMatch(/0 \/ 0/);
+  it('lists the contract first, then one aligned table with a column group per run and a Failed column', () => {
+    expect(lines[0]).toBe('Comparing a (baseline), b');
+    expect(text.indexOf('Same contract')).toBeLessThan(text.indexOf('Concurrency'));
+    const header = lines.find((l) => l.startsWith('Concurrency')) ?? '';
+    expect(header).toMatch(/a \(baseline\): Throughput tok\/s \(tokens ÷ duration\).*Failed \(count\).*b: Throughput/);
+    expect(lines.find((l) => /^2\s/.test(l))).toMatch(/180\.0 .*360\.0 .*invalid: 3 of \d+ failed/);
   });
 
-  it('marks an invalid level and shows no change for it', () => {
-    expect(row(2)).toMatch(/0 \/ 3 \(invalid: 3 failed\)/);
-    expect(row(2)).toMatch(/180\.0 → 360\.0 \(—, invalid level\)/);
-    expect(row(2)).not.toMatch(/\+100\.0%/);
+  it('gives no difference for an invalid level', () => {
+    expect(lines.filter((l) => l.startsWith('  concurrency 2,')).every((l) => l.endsWith('not compared: a level is invalid'))).toBe(true);
   });
 
-  it('still shows the change for valid levels', () => {
-    expect(row(1)).toMatch(/100\.0 → 120\.0 \(\+20\.0%\)/);
-    expect(row(1)).not.toMatch(/invalid/);
+  it('words a valid level\'s difference with the one rule: no records, so no direction is established', () => {
+    // These results kept no request records: the change is shown, but never called better.
+    expect(lines.find((l) => l.startsWith('  concurrency 1, Throughput'))).toBe('  concurrency 1, Throughput tok/s (tokens ÷ duration): +20.0 tok/s (+20 %): no difference established (no request records kept in a and b, so no interval)');
+    expect(lines.filter((l) => l.startsWith('  concurrency')).some((l) => /: (better|worse)$/.test(l))).toBe(false);
   });
 });

@@ -1,20 +1,18 @@
 /**
- * Two results side by side — only after the differences between their
- * contracts are printed. Levels are matched by their value on the load axis.
+ * Runs side by side in a terminal, from the view module's comparison model
+ * (the page and the report read the same): the contract differences first,
+ * then one table aligned on the level axis with a column group per run, each
+ * candidate's differences from the baseline with their intervals, and the
+ * Pareto frontiers with the capacity answer.
  */
 import { describeDifferences, diffContracts } from '../contract/index.js';
-import type { LevelResult, SweepResult } from '../core/index.js';
+import type { SweepResult } from '../core/index.js';
+import {
+  type CompareRun, type Comparison, type ParetoModel, capacityAt, compareHeader, compareRuns, defaultTarget, num, paretoModel,
+} from '../web/index.js';
 import { grid } from './render-contract.js';
 
-const fmt = (x: number | null | undefined, digits = 1) => (x === null || x === undefined ? '—' : x.toFixed(digits));
-
-function change(a: number | null | undefined, b: number | null | undefined, digits = 1): string {
-  if (a === null || a === undefined || b === null || b === undefined) return `${fmt(a, digits)} → ${fmt(b, digits)}`;
-  const pct = a === 0 ? '' : ` (${b >= a ? '+' : ''}${(((b - a) / a) * 100).toFixed(1)}%)`;
-  return `${fmt(a, digits)} → ${fmt(b, digits)}${pct}`;
-}
-
-/** The contract differences first ("same contract" when there are none in what is hashed), as lines. */
+/** The full contracts' differences (what is hashed), baseline against each other run; location apart. */
 export function contractHeader(a: SweepResult, b: SweepResult): string[] {
   const diffs = diffContracts(a.contract ?? {}, b.contract ?? {});
   const where = diffs.filter((d) => d.path === 'server.url' || d.path === 'server.apiKeyEnv');
@@ -26,36 +24,51 @@ export function contractHeader(a: SweepResult, b: SweepResult): string[] {
   return lines;
 }
 
-const levelKey = (l: LevelResult) => l.load?.level ?? l.concurrency;
-
-const isInvalid = (l: LevelResult | undefined) => l !== undefined && (l.invalid || l.failed > 0);
-
-/** "0 / 3 (invalid: 3 failed)": each side's failures, an invalid side marked. */
-function failedCell(a: LevelResult | undefined, b: LevelResult | undefined): string {
-  const side = (l: LevelResult | undefined) => (l === undefined ? '—' : isInvalid(l) ? `${l.failed} (invalid: ${l.failed} failed)` : String(l.failed));
-  return `${side(a)} / ${side(b)}`;
+function fieldsLines(c: Comparison): string[] {
+  if (c.diffs.length === 0) return ['Every compared field is the same in all runs.'];
+  return ['Fields that differ (a workload field stops the differences):', grid(['Field', ...c.runs.map((r) => r.label)], c.diffs.map((d) => [`${d.field}${d.workload ? ' (workload)' : ''}`, ...d.values]))];
 }
 
-/** Contract differences, then one row per level present in either result. */
-export function renderComparison(a: SweepResult, b: SweepResult, names: [string, string]): string {
-  const keys = [...new Set([...a.levels, ...b.levels].map(levelKey))].sort((x, y) => x - y);
-  const rows = keys.map((k) => {
-    const la = a.levels.find((l) => levelKey(l) === k);
-    const lb = b.levels.find((l) => levelKey(l) === k);
-    // Like the web comparison: no change column when either side is invalid.
-    const invalid = isInvalid(la) || isInvalid(lb);
-    const cell = (x: number | null | undefined, y: number | null | undefined, digits = 1) =>
-      invalid ? `${fmt(x, digits)} → ${fmt(y, digits)} (—, invalid level)` : change(x, y, digits);
-    return [
-      String(k), `${la?.requests ?? '—'} / ${lb?.requests ?? '—'}`, failedCell(la, lb), cell(la?.throughputTokS, lb?.throughputTokS),
-      cell(la?.ttftMs?.p50, lb?.ttftMs?.p50), cell(la?.tpotMs?.p50, lb?.tpotMs?.p50, 2), cell(la?.e2eMs?.p50, lb?.e2eMs?.p50, 0),
-      cell(la?.goodput?.share, lb?.goodput?.share, 3),
-    ];
-  });
+/** One grid: a header line naming each run's group over its columns, then the figures. */
+function alignedTable(c: Comparison): string {
+  const headers = [c.axis, ...c.runs.flatMap((r, i) => [...c.headers, 'Status'].map((h, j) => (j === 0 ? `${r.label}${i === 0 ? ' (baseline)' : ''}: ${h}` : h)))];
+  const rows = c.rows.map((row) => [String(row.level), ...row.runs.flatMap((r) => (r === null ? [...c.headers.map(() => '—'), 'not measured'] : [...r.cells.map((x) => x.text), r.status]))]);
+  return grid(headers, rows);
+}
+
+function differenceLines(c: Comparison): string[] {
+  if (c.refused) return [c.refused];
+  const base = c.runs[0]?.label;
+  return c.runs.slice(1).flatMap((cand, i) => [
+    `${cand.label} against ${base} (candidate − baseline; 95 % bootstrap interval, better or worse only when it excludes zero):`,
+    ...c.rows.flatMap((r) => (r.differences[i] ?? []).map((d) => `  ${c.axis.toLowerCase()} ${r.level}, ${compareHeader(d.metric)}: ${d.text}`)),
+  ]);
+}
+
+function paretoLines(m: ParetoModel, target: number | null): string[] {
+  const rows = m.series.flatMap((s) => s.points.map((p) => [s.label, String(p.level), num(p.x), num(p.y), s.frontier.includes(p) ? 'frontier' : p.state === 'valid' ? 'behind the frontier' : p.state]));
+  const at = target ?? defaultTarget(m);
   return [
-    `Comparing ${names[0]} → ${names[1]}`,
-    ...contractHeader(a, b),
-    '',
-    grid(['Level', 'Requests', 'Failed', 'Throughput tok/s', 'TTFT p50 ms', 'TPOT p50 ms', 'e2e p50 ms', 'Goodput share'], rows),
+    `Pareto: ${m.yLabel} against ${m.xLabel}; a frontier joins each run's levels no other of its valid levels beats on both.`,
+    grid(['Run', 'Level', 'tok/s per user', `tok/s per ${m.per}`, 'On the frontier'], rows),
+    at === null ? 'No valid level to answer a capacity question from.' : capacityAt(m, at).sentence,
+    ...(at === null ? [] : capacityAt(m, at).entries.map((e) => `  ${e.label}: ${e.y === null ? '—' : `${num(e.y)} tok/s per ${m.per}`} (${e.how})`)),
+  ];
+}
+
+/** The whole comparison as text; `full` pairs with the runs when they are results carrying contracts. */
+export function renderRuns(runs: readonly CompareRun[], results: readonly SweepResult[] = [], target: number | null = null): string {
+  const c = compareRuns(runs);
+  const base = results[0];
+  const contract = base && results.some((r) => r.contract) ? results.slice(1).flatMap((r, i) => [`${runs[0]?.label} → ${runs[i + 1]?.label}:`, ...contractHeader(base, r).map((l) => `  ${l}`)]) : [];
+  return [
+    `Comparing ${runs.map((r, i) => `${r.label}${i === 0 ? ' (baseline)' : ''}`).join(', ')}`,
+    ...contract, ...fieldsLines(c), '', alignedTable(c), '', ...differenceLines(c), '', ...paretoLines(paretoModel(runs), target),
   ].join('\n');
+}
+
+/** Two results (goodput rerun): the same comparison as `goodput compare`. */
+export function renderComparison(a: SweepResult, b: SweepResult, names: [string, string]): string {
+  const run = (r: SweepResult, label: string): CompareRun => ({ label, run: r.run, levels: r.levels, records: r.records, repeats: r.repeats, contractHash: r.contractHash });
+  return renderRuns([run(a, names[0]), run(b, names[1])], [a, b]);
 }

@@ -22,6 +22,8 @@ export const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   utilisation: async () => (await import('./utilisation-command.js')).registerUtilisationCommand,
   run: async () => (await import('./run-command.js')).registerRunCommand,
   rerun: async () => (await import('./rerun-command.js')).registerRerunCommand,
+  compare: async () => (await import('./compare-command.js')).registerCompareCommand,
+  report: async () => (await import('./report-command.js')).registerReportCommand,
   capacity: async () => (await import('./capacity-command.js')).registerCapacityCommand,
   export: async () => (await import('./export-command.js')).registerExportCommand,
   quality: async () => (await import('./quality-command.js')).registerQualityCommand,

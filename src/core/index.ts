@@ -39,3 +39,4 @@ export * from './utilisation.js';
 export * from './session-summary.js';
 export * from './level-shares.js';
 export { levelAxis, levelValue, type AxisLevel, type LevelAxis } from './level-axis.js';
+export * from './difference.js';

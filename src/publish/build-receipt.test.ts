@@ -51,16 +51,16 @@ describe('buildReceipt', () => {
   it('gives five headlines whose changes compare one definition on both sides', () => {
     const v = receiptView(ok());
     expect(v.headlines.map((h) => [h.number.label, h.number.text, h.changeWords])).toEqual([
-      ['Peak throughput', '360.0', '+100 %, single run; direction not established'],
-      ['Single-stream rate', '160.0', '+60 %, single run; direction not established'],
-      ['Cost per 1M output tokens', '1.54', '−50 %, single run; direction not established'],
+      ['Peak throughput', '360.0', '+100 %, no difference established (fewer than 3 runs on a side)'],
+      ['Single-stream rate', '160.0', '+60 %, no difference established (fewer than 3 runs on a side)'],
+      ['Cost per 1M output tokens', '1.54', '−50 %, no difference established (fewer than 3 runs on a side)'],
       ['Quality score', 'not recorded', null],
       // These hand-made levels carry no goodput: the figure is there, not recorded.
       ['Goodput', 'not recorded', null],
     ]);
     expect(v.headlines[0]?.number.configuration).toBe('optimized: bf16, fp8 quantization, vllm 0.9.1');
     const ttft = v.rows.find((row) => row.label === 'TTFT');
-    expect(ttft?.changeWords).toBe('−25 %, single run; direction not established');
+    expect(ttft?.changeWords).toBe('−25 %, no difference established (fewer than 3 runs on a side)');
   });
 
   it('without a quality score, says "not recorded" rather than leaving quality out', () => {

@@ -4,17 +4,11 @@
  * rendered number is a `<data>` element carrying its fact id, statistic and
  * provenance, which is how the drift test reads pages back.
  */
+import { Raw, esc, html } from '../web/index.js';
 import { viewStatistic, type ViewNumber } from './view-number.js';
 
-export const esc = (s: string): string =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-
-/** Tagged template: interpolated strings are escaped, arrays joined, `Raw` passed through. */
-export class Raw { constructor(readonly html: string) {} }
-export function html(parts: TemplateStringsArray, ...values: unknown[]): Raw {
-  const piece = (v: unknown): string => (v instanceof Raw ? v.html : Array.isArray(v) ? v.map(piece).join('') : v === null || v === undefined || v === false ? '' : esc(String(v)));
-  return new Raw(parts.reduce((out, p, i) => out + p + (i < values.length ? piece(values[i]) : ''), ''));
-}
+/** The escaping, tagged template and wide-table frame of the page's markup: one implementation for the page, the report and the site. */
+export { Raw, esc, html, scrollFrame } from '../web/index.js';
 
 /** Who stands behind the site: the key that signs its manifest, or that nobody does. */
 export function signerLine(signer: string | null): Raw {
@@ -38,7 +32,9 @@ const CSS = `
 main{max-width:1040px;margin:0 auto;padding:24px}h1{font-size:1.6rem;margin:.2em 0}h2{font-size:1.2rem;margin-top:2em;border-bottom:1px solid var(--line)}
 a{color:var(--accent)}.muted,.stat{color:var(--muted)}.stat{font-size:.85em}
 table{border-collapse:collapse;width:100%;margin:.5em 0 1em;font-variant-numeric:tabular-nums}caption{text-align:left;font-weight:600;padding:.3em 0}
-th,td{border-bottom:1px solid var(--line);padding:.35em .5em;text-align:left;vertical-align:top}td.n{text-align:right;white-space:nowrap}
+th,td{border-bottom:1px solid var(--line);padding:.35em .5em;text-align:left;vertical-align:top;min-width:6.5em}td.n{text-align:right}td.n data{white-space:nowrap}
+.table-wrap{overflow-x:auto;max-width:100%;background:linear-gradient(to right,#fff 30%,rgba(255,255,255,0)) left/40px 100% no-repeat local,linear-gradient(to left,#fff 30%,rgba(255,255,255,0)) right/40px 100% no-repeat local,radial-gradient(farthest-side at 0 50%,rgba(0,0,0,.28),transparent) left/14px 100% no-repeat scroll,radial-gradient(farthest-side at 100% 50%,rgba(0,0,0,.28),transparent) right/14px 100% no-repeat scroll}
+.table-wrap>table{margin:0}.table-wrap>table>caption{position:sticky;left:0;max-width:calc(100vw - 48px)}thead th{min-width:10em}#facts thead th:nth-child(n+3){min-width:15em}main{overflow-wrap:anywhere}
 .headlines{display:grid;grid-template-columns:repeat(auto-fit,minmax(220px,1fr));gap:12px;padding:0;list-style:none}
 .headline{border:1px solid var(--line);border-radius:8px;padding:12px}.headline .value{font-size:1.7rem;font-weight:700}
 .headline .cfg{font-size:.85em;color:var(--muted)}figure.chart{margin:1.5em 0}figcaption strong{display:block}

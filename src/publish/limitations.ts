@@ -52,8 +52,8 @@ export function limitationsOf(runs: Record<ConfigurationKey, CheckedRun>, facts:
   const once = n.baseline === 1 || n.optimized === 1;
   return [
     once
-      ? `${n.baseline === 1 && n.optimized === 1 ? 'Each configuration was' : n.baseline === 1 ? 'The baseline was' : 'The optimized configuration was'} run once, so no change is called better or worse: a single run does not establish its direction.`
-      : `The baseline ran ${n.baseline} times and the optimized configuration ${n.optimized} times; the figures are the first run's, and a change is called better or worse only when the two configurations' ranges over their runs do not overlap.`,
+      ? `${n.baseline === 1 && n.optimized === 1 ? 'Each configuration was' : n.baseline === 1 ? 'The baseline was' : 'The optimized configuration was'} run once, so no change is called better or worse: a difference is established only over at least 3 runs a side.`
+      : `The baseline ran ${n.baseline} times and the optimized configuration ${n.optimized} times; the figures are the first run's, and a change is called better or worse only when each side ran at least 3 times and the seeded 95 % bootstrap interval of the difference over the runs excludes zero.`,
     ...runLimits('baseline', runs.baseline),
     ...runLimits('optimized', runs.optimized),
     ...missing,

@@ -64,7 +64,7 @@ describe('the published receipt page (file://, no JavaScript)', () => {
     const stats = page.getByRole('list', { name: 'Headline stats' }).getByRole('listitem');
     expect(await stats.count()).toBe(5);
     const texts = (await stats.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
-    expect(texts[0]).toBe('Peak throughput 360.0 tok/s peak over the valid levels tested, measured optimized: bf16, fp8 quantization, vllm 0.9.1 higher is better; +100 % against the baseline, single run; direction not established');
+    expect(texts[0]).toBe('Peak throughput 360.0 tok/s peak over the valid levels tested, measured optimized: bf16, fp8 quantization, vllm 0.9.1 higher is better; +100 % against the baseline, no difference established (fewer than 3 runs on a side)');
     expect(texts[2]).toContain('1.54 USD hourly rate at peak throughput, derived optimized: bf16, fp8 quantization, vllm 0.9.1 lower is better; −50 %');
     // The score never renders without its scale and evaluator, the headline card included.
     expect(texts[3]).toBe('Quality score 0.9712 score (0–1) composite against the baseline, derived optimized: bf16, fp8 quantization, vllm 0.9.1 ' +
@@ -81,7 +81,7 @@ describe('the published receipt page (file://, no JavaScript)', () => {
     ]);
     const ttft = table.getByRole('row', { name: /^TTFT/ });
     expect((await ttft.getByRole('cell').allTextContents()).map((t) => t.trim())).toEqual([
-      'p50 at concurrency 1', '40.0 (p50 at concurrency 1, measured)', '30.0 (p50 at concurrency 1, measured)', '−25 %, single run; direction not established',
+      'p50 at concurrency 1', '40.0 (p50 at concurrency 1, measured)', '30.0 (p50 at concurrency 1, measured)', '−25 %, no difference established (fewer than 3 runs on a side)',
     ]);
   });
 

@@ -1,5 +1,5 @@
-// Say only what was measured: a change is better or worse only when repeated
-// runs separate the configurations, and a peak at the highest level tested
+// Say only what was measured: a change is better or worse only when the
+// bootstrap interval over at least 3 runs a side excludes zero, and a peak at the highest level tested
 // that is still rising is not called saturation.
 import { describe, expect, it } from 'vitest';
 import { evidencePair } from '../test-support/evidence-fixture.js';
@@ -18,43 +18,43 @@ const receipt = (over: { baseline?: Partial<EvidenceSide>; optimized?: Partial<E
 const headline = (r: ReturnType<typeof receipt>, id: string) => receiptView(r).headlines.find((h) => h.number.id.endsWith(`/${id}`));
 
 describe('changes and their direction', () => {
-  it('a single run states the change but not its direction', () => {
+  it('a single run states the change but establishes no difference', () => {
     const r = receipt();
-    expect(headline(r, 'optimized.singleStream')?.changeWords).toMatch(/^\+\d+ %, single run; direction not established$/);
-    expect(r.limitations[0]).toBe('Each configuration was run once, so no change is called better or worse: a single run does not establish its direction.');
+    expect(headline(r, 'optimized.singleStream')?.changeWords).toMatch(/^\+\d+ %, no difference established \(fewer than 3 runs on a side\)$/);
+    expect(r.limitations[0]).toBe('Each configuration was run once, so no change is called better or worse: a difference is established only over at least 3 runs a side.');
   });
 
-  it('three runs a side whose ranges separate: better, with the range over the runs', () => {
+  it('three runs a side, clearly apart: better, with the interval over the runs', () => {
     const r = receipt({ baseline: { repeats: 3, spread: 0.02 }, optimized: { repeats: 3, spread: 0.02 } });
     expect(r.facts.find((f) => f.id === 'baseline.ttftSingle')?.runs).toEqual([40, 40.8, 41.6]);
     const h = headline(r, 'optimized.singleStream');
-    expect(h?.verdict).toMatch(/^better \(runs \+\d+ % to \+\d+ %\)$/);
-    expect(h?.change?.note).toMatch(/; runs \+\d+ % to \+\d+ %$/);
+    expect(h?.verdict).toMatch(/^better \(95 % interval \+[\d.]+ % to \+[\d.]+ % over 3\+ runs a side\)$/);
+    expect(h?.change?.note).toMatch(/; 95 % interval \+[\d.]+ % to \+[\d.]+ % over 3\+ runs a side$/);
     const cost = headline(r, 'optimized.costPer1M');
-    expect(cost?.verdict).toMatch(/^better \(runs −\d+ % to −\d+ %\)$/);
-    expect(r.limitations[0]).toBe('The baseline ran 3 times and the optimized configuration 3 times; the figures are the first run\'s, and a change is called better or worse only when the two configurations\' ranges over their runs do not overlap.');
+    expect(cost?.verdict).toMatch(/^better \(95 % interval −[\d.]+ % to −[\d.]+ % over 3\+ runs a side\)$/);
+    expect(r.limitations[0]).toBe('The baseline ran 3 times and the optimized configuration 3 times; the figures are the first run\'s, and a change is called better or worse only when each side ran at least 3 times and the seeded 95 % bootstrap interval of the difference over the runs excludes zero.');
   });
 
-  it('a wide spread on one side still separates when the other side stays clear of it', () => {
+  it('a wide spread on one side is still better when the other side stays clear of it', () => {
     // Baseline TTFT 40, 64 and 88 ms over its runs; optimized 30 ms each time.
     const r = receipt({ baseline: { repeats: 3, spread: 0.6 }, optimized: { repeats: 3, spread: 0 } });
-    expect(receiptView(r).rows.find((x) => x.label === 'TTFT')?.verdict).toBe('better (runs −66 % to −25 %)');
+    expect(receiptView(r).rows.find((x) => x.label === 'TTFT')?.verdict).toMatch(/^better \(95 % interval −\d+ % to −\d+ % over 3\+ runs a side\)$/);
   });
 
-  it('runs whose ranges overlap: the direction is not established', () => {
+  it('runs whose spreads overlap: no difference is established', () => {
     // Both sides' later runs are 120 % and 240 % slower: the ranges overlap.
     const tpot = receiptView(receipt({ baseline: { repeats: 3, spread: 1.2 }, optimized: { repeats: 3, spread: 1.2 } })).rows.find((x) => x.label === 'TPOT');
-    expect(tpot?.verdict).toMatch(/^direction not established \(runs [−+]\d+ % to \+\d+ %\)$/);
+    expect(tpot?.verdict).toMatch(/^no difference established \(the interval includes zero; 95 % interval −[\d.]+ % to \+[\d.]+ % over 3\+ runs a side\)$/);
   });
 });
 
 describe('a run without the figure', () => {
-  it('says how many runs recorded it instead of calling the change, or calling it a single run', () => {
+  it('with fewer than 3 runs recorded on a side, establishes no difference', () => {
     const r = receipt({ baseline: { repeats: 3, spread: 0.02 }, optimized: { repeats: 3, spread: 0.02 } });
     // Run 2 of the optimized side had its concurrency-1 level client-bound: no TPOT.
     const facts = r.facts.map((f) => (f.id === 'optimized.tpotSingle' ? { ...f, runs: [f.runs?.[0] ?? null, null, f.runs?.[2] ?? null] } : f));
     const row = receiptView({ ...r, facts }).rows.find((x) => x.label === 'TPOT');
-    expect(row?.verdict).toBe('direction not established (2 of 3 runs recorded)');
+    expect(row?.verdict).toBe('no difference established (fewer than 3 runs on a side)');
   });
 });
 
@@ -83,7 +83,7 @@ describe('goodput on the receipt', () => {
     expect(r.facts.find((f) => f.id === 'baseline.sloAttainment')).toMatchObject({ value: 1, provenance: 'measured', note: 'at concurrency 4' });
     expect(r.facts.find((f) => f.id === 'optimized.goodput')?.note).toBe('at concurrency 4: 8 of 8 requests met every SLO');
     expect(r.headlines.at(-1)).toEqual({ factId: 'optimized.goodput', baselineFactId: 'baseline.goodput' });
-    expect(headline(r, 'optimized.goodput')?.changeWords).toMatch(/^\+\d+ %, single run; direction not established$/);
+    expect(headline(r, 'optimized.goodput')?.changeWords).toMatch(/^\+\d+ %, no difference established \(fewer than 3 runs on a side\)$/);
   });
 
   it('counts no request as good when the quality score is below the contract\'s floor, and says why', () => {

@@ -4,13 +4,18 @@
  * both read this and nothing else, so what a visitor sees and what the
  * dataset says cannot drift apart.
  */
+import { difference, meanStatistic } from '../core/index.js';
 import { type BarChartInput, type Direction, FIGURES, type FigureKey, barSubtitle, signedPct } from '../web/index.js';
 import { FACT_TABLE_ROWS } from './fact.js';
 import type { ConfigurationKey, Fact } from './fact.js';
 import type { Receipt } from './receipt-schema.js';
 import { type LevelState, type ViewNumber, factById, sameDefinition, viewOfFact } from './view-number.js';
 
-export interface HeadlineView { number: ViewNumber; direction: Direction | null; change: ViewNumber | null; changeWords: string | null; verdict: string | null }
+export interface HeadlineView {
+  number: ViewNumber; direction: Direction | null; change: ViewNumber | null; changeWords: string | null; verdict: string | null;
+  /** The verdict alone, for a small space (the share image): "better", "worse", "no difference established". */
+  verdictWord: string | null;
+}
 export interface FactRowView { label: string; statistic: string; baseline: ViewNumber; optimized: ViewNumber; change: ViewNumber | null; changeWords: string | null; verdict: string | null }
 export interface BarView { id: string; title: string; subtitle: string; input: BarChartInput; numbers: ViewNumber[] }
 export interface ReceiptView {
@@ -32,53 +37,33 @@ const need = (r: Receipt, id: string): Fact => {
   return f;
 };
 
-interface Change { change: ViewNumber | null; words: string | null; verdict: string | null }
-
-/** Fewer runs per side than this give no spread: the direction of a change is not established. */
-const MIN_RUNS = 3;
-
-/**
- * Whether the runs establish the change's direction: the two configurations'
- * ranges over their runs do not overlap. With the range of the change over all
- * pairs of runs.
- */
-function spread(from: Fact, to: Fact): { words: string; separated: boolean } | null {
-  if (from.runs === undefined || to.runs === undefined) return null;
-  const b = from.runs.filter((v): v is number => v !== null);
-  const o = to.runs.filter((v): v is number => v !== null);
-  // A run whose level our client could not keep up with has no figure: fewer runs than needed establish nothing.
-  if (b.length < MIN_RUNS || o.length < MIN_RUNS || b.some((v) => v === 0)) {
-    return { words: `${Math.min(b.length, o.length)} of ${Math.max(from.runs.length, to.runs.length)} runs recorded`, separated: false };
-  }
-  const pcts = b.flatMap((x) => o.map((y) => ((y - x) / Math.abs(x)) * 100));
-  const lo = Math.min(...pcts);
-  const hi = Math.max(...pcts);
-  return { words: `runs ${signedPct(lo)} to ${signedPct(hi)}`, separated: Math.min(...o) > Math.max(...b) || Math.max(...o) < Math.min(...b) };
-}
+interface Change { change: ViewNumber | null; words: string | null; verdict: string | null; word: string | null }
 
 /**
  * The change from baseline to optimized, only between identically defined,
- * recorded, non-zero figures that have a better direction. It is called
- * better or worse only when each side ran at least three times and the runs'
- * ranges do not overlap; otherwise its direction is not established.
+ * recorded, non-zero figures that have a better direction. Its verdict is the
+ * one rule of core (difference): better or worse only when each side ran at
+ * least three times and the seeded bootstrap interval of the difference over
+ * the runs excludes zero; otherwise no difference is established.
  */
 function change(r: Receipt, to: Fact, from: Fact | null, direction: Direction | null): Change {
-  const none = (words: string | null = null): Change => ({ change: null, words, verdict: null });
+  const none = (words: string | null = null): Change => ({ change: null, words, verdict: null, word: null });
   if (from === null || direction === null) return none();
   if (!sameDefinition(from, to)) return none('no change stated: the two figures are defined differently');
   if (from.value === null || to.value === null || from.value === 0) return none();
   const pct = ((to.value - from.value) / Math.abs(from.value)) * 100;
-  const runs = spread(from, to);
-  const better = (pct > 0) === (direction === 'higher') ? 'better' : 'worse';
-  const verdict = runs === null ? 'single run; direction not established'
-    : runs.separated && pct !== 0 ? `${better} (${runs.words})` : `direction not established (${runs.words})`;
+  const recorded = (f: Fact): number[] => (f.runs ?? [f.value]).filter((v): v is number => v !== null);
+  const d = difference({ direction, baseline: recorded(from), candidate: recorded(to), basis: 'runs', statistic: meanStatistic, digits: to.digits, point: [from.value, to.value] });
+  const asPct = (x: number) => signedPct((x / Math.abs(from.value as number)) * 100);
+  const interval = d.lo === null || d.hi === null ? null : `95 % interval ${asPct(d.lo)} to ${asPct(d.hi)} over ${Math.min(recorded(from).length, recorded(to).length)}+ runs a side`;
+  const verdict = d.verdict === 'better' || d.verdict === 'worse' ? `${d.verdict} (${interval})` : `no difference established (${d.why}${interval ? `; ${interval}` : ''})`;
   const n: ViewNumber = {
     id: `${r.id}/change/${to.id}`, label: `${to.label}: change against the baseline`, value: pct, text: signedPct(pct), unit: '%',
     statistic: `change of the ${to.statistic} against the baseline`, provenance: 'derived', configuration: viewOfFact(r, to).configuration,
-    note: `derived from ${from.id} and ${to.id}${runs === null ? '' : `; ${runs.words}`}`,
+    note: `derived from ${from.id} and ${to.id}${interval === null ? '' : `; ${interval}`}`,
     derivedFrom: [`${r.id}/${from.id}`, `${r.id}/${to.id}`],
   };
-  return { change: n, words: `${signedPct(pct)}, ${verdict}`, verdict };
+  return { change: n, words: `${signedPct(pct)}, ${verdict}`, verdict, word: d.verdict };
 }
 
 const directionOf = (f: Fact): Direction | null => (f.metric in FIGURES ? FIGURES[f.metric as FigureKey].direction : null);
@@ -88,7 +73,7 @@ export function receiptView(r: Receipt): ReceiptView {
     const to = need(r, h.factId);
     const direction = directionOf(to);
     const c = change(r, to, h.baselineFactId === null ? null : need(r, h.baselineFactId), direction);
-    return { number: viewOfFact(r, to), direction, change: c.change, changeWords: c.words, verdict: c.verdict };
+    return { number: viewOfFact(r, to), direction, change: c.change, changeWords: c.words, verdict: c.verdict, verdictWord: c.word };
   });
   const rows = FACT_TABLE_ROWS.map((key) => {
     const b = need(r, `baseline.${key}`);

@@ -10,7 +10,7 @@ import {
   type ChartDocument, type ChartLevel, type ChartSeries, type ChartSpec, METRICS, type MetricKey, barChart, perRequestChart, throughputChart, ttftChart,
 } from '../web/index.js';
 import type { ConfigurationKey } from './fact.js';
-import { Raw, dataNumber, esc, html } from './html.js';
+import { Raw, dataNumber, esc, html, scrollFrame } from './html.js';
 import type { BarView, ReceiptView } from './receipt-view.js';
 import type { ViewNumber } from './view-number.js';
 
@@ -20,8 +20,8 @@ export function barFigure(b: BarView): Raw {
   const svg = barChart(b.input, { document: doc() });
   return html`<figure class="chart" id="chart-${b.id}"><figcaption><strong>${b.title}</strong><span class="muted">${b.subtitle}</span></figcaption>
 ${new Raw(svg.outerHTML)}
-<details><summary>Data table: ${b.title}</summary><table><thead><tr><th scope="col">Configuration</th><th scope="col">Value (${b.input.unit})</th><th scope="col">Statistic</th></tr></thead><tbody>
-${b.numbers.map((n) => html`<tr><th scope="row">${n.configuration}</th><td class="n">${dataNumber(n)}</td><td>${n.statistic}, ${n.provenance}</td></tr>`)}</tbody></table></details></figure>`;
+<details><summary>Data table: ${b.title}</summary>${scrollFrame(`Data of ${b.title}`, html`<table><thead><tr><th scope="col">Configuration</th><th scope="col">Value (${b.input.unit})</th><th scope="col">Statistic</th></tr></thead><tbody>
+${b.numbers.map((n) => html`<tr><th scope="row">${n.configuration}</th><td class="n">${dataNumber(n)}</td><td>${n.statistic}, ${n.provenance}</td></tr>`)}</tbody></table>`)}</details></figure>`;
 }
 
 const valueOf = (numbers: readonly ViewNumber[], metric: string): number | null => numbers.find((n) => n.id.endsWith(`.${metric}`))?.value ?? null;
@@ -56,8 +56,8 @@ function levelTable(v: ReceiptView, title: string, metrics: readonly MetricKey[]
     const flag = n.levelState === 'invalid' ? ' (invalid level)' : n.levelState === 'client-bound' ? ' (client-bound)' : '';
     return html`<td class="n${n.levelState === 'invalid' ? ' invalid' : ''}"${new Raw(n.note === null ? '' : ` title="${esc(n.note)}"`)}>${dataNumber(n)}${flag}</td>`;
   };
-  return html`<details><summary>Data table: ${title}</summary><table><thead><tr><th scope="col">Concurrency</th>${heads.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>
-${levels.map((c) => html`<tr><th scope="row">${String(c)}</th>${cfgs.flatMap((cfg) => metrics.map((m) => cell(cfg, c, m)))}</tr>`)}</tbody></table></details>`;
+  return html`<details><summary>Data table: ${title}</summary>${scrollFrame(`Data of ${title}`, html`<table><thead><tr><th scope="col">Concurrency</th>${heads.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>
+${levels.map((c) => html`<tr><th scope="row">${String(c)}</th>${cfgs.flatMap((cfg) => metrics.map((m) => cell(cfg, c, m)))}</tr>`)}</tbody></table>`)}</details>`;
 }
 
 /** The scaling charts of the live page, with the metrics each one's table lists (failures beside throughput). */
@@ -71,3 +71,4 @@ export function curveFigures(v: ReceiptView): Raw {
 ${new Raw(spec.render(s, { document: doc() }).outerHTML)}
 ${levelTable(v, spec.title, metrics)}</figure>`)}`;
 }
+

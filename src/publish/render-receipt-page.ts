@@ -4,7 +4,7 @@
  * curves, the quality score with evaluator and scale note, the cost basis,
  * the workload, the limitations. Numbers come only from the view-model.
  */
-import { Raw, dataNumber, html, page, signerLine } from './html.js';
+import { Raw, dataNumber, html, page, scrollFrame, signerLine } from './html.js';
 import { barFigure, curveFigures } from './render-charts.js';
 import type { ReceiptView } from './receipt-view.js';
 
@@ -25,11 +25,11 @@ function headlines(v: ReceiptView): Raw {
 
 function factTables(v: ReceiptView): Raw {
   const { baseline, optimized } = v.receipt.configurations;
-  return html`<table id="facts"><caption>Fact tables: the same rows for both configurations; each value with its statistic and provenance</caption>
+  return scrollFrame('Fact tables', html`<table id="facts"><caption>Fact tables: the same rows for both configurations; each value with its statistic and provenance</caption>
 <thead><tr><th scope="col">Metric</th><th scope="col">Statistic</th><th scope="col">Baseline (${baseline.identity})</th><th scope="col">Optimized (${optimized.identity})</th><th scope="col">Change</th></tr></thead><tbody>
 ${v.rows.map((r) => html`<tr><th scope="row">${r.label} (${r.optimized.unit})</th><td>${r.statistic}</td>
 <td class="n">${dataNumber(r.baseline, { withStatistic: true })}</td><td class="n">${dataNumber(r.optimized, { withStatistic: true })}</td>
-<td class="n">${r.change ? html`${dataNumber(r.change)}, ${r.verdict}` : r.changeWords ?? '—'}</td></tr>`)}</tbody></table>`;
+<td class="n">${r.change ? html`${dataNumber(r.change)}, ${r.verdict}` : r.changeWords ?? '—'}</td></tr>`)}</tbody></table>`);
 }
 
 function quality(v: ReceiptView): Raw {

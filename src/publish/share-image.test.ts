@@ -40,7 +40,7 @@ describe('share image', () => {
     const svg = shareSvg(view());
     for (const text of ['Peak throughput', '360.0 tok/s', 'peak over the valid levels tested, measured', 'Single-stream rate', '160.0 tok/s',
       'Cost per 1M output tokens', '1.54 USD', 'hourly rate at peak throughput, derived', 'Quality score', 'not recorded',
-      'optimized: bf16, fp8 quantization, vllm 0.9.1', '+100 %, single run; direction not established', '−50 %, single run; direction not established']) {
+      'optimized: bf16, fp8 quantization, vllm 0.9.1', '+100 %, no difference established', '−50 %, no difference established']) {
       expect(svg).toContain(text);
     }
     expect(svg).toContain('font-family="Inter"');

@@ -22,7 +22,7 @@ export function shareCardInput(v: ReceiptView): ShareCardInput {
       label: h.number.label, value: h.number.text, unit: h.number.unit,
       statistic: h.number.statistic, provenance: h.number.value === null ? 'not recorded' : h.number.provenance,
       configuration: h.number.configuration ?? '',
-      change: h.change ? `${h.change.text}, ${h.verdict ?? ""}` : null,
+      change: h.change ? `${h.change.text}, ${h.verdictWord ?? ""}` : null,
     })),
     footer: [
       r.quality === null ? 'quality: not recorded' : `quality: ${r.quality.scaleNote} (evaluator ${r.quality.evaluatorId})`,
@@ -34,10 +34,10 @@ export function shareCardInput(v: ReceiptView): ShareCardInput {
 
 /** What a reader of the image alone must know: simulated figures, and changes whose direction one run cannot establish. */
 function caveats(v: ReceiptView): string {
-  const single = v.headlines.some((h) => h.verdict?.startsWith('single run') === true);
+  const single = v.headlines.some((h) => h.verdict?.startsWith('no difference established (fewer than 3 runs') === true);
   return [
     v.receipt.simulated ? 'simulated: measured against the goodput simulator, not a real GPU' : '',
-    single ? 'single run: changes are stated without a direction' : '',
+    single ? 'fewer than 3 runs a side: changes are stated without a direction' : '',
   ].filter((x) => x !== '').join(' · ');
 }
 

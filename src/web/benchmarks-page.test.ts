@@ -152,12 +152,15 @@ describe('the Benchmarks page', () => {
     await page.getByRole('checkbox', { name: /^Compare run 1 \(/ }).check();
     await page.getByRole('checkbox', { name: /^Compare run 2 \(/ }).check();
     await page.getByRole('button', { name: 'Compare selected runs' }).click();
-    await visible(page.getByRole('heading', { name: 'Compare run 1 (baseline) with run 2' }));
-    await visible(page.getByRole('rowheader', { name: 'output tokens' }));
-    await visible(page.getByText(/The workloads differ \(output tokens: 256 vs 64\), so no deltas are shown/));
-    await visible(page.getByRole('table', { name: /^Baseline: run 1/ }));
-    await visible(page.getByRole('table', { name: /^Candidate: run 2/ }));
-    await poll(() => page.locator('figure.chart').count()).toBe(3);
+    await visible(page.getByRole('heading', { name: 'Compare runs 1, 2' }));
+    await visible(page.getByRole('rowheader', { name: 'output tokens (workload)' }));
+    await visible(page.getByText(/The workloads differ \(output tokens: 256 \(run 1\) vs 64 \(run 2\)\), so no differences are computed/));
+    const aligned = page.getByRole('table', { name: /^Every run at every level on one axis/ });
+    await visible(aligned);
+    expect(await aligned.locator('th.group').allTextContents()).toEqual(['run 1 (baseline)', 'run 2']);
+    expect(await aligned.getByRole('rowheader').allTextContents()).toEqual(['1', '2', '4']);
+    // The curves and the Pareto view.
+    await poll(() => page.locator('figure.chart').count()).toBe(4);
     await page.screenshot({ path: join(ARTIFACTS, 'benchmarks-compare.png'), fullPage: true });
   }, 120_000);
 

@@ -3,6 +3,7 @@
  * API's code, message and field) and the live event stream of a run.
  */
 import type { LiveEvent, StartRunBody } from '../../api/index.js';
+import type { RequestRecord, SweepResult } from '../../core/index.js';
 import type { RunDetail, RunSummary, ServerInput, ServerView, WorkerView } from '../../store/index.js';
 
 export class ApiFailure extends Error {
@@ -40,6 +41,8 @@ export const api = {
   runs: () => call<RunSummary[]>('GET', '/api/runs'),
   workers: () => call<WorkerView[]>('GET', '/api/workers'),
   run: (id: number) => call<RunDetail>('GET', `/api/runs/${id}`),
+  result: (id: number) => call<SweepResult>('GET', `/api/runs/${id}/result`),
+  records: (id: number) => call<RequestRecord[]>('GET', `/api/runs/${id}/records`),
   start: (body: StartInput) => call<{ runId: number }>('POST', '/api/runs', body),
   stop: (id: number) => call<{ stopping: boolean }>('POST', `/api/runs/${id}/stop`),
 };

@@ -4,7 +4,8 @@
  */
 import { useState } from 'preact/hooks';
 import type { Cards } from '../../core/index.js';
-import { cardViews, cardsJson } from '../view/index.js';
+import { cardsJson, cardsMarkup } from '../view/index.js';
+import { Markup } from './markup.js';
 
 export function CardsPanel({ cards }: { cards: Cards }) {
   const [said, setSaid] = useState('');
@@ -26,23 +27,7 @@ export function CardsPanel({ cards }: { cards: Cards }) {
         <button type="button" class="secondary" onClick={copy}>Copy cards as JSON</button>
         <p role="status" class="hint">{said}</p>
       </div>
-      <div class="cards">
-        {cardViews(cards).map((c) => (
-          <section class="card" aria-labelledby={`card-${c.title}`}>
-            <h4 id={`card-${c.title}`}>{c.title}</h4>
-            <p class="question">{c.question}</p>
-            {c.unavailable && <p class="hint">Not available: {c.unavailable}</p>}
-            <dl>
-              {c.facts.map((f) => (
-                <div class={f.label === 'Basis' ? 'basis' : ''}>
-                  <dt>{f.label}</dt>
-                  <dd>{f.value}{f.note && <span class="note"> {f.note}</span>}</dd>
-                </div>
-              ))}
-            </dl>
-          </section>
-        ))}
-      </div>
+      <Markup html={cardsMarkup(cards)} />
       {fallback && <textarea aria-label="Cards as JSON" readOnly rows={12} value={fallback} ref={(el) => el?.select()} />}
     </section>
   );

@@ -4,12 +4,14 @@
  * table inside <details>. Redrawn when the data changes, never animated.
  */
 import { useEffect, useRef } from 'preact/hooks';
-import type { ChartSeries, ChartSpec, SmallChart } from '../view/index.js';
+import { type ChartSeries, type ChartSpec, type SmallChart, figureMarkup } from '../view/index.js';
+import { Markup } from './markup.js';
 
 interface FigureProps {
   title: string;
   subtitle: string;
   legend?: string | undefined;
+  footnote?: string | undefined;
   table: { headers: string[]; rows: string[][] };
   /** Draws the SVG at a width, px. */
   draw(width: number): Element;
@@ -17,32 +19,15 @@ interface FigureProps {
   deps: readonly unknown[];
 }
 
-function Figure({ title, subtitle, legend, table, draw, deps }: FigureProps) {
+export function Figure({ title, subtitle, legend, footnote, table, draw, deps }: FigureProps) {
   const host = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    const el = host.current;
+    const el = host.current?.querySelector('.chart-svg');
     if (!el) return;
-    el.replaceChildren(draw(Math.min(720, Math.max(360, el.clientWidth || 640))));
+    el.replaceChildren(draw(Math.min(720, Math.max(320, el.clientWidth || 640))));
   }, deps);
-  return (
-    <figure class="chart">
-      <figcaption>
-        <strong>{title}</strong>
-        <span class="subtitle">{subtitle}</span>
-        {legend && <span class="legend">{legend}</span>}
-      </figcaption>
-      <div ref={host} class="chart-svg" />
-      <details>
-        <summary>Data table</summary>
-        <table>
-          <thead><tr>{table.headers.map((h) => <th scope="col">{h}</th>)}</tr></thead>
-          <tbody>{table.rows.map((r) => <tr>{r.map((c, i) => (i === 0 ? <th scope="row">{c}</th> : <td class="num">{c}</td>))}</tr>)}</tbody>
-        </table>
-      </details>
-    </figure>
-  );
+  return <div ref={host}><Markup html={figureMarkup({ title, subtitle, legend, footnote, table })} /></div>;
 }
-
 /** A chart of the levels of one or more runs (charts.ts). */
 export function ChartFigure({ spec, series, legend }: { spec: ChartSpec; series: readonly ChartSeries[]; legend?: string }) {
   return <Figure title={spec.title} subtitle={spec.subtitle} legend={legend} table={spec.table(series)} draw={(width) => spec.render(series, { width })} deps={[spec, series]} />;

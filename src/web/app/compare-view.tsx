@@ -1,56 +1,68 @@
 /**
- * Two runs side by side: what differs in their contracts first, then both
- * tables, the deltas (only when the workloads match, worded with direction),
- * and the curves overlaid — the baseline grey and solid, the candidate blue
- * and dashed, each labelled with its configuration.
+ * 2–8 runs compared (the first is the baseline): what differs in their
+ * contracts first, one table aligned on the level axis with a column group
+ * per run, each run's differences from the baseline with their intervals,
+ * the Pareto chart with the capacity answer at a target speed per user, and
+ * the curves overlaid. Tables and figures are the view module's markup, the
+ * same `goodput report` writes.
  */
-import { useEffect, useState } from 'preact/hooks';
-import type { RunDetail } from '../../store/index.js';
-import { type CompareSide, DELTA_METRICS, METRICS, contractDiffs, deltaRows, incomparableReason, runLabel } from '../view/index.js';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import {
+  type CompareRun, capacityAt, curvesLegend, runColor, capacityMarkup, compareRuns, compareTableMarkup, contractDiffsMarkup, defaultTarget, differencesMarkup, paretoFigure,
+  paretoModel, renderPareto,
+} from '../view/index.js';
 import { api } from './api.js';
+import { Figure } from './chart-figure.js';
 import { ChartsPanel } from './charts-panel.js';
-import { ResultsTable } from './results-table.js';
+import { Markup } from './markup.js';
 
-const side = (r: RunDetail): CompareSide => ({ label: `run ${r.id}`, model: r.model, server: r.serverName ?? r.targetUrl, spec: r.spec, levels: r.levels });
+async function load(id: number): Promise<CompareRun> {
+  const [result, records] = await Promise.all([api.result(id), api.records(id)]);
+  return { label: `run ${id}`, run: result.run, levels: result.levels, records, repeats: result.repeats, contractHash: result.contractHash };
+}
 
-export function CompareView({ a, b }: { a: number; b: number }) {
-  const [runs, setRuns] = useState<[RunDetail, RunDetail] | null>(null);
+export function CompareView({ ids }: { ids: number[] }) {
+  const [runs, setRuns] = useState<CompareRun[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [target, setTarget] = useState<number | null>(null);
+  const key = ids.join('/');
   useEffect(() => {
     setRuns(null);
-    Promise.all([api.run(Math.min(a, b)), api.run(Math.max(a, b))]).then(([x, y]) => setRuns([x, y]), (e: Error) => setError(e.message));
-  }, [a, b]);
-  if (error) return <section class="panel"><h2>Compare</h2><p class="error" role="alert">{error}</p></section>;
-  if (!runs) return <section class="panel" aria-busy="true"><h2>Compare</h2><p class="hint">Loading…</p></section>;
-  const [base, cand] = runs;
-  const diffs = contractDiffs(side(base), side(cand));
-  const refused = incomparableReason(diffs);
-  const rows = refused ? [] : deltaRows(side(base), side(cand));
+    setError(null);
+    Promise.all(ids.map(load)).then(setRuns, (e: Error) => setError(`Cannot compare: ${e.message}`));
+  }, [key]);
+  const model = useMemo(() => (runs ? { cmp: compareRuns(runs), pareto: paretoModel(runs) } : null), [runs]);
+  const title = `Compare runs ${ids.join(', ')}`;
+  if (error) return <section class="panel"><h2>{title}</h2><p class="error" role="alert">{error}</p></section>;
+  if (!runs || !model) return <section class="panel" aria-busy="true"><h2>{title}</h2><p class="hint">Loading…</p></section>;
+  const { cmp, pareto } = model;
+  const at = target ?? defaultTarget(pareto);
+  const answer = at === null ? null : capacityAt(pareto, at);
   return (
-    <section class="panel" aria-labelledby="compare-title">
-      <h2 id="compare-title">Compare run {base.id} (baseline) with run {cand.id}</h2>
+    <section class="panel compare-view" aria-labelledby="compare-title">
+      <h2 id="compare-title">{title}</h2>
+      <p class="hint">{runs[0]?.label} is the baseline: every difference is another run minus it.</p>
       <h3>What differs</h3>
-      {diffs.length === 0 ? <p>The two contracts are the same.</p> : (
-        <table class="diffs">
-          <thead><tr><th scope="col">Field</th><th scope="col">Run {base.id} (baseline)</th><th scope="col">Run {cand.id}</th></tr></thead>
-          <tbody>{diffs.map((d) => <tr><th scope="row">{d.field}</th><td>{d.baseline}</td><td>{d.candidate}</td></tr>)}</tbody>
-        </table>
-      )}
-      {refused && <p class="banner bad">{refused}</p>}
-      <div class="side-by-side">
-        <ResultsTable levels={base.levels} spec={base.spec} title={`Baseline: ${runLabel(base)}`} />
-        <ResultsTable levels={cand.levels} spec={cand.spec} title={`Candidate: ${runLabel(cand)}`} />
+      <Markup html={contractDiffsMarkup(cmp)} />
+      <h3>Side by side</h3>
+      <Markup html={compareTableMarkup(cmp)} />
+      <h3>Differences from {runs[0]?.label}</h3>
+      <Markup html={differencesMarkup(cmp)} />
+      <h3>Pareto view and capacity</h3>
+      <div class="pareto">
+        <Figure {...paretoFigure(pareto)} draw={(width) => renderPareto(pareto, { width })} deps={[pareto]} />
+        <div class="capacity-answer">
+          <label for="target">Target tok/s per user</label>
+          <input id="target" type="number" min="0" step="any" value={at ?? ''} onChange={(e) => {
+            const v = Number((e.target as HTMLInputElement).value);
+            if (Number.isFinite(v) && v > 0) setTarget(v);
+          }} />
+          <Markup html={capacityMarkup(pareto, answer)} />
+        </div>
       </div>
-      {rows.length > 0 && (
-        <table class="deltas">
-          <caption>Run {cand.id} against run {base.id} at each concurrency both measured (candidate − baseline).</caption>
-          <thead><tr><th scope="col">Concurrency</th>{DELTA_METRICS.map((k) => <th scope="col">{METRICS[k].header}</th>)}</tr></thead>
-          <tbody>{rows.map((r) => <tr><th scope="row" class="num">{r.concurrency}</th>{r.deltas.map((d) => <td class="num">{d.text}</td>)}</tr>)}</tbody>
-        </table>
-      )}
       <ChartsPanel
-        series={[{ label: `run ${base.id}`, role: 'baseline', levels: base.levels }, { label: `run ${cand.id}`, role: 'candidate', levels: cand.levels }]}
-        legend={`grey solid: ${runLabel(base)} (baseline) · blue dashed: ${runLabel(cand)}`}
+        series={runs.map((r, i) => ({ label: r.label, role: i === 0 ? 'baseline' : 'candidate', levels: r.levels, color: runColor(i) }))}
+        legend={curvesLegend(runs)}
       />
     </section>
   );

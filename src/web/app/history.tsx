@@ -1,27 +1,25 @@
 /**
  * The run history: server, date, peak throughput and status per run; open
- * any run; tick two to compare them (the older is the baseline).
+ * any run; tick 2 to 8 to compare them (the oldest is the baseline).
  */
 import { useState } from 'preact/hooks';
 import type { RunSummary } from '../../store/index.js';
-import { historyPeak, historyWorkload, num, when } from '../view/index.js';
+import { COMPARE_MAX_RUNS, COMPARE_MIN_RUNS, historyPeak, historyWorkload, num, when } from '../view/index.js';
 import { go } from './route.js';
 
 export function History({ runs, shownRun }: { runs: RunSummary[] | null; shownRun: number | null }) {
   const [picked, setPicked] = useState<number[]>([]);
-  const toggle = (id: number, on: boolean) => setPicked((p) => (on ? [...p.filter((x) => x !== id), id].slice(-2) : p.filter((x) => x !== id)));
-  const compare = () => {
-    const [a, b] = [...picked].sort((x, y) => x - y);
-    if (a !== undefined && b !== undefined) go(`#/compare/${a}/${b}`);
-  };
+  const toggle = (id: number, on: boolean) => setPicked((p) => (on ? [...p.filter((x) => x !== id), id].slice(-COMPARE_MAX_RUNS) : p.filter((x) => x !== id)));
+  const ready = picked.length >= COMPARE_MIN_RUNS;
+  const compare = () => { if (ready) go(`#/compare/${[...picked].sort((x, y) => x - y).join('/')}`); };
   return (
     <section class="panel" aria-labelledby="history-title">
       <h2 id="history-title">Run history</h2>
       {runs === null ? <p class="hint">Loading…</p> : runs.length === 0 ? <p class="hint">No runs yet: start a sweep above.</p> : (
         <>
-          <div class="table-wrap"><table class="history">
+          <div class="table-wrap" role="region" tabindex={0} aria-label="Run history (scrolls sideways when wider than the window)"><table class="history">
             <caption>Past runs, newest first. Peak throughput is over valid levels only.</caption>
-            <thead><tr><th scope="col">Compare</th><th scope="col">Run</th><th scope="col">Server</th><th scope="col">Date</th><th scope="col" class="num">Peak throughput tok/s</th><th scope="col">Status</th></tr></thead>
+            <thead><tr><th scope="col">Compare</th><th scope="col">Run</th><th scope="col">Server</th><th scope="col">Date</th><th scope="col" class="num">Peak tok/s</th><th scope="col">Status</th></tr></thead>
             <tbody>
               {runs.map((r) => {
                 const server = r.serverName ?? r.targetUrl;
@@ -39,8 +37,8 @@ export function History({ runs, shownRun }: { runs: RunSummary[] | null; shownRu
             </tbody>
           </table></div>
           <div class="actions">
-            <button type="button" class="secondary" disabled={picked.length !== 2} onClick={compare}>Compare selected runs</button>
-            <span class="hint">{picked.length === 2 ? '' : 'Tick two runs to compare them.'}</span>
+            <button type="button" class="secondary" disabled={!ready} onClick={compare}>Compare selected runs</button>
+            <span class="hint">{ready ? `${picked.length} runs picked; the oldest is the baseline.` : `Tick ${COMPARE_MIN_RUNS} to ${COMPARE_MAX_RUNS} runs to compare them.`}</span>
           </div>
         </>
       )}

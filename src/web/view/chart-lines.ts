@@ -20,6 +20,8 @@ export interface ChartSeries {
   /** `single`: the only run; in a comparison the older run is the baseline. */
   role: 'single' | 'baseline' | 'candidate';
   levels: readonly ChartLevel[];
+  /** A colour of its own (several candidates compared); by role otherwise. */
+  color?: string;
 }
 
 export interface ChartPoint {
@@ -51,7 +53,7 @@ export function chartLines(series: readonly ChartSeries[], metrics: ReadonlyArra
     const label = [series.length > 1 ? s.label : null, metrics.length > 1 ? m.tag : null].filter(Boolean).join(' · ');
     return {
       label,
-      color: baseline ? COLORS.baseline : COLORS.accent,
+      color: s.color ?? (baseline ? COLORS.baseline : COLORS.accent),
       dash: candidateDash,
       symbol: s.role === 'candidate' ? 'square' : 'circle',
       // x is the level's own value on its axis (a replay's speed, not the peak it reached in flight).

@@ -37,3 +37,14 @@ export function workerRows(workers: readonly WorkerView[]): string[][] {
     ];
   });
 }
+
+export const SELF_CHECK_HEADERS = ['Level', 'Send lag p99 ms', 'Event-loop delay p99 ms', 'Budget ms', 'Client CPU %', 'Verdict'] as const;
+
+/** The client's check on itself per level: how late it sent and how delayed its loop was, against the budget. */
+export function selfCheckRows(levels: readonly LevelResult[]): string[][] {
+  return levels.map((l) => [
+    l.load?.label ?? `${l.concurrency} streams`,
+    num(l.clientBound.sendLagMs?.p99, 2), num(l.clientBound.loopDelayMs?.p99, 2), num(l.clientBound.budgetMs, 0), num(l.clientBound.clientCpuPct, 0),
+    l.clientBound.bound ? `client-bound: ${l.clientBound.reason ?? 'our client was the bottleneck'}` : 'ok: the client kept up',
+  ]);
+}

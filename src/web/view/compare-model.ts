@@ -1,79 +1,225 @@
 /**
- * Comparing two runs: the contract fields that differ (listed first), whether
- * the workloads match (no deltas when they do not), and per-level deltas
- * worded with their direction ("+18 %, better"), never colour alone.
+ * Comparing 2–8 runs: the contract fields that differ (listed first; when the
+ * workload differs no differences are computed), one table aligned on the
+ * level axis with a column group per run, and each candidate's difference
+ * from the baseline (the first run) with its bootstrap interval and the one
+ * verdict rule of core (better/worse only when the interval excludes zero).
+ * The page, the CLI and the report all read this model.
  */
-import type { LevelResult } from '../../core/index.js';
-import type { RunSpec } from '../../store/index.js';
+import {
+  type Difference, type LevelResult, type RequestRecord, type RunInfo, MIN_REPEATS, difference, e2eMs, meanStatistic, percentileStatistic,
+  levelAxis, levelValue, perRequestTokS, tpotMs, ttftMs,
+} from '../../core/index.js';
 import { num, signedPct } from './format.js';
 import { METRICS, type MetricKey } from './metrics.js';
+import { statusText } from './table-model.js';
 
-/** What a compared run contributes. */
-export interface CompareSide {
+/** Runs a comparison takes: at least two, at most eight (more columns than any screen reads). */
+export const COMPARE_MIN_RUNS = 2;
+export const COMPARE_MAX_RUNS = 8;
+
+/** What a compared run contributes: its contract, levels, raw records and any repeats of the same contract. */
+export interface CompareRun {
+  /** "run 3" or the result file's name. */
   label: string;
-  model: string | null;
-  server: string;
-  spec: RunSpec;
+  run: RunInfo;
   levels: readonly LevelResult[];
+  /** The per-request records of run 1 (warm-ups included); absent when the result did not keep them. */
+  records?: readonly RequestRecord[] | undefined;
+  /** Runs 2..N of the same contract (goodput run --repeats N). */
+  repeats?: ReadonlyArray<{ levels: readonly LevelResult[] }> | undefined;
+  contractHash?: string | null | undefined;
 }
 
-export interface ContractDiff { field: string; baseline: string; candidate: string; workload: boolean }
+export interface ContractDiff { field: string; values: string[]; workload: boolean }
 
-const FIELDS: ReadonlyArray<[string, (s: CompareSide) => unknown, boolean]> = [
-  ['server', (s) => s.server, false],
-  ['model', (s) => s.model ?? 'not known', false],
-  ['output tokens', (s) => s.spec.outputTokens, true],
-  ['prompt tokens', (s) => s.spec.promptTokens, true],
-  ['thinking', (s) => (s.spec.thinking ? 'on' : 'off'), true],
-  ['endpoint', (s) => s.spec.endpoint, true],
-  ['length forced', (s) => (s.spec.forceLength ? 'yes' : 'no'), true],
-  ['requests per level', (s) => s.spec.requestsPerLevel, true],
-  ['warm-up per level', (s) => s.spec.warmup, true],
-  ['temperature', (s) => s.spec.temperature, true],
-  ['levels', (s) => [...new Set(s.spec.levels)].sort((a, b) => a - b).join(', '), false],
-  ['hourly cost (USD)', (s) => s.spec.hourlyCostUsd ?? 'none', false],
-  ['GPU label', (s) => s.spec.gpuLabel ?? 'none', false],
+/** Fields of the contract compared across runs; `workload` ones make the figures measure different things. */
+const FIELDS: ReadonlyArray<[string, (r: RunInfo) => unknown, boolean]> = [
+  ['model', (r) => r.model, true],
+  ['endpoint', (r) => r.endpoint, true],
+  ['output tokens', (r) => r.outputTokens, true],
+  ['prompt tokens', (r) => r.promptTokens, true],
+  ['length forced', (r) => (r.forceLength ? 'yes' : 'no'), true],
+  ['thinking', (r) => r.thinking, true],
+  ['temperature', (r) => r.temperature, true],
+  ['arrival', (r) => r.arrival?.kind ?? 'concurrency', true],
+  ['requests per level', (r) => r.requestsPerLevel, true],
+  ['warm-up per level', (r) => r.warmupPerLevel, true],
+  ['levels', (r) => [...new Set(r.levelsRequested)].sort((a, b) => a - b).join(', '), false],
+  ['engine', (r) => (r.engine ? `${r.engine.name}${r.engine.version ? ` ${r.engine.version}` : ''}` : 'not recorded'), false],
+  ['server', (r) => r.url, false],
+  ['GPU label', (r) => r.gpuLabel ?? 'none', false],
+  ['hourly cost (USD)', (r) => r.hourlyCostUsd ?? 'none', false],
 ];
 
-export function contractDiffs(a: CompareSide, b: CompareSide): ContractDiff[] {
+/** Every compared field whose value is not the same in all runs, with each run's value. */
+export function contractDiffs(runs: readonly CompareRun[]): ContractDiff[] {
   return FIELDS.flatMap(([field, get, workload]) => {
-    const x = String(get(a));
-    const y = String(get(b));
-    return x === y ? [] : [{ field, baseline: x, candidate: y, workload }];
+    const values = runs.map((r) => String(get(r.run)));
+    return new Set(values).size > 1 ? [{ field, values, workload }] : [];
   });
 }
 
-/** Why no deltas are shown (the workloads differ), or null when they are comparable. */
-export function incomparableReason(diffs: readonly ContractDiff[]): string | null {
+/** Why no differences are computed (the workloads differ), or null when the runs are comparable. */
+export function incomparableReason(runs: readonly CompareRun[], diffs: readonly ContractDiff[]): string | null {
   const w = diffs.filter((d) => d.workload);
   if (w.length === 0) return null;
-  return `The workloads differ (${w.map((d) => `${d.field}: ${d.baseline} vs ${d.candidate}`).join('; ')}), so no deltas are shown: the figures do not measure the same thing.`;
+  const said = w.map((d) => `${d.field}: ${d.values.map((v, i) => `${v} (${runs[i]?.label})`).join(' vs ')}`).join('; ');
+  return `The workloads differ (${said}), so no differences are computed: the figures do not measure the same thing.`;
 }
 
-/** "+120.0 tok/s (+18 %), better"; "no delta: invalid" when either side is invalid. */
-export function deltaText(key: MetricKey, a: LevelResult | undefined, b: LevelResult | undefined): string {
-  const m = METRICS[key];
-  if (!a || !b) return '—';
-  if (a.invalid || b.invalid) return 'no delta: a level is invalid';
-  const x = m.value(a);
-  const y = m.value(b);
-  if (x === null || y === null) return '—';
-  const diff = y - x;
-  if (diff === 0) return 'no change';
-  const pct = x !== 0 ? ` (${signedPct((diff / x) * 100)})` : '';
-  const better = m.direction === null ? '' : (m.direction === 'higher') === diff > 0 ? ', better' : ', worse';
-  return `${diff > 0 ? '+' : '−'}${num(Math.abs(diff), m.digits)} ${m.unit}${pct}${better}`;
+/** A level's place on the run's axis (concurrency, speed, rate, …). */
+export const levelKey = levelValue;
+
+/** The level axis's name: what the level number counts (core's levelAxis, as every table names it). */
+export const axisName = (runs: readonly CompareRun[]): string => levelAxis(runs[0]?.levels ?? []).name;
+
+/** The figures compared, each with the per-request value its statistic is computed from. */
+export type ComparedKey = 'throughput' | 'perRequest' | 'ttftP50' | 'ttftP95' | 'tpotP50' | 'e2eP50';
+export const COMPARE_METRICS: readonly ComparedKey[] = ['throughput', 'perRequest', 'ttftP50', 'ttftP95', 'tpotP50', 'e2eP50'];
+
+type Sampler = { value(r: RequestRecord): number | null; statistic: (xs: ArrayLike<number>) => number | null };
+const SAMPLERS: Record<ComparedKey, Sampler> = {
+  throughput: { value: perRequestTokS, statistic: meanStatistic },
+  perRequest: { value: perRequestTokS, statistic: meanStatistic },
+  ttftP50: { value: ttftMs, statistic: percentileStatistic(50) },
+  ttftP95: { value: ttftMs, statistic: percentileStatistic(95) },
+  tpotP50: { value: tpotMs, statistic: percentileStatistic(50) },
+  e2eP50: { value: e2eMs, statistic: percentileStatistic(50) },
+};
+
+function samples(run: CompareRun, level: LevelResult, key: ComparedKey): number[] {
+  const s = SAMPLERS[key];
+  const out: number[] = [];
+  for (const r of run.records ?? []) {
+    if (r.warmup || r.concurrency !== level.concurrency || r.outcome.kind !== 'ok') continue;
+    const v = s.value(r);
+    if (v !== null && Number.isFinite(v)) out.push(v);
+  }
+  if (key === 'throughput') {
+    // At a fixed level throughput moves with the requests' rates: each rate, scaled so their mean is the level's
+    // throughput, resamples into a throughput (output tokens alone do not vary when the length is forced).
+    const mean = meanStatistic(out) ?? 0;
+    return mean > 0 ? out.map((v) => (v * level.throughputTokS) / mean) : [];
+  }
+  return out;
 }
 
-export const DELTA_METRICS: readonly MetricKey[] = ['throughput', 'perRequest', 'ttftP50', 'ttftP95', 'tpotP50'];
+/** The level at `key` in each of a run's runs (run 1 and its repeats), valid ones only. */
+function runValues(run: CompareRun, key: number, metric: MetricKey): number[] {
+  const all = [run.levels, ...(run.repeats ?? []).map((r) => r.levels)];
+  return all.flatMap((levels) => {
+    const l = levels.find((x) => levelKey(x) === key);
+    const v = l && !l.invalid ? METRICS[metric].value(l) : null;
+    return v === null ? [] : [v];
+  });
+}
 
-export interface DeltaRow { concurrency: number; deltas: Array<{ metric: MetricKey; text: string }> }
+export interface CellDifference {
+  metric: ComparedKey;
+  difference: Difference;
+  /** The whole sentence (terminal, Markdown). */
+  text: string;
+  /** Its parts, for a table cell: "+20.1 tok/s (+5.0 %)", "95 % interval … over requests" (or null), "better" / "no difference established (…)". */
+  change: string;
+  interval: string | null;
+  verdict: string;
+}
 
-/** Deltas (candidate − baseline) at every concurrency both runs measured. */
-export function deltaRows(a: CompareSide, b: CompareSide): DeltaRow[] {
-  const shared = a.levels.map((l) => l.concurrency).filter((c) => b.levels.some((l) => l.concurrency === c)).sort((x, y) => x - y);
-  return shared.map((c) => ({
-    concurrency: c,
-    deltas: DELTA_METRICS.map((k) => ({ metric: k, text: deltaText(k, a.levels.find((l) => l.concurrency === c), b.levels.find((l) => l.concurrency === c)) })),
+/**
+ * One figure's difference (candidate − baseline) at one level: over the runs
+ * when each side has ≥ 3, else over the request records; never across an invalid level.
+ */
+export function levelDifference(base: CompareRun, cand: CompareRun, key: number, metric: ComparedKey): CellDifference | null {
+  const a = base.levels.find((l) => levelKey(l) === key);
+  const b = cand.levels.find((l) => levelKey(l) === key);
+  if (!a || !b) return null;
+  const m = METRICS[metric];
+  if (a.invalid || b.invalid) {
+    const none: Difference = { diff: null, pct: null, lo: null, hi: null, verdict: 'not compared', basis: 'single values', why: 'a level is invalid' };
+    return { metric, difference: none, text: differenceText(none, m.unit, m.digits), ...differenceParts(none, m.unit, m.digits) };
+  }
+  const ra = runValues(base, key, metric);
+  const rb = runValues(cand, key, metric);
+  const byRuns = ra.length >= MIN_REPEATS && rb.length >= MIN_REPEATS;
+  const computed = byRuns
+    ? difference({ direction: m.direction, baseline: ra, candidate: rb, basis: 'runs', statistic: meanStatistic, digits: m.digits })
+    : difference({
+      direction: m.direction, baseline: samples(base, a, metric), candidate: samples(cand, b, metric), basis: 'requests',
+      statistic: SAMPLERS[metric].statistic, digits: m.digits,
+      // The point is the figures the tables show; the records give the interval around it.
+      point: [m.value(a), m.value(b)],
+    });
+  // Say which side kept no records, rather than how many values the bootstrap lacked.
+  const noRecords = [base, cand].filter((r) => r.records === undefined || r.records.length === 0).map((r) => r.label);
+  const d = !byRuns && computed.basis === 'single values' && noRecords.length > 0
+    ? { ...computed, why: `no request records kept in ${noRecords.join(' and ')}, so no interval` } : computed;
+  const runs = byRuns ? Math.min(ra.length, rb.length) : null;
+  return { metric, difference: d, text: differenceText(d, m.unit, m.digits, runs), ...differenceParts(d, m.unit, m.digits, runs) };
+}
+
+const signed = (x: number, digits: number) => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${num(Math.abs(x), digits)}`;
+
+/** The parts of a difference in words: the change, its interval, the verdict. */
+export function differenceParts(d: Difference, unit: string, digits: number, runs: number | null = null): Pick<CellDifference, 'change' | 'interval' | 'verdict'> {
+  if (d.diff === null) return { change: '—', interval: null, verdict: `not compared: ${d.why}` };
+  const shown = Number(d.diff.toFixed(digits)) === 0 ? 0 : d.diff;
+  const pct = d.pct === null || shown === 0 ? '' : ` (${signedPct(d.pct)})`;
+  const interval = d.lo === null || d.hi === null ? null : `95 % interval ${signed(d.lo, digits)} to ${signed(d.hi, digits)} over ${d.basis === 'runs' ? `${runs ?? MIN_REPEATS}+ runs a side` : 'requests'}`;
+  const verdict = d.verdict === 'better' || d.verdict === 'worse' ? d.verdict : `no difference established (${d.why})`;
+  return { change: `${signed(shown, digits)} ${unit}${pct}`, interval, verdict };
+}
+
+/** "+20.1 tok/s (+5.0 %), 95 % interval +12.0 to +28.3 over requests: better". */
+export function differenceText(d: Difference, unit: string, digits: number, runs: number | null = null): string {
+  const p = differenceParts(d, unit, digits, runs);
+  return d.diff === null ? p.verdict : `${p.change}${p.interval ? `, ${p.interval}` : ''}: ${p.verdict}`;
+}
+
+export interface CompareCell { text: string; status: string | null; invalid: boolean; clientBound: boolean }
+export interface CompareRow {
+  level: number;
+  /** Per run, the level's figures in COMPARE_METRICS order plus Failed (or null when that run did not measure the level). */
+  runs: Array<{ cells: CompareCell[]; status: string } | null>;
+  /** Per candidate (runs 2..N), each figure's difference from the baseline; empty when the workloads differ. */
+  differences: Array<CellDifference[] | null>;
+}
+
+export interface Comparison {
+  runs: readonly CompareRun[];
+  diffs: ContractDiff[];
+  /** Set when the workloads differ: no differences are computed. */
+  refused: string | null;
+  axis: string;
+  /** The column headers of each run's group, statistic and unit included. */
+  headers: string[];
+  rows: CompareRow[];
+}
+
+/** Each compared figure's header, its statistic named: the short form of the metric registry's. */
+const HEADERS: Record<ComparedKey | 'failed', string> = {
+  throughput: 'Throughput tok/s (tokens ÷ duration)', perRequest: 'Per-request tok/s (mean)', ttftP50: METRICS.ttftP50.header, ttftP95: METRICS.ttftP95.header,
+  tpotP50: METRICS.tpotP50.header, e2eP50: METRICS.e2eP50.header, failed: 'Failed (count)',
+};
+export const compareHeader = (k: ComparedKey | 'failed'): string => HEADERS[k];
+
+/** The whole comparison, baseline first. Throws on fewer than 2 or more than 8 runs (callers check first and say so). */
+export function compareRuns(runs: readonly CompareRun[]): Comparison {
+  if (runs.length < COMPARE_MIN_RUNS || runs.length > COMPARE_MAX_RUNS) throw new RangeError(`a comparison takes ${COMPARE_MIN_RUNS} to ${COMPARE_MAX_RUNS} runs, not ${runs.length}`);
+  const diffs = contractDiffs(runs);
+  const refused = incomparableReason(runs, diffs);
+  const keys = [...new Set(runs.flatMap((r) => r.levels.map(levelKey)))].sort((a, b) => a - b);
+  const metrics: Array<ComparedKey | 'failed'> = [...COMPARE_METRICS, 'failed'];
+  const base = runs[0] as CompareRun;
+  const rows = keys.map((key) => ({
+    level: key,
+    runs: runs.map((r) => {
+      const l = r.levels.find((x) => levelKey(x) === key);
+      if (!l) return null;
+      const cells = metrics.map((k) => ({ text: num(METRICS[k].value(l), METRICS[k].digits), status: null, invalid: l.invalid, clientBound: l.clientBound.bound }));
+      return { cells, status: statusText(l) };
+    }),
+    differences: runs.slice(1).map((cand) => (refused ? null : COMPARE_METRICS.flatMap((k) => levelDifference(base, cand, key, k) ?? []))),
   }));
+  return { runs, diffs, refused, axis: axisName(runs), headers: metrics.map(compareHeader), rows };
 }

@@ -18,3 +18,7 @@ export * from './replay-charts.js';
 export * from './clients.js';
 export * from './history-model.js';
 export * from './schedule-model.js';
+export * from './pareto.js';
+export * from './pareto-chart.js';
+export * from './markup.js';
+export * from './report.js';

@@ -8,8 +8,8 @@ import type { LevelResult } from '../../core/index.js';
 import { MAX_CONCURRENCY, MAX_LEVELS, MAX_OUTPUT_TOKENS, SHORT_OUTPUT_TOKENS } from '../../core/index.js';
 import { type SweepFixture, sweepFixture } from '../../test-support/sweep-fixture.js';
 import {
-  CHARTS, FORM_MAX_CONCURRENCY, FORM_MAX_LEVELS, FORM_MAX_OUTPUT_TOKENS, SHORT_OUTPUT_TOKENS as FORM_SHORT, TABLE_HEADERS, cardViews, cardsJson, contractDiffs,
-  deltaText, failureSummary, incomparableReason, parseLevelsText, parseMoney, parseOutputTokens, shortOutputWarning, tableRows, ttftChart,
+  CHARTS, FORM_MAX_CONCURRENCY, FORM_MAX_LEVELS, FORM_MAX_OUTPUT_TOKENS, SHORT_OUTPUT_TOKENS as FORM_SHORT, TABLE_HEADERS, cardViews, cardsJson,
+  failureSummary, parseLevelsText, parseMoney, parseOutputTokens, shortOutputWarning, tableRows, ttftChart,
   CLIENT_HEADERS, WORKER_HEADERS, clientRows, workerRows,
 } from './index.js';
 
@@ -97,23 +97,6 @@ describe('cards', () => {
     expect(platform?.facts.find((f) => f.label === 'Cost per 1M output tokens')?.note).toBe('derived');
     const noCost = cardViews({ ...fx.result.cards, platform: { ...fx.result.cards.platform, hourlyCostUsd: null, costPer1MOutputTokensUsd: null, savingPct: null } });
     expect(noCost[2]?.facts.some((f) => f.label === 'Cost per 1M output tokens')).toBe(false);
-  });
-});
-
-describe('compare', () => {
-  const side = (outputTokens: number, lv: LevelResult[]) => ({ label: 'x', model: 'm', server: 's', levels: lv, spec: { url: 'u', model: null, endpoint: 'chat' as const, levels: [1, 2], outputTokens, promptTokens: 8, requestsPerLevel: 3, warmup: 1, thinking: false, forceLength: true, temperature: 0, seed: 42, hourlyCostUsd: null, baselineRateUsdPer1M: null, gpuLabel: null, command: '' } });
-  it('lists differing contract fields and refuses deltas across workloads', () => {
-    const diffs = contractDiffs(side(256, levels), side(128, levels));
-    expect(diffs).toEqual([{ field: 'output tokens', baseline: '256', candidate: '128', workload: true }]);
-    expect(incomparableReason(diffs)).toMatch(/workloads differ \(output tokens: 256 vs 128\), so no deltas/);
-    expect(incomparableReason([])).toBeNull();
-  });
-  it('words deltas with their direction, and gives none for an invalid level', () => {
-    const a = levels[0]!;
-    const faster = { ...a, throughputTokS: a.throughputTokS * 1.18, ttftMs: a.ttftMs && { ...a.ttftMs, p50: a.ttftMs.p50 * 2 } };
-    expect(deltaText('throughput', a, faster)).toMatch(/^\+[\d.,]+ tok\/s \(\+18 %\), better$/);
-    expect(deltaText('ttftP50', a, faster)).toMatch(/ms \(\+100 %\), worse$/);
-    expect(deltaText('throughput', a, levels[2])).toBe('no delta: a level is invalid');
   });
 });
 

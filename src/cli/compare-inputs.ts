@@ -1,0 +1,57 @@
+/**
+ * The runs `goodput compare` and `goodput report` take: stored run ids (read
+ * through the store, the one opening shared) or result files (through the
+ * result schema), in the order given. Each problem is one line naming the
+ * argument; nothing is compared unless every run reads.
+ */
+import { basename } from 'node:path';
+import { type SweepResult, sweepResultSchema } from '../core/index.js';
+import { COMPARE_MAX_RUNS, type CompareRun } from '../web/index.js';
+import { CliError, EXIT } from './exit-codes.js';
+import { readJsonInput } from './json-input.js';
+import { type StoreCliFlags, withCatalog } from './store-flags.js';
+
+const isRunId = (s: string) => /^\d+$/.test(s);
+
+export interface LoadedRun { arg: string; label: string; result: SweepResult }
+
+/** Every run named, in order; throws one usage error listing every problem. */
+export async function loadRuns(args: readonly string[], flags: StoreCliFlags, command: string, min: number): Promise<LoadedRun[]> {
+  if (args.length < min || args.length > COMPARE_MAX_RUNS) {
+    throw new CliError(EXIT.usage, `${command} takes ${min === 1 ? '1' : String(min)} to ${COMPARE_MAX_RUNS} runs (stored ids or result files), not ${args.length}`);
+  }
+  const repeated = args.filter((a, i) => args.indexOf(a) !== i);
+  if (repeated.length > 0) throw new CliError(EXIT.usage, `${command}: ${repeated[0]} is named twice; each run once`);
+  const fromStore = new Map<string, SweepResult>();
+  const ids = args.filter(isRunId);
+  if (ids.length > 0) {
+    await withCatalog(flags, command, async (c) => {
+      for (const id of ids) {
+        const records = await c.runRecords(Number(id));
+        fromStore.set(id, { ...(await c.exportRun(Number(id))), records });
+      }
+    }, true);
+  }
+  const problems: string[] = [];
+  const out: LoadedRun[] = [];
+  for (const arg of args) {
+    const stored = fromStore.get(arg);
+    if (stored) { out.push({ arg, label: `run ${arg}`, result: stored }); continue; }
+    const read = await readJsonInput(arg, arg, sweepResultSchema);
+    if (read.ok) out.push({ arg, label: basename(arg), result: read.value });
+    else problems.push(...read.problems);
+  }
+  if (problems.length > 0) throw new CliError(EXIT.usage, `${command}: nothing compared:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+  // Two files of one name: their labels would not tell them apart.
+  const seen = new Map<string, number>();
+  for (const r of out) {
+    const n = (seen.get(r.label) ?? 0) + 1;
+    seen.set(r.label, n);
+    if (n > 1) r.label = `${r.label} (${n})`;
+  }
+  return out;
+}
+
+export const compareRunOf = (r: LoadedRun): CompareRun => ({
+  label: r.label, run: r.result.run, levels: r.result.levels, records: r.result.records, repeats: r.result.repeats, contractHash: r.result.contractHash,
+});

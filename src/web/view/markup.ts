@@ -1,0 +1,117 @@
+/**
+ * The page's tables, cards and figure frames as HTML text, from the view
+ * models: the live page inserts this markup (and draws each chart's SVG into
+ * its frame), `goodput report` writes it with the SVG already drawn. One
+ * renderer, so a report and the page cannot show different things.
+ * Every interpolated string is escaped.
+ */
+import { type Cards, type LevelResult, levelAxis } from '../../core/index.js';
+import { cardViews } from './cards-model.js';
+import { type Comparison, compareHeader } from './compare-model.js';
+import type { CapacityAnswer, ParetoModel } from './pareto.js';
+import { PARETO_FOOTNOTE, PARETO_TITLE, paretoSubtitle, paretoTable } from './pareto-chart.js';
+import { num, usd } from './format.js';
+import { type LiveLevel, TABLE_HEADERS, tableRows } from './table-model.js';
+
+export const esc = (s: string): string =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+
+/** Markup already escaped. */
+export class Raw { constructor(readonly html: string) {} }
+/** Tagged template: strings and numbers escaped, arrays joined, Raw passed through, null/false/undefined dropped. */
+export function html(parts: TemplateStringsArray, ...values: unknown[]): Raw {
+  const piece = (v: unknown): string => (v instanceof Raw ? v.html : Array.isArray(v) ? v.map(piece).join('') : v === null || v === undefined || v === false ? '' : esc(String(v)));
+  return new Raw(parts.reduce((out, p, i) => out + p + (i < values.length ? piece(values[i]) : ''), ''));
+}
+
+/** A wide table's frame: it scrolls sideways on its own (shadows at the edges say there is more), and is reachable by keyboard. */
+export const scrollFrame = (label: string, inner: Raw): Raw =>
+  html`<div class="table-wrap" role="region" tabindex="0" aria-label="${label} (scrolls sideways when wider than the window)">${inner}</div>`;
+
+export interface ResultsTableInput {
+  levels: readonly LevelResult[];
+  caption: Raw | string;
+  planned?: readonly number[];
+  live?: LiveLevel | null;
+}
+
+/** The results table: concurrency as the row header, the seed's columns, an invalid level's averages struck through, its reason in its own cell. */
+export function resultsTableMarkup(t: ResultsTableInput): Raw {
+  const rows = tableRows(t.levels, t.planned ?? [], t.live ?? null);
+  const axis = levelAxis(t.levels);
+  const table = html`<table class="results"><caption>${t.caption}</caption>
+<thead><tr><th scope="col">${axis.name}</th>${TABLE_HEADERS.map((h) => html`<th scope="col" class="num">${h}</th>`)}<th scope="col">Status</th></tr></thead>
+<tbody>${rows.map((r) => html`<tr class="${r.state}${r.invalid ? ' invalid' : ''}${r.clientBound ? ' client-bound' : ''}"><th scope="row" class="num">${axis.format(r.concurrency)}</th>${r.cells.map((c) => html`<td class="num${c.dimmed ? ' dim' : ''}">${
+    c.alarm ? html`<strong class="alarm"><span aria-hidden="true">⚠ </span>${c.text}</strong>` : c.text}${c.dimmed ? html`<span class="sr-only"> (invalid)</span>` : ''}</td>`)}<td class="status"><div class="status-text">${
+    r.invalid ? html`<span class="badge bad">${r.status}</span>` : r.clientBound ? html`<span class="badge warn">${r.status}</span>` : r.status}</div></td></tr>`)}</tbody></table>`;
+  return scrollFrame('Results table', table);
+}
+
+/** The three cards, each a section headed by its name. */
+export function cardsMarkup(cards: Cards): Raw {
+  return html`<div class="cards">${cardViews(cards).map((c) => html`<section class="card" aria-labelledby="card-${c.title}"><h4 id="card-${c.title}">${c.title}</h4><p class="question">${c.question}</p>${
+    c.unavailable ? html`<p class="hint">Not available: ${c.unavailable}</p>` : ''}<dl>${c.facts.map((f) => html`<div class="${f.label === 'Basis' ? 'basis' : ''}"><dt>${f.label}</dt><dd>${f.value}${f.note ? html`<span class="note"> ${f.note}</span>` : ''}</dd></div>`)}</dl></section>`)}</div>`;
+}
+
+export interface FigureInput {
+  title: string;
+  subtitle: string;
+  legend?: string | undefined;
+  footnote?: string | undefined;
+  table: { headers: string[]; rows: string[][] };
+  /** The drawn SVG (the report), or empty: the page draws into `.chart-svg` at the width it has. */
+  svg?: string;
+}
+
+/** A chart as a figure: title and "unit · direction", the SVG, and its data as a table in a details element. */
+export function figureMarkup(f: FigureInput): Raw {
+  return html`<figure class="chart"><figcaption><strong>${f.title}</strong><span class="subtitle">${f.subtitle}</span>${f.legend ? html`<span class="legend">${f.legend}</span>` : ''}</figcaption>
+<div class="chart-svg">${new Raw(f.svg ?? '')}</div>${f.footnote ? html`<p class="hint footnote">${f.footnote}</p>` : ''}
+<details><summary>Data table: ${f.title}</summary>${scrollFrame(`Data of ${f.title}`, html`<table><thead><tr>${f.table.headers.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${
+    f.table.rows.map((r) => html`<tr>${r.map((c, i) => (i === 0 ? html`<th scope="row">${c}</th>` : html`<td class="num">${c}</td>`))}</tr>`)}</tbody></table>`)}</details></figure>`;
+}
+
+/** The contract fields that differ, one column per run: shown before any number. */
+export function contractDiffsMarkup(c: Comparison): Raw {
+  if (c.diffs.length === 0) return html`<p>The runs' contracts are the same in every compared field.</p>`;
+  return scrollFrame('What differs', html`<table class="diffs"><caption>Contract fields that differ. A workload field (marked) stops the differences below.</caption><thead><tr><th scope="col">Field</th>${
+    c.runs.map((r, i) => html`<th scope="col">${r.label}${i === 0 ? ' (baseline)' : ''}</th>`)}</tr></thead><tbody>${
+    c.diffs.map((d) => html`<tr><th scope="row">${d.field}${d.workload ? ' (workload)' : ''}</th>${d.values.map((v) => html`<td>${v}</td>`)}</tr>`)}</tbody></table>`);
+}
+
+/** One table aligned on the level axis, a column group per run, every figure with its statistic. */
+export function compareTableMarkup(c: Comparison): Raw {
+  const n = c.headers.length + 1;
+  const head = html`<thead><tr><th scope="col" rowspan="2">${c.axis}</th>${c.runs.map((r, i) => html`<th scope="colgroup" colspan="${n}" class="group">${r.label}${i === 0 ? ' (baseline)' : ''}</th>`)}</tr>
+<tr>${c.runs.map(() => html`${c.headers.map((h) => html`<th scope="col" class="num">${h}</th>`)}<th scope="col">Status</th>`)}</tr></thead>`;
+  const body = c.rows.map((row) => html`<tr><th scope="row" class="num">${row.level}</th>${row.runs.map((r) => (r === null
+    ? html`<td class="num na" colspan="${n}">not measured at this level</td>`
+    : html`${r.cells.map((cell) => html`<td class="num${cell.invalid ? ' dim' : ''}">${cell.text}</td>`)}<td class="status"><div class="status-text">${r.status}</div></td>`))}</tr>`);
+  return scrollFrame('Aligned comparison', html`<table class="compare"><caption>Every run at every level on one axis (${c.axis.toLowerCase()}). Throughput is output tokens ÷ level duration; per-request is the mean of each request's rate; latencies are percentiles of successful requests. All measured.</caption>${
+    c.runs.map(() => html`<colgroup span="${n}"></colgroup>`)}${head}<tbody>${body}</tbody></table>`);
+}
+
+/** Each candidate's differences from the baseline, level by level, with their intervals and verdicts. */
+export function differencesMarkup(c: Comparison): Raw {
+  if (c.refused) return html`<p class="banner bad">${c.refused}</p>`;
+  const base = c.runs[0]?.label ?? '';
+  return html`${c.runs.slice(1).map((cand, i) => {
+    const rows = c.rows.filter((r) => r.differences[i] && (r.differences[i]?.length ?? 0) > 0);
+    const metrics = rows[0]?.differences[i]?.map((d) => d.metric) ?? [];
+    if (rows.length === 0) return html`<p class="hint">${cand.label} and ${base} share no level: nothing to difference.</p>`;
+    return scrollFrame(`Differences of ${cand.label}`, html`<table class="deltas"><caption>${cand.label} against ${base} (candidate − baseline) at each level both measured, with a 95 % bootstrap interval; better or worse only when the interval excludes zero.</caption><thead><tr><th scope="col">${c.axis}</th>${
+      metrics.map((m) => html`<th scope="col">${compareHeader(m)}</th>`)}</tr></thead><tbody>${
+      rows.map((r) => html`<tr><th scope="row" class="num">${r.level}</th>${(r.differences[i] ?? []).map((d) => html`<td class="diff verdict-${d.difference.verdict.replace(/ /g, '-')}"><span class="verdict">${d.verdict}</span> <span class="change">${d.change}</span>${d.interval ? html`<span class="ci">${d.interval}</span>` : ''}</td>`)}</tr>`)}</tbody></table>`);
+  })}`;
+}
+
+/** The Pareto chart's figure (its SVG drawn by renderPareto). */
+export const paretoFigure = (m: ParetoModel, svg = ''): FigureInput => ({ title: PARETO_TITLE, subtitle: paretoSubtitle(m), footnote: PARETO_FOOTNOTE, table: paretoTable(m), svg });
+
+/** The capacity answer at the target: the sentence, then every run's figure there and how it was found. */
+export function capacityMarkup(m: ParetoModel, answer: CapacityAnswer | null): Raw {
+  if (answer === null) return html`<p class="hint">No valid level to answer a capacity question from.</p>`;
+  return html`<p class="capacity"><strong>${answer.sentence}</strong></p>${
+    scrollFrame('Capacity at the target', html`<table class="capacity-table"><caption>At ${num(answer.target)} tok/s per user: each run's output tok/s per ${m.per}, read on its frontier (interpolated between measured levels, never extrapolated).</caption><thead><tr><th scope="col">Run</th><th scope="col" class="num">Output tok/s per ${m.per}</th><th scope="col">How</th><th scope="col" class="num">USD per 1M output tokens</th></tr></thead><tbody>${
+      answer.entries.map((e) => html`<tr><th scope="row">${e.label}</th><td class="num">${num(e.y)}</td><td>${e.how}</td><td class="num">${e.costPer1M === null ? (e.y === null ? '—' : 'no hourly cost') : usd(e.costPer1M)}</td></tr>`)}</tbody></table>`)}`;
+}

@@ -1,0 +1,160 @@
+/**
+ * A report as one file: the page's markup (markup.ts) for one run or several,
+ * with every chart drawn now into the given document (linkedom in Node), so
+ * the file needs no script and no network. Several runs open with their
+ * comparison (contract differences first); every run then has its identity,
+ * contract, warnings, table, charts, Pareto view, client self-check and cards.
+ * The same models give the Markdown form for a pull request.
+ */
+import type { SweepResult } from '../../core/index.js';
+import type { ChartSeries } from './chart-lines.js';
+import { CHARTS, type ChartDocument } from './charts.js';
+import { CLIENT_HEADERS, SELF_CHECK_HEADERS, clientRows, selfCheckRows } from './clients.js';
+import { type CompareRun, type Comparison, compareHeader, compareRuns } from './compare-model.js';
+import { num, when } from './format.js';
+import {
+  type Raw, capacityMarkup, cardsMarkup, compareTableMarkup, contractDiffsMarkup, differencesMarkup, esc, figureMarkup, html, paretoFigure, resultsTableMarkup, scrollFrame,
+} from './markup.js';
+import { type CapacityAnswer, type ParetoModel, capacityAt, defaultTarget, paretoModel } from './pareto.js';
+import { curvesLegend, renderPareto, runColor } from './pareto-chart.js';
+import { TABLE_HEADERS, tableCaption, tableRows } from './table-model.js';
+
+export interface ReportRun { label: string; result: SweepResult }
+
+export interface ReportInput {
+  runs: readonly ReportRun[];
+  /** The tok/s per user the capacity answer is given at; default: the middle of the range the runs cover. */
+  target?: number | null;
+  /** goodput's version, and when the file was written (ISO). */
+  generator: string;
+  generatedAt: string;
+}
+
+const compareRunOf = (r: ReportRun): CompareRun => ({ label: r.label, run: r.result.run, levels: r.result.levels, records: r.result.records, repeats: r.result.repeats, contractHash: r.result.contractHash });
+
+/** "server · model · engine · GPU · date · contract". */
+export function resultIdentity(r: SweepResult): string {
+  const e = r.run.engine;
+  return [r.run.url, r.run.model, e ? `${e.name}${e.version ? ` ${e.version}` : ''}` : 'engine not recorded', r.cards.platform.gpu ?? r.run.gpuLabel ?? 'GPU not recorded',
+    when(r.run.startedAt), r.contractHash ? `contract sha256 ${r.contractHash.slice(0, 12)}…` : 'no contract recorded'].join(' · ');
+}
+
+/** The run's contract as it was measured: the fields every number depends on. */
+function contractRows(r: SweepResult): string[][] {
+  const run = r.run;
+  return [
+    ['Endpoint', run.endpoint], ['Prompt tokens', String(run.promptTokens)], ['Output tokens', `${run.outputTokens}${run.forceLength ? ' (length forced)' : ''}`],
+    ['Thinking', run.thinking], ['Temperature', String(run.temperature)], ['Seed', String(run.seed)], ['Arrival', run.arrival?.kind ?? 'concurrency'],
+    ['Levels', run.levelsRequested.join(', ')], ['Requests per level', String(run.requestsPerLevel)], ['Warm-up per level', String(run.warmupPerLevel)],
+    ['Hourly cost', run.hourlyCostUsd === null ? 'not given' : `$${num(run.hourlyCostUsd, 2)}/h`], ['Status', `${run.status}${run.stopReason ? `: ${run.stopReason}` : ''}`],
+    ['Command', run.command], ['goodput', run.toolVersion], ['Contract sha256', r.contractHash ?? 'none (not written by goodput run)'],
+  ];
+}
+
+function plainTable(label: string, caption: string, headers: readonly string[], rows: readonly string[][]): Raw {
+  return scrollFrame(label, html`<table><caption>${caption}</caption><thead><tr>${headers.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${
+    rows.map((r) => html`<tr>${r.map((c, i) => (i === 0 ? html`<th scope="row">${c}</th>` : html`<td>${c}</td>`))}</tr>`)}</tbody></table>`);
+}
+
+function chartsMarkup(series: readonly ChartSeries[], doc: ChartDocument, legend?: string): Raw {
+  return html`<div class="chart-grid">${CHARTS.map((c) => figureMarkup({ title: c.title, subtitle: c.subtitle, legend, table: c.table(series), svg: c.render(series, { document: doc, width: 640 }).outerHTML }))}</div>`;
+}
+
+function paretoSection(m: ParetoModel, answer: CapacityAnswer | null, doc: ChartDocument): Raw {
+  return html`<h3>Pareto view and capacity</h3><div class="pareto">${figureMarkup(paretoFigure(m, renderPareto(m, { document: doc, width: 640 }).outerHTML))}<div class="capacity-answer">${capacityMarkup(m, answer)}</div></div>`;
+}
+
+function runSection(r: ReportRun, i: number, doc: ChartDocument, target: number | null | undefined): Raw {
+  const res = r.result;
+  const m = paretoModel([{ label: r.label, run: res.run, levels: res.levels }]);
+  const at = target ?? defaultTarget(m);
+  const clients = clientRows(res.levels);
+  return html`<section class="panel run" aria-labelledby="run-${i + 1}"><h2 id="run-${i + 1}">${r.label}</h2><p class="identity">${resultIdentity(res)}</p>
+${res.warnings.length > 0 ? html`<ul class="warnings" aria-label="Warnings">${res.warnings.map((w) => html`<li><strong>Warning:</strong> ${w.message}</li>`)}</ul>` : html`<p class="hint">No warnings.</p>`}
+<h3>Contract</h3>${plainTable('Contract', 'What was measured: every figure below depends on these.', ['Field', 'Value'], contractRows(res))}
+<h3>Results</h3>${resultsTableMarkup({ levels: res.levels, caption: tableCaption({ ...res.run, thinking: res.run.thinking === 'on', requestsPerLevel: res.run.requestsPerLevel }, res.levels) })}
+<h3>Charts</h3>${chartsMarkup([{ label: r.label, role: 'single', levels: res.levels }], doc)}
+${paretoSection(m, at === null ? null : capacityAt(m, at), doc)}
+<h3>Client self-check</h3>${plainTable('Client self-check', 'Our client judged itself at every level: a level it could not keep up with is client-bound, shown but left out of peaks.', SELF_CHECK_HEADERS, selfCheckRows(res.levels))}
+${clients.length > 0 ? plainTable('Clients', 'Each split level\'s share per thread or worker, judged on its own.', CLIENT_HEADERS, clients) : ''}
+<h3>Cards</h3>${cardsMarkup(res.cards)}</section>`;
+}
+
+function comparisonSection(c: Comparison, m: ParetoModel, answer: CapacityAnswer | null, doc: ChartDocument): Raw {
+  const series: ChartSeries[] = c.runs.map((r, i) => ({ label: r.label, role: i === 0 ? 'baseline' : 'candidate', levels: r.levels, color: runColor(i) }));
+  return html`<section class="panel compare-view" aria-labelledby="compare-title"><h2 id="compare-title">Comparison of ${c.runs.map((r) => r.label).join(', ')}</h2>
+<p class="hint">${c.runs[0]?.label} is the baseline: every difference is another run minus it.</p>
+<h3>What differs</h3>${contractDiffsMarkup(c)}<h3>Side by side</h3>${compareTableMarkup(c)}<h3>Differences from ${c.runs[0]?.label}</h3>${differencesMarkup(c)}
+${paretoSection(m, answer, doc)}<h3>Curves</h3>${chartsMarkup(series, doc, curvesLegend(c.runs))}</section>`;
+}
+
+/** The report's body (everything inside <main>), and its title. */
+export function reportBody(input: ReportInput, doc: ChartDocument): { title: string; body: string } {
+  const runs = input.runs;
+  const title = runs.length === 1 ? `goodput report: ${runs[0]?.label}` : `goodput report: ${runs.map((r) => r.label).join(' vs ')}`;
+  let compare: Raw | string = '';
+  if (runs.length > 1) {
+    const cmpRuns = runs.map(compareRunOf);
+    const m = paretoModel(cmpRuns);
+    const at = input.target ?? defaultTarget(m);
+    compare = comparisonSection(compareRuns(cmpRuns), m, at === null ? null : capacityAt(m, at), doc);
+  }
+  const body = html`<header class="top"><h1>${title}</h1><p class="lede">Written by goodput ${input.generator} on ${when(input.generatedAt)}. One self-contained file: every chart is drawn in it, nothing is loaded from the network.</p></header>
+<main>${compare}${runs.map((r, i) => runSection(r, i, doc, input.target))}</main>`;
+  return { title, body: body.html };
+}
+
+/** The whole file: a strict policy (no script, nothing remote), the page's stylesheet inline, the body. */
+export function reportHtml(input: ReportInput, doc: ChartDocument, css: string): string {
+  const { title, body } = reportBody(input, doc);
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<title>${esc(title)}</title><style>${css.replace(/<\/style/gi, '<\\/style')}</style></head>
+<body class="report">${body}</body></html>
+`;
+}
+
+const mdCell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const mdTable = (headers: readonly string[], rows: readonly string[][]) =>
+  [`| ${headers.map(mdCell).join(' | ')} |`, `|${headers.map(() => ' --- |').join('')}`, ...rows.map((r) => `| ${r.map(mdCell).join(' | ')} |`)].join('\n');
+
+/** The same report as Markdown (tables and sentences; the charts' data as tables), for a pull request. */
+export function reportMarkdown(input: ReportInput): string {
+  const out: string[] = [];
+  const runs = input.runs;
+  out.push(`# ${runs.length === 1 ? `goodput report: ${runs[0]?.label}` : `goodput report: ${runs.map((r) => r.label).join(' vs ')}`}`, '', `Written by goodput ${input.generator} on ${when(input.generatedAt)}.`, '');
+  if (runs.length > 1) {
+    const cmpRuns = runs.map(compareRunOf);
+    const c = compareRuns(cmpRuns);
+    const m = paretoModel(cmpRuns);
+    const at = input.target ?? defaultTarget(m);
+    out.push('## Comparison', '', `${c.runs[0]?.label} is the baseline.`, '', '### What differs', '');
+    out.push(c.diffs.length === 0 ? 'Every compared field is the same in all runs.' : mdTable(['Field', ...c.runs.map((r) => r.label)], c.diffs.map((d) => [`${d.field}${d.workload ? ' (workload)' : ''}`, ...d.values])), '');
+    out.push('### Side by side', '', mdTable([c.axis, ...c.runs.flatMap((r) => [...c.headers, 'Status'].map((h) => `${r.label}: ${h}`))],
+      c.rows.map((row) => [String(row.level), ...row.runs.flatMap((r) => (r === null ? [...c.headers.map(() => '—'), 'not measured'] : [...r.cells.map((x) => x.text), r.status]))])), '');
+    out.push(`### Differences from ${c.runs[0]?.label}`, '');
+    if (c.refused) out.push(c.refused, '');
+    else for (const [i, cand] of c.runs.slice(1).entries()) {
+      out.push(`${cand.label} (candidate − baseline, 95 % bootstrap interval; better or worse only when it excludes zero):`, '');
+      const rows = c.rows.filter((r) => (r.differences[i]?.length ?? 0) > 0);
+      const metrics = rows[0]?.differences[i]?.map((d) => d.metric) ?? [];
+      out.push(mdTable([c.axis, ...metrics.map(compareHeader)],
+        rows.map((r) => [String(r.level), ...(r.differences[i] ?? []).map((d) => d.text)])), '');
+    }
+    out.push('### Throughput per GPU against speed per user', '', mdTable(['Run', 'Level', 'tok/s per user', `Output tok/s per ${m.per}`, 'On frontier', 'State'],
+      m.series.flatMap((s) => s.points.map((p) => [s.label, String(p.level), num(p.x), num(p.y), s.frontier.includes(p) ? 'yes' : 'no', p.state]))), '');
+    if (at !== null) out.push(capacityAt(m, at).sentence, '');
+  }
+  for (const r of runs) {
+    const res = r.result;
+    out.push(`## ${r.label}`, '', resultIdentity(res), '');
+    for (const w of res.warnings) out.push(`- **Warning:** ${w.message}`);
+    if (res.warnings.length > 0) out.push('');
+    out.push('### Contract', '', mdTable(['Field', 'Value'], contractRows(res)), '');
+    out.push('### Results', '', tableCaption({ ...res.run, thinking: res.run.thinking === 'on' }, res.levels), '',
+      mdTable(['Concurrency', ...TABLE_HEADERS, 'Status'], tableRows(res.levels).map((row) => [String(row.concurrency), ...row.cells.map((x) => x.text), row.status])), '');
+    out.push('### Client self-check', '', mdTable(SELF_CHECK_HEADERS, selfCheckRows(res.levels)), '');
+  }
+  return `${out.join('\n')}\n`;
+}
