@@ -7,8 +7,9 @@
  * bounded request with a timeout, and a route that is absent adds nothing.
  */
 import { createHash } from 'node:crypto';
-import { serverRoot } from '../client/index.js';
-import { LIMITS, type ServerAccount, canonicalJson } from '../core/index.js';
+import { request } from 'undici';
+import { readBounded, serverRoot } from '../client/index.js';
+import { type ServerAccount, canonicalJson } from '../core/index.js';
 
 const TIMEOUT_MS = 3000;
 const TEXT = 120;
@@ -27,17 +28,12 @@ const baseName = (v: unknown): string | null => {
 
 async function getJson(base: string, path: string, apiKey: string | undefined): Promise<{ json: Record<string, unknown> | null; server: string | null }> {
   try {
-    const res = await fetch(`${base}${path}`, { headers: { accept: 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) }, signal: AbortSignal.timeout(TIMEOUT_MS) });
-    const server = text(res.headers.get('server'));
-    if (!res.ok || res.body === null) return { json: null, server };
-    const parts: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
-      size += chunk.length;
-      if (size > LIMITS.probeResponseBytes.max) return { json: null, server };
-      parts.push(Buffer.from(chunk));
-    }
-    const value: unknown = JSON.parse(Buffer.concat(parts).toString('utf8'));
+    const res = await request(`${base}${path}`, { headers: { accept: 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) }, signal: AbortSignal.timeout(TIMEOUT_MS) });
+    const header = res.headers.server;
+    const server = text(Array.isArray(header) ? header[0] : header);
+    const body = await readBounded(res.body);
+    if (res.statusCode < 200 || res.statusCode >= 300 || !body.ok) return { json: null, server };
+    const value: unknown = JSON.parse(body.text);
     return { json: value !== null && typeof value === 'object' && !Array.isArray(value) ? value as Record<string, unknown> : null, server };
   } catch {
     return { json: null, server: null };

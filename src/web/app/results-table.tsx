@@ -4,7 +4,7 @@
  * an invalid level's averages greyed with the reason, a non-zero Failed count
  * in bold red, inside a frame that scrolls sideways when the window is narrow.
  */
-import { type LevelResult, levelAxis } from '../../core/index.js';
+import type { LevelResult } from '../../core/index.js';
 import type { RunSpec } from '../../store/index.js';
 import { type LiveLevel, html, resultsTableMarkup, tableCaption } from '../view/index.js';
 import { Markup } from './markup.js';
