@@ -16,6 +16,7 @@ import { overflow } from './response-limits.js';
 import { failedOnReusedSocket } from './socket-reuse.js';
 import { streamOutcome, toRecord } from './stream-outcome.js';
 import { StreamRecorder } from './stream-recorder.js';
+import type { ToolExpectation } from './tool-calls.js';
 import type { RequestMeta, Timeouts } from './types.js';
 
 /** What a handler shares with its client. */
@@ -31,7 +32,17 @@ export function answerOf(record: RequestRecord): string | undefined {
 export function withAnswerOf(from: RequestRecord, to: RequestRecord): RequestRecord {
   const answer = ANSWERS.get(from);
   if (answer !== undefined) ANSWERS.set(to, answer);
+  const calls = TOOL_CALLS.get(from);
+  if (calls !== undefined) TOOL_CALLS.set(to, calls);
   return to;
+}
+
+/** The tool calls of a request sent with tools (name and argument text as streamed), kept beside the record like answers. */
+const TOOL_CALLS = new WeakMap<RequestRecord, ReadonlyArray<{ name: string; arguments: string }>>();
+
+/** The calls a request sent with tools received, or undefined. */
+export function toolCallsOf(record: RequestRecord): ReadonlyArray<{ name: string; arguments: string }> | undefined {
+  return TOOL_CALLS.get(record);
 }
 
 export interface HandlerContext {
@@ -67,6 +78,7 @@ export class StreamHandler implements Dispatcher.DispatchHandler {
   private settled = false;
   private timer: NodeJS.Timeout | null = null;
   private signal: AbortSignal | null = null;
+  private tools: ToolExpectation | null = null;
 
   /**
    * `outputCap` is the request's max_tokens: it bounds the events and tokens the stream may send.
@@ -207,6 +219,12 @@ export class StreamHandler implements Dispatcher.DispatchHandler {
     return this;
   }
 
+  /** The request was sent with tools: its calls are judged against them. */
+  expectTools(tools: ToolExpectation): this {
+    this.tools = tools;
+    return this;
+  }
+
   private settle(outcome: Outcome, endNs: number): void {
     if (this.settled) return;
     this.release();
@@ -214,6 +232,10 @@ export class StreamHandler implements Dispatcher.DispatchHandler {
     const record = toRecord(this.rec, this.meta, {
       sendNs: this.sendNs, headersNs: this.headersNs, endNs, httpStatus: this.status, outcome,
     });
+    if (this.tools !== null) {
+      record.toolCalls = this.rec.tools.toRecord(this.tools, this.rec.finishReason);
+      TOOL_CALLS.set(record, this.rec.tools.list());
+    }
     if (this.rec.answerParts !== null) ANSWERS.set(record, this.rec.answerParts.join(''));
     this.resolve(record);
   }

@@ -13,6 +13,7 @@ import { generic } from './dialects/generic.js';
 import type { Dialect } from './dialects/types.js';
 import { watchSocketReuse } from './socket-reuse.js';
 import { StreamHandler, type HandlerContext, withAnswerOf } from './stream-handler.js';
+import { toolExpectation } from './tool-calls.js';
 import { resolveTarget } from './target.js';
 import { DEFAULT_TIMEOUTS, type RequestMeta, type RequestSpec, type Target, type Timeouts } from './types.js';
 
@@ -100,6 +101,7 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
       const attempt = (dispatcher: Dispatcher, done: (r: RequestRecord) => void, retry: (() => void) | null) => {
         const handler = new StreamHandler(ctx, meta, spec.maxTokens, done, retry);
         if (spec.keepAnswer) handler.keepAnswer();
+        if (spec.tools !== undefined && spec.endpoint === 'chat') handler.expectTools(toolExpectation(spec.tools));
         handler.start(() => { dispatcher.dispatch(request, handler); }, signal);
       };
       const retryOnFreshSocket = () => {

@@ -1,6 +1,7 @@
 /**
  * Public input types of the client: where to send, what to send, how long to wait.
  */
+import type { ToolsSpec } from '../core/index.js';
 
 /** An OpenAI-compatible server. */
 export interface Target {
@@ -18,6 +19,8 @@ export interface RequestSpec {
   prompt: string;
   /** Chat only: the conversation before this user message (a session's earlier turns, with the model's own answers). */
   history?: ReadonlyArray<{ role: 'user' | 'assistant'; content: string }>;
+  /** Chat only: tools offered with the request and the tool_choice; the answer's calls are judged against them. */
+  tools?: ToolsSpec;
   /** Keep the answer text (see answerOf): a session's next turn carries it. */
   keepAnswer?: boolean;
   /** Output cap in tokens, sent as both `max_tokens` and `max_completion_tokens`. */

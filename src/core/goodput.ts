@@ -26,6 +26,8 @@ export const levelGoodputSchema = z.object({
   share: z.number().min(0).max(1).nullable(),
   missed: z.object({
     ttftMs: z.number().int(), tpotMs: z.number().int(), e2eMs: z.number().int(), failed: z.number().int(),
+    /** Requests whose tool calls did not all parse and validate (absent without a toolCallValid SLO). */
+    toolCallValid: z.number().int().optional(),
   }),
   /** Requests meeting every SLO per second of the level's duration. */
   requestsPerS: z.number().nonnegative(),
@@ -64,12 +66,12 @@ export function percentileWithMisses(finite: readonly number[], infinite: number
  */
 export function levelGoodput(records: readonly RequestRecord[], slo: Slo, durationMs: number): LevelGoodput {
   const measured = records.filter((r) => !r.warmup);
-  const missed = { ttftMs: 0, tpotMs: 0, e2eMs: 0, failed: 0 };
+  const missed: LevelGoodput['missed'] = { ttftMs: 0, tpotMs: 0, e2eMs: 0, failed: 0, ...(slo.toolCallValid === true ? { toolCallValid: 0 } : {}) };
   let met = 0;
   let tokens = 0;
   for (const r of measured) {
     const v = judgeRequest(r, slo);
-    for (const m of v.missed) missed[m]++;
+    for (const m of v.missed) missed[m] = (missed[m] ?? 0) + 1;
     if (v.met) {
       met++;
       tokens += r.outputTokens;
@@ -97,7 +99,7 @@ export function levelGoodput(records: readonly RequestRecord[], slo: Slo, durati
     requestsPerS: seconds > 0 ? met / seconds : 0,
     tokensPerS: seconds > 0 ? tokens / seconds : 0,
     checks,
-    holds: measured.length > 0 && failures === 0 && checks.every((c) => c.holds),
+    holds: measured.length > 0 && failures === 0 && checks.every((c) => c.holds) && (missed.toolCallValid ?? 0) === 0,
     quality: { floor: slo.qualityFloor ?? null, status: 'not-measured' },
   };
 }

@@ -34,6 +34,10 @@ export const LIMITS = {
   clientThreads: { max: 64, what: 'client threads sending one level' },
   workers: { max: 256, what: 'goodput worker processes one sweep is split over' },
   repeats: { max: 20, what: 'runs of one contract in one result (goodput run --repeats)' },
+  tools: { max: 128, what: 'tools offered with one request' },
+  toolDefinitionBytes: { max: 64 * 1024, what: 'bytes of one tool definition, its JSON schema included' },
+  toolCallsPerResponse: { max: 32, what: 'tool calls read from one response' },
+  toolArgumentBytes: { max: 256 * 1024, what: 'bytes of tool-call arguments kept from one response' },
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

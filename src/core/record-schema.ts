@@ -4,6 +4,7 @@
  * `cell`, the matrix cell the request belonged to (0 when there is no matrix).
  */
 import { z } from 'zod';
+import { LIMITS } from './limits.js';
 import type { RequestRecord } from './record.js';
 
 const ns = z.number();
@@ -48,6 +49,16 @@ export const rawRecordSchema = z.object({
   session: z.object({ id: z.number().int().nonnegative(), turn: z.number().int().nonnegative() }).optional(),
   requestId: z.string().max(256).optional(),
   client: z.string().max(128).optional(),
+  toolCalls: z.object({
+    required: z.boolean(),
+    calls: z.number().int().nonnegative().max(LIMITS.toolCallsPerResponse.max),
+    names: z.array(z.string().max(256)).max(LIMITS.toolCallsPerResponse.max),
+    firstNs: ns.nullable(),
+    argumentsDoneNs: ns.nullable(),
+    argumentTokens: z.number().nonnegative(),
+    verdict: z.enum(['valid', 'invalid', 'unparsed', 'missing', 'none']),
+    problem: z.string().max(1024).nullable(),
+  }).strict().optional(),
   /** Matrix cell index (goodput run); absent in files written by goodput sweep. */
   cell: z.number().int().nonnegative().optional(),
 });

@@ -11,6 +11,7 @@ import { levelGoodputSchema } from './goodput.js';
 import { rawRecordSchema } from './record-schema.js';
 import { sloSchema } from './slo.js';
 import { sessionSummarySchema } from './session-summary.js';
+import { toolCallSummarySchema } from './tool-call-summary.js';
 import { seriesPointSchema } from './utilisation.js';
 import { gpuLevelSchema, serverMetricsRunSchema, serverTruthSchema } from './telemetry-schema.js';
 
@@ -125,9 +126,13 @@ export const levelResultSchema = z.object({
   replaySeries: z.array(seriesPointSchema).optional(),
   /** Goodput against the run's SLOs; null when the run had none. */
   goodput: levelGoodputSchema.nullable().optional(),
+  /** Requests sent with tools: parse and validity rates, time to first tool-call token, argument times (absent otherwise). */
+  toolCalls: toolCallSummarySchema.optional(),
 });
 
 export const warningSchema = z.object({ code: z.string(), message: z.string() });
+
+const sha256Inline = z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 (64 lowercase hex digits)');
 
 export const runSchema = z.object({
   url: z.string(),
@@ -170,6 +175,16 @@ export const runSchema = z.object({
   status: z.enum(['complete', 'stopped', 'server-failed']),
   stopReason: z.string().nullable(),
   toolVersion: z.string(),
+  /** The tools offered with every request and the tool_choice; absent when none were. */
+  tools: z.object({
+    /** "built-in 64", or the file's name. */
+    label: z.string(),
+    count: z.number().int().positive(),
+    /** auto, required, or the name of the tool every request must call. */
+    choice: z.string(),
+    /** sha256 of the tool definitions as sent (canonical JSON). */
+    sha256: sha256Inline,
+  }).optional(),
   /** What the server's metrics endpoint offered, found once at the start; null when scraping was off (absent in earlier results). */
   serverMetrics: serverMetricsRunSchema.nullable().optional(),
 });

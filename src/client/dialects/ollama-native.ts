@@ -28,6 +28,8 @@ function buildBody(spec: RequestSpec): string {
     const thinking = thinkingChoice(STYLE, spec.model, spec.thinking);
     body.messages = [...(spec.history ?? []), { role: 'user', content: promptText(spec, thinking.promptSuffix) }];
     Object.assign(body, thinking.body);
+    // Ollama has no tool_choice: the model decides (docs/api.md "Chat request (with tools)").
+    if (spec.tools !== undefined) body.tools = spec.tools.tools;
   } else {
     body.prompt = spec.prompt;
     body.raw = true;

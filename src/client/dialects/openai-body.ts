@@ -4,6 +4,7 @@
  * style, the sampling values sent explicitly, stream options, fixed keys and
  * whether `cache_salt` is honoured. Built once per request.
  */
+import type { ToolsSpec } from '../../core/index.js';
 import type { RequestSpec } from '../types.js';
 import { isRecord, lengthKeys, mergeExtra, promptText } from './compose.js';
 import { thinkingChoice, type ThinkingStyle } from './thinking.js';
@@ -28,8 +29,20 @@ export interface OpenAiBodyRules {
   readonly coldCache: Readonly<Record<RequestSpec['endpoint'], 'cache_salt' | 'cache_prompt' | null>>;
   /** Top-level keys accepted per endpoint by engines that reject unknown keys; 'any' otherwise. */
   readonly acceptedKeys: Readonly<Record<RequestSpec['endpoint'], ReadonlySet<string>>> | 'any';
+  /**
+   * How a named tool_choice is sent: the OpenAI object `{type: "function", function: {name}}`
+   * (default), or `"required"` where the engine takes only strings (llama.cpp).
+   */
+  readonly namedToolChoice?: 'object' | 'required';
   /** False for models that reject sampling parameters (OpenAI reasoning models): temperature and `sampling` are left out. */
   readonly samplingAllowed?: (model: string) => boolean;
+}
+
+/** `tools` and `tool_choice` as the OpenAI API takes them; a named choice as `named` says. */
+export function toolKeys(tools: ToolsSpec, named: 'object' | 'required'): Record<string, unknown> {
+  const c = tools.choice;
+  const choice = typeof c === 'string' ? c : named === 'object' ? { type: 'function', function: { name: c.name } } : 'required';
+  return { tools: tools.tools, tool_choice: choice };
 }
 
 /** The JSON body of `spec` under `rules`. `stream` is always true. */
@@ -40,6 +53,7 @@ export function openAiBody(spec: RequestSpec, rules: OpenAiBodyRules): string {
   const prompt = promptText(spec, thinking?.promptSuffix ?? '');
   if (chat) body.messages = [...(spec.history ?? []), { role: 'user', content: prompt }];
   else body.prompt = prompt;
+  if (chat && spec.tools !== undefined) Object.assign(body, toolKeys(spec.tools, rules.namedToolChoice ?? 'object'));
   for (const key of rules.maxTokensKeys[spec.endpoint]) body[key] = spec.maxTokens;
   if (spec.forceLength) Object.assign(body, lengthKeys(rules.length, spec.maxTokens));
   const sampling = rules.samplingAllowed?.(spec.model) ?? true;
