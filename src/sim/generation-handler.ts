@@ -15,7 +15,8 @@ import { sendError } from './http-util.js';
 import { logprobsDecorator } from './logprobs-format.js';
 import { prefixBlockKeys, type PrefixCache } from './prefix-cache.js';
 import type { SimProfile } from './profile-schema.js';
-import { chatRequestSchema, completionRequestSchema, messagesText, promptWords, thinkingOff } from './request-schema.js';
+import { type ChatRequest, chatRequestSchema, completionRequestSchema, messagesText, promptWords, thinkingOff } from './request-schema.js';
+import { planToolCall } from './tool-call-plan.js';
 import type { ResponseFormat, ResponseIdentity } from './response-format.js';
 import { emissionCount } from './sequence.js';
 import { tokenize } from './tokenizer.js';
@@ -37,7 +38,7 @@ export const WARMUP_HEADER = 'x-goodput-warmup';
 
 /** A parsed generation body: the keys the planner reads, the prompt and its reasoning budget. */
 type Parsed =
-  | { ok: true; body: GenerationKeys & { model: string }; words: string[]; reasoningTokens: number }
+  | { ok: true; body: GenerationKeys & { model: string }; words: string[]; reasoningTokens: number; chat?: ChatRequest }
   | { ok: false; error: z.ZodError };
 
 /** One generation endpoint; it owns its body schema, prompt and response format. */
@@ -59,7 +60,9 @@ const chat: Endpoint = {
     const r = chatRequestSchema.safeParse(raw);
     if (!r.success) return { ok: false, error: r.error };
     const reasoningTokens = thinkingOff(r.data) ? 0 : profile.reasoningTokens;
-    return { ok: true, body: r.data, words: tokenize(messagesText(r.data.messages)), reasoningTokens };
+    // Tool definitions are part of the prompt an engine renders, so they cost prefill like any text.
+    const tools = r.data.tools == null ? '' : ` ${JSON.stringify(r.data.tools)}`;
+    return { ok: true, body: r.data, words: tokenize(messagesText(r.data.messages) + tools), reasoningTokens, chat: r.data };
   },
   format: (idn, rt) => rt.dialect.chatFormat(idn, rt.profile),
 };
@@ -120,8 +123,10 @@ export function handleGeneration(
     return sendError(res, overload.status, overload.message, null, overload.type);
   }
   const requestIndex = rt.stats.accepted;
+  const toolPlan = parsed.chat === undefined ? { ok: true as const, call: null } : planToolCall(rt.profile, parsed.chat, requestIndex);
+  if (!toolPlan.ok) return reject(400, `${toolPlan.param}: ${toolPlan.message}`, toolPlan.param);
   const result = planGeneration(rt.profile, {
-    body, promptWords: words, promptField: ep.promptField, reasoningTokens, requestIndex,
+    body, promptWords: words, promptField: ep.promptField, reasoningTokens, requestIndex, tool: toolPlan.call,
   });
   if (!result.ok) return reject(400, `${result.param}: ${result.message}`, result.param);
   // dieAfterRequests: the N-th accepted request kills the server (it is cut with the rest).

@@ -42,6 +42,19 @@ const faultsSchema = z
     { message: 'the fault shares add up to more than 1' },
   );
 
+/** Tool calls of chat requests sent with tools (see tool-call-plan.ts). */
+const toolCallsSchema = z
+  .object({
+    /** With tool_choice auto: the share of requests that call a tool (the rest answer in text). Default 0.5. */
+    autoShare: share.default(0.5),
+    /** Share of calls whose arguments are JSON but miss the tool's schema (a required property dropped). Default 0. */
+    invalid: share.default(0),
+    /** Share of calls whose arguments are cut JSON (unparsed). Default 0. */
+    malformed: share.default(0),
+  })
+  .strict()
+  .refine((t) => t.invalid + t.malformed <= 1, { message: 'invalid and malformed add up to more than 1' });
+
 /** Memory model read by telemetry tests: used = weights + reserved KV tokens × MiB per token. */
 const gpuSchema = z
   .object({
@@ -109,6 +122,7 @@ export const simProfileSchema = z
     maxTopLogprobs: z.number().int().min(0).default(20),
     gpu: gpuSchema.prefault({}),
     faults: faultsSchema.prefault({}),
+    toolCalls: toolCallsSchema.prefault({}),
   })
   .strict();
 
