@@ -5,7 +5,7 @@
  * column list is the schema the README documents.
  */
 import {
-  type RawRecord, type Slo, e2eMs, judgeRequest, sendLagMs, tpotMs, ttfaMs, ttftMs,
+  type RawRecord, type Slo, e2eMs, judgeRequest, sendLagMs, toolArgumentsMs, toolTtftMs, tpotMs, ttfaMs, ttftMs,
 } from '../core/index.js';
 
 export type Cell = string | number | boolean | null;
@@ -48,8 +48,15 @@ export const EXPORT_COLUMNS: readonly ExportColumn[] = [
   { name: 'ttfa_ms', type: 'float', unit: 'ms', description: 'time to first answer token', get: (r) => ttfaMs(r) },
   { name: 'tpot_ms', type: 'float', unit: 'ms', description: 'time per output token after the first chunk', get: (r) => tpotMs(r) },
   { name: 'e2e_ms', type: 'float', unit: 'ms', description: 'send → end of stream', get: (r) => e2eMs(r) },
+  { name: 'tool_verdict', type: 'string', unit: '', description: 'sent with tools: valid, invalid, unparsed, missing or none (null without tools)', get: (r) => r.toolCalls?.verdict ?? null },
+  { name: 'tool_calls', type: 'int', unit: '', description: 'tool calls in the answer (null without tools)', get: (r) => r.toolCalls?.calls ?? null },
+  { name: 'tool_names', type: 'string', unit: '', description: 'the called tools, ";"-separated', get: (r) => r.toolCalls?.names.join(';') ?? null },
+  { name: 'tool_ttft_ms', type: 'float', unit: 'ms', description: 'time to first tool-call token', get: (r) => toolTtftMs(r) },
+  { name: 'tool_arguments_ms', type: 'float', unit: 'ms', description: 'first tool-call token → arguments complete', get: (r) => toolArgumentsMs(r) },
+  { name: 'tool_argument_tokens', type: 'int', unit: 'tokens', description: 'tokens of the chunks carrying tool-call data', get: (r) => r.toolCalls?.argumentTokens ?? null },
+  { name: 'tool_problem', type: 'string', unit: '', description: 'why the calls were not valid', get: (r) => r.toolCalls?.problem ?? null },
   { name: 'slo_met', type: 'bool', unit: '', description: 'met every SLO (null without SLOs)', get: (r, slo) => (slo === null ? null : judgeRequest(r, slo).met) },
-  { name: 'slo_missed', type: 'string', unit: '', description: 'SLOs missed, ";"-separated (ttftMs, tpotMs, e2eMs, failed)', get: (r, slo) => (slo === null ? null : judgeRequest(r, slo).missed.join(';')) },
+  { name: 'slo_missed', type: 'string', unit: '', description: 'SLOs missed, ";"-separated (ttftMs, tpotMs, e2eMs, toolCallValid, failed)', get: (r, slo) => (slo === null ? null : judgeRequest(r, slo).missed.join(';')) },
 ];
 
 /** One row per record, in EXPORT_COLUMNS order. */

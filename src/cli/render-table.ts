@@ -8,6 +8,7 @@ import pc from 'picocolors';
 import { type Cards, type LevelResult, type SweepResult, sanitizeForTerminal as clean } from '../core/index.js';
 import { levelNotes } from './level-notes.js';
 import { renderTelemetry } from './render-telemetry.js';
+import { toolCallLines } from './render-tools.js';
 
 const fmt = (x: number | null | undefined, digits = 1) => (x === null || x === undefined ? '—' : x.toFixed(digits));
 
@@ -77,7 +78,7 @@ export function renderResult(result: SweepResult, color: boolean): string {
   const head = `${clean(result.run.model)} at ${clean(result.run.url)} · ${outputs} · thinking ${result.run.thinking}`;
   parts.push(c.bold(head));
   for (const w of result.warnings) parts.push(c.yellow(`warning: ${clean(w.message)}`));
-  parts.push('', renderTable(result.levels, color), ...levelNotes(result.levels), ...renderTelemetry(result.levels), '', renderCards(result.cards));
+  parts.push('', renderTable(result.levels, color), ...levelNotes(result.levels), ...toolCallLines(result), ...renderTelemetry(result.levels), '', renderCards(result.cards));
   if (result.run.stopReason) parts.push('', c.red(`Sweep ${result.run.status}: ${clean(result.run.stopReason)}`));
   return parts.join('\n');
 }

@@ -25,6 +25,8 @@ const FROM_SESSIONS: Readonly<Record<string, string>> = {
   promptTokens: '--prompt-tokens: each turn\'s message comes from its conversation (or --user-tokens)',
   requestsPerLevel: '--requests-per-level: a level sends every turn of every session (set --sessions)',
   warmup: '--warmup: sessions run no warm-ups',
+  tools: '--tools: a session carries text answers turn to turn; tool calls run in goodput sweep',
+  toolChoice: '--tool-choice: a session carries text answers turn to turn; tool calls run in goodput sweep',
 };
 
 /** `A..B` (or `A`): two numbers, A ≤ B, within [min, max]. */

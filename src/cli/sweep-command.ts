@@ -6,7 +6,9 @@ import { Command, Option } from 'commander';
 import type { LevelResult, RequestRecord, SweepResult } from '../core/index.js';
 import { ENGINE_CHOICES, type EngineChoice, parseEngineChoice } from '../client/index.js';
 import { type SweepEvent, type SweepSpecInput, runSweep } from '../runner/index.js';
+import { asUsageErrors } from './contract-errors.js';
 import { CliError, EXIT } from './exit-codes.js';
+import { loadTools } from '../workload/index.js';
 import { sayWritten, writeFileAtomic, writeRecords } from './files.js';
 import { apiKeyFromEnv, badFlag, parseChoice, parseLevels, parseNumber, parseUrl, redactedCommand } from './parse-flags.js';
 import { telemetryFromFlags } from './telemetry-flags.js';
@@ -22,7 +24,7 @@ export interface SweepFlags {
   endpoint: string; engine: string; apiKey?: string; apiKeyEnv?: string; gpu?: string; forceLength: boolean; temperature: string;
   seed: string; clientBudgetMs: string; clientThreads: string; workers?: string; workersWait: string; timeoutS: string;
   gpuSource: string; dcgmUrl?: string; metricsUrl?: string; serverMetrics: boolean; metricsIntervalMs: string;
-  save?: boolean; data?: string; databaseUrl?: string;
+  save?: boolean; data?: string; databaseUrl?: string; tools?: string; toolChoice?: string;
 }
 
 /** `--engine` → a dialect kind or 'auto', or a CliError listing the valid values. */
@@ -63,6 +65,8 @@ export function addSweepOptions(cmd: Command, withUrl = true): Command {
     .option('--metrics-url <url>', 'the server\'s Prometheus endpoint (default: probe /prometheus/metrics, then /metrics)')
     .option('--no-server-metrics', 'do not scrape the server\'s Prometheus endpoint')
     .option('--metrics-interval-ms <ms>', 'how often the server\'s gauges are scraped during a level', '1000')
+    .option('--tools <1|8|64|file>', 'offer tools with every chat request: a built-in set of 1, 8 or 64, or a JSON file of OpenAI-style tools (implies --no-force-length)')
+    .option('--tool-choice <auto|required|name>', 'with --tools: tool_choice sent (a tool\'s name forces that tool)', 'auto')
     .option('--json <file|->', 'write the result JSON to a file, or to stdout with -')
     .option('--raw <file>', 'write every request record as JSON lines, level by level'));
 }
@@ -97,6 +101,19 @@ export function specFromFlags(f: SweepFlags, argv: readonly string[]): SweepSpec
     command: redactedCommand(['goodput', ...argv]),
     ...telemetryFromFlags(f),
   };
+}
+
+/** `--tools` and `--tool-choice` → the spec's tools (read and checked, every schema compiled), or nothing. */
+export async function toolsFromFlags(f: Pick<SweepFlags, 'tools' | 'toolChoice'>): Promise<Pick<SweepSpecInput, 'tools' | 'forceLength'>> {
+  const given = f.toolChoice ?? 'auto';
+  if (f.tools === undefined) {
+    if (given !== 'auto') throw badFlag('--tool-choice', 'needs --tools');
+    return {};
+  }
+  const choice = given === 'auto' || given === 'required' ? given : { name: given };
+  const tools = await asUsageErrors(() => loadTools(f.tools as string, choice));
+  // A request with tools ends when its call is complete: no forced length.
+  return { tools, forceLength: false };
 }
 
 /** Runs a sweep from a spec and does the output side: progress, raw records, JSON, the table. Returns the exit code. */
@@ -171,7 +188,7 @@ async function sweepWith(spec: SweepSpecInput, out: { json?: string | undefined;
 export function registerSweepCommand(program: Command): void {
   addSweepOptions(program.command('sweep').description('run a concurrency sweep against an OpenAI-compatible server'))
     .action(async (flags: SweepFlags) => {
-      const spec = specFromFlags(flags, process.argv.slice(2));
+      const spec = { ...specFromFlags(flags, process.argv.slice(2)), ...await toolsFromFlags(flags) };
       const workers = workersFromFlags(flags);
       const { code } = await sweepAndReport(spec, { json: flags.json, raw: flags.raw, save: saveTarget(flags, false, 'goodput sweep'), ...(workers ? { workers } : {}) });
       if (code !== EXIT.ok) throw new CliError(code, '');

@@ -123,6 +123,7 @@ function requestSpec(ctx: LevelContext, seq: number, given?: PromptItem): Reques
     // A cold run also asks the engine's own switch (cache_salt, cache_prompt: false) to keep the prefix cache cold.
     ...(spec.cache === 'cold' ? { cacheSalt: salt } : {}),
     ...(spec.topP === null ? {} : { topP: spec.topP }),
+    ...(spec.tools === null ? {} : { tools: spec.tools }),
   };
 }
 

@@ -3,7 +3,7 @@
  * yielding the type, the defaults and the messages that name the bad field.
  */
 import { z } from 'zod';
-import { DEFAULT_CLIENT_BUDGET_MS, arrivalSchema, levelsSchema, limitedCount, limitedInt, sloSchema, urlCredentialProblem } from '../core/index.js';
+import { DEFAULT_CLIENT_BUDGET_MS, arrivalSchema, levelsSchema, limitedCount, limitedInt, sloSchema, toolsSpecSchema, urlCredentialProblem } from '../core/index.js';
 import { arrivalOps, promptSourceSchema, turnsOf } from '../workload/index.js';
 import { GPU_SOURCE_CHOICES } from '../telemetry/index.js';
 import { ENGINE_CHOICES, type EngineChoice } from '../client/index.js';
@@ -30,6 +30,8 @@ export const sweepSpecSchema = z.object({
   arrival: arrivalSchema.default({ kind: 'concurrency' }),
   /** Where prompts come from; synthetic words by default. */
   prompts: promptSourceSchema.default({ kind: 'synthetic' }),
+  /** Tools offered with every chat request and the tool_choice; each answer's calls are judged (docs/agents.md). */
+  tools: toolsSpecSchema.nullable().default(null),
   /** Latency objectives; each level then reports its goodput. */
   slo: sloSchema.nullable().default(null),
   outputTokens: limitedInt('outputTokens', 'output tokens').default(256),
@@ -78,6 +80,12 @@ export const sweepSpecSchema = z.object({
     if (spec.arrival.kind !== 'concurrency' && spec.arrival.kind !== 'rate') ctx.addIssue({ code: 'custom', path: ['arrival', 'kind'], message: 'sessions start at a session concurrency or a session rate' });
     if (spec.warmup !== 0) ctx.addIssue({ code: 'custom', path: ['warmup'], message: 'sessions run no warm-ups' });
   }
+  if (spec.tools !== null) {
+    if (spec.endpoint !== 'chat') ctx.addIssue({ code: 'custom', path: ['tools'], message: 'tools need the chat endpoint' });
+    // A forced length (ignore_eos, min_tokens) would make the model write on past its call.
+    if (spec.forceLength) ctx.addIssue({ code: 'custom', path: ['forceLength'], message: 'a request with tools ends when its call is complete: forceLength must be false' });
+  }
+  if (spec.slo?.toolCallValid === true && spec.tools === null) ctx.addIssue({ code: 'custom', path: ['slo', 'toolCallValid'], message: 'the toolCallValid SLO needs tools' });
   // Trace prompts are matched to the trace's send offsets by position: a warm-up would shift every one.
   if (spec.prompts.kind === 'trace' && spec.warmup !== 0) ctx.addIssue({ code: 'custom', path: ['warmup'], message: 'a trace replay runs no warm-ups (they would shift its recorded schedule)' });
   spec.levels.forEach((level, i) => {

@@ -3,10 +3,11 @@
  * Preflight, then each level in ascending order — warm-up, measured requests,
  * summary — emitting typed events the terminal, files and stores subscribe to.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { type EventLoopUtilization, performance } from 'node:perf_hooks';
 import {
-  type LevelResult, type RequestRecord, SCHEMA_VERSION, SHORT_OUTPUT_TOKENS, type SweepResult, type Warning, buildCards, sharesLoad,
+  type LevelResult, type RequestRecord, type RunInfo, SCHEMA_VERSION, SHORT_OUTPUT_TOKENS, type SweepResult, type ToolsSpec, type Warning, buildCards,
+  canonicalJson, sharesLoad, toolChoiceLabel,
 } from '../core/index.js';
 import { type Clock, type Dialect, type DialectKind, type StreamingClient, createStreamingClient, monotonicNs, preflight, resolveTarget } from '../client/index.js';
 import { checkContext } from './context-check.js';
@@ -206,9 +207,15 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
       hourlyCostUsd: spec.hourlyCostUsd, baselineRateUsdPer1M: spec.baselineRateUsdPer1M, gpuLabel: spec.gpuLabel,
       command: spec.command, startedAt, endedAt: new Date().toISOString(), status, stopReason, toolVersion: TOOL_VERSION,
       serverMetrics: telemetry.serverMetrics,
+      ...(spec.tools === null ? {} : { tools: toolsInfo(spec.tools) }),
     },
     warnings,
     levels,
     cards: buildCards({ levels, hourlyCostUsd: spec.hourlyCostUsd, baselineRateUsdPer1M: spec.baselineRateUsdPer1M, gpuLabel: spec.gpuLabel }),
   };
+}
+
+/** What the result records of the tools offered: label, count, choice and the definitions' hash. */
+function toolsInfo(t: ToolsSpec): NonNullable<RunInfo['tools']> {
+  return { label: t.label, count: t.tools.length, choice: toolChoiceLabel(t.choice), sha256: createHash('sha256').update(canonicalJson(t.tools)).digest('hex') };
 }
