@@ -2,8 +2,8 @@
  * The built-in tool sets (1, 8 and 64 tools): deterministic OpenAI-style
  * definitions whose schemas have the sizes agents send in practice — a few
  * required strings, enums, bounded integers, string arrays and a nested
- * options object — so a 64-tool request carries a prompt of tools the size of a
- * coding agent's (about 25 k characters).
+ * options object — so a 64-tool request carries tool definitions the size an
+ * agent with a large toolbox sends (0.6 k, 7 k and 56 k characters of JSON).
  */
 import type { ToolDefinition } from '../core/index.js';
 
