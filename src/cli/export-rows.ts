@@ -55,6 +55,9 @@ export const EXPORT_COLUMNS: readonly ExportColumn[] = [
   { name: 'tool_arguments_ms', type: 'float', unit: 'ms', description: 'first tool-call token → arguments complete', get: (r) => toolArgumentsMs(r) },
   { name: 'tool_argument_tokens', type: 'int', unit: 'tokens', description: 'tokens of the chunks carrying tool-call data', get: (r) => r.toolCalls?.argumentTokens ?? null },
   { name: 'tool_problem', type: 'string', unit: '', description: 'why the calls were not valid', get: (r) => r.toolCalls?.problem ?? null },
+  { name: 'schema_sent', type: 'bool', unit: '', description: 'structured output: sent with the JSON schema (false: a plain control; null without a schema)', get: (r) => r.structured?.schema ?? null },
+  { name: 'schema_verdict', type: 'string', unit: '', description: 'the answer against the schema: valid, invalid or unparsed', get: (r) => r.structured?.verdict ?? null },
+  { name: 'schema_problem', type: 'string', unit: '', description: 'why the answer did not validate', get: (r) => r.structured?.problem ?? null },
   { name: 'slo_met', type: 'bool', unit: '', description: 'met every SLO (null without SLOs)', get: (r, slo) => (slo === null ? null : judgeRequest(r, slo).met) },
   { name: 'slo_missed', type: 'string', unit: '', description: 'SLOs missed, ";"-separated (ttftMs, tpotMs, e2eMs, toolCallValid, failed)', get: (r, slo) => (slo === null ? null : judgeRequest(r, slo).missed.join(';')) },
 ];

@@ -27,6 +27,8 @@ const FROM_SESSIONS: Readonly<Record<string, string>> = {
   warmup: '--warmup: sessions run no warm-ups',
   tools: '--tools: a session carries text answers turn to turn; tool calls run in goodput sweep',
   toolChoice: '--tool-choice: a session carries text answers turn to turn; tool calls run in goodput sweep',
+  jsonSchema: '--json-schema: a session carries text answers turn to turn; structured output runs in goodput sweep',
+  schemaControl: '--schema-control: a session carries text answers turn to turn; structured output runs in goodput sweep',
 };
 
 /** `A..B` (or `A`): two numbers, A ≤ B, within [min, max]. */

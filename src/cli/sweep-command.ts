@@ -8,7 +8,7 @@ import { ENGINE_CHOICES, type EngineChoice, parseEngineChoice } from '../client/
 import { type SweepEvent, type SweepSpecInput, runSweep } from '../runner/index.js';
 import { asUsageErrors } from './contract-errors.js';
 import { CliError, EXIT } from './exit-codes.js';
-import { loadTools } from '../workload/index.js';
+import { loadResponseSchema, loadTools } from '../workload/index.js';
 import { sayWritten, writeFileAtomic, writeRecords } from './files.js';
 import { apiKeyFromEnv, badFlag, parseChoice, parseLevels, parseNumber, parseUrl, redactedCommand } from './parse-flags.js';
 import { telemetryFromFlags } from './telemetry-flags.js';
@@ -24,7 +24,7 @@ export interface SweepFlags {
   endpoint: string; engine: string; apiKey?: string; apiKeyEnv?: string; gpu?: string; forceLength: boolean; temperature: string;
   seed: string; clientBudgetMs: string; clientThreads: string; workers?: string; workersWait: string; timeoutS: string;
   gpuSource: string; dcgmUrl?: string; metricsUrl?: string; serverMetrics: boolean; metricsIntervalMs: string;
-  save?: boolean; data?: string; databaseUrl?: string; tools?: string; toolChoice?: string;
+  save?: boolean; data?: string; databaseUrl?: string; tools?: string; toolChoice?: string; jsonSchema?: string; schemaControl?: string;
 }
 
 /** `--engine` → a dialect kind or 'auto', or a CliError listing the valid values. */
@@ -67,6 +67,8 @@ export function addSweepOptions(cmd: Command, withUrl = true): Command {
     .option('--metrics-interval-ms <ms>', 'how often the server\'s gauges are scraped during a level', '1000')
     .option('--tools <1|8|64|file>', 'offer tools with every chat request: a built-in set of 1, 8 or 64, or a JSON file of OpenAI-style tools (implies --no-force-length)')
     .option('--tool-choice <auto|required|name>', 'with --tools: tool_choice sent (a tool\'s name forces that tool)', 'auto')
+    .option('--json-schema <file>', 'structured output: ask every chat answer to match this JSON schema (response_format or the engine\'s key) and check it (implies --no-force-length)')
+    .option('--schema-control <share>', 'with --json-schema: share of requests sent without the schema, to measure what it costs', '0.5')
     .option('--json <file|->', 'write the result JSON to a file, or to stdout with -')
     .option('--raw <file>', 'write every request record as JSON lines, level by level'));
 }
@@ -103,17 +105,25 @@ export function specFromFlags(f: SweepFlags, argv: readonly string[]): SweepSpec
   };
 }
 
-/** `--tools` and `--tool-choice` → the spec's tools (read and checked, every schema compiled), or nothing. */
-export async function toolsFromFlags(f: Pick<SweepFlags, 'tools' | 'toolChoice'>): Promise<Pick<SweepSpecInput, 'tools' | 'forceLength'>> {
+/** `--tools`, `--tool-choice`, `--json-schema` and `--schema-control` → the spec's tools and answer schema (read and checked, every schema compiled). */
+export async function toolsFromFlags(f: Pick<SweepFlags, 'tools' | 'toolChoice' | 'jsonSchema' | 'schemaControl'>): Promise<Pick<SweepSpecInput, 'tools' | 'responseSchema' | 'forceLength'>> {
+  const out: Pick<SweepSpecInput, 'tools' | 'responseSchema' | 'forceLength'> = {};
   const given = f.toolChoice ?? 'auto';
-  if (f.tools === undefined) {
-    if (given !== 'auto') throw badFlag('--tool-choice', 'needs --tools');
-    return {};
+  if (f.tools === undefined && given !== 'auto') throw badFlag('--tool-choice', 'needs --tools');
+  const control = f.schemaControl ?? '0.5';
+  if (f.jsonSchema === undefined && control !== '0.5') throw badFlag('--schema-control', 'needs --json-schema');
+  if (f.tools !== undefined) {
+    const choice = given === 'auto' || given === 'required' ? given : { name: given };
+    out.tools = await asUsageErrors(() => loadTools(f.tools as string, choice));
   }
-  const choice = given === 'auto' || given === 'required' ? given : { name: given };
-  const tools = await asUsageErrors(() => loadTools(f.tools as string, choice));
-  // A request with tools ends when its call is complete: no forced length.
-  return { tools, forceLength: false };
+  if (f.jsonSchema !== undefined) {
+    const share = parseNumber('--schema-control', control, { min: 0 });
+    if (share > 0.9) throw badFlag('--schema-control', `${share} is above 0.9: most requests must carry the schema`);
+    out.responseSchema = await asUsageErrors(() => loadResponseSchema(f.jsonSchema as string, share));
+  }
+  // A call or a JSON answer ends when it is complete: no forced length.
+  if (out.tools !== undefined || out.responseSchema !== undefined) out.forceLength = false;
+  return out;
 }
 
 /** Runs a sweep from a spec and does the output side: progress, raw records, JSON, the table. Returns the exit code. */

@@ -5,7 +5,7 @@
  * read, before parsing; every event that read completes gets that instant.
  */
 import type { Dispatcher } from 'undici';
-import type { Outcome, Phase, RequestRecord } from '../core/index.js';
+import type { AnswerChecker, Outcome, Phase, RequestRecord } from '../core/index.js';
 import type { Clock } from './clock.js';
 import type { Dialect } from './dialects/types.js';
 import { LIMITS } from '../core/index.js';
@@ -16,6 +16,7 @@ import { overflow } from './response-limits.js';
 import { failedOnReusedSocket } from './socket-reuse.js';
 import { streamOutcome, toRecord } from './stream-outcome.js';
 import { StreamRecorder } from './stream-recorder.js';
+import { structuredRecord } from './structured-answer.js';
 import type { ToolExpectation } from './tool-calls.js';
 import type { RequestMeta, Timeouts } from './types.js';
 
@@ -79,6 +80,8 @@ export class StreamHandler implements Dispatcher.DispatchHandler {
   private timer: NodeJS.Timeout | null = null;
   private signal: AbortSignal | null = null;
   private tools: ToolExpectation | null = null;
+  /** Set for a structured-output request: its answer's checker, or null for a control. */
+  private structured: { check: AnswerChecker | null } | null = null;
 
   /**
    * `outputCap` is the request's max_tokens: it bounds the events and tokens the stream may send.
@@ -219,6 +222,13 @@ export class StreamHandler implements Dispatcher.DispatchHandler {
     return this;
   }
 
+  /** A structured-output request: its answer is kept and judged by `check` (null: a control, sent without the schema). */
+  expectAnswerSchema(check: AnswerChecker | null): this {
+    this.structured = { check };
+    this.rec.answerParts ??= [];
+    return this;
+  }
+
   /** The request was sent with tools: its calls are judged against them. */
   expectTools(tools: ToolExpectation): this {
     this.tools = tools;
@@ -236,7 +246,9 @@ export class StreamHandler implements Dispatcher.DispatchHandler {
       record.toolCalls = this.rec.tools.toRecord(this.tools, this.rec.finishReason);
       TOOL_CALLS.set(record, this.rec.tools.list());
     }
-    if (this.rec.answerParts !== null) ANSWERS.set(record, this.rec.answerParts.join(''));
+    const answer = this.rec.answerParts?.join('') ?? null;
+    if (this.structured !== null) record.structured = structuredRecord(this.structured.check, answer ?? '');
+    if (answer !== null) ANSWERS.set(record, answer);
     this.resolve(record);
   }
 }

@@ -13,6 +13,7 @@ import { generic } from './dialects/generic.js';
 import type { Dialect } from './dialects/types.js';
 import { watchSocketReuse } from './socket-reuse.js';
 import { StreamHandler, type HandlerContext, withAnswerOf } from './stream-handler.js';
+import { answerChecker } from './structured-answer.js';
 import { toolExpectation } from './tool-calls.js';
 import { resolveTarget } from './target.js';
 import { DEFAULT_TIMEOUTS, type RequestMeta, type RequestSpec, type Target, type Timeouts } from './types.js';
@@ -102,6 +103,7 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
         const handler = new StreamHandler(ctx, meta, spec.maxTokens, done, retry);
         if (spec.keepAnswer) handler.keepAnswer();
         if (spec.tools !== undefined && spec.endpoint === 'chat') handler.expectTools(toolExpectation(spec.tools));
+        if (spec.structured !== undefined && spec.endpoint === 'chat') handler.expectAnswerSchema(spec.structured.control ? null : answerChecker(spec.structured.spec));
         handler.start(() => { dispatcher.dispatch(request, handler); }, signal);
       };
       const retryOnFreshSocket = () => {

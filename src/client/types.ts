@@ -1,7 +1,7 @@
 /**
  * Public input types of the client: where to send, what to send, how long to wait.
  */
-import type { ToolsSpec } from '../core/index.js';
+import type { ResponseSchemaSpec, ToolsSpec } from '../core/index.js';
 
 /** An OpenAI-compatible server. */
 export interface Target {
@@ -21,6 +21,11 @@ export interface RequestSpec {
   history?: ReadonlyArray<{ role: 'user' | 'assistant'; content: string }>;
   /** Chat only: tools offered with the request and the tool_choice; the answer's calls are judged against them. */
   tools?: ToolsSpec;
+  /**
+   * Chat only: structured output. `control: false` sends the schema (response_format or the engine's
+   * key) and judges the answer against it; `control: true` sends the same request without it.
+   */
+  structured?: { spec: ResponseSchemaSpec; control: boolean };
   /** Keep the answer text (see answerOf): a session's next turn carries it. */
   keepAnswer?: boolean;
   /** Output cap in tokens, sent as both `max_tokens` and `max_completion_tokens`. */

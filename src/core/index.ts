@@ -38,5 +38,6 @@ export * from './limit-schema.js';
 export * from './utilisation.js';
 export * from './session-summary.js';
 export * from './tool-call-summary.js';
+export * from './structured-summary.js';
 export * from './level-shares.js';
 export * from './tool-schema.js';

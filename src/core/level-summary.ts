@@ -9,6 +9,7 @@ import {
   chunkGapsMs, e2eMs, itlPerTokenMs, perRequestTokS, sendLagMs, tokensPerChunk, tpotMs, ttfaMs, ttftMs,
 } from './request-metrics.js';
 import { steadyWindow } from './steady-state.js';
+import { summarizeStructured } from './structured-summary.js';
 import { summarizeToolCalls } from './tool-call-summary.js';
 import { type Spread, judgeClientBound } from './client-bound.js';
 
@@ -126,6 +127,7 @@ export function summarizeLevel(input: LevelInput): LevelResult {
   const split = (burst: boolean) => percentiles(collect(ok.filter((r) => (r.targetSendNs === burstStart) === burst), ttftMs), [50, 99]);
 
   const toolCalls = summarizeToolCalls(input.records);
+  const structured = summarizeStructured(input.records);
   return {
     concurrency: input.concurrency,
     requests: measured.length,
@@ -166,5 +168,6 @@ export function summarizeLevel(input: LevelInput): LevelResult {
     clientBound,
     gpuMemMiB: input.gpu,
     ...(toolCalls === null ? {} : { toolCalls }),
+    ...(structured === null ? {} : { structured }),
   };
 }

@@ -38,6 +38,7 @@ export const LIMITS = {
   toolDefinitionBytes: { max: 64 * 1024, what: 'bytes of one tool definition, its JSON schema included' },
   toolCallsPerResponse: { max: 32, what: 'tool calls read from one response' },
   toolArgumentBytes: { max: 256 * 1024, what: 'bytes of tool-call arguments kept from one response' },
+  responseSchemaBytes: { max: 64 * 1024, what: 'bytes of the JSON schema a structured-output workload sends' },
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

@@ -59,6 +59,11 @@ export const rawRecordSchema = z.object({
     verdict: z.enum(['valid', 'invalid', 'unparsed', 'missing', 'none']),
     problem: z.string().max(1024).nullable(),
   }).strict().optional(),
+  structured: z.object({
+    schema: z.boolean(),
+    verdict: z.enum(['valid', 'invalid', 'unparsed']).nullable(),
+    problem: z.string().max(1024).nullable(),
+  }).strict().optional(),
   /** Matrix cell index (goodput run); absent in files written by goodput sweep. */
   cell: z.number().int().nonnegative().optional(),
 });

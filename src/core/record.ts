@@ -62,6 +62,18 @@ export interface ToolCallRecord {
   problem: string | null;
 }
 
+/**
+ * A structured-output request: whether it was sent with the JSON schema (or is one of the plain
+ * controls the level compares against), and whether its answer parses and validates.
+ */
+export interface StructuredRecord {
+  /** Sent with the schema; false: a control request of the same workload without it. */
+  schema: boolean;
+  /** null for a control. */
+  verdict: 'valid' | 'invalid' | 'unparsed' | null;
+  problem: string | null;
+}
+
 export interface RequestRecord {
   /** Sequence number within its level (warm-ups included). */
   seq: number;
@@ -110,6 +122,8 @@ export interface RequestRecord {
   requestId?: string;
   /** Requests sent with tools: what became of the calls. Absent otherwise. */
   toolCalls?: ToolCallRecord;
+  /** Structured-output runs: the schema's verdict on the answer. Absent otherwise. */
+  structured?: StructuredRecord;
   /** Which client sent it when its level was split over several (e.g. "thread 2", "worker gpu-box-1"); absent when one did. */
   client?: string;
 }

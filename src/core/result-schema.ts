@@ -11,6 +11,7 @@ import { levelGoodputSchema } from './goodput.js';
 import { rawRecordSchema } from './record-schema.js';
 import { sloSchema } from './slo.js';
 import { sessionSummarySchema } from './session-summary.js';
+import { structuredSummarySchema } from './structured-summary.js';
 import { toolCallSummarySchema } from './tool-call-summary.js';
 import { seriesPointSchema } from './utilisation.js';
 import { gpuLevelSchema, serverMetricsRunSchema, serverTruthSchema } from './telemetry-schema.js';
@@ -128,6 +129,8 @@ export const levelResultSchema = z.object({
   goodput: levelGoodputSchema.nullable().optional(),
   /** Requests sent with tools: parse and validity rates, time to first tool-call token, argument times (absent otherwise). */
   toolCalls: toolCallSummarySchema.optional(),
+  /** Structured-output runs: the answers' validity against the schema and the latency cost against plain controls (absent otherwise). */
+  structured: structuredSummarySchema.optional(),
 });
 
 export const warningSchema = z.object({ code: z.string(), message: z.string() });
@@ -185,6 +188,8 @@ export const runSchema = z.object({
     /** sha256 of the tool definitions as sent (canonical JSON). */
     sha256: sha256Inline,
   }).optional(),
+  /** The JSON schema every answer was asked to match, and the share of plain control requests; absent when none was. */
+  responseSchema: z.object({ label: z.string(), name: z.string(), control: z.number(), sha256: sha256Inline }).optional(),
   /** What the server's metrics endpoint offered, found once at the start; null when scraping was off (absent in earlier results). */
   serverMetrics: serverMetricsRunSchema.nullable().optional(),
 });

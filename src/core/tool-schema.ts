@@ -78,6 +78,45 @@ const first = (v: ValidateFunction): string => {
   return e === undefined ? 'does not match the schema' : `${e.instancePath === '' ? '(root)' : e.instancePath} ${e.message ?? 'is invalid'}`;
 };
 
+/** A structured-output workload: the JSON schema every answer must match, and the share of plain control requests. */
+export const responseSchemaSpecSchema = z.object({
+  /** The schema file's name (or "built-in"). */
+  label: z.string().min(1).max(256),
+  /** Sent as response_format.json_schema.name (or the engine's key). */
+  name: toolName,
+  schema: z.record(z.string(), z.unknown(), { error: 'the schema must be a JSON object' }).refine((s) => Buffer.byteLength(JSON.stringify(s)) <= LIMITS.responseSchemaBytes.max, {
+    error: (i) => limitMessage('responseSchemaBytes', Buffer.byteLength(JSON.stringify(i.input)), 'the schema:'),
+  }),
+  /** Share of requests sent without the schema (same prompts, same load) so the level can show what the schema costs. */
+  control: z.number().min(0).max(0.9, 'the control share must be at most 0.9').default(0.5),
+}).strict();
+export type ResponseSchemaSpec = z.output<typeof responseSchemaSpecSchema>;
+
+/** An answer's verdict against a compiled schema. */
+export type AnswerChecker = (answer: string) => { verdict: 'valid' | 'invalid' | 'unparsed'; problem: string | null };
+
+/** Compiles one JSON schema; the checker parses an answer (surrounding whitespace allowed) and validates it. */
+export function compileAnswerSchema(schema: Record<string, unknown>): { ok: true; check: AnswerChecker } | { ok: false; message: string } {
+  let v: ValidateFunction;
+  try {
+    v = new Ajv({ strict: false, allErrors: false, validateFormats: false }).compile(schema);
+  } catch (err) {
+    return { ok: false, message: `not a valid JSON schema (${(err as Error).message.slice(0, 300)})` };
+  }
+  return {
+    ok: true,
+    check(answer) {
+      let value: unknown;
+      try {
+        value = JSON.parse(answer);
+      } catch {
+        return { verdict: 'unparsed', problem: answer.trim() === '' ? 'the answer is empty' : 'the answer is not JSON' };
+      }
+      return v(value) ? { verdict: 'valid', problem: null } : { verdict: 'invalid', problem: `the answer: ${first(v)}`.slice(0, 1024) };
+    },
+  };
+}
+
 /**
  * Compiles every tool's parameters schema.
  * @returns the checker, or the first tool whose schema is not a valid JSON schema, named.

@@ -124,8 +124,12 @@ function requestSpec(ctx: LevelContext, seq: number, given?: PromptItem): Reques
     ...(spec.cache === 'cold' ? { cacheSalt: salt } : {}),
     ...(spec.topP === null ? {} : { topP: spec.topP }),
     ...(spec.tools === null ? {} : { tools: spec.tools }),
+    ...(spec.responseSchema === null ? {} : { structured: { spec: spec.responseSchema, control: isControl(seq, spec.responseSchema.control) } }),
   };
 }
+
+/** Request `seq` is a plain control of a structured-output level: the control share spread evenly over the sequence. */
+export const isControl = (seq: number, share: number): boolean => Math.floor((seq + 1) * share) > Math.floor(seq * share);
 
 /** Waits `ms`, or less when the signal stops the run. */
 function pause(ms: number, signal: AbortSignal): Promise<void> {

@@ -3,7 +3,7 @@
  * yielding the type, the defaults and the messages that name the bad field.
  */
 import { z } from 'zod';
-import { DEFAULT_CLIENT_BUDGET_MS, arrivalSchema, levelsSchema, limitedCount, limitedInt, sloSchema, toolsSpecSchema, urlCredentialProblem } from '../core/index.js';
+import { DEFAULT_CLIENT_BUDGET_MS, arrivalSchema, levelsSchema, limitedCount, limitedInt, responseSchemaSpecSchema, sloSchema, toolsSpecSchema, urlCredentialProblem } from '../core/index.js';
 import { arrivalOps, promptSourceSchema, turnsOf } from '../workload/index.js';
 import { GPU_SOURCE_CHOICES } from '../telemetry/index.js';
 import { ENGINE_CHOICES, type EngineChoice } from '../client/index.js';
@@ -32,6 +32,8 @@ export const sweepSpecSchema = z.object({
   prompts: promptSourceSchema.default({ kind: 'synthetic' }),
   /** Tools offered with every chat request and the tool_choice; each answer's calls are judged (docs/agents.md). */
   tools: toolsSpecSchema.nullable().default(null),
+  /** A JSON schema every chat answer must match, with the share of plain control requests (docs/agents.md). */
+  responseSchema: responseSchemaSpecSchema.nullable().default(null),
   /** Latency objectives; each level then reports its goodput. */
   slo: sloSchema.nullable().default(null),
   outputTokens: limitedInt('outputTokens', 'output tokens').default(256),
@@ -84,6 +86,11 @@ export const sweepSpecSchema = z.object({
     if (spec.endpoint !== 'chat') ctx.addIssue({ code: 'custom', path: ['tools'], message: 'tools need the chat endpoint' });
     // A forced length (ignore_eos, min_tokens) would make the model write on past its call.
     if (spec.forceLength) ctx.addIssue({ code: 'custom', path: ['forceLength'], message: 'a request with tools ends when its call is complete: forceLength must be false' });
+  }
+  if (spec.responseSchema !== null) {
+    if (spec.endpoint !== 'chat') ctx.addIssue({ code: 'custom', path: ['responseSchema'], message: 'a JSON schema for the answer needs the chat endpoint' });
+    if (spec.forceLength) ctx.addIssue({ code: 'custom', path: ['forceLength'], message: 'an answer to a JSON schema ends when its JSON is complete: forceLength must be false' });
+    if (spec.prompts.kind === 'sessions') ctx.addIssue({ code: 'custom', path: ['responseSchema'], message: 'sessions carry text answers turn to turn' });
   }
   if (spec.slo?.toolCallValid === true && spec.tools === null) ctx.addIssue({ code: 'custom', path: ['slo', 'toolCallValid'], message: 'the toolCallValid SLO needs tools' });
   // Trace prompts are matched to the trace's send offsets by position: a warm-up would shift every one.

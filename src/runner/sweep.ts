@@ -208,6 +208,7 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
       command: spec.command, startedAt, endedAt: new Date().toISOString(), status, stopReason, toolVersion: TOOL_VERSION,
       serverMetrics: telemetry.serverMetrics,
       ...(spec.tools === null ? {} : { tools: toolsInfo(spec.tools) }),
+      ...(spec.responseSchema === null ? {} : { responseSchema: { label: spec.responseSchema.label, name: spec.responseSchema.name, control: spec.responseSchema.control, sha256: sha256Of(spec.responseSchema.schema) } }),
     },
     warnings,
     levels,
@@ -217,5 +218,7 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
 
 /** What the result records of the tools offered: label, count, choice and the definitions' hash. */
 function toolsInfo(t: ToolsSpec): NonNullable<RunInfo['tools']> {
-  return { label: t.label, count: t.tools.length, choice: toolChoiceLabel(t.choice), sha256: createHash('sha256').update(canonicalJson(t.tools)).digest('hex') };
+  return { label: t.label, count: t.tools.length, choice: toolChoiceLabel(t.choice), sha256: sha256Of(t.tools) };
 }
+
+const sha256Of = (v: unknown): string => createHash('sha256').update(canonicalJson(v)).digest('hex');

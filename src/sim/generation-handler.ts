@@ -16,6 +16,7 @@ import { logprobsDecorator } from './logprobs-format.js';
 import { prefixBlockKeys, type PrefixCache } from './prefix-cache.js';
 import type { SimProfile } from './profile-schema.js';
 import { type ChatRequest, chatRequestSchema, completionRequestSchema, messagesText, promptWords, thinkingOff } from './request-schema.js';
+import { answerPieces, answerSchemaOf } from './answer-schema.js';
 import { planToolCall } from './tool-call-plan.js';
 import type { ResponseFormat, ResponseIdentity } from './response-format.js';
 import { emissionCount } from './sequence.js';
@@ -29,6 +30,11 @@ export interface SimRuntime extends RunContext {
   faultPicker: FaultPicker;
   /** The engine the simulator plays: request rules, formats, overload answer. */
   dialect: SimDialect;
+  /**
+   * Tool calls and JSON answers made so far: invalid and malformed ones are spread evenly over these
+   * counts (not over all requests), so a level that mixes kinds still sees the configured shares.
+   */
+  answers: { toolCalls: number; json: number };
   /** Kills the server the way a crashed process dies. */
   die(): void;
 }
@@ -123,16 +129,20 @@ export function handleGeneration(
     return sendError(res, overload.status, overload.message, null, overload.type);
   }
   const requestIndex = rt.stats.accepted;
-  const toolPlan = parsed.chat === undefined ? { ok: true as const, call: null } : planToolCall(rt.profile, parsed.chat, requestIndex);
+  const toolPlan = parsed.chat === undefined ? { ok: true as const, call: null } : planToolCall(rt.profile, parsed.chat, requestIndex, rt.answers.toolCalls);
   if (!toolPlan.ok) return reject(400, `${toolPlan.param}: ${toolPlan.message}`, toolPlan.param);
+  const schema = parsed.chat === undefined || toolPlan.call !== null ? null : answerSchemaOf(parsed.chat);
   const result = planGeneration(rt.profile, {
     body, promptWords: words, promptField: ep.promptField, reasoningTokens, requestIndex, tool: toolPlan.call,
+    json: schema === null ? null : answerPieces(rt.profile, schema, requestIndex, rt.answers.json),
   });
   if (!result.ok) return reject(400, `${result.param}: ${result.message}`, result.param);
   // dieAfterRequests: the N-th accepted request kills the server (it is cut with the rest).
   const dieAfter = rt.profile.faults.dieAfterRequests;
   if (dieAfter !== null && requestIndex >= dieAfter) return rt.die();
   rt.stats.accepted++;
+  if (result.plan.tool !== null) rt.answers.toolCalls++;
+  if (result.plan.json !== null) rt.answers.json++;
   if (rt.stats.accepted === dieAfter) return rt.die();
   const fault = isWarm(req) ? null : rt.faultPicker.next();
   if (fault !== null) rt.stats.faults[fault]++;

@@ -28,6 +28,8 @@ export interface GenerationPlan {
   finishReason: 'stop' | 'length' | 'tool_calls';
   /** The tool call streamed after any reasoning, or null for a text answer. */
   tool: ToolCallPlan | null;
+  /** A JSON answer to the request's schema, one piece per token, or null for words. */
+  json: string[] | null;
   stream: boolean;
   includeUsage: boolean;
   /** Cumulative usage on every chunk (only together with include_usage, as in vLLM). */
@@ -50,6 +52,8 @@ export interface PlanInput {
   requestIndex: number;
   /** The tool call to stream instead of a text answer: its argument pieces set the length (ignore_eos does not apply). */
   tool?: ToolCallPlan | null;
+  /** The JSON answer's pieces when the request asked for a schema: they set the length (ignore_eos does not apply). */
+  json?: string[] | null;
 }
 
 /** Plans one request against the profile's model (see GenerationPlan). */
@@ -75,8 +79,10 @@ export function planGeneration(profile: SimProfile, input: PlanInput): PlanResul
   }
   const { min, max } = profile.naturalOutputTokens;
   const tool = input.tool ?? null;
-  const wanted = tool !== null
-    ? input.reasoningTokens + tool.pieces.length
+  const json = tool === null ? input.json ?? null : null;
+  const fixed = tool?.pieces.length ?? json?.length ?? null;
+  const wanted = fixed !== null
+    ? input.reasoningTokens + fixed
     : body.ignore_eos === true
       ? capTokens
       : Math.max(minTokens, input.reasoningTokens + uniformInt(min, max, profile.seed, input.requestIndex, 0x5709));
@@ -91,8 +97,9 @@ export function planGeneration(profile: SimProfile, input: PlanInput): PlanResul
       outputTokens,
       reasoningTokens: Math.min(input.reasoningTokens, outputTokens),
       // A tool call that fits ends with tool_calls; one the cap cuts ends with length, its arguments unfinished.
-      finishReason: tool !== null ? (wanted > capTokens ? 'length' : 'tool_calls') : wanted >= capTokens ? 'length' : 'stop',
+      finishReason: tool !== null ? (wanted > capTokens ? 'length' : 'tool_calls') : json !== null ? (wanted > capTokens ? 'length' : 'stop') : wanted >= capTokens ? 'length' : 'stop',
       tool,
+      json,
       stream: body.stream === true,
       includeUsage,
       continuousUsage: includeUsage && body.stream_options?.continuous_usage_stats === true,

@@ -141,7 +141,10 @@ export class GenerationRun implements SequenceEvents {
     const r = this.plan.reasoningTokens;
     const seed = this.ctx.profile.seed;
     const reasoning = from < r ? outputText(seed, this.requestIndex, from, Math.min(to, r)) : '';
-    const answer = to > r ? outputText(seed, this.requestIndex, Math.max(from, r), to) : '';
+    const json = this.plan.json;
+    // A JSON answer (a schema was asked for) instead of words.
+    const words = (a: number, b: number) => (json === null ? outputText(seed, this.requestIndex, a, b) : json.slice(a - r, b - r).join(''));
+    const answer = to > r ? words(Math.max(from, r), to) : '';
     return [reasoning, answer];
   }
 

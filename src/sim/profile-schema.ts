@@ -55,6 +55,17 @@ const toolCallsSchema = z
   .strict()
   .refine((t) => t.invalid + t.malformed <= 1, { message: 'invalid and malformed add up to more than 1' });
 
+/** JSON answers of chat requests that ask for a JSON schema (see answer-schema.ts). */
+const structuredOutputSchema = z
+  .object({
+    /** Share of answers that are JSON but miss the schema. Default 0. */
+    invalid: share.default(0),
+    /** Share of answers that are cut JSON. Default 0. */
+    malformed: share.default(0),
+  })
+  .strict()
+  .refine((t) => t.invalid + t.malformed <= 1, { message: 'invalid and malformed add up to more than 1' });
+
 /** Memory model read by telemetry tests: used = weights + reserved KV tokens × MiB per token. */
 const gpuSchema = z
   .object({
@@ -123,6 +134,7 @@ export const simProfileSchema = z
     gpu: gpuSchema.prefault({}),
     faults: faultsSchema.prefault({}),
     toolCalls: toolCallsSchema.prefault({}),
+    structuredOutput: structuredOutputSchema.prefault({}),
   })
   .strict();
 

@@ -25,6 +25,7 @@ describe('simProfileSchema', () => {
         stallMs: 2000, dieAfterRequests: null,
       },
       toolCalls: { autoShare: 0.5, invalid: 0, malformed: 0 },
+      structuredOutput: { invalid: 0, malformed: 0 },
     });
   });
 

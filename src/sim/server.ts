@@ -94,6 +94,7 @@ export async function startSimulator(options: SimServerOptions = {}): Promise<Si
     profile, engine, metrics, stats, cache, requestLog,
     now: scheduler.now,
     faultPicker: new FaultPicker(profile.faults, profile.seed),
+    answers: { toolCalls: 0, json: 0 },
     dialect: SIM_DIALECTS[profile.dialect],
     version: await packageVersion(),
     die: () => {

@@ -3,8 +3,8 @@
  * argument text in pieces (one per output token). tool_choice `required` or a
  * named tool always calls, `auto` calls for the profile's `toolCalls.autoShare`
  * of requests, `none` never. Invalid and malformed arguments come at exactly the
- * profile's shares, spread evenly over request indices (so a measured rate
- * matches the configured one within a request or two).
+ * profile's shares, spread evenly over the server's calls (so a measured rate
+ * matches the configured one within a call or two).
  */
 import type { SimProfile } from './profile-schema.js';
 import type { ChatRequest } from './request-schema.js';
@@ -30,8 +30,11 @@ function quality(profile: SimProfile, i: number): ArgumentsQuality {
   return spread(i, t.malformed, 0.5) ? 'malformed' : 'valid';
 }
 
-/** Plans the tool call of request `requestIndex`, or refuses a named tool_choice that names no tool. */
-export function planToolCall(profile: SimProfile, body: ChatRequest, requestIndex: number): ToolPlanResult {
+/**
+ * Plans the tool call of request `requestIndex` (`callIndex`: calls made before it, over which invalid and
+ * malformed ones are spread), or refuses a named tool_choice that names no tool.
+ */
+export function planToolCall(profile: SimProfile, body: ChatRequest, requestIndex: number, callIndex: number): ToolPlanResult {
   const tools = body.tools ?? [];
   const choice = body.tool_choice ?? 'auto';
   if (tools.length === 0 || choice === 'none') return { ok: true, call: null };
@@ -43,6 +46,6 @@ export function planToolCall(profile: SimProfile, body: ChatRequest, requestInde
     return { ok: true, call: null };
   }
   const t = tool as (typeof tools)[number];
-  const text = argumentsText(t.function.parameters, hashInts(profile.seed, requestIndex, 0x7003), quality(profile, requestIndex));
+  const text = argumentsText(t.function.parameters, hashInts(profile.seed, requestIndex, 0x7003), quality(profile, callIndex));
   return { ok: true, call: { id: `call_${requestIndex.toString(16).padStart(8, '0')}`, name: t.function.name, pieces: argumentPieces(text) } };
 }

@@ -18,3 +18,4 @@ export { replayParts, DEFAULT_BLOCK_TOKENS } from './trace-replay.js';
 export { loadShareGpt, sessionUserText, syntheticSessions, turnsOf, type Range, type Session, type SessionsSource } from './sessions.js';
 export { BUILTIN_TOOL_SETS, builtinTools, type BuiltinToolSet } from './builtin-tools.js';
 export { checkToolsSpec, loadTools } from './tools-file.js';
+export { loadResponseSchema } from './response-schema-file.js';

@@ -30,6 +30,8 @@ function buildBody(spec: RequestSpec): string {
     Object.assign(body, thinking.body);
     // Ollama has no tool_choice: the model decides (docs/api.md "Chat request (with tools)").
     if (spec.tools !== undefined) body.tools = spec.tools.tools;
+    // Structured outputs: the schema goes in `format` (docs/api.md).
+    if (spec.structured !== undefined && !spec.structured.control) body.format = spec.structured.spec.schema;
   } else {
     body.prompt = spec.prompt;
     body.raw = true;

@@ -4,7 +4,7 @@
  * style, the sampling values sent explicitly, stream options, fixed keys and
  * whether `cache_salt` is honoured. Built once per request.
  */
-import type { ToolsSpec } from '../../core/index.js';
+import type { ResponseSchemaSpec, ToolsSpec } from '../../core/index.js';
 import type { RequestSpec } from '../types.js';
 import { isRecord, lengthKeys, mergeExtra, promptText } from './compose.js';
 import { thinkingChoice, type ThinkingStyle } from './thinking.js';
@@ -34,6 +34,11 @@ export interface OpenAiBodyRules {
    * (default), or `"required"` where the engine takes only strings (llama.cpp).
    */
   readonly namedToolChoice?: 'object' | 'required';
+  /**
+   * How a JSON schema for the answer is sent: OpenAI's `response_format: {type: json_schema, json_schema: {name, schema, strict}}`
+   * (default), or TGI's grammar `response_format: {type: json, value: schema}`.
+   */
+  readonly answerSchema?: 'json-schema' | 'tgi-grammar';
   /** False for models that reject sampling parameters (OpenAI reasoning models): temperature and `sampling` are left out. */
   readonly samplingAllowed?: (model: string) => boolean;
 }
@@ -45,6 +50,11 @@ export function toolKeys(tools: ToolsSpec, named: 'object' | 'required'): Record
   return { tools: tools.tools, tool_choice: choice };
 }
 
+/** The response_format that asks for answers matching `s.schema`, in the engine's form. */
+export function responseFormat(s: ResponseSchemaSpec, form: 'json-schema' | 'tgi-grammar'): Record<string, unknown> {
+  return form === 'tgi-grammar' ? { type: 'json', value: s.schema } : { type: 'json_schema', json_schema: { name: s.name, schema: s.schema, strict: true } };
+}
+
 /** The JSON body of `spec` under `rules`. `stream` is always true. */
 export function openAiBody(spec: RequestSpec, rules: OpenAiBodyRules): string {
   const chat = spec.endpoint === 'chat';
@@ -54,6 +64,7 @@ export function openAiBody(spec: RequestSpec, rules: OpenAiBodyRules): string {
   if (chat) body.messages = [...(spec.history ?? []), { role: 'user', content: prompt }];
   else body.prompt = prompt;
   if (chat && spec.tools !== undefined) Object.assign(body, toolKeys(spec.tools, rules.namedToolChoice ?? 'object'));
+  if (chat && spec.structured !== undefined && !spec.structured.control) body.response_format = responseFormat(spec.structured.spec, rules.answerSchema ?? 'json-schema');
   for (const key of rules.maxTokensKeys[spec.endpoint]) body[key] = spec.maxTokens;
   if (spec.forceLength) Object.assign(body, lengthKeys(rules.length, spec.maxTokens));
   const sampling = rules.samplingAllowed?.(spec.model) ?? true;
