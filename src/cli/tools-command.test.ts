@@ -18,7 +18,7 @@ import { builtinTools } from '../workload/index.js';
 let sim: SimProcess;
 const dir = mkdtempSync(join(tmpdir(), 'goodput-tools-cli-'));
 beforeAll(async () => {
-  sim = await spawnSimProcess(['--prefill-base-ms', '2', '--prefill-ms-per-token', '0', '--decode-step-ms', '1', '--decode-ms-per-extra-seq', '0', '--tool-call-invalid', '0.1']);
+  sim = await spawnSimProcess(['--prefill-base-ms', '2', '--prefill-ms-per-token', '0', '--decode-step-ms', '1', '--decode-ms-per-extra-seq', '0', '--tool-call-invalid', '0.1', '--json-invalid', '0.1']);
 });
 afterAll(async () => { await sim?.stop(); });
 
@@ -56,6 +56,53 @@ describe('goodput sweep --tools', () => {
       [['--tool-choice', 'required'], /--tool-choice: needs --tools/],
       [['--tools', '8', '--endpoint', 'completions'], /tools: tools need the chat endpoint/],
       [['--tools', join(dir, 'missing.json')], /missing\.json: cannot read \(ENOENT\)/],
+    ];
+    for (const [flags, message] of cases) {
+      const json = join(dir, 'refused.json');
+      const r = await runGoodput(['sweep', '--url', sim.url, '--levels', '1', '--json', json, '--no-save', ...flags]);
+      expect(r.code, flags.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(existsSync(json)).toBe(false);
+    }
+  });
+});
+
+describe('goodput sweep --json-schema', () => {
+  const schema = { type: 'object', required: ['city', 'days'], additionalProperties: false, properties: { city: { type: 'string', maxLength: 20 }, days: { type: 'integer', minimum: 1, maximum: 14 } } };
+
+  it('answers judged against the schema (90 % valid), plain controls interleaved, the cost printed', async () => {
+    const file = join(dir, 'trip.json');
+    writeFileSync(file, JSON.stringify({ name: 'trip', schema }));
+    const json = join(dir, 'schema.json');
+    const raw = join(dir, 'schema.jsonl');
+    const r = await runGoodput(['sweep', '--url', sim.url, '--json-schema', file, '--levels', '4', '--requests-per-level', '200', '--warmup', '0', '--json', json, '--raw', raw, '--no-save'], {}, 120_000);
+    expect(r.code, r.stderr).toBe(0);
+    const result = sweepResultSchema.parse(JSON.parse(readFileSync(json, 'utf8')));
+    expect(result.run.responseSchema).toMatchObject({ label: 'trip.json', name: 'trip', control: 0.5 });
+    const s = result.levels[0]?.structured;
+    expect(s).toMatchObject({ requests: 100, controls: 100, unparsed: 0 });
+    expect(Math.abs((s?.validRate ?? 0) - 0.9)).toBeLessThanOrEqual(0.02);
+    expect(s?.cost.ttftMs?.controlP50).toBeGreaterThan(0);
+    expect(r.stdout).toMatch(/Structured output: JSON schema trip\.json \(trip\), 50 % plain controls/);
+    expect(r.stdout).toMatch(/cost against 100 plain controls: TTFT p50 \d+\.\d vs \d+\.\d ms \([+-]\d+\.\d %\)/);
+    const recs = lines(raw);
+    expect(recs.filter((x) => x.structured?.schema === true)).toHaveLength(100);
+    expect(recs.filter((x) => x.structured?.verdict === 'invalid').length).toBe(100 - (s?.valid ?? 0));
+  });
+
+  it('an invalid schema, an oversized one, a control share out of range: one line, exit 2, nothing written', async () => {
+    const bad = join(dir, 'bad-schema.json');
+    writeFileSync(bad, JSON.stringify({ type: 'object', properties: { a: { type: 'strng' } } }));
+    const big = join(dir, 'big-schema.json');
+    writeFileSync(big, JSON.stringify({ type: 'object', description: 'x'.repeat(70_000) }));
+    const ok = join(dir, 'ok-schema.json');
+    writeFileSync(ok, JSON.stringify(schema));
+    const cases: Array<[string[], RegExp]> = [
+      [['--json-schema', bad], /JSON schema .*bad-schema\.json: not a valid JSON schema \(schema is invalid/],
+      [['--json-schema', big], /big-schema\.json: size \d+ is above the limit of 65536 bytes of the JSON schema/],
+      [['--json-schema', ok, '--schema-control', '0.95'], /--schema-control: 0\.95 is above 0\.9/],
+      [['--schema-control', '0.2'], /--schema-control: needs --json-schema/],
     ];
     for (const [flags, message] of cases) {
       const json = join(dir, 'refused.json');
