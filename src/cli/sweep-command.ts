@@ -48,7 +48,7 @@ export function addSweepOptions(cmd: Command, withUrl = true): Command {
     .option('--baseline-rate <usd>', 'what you pay now per 1M output tokens; enables the saving figure')
     .option('--gpu <label>', 'GPU label for the Platform card when nvidia-smi cannot tell')
     .addOption(new Option('--thinking <mode>', 'reasoning on or off (the engine-neutral switch)').choices(['off', 'on']).default('off'))
-    .addOption(new Option('--endpoint <kind>', 'API to call').choices(['chat', 'completions']).default('chat'))
+    .addOption(new Option('--endpoint <kind>', 'API to call (responses: the OpenAI Responses API)').choices(['chat', 'completions', 'responses']).default('chat'))
     .option('--engine <kind|auto>', `engine dialect: auto (detect from GET routes) or one of ${ENGINE_CHOICES.filter((c) => c !== 'auto').join(', ')}`, 'auto')
     .option('--no-force-length', 'do not send ignore_eos/min_tokens (the output may end early)')
     .option('--temperature <t>', 'sampling temperature sent with every request', '0')
@@ -83,7 +83,7 @@ export function specFromFlags(f: SweepFlags, argv: readonly string[]): SweepSpec
     url: parseUrl('--url', f.url),
     apiKey: apiKey === '' ? undefined : apiKey,
     model: f.model,
-    endpoint: parseChoice('--endpoint', f.endpoint, ['chat', 'completions'] as const),
+    endpoint: parseChoice('--endpoint', f.endpoint, ['chat', 'completions', 'responses'] as const),
     engine: parseEngine(f.engine),
     levels: parseLevels('--levels', f.levels),
     outputTokens: parseNumber('--output-tokens', f.outputTokens, { integer: true, min: 1, limit: 'outputTokens' }),

@@ -54,7 +54,7 @@ describe('goodput sweep --tools', () => {
       [['--tools', big], /many-tools\.json: tools 129 is above the limit of 128 tools offered with one request/],
       [['--tools', '8', '--tool-choice', 'no_such_tool'], /built-in tools 8: tool choice\.name: no tool is named no_such_tool/],
       [['--tool-choice', 'required'], /--tool-choice: needs --tools/],
-      [['--tools', '8', '--endpoint', 'completions'], /tools: tools need the chat endpoint/],
+      [['--tools', '8', '--endpoint', 'completions'], /tools: tools need the chat or responses endpoint/],
       [['--tools', join(dir, 'missing.json')], /missing\.json: cannot read \(ENOENT\)/],
     ];
     for (const [flags, message] of cases) {

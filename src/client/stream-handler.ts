@@ -16,6 +16,7 @@ import { overflow } from './response-limits.js';
 import { failedOnReusedSocket } from './socket-reuse.js';
 import { streamOutcome, toRecord } from './stream-outcome.js';
 import { StreamRecorder } from './stream-recorder.js';
+import { responsesReader } from './responses-reader.js';
 import { structuredRecord } from './structured-answer.js';
 import type { ToolExpectation } from './tool-calls.js';
 import type { RequestMeta, Timeouts } from './types.js';
@@ -35,11 +36,21 @@ export function withAnswerOf(from: RequestRecord, to: RequestRecord): RequestRec
   if (answer !== undefined) ANSWERS.set(to, answer);
   const calls = TOOL_CALLS.get(from);
   if (calls !== undefined) TOOL_CALLS.set(to, calls);
+  const id = RESPONSE_IDS.get(from);
+  if (id !== undefined) RESPONSE_IDS.set(to, id);
   return to;
 }
 
 /** The tool calls of a request sent with tools (name and argument text as streamed), kept beside the record like answers. */
 const TOOL_CALLS = new WeakMap<RequestRecord, ReadonlyArray<{ name: string; arguments: string }>>();
+
+/** Ids of Responses API answers, kept beside their records (a session's next turn continues them). */
+const RESPONSE_IDS = new WeakMap<RequestRecord, string>();
+
+/** The id of a Responses API answer, or undefined. */
+export function responseIdOf(record: RequestRecord): string | undefined {
+  return RESPONSE_IDS.get(record);
+}
 
 /** The calls a request sent with tools received, or undefined. */
 export function toolCallsOf(record: RequestRecord): ReadonlyArray<{ name: string; arguments: string }> | undefined {
@@ -80,6 +91,8 @@ export class StreamHandler implements Dispatcher.DispatchHandler {
   private timer: NodeJS.Timeout | null = null;
   private signal: AbortSignal | null = null;
   private tools: ToolExpectation | null = null;
+  private responseId: string | null = null;
+  private bodyBytes: number | null = null;
   /** Set for a structured-output request: its answer's checker, or null for a control. */
   private structured: { check: AnswerChecker | null } | null = null;
 
@@ -229,6 +242,18 @@ export class StreamHandler implements Dispatcher.DispatchHandler {
     return this;
   }
 
+  /** The request body's size, kept on the record. */
+  sentBytes(bytes: number): this {
+    this.bodyBytes = bytes;
+    return this;
+  }
+
+  /** The request went to the Responses API: its events are read as such, its id kept. */
+  readResponsesEvents(): this {
+    this.rec.useReader(responsesReader((id) => { this.responseId ??= id; }));
+    return this;
+  }
+
   /** The request was sent with tools: its calls are judged against them. */
   expectTools(tools: ToolExpectation): this {
     this.tools = tools;
@@ -242,6 +267,7 @@ export class StreamHandler implements Dispatcher.DispatchHandler {
     const record = toRecord(this.rec, this.meta, {
       sendNs: this.sendNs, headersNs: this.headersNs, endNs, httpStatus: this.status, outcome,
     });
+    if (this.bodyBytes !== null) record.requestBodyBytes = this.bodyBytes;
     if (this.tools !== null) {
       record.toolCalls = this.rec.tools.toRecord(this.tools, this.rec.finishReason);
       TOOL_CALLS.set(record, this.rec.tools.list());
@@ -249,6 +275,7 @@ export class StreamHandler implements Dispatcher.DispatchHandler {
     const answer = this.rec.answerParts?.join('') ?? null;
     if (this.structured !== null) record.structured = structuredRecord(this.structured.check, answer ?? '');
     if (answer !== null) ANSWERS.set(record, answer);
+    if (this.responseId !== null) RESPONSE_IDS.set(record, this.responseId);
     this.resolve(record);
   }
 }

@@ -44,7 +44,7 @@ export class StreamRecorder {
   private answerChars = 0;
   private exact = true;
   private cumulative = 0;
-  private readonly reader: ChunkReader;
+  private reader: ChunkReader;
   private readonly think: InlineThink | null;
 
   private readonly maxEvents: number;
@@ -89,6 +89,11 @@ export class StreamRecorder {
   /** Keeps the first in-stream failure. */
   fail(message: string): void {
     this.streamError ??= message;
+  }
+
+  /** Reads events with `reader` instead of the dialect's (a Responses API stream). */
+  useReader(reader: ChunkReader): void {
+    this.reader = reader;
   }
 
   /** One tool-call delta of this event (see ToolCallAccumulator.delta); true when it carried data. */

@@ -81,6 +81,7 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
   const paths = {
     chat: `${resolved.prefix}${dialect.api.paths.chat}`,
     completions: `${resolved.prefix}${dialect.api.paths.completions}`,
+    responses: dialect.api.paths.responses === null ? null : `${resolved.prefix}${dialect.api.paths.responses}`,
   };
 
   function send(spec: RequestSpec, given: RequestMeta, signal?: AbortSignal): Promise<RequestRecord> {
@@ -89,21 +90,27 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
     for (const h of idHeaders) requestHeaders[h] = meta.requestId as string;
     return new Promise<RequestRecord>((resolve) => {
       let body: string;
+      let bytes = 0;
+      const path = paths[spec.endpoint];
       try {
+        if (path === null) throw new Error(`${dialect.label} has no Responses API`);
         body = dialect.buildBody(spec);
         // A session resends the server's own answers: a body past the limit is refused here, never sent.
-        const bytes = Buffer.byteLength(body);
+        bytes = Buffer.byteLength(body);
         if (bytes > LIMITS.requestBodyBytes.max) throw new Error(limitMessage('requestBodyBytes', bytes, 'the body'));
       } catch (err) {
         const error = Object.assign(new Error(`request body could not be built: ${(err as Error).message}`), { code: 'ERR_REQUEST_BODY' });
         return new StreamHandler(ctx, meta, spec.maxTokens, resolve).start(() => { throw error; }, signal);
       }
-      const request = { path: paths[spec.endpoint], method: 'POST', headers: requestHeaders, body, headersTimeout: timeouts.headersMs, bodyTimeout: timeouts.idleMs };
+      const request = { path, method: 'POST', headers: requestHeaders, body, headersTimeout: timeouts.headersMs, bodyTimeout: timeouts.idleMs };
       const attempt = (dispatcher: Dispatcher, done: (r: RequestRecord) => void, retry: (() => void) | null) => {
         const handler = new StreamHandler(ctx, meta, spec.maxTokens, done, retry);
         if (spec.keepAnswer) handler.keepAnswer();
-        if (spec.tools !== undefined && spec.endpoint === 'chat') handler.expectTools(toolExpectation(spec.tools));
-        if (spec.structured !== undefined && spec.endpoint === 'chat') handler.expectAnswerSchema(spec.structured.control ? null : answerChecker(spec.structured.spec));
+        if (spec.endpoint === 'responses') handler.readResponsesEvents();
+        // Session turns: what each turn resends is part of what a session compares.
+        if (meta.session !== undefined) handler.sentBytes(bytes);
+        if (spec.tools !== undefined && spec.endpoint !== 'completions') handler.expectTools(toolExpectation(spec.tools));
+        if (spec.structured !== undefined && spec.endpoint !== 'completions') handler.expectAnswerSchema(spec.structured.control ? null : answerChecker(spec.structured.spec));
         handler.start(() => { dispatcher.dispatch(request, handler); }, signal);
       };
       const retryOnFreshSocket = () => {

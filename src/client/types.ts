@@ -11,9 +11,13 @@ export interface Target {
   apiKey?: string;
 }
 
+/** The text-generation endpoints every dialect has. */
+export type TextEndpoint = 'chat' | 'completions';
+
 /** One streamed completion to request. */
 export interface RequestSpec {
-  endpoint: 'chat' | 'completions';
+  /** `responses`: the OpenAI Responses API (`/v1/responses`), where the dialect has it. */
+  endpoint: TextEndpoint | 'responses';
   model: string;
   /** Chat: the content of the (last) user message. Completions: the raw prompt. */
   prompt: string;
@@ -26,6 +30,8 @@ export interface RequestSpec {
    * key) and judges the answer against it; `control: true` sends the same request without it.
    */
   structured?: { spec: ResponseSchemaSpec; control: boolean };
+  /** Responses only: continue the stored conversation of this response id (only the new message is sent). */
+  previousResponseId?: string;
   /** Keep the answer text (see answerOf): a session's next turn carries it. */
   keepAnswer?: boolean;
   /** Output cap in tokens, sent as both `max_tokens` and `max_completion_tokens`. */

@@ -59,6 +59,7 @@ export const rawRecordSchema = z.object({
     verdict: z.enum(['valid', 'invalid', 'unparsed', 'missing', 'none']),
     problem: z.string().max(1024).nullable(),
   }).strict().optional(),
+  requestBodyBytes: z.number().int().nonnegative().max(LIMITS.requestBodyBytes.max).optional(),
   structured: z.object({
     schema: z.boolean(),
     verdict: z.enum(['valid', 'invalid', 'unparsed']).nullable(),

@@ -122,6 +122,8 @@ export interface RequestRecord {
   requestId?: string;
   /** Requests sent with tools: what became of the calls. Absent otherwise. */
   toolCalls?: ToolCallRecord;
+  /** Session turns: bytes of the request body sent (grows with the history a chat session resends; a Responses continuation's does not). Absent otherwise. */
+  requestBodyBytes?: number;
   /** Structured-output runs: the schema's verdict on the answer. Absent otherwise. */
   structured?: StructuredRecord;
   /** Which client sent it when its level was split over several (e.g. "thread 2", "worker gpu-box-1"); absent when one did. */

@@ -154,7 +154,7 @@ export const runSchema = z.object({
     /** Sampling values sent with every request besides temperature and seed, so engine defaults never differ. */
     sampling: z.record(z.string(), z.number()).optional(),
   }).nullable(),
-  endpoint: z.enum(['chat', 'completions']),
+  endpoint: z.enum(['chat', 'completions', 'responses']),
   outputTokens: z.number().int().positive(),
   forceLength: z.boolean(),
   promptTokens: z.number().int().positive(),

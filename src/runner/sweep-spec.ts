@@ -15,7 +15,8 @@ export const sweepSpecSchema = z.object({
   apiKey: z.string().min(1).optional(),
   /** Model id; the first one the server lists when omitted. */
   model: z.string().min(1).optional(),
-  endpoint: z.enum(['chat', 'completions']).default('chat'),
+  /** chat, completions, or responses (the OpenAI Responses API; sessions continue with previous_response_id). */
+  endpoint: z.enum(['chat', 'completions', 'responses']).default('chat'),
   /** The engine's dialect, or 'auto' to detect it from cheap GETs (README: Engines). */
   engine: z.enum(ENGINE_CHOICES as [EngineChoice, ...EngineChoice[]], { error: `engine must be one of ${ENGINE_CHOICES.join(', ')}` }).default('auto'),
   /**
@@ -78,17 +79,17 @@ export const sweepSpecSchema = z.object({
 }).superRefine((spec, ctx) => {
   const ops = arrivalOps(spec.arrival);
   if (spec.prompts.kind === 'sessions') {
-    if (spec.endpoint !== 'chat') ctx.addIssue({ code: 'custom', path: ['endpoint'], message: 'sessions are conversations: they need the chat endpoint' });
+    if (spec.endpoint === 'completions') ctx.addIssue({ code: 'custom', path: ['endpoint'], message: 'sessions are conversations: they need the chat or responses endpoint' });
     if (spec.arrival.kind !== 'concurrency' && spec.arrival.kind !== 'rate') ctx.addIssue({ code: 'custom', path: ['arrival', 'kind'], message: 'sessions start at a session concurrency or a session rate' });
     if (spec.warmup !== 0) ctx.addIssue({ code: 'custom', path: ['warmup'], message: 'sessions run no warm-ups' });
   }
   if (spec.tools !== null) {
-    if (spec.endpoint !== 'chat') ctx.addIssue({ code: 'custom', path: ['tools'], message: 'tools need the chat endpoint' });
+    if (spec.endpoint === 'completions') ctx.addIssue({ code: 'custom', path: ['tools'], message: 'tools need the chat or responses endpoint' });
     // A forced length (ignore_eos, min_tokens) would make the model write on past its call.
     if (spec.forceLength) ctx.addIssue({ code: 'custom', path: ['forceLength'], message: 'a request with tools ends when its call is complete: forceLength must be false' });
   }
   if (spec.responseSchema !== null) {
-    if (spec.endpoint !== 'chat') ctx.addIssue({ code: 'custom', path: ['responseSchema'], message: 'a JSON schema for the answer needs the chat endpoint' });
+    if (spec.endpoint === 'completions') ctx.addIssue({ code: 'custom', path: ['responseSchema'], message: 'a JSON schema for the answer needs the chat or responses endpoint' });
     if (spec.forceLength) ctx.addIssue({ code: 'custom', path: ['forceLength'], message: 'an answer to a JSON schema ends when its JSON is complete: forceLength must be false' });
     if (spec.prompts.kind === 'sessions') ctx.addIssue({ code: 'custom', path: ['responseSchema'], message: 'sessions carry text answers turn to turn' });
   }

@@ -96,6 +96,12 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
   if (spec.thinking) warn({ code: 'thinking-on', message: 'thinking is on: reasoning tokens are counted, and results are not comparable with thinking-off runs' });
   const engine = await resolveEngine(target, spec.engine, { model: pre.model, endpoint: spec.endpoint, thinking: spec.thinking, forceLength: spec.forceLength });
   const { dialect } = engine;
+  if (spec.endpoint === 'responses' && dialect.api.paths.responses === null) {
+    throw new SweepError('bad-input', `endpoint responses: ${dialect.label} has no Responses API (/v1/responses); use --endpoint chat`);
+  }
+  if (spec.endpoint === 'responses' && spec.forceLength) {
+    warn({ code: 'cannot-force-length', message: 'the Responses API has no ignore_eos or min_tokens: actual lengths are checked and requests that end short are flagged' });
+  }
   checkContext(spec, engine.context);
   emit({
     kind: 'engine', name: dialect.engine, label: dialect.label, version: engine.version, dialect: dialect.kind, source: engine.source, evidence: engine.evidence,

@@ -20,7 +20,8 @@ import { answerPieces, answerSchemaOf } from './answer-schema.js';
 import { planToolCall } from './tool-call-plan.js';
 import type { ResponseFormat, ResponseIdentity } from './response-format.js';
 import { emissionCount } from './sequence.js';
-import { tokenize } from './tokenizer.js';
+import { outputText, tokenize } from './tokenizer.js';
+import { RESPONSES_ROUTE, type ResponseStore } from './responses-route.js';
 import { firstProblem } from './zod-issues.js';
 
 /** Everything a generation request needs from the running server. */
@@ -30,6 +31,8 @@ export interface SimRuntime extends RunContext {
   faultPicker: FaultPicker;
   /** The engine the simulator plays: request rules, formats, overload answer. */
   dialect: SimDialect;
+  /** Answers of the Responses API kept for `previous_response_id`. */
+  responses: ResponseStore;
   /**
    * Tool calls and JSON answers made so far: invalid and malformed ones are spread evenly over these
    * counts (not over all requests), so a level that mixes kinds still sees the configured shares.
@@ -56,6 +59,8 @@ export interface Endpoint {
   format(idn: ResponseIdentity, rt: SimRuntime): ResponseFormat;
   /** A dialect's native route (Ollama `/api/chat`): its body is translated, not normalised as a `/v1` body. */
   readonly native?: NativeRoute;
+  /** The Responses API: answers are stored by id and `previous_response_id` continues one. */
+  readonly stateful?: true;
 }
 
 const chat: Endpoint = {
@@ -93,6 +98,9 @@ export function nativeEndpoint(route: NativeRoute): Endpoint {
   return { ...GENERATION_ENDPOINTS[route.endpoint], native: route, format: (idn, rt) => route.format(idn, rt.profile) };
 }
 
+/** `POST /v1/responses`: the chat endpoint over the translated body, Responses events, stateful. */
+export const RESPONSES_ENDPOINT: Endpoint = { ...nativeEndpoint(RESPONSES_ROUTE), idPrefix: 'resp', promptField: 'input', stateful: true };
+
 /** The body as the played engine would read it: translated (native route), normalised, or refused. */
 function prepare(rt: SimRuntime, ep: Endpoint, raw: unknown): Normalized {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: true, body: raw as Record<string, unknown> };
@@ -120,7 +128,14 @@ export function handleGeneration(
     const p = firstProblem(parsed.error);
     return reject(400, `${p.field}: ${p.problem}`, p.field);
   }
-  const { body, words, reasoningTokens } = parsed;
+  const { body, reasoningTokens } = parsed;
+  let words = parsed.words;
+  const previous = ep.stateful === true ? (parsed.chat as { previous_response_id?: unknown } | undefined)?.previous_response_id : undefined;
+  if (typeof previous === 'string') {
+    const context = rt.responses.get(previous);
+    if (context === undefined) return reject(400, `previous_response_id: Previous response with id '${previous.slice(0, 80)}' not found.`, 'previous_response_id');
+    words = [...context, ...words];
+  }
   if (body.model !== rt.profile.model) return reject(404, `The model \`${body.model}\` does not exist.`, 'model');
   const logprobs = logprobsDecorator(ep.kind, raw, rt.profile, words);
   if (!logprobs.ok) return reject(400, `${logprobs.param}: ${logprobs.message}`, logprobs.param);
@@ -152,8 +167,10 @@ export function handleGeneration(
     return;
   }
   const plan = result.plan;
-  const half = Math.floor(emissionCount(plan.outputTokens, rt.profile.tokensPerChunk) / 2);
   const idn = { id: `${ep.idPrefix}-sim-${requestIndex.toString(16).padStart(8, '0')}`, created: Math.floor(Date.now() / 1000), model: rt.profile.model };
+  // The conversation so far, for a later previous_response_id: the prompt and the answer's words.
+  if (ep.stateful === true) rt.responses.set(idn.id, [...words, ...tokenize(outputText(rt.profile.seed, requestIndex, plan.reasoningTokens, plan.outputTokens))]);
+  const half = Math.floor(emissionCount(plan.outputTokens, rt.profile.tokensPerChunk) / 2);
   const id = req.headers['x-request-id'];
   const trace = { id: typeof id === 'string' ? id.slice(0, 256) : null, receivedMs };
   const run = new GenerationRun(rt, plan, logprobs.wrap(ep.format(idn, rt)), res, arrivalMs, requestIndex, fault, half, trace);

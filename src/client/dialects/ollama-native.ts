@@ -33,6 +33,7 @@ function buildBody(spec: RequestSpec): string {
     // Structured outputs: the schema goes in `format` (docs/api.md).
     if (spec.structured !== undefined && !spec.structured.control) body.format = spec.structured.spec.schema;
   } else {
+    // completions (the responses endpoint is refused for this dialect before anything is sent)
     body.prompt = spec.prompt;
     body.raw = true;
   }
@@ -46,7 +47,7 @@ export const ollamaNative: Dialect = {
   ...ollama,
   kind: 'ollama-native',
   label: 'Ollama (native API)',
-  api: { framing: 'ndjson', paths: { chat: '/api/chat', completions: '/api/generate' }, accept: 'application/x-ndjson', requestIdHeaders: [] },
+  api: { framing: 'ndjson', paths: { chat: '/api/chat', completions: '/api/generate', responses: null }, accept: 'application/x-ndjson', requestIdHeaders: [] },
   length: LENGTH,
   sampling: SAMPLING,
   stream: {
