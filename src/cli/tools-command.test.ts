@@ -22,6 +22,16 @@ beforeAll(async () => {
 });
 afterAll(async () => { await sim?.stop(); });
 
+/** Runs a sweep with `flags` and expects one clear line on stderr, exit 2, no result written. */
+async function expectRefused(flags: string[], message: RegExp): Promise<void> {
+  const json = join(dir, 'refused.json');
+  const r = await runGoodput(['sweep', '--url', sim.url, '--levels', '1', '--json', json, '--no-save', ...flags]);
+  expect(r.code, flags.join(' ')).toBe(2);
+  expect(r.stderr).toMatch(message);
+  expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  expect(existsSync(json)).toBe(false);
+}
+
 const lines = (path: string) => readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RequestRecord);
 
 describe('goodput sweep --tools', () => {
@@ -57,14 +67,7 @@ describe('goodput sweep --tools', () => {
       [['--tools', '8', '--endpoint', 'completions'], /tools: tools need the chat or responses endpoint/],
       [['--tools', join(dir, 'missing.json')], /missing\.json: cannot read \(ENOENT\)/],
     ];
-    for (const [flags, message] of cases) {
-      const json = join(dir, 'refused.json');
-      const r = await runGoodput(['sweep', '--url', sim.url, '--levels', '1', '--json', json, '--no-save', ...flags]);
-      expect(r.code, flags.join(' ')).toBe(2);
-      expect(r.stderr).toMatch(message);
-      expect(r.stderr.trim().split('\n')).toHaveLength(1);
-      expect(existsSync(json)).toBe(false);
-    }
+    for (const [flags, message] of cases) await expectRefused(flags, message);
   });
 });
 
@@ -104,14 +107,7 @@ describe('goodput sweep --json-schema', () => {
       [['--json-schema', ok, '--schema-control', '0.95'], /--schema-control: 0\.95 is above 0\.9/],
       [['--schema-control', '0.2'], /--schema-control: needs --json-schema/],
     ];
-    for (const [flags, message] of cases) {
-      const json = join(dir, 'refused.json');
-      const r = await runGoodput(['sweep', '--url', sim.url, '--levels', '1', '--json', json, '--no-save', ...flags]);
-      expect(r.code, flags.join(' ')).toBe(2);
-      expect(r.stderr).toMatch(message);
-      expect(r.stderr.trim().split('\n')).toHaveLength(1);
-      expect(existsSync(json)).toBe(false);
-    }
+    for (const [flags, message] of cases) await expectRefused(flags, message);
   });
 });
 

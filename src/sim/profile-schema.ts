@@ -42,29 +42,18 @@ const faultsSchema = z
     { message: 'the fault shares add up to more than 1' },
   );
 
-/** Tool calls of chat requests sent with tools (see tool-call-plan.ts). */
-const toolCallsSchema = z
-  .object({
-    /** With tool_choice auto: the share of requests that call a tool (the rest answer in text). Default 0.5. */
-    autoShare: share.default(0.5),
-    /** Share of calls whose arguments are JSON but miss the tool's schema (a required property dropped). Default 0. */
-    invalid: share.default(0),
-    /** Share of calls whose arguments are cut JSON (unparsed). Default 0. */
-    malformed: share.default(0),
-  })
-  .strict()
-  .refine((t) => t.invalid + t.malformed <= 1, { message: 'invalid and malformed add up to more than 1' });
+/**
+ * Broken JSON on purpose: `invalid` is the share that parses but misses its schema (a required property
+ * dropped), `malformed` the share that is cut JSON (unparsed). Defaults 0.
+ */
+const brokenJson = z.object({ invalid: share.default(0), malformed: share.default(0) }).strict();
+const brokenAtMostAll = [(t: { invalid: number; malformed: number }) => t.invalid + t.malformed <= 1, { message: 'invalid and malformed add up to more than 1' }] as const;
+
+/** Tool calls of chat requests sent with tools (see tool-call-plan.ts): with tool_choice auto, `autoShare` of requests call a tool (default 0.5). */
+const toolCallsSchema = brokenJson.extend({ autoShare: share.default(0.5) }).refine(...brokenAtMostAll);
 
 /** JSON answers of chat requests that ask for a JSON schema (see answer-schema.ts). */
-const structuredOutputSchema = z
-  .object({
-    /** Share of answers that are JSON but miss the schema. Default 0. */
-    invalid: share.default(0),
-    /** Share of answers that are cut JSON. Default 0. */
-    malformed: share.default(0),
-  })
-  .strict()
-  .refine((t) => t.invalid + t.malformed <= 1, { message: 'invalid and malformed add up to more than 1' });
+const structuredOutputSchema = brokenJson.refine(...brokenAtMostAll);
 
 /** Memory model read by telemetry tests: used = weights + reserved KV tokens × MiB per token. */
 const gpuSchema = z
