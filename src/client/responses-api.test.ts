@@ -104,3 +104,19 @@ describe('OpenAI-shaped Responses events', () => {
     }
   });
 });
+
+describe('the simulator\'s store of conversations', () => {
+  it('keeps at most its count and words, dropping the oldest', async () => {
+    const { ResponseStore, MAX_STORED_RESPONSES, MAX_STORED_WORDS } = await import('../sim/responses-route.js');
+    const store = new ResponseStore();
+    for (let i = 0; i <= MAX_STORED_RESPONSES; i++) store.set(`r${i}`, ['w']);
+    expect(store.get('r0')).toBeUndefined();
+    expect(store.get('r1')).toEqual(['w']);
+    const big = new ResponseStore();
+    const half = Array.from({ length: MAX_STORED_WORDS / 2 + 1 }, () => 'w');
+    big.set('a', half);
+    big.set('b', half);
+    expect(big.get('a')).toBeUndefined();
+    expect(big.get('b')).toBe(half);
+  });
+});

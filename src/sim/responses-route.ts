@@ -16,20 +16,27 @@ import type { ResponseFormat, ResponseIdentity } from './response-format.js';
 type Obj = Record<string, unknown>;
 const q = JSON.stringify;
 
-/** Conversations kept for `previous_response_id`: at most this many answers (the oldest go first). */
+/** Conversations kept for `previous_response_id`: at most this many answers and words in all (the oldest go first). */
 export const MAX_STORED_RESPONSES = 10_000;
+export const MAX_STORED_WORDS = 4_000_000;
 
-/** Stored conversations (prompt words plus answer words) by response id, bounded. */
+/** Stored conversations (prompt words plus answer words) by response id, bounded in count and words. */
 export class ResponseStore {
   private readonly byId = new Map<string, readonly string[]>();
+  private words = 0;
 
   get(id: string): readonly string[] | undefined {
     return this.byId.get(id);
   }
 
   set(id: string, words: readonly string[]): void {
-    if (this.byId.size >= MAX_STORED_RESPONSES) this.byId.delete(this.byId.keys().next().value as string);
     this.byId.set(id, words);
+    this.words += words.length;
+    while (this.byId.size > MAX_STORED_RESPONSES || (this.words > MAX_STORED_WORDS && this.byId.size > 1)) {
+      const [oldest, dropped] = this.byId.entries().next().value as [string, readonly string[]];
+      this.byId.delete(oldest);
+      this.words -= dropped.length;
+    }
   }
 }
 
