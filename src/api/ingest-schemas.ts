@@ -9,7 +9,7 @@ import { levelResultSchema, rawRecordSchema, sweepResultSchema, warningSchema } 
 const positiveInt = (what: string) => z.number({ error: `${what} must be a number` }).int(`${what} must be a whole number`).positive(`${what} must be positive`);
 
 export const runSpecSchema = z.object({
-  url: z.string().min(1), model: z.string().nullable(), endpoint: z.enum(['chat', 'completions']),
+  url: z.string().min(1), model: z.string().nullable(), endpoint: z.enum(['chat', 'completions', 'responses']),
   levels: z.array(z.number().positive()).min(1), outputTokens: positiveInt('spec.outputTokens'), promptTokens: positiveInt('spec.promptTokens'),
   requestsPerLevel: z.union([z.number().int().positive(), z.literal('auto')]), warmup: z.number().int().nonnegative(),
   thinking: z.boolean(), forceLength: z.boolean(), temperature: z.number(), seed: z.number().int(),

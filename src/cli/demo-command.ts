@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { EXIT, CliError } from './exit-codes.js';
 import { spawnSimProcess } from '../sim/index.js';
-import { type SweepFlags, addSweepOptions, specFromFlags, sweepAndReport } from './sweep-command.js';
+import { type SweepFlags, addSweepOptions, specFromFlags, sweepAndReport, toolsFromFlags } from './sweep-command.js';
 import { saveTarget } from './save-run.js';
 
 /** A fast simulated server so the demo takes seconds: 30 ms + 0.02 ms/token prefill, 4 ms decode steps. */
@@ -18,7 +18,7 @@ export function registerDemoCommand(program: Command): void {
     const sim = await spawnSimProcess(DEMO_SIM_FLAGS);
     process.stderr.write(`simulator started at ${sim.url} (its own process)\n`);
     try {
-      const spec = specFromFlags({ ...flags, url: sim.url }, process.argv.slice(2));
+      const spec = { ...specFromFlags({ ...flags, url: sim.url }, process.argv.slice(2)), ...await toolsFromFlags(flags) };
       const { code } = await sweepAndReport(spec, { json: flags.json, raw: flags.raw, save: saveTarget(flags, true, 'goodput demo') });
       if (code !== EXIT.ok) throw new CliError(code, '');
     } finally {

@@ -5,7 +5,7 @@
  * column list is the schema the README documents.
  */
 import {
-  type RawRecord, type Slo, e2eFromScheduleMs, e2eMs, judgeRequest, sendLagMs, tpotMs, ttfaMs, ttftFromScheduleMs, ttftMs,
+  type RawRecord, type Slo, e2eFromScheduleMs, e2eMs, judgeRequest, sendLagMs, toolArgumentsMs, toolTtftMs, tpotMs, ttfaMs, ttftFromScheduleMs, ttftMs,
 } from '../core/index.js';
 
 export type Cell = string | number | boolean | null;
@@ -50,8 +50,18 @@ export const EXPORT_COLUMNS: readonly ExportColumn[] = [
   { name: 'e2e_ms', type: 'float', unit: 'ms', description: 'send → end of stream', get: (r) => e2eMs(r) },
   { name: 'ttft_from_schedule_ms', type: 'float', unit: 'ms', description: 'target send → first token (open loops: what a user due then waits)', get: (r) => ttftFromScheduleMs(r) },
   { name: 'e2e_from_schedule_ms', type: 'float', unit: 'ms', description: 'target send → end of stream', get: (r) => e2eFromScheduleMs(r) },
+  { name: 'tool_verdict', type: 'string', unit: '', description: 'sent with tools: valid, invalid, unparsed, missing or none (null without tools)', get: (r) => r.toolCalls?.verdict ?? null },
+  { name: 'tool_calls', type: 'int', unit: '', description: 'tool calls in the answer (null without tools)', get: (r) => r.toolCalls?.calls ?? null },
+  { name: 'tool_names', type: 'string', unit: '', description: 'the called tools, ";"-separated', get: (r) => r.toolCalls?.names.join(';') ?? null },
+  { name: 'tool_ttft_ms', type: 'float', unit: 'ms', description: 'time to first tool-call token', get: (r) => toolTtftMs(r) },
+  { name: 'tool_arguments_ms', type: 'float', unit: 'ms', description: 'first tool-call token → arguments complete', get: (r) => toolArgumentsMs(r) },
+  { name: 'tool_argument_tokens', type: 'int', unit: 'tokens', description: 'tokens of the chunks carrying tool-call data', get: (r) => r.toolCalls?.argumentTokens ?? null },
+  { name: 'tool_problem', type: 'string', unit: '', description: 'why the calls were not valid', get: (r) => r.toolCalls?.problem ?? null },
+  { name: 'schema_sent', type: 'bool', unit: '', description: 'structured output: sent with the JSON schema (false: a plain control; null without a schema)', get: (r) => r.structured?.schema ?? null },
+  { name: 'schema_verdict', type: 'string', unit: '', description: 'the answer against the schema: valid, invalid or unparsed', get: (r) => r.structured?.verdict ?? null },
+  { name: 'schema_problem', type: 'string', unit: '', description: 'why the answer did not validate', get: (r) => r.structured?.problem ?? null },
   { name: 'slo_met', type: 'bool', unit: '', description: 'met every SLO (null without SLOs)', get: (r, slo) => (slo === null ? null : judgeRequest(r, slo).met) },
-  { name: 'slo_missed', type: 'string', unit: '', description: 'SLOs missed, ";"-separated (ttftMs, tpotMs, e2eMs, ttftFromScheduleMs, e2eFromScheduleMs, failed)', get: (r, slo) => (slo === null ? null : judgeRequest(r, slo).missed.join(';')) },
+  { name: 'slo_missed', type: 'string', unit: '', description: 'SLOs missed, ";"-separated (ttftMs, tpotMs, e2eMs, ttftFromScheduleMs, e2eFromScheduleMs, toolCallValid, failed)', get: (r, slo) => (slo === null ? null : judgeRequest(r, slo).missed.join(';')) },
 ];
 
 /** One row per record, in EXPORT_COLUMNS order. */

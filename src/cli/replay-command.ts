@@ -13,7 +13,7 @@ import { asUsageErrors } from './contract-errors.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { badFlag, parseNumber, refuseGivenFlags } from './parse-flags.js';
 import { saveTarget } from './save-run.js';
-import { type SweepFlags, addSweepOptions, specFromFlags, sweepAndReport } from './sweep-command.js';
+import { type SweepFlags, addSweepOptions, specFromFlags, sweepAndReport, toolsFromFlags } from './sweep-command.js';
 
 export interface ReplayFlags extends SweepFlags {
   speed: string; window?: string; maxConcurrency?: string; blockTokens: string; strict?: boolean;
@@ -55,7 +55,7 @@ export async function replaySpec(cmd: Command, path: string, flags: ReplayFlags)
   const window = flags.window === undefined ? null : await asUsageErrors(async () => parseWindow(flags.window as string));
   const maxConcurrency = flags.maxConcurrency === undefined ? null : parseNumber('--max-concurrency', flags.maxConcurrency, { integer: true, min: 1, limit: 'concurrency' });
   const blockTokens = parseNumber('--block-tokens', flags.blockTokens, { integer: true, min: 1, limit: 'traceBlockTokens' });
-  const base = specFromFlags(flags, process.argv.slice(2));
+  const base = { ...specFromFlags(flags, process.argv.slice(2)), ...await toolsFromFlags(flags) };
   const trace = await asUsageErrors(() => readTrace(path, { window, strict: flags.strict === true }));
   for (const w of trace.warnings) process.stderr.write(`goodput: ${w}\n`);
   const skipped = [trace.skipped.failed > 0 ? `${trace.skipped.failed} failed in the log` : '', trace.skipped.outsideWindow > 0 ? `${trace.skipped.outsideWindow} outside the window` : ''].filter(Boolean);

@@ -71,7 +71,7 @@ describe('goodput sessions', () => {
     expect(cached[0]).toBe(0);
     for (let k = 1; k < 4; k++) expect(cached[k], `turn ${k + 1}`).toBeGreaterThan(cached[k - 1] as number);
     expect(r.stdout).toMatch(/Sessions at 3 sessions at once: 6 of 6 completed every turn/);
-    expect(r.stdout).toMatch(/\n +1 +6 +[\d.]+\/[\d.]+ +[\d.]+\/[\d.]+ +\d+ +0\n/);
+    expect(r.stdout).toMatch(/\n +1 +6 +[\d.]+\/[\d.]+ +[\d.]+\/[\d.]+ +\d+ +0 +\d+\n/);
     expect(r.stderr).toMatch(/level 3 sessions at once: 33 requests, 0 failed/);
     expect(r.stderr).not.toMatch(/skipped/);
   }, 150_000);
@@ -89,7 +89,7 @@ describe('goodput sessions', () => {
   const bad: Array<[string, string[], RegExp]> = [
     ['--output-tokens, which each turn sets', ['--output-tokens', '64'], /--output-tokens: each turn's output cap comes from its conversation/],
     ['a bad range', ['--turns', '8..3'], /--turns: '8\.\.3' is not a range A\.\.B of whole numbers from 1 to 64/],
-    ['the completions endpoint', ['--endpoint', 'completions'], /endpoint: sessions are conversations: they need the chat endpoint/],
+    ['the completions endpoint', ['--endpoint', 'completions'], /endpoint: sessions are conversations: they need the chat or responses endpoint/],
     ['a conversations file that is not JSON', ['--conversations', 'NOTJSON'], /conversations .*: not JSON$/m],
     ['a conversations file without answers', ['--conversations', 'NOANSWER'], /: no conversation has a human message followed by an answer$/m],
   ];

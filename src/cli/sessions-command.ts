@@ -17,6 +17,7 @@ import { type SweepFlags, addSweepOptions, specFromFlags, sweepAndReport } from 
 
 interface SessionsFlags extends SweepFlags {
   conversations?: string; sessions: string; turns: string; userTokens: string; answerTokens: string; thinkS: string; sessionRate?: boolean;
+  compareEndpoints?: boolean;
 }
 
 /** Sweep flags a session run decides itself. */
@@ -25,6 +26,10 @@ const FROM_SESSIONS: Readonly<Record<string, string>> = {
   promptTokens: '--prompt-tokens: each turn\'s message comes from its conversation (or --user-tokens)',
   requestsPerLevel: '--requests-per-level: a level sends every turn of every session (set --sessions)',
   warmup: '--warmup: sessions run no warm-ups',
+  tools: '--tools: a session carries text answers turn to turn; tool calls run in goodput sweep',
+  toolChoice: '--tool-choice: a session carries text answers turn to turn; tool calls run in goodput sweep',
+  jsonSchema: '--json-schema: a session carries text answers turn to turn; structured output runs in goodput sweep',
+  schemaControl: '--schema-control: a session carries text answers turn to turn; structured output runs in goodput sweep',
 };
 
 /** `A..B` (or `A`): two numbers, A ≤ B, within [min, max]. */
@@ -37,6 +42,29 @@ export function parseRange(flag: string, text: string, o: { integer: boolean; mi
   return [a, b];
 }
 
+/**
+ * The same sessions through chat (history resent) and the Responses API (previous_response_id), per level
+ * and turn: what each turn sent, the prompt the server counted, its cache hits, TTFT.
+ */
+export function endpointComparison(chat: readonly LevelResult[], responses: readonly LevelResult[]): string[] {
+  const n = (x: number | null | undefined) => (x === null || x === undefined ? 'n/a' : x.toFixed(0));
+  const p50 = (x: { p50: number } | null) => (x === null ? 'n/a' : x.p50.toFixed(1));
+  return chat.flatMap((c, i) => {
+    const r = responses[i];
+    if (!c.sessions || !r?.sessions) return [];
+    const byTurn = new Map(r.sessions.turns.map((t) => [t.turn, t]));
+    return [
+      '', `Chat vs Responses at ${clean(c.load?.label ?? String(c.concurrency))}: ${c.sessions.completed} and ${r.sessions.completed} of ${c.sessions.sessions} sessions completed every turn`,
+      '  turn  bytes sent chat/responses  prompt tokens chat/responses  cached chat/responses  TTFT p50 chat/responses (ms)',
+      ...c.sessions.turns.map((t) => {
+        const u = byTurn.get(t.turn);
+        const pair = (a: string, b: string, w: number) => `${a}/${b}`.padStart(w);
+        return `  ${String(t.turn).padStart(4)}  ${pair(n(t.requestBodyBytesMean), n(u?.requestBodyBytesMean), 25)}  ${pair(n(t.promptTokensMean), n(u?.promptTokensMean), 28)}  ${pair(n(t.cachedPromptTokensMean), n(u?.cachedPromptTokensMean), 21)}  ${pair(p50(t.ttftMs), p50(u?.ttftMs ?? null), 28)}`;
+      }),
+    ];
+  });
+}
+
 /** Per-turn and per-session lines under the table. */
 export function sessionLines(levels: readonly LevelResult[]): string[] {
   const ms = (x: { p50: number; p95: number } | null) => (x === null ? 'n/a' : `${x.p50.toFixed(1)}/${x.p95.toFixed(1)}`);
@@ -46,8 +74,8 @@ export function sessionLines(levels: readonly LevelResult[]): string[] {
     if (!s) return [];
     return [
       '', `Sessions at ${clean(l.load?.label ?? String(l.concurrency))}: ${s.completed} of ${s.sessions} completed every turn · session time p50/p95 ${ms(s.durationMs)} ms · tokens per session: prompt ${n(s.promptTokensMean)}, output ${n(s.outputTokensMean)}`,
-      '  turn  requests  TTFT p50/p95 (ms)  TPOT p50/p95 (ms)  prompt tokens  cached',
-      ...s.turns.map((t) => `  ${String(t.turn).padStart(4)}  ${String(t.requests).padStart(8)}  ${ms(t.ttftMs).padStart(17)}  ${ms(t.tpotMs).padStart(17)}  ${n(t.promptTokensMean).padStart(13)}  ${n(t.cachedPromptTokensMean).padStart(6)}`),
+      '  turn  requests  TTFT p50/p95 (ms)  TPOT p50/p95 (ms)  prompt tokens  cached  bytes sent',
+      ...s.turns.map((t) => `  ${String(t.turn).padStart(4)}  ${String(t.requests).padStart(8)}  ${ms(t.ttftMs).padStart(17)}  ${ms(t.tpotMs).padStart(17)}  ${n(t.promptTokensMean).padStart(13)}  ${n(t.cachedPromptTokensMean).padStart(6)}  ${n(t.requestBodyBytesMean ?? null).padStart(10)}`),
     ];
   });
 }
@@ -60,7 +88,8 @@ export function registerSessionsCommand(program: Command): void {
     .option('--user-tokens <a..b>', 'synthetic: words per user message', '64..256')
     .option('--answer-tokens <a..b>', 'synthetic: output cap per answer', '64..256')
     .option('--think-s <a..b>', 'think time before each turn after the first, seconds (uniform)', '1..3')
-    .option('--session-rate', 'levels are sessions started per second (Poisson, --seed) instead of sessions at once');
+    .option('--session-rate', 'levels are sessions started per second (Poisson, --seed) instead of sessions at once')
+    .option('--compare-endpoints', 'run the same sessions through chat (history resent) and then the Responses API (previous_response_id), and print the comparison');
   cmd.action(async (flags: SessionsFlags) => {
     refuseGivenFlags(cmd, FROM_SESSIONS);
     const count = parseNumber('--sessions', flags.sessions, { integer: true, min: 1, limit: 'requestsPerLevel' });
@@ -88,8 +117,23 @@ export function registerSessionsCommand(program: Command): void {
       cache: 'warm',
       ...(flags.sessionRate ? { arrival: { kind: 'rate' as const, process: 'poisson' as const, seed } } : {}),
     };
+    if (flags.compareEndpoints === true) return compareEndpoints(spec, flags);
     const { code, result } = await sweepAndReport(spec, { json: flags.json, raw: flags.raw, save: saveTarget(flags, false, 'goodput sessions') });
     if (flags.json !== '-') process.stdout.write(sessionLines(result.levels).join('\n') + '\n');
     if (code !== EXIT.ok) throw new CliError(code, '');
   });
+}
+
+/** `--compare-endpoints`: the sessions through chat, then through the Responses API, then the comparison. */
+async function compareEndpoints(spec: SweepSpecInput, flags: SessionsFlags): Promise<void> {
+  if (flags.json !== undefined || flags.raw !== undefined) throw badFlag('--compare-endpoints', 'runs two sweeps: write each with its own goodput sessions --endpoint chat|responses --json run');
+  const runs: LevelResult[][] = [];
+  for (const endpoint of ['chat', 'responses'] as const) {
+    process.stderr.write(`sessions through ${endpoint}\n`);
+    const { code, result } = await sweepAndReport({ ...spec, endpoint }, { save: saveTarget(flags, false, 'goodput sessions') });
+    process.stdout.write(sessionLines(result.levels).join('\n') + '\n');
+    if (code !== EXIT.ok) throw new CliError(code, '');
+    runs.push(result.levels);
+  }
+  process.stdout.write(endpointComparison(runs[0] ?? [], runs[1] ?? []).join('\n') + '\n');
 }

@@ -6,8 +6,10 @@ import { Command, Option } from 'commander';
 import type { LevelResult, RequestRecord, SweepResult } from '../core/index.js';
 import { ENGINE_CHOICES, type EngineChoice, parseEngineChoice } from '../client/index.js';
 import { type SweepEvent, type SweepSpecInput, runSweep } from '../runner/index.js';
+import { asUsageErrors } from './contract-errors.js';
 import { CliError, EXIT, exitCodeOf, invalidLevelsLine } from './exit-codes.js';
 import { refuseLevelsPastFileLimit } from './socket-room.js';
+import { loadResponseSchema, loadTools } from '../workload/index.js';
 import { sayWritten, writeFileAtomic, writeRecords } from './files.js';
 import { apiKeyFromEnv, badFlag, parseChoice, parseLevels, parseNumber, parseUrl, redactedCommand } from './parse-flags.js';
 import { telemetryFromFlags } from './telemetry-flags.js';
@@ -23,7 +25,7 @@ export interface SweepFlags {
   endpoint: string; engine: string; apiKey?: string; apiKeyEnv?: string; gpu?: string; forceLength: boolean; temperature: string;
   seed: string; clientBudgetMs: string; clientThreads: string; workers?: string; workersWait: string; timeoutS: string;
   gpuSource: string; dcgmUrl?: string; metricsUrl?: string; serverMetrics: boolean; metricsIntervalMs: string;
-  save?: boolean; data?: string; databaseUrl?: string; tokenizer?: string;
+  save?: boolean; data?: string; databaseUrl?: string; tokenizer?: string; tools?: string; toolChoice?: string; jsonSchema?: string; schemaControl?: string;
 }
 
 /** `--engine` → a dialect kind or 'auto', or a CliError listing the valid values. */
@@ -48,7 +50,7 @@ export function addSweepOptions(cmd: Command, withUrl = true): Command {
     .option('--baseline-rate <usd>', 'what you pay now per 1M output tokens; enables the saving figure')
     .option('--gpu <label>', 'GPU label for the Platform card when nvidia-smi cannot tell')
     .addOption(new Option('--thinking <mode>', 'reasoning on or off (the engine-neutral switch)').choices(['off', 'on']).default('off'))
-    .addOption(new Option('--endpoint <kind>', 'API to call').choices(['chat', 'completions']).default('chat'))
+    .addOption(new Option('--endpoint <kind>', 'API to call (responses: the OpenAI Responses API)').choices(['chat', 'completions', 'responses']).default('chat'))
     .option('--engine <kind|auto>', `engine dialect: auto (detect from GET routes) or one of ${ENGINE_CHOICES.filter((c) => c !== 'auto').join(', ')}`, 'auto')
     .option('--no-force-length', 'do not send ignore_eos/min_tokens (the output may end early)')
     .option('--temperature <t>', 'sampling temperature sent with every request', '0')
@@ -65,6 +67,10 @@ export function addSweepOptions(cmd: Command, withUrl = true): Command {
     .option('--metrics-url <url>', 'the server\'s Prometheus endpoint (default: probe /prometheus/metrics, then /metrics)')
     .option('--no-server-metrics', 'do not scrape the server\'s Prometheus endpoint')
     .option('--metrics-interval-ms <ms>', 'how often the server\'s gauges are scraped during a level', '1000')
+    .option('--tools <1|8|64|file>', 'offer tools with every chat request: a built-in set of 1, 8 or 64, or a JSON file of OpenAI-style tools (implies --no-force-length)')
+    .option('--tool-choice <auto|required|name>', 'with --tools: tool_choice sent (a tool\'s name forces that tool)', 'auto')
+    .option('--json-schema <file>', 'structured output: ask every chat answer to match this JSON schema (response_format or the engine\'s key) and check it (implies --no-force-length)')
+    .option('--schema-control <share>', 'with --json-schema: share of requests sent without the schema, to measure what it costs', '0.5')
     .option('--json <file|->', 'write the result JSON to a file, or to stdout with -')
     .option('--raw <file>', 'write every request record as JSON lines, level by level'));
 }
@@ -79,7 +85,7 @@ export function specFromFlags(f: SweepFlags, argv: readonly string[]): SweepSpec
     url: parseUrl('--url', f.url),
     apiKey: apiKey === '' ? undefined : apiKey,
     model: f.model,
-    endpoint: parseChoice('--endpoint', f.endpoint, ['chat', 'completions'] as const),
+    endpoint: parseChoice('--endpoint', f.endpoint, ['chat', 'completions', 'responses'] as const),
     engine: parseEngine(f.engine),
     levels: parseLevels('--levels', f.levels),
     outputTokens: parseNumber('--output-tokens', f.outputTokens, { integer: true, min: 1, limit: 'outputTokens' }),
@@ -100,6 +106,27 @@ export function specFromFlags(f: SweepFlags, argv: readonly string[]): SweepSpec
     command: redactedCommand(['goodput', ...argv]),
     ...telemetryFromFlags(f),
   };
+}
+
+/** `--tools`, `--tool-choice`, `--json-schema` and `--schema-control` → the spec's tools and answer schema (read and checked, every schema compiled). */
+export async function toolsFromFlags(f: Pick<SweepFlags, 'tools' | 'toolChoice' | 'jsonSchema' | 'schemaControl'>): Promise<Pick<SweepSpecInput, 'tools' | 'responseSchema' | 'forceLength'>> {
+  const out: Pick<SweepSpecInput, 'tools' | 'responseSchema' | 'forceLength'> = {};
+  const given = f.toolChoice ?? 'auto';
+  if (f.tools === undefined && given !== 'auto') throw badFlag('--tool-choice', 'needs --tools');
+  const control = f.schemaControl ?? '0.5';
+  if (f.jsonSchema === undefined && control !== '0.5') throw badFlag('--schema-control', 'needs --json-schema');
+  if (f.tools !== undefined) {
+    const choice = given === 'auto' || given === 'required' ? given : { name: given };
+    out.tools = await asUsageErrors(() => loadTools(f.tools as string, choice));
+  }
+  if (f.jsonSchema !== undefined) {
+    const share = parseNumber('--schema-control', control, { min: 0 });
+    if (share > 0.9) throw badFlag('--schema-control', `${share} is above 0.9: most requests must carry the schema`);
+    out.responseSchema = await asUsageErrors(() => loadResponseSchema(f.jsonSchema as string, share));
+  }
+  // A call or a JSON answer ends when it is complete: no forced length.
+  if (out.tools !== undefined || out.responseSchema !== undefined) out.forceLength = false;
+  return out;
 }
 
 /** Runs a sweep from a spec and does the output side: progress, raw records, JSON, the table. Returns the exit code. */
@@ -183,7 +210,7 @@ async function sweepWith(spec: SweepSpecInput, out: { json?: string | undefined;
 export function registerSweepCommand(program: Command): void {
   addSweepOptions(program.command('sweep').description('run a concurrency sweep against an OpenAI-compatible server'))
     .action(async (flags: SweepFlags) => {
-      const spec = specFromFlags(flags, process.argv.slice(2));
+      const spec = { ...specFromFlags(flags, process.argv.slice(2)), ...await toolsFromFlags(flags) };
       const workers = workersFromFlags(flags);
       // Split over workers, each worker's process opens only its share's sockets.
       if (!workers && Array.isArray(spec.levels)) refuseLevelsPastFileLimit(spec.levels, spec.arrival?.kind ?? 'concurrency');

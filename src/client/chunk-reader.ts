@@ -47,6 +47,30 @@ function inStreamError(chunk: Obj, rec: StreamRecorder): boolean {
   return true;
 }
 
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+/** Arguments as text: a JSON string as sent, or an object (Ollama's native API, some gateways) serialised. */
+const argsText = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'object' && v !== null ? JSON.stringify(v) : '');
+
+/**
+ * The tool-call deltas of a delta or message: an OpenAI-style list of `{index, id, function: {name, arguments}}`
+ * (streamed pieces, or whole calls as Ollama's `/v1` sends them) or a lone object (TGI before 3.x). True when
+ * any carried a name or argument text.
+ */
+function readToolCalls(v: unknown, rec: StreamRecorder): boolean {
+  if (v === undefined || v === null) return false;
+  const list = Array.isArray(v) ? v : [v];
+  let any = false;
+  for (let i = 0; i < list.length && i < 64; i++) {
+    const call = asObj(list[i]);
+    const fn = asObj(call?.function);
+    if (call === null || fn === null) continue;
+    const index = num(call.index);
+    // A list entry without an index is a whole call of its own (Ollama's native API); a lone object is call 0.
+    any = rec.toolDelta(index ?? (Array.isArray(v) ? null : 0), str(fn.name) || null, argsText(fn.arguments)) || any;
+  }
+  return any;
+}
+
 function openAiReader(r: StreamReading): ChunkReader {
   const fields = r.reasoningFields;
   return {
@@ -54,6 +78,7 @@ function openAiReader(r: StreamReading): ChunkReader {
       if (inStreamError(chunk, rec)) return;
       let content: unknown;
       let reasoning = false;
+      let tool = false;
       const choices = chunk.choices;
       const choice = Array.isArray(choices) ? asObj(choices[0]) : null;
       if (choice !== null) {
@@ -61,6 +86,7 @@ function openAiReader(r: StreamReading): ChunkReader {
         if (delta !== null) {
           content = delta.content;
           for (const f of fields) if (hasText(delta[f])) reasoning = true;
+          tool = readToolCalls(delta.tool_calls, rec);
         } else {
           content = choice.text;
         }
@@ -68,7 +94,7 @@ function openAiReader(r: StreamReading): ChunkReader {
       }
       const usage = asObj(chunk.usage);
       if (usage !== null) rec.usage(num(usage.completion_tokens), num(usage.prompt_tokens), usage);
-      rec.text(typeof content === 'string' ? content : '', reasoning, numberAt(chunk, r.cumulativeTokenPaths));
+      rec.text(typeof content === 'string' ? content : '', reasoning, numberAt(chunk, r.cumulativeTokenPaths), tool);
     },
   };
 }
@@ -82,7 +108,8 @@ function ollamaNativeReader(r: StreamReading): ChunkReader {
       const content = message.content ?? chunk.response;
       let reasoning = false;
       for (const f of fields) if (hasText(message[f])) reasoning = true;
-      rec.text(typeof content === 'string' ? content : '', reasoning, null);
+      const tool = readToolCalls(message.tool_calls, rec);
+      rec.text(typeof content === 'string' ? content : '', reasoning, null, tool);
       if (chunk.done === true) {
         rec.finishReason = hasText(chunk.done_reason) ? (chunk.done_reason as string).slice(0, RECORD_BOUNDS.finishReasonChars) : 'stop';
         rec.usage(num(chunk.eval_count), num(chunk.prompt_eval_count), null);

@@ -4,9 +4,9 @@
  * folder's only door.
  */
 export { monotonicNs, type Clock } from './clock.js';
-export { DEFAULT_TIMEOUTS, type RequestMeta, type RequestSpec, type Target, type Timeouts } from './types.js';
+export { DEFAULT_TIMEOUTS, type RequestMeta, type RequestSpec, type Target, type TextEndpoint, type Timeouts } from './types.js';
 export { createStreamingClient, type StreamingClient, type StreamingClientOptions } from './streaming-client.js';
-export { answerOf } from './stream-handler.js';
+export { answerOf, responseIdOf, toolCallsOf } from './stream-handler.js';
 export { preflight, type PreflightResult } from './preflight.js';
 export { resolveTarget, type ResolvedTarget } from './target.js';
 export { isLoopback, serverRoot } from './server-url.js';

@@ -4,7 +4,7 @@
  * measured send path (h1-pool.ts). The clock is read once per network
  * read, before parsing; every event that read completes gets that instant.
  */
-import type { Outcome, Phase, RequestRecord } from '../core/index.js';
+import type { AnswerChecker, Outcome, Phase, RequestRecord } from '../core/index.js';
 import type { Clock } from './clock.js';
 import type { Dialect } from './dialects/types.js';
 import { LIMITS } from '../core/index.js';
@@ -16,6 +16,9 @@ import { type Abortable, unwatchAbort, watchAbort } from './abort-watch.js';
 import { type H1Controller, type H1Handler, UNANSWERED_ON_REUSED } from './h1-pool.js';
 import { streamOutcome, toRecord } from './stream-outcome.js';
 import { StreamRecorder } from './stream-recorder.js';
+import { responsesReader } from './responses-reader.js';
+import { structuredRecord } from './structured-answer.js';
+import type { ToolExpectation } from './tool-calls.js';
 import type { RequestMeta, Timeouts } from './types.js';
 
 /** Answer texts kept beside their records, never in them: records are stored and exported; answers are only sent back. */
@@ -30,7 +33,27 @@ export function answerOf(record: RequestRecord): string | undefined {
 export function withAnswerOf(from: RequestRecord, to: RequestRecord): RequestRecord {
   const answer = ANSWERS.get(from);
   if (answer !== undefined) ANSWERS.set(to, answer);
+  const calls = TOOL_CALLS.get(from);
+  if (calls !== undefined) TOOL_CALLS.set(to, calls);
+  const id = RESPONSE_IDS.get(from);
+  if (id !== undefined) RESPONSE_IDS.set(to, id);
   return to;
+}
+
+/** The tool calls of a request sent with tools (name and argument text as streamed), kept beside the record like answers. */
+const TOOL_CALLS = new WeakMap<RequestRecord, ReadonlyArray<{ name: string; arguments: string }>>();
+
+/** Ids of Responses API answers, kept beside their records (a session's next turn continues them). */
+const RESPONSE_IDS = new WeakMap<RequestRecord, string>();
+
+/** The id of a Responses API answer, or undefined. */
+export function responseIdOf(record: RequestRecord): string | undefined {
+  return RESPONSE_IDS.get(record);
+}
+
+/** The calls a request sent with tools received, or undefined. */
+export function toolCallsOf(record: RequestRecord): ReadonlyArray<{ name: string; arguments: string }> | undefined {
+  return TOOL_CALLS.get(record);
 }
 
 /** What a handler shares with its client. */
@@ -73,6 +96,11 @@ export class StreamHandler implements H1Handler, Abortable {
   private settled = false;
   private timer: NodeJS.Timeout | null = null;
   private signal: AbortSignal | null = null;
+  private tools: ToolExpectation | null = null;
+  private responseId: string | null = null;
+  private bodyBytes: number | null = null;
+  /** Set for a structured-output request: its answer's checker, or null for a control. */
+  private structured: { check: AnswerChecker | null } | null = null;
 
   /**
    * `outputCap` is the request's max_tokens: it bounds the events and tokens the stream may send.
@@ -220,6 +248,31 @@ export class StreamHandler implements H1Handler, Abortable {
     return this;
   }
 
+  /** A structured-output request: its answer is kept and judged by `check` (null: a control, sent without the schema). */
+  expectAnswerSchema(check: AnswerChecker | null): this {
+    this.structured = { check };
+    this.rec.answerParts ??= [];
+    return this;
+  }
+
+  /** The request body's size, kept on the record. */
+  sentBytes(bytes: number): this {
+    this.bodyBytes = bytes;
+    return this;
+  }
+
+  /** The request went to the Responses API: its events are read as such, its id kept. */
+  readResponsesEvents(): this {
+    this.rec.useReader(responsesReader((id) => { this.responseId ??= id; }));
+    return this;
+  }
+
+  /** The request was sent with tools: its calls are judged against them. */
+  expectTools(tools: ToolExpectation): this {
+    this.tools = tools;
+    return this;
+  }
+
   private settle(outcome: Outcome, endNs: number): void {
     if (this.settled) return;
     this.release();
@@ -228,7 +281,15 @@ export class StreamHandler implements H1Handler, Abortable {
       sendNs: this.sendNs, writtenNs: this.writtenNs, headersNs: this.headersNs, endNs, httpStatus: this.status, outcome,
       trace: this.ctx.trace ? { builtNs: this.builtNs, writeStartNs: this.writeStartNs } : null,
     });
-    if (this.rec.answerParts !== null) ANSWERS.set(record, this.rec.answerParts.join(''));
+    if (this.bodyBytes !== null) record.requestBodyBytes = this.bodyBytes;
+    if (this.tools !== null) {
+      record.toolCalls = this.rec.tools.toRecord(this.tools, this.rec.finishReason);
+      TOOL_CALLS.set(record, this.rec.tools.list());
+    }
+    const answer = this.rec.answerParts?.join('') ?? null;
+    if (this.structured !== null) record.structured = structuredRecord(this.structured.check, answer ?? '');
+    if (answer !== null) ANSWERS.set(record, answer);
+    if (this.responseId !== null) RESPONSE_IDS.set(record, this.responseId);
     this.resolve(record);
   }
 }

@@ -12,6 +12,7 @@ import { asObj, chunkReader, num, numberAt, type ChunkReader, type Obj } from '.
 import type { StreamReading } from './dialects/types.js';
 import { excerpt } from './error-text.js';
 import { InlineThink } from './inline-think.js';
+import { ToolCallAccumulator } from './tool-calls.js';
 
 /** Accumulates one stream. Public fields are read by the handler when it settles. */
 export class StreamRecorder {
@@ -38,11 +39,13 @@ export class StreamRecorder {
   overrun: string | null = null;
   /** The answer text, kept only when asked (a session's next turn carries it), bounded by the request body limit. */
   answerParts: string[] | null = null;
+  /** Tool calls streamed in this response (only judged when the request was sent with tools). */
+  readonly tools = new ToolCallAccumulator();
   private answerChars = 0;
   private exact = true;
   private cumulative = 0;
   private chunkTokenSum = 0;
-  private readonly reader: ChunkReader;
+  private reader: ChunkReader;
   private readonly think: InlineThink | null;
 
   private readonly maxEvents: number;
@@ -89,12 +92,23 @@ export class StreamRecorder {
     this.streamError ??= message;
   }
 
+  /** Reads events with `reader` instead of the dialect's (a Responses API stream). */
+  useReader(reader: ChunkReader): void {
+    this.reader = reader;
+  }
+
+  /** One tool-call delta of this event (see ToolCallAccumulator.delta); true when it carried data. */
+  toolDelta(index: number | null, name: string | null, args: string): boolean {
+    return this.tools.delta(index, name, args, this.nowNs);
+  }
+
   /**
    * One event's generated text: `content` is answer text unless inline think tags
    * say otherwise; `reasoning` is true when a reasoning field carried text;
-   * `cumulative` is the server's cumulative completion-token count on this event.
+   * `cumulative` is the server's cumulative completion-token count on this event;
+   * `tool` is true when the event carried tool-call data (an answer of its own).
    */
-  text(content: string, reasoning: boolean, cumulative: number | null): void {
+  text(content: string, reasoning: boolean, cumulative: number | null, tool = false): void {
     let answer = content.length > 0;
     if (answer && this.think !== null) {
       const v = this.think.classify(content);
@@ -109,7 +123,7 @@ export class StreamRecorder {
       this.answerParts.push(content);
       this.answerChars += content.length;
     }
-    if (answer || reasoning) this.tokenChunk(answer, reasoning, cumulative);
+    if (answer || reasoning || tool) this.tokenChunk(answer || tool, reasoning, cumulative, tool);
   }
 
   /** Records reported counts; `usage` (an OpenAI usage object) adds cached and reasoning tokens. */
@@ -139,7 +153,7 @@ export class StreamRecorder {
     return this.exact && this.chunkNs.length > 0;
   }
 
-  private tokenChunk(answer: boolean, reasoning: boolean, cumulative: number | null): void {
+  private tokenChunk(answer: boolean, reasoning: boolean, cumulative: number | null, tool: boolean): void {
     const ns = this.nowNs;
     if (this.firstTokenNs === null) this.firstTokenNs = ns;
     if (answer && this.firstAnswerNs === null) this.firstAnswerNs = ns;
@@ -156,5 +170,6 @@ export class StreamRecorder {
     this.chunkNs.push(ns);
     this.chunkTokens.push(tokens);
     this.chunkTokenSum += tokens;
+    if (tool) this.tools.argumentTokens += tokens;
   }
 }

@@ -14,6 +14,8 @@ import { generic } from './dialects/generic.js';
 import type { Dialect } from './dialects/types.js';
 import { H1Pool, type H1PoolOptions, headerLines, requestHead } from './h1-pool.js';
 import { StreamHandler, type HandlerContext, withAnswerOf } from './stream-handler.js';
+import { answerChecker } from './structured-answer.js';
+import { toolExpectation } from './tool-calls.js';
 import { resolveTarget } from './target.js';
 import { DEFAULT_TIMEOUTS, type RequestMeta, type RequestSpec, type Target, type Timeouts } from './types.js';
 
@@ -77,6 +79,7 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
   const paths = {
     chat: `${resolved.prefix}${dialect.api.paths.chat}`,
     completions: `${resolved.prefix}${dialect.api.paths.completions}`,
+    responses: dialect.api.paths.responses === null ? null : `${resolved.prefix}${dialect.api.paths.responses}`,
   };
 
   function send(spec: RequestSpec, given: RequestMeta, signal?: AbortSignal): Promise<RequestRecord> {
@@ -84,11 +87,14 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
     return new Promise<RequestRecord>((resolve) => {
       let wire: string;
       let builtNs = 0;
+      let bytes = 0;
+      const path = paths[spec.endpoint];
       try {
+        if (path === null) throw new Error(`${dialect.label} has no Responses API`);
         const body = dialect.buildBody(spec);
         // A session resends the server's own answers: a body past the limit is refused here, never sent,
         // and recorded as our limit (its own code), not as the server failing.
-        const bytes = Buffer.byteLength(body);
+        bytes = Buffer.byteLength(body);
         if (bytes > LIMITS.requestBodyBytes.max) {
           const message = `our request-body limit: ${limitMessage('requestBodyBytes', bytes, 'the body')}; never sent`;
           return new StreamHandler(ctx, meta, spec.maxTokens, resolve).start(() => { throw Object.assign(new Error(message), { code: 'ERR_REQUEST_BODY_LIMIT' }); }, signal);
@@ -97,7 +103,7 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
         if (!/^[\x21-\x7e]{1,256}$/.test(id)) throw new Error('the request id must be 1 to 256 visible ASCII characters');
         let lines = fixedLines;
         for (const h of idHeaders) lines += `${h}: ${id}\r\n`;
-        wire = requestHead('POST', paths[spec.endpoint], pool.hostHeader, lines, bytes) + body;
+        wire = requestHead('POST', path, pool.hostHeader, lines, bytes) + body;
         if (ctx.trace) builtNs = ctx.clock();
       } catch (err) {
         const error = Object.assign(new Error(`request body could not be built: ${(err as Error).message}`), { code: 'ERR_REQUEST_BODY' });
@@ -108,6 +114,11 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
         const handler = new StreamHandler(ctx, meta, spec.maxTokens, done, retry);
         if (ctx.trace) handler.builtNs = builtNs;
         if (spec.keepAnswer) handler.keepAnswer();
+        if (spec.endpoint === 'responses') handler.readResponsesEvents();
+        // Session turns: what each turn resends is part of what a session compares.
+        if (meta.session !== undefined) handler.sentBytes(bytes);
+        if (spec.tools !== undefined && spec.endpoint !== 'completions') handler.expectTools(toolExpectation(spec.tools));
+        if (spec.structured !== undefined && spec.endpoint !== 'completions') handler.expectAnswerSchema(spec.structured.control ? null : answerChecker(spec.structured.spec));
         handler.start(() => { dispatcher.dispatch(request, handler); }, signal);
       };
       const retryOnFreshSocket = () => {

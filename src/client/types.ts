@@ -1,6 +1,7 @@
 /**
  * Public input types of the client: where to send, what to send, how long to wait.
  */
+import type { ResponseSchemaSpec, ToolsSpec } from '../core/index.js';
 
 /** An OpenAI-compatible server. */
 export interface Target {
@@ -10,14 +11,27 @@ export interface Target {
   apiKey?: string;
 }
 
+/** The text-generation endpoints every dialect has. */
+export type TextEndpoint = 'chat' | 'completions';
+
 /** One streamed completion to request. */
 export interface RequestSpec {
-  endpoint: 'chat' | 'completions';
+  /** `responses`: the OpenAI Responses API (`/v1/responses`), where the dialect has it. */
+  endpoint: TextEndpoint | 'responses';
   model: string;
   /** Chat: the content of the (last) user message. Completions: the raw prompt. */
   prompt: string;
   /** Chat only: the conversation before this user message (a session's earlier turns, with the model's own answers). */
   history?: ReadonlyArray<{ role: 'user' | 'assistant'; content: string }>;
+  /** Chat only: tools offered with the request and the tool_choice; the answer's calls are judged against them. */
+  tools?: ToolsSpec;
+  /**
+   * Chat only: structured output. `control: false` sends the schema (response_format or the engine's
+   * key) and judges the answer against it; `control: true` sends the same request without it.
+   */
+  structured?: { spec: ResponseSchemaSpec; control: boolean };
+  /** Responses only: continue the stored conversation of this response id (only the new message is sent). */
+  previousResponseId?: string;
   /** Keep the answer text (see answerOf): a session's next turn carries it. */
   keepAnswer?: boolean;
   /** Output cap in tokens, sent as both `max_tokens` and `max_completion_tokens`. */

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { repeatsProblem } from './repeat-runs.js';
-import { GENERATED_ARRIVALS, LIMITS, type LimitName, costLineSchema, levelsSchema, limitedCount, limitedInt, sloSchema, unionError, urlCredentialProblem } from '../core/index.js';
+import { GENERATED_ARRIVALS, LIMITS, type LimitName, costLineSchema, levelsSchema, limitedCount, limitedInt, sloSchema, toolChoiceSchema, unionError, urlCredentialProblem } from '../core/index.js';
 import { arrivalOps } from '../workload/index.js';
 
 /** A positive whole number within the limits table's row `limit`. */
@@ -51,6 +51,12 @@ const cacheSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('warm'), sharedPrefixTokens: int('sharedPrefixTokens', 'promptTokens') }).strict(),
 ], { error: (i) => (i.code === 'invalid_union' ? 'kind must be cold or warm' : undefined) });
 
+const toolsSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('builtin'), count: z.union([z.literal(1), z.literal(8), z.literal(64)], { error: 'count must be 1, 8 or 64' }), choice: toolChoiceSchema.default('auto') }).strict(),
+  /** A JSON file of OpenAI-style tools; sha256 is of the tool list's canonical JSON, pinned at the first run. */
+  z.object({ kind: z.literal('file'), path: text('path'), sha256: sha, choice: toolChoiceSchema.default('auto') }).strict(),
+], { error: (i) => (i.code === 'invalid_union' ? 'kind must be builtin or file' : undefined) });
+
 export const contractSchema = z.object({
   version: z.literal(1, { error: 'version must be 1' }),
   name: text('name').optional(),
@@ -73,6 +79,8 @@ export const contractSchema = z.object({
     cache: oneOrMany(cacheSchema).default([{ kind: 'cold' }]),
     requestsPerLevel: z.union([int('requestsPerLevel', 'requestsPerLevel'), z.literal('auto')]).default('auto'),
     warmup: limitedCount('warmupRequests', 'warmup').default(1),
+    /** Tools offered with every chat request (docs/agents.md). */
+    tools: toolsSchema.optional(),
   }).strict(),
   decoding: z.object({
     temperature: z.number().nonnegative('temperature must not be negative').default(0),
@@ -120,6 +128,11 @@ export const contractSchema = z.object({
   if (c.workload.outputTokens === 'corpus' && synthetic) {
     ctx.addIssue({ code: 'custom', path: ['workload', 'outputTokens'], message: '"corpus" needs a jsonl or sharegpt corpus' });
   }
+  if (c.workload.tools !== undefined) {
+    if (c.server.endpoint !== 'chat') ctx.addIssue({ code: 'custom', path: ['workload', 'tools'], message: 'tools need server.endpoint chat' });
+    if (c.decoding.ignoreEos) ctx.addIssue({ code: 'custom', path: ['decoding', 'ignoreEos'], message: 'a request with tools ends when its call is complete: set ignoreEos false' });
+  }
+  if (c.slo.toolCallValid === true && c.workload.tools === undefined) ctx.addIssue({ code: 'custom', path: ['slo', 'toolCallValid'], message: 'the toolCallValid SLO needs workload.tools' });
   const priced = c.hardware.gpuHourlyUsd !== undefined;
   if (priced && c.hardware.priceAsOf === undefined) ctx.addIssue({ code: 'custom', path: ['hardware', 'priceAsOf'], message: 'a price needs the date it was taken (priceAsOf)' });
   if (c.hardware.utilisation !== undefined && c.hardware.utilisationAsOf === undefined) {

@@ -6,10 +6,11 @@
  * The resolved contract freezes what was found: hashes and the tokenizer used.
  */
 import { basename } from 'node:path';
-import type { CellKey, TokenizerInfo } from '../core/index.js';
+import { createHash } from 'node:crypto';
+import { type CellKey, type TokenizerInfo, type ToolsSpec, canonicalJson } from '../core/index.js';
 import { type SweepSpecInput, levelOrder, requestsFor, sweepSpecSchema } from '../runner/index.js';
 import {
-  type CellSpec, type Corpus, type TokenCounter, buildCellPrompts, expandMatrix, loadCorpus, readTrace, replayParts, resolveTokenizer,
+  type CellSpec, type Corpus, type TokenCounter, buildCellPrompts, expandMatrix, loadCorpus, loadTools, readTrace, replayParts, resolveTokenizer,
 } from '../workload/index.js';
 import type { Contract } from './contract-schema.js';
 import { ContractError } from './errors.js';
@@ -33,6 +34,8 @@ export interface PrepareOptions {
   /** Unique per run: salts cold prompts so no run shares a prefix with another. */
   runId: string;
   command: string;
+  /** The contract's tools once read (set by prepareCells). */
+  tools?: ToolsSpec | null;
 }
 
 function checkHash(field: string, declared: string | undefined, actual: string, path: string): void {
@@ -49,9 +52,21 @@ async function tokenizerOf(c: Contract, opts: PrepareOptions): Promise<{ counter
   return { counter, resolved };
 }
 
+/** The contract's tools, read and checked (every schema compiled); a file's hash checked against the contract's. */
+async function toolsOf(c: Contract): Promise<{ tools: ToolsSpec | null; resolved: Contract }> {
+  const t = c.workload.tools;
+  if (t === undefined) return { tools: null, resolved: c };
+  const tools = await loadTools(t.kind === 'builtin' ? String(t.count) : t.path, t.choice);
+  if (t.kind === 'builtin') return { tools, resolved: c };
+  const sha256 = createHash('sha256').update(canonicalJson(tools.tools)).digest('hex');
+  checkHash('workload.tools.sha256', t.sha256, sha256, t.path);
+  return { tools, resolved: { ...c, workload: { ...c.workload, tools: { ...t, sha256 } } } };
+}
+
 /** Fields every cell's sweep spec shares. */
 function baseSpec(c: Contract, opts: PrepareOptions): Omit<SweepSpecInput, 'arrival' | 'outputTokens' | 'promptTokens' | 'cache'> {
   return {
+    tools: opts.tools ?? null,
     url: opts.url, apiKey: opts.apiKey, model: c.model.name, endpoint: c.server.endpoint,
     levels: c.load.levels, requestsPerLevel: c.workload.requestsPerLevel, warmup: c.workload.warmup,
     thinking: c.thinking === 'on', forceLength: c.decoding.ignoreEos, temperature: c.decoding.temperature, topP: c.decoding.topP,
@@ -79,7 +94,9 @@ async function prepareTrace(c: Contract, pattern: Extract<Contract['load']['patt
 }
 
 /** Resolves the contract and builds every cell's sweep spec with its prompts. */
-export async function prepareCells(c: Contract, opts: PrepareOptions): Promise<PreparedRun> {
+export async function prepareCells(given: Contract, givenOpts: PrepareOptions): Promise<PreparedRun> {
+  const { tools, resolved: c } = await toolsOf(given);
+  const opts = { ...givenOpts, tools };
   const { counter, resolved: tokenizer } = await tokenizerOf(c, opts);
   if (c.load.pattern.kind === 'trace') return prepareTrace(c, c.load.pattern, counter, tokenizer, opts);
   const p = c.workload.prompts;

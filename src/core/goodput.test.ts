@@ -67,7 +67,28 @@ describe('SLO schema', () => {
     expect(bad.error?.issues[0]?.path).toEqual(['ttftMs', 'p']);
     expect(bad.error?.issues[0]?.message).toBe('p must be at most 100');
     expect(sloSchema.safeParse({ ttftMs: { p: 95, max: -1 } }).error?.issues[0]?.message).toBe('max must be a positive number of ms');
-    expect(sloSchema.safeParse({}).error?.issues[0]?.message).toBe('give at least one of ttftMs, tpotMs, e2eMs, ttftFromScheduleMs, e2eFromScheduleMs');
+    expect(sloSchema.safeParse({}).error?.issues[0]?.message).toBe('give at least one of ttftMs, tpotMs, e2eMs, ttftFromScheduleMs, e2eFromScheduleMs, toolCallValid');
     expect(sloSchema.safeParse({ ttft: { p: 95, max: 1 } }).error?.issues[0]?.code).toBe('unrecognized_keys');
+  });
+});
+
+describe('the toolCallValid SLO', () => {
+  const withCalls = (verdict: 'valid' | 'invalid' | 'unparsed' | 'missing' | 'none') => ({
+    ...ok(100), toolCalls: { required: verdict === 'missing', calls: verdict === 'none' || verdict === 'missing' ? 0 : 1, names: [], firstNs: null, argumentsDoneNs: null, argumentTokens: 0, verdict, problem: null },
+  });
+  const slo = sloSchema.parse({ toolCallValid: true });
+  it('misses a request whose calls did not all parse and validate, or whose required call never came', () => {
+    expect(judgeRequest(withCalls('valid'), slo)).toEqual({ met: true, missed: [] });
+    expect(judgeRequest(withCalls('none'), slo)).toEqual({ met: true, missed: [] });
+    for (const v of ['invalid', 'unparsed', 'missing'] as const) expect(judgeRequest(withCalls(v), slo)).toEqual({ met: false, missed: ['toolCallValid'] });
+    expect(describeSlo(slo)).toBe('every tool call valid');
+  });
+  it('lowers level goodput by exactly the requests that missed it, and the level no longer holds', () => {
+    const rs = [withCalls('valid'), withCalls('valid'), withCalls('invalid'), withCalls('unparsed')];
+    const g = levelGoodput(rs, slo, 1000);
+    expect(g).toMatchObject({ requests: 4, met: 2, share: 0.5, requestsPerS: 2, holds: false });
+    expect(g.missed.toolCallValid).toBe(2);
+    expect(levelGoodput(rs.slice(0, 2), slo, 1000).holds).toBe(true);
+    expect(levelGoodput(rs, sloSchema.parse({ ttftMs: { p: 50, max: 250 } }), 1000).missed.toolCallValid).toBeUndefined();
   });
 });

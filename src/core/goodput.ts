@@ -28,6 +28,8 @@ export const levelGoodputSchema = z.object({
     ttftMs: z.number().int(), tpotMs: z.number().int(), e2eMs: z.number().int(), failed: z.number().int(),
     /** Present when the SLOs name a from-schedule metric. */
     ttftFromScheduleMs: z.number().int().optional(), e2eFromScheduleMs: z.number().int().optional(),
+    /** Requests whose tool calls did not all parse and validate (absent without a toolCallValid SLO). */
+    toolCallValid: z.number().int().optional(),
   }),
   /** Requests meeting every SLO per second of the level's duration. */
   requestsPerS: z.number().nonnegative(),
@@ -69,6 +71,7 @@ export function levelGoodput(records: readonly RequestRecord[], slo: Slo, durati
   const missed: LevelGoodput['missed'] = {
     ttftMs: 0, tpotMs: 0, e2eMs: 0, failed: 0,
     ...(slo.ttftFromScheduleMs ? { ttftFromScheduleMs: 0 } : {}), ...(slo.e2eFromScheduleMs ? { e2eFromScheduleMs: 0 } : {}),
+    ...(slo.toolCallValid === true ? { toolCallValid: 0 } : {}),
   };
   let met = 0;
   let tokens = 0;
@@ -102,7 +105,7 @@ export function levelGoodput(records: readonly RequestRecord[], slo: Slo, durati
     requestsPerS: seconds > 0 ? met / seconds : 0,
     tokensPerS: seconds > 0 ? tokens / seconds : 0,
     checks,
-    holds: measured.length > 0 && failures === 0 && checks.every((c) => c.holds),
+    holds: measured.length > 0 && failures === 0 && checks.every((c) => c.holds) && (missed.toolCallValid ?? 0) === 0,
     quality: { floor: slo.qualityFloor ?? null, status: 'not-measured' },
   };
 }

@@ -9,6 +9,8 @@ import {
   chunkGapsMs, e2eMs, itlPerTokenMs, perRequestTokS, sendLagMs, tokensPerChunk, tpotMs, ttfaMs, ttftMs,
 } from './request-metrics.js';
 import { steadyWindow } from './steady-state.js';
+import { summarizeStructured } from './structured-summary.js';
+import { summarizeToolCalls } from './tool-call-summary.js';
 import { type Spread, judgeClientBound } from './client-bound.js';
 
 export interface LevelInput {
@@ -131,6 +133,8 @@ export function summarizeLevel(input: LevelInput): LevelResult {
   const burstStart = levelStartOf(measured);
   const split = (burst: boolean) => percentiles(collect(ok.filter((r) => (r.targetSendNs === burstStart) === burst), ttftMs), [50, 99]);
 
+  const toolCalls = summarizeToolCalls(input.records);
+  const structured = summarizeStructured(input.records);
   return {
     concurrency: input.concurrency,
     requests: measured.length,
@@ -170,5 +174,7 @@ export function summarizeLevel(input: LevelInput): LevelResult {
     promptTokens: { mean: mean(collect(ok, (r) => r.promptTokens)) },
     clientBound,
     gpuMemMiB: input.gpu,
+    ...(toolCalls === null ? {} : { toolCalls }),
+    ...(structured === null ? {} : { structured }),
   };
 }

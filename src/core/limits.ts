@@ -36,6 +36,11 @@ export const LIMITS = {
   repeats: { max: 20, what: 'runs of one contract in one result (goodput run --repeats)' },
   chunkTokens: { max: 256, what: 'tokens one stream chunk carries (a recorded chunk above it cannot have been streamed)' },
   streamTokS: { max: 20_000, what: 'tokens per second one stream decodes (a recorded stream faster than it cannot have been measured)' },
+  tools: { max: 128, what: 'tools offered with one request' },
+  toolDefinitionBytes: { max: 64 * 1024, what: 'bytes of one tool definition, its JSON schema included' },
+  toolCallsPerResponse: { max: 32, what: 'tool calls read from one response' },
+  toolArgumentBytes: { max: 256 * 1024, what: 'bytes of tool-call arguments kept from one response' },
+  responseSchemaBytes: { max: 64 * 1024, what: 'bytes of the JSON schema a structured-output workload sends' },
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

@@ -4,7 +4,7 @@
  * `cell`, the matrix cell the request belonged to (0 when there is no matrix).
  */
 import { z } from 'zod';
-import { RECORD_BOUNDS } from './limits.js';
+import { LIMITS, RECORD_BOUNDS } from './limits.js';
 import type { RequestRecord } from './record.js';
 
 const B = RECORD_BOUNDS;
@@ -56,6 +56,22 @@ const recordFields = z.object({
   session: z.object({ id: z.number().int().nonnegative().max(B.levelRecords), turn: z.number().int().nonnegative().max(64) }).optional(),
   requestId: z.string().max(256).optional(),
   client: z.string().max(128).optional(),
+  toolCalls: z.object({
+    required: z.boolean(),
+    calls: z.number().int().nonnegative().max(LIMITS.toolCallsPerResponse.max),
+    names: z.array(z.string().max(256)).max(LIMITS.toolCallsPerResponse.max),
+    firstNs: ns.nullable(),
+    argumentsDoneNs: ns.nullable(),
+    argumentTokens: z.number().nonnegative(),
+    verdict: z.enum(['valid', 'invalid', 'unparsed', 'missing', 'none']),
+    problem: z.string().max(1024).nullable(),
+  }).strict().optional(),
+  requestBodyBytes: z.number().int().nonnegative().max(LIMITS.requestBodyBytes.max).optional(),
+  structured: z.object({
+    schema: z.boolean(),
+    verdict: z.enum(['valid', 'invalid', 'unparsed']).nullable(),
+    problem: z.string().max(1024).nullable(),
+  }).strict().optional(),
   /** Matrix cell index (goodput run); absent in files written by goodput sweep. */
   cell: z.number().int().nonnegative().max(1_000_000).optional(),
 });

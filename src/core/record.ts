@@ -44,6 +44,45 @@ export type NotSentCode = 'ERR_REQUEST_BODY_LIMIT' | 'ERR_REQUEST_BODY';
 
 export type OutcomeKind = Outcome['kind'];
 
+/**
+ * What became of the tool calls a request asked for: `valid` (every call's arguments parse as JSON
+ * and validate against its tool's schema), `invalid` (they parse, a schema check fails), `unparsed`
+ * (arguments that are not JSON, an unknown tool, or a call cut off), `missing` (a call was required
+ * and none came), `none` (tool_choice auto and the model answered in text).
+ */
+export type ToolCallVerdict = 'valid' | 'invalid' | 'unparsed' | 'missing' | 'none';
+
+/** The tool calls of a request sent with tools; instants in ns of the client clock. */
+export interface ToolCallRecord {
+  /** tool_choice was `required` or a named tool: no call is a miss. */
+  required: boolean;
+  /** Calls in the answer. */
+  calls: number;
+  /** Their function names, in order (sanitised, bounded). */
+  names: string[];
+  /** First chunk carrying tool-call data (a name or argument text): the end of time to first tool-call token. */
+  firstNs: number | null;
+  /** Last chunk carrying argument text: the arguments were complete. */
+  argumentsDoneNs: number | null;
+  /** Tokens of the chunks that carried tool-call data. */
+  argumentTokens: number;
+  verdict: ToolCallVerdict;
+  /** Why, when not valid: the first parse or schema problem, in words. */
+  problem: string | null;
+}
+
+/**
+ * A structured-output request: whether it was sent with the JSON schema (or is one of the plain
+ * controls the level compares against), and whether its answer parses and validates.
+ */
+export interface StructuredRecord {
+  /** Sent with the schema; false: a control request of the same workload without it. */
+  schema: boolean;
+  /** null for a control. */
+  verdict: 'valid' | 'invalid' | 'unparsed' | null;
+  problem: string | null;
+}
+
 export interface RequestRecord {
   /** Sequence number within its level (warm-ups included). */
   seq: number;
@@ -96,6 +135,12 @@ export interface RequestRecord {
   session?: { id: number; turn: number };
   /** The id sent as `X-Request-Id` (and the engine's own header), to join a server's per-request log; absent in older records. */
   requestId?: string;
+  /** Requests sent with tools: what became of the calls. Absent otherwise. */
+  toolCalls?: ToolCallRecord;
+  /** Session turns: bytes of the request body sent (grows with the history a chat session resends; a Responses continuation's does not). Absent otherwise. */
+  requestBodyBytes?: number;
+  /** Structured-output runs: the schema's verdict on the answer. Absent otherwise. */
+  structured?: StructuredRecord;
   /** Which client sent it when its level was split over several (e.g. "thread 2", "worker gpu-box-1"); absent when one did. */
   client?: string;
   /**

@@ -16,6 +16,18 @@ export function ttfaMs(r: RequestRecord): number | null {
   return r.firstAnswerNs === null ? null : (r.firstAnswerNs - r.sendNs) / NS_PER_MS;
 }
 
+/** Send → first chunk carrying tool-call data (a function name or argument text), ms; null without a tool call. */
+export function toolTtftMs(r: RequestRecord): number | null {
+  const t = r.toolCalls?.firstNs ?? null;
+  return t === null ? null : (t - r.sendNs) / NS_PER_MS;
+}
+
+/** First tool-call chunk → last chunk with argument text (the arguments complete), ms; null without arguments. */
+export function toolArgumentsMs(r: RequestRecord): number | null {
+  const c = r.toolCalls;
+  return c === undefined || c.firstNs === null || c.argumentsDoneNs === null ? null : (c.argumentsDoneNs - c.firstNs) / NS_PER_MS;
+}
+
 /** Send → end of stream, ms. */
 export function e2eMs(r: RequestRecord): number | null {
   return r.endNs === null ? null : (r.endNs - r.sendNs) / NS_PER_MS;

@@ -12,6 +12,8 @@ import { rawRecordSchema } from './record-schema.js';
 import { LIMITS, limitMessage } from './limits.js';
 import { sloSchema } from './slo.js';
 import { sessionSummarySchema } from './session-summary.js';
+import { structuredSummarySchema } from './structured-summary.js';
+import { toolCallSummarySchema } from './tool-call-summary.js';
 import { seriesPointSchema } from './utilisation.js';
 import { gpuLevelSchema, serverMetricsRunSchema, serverTruthSchema } from './telemetry-schema.js';
 
@@ -153,9 +155,15 @@ export const levelResultSchema = z.object({
   replaySeries: z.array(seriesPointSchema).optional(),
   /** Goodput against the run's SLOs; null when the run had none. */
   goodput: levelGoodputSchema.nullable().optional(),
+  /** Requests sent with tools: parse and validity rates, time to first tool-call token, argument times (absent otherwise). */
+  toolCalls: toolCallSummarySchema.optional(),
+  /** Structured-output runs: the answers' validity against the schema and the latency cost against plain controls (absent otherwise). */
+  structured: structuredSummarySchema.optional(),
 });
 
 export const warningSchema = z.object({ code: z.string(), message: z.string() });
+
+const sha256Inline = z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 (64 lowercase hex digits)');
 
 export const runSchema = z.object({
   url: z.string(),
@@ -174,7 +182,7 @@ export const runSchema = z.object({
     /** Sampling values sent with every request besides temperature and seed, so engine defaults never differ. */
     sampling: z.record(z.string(), z.number()).optional(),
   }).nullable(),
-  endpoint: z.enum(['chat', 'completions']),
+  endpoint: z.enum(['chat', 'completions', 'responses']),
   outputTokens: z.number().int().positive(),
   forceLength: z.boolean(),
   promptTokens: z.number().int().positive(),
@@ -198,6 +206,18 @@ export const runSchema = z.object({
   status: z.enum(['complete', 'stopped', 'server-failed']),
   stopReason: z.string().nullable(),
   toolVersion: z.string(),
+  /** The tools offered with every request and the tool_choice; absent when none were. */
+  tools: z.object({
+    /** "built-in 64", or the file's name. */
+    label: z.string(),
+    count: z.number().int().positive(),
+    /** auto, required, or the name of the tool every request must call. */
+    choice: z.string(),
+    /** sha256 of the tool definitions as sent (canonical JSON). */
+    sha256: sha256Inline,
+  }).optional(),
+  /** The JSON schema every answer was asked to match, and the share of plain control requests; absent when none was. */
+  responseSchema: z.object({ label: z.string(), name: z.string(), control: z.number(), sha256: sha256Inline }).optional(),
   /** What the server's metrics endpoint offered, found once at the start; null when scraping was off (absent in earlier results). */
   serverMetrics: serverMetricsRunSchema.nullable().optional(),
   /** This run's place in its declared repeat set (goodput run --repeats N): index 1..N and the set's random id. */

@@ -29,6 +29,8 @@ export const sessionSummarySchema = z.object({
     tpotMs: p50p95,
     promptTokensMean: z.number().nullable(),
     cachedPromptTokensMean: z.number().nullable(),
+    /** Mean request body bytes: grows with the history a chat session resends, stays flat on the Responses API (absent in earlier results). */
+    requestBodyBytesMean: z.number().nullable().optional(),
   })),
 });
 export type SessionSummary = z.infer<typeof sessionSummarySchema>;
@@ -66,6 +68,7 @@ export function summarizeSessions(records: readonly RequestRecord[], planned: re
         ttftMs: spread(present(ok.map(ttftMs))), tpotMs: spread(present(ok.map(tpotMs))),
         promptTokensMean: meanOf(present(ok.map((r) => r.promptTokens))),
         cachedPromptTokensMean: meanOf(present(ok.map((r) => r.cachedPromptTokens))),
+        requestBodyBytesMean: meanOf(present(ok.map((r) => r.requestBodyBytes ?? null))),
       };
     }),
   };

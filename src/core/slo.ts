@@ -25,18 +25,26 @@ export const sloSchema = z.object({
   /** TTFT and e2e from each request's scheduled send (open loops: what a user due at that moment waits, our send lag included). */
   ttftFromScheduleMs: sloTargetSchema.optional(),
   e2eFromScheduleMs: sloTargetSchema.optional(),
+  /** Every tool call a request makes parses and validates against its tool's schema (and a required call is made). */
+  toolCallValid: z.boolean({ error: 'toolCallValid must be true or false' }).optional(),
   /** Minimum quality score (0..1). Recorded; judged once a quality score is measured. */
   qualityFloor: z.number().min(0, 'qualityFloor must be 0..1').max(1, 'qualityFloor must be 0..1').optional(),
-}).strict().refine((s) => SLO_METRICS.some((m) => s[m] !== undefined), {
-  message: 'give at least one of ttftMs, tpotMs, e2eMs, ttftFromScheduleMs, e2eFromScheduleMs',
+}).strict().refine((s) => SLO_METRICS.some((m) => s[m] !== undefined) || s.toolCallValid === true, {
+  message: 'give at least one of ttftMs, tpotMs, e2eMs, ttftFromScheduleMs, e2eFromScheduleMs, toolCallValid',
 });
 
 export type SloTarget = z.infer<typeof sloTargetSchema>;
 export type Slo = z.infer<typeof sloSchema>;
 
 
-/** Why a request missed: a metric over its limit, or the request failed. */
-export type SloMiss = SloMetric | 'failed';
+/** Why a request missed: a metric over its limit, a tool call that did not validate, or the request failed. */
+export type SloMiss = SloMetric | 'toolCallValid' | 'failed';
+
+/** True when a request sent with tools made every call it had to, each parsing and validating. */
+export function toolCallsValid(r: RequestRecord): boolean {
+  const v = r.toolCalls?.verdict;
+  return v === undefined || v === 'valid' || v === 'none';
+}
 
 /** The verdict on one request. */
 export interface RequestVerdict {
@@ -69,6 +77,7 @@ export function judgeRequest(r: RequestRecord, slo: Slo): RequestVerdict {
     const v = sloValue(r, metric);
     if (v !== null && v > target.max) missed.push(metric);
   }
+  if (slo.toolCallValid === true && !toolCallsValid(r)) missed.push('toolCallValid');
   return { met: missed.length === 0, missed };
 }
 
@@ -79,6 +88,7 @@ export function describeSlo(slo: Slo): string {
     const t = slo[m];
     return t === undefined ? [] : [`${names[m]} p${t.p} ≤ ${t.max} ms`];
   });
+  if (slo.toolCallValid === true) parts.push('every tool call valid');
   if (slo.qualityFloor !== undefined) parts.push(`quality ≥ ${slo.qualityFloor} (not yet measured)`);
   return parts.join(', ');
 }

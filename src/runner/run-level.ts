@@ -9,7 +9,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import { type LevelLoad, type RequestRecord, isOk, splitConcurrency, splitRequests } from '../core/index.js';
-import { type Clock, type RequestSpec, type StreamingClient, answerOf } from '../client/index.js';
+import { type Clock, type RequestSpec, type StreamingClient, answerOf, responseIdOf } from '../client/index.js';
 import { type PromptItem, type SessionsSource, arrivalOps, promptFor, sessionUserText } from '../workload/index.js';
 import { levelLoad } from './level-load.js';
 import { runOpenLoop } from './open-loop.js';
@@ -133,8 +133,13 @@ function requestSpec(ctx: LevelContext, seq: number, given?: PromptItem): Reques
     // A cold run also asks the engine's own switch (cache_salt, cache_prompt: false) to keep the prefix cache cold.
     ...(spec.cache === 'cold' ? { cacheSalt: salt } : {}),
     ...(spec.topP === null ? {} : { topP: spec.topP }),
+    ...(spec.tools === null ? {} : { tools: spec.tools }),
+    ...(spec.responseSchema === null ? {} : { structured: { spec: spec.responseSchema, control: isControl(seq, spec.responseSchema.control) } }),
   };
 }
+
+/** Request `seq` is a plain control of a structured-output level: the control share spread evenly over the sequence. */
+export const isControl = (seq: number, share: number): boolean => Math.floor((seq + 1) * share) > Math.floor(seq * share);
 
 /** Waits `ms`, or less when the signal stops the run. */
 function pause(ms: number, signal: AbortSignal): Promise<void> {
@@ -150,8 +155,9 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
  * Multi-turn sessions: at a session concurrency (C sessions at once, the next one
  * starting when one ends) or a session rate (open loop over session starts). Each
  * turn is sent with the conversation so far — earlier user messages and the
- * model's own answers — after the session's think time; a turn that fails ends its
- * session (the next turn would need its answer).
+ * model's own answers — after the session's think time, or, on the Responses API,
+ * only the new message with `previous_response_id` (the server keeps the rest);
+ * a turn that fails ends its session (the next turn would need its answer).
  */
 async function runSessions(ctx: LevelContext, src: SessionsSource, startNs: number, signal: AbortSignal, finish: (r: RequestRecord) => void): Promise<void> {
   // Shares number their turns apart: share i of n sends seq i, i + n, i + 2n…
@@ -161,6 +167,8 @@ async function runSessions(ctx: LevelContext, src: SessionsSource, startNs: numb
   const runSession = async (id: number, firstTargetNs: number): Promise<Pick<RequestRecord, 'endNs'>> => {
     const session = src.sessions[id] as SessionsSource['sessions'][number];
     const history: Array<{ role: 'user' | 'assistant'; content: string }> = [];
+    const stateful = ctx.spec.endpoint === 'responses';
+    let previous: string | undefined;
     let targetSendNs = firstTargetNs;
     let endNs: number | null = null;
     for (const [turn, t] of session.turns.entries()) {
@@ -171,12 +179,19 @@ async function runSessions(ctx: LevelContext, src: SessionsSource, startNs: numb
       if (signal.aborted) break;
       const user = sessionUserText(session, id, turn, levelSalt(ctx));
       const seq = nextSeq();
-      const spec: RequestSpec = { ...requestSpec(ctx, seq, { text: user, outputTokens: t.o }), history: [...history], keepAnswer: true };
+      // Responses: the server keeps the conversation; only the new message is sent, continuing the last answer.
+      const spec: RequestSpec = stateful
+        ? { ...requestSpec(ctx, seq, { text: user, outputTokens: t.o }), ...(previous === undefined ? {} : { previousResponseId: previous }) }
+        : { ...requestSpec(ctx, seq, { text: user, outputTokens: t.o }), history: [...history], keepAnswer: true };
       const r = await ctx.client.send(spec, { seq, concurrency: ctx.concurrency, warmup: false, targetSendNs, session: { id, turn } }, signal);
       finish(r);
       endNs = r.endNs;
       if (!isOk(r)) break;
-      history.push({ role: 'user', content: user }, { role: 'assistant', content: answerOf(r) ?? '' });
+      if (stateful) {
+        previous = responseIdOf(r);
+        // A stateful turn whose answer named no response id cannot be continued.
+        if (previous === undefined) break;
+      } else history.push({ role: 'user', content: user }, { role: 'assistant', content: answerOf(r) ?? '' });
     }
     return { endNs: endNs ?? ctx.clock() };
   };

@@ -3,7 +3,7 @@
  * yielding the type, the defaults and the messages that name the bad field.
  */
 import { z } from 'zod';
-import { DEFAULT_CLIENT_BUDGET_MS, arrivalSchema, levelsSchema, limitedCount, limitedInt, sloSchema, urlCredentialProblem } from '../core/index.js';
+import { DEFAULT_CLIENT_BUDGET_MS, arrivalSchema, levelsSchema, limitedCount, limitedInt, responseSchemaSpecSchema, sloSchema, toolsSpecSchema, urlCredentialProblem } from '../core/index.js';
 import { arrivalOps, promptSourceSchema, turnsOf } from '../workload/index.js';
 import { GPU_SOURCE_CHOICES } from '../telemetry/index.js';
 import { ENGINE_CHOICES, type EngineChoice } from '../client/index.js';
@@ -15,7 +15,8 @@ export const sweepSpecSchema = z.object({
   apiKey: z.string().min(1).optional(),
   /** Model id; the first one the server lists when omitted. */
   model: z.string().min(1).optional(),
-  endpoint: z.enum(['chat', 'completions']).default('chat'),
+  /** chat, completions, or responses (the OpenAI Responses API; sessions continue with previous_response_id). */
+  endpoint: z.enum(['chat', 'completions', 'responses']).default('chat'),
   /** The engine's dialect, or 'auto' to detect it from cheap GETs (README: Engines). */
   engine: z.enum(ENGINE_CHOICES as [EngineChoice, ...EngineChoice[]], { error: `engine must be one of ${ENGINE_CHOICES.join(', ')}` }).default('auto'),
   /**
@@ -39,6 +40,10 @@ export const sweepSpecSchema = z.object({
     z.object({ kind: z.literal('approximate') }).strict(),
     z.object({ kind: z.literal('file'), path: z.string().min(1) }).strict(),
   ], { error: (iss) => (iss.code === 'invalid_union' ? 'tokenizer kind must be auto, approximate or file' : undefined) }).default({ kind: 'auto' }),
+  /** Tools offered with every chat request and the tool_choice; each answer's calls are judged (docs/agents.md). */
+  tools: toolsSpecSchema.nullable().default(null),
+  /** A JSON schema every chat answer must match, with the share of plain control requests (docs/agents.md). */
+  responseSchema: responseSchemaSpecSchema.nullable().default(null),
   /** Latency objectives; each level then reports its goodput. */
   slo: sloSchema.nullable().default(null),
   outputTokens: limitedInt('outputTokens', 'output tokens').default(256),
@@ -83,10 +88,21 @@ export const sweepSpecSchema = z.object({
 }).superRefine((spec, ctx) => {
   const ops = arrivalOps(spec.arrival);
   if (spec.prompts.kind === 'sessions') {
-    if (spec.endpoint !== 'chat') ctx.addIssue({ code: 'custom', path: ['endpoint'], message: 'sessions are conversations: they need the chat endpoint' });
+    if (spec.endpoint === 'completions') ctx.addIssue({ code: 'custom', path: ['endpoint'], message: 'sessions are conversations: they need the chat or responses endpoint' });
     if (spec.arrival.kind !== 'concurrency' && spec.arrival.kind !== 'rate') ctx.addIssue({ code: 'custom', path: ['arrival', 'kind'], message: 'sessions start at a session concurrency or a session rate' });
     if (spec.warmup !== 0) ctx.addIssue({ code: 'custom', path: ['warmup'], message: 'sessions run no warm-ups' });
   }
+  if (spec.tools !== null) {
+    if (spec.endpoint === 'completions') ctx.addIssue({ code: 'custom', path: ['tools'], message: 'tools need the chat or responses endpoint' });
+    // A forced length (ignore_eos, min_tokens) would make the model write on past its call.
+    if (spec.forceLength) ctx.addIssue({ code: 'custom', path: ['forceLength'], message: 'a request with tools ends when its call is complete: forceLength must be false' });
+  }
+  if (spec.responseSchema !== null) {
+    if (spec.endpoint === 'completions') ctx.addIssue({ code: 'custom', path: ['responseSchema'], message: 'a JSON schema for the answer needs the chat or responses endpoint' });
+    if (spec.forceLength) ctx.addIssue({ code: 'custom', path: ['forceLength'], message: 'an answer to a JSON schema ends when its JSON is complete: forceLength must be false' });
+    if (spec.prompts.kind === 'sessions') ctx.addIssue({ code: 'custom', path: ['responseSchema'], message: 'sessions carry text answers turn to turn' });
+  }
+  if (spec.slo?.toolCallValid === true && spec.tools === null) ctx.addIssue({ code: 'custom', path: ['slo', 'toolCallValid'], message: 'the toolCallValid SLO needs tools' });
   // Trace prompts are matched to the trace's send offsets by position: a warm-up would shift every one.
   if (spec.prompts.kind === 'trace' && spec.warmup !== 0) ctx.addIssue({ code: 'custom', path: ['warmup'], message: 'a trace replay runs no warm-ups (they would shift its recorded schedule)' });
   spec.levels.forEach((level, i) => {

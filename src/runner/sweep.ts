@@ -3,10 +3,11 @@
  * Preflight, then each level in ascending order — warm-up, measured requests,
  * summary — emitting typed events the terminal, files and stores subscribe to.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { type EventLoopUtilization, performance } from 'node:perf_hooks';
 import {
-  type LevelResult, type RequestRecord, SCHEMA_VERSION, SHORT_OUTPUT_TOKENS, type SweepResult, type Warning, buildCards, sharesLoad,
+  type LevelResult, type RequestRecord, type RunInfo, SCHEMA_VERSION, SHORT_OUTPUT_TOKENS, type SweepResult, type ToolsSpec, type Warning, buildCards,
+  canonicalJson, sharesLoad, toolChoiceLabel,
 } from '../core/index.js';
 import { type Clock, type Dialect, type DialectKind, type StreamingClient, createStreamingClient, monotonicNs, preflight, resolveTarget } from '../client/index.js';
 import { checkContext } from './context-check.js';
@@ -96,6 +97,12 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
   if (spec.thinking) warn({ code: 'thinking-on', message: 'thinking is on: reasoning tokens are counted, and results are not comparable with thinking-off runs' });
   const engine = await resolveEngine(target, spec.engine, { model: pre.model, endpoint: spec.endpoint, thinking: spec.thinking, forceLength: spec.forceLength });
   const { dialect } = engine;
+  if (spec.endpoint === 'responses' && dialect.api.paths.responses === null) {
+    throw new SweepError('bad-input', `endpoint responses: ${dialect.label} has no Responses API (/v1/responses); use --endpoint chat`);
+  }
+  if (spec.endpoint === 'responses' && spec.forceLength) {
+    warn({ code: 'cannot-force-length', message: 'the Responses API has no ignore_eos or min_tokens: actual lengths are checked and requests that end short are flagged' });
+  }
   checkContext(spec, engine.context);
   emit({
     kind: 'engine', name: dialect.engine, label: dialect.label, version: engine.version, dialect: dialect.kind, source: engine.source, evidence: engine.evidence,
@@ -215,6 +222,8 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
       hourlyCostUsd: spec.hourlyCostUsd, baselineRateUsdPer1M: spec.baselineRateUsdPer1M, gpuLabel: spec.gpuLabel,
       command: spec.command, startedAt, endedAt: new Date().toISOString(), status, stopReason, toolVersion: TOOL_VERSION,
       serverMetrics: telemetry.serverMetrics,
+      ...(spec.tools === null ? {} : { tools: toolsInfo(spec.tools) }),
+      ...(spec.responseSchema === null ? {} : { responseSchema: { label: spec.responseSchema.label, name: spec.responseSchema.name, control: spec.responseSchema.control, sha256: sha256Of(spec.responseSchema.schema) } }),
     },
     warnings,
     levels,
@@ -222,3 +231,10 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
     cards: buildCards({ levels, hourlyCostUsd: spec.hourlyCostUsd, baselineRateUsdPer1M: spec.baselineRateUsdPer1M, gpuLabel: spec.gpuLabel }),
   };
 }
+
+/** What the result records of the tools offered: label, count, choice and the definitions' hash. */
+function toolsInfo(t: ToolsSpec): NonNullable<RunInfo['tools']> {
+  return { label: t.label, count: t.tools.length, choice: toolChoiceLabel(t.choice), sha256: sha256Of(t.tools) };
+}
+
+const sha256Of = (v: unknown): string => createHash('sha256').update(canonicalJson(v)).digest('hex');

@@ -15,10 +15,13 @@ import { sendError } from './http-util.js';
 import { logprobsDecorator } from './logprobs-format.js';
 import { prefixBlockKeys, type PrefixCache } from './prefix-cache.js';
 import type { SimProfile } from './profile-schema.js';
-import { chatRequestSchema, completionRequestSchema, messagesText, promptWords, thinkingOff } from './request-schema.js';
+import { type ChatRequest, chatRequestSchema, completionRequestSchema, messagesText, promptWords, thinkingOff } from './request-schema.js';
+import { answerPieces, answerSchemaOf } from './answer-schema.js';
+import { planToolCall } from './tool-call-plan.js';
 import type { ResponseFormat, ResponseIdentity } from './response-format.js';
 import { emissionCount } from './sequence.js';
-import { tokenize } from './tokenizer.js';
+import { outputText, tokenize } from './tokenizer.js';
+import { RESPONSES_ROUTE, type ResponseStore } from './responses-route.js';
 import { firstProblem } from './zod-issues.js';
 
 /** Everything a generation request needs from the running server. */
@@ -28,6 +31,13 @@ export interface SimRuntime extends RunContext {
   faultPicker: FaultPicker;
   /** The engine the simulator plays: request rules, formats, overload answer. */
   dialect: SimDialect;
+  /** Answers of the Responses API kept for `previous_response_id`. */
+  responses: ResponseStore;
+  /**
+   * Tool calls and JSON answers made so far: invalid and malformed ones are spread evenly over these
+   * counts (not over all requests), so a level that mixes kinds still sees the configured shares.
+   */
+  answers: { toolCalls: number; json: number };
   /** Kills the server the way a crashed process dies. */
   die(): void;
 }
@@ -37,7 +47,7 @@ export const WARMUP_HEADER = 'x-goodput-warmup';
 
 /** A parsed generation body: the keys the planner reads, the prompt and its reasoning budget. */
 type Parsed =
-  | { ok: true; body: GenerationKeys & { model: string }; words: string[]; reasoningTokens: number }
+  | { ok: true; body: GenerationKeys & { model: string }; words: string[]; reasoningTokens: number; chat?: ChatRequest }
   | { ok: false; error: z.ZodError };
 
 /** One generation endpoint; it owns its body schema, prompt and response format. */
@@ -49,6 +59,8 @@ export interface Endpoint {
   format(idn: ResponseIdentity, rt: SimRuntime): ResponseFormat;
   /** A dialect's native route (Ollama `/api/chat`): its body is translated, not normalised as a `/v1` body. */
   readonly native?: NativeRoute;
+  /** The Responses API: answers are stored by id and `previous_response_id` continues one. */
+  readonly stateful?: true;
 }
 
 const chat: Endpoint = {
@@ -59,7 +71,9 @@ const chat: Endpoint = {
     const r = chatRequestSchema.safeParse(raw);
     if (!r.success) return { ok: false, error: r.error };
     const reasoningTokens = thinkingOff(r.data) ? 0 : profile.reasoningTokens;
-    return { ok: true, body: r.data, words: tokenize(messagesText(r.data.messages)), reasoningTokens };
+    // Tool definitions are part of the prompt an engine renders, so they cost prefill like any text.
+    const tools = r.data.tools == null ? '' : ` ${JSON.stringify(r.data.tools)}`;
+    return { ok: true, body: r.data, words: tokenize(messagesText(r.data.messages) + tools), reasoningTokens, chat: r.data };
   },
   format: (idn, rt) => rt.dialect.chatFormat(idn, rt.profile),
 };
@@ -83,6 +97,9 @@ export const GENERATION_ENDPOINTS = { chat, completion } as const;
 export function nativeEndpoint(route: NativeRoute): Endpoint {
   return { ...GENERATION_ENDPOINTS[route.endpoint], native: route, format: (idn, rt) => route.format(idn, rt.profile) };
 }
+
+/** `POST /v1/responses`: the chat endpoint over the translated body, Responses events, stateful. */
+export const RESPONSES_ENDPOINT: Endpoint = { ...nativeEndpoint(RESPONSES_ROUTE), idPrefix: 'resp', promptField: 'input', stateful: true };
 
 /** The body as the played engine would read it: translated (native route), normalised, or refused. */
 function prepare(rt: SimRuntime, ep: Endpoint, raw: unknown): Normalized {
@@ -111,7 +128,14 @@ export function handleGeneration(
     const p = firstProblem(parsed.error);
     return reject(400, `${p.field}: ${p.problem}`, p.field);
   }
-  const { body, words, reasoningTokens } = parsed;
+  const { body, reasoningTokens } = parsed;
+  let words = parsed.words;
+  const previous = ep.stateful === true ? (parsed.chat as { previous_response_id?: unknown } | undefined)?.previous_response_id : undefined;
+  if (typeof previous === 'string') {
+    const context = rt.responses.get(previous);
+    if (context === undefined) return reject(400, `previous_response_id: Previous response with id '${previous.slice(0, 80)}' not found.`, 'previous_response_id');
+    words = [...context, ...words];
+  }
   if (body.model !== rt.profile.model) return reject(404, `The model \`${body.model}\` does not exist.`, 'model');
   const logprobs = logprobsDecorator(ep.kind, raw, rt.profile, words);
   if (!logprobs.ok) return reject(400, `${logprobs.param}: ${logprobs.message}`, logprobs.param);
@@ -120,14 +144,20 @@ export function handleGeneration(
     return sendError(res, overload.status, overload.message, null, overload.type);
   }
   const requestIndex = rt.stats.accepted;
+  const toolPlan = parsed.chat === undefined ? { ok: true as const, call: null } : planToolCall(rt.profile, parsed.chat, requestIndex, rt.answers.toolCalls);
+  if (!toolPlan.ok) return reject(400, `${toolPlan.param}: ${toolPlan.message}`, toolPlan.param);
+  const schema = parsed.chat === undefined || toolPlan.call !== null ? null : answerSchemaOf(parsed.chat);
   const result = planGeneration(rt.profile, {
-    body, promptWords: words, promptField: ep.promptField, reasoningTokens, requestIndex,
+    body, promptWords: words, promptField: ep.promptField, reasoningTokens, requestIndex, tool: toolPlan.call,
+    json: schema === null ? null : answerPieces(rt.profile, schema, requestIndex, rt.answers.json),
   });
   if (!result.ok) return reject(400, `${result.param}: ${result.message}`, result.param);
   // dieAfterRequests: the N-th accepted request kills the server (it is cut with the rest).
   const dieAfter = rt.profile.faults.dieAfterRequests;
   if (dieAfter !== null && requestIndex >= dieAfter) return rt.die();
   rt.stats.accepted++;
+  if (result.plan.tool !== null) rt.answers.toolCalls++;
+  if (result.plan.json !== null) rt.answers.json++;
   if (rt.stats.accepted === dieAfter) return rt.die();
   const fault = isWarm(req) ? null : rt.faultPicker.next();
   if (fault !== null) rt.stats.faults[fault]++;
@@ -137,8 +167,10 @@ export function handleGeneration(
     return;
   }
   const plan = result.plan;
-  const half = Math.floor(emissionCount(plan.outputTokens, rt.profile.tokensPerChunk) / 2);
   const idn = { id: `${ep.idPrefix}-sim-${requestIndex.toString(16).padStart(8, '0')}`, created: Math.floor(Date.now() / 1000), model: rt.profile.model };
+  // The conversation so far, for a later previous_response_id: the prompt and the answer's words.
+  if (ep.stateful === true) rt.responses.set(idn.id, [...words, ...tokenize(outputText(rt.profile.seed, requestIndex, plan.reasoningTokens, plan.outputTokens))]);
+  const half = Math.floor(emissionCount(plan.outputTokens, rt.profile.tokensPerChunk) / 2);
   const id = req.headers['x-request-id'];
   const trace = { id: typeof id === 'string' ? id.slice(0, 256) : null, receivedMs };
   const run = new GenerationRun(rt, plan, logprobs.wrap(ep.format(idn, rt)), res, arrivalMs, requestIndex, fault, half, trace);

@@ -7,6 +7,7 @@
 import type { SimProfile } from './profile-schema.js';
 import type { ChatRequest } from './request-schema.js';
 import { uniformInt } from './random.js';
+import type { ToolCallPlan } from './tool-call-plan.js';
 
 /** The keys of a generation body this module reads (chat and completions share them). */
 export type GenerationKeys = Pick<
@@ -24,7 +25,11 @@ export interface GenerationPlan {
   outputTokens: number;
   /** Leading output tokens that are reasoning. */
   reasoningTokens: number;
-  finishReason: 'stop' | 'length';
+  finishReason: 'stop' | 'length' | 'tool_calls';
+  /** The tool call streamed after any reasoning, or null for a text answer. */
+  tool: ToolCallPlan | null;
+  /** A JSON answer to the request's schema, one piece per token, or null for words. */
+  json: string[] | null;
   stream: boolean;
   includeUsage: boolean;
   /** Cumulative usage on every chunk (only together with include_usage, as in vLLM). */
@@ -45,6 +50,10 @@ export interface PlanInput {
   reasoningTokens: number;
   /** Per-server request counter; with the seed it fixes the natural length. */
   requestIndex: number;
+  /** The tool call to stream instead of a text answer: its argument pieces set the length (ignore_eos does not apply). */
+  tool?: ToolCallPlan | null;
+  /** The JSON answer's pieces when the request asked for a schema: they set the length (ignore_eos does not apply). */
+  json?: string[] | null;
 }
 
 /** Plans one request against the profile's model (see GenerationPlan). */
@@ -69,9 +78,14 @@ export function planGeneration(profile: SimProfile, input: PlanInput): PlanResul
     return { ok: false, param: 'min_tokens', message: `${minTokens} is more than ${capKey} (${capTokens}).` };
   }
   const { min, max } = profile.naturalOutputTokens;
-  const wanted = body.ignore_eos === true
-    ? capTokens
-    : Math.max(minTokens, input.reasoningTokens + uniformInt(min, max, profile.seed, input.requestIndex, 0x5709));
+  const tool = input.tool ?? null;
+  const json = tool === null ? input.json ?? null : null;
+  const fixed = tool?.pieces.length ?? json?.length ?? null;
+  const wanted = fixed !== null
+    ? input.reasoningTokens + fixed
+    : body.ignore_eos === true
+      ? capTokens
+      : Math.max(minTokens, input.reasoningTokens + uniformInt(min, max, profile.seed, input.requestIndex, 0x5709));
   const outputTokens = Math.min(wanted, capTokens);
   const includeUsage = body.stream === true && body.stream_options?.include_usage === true;
   return {
@@ -82,7 +96,10 @@ export function planGeneration(profile: SimProfile, input: PlanInput): PlanResul
       capTokens,
       outputTokens,
       reasoningTokens: Math.min(input.reasoningTokens, outputTokens),
-      finishReason: wanted >= capTokens ? 'length' : 'stop',
+      // A tool call that fits ends with tool_calls; one the cap cuts ends with length, its arguments unfinished.
+      finishReason: tool !== null ? (wanted > capTokens ? 'length' : 'tool_calls') : json !== null ? (wanted > capTokens ? 'length' : 'stop') : wanted >= capTokens ? 'length' : 'stop',
+      tool,
+      json,
       stream: body.stream === true,
       includeUsage,
       continuousUsage: includeUsage && body.stream_options?.continuous_usage_stats === true,

@@ -141,7 +141,10 @@ export class GenerationRun implements SequenceEvents {
     const r = this.plan.reasoningTokens;
     const seed = this.ctx.profile.seed;
     const reasoning = from < r ? outputText(seed, this.requestIndex, from, Math.min(to, r)) : '';
-    const answer = to > r ? outputText(seed, this.requestIndex, Math.max(from, r), to) : '';
+    const json = this.plan.json;
+    // A JSON answer (a schema was asked for) instead of words.
+    const words = (a: number, b: number) => (json === null ? outputText(seed, this.requestIndex, a, b) : json.slice(a - r, b - r).join(''));
+    const answer = to > r ? words(Math.max(from, r), to) : '';
     return [reasoning, answer];
   }
 
@@ -151,7 +154,19 @@ export class GenerationRun implements SequenceEvents {
     let out = e.index === 0 ? format.opening(continuous(0)) : '';
     if (e.index === this.faultEmission && this.fault === 'malformedSse') out += 'data: {not json\n\n';
     const [reasoning, answer] = this.text(e.from, e.to);
-    out += format.chunk(reasoning, answer, e.last ? plan.finishReason : null, continuous(e.to));
+    const tool = plan.tool;
+    const r = plan.reasoningTokens;
+    if (tool === null || format.toolChunk === undefined) {
+      out += format.chunk(reasoning, answer, e.last ? plan.finishReason : null, continuous(e.to));
+    } else {
+      // Reasoning first, then the call: its id and name ride with the first argument piece.
+      if (reasoning !== '' || e.to <= r) out += format.chunk(reasoning, '', e.last && e.to <= r ? plan.finishReason : null, continuous(Math.min(e.to, r)));
+      const from = Math.max(e.from, r);
+      if (e.to > from) {
+        const head = from === r ? { id: tool.id, name: tool.name } : null;
+        out += format.toolChunk(head, tool.pieces.slice(from - r, e.to - r).join(''), e.last ? plan.finishReason : null, continuous(e.to));
+      }
+    }
     if (!e.last) {
       this.res.write(out);
       // node:http corks the socket until the next tick; flush now so the bytes leave at the due time.
@@ -165,7 +180,13 @@ export class GenerationRun implements SequenceEvents {
   private writeBody(): void {
     if (this.fault === 'malformedSse') return sendJsonText(this.res, 200, '{not json');
     const [reasoning, answer] = this.text(0, this.plan.outputTokens);
-    sendJsonText(this.res, 200, this.format.body(reasoning, answer, this.plan.finishReason, this.usage(this.plan.outputTokens)));
+    const tool = this.plan.tool;
+    const usage = this.usage(this.plan.outputTokens);
+    if (tool !== null && this.format.toolBody !== undefined) {
+      const args = tool.pieces.slice(0, Math.max(0, this.plan.outputTokens - this.plan.reasoningTokens)).join('');
+      return sendJsonText(this.res, 200, this.format.toolBody({ id: tool.id, name: tool.name }, args, this.plan.finishReason, usage));
+    }
+    sendJsonText(this.res, 200, this.format.body(reasoning, answer, this.plan.finishReason, usage));
   }
 
   private failMidway(fault: 'dropStream' | 'midStreamError'): false {

@@ -42,6 +42,19 @@ const faultsSchema = z
     { message: 'the fault shares add up to more than 1' },
   );
 
+/**
+ * Broken JSON on purpose: `invalid` is the share that parses but misses its schema (a required property
+ * dropped), `malformed` the share that is cut JSON (unparsed). Defaults 0.
+ */
+const brokenJson = z.object({ invalid: share.default(0), malformed: share.default(0) }).strict();
+const brokenAtMostAll = [(t: { invalid: number; malformed: number }) => t.invalid + t.malformed <= 1, { message: 'invalid and malformed add up to more than 1' }] as const;
+
+/** Tool calls of chat requests sent with tools (see tool-call-plan.ts): with tool_choice auto, `autoShare` of requests call a tool (default 0.5). */
+const toolCallsSchema = brokenJson.extend({ autoShare: share.default(0.5) }).refine(...brokenAtMostAll);
+
+/** JSON answers of chat requests that ask for a JSON schema (see answer-schema.ts). */
+const structuredOutputSchema = brokenJson.refine(...brokenAtMostAll);
+
 /** Memory model read by telemetry tests: used = weights + reserved KV tokens × MiB per token. */
 const gpuSchema = z
   .object({
@@ -109,6 +122,8 @@ export const simProfileSchema = z
     maxTopLogprobs: z.number().int().min(0).default(20),
     gpu: gpuSchema.prefault({}),
     faults: faultsSchema.prefault({}),
+    toolCalls: toolCallsSchema.prefault({}),
+    structuredOutput: structuredOutputSchema.prefault({}),
   })
   .strict();
 

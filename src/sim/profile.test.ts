@@ -24,6 +24,8 @@ describe('simProfileSchema', () => {
         http500: 0, http429: 0, http503: 0, dropStream: 0, malformedSse: 0, midStreamError: 0, stall: 0,
         stallMs: 2000, dieAfterRequests: null,
       },
+      toolCalls: { autoShare: 0.5, invalid: 0, malformed: 0 },
+      structuredOutput: { invalid: 0, malformed: 0 },
     });
   });
 

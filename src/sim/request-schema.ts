@@ -4,6 +4,7 @@
  * are checked, and errors name the field.
  */
 import { z } from 'zod';
+import { LIMITS } from '../core/index.js';
 import { tokenize } from './tokenizer.js';
 
 const positiveTokens = z.number().int().positive().nullish();
@@ -32,10 +33,21 @@ const generationBase = {
   cache_salt: z.string().nullish(),
 };
 
+const tool = z.looseObject({
+  type: z.literal('function'),
+  function: z.looseObject({ name: z.string().min(1).max(64), parameters: z.record(z.string(), z.unknown()).optional() }),
+});
+const toolChoice = z.union([
+  z.enum(['auto', 'none', 'required']),
+  z.looseObject({ type: z.literal('function'), function: z.looseObject({ name: z.string() }) }),
+]);
+
 /** Body of `POST /v1/chat/completions`. */
 export const chatRequestSchema = z.looseObject({
   ...generationBase,
   messages: z.array(message).min(1),
+  tools: z.array(tool).max(LIMITS.tools.max).nullish(),
+  tool_choice: toolChoice.nullish(),
   chat_template_kwargs: z.record(z.string(), z.unknown()).nullish(),
   reasoning_effort: z.string().nullish(),
 });

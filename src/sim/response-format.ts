@@ -38,6 +38,33 @@ export interface ResponseFormat {
   body(reasoning: string, answer: string, finish: string, usage: string, logprobs?: string | null): string;
   /** Content type, terminator and error event when they are not vLLM's SSE ones (an engine dialect). */
   readonly wire?: Wire;
+  /**
+   * Chat: one event with a tool-call delta — the call's id and name with its first argument text
+   * (`call` given), or more argument text. Absent: the format streams no tool calls.
+   */
+  toolChunk?(call: ToolCallHead | null, args: string, finish: string | null, usage: string | null): string;
+  /** Chat, not streamed: the whole body with the call in `message.tool_calls`. */
+  toolBody?(call: ToolCallHead, args: string, finish: string, usage: string): string;
+}
+
+/** Who a streamed tool call is. */
+export interface ToolCallHead {
+  id: string;
+  name: string;
+}
+
+/** The `tool_calls` list of a streamed delta (OpenAI's shape): id, type and name on the first piece only. */
+export function toolDeltaJson(call: ToolCallHead | null, args: string): string {
+  const q = JSON.stringify;
+  return call === null
+    ? `"tool_calls":[{"index":0,"function":{"arguments":${q(args)}}}]`
+    : `"tool_calls":[{"index":0,"id":${q(call.id)},"type":"function","function":{"name":${q(call.name)},"arguments":${q(args)}}}]`;
+}
+
+/** A non-streamed assistant message holding one tool call. */
+export function toolMessageJson(call: ToolCallHead, args: string): string {
+  const q = JSON.stringify;
+  return `{"role":"assistant","content":null,"tool_calls":[{"id":${q(call.id)},"type":"function","function":{"name":${q(call.name)},"arguments":${q(args)}}}]}`;
 }
 
 /** Wire details of a response format that is not vLLM-shaped SSE (see dialects/). */
@@ -76,6 +103,10 @@ export function chatFormat(idn: ResponseIdentity, shape: StreamShape): ResponseF
     usageChunk: (usage) => `${head}[],"usage":${usage}}\n\n`,
     body: (reasoning, answer, finish, usage, logprobs) =>
       `${header(idn, 'chat.completion')},"choices":[{"index":0,"message":${messageJson(shape, reasoning, answer)},"logprobs":${logprobs ?? 'null'},"finish_reason":"${finish}"}],"usage":${usage}}`,
+    toolChunk: (call, args, finish, usage) =>
+      `${head}[{"index":0,"delta":{${toolDeltaJson(call, args)}},"logprobs":null,"finish_reason":${finishJson(finish)}}]${withUsage(usage)}}\n\n`,
+    toolBody: (call, args, finish, usage) =>
+      `${header(idn, 'chat.completion')},"choices":[{"index":0,"message":${toolMessageJson(call, args)},"logprobs":null,"finish_reason":"${finish}"}],"usage":${usage}}`,
   };
 }
 

@@ -6,13 +6,14 @@
  * dialect's headers and error-body shape.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { GENERATION_ENDPOINTS, handleGeneration, nativeEndpoint, type Endpoint, type SimRuntime } from './generation-handler.js';
+import { GENERATION_ENDPOINTS, RESPONSES_ENDPOINT, handleGeneration, nativeEndpoint, type Endpoint, type SimRuntime } from './generation-handler.js';
 import { bindErrorShape, readBody, sendError } from './http-util.js';
 import { INFO_ROUTES, type InfoContext } from './info-routes.js';
 
 const GENERATION_ROUTES: Readonly<Record<string, Endpoint>> = {
   'POST /v1/chat/completions': GENERATION_ENDPOINTS.chat,
   'POST /v1/completions': GENERATION_ENDPOINTS.completion,
+  'POST /v1/responses': RESPONSES_ENDPOINT,
 };
 const KNOWN_PATHS = new Set([...Object.keys(GENERATION_ROUTES), ...Object.keys(INFO_ROUTES)].map((k) => k.split(' ')[1]));
 

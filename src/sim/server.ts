@@ -3,6 +3,7 @@
  * profile into one scheduler, one batch engine, a prefix cache, metrics and stats,
  * routes requests, and can die like a crashed process (`dieAfterRequests`).
  */
+import { ResponseStore } from './responses-route.js';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -94,6 +95,8 @@ export async function startSimulator(options: SimServerOptions = {}): Promise<Si
     profile, engine, metrics, stats, cache, requestLog,
     now: scheduler.now,
     faultPicker: new FaultPicker(profile.faults, profile.seed),
+    answers: { toolCalls: 0, json: 0 },
+    responses: new ResponseStore(),
     dialect: SIM_DIALECTS[profile.dialect],
     version: await packageVersion(),
     die: () => {

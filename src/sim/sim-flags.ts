@@ -44,6 +44,11 @@ export const NUMBER_FLAGS: readonly NumberFlag[] = [
   n('--stall <share>', 'stall', ['faults', 'stall'], 'share of streams that pause mid-way'),
   n('--stall-ms <ms>', 'stallMs', ['faults', 'stallMs'], 'length of a stall (default 2000)'),
   n('--die-after <n>', 'dieAfter', ['faults', 'dieAfterRequests'], 'die (like a crash) once this many requests were accepted'),
+  n('--tool-call-auto <share>', 'toolCallAuto', ['toolCalls', 'autoShare'], 'tool_choice auto: share of requests that call a tool (default 0.5)'),
+  n('--tool-call-invalid <share>', 'toolCallInvalid', ['toolCalls', 'invalid'], 'share of tool calls whose JSON arguments miss the schema'),
+  n('--tool-call-malformed <share>', 'toolCallMalformed', ['toolCalls', 'malformed'], 'share of tool calls whose arguments are cut JSON'),
+  n('--json-invalid <share>', 'jsonInvalid', ['structuredOutput', 'invalid'], 'share of JSON-schema answers that miss the schema'),
+  n('--json-malformed <share>', 'jsonMalformed', ['structuredOutput', 'malformed'], 'share of JSON-schema answers that are cut JSON'),
   n('--overload-limit <n>', 'overloadLimit', ['overloadLimit'], 'TGI: 429 at this many in flight (128); Ollama: 503 at this many waiting (512)'),
 ];
 

@@ -37,7 +37,7 @@ export type RunStatus = 'running' | 'complete' | 'stopped' | 'server-failed' | '
 export interface RunSpec {
   url: string;
   model: string | null;
-  endpoint: 'chat' | 'completions';
+  endpoint: 'chat' | 'completions' | 'responses';
   levels: number[];
   outputTokens: number;
   promptTokens: number;

@@ -16,3 +16,6 @@ export { expandMatrix, MATRIX_ORDER, type CellSpec, type MatrixAxes, type Prompt
 export { readTrace, parseWindow, type Trace } from './trace-read.js';
 export { replayParts, DEFAULT_BLOCK_TOKENS } from './trace-replay.js';
 export { loadShareGpt, sessionUserText, syntheticSessions, turnsOf, type Range, type Session, type SessionsSource } from './sessions.js';
+export { BUILTIN_TOOL_SETS, builtinTools, type BuiltinToolSet } from './builtin-tools.js';
+export { checkToolsSpec, loadTools } from './tools-file.js';
+export { loadResponseSchema } from './response-schema-file.js';

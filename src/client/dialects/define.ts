@@ -10,7 +10,7 @@ import type { Dialect, DialectSettings, DialectWarning } from './types.js';
 /** The OpenAI-compatible generation routes over SSE. */
 export const OPENAI_API: Dialect['api'] = {
   framing: 'sse',
-  paths: { chat: '/v1/chat/completions', completions: '/v1/completions' },
+  paths: { chat: '/v1/chat/completions', completions: '/v1/completions', responses: null },
   accept: 'text/event-stream',
   requestIdHeaders: [],
 };
@@ -20,6 +20,8 @@ export type OpenAiDialectDef = Omit<Dialect, 'api' | 'length' | 'sampling' | 'ac
   rules: OpenAiBodyRules;
   /** The engine's own request-id headers, when it reads one (see `Dialect.api`). */
   requestIdHeaders?: readonly string[];
+  /** The engine serves the OpenAI Responses API at `/v1/responses`. Default false. */
+  responses?: boolean;
   /** Facts worth a run warning whatever the settings (e.g. Ollama's serialised requests). */
   notes?: readonly string[];
 };
@@ -31,10 +33,10 @@ export function noteWarnings(label: string, notes: readonly string[] | undefined
 
 /** A dialect whose body is {@link openAiBody} under `def.rules`. */
 export function defineOpenAiDialect(def: OpenAiDialectDef): Dialect {
-  const { rules, notes, requestIdHeaders, ...facts } = def;
+  const { rules, notes, requestIdHeaders, responses, ...facts } = def;
   return {
     ...facts,
-    api: requestIdHeaders === undefined ? OPENAI_API : { ...OPENAI_API, requestIdHeaders },
+    api: { ...OPENAI_API, paths: { ...OPENAI_API.paths, responses: responses === true ? '/v1/responses' : null }, requestIdHeaders: requestIdHeaders ?? [] },
     length: rules.length,
     sampling: rules.sampling,
     acceptedKeys: rules.acceptedKeys,

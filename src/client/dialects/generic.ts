@@ -11,6 +11,8 @@ export const generic = defineOpenAiDialect({
   kind: 'generic',
   engine: 'generic',
   label: 'OpenAI-compatible server',
+  // Tried as the OpenAI API has it; a server without it answers 404, a failed request.
+  responses: true,
   rules: {
     maxTokensKeys: { chat: ['max_tokens', 'max_completion_tokens'], completions: ['max_tokens', 'max_completion_tokens'] },
     length: { kind: 'ignore-eos-min', minKey: 'min_tokens' },

@@ -21,6 +21,8 @@ export const llamacpp = defineOpenAiDialect({
     fixed: { timings_per_token: true },
     coldCache: { chat: 'cache_prompt', completions: 'cache_prompt' },
     acceptedKeys: 'any',
+    // common/chat.cpp parses tool_choice as auto, none or required only (tool calls need --jinja).
+    namedToolChoice: 'required',
   },
   stream: openAiReading({ cumulativeTokenPaths: [['usage', 'completion_tokens'], ['timings', 'predicted_n']] }),
   usage: { placement: 'usage-only-chunk', perChunk: 'timings_per_token', cachedTokens: 'always' },

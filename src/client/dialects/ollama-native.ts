@@ -28,7 +28,12 @@ function buildBody(spec: RequestSpec): string {
     const thinking = thinkingChoice(STYLE, spec.model, spec.thinking);
     body.messages = [...(spec.history ?? []), { role: 'user', content: promptText(spec, thinking.promptSuffix) }];
     Object.assign(body, thinking.body);
+    // Ollama has no tool_choice: the model decides (docs/api.md "Chat request (with tools)").
+    if (spec.tools !== undefined) body.tools = spec.tools.tools;
+    // Structured outputs: the schema goes in `format` (docs/api.md).
+    if (spec.structured !== undefined && !spec.structured.control) body.format = spec.structured.spec.schema;
   } else {
+    // completions (the responses endpoint is refused for this dialect before anything is sent)
     body.prompt = spec.prompt;
     body.raw = true;
   }
@@ -42,7 +47,7 @@ export const ollamaNative: Dialect = {
   ...ollama,
   kind: 'ollama-native',
   label: 'Ollama (native API)',
-  api: { framing: 'ndjson', paths: { chat: '/api/chat', completions: '/api/generate' }, accept: 'application/x-ndjson', requestIdHeaders: [] },
+  api: { framing: 'ndjson', paths: { chat: '/api/chat', completions: '/api/generate', responses: null }, accept: 'application/x-ndjson', requestIdHeaders: [] },
   length: LENGTH,
   sampling: SAMPLING,
   stream: {

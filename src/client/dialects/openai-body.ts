@@ -4,7 +4,8 @@
  * style, the sampling values sent explicitly, stream options, fixed keys and
  * whether `cache_salt` is honoured. Built once per request.
  */
-import type { RequestSpec } from '../types.js';
+import type { ResponseSchemaSpec, ToolsSpec } from '../../core/index.js';
+import type { RequestSpec, TextEndpoint } from '../types.js';
 import { isRecord, lengthKeys, mergeExtra, promptText } from './compose.js';
 import { thinkingChoice, type ThinkingStyle } from './thinking.js';
 import type { LengthControl } from './types.js';
@@ -12,7 +13,7 @@ import type { LengthControl } from './types.js';
 /** One OpenAI-style dialect's body rules. */
 export interface OpenAiBodyRules {
   /** Keys that carry the output cap, per endpoint (all are sent). */
-  readonly maxTokensKeys: Readonly<Record<RequestSpec['endpoint'], readonly string[]>>;
+  readonly maxTokensKeys: Readonly<Record<TextEndpoint, readonly string[]>>;
   readonly length: LengthControl;
   readonly thinking: ThinkingStyle;
   /** Sent with every request, besides temperature and seed. */
@@ -25,22 +26,48 @@ export interface OpenAiBodyRules {
    * How a request that carries a cache salt (a cold run) keeps the prefix cache cold, per endpoint:
    * `cache_salt` (vLLM, SGLang, TRT-LLM chat), `cache_prompt: false` (llama.cpp), or nothing (the prompt's own salt).
    */
-  readonly coldCache: Readonly<Record<RequestSpec['endpoint'], 'cache_salt' | 'cache_prompt' | null>>;
+  readonly coldCache: Readonly<Record<TextEndpoint, 'cache_salt' | 'cache_prompt' | null>>;
   /** Top-level keys accepted per endpoint by engines that reject unknown keys; 'any' otherwise. */
-  readonly acceptedKeys: Readonly<Record<RequestSpec['endpoint'], ReadonlySet<string>>> | 'any';
+  readonly acceptedKeys: Readonly<Record<TextEndpoint, ReadonlySet<string>>> | 'any';
+  /**
+   * How a named tool_choice is sent: the OpenAI object `{type: "function", function: {name}}`
+   * (default), or `"required"` where the engine takes only strings (llama.cpp).
+   */
+  readonly namedToolChoice?: 'object' | 'required';
+  /**
+   * How a JSON schema for the answer is sent: OpenAI's `response_format: {type: json_schema, json_schema: {name, schema, strict}}`
+   * (default), or TGI's grammar `response_format: {type: json, value: schema}`.
+   */
+  readonly answerSchema?: 'json-schema' | 'tgi-grammar';
   /** False for models that reject sampling parameters (OpenAI reasoning models): temperature and `sampling` are left out. */
   readonly samplingAllowed?: (model: string) => boolean;
 }
 
+/** `tools` and `tool_choice` as the OpenAI API takes them; a named choice as `named` says. */
+export function toolKeys(tools: ToolsSpec, named: 'object' | 'required'): Record<string, unknown> {
+  const c = tools.choice;
+  const choice = typeof c === 'string' ? c : named === 'object' ? { type: 'function', function: { name: c.name } } : 'required';
+  return { tools: tools.tools, tool_choice: choice };
+}
+
+/** The response_format that asks for answers matching `s.schema`, in the engine's form. */
+export function responseFormat(s: ResponseSchemaSpec, form: 'json-schema' | 'tgi-grammar'): Record<string, unknown> {
+  return form === 'tgi-grammar' ? { type: 'json', value: s.schema } : { type: 'json_schema', json_schema: { name: s.name, schema: s.schema, strict: true } };
+}
+
 /** The JSON body of `spec` under `rules`. `stream` is always true. */
 export function openAiBody(spec: RequestSpec, rules: OpenAiBodyRules): string {
-  const chat = spec.endpoint === 'chat';
+  if (spec.endpoint === 'responses') return responsesBody(spec, rules);
+  const endpoint = spec.endpoint;
+  const chat = endpoint === 'chat';
   const thinking = chat ? thinkingChoice(rules.thinking, spec.model, spec.thinking) : null;
   const body: Record<string, unknown> = { model: spec.model };
   const prompt = promptText(spec, thinking?.promptSuffix ?? '');
   if (chat) body.messages = [...(spec.history ?? []), { role: 'user', content: prompt }];
   else body.prompt = prompt;
-  for (const key of rules.maxTokensKeys[spec.endpoint]) body[key] = spec.maxTokens;
+  if (chat && spec.tools !== undefined) Object.assign(body, toolKeys(spec.tools, rules.namedToolChoice ?? 'object'));
+  if (chat && spec.structured !== undefined && !spec.structured.control) body.response_format = responseFormat(spec.structured.spec, rules.answerSchema ?? 'json-schema');
+  for (const key of rules.maxTokensKeys[endpoint]) body[key] = spec.maxTokens;
   if (spec.forceLength) Object.assign(body, lengthKeys(rules.length, spec.maxTokens));
   const sampling = rules.samplingAllowed?.(spec.model) ?? true;
   if (spec.temperature !== undefined && sampling) body.temperature = spec.temperature;
@@ -48,13 +75,44 @@ export function openAiBody(spec: RequestSpec, rules: OpenAiBodyRules): string {
   if (sampling) Object.assign(body, rules.sampling);
   if (sampling && spec.topP !== undefined) body.top_p = spec.topP;
   if (thinking !== null) Object.assign(body, thinking.body);
-  const cold = rules.coldCache[spec.endpoint];
+  const cold = rules.coldCache[endpoint];
   if (spec.cacheSalt !== undefined && cold !== null) body[cold] = cold === 'cache_salt' ? spec.cacheSalt : false;
   Object.assign(body, rules.fixed);
   const extra = spec.extraBody;
-  mergeExtra(body, extra, rules.acceptedKeys === 'any' ? 'any' : rules.acceptedKeys[spec.endpoint]);
+  mergeExtra(body, extra, rules.acceptedKeys === 'any' ? 'any' : rules.acceptedKeys[endpoint]);
   body.stream = true;
   body.stream_options = { ...rules.streamOptions, ...(isRecord(extra?.stream_options) ? extra.stream_options : {}) };
   if (!chat) delete body.chat_template_kwargs;
+  return JSON.stringify(body);
+}
+
+/**
+ * The body of a Responses API request (`POST /v1/responses`): `input` as messages (the session's history,
+ * or only the new message after `previous_response_id`), `max_output_tokens`, `store: true` so a later turn
+ * can continue it, tools and a JSON schema in the API's own shapes, the sampling values the dialect sends.
+ * The API has no way to force the length.
+ */
+export function responsesBody(spec: RequestSpec, rules: OpenAiBodyRules): string {
+  const history = spec.previousResponseId === undefined ? spec.history ?? [] : [];
+  const body: Record<string, unknown> = {
+    model: spec.model,
+    input: [...history, { role: 'user', content: spec.prompt }],
+    max_output_tokens: spec.maxTokens,
+    store: true,
+  };
+  if (spec.previousResponseId !== undefined) body.previous_response_id = spec.previousResponseId;
+  // The Responses API's own shapes: function tools are flat, the schema goes in text.format.
+  if (spec.tools !== undefined) {
+    const c = spec.tools.choice;
+    body.tools = spec.tools.tools.map((t) => ({ type: 'function', ...t.function }));
+    body.tool_choice = typeof c === 'string' ? c : { type: 'function', name: c.name };
+  }
+  const st = spec.structured;
+  if (st !== undefined && !st.control) body.text = { format: { type: 'json_schema', name: st.spec.name, schema: st.spec.schema, strict: true } };
+  const sampling = rules.samplingAllowed?.(spec.model) ?? true;
+  if (sampling && spec.temperature !== undefined) body.temperature = spec.temperature;
+  if (sampling) body.top_p = spec.topP ?? rules.sampling.top_p ?? 1;
+  mergeExtra(body, spec.extraBody, 'any');
+  body.stream = true;
   return JSON.stringify(body);
 }

@@ -11,6 +11,8 @@ export const sglang = defineOpenAiDialect({
   kind: 'sglang',
   engine: 'sglang',
   label: 'SGLang',
+  // SGLang serves /v1/responses (python/sglang/srt/entrypoints/openai/serving_responses.py).
+  responses: true,
   rules: {
     maxTokensKeys: { chat: ['max_tokens', 'max_completion_tokens'], completions: ['max_tokens'] },
     length: { kind: 'ignore-eos-min', minKey: 'min_tokens' },

@@ -22,6 +22,8 @@ export const tgi = defineOpenAiDialect({
     fixed: {},
     coldCache: { chat: null, completions: null },
     acceptedKeys: 'any',
+    // router/src/lib.rs GrammarType: `{type: "json", value: schema}` is read by every TGI version (json_schema only by newer ones).
+    answerSchema: 'tgi-grammar',
   },
   stream: openAiReading({ reasoningFields: [] }),
   usage: { placement: 'usage-only-chunk', perChunk: 'none', cachedTokens: 'never' },

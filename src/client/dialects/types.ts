@@ -3,7 +3,7 @@
  * OpenAI-compatible (or native) API, as data plus two small functions. Generic
  * code reads these fields; it never branches on an engine's name.
  */
-import type { RequestSpec } from '../types.js';
+import type { RequestSpec, TextEndpoint } from '../types.js';
 
 /** Engines detection can name; `generic` is any other OpenAI-compatible server. */
 export const ENGINE_KINDS = ['vllm', 'sglang', 'tgi', 'llamacpp', 'ollama', 'trtllm', 'lmdeploy', 'openai', 'generic'] as const;
@@ -121,7 +121,10 @@ export interface Dialect {
    */
   readonly api: {
     framing: 'sse' | 'ndjson';
-    paths: Readonly<Record<RequestSpec['endpoint'], string>>;
+    paths: Readonly<Record<TextEndpoint, string>> & {
+      /** The OpenAI Responses API route, or null when the engine has none. */
+      readonly responses: string | null;
+    };
     accept: string;
     requestIdHeaders: readonly string[];
   };
@@ -129,7 +132,7 @@ export interface Dialect {
   /** Sampling parameters sent with every request besides temperature and seed, so engine defaults never differ. */
   readonly sampling: Readonly<Record<string, number>>;
   /** Top-level body keys per endpoint when the engine rejects unknown ones (TRT-LLM, OpenAI); 'any' otherwise. */
-  readonly acceptedKeys: Readonly<Record<RequestSpec['endpoint'], ReadonlySet<string>>> | 'any';
+  readonly acceptedKeys: Readonly<Record<TextEndpoint, ReadonlySet<string>>> | 'any';
   /** How a cold request keeps the prefix cache cold: `cache_salt`, llama.cpp's `cache_prompt: false`, or only the prompt's salt. */
   readonly cacheControl: 'cache_salt' | 'cache_prompt' | 'prompt-salt-only';
   readonly stream: StreamReading;

@@ -13,6 +13,8 @@ export const vllm = defineOpenAiDialect({
   label: 'vLLM',
   // vLLM takes X-Request-Id as the request's own id (echoed with --enable-request-id-headers).
   requestIdHeaders: ['X-Request-Id'],
+  // vLLM serves the Responses API at /v1/responses (vllm/entrypoints/openai/api_server.py).
+  responses: true,
   rules: {
     maxTokensKeys: { chat: ['max_tokens', 'max_completion_tokens'], completions: ['max_tokens'] },
     length: { kind: 'ignore-eos-min', minKey: 'min_tokens' },

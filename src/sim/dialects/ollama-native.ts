@@ -23,6 +23,8 @@ function translate(raw: Record<string, unknown>, endpoint: 'chat' | 'completion'
   else out.prompt = typeof raw.prompt === 'string' ? raw.prompt : '';
   if (typeof options.num_predict === 'number' && options.num_predict > 0) out.max_tokens = options.num_predict;
   if (raw.think === false) out.reasoning_effort = 'none';
+  // Structured outputs: a schema in `format` is what `/v1` reads as response_format json_schema.
+  if (isRecord(raw.format)) out.response_format = { type: 'json_schema', json_schema: { name: 'format', schema: raw.format } };
   return out;
 }
 

@@ -3,7 +3,7 @@
  * driven by its {@link OpenAiStyle}. One instance per response: it remembers
  * whether the role was sent and where inline `<think>` tags stand.
  */
-import type { ResponseFormat, ResponseIdentity } from '../response-format.js';
+import { toolDeltaJson, toolMessageJson, type ResponseFormat, type ResponseIdentity } from '../response-format.js';
 import { progressJson, splitTokens, usageCounts, type OpenAiStyle } from './openai-style.js';
 
 const q = JSON.stringify;
@@ -53,8 +53,24 @@ export function openAiFormat(kind: 'chat' | 'completion', idn: ResponseIdentity,
     return [[r, a]];
   };
 
+  const tools: Pick<ResponseFormat, 'toolChunk' | 'toolBody'> = kind === 'completion' ? {} : {
+    toolChunk(call, args, finish, usage) {
+      const role = style.role.kind === 'every-chunk' || !roleSent ? '"role":"assistant",' : '';
+      roleSent = true;
+      const ownFinish = finish !== null && style.finish.kind === 'own-chunk';
+      let out = event(chatChoice(`{${role}${toolDeltaJson(call, args)}}`, ownFinish ? null : finish, null), progressJson(style, usage));
+      if (ownFinish && style.finish.kind === 'own-chunk') out += event(chatChoice(style.finish.delta, finish, null), progressJson(style, null));
+      return out;
+    },
+    toolBody(call, args, finish, usage) {
+      const top = `{"id":${q(idn.id)},"object":"chat.completion","created":${idn.created},"model":${q(idn.model)}${style.extraFields}`;
+      return `${top},"choices":[{"index":0,"message":${toolMessageJson(call, args)},"logprobs":null,"finish_reason":"${finish}"}],"usage":${style.usage(usageCounts(usage))}}`;
+    },
+  };
+
   return {
     kind,
+    ...tools,
     wire: style.wire,
     opening(usage) {
       if (kind === 'completion') return style.preamble + (style.completionOpening ? event(textChoice('', null, null), progressJson(style, usage)) : '');
