@@ -9,7 +9,7 @@ import { buildProgram } from './program.js';
 describe('start-up without loading commands', () => {
   it('--help and -h print the help every command registers', async () => {
     const live = (await buildProgram(['node', 'goodput', '--help'])).helpInformation();
-    expect(live).toContain('verify <site-dir>');
+    expect(live).toContain('verify [options] <site-dir>');
     for (const flag of ['--help', '-h', 'help']) {
       const r = await runGoodput([flag]);
       expect(r.code).toBe(0);

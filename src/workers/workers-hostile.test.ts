@@ -119,7 +119,7 @@ describe('a worker and its coordinator, against someone who can write their data
     const share = await nextShare(since);
     await query("INSERT INTO worker_records (share, seq, record) SELECT $1, 100000 + g, '{\"seq\":0}'::jsonb FROM generate_series(1, 60000) AS g", [share]);
     const done = await run;
-    expect(done.code, done.stderr).toBe(0);
+    expect(done.code, done.stderr).toBe(5); // every level invalid, as the test makes it: the documented exit for no valid level
     const level = (JSON.parse(done.stdout) as SweepResult).levels[0] as LevelResult;
     expect(level.requests).toBe(10);
     expect(level.invalid).toBe(true);
@@ -215,7 +215,7 @@ describe('a worker and its coordinator, against someone who can write their data
       const started = Date.now();
       const late = await runGoodput(['sweep', '--url', sim.url, ...COMMON, '--levels', '1', '--requests-per-level', '3', '--warmup', '0', '--timeout-s', '1', '--workers', '1', '--database-url', db, '--workers-wait', '30'], {}, 90_000);
       process.stderr.write(`heartbeat-only worker → level ended after ${Date.now() - started} ms\n`);
-      expect(late.code, late.stderr).toBe(0);
+      expect(late.code, late.stderr).toBe(5); // every level invalid, as the test makes it: the documented exit for no valid level
       const level = (JSON.parse(late.stdout) as SweepResult).levels[0] as LevelResult;
       expect(level.invalid).toBe(true);
       expect(level.failures['client-lost']).toBe(3);
@@ -294,7 +294,7 @@ describe('a worker and its coordinator, against someone who can write their data
     });
     try {
       const r = await runGoodput(['sweep', '--url', sim.url, ...COMMON, '--levels', '1,2', '--requests-per-level', '3', '--warmup', '0', '--workers', '1', '--database-url', db, '--workers-wait', '30'], {}, 90_000);
-      expect(r.code, r.stderr).toBe(0);
+      expect(r.code, r.stderr).toBe(5); // every level invalid, as the test makes it: the documented exit for no valid level
       const result = JSON.parse(r.stdout) as SweepResult;
       expect(result.run.status).toBe('complete');
       expect(result.levels).toHaveLength(2);
