@@ -52,7 +52,7 @@ const cases: Array<[string, Forgery, string, Rule]> = [
     'records[c=2] record seq 4: appears twice in its level', 'unique-records'],
   ['one impossible record hidden among good ones (first token before the send)', { records: atLevel(4, (r, i) => (i === 5 ? { ...r, sendNs: (r.firstTokenNs as number) + 1, targetSendNs: (r.firstTokenNs as number) + 1 } : r)) },
     // The one record schema every reader uses refuses it first, naming the record and field.
-    'headersNs: is before the request was sent (sendNs)', 'schema'],
+    'chunkNs.0: is before the request was sent', 'schema'],
   ['chunks out of order', { records: atLevel(1, (r, i) => (i === 2 ? { ...r, chunkNs: [...r.chunkNs].reverse() } : r)) },
     'records.3.chunkNs.1: is before the chunk before it', 'schema'],
   ['a lighter workload under the contract\'s hash (half the forced output)', { records: atLevel(4, (r) => ({ ...r, outputTokens: 8, chunkNs: r.chunkNs.slice(0, 8), chunkTokens: r.chunkTokens.slice(0, 8) })) },
