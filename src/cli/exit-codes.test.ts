@@ -68,6 +68,9 @@ describe('exit codes', () => {
     expect(exitCodeOf({ run, levels: [level(true, 1)] })).toBe(EXIT.noValidLevel);
     expect(exitCodeOf({ run: { status: 'server-failed' }, levels: [level(true, 1)] })).toBe(EXIT.serverFailed);
     expect(exitCodeOf({ run: { status: 'stopped' }, levels: [] })).toBe(EXIT.stopped);
+    // A stop no signal asked for is our side going away (the workers' database): its own code, not the user's 130.
+    expect(exitCodeOf({ run: { status: 'stopped' }, levels: [level(false, 1)] }, false)).toBe(EXIT.clientStopped);
+    expect(EXIT.clientStopped).toBe(6);
     expect(invalidLevelsLine([level(true, 1), level(false, 2)])).toBe('1 of 2 levels invalid (concurrency 1): their figures are not comparable.');
     expect(invalidLevelsLine([level(false, 2)])).toBeNull();
   });

@@ -11,13 +11,18 @@ export const EXIT = {
   notStored: 4,
   /** Measured, but no level was valid (every level had failed requests): the result was still written. */
   noValidLevel: 5,
+  /** Stopped mid-sweep by our own side going away (the workers' database), not the server: finished levels were kept and written. */
+  clientStopped: 6,
   /** Stopped by the user (SIGINT/SIGTERM): finished levels were kept and written. */
   stopped: 130,
 } as const;
 
-/** A finished run's code: how it ended, then whether any level it measured is valid. */
-export function exitCodeOf(result: { run: { status: string }; levels: readonly { invalid: boolean }[] }): number {
-  if (result.run.status === 'stopped') return EXIT.stopped;
+/**
+ * A finished run's code: how it ended, then whether any level it measured is valid.
+ * @param byUser whether a stop was the user's (a signal) rather than our side going away
+ */
+export function exitCodeOf(result: { run: { status: string }; levels: readonly { invalid: boolean }[] }, byUser = true): number {
+  if (result.run.status === 'stopped') return byUser ? EXIT.stopped : EXIT.clientStopped;
   if (result.run.status !== 'complete') return EXIT.serverFailed;
   return result.levels.some((l) => !l.invalid) ? EXIT.ok : EXIT.noValidLevel;
 }

@@ -11,7 +11,7 @@ import { QUALITY_EVALUATOR, QUALITY_SCALE_NOTE } from '../core/index.js';
 import { type SimServer, startSimulator } from '../sim/index.js';
 import { closedPort } from '../test-support/scripted-server.js';
 import type { QualityRun } from '../quality/index.js';
-import { renderQualityRun } from './quality-command.js';
+import { renderQualityRun, wrapLine } from './quality-command.js';
 
 
 
@@ -85,6 +85,33 @@ describe('goodput quality', () => {
     const byPrefix = { ...written, components: { ...written.components, pplDelta: { ...written.components.pplDelta, method: 'prefix-scoring' } } } as QualityRun;
     expect(renderQualityRun(byPrefix)).toContain("perplexity: /v1/completions, scored by prefix (the next token's logprob after each prefix)");
     expect(renderQualityRun(byPrefix)).not.toContain('with echo');
+  });
+
+  it('on a terminal folds the evaluator definition to its width; in a pipe it stays one line', async () => {
+    const json = join(dir, 'quality-wrap.json');
+    const r = await goodput(['--baseline', baseline.url, '--candidate', candidate.url, '--json', json]);
+    expect(r.code).toBe(0);
+    const run = JSON.parse(readFileSync(json, 'utf8')) as QualityRun;
+    expect(QUALITY_EVALUATOR.length).toBeGreaterThan(80);
+    for (const columns of [80, 120]) {
+      const lines = renderQualityRun(run, columns).split('\n');
+      expect(lines.filter((l) => l.length > columns), `at ${columns} columns`).toEqual([]);
+      // The definition is all there, word for word: its lines rejoined give it back.
+      const start = lines.findIndex((l) => l.startsWith('  evaluator: '));
+      const end = lines.findIndex((l, i) => i > start && !l.startsWith('    '));
+      expect(lines.slice(start, end).map((l) => l.trim()).join(' ')).toBe(`evaluator: ${QUALITY_EVALUATOR}`);
+      expect(end - start).toBeGreaterThan(1);
+    }
+    // Not a terminal (the process above): one line each, as grep wants.
+    expect(r.stdout.split('\n')).toContain(`  evaluator: ${QUALITY_EVALUATOR}`);
+    expect(renderQualityRun(run)).toBe(r.stdout.trimEnd());
+  });
+
+  it('folds at spaces, keeps a word longer than the width whole, and never below 40 columns', () => {
+    const long = 'x'.repeat(50);
+    expect(wrapLine(`  key: a b ${long} c`, 40)).toEqual(['  key: a b', `    ${long}`, '    c']);
+    expect(wrapLine('short', 10)).toEqual(['short']);
+    expect(wrapLine(Array.from({ length: 20 }, () => 'word').join(' '), 5).every((l) => l.length <= 40)).toBe(true);
   });
 
   it('--json - writes only the JSON to stdout', async () => {

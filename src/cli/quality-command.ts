@@ -41,15 +41,43 @@ function perplexityMethod(run: QualityRun): string {
   return '/v1/completions with echo (the prompt\'s own logprobs)';
 }
 
-/** The text report: both configurations, then the score block (number, components, evaluator, scale note). */
-export function renderQualityRun(run: QualityRun): string {
+/** Narrowest width a report is wrapped to: below it the hanging indents would leave no room for words. */
+const MIN_WRAP_COLUMNS = 40;
+
+/**
+ * One line folded at spaces to `width` columns, continuation lines indented two
+ * past the line's own indent; a word longer than the width stays whole.
+ */
+export function wrapLine(line: string, width: number): string[] {
+  const w = Math.max(MIN_WRAP_COLUMNS, Math.floor(width));
+  if (line.length <= w) return [line];
+  const indent = ' '.repeat((/^ */.exec(line)?.[0].length ?? 0) + 2);
+  const out: string[] = [];
+  let current = '';
+  for (const word of line.trimStart().split(' ')) {
+    const lead = out.length === 0 ? line.slice(0, line.length - line.trimStart().length) : indent;
+    if (current === '') current = lead + word;
+    else if (current.length + 1 + word.length <= w) current += ' ' + word;
+    else { out.push(current); current = indent + word; }
+  }
+  out.push(current);
+  return out;
+}
+
+/**
+ * The text report: both configurations, then the score block (number, components, evaluator, scale note).
+ * With `columns` (a terminal's width) long lines such as the evaluator definition are folded to it;
+ * without (a pipe or file) each stays one line, whole for grep.
+ */
+export function renderQualityRun(run: QualityRun, columns?: number): string {
   // Model ids are the servers' words.
-  return sanitizeForTerminal([
+  const text = sanitizeForTerminal([
     `Baseline:  ${run.baseline.url} (${run.baseline.model})`,
     `Candidate: ${run.candidate.url} (${run.candidate.model})`,
     `First-token requests: ${run.endpoint === 'chat' ? '/v1/chat/completions' : '/v1/completions'}; perplexity: ${perplexityMethod(run)}`,
     formatQualityScore(run),
   ].join('\n'), { keepNewlines: true });
+  return columns === undefined ? text : text.split('\n').flatMap((l) => wrapLine(l, columns)).join('\n');
 }
 
 export function registerQualityCommand(program: Command): void {
@@ -79,6 +107,6 @@ export function registerQualityCommand(program: Command): void {
       const json = JSON.stringify(run, null, 2) + '\n';
       if (flags.json === '-') return void process.stdout.write(json);
       if (flags.json !== undefined) await writeFileAtomic(flags.json, json);
-      process.stdout.write(renderQualityRun(run) + '\n');
+      process.stdout.write(renderQualityRun(run, process.stdout.isTTY === true ? process.stdout.columns : undefined) + '\n');
     });
 }

@@ -188,7 +188,9 @@ async function sweepWith(spec: SweepSpecInput, out: { json?: string | undefined;
   try {
     const clients = coordinator ? { clients: coordinator.forSweep } : {};
     const result = await runSweep(spec, { signal: ctrl.signal, onEvent, afterLevel, ...clients }).catch(async (err: unknown) => { await saving?.fail(err); throw err; });
-    if (await discardIfNothingFinished(result, saving)) return { code: EXIT.stopped, result };
+    // A stop no signal asked for is our side going away (the workers' database), not the user.
+    const byUser = ctrl.signal.aborted;
+    if (await discardIfNothingFinished(result, saving)) return { code: byUser ? EXIT.stopped : EXIT.clientStopped, result };
     const json = JSON.stringify(result, null, 2) + '\n';
     if (out.json === '-') process.stdout.write(json);
     else {
@@ -200,7 +202,7 @@ async function sweepWith(spec: SweepSpecInput, out: { json?: string | undefined;
     // Last, so a script reading the final line sees it: which levels cannot be compared.
     const invalid = invalidLevelsLine(result.levels);
     if (invalid !== null) process.stderr.write(`${invalid}\n`);
-    return { code: exitCodeOf(result), result };
+    return { code: exitCodeOf(result, byUser), result };
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

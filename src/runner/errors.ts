@@ -1,8 +1,10 @@
 /**
  * A broken run throws a coded SweepError (a failed request is data, not an error).
  * Exit codes for each code are mapped once, in cli/.
+ * 'client-stopped' is thrown by a level whose measuring side went away mid-level
+ * (the workers' database): the sweep ends there as stopped, keeping the levels it finished.
  */
-export type SweepErrorCode = 'bad-input' | 'preflight-refused' | 'client-failed';
+export type SweepErrorCode = 'bad-input' | 'preflight-refused' | 'client-failed' | 'client-stopped';
 
 export class SweepError extends Error {
   constructor(readonly code: SweepErrorCode, message: string) {

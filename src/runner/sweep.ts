@@ -165,16 +165,25 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
       const run = threads && (n > 1 || threads.always)
         ? await threads.runLevel({ concurrency: c, requests, promptOffset, count: n, signal, onRecord, beforeMeasured }).then((t) => ({
           ...t, load: loadOf(spec, c, t.records, t.scheduledNs, t.waitedForSlot), ...sharesLoad(t.shares),
-        }))
+        }), (err: unknown) => {
+          // Our side went away mid-level: the sweep ends as a stop, and the levels it finished stand.
+          if (!(err instanceof SweepError) || err.code !== 'client-stopped') throw err;
+          return { stoppedBy: err.message } as const;
+        })
         : await runLevel({ client, spec: sendSpec, model: pre.model, concurrency: c, requests, clock, runId, promptOffset, signal, checkServer, beforeMeasured, onRecord }).then((r) => ({
           ...r, shares: undefined, loopDelayMs: loop.peek(), clientCpuPct: busy0 === null ? null : performance.eventLoopUtilization(busy0).utilization * 100,
         }));
+      if ('stoppedBy' in run) {
+        loop.stop();
+        status = 'stopped';
+        stopReason = `${run.stoppedBy}. ${levelsComplete(levels)}`;
+        break;
+      }
       const tel = await telemetry.afterMeasured(c, run.records, run.loopDelayMs ?? undefined);
       loop.stop();
       if (run.serverFailure) {
         status = 'server-failed';
-        stopReason = `the server stopped answering during the concurrency-${c} level, after ${done} of ${requests} requests (${failed} failed): ${run.serverFailure}. ` +
-          (levels.length === 0 ? 'No level was completed.' : levels.length === 1 ? `Level ${levels[0]?.concurrency} is complete.` : `Levels ${levels.map((l) => l.concurrency).join(', ')} are complete.`);
+        stopReason = `the server stopped answering during the concurrency-${c} level, after ${done} of ${requests} requests (${failed} failed): ${run.serverFailure}. ${levelsComplete(levels)}`;
         break;
       }
       if (signal.aborted) break;
@@ -230,6 +239,12 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
     ...(lengths ? { tokenizer: lengths.info } : {}),
     cards: buildCards({ levels, hourlyCostUsd: spec.hourlyCostUsd, baselineRateUsdPer1M: spec.baselineRateUsdPer1M, gpuLabel: spec.gpuLabel }),
   };
+}
+
+/** The stop reason's last sentence: which levels stand. */
+function levelsComplete(levels: readonly LevelResult[]): string {
+  if (levels.length === 0) return 'No level was completed.';
+  return levels.length === 1 ? `Level ${levels[0]?.concurrency} is complete.` : `Levels ${levels.map((l) => l.concurrency).join(', ')} are complete.`;
 }
 
 /** What the result records of the tools offered: label, count, choice and the definitions' hash. */

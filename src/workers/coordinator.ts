@@ -112,7 +112,16 @@ export async function startCoordinator(databaseUrl: string, n: number, waitMs: n
       return again.ok ? null : `${claim} (the coordinator's own probe agrees: ${again.message})`;
     }
 
+    /** A level; the database going away anywhere in it ends the sweep as stopped, naming it, with the finished levels kept. */
     async function runLevel(level: LevelOnThreads): Promise<ThreadedLevel> {
+      return await runLevelOnWorkers(level).catch((err: unknown) => {
+        if (err instanceof SweepError) throw err;
+        // Anything else here is the database going away: one line, not a stack.
+        throw new SweepError('client-stopped', `the workers' database stopped answering during the concurrency-${level.concurrency} level (${(err as Error).message}); the workers reconnect when it is back`);
+      });
+    }
+
+    async function runLevelOnWorkers(level: LevelOnThreads): Promise<ThreadedLevel> {
       // A worker lost at an earlier level is not waited for: the level is split over those still live.
       const count = Math.max(1, Math.min(level.count, (await liveWorkers(w)).length));
       const keys = Array.from({ length: count }, (_, i) => `${sweep}/${level.concurrency}/${i}`);
@@ -217,9 +226,7 @@ export async function startCoordinator(databaseUrl: string, n: number, waitMs: n
         // Ready workers wait for a start that will not come: release them, and drop the jobs no one took.
         if (!started) stop();
         await w.boss.cancel(SHARE_QUEUE, jobIds).catch(() => {});
-        if (err instanceof SweepError) throw err;
-        // Anything else here is the database going away: one line, not a stack.
-        throw new SweepError('client-failed', `the workers' database stopped answering during the level at ${level.concurrency} (${(err as Error).message}); the workers reconnect when it is back`);
+        throw err;
       } finally {
         level.signal.removeEventListener('abort', stop);
       }

@@ -19,7 +19,7 @@ export interface Live {
 export interface RunState {
   run: RunDetail | null;
   live: Live | null;
-  /** The last level completion or error, for the role="status" region. */
+  /** The last level completion or the run's end (its stop reason is the banner's), for the role="status" region. */
   announcement: string;
   error: string | null;
 }
@@ -52,7 +52,8 @@ export function useRun(id: number, onEnded: () => void): RunState {
             return { ...s, live: { ...live, current: null, levels: [...live.levels.filter((x) => x.concurrency !== l.concurrency), l] }, announcement: said };
           }
           case 'warning': return { ...s, live: { ...live, warnings: [...live.warnings, e.warning] } };
-          case 'end': return { ...s, announcement: `Run ${e.status}${e.reason ? `: ${e.reason}` : ''}.` };
+          // The reason is shown once, in the run's banner below; the status line names only the outcome.
+          case 'end': return { ...s, announcement: e.reason ? `Run ${e.status}: the reason is shown below.` : `Run ${e.status}.` };
         }
       });
       if (e.kind === 'end') {
