@@ -122,3 +122,26 @@ describe('goodput quality', () => {
     expect(score.scaleNote).toBe(QUALITY_SCALE_NOTE);
   });
 });
+
+describe('the figures docs/quality.md quotes', () => {
+  it('are what the documented command prints against two simulators, line for line, and the noise figures it names', async () => {
+    const doc = readFileSync(new URL('../../docs/quality.md', import.meta.url), 'utf8');
+    const quoted = /give exactly these figures[\s\S]*?```sh\n[\s\S]*?```\n\n```\n([\s\S]*?)```/.exec(doc)?.[1] ?? '';
+    const lines = quoted.split('\n').filter((l) => /^(Quality score| {2}first-token KL| {2}perplexity delta)/.test(l));
+    expect(lines).toHaveLength(3);
+    const r = await goodput(['--baseline', baseline.url, '--candidate', candidate.url]);
+    expect(r.code, r.stderr).toBe(0);
+    for (const line of lines) expect(r.stdout.split('\n')).toContain(line);
+    // The prose's other noise levels, each against a noiseless baseline.
+    for (const [noise, score] of [[0.1, '0.9969'], [0.5, '0.9222']] as const) {
+      expect(doc).toContain(`${noise} gives ${score}`);
+      const other = await startSimulator({ ...fast, quantizationNoise: noise });
+      try {
+        const o = await goodput(['--baseline', baseline.url, '--candidate', other.url]);
+        expect(o.stdout).toContain(`Quality score: ${score} `);
+      } finally {
+        await other.close();
+      }
+    }
+  }, 120_000);
+});
