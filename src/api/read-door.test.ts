@@ -46,6 +46,32 @@ describe('read door', () => {
     expect((await app.request('/api/runs/1/result', { headers: auth })).status).toBe(200);
   });
 
+  it('holds the next level while an export is in progress, and an export asked for once the level started waits for its end', async () => {
+    const gate = measuringGate();
+    let finishExport: (v: SweepResult) => void = () => {};
+    const catalog = { ...fakeCatalog(), exportRun: () => new Promise<SweepResult>((resolve) => { finishExport = resolve; }) };
+    const app = readDoorApp(catalog, TOKEN, gate, 'goodput sweep');
+    const first = Promise.resolve(app.request('/api/runs/1/result', { headers: auth }));
+    await new Promise((r) => setTimeout(r, 20));
+    let levelStarted = false;
+    const level = gate.beforeLevel().then(() => { levelStarted = true; });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(levelStarted).toBe(false);
+    finishExport({ levels: [] } as unknown as SweepResult);
+    expect((await first).status).toBe(200);
+    await level;
+    expect(levelStarted).toBe(true);
+    // The level is measured now: the next export waits for its end.
+    let answered = false;
+    const second = Promise.resolve(app.request('/api/runs/1/result', { headers: auth })).then((r) => { answered = true; return r; });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(answered).toBe(false);
+    gate.end();
+    await new Promise((r) => setTimeout(r, 0));
+    finishExport({ levels: [] } as unknown as SweepResult);
+    expect((await second).status).toBe(200);
+  });
+
   it('refuses a missing or wrong token, another Host, writes and bad parameters', async () => {
     const app = readDoorApp(fakeCatalog(), TOKEN, measuringGate(), 'goodput sweep');
     expect((await app.request('/api/runs', { headers: { host: '127.0.0.1:5000' } })).status).toBe(401);

@@ -30,10 +30,10 @@ export interface ReadDoor {
   close(): Promise<void>;
 }
 
-/** Tells the door when a level is being measured, so exports wait for its end. */
+/** Keeps exports and measured levels apart: an export waits for the level being measured, and a level waits for the export in progress. */
 export interface MeasuringGate {
-  /** Resolves at once between levels; otherwise when the current level ends. */
-  idle(): Promise<void>;
+  /** Runs `fn` (an export) between levels: after the level being measured ends, and before the next one may start. */
+  between<T>(fn: () => Promise<T>): Promise<T>;
 }
 
 export function readDoorApp(catalog: Catalog, token: string, gate: MeasuringGate, holder: string): Hono {
@@ -41,7 +41,7 @@ export function readDoorApp(catalog: Catalog, token: string, gate: MeasuringGate
   // One export at a time: each holds a run's records in memory, so six at once would hold six.
   let exporting: Promise<unknown> = Promise.resolve();
   const oneAtATime = <T>(fn: () => Promise<T>): Promise<T> => {
-    const next = exporting.then(async () => { await gate.idle(); return fn(); });
+    const next = exporting.then(() => gate.between(fn));
     exporting = next.catch(() => {});
     return next;
   };
@@ -100,12 +100,35 @@ export async function openReadDoor(catalog: Catalog, gate: MeasuringGate, holder
   };
 }
 
-/** A gate driven by level start and end; idle() waiters are released at each end. */
-export function measuringGate(): MeasuringGate & { start(): void; end(): void } {
+/**
+ * A gate driven by the sweep: `beforeLevel` resolves once no export is in
+ * progress and marks the level measured in the same turn (so no export can slip
+ * in between), `end` releases the exports that waited for it.
+ */
+export function measuringGate(): MeasuringGate & { beforeLevel(): Promise<void>; start(): void; end(): void } {
   let waiters: Array<() => void> = [];
+  let quietWaiters: Array<() => void> = [];
   let measuring = false;
+  let reads = 0;
   return {
-    idle: () => (measuring ? new Promise<void>((resolve) => waiters.push(resolve)) : Promise.resolve()),
+    async between<T>(fn: () => Promise<T>): Promise<T> {
+      while (measuring) await new Promise<void>((resolve) => waiters.push(resolve));
+      reads++;
+      try {
+        return await fn();
+      } finally {
+        reads--;
+        if (reads === 0) {
+          const released = quietWaiters;
+          quietWaiters = [];
+          for (const w of released) w();
+        }
+      }
+    },
+    async beforeLevel() {
+      while (reads > 0) await new Promise<void>((resolve) => quietWaiters.push(resolve));
+      measuring = true;
+    },
     start: () => { measuring = true; },
     end: () => {
       measuring = false;

@@ -70,6 +70,7 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
       progress(e);
       saved.session?.onEvent(e);
     },
+    beforeLevel: async () => { await saved.session?.beforeLevel(); },
     afterLevel: async (level, records, cell) => {
       if (flags.raw) await writeRecords(flags.raw, records.map((r) => ({ ...r, cell })), first);
       first = false;

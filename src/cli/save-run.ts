@@ -27,6 +27,8 @@ export interface SaveTarget {
 
 export interface SaveSession {
   onEvent(e: SweepEvent): void;
+  /** Awaited before each level: an export the store's read door is serving ends first. */
+  beforeLevel(): Promise<void>;
   /** Commits a level; runSweep awaits it between levels. */
   afterLevel(level: LevelResult, records: readonly RequestRecord[]): Promise<void>;
   /**
@@ -120,6 +122,7 @@ export async function startSaving(spec: SweepSpecInput, t: SaveTarget, log: Node
         if (e.kind === 'level-end') gate.end();
         recorder.onEvent(e);
       },
+      beforeLevel: () => gate.beforeLevel(),
       afterLevel: (level, records) => recorder.afterLevel(level, records),
       async finish(result, files) {
         try {

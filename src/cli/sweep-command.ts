@@ -187,7 +187,7 @@ async function sweepWith(spec: SweepSpecInput, out: { json?: string | undefined;
   };
   try {
     const clients = coordinator ? { clients: coordinator.forSweep } : {};
-    const result = await runSweep(spec, { signal: ctrl.signal, onEvent, afterLevel, ...clients }).catch(async (err: unknown) => { await saving?.fail(err); throw err; });
+    const result = await runSweep(spec, { signal: ctrl.signal, onEvent, afterLevel, ...(saving ? { beforeLevel: () => saving.beforeLevel() } : {}), ...clients }).catch(async (err: unknown) => { await saving?.fail(err); throw err; });
     // A stop no signal asked for is our side going away (the workers' database), not the user.
     const byUser = ctrl.signal.aborted;
     if (await discardIfNothingFinished(result, saving)) return { code: byUser ? EXIT.stopped : EXIT.clientStopped, result };

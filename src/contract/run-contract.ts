@@ -26,12 +26,14 @@ export interface RunContractOptions {
   onEvent?: (e: SweepEvent, cell: number) => void;
   /** Awaited between levels (runSweep's afterLevel), with the cell. */
   afterLevel?: (level: LevelResult, records: readonly RequestRecord[], cell: number) => Promise<void>;
+  /** Awaited before each level (runSweep's beforeLevel). */
+  beforeLevel?: () => Promise<void>;
   /** Told before each cell starts. */
   onCell?: (index: number, total: number, label: string) => void;
   /** Awaited before each cell's sweep, with the spec it runs (the CLI opens its store here). */
   onCellStart?: (index: number, total: number, spec: SweepSpecInput) => Promise<void>;
   /** Swaps the sweep's dependencies (tests). */
-  deps?: Omit<SweepDeps, 'signal' | 'onEvent' | 'afterLevel'>;
+  deps?: Omit<SweepDeps, 'signal' | 'onEvent' | 'afterLevel' | 'beforeLevel'>;
 }
 
 export async function runContract(contract: Contract, opts: RunContractOptions): Promise<SweepResult> {
@@ -50,7 +52,7 @@ export async function runContract(contract: Contract, opts: RunContractOptions):
     if (opts.signal?.aborted && outcomes.length > 0) break;
     opts.onCell?.(i, prepared.cells.length, cell.key.prompt);
     await opts.onCellStart?.(i, prepared.cells.length, cell.spec);
-    const result = await runSweep(cell.spec, { ...opts.deps, signal: opts.signal, onEvent: (e) => opts.onEvent?.(e, i), afterLevel: async (l, r) => {
+    const result = await runSweep(cell.spec, { ...opts.deps, signal: opts.signal, onEvent: (e) => opts.onEvent?.(e, i), ...(opts.beforeLevel ? { beforeLevel: opts.beforeLevel } : {}), afterLevel: async (l, r) => {
       for (const rec of r) records.push({ ...rec, cell: i });
       await opts.afterLevel?.(l, r, i);
     } });

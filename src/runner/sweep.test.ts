@@ -141,6 +141,22 @@ describe('runSweep against the simulator', () => {
     expect(firstSendOfTwo).toBeGreaterThan((stored[0] as { at: number }).at);
   });
 
+  it('waits for beforeLevel before each level sends anything, its warm-up included', async () => {
+    const s = await sim();
+    const c = collect();
+    const released: number[] = [];
+    const beforeLevel = async () => {
+      await new Promise((r) => setTimeout(r, 30));
+      released.push(performance.now() * 1e6); // the records' clock
+    };
+    await runSweep({ ...base, url: s.url, levels: [1, 2] }, { onEvent: c.onEvent, beforeLevel });
+    expect(released).toHaveLength(2);
+    for (const [i, level] of [1, 2].entries()) {
+      const firstSend = Math.min(...(c.records.get(level) ?? []).map((r) => r.sendNs));
+      expect(firstSend).toBeGreaterThan(released[i] as number);
+    }
+  });
+
   it('warns when a fixed request count cannot fill a level', async () => {
     const s = await sim();
     const result = await runSweep({ ...base, url: s.url, levels: [2, 8, 16] });

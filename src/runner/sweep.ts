@@ -51,6 +51,8 @@ export interface SweepDeps {
    * measured time, and a killed run keeps every level this returned for.
    */
   afterLevel?: (level: LevelResult, records: readonly RequestRecord[]) => Promise<void>;
+  /** Awaited before each level starts, warm-ups included: a reader of the store (an export) finishes before measured time begins. */
+  beforeLevel?: () => Promise<void>;
   /** Clients elsewhere every level is split over (goodput worker processes), given the run's identity; replaces client threads. */
   clients?: (init: { spec: SweepSpec; model: string; dialect: DialectKind; runId: string; connections: number }) => ClientThreads;
   /** Builds the client (tests swap in timeouts); defaults to the streaming client speaking the engine's dialect. */
@@ -140,6 +142,8 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
 
   try {
     for (const [index, c] of order.entries()) {
+      if (signal.aborted) break;
+      await deps.beforeLevel?.();
       if (signal.aborted) break;
       const requests = requestsFor(spec, c);
       emit({ kind: 'level-start', concurrency: c, index, total: order.length, requests });
