@@ -13,6 +13,7 @@ import { loadResponseSchema, loadTools } from '../workload/index.js';
 import { sayWritten, writeFileAtomic, writeRecords } from './files.js';
 import { apiKeyFromEnv, badFlag, parseChoice, parseLevels, parseNumber, parseUrl, redactedCommand } from './parse-flags.js';
 import { telemetryFromFlags } from './telemetry-flags.js';
+import { workerSecretFromEnv } from './worker-command.js';
 import { GPU_SOURCE_CHOICES } from '../telemetry/index.js';
 import { progressReporter } from './progress.js';
 import { renderResult } from './render-table.js';
@@ -154,14 +155,8 @@ export function workersFromFlags(f: Pick<SweepFlags, 'workers' | 'workersWait' |
 }
 
 async function startWorkers(w: WorkersFlags): Promise<Coordinator> {
-  const { startCoordinator, parseWorkerSecret, SecretError, WORKER_SECRET_ENV } = await import('../workers/index.js');
-  let secret: Buffer;
-  try {
-    secret = parseWorkerSecret(process.env[WORKER_SECRET_ENV], '--workers');
-  } catch (err) {
-    if (err instanceof SecretError) throw new CliError(EXIT.usage, err.message);
-    throw err;
-  }
+  const { startCoordinator } = await import('../workers/index.js');
+  const secret = await workerSecretFromEnv('--workers');
   const c = await startCoordinator(w.databaseUrl, w.count, w.waitMs, secret);
   process.stderr.write(`${c.workers.length} workers live: ${c.workers.map((x) => `${x.name} (${x.host}, ${x.cores} cores, clock ${x.clockOffsetMs?.toFixed(2) ?? '?'} ms)`).join(', ')}\n`);
   return c;

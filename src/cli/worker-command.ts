@@ -12,6 +12,17 @@ import { apiKeyFromEnv, badFlag, parseNumber } from './parse-flags.js';
 
 interface WorkerFlags { databaseUrl?: string; name?: string; apiKeyEnv?: string; init?: boolean }
 
+/** The workers' secret from GOODPUT_WORKER_SECRET, or a usage error naming `who` and how to make one. */
+export async function workerSecretFromEnv(who: string): Promise<Buffer> {
+  const { parseWorkerSecret, SecretError, WORKER_SECRET_ENV } = await import('../workers/index.js');
+  try {
+    return parseWorkerSecret(process.env[WORKER_SECRET_ENV], who);
+  } catch (err) {
+    if (err instanceof SecretError) throw new CliError(EXIT.usage, err.message);
+    throw err;
+  }
+}
+
 export function registerWorkerCommand(program: Command): void {
   program.command('worker')
     .description('send level shares for sweeps started with --workers, coordinated through PostgreSQL (runs until stopped)')
@@ -20,19 +31,13 @@ export function registerWorkerCommand(program: Command): void {
     .option('--api-key-env <name>', 'environment variable holding the servers\' API key (default: GOODPUT_API_KEY); keys never go through the database')
     .option('--init', 'print a new workers\' secret for GOODPUT_WORKER_SECRET (give the same one to the coordinator and every worker) and exit')
     .action(async (flags: WorkerFlags) => {
-      const { WORKER_SECRET_ENV, newWorkerSecret, parseWorkerSecret, SecretError } = await import('../workers/index.js');
+      const { WORKER_SECRET_ENV, newWorkerSecret } = await import('../workers/index.js');
       if (flags.init) {
         process.stdout.write(`${newWorkerSecret()}\n`);
         process.stderr.write(`a new secret for ${WORKER_SECRET_ENV}: start \`goodput sweep --workers\` and every \`goodput worker\` with it; keep it out of the database and out of shell history\n`);
         return;
       }
-      let secret: Buffer;
-      try {
-        secret = parseWorkerSecret(process.env[WORKER_SECRET_ENV], 'goodput worker');
-      } catch (err) {
-        if (err instanceof SecretError) throw new CliError(EXIT.usage, err.message);
-        throw err;
-      }
+      const secret = await workerSecretFromEnv('goodput worker');
       const url = flags.databaseUrl ?? (process.env['GOODPUT_DATABASE_URL'] || undefined);
       if (url === undefined) throw badFlag('--database-url', 'is required (or set GOODPUT_DATABASE_URL)');
       const env = (name: string) => (process.env[name] === undefined ? undefined : parseNumber(name, process.env[name] as string, {}));
