@@ -101,24 +101,22 @@ describe('read door', () => {
     expect(most).toBe(1);
   });
 
-  it('over a socket: connections past the cap are not kept, and an idle one is closed within seconds', async () => {
+  it('over a socket: connections past the cap are not kept', async () => {
     const door = await openReadDoor(fakeCatalog(), measuringGate(), 'goodput sweep');
     const port = Number(new URL(door.url).port);
-    const open = (): Promise<{ closedAfterMs: Promise<number> }> => new Promise((resolve, reject) => {
+    const sockets = Array.from({ length: DOOR_MAX_CONNECTIONS + 8 }, () => {
       const s = connect(port, '127.0.0.1');
-      const at = Date.now();
-      const closed = new Promise<number>((r) => s.once('close', () => r(Date.now() - at)));
       s.on('error', () => {});
-      s.once('connect', () => resolve({ closedAfterMs: closed }));
-      s.once('error', reject);
+      return s;
     });
     try {
-      const socks = await Promise.all(Array.from({ length: DOOR_MAX_CONNECTIONS + 8 }, () => open()));
-      // The ones past the cap are dropped by the server at once; the rest, sending nothing, within the header timeout.
-      const times = await Promise.all(socks.map((x) => x.closedAfterMs));
-      expect(times.filter((t) => t < 1000).length).toBeGreaterThanOrEqual(8);
-      expect(Math.max(...times)).toBeLessThan(15_000);
+      let closed = 0;
+      for (const s of sockets) s.once('close', () => { closed++; });
+      // How soon is the timing pass's question (read-door.timing.test.ts); here, that they go at all.
+      for (let i = 0; i < 200 && closed < 8; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(closed).toBeGreaterThanOrEqual(8);
     } finally {
+      for (const s of sockets) s.destroy();
       await door.close();
     }
   }, 30_000);

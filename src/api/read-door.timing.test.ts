@@ -1,0 +1,36 @@
+/**
+ * The read door closes what it does not serve within seconds (wall-clock, so
+ * here and not in npm test): connections past its cap at once, idle ones within
+ * its header timeout. On a loaded machine some idle connections were seen open
+ * past 30 s, which is why this lives in the timing pass.
+ */
+import { connect } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import type { Catalog } from './catalog.js';
+import { DOOR_MAX_CONNECTIONS, measuringGate, openReadDoor } from './read-door.js';
+
+const catalog = { listRuns: async () => [] } as unknown as Catalog;
+
+describe('read door timing', () => {
+  it('over a socket: connections past the cap are not kept, and an idle one is closed within seconds', async () => {
+    const door = await openReadDoor(catalog, measuringGate(), 'goodput sweep');
+    const port = Number(new URL(door.url).port);
+    const open = (): Promise<{ closedAfterMs: Promise<number> }> => new Promise((resolve, reject) => {
+      const s = connect(port, '127.0.0.1');
+      const at = Date.now();
+      const closed = new Promise<number>((r) => s.once('close', () => r(Date.now() - at)));
+      s.on('error', () => {});
+      s.once('connect', () => resolve({ closedAfterMs: closed }));
+      s.once('error', reject);
+    });
+    try {
+      const socks = await Promise.all(Array.from({ length: DOOR_MAX_CONNECTIONS + 8 }, () => open()));
+      // The ones past the cap are dropped by the server at once; the rest, sending nothing, within the header timeout.
+      const times = await Promise.all(socks.map((x) => x.closedAfterMs));
+      expect(times.filter((t) => t < 1000).length).toBeGreaterThanOrEqual(8);
+      expect(Math.max(...times)).toBeLessThan(15_000);
+    } finally {
+      await door.close();
+    }
+  }, 30_000);
+});
