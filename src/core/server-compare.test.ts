@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rec } from '../test-support/records.js';
-import { compareWithServer, describeDisagreement, describeQueue } from './server-compare.js';
+import { boundedRttMs, compareWithServer, describeDisagreement, describeQueue, fastestHeadersMs } from './server-compare.js';
 import type { ServerFigures } from './server-truth.js';
 
 // Two requests sent at 0: TTFT 50 and 52 ms (mean 51), chunk gaps 10,10 and 12,12 (mean 11), 3 tokens each.
@@ -15,6 +15,17 @@ const server: ServerFigures = {
 };
 
 describe('client vs server', () => {
+  it('states the probe\'s round trip, bounded by the fastest measured response\'s headers', () => {
+    // rec() gives headers 1 ms after the send; the warm-up is left out of the bound.
+    expect(fastestHeadersMs(records)).toBe(1);
+    expect(fastestHeadersMs([rec({ chunksMs: [5], warmup: true })])).toBeNull();
+    expect(boundedRttMs(0.3, records)).toBe(0.3);
+    expect(boundedRttMs(1.45, records)).toBe(1); // a probe stretched by a busy moment
+    expect(boundedRttMs(null, records)).toBeNull();
+    expect(boundedRttMs(2, [])).toBe(2);
+  });
+
+
   it('agrees when TTFT differs by less than a round trip plus 5%, and inter-token means match', () => {
     const { comparison, queued } = compareWithServer(records, server, 0.3);
     const ttft = comparison.find((r) => r.metric === 'ttft-mean-ms');

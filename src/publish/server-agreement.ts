@@ -10,7 +10,7 @@
  * is a limitation naming the metric and both numbers.
  */
 import type { StoredRecord } from '../contract/index.js';
-import { type ComparisonRow, type ServerFigures, type SweepResult, compareWithServer } from '../core/index.js';
+import { type ComparisonRow, type ServerFigures, type SweepResult, compareWithServer, fastestHeadersMs } from '../core/index.js';
 import { type Refusal, refusal } from './refusal.js';
 import { differenceText, differences } from './same-numbers.js';
 
@@ -31,8 +31,7 @@ function boundRefusals(field: string, level: Level, records: readonly StoredReco
   const st = level.serverTruth;
   if (!st) return [];
   const out: Refusal[] = [];
-  const headers = records.filter((r) => !r.warmup && r.headersNs !== null).map((r) => ((r.headersNs as number) - r.sendNs) / 1e6);
-  const fastest = headers.length === 0 ? null : Math.min(...headers);
+  const fastest = fastestHeadersMs(records);
   if (st.rttMs !== null && fastest !== null && st.rttMs > fastest) out.push(refusal('server-truth', `${field}.rttMs`, `states a ${st.rttMs} ms round trip, longer than the fastest response's headers (${fastest.toFixed(2)} ms after its send)`));
   const span = records.length === 0 ? 0 : (Math.max(...records.map((r) => r.endNs ?? r.sendNs)) - Math.min(...records.map((r) => r.sendNs))) / 1e6;
   if (st.lateP99Ms !== undefined && st.lateP99Ms !== null && st.lateP99Ms > span) out.push(refusal('server-truth', `${field}.lateP99Ms`, `states ${st.lateP99Ms} ms of server lateness in a level whose records span ${span.toFixed(1)} ms`));

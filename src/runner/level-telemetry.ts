@@ -8,7 +8,7 @@
  */
 import {
   FAMILY_PREFIXES, type GpuLevel, type GpuMem, type LevelResult, type MetricFamily, type RequestRecord, type ServerMetricsRun, type ServerTruth, type Spread, type Warning,
-  compareWithServer, describeDisagreement, describeQueue, describeRoles, isOk, requiredNames, serverFigures, summarizeGpu,
+  boundedRttMs, compareWithServer, describeDisagreement, describeQueue, describeRoles, isOk, requiredNames, serverFigures, summarizeGpu,
 } from '../core/index.js';
 import {
   type GpuSource, type ServerMetricsSession, absentGpuSource, measureRttMs, openServerMetrics, selectGpuSource,
@@ -119,8 +119,9 @@ export async function startRunTelemetry(
         return { gpuMem: mem, gpu: gpuOut, serverTruth: null, warnings };
       }
       const figures = serverFigures(scrapes.before, scrapes.after, session.map, scrapes.readings);
-      const { comparison, queued } = compareWithServer(records, figures, rttMs, loopDelay?.p99 ?? null);
-      const serverTruth: ServerTruth = { metricsUrl: session.url, ...figures, rttMs, comparison, queued };
+      const rtt = boundedRttMs(rttMs, records);
+      const { comparison, queued } = compareWithServer(records, figures, rtt, loopDelay?.p99 ?? null);
+      const serverTruth: ServerTruth = { metricsUrl: session.url, ...figures, rttMs: rtt, comparison, queued };
       const disagreement = describeDisagreement(comparison);
       if (disagreement) warnings.push({ code: 'server-disagrees', message: `level ${level}: our figures and the server's disagree: ${disagreement}` });
       if (queued) {

@@ -5,6 +5,7 @@
  * server-truth.timing.test.ts; here: the plumbing, the counts, and the warnings.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { type RequestRecord, fastestHeadersMs } from '../core/index.js';
 import { type SimServer, startSimulator } from '../sim/index.js';
 import { type TextServer, startTextServer } from '../test-support/text-server.js';
 import { pollingGpuSource } from '../telemetry/index.js';
@@ -27,7 +28,8 @@ async function sim(profile: Parameters<typeof startSimulator>[0] = {}): Promise<
 describe('server-side ground truth against the simulator', () => {
   it('puts the server\'s own figures beside ours, per level, over exactly the measured requests', async () => {
     const s = await sim();
-    const result = await runSweep({ ...base, url: s.url, levels: [1, 2] });
+    const byLevel = new Map<number, readonly RequestRecord[]>();
+    const result = await runSweep({ ...base, url: s.url, levels: [1, 2] }, { afterLevel: async (l, records) => { byLevel.set(l.concurrency, records); } });
     expect(result.run.serverMetrics).toMatchObject({ available: true, url: `${s.url}/metrics`, family: 'vllm', missing: [] });
     expect(result.run.serverMetrics?.found.ttftMs).toBe('vllm:time_to_first_token_seconds_sum + vllm:time_to_first_token_seconds_count');
     expect(result.warnings.map((w) => w.code)).not.toContain('metrics-missing');
@@ -43,6 +45,8 @@ describe('server-side ground truth against the simulator', () => {
       expect(t.itlPer).toBe('chunk');
       expect(t.queued).toBe(false);
       expect(t.rttMs).not.toBeNull();
+      // No round trip is stated longer than the level's own fastest response: publish refuses that.
+      expect(t.rttMs).toBeLessThanOrEqual(fastestHeadersMs(byLevel.get(level.concurrency) ?? []) ?? -1);
       expect(t.comparison.map((r) => r.metric)).toEqual(['ttft-mean-ms', 'itl-mean-ms', 'generated-tokens', 'requests']);
       expect(t.comparison.find((r) => r.metric === 'generated-tokens')).toMatchObject({ client: 192, server: 192, agrees: true });
       // The simulator reports its own write lateness; the TTFT allowance names it beside our loop delay.
