@@ -81,9 +81,11 @@ export interface ClientThreads {
 /**
  * Threads a level of `streams` streams is split over: the asked number (or, for
  * 'auto', the machine's cores), at most `streams` (every thread needs a stream).
+ * Not more for a bigger burst: threads past the cores only take turns on them, and
+ * measured they wrote a 1,024 burst later (docs/development.md, "Threads by load").
  */
-export function threadsFor(asked: number | 'auto', streams: number): number {
-  const n = asked === 'auto' ? availableParallelism() : asked;
+export function threadsFor(asked: number | 'auto', streams: number, cores = availableParallelism()): number {
+  const n = asked === 'auto' ? cores : asked;
   return Math.max(1, Math.min(n, Math.floor(streams)));
 }
 
