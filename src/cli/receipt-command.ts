@@ -56,8 +56,10 @@ export async function createReceiptFile(f: ReceiptFlags): Promise<string> {
     if (!r.ok) problems.push(...r.problems);
   }
   if (problems.length === 0 && runs.baseline.ok && runs.optimized.ok) {
+    // A score measured in the optimized run ships inside that run's evidence; a --quality file is packed beside it.
+    const stated = quality ?? runs.optimized.value.quality ?? null;
     const built = buildReceipt({
-      baseline: runs.baseline.value, optimized: runs.optimized.value, quality, method: f.method, baselineMethod: f.baselineMethod, title: f.title, generator: TOOL_VERSION,
+      baseline: runs.baseline.value, optimized: runs.optimized.value, quality: stated, method: f.method, baselineMethod: f.baselineMethod, title: f.title, generator: TOOL_VERSION,
     });
     if (built.ok) {
       const r = built.receipt;

@@ -4,10 +4,13 @@
  * scale note are there: a score file without them is not a score.
  */
 import { z } from 'zod';
-import { serverAccountSchema } from './result-schema.js';
+import { serverAccountSchema } from './server-account-schema.js';
+import { qualityEvidenceSchema } from './quality-evidence.js';
 import { KL_WEIGHT, PPL_WEIGHT, QUALITY_EVALUATOR, QUALITY_EVALUATOR_ID, QUALITY_SCALE_NOTE, type QualityScore } from './quality-score.js';
 
 const unit = z.number().min(0).max(1);
+/** A run's id as runIdOf gives it. */
+const runId = z.string().regex(/^(set:[0-9a-f]{16}|records:[0-9a-f]{64})$/, 'must be a run id (set:<16 hex> or records:<sha256>)');
 const sha = z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 (64 lowercase hex digits)');
 
 const pplDeltaSchema = z.discriminatedUnion('provenance', [
@@ -43,6 +46,8 @@ export const qualityScoreSchema = z.object({
   n: z.number().int().positive(),
   topLogprobs: z.number().int().positive(),
   compared: z.object({ baseline: sideSchema, candidate: sideSchema, measuredAt: z.iso.datetime({ offset: true }) }).optional(),
+  runs: z.object({ baseline: runId.nullable(), candidate: runId }).strict().optional(),
+  evidence: qualityEvidenceSchema.optional(),
 }).refine((s) => (s.composite === null) === (s.compositeProvenance === 'not recorded'), {
   path: ['compositeProvenance'], message: 'must be "not recorded" exactly when composite is null',
 }).superRefine((s, ctx) => {

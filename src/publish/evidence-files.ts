@@ -81,11 +81,13 @@ export function publicResult(result: SweepResult): SweepResult {
   const server = obj(c?.server);
   const model = obj(c?.model);
   const workload = obj(c?.workload);
+  const quality = obj(c?.quality);
   const contract = c === null ? result.contract : {
     ...c,
     ...(server === null ? {} : { server: { url: WITHHELD_URL, ...('endpoint' in server ? { endpoint: server.endpoint } : {}) } }),
     ...(model === null ? {} : { model: { ...model, ...('tokenizer' in model ? { tokenizer: noPath(model.tokenizer) } : {}) } }),
     ...(workload === null ? {} : { workload: { ...workload, prompts: noPath(workload.prompts) } }),
+    ...(quality === null || !('baselineUrl' in quality) ? {} : { quality: { ...quality, baselineUrl: WITHHELD_URL } }),
   };
   const hide = <T extends SweepResult['run']>(run: T): T => ({
     ...run, url: WITHHELD_URL, command: 'withheld',
