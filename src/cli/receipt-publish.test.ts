@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { receiptSchema } from '../publish/index.js';
+import { newKeyPair, parseKey, receiptSchema, signedResult } from '../publish/index.js';
 import { type SimProcess, spawnSimProcess } from '../sim/index.js';
 import { cli } from '../test-support/cli-in-process.js';
 import { measuredQualityFixture } from '../test-support/quality-fixture.js';
@@ -28,6 +28,12 @@ const optimizedWith = (over: Parameters<typeof evidenceResult>[0] extends infer 
 const baseline = file('baseline.json', pair.baseline);
 const optimized = file('optimized.json', pair.optimized);
 const measured = measuredQualityFixture(pair);
+/** A fresh Ed25519 key, as goodput keys create makes one. */
+const runKey = () => {
+  const k = parseKey(newKeyPair().privatePem, 'private');
+  if (!k.ok) throw new Error(k.problem);
+  return k.key;
+};
 const quality = file('quality.json', measured);
 const PRICES = `tokenPrices:\n  - { provider: Example Cloud, model: demo-model, inputUsdPer1M: 0.5, outputUsdPer1M: 1.5, sourceUrl: "https://example.com/pricing", asOf: 2026-06-01 }\n`;
 const prices = file('prices.yaml', PRICES);
@@ -84,6 +90,11 @@ describe('goodput receipt create', () => {
     ['a receipt the gate would refuse (a model served under a file path)', () => ['--baseline', file('pb.json', evidenceResult({ ...OPT_BASE, model: '/mnt/models/demo' })),
       '--optimized', file('po.json', optimizedWith({ model: '/mnt/models/demo' }))],
     [/^ {2}evidence\.baseline: contract\.model\.name: "\/mnt\/models\/demo" is not a name token .*\[rule: allow-list\]$/m]],
+    ['a run signed by goodput run --sign whose result was edited after signing', () => {
+      const signed = file('signed-b.json', pair.baseline);
+      writeFileSync(`${signed}.dsse.json`, signedResult(Buffer.from('another result'), runKey(), 'a'.repeat(64)));
+      return ['--baseline', signed, '--optimized', optimized];
+    }, [/^ {2}--baseline: .*signed-b\.json\.dsse\.json: signs a file of \d+ bytes .*the result was changed after signing \[rule: signature\]$/m]],
     ['a quality file without its scale note, and a missing run, both reported', () => ['--baseline', join(dir, 'gone.json'), '--optimized', optimized, '--quality', file('q.json', { ...measured, scaleNote: '' })],
       [/^ {2}--quality: .*q\.json: scaleNote: the scale note must be stated$/m, /^ {2}--baseline: .*gone\.json does not exist$/m]],
   ];

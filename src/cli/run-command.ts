@@ -6,8 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { type Contract, combineRepeats, loadContract, repeatsProblem, runContract } from '../contract/index.js';
-import { type SweepResult, sanitizeForTerminal } from '../core/index.js';
-import { signedResult } from '../publish/index.js';
+import { type SweepResult, sanitizeForTerminal, sweepResultSchema } from '../core/index.js';
+import { packEvidence, publicResult, signedResult } from '../publish/index.js';
 import { asUsageErrors } from './contract-errors.js';
 import { signingKey } from './keys-command.js';
 import { CliError, EXIT, exitCodeOf, invalidLevelsLine } from './exit-codes.js';
@@ -102,7 +102,11 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
     else {
       if (flags.json) await writeFileAtomic(flags.json, json);
       // Signed over the file's exact bytes, beside it: who stands behind this result (goodput keys verify-result checks it).
-      if (flags.json && signer !== undefined) await writeFileAtomic(`${flags.json}.dsse.json`, signedResult(Buffer.from(json, 'utf8'), signer));
+      // The published copy's hash is signed too, so a receipt can ship the signature beside the evidence it covers.
+      if (flags.json && signer !== undefined) {
+        const published = packEvidence(publicResult(sweepResultSchema.parse(JSON.parse(json)))).sha256;
+        await writeFileAtomic(`${flags.json}.dsse.json`, signedResult(Buffer.from(json, 'utf8'), signer, published));
+      }
       process.stdout.write(renderContractResult(result, process.stdout.isTTY === true) + '\n');
     }
     sayWritten([flags.json, first ? undefined : flags.raw]);

@@ -11,7 +11,8 @@ import { combineRepeats } from '../contract/index.js';
 import { canonicalJson, type QualityScore, qualityScoreSchema, sweepResultSchema, type SweepResult } from '../core/index.js';
 import { buildReceipt } from './build-receipt.js';
 import { type CheckedSide, checkEvidence } from './evidence-check.js';
-import { type EvidenceSource, evidencePath, loadEvidence } from './evidence-files.js';
+import { type EvidenceSource, evidencePath, loadEvidence, loadEvidenceSignature, signaturePath } from './evidence-files.js';
+import { checkSignedEvidence } from './site-signing.js';
 import type { ConfigurationKey } from './fact.js';
 import { TEXT_LIMITS, textRefusals } from './free-text.js';
 import { allowListRefusals } from './allow-list.js';
@@ -70,7 +71,21 @@ async function loadParsed<T>(dir: EvidenceSource, ref: string, field: string, sc
   return result.data;
 }
 
+/**
+ * A run signed where it was measured (goodput run --sign) ships its signature
+ * beside its evidence: it must verify with the key it names and sign exactly
+ * that evidence, or the receipt is refused. Unsigned runs are accepted.
+ */
+async function runSignature(dir: EvidenceSource, key: ConfigurationKey, ref: string, out: Refusal[], files: Map<string, Buffer>): Promise<void> {
+  const loaded = await loadEvidenceSignature(dir, ref);
+  if (loaded === null) return;
+  const checked = loaded.ok ? checkSignedEvidence(loaded.bytes.toString('utf8'), ref) : loaded;
+  if (!checked.ok) out.push(refusal('signature', `evidence.${key}: ${signaturePath(ref)}`, checked.problem));
+  else if (loaded.ok) files.set(signaturePath(ref), loaded.bytes);
+}
+
 async function side(dir: EvidenceSource, key: ConfigurationKey, ref: string, out: Refusal[], files: Map<string, Buffer>, allow: boolean): Promise<CheckedSide | null> {
+  await runSignature(dir, key, ref, out, files);
   const result = await loadParsed(dir, ref, `evidence.${key}`, sweepResultSchema as z.ZodType<SweepResult>, out, files);
   return result === null ? null : checkEvidence(key, result, out, allow);
 }

@@ -51,6 +51,8 @@ describe('runs with repeats and the quality in the same run → receipt → publ
     const stated = JSON.parse(readFileSync(r, 'utf8')) as { evidence: { quality: string | null }; facts: Array<{ id: string; value: unknown; provenance: string }> };
     expect(stated.evidence.quality).toBeNull();
     expect(stated.facts.find((f) => f.id === 'optimized.qualityKl')).toMatchObject({ provenance: 'measured', value: expect.any(Number) });
+    // The baseline was signed where it was measured: its signature ships beside its evidence, and verified.
+    expect(readdirSync(join(site, 'evidence')).filter((n) => n.endsWith('.dsse.json'))).toHaveLength(1);
     // Two simulators: the server's own account says so on the receipt, whatever the labels.
     expect(readFileSync(join(site, 'index.html'), 'utf8')).toContain('<strong class="simulated">simulated</strong>');
 
