@@ -44,13 +44,14 @@ export const qualityEvidenceSchema = z.object({
 
 export type QualityEvidence = Pick<QualityInput, 'firstToken' | 'referenceText'>;
 
-const near = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
+/** Equal within float rounding: how a score's derived figures are compared with what derives them. */
+export const withinRounding = (a: number, b: number): boolean => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
 
 /** Each place where `stated` differs from `recomputed` (numbers within float rounding), as [path, stated, recomputed]. */
 function differing(stated: unknown, recomputed: unknown, path: Array<string | number>, out: Array<[Array<string | number>, unknown, unknown]>): void {
   if (out.length >= 12) return;
   if (typeof stated === 'number' && typeof recomputed === 'number') {
-    if (!near(stated, recomputed)) out.push([path, stated, recomputed]);
+    if (!withinRounding(stated, recomputed)) out.push([path, stated, recomputed]);
     return;
   }
   if (Array.isArray(stated) && Array.isArray(recomputed)) {
