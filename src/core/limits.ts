@@ -41,6 +41,10 @@ export const LIMITS = {
   toolCallsPerResponse: { max: 32, what: 'tool calls read from one response' },
   toolArgumentBytes: { max: 256 * 1024, what: 'bytes of tool-call arguments kept from one response' },
   responseSchemaBytes: { max: 64 * 1024, what: 'bytes of the JSON schema a structured-output workload sends' },
+  qualityPrompts: { max: 256, what: 'prompts in one quality score\'s per-prompt evidence' },
+  qualityTopK: { max: 20, what: 'top logprobs per prompt and side in a quality score\'s evidence (the largest top_logprobs asked for)' },
+  qualityTokenChars: { max: 256, what: 'characters of one token\'s text in a quality score\'s evidence' },
+  qualityReferenceTokens: { max: 4096, what: 'scored reference-text tokens per side in a quality score\'s evidence' },
 } as const;
 
 export type LimitName = keyof typeof LIMITS;
