@@ -86,11 +86,11 @@ export function paretoSection(v: ReceiptView): Raw {
     const n = pointNumber(v.levels[configurations[i] as ConfigurationKey], model.per, p, axis);
     return n === null ? html`—` : dataNumber(n);
   };
-  const legend = html`GPUs serving each configuration (from the hardware label the publisher declared): ${gpus.map((n, i) => html`${i > 0 ? '; ' : ''}${n.configuration ?? ''} ${dataNumber(n)}`)}`;
+  const legend = html`GPUs serving each configuration (from the hardware label the publisher declared): ${gpus.map((n, i) => html`${i > 0 ? '; ' : ''}${configurations[i]} ${dataNumber(n, { unit: true })}`)}`;
   const figure = figureMarkup({ ...paretoFigure(model, renderPareto(model, { document: doc(), width: 640 }).outerHTML, mark), id: 'chart-pareto', legend });
   const cell = (_: unknown, i: number, what: 'y' | 'cost'): Raw | null => {
     const c = capacity[i];
     return c === undefined ? null : dataNumber(what === 'y' ? c.y : c.cost);
   };
-  return html`<section id="pareto" aria-labelledby="pareto-h"><h2 id="pareto-h">Throughput per GPU against speed per user</h2>${figure}<div class="capacity-answer">${capacityMarkup(model, answer, cell)}</div></section>`;
+  return html`<section id="pareto" aria-labelledby="pareto-h"><h2 id="pareto-h">Pareto view and capacity</h2>${figure}<div class="capacity-answer">${capacityMarkup(model, answer, cell)}</div></section>`;
 }
