@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { serverAccountSchema } from './result-schema.js';
 import { KL_WEIGHT, PPL_WEIGHT, QUALITY_EVALUATOR, QUALITY_EVALUATOR_ID, QUALITY_SCALE_NOTE, type QualityScore } from './quality-score.js';
+import { QUALITY_NOISE_STATISTIC, qualityNoise } from './quality-noise.js';
 
 const unit = z.number().min(0).max(1);
 const sha = z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 (64 lowercase hex digits)');
@@ -43,6 +44,7 @@ export const qualityScoreSchema = z.object({
   n: z.number().int().positive(),
   topLogprobs: z.number().int().positive(),
   compared: z.object({ baseline: sideSchema, candidate: sideSchema, measuredAt: z.iso.datetime({ offset: true }) }).optional(),
+  noise: z.object({ value: unit, statistic: z.literal(QUALITY_NOISE_STATISTIC), seed: z.number().int(), resamples: z.number().int().positive() }).optional(),
 }).refine((s) => (s.composite === null) === (s.compositeProvenance === 'not recorded'), {
   path: ['compositeProvenance'], message: 'must be "not recorded" exactly when composite is null',
 }).superRefine((s, ctx) => {
@@ -73,5 +75,12 @@ function inconsistencies(s: QualityScore): Array<[Array<string | number>, string
     const composite = 1 - KL_WEIGHT * (1 - kl.term) - PPL_WEIGHT * (1 - pplDelta.term);
     if (s.composite !== null && !near(s.composite, composite)) out.push([['composite'], `is ${s.composite}, but its components give ${composite}`]);
   } else if (s.composite !== null) out.push([['composite'], 'has a value although the perplexity component is not recorded']);
+  // The noise is recomputed from the per-prompt values with our seed: a score cannot claim to be steadier than its prompts say.
+  if (s.noise !== undefined && kl.perPrompt.length === s.n) {
+    const noise = qualityNoise(kl.perPrompt, pplDelta.value === null ? null : pplDelta.term);
+    if (noise === null) out.push([['noise'], 'is stated although there is no composite to be noisy']);
+    else if (s.noise.seed !== noise.seed || s.noise.resamples !== noise.resamples) out.push([['noise'], `must be bootstrapped with seed ${noise.seed} and ${noise.resamples} resamples`]);
+    else if (!near(s.noise.value, noise.value)) out.push([['noise', 'value'], `is ${s.noise.value}, but the per-prompt values give ${noise.value}`]);
+  }
   return out;
 }

@@ -6,7 +6,7 @@
  */
 import { parseHTML } from 'linkedom';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { qualityScoreSchema } from '../core/index.js';
+import { qualityNoise, qualityScoreSchema } from '../core/index.js';
 import { qualityFixture } from '../test-support/quality-fixture.js';
 import { contract, level, receiptPair, resultOf } from '../test-support/receipt-fixture.js';
 import { type Prices, type Receipt, buildReceipt, renderSite } from './index.js';
@@ -31,7 +31,13 @@ let strayNumbers: string[];
 function receipts(): Receipt[] {
   // The first on hardware naming its GPU count (per-GPU figures), the second on a label without one (per server).
   const pair = receiptPair('2× Test GPU 24GB');
-  const one = buildReceipt({ ...pair, quality: qualityScoreSchema.parse(qualityFixture()), method: 'FP8 dynamic quantization', generator: '0.1.0' });
+  const fixture = qualityFixture();
+  // A score carrying its own noise (the fixture's prompts disagree by 0.02 nats).
+  const kl = fixture.components.kl;
+  const perPrompt = [kl.value - 0.01, kl.value + 0.01];
+  const term = fixture.components.pplDelta.value === null ? null : fixture.components.pplDelta.term;
+  const noisy = { ...fixture, components: { ...fixture.components, kl: { ...kl, perPrompt } }, noise: qualityNoise(perPrompt, term) ?? undefined };
+  const one = buildReceipt({ ...pair, quality: qualityScoreSchema.parse(noisy), method: 'FP8 dynamic quantization', generator: '0.1.0' });
   // A second receipt with an invalid single-stream level (its not-recorded numbers must drift-check too) and a client-bound level.
   const bound = level({ c: 4, tokS: 210, perReq: 52, ttft: [60, 90], tpot: 12, e2e: 800 });
   bound.clientBound = { ...bound.clientBound, bound: true, reason: 'the client\'s event loop was delayed 80.0 ms (p99); budget 50 ms' };
@@ -204,6 +210,19 @@ describe('pages and dataset.json', () => {
     expect([outside.value, outside.provenance, outside.note]).toEqual([null, 'not recorded', 'not measured at this speed (150.0–160.0 tok/s per user tested; never extrapolated)']);
     expect(page?.querySelector(`#pareto .capacity-table data[data-fact="${capacity.id}"]`)).not.toBeNull();
     expect(docs.get(`${perServer?.id}.html`)?.querySelector('#chart-pareto svg')?.textContent).toContain('Output tok/s per server (GPU count not recorded)');
+  });
+
+  it('the quality score states its own noise as a measured number, and its verdict against the baseline beside it', () => {
+    const [withNoise, without] = json.receipts;
+    const noise = byId.get(`${withNoise?.id}/optimized.qualityNoise`) as DatasetNumber & { value: number | null; provenance: string };
+    expect(noise.provenance).toBe('measured');
+    expect(noise.value).toBeGreaterThan(0);
+    const page = docs.get(`${withNoise?.id}.html`);
+    expect(page?.querySelector(`#quality data[data-fact="${noise.id}"]`)).not.toBeNull();
+    const verdict = page?.querySelector('#quality-verdict')?.textContent ?? '';
+    expect(verdict).toMatch(/^Against the baseline: (worse than|no difference established from) the baseline \(which scores exactly 1 against itself\)/);
+    expect((json.receipts[0] as unknown as { quality: { verdict: string } }).quality.verdict).toBe(verdict.replace(/^Against the baseline: /, ''));
+    expect((without as unknown as { quality: { line: string } }).quality.line).toBe('quality: not recorded');
   });
 
   it('an invalid or client-bound level\'s numbers say so on the page and in dataset.json, with the reason in their note', () => {

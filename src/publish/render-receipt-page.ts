@@ -38,7 +38,7 @@ function quality(v: ReceiptView): Raw {
   if (!composite) return html``;
   return html`<section class="note" id="quality" aria-labelledby="quality-h"><h2 id="quality-h">Quality</h2>
 <p><strong>${composite.label}: ${dataNumber(composite)}</strong> <span class="stat">(${composite.statistic}, ${composite.provenance}; ${composite.configuration})</span></p>
-${q === null ? html`<p>quality: not recorded. ${composite.note ?? ''}</p>` : html`<p>Scale: ${q.scaleNote}</p><p>Evaluator: ${q.evaluator}</p>
+${q === null ? html`<p>quality: not recorded. ${composite.note ?? ''}</p>` : html`<p id="quality-verdict">Against the baseline: ${q.verdict}</p><p>Scale: ${q.scaleNote}</p><p>Evaluator: ${q.evaluator}</p>
 <ul>${parts.map((n) => html`<li>${n.label}: ${dataNumber(n, { unit: true, withStatistic: true })}${n.note ? ` — ${n.note}` : ''}</li>`)}</ul>
 <p class="muted">Prompt set sha256:${q.promptSetHash}; reference text sha256:${q.referenceTextHash}</p>`}</section>`;
 }
