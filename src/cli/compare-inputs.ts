@@ -48,6 +48,9 @@ export async function loadRuns(args: readonly string[], flags: StoreCliFlags, co
   if (args.length < min || args.length > COMPARE_MAX_RUNS) {
     throw new CliError(EXIT.usage, `${command} takes ${min === 1 ? '1' : String(min)} to ${COMPARE_MAX_RUNS} runs (stored ids or result files), not ${args.length}`);
   }
+  // Before anything is read: a set past the limit would load every run it names.
+  const big = args.find((a) => isRepeatSet(a) && a.split('+').length > LIMITS.repeats.max);
+  if (big !== undefined) throw new CliError(EXIT.usage, `${command}: ${big.slice(0, 40)}${big.length > 40 ? '…' : ''}: a repeat set is at most ${LIMITS.repeats.max} runs (${LIMITS.repeats.what})`);
   const named = args.flatMap((a) => (isRunId(a) || isRepeatSet(a) ? a.split('+') : [a]));
   const repeated = named.filter((a, i) => named.indexOf(a) !== i);
   if (repeated.length > 0) throw new CliError(EXIT.usage, `${command}: ${repeated[0]} is named twice; each run once`);

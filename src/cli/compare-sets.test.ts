@@ -66,6 +66,13 @@ describe('goodput compare over repeat sets of stored runs', () => {
     expect(twice.stderr).toContain('1 is named twice');
   });
 
+  it('refuses a set past the repeats limit before reading any run', async () => {
+    const huge = Array.from({ length: 5000 }, (_, i) => i + 1).join('+');
+    const out = await cli(['compare', huge, '9999', '--data', join(dir, 'no-such-db')]);
+    expect(out.code).toBe(2);
+    expect(out.stderr).toMatch(/: a repeat set is at most 20 runs/);
+  });
+
   it('refuses a set whose runs ran different contracts, naming the run', async () => {
     const out = await cli(['compare', '1+2+7', '4+5+6', '--data', data]);
     expect(out.code).toBe(2);
