@@ -23,7 +23,7 @@ export function parseTarget(text: string | undefined): number | null {
 
 export function registerCompareCommand(program: Command): void {
   addStoreOptions(program.command('compare').description('compare 2 to 8 runs (stored ids or result files; the first is the baseline): differences with confidence, Pareto frontiers')
-    .argument('<runs...>', 'stored run ids or result JSON files')
+    .argument('<runs...>', 'stored run ids, repeat sets of stored runs of one contract (4+5+6: compared over the runs), or result JSON files')
     .option('--target <tok/s>', 'the speed per user to answer "which run serves the most" at (default: the middle of the range every run covers)')
     .option('--json', 'print the comparison model as JSON'))
     .action(async (args: string[], flags: CompareFlags) => {

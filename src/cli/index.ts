@@ -12,4 +12,5 @@ export { registerReceiptCommand } from './receipt-command.js';
 export { registerPublishCommand } from './publish-command.js';
 export { registerVerifyCommand, verifySite } from './verify-command.js';
 export { registerKeysCommand, createKeys } from './keys-command.js';
+export { registerCompareCommand } from './compare-command.js';
 export { registerK8sCommand } from './k8s-command.js';

@@ -129,8 +129,8 @@ describe('the figures docs/quality.md quotes', () => {
   it('are what the documented command prints against two simulators, line for line, and the noise figures it names', async () => {
     const doc = readFileSync(new URL('../../docs/quality.md', import.meta.url), 'utf8');
     const quoted = /give exactly these figures[\s\S]*?```sh\n[\s\S]*?```\n\n```\n([\s\S]*?)```/.exec(doc)?.[1] ?? '';
-    const lines = quoted.split('\n').filter((l) => /^(Quality score| {2}first-token KL| {2}perplexity delta)/.test(l));
-    expect(lines).toHaveLength(3);
+    const lines = quoted.split('\n').filter((l) => /^(Quality score| {2}first-token KL| {2}perplexity delta| {2}noise| {2}against the baseline)/.test(l));
+    expect(lines).toHaveLength(5);
     const r = await goodput(['--baseline', baseline.url, '--candidate', candidate.url]);
     expect(r.code, r.stderr).toBe(0);
     for (const line of lines) expect(r.stdout.split('\n')).toContain(line);

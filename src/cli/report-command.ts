@@ -44,7 +44,7 @@ export async function writeReport(args: readonly string[], flags: ReportFlags, n
 
 export function registerReportCommand(program: Command): void {
   addStoreOptions(program.command('report').description('write 1 to 8 runs (stored ids or result files) as one self-contained HTML file (charts inline, no network) or Markdown')
-    .argument('<runs...>', 'stored run ids or result JSON files; with several, the first is the comparison\'s baseline')
+    .argument('<runs...>', 'stored run ids, repeat sets of stored runs (4+5+6), or result JSON files; with several, the first is the comparison\'s baseline')
     .option('--out <file>', 'write here (default: standard output)')
     .option('--format <html|md>', 'html: one self-contained page; md: tables for a pull request', 'html')
     .option('--target <tok/s>', 'the speed per user the capacity answer is given at (default: the middle of the range the runs cover)'))

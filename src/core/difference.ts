@@ -42,8 +42,8 @@ export interface DifferenceInput {
   baseline: readonly number[];
   candidate: readonly number[];
   basis: 'requests' | 'runs';
-  /** The statistic of a side's samples (a percentile, a mean, a rate). */
-  statistic(samples: ArrayLike<number>): number | null;
+  /** The statistic of a side's samples (a percentile, a mean, a rate); `side` for a statistic that differs by side (a quality composite's fixed perplexity term). */
+  statistic(samples: ArrayLike<number>, side?: 'baseline' | 'candidate'): number | null;
   /** Decimals the figure is shown with: a change that rounds to zero there is no change. */
   digits: number;
   /** The figure's own noise, in its unit (e.g. the quality score's spread on identical servers): a smaller change is not called a direction. */
@@ -80,8 +80,8 @@ const rounded = (x: number, digits: number) => Number(x.toFixed(digits));
 export function difference(input: DifferenceInput): Difference {
   const a = bounded(input.baseline.filter(Number.isFinite), MAX_BOOTSTRAP_SAMPLES);
   const b = bounded(input.candidate.filter(Number.isFinite), MAX_BOOTSTRAP_SAMPLES);
-  const x = input.point?.[0] ?? (a.length > 0 ? input.statistic(a) : null);
-  const y = input.point?.[1] ?? (b.length > 0 ? input.statistic(b) : null);
+  const x = input.point?.[0] ?? (a.length > 0 ? input.statistic(a, 'baseline') : null);
+  const y = input.point?.[1] ?? (b.length > 0 ? input.statistic(b, 'candidate') : null);
   if (x === null || y === null) return { diff: null, pct: null, lo: null, hi: null, verdict: 'not compared', basis: input.basis, why: 'a side has no value' };
   const diff = y - x;
   const pct = x !== 0 ? (diff / Math.abs(x)) * 100 : null;
@@ -97,8 +97,8 @@ export function difference(input: DifferenceInput): Difference {
   const diffs = new Float64Array(n);
   let kept = 0;
   for (let i = 0; i < n; i++) {
-    const sa = input.statistic(resample(a, rand, ra));
-    const sb = input.statistic(resample(b, rand, rb));
+    const sa = input.statistic(resample(a, rand, ra), 'baseline');
+    const sb = input.statistic(resample(b, rand, rb), 'candidate');
     if (sa !== null && sb !== null) diffs[kept++] = sb - sa;
   }
   const sorted = diffs.subarray(0, kept).sort();

@@ -8,6 +8,7 @@ export * from './client-bound.js';
 export * from './level-summary.js';
 export * from './cards.js';
 export * from './quality-score.js';
+export * from './quality-noise.js';
 export * from './quality-score-kl.js';
 export * from './quality-score-ppl.js';
 export * from './quality-score-format.js';

@@ -4,6 +4,7 @@
  * returns the bare number as text.
  */
 import { QUALITY_EVALUATOR_ID, type QualityScore } from './quality-score.js';
+import { qualityDifference, qualityVerdictText } from './quality-noise.js';
 
 /**
  * A score in [0, 1] with 4 decimals, truncated (never rounded up), so a
@@ -52,10 +53,14 @@ export function formatQualityScore(score: QualityScore): string {
     ? `  perplexity delta: not recorded: ${pplDelta.reason}`
     : `  perplexity delta: ${pct(pplDelta.value)} (measured${perplexityMethod(score)}; PPL ${sig(pplDelta.pplBaseline)} baseline, ${sig(pplDelta.pplCandidate)} candidate, ${pplDelta.tokens} tokens)` +
       ` → min(1, PPL_baseline / PPL_candidate) = ${formatScoreValue(pplDelta.term)}, weight ${pplDelta.weight}`;
+  const noise = score.noise === undefined ? [] : [`  noise: ±${score.noise.value.toFixed(4)} (${score.noise.statistic}, seed ${score.noise.seed}, ${score.noise.resamples} resamples)`];
+  const against = score.composite === null ? [] : [`  against the baseline: ${qualityVerdictText(qualityDifference('baseline itself', score), 'the baseline')}`];
   return [
     head,
     klLine,
     pplLine,
+    ...noise,
+    ...against,
     `  evaluator: ${score.evaluator}`,
     `  scale: ${score.scaleNote}`,
     `  workload: prompt set sha256:${score.promptSetHash}, reference text sha256:${score.referenceTextHash}`,

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { serverAccountSchema } from './server-account-schema.js';
 import { withinRounding, qualityEvidenceSchema } from './quality-evidence.js';
 import { KL_WEIGHT, PPL_WEIGHT, QUALITY_EVALUATOR, QUALITY_EVALUATOR_ID, QUALITY_SCALE_NOTE, type QualityScore } from './quality-score.js';
+import { QUALITY_NOISE_STATISTIC, qualityNoise } from './quality-noise.js';
 
 const unit = z.number().min(0).max(1);
 /** A run's id as runIdOf gives it. */
@@ -48,6 +49,7 @@ export const qualityScoreSchema = z.object({
   compared: z.object({ baseline: sideSchema, candidate: sideSchema, measuredAt: z.iso.datetime({ offset: true }) }).optional(),
   runs: z.object({ baseline: runId.nullable(), candidate: runId }).strict().optional(),
   evidence: qualityEvidenceSchema.optional(),
+  noise: z.object({ value: unit, statistic: z.literal(QUALITY_NOISE_STATISTIC), seed: z.number().int(), resamples: z.number().int().positive() }).optional(),
 }).refine((s) => (s.composite === null) === (s.compositeProvenance === 'not recorded'), {
   path: ['compositeProvenance'], message: 'must be "not recorded" exactly when composite is null',
 }).superRefine((s, ctx) => {
@@ -77,5 +79,12 @@ function inconsistencies(s: QualityScore): Array<[Array<string | number>, string
     const composite = 1 - KL_WEIGHT * (1 - kl.term) - PPL_WEIGHT * (1 - pplDelta.term);
     if (s.composite !== null && !withinRounding(s.composite, composite)) out.push([['composite'], `is ${s.composite}, but its components give ${composite}`]);
   } else if (s.composite !== null) out.push([['composite'], 'has a value although the perplexity component is not recorded']);
+  // The noise is recomputed from the per-prompt values with our seed: a score cannot claim to be steadier than its prompts say.
+  if (s.noise !== undefined && kl.perPrompt.length === s.n) {
+    const noise = qualityNoise(kl.perPrompt, pplDelta.value === null ? null : pplDelta.term);
+    if (noise === null) out.push([['noise'], 'is stated although there is no composite to be noisy']);
+    else if (s.noise.seed !== noise.seed || s.noise.resamples !== noise.resamples) out.push([['noise'], `must be bootstrapped with seed ${noise.seed} and ${noise.resamples} resamples`]);
+    else if (!withinRounding(s.noise.value, noise.value)) out.push([['noise', 'value'], `is ${s.noise.value}, but the per-prompt values give ${noise.value}`]);
+  }
   return out;
 }

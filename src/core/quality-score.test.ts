@@ -100,6 +100,9 @@ describe('formatting: the number never goes out without the evaluator and the sc
     expect(out).toMatch(/^Quality score: 0\.8314 \(derived/);
     expect(out).toContain('first-token KL: 2.681e-2 nats (measured, mean over 1 prompts, top_logprobs 20) → exp(−KL) = 0.9735, weight 0.7');
     expect(out).toContain('perplexity delta: +100.00% (measured; PPL 4.000 baseline, 8.000 candidate, 3 tokens) → min(1, PPL_baseline / PPL_candidate) = 0.5000, weight 0.3');
+    // One prompt: nothing to resample, so no noise and no interval: no direction is established.
+    expect(out).toContain('noise: ±0.0000 (half-width of the seeded 95 % bootstrap interval of the composite over the prompts, seed 20240611, 1000 resamples)');
+    expect(out).toMatch(/against the baseline: no difference established from the baseline \(fewer than 2 values on a side\): −0\.1685/);
     expect(out).toContain(`evaluator: ${QUALITY_EVALUATOR}`);
     expect(out).toContain(`scale: ${QUALITY_SCALE_NOTE}`);
     expect(out).toContain(`prompt set sha256:${'a'.repeat(64)}, reference text sha256:${'b'.repeat(64)}`);

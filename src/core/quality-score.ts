@@ -12,12 +12,11 @@
 import { meanFirstTokenKl, TAIL_EPSILON, type FirstTokenPair } from './quality-score-kl.js';
 import { comparePerplexity, type ScoredText } from './quality-score-ppl.js';
 
-/** Weight of exp(−KL) in the composite. */
 import type { ServerAccount } from './server-account-schema.js';
+import { type QualityNoise, qualityNoise } from './quality-noise.js';
+import { KL_WEIGHT, PPL_WEIGHT } from './quality-weights.js';
 
-export const KL_WEIGHT = 0.7;
-/** Weight of min(1, PPL_baseline / PPL_candidate) in the composite. */
-export const PPL_WEIGHT = 0.3;
+export { KL_WEIGHT, PPL_WEIGHT };
 
 /** Printed beside every quality score. */
 export const QUALITY_SCALE_NOTE = '1.0 = no detected degradation on this composite under the disclosed workload';
@@ -105,6 +104,8 @@ export interface QualityScore {
   runs?: { baseline: string | null; candidate: string };
   /** Both sides' returned logprobs, which the score recomputes from; absent in scores written before they were kept. */
   evidence?: Pick<QualityInput, 'firstToken' | 'referenceText'>;
+  /** The composite's own noise over the prompts (core/quality-noise.ts); absent in scores written before it was recorded, or without a composite. */
+  noise?: QualityNoise;
 }
 
 /**
@@ -127,6 +128,7 @@ export function composeQualityScore(input: QualityInput): QualityScore {
       ...('prefix' in ref && ref.prefix !== undefined ? { method: 'prefix-scoring' as const, tailTokens: ref.prefix.tailTokens } : { method: 'prompt-logprobs' as const }),
     };
   const composite = pplDelta.value === null ? null : 1 - KL_WEIGHT * (1 - klTerm) - PPL_WEIGHT * (1 - pplDelta.term);
+  const noise = qualityNoise(perPrompt, pplDelta.value === null ? null : pplDelta.term);
   return {
     composite,
     compositeProvenance: composite === null ? 'not recorded' : 'derived',
@@ -137,5 +139,6 @@ export function composeQualityScore(input: QualityInput): QualityScore {
     referenceTextHash: input.referenceTextHash,
     n: input.firstToken.length,
     topLogprobs: input.topLogprobs,
+    ...(noise === null ? {} : { noise }),
   };
 }

@@ -37,6 +37,14 @@ describe('names, versions and hardware labels', () => {
     for (const v of ['0.6.3.post1', '0.9.1', 'v1.2.3-rc1', 'b4567']) expect(allowListProblem(v, 'version'), v).toBeNull();
     for (const h of ['H100 SXM 80GB', 'Test GPU 24GB', 'SimGPU 80GB']) expect(allowListProblem(h, 'hardware'), h).toBeNull();
   });
+  it('accepts a hardware label opening with its GPU count, and only there', () => {
+    for (const h of ['8× H100 SXM 80GB', '2 x A100', '4xH100', '2× Test GPU 24GB']) expect(allowListProblem(h, 'hardware'), h).toBeNull();
+    expect(allowListProblem('H100 8x', 'hardware')).toMatch(/"8x"/);
+    expect(allowListProblem('8× 3x', 'hardware')).toMatch(/"8×"/);
+    expect(allowListProblem('8× H100 3.2x', 'hardware')).toMatch(/"3\.2x"/);
+    expect(allowListProblem('8× FP8', 'name')).toMatch(/"8×"/);
+  });
+
   it('refuses a hardware label that carries a claim', () => {
     expect(allowListProblem('H100 3.2x faster', 'hardware')).toMatch(/"3\.2x"/);
     expect(allowListProblem('H100 twice as fast', 'hardware')).toMatch(/"twice"/);

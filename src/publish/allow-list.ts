@@ -76,10 +76,17 @@ function tokenProblem(token: string, kind: Exclude<TextKind, 'prose'>): string |
   return null;
 }
 
+/**
+ * A hardware label may open with its GPU count ("8× H100", "2 x A100"): the
+ * configuration as declared, which per-GPU figures divide by, not a claim
+ * about it. Only there, only before a name; "H100 3x" stays refused.
+ */
+const GPU_COUNT_PREFIX = /^\s*\d{1,4}\s*[x×]\s*(?=[A-Za-z])/;
+
 /** Why `text` of this kind could carry a claim, or null. Hardware and names may be several tokens; a version is one. */
 export function allowListProblem(text: string, kind: TextKind): string | null {
   if (kind === 'prose') return proseProblem(text);
-  const tokens = text.trim().split(/\s+/).filter((t) => t !== '');
+  const tokens = (kind === 'hardware' ? text.replace(GPU_COUNT_PREFIX, '') : text).trim().split(/\s+/).filter((t) => t !== '');
   const memory = (t: string) => kind === 'hardware' && /^\d{1,4}(?:GB|GiB|TB)$/.test(t);
   // An engine's /version may name itself first ("goodput-sim 0.1.0").
   if (kind === 'version' && tokens.length > 3) return 'a version is at most three tokens';

@@ -30,7 +30,7 @@ export function datasetOf(site: SiteView): unknown {
         configurations: { baseline: cfg('baseline'), optimized: cfg('optimized') },
         workload: r.workload,
         costBasis: { text: r.costBasis.text, priceAsOf: r.costBasis.priceAsOf },
-        quality: r.quality === null ? { line: 'quality: not recorded' } : { line: r.quality.line, evaluator: r.quality.evaluator, scaleNote: r.quality.scaleNote, promptSetHash: r.quality.promptSetHash, referenceTextHash: r.quality.referenceTextHash },
+        quality: r.quality === null ? { line: 'quality: not recorded' } : { line: r.quality.line, verdict: r.quality.verdict, evaluator: r.quality.evaluator, scaleNote: r.quality.scaleNote, promptSetHash: r.quality.promptSetHash, referenceTextHash: r.quality.referenceTextHash },
         headlines: v.headlines.map((h) => ({ number: h.number.id, change: h.change?.id ?? null, changeWords: h.changeWords, direction: h.direction })),
         charts: v.bars.map((b) => ({ id: b.id, title: b.title, subtitle: b.subtitle, numbers: b.numbers.map((x) => x.id) })),
         // The scaling curves the page draws and tabulates: per level, its state and its numbers (listed in `numbers`).

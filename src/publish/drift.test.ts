@@ -6,7 +6,7 @@
  */
 import { parseHTML } from 'linkedom';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { qualityScoreSchema } from '../core/index.js';
+import { qualityNoise, qualityScoreSchema } from '../core/index.js';
 import { qualityFixture } from '../test-support/quality-fixture.js';
 import { contract, level, receiptPair, resultOf } from '../test-support/receipt-fixture.js';
 import { type Prices, type Receipt, buildReceipt, renderSite } from './index.js';
@@ -29,15 +29,22 @@ let byId: Map<string, DatasetNumber>;
 let strayNumbers: string[];
 
 function receipts(): Receipt[] {
-  const pair = receiptPair();
-  const one = buildReceipt({ ...pair, quality: qualityScoreSchema.parse(qualityFixture()), method: 'FP8 dynamic quantization', generator: '0.1.0' });
+  // The first on hardware naming its GPU count (per-GPU figures), the second on a label without one (per server).
+  const pair = receiptPair('2× Test GPU 24GB');
+  const fixture = qualityFixture();
+  // A score carrying its own noise (the fixture's prompts disagree by 0.02 nats).
+  const kl = fixture.components.kl;
+  const perPrompt = [kl.value - 0.01, kl.value + 0.01];
+  const term = fixture.components.pplDelta.value === null ? null : fixture.components.pplDelta.term;
+  const noisy = { ...fixture, components: { ...fixture.components, kl: { ...kl, perPrompt } }, noise: qualityNoise(perPrompt, term) ?? undefined };
+  const one = buildReceipt({ ...pair, quality: qualityScoreSchema.parse(noisy), method: 'FP8 dynamic quantization', generator: '0.1.0' });
   // A second receipt with an invalid single-stream level (its not-recorded numbers must drift-check too) and a client-bound level.
   const bound = level({ c: 4, tokS: 210, perReq: 52, ttft: [60, 90], tpot: 12, e2e: 800 });
   bound.clientBound = { ...bound.clientBound, bound: true, reason: 'the client\'s event loop was delayed 80.0 ms (p99); budget 50 ms' };
   const broken = resultOf(contract({ quantization: 'int4' }), [
     level({ c: 1, tokS: 120, perReq: 120, ttft: [35, 50], tpot: 8, e2e: 540, failed: 1 }), level({ c: 2, tokS: 200, perReq: 100, ttft: [40, 60], tpot: 9, e2e: 600 }), bound,
   ]);
-  const two = buildReceipt({ baseline: pair.baseline, optimized: broken, quality: null, method: 'INT4 weight-only', generator: '0.1.0' });
+  const two = buildReceipt({ baseline: receiptPair().baseline, optimized: broken, quality: null, method: 'INT4 weight-only', generator: '0.1.0' });
   if (!one.ok || !two.ok) throw new Error('fixture receipts refused');
   return [one.receipt, two.receipt];
 }
@@ -130,7 +137,7 @@ describe('pages and dataset.json', () => {
         expect(svg.querySelectorAll('data').length, `${name}: an <svg> holds marked numbers`).toBe(0);
       }
     }
-    expect(svgs).toBe(16);
+    expect(svgs).toBe(18);
   });
 
   it('every chart\'s data table holds measured numbers of this receipt only, one unit per column, and the chart names that unit', () => {
@@ -153,14 +160,69 @@ describe('pages and dataset.json', () => {
         }
         expect(units.size, `${id}: its data table has no marked numbers`).toBeGreaterThan(0);
         for (const [col, set] of units) expect([...set], `${id}: column ${col + 1} mixes units`).toHaveLength(1);
-        const plotted = [...(units.get(0) ?? [])][0] as string;
         const svgText = [...figure.querySelectorAll('svg text')].map((t) => t.textContent ?? '').join(' | ');
+        if (figure.getAttribute('id') === 'chart-pareto') {
+          // Two axes: the per-request rate (tok/s) and output tok/s per GPU, or per server (the level's throughput) when the GPU count is not recorded.
+          const [x, y] = [[...(units.get(1) ?? [])][0], [...(units.get(2) ?? [])][0]];
+          expect(x, id).toBe('tok/s');
+          expect(svgText, id).toContain('tok/s per user (mean per-request rate)');
+          expect(svgText, id).toContain(y === 'tok/s per GPU' ? 'Output tok/s per GPU' : 'Output tok/s per server (GPU count not recorded)');
+          expect(['tok/s per GPU', 'tok/s'], id).toContain(y);
+          continue;
+        }
+        const plotted = [...(units.get(0) ?? [])][0] as string;
         expect(svgText, `${id}: the chart does not name its unit ${plotted}`).toContain(`(${plotted}`);
         // A bar chart is one figure by configuration: every bar in one unit.
         if (!/^chart-(throughput|per-request|ttft)$/.test(figure.getAttribute('id') ?? '')) expect(new Set([...units.values()].flatMap((u) => [...u])).size, id).toBe(1);
       }
     }
-    expect(figures).toBe(16);
+    expect(figures).toBe(18);
+  });
+
+  it('the Pareto view plots per-GPU throughput derived from the level throughput and the GPU count, and states its capacity answer as derived numbers', () => {
+    const [perGpu, perServer] = json.receipts;
+    const n = (id: string) => byId.get(id) as DatasetNumber & { value: number | null; provenance: string; derivedFrom?: string[]; statistic: string };
+    for (const cfg of ['baseline', 'optimized']) {
+      const gpus = n(`${perGpu?.id}/${cfg}.gpuCount`);
+      expect([gpus.value, gpus.provenance]).toEqual([2, 'recorded']);
+      for (const c of [1, 2]) {
+        const y = n(`${perGpu?.id}/${cfg}.c${c}.throughputPerGpu`);
+        const t = n(`${perGpu?.id}/${cfg}.c${c}.throughput`);
+        expect([y.value, y.unit, y.provenance, y.derivedFrom]).toEqual([(t.value as number) / 2, 'tok/s per GPU', 'derived', [t.id, gpus.id]]);
+      }
+      // Without a GPU count in the label: the count is "not recorded", no per-GPU figure is invented, the chart is per server.
+      expect(n(`${perServer?.id}/${cfg}.gpuCount`).provenance).toBe('not recorded');
+      expect(byId.has(`${perServer?.id}/${cfg}.c1.throughputPerGpu`)).toBe(false);
+    }
+    const page = docs.get(`${perGpu?.id}.html`);
+    const cells = [...(page?.querySelectorAll('#chart-pareto details td data[data-fact]') ?? [])].map((d) => d.getAttribute('data-fact'));
+    expect(cells).toContain(`${perGpu?.id}/optimized.c2.throughputPerGpu`);
+    expect(cells).toContain(`${perGpu?.id}/optimized.c2.perRequest`);
+    const sentence = page?.querySelector('#pareto .capacity')?.textContent ?? '';
+    // The two frontiers do not overlap (baseline 90–100, optimized 150–160 tok/s per user): the target is the middle of one, the other is not extrapolated to it.
+    expect(sentence).toBe('At 95.0 tok/s per user, baseline serves the most: 70.0 output tok/s per GPU (interpolated between levels 1 and 2), $3.97 per 1M output tokens at the run\'s hourly cost.');
+    const capacity = n(`${perGpu?.id}/baseline.capacity`);
+    expect([capacity.value, capacity.unit, capacity.provenance]).toEqual([70, 'tok/s per GPU', 'derived']);
+    expect(capacity.derivedFrom).toEqual([1, 2].flatMap((c) => [`${perGpu?.id}/baseline.c${c}.perRequest`, `${perGpu?.id}/baseline.c${c}.throughputPerGpu`]));
+    const cost = n(`${perGpu?.id}/baseline.capacityCostPer1M`);
+    expect(cost.value).toBeCloseTo((2 / (70 * 2 * 3600)) * 1e6, 9);
+    const outside = n(`${perGpu?.id}/optimized.capacity`);
+    expect([outside.value, outside.provenance, outside.note]).toEqual([null, 'not recorded', 'not measured at this speed (150.0–160.0 tok/s per user tested; never extrapolated)']);
+    expect(page?.querySelector(`#pareto .capacity-table data[data-fact="${capacity.id}"]`)).not.toBeNull();
+    expect(docs.get(`${perServer?.id}.html`)?.querySelector('#chart-pareto svg')?.textContent).toContain('Output tok/s per server (GPU count not recorded)');
+  });
+
+  it('the quality score states its own noise as a measured number, and its verdict against the baseline beside it', () => {
+    const [withNoise, without] = json.receipts;
+    const noise = byId.get(`${withNoise?.id}/optimized.qualityNoise`) as DatasetNumber & { value: number | null; provenance: string };
+    expect(noise.provenance).toBe('measured');
+    expect(noise.value).toBeGreaterThan(0);
+    const page = docs.get(`${withNoise?.id}.html`);
+    expect(page?.querySelector(`#quality data[data-fact="${noise.id}"]`)).not.toBeNull();
+    const verdict = page?.querySelector('#quality-verdict')?.textContent ?? '';
+    expect(verdict).toMatch(/^Against the baseline: (worse than|no difference established from) the baseline \(which scores exactly 1 against itself\)/);
+    expect((json.receipts[0] as unknown as { quality: { verdict: string } }).quality.verdict).toBe(verdict.replace(/^Against the baseline: /, ''));
+    expect((without as unknown as { quality: { line: string } }).quality.line).toBe('quality: not recorded');
   });
 
   it('an invalid or client-bound level\'s numbers say so on the page and in dataset.json, with the reason in their note', () => {

@@ -12,11 +12,14 @@ import { type GateRule, type Violation, violation as v, who } from './violation.
 
 export type { GateRule, Violation };
 
+/** The inputs stated with a run that a receipt may carry as "recorded": what cost and per-GPU figures derive from. */
+const RECORDED_INPUTS: ReadonlySet<string> = new Set(['hourlyRate', 'gpuCount']);
+
 function provenance(r: Receipt): Violation[] {
   return r.facts.flatMap((f) => {
     if (f.provenance === 'not recorded' && f.value !== null) return [v('provenance', who(r, f), 'has a value but is flagged "not recorded"; only measured or derived numbers ship')];
     if (f.provenance !== 'not recorded' && f.value === null) return [v('provenance', who(r, f), `is flagged "${f.provenance}" but has no value; flag it "not recorded"`)];
-    if (f.provenance === 'recorded' && f.metric !== 'hourlyRate') return [v('provenance', who(r, f), 'is an input, not a measurement; only the hourly rate of the cost basis may be "recorded"')];
+    if (f.provenance === 'recorded' && !RECORDED_INPUTS.has(f.metric)) return [v('provenance', who(r, f), 'is an input, not a measurement; only the hourly rate of the cost basis and the GPU count of the hardware label may be "recorded"')];
     return [];
   });
 }

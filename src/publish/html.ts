@@ -40,6 +40,7 @@ th,td{border-bottom:1px solid var(--line);padding:.35em .5em;text-align:left;ver
 .headline .cfg{font-size:.85em;color:var(--muted)}figure.chart{margin:1.5em 0}figcaption strong{display:block}
 .note{border-left:4px solid var(--accent);padding:.5em 1em;background:#f3f4f6}.invalid{color:var(--bad)}
 svg{max-width:100%;height:auto}
+td.num{text-align:right}figcaption .subtitle,figcaption .legend{display:block;color:var(--muted);font-size:.9em}.hint{color:var(--muted);font-size:.9em}.capacity-table td.num data{white-space:nowrap}
 `;
 
 export function page(title: string, body: Raw): string {

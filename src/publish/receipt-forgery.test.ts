@@ -57,6 +57,43 @@ describe('a hand-edited receipt is refused, naming the field and the rule', () =
   });
 });
 
+describe('the Pareto view\'s per-GPU facts are recomputed like every other', () => {
+  const gpus = { label: '4× Test GPU 24GB' };
+  let dir: ReceiptDir;
+  beforeAll(() => {
+    mkdirSync(join(root, 'per-gpu'), { recursive: true });
+    const pair = evidencePair({ baseline: gpus, optimized: gpus });
+    dir = packReceipt(join(root, 'per-gpu', 'r.json'), { ...pair, quality: measuredQualityFixture(pair) });
+  });
+  const fact = (d: Doc, id: string): Doc => d.facts.find((f: Doc) => f.id === id);
+  const edited = async (edit: (d: Doc) => void) => {
+    const doc = JSON.parse(dir.text) as Doc;
+    edit(doc);
+    return refusalsOf(JSON.stringify(doc), join(dir.file, '..'));
+  };
+
+  it('the untouched receipt states the GPU count as recorded and each level\'s throughput per GPU as derived from it', async () => {
+    expect(await refusalsOf(dir.text, join(dir.file, '..'))).toEqual([]);
+    const doc = JSON.parse(dir.text) as Doc;
+    expect([fact(doc, 'optimized.gpuCount').value, fact(doc, 'optimized.gpuCount').provenance]).toEqual([4, 'recorded']);
+    const perGpu = fact(doc, 'optimized.c2.throughputPerGpu');
+    expect([perGpu.value, perGpu.provenance, perGpu.derivedFrom]).toEqual([fact(doc, 'optimized.c2.throughput').value / 4, 'derived', ['optimized.c2.throughput', 'optimized.gpuCount']]);
+  });
+
+  it('a per-GPU throughput raised by hand is refused, naming it', async () => {
+    const messages = await edited((d) => { fact(d, 'optimized.c2.throughputPerGpu').value *= 2; });
+    expect(messages.find((m) => m.includes('facts[optimized.c2.throughputPerGpu].value: states') && m.endsWith('[rule: stated-equals-recomputed]')), messages.join('\n')).toBeDefined();
+  });
+
+  it('a GPU count halved with every per-GPU figure doubled to match is refused: the count comes from the run\'s hardware label', async () => {
+    const messages = await edited((d) => {
+      fact(d, 'optimized.gpuCount').value = 2;
+      for (const f of d.facts as Doc[]) if (f.id.startsWith('optimized.') && f.metric === 'throughputPerGpu') f.value *= 2;
+    });
+    expect(messages.find((m) => m.includes('facts[optimized.gpuCount].value: states 2') && m.endsWith('[rule: stated-equals-recomputed]')), messages.join('\n')).toBeDefined();
+  });
+});
+
 /** A receipt over edited evidence, in its own folder; `over` replaces one side before packing. */
 function withEvidence(name: string, over: Partial<{ baseline: SweepResult; optimized: SweepResult; quality: QualityScore | null }>): ReceiptDir {
   const dir = join(root, name);

@@ -31,7 +31,7 @@ const requested: string[] = [];
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not at ${CHROMIUM}: install Debian's chromium (CI: apt-get install -y chromium) or set GOODPUT_CHROMIUM`);
   mkdirSync(ARTIFACTS, { recursive: true });
-  const built = buildReceipt({ ...receiptPair(), quality: qualityScoreSchema.parse(qualityFixture(0.9712)), method: 'FP8 dynamic quantization', generator: '0.1.0' });
+  const built = buildReceipt({ ...receiptPair('2× Test GPU 24GB'), quality: qualityScoreSchema.parse(qualityFixture(0.9712)), method: 'FP8 dynamic quantization', generator: '0.1.0' });
   if (!built.ok) throw new Error(built.problems.join('\n'));
   receipt = built.receipt;
   site = join(mkdtempSync(join(tmpdir(), 'goodput-site-')), 'site');
@@ -60,7 +60,7 @@ describe('the published receipt page (file://, no JavaScript)', () => {
   });
 
   it('shows the title, and five headline stats each with value, statistic, configuration and change', async () => {
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('demo-model · Test GPU 24GB · 2026-06-03');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('demo-model · 2× Test GPU 24GB · 2026-06-03');
     const stats = page.getByRole('list', { name: 'Headline stats' }).getByRole('listitem');
     expect(await stats.count()).toBe(5);
     const texts = (await stats.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
@@ -87,7 +87,7 @@ describe('the published receipt page (file://, no JavaScript)', () => {
 
   it('draws every chart as a figure with a caption, an SVG image with a summary, and bars or lines for both configurations', async () => {
     const figures = page.locator('figure.chart');
-    expect(await figures.count()).toBe(8);
+    expect(await figures.count()).toBe(9);
     for (const f of await figures.all()) {
       expect((await f.locator('figcaption').textContent())?.length).toBeGreaterThan(10);
       const svg = f.locator('svg[role="img"]').first();
@@ -99,6 +99,19 @@ describe('the published receipt page (file://, no JavaScript)', () => {
     expect(await peak.locator('figcaption').textContent()).toBe('Peak throughput by configurationtok/s · peak over the valid levels tested · higher is better');
     expect(await peak.getByRole('img').getAttribute('aria-label')).toBe('Peak throughput (peak over the valid levels tested) by configuration; baseline: 180.0 tok/s; optimized: 360.0 tok/s.');
     expect(await peak.locator('rect').count()).toBeGreaterThanOrEqual(2);
+  });
+
+  it('draws the Pareto view per GPU with a frontier per configuration, and the capacity answer beside it', async () => {
+    const pareto = page.locator('#chart-pareto');
+    const svg = pareto.getByRole('img');
+    expect(await svg.textContent()).toContain('Output tok/s per GPU');
+    expect(await svg.getAttribute('aria-label')).toBe('baseline: 90.0 tok/s per GPU at 90.0 tok/s per user to 50.0 at 100.0; optimized: 180.0 tok/s per GPU at 150.0 tok/s per user to 80.0 at 160.0.');
+    // One frontier line per configuration (Plot draws each line mark as a path).
+    expect(await pareto.locator('svg g[aria-label="line"] path').count()).toBe(2);
+    expect(await pareto.locator('figcaption').innerText()).toContain('GPUs serving each configuration (from the hardware label the publisher declared): baseline 2 GPUs; optimized 2 GPUs');
+    const answer = page.locator('#pareto .capacity');
+    expect(await answer.isVisible()).toBe(true);
+    expect(await answer.innerText()).toContain('interpolated between levels 1 and 2');
   });
 
   it('prints the quality score with its evaluator and scale note', async () => {

@@ -74,6 +74,8 @@ export const receiptSchema = z.object({
   charts: z.array(barChartSchema),
   quality: z.object({
     evaluator: z.string(), evaluatorId: z.string(), scaleNote: z.string(), promptSetHash: z.string(), referenceTextHash: z.string(), line: z.string(),
+    /** The score against the baseline itself under the one difference rule, its own noise the floor (core/quality-noise.ts). */
+    verdict: z.string(),
   }).nullable(),
   limitations: z.array(z.string()),
   generator: z.string(),

@@ -8,6 +8,7 @@ import { difference, meanStatistic } from '../core/index.js';
 import { type BarChartInput, type Direction, FIGURES, type FigureKey, barSubtitle, signedPct } from '../web/index.js';
 import { FACT_TABLE_ROWS } from './fact.js';
 import type { ConfigurationKey, Fact } from './fact.js';
+import { type ReceiptPareto, receiptPareto } from './receipt-pareto.js';
 import type { Receipt } from './receipt-schema.js';
 import { type LevelState, type ViewNumber, factById, sameDefinition, viewOfFact } from './view-number.js';
 
@@ -28,6 +29,8 @@ export interface ReceiptView {
   levels: Record<ConfigurationKey, Array<{ concurrency: number; invalid: boolean; clientBound: boolean; numbers: ViewNumber[] }>>;
   quality: ViewNumber[];
   costRates: ViewNumber[];
+  /** Throughput per GPU against speed per user, with the capacity answer beside it. */
+  pareto: ReceiptPareto;
 }
 
 
@@ -96,7 +99,7 @@ export function receiptView(r: Receipt): ReceiptView {
   })])) as ReceiptView['levels'];
   const quality = r.facts.filter((f) => f.id.startsWith('optimized.quality')).map((f) => viewOfFact(r, f));
   const costRates = (['baseline', 'optimized'] as const).map((cfg) => viewOfFact(r, need(r, `${cfg}.hourlyRate`)));
-  return { receipt: r, page: `${r.id}.html`, headlines, rows, bars, levels, quality, costRates };
+  return { receipt: r, page: `${r.id}.html`, headlines, rows, bars, levels, quality, costRates, pareto: receiptPareto(r, levels) };
 }
 
 /** Every number a receipt page renders, each once. */
@@ -104,7 +107,7 @@ export function receiptNumbers(v: ReceiptView): ViewNumber[] {
   const all = [
     ...v.headlines.flatMap((h) => [h.number, h.change]), ...v.rows.flatMap((r) => [r.baseline, r.optimized, r.change]),
     ...v.bars.flatMap((b) => b.numbers), ...v.levels.baseline.flatMap((l) => l.numbers), ...v.levels.optimized.flatMap((l) => l.numbers),
-    ...v.quality, ...v.costRates,
+    ...v.quality, ...v.costRates, ...v.pareto.gpus, ...v.pareto.capacity.flatMap((c) => [c.y, c.cost]),
   ].filter((n): n is ViewNumber => n !== null);
   return [...new Map(all.map((n) => [n.id, n])).values()];
 }

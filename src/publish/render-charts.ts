@@ -7,10 +7,12 @@
  */
 import { parseHTML } from 'linkedom';
 import {
-  type ChartDocument, type ChartLevel, type ChartSeries, type ChartSpec, METRICS, type MetricKey, barChart, perRequestChart, throughputChart, ttftChart,
+  type ChartDocument, type ChartLevel, type ChartSeries, type ChartSpec, METRICS, type MetricKey, barChart, capacityMarkup, figureMarkup, paretoFigure, perRequestChart,
+  renderPareto, throughputChart, ttftChart,
 } from '../web/index.js';
 import type { ConfigurationKey } from './fact.js';
 import { Raw, dataNumber, esc, html, scrollFrame } from './html.js';
+import { pointNumber } from './receipt-pareto.js';
 import type { BarView, ReceiptView } from './receipt-view.js';
 import type { ViewNumber } from './view-number.js';
 
@@ -72,3 +74,23 @@ ${new Raw(spec.render(s, { document: doc() }).outerHTML)}
 ${levelTable(v, spec.title, metrics)}</figure>`)}`;
 }
 
+
+/**
+ * The Pareto view and its capacity answer, drawn by the page's own view code
+ * (figure, chart, capacity table); the receipt only marks each plotted value
+ * and each capacity figure as the published number it is.
+ */
+export function paretoSection(v: ReceiptView): Raw {
+  const { model, configurations, gpus, answer, capacity } = v.pareto;
+  const mark = (i: number, p: Parameters<typeof pointNumber>[2], axis: 'x' | 'y'): Raw => {
+    const n = pointNumber(v.levels[configurations[i] as ConfigurationKey], model.per, p, axis);
+    return n === null ? html`—` : dataNumber(n);
+  };
+  const legend = html`GPUs serving each configuration (from the hardware label the publisher declared): ${gpus.map((n, i) => html`${i > 0 ? '; ' : ''}${configurations[i]} ${dataNumber(n, { unit: true })}`)}`;
+  const figure = figureMarkup({ ...paretoFigure(model, renderPareto(model, { document: doc(), width: 640 }).outerHTML, mark), id: 'chart-pareto', legend });
+  const cell = (_: unknown, i: number, what: 'y' | 'cost'): Raw | null => {
+    const c = capacity[i];
+    return c === undefined ? null : dataNumber(what === 'y' ? c.y : c.cost);
+  };
+  return html`<section id="pareto" aria-labelledby="pareto-h"><h2 id="pareto-h">Pareto view and capacity</h2>${figure}<div class="capacity-answer">${capacityMarkup(model, answer, cell)}</div></section>`;
+}

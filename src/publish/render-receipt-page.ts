@@ -5,7 +5,7 @@
  * the workload, the limitations. Numbers come only from the view-model.
  */
 import { Raw, dataNumber, html, page, scrollFrame, signerLine } from './html.js';
-import { barFigure, curveFigures } from './render-charts.js';
+import { barFigure, curveFigures, paretoSection } from './render-charts.js';
 import type { ReceiptView } from './receipt-view.js';
 
 /** A quality score never renders without its scale and evaluator beside it, the headline card included. */
@@ -38,7 +38,7 @@ function quality(v: ReceiptView): Raw {
   if (!composite) return html``;
   return html`<section class="note" id="quality" aria-labelledby="quality-h"><h2 id="quality-h">Quality</h2>
 <p><strong>${composite.label}: ${dataNumber(composite)}</strong> <span class="stat">(${composite.statistic}, ${composite.provenance}; ${composite.configuration})</span></p>
-${q === null ? html`<p>quality: not recorded. ${composite.note ?? ''}</p>` : html`<p>Scale: ${q.scaleNote}</p><p>Evaluator: ${q.evaluator}</p>
+${q === null ? html`<p>quality: not recorded. ${composite.note ?? ''}</p>` : html`<p id="quality-verdict">Against the baseline: ${q.verdict}</p><p>Scale: ${q.scaleNote}</p><p>Evaluator: ${q.evaluator}</p>
 <ul>${parts.map((n) => html`<li>${n.label}: ${dataNumber(n, { unit: true, withStatistic: true })}${n.note ? ` — ${n.note}` : ''}</li>`)}</ul>
 <p class="muted">Prompt set sha256:${q.promptSetHash}; reference text sha256:${q.referenceTextHash}</p>`}</section>`;
 }
@@ -71,6 +71,7 @@ ${r.simulated ? html`<p class="simulated"><strong>Simulated:</strong> measured a
 <h2>Charts</h2><p class="muted">One unit per chart; bars start at zero; baseline grey and first. List prices are never drawn on these scales.</p>
 ${v.bars.map(barFigure)}
 ${curveFigures(v)}
+${paretoSection(v)}
 ${quality(v)}
 <h2>Cost basis</h2><p>${r.costBasis.text}${r.costBasis.priceAsOf ? ` Rate as of ${r.costBasis.priceAsOf}.` : ''}</p>
 <ul>${costFormulas(v)}</ul>

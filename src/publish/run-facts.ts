@@ -5,7 +5,7 @@
  * and statistics come from web/view's FIGURES and METRICS registries.
  */
 import { type LevelResult, notSaturated } from '../core/index.js';
-import { FIGURES, type FigureKey, METRICS, type MetricKey } from '../web/index.js';
+import { FIGURES, type FigureKey, METRICS, type MetricKey, gpuCount } from '../web/index.js';
 import { type ConfigurationKey, type Fact, derived, measured, recorded } from './fact.js';
 import type { CheckedRun } from './run-pair.js';
 import type { CurvePoint } from './receipt-schema.js';
@@ -62,6 +62,28 @@ function goodputFacts(cfg: ConfigurationKey, result: CheckedRun['result']): Fact
   return [goodput, share];
 }
 
+/**
+ * The GPUs serving the configuration, read from the hardware label the
+ * publisher declared ("2× H100"): an input like the hourly rate, recorded
+ * with the run, so per-GPU throughput can be derived from the level facts.
+ */
+function gpuFact(cfg: ConfigurationKey, label: string): Fact {
+  const base = { id: `${cfg}.gpuCount`, metric: 'gpuCount', label: 'GPUs', unit: 'GPUs', statistic: 'GPU count of the hardware label declared with the run', configuration: cfg, digits: 0 };
+  return recorded(base, gpuCount({ gpuLabel: label }), `the hardware label (${label}) names no GPU count, so throughput is stated per server`);
+}
+
+/** Output tok/s per GPU at each level: the level's throughput ÷ the GPU count (the Pareto view's y axis). Only when the count is recorded. */
+function perGpuFacts(cfg: ConfigurationKey, gpus: Fact, levels: readonly Fact[]): Fact[] {
+  if (gpus.value === null) return [];
+  return levels.filter((f) => f.metric === 'throughput').map((t) => {
+    const base = { id: t.id.replace(/\.throughput$/, '.throughputPerGpu'), metric: 'throughputPerGpu', label: 'Throughput per GPU', unit: 'tok/s per GPU',
+      statistic: `${t.statistic} ÷ GPUs`, configuration: cfg, digits: t.digits };
+    const f = derived(base, [t, gpus], ([tokS, n]) => (tokS as number) / (n as number), 'level throughput ÷ GPU count');
+    if (t.note !== undefined) f.note = `${f.note ?? ''}; ${t.note}`;
+    return f;
+  });
+}
+
 export interface RunFacts {
   facts: Fact[];
   curve: CurvePoint[];
@@ -80,6 +102,8 @@ export function runFacts(cfg: ConfigurationKey, run: CheckedRun): RunFacts {
   const hourly = contract.hardware.gpuHourlyUsd ?? result.run.hourlyCostUsd;
   const rate = recorded(figure(cfg, 'hourlyRate'), hourly ?? null, 'no hourly rate was recorded with the run');
   if (rate.value !== null) rate.note = contract.hardware.priceAsOf ? `as of ${contract.hardware.priceAsOf}` : 'date not recorded';
+  const levels = result.levels.flatMap((l) => levelFacts(cfg, l));
+  const gpus = gpuFact(cfg, contract.hardware.label);
   const facts: Fact[] = [
     peak,
     ...goodputFacts(cfg, result),
@@ -91,7 +115,9 @@ export function runFacts(cfg: ConfigurationKey, run: CheckedRun): RunFacts {
     rate,
     derived(figure(cfg, 'costPer1M'), [rate, peak], ([usdPerHour, tokS]) => (usdPerHour as number) / ((tokS as number) * 3600) * 1e6,
       'GPU hourly rate ÷ (peak throughput × 3600 s) × 1,000,000'),
-    ...result.levels.flatMap((l) => levelFacts(cfg, l)),
+    gpus,
+    ...levels,
+    ...perGpuFacts(cfg, gpus, levels),
   ];
   const curve = [...result.levels].sort((a, b) => a.concurrency - b.concurrency)
     .map((l) => ({ concurrency: l.concurrency, invalid: l.invalid, clientBound: l.clientBound.bound }));

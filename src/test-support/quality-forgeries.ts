@@ -4,7 +4,7 @@
  * packReceipt), with the field and rule that must refuse it.
  */
 import { contractHash, contractSchema } from '../contract/index.js';
-import { KL_WEIGHT, PPL_WEIGHT, type QualityScore, type SweepResult, composeQualityScore } from '../core/index.js';
+import { KL_WEIGHT, PPL_WEIGHT, type QualityScore, type SweepResult, composeQualityScore, qualityNoise } from '../core/index.js';
 import type { Rule } from '../publish/index.js';
 import { evidencePair } from './evidence-fixture.js';
 import { measuredQualityFixture } from './quality-fixture.js';
@@ -23,7 +23,8 @@ function rederived(q: QualityScore, perPrompt: number[]): QualityScore {
   const term = Math.exp(-value);
   const ppl = q.components.pplDelta;
   const composite = ppl.value === null ? null : 1 - KL_WEIGHT * (1 - term) - PPL_WEIGHT * (1 - ppl.term);
-  return { ...q, composite, components: { ...q.components, kl: { ...q.components.kl, perPrompt, value, term } } };
+  const noise = q.noise === undefined ? null : qualityNoise(perPrompt, ppl.value === null ? null : ppl.term);
+  return { ...q, composite, components: { ...q.components, kl: { ...q.components.kl, perPrompt, value, term } }, ...(noise === null ? {} : { noise }) };
 }
 
 /** The optimized run's contract declaring the score measured in the run, its hash recomputed. */

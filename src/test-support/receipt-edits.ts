@@ -37,6 +37,8 @@ export const RECEIPT_EDITS: Array<[string, (d: Doc) => void, string, Rule]> = [
   ['the evaluator definition rewritten', (d) => { d.quality.evaluator = 'our own'; }, 'quality.evaluator', 'stated-equals-recomputed'],
   ['the evaluator id changed', (d) => { d.quality.evaluatorId = 'goodput-quality-v9'; }, 'quality.evaluatorId', 'stated-equals-recomputed'],
   ['the quality line rewritten', (d) => { d.quality.line = 'quality 1.0000'; }, 'quality.line', 'stated-equals-recomputed'],
+  ['the quality verdict softened', (d) => { d.quality.verdict = 'no difference established from the baseline'; }, 'quality.verdict: states "no difference established', 'stated-equals-recomputed'],
+  ['a quality noise claimed', (d) => { Object.assign(fact(d, 'optimized.qualityNoise'), { value: 0.05, provenance: 'measured' }); }, 'facts[optimized.qualityNoise].value: states 0.05', 'stated-equals-recomputed'],
   ['the limitations emptied', (d) => { d.limitations = []; }, 'limitations.length: states 0', 'stated-equals-recomputed'],
   ['a limitation softened', (d) => { d.limitations[0] = 'Run with care.'; }, 'limitations[0]: states "Run with care."', 'stated-equals-recomputed'],
   ['the cost exclusions removed', (d) => { d.costBasis.text = 'The GPU cost.'; }, 'costBasis.text', 'stated-equals-recomputed'],

@@ -55,13 +55,15 @@ export function resultOf(c: Contract, levels: LevelResult[], startedAt = '2026-0
  * The pair the unit tests compute by hand. Baseline: peak 180 tok/s at c=2, single stream 100 tok/s, $2/h.
  * Optimized: peak 360 tok/s at c=2, single stream 160 tok/s, $2/h.
  */
-export function receiptPair(): { baseline: SweepResult; optimized: SweepResult } {
+/** Two runs of one workload on `label` hardware (a label naming a GPU count, "2× H100", gives per-GPU figures). */
+export function receiptPair(label?: string): { baseline: SweepResult; optimized: SweepResult } {
+  const hw = label === undefined ? {} : { label };
   return {
-    baseline: resultOf(contract(), [
+    baseline: resultOf(contract(hw), [
       level({ c: 1, tokS: 100, perReq: 100, ttft: [40, 60], tpot: 10, e2e: 670 }),
       level({ c: 2, tokS: 180, perReq: 90, ttft: [50, 80], tpot: 11, e2e: 750 }),
     ]),
-    optimized: resultOf(contract({ quantization: 'fp8' }), [
+    optimized: resultOf(contract({ ...hw, quantization: 'fp8' }), [
       level({ c: 1, tokS: 160, perReq: 160, ttft: [30, 45], tpot: 6, e2e: 410 }),
       level({ c: 2, tokS: 360, perReq: 150, ttft: [35, 50], tpot: 6.5, e2e: 440 }),
     ], '2026-06-03T09:00:00.000Z'),

@@ -51,7 +51,8 @@ beforeAll(async () => {
     ok(await runGoodput(['sweep', '--url', sim.url, '--levels', '1,2,4,8,16', '--output-tokens', '32', '--prompt-tokens', '8', '--requests-per-level', '16', '--client-budget-ms', '1000',
       '--hourly-cost', '4', '--gpu', '2× H100', '--data', data], {}, 120_000), 'sweep');
   }
-  const built = buildReceipt({ ...receiptPair(), quality: qualityScoreSchema.parse(qualityFixture(0.9712)), method: 'FP8 dynamic quantization', generator: '0.1.0' });
+  // Hardware naming its GPU count: the receipt draws its Pareto view per GPU, which the layout checks measure too.
+  const built = buildReceipt({ ...receiptPair('2× Test GPU 24GB'), quality: qualityScoreSchema.parse(qualityFixture(0.9712)), method: 'FP8 dynamic quantization', generator: '0.1.0' });
   if (!built.ok) throw new Error(built.problems.join('\n'));
   site = join(dir, 'site');
   const out = await publishSite({ receipts: [built.receipt], prices: { tokenPrices: [{ provider: 'Example Cloud', model: 'demo-model', inputUsdPer1M: 0.5, outputUsdPer1M: 1.5, sourceUrl: 'https://example.com/pricing', asOf: '2026-06-01' }], instancePrices: [] }, outDir: site, generator: '0.1.0', today: '2026-06-04' });
@@ -193,6 +194,10 @@ describe('pages that fit', () => {
           await page.goto(at());
           if (heading) await page.getByRole('heading', { name: heading }).first().waitFor({ timeout: 30_000 });
           if (name === 'compare') await page.locator('table.compare').waitFor({ timeout: 30_000 });
+          if (name === 'receipt') {
+            expect(await page.locator('#chart-pareto svg[role="img"]').isVisible(), 'the receipt draws its Pareto view').toBe(true);
+            expect(await page.locator('#pareto p.capacity').isVisible(), 'the receipt states its capacity answer').toBe(true);
+          }
           const m = await measure(page);
           await page.screenshot({ path: join(ARTIFACTS, `${name}-${width}px.png`), fullPage: true });
           found[name] = { overflow: m.overflow, tall: m.tall, wider: m.scrollWidth > width };

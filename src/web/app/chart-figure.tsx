@@ -4,15 +4,15 @@
  * table inside <details>. Redrawn when the data changes, never animated.
  */
 import { useEffect, useRef } from 'preact/hooks';
-import { type ChartSeries, type ChartSpec, type SmallChart, figureMarkup } from '../view/index.js';
+import { type ChartSeries, type ChartSpec, type FigureInput, type SmallChart, figureMarkup } from '../view/index.js';
 import { Markup } from './markup.js';
 
 interface FigureProps {
   title: string;
   subtitle: string;
-  legend?: string | undefined;
+  legend?: FigureInput['legend'];
   footnote?: string | undefined;
-  table: { headers: string[]; rows: string[][] };
+  table: FigureInput['table'];
   /** Draws the SVG at a width, px. */
   draw(width: number): Element;
   /** Redrawn when one of these changes. */

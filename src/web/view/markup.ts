@@ -8,8 +8,8 @@
 import { type Cards, type LevelResult, levelAxis } from '../../core/index.js';
 import { cardViews } from './cards-model.js';
 import { type Comparison, compareHeader } from './compare-model.js';
-import type { CapacityAnswer, ParetoModel } from './pareto.js';
-import { PARETO_FOOTNOTE, PARETO_TITLE, paretoSubtitle, paretoTable } from './pareto-chart.js';
+import type { CapacityAnswer, CapacityEntry, ParetoModel } from './pareto.js';
+import { PARETO_FOOTNOTE, PARETO_TITLE, type ParetoCell, paretoSubtitle, paretoTable } from './pareto-chart.js';
 import { num, usd } from './format.js';
 import { type LiveLevel, TABLE_HEADERS, tableRows } from './table-model.js';
 
@@ -54,18 +54,21 @@ export function cardsMarkup(cards: Cards): Raw {
 }
 
 export interface FigureInput {
+  /** The figure's element id, when a page links to it. */
+  id?: string;
   title: string;
   subtitle: string;
-  legend?: string | undefined;
+  legend?: string | Raw | undefined;
   footnote?: string | undefined;
-  table: { headers: string[]; rows: string[][] };
+  /** Cells are text, or markup already escaped (a receipt's marked facts). */
+  table: { headers: string[]; rows: Array<Array<string | Raw>> };
   /** The drawn SVG (the report), or empty: the page draws into `.chart-svg` at the width it has. */
   svg?: string;
 }
 
 /** A chart as a figure: title and "unit · direction", the SVG, and its data as a table in a details element. */
 export function figureMarkup(f: FigureInput): Raw {
-  return html`<figure class="chart"><figcaption><strong>${f.title}</strong><span class="subtitle">${f.subtitle}</span>${f.legend ? html`<span class="legend">${f.legend}</span>` : ''}</figcaption>
+  return html`<figure class="chart"${new Raw(f.id === undefined ? '' : ` id="${esc(f.id)}"`)}><figcaption><strong>${f.title}</strong><span class="subtitle">${f.subtitle}</span>${f.legend ? html`<span class="legend">${f.legend}</span>` : ''}</figcaption>
 <div class="chart-svg">${new Raw(f.svg ?? '')}</div>${f.footnote ? html`<p class="hint footnote">${f.footnote}</p>` : ''}
 <details><summary>Data table: ${f.title}</summary>${scrollFrame(`Data of ${f.title}`, html`<table><thead><tr>${f.table.headers.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${
     f.table.rows.map((r) => html`<tr>${r.map((c, i) => (i === 0 ? html`<th scope="row">${c}</th>` : html`<td class="num">${c}</td>`))}</tr>`)}</tbody></table>`)}</details></figure>`;
@@ -105,13 +108,18 @@ export function differencesMarkup(c: Comparison): Raw {
   })}`;
 }
 
-/** The Pareto chart's figure (its SVG drawn by renderPareto). */
-export const paretoFigure = (m: ParetoModel, svg = ''): FigureInput => ({ title: PARETO_TITLE, subtitle: paretoSubtitle(m), footnote: PARETO_FOOTNOTE, table: paretoTable(m), svg });
+/** The Pareto chart's figure (its SVG drawn by renderPareto); `cell` writes a point's plotted values (a receipt marks them as facts). */
+export const paretoFigure = (m: ParetoModel, svg = '', cell?: ParetoCell<Raw>): FigureInput =>
+  ({ title: PARETO_TITLE, subtitle: paretoSubtitle(m), footnote: PARETO_FOOTNOTE, table: cell === undefined ? paretoTable(m) : paretoTable(m, cell), svg });
+
+/** How an entry's figures are written in the capacity table: as text by default; a receipt marks them as its published numbers. */
+export type CapacityCell = (entry: CapacityEntry, index: number, what: 'y' | 'cost') => Raw | null;
 
 /** The capacity answer at the target: the sentence, then every run's figure there and how it was found. */
-export function capacityMarkup(m: ParetoModel, answer: CapacityAnswer | null): Raw {
+export function capacityMarkup(m: ParetoModel, answer: CapacityAnswer | null, cell?: CapacityCell): Raw {
   if (answer === null) return html`<p class="hint">No valid level to answer a capacity question from.</p>`;
   return html`<p class="capacity"><strong>${answer.sentence}</strong></p>${
     scrollFrame('Capacity at the target', html`<table class="capacity-table"><caption>At ${num(answer.target)} tok/s per user: each run's output tok/s per ${m.per}, read on its frontier (interpolated between measured levels, never extrapolated).</caption><thead><tr><th scope="col">Run</th><th scope="col" class="num">Output tok/s per ${m.per}</th><th scope="col">How</th><th scope="col" class="num">USD per 1M output tokens</th></tr></thead><tbody>${
-      answer.entries.map((e) => html`<tr><th scope="row">${e.label}</th><td class="num">${num(e.y)}</td><td>${e.how}</td><td class="num">${e.costPer1M === null ? (e.y === null ? '—' : 'no hourly cost') : usd(e.costPer1M)}</td></tr>`)}</tbody></table>`)}`;
+      answer.entries.map((e, i) => html`<tr><th scope="row">${e.label}</th><td class="num">${cell?.(e, i, 'y') ?? num(e.y)}</td><td>${e.how}</td><td class="num">${
+        cell?.(e, i, 'cost') ?? (e.costPer1M === null ? (e.y === null ? '—' : 'no hourly cost') : usd(e.costPer1M))}</td></tr>`)}</tbody></table>`)}`;
 }

@@ -10,7 +10,7 @@ import * as Plot from '@observablehq/plot';
 import type { ChartDocument, ChartElement, ChartOptions } from './charts.js';
 import { COLORS } from './chart-lines.js';
 import { num } from './format.js';
-import type { ParetoModel } from './pareto.js';
+import type { ParetoModel, ParetoPoint } from './pareto.js';
 
 /** One colour per run, baseline first (grey); each at 3:1 contrast or better on white. */
 export const RUN_COLORS = ['#6b7280', '#1d4ed8', '#047857', '#7c3aed', '#be185d', '#0e7490', '#4d7c0f', '#9a3412'] as const;
@@ -38,9 +38,15 @@ export function paretoSummary(m: ParetoModel): string {
   }).join('; ') + (m.series.some((s) => s.points.some((p) => p.state !== 'valid')) ? '; invalid and client-bound levels are marked apart' : '') + '.';
 }
 
-export function paretoTable(m: ParetoModel): { headers: string[]; rows: string[][] } {
+/** How a point's plotted value is written in the table: as text by default; a receipt marks it as its published fact. */
+export type ParetoCell<T> = (series: number, point: ParetoPoint, axis: 'x' | 'y') => T;
+
+export function paretoTable(m: ParetoModel): { headers: string[]; rows: string[][] };
+export function paretoTable<T>(m: ParetoModel, cell: ParetoCell<T>): { headers: string[]; rows: Array<Array<string | T>> };
+export function paretoTable<T>(m: ParetoModel, cell?: ParetoCell<T>): { headers: string[]; rows: Array<Array<string | T>> } {
   const headers = ['Run', 'Level', 'tok/s per user', `Output tok/s per ${m.per}`, 'On frontier', 'State'];
-  const rows = m.series.flatMap((s) => s.points.map((p) => [s.label, String(p.level), num(p.x), num(p.y), s.frontier.includes(p) ? 'yes' : 'no', p.state]));
+  const write = cell ?? ((_: number, p: ParetoPoint, axis: 'x' | 'y') => num(p[axis]));
+  const rows = m.series.flatMap((s, i) => s.points.map((p) => [s.label, String(p.level), write(i, p, 'x'), write(i, p, 'y'), s.frontier.includes(p) ? 'yes' : 'no', p.state]));
   return { headers, rows };
 }
 

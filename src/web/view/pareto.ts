@@ -88,20 +88,22 @@ export interface CapacityEntry {
   how: string;
   /** USD per 1M output tokens at that throughput, from the run's hourly cost (the whole server); null without a cost. */
   costPer1M: number | null;
+  /** The frontier levels y was read from (one when measured there, two when interpolated); empty when not measured. */
+  from: number[];
 }
 
 export interface CapacityAnswer { target: number; entries: CapacityEntry[]; best: CapacityEntry | null; sentence: string }
 
-function at(s: ParetoSeries, target: number): { y: number; how: string } | null {
+function at(s: ParetoSeries, target: number): { y: number; how: string; from: number[] } | null {
   const f = s.frontier;
   for (let i = 0; i < f.length; i++) {
     const p = f[i] as ParetoPoint;
-    if (p.x === target) return { y: p.y, how: `measured at level ${p.level}` };
+    if (p.x === target) return { y: p.y, how: `measured at level ${p.level}`, from: [p.level] };
     const q = f[i + 1];
     if (q && p.x < target && target < q.x) {
       const t = (target - p.x) / (q.x - p.x);
       const [l1, l2] = [p.level, q.level].sort((u, v) => u - v);
-      return { y: p.y + t * (q.y - p.y), how: `interpolated between levels ${l1} and ${l2}` };
+      return { y: p.y + t * (q.y - p.y), how: `interpolated between levels ${l1} and ${l2}`, from: [l1 as number, l2 as number] };
     }
   }
   return null;
@@ -114,10 +116,10 @@ const range = (s: ParetoSeries) => (s.frontier.length === 0 ? 'no valid level' :
 export function capacityAt(m: ParetoModel, target: number): CapacityAnswer {
   const entries = m.series.map((s): CapacityEntry => {
     const hit = at(s, target);
-    if (!hit) return { label: s.label, y: null, how: `not measured at this speed (${range(s)}; never extrapolated)`, costPer1M: null };
+    if (!hit) return { label: s.label, y: null, how: `not measured at this speed (${range(s)}; never extrapolated)`, costPer1M: null, from: [] };
     const serverTokS = hit.y * (s.gpus ?? 1);
     const costPer1M = s.hourlyCostUsd === null || serverTokS <= 0 ? null : (s.hourlyCostUsd / (serverTokS * 3600)) * 1e6;
-    return { label: s.label, y: hit.y, how: hit.how, costPer1M };
+    return { label: s.label, y: hit.y, how: hit.how, costPer1M, from: hit.from };
   });
   const best = entries.filter((e) => e.y !== null).reduce<CapacityEntry | null>((a, e) => (a === null || (e.y as number) > (a.y as number) ? e : a), null);
   const sentence = best === null
