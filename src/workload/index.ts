@@ -19,3 +19,5 @@ export { loadShareGpt, sessionUserText, syntheticSessions, turnsOf, type Range, 
 export { BUILTIN_TOOL_SETS, builtinTools, type BuiltinToolSet } from './builtin-tools.js';
 export { checkToolsSpec, loadTools } from './tools-file.js';
 export { loadResponseSchema } from './response-schema-file.js';
+export { agentBlockKeys, agentChildren, agentPrompt, agentTurnsOf, type AgentSession, type AgentsSource } from './agent-source.js';
+export { agentTraceFormat, readAgentTrace, type AgentTrace, type AgentTraceFormat } from './agent-trace-read.js';
