@@ -21,3 +21,4 @@ export { checkToolsSpec, loadTools } from './tools-file.js';
 export { loadResponseSchema } from './response-schema-file.js';
 export { agentBlockKeys, agentChildren, agentPrompt, agentTurnsOf, type AgentSession, type AgentsSource } from './agent-source.js';
 export { agentTraceFormat, readAgentTrace, type AgentTrace, type AgentTraceFormat } from './agent-trace-read.js';
+export { synthAgentTrace, type AgentSynthOptions } from './agent-synth.js';
