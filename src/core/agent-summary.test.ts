@@ -11,16 +11,15 @@ import { sloSchema } from './slo.js';
 import { type AgentGraph, summarizeAgents } from './agent-summary.js';
 
 // Job a: root a (2 turns) spawns b after turn 1 (5 ms delay); job z: one turn.
-const graph: AgentGraph & { sessions: Array<AgentGraph['sessions'][number] & { h?: number[][] }> } = {
-  blockTokens: 4,
-  sessions: [
+type Node = AgentGraph['sessions'][number] & { h?: number[][] };
+const sessions: Node[] = [
     { name: 'a', job: 0, parent: null, after: 0, atMs: 0, turns: [{ p: 8, w: 0 }, { p: 12, w: 5 }] },
     { name: 'b', job: 0, parent: 0, after: 0, atMs: 5, turns: [{ p: 4, w: 0 }], h: [[7]] },
     { name: 'z', job: 2, parent: null, after: 0, atMs: 0, turns: [{ p: 4, w: 0 }], h: [[7]] },
-  ],
-};
+];
+const graph: AgentGraph = { blockTokens: 4, sessions };
 const blocksOf = (id: number, turn: number) => {
-  const s = graph.sessions[id];
+  const s = sessions[id];
   const own = s?.h?.[turn];
   return own ? own.map((x) => `id:${x}`) : Array.from({ length: Math.ceil((s?.turns[turn]?.p ?? 0) / 4) }, (_, b) => `s${id}:${b}`);
 };

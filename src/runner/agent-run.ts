@@ -16,6 +16,8 @@ export interface AgentRunDeps {
   clock(): number;
   /** Resolves at `targetNs` on the clock, or sooner when the signal stops the run. */
   sleepUntil(targetNs: number, signal: AbortSignal): Promise<void>;
+  /** Builds turn `turn` of session `id` as request `seq`, before its wait, so the send after it pays only the write. */
+  prepare?(id: number, turn: number, seq: number): void;
   /** Sends turn `turn` of session `id` as request `seq`, meant to leave at `targetSendNs`; resolves when it ends. */
   send(id: number, turn: number, seq: number, targetSendNs: number): Promise<{ endNs: number; ok: boolean }>;
 }
@@ -30,9 +32,11 @@ export async function runAgents(src: AgentsSource, speed: number, startNs: numbe
     let target = firstTargetNs;
     let lastEnd: number | null = null;
     for (let k = 0; k < session.turns.length; k++) {
+      const mine = seq++;
+      deps.prepare?.(id, k, mine);
       await deps.sleepUntil(target, signal);
       if (signal.aborted) return lastEnd;
-      const r = await deps.send(id, k, seq++, target);
+      const r = await deps.send(id, k, mine, target);
       lastEnd = r.endNs;
       if (!r.ok) return lastEnd;
       const spawned = (children[id]?.[k] ?? []).map((c) => runSession(c, r.endNs + ((src.sessions[c]?.atMs ?? 0) / speed) * 1e6));

@@ -217,12 +217,17 @@ async function runSessions(ctx: LevelContext, src: SessionsSource, startNs: numb
 
 /** An agent trace's level (agent-run.ts): every turn built with its context when it leaves, recorded with its session and turn. */
 async function runAgentLevel(ctx: LevelContext, src: AgentsSource, startNs: number, signal: AbortSignal, finish: (r: RequestRecord) => void): Promise<void> {
+  // Each turn is built before its wait (prompts of a long context take a while), used once, then dropped.
+  const prepared = new Map<number, RequestSpec>();
+  const build = (id: number, turn: number, seq: number) => requestSpec(ctx, seq, { text: agentPrompt(src, id, turn, levelSalt(ctx)), outputTokens: src.sessions[id]?.turns[turn]?.o });
   await runAgents(src, ctx.concurrency, startNs, signal, {
     clock: ctx.clock,
     sleepUntil: sleepUntilOn(ctx.clock),
+    prepare: (id, turn, seq) => { prepared.set(seq, build(id, turn, seq)); },
     send: async (id, turn, seq, targetSendNs) => {
-      const item = { text: agentPrompt(src, id, turn, levelSalt(ctx)), outputTokens: src.sessions[id]?.turns[turn]?.o };
-      const r = await ctx.client.send(requestSpec(ctx, seq, item), { seq, concurrency: ctx.concurrency, warmup: false, targetSendNs, session: { id, turn } }, signal);
+      const spec = prepared.get(seq) ?? build(id, turn, seq);
+      prepared.delete(seq);
+      const r = await ctx.client.send(spec, { seq, concurrency: ctx.concurrency, warmup: false, targetSendNs, session: { id, turn } }, signal);
       finish(r);
       return { endNs: r.endNs ?? ctx.clock(), ok: isOk(r) };
     },
