@@ -12,7 +12,7 @@ import type { PromptItem } from './cell-prompts.js';
 import { syntheticPrompt } from './synthetic-prompt.js';
 import { type SessionsSource, sessionUserText, sessionsSourceSchema } from './sessions.js';
 import { tracePrompt } from './trace-prompt.js';
-import { type AgentsSource, agentPrompt, agentsSourceSchema } from './agent-source.js';
+import { agentPrompt, agentsSourceSchema } from './agent-source.js';
 
 export const promptSourceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('synthetic') }).strict(),
