@@ -8,8 +8,7 @@
 import type { Command } from 'commander';
 import { LIMITS, limitMessage } from '../core/index.js';
 import type { SweepSpecInput } from '../runner/index.js';
-import { DEFAULT_BLOCK_TOKENS, type AgentTrace, type Trace, agentTraceFormat, parseWindow, readAgentTrace, readTrace, replayParts } from '../workload/index.js';
-import { basename } from 'node:path';
+import { DEFAULT_BLOCK_TOKENS, type AgentTrace, type Trace, agentReplayParts, agentTraceFormat, parseWindow, readAgentTrace, readTrace, replayParts } from '../workload/index.js';
 import { asUsageErrors } from './contract-errors.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { badFlag, parseNumber, refuseGivenFlags } from './parse-flags.js';
@@ -36,18 +35,6 @@ const FROM_AGENT_TRACE: Readonly<Record<string, string>> = {
   blockTokens: '--block-tokens: an agent trace states its block size (block_tokens in its header, block_size in AgentX)',
   strict: '--strict: an agent trace starts its sub-agents from its graph, not from timestamps',
 };
-
-/** An agent trace's spec parts: its sessions, and its roots' recorded starts as the arrival (levels are speeds). */
-function agentReplayParts(trace: AgentTrace): Pick<SweepSpecInput, 'arrival' | 'prompts'> {
-  const roots = trace.source.sessions.filter((s) => s.parent === null).map((s) => s.atMs).sort((a, b) => a - b);
-  return {
-    arrival: {
-      kind: 'trace', offsetsMs: roots, maxConcurrency: null,
-      source: { file: basename(trace.path), sha256: trace.sha256, format: trace.format, window: null, skippedFailed: 0, skippedOutsideWindow: 0, labels: {} },
-    },
-    prompts: trace.source,
-  };
-}
 
 /** `--speed 1` or `1,2,4`: every bad value named at once. */
 export function parseSpeeds(text: string): number[] {

@@ -91,6 +91,7 @@ export function describeSlo(slo: Slo): string {
     return t === undefined ? [] : [`${names[m]} p${t.p} ≤ ${t.max} ms`];
   });
   if (slo.toolCallValid === true) parts.push('every tool call valid');
+  if (slo.jobDeadlineMs !== undefined) parts.push(`every agent job within ${slo.jobDeadlineMs} ms`);
   if (slo.qualityFloor !== undefined) parts.push(`quality ≥ ${slo.qualityFloor} (not yet measured)`);
   return parts.join(', ');
 }

@@ -14,7 +14,7 @@ export { seededSample } from './sample.js';
 export { buildCellPrompts, sharedPrefix, type CacheCondition, type CellPromptPlan, type CellSource, type PromptItem } from './cell-prompts.js';
 export { expandMatrix, MATRIX_ORDER, type CellSpec, type MatrixAxes, type PromptAxis } from './matrix-cells.js';
 export { readTrace, parseWindow, type Trace } from './trace-read.js';
-export { replayParts, DEFAULT_BLOCK_TOKENS } from './trace-replay.js';
+export { agentReplayParts, replayParts, DEFAULT_BLOCK_TOKENS } from './trace-replay.js';
 export { loadShareGpt, sessionUserText, syntheticSessions, turnsOf, type Range, type Session, type SessionsSource } from './sessions.js';
 export { BUILTIN_TOOL_SETS, builtinTools, type BuiltinToolSet } from './builtin-tools.js';
 export { checkToolsSpec, loadTools } from './tools-file.js';
