@@ -18,6 +18,7 @@ import { LIMITS, limitMessage } from '../core/index.js';
 import type { AgentsSource } from './agent-source.js';
 import { WorkloadError } from './errors.js';
 import { forEachTraceLine } from './trace-lines.js';
+import { jsonObject, shown } from './trace-read.js';
 import { DEFAULT_BLOCK_TOKENS } from './trace-replay.js';
 
 export type AgentTraceFormat = 'goodput-agents' | 'agentx';
@@ -33,10 +34,6 @@ type Obj = Record<string, unknown>;
 type Turn = AgentsSource['sessions'][number]['turns'][number];
 interface Raw { name: string; line: number; parentName: string | null; after: number; atMs: number; turns: Turn[] }
 
-const shown = (v: unknown): string => {
-  const t = JSON.stringify(v) ?? 'missing';
-  return t.length > 40 ? `${t.slice(0, 40)}…` : t;
-};
 const bad = (where: string, what: string) => new WorkloadError('bad-format', `${where}: ${what}`);
 
 function whole(where: string, name: string, v: unknown, min: number, limit?: 'promptTokens' | 'outputTokens'): number {
@@ -48,12 +45,6 @@ function whole(where: string, name: string, v: unknown, min: number, limit?: 'pr
 function seconds(where: string, name: string, v: unknown, maxS: number): number {
   if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > maxS) throw bad(where, `${name} ${shown(v)} is not a number of seconds from 0 to ${maxS}`);
   return v * 1000;
-}
-function object(where: string, text: string): Obj {
-  let v: unknown;
-  try { v = JSON.parse(text); } catch { throw bad(where, 'not a JSON object'); }
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw bad(where, 'not a JSON object');
-  return v as Obj;
 }
 function list(where: string, name: string, v: unknown): unknown[] {
   if (!Array.isArray(v)) throw bad(where, `${name} must be a list`);
@@ -175,7 +166,7 @@ export async function readAgentTrace(path: string): Promise<AgentTrace> {
   const { sha256 } = await forEachTraceLine(path, (text, line) => {
     const where = `agent trace ${path}: line ${line}`;
     if (text.trim() === '') return;
-    const o = object(where, text);
+    const o = jsonObject(where, text);
     const add = (r: Raw) => {
       raws.push({ ...r, line });
       turns += r.turns.length;
