@@ -17,6 +17,7 @@ import { isOk } from '../core/index.js';
 import { type SimProcess, spawnSimProcess } from '../sim/index.js';
 import { replayAgents } from '../test-support/agent-replay.js';
 import { runGoodput } from '../test-support/goodput-process.js';
+import { agentJobRows, agentLevelRows, num } from '../web/index.js';
 
 let sim: SimProcess;
 const dir = mkdtempSync(join(tmpdir(), 'goodput-agents-replay-'));
@@ -75,6 +76,9 @@ describe('goodput replay of an agent trace', () => {
     expect(rep.ran.stdout).toMatch(/sessions met \d+ of \d+ \([\d.]+\/s\) · jobs met \d+ of 20 \([\d.]+\/s\)/);
     expect(rep.ran.stdout).toMatch(/prefix cache: theoretical [\d.]+ % of \d+ prompt tokens · server reported [\d.]+ % \(\d+ requests reporting\)/);
     expect(rep.ran.stdout).toMatch(/job agent1: (met|missed) · makespan/);
+    // The page's tables: the same counts, and the first jobs with their paths.
+    expect(agentLevelRows(result.levels)[0]?.slice(1, 5)).toEqual([`${metSessions} of ${source.sessions.length}`, num(agents.sessions.metPerS, 2), `${metJobs} of 20`, num(agents.jobs.metPerS, 2)]);
+    expect(agentJobRows(level).rows.map((r) => r[0])).toEqual(agents.jobList.map((j) => j.job));
   }, 180_000);
 
   const HEADER = JSON.stringify({ goodput: 'agents', block_tokens: 16 });
