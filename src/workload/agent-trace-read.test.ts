@@ -97,6 +97,11 @@ describe('reading agent traces', () => {
     await expect(readAgentTrace(file([HEADER, ...many]))).rejects.toThrow(/line 22: turns 21000 is above the limit of 20000/);
   });
 
+  it('refuses a trace whose contexts come to more blocks than the limit, naming the line', async () => {
+    const big = Array.from({ length: 70 }, (_, i) => ({ agent: `a${i}`, t: 0, turns: Array.from({ length: 4 }, () => turn(240_000)) }));
+    await expect(readAgentTrace(file([{ goodput: 'agents', block_tokens: 1 }, ...big]))).rejects.toThrow(/line 19: blocks up to this agent 17280000 is above the limit of 16777216 blocks/);
+  });
+
   it('is not an agent trace when the first line is a request trace', async () => {
     expect(await agentTraceFormat(file([{ timestamp: 0, input_length: 4, output_length: 1 }]))).toBeNull();
   });

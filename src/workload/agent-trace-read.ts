@@ -236,6 +236,11 @@ function link(path: string, raws: Raw[], blockTokens: number, context: number | 
       if (t) throw new WorkloadError('length', `${at(r)}: agent ${r.name} turn ${k + 1} needs ${t.p} prompt plus ${t.o} output tokens (${t.p + t.o}), longer than the trace's declared context of ${context} tokens`);
     }
   }
+  let blocks = 0;
+  for (const r of raws) {
+    blocks += r.turns.reduce((a, t) => a + Math.ceil(t.p / blockTokens), 0);
+    if (blocks > LIMITS.agentTraceBlocks.max) throw new WorkloadError('length', `${at(r)}: ${limitMessage('agentTraceBlocks', blocks, 'blocks up to this agent')}; use larger blocks (block_tokens) or a shorter trace`);
+  }
   const roots = raws.map((r, i) => ({ r, i })).filter(({ i }) => parentOf[i] === null);
   const t0 = Math.min(...roots.map(({ r }) => r.atMs));
   return {
