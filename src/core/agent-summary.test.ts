@@ -47,6 +47,13 @@ describe('agent summary', () => {
     expect(s.jobs).toMatchObject({ met: 0, deadlineMs: 50 });
   });
 
+  it('with toolCallValid, a turn whose tool call did not parse misses its session and its job', () => {
+    const unparsed = records.map((r) => (r.seq === 2 ? { ...r, toolCalls: { required: true, calls: 1, names: ['f'], firstNs: null, argumentsDoneNs: null, argumentTokens: 3, verdict: 'unparsed' as const, problem: 'cut JSON' } } : r));
+    const s = summarizeAgents({ records: unparsed, graph, speed: 1, slo: sloSchema.parse({ toolCallValid: true }), durationMs: 1000, blocksOf });
+    expect(s.sessions.met).toBe(2);
+    expect(s.jobList.map((j) => j.met)).toEqual([false, true]);
+  });
+
   it('a job with a turn not sent or failed has no makespan and misses', () => {
     const s = summarizeAgents({ records: records.filter((r) => r.seq !== 2), graph, speed: 1, slo: null, durationMs: 1000, blocksOf });
     expect(s.jobList[0]).toMatchObject({ met: false, makespanMs: null, criticalPath: [] });
