@@ -27,10 +27,12 @@ interface Sent { id: number; turn: number; seq: number; target: number; end: num
 async function run(o: { speed?: number; durMs?: (id: number, turn: number) => number; fails?: (id: number, turn: number) => boolean; stopAfter?: number } = {}) {
   let now = 1000 * MS;
   const sent: Sent[] = [];
+  const preparedAt = new Map<number, number>();
   const stop = new AbortController();
   await runAgents(src, o.speed ?? 1, now, stop.signal, {
     clock: () => now,
     sleepUntil: async (target) => { now = Math.max(now, target); },
+    prepare: (_id, _turn, seq) => { preparedAt.set(seq, now); },
     send: async (id, turn, seq, target) => {
       const end = target + (o.durMs?.(id, turn) ?? 100) * MS;
       sent.push({ id, turn, seq, target, end });
@@ -39,7 +41,7 @@ async function run(o: { speed?: number; durMs?: (id: number, turn: number) => nu
     },
   });
   const at = (id: number, turn: number) => sent.find((s) => s.id === id && s.turn === turn);
-  return { sent, at, start: 1000 * MS };
+  return { sent, at, start: 1000 * MS, preparedAt };
 }
 
 describe('the agent schedule', () => {
@@ -63,6 +65,15 @@ describe('the agent schedule', () => {
     // Without children the tool wait alone decides.
     expect(at(0, 2)?.target).toBe((at(0, 1) as Sent).end + 5 * MS);
     expect(at(4, 1)?.target).toBe((at(4, 0) as Sent).end + 20 * MS);
+  });
+
+  it('builds each turn at most 50 ms before it is due, never a level\'s worth up front', async () => {
+    const { sent, preparedAt } = await run();
+    for (const s of sent) {
+      const at = preparedAt.get(s.seq) as number;
+      expect(at).toBeLessThanOrEqual(s.target);
+      expect(s.target - at).toBeLessThanOrEqual(50 * MS);
+    }
   });
 
   it('takes the tool wait when it outlasts every child', async () => {

@@ -22,6 +22,9 @@ export interface AgentRunDeps {
   send(id: number, turn: number, seq: number, targetSendNs: number): Promise<{ endNs: number; ok: boolean }>;
 }
 
+/** How long before its instant a turn's request is built, ns. */
+const PREPARE_AHEAD_NS = 50e6;
+
 /** Runs every session of the trace once, from `startNs`, at `speed` × the recorded pace. */
 export async function runAgents(src: AgentsSource, speed: number, startNs: number, signal: AbortSignal, deps: AgentRunDeps): Promise<void> {
   const children = agentChildren(src);
@@ -32,6 +35,9 @@ export async function runAgents(src: AgentsSource, speed: number, startNs: numbe
     let target = firstTargetNs;
     let lastEnd: number | null = null;
     for (let k = 0; k < session.turns.length; k++) {
+      // Built shortly before it is due, never far ahead: memory stays that of the turns about to leave.
+      if (target - deps.clock() > PREPARE_AHEAD_NS) await deps.sleepUntil(target - PREPARE_AHEAD_NS, signal);
+      if (signal.aborted) return lastEnd;
       const mine = seq++;
       deps.prepare?.(id, k, mine);
       await deps.sleepUntil(target, signal);
