@@ -227,6 +227,45 @@ describe('a trace contract', () => {
   }
 });
 
+describe('an agent-trace contract', () => {
+  const agentContract = (deadlineMs: number, over: (c: Record<string, any>) => void = () => {}) => contract((c) => { // eslint-disable-line @typescript-eslint/no-explicit-any
+    c.workload = { prompts: { kind: 'trace' }, outputTokens: 'trace', warmup: 0 };
+    c.load = { pattern: { kind: 'trace', path: 'agents.jsonl' }, levels: [4] };
+    c.slo = { ...c.slo, jobDeadlineMs: deadlineMs };
+    over(c);
+  });
+  const writeAgents = () => writeFileSync(join(dir, 'agents.jsonl'), [
+    { goodput: 'agents', block_tokens: 8 },
+    { agent: 'a', t: 0, turns: [{ in: 24, out: 4 }, { in: 40, out: 4, wait: 0.02 }] },
+    { agent: 'a.sub', parent: 'a', after: 1, delay: 0.01, turns: [{ in: 16, out: 4 }] },
+    { agent: 'b', t: 0.04, turns: [{ in: 24, out: 4 }] },
+  ].map((l) => JSON.stringify(l)).join('\n'));
+
+  it('replays the graph and holds each job to slo.jobDeadlineMs', async () => {
+    writeAgents();
+    const json = (name: string) => join(dir, `agents-${name}.json`);
+    const loose = await goodput(['run', writeContract(agentContract(60_000)), '--json', json('loose')]);
+    expect(loose.code).toBe(0);
+    const ok = sweepResultSchema.parse(JSON.parse(readFileSync(json('loose'), 'utf8')));
+    expect(ok.levels[0]?.agents?.jobs).toMatchObject({ count: 2, met: 2, deadlineMs: 60_000 });
+    expect(ok.levels[0]?.agents?.sessions).toMatchObject({ count: 3, met: 3 });
+    // No job of two turns and a sub-agent ends within a millisecond: every job misses, every session still meets.
+    const tight = await goodput(['run', writeContract(agentContract(1)), '--json', json('tight')]);
+    const missed = sweepResultSchema.parse(JSON.parse(readFileSync(json('tight'), 'utf8')));
+    expect(tight.code).toBe(0);
+    expect(missed.levels[0]?.agents?.jobs).toMatchObject({ count: 2, met: 0, deadlineMs: 1 });
+    expect(missed.levels[0]?.agents?.sessions.met).toBe(3);
+    expect(tight.stdout).toMatch(/jobs met 0 of 2/);
+  });
+
+  it('refuses a window on an agent trace', async () => {
+    writeAgents();
+    const r = await goodput(['run', writeContract(agentContract(1000, (c) => { c.load.pattern.window = { startS: 0, endS: 1 }; })), '--json', join(dir, 'agents-window.json')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/load\.pattern\.window: .*agents\.jsonl is an agent trace, replayed whole along its own graph/);
+  });
+});
+
 describe('bad contracts: a clear message naming the field, exit code 2, nothing written', () => {
   const cases: Array<[string, (c: Record<string, any>) => void, RegExp]> = [ // eslint-disable-line @typescript-eslint/no-explicit-any
     ['an unknown arrival kind', (c) => { c.load.pattern = { kind: 'gamma' }; }, /load\.pattern\.kind: kind must be one of concurrency, rate, burst, trace/],

@@ -60,6 +60,8 @@ export const EXPORT_COLUMNS: readonly ExportColumn[] = [
   { name: 'schema_sent', type: 'bool', unit: '', description: 'structured output: sent with the JSON schema (false: a plain control; null without a schema)', get: (r) => r.structured?.schema ?? null },
   { name: 'schema_verdict', type: 'string', unit: '', description: 'the answer against the schema: valid, invalid or unparsed', get: (r) => r.structured?.verdict ?? null },
   { name: 'schema_problem', type: 'string', unit: '', description: 'why the answer did not validate', get: (r) => r.structured?.problem ?? null },
+  { name: 'session_id', type: 'int', unit: '', description: 'multi-turn and agent runs: the session (agent traces: the agent\'s line order in the trace); null otherwise', get: (r) => r.session?.id ?? null },
+  { name: 'session_turn', type: 'int', unit: '', description: 'multi-turn and agent runs: the turn within its session, from 0; null otherwise', get: (r) => r.session?.turn ?? null },
   { name: 'slo_met', type: 'bool', unit: '', description: 'met every SLO (null without SLOs)', get: (r, slo) => (slo === null ? null : judgeRequest(r, slo).met) },
   { name: 'slo_missed', type: 'string', unit: '', description: 'SLOs missed, ";"-separated (ttftMs, tpotMs, e2eMs, ttftFromScheduleMs, e2eFromScheduleMs, toolCallValid, failed)', get: (r, slo) => (slo === null ? null : judgeRequest(r, slo).missed.join(';')) },
 ];

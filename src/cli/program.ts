@@ -19,6 +19,7 @@ export const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   cards: async () => (await import('./cards-command.js')).registerCardsCommand,
   replay: async () => (await import('./replay-command.js')).registerReplayCommand,
   sessions: async () => (await import('./sessions-command.js')).registerSessionsCommand,
+  trace: async () => (await import('./trace-command.js')).registerTraceCommand,
   utilisation: async () => (await import('./utilisation-command.js')).registerUtilisationCommand,
   run: async () => (await import('./run-command.js')).registerRunCommand,
   rerun: async () => (await import('./rerun-command.js')).registerRerunCommand,

@@ -9,6 +9,7 @@ import { type Cards, type LevelAxis, type LevelResult, type SweepResult, levelAx
 import { levelNotes } from './level-notes.js';
 import { renderTelemetry } from './render-telemetry.js';
 import { toolCallLines } from './render-tools.js';
+import { agentLines } from './render-agents.js';
 
 const fmt = (x: number | null | undefined, digits = 1) => (x === null || x === undefined ? '—' : x.toFixed(digits));
 
@@ -111,7 +112,7 @@ export function renderResult(result: SweepResult, color: boolean, table?: string
   if (prompts !== null) parts.push(prompts);
   for (const w of result.warnings) parts.push(c.yellow(`warning: ${clean(w.message)}`));
   // A repeated run shows its medians and ranges instead of run 1's own table.
-  parts.push('', table ?? renderTable(result.levels, color), ...levelNotes(result.levels), ...toolCallLines(result), ...renderTelemetry(result.levels), '', renderCards(result.cards));
+  parts.push('', table ?? renderTable(result.levels, color), ...levelNotes(result.levels), ...toolCallLines(result), ...agentLines(result), ...renderTelemetry(result.levels), '', renderCards(result.cards));
   if (result.run.stopReason) parts.push('', c.red(`Sweep ${result.run.status}: ${clean(result.run.stopReason)}`));
   return parts.join('\n');
 }

@@ -8,7 +8,7 @@
 import type { Command } from 'commander';
 import { LIMITS, limitMessage } from '../core/index.js';
 import type { SweepSpecInput } from '../runner/index.js';
-import { DEFAULT_BLOCK_TOKENS, type Trace, parseWindow, readTrace, replayParts } from '../workload/index.js';
+import { DEFAULT_BLOCK_TOKENS, type AgentTrace, type Trace, agentReplayParts, agentTraceFormat, parseWindow, readAgentTrace, readTrace, replayParts } from '../workload/index.js';
 import { asUsageErrors } from './contract-errors.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { badFlag, parseNumber, refuseGivenFlags } from './parse-flags.js';
@@ -26,6 +26,14 @@ const FROM_TRACE: Readonly<Record<string, string>> = {
   promptTokens: '--prompt-tokens: each request\'s prompt length comes from the trace',
   requestsPerLevel: '--requests-per-level: a replay sends every request of the trace (slice it with --window)',
   warmup: '--warmup: a replay sends no warm-ups (they would shift the recorded schedule)',
+};
+
+/** Replay flags an agent trace decides itself. */
+const FROM_AGENT_TRACE: Readonly<Record<string, string>> = {
+  window: '--window: an agent trace is replayed whole (every job with all its sub-agents)',
+  maxConcurrency: '--max-concurrency: an agent trace follows its own graph (each turn waits for its tool and its sub-agents)',
+  blockTokens: '--block-tokens: an agent trace states its block size (block_tokens in its header, block_size in AgentX)',
+  strict: '--strict: an agent trace starts its sub-agents from its graph, not from timestamps',
 };
 
 /** `--speed 1` or `1,2,4`: every bad value named at once. */
@@ -49,9 +57,19 @@ export function addReplayOptions(cmd: Command): Command {
 }
 
 /** Flags and trace → the replay's spec; every flag and the whole trace checked before anything is sent. */
-export async function replaySpec(cmd: Command, path: string, flags: ReplayFlags): Promise<{ spec: SweepSpecInput; trace: Trace }> {
+export async function replaySpec(cmd: Command, path: string, flags: ReplayFlags): Promise<{ spec: SweepSpecInput; trace: Trace | AgentTrace }> {
   refuseGivenFlags(cmd, FROM_TRACE);
   const speeds = parseSpeeds(flags.speed);
+  if (await asUsageErrors(() => agentTraceFormat(path)) !== null) {
+    refuseGivenFlags(cmd, FROM_AGENT_TRACE);
+    const base = { ...specFromFlags(flags, process.argv.slice(2)), ...await toolsFromFlags(flags) };
+    const trace = await asUsageErrors(() => readAgentTrace(path));
+    const sessions = trace.source.sessions;
+    const roots = sessions.filter((s) => s.parent === null).length;
+    process.stderr.write(`agent trace ${trace.format}: ${roots} job${roots === 1 ? '' : 's'}, ${sessions.length - roots} sub-agent${sessions.length - roots === 1 ? '' : 's'}, ${sessions.reduce((a, s) => a + s.turns.length, 0)} turns; sha256 ${trace.sha256.slice(0, 12)}…\n`);
+    // Turns share their sessions' history and the trace's blocks on purpose: no per-request cache salt.
+    return { spec: { ...base, ...agentReplayParts(trace), levels: speeds, warmup: 0, requestsPerLevel: 'auto', cache: 'warm' }, trace };
+  }
   const window = flags.window === undefined ? null : await asUsageErrors(async () => parseWindow(flags.window as string));
   const maxConcurrency = flags.maxConcurrency === undefined ? null : parseNumber('--max-concurrency', flags.maxConcurrency, { integer: true, min: 1, limit: 'concurrency' });
   const blockTokens = parseNumber('--block-tokens', flags.blockTokens, { integer: true, min: 1, limit: 'traceBlockTokens' });

@@ -120,7 +120,7 @@ export function registerUtilisationCommand(program: Command): void {
       const report = {
         utilisation, provenance: 'measured', servedTokS: level.throughputTokS, successShare: share,
         capacity: { tokS: capacity.tokS, level: capacity.level, basis: capacity.basis, file: capacityName, sha256: capacityFile ? sha256Hex(capacityFile) : null, startedAt: cap.run.startedAt, slo: cap.run.slo ?? null },
-        trace: { file: basename(path), sha256: trace.sha256, format: trace.format, window: trace.window },
+        trace: { file: basename(path), sha256: trace.sha256, format: trace.format, window: 'window' in trace ? trace.window : null },
         cost: contractCost ?? (hourly === null ? null : { hourlyUsd: hourly, costPer1MSuccessfulUsd: cost, formula: BUSINESS_COST_FORMULA }),
         series,
       };

@@ -11,6 +11,7 @@ import { type CellKey, type TokenizerInfo, type ToolsSpec, canonicalJson } from 
 import { type SweepSpecInput, levelOrder, requestsFor, sweepSpecSchema } from '../runner/index.js';
 import {
   type CellSpec, type Corpus, type TokenCounter, buildCellPrompts, expandMatrix, loadCorpus, loadTools, readTrace, replayParts, resolveTokenizer,
+  agentReplayParts, agentTraceFormat, readAgentTrace,
 } from '../workload/index.js';
 import type { Contract } from './contract-schema.js';
 import { ContractError } from './errors.js';
@@ -77,6 +78,7 @@ function baseSpec(c: Contract, opts: PrepareOptions): Omit<SweepSpecInput, 'arri
 
 /** A trace contract: one cell, the trace read (its sha256 checked against the contract's, then pinned) and replayed. */
 async function prepareTrace(c: Contract, pattern: Extract<Contract['load']['pattern'], { kind: 'trace' }>, counter: TokenCounter, tokenizer: Contract['model']['tokenizer'], opts: PrepareOptions): Promise<PreparedRun> {
+  if (await agentTraceFormat(pattern.path) !== null) return prepareAgentTrace(c, pattern, counter, tokenizer, opts);
   const trace = await readTrace(pattern.path, { window: pattern.window ?? null, strict: pattern.strict });
   checkHash('load.pattern.sha256', pattern.sha256, trace.sha256, pattern.path);
   const resolved: Contract = { ...c, model: { ...c.model, tokenizer }, load: { ...c.load, pattern: { ...pattern, sha256: trace.sha256 } } };
@@ -90,6 +92,26 @@ async function prepareTrace(c: Contract, pattern: Extract<Contract['load']['patt
     cache: 'warm',
   };
   const key: CellKey = { prompt: `trace ${basename(pattern.path)}`, promptTokens: null, outputTokens: null, cache: cache.kind, sharedPrefixTokens: 0 };
+  return { resolved, tokenizer: counter.info, cells: [{ cell: { index: 0, promptTokens: null, outputTokens: null, cache }, key, spec }] };
+}
+
+/** An agent-trace contract: one cell, the graph read and checked whole (its sha256 pinned), replayed at the contract's speeds. */
+async function prepareAgentTrace(c: Contract, pattern: Extract<Contract['load']['pattern'], { kind: 'trace' }>, counter: TokenCounter, tokenizer: Contract['model']['tokenizer'], opts: PrepareOptions): Promise<PreparedRun> {
+  const decided = [pattern.window ? 'window' : '', pattern.strict ? 'strict' : '', pattern.maxConcurrency !== null ? 'maxConcurrency' : ''].filter(Boolean);
+  if (decided.length > 0) throw new ContractError('bad-contract', `load.pattern.${decided[0]}: ${pattern.path} is an agent trace, replayed whole along its own graph`);
+  const trace = await readAgentTrace(pattern.path);
+  checkHash('load.pattern.sha256', pattern.sha256, trace.sha256, pattern.path);
+  const resolved: Contract = { ...c, model: { ...c.model, tokenizer }, load: { ...c.load, pattern: { ...pattern, sha256: trace.sha256 } } };
+  const turns = trace.source.sessions.flatMap((s) => s.turns);
+  const spec: SweepSpecInput = {
+    ...baseSpec(c, opts), ...agentReplayParts(trace), requestsPerLevel: 'auto', warmup: 0,
+    outputTokens: turns.reduce((m, t) => Math.max(m, t.o), 1),
+    promptTokens: Math.max(1, Math.round(turns.reduce((a, t) => a + t.p, 0) / turns.length)),
+    // Turns resend their sessions' history and share the trace's blocks on purpose: no per-request cache salt.
+    cache: 'warm',
+  };
+  const cache = c.workload.cache[0] ?? { kind: 'cold' as const };
+  const key: CellKey = { prompt: `agent trace ${basename(pattern.path)}`, promptTokens: null, outputTokens: null, cache: cache.kind, sharedPrefixTokens: 0 };
   return { resolved, tokenizer: counter.info, cells: [{ cell: { index: 0, promptTokens: null, outputTokens: null, cache }, key, spec }] };
 }
 

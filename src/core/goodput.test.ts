@@ -67,7 +67,10 @@ describe('SLO schema', () => {
     expect(bad.error?.issues[0]?.path).toEqual(['ttftMs', 'p']);
     expect(bad.error?.issues[0]?.message).toBe('p must be at most 100');
     expect(sloSchema.safeParse({ ttftMs: { p: 95, max: -1 } }).error?.issues[0]?.message).toBe('max must be a positive number of ms');
-    expect(sloSchema.safeParse({}).error?.issues[0]?.message).toBe('give at least one of ttftMs, tpotMs, e2eMs, ttftFromScheduleMs, e2eFromScheduleMs, toolCallValid');
+    expect(sloSchema.safeParse({}).error?.issues[0]?.message).toBe('give at least one of ttftMs, tpotMs, e2eMs, ttftFromScheduleMs, e2eFromScheduleMs, toolCallValid, jobDeadlineMs');
+    // A job deadline alone is an objective (agent traces); it must be a positive number of ms.
+    expect(sloSchema.safeParse({ jobDeadlineMs: 30_000 }).success).toBe(true);
+    expect(sloSchema.safeParse({ jobDeadlineMs: 0 }).error?.issues[0]?.message).toBe('jobDeadlineMs must be a positive number of ms');
     expect(sloSchema.safeParse({ ttft: { p: 95, max: 1 } }).error?.issues[0]?.code).toBe('unrecognized_keys');
   });
 });

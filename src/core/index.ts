@@ -39,6 +39,7 @@ export * from './overlap.js';
 export * from './limit-schema.js';
 export * from './utilisation.js';
 export * from './session-summary.js';
+export * from './agent-summary.js';
 export * from './tool-call-summary.js';
 export * from './structured-summary.js';
 export * from './level-shares.js';

@@ -28,6 +28,10 @@ export const LIMITS = {
   // Result files carry every raw record: a full 64-level sweep at 20,000 requests per level stays far below this.
   inputFileBytes: { max: 512 * MiB, what: 'bytes in one result, receipt, score or evidence file we read' },
   sessionTurns: { max: 64, what: 'turns in one multi-turn session' },
+  // A recorded coding agent runs hundreds of turns; a trace's turns together stay within requestsPerLevel.
+  agentTurns: { max: 1024, what: 'turns in one agent session of a replayed trace' },
+  // Every turn's context is counted in blocks (a perfect cache's hits are judged block by block): bounded over the whole trace.
+  agentTraceBlocks: { max: 16_777_216, what: 'blocks over every turn of an agent trace (each turn\'s prompt tokens / block tokens, rounded up)' },
   traceLineBytes: { max: 1 * MiB, what: 'bytes in one line of a replayed trace' },
   traceBlockTokens: { max: 65_536, what: 'prompt tokens per trace block (one Mooncake hash id)' },
   traceSpeed: { max: 1000, what: 'times the recorded speed of a replayed trace' },

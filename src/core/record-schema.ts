@@ -53,7 +53,7 @@ const recordFields = z.object({
   httpStatus: z.number().int().min(0).max(999).nullable(),
   outcome: outcomeSchema,
   clientRetry: z.literal(true).optional(),
-  session: z.object({ id: z.number().int().nonnegative().max(B.levelRecords), turn: z.number().int().nonnegative().max(64) }).optional(),
+  session: z.object({ id: z.number().int().nonnegative().max(B.levelRecords), turn: z.number().int().nonnegative().max(LIMITS.agentTurns.max) }).optional(),
   requestId: z.string().max(256).optional(),
   client: z.string().max(128).optional(),
   toolCalls: z.object({

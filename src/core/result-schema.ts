@@ -4,6 +4,7 @@
  * reference the README documents. Statistics are named in the keys (p50, mean);
  * a statistic with no samples is null, never zero.
  */
+import { agentSummarySchema } from './agent-summary.js';
 import { z } from 'zod';
 import { arrivalSchema, levelLoadSchema } from './arrival-spec.js';
 import { businessCostSchema } from './cost-success.js';
@@ -153,6 +154,8 @@ export const levelResultSchema = z.object({
   cachedPromptTokens: z.object({ mean: z.number().nullable() }).optional(),
   /** Multi-turn runs: figures per turn index and per session. */
   sessions: sessionSummarySchema.optional(),
+  /** Agent traces: goodput per session and per job, sub-agent start lag, critical paths, theoretical vs reported prefix-cache hits. */
+  agents: agentSummarySchema.optional(),
   /** Trace replays: arrivals, requests in flight, tok/s and SLO attainment over the level, in 60 buckets. */
   replaySeries: z.array(seriesPointSchema).optional(),
   /** Goodput against the run's SLOs; null when the run had none. */

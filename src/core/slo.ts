@@ -27,10 +27,12 @@ export const sloSchema = z.object({
   e2eFromScheduleMs: sloTargetSchema.optional(),
   /** Every tool call a request makes parses and validates against its tool's schema (and a required call is made). */
   toolCallValid: z.boolean({ error: 'toolCallValid must be true or false' }).optional(),
+  /** Agent traces: a job (a root agent and all its sub-agents) meets its objective only when its makespan is within this, ms. */
+  jobDeadlineMs: z.number({ error: 'jobDeadlineMs must be a number of ms' }).positive('jobDeadlineMs must be a positive number of ms').optional(),
   /** Minimum quality score (0..1). Recorded; judged once a quality score is measured. */
   qualityFloor: z.number().min(0, 'qualityFloor must be 0..1').max(1, 'qualityFloor must be 0..1').optional(),
-}).strict().refine((s) => SLO_METRICS.some((m) => s[m] !== undefined) || s.toolCallValid === true, {
-  message: 'give at least one of ttftMs, tpotMs, e2eMs, ttftFromScheduleMs, e2eFromScheduleMs, toolCallValid',
+}).strict().refine((s) => SLO_METRICS.some((m) => s[m] !== undefined) || s.toolCallValid === true || s.jobDeadlineMs !== undefined, {
+  message: 'give at least one of ttftMs, tpotMs, e2eMs, ttftFromScheduleMs, e2eFromScheduleMs, toolCallValid, jobDeadlineMs',
 });
 
 export type SloTarget = z.infer<typeof sloTargetSchema>;
@@ -89,6 +91,7 @@ export function describeSlo(slo: Slo): string {
     return t === undefined ? [] : [`${names[m]} p${t.p} ≤ ${t.max} ms`];
   });
   if (slo.toolCallValid === true) parts.push('every tool call valid');
+  if (slo.jobDeadlineMs !== undefined) parts.push(`every agent job within ${slo.jobDeadlineMs} ms`);
   if (slo.qualityFloor !== undefined) parts.push(`quality ≥ ${slo.qualityFloor} (not yet measured)`);
   return parts.join(', ');
 }

@@ -21,6 +21,19 @@ export function checkContext(spec: SweepSpec, context: EngineSetup['context']): 
     throw new SweepError('preflight-refused',
       `${spec.url}: session ${worst + 1}'s conversation grows to at least ${sizes[worst]} tokens by its last turn, beyond the server's context of ${context.tokens} tokens (${context.source}); use fewer or shorter turns, or give the server a longer context`);
   }
+  if (spec.prompts.kind === 'agents') {
+    // Each turn's prompt is its whole context: the first turn past the server's context is named by its line.
+    const file = spec.arrival.kind === 'trace' ? spec.arrival.source.file : 'the agent trace';
+    for (const s of spec.prompts.sessions) {
+      const k = s.turns.findIndex((t) => t.p + t.o > context.tokens);
+      const t = s.turns[k];
+      if (t) {
+        throw new SweepError('preflight-refused',
+          `agent trace ${file}: line ${s.line}: agent ${s.name} turn ${k + 1} needs ${t.p} prompt plus ${t.o} output tokens (${t.p + t.o}), beyond ${spec.url}'s context of ${context.tokens} tokens (${context.source})`);
+      }
+    }
+    return;
+  }
   if (spec.prompts.kind === 'trace') {
     // The trace's own lengths: its largest request must fit.
     const big = spec.prompts.requests.reduce((a, r) => (r.p + r.o > a.p + a.o ? r : a));

@@ -6,10 +6,10 @@
  * whose prompt carries its own output cap (corpora) are judged short against it.
  */
 import {
-  type LevelInput, type LevelLoad, type LevelResult, type RequestRecord, type ShareRecords, type Slo, type SweepResult,
+  type AgentSummaryInput, summarizeAgents, type LevelInput, type LevelLoad, type LevelResult, type RequestRecord, type ShareRecords, type Slo, type SweepResult,
   e2eFromScheduleMs, isOk, levelGoodput, mean, percentiles, sharesFromRecords, ttftFromScheduleMs, summarizeLevel, summarizeSessions, replaySeries, withShares,
 } from '../core/index.js';
-import { outputCapAt } from '../workload/index.js';
+import { type AgentsSource, agentBlockKeys, outputCapAt } from '../workload/index.js';
 import type { SweepSpec } from './sweep-spec.js';
 
 export interface LevelResultInput extends Omit<LevelInput, 'concurrency'> {
@@ -17,6 +17,8 @@ export interface LevelResultInput extends Omit<LevelInput, 'concurrency'> {
   slo: Slo | null;
   /** Multi-turn runs: each session's planned turns. */
   sessionTurns?: readonly number[];
+  /** Agent traces: the graph and each turn's prompt blocks. */
+  agents?: Pick<AgentSummaryInput, 'graph' | 'blocksOf'>;
   /** Each request's own output cap, tokens. */
   capOf: (r: RequestRecord) => number;
   /** The clients the level was split over (`records` are theirs, merged): each is judged client-bound on its own. */
@@ -27,12 +29,17 @@ export interface LevelResultInput extends Omit<LevelInput, 'concurrency'> {
 export function outputCapOf(spec: SweepSpec, promptOffset: number): (r: RequestRecord) => number {
   const src = spec.prompts;
   // A session's turns are sent interleaved with other sessions': the record says which turn it was.
-  if (src.kind === 'sessions') return (r) => (r.session ? src.sessions[r.session.id]?.turns[r.session.turn]?.o : undefined) ?? spec.outputTokens;
+  if (src.kind === 'sessions' || src.kind === 'agents') return (r) => (r.session ? src.sessions[r.session.id]?.turns[r.session.turn]?.o : undefined) ?? spec.outputTokens;
   return (r) => outputCapAt(spec.prompts, promptOffset + r.seq) ?? spec.outputTokens;
 }
 
+/** What the agent summary needs of an agent trace's source. */
+export function agentsOf(src: AgentsSource): NonNullable<LevelResultInput['agents']> {
+  return { graph: src, blocksOf: (id, turn) => agentBlockKeys(src, id, turn) };
+}
+
 export function levelResult(input: LevelResultInput): LevelResult {
-  const { load, slo, capOf, sessionTurns, shares, ...rest } = input;
+  const { load, slo, capOf, sessionTurns, shares, agents, ...rest } = input;
   const closed = load.kind === 'concurrency';
   const summary = summarizeLevel({ ...rest, concurrency: closed ? load.level : Math.max(1, load.peakInFlight) });
   const ok = input.records.filter((r) => !r.warmup && isOk(r));
@@ -46,6 +53,7 @@ export function levelResult(input: LevelResultInput): LevelResult {
     cachedPromptTokens: { mean: mean(cached) },
     goodput: slo === null ? null : levelGoodput(input.records, slo, summary.durationMs),
     ...(sessionTurns ? ((s) => (s === null ? {} : { sessions: s }))(summarizeSessions(input.records, sessionTurns)) : {}),
+    ...(agents ? { agents: summarizeAgents({ ...agents, records: input.records, speed: load.level, slo, durationMs: summary.durationMs }) } : {}),
     ...(load.kind === 'trace' ? { replaySeries: replaySeries(input.records, slo) } : {}),
   };
 }

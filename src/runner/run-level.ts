@@ -10,7 +10,8 @@
 import { setMaxListeners } from 'node:events';
 import { type LevelLoad, type RequestRecord, isOk, splitConcurrency, splitRequests } from '../core/index.js';
 import { type Clock, type RequestSpec, type StreamingClient, answerOf, responseIdOf } from '../client/index.js';
-import { type PromptItem, type SessionsSource, arrivalOps, promptFor, sessionUserText } from '../workload/index.js';
+import { type AgentsSource, type PromptItem, type SessionsSource, agentPrompt, arrivalOps, promptFor, sessionUserText } from '../workload/index.js';
+import { runAgents, sleepUntilOn } from './agent-run.js';
 import { levelLoad } from './level-load.js';
 import { runOpenLoop } from './open-loop.js';
 import type { SweepSpec } from './sweep-spec.js';
@@ -214,6 +215,25 @@ async function runSessions(ctx: LevelContext, src: SessionsSource, startNs: numb
   }
 }
 
+/** An agent trace's level (agent-run.ts): every turn built with its context when it leaves, recorded with its session and turn. */
+async function runAgentLevel(ctx: LevelContext, src: AgentsSource, startNs: number, signal: AbortSignal, finish: (r: RequestRecord) => void): Promise<void> {
+  // Each turn is built before its wait (prompts of a long context take a while), used once, then dropped.
+  const prepared = new Map<number, RequestSpec>();
+  const build = (id: number, turn: number, seq: number) => requestSpec(ctx, seq, { text: agentPrompt(src, id, turn, levelSalt(ctx)), outputTokens: src.sessions[id]?.turns[turn]?.o });
+  await runAgents(src, ctx.concurrency, startNs, signal, {
+    clock: ctx.clock,
+    sleepUntil: sleepUntilOn(ctx.clock),
+    prepare: (id, turn, seq) => { prepared.set(seq, build(id, turn, seq)); },
+    send: async (id, turn, seq, targetSendNs) => {
+      const spec = prepared.get(seq) ?? build(id, turn, seq);
+      prepared.delete(seq);
+      const r = await ctx.client.send(spec, { seq, concurrency: ctx.concurrency, warmup: false, targetSendNs, session: { id, turn } }, signal);
+      finish(r);
+      return { endNs: r.endNs ?? ctx.clock(), ok: isOk(r) };
+    },
+  });
+}
+
 export async function runLevel(ctx: LevelContext): Promise<LevelRun> {
   const records: RequestRecord[] = [];
   const stop = new AbortController();
@@ -271,7 +291,7 @@ export async function runLevel(ctx: LevelContext): Promise<LevelRun> {
     if (!stop.signal.aborted) await ctx.beforeMeasured?.();
     // A closed loop's first C sends all leave at the start: their prompts are built before it, so the
     // burst pays only the writes (each is used once, then dropped, as an open loop's early ones).
-    if (plan.kind === 'closed' && ctx.spec.prompts.kind !== 'sessions' && !stop.signal.aborted) {
+    if (plan.kind === 'closed' && ctx.spec.prompts.kind !== 'sessions' && ctx.spec.prompts.kind !== 'agents' && !stop.signal.aborted) {
       const part = closedPart(plan.slots, total, ctx.share);
       for (let i = part.from; i < Math.min(part.to, part.from + part.slots); i++) prepared.set(i, requestSpec(ctx, warmups + i));
     }
@@ -280,6 +300,11 @@ export async function runLevel(ctx: LevelContext): Promise<LevelRun> {
       // Stopped before the start: nothing measured was sent.
     } else if (ctx.spec.prompts.kind === 'sessions') {
       await runSessions(ctx, ctx.spec.prompts, startNs, stop.signal, finish);
+    } else if (ctx.spec.prompts.kind === 'agents') {
+      await runAgentLevel(ctx, ctx.spec.prompts, startNs, stop.signal, finish);
+      // The schedule follows the graph, known only as turns end: each send's target, by its sequence number.
+      scheduledNs = [];
+      for (const r of records) if (!r.warmup) scheduledNs[r.seq] = r.targetSendNs;
     } else if (plan.kind === 'closed') {
       const part = closedPart(plan.slots, total, ctx.share);
       let next = part.from;

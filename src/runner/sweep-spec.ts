@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { DEFAULT_CLIENT_BUDGET_MS, arrivalSchema, levelsSchema, limitedCount, limitedInt, responseSchemaSpecSchema, sloSchema, toolsSpecSchema, urlCredentialProblem } from '../core/index.js';
-import { arrivalOps, promptSourceSchema, turnsOf } from '../workload/index.js';
+import { agentTurnsOf, arrivalOps, promptSourceSchema, turnsOf } from '../workload/index.js';
 import { GPU_SOURCE_CHOICES } from '../telemetry/index.js';
 import { ENGINE_CHOICES, type EngineChoice } from '../client/index.js';
 
@@ -92,6 +92,11 @@ export const sweepSpecSchema = z.object({
     if (spec.arrival.kind !== 'concurrency' && spec.arrival.kind !== 'rate') ctx.addIssue({ code: 'custom', path: ['arrival', 'kind'], message: 'sessions start at a session concurrency or a session rate' });
     if (spec.warmup !== 0) ctx.addIssue({ code: 'custom', path: ['warmup'], message: 'sessions run no warm-ups' });
   }
+  if (spec.prompts.kind === 'agents') {
+    if (spec.arrival.kind !== 'trace') ctx.addIssue({ code: 'custom', path: ['arrival', 'kind'], message: 'an agent trace starts its roots at their recorded times: arrival kind trace' });
+    else if (spec.arrival.maxConcurrency !== null) ctx.addIssue({ code: 'custom', path: ['arrival', 'maxConcurrency'], message: 'an agent trace follows its own graph: no concurrency cap' });
+    if (spec.warmup !== 0) ctx.addIssue({ code: 'custom', path: ['warmup'], message: 'an agent trace runs no warm-ups' });
+  }
   if (spec.tools !== null) {
     if (spec.endpoint === 'completions') ctx.addIssue({ code: 'custom', path: ['tools'], message: 'tools need the chat or responses endpoint' });
     // A forced length (ignore_eos, min_tokens) would make the model write on past its call.
@@ -118,6 +123,7 @@ export type SweepSpec = z.output<typeof sweepSpecSchema>;
 export function requestsFor(spec: SweepSpec, level: number): number {
   // Sessions: every turn of every session, once per level.
   if (spec.prompts.kind === 'sessions') return turnsOf(spec.prompts);
+  if (spec.prompts.kind === 'agents') return agentTurnsOf(spec.prompts);
   return spec.requestsPerLevel === 'auto' ? arrivalOps(spec.arrival).autoRequests(level) : spec.requestsPerLevel;
 }
 

@@ -19,7 +19,7 @@ import { SweepError } from './errors.js';
 import { startLoopMonitor } from './loop-delay.js';
 import { loadOf, runLevel } from './run-level.js';
 import { type ClientThreads, startClientThreads, threadsFor } from './client-threads.js';
-import { levelResult, outputCapOf } from './level-result.js';
+import { agentsOf, levelResult, outputCapOf } from './level-result.js';
 import { promptLengthWarning, runCounter, syntheticPrompts, withPromptLengths } from './prompt-lengths.js';
 import { arrivalOps } from '../workload/index.js';
 import { type SweepSpec, type SweepSpecInput, levelOrder, requestsFor, sweepSpecSchema } from './sweep-spec.js';
@@ -125,7 +125,8 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
   const maxC = arrivalOps(spec.arrival).connections(order[order.length - 1] as number);
   const client = deps.client?.(sendSpec, maxC, dialect) ?? createStreamingClient(target, { connections: maxC, clock, timeouts: spec.timeouts, dialect });
   // An injected client or clock lives on this thread: such a sweep runs in it.
-  const threadsAsked = deps.client || deps.clock ? 1 : spec.clientThreads;
+  // An agent trace's joins wait on turns of other sessions: its level runs on one thread.
+  const threadsAsked = deps.client || deps.clock || spec.prompts.kind === 'agents' ? 1 : spec.clientThreads;
   const threadsMax = threadsFor(threadsAsked, maxC);
   const threads: ClientThreads | null = deps.clients?.({ spec: sendSpec, model: pre.model, dialect: dialect.kind, runId, connections: maxC })
     ?? (threadsMax > 1 ? startClientThreads(threadsMax, { spec: sendSpec, model: pre.model, dialect: dialect.kind, runId }, maxC) : null);
@@ -195,7 +196,8 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
       if (signal.aborted) break;
       const level = withPromptLengths({ ...levelResult({
         load: run.load, slo: spec.slo, capOf: outputCapOf(spec, promptOffset),
-        ...(spec.prompts.kind === 'sessions' ? { sessionTurns: spec.prompts.sessions.map((s) => s.turns.length) } : {}),
+        ...(spec.prompts.kind === 'sessions' || spec.prompts.kind === 'agents' ? { sessionTurns: spec.prompts.sessions.map((s) => s.turns.length) } : {}),
+        ...(spec.prompts.kind === 'agents' ? { agents: agentsOf(spec.prompts) } : {}),
         records: run.records, targetOutputTokens: spec.outputTokens, forceLength: spec.forceLength,
         loopDelayMs: run.loopDelayMs, clientCpuPct: run.clientCpuPct, ...(run.shares ? { shares: run.shares } : {}),
         clientBudgetMs: spec.clientBudgetMs, gpu: tel.gpuMem,

@@ -54,7 +54,7 @@ export interface RunSpec {
   /** How requests arrived (absent in runs stored before it was kept: closed-loop concurrency). */
   arrivalKind?: 'concurrency' | 'rate' | 'burst' | 'trace';
   /** Where prompts came from; a trace's or session's requests carry their own lengths (absent in earlier runs). */
-  promptsKind?: 'synthetic' | 'list' | 'trace' | 'sessions';
+  promptsKind?: 'synthetic' | 'list' | 'trace' | 'sessions' | 'agents';
 }
 
 /** What starting a run records. */

@@ -12,6 +12,7 @@ import type { PromptItem } from './cell-prompts.js';
 import { syntheticPrompt } from './synthetic-prompt.js';
 import { type SessionsSource, sessionUserText, sessionsSourceSchema } from './sessions.js';
 import { tracePrompt } from './trace-prompt.js';
+import { agentPrompt, agentsSourceSchema } from './agent-source.js';
 
 export const promptSourceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('synthetic') }).strict(),
@@ -37,7 +38,9 @@ export const promptSourceSchema = z.discriminatedUnion('kind', [
   }).strict(),
   /** Multi-turn sessions (sessions.ts): the runner sends each session's turns in order, each with the conversation so far. */
   sessionsSourceSchema,
-], { error: (iss) => (iss.code === 'invalid_union' ? 'kind must be synthetic, list, trace or sessions' : undefined) });
+  /** Agent sessions with sub-agents (agent-source.ts): the runner follows the trace's graph. */
+  agentsSourceSchema,
+], { error: (iss) => (iss.code === 'invalid_union' ? 'kind must be synthetic, list, trace, sessions or agents' : undefined) });
 
 export type PromptSource = z.output<typeof promptSourceSchema>;
 
@@ -89,10 +92,21 @@ const SOURCES: { [K in PromptSource['kind']]: SourceOps<Extract<PromptSource, { 
       return s.sessions[id]?.turns[turn]?.o;
     },
   },
+  // Turns in session order; the runner follows the graph (agent-run.ts), this is turn i alone.
+  agents: {
+    prompt: (s, r) => {
+      const { id, turn } = turnAt(s, r.index);
+      return { text: agentPrompt(s, id, turn, r.run ?? r.salt), outputTokens: s.sessions[id]?.turns[turn]?.o };
+    },
+    cap: (s, index) => {
+      const { id, turn } = turnAt(s, index);
+      return s.sessions[id]?.turns[turn]?.o;
+    },
+  },
 };
 
 /** Session and turn of the i-th turn overall (i mod the total). */
-function turnAt(s: SessionsSource, index: number): { id: number; turn: number } {
+function turnAt(s: { sessions: ReadonlyArray<{ turns: readonly unknown[] }> }, index: number): { id: number; turn: number } {
   const total = s.sessions.reduce((a, x) => a + x.turns.length, 0);
   let i = index % total;
   for (const [id, x] of s.sessions.entries()) {

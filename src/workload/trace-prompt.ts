@@ -61,3 +61,11 @@ export function tracePrompt(r: TracedPrompt, blockTokens: number, run: string, i
   words[0] = `r${run}`;
   return words.join(' ');
 }
+
+/** A prompt of `p` words from shared blocks named by `keys` (block b of every prompt naming the same key is the same text). */
+export function tracePromptFromKeys(keys: readonly string[], p: number, blockTokens: number, run: string): string {
+  const words: string[] = [];
+  for (let b = 0; words.length < p && b < keys.length; b++) blockWords(keys[b] as string, Math.min(blockTokens, p - words.length), blockTokens, true, words);
+  words[0] = `r${run}`;
+  return words.join(' ');
+}

@@ -59,7 +59,7 @@ const MAX_LABEL_VALUES = 32;
 interface Row { tMs: number; promptTokens: number; outputTokens: number; hashIds?: number[]; prompt?: string; failed?: boolean; labels?: Record<string, string> }
 
 /** A value from the file as shown in a message: JSON, cut at 40 characters (a line may hold a megabyte). */
-const shown = (v: unknown): string => {
+export const shown = (v: unknown): string => {
   const t = JSON.stringify(v) ?? 'missing';
   return t.length > 40 ? `${t.slice(0, 40)}…` : t;
 };
@@ -81,7 +81,7 @@ const time = (where: string, name: string, v: unknown): number => {
   return n;
 };
 
-function jsonObject(where: string, text: string): Record<string, unknown> {
+export function jsonObject(where: string, text: string): Record<string, unknown> {
   let v: unknown;
   try {
     v = JSON.parse(text);

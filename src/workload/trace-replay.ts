@@ -7,6 +7,8 @@ import { basename } from 'node:path';
 import type { ArrivalSpec } from '../core/index.js';
 import type { PromptSource } from './prompt-source.js';
 import type { Trace } from './trace-read.js';
+import type { AgentsSource } from './agent-source.js';
+import type { AgentTrace } from './agent-trace-read.js';
 
 /** Mooncake's block size: one hash id per 512 prompt tokens. */
 export const DEFAULT_BLOCK_TOKENS = 512;
@@ -29,5 +31,17 @@ export function replayParts(trace: Trace, o: { blockTokens: number; maxConcurren
         p: r.promptTokens, o: r.outputTokens, ...(r.hashIds ? { h: r.hashIds } : {}), ...(r.prompt !== undefined ? { text: r.prompt } : {}),
       })),
     },
+  };
+}
+
+/** An agent trace's parts: its roots' recorded starts as the arrival (levels are speeds), its sessions as the prompts. */
+export function agentReplayParts(trace: AgentTrace): { arrival: ArrivalSpec; prompts: AgentsSource } {
+  const roots = trace.source.sessions.filter((s) => s.parent === null).map((s) => s.atMs).sort((a, b) => a - b);
+  return {
+    arrival: {
+      kind: 'trace', offsetsMs: roots, maxConcurrency: null,
+      source: { file: basename(trace.path), sha256: trace.sha256, format: trace.format, window: null, skippedFailed: 0, skippedOutsideWindow: 0, labels: {} },
+    },
+    prompts: trace.source,
   };
 }

@@ -10,6 +10,7 @@ import { ChartsPanel } from './charts-panel.js';
 import { ClientsPanel } from './clients-panel.js';
 import { ProgressPanel } from './progress-panel.js';
 import { ReplayPanel } from './replay-panel.js';
+import { AgentsPanel } from './agents-panel.js';
 import { ResultsTable } from './results-table.js';
 import { SchedulePanel } from './schedule-panel.js';
 import { useRun } from './use-run.js';
@@ -47,6 +48,7 @@ export function RunView({ id, onLive, onEnded }: { id: number; onLive(id: number
       <ClientsPanel levels={levels} />
       <SchedulePanel levels={levels} />
       <ReplayPanel levels={levels} />
+      <AgentsPanel levels={levels} />
       {run.cards && <CardsPanel cards={run.cards} />}
     </section>
   );

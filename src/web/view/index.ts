@@ -22,3 +22,4 @@ export * from './pareto.js';
 export * from './pareto-chart.js';
 export * from './markup.js';
 export * from './report.js';
+export * from './agents-model.js';
