@@ -14,6 +14,7 @@ import { FaultPicker } from './faults.js';
 import type { SimRuntime } from './generation-handler.js';
 import { sendError } from './http-util.js';
 import type { InfoContext } from './info-routes.js';
+import type { PoolingContext } from './pooling-route.js';
 import { PrefixCache } from './prefix-cache.js';
 import { simProfileSchema } from './profile-schema.js';
 import { route } from './router.js';
@@ -90,8 +91,9 @@ export async function startSimulator(options: SimServerOptions = {}): Promise<Si
   const closed = new Promise<void>((resolve) => server.once('close', () => resolve())).then(() => requestLog?.close());
   const snapshot = (): SimStats =>
     stats.snapshot({ running: engine.runningCount, waiting: engine.waitingCount, kvReservedTokens: engine.kvReservedTokens });
-  const rt: SimRuntime & InfoContext = {
+  const rt: SimRuntime & InfoContext & PoolingContext = {
     snapshot,
+    encoder: { freeAtMs: 0 },
     profile, engine, metrics, stats, cache, requestLog,
     now: scheduler.now,
     faultPicker: new FaultPicker(profile.faults, profile.seed),

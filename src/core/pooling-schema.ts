@@ -1,0 +1,85 @@
+/**
+ * The JSON result of an embeddings or rerank sweep: its own shape beside the
+ * text sweep's (no tokens out, no TTFT), tagged by `run.endpoint` so a reader
+ * never takes one for the other. Every count is bounded by the limits table.
+ */
+import { z } from 'zod';
+import { LIMITS } from './limits.js';
+import { POOLING_ENDPOINTS } from './pooling-record.js';
+import { SCHEMA_VERSION } from './result-schema.js';
+
+const rate = z.number().nonnegative().nullable();
+const count = z.number().int().nonnegative();
+
+export const poolingLevelSchema = z.object({
+  concurrency: z.number().int().positive().max(LIMITS.concurrency.max),
+  requests: count.max(LIMITS.requestsPerLevel.max),
+  failed: count.max(LIMITS.requestsPerLevel.max),
+  durationS: z.number().positive().nullable(),
+  requestsPerS: rate,
+  itemsPerS: rate,
+  inputTokensPerS: rate,
+  inputTokensPerRequest: rate,
+  latencyMs: z.object({ p50: z.number().nonnegative(), p95: z.number().nonnegative(), p99: z.number().nonnegative(), mean: z.number().nonnegative() }).nullable(),
+  dimension: z.number().int().positive().max(LIMITS.embeddingDimension.max).nullable(),
+  costPerMInputTokensUsd: rate,
+  failures: z.array(z.object({ reason: z.string().max(4096), count: count })).max(5),
+}).strict();
+
+/** The best level of a run, from its levels: the Engine card of a non-streaming endpoint. */
+export const poolingPeakSchema = z.object({
+  concurrency: z.number().int().positive(),
+  itemsPerS: z.number().nonnegative(),
+  inputTokensPerS: z.number().nonnegative().nullable(),
+}).strict();
+
+export const poolingRunSchema = z.object({
+  url: z.string(),
+  model: z.string(),
+  endpoint: z.enum(POOLING_ENDPOINTS),
+  /** The route requests went to, e.g. `/v1/embeddings`, `/api/embed`, `/v1/rerank`. */
+  path: z.string(),
+  engine: z.object({ name: z.string(), version: z.string().nullable(), dialect: z.string(), detection: z.enum(['detected', 'override']) }).strict(),
+  /** Inputs per embeddings request, or documents per rerank query. */
+  itemsPerRequest: z.number().int().positive().max(Math.max(LIMITS.embeddingBatch.max, LIMITS.rerankDocuments.max)),
+  /** Tokens per input (embeddings) or per document (rerank), by `tokenizer`. */
+  itemTokens: z.number().int().positive().max(LIMITS.promptTokens.max),
+  /** Rerank: tokens of the query; null for embeddings. */
+  queryTokens: z.number().int().positive().max(LIMITS.promptTokens.max).nullable(),
+  /** How lengths were counted, e.g. `server (/tokenize)` or `approximate (words; …)`. */
+  tokenizer: z.object({ exact: z.boolean(), label: z.string() }).strict(),
+  levelsRequested: z.array(z.number().int().positive()).max(LIMITS.levels.max),
+  requestsPerLevel: z.union([z.number().int().positive().max(LIMITS.requestsPerLevel.max), z.literal('auto')]),
+  warmupPerLevel: count.max(LIMITS.warmupRequests.max),
+  hourlyCostUsd: z.number().nonnegative().nullable(),
+  seed: z.number().int(),
+  command: z.string(),
+  startedAt: z.string(),
+  endedAt: z.string(),
+  status: z.enum(['complete', 'stopped', 'server-failed']),
+  stopReason: z.string().nullable(),
+  toolVersion: z.string(),
+}).strict();
+
+export const poolingResultSchema = z.object({
+  schemaVersion: z.literal(SCHEMA_VERSION),
+  run: poolingRunSchema,
+  warnings: z.array(z.object({ code: z.string(), message: z.string() })),
+  levels: z.array(poolingLevelSchema).max(LIMITS.levels.max),
+  /** The level with the most items per second among levels without failures; null when none. */
+  peak: poolingPeakSchema.nullable(),
+}).strict();
+
+export type PoolingResult = z.infer<typeof poolingResultSchema>;
+export type PoolingRunInfo = z.infer<typeof poolingRunSchema>;
+export type PoolingPeak = z.infer<typeof poolingPeakSchema>;
+
+/** The peak of a run's levels: most items per second among levels with no failed request. */
+export function poolingPeak(levels: ReadonlyArray<z.infer<typeof poolingLevelSchema>>): PoolingPeak | null {
+  let best: PoolingPeak | null = null;
+  for (const l of levels) {
+    if (l.failed > 0 || l.itemsPerS === null) continue;
+    if (best === null || l.itemsPerS > best.itemsPerS) best = { concurrency: l.concurrency, itemsPerS: l.itemsPerS, inputTokensPerS: l.inputTokensPerS };
+  }
+  return best;
+}
