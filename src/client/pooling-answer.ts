@@ -95,7 +95,7 @@ function checkRerank(body: unknown, documents: number): PoolingAnswer {
   const indexes: number[] = [];
   for (const [i, r] of results.entries()) {
     if (!isObject(r)) return bad(`results[${i}] is not an object`);
-    const score = r.relevance_score ?? r.score;
+    const score = 'relevance_score' in r ? r.relevance_score : r.score;
     if (typeof score !== 'number' || !Number.isFinite(score)) return bad(`document ${String(r.index)} has no finite score (${score === undefined ? 'missing' : JSON.stringify(score)})`);
     indexes.push(typeof r.index === 'number' ? r.index : -1);
   }

@@ -12,8 +12,8 @@ import type { SimProfile } from './profile-schema.js';
 import { tokenize } from './tokenizer.js';
 import { firstProblem } from './zod-issues.js';
 
-/** The encoder's queue: when it is next free, in the server clock's ms. */
-export interface PoolingEncoder { freeAtMs: number }
+/** The encoder's queue: when it is next free, in the server clock's ms; and what it has served. */
+export interface PoolingEncoder { freeAtMs: number; requests: number; inputTokens: number }
 
 export interface PoolingContext {
   profile: SimProfile;
@@ -81,6 +81,8 @@ function serve(kind: Kind) {
     const { baseMs, msPerInputToken } = ctx.profile.pooling;
     const start = Math.max(arrivalMs, ctx.encoder.freeAtMs);
     ctx.encoder.freeAtMs = start + baseMs + a.tokens * msPerInputToken;
+    ctx.encoder.requests++;
+    ctx.encoder.inputTokens += a.tokens;
     const wait = ctx.encoder.freeAtMs - ctx.now();
     const send = () => { if (!res.destroyed) sendJsonText(res, 200, a.json); };
     if (wait <= 0) send();
