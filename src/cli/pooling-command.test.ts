@@ -1,0 +1,75 @@
+/** `goodput sweep --endpoint embeddings|rerank` in-process: the table, failure reasons on screen, JSON, raw records, and every refusal by flag. */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { poolingResultSchema } from '../core/index.js';
+import { type SimServer, startSimulator } from '../sim/index.js';
+import { cli } from '../test-support/cli-in-process.js';
+import { startEmbeddingsServer, vectorsBody } from '../test-support/embeddings-server.js';
+
+let sim: SimServer;
+const dir = mkdtempSync(join(tmpdir(), 'goodput-pooling-'));
+beforeAll(async () => { sim = await startSimulator({ pooling: { dimension: 32, msPerInputToken: 0.0005 } }); });
+afterAll(async () => { await sim.close(); });
+
+describe('goodput sweep --endpoint embeddings', () => {
+  it('prints the table with inputs/s, input tok/s, dimension and cost, and writes the JSON and raw records', async () => {
+    const json = join(dir, 'embed.json');
+    const raw = join(dir, 'embed.jsonl');
+    const r = await cli(['sweep', '--url', sim.url, '--endpoint', 'embeddings', '--levels', '1,2', '--batch-size', '4', '--prompt-tokens', '16', '--hourly-cost', '2', '--json', json, '--raw', raw]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('embeddings /v1/embeddings: 4 inputs of 16 tokens per request');
+    expect(r.stdout).toMatch(/Concurrency +Requests\/s +Inputs\/s +Input tok\/s +Latency p50 \(ms\) +p95 \(ms\) +p99 \(ms\) +Dimension +\$\/1M input tok +Failed/);
+    expect(r.stdout).toContain('Engine: peak');
+    const result = poolingResultSchema.parse(JSON.parse(readFileSync(json, 'utf8')));
+    expect(result.levels.map((l) => [l.concurrency, l.dimension, l.failed])).toEqual([[1, 32, 0], [2, 32, 0]]);
+    expect(result.levels[0]?.costPerMInputTokensUsd).toBeGreaterThan(0);
+    const lines = readFileSync(raw, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { items: number; warmup: boolean });
+    // Each level: 1 warm-up and 8 measured requests.
+    expect(lines).toHaveLength(18);
+    expect(lines.every((l) => l.items === 4)).toBe(true);
+  });
+
+  it('shows each broken answer\'s reason on screen and exits 5 when no level is clean', async () => {
+    const srv = await startEmbeddingsServer((inputs, n) => ({ status: 200, body: n < 2 ? vectorsBody(inputs, 8) : vectorsBody(inputs - 1, 8) }));
+    try {
+      const r = await cli(['sweep', '--url', srv.url, '--endpoint', 'embeddings', '--levels', '1', '--batch-size', '16', '--prompt-tokens', '8', '--requests-per-level', '3']);
+      expect(r.code).toBe(5);
+      expect(r.stdout).toContain('concurrency 1: 3 failed: 15 vectors came back for 16 inputs');
+      expect(r.stdout).toContain('no peak');
+    } finally {
+      await srv.close();
+    }
+  });
+
+  it('rerank: documents/s, query and documents in the heading', async () => {
+    const r = await cli(['sweep', '--url', sim.url, '--endpoint', 'rerank', '--levels', '2', '--documents', '32', '--prompt-tokens', '8', '--query-tokens', '4']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('rerank /v1/rerank: a query of 4 tokens with 32 documents of 8 tokens');
+    expect(r.stdout).toContain('Documents/s');
+  });
+});
+
+describe('goodput sweep: refusals of the non-streaming flags, naming the flag', () => {
+  const refused = async (args: string[], text: string) => {
+    const r = await cli(['sweep', '--url', sim.url, ...args]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(text);
+  };
+  it('batch sizes and document counts past the limits table, zero, or not numbers', async () => {
+    await refused(['--endpoint', 'embeddings', '--batch-size', '5000'], '--batch-size');
+    await refused(['--endpoint', 'embeddings', '--batch-size', '5000'], 'above the limit of 2048 inputs in one embeddings request');
+    await refused(['--endpoint', 'embeddings', '--batch-size', '0'], "--batch-size: '0' must be at least 1");
+    await refused(['--endpoint', 'rerank', '--documents', '2000'], 'above the limit of 1024 documents in one rerank request');
+    await refused(['--endpoint', 'rerank', '--documents', 'many'], "--documents: 'many' is not a number");
+  });
+  it('flags of the wrong endpoint', async () => {
+    await refused(['--batch-size', '4'], '--batch-size: needs --endpoint embeddings (not chat)');
+    await refused(['--endpoint', 'completions', '--documents', '4'], '--documents: needs --endpoint rerank (not completions)');
+    await refused(['--endpoint', 'rerank', '--batch-size', '4'], '--batch-size: needs --endpoint embeddings');
+    await refused(['--endpoint', 'embeddings', '--documents', '4'], '--documents: needs --endpoint rerank');
+    await refused(['--endpoint', 'embeddings', '--output-tokens', '64'], '--output-tokens: does not apply to --endpoint embeddings');
+    await refused(['--endpoint', 'rerank', '--tools', '8'], '--tools: does not apply to --endpoint rerank');
+  });
+});
