@@ -1,6 +1,6 @@
 /** `goodput cards RESULT.json`: the three cards as one JSON object ("Copy cards as JSON"). */
 import type { Command } from 'commander';
-import { sweepResultSchema } from '../core/index.js';
+import { poolingResultSchema, sweepResultSchema } from '../core/index.js';
 import { FileRefusal, readRegularText } from '../files/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { INPUT_FILE } from './json-input.js';
@@ -22,6 +22,8 @@ export async function readResult(path: string) {
   }
   const parsed = sweepResultSchema.safeParse(data);
   if (!parsed.success) {
+    const pooling = poolingResultSchema.safeParse(data);
+    if (pooling.success) throw new CliError(EXIT.usage, `${path}: ${pooling.data.run.endpoint === 'rerank' ? 'a' : 'an'} ${pooling.data.run.endpoint} result: this command reads text-generation results only (docs/endpoints.md)`);
     const issue = parsed.error.issues[0];
     throw new CliError(EXIT.usage, `${path}: not a goodput result: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
   }

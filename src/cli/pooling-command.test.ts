@@ -1,5 +1,5 @@
 /** `goodput sweep --endpoint embeddings|rerank` in-process: the table, failure reasons on screen, JSON, raw records, and every refusal by flag. */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,6 +48,28 @@ describe('goodput sweep --endpoint embeddings', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('rerank /v1/rerank: a query of 4 tokens with 32 documents of 8 tokens');
     expect(r.stdout).toContain('Documents/s');
+  });
+});
+
+describe('goodput receipt create with an embeddings run', () => {
+  it('refuses pairing it with a chat run, naming both endpoints, and a pair of them as not published yet; writes nothing', async () => {
+    const embed = join(dir, 'pair-embed.json');
+    const chat = join(dir, 'pair-chat.json');
+    expect((await cli(['sweep', '--url', sim.url, '--endpoint', 'embeddings', '--levels', '1', '--batch-size', '2', '--prompt-tokens', '8', '--json', embed])).code).toBe(0);
+    expect((await cli(['sweep', '--url', sim.url, '--levels', '1', '--output-tokens', '16', '--requests-per-level', '2', '--json', chat])).code).toBe(0);
+    const out = join(dir, 'receipt.json');
+    const mixed = await cli(['receipt', 'create', '--baseline', embed, '--optimized', chat, '--method', 'batching', '--out', out]);
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toContain('a receipt compares two runs of one endpoint: --baseline is an embeddings run, --optimized a chat run');
+    const swapped = await cli(['receipt', 'create', '--baseline', chat, '--optimized', embed, '--method', 'batching', '--out', out]);
+    expect(swapped.stderr).toContain('--baseline is a chat run, --optimized an embeddings run');
+    const both = await cli(['receipt', 'create', '--baseline', embed, '--optimized', embed, '--method', 'batching', '--out', out]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('receipts publish text-generation runs only: --baseline is an embeddings run');
+    expect(existsSync(out)).toBe(false);
+    const cards = await cli(['cards', embed]);
+    expect(cards.code).toBe(2);
+    expect(cards.stderr).toContain('an embeddings result: this command reads text-generation results only');
   });
 });
 
