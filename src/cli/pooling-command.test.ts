@@ -51,6 +51,37 @@ describe('goodput sweep --endpoint embeddings', () => {
   });
 });
 
+describe('goodput sweep --endpoint embeddings --latency-slo', () => {
+  it('judges each level and states capacity at the objective (one that no request can meet, one that every request meets)', async () => {
+    // Each request is at least 64 tokens × 0.5 ms on the simulator's encoder: no p50 of 1 ms is possible.
+    const slow = await startSimulator({ pooling: { dimension: 8, msPerInputToken: 0.5 } });
+    try {
+      const json = join(dir, 'slo.json');
+      const miss = await cli(['sweep', '--url', slow.url, '--endpoint', 'embeddings', '--levels', '1,2', '--batch-size', '4', '--prompt-tokens', '16', '--requests-per-level', '2', '--latency-slo', 'p50:1', '--json', json]);
+      expect(miss.code).toBe(0);
+      expect(miss.stdout).toContain('SLO p50 ≤ 1 ms');
+      expect(miss.stdout).toMatch(/no level meets latency p50 ≤ 1 ms: concurrency 1 missed it \(latency p50 \d+\.\d ms\)/);
+      const result = poolingResultSchema.parse(JSON.parse(readFileSync(json, 'utf8')));
+      expect(result.capacity).toMatchObject({ concurrency: null });
+      expect(result.levels.every((l) => l.slo?.holds === false && l.slo.metShare === 0)).toBe(true);
+      const hold = await cli(['sweep', '--url', slow.url, '--endpoint', 'embeddings', '--levels', '1,2', '--batch-size', '4', '--prompt-tokens', '16', '--requests-per-level', '2', '--latency-slo', 'p99:600000']);
+      expect(hold.stdout).toContain('Capacity: capacity at latency p99 ≤ 600000 ms: at least concurrency 2, the highest level measured (every level held)');
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('refuses a malformed objective and one given to a text endpoint, naming the flag', async () => {
+    for (const bad of ['95:200', 'p0:10', 'p95:-1', 'p101:5']) {
+      const r = await cli(['sweep', '--url', sim.url, '--endpoint', 'embeddings', '--latency-slo', bad]);
+      expect(r.code, bad).toBe(2);
+      expect(r.stderr).toContain(`--latency-slo: '${bad}' is not pP:MS`);
+    }
+    const text = await cli(['sweep', '--url', sim.url, '--latency-slo', 'p95:200']);
+    expect(text.stderr).toContain('--latency-slo: needs --endpoint embeddings or rerank (not chat)');
+  });
+});
+
 describe('goodput receipt create with an embeddings run', () => {
   it('refuses pairing it with a chat run, naming both endpoints, and a pair of them as not published yet; writes nothing', async () => {
     const embed = join(dir, 'pair-embed.json');

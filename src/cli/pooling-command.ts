@@ -20,13 +20,23 @@ const TEXT_ONLY: ReadonlyArray<[keyof SweepFlags, string]> = [
 ];
 
 /** The pooling flags: how many inputs or documents one request carries, and the rerank query's length. */
-export interface PoolingFlags { batchSize?: string; documents?: string; queryTokens?: string }
+export interface PoolingFlags { batchSize?: string; documents?: string; queryTokens?: string; latencySlo?: string }
+
+/** `--latency-slo p95:200` → the objective, or a CliError naming the flag. */
+export function parseLatencySlo(text: string): { p: number; maxMs: number } {
+  const m = /^p(\d+(?:\.\d+)?):(\d+(?:\.\d+)?)$/.exec(text.trim());
+  const p = Number(m?.[1]);
+  const maxMs = Number(m?.[2]);
+  if (!m || !(p > 0 && p <= 100) || !(maxMs > 0)) throw badFlag('--latency-slo', `'${text}' is not pP:MS with 0 < P ≤ 100 and MS > 0, e.g. p95:200`);
+  return { p, maxMs };
+}
 
 /** `--batch-size`, `--documents` and `--query-tokens` given to a text endpoint: refused naming the flag. */
 export function refusePoolingFlags(f: PoolingFlags, endpoint: string): void {
   if (f.batchSize !== undefined) throw badFlag('--batch-size', `needs --endpoint embeddings (not ${endpoint})`);
   if (f.documents !== undefined) throw badFlag('--documents', `needs --endpoint rerank (not ${endpoint})`);
   if (f.queryTokens !== undefined) throw badFlag('--query-tokens', `needs --endpoint rerank (not ${endpoint})`);
+  if (f.latencySlo !== undefined) throw badFlag('--latency-slo', `needs --endpoint embeddings or rerank (not ${endpoint}); text SLOs live in contracts`);
 }
 
 /** Flags → pooling spec input, or a CliError naming the flag. `given` says which flags the user set. */
@@ -53,6 +63,7 @@ export function poolingSpecFromFlags(f: SweepFlags & PoolingFlags, endpoint: Poo
     warmup: parseNumber('--warmup', f.warmup, { integer: true, min: 0, limit: 'warmupRequests' }),
     seed: parseNumber('--seed', f.seed, { integer: true }),
     hourlyCostUsd: f.hourlyCost === undefined ? null : parseNumber('--hourly-cost', f.hourlyCost, { min: 0 }),
+    latencySlo: f.latencySlo === undefined ? null : parseLatencySlo(f.latencySlo),
     timeoutMs: parseNumber('--timeout-s', f.timeoutS, { min: 0, exclusiveMin: true }) * 1000,
     command: redactedCommand(['goodput', ...argv]),
   };
@@ -108,5 +119,6 @@ export function addPoolingOptions(cmd: Command): Command {
   return cmd
     .option('--batch-size <n>', 'with --endpoint embeddings: inputs per request, each of --prompt-tokens tokens (default 16)')
     .option('--documents <n>', 'with --endpoint rerank: documents per query, each of --prompt-tokens tokens (default 32)')
-    .option('--query-tokens <n>', 'with --endpoint rerank: tokens of the query (default 32)');
+    .option('--query-tokens <n>', 'with --endpoint rerank: tokens of the query (default 32)')
+    .option('--latency-slo <pP:ms>', 'with --endpoint embeddings or rerank: a latency objective, e.g. p95:200; each level is judged and capacity at it reported');
 }

@@ -11,13 +11,14 @@ const fmt = (x: number | null | undefined, digits = 1) => (x === null || x === u
 function headers(r: PoolingResult): string[] {
   const items = r.run.endpoint === 'rerank' ? 'Documents/s' : 'Inputs/s';
   return ['Concurrency', 'Requests/s', items, 'Input tok/s', 'Latency p50 (ms)', 'p95 (ms)', 'p99 (ms)', ...(r.run.endpoint === 'embeddings' ? ['Dimension'] : []),
-    ...(r.run.hourlyCostUsd === null ? [] : ['$/1M input tok']), 'Failed'];
+    ...(r.run.hourlyCostUsd === null ? [] : ['$/1M input tok']), 'Failed', ...(r.run.latencySlo === null ? [] : [`SLO p${r.run.latencySlo.p} ≤ ${r.run.latencySlo.maxMs} ms`])];
 }
 
 function row(l: PoolingLevel, r: PoolingResult): string[] {
   return [String(l.concurrency), fmt(l.requestsPerS), fmt(l.itemsPerS), fmt(l.inputTokensPerS, 0), fmt(l.latencyMs?.p50), fmt(l.latencyMs?.p95), fmt(l.latencyMs?.p99),
     ...(r.run.endpoint === 'embeddings' ? [l.dimension === null ? '—' : String(l.dimension)] : []),
-    ...(r.run.hourlyCostUsd === null ? [] : [fmt(l.costPerMInputTokensUsd, 4)]), `${l.failed}/${l.requests}`];
+    ...(r.run.hourlyCostUsd === null ? [] : [fmt(l.costPerMInputTokensUsd, 4)]), `${l.failed}/${l.requests}`,
+    ...(l.slo === null ? [] : [`${l.slo.holds ? 'holds' : 'misses'} (${l.slo.observedMs === null ? 'failed' : `${fmt(l.slo.observedMs)} ms`})`])];
 }
 
 /** The table, failure reasons and peak; `color` adds emphasis for a terminal. */
@@ -41,6 +42,7 @@ export function renderPoolingResult(r: PoolingResult, color: boolean): string {
   } else {
     out.push(c.red('Engine: no peak: every level had failed requests'));
   }
+  if (r.capacity) out.push(r.capacity.concurrency === null ? c.red(r.capacity.statement) : `Capacity: ${r.capacity.statement}`);
   if (r.run.stopReason) out.push(c.yellow(clean(r.run.stopReason)));
   return out.join('\n');
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { poolingLevel } from './pooling-level.js';
 import type { PoolingRecord } from './pooling-record.js';
-import { poolingPeak } from './pooling-schema.js';
+import { poolingCapacity, poolingPeak } from './pooling-schema.js';
 
 const ms = 1e6;
 const rec = (seq: number, sentMs: number, endMs: number, over: Partial<PoolingRecord> = {}): PoolingRecord => ({
@@ -52,5 +52,28 @@ describe('poolingLevel', () => {
     const better = poolingLevel(2, [rec(1, 0, 50), rec(2, 0, 50, { outcome: { kind: 'aborted' } })], null);
     expect(poolingPeak([good, better])).toEqual({ concurrency: 1, itemsPerS: 160, inputTokensPerS: 20480 });
     expect(poolingPeak([better])).toBeNull();
+  });
+});
+
+describe('poolingLevel with a latency objective, and capacity at it', () => {
+  it('judges the p-th percentile over every request, a failed one counting as never answered', () => {
+    const records = [rec(1, 0, 100), rec(2, 0, 120), rec(3, 0, 140), rec(4, 0, 400)];
+    expect(poolingLevel(2, records, null, { p: 50, maxMs: 130 }).slo).toMatchObject({ holds: true, observedMs: 130, metShare: 0.5 });
+    expect(poolingLevel(2, records, null, { p: 99, maxMs: 130 }).slo).toMatchObject({ holds: false, metShare: 0.5 });
+    const failing = [rec(1, 0, 100), rec(2, 0, 100, { outcome: { kind: 'timeout', message: 'late' } })];
+    expect(poolingLevel(2, failing, null, { p: 99, maxMs: 1000 }).slo).toMatchObject({ holds: false, observedMs: null, metShare: 0.5 });
+  });
+
+  it('capacity is the highest level that held below the first miss, with its rates', () => {
+    const slo = { p: 95, maxMs: 150 };
+    const at = (c: number, endMs: number, over: Partial<PoolingRecord> = {}) => poolingLevel(c, [rec(1, 0, endMs, over)], null, slo);
+    const levels = [at(1, 100), at(2, 140), at(4, 300), at(8, 120)];
+    expect(poolingCapacity(levels, slo)).toEqual({
+      concurrency: 2, itemsPerS: levels[1]?.itemsPerS, inputTokensPerS: levels[1]?.inputTokensPerS,
+      statement: 'capacity at latency p95 ≤ 150 ms: concurrency 2; concurrency 4 missed it (latency p95 300.0 ms)',
+    });
+    expect(poolingCapacity([at(1, 100, { outcome: { kind: 'aborted' } })], slo).statement).toBe('no level meets latency p95 ≤ 150 ms: concurrency 1 missed it (1 failed requests)');
+    expect(poolingCapacity([at(1, 100), at(2, 100)], slo).statement).toBe('capacity at latency p95 ≤ 150 ms: at least concurrency 2, the highest level measured (every level held)');
+    expect(poolingCapacity([], slo).concurrency).toBeNull();
   });
 });

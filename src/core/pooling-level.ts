@@ -4,7 +4,7 @@
  * reason, and cost per million input tokens when an hourly cost is known.
  * The level's duration runs from its first measured send to its last end.
  */
-import { mean, percentiles } from './percentiles.js';
+import { mean, percentileOfSorted, percentiles, sortedCopy } from './percentiles.js';
 import type { PoolingRecord } from './pooling-record.js';
 
 /** One failure reason and how many requests ended with it. */
@@ -31,6 +31,34 @@ export interface PoolingLevel {
   costPerMInputTokensUsd: number | null;
   /** The most common reasons first (at most 5 kept). */
   failures: PoolingFailure[];
+  /** The latency objective's verdict at this level; null without one. */
+  slo: PoolingSloVerdict | null;
+}
+
+/** A latency objective of a non-streaming endpoint: the p-th percentile of latency at most `maxMs`. */
+export interface PoolingSlo { p: number; maxMs: number }
+
+/**
+ * The verdict: the p-th percentile over every measured request, a failed one counting as
+ * infinitely slow (it met no objective); `observedMs` is null when that percentile is a failure.
+ */
+export interface PoolingSloVerdict extends PoolingSlo {
+  observedMs: number | null;
+  holds: boolean;
+  /** Requests that succeeded within `maxMs`, per second of the level, and as a share of its requests. */
+  metPerS: number | null;
+  metShare: number | null;
+}
+
+function sloVerdict(slo: PoolingSlo, measured: readonly PoolingRecord[], durationS: number | null): PoolingSloVerdict {
+  const lat = measured.map((r) => (r.outcome.kind === 'ok' ? (r.endNs - r.sentNs) / 1e6 : Number.POSITIVE_INFINITY));
+  const at = percentileOfSorted(sortedCopy(lat), slo.p);
+  const observedMs = at === null || !Number.isFinite(at) ? null : at;
+  const met = lat.filter((x) => x <= slo.maxMs).length;
+  return {
+    ...slo, observedMs, holds: observedMs !== null && observedMs <= slo.maxMs,
+    metPerS: durationS === null ? null : met / durationS, metShare: measured.length === 0 ? null : met / measured.length,
+  };
 }
 
 /** A failed request's reason, one line. */
@@ -45,7 +73,7 @@ export function poolingFailureReason(r: PoolingRecord): string | null {
 }
 
 /** The level's figures from its records (warm-ups are ignored). */
-export function poolingLevel(concurrency: number, records: readonly PoolingRecord[], hourlyCostUsd: number | null): PoolingLevel {
+export function poolingLevel(concurrency: number, records: readonly PoolingRecord[], hourlyCostUsd: number | null, slo: PoolingSlo | null = null): PoolingLevel {
   const measured = records.filter((r) => !r.warmup);
   const ok = measured.filter((r) => r.outcome.kind === 'ok');
   const start = Math.min(...measured.map((r) => r.sentNs));
@@ -76,5 +104,6 @@ export function poolingLevel(concurrency: number, records: readonly PoolingRecor
     dimension: dims.size === 1 ? [...dims][0] as number : null,
     costPerMInputTokensUsd: hourlyCostUsd === null || inputTokensPerS === null || inputTokensPerS === 0 ? null : hourlyCostUsd / (inputTokensPerS * 3600) * 1e6,
     failures: [...counts].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([reason, count]) => ({ reason, count })),
+    slo: slo === null ? null : sloVerdict(slo, measured, durationS),
   };
 }

@@ -24,6 +24,25 @@ export const poolingLevelSchema = z.object({
   dimension: z.number().int().positive().max(LIMITS.embeddingDimension.max).nullable(),
   costPerMInputTokensUsd: rate,
   failures: z.array(z.object({ reason: z.string().max(4096), count: count })).max(5),
+  slo: z.object({
+    p: z.number().gt(0).lte(100), maxMs: z.number().positive(), observedMs: z.number().nonnegative().nullable(), holds: z.boolean(),
+    metPerS: rate, metShare: z.number().min(0).max(1).nullable(),
+  }).strict().nullable(),
+}).strict();
+
+/** A latency objective: the p-th percentile of latency at most maxMs. */
+export const poolingSloSchema = z.object({
+  p: z.number({ error: 'p must be a number' }).gt(0, 'p must be above 0').lte(100, 'p must be at most 100'),
+  maxMs: z.number({ error: 'max must be a number of ms' }).positive('max must be a positive number of ms'),
+}).strict();
+
+/** The highest level at which the latency objective held with no failed request: capacity at SLO over the levels measured. */
+export const poolingCapacitySchema = z.object({
+  concurrency: z.number().int().positive().nullable(),
+  itemsPerS: z.number().nonnegative().nullable(),
+  inputTokensPerS: z.number().nonnegative().nullable(),
+  /** In words: where it held and where it first missed, or why there is none. */
+  statement: z.string(),
 }).strict();
 
 /** The best level of a run, from its levels: the Engine card of a non-streaming endpoint. */
@@ -59,6 +78,7 @@ export const poolingRunSchema = z.object({
   status: z.enum(['complete', 'stopped', 'server-failed']),
   stopReason: z.string().nullable(),
   toolVersion: z.string(),
+  latencySlo: poolingSloSchema.nullable(),
 }).strict();
 
 export const poolingResultSchema = z.object({
@@ -68,11 +88,37 @@ export const poolingResultSchema = z.object({
   levels: z.array(poolingLevelSchema).max(LIMITS.levels.max),
   /** The level with the most items per second among levels without failures; null when none. */
   peak: poolingPeakSchema.nullable(),
+  /** With a latency objective: capacity at SLO over the levels measured; null without one. */
+  capacity: poolingCapacitySchema.nullable(),
 }).strict();
 
 export type PoolingResult = z.infer<typeof poolingResultSchema>;
 export type PoolingRunInfo = z.infer<typeof poolingRunSchema>;
 export type PoolingPeak = z.infer<typeof poolingPeakSchema>;
+export type PoolingCapacity = z.infer<typeof poolingCapacitySchema>;
+
+/**
+ * Capacity at SLO over the measured levels: the highest level at which the objective held
+ * with no failed request, below the first level that missed (levels above a miss do not count:
+ * capacity is where load can rise to, not a lucky level past a failure).
+ */
+export function poolingCapacity(levels: ReadonlyArray<z.infer<typeof poolingLevelSchema>>, slo: { p: number; maxMs: number }): PoolingCapacity {
+  const what = `latency p${slo.p} ≤ ${slo.maxMs} ms`;
+  let held: z.infer<typeof poolingLevelSchema> | null = null;
+  for (const l of levels) {
+    const ok = l.slo?.holds === true && l.failed === 0;
+    if (!ok) {
+      const why = l.failed > 0 ? `${l.failed} failed requests` : `latency p${slo.p} ${l.slo?.observedMs === null || l.slo === null ? 'failed' : `${l.slo.observedMs.toFixed(1)} ms`}`;
+      const statement = held === null
+        ? `no level meets ${what}: concurrency ${l.concurrency} missed it (${why})`
+        : `capacity at ${what}: concurrency ${held.concurrency}; concurrency ${l.concurrency} missed it (${why})`;
+      return { concurrency: held?.concurrency ?? null, itemsPerS: held?.itemsPerS ?? null, inputTokensPerS: held?.inputTokensPerS ?? null, statement };
+    }
+    held = l;
+  }
+  if (held === null) return { concurrency: null, itemsPerS: null, inputTokensPerS: null, statement: `no level was measured against ${what}` };
+  return { concurrency: held.concurrency, itemsPerS: held.itemsPerS, inputTokensPerS: held.inputTokensPerS, statement: `capacity at ${what}: at least concurrency ${held.concurrency}, the highest level measured (every level held)` };
+}
 
 /** The peak of a run's levels: most items per second among levels with no failed request. */
 export function poolingPeak(levels: ReadonlyArray<z.infer<typeof poolingLevelSchema>>): PoolingPeak | null {

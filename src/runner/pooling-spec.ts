@@ -4,7 +4,7 @@
  * per query, tokens per input), with messages that name the field.
  */
 import { z } from 'zod';
-import { LIMITS, POOLING_ENDPOINTS, levelsSchema, limitedInt, limitedCount, limitMessage, urlCredentialProblem } from '../core/index.js';
+import { LIMITS, POOLING_ENDPOINTS, levelsSchema, poolingSloSchema, limitedInt, limitedCount, limitMessage, urlCredentialProblem } from '../core/index.js';
 import { ENGINE_CHOICES, type EngineChoice } from '../client/index.js';
 
 export const poolingSpecSchema = z.object({
@@ -34,6 +34,8 @@ export const poolingSpecSchema = z.object({
   warmup: limitedCount('warmupRequests', 'warm-up').default(1),
   seed: z.number().int().default(42),
   hourlyCostUsd: z.number().nonnegative('hourly cost must not be negative').nullable().default(null),
+  /** A latency objective: each level says whether it holds, and the result gives capacity at it. */
+  latencySlo: poolingSloSchema.nullable().default(null),
   /** Whole-request limit, ms. */
   timeoutMs: z.number().positive().default(600_000),
   command: z.string().default(''),

@@ -100,3 +100,17 @@ describe('runPoolingSweep against a hostile server', () => {
     expect(r.peak).toBeNull();
   });
 });
+
+describe('runPoolingSweep stopped', () => {
+  it('keeps the levels finished before a stop and drops the one in flight', async () => {
+    const s = await startSimulator({ pooling: { dimension: 8, msPerInputToken: 0.05 } });
+    closers.push(() => s.close());
+    const ctrl = new AbortController();
+    const r = await runPoolingSweep({ url: s.url, endpoint: 'embeddings', levels: [1, 2], itemsPerRequest: 2, itemTokens: 16, requestsPerLevel: 20 }, {
+      signal: ctrl.signal,
+      onEvent: (e) => { if (e.kind === 'request' && e.concurrency === 2 && e.done === 3) ctrl.abort(); },
+    });
+    expect(r.run).toMatchObject({ status: 'stopped', stopReason: 'stopped by the user; 1 level(s) complete' });
+    expect(r.levels.map((l) => [l.concurrency, l.requests, l.failed])).toEqual([[1, 20, 0]]);
+  });
+});

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
-  type PoolingLevel, type PoolingRecord, type PoolingResult, type Warning, SCHEMA_VERSION, poolingLevel, poolingPeak,
+  type PoolingLevel, type PoolingRecord, type PoolingResult, type Warning, SCHEMA_VERSION, poolingCapacity, poolingLevel, poolingPeak,
 } from '../core/index.js';
 import {
   type Clock, type Dialect, type PoolingClient, type PoolingPayload, type PoolingRoute, createPoolingClient, monotonicNs, poolingRoute, preflight,
@@ -147,7 +147,7 @@ export async function runPoolingSweep(input: PoolingSpecInput, deps: PoolingDeps
         stopReason = `the server stopped answering during the concurrency-${c} level: ${records.at(-1)?.outcome.kind === 'connection-error' ? (records.at(-1)?.outcome as { message: string }).message : ''}`;
         break;
       }
-      const level = poolingLevel(c, records, spec.hourlyCostUsd);
+      const level = poolingLevel(c, records, spec.hourlyCostUsd, spec.latencySlo);
       levels.push(level);
       emit({ kind: 'level-end', level, records });
       await deps.afterLevel?.(level, records);
@@ -168,10 +168,11 @@ export async function runPoolingSweep(input: PoolingSpecInput, deps: PoolingDeps
       itemsPerRequest: spec.itemsPerRequest, itemTokens: spec.itemTokens, queryTokens: spec.endpoint === 'rerank' ? spec.queryTokens : null,
       tokenizer, levelsRequested: spec.levels, requestsPerLevel: spec.requestsPerLevel, warmupPerLevel: spec.warmup,
       hourlyCostUsd: spec.hourlyCostUsd, seed: spec.seed, command: spec.command, startedAt, endedAt: new Date().toISOString(),
-      status, stopReason, toolVersion: TOOL_VERSION,
+      status, stopReason, toolVersion: TOOL_VERSION, latencySlo: spec.latencySlo,
     },
     warnings,
     levels,
     peak: poolingPeak(levels),
+    capacity: spec.latencySlo === null ? null : poolingCapacity(levels, spec.latencySlo),
   };
 }
