@@ -43,6 +43,11 @@ export const poolingSpecSchema = z.object({
   const limit = s.endpoint === 'rerank' ? 'rerankDocuments' : 'embeddingBatch';
   const flag = s.endpoint === 'rerank' ? '--documents' : '--batch-size';
   if (s.itemsPerRequest > LIMITS[limit].max) ctx.addIssue({ code: 'custom', path: ['itemsPerRequest'], message: limitMessage(limit, s.itemsPerRequest, flag) });
+  // A token is at least a byte of the body: a request past this cannot be sent, so it is refused before any text is built.
+  const tokens = s.itemsPerRequest * s.itemTokens + (s.endpoint === 'rerank' ? s.queryTokens : 0);
+  if (tokens > LIMITS.requestBodyBytes.max) {
+    ctx.addIssue({ code: 'custom', path: ['itemsPerRequest'], message: `${flag} ${s.itemsPerRequest} × --prompt-tokens ${s.itemTokens} makes requests of ${tokens} tokens, more than fit in ${LIMITS.requestBodyBytes.max} ${LIMITS.requestBodyBytes.what}` });
+  }
 });
 
 export type PoolingSpec = z.infer<typeof poolingSpecSchema>;

@@ -72,6 +72,16 @@ describe('runPoolingSweep against the simulator', () => {
     expect(await err({ url: 'http://127.0.0.1:9', endpoint: 'rerank', levels: [1], itemsPerRequest: 1025, itemTokens: 8 }))
       .toBe('itemsPerRequest: --documents 1025 is above the limit of 1024 documents in one rerank request');
     expect(await err({ url: 'http://127.0.0.1:9', endpoint: 'embeddings', levels: [1.5], itemsPerRequest: 2, itemTokens: 8 })).toContain('whole number');
+    expect(await err({ url: 'http://127.0.0.1:9', endpoint: 'embeddings', levels: [1], itemsPerRequest: 2048, itemTokens: 4096 }))
+      .toBe('itemsPerRequest: --batch-size 2048 × --prompt-tokens 4096 makes requests of 8388608 tokens, more than fit in 4194304 bytes in one request body we send');
+  });
+
+  it('refuses, before any level, a request body past our own limit', async () => {
+    const s = await sim();
+    const err = await runPoolingSweep({ url: s.url, endpoint: 'embeddings', levels: [1], itemsPerRequest: 1024, itemTokens: 1024, tokenizer: { kind: 'approximate' } }).catch((e: unknown) => e);
+    expect((err as Error).message).toMatch(/^one request would be \d+ bytes, above the limit of 4194304 bytes in one request body we send: lower --prompt-tokens or --batch-size$/);
+    // Only the one-input probe reached the server.
+    expect(s.stats().pooling.requests).toBe(1);
   });
 });
 

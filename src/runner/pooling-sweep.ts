@@ -6,10 +6,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
-  type PoolingLevel, type PoolingRecord, type PoolingResult, type Warning, SCHEMA_VERSION, poolingCapacity, poolingLevel, poolingPeak,
+  LIMITS, type PoolingLevel, type PoolingRecord, type PoolingResult, type Warning, SCHEMA_VERSION, poolingCapacity, poolingLevel, poolingPeak,
 } from '../core/index.js';
 import {
-  type Clock, type Dialect, type PoolingClient, type PoolingPayload, type PoolingRoute, createPoolingClient, monotonicNs, poolingRoute, preflight,
+  type Clock, type Dialect, type PoolingClient, type PoolingPayload, type PoolingRoute, createPoolingClient, monotonicNs, poolingBody, poolingRoute, preflight,
 } from '../client/index.js';
 import { syntheticPrompt, type TokenCounter, WorkloadError } from '../workload/index.js';
 import { resolveEngine } from './engine-setup.js';
@@ -33,6 +33,9 @@ export interface PoolingDeps {
   /** Awaited between levels (raw records are written here, never during one). */
   afterLevel?: (level: PoolingLevel, records: readonly PoolingRecord[]) => Promise<void>;
 }
+
+/** Most tokens of distinct text built before a run (~60 MB of words); past it texts are reused in turn. */
+export const MAX_BUILT_TOKENS = 10_000_000;
 
 /** Every endpoint a dialect serves, for a refusal that says what the server offers. */
 export function endpointsOffered(d: Dialect): string {
@@ -60,15 +63,15 @@ async function probeRoute(client: PoolingClient, spec: PoolingSpec, model: strin
 }
 
 /** The texts the run sends, `n` tokens each, exact when the counter is; or words, with the reason. */
-async function buildTexts(counter: TokenCounter, n: number, total: number, salt: string, seed: number, warn: (w: Warning) => void): Promise<{ texts: string[]; exact: boolean; label: string }> {
+async function buildTexts(counter: TokenCounter, n: number, total: number, perRequest: number, salt: string, seed: number, warn: (w: Warning) => void): Promise<{ texts: string[]; exact: boolean; label: string }> {
+  // Past the cap (a count and a token budget, at least one request's worth) the texts are reused in turn; said in a warning.
+  const built = Math.min(total, MAX_EXACT_PROMPTS, Math.max(perRequest, Math.floor(MAX_BUILT_TOKENS / n)));
+  if (built < total) warn({ code: 'inputs-reused', message: `${total} texts of ${n} tokens are more than the ${built} built before a run: they are reused in turn` });
   const words = (why: string | null) => {
     if (why !== null) warn({ code: 'prompt-length-approximate', message: `input lengths are approximate (words): ${why}` });
-    return { texts: Array.from({ length: Math.min(total, MAX_EXACT_PROMPTS) }, (_, i) => syntheticPrompt(n, seed + i, `${salt}${i}`)), exact: false, label: why === null ? counter.info.label : `approximate (words; ${why})` };
+    return { texts: Array.from({ length: built }, (_, i) => syntheticPrompt(n, seed + i, `${salt}${i}`)), exact: false, label: why === null ? counter.info.label : `approximate (words; ${why})` };
   };
   if (!counter.info.exact) return words(counter.info.label);
-  // Past the cap the texts are reused in turn (embedding servers keep no prefix cache by default); said in a warning.
-  const built = Math.min(total, MAX_EXACT_PROMPTS);
-  if (built < total) warn({ code: 'inputs-reused', message: `${total} texts are more than the ${MAX_EXACT_PROMPTS} built exactly before a run: they are reused in turn` });
   try {
     return { texts: await exactTexts(counter, n, built, (i) => `${salt}${i}`, seed), exact: true, label: counter.info.label };
   } catch (err) {
@@ -107,14 +110,20 @@ export async function runPoolingSweep(input: PoolingSpecInput, deps: PoolingDeps
     const totalRequests = order.reduce((a, c) => a + requestsOf(c), 0);
     const runId = randomBytes(4).toString('hex');
     const counter = await runCounter(spec, pre.model);
-    const items = await buildTexts(counter, spec.itemTokens, totalRequests * spec.itemsPerRequest, `r${runId}i`, spec.seed, warn);
-    const queries = spec.endpoint === 'rerank' ? await buildTexts(counter, spec.queryTokens, totalRequests, `r${runId}q`, spec.seed + 7, warn) : null;
+    const items = await buildTexts(counter, spec.itemTokens, totalRequests * spec.itemsPerRequest, spec.itemsPerRequest, `r${runId}i`, spec.seed, warn);
+    const queries = spec.endpoint === 'rerank' ? await buildTexts(counter, spec.queryTokens, totalRequests, 1, `r${runId}q`, spec.seed + 7, warn) : null;
     tokenizer = { exact: items.exact, label: items.label };
     let cursor = 0;
     const payloadAt = (req: number): PoolingPayload => {
       const texts = Array.from({ length: spec.itemsPerRequest }, (_, k) => items.texts[(req * spec.itemsPerRequest + k) % items.texts.length] as string);
       return queries === null ? { endpoint: 'embeddings', inputs: texts } : { endpoint: 'rerank', query: queries.texts[req % queries.texts.length] as string, documents: texts };
     };
+
+    // Our own limit on what we send, checked on the run's first request before any level.
+    const bodyBytes = Buffer.byteLength(poolingBody(pre.model, payloadAt(0), route.shape));
+    if (bodyBytes > LIMITS.requestBodyBytes.max) {
+      throw new SweepError('bad-input', `one request would be ${bodyBytes} bytes, above the limit of ${LIMITS.requestBodyBytes.max} ${LIMITS.requestBodyBytes.what}: lower --prompt-tokens or ${spec.endpoint === 'rerank' ? '--documents' : '--batch-size'}`);
+    }
 
     for (const [index, c] of order.entries()) {
       if (signal.aborted) break;
