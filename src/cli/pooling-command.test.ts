@@ -2,6 +2,9 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { poolingResultSchema } from '../core/index.js';
 import { type SimServer, startSimulator } from '../sim/index.js';
@@ -101,6 +104,30 @@ describe('goodput receipt create with an embeddings run', () => {
     const cards = await cli(['cards', embed]);
     expect(cards.code).toBe(2);
     expect(cards.stderr).toContain('an embeddings result: this command reads text-generation results only');
+  });
+});
+
+describe('goodput export of an embeddings result', () => {
+  const run = promisify(execFile);
+  const goodput = (args: string[]) => run('node', [fileURLToPath(new URL('../../bin/goodput.js', import.meta.url)), ...args]).then(
+    (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+  );
+  it('writes its levels as CSV and Markdown, and refuses the per-request formats and flags by name', async () => {
+    const json = join(dir, 'export-embed.json');
+    expect((await cli(['sweep', '--url', sim.url, '--endpoint', 'embeddings', '--levels', '1,2', '--batch-size', '3', '--prompt-tokens', '8', '--json', json])).code).toBe(0);
+    const csv = await goodput(['export', json, '--format', 'csv']);
+    expect(csv.code).toBe(0);
+    const lines = csv.stdout.trim().split('\n');
+    expect(lines[0]).toBe('concurrency,requests,failed,duration_s,requests_per_s,items_per_s,input_tokens_per_s,input_tokens_per_request,latency_p50_ms,latency_p95_ms,latency_p99_ms,dimension,cost_per_m_input_tokens_usd,slo_holds,failure_reasons');
+    expect(lines.slice(1).map((l) => l.split(',').slice(0, 3).concat(l.split(',')[7] as string, l.split(',')[11] as string))).toEqual([['1', '8', '0', '24', '32'], ['2', '8', '0', '24', '32']]);
+    const md = await goodput(['export', json, '--format', 'markdown']);
+    expect(md.stdout).toContain('embeddings /v1/embeddings, model goodput-sim-1: 3 inputs of 8 tokens per request');
+    const jsonl = await goodput(['export', json, '--format', 'jsonl']);
+    expect(jsonl.code).toBe(2);
+    expect(jsonl.stderr).toContain("--format: an embeddings result exports as csv or markdown (one row per level); 'jsonl' is for text-generation records");
+    const level = await goodput(['export', json, '--format', 'csv', '--level', '1']);
+    expect(level.stderr).toContain('--level: does not apply to an embeddings result');
   });
 });
 
