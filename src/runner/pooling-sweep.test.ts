@@ -111,6 +111,19 @@ describe('runPoolingSweep against a hostile server', () => {
   });
 });
 
+describe('runPoolingSweep against a server that goes away', () => {
+  it('ends as server-failed with the reason, keeping the finished level', async () => {
+    const srv = await startEmbeddingsServer((inputs) => ({ status: 200, body: vectorsBody(inputs, 4, 2) }));
+    let closed = false;
+    const r = await runPoolingSweep({ url: srv.url, endpoint: 'embeddings', levels: [1, 2], itemsPerRequest: 2, itemTokens: 4, requestsPerLevel: 3, warmup: 0 }, {
+      afterLevel: async () => { if (!closed) { closed = true; await srv.close(); } },
+    });
+    expect(r.run.status).toBe('server-failed');
+    expect(r.run.stopReason).toMatch(/^the server stopped answering during the concurrency-2 level: ECONNREFUSED/);
+    expect(r.levels.map((l) => l.concurrency)).toEqual([1]);
+  });
+});
+
 describe('runPoolingSweep stopped', () => {
   it('keeps the levels finished before a stop and drops the one in flight', async () => {
     const s = await startSimulator({ pooling: { dimension: 8, msPerInputToken: 0.05 } });

@@ -153,7 +153,8 @@ export async function runPoolingSweep(input: PoolingSpecInput, deps: PoolingDeps
       const measured = records.filter((r) => !r.warmup);
       if (measured.length > 0 && measured.every((r) => r.outcome.kind === 'connection-error')) {
         status = 'server-failed';
-        stopReason = `the server stopped answering during the concurrency-${c} level: ${records.at(-1)?.outcome.kind === 'connection-error' ? (records.at(-1)?.outcome as { message: string }).message : ''}`;
+        const last = measured[measured.length - 1]?.outcome;
+        stopReason = `the server stopped answering during the concurrency-${c} level: ${last?.kind === 'connection-error' ? last.message : ''}. ${levels.length} level(s) complete`;
         break;
       }
       const level = poolingLevel(c, records, spec.hourlyCostUsd, spec.latencySlo);
