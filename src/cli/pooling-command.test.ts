@@ -46,6 +46,21 @@ describe('goodput sweep --endpoint embeddings', () => {
     }
   });
 
+  it('sanitises a server\'s error text before the terminal sees it', async () => {
+    const srv = await startEmbeddingsServer((inputs, n) => (n < 2
+      ? { status: 200, body: vectorsBody(inputs, 8) }
+      : { status: 500, body: JSON.stringify({ error: { message: 'boom \u001b[2J\u001b]0;pwned\u0007 done' } }) }));
+    try {
+      const r = await cli(['sweep', '--url', srv.url, '--endpoint', 'embeddings', '--levels', '1', '--batch-size', '2', '--prompt-tokens', '8', '--requests-per-level', '2']);
+      expect(r.code).toBe(5);
+      expect(r.stdout).toContain('2 failed: HTTP 500: boom');
+      expect(r.stdout + r.stderr).not.toContain('\u001b');
+      expect(r.stdout + r.stderr).not.toContain('\u0007');
+    } finally {
+      await srv.close();
+    }
+  });
+
   it('rerank: documents/s, query and documents in the heading', async () => {
     const r = await cli(['sweep', '--url', sim.url, '--endpoint', 'rerank', '--levels', '2', '--documents', '32', '--prompt-tokens', '8', '--query-tokens', '4']);
     expect(r.code).toBe(0);
