@@ -136,6 +136,32 @@ describe('goodput run', () => {
     expect(refused.stderr).not.toMatch(/level c=/);
   });
 
+  it('--quality-baseline scores the run against a second server in the same invocation; an unreachable baseline keeps the runs, says why, exits 2', async () => {
+    const second = await startSimulator({ port: 0, prefillBaseMs: 3, prefillMsPerToken: 0.01, decodeStepMs: 1, decodeMsPerExtraSeq: 0, quantizationNoise: 0.1 });
+    try {
+      const file = join(dir, 'in-run.json');
+      const r = await goodput(['run', writeContract(contract()), '--quality-baseline', second.url, '--json', file]);
+      expect(r.stderr).not.toMatch(/no quality score|goodput: /);
+      const result = sweepResultSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+      expect(result.quality?.runs).toEqual({ baseline: null, candidate: `records:${result.recordsSha256}` });
+      expect(result.quality?.evidence?.firstToken.length).toBe(result.quality?.n);
+      expect(result.quality?.compared?.candidate.account).toEqual(result.serverAccount);
+      // The hash records that the score is measured in the run, not where.
+      const plain = await goodput(['run', writeContract(contract()), '--json', join(dir, 'plain.json')]);
+      expect(plain.code).toBe(0);
+      expect(sweepResultSchema.parse(JSON.parse(readFileSync(join(dir, 'plain.json'), 'utf8'))).contractHash).not.toBe(result.contractHash);
+    } finally {
+      await second.close();
+    }
+    const kept = join(dir, 'in-run-unreachable.json');
+    const r = await goodput(['run', writeContract(contract((c) => { c.quality = { metric: 'goodput-quality-v1', baselineUrl: 'http://127.0.0.1:1' }; })), '--json', kept]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/no quality score \(the runs are kept without one, and a receipt refuses them\): baseline: /);
+    const result = sweepResultSchema.parse(JSON.parse(readFileSync(kept, 'utf8')));
+    expect(result.quality).toBeUndefined();
+    expect(result.levels.length).toBe(2);
+  });
+
   it('a matrix: one table of every cell and level, per-cell curves, and warm cells served from the cache', async () => {
     const file = writeContract(contract((c) => {
       c.workload.prompts.tokens = [40, 24];

@@ -11,7 +11,7 @@ export const EXIT = {
   notStored: 4,
   /** Measured, but no level was valid (every level had failed requests): the result was still written. */
   noValidLevel: 5,
-  /** Stopped mid-sweep by our own side going away (the workers' database), not the server: finished levels were kept and written. */
+  /** Stopped mid-sweep by our own side going away (the workers' database, a lost thread or worker), not the server: finished levels were kept and written. */
   clientStopped: 6,
   /** Stopped by the user (SIGINT/SIGTERM): finished levels were kept and written. */
   stopped: 130,

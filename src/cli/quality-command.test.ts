@@ -37,6 +37,8 @@ describe('bad input: a clear message, exit code 2, nothing written', () => {
     ['an unknown endpoint', ['--baseline', 'http://127.0.0.1:1', '--candidate', 'http://127.0.0.1:1', '--endpoint', 'responses'], /--endpoint.*responses/],
     ['a zero timeout', ['--baseline', 'http://127.0.0.1:1', '--candidate', 'http://127.0.0.1:1', '--timeout-s', '0'], /--timeout-s: '0' must be greater than 0/],
     ['an empty model', ['--baseline', 'http://127.0.0.1:1', '--candidate', 'http://127.0.0.1:1', '--model', ''], /--model: must not be empty/],
+    ['one run named without the other', ['--baseline', 'http://127.0.0.1:1', '--candidate', 'http://127.0.0.1:1', '--baseline-run', 'b.json'], /--candidate-run: is needed too: a score names both runs it belongs to/],
+    ['a run that is not a result file', ['--baseline', 'http://127.0.0.1:1', '--candidate', 'http://127.0.0.1:1', '--baseline-run', '/nonexistent/b.json', '--candidate-run', '/nonexistent/o.json'], /--baseline-run: .*b\.json does not exist/],
   ];
   for (const [what, args, message] of cases) {
     it(`refuses ${what}`, async () => {

@@ -6,16 +6,34 @@
  */
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { formatQualityScore, sanitizeForTerminal } from '../core/index.js';
+import { formatQualityScore, runIdOf, sanitizeForTerminal, sweepResultSchema } from '../core/index.js';
 import { QualityError, scoreQuality, type QualityOptions, type QualityRun } from '../quality/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { writeFileAtomic } from './files.js';
+import { readJsonInput } from './json-input.js';
 import { badFlag, parseChoice, parseNumber, parseUrl } from './parse-flags.js';
 
 /** The flags as commander hands them over. */
 export interface QualityFlags {
   baseline: string; candidate: string; model?: string; candidateModel?: string; endpoint: string;
-  json?: string; apiKeyEnv: string; candidateApiKeyEnv?: string; timeoutS: string;
+  json?: string; apiKeyEnv: string; candidateApiKeyEnv?: string; timeoutS: string; baselineRun?: string; candidateRun?: string;
+}
+
+/**
+ * The runs a score is bound to (--baseline-run and --candidate-run, both or
+ * neither): each result's run id and the server account it recorded.
+ */
+export async function runsFromFlags(f: Pick<QualityFlags, 'baselineRun' | 'candidateRun'>): Promise<QualityOptions['runs']> {
+  if (f.baselineRun === undefined && f.candidateRun === undefined) return undefined;
+  if (f.baselineRun === undefined || f.candidateRun === undefined) throw badFlag(f.baselineRun === undefined ? '--baseline-run' : '--candidate-run', 'is needed too: a score names both runs it belongs to');
+  const read = async (flag: string, path: string) => {
+    const r = await readJsonInput(flag, path, sweepResultSchema);
+    if (!r.ok) throw new CliError(EXIT.usage, r.problems.join('\n'));
+    const id = runIdOf(r.value);
+    if (id === null) throw badFlag(flag, 'is a result without records or a repeat set, so it has no run id a score can name');
+    return { id, ...(r.value.serverAccount === undefined ? {} : { account: r.value.serverAccount }) };
+  };
+  return { baseline: await read('--baseline-run', f.baselineRun), candidate: await read('--candidate-run', f.candidateRun) };
 }
 
 /** Flags → options, or a CliError naming the flag. Reads only the API keys' environment variables. */
@@ -92,8 +110,10 @@ export function registerQualityCommand(program: Command): void {
     .option('--candidate-api-key-env <name>', 'environment variable holding the candidate\'s API key (default: --api-key-env)')
     .option('--timeout-s <s>', 'limit of each request, seconds', '60')
     .option('--json <file|->', 'write the score as JSON to a file, or to stdout with -')
+    .option('--baseline-run <result.json>', 'the baseline\'s run (goodput run --json): the score names it and must score the server it measured')
+    .option('--candidate-run <result.json>', 'the candidate\'s run, likewise (a receipt refuses a score that names no runs or other runs)')
     .action(async (flags: QualityFlags) => {
-      const options = qualityOptionsFromFlags(flags);
+      const options = { ...qualityOptionsFromFlags(flags), runs: await runsFromFlags(flags) };
       const tty = process.stderr.isTTY === true;
       let run: QualityRun;
       try {

@@ -5,10 +5,14 @@
  * nothing is written unless there are none.
  */
 import type { Command } from 'commander';
-import { type QualityScore, poolingResultSchema, qualityScoreSchema, type SweepResult, sweepResultSchema } from '../core/index.js';
+import { LIMITS, type QualityScore, poolingResultSchema, qualityScoreSchema, type SweepResult, sweepResultSchema } from '../core/index.js';
 import { dirname, join } from 'node:path';
 import { recordsSha256 } from '../contract/index.js';
-import { NO_PRICES, buildReceipt, datasetOf, gateDataset, gateSources, packEvidence, publicResult, receiptFile, recomputeReceipt, siteView } from '../publish/index.js';
+import { existsSync } from 'node:fs';
+import {
+  KEY_FILE_BYTES, NO_PRICES, buildReceipt, checkSignedEvidence, checkSignedResult, datasetOf, gateDataset, gateSources, packEvidence, publicResult, readBounded, receiptFile,
+  recomputeReceipt, signaturePath, siteView,
+} from '../publish/index.js';
 import { TOOL_VERSION } from '../runner/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { writeFileAtomic } from './files.js';
@@ -68,6 +72,25 @@ async function poolingRefusal(f: ReceiptFlags, runs: Record<'baseline' | 'optimi
 
 const article = (word: string) => (/^[aeiou]/.test(word) ? 'an' : 'a');
 
+/**
+ * The signature `goodput run --sign` left beside a result file (FILE.dsse.json),
+ * checked: it must verify, sign this file's bytes and its published copy
+ * `evidenceSha256`. Null when the run was not signed (or is a stored run); a
+ * problem line when the signature does not hold.
+ */
+async function runSignatureOf(flag: string, path: string, evidenceSha256: string): Promise<Buffer | string | null> {
+  if (isRunId(path) || !existsSync(`${path}.dsse.json`)) return null;
+  const env = await readBounded(`${path}.dsse.json`, KEY_FILE_BYTES * 4);
+  const bytes = await readBounded(path, LIMITS.inputFileBytes.max);
+  if (!env.ok || !bytes.ok) return `${flag}: ${path}.dsse.json cannot be read with its result (${env.ok ? (bytes.ok ? '' : bytes.problem) : env.problem}) [rule: signature]`;
+  const text = env.bytes.toString('utf8');
+  const own = checkSignedResult(bytes.bytes, text, null);
+  if (!own.ok) return `${flag}: ${path}.dsse.json: ${own.problem} [rule: signature]`;
+  const copy = checkSignedEvidence(text, evidenceSha256);
+  if (!copy.ok) return `${flag}: ${path}.dsse.json: ${copy.problem}; sign the run again with this goodput (run --sign) [rule: signature]`;
+  return env.bytes;
+}
+
 export async function createReceiptFile(f: ReceiptFlags): Promise<string> {
   const problems: string[] = [];
   if (f.out.trim() === '') problems.push('--out: must name a file');
@@ -83,8 +106,10 @@ export async function createReceiptFile(f: ReceiptFlags): Promise<string> {
     if (!r.ok) problems.push(...r.problems);
   }
   if (problems.length === 0 && runs.baseline.ok && runs.optimized.ok) {
+    // A score measured in the optimized run ships inside that run's evidence; a --quality file is packed beside it.
+    const stated = quality ?? runs.optimized.value.quality ?? null;
     const built = buildReceipt({
-      baseline: runs.baseline.value, optimized: runs.optimized.value, quality, method: f.method, baselineMethod: f.baselineMethod, title: f.title, generator: TOOL_VERSION,
+      baseline: runs.baseline.value, optimized: runs.optimized.value, quality: stated, method: f.method, baselineMethod: f.baselineMethod, title: f.title, generator: TOOL_VERSION,
     });
     if (built.ok) {
       const r = built.receipt;
@@ -93,9 +118,15 @@ export async function createReceiptFile(f: ReceiptFlags): Promise<string> {
         quality: quality === null ? null : packEvidence(quality),
       };
       const files = new Map([packed.baseline, packed.optimized, packed.quality].flatMap((p) => (p === null ? [] : [[p.path, p.gz] as const])));
+      for (const side of ['baseline', 'optimized'] as const) {
+        const signed = await runSignatureOf(`--${side}`, f[side], packed[side].sha256);
+        if (typeof signed === 'string') problems.push(signed);
+        else if (signed !== null) files.set(signaturePath(packed[side].sha256), signed);
+      }
       const text = JSON.stringify(receiptFile(r, { baseline: packed.baseline.sha256, optimized: packed.optimized.sha256, quality: packed.quality?.sha256 ?? null }, f.allowServerDisagreement === true), null, 2) + '\n';
       // What publish will do, done now: recomputed from the evidence, then the provenance gate.
-      const again = await recomputeReceipt(text, files, new Date().toISOString().slice(0, 10));
+      const again = problems.length > 0 ? null : await recomputeReceipt(text, files, new Date().toISOString().slice(0, 10));
+      if (again === null) throw new CliError(EXIT.usage, `no receipt written:\n${problems.map((p) => `  ${p}`).join('\n')}`);
       if (again.ok) {
         const gate = [...gateSources([again.receipt], NO_PRICES), ...gateDataset(datasetOf(siteView([again.receipt], NO_PRICES, TOOL_VERSION)))];
         if (gate.length === 0) {

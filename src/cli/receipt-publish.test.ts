@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { receiptSchema } from '../publish/index.js';
+import { newKeyPair, parseKey, receiptSchema, signedResult } from '../publish/index.js';
 import { type SimProcess, spawnSimProcess } from '../sim/index.js';
 import { cli } from '../test-support/cli-in-process.js';
-import { qualityFixture } from '../test-support/quality-fixture.js';
+import { measuredQualityFixture } from '../test-support/quality-fixture.js';
 import { evidencePair, evidenceResult } from '../test-support/evidence-fixture.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'goodput-receipt-cli-'));
@@ -27,7 +27,14 @@ const optimizedWith = (over: Parameters<typeof evidenceResult>[0] extends infer 
   evidenceResult({ quantization: 'fp8', levels: OPT_LEVELS, startedAt: '2026-06-03T09:00:00.000Z', fingerprint: 'b'.repeat(64), ...over });
 const baseline = file('baseline.json', pair.baseline);
 const optimized = file('optimized.json', pair.optimized);
-const quality = file('quality.json', qualityFixture());
+const measured = measuredQualityFixture(pair);
+/** A fresh Ed25519 key, as goodput keys create makes one. */
+const runKey = () => {
+  const k = parseKey(newKeyPair().privatePem, 'private');
+  if (!k.ok) throw new Error(k.problem);
+  return k.key;
+};
+const quality = file('quality.json', measured);
 const PRICES = `tokenPrices:\n  - { provider: Example Cloud, model: demo-model, inputUsdPer1M: 0.5, outputUsdPer1M: 1.5, sourceUrl: "https://example.com/pricing", asOf: 2026-06-01 }\n`;
 const prices = file('prices.yaml', PRICES);
 
@@ -45,7 +52,7 @@ describe('goodput receipt create', () => {
     expect(r.code).toBe(0);
     const receipt = receiptSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
     expect(r.stdout).toBe(`receipt ${receipt.id} written to ${out}\n`);
-    expect(receipt.facts.find((f) => f.id === 'optimized.quality')?.value).toBe(0.97);
+    expect(receipt.facts.find((f) => f.id === 'optimized.quality')?.value).toBe(measured.composite);
     expect(readFileSync(out, 'utf8')).not.toContain('127.0.0.1');
     // The evidence lies beside the receipt, by content hash, with the servers' addresses and the command withheld.
     const refs = (JSON.parse(readFileSync(out, 'utf8')) as { evidence: Record<string, string> }).evidence;
@@ -75,7 +82,7 @@ describe('goodput receipt create', () => {
       [/^ {2}evidence\.optimized: run 1 records: are not in the result, so its level summaries cannot be recomputed.*\[rule: records-reproduce\]$/m]],
     ['a result whose summary was edited (its records give another figure)', () => ['--baseline', baseline, '--optimized', file('edited.json', { ...pair.optimized, levels: pair.optimized.levels.map((l, i) => (i === 1 ? { ...l, throughputTokS: 900 } : l)) })],
       [/^ {2}evidence\.optimized: run 1 levels\[c=2\]\.throughputTokS: states 900, its records give .*\[rule: records-reproduce\]$/m]],
-    ['a quality score from other servers', () => ['--baseline', baseline, '--optimized', optimized, '--quality', file('qother.json', { ...qualityFixture(), compared: { ...qualityFixture().compared, candidate: { model: 'demo-model', fingerprint: 'c'.repeat(64), engine: 'vllm', engineVersion: '0.9.1' } } })],
+    ['a quality score from other servers', () => ['--baseline', baseline, '--optimized', optimized, '--quality', file('qother.json', { ...measured, compared: { ...measured.compared, candidate: { model: 'demo-model', fingerprint: 'c'.repeat(64), engine: 'vllm', engineVersion: '0.9.1' } } })],
       [/^ {2}evidence\.quality: compared\.candidate\.fingerprint: is "c{64}", but the optimized run recorded "b{64}".*\[rule: quality-belongs\]$/m]],
     ['a title that states a figure and names a host', () => ['--baseline', baseline, '--optimized', optimized, '--title', 'FP8 is 3.2x faster on gpu-node-7.prod.corp'],
       [/^ {2}title: holds a hostname .*\[rule: no-internal-identifiers\]$/m, /^ {2}title: claims a figure \("3\.2x"\).*\[rule: no-numeric-claims\]$/m]],
@@ -83,7 +90,12 @@ describe('goodput receipt create', () => {
     ['a receipt the gate would refuse (a model served under a file path)', () => ['--baseline', file('pb.json', evidenceResult({ ...OPT_BASE, model: '/mnt/models/demo' })),
       '--optimized', file('po.json', optimizedWith({ model: '/mnt/models/demo' }))],
     [/^ {2}evidence\.baseline: contract\.model\.name: "\/mnt\/models\/demo" is not a name token .*\[rule: allow-list\]$/m]],
-    ['a quality file without its scale note, and a missing run, both reported', () => ['--baseline', join(dir, 'gone.json'), '--optimized', optimized, '--quality', file('q.json', { ...qualityFixture(), scaleNote: '' })],
+    ['a run signed by goodput run --sign whose result was edited after signing', () => {
+      const signed = file('signed-b.json', pair.baseline);
+      writeFileSync(`${signed}.dsse.json`, signedResult(Buffer.from('another result'), runKey(), 'a'.repeat(64)));
+      return ['--baseline', signed, '--optimized', optimized];
+    }, [/^ {2}--baseline: .*signed-b\.json\.dsse\.json: signs a file of \d+ bytes .*the result was changed after signing \[rule: signature\]$/m]],
+    ['a quality file without its scale note, and a missing run, both reported', () => ['--baseline', join(dir, 'gone.json'), '--optimized', optimized, '--quality', file('q.json', { ...measured, scaleNote: '' })],
       [/^ {2}--quality: .*q\.json: scaleNote: the scale note must be stated$/m, /^ {2}--baseline: .*gone\.json does not exist$/m]],
   ];
   for (const [what, args, messages] of cases) {

@@ -6,8 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { type Contract, combineRepeats, loadContract, repeatsProblem, runContract } from '../contract/index.js';
-import { type SweepResult, sanitizeForTerminal } from '../core/index.js';
-import { signedResult } from '../publish/index.js';
+import { type SweepResult, sanitizeForTerminal, sweepResultSchema } from '../core/index.js';
+import { packEvidence, publicResult, signedResult } from '../publish/index.js';
 import { asUsageErrors } from './contract-errors.js';
 import { signingKey } from './keys-command.js';
 import { CliError, EXIT, exitCodeOf, invalidLevelsLine } from './exit-codes.js';
@@ -17,8 +17,9 @@ import { type SaveFlags, type SaveSession, addSaveOptions, discardIfNothingFinis
 import type { SweepSpecInput } from '../runner/index.js';
 import { progressReporter } from './progress.js';
 import { renderContractResult } from './render-contract.js';
+import { withInRunQuality } from './in-run-quality.js';
 
-export interface RunFlags extends SaveFlags { url?: string; json?: string; raw?: string; apiKeyEnv?: string; repeats?: string; sign?: boolean; key?: string }
+export interface RunFlags extends SaveFlags { url?: string; json?: string; raw?: string; apiKeyEnv?: string; repeats?: string; sign?: boolean; key?: string; qualityBaseline?: string }
 
 /** Adds the flags `run` and `rerun` share. */
 export function addRunOptions(cmd: Command): Command {
@@ -28,7 +29,8 @@ export function addRunOptions(cmd: Command): Command {
     .option('--json <file|->', 'write the result JSON to a file, or to stdout with -')
     .option('--raw <file>', 'write every request record as JSON lines (with its matrix cell), level by level')
     .option('--sign', 'sign the --json result with the data folder\'s publisher key (goodput keys create), beside it as FILE.dsse.json')
-    .option('--key <file>', 'sign with this Ed25519 private key file instead');
+    .option('--key <file>', 'sign with this Ed25519 private key file instead')
+    .option('--quality-baseline <url>', 'after the runs, measure the quality score of this server against the baseline server at <url> (overrides quality.baselineUrl; the hash records that the score is measured in the run)');
 }
 
 /** Runs a contract with progress on stderr, writes the files and prints the report. Returns the exit code and the result. */
@@ -41,7 +43,9 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
   const signer = flags.sign === true || flags.key !== undefined ? await signingKey(flags.key === undefined ? '--sign' : '--key', flags.key) : undefined;
   if (contract.repeats !== undefined && contract.repeats !== repeats) throw badFlag('--repeats', `is ${repeats}, but the contract declares repeats: ${contract.repeats}; the count is declared once, before the first run`);
   // The count is declared up front in the hashed contract, so no run of the set can be dropped unseen.
-  const declared: Contract = repeats > 1 ? { ...contract, repeats } : contract;
+  const qualityBaseline = flags.qualityBaseline === undefined ? contract.quality.baselineUrl : parseUrl('--quality-baseline', flags.qualityBaseline);
+  const counted: Contract = repeats > 1 ? { ...contract, repeats } : contract;
+  const declared: Contract = qualityBaseline === undefined ? counted : { ...counted, quality: { ...counted.quality, baselineUrl: qualityBaseline } };
   const set = randomBytes(8).toString('hex');
   // Repeated runs are one result with every run's records in it; a raw file or a stored run is one run.
   if (repeats > 1 && flags.raw !== undefined) throw badFlag('--raw', 'cannot be combined with --repeats: every run\'s records are kept in the --json result');
@@ -85,14 +89,24 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
       runs.push(repeats > 1 ? { ...one, run: { ...one.run, repeat: { index: i + 1, of: repeats, set } } } : one);
       if (one.run.status !== 'complete' || ctrl.signal.aborted) break;
     }
-    const result = combineRepeats(runs);
-    if (await discardIfNothingFinished(result, saved.session)) return { code: EXIT.stopped, result };
+    const combined = combineRepeats(runs);
+    if (await discardIfNothingFinished(combined, saved.session)) return { code: EXIT.stopped, result: combined };
+    // The score is measured after the last run, never in measured time, and only of runs that completed.
+    const complete = runs.length === repeats && combined.run.status === 'complete' && !ctrl.signal.aborted;
+    const scored = qualityBaseline === undefined || !complete ? { result: combined, problem: null }
+      : await withInRunQuality(combined, declared, { baseUrl: url ?? declared.server.url, apiKey }, qualityBaseline);
+    const result = scored.result;
+    if (scored.problem !== null) process.stderr.write(`no quality score (the runs are kept without one, and a receipt refuses them): ${scored.problem}\n`);
     const json = JSON.stringify(result, null, 2) + '\n';
     if (flags.json === '-') process.stdout.write(json);
     else {
       if (flags.json) await writeFileAtomic(flags.json, json);
       // Signed over the file's exact bytes, beside it: who stands behind this result (goodput keys verify-result checks it).
-      if (flags.json && signer !== undefined) await writeFileAtomic(`${flags.json}.dsse.json`, signedResult(Buffer.from(json, 'utf8'), signer));
+      // The published copy's hash is signed too, so a receipt can ship the signature beside the evidence it covers.
+      if (flags.json && signer !== undefined) {
+        const published = packEvidence(publicResult(sweepResultSchema.parse(JSON.parse(json)))).sha256;
+        await writeFileAtomic(`${flags.json}.dsse.json`, signedResult(Buffer.from(json, 'utf8'), signer, published));
+      }
       process.stdout.write(renderContractResult(result, process.stdout.isTTY === true) + '\n');
     }
     sayWritten([flags.json, first ? undefined : flags.raw]);
@@ -102,7 +116,7 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
     const levels = runs.flatMap((r) => (r.matrix ? r.matrix.cells.flatMap((c) => c.levels) : r.levels));
     const invalid = invalidLevelsLine(levels);
     if (invalid !== null) process.stderr.write(`${invalid}\n`);
-    const code = runs.length < repeats && status === 'complete' ? EXIT.stopped : exitCodeOf({ run: { status }, levels });
+    const code = runs.length < repeats && status === 'complete' ? EXIT.stopped : scored.problem !== null ? EXIT.usage : exitCodeOf({ run: { status }, levels });
     return { code, result };
   } finally {
     process.off('SIGINT', onSignal);

@@ -3,9 +3,14 @@
  * is sent, saying the limit is ours: parsed from /proc/self/limits, and for real
  * under `ulimit -n 256`.
  */
+import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { startCommand } from '../test-support/goodput-process.js';
 import { FD_HEADROOM, openFilesLimit, refuseLevelsPastFileLimit } from './socket-room.js';
+
+const runShell = (script: string): Promise<string> => new Promise((resolve, reject) => {
+  execFile('/bin/sh', ['-c', script], { timeout: 10_000 }, (err, out) => (err ? reject(err) : resolve(out)));
+});
 
 describe('sockets for a level', () => {
   it('reads the soft limit on open files and refuses a closed-loop level past it, naming both', () => {
@@ -16,6 +21,14 @@ describe('sockets for a level', () => {
       .toThrow(`--levels: a level of ${1024 - FD_HEADROOM + 1} streams needs ${1024 - FD_HEADROOM + 1} sockets plus ${FD_HEADROOM} files of goodput's own, but this process may open only 1024 (ulimit -n): that is our limit, not the server's`);
     // Open loops are bounded by --max-concurrency, not the level's value.
     expect(() => refuseLevelsPastFileLimit([5000], 'rate', 1024)).not.toThrow();
+  });
+
+  it('a soft limit under the hard one is raised to it at start, so the check reads the raised one', async () => {
+    // Node raises the soft RLIMIT_NOFILE to the hard one before any of our code runs; the hard one is the ceiling.
+    const hard = Number((await runShell('ulimit -Hn')).trim());
+    const seen = await runShell(`ulimit -Sn 256 && exec "${process.execPath}" -e "process.stdout.write(String(require('node:fs').readFileSync('/proc/self/limits','utf8').match(/^Max open files\\s+(\\d+)/m)[1]))"`);
+    expect(Number(seen)).toBe(hard);
+    expect(hard).toBeGreaterThan(256);
   });
 
   it('under ulimit -n 256, a sweep at 512 streams exits 2 before sending, naming our limit', async () => {

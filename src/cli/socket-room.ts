@@ -1,8 +1,9 @@
 /**
  * A level of N streams needs N sockets at once, and this process keeps some
- * files of its own (the store, the read door's connections, logs). Node cannot
- * raise its soft RLIMIT_NOFILE (it has no setrlimit), so a sweep reads the limit
- * it was given (Linux: /proc/self/limits) and refuses, before anything is sent, a
+ * files of its own (the store, the read door's connections, logs). Node raises
+ * the soft RLIMIT_NOFILE to the hard one at start, before any of our code runs;
+ * past that only the administrator can go, so a sweep reads the limit it runs
+ * under (Linux: /proc/self/limits) and refuses, before anything is sent, a
  * level it could not open sockets for: otherwise every request past the limit
  * fails as EMFILE and reads as the server's failure.
  */

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../test-support/cli-in-process.js';
 import { evidencePair } from '../test-support/evidence-fixture.js';
-import { qualityFixture } from '../test-support/quality-fixture.js';
+import { measuredQualityFixture } from '../test-support/quality-fixture.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'goodput-signed-'));
 const site = join(dir, 'site');
@@ -28,7 +28,7 @@ beforeAll(async () => {
   expect((await cli(['keys', 'create', '--dir', other])).code).toBe(0);
   const pair = evidencePair();
   const r = await cli(['receipt', 'create', '--baseline', write('b.json', JSON.stringify(pair.baseline)), '--optimized', write('o.json', JSON.stringify(pair.optimized)),
-    '--quality', write('q.json', JSON.stringify(qualityFixture())), '--method', 'FP8 dynamic quantization', '--out', join(dir, 'receipts', 'r.json')]);
+    '--quality', write('q.json', JSON.stringify(measuredQualityFixture(pair))), '--method', 'FP8 dynamic quantization', '--out', join(dir, 'receipts', 'r.json')]);
   expect(r.stderr).toBe('');
   const p = await cli(['publish', '--receipts', join(dir, 'receipts'), '--key', join(keys, 'publisher.key'), '--out', site]);
   expect(p.stderr).toBe('');

@@ -1,6 +1,6 @@
 /**
  * The contract's identity: sha256 of its canonical JSON with the fields that
- * say where (server.url, server.apiKeyEnv, the paths of hashed files: tokenizer, corpus, trace) left out. Two runs of the same
+ * say where (server.url, server.apiKeyEnv, quality.baselineUrl, the paths of hashed files: tokenizer, corpus, trace) left out. Two runs of the same
  * experiment against servers at different addresses share a hash; any change
  * to what is measured (including corpus or tokenizer content, via their hashes)
  * changes it.
@@ -19,8 +19,10 @@ function byContent<T extends object>(file: T): T | Omit<T, 'path'> {
 /** The contract without its location fields (server address, and the paths of files whose content hash it carries). */
 export function hashedPart(c: Contract): object {
   const { url: _url, apiKeyEnv: _key, ...server } = c.server;
+  // Where the quality baseline answers is a location too; that the score is measured in the run is part of the experiment.
+  const { baselineUrl, ...quality } = c.quality;
   return {
-    ...c, server, model: { ...c.model, tokenizer: byContent(c.model.tokenizer) }, workload: { ...c.workload, prompts: byContent(c.workload.prompts) },
+    ...c, server, quality: baselineUrl === undefined ? quality : { ...quality, measuredInRun: true }, model: { ...c.model, tokenizer: byContent(c.model.tokenizer) }, workload: { ...c.workload, prompts: byContent(c.workload.prompts) },
     load: { ...c.load, pattern: byContent(c.load.pattern) },
   };
 }

@@ -93,7 +93,12 @@ export const contractSchema = z.object({
     pattern: patternSchema.default({ kind: 'concurrency' }),
     levels: levelsSchema,
   }).strict(),
-  quality: z.object({ metric: text('metric'), floor: z.number().min(0).max(1).optional() }).strict().default({ metric: 'none' }),
+  quality: z.object({
+    metric: text('metric'), floor: z.number().min(0).max(1).optional(),
+    /** Measure the quality score in the run itself against this baseline server (goodput run --quality-baseline); the hash keeps that it is measured, not where. */
+    baselineUrl: z.url({ protocol: /^https?$/, error: 'baselineUrl must be an http(s) URL, e.g. http://127.0.0.1:8000' })
+      .refine((u) => urlCredentialProblem(u) === null, { error: (i) => `baselineUrl ${urlCredentialProblem(String(i.input))}` }).optional(),
+  }).strict().default({ metric: 'none' }),
   /** Runs of the contract declared up front (goodput run --repeats N writes it): a receipt ships every one of them. */
   repeats: z.number().int('repeats must be a whole number').min(1, 'repeats must be at least 1').optional(),
   slo: sloSchema,

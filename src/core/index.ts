@@ -12,6 +12,7 @@ export * from './quality-score-kl.js';
 export * from './quality-score-ppl.js';
 export * from './quality-score-format.js';
 export * from './quality-score-schema.js';
+export * from './quality-evidence.js';
 export * from './result-schema.js';
 export * from './telemetry-schema.js';
 export * from './prometheus-text.js';

@@ -4,10 +4,13 @@
  * scale note are there: a score file without them is not a score.
  */
 import { z } from 'zod';
-import { serverAccountSchema } from './result-schema.js';
+import { serverAccountSchema } from './server-account-schema.js';
+import { withinRounding, qualityEvidenceSchema } from './quality-evidence.js';
 import { KL_WEIGHT, PPL_WEIGHT, QUALITY_EVALUATOR, QUALITY_EVALUATOR_ID, QUALITY_SCALE_NOTE, type QualityScore } from './quality-score.js';
 
 const unit = z.number().min(0).max(1);
+/** A run's id as runIdOf gives it. */
+const runId = z.string().regex(/^(set:[0-9a-f]{16}|records:[0-9a-f]{64})$/, 'must be a run id (set:<16 hex> or records:<sha256>)');
 const sha = z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 (64 lowercase hex digits)');
 
 const pplDeltaSchema = z.discriminatedUnion('provenance', [
@@ -43,13 +46,14 @@ export const qualityScoreSchema = z.object({
   n: z.number().int().positive(),
   topLogprobs: z.number().int().positive(),
   compared: z.object({ baseline: sideSchema, candidate: sideSchema, measuredAt: z.iso.datetime({ offset: true }) }).optional(),
+  runs: z.object({ baseline: runId.nullable(), candidate: runId }).strict().optional(),
+  evidence: qualityEvidenceSchema.optional(),
 }).refine((s) => (s.composite === null) === (s.compositeProvenance === 'not recorded'), {
   path: ['compositeProvenance'], message: 'must be "not recorded" exactly when composite is null',
 }).superRefine((s, ctx) => {
   for (const [path, message] of inconsistencies(s)) ctx.addIssue({ code: 'custom', path, message });
 }) satisfies z.ZodType<QualityScore>;
 
-const near = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
 
 /**
  * A score is only a score under our evaluator, and only when every derived
@@ -65,13 +69,13 @@ function inconsistencies(s: QualityScore): Array<[Array<string | number>, string
   if (kl.weight !== KL_WEIGHT || pplDelta.weight !== PPL_WEIGHT) out.push([['components'], `weights must be ${KL_WEIGHT} (KL) and ${PPL_WEIGHT} (perplexity)`]);
   if (kl.perPrompt.length !== s.n) out.push([['n'], `is ${s.n} but ${kl.perPrompt.length} per-prompt KL values are given`]);
   const mean = kl.perPrompt.reduce((a, b) => a + b, 0) / Math.max(1, kl.perPrompt.length);
-  if (!near(kl.value, mean)) out.push([['components', 'kl', 'value'], `is ${kl.value}, not the mean of perPrompt (${mean})`]);
-  if (!near(kl.term, Math.exp(-kl.value))) out.push([['components', 'kl', 'term'], `is ${kl.term}, not exp(−KL) = ${Math.exp(-kl.value)}`]);
+  if (!withinRounding(kl.value, mean)) out.push([['components', 'kl', 'value'], `is ${kl.value}, not the mean of perPrompt (${mean})`]);
+  if (!withinRounding(kl.term, Math.exp(-kl.value))) out.push([['components', 'kl', 'term'], `is ${kl.term}, not exp(−KL) = ${Math.exp(-kl.value)}`]);
   if (pplDelta.value !== null) {
-    if (!near(pplDelta.value, pplDelta.pplCandidate / pplDelta.pplBaseline - 1)) out.push([['components', 'pplDelta', 'value'], 'is not PPL_candidate / PPL_baseline − 1']);
-    if (!near(pplDelta.term, Math.min(1, pplDelta.pplBaseline / pplDelta.pplCandidate))) out.push([['components', 'pplDelta', 'term'], 'is not min(1, PPL_baseline / PPL_candidate)']);
+    if (!withinRounding(pplDelta.value, pplDelta.pplCandidate / pplDelta.pplBaseline - 1)) out.push([['components', 'pplDelta', 'value'], 'is not PPL_candidate / PPL_baseline − 1']);
+    if (!withinRounding(pplDelta.term, Math.min(1, pplDelta.pplBaseline / pplDelta.pplCandidate))) out.push([['components', 'pplDelta', 'term'], 'is not min(1, PPL_baseline / PPL_candidate)']);
     const composite = 1 - KL_WEIGHT * (1 - kl.term) - PPL_WEIGHT * (1 - pplDelta.term);
-    if (s.composite !== null && !near(s.composite, composite)) out.push([['composite'], `is ${s.composite}, but its components give ${composite}`]);
+    if (s.composite !== null && !withinRounding(s.composite, composite)) out.push([['composite'], `is ${s.composite}, but its components give ${composite}`]);
   } else if (s.composite !== null) out.push([['composite'], 'has a value although the perplexity component is not recorded']);
   return out;
 }

@@ -13,7 +13,7 @@ import { meanFirstTokenKl, TAIL_EPSILON, type FirstTokenPair } from './quality-s
 import { comparePerplexity, type ScoredText } from './quality-score-ppl.js';
 
 /** Weight of exp(−KL) in the composite. */
-import type { ServerAccount } from './result-schema.js';
+import type { ServerAccount } from './server-account-schema.js';
 
 export const KL_WEIGHT = 0.7;
 /** Weight of min(1, PPL_baseline / PPL_candidate) in the composite. */
@@ -101,6 +101,10 @@ export interface QualityScore {
   n: number;
   topLogprobs: number;
   compared?: ScoreComparison;
+  /** The runs the score belongs to (see runIdOf): absent in scores written before they were named; baseline null when measured in the candidate's own run. */
+  runs?: { baseline: string | null; candidate: string };
+  /** Both sides' returned logprobs, which the score recomputes from; absent in scores written before they were kept. */
+  evidence?: Pick<QualityInput, 'firstToken' | 'referenceText'>;
 }
 
 /**

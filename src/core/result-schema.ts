@@ -15,6 +15,8 @@ import { sessionSummarySchema } from './session-summary.js';
 import { structuredSummarySchema } from './structured-summary.js';
 import { toolCallSummarySchema } from './tool-call-summary.js';
 import { seriesPointSchema } from './utilisation.js';
+import { serverAccountSchema } from './server-account-schema.js';
+import { qualityScoreSchema } from './quality-score-schema.js';
 import { gpuLevelSchema, serverMetricsRunSchema, serverTruthSchema } from './telemetry-schema.js';
 
 export const SCHEMA_VERSION = 1;
@@ -322,16 +324,6 @@ export const serverReportSchema = z.object({
 
 const sha256Schema = z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 (64 lowercase hex digits)');
 
-const accountText = z.string().max(120);
-/** What the server said about itself when the run started (goodput run): public-safe fields only. */
-export const serverAccountSchema = z.object({
-  models: z.array(z.object({ id: accountText, ownedBy: accountText.nullable(), maxModelLen: z.number().nullable() }).strict()).max(16),
-  server: accountText.nullable(),
-  version: accountText.nullable(),
-  props: z.object({ modelFile: accountText.nullable(), contextTokens: z.number().nullable(), build: accountText.nullable() }).strict().nullable(),
-  simulator: z.object({ version: accountText.nullable(), dialect: accountText.nullable(), configSha256: sha256Schema }).strict().nullable(),
-}).strict();
-
 /**
  * The raw per-request records a result was computed from (warm-ups included,
  * each with its matrix cell), and sha256 of their canonical JSON: the evidence
@@ -367,6 +359,8 @@ export const sweepResultSchema = z.object({
   tokenizer: tokenizerInfoSchema.optional(),
   serverReport: serverReportSchema.optional(),
   serverAccount: serverAccountSchema.optional(),
+  /** The quality score measured in this same invocation against the baseline's server (goodput run --quality-baseline), with its raw evidence. */
+  quality: qualityScoreSchema.optional(),
   matrix: matrixSchema.optional(),
   businessCost: businessCostSchema.optional(),
 });
@@ -388,4 +382,4 @@ export type MatrixCell = z.infer<typeof matrixCellSchema>;
 export type Matrix = z.infer<typeof matrixSchema>;
 export type TokenizerInfo = z.infer<typeof tokenizerInfoSchema>;
 export type ServerReport = z.infer<typeof serverReportSchema>;
-export type ServerAccount = z.infer<typeof serverAccountSchema>;
+export { serverAccountSchema, type ServerAccount } from './server-account-schema.js';

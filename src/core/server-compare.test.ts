@@ -40,6 +40,19 @@ describe('client vs server', () => {
     expect(queued).toBe(false);
   });
 
+  it('widens the inter-token allowance by our loop delay over a request\'s gaps: a stalled first read shrinks the mean', () => {
+    // Written at 50, 60, 70, 80, 90 ms; our loop stalled 20 ms, so the first three were read together at 70.
+    const stalled = [rec({ chunksMs: [70, 70, 70, 80, 90] }), rec({ chunksMs: [70, 70, 70, 80, 90] })];
+    const figures = { ...server, ttftMeanMs: null, itlMeanMs: 10, generatedTokens: 10 };
+    const itl = (late: number | null) => compareWithServer(stalled, figures, 0.3, late).comparison.find((r) => r.metric === 'itl-mean-ms');
+    expect(itl(null)).toMatchObject({ client: 5, server: 10, diff: -5, allowedMin: -0.5, agrees: false });
+    const widened = itl(20);
+    expect(widened).toMatchObject({ client: 5, agrees: true });
+    expect(widened?.allowedMin).toBeCloseTo(-5.5, 9); // 5 % of 10 ms, + 20 ms over 4 gaps a request
+    expect(widened?.basis).toBe('±max(5%, 0.5 ms) + our event-loop delay 20.00 ms (p99) over 4.0 gaps a request, per chunk');
+    expect(itl(12)?.agrees).toBe(false); // 0.5 + 3 ms does not cover a 5 ms shift
+  });
+
   it('disagrees when our TTFT exceeds the server\'s by more than the round trip explains, and says by how much', () => {
     const { comparison } = compareWithServer(records, { ...server, ttftMeanMs: 20 }, 0.3);
     const ttft = comparison.find((r) => r.metric === 'ttft-mean-ms');

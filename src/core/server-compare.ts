@@ -36,12 +36,28 @@ function row(metric: ComparisonRow['metric'], client: number, server: number, mi
   return { metric, client, server, diff, diffPct: server === 0 ? null : (diff / server) * 100, allowedMin: min, allowedMax: max, agrees: diff >= min && diff <= max, basis };
 }
 
-/** The client's inter-token mean measured the way the server's observation is defined. */
-function clientItl(ok: readonly RequestRecord[], per: ServerFigures['itlPer']): number | null {
-  if (per === 'request') return mean(ok.map(tpotMs).filter((v): v is number => v !== null));
+/**
+ * The client's inter-token mean measured the way the server's observation is defined,
+ * and how far a late read can move it: within one request the gaps sum to last read −
+ * first read, so only a late first or last read shifts the mean, by the lateness over
+ * the request's gap count. `perLateMs` is that shift per ms of lateness, over the level.
+ */
+function clientItl(ok: readonly RequestRecord[], per: ServerFigures['itlPer']): { itl: number; perLateMs: number } | null {
+  if (per === 'request') {
+    const tpots = ok.map(tpotMs).filter((v): v is number => v !== null);
+    const inverse = ok.filter((r) => tpotMs(r) !== null).map((r) => 1 / Math.max(1, r.outputTokens - 1));
+    const itl = mean(tpots);
+    return itl === null ? null : { itl, perLateMs: mean(inverse) ?? 0 };
+  }
   const gaps: number[] = [];
-  for (const r of ok) (per === 'token' ? itlPerTokenMs : chunkGapsMs)(r, gaps);
-  return mean(gaps);
+  let requests = 0;
+  for (const r of ok) {
+    const before = gaps.length;
+    (per === 'token' ? itlPerTokenMs : chunkGapsMs)(r, gaps);
+    if (gaps.length > before) requests++;
+  }
+  const itl = mean(gaps);
+  return itl === null ? null : { itl, perLateMs: requests / gaps.length };
 }
 
 /** The fastest measured response's headers after its send, ms: no round trip to that server was longer. */
@@ -68,7 +84,8 @@ export function boundedRttMs(probeMs: number | null, records: readonly RequestRe
 /**
  * The rows and the verdicts for one level. `records` may include warm-ups; they are left out.
  * `clientLateMs` is our own event-loop delay during the level (p99): a first token read that
- * late is our scheduling, not the server's, so it widens the TTFT allowance by that much; so
+ * late is our scheduling, not the server's, so it widens the TTFT allowance by that much, and
+ * the inter-token one by that much over a request's gaps (a late first or last read); so
  * does the server's own write lateness (p99), where it reports it: a server whose loop runs
  * that late also reads a request that late, and its TTFT clock starts only then.
  */
@@ -89,10 +106,12 @@ export function compareWithServer(records: readonly RequestRecord[], s: ServerFi
       : `one ${fmt(rtt, 2)} ms round trip${ours} + max(${T.relative * 100}%, ${T.ttftFloorMs} ms)`;
     rows.push(row('ttft-mean-ms', ttft, s.ttftMeanMs, -slack, rtt + late + slack, basis));
   }
-  const itl = clientItl(ok, s.itlPer);
-  if (itl !== null && s.itlMeanMs !== null) {
-    const slack = Math.max(T.relative * s.itlMeanMs, T.itlFloorMs);
-    rows.push(row('itl-mean-ms', itl, s.itlMeanMs, -slack, slack, `±max(${T.relative * 100}%, ${T.itlFloorMs} ms), per ${s.itlPer ?? 'chunk'}`));
+  const ours = clientItl(ok, s.itlPer);
+  if (ours !== null && s.itlMeanMs !== null) {
+    const late = (clientLateMs ?? 0) * ours.perLateMs;
+    const slack = Math.max(T.relative * s.itlMeanMs, T.itlFloorMs) + late;
+    const why = clientLateMs === null ? '' : ` + our event-loop delay ${fmt(clientLateMs, 2)} ms (p99) over ${fmt(1 / ours.perLateMs)} gaps a request`;
+    rows.push(row('itl-mean-ms', ours.itl, s.itlMeanMs, -slack, slack, `±max(${T.relative * 100}%, ${T.itlFloorMs} ms)${why}, per ${s.itlPer ?? 'chunk'}`));
   }
   if (s.generatedTokens !== null && measured.length > 0) {
     const tokens = measured.reduce((a, r) => a + r.outputTokens, 0);

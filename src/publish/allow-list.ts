@@ -98,3 +98,18 @@ export function allowListRefusals(field: string, text: string, kind: TextKind, e
   const p = allowListProblem(exempt.reduce((t, w) => (w === '' ? t : t.split(w).join(' ')), text), kind);
   return p === null ? [] : [refusal('allow-list', field, p)];
 }
+
+/**
+ * A changelog title carried over from an older site, whose receipt is no
+ * longer published, so the names it quotes are not known: prose, or the
+ * default title's shape (model on hardware: method) with each part checked
+ * by its own kind.
+ */
+export function carriedTitleRefusals(field: string, title: string): Refusal[] {
+  const prose = allowListProblem(title, 'prose');
+  if (prose === null) return [];
+  const parts = /^(\S+) on ([^:]+): (.+)$/.exec(title);
+  const asDefault = parts === null ? 'is not the default title (model on hardware: method)'
+    : allowListProblem(parts[1] as string, 'name') ?? allowListProblem(parts[2] as string, 'hardware') ?? allowListProblem(parts[3] as string, 'prose');
+  return asDefault === null ? [] : [refusal('allow-list', field, prose)];
+}

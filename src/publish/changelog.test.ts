@@ -42,6 +42,24 @@ describe('the changelog is a history', () => {
     expect(index).toContain(`<a href="${b.id}.html">${b.title}</a>`);
   });
 
+  it('checks a carried title by the allow-list: the default title passes, a claim planted in a withdrawn entry is refused', async () => {
+    const [a, b] = receipts();
+    const dir = join(mkdtempSync(join(tmpdir(), 'goodput-changelog-title-')), 'site');
+    expect((await publishSite({ receipts: [a], prices: prices('2026-06-01'), outDir: dir, generator: '0.1.0', today: '2026-06-05' })).ok).toBe(true);
+    // a is withdrawn: its default title (model on a GPU label with a memory size) is carried forward.
+    expect(a.title).toMatch(/ on .*\d.*: /);
+    expect((await publishSite({ receipts: [b], prices: prices('2026-06-01'), outDir: dir, generator: '0.1.0', today: '2026-06-06' })).ok).toBe(true);
+    const dataset = readFileSync(join(dir, 'dataset.json'), 'utf8');
+    for (const [i, forged] of ['Three times faster than before', `demo-model on Test GPU 24GB: ${'3'}x faster`, 'demo-model on Test GPU: halved latency'].entries()) {
+      writeFileSync(join(dir, 'dataset.json'), dataset.replace(JSON.stringify(a.title), JSON.stringify(forged)));
+      const planted = readFileSync(join(dir, 'dataset.json'), 'utf8');
+      const out = await publishSite({ receipts: [b], prices: prices('2026-06-01'), outDir: dir, generator: '0.1.0', today: '2026-06-07' });
+      expect(out.ok, `case ${i}`).toBe(false);
+      expect(out.ok === false && out.problems.find((p) => p.includes(`(${a.id}).title: `) && p.endsWith('[rule: allow-list]')), out.ok === false ? out.problems.join('\n') : '').toBeDefined();
+      expect(readFileSync(join(dir, 'dataset.json'), 'utf8')).toBe(planted);
+    }
+  });
+
   it('refuses, writing nothing, when the site\'s dataset.json holds no readable changelog', async () => {
     const [a] = receipts();
     const dir = mkdtempSync(join(tmpdir(), 'goodput-changelog-bad-'));

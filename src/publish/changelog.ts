@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { carriedTitleRefusals } from './allow-list.js';
 import { dayRefusal } from './receipt-dates.js';
 import { type Refusal, refusal } from './refusal.js';
 
@@ -81,6 +82,8 @@ export function changelogRefusals(previous: readonly ChangelogEntry[], current: 
     if (e.withdrawnOn !== null && e.withdrawnOn < e.addedOn) bad(`was withdrawn on ${e.withdrawnOn}, before it was added (${e.addedOn})`);
     if (e.withdrawnOn === null && !shipped(e.receipt)) bad(`is listed as published, but the site holds no receipts/${e.receipt}.json; the history names a receipt that never existed there`);
     const r = now.get(e.receipt);
+    // A title whose receipt is published again is that receipt's (checked with it); any other reaches the page as carried.
+    if (r === undefined) out.push(...carriedTitleRefusals(`${field}.title`, e.title));
     if (r !== undefined && (r.title !== e.title || r.measuredAt !== e.measuredAt)) {
       bad(`states ${JSON.stringify(e.title)} measured ${e.measuredAt}, but the receipt recomputes to ${JSON.stringify(r.title)} measured ${r.measuredAt}`);
     }

@@ -16,6 +16,19 @@ export const EVIDENCE_DIR = 'evidence';
 
 export const evidencePath = (sha256: string): string => `${EVIDENCE_DIR}/${sha256}.json.gz`;
 
+/** Where a run's signature (goodput run --sign) travels beside the evidence file it signs. */
+export const signaturePath = (sha256: string): string => `${EVIDENCE_DIR}/${sha256}.dsse.json`;
+
+/** A run signature's envelope is small: anything larger is not one. */
+const SIGNATURE_BYTES = 64 * 1024;
+
+/** The signature shipped beside evidence `sha256`, absent (null), or too large to be one. */
+export async function loadEvidenceSignature(source: EvidenceSource, sha256: string): Promise<{ ok: true; bytes: Buffer } | { ok: false; problem: string } | null> {
+  const found = await evidenceBytes(source, signaturePath(sha256), SIGNATURE_BYTES);
+  if (found === null) return null;
+  return 'size' in found ? { ok: false, problem: `is ${found.size} bytes, more than a signature envelope (${SIGNATURE_BYTES})` } : { ok: true, bytes: found.gz };
+}
+
 export interface PackedEvidence { sha256: string; path: string; gz: Buffer }
 
 /** The value's JSON bytes, their SHA-256 and the compressed file. */
@@ -30,11 +43,11 @@ export type LoadedEvidence = { ok: true; value: unknown; gz: Buffer } | { ok: fa
 /** Where evidence files are: the folder beside a receipt, or files not yet written (by path). */
 export type EvidenceSource = string | ReadonlyMap<string, Buffer>;
 
-async function evidenceBytes(source: EvidenceSource, path: string): Promise<{ gz: Buffer } | { size: number } | null> {
-  const max = LIMITS.inputFileBytes.max;
+async function evidenceBytes(source: EvidenceSource, path: string, max: number = LIMITS.inputFileBytes.max): Promise<{ gz: Buffer } | { size: number } | null> {
   if (typeof source !== 'string') {
     const gz = source.get(path);
-    return gz === undefined ? null : { gz };
+    if (gz === undefined) return null;
+    return gz.length > max ? { size: gz.length } : { gz };
   }
   const file = join(source, path);
   const size = await stat(file).then((s) => s.size, () => null);
@@ -81,11 +94,13 @@ export function publicResult(result: SweepResult): SweepResult {
   const server = obj(c?.server);
   const model = obj(c?.model);
   const workload = obj(c?.workload);
+  const quality = obj(c?.quality);
   const contract = c === null ? result.contract : {
     ...c,
     ...(server === null ? {} : { server: { url: WITHHELD_URL, ...('endpoint' in server ? { endpoint: server.endpoint } : {}) } }),
     ...(model === null ? {} : { model: { ...model, ...('tokenizer' in model ? { tokenizer: noPath(model.tokenizer) } : {}) } }),
     ...(workload === null ? {} : { workload: { ...workload, prompts: noPath(workload.prompts) } }),
+    ...(quality === null || !('baselineUrl' in quality) ? {} : { quality: { ...quality, baselineUrl: WITHHELD_URL } }),
   };
   const hide = <T extends SweepResult['run']>(run: T): T => ({
     ...run, url: WITHHELD_URL, command: 'withheld',

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { QualityScore, SweepResult } from '../core/index.js';
-import { qualityFixture } from '../test-support/quality-fixture.js';
+import { measuredQualityFixture } from '../test-support/quality-fixture.js';
 import { evidencePair } from '../test-support/evidence-fixture.js';
 import { packReceipt } from '../test-support/receipt-dir.js';
 import { NO_PRICES } from './prices.js';
@@ -69,7 +69,7 @@ describe('identity', () => {
 
   /** A score of these servers as goodput quality records it, its sides' accounts given. */
   const scored = (b: NonNullable<SweepResult['serverAccount']> | undefined, c: NonNullable<SweepResult['serverAccount']> | undefined): QualityScore => {
-    const q = qualityFixture();
+    const q = measuredQualityFixture(relabelled('4'.repeat(64), '5'.repeat(64)));
     const compared = q.compared as NonNullable<QualityScore['compared']>;
     const side = (s: typeof compared.baseline, a: typeof b) => ({ ...s, model: 'Llama-3.1-8B-Instruct', engineVersion: '0.6.3.post1', ...(a === undefined ? {} : { account: a }) });
     return { ...q, compared: { ...compared, baseline: side(compared.baseline, b), candidate: side(compared.candidate, c) } };

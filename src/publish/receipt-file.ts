@@ -8,14 +8,15 @@
  */
 import { z } from 'zod';
 import { combineRepeats } from '../contract/index.js';
-import { type QualityScore, qualityScoreSchema, sweepResultSchema, type SweepResult } from '../core/index.js';
+import { canonicalJson, type QualityScore, qualityScoreSchema, sweepResultSchema, type SweepResult } from '../core/index.js';
 import { buildReceipt } from './build-receipt.js';
 import { type CheckedSide, checkEvidence } from './evidence-check.js';
-import { type EvidenceSource, evidencePath, loadEvidence } from './evidence-files.js';
+import { type EvidenceSource, evidencePath, loadEvidence, loadEvidenceSignature, signaturePath } from './evidence-files.js';
+import { checkSignedEvidence } from './site-signing.js';
 import type { ConfigurationKey } from './fact.js';
 import { TEXT_LIMITS, textRefusals } from './free-text.js';
 import { allowListRefusals } from './allow-list.js';
-import { qualityRefusals } from './quality-belongs.js';
+import { qualityRefusals, recomputedQuality } from './quality-belongs.js';
 import { type Receipt, RECEIPT_VERSION } from './receipt-schema.js';
 import { type Refusal, refusal } from './refusal.js';
 import { modelProblem } from './run-pair.js';
@@ -70,7 +71,21 @@ async function loadParsed<T>(dir: EvidenceSource, ref: string, field: string, sc
   return result.data;
 }
 
+/**
+ * A run signed where it was measured (goodput run --sign) ships its signature
+ * beside its evidence: it must verify with the key it names and sign exactly
+ * that evidence, or the receipt is refused. Unsigned runs are accepted.
+ */
+async function runSignature(dir: EvidenceSource, key: ConfigurationKey, ref: string, out: Refusal[], files: Map<string, Buffer>): Promise<void> {
+  const loaded = await loadEvidenceSignature(dir, ref);
+  if (loaded === null) return;
+  const checked = loaded.ok ? checkSignedEvidence(loaded.bytes.toString('utf8'), ref) : loaded;
+  if (!checked.ok) out.push(refusal('signature', `evidence.${key}: ${signaturePath(ref)}`, checked.problem));
+  else if (loaded.ok) files.set(signaturePath(ref), loaded.bytes);
+}
+
 async function side(dir: EvidenceSource, key: ConfigurationKey, ref: string, out: Refusal[], files: Map<string, Buffer>, allow: boolean): Promise<CheckedSide | null> {
+  await runSignature(dir, key, ref, out, files);
   const result = await loadParsed(dir, ref, `evidence.${key}`, sweepResultSchema as z.ZodType<SweepResult>, out, files);
   return result === null ? null : checkEvidence(key, result, out, allow);
 }
@@ -93,7 +108,7 @@ export async function recomputeReceipt(text: string, dir: EvidenceSource, today:
   const allow = file.allowServerDisagreement === true;
   const baseline = await side(dir, 'baseline', file.evidence.baseline, out, files, allow);
   const optimized = await side(dir, 'optimized', file.evidence.optimized, out, files, allow);
-  const score = file.evidence.quality === null ? null : await loadParsed(dir, file.evidence.quality, 'evidence.quality', qualityScoreSchema as z.ZodType<QualityScore>, out, files);
+  const standalone = file.evidence.quality === null ? null : await loadParsed(dir, file.evidence.quality, 'evidence.quality', qualityScoreSchema as z.ZodType<QualityScore>, out, files);
   const named = [baseline, optimized].flatMap((x) => (x === null ? [] : [x.contract.model.name, x.contract.hardware.label]));
   out.push(...textRefusals('title', file.title, TEXT_LIMITS.title, named));
   out.push(...allowListRefusals('title', file.title, 'prose', named));
@@ -102,9 +117,14 @@ export async function recomputeReceipt(text: string, dir: EvidenceSource, today:
   const model = modelProblem(baseline.contract, optimized.contract);
   if (model !== null) return { ok: false, refusals: [refusal('one-model', 'evidence', model)] };
   const results = { baseline: combineRepeats(baseline.runs), optimized: combineRepeats(optimized.runs) };
-  if (score !== null) {
-    out.push(...qualityRefusals(score, results));
-    const when = score.compared?.measuredAt.slice(0, 10);
+  const chosen = chooseScore(standalone, optimized, out);
+  let score: QualityScore | null = null;
+  if (chosen !== null) {
+    const again = recomputedQuality(chosen.score);
+    if (again.ok) score = again.score;
+    else out.push(...again.refusals);
+    out.push(...qualityRefusals(chosen.score, results, chosen.inRun));
+    const when = chosen.score.compared?.measuredAt.slice(0, 10);
     const late = when === undefined ? null : dayRefusal('evidence.quality: compared.measuredAt', when, today);
     if (late !== null) out.push(late);
   }
@@ -120,6 +140,24 @@ export async function recomputeReceipt(text: string, dir: EvidenceSource, today:
   const { receiptVersion: _rv, ...recomputed } = receipt;
   for (const d of differences(stated, recomputed, '', true)) out.push(refusal('stated-equals-recomputed', d.path, differenceText(d)));
   return out.length > 0 ? { ok: false, refusals: out } : { ok: true, receipt, files };
+}
+
+/**
+ * The score a receipt states: the one measured in the optimized run (goodput
+ * run --quality-baseline), else the standalone file. A contract that declares
+ * the score measured in the run must carry it, and a standalone file beside an
+ * in-run score must be that same score.
+ */
+function chooseScore(standalone: QualityScore | null, optimized: CheckedSide, out: Refusal[]): { score: QualityScore; inRun: boolean } | null {
+  const inRun = optimized.runs[0]?.quality;
+  if (optimized.contract.quality.baselineUrl !== undefined && inRun === undefined) {
+    out.push(refusal('quality-declared', 'evidence.optimized: quality', 'is absent, but the hashed contract declares the quality score measured in the run (quality.baselineUrl); a run that declares it ships it'));
+  }
+  if (inRun === undefined) return standalone === null ? null : { score: standalone, inRun: false };
+  if (standalone !== null && canonicalJson(standalone) !== canonicalJson(inRun)) {
+    out.push(refusal('quality-belongs', 'evidence.quality', 'is another score than the one measured in the optimized run; a receipt states the score its run measured'));
+  }
+  return { score: inRun, inRun: true };
 }
 
 /** Words the evidence contributes to every page (model, hardware, engines) carry no internal identifier either. */

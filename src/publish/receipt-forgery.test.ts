@@ -9,7 +9,7 @@ import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { QualityScore, SweepResult } from '../core/index.js';
 import { evidencePair, evidenceResult } from '../test-support/evidence-fixture.js';
-import { qualityFixture } from '../test-support/quality-fixture.js';
+import { measuredQualityFixture } from '../test-support/quality-fixture.js';
 import { goodReceipt, packReceipt, type ReceiptDir } from '../test-support/receipt-dir.js';
 import { RECEIPT_EDITS } from '../test-support/receipt-edits.js';
 import { publishSite } from './publish-site.js';
@@ -18,6 +18,8 @@ import { recomputeReceipt } from './receipt-file.js';
 import type { Rule } from './refusal.js';
 
 const TODAY = '2026-07-01';
+/** The score goodput writes for evidencePair: per-prompt evidence, both runs named. */
+const mq = () => measuredQualityFixture(evidencePair());
 const root = mkdtempSync(join(tmpdir(), 'goodput-forgery-'));
 let good: ReceiptDir;
 beforeAll(() => { good = goodReceipt(join(root, 'good.json')); });
@@ -59,7 +61,7 @@ describe('a hand-edited receipt is refused, naming the field and the rule', () =
 function withEvidence(name: string, over: Partial<{ baseline: SweepResult; optimized: SweepResult; quality: QualityScore | null }>): ReceiptDir {
   const dir = join(root, name);
   mkdirSync(dir, { recursive: true });
-  return packReceipt(join(dir, 'r.json'), { ...evidencePair(), quality: qualityFixture(), ...over });
+  return packReceipt(join(dir, 'r.json'), { ...evidencePair(), quality: mq(), ...over });
 }
 const withoutRecomputing = (d: ReceiptDir) => refusalsOf(d.text, join(d.file, '..'));
 
@@ -84,16 +86,16 @@ describe('edited evidence is refused, naming the number and the rule', () => {
       'the GPUs differ', 'same-gpu'],
     ['a run measured in the future', () => withEvidence('future', { optimized: evidenceResult({ quantization: 'fp8', startedAt: '2026-09-01T00:00:00.000Z', levels: [{ c: 1, ttftMs: 30, tpotMs: 5 }, { c: 2, ttftMs: 32, tpotMs: 5.5 }, { c: 4, ttftMs: 40, tpotMs: 7 }], fingerprint: 'b'.repeat(64) }) }),
       'configurations.optimized.measuredAt: 2026-09-01 is after the publishing day 2026-07-01', 'date'],
-    ['a quality score from other servers', () => withEvidence('qfp', { quality: { ...qualityFixture(), compared: { ...(qualityFixture().compared as NonNullable<QualityScore['compared']>), baseline: { model: 'demo-model', fingerprint: 'c'.repeat(64), engine: 'vllm', engineVersion: '0.9.1' } } } }),
+    ['a quality score from other servers', () => withEvidence('qfp', { quality: { ...mq(), compared: { ...(mq().compared as NonNullable<QualityScore['compared']>), baseline: { model: 'demo-model', fingerprint: 'c'.repeat(64), engine: 'vllm', engineVersion: '0.9.1' } } } }),
       'evidence.quality: compared.baseline.fingerprint: is "cccc', 'quality-belongs'],
-    ['a quality score of another model', () => withEvidence('qmodel', { quality: { ...qualityFixture(), compared: { ...(qualityFixture().compared as NonNullable<QualityScore['compared']>), candidate: { model: 'other-model', fingerprint: 'b'.repeat(64), engine: 'vllm', engineVersion: '0.9.1' } } } }),
+    ['a quality score of another model', () => withEvidence('qmodel', { quality: { ...mq(), compared: { ...(mq().compared as NonNullable<QualityScore['compared']>), candidate: { model: 'other-model', fingerprint: 'b'.repeat(64), engine: 'vllm', engineVersion: '0.9.1' } } } }),
       'evidence.quality: compared.candidate.model: is "other-model", but the optimized run recorded "demo-model"', 'quality-belongs'],
-    ['a quality score of another engine version', () => withEvidence('qengine', { quality: { ...qualityFixture(), compared: { ...(qualityFixture().compared as NonNullable<QualityScore['compared']>), candidate: { model: 'demo-model', fingerprint: 'b'.repeat(64), engine: 'vllm', engineVersion: '0.10.0' } } } }),
+    ['a quality score of another engine version', () => withEvidence('qengine', { quality: { ...mq(), compared: { ...(mq().compared as NonNullable<QualityScore['compared']>), candidate: { model: 'demo-model', fingerprint: 'b'.repeat(64), engine: 'vllm', engineVersion: '0.10.0' } } } }),
       'evidence.quality: compared.candidate.engineVersion', 'quality-belongs'],
-    ['a quality score that says nothing of what it compared', () => withEvidence('qnone', { quality: { ...qualityFixture(), compared: undefined } }), 'evidence.quality: compared: is absent', 'quality-belongs'],
-    ['a quality score measured in the future', () => withEvidence('qfuture', { quality: { ...qualityFixture(), compared: { ...(qualityFixture().compared as NonNullable<QualityScore['compared']>), measuredAt: '2026-12-01T00:00:00.000Z' } } }),
+    ['a quality score that says nothing of what it compared', () => withEvidence('qnone', { quality: { ...mq(), compared: undefined } }), 'evidence.quality: compared: is absent', 'quality-belongs'],
+    ['a quality score measured in the future', () => withEvidence('qfuture', { quality: { ...mq(), compared: { ...(mq().compared as NonNullable<QualityScore['compared']>), measuredAt: '2026-12-01T00:00:00.000Z' } } }),
       'evidence.quality: compared.measuredAt: 2026-12-01 is after the publishing day', 'date'],
-    ['a quality score whose composite does not follow from its parts', () => withEvidence('qcomposite', { quality: { ...qualityFixture(), composite: 0.99 } }), 'evidence.quality: ', 'schema'],
+    ['a quality score whose composite does not follow from its parts', () => withEvidence('qcomposite', { quality: { ...mq(), composite: 0.99 } }), 'evidence.quality: ', 'schema'],
   ];
   for (const [what, make, names, rule] of cases) {
     it(what, async () => {
@@ -118,7 +120,7 @@ describe('edited evidence is refused, naming the number and the rule', () => {
 
   it('evidence with a key stated twice, under its own correct hash', async () => {
     const d = withEvidence('dupkey', {});
-    const plain = JSON.stringify(qualityFixture()).replace('"n":2', '"n":2,"n":2');
+    const plain = JSON.stringify(mq()).replace('"n":2', '"n":2,"n":2');
     const forged = packReceipt(join(root, 'dupkey', 'r2.json'), { ...evidencePair(), quality: null });
     const doc = JSON.parse(forged.text) as Doc;
     const { createHash } = await import('node:crypto');

@@ -1,12 +1,15 @@
 /**
  * End to end with repeats, as a user does it, over loopback only: two
  * simulators (the optimized one decodes four times as fast) → `goodput run
- * --repeats 3` of one contract against each → `goodput quality` → `goodput
- * receipt create` → `goodput keys create` → signed `goodput publish` → `goodput verify --key`. The page states each
+ * --repeats 3` of one contract against each, the optimized one measuring the
+ * quality score in the same run (`--quality-baseline`) → `goodput receipt
+ * create` → `goodput keys create` → signed `goodput publish` → `goodput verify
+ * --key`, then the same site with another key, a symlink added and one file
+ * edited, each refused. The page states each
  * change with the range over the runs and calls it better only where the
  * ranges separate. Every process and wait is bounded.
  */
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, unlinkSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +23,7 @@ const contractFile = (name: string, url: string, quantization: string) => writeR
 
 const sims = useSimulatorPair(16, 4, 0.1);
 
-describe('runs with repeats → quality → receipt → publish → verify', () => {
+describe('runs with repeats and the quality in the same run → receipt → publish → verify', () => {
   it('publishes each change with its interval over the runs, better only where the interval excludes zero', async () => {
     const b = join(dir, 'baseline.json');
     const o = join(dir, 'optimized.json');
@@ -28,11 +31,16 @@ describe('runs with repeats → quality → receipt → publish → verify', () 
     expectOk(await runGoodput(['keys', 'create', '--dir', keys]), 'keys');
     expectOk(await runGoodput(['run', contractFile('baseline', sims.baseline().url, 'none'), '--repeats', '3', '--json', b, '--key', join(keys, 'publisher.key')], {}, 120_000), 'baseline runs');
     expect((await runGoodput(['keys', 'verify-result', b, '--key', join(keys, 'publisher.pub')])).stdout).toMatch(/signed by ed25519:[0-9a-f]{32}, the key you trust/);
-    expectOk(await runGoodput(['run', contractFile('optimized', sims.optimized().url, 'fp8'), '--repeats', '3', '--json', o], {}, 120_000), 'optimized runs');
-    const q = join(dir, 'quality.json');
-    expectOk(await runGoodput(['quality', '--baseline', sims.baseline().url, '--candidate', sims.optimized().url, '--json', q], {}, 90_000), 'quality');
+    expectOk(await runGoodput(['run', contractFile('optimized', sims.optimized().url, 'fp8'), '--repeats', '3', '--quality-baseline', sims.baseline().url, '--json', o], {}, 150_000), 'optimized runs with quality');
+    // The score is in the result, from per-prompt evidence, named by the repeat set it was measured in.
+    const measured = JSON.parse(readFileSync(o, 'utf8')) as { run: { repeat: { set: string } }; contract: { quality: { baselineUrl?: string } };
+      quality?: { n: number; runs: { baseline: string | null; candidate: string }; evidence: { firstToken: unknown[] }; compared: { baseline: { account?: unknown } } } };
+    expect(measured.contract.quality.baselineUrl).toBe(sims.baseline().url);
+    expect(measured.quality?.runs).toEqual({ baseline: null, candidate: `set:${measured.run.repeat.set}` });
+    expect(measured.quality?.evidence.firstToken).toHaveLength(measured.quality?.n ?? -1);
+    expect(measured.quality?.compared.baseline.account).toBeDefined();
     const r = join(dir, 'receipts', 'r.json');
-    expectOk(await runGoodput(['receipt', 'create', '--baseline', b, '--optimized', o, '--quality', q, '--method', 'FP8 quantization, faster decode', '--out', r,
+    expectOk(await runGoodput(['receipt', 'create', '--baseline', b, '--optimized', o, '--method', 'FP8 quantization, faster decode', '--out', r,
       // Two loopback simulators on a loaded test machine can read inter-token gaps a little off the server's own; allowed, each is a limitation.
       '--allow-server-disagreement']), 'receipt');
     const site = join(dir, 'site');
@@ -40,6 +48,11 @@ describe('runs with repeats → quality → receipt → publish → verify', () 
     const verified = await runGoodput(['verify', site, '--key', join(keys, 'publisher.pub')]);
     expectOk(verified, 'verify');
     expect(verified.stdout).toMatch(/signed by ed25519:[0-9a-f]{32}, the key you trust/);
+    const stated = JSON.parse(readFileSync(r, 'utf8')) as { evidence: { quality: string | null }; facts: Array<{ id: string; value: unknown; provenance: string }> };
+    expect(stated.evidence.quality).toBeNull();
+    expect(stated.facts.find((f) => f.id === 'optimized.qualityKl')).toMatchObject({ provenance: 'measured', value: expect.any(Number) });
+    // The baseline was signed where it was measured: its signature ships beside its evidence, and verified.
+    expect(readdirSync(join(site, 'evidence')).filter((n) => n.endsWith('.dsse.json'))).toHaveLength(1);
     // Two simulators: the server's own account says so on the receipt, whatever the labels.
     expect(readFileSync(join(site, 'index.html'), 'utf8')).toContain('<strong class="simulated">simulated</strong>');
 
@@ -69,5 +82,22 @@ describe('runs with repeats → quality → receipt → publish → verify', () 
       const text = (f.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('latin1');
       expect(local.exec(text)?.[0], f).toBeUndefined();
     }
+
+    // The same site against another key, with a symlink added, and with one file edited: each refused, naming it.
+    const other = join(dir, 'other-keys');
+    expectOk(await runGoodput(['keys', 'create', '--dir', other]), 'other keys');
+    const wrongKey = await runGoodput(['verify', site, '--key', join(other, 'publisher.pub')]);
+    expect(wrongKey.code).toBe(2);
+    expect(wrongKey.stderr).toMatch(/signature/);
+    const link = join(site, 'extra.html');
+    symlinkSync(join(site, 'index.html'), link);
+    const linked = await runGoodput(['verify', site, '--key', join(keys, 'publisher.pub')]);
+    expect(linked.code).toBe(2);
+    expect(linked.stderr).toContain('extra.html');
+    unlinkSync(link);
+    appendFileSync(join(site, 'index.html'), ' ');
+    const edited = await runGoodput(['verify', site, '--key', join(keys, 'publisher.pub')]);
+    expect(edited.code).toBe(2);
+    expect(edited.stderr).toContain('index.html');
   });
 });

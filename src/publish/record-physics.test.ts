@@ -9,7 +9,7 @@ import type { StoredRecord } from '../contract/index.js';
 import type { SweepResult } from '../core/index.js';
 import { evidencePair } from '../test-support/evidence-fixture.js';
 import { type Forgery, forge } from '../test-support/forger.js';
-import { qualityFixture } from '../test-support/quality-fixture.js';
+import { measuredQualityFixture } from '../test-support/quality-fixture.js';
 import { packReceipt } from '../test-support/receipt-dir.js';
 import { recomputeReceipt } from './receipt-file.js';
 import type { Rule } from './refusal.js';
@@ -21,7 +21,7 @@ let n = 0;
 async function refusalsWith(optimized: SweepResult): Promise<string[]> {
   const dir = join(root, `case-${n++}`);
   mkdirSync(dir, { recursive: true });
-  const d = packReceipt(join(dir, 'r.json'), { ...pair, optimized, quality: qualityFixture() });
+  const d = packReceipt(join(dir, 'r.json'), { ...pair, optimized, quality: measuredQualityFixture({ ...pair, optimized }) });
   const r = await recomputeReceipt(d.text, dir, '2026-07-01');
   return r.ok ? [] : r.refusals.map((x) => x.message);
 }

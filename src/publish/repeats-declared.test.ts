@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { combineRepeats, contractHash, contractSchema, runsOf } from '../contract/index.js';
 import type { SweepResult } from '../core/index.js';
 import { evidencePair, evidenceResult } from '../test-support/evidence-fixture.js';
-import { qualityFixture } from '../test-support/quality-fixture.js';
+import { measuredQualityFixture } from '../test-support/quality-fixture.js';
 import { packReceipt } from '../test-support/receipt-dir.js';
 import { recomputeReceipt } from './receipt-file.js';
 
@@ -19,7 +19,7 @@ const five = () => evidenceResult({ quantization: 'fp8', levels, startedAt: '202
 async function refusals(optimized: SweepResult): Promise<string[]> {
   const dir = join(root, `case-${n++}`);
   mkdirSync(dir, { recursive: true });
-  const d = packReceipt(join(dir, 'r.json'), { ...evidencePair(), optimized, quality: qualityFixture() });
+  const d = packReceipt(join(dir, 'r.json'), { ...evidencePair(), optimized, quality: measuredQualityFixture({ ...evidencePair(), optimized }) });
   const r = await recomputeReceipt(d.text, dir, '2026-07-01');
   return r.ok ? [] : r.refusals.map((x) => x.message);
 }

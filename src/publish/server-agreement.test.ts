@@ -10,7 +10,7 @@ import type { StoredRecord } from '../contract/index.js';
 import { type ServerTruth, type SweepResult, compareWithServer, ttftMs } from '../core/index.js';
 import { evidencePair } from '../test-support/evidence-fixture.js';
 import { forge } from '../test-support/forger.js';
-import { qualityFixture } from '../test-support/quality-fixture.js';
+import { measuredQualityFixture } from '../test-support/quality-fixture.js';
 import { packReceipt } from '../test-support/receipt-dir.js';
 import { receiptFile } from './receipt-file.js';
 import { recomputeReceipt } from './receipt-file.js';
@@ -39,7 +39,8 @@ function withTruth(r: SweepResult): SweepResult {
 async function refusals(optimized: SweepResult, allow = false): Promise<{ messages: string[]; limitations: string[] }> {
   const dir = join(root, `case-${n++}`);
   mkdirSync(dir, { recursive: true });
-  const d = packReceipt(join(dir, 'r.json'), { baseline: withTruth(evidencePair().baseline), optimized, quality: qualityFixture() });
+  const baseline = withTruth(evidencePair().baseline);
+  const d = packReceipt(join(dir, 'r.json'), { baseline, optimized, quality: measuredQualityFixture({ baseline, optimized }) });
   let text = d.text;
   if (allow) {
     const doc = JSON.parse(text) as Parameters<typeof receiptFile>[0] & { evidence: Parameters<typeof receiptFile>[1] };

@@ -122,14 +122,21 @@ const resultStatementSchema = z.object({
   version: z.literal('goodput-result-signature/1'),
   size: z.number().int().nonnegative(),
   sha256: sha,
+  /** SHA-256 of the result's published copy (the evidence file a receipt names): absent in envelopes written before it was signed too. */
+  evidenceSha256: sha.optional(),
   signer: z.object({ keyid: z.string().regex(/^ed25519:[0-9a-f]{32}$/), publicKey: z.string().max(KEY_FILE_BYTES) }).strict(),
 }).strict();
 
-/** A DSSE envelope that signs a result file's exact bytes (size and SHA-256): `goodput run --sign` writes it beside the result. */
-export function signedResult(bytes: Buffer, privateKey: KeyObject): string {
+/**
+ * A DSSE envelope that signs a result file's exact bytes (size and SHA-256),
+ * and the SHA-256 of its published copy, so a receipt's evidence can carry the
+ * signature: `goodput run --sign` writes it beside the result.
+ */
+export function signedResult(bytes: Buffer, privateKey: KeyObject, evidenceSha256?: string): string {
   const pub = createPublicKey(privateKey);
   const statement = {
     version: 'goodput-result-signature/1', size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'),
+    ...(evidenceSha256 === undefined ? {} : { evidenceSha256 }),
     signer: { keyid: keyIdOf(pub), publicKey: pub.export({ type: 'spki', format: 'pem' }).toString() },
   };
   const body = Buffer.from(JSON.stringify(statement), 'utf8');
@@ -137,8 +144,10 @@ export function signedResult(bytes: Buffer, privateKey: KeyObject): string {
   return JSON.stringify({ payloadType: RESULT_PAYLOAD_TYPE, payload: body.toString('base64'), signatures: [{ keyid: statement.signer.keyid, sig: sig.toString('base64') }] }, null, 2) + '\n';
 }
 
-/** Checks a result's bytes against its envelope and the trusted key: the signer's key id, or why not. */
-export function checkSignedResult(bytes: Buffer, envelopeText: string, trust: Trust): { ok: true; keyId: string } | { ok: false; problem: string } {
+type ResultStatement = z.infer<typeof resultStatementSchema>;
+
+/** The statement of a result signature whose signature verifies with the key it names, or why not. */
+function openResultEnvelope(envelopeText: string): { ok: true; statement: ResultStatement } | { ok: false; problem: string } {
   const parsed = parseStrictJson(envelopeText);
   const env = parsed.ok ? envelopeSchema.safeParse(parsed.value) : null;
   if (env === null || !env.success || env.data.payloadType !== RESULT_PAYLOAD_TYPE) return { ok: false, problem: 'is not a goodput result signature (a DSSE envelope)' };
@@ -150,6 +159,28 @@ export function checkSignedResult(bytes: Buffer, envelopeText: string, trust: Tr
   if (!key.ok || keyIdOf(key.key) !== s.data.signer.keyid) return { ok: false, problem: 'names a key that is not its own' };
   const sig = env.data.signatures.find((x) => x.keyid === s.data.signer.keyid);
   if (sig === undefined || !verify(null, pae(RESULT_PAYLOAD_TYPE, body), key.key, Buffer.from(sig.sig, 'base64'))) return { ok: false, problem: `the signature by ${s.data.signer.keyid} does not verify` };
+  return { ok: true, statement: s.data };
+}
+
+/**
+ * A run's signature shipped with a receipt's evidence: it must verify with the
+ * key it names and sign exactly the evidence file `evidenceSha256`.
+ */
+export function checkSignedEvidence(envelopeText: string, evidenceSha256: string): { ok: true; keyId: string } | { ok: false; problem: string } {
+  const opened = openResultEnvelope(envelopeText);
+  if (!opened.ok) return opened;
+  const s = opened.statement;
+  if (s.evidenceSha256 !== evidenceSha256) {
+    return { ok: false, problem: `signs ${s.evidenceSha256 === undefined ? 'no published copy' : `the published copy ${s.evidenceSha256}`}, not this evidence (${evidenceSha256}): the run's signature does not cover what the receipt ships` };
+  }
+  return { ok: true, keyId: s.signer.keyid };
+}
+
+/** Checks a result's bytes against its envelope and the trusted key: the signer's key id, or why not. */
+export function checkSignedResult(bytes: Buffer, envelopeText: string, trust: Trust): { ok: true; keyId: string } | { ok: false; problem: string } {
+  const opened = openResultEnvelope(envelopeText);
+  if (!opened.ok) return opened;
+  const s = { data: opened.statement };
   const sha = createHash('sha256').update(bytes).digest('hex');
   if (bytes.length !== s.data.size || sha !== s.data.sha256) return { ok: false, problem: `signs a file of ${s.data.size} bytes with SHA-256 ${s.data.sha256}; this one is ${bytes.length} bytes with ${sha}: the result was changed after signing` };
   if (trust !== null) {

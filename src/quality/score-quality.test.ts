@@ -4,7 +4,8 @@
  * down to what both servers allow.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QUALITY_EVALUATOR, QUALITY_SCALE_NOTE } from '../core/index.js';
+import { QUALITY_EVALUATOR, QUALITY_SCALE_NOTE, qualityScoreSchema, recomputeQualityScore } from '../core/index.js';
+import { collectServerAccount } from '../contract/index.js';
 import { startSimulator, type SimServer } from '../sim/index.js';
 import { PROMPT_SET_SHA256, QUALITY_PROMPTS, REFERENCE_TEXT, REFERENCE_TEXT_SHA256 } from './prompt-set.js';
 import { scoreQuality } from './score-quality.js';
@@ -69,6 +70,28 @@ describe('scoreQuality against the simulator', () => {
     const noisy = await score(sims.noise01, 'completions');
     expect(noisy.composite).toBeLessThan(1);
     expect(noisy.endpoint).toBe('completions');
+  });
+
+  it('keeps both sides\' per-prompt logprobs, from which core recomputes exactly the score, and names the runs', async () => {
+    const runs = { baseline: { id: `set:${'1'.repeat(16)}` }, candidate: { id: `records:${'2'.repeat(64)}` } };
+    const s = await scoreQuality({ baseline: { baseUrl: sims.base.url }, candidate: { baseUrl: sims.noise01.url }, runs });
+    expect(s.runs).toEqual({ baseline: runs.baseline.id, candidate: runs.candidate.id });
+    expect(s.evidence?.firstToken).toHaveLength(s.n);
+    expect(s.evidence?.firstToken.every((p) => p.baseline.length <= s.topLogprobs && p.candidate.length <= s.topLogprobs)).toBe(true);
+    const stored = qualityScoreSchema.parse(JSON.parse(JSON.stringify(s)));
+    const again = recomputeQualityScore(stored);
+    expect(again?.differences).toEqual([]);
+    expect(again?.score.composite).toBe(s.composite);
+  });
+
+  it('refuses, before any prompt, a side whose server is not the one its run recorded', async () => {
+    const account = await collectServerAccount(sims.twin.url, undefined);
+    const seen: number[] = [];
+    await expect(scoreQuality({
+      baseline: { baseUrl: sims.base.url }, candidate: { baseUrl: sims.noise01.url }, onProgress: (d) => seen.push(d),
+      runs: { baseline: { id: null }, candidate: { id: `records:${'2'.repeat(64)}`, account } },
+    })).rejects.toThrow(/candidate: the server's account of itself differs from the one its run recorded/);
+    expect(seen).toEqual([]);
   });
 
   it('reports progress once per prompt', async () => {

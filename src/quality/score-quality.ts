@@ -7,7 +7,7 @@
  */
 import { detectEngine, preflight, type Target } from '../client/index.js';
 import { collectServerAccount } from '../contract/index.js';
-import { composeQualityScore, type FirstTokenPair, type QualityInput, type QualityScore, type ScoredSide } from '../core/index.js';
+import { canonicalJson, composeQualityScore, type FirstTokenPair, type QualityInput, type QualityScore, type ScoredSide, type ServerAccount } from '../core/index.js';
 import { firstTokenTop, probeTopK, type QualityEndpoint } from './first-token.js';
 import { JsonPoster } from './json-poster.js';
 import { prefixScore } from './prefix-scoring.js';
@@ -29,6 +29,13 @@ export interface QualityOptions {
   endpoint?: QualityEndpoint;
   /** Limit of each request, ms. Default 60 000. */
   timeoutMs?: number;
+  /**
+   * The runs the score belongs to: each side's run id (core's runIdOf) and the
+   * server account that run recorded. A side whose server gives another account
+   * now is refused before any prompt is sent. The baseline's id is null when the
+   * score is measured inside the candidate's own run.
+   */
+  runs?: { baseline: { id: string | null; account?: ServerAccount }; candidate: { id: string; account?: ServerAccount } };
   /** Called after each prompt with (prompts done, prompts in the set). */
   onProgress?: (done: number, total: number) => void;
 }
@@ -85,6 +92,12 @@ export async function scoreQuality(options: QualityOptions): Promise<QualityRun>
   const measuredAt = new Date().toISOString();
   const baselineSide = await checkedSide('baseline', options.baseline, options.model, timeoutMs);
   const candidateSide = await checkedSide('candidate', options.candidate, options.candidateModel ?? options.model, timeoutMs);
+  for (const [name, side, run] of [['baseline', baselineSide, options.runs?.baseline], ['candidate', candidateSide, options.runs?.candidate]] as const) {
+    if (run?.account === undefined) continue;
+    if (side.account === undefined || canonicalJson(side.account) !== canonicalJson(run.account)) {
+      throw new QualityError('preflight-refused', `${name}: the server's account of itself differs from the one its run recorded; score the servers that run measured`);
+    }
+  }
   const baselineModel = baselineSide.model;
   const candidateModel = candidateSide.model;
   const b = new JsonPoster('baseline', options.baseline, timeoutMs);
@@ -114,6 +127,9 @@ export async function scoreQuality(options: QualityOptions): Promise<QualityRun>
     return {
       ...score,
       compared: { baseline: baselineSide, candidate: candidateSide, measuredAt },
+      ...(options.runs === undefined ? {} : { runs: { baseline: options.runs.baseline.id, candidate: options.runs.candidate.id } }),
+      // The raw logprobs both sides returned: a reader recomputes the score from them, never reads it.
+      evidence: { firstToken, referenceText },
       baseline: { url: b.target.displayUrl, model: baselineModel, maxTopLogprobs: kBaseline },
       candidate: { url: c.target.displayUrl, model: candidateModel, maxTopLogprobs: kCandidate },
       endpoint,

@@ -1,8 +1,9 @@
 /**
  * A level split over client threads, against the simulator in its own process:
- * the counts equal one thread's, the percentiles come from the merged records
- * (within 10 % of one thread's), every request is sent exactly once, and each
- * thread is judged on its own.
+ * the counts equal one thread's, the level is computed from the merged records,
+ * every request is sent exactly once, and each thread is judged on its own.
+ * (That its percentiles are within 10 % of one thread's is a wall-clock check:
+ * client-threads.timing.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SimProcess, spawnSimProcess } from '../sim/index.js';
@@ -16,13 +17,9 @@ beforeAll(async () => { sim = await spawnSimProcess(SCHEDULE); });
 afterAll(async () => { await sim.stop(); });
 
 const base = (): SweepSpecInput => ({ url: sim.url, levels: [4, 8], outputTokens: 16, promptTokens: 64, requestsPerLevel: 24, serverMetrics: false, gpuSource: 'none' });
-const within10 = (a: number | undefined, b: number | undefined) => {
-  expect(a).toBeDefined();
-  expect(Math.abs((a as number) - (b as number)) / (b as number)).toBeLessThan(0.1);
-};
 
 describe('client threads', () => {
-  it('a level over 2 threads equals one thread’s counts, its TTFT/TPOT p50 within 10 %', async () => {
+  it('a level over 2 threads equals one thread’s counts, computed from the merged records', async () => {
     const one = await runSweep({ ...base(), clientThreads: 1 });
     const recordsOf: RequestRecord[][] = [];
     const two = await runSweep({ ...base(), clientThreads: 2 }, { onEvent: (e) => { if (e.kind === 'level-end') recordsOf.push([...e.records]); } });
@@ -32,8 +29,7 @@ describe('client threads', () => {
       expect(l.requests).toBe(single?.requests);
       expect(l.succeeded).toBe(24);
       expect(l.outputTokens.mean).toBe(single?.outputTokens.mean);
-      within10(l.ttftMs?.p50, single?.ttftMs?.p50);
-      within10(l.tpotMs?.p50, single?.tpotMs?.p50);
+      expect(l.ttftMs?.p50).toBeGreaterThan(0);
       // Each thread sent half the streams' requests and was judged on its own.
       expect(l.shares?.map((s) => s.label)).toEqual(['thread 1', 'thread 2']);
       expect(l.shares?.map((s) => s.requests)).toEqual([12, 12]);
@@ -70,7 +66,6 @@ describe('client threads', () => {
     expect(l?.shares?.map((s) => s.requests)).toEqual([20, 20]);
     // The offered rate is the whole schedule's, not one thread's half.
     expect(l?.load?.offeredRps).toBeCloseTo(40, 6);
-    expect(l?.load?.scheduleLagMs?.p50).toBeLessThan(50);
   }, 60_000);
 
   it('stopping mid-level stops every thread and the sweep returns', async () => {

@@ -6,8 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { useSimulators } from '../test-support/simulators.js';
 import { closedPort } from '../test-support/scripted-server.js';
 import type { RequestRecord } from '../core/index.js';
+import { startClientThreads } from './client-threads.js';
 import { SweepError } from './errors.js';
-import { type SweepEvent, runSweep } from './sweep.js';
+import { type SweepDeps, type SweepEvent, runSweep } from './sweep.js';
 
 const FAST = { prefillBaseMs: 5, prefillMsPerToken: 0, decodeStepMs: 1, decodeMsPerExtraSeq: 0 };
 const sim = useSimulators({ ...FAST, port: 0 });
@@ -195,4 +196,30 @@ describe('runSweep against the simulator', () => {
     expect(result.run.status).toBe('stopped');
     expect(result.levels.map((l) => l.concurrency)).toEqual([1]);
   });
+
+  it('a client thread lost after a level finished ends the sweep as stopped, keeping that level; lost before any, an error', async () => {
+    const s = await sim();
+    // Real threads, but the `at`-th level's thread is lost.
+    const losing = (at: number): SweepDeps => {
+      let calls = 0;
+      return {
+        clients: ({ spec, model, dialect, runId, connections }) => {
+          const real = startClientThreads(2, { spec, model, dialect, runId }, connections);
+          return {
+            size: 2,
+            runLevel: async (l) => {
+              if (++calls === at) throw new SweepError('client-failed', 'client thread 2 exited (code 1) during the level');
+              return real.runLevel(l);
+            },
+            close: () => real.close(),
+          };
+        },
+      };
+    };
+    const result = await runSweep({ ...base, url: s.url, levels: [2, 4, 8] }, losing(2));
+    expect(result.run.status).toBe('stopped');
+    expect(result.levels.map((l) => l.concurrency)).toEqual([2]);
+    expect(result.run.stopReason).toMatch(/^client thread 2 exited \(code 1\) during the level\. /);
+    await expect(runSweep({ ...base, url: s.url, levels: [2, 4] }, losing(1))).rejects.toMatchObject({ code: 'client-failed' });
+  }, 60_000);
 });

@@ -170,8 +170,10 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
         ? await threads.runLevel({ concurrency: c, requests, promptOffset, count: n, signal, onRecord, beforeMeasured }).then((t) => ({
           ...t, load: loadOf(spec, c, t.records, t.scheduledNs, t.waitedForSlot), ...sharesLoad(t.shares),
         }), (err: unknown) => {
-          // Our side went away mid-level: the sweep ends as a stop, and the levels it finished stand.
-          if (!(err instanceof SweepError) || err.code !== 'client-stopped') throw err;
+          // Our side went away mid-level (the workers' database, or a thread or worker lost after a level
+          // finished): the sweep ends as a stop, and the levels it finished stand.
+          const ours = err instanceof SweepError && (err.code === 'client-stopped' || (err.code === 'client-failed' && levels.length > 0));
+          if (!ours) throw err;
           return { stoppedBy: err.message } as const;
         })
         : await runLevel({ client, spec: sendSpec, model: pre.model, concurrency: c, requests, clock, runId, promptOffset, signal, checkServer, beforeMeasured, onRecord }).then((r) => ({

@@ -5,7 +5,7 @@
  * the perplexity change makes up the rest, or, for a composite above what
  * KL 0.03 allows, KL makes up all of it and perplexity is unchanged.
  */
-import { KL_WEIGHT, PPL_WEIGHT, QUALITY_EVALUATOR, QUALITY_SCALE_NOTE, type QualityScore } from '../core/index.js';
+import { KL_WEIGHT, PPL_WEIGHT, QUALITY_EVALUATOR, QUALITY_SCALE_NOTE, type QualityScore, type SweepResult, composeQualityScore, runIdOf } from '../core/index.js';
 
 export function qualityFixture(composite = 0.97): QualityScore & { baseline: { url: string }; candidate: { url: string } } {
   const deficit = 1 - composite;
@@ -29,5 +29,27 @@ export function qualityFixture(composite = 0.97): QualityScore & { baseline: { u
       measuredAt: '2026-06-03T12:00:00.000Z',
     },
     baseline: { url: 'http://127.0.0.1:8001' }, candidate: { url: 'http://127.0.0.1:8002' },
+  };
+}
+
+/**
+ * A score as goodput now writes it: composed by core from per-prompt evidence
+ * (two prompts, one where the sides differ; a reference text scored on both),
+ * naming the two runs it belongs to and comparing evidencePair's servers.
+ */
+export function measuredQualityFixture(runs: { baseline: SweepResult; optimized: SweepResult }): QualityScore {
+  const evidence: NonNullable<QualityScore['evidence']> = {
+    firstToken: [
+      { baseline: [{ token: 'A', logprob: Math.log(0.6) }, { token: 'B', logprob: Math.log(0.3) }], candidate: [{ token: 'A', logprob: Math.log(0.5) }, { token: 'B', logprob: Math.log(0.4) }] },
+      { baseline: [{ token: 'C', logprob: Math.log(0.9) }, { token: 'D', logprob: Math.log(0.05) }], candidate: [{ token: 'C', logprob: Math.log(0.88) }, { token: 'D', logprob: Math.log(0.06) }] },
+    ],
+    referenceText: { baseline: { tokens: [' x', ' y', ' z'], logprobs: [-1, -2, -1.5] }, candidate: { tokens: [' x', ' y', ' z'], logprobs: [-1.1, -2.05, -1.6] } },
+  };
+  const score = composeQualityScore({ ...evidence, topLogprobs: 2, promptSetHash: 'a'.repeat(64), referenceTextHash: 'b'.repeat(64) });
+  const id = (r: SweepResult) => runIdOf(r) ?? 'records:' + '0'.repeat(64);
+  return {
+    ...score, evidence,
+    compared: qualityFixture().compared,
+    runs: { baseline: id(runs.baseline), candidate: id(runs.optimized) },
   };
 }

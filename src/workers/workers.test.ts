@@ -1,97 +1,46 @@
 /**
  * Distributed workers for real: a PostgreSQL server, the simulator in its own
  * process and three `goodput worker` processes on loopback, driven by `goodput
- * sweep --workers`. The merged levels match one process's; a worker SIGKILLed
+ * sweep --workers`. The merged levels count what one process's do (their
+ * timing against one process's is workers.timing.test.ts); a worker SIGKILLed
  * mid-level leaves failed requests named after it and the others' records
  * whole; a worker whose clock is 2 s off is measured and corrected; bad input is
  * refused with one line and exit 2, storing nothing; eight workers and a
  * coordinator started at one instant on an empty database all come up.
  */
-import pg from 'pg';
 import { chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LevelResult, RequestRecord, SweepResult } from '../core/index.js';
-import { type SimProcess, spawnSimProcess } from '../sim/index.js';
-import { type Started, runGoodput, startGoodput } from '../test-support/goodput-process.js';
-import { type TestPostgres, startTestPostgres } from '../test-support/postgres.js';
+import { runGoodput, startGoodput } from '../test-support/goodput-process.js';
+import { FLEET_SWEEP_ARGS as COMMON, useWorkerFleet } from '../test-support/worker-fleet.js';
 
 const CHROMIUM = process.env['GOODPUT_CHROMIUM'] ?? '/usr/bin/chromium';
-// A schedule whose 10 % is several ms (TTFT 80 ms, TPOT 20 ms): the comparisons below hold on a loaded machine.
-const SCHEDULE = ['--prefill-base-ms', '80', '--prefill-ms-per-token', '0', '--decode-step-ms', '20', '--decode-ms-per-extra-seq', '0'];
-const COMMON = ['--output-tokens', '16', '--prompt-tokens', '16', '--no-server-metrics', '--gpu-source', 'none', '--client-budget-ms', '1000', '--json', '-', '--no-save'];
-
-// The workers' secret every process of this file starts with (they inherit this process's environment).
-const SECRET = 'a1'.repeat(32);
-process.env['GOODPUT_WORKER_SECRET'] = SECRET;
-
-let pgServer: TestPostgres;
-let db: string;
-let sim: SimProcess;
-const workers = new Map<string, Started>();
-
-async function startWorker(name: string, env: NodeJS.ProcessEnv = {}): Promise<void> {
-  const w = startGoodput(['worker', '--database-url', db, '--name', name], env);
-  workers.set(name, w);
-  await w.waitFor(new RegExp(`worker ${name} ready`), 60_000);
-}
-
-async function sweep(args: readonly string[]): Promise<SweepResult> {
-  const r = await runGoodput(['sweep', '--url', sim.url, ...COMMON, ...args], {}, 180_000);
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout) as SweepResult;
-}
-
-async function query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-  const c = new pg.Client({ connectionString: db });
-  await c.connect();
-  try {
-    return (await c.query(sql, params)).rows as T[];
-  } finally {
-    await c.end();
-  }
-}
-
-const within10 = (a: number | undefined, b: number | undefined, what: string) =>
-  expect(Math.abs((a as number) - (b as number)) / (b as number), `${what}: ${a} vs ${b}`).toBeLessThan(0.1);
-
-beforeAll(async () => {
-  pgServer = await startTestPostgres();
-  db = await pgServer.createDatabase();
-  sim = await spawnSimProcess(SCHEDULE);
-  await Promise.all(['w1', 'w2', 'w3'].map((n) => startWorker(n)));
-}, 180_000);
-
-afterAll(async () => {
-  await Promise.all([...workers.values()].map((w) => w.stop()));
-  await sim?.stop();
-  pgServer?.stop();
-});
+const fleet = useWorkerFleet(['w1', 'w2', 'w3']);
+const { workers, startWorker, sweep, query } = fleet;
 
 describe('goodput sweep --workers', () => {
-  it('levels 3, 6, 12 over 3 workers: the counts of one process, TTFT/TPOT p50 within 10 %, each worker its share', async () => {
+  it('levels 3, 6, 12 over 3 workers: the counts of one process, each worker its share', async () => {
     const one = await sweep(['--levels', '3,6,12', '--requests-per-level', '24']);
     // Stored (in the same PostgreSQL) for the page test below.
-    const three = await sweep(['--levels', '3,6,12', '--requests-per-level', '24', '--workers', '3', '--database-url', db, '--workers-wait', '30', '--save']);
+    const three = await sweep(['--levels', '3,6,12', '--requests-per-level', '24', '--workers', '3', '--database-url', fleet.db(), '--workers-wait', '30', '--save']);
     for (const [i, l] of three.levels.entries()) {
       const single = one.levels[i] as LevelResult;
       expect(l.requests).toBe(single.requests);
       expect(l.succeeded).toBe(24);
-      within10(l.ttftMs?.p50, single.ttftMs?.p50, `TTFT p50 at ${l.concurrency}`);
-      within10(l.tpotMs?.p50, single.tpotMs?.p50, `TPOT p50 at ${l.concurrency}`);
       expect(l.shares?.map((s) => s.label).sort()).toEqual(['worker w1', 'worker w2', 'worker w3']);
       expect(l.shares?.map((s) => s.requests)).toEqual([8, 8, 8]);
-      // Every worker measured its clock against the database's, well within the bound.
-      for (const s of l.shares ?? []) expect(s.clockToDb?.uncertaintyMs).toBeLessThan(10);
+      // Every worker measured its clock against the database's.
+      for (const s of l.shares ?? []) expect(s.clockToDb?.uncertaintyMs).toBeGreaterThanOrEqual(0);
       // All three started at one instant: the level ran with all its streams at once.
       expect(l.load?.peakInFlight).toBe(l.concurrency);
     }
   }, 240_000);
 
   it('the page shows the live workers and, for the stored run, each level\'s share per worker', async () => {
-    const serve = startGoodput(['serve', '--port', '0', '--database-url', db]);
+    const serve = startGoodput(['serve', '--port', '0', '--database-url', fleet.db()]);
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
     try {
       const url = (await serve.waitFor(/goodput serve: (http:\/\/127\.0\.0\.1:\d+\/)/))[1] as string;
@@ -116,7 +65,7 @@ describe('goodput sweep --workers', () => {
 
   it('a worker SIGKILLed mid-level: its unfinished requests fail naming it, the others’ records are whole, the sweep goes on', async () => {
     const since = new Date();
-    const run = runGoodput(['sweep', '--url', sim.url, ...COMMON, '--levels', '6,9', '--requests-per-level', '45', '--output-tokens', '24', '--workers', '3', '--database-url', db], {}, 180_000);
+    const run = runGoodput(['sweep', '--url', fleet.sim().url, ...COMMON, '--levels', '6,9', '--requests-per-level', '45', '--output-tokens', '24', '--workers', '3', '--database-url', fleet.db()], {}, 180_000);
     // Kill w2 once it has streamed a few measured records of the first level (warm-ups are not in its 15).
     for (let i = 0; i < 400; i++) {
       const [row] = await query<{ n: number }>("SELECT count(*)::int AS n FROM worker_records r JOIN worker_shares s USING (share) WHERE s.worker = 'w2' AND s.level = 6 AND s.updated_at >= $1 AND NOT (r.record->>'warmup')::boolean", [since]);
@@ -142,31 +91,28 @@ describe('goodput sweep --workers', () => {
     expect(second.shares?.map((s) => s.label).sort()).toEqual(['worker w1', 'worker w3']);
   }, 240_000);
 
-  it('a worker whose clock is 2 s ahead is measured and corrected: merged TTFTs as without it', async () => {
+  it('a worker whose clock is 2 s ahead is measured and corrected: all three start together', async () => {
     await workers.get('w2')?.stop();
     await startWorker('w2', { GOODPUT_TEST_CLOCK_SKEW_MS: '2000' });
     const [row] = await query<{ off: number }>("SELECT clock_offset_ms AS off FROM workers WHERE name = 'w2'");
     expect(row?.off).toBeGreaterThan(-2050);
     expect(row?.off).toBeLessThan(-1950);
-    const one = await sweep(['--levels', '6', '--requests-per-level', '24']);
     const raw = join(mkdtempSync(join(tmpdir(), 'goodput-workers-')), 'records.jsonl');
-    const three = await sweep(['--levels', '6', '--requests-per-level', '24', '--workers', '3', '--database-url', db, '--workers-wait', '30', '--raw', raw]);
+    const three = await sweep(['--levels', '6', '--requests-per-level', '24', '--workers', '3', '--database-url', fleet.db(), '--workers-wait', '30', '--raw', raw]);
     const l = three.levels[0] as LevelResult;
-    // On the merged clock every worker's first send is at the one start instant (±20 ms), w2 included.
+    expect(l.shares?.find((s) => s.label === 'worker w2')?.clockToDb?.offsetMs).toBeLessThan(-1950);
+    // Corrected: on the merged clock the three first sends are together, where an uncorrected w2 would sit 2,000 ms
+    // off. How close together (20 ms), and the TTFTs against one process's, is workers.timing.test.ts.
     const records = readFileSync(raw, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as RequestRecord).filter((r) => !r.warmup);
     const firstSend = ['worker w1', 'worker w2', 'worker w3'].map((c) => Math.min(...records.filter((r) => r.client === c).map((r) => r.sendNs)));
-    expect((Math.max(...firstSend) - Math.min(...firstSend)) / 1e6).toBeLessThan(20);
-    const skewed = l.shares?.find((s) => s.label === 'worker w2');
-    expect(skewed?.clockToDb?.offsetMs).toBeLessThan(-1950);
-    within10(l.ttftMs?.p50, one.levels[0]?.ttftMs?.p50, 'TTFT p50');
-    // Corrected: all three started together (an uncorrected w2 would have started 2 s off).
+    expect((Math.max(...firstSend) - Math.min(...firstSend)) / 1e6).toBeLessThan(1000);
     expect(l.load?.peakInFlight).toBe(6);
-    expect(l.durationMs).toBeLessThan((one.levels[0]?.durationMs as number) * 1.5);
+    expect(l.succeeded).toBe(24);
   }, 240_000);
 
   it('Ctrl-C on the coordinator mid-level stops every worker\'s share at once, and the workers serve the next sweep', async () => {
     const since = new Date();
-    const sweepRun = startGoodput(['sweep', '--url', sim.url, ...COMMON, '--levels', '6', '--requests-per-level', '600', '--workers', '3', '--database-url', db]);
+    const sweepRun = startGoodput(['sweep', '--url', fleet.sim().url, ...COMMON, '--levels', '6', '--requests-per-level', '600', '--workers', '3', '--database-url', fleet.db()]);
     for (let i = 0; i < 400; i++) {
       const [row] = await query<{ n: number }>('SELECT count(*)::int AS n FROM worker_records r JOIN worker_shares s USING (share) WHERE s.updated_at >= $1', [since]);
       if ((row?.n ?? 0) >= 6) break;
@@ -176,13 +122,13 @@ describe('goodput sweep --workers', () => {
     expect(await sweepRun.stop('SIGINT')).toBe(130);
     // 600 requests would take ~100 s; stopped, it ends in seconds.
     expect(Date.now() - stoppedAt).toBeLessThan(20_000);
-    const next = await sweep(['--levels', '3', '--requests-per-level', '6', '--workers', '3', '--database-url', db, '--workers-wait', '30']);
+    const next = await sweep(['--levels', '3', '--requests-per-level', '6', '--workers', '3', '--database-url', fleet.db(), '--workers-wait', '30']);
     expect(next.levels[0]?.succeeded).toBe(6);
     expect(next.levels[0]?.shares).toHaveLength(3);
   }, 120_000);
 
   it('an API key never goes through the database: a worker without its own refuses the share, naming why', async () => {
-    const r = await runGoodput(['sweep', '--url', sim.url, ...COMMON, '--levels', '3', '--requests-per-level', '3', '--workers', '3', '--database-url', db, '--workers-wait', '30'],
+    const r = await runGoodput(['sweep', '--url', fleet.sim().url, ...COMMON, '--levels', '3', '--requests-per-level', '3', '--workers', '3', '--database-url', fleet.db(), '--workers-wait', '30'],
       { GOODPUT_API_KEY: 'sk-never-in-the-database-42' }, 120_000);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/worker w\d has no API key and the sweep's server needs one: start it with GOODPUT_API_KEY set/);
@@ -190,28 +136,28 @@ describe('goodput sweep --workers', () => {
     const [shares] = await query<{ n: number }>("SELECT count(*)::int AS n FROM worker_shares WHERE detail::text LIKE '%sk-never-in-the-database%'");
     expect([jobs?.n, shares?.n]).toEqual([0, 0]);
     // The workers are free again for the next sweep.
-    const next = await sweep(['--levels', '3', '--requests-per-level', '3', '--workers', '3', '--database-url', db, '--workers-wait', '30']);
+    const next = await sweep(['--levels', '3', '--requests-per-level', '3', '--workers', '3', '--database-url', fleet.db(), '--workers-wait', '30']);
     expect(next.levels[0]?.succeeded).toBe(3);
   }, 120_000);
 
   it('a worker whose clock cannot be known well enough is refused, naming the bound', async () => {
-    const r = await runGoodput(['worker', '--database-url', db, '--name', 'slow'], { GOODPUT_TEST_DB_DELAY_MS: '40' }, 60_000);
+    const r = await runGoodput(['worker', '--database-url', fleet.db(), '--name', 'slow'], { GOODPUT_TEST_DB_DELAY_MS: '40' }, 60_000);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/worker slow refused: its clock offset to the database is known only to ±\d+\.\d ms \(the bound is ±10 ms\)/);
   }, 90_000);
 
   it('bad input: one line, exit 2, nothing stored', async () => {
     const runsBefore = await query<{ n: number }>('SELECT count(*)::int AS n FROM runs');
-    const zero = await runGoodput(['sweep', '--url', sim.url, '--levels', '3', '--workers', '0', '--database-url', db]);
+    const zero = await runGoodput(['sweep', '--url', fleet.sim().url, '--levels', '3', '--workers', '0', '--database-url', fleet.db()]);
     expect(zero.code).toBe(2);
     expect(zero.stderr).toMatch(/--workers/);
-    const deaf = await runGoodput(['sweep', '--url', sim.url, '--levels', '3', '--workers', '2', '--database-url', 'postgres://goodput@127.0.0.1:1/none']);
+    const deaf = await runGoodput(['sweep', '--url', fleet.sim().url, '--levels', '3', '--workers', '2', '--database-url', 'postgres://goodput@127.0.0.1:1/none']);
     expect(deaf.code).toBe(2);
     expect(deaf.stderr).toMatch(/--database-url: cannot connect to PostgreSQL at postgres:\/\/\S*127\.0\.0\.1:1\/none/);
-    const few = await runGoodput(['sweep', '--url', sim.url, '--levels', '3', '--workers', '5', '--workers-wait', '1', '--database-url', db, '--save']);
+    const few = await runGoodput(['sweep', '--url', fleet.sim().url, '--levels', '3', '--workers', '5', '--workers-wait', '1', '--database-url', fleet.db(), '--save']);
     expect(few.code).toBe(2);
     expect(few.stderr).toMatch(/--workers 5: only 3 live workers after 1 s \(w1, w2, w3\)/);
-    const noDb = await runGoodput(['sweep', '--url', sim.url, '--levels', '3', '--workers', '2'], { GOODPUT_DATABASE_URL: '' });
+    const noDb = await runGoodput(['sweep', '--url', fleet.sim().url, '--levels', '3', '--workers', '2'], { GOODPUT_DATABASE_URL: '' });
     expect(noDb.code).toBe(2);
     expect(noDb.stderr).toMatch(/--workers: needs --database-url/);
     for (const r of [zero, deaf, few, noDb]) expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -221,9 +167,9 @@ describe('goodput sweep --workers', () => {
   // Last in this file, so its nine processes starting at once never overlap the timing comparisons above.
   it('eight workers and a coordinator started at the same instant on an empty database all come up, three times over', async () => {
     for (let round = 0; round < 3; round++) {
-      const fresh = await pgServer.createDatabase();
+      const fresh = await fleet.pg().createDatabase();
       const started = Array.from({ length: 8 }, (_, i) => startGoodput(['worker', '--database-url', fresh, '--name', `r${round}w${i}`]));
-      const coordinator = runGoodput(['sweep', '--url', sim.url, ...COMMON, '--levels', '8', '--requests-per-level', '8', '--warmup', '0', '--workers', '8', '--database-url', fresh, '--workers-wait', '90'], {}, 150_000);
+      const coordinator = runGoodput(['sweep', '--url', fleet.sim().url, ...COMMON, '--levels', '8', '--requests-per-level', '8', '--warmup', '0', '--workers', '8', '--database-url', fresh, '--workers-wait', '90'], {}, 150_000);
       try {
         const done = await coordinator;
         expect(done.code, `${done.stderr}\n${started.map((w) => w.out().stderr).join('')}`).toBe(0);
