@@ -31,6 +31,7 @@ describe('runPoolingSweep against the simulator', () => {
       expect(l.inputTokensPerS).toBeCloseTo(2048 * (l.requestsPerS as number), 6);
     }
     expect(r.peak).not.toBeNull();
+    expect(r.warnings).toEqual([]);
     // The probe (1 token), then warm-ups and measured requests of 2,048 tokens each.
     const sent = r.levels.reduce((a, l) => a + l.requests + 1, 0);
     expect(s.stats().pooling).toEqual({ requests: sent + 1, inputTokens: 1 + sent * 2048 });
@@ -107,6 +108,10 @@ describe('runPoolingSweep against a hostile server', () => {
       { reason: 'mixed dimensions: the vector of input 3 has 7 numbers, an earlier one 8', count: 2 },
     ]));
     expect(r.warnings.map((w) => w.code)).toContain('failed-requests');
+    // The server reports 10 tokens for 16 inputs of 8: said once, per input, with the source of our count.
+    expect(r.warnings.filter((w) => w.code === 'input-length-mismatch').map((w) => w.message)).toEqual([
+      expect.stringMatching(/^the server counted 10\.0 input tokens per request \(its usage\), 128 sent by .*: -7\.4 per input/),
+    ]);
     expect(r.peak).toBeNull();
   });
 });

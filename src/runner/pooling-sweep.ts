@@ -15,7 +15,7 @@ import { syntheticPrompt, type TokenCounter, WorkloadError } from '../workload/i
 import { resolveEngine } from './engine-setup.js';
 import { SweepError } from './errors.js';
 import { type PoolingSpec, type PoolingSpecInput, poolingRequestsFor, poolingSpecSchema } from './pooling-spec.js';
-import { MAX_EXACT_PROMPTS, exactTexts, runCounter } from './prompt-lengths.js';
+import { MAX_EXACT_PROMPTS, PROMPT_MISMATCH_SHARE, exactTexts, runCounter } from './prompt-lengths.js';
 import { levelOrder } from './sweep-spec.js';
 import { TOOL_VERSION } from './version.js';
 
@@ -125,6 +125,10 @@ export async function runPoolingSweep(input: PoolingSpecInput, deps: PoolingDeps
       throw new SweepError('bad-input', `one request would be ${bodyBytes} bytes, above the limit of ${LIMITS.requestBodyBytes.max} ${LIMITS.requestBodyBytes.what}: lower --prompt-tokens or ${spec.endpoint === 'rerank' ? '--documents' : '--batch-size'}`);
     }
 
+    // Tokens a request carries by our count (rerank: the query beside each document, as cross-encoders read it).
+    const sentTokens = spec.itemsPerRequest * (spec.itemTokens + (spec.endpoint === 'rerank' ? spec.queryTokens : 0));
+    let lengthsChecked = false;
+
     for (const [index, c] of order.entries()) {
       if (signal.aborted) break;
       const requests = poolingRequestsFor(spec, c);
@@ -161,6 +165,15 @@ export async function runPoolingSweep(input: PoolingSpecInput, deps: PoolingDeps
       levels.push(level);
       emit({ kind: 'level-end', level, records });
       await deps.afterLevel?.(level, records);
+      const served = level.inputTokensPerRequest;
+      if (!lengthsChecked && served !== null && Math.abs(served / sentTokens - 1) > PROMPT_MISMATCH_SHARE) {
+        lengthsChecked = true;
+        warn({
+          code: 'input-length-mismatch',
+          message: `the server counted ${served.toFixed(1)} input tokens per request (its usage), ${sentTokens} sent by ${tokenizer.label}: ` +
+            `${((served - sentTokens) / (spec.itemsPerRequest)).toFixed(1)} per ${spec.endpoint === 'rerank' ? 'document' : 'input'} (special tokens, a template, or a different tokenizer); input tokens/s is the server's count`,
+        });
+      }
       if (level.failed > 0) warn({ code: 'failed-requests', message: `concurrency ${c}: ${level.failed} of ${level.requests} requests failed (${level.failures.map((f) => `${f.count}× ${f.reason}`).join('; ')})` });
     }
     if (signal.aborted && status === 'complete') {
