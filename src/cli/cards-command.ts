@@ -1,12 +1,20 @@
 /** `goodput cards RESULT.json`: the three cards as one JSON object ("Copy cards as JSON"). */
 import type { Command } from 'commander';
-import { sweepResultSchema } from '../core/index.js';
+import { type PoolingResult, type SweepResult, poolingResultSchema, sweepResultSchema } from '../core/index.js';
 import { FileRefusal, readRegularText } from '../files/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { INPUT_FILE } from './json-input.js';
 
 /** Reads and validates a result file; errors name the file and the field. */
 export async function readResult(path: string) {
+  const any = await readAnyResult(path);
+  if (any.kind === 'text') return any.result;
+  const e = any.result.run.endpoint;
+  throw new CliError(EXIT.usage, `${path}: ${e === 'rerank' ? 'a' : 'an'} ${e} result: this command reads text-generation results only (docs/endpoints.md)`);
+}
+
+/** A text-generation result, or an embeddings or rerank one; errors name the file and the field. */
+export async function readAnyResult(path: string): Promise<{ kind: 'text'; result: SweepResult } | { kind: 'pooling'; result: PoolingResult }> {
   let text: string;
   try {
     text = await readRegularText(path, INPUT_FILE);
@@ -22,10 +30,12 @@ export async function readResult(path: string) {
   }
   const parsed = sweepResultSchema.safeParse(data);
   if (!parsed.success) {
+    const pooling = poolingResultSchema.safeParse(data);
+    if (pooling.success) return { kind: 'pooling', result: pooling.data };
     const issue = parsed.error.issues[0];
     throw new CliError(EXIT.usage, `${path}: not a goodput result: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
   }
-  return parsed.data;
+  return { kind: 'text', result: parsed.data };
 }
 
 export function registerCardsCommand(program: Command): void {

@@ -7,7 +7,8 @@
  */
 import type { Command } from 'commander';
 import { type RawRecord, type SweepResult, parseRawRecord } from '../core/index.js';
-import { readResult } from './cards-command.js';
+import { readAnyResult } from './cards-command.js';
+import { exportPooling } from './export-pooling.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { INPUT_FILE } from './json-input.js';
 import { FileRefusal, readRegularText } from '../files/index.js';
@@ -93,11 +94,21 @@ export function registerExportCommand(program: Command): void {
     .action(async (resultPath: string, flags: { format: string; raw?: string; out?: string; level?: string; outDir?: string }) => {
       const format = EXPORT_FORMATS[flags.format];
       if (!format) throw badFlag('--format', `'${flags.format}' is not one of ${Object.keys(EXPORT_FORMATS).join(', ')}`);
+      const read = await readAnyResult(resultPath);
+      if (read.kind === 'pooling') {
+        for (const [given, flag] of [[flags.raw, '--raw'], [flags.level, '--level'], [flags.outDir, '--out-dir']] as const) {
+          if (given !== undefined) throw badFlag(flag, `does not apply to ${read.result.run.endpoint === 'rerank' ? 'a rerank' : 'an embeddings'} result (its levels export whole)`);
+        }
+        const text = exportPooling(read.result, flags.format);
+        if (flags.out) await writeFileAtomic(flags.out, text);
+        else process.stdout.write(text);
+        return;
+      }
       if (format.needsRecords && flags.raw === undefined) {
         throw badFlag('--raw', `--format ${flags.format} exports every request record: give the JSONL file the run wrote with --raw`);
       }
       checkOutputFlags(flags, format.files !== undefined, flags.format);
-      let result = await readResult(resultPath);
+      let result = read.result;
       let records = (format.needsRecords || format.usesRecords) && flags.raw !== undefined ? await readRawRecords(flags.raw) : null;
       if (records && flags.raw) checkPairing(result, records, flags.raw, resultPath);
       if (flags.level !== undefined) ({ result, records } = narrowToLevel(result, records, flags.level, resultPath));

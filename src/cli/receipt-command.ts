@@ -5,7 +5,7 @@
  * nothing is written unless there are none.
  */
 import type { Command } from 'commander';
-import { LIMITS, type QualityScore, qualityScoreSchema, type SweepResult, sweepResultSchema } from '../core/index.js';
+import { LIMITS, type QualityScore, poolingResultSchema, qualityScoreSchema, type SweepResult, sweepResultSchema } from '../core/index.js';
 import { dirname, join } from 'node:path';
 import { recordsSha256 } from '../contract/index.js';
 import { existsSync } from 'node:fs';
@@ -42,8 +42,35 @@ async function readRuns(f: ReceiptFlags): Promise<Record<'baseline' | 'optimized
   }
   const read = async (s: (typeof sides)[number]): Promise<Read<SweepResult>> =>
     fromStore.has(s) ? { ok: true, value: fromStore.get(s) as SweepResult } : readJsonInput(`--${s}`, f[s], sweepResultSchema);
-  return { baseline: await read('baseline'), optimized: await read('optimized') };
+  const runs = { baseline: await read('baseline'), optimized: await read('optimized') };
+  return { ...runs, ...await poolingRefusal(f, runs) };
 }
+
+/**
+ * An embeddings or rerank result is not a text result: its side is named by its endpoint, and a pair
+ * of two endpoints is refused naming both. Receipts publish text-generation headlines only, so a pair
+ * of non-streaming runs is refused too, saying so. Null when neither side is one.
+ */
+async function poolingRefusal(f: ReceiptFlags, runs: Record<'baseline' | 'optimized', Read<SweepResult>>): Promise<Partial<Record<'baseline' | 'optimized', Read<SweepResult>>>> {
+  const endpoint = async (s: 'baseline' | 'optimized'): Promise<string | null> => {
+    const r = runs[s];
+    if (r.ok) return r.value.run.endpoint;
+    if (isRunId(f[s])) return null;
+    const pooling = await readJsonInput(`--${s}`, f[s], poolingResultSchema);
+    return pooling.ok ? pooling.value.run.endpoint : null;
+  };
+  const b = await endpoint('baseline');
+  const o = await endpoint('optimized');
+  const pooled = (e: string | null) => e === 'embeddings' || e === 'rerank';
+  if (!pooled(b) && !pooled(o)) return {};
+  const why = b !== null && o !== null && b !== o
+    ? `a receipt compares two runs of one endpoint: --baseline is ${article(b)} ${b} run, --optimized ${article(o)} ${o} run`
+    : `receipts publish text-generation runs only: ${pooled(b) ? `--baseline is ${article(b as string)} ${b as string} run` : `--optimized is ${article(o as string)} ${o as string} run`} (compare its JSON results instead)`;
+  const refusal: Read<SweepResult> = { ok: false, problems: [why] };
+  return { baseline: refusal, optimized: { ok: false, problems: [] } };
+}
+
+const article = (word: string) => (/^[aeiou]/.test(word) ? 'an' : 'a');
 
 /**
  * The signature `goodput run --sign` left beside a result file (FILE.dsse.json),

@@ -17,6 +17,7 @@ import { workerSecretFromEnv } from './worker-command.js';
 import { GPU_SOURCE_CHOICES } from '../telemetry/index.js';
 import { progressReporter } from './progress.js';
 import { renderResult } from './render-table.js';
+import { type PoolingFlags, addPoolingOptions, poolingSpecFromFlags, poolingSweepAndReport, refusePoolingFlags } from './pooling-command.js';
 import type { Coordinator } from '../workers/index.js';
 import { type SaveTarget, addSaveOptions, discardIfNothingFinished, saveTarget, startSaving } from './save-run.js';
 
@@ -51,7 +52,7 @@ export function addSweepOptions(cmd: Command, withUrl = true): Command {
     .option('--baseline-rate <usd>', 'what you pay now per 1M output tokens; enables the saving figure')
     .option('--gpu <label>', 'GPU label for the Platform card when nvidia-smi cannot tell')
     .addOption(new Option('--thinking <mode>', 'reasoning on or off (the engine-neutral switch)').choices(['off', 'on']).default('off'))
-    .addOption(new Option('--endpoint <kind>', 'API to call (responses: the OpenAI Responses API)').choices(['chat', 'completions', 'responses']).default('chat'))
+    .addOption(new Option('--endpoint <kind>', 'API to call (responses: the OpenAI Responses API; embeddings and rerank: docs/endpoints.md)').choices(['chat', 'completions', 'responses', 'embeddings', 'rerank']).default('chat'))
     .option('--engine <kind|auto>', `engine dialect: auto (detect from GET routes) or one of ${ENGINE_CHOICES.filter((c) => c !== 'auto').join(', ')}`, 'auto')
     .option('--no-force-length', 'do not send ignore_eos/min_tokens (the output may end early)')
     .option('--temperature <t>', 'sampling temperature sent with every request', '0')
@@ -205,8 +206,16 @@ async function sweepWith(spec: SweepSpecInput, out: { json?: string | undefined;
 }
 
 export function registerSweepCommand(program: Command): void {
-  addSweepOptions(program.command('sweep').description('run a concurrency sweep against an OpenAI-compatible server'))
-    .action(async (flags: SweepFlags) => {
+  addPoolingOptions(addSweepOptions(program.command('sweep').description('run a concurrency sweep against an OpenAI-compatible server')))
+    .action(async (flags: SweepFlags & PoolingFlags, cmd: Command) => {
+      if (flags.endpoint === 'embeddings' || flags.endpoint === 'rerank') {
+        const given = (key: string) => cmd.getOptionValueSource(key) === 'cli';
+        const spec = poolingSpecFromFlags(flags, flags.endpoint, process.argv.slice(2), given);
+        const code = await poolingSweepAndReport(spec, { json: flags.json, raw: flags.raw });
+        if (code !== EXIT.ok) throw new CliError(code, '');
+        return;
+      }
+      refusePoolingFlags(flags, flags.endpoint);
       const spec = { ...specFromFlags(flags, process.argv.slice(2)), ...await toolsFromFlags(flags) };
       const workers = workersFromFlags(flags);
       // Split over workers, each worker's process opens only its share's sockets.

@@ -46,3 +46,6 @@ export * from './level-shares.js';
 export { levelAxis, levelValue, type AxisLevel, type LevelAxis } from './level-axis.js';
 export * from './difference.js';
 export * from './tool-schema.js';
+export { POOLING_ENDPOINTS, type PoolingEndpoint, type PoolingOutcome, type PoolingRecord } from './pooling-record.js';
+export { poolingFailureReason, poolingLevel, type PoolingFailure, type PoolingLevel, type PoolingSlo, type PoolingSloVerdict } from './pooling-level.js';
+export { poolingCapacity, poolingPeak, poolingResultSchema, poolingSloSchema, type PoolingCapacity, type PoolingPeak, type PoolingResult, type PoolingRunInfo } from './pooling-schema.js';

@@ -45,6 +45,11 @@ export const LIMITS = {
   toolCallsPerResponse: { max: 32, what: 'tool calls read from one response' },
   toolArgumentBytes: { max: 256 * 1024, what: 'bytes of tool-call arguments kept from one response' },
   responseSchemaBytes: { max: 64 * 1024, what: 'bytes of the JSON schema a structured-output workload sends' },
+  embeddingBatch: { max: 2048, what: 'inputs in one embeddings request' },
+  rerankDocuments: { max: 1024, what: 'documents in one rerank request' },
+  embeddingDimension: { max: 65_536, what: 'numbers in one embedding vector from a server' },
+  // Embeddings come back whole and non-streamed: 2,048 vectors of 1,024 floats written as text is ~40 MiB.
+  poolingResponseBytes: { max: 64 * MiB, what: 'bytes in one embeddings or rerank response from a server' },
   qualityPrompts: { max: 256, what: 'prompts in one quality score\'s per-prompt evidence' },
   qualityTopK: { max: 20, what: 'top logprobs per prompt and side in a quality score\'s evidence (the largest top_logprobs asked for)' },
   qualityTokenChars: { max: 256, what: 'characters of one token\'s text in a quality score\'s evidence' },

@@ -10,3 +10,5 @@ export { runShare, type ShareRun } from './run-share.js';
 export { shareSeqs } from './run-level.js';
 export { type ClientThreads, type LevelOnThreads, type ThreadedLevel } from './client-threads.js';
 export { recordBatches } from './record-batches.js';
+export { runPoolingSweep, endpointsOffered, type PoolingDeps, type PoolingEvent } from './pooling-sweep.js';
+export { poolingSpecSchema, type PoolingSpec, type PoolingSpecInput } from './pooling-spec.js';

@@ -22,8 +22,31 @@ const COUNTS_IN_FLIGHT = 8;
 /** usage.prompt_tokens further than this share from the label is warned about. */
 export const PROMPT_MISMATCH_SHARE = 0.05;
 
+/**
+ * `total` texts of exactly `n` tokens by `counter`, the i-th starting with `salt(i)`: one body
+ * of exact length after the first salt, reused after every other salt and checked with one
+ * count each (a salt that tokenizes differently gets its own exact fit).
+ * @throws WorkloadError when no text of `n` tokens can be built; the counter's own errors otherwise.
+ */
+export async function exactTexts(counter: TokenCounter, n: number, total: number, salt: (i: number) => string, seed: number): Promise<string[]> {
+  const first = await exactPrompt(counter, n, salt(0), seed);
+  const body = first.slice(salt(0).length);
+  const texts: string[] = new Array<string>(total);
+  texts[0] = first;
+  let next = 1;
+  // A few counts in flight at once: each worker takes the next index until none is left.
+  const worker = async () => {
+    for (let i = next++; i < total; i = next++) {
+      const text = salt(i) + body;
+      texts[i] = (await counter.count(text)) === n ? text : await exactPrompt(counter, n, salt(i), seed + i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(COUNTS_IN_FLIGHT, total) }, worker));
+  return texts;
+}
+
 /** The counter the spec asks for; `auto` falls back to words with the reason in the label. */
-export async function runCounter(spec: SweepSpec, model: string): Promise<TokenCounter> {
+export async function runCounter(spec: Pick<SweepSpec, 'tokenizer' | 'url' | 'apiKey'>, model: string): Promise<TokenCounter> {
   const t = spec.tokenizer;
   if (t.kind === 'file') {
     try {
@@ -54,19 +77,7 @@ export async function syntheticPrompts(spec: SweepSpec, order: readonly number[]
   if (total > MAX_EXACT_PROMPTS) return approx(`${total} prompts are more than the ${MAX_EXACT_PROMPTS} built exactly before a run`);
   const n = spec.promptTokens;
   try {
-    const first = await exactPrompt(counter, n, saltOf(runId, 0), spec.seed);
-    const body = first.slice(saltOf(runId, 0).length);
-    const texts: string[] = new Array<string>(total);
-    texts[0] = first;
-    let next = 1;
-    // A few counts in flight at once: each worker takes the next index until none is left.
-    const worker = async () => {
-      for (let i = next++; i < total; i = next++) {
-        const text = saltOf(runId, i) + body;
-        texts[i] = (await counter.count(text)) === n ? text : await exactPrompt(counter, n, saltOf(runId, i), spec.seed + i);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(COUNTS_IN_FLIGHT, total) }, worker));
+    const texts = await exactTexts(counter, n, total, (i) => saltOf(runId, i), spec.seed);
     return { prompts: { kind: 'list', items: texts.map((text): PromptItem => ({ text })) }, info: counter.info };
   } catch (err) {
     if (err instanceof WorkloadError) return approx(`no exact prompt of ${n} tokens: ${err.message}`);

@@ -71,6 +71,22 @@ const naturalSchema = z
   .strict()
   .refine((n) => n.max >= n.min, { message: 'max must be >= min', path: ['max'] });
 
+/**
+ * Embeddings and rerank (`/v1/embeddings`, `/api/embed`, `/v1/rerank`, `/rerank`): one encoder serves requests
+ * one at a time, each taking `baseMs` + input tokens × `msPerInputToken` (rerank: query plus document tokens per
+ * document), so input tokens/s at saturation is 1000 / msPerInputToken when baseMs is 0.
+ */
+const poolingSchema = z
+  .object({
+    /** Numbers in every embedding vector. Default 384. */
+    dimension: z.number().int().positive().max(65_536).default(384),
+    /** Fixed encoder time per request, ms. Default 0. */
+    baseMs: nonNegMs.default(0),
+    /** Encoder time per input token, ms. Default 0.01 (100,000 input tokens/s). */
+    msPerInputToken: nonNegMs.default(0.01),
+  })
+  .strict();
+
 /** The zod schema of a simulator profile (see the field docs for units and defaults). */
 export const simProfileSchema = z
   .object({
@@ -120,6 +136,7 @@ export const simProfileSchema = z
     quantizationNoise: z.number().min(0).max(10).default(0),
     /** Largest `top_logprobs` (chat) or `logprobs` (completions) accepted; above it is a 400, like vLLM's --max-logprobs. Default 20. */
     maxTopLogprobs: z.number().int().min(0).default(20),
+    pooling: poolingSchema.prefault({}),
     gpu: gpuSchema.prefault({}),
     faults: faultsSchema.prefault({}),
     toolCalls: toolCallsSchema.prefault({}),

@@ -9,16 +9,17 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GENERATION_ENDPOINTS, RESPONSES_ENDPOINT, handleGeneration, nativeEndpoint, type Endpoint, type SimRuntime } from './generation-handler.js';
 import { bindErrorShape, readBody, sendError } from './http-util.js';
 import { INFO_ROUTES, type InfoContext } from './info-routes.js';
+import { POOLING_ROUTES, type PoolingContext } from './pooling-route.js';
 
 const GENERATION_ROUTES: Readonly<Record<string, Endpoint>> = {
   'POST /v1/chat/completions': GENERATION_ENDPOINTS.chat,
   'POST /v1/completions': GENERATION_ENDPOINTS.completion,
   'POST /v1/responses': RESPONSES_ENDPOINT,
 };
-const KNOWN_PATHS = new Set([...Object.keys(GENERATION_ROUTES), ...Object.keys(INFO_ROUTES)].map((k) => k.split(' ')[1]));
+const KNOWN_PATHS = new Set([...Object.keys(GENERATION_ROUTES), ...Object.keys(INFO_ROUTES), ...Object.keys(POOLING_ROUTES)].map((k) => k.split(' ')[1]));
 
 /** Serves one request; rejects only on an internal error (the caller answers 500). */
-export async function route(rt: SimRuntime & InfoContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function route(rt: SimRuntime & InfoContext & PoolingContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const receivedMs = rt.now();
   const path = (req.url ?? '/').split('?')[0] ?? '/';
   const key = `${req.method ?? 'GET'} ${path}`;
@@ -29,7 +30,8 @@ export async function route(rt: SimRuntime & InfoContext, req: IncomingMessage, 
   const generation = GENERATION_ROUTES[key] ?? (native === undefined ? undefined : nativeEndpoint(native));
   const identity = dialect.routes[key];
   const info = INFO_ROUTES[key];
-  if (generation === undefined && info === undefined && identity === undefined) {
+  const pooling = POOLING_ROUTES[key];
+  if (generation === undefined && info === undefined && identity === undefined && pooling === undefined) {
     req.resume();
     const known = KNOWN_PATHS.has(path) || [...Object.keys(dialect.routes), ...Object.keys(dialect.nativeRoutes)].some((k) => k.endsWith(` ${path}`));
     if (known) return sendError(res, 405, `Method ${req.method ?? ''} not allowed on ${path}.`);
@@ -57,5 +59,6 @@ export async function route(rt: SimRuntime & InfoContext, req: IncomingMessage, 
     req.resume();
   }
   if (generation !== undefined) return handleGeneration(rt, generation, req, res, body, arrivalMs, receivedMs);
+  if (pooling !== undefined) return pooling(rt, res, body, arrivalMs);
   info?.(rt, res, body);
 }

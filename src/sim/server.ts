@@ -14,6 +14,7 @@ import { FaultPicker } from './faults.js';
 import type { SimRuntime } from './generation-handler.js';
 import { sendError } from './http-util.js';
 import type { InfoContext } from './info-routes.js';
+import type { PoolingContext, PoolingEncoder } from './pooling-route.js';
 import { PrefixCache } from './prefix-cache.js';
 import { simProfileSchema } from './profile-schema.js';
 import { route } from './router.js';
@@ -75,6 +76,7 @@ export async function startSimulator(options: SimServerOptions = {}): Promise<Si
   const metrics = new SimMetrics(profile.model);
   const stats = new StatsCollector();
   const sockets = new Set<Socket>();
+  const encoder: PoolingEncoder = { freeAtMs: 0, requests: 0, inputTokens: 0 };
   const server = createServer({ keepAlive: true, noDelay: true });
   server.keepAliveTimeout = 60_000;
   server.headersTimeout = 65_000;
@@ -89,9 +91,10 @@ export async function startSimulator(options: SimServerOptions = {}): Promise<Si
   // The request log is complete once the server has stopped, whichever way.
   const closed = new Promise<void>((resolve) => server.once('close', () => resolve())).then(() => requestLog?.close());
   const snapshot = (): SimStats =>
-    stats.snapshot({ running: engine.runningCount, waiting: engine.waitingCount, kvReservedTokens: engine.kvReservedTokens });
-  const rt: SimRuntime & InfoContext = {
+    stats.snapshot({ running: engine.runningCount, waiting: engine.waitingCount, kvReservedTokens: engine.kvReservedTokens, pooling: { requests: encoder.requests, inputTokens: encoder.inputTokens } });
+  const rt: SimRuntime & InfoContext & PoolingContext = {
     snapshot,
+    encoder,
     profile, engine, metrics, stats, cache, requestLog,
     now: scheduler.now,
     faultPicker: new FaultPicker(profile.faults, profile.seed),

@@ -49,6 +49,9 @@ export const NUMBER_FLAGS: readonly NumberFlag[] = [
   n('--tool-call-malformed <share>', 'toolCallMalformed', ['toolCalls', 'malformed'], 'share of tool calls whose arguments are cut JSON'),
   n('--json-invalid <share>', 'jsonInvalid', ['structuredOutput', 'invalid'], 'share of JSON-schema answers that miss the schema'),
   n('--json-malformed <share>', 'jsonMalformed', ['structuredOutput', 'malformed'], 'share of JSON-schema answers that are cut JSON'),
+  n('--embedding-dimension <n>', 'embeddingDimension', ['pooling', 'dimension'], 'numbers in every embedding vector (default 384)'),
+  n('--pooling-base-ms <ms>', 'poolingBaseMs', ['pooling', 'baseMs'], 'embeddings and rerank: fixed encoder time per request (default 0)'),
+  n('--pooling-ms-per-token <ms>', 'poolingMsPerToken', ['pooling', 'msPerInputToken'], 'embeddings and rerank: encoder time per input token, one request at a time (default 0.01)'),
   n('--overload-limit <n>', 'overloadLimit', ['overloadLimit'], 'TGI: 429 at this many in flight (128); Ollama: 503 at this many waiting (512)'),
 ];
 

@@ -9,6 +9,8 @@ import { LatenessRecorder, type LatenessSummary } from './lateness.js';
 
 /** A snapshot of the simulator's counters. Times in ms. */
 export interface SimStats {
+  /** Embeddings and rerank requests the encoder served, and their input tokens. */
+  pooling: { requests: number; inputTokens: number };
   /** Valid chat/completions requests accepted (warm-ups and faulted ones included). */
   accepted: number;
   /** Requests that ran to their finish reason (stall and malformed-SSE faults included). */
@@ -66,7 +68,7 @@ export class StatsCollector {
   }
 
   /** A snapshot, with the live batch figures supplied by the engine. */
-  snapshot(live: { running: number; waiting: number; kvReservedTokens: number }): SimStats {
+  snapshot(live: { running: number; waiting: number; kvReservedTokens: number; pooling: SimStats['pooling'] }): SimStats {
     return {
       accepted: this.accepted,
       completed: this.completed,

@@ -5,7 +5,7 @@
  */
 import { dataWarnings } from './compose.js';
 import { openAiBody, type OpenAiBodyRules } from './openai-body.js';
-import type { Dialect, DialectSettings, DialectWarning } from './types.js';
+import type { Dialect, DialectSettings, DialectWarning, PoolingRoutes } from './types.js';
 
 /** The OpenAI-compatible generation routes over SSE. */
 export const OPENAI_API: Dialect['api'] = {
@@ -15,13 +15,18 @@ export const OPENAI_API: Dialect['api'] = {
   requestIdHeaders: [],
 };
 
+/** OpenAI's `/v1/embeddings`, as most engines serve it. */
+export const OPENAI_EMBEDDINGS = { path: '/v1/embeddings', shape: 'openai' } as const;
+
 /** A dialect's declarations; what `defineOpenAiDialect` derives is left out. */
-export type OpenAiDialectDef = Omit<Dialect, 'api' | 'length' | 'sampling' | 'acceptedKeys' | 'cacheControl' | 'buildBody' | 'warnings'> & {
+export type OpenAiDialectDef = Omit<Dialect, 'api' | 'pooling' | 'length' | 'sampling' | 'acceptedKeys' | 'cacheControl' | 'buildBody' | 'warnings'> & {
   rules: OpenAiBodyRules;
   /** The engine's own request-id headers, when it reads one (see `Dialect.api`). */
   requestIdHeaders?: readonly string[];
   /** The engine serves the OpenAI Responses API at `/v1/responses`. Default false. */
   responses?: boolean;
+  /** Embeddings and rerank routes the engine serves. Default: none. */
+  pooling?: Partial<PoolingRoutes>;
   /** Facts worth a run warning whatever the settings (e.g. Ollama's serialised requests). */
   notes?: readonly string[];
 };
@@ -33,9 +38,10 @@ export function noteWarnings(label: string, notes: readonly string[] | undefined
 
 /** A dialect whose body is {@link openAiBody} under `def.rules`. */
 export function defineOpenAiDialect(def: OpenAiDialectDef): Dialect {
-  const { rules, notes, requestIdHeaders, responses, ...facts } = def;
+  const { rules, notes, requestIdHeaders, responses, pooling, ...facts } = def;
   return {
     ...facts,
+    pooling: { embeddings: null, rerank: null, ...pooling },
     api: { ...OPENAI_API, paths: { ...OPENAI_API.paths, responses: responses === true ? '/v1/responses' : null }, requestIdHeaders: requestIdHeaders ?? [] },
     length: rules.length,
     sampling: rules.sampling,

@@ -5,10 +5,12 @@
  * min_p 0.05), exact tokens per chunk from `timings_per_token`
  * (`timings.predicted_n`), `cache_prompt: false` for cold runs.
  */
-import { defineOpenAiDialect, openAiReading } from './define.js';
+import { OPENAI_EMBEDDINGS, defineOpenAiDialect, openAiReading } from './define.js';
 import { header, ownedBy, ownedByLine, routeContext, stringAt, versionLine } from './probe-helpers.js';
 
 export const llamacpp = defineOpenAiDialect({
+  // Served when llama-server runs with --embeddings (rerank: --reranking); otherwise it answers 501, which the preflight probe reports.
+  pooling: { embeddings: OPENAI_EMBEDDINGS, rerank: '/v1/rerank' },
   kind: 'llamacpp',
   engine: 'llamacpp',
   label: 'llama.cpp',

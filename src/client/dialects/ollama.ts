@@ -5,7 +5,7 @@
  * thinking off (not for gpt-oss), reasoning in `reasoning`, 503 when its queue
  * is full, no metrics and no tokenize route.
  */
-import { defineOpenAiDialect, openAiReading } from './define.js';
+import { OPENAI_EMBEDDINGS, defineOpenAiDialect, openAiReading } from './define.js';
 import { stringAt, versionLine } from './probe-helpers.js';
 import type { Identification, ProbeEvidence } from './types.js';
 
@@ -23,6 +23,8 @@ export function identifyOllama(e: ProbeEvidence): Identification | null {
 }
 
 export const ollama = defineOpenAiDialect({
+  // Ollama's OpenAI-compatible layer has /v1/embeddings; it has no rerank.
+  pooling: { embeddings: OPENAI_EMBEDDINGS },
   kind: 'ollama',
   engine: 'ollama',
   label: 'Ollama',

@@ -5,7 +5,7 @@
  * sampling parameters), reasoning counted but never returned, and
  * `include_obfuscation: false` so deltas carry no padding.
  */
-import { defineOpenAiDialect, openAiReading } from './define.js';
+import { OPENAI_EMBEDDINGS, defineOpenAiDialect, openAiReading } from './define.js';
 import { modelFamily } from './model-family.js';
 import { header, ownedBy, ownedByLine } from './probe-helpers.js';
 import type { Dialect } from './types.js';
@@ -29,6 +29,7 @@ const base = defineOpenAiDialect({
   // The OpenAI API keeps a caller's id given in X-Client-Request-Id with its own x-request-id.
   requestIdHeaders: ['X-Client-Request-Id'],
   responses: true,
+  pooling: { embeddings: OPENAI_EMBEDDINGS },
   rules: {
     maxTokensKeys: { chat: ['max_completion_tokens'], completions: ['max_tokens'] },
     length: { kind: 'cannot', reason: 'the OpenAI API has no ignore_eos or min_tokens' },

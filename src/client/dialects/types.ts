@@ -107,6 +107,16 @@ export interface DialectWarning {
   message: string;
 }
 
+/**
+ * The non-streaming endpoints an engine serves: embeddings (with the answer's shape:
+ * OpenAI's `data[].embedding` or Ollama's `embeddings`) and Cohere/Jina-style rerank.
+ * Null: the engine has none, and a run asking for it is refused before anything is sent.
+ */
+export interface PoolingRoutes {
+  readonly embeddings: { readonly path: string; readonly shape: 'openai' | 'ollama' } | null;
+  readonly rerank: string | null;
+}
+
 /** One engine's dialect. See README "Engines: detection, dialects and server-side ground truth". */
 export interface Dialect {
   readonly kind: DialectKind;
@@ -128,6 +138,7 @@ export interface Dialect {
     accept: string;
     requestIdHeaders: readonly string[];
   };
+  readonly pooling: PoolingRoutes;
   readonly length: LengthControl;
   /** Sampling parameters sent with every request besides temperature and seed, so engine defaults never differ. */
   readonly sampling: Readonly<Record<string, number>>;

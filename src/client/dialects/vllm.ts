@@ -4,7 +4,7 @@
  * tokens per chunk from `continuous_usage_stats`, reasoning in `reasoning`
  * (`reasoning_content` before PR #27752), `cache_salt` for cold runs.
  */
-import { defineOpenAiDialect, openAiReading } from './define.js';
+import { OPENAI_EMBEDDINGS, defineOpenAiDialect, openAiReading } from './define.js';
 import { byOwner, modelsContext } from './probe-helpers.js';
 
 export const vllm = defineOpenAiDialect({
@@ -15,6 +15,8 @@ export const vllm = defineOpenAiDialect({
   requestIdHeaders: ['X-Request-Id'],
   // vLLM serves the Responses API at /v1/responses (vllm/entrypoints/openai/api_server.py).
   responses: true,
+  // vLLM serves pooling models at /v1/embeddings and /v1/rerank (also /rerank, /v2/rerank).
+  pooling: { embeddings: OPENAI_EMBEDDINGS, rerank: '/v1/rerank' },
   rules: {
     maxTokensKeys: { chat: ['max_tokens', 'max_completion_tokens'], completions: ['max_tokens'] },
     length: { kind: 'ignore-eos-min', minKey: 'min_tokens' },

@@ -1,0 +1,124 @@
+/**
+ * `goodput sweep --endpoint embeddings|rerank`: the sweep flags that apply to a
+ * non-streaming endpoint → a pooling spec → runPoolingSweep → table, JSON and
+ * raw records. Flags that only mean something for text generation are refused
+ * by name rather than ignored.
+ */
+import type { Command } from 'commander';
+import { type PoolingEndpoint, type PoolingResult, sanitizeForTerminal as clean } from '../core/index.js';
+import { type PoolingEvent, type PoolingSpecInput, runPoolingSweep } from '../runner/index.js';
+import { EXIT } from './exit-codes.js';
+import { sayWritten, writeFileAtomic, writeRecords } from './files.js';
+import { apiKeyFromEnv, badFlag, parseLevels, parseNumber, parseUrl, redactedCommand } from './parse-flags.js';
+import { renderPoolingResult } from './render-pooling.js';
+import type { SweepFlags } from './sweep-command.js';
+
+/** Flags of text generation that a non-streaming endpoint has no use for (by commander key and flag). */
+const TEXT_ONLY: ReadonlyArray<[keyof SweepFlags, string]> = [
+  ['tools', '--tools'], ['jsonSchema', '--json-schema'], ['workers', '--workers'], ['save', '--save'], ['baselineRate', '--baseline-rate'],
+  ['outputTokens', '--output-tokens'], ['thinking', '--thinking'], ['temperature', '--temperature'], ['dcgmUrl', '--dcgm-url'], ['metricsUrl', '--metrics-url'],
+];
+
+/** The pooling flags: how many inputs or documents one request carries, and the rerank query's length. */
+export interface PoolingFlags { batchSize?: string; documents?: string; queryTokens?: string; latencySlo?: string }
+
+/** `--latency-slo p95:200` → the objective, or a CliError naming the flag. */
+export function parseLatencySlo(text: string): { p: number; maxMs: number } {
+  const m = /^p(\d+(?:\.\d+)?):(\d+(?:\.\d+)?)$/.exec(text.trim());
+  const p = Number(m?.[1]);
+  const maxMs = Number(m?.[2]);
+  if (!m || !(p > 0 && p <= 100) || !(maxMs > 0)) throw badFlag('--latency-slo', `'${text}' is not pP:MS with 0 < P ≤ 100 and MS > 0, e.g. p95:200`);
+  return { p, maxMs };
+}
+
+/** `--batch-size`, `--documents` and `--query-tokens` given to a text endpoint: refused naming the flag. */
+export function refusePoolingFlags(f: PoolingFlags, endpoint: string): void {
+  if (f.batchSize !== undefined) throw badFlag('--batch-size', `needs --endpoint embeddings (not ${endpoint})`);
+  if (f.documents !== undefined) throw badFlag('--documents', `needs --endpoint rerank (not ${endpoint})`);
+  if (f.queryTokens !== undefined) throw badFlag('--query-tokens', `needs --endpoint rerank (not ${endpoint})`);
+  if (f.latencySlo !== undefined) throw badFlag('--latency-slo', `needs --endpoint embeddings or rerank (not ${endpoint}); text SLOs live in contracts`);
+}
+
+/** Flags → pooling spec input, or a CliError naming the flag. `given` says which flags the user set. */
+export function poolingSpecFromFlags(f: SweepFlags & PoolingFlags, endpoint: PoolingEndpoint, argv: readonly string[], given: (key: string) => boolean): PoolingSpecInput {
+  for (const [key, flag] of TEXT_ONLY) if (given(key)) throw badFlag(flag, `does not apply to --endpoint ${endpoint}`);
+  if (endpoint === 'embeddings' && (f.documents !== undefined || f.queryTokens !== undefined)) throw badFlag(f.documents !== undefined ? '--documents' : '--query-tokens', 'needs --endpoint rerank');
+  if (endpoint === 'rerank' && f.batchSize !== undefined) throw badFlag('--batch-size', 'needs --endpoint embeddings (rerank takes --documents)');
+  const items = endpoint === 'rerank'
+    ? parseNumber('--documents', f.documents ?? '32', { integer: true, min: 1, limit: 'rerankDocuments' })
+    : parseNumber('--batch-size', f.batchSize ?? '16', { integer: true, min: 1, limit: 'embeddingBatch' });
+  const apiKey = f.apiKey ?? apiKeyFromEnv(f.apiKeyEnv, 'GOODPUT_API_KEY');
+  return {
+    url: parseUrl('--url', f.url),
+    apiKey: apiKey === '' ? undefined : apiKey,
+    model: f.model,
+    endpoint,
+    engine: f.engine as PoolingSpecInput['engine'],
+    levels: parseLevels('--levels', f.levels),
+    itemsPerRequest: items,
+    itemTokens: parseNumber('--prompt-tokens', f.promptTokens, { integer: true, min: 1, limit: 'promptTokens' }),
+    queryTokens: parseNumber('--query-tokens', f.queryTokens ?? '32', { integer: true, min: 1, limit: 'promptTokens' }),
+    tokenizer: f.tokenizer === undefined || f.tokenizer === 'auto' || f.tokenizer === 'approximate' ? { kind: f.tokenizer ?? 'auto' } : { kind: 'file', path: f.tokenizer },
+    requestsPerLevel: f.requestsPerLevel === 'auto' ? 'auto' : parseNumber('--requests-per-level', f.requestsPerLevel, { integer: true, min: 1, limit: 'requestsPerLevel' }),
+    warmup: parseNumber('--warmup', f.warmup, { integer: true, min: 0, limit: 'warmupRequests' }),
+    seed: parseNumber('--seed', f.seed, { integer: true }),
+    hourlyCostUsd: f.hourlyCost === undefined ? null : parseNumber('--hourly-cost', f.hourlyCost, { min: 0 }),
+    latencySlo: f.latencySlo === undefined ? null : parseLatencySlo(f.latencySlo),
+    timeoutMs: parseNumber('--timeout-s', f.timeoutS, { min: 0, exclusiveMin: true }) * 1000,
+    command: redactedCommand(['goodput', ...argv]),
+  };
+}
+
+function progress(e: PoolingEvent): void {
+  const err = process.stderr;
+  if (e.kind === 'preflight') err.write(`${clean(e.engine)} serves ${clean(e.path)} for model ${clean(e.model)}\n`);
+  else if (e.kind === 'warning') err.write(`warning: ${clean(e.warning.message)}\n`);
+  else if (e.kind === 'level-start') err.write(`level ${e.index + 1}/${e.total}: concurrency ${e.concurrency}, ${e.requests} requests\n`);
+  else if (e.kind === 'level-end') err.write(`  done: ${e.level.requests} requests, ${e.level.failed} failed\n`);
+}
+
+/** Exit code of a finished pooling run: stopped, server failed, no level without failures, or ok. */
+export function poolingExitCode(r: PoolingResult): number {
+  if (r.run.status === 'stopped') return EXIT.stopped;
+  if (r.run.status === 'server-failed') return EXIT.serverFailed;
+  return r.levels.some((l) => l.failed === 0) ? EXIT.ok : EXIT.noValidLevel;
+}
+
+/** Runs the sweep and writes what was asked: progress on stderr, raw records per level, JSON, the table. */
+export async function poolingSweepAndReport(spec: PoolingSpecInput, out: { json?: string | undefined; raw?: string | undefined }): Promise<number> {
+  if (out.json !== undefined && out.json === out.raw) throw badFlag('--raw', 'must be a different file from --json');
+  const ctrl = new AbortController();
+  const onSignal = () => ctrl.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  let first = true;
+  try {
+    const result = await runPoolingSweep(spec, {
+      signal: ctrl.signal, onEvent: progress,
+      afterLevel: async (_level, records) => {
+        if (out.raw) await writeRecords(out.raw, records, first);
+        first = false;
+      },
+    });
+    const json = JSON.stringify(result, null, 2) + '\n';
+    if (out.json === '-') process.stdout.write(json);
+    else {
+      if (out.json) await (writeFileAtomic(out.json, json));
+      process.stdout.write(renderPoolingResult(result, process.stdout.isTTY === true) + '\n');
+    }
+    sayWritten([out.json, first ? undefined : out.raw]);
+    return poolingExitCode(result);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+/** Adds the pooling flags to a sweep command. */
+export function addPoolingOptions(cmd: Command): Command {
+  return cmd
+    .option('--batch-size <n>', 'with --endpoint embeddings: inputs per request, each of --prompt-tokens tokens (default 16)')
+    .option('--documents <n>', 'with --endpoint rerank: documents per query, each of --prompt-tokens tokens (default 32)')
+    .option('--query-tokens <n>', 'with --endpoint rerank: tokens of the query (default 32)')
+    .option('--latency-slo <pP:ms>', 'with --endpoint embeddings or rerank: a latency objective, e.g. p95:200; each level is judged and capacity at it reported');
+}

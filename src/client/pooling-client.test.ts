@@ -1,0 +1,49 @@
+// The pooling client against servers that misbehave below the answer's contract:
+// a body without end, one that never comes, an error body without end, a stop.
+import { afterEach, describe, expect, it } from 'vitest';
+import { LIMITS } from '../core/index.js';
+import { counting, endless } from '../test-support/hostile-server.js';
+import { startServer, type TestServer } from '../test-support/scripted-server.js';
+import { monotonicNs } from './clock.js';
+import { createPoolingClient } from './pooling-client.js';
+
+const MiB = 1024 * 1024;
+const meta = { seq: 0, concurrency: 1, warmup: false };
+const payload = { endpoint: 'embeddings', inputs: ['a', 'b'] } as const;
+let servers: TestServer[] = [];
+afterEach(async () => { await Promise.all(servers.map((s) => s.close())); servers = []; });
+
+async function against(handler: Parameters<typeof counting>[0], opts: { timeoutMs?: number; signal?: AbortSignal } = {}) {
+  const c = counting(handler);
+  const server = await startServer(c.handler);
+  servers.push(server);
+  const client = createPoolingClient({ baseUrl: server.url }, { path: '/v1/embeddings', shape: 'openai' }, { connections: 1, clock: monotonicNs, timeoutMs: opts.timeoutMs ?? 30_000 });
+  try {
+    return { r: await client.send('m', payload, meta, opts.signal), written: c.state.written };
+  } finally {
+    await client.close();
+  }
+}
+
+describe('the pooling client against a hostile server', () => {
+  it('stops reading an answer past poolingResponseBytes and names the limit', async () => {
+    const { r, written } = await against(endless({ contentType: 'application/json', head: '{"data":[{"embedding":[', piece: '0.125,'.repeat(16 * 1024), maxBytes: 2 * LIMITS.poolingResponseBytes.max }));
+    expect(r.outcome).toEqual({ kind: 'response-too-large', message: `the answer went past the limit of ${LIMITS.poolingResponseBytes.max} ${LIMITS.poolingResponseBytes.what}` });
+    expect(written).toBeLessThan(LIMITS.poolingResponseBytes.max + 16 * MiB);
+  });
+
+  it('keeps only the head of an endless error body', async () => {
+    const { r } = await against(endless({ status: 500, contentType: 'text/plain', piece: 'e'.repeat(64 * 1024), maxBytes: 8 * MiB }));
+    expect(r.outcome).toMatchObject({ kind: 'http-error', status: 500 });
+  });
+
+  it('ends a request whose answer never comes at its limit, and an aborted one as aborted', async () => {
+    const silent = async () => { await new Promise(() => {}); };
+    const { r } = await against(silent, { timeoutMs: 300 });
+    expect(r.outcome).toEqual({ kind: 'timeout', message: 'no complete answer within 300 ms' });
+    const ctrl = new AbortController();
+    setTimeout(() => ctrl.abort(), 50);
+    const aborted = await against(silent, { signal: ctrl.signal });
+    expect(aborted.r.outcome).toEqual({ kind: 'aborted' });
+  });
+});

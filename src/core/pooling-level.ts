@@ -1,0 +1,109 @@
+/**
+ * A level of a non-streaming sweep from its records: requests/s, items/s
+ * (inputs or documents), input tokens/s, latency percentiles, failures by
+ * reason, and cost per million input tokens when an hourly cost is known.
+ * The level's duration runs from its first measured send to its last end.
+ */
+import { mean, percentileOfSorted, percentiles, sortedCopy } from './percentiles.js';
+import type { PoolingRecord } from './pooling-record.js';
+
+/** One failure reason and how many requests ended with it. */
+export interface PoolingFailure { reason: string; count: number }
+
+export interface PoolingLevel {
+  concurrency: number;
+  requests: number;
+  failed: number;
+  /** First measured send to last end, seconds; null without measured requests. */
+  durationS: number | null;
+  requestsPerS: number | null;
+  /** Inputs (embeddings) or documents (rerank) of successful requests per second. */
+  itemsPerS: number | null;
+  /** Server-reported input tokens of successful requests per second; null when some success reported none. */
+  inputTokensPerS: number | null;
+  /** Mean server-reported input tokens per successful request. */
+  inputTokensPerRequest: number | null;
+  /** Latency of successful requests, send to last byte, ms. */
+  latencyMs: { p50: number; p95: number; p99: number; mean: number } | null;
+  /** Embeddings: the vectors' dimension (one for the level), null otherwise. */
+  dimension: number | null;
+  /** Hourly cost over input tokens at this level's rate, USD per million; null without a cost or a rate. */
+  costPerMInputTokensUsd: number | null;
+  /** The most common reasons first (at most 5 kept). */
+  failures: PoolingFailure[];
+  /** The latency objective's verdict at this level; null without one. */
+  slo: PoolingSloVerdict | null;
+}
+
+/** A latency objective of a non-streaming endpoint: the p-th percentile of latency at most `maxMs`. */
+export interface PoolingSlo { p: number; maxMs: number }
+
+/**
+ * The verdict: the p-th percentile over every measured request, a failed one counting as
+ * infinitely slow (it met no objective); `observedMs` is null when that percentile is a failure.
+ */
+export interface PoolingSloVerdict extends PoolingSlo {
+  observedMs: number | null;
+  holds: boolean;
+  /** Requests that succeeded within `maxMs`, per second of the level, and as a share of its requests. */
+  metPerS: number | null;
+  metShare: number | null;
+}
+
+function sloVerdict(slo: PoolingSlo, measured: readonly PoolingRecord[], durationS: number | null): PoolingSloVerdict {
+  const lat = measured.map((r) => (r.outcome.kind === 'ok' ? (r.endNs - r.sentNs) / 1e6 : Number.POSITIVE_INFINITY));
+  const at = percentileOfSorted(sortedCopy(lat), slo.p);
+  const observedMs = at === null || !Number.isFinite(at) ? null : at;
+  const met = lat.filter((x) => x <= slo.maxMs).length;
+  return {
+    ...slo, observedMs, holds: observedMs !== null && observedMs <= slo.maxMs,
+    metPerS: durationS === null ? null : met / durationS, metShare: measured.length === 0 ? null : met / measured.length,
+  };
+}
+
+/** A failed request's reason, one line. */
+export function poolingFailureReason(r: PoolingRecord): string | null {
+  const o = r.outcome;
+  switch (o.kind) {
+    case 'ok': return null;
+    case 'aborted': return 'aborted';
+    case 'http-error': return `HTTP ${o.status}: ${o.message}`;
+    default: return o.message;
+  }
+}
+
+/** The level's figures from its records (warm-ups are ignored). */
+export function poolingLevel(concurrency: number, records: readonly PoolingRecord[], hourlyCostUsd: number | null, slo: PoolingSlo | null = null): PoolingLevel {
+  const measured = records.filter((r) => !r.warmup);
+  const ok = measured.filter((r) => r.outcome.kind === 'ok');
+  const start = Math.min(...measured.map((r) => r.sentNs));
+  const end = Math.max(...measured.map((r) => r.endNs));
+  const durationS = measured.length > 0 && end > start ? (end - start) / 1e9 : null;
+  const per = (n: number) => (durationS === null ? null : n / durationS);
+  const tokens = ok.map((r) => r.inputTokens);
+  const allTokens = ok.length > 0 && tokens.every((t): t is number => t !== null);
+  const inputTokensPerS = allTokens ? per((tokens as number[]).reduce((a, b) => a + b, 0)) : null;
+  const lat = ok.map((r) => (r.endNs - r.sentNs) / 1e6);
+  const p = percentiles(lat, [50, 95, 99] as const);
+  const dims = new Set(ok.map((r) => r.dimension).filter((d): d is number => d !== null));
+  const counts = new Map<string, number>();
+  for (const r of measured) {
+    const why = poolingFailureReason(r);
+    if (why !== null) counts.set(why, (counts.get(why) ?? 0) + 1);
+  }
+  return {
+    concurrency,
+    requests: measured.length,
+    failed: measured.length - ok.length,
+    durationS,
+    requestsPerS: per(measured.length),
+    itemsPerS: per(ok.reduce((a, r) => a + r.items, 0)),
+    inputTokensPerS,
+    inputTokensPerRequest: allTokens ? mean(tokens as number[]) : null,
+    latencyMs: p === null ? null : { ...p, mean: mean(lat) as number },
+    dimension: dims.size === 1 ? [...dims][0] as number : null,
+    costPerMInputTokensUsd: hourlyCostUsd === null || inputTokensPerS === null || inputTokensPerS === 0 ? null : hourlyCostUsd / (inputTokensPerS * 3600) * 1e6,
+    failures: [...counts].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([reason, count]) => ({ reason, count })),
+    slo: slo === null ? null : sloVerdict(slo, measured, durationS),
+  };
+}

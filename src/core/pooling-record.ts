@@ -1,0 +1,41 @@
+/**
+ * Non-streaming endpoints (embeddings, rerank): one record per request with its
+ * two instants and what the answer held. Nothing is derived here; a level's
+ * figures are functions of these records (pooling-level.ts).
+ */
+
+/** The non-streaming endpoints goodput measures beside text generation. */
+export const POOLING_ENDPOINTS = ['embeddings', 'rerank'] as const;
+export type PoolingEndpoint = (typeof POOLING_ENDPOINTS)[number];
+
+/** How a non-streaming request ended. Only `ok` counts as a success. */
+export type PoolingOutcome =
+  | { kind: 'ok' }
+  /** Non-2xx status. */
+  | { kind: 'http-error'; status: number; message: string }
+  /** A 200 whose body breaks the endpoint's contract (a vector missing, a NaN, mixed dimensions, a score missing, not JSON). */
+  | { kind: 'bad-answer'; message: string }
+  | { kind: 'timeout'; message: string }
+  | { kind: 'connection-error'; code: string; message: string }
+  /** The body went past `poolingResponseBytes`: read no further. */
+  | { kind: 'response-too-large'; message: string }
+  /** Cancelled by us (run stopped). */
+  | { kind: 'aborted' };
+
+/** One embeddings or rerank request, as measured. Instants are monotonic nanoseconds. */
+export interface PoolingRecord {
+  seq: number;
+  concurrency: number;
+  warmup: boolean;
+  /** When the request was handed to the socket. */
+  sentNs: number;
+  /** When the whole body had arrived (or the request failed). */
+  endNs: number;
+  /** Inputs (embeddings) or documents (rerank) the request carried. */
+  items: number;
+  /** Input tokens the server reported (usage.prompt_tokens, Ollama's prompt_eval_count); null when it reported none. */
+  inputTokens: number | null;
+  /** Embeddings: the one dimension of every vector returned; null for rerank or a failed request. */
+  dimension: number | null;
+  outcome: PoolingOutcome;
+}

@@ -1,0 +1,131 @@
+/**
+ * The JSON result of an embeddings or rerank sweep: its own shape beside the
+ * text sweep's (no tokens out, no TTFT), tagged by `run.endpoint` so a reader
+ * never takes one for the other. Every count is bounded by the limits table.
+ */
+import { z } from 'zod';
+import { LIMITS } from './limits.js';
+import { POOLING_ENDPOINTS } from './pooling-record.js';
+import { SCHEMA_VERSION } from './result-schema.js';
+
+const rate = z.number().nonnegative().nullable();
+const count = z.number().int().nonnegative();
+
+export const poolingLevelSchema = z.object({
+  concurrency: z.number().int().positive().max(LIMITS.concurrency.max),
+  requests: count.max(LIMITS.requestsPerLevel.max),
+  failed: count.max(LIMITS.requestsPerLevel.max),
+  durationS: z.number().positive().nullable(),
+  requestsPerS: rate,
+  itemsPerS: rate,
+  inputTokensPerS: rate,
+  inputTokensPerRequest: rate,
+  latencyMs: z.object({ p50: z.number().nonnegative(), p95: z.number().nonnegative(), p99: z.number().nonnegative(), mean: z.number().nonnegative() }).nullable(),
+  dimension: z.number().int().positive().max(LIMITS.embeddingDimension.max).nullable(),
+  costPerMInputTokensUsd: rate,
+  failures: z.array(z.object({ reason: z.string().max(4096), count: count })).max(5),
+  slo: z.object({
+    p: z.number().gt(0).lte(100), maxMs: z.number().positive(), observedMs: z.number().nonnegative().nullable(), holds: z.boolean(),
+    metPerS: rate, metShare: z.number().min(0).max(1).nullable(),
+  }).strict().nullable(),
+}).strict();
+
+/** A latency objective: the p-th percentile of latency at most maxMs. */
+export const poolingSloSchema = z.object({
+  p: z.number({ error: 'p must be a number' }).gt(0, 'p must be above 0').lte(100, 'p must be at most 100'),
+  maxMs: z.number({ error: 'max must be a number of ms' }).positive('max must be a positive number of ms'),
+}).strict();
+
+/** The highest level at which the latency objective held with no failed request: capacity at SLO over the levels measured. */
+export const poolingCapacitySchema = z.object({
+  concurrency: z.number().int().positive().nullable(),
+  itemsPerS: z.number().nonnegative().nullable(),
+  inputTokensPerS: z.number().nonnegative().nullable(),
+  /** In words: where it held and where it first missed, or why there is none. */
+  statement: z.string(),
+}).strict();
+
+/** The best level of a run, from its levels: the Engine card of a non-streaming endpoint. */
+export const poolingPeakSchema = z.object({
+  concurrency: z.number().int().positive(),
+  itemsPerS: z.number().nonnegative(),
+  inputTokensPerS: z.number().nonnegative().nullable(),
+}).strict();
+
+export const poolingRunSchema = z.object({
+  url: z.string(),
+  model: z.string(),
+  endpoint: z.enum(POOLING_ENDPOINTS),
+  /** The route requests went to, e.g. `/v1/embeddings`, `/api/embed`, `/v1/rerank`. */
+  path: z.string(),
+  engine: z.object({ name: z.string(), version: z.string().nullable(), dialect: z.string(), detection: z.enum(['detected', 'override']) }).strict(),
+  /** Inputs per embeddings request, or documents per rerank query. */
+  itemsPerRequest: z.number().int().positive().max(Math.max(LIMITS.embeddingBatch.max, LIMITS.rerankDocuments.max)),
+  /** Tokens per input (embeddings) or per document (rerank), by `tokenizer`. */
+  itemTokens: z.number().int().positive().max(LIMITS.promptTokens.max),
+  /** Rerank: tokens of the query; null for embeddings. */
+  queryTokens: z.number().int().positive().max(LIMITS.promptTokens.max).nullable(),
+  /** How lengths were counted, e.g. `server (/tokenize)` or `approximate (words; …)`. */
+  tokenizer: z.object({ exact: z.boolean(), label: z.string() }).strict(),
+  levelsRequested: z.array(z.number().int().positive()).max(LIMITS.levels.max),
+  requestsPerLevel: z.union([z.number().int().positive().max(LIMITS.requestsPerLevel.max), z.literal('auto')]),
+  warmupPerLevel: count.max(LIMITS.warmupRequests.max),
+  hourlyCostUsd: z.number().nonnegative().nullable(),
+  seed: z.number().int(),
+  command: z.string(),
+  startedAt: z.string(),
+  endedAt: z.string(),
+  status: z.enum(['complete', 'stopped', 'server-failed']),
+  stopReason: z.string().nullable(),
+  toolVersion: z.string(),
+  latencySlo: poolingSloSchema.nullable(),
+}).strict();
+
+export const poolingResultSchema = z.object({
+  schemaVersion: z.literal(SCHEMA_VERSION),
+  run: poolingRunSchema,
+  warnings: z.array(z.object({ code: z.string(), message: z.string() })),
+  levels: z.array(poolingLevelSchema).max(LIMITS.levels.max),
+  /** The level with the most items per second among levels without failures; null when none. */
+  peak: poolingPeakSchema.nullable(),
+  /** With a latency objective: capacity at SLO over the levels measured; null without one. */
+  capacity: poolingCapacitySchema.nullable(),
+}).strict();
+
+export type PoolingResult = z.infer<typeof poolingResultSchema>;
+export type PoolingRunInfo = z.infer<typeof poolingRunSchema>;
+export type PoolingPeak = z.infer<typeof poolingPeakSchema>;
+export type PoolingCapacity = z.infer<typeof poolingCapacitySchema>;
+
+/**
+ * Capacity at SLO over the measured levels: the highest level at which the objective held
+ * with no failed request, below the first level that missed (levels above a miss do not count:
+ * capacity is where load can rise to, not a lucky level past a failure).
+ */
+export function poolingCapacity(levels: ReadonlyArray<z.infer<typeof poolingLevelSchema>>, slo: { p: number; maxMs: number }): PoolingCapacity {
+  const what = `latency p${slo.p} ≤ ${slo.maxMs} ms`;
+  let held: z.infer<typeof poolingLevelSchema> | null = null;
+  for (const l of levels) {
+    const ok = l.slo?.holds === true && l.failed === 0;
+    if (!ok) {
+      const why = l.failed > 0 ? `${l.failed} failed requests` : `latency p${slo.p} ${l.slo?.observedMs === null || l.slo === null ? 'failed' : `${l.slo.observedMs.toFixed(1)} ms`}`;
+      const statement = held === null
+        ? `no level meets ${what}: concurrency ${l.concurrency} missed it (${why})`
+        : `capacity at ${what}: concurrency ${held.concurrency}; concurrency ${l.concurrency} missed it (${why})`;
+      return { concurrency: held?.concurrency ?? null, itemsPerS: held?.itemsPerS ?? null, inputTokensPerS: held?.inputTokensPerS ?? null, statement };
+    }
+    held = l;
+  }
+  if (held === null) return { concurrency: null, itemsPerS: null, inputTokensPerS: null, statement: `no level was measured against ${what}` };
+  return { concurrency: held.concurrency, itemsPerS: held.itemsPerS, inputTokensPerS: held.inputTokensPerS, statement: `capacity at ${what}: at least concurrency ${held.concurrency}, the highest level measured (every level held)` };
+}
+
+/** The peak of a run's levels: most items per second among levels with no failed request. */
+export function poolingPeak(levels: ReadonlyArray<z.infer<typeof poolingLevelSchema>>): PoolingPeak | null {
+  let best: PoolingPeak | null = null;
+  for (const l of levels) {
+    if (l.failed > 0 || l.itemsPerS === null) continue;
+    if (best === null || l.itemsPerS > best.itemsPerS) best = { concurrency: l.concurrency, itemsPerS: l.itemsPerS, inputTokensPerS: l.inputTokensPerS };
+  }
+  return best;
+}

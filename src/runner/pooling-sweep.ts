@@ -1,0 +1,201 @@
+/**
+ * runPoolingSweep: an embeddings or rerank sweep. Preflight (the server, the
+ * model, the engine, and one small request proving the route is served), then
+ * inputs of exact token length, then each concurrency level ascending — warm-up,
+ * measured requests closed-loop — summarised from its records.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  LIMITS, type PoolingLevel, type PoolingRecord, type PoolingResult, type Warning, SCHEMA_VERSION, poolingCapacity, poolingLevel, poolingPeak,
+} from '../core/index.js';
+import {
+  type Clock, type Dialect, type PoolingClient, type PoolingPayload, type PoolingRoute, createPoolingClient, monotonicNs, poolingBody, poolingRoute, preflight,
+} from '../client/index.js';
+import { syntheticPrompt, type TokenCounter, WorkloadError } from '../workload/index.js';
+import { resolveEngine } from './engine-setup.js';
+import { SweepError } from './errors.js';
+import { type PoolingSpec, type PoolingSpecInput, poolingRequestsFor, poolingSpecSchema } from './pooling-spec.js';
+import { MAX_EXACT_PROMPTS, PROMPT_MISMATCH_SHARE, exactTexts, runCounter } from './prompt-lengths.js';
+import { levelOrder } from './sweep-spec.js';
+import { TOOL_VERSION } from './version.js';
+
+export type PoolingEvent =
+  | { kind: 'preflight'; model: string; path: string; engine: string }
+  | { kind: 'warning'; warning: Warning }
+  | { kind: 'level-start'; concurrency: number; index: number; total: number; requests: number }
+  | { kind: 'request'; concurrency: number; done: number; failed: number; requests: number; warmup: boolean }
+  | { kind: 'level-end'; level: PoolingLevel; records: readonly PoolingRecord[] };
+
+export interface PoolingDeps {
+  clock?: Clock;
+  signal?: AbortSignal;
+  onEvent?: (e: PoolingEvent) => void;
+  /** Awaited between levels (raw records are written here, never during one). */
+  afterLevel?: (level: PoolingLevel, records: readonly PoolingRecord[]) => Promise<void>;
+}
+
+/** Most tokens of distinct text built before a run (~60 MB of words); past it texts are reused in turn. */
+export const MAX_BUILT_TOKENS = 10_000_000;
+
+/** Every endpoint a dialect serves, for a refusal that says what the server offers. */
+export function endpointsOffered(d: Dialect): string {
+  const all = ['chat', 'completions', ...(d.api.paths.responses ? ['responses'] : []), ...(d.pooling.embeddings ? ['embeddings'] : []), ...(d.pooling.rerank ? ['rerank'] : [])];
+  return all.join(', ');
+}
+
+function parseSpec(input: PoolingSpecInput): PoolingSpec {
+  const parsed = poolingSpecSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new SweepError('bad-input', `${issue?.path.join('.') || 'spec'}: ${issue?.message ?? 'invalid'}`);
+}
+
+/** One small request before anything is built: a route the server does not serve is refused here, naming what it answered. */
+async function probeRoute(client: PoolingClient, spec: PoolingSpec, model: string, route: PoolingRoute, dialect: Dialect): Promise<void> {
+  const payload: PoolingPayload = spec.endpoint === 'rerank' ? { endpoint: 'rerank', query: 'probe', documents: ['probe'] } : { endpoint: 'embeddings', inputs: ['probe'] };
+  const r = await client.send(model, payload, { seq: -1, concurrency: 1, warmup: true });
+  const o = r.outcome;
+  const offers = `${dialect.label} offers ${endpointsOffered(dialect)}`;
+  if (o.kind === 'http-error' && [404, 405, 501].includes(o.status)) {
+    throw new SweepError('preflight-refused', `endpoint ${spec.endpoint}: ${spec.url} does not serve ${route.path} (HTTP ${o.status}: ${o.message}); ${offers}, as far as its engine goes`);
+  }
+  if (o.kind === 'connection-error' || o.kind === 'timeout') throw new SweepError('preflight-refused', `endpoint ${spec.endpoint}: ${route.path} did not answer: ${o.message}`);
+}
+
+/** The texts the run sends, `n` tokens each, exact when the counter is; or words, with the reason. */
+async function buildTexts(counter: TokenCounter, n: number, total: number, perRequest: number, salt: string, seed: number, warn: (w: Warning) => void): Promise<{ texts: string[]; exact: boolean; label: string }> {
+  // Past the cap (a count and a token budget, at least one request's worth) the texts are reused in turn; said in a warning.
+  const built = Math.min(total, MAX_EXACT_PROMPTS, Math.max(perRequest, Math.floor(MAX_BUILT_TOKENS / n)));
+  if (built < total) warn({ code: 'inputs-reused', message: `${total} texts of ${n} tokens are more than the ${built} built before a run: they are reused in turn` });
+  const words = (why: string | null) => {
+    if (why !== null) warn({ code: 'prompt-length-approximate', message: `input lengths are approximate (words): ${why}` });
+    return { texts: Array.from({ length: built }, (_, i) => syntheticPrompt(n, seed + i, `${salt}${i}`)), exact: false, label: why === null ? counter.info.label : `approximate (words; ${why})` };
+  };
+  if (!counter.info.exact) return words(counter.info.label);
+  try {
+    return { texts: await exactTexts(counter, n, built, (i) => `${salt}${i}`, seed), exact: true, label: counter.info.label };
+  } catch (err) {
+    if (err instanceof WorkloadError) return words(`no exact text of ${n} tokens: ${err.message}`);
+    throw new SweepError('preflight-refused', `counting input tokens failed: ${(err as Error).message}`);
+  }
+}
+
+export async function runPoolingSweep(input: PoolingSpecInput, deps: PoolingDeps = {}): Promise<PoolingResult> {
+  const spec = parseSpec(input);
+  const emit = deps.onEvent ?? (() => {});
+  const clock = deps.clock ?? monotonicNs;
+  const signal = deps.signal ?? new AbortController().signal;
+  const target = { baseUrl: spec.url, apiKey: spec.apiKey };
+  const warnings: Warning[] = [];
+  const warn = (w: Warning) => { warnings.push(w); emit({ kind: 'warning', warning: w }); };
+
+  const pre = await preflight(target, spec.model);
+  if (!pre.ok) throw new SweepError('preflight-refused', `${spec.url} cannot be benchmarked: ${pre.message}`);
+  const engine = await resolveEngine(target, spec.engine, { model: pre.model, endpoint: 'chat', thinking: false, forceLength: false });
+  const { dialect } = engine;
+  const route = poolingRoute(dialect.pooling, spec.endpoint);
+  if (route === null) throw new SweepError('bad-input', `endpoint ${spec.endpoint}: ${dialect.label} does not serve it; it offers ${endpointsOffered(dialect)}`);
+  const order = levelOrder(spec.levels);
+  const client = createPoolingClient(target, route, { connections: order[order.length - 1] as number, clock, timeoutMs: spec.timeoutMs });
+  const startedAt = new Date().toISOString();
+  const levels: PoolingLevel[] = [];
+  let status: PoolingResult['run']['status'] = 'complete';
+  let stopReason: string | null = null;
+  let tokenizer = { exact: false, label: '' };
+  try {
+    await probeRoute(client, spec, pre.model, route, dialect);
+    emit({ kind: 'preflight', model: pre.model, path: route.path, engine: dialect.label });
+
+    const requestsOf = (c: number) => spec.warmup + poolingRequestsFor(spec, c);
+    const totalRequests = order.reduce((a, c) => a + requestsOf(c), 0);
+    const runId = randomBytes(4).toString('hex');
+    const counter = await runCounter(spec, pre.model);
+    const items = await buildTexts(counter, spec.itemTokens, totalRequests * spec.itemsPerRequest, spec.itemsPerRequest, `r${runId}i`, spec.seed, warn);
+    const queries = spec.endpoint === 'rerank' ? await buildTexts(counter, spec.queryTokens, totalRequests, 1, `r${runId}q`, spec.seed + 7, warn) : null;
+    tokenizer = { exact: items.exact, label: items.label };
+    let cursor = 0;
+    const payloadAt = (req: number): PoolingPayload => {
+      const texts = Array.from({ length: spec.itemsPerRequest }, (_, k) => items.texts[(req * spec.itemsPerRequest + k) % items.texts.length] as string);
+      return queries === null ? { endpoint: 'embeddings', inputs: texts } : { endpoint: 'rerank', query: queries.texts[req % queries.texts.length] as string, documents: texts };
+    };
+
+    // Our own limit on what we send, checked on the run's first request before any level.
+    const bodyBytes = Buffer.byteLength(poolingBody(pre.model, payloadAt(0), route.shape));
+    if (bodyBytes > LIMITS.requestBodyBytes.max) {
+      throw new SweepError('bad-input', `one request would be ${bodyBytes} bytes, above the limit of ${LIMITS.requestBodyBytes.max} ${LIMITS.requestBodyBytes.what}: lower --prompt-tokens or ${spec.endpoint === 'rerank' ? '--documents' : '--batch-size'}`);
+    }
+
+    // Tokens a request carries by our count (rerank: the query beside each document, as cross-encoders read it).
+    const sentTokens = spec.itemsPerRequest * (spec.itemTokens + (spec.endpoint === 'rerank' ? spec.queryTokens : 0));
+    let lengthsChecked = false;
+
+    for (const [index, c] of order.entries()) {
+      if (signal.aborted) break;
+      const requests = poolingRequestsFor(spec, c);
+      emit({ kind: 'level-start', concurrency: c, index, total: order.length, requests });
+      const records: PoolingRecord[] = [];
+      let done = 0;
+      let failed = 0;
+      for (let w = 0; w < spec.warmup && !signal.aborted; w++) {
+        records.push(await client.send(pre.model, payloadAt(cursor++), { seq: w, concurrency: c, warmup: true }, signal));
+        emit({ kind: 'request', concurrency: c, done, failed, requests, warmup: true });
+      }
+      let next = 0;
+      const base = cursor;
+      cursor += requests;
+      const worker = async () => {
+        for (let i = next++; i < requests && !signal.aborted; i = next++) {
+          const r = await client.send(pre.model, payloadAt(base + i), { seq: spec.warmup + i, concurrency: c, warmup: false }, signal);
+          records.push(r);
+          done++;
+          if (r.outcome.kind !== 'ok') failed++;
+          emit({ kind: 'request', concurrency: c, done, failed, requests, warmup: false });
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(c, requests) }, worker));
+      if (signal.aborted) break;
+      const measured = records.filter((r) => !r.warmup);
+      if (measured.length > 0 && measured.every((r) => r.outcome.kind === 'connection-error')) {
+        status = 'server-failed';
+        const last = measured[measured.length - 1]?.outcome;
+        stopReason = `the server stopped answering during the concurrency-${c} level: ${last?.kind === 'connection-error' ? last.message : ''}. ${levels.length} level(s) complete`;
+        break;
+      }
+      const level = poolingLevel(c, records, spec.hourlyCostUsd, spec.latencySlo);
+      levels.push(level);
+      emit({ kind: 'level-end', level, records });
+      await deps.afterLevel?.(level, records);
+      const served = level.inputTokensPerRequest;
+      if (!lengthsChecked && served !== null && Math.abs(served / sentTokens - 1) > PROMPT_MISMATCH_SHARE) {
+        lengthsChecked = true;
+        warn({
+          code: 'input-length-mismatch',
+          message: `the server counted ${served.toFixed(1)} input tokens per request (its usage), ${sentTokens} sent by ${tokenizer.label}: ` +
+            `${((served - sentTokens) / (spec.itemsPerRequest)).toFixed(1)} per ${spec.endpoint === 'rerank' ? 'document' : 'input'} (special tokens, a template, or a different tokenizer); input tokens/s is the server's count`,
+        });
+      }
+      if (level.failed > 0) warn({ code: 'failed-requests', message: `concurrency ${c}: ${level.failed} of ${level.requests} requests failed (${level.failures.map((f) => `${f.count}× ${f.reason}`).join('; ')})` });
+    }
+    if (signal.aborted && status === 'complete') {
+      status = 'stopped';
+      stopReason = `stopped by the user; ${levels.length} level(s) complete`;
+    }
+  } finally {
+    await client.close();
+  }
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    run: {
+      url: spec.url, model: pre.model, endpoint: spec.endpoint, path: route.path,
+      engine: { name: dialect.engine, version: engine.version, dialect: dialect.kind, detection: engine.source },
+      itemsPerRequest: spec.itemsPerRequest, itemTokens: spec.itemTokens, queryTokens: spec.endpoint === 'rerank' ? spec.queryTokens : null,
+      tokenizer, levelsRequested: spec.levels, requestsPerLevel: spec.requestsPerLevel, warmupPerLevel: spec.warmup,
+      hourlyCostUsd: spec.hourlyCostUsd, seed: spec.seed, command: spec.command, startedAt, endedAt: new Date().toISOString(),
+      status, stopReason, toolVersion: TOOL_VERSION, latencySlo: spec.latencySlo,
+    },
+    warnings,
+    levels,
+    peak: poolingPeak(levels),
+    capacity: spec.latencySlo === null ? null : poolingCapacity(levels, spec.latencySlo),
+  };
+}

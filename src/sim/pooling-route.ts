@@ -1,0 +1,99 @@
+/**
+ * The simulator's embeddings and rerank routes: OpenAI's `/v1/embeddings`,
+ * Ollama's `/api/embed`, and the Cohere/Jina-style `/v1/rerank` and `/rerank`.
+ * One encoder serves requests in arrival order, each for `baseMs` + input
+ * tokens × `msPerInputToken` (the profile's `pooling`): the schedule a sweep's
+ * input tokens/s is checked against. Vectors are seeded by the input's words.
+ */
+import type { ServerResponse } from 'node:http';
+import { z } from 'zod';
+import { sendError, sendJsonText } from './http-util.js';
+import type { SimProfile } from './profile-schema.js';
+import { tokenize } from './tokenizer.js';
+import { firstProblem } from './zod-issues.js';
+
+/** The encoder's queue: when it is next free, in the server clock's ms; and what it has served. */
+export interface PoolingEncoder { freeAtMs: number; requests: number; inputTokens: number }
+
+export interface PoolingContext {
+  profile: SimProfile;
+  now(): number;
+  encoder: PoolingEncoder;
+}
+
+type Kind = 'openai' | 'ollama' | 'rerank';
+
+const text = z.string().max(1_000_000);
+const embedSchema = z.object({ model: z.string().optional(), input: z.union([text, z.array(text).min(1).max(4096)]) }).passthrough();
+const rerankSchema = z.object({
+  model: z.string().optional(),
+  query: text,
+  documents: z.array(text).min(1).max(4096),
+  top_n: z.number().int().positive().optional(),
+}).passthrough();
+
+/** A deterministic vector of `dim` numbers for `words` tokens, written as JSON text. */
+function vectorJson(seed: number, dim: number): string {
+  const parts = new Array<string>(dim);
+  for (let j = 0; j < dim; j++) parts[j] = Math.sin(seed * 12.9898 + j * 78.233).toFixed(6);
+  return `[${parts.join(',')}]`;
+}
+
+function seedOf(words: readonly string[]): number {
+  let h = 0;
+  for (const w of words) for (let i = 0; i < w.length; i++) h = (h * 31 + w.charCodeAt(i)) % 1_000_003;
+  return h;
+}
+
+/** The answer's JSON text and the input tokens it cost. */
+function answer(kind: Kind, body: unknown, profile: SimProfile): { json: string; tokens: number } | { error: string; field: string } {
+  if (kind === 'rerank') {
+    const p = rerankSchema.safeParse(body);
+    if (!p.success) { const f = firstProblem(p.error); return { error: `${f.field}: ${f.problem}`, field: f.field }; }
+    const q = tokenize(p.data.query).length;
+    const scored = p.data.documents.map((d, index) => {
+      const words = tokenize(d);
+      return { index, tokens: q + words.length, score: (Math.sin(seedOf(words)) + 1) / 2 };
+    });
+    const tokens = scored.reduce((a, s) => a + s.tokens, 0);
+    const results = scored.sort((a, b) => b.score - a.score).slice(0, p.data.top_n ?? scored.length).map((s) => ({ index: s.index, relevance_score: s.score }));
+    return { tokens, json: JSON.stringify({ id: 'rerank-sim', model: profile.model, usage: { prompt_tokens: tokens, total_tokens: tokens }, results }) };
+  }
+  const p = embedSchema.safeParse(body);
+  if (!p.success) { const f = firstProblem(p.error); return { error: `${f.field}: ${f.problem}`, field: f.field }; }
+  const inputs = typeof p.data.input === 'string' ? [p.data.input] : p.data.input;
+  const words = inputs.map((i) => tokenize(i));
+  const tokens = words.reduce((a, w) => a + w.length, 0);
+  const vectors = words.map((w) => vectorJson(seedOf(w), profile.pooling.dimension));
+  const json = kind === 'ollama'
+    ? `{"model":${JSON.stringify(profile.model)},"embeddings":[${vectors.join(',')}],"prompt_eval_count":${tokens}}`
+    : `{"object":"list","model":${JSON.stringify(profile.model)},"data":[${vectors.map((v, i) => `{"object":"embedding","index":${i},"embedding":${v}}`).join(',')}],"usage":{"prompt_tokens":${tokens},"total_tokens":${tokens}}}`;
+  return { json, tokens };
+}
+
+/** Answers one embeddings or rerank request once the encoder has served it. */
+function serve(kind: Kind) {
+  return (ctx: PoolingContext, res: ServerResponse, body: unknown, arrivalMs: number): void => {
+    const model = (body as { model?: unknown } | null)?.model;
+    if (typeof model === 'string' && model !== ctx.profile.model) return sendError(res, 404, `The model \`${model}\` does not exist.`, 'model');
+    const a = answer(kind, body, ctx.profile);
+    if ('error' in a) return sendError(res, 400, a.error, a.field);
+    const { baseMs, msPerInputToken } = ctx.profile.pooling;
+    const start = Math.max(arrivalMs, ctx.encoder.freeAtMs);
+    ctx.encoder.freeAtMs = start + baseMs + a.tokens * msPerInputToken;
+    ctx.encoder.requests++;
+    ctx.encoder.inputTokens += a.tokens;
+    const wait = ctx.encoder.freeAtMs - ctx.now();
+    const send = () => { if (!res.destroyed) sendJsonText(res, 200, a.json); };
+    if (wait <= 0) send();
+    else setTimeout(send, wait);
+  };
+}
+
+/** The routes by "METHOD /path". */
+export const POOLING_ROUTES: Readonly<Record<string, (ctx: PoolingContext, res: ServerResponse, body: unknown, arrivalMs: number) => void>> = {
+  'POST /v1/embeddings': serve('openai'),
+  'POST /api/embed': serve('ollama'),
+  'POST /v1/rerank': serve('rerank'),
+  'POST /rerank': serve('rerank'),
+};
