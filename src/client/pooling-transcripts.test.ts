@@ -1,8 +1,8 @@
 /**
- * The pooling client against llama-server's answers, served byte for byte on
- * loopback from the fixtures (written from llama.cpp's source, not recorded:
- * see fixtures/llama-server/README.md): embeddings, embeddings switched off
- * (501), and rerank, through the llama.cpp dialect's routes.
+ * The pooling client against llama-server's answers, recorded from a real
+ * build and served byte for byte on loopback (fixtures/llama-server/README.md):
+ * embeddings, embeddings switched off (501), and rerank, through the llama.cpp
+ * dialect's routes.
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -59,28 +59,28 @@ async function send(name: string, endpoint: 'embeddings' | 'rerank', payload: Po
   }
 }
 
-describe('llama-server embeddings and rerank (documented format)', () => {
+describe('llama-server embeddings and rerank (recorded)', () => {
   it('/v1/embeddings: two vectors of 64 numbers, usage.prompt_tokens read; the request is the one the transcript shows', async () => {
-    const r = await send('30-embeddings-documented.http', 'embeddings', { endpoint: 'embeddings', inputs: ['Once upon a time there was', 'a little dog named Max'] });
+    const r = await send('30-embeddings.http', 'embeddings', { endpoint: 'embeddings', inputs: ['Once upon a time there was', 'a little dog named Max'] });
     expect(r.head).toBe('POST /v1/embeddings HTTP/1.1');
     expect(r.sentBody).toEqual(r.request);
-    expect(r.record).toMatchObject({ items: 2, dimension: 64, inputTokens: 14, outcome: { kind: 'ok' } });
+    expect(r.record).toMatchObject({ items: 2, dimension: 64, inputTokens: 16, outcome: { kind: 'ok' } });
   });
 
   it('without --embeddings: HTTP 501 with llama-server\'s own message', async () => {
-    const r = await send('31-embeddings-disabled-documented.http', 'embeddings', { endpoint: 'embeddings', inputs: ['Once upon a time'] });
+    const r = await send('31-embeddings-disabled.http', 'embeddings', { endpoint: 'embeddings', inputs: ['Once upon a time'] });
     expect(r.record.outcome).toEqual({ kind: 'http-error', status: 501, message: 'This server does not support embeddings. Start it with `--embeddings`' });
   });
 
   it('/v1/rerank: every document scored once (sorted by score, as llama-server answers), usage read', async () => {
-    const r = await send('32-rerank-documented.http', 'rerank', { endpoint: 'rerank', query: 'a dog', documents: ['The sun was hot.', 'Tim had a red ball.', 'Max the dog ran home.'] });
+    const r = await send('32-rerank.http', 'rerank', { endpoint: 'rerank', query: 'a dog', documents: ['The sun was hot.', 'Tim had a red ball.', 'Max the dog ran home.'] });
     expect(r.head).toBe('POST /v1/rerank HTTP/1.1');
     expect(r.sentBody).toEqual(r.request);
-    expect(r.record).toMatchObject({ items: 3, dimension: null, inputTokens: 27, outcome: { kind: 'ok' } });
+    expect(r.record).toMatchObject({ items: 3, dimension: null, inputTokens: 39, outcome: { kind: 'ok' } });
   });
 
   it('the same answer for more inputs than it holds fails, naming the counts', async () => {
-    const r = await send('30-embeddings-documented.http', 'embeddings', { endpoint: 'embeddings', inputs: ['a', 'b', 'c'] });
+    const r = await send('30-embeddings.http', 'embeddings', { endpoint: 'embeddings', inputs: ['a', 'b', 'c'] });
     expect(r.record.outcome).toEqual({ kind: 'bad-answer', message: '2 vectors came back for 3 inputs' });
   });
 });
