@@ -102,6 +102,17 @@ describe('hostile and odd tool-call streams', () => {
     }
   });
 
+  it('recorded: llama-server --jinja whose model has no tool-call format answers a required call with text; the verdict is missing', async () => {
+    // stories260K's template has no tool-call format, so llama-server b9928 sent prose (finish "length", 64 tokens) although a call was required.
+    const body = readFileSync(new URL('./fixtures/tool-calls/llamacpp-no-tool-format.sse', import.meta.url));
+    const [r] = await through('llamacpp', [[body]], 'text/event-stream');
+    expect(r?.outcome).toEqual({ kind: 'ok' });
+    expect(r?.finishReason).toBe('length');
+    expect(r?.outputTokens).toBe(64);
+    expect(r?.toolCalls).toMatchObject({ required: true, calls: 0, verdict: 'missing' });
+    expect(r?.toolCalls?.problem).toMatch(/required and none came/);
+  });
+
   it('more calls than the limit, or more argument bytes: cut, judged unparsed, memory bounded', async () => {
     const many = Array.from({ length: LIMITS.toolCallsPerResponse.max + 5 }, (_, i) => ({ index: i, function: { name: 'update_file', arguments: '{"file_id":"a"}' } }));
     const [r] = await through('generic', [[sse(delta(many, 'tool_calls'), '[DONE]')]], 'text/event-stream');
