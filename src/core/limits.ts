@@ -50,6 +50,9 @@ export const LIMITS = {
   embeddingDimension: { max: 65_536, what: 'numbers in one embedding vector from a server' },
   // Embeddings come back whole and non-streamed: 2,048 vectors of 1,024 floats written as text is ~40 MiB.
   poolingResponseBytes: { max: 64 * MiB, what: 'bytes in one embeddings or rerank response from a server' },
+  // A vision request carries its images inline; the request-body row still bounds their bytes together.
+  imagesPerRequest: { max: 16, what: 'images in one chat request' },
+  imageSide: { max: 4096, what: 'pixels on one side of a synthetic image' },
   qualityPrompts: { max: 256, what: 'prompts in one quality score\'s per-prompt evidence' },
   qualityTopK: { max: 20, what: 'top logprobs per prompt and side in a quality score\'s evidence (the largest top_logprobs asked for)' },
   qualityTokenChars: { max: 256, what: 'characters of one token\'s text in a quality score\'s evidence' },
