@@ -99,7 +99,7 @@ export class BatchEngine {
     this.kvReserved += seq.spec.kvTokens;
     const cachedTokens = this.cache === null ? 0 : this.cache.lookup(seq.spec.blockKeys) * prefixBlockTokens;
     seq.events.onAdmit(atMs, cachedTokens);
-    const prefillMs = prefillBaseMs + prefillMsPerToken * (seq.spec.promptTokens - cachedTokens);
+    const prefillMs = prefillBaseMs + prefillMsPerToken * (seq.spec.promptTokens - cachedTokens) + (seq.spec.encoderMs ?? 0);
     this.schedule(seq, 0, atMs + prefillMs);
   }
 

@@ -23,6 +23,7 @@ import { emissionCount } from './sequence.js';
 import { outputText, tokenize } from './tokenizer.js';
 import { RESPONSES_ROUTE, type ResponseStore } from './responses-route.js';
 import { firstProblem } from './zod-issues.js';
+import { imageInputs } from './image-inputs.js';
 
 /** Everything a generation request needs from the running server. */
 export interface SimRuntime extends RunContext {
@@ -129,7 +130,9 @@ export function handleGeneration(
     return reject(400, `${p.field}: ${p.problem}`, p.field);
   }
   const { body, reasoningTokens } = parsed;
-  let words = parsed.words;
+  const images = parsed.chat === undefined ? null : imageInputs(rt.profile, parsed.chat.messages);
+  if (images !== null && !images.ok) return reject(400, `${images.param}: ${images.message}`, images.param);
+  let words = images === null ? parsed.words : [...parsed.words, ...images.words];
   const previous = ep.stateful === true ? (parsed.chat as { previous_response_id?: unknown } | undefined)?.previous_response_id : undefined;
   if (typeof previous === 'string') {
     const context = rt.responses.get(previous);
@@ -180,6 +183,7 @@ export function handleGeneration(
       kvTokens: plan.promptTokens + plan.capTokens,
       blockKeys: rt.cache === null ? [] : prefixBlockKeys(words, rt.profile.prefixBlockTokens, plan.cacheSalt),
       outputTokens: plan.outputTokens,
+      ...(images?.ok === true && images.count > 0 ? { encoderMs: images.encoderMs } : {}),
       stall: fault === 'stall' ? { beforeEmission: Math.max(1, half), ms: rt.profile.faults.stallMs } : null,
     },
     run,

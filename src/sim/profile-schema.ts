@@ -87,6 +87,17 @@ const poolingSchema = z
   })
   .strict();
 
+const imagesSchema = z
+  .object({
+    /** Pixels on each side of one image patch: an image costs ceil(w / patch) × ceil(h / patch) tokens. Default 32. */
+    patchPixels: z.number().int().positive().max(4096).default(32),
+    /** Tokens every image costs besides its patches (start and end markers). Default 0. */
+    baseTokens: z.number().int().min(0).max(65_536).default(0),
+    /** Vision-encoder time per image, added to the request's prefill, ms. Default 30. */
+    encoderMsPerImage: nonNegMs.default(30),
+  })
+  .strict();
+
 /** The zod schema of a simulator profile (see the field docs for units and defaults). */
 export const simProfileSchema = z
   .object({
@@ -137,6 +148,7 @@ export const simProfileSchema = z
     /** Largest `top_logprobs` (chat) or `logprobs` (completions) accepted; above it is a 400, like vLLM's --max-logprobs. Default 20. */
     maxTopLogprobs: z.number().int().min(0).default(20),
     pooling: poolingSchema.prefault({}),
+    images: imagesSchema.prefault({}),
     gpu: gpuSchema.prefault({}),
     faults: faultsSchema.prefault({}),
     toolCalls: toolCallsSchema.prefault({}),

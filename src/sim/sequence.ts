@@ -14,6 +14,8 @@ export interface SequenceSpec {
   blockKeys: number[];
   /** Tokens to emit in total (≥ 1). */
   outputTokens: number;
+  /** Vision-encoder time of the request's images, added to its prefill, ms. */
+  encoderMs?: number;
   /** Extra pause before one emission (the stall fault), or null. */
   stall: { beforeEmission: number; ms: number } | null;
 }

@@ -1,0 +1,56 @@
+/** Image parts of chat requests over real HTTP: the tokens the simulator counts and what it refuses. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { syntheticImageUrl } from '../workload/index.js';
+import { startSimulator, type SimServer } from './index.js';
+
+const MODEL = 'goodput-sim-1';
+let s: SimServer;
+beforeAll(async () => {
+  s = await startSimulator({ prefillBaseMs: 1, prefillMsPerToken: 0, decodeStepMs: 1, maxModelLen: 8192, images: { patchPixels: 32, baseTokens: 2, encoderMsPerImage: 0 } });
+});
+afterAll(async () => {
+  await s.close();
+});
+
+const image = (url: string) => ({ type: 'image_url', image_url: { url } });
+const chat = (content: unknown[]) => fetch(`${s.url}/v1/chat/completions`, {
+  method: 'POST',
+  body: JSON.stringify({ model: MODEL, max_tokens: 4, messages: [{ role: 'user', content }] }),
+});
+
+describe('chat image inputs', () => {
+  it('counts ceil(w/patch) × ceil(h/patch) + base tokens per image into prompt_tokens', async () => {
+    const res = await chat([{ type: 'text', text: 'describe these two pictures' }, image(syntheticImageUrl(512, 512, 1, 0)), image(syntheticImageUrl(512, 512, 1, 1))]);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { usage: { prompt_tokens: number } };
+    // 4 words + 2 × (16 × 16 patches + 2).
+    expect(body.usage.prompt_tokens).toBe(4 + 2 * 258);
+    const odd = (await (await chat([image(syntheticImageUrl(33, 31, 1, 0))])).json()) as { usage: { prompt_tokens: number } };
+    expect(odd.usage.prompt_tokens).toBe(2 * 1 + 2);
+  });
+
+  const refused: Array<[string, unknown[], RegExp]> = [
+    ['a remote URL', [image('http://127.0.0.1:9/cat.png')], /data:image\/png;base64 URL/],
+    ['a JPEG data URL', [image('data:image/jpeg;base64,/9j/4AAQ')], /data:image\/png;base64 URL/],
+    ['bytes that are not a PNG', [image(`data:image/png;base64,${Buffer.alloc(40, 7).toString('base64')}`)], /is not a PNG/],
+    ['a part without url', [{ type: 'image_url', image_url: {} }], /needs a url/],
+    ['17 images', Array.from({ length: 17 }, (_, i) => image(syntheticImageUrl(8, 8, 1, i))), /more than 16 images/],
+  ];
+  for (const [name, content, message] of refused) {
+    it(`refuses ${name} with a 400 naming the part`, async () => {
+      const res = await chat(content);
+      expect(res.status).toBe(400);
+      const error = ((await res.json()) as { error: { message: string; param: string } }).error;
+      expect(error.param).toMatch(/^messages\[0\]\.content\[\d+\]\.image_url$/);
+      expect(error.message).toMatch(message);
+    });
+  }
+
+  it('refuses a PNG whose header claims a side past the limits table', async () => {
+    const png = Buffer.from(syntheticImageUrl(8, 8, 1, 0).split(',')[1] as string, 'base64');
+    png.writeUInt32BE(5000, 16);
+    const res = await chat([image(`data:image/png;base64,${png.toString('base64')}`)]);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/5000×8: each side must be 1 to 4096 pixels/);
+  });
+});
