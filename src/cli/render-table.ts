@@ -5,7 +5,7 @@
  * from a server or a file goes through sanitizeForTerminal.
  */
 import pc from 'picocolors';
-import { type Cards, type LevelAxis, type LevelResult, type SweepResult, levelAxis, levelValue, sanitizeForTerminal as clean } from '../core/index.js';
+import { type Cards, imageInputsLabel, type LevelAxis, type LevelResult, type SweepResult, levelAxis, levelValue, sanitizeForTerminal as clean } from '../core/index.js';
 import { levelNotes } from './level-notes.js';
 import { renderTelemetry } from './render-telemetry.js';
 import { toolCallLines } from './render-tools.js';
@@ -88,8 +88,18 @@ export function promptLine(levels: readonly LevelResult[]): string | null {
   if (p?.sent === undefined || p.sent === null || p.countedBy === undefined) return null;
   const added = levels.flatMap((l) => (typeof l.promptTokens.templateTokens === 'number' ? [l.promptTokens.templateTokens] : []));
   const mean = added.length > 0 ? added.reduce((a, x) => a + x, 0) / added.length : null;
-  const template = mean === null ? '' : ` · the server counted ${fmt(p.sent + mean)}: ${fmt(mean)} tokens of its own (chat template, BOS) reported apart`;
+  const images = levels.some((l) => l.images !== undefined);
+  const template = mean === null ? '' : ` · the server counted ${fmt(p.sent + mean)}: ${fmt(mean)} tokens of its own (${images ? 'chat template, BOS and the images' : 'chat template, BOS'}) reported apart`;
   return `prompts ${p.sent} tokens each, ${clean(p.countedBy)}${template}`;
+}
+
+/** What images every request carried, and the prompt tokens the server counted with them; null without images. */
+export function imagesLine(levels: readonly LevelResult[]): string | null {
+  const images = levels.find((l) => l.images !== undefined)?.images;
+  if (images === undefined) return null;
+  const counted = levels.flatMap((l) => (l.promptTokens.mean === null ? [] : [l.promptTokens.mean]));
+  const served = counted.length > 0 ? ` · the server counted ${fmt(counted.reduce((a, x) => a + x, 0) / counted.length)} prompt tokens per request, images included` : '';
+  return `images ${imageInputsLabel(images)} (synthetic, drawn from the seed, sent inline as data URLs)${served}`;
 }
 
 /** "8–25 output tokens" as the answers came back, over every level; the requests' own caps, not the sweep default. */
@@ -110,6 +120,8 @@ export function renderResult(result: SweepResult, color: boolean, table?: string
   parts.push(c.bold(head));
   const prompts = promptLine(result.levels);
   if (prompts !== null) parts.push(prompts);
+  const images = imagesLine(result.levels);
+  if (images !== null) parts.push(images);
   for (const w of result.warnings) parts.push(c.yellow(`warning: ${clean(w.message)}`));
   // A repeated run shows its medians and ranges instead of run 1's own table.
   parts.push('', table ?? renderTable(result.levels, color), ...levelNotes(result.levels), ...toolCallLines(result), ...agentLines(result), ...renderTelemetry(result.levels), '', renderCards(result.cards));

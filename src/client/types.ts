@@ -21,6 +21,8 @@ export interface RequestSpec {
   model: string;
   /** Chat: the content of the (last) user message. Completions: the raw prompt. */
   prompt: string;
+  /** Chat only: images sent with the user message, as data URLs (`data:image/png;base64,…`). */
+  images?: readonly string[];
   /** Chat only: the conversation before this user message (a session's earlier turns, with the model's own answers). */
   history?: ReadonlyArray<{ role: 'user' | 'assistant'; content: string }>;
   /** Chat only: tools offered with the request and the tool_choice; the answer's calls are judged against them. */

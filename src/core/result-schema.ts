@@ -7,6 +7,7 @@
 import { agentSummarySchema } from './agent-summary.js';
 import { z } from 'zod';
 import { arrivalSchema, levelLoadSchema } from './arrival-spec.js';
+import { imageInputsSchema } from './image-inputs.js';
 import { businessCostSchema } from './cost-success.js';
 import { levelGoodputSchema } from './goodput.js';
 import { rawRecordSchema } from './record-schema.js';
@@ -164,6 +165,8 @@ export const levelResultSchema = z.object({
   toolCalls: toolCallSummarySchema.optional(),
   /** Structured-output runs: the answers' validity against the schema and the latency cost against plain controls (absent otherwise). */
   structured: structuredSummarySchema.optional(),
+  /** Chat with image inputs: how many images of what size each request carried (their tokens are in promptTokens.mean). Absent without images. */
+  images: imageInputsSchema.optional(),
 });
 
 export const warningSchema = z.object({ code: z.string(), message: z.string() });

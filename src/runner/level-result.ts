@@ -6,7 +6,7 @@
  * whose prompt carries its own output cap (corpora) are judged short against it.
  */
 import {
-  type AgentSummaryInput, summarizeAgents, type LevelInput, type LevelLoad, type LevelResult, type RequestRecord, type ShareRecords, type Slo, type SweepResult,
+  type AgentSummaryInput, type ImageInputs, summarizeAgents, type LevelInput, type LevelLoad, type LevelResult, type RequestRecord, type ShareRecords, type Slo, type SweepResult,
   e2eFromScheduleMs, isOk, levelGoodput, mean, percentiles, sharesFromRecords, ttftFromScheduleMs, summarizeLevel, summarizeSessions, replaySeries, withShares,
 } from '../core/index.js';
 import { type AgentsSource, agentBlockKeys, outputCapAt } from '../workload/index.js';
@@ -23,6 +23,8 @@ export interface LevelResultInput extends Omit<LevelInput, 'concurrency'> {
   capOf: (r: RequestRecord) => number;
   /** The clients the level was split over (`records` are theirs, merged): each is judged client-bound on its own. */
   shares?: readonly ShareRecords[];
+  /** The images every request carried (chat with image inputs). */
+  images?: ImageInputs | null;
 }
 
 /** The output cap of each request of a level whose prompts start at `promptOffset` in the sweep. */
@@ -39,7 +41,7 @@ export function agentsOf(src: AgentsSource): NonNullable<LevelResultInput['agent
 }
 
 export function levelResult(input: LevelResultInput): LevelResult {
-  const { load, slo, capOf, sessionTurns, shares, agents, ...rest } = input;
+  const { load, slo, capOf, sessionTurns, shares, agents, images, ...rest } = input;
   const closed = load.kind === 'concurrency';
   const summary = summarizeLevel({ ...rest, concurrency: closed ? load.level : Math.max(1, load.peakInFlight) });
   const ok = input.records.filter((r) => !r.warmup && isOk(r));
@@ -55,6 +57,7 @@ export function levelResult(input: LevelResultInput): LevelResult {
     ...(sessionTurns ? ((s) => (s === null ? {} : { sessions: s }))(summarizeSessions(input.records, sessionTurns)) : {}),
     ...(agents ? { agents: summarizeAgents({ ...agents, records: input.records, speed: load.level, slo, durationMs: summary.durationMs }) } : {}),
     ...(load.kind === 'trace' ? { replaySeries: replaySeries(input.records, slo) } : {}),
+    ...(images ? { images } : {}),
   };
 }
 
@@ -82,6 +85,7 @@ export function levelFromRecords(run: SweepResult, stated: LevelResult, records:
     }),
     ...(stated.gpu === undefined ? {} : { gpu: stated.gpu }),
     ...(stated.serverTruth === undefined ? {} : { serverTruth: stated.serverTruth }),
+    ...(stated.images === undefined ? {} : { images: stated.images }),
     ...promptLengthsOf(stated, records),
   };
 }

@@ -15,6 +15,7 @@ import { runAgents, sleepUntilOn } from './agent-run.js';
 import { levelLoad } from './level-load.js';
 import { runOpenLoop } from './open-loop.js';
 import type { SweepSpec } from './sweep-spec.js';
+import { imagePool, imagesOf } from './image-pool.js';
 
 export interface LevelContext {
   client: StreamingClient;
@@ -35,6 +36,8 @@ export interface LevelContext {
   checkServer(): Promise<string | null>;
   /** Awaited after the warm-ups, just before the measured requests: telemetry opens its window here. */
   beforeMeasured?(): Promise<void>;
+  /** Chat with images: the level's drawn images (see image-pool.ts); set by runLevel. */
+  imagePool?: readonly string[];
   /** Set when this client sends only its share of the level (a client thread); the other shares run elsewhere. */
   share?: LevelShare;
 }
@@ -135,6 +138,7 @@ function requestSpec(ctx: LevelContext, seq: number, given?: PromptItem): Reques
     ...(spec.cache === 'cold' ? { cacheSalt: salt } : {}),
     ...(spec.topP === null ? {} : { topP: spec.topP }),
     ...(spec.tools === null ? {} : { tools: spec.tools }),
+    ...(spec.images === null || ctx.imagePool === undefined ? {} : { images: imagesOf(ctx.imagePool, spec.images.perRequest, seq) }),
     ...(spec.responseSchema === null ? {} : { structured: { spec: spec.responseSchema, control: isControl(seq, spec.responseSchema.control) } }),
   };
 }
@@ -234,7 +238,9 @@ async function runAgentLevel(ctx: LevelContext, src: AgentsSource, startNs: numb
   });
 }
 
-export async function runLevel(ctx: LevelContext): Promise<LevelRun> {
+export async function runLevel(given: LevelContext): Promise<LevelRun> {
+  const images = given.spec.images;
+  const ctx = images === null ? given : { ...given, imagePool: imagePool(images, given.spec.seed, given.promptOffset ?? 0, given.spec.warmup + given.requests) };
   const records: RequestRecord[] = [];
   const stop = new AbortController();
   // Every in-flight request listens on this one signal.

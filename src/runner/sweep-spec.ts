@@ -3,7 +3,7 @@
  * yielding the type, the defaults and the messages that name the bad field.
  */
 import { z } from 'zod';
-import { DEFAULT_CLIENT_BUDGET_MS, arrivalSchema, levelsSchema, limitedCount, limitedInt, responseSchemaSpecSchema, sloSchema, toolsSpecSchema, urlCredentialProblem } from '../core/index.js';
+import { DEFAULT_CLIENT_BUDGET_MS, arrivalSchema, imageInputsSchema, levelsSchema, limitedCount, limitedInt, responseSchemaSpecSchema, sloSchema, toolsSpecSchema, urlCredentialProblem } from '../core/index.js';
 import { agentTurnsOf, arrivalOps, promptSourceSchema, turnsOf } from '../workload/index.js';
 import { GPU_SOURCE_CHOICES } from '../telemetry/index.js';
 import { ENGINE_CHOICES, type EngineChoice } from '../client/index.js';
@@ -44,6 +44,8 @@ export const sweepSpecSchema = z.object({
   tools: toolsSpecSchema.nullable().default(null),
   /** A JSON schema every chat answer must match, with the share of plain control requests (docs/agents.md). */
   responseSchema: responseSchemaSpecSchema.nullable().default(null),
+  /** Chat only: synthetic images (drawn from the seed) sent with every request's user message. */
+  images: imageInputsSchema.nullable().default(null),
   /** Latency objectives; each level then reports its goodput. */
   slo: sloSchema.nullable().default(null),
   outputTokens: limitedInt('outputTokens', 'output tokens').default(256),
@@ -106,6 +108,10 @@ export const sweepSpecSchema = z.object({
     if (spec.endpoint === 'completions') ctx.addIssue({ code: 'custom', path: ['responseSchema'], message: 'a JSON schema for the answer needs the chat or responses endpoint' });
     if (spec.forceLength) ctx.addIssue({ code: 'custom', path: ['forceLength'], message: 'an answer to a JSON schema ends when its JSON is complete: forceLength must be false' });
     if (spec.prompts.kind === 'sessions') ctx.addIssue({ code: 'custom', path: ['responseSchema'], message: 'sessions carry text answers turn to turn' });
+  }
+  if (spec.images !== null) {
+    if (spec.endpoint !== 'chat') ctx.addIssue({ code: 'custom', path: ['images'], message: `images are sent in chat messages: they need the chat endpoint, not ${spec.endpoint}` });
+    if (spec.prompts.kind === 'sessions' || spec.prompts.kind === 'agents') ctx.addIssue({ code: 'custom', path: ['images'], message: `images are sent with single requests, not with ${spec.prompts.kind}` });
   }
   if (spec.slo?.toolCallValid === true && spec.tools === null) ctx.addIssue({ code: 'custom', path: ['slo', 'toolCallValid'], message: 'the toolCallValid SLO needs tools' });
   // Trace prompts are matched to the trace's send offsets by position: a warm-up would shift every one.

@@ -16,6 +16,7 @@ import { resolveEngine } from './engine-setup.js';
 import type { GpuSource } from '../telemetry/index.js';
 import { levelWarnings, startRunTelemetry, withLostShares } from './level-telemetry.js';
 import { SweepError } from './errors.js';
+import { imageBytesProblem } from './image-pool.js';
 import { startLoopMonitor } from './loop-delay.js';
 import { loadOf, runLevel } from './run-level.js';
 import { type ClientThreads, startClientThreads, threadsFor } from './client-threads.js';
@@ -69,6 +70,8 @@ function parseSpec(input: SweepSpecInput): SweepSpec {
 
 export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Promise<SweepResult> {
   const spec = parseSpec(input);
+  const imagesProblem = spec.images === null ? null : imageBytesProblem(spec.images, spec.seed);
+  if (imagesProblem !== null) throw new SweepError('bad-input', imagesProblem);
   const emit = deps.onEvent ?? (() => {});
   const clock = deps.clock ?? monotonicNs;
   const signal = deps.signal ?? new AbortController().signal;
@@ -200,7 +203,7 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
         ...(spec.prompts.kind === 'agents' ? { agents: agentsOf(spec.prompts) } : {}),
         records: run.records, targetOutputTokens: spec.outputTokens, forceLength: spec.forceLength,
         loopDelayMs: run.loopDelayMs, clientCpuPct: run.clientCpuPct, ...(run.shares ? { shares: run.shares } : {}),
-        clientBudgetMs: spec.clientBudgetMs, gpu: tel.gpuMem,
+        clientBudgetMs: spec.clientBudgetMs, gpu: tel.gpuMem, images: spec.images,
       }), gpu: tel.gpu, serverTruth: tel.serverTruth }, sent, lengths?.info ?? null);
       promptOffset += spec.warmup + requests;
       levels.push(level);
@@ -208,7 +211,8 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
       emit({ kind: 'level-end', level, records: run.records });
       await deps.afterLevel?.(level, run.records);
       for (const w of levelWarnings(tel, level)) warn(withLostShares(w, level));
-      const mismatch = lengths ? promptLengthWarning(level, sent, lengths.info, level.load?.label ?? `concurrency ${c}`) : null;
+      // Image tokens are counted by the server alone: the text's length cannot be judged from usage then.
+      const mismatch = lengths && spec.images === null ? promptLengthWarning(level, sent, lengths.info, level.load?.label ?? `concurrency ${c}`) : null;
       if (mismatch) warn(mismatch);
       if (level.clientBound.bound) warn({ code: 'client-bound', message: `concurrency ${c}: ${level.clientBound.reason}` });
       if (level.outputTokens.short > 0) {

@@ -26,7 +26,10 @@ function buildBody(spec: RequestSpec): string {
   const body: Record<string, unknown> = { model: spec.model };
   if (spec.endpoint === 'chat') {
     const thinking = thinkingChoice(STYLE, spec.model, spec.thinking);
-    body.messages = [...(spec.history ?? []), { role: 'user', content: promptText(spec, thinking.promptSuffix) }];
+    const user: Record<string, unknown> = { role: 'user', content: promptText(spec, thinking.promptSuffix) };
+    // Ollama's messages carry images as bare base64 (docs/api.md "Chat request (with images)").
+    if (spec.images !== undefined && spec.images.length > 0) user.images = spec.images.map((url) => url.slice(url.indexOf(',') + 1));
+    body.messages = [...(spec.history ?? []), user];
     Object.assign(body, thinking.body);
     // Ollama has no tool_choice: the model decides (docs/api.md "Chat request (with tools)").
     if (spec.tools !== undefined) body.tools = spec.tools.tools;

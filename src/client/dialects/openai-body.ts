@@ -55,6 +55,12 @@ export function responseFormat(s: ResponseSchemaSpec, form: 'json-schema' | 'tgi
   return form === 'tgi-grammar' ? { type: 'json', value: s.schema } : { type: 'json_schema', json_schema: { name: s.name, schema: s.schema, strict: true } };
 }
 
+/** A chat user message's content: its text alone, or an OpenAI content array with the images after the text. */
+function userContent(text: string, images: readonly string[] | undefined): string | Array<Record<string, unknown>> {
+  if (images === undefined || images.length === 0) return text;
+  return [{ type: 'text', text }, ...images.map((url) => ({ type: 'image_url', image_url: { url } }))];
+}
+
 /** The JSON body of `spec` under `rules`. `stream` is always true. */
 export function openAiBody(spec: RequestSpec, rules: OpenAiBodyRules): string {
   if (spec.endpoint === 'responses') return responsesBody(spec, rules);
@@ -63,7 +69,7 @@ export function openAiBody(spec: RequestSpec, rules: OpenAiBodyRules): string {
   const thinking = chat ? thinkingChoice(rules.thinking, spec.model, spec.thinking) : null;
   const body: Record<string, unknown> = { model: spec.model };
   const prompt = promptText(spec, thinking?.promptSuffix ?? '');
-  if (chat) body.messages = [...(spec.history ?? []), { role: 'user', content: prompt }];
+  if (chat) body.messages = [...(spec.history ?? []), { role: 'user', content: userContent(prompt, spec.images) }];
   else body.prompt = prompt;
   if (chat && spec.tools !== undefined) Object.assign(body, toolKeys(spec.tools, rules.namedToolChoice ?? 'object'));
   if (chat && spec.structured !== undefined && !spec.structured.control) body.response_format = responseFormat(spec.structured.spec, rules.answerSchema ?? 'json-schema');
