@@ -8,8 +8,8 @@
 import { type ImageInputs, LIMITS } from '../core/index.js';
 import { syntheticImageUrl } from '../workload/index.js';
 
-/** Bytes of data URLs one level holds at most (per client thread). */
-export const IMAGE_POOL_BYTES = 32 * 1024 * 1024;
+/** Bytes of data URLs one level holds at most (per client thread): drawing them costs ~5 ms per 512×512 image. */
+export const IMAGE_POOL_BYTES = 8 * 1024 * 1024;
 
 /** The level's pool: up to `requests` × perRequest images, within IMAGE_POOL_BYTES. */
 export function imagePool(images: ImageInputs, seed: number, promptOffset: number, requests: number): string[] {
