@@ -1,0 +1,40 @@
+/**
+ * Wall-clock accuracy of chat with images (the timing pass only, never npm test):
+ * against the simulator in its own process, with no per-token prefill cost, two
+ * images per request add exactly 2 × encoderMsPerImage to the time to first
+ * token, and the server's prompt tokens carry 2 × 256 image tokens. The schedule
+ * is slow on purpose, as in accuracy.timing.test.ts, so a loaded machine's ~1 ms
+ * wake-up latency stays well inside 2 %.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SimProcess, spawnSimProcess } from '../sim/index.js';
+import { runSweep } from './sweep.js';
+
+const PREFILL_MS = 200;
+const ENCODER_MS = 150;
+let sim: SimProcess;
+
+beforeAll(async () => {
+  sim = await spawnSimProcess([
+    '--prefill-base-ms', String(PREFILL_MS), '--prefill-ms-per-token', '0', '--decode-step-ms', '10', '--decode-ms-per-extra-seq', '0',
+    '--encoder-ms-per-image', String(ENCODER_MS), '--no-prefix-caching',
+  ]);
+});
+afterAll(async () => { await sim.stop(); });
+
+describe('TTFT with images against the simulator\'s encoder cost', () => {
+  it('2 images of 512×512: TTFT p50 grows by 2 × the encoder cost, within 2 %, at concurrency 1 and 8', async () => {
+    const base = { url: sim.url, levels: [1, 8], promptTokens: 32, outputTokens: 16, requestsPerLevel: 16, warmup: 1, serverMetrics: false };
+    const plain = await runSweep(base);
+    const images = await runSweep({ ...base, images: { perRequest: 2, width: 512, height: 512, format: 'png' } });
+    for (const [i, level] of images.levels.entries()) {
+      const without = plain.levels[i];
+      expect(level.failed).toBe(0);
+      expect(level.promptTokens.mean).toBe((without?.promptTokens.mean ?? NaN) + 2 * 256);
+      const ttft = level.ttftMs?.p50 ?? NaN;
+      const expected = PREFILL_MS + 2 * ENCODER_MS;
+      expect(Math.abs(ttft - expected) / expected, `TTFT p50 ${ttft} ms with images at c=${level.concurrency}`).toBeLessThan(0.02);
+      expect(Math.abs((without?.ttftMs?.p50 ?? NaN) - PREFILL_MS) / PREFILL_MS, `TTFT p50 without images at c=${level.concurrency}`).toBeLessThan(0.02);
+    }
+  });
+});
