@@ -26,6 +26,18 @@ describe('dialect request bodies', () => {
     expect(body('vllm', { endpoint: 'completions' })).not.toHaveProperty('chat_template_kwargs');
   });
 
+  it('images follow the prompt text as image_url parts (every OpenAI-body dialect); Ollama native puts bare base64 in images', () => {
+    const images = ['data:image/png;base64,AAAA', 'data:image/png;base64,BBBB'];
+    for (const kind of ['vllm', 'sglang', 'llamacpp', 'openai', 'generic', 'tgi'] as const) {
+      expect((body(kind, { images }).messages as unknown[]).at(-1), kind).toEqual({
+        role: 'user',
+        content: [{ type: 'text', text: 'hi' }, { type: 'image_url', image_url: { url: images[0] } }, { type: 'image_url', image_url: { url: images[1] } }],
+      });
+    }
+    expect(body('vllm', { images: [] }).messages).toEqual([{ role: 'user', content: 'hi' }]);
+    expect((body('ollama-native', { images }).messages as unknown[]).at(-1)).toMatchObject({ role: 'user', images: ['AAAA', 'BBBB'] });
+  });
+
   it('SGLang: like vLLM (continuous usage is read on its own there)', () => {
     expect(body('sglang')).toMatchObject({ ignore_eos: true, min_tokens: 256, top_k: -1, cache_salt: 'r1c1n0', stream_options: { include_usage: true, continuous_usage_stats: true } });
   });
