@@ -54,3 +54,21 @@ describe('chat image inputs', () => {
     expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/5000×8: each side must be 1 to 4096 pixels/);
   });
 });
+
+describe('chat image inputs on Ollama\'s native API', () => {
+  it('reads the message\'s images field (bare base64) as image parts and counts them', async () => {
+    const o = await startSimulator({ dialect: 'ollama', prefillBaseMs: 1, prefillMsPerToken: 0, decodeStepMs: 1, images: { encoderMsPerImage: 0 } });
+    try {
+      const b64 = syntheticImageUrl(64, 64, 1, 0).split(',')[1];
+      const res = await fetch(`${o.url}/api/chat`, {
+        method: 'POST',
+        body: JSON.stringify({ model: MODEL, stream: false, options: { num_predict: 4 }, messages: [{ role: 'user', content: 'two words', images: [b64] }] }),
+      });
+      expect(res.status).toBe(200);
+      // 2 words + ceil(64/32)² = 4 image tokens.
+      expect(((await res.json()) as { prompt_eval_count: number }).prompt_eval_count).toBe(2 + 4);
+    } finally {
+      await o.close();
+    }
+  });
+});

@@ -13,13 +13,22 @@ import type { NativeRoute } from './types.js';
 const q = JSON.stringify;
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** A native message's `images` (bare base64) → the OpenAI content parts the simulator reads, after its text. */
+function withImageParts(m: unknown): unknown {
+  if (!isRecord(m) || !Array.isArray(m.images) || m.images.length === 0) return m;
+  const { images, ...rest } = m;
+  const text = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : [];
+  const parts = (images as unknown[]).map((b64) => ({ type: 'image_url', image_url: { url: typeof b64 === 'string' ? `data:image/png;base64,${b64}` : b64 } }));
+  return { ...rest, content: [...text, ...parts] };
+}
+
 /** A native body → the OpenAI-shaped body the simulator reads. */
 function translate(raw: Record<string, unknown>, endpoint: 'chat' | 'completion'): Record<string, unknown> {
   const options = isRecord(raw.options) ? raw.options : {};
   const stream = raw.stream !== false;
   const out: Record<string, unknown> = { model: raw.model, stream };
   if (stream) out.stream_options = { include_usage: true };
-  if (endpoint === 'chat') out.messages = raw.messages;
+  if (endpoint === 'chat') out.messages = Array.isArray(raw.messages) ? raw.messages.map(withImageParts) : raw.messages;
   else out.prompt = typeof raw.prompt === 'string' ? raw.prompt : '';
   if (typeof options.num_predict === 'number' && options.num_predict > 0) out.max_tokens = options.num_predict;
   if (raw.think === false) out.reasoning_effort = 'none';
