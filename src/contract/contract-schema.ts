@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { repeatsProblem } from './repeat-runs.js';
-import { GENERATED_ARRIVALS, LIMITS, type LimitName, costLineSchema, levelsSchema, limitedCount, limitedInt, sloSchema, toolChoiceSchema, unionError, urlCredentialProblem } from '../core/index.js';
+import { GENERATED_ARRIVALS, LIMITS, type LimitName, costLineSchema, imageInputsSchema, levelsSchema, limitedCount, limitedInt, sloSchema, toolChoiceSchema, unionError, urlCredentialProblem } from '../core/index.js';
 import { arrivalOps } from '../workload/index.js';
 
 /** A positive whole number within the limits table's row `limit`. */
@@ -81,6 +81,8 @@ export const contractSchema = z.object({
     warmup: limitedCount('warmupRequests', 'warmup').default(1),
     /** Tools offered with every chat request (docs/agents.md). */
     tools: toolsSchema.optional(),
+    /** Synthetic images sent with every chat request (docs/endpoints.md); the hash covers them, so a rerun sends the same bytes. */
+    images: imageInputsSchema.optional(),
   }).strict(),
   decoding: z.object({
     temperature: z.number().nonnegative('temperature must not be negative').default(0),
@@ -137,6 +139,7 @@ export const contractSchema = z.object({
     if (c.server.endpoint !== 'chat') ctx.addIssue({ code: 'custom', path: ['workload', 'tools'], message: 'tools need server.endpoint chat' });
     if (c.decoding.ignoreEos) ctx.addIssue({ code: 'custom', path: ['decoding', 'ignoreEos'], message: 'a request with tools ends when its call is complete: set ignoreEos false' });
   }
+  if (c.workload.images !== undefined && c.server.endpoint !== 'chat') ctx.addIssue({ code: 'custom', path: ['workload', 'images'], message: 'images need server.endpoint chat' });
   if (c.slo.toolCallValid === true && c.workload.tools === undefined) ctx.addIssue({ code: 'custom', path: ['slo', 'toolCallValid'], message: 'the toolCallValid SLO needs workload.tools' });
   const priced = c.hardware.gpuHourlyUsd !== undefined;
   if (priced && c.hardware.priceAsOf === undefined) ctx.addIssue({ code: 'custom', path: ['hardware', 'priceAsOf'], message: 'a price needs the date it was taken (priceAsOf)' });

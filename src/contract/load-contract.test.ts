@@ -82,6 +82,8 @@ describe('loading a contract', () => {
     ['a prompt past its limit', patch((c) => { c.workload.prompts.tokens = [64, 300_000_000]; }), /workload\.prompts\.tokens\[1\]: tokens 300000000 is above the limit of 262144 prompt tokens per request/],
     ['an output past its limit', patch((c) => { c.workload.outputTokens = 40_000; }), /workload\.outputTokens: outputTokens 40000 is above the limit of 32768 output tokens per request/],
     ['requests per level past its limit', patch((c) => { c.workload.requestsPerLevel = 1e9; }), /workload\.requestsPerLevel: requestsPerLevel 1000000000 is above the limit of 20000/],
+    ['images past their limit', patch((c) => { c.workload.images = { perRequest: 2, width: 0, height: 512, format: 'png' }; }), /workload\.images\.width: image width must be positive/],
+    ['images on completions', patch((c) => { c.server.endpoint = 'completions'; c.workload.images = { perRequest: 2, width: 512, height: 512, format: 'png' }; }), /workload\.images: images need server\.endpoint chat/],
     ['a level past the concurrency limit', patch((c) => { c.load.levels = [1, 100_000]; }), /load\.levels\[1\]: level 100000 is above the limit of 4096 concurrent streams/],
   ];
   for (const [what, doc, message] of bad) {
@@ -113,6 +115,12 @@ describe('contract hash and differences', () => {
     expect(contractHash(moved)).toBe(contractHash(a));
     expect(contractHash(reordered)).toBe(contractHash(a));
     expect(contractHash(longer)).not.toBe(contractHash(a));
+    // Images are part of the experiment: their count and size change the hash, their bytes follow from it and the seed.
+    const images = (w: number) => loadContract(write(patch((c) => { c.workload.images = { perRequest: 2, width: w, height: 512, format: 'png' }; })));
+    const withImages = await images(512);
+    expect(contractHash(withImages)).not.toBe(contractHash(a));
+    expect(contractHash(await images(512))).toBe(contractHash(withImages));
+    expect(contractHash(await images(256))).not.toBe(contractHash(withImages));
   });
   it('a corpus or tokenizer file known by its content hash hashes the same wherever it lies', () => {
     const sha = 'a'.repeat(64);

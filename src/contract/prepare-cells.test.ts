@@ -28,6 +28,13 @@ const contract = (over: Record<string, unknown> = {}, workload: Record<string, u
 }, 'test', dir);
 
 describe('preparing cells with a tokenizer.json', () => {
+  it('every cell\'s sweep carries the contract\'s images (none without them)', async () => {
+    const images = { perRequest: 2, width: 512, height: 512, format: 'png' };
+    const p = await prepareCells(contract({}, { images }), opts);
+    expect(p.cells.map((c) => c.spec.images)).toEqual([images, images]);
+    expect((await prepareCells(contract(), opts)).cells.map((c) => c.spec.images)).toEqual([null, null]);
+  });
+
   it('every prompt of every cell is exactly its target length, and each request has its own', async () => {
     const p = await prepareCells(contract({}, { cache: [{ kind: 'cold' }, { kind: 'warm', sharedPrefixTokens: 32 }] }), opts);
     expect(p.cells.map((c) => `${c.key.promptTokens}/${c.key.cache}`)).toEqual(['48/cold', '48/warm', '200/cold', '200/warm']);

@@ -68,6 +68,7 @@ async function toolsOf(c: Contract): Promise<{ tools: ToolsSpec | null; resolved
 function baseSpec(c: Contract, opts: PrepareOptions): Omit<SweepSpecInput, 'arrival' | 'outputTokens' | 'promptTokens' | 'cache'> {
   return {
     tools: opts.tools ?? null,
+    images: c.workload.images ?? null,
     url: opts.url, apiKey: opts.apiKey, model: c.model.name, endpoint: c.server.endpoint,
     levels: c.load.levels, requestsPerLevel: c.workload.requestsPerLevel, warmup: c.workload.warmup,
     thinking: c.thinking === 'on', forceLength: c.decoding.ignoreEos, temperature: c.decoding.temperature, topP: c.decoding.topP,
