@@ -88,8 +88,8 @@ export function promptLine(levels: readonly LevelResult[]): string | null {
   if (p?.sent === undefined || p.sent === null || p.countedBy === undefined) return null;
   const added = levels.flatMap((l) => (typeof l.promptTokens.templateTokens === 'number' ? [l.promptTokens.templateTokens] : []));
   const mean = added.length > 0 ? added.reduce((a, x) => a + x, 0) / added.length : null;
-  const images = levels.some((l) => l.images !== undefined);
-  const template = mean === null ? '' : ` · the server counted ${fmt(p.sent + mean)}: ${fmt(mean)} tokens of its own (${images ? 'chat template, BOS and the images' : 'chat template, BOS'}) reported apart`;
+  const images = levels.some((l) => l.images !== undefined || l.audio !== undefined);
+  const template = mean === null ? '' : ` · the server counted ${fmt(p.sent + mean)}: ${fmt(mean)} tokens of its own (${images ? 'chat template, BOS, images and audio' : 'chat template, BOS'}) reported apart`;
   return `prompts ${p.sent} tokens each, ${clean(p.countedBy)}${template}`;
 }
 
@@ -100,6 +100,15 @@ export function imagesLine(levels: readonly LevelResult[]): string | null {
   const counted = levels.flatMap((l) => (l.promptTokens.mean === null ? [] : [l.promptTokens.mean]));
   const served = counted.length > 0 ? ` · the server counted ${fmt(counted.reduce((a, x) => a + x, 0) / counted.length)} prompt tokens per request, images included` : '';
   return `images ${imageInputsLabel(images)} (synthetic, drawn from the seed, sent inline as data URLs)${served}`;
+}
+
+/** The audio clip every request carried; null without audio. */
+export function audioLine(levels: readonly LevelResult[]): string | null {
+  const audio = levels.find((l) => l.audio !== undefined)?.audio;
+  if (audio === undefined) return null;
+  const counted = levels.flatMap((l) => (l.promptTokens.mean === null ? [] : [l.promptTokens.mean]));
+  const served = counted.length > 0 ? ` · the server counted ${fmt(counted.reduce((a, x) => a + x, 0) / counted.length)} prompt tokens per request, audio included` : '';
+  return `audio ${audio.seconds} s of 8 kHz mono WAV per request (synthetic, drawn from the seed, sent inline as input_audio)${served}`;
 }
 
 /** "8–25 output tokens" as the answers came back, over every level; the requests' own caps, not the sweep default. */
@@ -122,6 +131,8 @@ export function renderResult(result: SweepResult, color: boolean, table?: string
   if (prompts !== null) parts.push(prompts);
   const images = imagesLine(result.levels);
   if (images !== null) parts.push(images);
+  const audio = audioLine(result.levels);
+  if (audio !== null) parts.push(audio);
   for (const w of result.warnings) parts.push(c.yellow(`warning: ${clean(w.message)}`));
   // A repeated run shows its medians and ranges instead of run 1's own table.
   parts.push('', table ?? renderTable(result.levels, color), ...levelNotes(result.levels), ...toolCallLines(result), ...agentLines(result), ...renderTelemetry(result.levels), '', renderCards(result.cards));

@@ -23,6 +23,8 @@ export interface RequestSpec {
   prompt: string;
   /** Chat only: images sent with the user message, as data URLs (`data:image/png;base64,…`). */
   images?: readonly string[];
+  /** Chat only: a WAV clip sent with the user message, as base64 (OpenAI `input_audio`). */
+  audio?: string;
   /** Chat only: the conversation before this user message (a session's earlier turns, with the model's own answers). */
   history?: ReadonlyArray<{ role: 'user' | 'assistant'; content: string }>;
   /** Chat only: tools offered with the request and the tool_choice; the answer's calls are judged against them. */

@@ -1,10 +1,11 @@
 /**
- * The images every chat request of a run carries: how many, of what size, in
- * what format. One schema for the sweep's spec, the result file and its levels,
+ * The images and audio every chat request of a run carries: how many images, of
+ * what size, in what format; how long a clip. One schema for the sweep's spec, the result file and its levels,
  * bounded by the limits table.
  */
 import { z } from 'zod';
 import { limitedInt } from './limit-schema.js';
+import { LIMITS, limitMessage } from './limits.js';
 
 export const imageInputsSchema = z.object({
   /** Images sent with every request's user message, after its text. */
@@ -21,3 +22,14 @@ export type ImageInputs = z.infer<typeof imageInputsSchema>;
 export function imageInputsLabel(images: ImageInputs): string {
   return `${images.perRequest} image${images.perRequest === 1 ? '' : 's'} of ${images.width}×${images.height} ${images.format.toUpperCase()} per request`;
 }
+
+/** The audio clip every chat request of a run carries: 8 kHz, 16-bit mono WAV, sent inline as base64. */
+export const AUDIO_SAMPLE_RATE = 8000;
+
+export const audioInputsSchema = z.object({
+  seconds: z.number({ error: 'audio seconds must be a number' }).positive('audio seconds must be positive')
+    .max(LIMITS.audioSeconds.max, { error: (i) => limitMessage('audioSeconds', Number(i.input), 'audio seconds') }),
+  format: z.literal('wav'),
+}).strict();
+
+export type AudioInputs = z.infer<typeof audioInputsSchema>;

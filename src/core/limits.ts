@@ -53,6 +53,8 @@ export const LIMITS = {
   // A vision request carries its images inline; the request-body row still bounds their bytes together.
   imagesPerRequest: { max: 16, what: 'images in one chat request' },
   imageSide: { max: 4096, what: 'pixels on one side of a synthetic image' },
+  // 8 kHz 16-bit mono WAV: 120 s is 1.9 MB, 2.6 MB as base64, inside the request-body row.
+  audioSeconds: { max: 120, what: 'seconds of synthetic audio in one chat request' },
   qualityPrompts: { max: 256, what: 'prompts in one quality score\'s per-prompt evidence' },
   qualityTopK: { max: 20, what: 'top logprobs per prompt and side in a quality score\'s evidence (the largest top_logprobs asked for)' },
   qualityTokenChars: { max: 256, what: 'characters of one token\'s text in a quality score\'s evidence' },

@@ -6,7 +6,7 @@
  * whose prompt carries its own output cap (corpora) are judged short against it.
  */
 import {
-  type AgentSummaryInput, type ImageInputs, summarizeAgents, type LevelInput, type LevelLoad, type LevelResult, type RequestRecord, type ShareRecords, type Slo, type SweepResult,
+  type AgentSummaryInput, type AudioInputs, type ImageInputs, summarizeAgents, type LevelInput, type LevelLoad, type LevelResult, type RequestRecord, type ShareRecords, type Slo, type SweepResult,
   e2eFromScheduleMs, isOk, levelGoodput, mean, percentiles, sharesFromRecords, ttftFromScheduleMs, summarizeLevel, summarizeSessions, replaySeries, withShares,
 } from '../core/index.js';
 import { type AgentsSource, agentBlockKeys, outputCapAt } from '../workload/index.js';
@@ -25,6 +25,8 @@ export interface LevelResultInput extends Omit<LevelInput, 'concurrency'> {
   shares?: readonly ShareRecords[];
   /** The images every request carried (chat with image inputs). */
   images?: ImageInputs | null;
+  /** The audio clip every request carried (chat with audio inputs). */
+  audio?: AudioInputs | null;
 }
 
 /** The output cap of each request of a level whose prompts start at `promptOffset` in the sweep. */
@@ -41,7 +43,7 @@ export function agentsOf(src: AgentsSource): NonNullable<LevelResultInput['agent
 }
 
 export function levelResult(input: LevelResultInput): LevelResult {
-  const { load, slo, capOf, sessionTurns, shares, agents, images, ...rest } = input;
+  const { load, slo, capOf, sessionTurns, shares, agents, images, audio, ...rest } = input;
   const closed = load.kind === 'concurrency';
   const summary = summarizeLevel({ ...rest, concurrency: closed ? load.level : Math.max(1, load.peakInFlight) });
   const ok = input.records.filter((r) => !r.warmup && isOk(r));
@@ -58,6 +60,7 @@ export function levelResult(input: LevelResultInput): LevelResult {
     ...(agents ? { agents: summarizeAgents({ ...agents, records: input.records, speed: load.level, slo, durationMs: summary.durationMs }) } : {}),
     ...(load.kind === 'trace' ? { replaySeries: replaySeries(input.records, slo) } : {}),
     ...(images ? { images } : {}),
+    ...(audio ? { audio } : {}),
   };
 }
 
@@ -86,6 +89,7 @@ export function levelFromRecords(run: SweepResult, stated: LevelResult, records:
     ...(stated.gpu === undefined ? {} : { gpu: stated.gpu }),
     ...(stated.serverTruth === undefined ? {} : { serverTruth: stated.serverTruth }),
     ...(stated.images === undefined ? {} : { images: stated.images }),
+    ...(stated.audio === undefined ? {} : { audio: stated.audio }),
     ...promptLengthsOf(stated, records),
   };
 }

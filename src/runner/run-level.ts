@@ -15,7 +15,7 @@ import { runAgents, sleepUntilOn } from './agent-run.js';
 import { levelLoad } from './level-load.js';
 import { runOpenLoop } from './open-loop.js';
 import type { SweepSpec } from './sweep-spec.js';
-import { imagePool, imagesOf } from './image-pool.js';
+import { audioPool, imagePool, imagesOf } from './image-pool.js';
 
 export interface LevelContext {
   client: StreamingClient;
@@ -38,6 +38,8 @@ export interface LevelContext {
   beforeMeasured?(): Promise<void>;
   /** Chat with images: the level's drawn images (see image-pool.ts); set by runLevel. */
   imagePool?: readonly string[];
+  /** Chat with audio: the level's drawn clips (base64 WAV); set by runLevel. */
+  audioPool?: readonly string[];
   /** Set when this client sends only its share of the level (a client thread); the other shares run elsewhere. */
   share?: LevelShare;
 }
@@ -139,6 +141,7 @@ function requestSpec(ctx: LevelContext, seq: number, given?: PromptItem): Reques
     ...(spec.topP === null ? {} : { topP: spec.topP }),
     ...(spec.tools === null ? {} : { tools: spec.tools }),
     ...(spec.images === null || ctx.imagePool === undefined ? {} : { images: imagesOf(ctx.imagePool, spec.images.perRequest, seq) }),
+    ...(ctx.audioPool === undefined || ctx.audioPool.length === 0 ? {} : { audio: ctx.audioPool[seq % ctx.audioPool.length] as string }),
     ...(spec.responseSchema === null ? {} : { structured: { spec: spec.responseSchema, control: isControl(seq, spec.responseSchema.control) } }),
   };
 }
@@ -239,8 +242,13 @@ async function runAgentLevel(ctx: LevelContext, src: AgentsSource, startNs: numb
 }
 
 export async function runLevel(given: LevelContext): Promise<LevelRun> {
-  const images = given.spec.images;
-  const ctx = images === null ? given : { ...given, imagePool: imagePool(images, given.spec.seed, given.promptOffset ?? 0, given.spec.warmup + given.requests) };
+  const { images, audio, seed, warmup } = given.spec;
+  const offset = given.promptOffset ?? 0;
+  const ctx = {
+    ...given,
+    ...(images === null ? {} : { imagePool: imagePool(images, seed, offset, warmup + given.requests) }),
+    ...(audio === null ? {} : { audioPool: audioPool(audio, seed, offset, warmup + given.requests) }),
+  };
   const records: RequestRecord[] = [];
   const stop = new AbortController();
   // Every in-flight request listens on this one signal.

@@ -3,7 +3,7 @@
  * yielding the type, the defaults and the messages that name the bad field.
  */
 import { z } from 'zod';
-import { DEFAULT_CLIENT_BUDGET_MS, arrivalSchema, imageInputsSchema, levelsSchema, limitedCount, limitedInt, responseSchemaSpecSchema, sloSchema, toolsSpecSchema, urlCredentialProblem } from '../core/index.js';
+import { DEFAULT_CLIENT_BUDGET_MS, arrivalSchema, audioInputsSchema, imageInputsSchema, levelsSchema, limitedCount, limitedInt, responseSchemaSpecSchema, sloSchema, toolsSpecSchema, urlCredentialProblem } from '../core/index.js';
 import { agentTurnsOf, arrivalOps, promptSourceSchema, turnsOf } from '../workload/index.js';
 import { GPU_SOURCE_CHOICES } from '../telemetry/index.js';
 import { ENGINE_CHOICES, type EngineChoice } from '../client/index.js';
@@ -46,6 +46,8 @@ export const sweepSpecSchema = z.object({
   responseSchema: responseSchemaSpecSchema.nullable().default(null),
   /** Chat only: synthetic images (drawn from the seed) sent with every request's user message. */
   images: imageInputsSchema.nullable().default(null),
+  /** Chat only: a synthetic WAV clip (drawn from the seed) sent with every request's user message. */
+  audio: audioInputsSchema.nullable().default(null),
   /** Latency objectives; each level then reports its goodput. */
   slo: sloSchema.nullable().default(null),
   outputTokens: limitedInt('outputTokens', 'output tokens').default(256),
@@ -112,6 +114,10 @@ export const sweepSpecSchema = z.object({
   if (spec.images !== null) {
     if (spec.endpoint !== 'chat') ctx.addIssue({ code: 'custom', path: ['images'], message: `images are sent in chat messages: they need the chat endpoint, not ${spec.endpoint}` });
     if (spec.prompts.kind === 'sessions' || spec.prompts.kind === 'agents') ctx.addIssue({ code: 'custom', path: ['images'], message: `images are sent with single requests, not with ${spec.prompts.kind}` });
+  }
+  if (spec.audio !== null) {
+    if (spec.endpoint !== 'chat') ctx.addIssue({ code: 'custom', path: ['audio'], message: `audio is sent in chat messages: it needs the chat endpoint, not ${spec.endpoint}` });
+    if (spec.prompts.kind === 'sessions' || spec.prompts.kind === 'agents') ctx.addIssue({ code: 'custom', path: ['audio'], message: `audio is sent with single requests, not with ${spec.prompts.kind}` });
   }
   if (spec.slo?.toolCallValid === true && spec.tools === null) ctx.addIssue({ code: 'custom', path: ['slo', 'toolCallValid'], message: 'the toolCallValid SLO needs tools' });
   // Trace prompts are matched to the trace's send offsets by position: a warm-up would shift every one.

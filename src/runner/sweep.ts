@@ -70,7 +70,7 @@ function parseSpec(input: SweepSpecInput): SweepSpec {
 
 export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Promise<SweepResult> {
   const spec = parseSpec(input);
-  const imagesProblem = spec.images === null ? null : imageBytesProblem(spec.images, spec.seed);
+  const imagesProblem = imageBytesProblem(spec.images, spec.audio, spec.seed);
   if (imagesProblem !== null) throw new SweepError('bad-input', imagesProblem);
   const emit = deps.onEvent ?? (() => {});
   const clock = deps.clock ?? monotonicNs;
@@ -102,6 +102,8 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
   if (spec.thinking) warn({ code: 'thinking-on', message: 'thinking is on: reasoning tokens are counted, and results are not comparable with thinking-off runs' });
   const engine = await resolveEngine(target, spec.engine, { model: pre.model, endpoint: spec.endpoint, thinking: spec.thinking, forceLength: spec.forceLength });
   const { dialect } = engine;
+  // Ollama's native chat takes images but no audio: a clip would be dropped, not measured.
+  if (spec.audio !== null && dialect.kind === 'ollama-native') throw new SweepError('bad-input', `audio: ${dialect.label}'s native API takes no audio; use --engine ollama (its /v1 API)`);
   if (spec.endpoint === 'responses' && dialect.api.paths.responses === null) {
     throw new SweepError('bad-input', `endpoint responses: ${dialect.label} has no Responses API (/v1/responses); use --endpoint chat`);
   }
@@ -203,7 +205,7 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
         ...(spec.prompts.kind === 'agents' ? { agents: agentsOf(spec.prompts) } : {}),
         records: run.records, targetOutputTokens: spec.outputTokens, forceLength: spec.forceLength,
         loopDelayMs: run.loopDelayMs, clientCpuPct: run.clientCpuPct, ...(run.shares ? { shares: run.shares } : {}),
-        clientBudgetMs: spec.clientBudgetMs, gpu: tel.gpuMem, images: spec.images,
+        clientBudgetMs: spec.clientBudgetMs, gpu: tel.gpuMem, images: spec.images, audio: spec.audio,
       }), gpu: tel.gpu, serverTruth: tel.serverTruth }, sent, lengths?.info ?? null);
       promptOffset += spec.warmup + requests;
       levels.push(level);
@@ -212,7 +214,7 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
       await deps.afterLevel?.(level, run.records);
       for (const w of levelWarnings(tel, level)) warn(withLostShares(w, level));
       // Image tokens are counted by the server alone: the text's length cannot be judged from usage then.
-      const mismatch = lengths && spec.images === null ? promptLengthWarning(level, sent, lengths.info, level.load?.label ?? `concurrency ${c}`) : null;
+      const mismatch = lengths && spec.images === null && spec.audio === null ? promptLengthWarning(level, sent, lengths.info, level.load?.label ?? `concurrency ${c}`) : null;
       if (mismatch) warn(mismatch);
       if (level.clientBound.bound) warn({ code: 'client-bound', message: `concurrency ${c}: ${level.clientBound.reason}` });
       if (level.outputTokens.short > 0) {

@@ -183,7 +183,7 @@ export function handleGeneration(
       kvTokens: plan.promptTokens + plan.capTokens,
       blockKeys: rt.cache === null ? [] : prefixBlockKeys(words, rt.profile.prefixBlockTokens, plan.cacheSalt),
       outputTokens: plan.outputTokens,
-      ...(images?.ok === true && images.count > 0 ? { encoderMs: images.encoderMs } : {}),
+      ...(images?.ok === true && images.encoderMs > 0 ? { encoderMs: images.encoderMs } : {}),
       stall: fault === 'stall' ? { beforeEmission: Math.max(1, half), ms: rt.profile.faults.stallMs } : null,
     },
     run,

@@ -1,6 +1,6 @@
 /** Image parts of chat requests over real HTTP: the tokens the simulator counts and what it refuses. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { syntheticImageUrl } from '../workload/index.js';
+import { syntheticImageUrl, syntheticWav } from '../workload/index.js';
 import { startSimulator, type SimServer } from './index.js';
 
 const MODEL = 'goodput-sim-1';
@@ -71,4 +71,42 @@ describe('chat image inputs on Ollama\'s native API', () => {
       await o.close();
     }
   });
+});
+
+/** A WAV of 122 s (header and bytes alike): past the 120 s row. */
+function longerThanLimit(): string {
+  const wav = Buffer.concat([syntheticWav(120, 1, 0), Buffer.alloc(2 * 16_000)]);
+  wav.writeUInt32LE(122 * 16_000, 40);
+  return wav.toString('base64');
+}
+
+describe('chat audio inputs', () => {
+  const audio = (data: string, format = 'wav') => ({ type: 'input_audio', input_audio: { data, format } });
+  it('counts ceil(seconds × tokensPerSecond) per clip into prompt_tokens (default 25 per second)', async () => {
+    const res = await chat([{ type: 'text', text: 'transcribe' }, audio(syntheticWav(2.5, 1, 0).toString('base64'))]);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { usage: { prompt_tokens: number } }).usage.prompt_tokens).toBe(1 + Math.ceil(2.5 * 25));
+  });
+
+  it('counts the bytes actually sent when the header claims more', async () => {
+    const wav = syntheticWav(1, 1, 0);
+    wav.writeUInt32LE(100 * 16_000, 40);
+    const res = await chat([audio(wav.toString('base64'))]);
+    expect(((await res.json()) as { usage: { prompt_tokens: number } }).usage.prompt_tokens).toBe(25);
+  });
+
+  const refused: Array<[string, unknown[], RegExp]> = [
+    ['an mp3 format', [audio('AAAA', 'mp3')], /needs data \(base64\) and format "wav"/],
+    ['bytes that are not a WAV', [audio(Buffer.alloc(60, 1).toString('base64'))], /is not a WAV file/],
+    ['a clip past the limits table', [audio(longerThanLimit())], /lasts 122 seconds: it must be above 0 and at most 120/],
+  ];
+  for (const [name, content, message] of refused) {
+    it(`refuses ${name} with a 400 naming the part`, async () => {
+      const res = await chat(content);
+      expect(res.status).toBe(400);
+      const error = ((await res.json()) as { error: { message: string; param: string } }).error;
+      expect(error.param).toBe('messages[0].content[0].input_audio');
+      expect(error.message).toMatch(message);
+    });
+  }
 });

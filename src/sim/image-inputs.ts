@@ -38,13 +38,43 @@ function pngSize(url: string): { width: number; height: number } | string {
   return { width, height };
 }
 
-/** The image parts of `messages`, checked and counted; a bad one names its place. */
+/**
+ * One `input_audio` part: base64 WAV (PCM); its length, from the header's byte rate and the
+ * data actually sent, sets its tokens (per second, rounded up) and its encoder time.
+ */
+function audioInput(profile: SimProfile, part: object, param: string): ImageInputs {
+  const ref = (part as { input_audio?: unknown }).input_audio;
+  const data = typeof ref === 'object' && ref !== null ? (ref as { data?: unknown; format?: unknown }) : {};
+  if (typeof data.data !== 'string' || data.format !== 'wav') return { ok: false, param, message: 'needs data (base64) and format "wav"' };
+  const head = Buffer.from(data.data.slice(0, 60), 'base64');
+  if (head.length < 44 || head.toString('latin1', 0, 4) !== 'RIFF' || head.toString('latin1', 8, 16) !== 'WAVEfmt ' || head.toString('latin1', 36, 40) !== 'data') {
+    return { ok: false, param, message: 'is not a WAV file (RIFF, WAVE, fmt and data headers)' };
+  }
+  const byteRate = head.readUInt32LE(28);
+  // The header's data size may claim more than was sent: the bytes actually sent count.
+  const sent = Math.max(0, Math.floor((data.data.length * 3) / 4) - 44);
+  const seconds = byteRate > 0 ? Math.min(head.readUInt32LE(40), sent) / byteRate : Infinity;
+  if (!(seconds > 0) || seconds > LIMITS.audioSeconds.max) return { ok: false, param, message: `lasts ${seconds} seconds: it must be above 0 and at most ${LIMITS.audioSeconds.max}` };
+  const word = `<aud${hashString53(data.data).toString(36)}>`;
+  const tokens = Math.ceil(seconds * profile.audio.tokensPerSecond);
+  return { ok: true, count: 0, words: Array.from({ length: tokens }, () => word), encoderMs: seconds * profile.audio.encoderMsPerSecond };
+}
+
+/** The image and audio parts of `messages`, checked and counted; a bad one names its place. */
 export function imageInputs(profile: SimProfile, messages: readonly ChatMessage[]): ImageInputs {
   const words: string[] = [];
   let count = 0;
+  let encoderMs = 0;
   for (const [m, message] of messages.entries()) {
     if (!Array.isArray(message.content)) continue;
     for (const [p, part] of message.content.entries()) {
+      if (part.type === 'input_audio') {
+        const clip = audioInput(profile, part, `messages[${m}].content[${p}].input_audio`);
+        if (!clip.ok) return clip;
+        words.push(...clip.words);
+        encoderMs += clip.encoderMs;
+        continue;
+      }
       if (part.type !== 'image_url') continue;
       const param = `messages[${m}].content[${p}].image_url`;
       const ref = (part as { image_url?: unknown }).image_url;
@@ -58,5 +88,5 @@ export function imageInputs(profile: SimProfile, messages: readonly ChatMessage[
       for (let t = imageTokens(profile, size.width, size.height); t > 0; t--) words.push(word);
     }
   }
-  return { ok: true, count, words, encoderMs: count * profile.images.encoderMsPerImage };
+  return { ok: true, count, words, encoderMs: encoderMs + count * profile.images.encoderMsPerImage };
 }

@@ -98,6 +98,15 @@ const imagesSchema = z
   })
   .strict();
 
+const audioSchema = z
+  .object({
+    /** Prompt tokens per second of audio, rounded up per clip. Default 25 (Whisper-style encoders after pooling). */
+    tokensPerSecond: z.number().positive().max(10_000).default(25),
+    /** Audio-encoder time per second of audio, added to the request's prefill, ms. Default 10. */
+    encoderMsPerSecond: nonNegMs.default(10),
+  })
+  .strict();
+
 /** The zod schema of a simulator profile (see the field docs for units and defaults). */
 export const simProfileSchema = z
   .object({
@@ -149,6 +158,7 @@ export const simProfileSchema = z
     maxTopLogprobs: z.number().int().min(0).default(20),
     pooling: poolingSchema.prefault({}),
     images: imagesSchema.prefault({}),
+    audio: audioSchema.prefault({}),
     gpu: gpuSchema.prefault({}),
     faults: faultsSchema.prefault({}),
     toolCalls: toolCallsSchema.prefault({}),

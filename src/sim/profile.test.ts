@@ -21,6 +21,7 @@ describe('simProfileSchema', () => {
       naturalOutputTokens: { min: 20, max: 400 }, prefixCaching: true, prefixBlockTokens: 16, quantizationNoise: 0, maxTopLogprobs: 20,
       pooling: { dimension: 384, baseMs: 0, msPerInputToken: 0.01 },
       images: { patchPixels: 32, baseTokens: 0, encoderMsPerImage: 30 },
+      audio: { tokensPerSecond: 25, encoderMsPerSecond: 10 },
       gpu: { name: 'SimGPU 80GB', totalMiB: 81920, weightsMiB: 16000, kvMiBPerToken: 0.125 },
       faults: {
         http500: 0, http429: 0, http503: 0, dropStream: 0, malformedSse: 0, midStreamError: 0, stall: 0,

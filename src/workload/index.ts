@@ -23,3 +23,4 @@ export { agentBlockKeys, agentChildren, agentPrompt, agentTurnsOf, type AgentSes
 export { agentTraceFormat, readAgentTrace, type AgentTrace, type AgentTraceFormat } from './agent-trace-read.js';
 export { synthAgentTrace, type AgentSynthOptions } from './agent-synth.js';
 export { IMAGE_TILE, imageSizeProblem, syntheticImageUrl, syntheticPng, type ImageSpec } from './synthetic-image.js';
+export { audioSecondsProblem, syntheticWav } from './synthetic-audio.js';

@@ -55,10 +55,13 @@ export function responseFormat(s: ResponseSchemaSpec, form: 'json-schema' | 'tgi
   return form === 'tgi-grammar' ? { type: 'json', value: s.schema } : { type: 'json_schema', json_schema: { name: s.name, schema: s.schema, strict: true } };
 }
 
-/** A chat user message's content: its text alone, or an OpenAI content array with the images after the text. */
-function userContent(text: string, images: readonly string[] | undefined): string | Array<Record<string, unknown>> {
-  if (images === undefined || images.length === 0) return text;
-  return [{ type: 'text', text }, ...images.map((url) => ({ type: 'image_url', image_url: { url } }))];
+/** A chat user message's content: its text alone, or an OpenAI content array with the images and the audio after the text. */
+function userContent(text: string, images: readonly string[] | undefined, audio: string | undefined): string | Array<Record<string, unknown>> {
+  if ((images === undefined || images.length === 0) && audio === undefined) return text;
+  return [
+    { type: 'text', text }, ...(images ?? []).map((url) => ({ type: 'image_url', image_url: { url } })),
+    ...(audio === undefined ? [] : [{ type: 'input_audio', input_audio: { data: audio, format: 'wav' } }]),
+  ];
 }
 
 /** The JSON body of `spec` under `rules`. `stream` is always true. */
@@ -69,7 +72,7 @@ export function openAiBody(spec: RequestSpec, rules: OpenAiBodyRules): string {
   const thinking = chat ? thinkingChoice(rules.thinking, spec.model, spec.thinking) : null;
   const body: Record<string, unknown> = { model: spec.model };
   const prompt = promptText(spec, thinking?.promptSuffix ?? '');
-  if (chat) body.messages = [...(spec.history ?? []), { role: 'user', content: userContent(prompt, spec.images) }];
+  if (chat) body.messages = [...(spec.history ?? []), { role: 'user', content: userContent(prompt, spec.images, spec.audio) }];
   else body.prompt = prompt;
   if (chat && spec.tools !== undefined) Object.assign(body, toolKeys(spec.tools, rules.namedToolChoice ?? 'object'));
   if (chat && spec.structured !== undefined && !spec.structured.control) body.response_format = responseFormat(spec.structured.spec, rules.answerSchema ?? 'json-schema');
