@@ -24,7 +24,22 @@ describe('goodput sweep --images', () => {
     expect(result.levels[0]?.images).toEqual({ perRequest: 2, width: 64, height: 32, format: 'png' });
   });
 
+  it('says the audio clip each request carried, and the JSON levels carry it', async () => {
+    const json = join(dir, 'audio.json');
+    const r = await cli(['sweep', '--url', sim.url, '--levels', '1', '--requests-per-level', '2', '--prompt-tokens', '16', '--output-tokens', '8', '--audio-seconds', '2', '--no-server-metrics', '--json', json]);
+    expect(r.code).toBe(0);
+    // 2 s × 25 tokens per second.
+    expect(r.stdout).toContain('audio 2 s of 8 kHz mono WAV per request (synthetic, drawn from the seed, sent inline as input_audio) · the server counted 66.0 prompt tokens per request, audio included');
+    const result = sweepResultSchema.parse(JSON.parse(readFileSync(json, 'utf8')));
+    expect(result.levels[0]?.audio).toEqual({ seconds: 2, format: 'wav' });
+  });
+
   const refused: Array<[string[], string]> = [
+    [['--audio-seconds', '-1'], "--audio-seconds: '-1' must be greater than 0"],
+    [['--audio-seconds', '0'], "--audio-seconds: '0' must be greater than 0"],
+    [['--audio-seconds', '0.00001'], '--audio-seconds: the clip must be longer than 0 seconds (got 0.00001)'],
+    [['--audio-seconds', '121'], '--audio-seconds: 121 is above the limit of 120 seconds of synthetic audio in one chat request'],
+    [['--audio-seconds', '2', '--endpoint', 'completions'], '--audio-seconds: audio is sent in chat messages: use --endpoint chat, not completions'],
     [['--images', '0'], "--images: '0' must be at least 1"],
     [['--images', '17'], '--images: 17 is above the limit of 16 images in one chat request'],
     [['--images', '1.5'], "--images: '1.5' is not a whole number"],

@@ -86,6 +86,22 @@ describe('a chat sweep with 2 images of 512×512 per request', () => {
   });
 });
 
+describe('a chat sweep with 2 s of audio per request', () => {
+  it('counts 2 × 25 audio tokens into every request\'s prompt tokens and records the clip', async () => {
+    const audioSpec = { ...spec(), images: null, audio: { seconds: 2, format: 'wav' as const }, levels: [1] };
+    const first = await runSweep(audioSpec);
+    expect(first.levels[0]?.failed).toBe(0);
+    expect(first.levels[0]?.audio).toEqual({ seconds: 2, format: 'wav' });
+    expect(first.levels[0]?.promptTokens.mean).toBe(16 + 50);
+    expect(first.levels[0]?.images).toBeUndefined();
+  });
+
+  it('refuses audio on the completions endpoint, naming it', async () => {
+    await expect(runSweep({ ...spec(), images: null, audio: { seconds: 2, format: 'wav' }, endpoint: 'completions' })).rejects.toThrow(/audio: audio is sent in chat messages: it needs the chat endpoint, not completions/);
+    await expect(runSweep({ ...spec(), audio: { seconds: -1, format: 'wav' } })).rejects.toThrow(/audio\.seconds: audio seconds must be positive/);
+  });
+});
+
 describe('the image pool', () => {
   it('gives each request its own images in turn, and stays within its byte budget', () => {
     const images = { perRequest: 2, width: 64, height: 64, format: 'png' as const };

@@ -35,6 +35,10 @@ describe('dialect request bodies', () => {
       });
     }
     expect(body('vllm', { images: [] }).messages).toEqual([{ role: 'user', content: 'hi' }]);
+    expect(body('vllm', { images: [images[0] as string], audio: 'UklGRg==' }).messages).toEqual([{
+      role: 'user',
+      content: [{ type: 'text', text: 'hi' }, { type: 'image_url', image_url: { url: images[0] } }, { type: 'input_audio', input_audio: { data: 'UklGRg==', format: 'wav' } }],
+    }]);
     expect((body('ollama-native', { images }).messages as unknown[]).at(-1)).toMatchObject({ role: 'user', images: ['AAAA', 'BBBB'] });
   });
 
