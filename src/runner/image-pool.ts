@@ -1,6 +1,6 @@
 /**
- * The synthetic images of one level, drawn before its first request so no
- * request waits for a PNG encoder: request n's images are pool entries
+ * The synthetic images and audio clips of one level, drawn before its first
+ * request so no request waits for an encoder: request n's images are pool entries
  * n × perRequest … in turn. Every image is distinct until the pool's byte budget
  * is spent (then the pool is reused in turn); the pool depends only on the seed
  * and where the level starts, so a rerun sends the same bytes.
