@@ -2,7 +2,7 @@
  * Wall-clock accuracy of chat with images (the timing pass only, never npm test):
  * against the simulator in its own process, with no per-token prefill cost, two
  * images per request add exactly 2 × encoderMsPerImage to the time to first
- * token, and the server's prompt tokens carry 2 × 256 image tokens. The schedule
+ * token, and the server's prompt tokens carry 2 × 256 image tokens (audio: per second). The schedule
  * is slow on purpose, as in accuracy.timing.test.ts, so a loaded machine's ~1 ms
  * wake-up latency stays well inside 2 %.
  */
@@ -12,12 +12,13 @@ import { runSweep } from './sweep.js';
 
 const PREFILL_MS = 200;
 const ENCODER_MS = 150;
+const AUDIO_MS_PER_S = 50;
 let sim: SimProcess;
 
 beforeAll(async () => {
   sim = await spawnSimProcess([
     '--prefill-base-ms', String(PREFILL_MS), '--prefill-ms-per-token', '0', '--decode-step-ms', '10', '--decode-ms-per-extra-seq', '0',
-    '--encoder-ms-per-image', String(ENCODER_MS), '--no-prefix-caching',
+    '--encoder-ms-per-image', String(ENCODER_MS), '--encoder-ms-per-audio-second', String(AUDIO_MS_PER_S), '--no-prefix-caching',
   ]);
 });
 afterAll(async () => { await sim.stop(); });
@@ -35,6 +36,17 @@ describe('TTFT with images against the simulator\'s encoder cost', () => {
       const expected = PREFILL_MS + 2 * ENCODER_MS;
       expect(Math.abs(ttft - expected) / expected, `TTFT p50 ${ttft} ms with images at c=${level.concurrency}`).toBeLessThan(0.02);
       expect(Math.abs((without?.ttftMs?.p50 ?? NaN) - PREFILL_MS) / PREFILL_MS, `TTFT p50 without images at c=${level.concurrency}`).toBeLessThan(0.02);
+    }
+  });
+
+  it('4 s of audio: TTFT p50 grows by 4 × the encoder cost per second, within 2 %, and prompt tokens by 4 × 25', async () => {
+    const r = await runSweep({ url: sim.url, levels: [1, 8], promptTokens: 32, outputTokens: 16, requestsPerLevel: 16, warmup: 1, serverMetrics: false, audio: { seconds: 4, format: 'wav' } });
+    for (const level of r.levels) {
+      expect(level.failed).toBe(0);
+      expect(level.promptTokens.mean).toBe((level.promptTokens.sent ?? NaN) + 100);
+      const ttft = level.ttftMs?.p50 ?? NaN;
+      const expected = PREFILL_MS + 4 * AUDIO_MS_PER_S;
+      expect(Math.abs(ttft - expected) / expected, `TTFT p50 ${ttft} ms with audio at c=${level.concurrency}`).toBeLessThan(0.02);
     }
   });
 });
