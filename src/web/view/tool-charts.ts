@@ -18,7 +18,7 @@ const VERDICTS = ['valid', 'invalid', 'unparsed', 'missing'] as const;
 const FILL = { valid: COLORS.accent, invalid: COLORS.invalid, unparsed: COLORS.clientBound, missing: COLORS.baseline } as const;
 
 export const TOOL_CALL_HEADERS_TAIL: readonly string[] = [
-  'Requests', 'Valid', 'Invalid', 'Unparsed', 'Missing', 'No call (auto)', 'Parse rate', 'Valid rate', 'First tool-call token p50/p95 (ms)', 'Arguments p50/p95 (ms)',
+  'Requests', 'Valid', 'Invalid', 'Unparsed', 'Missing', 'No call (auto)', 'Parse rate', 'Valid rate', 'Tool-call TTFT p50/p95 (ms)', 'Arguments p50/p95 (ms)',
 ];
 
 const share = (n: number, t: Tools) => (t.requests - t.none > 0 ? n / (t.requests - t.none) : null);
