@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LevelResult, type SweepResult, sweepResultSchema } from '../core/index.js';
 import { type SimProcess, spawnSimProcess } from '../sim/index.js';
 import { type Started, runGoodput, startGoodput } from '../test-support/goodput-process.js';
+import { measureFit } from '../test-support/page-fit.js';
 import { num } from './index.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -131,20 +132,8 @@ describe('the run page of agentic runs', () => {
     expect(await page.getByRole('heading', { name: 'Agent sessions and jobs' }).count()).toBe(0);
   }, 60_000);
 
-  /** Elements past the window's right edge outside a scrolling frame, and header cells of more than two lines (as in compare-layout.test.ts). */
-  const measure = () => page.evaluate(`(() => {
-    const overflow = [...document.querySelectorAll('body *')]
-      .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1 && !el.closest('.table-wrap') && !el.closest('details:not([open])'))
-      .map((el) => el.tagName.toLowerCase() + '.' + String(el.className && el.className.baseVal !== undefined ? el.className.baseVal : el.className));
-    const tall = [...document.querySelectorAll('thead th')].filter((th) => th.getClientRects().length > 0 && !th.closest('details:not([open])')).filter((th) => {
-      const r = document.createRange(); r.selectNodeContents(th);
-      return new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size > 2;
-    }).map((th) => th.textContent);
-    return { overflow, tall, wider: document.documentElement.scrollWidth > window.innerWidth };
-  })()`) as Promise<{ overflow: string[]; tall: string[]; wider: boolean }>;
-
   for (const width of [360, 1400]) {
-    it(`at ${width} px both pages fit: the wide tables scroll in their frame, headers take at most two lines`, async () => {
+    it(`at ${width} px both pages fit: the wide tables scroll in their frame, headers take at most two lines (as compare-layout.test.ts measures)`, async () => {
       await page.setViewportSize({ width, height: 900 });
       const found: Record<string, unknown> = {};
       for (const [run, table] of [[1, 'Agent sessions and jobs by level'], [2, 'Tool calls by level']] as const) {
@@ -152,7 +141,8 @@ describe('the run page of agentic runs', () => {
         await page.reload();
         await visible(page.getByRole('table', { name: table }), 30_000);
         await visible(page.locator('figure.chart svg[role="img"]'));
-        found[`run ${run}`] = await measure();
+        const m = await measureFit(page);
+        found[`run ${run}`] = { overflow: m.overflow, tall: m.tall, wider: m.scrollWidth > width };
       }
       expect(found).toEqual({ 'run 1': { overflow: [], tall: [], wider: false }, 'run 2': { overflow: [], tall: [], wider: false } });
     }, 60_000);

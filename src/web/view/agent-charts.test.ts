@@ -67,4 +67,15 @@ describe('tool-call validity', () => {
     expect(toolCallCharts([at(1, {})])).toEqual([]);
     expect(toolCallTable([at(1, {})]).rows).toEqual([]);
   });
+
+  it('shows no share when every answer was a plain-text auto answer, and draws empty bars rather than inventing shares', () => {
+    const none: ToolCallSummary = { requests: 5, valid: 0, invalid: 0, unparsed: 0, missing: 0, none: 5, parseRate: null, validRate: null, ttftToolMs: null, argumentsMs: null, argumentTokensMean: null };
+    expect(toolCallTable([at(2, { toolCalls: none })]).rows).toEqual([['2', '5', '0 (—)', '0 (—)', '0 (—)', '0 (—)', '5', '—', '—', '—', '—']]);
+    const [chart, ...rest] = toolCallCharts([at(2, { toolCalls: none })]);
+    expect(rest).toEqual([]);
+    expect(chart?.summary).toBe('Valid tool calls: — at concurrency 2.');
+    expect(chart?.table.rows).toEqual([['2', '0', '—', '—', '—', '—']]);
+    const heights = [...(chart?.render({ document: doc() }).querySelectorAll('rect') ?? [])].map((r) => Number(r.getAttribute('height') ?? 0));
+    expect(heights).toEqual([0, 0, 0, 0]);
+  });
 });
