@@ -23,3 +23,5 @@ export * from './pareto-chart.js';
 export * from './markup.js';
 export * from './report.js';
 export * from './agents-model.js';
+export * from './agent-charts.js';
+export * from './tool-charts.js';
