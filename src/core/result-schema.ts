@@ -164,6 +164,10 @@ export const levelResultSchema = z.object({
   toolCalls: toolCallSummarySchema.optional(),
   /** Structured-output runs: the answers' validity against the schema and the latency cost against plain controls (absent otherwise). */
   structured: structuredSummarySchema.optional(),
+}).superRefine((l, ctx) => {
+  if (l.toolCalls !== undefined && l.toolCalls.requests > l.succeeded) {
+    ctx.addIssue({ code: 'custom', path: ['toolCalls', 'requests'], message: `is ${l.toolCalls.requests}, more than the level's ${l.succeeded} successful requests` });
+  }
 });
 
 export const warningSchema = z.object({ code: z.string(), message: z.string() });
