@@ -92,5 +92,5 @@ export async function loadRuns(args: readonly string[], flags: StoreCliFlags, co
 }
 
 export const compareRunOf = (r: LoadedRun): CompareRun => ({
-  label: r.label, run: r.result.run, levels: r.result.levels, records: r.result.records, repeats: r.result.repeats, contractHash: r.result.contractHash,
+  label: r.label, run: r.result.run, levels: r.result.levels, records: r.result.records, repeats: r.result.repeats, contractHash: r.result.contractHash, quality: r.result.quality,
 });

@@ -8,7 +8,7 @@
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import {
-  type CompareRun, capacityAt, curvesLegend, runColor, capacityMarkup, compareRuns, compareTableMarkup, contractDiffsMarkup, defaultTarget, differencesMarkup, paretoFigure,
+  type CompareRun, capacityAt, curvesLegend, runColor, capacityMarkup, compareRuns, compareTableMarkup, contractDiffsMarkup, defaultTarget, differencesMarkup, paretoFigure, qualityMarkup,
   paretoModel, renderPareto,
 } from '../view/index.js';
 import { api } from './api.js';
@@ -18,7 +18,7 @@ import { Markup } from './markup.js';
 
 async function load(id: number): Promise<CompareRun> {
   const [result, records] = await Promise.all([api.result(id), api.records(id)]);
-  return { label: `run ${id}`, run: result.run, levels: result.levels, records, repeats: result.repeats, contractHash: result.contractHash };
+  return { label: `run ${id}`, run: result.run, levels: result.levels, records, repeats: result.repeats, contractHash: result.contractHash, quality: result.quality };
 }
 
 export function CompareView({ ids }: { ids: number[] }) {
@@ -48,6 +48,7 @@ export function CompareView({ ids }: { ids: number[] }) {
       <Markup html={compareTableMarkup(cmp)} />
       <h3>Differences from {runs[0]?.label}</h3>
       <Markup html={differencesMarkup(cmp)} />
+      {cmp.quality && <><h3>Quality</h3><Markup html={qualityMarkup(cmp)} /></>}
       <h3>Pareto view and capacity</h3>
       <div class="pareto">
         <Figure {...paretoFigure(pareto)} draw={(width) => renderPareto(pareto, { width })} deps={[pareto]} />
