@@ -8,7 +8,7 @@
 import { describeDifferences, diffContracts } from '../contract/index.js';
 import { type SweepResult, sanitizeForTerminal } from '../core/index.js';
 import {
-  type CompareRun, type Comparison, type ParetoModel, capacityAt, compareHeader, compareRuns, defaultTarget, num, paretoModel, qualityVerdictLine,
+  type CompareRun, type Comparison, type ParetoModel, capacityAt, compareHeader, compareRuns, defaultTarget, num, paretoModel, qualityVerdictPhrase,
 } from '../web/index.js';
 import { grid } from './render-contract.js';
 
@@ -51,7 +51,7 @@ function qualityLines(c: Comparison): string[] {
   return [
     'Quality (goodput run --quality-baseline; candidate − baseline of the composite, bootstrapped over the prompts; better or worse only when the interval excludes zero and the change exceeds the scores\' own noise):',
     ...c.runs.map((r, i) => `  ${r.label}: ${c.quality?.scores[i]}`),
-    ...c.quality.verdicts.map((v) => `  ${qualityVerdictLine(v)}`),
+    ...c.quality.verdicts.map((v) => `  ${v.label} against ${c.runs[0]?.label}: ${qualityVerdictPhrase(v)}`),
   ].map((l) => sanitizeForTerminal(l)).concat('');
 }
 

@@ -97,6 +97,3 @@ export function qualityVerdictPhrase(v: QualityVerdict): string {
   if (v.change === null) return v.verdict;
   return `${v.change}${v.noise === null ? '' : ` (the scores' own noise ±${v.noise.toFixed(4)})`}: ${v.verdict}`;
 }
-
-/** "run 2: −0.0127, …: worse". */
-export const qualityVerdictLine = (v: QualityVerdict): string => `${v.label}: ${qualityVerdictPhrase(v)}`;
