@@ -35,7 +35,7 @@ export function registerCompareCommand(program: Command): void {
         const pareto = paretoModel(runs);
         const at = target ?? defaultTarget(pareto);
         const capacity = at === null ? null : capacityAt(pareto, at);
-        process.stdout.write(`${JSON.stringify({ runs: runs.map((r) => r.label), diffs: c.diffs, refused: c.refused, axis: c.axis, headers: c.headers, rows: c.rows, pareto, capacity }, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify({ runs: runs.map((r) => r.label), diffs: c.diffs, refused: c.refused, axis: c.axis, headers: c.headers, rows: c.rows, quality: c.quality, pareto, capacity }, null, 2)}\n`);
         return;
       }
       process.stdout.write(`${renderRuns(runs, loaded.map((l) => l.result), target)}\n`);

@@ -8,7 +8,9 @@
  */
 import { basename } from 'node:path';
 import { LIMITS, type SweepResult, sweepResultSchema } from '../core/index.js';
-import { COMPARE_MAX_RUNS, type CompareRun } from '../web/index.js';
+import { COMPARE_MAX_RUNS, type CompareRun, repeatSetProblem } from '../web/index.js';
+
+export { repeatSetProblem };
 import { CliError, EXIT } from './exit-codes.js';
 import { readJsonInput } from './json-input.js';
 import { type StoreCliFlags, withCatalog } from './store-flags.js';
@@ -28,20 +30,6 @@ export interface LoadedRun {
 /** Stored runs of one contract as one result: the first run, the others as its repeats (their own run facts, levels and cards). */
 const asRepeats = ([first, ...rest]: SweepResult[]): SweepResult =>
   ({ ...(first as SweepResult), repeats: rest.map((r) => ({ run: r.run, warnings: r.warnings, levels: r.levels, cards: r.cards })) });
-
-/** Why these stored runs are not one repeat set (they must be runs of one recorded contract), or null. */
-export function repeatSetProblem(arg: string, runs: ReadonlyArray<{ id: string; result: SweepResult }>): string | null {
-  if (runs.length > LIMITS.repeats.max) return `${arg}: a repeat set is at most ${LIMITS.repeats.max} runs (${LIMITS.repeats.what}), not ${runs.length}`;
-  const [first, ...rest] = runs;
-  if (!first) return `${arg}: names no run`;
-  const hash = first.result.contractHash ?? null;
-  if (hash === null) return `${arg}: run ${first.id} records no contract, so no run can be shown to repeat it; a repeat set is runs of one contract (goodput run)`;
-  const other = rest.find((r) => (r.result.contractHash ?? null) !== hash);
-  if (other) {
-    return `${arg}: run ${other.id} ran ${other.result.contractHash ? `another contract (sha256 ${other.result.contractHash.slice(0, 12)}…)` : 'without a contract'} than run ${first.id} (sha256 ${hash.slice(0, 12)}…); a repeat set is runs of one contract`;
-  }
-  return null;
-}
 
 /** Every run named, in order; throws one usage error listing every problem. */
 export async function loadRuns(args: readonly string[], flags: StoreCliFlags, command: string, min: number): Promise<LoadedRun[]> {
@@ -92,5 +80,5 @@ export async function loadRuns(args: readonly string[], flags: StoreCliFlags, co
 }
 
 export const compareRunOf = (r: LoadedRun): CompareRun => ({
-  label: r.label, run: r.result.run, levels: r.result.levels, records: r.result.records, repeats: r.result.repeats, contractHash: r.result.contractHash,
+  label: r.label, run: r.result.run, levels: r.result.levels, records: r.result.records, repeats: r.result.repeats, contractHash: r.result.contractHash, quality: r.result.quality,
 });

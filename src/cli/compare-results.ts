@@ -6,9 +6,9 @@
  * Pareto frontiers with the capacity answer.
  */
 import { describeDifferences, diffContracts } from '../contract/index.js';
-import type { SweepResult } from '../core/index.js';
+import { type SweepResult, sanitizeForTerminal } from '../core/index.js';
 import {
-  type CompareRun, type Comparison, type ParetoModel, capacityAt, compareHeader, compareRuns, defaultTarget, num, paretoModel,
+  type CompareRun, type Comparison, type ParetoModel, capacityAt, compareHeader, compareRuns, defaultTarget, num, paretoModel, qualityVerdictPhrase,
 } from '../web/index.js';
 import { grid } from './render-contract.js';
 
@@ -45,6 +45,16 @@ function differenceLines(c: Comparison): string[] {
   ]);
 }
 
+/** Each run's quality score, then each candidate's verdict against the baseline's (the score's own noise included); nothing when no run carries one. */
+function qualityLines(c: Comparison): string[] {
+  if (c.quality === null) return [];
+  return [
+    'Quality (goodput run --quality-baseline; candidate − baseline of the composite, bootstrapped over the prompts; better or worse only when the interval excludes zero and the change exceeds the scores\' own noise):',
+    ...c.runs.map((r, i) => `  ${r.label}: ${c.quality?.scores[i]}`),
+    ...c.quality.verdicts.map((v) => `  ${v.label} against ${c.runs[0]?.label}: ${qualityVerdictPhrase(v)}`),
+  ].map((l) => sanitizeForTerminal(l)).concat('');
+}
+
 function paretoLines(m: ParetoModel, target: number | null): string[] {
   const rows = m.series.flatMap((s) => s.points.map((p) => [s.label, String(p.level), num(p.x), num(p.y), s.frontier.includes(p) ? 'frontier' : p.state === 'valid' ? 'behind the frontier' : p.state]));
   const at = target ?? defaultTarget(m);
@@ -63,12 +73,12 @@ export function renderRuns(runs: readonly CompareRun[], results: readonly SweepR
   const contract = base && results.some((r) => r.contract) ? results.slice(1).flatMap((r, i) => [`${runs[0]?.label} → ${runs[i + 1]?.label}:`, ...contractHeader(base, r).map((l) => `  ${l}`)]) : [];
   return [
     `Comparing ${runs.map((r, i) => `${r.label}${i === 0 ? ' (baseline)' : ''}`).join(', ')}`,
-    ...contract, ...fieldsLines(c), '', alignedTable(c), '', ...differenceLines(c), '', ...paretoLines(paretoModel(runs), target),
+    ...contract, ...fieldsLines(c), '', alignedTable(c), '', ...differenceLines(c), '', ...qualityLines(c), ...paretoLines(paretoModel(runs), target),
   ].join('\n');
 }
 
 /** Two results (goodput rerun): the same comparison as `goodput compare`. */
 export function renderComparison(a: SweepResult, b: SweepResult, names: [string, string]): string {
-  const run = (r: SweepResult, label: string): CompareRun => ({ label, run: r.run, levels: r.levels, records: r.records, repeats: r.repeats, contractHash: r.contractHash });
+  const run = (r: SweepResult, label: string): CompareRun => ({ label, run: r.run, levels: r.levels, records: r.records, repeats: r.repeats, contractHash: r.contractHash, quality: r.quality });
   return renderRuns([run(a, names[0]), run(b, names[1])], [a, b]);
 }

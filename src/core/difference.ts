@@ -109,7 +109,7 @@ export function difference(input: DifferenceInput): Difference {
   if (input.direction === null) return { ...withCi, verdict: 'no difference established', why: 'the figure has no better direction' };
   if (lo === null || hi === null || (lo <= 0 && hi >= 0)) return { ...withCi, verdict: 'no difference established', why: 'the interval includes zero' };
   if (rounded(diff, input.digits) === 0) return { ...withCi, verdict: 'no difference established', why: 'the change rounds to zero' };
-  if (input.noise !== undefined && Math.abs(diff) <= input.noise) return { ...withCi, verdict: 'no difference established', why: `the change is within the figure's own noise (±${input.noise})` };
+  if (input.noise !== undefined && Math.abs(diff) <= input.noise) return { ...withCi, verdict: 'no difference established', why: `the change is within the figure's own noise (±${Number(input.noise.toPrecision(2))})` };
   const up = diff > 0;
   return { ...withCi, verdict: up === (input.direction === 'higher') ? 'better' : 'worse', why: 'the interval excludes zero' };
 }

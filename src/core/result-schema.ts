@@ -169,6 +169,10 @@ export const levelResultSchema = z.object({
   images: imageInputsSchema.optional(),
   /** Chat with audio inputs: the clip each request carried (its tokens are in promptTokens.mean). Absent without audio. */
   audio: audioInputsSchema.optional(),
+}).superRefine((l, ctx) => {
+  if (l.toolCalls !== undefined && l.toolCalls.requests > l.succeeded) {
+    ctx.addIssue({ code: 'custom', path: ['toolCalls', 'requests'], message: `is ${l.toolCalls.requests}, more than the level's ${l.succeeded} successful requests` });
+  }
 });
 
 export const warningSchema = z.object({ code: z.string(), message: z.string() });

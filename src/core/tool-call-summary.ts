@@ -29,6 +29,15 @@ export const toolCallSummarySchema = z.object({
   argumentsMs: z.object({ p50: ms, p95: ms }).nullable(),
   /** Mean tokens of tool-call chunks per request that called. */
   argumentTokensMean: z.number().nullable(),
+}).superRefine((s, ctx) => {
+  // A stored summary is checked, not believed: its verdicts are its requests, its rates theirs.
+  const counted = s.valid + s.invalid + s.unparsed + s.missing + s.none;
+  if (counted !== s.requests) ctx.addIssue({ code: 'custom', path: ['requests'], message: `is ${s.requests}, but the verdicts count ${counted}` });
+  const judged = s.requests - s.none;
+  const rate = (n: number) => (judged > 0 ? n / judged : null);
+  const near = (a: number | null, b: number | null) => (a === null || b === null ? a === b : Math.abs(a - b) <= 1e-9);
+  if (!near(s.parseRate, rate(s.valid + s.invalid))) ctx.addIssue({ code: 'custom', path: ['parseRate'], message: `is ${s.parseRate}, but the verdicts give ${rate(s.valid + s.invalid)}` });
+  if (!near(s.validRate, rate(s.valid))) ctx.addIssue({ code: 'custom', path: ['validRate'], message: `is ${s.validRate}, but the verdicts give ${rate(s.valid)}` });
 });
 export type ToolCallSummary = z.infer<typeof toolCallSummarySchema>;
 

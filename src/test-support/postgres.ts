@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 
 export interface TestPostgres {
   /** `postgres://goodput@127.0.0.1:PORT/postgres`. */
@@ -93,5 +94,16 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     const logText = existsSync(log) ? readFileSync(log, 'utf8').slice(-2000) : '';
     stop();
     throw new Error(`could not start the test PostgreSQL: ${(err as Error).message}${logText ? `\n${logText}` : ''}`);
+  }
+}
+
+/** One query on its own connection to `url`, closed after: for tests that look into a database. */
+export async function queryDatabase<T>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return (await c.query(sql, params)).rows as T[];
+  } finally {
+    await c.end();
   }
 }

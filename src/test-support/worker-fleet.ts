@@ -4,12 +4,11 @@
  * `goodput worker` processes on loopback sharing one secret. Registered as
  * beforeAll/afterAll hooks of the calling file.
  */
-import pg from 'pg';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { SweepResult } from '../core/index.js';
 import { type SimProcess, spawnSimProcess } from '../sim/index.js';
 import { type Started, runGoodput, startGoodput } from './goodput-process.js';
-import { type TestPostgres, startTestPostgres } from './postgres.js';
+import { type TestPostgres, queryDatabase, startTestPostgres } from './postgres.js';
 
 const SCHEDULE = ['--prefill-base-ms', '80', '--prefill-ms-per-token', '0', '--decode-step-ms', '20', '--decode-ms-per-extra-seq', '0'];
 export const FLEET_SWEEP_ARGS = ['--output-tokens', '16', '--prompt-tokens', '16', '--no-server-metrics', '--gpu-source', 'none', '--client-budget-ms', '1000', '--json', '-', '--no-save'];
@@ -47,15 +46,7 @@ export function useWorkerFleet(names: readonly string[]): WorkerFleet {
       expect(r.code, r.stderr).toBe(0);
       return JSON.parse(r.stdout) as SweepResult;
     },
-    async query<T>(sql: string, params: unknown[] = []) {
-      const c = new pg.Client({ connectionString: db });
-      await c.connect();
-      try {
-        return (await c.query(sql, params)).rows as T[];
-      } finally {
-        await c.end();
-      }
-    },
+    query: <T>(sql: string, params: unknown[] = []) => queryDatabase<T>(db, sql, params),
   };
   beforeAll(async () => {
     server = await startTestPostgres();

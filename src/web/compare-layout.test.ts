@@ -21,6 +21,7 @@ import { type SimProcess, spawnSimProcess } from '../sim/index.js';
 import { type Started, runGoodput, startGoodput } from '../test-support/goodput-process.js';
 import { qualityFixture } from '../test-support/quality-fixture.js';
 import { receiptPair } from '../test-support/receipt-fixture.js';
+import { measureFit } from '../test-support/page-fit.js';
 import { type ParetoModel, type ParetoSeries, TABLE_HEADERS, capacityAt, tableRows } from './index.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -163,18 +164,6 @@ describe('pages that fit', () => {
     url = (await serve.waitFor(/goodput serve: (http:\/\/127\.0\.0\.1:\d+\/)/))[1] as string;
   }, 60_000);
 
-  /** Elements past the window's right edge that are not inside a scrolling frame, and headers of more than two lines. */
-  const measure = (page: Page) => page.evaluate(`(() => {
-    const overflow = [...document.querySelectorAll('body *')]
-      .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1 && !el.closest('.table-wrap') && !el.closest('details:not([open])'))
-      .map((el) => el.tagName.toLowerCase() + '.' + String(el.className && el.className.baseVal !== undefined ? el.className.baseVal : el.className));
-    const tall = [...document.querySelectorAll('thead th')].filter((th) => th.getClientRects().length > 0 && !th.closest('details:not([open])')).filter((th) => {
-      const r = document.createRange(); r.selectNodeContents(th);
-      return new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size > 2;
-    }).map((th) => th.textContent);
-    return { overflow, tall, scrollWidth: document.documentElement.scrollWidth };
-  })()`) as Promise<{ overflow: string[]; tall: string[]; scrollWidth: number }>;
-
   const PAGES: ReadonlyArray<[string, () => string, string | null]> = [
     ['run', () => `${url}#/runs/1`, 'Run 1 complete'],
     ['compare', () => `${url}#/compare/1/2/3`, 'Compare runs 1, 2, 3'],
@@ -198,7 +187,7 @@ describe('pages that fit', () => {
             expect(await page.locator('#chart-pareto svg[role="img"]').isVisible(), 'the receipt draws its Pareto view').toBe(true);
             expect(await page.locator('#pareto p.capacity').isVisible(), 'the receipt states its capacity answer').toBe(true);
           }
-          const m = await measure(page);
+          const m = await measureFit(page);
           await page.screenshot({ path: join(ARTIFACTS, `${name}-${width}px.png`), fullPage: true });
           found[name] = { overflow: m.overflow, tall: m.tall, wider: m.scrollWidth > width };
         }

@@ -13,14 +13,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LevelResult, type SweepResult, sweepResultSchema } from '../core/index.js';
 import { sweepSpecSchema } from '../runner/index.js';
 import { type SimProcess, spawnSimProcess } from '../sim/index.js';
 import { type Started, runGoodput, startGoodput } from '../test-support/goodput-process.js';
-import { type TestPostgres, startTestPostgres } from '../test-support/postgres.js';
+import { type TestPostgres, queryDatabase, startTestPostgres } from '../test-support/postgres.js';
 import { SweepKey } from './share-auth.js';
 
 const SECRET = 'b2'.repeat(32);
@@ -39,15 +38,7 @@ let thief: Server;
 let thiefUrl: string;
 const stolen: string[] = [];
 
-async function query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-  const c = new pg.Client({ connectionString: db });
-  await c.connect();
-  try {
-    return (await c.query(sql, params)).rows as T[];
-  } finally {
-    await c.end();
-  }
-}
+const query = <T>(sql: string, params: unknown[] = []): Promise<T[]> => queryDatabase<T>(db, sql, params);
 
 const startWorker = async (name: string): Promise<Started> => {
   const w = startGoodput(['worker', '--database-url', db, '--name', name], { GOODPUT_API_KEY: API_KEY });

@@ -1,16 +1,8 @@
-/** Agent-trace levels: session and job goodput, makespans and both cache figures per level, then each level's jobs with their critical paths. */
+/** Agent-trace levels: session and job goodput, makespans and both cache figures per level, session and job goodput against load and the makespan as charts, then each level's jobs with their critical paths. */
 import type { LevelResult } from '../../core/index.js';
-import { AGENT_JOB_HEADERS, AGENT_LEVEL_HEADERS, agentJobRows, agentLevelRows } from '../view/index.js';
-
-/** A results table; `textLast` keeps the last column as text (a path), not a right-aligned number. */
-function Table({ headers, rows, label, textLast = false }: { headers: readonly string[]; rows: string[][]; label: string; textLast?: boolean }) {
-  return (
-    <div class="table-wrap"><table class="results" aria-label={label}>
-      <thead><tr>{headers.map((h, i) => <th scope="col" class={i === 0 ? '' : 'num'}>{h}</th>)}</tr></thead>
-      <tbody>{rows.map((r) => <tr>{r.map((c, i) => (i === 0 ? <th scope="row">{c}</th> : <td class={textLast && i === r.length - 1 ? '' : 'num'}>{c}</td>))}</tr>)}</tbody>
-    </table></div>
-  );
-}
+import { AGENT_JOB_HEADERS, AGENT_LEVEL_HEADERS, agentCharts, agentJobRows, agentLevelRows } from '../view/index.js';
+import { SmallChartFigure } from './chart-figure.js';
+import { LevelTable as Table } from './level-table.js';
 
 export function AgentsPanel({ levels }: { levels: readonly LevelResult[] }) {
   const rows = agentLevelRows(levels);
@@ -20,6 +12,7 @@ export function AgentsPanel({ levels }: { levels: readonly LevelResult[] }) {
       <h3 id="agents-title">Agent sessions and jobs</h3>
       <p class="hint">A session meets its objective when every turn does; a job (a root agent and all its sub-agents) when all its sessions do, within the job deadline if one is set. The theoretical cache hit rate is what a perfect prefix cache would have held; reported is what the server said it served from its cache.</p>
       <Table headers={AGENT_LEVEL_HEADERS} rows={rows} label="Agent sessions and jobs by level" />
+      <div class="chart-grid">{agentCharts(levels).map((c) => <div key={c.id}><SmallChartFigure chart={c} /></div>)}</div>
       {levels.filter((l) => l.agents).map((l) => {
         const jobs = agentJobRows(l);
         const label = l.load?.label ?? `level ${l.concurrency}`;

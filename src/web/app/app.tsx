@@ -47,7 +47,7 @@ export function App() {
           onStarted={(id) => { refreshRuns(); go(`#/runs/${id}`); }}
         />
         {route.kind === 'compare'
-          ? <CompareView ids={route.ids} />
+          ? <CompareView sets={route.sets} />
           : shownRun !== null
             ? <RunView id={shownRun} onLive={setLiveRunId} onEnded={refreshRuns} />
             : runs !== null && <section class="panel empty"><h2>Results</h2><p>No runs yet. Start a sweep above: pick a server, give the levels, press Start.</p></section>}

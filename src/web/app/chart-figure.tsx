@@ -35,5 +35,5 @@ export function ChartFigure({ spec, series, legend }: { spec: ChartSpec; series:
 
 /** A chart of one level's series (replay-charts.ts). */
 export function SmallChartFigure({ chart }: { chart: SmallChart }) {
-  return <Figure title={chart.title} subtitle={chart.subtitle} table={chart.table} draw={(width) => chart.render({ width })} deps={[chart]} />;
+  return <Figure title={chart.title} subtitle={chart.subtitle} legend={chart.legend} table={chart.table} draw={(width) => chart.render({ width })} deps={[chart]} />;
 }

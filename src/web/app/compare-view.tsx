@@ -8,31 +8,45 @@
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import {
-  type CompareRun, capacityAt, curvesLegend, runColor, capacityMarkup, compareRuns, compareTableMarkup, contractDiffsMarkup, defaultTarget, differencesMarkup, paretoFigure,
-  paretoModel, renderPareto,
+  type CompareRun, capacityAt, curvesLegend, runColor, capacityMarkup, compareRuns, compareTableMarkup, contractDiffsMarkup, defaultTarget, differencesMarkup, paretoFigure, qualityMarkup,
+  paretoModel, renderPareto, repeatSetLabel, repeatSetProblem, repeatSetsProblem,
 } from '../view/index.js';
 import { api } from './api.js';
 import { Figure } from './chart-figure.js';
 import { ChartsPanel } from './charts-panel.js';
 import { Markup } from './markup.js';
 
-async function load(id: number): Promise<CompareRun> {
-  const [result, records] = await Promise.all([api.result(id), api.records(id)]);
-  return { label: `run ${id}`, run: result.run, levels: result.levels, records, repeats: result.repeats, contractHash: result.contractHash };
+/** One compared configuration: a stored run, or a repeat set of stored runs of one contract (the first run, the others its repeats). */
+async function load(ids: readonly number[]): Promise<CompareRun> {
+  const members = await Promise.all(ids.map(async (id, i) => {
+    const [result, records] = await Promise.all([api.result(id), i === 0 ? api.records(id) : Promise.resolve(undefined)]);
+    return { id: String(id), result, records };
+  }));
+  const problem = ids.length > 1 ? repeatSetProblem(ids.join('+'), members) : null;
+  if (problem !== null) throw new Error(problem);
+  const [first, ...rest] = members as [typeof members[number], ...typeof members];
+  const r = first.result;
+  return {
+    label: repeatSetLabel(ids), run: r.run, levels: r.levels, records: first.records, contractHash: r.contractHash, quality: r.quality,
+    repeats: rest.length > 0 ? rest.map((m) => ({ levels: m.result.levels })) : r.repeats,
+  };
 }
 
-export function CompareView({ ids }: { ids: number[] }) {
+export function CompareView({ sets }: { sets: number[][] }) {
   const [runs, setRuns] = useState<CompareRun[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [target, setTarget] = useState<number | null>(null);
-  const key = ids.join('/');
+  const key = sets.map((s) => s.join('+')).join('/');
   useEffect(() => {
     setRuns(null);
     setError(null);
-    Promise.all(ids.map(load)).then(setRuns, (e: Error) => setError(`Cannot compare: ${e.message}`));
+    // A set past the limit, or a run named twice, is refused before any run is fetched.
+    const problem = repeatSetsProblem(sets);
+    if (problem !== null) { setError(`Cannot compare: ${problem}`); return; }
+    Promise.all(sets.map(load)).then(setRuns, (e: Error) => setError(`Cannot compare: ${e.message}`));
   }, [key]);
   const model = useMemo(() => (runs ? { cmp: compareRuns(runs), pareto: paretoModel(runs) } : null), [runs]);
-  const title = `Compare runs ${ids.join(', ')}`;
+  const title = `Compare runs ${sets.map((s) => s.join('+')).join(', ')}`;
   if (error) return <section class="panel"><h2>{title}</h2><p class="error" role="alert">{error}</p></section>;
   if (!runs || !model) return <section class="panel" aria-busy="true"><h2>{title}</h2><p class="hint">Loading…</p></section>;
   const { cmp, pareto } = model;
@@ -48,6 +62,7 @@ export function CompareView({ ids }: { ids: number[] }) {
       <Markup html={compareTableMarkup(cmp)} />
       <h3>Differences from {runs[0]?.label}</h3>
       <Markup html={differencesMarkup(cmp)} />
+      {cmp.quality && <><h3>Quality</h3><Markup html={qualityMarkup(cmp)} /></>}
       <h3>Pareto view and capacity</h3>
       <div class="pareto">
         <Figure {...paretoFigure(pareto)} draw={(width) => renderPareto(pareto, { width })} deps={[pareto]} />

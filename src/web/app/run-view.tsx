@@ -11,6 +11,7 @@ import { ClientsPanel } from './clients-panel.js';
 import { ProgressPanel } from './progress-panel.js';
 import { ReplayPanel } from './replay-panel.js';
 import { AgentsPanel } from './agents-panel.js';
+import { ToolsPanel } from './tools-panel.js';
 import { ResultsTable } from './results-table.js';
 import { SchedulePanel } from './schedule-panel.js';
 import { useRun } from './use-run.js';
@@ -48,6 +49,7 @@ export function RunView({ id, onLive, onEnded }: { id: number; onLive(id: number
       <ClientsPanel levels={levels} />
       <SchedulePanel levels={levels} />
       <ReplayPanel levels={levels} />
+      <ToolsPanel levels={levels} />
       <AgentsPanel levels={levels} />
       {run.cards && <CardsPanel cards={run.cards} />}
     </section>

@@ -36,7 +36,8 @@ export interface ChartSpec {
 
 type MetricLine = { key: MetricKey; tag: string | null; dash: string | null };
 
-function plotLines(lines: readonly ChartLine[], xName: string, yLabel: string, ariaLabel: string, o: ChartOptions): ChartElement {
+/** Lines over a log₂ level axis (also the agent and tool-call charts' renderer). */
+export function plotLines(lines: readonly ChartLine[], xName: string, yLabel: string, ariaLabel: string, o: ChartOptions): ChartElement {
   const xs = measuredLevels(lines);
   const lo = xs[0] ?? 1;
   const hi = xs[xs.length - 1] ?? 1;

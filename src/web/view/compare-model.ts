@@ -7,9 +7,10 @@
  * The page, the CLI and the report all read this model.
  */
 import {
-  type Difference, type LevelResult, type RequestRecord, type RunInfo, MIN_REPEATS, difference, e2eMs, meanStatistic, percentileStatistic,
+  type Difference, type LevelResult, type QualityScore, type RequestRecord, type RunInfo, MIN_REPEATS, difference, e2eMs, meanStatistic, percentileStatistic,
   levelAxis, levelValue, perRequestTokS, tpotMs, ttftMs,
 } from '../../core/index.js';
+import { type QualityComparison, compareQuality } from './compare-quality.js';
 import { num, signedPct } from './format.js';
 import { METRICS, type MetricKey } from './metrics.js';
 import { statusText } from './table-model.js';
@@ -29,6 +30,8 @@ export interface CompareRun {
   /** Runs 2..N of the same contract (goodput run --repeats N). */
   repeats?: ReadonlyArray<{ levels: readonly LevelResult[] }> | undefined;
   contractHash?: string | null | undefined;
+  /** The quality score measured in the run (goodput run --quality-baseline). */
+  quality?: QualityScore | undefined;
 }
 
 export interface ContractDiff { field: string; values: string[]; workload: boolean }
@@ -194,6 +197,8 @@ export interface Comparison {
   /** The column headers of each run's group, statistic and unit included. */
   headers: string[];
   rows: CompareRow[];
+  /** Each run's quality score and each candidate's verdict; null when no run carries a score. */
+  quality: QualityComparison | null;
 }
 
 /** Each compared figure's header, its statistic named: the short form of the metric registry's. */
@@ -221,5 +226,5 @@ export function compareRuns(runs: readonly CompareRun[]): Comparison {
     }),
     differences: runs.slice(1).map((cand) => (refused ? null : COMPARE_METRICS.flatMap((k) => levelDifference(base, cand, key, k) ?? []))),
   }));
-  return { runs, diffs, refused, axis: axisName(runs), headers: metrics.map(compareHeader), rows };
+  return { runs, diffs, refused, axis: axisName(runs), headers: metrics.map(compareHeader), rows, quality: compareQuality(runs) };
 }

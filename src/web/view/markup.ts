@@ -108,6 +108,20 @@ export function differencesMarkup(c: Comparison): Raw {
   })}`;
 }
 
+/** Each run's quality score and each candidate's verdict against the baseline's, the scores' own noise beside it; empty when no run carries a score. */
+export function qualityMarkup(c: Comparison): Raw {
+  const q = c.quality;
+  if (q === null) return html``;
+  const base = c.runs[0]?.label ?? '';
+  return scrollFrame('Quality', html`<table class="deltas quality-compare"><caption>Quality score of each run (goodput run --quality-baseline) and each run against ${base}: candidate − baseline of the composite, bootstrapped over the prompts; better or worse only when the interval excludes zero and the change exceeds the scores' own noise.</caption><thead><tr><th scope="col">Run</th><th scope="col" class="num">Quality score (± its own noise)</th><th scope="col">Against ${base}</th></tr></thead><tbody>${
+    c.runs.map((r, i) => {
+      const v = i === 0 ? null : q.verdicts[i - 1];
+      const cell = v === null || v === undefined ? html`<td>baseline</td>`
+        : html`<td class="diff verdict-${(v.difference?.verdict ?? 'not compared').replace(/ /g, '-')}"><span class="verdict">${v.verdict}</span>${v.change === null ? '' : html` <span class="change">${v.change}</span>`}${v.noise === null ? '' : html`<span class="ci">the scores' own noise ±${v.noise.toFixed(4)}</span>`}</td>`;
+      return html`<tr><th scope="row">${r.label}</th><td class="num">${q.scores[i]}</td>${cell}</tr>`;
+    })}</tbody></table>`);
+}
+
 /** The Pareto chart's figure (its SVG drawn by renderPareto); `cell` writes a point's plotted values (a receipt marks them as facts). */
 export const paretoFigure = (m: ParetoModel, svg = '', cell?: ParetoCell<Raw>): FigureInput =>
   ({ title: PARETO_TITLE, subtitle: paretoSubtitle(m), footnote: PARETO_FOOTNOTE, table: cell === undefined ? paretoTable(m) : paretoTable(m, cell), svg });

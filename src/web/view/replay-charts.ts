@@ -18,6 +18,8 @@ export interface SmallChart {
   id: string;
   title: string;
   subtitle: string;
+  /** What the line styles or colours mean, when there are several. */
+  legend?: string;
   summary: string;
   render(o?: { document?: ChartDocument; width?: number }): ChartElement;
   table: { headers: string[]; rows: string[][] };

@@ -11,9 +11,10 @@ import type { ChartSeries } from './chart-lines.js';
 import { CHARTS, type ChartDocument } from './charts.js';
 import { CLIENT_HEADERS, SELF_CHECK_HEADERS, clientRows, selfCheckRows } from './clients.js';
 import { type CompareRun, type Comparison, compareHeader, compareRuns } from './compare-model.js';
+import { qualityVerdictPhrase } from './compare-quality.js';
 import { num, when } from './format.js';
 import {
-  type Raw, capacityMarkup, cardsMarkup, compareTableMarkup, contractDiffsMarkup, differencesMarkup, esc, figureMarkup, html, paretoFigure, resultsTableMarkup, scrollFrame,
+  type Raw, capacityMarkup, cardsMarkup, compareTableMarkup, qualityMarkup, contractDiffsMarkup, differencesMarkup, esc, figureMarkup, html, paretoFigure, resultsTableMarkup, scrollFrame,
 } from './markup.js';
 import { type CapacityAnswer, type ParetoModel, capacityAt, defaultTarget, paretoModel } from './pareto.js';
 import { curvesLegend, renderPareto, runColor } from './pareto-chart.js';
@@ -30,7 +31,7 @@ export interface ReportInput {
   generatedAt: string;
 }
 
-const compareRunOf = (r: ReportRun): CompareRun => ({ label: r.label, run: r.result.run, levels: r.result.levels, records: r.result.records, repeats: r.result.repeats, contractHash: r.result.contractHash });
+const compareRunOf = (r: ReportRun): CompareRun => ({ label: r.label, run: r.result.run, levels: r.result.levels, records: r.result.records, repeats: r.result.repeats, contractHash: r.result.contractHash, quality: r.result.quality });
 
 /** "server · model · engine · GPU · date · contract". */
 export function resultIdentity(r: SweepResult): string {
@@ -85,6 +86,7 @@ function comparisonSection(c: Comparison, m: ParetoModel, answer: CapacityAnswer
   return html`<section class="panel compare-view" aria-labelledby="compare-title"><h2 id="compare-title">Comparison of ${c.runs.map((r) => r.label).join(', ')}</h2>
 <p class="hint">${c.runs[0]?.label} is the baseline: every difference is another run minus it.</p>
 <h3>What differs</h3>${contractDiffsMarkup(c)}<h3>Side by side</h3>${compareTableMarkup(c)}<h3>Differences from ${c.runs[0]?.label}</h3>${differencesMarkup(c)}
+${c.quality === null ? '' : html`<h3>Quality</h3>${qualityMarkup(c)}`}
 ${paretoSection(m, answer, doc)}<h3>Curves</h3>${chartsMarkup(series, doc, curvesLegend(c.runs))}</section>`;
 }
 
@@ -141,6 +143,13 @@ export function reportMarkdown(input: ReportInput): string {
       const metrics = rows[0]?.differences[i]?.map((d) => d.metric) ?? [];
       out.push(mdTable([c.axis, ...metrics.map(compareHeader)],
         rows.map((r) => [String(r.level), ...(r.differences[i] ?? []).map((d) => d.text)])), '');
+    }
+    if (c.quality !== null) {
+      out.push('### Quality', '', 'Candidate − baseline of the composite, bootstrapped over the prompts; better or worse only when the interval excludes zero and the change exceeds the scores\' own noise.', '',
+        mdTable(['Run', 'Quality score (± its own noise)', `Against ${c.runs[0]?.label}`], c.runs.map((r, i) => {
+          const v = i === 0 ? undefined : c.quality?.verdicts[i - 1];
+          return [r.label, c.quality?.scores[i] ?? '', v === undefined ? 'baseline' : qualityVerdictPhrase(v)];
+        })), '');
     }
     out.push('### Throughput per GPU against speed per user', '', mdTable(['Run', 'Level', 'tok/s per user', `Output tok/s per ${m.per}`, 'On frontier', 'State'],
       m.series.flatMap((s) => s.points.map((p) => [s.label, String(p.level), num(p.x), num(p.y), s.frontier.includes(p) ? 'yes' : 'no', p.state]))), '');

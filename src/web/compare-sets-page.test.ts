@@ -1,0 +1,82 @@
+/**
+ * The page's compare view with repeat sets of stored runs
+ * (#/compare/1+2+3/4+5+6), as `goodput compare 1+2+3 4+5+6` takes them, and
+ * the quality row the stored runs carry: real processes, a real store, the
+ * simulators over loopback, Debian's Chromium.
+ */
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { type SimServer, startSimulator } from '../sim/index.js';
+import { type Started, runGoodput, startGoodput } from '../test-support/goodput-process.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CHROMIUM = process.env['GOODPUT_CHROMIUM'] ?? '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+const dir = mkdtempSync(join(tmpdir(), 'goodput-compare-sets-page-'));
+const data = join(dir, 'db');
+const sims: SimServer[] = [];
+let serve: Started | null = null;
+let browser: Browser;
+let url: string;
+
+beforeAll(async () => {
+  if (!existsSync(join(ROOT, 'dist/web-app/index.html'))) throw new Error('the page is not built: run `npm run build` before this test (npm test does)');
+  const simAt = (quantizationNoise: number) => startSimulator({ port: 0, prefillBaseMs: 1, prefillMsPerToken: 0, decodeStepMs: 0.5, decodeMsPerExtraSeq: 0, quantizationNoise });
+  const [base, a, b] = await Promise.all([simAt(0), simAt(0.2), simAt(0.3)]);
+  sims.push(base, a, b);
+  // Runs 1–3 on one server, 4–6 on another: one contract each, every run scored against the same baseline server.
+  for (const [i, sim] of [a, a, a, b, b, b].entries()) {
+    const contract = join(dir, `c${i}.yaml`);
+    writeFileSync(contract, stringify({
+      version: 1, server: { url: sim.url },
+      model: { name: 'goodput-sim-1', revision: 'sim-1', tokenizer: { kind: 'server' }, precision: 'bf16', quantization: 'none' },
+      workload: { prompts: { kind: 'synthetic', tokens: 24 }, outputTokens: 8, requestsPerLevel: 3, warmup: 0 },
+      load: { levels: [1] },
+      slo: { ttftMs: { p: 95, max: 2000 }, tpotMs: { p: 50, max: 1000 } },
+      hardware: { label: 'SimGPU 80GB', gpuHourlyUsd: 6.5, priceAsOf: '2025-06-01', utilisation: 0.55, utilisationAsOf: '2025-06-01' },
+    }));
+    const r = await runGoodput(['run', contract, '--quality-baseline', base.url, '--data', data], {}, 120_000);
+    expect(r.code, r.stderr).toBe(0);
+  }
+  serve = startGoodput(['serve', '--port', '0', '--data', data]);
+  url = (await serve.waitFor(/goodput serve: (http:\/\/127\.0\.0\.1:\d+\/)/))[1] as string;
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await serve?.stop();
+  await Promise.all(sims.map((s) => s.close()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the compare view with repeat sets', () => {
+  it('compares two sets over their runs and shows the quality row; a run named twice is refused', async () => {
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${url}#/compare/1+2+3/4+5+6`);
+      const table = page.getByRole('table', { name: /^Every run at every level on one axis/ });
+      await table.waitFor({ timeout: 30_000 });
+      await page.getByRole('heading', { name: 'Compare runs 1+2+3, 4+5+6' }).waitFor();
+      expect(await table.locator('th.group').allTextContents()).toEqual(['runs 1+2+3 (baseline)', 'runs 4+5+6']);
+      const deltas = page.getByRole('table', { name: /^runs 4\+5\+6 against runs 1\+2\+3/ });
+      const intervals = await deltas.locator('span.ci').allTextContents();
+      expect(intervals.length, intervals.join(' | ')).toBeGreaterThan(0);
+      for (const ci of intervals) expect(ci).toMatch(/over 3\+ runs a side$/);
+      const quality = page.locator('table.quality-compare');
+      expect(await quality.locator('tbody th').allTextContents()).toEqual(['runs 1+2+3', 'runs 4+5+6']);
+      expect(await quality.locator('td.verdict-worse span.verdict').textContent()).toBe('worse');
+      await page.goto(`${url}#/compare/1+2/2+3`);
+      await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Cannot compare' }).textContent(), { timeout: 10_000 }).toBe('Cannot compare: run 2 is named twice; each run once');
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
+});
