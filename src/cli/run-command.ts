@@ -90,7 +90,9 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
       if (one.run.status !== 'complete' || ctrl.signal.aborted) break;
     }
     const combined = combineRepeats(runs);
-    if (await discardIfNothingFinished(combined, saved.session)) return { code: EXIT.stopped, result: combined };
+    // A stop is the user's when a signal came; otherwise our own side went away (a lost client thread).
+    const byUser = ctrl.signal.aborted;
+    if (await discardIfNothingFinished(combined, saved.session)) return { code: byUser ? EXIT.stopped : EXIT.clientStopped, result: combined };
     // The score is measured after the last run, never in measured time, and only of runs that completed.
     const complete = runs.length === repeats && combined.run.status === 'complete' && !ctrl.signal.aborted;
     const scored = qualityBaseline === undefined || !complete ? { result: combined, problem: null }
@@ -116,7 +118,7 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
     const levels = runs.flatMap((r) => (r.matrix ? r.matrix.cells.flatMap((c) => c.levels) : r.levels));
     const invalid = invalidLevelsLine(levels);
     if (invalid !== null) process.stderr.write(`${invalid}\n`);
-    const code = runs.length < repeats && status === 'complete' ? EXIT.stopped : scored.problem !== null ? EXIT.usage : exitCodeOf({ run: { status }, levels });
+    const code = runs.length < repeats && status === 'complete' ? EXIT.stopped : scored.problem !== null ? EXIT.usage : exitCodeOf({ run: { status }, levels }, byUser);
     return { code, result };
   } finally {
     process.off('SIGINT', onSignal);
