@@ -15,7 +15,7 @@ import type { SweepFlags } from './sweep-command.js';
 
 /** Flags of text generation that a non-streaming endpoint has no use for (by commander key and flag). */
 const TEXT_ONLY: ReadonlyArray<[keyof SweepFlags, string]> = [
-  ['tools', '--tools'], ['jsonSchema', '--json-schema'], ['workers', '--workers'], ['save', '--save'], ['baselineRate', '--baseline-rate'],
+  ['tools', '--tools'], ['jsonSchema', '--json-schema'], ['workers', '--workers'], ['baselineRate', '--baseline-rate'],
   ['outputTokens', '--output-tokens'], ['thinking', '--thinking'], ['temperature', '--temperature'], ['dcgmUrl', '--dcgm-url'], ['metricsUrl', '--metrics-url'],
 ];
 
@@ -42,6 +42,8 @@ export function refusePoolingFlags(f: PoolingFlags, endpoint: string): void {
 /** Flags → pooling spec input, or a CliError naming the flag. `given` says which flags the user set. */
 export function poolingSpecFromFlags(f: SweepFlags & PoolingFlags, endpoint: PoolingEndpoint, argv: readonly string[], given: (key: string) => boolean): PoolingSpecInput {
   for (const [key, flag] of TEXT_ONLY) if (given(key)) throw badFlag(flag, `does not apply to --endpoint ${endpoint}`);
+  // These runs are not stored: --no-save says what happens anyway, only --save asks for what cannot be done.
+  if (f.save === true) throw badFlag('--save', `does not apply to --endpoint ${endpoint}`);
   if (endpoint === 'embeddings' && (f.documents !== undefined || f.queryTokens !== undefined)) throw badFlag(f.documents !== undefined ? '--documents' : '--query-tokens', 'needs --endpoint rerank');
   if (endpoint === 'rerank' && f.batchSize !== undefined) throw badFlag('--batch-size', 'needs --endpoint embeddings (rerank takes --documents)');
   const items = endpoint === 'rerank'
