@@ -1,4 +1,5 @@
 /** The server's /tokenize as the token counter, and `auto` falling back to the labelled approximation. */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SimServer, startSimulator } from '../sim/index.js';
 import { type TestServer, startServer } from '../test-support/scripted-server.js';
@@ -36,5 +37,48 @@ describe('server tokenizer', () => {
     await expect(resolveTokenizer({ kind: 'server' }, { url: bare.url, model: 'm' })).rejects.toSatisfy(
       (e: unknown) => e instanceof WorkloadError && /asks for the server's tokenizer, but POST .* answered HTTP 404/.test(e.message),
     );
+  });
+});
+
+/** llama-server's recorded answers to the three body shapes (client/fixtures/llama-server/40-42), served by which field the body fills. */
+function llamaRecordings(): Map<string, Buffer> {
+  const byField = new Map<string, Buffer>();
+  for (const [field, name] of [['prompt', '40-tokenize-vllm-body'], ['content', '41-tokenize-llama-body'], ['inputs', '42-tokenize-tgi-body']] as const) {
+    const text = readFileSync(new URL(`../client/fixtures/llama-server/${name}.http`, import.meta.url), 'latin1');
+    byField.set(field, Buffer.from(text.slice(text.indexOf('{"tokens"')), 'latin1'));
+  }
+  return byField;
+}
+
+describe('server tokenizer against llama-server\'s recorded answers', () => {
+  it('skips the vLLM body llama.cpp answers with no tokens and counts with its own `content` body', async () => {
+    const recorded = llamaRecordings();
+    const bodies: string[] = [];
+    const llama = await startServer((_req, res, body) => {
+      bodies.push(body);
+      const field = Object.keys(JSON.parse(body) as object).find((k) => recorded.has(k)) ?? 'prompt';
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(recorded.get(field));
+    });
+    try {
+      const counter = await resolveTokenizer({ kind: 'server' }, { url: llama.url, model: 'stories260K' });
+      expect(counter.info.label).toMatch(/llama\.cpp body/);
+      // The recording counts six tokens in "hello world"; the replay answers that to every `content` body.
+      expect(await counter.count('hello world')).toBe(6);
+      expect(JSON.parse(bodies[0] ?? '{}')).toHaveProperty('prompt', 'hello world');
+      expect(JSON.parse(bodies.at(-1) ?? '{}')).toEqual({ content: 'hello world', add_special: false });
+    } finally {
+      await llama.close();
+    }
+  });
+  it('a server that counts every shape at zero has no tokenizer, and says why', async () => {
+    const empty = await startServer((_req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"tokens":[]}'); });
+    try {
+      const approx = await resolveTokenizer({ kind: 'auto' }, { url: empty.url, model: 'm' });
+      expect(approx.info).toMatchObject({ kind: 'approximate', exact: false });
+      expect(approx.info.label).toMatch(/counted 0 tokens in "hello world" \(it does not read the vLLM, SGLang, goodput sim body\)$/);
+    } finally {
+      await empty.close();
+    }
   });
 });

@@ -6,7 +6,9 @@
  * a count is kept for the run. Counts exclude special tokens where the engine
  * has the switch (`add_special_tokens: false`, llama.cpp `add_special: false`):
  * what the server adds itself (BOS, the chat template) is measured apart, from
- * its usage. Answers are read up to the probe limit.
+ * its usage. Answers are read up to the probe limit. A shape the server does not
+ * read can still answer 200: llama.cpp counts a body without `content` as
+ * `{"tokens":[]}`, so a probe text must count above zero for its shape to be kept.
  */
 import { request } from 'undici';
 import { countOf, readBounded, serverRoot } from '../client/index.js';
@@ -20,7 +22,7 @@ export function tokenizeUrl(baseUrl: string): string {
 /** A body shape of POST /tokenize, named by the engines that read it. */
 interface TokenizeShape { engines: string; body: (model: string, text: string) => object }
 
-/** Tried in this order; the first that answers with a count is used for every count of the run. */
+/** Tried in this order; the first that answers the probe text with a count above zero is used for every count of the run. */
 export const TOKENIZE_SHAPES: readonly TokenizeShape[] = [
   { engines: 'vLLM, SGLang, goodput sim', body: (model, prompt) => ({ model, prompt, add_special_tokens: false }) },
   { engines: 'llama.cpp', body: (_model, content) => ({ content, add_special: false }) },
@@ -28,6 +30,9 @@ export const TOKENIZE_SHAPES: readonly TokenizeShape[] = [
 ];
 
 type Probe = { ok: true; count: number } | { ok: false; reason: string };
+
+/** The probe text: two words, at least one token in any tokenizer. */
+const PROBE_TEXT = 'hello world';
 
 async function post(url: string, body: object, apiKey: string | undefined, timeoutMs: number): Promise<Probe> {
   try {
@@ -64,7 +69,9 @@ export async function serverCounter(
   const url = tokenizeUrl(baseUrl);
   let first: Probe | null = null;
   for (const shape of TOKENIZE_SHAPES) {
-    const probe = await post(url, shape.body(model, 'hello world'), apiKey, timeoutMs);
+    const answer = await post(url, shape.body(model, PROBE_TEXT), apiKey, timeoutMs);
+    // Zero tokens for a non-empty text: the server read another field than the one this shape fills.
+    const probe: Probe = answer.ok && answer.count === 0 ? { ok: false, reason: `POST ${url} counted 0 tokens in "${PROBE_TEXT}" (it does not read the ${shape.engines} body)` } : answer;
     first ??= probe;
     // A route that is not there, or a server that is not answering, will not answer another shape either.
     if (!probe.ok && /HTTP 404|failed \(/.test(probe.reason)) break;
@@ -74,6 +81,7 @@ export async function serverCounter(
       count: async (text) => {
         const r = await post(url, shape.body(model, text), apiKey, timeoutMs);
         if (!r.ok) throw new Error(`${r.reason} while counting prompt tokens`);
+        if (r.count === 0 && text !== '') throw new Error(`POST ${url} counted 0 tokens in a text of ${text.length} characters while counting prompt tokens`);
         return r.count;
       },
     };
