@@ -64,11 +64,11 @@ export function renderCards(cards: Cards): string {
     ? `Model     single stream ${fmt(m.singleStreamTokS)} tok/s · TTFT p50 ${fmt(m.ttftMsP50)} ms · TPOT p50 ${fmt(m.tpotMsP50, 2)} ms (concurrency 1)${
       m.clientBound === undefined ? '' : ` · client-bound, timing not trusted: ${m.clientBound}`}`
     : `Model     not available: ${m.reason}`;
-  const curve = e.curve.map((pt) => `${pt.concurrency}→${fmt(pt.throughputTokS, 0)}${pt.invalid ? '(invalid)' : pt.clientBound ? '(client-bound)' : ''}`).join(' ');
+  const curve = e.curve.map((pt) => `${pt.level ?? pt.concurrency}→${fmt(pt.throughputTokS, 0)}${pt.invalid ? '(invalid)' : pt.clientBound ? '(client-bound)' : ''}`).join(' ');
   const engine = e.peakThroughputTokS === null
     ? `Engine    no valid level to take a peak from · curve ${curve}`
-    : `Engine    peak ${fmt(e.peakThroughputTokS)} tok/s at concurrency ${e.peakConcurrency}${e.notSaturated ? ` (${e.notSaturated}: the peak is a floor)` : ''} · curve ${curve}` +
-      (e.excluded.length > 0 ? ` · excluded: ${e.excluded.map((x) => `${x.concurrency} (${clean(x.reason)})`).join('; ')}` : '');
+    : `Engine    peak ${fmt(e.peakThroughputTokS)} tok/s at ${e.peakAt ?? `concurrency ${e.peakConcurrency}`}${e.notSaturated ? ` (${e.notSaturated}: the peak is a floor)` : ''} · curve ${curve}` +
+      (e.excluded.length > 0 ? ` · excluded: ${e.excluded.map((x) => `${x.level ?? x.concurrency} (${clean(x.reason)})`).join('; ')}` : '');
   const mem = p.gpuMemMiBPeak === null ? `memory ${clean(p.gpuMemSource)}` : `memory peak ${fmt(p.gpuMemMiBPeak, 0)} of ${fmt(p.gpuMemMiBTotal, 0)} MiB (${clean(p.gpuMemSource)})`;
   const cost = p.costPer1MOutputTokensUsd === null
     ? p.basis
