@@ -110,7 +110,12 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
   if (spec.endpoint === 'responses' && spec.forceLength) {
     warn({ code: 'cannot-force-length', message: 'the Responses API has no ignore_eos or min_tokens: actual lengths are checked and requests that end short are flagged' });
   }
-  checkContext(spec, engine.context);
+  // Synthetic prompts are counted with the run's tokenizer; the server's own counter also says what its chat template adds, before anything is sent.
+  const synthetic = spec.prompts.kind === 'synthetic';
+  const counter = synthetic ? await runCounter(spec, pre.model) : null;
+  const templated = spec.endpoint === 'chat' || spec.endpoint === 'responses';
+  const template = counter !== null && templated && engine.context !== null ? await counter.chatTemplateTokens?.() ?? null : null;
+  checkContext(spec, engine.context, template);
   emit({
     kind: 'engine', name: dialect.engine, label: dialect.label, version: engine.version, dialect: dialect.kind, source: engine.source, evidence: engine.evidence,
     context: engine.context,
@@ -121,8 +126,7 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
   const order = levelOrder(spec.levels);
   const runId = randomBytes(4).toString('hex');
   // Synthetic prompts of exactly promptTokens in the server's tokens, built before anything is measured.
-  const synthetic = spec.prompts.kind === 'synthetic';
-  const lengths = synthetic ? await syntheticPrompts(spec, order, runId, await runCounter(spec, pre.model)) : null;
+  const lengths = counter !== null ? await syntheticPrompts(spec, order, runId, counter) : null;
   const sent = synthetic ? spec.promptTokens : null;
   if (lengths && !lengths.info.exact) warn({ code: 'prompt-length-approximate', message: `prompt lengths are ${lengths.info.label}` });
   const sendSpec: SweepSpec = lengths ? { ...spec, prompts: lengths.prompts } : spec;

@@ -20,7 +20,7 @@ import { answerPieces, answerSchemaOf } from './answer-schema.js';
 import { planToolCall } from './tool-call-plan.js';
 import type { ResponseFormat, ResponseIdentity } from './response-format.js';
 import { emissionCount } from './sequence.js';
-import { outputText, tokenize } from './tokenizer.js';
+import { outputText, templateWords, tokenize } from './tokenizer.js';
 import { RESPONSES_ROUTE, type ResponseStore } from './responses-route.js';
 import { firstProblem } from './zod-issues.js';
 import { imageInputs } from './image-inputs.js';
@@ -74,7 +74,8 @@ const chat: Endpoint = {
     const reasoningTokens = thinkingOff(r.data) ? 0 : profile.reasoningTokens;
     // Tool definitions are part of the prompt an engine renders, so they cost prefill like any text.
     const tools = r.data.tools == null ? '' : ` ${JSON.stringify(r.data.tools)}`;
-    return { ok: true, body: r.data, words: tokenize(messagesText(r.data.messages) + tools), reasoningTokens, chat: r.data };
+    const words = [...templateWords(profile.chatTemplateTokens), ...tokenize(messagesText(r.data.messages) + tools)];
+    return { ok: true, body: r.data, words, reasoningTokens, chat: r.data };
   },
   format: (idn, rt) => rt.dialect.chatFormat(idn, rt.profile),
 };

@@ -116,6 +116,8 @@ export const simProfileSchema = z
     seed: z.number().int().default(1),
     /** Context limit in tokens (prompt + output), reported as `max_model_len`. Default 32768. */
     maxModelLen: z.number().int().positive().default(32768),
+    /** Tokens a chat template adds to every chat request (counted in usage and by /tokenize with messages), as real models' templates do. Default 0. */
+    chatTemplateTokens: z.number().int().nonnegative().max(4096).default(0),
     /** Fixed prefill cost from admission to the first token, ms. Default 20. */
     prefillBaseMs: nonNegMs.default(20),
     /** Prefill cost per uncached prompt token, ms. Default 0.05. */

@@ -22,6 +22,7 @@ const n = (flag: string, key: string, path: NumberFlag['path'], help: string): N
 export const NUMBER_FLAGS: readonly NumberFlag[] = [
   n('--seed <n>', 'seed', ['seed'], 'seed of lengths, words and faults (default 1)'),
   n('--max-model-len <tokens>', 'maxModelLen', ['maxModelLen'], 'context limit, prompt + output (default 32768)'),
+  n('--chat-template-tokens <n>', 'chatTemplateTokens', ['chatTemplateTokens'], 'tokens the chat template adds to every chat request (default 0)'),
   n('--prefill-base-ms <ms>', 'prefillBaseMs', ['prefillBaseMs'], 'fixed prefill time (default 20)'),
   n('--prefill-ms-per-token <ms>', 'prefillMsPerToken', ['prefillMsPerToken'], 'prefill time per uncached prompt token (default 0.05)'),
   n('--decode-step-ms <ms>', 'decodeStepMs', ['decodeStepMs'], 'decode step time with one sequence (default 20)'),

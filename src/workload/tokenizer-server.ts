@@ -20,12 +20,41 @@ export function tokenizeUrl(baseUrl: string): string {
 }
 
 /** A body shape of POST /tokenize, named by the engines that read it. */
-interface TokenizeShape { engines: string; body: (model: string, text: string) => object }
+interface TokenizeShape {
+  engines: string;
+  body: (model: string, text: string) => object;
+  /** Tokens of `text` as one user message through the server's chat template, BOS included; null when the server cannot say. */
+  chat?: (ask: Ask, model: string, text: string) => Promise<number | null>;
+}
+
+/** A POST to a route beside /tokenize, answering JSON or why not. */
+type Ask = (path: string, body: object) => Promise<{ ok: true; json: unknown } | { ok: false; reason: string }>;
+
+const userMessage = (content: string) => [{ role: 'user', content }];
 
 /** Tried in this order; the first that answers the probe text with a count above zero is used for every count of the run. */
 export const TOKENIZE_SHAPES: readonly TokenizeShape[] = [
-  { engines: 'vLLM, SGLang, goodput sim', body: (model, prompt) => ({ model, prompt, add_special_tokens: false }) },
-  { engines: 'llama.cpp', body: (_model, content) => ({ content, add_special: false }) },
+  {
+    engines: 'vLLM, SGLang, goodput sim',
+    body: (model, prompt) => ({ model, prompt, add_special_tokens: false }),
+    // vLLM's /tokenize takes messages too and applies the model's chat template.
+    chat: async (ask, model, text) => {
+      const r = await ask('/tokenize', { model, messages: userMessage(text), add_generation_prompt: true });
+      return r.ok ? countOf(r.json) : null;
+    },
+  },
+  {
+    engines: 'llama.cpp',
+    body: (_model, content) => ({ content, add_special: false }),
+    // llama.cpp renders the template with /apply-template; its markers are special tokens, so they are parsed as such.
+    chat: async (ask, _model, text) => {
+      const rendered = await ask('/apply-template', { messages: userMessage(text) });
+      const prompt = rendered.ok && typeof rendered.json === 'object' && rendered.json !== null ? (rendered.json as { prompt?: unknown }).prompt : undefined;
+      if (typeof prompt !== 'string') return null;
+      const r = await ask('/tokenize', { content: prompt, add_special: true, parse_special: true });
+      return r.ok ? countOf(r.json) : null;
+    },
+  },
   { engines: 'TGI', body: (_model, inputs) => ({ inputs, add_special_tokens: false }) },
 ];
 
@@ -35,6 +64,13 @@ type Probe = { ok: true; count: number } | { ok: false; reason: string };
 const PROBE_TEXT = 'hello world';
 
 async function post(url: string, body: object, apiKey: string | undefined, timeoutMs: number): Promise<Probe> {
+  const r = await postJson(url, body, apiKey, timeoutMs);
+  if (!r.ok) return r;
+  const count = countOf(r.json);
+  return count === null ? { ok: false, reason: `POST ${url} answered without a token count` } : { ok: true, count };
+}
+
+async function postJson(url: string, body: object, apiKey: string | undefined, timeoutMs: number): Promise<{ ok: true; json: unknown } | { ok: false; reason: string }> {
   try {
     const res = await request(url, {
       method: 'POST',
@@ -45,14 +81,11 @@ async function post(url: string, body: object, apiKey: string | undefined, timeo
     const text = await readBounded(res.body);
     if (res.statusCode < 200 || res.statusCode >= 300) return { ok: false, reason: `POST ${url} answered HTTP ${res.statusCode}` };
     if (!text.ok) return { ok: false, reason: `POST ${url} answered more than the probe limit` };
-    let json: unknown;
     try {
-      json = JSON.parse(text.text);
+      return { ok: true, json: JSON.parse(text.text) as unknown };
     } catch {
       return { ok: false, reason: `POST ${url} did not answer JSON` };
     }
-    const count = countOf(json);
-    return count === null ? { ok: false, reason: `POST ${url} answered without a token count` } : { ok: true, count };
   } catch (err) {
     return { ok: false, reason: `POST ${url} failed (${(err as Error).name})` };
   }
@@ -85,6 +118,16 @@ export async function serverCounter(
         return r.count;
       },
     };
+    const chat = shape.chat;
+    if (chat !== undefined) {
+      const root = url.slice(0, -'/tokenize'.length);
+      const ask: Ask = (path, body) => postJson(`${root}${path}`, body, apiKey, timeoutMs);
+      counter.chatTemplateTokens = async () => {
+        const [templated, plain] = await Promise.all([chat(ask, model, PROBE_TEXT), counter.count(PROBE_TEXT)]);
+        // Fewer tokens with the template than without: not a count of the same text.
+        return templated === null || templated < plain ? null : templated - plain;
+      };
+    }
     return { ok: true, counter };
   }
   return first !== null && !first.ok ? first : { ok: false, reason: `POST ${url} answered without a token count` };
