@@ -21,7 +21,7 @@ describe('goodput sweep --images', () => {
     // ceil(64/32) × ceil(32/32) = 2 tokens per image.
     expect(r.stdout).toContain('images 2 images of 64×32 PNG per request (synthetic, drawn from the seed, sent inline as data URLs) · the server counted 20.0 prompt tokens per request, images included');
     const result = sweepResultSchema.parse(JSON.parse(readFileSync(json, 'utf8')));
-    expect(result.levels[0]?.images).toEqual({ perRequest: 2, width: 64, height: 32, format: 'png' });
+    expect(result.levels[0]?.images).toEqual({ perRequest: 2, width: 64, height: 32, format: 'png', delivery: 'data' });
   });
 
   it('says the audio clip each request carried, and the JSON levels carry it', async () => {
@@ -39,7 +39,7 @@ describe('goodput sweep --images', () => {
     [['--audio-seconds', '0'], "--audio-seconds: '0' must be greater than 0"],
     [['--audio-seconds', '0.00001'], '--audio-seconds: the clip must be longer than 0 seconds (got 0.00001)'],
     [['--audio-seconds', '121'], '--audio-seconds: 121 is above the limit of 120 seconds of synthetic audio in one chat request'],
-    [['--audio-seconds', '2', '--endpoint', 'completions'], '--audio-seconds: audio is sent in chat messages: use --endpoint chat, not completions'],
+    [['--audio-seconds', '2', '--endpoint', 'completions'], '--audio-seconds: audio is sent in chat messages: use --endpoint chat or responses, not completions'],
     [['--images', '0'], "--images: '0' must be at least 1"],
     [['--images', '17'], '--images: 17 is above the limit of 16 images in one chat request'],
     [['--images', '1.5'], "--images: '1.5' is not a whole number"],
@@ -47,8 +47,8 @@ describe('goodput sweep --images', () => {
     [['--images', '2', '--image-size', '512x4097'], '--image-size: the height 4097 is above the limit of 4096 pixels on one side of a synthetic image'],
     [['--images', '2', '--image-size', 'big'], "--image-size: 'big' is not WIDTHxHEIGHT in pixels, e.g. 512x512"],
     [['--image-size', '512x512'], '--image-size: needs --images (how many images each request carries)'],
-    [['--images', '2', '--endpoint', 'completions'], '--images: images are sent in chat messages: use --endpoint chat, not completions'],
-    [['--images', '2', '--endpoint', 'embeddings'], '--images: images are sent in chat messages: use --endpoint chat, not embeddings'],
+    [['--images', '2', '--endpoint', 'completions'], '--images: images are sent in chat messages: use --endpoint chat or responses, not completions'],
+    [['--images', '2', '--endpoint', 'embeddings'], '--images: images are sent in chat messages: use --endpoint chat or responses, not embeddings'],
   ];
   for (const [flags, message] of refused) {
     it(`refuses ${flags.join(' ')} before sending anything`, async () => {

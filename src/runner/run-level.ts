@@ -246,7 +246,7 @@ export async function runLevel(given: LevelContext): Promise<LevelRun> {
   const offset = given.promptOffset ?? 0;
   const ctx = {
     ...given,
-    ...(images === null ? {} : { imagePool: imagePool(images, seed, offset, warmup + given.requests) }),
+    ...(images === null ? {} : { imagePool: imagePool(images, seed, offset, warmup + given.requests, given.spec.imagesServedAt) }),
     ...(audio === null ? {} : { audioPool: audioPool(audio, seed, offset, warmup + given.requests) }),
   };
   const records: RequestRecord[] = [];
