@@ -31,7 +31,7 @@ describe('preparing cells with a tokenizer.json', () => {
   it('every cell\'s sweep carries the contract\'s images (none without them)', async () => {
     const images = { perRequest: 2, width: 512, height: 512, format: 'png' };
     const p = await prepareCells(contract({}, { images }), opts);
-    expect(p.cells.map((c) => c.spec.images)).toEqual([images, images]);
+    expect(p.cells.map((c) => c.spec.images)).toEqual([{ ...images, delivery: 'data' }, { ...images, delivery: 'data' }]);
     expect((await prepareCells(contract(), opts)).cells.map((c) => c.spec.images)).toEqual([null, null]);
   });
 

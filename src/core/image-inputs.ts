@@ -37,7 +37,7 @@ export const AUDIO_SAMPLE_RATE = 8000;
 export const audioInputsSchema = z.object({
   seconds: z.number({ error: 'audio seconds must be a number' }).positive('audio seconds must be positive')
     .max(LIMITS.audioSeconds.max, { error: (i) => limitMessage('audioSeconds', Number(i.input), 'audio seconds') }),
-  format: z.literal('wav'),
+  format: z.literal('wav').default('wav'),
 }).strict();
 
 export type AudioInputs = z.infer<typeof audioInputsSchema>;
