@@ -36,6 +36,16 @@ describe('goodput sweep --images', () => {
     expect(sim.stats().imagesFetched - fetched).toBe(6);
   });
 
+  it('sends images and audio on --endpoint responses, counted as on chat', async () => {
+    const json = join(dir, 'responses.json');
+    const r = await cli(['sweep', '--url', sim.url, '--endpoint', 'responses', '--levels', '1', '--requests-per-level', '2', '--prompt-tokens', '16', '--output-tokens', '8',
+      '--images', '1', '--image-size', '64x64', '--audio-seconds', '1', '--no-server-metrics', '--json', json]);
+    expect(r.code, r.stderr).toBe(0);
+    const result = sweepResultSchema.parse(JSON.parse(readFileSync(json, 'utf8')));
+    // 16 words, 2 × 2 image tokens, 25 audio tokens.
+    expect(result.levels[0]?.promptTokens.mean).toBe(16 + 4 + 25);
+  });
+
   it('says the audio clip each request carried, and the JSON levels carry it', async () => {
     const json = join(dir, 'audio.json');
     const r = await cli(['sweep', '--url', sim.url, '--levels', '1', '--requests-per-level', '2', '--prompt-tokens', '16', '--output-tokens', '8', '--audio-seconds', '2', '--no-server-metrics', '--json', json]);

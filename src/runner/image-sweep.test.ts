@@ -131,6 +131,24 @@ describe('a chat sweep with images as JPEG and by URL', () => {
   });
 });
 
+describe('images and audio on the Responses API', () => {
+  it('counts the same prompt tokens as chat, inline or by URL, with audio', async () => {
+    const media = { levels: [1], images: { perRequest: 2, width: 512, height: 256, format: 'jpeg' as const, delivery: 'data' as const }, audio: { seconds: 2, format: 'wav' as const } };
+    const chat = await runSweep({ ...spec(), ...media });
+    const fetched = sim.stats().imagesFetched;
+    const responses = await runSweep({ ...spec(), ...media, endpoint: 'responses' });
+    const byUrl = await runSweep({ ...spec(), ...media, endpoint: 'responses', images: { ...media.images, delivery: 'url' } });
+    // 16 words, 2 × 16 × 8 image tokens, 2 s × 25 audio tokens.
+    expect(chat.levels[0]?.promptTokens.mean).toBe(16 + 2 * 128 + 50);
+    for (const r of [responses, byUrl]) {
+      expect(r.run.endpoint).toBe('responses');
+      expect(r.levels[0]?.failed).toBe(0);
+      expect(r.levels[0]?.promptTokens.mean).toBe(chat.levels[0]?.promptTokens.mean);
+    }
+    expect(sim.stats().imagesFetched - fetched).toBe(2 * (1 + 4));
+  });
+});
+
 describe('a chat sweep with 2 s of audio per request', () => {
   it('counts 2 × 25 audio tokens into every request\'s prompt tokens and records the clip', async () => {
     const audioSpec = { ...spec(), images: null, audio: { seconds: 2, format: 'wav' as const }, levels: [1] };

@@ -185,3 +185,24 @@ describe('chat image inputs as JPEG and by URL', () => {
     }
   });
 });
+
+describe('image and audio inputs on the Responses API', () => {
+  const respond = (content: unknown[]) => fetch(`${s.url}/v1/responses`, { method: 'POST', body: JSON.stringify({ model: MODEL, max_output_tokens: 4, input: [{ role: 'user', content }] }) });
+
+  it('counts input_image and input_audio parts as their chat parts', async () => {
+    const url = syntheticImageUrl(512, 512, 1, 0, 'jpeg');
+    const wav = syntheticWav(2, 1, 0).toString('base64');
+    const res = await respond([{ type: 'input_text', text: 'look and listen' }, { type: 'input_image', image_url: url, detail: 'auto' }, { type: 'input_audio', input_audio: { data: wav, format: 'wav' } }]);
+    expect(res.status).toBe(200);
+    const usage = ((await res.json()) as { usage: { input_tokens: number } }).usage;
+    const chatTokens = ((await (await chat([{ type: 'text', text: 'look and listen' }, image(url), { type: 'input_audio', input_audio: { data: wav, format: 'wav' } }])).json()) as { usage: { prompt_tokens: number } }).usage.prompt_tokens;
+    expect(usage.input_tokens).toBe(chatTokens);
+    expect(chatTokens).toBe(3 + 258 + 50);
+  });
+
+  it('refuses an input_image whose image_url is an object (the API takes a URL string), naming the part', async () => {
+    const res = await respond([{ type: 'input_text', text: 'x' }, { type: 'input_image', image_url: { url: syntheticImageUrl(8, 8, 1, 0) } }]);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/content\[1\]\.image_url: needs a url/);
+  });
+});
