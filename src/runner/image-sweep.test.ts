@@ -114,6 +114,27 @@ describe('a chat sweep with images as JPEG and by URL', () => {
     await expect(fetch(sentUrls[0] as string)).rejects.toThrow();
   });
 
+  it('closes its image server when the sweep is stopped (Ctrl-C) mid-level, at the address it was given', async () => {
+    const free = createServer();
+    await new Promise<void>((resolve) => free.listen(0, '127.0.0.1', resolve));
+    const port = (free.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => free.close(() => resolve()));
+    const stop = new AbortController();
+    let servedAt = '';
+    sentUrls.length = 0;
+    const result = await runSweep({ ...spec(), levels: [1, 2], imageBaseUrl: `http://127.0.0.1:${port}`, images: { perRequest: 1, width: 64, height: 64, format: 'png', delivery: 'url' } }, {
+      signal: stop.signal,
+      onEvent: (e) => {
+        if (e.kind !== 'request' || stop.signal.aborted) return;
+        servedAt = sentUrls[0] ?? '';
+        stop.abort();
+      },
+    });
+    expect(result.run.status).toBe('stopped');
+    expect(servedAt).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/[0-9a-f]{32}/0\\.png$`));
+    await expect(fetch(servedAt)).rejects.toThrow();
+  });
+
   it('sends the same JPEG bytes by URL as inline, and on a rerun', async () => {
     sent.length = 0;
     await runSweep({ ...spec(), images: { perRequest: 2, width: 64, height: 64, format: 'jpeg', delivery: 'data' }, levels: [1] });

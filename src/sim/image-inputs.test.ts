@@ -146,7 +146,7 @@ describe('chat image inputs as JPEG and by URL', () => {
   });
 
   it('fetches images by URL from loopback and counts them as their data URLs; a 404 names the part', async () => {
-    const files = new Map([['/a.png', syntheticPng(512, 512, 1, 0)], ['/b.jpg', syntheticJpeg(64, 32, 1, 1)]]);
+    const files = new Map([['/a.png', syntheticPng(512, 512, 1, 0)], ['/b.jpg', syntheticJpeg(64, 32, 1, 1)], ['/huge.png', Buffer.alloc(5 * 1024 * 1024, 1)]]);
     const served = await imageServer(files);
     try {
       const before = (await (await fetch(`${s.url}/sim/stats`)).json()) as { imagesFetched: number };
@@ -154,12 +154,16 @@ describe('chat image inputs as JPEG and by URL', () => {
       const inline = await tokens([{ type: 'text', text: 'two pictures' }, image(syntheticImageUrl(512, 512, 1, 0)), image(syntheticImageUrl(64, 32, 1, 1, 'jpeg'))]);
       expect(byUrl).toBe(inline);
       expect(byUrl).toBe(2 + 258 + 2 + 2);
-      expect(served.asked.sort()).toEqual(['/a.png', '/b.jpg']);
+      expect([...served.asked].sort()).toEqual(['/a.png', '/b.jpg']);
       const after = (await (await fetch(`${s.url}/sim/stats`)).json()) as { imagesFetched: number };
       expect(after.imagesFetched - before.imagesFetched).toBe(2);
       const missing = await chat([{ type: 'text', text: 'x' }, image(`${served.url}/nope.png`)]);
       expect(missing.status).toBe(400);
       expect(((await missing.json()) as { error: { param: string; message: string } }).error).toMatchObject({ param: 'messages[0].content[1].image_url', message: expect.stringMatching(/answered HTTP 404/) as unknown });
+      // A hostile image server gets its body cut at the bound, not read whole.
+      const huge = await chat([{ type: 'text', text: 'x' }, image(`${served.url}/huge.png`)]);
+      expect(huge.status).toBe(400);
+      expect(((await huge.json()) as { error: { message: string } }).error.message).toMatch(/could not be fetched: larger than 4194304 bytes/);
     } finally {
       await served.close();
     }
