@@ -17,6 +17,12 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 /** Largest image file fetched, bytes: one image may not be larger than a whole request body we send. */
 export const MAX_IMAGE_BYTES = LIMITS.requestBodyBytes.max;
 
+/** An image_url part's URL (the part's `image_url.url`, or `image_url` itself when a string); undefined when it has none. */
+export function imageUrlOf(part: object): unknown {
+  const ref = (part as { image_url?: unknown }).image_url;
+  return typeof ref === 'string' ? ref : typeof ref === 'object' && ref !== null ? (ref as { url?: unknown }).url : undefined;
+}
+
 /** The http URLs of `messages`' image parts with where each stands; data URLs are read inline and left out. */
 export function remoteImageUrls(messages: readonly ChatMessage[]): Array<{ url: string; param: string }> {
   const out: Array<{ url: string; param: string }> = [];
@@ -24,8 +30,7 @@ export function remoteImageUrls(messages: readonly ChatMessage[]): Array<{ url: 
     if (!Array.isArray(message.content)) continue;
     for (const [p, part] of message.content.entries()) {
       if (part.type !== 'image_url') continue;
-      const ref = (part as { image_url?: unknown }).image_url;
-      const url = typeof ref === 'string' ? ref : typeof ref === 'object' && ref !== null ? (ref as { url?: unknown }).url : undefined;
+      const url = imageUrlOf(part);
       if (typeof url === 'string' && !url.startsWith('data:')) out.push({ url, param: `messages[${m}].content[${p}].image_url` });
     }
   }

@@ -6,6 +6,7 @@
  * request's prefill.
  */
 import { hashString53, LIMITS } from '../core/index.js';
+import { imageUrlOf } from './image-fetch.js';
 import type { SimProfile } from './profile-schema.js';
 import type { ChatMessage } from './request-schema.js';
 
@@ -104,8 +105,7 @@ export function imageInputs(profile: SimProfile, messages: readonly ChatMessage[
       }
       if (part.type !== 'image_url') continue;
       const param = `messages[${m}].content[${p}].image_url`;
-      const ref = (part as { image_url?: unknown }).image_url;
-      const url = typeof ref === 'string' ? ref : typeof ref === 'object' && ref !== null ? (ref as { url?: unknown }).url : undefined;
+      const url = imageUrlOf(part);
       if (typeof url !== 'string') return { ok: false, param, message: 'needs a url' };
       if (++count > LIMITS.imagesPerRequest.max) return { ok: false, param, message: `more than ${LIMITS.imagesPerRequest.max} images in one request` };
       const size = imageSize(url, fetched);
