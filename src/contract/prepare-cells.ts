@@ -147,6 +147,8 @@ async function prepareCell(c: Contract, cell: CellSpec, counter: TokenCounter, c
   if (pattern.kind === 'trace') throw new ContractError('bad-contract', 'load.pattern: a trace is prepared by prepareTrace');
   const base: SweepSpecInput = {
     ...baseSpec(c, opts, cell.images), arrival: pattern,
+    // Each cell draws images and clips of its own (the same on every run of the contract): no engine cache serves one cell from another.
+    ...(cell.index === 0 ? {} : { mediaSeed: c.decoding.seed + cell.index }),
     outputTokens: cell.outputTokens ?? (corpus?.items ?? []).reduce((m, i) => Math.max(m, i.outputTokens ?? 1), 1),
     promptTokens: cell.promptTokens ?? 1, cache: cell.cache.kind,
   };

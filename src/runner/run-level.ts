@@ -242,7 +242,8 @@ async function runAgentLevel(ctx: LevelContext, src: AgentsSource, startNs: numb
 }
 
 export async function runLevel(given: LevelContext): Promise<LevelRun> {
-  const { images, audio, seed, warmup } = given.spec;
+  const { images, audio, warmup } = given.spec;
+  const seed = given.spec.mediaSeed ?? given.spec.seed;
   const offset = given.promptOffset ?? 0;
   const ctx = {
     ...given,

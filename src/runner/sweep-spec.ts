@@ -49,6 +49,8 @@ export const sweepSpecSchema = z.object({
   /** Images by URL: the address the server reaches goodput's image server at (it listens there); null = 127.0.0.1 on a free port, for a server on this machine. */
   imageBaseUrl: z.url({ protocol: /^http$/, error: 'imageBaseUrl must be an http URL with a port, e.g. http://10.0.0.5:8090' })
     .refine((u) => new URL(u).port !== '' && new URL(u).pathname === '/', { error: 'imageBaseUrl must name a port and no path, e.g. http://10.0.0.5:8090' }).nullable().default(null),
+  /** Seed of the images and audio clips when not `seed` (a contract's cells each draw their own, so an engine's image cache cannot serve one cell from another). */
+  mediaSeed: z.number().int().nullable().default(null),
   /** Set by the sweep once its image server listens: the URL prefix (with its secret) the level's image URLs start with. */
   imagesServedAt: z.string().nullable().default(null),
   /** Chat only: a synthetic WAV clip (drawn from the seed) sent with every request's user message. */

@@ -71,7 +71,7 @@ function parseSpec(input: SweepSpecInput): SweepSpec {
 
 export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Promise<SweepResult> {
   const spec = parseSpec(input);
-  const imagesProblem = imageBytesProblem(spec.images, spec.audio, spec.seed);
+  const imagesProblem = imageBytesProblem(spec.images, spec.audio, spec.mediaSeed ?? spec.seed);
   if (imagesProblem !== null) throw new SweepError('bad-input', imagesProblem);
   const emit = deps.onEvent ?? (() => {});
   const clock = deps.clock ?? monotonicNs;
@@ -159,7 +159,7 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
       await deps.beforeLevel?.();
       if (signal.aborted) break;
       const requests = requestsFor(spec, c);
-      if (imageServer !== null && spec.images !== null) imageServer.serveLevel(spec.images, spec.seed, promptOffset, spec.warmup + requests);
+      if (imageServer !== null && spec.images !== null) imageServer.serveLevel(spec.images, spec.mediaSeed ?? spec.seed, promptOffset, spec.warmup + requests);
       emit({ kind: 'level-start', concurrency: c, index, total: order.length, requests });
       let done = 0;
       let failed = 0;
