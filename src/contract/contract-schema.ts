@@ -68,7 +68,8 @@ export const contractSchema = z.object({
     apiKeyEnv: text('apiKeyEnv').optional(),
     endpoint: z.enum(['chat', 'completions'], { error: 'endpoint must be chat or completions' }).default('chat'),
     /** Images by URL: where the server reaches goodput's image server (a location, outside the hash); default 127.0.0.1 for a server on this machine. */
-    imageBaseUrl: z.url({ protocol: /^http$/, error: 'imageBaseUrl must be an http URL with a port, e.g. http://10.0.0.5:8090' }).optional(),
+    imageBaseUrl: z.url({ protocol: /^http$/, error: 'imageBaseUrl must be an http URL with a port, e.g. http://10.0.0.5:8090' })
+      .refine((u) => new URL(u).port !== '' && new URL(u).pathname === '/', { error: 'imageBaseUrl must name a port and no path, e.g. http://10.0.0.5:8090' }).optional(),
   }).strict(),
   model: z.object({
     name: text('name'),

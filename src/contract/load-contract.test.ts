@@ -92,6 +92,7 @@ describe('loading a contract', () => {
     ['more image settings than the limit', patch((c) => { c.workload.images = Array.from({ length: 9 }, (_, i) => ({ perRequest: 1, width: 8 + i, height: 8 })); }), /workload\.images: images 9 is above the limit of 8 image settings/],
     ['"none" as the only images', patch((c) => { c.workload.images = 'none'; }), /workload\.images: /],
     ['images by URL to a server off this machine', patch((c) => { c.server.url = 'http://10.0.0.9:8000'; c.workload.images = { perRequest: 1, width: 8, height: 8, delivery: 'url' }; }), /workload\.images: images by URL: the server at 10\.0\.0\.9:8000 is not on this machine.*give server\.imageBaseUrl/],
+    ['an image server address without a port', patch((c) => { c.server.imageBaseUrl = 'http://10.0.0.5/x'; c.workload.images = { perRequest: 1, width: 8, height: 8, delivery: 'url' }; }), /server\.imageBaseUrl: imageBaseUrl must name a port and no path/],
     ['an image server address without images by URL', patch((c) => { c.server.imageBaseUrl = 'http://10.0.0.5:8090'; }), /server\.imageBaseUrl: applies to images by URL \(delivery url\) alone/],
     ['audio of negative length', patch((c) => { c.workload.audio = { seconds: -1 }; }), /workload\.audio\.seconds: audio seconds must be positive/],
     ['audio past its limit', patch((c) => { c.workload.audio = { seconds: 121 }; }), /workload\.audio\.seconds: audio seconds 121 is above the limit of 120 seconds/],
