@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { repeatsProblem } from './repeat-runs.js';
-import { GENERATED_ARRIVALS, LIMITS, type LimitName, audioInputsSchema, costLineSchema, levelsSchema, limitedCount, limitedInt, sloSchema, toolChoiceSchema, unionError, urlCredentialProblem } from '../core/index.js';
+import { GENERATED_ARRIVALS, LIMITS, type LimitName, audioInputsSchema, costLineSchema, imageBaseUrlSchema, levelsSchema, limitedCount, limitedInt, sloSchema, toolChoiceSchema, unionError, urlCredentialProblem } from '../core/index.js';
 import { arrivalOps } from '../workload/index.js';
 import { isLoopback } from '../client/index.js';
 import { imageAxisSchema } from './image-axis.js';
@@ -68,8 +68,7 @@ export const contractSchema = z.object({
     apiKeyEnv: text('apiKeyEnv').optional(),
     endpoint: z.enum(['chat', 'completions'], { error: 'endpoint must be chat or completions' }).default('chat'),
     /** Images by URL: where the server reaches goodput's image server (a location, outside the hash); default 127.0.0.1 for a server on this machine. */
-    imageBaseUrl: z.url({ protocol: /^http$/, error: 'imageBaseUrl must be an http URL with a port, e.g. http://10.0.0.5:8090' })
-      .refine((u) => new URL(u).port !== '' && new URL(u).pathname === '/', { error: 'imageBaseUrl must name a port and no path, e.g. http://10.0.0.5:8090' }).optional(),
+    imageBaseUrl: imageBaseUrlSchema.optional(),
   }).strict(),
   model: z.object({
     name: text('name'),

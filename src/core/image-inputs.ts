@@ -21,6 +21,10 @@ export const imageInputsSchema = z.object({
   delivery: z.enum(IMAGE_DELIVERIES, { error: 'image delivery must be data or url' }).default('data'),
 }).strict();
 
+/** Where a server off this machine reaches goodput's image server (which listens there): http://HOST:PORT, no path. */
+export const imageBaseUrlSchema = z.url({ protocol: /^http$/, error: 'imageBaseUrl must be an http URL with a port, e.g. http://10.0.0.5:8090' })
+  .refine((u) => new URL(u).port !== '' && new URL(u).pathname === '/', { error: 'imageBaseUrl must name a port and no path, e.g. http://10.0.0.5:8090' });
+
 export type ImageFormat = (typeof IMAGE_FORMATS)[number];
 export type ImageDelivery = (typeof IMAGE_DELIVERIES)[number];
 

@@ -3,7 +3,7 @@
  * yielding the type, the defaults and the messages that name the bad field.
  */
 import { z } from 'zod';
-import { DEFAULT_CLIENT_BUDGET_MS, arrivalSchema, audioInputsSchema, imageInputsSchema, levelsSchema, limitedCount, limitedInt, responseSchemaSpecSchema, sloSchema, toolsSpecSchema, urlCredentialProblem } from '../core/index.js';
+import { DEFAULT_CLIENT_BUDGET_MS, arrivalSchema, audioInputsSchema, imageBaseUrlSchema, imageInputsSchema, levelsSchema, limitedCount, limitedInt, responseSchemaSpecSchema, sloSchema, toolsSpecSchema, urlCredentialProblem } from '../core/index.js';
 import { agentTurnsOf, arrivalOps, promptSourceSchema, turnsOf } from '../workload/index.js';
 import { GPU_SOURCE_CHOICES } from '../telemetry/index.js';
 import { ENGINE_CHOICES, type EngineChoice, isLoopback } from '../client/index.js';
@@ -47,8 +47,7 @@ export const sweepSpecSchema = z.object({
   /** Chat only: synthetic images (drawn from the seed) sent with every request's user message. */
   images: imageInputsSchema.nullable().default(null),
   /** Images by URL: the address the server reaches goodput's image server at (it listens there); null = 127.0.0.1 on a free port, for a server on this machine. */
-  imageBaseUrl: z.url({ protocol: /^http$/, error: 'imageBaseUrl must be an http URL with a port, e.g. http://10.0.0.5:8090' })
-    .refine((u) => new URL(u).port !== '' && new URL(u).pathname === '/', { error: 'imageBaseUrl must name a port and no path, e.g. http://10.0.0.5:8090' }).nullable().default(null),
+  imageBaseUrl: imageBaseUrlSchema.nullable().default(null),
   /** Seed of the images and audio clips when not `seed` (a contract's cells each draw their own, so an engine's image cache cannot serve one cell from another). */
   mediaSeed: z.number().int().nullable().default(null),
   /** Set by the sweep once its image server listens: the URL prefix (with its secret) the level's image URLs start with. */
