@@ -99,7 +99,8 @@ export function imagesLine(levels: readonly LevelResult[]): string | null {
   if (images === undefined) return null;
   const counted = levels.flatMap((l) => (l.promptTokens.mean === null ? [] : [l.promptTokens.mean]));
   const served = counted.length > 0 ? ` · the server counted ${fmt(counted.reduce((a, x) => a + x, 0) / counted.length)} prompt tokens per request, images included` : '';
-  return `images ${imageInputsLabel(images)} (synthetic, drawn from the seed, sent inline as data URLs)${served}`;
+  const how = images.delivery === 'url' ? 'served by goodput on its own HTTP server and fetched by the server' : 'sent inline as data URLs';
+  return `images ${imageInputsLabel(images)} (synthetic, drawn from the seed, ${how})${served}`;
 }
 
 /** The audio clip every request carried; null without audio. */

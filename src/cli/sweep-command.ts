@@ -16,7 +16,7 @@ import { telemetryFromFlags } from './telemetry-flags.js';
 import { workerSecretFromEnv } from './worker-command.js';
 import { GPU_SOURCE_CHOICES } from '../telemetry/index.js';
 import { progressReporter } from './progress.js';
-import { type ImageFlags, addImageOptions, audioFromFlags, imagesFromFlags } from './image-flags.js';
+import { type ImageFlags, addImageOptions, audioFromFlags, imageBaseUrlFromFlags, imagesFromFlags } from './image-flags.js';
 import { renderResult } from './render-table.js';
 import { type PoolingFlags, addPoolingOptions, poolingSpecFromFlags, poolingSweepAndReport, refusePoolingFlags } from './pooling-command.js';
 import type { Coordinator } from '../workers/index.js';
@@ -219,7 +219,7 @@ export function registerSweepCommand(program: Command): void {
         return;
       }
       refusePoolingFlags(flags, flags.endpoint);
-      const spec = { ...specFromFlags(flags, process.argv.slice(2)), ...await toolsFromFlags(flags), images, audio };
+      const spec = { ...specFromFlags(flags, process.argv.slice(2)), ...await toolsFromFlags(flags), images, imageBaseUrl: imageBaseUrlFromFlags(flags, images), audio };
       const workers = workersFromFlags(flags);
       // Split over workers, each worker's process opens only its share's sockets.
       if (!workers && Array.isArray(spec.levels)) refuseLevelsPastFileLimit(spec.levels, spec.arrival?.kind ?? 'concurrency');

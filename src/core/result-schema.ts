@@ -297,6 +297,8 @@ export const cellKeySchema = z.object({
   cache: z.enum(['cold', 'warm']),
   /** Tokens of the shared prefix before each request's unique part (0 when cold). */
   sharedPrefixTokens: z.number().int().nonnegative(),
+  /** The images every request of the cell carried, in words ("2 images of 512×512 PNG per request"); absent without images. */
+  images: z.string().max(200).optional(),
 });
 
 /** A result's levels, bounded by the limits table like the levels a sweep is given (a file with 5,000 is refused). */

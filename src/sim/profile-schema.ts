@@ -95,6 +95,8 @@ const imagesSchema = z
     baseTokens: z.number().int().min(0).max(65_536).default(0),
     /** Vision-encoder time per image, added to the request's prefill, ms. Default 30. */
     encoderMsPerImage: nonNegMs.default(30),
+    /** Longest wait for one image given by URL (fetched from loopback only, before the request is queued), ms. Default 10,000. */
+    fetchTimeoutMs: z.number().int().positive().max(600_000).default(10_000),
   })
   .strict();
 

@@ -53,6 +53,7 @@ export const NUMBER_FLAGS: readonly NumberFlag[] = [
   n('--image-patch-pixels <n>', 'imagePatchPixels', ['images', 'patchPixels'], 'chat images: pixels per patch side; an image costs ceil(w/p) × ceil(h/p) prompt tokens (default 32)'),
   n('--image-base-tokens <n>', 'imageBaseTokens', ['images', 'baseTokens'], 'chat images: tokens per image besides its patches (default 0)'),
   n('--encoder-ms-per-image <ms>', 'encoderMsPerImage', ['images', 'encoderMsPerImage'], 'chat images: vision-encoder time per image, added to prefill (default 30)'),
+  n('--image-fetch-timeout-ms <ms>', 'imageFetchTimeoutMs', ['images', 'fetchTimeoutMs'], 'chat images given by URL: longest wait for one image, fetched from loopback only (default 10000)'),
   n('--audio-tokens-per-second <n>', 'audioTokensPerSecond', ['audio', 'tokensPerSecond'], 'chat audio: prompt tokens per second of audio, rounded up per clip (default 25)'),
   n('--encoder-ms-per-audio-second <ms>', 'encoderMsPerAudioSecond', ['audio', 'encoderMsPerSecond'], 'chat audio: encoder time per second of audio, added to prefill (default 10)'),
   n('--embedding-dimension <n>', 'embeddingDimension', ['pooling', 'dimension'], 'numbers in every embedding vector (default 384)'),
