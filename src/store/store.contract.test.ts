@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { sweepResultSchema } from '../core/index.js';
+import { type SweepResult, sweepResultSchema } from '../core/index.js';
 import { backends } from '../test-support/store-backends.js';
 import { type SweepFixture, sweepFixture } from '../test-support/sweep-fixture.js';
 import { type BeginRun, type Store, StoreError, MIGRATIONS, exportResult, migrate } from './index.js';
@@ -80,7 +80,7 @@ for (const backend of backends()) {
 
     it('exports exactly the result the sweep produced (same schema, same cards, same key order)', async () => {
       const id = await storedRun(store);
-      const exported = exportResult(await store.runs.get(id));
+      const exported = exportResult(await store.runs.get(id)) as SweepResult;
       expect(sweepResultSchema.parse(exported)).toEqual(fx.result);
       expect(JSON.stringify(exported.cards)).toBe(JSON.stringify(fx.result.cards));
     });
