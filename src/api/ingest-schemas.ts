@@ -4,7 +4,7 @@
  * Levels and records are checked against the core schemas; records are stored as sent.
  */
 import { z } from 'zod';
-import { LIMITS, POOLING_ENDPOINTS, levelResultSchema, poolingLevelSchema, poolingRecordSchema, poolingResultSchema, poolingSloSchema, rawRecordSchema, sweepResultSchema, warningSchema } from '../core/index.js';
+import { LIMITS, POOLING_ENDPOINTS, audioInputsSchema, imageInputsSchema, levelResultSchema, poolingLevelSchema, poolingRecordSchema, poolingResultSchema, poolingSloSchema, rawRecordSchema, sweepResultSchema, warningSchema } from '../core/index.js';
 
 const positiveInt = (what: string) => z.number({ error: `${what} must be a number` }).int(`${what} must be a whole number`).positive(`${what} must be positive`);
 
@@ -15,6 +15,7 @@ export const runSpecSchema = z.object({
   thinking: z.boolean(), forceLength: z.boolean(), temperature: z.number(), seed: z.number().int(),
   hourlyCostUsd: z.number().nonnegative().nullable(), baselineRateUsdPer1M: z.number().positive().nullable(),
   gpuLabel: z.string().nullable(), command: z.string(),
+  images: imageInputsSchema.optional(), audio: audioInputsSchema.optional(),
 });
 
 /** An embeddings or rerank sweep's stored spec, bounded as its sweep spec is. */

@@ -11,6 +11,7 @@ export function runSpecOf(spec: SweepSpec): RunSpec {
     forceLength: spec.forceLength, temperature: spec.temperature, seed: spec.seed, hourlyCostUsd: spec.hourlyCostUsd,
     baselineRateUsdPer1M: spec.baselineRateUsdPer1M, gpuLabel: spec.gpuLabel, command: spec.command,
     arrivalKind: spec.arrival.kind, promptsKind: spec.prompts.kind,
+    ...(spec.images === null ? {} : { images: spec.images }), ...(spec.audio === null ? {} : { audio: spec.audio }),
   };
 }
 

@@ -10,7 +10,7 @@ import { type RunDetail, type RunSummary, isPoolingSpec } from '../store/index.j
 import { CliError, EXIT } from './exit-codes.js';
 import { recordsText, sayWritten, writeFilesAtomic } from './files.js';
 import { renderPoolingLevels, renderPoolingResult } from './render-pooling.js';
-import { renderCards, renderTable } from './render-table.js';
+import { audioLine, imagesLine, renderCards, renderTable } from './render-table.js';
 import { type StoreCliFlags, addStoreOptions, withCatalog } from './store-flags.js';
 
 interface ExportFlags extends StoreCliFlags { out: string; raw?: string }
@@ -56,6 +56,7 @@ function showText(r: RunDetail): string {
     ` · ${historyWorkload(r) === `${r.outputTokens} tok` ? `${r.outputTokens} output tokens` : historyWorkload(r)} · thinking ${r.thinking ? 'on' : 'off'}`];
   for (const w of r.warnings) out.push(`warning: ${w.message}`);
   out.push('', r.levels.length > 0 ? renderTable(r.levels, false) : 'no level finished');
+  for (const line of [imagesLine(r.levels), audioLine(r.levels)]) if (line !== null) out.push(line);
   if (r.cards) out.push('', renderCards(r.cards));
   if (r.status === 'interrupted') out.push('', `${r.stopReason}. The levels above are kept; an interrupted run is not a result (no cards).`);
   else if (r.stopReason) out.push('', `Sweep ${r.status}: ${r.stopReason}`);

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { LIMITS } from './limits.js';
-import { POOLING_ENDPOINTS } from './pooling-record.js';
+import { POOLING_ENDPOINTS, isPoolingEndpoint } from './pooling-record.js';
 import { SCHEMA_VERSION } from './result-schema.js';
 
 const rate = z.number().nonnegative().nullable();
@@ -155,6 +155,5 @@ export const poolingRecordSchema = z.object({
 
 /** Whether a stored or exported result is an embeddings or rerank run's (the text sweep's `run` has no such endpoint). */
 export function isPoolingResult(r: { run: object }): r is PoolingResult {
-  const endpoint = (r.run as { endpoint?: unknown }).endpoint;
-  return (POOLING_ENDPOINTS as readonly unknown[]).includes(endpoint);
+  return isPoolingEndpoint((r.run as { endpoint?: unknown }).endpoint);
 }

@@ -2,7 +2,7 @@
  * What the store keeps and returns. Times are ISO-8601 text; rates tok/s;
  * money USD. A server's API key is stored but never part of any returned view.
  */
-import type { Cards, LevelResult, PoolingEndpoint, PoolingLevel, PoolingResult, RunInfo, Warning } from '../core/index.js';
+import { type AudioInputs, type Cards, type ImageInputs, type LevelResult, type PoolingEndpoint, isPoolingEndpoint, type PoolingLevel, type PoolingResult, type RunInfo, type Warning } from '../core/index.js';
 
 /** A server's state from its last probe. */
 export type ServerState = 'running' | 'stopped' | 'unreachable';
@@ -55,6 +55,9 @@ export interface RunSpec {
   arrivalKind?: 'concurrency' | 'rate' | 'burst' | 'trace';
   /** Where prompts came from; a trace's or session's requests carry their own lengths (absent in earlier runs). */
   promptsKind?: 'synthetic' | 'list' | 'trace' | 'sessions' | 'agents';
+  /** Chat with images or audio: what every request carried (absent without them, and in earlier runs). */
+  images?: ImageInputs;
+  audio?: AudioInputs;
 }
 
 /** An embeddings or rerank sweep as asked, stored at start (no API key, ever). */
@@ -141,4 +144,4 @@ export interface RunDetail extends RunSummary {
 }
 
 /** Whether a stored spec is an embeddings or rerank sweep's. */
-export const isPoolingSpec = (s: RunSpec | PoolingRunSpec): s is PoolingRunSpec => s.endpoint === 'embeddings' || s.endpoint === 'rerank';
+export const isPoolingSpec = (s: RunSpec | PoolingRunSpec): s is PoolingRunSpec => isPoolingEndpoint(s.endpoint);

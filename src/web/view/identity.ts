@@ -2,8 +2,12 @@
  * A run's identity: the one line that opens it (server, model, engine, GPU,
  * date, configuration hash) and the short label that names it on charts.
  */
-import { type RunDetail, isPoolingSpec } from '../../store/index.js';
+import { isPoolingEndpoint } from '../../core/index.js';
+import type { PoolingRunSpec, RunDetail, RunSpec } from '../../store/index.js';
 import { when } from './format.js';
+
+/** Whether a stored run is an embeddings or rerank sweep (the page reads the store's types only, never its code). */
+export const isPoolingSpec = (s: RunSpec | PoolingRunSpec): s is PoolingRunSpec => isPoolingEndpoint(s.endpoint);
 
 /** FNV-1a over the workload and target: the same configuration gets the same 8 hex digits. */
 export function configHash(r: Pick<RunDetail, 'spec' | 'targetUrl' | 'model'>): string {
