@@ -34,7 +34,7 @@ export const beginRunSchema = z.object({
   serverId: positiveInt('serverId').nullable(),
   serverName: z.string().nullable(),
   targetUrl: z.url({ protocol: /^https?$/, error: 'targetUrl must be an http(s) URL' }),
-  spec: z.union([runSpecSchema, poolingRunSpecSchema]),
+  spec: z.discriminatedUnion('endpoint', [runSpecSchema, poolingRunSpecSchema]),
   ownerPid: positiveInt('ownerPid'),
   ownerHost: z.string().min(1, 'ownerHost must not be empty'),
 });
