@@ -97,3 +97,43 @@ describe('forged ingest bodies are refused naming the field', () => {
     expect(r.json.error.field).toBe('spec.itemsPerRequest');
   });
 });
+
+describe('POST /api/runs with an embeddings or rerank spec', () => {
+  let serverId: number;
+  beforeAll(async () => {
+    const added = await h.call('POST', '/api/servers', { name: 'pooling-sim', baseUrl: h.sim.url, hourlyCostUsd: 1 });
+    expect(added.status).toBe(201);
+    serverId = added.json.id;
+  });
+
+  it('starts the sweep, streams its levels and stores it with its result', async () => {
+    const r = await h.call('POST', '/api/runs', { serverId, endpoint: 'rerank', levels: [1, 2], itemsPerRequest: 3, itemTokens: 8, queryTokens: 4, requestsPerLevel: 2, latencySlo: { p: 95, maxMs: 10_000 } });
+    expect(r.status, JSON.stringify(r.json)).toBe(201);
+    const res = await h.app.request(`/api/runs/${r.json.runId}/events`, { headers: { host: '127.0.0.1:7878' } });
+    const events = await readEvents(res);
+    expect(events[events.length - 1]).toMatchObject({ kind: 'end', status: 'complete' });
+    const detail = (await h.call('GET', `/api/runs/${r.json.runId}`)).json;
+    expect(detail).toMatchObject({ endpoint: 'rerank', serverName: 'pooling-sim', status: 'complete', spec: { endpoint: 'rerank', itemsPerRequest: 3, queryTokens: 4 } });
+    expect(detail.pooling.result.levels.map((l: Json) => [l.concurrency, l.failed])).toEqual([[1, 0], [2, 0]]);
+    expect(detail.pooling.result.run).toMatchObject({ path: '/v1/rerank', itemsPerRequest: 3, hourlyCostUsd: 1 });
+    expect(detail.pooling.result.capacity.statement).toMatch(/^capacity at latency p95 ≤ 10000 ms/);
+  });
+
+  const bad: Array<[string, Json, string, RegExp]> = [
+    ['a batch past the limits table', { endpoint: 'embeddings', itemsPerRequest: 5000 }, 'itemsPerRequest', /above the limit of 2048/],
+    ['a text-only field', { endpoint: 'embeddings', outputTokens: 64 }, 'outputTokens', /unknown field\(s\): outputTokens/],
+    ['tokens past the limits table', { endpoint: 'rerank', itemTokens: 1e12 }, 'itemTokens', /itemTokens/],
+    ['an objective of no percentile', { endpoint: 'embeddings', latencySlo: { p: 0, maxMs: 10 } }, 'latencySlo.p', /p must be above 0/],
+    ['requests too large to send', { endpoint: 'embeddings', itemsPerRequest: 2048, itemTokens: 100_000 }, 'itemsPerRequest', /more than fit in/],
+  ];
+  for (const [what, extra, field, message] of bad) {
+    it(`refuses ${what}, naming ${field}, and begins no run`, async () => {
+      const before = (await h.call('GET', '/api/runs')).json.length;
+      const r = await h.call('POST', '/api/runs', { serverId, levels: [1], ...extra });
+      expect(r.status).toBe(400);
+      expect(r.json.error.field).toBe(field);
+      expect(r.json.error.message).toMatch(message);
+      expect((await h.call('GET', '/api/runs')).json.length).toBe(before);
+    });
+  }
+});
