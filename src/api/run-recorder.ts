@@ -41,31 +41,17 @@ export interface RecorderOptions {
 }
 
 export function recordSweep(writer: RunWriter, opts: RecorderOptions = {}): SweepRecorder {
-  const r = recordRun<LevelResult, RequestRecord, SweepResult>(writer, (l, records) => writer.saveLevel(l, records), (result) => writer.finish(result), opts);
-  return {
-    ...r,
-    onEvent(e) {
-      if (e.kind === 'preflight') r.enqueue('the model', () => writer.setModel(e.model));
-      else if (e.kind === 'warning') r.enqueue('a warning', () => writer.addWarning(e.warning));
-    },
-  };
+  return recordRun<SweepEvent, LevelResult, RequestRecord, SweepResult>(writer, (l, records) => writer.saveLevel(l, records), (result) => writer.finish(result), opts);
 }
 
 /** The same for an embeddings or rerank sweep: its levels and result go to the writer's pooling calls. */
 export function recordPoolingSweep(writer: RunWriter, opts: RecorderOptions = {}): PoolingRecorder {
-  const r = recordRun<PoolingLevel, PoolingRecord, PoolingResult>(writer, (l, records) => writer.savePoolingLevel(l, records), (result) => writer.finishPooling(result), opts);
-  return {
-    ...r,
-    onEvent(e) {
-      if (e.kind === 'preflight') r.enqueue('the model', () => writer.setModel(e.model));
-      else if (e.kind === 'warning') r.enqueue('a warning', () => writer.addWarning(e.warning));
-    },
-  };
+  return recordRun<PoolingEvent, PoolingLevel, PoolingRecord, PoolingResult>(writer, (l, records) => writer.savePoolingLevel(l, records), (result) => writer.finishPooling(result), opts);
 }
 
 /** Writes queued in order, the heartbeat, and the rule that a run missing a level is not stored as a result. */
-function recordRun<L extends { concurrency: number }, Rec, Res>(writer: RunWriter, save: (level: L, records: readonly Rec[]) => Promise<void>,
-  store: (result: Res) => Promise<void>, opts: RecorderOptions) {
+function recordRun<E extends SweepEvent | PoolingEvent, L extends { concurrency: number }, Rec, Res>(writer: RunWriter,
+  save: (level: L, records: readonly Rec[]) => Promise<void>, store: (result: Res) => Promise<void>, opts: RecorderOptions) {
   const failures: string[] = [];
   let chain: Promise<void> = Promise.resolve();
   const enqueue = (what: string, fn: () => Promise<void>) => {
@@ -79,7 +65,10 @@ function recordRun<L extends { concurrency: number }, Rec, Res>(writer: RunWrite
   };
   return {
     runId: writer.runId,
-    enqueue,
+    onEvent(e: E) {
+      if (e.kind === 'preflight') enqueue('the model', () => writer.setModel(e.model));
+      else if (e.kind === 'warning') enqueue('a warning', () => writer.addWarning(e.warning));
+    },
     afterLevel(level: L, records: readonly Rec[]) {
       enqueue(`level ${level.concurrency}`, async () => {
         await save(level, records);
