@@ -214,7 +214,8 @@ export function registerSweepCommand(program: Command): void {
       if (flags.endpoint === 'embeddings' || flags.endpoint === 'rerank') {
         const given = (key: string) => cmd.getOptionValueSource(key) === 'cli';
         const spec = poolingSpecFromFlags(flags, flags.endpoint, process.argv.slice(2), given);
-        const code = await poolingSweepAndReport(spec, { json: flags.json, raw: flags.raw });
+        // Stored as a text sweep is: with --save, or by default when a store is configured.
+        const code = await poolingSweepAndReport(spec, { json: flags.json, raw: flags.raw, save: saveTarget(flags, false, 'goodput sweep') });
         if (code !== EXIT.ok) throw new CliError(code, '');
         return;
       }
