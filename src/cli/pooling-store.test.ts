@@ -114,7 +114,7 @@ describe('a saved chat run with images', () => {
     const json = join(dir, 'images.json');
     const r = await cli(['sweep', '--url', sim.url, '--levels', '1', '--requests-per-level', '2', '--prompt-tokens', '16', '--output-tokens', '8', '--images', '2', '--image-size', '64x32', '--no-server-metrics', '--save', '--data', store, '--json', json]);
     expect(r.code, r.stderr).toBe(0);
-    const images = { perRequest: 2, width: 64, height: 32, format: 'png' };
+    const images = { perRequest: 2, width: 64, height: 32, format: 'png', delivery: 'data' };
     const detail = JSON.parse((await cli(['runs', 'show', '1', '--json', '--data', store])).stdout) as { spec: { images?: unknown }; levels: Array<{ images?: unknown }> };
     expect(detail.spec.images).toEqual(images);
     expect(detail.levels[0]?.images).toEqual(images);
