@@ -13,7 +13,8 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { RequestRecord, ShareRecords, Spread } from '../core/index.js';
-import type { DialectKind } from '../client/index.js';
+import type { DialectKind, PoolingRoute, Target } from '../client/index.js';
+import type { PoolingSharePlan } from './pooling-share.js';
 import { monotonicNs } from '../client/index.js';
 import type { SweepSpec } from './sweep-spec.js';
 import { SweepError } from './errors.js';
@@ -36,14 +37,29 @@ export type ToThread =
   | { type: 'start'; atNs: number }
   | { type: 'stop' }
   /** The sweep is over: close its sockets and wait for the next sweep's init. */
-  | { type: 'release' };
+  | { type: 'release' }
+  /** An embeddings or rerank sweep (pooling-threads.ts): this thread's pooling client… */
+  | { type: 'pooling-init'; init: PoolingThreadInit }
+  /** …and its share of one level, sent once its warm-ups are done and the start instant has come. */
+  | { type: 'pooling-level'; concurrency: number; plan: PoolingSharePlan };
 
 export type FromThread =
   | { type: 'released' }
   | { type: 'ready' }
   | { type: 'records'; bytes: Uint8Array }
   | { type: 'done'; serverFailure: string | null; waitedForSlot: number; scheduledNs: number[] | null; loopDelayMs: Spread | null; busyPct: number | null }
-  | { type: 'failed'; message: string };
+  | { type: 'failed'; message: string }
+  | { type: 'pooling-done'; loopDelayMs: Spread | null; busyPct: number | null };
+
+/** What a thread sending pooling requests is started with. */
+export interface PoolingThreadInit {
+  target: Target;
+  route: PoolingRoute;
+  model: string;
+  connections: number;
+  timeoutMs: number;
+  originHrNs: number;
+}
 
 /** The start instant is named this far ahead of the last ready share, ns: room for the message to reach every thread. */
 const START_AHEAD_NS = 20e6;
@@ -112,13 +128,31 @@ const idle: Worker[] = [];
 /** At most this many idle threads are kept. */
 const IDLE_MAX = Math.max(2, 2 * availableParallelism());
 
-function takeThread(): Worker {
+export function takeThread(): Worker {
   for (let t = idle.pop(); t !== undefined; t = idle.pop()) if (t.threadId !== -1) return t;
   const t = spawnThread();
   t.unref();
   // An idle thread has no sweep listening: its failure must not take the process down (the next sweep sees it exited).
   t.on('error', () => {});
   return t;
+}
+
+/** A thread's sweep is over: it closes its sockets and goes back to the idle pool (or is ended when it does not answer, or the pool is full). */
+export function releaseThread(t: Worker, exited: boolean): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (exited) return resolve();
+    const done = (keep: boolean) => {
+      clearTimeout(timer);
+      t.off('message', onMessage);
+      if (keep && idle.length < IDLE_MAX) idle.push(t);
+      else void t.terminate();
+      resolve();
+    };
+    const onMessage = (m: FromThread) => { if (m.type === 'released') done(true); };
+    const timer = setTimeout(() => done(false), CLOSE_MS);
+    t.on('message', onMessage);
+    t.postMessage({ type: 'release' } satisfies ToThread);
+  });
 }
 
 /** Starts `n` client threads for a sweep, each with its share of `connections` sockets. */
@@ -210,21 +244,10 @@ export function startClientThreads(n: number, base: Omit<ThreadInit, 'connection
 
   /** Each thread closes this sweep's sockets and goes back to the idle pool (or is ended when it does not answer, or the pool is full). */
   async function close(): Promise<void> {
-    await Promise.all(threads.map((t, i) => new Promise<void>((resolve) => {
+    await Promise.all(threads.map((t, i) => {
       (listeners[i] as () => void)();
-      if (exited.has(i)) return resolve();
-      const done = (keep: boolean) => {
-        clearTimeout(timer);
-        t.off('message', onMessage);
-        if (keep && idle.length < IDLE_MAX) idle.push(t);
-        else void t.terminate();
-        resolve();
-      };
-      const onMessage = (m: FromThread) => { if (m.type === 'released') done(true); };
-      const timer = setTimeout(() => done(false), CLOSE_MS);
-      t.on('message', onMessage);
-      t.postMessage({ type: 'release' } satisfies ToThread);
-    })));
+      return releaseThread(t, exited.has(i));
+    }));
   }
 
   return { size: n, runLevel, close };

@@ -13,6 +13,7 @@ import { type Clock, type Dialect, type DialectKind, type StreamingClient, creat
 import { checkContext } from './context-check.js';
 import { EngineChecks } from './engine-checks.js';
 import { resolveEngine } from './engine-setup.js';
+import { endpointsOffered } from './pooling-sweep.js';
 import type { GpuSource } from '../telemetry/index.js';
 import { levelWarnings, startRunTelemetry, withLostShares } from './level-telemetry.js';
 import { SweepError } from './errors.js';
@@ -102,6 +103,9 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
   if (spec.thinking) warn({ code: 'thinking-on', message: 'thinking is on: reasoning tokens are counted, and results are not comparable with thinking-off runs' });
   const engine = await resolveEngine(target, spec.engine, { model: pre.model, endpoint: spec.endpoint, thinking: spec.thinking, forceLength: spec.forceLength });
   const { dialect } = engine;
+  if (dialect.generatesText === false) {
+    throw new SweepError('bad-input', `endpoint ${spec.endpoint}: ${dialect.label} generates no text; it offers ${endpointsOffered(dialect)}`);
+  }
   // Ollama's native chat takes images but no audio: a clip would be dropped, not measured.
   if (spec.audio !== null && dialect.kind === 'ollama-native') throw new SweepError('bad-input', `audio: ${dialect.label}'s native API takes no audio; use --engine ollama (its /v1 API)`);
   if (spec.endpoint === 'responses' && dialect.api.paths.responses === null) {
