@@ -109,9 +109,9 @@ function checkRerank(body: unknown, shape: 'rerank' | 'tei-rerank' | 'score', do
   for (const [i, r] of results.entries()) {
     if (!isObject(r)) return bad(`${list}[${i}] is not an object`);
     const score = shape === 'rerank' && 'relevance_score' in r ? r.relevance_score : r.score;
-    const name = typeof r.index === 'number' ? `document ${r.index}` : `${list}[${i}] (no index)`;
-    if (typeof score !== 'number' || !Number.isFinite(score)) return bad(`${name} has no finite score (${score === undefined ? 'missing' : excerpt(JSON.stringify(score), 40)})`);
-    indexes.push(typeof r.index === 'number' ? r.index : -1);
+    if (typeof r.index !== 'number') return bad(`${list}[${i}] has no index`);
+    if (typeof score !== 'number' || !Number.isFinite(score)) return bad(`document ${r.index} has no finite score (${score === undefined ? 'missing' : excerpt(JSON.stringify(score), 40)})`);
+    indexes.push(r.index);
   }
   const problem = indexProblem(indexes, documents, 'document');
   if (problem !== null) return bad(problem.replace('got nothing back', 'got no score'));
