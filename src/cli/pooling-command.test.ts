@@ -67,6 +67,14 @@ describe('goodput sweep --endpoint embeddings', () => {
     expect(r.stdout).toContain('rerank /v1/rerank: a query of 4 tokens with 32 documents of 8 tokens');
     expect(r.stdout).toContain('Documents/s');
   });
+
+  it('vLLM\'s /score by --route, sent over 2 client threads', async () => {
+    const r = await cli(['sweep', '--url', sim.url, '--endpoint', 'rerank', '--engine', 'vllm', '--route', '/score', '--levels', '4', '--documents', '8', '--prompt-tokens', '8', '--query-tokens', '4', '--client-threads', '2', '--client-budget-ms', '1000']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('vLLM serves /score for model goodput-sim-1');
+    expect(r.stderr).toContain('level 1/1: concurrency 4, 16 requests over 2 client threads');
+    expect(r.stdout).toContain('rerank /score: a query of 4 tokens with 8 documents of 8 tokens');
+  });
 });
 
 describe('goodput sweep --endpoint embeddings --latency-slo', () => {
@@ -167,6 +175,9 @@ describe('goodput sweep: refusals of the non-streaming flags, naming the flag', 
     await refused(['--endpoint', 'embeddings', '--output-tokens', '64'], '--output-tokens: does not apply to --endpoint embeddings');
     await refused(['--endpoint', 'rerank', '--tools', '8'], '--tools: does not apply to --endpoint rerank');
     await refused(['--endpoint', 'embeddings', '--save'], '--save: does not apply to --endpoint embeddings');
+    await refused(['--endpoint', 'chat', '--route', '/score'], '--route: needs --endpoint embeddings or rerank (not chat)');
+    await refused(['--endpoint', 'rerank', '--workers', '2'], '--workers: --endpoint rerank is sent from this process only (worker processes send text levels); use --client-threads to spread a level over event loops');
+    await refused(['--endpoint', 'embeddings', '--client-threads', '65'], '--client-threads: 65 is above the limit');
     // --no-save asks for what happens anyway: the next flag's own refusal is what the user sees.
     await refused(['--endpoint', 'embeddings', '--no-save', '--batch-size', '1000000000'], '--batch-size: 1000000000 is above the limit');
   });

@@ -81,7 +81,7 @@ function progress(e: PoolingEvent): void {
   const err = process.stderr;
   if (e.kind === 'preflight') err.write(`${clean(e.engine)} serves ${clean(e.path)} for model ${clean(e.model)}\n`);
   else if (e.kind === 'warning') err.write(`warning: ${clean(e.warning.message)}\n`);
-  else if (e.kind === 'level-start') err.write(`level ${e.index + 1}/${e.total}: concurrency ${e.concurrency}, ${e.requests} requests\n`);
+  else if (e.kind === 'level-start') err.write(`level ${e.index + 1}/${e.total}: concurrency ${e.concurrency}, ${e.requests} requests${e.threads > 1 ? ` over ${e.threads} client threads` : ''}\n`);
   else if (e.kind === 'level-end') err.write(`  done: ${e.level.requests} requests, ${e.level.failed} failed\n`);
 }
 

@@ -27,7 +27,7 @@ import { TOOL_VERSION } from './version.js';
 export type PoolingEvent =
   | { kind: 'preflight'; model: string; path: string; engine: string }
   | { kind: 'warning'; warning: Warning }
-  | { kind: 'level-start'; concurrency: number; index: number; total: number; requests: number }
+  | { kind: 'level-start'; concurrency: number; index: number; total: number; requests: number; threads: number }
   | { kind: 'request'; concurrency: number; done: number; failed: number; requests: number; warmup: boolean }
   | { kind: 'level-end'; level: PoolingLevel; records: readonly PoolingRecord[] };
 
@@ -161,7 +161,8 @@ export async function runPoolingSweep(input: PoolingSpecInput, deps: PoolingDeps
     for (const [index, c] of order.entries()) {
       if (signal.aborted) break;
       const requests = poolingRequestsFor(spec, c);
-      emit({ kind: 'level-start', concurrency: c, index, total: order.length, requests });
+      const shares = threadsFor(threads?.size ?? 1, Math.min(c, requests));
+      emit({ kind: 'level-start', concurrency: c, index, total: order.length, requests, threads: shares });
       let done = 0;
       let failed = 0;
       const onRecord = (r: PoolingRecord) => {
@@ -173,7 +174,6 @@ export async function runPoolingSweep(input: PoolingSpecInput, deps: PoolingDeps
       };
       const base = cursor;
       cursor += spec.warmup + requests;
-      const shares = threadsFor(threads?.size ?? 1, Math.min(c, requests));
       const plans = poolingSharePlans(c, spec.warmup, requests, shares, (k) => payloadAt(base + k));
       const runs: Array<PoolingShareRun & { label: string }> = threads !== null && shares > 1
         ? await threads.runLevel(c, plans, signal, onRecord)
