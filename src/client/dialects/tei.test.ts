@@ -14,6 +14,11 @@ describe('TEI detection', () => {
     expect(d.dialect.servedModel?.(d.replies)).toBe('BAAI/bge-reranker-base');
     expect(d.dialect.generatesText).toBe(false);
     expect(identify(info({ ...TEI_INFO, model_type: { embedding: { pooling: 'cls' } } })).dialect.kind).toBe('tei');
+    // A forged model_id (terminal escapes, a document's length) is no model name.
+    for (const model_id of ['evil\u001b[2Jname', 'x'.repeat(513), '', 42]) {
+      const forged = identify(info({ ...TEI_INFO, model_id }));
+      expect(forged.dialect.servedModel?.(forged.replies)).toBeNull();
+    }
   });
 
   it('leaves TGI\'s /info to TGI, and an /info that only looks alike to the generic dialect', () => {

@@ -57,8 +57,12 @@ export const tei = defineOpenAiDialect({
   },
 });
 
-/** TEI has no `/v1/models`: the model it serves is `/info`'s `model_id`. */
+/** Longest `model_id` taken from `/info`: a model name, not a document. */
+const MODEL_ID_CHARS = 512;
+
+/** TEI has no `/v1/models`: the model it serves is `/info`'s `model_id` (a plain line of text, or none). */
 export const teiDialect = { ...tei, generatesText: false, servedModel: (e: ProbeEvidence) => {
   const id = teiInfo(e)?.model_id;
-  return typeof id === 'string' && id !== '' ? id : null;
+  // eslint-disable-next-line no-control-regex
+  return typeof id === 'string' && id !== '' && id.length <= MODEL_ID_CHARS && !/[\u0000-\u001f\u007f-\u009f]/.test(id) ? id : null;
 } };
