@@ -125,7 +125,9 @@ export async function runPoolingSweep(input: PoolingSpecInput, deps: PoolingDeps
   // Client threads as a text sweep has them; one loop when the clock is injected (tests) or one stream is the most.
   const threadCount = deps.clock ? 1 : threadsFor(spec.clientThreads, most);
   const client = createPoolingClient(target, route, { connections: threadCount > 1 ? 1 : most, clock, timeoutMs: spec.timeoutMs });
-  const threads: PoolingThreads | null = threadCount > 1 ? startPoolingThreads(threadCount, { target, route, model: pre.model, timeoutMs: spec.timeoutMs }, most) : null;
+  // Started for the first level that is split, not before: a thread loading its modules would take the CPU from a level on one loop.
+  let threads: PoolingThreads | null = null;
+  const startThreads = () => (threads ??= startPoolingThreads(threadCount, { target, route, model: pre.model, timeoutMs: spec.timeoutMs }, most));
   const startedAt = new Date().toISOString();
   const levels: PoolingLevel[] = [];
   let status: PoolingResult['run']['status'] = 'complete';
@@ -161,7 +163,7 @@ export async function runPoolingSweep(input: PoolingSpecInput, deps: PoolingDeps
     for (const [index, c] of order.entries()) {
       if (signal.aborted) break;
       const requests = poolingRequestsFor(spec, c);
-      const shares = threadsFor(threads?.size ?? 1, Math.min(c, requests));
+      const shares = threadsFor(threadCount, Math.min(c, requests));
       emit({ kind: 'level-start', concurrency: c, index, total: order.length, requests, threads: shares });
       let done = 0;
       let failed = 0;
@@ -175,8 +177,8 @@ export async function runPoolingSweep(input: PoolingSpecInput, deps: PoolingDeps
       const base = cursor;
       cursor += spec.warmup + requests;
       const plans = poolingSharePlans(c, spec.warmup, requests, shares, (k) => payloadAt(base + k));
-      const runs: Array<PoolingShareRun & { label: string }> = threads !== null && shares > 1
-        ? await threads.runLevel(c, plans, signal, onRecord)
+      const runs: Array<PoolingShareRun & { label: string }> = shares > 1
+        ? await startThreads().runLevel(c, plans, signal, onRecord)
         : [{ label: 'the client', ...(await runPoolingShare({ client, model: pre.model, concurrency: c, plan: plans[0] as (typeof plans)[number], clock, signal, onRecord })) }];
       const records = runs.flatMap((r) => r.records).sort((a, b) => (a.warmup === b.warmup ? a.seq - b.seq : a.warmup ? -1 : 1));
       // Each share judged on its own loop: a lagging client would time the server late. Only a thread's busy
@@ -213,7 +215,7 @@ export async function runPoolingSweep(input: PoolingSpecInput, deps: PoolingDeps
       stopReason = `stopped by the user; ${levels.length} level(s) complete`;
     }
   } finally {
-    await Promise.all([client.close(), threads?.close()]);
+    await Promise.all([client.close(), (threads as PoolingThreads | null)?.close()]);
   }
   return {
     schemaVersion: SCHEMA_VERSION,
