@@ -1,18 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { LIMITS, poolingResultSchema } from '../core/index.js';
-import { type SimServer, startSimulator } from '../sim/index.js';
 import { type RankScript, startRankServer } from '../test-support/rank-server.js';
+import { useSimulators } from '../test-support/simulators.js';
 import { SweepError } from './errors.js';
 import { runPoolingSweep } from './pooling-sweep.js';
 import { runSweep } from './sweep.js';
 
+const sim = useSimulators({ pooling: { dimension: 64, msPerInputToken: 0.0005 } });
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => { await Promise.all(closers.splice(0).map((c) => c())); });
-async function sim(profile: Parameters<typeof startSimulator>[0] = {}): Promise<SimServer> {
-  const s = await startSimulator({ pooling: { dimension: 64, msPerInputToken: 0.0005 }, ...profile });
-  closers.push(() => s.close());
-  return s;
-}
 async function rankServer(script: RankScript, opts: Parameters<typeof startRankServer>[1] = {}) {
   const s = await startRankServer(script, opts);
   closers.push(s.close);

@@ -1,17 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PoolingRecord } from '../core/index.js';
-import { type SimServer, startSimulator } from '../sim/index.js';
+import { useSimulators } from '../test-support/simulators.js';
 import { poolingSharePlans } from './pooling-share.js';
 import { runPoolingSweep } from './pooling-sweep.js';
 
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => { await Promise.all(closers.splice(0).map((c) => c())); });
-async function sim(): Promise<SimServer> {
-  // 4 inputs × 32 tokens at 0.05 ms a token: ~6 ms a request on one encoder, so requests in flight wait their turn.
-  const s = await startSimulator({ pooling: { dimension: 16, msPerInputToken: 0.05 } });
-  closers.push(() => s.close());
-  return s;
-}
+// 4 inputs × 32 tokens at 0.05 ms a token: ~6 ms a request on one encoder, so requests in flight wait their turn.
+const sim = useSimulators({ pooling: { dimension: 16, msPerInputToken: 0.05 } });
 
 /** The most requests in flight at once over a level's measured records (an end before a send at the same instant). */
 function peakInFlight(records: readonly PoolingRecord[]): number {

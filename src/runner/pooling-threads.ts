@@ -8,12 +8,9 @@
 import type { Worker } from 'node:worker_threads';
 import type { PoolingRecord, Spread } from '../core/index.js';
 import { monotonicNs } from '../client/index.js';
-import { type FromThread, type PoolingThreadInit, type ToThread, releaseThread, takeThread } from './client-threads.js';
+import { type PoolingThreadInit, type ToThread, driveLevel, releaseThread, takeThread } from './client-threads.js';
 import { SweepError } from './errors.js';
 import type { PoolingSharePlan } from './pooling-share.js';
-
-/** The start instant is named this far ahead of the last ready share, ns. */
-const START_AHEAD_NS = 20e6;
 
 /** One share's end: its records and its own client's view of itself. */
 export interface PoolingShareResult { label: string; records: PoolingRecord[]; loopDelayMs: Spread | null; busyPct: number | null }
@@ -41,48 +38,26 @@ export function startPoolingThreads(n: number, init: Omit<PoolingThreadInit, 'co
     const dead = used.findIndex((_, i) => exited.has(i));
     if (dead !== -1) throw new SweepError('client-failed', `client thread ${dead + 1} exited before the level`);
     const results: PoolingShareResult[] = used.map((_, i) => ({ label: `thread ${i + 1}`, records: [], loopDelayMs: null, busyPct: null }));
-    const stopAll = () => { for (const t of used) t.postMessage({ type: 'stop' } satisfies ToThread); };
-    signal.addEventListener('abort', stopAll, { once: true });
-    try {
-      await new Promise<void>((resolve, reject) => {
-        let ready = 0;
-        let done = 0;
-        const listeners = used.map((t, i) => {
-          const share = results[i] as PoolingShareResult;
-          const onMessage = (m: FromThread) => {
-            if (m.type === 'ready') {
-              if (++ready === used.length) {
-                const atNs = monotonicNs() + START_AHEAD_NS;
-                for (const u of used) u.postMessage({ type: 'start', atNs } satisfies ToThread);
-              }
-            } else if (m.type === 'records') {
-              for (const r of JSON.parse(new TextDecoder().decode(m.bytes)) as PoolingRecord[]) {
-                share.records.push(r);
-                onRecord(r);
-              }
-            } else if (m.type === 'pooling-done') {
-              share.loopDelayMs = m.loopDelayMs;
-              share.busyPct = m.busyPct;
-              if (++done === used.length) finish(null);
-            } else if (m.type === 'failed') finish(new SweepError('client-failed', `client thread ${i + 1} failed: ${m.message}`));
-          };
-          const onExit = (code: number) => finish(new SweepError('client-failed', `client thread ${i + 1} exited (code ${code}) during the level`));
-          t.on('message', onMessage);
-          t.once('exit', onExit);
-          return () => { t.off('message', onMessage); t.off('exit', onExit); };
-        });
-        const finish = (err: Error | null) => {
-          for (const off of listeners) off();
-          if (err) {
-            stopAll();
-            reject(err);
-          } else resolve();
-        };
-        for (const [i, t] of used.entries()) t.postMessage({ type: 'pooling-level', concurrency, plan: plans[i] as PoolingSharePlan } satisfies ToThread);
-      });
-    } finally {
-      signal.removeEventListener('abort', stopAll);
-    }
+    await driveLevel(used, {
+      signal,
+      levelMessage: (i) => ({ type: 'pooling-level', concurrency, plan: plans[i] as PoolingSharePlan }),
+      beforeStart: async () => {},
+      exitNote: () => '',
+      onMessage(i, m) {
+        const share = results[i] as PoolingShareResult;
+        if (m.type === 'records') {
+          for (const r of JSON.parse(new TextDecoder().decode(m.bytes)) as PoolingRecord[]) {
+            share.records.push(r);
+            onRecord(r);
+          }
+        } else if (m.type === 'pooling-done') {
+          share.loopDelayMs = m.loopDelayMs;
+          share.busyPct = m.busyPct;
+          return true;
+        }
+        return false;
+      },
+    });
     return results;
   }
 

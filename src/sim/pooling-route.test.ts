@@ -1,13 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type SimServer, startSimulator } from './index.js';
+import { describe, expect, it } from 'vitest';
+import { useSimulators } from '../test-support/simulators.js';
+import type { SimServer } from './index.js';
 
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => { await Promise.all(closers.splice(0).map((c) => c())); });
-async function sim(): Promise<SimServer> {
-  const s = await startSimulator({ pooling: { dimension: 4, msPerInputToken: 0.001 } });
-  closers.push(() => s.close());
-  return s;
-}
+const sim = useSimulators({ pooling: { dimension: 4, msPerInputToken: 0.001 } });
 const post = async (s: SimServer, path: string, body: unknown) => {
   const res = await fetch(`${s.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return { status: res.status, tokens: res.headers.get('x-compute-tokens'), json: (await res.json()) as unknown };
