@@ -66,9 +66,15 @@ describe('a TEI server (no /v1/models) and hostile rank answers', () => {
   const teiRanks = (texts: number) => JSON.stringify(Array.from({ length: texts }, (_, index) => ({ index, score: 1 - index / 10 })));
 
   it('finds TEI by /info, runs its model, and refuses another model naming the one served', async () => {
-    const srv = await rankServer((path, body) => (path === '/rerank' ? { body: teiRanks((body.texts as unknown[]).length), headers: { 'x-compute-tokens': '30' } } : { status: 404, body: '{}' }), { tei: true });
-    const r = await runPoolingSweep({ url: srv.url, endpoint: 'rerank', levels: [1], itemsPerRequest: 3, itemTokens: 4, requestsPerLevel: 2, warmup: 0, tokenizer: { kind: 'approximate' }, clientThreads: 1 });
+    // TEI's /tokenize reads {inputs} (422 for any other body) and answers one text as a batch of one: [[tokens]].
+    const tokenize = (body: Record<string, unknown>) => (typeof body.inputs === 'string'
+      ? { body: JSON.stringify([body.inputs.split(/\s+/).filter((w) => w !== '').map((text, id) => ({ id, text, special: false, start: 0, stop: 1 }))]) }
+      : { status: 422, body: JSON.stringify({ error: 'missing field `inputs`', error_type: 'validation' }) });
+    const srv = await rankServer((path, body) => (path === '/rerank' ? { body: teiRanks((body.texts as unknown[]).length), headers: { 'x-compute-tokens': '30' } }
+      : path === '/tokenize' ? tokenize(body) : { status: 404, body: '{}' }), { tei: true });
+    const r = await runPoolingSweep({ url: srv.url, endpoint: 'rerank', levels: [1], itemsPerRequest: 3, itemTokens: 4, requestsPerLevel: 2, warmup: 0, clientThreads: 1 });
     expect(r.run).toMatchObject({ model: 'BAAI/bge-reranker-base', path: '/rerank', engine: { name: 'tei', version: '1.5.0', detection: 'detected' } });
+    expect(r.run.tokenizer).toMatchObject({ exact: true, label: expect.stringContaining('TGI body') });
     expect(r.levels[0]).toMatchObject({ failed: 0, requests: 2, inputTokensPerRequest: 30 });
     const other = await runPoolingSweep({ url: srv.url, endpoint: 'rerank', model: 'other', levels: [1], itemsPerRequest: 3, itemTokens: 4, tokenizer: { kind: 'approximate' } }).catch((e: unknown) => e);
     expect(failure(other)).toBe(`Model "other" is not served by ${srv.url}; TEI serves BAAI/bge-reranker-base (GET /info)`);
