@@ -61,6 +61,12 @@ export interface PoolingClientOptions {
 
 export interface PoolingClient {
   send(model: string, payload: PoolingPayload, meta: { seq: number; concurrency: number; warmup: boolean }, signal?: AbortSignal): Promise<PoolingRecord>;
+  /**
+   * Opens a socket and readies the HTTP parser with one cheap GET (`/v1/models`, its answer dropped unread past
+   * `probeResponseBytes`), for a client that sends no warm-up request before the measured ones: a fresh thread's
+   * first answer otherwise pays the parser's set-up inside the level. Never fails; answers nothing.
+   */
+  warm(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -109,6 +115,14 @@ export function createPoolingClient(target: Target, route: PoolingRoute, opts: P
         return { ...record({ kind: 'ok' }, { ...answer, inputTokens: answer.inputTokens ?? headerTokens(res.headers['x-compute-tokens']) }), endNs };
       } catch (err) {
         return record(failure(err, opts.timeoutMs, signal?.aborted === true));
+      }
+    },
+    async warm() {
+      try {
+        const res = await pool.request({ path: `${t.prefix}/v1/models`, method: 'GET', headers: { accept: 'application/json', ...t.authHeaders }, signal: AbortSignal.timeout(Math.min(5_000, opts.timeoutMs)) });
+        await res.body.dump({ limit: LIMITS.probeResponseBytes.max });
+      } catch {
+        // A warm-up that fails costs the first measured request its set-up, nothing else.
       }
     },
     close: () => pool.close(),

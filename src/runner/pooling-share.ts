@@ -58,6 +58,8 @@ export async function runPoolingShare(o: PoolingShareInput): Promise<PoolingShar
     keep(await o.client.send(o.model, w.payload, { seq: w.seq, concurrency: o.concurrency, warmup: true }, o.signal));
   }
   if (o.ready) {
+    // A share without warm-ups (they are dealt to the first shares) still opens its socket before the start.
+    if (o.plan.warmups.length === 0 && !o.signal.aborted) await o.client.warm();
     const atNs = await o.ready();
     await waitUntil(o.clock, atNs, o.signal);
   }
