@@ -37,7 +37,7 @@ describe('bad input: a clear message, exit code 2, nothing written', () => {
     ['a URL that is not a URL', ['--url', 'not a url'], /--url: 'not a url' is not a URL/],
     ['a negative cost', ['--url', 'http://127.0.0.1:1', '--hourly-cost', '-2'], /--hourly-cost: '-2' must be at least 0/],
     ['a missing --url', [], /required option '--url <url>'/],
-    ['an unknown engine', ['--url', 'http://127.0.0.1:1', '--engine', 'vllm2'], /--engine: 'vllm2' is not a known engine; use one of auto, vllm, sglang, tgi, llamacpp, ollama, trtllm, lmdeploy, openai, generic, ollama-native/],
+    ['an unknown engine', ['--url', 'http://127.0.0.1:1', '--engine', 'vllm2'], /--engine: 'vllm2' is not a known engine; use one of auto, vllm, sglang, tgi, tei, llamacpp, ollama, trtllm, lmdeploy, openai, generic, ollama-native/],
   ];
   for (const [what, args, message] of cases) {
     it(`refuses ${what}`, async () => {

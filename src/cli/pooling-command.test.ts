@@ -67,6 +67,14 @@ describe('goodput sweep --endpoint embeddings', () => {
     expect(r.stdout).toContain('rerank /v1/rerank: a query of 4 tokens with 32 documents of 8 tokens');
     expect(r.stdout).toContain('Documents/s');
   });
+
+  it('vLLM\'s /score by --route, sent over 2 client threads', async () => {
+    const r = await cli(['sweep', '--url', sim.url, '--endpoint', 'rerank', '--engine', 'vllm', '--route', '/score', '--levels', '4', '--documents', '8', '--prompt-tokens', '8', '--query-tokens', '4', '--client-threads', '2', '--client-budget-ms', '1000']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('vLLM serves /score for model goodput-sim-1');
+    expect(r.stderr).toContain('level 1/1: concurrency 4, 16 requests over 2 client threads');
+    expect(r.stdout).toContain('rerank /score: a query of 4 tokens with 8 documents of 8 tokens');
+  });
 });
 
 describe('goodput sweep --endpoint embeddings --latency-slo', () => {
@@ -169,6 +177,9 @@ describe('goodput sweep: refusals of the non-streaming flags, naming the flag', 
     // --save and --no-save both apply (pooling-store.test.ts stores runs): the next flag's own refusal is what the user sees.
     await refused(['--endpoint', 'embeddings', '--save', '--data', join(dir, 'never-db'), '--batch-size', '1000000000'], '--batch-size: 1000000000 is above the limit');
     expect(existsSync(join(dir, 'never-db'))).toBe(false);
+    await refused(['--endpoint', 'chat', '--route', '/score'], '--route: needs --endpoint embeddings or rerank (not chat)');
+    await refused(['--endpoint', 'rerank', '--workers', '2'], '--workers: --endpoint rerank is sent from this process only (worker processes send text levels); use --client-threads to spread a level over event loops');
+    await refused(['--endpoint', 'embeddings', '--client-threads', '65'], '--client-threads: 65 is above the limit');
     await refused(['--endpoint', 'embeddings', '--no-save', '--batch-size', '1000000000'], '--batch-size: 1000000000 is above the limit');
   });
 });

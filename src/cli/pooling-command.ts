@@ -16,12 +16,12 @@ import type { SweepFlags } from './sweep-command.js';
 
 /** Flags of text generation that a non-streaming endpoint has no use for (by commander key and flag). */
 const TEXT_ONLY: ReadonlyArray<[keyof SweepFlags, string]> = [
-  ['tools', '--tools'], ['jsonSchema', '--json-schema'], ['workers', '--workers'], ['baselineRate', '--baseline-rate'],
+  ['tools', '--tools'], ['jsonSchema', '--json-schema'], ['baselineRate', '--baseline-rate'],
   ['outputTokens', '--output-tokens'], ['thinking', '--thinking'], ['temperature', '--temperature'], ['dcgmUrl', '--dcgm-url'], ['metricsUrl', '--metrics-url'],
 ];
 
 /** The pooling flags: how many inputs or documents one request carries, and the rerank query's length. */
-export interface PoolingFlags { batchSize?: string; documents?: string; queryTokens?: string; latencySlo?: string }
+export interface PoolingFlags { batchSize?: string; documents?: string; queryTokens?: string; latencySlo?: string; route?: string }
 
 /** `--latency-slo p95:200` → the objective, or a CliError naming the flag. */
 export function parseLatencySlo(text: string): { p: number; maxMs: number } {
@@ -38,11 +38,14 @@ export function refusePoolingFlags(f: PoolingFlags, endpoint: string): void {
   if (f.documents !== undefined) throw badFlag('--documents', `needs --endpoint rerank (not ${endpoint})`);
   if (f.queryTokens !== undefined) throw badFlag('--query-tokens', `needs --endpoint rerank (not ${endpoint})`);
   if (f.latencySlo !== undefined) throw badFlag('--latency-slo', `needs --endpoint embeddings or rerank (not ${endpoint}); text SLOs live in contracts`);
+  if (f.route !== undefined) throw badFlag('--route', `needs --endpoint embeddings or rerank (not ${endpoint})`);
 }
 
 /** Flags → pooling spec input, or a CliError naming the flag. `given` says which flags the user set. */
 export function poolingSpecFromFlags(f: SweepFlags & PoolingFlags, endpoint: PoolingEndpoint, argv: readonly string[], given: (key: string) => boolean): PoolingSpecInput {
   for (const [key, flag] of TEXT_ONLY) if (given(key)) throw badFlag(flag, `does not apply to --endpoint ${endpoint}`);
+  // Worker processes take text levels from the queue; they have no pooling client, so their share would never be sent.
+  if (given('workers')) throw badFlag('--workers', `--endpoint ${endpoint} is sent from this process only (worker processes send text levels); use --client-threads to spread a level over event loops`);
   if (endpoint === 'embeddings' && (f.documents !== undefined || f.queryTokens !== undefined)) throw badFlag(f.documents !== undefined ? '--documents' : '--query-tokens', 'needs --endpoint rerank');
   if (endpoint === 'rerank' && f.batchSize !== undefined) throw badFlag('--batch-size', 'needs --endpoint embeddings (rerank takes --documents)');
   const items = endpoint === 'rerank'
@@ -54,6 +57,9 @@ export function poolingSpecFromFlags(f: SweepFlags & PoolingFlags, endpoint: Poo
     apiKey: apiKey === '' ? undefined : apiKey,
     model: f.model,
     endpoint,
+    ...(f.route === undefined ? {} : { route: f.route }),
+    clientBudgetMs: parseNumber('--client-budget-ms', f.clientBudgetMs, { min: 0, exclusiveMin: true }),
+    clientThreads: f.clientThreads === 'auto' ? 'auto' : parseNumber('--client-threads', f.clientThreads, { integer: true, min: 1, limit: 'clientThreads' }),
     engine: f.engine as PoolingSpecInput['engine'],
     levels: parseLevels('--levels', f.levels),
     itemsPerRequest: items,
@@ -74,7 +80,7 @@ function progress(e: PoolingEvent): void {
   const err = process.stderr;
   if (e.kind === 'preflight') err.write(`${clean(e.engine)} serves ${clean(e.path)} for model ${clean(e.model)}\n`);
   else if (e.kind === 'warning') err.write(`warning: ${clean(e.warning.message)}\n`);
-  else if (e.kind === 'level-start') err.write(`level ${e.index + 1}/${e.total}: concurrency ${e.concurrency}, ${e.requests} requests\n`);
+  else if (e.kind === 'level-start') err.write(`level ${e.index + 1}/${e.total}: concurrency ${e.concurrency}, ${e.requests} requests${e.threads > 1 ? ` over ${e.threads} client threads` : ''}\n`);
   else if (e.kind === 'level-end') err.write(`  done: ${e.level.requests} requests, ${e.level.failed} failed\n`);
 }
 
@@ -133,5 +139,6 @@ export function addPoolingOptions(cmd: Command): Command {
     .option('--batch-size <n>', 'with --endpoint embeddings: inputs per request, each of --prompt-tokens tokens (default 16)')
     .option('--documents <n>', 'with --endpoint rerank: documents per query, each of --prompt-tokens tokens (default 32)')
     .option('--query-tokens <n>', 'with --endpoint rerank: tokens of the query (default 32)')
+    .option('--route <path>', 'with --endpoint embeddings or rerank: the engine\'s route when it serves several, e.g. /score (vLLM), /embed (TEI); default the engine\'s first')
     .option('--latency-slo <pP:ms>', 'with --endpoint embeddings or rerank: a latency objective, e.g. p95:200; each level is judged and capacity at it reported');
 }

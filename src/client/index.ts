@@ -24,5 +24,5 @@ export {
   type MetricRole, type MetricsFacts, type ProbeEvidence, type ProbeReply,
 } from './dialects/types.js';
 export { serverFingerprint } from './server-fingerprint.js';
-export { createPoolingClient, poolingBody, poolingRoute, type PoolingClient, type PoolingPayload, type PoolingRoute } from './pooling-client.js';
+export { createPoolingClient, poolingBody, poolingRoute, poolingRoutesFor, type PoolingClient, type PoolingPayload, type PoolingRoute } from './pooling-client.js';
 export { readPoolingAnswer, type PoolingAnswer } from './pooling-answer.js';

@@ -68,4 +68,21 @@ describe('readPoolingAnswer: rerank', () => {
     expect(readPoolingAnswer(twice, 'rerank', 2)).toEqual({ ok: false, message: 'document 0 appears twice in the answer' });
     expect(readPoolingAnswer(JSON.stringify({ results: results(3) }), 'rerank', 2)).toEqual({ ok: false, message: '3 scores came back for 2 documents' });
   });
+
+  it('reads vLLM\'s score shape and TEI\'s bare array by route, and refuses the other shapes by name', () => {
+    const score = JSON.stringify({ object: 'list', data: [{ index: 1, object: 'score', score: 0.2 }, { index: 0, object: 'score', score: 0.9 }], usage: { prompt_tokens: 12 } });
+    expect(readPoolingAnswer(score, 'score', 2)).toEqual({ ok: true, dimension: null, inputTokens: 12 });
+    expect(readPoolingAnswer(JSON.stringify([{ index: 1, score: 0.2 }, { index: 0, score: 0.9 }]), 'tei-rerank', 2)).toEqual({ ok: true, dimension: null, inputTokens: null });
+    expect(readPoolingAnswer(JSON.stringify({ results: [{ index: 0, relevance_score: 1 }] }), 'score', 1)).toEqual({ ok: false, message: 'the answer has no "data" array' });
+    expect(readPoolingAnswer(JSON.stringify({ results: [] }), 'tei-rerank', 1)).toEqual({ ok: false, message: 'the answer is not a JSON array of {index, score}' });
+    // A score under the Cohere key is not vLLM's score answer.
+    expect(readPoolingAnswer(JSON.stringify({ data: [{ index: 0, relevance_score: 1 }] }), 'score', 1)).toEqual({ ok: false, message: 'document 0 has no finite score (missing)' });
+    expect(readPoolingAnswer(JSON.stringify({ data: [{ score: 1 }] }), 'score', 1)).toEqual({ ok: false, message: 'data[0] has no index' });
+  });
+
+  it('reads TEI\'s /embed: a bare array of vectors, checked like any other', () => {
+    expect(readPoolingAnswer(JSON.stringify([vec(4), vec(4)]), 'tei-embed', 2)).toEqual({ ok: true, dimension: 4, inputTokens: null });
+    expect(readPoolingAnswer(JSON.stringify([vec(4)]), 'tei-embed', 2)).toEqual({ ok: false, message: '1 vectors came back for 2 inputs' });
+    expect(readPoolingAnswer(JSON.stringify({ data: [] }), 'tei-embed', 1)).toEqual({ ok: false, message: 'the answer is not a JSON array of vectors' });
+  });
 });

@@ -5,6 +5,7 @@
  * sentence its failed request keeps.
  */
 import { LIMITS } from '../core/index.js';
+import type { PoolingShape } from './dialects/types.js';
 import { excerpt } from './error-text.js';
 
 /** What a good answer held. */
@@ -12,7 +13,7 @@ export type PoolingAnswer =
   | { ok: true; inputTokens: number | null; dimension: number | null }
   | { ok: false; message: string };
 
-type Shape = 'openai' | 'ollama' | 'rerank';
+type Shape = PoolingShape;
 
 const bad = (message: string): PoolingAnswer => ({ ok: false, message });
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -41,8 +42,11 @@ function vectorProblem(v: unknown, at: string): string | number {
   return v.length;
 }
 
+type EmbedShape = 'openai' | 'ollama' | 'tei-embed';
+
 /** Vectors in answer order, each with the input index it answers. */
-function vectorsOf(body: unknown, shape: 'openai' | 'ollama'): Array<{ index: number; vector: unknown }> | string {
+function vectorsOf(body: unknown, shape: EmbedShape): Array<{ index: number; vector: unknown }> | string {
+  if (shape === 'tei-embed') return Array.isArray(body) ? body.map((vector, index) => ({ index, vector })) : 'the answer is not a JSON array of vectors';
   if (!isObject(body)) return 'the answer is not a JSON object';
   if (shape === 'ollama') {
     if (!Array.isArray(body.embeddings)) return 'the answer has no "embeddings" array';
@@ -69,7 +73,7 @@ function indexProblem(indexes: readonly number[], n: number, what: string): stri
   return missing < 0 ? null : `${what} ${missing} got nothing back`;
 }
 
-function checkEmbeddings(body: unknown, shape: 'openai' | 'ollama', items: number): PoolingAnswer {
+function checkEmbeddings(body: unknown, shape: EmbedShape, items: number): PoolingAnswer {
   const vectors = vectorsOf(body, shape);
   if (typeof vectors === 'string') return bad(vectors);
   if (vectors.length !== items) return bad(`${vectors.length} vectors came back for ${items} inputs`);
@@ -82,22 +86,32 @@ function checkEmbeddings(body: unknown, shape: 'openai' | 'ollama', items: numbe
     if (dimension !== null && d !== dimension) return bad(`mixed dimensions: the vector of input ${index} has ${d} numbers, an earlier one ${dimension}`);
     dimension = d;
   }
-  const b = body as Record<string, unknown>;
+  const b = isObject(body) ? body : {};
   const usage = isObject(b.usage) ? b.usage : {};
   return { ok: true, dimension, inputTokens: shape === 'ollama' ? tokenCount(b.prompt_eval_count) : tokenCount(usage.prompt_tokens) ?? tokenCount(usage.total_tokens) };
 }
 
-function checkRerank(body: unknown, documents: number): PoolingAnswer {
-  // Cohere/Jina/vLLM/llama.cpp answer {results:[{index, relevance_score}]}; TEI answers a bare [{index, score}].
+/** The scored entries of a rerank answer in its shape, or the sentence saying the list is missing. */
+function scoredOf(body: unknown, shape: 'rerank' | 'tei-rerank' | 'score'): unknown[] | string {
+  if (shape === 'tei-rerank') return Array.isArray(body) ? body : 'the answer is not a JSON array of {index, score}';
+  if (shape === 'score') return isObject(body) && Array.isArray(body.data) ? body.data : 'the answer has no "data" array';
+  // Cohere/Jina/vLLM/llama.cpp answer {results:[{index, relevance_score}]}; a bare array is read too.
   const results = Array.isArray(body) ? body : isObject(body) ? body.results : undefined;
-  if (!Array.isArray(results)) return bad('the answer has no "results" array');
+  return Array.isArray(results) ? results : 'the answer has no "results" array';
+}
+
+function checkRerank(body: unknown, shape: 'rerank' | 'tei-rerank' | 'score', documents: number): PoolingAnswer {
+  const results = scoredOf(body, shape);
+  if (typeof results === 'string') return bad(results);
+  const list = shape === 'score' ? 'data' : 'results';
   if (results.length > documents) return bad(`${results.length} scores came back for ${documents} documents`);
   const indexes: number[] = [];
   for (const [i, r] of results.entries()) {
-    if (!isObject(r)) return bad(`results[${i}] is not an object`);
-    const score = 'relevance_score' in r ? r.relevance_score : r.score;
-    if (typeof score !== 'number' || !Number.isFinite(score)) return bad(`document ${String(r.index)} has no finite score (${score === undefined ? 'missing' : JSON.stringify(score)})`);
-    indexes.push(typeof r.index === 'number' ? r.index : -1);
+    if (!isObject(r)) return bad(`${list}[${i}] is not an object`);
+    const score = shape === 'rerank' && 'relevance_score' in r ? r.relevance_score : r.score;
+    if (typeof r.index !== 'number') return bad(`${list}[${i}] has no index`);
+    if (typeof score !== 'number' || !Number.isFinite(score)) return bad(`document ${r.index} has no finite score (${score === undefined ? 'missing' : excerpt(JSON.stringify(score), 40)})`);
+    indexes.push(r.index);
   }
   const problem = indexProblem(indexes, documents, 'document');
   if (problem !== null) return bad(problem.replace('got nothing back', 'got no score'));
@@ -110,5 +124,5 @@ export function readPoolingAnswer(text: string, shape: Shape, items: number): Po
   const parsed = parse(text);
   if (!('body' in parsed)) return parsed;
   const { body } = parsed;
-  return shape === 'rerank' ? checkRerank(body, items) : checkEmbeddings(body, shape, items);
+  return shape === 'rerank' || shape === 'tei-rerank' || shape === 'score' ? checkRerank(body, shape, items) : checkEmbeddings(body, shape, items);
 }

@@ -46,4 +46,23 @@ describe('the pooling client against a hostile server', () => {
     const aborted = await against(silent, { signal: ctrl.signal });
     expect(aborted.r.outcome).toEqual({ kind: 'aborted' });
   });
+
+  it('warm() opens a socket with one bounded GET and never fails: an endless answer, a silent server, nobody listening', async () => {
+    const c = counting(endless({ contentType: 'application/json', piece: ' '.repeat(64 * 1024), maxBytes: 4 * LIMITS.probeResponseBytes.max }));
+    const server = await startServer(c.handler);
+    servers.push(server);
+    const route = { path: '/v1/embeddings', shape: 'openai' } as const;
+    const endlessClient = createPoolingClient({ baseUrl: server.url }, route, { connections: 1, clock: monotonicNs, timeoutMs: 30_000 });
+    await expect(endlessClient.warm()).resolves.toBeUndefined();
+    expect(c.state.written).toBeLessThan(LIMITS.probeResponseBytes.max + 16 * MiB);
+    await endlessClient.close();
+    const nobody = createPoolingClient({ baseUrl: 'http://127.0.0.1:9' }, route, { connections: 1, clock: monotonicNs, timeoutMs: 30_000 });
+    await expect(nobody.warm()).resolves.toBeUndefined();
+    await nobody.close();
+    const silent = await startServer(async () => { await new Promise(() => {}); });
+    servers.push(silent);
+    const slow = createPoolingClient({ baseUrl: silent.url }, route, { connections: 1, clock: monotonicNs, timeoutMs: 200 });
+    await expect(slow.warm()).resolves.toBeUndefined();
+    await slow.close();
+  });
 });

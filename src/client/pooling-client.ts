@@ -8,7 +8,7 @@ import { Pool } from 'undici';
 import { LIMITS, type PoolingEndpoint, type PoolingOutcome, type PoolingRecord } from '../core/index.js';
 import { readBounded } from './bounded-body.js';
 import type { Clock } from './clock.js';
-import type { PoolingRoutes } from './dialects/types.js';
+import type { PoolingRoutes, PoolingShape } from './dialects/types.js';
 import { httpErrorMessage, truncate } from './error-text.js';
 import { errorCode } from './failure.js';
 import { overflow } from './response-limits.js';
@@ -22,19 +22,32 @@ export type PoolingPayload =
   | { endpoint: 'rerank'; query: string; documents: readonly string[] };
 
 /** Where and how: the route and answer shape an engine's dialect gives for an endpoint. */
-export interface PoolingRoute { path: string; shape: 'openai' | 'ollama' | 'rerank' }
+export interface PoolingRoute { path: string; shape: PoolingShape }
 
-/** The dialect's route for `endpoint`, or null when the engine serves none. */
-export function poolingRoute(routes: PoolingRoutes, endpoint: PoolingEndpoint): PoolingRoute | null {
-  if (endpoint === 'rerank') return routes.rerank === null ? null : { path: routes.rerank, shape: 'rerank' };
-  return routes.embeddings === null ? null : { path: routes.embeddings.path, shape: routes.embeddings.shape };
+/** Every route the dialect serves for `endpoint`, its default first. */
+export function poolingRoutesFor(routes: PoolingRoutes, endpoint: PoolingEndpoint): PoolingRoute[] {
+  const first = endpoint === 'rerank' ? routes.rerank : routes.embeddings;
+  return [...(first === null ? [] : [{ path: first.path, shape: first.shape }]), ...routes.more.filter((r) => r.endpoint === endpoint).map((r) => ({ path: r.path, shape: r.shape }))];
 }
 
-/** The request body: OpenAI's and Ollama's embeddings take `input`; rerank asks for every document's score. */
+/** The dialect's route for `endpoint` (the one at `path` when given), or null when the engine serves none there. */
+export function poolingRoute(routes: PoolingRoutes, endpoint: PoolingEndpoint, path?: string): PoolingRoute | null {
+  const all = poolingRoutesFor(routes, endpoint);
+  return (path === undefined ? all[0] : all.find((r) => r.path === path)) ?? null;
+}
+
+/**
+ * The request body in the route's shape. Rerank asks for every document's score:
+ * Cohere/Jina `{query, documents, top_n: all}`, TEI `{query, texts}` (raw scores
+ * off, texts not echoed), vLLM's score `{text_1: query, text_2: documents}`.
+ */
 export function poolingBody(model: string, payload: PoolingPayload, shape: PoolingRoute['shape']): string {
   if (payload.endpoint === 'rerank') {
+    if (shape === 'tei-rerank') return JSON.stringify({ query: payload.query, texts: payload.documents, raw_scores: false, return_text: false });
+    if (shape === 'score') return JSON.stringify({ model, text_1: payload.query, text_2: payload.documents });
     return JSON.stringify({ model, query: payload.query, documents: payload.documents, top_n: payload.documents.length, return_documents: false });
   }
+  if (shape === 'tei-embed') return JSON.stringify({ inputs: payload.inputs });
   return JSON.stringify(shape === 'ollama' ? { model, input: payload.inputs } : { model, input: payload.inputs, encoding_format: 'float' });
 }
 
@@ -48,7 +61,19 @@ export interface PoolingClientOptions {
 
 export interface PoolingClient {
   send(model: string, payload: PoolingPayload, meta: { seq: number; concurrency: number; warmup: boolean }, signal?: AbortSignal): Promise<PoolingRecord>;
+  /**
+   * Opens a socket and readies the HTTP parser with one cheap GET (`/v1/models`, its answer dropped unread past
+   * `probeResponseBytes`), for a client that sends no warm-up request before the measured ones: a fresh thread's
+   * first answer otherwise pays the parser's set-up inside the level. Never fails; answers nothing.
+   */
+  warm(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A token count from a response header, when it is a plain whole number. */
+function headerTokens(v: string | string[] | undefined): number | null {
+  const n = typeof v === 'string' && /^\d{1,15}$/.test(v.trim()) ? Number(v.trim()) : NaN;
+  return Number.isSafeInteger(n) ? n : null;
 }
 
 function failure(err: unknown, timeoutMs: number, aborted: boolean): PoolingOutcome {
@@ -86,9 +111,18 @@ export function createPoolingClient(target: Target, route: PoolingRoute, opts: P
         if (!text.ok) return { ...record({ kind: 'response-too-large', message: overflow('poolingResponseBytes', 'the answer').message }), endNs };
         const answer = readPoolingAnswer(text.text, route.shape, items);
         if (!answer.ok) return { ...record({ kind: 'bad-answer', message: truncate(answer.message) }), endNs };
-        return { ...record({ kind: 'ok' }, answer), endNs };
+        // TEI's own routes carry no usage in the body: its count is the x-compute-tokens header.
+        return { ...record({ kind: 'ok' }, { ...answer, inputTokens: answer.inputTokens ?? headerTokens(res.headers['x-compute-tokens']) }), endNs };
       } catch (err) {
         return record(failure(err, opts.timeoutMs, signal?.aborted === true));
+      }
+    },
+    async warm() {
+      try {
+        const res = await pool.request({ path: `${t.prefix}/v1/models`, method: 'GET', headers: { accept: 'application/json', ...t.authHeaders }, signal: AbortSignal.timeout(Math.min(5_000, opts.timeoutMs)) });
+        await res.body.dump({ limit: LIMITS.probeResponseBytes.max });
+      } catch {
+        // A warm-up that fails costs the first measured request its set-up, nothing else.
       }
     },
     close: () => pool.close(),

@@ -53,4 +53,11 @@ describe('countTokens', () => {
     expect(await countTokens({ baseUrl: odd.url }, dialects.vllm, 'm', 'x')).toMatchObject({ ok: false, reason: expect.stringContaining('without a token count') });
     expect(countOf('nope')).toBeNull();
   });
+
+  it('counts TGI\'s bare array of tokens and TEI\'s batch of one ([[tokens]]) by their tokens, not the batch', () => {
+    const token = (id: number) => ({ id, text: 'x', special: false, start: 0, stop: 1 });
+    expect(countOf([token(1), token(2), token(3)])).toBe(3);
+    expect(countOf([[token(1), token(2), token(3)]])).toBe(3);
+    expect(countOf([[token(1)], [token(2)]])).toBe(2);
+  });
 });

@@ -12,9 +12,12 @@ import type { Target } from './types.js';
 /** A count, or why there is none. */
 export type TokenCount = { ok: true; count: number } | { ok: false; reason: string };
 
-/** The token count in a tokenize answer: `count`, `length`, or the length of `tokens`, `input_ids` or a bare array. */
+/**
+ * The token count in a tokenize answer: `count`, `length`, or the length of `tokens`, `input_ids` or a bare
+ * array (TGI's tokens); TEI answers one text with a batch of one, `[[tokens]]`, counted inside.
+ */
 export function countOf(json: unknown): number | null {
-  if (Array.isArray(json)) return json.length;
+  if (Array.isArray(json)) return json.length === 1 && Array.isArray(json[0]) ? json[0].length : json.length;
   if (typeof json !== 'object' || json === null) return null;
   const o = json as Record<string, unknown>;
   for (const key of ['count', 'length']) if (typeof o[key] === 'number') return o[key];

@@ -48,6 +48,7 @@ export const LIMITS = {
   embeddingBatch: { max: 2048, what: 'inputs in one embeddings request' },
   rerankDocuments: { max: 1024, what: 'documents in one rerank request' },
   embeddingDimension: { max: 65_536, what: 'numbers in one embedding vector from a server' },
+  routeChars: { max: 256, what: 'characters in a pooling route path (--route)' },
   // Embeddings come back whole and non-streamed: 2,048 vectors of 1,024 floats written as text is ~40 MiB.
   poolingResponseBytes: { max: 64 * MiB, what: 'bytes in one embeddings or rerank response from a server' },
   // A vision request carries its images inline; the request-body row still bounds their bytes together.

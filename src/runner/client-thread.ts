@@ -7,8 +7,9 @@
  * thread. Driven by client-threads.ts; the messages are typed there.
  */
 import { parentPort } from 'node:worker_threads';
-import type { RequestRecord } from '../core/index.js';
-import { type StreamingClient, createStreamingClient, dialects } from '../client/index.js';
+import type { PoolingRecord, RequestRecord } from '../core/index.js';
+import { type PoolingClient, type StreamingClient, createPoolingClient, createStreamingClient, dialects } from '../client/index.js';
+import { runPoolingShare } from './pooling-share.js';
 import { recordBatches } from './record-batches.js';
 import { runShare } from './run-share.js';
 import type { FromThread, ThreadInit, ToThread } from './client-threads.js';
@@ -25,8 +26,11 @@ const post = (m: FromThread, transfer: ArrayBuffer[] = []) => port.postMessage(m
 /** The sweep this thread serves now (a thread outlives its sweep: client-threads.ts keeps idle ones). */
 let init: ThreadInit = null as unknown as ThreadInit;
 let client: StreamingClient = null as unknown as StreamingClient;
+/** Set instead of `client` when the sweep is of embeddings or rerank. */
+let pooling: { client: PoolingClient; model: string } | null = null;
+let originHrNs = 0;
 // The main thread's clock: the same monotonic source, the same origin.
-const clock = () => Number(process.hrtime.bigint()) - init.originHrNs;
+const clock = () => Number(process.hrtime.bigint()) - originHrNs;
 
 // JSON bytes in a transferred buffer: one copy, no structured clone of every record.
 const batches = recordBatches(BATCH_RECORDS, BATCH_MS, (json) => {
@@ -59,10 +63,41 @@ async function level(m: Extract<ToThread, { type: 'level' }>): Promise<void> {
   stop = null;
 }
 
+/** This thread's share of a pooling level: warm-ups, ready, the start instant, the measured requests. */
+async function poolingLevel(m: Extract<ToThread, { type: 'pooling-level' }>): Promise<void> {
+  if (pooling === null) throw new Error('a pooling level came before its init');
+  stop = new AbortController();
+  const run = await runPoolingShare({
+    client: pooling.client, model: pooling.model, concurrency: m.concurrency, plan: m.plan, clock, signal: stop.signal,
+    onRecord: (r) => poolingBatches.add(r),
+    ready: () => new Promise<number>((resolve) => {
+      startAt = resolve;
+      post({ type: 'ready' });
+    }),
+  });
+  startAt = null;
+  poolingBatches.flush();
+  post({ type: 'pooling-done', loopDelayMs: run.loopDelayMs, busyPct: run.busyPct });
+  stop = null;
+}
+
+const poolingBatches = recordBatches<PoolingRecord>(BATCH_RECORDS, BATCH_MS, (json) => {
+  const bytes = new TextEncoder().encode(json);
+  post({ type: 'records', bytes }, [bytes.buffer as ArrayBuffer]);
+});
+
 port.on('message', (m: ToThread) => {
   switch (m.type) {
+    case 'pooling-init':
+      originHrNs = m.init.originHrNs;
+      pooling = { model: m.init.model, client: createPoolingClient(m.init.target, m.init.route, { connections: m.init.connections, clock, timeoutMs: m.init.timeoutMs }) };
+      break;
+    case 'pooling-level':
+      poolingLevel(m).catch((err: unknown) => post({ type: 'failed', message: (err as Error).message }));
+      break;
     case 'init':
       init = m.init;
+      originHrNs = init.originHrNs;
       client = createStreamingClient({ baseUrl: init.spec.url, apiKey: init.spec.apiKey }, {
         connections: init.connections, clock, timeouts: init.spec.timeouts, dialect: dialects[init.dialect],
       });
@@ -78,8 +113,12 @@ port.on('message', (m: ToThread) => {
       // Stopped while waiting for the start: start now, so the level ends at once.
       startAt?.(clock());
       break;
-    case 'release':
-      void client.close().then(() => post({ type: 'released' }));
+    case 'release': {
+      // Whichever sweep this thread served: a text sweep's streaming client or a pooling sweep's.
+      const closing = pooling !== null ? pooling.client.close() : client.close();
+      pooling = null;
+      void closing.then(() => post({ type: 'released' }));
       break;
+    }
   }
 });

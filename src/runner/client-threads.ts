@@ -13,7 +13,8 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { RequestRecord, ShareRecords, Spread } from '../core/index.js';
-import type { DialectKind } from '../client/index.js';
+import type { DialectKind, PoolingRoute, Target } from '../client/index.js';
+import type { PoolingSharePlan } from './pooling-share.js';
 import { monotonicNs } from '../client/index.js';
 import type { SweepSpec } from './sweep-spec.js';
 import { SweepError } from './errors.js';
@@ -36,14 +37,29 @@ export type ToThread =
   | { type: 'start'; atNs: number }
   | { type: 'stop' }
   /** The sweep is over: close its sockets and wait for the next sweep's init. */
-  | { type: 'release' };
+  | { type: 'release' }
+  /** An embeddings or rerank sweep (pooling-threads.ts): this thread's pooling client… */
+  | { type: 'pooling-init'; init: PoolingThreadInit }
+  /** …and its share of one level, sent once its warm-ups are done and the start instant has come. */
+  | { type: 'pooling-level'; concurrency: number; plan: PoolingSharePlan };
 
 export type FromThread =
   | { type: 'released' }
   | { type: 'ready' }
   | { type: 'records'; bytes: Uint8Array }
   | { type: 'done'; serverFailure: string | null; waitedForSlot: number; scheduledNs: number[] | null; loopDelayMs: Spread | null; busyPct: number | null }
-  | { type: 'failed'; message: string };
+  | { type: 'failed'; message: string }
+  | { type: 'pooling-done'; loopDelayMs: Spread | null; busyPct: number | null };
+
+/** What a thread sending pooling requests is started with. */
+export interface PoolingThreadInit {
+  target: Target;
+  route: PoolingRoute;
+  model: string;
+  connections: number;
+  timeoutMs: number;
+  originHrNs: number;
+}
 
 /** The start instant is named this far ahead of the last ready share, ns: room for the message to reach every thread. */
 const START_AHEAD_NS = 20e6;
@@ -112,13 +128,88 @@ const idle: Worker[] = [];
 /** At most this many idle threads are kept. */
 const IDLE_MAX = Math.max(2, 2 * availableParallelism());
 
-function takeThread(): Worker {
+export function takeThread(): Worker {
   for (let t = idle.pop(); t !== undefined; t = idle.pop()) if (t.threadId !== -1) return t;
   const t = spawnThread();
   t.unref();
   // An idle thread has no sweep listening: its failure must not take the process down (the next sweep sees it exited).
   t.on('error', () => {});
   return t;
+}
+
+/** What one level over some threads needs from its caller (driveLevel). */
+export interface LevelDrive {
+  signal: AbortSignal;
+  /** The message that gives thread `i` its share. */
+  levelMessage(i: number): ToThread;
+  /** Awaited once every share is ready, before the start instant is named (telemetry opens its window). */
+  beforeStart(): Promise<void>;
+  /** Every message but ready and failed; true when thread `i` has finished its share. `stopAll` stops every share. */
+  onMessage(i: number, m: FromThread, stopAll: () => void): boolean;
+  /** Appended to an exit's message (what broke the thread, when known). */
+  exitNote(): string;
+}
+
+/**
+ * Runs one level over `used` threads: gives each its share, names one start
+ * instant a little ahead once all are ready, hands their messages to the caller,
+ * and settles when every share is done — or rejects naming the thread that
+ * failed or exited, after stopping the others. A stop (the signal) reaches every share.
+ */
+export async function driveLevel(used: readonly Worker[], o: LevelDrive): Promise<void> {
+  const stopAll = () => { for (const t of used) t.postMessage({ type: 'stop' } satisfies ToThread); };
+  o.signal.addEventListener('abort', stopAll, { once: true });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let ready = 0;
+      let done = 0;
+      const listeners = used.map((t, i) => {
+        const onMessage = (m: FromThread) => {
+          if (m.type === 'ready') {
+            if (++ready === used.length) {
+              void o.beforeStart().then(() => {
+                const atNs = monotonicNs() + START_AHEAD_NS;
+                for (const u of used) u.postMessage({ type: 'start', atNs } satisfies ToThread);
+              }, reject);
+            }
+          } else if (m.type === 'failed') finish(new SweepError('client-failed', `client thread ${i + 1} failed: ${m.message}`));
+          else if (o.onMessage(i, m, stopAll) && ++done === used.length) finish(null);
+        };
+        const onExit = (code: number) => finish(new SweepError('client-failed', `client thread ${i + 1} exited (code ${code}) during the level${o.exitNote()}`));
+        t.on('message', onMessage);
+        t.once('exit', onExit);
+        return () => { t.off('message', onMessage); t.off('exit', onExit); };
+      });
+      const finish = (err: Error | null) => {
+        for (const off of listeners) off();
+        if (err) {
+          stopAll();
+          reject(err);
+        } else resolve();
+      };
+      for (const [i, t] of used.entries()) t.postMessage(o.levelMessage(i));
+    });
+  } finally {
+    o.signal.removeEventListener('abort', stopAll);
+  }
+}
+
+/** A thread's sweep is over: it closes its sockets and goes back to the idle pool (or is ended when it does not answer, or the pool is full). */
+export function releaseThread(t: Worker, exited: boolean): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (exited) return resolve();
+    const done = (keep: boolean) => {
+      clearTimeout(timer);
+      t.off('message', onMessage);
+      if (keep && idle.length < IDLE_MAX) idle.push(t);
+      else void t.terminate();
+      resolve();
+    };
+    const onMessage = (m: FromThread) => { if (m.type === 'released') done(true); };
+    const timer = setTimeout(() => done(false), CLOSE_MS);
+    t.on('message', onMessage);
+    t.postMessage({ type: 'release' } satisfies ToThread);
+  });
 }
 
 /** Starts `n` client threads for a sweep, each with its share of `connections` sockets. */
@@ -142,89 +233,45 @@ export function startClientThreads(n: number, base: Omit<ThreadInit, 'connection
     const dead = used.findIndex((_, i) => exited.has(i));
     if (dead !== -1) throw new SweepError('client-failed', `client thread ${dead + 1} exited before the level${broken ? `: ${(broken as Error).message}` : ''}`);
     const shares: ShareRecords[] = used.map((_, i) => ({ label: `thread ${i + 1}`, records: [], clockOffsetNs: 0, loopDelayMs: null, clientCpuPct: null }));
-    let ready = 0;
     let serverFailure: string | null = null;
     let scheduledNs: number[] | null = null;
     let waitedForSlot = 0;
-    const stopAll = () => { for (const t of used) t.postMessage({ type: 'stop' } satisfies ToThread); };
-    level.signal.addEventListener('abort', stopAll, { once: true });
-    try {
-      await new Promise<void>((resolve, reject) => {
-        let done = 0;
-        const listeners = used.map((t, i) => {
-          const share = shares[i] as ShareRecords & { records: RequestRecord[] };
-          const onMessage = (m: FromThread) => {
-            switch (m.type) {
-              case 'ready':
-                if (++ready === used.length) {
-                  void level.beforeMeasured().then(() => {
-                    const atNs = monotonicNs() + START_AHEAD_NS;
-                    for (const u of used) u.postMessage({ type: 'start', atNs } satisfies ToThread);
-                  }, reject);
-                }
-                break;
-              case 'records':
-                for (const r of JSON.parse(new TextDecoder().decode(m.bytes)) as RequestRecord[]) {
-                  share.records.push(r);
-                  level.onRecord(r);
-                }
-                break;
-              case 'done':
-                share.loopDelayMs = m.loopDelayMs;
-                share.clientCpuPct = m.busyPct;
-                waitedForSlot += m.waitedForSlot;
-                scheduledNs ??= m.scheduledNs;
-                if (m.serverFailure !== null && serverFailure === null) {
-                  serverFailure = m.serverFailure;
-                  stopAll();
-                }
-                if (++done === used.length) finish(null);
-                break;
-              case 'failed':
-                finish(new SweepError('client-failed', `client thread ${i + 1} failed: ${m.message}`));
-                break;
-            }
-          };
-          const onExit = (code: number) => finish(new SweepError('client-failed', `client thread ${i + 1} exited (code ${code}) during the level${broken ? `: ${broken.message}` : ''}`));
-          t.on('message', onMessage);
-          t.once('exit', onExit);
-          return () => { t.off('message', onMessage); t.off('exit', onExit); };
-        });
-        const finish = (err: Error | null) => {
-          for (const off of listeners) off();
-          if (err) {
+    await driveLevel(used, {
+      signal: level.signal,
+      levelMessage: (i) => ({ type: 'level', index: i, count: used.length, concurrency: level.concurrency, requests: level.requests, promptOffset: level.promptOffset }),
+      beforeStart: level.beforeMeasured,
+      exitNote: () => (broken ? `: ${(broken as Error).message}` : ''),
+      onMessage(i, m, stopAll) {
+        const share = shares[i] as ShareRecords & { records: RequestRecord[] };
+        if (m.type === 'records') {
+          for (const r of JSON.parse(new TextDecoder().decode(m.bytes)) as RequestRecord[]) {
+            share.records.push(r);
+            level.onRecord(r);
+          }
+        } else if (m.type === 'done') {
+          share.loopDelayMs = m.loopDelayMs;
+          share.clientCpuPct = m.busyPct;
+          waitedForSlot += m.waitedForSlot;
+          scheduledNs ??= m.scheduledNs;
+          if (m.serverFailure !== null && serverFailure === null) {
+            serverFailure = m.serverFailure;
             stopAll();
-            reject(err);
-          } else resolve();
-        };
-        for (const [i, t] of used.entries()) {
-          t.postMessage({ type: 'level', index: i, count: used.length, concurrency: level.concurrency, requests: level.requests, promptOffset: level.promptOffset } satisfies ToThread);
+          }
+          return true;
         }
-      });
-    } finally {
-      level.signal.removeEventListener('abort', stopAll);
-    }
+        return false;
+      },
+    });
     const records = shares.flatMap((s) => s.records).sort((a, b) => a.seq - b.seq);
     return { records, shares, serverFailure, scheduledNs, waitedForSlot };
   }
 
   /** Each thread closes this sweep's sockets and goes back to the idle pool (or is ended when it does not answer, or the pool is full). */
   async function close(): Promise<void> {
-    await Promise.all(threads.map((t, i) => new Promise<void>((resolve) => {
+    await Promise.all(threads.map((t, i) => {
       (listeners[i] as () => void)();
-      if (exited.has(i)) return resolve();
-      const done = (keep: boolean) => {
-        clearTimeout(timer);
-        t.off('message', onMessage);
-        if (keep && idle.length < IDLE_MAX) idle.push(t);
-        else void t.terminate();
-        resolve();
-      };
-      const onMessage = (m: FromThread) => { if (m.type === 'released') done(true); };
-      const timer = setTimeout(() => done(false), CLOSE_MS);
-      t.on('message', onMessage);
-      t.postMessage({ type: 'release' } satisfies ToThread);
-    })));
+      return releaseThread(t, exited.has(i));
+    }));
   }
 
   return { size: n, runLevel, close };

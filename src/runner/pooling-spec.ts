@@ -4,7 +4,7 @@
  * per query, tokens per input), with messages that name the field.
  */
 import { z } from 'zod';
-import { LIMITS, POOLING_ENDPOINTS, levelsSchema, poolingSloSchema, limitedInt, limitedCount, limitMessage, urlCredentialProblem } from '../core/index.js';
+import { DEFAULT_CLIENT_BUDGET_MS, LIMITS, POOLING_ENDPOINTS, levelsSchema, poolingSloSchema, limitedInt, limitedCount, limitMessage, urlCredentialProblem } from '../core/index.js';
 import { ENGINE_CHOICES, type EngineChoice } from '../client/index.js';
 
 export const poolingSpecSchema = z.object({
@@ -13,6 +13,12 @@ export const poolingSpecSchema = z.object({
   apiKey: z.string().min(1).optional(),
   model: z.string().min(1).optional(),
   endpoint: z.enum(POOLING_ENDPOINTS),
+  /** The engine's route to use when it serves more than one (vLLM's `/score` beside `/v1/rerank`, TEI's `/embed`); absent: the dialect's first. */
+  route: z.string().regex(/^\/[\w./-]*$/, 'route must be a path such as /score').max(LIMITS.routeChars.max, { error: (i) => limitMessage('routeChars', String(i.input).length, 'route') }).optional(),
+  /** Client threads a level is split over ('auto': the cores, at most the level's streams). */
+  clientThreads: z.union([limitedInt('clientThreads', 'client threads'), z.literal('auto')]).default('auto'),
+  /** A client loop delayed past this (p99, ms) makes the level client-bound, said in a warning. */
+  clientBudgetMs: z.number().positive().default(DEFAULT_CLIENT_BUDGET_MS),
   engine: z.enum(ENGINE_CHOICES as [EngineChoice, ...EngineChoice[]], { error: `engine must be one of ${ENGINE_CHOICES.join(', ')}` }).default('auto'),
   /** Concurrency levels (requests in flight), measured ascending. */
   levels: levelsSchema

@@ -17,7 +17,8 @@ describe('runPoolingSweep against the simulator', () => {
   it('embeddings at 1,2,4,8 with 16 inputs of exactly 128 tokens: every vector checked, the server counts 2,048 tokens a request', async () => {
     const s = await sim();
     const ends: number[] = [];
-    const r = await runPoolingSweep({ url: s.url, endpoint: 'embeddings', levels: [8, 1, 4, 2], itemsPerRequest: 16, itemTokens: 128 }, {
+    // The simulator shares this process's loop: a generous client budget keeps its work from reading as our lag.
+    const r = await runPoolingSweep({ url: s.url, endpoint: 'embeddings', levels: [8, 1, 4, 2], itemsPerRequest: 16, itemTokens: 128, clientThreads: 1, clientBudgetMs: 1000 }, {
       onEvent: (e) => { if (e.kind === 'level-end') ends.push(e.level.concurrency); },
     });
     expect(poolingResultSchema.parse(r)).toEqual(r);
@@ -63,7 +64,7 @@ describe('runPoolingSweep against the simulator', () => {
     closers.push(srv.close);
     const err = await runPoolingSweep({ url: srv.url, endpoint: 'embeddings', engine: 'llamacpp', levels: [1], itemsPerRequest: 2, itemTokens: 8 }).catch((e: unknown) => e);
     expect((err as Error).message).toContain('does not serve /v1/embeddings (HTTP 501: This server does not support embeddings. Start it with `--embeddings`)');
-    expect((err as Error).message).toContain('llama.cpp offers chat, completions, embeddings, rerank');
+    expect((err as Error).message).toContain('llama.cpp offers chat, completions, embeddings (/v1/embeddings), rerank (/v1/rerank /rerank /reranking)');
   });
 
   it('refuses batch sizes and document counts past the limits table, naming the flag', async () => {

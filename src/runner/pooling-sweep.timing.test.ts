@@ -35,4 +35,14 @@ describe('pooling sweep against the simulator\'s schedule', () => {
       expect(Math.abs((l.itemsPerS as number) / truth - 1), `concurrency ${l.concurrency}: ${l.itemsPerS} documents/s`).toBeLessThan(0.05);
     }
   });
+
+  it('embeddings at 2,4,8 over 2 client threads: the merged levels hold the same schedule within 5 %', async () => {
+    const r = await runPoolingSweep({ url: sim.url, endpoint: 'embeddings', levels: [2, 4, 8], itemsPerRequest: 16, itemTokens: 128, clientThreads: 2 });
+    const truth = 1000 / MS_PER_TOKEN;
+    for (const l of r.levels) {
+      expect(l.failed).toBe(0);
+      expect(Math.abs((l.inputTokensPerS as number) / truth - 1), `concurrency ${l.concurrency}: ${l.inputTokensPerS} tok/s`).toBeLessThan(0.05);
+    }
+    expect(r.warnings.filter((w) => w.code === 'client-bound').map((w) => w.message)).toEqual([]);
+  });
 });

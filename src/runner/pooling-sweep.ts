@@ -6,11 +6,16 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
-  LIMITS, type PoolingLevel, type PoolingRecord, type PoolingResult, type Warning, SCHEMA_VERSION, poolingCapacity, poolingLevel, poolingPeak,
+  LIMITS, POOLING_ENDPOINTS, type PoolingEndpoint, type PoolingLevel, type PoolingRecord, type PoolingResult, type Warning, SCHEMA_VERSION,
+  judgeClientBound, poolingCapacity, poolingLevel, poolingPeak,
 } from '../core/index.js';
 import {
-  type Clock, type Dialect, type PoolingClient, type PoolingPayload, type PoolingRoute, createPoolingClient, monotonicNs, poolingBody, poolingRoute, preflight,
+  type Clock, type Dialect, type PoolingClient, type PoolingPayload, type PoolingRoute, type Target, createPoolingClient, detectEngine, monotonicNs, poolingBody,
+  poolingRoute, poolingRoutesFor, preflight,
 } from '../client/index.js';
+import { threadsFor } from './client-threads.js';
+import { poolingSharePlans, runPoolingShare, type PoolingShareRun } from './pooling-share.js';
+import { startPoolingThreads, type PoolingThreads } from './pooling-threads.js';
 import { syntheticPrompt, type TokenCounter, WorkloadError } from '../workload/index.js';
 import { resolveEngine } from './engine-setup.js';
 import { SweepError } from './errors.js';
@@ -22,7 +27,7 @@ import { TOOL_VERSION } from './version.js';
 export type PoolingEvent =
   | { kind: 'preflight'; model: string; path: string; engine: string }
   | { kind: 'warning'; warning: Warning }
-  | { kind: 'level-start'; concurrency: number; index: number; total: number; requests: number }
+  | { kind: 'level-start'; concurrency: number; index: number; total: number; requests: number; threads: number }
   | { kind: 'request'; concurrency: number; done: number; failed: number; requests: number; warmup: boolean }
   | { kind: 'level-end'; level: PoolingLevel; records: readonly PoolingRecord[] };
 
@@ -39,10 +44,27 @@ export interface PoolingDeps {
 /** Most tokens of distinct text built before a run (~60 MB of words); past it texts are reused in turn. */
 export const MAX_BUILT_TOKENS = 10_000_000;
 
-/** Every endpoint a dialect serves, for a refusal that says what the server offers. */
+/** Every endpoint a dialect serves (pooling ones with their routes), for a refusal that says what the server offers. */
 export function endpointsOffered(d: Dialect): string {
-  const all = ['chat', 'completions', ...(d.api.paths.responses ? ['responses'] : []), ...(d.pooling.embeddings ? ['embeddings'] : []), ...(d.pooling.rerank ? ['rerank'] : [])];
-  return all.join(', ');
+  const routes = (e: PoolingEndpoint) => poolingRoutesFor(d.pooling, e).map((r) => r.path).join(' ');
+  const pooling = POOLING_ENDPOINTS.filter((e) => routes(e) !== '').map((e) => `${e} (${routes(e)})`);
+  const text = d.generatesText === false ? [] : ['chat', 'completions', ...(d.api.paths.responses ? ['responses'] : [])];
+  return [...text, ...pooling].join(', ');
+}
+
+/**
+ * The model to run: preflight's (`/v1/models`); or, for an engine without that
+ * route (TEI), the one its own info route names, found by detection.
+ */
+async function modelOf(target: Target, spec: PoolingSpec): Promise<string> {
+  const pre = await preflight(target, spec.model);
+  if (pre.ok) return pre.model;
+  if (pre.reason !== 'not-openai') throw new SweepError('preflight-refused', `${spec.url} cannot be benchmarked: ${pre.message}`);
+  const found = await detectEngine(target);
+  const served = found.dialect.servedModel?.(found.replies) ?? null;
+  if (served === null) throw new SweepError('preflight-refused', `${spec.url} cannot be benchmarked: ${pre.message}`);
+  if (spec.model !== undefined && spec.model !== served) throw new SweepError('preflight-refused', `Model "${spec.model}" is not served by ${spec.url}; ${found.dialect.label} serves ${served} (GET /info)`);
+  return served;
 }
 
 function parseSpec(input: PoolingSpecInput): PoolingSpec {
@@ -91,14 +113,23 @@ export async function runPoolingSweep(input: PoolingSpecInput, deps: PoolingDeps
   const warnings: Warning[] = [];
   const warn = (w: Warning) => { warnings.push(w); emit({ kind: 'warning', warning: w }); };
 
-  const pre = await preflight(target, spec.model);
-  if (!pre.ok) throw new SweepError('preflight-refused', `${spec.url} cannot be benchmarked: ${pre.message}`);
+  const pre = { model: await modelOf(target, spec) };
   const engine = await resolveEngine(target, spec.engine, { model: pre.model, endpoint: 'chat', thinking: false, forceLength: false });
   const { dialect } = engine;
-  const route = poolingRoute(dialect.pooling, spec.endpoint);
-  if (route === null) throw new SweepError('bad-input', `endpoint ${spec.endpoint}: ${dialect.label} does not serve it; it offers ${endpointsOffered(dialect)}`);
+  const route = poolingRoute(dialect.pooling, spec.endpoint, spec.route);
+  if (route === null) {
+    const served = poolingRoutesFor(dialect.pooling, spec.endpoint).map((r) => r.path);
+    const what = spec.route === undefined || served.length === 0 ? `endpoint ${spec.endpoint}: ${dialect.label} does not serve it` : `route ${spec.route}: ${dialect.label} does not serve it for ${spec.endpoint}`;
+    throw new SweepError('bad-input', `${what}; it offers ${endpointsOffered(dialect)}`);
+  }
   const order = levelOrder(spec.levels);
-  const client = createPoolingClient(target, route, { connections: order[order.length - 1] as number, clock, timeoutMs: spec.timeoutMs });
+  const most = order[order.length - 1] as number;
+  // Client threads as a text sweep has them; one loop when the clock is injected (tests) or one stream is the most.
+  const threadCount = deps.clock ? 1 : threadsFor(spec.clientThreads, most);
+  const client = createPoolingClient(target, route, { connections: threadCount > 1 ? 1 : most, clock, timeoutMs: spec.timeoutMs });
+  // Started for the first level that is split, not before: a thread loading its modules would take the CPU from a level on one loop.
+  let threads: PoolingThreads | null = null;
+  const startThreads = () => (threads ??= startPoolingThreads(threadCount, { target, route, model: pre.model, timeoutMs: spec.timeoutMs }, most));
   const startedAt = new Date().toISOString();
   const levels: PoolingLevel[] = [];
   let status: PoolingResult['run']['status'] = 'complete';
@@ -135,27 +166,30 @@ export async function runPoolingSweep(input: PoolingSpecInput, deps: PoolingDeps
       if (signal.aborted) break;
       await deps.beforeLevel?.();
       const requests = poolingRequestsFor(spec, c);
-      emit({ kind: 'level-start', concurrency: c, index, total: order.length, requests });
-      const records: PoolingRecord[] = [];
+      const shares = threadsFor(threadCount, Math.min(c, requests));
+      emit({ kind: 'level-start', concurrency: c, index, total: order.length, requests, threads: shares });
       let done = 0;
       let failed = 0;
-      for (let w = 0; w < spec.warmup && !signal.aborted; w++) {
-        records.push(await client.send(pre.model, payloadAt(cursor++), { seq: w, concurrency: c, warmup: true }, signal));
-        emit({ kind: 'request', concurrency: c, done, failed, requests, warmup: true });
-      }
-      let next = 0;
-      const base = cursor;
-      cursor += requests;
-      const worker = async () => {
-        for (let i = next++; i < requests && !signal.aborted; i = next++) {
-          const r = await client.send(pre.model, payloadAt(base + i), { seq: spec.warmup + i, concurrency: c, warmup: false }, signal);
-          records.push(r);
+      const onRecord = (r: PoolingRecord) => {
+        if (!r.warmup) {
           done++;
           if (r.outcome.kind !== 'ok') failed++;
-          emit({ kind: 'request', concurrency: c, done, failed, requests, warmup: false });
         }
+        emit({ kind: 'request', concurrency: c, done, failed, requests, warmup: r.warmup });
       };
-      await Promise.all(Array.from({ length: Math.min(c, requests) }, worker));
+      const base = cursor;
+      cursor += spec.warmup + requests;
+      const plans = poolingSharePlans(c, spec.warmup, requests, shares, (k) => payloadAt(base + k));
+      const runs: Array<PoolingShareRun & { label: string }> = shares > 1
+        ? await startThreads().runLevel(c, plans, signal, onRecord)
+        : [{ label: 'the client', ...(await runPoolingShare({ client, model: pre.model, concurrency: c, plan: plans[0] as (typeof plans)[number], clock, signal, onRecord })) }];
+      const records = runs.flatMap((r) => r.records).sort((a, b) => (a.warmup === b.warmup ? a.seq - b.seq : a.warmup ? -1 : 1));
+      // Each share judged on its own loop: a lagging client would time the server late. Only a thread's busy
+      // share is judged: it does nothing but send, while the main loop may host other work (the API, a test's simulator).
+      for (const r of runs) {
+        const cb = judgeClientBound(null, r.loopDelayMs, spec.clientBudgetMs, runs.length > 1 ? r.busyPct : null);
+        if (cb.bound) warn({ code: 'client-bound', message: `concurrency ${c}${runs.length > 1 ? `, ${r.label}` : ''}: ${cb.reason}` });
+      }
       if (signal.aborted) break;
       const measured = records.filter((r) => !r.warmup);
       if (measured.length > 0 && measured.every((r) => r.outcome.kind === 'connection-error')) {
@@ -184,7 +218,7 @@ export async function runPoolingSweep(input: PoolingSpecInput, deps: PoolingDeps
       stopReason = `stopped by the user; ${levels.length} level(s) complete`;
     }
   } finally {
-    await client.close();
+    await Promise.all([client.close(), (threads as PoolingThreads | null)?.close()]);
   }
   return {
     schemaVersion: SCHEMA_VERSION,

@@ -6,13 +6,13 @@
  */
 import type { RequestRecord } from '../core/index.js';
 
-export interface RecordBatches {
-  add(r: RequestRecord): void;
+export interface RecordBatches<T = RequestRecord> {
+  add(r: T): void;
   flush(): void;
 }
 
-export function recordBatches(max: number, maxMs: number, send: (json: string, count: number) => void): RecordBatches {
-  let batch: RequestRecord[] = [];
+export function recordBatches<T = RequestRecord>(max: number, maxMs: number, send: (json: string, count: number) => void): RecordBatches<T> {
+  let batch: T[] = [];
   let timer: NodeJS.Timeout | null = null;
   const flush = () => {
     if (timer) clearTimeout(timer);

@@ -13,6 +13,7 @@ import { type Clock, type Dialect, type DialectKind, type StreamingClient, creat
 import { checkContext } from './context-check.js';
 import { EngineChecks } from './engine-checks.js';
 import { resolveEngine } from './engine-setup.js';
+import { endpointsOffered } from './pooling-sweep.js';
 import type { GpuSource } from '../telemetry/index.js';
 import { levelWarnings, startRunTelemetry, withLostShares } from './level-telemetry.js';
 import { SweepError } from './errors.js';
@@ -103,6 +104,9 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
   if (spec.thinking) warn({ code: 'thinking-on', message: 'thinking is on: reasoning tokens are counted, and results are not comparable with thinking-off runs' });
   const engine = await resolveEngine(target, spec.engine, { model: pre.model, endpoint: spec.endpoint, thinking: spec.thinking, forceLength: spec.forceLength });
   const { dialect } = engine;
+  if (dialect.generatesText === false) {
+    throw new SweepError('bad-input', `endpoint ${spec.endpoint}: ${dialect.label} generates no text; it offers ${endpointsOffered(dialect)}`);
+  }
   // Ollama's native chat takes images but no audio: a clip would be dropped, not measured.
   if (spec.audio !== null && dialect.kind === 'ollama-native') throw new SweepError('bad-input', `audio: ${dialect.label}'s native API takes no audio; use --engine ollama (its /v1 API)`);
   if (spec.images?.delivery === 'url' && dialect.kind === 'ollama-native') throw new SweepError('bad-input', `images.delivery: ${dialect.label}'s native API takes images as base64 only, no URLs; send them as data or use --engine ollama (its /v1 API)`);

@@ -1,6 +1,8 @@
 /**
  * The simulator's embeddings and rerank routes: OpenAI's `/v1/embeddings`,
- * Ollama's `/api/embed`, and the Cohere/Jina-style `/v1/rerank` and `/rerank`.
+ * Ollama's `/api/embed`, TEI's `/embed`, the Cohere/Jina-style `/v1/rerank` and
+ * `/rerank` (TEI's `{query, texts}` there too, answered TEI's way), and vLLM's
+ * `/score` and `/v1/score` (`{text_1, text_2}` → `data[].score`).
  * One encoder serves requests in arrival order, each for `baseMs` + input
  * tokens × `msPerInputToken` (the profile's `pooling`): the schedule a sweep's
  * input tokens/s is checked against. Vectors are seeded by the input's words.
@@ -21,10 +23,14 @@ export interface PoolingContext {
   encoder: PoolingEncoder;
 }
 
-type Kind = 'openai' | 'ollama' | 'rerank';
+type Kind = 'openai' | 'ollama' | 'tei-embed' | 'rerank' | 'score';
 
 const text = z.string().max(1_000_000);
-const embedSchema = z.object({ model: z.string().optional(), input: z.union([text, z.array(text).min(1).max(4096)]) }).passthrough();
+const texts = z.union([text, z.array(text).min(1).max(4096)]);
+const embedSchema = z.object({ model: z.string().optional(), input: texts }).passthrough();
+const teiEmbedSchema = z.object({ inputs: texts }).passthrough();
+const teiRerankSchema = z.object({ query: text, texts: z.array(text).min(1).max(4096) }).passthrough();
+const scoreSchema = z.object({ model: z.string().optional(), text_1: text, text_2: z.union([text, z.array(text).min(1).max(4096)]) }).passthrough();
 const rerankSchema = z.object({
   model: z.string().optional(),
   query: text,
@@ -45,27 +51,64 @@ function seedOf(words: readonly string[]): number {
   return h;
 }
 
-/** The answer's JSON text and the input tokens it cost. */
-function answer(kind: Kind, body: unknown, profile: SimProfile): { json: string; tokens: number } | { error: string; field: string } {
-  if (kind === 'rerank') {
-    const p = rerankSchema.safeParse(body);
-    if (!p.success) { const f = firstProblem(p.error); return { error: `${f.field}: ${f.problem}`, field: f.field }; }
-    const q = tokenize(p.data.query).length;
-    const scored = p.data.documents.map((d, index) => {
-      const words = tokenize(d);
-      return { index, tokens: q + words.length, score: (Math.sin(seedOf(words)) + 1) / 2 };
-    });
-    const tokens = scored.reduce((a, s) => a + s.tokens, 0);
-    const results = scored.sort((a, b) => b.score - a.score).slice(0, p.data.top_n ?? scored.length).map((s) => ({ index: s.index, relevance_score: s.score }));
-    return { tokens, json: JSON.stringify({ id: 'rerank-sim', model: profile.model, usage: { prompt_tokens: tokens, total_tokens: tokens }, results }) };
+type Answer = { json: string; tokens: number } | { error: string; field: string };
+
+function invalid(error: z.ZodError): Answer {
+  const f = firstProblem(error);
+  return { error: `${f.field}: ${f.problem}`, field: f.field };
+}
+
+/** Each document scored against the query, and the tokens the pairs cost (the query read beside every document). */
+function scoreAll(query: string, documents: readonly string[]): { scored: Array<{ index: number; score: number }>; tokens: number } {
+  const q = tokenize(query).length;
+  let tokens = 0;
+  const scored = documents.map((d, index) => {
+    const words = tokenize(d);
+    tokens += q + words.length;
+    return { index, score: (Math.sin(seedOf(words)) + 1) / 2 };
+  });
+  return { scored, tokens };
+}
+
+/** A rerank answer: Cohere/Jina `{results}` (a `{query, documents}` body), TEI's bare array (`{query, texts}`), or vLLM's score `{data}`. */
+function rankAnswer(kind: 'rerank' | 'score', body: unknown, profile: SimProfile): Answer {
+  if (kind === 'score') {
+    const p = scoreSchema.safeParse(body);
+    if (!p.success) return invalid(p.error);
+    const { scored, tokens } = scoreAll(p.data.text_1, typeof p.data.text_2 === 'string' ? [p.data.text_2] : p.data.text_2);
+    const data = scored.map((s) => ({ index: s.index, object: 'score', score: s.score }));
+    return { tokens, json: JSON.stringify({ id: 'score-sim', object: 'list', created: 0, model: profile.model, data, usage: { prompt_tokens: tokens, total_tokens: tokens, completion_tokens: 0 } }) };
   }
-  const p = embedSchema.safeParse(body);
-  if (!p.success) { const f = firstProblem(p.error); return { error: `${f.field}: ${f.problem}`, field: f.field }; }
-  const inputs = typeof p.data.input === 'string' ? [p.data.input] : p.data.input;
+  const tei = teiRerankSchema.safeParse(body);
+  if (tei.success && !('documents' in (body as object))) {
+    const { scored, tokens } = scoreAll(tei.data.query, tei.data.texts);
+    return { tokens, json: JSON.stringify(scored.sort((a, b) => b.score - a.score)) };
+  }
+  const p = rerankSchema.safeParse(body);
+  if (!p.success) return invalid(p.error);
+  const { scored, tokens } = scoreAll(p.data.query, p.data.documents);
+  const results = scored.sort((a, b) => b.score - a.score).slice(0, p.data.top_n ?? scored.length).map((s) => ({ index: s.index, relevance_score: s.score }));
+  return { tokens, json: JSON.stringify({ id: 'rerank-sim', model: profile.model, usage: { prompt_tokens: tokens, total_tokens: tokens }, results }) };
+}
+
+/** The answer's JSON text and the input tokens it cost. */
+function answer(kind: Kind, body: unknown, profile: SimProfile): Answer {
+  if (kind === 'rerank' || kind === 'score') return rankAnswer(kind, body, profile);
+  let given: string | string[];
+  if (kind === 'tei-embed') {
+    const p = teiEmbedSchema.safeParse(body);
+    if (!p.success) return invalid(p.error);
+    given = p.data.inputs;
+  } else {
+    const p = embedSchema.safeParse(body);
+    if (!p.success) return invalid(p.error);
+    given = p.data.input;
+  }
+  const inputs = typeof given === 'string' ? [given] : given;
   const words = inputs.map((i) => tokenize(i));
   const tokens = words.reduce((a, w) => a + w.length, 0);
   const vectors = words.map((w) => vectorJson(seedOf(w), profile.pooling.dimension));
-  const json = kind === 'ollama'
+  const json = kind === 'tei-embed' ? `[${vectors.join(',')}]` : kind === 'ollama'
     ? `{"model":${JSON.stringify(profile.model)},"embeddings":[${vectors.join(',')}],"prompt_eval_count":${tokens}}`
     : `{"object":"list","model":${JSON.stringify(profile.model)},"data":[${vectors.map((v, i) => `{"object":"embedding","index":${i},"embedding":${v}}`).join(',')}],"usage":{"prompt_tokens":${tokens},"total_tokens":${tokens}}}`;
   return { json, tokens };
@@ -84,7 +127,8 @@ function serve(kind: Kind) {
     ctx.encoder.requests++;
     ctx.encoder.inputTokens += a.tokens;
     const wait = ctx.encoder.freeAtMs - ctx.now();
-    const send = () => { if (!res.destroyed) sendJsonText(res, 200, a.json); };
+    // TEI's own routes count tokens in a header, not the body.
+    const send = () => { if (!res.destroyed) sendJsonText(res, 200, a.json, { 'x-compute-tokens': String(a.tokens) }); };
     if (wait <= 0) send();
     else setTimeout(send, wait);
   };
@@ -94,6 +138,9 @@ function serve(kind: Kind) {
 export const POOLING_ROUTES: Readonly<Record<string, (ctx: PoolingContext, res: ServerResponse, body: unknown, arrivalMs: number) => void>> = {
   'POST /v1/embeddings': serve('openai'),
   'POST /api/embed': serve('ollama'),
+  'POST /embed': serve('tei-embed'),
   'POST /v1/rerank': serve('rerank'),
   'POST /rerank': serve('rerank'),
+  'POST /score': serve('score'),
+  'POST /v1/score': serve('score'),
 };

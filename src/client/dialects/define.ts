@@ -18,6 +18,9 @@ export const OPENAI_API: Dialect['api'] = {
 /** OpenAI's `/v1/embeddings`, as most engines serve it. */
 export const OPENAI_EMBEDDINGS = { path: '/v1/embeddings', shape: 'openai' } as const;
 
+/** The Cohere/Jina-style `/v1/rerank` most engines with a rerank route serve. */
+export const RERANK_V1 = { path: '/v1/rerank', shape: 'rerank' } as const;
+
 /** A dialect's declarations; what `defineOpenAiDialect` derives is left out. */
 export type OpenAiDialectDef = Omit<Dialect, 'api' | 'pooling' | 'length' | 'sampling' | 'acceptedKeys' | 'cacheControl' | 'buildBody' | 'warnings'> & {
   rules: OpenAiBodyRules;
@@ -41,7 +44,7 @@ export function defineOpenAiDialect(def: OpenAiDialectDef): Dialect {
   const { rules, notes, requestIdHeaders, responses, pooling, ...facts } = def;
   return {
     ...facts,
-    pooling: { embeddings: null, rerank: null, ...pooling },
+    pooling: { embeddings: null, rerank: null, more: [], ...pooling },
     api: { ...OPENAI_API, paths: { ...OPENAI_API.paths, responses: responses === true ? '/v1/responses' : null }, requestIdHeaders: requestIdHeaders ?? [] },
     length: rules.length,
     sampling: rules.sampling,

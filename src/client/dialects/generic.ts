@@ -4,7 +4,7 @@
  * thinking, both reasoning field names and both reasoning-count places read.
  * Detection falls back to it; its version comes from `/version` when answered.
  */
-import { OPENAI_EMBEDDINGS, defineOpenAiDialect, openAiReading } from './define.js';
+import { OPENAI_EMBEDDINGS, RERANK_V1, defineOpenAiDialect, openAiReading } from './define.js';
 import { modelsContext, stringAt, versionLine } from './probe-helpers.js';
 
 export const generic = defineOpenAiDialect({
@@ -14,7 +14,7 @@ export const generic = defineOpenAiDialect({
   // Tried as the OpenAI API has it; a server without it answers 404, a failed request.
   responses: true,
   // Any other OpenAI-compatible server (TEI among them): tried, and refused by the preflight probe when absent.
-  pooling: { embeddings: OPENAI_EMBEDDINGS, rerank: '/v1/rerank' },
+  pooling: { embeddings: OPENAI_EMBEDDINGS, rerank: RERANK_V1 },
   rules: {
     maxTokensKeys: { chat: ['max_tokens', 'max_completion_tokens'], completions: ['max_tokens', 'max_completion_tokens'] },
     length: { kind: 'ignore-eos-min', minKey: 'min_tokens' },

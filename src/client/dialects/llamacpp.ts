@@ -5,12 +5,13 @@
  * min_p 0.05), exact tokens per chunk from `timings_per_token`
  * (`timings.predicted_n`), `cache_prompt: false` for cold runs.
  */
-import { OPENAI_EMBEDDINGS, defineOpenAiDialect, openAiReading } from './define.js';
+import { OPENAI_EMBEDDINGS, RERANK_V1, defineOpenAiDialect, openAiReading } from './define.js';
 import { header, ownedBy, ownedByLine, routeContext, stringAt, versionLine } from './probe-helpers.js';
 
 export const llamacpp = defineOpenAiDialect({
   // Served when llama-server runs with --embeddings (rerank: --reranking); otherwise it answers 501, which the preflight probe reports.
-  pooling: { embeddings: OPENAI_EMBEDDINGS, rerank: '/v1/rerank' },
+  // tools/server/server.cpp also routes /rerank and /reranking to the same handler.
+  pooling: { embeddings: OPENAI_EMBEDDINGS, rerank: RERANK_V1, more: [{ endpoint: 'rerank', path: '/rerank', shape: 'rerank' }, { endpoint: 'rerank', path: '/reranking', shape: 'rerank' }] },
   kind: 'llamacpp',
   engine: 'llamacpp',
   label: 'llama.cpp',

@@ -51,7 +51,7 @@ export const ollamaNative: Dialect = {
   kind: 'ollama-native',
   label: 'Ollama (native API)',
   api: { framing: 'ndjson', paths: { chat: '/api/chat', completions: '/api/generate', responses: null }, accept: 'application/x-ndjson', requestIdHeaders: [] },
-  pooling: { embeddings: { path: '/api/embed', shape: 'ollama' }, rerank: null },
+  pooling: { embeddings: { path: '/api/embed', shape: 'ollama' }, rerank: null, more: [] },
   length: LENGTH,
   sampling: SAMPLING,
   stream: {

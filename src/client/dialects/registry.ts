@@ -9,6 +9,7 @@ import { ollamaNative } from './ollama-native.js';
 import { ollama } from './ollama.js';
 import { openai } from './openai.js';
 import { sglang } from './sglang.js';
+import { teiDialect } from './tei.js';
 import { tgi } from './tgi.js';
 import { trtllm } from './trtllm.js';
 import { DIALECT_KINDS, type Dialect, type DialectKind } from './types.js';
@@ -16,14 +17,14 @@ import { vllm } from './vllm.js';
 
 /** Every dialect by kind (each entry's `kind` is its key; a test checks it). */
 export const dialects: Readonly<Record<DialectKind, Dialect>> = {
-  vllm, sglang, tgi, llamacpp, ollama, 'ollama-native': ollamaNative, trtllm, lmdeploy, openai, generic,
+  vllm, sglang, tgi, tei: teiDialect, llamacpp, ollama, 'ollama-native': ollamaNative, trtllm, lmdeploy, openai, generic,
 };
 
 /**
  * Detection order: the most specific evidence first (a route only one engine has),
  * then `owned_by` values, then the generic fallback, which always matches.
  */
-export const DETECTION_ORDER: readonly DialectKind[] = ['ollama', 'llamacpp', 'tgi', 'sglang', 'lmdeploy', 'trtllm', 'vllm', 'openai', 'generic'];
+export const DETECTION_ORDER: readonly DialectKind[] = ['ollama', 'llamacpp', 'tei', 'tgi', 'sglang', 'lmdeploy', 'trtllm', 'vllm', 'openai', 'generic'];
 
 /** An `--engine` value: a dialect kind, or `auto` (detect). */
 export type EngineChoice = DialectKind | 'auto';

@@ -4,7 +4,7 @@
  * `reasoning_content` with the count in top-level `usage.reasoning_tokens`,
  * flat errors, metrics only with `--enable-metrics`.
  */
-import { OPENAI_EMBEDDINGS, defineOpenAiDialect, openAiReading } from './define.js';
+import { OPENAI_EMBEDDINGS, RERANK_V1, defineOpenAiDialect, openAiReading } from './define.js';
 import { modelsContext, ownedBy, ownedByLine, stringAt, versionLine } from './probe-helpers.js';
 
 export const sglang = defineOpenAiDialect({
@@ -14,7 +14,7 @@ export const sglang = defineOpenAiDialect({
   // SGLang serves /v1/responses (python/sglang/srt/entrypoints/openai/serving_responses.py).
   responses: true,
   // SGLang serves /v1/embeddings and, for cross-encoder models, /v1/rerank.
-  pooling: { embeddings: OPENAI_EMBEDDINGS, rerank: '/v1/rerank' },
+  pooling: { embeddings: OPENAI_EMBEDDINGS, rerank: RERANK_V1 },
   rules: {
     maxTokensKeys: { chat: ['max_tokens', 'max_completion_tokens'], completions: ['max_tokens'] },
     length: { kind: 'ignore-eos-min', minKey: 'min_tokens' },

@@ -6,7 +6,7 @@
 import type { RequestSpec, TextEndpoint } from '../types.js';
 
 /** Engines detection can name; `generic` is any other OpenAI-compatible server. */
-export const ENGINE_KINDS = ['vllm', 'sglang', 'tgi', 'llamacpp', 'ollama', 'trtllm', 'lmdeploy', 'openai', 'generic'] as const;
+export const ENGINE_KINDS = ['vllm', 'sglang', 'tgi', 'tei', 'llamacpp', 'ollama', 'trtllm', 'lmdeploy', 'openai', 'generic'] as const;
 export type EngineKind = (typeof ENGINE_KINDS)[number];
 
 /** Dialects: one per engine, plus Ollama's native NDJSON API (`/api/chat`, `/api/generate`). */
@@ -108,13 +108,31 @@ export interface DialectWarning {
 }
 
 /**
- * The non-streaming endpoints an engine serves: embeddings (with the answer's shape:
- * OpenAI's `data[].embedding` or Ollama's `embeddings`) and Cohere/Jina-style rerank.
- * Null: the engine has none, and a run asking for it is refused before anything is sent.
+ * How a pooling route is spoken: OpenAI's `data[].embedding`, Ollama's
+ * `embeddings`, TEI's `/embed` (a bare array of vectors), the Cohere/Jina rerank
+ * (`{query, documents}` → `results[].relevance_score`), TEI's rerank
+ * (`{query, texts}` → a bare `[{index, score}]`), or vLLM's score
+ * (`{text_1, text_2}` → `data[].score`).
+ */
+export type PoolingShape = 'openai' | 'ollama' | 'tei-embed' | 'rerank' | 'tei-rerank' | 'score';
+
+/** One pooling route: its path and how it is spoken. */
+export interface PoolingRouteDef {
+  readonly path: string;
+  readonly shape: PoolingShape;
+}
+
+/**
+ * The non-streaming endpoints an engine serves: the route a run uses unless told
+ * otherwise (embeddings; rerank), and every other route it serves for them
+ * (`--route` picks one). Null: the engine has none, and a run asking for it is
+ * refused before anything is sent.
  */
 export interface PoolingRoutes {
-  readonly embeddings: { readonly path: string; readonly shape: 'openai' | 'ollama' } | null;
-  readonly rerank: string | null;
+  readonly embeddings: { readonly path: string; readonly shape: 'openai' | 'ollama' | 'tei-embed' } | null;
+  readonly rerank: { readonly path: string; readonly shape: 'rerank' | 'tei-rerank' | 'score' } | null;
+  /** Further routes, by endpoint: vLLM's `/score` beside its `/v1/rerank`, TEI's `/embed` beside `/v1/embeddings`. */
+  readonly more: ReadonlyArray<PoolingRouteDef & { readonly endpoint: 'embeddings' | 'rerank' }>;
 }
 
 /** One engine's dialect. See README "Engines: detection, dialects and server-side ground truth". */
@@ -139,6 +157,10 @@ export interface Dialect {
     requestIdHeaders: readonly string[];
   };
   readonly pooling: PoolingRoutes;
+  /** False for an engine that serves only embeddings and rerank (TEI): text sweeps are refused before anything is sent. Default true. */
+  readonly generatesText?: boolean;
+  /** The model an engine without `/v1/models` names in its own info route (TEI's `/info`), read from detection's answers. */
+  readonly servedModel?: (e: ProbeEvidence) => string | null;
   readonly length: LengthControl;
   /** Sampling parameters sent with every request besides temperature and seed, so engine defaults never differ. */
   readonly sampling: Readonly<Record<string, number>>;

@@ -4,7 +4,7 @@
  * tokens per chunk from `continuous_usage_stats`, reasoning in `reasoning`
  * (`reasoning_content` before PR #27752), `cache_salt` for cold runs.
  */
-import { OPENAI_EMBEDDINGS, defineOpenAiDialect, openAiReading } from './define.js';
+import { OPENAI_EMBEDDINGS, RERANK_V1, defineOpenAiDialect, openAiReading } from './define.js';
 import { byOwner, modelsContext } from './probe-helpers.js';
 
 export const vllm = defineOpenAiDialect({
@@ -15,8 +15,15 @@ export const vllm = defineOpenAiDialect({
   requestIdHeaders: ['X-Request-Id'],
   // vLLM serves the Responses API at /v1/responses (vllm/entrypoints/openai/api_server.py).
   responses: true,
-  // vLLM serves pooling models at /v1/embeddings and /v1/rerank (also /rerank, /v2/rerank).
-  pooling: { embeddings: OPENAI_EMBEDDINGS, rerank: '/v1/rerank' },
+  // vLLM serves pooling models at /v1/embeddings and /v1/rerank (also /rerank, /v2/rerank), and its own
+  // score API at /score (/v1/score too): vllm/entrypoints/pooling/score/api_router.py.
+  pooling: {
+    embeddings: OPENAI_EMBEDDINGS, rerank: RERANK_V1,
+    more: [
+      { endpoint: 'rerank', path: '/rerank', shape: 'rerank' }, { endpoint: 'rerank', path: '/v2/rerank', shape: 'rerank' },
+      { endpoint: 'rerank', path: '/score', shape: 'score' }, { endpoint: 'rerank', path: '/v1/score', shape: 'score' },
+    ],
+  },
   rules: {
     maxTokensKeys: { chat: ['max_tokens', 'max_completion_tokens'], completions: ['max_tokens'] },
     length: { kind: 'ignore-eos-min', minKey: 'min_tokens' },
