@@ -71,7 +71,7 @@ export function poolingSpecFromFlags(f: SweepFlags & PoolingFlags, endpoint: Poo
   };
 }
 
-function progress(e: PoolingEvent): void {
+export function poolingProgress(e: PoolingEvent): void {
   const err = process.stderr;
   if (e.kind === 'preflight') err.write(`${clean(e.engine)} serves ${clean(e.path)} for model ${clean(e.model)}\n`);
   else if (e.kind === 'warning') err.write(`warning: ${clean(e.warning.message)}\n`);
@@ -96,7 +96,7 @@ export async function poolingSweepAndReport(spec: PoolingSpecInput, out: { json?
   let first = true;
   try {
     const result = await runPoolingSweep(spec, {
-      signal: ctrl.signal, onEvent: progress,
+      signal: ctrl.signal, onEvent: poolingProgress,
       afterLevel: async (_level, records) => {
         if (out.raw) await writeRecords(out.raw, records, first);
         first = false;

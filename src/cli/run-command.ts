@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
-import { type Contract, combineRepeats, loadContract, repeatsProblem, runContract } from '../contract/index.js';
+import { type Contract, combineRepeats, isPoolingEndpoint, loadContract, repeatsProblem, runContract } from '../contract/index.js';
 import { type SweepResult, sanitizeForTerminal, sweepResultSchema } from '../core/index.js';
 import { packEvidence, publicResult, signedResult } from '../publish/index.js';
 import { asUsageErrors } from './contract-errors.js';
@@ -18,6 +18,7 @@ import type { SweepSpecInput } from '../runner/index.js';
 import { progressReporter } from './progress.js';
 import { renderContractResult } from './render-contract.js';
 import { withInRunQuality } from './in-run-quality.js';
+import { runPoolingAndReport } from './run-pooling.js';
 
 export interface RunFlags extends SaveFlags { url?: string; json?: string; raw?: string; apiKeyEnv?: string; repeats?: string; sign?: boolean; key?: string; qualityBaseline?: string }
 
@@ -132,7 +133,8 @@ export function registerRunCommand(program: Command): void {
     .argument('<goodput.yaml>', 'the contract file')
     .action(async (path: string, flags: RunFlags) => {
       const contract = await asUsageErrors(() => loadContract(path));
-      const { code } = await runAndReport(contract, flags, redactedCommand(['goodput', ...process.argv.slice(2)]));
+      const command = redactedCommand(['goodput', ...process.argv.slice(2)]);
+      const { code } = isPoolingEndpoint(contract.server.endpoint) ? await runPoolingAndReport(contract, flags, command) : await runAndReport(contract, flags, command);
       if (code !== EXIT.ok) throw new CliError(code, '');
     });
 }

@@ -48,5 +48,6 @@ export * from './difference.js';
 export * from './tool-schema.js';
 export { POOLING_ENDPOINTS, type PoolingEndpoint, type PoolingOutcome, type PoolingRecord } from './pooling-record.js';
 export { poolingFailureReason, poolingLevel, type PoolingFailure, type PoolingLevel, type PoolingSlo, type PoolingSloVerdict } from './pooling-level.js';
+export { MAX_POOLING_RECORDS, poolingRecordSchema } from './pooling-record-schema.js';
 export { poolingCapacity, poolingPeak, poolingResultSchema, poolingSloSchema, type PoolingCapacity, type PoolingPeak, type PoolingResult, type PoolingRunInfo } from './pooling-schema.js';
 export * from './image-inputs.js';

@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { LIMITS } from './limits.js';
 import { POOLING_ENDPOINTS } from './pooling-record.js';
-import { SCHEMA_VERSION } from './result-schema.js';
+import { SCHEMA_VERSION, serverReportSchema } from './result-schema.js';
+import { MAX_POOLING_RECORDS, poolingRecordSchema } from './pooling-record-schema.js';
 
 const rate = z.number().nonnegative().nullable();
 const count = z.number().int().nonnegative();
@@ -81,6 +82,22 @@ export const poolingRunSchema = z.object({
   latencySlo: poolingSloSchema.nullable(),
 }).strict();
 
+const poolingEvidence = {
+  /** Every request record, warm-ups included, in the order recorded, and sha256 of their canonical JSON: what each level is recomputed from. */
+  records: z.array(poolingRecordSchema).max(MAX_POOLING_RECORDS).optional(),
+  recordsSha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 (64 lowercase hex digits)').optional(),
+};
+
+/** One more run of the same contract (goodput run --repeats N): its own run facts, levels and records. */
+export const poolingRepeatSchema = z.object({
+  run: poolingRunSchema,
+  warnings: z.array(z.object({ code: z.string(), message: z.string() })),
+  levels: z.array(poolingLevelSchema).max(LIMITS.levels.max),
+  peak: poolingPeakSchema.nullable(),
+  capacity: poolingCapacitySchema.nullable(),
+  ...poolingEvidence,
+}).strict();
+
 export const poolingResultSchema = z.object({
   schemaVersion: z.literal(SCHEMA_VERSION),
   run: poolingRunSchema,
@@ -90,6 +107,14 @@ export const poolingResultSchema = z.object({
   peak: poolingPeakSchema.nullable(),
   /** With a latency objective: capacity at SLO over the levels measured; null without one. */
   capacity: poolingCapacitySchema.nullable(),
+  /** From a contract (goodput run): the resolved contract and its hash. */
+  contract: z.record(z.string(), z.unknown()).optional(),
+  contractHash: z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 (64 lowercase hex digits)').optional(),
+  /** What the server reported about itself, each declared contract field checked against it. */
+  serverReport: serverReportSchema.optional(),
+  ...poolingEvidence,
+  /** goodput run --repeats N: the other runs of the contract, the first being the top level. */
+  repeats: z.array(poolingRepeatSchema).max(LIMITS.repeats.max).optional(),
 }).strict();
 
 export type PoolingResult = z.infer<typeof poolingResultSchema>;
