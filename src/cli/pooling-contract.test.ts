@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { validateContract } from '../contract/index.js';
+import { poolingContractCapacitySchema, validateContract } from '../contract/index.js';
 import { canonicalJson, poolingLevel, poolingResultSchema } from '../core/index.js';
 import { type SimServer, startSimulator } from '../sim/index.js';
 import { runGoodput } from '../test-support/goodput-process.js';
@@ -110,6 +110,34 @@ describe('goodput run with an embeddings contract', () => {
     expect(result.levels.map((l) => l.slo?.holds)).toEqual([false, false]);
     expect(result.capacity).toMatchObject({ concurrency: null });
     expect(result.capacity?.statement).toMatch(/no level meets latency p50 ≤ 0.001 ms/);
+  });
+});
+
+describe('goodput capacity with an embeddings contract', () => {
+  it('finds the highest concurrency the simulator\'s encoder schedule lets meet the latency objective', async () => {
+    // One encoder serves requests in turn, each for baseMs + tokens × msPerInputToken: closed-loop at concurrency c a request waits c of them.
+    const profile = { dimension: 16, baseMs: 60, msPerInputToken: 0.01 };
+    const slow = await startSimulator({ port: 0, pooling: profile });
+    try {
+      const serviceMs = profile.baseMs + 4 * 32 * profile.msPerInputToken;
+      // Half a request's service time either side of the boundary; the median, which a late timer under load barely moves.
+      const maxMs = 4.5 * serviceMs;
+      const expected = Math.floor(maxMs / serviceMs);
+      const json = join(dir, 'capacity.json');
+      const path = writeContract(poolingContract(slow.url, 'embeddings', (c) => { c.load.levels = [1, 2, 8]; c.workload.requestsPerLevel = 'auto'; c.slo = { e2eMs: { p: 50, max: maxMs } }; }));
+      const r = await goodput(['capacity', path, '--json', json]);
+      expect(r.stderr).not.toMatch(/goodput: /);
+      expect(r.code).toBe(0);
+      const report = poolingContractCapacitySchema.parse(JSON.parse(readFileSync(json, 'utf8')));
+      expect(report).toMatchObject({ verdict: 'found', capacity: expected, stepSize: 1, endpoint: 'embeddings', slo: { p: 50, maxMs } });
+      expect(report.probes.map((p) => [p.level, p.phase, p.holds])).toEqual([[1, 'coarse', true], [2, 'coarse', true], [8, 'coarse', false], [5, 'bisect', false], [3, 'bisect', true], [4, 'bisect', true]]);
+      expect(report.evidence.below).toMatchObject({ concurrency: expected, failed: 0, slo: { holds: true } });
+      expect(report.evidence.above).toMatchObject({ concurrency: expected + 1, slo: { holds: false } });
+      expect(report.contract).toMatchObject({ server: { endpoint: 'embeddings' } });
+      expect(report.statement).toBe(`capacity at SLO (latency p50 ≤ ${maxMs} ms): concurrency ${expected}; concurrency ${expected + 1} misses (${report.probes[3]?.reason})`);
+    } finally {
+      await slow.close();
+    }
   });
 });
 

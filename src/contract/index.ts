@@ -15,3 +15,4 @@ export { contractCapacity, contractCapacitySchema, type ContractCapacity, type C
 export { combineRepeats, repeatsProblem, runsOf, MIN_REPEATS } from './repeat-runs.js';
 export { runPoolingContract, poolingSpecOf, poolingRecordsSha256, type PoolingRunOptions } from './run-pooling-contract.js';
 export { isPoolingEndpoint } from './pooling-contract.js';
+export { poolingContractCapacity, poolingContractCapacitySchema, type PoolingContractCapacity, type PoolingCapacityRunOptions } from './pooling-capacity.js';

@@ -5,7 +5,7 @@
  * contract, its hash, what the server reported, and every request record with
  * their hash: the evidence each level is recomputed from.
  */
-import { type PoolingRecord, type PoolingResult, canonicalJson } from '../core/index.js';
+import { type PoolingEndpoint, type PoolingRecord, type PoolingResult, type PoolingSlo, canonicalJson } from '../core/index.js';
 import { type PoolingEvent, type PoolingSpecInput, runPoolingSweep } from '../runner/index.js';
 import { sha256Hex } from '../workload/index.js';
 import { contractHash } from './contract-hash.js';
@@ -31,7 +31,7 @@ export function poolingRecordsSha256(records: readonly PoolingRecord[]): string 
 }
 
 /** The pooling sweep a contract describes (a contract that passed the schema: its pooling fields are there). */
-export function poolingSpecOf(c: Contract, url: string, apiKey: string | undefined, command: string): PoolingSpecInput {
+export function poolingSpecOf(c: Contract, url: string, apiKey: string | undefined, command: string): PoolingSpecInput & { endpoint: PoolingEndpoint; latencySlo: PoolingSlo } {
   const endpoint = c.server.endpoint;
   if (!isPoolingEndpoint(endpoint)) throw new ContractError('bad-contract', `server.endpoint: ${endpoint} is not embeddings or rerank`);
   const w = c.workload;

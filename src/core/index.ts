@@ -49,5 +49,5 @@ export * from './tool-schema.js';
 export { POOLING_ENDPOINTS, type PoolingEndpoint, type PoolingOutcome, type PoolingRecord } from './pooling-record.js';
 export { poolingFailureReason, poolingLevel, type PoolingFailure, type PoolingLevel, type PoolingSlo, type PoolingSloVerdict } from './pooling-level.js';
 export { MAX_POOLING_RECORDS, poolingRecordSchema } from './pooling-record-schema.js';
-export { poolingCapacity, poolingPeak, poolingResultSchema, poolingSloSchema, type PoolingCapacity, type PoolingPeak, type PoolingResult, type PoolingRunInfo } from './pooling-schema.js';
+export { poolingCapacity, poolingLevelSchema, poolingPeak, poolingResultSchema, poolingSloSchema, type PoolingCapacity, type PoolingPeak, type PoolingResult, type PoolingRunInfo } from './pooling-schema.js';
 export * from './image-inputs.js';
