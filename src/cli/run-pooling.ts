@@ -4,7 +4,7 @@
  * table, and for a rerun the two side by side, level by level.
  */
 import { randomBytes } from 'node:crypto';
-import { type Contract, repeatsProblem, runPoolingContract } from '../contract/index.js';
+import { type Contract, combinePoolingRuns, repeatsProblem, runPoolingContract } from '../contract/index.js';
 import type { PoolingResult } from '../core/index.js';
 import { asUsageErrors } from './contract-errors.js';
 import { badFlag, apiKeyFromEnv, parseNumber, parseUrl } from './parse-flags.js';
@@ -20,19 +20,6 @@ function refuseTextFlags(flags: RunFlags): void {
   if (flags.sign === true) throw badFlag('--sign', 'signs text-generation results only: an embeddings or rerank result is not signed yet');
   if (flags.key !== undefined) throw badFlag('--key', 'signs text-generation results only: an embeddings or rerank result is not signed yet');
   if (flags.qualityBaseline !== undefined) throw badFlag('--quality-baseline', 'an embeddings or rerank contract generates no text to score');
-}
-
-/** The runs of a set, the first on top and the others in `repeats`. */
-function combine(runs: readonly PoolingResult[]): PoolingResult {
-  const [first, ...rest] = runs as [PoolingResult, ...PoolingResult[]];
-  if (rest.length === 0) return first;
-  return {
-    ...first,
-    repeats: rest.map((r) => ({
-      run: r.run, warnings: r.warnings, levels: r.levels, peak: r.peak, capacity: r.capacity,
-      ...(r.records === undefined ? {} : { records: r.records }), ...(r.recordsSha256 === undefined ? {} : { recordsSha256: r.recordsSha256 }),
-    })),
-  };
 }
 
 /** Runs a pooling contract with progress on stderr, writes the files and prints the table. Returns the exit code and the result. */
@@ -67,7 +54,7 @@ export async function runPoolingAndReport(contract: Contract, flags: RunFlags, c
       runs.push(one);
       if (one.run.status !== 'complete' || ctrl.signal.aborted) break;
     }
-    const result = combine(runs);
+    const result = combinePoolingRuns(runs);
     const json = JSON.stringify(result, null, 2) + '\n';
     if (flags.json === '-') process.stdout.write(json);
     else {

@@ -71,3 +71,17 @@ export async function runPoolingContract(contract: Contract, opts: PoolingRunOpt
     records, recordsSha256: poolingRecordsSha256(records),
   };
 }
+
+/** Runs of one pooling contract as one result: the first on top, the others in `repeats` (each with its records). */
+export function combinePoolingRuns(runs: readonly PoolingResult[]): PoolingResult {
+  const [first, ...rest] = runs;
+  if (first === undefined) throw new RangeError('combinePoolingRuns needs at least one run');
+  if (rest.length === 0) return first;
+  return {
+    ...first,
+    repeats: rest.map((r) => ({
+      run: r.run, warnings: r.warnings, levels: r.levels, peak: r.peak, capacity: r.capacity,
+      ...(r.records === undefined ? {} : { records: r.records }), ...(r.recordsSha256 === undefined ? {} : { recordsSha256: r.recordsSha256 }),
+    })),
+  };
+}
