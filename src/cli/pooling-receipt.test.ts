@@ -82,6 +82,19 @@ describe('a receipt of two embeddings runs', () => {
   });
 });
 
+describe('a receipt of two rerank runs', () => {
+  it('states documents/s and names its modality', async () => {
+    const out = join(dir, 'rerank-receipts', 'rerank.json');
+    const slow = await run(sims[0] as SimServer, 'rerank');
+    const r = await create(write('rerank-b.json', slow), write('rerank-o.json', rerank), out);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const receipt = receiptSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
+    expect(receipt.modality).toBe('rerank');
+    expect(receipt.facts.find((f) => f.id === 'optimized.peakItems')).toMatchObject({ label: 'Peak documents/s', unit: 'documents/s', value: rerank.peak?.itemsPerS });
+  });
+});
+
 describe('forgeries and mixed endpoints are refused, naming the field; nothing is written', () => {
   const refused = async (name: string, baseline: unknown, optimized: unknown, message: RegExp) => {
     const out = join(dir, 'never', `${name}.json`);
@@ -114,6 +127,20 @@ describe('forgeries and mixed endpoints are refused, naming the field; nothing i
     rec.items = 3;
     forged.recordsSha256 = poolingRecordsSha256(forged.records ?? []);
     await refused('items', base, forged, /evidence\.optimized: run 1 records\[0\]\.items: is 3; the contract sends 4 per request \[rule: records-reproduce\]/);
+  });
+
+  it('records that could not have been measured: two in flight at concurrency 1, a level dropped whole', async () => {
+    const overlap = structuredClone(fast);
+    const [first, second] = (overlap.records ?? []).filter((x) => !x.warmup && x.concurrency === 1);
+    if (first === undefined || second === undefined) throw new Error('no records');
+    second.sentNs = first.sentNs;
+    overlap.recordsSha256 = poolingRecordsSha256(overlap.records ?? []);
+    await refused('overlap', base, overlap, /evidence\.optimized: run 1 records at concurrency 1: have 2 requests in flight at once; a closed loop of 1 never has more \[rule: in-flight\]/);
+    const dropped = structuredClone(fast);
+    dropped.levels = dropped.levels.filter((l) => l.concurrency !== 2);
+    dropped.records = (dropped.records ?? []).filter((x) => x.concurrency !== 2);
+    dropped.recordsSha256 = poolingRecordsSha256(dropped.records);
+    await refused('dropped', base, dropped, /evidence\.optimized: run 1 levels: are at concurrency 1; a complete run measures every level it asked for \(1, 2\) \[rule: level-count\]/);
   });
 
   it('a stated number in the receipt file', async () => {

@@ -25,6 +25,18 @@ export function poolingRunsOf(r: PoolingResult): PoolingResult[] {
   return [top, ...(repeats ?? []).map((x) => ({ ...top, records: undefined, recordsSha256: undefined, ...x }))];
 }
 
+/** The most requests in flight at one instant (an answer ending as another is sent counts once). */
+function mostInFlight(records: readonly PoolingRecord[]): number {
+  const events = records.flatMap((r) => [[r.sentNs, 1], [r.endNs, -1]] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let now = 0;
+  let most = 0;
+  for (const [, step] of events) {
+    now += step;
+    most = Math.max(most, now);
+  }
+  return most;
+}
+
 /** What each record must be, by the contract: the level's warm-ups then its measured requests, each carrying the contract's items. */
 function recordRefusals(where: string, contract: Contract, run: PoolingResult, records: readonly PoolingRecord[]): Refusal[] {
   const spec = poolingSpecOf(contract, 'http://127.0.0.1', undefined, '');
@@ -36,8 +48,15 @@ function recordRefusals(where: string, contract: Contract, run: PoolingResult, r
   const levels = new Set(run.levels.map((l) => l.concurrency));
   const stray = [...new Set(records.map((r) => r.concurrency))].filter((c) => !levels.has(c));
   if (stray.length > 0) out.push(refusal('records-reproduce', `${where} records`, `include concurrency ${stray.join(', ')}, which has no level summary`));
+  const measuredLevels = [...levels].sort((a, b) => a - b).join(', ');
+  const asked = [...new Set(run.run.levelsRequested)].sort((a, b) => a - b).join(', ');
+  if (measuredLevels !== asked) out.push(refusal('level-count', `${where} levels`, `are at concurrency ${measuredLevels}; a complete run measures every level it asked for (${asked})`));
   for (const l of run.levels) {
     const own = records.filter((r) => r.concurrency === l.concurrency);
+    const seqs = new Set(own.map((r) => r.seq));
+    if (seqs.size !== own.length) out.push(refusal('unique-records', `${where} records at concurrency ${l.concurrency}`, `repeat a sequence number (${own.length} records, ${seqs.size} distinct)`));
+    const most = mostInFlight(own.filter((r) => !r.warmup));
+    if (most > l.concurrency) out.push(refusal('in-flight', `${where} records at concurrency ${l.concurrency}`, `have ${most} requests in flight at once; a closed loop of ${l.concurrency} never has more`));
     const warm = own.filter((r) => r.warmup).length;
     const measured = own.length - warm;
     const expected = contract.workload.requestsPerLevel === 'auto' ? Math.max(8, 4 * l.concurrency) : contract.workload.requestsPerLevel;
