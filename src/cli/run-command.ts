@@ -34,15 +34,21 @@ export function addRunOptions(cmd: Command): Command {
     .option('--quality-baseline <url>', 'after the runs, measure the quality score of this server against the baseline server at <url> (overrides quality.baselineUrl; the hash records that the score is measured in the run)');
 }
 
+/** How many runs: --repeats, else the contract's; refused by name when it is no count or contradicts the contract's. */
+export function repeatCount(contract: Contract, flags: Pick<RunFlags, 'repeats'>): number {
+  const repeats = flags.repeats === undefined ? contract.repeats ?? 1 : parseNumber('--repeats', flags.repeats, { integer: true, min: 1 });
+  const why = repeatsProblem(repeats);
+  if (why !== null) throw badFlag('--repeats', why);
+  if (contract.repeats !== undefined && contract.repeats !== repeats) throw badFlag('--repeats', `is ${repeats}, but the contract declares repeats: ${contract.repeats}; the count is declared once, before the first run`);
+  return repeats;
+}
+
 /** Runs a contract with progress on stderr, writes the files and prints the report. Returns the exit code and the result. */
 export async function runAndReport(contract: Contract, flags: RunFlags, command: string): Promise<{ code: number; result: SweepResult }> {
   if (flags.json !== undefined && flags.json === flags.raw) throw badFlag('--raw', 'must be a different file from --json');
-  const repeats = flags.repeats === undefined ? contract.repeats ?? 1 : parseNumber('--repeats', flags.repeats, { integer: true, min: 1 });
-  const repeatsWhy = repeatsProblem(repeats);
-  if (repeatsWhy !== null) throw badFlag('--repeats', repeatsWhy);
+  const repeats = repeatCount(contract, flags);
   if ((flags.sign === true || flags.key !== undefined) && (flags.json === undefined || flags.json === '-')) throw badFlag(flags.key === undefined ? '--sign' : '--key', 'signs the result file: give --json FILE');
   const signer = flags.sign === true || flags.key !== undefined ? await signingKey(flags.key === undefined ? '--sign' : '--key', flags.key) : undefined;
-  if (contract.repeats !== undefined && contract.repeats !== repeats) throw badFlag('--repeats', `is ${repeats}, but the contract declares repeats: ${contract.repeats}; the count is declared once, before the first run`);
   // The count is declared up front in the hashed contract, so no run of the set can be dropped unseen.
   const qualityBaseline = flags.qualityBaseline === undefined ? contract.quality.baselineUrl : parseUrl('--quality-baseline', flags.qualityBaseline);
   const counted: Contract = repeats > 1 ? { ...contract, repeats } : contract;

@@ -4,14 +4,14 @@
  * table, and for a rerun the two side by side, level by level.
  */
 import { randomBytes } from 'node:crypto';
-import { type Contract, combinePoolingRuns, repeatsProblem, runPoolingContract } from '../contract/index.js';
+import { type Contract, combinePoolingRuns, runPoolingContract } from '../contract/index.js';
 import type { PoolingResult } from '../core/index.js';
 import { asUsageErrors } from './contract-errors.js';
-import { badFlag, apiKeyFromEnv, parseNumber, parseUrl } from './parse-flags.js';
+import { badFlag, apiKeyFromEnv, parseUrl } from './parse-flags.js';
 import { sayWritten, writeFileAtomic, writeRecords } from './files.js';
 import { poolingExitCode, poolingProgress } from './pooling-command.js';
 import { renderPoolingResult } from './render-pooling.js';
-import type { RunFlags } from './run-command.js';
+import { type RunFlags, repeatCount } from './run-command.js';
 import { EXIT } from './exit-codes.js';
 
 /** Flags of `run` that a pooling contract has no use for yet, refused by name rather than ignored. */
@@ -26,10 +26,7 @@ function refuseTextFlags(flags: RunFlags): void {
 export async function runPoolingAndReport(contract: Contract, flags: RunFlags, command: string): Promise<{ code: number; result: PoolingResult }> {
   refuseTextFlags(flags);
   if (flags.json !== undefined && flags.json === flags.raw) throw badFlag('--raw', 'must be a different file from --json');
-  const repeats = flags.repeats === undefined ? contract.repeats ?? 1 : parseNumber('--repeats', flags.repeats, { integer: true, min: 1 });
-  const repeatsWhy = repeatsProblem(repeats);
-  if (repeatsWhy !== null) throw badFlag('--repeats', repeatsWhy);
-  if (contract.repeats !== undefined && contract.repeats !== repeats) throw badFlag('--repeats', `is ${repeats}, but the contract declares repeats: ${contract.repeats}; the count is declared once, before the first run`);
+  const repeats = repeatCount(contract, flags);
   if (repeats > 1 && flags.raw !== undefined) throw badFlag('--raw', 'cannot be combined with --repeats: every run\'s records are kept in the --json result');
   const declared: Contract = repeats > 1 ? { ...contract, repeats } : contract;
   const url = flags.url === undefined ? undefined : parseUrl('--url', flags.url);

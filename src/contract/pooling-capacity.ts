@@ -3,8 +3,8 @@
  * levels searched for the highest at which slo.e2eMs holds with no failed
  * request, the file carrying what makes it rerunnable and comparable.
  */
-import { z } from 'zod';
-import { serverReportSchema } from '../core/index.js';
+import type { z } from 'zod';
+import { capacityProvenance } from './contract-capacity.js';
 import { type PoolingCapacityProbe, TOOL_VERSION, findPoolingCapacity, poolingCapacityReportSchema } from '../runner/index.js';
 import { contractHash } from './contract-hash.js';
 import type { Contract } from './contract-schema.js';
@@ -12,14 +12,7 @@ import { poolingSpecOf } from './run-pooling-contract.js';
 import { tokenizerOf } from './prepare-cells.js';
 import { checkServer } from './server-facts.js';
 
-export const poolingContractCapacitySchema = poolingCapacityReportSchema.extend({
-  contract: z.record(z.string(), z.unknown()),
-  contractHash: z.string(),
-  serverReport: serverReportSchema,
-  command: z.string(),
-  toolVersion: z.string(),
-  startedAt: z.string(),
-});
+export const poolingContractCapacitySchema = poolingCapacityReportSchema.extend(capacityProvenance);
 export type PoolingContractCapacity = z.infer<typeof poolingContractCapacitySchema>;
 
 export interface PoolingCapacityRunOptions {

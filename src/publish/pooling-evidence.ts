@@ -6,7 +6,8 @@
  * peak and the capacity recompute from those records with the code `goodput
  * run` used (core's poolingLevel). What comes back is the recomputation.
  */
-import { type Contract, isPoolingEndpoint, poolingRecordsSha256, poolingSpecOf, verifiedContract } from '../contract/index.js';
+import { type Contract, isPoolingEndpoint, poolingRecordsSha256, poolingSpecOf } from '../contract/index.js';
+import { recordsRefusal, trustedContract } from './evidence-check.js';
 import { type PoolingRecord, type PoolingResult, poolingCapacity, poolingLevel, poolingPeak } from '../core/index.js';
 import type { ConfigurationKey } from './fact.js';
 import { type Refusal, refusal } from './refusal.js';
@@ -70,17 +71,9 @@ function recordRefusals(where: string, contract: Contract, run: PoolingResult, r
 function checkRun(side: ConfigurationKey, k: number, run: PoolingResult, contract: Contract, out: Refusal[]): PoolingResult | null {
   const where = `evidence.${side}: run ${k + 1}`;
   const before = out.length;
-  if (run.run.status !== 'complete') {
-    out.push(refusal('run-complete', `${where} status`, `is ${run.run.status}${run.run.stopReason ? ` (${run.run.stopReason})` : ''}; a receipt compares complete runs`));
-    return null;
-  }
-  if (run.records === undefined || run.recordsSha256 === undefined) {
-    out.push(refusal('records-reproduce', `${where} records`, 'are not in the result, so its levels cannot be recomputed; record it with goodput run CONTRACT.yaml --json FILE'));
-    return null;
-  }
-  const hash = poolingRecordsSha256(run.records);
-  if (hash !== run.recordsSha256) {
-    out.push(refusal('records-hash', `${where} recordsSha256`, `states ${run.recordsSha256}, its records hash to ${hash}; the records were edited`));
+  const unusable = recordsRefusal(where, run, poolingRecordsSha256);
+  if (unusable !== null || run.records === undefined) {
+    if (unusable !== null) out.push(unusable);
     return null;
   }
   // The run's own description of what it sent must be the contract's.
@@ -107,13 +100,8 @@ function checkRun(side: ConfigurationKey, k: number, run: PoolingResult, contrac
 /** Checks one pooling side; refusals are appended to `out`, the rebuilt side returned when there are none. */
 export function checkPoolingEvidence(side: ConfigurationKey, result: PoolingResult, out: Refusal[]): CheckedPoolingSide | null {
   const before = out.length;
-  const v = verifiedContract(result);
-  if (!v.ok) {
-    if (v.reason === 'absent') out.push(refusal('contract-hash', `evidence.${side}: contract`, 'is not in the result, so its workload cannot be reconstructed (record runs with goodput run CONTRACT.yaml)'));
-    if (v.reason === 'schema') for (const i of v.issues) out.push(refusal('schema', `evidence.${side}: contract.${i.path}`, i.message));
-    if (v.reason === 'hash') out.push(refusal('contract-hash', `evidence.${side}: contractHash`, `states ${v.stated ?? 'none'}, its contract hashes to ${v.actual}; the contract was edited`));
-    return null;
-  }
+  const v = trustedContract(side, result, out);
+  if (v === null) return null;
   if (!isPoolingEndpoint(v.contract.server.endpoint) || v.contract.server.endpoint !== result.run.endpoint) {
     out.push(refusal('contract-speaks', `evidence.${side}: run.endpoint`, `is ${result.run.endpoint}, but its contract's server.endpoint is ${v.contract.server.endpoint}`));
     return null;
