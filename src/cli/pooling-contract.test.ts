@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { poolingContractCapacitySchema, validateContract } from '../contract/index.js';
+import { contractHash, poolingContractCapacitySchema, validateContract } from '../contract/index.js';
 import { canonicalJson, poolingLevel, poolingResultSchema } from '../core/index.js';
 import { type SimServer, startSimulator } from '../sim/index.js';
 import { runGoodput } from '../test-support/goodput-process.js';
@@ -149,6 +149,15 @@ describe('bad embeddings and rerank contracts are refused naming the field, noth
     ['chat without output tokens', 'embeddings', (c) => { c.server.endpoint = 'chat'; delete c.workload.batchSize; }, /workload\.outputTokens: outputTokens is required for server\.endpoint chat/],
     ['an unknown endpoint', 'embeddings', (c) => { c.server.endpoint = 'score'; }, /server\.endpoint: endpoint must be chat, completions, embeddings or rerank/],
   ];
+  it('the hash covers the pooling fields and the latency objective, not where the server is', () => {
+    const hash = (endpoint: 'embeddings' | 'rerank', edit: (c: Doc) => void = () => {}) => contractHash(validateContract(poolingContract('http://127.0.0.1:9', endpoint, edit), 'c.yaml', dir));
+    const base = hash('embeddings');
+    expect(hash('embeddings', (c) => { c.server.url = 'http://127.0.0.1:10'; })).toBe(base);
+    for (const edit of [(c: Doc) => { c.workload.batchSize = 8; }, (c: Doc) => { c.workload.prompts.tokens = 64; }, (c: Doc) => { c.slo.e2eMs.max = 100; }]) expect(hash('embeddings', edit)).not.toBe(base);
+    expect(hash('rerank', (c) => { c.workload.queryTokens = 16; })).not.toBe(hash('rerank'));
+    expect(hash('rerank', (c) => { c.workload.documents = 16; })).not.toBe(hash('rerank'));
+  });
+
   it.each(cases)('%s', (_what, endpoint, edit, message) => {
     expect(() => validateContract(poolingContract('http://127.0.0.1:9', endpoint, edit), 'contract.yaml', dir)).toThrow(message);
   });
