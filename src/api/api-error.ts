@@ -48,7 +48,7 @@ export class ApiError extends Error {
 
 const FROM_STORE = {
   'not-found': 'not-found', duplicate: 'duplicate', 'run-in-progress': 'run-in-progress',
-  'not-exportable': 'not-exportable', busy: 'busy', 'bad-input': 'bad-request',
+  'not-exportable': 'not-exportable', busy: 'busy', 'bad-input': 'bad-request', corrupt: 'internal',
 } as const;
 
 /** Any thrown value as an ApiError; unknown errors become `internal` with their message. */

@@ -5,8 +5,8 @@
  * holds the embedded store, remote-catalog.ts), so a command behaves the same
  * whichever process owns the database.
  */
-import type { LevelResult, RequestRecord, SweepResult, Warning } from '../core/index.js';
-import type { BeginRun, RunDetail, RunSummary, ServerInput, ServerView, WorkerView } from '../store/index.js';
+import type { LevelResult, PoolingLevel, PoolingRecord, PoolingResult, RequestRecord, SweepResult, Warning } from '../core/index.js';
+import type { BeginRun, RunDetail, RunSummary, ServerInput, ServerView, StoredRecord, WorkerView } from '../store/index.js';
 
 /** Writes one run as it happens. Calls are made in order; each resolves when stored. */
 export interface RunWriter {
@@ -18,6 +18,10 @@ export interface RunWriter {
   heartbeat(): Promise<void>;
   /** Stores how the run ended (complete, stopped or server-failed) with its result. */
   finish(result: SweepResult): Promise<void>;
+  /** An embeddings or rerank run: commits a finished level and its raw records at once. */
+  savePoolingLevel(level: PoolingLevel, records: readonly PoolingRecord[]): Promise<void>;
+  /** An embeddings or rerank run: stores how it ended with its result. */
+  finishPooling(result: PoolingResult): Promise<void>;
   /** Removes a run that never started measuring (refused at preflight), saying why. */
   discard(reason: string): Promise<void>;
   /** Ends a run that broke without a result: it is kept, as `interrupted`, with the reason. */
@@ -42,9 +46,9 @@ export interface Catalog {
   /** `goodput worker` processes seen in the last few seconds (empty on the embedded store: workers meet in PostgreSQL). */
   liveWorkers(): Promise<WorkerView[]>;
   getRun(id: number): Promise<RunDetail>;
-  /** The result JSON of a finished run (the schema of `sweep --json`). */
-  exportRun(id: number): Promise<SweepResult>;
-  runRecords(id: number, concurrency?: number): Promise<RequestRecord[]>;
+  /** The result JSON of a finished run (the schema of `sweep --json`; an embeddings or rerank run's own). */
+  exportRun(id: number): Promise<SweepResult | PoolingResult>;
+  runRecords(id: number, concurrency?: number): Promise<StoredRecord[]>;
   /** @throws 'run-in-progress' when another run targets the same server. */
   beginRun(input: BeginRun): Promise<RunWriter>;
   close(): Promise<void>;

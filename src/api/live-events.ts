@@ -3,7 +3,7 @@
  * then level starts, throttled progress, finished levels, warnings and the
  * end. Raw records never travel here.
  */
-import type { LevelResult, Warning } from '../core/index.js';
+import type { LevelResult, PoolingLevel, Warning } from '../core/index.js';
 import type { RunStatus } from '../store/index.js';
 
 /** Progress of the level being measured. */
@@ -27,6 +27,8 @@ export interface LiveState {
   levels: LevelResult[];
   current: LevelProgress | null;
   warnings: Warning[];
+  /** An embeddings or rerank run's finished levels (its `levels` stay empty). */
+  poolingLevels?: PoolingLevel[];
 }
 
 export type LiveEvent =
@@ -34,6 +36,7 @@ export type LiveEvent =
   | { kind: 'level-start'; progress: LevelProgress }
   | { kind: 'progress'; progress: LevelProgress }
   | { kind: 'level-end'; level: LevelResult }
+  | { kind: 'pooling-level-end'; level: PoolingLevel }
   | { kind: 'warning'; warning: Warning }
   /** The run ended (`refused`: it never started measuring) with the reason, if any. */
   | { kind: 'end'; status: RunStatus | 'refused'; reason: string | null };

@@ -3,8 +3,8 @@
  * writes also go to the live hub (when given) so the page can follow runs
  * that other processes send in through the API.
  */
-import type { RequestRecord, SweepResult } from '../core/index.js';
-import { type BeginRun, type RunDetail, type ServerView, type Store, StoreError, exportResult, liveWorkers } from '../store/index.js';
+import type { PoolingResult, SweepResult } from '../core/index.js';
+import { type BeginRun, type RunDetail, type ServerView, type Store, type StoredRecord, StoreError, exportResult, liveWorkers } from '../store/index.js';
 import type { Catalog, RunWriter } from './catalog.js';
 import { probeServer } from './probe.js';
 import { targetKey } from './target-key.js';
@@ -34,9 +34,17 @@ export function localCatalog(store: Store, opts: LocalCatalogOptions = {}): Cata
       await store.levels.save(runId, level, records);
       hub?.publish(runId, { kind: 'level-end', level });
     },
+    async savePoolingLevel(level, records) {
+      await store.levels.savePooling(runId, level, records);
+      hub?.publish(runId, { kind: 'pooling-level-end', level });
+    },
     heartbeat: () => store.runs.heartbeat(runId),
     async finish(result: SweepResult) {
       await store.runs.finish(runId, result);
+      hub?.publish(runId, { kind: 'end', status: result.run.status, reason: result.run.stopReason });
+    },
+    async finishPooling(result: PoolingResult) {
+      await store.runs.finishPooling(runId, result);
       hub?.publish(runId, { kind: 'end', status: result.run.status, reason: result.run.stopReason });
     },
     async discard(reason) {
@@ -74,7 +82,7 @@ export function localCatalog(store: Store, opts: LocalCatalogOptions = {}): Cata
     async exportRun(id) {
       return exportResult(await store.runs.get(id));
     },
-    async runRecords(id, concurrency): Promise<RequestRecord[]> {
+    async runRecords(id, concurrency): Promise<StoredRecord[]> {
       await store.runs.get(id);
       return store.levels.records(id, concurrency);
     },

@@ -4,8 +4,8 @@
  * (its token, when it needs one, comes from GOODPUT_TOKEN); or the read door
  * of a CLI command holding it (read-door.ts), for reads only.
  */
-import type { RequestRecord, SweepResult } from '../core/index.js';
-import type { BeginRun, RunDetail, RunSummary, ServerInput, ServerView, WorkerView } from '../store/index.js';
+import type { PoolingResult, SweepResult } from '../core/index.js';
+import type { BeginRun, RunDetail, RunSummary, ServerInput, ServerView, StoredRecord, WorkerView } from '../store/index.js';
 import { ApiError, type ApiErrorBody, type ApiErrorCode } from './api-error.js';
 import type { Catalog, RunWriter } from './catalog.js';
 
@@ -51,6 +51,8 @@ export function remoteCatalog(baseUrl: string, o: RemoteOptions = {}): Catalog {
       saveLevel: (level, records) => post('levels', { level, records }),
       heartbeat: () => post('heartbeat'),
       finish: (result) => post('finish', { result }),
+      savePoolingLevel: (level, records) => post('pooling-levels', { level, records }),
+      finishPooling: (result) => post('pooling-finish', { result }),
       discard: (reason) => post('discard', { reason }),
       abandon: (reason) => post('abandon', { reason }),
     };
@@ -66,8 +68,8 @@ export function remoteCatalog(baseUrl: string, o: RemoteOptions = {}): Catalog {
     removeServer: (ref) => call<ServerView>('DELETE', `/api/servers/${enc(String(ref))}`),
     listRuns: () => call<RunSummary[]>('GET', '/api/runs'),
     getRun: (id) => call<RunDetail>('GET', `/api/runs/${id}`),
-    exportRun: (id) => call<SweepResult>('GET', `/api/runs/${id}/result`),
-    runRecords: (id, concurrency) => call<RequestRecord[]>('GET', `/api/runs/${id}/records${concurrency === undefined ? '' : `?concurrency=${concurrency}`}`),
+    exportRun: (id) => call<SweepResult | PoolingResult>('GET', `/api/runs/${id}/result`),
+    runRecords: (id, concurrency) => call<StoredRecord[]>('GET', `/api/runs/${id}/records${concurrency === undefined ? '' : `?concurrency=${concurrency}`}`),
     async beginRun(input: BeginRun) {
       const { id } = await call<{ id: number }>('POST', '/api/ingest/runs', input);
       return writer(id);

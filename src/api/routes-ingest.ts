@@ -8,7 +8,9 @@ import type { LevelResult, RequestRecord } from '../core/index.js';
 import { ApiError } from './api-error.js';
 import { idParam, jsonBody } from './body.js';
 import type { Catalog, RunWriter } from './catalog.js';
-import { beginRunSchema, levelBodySchema, modelBodySchema, reasonBodySchema, resultBodySchema, warningBodySchema } from './ingest-schemas.js';
+import {
+  beginRunSchema, levelBodySchema, modelBodySchema, poolingLevelBodySchema, poolingResultBodySchema, reasonBodySchema, resultBodySchema, warningBodySchema,
+} from './ingest-schemas.js';
 
 export function ingestRoutes(catalog: Catalog): Hono {
   const writers = new Map<number, RunWriter>();
@@ -28,6 +30,17 @@ export function ingestRoutes(catalog: Catalog): Hono {
   r.post('/:id/levels', async (c) => {
     const body = await jsonBody(c, levelBodySchema);
     await writer(idParam(c)).saveLevel(body.level as LevelResult, body.records as RequestRecord[]);
+    return c.body(null, 204);
+  });
+  r.post('/:id/pooling-levels', async (c) => {
+    const body = await jsonBody(c, poolingLevelBodySchema);
+    await writer(idParam(c)).savePoolingLevel(body.level, body.records);
+    return c.body(null, 204);
+  });
+  r.post('/:id/pooling-finish', async (c) => {
+    const id = idParam(c);
+    await writer(id).finishPooling((await jsonBody(c, poolingResultBodySchema)).result);
+    writers.delete(id);
     return c.body(null, 204);
   });
   r.post('/:id/heartbeat', async (c) => { await writer(idParam(c)).heartbeat(); return c.body(null, 204); });

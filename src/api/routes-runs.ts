@@ -10,7 +10,7 @@ import type { Catalog } from './catalog.js';
 import type { LiveEvent } from './live-events.js';
 import type { RunHub } from './run-hub.js';
 import type { RunManager } from './run-manager.js';
-import { startRunSchema } from './start-run-schema.js';
+import { startAnyRunSchema } from './start-run-schema.js';
 
 /** A comment line every this often keeps proxies from closing an idle stream, ms. */
 const KEEPALIVE_MS = 15_000;
@@ -35,7 +35,10 @@ async function followStored(catalog: Catalog, id: number, push: (e: LiveEvent) =
 export function runRoutes(catalog: Catalog, manager: RunManager, hub: RunHub): Hono {
   const r = new Hono();
   r.get('/', async (c) => c.json(await catalog.listRuns()));
-  r.post('/', async (c) => c.json(await manager.start(await jsonBody(c, startRunSchema)), 201));
+  r.post('/', async (c) => {
+    const start = await jsonBody(c, startAnyRunSchema);
+    return c.json(start.kind === 'pooling' ? await manager.startPooling(start.body) : await manager.start(start.body), 201);
+  });
   r.get('/:id', async (c) => c.json(await catalog.getRun(idParam(c))));
   r.get('/:id/result', async (c) => c.json(await catalog.exportRun(idParam(c))));
   r.get('/:id/records', async (c) => {

@@ -50,6 +50,7 @@ export class RunHub {
       s.current = null;
       this.flush(entry);
     }
+    if (e.kind === 'pooling-level-end') (s.poolingLevels ??= []).push(e.level);
     if (e.kind === 'warning') s.warnings.push(e.warning);
     this.send(entry, e);
     if (e.kind === 'end') {

@@ -4,16 +4,16 @@
  * runSweep in the background with an AbortController for Stop. Its events go
  * to the store (through the recorder) and to the live hub.
  */
-import { type SweepEvent, type SweepSpecInput, SweepError, runSweep } from '../runner/index.js';
-import type { Store } from '../store/index.js';
+import { type PoolingEvent, type PoolingSpecInput, type SweepEvent, type SweepSpecInput, SweepError, poolingSpecSchema, runPoolingSweep, runSweep } from '../runner/index.js';
+import type { ServerView, Store } from '../store/index.js';
 import { ApiError } from './api-error.js';
 import type { Catalog } from './catalog.js';
 import type { LevelProgress } from './live-events.js';
 import { notRunnableReason } from './probe.js';
-import { recordSweep } from './run-recorder.js';
+import { recordPoolingSweep, recordSweep } from './run-recorder.js';
 import type { RunHub } from './run-hub.js';
-import { beginRunOf } from './run-spec.js';
-import type { StartRunBody } from './start-run-schema.js';
+import { beginPoolingRunOf, beginRunOf } from './run-spec.js';
+import type { StartPoolingRunBody, StartRunBody } from './start-run-schema.js';
 
 interface Active { serverId: number; ctrl: AbortController; done: Promise<void> }
 
@@ -27,14 +27,7 @@ export class RunManager {
    * @throws ApiError 'not-found', 'run-in-progress' or 'server-not-running', before anything runs.
    */
   async start(body: StartRunBody): Promise<{ runId: number }> {
-    const server = await this.store.servers.get(body.serverId).catch(() => {
-      throw new ApiError('not-found', `serverId: no server with id ${body.serverId} is registered`, 'serverId');
-    });
-    const mine = [...this.active.entries()].find(([, a]) => a.serverId === server.id);
-    if (mine) throw new ApiError('run-in-progress', `run ${mine[0]} against server "${server.name}" is in progress; a second run would make the levels of both contend, so it is refused.`, 'serverId');
-    const checked = await this.catalog.checkServer(server.id);
-    const refusal = notRunnableReason(server.name, server.model, checked.status);
-    if (refusal) throw new ApiError('server-not-running', refusal, 'serverId');
+    const server = await this.runnable(body.serverId);
     const input: SweepSpecInput = {
       url: server.baseUrl, apiKey: (await this.store.servers.secret(server.id)) ?? undefined, model: server.model ?? undefined,
       levels: body.levels, outputTokens: body.outputTokens, thinking: body.thinking, promptTokens: body.promptTokens,
@@ -48,7 +41,59 @@ export class RunManager {
     const runId = writer.runId;
     const onEvent = this.forward(runId);
     const done = runSweep(input, { signal: ctrl.signal, onEvent: (e) => { recorder.onEvent(e); onEvent(e); }, afterLevel: recorder.afterLevel })
-      .then((result) => recorder.finish(result))
+      .then((result) => recorder.finish(result));
+    this.track(runId, server.id, ctrl, done, recorder);
+    return { runId };
+  }
+
+  /**
+   * Starts an embeddings or rerank sweep, as `start` does a text one: the same checks first, then
+   * runPoolingSweep in the background; its levels and result go to the store and the live hub.
+   */
+  async startPooling(body: StartPoolingRunBody): Promise<{ runId: number }> {
+    const server = await this.runnable(body.serverId);
+    const what = body.endpoint === 'rerank' ? 'documents' : 'inputs';
+    const input: PoolingSpecInput = {
+      url: server.baseUrl, apiKey: (await this.store.servers.secret(server.id)) ?? undefined, model: server.model ?? undefined,
+      endpoint: body.endpoint, levels: body.levels, itemsPerRequest: body.itemsPerRequest ?? (body.endpoint === 'rerank' ? 32 : 16),
+      itemTokens: body.itemTokens, queryTokens: body.queryTokens, requestsPerLevel: body.requestsPerLevel,
+      hourlyCostUsd: body.hourlyCostUsd === undefined ? server.hourlyCostUsd : body.hourlyCostUsd, latencySlo: body.latencySlo,
+      command: `goodput serve: Start ${body.endpoint} on "${server.name}", levels ${body.levels.join(',')}, ${body.itemsPerRequest ?? (body.endpoint === 'rerank' ? 32 : 16)} ${what} of ${body.itemTokens} tokens`,
+    };
+    // What the body schema cannot see alone (a request too large to send) is refused here, naming the field, before any run is begun.
+    const valid = poolingSpecSchema.safeParse(input);
+    if (!valid.success) {
+      const issue = valid.error.issues[0];
+      const field = issue?.path.join('.') || 'body';
+      throw new ApiError('bad-request', `${field}: ${issue?.message ?? 'invalid'}`, field);
+    }
+    const writer = await this.catalog.beginRun({ ...beginPoolingRunOf(input), serverId: server.id, serverName: server.name });
+    const ctrl = new AbortController();
+    const recorder = recordPoolingSweep(writer);
+    const runId = writer.runId;
+    const onEvent = this.forward(runId);
+    const done = runPoolingSweep(input, { signal: ctrl.signal, onEvent: (e) => { recorder.onEvent(e); onEvent(e); }, afterLevel: recorder.afterLevel })
+      .then((result) => recorder.finish(result));
+    this.track(runId, server.id, ctrl, done, recorder);
+    return { runId };
+  }
+
+  /** The registered server, checked now: it exists, runs and serves its model, and no run of ours targets it. */
+  private async runnable(serverId: number): Promise<ServerView> {
+    const server = await this.store.servers.get(serverId).catch(() => {
+      throw new ApiError('not-found', `serverId: no server with id ${serverId} is registered`, 'serverId');
+    });
+    const mine = [...this.active.entries()].find(([, a]) => a.serverId === server.id);
+    if (mine) throw new ApiError('run-in-progress', `run ${mine[0]} against server "${server.name}" is in progress; a second run would make the levels of both contend, so it is refused.`, 'serverId');
+    const checked = await this.catalog.checkServer(server.id);
+    const refusal = notRunnableReason(server.name, server.model, checked.status);
+    if (refusal) throw new ApiError('server-not-running', refusal, 'serverId');
+    return server;
+  }
+
+  /** Keeps a started run until it ends: a refused sweep is removed, a broken one kept as interrupted. */
+  private track(runId: number, serverId: number, ctrl: AbortController, run: Promise<void>, recorder: { discard(r: string): Promise<void>; abandon(r: string): Promise<void> }): void {
+    const done = run
       .catch(async (err: unknown) => {
         if (err instanceof SweepError) await recorder.discard(err.message);
         else await recorder.abandon(`the sweep broke: ${(err as Error).message}`);
@@ -56,8 +101,7 @@ export class RunManager {
       // The run's row already says what happened; the log says why the store could not.
       .catch((err: unknown) => { process.stderr.write(`goodput serve: run ${runId}: ${(err as Error).message}\n`); })
       .finally(() => this.active.delete(runId));
-    this.active.set(runId, { serverId: server.id, ctrl, done });
-    return { runId };
+    this.active.set(runId, { serverId, ctrl, done });
   }
 
   /** Stops a run of this process cleanly: finished levels are kept. @throws ApiError 'not-active'. */
@@ -74,8 +118,8 @@ export class RunManager {
     await Promise.race([all, new Promise((r) => setTimeout(r, timeoutMs).unref())]);
   }
 
-  /** SweepEvents as live events: level starts and progress (the writer publishes levels, warnings and the end). */
-  private forward(runId: number): (e: SweepEvent) => void {
+  /** Sweep events as live events: level starts and progress (the writer publishes levels, warnings and the end); a pooling sweep makes no output tokens. */
+  private forward(runId: number): (e: SweepEvent | PoolingEvent) => void {
     let p: LevelProgress | null = null;
     let measuredFromMs = 0;
     return (e) => {
@@ -87,7 +131,8 @@ export class RunManager {
         // The measured phase starts when the last warm-up ends.
         if (e.warmup) { measuredFromMs = performance.now(); return; }
         const elapsedMs = performance.now() - measuredFromMs;
-        p = { ...p, done: e.done, failed: e.failed, outputTokens: e.outputTokens, elapsedMs, liveTokS: elapsedMs > 0 ? e.outputTokens / (elapsedMs / 1000) : null };
+        const tokens = 'outputTokens' in e ? e.outputTokens : 0;
+        p = { ...p, done: e.done, failed: e.failed, outputTokens: tokens, elapsedMs, liveTokS: 'outputTokens' in e && elapsedMs > 0 ? tokens / (elapsedMs / 1000) : null };
         this.hub.publish(runId, { kind: 'progress', progress: p });
       }
     };

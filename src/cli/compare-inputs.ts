@@ -14,6 +14,7 @@ export { repeatSetProblem };
 import { CliError, EXIT } from './exit-codes.js';
 import { readJsonInput } from './json-input.js';
 import { type StoreCliFlags, withCatalog } from './store-flags.js';
+import { storedTextRun } from './stored-text-run.js';
 
 const isRunId = (s: string) => /^\d+$/.test(s);
 /** "4+5+6": stored runs of one contract, compared as one repeat set. */
@@ -47,8 +48,8 @@ export async function loadRuns(args: readonly string[], flags: StoreCliFlags, co
   if (ids.length > 0) {
     await withCatalog(flags, command, async (c) => {
       for (const id of ids) {
-        const records = await c.runRecords(Number(id));
-        fromStore.set(id, { ...(await c.exportRun(Number(id))), records });
+        const { result, records } = await storedTextRun(c, Number(id), command);
+        fromStore.set(id, { ...result, records });
       }
     }, true);
   }

@@ -1,19 +1,22 @@
 /**
- * `goodput sweep --images N --image-size WxH --audio-seconds S`: chat requests
+ * `goodput sweep --images N --image-size WxH --image-format F --image-delivery D --audio-seconds S`: chat requests
  * that carry synthetic images and audio. Every flag are checked against the limits table before
  * anything runs; a refusal names the flag.
  */
 import type { Command } from 'commander';
-import type { AudioInputs, ImageInputs } from '../core/index.js';
+import { type AudioInputs, IMAGE_DELIVERIES, IMAGE_FORMATS, type ImageInputs } from '../core/index.js';
 import { audioSecondsProblem, imageSizeProblem } from '../workload/index.js';
 import { badFlag, parseNumber } from './parse-flags.js';
 
-export interface ImageFlags { images?: string; imageSize?: string; audioSeconds?: string }
+export interface ImageFlags { images?: string; imageSize?: string; imageFormat?: string; imageDelivery?: string; imageBaseUrl?: string; audioSeconds?: string }
 
 export function addImageOptions(cmd: Command): Command {
   return cmd
     .option('--images <n>', 'chat: synthetic PNG images (drawn from --seed) sent with every request, as base64 data URLs after the prompt')
     .option('--image-size <WxH>', 'with --images: width × height of every image in pixels (default 512x512)')
+    .option('--image-format <png|jpeg>', 'with --images: the file format of every image (default png)')
+    .option('--image-delivery <data|url>', 'with --images: inline as base64 data URLs (default), or as http URLs of goodput\'s own image server that the server fetches')
+    .option('--image-base-url <url>', 'with --image-delivery url: where the server reaches goodput\'s image server (it listens there), e.g. http://10.0.0.5:8090; default 127.0.0.1 on a free port, for a server on this machine')
     .option('--audio-seconds <s>', 'chat: a synthetic WAV clip of this many seconds (8 kHz mono, drawn from --seed) sent with every request as input_audio');
 }
 
@@ -31,18 +34,38 @@ export function parseImageSize(text: string): { width: number; height: number } 
 /** The spec's images, null without --images; refused with endpoints other than chat. */
 export function imagesFromFlags(f: ImageFlags, endpoint: string): ImageInputs | null {
   if (f.images === undefined) {
-    if (f.imageSize !== undefined) throw badFlag('--image-size', 'needs --images (how many images each request carries)');
+    for (const [flag, v] of [['--image-size', f.imageSize], ['--image-format', f.imageFormat], ['--image-delivery', f.imageDelivery]] as const) {
+      if (v !== undefined) throw badFlag(flag, 'needs --images (how many images each request carries)');
+    }
     return null;
   }
-  if (endpoint !== 'chat') throw badFlag('--images', `images are sent in chat messages: use --endpoint chat, not ${endpoint}`);
+  if (endpoint !== 'chat' && endpoint !== 'responses') throw badFlag('--images', `images are sent in chat messages: use --endpoint chat or responses, not ${endpoint}`);
   const perRequest = parseNumber('--images', f.images, { integer: true, min: 1, limit: 'imagesPerRequest' });
-  return { perRequest, ...parseImageSize(f.imageSize ?? '512x512'), format: 'png' };
+  const format = f.imageFormat ?? 'png';
+  if (!isOneOf(IMAGE_FORMATS, format)) throw badFlag('--image-format', `'${format}' is not one of ${IMAGE_FORMATS.join(', ')}`);
+  const delivery = f.imageDelivery ?? 'data';
+  if (!isOneOf(IMAGE_DELIVERIES, delivery)) throw badFlag('--image-delivery', `'${delivery}' is not one of ${IMAGE_DELIVERIES.join(', ')}`);
+  return { perRequest, ...parseImageSize(f.imageSize ?? '512x512'), format, delivery };
+}
+
+const isOneOf = <T extends string>(choices: readonly T[], v: string): v is T => (choices as readonly string[]).includes(v);
+
+/** Where the server reaches goodput's image server (--image-base-url), null by default; only with --image-delivery url. */
+export function imageBaseUrlFromFlags(f: ImageFlags, images: ImageInputs | null): string | null {
+  if (f.imageBaseUrl === undefined) return null;
+  if (images?.delivery !== 'url') throw badFlag('--image-base-url', 'applies to --image-delivery url (images the server fetches) alone');
+  let u: URL;
+  try { u = new URL(f.imageBaseUrl); } catch { throw badFlag('--image-base-url', `'${f.imageBaseUrl.slice(0, 200)}' is not a URL, e.g. http://10.0.0.5:8090`); }
+  if (u.protocol !== 'http:' || u.port === '' || u.pathname !== '/' || u.search !== '' || u.username !== '') {
+    throw badFlag('--image-base-url', `'${f.imageBaseUrl.slice(0, 200)}' must be http://HOST:PORT, no path: the address goodput's image server listens on and the server fetches from`);
+  }
+  return u.origin;
 }
 
 /** The spec's audio, null without --audio-seconds; refused with endpoints other than chat. */
 export function audioFromFlags(f: ImageFlags, endpoint: string): AudioInputs | null {
   if (f.audioSeconds === undefined) return null;
-  if (endpoint !== 'chat') throw badFlag('--audio-seconds', `audio is sent in chat messages: use --endpoint chat, not ${endpoint}`);
+  if (endpoint !== 'chat' && endpoint !== 'responses') throw badFlag('--audio-seconds', `audio is sent in chat messages: use --endpoint chat or responses, not ${endpoint}`);
   const seconds = parseNumber('--audio-seconds', f.audioSeconds, { min: 0, exclusiveMin: true, limit: 'audioSeconds' });
   const problem = audioSecondsProblem(seconds);
   if (problem !== null) throw badFlag('--audio-seconds', problem.slice('--audio-seconds: '.length));

@@ -166,8 +166,9 @@ describe('goodput sweep: refusals of the non-streaming flags, naming the flag', 
     await refused(['--endpoint', 'embeddings', '--documents', '4'], '--documents: needs --endpoint rerank');
     await refused(['--endpoint', 'embeddings', '--output-tokens', '64'], '--output-tokens: does not apply to --endpoint embeddings');
     await refused(['--endpoint', 'rerank', '--tools', '8'], '--tools: does not apply to --endpoint rerank');
-    await refused(['--endpoint', 'embeddings', '--save'], '--save: does not apply to --endpoint embeddings');
-    // --no-save asks for what happens anyway: the next flag's own refusal is what the user sees.
+    // --save and --no-save both apply (pooling-store.test.ts stores runs): the next flag's own refusal is what the user sees.
+    await refused(['--endpoint', 'embeddings', '--save', '--data', join(dir, 'never-db'), '--batch-size', '1000000000'], '--batch-size: 1000000000 is above the limit');
+    expect(existsSync(join(dir, 'never-db'))).toBe(false);
     await refused(['--endpoint', 'embeddings', '--no-save', '--batch-size', '1000000000'], '--batch-size: 1000000000 is above the limit');
   });
 });

@@ -11,6 +11,7 @@ import { EXIT } from './exit-codes.js';
 import { sayWritten, writeFileAtomic, writeRecords } from './files.js';
 import { apiKeyFromEnv, badFlag, parseLevels, parseNumber, parseUrl, redactedCommand } from './parse-flags.js';
 import { renderPoolingResult } from './render-pooling.js';
+import { type SaveTarget, discardIfNothingFinished, startPoolingSaving } from './save-run.js';
 import type { SweepFlags } from './sweep-command.js';
 
 /** Flags of text generation that a non-streaming endpoint has no use for (by commander key and flag). */
@@ -42,8 +43,6 @@ export function refusePoolingFlags(f: PoolingFlags, endpoint: string): void {
 /** Flags → pooling spec input, or a CliError naming the flag. `given` says which flags the user set. */
 export function poolingSpecFromFlags(f: SweepFlags & PoolingFlags, endpoint: PoolingEndpoint, argv: readonly string[], given: (key: string) => boolean): PoolingSpecInput {
   for (const [key, flag] of TEXT_ONLY) if (given(key)) throw badFlag(flag, `does not apply to --endpoint ${endpoint}`);
-  // These runs are not stored: --no-save says what happens anyway, only --save asks for what cannot be done.
-  if (f.save === true) throw badFlag('--save', `does not apply to --endpoint ${endpoint}`);
   if (endpoint === 'embeddings' && (f.documents !== undefined || f.queryTokens !== undefined)) throw badFlag(f.documents !== undefined ? '--documents' : '--query-tokens', 'needs --endpoint rerank');
   if (endpoint === 'rerank' && f.batchSize !== undefined) throw badFlag('--batch-size', 'needs --endpoint embeddings (rerank takes --documents)');
   const items = endpoint === 'rerank'
@@ -86,9 +85,13 @@ export function poolingExitCode(r: PoolingResult): number {
   return r.levels.some((l) => l.failed === 0) ? EXIT.ok : EXIT.noValidLevel;
 }
 
-/** Runs the sweep and writes what was asked: progress on stderr, raw records per level, JSON, the table. */
-export async function poolingSweepAndReport(spec: PoolingSpecInput, out: { json?: string | undefined; raw?: string | undefined }): Promise<number> {
+/**
+ * Runs the sweep and writes what was asked: progress on stderr, raw records per level, JSON, the table;
+ * and, with a save target, the run in the store (begun before the first request, each level committed as it ends).
+ */
+export async function poolingSweepAndReport(spec: PoolingSpecInput, out: { json?: string | undefined; raw?: string | undefined; save?: SaveTarget | null }): Promise<number> {
   if (out.json !== undefined && out.json === out.raw) throw badFlag('--raw', 'must be a different file from --json');
+  const saving = out.save ? await startPoolingSaving(spec, out.save) : null;
   const ctrl = new AbortController();
   const onSignal = () => ctrl.abort();
   process.once('SIGINT', onSignal);
@@ -96,12 +99,19 @@ export async function poolingSweepAndReport(spec: PoolingSpecInput, out: { json?
   let first = true;
   try {
     const result = await runPoolingSweep(spec, {
-      signal: ctrl.signal, onEvent: poolingProgress,
-      afterLevel: async (_level, records) => {
+      signal: ctrl.signal,
+      onEvent: (e) => {
+        poolingProgress(e);
+        saving?.onEvent(e);
+      },
+      afterLevel: async (level, records) => {
         if (out.raw) await writeRecords(out.raw, records, first);
         first = false;
+        await saving?.afterLevel(level, records);
       },
-    });
+      ...(saving ? { beforeLevel: () => saving.beforeLevel() } : {}),
+    }).catch(async (err: unknown) => { await saving?.fail(err); throw err; });
+    if (saving && await discardIfNothingFinished(result, saving)) return EXIT.stopped;
     const json = JSON.stringify(result, null, 2) + '\n';
     if (out.json === '-') process.stdout.write(json);
     else {
@@ -109,6 +119,7 @@ export async function poolingSweepAndReport(spec: PoolingSpecInput, out: { json?
       process.stdout.write(renderPoolingResult(result, process.stdout.isTTY === true) + '\n');
     }
     sayWritten([out.json, first ? undefined : out.raw]);
+    await saving?.finish(result, out);
     return poolingExitCode(result);
   } finally {
     process.off('SIGINT', onSignal);

@@ -172,7 +172,7 @@ describe('bad embeddings and rerank contracts are refused naming the field, noth
 
   it('flags of text generation are refused by name', async () => {
     const path = writeContract(poolingContract(sim.url, 'embeddings'));
-    for (const [flag, message] of [[['--sign'], /--sign: signs text-generation results only/], [['--quality-baseline', sim.url], /--quality-baseline: an embeddings or rerank contract generates no text/], [['--save'], /--save: embeddings and rerank runs are not stored yet/]] as const) {
+    for (const [flag, message] of [[['--sign'], /--sign: signs text-generation results only/], [['--quality-baseline', sim.url], /--quality-baseline: an embeddings or rerank contract generates no text/], [['--save'], /--save: an embeddings or rerank contract run is not stored yet/]] as const) {
       const r = await goodput(['run', path, '--json', join(dir, 'never.json'), ...flag]);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(message);

@@ -18,6 +18,7 @@ import { CliError, EXIT } from './exit-codes.js';
 import { writeFileAtomic } from './files.js';
 import { type Read, readJsonInput } from './json-input.js';
 import { addStoreOptions, withCatalog } from './store-flags.js';
+import { storedTextRun } from './stored-text-run.js';
 
 export interface ReceiptFlags {
   baseline: string; optimized: string; quality?: string; method: string; baselineMethod?: string; title?: string; out: string; allowServerDisagreement?: boolean;
@@ -35,8 +36,8 @@ async function readRuns(f: ReceiptFlags): Promise<{ runs: Record<'baseline' | 'o
     await withCatalog(f, 'goodput receipt create', async (c) => {
       for (const s of stored) {
         // A stored run's evidence is its records, kept level by level in the store.
-        const records = await c.runRecords(Number(f[s]));
-        fromStore.set(s, { ...(await c.exportRun(Number(f[s]))), records, recordsSha256: recordsSha256(records) });
+        const { result, records } = await storedTextRun(c, Number(f[s]), 'goodput receipt create');
+        fromStore.set(s, { ...result, records, recordsSha256: recordsSha256(records) });
       }
     });
   }

@@ -8,34 +8,45 @@ import { type PoolingLevel, type PoolingResult, sanitizeForTerminal as clean } f
 
 const fmt = (x: number | null | undefined, digits = 1) => (x === null || x === undefined ? '—' : x.toFixed(digits));
 
-function headers(r: PoolingResult): string[] {
+/** What the table's columns depend on: the run's endpoint, cost and objective (a stored run's spec has them too). */
+export type PoolingShape = Pick<PoolingResult['run'], 'endpoint' | 'hourlyCostUsd' | 'latencySlo'>;
+
+function headers(r: { run: PoolingShape }): string[] {
   const items = r.run.endpoint === 'rerank' ? 'Documents/s' : 'Inputs/s';
   return ['Concurrency', 'Requests/s', items, 'Input tok/s', 'Latency p50 (ms)', 'p95 (ms)', 'p99 (ms)', ...(r.run.endpoint === 'embeddings' ? ['Dimension'] : []),
     ...(r.run.hourlyCostUsd === null ? [] : ['$/1M input tok']), 'Failed', ...(r.run.latencySlo === null ? [] : [`SLO p${r.run.latencySlo.p} ≤ ${r.run.latencySlo.maxMs} ms`])];
 }
 
-function row(l: PoolingLevel, r: PoolingResult): string[] {
+function row(l: PoolingLevel, r: { run: PoolingShape }): string[] {
   return [String(l.concurrency), fmt(l.requestsPerS), fmt(l.itemsPerS), fmt(l.inputTokensPerS, 0), fmt(l.latencyMs?.p50), fmt(l.latencyMs?.p95), fmt(l.latencyMs?.p99),
     ...(r.run.endpoint === 'embeddings' ? [l.dimension === null ? '—' : String(l.dimension)] : []),
     ...(r.run.hourlyCostUsd === null ? [] : [fmt(l.costPerMInputTokensUsd, 4)]), `${l.failed}/${l.requests}`,
     ...(l.slo === null ? [] : [`${l.slo.holds ? 'holds' : 'misses'} (${l.slo.observedMs === null ? 'failed' : `${fmt(l.slo.observedMs)} ms`})`])];
 }
 
+/** One row per level, then every failure reason: the levels of a run that has no result yet (running or interrupted) show this alone. */
+export function renderPoolingLevels(levels: readonly PoolingLevel[], shape: PoolingShape, color: boolean): string[] {
+  const c = color ? pc : pc.createColors(false);
+  const r = { run: shape };
+  const head = headers(r);
+  const rows = levels.map((l) => row(l, r));
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((x) => (x[i] as string).length)));
+  const line = (cells: string[]) => cells.map((cell, i) => cell.padStart(widths[i] as number)).join('  ');
+  const out = [c.bold(line(head))];
+  levels.forEach((l, i) => out.push(l.failed > 0 ? c.red(line(rows[i] as string[])) : line(rows[i] as string[])));
+  for (const l of levels) {
+    for (const f of l.failures) out.push(c.red(`concurrency ${l.concurrency}: ${f.count} failed: ${clean(f.reason)}`));
+  }
+  return out;
+}
+
 /** The table, failure reasons and peak; `color` adds emphasis for a terminal. */
 export function renderPoolingResult(r: PoolingResult, color: boolean): string {
   const c = color ? pc : pc.createColors(false);
-  const head = headers(r);
-  const rows = r.levels.map((l) => row(l, r));
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((x) => (x[i] as string).length)));
-  const line = (cells: string[]) => cells.map((cell, i) => cell.padStart(widths[i] as number)).join('  ');
   const what = r.run.endpoint === 'rerank'
     ? `rerank ${clean(r.run.path)}: a query of ${r.run.queryTokens} tokens with ${r.run.itemsPerRequest} documents of ${r.run.itemTokens} tokens (${clean(r.run.tokenizer.label)})`
     : `embeddings ${clean(r.run.path)}: ${r.run.itemsPerRequest} inputs of ${r.run.itemTokens} tokens per request (${clean(r.run.tokenizer.label)})`;
-  const out = [`${what}, model ${clean(r.run.model)}`, c.bold(line(head))];
-  r.levels.forEach((l, i) => out.push(l.failed > 0 ? c.red(line(rows[i] as string[])) : line(rows[i] as string[])));
-  for (const l of r.levels) {
-    for (const f of l.failures) out.push(c.red(`concurrency ${l.concurrency}: ${f.count} failed: ${clean(f.reason)}`));
-  }
+  const out = [`${what}, model ${clean(r.run.model)}`, ...renderPoolingLevels(r.levels, r.run, color)];
   if (r.peak) {
     const tok = r.peak.inputTokensPerS === null ? '' : `, ${r.peak.inputTokensPerS.toFixed(0)} input tok/s`;
     out.push(`Engine: peak ${r.peak.itemsPerS.toFixed(1)} ${r.run.endpoint === 'rerank' ? 'documents' : 'inputs'}/s${tok} at concurrency ${r.peak.concurrency} (levels without failures)`);

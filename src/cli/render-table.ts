@@ -64,11 +64,11 @@ export function renderCards(cards: Cards): string {
     ? `Model     single stream ${fmt(m.singleStreamTokS)} tok/s · TTFT p50 ${fmt(m.ttftMsP50)} ms · TPOT p50 ${fmt(m.tpotMsP50, 2)} ms (concurrency 1)${
       m.clientBound === undefined ? '' : ` · client-bound, timing not trusted: ${m.clientBound}`}`
     : `Model     not available: ${m.reason}`;
-  const curve = e.curve.map((pt) => `${pt.concurrency}→${fmt(pt.throughputTokS, 0)}${pt.invalid ? '(invalid)' : pt.clientBound ? '(client-bound)' : ''}`).join(' ');
+  const curve = e.curve.map((pt) => `${pt.level ?? pt.concurrency}→${fmt(pt.throughputTokS, 0)}${pt.invalid ? '(invalid)' : pt.clientBound ? '(client-bound)' : ''}`).join(' ');
   const engine = e.peakThroughputTokS === null
     ? `Engine    no valid level to take a peak from · curve ${curve}`
-    : `Engine    peak ${fmt(e.peakThroughputTokS)} tok/s at concurrency ${e.peakConcurrency}${e.notSaturated ? ` (${e.notSaturated}: the peak is a floor)` : ''} · curve ${curve}` +
-      (e.excluded.length > 0 ? ` · excluded: ${e.excluded.map((x) => `${x.concurrency} (${clean(x.reason)})`).join('; ')}` : '');
+    : `Engine    peak ${fmt(e.peakThroughputTokS)} tok/s at ${e.peakAt ?? `concurrency ${e.peakConcurrency}`}${e.notSaturated ? ` (${e.notSaturated}: the peak is a floor)` : ''} · curve ${curve}` +
+      (e.excluded.length > 0 ? ` · excluded: ${e.excluded.map((x) => `${x.level ?? x.concurrency} (${clean(x.reason)})`).join('; ')}` : '');
   const mem = p.gpuMemMiBPeak === null ? `memory ${clean(p.gpuMemSource)}` : `memory peak ${fmt(p.gpuMemMiBPeak, 0)} of ${fmt(p.gpuMemMiBTotal, 0)} MiB (${clean(p.gpuMemSource)})`;
   const cost = p.costPer1MOutputTokensUsd === null
     ? p.basis
@@ -99,7 +99,8 @@ export function imagesLine(levels: readonly LevelResult[]): string | null {
   if (images === undefined) return null;
   const counted = levels.flatMap((l) => (l.promptTokens.mean === null ? [] : [l.promptTokens.mean]));
   const served = counted.length > 0 ? ` · the server counted ${fmt(counted.reduce((a, x) => a + x, 0) / counted.length)} prompt tokens per request, images included` : '';
-  return `images ${imageInputsLabel(images)} (synthetic, drawn from the seed, sent inline as data URLs)${served}`;
+  const how = images.delivery === 'url' ? 'served by goodput on its own HTTP server and fetched by the server' : 'sent inline as data URLs';
+  return `images ${imageInputsLabel(images)} (synthetic, drawn from the seed, ${how})${served}`;
 }
 
 /** The audio clip every request carried; null without audio. */

@@ -16,7 +16,7 @@ import { EXIT } from './exit-codes.js';
 
 /** Flags of `run` that a pooling contract has no use for yet, refused by name rather than ignored. */
 function refuseTextFlags(flags: RunFlags): void {
-  if (flags.save === true) throw badFlag('--save', 'embeddings and rerank runs are not stored yet: keep the result with --json');
+  if (flags.save === true) throw badFlag('--save', 'an embeddings or rerank contract run is not stored yet (goodput sweep --endpoint … --save stores a sweep): keep the result with --json');
   if (flags.sign === true) throw badFlag('--sign', 'signs text-generation results only: an embeddings or rerank result is not signed yet');
   if (flags.key !== undefined) throw badFlag('--key', 'signs text-generation results only: an embeddings or rerank result is not signed yet');
   if (flags.qualityBaseline !== undefined) throw badFlag('--quality-baseline', 'an embeddings or rerank contract generates no text to score');

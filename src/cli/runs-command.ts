@@ -5,11 +5,12 @@
  */
 import type { Command } from 'commander';
 import { sanitizeForTerminal as clean } from '../core/index.js';
-import { historyPeak, historyWorkload } from '../web/index.js';
-import type { RunDetail, RunSummary } from '../store/index.js';
+import { historyPeak, historyPeakRate, historyWorkload } from '../web/index.js';
+import { type RunDetail, type RunSummary, isPoolingSpec } from '../store/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { recordsText, sayWritten, writeFilesAtomic } from './files.js';
-import { renderCards, renderTable } from './render-table.js';
+import { renderPoolingLevels, renderPoolingResult } from './render-pooling.js';
+import { audioLine, imagesLine, renderCards, renderTable } from './render-table.js';
 import { type StoreCliFlags, addStoreOptions, withCatalog } from './store-flags.js';
 
 interface ExportFlags extends StoreCliFlags { out: string; raw?: string }
@@ -23,18 +24,39 @@ const fmt = (x: number | null, d = 1) => (x === null ? '—' : x.toFixed(d));
 
 function listText(runs: RunSummary[]): string {
   if (runs.length === 0) return 'no stored runs; run one with: goodput demo, or goodput sweep --url URL --save';
-  const head = ['ID', 'Status', 'Started', 'Server', 'Model', 'Levels', 'Peak tok/s'];
-  const rows = runs.map((r) => [String(r.id), r.status, r.startedAt.replace('T', ' ').slice(0, 19), r.serverName ?? r.targetUrl, r.model ?? '—',
-    `${r.levelsDone}/${r.levelsPlanned}`, r.peakThroughputTokS === null ? '—' : `${fmt(r.peakThroughputTokS)} @ ${historyPeak(r)}`]);
+  const head = ['ID', 'Status', 'Started', 'Server', 'Model', 'Endpoint', 'Levels', 'Peak'];
+  const rows = runs.map((r) => {
+    const peak = historyPeakRate(r);
+    return [String(r.id), r.status, r.startedAt.replace('T', ' ').slice(0, 19), r.serverName ?? r.targetUrl, r.model ?? '—', r.endpoint ?? '—',
+      `${r.levelsDone}/${r.levelsPlanned}`, peak === null ? '—' : `${fmt(peak.value)} ${peak.unit} @ ${historyPeak(r)}`];
+  });
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] as string).length)));
   return [head, ...rows].map((row) => row.map((cell, i) => cell.padEnd(widths[i] as number)).join('  ').trimEnd()).join('\n');
 }
 
+/** An embeddings or rerank run: its table (render-pooling.ts), then how it ended. */
+function showPoolingText(r: RunDetail): string {
+  const spec = r.spec;
+  if (!isPoolingSpec(spec)) throw new Error('not an embeddings or rerank run');
+  const what = spec.endpoint === 'rerank' ? `rerank: a query of ${spec.queryTokens ?? '?'} tokens with ${spec.itemsPerRequest} documents of ${spec.itemTokens} tokens`
+    : `embeddings: ${spec.itemsPerRequest} inputs of ${spec.itemTokens} tokens per request`;
+  const out = [`run ${r.id} · ${r.status} · ${r.serverName === null ? r.targetUrl : `${r.serverName} (${r.targetUrl})`} · model ${r.model ?? 'not known'} · started ${r.startedAt} · ${what}`];
+  for (const w of r.warnings) out.push(`warning: ${w.message}`);
+  const result = r.pooling?.result ?? null;
+  const levels = r.pooling?.levels ?? [];
+  out.push('', result ? renderPoolingResult(result, false) : levels.length > 0 ? renderPoolingLevels(levels, spec, false).join('\n') : 'no level finished');
+  if (r.status === 'interrupted') out.push('', `${r.stopReason}. The levels above are kept; an interrupted run is not a result (no peak).`);
+  else if (r.status === 'running') out.push('', 'still running: the levels above are those finished so far');
+  return out.join('\n');
+}
+
 function showText(r: RunDetail): string {
+  if (isPoolingSpec(r.spec)) return showPoolingText(r);
   const out = [`run ${r.id} · ${r.status} · ${r.serverName === null ? r.targetUrl : `${r.serverName} (${r.targetUrl})`} · model ${r.model ?? 'not known'} · started ${r.startedAt}` +
     ` · ${historyWorkload(r) === `${r.outputTokens} tok` ? `${r.outputTokens} output tokens` : historyWorkload(r)} · thinking ${r.thinking ? 'on' : 'off'}`];
   for (const w of r.warnings) out.push(`warning: ${w.message}`);
   out.push('', r.levels.length > 0 ? renderTable(r.levels, false) : 'no level finished');
+  for (const line of [imagesLine(r.levels), audioLine(r.levels)]) if (line !== null) out.push(line);
   if (r.cards) out.push('', renderCards(r.cards));
   if (r.status === 'interrupted') out.push('', `${r.stopReason}. The levels above are kept; an interrupted run is not a result (no cards).`);
   else if (r.stopReason) out.push('', `Sweep ${r.status}: ${r.stopReason}`);

@@ -4,10 +4,12 @@
  * committed as it ends, and the result at the end. Killed with SIGKILL, the
  * run keeps its finished levels and reads as interrupted.
  */
-import { type Catalog, beginRunOf, measuringGate, openCatalog, recordSweep } from '../api/index.js';
-import { SweepError, type SweepEvent, type SweepSpecInput, sweepSpecSchema } from '../runner/index.js';
-import { type LevelResult, type RequestRecord, type SweepResult, sanitizeForTerminal as clean } from '../core/index.js';
-import { redactDatabaseUrl, resolveStoreLocation, storeConfigured } from '../store/index.js';
+import { type Catalog, type RunWriter, beginPoolingRunOf, beginRunOf, measuringGate, openCatalog, recordPoolingSweep, recordSweep } from '../api/index.js';
+import { type PoolingEvent, type PoolingSpecInput, SweepError, type SweepEvent, type SweepSpecInput, poolingSpecSchema, sweepSpecSchema } from '../runner/index.js';
+import {
+  type LevelResult, type PoolingLevel, type PoolingRecord, type PoolingResult, type RequestRecord, type SweepResult, sanitizeForTerminal as clean,
+} from '../core/index.js';
+import { type BeginRun, redactDatabaseUrl, resolveStoreLocation, storeConfigured } from '../store/index.js';
 import type { Command } from 'commander';
 import { CliError, EXIT } from './exit-codes.js';
 import { addStoreOptions, cliErrorOf } from './store-flags.js';
@@ -25,18 +27,21 @@ export interface SaveTarget {
   command: string;
 }
 
-export interface SaveSession {
-  onEvent(e: SweepEvent): void;
+/** What a finished run of either kind shows of itself to the session. */
+interface Finished { run: { status: string }; levels: ReadonlyArray<{ concurrency: number }> }
+
+export interface SaveSession<E extends { kind: string } = SweepEvent, L = LevelResult, Rec = RequestRecord, Res extends Finished = SweepResult> {
+  onEvent(e: E): void;
   /** Awaited before each level: an export the store's read door is serving ends first. */
   beforeLevel(): Promise<void>;
-  /** Commits a level; runSweep awaits it between levels. */
-  afterLevel(level: LevelResult, records: readonly RequestRecord[]): Promise<void>;
+  /** Commits a level; the sweep awaits it between levels. */
+  afterLevel(level: L, records: readonly Rec[]): Promise<void>;
   /**
    * Stores the result and says where to see it.
    * @param files what the sweep wrote (--json, --raw): when the store fails, they are how the run is imported later
    * @throws CliError (EXIT.notStored) naming the levels not stored and the import command
    */
-  finish(result: SweepResult, files: { json?: string | undefined; raw?: string | undefined }): Promise<void>;
+  finish(result: Res, files: { json?: string | undefined; raw?: string | undefined }): Promise<void>;
   /** The sweep threw: a refused one is removed, a broken one kept as interrupted. */
   fail(err: unknown): Promise<void>;
   /** The sweep was stopped before any level ended: its run is removed, since there is nothing to keep. */
@@ -75,7 +80,7 @@ export function serveHint(t: SaveTarget, runId: number, env: NodeJS.ProcessEnv =
  * stored run (a result with no level would read as a measurement of nothing).
  * @returns true when that is the case, after saying so in one line
  */
-export async function discardIfNothingFinished(result: SweepResult, session: SaveSession | null, log: NodeJS.WritableStream = process.stderr): Promise<boolean> {
+export async function discardIfNothingFinished(result: Finished, session: Pick<SaveSession, 'discard'> | null, log: NodeJS.WritableStream = process.stderr): Promise<boolean> {
   if (result.run.status !== 'stopped' || result.levels.length > 0) return false;
   await session?.discard('stopped before any level finished');
   log.write('nothing was finished: stopped before the first level ended, so no result was written and no run stored\n');
@@ -83,7 +88,7 @@ export async function discardIfNothingFinished(result: SweepResult, session: Sav
 }
 
 /** What to tell the user when the store failed under a sweep that measured: what is lost, what is kept, how to store it. */
-function notStoredError(err: unknown, result: SweepResult, stored: ReadonlySet<number>, files: { json?: string | undefined; raw?: string | undefined }, t: SaveTarget): CliError {
+function notStoredError(err: unknown, result: Finished, stored: ReadonlySet<number>, files: { json?: string | undefined; raw?: string | undefined }, t: SaveTarget): CliError {
   const missing = result.levels.map((l) => l.concurrency).filter((c) => !stored.has(c));
   const what = missing.length > 0 ? `level(s) ${missing.join(', ')} were not stored` : 'the run was not stored whole';
   const flags = storeFlagsText(t, process.env);
@@ -97,15 +102,34 @@ function notStoredError(err: unknown, result: SweepResult, stored: ReadonlySet<n
 export async function startSaving(spec: SweepSpecInput, t: SaveTarget, log: NodeJS.WriteStream = process.stderr): Promise<SaveSession | null> {
   // An invalid spec is left to runSweep, whose message names the field.
   if (!sweepSpecSchema.safeParse(spec).success) return null;
+  return openSession(beginRunOf(spec), t, recordSweep, log);
+}
+
+/** The same for an embeddings or rerank sweep. */
+export async function startPoolingSaving(spec: PoolingSpecInput, t: SaveTarget, log: NodeJS.WriteStream = process.stderr): Promise<SaveSession<PoolingEvent, PoolingLevel, PoolingRecord, PoolingResult> | null> {
+  if (!poolingSpecSchema.safeParse(spec).success) return null;
+  return openSession(beginPoolingRunOf(spec), t, recordPoolingSweep, log);
+}
+
+interface Recorder<E, L, Rec, Res> {
+  onEvent(e: E): void;
+  afterLevel(level: L, records: readonly Rec[]): Promise<void>;
+  finish(result: Res): Promise<void>;
+  discard(reason: string): Promise<void>;
+  abandon(reason: string): Promise<void>;
+}
+
+async function openSession<E extends { kind: string }, L, Rec, Res extends Finished>(begin: BeginRun, t: SaveTarget,
+  record: (w: RunWriter, o: { onLevelStored: (c: number) => void }) => Recorder<E, L, Rec, Res>, log: NodeJS.WriteStream): Promise<SaveSession<E, L, Rec, Res>> {
   let catalog: Catalog | null = null;
   try {
     // Other commands read the store through this process meanwhile; exports wait for the level being measured.
     const gate = measuringGate();
     catalog = await openCatalog({ data: t.data, databaseUrl: t.databaseUrl, command: t.command, shareReads: gate });
-    const writer = await catalog.beginRun(beginRunOf(spec));
+    const writer = await catalog.beginRun(begin);
     const tty = log.isTTY === true;
     const stored = new Set<number>();
-    const recorder = recordSweep(writer, {
+    const recorder = record(writer, {
       onLevelStored: (c) => {
         stored.add(c);
         if (!tty) log.write(`level c=${c} stored in run ${writer.runId}\n`);

@@ -69,7 +69,7 @@ describe('sweep --save and goodput runs', () => {
     expect(r.stderr).toMatch(/level c=1 stored in run 1/);
     expect(r.stderr).toContain(`stored as run 1 (complete) in embedded database at ${data}; see it with: goodput serve --data "${data}"`);
     const list = await cli(['runs', 'list', '--data', data]);
-    expect(list.stdout).toMatch(/^ID +Status +Started +Server +Model +Levels +Peak tok\/s\n1 +complete .* 2\/2 +(?:[\d.]+ @ c=\d|—)/);
+    expect(list.stdout).toMatch(/^ID +Status +Started +Server +Model +Endpoint +Levels +Peak\n1 +complete .* chat +2\/2 +(?:[\d.]+ tok\/s @ c=\d|—)/);
     const show = await cli(['runs', 'show', '1', '--data', data]);
     expect(show.stdout).toMatch(/run 1 · complete ·[\s\S]*Throughput tok\/s[\s\S]*\nEngine {4}/);
     const out = join(dir, 'export.json');

@@ -28,7 +28,7 @@ const FLAG_OF: Record<string, string> = {
 /** A store or API error as a CliError: bad input, conflicts and a busy store exit 2; anything else 1. */
 export function cliErrorOf(err: unknown): unknown {
   if (err instanceof StoreError || err instanceof ApiError) {
-    const internal = err instanceof ApiError && err.code === 'internal';
+    const internal = err instanceof ApiError ? err.code === 'internal' : err.code === 'corrupt';
     const flag = err.field ? FLAG_OF[err.field] : undefined;
     const message = flag && err.code === 'bad-input' ? `${flag}: ${err.message}` : err.message;
     return new CliError(internal ? EXIT.internal : EXIT.usage, message);

@@ -16,7 +16,7 @@ import { telemetryFromFlags } from './telemetry-flags.js';
 import { workerSecretFromEnv } from './worker-command.js';
 import { GPU_SOURCE_CHOICES } from '../telemetry/index.js';
 import { progressReporter } from './progress.js';
-import { type ImageFlags, addImageOptions, audioFromFlags, imagesFromFlags } from './image-flags.js';
+import { type ImageFlags, addImageOptions, audioFromFlags, imageBaseUrlFromFlags, imagesFromFlags } from './image-flags.js';
 import { renderResult } from './render-table.js';
 import { type PoolingFlags, addPoolingOptions, poolingSpecFromFlags, poolingSweepAndReport, refusePoolingFlags } from './pooling-command.js';
 import type { Coordinator } from '../workers/index.js';
@@ -214,12 +214,13 @@ export function registerSweepCommand(program: Command): void {
       if (flags.endpoint === 'embeddings' || flags.endpoint === 'rerank') {
         const given = (key: string) => cmd.getOptionValueSource(key) === 'cli';
         const spec = poolingSpecFromFlags(flags, flags.endpoint, process.argv.slice(2), given);
-        const code = await poolingSweepAndReport(spec, { json: flags.json, raw: flags.raw });
+        // Stored as a text sweep is: with --save, or by default when a store is configured.
+        const code = await poolingSweepAndReport(spec, { json: flags.json, raw: flags.raw, save: saveTarget(flags, false, 'goodput sweep') });
         if (code !== EXIT.ok) throw new CliError(code, '');
         return;
       }
       refusePoolingFlags(flags, flags.endpoint);
-      const spec = { ...specFromFlags(flags, process.argv.slice(2)), ...await toolsFromFlags(flags), images, audio };
+      const spec = { ...specFromFlags(flags, process.argv.slice(2)), ...await toolsFromFlags(flags), images, imageBaseUrl: imageBaseUrlFromFlags(flags, images), audio };
       const workers = workersFromFlags(flags);
       // Split over workers, each worker's process opens only its share's sockets.
       if (!workers && Array.isArray(spec.levels)) refuseLevelsPastFileLimit(spec.levels, spec.arrival?.kind ?? 'concurrency');

@@ -1,6 +1,6 @@
 /**
  * The contract's identity: sha256 of its canonical JSON with the fields that
- * say where (server.url, server.apiKeyEnv, quality.baselineUrl, the paths of hashed files: tokenizer, corpus, trace) left out. Two runs of the same
+ * say where (server.url, server.apiKeyEnv, server.imageBaseUrl, quality.baselineUrl, the paths of hashed files: tokenizer, corpus, trace) left out. Two runs of the same
  * experiment against servers at different addresses share a hash; any change
  * to what is measured (including corpus or tokenizer content, via their hashes)
  * changes it.
@@ -18,7 +18,7 @@ function byContent<T extends object>(file: T): T | Omit<T, 'path'> {
 
 /** The contract without its location fields (server address, and the paths of files whose content hash it carries). */
 export function hashedPart(c: Contract): object {
-  const { url: _url, apiKeyEnv: _key, ...server } = c.server;
+  const { url: _url, apiKeyEnv: _key, imageBaseUrl: _images, ...server } = c.server;
   // Where the quality baseline answers is a location too; that the score is measured in the run is part of the experiment.
   const { baselineUrl, ...quality } = c.quality;
   return {

@@ -7,8 +7,10 @@
 import { z } from 'zod';
 import { repeatsProblem } from './repeat-runs.js';
 import { poolingContractIssues } from './pooling-contract.js';
-import { GENERATED_ARRIVALS, LIMITS, type LimitName, costLineSchema, imageInputsSchema, levelsSchema, limitedCount, limitedInt, sloSchema, toolChoiceSchema, unionError, urlCredentialProblem } from '../core/index.js';
+import { GENERATED_ARRIVALS, LIMITS, type LimitName, audioInputsSchema, costLineSchema, imageBaseUrlSchema, levelsSchema, limitedCount, limitedInt, sloSchema, toolChoiceSchema, unionError, urlCredentialProblem } from '../core/index.js';
 import { arrivalOps } from '../workload/index.js';
+import { isLoopback } from '../client/index.js';
+import { imageAxisSchema } from './image-axis.js';
 
 /** A positive whole number within the limits table's row `limit`. */
 const int = (what: string, limit: LimitName) => limitedInt(limit, what);
@@ -66,6 +68,8 @@ export const contractSchema = z.object({
       .refine((u) => urlCredentialProblem(u) === null, { error: (i) => `url ${urlCredentialProblem(String(i.input))}` }),
     apiKeyEnv: text('apiKeyEnv').optional(),
     endpoint: z.enum(['chat', 'completions', 'embeddings', 'rerank'], { error: 'endpoint must be chat, completions, embeddings or rerank' }).default('chat'),
+    /** Images by URL: where the server reaches goodput's image server (a location, outside the hash); default 127.0.0.1 for a server on this machine. */
+    imageBaseUrl: imageBaseUrlSchema.optional(),
   }).strict(),
   model: z.object({
     name: text('name'),
@@ -83,8 +87,10 @@ export const contractSchema = z.object({
     warmup: limitedCount('warmupRequests', 'warmup').default(1),
     /** Tools offered with every chat request (docs/agents.md). */
     tools: toolsSchema.optional(),
-    /** Synthetic images sent with every chat request (docs/endpoints.md); the hash covers them, so a rerun sends the same bytes. */
-    images: imageInputsSchema.optional(),
+    /** Synthetic images sent with every chat request (docs/endpoints.md), or a list of settings (a matrix axis); the hash covers them, so a rerun sends the same bytes. */
+    images: imageAxisSchema.optional(),
+    /** A synthetic WAV clip sent with every chat request; the hash covers it. */
+    audio: audioInputsSchema.optional(),
     /** Embeddings: inputs per request, each of the prompt length (docs/endpoints.md). */
     batchSize: int('batchSize', 'embeddingBatch').optional(),
     /** Rerank: documents per query, each of the prompt length. */
@@ -154,6 +160,13 @@ export const contractSchema = z.object({
     if (c.decoding.ignoreEos) ctx.addIssue({ code: 'custom', path: ['decoding', 'ignoreEos'], message: 'a request with tools ends when its call is complete: set ignoreEos false' });
   }
   if (c.workload.images !== undefined && c.server.endpoint !== 'chat') ctx.addIssue({ code: 'custom', path: ['workload', 'images'], message: 'images need server.endpoint chat' });
+  if (c.workload.audio !== undefined && c.server.endpoint !== 'chat') ctx.addIssue({ code: 'custom', path: ['workload', 'audio'], message: 'audio needs server.endpoint chat' });
+  if (traced && (c.workload.images?.length ?? 0) > 1) ctx.addIssue({ code: 'custom', path: ['workload', 'images'], message: 'a trace replay has one cell: one images setting' });
+  const byUrl = c.workload.images?.some((i) => i?.delivery === 'url') === true;
+  if (byUrl && c.server.imageBaseUrl === undefined && !isLoopback(new URL(c.server.url).hostname)) {
+    ctx.addIssue({ code: 'custom', path: ['workload', 'images'], message: `images by URL: the server at ${new URL(c.server.url).host} is not on this machine, so it cannot fetch them from goodput's image server on 127.0.0.1: give server.imageBaseUrl, an address it can reach` });
+  }
+  if (!byUrl && c.server.imageBaseUrl !== undefined) ctx.addIssue({ code: 'custom', path: ['server', 'imageBaseUrl'], message: 'applies to images by URL (delivery url) alone' });
   if (c.slo.toolCallValid === true && c.workload.tools === undefined) ctx.addIssue({ code: 'custom', path: ['slo', 'toolCallValid'], message: 'the toolCallValid SLO needs workload.tools' });
   const priced = c.hardware.gpuHourlyUsd !== undefined;
   if (priced && c.hardware.priceAsOf === undefined) ctx.addIssue({ code: 'custom', path: ['hardware', 'priceAsOf'], message: 'a price needs the date it was taken (priceAsOf)' });

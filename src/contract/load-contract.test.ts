@@ -84,6 +84,20 @@ describe('loading a contract', () => {
     ['requests per level past its limit', patch((c) => { c.workload.requestsPerLevel = 1e9; }), /workload\.requestsPerLevel: requestsPerLevel 1000000000 is above the limit of 20000/],
     ['images past their limit', patch((c) => { c.workload.images = { perRequest: 2, width: 0, height: 512, format: 'png' }; }), /workload\.images\.width: image width must be positive/],
     ['images on completions', patch((c) => { c.server.endpoint = 'completions'; c.workload.images = { perRequest: 2, width: 512, height: 512, format: 'png' }; }), /workload\.images: images need server\.endpoint chat/],
+    ['an image format that does not exist', patch((c) => { c.workload.images = { perRequest: 2, width: 512, height: 512, format: 'gif' }; }), /workload\.images\.format: image format must be png or jpeg/],
+    ['an image delivery that does not exist', patch((c) => { c.workload.images = { perRequest: 2, width: 512, height: 512, delivery: 'ftp' }; }), /workload\.images\.delivery: image delivery must be data or url/],
+    ['a bad setting in a list of images, by its place', patch((c) => { c.workload.images = ['none', { perRequest: 17, width: 8, height: 8 }]; }), /workload\.images\[1\]\.perRequest: images per request 17 is above the limit of 16/],
+    ['an unknown field of an image setting', patch((c) => { c.workload.images = [{ perRequest: 1, width: 8, height: 8, url: 'x' }]; }), /workload\.images\[0\]\.url: unknown field/],
+    ['an empty list of images', patch((c) => { c.workload.images = []; }), /workload\.images: images must list at least one setting/],
+    ['more image settings than the limit', patch((c) => { c.workload.images = Array.from({ length: 9 }, (_, i) => ({ perRequest: 1, width: 8 + i, height: 8 })); }), /workload\.images: images 9 is above the limit of 8 image settings/],
+    ['"none" as the only images', patch((c) => { c.workload.images = 'none'; }), /workload\.images: /],
+    ['images by URL to a server off this machine', patch((c) => { c.server.url = 'http://10.0.0.9:8000'; c.workload.images = { perRequest: 1, width: 8, height: 8, delivery: 'url' }; }), /workload\.images: images by URL: the server at 10\.0\.0\.9:8000 is not on this machine.*give server\.imageBaseUrl/],
+    ['an image server address without a port', patch((c) => { c.server.imageBaseUrl = 'http://10.0.0.5/x'; c.workload.images = { perRequest: 1, width: 8, height: 8, delivery: 'url' }; }), /server\.imageBaseUrl: imageBaseUrl must name a port and no path/],
+    ['an image server address without images by URL', patch((c) => { c.server.imageBaseUrl = 'http://10.0.0.5:8090'; }), /server\.imageBaseUrl: applies to images by URL \(delivery url\) alone/],
+    ['audio of negative length', patch((c) => { c.workload.audio = { seconds: -1 }; }), /workload\.audio\.seconds: audio seconds must be positive/],
+    ['audio past its limit', patch((c) => { c.workload.audio = { seconds: 121 }; }), /workload\.audio\.seconds: audio seconds 121 is above the limit of 120 seconds/],
+    ['audio in another format', patch((c) => { c.workload.audio = { seconds: 2, format: 'mp3' }; }), /workload\.audio\.format: /],
+    ['audio on completions', patch((c) => { c.server.endpoint = 'completions'; c.workload.audio = { seconds: 2 }; }), /workload\.audio: audio needs server\.endpoint chat/],
     ['a level past the concurrency limit', patch((c) => { c.load.levels = [1, 100_000]; }), /load\.levels\[1\]: level 100000 is above the limit of 4096 concurrent streams/],
   ];
   for (const [what, doc, message] of bad) {
@@ -121,6 +135,25 @@ describe('contract hash and differences', () => {
     expect(contractHash(withImages)).not.toBe(contractHash(a));
     expect(contractHash(await images(512))).toBe(contractHash(withImages));
     expect(contractHash(await images(256))).not.toBe(contractHash(withImages));
+  });
+  it('changes with every image and audio field, and not with where the image server listens', async () => {
+    const hashOf = async (f: (c: Record<string, any>) => void) => contractHash(await loadContract(write(patch(f)))); // eslint-disable-line @typescript-eslint/no-explicit-any
+    const base = await hashOf((c) => { c.workload.images = { perRequest: 2, width: 512, height: 512 }; });
+    const variants = await Promise.all([
+      hashOf((c) => { c.workload.images = { ...{ perRequest: 2, width: 512, height: 512 }, format: 'jpeg' }; }),
+      hashOf((c) => { c.workload.images = { ...{ perRequest: 2, width: 512, height: 512 }, delivery: 'url' }; }),
+      hashOf((c) => { c.workload.images = { ...{ perRequest: 2, width: 512, height: 512 }, perRequest: 3 }; }),
+      hashOf((c) => { c.workload.images = { ...{ perRequest: 2, width: 512, height: 512 }, height: 256 }; }),
+      hashOf((c) => { c.workload.images = ['none', { perRequest: 2, width: 512, height: 512 }]; }),
+      hashOf((c) => { c.workload.images = { perRequest: 2, width: 512, height: 512 }; c.workload.audio = { seconds: 2 }; }),
+      hashOf((c) => { c.workload.images = { perRequest: 2, width: 512, height: 512 }; c.workload.audio = { seconds: 3 }; }),
+    ]);
+    expect(new Set([base, ...variants]).size).toBe(1 + variants.length);
+    // What was left to the defaults hashes as if written out.
+    expect(await hashOf((c) => { c.workload.images = { ...{ perRequest: 2, width: 512, height: 512 }, format: 'png', delivery: 'data' }; })).toBe(base);
+    // The image server's address is a location.
+    const url = await hashOf((c) => { c.workload.images = { ...{ perRequest: 2, width: 512, height: 512 }, delivery: 'url' }; });
+    expect(await hashOf((c) => { c.workload.images = { ...{ perRequest: 2, width: 512, height: 512 }, delivery: 'url' }; c.server.imageBaseUrl = 'http://10.0.0.5:8090'; })).toBe(url);
   });
   it('a corpus or tokenizer file known by its content hash hashes the same wherever it lies', () => {
     const sha = 'a'.repeat(64);

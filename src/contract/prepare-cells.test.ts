@@ -31,8 +31,17 @@ describe('preparing cells with a tokenizer.json', () => {
   it('every cell\'s sweep carries the contract\'s images (none without them)', async () => {
     const images = { perRequest: 2, width: 512, height: 512, format: 'png' };
     const p = await prepareCells(contract({}, { images }), opts);
-    expect(p.cells.map((c) => c.spec.images)).toEqual([images, images]);
+    expect(p.cells.map((c) => c.spec.images)).toEqual([{ ...images, delivery: 'data' }, { ...images, delivery: 'data' }]);
     expect((await prepareCells(contract(), opts)).cells.map((c) => c.spec.images)).toEqual([null, null]);
+    // Each cell draws its own images from its own seed, the same on every run: seed 42, then 43.
+    expect(p.cells.map((c) => c.spec.mediaSeed ?? c.spec.seed)).toEqual([42, 43]);
+    expect((await prepareCells(contract({}, { images }), opts)).cells.map((c) => c.spec.mediaSeed ?? c.spec.seed)).toEqual([42, 43]);
+  });
+
+  it('a list of image settings is an axis: a cell per setting after the other axes, its key naming the images', async () => {
+    const p = await prepareCells(contract({}, { prompts: { kind: 'synthetic', tokens: 48 }, images: ['none', { perRequest: 1, width: 64, height: 64, format: 'jpeg' }] }), opts);
+    expect(p.cells.map((c) => c.key.images)).toEqual([undefined, '1 image of 64×64 JPEG per request']);
+    expect(p.cells.map((c) => c.spec.images)).toEqual([null, { perRequest: 1, width: 64, height: 64, format: 'jpeg', delivery: 'data' }]);
   });
 
   it('every prompt of every cell is exactly its target length, and each request has its own', async () => {

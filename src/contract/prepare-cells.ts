@@ -7,7 +7,7 @@
  */
 import { basename } from 'node:path';
 import { createHash } from 'node:crypto';
-import { type CellKey, type TokenizerInfo, type ToolsSpec, canonicalJson } from '../core/index.js';
+import { type CellKey, type ImageInputs, type TokenizerInfo, type ToolsSpec, canonicalJson, imageInputsLabel } from '../core/index.js';
 import { type SweepSpecInput, levelOrder, requestsFor, sweepSpecSchema } from '../runner/index.js';
 import {
   type CellSpec, type Corpus, type TokenCounter, buildCellPrompts, expandMatrix, loadCorpus, loadTools, readTrace, replayParts, resolveTokenizer,
@@ -71,11 +71,12 @@ function textEndpoint(c: Contract): 'chat' | 'completions' {
   return e;
 }
 
-/** Fields every cell's sweep spec shares. */
-function baseSpec(c: Contract, opts: PrepareOptions): Omit<SweepSpecInput, 'arrival' | 'outputTokens' | 'promptTokens' | 'cache'> {
+/** Fields every cell's sweep spec shares, with the cell's images (null: none). */
+function baseSpec(c: Contract, opts: PrepareOptions, images: ImageInputs | null): Omit<SweepSpecInput, 'arrival' | 'outputTokens' | 'promptTokens' | 'cache'> {
   return {
     tools: opts.tools ?? null,
-    images: c.workload.images ?? null,
+    images, audio: c.workload.audio ?? null,
+    imageBaseUrl: images?.delivery === 'url' ? c.server.imageBaseUrl ?? null : null,
     url: opts.url, apiKey: opts.apiKey, model: c.model.name, endpoint: textEndpoint(c),
     levels: c.load.levels, requestsPerLevel: c.workload.requestsPerLevel, warmup: c.workload.warmup,
     thinking: c.thinking === 'on', forceLength: c.decoding.ignoreEos, temperature: c.decoding.temperature, topP: c.decoding.topP,
@@ -93,14 +94,14 @@ async function prepareTrace(c: Contract, pattern: Extract<Contract['load']['patt
   const parts = replayParts(trace, { blockTokens: pattern.blockTokens, maxConcurrency: pattern.maxConcurrency });
   const cache = c.workload.cache[0] ?? { kind: 'cold' as const };
   const spec: SweepSpecInput = {
-    ...baseSpec(c, opts), ...parts, requestsPerLevel: 'auto', warmup: 0,
+    ...baseSpec(c, opts, c.workload.images?.[0] ?? null), ...parts, requestsPerLevel: 'auto', warmup: 0,
     outputTokens: trace.requests.reduce((m, r) => Math.max(m, r.outputTokens), 1),
     promptTokens: Math.max(1, Math.round(trace.requests.reduce((a, r) => a + r.promptTokens, 0) / trace.requests.length)),
     // Requests share the trace's blocks on purpose: no per-request cache salt (the run's salt word keeps runs apart).
     cache: 'warm',
   };
   const key: CellKey = { prompt: `trace ${basename(pattern.path)}`, promptTokens: null, outputTokens: null, cache: cache.kind, sharedPrefixTokens: 0 };
-  return { resolved, tokenizer: counter.info, cells: [{ cell: { index: 0, promptTokens: null, outputTokens: null, cache }, key, spec }] };
+  return { resolved, tokenizer: counter.info, cells: [{ cell: { index: 0, promptTokens: null, outputTokens: null, cache, images: null }, key, spec }] };
 }
 
 /** An agent-trace contract: one cell, the graph read and checked whole (its sha256 pinned), replayed at the contract's speeds. */
@@ -112,7 +113,7 @@ async function prepareAgentTrace(c: Contract, pattern: Extract<Contract['load'][
   const resolved: Contract = { ...c, model: { ...c.model, tokenizer }, load: { ...c.load, pattern: { ...pattern, sha256: trace.sha256 } } };
   const turns = trace.source.sessions.flatMap((s) => s.turns);
   const spec: SweepSpecInput = {
-    ...baseSpec(c, opts), ...agentReplayParts(trace), requestsPerLevel: 'auto', warmup: 0,
+    ...baseSpec(c, opts, c.workload.images?.[0] ?? null), ...agentReplayParts(trace), requestsPerLevel: 'auto', warmup: 0,
     outputTokens: turns.reduce((m, t) => Math.max(m, t.o), 1),
     promptTokens: Math.max(1, Math.round(turns.reduce((a, t) => a + t.p, 0) / turns.length)),
     // Turns resend their sessions' history and share the trace's blocks on purpose: no per-request cache salt.
@@ -120,7 +121,7 @@ async function prepareAgentTrace(c: Contract, pattern: Extract<Contract['load'][
   };
   const cache = c.workload.cache[0] ?? { kind: 'cold' as const };
   const key: CellKey = { prompt: `agent trace ${basename(pattern.path)}`, promptTokens: null, outputTokens: null, cache: cache.kind, sharedPrefixTokens: 0 };
-  return { resolved, tokenizer: counter.info, cells: [{ cell: { index: 0, promptTokens: null, outputTokens: null, cache }, key, spec }] };
+  return { resolved, tokenizer: counter.info, cells: [{ cell: { index: 0, promptTokens: null, outputTokens: null, cache, images: null }, key, spec }] };
 }
 
 /** Resolves the contract and builds every cell's sweep spec with its prompts. */
@@ -142,6 +143,7 @@ export async function prepareCells(given: Contract, givenOpts: PrepareOptions): 
   const cells = expandMatrix({
     prompts: p.kind === 'synthetic' ? { kind: 'synthetic', tokens: p.tokens } : { kind: 'corpus' },
     outputTokens: c.workload.outputTokens === 'trace' ? 'corpus' : c.workload.outputTokens, cache: c.workload.cache,
+    images: c.workload.images ?? [null],
   });
   const out: PreparedCell[] = [];
   for (const cell of cells) out.push(await prepareCell(c, cell, counter, corpus, opts));
@@ -152,7 +154,9 @@ async function prepareCell(c: Contract, cell: CellSpec, counter: TokenCounter, c
   const pattern = c.load.pattern;
   if (pattern.kind === 'trace') throw new ContractError('bad-contract', 'load.pattern: a trace is prepared by prepareTrace');
   const base: SweepSpecInput = {
-    ...baseSpec(c, opts), arrival: pattern,
+    ...baseSpec(c, opts, cell.images), arrival: pattern,
+    // Each cell draws images and clips of its own (the same on every run of the contract): no engine cache serves one cell from another.
+    ...(cell.index === 0 ? {} : { mediaSeed: c.decoding.seed + cell.index }),
     outputTokens: cell.outputTokens ?? (corpus?.items ?? []).reduce((m, i) => Math.max(m, i.outputTokens ?? 1), 1),
     promptTokens: cell.promptTokens ?? 1, cache: cell.cache.kind,
   };
@@ -175,6 +179,7 @@ async function prepareCell(c: Contract, cell: CellSpec, counter: TokenCounter, c
     prompt: cell.promptTokens !== null ? `synthetic ${cell.promptTokens} tokens` : `${p.kind} ${p.kind === 'synthetic' ? '' : basename(p.path)}`,
     promptTokens: cell.promptTokens, outputTokens: cell.outputTokens, cache: cell.cache.kind,
     sharedPrefixTokens: cell.cache.kind === 'warm' ? cell.cache.sharedPrefixTokens : 0,
+    ...(cell.images === null ? {} : { images: imageInputsLabel(cell.images) }),
   };
   return { cell, key, spec: { ...base, promptTokens, prompts: { kind: 'list', items } } };
 }

@@ -5,6 +5,7 @@
  */
 import type { Cards, EngineCard, LevelResult, ModelCard, PlatformCard } from './result-schema.js';
 import { COST_BASIS, costPer1MUsd, savingPct } from './cost.js';
+import { levelAxis, levelValue } from './level-axis.js';
 
 export interface CardInputs {
   levels: readonly LevelResult[];
@@ -39,31 +40,48 @@ export const SATURATION_RISE = 0.05;
  * before it (or only one level counts), so the curve may go higher.
  */
 export function notSaturated(levels: readonly LevelResult[]): string | null {
-  const valid = levels.filter((l) => !l.invalid && !l.clientBound.bound).sort((a, b) => a.concurrency - b.concurrency);
+  // On the run's own axis: an open loop's levels are speeds or rates, not the peak in flight each reached.
+  const axis = levelAxis(levels);
+  const valid = levels.filter((l) => !l.invalid && !l.clientBound.bound).sort((a, b) => levelValue(a) - levelValue(b));
   const top = valid.at(-1);
-  const highest = Math.max(...levels.map((l) => l.concurrency));
-  if (top === undefined || top.concurrency !== highest) return null;
+  const highest = Math.max(...levels.map(levelValue));
+  if (top === undefined || levelValue(top) !== highest) return null;
   const before = valid.at(-2);
-  if (before === undefined) return `not saturated: the highest level tested (concurrency ${top.concurrency}) is the only one that counts`;
+  if (before === undefined) return `not saturated: the highest level tested (${axis.describe(levelValue(top))}) is the only one that counts`;
   const rise = top.throughputTokS / before.throughputTokS - 1;
   if (!(rise > SATURATION_RISE)) return null;
-  return `not saturated: the highest level tested (concurrency ${top.concurrency}) gives the peak, ${Math.round(rise * 100)} % above concurrency ${before.concurrency}`;
+  return `not saturated: the highest level tested (${axis.describe(levelValue(top))}) gives the peak, ${Math.round(rise * 100)} % above ${axis.describe(levelValue(before))}`;
 }
 
-/** Peak over valid, trustworthy levels only; the others are listed with why. */
-export function engineCard(levels: readonly LevelResult[]): EngineCard {
-  const excluded: EngineCard['excluded'] = [];
+/** The level with the most throughput among valid, trustworthy levels; null when none. */
+function peakLevel(levels: readonly LevelResult[]): LevelResult | null {
   let peak: LevelResult | null = null;
+  for (const l of levels) if (!l.invalid && !l.clientBound.bound && (!peak || l.throughputTokS > peak.throughputTokS)) peak = l;
+  return peak;
+}
+
+/**
+ * Peak over valid, trustworthy levels only; the others are listed with why.
+ * An open loop's card also names each level on its own axis (`axis`, `peakAt`,
+ * the curve's `level`): its `concurrency` is the peak in flight, and two
+ * speeds may share one.
+ */
+export function engineCard(levels: readonly LevelResult[]): EngineCard {
+  const axis = levelAxis(levels);
+  const excluded: EngineCard['excluded'] = [];
   for (const l of levels) {
-    if (l.invalid) excluded.push({ concurrency: l.concurrency, reason: `invalid: ${l.invalidReason}` });
-    else if (l.clientBound.bound) excluded.push({ concurrency: l.concurrency, reason: `client-bound: ${l.clientBound.reason}` });
-    else if (!peak || l.throughputTokS > peak.throughputTokS) peak = l;
+    const on = axis.open ? { level: axis.format(levelValue(l)) } : {};
+    if (l.invalid) excluded.push({ concurrency: l.concurrency, reason: `invalid: ${l.invalidReason}`, ...on });
+    else if (l.clientBound.bound) excluded.push({ concurrency: l.concurrency, reason: `client-bound: ${l.clientBound.reason}`, ...on });
   }
+  const peak = peakLevel(levels);
   return {
     peakThroughputTokS: peak?.throughputTokS ?? null,
     peakConcurrency: peak?.concurrency ?? null,
+    ...(axis.open ? { axis: axis.name, peakAt: peak === null ? null : axis.describe(levelValue(peak)) } : {}),
     curve: levels.map((l) => ({
       concurrency: l.concurrency,
+      ...(axis.open ? { level: axis.format(levelValue(l)) } : {}),
       throughputTokS: l.throughputTokS,
       perRequestTokS: l.perRequestTokS?.mean ?? null,
       invalid: l.invalid,
@@ -75,9 +93,8 @@ export function engineCard(levels: readonly LevelResult[]): EngineCard {
 }
 
 export function platformCard(inputs: CardInputs, engine: EngineCard): PlatformCard {
-  const peakLevel = inputs.levels.find((l) => l.concurrency === engine.peakConcurrency);
   // Memory at the peak level; else the first level that has a reading.
-  const candidates = [peakLevel?.gpuMemMiB, ...inputs.levels.map((l) => l.gpuMemMiB)];
+  const candidates = [peakLevel(inputs.levels)?.gpuMemMiB, ...inputs.levels.map((l) => l.gpuMemMiB)];
   const memKnown = candidates.find((g) => g?.available === true) ?? null;
   const memReason = inputs.levels.map((l) => l.gpuMemMiB).find((g) => !g.available);
   const peak = engine.peakThroughputTokS;

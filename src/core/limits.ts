@@ -53,6 +53,7 @@ export const LIMITS = {
   // A vision request carries its images inline; the request-body row still bounds their bytes together.
   imagesPerRequest: { max: 16, what: 'images in one chat request' },
   imageSide: { max: 4096, what: 'pixels on one side of a synthetic image' },
+  imageSets: { max: 8, what: 'image settings on a contract\'s workload matrix axis' },
   // 8 kHz 16-bit mono WAV: 120 s is 1.9 MB, 2.6 MB as base64, inside the request-body row.
   audioSeconds: { max: 120, what: 'seconds of synthetic audio in one chat request' },
   qualityPrompts: { max: 256, what: 'prompts in one quality score\'s per-prompt evidence' },

@@ -11,10 +11,10 @@ export const MATRIX_COLUMNS = [
   'TPOT p50 ms', 'cached prompt tokens mean', 'goodput share', 'goodput req/s', 'failed',
 ] as const;
 
-/** "synthetic 512 tokens · 256 out · warm (128 shared)" */
+/** "synthetic 512 tokens · 256 out · warm (128 shared)", then the images when the cell carried any. */
 export function cellLabel(key: CellKey): string {
   const cache = key.cache === 'warm' ? `warm (${key.sharedPrefixTokens} shared)` : 'cold';
-  return `${key.prompt} · ${key.outputTokens === null ? 'corpus output lengths' : `${key.outputTokens} out`} · ${cache}`;
+  return `${key.prompt} · ${key.outputTokens === null ? 'corpus output lengths' : `${key.outputTokens} out`} · ${cache}${key.images === undefined ? '' : ` · ${key.images}`}`;
 }
 
 const round = (x: number | null | undefined, digits: number): number | null =>
@@ -22,7 +22,7 @@ const round = (x: number | null | undefined, digits: number): number | null =>
 
 function row(cell: MatrixCell, l: LevelResult): Array<string | number | null> {
   return [
-    cell.index, cell.key.prompt, cell.key.outputTokens, cell.key.cache === 'warm' ? `warm ${cell.key.sharedPrefixTokens}` : 'cold',
+    cell.index, cell.key.images === undefined ? cell.key.prompt : `${cell.key.prompt} + ${cell.key.images}`, cell.key.outputTokens, cell.key.cache === 'warm' ? `warm ${cell.key.sharedPrefixTokens}` : 'cold',
     l.load?.label ?? `${l.concurrency} streams`, round(l.throughputTokS, 1), round(l.ttftMs?.p50, 1), round(l.ttftMs?.p95, 1),
     round(l.tpotMs?.p50, 2), round(l.cachedPromptTokens?.mean, 1), round(l.goodput?.share, 3), round(l.goodput?.requestsPerS, 2),
     l.invalid ? `${l.failed} (invalid)` : l.failed,

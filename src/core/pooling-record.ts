@@ -8,6 +8,9 @@
 export const POOLING_ENDPOINTS = ['embeddings', 'rerank'] as const;
 export type PoolingEndpoint = (typeof POOLING_ENDPOINTS)[number];
 
+/** Whether an endpoint named in a spec, a result or a stored row is embeddings or rerank. */
+export const isPoolingEndpoint = (e: unknown): e is PoolingEndpoint => (POOLING_ENDPOINTS as readonly unknown[]).includes(e);
+
 /** How a non-streaming request ended. Only `ok` counts as a success. */
 export type PoolingOutcome =
   | { kind: 'ok' }

@@ -5,9 +5,8 @@
  */
 import { z } from 'zod';
 import { LIMITS } from './limits.js';
-import { POOLING_ENDPOINTS } from './pooling-record.js';
+import { POOLING_ENDPOINTS, isPoolingEndpoint } from './pooling-record.js';
 import { SCHEMA_VERSION, serverReportSchema } from './result-schema.js';
-import { MAX_POOLING_RECORDS, poolingRecordSchema } from './pooling-record-schema.js';
 
 const rate = z.number().nonnegative().nullable();
 const count = z.number().int().nonnegative();
@@ -82,6 +81,32 @@ export const poolingRunSchema = z.object({
   latencySlo: poolingSloSchema.nullable(),
 }).strict();
 
+const reason = z.string().max(4096);
+
+/** One raw embeddings or rerank request record (pooling-record.ts) as another process sends it: bounded like the level it makes. */
+export const poolingRecordSchema = z.object({
+  seq: count.max(LIMITS.requestsPerLevel.max + LIMITS.warmupRequests.max),
+  concurrency: z.number().int().positive().max(LIMITS.concurrency.max),
+  warmup: z.boolean(),
+  sentNs: z.number().nonnegative(),
+  endNs: z.number().nonnegative(),
+  items: z.number().int().positive().max(Math.max(LIMITS.embeddingBatch.max, LIMITS.rerankDocuments.max)),
+  inputTokens: count.nullable(),
+  dimension: z.number().int().positive().max(LIMITS.embeddingDimension.max).nullable(),
+  outcome: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('ok') }).strict(),
+    z.object({ kind: z.literal('http-error'), status: z.number().int().min(100).max(599), message: reason }).strict(),
+    z.object({ kind: z.literal('bad-answer'), message: reason }).strict(),
+    z.object({ kind: z.literal('timeout'), message: reason }).strict(),
+    z.object({ kind: z.literal('connection-error'), code: z.string().max(256), message: reason }).strict(),
+    z.object({ kind: z.literal('response-too-large'), message: reason }).strict(),
+    z.object({ kind: z.literal('aborted') }).strict(),
+  ]),
+}).strict().refine((r) => r.endNs >= r.sentNs, { error: 'endNs must not be before sentNs', path: ['endNs'] });
+
+/** Records one pooling run may keep: every level's warm-ups and measured requests. */
+export const MAX_POOLING_RECORDS = LIMITS.levels.max * (LIMITS.requestsPerLevel.max + LIMITS.warmupRequests.max);
+
 const poolingEvidence = {
   /** Every request record, warm-ups included, in the order recorded, and sha256 of their canonical JSON: what each level is recomputed from. */
   records: z.array(poolingRecordSchema).max(MAX_POOLING_RECORDS).optional(),
@@ -153,4 +178,9 @@ export function poolingPeak(levels: ReadonlyArray<z.infer<typeof poolingLevelSch
     if (best === null || l.itemsPerS > best.itemsPerS) best = { concurrency: l.concurrency, itemsPerS: l.itemsPerS, inputTokensPerS: l.inputTokensPerS };
   }
   return best;
+}
+
+/** Whether a stored or exported result is an embeddings or rerank run's (the text sweep's `run` has no such endpoint). */
+export function isPoolingResult(r: { run: object }): r is PoolingResult {
+  return isPoolingEndpoint((r.run as { endpoint?: unknown }).endpoint);
 }

@@ -254,15 +254,20 @@ export const modelCardSchema = z.union([
 export const engineCardSchema = z.object({
   peakThroughputTokS: z.number().nullable(),
   peakConcurrency: z.number().nullable(),
+  /** Open loops only: the levels' axis ("Speed", "Rate (req/s)") and the peak's level on it ("speed 2×"); `peakConcurrency` is then its peak in flight. */
+  axis: z.string().optional(),
+  peakAt: z.string().nullable().optional(),
   curve: z.array(z.object({
     concurrency: z.number(),
+    /** Open loops only: the level's value on its axis ("2×"). */
+    level: z.string().optional(),
     throughputTokS: z.number(),
     perRequestTokS: z.number().nullable(),
     invalid: z.boolean(),
     clientBound: z.boolean(),
   })),
   /** Levels left out of the peak, each with why. */
-  excluded: z.array(z.object({ concurrency: z.number(), reason: z.string() })),
+  excluded: z.array(z.object({ concurrency: z.number(), level: z.string().optional(), reason: z.string() })),
   /** Why the peak is not a saturation point (the highest level tested gives it and the curve still rose), or null. Absent in earlier results. */
   notSaturated: z.string().nullable().optional(),
 });
@@ -292,6 +297,8 @@ export const cellKeySchema = z.object({
   cache: z.enum(['cold', 'warm']),
   /** Tokens of the shared prefix before each request's unique part (0 when cold). */
   sharedPrefixTokens: z.number().int().nonnegative(),
+  /** The images every request of the cell carried, in words ("2 images of 512×512 PNG per request"); absent without images. */
+  images: z.string().max(200).optional(),
 });
 
 /** A result's levels, bounded by the limits table like the levels a sweep is given (a file with 5,000 is refused). */

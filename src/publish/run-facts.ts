@@ -98,7 +98,7 @@ export function runFacts(cfg: ConfigurationKey, run: CheckedRun): RunFacts {
   const engine = result.cards.engine;
   const peak = measured(figure(cfg, 'peakThroughput'), engine.peakThroughputTokS, 'no valid level');
   const open = notSaturated(result.levels);
-  if (peak.value !== null) peak.note = `at concurrency ${engine.peakConcurrency}${open === null ? '' : `; ${open}`}`;
+  if (peak.value !== null) peak.note = `at ${engine.peakAt ?? `concurrency ${engine.peakConcurrency}`}${open === null ? '' : `; ${open}`}`;
   const hourly = contract.hardware.gpuHourlyUsd ?? result.run.hourlyCostUsd;
   const rate = recorded(figure(cfg, 'hourlyRate'), hourly ?? null, 'no hourly rate was recorded with the run');
   if (rate.value !== null) rate.note = contract.hardware.priceAsOf ? `as of ${contract.hardware.priceAsOf}` : 'date not recorded';

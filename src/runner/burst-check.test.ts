@@ -1,10 +1,10 @@
 /**
  * The self-check sees bursts: a level whose sends are held up on purpose (the
  * sending thread blocked 50 ms in the middle of its initial burst) is marked
- * client-bound by its send lateness, the lateness named in the reason; the same
- * level unloaded is not. The margin is wide on both sides (budget 25 ms: the
- * block alone puts the late sends at 50 ms or more; an unloaded burst of 8 sends
- * is written within a few ms), so a busy machine does not decide the result.
+ * client-bound by its send lateness, the lateness named in the reason. The
+ * block alone puts the late sends at 50 ms or more, a lower bound no machine
+ * can break; that the same level unloaded is not flagged is a wall-clock
+ * property, checked in the timing pass (burst-check.timing.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { useSimulators } from '../test-support/simulators.js';
@@ -21,7 +21,7 @@ function block(ms: number): void {
 }
 
 describe('the burst check', () => {
-  it('flags a level whose thread was blocked 50 ms during the burst, with the lateness, and not the same level unloaded', async () => {
+  it('flags a level whose thread was blocked 50 ms during the burst, with the lateness', async () => {
     const s = await sim();
     let measured = 0;
     const result = await runSweep({ ...spec, url: s.url }, {
@@ -43,10 +43,5 @@ describe('the burst check', () => {
     expect(held?.sendLatenessMs?.p99).toBeGreaterThanOrEqual(50);
     expect(held?.reason).toMatch(/requests were fully written (\d+\.\d) ms \(p99, max \d+\.\d ms\) after their slot freed or their scheduled instant/);
     expect(Number(/fully written (\d+\.\d) ms/.exec(held?.reason ?? '')?.[1])).toBeGreaterThanOrEqual(50);
-
-    const calm = (await runSweep({ ...spec, url: s.url, clientThreads: 1 })).levels[0]?.clientBound;
-    expect(calm?.sendLatenessMs).not.toBeNull();
-    expect(calm?.sendLatenessMs?.p99).toBeLessThan(25);
-    expect(calm?.reason ?? '').not.toMatch(/fully written/);
   });
 });

@@ -31,6 +31,23 @@ describe('context length preflight', () => {
     });
   }
 
+  it('counts the chat template\'s own tokens, asked of the server before sending: 740 + 40 + 256 does not fit 1024', async () => {
+    const s = await sim({ dialect: 'vllm', chatTemplateTokens: 40 });
+    const err = await runSweep({ ...base, url: s.url, promptTokens: 740 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SweepError);
+    expect((err as SweepError).message).toContain('a prompt of 740 tokens, 40 of the server\'s chat template plus 256 output tokens (1036) cannot fit the server\'s context of 1024 tokens');
+    expect(s.stats()).toMatchObject({ accepted: 0, rejected: 0 });
+    // Without the template (completions) the same prompt fits, and runs.
+    const plain = await runSweep({ ...base, url: s.url, promptTokens: 740, endpoint: 'completions' });
+    expect(plain.levels[0]?.promptTokens).toMatchObject({ sent: 740, templateTokens: 0 });
+  });
+
+  it('a chat prompt that fits with its template reports the template\'s tokens apart, as the server counted them', async () => {
+    const s = await sim({ dialect: 'vllm', chatTemplateTokens: 40 });
+    const result = await runSweep({ ...base, url: s.url, promptTokens: 700 });
+    expect(result.levels[0]?.promptTokens).toMatchObject({ mean: 740, sent: 700, templateTokens: 40 });
+  });
+
   it('runs, and reports the context, when the request fits', async () => {
     const s = await sim({ dialect: 'llamacpp' });
     const events: SweepEvent[] = [];

@@ -2,16 +2,20 @@
  * Preflight of the request size: where the engine reports its context length,
  * a prompt plus output that cannot fit is refused before anything runs, naming
  * both numbers. Synthetic prompts are built to exactly their length in the
- * server's tokens where it can count them, so the check is on the real count
- * (less the chat template's own tokens, which only the server knows); counted in
+ * server's tokens where it can count them, so the check is on the real count,
+ * with the chat template's own tokens where the server could say how many it
+ * adds (vLLM's /tokenize with messages, llama.cpp's /apply-template); counted in
  * words, a pass is not a promise: the server's own message still reaches the terminal.
  */
 import { SweepError } from './errors.js';
 import type { EngineSetup } from './engine-setup.js';
 import type { SweepSpec } from './sweep-spec.js';
 
-/** @throws SweepError('preflight-refused') when the prompt plus the output cap exceeds the reported context. */
-export function checkContext(spec: SweepSpec, context: EngineSetup['context']): void {
+/**
+ * @param templateTokens what the server's chat template adds to one synthetic prompt, asked of it; null when unknown
+ * @throws SweepError('preflight-refused') when the prompt plus the output cap exceeds the reported context.
+ */
+export function checkContext(spec: SweepSpec, context: EngineSetup['context'], templateTokens: number | null = null): void {
   if (context === null) return;
   if (spec.prompts.kind === 'sessions') {
     // A session's last turn carries the whole conversation: every message and answer before it (counted in words).
@@ -42,9 +46,11 @@ export function checkContext(spec: SweepSpec, context: EngineSetup['context']): 
       `${spec.url}: the trace's largest request, ${big.p} prompt plus ${big.o} output tokens (${big.p + big.o}), cannot fit the server's context of ${context.tokens} tokens (${context.source}); give the server a longer context`);
   }
   const prompt = spec.prompts.kind === 'synthetic' ? spec.promptTokens : 0;
-  const needed = prompt + spec.outputTokens;
+  const template = prompt > 0 && templateTokens !== null ? templateTokens : 0;
+  const needed = prompt + template + spec.outputTokens;
   if (needed <= context.tokens) return;
-  const what = prompt > 0 ? `a prompt of ${prompt} tokens plus ${spec.outputTokens} output tokens (${needed})` : `an output cap of ${spec.outputTokens} tokens`;
+  const framed = template > 0 ? `, ${template} of the server's chat template` : '';
+  const what = prompt > 0 ? `a prompt of ${prompt} tokens${framed} plus ${spec.outputTokens} output tokens (${needed})` : `an output cap of ${spec.outputTokens} tokens`;
   throw new SweepError('preflight-refused',
     `${spec.url}: ${what} cannot fit the server's context of ${context.tokens} tokens (${context.source}); lower the prompt or output tokens, or give the server a longer context`);
 }

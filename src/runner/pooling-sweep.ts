@@ -32,6 +32,8 @@ export interface PoolingDeps {
   onEvent?: (e: PoolingEvent) => void;
   /** Awaited between levels (raw records are written here, never during one). */
   afterLevel?: (level: PoolingLevel, records: readonly PoolingRecord[]) => Promise<void>;
+  /** Awaited before each level starts (a stored run's read door finishes an export first). */
+  beforeLevel?: () => Promise<void>;
 }
 
 /** Most tokens of distinct text built before a run (~60 MB of words); past it texts are reused in turn. */
@@ -131,6 +133,7 @@ export async function runPoolingSweep(input: PoolingSpecInput, deps: PoolingDeps
 
     for (const [index, c] of order.entries()) {
       if (signal.aborted) break;
+      await deps.beforeLevel?.();
       const requests = poolingRequestsFor(spec, c);
       emit({ kind: 'level-start', concurrency: c, index, total: order.length, requests });
       const records: PoolingRecord[] = [];

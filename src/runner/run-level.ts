@@ -242,11 +242,12 @@ async function runAgentLevel(ctx: LevelContext, src: AgentsSource, startNs: numb
 }
 
 export async function runLevel(given: LevelContext): Promise<LevelRun> {
-  const { images, audio, seed, warmup } = given.spec;
+  const { images, audio, warmup } = given.spec;
+  const seed = given.spec.mediaSeed ?? given.spec.seed;
   const offset = given.promptOffset ?? 0;
   const ctx = {
     ...given,
-    ...(images === null ? {} : { imagePool: imagePool(images, seed, offset, warmup + given.requests) }),
+    ...(images === null ? {} : { imagePool: imagePool(images, seed, offset, warmup + given.requests, given.spec.imagesServedAt) }),
     ...(audio === null ? {} : { audioPool: audioPool(audio, seed, offset, warmup + given.requests) }),
   };
   const records: RequestRecord[] = [];

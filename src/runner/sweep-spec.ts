@@ -3,10 +3,10 @@
  * yielding the type, the defaults and the messages that name the bad field.
  */
 import { z } from 'zod';
-import { DEFAULT_CLIENT_BUDGET_MS, arrivalSchema, audioInputsSchema, imageInputsSchema, levelsSchema, limitedCount, limitedInt, responseSchemaSpecSchema, sloSchema, toolsSpecSchema, urlCredentialProblem } from '../core/index.js';
+import { DEFAULT_CLIENT_BUDGET_MS, arrivalSchema, audioInputsSchema, imageBaseUrlSchema, imageInputsSchema, levelsSchema, limitedCount, limitedInt, responseSchemaSpecSchema, sloSchema, toolsSpecSchema, urlCredentialProblem } from '../core/index.js';
 import { agentTurnsOf, arrivalOps, promptSourceSchema, turnsOf } from '../workload/index.js';
 import { GPU_SOURCE_CHOICES } from '../telemetry/index.js';
-import { ENGINE_CHOICES, type EngineChoice } from '../client/index.js';
+import { ENGINE_CHOICES, type EngineChoice, isLoopback } from '../client/index.js';
 
 export const sweepSpecSchema = z.object({
   url: z.url({ protocol: /^https?$/, error: 'url must be an http(s) URL, e.g. http://127.0.0.1:8000' })
@@ -46,6 +46,12 @@ export const sweepSpecSchema = z.object({
   responseSchema: responseSchemaSpecSchema.nullable().default(null),
   /** Chat only: synthetic images (drawn from the seed) sent with every request's user message. */
   images: imageInputsSchema.nullable().default(null),
+  /** Images by URL: the address the server reaches goodput's image server at (it listens there); null = 127.0.0.1 on a free port, for a server on this machine. */
+  imageBaseUrl: imageBaseUrlSchema.nullable().default(null),
+  /** Seed of the images and audio clips when not `seed` (a contract's cells each draw their own, so an engine's image cache cannot serve one cell from another). */
+  mediaSeed: z.number().int().nullable().default(null),
+  /** Set by the sweep once its image server listens: the URL prefix (with its secret) the level's image URLs start with. */
+  imagesServedAt: z.string().nullable().default(null),
   /** Chat only: a synthetic WAV clip (drawn from the seed) sent with every request's user message. */
   audio: audioInputsSchema.nullable().default(null),
   /** Latency objectives; each level then reports its goodput. */
@@ -112,11 +118,15 @@ export const sweepSpecSchema = z.object({
     if (spec.prompts.kind === 'sessions') ctx.addIssue({ code: 'custom', path: ['responseSchema'], message: 'sessions carry text answers turn to turn' });
   }
   if (spec.images !== null) {
-    if (spec.endpoint !== 'chat') ctx.addIssue({ code: 'custom', path: ['images'], message: `images are sent in chat messages: they need the chat endpoint, not ${spec.endpoint}` });
+    if (spec.endpoint !== 'chat' && spec.endpoint !== 'responses') ctx.addIssue({ code: 'custom', path: ['images'], message: `images are sent in chat messages: they need the chat or responses endpoint, not ${spec.endpoint}` });
+    if (spec.images.delivery === 'url' && spec.imageBaseUrl === null && !isLoopback(new URL(spec.url).hostname)) {
+      ctx.addIssue({ code: 'custom', path: ['images', 'delivery'], message: `the server at ${new URL(spec.url).host} is not on this machine, so it cannot fetch images from goodput's image server on 127.0.0.1: give an address it can reach (imageBaseUrl, --image-base-url) or send them as data` });
+    }
     if (spec.prompts.kind === 'sessions' || spec.prompts.kind === 'agents') ctx.addIssue({ code: 'custom', path: ['images'], message: `images are sent with single requests, not with ${spec.prompts.kind}` });
   }
+  if (spec.imageBaseUrl !== null && spec.images?.delivery !== 'url') ctx.addIssue({ code: 'custom', path: ['imageBaseUrl'], message: 'an image server address applies to images by URL (delivery url) alone' });
   if (spec.audio !== null) {
-    if (spec.endpoint !== 'chat') ctx.addIssue({ code: 'custom', path: ['audio'], message: `audio is sent in chat messages: it needs the chat endpoint, not ${spec.endpoint}` });
+    if (spec.endpoint !== 'chat' && spec.endpoint !== 'responses') ctx.addIssue({ code: 'custom', path: ['audio'], message: `audio is sent in chat messages: it needs the chat or responses endpoint, not ${spec.endpoint}` });
     if (spec.prompts.kind === 'sessions' || spec.prompts.kind === 'agents') ctx.addIssue({ code: 'custom', path: ['audio'], message: `audio is sent with single requests, not with ${spec.prompts.kind}` });
   }
   if (spec.slo?.toolCallValid === true && spec.tools === null) ctx.addIssue({ code: 'custom', path: ['slo', 'toolCallValid'], message: 'the toolCallValid SLO needs tools' });

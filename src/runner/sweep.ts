@@ -17,6 +17,7 @@ import type { GpuSource } from '../telemetry/index.js';
 import { levelWarnings, startRunTelemetry, withLostShares } from './level-telemetry.js';
 import { SweepError } from './errors.js';
 import { imageBytesProblem } from './image-pool.js';
+import { startImageServer } from './image-server.js';
 import { startLoopMonitor } from './loop-delay.js';
 import { loadOf, runLevel } from './run-level.js';
 import { type ClientThreads, startClientThreads, threadsFor } from './client-threads.js';
@@ -70,7 +71,7 @@ function parseSpec(input: SweepSpecInput): SweepSpec {
 
 export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Promise<SweepResult> {
   const spec = parseSpec(input);
-  const imagesProblem = imageBytesProblem(spec.images, spec.audio, spec.seed);
+  const imagesProblem = imageBytesProblem(spec.images, spec.audio, spec.mediaSeed ?? spec.seed);
   if (imagesProblem !== null) throw new SweepError('bad-input', imagesProblem);
   const emit = deps.onEvent ?? (() => {});
   const clock = deps.clock ?? monotonicNs;
@@ -104,13 +105,19 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
   const { dialect } = engine;
   // Ollama's native chat takes images but no audio: a clip would be dropped, not measured.
   if (spec.audio !== null && dialect.kind === 'ollama-native') throw new SweepError('bad-input', `audio: ${dialect.label}'s native API takes no audio; use --engine ollama (its /v1 API)`);
+  if (spec.images?.delivery === 'url' && dialect.kind === 'ollama-native') throw new SweepError('bad-input', `images.delivery: ${dialect.label}'s native API takes images as base64 only, no URLs; send them as data or use --engine ollama (its /v1 API)`);
   if (spec.endpoint === 'responses' && dialect.api.paths.responses === null) {
     throw new SweepError('bad-input', `endpoint responses: ${dialect.label} has no Responses API (/v1/responses); use --endpoint chat`);
   }
   if (spec.endpoint === 'responses' && spec.forceLength) {
     warn({ code: 'cannot-force-length', message: 'the Responses API has no ignore_eos or min_tokens: actual lengths are checked and requests that end short are flagged' });
   }
-  checkContext(spec, engine.context);
+  // Synthetic prompts are counted with the run's tokenizer; the server's own counter also says what its chat template adds, before anything is sent.
+  const synthetic = spec.prompts.kind === 'synthetic';
+  const counter = synthetic ? await runCounter(spec, pre.model) : null;
+  const templated = spec.endpoint === 'chat' || spec.endpoint === 'responses';
+  const template = counter !== null && templated && engine.context !== null ? await counter.chatTemplateTokens?.() ?? null : null;
+  checkContext(spec, engine.context, template);
   emit({
     kind: 'engine', name: dialect.engine, label: dialect.label, version: engine.version, dialect: dialect.kind, source: engine.source, evidence: engine.evidence,
     context: engine.context,
@@ -121,12 +128,16 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
   const order = levelOrder(spec.levels);
   const runId = randomBytes(4).toString('hex');
   // Synthetic prompts of exactly promptTokens in the server's tokens, built before anything is measured.
-  const synthetic = spec.prompts.kind === 'synthetic';
-  const lengths = synthetic ? await syntheticPrompts(spec, order, runId, await runCounter(spec, pre.model)) : null;
+  const lengths = counter !== null ? await syntheticPrompts(spec, order, runId, counter) : null;
   const sent = synthetic ? spec.promptTokens : null;
   if (lengths && !lengths.info.exact) warn({ code: 'prompt-length-approximate', message: `prompt lengths are ${lengths.info.label}` });
-  const sendSpec: SweepSpec = lengths ? { ...spec, prompts: lengths.prompts } : spec;
   const telemetry = await startRunTelemetry(spec, resolveTarget(target).authHeaders, warn, deps.gpu, dialect);
+  // Images by URL: our own image server, for the sweep's lifetime (closed with the rest, a stop included).
+  const imageServer = spec.images?.delivery === 'url' ? await startImageServer(spec.imageBaseUrl).catch(async (err: unknown) => {
+    await telemetry.close();
+    throw new SweepError('bad-input', `the image server could not listen on ${spec.imageBaseUrl ?? '127.0.0.1'}: ${err instanceof Error ? err.message : String(err)}`);
+  }) : null;
+  const sendSpec: SweepSpec = { ...spec, ...(lengths ? { prompts: lengths.prompts } : {}), ...(imageServer === null ? {} : { imagesServedAt: imageServer.servedAt }) };
   const maxC = arrivalOps(spec.arrival).connections(order[order.length - 1] as number);
   const client = deps.client?.(sendSpec, maxC, dialect) ?? createStreamingClient(target, { connections: maxC, clock, timeouts: spec.timeouts, dialect });
   // An injected client or clock lives on this thread: such a sweep runs in it.
@@ -152,6 +163,7 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
       await deps.beforeLevel?.();
       if (signal.aborted) break;
       const requests = requestsFor(spec, c);
+      if (imageServer !== null && spec.images !== null) imageServer.serveLevel(spec.images, spec.mediaSeed ?? spec.seed, promptOffset, spec.warmup + requests);
       emit({ kind: 'level-start', concurrency: c, index, total: order.length, requests });
       let done = 0;
       let failed = 0;
@@ -230,6 +242,7 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
     await threads?.close();
     await client.close();
     await telemetry.close();
+    await imageServer?.close();
   }
   for (const w of checks.warnings()) warn(w);
   if (stopReason) emit({ kind: 'stopped', status: status as 'stopped' | 'server-failed', reason: stopReason });

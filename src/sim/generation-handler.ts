@@ -20,9 +20,10 @@ import { answerPieces, answerSchemaOf } from './answer-schema.js';
 import { planToolCall } from './tool-call-plan.js';
 import type { ResponseFormat, ResponseIdentity } from './response-format.js';
 import { emissionCount } from './sequence.js';
-import { outputText, tokenize } from './tokenizer.js';
+import { outputText, templateWords, tokenize } from './tokenizer.js';
 import { RESPONSES_ROUTE, type ResponseStore } from './responses-route.js';
 import { firstProblem } from './zod-issues.js';
+import { fetchImages, remoteImageUrls } from './image-fetch.js';
 import { imageInputs } from './image-inputs.js';
 
 /** Everything a generation request needs from the running server. */
@@ -74,7 +75,8 @@ const chat: Endpoint = {
     const reasoningTokens = thinkingOff(r.data) ? 0 : profile.reasoningTokens;
     // Tool definitions are part of the prompt an engine renders, so they cost prefill like any text.
     const tools = r.data.tools == null ? '' : ` ${JSON.stringify(r.data.tools)}`;
-    return { ok: true, body: r.data, words: tokenize(messagesText(r.data.messages) + tools), reasoningTokens, chat: r.data };
+    const words = [...templateWords(profile.chatTemplateTokens), ...tokenize(messagesText(r.data.messages) + tools)];
+    return { ok: true, body: r.data, words, reasoningTokens, chat: r.data };
   },
   format: (idn, rt) => rt.dialect.chatFormat(idn, rt.profile),
 };
@@ -129,8 +131,28 @@ export function handleGeneration(
     const p = firstProblem(parsed.error);
     return reject(400, `${p.field}: ${p.problem}`, p.field);
   }
+  const messages = parsed.chat?.messages;
+  if (messages === undefined || remoteImageUrls(messages).length === 0) return admit(rt, ep, req, res, raw, parsed, arrivalMs, receivedMs, new Map());
+  // Images given by URL are fetched first, as an engine does: the wait lands in time to first token.
+  void fetchImages(rt.profile, messages).then((fetched) => {
+    if (res.destroyed) return;
+    if (!fetched.ok) return reject(400, `${fetched.param}: ${fetched.message}`, fetched.param);
+    rt.stats.imagesFetched += fetched.files.size;
+    admit(rt, ep, req, res, raw, parsed, arrivalMs, receivedMs, fetched.files);
+  });
+}
+
+/** A parsed request with its fetched images: checked further, then queued (or refused). */
+function admit(
+  rt: SimRuntime, ep: Endpoint, req: IncomingMessage, res: ServerResponse, raw: unknown, parsed: Extract<ReturnType<Endpoint['parse']>, { ok: true }>,
+  arrivalMs: number, receivedMs: number, fetched: ReadonlyMap<string, Buffer>,
+): void {
+  const reject = (status: number, message: string, param: string | null): void => {
+    rt.stats.rejected++;
+    sendError(res, status, message, param);
+  };
   const { body, reasoningTokens } = parsed;
-  const images = parsed.chat === undefined ? null : imageInputs(rt.profile, parsed.chat.messages);
+  const images = parsed.chat === undefined ? null : imageInputs(rt.profile, parsed.chat.messages, fetched);
   if (images !== null && !images.ok) return reject(400, `${images.param}: ${images.message}`, images.param);
   let words = images === null ? parsed.words : [...parsed.words, ...images.words];
   const previous = ep.stateful === true ? (parsed.chat as { previous_response_id?: unknown } | undefined)?.previous_response_id : undefined;

@@ -13,7 +13,7 @@ import type { SimProfile } from './profile-schema.js';
 import { messagesText, promptWords, tokenizeRequestSchema } from './request-schema.js';
 import type { SimMetrics } from './sim-metrics.js';
 import type { SimStats } from './sim-stats.js';
-import { tokenId, tokenize } from './tokenizer.js';
+import { templateWords, tokenId, tokenize } from './tokenizer.js';
 import { firstProblem } from './zod-issues.js';
 
 /** What the info routes read. */
@@ -49,7 +49,8 @@ const tokenizeRoute: InfoRoute = (ctx, res, raw) => {
     return sendError(res, 404, `The model \`${model}\` does not exist.`, 'model');
   }
   const ids = Array.isArray(prompt) && prompt.every((p) => typeof p === 'number') ? prompt : null;
-  const words = prompt !== undefined ? promptWords(prompt) : tokenize(messagesText(messages ?? []));
+  // Messages go through the chat template, as vLLM's /tokenize renders them.
+  const words = prompt !== undefined ? promptWords(prompt) : [...templateWords(ctx.profile.chatTemplateTokens), ...tokenize(messagesText(messages ?? []))];
   const tokens = ids ?? words.map(tokenId);
   sendJson(res, 200, { count: tokens.length, max_model_len: ctx.profile.maxModelLen, tokens, token_strs: null });
 };

@@ -95,6 +95,8 @@ const imagesSchema = z
     baseTokens: z.number().int().min(0).max(65_536).default(0),
     /** Vision-encoder time per image, added to the request's prefill, ms. Default 30. */
     encoderMsPerImage: nonNegMs.default(30),
+    /** Longest wait for one image given by URL (fetched from loopback only, before the request is queued), ms. Default 10,000. */
+    fetchTimeoutMs: z.number().int().positive().max(600_000).default(10_000),
   })
   .strict();
 
@@ -116,6 +118,8 @@ export const simProfileSchema = z
     seed: z.number().int().default(1),
     /** Context limit in tokens (prompt + output), reported as `max_model_len`. Default 32768. */
     maxModelLen: z.number().int().positive().default(32768),
+    /** Tokens a chat template adds to every chat request (counted in usage and by /tokenize with messages), as real models' templates do. Default 0. */
+    chatTemplateTokens: z.number().int().nonnegative().max(4096).default(0),
     /** Fixed prefill cost from admission to the first token, ms. Default 20. */
     prefillBaseMs: nonNegMs.default(20),
     /** Prefill cost per uncached prompt token, ms. Default 0.05. */

@@ -15,12 +15,12 @@ const problem = (input: unknown): string => {
 describe('simProfileSchema', () => {
   it('gives every field its default', () => {
     expect(simProfileSchema.parse({})).toEqual({
-      model: 'goodput-sim-1', seed: 1, maxModelLen: 32768,
+      model: 'goodput-sim-1', seed: 1, maxModelLen: 32768, chatTemplateTokens: 0,
       prefillBaseMs: 20, prefillMsPerToken: 0.05, decodeStepMs: 20, decodeMsPerExtraSeq: 0.1, stepTiming: 'independent',
       maxBatch: 256, kvCacheTokens: 1_000_000, tokensPerChunk: 1, reasoningTokens: 0, streamShape: 'reasoning_content', dialect: 'goodput', overloadLimit: null,
       naturalOutputTokens: { min: 20, max: 400 }, prefixCaching: true, prefixBlockTokens: 16, quantizationNoise: 0, maxTopLogprobs: 20,
       pooling: { dimension: 384, baseMs: 0, msPerInputToken: 0.01 },
-      images: { patchPixels: 32, baseTokens: 0, encoderMsPerImage: 30 },
+      images: { patchPixels: 32, baseTokens: 0, encoderMsPerImage: 30, fetchTimeoutMs: 10_000 },
       audio: { tokensPerSecond: 25, encoderMsPerSecond: 10 },
       gpu: { name: 'SimGPU 80GB', totalMiB: 81920, weightsMiB: 16000, kvMiBPerToken: 0.125 },
       faults: {

@@ -40,6 +40,16 @@ export class ResponseStore {
   }
 }
 
+/**
+ * One Responses input part as the chat part the simulator reads: input_image (its image_url a URL
+ * string) → image_url, input_audio unchanged (the same shape in both APIs), anything else → text.
+ */
+function chatPart(p: Obj): Obj {
+  if (p.type === 'input_image') return { type: 'image_url', image_url: typeof p.image_url === 'string' ? { url: p.image_url } : {} };
+  if (p.type === 'input_audio') return p;
+  return { ...p, type: 'text' };
+}
+
 /** Responses `input` (a string, or a list of messages) as chat messages. */
 function messagesOf(input: unknown): unknown {
   if (typeof input === 'string') return [{ role: 'user', content: input }];
@@ -48,7 +58,7 @@ function messagesOf(input: unknown): unknown {
     if (typeof m !== 'object' || m === null) return m;
     const msg = m as Obj;
     const content = Array.isArray(msg.content)
-      ? msg.content.map((p: unknown) => (typeof p === 'object' && p !== null ? { ...(p as Obj), type: 'text' } : p))
+      ? msg.content.map((p: unknown) => (typeof p === 'object' && p !== null ? chatPart(p as Obj) : p))
       : msg.content;
     return { role: msg.role ?? 'user', content };
   });

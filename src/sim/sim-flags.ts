@@ -22,6 +22,7 @@ const n = (flag: string, key: string, path: NumberFlag['path'], help: string): N
 export const NUMBER_FLAGS: readonly NumberFlag[] = [
   n('--seed <n>', 'seed', ['seed'], 'seed of lengths, words and faults (default 1)'),
   n('--max-model-len <tokens>', 'maxModelLen', ['maxModelLen'], 'context limit, prompt + output (default 32768)'),
+  n('--chat-template-tokens <n>', 'chatTemplateTokens', ['chatTemplateTokens'], 'tokens the chat template adds to every chat request (default 0)'),
   n('--prefill-base-ms <ms>', 'prefillBaseMs', ['prefillBaseMs'], 'fixed prefill time (default 20)'),
   n('--prefill-ms-per-token <ms>', 'prefillMsPerToken', ['prefillMsPerToken'], 'prefill time per uncached prompt token (default 0.05)'),
   n('--decode-step-ms <ms>', 'decodeStepMs', ['decodeStepMs'], 'decode step time with one sequence (default 20)'),
@@ -52,6 +53,7 @@ export const NUMBER_FLAGS: readonly NumberFlag[] = [
   n('--image-patch-pixels <n>', 'imagePatchPixels', ['images', 'patchPixels'], 'chat images: pixels per patch side; an image costs ceil(w/p) × ceil(h/p) prompt tokens (default 32)'),
   n('--image-base-tokens <n>', 'imageBaseTokens', ['images', 'baseTokens'], 'chat images: tokens per image besides its patches (default 0)'),
   n('--encoder-ms-per-image <ms>', 'encoderMsPerImage', ['images', 'encoderMsPerImage'], 'chat images: vision-encoder time per image, added to prefill (default 30)'),
+  n('--image-fetch-timeout-ms <ms>', 'imageFetchTimeoutMs', ['images', 'fetchTimeoutMs'], 'chat images given by URL: longest wait for one image, fetched from loopback only (default 10000)'),
   n('--audio-tokens-per-second <n>', 'audioTokensPerSecond', ['audio', 'tokensPerSecond'], 'chat audio: prompt tokens per second of audio, rounded up per clip (default 25)'),
   n('--encoder-ms-per-audio-second <ms>', 'encoderMsPerAudioSecond', ['audio', 'encoderMsPerSecond'], 'chat audio: encoder time per second of audio, added to prefill (default 10)'),
   n('--embedding-dimension <n>', 'embeddingDimension', ['pooling', 'dimension'], 'numbers in every embedding vector (default 384)'),

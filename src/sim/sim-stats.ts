@@ -19,6 +19,8 @@ export interface SimStats {
   cancelled: number;
   /** Generation requests answered 4xx (bad body, unknown model, too long). */
   rejected: number;
+  /** Images given by URL that the simulator fetched (from loopback) before queueing their requests. */
+  imagesFetched: number;
   /** Faults injected, by kind. */
   faults: Record<FaultKind, number>;
   /** Sequences admitted now (prefilling or decoding). */
@@ -46,6 +48,7 @@ export class StatsCollector {
   completed = 0;
   cancelled = 0;
   rejected = 0;
+  imagesFetched = 0;
   promptTokens = 0;
   completionTokens = 0;
   dead = false;
@@ -74,6 +77,7 @@ export class StatsCollector {
       completed: this.completed,
       cancelled: this.cancelled,
       rejected: this.rejected,
+      imagesFetched: this.imagesFetched,
       faults: { ...this.faults },
       ...live,
       meanTtftMs: this.completed > 0 ? this.ttftSumMs / this.completed : null,

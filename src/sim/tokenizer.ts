@@ -27,6 +27,11 @@ export function tokenize(text: string): string[] {
   return text.split(/\s+/).filter((w) => w.length > 0);
 }
 
+/** The tokens a chat template of `n` tokens puts before a conversation (the same for every request, as a real template's are). */
+export function templateWords(n: number): string[] {
+  return Array.from({ length: n }, () => '<|template|>');
+}
+
 /** A stable token id in [0, SIM_VOCAB_SIZE) for a word. */
 export function tokenId(word: string): number {
   return hashString53(word) % SIM_VOCAB_SIZE;

@@ -6,8 +6,11 @@
  * size): an open-loop level's `concurrency` is the peak it reached, which two
  * rate levels can share.
  */
-import type { LevelResult, RequestRecord } from '../core/index.js';
+import type { LevelResult, PoolingLevel, PoolingRecord, RequestRecord } from '../core/index.js';
 import type { SqlDriver } from './sql-driver.js';
+
+/** A raw record as stored: a text request's, or an embeddings or rerank request's. */
+export type StoredRecord = RequestRecord | PoolingRecord;
 
 /** Records per INSERT statement (one JSON parameter each, so the size is the only limit). */
 const RECORDS_PER_STATEMENT = 500;
@@ -17,12 +20,24 @@ export class LevelsRepo {
 
   /** Stores one finished level with its records (warm-ups included, tagged). */
   async save(runId: number, level: LevelResult, records: readonly RequestRecord[]): Promise<void> {
-    const key = level.load?.level ?? level.concurrency;
+    await this.insert(runId, level.load?.level ?? level.concurrency,
+      [level.invalid, level.clientBound.bound, level.failed, level.throughputTokS, null], level, records);
+  }
+
+  /**
+   * Stores one finished embeddings or rerank level with its records. It counts
+   * towards the peak (not `invalid`) as the result's peak does: no failed request, a rate measured.
+   */
+  async savePooling(runId: number, level: PoolingLevel, records: readonly PoolingRecord[]): Promise<void> {
+    await this.insert(runId, level.concurrency, [level.failed > 0 || level.itemsPerS === null, false, level.failed, 0, level.itemsPerS], level, records);
+  }
+
+  private async insert(runId: number, key: number, columns: [boolean, boolean, number, number, number | null], level: object, records: ReadonlyArray<object>): Promise<void> {
     await this.db.transaction(async (tx) => {
       await tx.query(
-        `INSERT INTO levels (run_id, concurrency, invalid, client_bound, failed, throughput_tok_s, result)
-         VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb)`,
-        [runId, key, level.invalid, level.clientBound.bound, level.failed, level.throughputTokS, JSON.stringify(level)],
+        `INSERT INTO levels (run_id, concurrency, invalid, client_bound, failed, throughput_tok_s, items_per_s, result)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb)`,
+        [runId, key, ...columns, JSON.stringify(level)],
       );
       for (let i = 0; i < records.length; i += RECORDS_PER_STATEMENT) {
         const batch = records.slice(i, i + RECORDS_PER_STATEMENT);
@@ -36,17 +51,17 @@ export class LevelsRepo {
     });
   }
 
-  /** A run's finished levels, ascending. */
-  async levels(runId: number): Promise<LevelResult[]> {
-    const rows = await this.db.query<{ result: LevelResult }>('SELECT result FROM levels WHERE run_id = $1 ORDER BY concurrency', [runId]);
+  /** A run's finished levels, ascending, as stored (unknown: the reader checks them against its schema). */
+  async levels(runId: number): Promise<unknown[]> {
+    const rows = await this.db.query<{ result: unknown }>('SELECT result FROM levels WHERE run_id = $1 ORDER BY concurrency', [runId]);
     return rows.map((r) => r.result);
   }
 
   /** A run's raw records in level and send order; one level's when `concurrency` (the level's value on its axis) is given. */
-  async records(runId: number, concurrency?: number): Promise<RequestRecord[]> {
+  async records(runId: number, concurrency?: number): Promise<StoredRecord[]> {
     const rows = concurrency === undefined
-      ? await this.db.query<{ record: RequestRecord }>('SELECT record FROM records WHERE run_id = $1 ORDER BY concurrency, seq', [runId])
-      : await this.db.query<{ record: RequestRecord }>('SELECT record FROM records WHERE run_id = $1 AND concurrency = $2 ORDER BY seq', [runId, concurrency]);
+      ? await this.db.query<{ record: StoredRecord }>('SELECT record FROM records WHERE run_id = $1 ORDER BY concurrency, seq', [runId])
+      : await this.db.query<{ record: StoredRecord }>('SELECT record FROM records WHERE run_id = $1 AND concurrency = $2 ORDER BY seq', [runId, concurrency]);
     return rows.map((r) => r.record);
   }
 }

@@ -129,6 +129,14 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 4,
+    name: 'embeddings and rerank levels: their peak is items per second',
+    statements: [
+      // Null for text levels (their peak is throughput_tok_s); a pooling level's throughput_tok_s is 0.
+      'ALTER TABLE levels ADD COLUMN items_per_s DOUBLE PRECISION CHECK (items_per_s >= 0)',
+    ],
+  },
 ];
 
 /** Any number; the same on every back end, so concurrent migrators serialize. */

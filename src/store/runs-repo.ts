@@ -4,7 +4,7 @@
  * completed with the result's contract, warnings and cards at the end. The
  * interrupted rule (liveness.ts) is applied whenever runs are read or begun.
  */
-import type { SweepResult, Warning } from '../core/index.js';
+import type { PoolingResult, SweepResult, Warning } from '../core/index.js';
 import { ownerGoneReason } from './liveness.js';
 import { type SqlDriver, type SqlExecutor, UNIQUE_VIOLATION, rowIdInRange, sqlState } from './sql-driver.js';
 import { StoreError } from './store-error.js';
@@ -82,6 +82,18 @@ export class RunsRepo {
       `UPDATE runs SET status = $2, stop_reason = $3, run_info = $4::jsonb, warnings = $5::jsonb, cards = $6::jsonb, extras = $7::jsonb,
        model = $8, ended_at = now() WHERE id = $1`,
       [id, run.status, run.stopReason, JSON.stringify(run), JSON.stringify(warnings), JSON.stringify(cards), JSON.stringify(extras), run.model],
+    );
+  }
+
+  /**
+   * Stores how an embeddings or rerank run ended: status and its contract (`run`) with the warnings.
+   * Its levels are already stored; its peak and capacity are derived from them when read.
+   */
+  async finishPooling(id: number, result: PoolingResult): Promise<void> {
+    const { run, warnings } = result;
+    await this.db.query(
+      `UPDATE runs SET status = $2, stop_reason = $3, run_info = $4::jsonb, warnings = $5::jsonb, extras = '{}'::jsonb, model = $6, ended_at = now() WHERE id = $1`,
+      [id, run.status, run.stopReason, JSON.stringify(run), JSON.stringify(warnings), run.model],
     );
   }
 

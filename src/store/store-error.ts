@@ -15,7 +15,9 @@ export type StoreErrorCode =
   /** The embedded database is held by another process. */
   | 'busy'
   /** A value that cannot be stored; `field` names it. */
-  | 'bad-input';
+  | 'bad-input'
+  /** A stored row that breaks its schema (edited by hand, or by another program); `field` names what. */
+  | 'corrupt';
 
 export class StoreError extends Error {
   constructor(readonly code: StoreErrorCode, message: string, readonly field?: string) {

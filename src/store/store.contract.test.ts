@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { sweepResultSchema } from '../core/index.js';
+import { type SweepResult, sweepResultSchema } from '../core/index.js';
 import { backends } from '../test-support/store-backends.js';
 import { type SweepFixture, sweepFixture } from '../test-support/sweep-fixture.js';
 import { type BeginRun, type Store, StoreError, MIGRATIONS, exportResult, migrate } from './index.js';
@@ -46,7 +46,7 @@ for (const backend of backends()) {
       expect(await migrate(store.driver)).toEqual([]);
       const rows = await store.driver.query<{ version: number }>('SELECT version FROM schema_migrations');
       expect(rows.map((r) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
-      expect(rows.map((r) => r.version)).toEqual([1, 2, 3]);
+      expect(rows.map((r) => r.version)).toEqual([1, 2, 3, 4]);
     });
 
     it('registers servers; the API key is stored but never in a view', async () => {
@@ -80,7 +80,7 @@ for (const backend of backends()) {
 
     it('exports exactly the result the sweep produced (same schema, same cards, same key order)', async () => {
       const id = await storedRun(store);
-      const exported = exportResult(await store.runs.get(id));
+      const exported = exportResult(await store.runs.get(id)) as SweepResult;
       expect(sweepResultSchema.parse(exported)).toEqual(fx.result);
       expect(JSON.stringify(exported.cards)).toBe(JSON.stringify(fx.result.cards));
     });

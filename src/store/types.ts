@@ -2,7 +2,7 @@
  * What the store keeps and returns. Times are ISO-8601 text; rates tok/s;
  * money USD. A server's API key is stored but never part of any returned view.
  */
-import type { Cards, LevelResult, RunInfo, Warning } from '../core/index.js';
+import { type AudioInputs, type Cards, type ImageInputs, type LevelResult, type PoolingEndpoint, isPoolingEndpoint, type PoolingLevel, type PoolingResult, type RunInfo, type Warning } from '../core/index.js';
 
 /** A server's state from its last probe. */
 export type ServerState = 'running' | 'stopped' | 'unreachable';
@@ -55,6 +55,37 @@ export interface RunSpec {
   arrivalKind?: 'concurrency' | 'rate' | 'burst' | 'trace';
   /** Where prompts came from; a trace's or session's requests carry their own lengths (absent in earlier runs). */
   promptsKind?: 'synthetic' | 'list' | 'trace' | 'sessions' | 'agents';
+  /** Chat with images or audio: what every request carried (absent without them, and in earlier runs). */
+  images?: ImageInputs;
+  audio?: AudioInputs;
+}
+
+/** An embeddings or rerank sweep as asked, stored at start (no API key, ever). */
+export interface PoolingRunSpec {
+  url: string;
+  model: string | null;
+  endpoint: PoolingEndpoint;
+  levels: number[];
+  /** Inputs per embeddings request, or documents per rerank query. */
+  itemsPerRequest: number;
+  /** Tokens per input or document. */
+  itemTokens: number;
+  /** Rerank: tokens of the query; null for embeddings. */
+  queryTokens: number | null;
+  requestsPerLevel: number | 'auto';
+  warmup: number;
+  seed: number;
+  hourlyCostUsd: number | null;
+  latencySlo: { p: number; maxMs: number } | null;
+  command: string;
+}
+
+/** A stored embeddings or rerank run: its finished levels, and its result once it ended (each checked by the core schemas on reading). */
+export interface StoredPooling {
+  endpoint: PoolingEndpoint;
+  levels: PoolingLevel[];
+  /** The whole result (`sweep --endpoint … --json`); null while running and for interrupted runs. */
+  result: PoolingResult | null;
 }
 
 /** What starting a run records. */
@@ -63,7 +94,7 @@ export interface BeginRun {
   serverName: string | null;
   /** Normalized base URL of the target: the key that keeps two runs off one server. */
   targetUrl: string;
-  spec: RunSpec;
+  spec: RunSpec | PoolingRunSpec;
   ownerPid: number;
   ownerHost: string;
 }
@@ -89,11 +120,15 @@ export interface RunSummary {
   /** The run's level axis and prompt kind as stored with its spec (absent in earlier runs). */
   arrivalKind?: RunSpec['arrivalKind'];
   promptsKind?: RunSpec['promptsKind'];
+  /** The endpoint measured (absent in runs read from an older goodput serve). */
+  endpoint?: RunSpec['endpoint'] | PoolingEndpoint;
+  /** Embeddings and rerank runs: peak inputs/s (documents/s for rerank) over levels without failures; their peakThroughputTokS is null. */
+  peakItemsPerS?: number | null;
 }
 
 /** One run with everything stored about it except its raw records. */
 export interface RunDetail extends RunSummary {
-  spec: RunSpec;
+  spec: RunSpec | PoolingRunSpec;
   /** The run's contract: the result's `run` object; null until the run ends. */
   runInfo: RunInfo | null;
   /** The result's other top-level fields (contract hash, tokenizer, …) as the sweep wrote them. */
@@ -104,4 +139,9 @@ export interface RunDetail extends RunSummary {
   /** The result's cards; null until the run ends (and for interrupted runs). */
   cards: Cards | null;
   owner: { pid: number; host: string };
+  /** Embeddings and rerank runs: their own levels and result (`levels` above is then empty); absent for text runs. */
+  pooling?: StoredPooling;
 }
+
+/** Whether a stored spec is an embeddings or rerank sweep's. */
+export const isPoolingSpec = (s: RunSpec | PoolingRunSpec): s is PoolingRunSpec => isPoolingEndpoint(s.endpoint);

@@ -38,7 +38,8 @@ export async function startTokenizingServer(kind: TokenizerKind): Promise<Tokeni
       const body = await bodyOf(req);
       if (path === '/tokenize') {
         if (kind === 'none') return json(res, 404, { error: 'not found' });
-        if (kind === 'llama') return typeof body['content'] === 'string' ? json(res, 200, { tokens: Array.from({ length: tokens(body['content']) }, (_, i) => i) }) : json(res, 500, { error: { message: '"content" must be provided' } });
+        // As llama-server b9928 answers (fixtures/llama-server/40-42): a body without `content` counts as no tokens, HTTP 200.
+        if (kind === 'llama') return json(res, 200, { tokens: Array.from({ length: typeof body['content'] === 'string' ? tokens(body['content']) : 0 }, (_, i) => i) });
         return typeof body['prompt'] === 'string' ? json(res, 200, { count: tokens(body['prompt']), max_model_len: 8192 }) : json(res, 400, { message: 'prompt is required' });
       }
       const chat = path === '/v1/chat/completions';

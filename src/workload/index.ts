@@ -22,5 +22,7 @@ export { loadResponseSchema } from './response-schema-file.js';
 export { agentBlockKeys, agentChildren, agentPrompt, agentTurnsOf, type AgentSession, type AgentsSource } from './agent-source.js';
 export { agentTraceFormat, readAgentTrace, type AgentTrace, type AgentTraceFormat } from './agent-trace-read.js';
 export { synthAgentTrace, type AgentSynthOptions } from './agent-synth.js';
-export { IMAGE_TILE, imageSizeProblem, syntheticImageUrl, syntheticPng, type ImageSpec } from './synthetic-image.js';
+export { imageMime, imageSizeProblem, syntheticImage, syntheticImageUrl, syntheticPng, type ImageSpec } from './synthetic-image.js';
+export { IMAGE_TILE } from './image-tiles.js';
+export { syntheticJpeg } from './synthetic-jpeg.js';
 export { audioSecondsProblem, syntheticWav } from './synthetic-audio.js';

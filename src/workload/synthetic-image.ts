@@ -1,15 +1,15 @@
 /**
- * Synthetic images for chat requests with image inputs: PNG files drawn from a
+ * Synthetic images for chat requests with image inputs: PNG or JPEG files drawn from a
  * seed alone, so the same seed gives the same bytes on every run and machine.
  * Each image is a grid of 16-pixel tiles of seeded colours: every request's
  * images differ (an engine cannot serve them from an image cache), yet they
  * compress well, so a 2048×2048 image stays far below the request-body limit.
  */
 import { crc32, deflateSync } from 'node:zlib';
-import { LIMITS, limitMessage, mulberry32 } from '../core/index.js';
+import { type ImageFormat, LIMITS, limitMessage } from '../core/index.js';
+import { IMAGE_TILE, tileColours } from './image-tiles.js';
+import { syntheticJpeg } from './synthetic-jpeg.js';
 
-/** Pixel size of one square tile of a synthetic image. */
-export const IMAGE_TILE = 16;
 
 /** How many images of what size every chat request carries. */
 export interface ImageSpec { count: number; width: number; height: number }
@@ -40,21 +40,14 @@ export function imageSizeProblem(width: number, height: number, flag = '--image-
 export function syntheticPng(width: number, height: number, seed: number, index: number): Buffer {
   const problem = imageSizeProblem(width, height, 'image size');
   if (problem !== null) throw new RangeError(problem);
-  const random = mulberry32((Math.imul(seed, 0x9e3779b1) ^ Math.imul(index + 1, 0x85ebca6b)) >>> 0);
-  const tilesX = Math.ceil(width / IMAGE_TILE);
+  const colours = tileColours(width, height, seed, index);
   const stride = 1 + width * 3;
   const raw = Buffer.alloc(stride * height);
-  let tileRow = Buffer.alloc(0);
   for (let y = 0; y < height; y++) {
     const at = y * stride;
     if (y % IMAGE_TILE !== 0) { raw[at] = 2; continue; }
-    tileRow = Buffer.alloc(width * 3);
-    for (let tx = 0; tx < tilesX; tx++) {
-      const rgb = [Math.floor(random() * 256), Math.floor(random() * 256), Math.floor(random() * 256)];
-      for (let x = tx * IMAGE_TILE; x < Math.min(width, (tx + 1) * IMAGE_TILE); x++) tileRow.set(rgb, x * 3);
-    }
-    raw[at] = 0;
-    tileRow.copy(raw, at + 1);
+    const tiles = colours[y / IMAGE_TILE] as number[][];
+    for (let x = 0; x < width; x++) raw.set(tiles[Math.floor(x / IMAGE_TILE)] as number[], at + 1 + x * 3);
   }
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
@@ -64,7 +57,15 @@ export function syntheticPng(width: number, height: number, seed: number, index:
   return Buffer.concat([signature, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
 }
 
+/** Image `index` of `format`, as its file's bytes. */
+export function syntheticImage(format: ImageFormat, width: number, height: number, seed: number, index: number): Buffer {
+  return format === 'jpeg' ? syntheticJpeg(width, height, seed, index) : syntheticPng(width, height, seed, index);
+}
+
+/** The MIME type of a synthetic image of `format`. */
+export const imageMime = (format: ImageFormat): string => (format === 'jpeg' ? 'image/jpeg' : 'image/png');
+
 /** Image `index` as the data URL a chat `image_url` part carries. */
-export function syntheticImageUrl(width: number, height: number, seed: number, index: number): string {
-  return `data:image/png;base64,${syntheticPng(width, height, seed, index).toString('base64')}`;
+export function syntheticImageUrl(width: number, height: number, seed: number, index: number, format: ImageFormat = 'png'): string {
+  return `data:${imageMime(format)};base64,${syntheticImage(format, width, height, seed, index).toString('base64')}`;
 }

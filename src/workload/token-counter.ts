@@ -11,6 +11,12 @@ export interface TokenCounter {
   info: TokenizerInfo;
   /** Tokens of `text` (no BOS/EOS or chat template tokens). */
   count(text: string): Promise<number>;
+  /**
+   * Tokens the server's chat template (and BOS) adds around one user message,
+   * asked of the server before anything is sent; null when it cannot say.
+   * Only a server's own counter has it.
+   */
+  chatTemplateTokens?(): Promise<number | null>;
 }
 
 /** The documented approximation. */

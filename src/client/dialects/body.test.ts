@@ -42,6 +42,20 @@ describe('dialect request bodies', () => {
     expect((body('ollama-native', { images }).messages as unknown[]).at(-1)).toMatchObject({ role: 'user', images: ['AAAA', 'BBBB'] });
   });
 
+  it('on the Responses API, images and audio follow the text as input parts: input_image with its URL as a string, input_audio as in chat', () => {
+    const images = ['data:image/jpeg;base64,AAAA', 'http://127.0.0.1:9/s/1.jpg'];
+    for (const kind of ['vllm', 'openai', 'generic'] as const) {
+      expect(body(kind, { endpoint: 'responses', images, audio: 'UklGRg==' }).input, kind).toEqual([{
+        role: 'user',
+        content: [
+          { type: 'input_text', text: 'hi' }, { type: 'input_image', image_url: images[0], detail: 'auto' }, { type: 'input_image', image_url: images[1], detail: 'auto' },
+          { type: 'input_audio', input_audio: { data: 'UklGRg==', format: 'wav' } },
+        ],
+      }]);
+    }
+    expect(body('vllm', { endpoint: 'responses' }).input).toEqual([{ role: 'user', content: 'hi' }]);
+  });
+
   it('SGLang: like vLLM (continuous usage is read on its own there)', () => {
     expect(body('sglang')).toMatchObject({ ignore_eos: true, min_tokens: 256, top_k: -1, cache_salt: 'r1c1n0', stream_options: { include_usage: true, continuous_usage_stats: true } });
   });

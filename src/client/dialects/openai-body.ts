@@ -64,6 +64,15 @@ function userContent(text: string, images: readonly string[] | undefined, audio:
   ];
 }
 
+/** A Responses user message's content: its text alone, or input parts (input_text, input_image with a URL string, input_audio) in the same order. */
+function responsesContent(text: string, images: readonly string[] | undefined, audio: string | undefined): string | Array<Record<string, unknown>> {
+  if ((images === undefined || images.length === 0) && audio === undefined) return text;
+  return [
+    { type: 'input_text', text }, ...(images ?? []).map((url) => ({ type: 'input_image', image_url: url, detail: 'auto' })),
+    ...(audio === undefined ? [] : [{ type: 'input_audio', input_audio: { data: audio, format: 'wav' } }]),
+  ];
+}
+
 /** The JSON body of `spec` under `rules`. `stream` is always true. */
 export function openAiBody(spec: RequestSpec, rules: OpenAiBodyRules): string {
   if (spec.endpoint === 'responses') return responsesBody(spec, rules);
@@ -105,7 +114,7 @@ export function responsesBody(spec: RequestSpec, rules: OpenAiBodyRules): string
   const history = spec.previousResponseId === undefined ? spec.history ?? [] : [];
   const body: Record<string, unknown> = {
     model: spec.model,
-    input: [...history, { role: 'user', content: spec.prompt }],
+    input: [...history, { role: 'user', content: responsesContent(spec.prompt, spec.images, spec.audio) }],
     max_output_tokens: spec.maxTokens,
     store: true,
   };

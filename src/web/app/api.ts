@@ -47,7 +47,7 @@ export const api = {
   stop: (id: number) => call<{ stopping: boolean }>('POST', `/api/runs/${id}/stop`),
 };
 
-const KINDS: ReadonlyArray<LiveEvent['kind']> = ['snapshot', 'level-start', 'progress', 'level-end', 'warning', 'end'];
+const KINDS: ReadonlyArray<LiveEvent['kind']> = ['snapshot', 'level-start', 'progress', 'level-end', 'pooling-level-end', 'warning', 'end'];
 
 /** Follows a run's live events until its end. @returns a function that stops listening. */
 export function followRun(runId: number, onEvent: (e: LiveEvent) => void): () => void {

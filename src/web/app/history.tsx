@@ -4,7 +4,7 @@
  */
 import { useState } from 'preact/hooks';
 import type { RunSummary } from '../../store/index.js';
-import { COMPARE_MAX_RUNS, COMPARE_MIN_RUNS, historyPeak, historyWorkload, num, when } from '../view/index.js';
+import { COMPARE_MAX_RUNS, COMPARE_MIN_RUNS, historyPeak, historyPeakRate, historyWorkload, num, when } from '../view/index.js';
 import { go } from './route.js';
 
 export function History({ runs, shownRun }: { runs: RunSummary[] | null; shownRun: number | null }) {
@@ -18,18 +18,19 @@ export function History({ runs, shownRun }: { runs: RunSummary[] | null; shownRu
       {runs === null ? <p class="hint">Loading…</p> : runs.length === 0 ? <p class="hint">No runs yet: start a sweep above.</p> : (
         <>
           <div class="table-wrap" role="region" tabindex={0} aria-label="Run history (scrolls sideways when wider than the window)"><table class="history">
-            <caption>Past runs, newest first. Peak throughput is over valid levels only.</caption>
-            <thead><tr><th scope="col">Compare</th><th scope="col">Run</th><th scope="col">Server</th><th scope="col">Date</th><th scope="col" class="num">Peak tok/s</th><th scope="col">Status</th></tr></thead>
+            <caption>Past runs, newest first. Peak throughput is over valid levels only: output tok/s, or inputs/s (documents/s) for embeddings (rerank).</caption>
+            <thead><tr><th scope="col">Compare</th><th scope="col">Run</th><th scope="col">Server</th><th scope="col">Date</th><th scope="col" class="num">Peak</th><th scope="col">Status</th></tr></thead>
             <tbody>
               {runs.map((r) => {
                 const server = r.serverName ?? r.targetUrl;
+                const peak = historyPeakRate(r);
                 return (
                   <tr class={r.id === shownRun ? 'current' : ''}>
                     <td><input type="checkbox" aria-label={`Compare run ${r.id} (${when(r.startedAt)}, ${server})`} checked={picked.includes(r.id)} onChange={(e) => toggle(r.id, (e.target as HTMLInputElement).checked)} /></td>
                     <th scope="row"><a href={`#/runs/${r.id}`} aria-current={r.id === shownRun ? 'page' : undefined}>Run {r.id}</a></th>
                     <td>{server}<span class="hint"> · {r.model ?? 'model not known'} · {historyWorkload(r)}</span></td>
                     <td>{when(r.startedAt)}</td>
-                    <td class="num">{r.peakThroughputTokS === null ? '—' : `${num(r.peakThroughputTokS)} @ ${historyPeak(r)}`}</td>
+                    <td class="num">{peak === null ? '—' : `${num(peak.value)} ${peak.unit} @ ${historyPeak(r)}`}</td>
                     <td><span class={`badge status-${r.status}`}>{r.status}</span> <span class="hint">{r.levelsDone}/{r.levelsPlanned} levels</span></td>
                   </tr>
                 );

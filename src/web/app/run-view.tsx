@@ -4,10 +4,11 @@
  * An interrupted run shows its finished levels but is not a result: no cards.
  */
 import { useEffect } from 'preact/hooks';
-import { failureSummary, identityLine, runLabel } from '../view/index.js';
+import { failureSummary, identityLine, isPoolingSpec, runLabel } from '../view/index.js';
 import { CardsPanel } from './cards-panel.js';
 import { ChartsPanel } from './charts-panel.js';
 import { ClientsPanel } from './clients-panel.js';
+import { PoolingPanels } from './pooling-panels.js';
 import { ProgressPanel } from './progress-panel.js';
 import { ReplayPanel } from './replay-panel.js';
 import { AgentsPanel } from './agents-panel.js';
@@ -31,6 +32,7 @@ export function RunView({ id, onLive, onEnded }: { id: number; onLive(id: number
   const warnings = live ? live.warnings : run.warnings;
   const failures = failureSummary(levels);
   const current = live?.current ?? null;
+  const spec = run.spec;
   return (
     <section class="panel" aria-labelledby="run-title">
       <h2 id="run-title">Run {run.id} <span class={`badge status-${run.status}`}>{STATUS_WORDS[run.status]}</span></h2>
@@ -41,9 +43,10 @@ export function RunView({ id, onLive, onEnded }: { id: number; onLive(id: number
         : 'No level finished, so there is nothing to show.'}</p>}
       {run.stopReason && run.status !== 'interrupted' && <p class="banner">{run.stopReason}</p>}
       {warnings.length > 0 && <ul class="warnings" aria-label="Warnings">{warnings.map((w) => <li><strong>Warning:</strong> {w.message}</li>)}</ul>}
+      {isPoolingSpec(spec) ? <PoolingPanels spec={spec} pooling={run.pooling} live={live ? live.poolingLevels ?? [] : null} /> : <>
       {live && <ProgressPanel run={run} live={live} />}
       {failures && <p class="banner bad failures"><span aria-hidden="true">⚠ </span><strong>Failed requests.</strong> {failures}</p>}
-      {(levels.length > 0 || live) && <ResultsTable levels={levels} spec={run.spec} planned={live ? run.spec.levels : []}
+      {(levels.length > 0 || live) && <ResultsTable levels={levels} spec={spec} planned={live ? spec.levels : []}
         live={current && { concurrency: current.concurrency, done: current.done, requests: current.requests, failed: current.failed }} />}
       {levels.length > 0 && <ChartsPanel series={[{ label: runLabel(run), role: 'single', levels }]} />}
       <ClientsPanel levels={levels} />
@@ -52,6 +55,7 @@ export function RunView({ id, onLive, onEnded }: { id: number; onLive(id: number
       <ToolsPanel levels={levels} />
       <AgentsPanel levels={levels} />
       {run.cards && <CardsPanel cards={run.cards} />}
+      </>}
     </section>
   );
 }

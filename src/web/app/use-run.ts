@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import type { LevelProgress } from '../../api/index.js';
-import type { LevelResult, Warning } from '../../core/index.js';
+import type { LevelResult, PoolingLevel, Warning } from '../../core/index.js';
 import type { RunDetail } from '../../store/index.js';
 import { num } from '../view/index.js';
 import { api, followRun } from './api.js';
@@ -14,6 +14,8 @@ export interface Live {
   levels: LevelResult[];
   current: LevelProgress | null;
   warnings: Warning[];
+  /** An embeddings or rerank run's finished levels. */
+  poolingLevels?: PoolingLevel[];
 }
 
 export interface RunState {
@@ -33,7 +35,7 @@ export function useRun(id: number, onEnded: () => void): RunState {
       try {
         const run = await api.run(id);
         if (gone) return;
-        setState((s) => ({ ...s, run, error: null, live: run.status === 'running' ? s.live ?? { levels: run.levels, current: null, warnings: run.warnings } : null }));
+        setState((s) => ({ ...s, run, error: null, live: run.status === 'running' ? s.live ?? { levels: run.levels, current: null, warnings: run.warnings, ...(run.pooling ? { poolingLevels: run.pooling.levels } : {}) } : null }));
         if (run.status === 'running' && stopFollowing === null) stopFollowing = followRun(id, onEvent);
       } catch (e) {
         if (!gone) setState((s) => ({ ...s, error: (e as Error).message }));
@@ -43,13 +45,18 @@ export function useRun(id: number, onEnded: () => void): RunState {
       setState((s) => {
         const live = s.live ?? { levels: [], current: null, warnings: [] };
         switch (e.kind) {
-          case 'snapshot': return { ...s, live: { levels: e.state.levels, current: e.state.current, warnings: e.state.warnings } };
+          case 'snapshot': return { ...s, live: { levels: e.state.levels, current: e.state.current, warnings: e.state.warnings, ...(e.state.poolingLevels ? { poolingLevels: e.state.poolingLevels } : {}) } };
           case 'level-start':
           case 'progress': return { ...s, live: { ...live, current: e.progress } };
           case 'level-end': {
             const l = e.level;
             const said = `Level ${l.concurrency} finished: ${num(l.throughputTokS)} tok/s, ${l.failed} failed${l.invalid ? ' — invalid' : ''}.`;
             return { ...s, live: { ...live, current: null, levels: [...live.levels.filter((x) => x.concurrency !== l.concurrency), l] }, announcement: said };
+          }
+          case 'pooling-level-end': {
+            const l = e.level;
+            const said = `Level ${l.concurrency} finished: ${num(l.itemsPerS)} items/s, ${l.failed} failed.`;
+            return { ...s, live: { ...live, current: null, poolingLevels: [...(live.poolingLevels ?? []).filter((x) => x.concurrency !== l.concurrency), l] }, announcement: said };
           }
           case 'warning': return { ...s, live: { ...live, warnings: [...live.warnings, e.warning] } };
           // The reason is shown once, in the run's banner below; the status line names only the outcome.

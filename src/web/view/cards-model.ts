@@ -40,18 +40,21 @@ export function cardViews(cards: Cards): CardView[] {
       ...(m.clientBound === undefined ? [] : [{ label: 'Client-bound', value: 'timing not trusted', note: m.clientBound }]),
     ] : [],
   };
-  const curve = e.curve.map((c) => `${c.concurrency}→${num(c.throughputTokS, 0)}${c.invalid ? ' (invalid)' : c.clientBound ? ' (client-bound)' : ''}`).join(', ');
+  const curve = e.curve.map((c) => `${c.level ?? c.concurrency}→${num(c.throughputTokS, 0)}${c.invalid ? ' (invalid)' : c.clientBound ? ' (client-bound)' : ''}`).join(', ');
+  // An open loop's levels are speeds or rates; its concurrency is only the peak in flight each reached.
+  const axis = (e.axis ?? 'concurrency').toLowerCase();
   const engine: CardView = {
-    title: 'Engine', question: 'the serving stack, as concurrency rises', unavailable: e.peakThroughputTokS === null ? 'no valid level to take a peak from' : null,
+    title: 'Engine', question: `the serving stack, as ${axis} rises`, unavailable: e.peakThroughputTokS === null ? 'no valid level to take a peak from' : null,
     facts: [
       ...(e.peakThroughputTokS === null ? [] : [
         { label: 'Peak throughput', value: `${num(e.peakThroughputTokS)} tok/s`, note: 'over valid levels · measured' },
-        { label: 'Peak at concurrency', value: String(e.peakConcurrency), note: 'measured' },
+        e.peakAt === undefined ? { label: 'Peak at concurrency', value: String(e.peakConcurrency), note: 'measured' }
+          : { label: 'Peak at', value: e.peakAt ?? '—', note: `measured · ${e.peakConcurrency} in flight at most` },
         // The highest level tested gave the peak and the curve still rose: the peak is a floor, not saturation.
         ...(e.notSaturated ? [{ label: 'Not saturated', value: 'the peak is a floor', note: e.notSaturated }] : []),
       ]),
-      { label: 'Scaling curve', value: curve || '—', note: 'throughput tok/s by concurrency · measured' },
-      ...e.excluded.map((x) => ({ label: `Left out: concurrency ${x.concurrency}`, value: x.reason, note: 'not in the peak' })),
+      { label: 'Scaling curve', value: curve || '—', note: `throughput tok/s by ${axis} · measured` },
+      ...e.excluded.map((x) => ({ label: `Left out: ${x.level === undefined ? `concurrency ${x.concurrency}` : `${axis} ${x.level}`}`, value: x.reason, note: 'not in the peak' })),
     ],
   };
   const mem = p.gpuMemMiBPeak === null ? p.gpuMemSource : `${num(p.gpuMemMiBPeak, 0)} of ${num(p.gpuMemMiBTotal, 0)} MiB`;

@@ -6,7 +6,16 @@
  */
 import type { RunSummary } from '../../store/index.js';
 
-type HistoryRun = Pick<RunSummary, 'peakConcurrency' | 'outputTokens' | 'arrivalKind' | 'promptsKind'>;
+type HistoryRun = Pick<RunSummary, 'peakConcurrency' | 'outputTokens' | 'arrivalKind' | 'promptsKind' | 'endpoint'>;
+
+/** An embeddings or rerank run: its peak is in items per second, not output tokens. */
+const isPooling = (r: Pick<RunSummary, 'endpoint'>) => r.endpoint === 'embeddings' || r.endpoint === 'rerank';
+
+/** A row's peak rate and its unit: tok/s for text, inputs/s for embeddings, documents/s for rerank; null when there is none. */
+export function historyPeakRate(r: Pick<RunSummary, 'endpoint' | 'peakThroughputTokS' | 'peakItemsPerS'>): { value: number; unit: string } | null {
+  if (isPooling(r)) return r.peakItemsPerS == null ? null : { value: r.peakItemsPerS, unit: r.endpoint === 'rerank' ? 'documents/s' : 'inputs/s' };
+  return r.peakThroughputTokS === null ? null : { value: r.peakThroughputTokS, unit: 'tok/s' };
+}
 
 /** "c=4", "2×", "1.5 req/s", "burst 8", "0.5 sessions/s". */
 export function historyPeak(r: HistoryRun): string {
@@ -18,8 +27,9 @@ export function historyPeak(r: HistoryRun): string {
   return r.promptsKind === 'sessions' ? `${v} sessions` : `c=${v}`;
 }
 
-/** "256 tok"; "trace lengths" for a replay; "per-turn lengths" for sessions. */
+/** "256 tok"; "trace lengths" for a replay; "per-turn lengths" for sessions; "embeddings" or "rerank". */
 export function historyWorkload(r: HistoryRun): string {
+  if (isPooling(r)) return r.endpoint as string;
   if (r.promptsKind === 'trace') return 'trace lengths';
   if (r.promptsKind === 'sessions') return 'per-turn lengths';
   return `${r.outputTokens} tok`;

@@ -2,26 +2,33 @@
  * A run's identity: the one line that opens it (server, model, engine, GPU,
  * date, configuration hash) and the short label that names it on charts.
  */
-import type { RunDetail } from '../../store/index.js';
+import { isPoolingEndpoint } from '../../core/index.js';
+import type { PoolingRunSpec, RunDetail, RunSpec } from '../../store/index.js';
 import { when } from './format.js';
+
+/** Whether a stored run is an embeddings or rerank sweep (the page reads the store's types only, never its code). */
+export const isPoolingSpec = (s: RunSpec | PoolingRunSpec): s is PoolingRunSpec => isPoolingEndpoint(s.endpoint);
 
 /** FNV-1a over the workload and target: the same configuration gets the same 8 hex digits. */
 export function configHash(r: Pick<RunDetail, 'spec' | 'targetUrl' | 'model'>): string {
   const s = r.spec;
-  const text = JSON.stringify([r.targetUrl, r.model, s.endpoint, s.outputTokens, s.promptTokens, s.thinking, s.forceLength, s.requestsPerLevel, s.warmup, s.temperature, s.seed]);
+  const text = JSON.stringify(isPoolingSpec(s)
+    ? [r.targetUrl, r.model, s.endpoint, s.itemsPerRequest, s.itemTokens, s.queryTokens, s.requestsPerLevel, s.warmup, s.seed]
+    : [r.targetUrl, r.model, s.endpoint, s.outputTokens, s.promptTokens, s.thinking, s.forceLength, s.requestsPerLevel, s.warmup, s.temperature, s.seed]);
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
   return h.toString(16).padStart(8, '0');
 }
 
 export function identityLine(r: RunDetail): string {
-  const e = r.runInfo?.engine ?? null;
+  const e = r.runInfo?.engine ?? r.pooling?.result?.run.engine ?? null;
   const engine = e ? `${e.name}${e.version ? ` ${e.version}` : ''}` : null;
-  const gpu = r.cards?.platform.gpu ?? r.spec.gpuLabel ?? 'GPU not recorded';
+  const gpu = r.cards?.platform.gpu ?? (isPoolingSpec(r.spec) ? null : r.spec.gpuLabel) ?? 'GPU not recorded';
   return [r.serverName ?? r.targetUrl, r.model ?? 'model not known', engine ?? 'engine not recorded', gpu, when(r.startedAt), `config ${configHash(r)}`].join(' · ');
 }
 
-/** "run 3 · 256 tok · thinking off". */
+/** "run 3 · 256 tok · thinking off"; "run 4 · embeddings 16 × 128 tok". */
 export function runLabel(r: Pick<RunDetail, 'id' | 'spec'>): string {
+  if (isPoolingSpec(r.spec)) return `run ${r.id} · ${r.spec.endpoint} ${r.spec.itemsPerRequest} × ${r.spec.itemTokens} tok`;
   return `run ${r.id} · ${r.spec.outputTokens} tok · thinking ${r.spec.thinking ? 'on' : 'off'}`;
 }

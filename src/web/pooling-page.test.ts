@@ -1,0 +1,105 @@
+/**
+ * An embeddings run on the page, in Debian's Chromium against a real
+ * `goodput serve`: the sweep runs while serve holds the embedded store (so it
+ * is stored through serve's API, as another process stores its run), then the
+ * run page shows an Engine card and a chart carrying the stored JSON's numbers,
+ * a Latency card, capacity at the objective, no TTFT chart, and the history row
+ * in inputs/s; at 360 and 1,400 px wide nothing runs past the window.
+ */
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, type Locator, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PoolingResult } from '../core/index.js';
+import { type SimProcess, spawnSimProcess } from '../sim/index.js';
+import { type Started, runGoodput, startGoodput } from '../test-support/goodput-process.js';
+import { measureFit } from '../test-support/page-fit.js';
+import { num } from './index.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CHROMIUM = process.env['GOODPUT_CHROMIUM'] ?? '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+const dir = mkdtempSync(join(tmpdir(), 'goodput-pooling-page-'));
+const data = join(dir, 'db');
+let sim: SimProcess;
+let serve: Started;
+let browser: Browser;
+let url: string;
+let result: PoolingResult;
+
+const visible = (l: Locator, timeout = 15_000) => l.first().waitFor({ state: 'visible', timeout });
+
+beforeAll(async () => {
+  if (!existsSync(join(ROOT, 'dist/web-app/index.html'))) throw new Error('the page is not built: run `npm run build` before this test (npm test does)');
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not at ${CHROMIUM}: install Debian's chromium or set GOODPUT_CHROMIUM`);
+  sim = await spawnSimProcess(['--embedding-dimension', '32', '--pooling-ms-per-token', '0.0005']);
+  serve = startGoodput(['serve', '--port', '0', '--data', data]);
+  url = (await serve.waitFor(/goodput serve: (http:\/\/127\.0\.0\.1:\d+\/)/))[1] as string;
+  const r = await runGoodput(['sweep', '--url', sim.url, '--endpoint', 'embeddings', '--levels', '1,2,4', '--batch-size', '4', '--prompt-tokens', '16',
+    '--requests-per-level', '8', '--latency-slo', 'p95:5000', '--save', '--data', data, '--json', '-'], {}, 90_000);
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stderr).toContain('stored as run 1 (complete) in the store of goodput serve');
+  result = JSON.parse(r.stdout) as PoolingResult;
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await serve?.stop();
+  await sim?.stop();
+});
+
+describe('an embeddings run on the page', () => {
+  it('the Engine card, the chart and the table carry the stored JSON\'s numbers; no TTFT chart', async () => {
+    const stored = (await (await fetch(`${url}api/runs/1/result`)).json()) as PoolingResult;
+    expect(stored).toEqual(result);
+    const page = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
+    await page.goto(`${url}#/runs/1`);
+    const engine = page.getByRole('region', { name: 'Engine' });
+    await visible(engine, 30_000);
+    const peak = result.peak!;
+    const fact = (card: Locator, label: string) => card.locator('dl > div', { has: page.locator('dt', { hasText: label }) }).locator('dd');
+    expect(await fact(engine, 'Peak inputs/s').textContent()).toBe(num(peak.itemsPerS));
+    expect(await fact(engine, 'Input tok/s at the peak').textContent()).toBe(num(peak.inputTokensPerS, 0));
+    expect(await fact(engine, 'At concurrency').textContent()).toBe(String(peak.concurrency));
+    const at = result.levels.find((l) => l.concurrency === peak.concurrency)!;
+    const latency = page.getByRole('region', { name: 'Latency' });
+    expect(await fact(latency, 'p99').textContent()).toBe(`${num(at.latencyMs!.p99)} ms`);
+    await visible(page.locator('p.capacity', { hasText: result.capacity!.statement }));
+
+    // The items/s chart: its x ticks are the levels, its summary and data table carry the JSON's rates.
+    const chart = page.locator('figure.chart', { hasText: 'Inputs/s against concurrency' });
+    await visible(chart);
+    const svg = chart.getByRole('img');
+    await expect.poll(() => svg.locator('g[aria-label="x-axis tick label"] text').allTextContents(), { timeout: 10_000 }).toEqual(['1', '2', '4']);
+    expect(await svg.getAttribute('aria-label')).toContain(`peaks at ${num(peak.itemsPerS)} inputs/s at concurrency ${peak.concurrency}`);
+    const cells = await chart.locator('details table tbody tr').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td, th')].map((c) => c.textContent)));
+    expect(cells).toEqual(result.levels.map((l) => [String(l.concurrency), num(l.itemsPerS), num(l.inputTokensPerS, 0)]));
+    await visible(page.locator('figure.chart', { hasText: 'Latency against concurrency' }));
+    expect(await page.locator('figure.chart').count()).toBe(2);
+    expect(await page.locator('body').innerText()).not.toMatch(/TTFT|Time to first token/);
+
+    const table = page.getByRole('table', { name: /^Per level, embeddings: 4 inputs of 16 tokens per request/ });
+    expect(await table.locator('tbody tr').count()).toBe(3);
+    await page.goto(`${url}#/`);
+    const history = page.getByRole('table', { name: /^Past runs/ });
+    await visible(history);
+    expect(await history.locator('tbody tr').first().innerText()).toContain(`${num(peak.itemsPerS)} inputs/s @ c=${peak.concurrency}`);
+  }, 90_000);
+
+  for (const width of [360, 1400]) {
+    it(`nothing runs past the window at ${width} px`, async () => {
+      const page = await (await browser.newContext({ viewport: { width, height: 900 } })).newPage();
+      await page.goto(`${url}#/runs/1`);
+      await visible(page.getByRole('region', { name: 'Engine' }), 30_000);
+      await visible(page.locator('figure.chart svg').nth(1));
+      const m = await measureFit(page);
+      expect(m.overflow).toEqual([]);
+      expect(m.tall).toEqual([]);
+      expect(m.scrollWidth).toBeLessThanOrEqual(width);
+    }, 60_000);
+  }
+});
