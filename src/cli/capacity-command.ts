@@ -4,8 +4,8 @@
  * boundary — and every probe.
  */
 import type { Command } from 'commander';
-import { type ContractCapacity, contractCapacity, loadContract } from '../contract/index.js';
-import { type LevelResult, sanitizeForTerminal as clean } from '../core/index.js';
+import { type Contract, type ContractCapacity, type PoolingContractCapacity, contractCapacity, isPoolingEndpoint, loadContract, poolingContractCapacity } from '../contract/index.js';
+import { type LevelResult, type PoolingLevel, sanitizeForTerminal as clean } from '../core/index.js';
 import { asUsageErrors } from './contract-errors.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { writeFileAtomic } from './files.js';
@@ -30,8 +30,34 @@ export function renderCapacity(c: ContractCapacity): string {
   return [`${c.statement}${step}`, '', 'Evidence:', evidence, '', 'Probes in order:', ...probes].join('\n');
 }
 
+function poolingRow(side: string, l: PoolingLevel | null): string[] {
+  if (!l) return [side, '—', '—', '—', '—', '—', '—'];
+  const slo = l.slo === null ? '—' : `p${l.slo.p} ${l.slo.observedMs === null ? '∞' : fmt(l.slo.observedMs)}/${l.slo.maxMs}`;
+  return [side, `concurrency ${l.concurrency}`, String(l.requests), String(l.failed), fmt(l.itemsPerS), slo, l.slo?.holds === true && l.failed === 0 ? 'holds' : 'misses'];
+}
+
+/** An embeddings or rerank capacity report: the statement, both sides of the boundary, every probe. */
+export function renderPoolingCapacity(c: PoolingContractCapacity): string {
+  const items = c.endpoint === 'rerank' ? 'Documents/s' : 'Inputs/s';
+  const evidence = grid(['Side', 'Load', 'Requests', 'Failed', items, 'Latency observed/max (ms)', 'Verdict'],
+    [poolingRow('held (below)', c.evidence.below), poolingRow('missed (above)', c.evidence.above)]);
+  const probes = c.probes.map((p, i) => `  ${i + 1}. ${p.phase.padEnd(6)} ${p.label}: ${p.holds ? 'holds' : 'misses'} — ${p.reason}`);
+  return [c.statement, '', 'Evidence:', evidence, '', 'Probes in order:', ...probes].join('\n');
+}
+
+/** Runs the search a contract's endpoint calls for, with each probe's verdict on stderr. */
+async function capacityOf(contract: Contract, o: { url: string | undefined; apiKey: string | undefined; resolution: number; maxProbes: number; command: string }): Promise<{ report: ContractCapacity | PoolingContractCapacity; text: () => string }> {
+  const onProbe = (p: { label: string; holds: boolean; reason: string }) => process.stderr.write(clean(`probe ${p.label}: ${p.holds ? 'holds' : 'misses'} (${p.reason})`) + '\n');
+  if (isPoolingEndpoint(contract.server.endpoint)) {
+    const report = await poolingContractCapacity(contract, { url: o.url, apiKey: o.apiKey, maxProbes: o.maxProbes, command: o.command, onProbe });
+    return { report, text: () => renderPoolingCapacity(report) };
+  }
+  const report = await contractCapacity(contract, { url: o.url, apiKey: o.apiKey, resolution: o.resolution, maxProbes: o.maxProbes, command: o.command, onProbe });
+  return { report, text: () => renderCapacity(report) };
+}
+
 export function registerCapacityCommand(program: Command): void {
-  program.command('capacity').description('find the highest load at which every SLO of a contract holds (coarse sweep, then bisection)')
+  program.command('capacity').description('find the highest load at which every SLO of a contract holds (coarse sweep, then bisection; embeddings and rerank: the highest concurrency meeting slo.e2eMs)')
     .argument('<goodput.yaml>', 'the contract file (one workload cell; its load levels are the coarse sweep)')
     .option('--url <url>', 'server base URL, overriding server.url')
     .option('--api-key-env <name>', 'environment variable holding the API key (default: server.apiKeyEnv, else GOODPUT_API_KEY)')
@@ -45,15 +71,12 @@ export function registerCapacityCommand(program: Command): void {
       if (resolution >= 1) throw badFlag('--resolution', `'${flags.resolution}' must be below 1 (a share of the upper level)`);
       const maxProbes = parseNumber('--max-probes', flags.maxProbes, { integer: true, min: 1 });
       const apiKey = apiKeyFromEnv(flags.apiKeyEnv, contract.server.apiKeyEnv ?? 'GOODPUT_API_KEY');
-      const report = await asUsageErrors(() => contractCapacity(contract, {
-        url, apiKey, resolution, maxProbes, command: redactedCommand(['goodput', ...process.argv.slice(2)]),
-        onProbe: (p) => process.stderr.write(clean(`probe ${p.label}: ${p.holds ? 'holds' : 'misses'} (${p.reason})`) + '\n'),
-      }));
+      const { report, text } = await asUsageErrors(() => capacityOf(contract, { url, apiKey, resolution, maxProbes, command: redactedCommand(['goodput', ...process.argv.slice(2)]) }));
       const json = JSON.stringify(report, null, 2) + '\n';
       if (flags.json === '-') process.stdout.write(json);
       else {
         if (flags.json) await writeFileAtomic(flags.json, json);
-        process.stdout.write(clean(renderCapacity(report), { keepNewlines: true }) + '\n');
+        process.stdout.write(clean(text(), { keepNewlines: true }) + '\n');
       }
       if (report.verdict === 'stopped') throw new CliError(EXIT.serverFailed, '');
     });

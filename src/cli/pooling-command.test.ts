@@ -109,7 +109,7 @@ describe('goodput sweep --endpoint embeddings --latency-slo', () => {
 });
 
 describe('goodput receipt create with an embeddings run', () => {
-  it('refuses pairing it with a chat run, naming both endpoints, and a pair of them as not published yet; writes nothing', async () => {
+  it('refuses pairing it with a chat run, naming both endpoints, and a pair of sweeps without a contract; writes nothing', async () => {
     const embed = join(dir, 'pair-embed.json');
     const chat = join(dir, 'pair-chat.json');
     expect((await cli(['sweep', '--url', sim.url, '--endpoint', 'embeddings', '--levels', '1', '--batch-size', '2', '--prompt-tokens', '8', '--json', embed])).code).toBe(0);
@@ -122,7 +122,7 @@ describe('goodput receipt create with an embeddings run', () => {
     expect(swapped.stderr).toContain('--baseline is a chat run, --optimized an embeddings run');
     const both = await cli(['receipt', 'create', '--baseline', embed, '--optimized', embed, '--method', 'batching', '--out', out]);
     expect(both.code).toBe(2);
-    expect(both.stderr).toContain('receipts publish text-generation runs only: --baseline is an embeddings run');
+    expect(both.stderr).toContain('baseline: the run carries no contract, so its workload cannot be reconstructed');
     expect(existsSync(out)).toBe(false);
     const cards = await cli(['cards', embed]);
     expect(cards.code).toBe(2);

@@ -76,7 +76,7 @@ export function poolingSpecFromFlags(f: SweepFlags & PoolingFlags, endpoint: Poo
   };
 }
 
-function progress(e: PoolingEvent): void {
+export function poolingProgress(e: PoolingEvent): void {
   const err = process.stderr;
   if (e.kind === 'preflight') err.write(`${clean(e.engine)} serves ${clean(e.path)} for model ${clean(e.model)}\n`);
   else if (e.kind === 'warning') err.write(`warning: ${clean(e.warning.message)}\n`);
@@ -107,7 +107,7 @@ export async function poolingSweepAndReport(spec: PoolingSpecInput, out: { json?
     const result = await runPoolingSweep(spec, {
       signal: ctrl.signal,
       onEvent: (e) => {
-        progress(e);
+        poolingProgress(e);
         saving?.onEvent(e);
       },
       afterLevel: async (level, records) => {

@@ -5,12 +5,12 @@
  * nothing is written unless there are none.
  */
 import type { Command } from 'commander';
-import { LIMITS, type QualityScore, poolingResultSchema, qualityScoreSchema, type SweepResult, sweepResultSchema } from '../core/index.js';
+import { LIMITS, type PoolingResult, type QualityScore, poolingResultSchema, qualityScoreSchema, type SweepResult, sweepResultSchema } from '../core/index.js';
 import { dirname, join } from 'node:path';
 import { recordsSha256 } from '../contract/index.js';
 import { existsSync } from 'node:fs';
 import {
-  KEY_FILE_BYTES, NO_PRICES, buildReceipt, checkSignedEvidence, checkSignedResult, datasetOf, gateDataset, gateSources, packEvidence, publicResult, readBounded, receiptFile,
+  KEY_FILE_BYTES, NO_PRICES, type ReceiptOutcome, buildPoolingReceipt, buildReceipt, publicPoolingResult, checkSignedEvidence, checkSignedResult, datasetOf, gateDataset, gateSources, packEvidence, publicResult, readBounded, receiptFile,
   recomputeReceipt, signaturePath, siteView,
 } from '../publish/index.js';
 import { TOOL_VERSION } from '../runner/index.js';
@@ -28,7 +28,7 @@ export interface ReceiptFlags {
 const isRunId = (s: string) => /^\d+$/.test(s);
 
 /** Both runs: ids through the store (opened once), files through the result schema. */
-async function readRuns(f: ReceiptFlags): Promise<Record<'baseline' | 'optimized', Read<SweepResult>>> {
+async function readRuns(f: ReceiptFlags): Promise<{ runs: Record<'baseline' | 'optimized', Read<SweepResult>>; pooling: Record<'baseline' | 'optimized', PoolingResult> | null }> {
   const sides = ['baseline', 'optimized'] as const;
   const stored = sides.filter((s) => isRunId(f[s]));
   const fromStore = new Map<string, SweepResult>();
@@ -44,31 +44,29 @@ async function readRuns(f: ReceiptFlags): Promise<Record<'baseline' | 'optimized
   const read = async (s: (typeof sides)[number]): Promise<Read<SweepResult>> =>
     fromStore.has(s) ? { ok: true, value: fromStore.get(s) as SweepResult } : readJsonInput(`--${s}`, f[s], sweepResultSchema);
   const runs = { baseline: await read('baseline'), optimized: await read('optimized') };
-  return { ...runs, ...await poolingRefusal(f, runs) };
+  const pooled = await poolingSides(f, runs);
+  return { runs: { ...runs, ...pooled.refusal }, pooling: pooled.pair ?? null };
 }
 
 /**
- * An embeddings or rerank result is not a text result: its side is named by its endpoint, and a pair
- * of two endpoints is refused naming both. Receipts publish text-generation headlines only, so a pair
- * of non-streaming runs is refused too, saying so. Null when neither side is one.
+ * An embeddings or rerank result is not a text result: its side is named by its endpoint. Two of one
+ * endpoint make a pooling receipt; a pair of two endpoints is refused naming both. Empty when neither side is one.
  */
-async function poolingRefusal(f: ReceiptFlags, runs: Record<'baseline' | 'optimized', Read<SweepResult>>): Promise<Partial<Record<'baseline' | 'optimized', Read<SweepResult>>>> {
-  const endpoint = async (s: 'baseline' | 'optimized'): Promise<string | null> => {
+async function poolingSides(f: ReceiptFlags, runs: Record<'baseline' | 'optimized', Read<SweepResult>>): Promise<{ refusal?: Partial<Record<'baseline' | 'optimized', Read<SweepResult>>>; pair?: Record<'baseline' | 'optimized', PoolingResult> }> {
+  const read = async (s: 'baseline' | 'optimized'): Promise<{ endpoint: string | null; pooling: PoolingResult | null }> => {
     const r = runs[s];
-    if (r.ok) return r.value.run.endpoint;
-    if (isRunId(f[s])) return null;
+    if (r.ok) return { endpoint: r.value.run.endpoint, pooling: null };
+    if (isRunId(f[s])) return { endpoint: null, pooling: null };
     const pooling = await readJsonInput(`--${s}`, f[s], poolingResultSchema);
-    return pooling.ok ? pooling.value.run.endpoint : null;
+    return pooling.ok ? { endpoint: pooling.value.run.endpoint, pooling: pooling.value } : { endpoint: null, pooling: null };
   };
-  const b = await endpoint('baseline');
-  const o = await endpoint('optimized');
-  const pooled = (e: string | null) => e === 'embeddings' || e === 'rerank';
-  if (!pooled(b) && !pooled(o)) return {};
-  const why = b !== null && o !== null && b !== o
-    ? `a receipt compares two runs of one endpoint: --baseline is ${article(b)} ${b} run, --optimized ${article(o)} ${o} run`
-    : `receipts publish text-generation runs only: ${pooled(b) ? `--baseline is ${article(b as string)} ${b as string} run` : `--optimized is ${article(o as string)} ${o as string} run`} (compare its JSON results instead)`;
-  const refusal: Read<SweepResult> = { ok: false, problems: [why] };
-  return { baseline: refusal, optimized: { ok: false, problems: [] } };
+  const b = await read('baseline');
+  const o = await read('optimized');
+  if (b.pooling === null && o.pooling === null) return {};
+  if (b.pooling !== null && o.pooling !== null && b.endpoint === o.endpoint) return { pair: { baseline: b.pooling, optimized: o.pooling } };
+  const side = (x: typeof b, flag: string, is: string) => (x.endpoint === null ? `${flag} is not a result goodput reads` : `${flag}${is} ${article(x.endpoint)} ${x.endpoint} run`);
+  const why = `a receipt compares two runs of one endpoint: ${side(b, '--baseline', ' is')}, ${side(o, '--optimized', '')}`;
+  return { refusal: { baseline: { ok: false, problems: [why] }, optimized: { ok: false, problems: [] } } };
 }
 
 const article = (word: string) => (/^[aeiou]/.test(word) ? 'an' : 'a');
@@ -92,10 +90,15 @@ async function runSignatureOf(flag: string, path: string, evidenceSha256: string
   return env.bytes;
 }
 
-export async function createReceiptFile(f: ReceiptFlags): Promise<string> {
-  const problems: string[] = [];
-  if (f.out.trim() === '') problems.push('--out: must name a file');
-  const runs = await readRuns(f);
+/** The receipt built from both sides, and each side's public copy to pack as evidence; or every problem. */
+async function builtReceipt(f: ReceiptFlags, problems: string[]): Promise<{ built: ReceiptOutcome; evidence: Record<'baseline' | 'optimized', unknown>; quality: QualityScore | null } | null> {
+  const { runs, pooling } = await readRuns(f);
+  if (pooling !== null) {
+    if (f.quality !== undefined) problems.push(`--quality: ${article(pooling.baseline.run.endpoint)} ${pooling.baseline.run.endpoint} receipt carries no quality score: nothing is generated to score`);
+    if (problems.length > 0) return null;
+    const built = buildPoolingReceipt({ ...pooling, method: f.method, baselineMethod: f.baselineMethod, title: f.title, generator: TOOL_VERSION });
+    return { built, evidence: { baseline: publicPoolingResult(pooling.baseline), optimized: publicPoolingResult(pooling.optimized) }, quality: null };
+  }
   let quality: QualityScore | null = null;
   if (f.quality !== undefined) {
     const q = await readJsonInput('--quality', f.quality, qualityScoreSchema);
@@ -106,16 +109,25 @@ export async function createReceiptFile(f: ReceiptFlags): Promise<string> {
     const r = runs[side];
     if (!r.ok) problems.push(...r.problems);
   }
-  if (problems.length === 0 && runs.baseline.ok && runs.optimized.ok) {
-    // A score measured in the optimized run ships inside that run's evidence; a --quality file is packed beside it.
-    const stated = quality ?? runs.optimized.value.quality ?? null;
-    const built = buildReceipt({
-      baseline: runs.baseline.value, optimized: runs.optimized.value, quality: stated, method: f.method, baselineMethod: f.baselineMethod, title: f.title, generator: TOOL_VERSION,
-    });
+  if (problems.length > 0 || !runs.baseline.ok || !runs.optimized.ok) return null;
+  // A score measured in the optimized run ships inside that run's evidence; a --quality file is packed beside it.
+  const stated = quality ?? runs.optimized.value.quality ?? null;
+  const built = buildReceipt({
+    baseline: runs.baseline.value, optimized: runs.optimized.value, quality: stated, method: f.method, baselineMethod: f.baselineMethod, title: f.title, generator: TOOL_VERSION,
+  });
+  return { built, evidence: { baseline: publicResult(runs.baseline.value), optimized: publicResult(runs.optimized.value) }, quality };
+}
+
+export async function createReceiptFile(f: ReceiptFlags): Promise<string> {
+  const problems: string[] = [];
+  if (f.out.trim() === '') problems.push('--out: must name a file');
+  const made = await builtReceipt(f, problems);
+  if (made !== null) {
+    const { built, quality } = made;
     if (built.ok) {
       const r = built.receipt;
       const packed = {
-        baseline: packEvidence(publicResult(runs.baseline.value)), optimized: packEvidence(publicResult(runs.optimized.value)),
+        baseline: packEvidence(made.evidence.baseline), optimized: packEvidence(made.evidence.optimized),
         quality: quality === null ? null : packEvidence(quality),
       };
       const files = new Map([packed.baseline, packed.optimized, packed.quality].flatMap((p) => (p === null ? [] : [[p.path, p.gz] as const])));

@@ -6,18 +6,36 @@
  */
 import type { Command } from 'commander';
 import { validateContract } from '../contract/index.js';
-import { readResult } from './cards-command.js';
+import type { PoolingResult } from '../core/index.js';
+import { readAnyResult } from './cards-command.js';
 import { renderComparison } from './compare-results.js';
 import { asUsageErrors } from './contract-errors.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { redactedCommand } from './parse-flags.js';
 import { type RunFlags, addRunOptions, runAndReport } from './run-command.js';
+import { renderPoolingRerun, runPoolingAndReport } from './run-pooling.js';
+
+/** An embeddings or rerank result rerun from its contract, then the two side by side. */
+async function rerunPooling(path: string, original: PoolingResult, flags: RunFlags): Promise<number> {
+  if (!original.contract) throw new CliError(EXIT.usage, `${path}: has no contract (it was written by goodput sweep, not goodput run), so it cannot be rerun`);
+  const contract = await asUsageErrors(async () => validateContract(original.contract, `${path}: contract`, process.cwd()));
+  const { code, result } = await runPoolingAndReport(contract, flags, redactedCommand(['goodput', ...process.argv.slice(2)]));
+  const out = flags.json === '-' ? process.stderr : process.stdout;
+  out.write(`\n${renderPoolingRerun(original, result, [path, 'this rerun'])}\n`);
+  return code;
+}
 
 export function registerRerunCommand(program: Command): void {
   addRunOptions(program.command('rerun').description('repeat the experiment of a result written by goodput run, and compare'))
     .argument('<result.json>', 'a result written by goodput run')
     .action(async (path: string, flags: RunFlags) => {
-      const original = await readResult(path);
+      const any = await readAnyResult(path);
+      if (any.kind === 'pooling') {
+        const code = await rerunPooling(path, any.result, flags);
+        if (code !== EXIT.ok) throw new CliError(code, '');
+        return;
+      }
+      const original = any.result;
       if (!original.contract) throw new CliError(EXIT.usage, `${path}: has no contract (it was not written by goodput run), so it cannot be rerun`);
       const contract = await asUsageErrors(async () => validateContract(original.contract, `${path}: contract`, process.cwd()));
       const { code, result } = await runAndReport(contract, flags, redactedCommand(['goodput', ...process.argv.slice(2)]));

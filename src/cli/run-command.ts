@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
-import { type Contract, combineRepeats, loadContract, repeatsProblem, runContract } from '../contract/index.js';
+import { type Contract, combineRepeats, isPoolingEndpoint, loadContract, repeatsProblem, runContract } from '../contract/index.js';
 import { type SweepResult, sanitizeForTerminal, sweepResultSchema } from '../core/index.js';
 import { packEvidence, publicResult, signedResult } from '../publish/index.js';
 import { asUsageErrors } from './contract-errors.js';
@@ -18,6 +18,7 @@ import type { SweepSpecInput } from '../runner/index.js';
 import { progressReporter } from './progress.js';
 import { renderContractResult } from './render-contract.js';
 import { withInRunQuality } from './in-run-quality.js';
+import { runPoolingAndReport } from './run-pooling.js';
 
 export interface RunFlags extends SaveFlags { url?: string; json?: string; raw?: string; apiKeyEnv?: string; repeats?: string; sign?: boolean; key?: string; qualityBaseline?: string }
 
@@ -33,15 +34,21 @@ export function addRunOptions(cmd: Command): Command {
     .option('--quality-baseline <url>', 'after the runs, measure the quality score of this server against the baseline server at <url> (overrides quality.baselineUrl; the hash records that the score is measured in the run)');
 }
 
+/** How many runs: --repeats, else the contract's; refused by name when it is no count or contradicts the contract's. */
+export function repeatCount(contract: Contract, flags: Pick<RunFlags, 'repeats'>): number {
+  const repeats = flags.repeats === undefined ? contract.repeats ?? 1 : parseNumber('--repeats', flags.repeats, { integer: true, min: 1 });
+  const why = repeatsProblem(repeats);
+  if (why !== null) throw badFlag('--repeats', why);
+  if (contract.repeats !== undefined && contract.repeats !== repeats) throw badFlag('--repeats', `is ${repeats}, but the contract declares repeats: ${contract.repeats}; the count is declared once, before the first run`);
+  return repeats;
+}
+
 /** Runs a contract with progress on stderr, writes the files and prints the report. Returns the exit code and the result. */
 export async function runAndReport(contract: Contract, flags: RunFlags, command: string): Promise<{ code: number; result: SweepResult }> {
   if (flags.json !== undefined && flags.json === flags.raw) throw badFlag('--raw', 'must be a different file from --json');
-  const repeats = flags.repeats === undefined ? contract.repeats ?? 1 : parseNumber('--repeats', flags.repeats, { integer: true, min: 1 });
-  const repeatsWhy = repeatsProblem(repeats);
-  if (repeatsWhy !== null) throw badFlag('--repeats', repeatsWhy);
+  const repeats = repeatCount(contract, flags);
   if ((flags.sign === true || flags.key !== undefined) && (flags.json === undefined || flags.json === '-')) throw badFlag(flags.key === undefined ? '--sign' : '--key', 'signs the result file: give --json FILE');
   const signer = flags.sign === true || flags.key !== undefined ? await signingKey(flags.key === undefined ? '--sign' : '--key', flags.key) : undefined;
-  if (contract.repeats !== undefined && contract.repeats !== repeats) throw badFlag('--repeats', `is ${repeats}, but the contract declares repeats: ${contract.repeats}; the count is declared once, before the first run`);
   // The count is declared up front in the hashed contract, so no run of the set can be dropped unseen.
   const qualityBaseline = flags.qualityBaseline === undefined ? contract.quality.baselineUrl : parseUrl('--quality-baseline', flags.qualityBaseline);
   const counted: Contract = repeats > 1 ? { ...contract, repeats } : contract;
@@ -132,7 +139,8 @@ export function registerRunCommand(program: Command): void {
     .argument('<goodput.yaml>', 'the contract file')
     .action(async (path: string, flags: RunFlags) => {
       const contract = await asUsageErrors(() => loadContract(path));
-      const { code } = await runAndReport(contract, flags, redactedCommand(['goodput', ...process.argv.slice(2)]));
+      const command = redactedCommand(['goodput', ...process.argv.slice(2)]);
+      const { code } = isPoolingEndpoint(contract.server.endpoint) ? await runPoolingAndReport(contract, flags, command) : await runAndReport(contract, flags, command);
       if (code !== EXIT.ok) throw new CliError(code, '');
     });
 }

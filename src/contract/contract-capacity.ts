@@ -15,15 +15,18 @@ import { ContractError } from './errors.js';
 import { prepareCells } from './prepare-cells.js';
 import { checkServer } from './server-facts.js';
 
-/** The capacity file: the report plus what makes it rerunnable and comparable. */
-export const contractCapacitySchema = capacityReportSchema.extend({
+/** What makes a capacity file rerunnable and comparable: the resolved contract, its hash, the server's report, the command. */
+export const capacityProvenance = {
   contract: z.record(z.string(), z.unknown()),
   contractHash: z.string(),
   serverReport: serverReportSchema,
   command: z.string(),
   toolVersion: z.string(),
   startedAt: z.string(),
-});
+};
+
+/** The capacity file: the report plus what makes it rerunnable and comparable. */
+export const contractCapacitySchema = capacityReportSchema.extend(capacityProvenance);
 export type ContractCapacity = z.infer<typeof contractCapacitySchema>;
 
 export interface CapacityRunOptions {

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { repeatsProblem } from './repeat-runs.js';
+import { poolingContractIssues } from './pooling-contract.js';
 import { GENERATED_ARRIVALS, LIMITS, type LimitName, audioInputsSchema, costLineSchema, imageBaseUrlSchema, levelsSchema, limitedCount, limitedInt, sloSchema, toolChoiceSchema, unionError, urlCredentialProblem } from '../core/index.js';
 import { arrivalOps } from '../workload/index.js';
 import { isLoopback } from '../client/index.js';
@@ -66,7 +67,7 @@ export const contractSchema = z.object({
     url: z.url({ protocol: /^https?$/, error: 'url must be an http(s) URL, e.g. http://127.0.0.1:8000' })
       .refine((u) => urlCredentialProblem(u) === null, { error: (i) => `url ${urlCredentialProblem(String(i.input))}` }),
     apiKeyEnv: text('apiKeyEnv').optional(),
-    endpoint: z.enum(['chat', 'completions'], { error: 'endpoint must be chat or completions' }).default('chat'),
+    endpoint: z.enum(['chat', 'completions', 'embeddings', 'rerank'], { error: 'endpoint must be chat, completions, embeddings or rerank' }).default('chat'),
     /** Images by URL: where the server reaches goodput's image server (a location, outside the hash); default 127.0.0.1 for a server on this machine. */
     imageBaseUrl: imageBaseUrlSchema.optional(),
   }).strict(),
@@ -79,7 +80,8 @@ export const contractSchema = z.object({
   }).strict(),
   workload: z.object({
     prompts: promptsSchema,
-    outputTokens: z.union([oneOrMany(int('outputTokens', 'outputTokens')), z.literal('corpus'), z.literal('trace')], unionError('outputTokens must be a positive whole number, a list of them, "corpus" or "trace"')),
+    /** Required for chat and completions; embeddings and rerank generate no tokens. */
+    outputTokens: z.union([oneOrMany(int('outputTokens', 'outputTokens')), z.literal('corpus'), z.literal('trace')], unionError('outputTokens must be a positive whole number, a list of them, "corpus" or "trace"')).optional(),
     cache: oneOrMany(cacheSchema).default([{ kind: 'cold' }]),
     requestsPerLevel: z.union([int('requestsPerLevel', 'requestsPerLevel'), z.literal('auto')]).default('auto'),
     warmup: limitedCount('warmupRequests', 'warmup').default(1),
@@ -89,6 +91,12 @@ export const contractSchema = z.object({
     images: imageAxisSchema.optional(),
     /** A synthetic WAV clip sent with every chat request; the hash covers it. */
     audio: audioInputsSchema.optional(),
+    /** Embeddings: inputs per request, each of the prompt length (docs/endpoints.md). */
+    batchSize: int('batchSize', 'embeddingBatch').optional(),
+    /** Rerank: documents per query, each of the prompt length. */
+    documents: int('documents', 'rerankDocuments').optional(),
+    /** Rerank: tokens of the query. */
+    queryTokens: int('queryTokens', 'promptTokens').optional(),
   }).strict(),
   decoding: z.object({
     temperature: z.number().nonnegative('temperature must not be negative').default(0),
@@ -138,8 +146,14 @@ export const contractSchema = z.object({
       ctx.addIssue({ code: 'custom', path: ['workload', 'cache', i, 'sharedPrefixTokens'], message: `the shared prefix must be shorter than every prompt length (${synthetic.join(', ')})` });
     }
   });
+  if (c.server.endpoint === 'embeddings' || c.server.endpoint === 'rerank') poolingContractIssues(c, c.server.endpoint, ctx);
+  else if (c.workload.outputTokens === undefined) ctx.addIssue({ code: 'custom', path: ['workload', 'outputTokens'], message: `outputTokens is required for server.endpoint ${c.server.endpoint}` });
   if (c.workload.outputTokens === 'corpus' && synthetic) {
     ctx.addIssue({ code: 'custom', path: ['workload', 'outputTokens'], message: '"corpus" needs a jsonl or sharegpt corpus' });
+  }
+  const pooled = c.server.endpoint === 'embeddings' || c.server.endpoint === 'rerank';
+  for (const field of ['batchSize', 'documents', 'queryTokens'] as const) {
+    if (!pooled && c.workload[field] !== undefined) ctx.addIssue({ code: 'custom', path: ['workload', field], message: `needs server.endpoint ${field === 'batchSize' ? 'embeddings' : 'rerank'}` });
   }
   if (c.workload.tools !== undefined) {
     if (c.server.endpoint !== 'chat') ctx.addIssue({ code: 'custom', path: ['workload', 'tools'], message: 'tools need server.endpoint chat' });

@@ -45,7 +45,7 @@ function checkHash(field: string, declared: string | undefined, actual: string, 
   }
 }
 
-async function tokenizerOf(c: Contract, opts: PrepareOptions): Promise<{ counter: TokenCounter; resolved: Contract['model']['tokenizer'] }> {
+export async function tokenizerOf(c: Contract, opts: PrepareOptions): Promise<{ counter: TokenCounter; resolved: Contract['model']['tokenizer'] }> {
   const counter = await resolveTokenizer(c.model.tokenizer, { url: opts.url, model: c.model.name, apiKey: opts.apiKey });
   const t = c.model.tokenizer;
   if (t.kind === 'file') checkHash('model.tokenizer.sha256', t.sha256, counter.info.sha256 ?? '', t.path);
@@ -64,13 +64,20 @@ async function toolsOf(c: Contract): Promise<{ tools: ToolsSpec | null; resolved
   return { tools, resolved: { ...c, workload: { ...c.workload, tools: { ...t, sha256 } } } };
 }
 
+/** The text endpoint a contract's cells run; embeddings and rerank contracts run as pooling sweeps (run-pooling-contract.ts). */
+function textEndpoint(c: Contract): 'chat' | 'completions' {
+  const e = c.server.endpoint;
+  if (e === 'embeddings' || e === 'rerank') throw new ContractError('bad-contract', `server.endpoint: ${e} is not a text-generation contract`);
+  return e;
+}
+
 /** Fields every cell's sweep spec shares, with the cell's images (null: none). */
 function baseSpec(c: Contract, opts: PrepareOptions, images: ImageInputs | null): Omit<SweepSpecInput, 'arrival' | 'outputTokens' | 'promptTokens' | 'cache'> {
   return {
     tools: opts.tools ?? null,
     images, audio: c.workload.audio ?? null,
     imageBaseUrl: images?.delivery === 'url' ? c.server.imageBaseUrl ?? null : null,
-    url: opts.url, apiKey: opts.apiKey, model: c.model.name, endpoint: c.server.endpoint,
+    url: opts.url, apiKey: opts.apiKey, model: c.model.name, endpoint: textEndpoint(c),
     levels: c.load.levels, requestsPerLevel: c.workload.requestsPerLevel, warmup: c.workload.warmup,
     thinking: c.thinking === 'on', forceLength: c.decoding.ignoreEos, temperature: c.decoding.temperature, topP: c.decoding.topP,
     seed: c.decoding.seed, slo: { ...c.slo, qualityFloor: c.slo.qualityFloor ?? c.quality.floor }, hourlyCostUsd: c.hardware.gpuHourlyUsd ?? null,
@@ -132,6 +139,7 @@ export async function prepareCells(given: Contract, givenOpts: PrepareOptions): 
   }
   const prompts = p.kind === 'synthetic' ? p : { ...p, sha256: corpus?.sha256 };
   const resolved: Contract = { ...c, model: { ...c.model, tokenizer }, workload: { ...c.workload, prompts } };
+  if (c.workload.outputTokens === undefined) throw new ContractError('bad-contract', `workload.outputTokens: required for server.endpoint ${c.server.endpoint}`);
   const cells = expandMatrix({
     prompts: p.kind === 'synthetic' ? { kind: 'synthetic', tokens: p.tokens } : { kind: 'corpus' },
     outputTokens: c.workload.outputTokens === 'trace' ? 'corpus' : c.workload.outputTokens, cache: c.workload.cache,

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { LIMITS } from './limits.js';
 import { POOLING_ENDPOINTS, isPoolingEndpoint } from './pooling-record.js';
-import { SCHEMA_VERSION } from './result-schema.js';
+import { SCHEMA_VERSION, serverReportSchema } from './result-schema.js';
 
 const rate = z.number().nonnegative().nullable();
 const count = z.number().int().nonnegative();
@@ -81,6 +81,48 @@ export const poolingRunSchema = z.object({
   latencySlo: poolingSloSchema.nullable(),
 }).strict();
 
+const reason = z.string().max(4096);
+
+/** One raw embeddings or rerank request record (pooling-record.ts) as another process sends it: bounded like the level it makes. */
+export const poolingRecordSchema = z.object({
+  seq: count.max(LIMITS.requestsPerLevel.max + LIMITS.warmupRequests.max),
+  concurrency: z.number().int().positive().max(LIMITS.concurrency.max),
+  warmup: z.boolean(),
+  sentNs: z.number().nonnegative(),
+  endNs: z.number().nonnegative(),
+  items: z.number().int().positive().max(Math.max(LIMITS.embeddingBatch.max, LIMITS.rerankDocuments.max)),
+  inputTokens: count.nullable(),
+  dimension: z.number().int().positive().max(LIMITS.embeddingDimension.max).nullable(),
+  outcome: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('ok') }).strict(),
+    z.object({ kind: z.literal('http-error'), status: z.number().int().min(100).max(599), message: reason }).strict(),
+    z.object({ kind: z.literal('bad-answer'), message: reason }).strict(),
+    z.object({ kind: z.literal('timeout'), message: reason }).strict(),
+    z.object({ kind: z.literal('connection-error'), code: z.string().max(256), message: reason }).strict(),
+    z.object({ kind: z.literal('response-too-large'), message: reason }).strict(),
+    z.object({ kind: z.literal('aborted') }).strict(),
+  ]),
+}).strict().refine((r) => r.endNs >= r.sentNs, { error: 'endNs must not be before sentNs', path: ['endNs'] });
+
+/** Records one pooling run may keep: every level's warm-ups and measured requests. */
+export const MAX_POOLING_RECORDS = LIMITS.levels.max * (LIMITS.requestsPerLevel.max + LIMITS.warmupRequests.max);
+
+const poolingEvidence = {
+  /** Every request record, warm-ups included, in the order recorded, and sha256 of their canonical JSON: what each level is recomputed from. */
+  records: z.array(poolingRecordSchema).max(MAX_POOLING_RECORDS).optional(),
+  recordsSha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 (64 lowercase hex digits)').optional(),
+};
+
+/** One more run of the same contract (goodput run --repeats N): its own run facts, levels and records. */
+export const poolingRepeatSchema = z.object({
+  run: poolingRunSchema,
+  warnings: z.array(z.object({ code: z.string(), message: z.string() })),
+  levels: z.array(poolingLevelSchema).max(LIMITS.levels.max),
+  peak: poolingPeakSchema.nullable(),
+  capacity: poolingCapacitySchema.nullable(),
+  ...poolingEvidence,
+}).strict();
+
 export const poolingResultSchema = z.object({
   schemaVersion: z.literal(SCHEMA_VERSION),
   run: poolingRunSchema,
@@ -90,6 +132,14 @@ export const poolingResultSchema = z.object({
   peak: poolingPeakSchema.nullable(),
   /** With a latency objective: capacity at SLO over the levels measured; null without one. */
   capacity: poolingCapacitySchema.nullable(),
+  /** From a contract (goodput run): the resolved contract and its hash. */
+  contract: z.record(z.string(), z.unknown()).optional(),
+  contractHash: z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 (64 lowercase hex digits)').optional(),
+  /** What the server reported about itself, each declared contract field checked against it. */
+  serverReport: serverReportSchema.optional(),
+  ...poolingEvidence,
+  /** goodput run --repeats N: the other runs of the contract, the first being the top level. */
+  repeats: z.array(poolingRepeatSchema).max(LIMITS.repeats.max).optional(),
 }).strict();
 
 export type PoolingResult = z.infer<typeof poolingResultSchema>;
@@ -129,29 +179,6 @@ export function poolingPeak(levels: ReadonlyArray<z.infer<typeof poolingLevelSch
   }
   return best;
 }
-
-const reason = z.string().max(4096);
-
-/** One raw embeddings or rerank request record (pooling-record.ts) as another process sends it: bounded like the level it makes. */
-export const poolingRecordSchema = z.object({
-  seq: count.max(LIMITS.requestsPerLevel.max + LIMITS.warmupRequests.max),
-  concurrency: z.number().int().positive().max(LIMITS.concurrency.max),
-  warmup: z.boolean(),
-  sentNs: z.number().nonnegative(),
-  endNs: z.number().nonnegative(),
-  items: z.number().int().positive().max(Math.max(LIMITS.embeddingBatch.max, LIMITS.rerankDocuments.max)),
-  inputTokens: count.nullable(),
-  dimension: z.number().int().positive().max(LIMITS.embeddingDimension.max).nullable(),
-  outcome: z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('ok') }).strict(),
-    z.object({ kind: z.literal('http-error'), status: z.number().int().min(100).max(599), message: reason }).strict(),
-    z.object({ kind: z.literal('bad-answer'), message: reason }).strict(),
-    z.object({ kind: z.literal('timeout'), message: reason }).strict(),
-    z.object({ kind: z.literal('connection-error'), code: z.string().max(256), message: reason }).strict(),
-    z.object({ kind: z.literal('response-too-large'), message: reason }).strict(),
-    z.object({ kind: z.literal('aborted') }).strict(),
-  ]),
-}).strict().refine((r) => r.endNs >= r.sentNs, { error: 'endNs must not be before sentNs', path: ['endNs'] });
 
 /** Whether a stored or exported result is an embeddings or rerank run's (the text sweep's `run` has no such endpoint). */
 export function isPoolingResult(r: { run: object }): r is PoolingResult {

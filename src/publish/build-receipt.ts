@@ -10,7 +10,7 @@ import { type ConfigurationKey, FACT_TABLE_ROWS, type Fact } from './fact.js';
 import { isSimulated, limitationsOf, saturatedBoth } from './limitations.js';
 import { qualityFacts } from './quality-facts.js';
 import { RECEIPT_VERSION, type Configuration, type Receipt } from './receipt-schema.js';
-import { type CheckedRun, checkRunPair, workloadPart } from './run-pair.js';
+import { type CheckedRun, type PairRun, checkRunPair, workloadPart } from './run-pair.js';
 import { type RunFacts, runFacts } from './run-facts.js';
 
 export interface ReceiptInput {
@@ -49,7 +49,10 @@ export function accountLines(a: SweepResult['serverAccount']): string[] {
   ];
 }
 
-function configuration(run: CheckedRun, method: string): Configuration {
+/** What a configuration line reads of a run, text or pooling. */
+type ConfigurationRun = CheckedRun<PairRun & { run: { engine?: { name: string; version: string | null } | null; toolVersion: string }; serverAccount?: SweepResult['serverAccount'] }>;
+
+export function configuration(run: ConfigurationRun, method: string): Configuration {
   const { contract, result } = run;
   const e = result.run.engine;
   const engine = e ? `${e.name}${e.version ? ` ${e.version}` : ''}` : null;

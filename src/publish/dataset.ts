@@ -26,7 +26,7 @@ export function datasetOf(site: SiteView): unknown {
         serverAccount: r.configurations[k].serverAccount,
       });
       return {
-        id: r.id, page: v.page, title: r.title, model: r.model, hardware: r.hardware, hardwareDeclaredBy: 'the publisher', simulated: r.simulated, measuredAt: r.measuredAt,
+        id: r.id, page: v.page, title: r.title, model: r.model, hardware: r.hardware, hardwareDeclaredBy: 'the publisher', simulated: r.simulated, modality: r.modality ?? 'text generation', measuredAt: r.measuredAt,
         configurations: { baseline: cfg('baseline'), optimized: cfg('optimized') },
         workload: r.workload,
         costBasis: { text: r.costBasis.text, priceAsOf: r.costBasis.priceAsOf },

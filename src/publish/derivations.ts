@@ -16,6 +16,8 @@ export interface Derivation {
 export const DERIVATIONS: Readonly<Record<string, Derivation>> = {
   /** USD per 1M output tokens = USD/h ÷ (tok/s × 3600 s/h) × 1e6. */
   costPer1M: { sources: ['hourlyRate', 'peakThroughput'], compute: ([usdPerHour = NaN, tokS = NaN]) => (usdPerHour / (tokS * 3600)) * 1e6 },
+  /** USD per 1M input tokens (embeddings, rerank) = USD/h ÷ (input tok/s × 3600 s) × 1e6. */
+  costPer1MInput: { sources: ['hourlyRate', 'peakInputTokens'], compute: ([usdPerHour = NaN, tokS = NaN]) => (usdPerHour / (tokS * 3600)) * 1e6 },
   /** Output tok/s per GPU at a level = the level's throughput ÷ the GPU count recorded with the run. */
   throughputPerGpu: { sources: ['throughput', 'gpuCount'], compute: ([tokS = NaN, gpus = NaN]) => tokS / gpus },
   /**

@@ -23,20 +23,32 @@ export interface CheckedSide {
   runs: SweepResult[];
 }
 
+/** The contract a side's result carries, once it parses and hashes to the stated hash; else null with the refusal in `out`. */
+export function trustedContract(side: ConfigurationKey, result: Pick<SweepResult, 'contract' | 'contractHash'>, out: Refusal[]): { contract: Contract; hash: string } | null {
+  const v = verifiedContract(result);
+  if (v.ok) return v;
+  if (v.reason === 'absent') out.push(refusal('contract-hash', `evidence.${side}: contract`, 'is not in the result, so its workload cannot be reconstructed (record runs with goodput run CONTRACT.yaml)'));
+  if (v.reason === 'schema') for (const i of v.issues) out.push(refusal('schema', `evidence.${side}: contract.${i.path}`, i.message));
+  if (v.reason === 'hash') out.push(refusal('contract-hash', `evidence.${side}: contractHash`, `states ${v.stated ?? 'none'}, its contract hashes to ${v.actual}; the contract was edited`));
+  return null;
+}
+
+/** A run a receipt can use: complete, with its records under a hash that recomputes (`hashOf`); else the refusal. */
+export function recordsRefusal<T>(where: string, run: { run: { status: string; stopReason: string | null }; records?: readonly T[]; recordsSha256?: string }, hashOf: (records: readonly T[]) => string): Refusal | null {
+  if (run.run.status !== 'complete') return refusal('run-complete', `${where} status`, `is ${run.run.status}${run.run.stopReason ? ` (${run.run.stopReason})` : ''}; a receipt compares complete runs`);
+  if (run.records === undefined || run.recordsSha256 === undefined) {
+    return refusal('records-reproduce', `${where} records`, 'are not in the result, so its level summaries cannot be recomputed; record it again with goodput run CONTRACT.yaml --json FILE');
+  }
+  const hash = hashOf(run.records);
+  return hash === run.recordsSha256 ? null : refusal('records-hash', `${where} recordsSha256`, `states ${run.recordsSha256}, its records hash to ${hash}; the records were edited`);
+}
+
 function checkRun(side: ConfigurationKey, k: number, run: SweepResult, contract: Contract, allow: boolean, out: Refusal[]): SweepResult | null {
   const synthetic = contract.workload.prompts.kind === 'synthetic';
   const where = `evidence.${side}: run ${k + 1}`;
-  if (run.run.status !== 'complete') {
-    out.push(refusal('run-complete', `${where} status`, `is ${run.run.status}${run.run.stopReason ? ` (${run.run.stopReason})` : ''}; a receipt compares complete runs`));
-    return null;
-  }
-  if (run.records === undefined || run.recordsSha256 === undefined) {
-    out.push(refusal('records-reproduce', `${where} records`, 'are not in the result, so its level summaries cannot be recomputed; record it again with goodput run CONTRACT.yaml --json FILE'));
-    return null;
-  }
-  const hash = recordsSha256(run.records);
-  if (hash !== run.recordsSha256) {
-    out.push(refusal('records-hash', `${where} recordsSha256`, `states ${run.recordsSha256}, its records hash to ${hash}; the records were edited`));
+  const unusable = recordsRefusal(where, run, recordsSha256);
+  if (unusable !== null || run.records === undefined) {
+    if (unusable !== null) out.push(unusable);
     return null;
   }
   if (run.records.some((r) => (r.cell ?? 0) !== 0)) {
@@ -77,13 +89,8 @@ function checkRun(side: ConfigurationKey, k: number, run: SweepResult, contract:
 /** Checks one side's result; refusals are appended to `out`, the rebuilt side returned when there are none. */
 export function checkEvidence(side: ConfigurationKey, result: SweepResult, out: Refusal[], allowServerDisagreement = false): CheckedSide | null {
   const before = out.length;
-  const v = verifiedContract(result);
-  if (!v.ok) {
-    if (v.reason === 'absent') out.push(refusal('contract-hash', `evidence.${side}: contract`, 'is not in the result, so its workload cannot be reconstructed (record runs with goodput run CONTRACT.yaml)'));
-    if (v.reason === 'schema') for (const i of v.issues) out.push(refusal('schema', `evidence.${side}: contract.${i.path}`, i.message));
-    if (v.reason === 'hash') out.push(refusal('contract-hash', `evidence.${side}: contractHash`, `states ${v.stated ?? 'none'}, its contract hashes to ${v.actual}; the contract was edited`));
-    return null;
-  }
+  const v = trustedContract(side, result, out);
+  if (v === null) return null;
   const { contract, hash } = v;
   if (contract.load.pattern.kind !== 'concurrency') {
     out.push(refusal('same-workload', `evidence.${side}: contract.load.pattern.kind`, `is ${contract.load.pattern.kind}; a receipt compares closed-loop concurrency sweeps`));

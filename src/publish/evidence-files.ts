@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { LIMITS, type SweepResult } from '../core/index.js';
+import { LIMITS, type PoolingResult, type SweepResult } from '../core/index.js';
 import { type Refusal, refusal } from './refusal.js';
 import { parseStrictJson } from './strict-json.js';
 
@@ -81,27 +81,42 @@ export async function loadEvidence(source: EvidenceSource, sha256: string, field
 
 const WITHHELD_URL = 'http://withheld.invalid/';
 
+type Loose = Record<string, unknown>;
+const obj = (v: unknown): Loose | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? v as Loose : null);
+
+/** A result's contract with its locations withheld: the server's address, the baseline's, the paths of hashed files (none of them hashed). */
+function publicContract<C>(contract: C): C {
+  const noPath = (v: unknown) => (obj(v) !== null && 'path' in (v as Loose) ? { ...(v as Loose), path: 'withheld' } : v);
+  const c = obj(contract);
+  const server = obj(c?.server);
+  const model = obj(c?.model);
+  const workload = obj(c?.workload);
+  const quality = obj(c?.quality);
+  return (c === null ? contract : {
+    ...c,
+    ...(server === null ? {} : { server: { url: WITHHELD_URL, ...('endpoint' in server ? { endpoint: server.endpoint } : {}) } }),
+    ...(model === null ? {} : { model: { ...model, ...('tokenizer' in model ? { tokenizer: noPath(model.tokenizer) } : {}) } }),
+    ...(workload === null ? {} : { workload: { ...workload, prompts: noPath(workload.prompts) } }),
+    ...(quality === null || !('baselineUrl' in quality) ? {} : { quality: { ...quality, baselineUrl: WITHHELD_URL } }),
+  }) as C;
+}
+
+/** The public copy of an embeddings or rerank result: its address, command and the tokenizer's route withheld; everything measured kept. */
+export function publicPoolingResult(result: PoolingResult): PoolingResult {
+  const hide = <T extends PoolingResult['run']>(run: T): T => ({ ...run, url: WITHHELD_URL, command: 'withheld', tokenizer: { ...run.tokenizer, label: `withheld (${run.tokenizer.exact ? 'exact' : 'approximate'})` } });
+  return {
+    ...result, run: hide(result.run), ...(result.contract === undefined ? {} : { contract: publicContract(result.contract) }),
+    ...(result.repeats === undefined ? {} : { repeats: result.repeats.map((x) => ({ ...x, run: hide(x.run) })) }),
+  };
+}
+
 /**
  * The copy of a result a public site may ship: the server's address, the
  * command line, the tokenizer's route and local file paths withheld. None of them is in the contract
  * hash, so the copy still verifies; everything measured is kept.
  */
 export function publicResult(result: SweepResult): SweepResult {
-  type Loose = Record<string, unknown>;
-  const obj = (v: unknown): Loose | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? v as Loose : null);
-  const noPath = (v: unknown) => (obj(v) !== null && 'path' in (v as Loose) ? { ...(v as Loose), path: 'withheld' } : v);
-  const c = obj(result.contract);
-  const server = obj(c?.server);
-  const model = obj(c?.model);
-  const workload = obj(c?.workload);
-  const quality = obj(c?.quality);
-  const contract = c === null ? result.contract : {
-    ...c,
-    ...(server === null ? {} : { server: { url: WITHHELD_URL, ...('endpoint' in server ? { endpoint: server.endpoint } : {}) } }),
-    ...(model === null ? {} : { model: { ...model, ...('tokenizer' in model ? { tokenizer: noPath(model.tokenizer) } : {}) } }),
-    ...(workload === null ? {} : { workload: { ...workload, prompts: noPath(workload.prompts) } }),
-    ...(quality === null || !('baselineUrl' in quality) ? {} : { quality: { ...quality, baselineUrl: WITHHELD_URL } }),
-  };
+  const contract = publicContract(result.contract);
   const hide = <T extends SweepResult['run']>(run: T): T => ({
     ...run, url: WITHHELD_URL, command: 'withheld',
     ...(run.serverMetrics?.url ? { serverMetrics: { ...run.serverMetrics, url: WITHHELD_URL } } : {}),

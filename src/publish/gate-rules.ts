@@ -4,7 +4,8 @@
  * refusal says exactly what to fix.
  */
 import { DERIVATIONS, agrees } from './derivations.js';
-import { CONFIGURATION_KEYS, FACT_TABLE_ROWS, type Fact } from './fact.js';
+import { CONFIGURATION_KEYS, type Fact } from './fact.js';
+import { factTableRows } from './pooling-figures.js';
 import { workloadRule } from './gate-workload.js';
 import type { Receipt } from './receipt-schema.js';
 import { sameDefinition } from './view-number.js';
@@ -86,7 +87,7 @@ function sameDefinitionRule(r: Receipt): Violation[] {
 /** Both fact tables have the same rows: a figure missing on one side is "not recorded", never absent. */
 function sameRows(r: Receipt): Violation[] {
   const ids = new Set(r.facts.map((f) => f.id));
-  return FACT_TABLE_ROWS.flatMap((key) => CONFIGURATION_KEYS.filter((cfg) => !ids.has(`${cfg}.${key}`))
+  return factTableRows(r.modality).map((row) => row.key).flatMap((key) => CONFIGURATION_KEYS.filter((cfg) => !ids.has(`${cfg}.${key}`))
     .map((cfg) => v('same-rows', `${r.id}: ${cfg}.${key}`, 'is missing; both fact tables carry every row, a missing value as "not recorded"')));
 }
 

@@ -16,7 +16,7 @@ export { datasetOf, DATASET_VERSION } from './dataset.js';
 export type { ViewNumber } from './view-number.js';
 export { shareSvg, sharePng } from './share-image.js';
 export { publishSite, renderSite, type PublishInput, type PublishOutcome } from './publish-site.js';
-export { packEvidence, publicResult, loadEvidence, evidencePath, signaturePath, EVIDENCE_DIR, type EvidenceSource } from './evidence-files.js';
+export { packEvidence, publicPoolingResult, publicResult, loadEvidence, evidencePath, signaturePath, EVIDENCE_DIR, type EvidenceSource } from './evidence-files.js';
 export { recomputeReceipt, receiptFile, RECEIPT_FILE_VERSION, type ReceiptFile, type Recomputation, type EvidenceRefs } from './receipt-file.js';
 export { type Refusal, type Rule } from './refusal.js';
 export { changelogEntrySchema, type ChangelogEntry } from './changelog.js';
@@ -26,3 +26,4 @@ export { MANIFEST_FILE, KEY_FILE_BYTES, checkSignedEvidence, checkSignedResult, 
 export { walkSite, readBounded, listSome, type SiteTree } from './site-walk.js';
 export { changelogRefusals } from './changelog.js';
 export { priceRefusals } from './prices.js';
+export { buildPoolingReceipt, type PoolingReceiptInput } from './pooling-receipt.js';

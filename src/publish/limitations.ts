@@ -46,17 +46,24 @@ function runLimits(cfg: ConfigurationKey, run: CheckedRun): string[] {
   return out;
 }
 
+/** How often each side ran, and what that lets a receipt call better or worse. */
+export function repeatsLimitation(n: Record<ConfigurationKey, number>): string {
+  return n.baseline === 1 || n.optimized === 1
+    ? `${n.baseline === 1 && n.optimized === 1 ? 'Each configuration was' : n.baseline === 1 ? 'The baseline was' : 'The optimized configuration was'} run once, so no change is called better or worse: a difference is established only over at least 3 runs a side.`
+    : `The baseline ran ${n.baseline} times and the optimized configuration ${n.optimized} times; the figures are the first run's, and a change is called better or worse only when each side ran at least 3 times and the seeded 95 % bootstrap interval of the difference over the runs excludes zero.`;
+}
+
+/** Each figure without a value, with why. */
+export function missingLimitations(facts: readonly Fact[]): string[] {
+  return facts.filter((f) => f.value === null).map((f) => `${f.label} (${f.configuration}, ${f.statistic}) is not recorded: ${f.note ?? 'no value'}.`);
+}
+
 export function limitationsOf(runs: Record<ConfigurationKey, CheckedRun>, facts: readonly Fact[]): string[] {
-  const missing = facts.filter((f) => f.value === null).map((f) => `${f.label} (${f.configuration}, ${f.statistic}) is not recorded: ${f.note ?? 'no value'}.`);
-  const n = { baseline: runsOf(runs.baseline.result).length, optimized: runsOf(runs.optimized.result).length };
-  const once = n.baseline === 1 || n.optimized === 1;
   return [
-    once
-      ? `${n.baseline === 1 && n.optimized === 1 ? 'Each configuration was' : n.baseline === 1 ? 'The baseline was' : 'The optimized configuration was'} run once, so no change is called better or worse: a difference is established only over at least 3 runs a side.`
-      : `The baseline ran ${n.baseline} times and the optimized configuration ${n.optimized} times; the figures are the first run's, and a change is called better or worse only when each side ran at least 3 times and the seeded 95 % bootstrap interval of the difference over the runs excludes zero.`,
+    repeatsLimitation({ baseline: runsOf(runs.baseline.result).length, optimized: runsOf(runs.optimized.result).length }),
     ...runLimits('baseline', runs.baseline),
     ...runLimits('optimized', runs.optimized),
-    ...missing,
+    ...missingLimitations(facts),
     `The cost figure is a GPU compute estimate at ${saturatedBoth(runs) ? 'measured saturation' : 'the highest throughput measured'}: it excludes idle time, CPU, memory, networking, redundancy and platform fees.`,
   ];
 }

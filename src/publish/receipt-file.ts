@@ -7,8 +7,10 @@
  * differs from the recomputation is refused, naming it.
  */
 import { z } from 'zod';
-import { combineRepeats } from '../contract/index.js';
-import { canonicalJson, type QualityScore, qualityScoreSchema, sweepResultSchema, type SweepResult } from '../core/index.js';
+import { combinePoolingRuns, combineRepeats } from '../contract/index.js';
+import { canonicalJson, type PoolingResult, poolingResultSchema, type QualityScore, qualityScoreSchema, sweepResultSchema, type SweepResult } from '../core/index.js';
+import { type CheckedPoolingSide, checkPoolingEvidence } from './pooling-evidence.js';
+import { buildPoolingReceipt } from './pooling-receipt.js';
 import { buildReceipt } from './build-receipt.js';
 import { type CheckedSide, checkEvidence } from './evidence-check.js';
 import { type EvidenceSource, evidencePath, loadEvidence, loadEvidenceSignature, signaturePath } from './evidence-files.js';
@@ -84,11 +86,24 @@ async function runSignature(dir: EvidenceSource, key: ConfigurationKey, ref: str
   else if (loaded.ok) files.set(signaturePath(ref), loaded.bytes);
 }
 
-async function side(dir: EvidenceSource, key: ConfigurationKey, ref: string, out: Refusal[], files: Map<string, Buffer>, allow: boolean): Promise<CheckedSide | null> {
+/** One side: a text-generation result, or an embeddings or rerank one (told apart by the endpoint its run states), checked against its evidence. */
+type Side = { kind: 'text'; checked: CheckedSide } | { kind: 'pooling'; checked: CheckedPoolingSide };
+
+async function side(dir: EvidenceSource, key: ConfigurationKey, ref: string, out: Refusal[], files: Map<string, Buffer>, allow: boolean): Promise<Side | null> {
   await runSignature(dir, key, ref, out, files);
+  const peek = await loadEvidence(dir, ref, `evidence.${key}`);
+  const endpoint = peek.ok ? (peek.value as { run?: { endpoint?: unknown } } | null)?.run?.endpoint : undefined;
+  if (endpoint === 'embeddings' || endpoint === 'rerank') {
+    const pooled = await loadParsed(dir, ref, `evidence.${key}`, poolingResultSchema as z.ZodType<PoolingResult>, out, files);
+    const checked = pooled === null ? null : checkPoolingEvidence(key, pooled, out);
+    return checked === null ? null : { kind: 'pooling', checked };
+  }
   const result = await loadParsed(dir, ref, `evidence.${key}`, sweepResultSchema as z.ZodType<SweepResult>, out, files);
-  return result === null ? null : checkEvidence(key, result, out, allow);
+  const checked = result === null ? null : checkEvidence(key, result, out, allow);
+  return checked === null ? null : { kind: 'text', checked };
 }
+
+const endpointOf = (s: Side) => (s.kind === 'pooling' ? s.checked.runs[0]?.run.endpoint ?? 'embeddings' : s.checked.runs[0]?.run.endpoint ?? 'chat');
 
 /**
  * The receipt `text` states, recomputed from the evidence in `dir` (the
@@ -106,16 +121,32 @@ export async function recomputeReceipt(text: string, dir: EvidenceSource, today:
   for (const k of ['baseline', 'optimized'] as const) out.push(...textRefusals(`configurations.${k}.method`, file.configurations[k].method, TEXT_LIMITS.method));
   for (const k of ['baseline', 'optimized'] as const) out.push(...allowListRefusals(`configurations.${k}.method`, file.configurations[k].method, 'prose'));
   const allow = file.allowServerDisagreement === true;
-  const baseline = await side(dir, 'baseline', file.evidence.baseline, out, files, allow);
-  const optimized = await side(dir, 'optimized', file.evidence.optimized, out, files, allow);
+  const sideB = await side(dir, 'baseline', file.evidence.baseline, out, files, allow);
+  const sideO = await side(dir, 'optimized', file.evidence.optimized, out, files, allow);
   const standalone = file.evidence.quality === null ? null : await loadParsed(dir, file.evidence.quality, 'evidence.quality', qualityScoreSchema as z.ZodType<QualityScore>, out, files);
-  const named = [baseline, optimized].flatMap((x) => (x === null ? [] : [x.contract.model.name, x.contract.hardware.label]));
+  const named = [sideB, sideO].flatMap((x) => (x === null ? [] : [x.checked.contract.model.name, x.checked.contract.hardware.label]));
   out.push(...textRefusals('title', file.title, TEXT_LIMITS.title, named));
   out.push(...allowListRefusals('title', file.title, 'prose', named));
-  for (const [k, s] of [['baseline', baseline], ['optimized', optimized]] as const) if (s !== null) out.push(...identityLabelRefusals(`evidence.${k}`, s));
-  if (baseline === null || optimized === null || out.length > 0) return { ok: false, refusals: out };
-  const model = modelProblem(baseline.contract, optimized.contract);
+  for (const [k, s] of [['baseline', sideB], ['optimized', sideO]] as const) if (s !== null) out.push(...identityLabelRefusals(`evidence.${k}`, s.checked));
+  if (sideB === null || sideO === null || out.length > 0) return { ok: false, refusals: out };
+  const model = modelProblem(sideB.checked.contract, sideO.checked.contract);
   if (model !== null) return { ok: false, refusals: [refusal('one-model', 'evidence', model)] };
+  if (endpointOf(sideB) !== endpointOf(sideO)) {
+    const a = (e: string) => `${/^[aeiou]/.test(e) ? 'an' : 'a'} ${e}`;
+    return { ok: false, refusals: [refusal('same-workload', 'evidence', `a receipt compares two runs of one endpoint: the baseline is ${a(endpointOf(sideB))} run, the optimized ${a(endpointOf(sideO))} run`)] };
+  }
+  if (sideB.kind === 'pooling' && sideO.kind === 'pooling') {
+    if (standalone !== null) return { ok: false, refusals: [refusal('quality-belongs', 'evidence.quality', `an ${endpointOf(sideB)} receipt carries no quality score: nothing is generated to score`)] };
+    const built = buildPoolingReceipt({
+      baseline: combinePoolingRuns(sideB.checked.runs), optimized: combinePoolingRuns(sideO.checked.runs),
+      method: file.configurations.optimized.method, baselineMethod: file.configurations.baseline.method, title: file.title, generator: file.generator,
+    });
+    if (!built.ok) return { ok: false, refusals: built.problems.map((p) => refusal(pairRule(p), 'evidence', p)) };
+    return statedAgainst(file, built.receipt, out, today, files);
+  }
+  if (sideB.kind !== 'text' || sideO.kind !== 'text') return { ok: false, refusals: out };
+  const baseline = sideB.checked;
+  const optimized = sideO.checked;
   const results = { baseline: combineRepeats(baseline.runs), optimized: combineRepeats(optimized.runs) };
   const chosen = chooseScore(standalone, optimized, out);
   let score: QualityScore | null = null;
@@ -132,10 +163,16 @@ export async function recomputeReceipt(text: string, dir: EvidenceSource, today:
     ...results, quality: score, method: file.configurations.optimized.method, baselineMethod: file.configurations.baseline.method,
     title: file.title, generator: file.generator,
   });
-  if (!built.ok) return { ok: false, refusals: [...out, ...built.problems.map((p) => refusal(/identical accounts/.test(p) ? 'self-comparison' : /models differ/.test(p) ? 'one-model' : /GPUs differ|hourly rates/.test(p) ? 'same-gpu' : 'same-workload', 'evidence', p))] };
-  const receipt = built.receipt;
+  if (!built.ok) return { ok: false, refusals: [...out, ...built.problems.map((p) => refusal(pairRule(p), 'evidence', p))] };
+  return statedAgainst(file, built.receipt, out, today, files);
+}
+
+/** The rule a pair problem breaks, by its wording. */
+const pairRule = (p: string) => (/identical accounts/.test(p) ? 'self-comparison' : /models differ/.test(p) ? 'one-model' : /GPUs differ|hourly rates/.test(p) ? 'same-gpu' : 'same-workload');
+
+/** Whatever else the file states must be exactly what the evidence gives. */
+function statedAgainst(file: z.infer<typeof receiptFileSchema>, receipt: Receipt, out: Refusal[], today: string, files: Map<string, Buffer>): Recomputation {
   out.push(...identifierRefusals(receipt), ...dateRefusals(receipt, today));
-  // Whatever else the file states must be exactly what the evidence gives.
   const { evidence: _e, receiptVersion: _v, allowServerDisagreement: _a, ...stated } = file;
   const { receiptVersion: _rv, ...recomputed } = receipt;
   for (const d of differences(stated, recomputed, '', true)) out.push(refusal('stated-equals-recomputed', d.path, differenceText(d)));
@@ -171,7 +208,7 @@ function identifierRefusals(r: Receipt): Refusal[] {
 }
 
 /** Every identity label the evidence puts on a page, by the pattern of its kind: names and versions that cannot carry a claim. */
-function identityLabelRefusals(where: string, side: CheckedSide): Refusal[] {
+function identityLabelRefusals(where: string, side: { contract: CheckedSide['contract']; runs: ReadonlyArray<{ run: { engine?: { name: string; version: string | null } | null } }> }): Refusal[] {
   const c = side.contract;
   const e = side.runs[0]?.run.engine;
   const labels: Array<[string, string, 'name' | 'version' | 'hardware']> = [

@@ -60,6 +60,8 @@ export const receiptSchema = z.object({
   measuredAt: day,
   /** Either side measured against the goodput simulator: labelled "simulated" wherever the receipt appears. */
   simulated: z.boolean(),
+  /** An embeddings or rerank receipt names its endpoint; absent, the receipt is of text generation. */
+  modality: z.enum(['embeddings', 'rerank']).optional(),
   configurations: z.object({ baseline: configurationSchema, optimized: configurationSchema }),
   workload: z.object({
     /** Equal on both sides, else there is no receipt. */

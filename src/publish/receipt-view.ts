@@ -5,8 +5,8 @@
  * dataset says cannot drift apart.
  */
 import { difference, meanStatistic } from '../core/index.js';
-import { type BarChartInput, type Direction, FIGURES, type FigureKey, barSubtitle, signedPct } from '../web/index.js';
-import { FACT_TABLE_ROWS } from './fact.js';
+import { type BarChartInput, type Direction, barSubtitle, signedPct } from '../web/index.js';
+import { directionOfMetric, factTableRows } from './pooling-figures.js';
 import type { ConfigurationKey, Fact } from './fact.js';
 import { type ReceiptPareto, receiptPareto } from './receipt-pareto.js';
 import type { Receipt } from './receipt-schema.js';
@@ -30,7 +30,7 @@ export interface ReceiptView {
   quality: ViewNumber[];
   costRates: ViewNumber[];
   /** Throughput per GPU against speed per user, with the capacity answer beside it. */
-  pareto: ReceiptPareto;
+  pareto: ReceiptPareto | null;
 }
 
 
@@ -69,7 +69,7 @@ function change(r: Receipt, to: Fact, from: Fact | null, direction: Direction | 
   return { change: n, words: `${signedPct(pct)}, ${verdict}`, verdict, word: d.verdict };
 }
 
-const directionOf = (f: Fact): Direction | null => (f.metric in FIGURES ? FIGURES[f.metric as FigureKey].direction : null);
+const directionOf = (f: Fact): Direction | null => directionOfMetric(f.metric);
 
 export function receiptView(r: Receipt): ReceiptView {
   const headlines = r.headlines.map((h) => {
@@ -78,11 +78,11 @@ export function receiptView(r: Receipt): ReceiptView {
     const c = change(r, to, h.baselineFactId === null ? null : need(r, h.baselineFactId), direction);
     return { number: viewOfFact(r, to), direction, change: c.change, changeWords: c.words, verdict: c.verdict, verdictWord: c.word };
   });
-  const rows = FACT_TABLE_ROWS.map((key) => {
+  const rows = factTableRows(r.modality).map(({ key, def }) => {
     const b = need(r, `baseline.${key}`);
     const o = need(r, `optimized.${key}`);
-    const c = change(r, o, b, FIGURES[key].direction);
-    return { label: FIGURES[key].label, statistic: o.statistic, baseline: viewOfFact(r, b), optimized: viewOfFact(r, o), change: c.change, changeWords: c.words, verdict: c.verdict };
+    const c = change(r, o, b, def.direction);
+    return { label: def.label, statistic: o.statistic, baseline: viewOfFact(r, b), optimized: viewOfFact(r, o), change: c.change, changeWords: c.words, verdict: c.verdict };
   });
   const bars = r.charts.map((chart) => {
     const facts = chart.factIds.map((id) => need(r, id));
@@ -99,7 +99,8 @@ export function receiptView(r: Receipt): ReceiptView {
   })])) as ReceiptView['levels'];
   const quality = r.facts.filter((f) => f.id.startsWith('optimized.quality')).map((f) => viewOfFact(r, f));
   const costRates = (['baseline', 'optimized'] as const).map((cfg) => viewOfFact(r, need(r, `${cfg}.hourlyRate`)));
-  return { receipt: r, page: `${r.id}.html`, headlines, rows, bars, levels, quality, costRates, pareto: receiptPareto(r, levels) };
+  // The Pareto view plots output tokens per user against throughput: text generation only.
+  return { receipt: r, page: `${r.id}.html`, headlines, rows, bars, levels, quality, costRates, pareto: r.modality === undefined ? receiptPareto(r, levels) : null };
 }
 
 /** Every number a receipt page renders, each once. */
@@ -107,7 +108,7 @@ export function receiptNumbers(v: ReceiptView): ViewNumber[] {
   const all = [
     ...v.headlines.flatMap((h) => [h.number, h.change]), ...v.rows.flatMap((r) => [r.baseline, r.optimized, r.change]),
     ...v.bars.flatMap((b) => b.numbers), ...v.levels.baseline.flatMap((l) => l.numbers), ...v.levels.optimized.flatMap((l) => l.numbers),
-    ...v.quality, ...v.costRates, ...v.pareto.gpus, ...v.pareto.capacity.flatMap((c) => [c.y, c.cost]),
+    ...v.quality, ...v.costRates, ...(v.pareto?.gpus ?? []), ...(v.pareto?.capacity ?? []).flatMap((c) => [c.y, c.cost]),
   ].filter((n): n is ViewNumber => n !== null);
   return [...new Map(all.map((n) => [n.id, n])).values()];
 }

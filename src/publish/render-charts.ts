@@ -13,6 +13,8 @@ import {
 import type { ConfigurationKey } from './fact.js';
 import { Raw, dataNumber, esc, html, scrollFrame } from './html.js';
 import { pointNumber } from './receipt-pareto.js';
+import { POOLING_LEVEL_METRICS, poolingLevelFigures } from './pooling-figures.js';
+import type { PoolingEndpoint } from '../core/index.js';
 import type { BarView, ReceiptView } from './receipt-view.js';
 import type { ViewNumber } from './view-number.js';
 
@@ -47,11 +49,11 @@ function series(v: ReceiptView): ChartSeries[] {
 }
 
 /** The figure's data: one row per level, a column per configuration and metric, every value marked. */
-function levelTable(v: ReceiptView, title: string, metrics: readonly MetricKey[]): Raw {
+function levelTable<M extends string>(v: ReceiptView, title: string, metrics: readonly M[], header: (m: M) => string): Raw {
   const cfgs = ['baseline', 'optimized'] as const;
   const levels = [...new Set(cfgs.flatMap((c) => v.levels[c].map((l) => l.concurrency)))].sort((a, b) => a - b);
-  const heads = cfgs.flatMap((c) => metrics.map((m) => `${c} · ${METRICS[m].header}`));
-  const cell = (c: ConfigurationKey, concurrency: number, m: MetricKey) => {
+  const heads = cfgs.flatMap((c) => metrics.map((m) => `${c} · ${header(m)}`));
+  const cell = (c: ConfigurationKey, concurrency: number, m: M) => {
     const l = v.levels[c].find((x) => x.concurrency === concurrency);
     const n = l?.numbers.find((x) => x.id.endsWith(`.c${concurrency}.${m}`));
     if (!n) return html`<td class="n">—</td>`;
@@ -71,7 +73,14 @@ export function curveFigures(v: ReceiptView): Raw {
   const s = series(v);
   return html`${CURVE_CHARTS.map(([spec, metrics]) => html`<figure class="chart" id="chart-${spec.id}"><figcaption><strong>${spec.title}</strong><span class="muted">${spec.subtitle}; baseline grey solid, optimized accent dashed</span></figcaption>
 ${new Raw(spec.render(s, { document: doc() }).outerHTML)}
-${levelTable(v, spec.title, metrics)}</figure>`)}`;
+${levelTable(v, spec.title, metrics, (m) => METRICS[m].header)}</figure>`)}`;
+}
+
+/** An embeddings or rerank receipt's levels: one table, both configurations, the endpoint's own figures per level. */
+export function poolingLevels(v: ReceiptView, endpoint: PoolingEndpoint): Raw {
+  const figs = poolingLevelFigures(endpoint);
+  return html`<section id="levels" aria-labelledby="levels-h"><h2 id="levels-h">Per level</h2><p class="muted">Each concurrency level of both runs, recomputed from their records; a level with a failed request is excluded from the peak.</p>
+${levelTable(v, 'per-level figures', POOLING_LEVEL_METRICS, (m) => figs[m].header)}</section>`;
 }
 
 
@@ -81,6 +90,7 @@ ${levelTable(v, spec.title, metrics)}</figure>`)}`;
  * and each capacity figure as the published number it is.
  */
 export function paretoSection(v: ReceiptView): Raw {
+  if (v.pareto === null) return html``;
   const { model, configurations, gpus, answer, capacity } = v.pareto;
   const mark = (i: number, p: Parameters<typeof pointNumber>[2], axis: 'x' | 'y'): Raw => {
     const n = pointNumber(v.levels[configurations[i] as ConfigurationKey], model.per, p, axis);

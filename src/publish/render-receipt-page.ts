@@ -5,7 +5,7 @@
  * the workload, the limitations. Numbers come only from the view-model.
  */
 import { Raw, dataNumber, html, page, scrollFrame, signerLine } from './html.js';
-import { barFigure, curveFigures, paretoSection } from './render-charts.js';
+import { barFigure, curveFigures, paretoSection, poolingLevels } from './render-charts.js';
 import type { ReceiptView } from './receipt-view.js';
 
 /** A quality score never renders without its scale and evaluator beside it, the headline card included. */
@@ -48,8 +48,9 @@ function costFormulas(v: ReceiptView): Raw[] {
   return (['baseline', 'optimized'] as const).map((cfg) => {
     const row = (key: string) => v.rows.find((x) => x[cfg].id === `${v.receipt.id}/${cfg}.${key}`)?.[cfg];
     const rate = v.costRates.find((n) => n.id === `${v.receipt.id}/${cfg}.hourlyRate`);
-    const peak = row('peakThroughput');
-    const cost = row('costPer1M');
+    const pooled = v.receipt.modality !== undefined;
+    const peak = row(pooled ? 'peakInputTokens' : 'peakThroughput');
+    const cost = row(pooled ? 'costPer1MInput' : 'costPer1M');
     if (rate === undefined || peak === undefined || cost === undefined) return html``;
     return html`<li>${rate.configuration}: ${dataNumber(cost, { unit: true })} = ${dataNumber(rate, { unit: true })} ÷ (${dataNumber(peak, { unit: true })} × 3,600 s) × 1,000,000 <span class="stat">(${rate.statistic}; ${peak.statistic})</span></li>`;
   });
@@ -60,6 +61,7 @@ export function receiptPage(v: ReceiptView, datasetSha256: string, generator: st
   const { baseline, optimized } = r.configurations;
   return page(r.title, html`<p><a href="index.html">All receipts</a></p>
 <h1>${r.model} · ${r.hardware} · ${r.measuredAt}</h1><p>${r.title}</p>
+<p id="modality">Modality: <strong>${r.modality ?? 'text generation'}</strong>${r.modality === undefined ? '' : html` <span class="stat">(the ${r.modality} endpoint: figures in ${r.modality === 'rerank' ? 'documents' : 'inputs'} and input tokens; nothing is generated)</span>`}</p>
 ${r.simulated ? html`<p class="simulated"><strong>Simulated:</strong> measured against the goodput simulator, not a real GPU; the figures show the method, not what any hardware achieves.</p>` : ''}
 <dl><dt>Baseline</dt><dd>${baseline.identity}; method: ${baseline.method}; measured ${baseline.measuredAt}</dd>
 <dt>Optimized</dt><dd>${optimized.identity}; method: ${optimized.method}; measured ${optimized.measuredAt}</dd>
@@ -70,7 +72,7 @@ ${r.simulated ? html`<p class="simulated"><strong>Simulated:</strong> measured a
 <h2>Fact tables</h2>${factTables(v)}
 <h2>Charts</h2><p class="muted">One unit per chart; bars start at zero; baseline grey and first. List prices are never drawn on these scales.</p>
 ${v.bars.map(barFigure)}
-${curveFigures(v)}
+${r.modality === undefined ? curveFigures(v) : poolingLevels(v, r.modality)}
 ${paretoSection(v)}
 ${quality(v)}
 <h2>Cost basis</h2><p>${r.costBasis.text}${r.costBasis.priceAsOf ? ` Rate as of ${r.costBasis.priceAsOf}.` : ''}</p>

@@ -14,14 +14,22 @@ export const WORKLOAD_SECTIONS = ['workload', 'load', 'decoding', 'thinking', 's
 /** The workload's keys as a receipt prints them: the sections, and the endpoint asked (chat or completions). */
 export const WORKLOAD_KEYS = [...WORKLOAD_SECTIONS, 'endpoint'] as const;
 
-export interface CheckedRun {
-  result: SweepResult;
+/** What the pair check reads of a result: a text sweep's, or an embeddings or rerank run's. */
+export interface PairRun {
+  contract?: Record<string, unknown> | null;
+  contractHash?: string | null;
+  run: { status: string; stopReason: string | null; startedAt: string; hourlyCostUsd: number | null };
+  serverAccount?: unknown;
+}
+
+export interface CheckedRun<R extends PairRun = SweepResult> {
+  result: R;
   contract: Contract;
   contractHash: string;
   workloadHash: string;
 }
 
-export type PairCheck = { ok: true; baseline: CheckedRun; optimized: CheckedRun } | { ok: false; problems: string[] };
+export type PairCheck<R extends PairRun = SweepResult> = { ok: true; baseline: CheckedRun<R>; optimized: CheckedRun<R> } | { ok: false; problems: string[] };
 
 /** The workload sections as the contract hash sees them: a file known by its content hash without its path (a location, and private). */
 export function workloadPart(c: Contract): Record<string, unknown> {
@@ -30,7 +38,7 @@ export function workloadPart(c: Contract): Record<string, unknown> {
   return { ...Object.fromEntries(WORKLOAD_SECTIONS.map((k) => [k, hashed[k]])), endpoint: c.server.endpoint };
 }
 
-function checkOne(side: ConfigurationKey, r: SweepResult): CheckedRun | string[] {
+function checkOne<R extends PairRun>(side: ConfigurationKey, r: R): CheckedRun<R> | string[] {
   if (r.contract === null || r.contract === undefined) {
     return [`${side}: the run carries no contract, so its workload cannot be reconstructed (record runs with goodput run CONTRACT.yaml)`];
   }
@@ -56,7 +64,7 @@ export function modelProblem(b: Contract, o: Contract): string | null {
     : `the models differ: the baseline serves ${JSON.stringify(b.model.name)} at revision ${JSON.stringify(b.model.revision)} and the optimized run ${JSON.stringify(o.model.name)} at revision ${JSON.stringify(o.model.revision)}; a receipt compares two configurations of one model`;
 }
 
-export function checkRunPair(baseline: SweepResult, optimized: SweepResult): PairCheck {
+export function checkRunPair<R extends PairRun = SweepResult>(baseline: R, optimized: R): PairCheck<R> {
   const b = checkOne('baseline', baseline);
   const o = checkOne('optimized', optimized);
   if (Array.isArray(b) || Array.isArray(o)) return { ok: false, problems: [...(Array.isArray(b) ? b : []), ...(Array.isArray(o) ? o : [])] };
@@ -73,7 +81,7 @@ export function checkRunPair(baseline: SweepResult, optimized: SweepResult): Pai
   if (accounts[0] !== null && accounts[0] === accounts[1]) {
     problems.push('the baseline and the optimized server gave identical accounts of themselves (models, version, files, configuration): one configuration compared with itself');
   }
-  const rate = (r: CheckedRun) => r.contract.hardware.gpuHourlyUsd ?? r.result.run.hourlyCostUsd;
+  const rate = (r: CheckedRun<R>) => r.contract.hardware.gpuHourlyUsd ?? r.result.run.hourlyCostUsd;
   if (rate(b) !== rate(o)) {
     problems.push(`the hourly rates differ: $${rate(b) ?? 'none'}/h on the baseline and $${rate(o) ?? 'none'}/h on the optimized run; one GPU has one cost basis, or the cost change would credit a price change to the method`);
   }

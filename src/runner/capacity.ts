@@ -15,6 +15,7 @@ import type { SweepDeps } from './sweep.js';
 import { runSweep } from './sweep.js';
 import { type SweepSpecInput, levelOrder, sweepSpecSchema } from './sweep-spec.js';
 import type { CapacityProbe, CapacityReport } from './capacity-report.js';
+import { searchCapacity, searchStatement } from './capacity-search.js';
 
 export interface CapacityOptions {
   /** The probe spec of one level (the contract layer adds that probe's prompts). Must carry SLOs. */
@@ -49,66 +50,25 @@ export async function findCapacity(opts: CapacityOptions): Promise<CapacityRepor
   const slo: Slo = first.slo;
   const ops = arrivalOps(first.arrival);
   const maxProbes = opts.maxProbes ?? 24;
-  const probes: CapacityProbe[] = [];
-  let stopped: string | null = null;
-  let outOfProbes = false;
-
-  const probe = async (level: number, phase: CapacityProbe['phase']): Promise<CapacityProbe | null> => {
-    if (stopped) return null;
-    if (probes.length >= maxProbes) {
-      outOfProbes = true;
-      return null;
-    }
-    const result = await runSweep({ ...(await opts.specFor(level)), levels: [level] }, opts.deps);
-    const measured = result.levels[0];
-    if (result.run.status !== 'complete' || !measured) {
-      stopped = result.run.stopReason ?? `the probe at ${ops.label(level)} did not complete`;
-      return null;
-    }
-    const p: CapacityProbe = { level, label: ops.label(level), phase, ...verdictOf(measured), result: measured };
-    probes.push(p);
-    opts.onProbe?.(p);
-    return p;
-  };
-
-  let below: CapacityProbe | null = null;
-  let above: CapacityProbe | null = null;
-  for (const level of levelOrder(opts.coarse)) {
-    const p = await probe(level, 'coarse');
-    if (!p) break;
-    if (p.holds) below = p;
-    else {
-      above = p;
-      break;
-    }
-  }
-  while (below && above) {
-    const mid = ops.bisect(below.level, above.level, opts.resolution ?? 0.1);
-    if (mid === null) break;
-    const p = await probe(mid, 'bisect');
-    if (!p) break;
-    if (p.holds) below = p;
-    else above = p;
-  }
-  // Out of probes before the bracket closed: what held is a lower bound, not the capacity.
-  const verdict: CapacityReport['verdict'] = stopped ? 'stopped' : outOfProbes ? 'budget-exhausted' : !below ? 'below-range' : !above ? 'above-range' : 'found';
-  const bracket = below && above ? `between ${below.label} (holds) and ${above.label} (misses)` : below ? `at least ${below.label} (holds); nothing above it was measured` : 'not bracketed: no probe held';
-  const statements: Record<CapacityReport['verdict'], string> = {
-    'budget-exhausted': `the probe budget (${maxProbes}) ran out before the search finished: capacity at SLO (${describeSlo(slo)}) is ${bracket}; raise --max-probes`,
-    found: `capacity at SLO (${describeSlo(slo)}): ${below?.label}; ${above?.label} misses (${above?.reason})`,
-    'below-range': `no level holds the SLOs (${describeSlo(slo)}): even ${above?.label} misses (${above?.reason})`,
-    'above-range': `every level holds the SLOs (${describeSlo(slo)}) up to ${below?.label}: the capacity is higher; extend the levels`,
-    stopped: `the search stopped: ${stopped}`,
-  };
+  const outcome = await searchCapacity<CapacityProbe>({
+    coarse: levelOrder(opts.coarse), maxProbes, onProbe: opts.onProbe,
+    bisect: (lo, hi) => ops.bisect(lo, hi, opts.resolution ?? 0.1),
+    measure: async (level, phase) => {
+      const result = await runSweep({ ...(await opts.specFor(level)), levels: [level] }, opts.deps);
+      const measured = result.levels[0];
+      if (result.run.status !== 'complete' || !measured) return result.run.stopReason ?? `the probe at ${ops.label(level)} did not complete`;
+      return { level, label: ops.label(level), phase, ...verdictOf(measured), result: measured };
+    },
+  });
   return {
     axis: first.arrival.kind,
     arrival: first.arrival,
     slo,
-    verdict,
-    capacity: verdict === 'found' || verdict === 'above-range' ? (below?.level ?? null) : null,
-    stepSize: below && above ? above.level - below.level : null,
-    statement: statements[verdict],
-    evidence: { below: below?.result ?? null, above: above?.result ?? null },
-    probes,
+    verdict: outcome.verdict,
+    capacity: outcome.capacity,
+    stepSize: outcome.stepSize,
+    statement: searchStatement(outcome, describeSlo(slo), maxProbes),
+    evidence: { below: outcome.below?.result ?? null, above: outcome.above?.result ?? null },
+    probes: outcome.probes,
   };
 }

@@ -12,3 +12,4 @@ export { type ClientThreads, type LevelOnThreads, type ThreadedLevel } from './c
 export { recordBatches } from './record-batches.js';
 export { runPoolingSweep, endpointsOffered, type PoolingDeps, type PoolingEvent } from './pooling-sweep.js';
 export { poolingSpecSchema, type PoolingSpec, type PoolingSpecInput } from './pooling-spec.js';
+export { findPoolingCapacity, poolingCapacityReportSchema, type PoolingCapacityProbe, type PoolingCapacityReport } from './pooling-capacity.js';

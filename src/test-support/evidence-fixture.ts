@@ -79,7 +79,7 @@ function oneRun(s: EvidenceSide, c: Contract, k: number): SweepResult {
     schemaVersion: SCHEMA_VERSION,
     run: {
       url: 'http://127.0.0.1:8000', model: c.model.name, serverFingerprint: s.fingerprint ?? 'f'.repeat(64),
-      engine: { name: s.engine ?? 'vllm', version: s.engineVersion ?? '0.9.1' }, endpoint: c.server.endpoint, outputTokens: tokens, forceLength: true, promptTokens: 32,
+      engine: { name: s.engine ?? 'vllm', version: s.engineVersion ?? '0.9.1' }, endpoint: c.server.endpoint as 'chat' | 'completions', outputTokens: tokens, forceLength: true, promptTokens: 32,
       thinking: 'off', temperature: 0, seed: 42, levelsRequested: s.levels.map((l) => l.c), levelsOrder: s.levels.map((l) => l.c), slo: c.slo, requestsPerLevel: 8,
       warmupPerLevel: 1, hourlyCostUsd: hourly, baselineRateUsdPer1M: null, gpuLabel: c.hardware.label, command: 'goodput run test.yaml --url http://127.0.0.1:8000',
       startedAt, endedAt: startedAt, status: 'complete', stopReason: null, toolVersion: '0.1.0',

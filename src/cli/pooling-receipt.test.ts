@@ -1,0 +1,171 @@
+/**
+ * Receipts of embeddings and rerank runs, end to end: two contract runs against
+ * two simulators with different encoder costs → receipt create → publish →
+ * verify, the figures being the endpoint's own and recomputed from the records;
+ * and each forgery (an edited figure, an edited record, a stated number, mixed
+ * endpoints) refused naming what was edited.
+ */
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { poolingRecordsSha256, runPoolingContract, validateContract } from '../contract/index.js';
+import type { PoolingResult } from '../core/index.js';
+import { receiptSchema } from '../publish/index.js';
+import { type SimServer, startSimulator } from '../sim/index.js';
+import { cli } from '../test-support/cli-in-process.js';
+import { poolingContract } from '../test-support/pooling-contract.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'goodput-pooling-receipt-'));
+const write = (name: string, body: unknown) => {
+  const p = join(dir, name);
+  writeFileSync(p, JSON.stringify(body));
+  return p;
+};
+const sims: SimServer[] = [];
+let base: PoolingResult;
+let fast: PoolingResult;
+let rerank: PoolingResult;
+const run = async (sim: SimServer, endpoint: 'embeddings' | 'rerank') =>
+  runPoolingContract(validateContract(poolingContract(sim.url, endpoint), 'contract.yaml', dir), { url: sim.url, command: 'goodput run contract.yaml' });
+
+beforeAll(async () => {
+  // Two configurations of one model: the second encoder twice as fast per token.
+  sims.push(await startSimulator({ port: 0, pooling: { dimension: 32, baseMs: 1, msPerInputToken: 0.02 } }));
+  sims.push(await startSimulator({ port: 0, pooling: { dimension: 32, baseMs: 1, msPerInputToken: 0.01 } }));
+  base = await run(sims[0] as SimServer, 'embeddings');
+  fast = await run(sims[1] as SimServer, 'embeddings');
+  rerank = await run(sims[1] as SimServer, 'rerank');
+});
+afterAll(async () => { await Promise.all(sims.map((s) => s.close())); });
+
+const create = (baseline: string, optimized: string, out: string, more: string[] = []) =>
+  cli(['receipt', 'create', '--baseline', baseline, '--optimized', optimized, '--method', 'a faster encoder', '--out', out, ...more]);
+
+describe('a receipt of two embeddings runs', () => {
+  it('publishes with the endpoint\'s own headlines, names its modality, and verifies', async () => {
+    const out = join(dir, 'receipts', 'embeddings.json');
+    const r = await create(write('base.json', base), write('fast.json', fast), out);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const receipt = receiptSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
+    expect(receipt.modality).toBe('embeddings');
+    expect(receipt.headlines.map((h) => h.factId)).toEqual(['optimized.peakItems', 'optimized.peakInputTokens', 'optimized.latencyP95', 'optimized.costPer1MInput', 'optimized.capacityAtSlo']);
+    const fact = (id: string) => receipt.facts.find((f) => f.id === id);
+    // Each figure is the run's own, recomputed from its records.
+    for (const [cfg, res] of [['baseline', base], ['optimized', fast]] as const) {
+      const single = res.levels.find((l) => l.concurrency === 1);
+      expect(fact(`${cfg}.peakItems`)).toMatchObject({ value: res.peak?.itemsPerS, unit: 'inputs/s', provenance: 'measured' });
+      expect(fact(`${cfg}.peakInputTokens`)?.value).toBe(res.peak?.inputTokensPerS);
+      expect(fact(`${cfg}.latencyP50`)?.value).toBe(single?.latencyMs?.p50);
+      expect(fact(`${cfg}.latencyP99`)?.value).toBe(single?.latencyMs?.p99);
+      expect(fact(`${cfg}.capacityAtSlo`)?.value).toBe(res.capacity?.itemsPerS);
+      expect(fact(`${cfg}.costPer1MInput`)?.value).toBeCloseTo(2 / ((res.peak?.inputTokensPerS as number) * 3600) * 1e6, 9);
+      expect(fact(`${cfg}.c2.itemsPerS`)?.value).toBe(res.levels.find((l) => l.concurrency === 2)?.itemsPerS);
+    }
+    expect(receipt.facts.some((f) => f.metric === 'peakThroughput' || f.metric === 'ttftSingle')).toBe(false);
+    expect(receipt.limitations.join(' ')).toContain('This receipt measures the embeddings endpoint');
+    const site = join(dir, 'site');
+    const published = await cli(['publish', '--receipts', join(dir, 'receipts'), '--out', site]);
+    expect(published.stderr).toBe('');
+    expect(published.code).toBe(0);
+    const dataset = JSON.parse(readFileSync(join(site, 'dataset.json'), 'utf8')) as { receipts: Array<{ modality: string; headlines: Array<{ number: string }> }> };
+    expect(dataset.receipts[0]?.modality).toBe('embeddings');
+    expect(dataset.receipts[0]?.headlines.map((h) => h.number.split('/')[1])).toContain('optimized.peakInputTokens');
+    const page = readFileSync(join(site, `${receipt.id}.html`), 'utf8');
+    expect(page).toContain('Modality: <strong>embeddings</strong>');
+    expect(page).toContain('Peak inputs/s');
+    expect(page).toContain('Cost per 1M input tokens');
+    const verified = await cli(['verify', site]);
+    expect(verified.stderr).toBe('');
+    expect(verified.code).toBe(0);
+  });
+});
+
+describe('a receipt of two rerank runs', () => {
+  it('states documents/s and names its modality', async () => {
+    const out = join(dir, 'rerank-receipts', 'rerank.json');
+    const slow = await run(sims[0] as SimServer, 'rerank');
+    const r = await create(write('rerank-b.json', slow), write('rerank-o.json', rerank), out);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const receipt = receiptSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
+    expect(receipt.modality).toBe('rerank');
+    expect(receipt.facts.find((f) => f.id === 'optimized.peakItems')).toMatchObject({ label: 'Peak documents/s', unit: 'documents/s', value: rerank.peak?.itemsPerS });
+  });
+});
+
+describe('forgeries and mixed endpoints are refused, naming the field; nothing is written', () => {
+  const refused = async (name: string, baseline: unknown, optimized: unknown, message: RegExp) => {
+    const out = join(dir, 'never', `${name}.json`);
+    const r = await create(write(`${name}-b.json`, baseline), write(`${name}-o.json`, optimized), out);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(() => readdirSync(join(dir, 'never'))).toThrow();
+  };
+
+  it('an edited level figure', async () => {
+    const forged = structuredClone(fast);
+    (forged.levels[0] as { itemsPerS: number }).itemsPerS *= 2;
+    await refused('figure', base, forged, /evidence\.optimized: run 1 levels\[c=1\]\.itemsPerS: states [\d.]+, its records give [\d.]+ \[rule: records-reproduce\]/);
+  });
+
+  it('an edited record, under its old hash and under a new one', async () => {
+    const forged = structuredClone(fast);
+    const rec = (forged.records ?? []).find((x) => !x.warmup && x.concurrency === 1);
+    if (rec === undefined) throw new Error('no record');
+    rec.endNs -= 1_000_000;
+    await refused('record', base, forged, /evidence\.optimized: run 1 recordsSha256: states [0-9a-f]{64}, its records hash to [0-9a-f]{64}; the records were edited \[rule: records-hash\]/);
+    forged.recordsSha256 = poolingRecordsSha256(forged.records ?? []);
+    await refused('rehashed', base, forged, /evidence\.optimized: run 1 levels\[c=1\]\.latencyMs\.(p50|p95|p99|mean): states [\d.]+, its records give [\d.]+ \[rule: records-reproduce\]/);
+  });
+
+  it('a record that carries another batch size than the contract', async () => {
+    const forged = structuredClone(fast);
+    const rec = (forged.records ?? [])[0];
+    if (rec === undefined) throw new Error('no record');
+    rec.items = 3;
+    forged.recordsSha256 = poolingRecordsSha256(forged.records ?? []);
+    await refused('items', base, forged, /evidence\.optimized: run 1 records\[0\]\.items: is 3; the contract sends 4 per request \[rule: records-reproduce\]/);
+  });
+
+  it('records that could not have been measured: two in flight at concurrency 1, a level dropped whole', async () => {
+    const overlap = structuredClone(fast);
+    const [first, second] = (overlap.records ?? []).filter((x) => !x.warmup && x.concurrency === 1);
+    if (first === undefined || second === undefined) throw new Error('no records');
+    second.sentNs = first.sentNs;
+    overlap.recordsSha256 = poolingRecordsSha256(overlap.records ?? []);
+    await refused('overlap', base, overlap, /evidence\.optimized: run 1 records at concurrency 1: have 2 requests in flight at once; a closed loop of 1 never has more \[rule: in-flight\]/);
+    const dropped = structuredClone(fast);
+    dropped.levels = dropped.levels.filter((l) => l.concurrency !== 2);
+    dropped.records = (dropped.records ?? []).filter((x) => x.concurrency !== 2);
+    dropped.recordsSha256 = poolingRecordsSha256(dropped.records);
+    await refused('dropped', base, dropped, /evidence\.optimized: run 1 levels: are at concurrency 1; a complete run measures every level it asked for \(1, 2\) \[rule: level-count\]/);
+  });
+
+  it('a stated number in the receipt file', async () => {
+    const out = join(dir, 'stated', 'r.json');
+    expect((await create(write('s-b.json', base), write('s-o.json', fast), out)).code).toBe(0);
+    const text = readFileSync(out, 'utf8');
+    const file = JSON.parse(text) as { facts: Array<{ id: string; value: number | null }> };
+    const peak = file.facts.find((f) => f.id === 'optimized.peakItems');
+    if (peak?.value === null || peak === undefined) throw new Error('no peak');
+    peak.value *= 3;
+    writeFileSync(out, JSON.stringify(file));
+    const r = await cli(['publish', '--receipts', join(dir, 'stated'), '--out', join(dir, 'stated-site')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/facts\[optimized\.peakItems\]\.value: states [\d.]+, the evidence gives [\d.]+ \[rule: stated-equals-recomputed\]/);
+  });
+
+  it('embeddings against rerank, either way round, naming both endpoints', async () => {
+    await refused('mixed', base, rerank, /a receipt compares two runs of one endpoint: --baseline is an embeddings run, --optimized a rerank run/);
+    await refused('mixed2', rerank, base, /a receipt compares two runs of one endpoint: --baseline is a rerank run, --optimized an embeddings run/);
+  });
+
+  it('a quality score offered with embeddings runs', async () => {
+    const out = join(dir, 'never', 'q.json');
+    const r = await create(write('q-b.json', base), write('q-o.json', fast), out, ['--quality', write('q.json', {})]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--quality: an embeddings receipt carries no quality score/);
+  });
+});

@@ -1,0 +1,87 @@
+/**
+ * `goodput run` for an embeddings or rerank contract: the server's declared
+ * facts checked, the tokenizer resolved (a file's hash checked against the
+ * contract's), then one pooling sweep. The result carries the resolved
+ * contract, its hash, what the server reported, and every request record with
+ * their hash: the evidence each level is recomputed from.
+ */
+import { type PoolingEndpoint, type PoolingRecord, type PoolingResult, type PoolingSlo, canonicalJson } from '../core/index.js';
+import { type PoolingEvent, type PoolingSpecInput, runPoolingSweep } from '../runner/index.js';
+import { sha256Hex } from '../workload/index.js';
+import { contractHash } from './contract-hash.js';
+import type { Contract } from './contract-schema.js';
+import { ContractError } from './errors.js';
+import { isPoolingEndpoint } from './pooling-contract.js';
+import { tokenizerOf } from './prepare-cells.js';
+import { checkServer } from './server-facts.js';
+
+export interface PoolingRunOptions {
+  url?: string;
+  apiKey?: string;
+  command: string;
+  signal?: AbortSignal;
+  onEvent?: (e: PoolingEvent) => void;
+  /** Awaited between levels, with the level's records. */
+  afterLevel?: (records: readonly PoolingRecord[]) => Promise<void>;
+}
+
+/** sha256 (hex) of the canonical JSON of a pooling run's records. */
+export function poolingRecordsSha256(records: readonly PoolingRecord[]): string {
+  return sha256Hex(canonicalJson(records));
+}
+
+/** The pooling sweep a contract describes (a contract that passed the schema: its pooling fields are there). */
+export function poolingSpecOf(c: Contract, url: string, apiKey: string | undefined, command: string): PoolingSpecInput & { endpoint: PoolingEndpoint; latencySlo: PoolingSlo } {
+  const endpoint = c.server.endpoint;
+  if (!isPoolingEndpoint(endpoint)) throw new ContractError('bad-contract', `server.endpoint: ${endpoint} is not embeddings or rerank`);
+  const w = c.workload;
+  const tokens = w.prompts.kind === 'synthetic' ? w.prompts.tokens[0] : undefined;
+  const items = endpoint === 'rerank' ? w.documents : w.batchSize;
+  const slo = c.slo.e2eMs;
+  if (tokens === undefined || items === undefined || slo === undefined) throw new ContractError('bad-contract', 'workload: an embeddings or rerank contract states its prompt length, items per request and slo.e2eMs');
+  const t = c.model.tokenizer;
+  return {
+    url, apiKey, model: c.model.name, endpoint, levels: c.load.levels,
+    itemsPerRequest: items, itemTokens: tokens, queryTokens: w.queryTokens ?? 32,
+    // The counter was resolved already (its kind frozen in the contract); the sweep counts with the same one.
+    tokenizer: t.kind === 'file' ? { kind: 'file', path: t.path } : t.kind === 'approximate' ? { kind: 'approximate' } : { kind: 'auto' },
+    requestsPerLevel: w.requestsPerLevel, warmup: w.warmup, seed: c.decoding.seed,
+    hourlyCostUsd: c.hardware.gpuHourlyUsd ?? null, latencySlo: { p: slo.p, maxMs: slo.max }, command,
+  };
+}
+
+export async function runPoolingContract(contract: Contract, opts: PoolingRunOptions): Promise<PoolingResult> {
+  const url = opts.url ?? contract.server.url;
+  // Fields the contract gets wrong stop here, before the server is asked anything.
+  poolingSpecOf(contract, url, opts.apiKey, opts.command);
+  const serverReport = await checkServer(contract, url, opts.apiKey);
+  const { resolved: tokenizer } = await tokenizerOf(contract, { url, apiKey: opts.apiKey, runId: '', command: opts.command });
+  const resolved: Contract = { ...contract, model: { ...contract.model, tokenizer } };
+  const records: PoolingRecord[] = [];
+  const result = await runPoolingSweep(poolingSpecOf(resolved, url, opts.apiKey, opts.command), {
+    signal: opts.signal, onEvent: opts.onEvent,
+    afterLevel: async (_level, recs) => {
+      records.push(...recs);
+      await opts.afterLevel?.(recs);
+    },
+  });
+  return {
+    ...result, serverReport,
+    contract: resolved as unknown as Record<string, unknown>, contractHash: contractHash(resolved),
+    records, recordsSha256: poolingRecordsSha256(records),
+  };
+}
+
+/** Runs of one pooling contract as one result: the first on top, the others in `repeats` (each with its records). */
+export function combinePoolingRuns(runs: readonly PoolingResult[]): PoolingResult {
+  const [first, ...rest] = runs;
+  if (first === undefined) throw new RangeError('combinePoolingRuns needs at least one run');
+  if (rest.length === 0) return first;
+  return {
+    ...first,
+    repeats: rest.map((r) => ({
+      run: r.run, warnings: r.warnings, levels: r.levels, peak: r.peak, capacity: r.capacity,
+      ...(r.records === undefined ? {} : { records: r.records }), ...(r.recordsSha256 === undefined ? {} : { recordsSha256: r.recordsSha256 }),
+    })),
+  };
+}
