@@ -10,7 +10,7 @@ import { type ConfigurationKey, FACT_TABLE_ROWS, type Fact } from './fact.js';
 import { isSimulated, limitationsOf, saturatedBoth } from './limitations.js';
 import { qualityFacts } from './quality-facts.js';
 import { RECEIPT_VERSION, type Configuration, type Receipt } from './receipt-schema.js';
-import { type CheckedRun, type PairRun, checkRunPair, workloadPart } from './run-pair.js';
+import { type CheckedRun, type PairRun, checkRunPair, mediaInputs, workloadPart } from './run-pair.js';
 import { type RunFacts, runFacts } from './run-facts.js';
 
 export interface ReceiptInput {
@@ -117,6 +117,8 @@ export function buildReceipt(input: ReceiptInput): ReceiptOutcome {
     // The date is never cut off a long title: a re-measurement is a new receipt, not a collision.
     id: `${slug(title)}-${measuredAt}`,
     title, model, hardware, measuredAt, simulated: isSimulated(runs.baseline) || isSimulated(runs.optimized),
+    // Images or audio in every request: the receipt says so beside its modality (one workload on both sides).
+    ...(mediaInputs(runs.baseline.contract).length > 0 ? { inputs: mediaInputs(runs.baseline.contract) } : {}),
     configurations: {
       baseline: configuration(runs.baseline, input.baselineMethod?.trim() || 'baseline as deployed, no optimization'),
       optimized: configuration(runs.optimized, input.method.trim()),

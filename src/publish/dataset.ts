@@ -6,6 +6,7 @@
  */
 import type { ViewNumber } from './view-number.js';
 import { receiptNumbers } from './receipt-view.js';
+import { textModality } from './run-pair.js';
 import type { SiteView } from './site-view.js';
 
 export const DATASET_VERSION = 'goodput-dataset/1';
@@ -26,7 +27,7 @@ export function datasetOf(site: SiteView): unknown {
         serverAccount: r.configurations[k].serverAccount,
       });
       return {
-        id: r.id, page: v.page, title: r.title, model: r.model, hardware: r.hardware, hardwareDeclaredBy: 'the publisher', simulated: r.simulated, modality: r.modality ?? 'text generation', measuredAt: r.measuredAt,
+        id: r.id, page: v.page, title: r.title, model: r.model, hardware: r.hardware, hardwareDeclaredBy: 'the publisher', simulated: r.simulated, modality: r.modality ?? textModality(r.inputs), ...(r.inputs === undefined ? {} : { inputs: r.inputs }), measuredAt: r.measuredAt,
         configurations: { baseline: cfg('baseline'), optimized: cfg('optimized') },
         workload: r.workload,
         costBasis: { text: r.costBasis.text, priceAsOf: r.costBasis.priceAsOf },

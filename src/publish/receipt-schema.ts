@@ -62,6 +62,8 @@ export const receiptSchema = z.object({
   simulated: z.boolean(),
   /** An embeddings or rerank receipt names its endpoint; absent, the receipt is of text generation. */
   modality: z.enum(['embeddings', 'rerank']).optional(),
+  /** A text-generation receipt whose requests carried images or audio: what each carried, from the contract ("2 images of 512×512 PNG per request"); absent for text alone. */
+  inputs: z.array(z.string().max(200)).max(9).optional(),
   configurations: z.object({ baseline: configurationSchema, optimized: configurationSchema }),
   workload: z.object({
     /** Equal on both sides, else there is no receipt. */

@@ -7,6 +7,7 @@
 import { Raw, dataNumber, html, page, scrollFrame, signerLine } from './html.js';
 import { barFigure, curveFigures, paretoSection, poolingLevels } from './render-charts.js';
 import type { ReceiptView } from './receipt-view.js';
+import { textModality } from './run-pair.js';
 
 /** A quality score never renders without its scale and evaluator beside it, the headline card included. */
 function qualityNote(v: ReceiptView, factId: string): Raw | string {
@@ -61,7 +62,7 @@ export function receiptPage(v: ReceiptView, datasetSha256: string, generator: st
   const { baseline, optimized } = r.configurations;
   return page(r.title, html`<p><a href="index.html">All receipts</a></p>
 <h1>${r.model} · ${r.hardware} · ${r.measuredAt}</h1><p>${r.title}</p>
-<p id="modality">Modality: <strong>${r.modality ?? 'text generation'}</strong>${r.modality === undefined ? '' : html` <span class="stat">(the ${r.modality} endpoint: figures in ${r.modality === 'rerank' ? 'documents' : 'inputs'} and input tokens; nothing is generated)</span>`}</p>
+<p id="modality">Modality: <strong>${r.modality ?? textModality(r.inputs)}</strong>${r.inputs === undefined ? '' : html` <span class="stat">(each request: ${r.inputs.join('; ')})</span>`}${r.modality === undefined ? '' : html` <span class="stat">(the ${r.modality} endpoint: figures in ${r.modality === 'rerank' ? 'documents' : 'inputs'} and input tokens; nothing is generated)</span>`}</p>
 ${r.simulated ? html`<p class="simulated"><strong>Simulated:</strong> measured against the goodput simulator, not a real GPU; the figures show the method, not what any hardware achieves.</p>` : ''}
 <dl><dt>Baseline</dt><dd>${baseline.identity}; method: ${baseline.method}; measured ${baseline.measuredAt}</dd>
 <dt>Optimized</dt><dd>${optimized.identity}; method: ${optimized.method}; measured ${optimized.measuredAt}</dd>

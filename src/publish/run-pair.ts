@@ -5,7 +5,7 @@
  * list means the pair is comparable.
  */
 import { type Contract, contractHash, contractSchema, diffContracts, hashedPart } from '../contract/index.js';
-import { canonicalJson, type SweepResult } from '../core/index.js';
+import { canonicalJson, imageInputsLabel, type SweepResult } from '../core/index.js';
 import { sha256Hex } from '../workload/index.js';
 import type { ConfigurationKey } from './fact.js';
 
@@ -36,6 +36,20 @@ export function workloadPart(c: Contract): Record<string, unknown> {
   const hashed = hashedPart(c) as Record<string, unknown>;
   // The endpoint decides what the server is asked (chat template or raw text): part of the workload.
   return { ...Object.fromEntries(WORKLOAD_SECTIONS.map((k) => [k, hashed[k]])), endpoint: c.server.endpoint };
+}
+
+/** What each chat request of the contract carried besides its text: its image settings and audio clip, in words; empty for text alone. */
+export function mediaInputs(c: Contract): string[] {
+  const images = (c.workload.images ?? []).flatMap((i) => (i === null ? [] : [imageInputsLabel(i)]));
+  const audio = c.workload.audio === undefined ? [] : [`${c.workload.audio.seconds} s of ${c.workload.audio.format.toUpperCase()} audio per request`];
+  return [...images, ...audio];
+}
+
+/** "text generation", or "text generation from text and images" when the requests carried media. */
+export function textModality(inputs: readonly string[] | undefined): string {
+  if (inputs === undefined || inputs.length === 0) return 'text generation';
+  const kinds = [inputs.some((i) => / images? of /.test(i)) ? 'images' : null, inputs.some((i) => / audio per request$/.test(i)) ? 'audio' : null].filter((k) => k !== null);
+  return `text generation from text and ${kinds.join(' and ')}`;
 }
 
 function checkOne<R extends PairRun>(side: ConfigurationKey, r: R): CheckedRun<R> | string[] {

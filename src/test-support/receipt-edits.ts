@@ -9,6 +9,7 @@ const fact = (d: Doc, id: string): Doc => d.facts.find((f: Doc) => f.id === id);
 
 /** An edit of the receipt document, and what its refusal must say. */
 export const RECEIPT_EDITS: Array<[string, (d: Doc) => void, string, Rule]> = [
+  ['images claimed that the runs never sent', (d) => { d.inputs = ['2 images of 512×512 PNG per request']; }, 'inputs: states ["2 images of 512×512 PNG per request"], the evidence gives (absent)', 'stated-equals-recomputed'],
   ['a TTFT raised by hand', (d) => { fact(d, 'optimized.ttftSingle').value = 40; }, 'facts[optimized.ttftSingle].value: states 40', 'stated-equals-recomputed'],
   ['the cost relabelled measured with a made-up value', (d) => { Object.assign(fact(d, 'optimized.costPer1M'), { provenance: 'measured', value: 0.1 }); }, 'facts[optimized.costPer1M].value', 'stated-equals-recomputed'],
   ['a peak above its own curve', (d) => { fact(d, 'optimized.peakThroughput').value = 900; }, 'facts[optimized.peakThroughput].value: states 900', 'stated-equals-recomputed'],
