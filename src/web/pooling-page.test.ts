@@ -103,3 +103,38 @@ describe('an embeddings run on the page', () => {
     }, 60_000);
   }
 });
+
+describe('starting an embeddings sweep from the page', () => {
+  it('the Start form takes the endpoint, its own fields and their errors, and the run opens on its Engine card', async () => {
+    const added = await fetch(`${url}api/servers`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'sim', baseUrl: sim.url }) });
+    expect(added.status, await added.clone().text()).toBeLessThan(300);
+    const page = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
+    await page.goto(`${url}#/`);
+    await page.getByRole('button', { name: 'Check status' }).click();
+    await expect.poll(() => page.locator('#server-status').textContent(), { timeout: 15_000 }).toMatch(/^running/);
+    await page.getByLabel('Endpoint').selectOption('embeddings');
+    // Text-only fields give way to the endpoint's own.
+    expect(await page.locator('#output-tokens').count()).toBe(0);
+    expect(await page.locator('#baseline-rate').count()).toBe(0);
+    await page.getByLabel('Concurrency levels').fill('1, 2');
+    await page.getByLabel('Inputs per request').fill('0');
+    await page.getByLabel('Tokens per input').fill('16');
+    await page.getByRole('button', { name: 'Start' }).click();
+    await expect.poll(() => page.locator('#items-error').textContent()).toBe('Inputs per request must be a positive whole number, e.g. 16.');
+    expect(await page.getByLabel('Inputs per request').getAttribute('aria-invalid')).toBe('true');
+    await page.getByLabel('Inputs per request').fill('3');
+    await page.getByRole('button', { name: 'Start' }).click();
+    const engine = page.getByRole('region', { name: 'Engine' });
+    await visible(engine, 60_000);
+    await expect.poll(() => page.url(), { timeout: 10_000 }).toMatch(/#\/runs\/(\d+)$/);
+    const id = /#\/runs\/(\d+)$/.exec(page.url())?.[1];
+    const detail = (await (await fetch(`${url}api/runs/${id}`)).json()) as { spec: { endpoint: string; itemsPerRequest: number; itemTokens: number; levels: number[] } };
+    expect(detail.spec).toMatchObject({ endpoint: 'embeddings', itemsPerRequest: 3, itemTokens: 16, levels: [1, 2] });
+    await expect.poll(async () => (await (await fetch(`${url}api/runs/${id}`)).json() as { status: string }).status, { timeout: 60_000 }).toBe('complete');
+    const stored = (await (await fetch(`${url}api/runs/${id}/result`)).json()) as PoolingResult;
+    expect(stored.levels.map((l) => l.concurrency)).toEqual([1, 2]);
+    await page.reload();
+    const fact = engine.locator('dl > div', { has: page.locator('dt', { hasText: 'Peak inputs/s' }) }).locator('dd');
+    await expect.poll(() => fact.textContent(), { timeout: 15_000 }).toBe(num(stored.peak!.itemsPerS));
+  }, 150_000);
+});

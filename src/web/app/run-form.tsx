@@ -5,7 +5,9 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import type { ServerView } from '../../store/index.js';
-import { parseLevelsText, parseMoney, parseOutputTokens, shortOutputWarning, when } from '../view/index.js';
+import {
+  FORM_MAX_EMBEDDING_BATCH, FORM_MAX_ITEM_TOKENS, FORM_MAX_RERANK_DOCUMENTS, parseCount, parseLevelsText, parseMoney, parseOutputTokens, shortOutputWarning, when,
+} from '../view/index.js';
 import { ApiFailure, api } from './api.js';
 import { ServerRegister } from './server-register.js';
 
@@ -16,7 +18,15 @@ interface Props {
   onStarted(runId: number): void;
 }
 
-type Errors = Partial<Record<'server' | 'levels' | 'outputTokens' | 'hourlyCost' | 'baselineRate', string>>;
+type Errors = Partial<Record<'server' | 'levels' | 'outputTokens' | 'hourlyCost' | 'baselineRate' | 'items' | 'itemTokens' | 'queryTokens', string>>;
+
+type Endpoint = 'chat' | 'embeddings' | 'rerank';
+
+/** What one request carries on each non-streaming endpoint, as the form's labels read. */
+const ITEMS = {
+  embeddings: { label: 'Inputs per request', tokens: 'Tokens per input', max: FORM_MAX_EMBEDDING_BATCH, example: 16 },
+  rerank: { label: 'Documents per query', tokens: 'Tokens per document', max: FORM_MAX_RERANK_DOCUMENTS, example: 32 },
+} as const;
 
 function statusText(s: ServerView): string {
   const st = s.status;
@@ -31,6 +41,10 @@ export function RunForm({ servers, liveRunId, onServersChanged, onStarted }: Pro
   const [thinking, setThinking] = useState(false);
   const [hourlyCost, setHourlyCost] = useState('');
   const [baselineRate, setBaselineRate] = useState('');
+  const [endpoint, setEndpoint] = useState<Endpoint>('chat');
+  const [items, setItems] = useState('16');
+  const [itemTokens, setItemTokens] = useState('512');
+  const [queryTokens, setQueryTokens] = useState('32');
   const [errors, setErrors] = useState<Errors>({});
   const [refusal, setRefusal] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -52,6 +66,7 @@ export function RunForm({ servers, liveRunId, onServersChanged, onStarted }: Pro
   async function start(e: Event) {
     e.preventDefault();
     setRefusal(null);
+    if (endpoint !== 'chat') return startPooling(endpoint);
     const lv = parseLevelsText(levels);
     const hc = parseMoney('Hourly cost', hourlyCost, { positive: false });
     const br = parseMoney('Baseline rate', baselineRate, { positive: true });
@@ -78,12 +93,47 @@ export function RunForm({ servers, liveRunId, onServersChanged, onStarted }: Pro
     }
   }
 
+  /** An embeddings or rerank sweep: its own fields, the same levels, server and hourly cost. */
+  async function startPooling(kind: 'embeddings' | 'rerank') {
+    const it = ITEMS[kind];
+    const lv = parseLevelsText(levels);
+    const hc = parseMoney('Hourly cost', hourlyCost, { positive: false });
+    const n = parseCount(it.label, items, it.max, it.example);
+    const tk = parseCount(it.tokens, itemTokens, FORM_MAX_ITEM_TOKENS, 512);
+    const qt = parseCount('Query tokens', queryTokens, FORM_MAX_ITEM_TOKENS, 32);
+    const next: Errors = {};
+    if (server === null) next.server = 'Pick a server to benchmark.';
+    if (!lv.ok) next.levels = lv.message;
+    if (!hc.ok) next.hourlyCost = hc.message;
+    if (!n.ok) next.items = n.message;
+    if (!tk.ok) next.itemTokens = tk.message;
+    if (kind === 'rerank' && !qt.ok) next.queryTokens = qt.message;
+    setErrors(next);
+    if (Object.keys(next).length > 0 || !server || !lv.ok || !hc.ok || !n.ok || !tk.ok) return;
+    setBusy(true);
+    try {
+      const { runId } = await api.start({
+        serverId: server.id, endpoint: kind, levels: lv.value, itemsPerRequest: n.value, itemTokens: tk.value, queryTokens: qt.ok ? qt.value : 32, hourlyCostUsd: hc.value,
+      });
+      onStarted(runId);
+    } catch (err) {
+      const f = err as ApiFailure;
+      const field = ({ levels: 'levels', itemsPerRequest: 'items', itemTokens: 'itemTokens', queryTokens: 'queryTokens', hourlyCostUsd: 'hourlyCost' } as const)[f.field?.split('.')[0] as 'levels'];
+      if (f.status === 400 && field) setErrors({ [field]: f.message });
+      else setRefusal(f.message);
+      if (f.code === 'server-not-running') onServersChanged(false);
+    } finally {
+      setBusy(false);
+    }
+  }
+
   async function stop() {
     if (liveRunId === null) return;
     try { await api.stop(liveRunId); } catch (err) { setRefusal((err as Error).message); }
   }
 
   const field = (id: keyof Errors) => ({ 'aria-invalid': errors[id] ? true : undefined });
+  const pooled = endpoint === 'chat' ? null : ITEMS[endpoint];
   return (
     <section class="panel" aria-labelledby="form-title">
       <h2 id="form-title">New sweep</h2>
@@ -104,11 +154,40 @@ export function RunForm({ servers, liveRunId, onServersChanged, onStarted }: Pro
           {errors.server && <p id="server-error" class="field-error">{errors.server}</p>}
         </div>
         <div class="field">
+          <label for="endpoint">Endpoint</label>
+          <select id="endpoint" value={endpoint} aria-describedby="endpoint-hint"
+            onChange={(e) => { const v = (e.target as HTMLSelectElement).value as Endpoint; setEndpoint(v); setErrors({}); if (v !== 'chat') setItems(String(ITEMS[v].example)); }}>
+            <option value="chat">Chat (text generation)</option>
+            <option value="embeddings">Embeddings</option>
+            <option value="rerank">Rerank</option>
+          </select>
+          <p id="endpoint-hint" class="hint">{pooled === null ? 'streamed answers, timed token by token' : 'whole answers, timed request by request'}</p>
+        </div>
+        <div class="field">
           <label for="levels">Concurrency levels</label>
           <input id="levels" type="text" value={levels} {...field('levels')} aria-describedby="levels-hint levels-error" onInput={(e) => setLevels((e.target as HTMLInputElement).value)} />
           <p id="levels-hint" class="hint">e.g. 1, 2, 4, 8 — run one at a time, ascending</p>
           {errors.levels && <p id="levels-error" class="field-error">{errors.levels}</p>}
         </div>
+        {pooled !== null && <>
+          <div class="field">
+            <label for="items">{pooled.label}</label>
+            <input id="items" type="number" min={1} step={1} value={items} {...field('items')} aria-describedby="items-error" onInput={(e) => setItems((e.target as HTMLInputElement).value)} />
+            {errors.items && <p id="items-error" class="field-error">{errors.items}</p>}
+          </div>
+          <div class="field">
+            <label for="item-tokens">{pooled.tokens}</label>
+            <input id="item-tokens" type="number" min={1} step={1} value={itemTokens} {...field('itemTokens')} aria-describedby="item-tokens-hint item-tokens-error" onInput={(e) => setItemTokens((e.target as HTMLInputElement).value)} />
+            <p id="item-tokens-hint" class="hint">in the server's own tokens where it can count them</p>
+            {errors.itemTokens && <p id="item-tokens-error" class="field-error">{errors.itemTokens}</p>}
+          </div>
+          {endpoint === 'rerank' && <div class="field">
+            <label for="query-tokens">Query tokens</label>
+            <input id="query-tokens" type="number" min={1} step={1} value={queryTokens} {...field('queryTokens')} aria-describedby="query-tokens-error" onInput={(e) => setQueryTokens((e.target as HTMLInputElement).value)} />
+            {errors.queryTokens && <p id="query-tokens-error" class="field-error">{errors.queryTokens}</p>}
+          </div>}
+        </>}
+        {pooled === null && <>
         <div class="field">
           <label for="output-tokens">Output tokens</label>
           <input id="output-tokens" type="number" min={1} step={1} value={outputTokens} {...field('outputTokens')} aria-describedby="tokens-note tokens-error" onInput={(e) => setOutputTokens((e.target as HTMLInputElement).value)} />
@@ -120,17 +199,18 @@ export function RunForm({ servers, liveRunId, onServersChanged, onStarted }: Pro
           <label for="thinking">Thinking</label>
           <p id="thinking-hint" class="hint">off by default, so models compare on their answers; reasoning tokens count either way</p>
         </div>
+        </>}
         <div class="field">
           <label for="hourly-cost">Hourly cost (USD per hour)</label>
           <input id="hourly-cost" type="text" inputMode="decimal" placeholder="optional" value={hourlyCost} {...field('hourlyCost')} aria-describedby="cost-hint cost-error" onInput={(e) => setHourlyCost((e.target as HTMLInputElement).value)} />
           <p id="cost-hint" class="hint">blank: no cost figure is produced</p>
           {errors.hourlyCost && <p id="cost-error" class="field-error">{errors.hourlyCost}</p>}
         </div>
-        <div class="field">
+        {pooled === null && <div class="field">
           <label for="baseline-rate">Baseline rate (USD per 1M output tokens)</label>
           <input id="baseline-rate" type="text" inputMode="decimal" placeholder="optional" value={baselineRate} {...field('baselineRate')} aria-describedby="baseline-error" onInput={(e) => setBaselineRate((e.target as HTMLInputElement).value)} />
           {errors.baselineRate && <p id="baseline-error" class="field-error">{errors.baselineRate}</p>}
-        </div>
+        </div>}
         <div class="actions wide">
           <button type="submit" disabled={busy} aria-describedby="start-refusal">Start</button>
           <button type="button" class="stop" disabled={liveRunId === null} onClick={stop}>Stop</button>

@@ -12,6 +12,10 @@ export const FORM_MAX_CONCURRENCY = 4096;
 export const FORM_MAX_OUTPUT_TOKENS = 32_768;
 /** Below this, per-request overhead dominates (core's SHORT_OUTPUT_TOKENS). */
 export const SHORT_OUTPUT_TOKENS = 128;
+/** Inputs in one embeddings request, documents in one rerank query, tokens of an input (core's limits rows embeddingBatch, rerankDocuments, promptTokens). */
+export const FORM_MAX_EMBEDDING_BATCH = 2048;
+export const FORM_MAX_RERANK_DOCUMENTS = 1024;
+export const FORM_MAX_ITEM_TOKENS = 262_144;
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -50,4 +54,12 @@ export function parseMoney(label: string, text: string, opts: { positive: boolea
   if (!Number.isFinite(x)) return { ok: false, message: `${label} must be a number, e.g. 6.50.` };
   if (opts.positive ? x <= 0 : x < 0) return { ok: false, message: `${label} must be ${opts.positive ? 'greater than 0' : '0 or more'}.` };
   return { ok: true, value: x };
+}
+
+/** A positive whole number of at most `max`, named by its label: inputs per request, tokens per input. */
+export function parseCount(label: string, text: string, max: number, example: number): Checked<number> {
+  const t = text.trim();
+  if (!/^\d+$/.test(t) || Number(t) < 1) return { ok: false, message: `${label} must be a positive whole number, e.g. ${example}.` };
+  if (Number(t) > max) return { ok: false, message: `${label} must be at most ${max}.` };
+  return { ok: true, value: Number(t) };
 }
