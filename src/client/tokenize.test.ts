@@ -52,6 +52,9 @@ describe('countTokens', () => {
     const odd = await answering(200, { ok: true });
     expect(await countTokens({ baseUrl: odd.url }, dialects.vllm, 'm', 'x')).toMatchObject({ ok: false, reason: expect.stringContaining('without a token count') });
     expect(countOf('nope')).toBeNull();
+    // A hostile count is no count: negative, fractional, past safe integers, not finite.
+    for (const count of [-3, 2.5, 1e300, Number.POSITIVE_INFINITY]) expect(countOf({ count }), String(count)).toBeNull();
+    expect(countOf({ count: 7, max_model_len: 8192 })).toBe(7);
   });
 
   it('counts TGI\'s bare array of tokens and TEI\'s batch of one ([[tokens]]) by their tokens, not the batch', () => {

@@ -13,14 +13,15 @@ import type { Target } from './types.js';
 export type TokenCount = { ok: true; count: number } | { ok: false; reason: string };
 
 /**
- * The token count in a tokenize answer: `count`, `length`, or the length of `tokens`, `input_ids` or a bare
- * array (TGI's tokens); TEI answers one text with a batch of one, `[[tokens]]`, counted inside.
+ * The token count in a tokenize answer: `count`, `length` (a non-negative whole number), or the length of `tokens`,
+ * `input_ids` or a bare array (TGI's tokens); TEI answers one text with a batch of one, `[[tokens]]`, counted inside.
  */
 export function countOf(json: unknown): number | null {
   if (Array.isArray(json)) return json.length === 1 && Array.isArray(json[0]) ? json[0].length : json.length;
   if (typeof json !== 'object' || json === null) return null;
   const o = json as Record<string, unknown>;
-  for (const key of ['count', 'length']) if (typeof o[key] === 'number') return o[key];
+  // A count is a whole number a tokenizer could give: a server's -3, 2.5 or 1e300 is no count at all.
+  for (const key of ['count', 'length']) if (typeof o[key] === 'number') return Number.isSafeInteger(o[key]) && o[key] >= 0 ? o[key] : null;
   for (const key of ['tokens', 'input_ids']) if (Array.isArray(o[key])) return (o[key] as unknown[]).length;
   return null;
 }
