@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SimProcess, spawnSimProcess } from '../sim/index.js';
 import { validateContract } from './load-contract.js';
 import { runContract } from './run-contract.js';
+import { wallClock } from '../test-support/wall-clock.js';
 
 const MS_PER_TOKEN = 0.5;
 const SHARED = 512;
@@ -33,6 +34,6 @@ describe('cache condition', () => {
     expect(cold?.promptTokens.mean).toBe(544);
     const predicted = MS_PER_TOKEN * SHARED;
     const measured = (cold?.ttftMs?.p50 ?? 0) - (warm?.ttftMs?.p50 ?? 0);
-    expect(Math.abs(measured - predicted) / predicted, `cold − warm TTFT p50 = ${measured.toFixed(1)} ms, predicted ${predicted} ms`).toBeLessThan(0.1);
+    wallClock(Math.abs(measured - predicted) / predicted, `cold − warm TTFT p50 = ${measured.toFixed(1)} ms, predicted ${predicted} ms`).toBeLessThan(0.1);
   });
 });

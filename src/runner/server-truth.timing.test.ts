@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SimProcess, spawnSimProcess } from '../sim/index.js';
 import { runSweep } from './sweep.js';
+import { wallClock } from '../test-support/wall-clock.js';
 
 const SCHEDULE = ['--prefill-base-ms', '100', '--prefill-ms-per-token', '0', '--decode-step-ms', '20', '--decode-ms-per-extra-seq', '0', '--no-prefix-caching'];
 let free: SimProcess;
@@ -22,15 +23,15 @@ afterAll(async () => { await Promise.all([free?.stop(), tight?.stop()]); });
 describe('client vs server (simulator in its own process)', () => {
   it('TTFT and inter-token means agree within 5% at concurrency 1 and 2, and so do tokens and requests', async () => {
     const result = await runSweep({ url: free.url, levels: [1, 2], outputTokens: 24, promptTokens: 16, requestsPerLevel: 8, warmup: 1, gpuSource: 'none' });
-    expect(result.warnings.map((w) => w.code)).not.toContain('server-disagrees');
+    wallClock(result.warnings.map((w) => w.code), 'warnings').not.toContain('server-disagrees');
     for (const l of result.levels) {
       const rows = l.serverTruth?.comparison ?? [];
       expect(rows).toHaveLength(4);
       for (const row of rows) {
-        expect(row.agrees, `${row.metric} at ${l.concurrency}: ${JSON.stringify(row)}`).toBe(true);
-        expect(Math.abs(row.diffPct ?? Infinity), `${row.metric} at ${l.concurrency}`).toBeLessThan(5);
+        wallClock(row.agrees, `${row.metric} at ${l.concurrency}: ${JSON.stringify(row)}`).toBe(true);
+        wallClock(Math.abs(row.diffPct ?? Infinity), `${row.metric} at ${l.concurrency}`).toBeLessThan(5);
       }
-      expect(l.serverTruth?.queued).toBe(false);
+      wallClock(l.serverTruth?.queued, `server queued at ${l.concurrency}`).toBe(false);
     }
   });
 
@@ -40,6 +41,6 @@ describe('client vs server (simulator in its own process)', () => {
     expect(t?.queued).toBe(true);
     expect(t?.waiting?.max).toBeGreaterThanOrEqual(1);
     expect(result.warnings.some((w) => w.code === 'server-queued' && /^level 8: the server queued requests/.test(w.message))).toBe(true);
-    expect(t?.comparison.find((r) => r.metric === 'ttft-mean-ms')?.agrees).toBe(true);
+    wallClock(t?.comparison.find((r) => r.metric === 'ttft-mean-ms')?.agrees, 'TTFT mean agrees while queued').toBe(true);
   });
 });
