@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { patient } from './src/test-support/patience.js';
 import { testHomeEnv } from './vitest.home.js';
 
 // Checks that compare measured times with a known schedule. npm run bench holds
@@ -9,8 +10,8 @@ import { testHomeEnv } from './vitest.home.js';
 export default defineConfig({
   test: {
     include: ['src/**/*.timing.test.ts'],
-    testTimeout: 120_000,
-    hookTimeout: 60_000,
+    testTimeout: patient(120_000),
+    hookTimeout: patient(60_000),
     fileParallelism: false,
     env: testHomeEnv,
     globalSetup: ['./vitest.home.ts'],

@@ -6,6 +6,7 @@ import type { Hono } from 'hono';
 import { type Catalog, RunHub, RunManager, createApp, localCatalog } from '../api/index.js';
 import { type SimServer, startSimulator } from '../sim/index.js';
 import { type Store, openPgliteDriver, storeOnDriver } from '../store/index.js';
+import { patient } from './patience.js';
 
 /** Parsed JSON of a test response (tests read fields freely). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -55,7 +56,7 @@ export async function readEvents(res: Response, timeoutMs = 30_000, onEvent: (e:
   const reader = (res.body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();
   let buffer = '';
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + patient(timeoutMs);
   while (Date.now() < deadline) {
     const { value, done } = await reader.read();
     if (done) break;

@@ -5,6 +5,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { patient } from './patience.js';
 
 const MAIN = fileURLToPath(new URL('../cli/main.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -15,7 +16,7 @@ export interface Started {
   child: ChildProcess;
   /** Everything written so far. */
   out(): { stdout: string; stderr: string };
-  /** Resolves with the first match of `re` on stdout or stderr; rejects after `timeoutMs` or on exit. */
+  /** Resolves with the first match of `re` on stdout or stderr; rejects after `timeoutMs` (times the test patience) or on exit. */
   waitFor(re: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
   /** Settles with the exit code once the process has exited and its output is read. */
   closed: Promise<number | null>;
@@ -49,7 +50,7 @@ export function startCommand(file: string, argv: readonly string[], o: { cwd: st
             reject(new Error(`${name} exited (${child.exitCode ?? child.signalCode}) before ${re}:\n${stdout}\n${stderr}`));
           }
         };
-        const timer = setTimeout(() => { done(); reject(new Error(`timed out waiting for ${re} from ${name}:\n${stdout}\n${stderr}`)); }, timeoutMs);
+        const timer = setTimeout(() => { done(); reject(new Error(`timed out waiting for ${re} from ${name}:\n${stdout}\n${stderr}`)); }, patient(timeoutMs));
         const done = () => { clearTimeout(timer); listeners.delete(check); };
         listeners.add(check);
         check();
@@ -57,7 +58,7 @@ export function startCommand(file: string, argv: readonly string[], o: { cwd: st
     },
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      const timer = setTimeout(() => child.kill('SIGKILL'), patient(20_000));
       const code = await closed;
       clearTimeout(timer);
       return code;
@@ -65,13 +66,13 @@ export function startCommand(file: string, argv: readonly string[], o: { cwd: st
   };
 }
 
-/** Runs `goodput ARGS` to its end. @throws Error naming the command when it is still running after `timeoutMs` (it is killed). */
+/** Runs `goodput ARGS` to its end. @throws Error naming the command when it is still running after `timeoutMs` times the test patience (it is killed). */
 export async function runGoodput(args: readonly string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 90_000): Promise<Ran> {
   const p = startGoodput(args, env);
   let timedOut = false;
-  const timer = setTimeout(() => { timedOut = true; p.child.kill('SIGKILL'); }, timeoutMs);
+  const timer = setTimeout(() => { timedOut = true; p.child.kill('SIGKILL'); }, patient(timeoutMs));
   const code = await p.closed;
   clearTimeout(timer);
-  if (timedOut) throw new Error(`goodput ${args.join(' ')} timed out after ${timeoutMs} ms:\n${p.out().stderr}`);
+  if (timedOut) throw new Error(`goodput ${args.join(' ')} timed out after ${patient(timeoutMs)} ms:\n${p.out().stderr}`);
   return { code, ...p.out() };
 }
