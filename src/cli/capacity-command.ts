@@ -8,7 +8,8 @@ import { type Contract, type ContractCapacity, type PoolingContractCapacity, con
 import { type LevelResult, type PoolingLevel, sanitizeForTerminal as clean } from '../core/index.js';
 import { asUsageErrors } from './contract-errors.js';
 import { CliError, EXIT } from './exit-codes.js';
-import { writeFileAtomic } from './files.js';
+import { sayWritten } from './files.js';
+import { AfterMeasuring, writeResult } from './after-measuring.js';
 import { apiKeyFromEnv, badFlag, parseNumber, parseUrl, redactedCommand } from './parse-flags.js';
 import { grid } from './render-contract.js';
 
@@ -72,12 +73,11 @@ export function registerCapacityCommand(program: Command): void {
       const maxProbes = parseNumber('--max-probes', flags.maxProbes, { integer: true, min: 1 });
       const apiKey = apiKeyFromEnv(flags.apiKeyEnv, contract.server.apiKeyEnv ?? 'GOODPUT_API_KEY');
       const { report, text } = await asUsageErrors(() => capacityOf(contract, { url, apiKey, resolution, maxProbes, command: redactedCommand(['goodput', ...process.argv.slice(2)]) }));
-      const json = JSON.stringify(report, null, 2) + '\n';
-      if (flags.json === '-') process.stdout.write(json);
-      else {
-        if (flags.json) await writeFileAtomic(flags.json, json);
-        process.stdout.write(clean(text(), { keepNewlines: true }) + '\n');
-      }
-      if (report.verdict === 'stopped') throw new CliError(EXIT.serverFailed, '');
+      // The report is written even when the table cannot be shown, and the other way round.
+      const after = new AfterMeasuring();
+      const wrote = await writeResult(after, report, flags.json, () => clean(text(), { keepNewlines: true }));
+      sayWritten([wrote]);
+      const code = after.code(report.verdict === 'stopped' ? EXIT.serverFailed : EXIT.ok);
+      if (code !== EXIT.ok) throw new CliError(code, '');
     });
 }
