@@ -4,9 +4,9 @@
  * boundary — and every probe.
  */
 import type { Command } from 'commander';
-import { type Contract, type ContractCapacity, type PoolingContractCapacity, contractCapacity, isPoolingEndpoint, loadContract, poolingContractCapacity } from '../contract/index.js';
+import { type Contract, type ContractCapacity, type PoolingContractCapacity, contractCapacity, isPoolingEndpoint, poolingContractCapacity } from '../contract/index.js';
 import { type LevelResult, type PoolingLevel, sanitizeForTerminal as clean } from '../core/index.js';
-import { asUsageErrors } from './contract-errors.js';
+import { asUsageErrors, loadCheckedContract } from './contract-errors.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { sayWritten } from './files.js';
 import { AfterMeasuring, writeResult } from './after-measuring.js';
@@ -66,7 +66,7 @@ export function registerCapacityCommand(program: Command): void {
     .option('--max-probes <n>', 'most probes in all', '24')
     .option('--json <file|->', 'write the capacity report JSON to a file, or to stdout with -')
     .action(async (path: string, flags: CapacityFlags) => {
-      const contract = await asUsageErrors(() => loadContract(path));
+      const contract = await loadCheckedContract(path);
       const url = flags.url === undefined ? undefined : parseUrl('--url', flags.url);
       const resolution = parseNumber('--resolution', flags.resolution, { min: 0, exclusiveMin: true });
       if (resolution >= 1) throw badFlag('--resolution', `'${flags.resolution}' must be below 1 (a share of the upper level)`);

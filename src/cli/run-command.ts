@@ -5,10 +5,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
-import { type Contract, combineRepeats, isPoolingEndpoint, loadContract, repeatsProblem, runContract } from '../contract/index.js';
+import { type Contract, combineRepeats, isPoolingEndpoint, repeatsProblem, runContract } from '../contract/index.js';
 import { type SweepResult, sanitizeForTerminal, sweepResultSchema } from '../core/index.js';
 import { packEvidence, publicResult, signedResult } from '../publish/index.js';
-import { asUsageErrors } from './contract-errors.js';
+import { asUsageErrors, loadCheckedContract } from './contract-errors.js';
 import { signingKey } from './keys-command.js';
 import { CliError, EXIT, exitCodeOf, invalidLevelsLine } from './exit-codes.js';
 import { sayWritten, writeFileAtomic, writeRecords } from './files.js';
@@ -139,7 +139,7 @@ export function registerRunCommand(program: Command): void {
     .option('--repeats <n>', 'run the contract n times (1, or 3 to 20; default the contract\'s repeats, else 1), declared in the result\'s contract, every run kept in one result so a receipt can state the run-to-run spread')
     .argument('<goodput.yaml>', 'the contract file')
     .action(async (path: string, flags: RunFlags) => {
-      const contract = await asUsageErrors(() => loadContract(path));
+      const contract = await loadCheckedContract(path);
       const command = redactedCommand(['goodput', ...process.argv.slice(2)]);
       const { code } = isPoolingEndpoint(contract.server.endpoint) ? await runPoolingAndReport(contract, flags, command) : await runAndReport(contract, flags, command);
       if (code !== EXIT.ok) throw new CliError(code, '');
