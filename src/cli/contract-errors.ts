@@ -3,7 +3,7 @@
  * message naming the field or file, nothing written.
  */
 import { type Contract, ContractError, loadContract } from '../contract/index.js';
-import { contractLabelRefusals } from '../publish/index.js';
+import { type ContractLabels, contractLabelRefusals } from '../publish/index.js';
 import { WorkloadError } from '../workload/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 
@@ -30,7 +30,7 @@ export async function loadCheckedContract(path: string): Promise<Contract> {
 }
 
 /** Refuses a contract whose labels a receipt would refuse, naming `where` (its file, or the result it came from). */
-export function refuseReceiptLabels(where: string, contract: Pick<Contract, 'model' | 'hardware'>): void {
+export function refuseReceiptLabels(where: string, contract: ContractLabels): void {
   const refused = contractLabelRefusals('', contract);
   if (refused.length === 0) return;
   throw new CliError(EXIT.usage, [

@@ -21,7 +21,7 @@ afterAll(async () => { await server.close(); });
 
 const contract = (label: string, quantization: string) => ({
   version: 1, server: { url: server.url },
-  model: { name: 'stories260K', revision: 'r1', tokenizer: { kind: 'server' }, precision: 'f32', quantization },
+  model: { name: 'stories260K', revision: 'r1', tokenizer: { kind: 'server' as const }, precision: 'f32', quantization },
   workload: { prompts: { kind: 'synthetic', tokens: 16 }, outputTokens: 8, requestsPerLevel: 2, warmup: 0 },
   load: { levels: [1] }, slo: { ttftMs: { p: 95, max: 2000 } }, hardware: { label },
 });

@@ -12,8 +12,11 @@ import { allowListRefusals } from './allow-list.js';
 import { TEXT_LIMITS, textRefusals } from './free-text.js';
 import type { Refusal } from './refusal.js';
 
+/** The labels of a contract a receipt shows. */
+export interface ContractLabels { model: Pick<Contract['model'], 'name' | 'precision' | 'quantization'>; hardware: Pick<Contract['hardware'], 'label'> }
+
 /** Refusals for a contract's labels; each field is named `<where>model.name` and so on. */
-export function contractLabelRefusals(where: string, c: Pick<Contract, 'model' | 'hardware'>): Refusal[] {
+export function contractLabelRefusals(where: string, c: ContractLabels): Refusal[] {
   const labels: Array<[string, string, 'name' | 'hardware']> = [
     ['model.name', c.model.name, 'name'], ['model.precision', c.model.precision, 'name'], ['model.quantization', c.model.quantization, 'name'],
     ['hardware.label', c.hardware.label, 'hardware'],
