@@ -30,11 +30,9 @@ export class AfterMeasuring {
 
   /** Says every failure, one line each, and gives the exit code: the first failure's, else `measured`. */
   code(measured: number): number {
-    for (const { step, err } of this.failed) {
-      // A late step's own code (4: the store failed) comes with the whole story; any other failure is said with its step.
-      const message = ownCode(err) ? (err as CliError).message : `${step} failed after the measurement (${err instanceof Error ? err.message : String(err)}); the rest was written`;
-      this.log.write(`goodput: ${sanitizeForTerminal(message, { keepNewlines: true })}\n`);
-    }
+    // A late step's own code (4: the store failed) comes with the whole story; any other failure is said with its step, once.
+    const messages = this.failed.map(({ step, err }) => (ownCode(err) ? (err as CliError).message : `${step} failed after the measurement (${err instanceof Error ? err.message : String(err)}); the rest was written`));
+    for (const message of new Set(messages)) this.log.write(`goodput: ${sanitizeForTerminal(message, { keepNewlines: true })}\n`);
     const first = this.failed[0];
     if (first === undefined) return measured;
     return ownCode(first.err) ? (first.err as CliError).exitCode : EXIT.afterMeasuring;

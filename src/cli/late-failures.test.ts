@@ -58,6 +58,36 @@ describe('a failure after measuring', () => {
     }
   });
 
+  it('run: the result is on disk while the quality baseline hangs, before any score is measured', async () => {
+    const s = await sim();
+    // Takes every request and answers none, until it is closed.
+    const hanging = await startServer(() => {});
+    const json = join(dir, 'hanging.json');
+    const contract = join(dir, 'h.yaml');
+    writeFileSync(contract, stringify({
+      version: 1, server: { url: s.url },
+      model: { name: 'goodput-sim-1', revision: 'sim-1', tokenizer: { kind: 'server' }, precision: 'bf16', quantization: 'none' },
+      workload: { prompts: { kind: 'synthetic', tokens: 16 }, outputTokens: 8, requestsPerLevel: 2, warmup: 0 },
+      load: { levels: [1] }, slo: { ttftMs: { p: 95, max: 2000 } }, hardware: { label: 'SimGPU 80GB' },
+    }));
+    const running = cli(['run', contract, '--quality-baseline', hanging.url, '--json', json, '--no-save']);
+    try {
+      // Once the baseline holds a request, the run is waiting on it: its result must already be written.
+      const deadline = Date.now() + 15_000;
+      while (hanging.requests.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(hanging.requests.length).toBeGreaterThan(0);
+      expect(existsSync(json)).toBe(true);
+      const early = sweepResultSchema.parse(JSON.parse(readFileSync(json, 'utf8')));
+      expect(early.levels).toHaveLength(1);
+      expect(early.quality).toBeUndefined();
+    } finally {
+      await hanging.close();
+    }
+    const r = await running;
+    expect(r.code, r.stderr).toBe(EXIT.afterMeasuring);
+    expect(r.stderr).toMatch(/no quality score \(the runs are kept without one/);
+  });
+
   it('sweep: a result file that cannot be written leaves the records and the stored run whole, exit 7', async () => {
     const s = await sim();
     const data = join(dir, 'db');

@@ -105,8 +105,14 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
     // Each step after measuring runs even when one before it failed: no late failure costs the runs.
     const complete = runs.length === repeats && combined.run.status === 'complete' && !ctrl.signal.aborted;
     const after = new AfterMeasuring();
-    const scored = qualityBaseline === undefined || !complete ? undefined
-      : await after.step('the quality score', () => withInRunQuality(combined, declared, { baseUrl: url ?? declared.server.url, apiKey }, qualityBaseline));
+    const scoring = qualityBaseline !== undefined && complete;
+    // The runs are in their file before the score is measured: a baseline that hangs, or a stop meanwhile, cannot cost them.
+    if (scoring && flags.json !== undefined && flags.json !== '-') {
+      const file = flags.json;
+      await after.step('writing the result file', () => writeFileAtomic(file, JSON.stringify(combined, null, 2) + '\n'));
+    }
+    const scored = !scoring ? undefined
+      : await after.step('the quality score', () => withInRunQuality(combined, declared, { baseUrl: url ?? declared.server.url, apiKey }, qualityBaseline as string));
     const result = scored ?? combined;
     const qualityLine = qualityBaseline === undefined ? null : inRunQualityLine(result, qualityBaseline);
     const wrote = await writeResult(after, result, flags.json, () => renderContractResult(result, process.stdout.isTTY === true) + (qualityLine === null ? '' : `\n${qualityLine}`));
