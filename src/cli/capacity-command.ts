@@ -4,11 +4,12 @@
  * boundary — and every probe.
  */
 import type { Command } from 'commander';
-import { type Contract, type ContractCapacity, type PoolingContractCapacity, contractCapacity, isPoolingEndpoint, loadContract, poolingContractCapacity } from '../contract/index.js';
+import { type Contract, type ContractCapacity, type PoolingContractCapacity, contractCapacity, isPoolingEndpoint, poolingContractCapacity } from '../contract/index.js';
 import { type LevelResult, type PoolingLevel, sanitizeForTerminal as clean } from '../core/index.js';
-import { asUsageErrors } from './contract-errors.js';
+import { asUsageErrors, loadCheckedContract } from './contract-errors.js';
 import { CliError, EXIT } from './exit-codes.js';
-import { writeFileAtomic } from './files.js';
+import { sayWritten } from './files.js';
+import { AfterMeasuring, writeResult } from './after-measuring.js';
 import { apiKeyFromEnv, badFlag, parseNumber, parseUrl, redactedCommand } from './parse-flags.js';
 import { grid } from './render-contract.js';
 
@@ -65,19 +66,18 @@ export function registerCapacityCommand(program: Command): void {
     .option('--max-probes <n>', 'most probes in all', '24')
     .option('--json <file|->', 'write the capacity report JSON to a file, or to stdout with -')
     .action(async (path: string, flags: CapacityFlags) => {
-      const contract = await asUsageErrors(() => loadContract(path));
+      const contract = await loadCheckedContract(path);
       const url = flags.url === undefined ? undefined : parseUrl('--url', flags.url);
       const resolution = parseNumber('--resolution', flags.resolution, { min: 0, exclusiveMin: true });
       if (resolution >= 1) throw badFlag('--resolution', `'${flags.resolution}' must be below 1 (a share of the upper level)`);
       const maxProbes = parseNumber('--max-probes', flags.maxProbes, { integer: true, min: 1 });
       const apiKey = apiKeyFromEnv(flags.apiKeyEnv, contract.server.apiKeyEnv ?? 'GOODPUT_API_KEY');
       const { report, text } = await asUsageErrors(() => capacityOf(contract, { url, apiKey, resolution, maxProbes, command: redactedCommand(['goodput', ...process.argv.slice(2)]) }));
-      const json = JSON.stringify(report, null, 2) + '\n';
-      if (flags.json === '-') process.stdout.write(json);
-      else {
-        if (flags.json) await writeFileAtomic(flags.json, json);
-        process.stdout.write(clean(text(), { keepNewlines: true }) + '\n');
-      }
-      if (report.verdict === 'stopped') throw new CliError(EXIT.serverFailed, '');
+      // The report is written even when the table cannot be shown, and the other way round.
+      const after = new AfterMeasuring();
+      const wrote = await writeResult(after, report, flags.json, () => clean(text(), { keepNewlines: true }));
+      sayWritten([wrote]);
+      const code = after.code(report.verdict === 'stopped' ? EXIT.serverFailed : EXIT.ok);
+      if (code !== EXIT.ok) throw new CliError(code, '');
     });
 }

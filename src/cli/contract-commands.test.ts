@@ -136,12 +136,14 @@ describe('goodput run', () => {
     expect(refused.stderr).not.toMatch(/level c=/);
   });
 
-  it('--quality-baseline scores the run against a second server in the same invocation; an unreachable baseline keeps the runs, says why, exits 2', async () => {
+  it('--quality-baseline scores the run against a second server in the same invocation; an unreachable baseline keeps the runs, says why, exits 7', async () => {
     const second = await startSimulator({ port: 0, prefillBaseMs: 3, prefillMsPerToken: 0.01, decodeStepMs: 1, decodeMsPerExtraSeq: 0, quantizationNoise: 0.1 });
     try {
       const file = join(dir, 'in-run.json');
       const r = await goodput(['run', writeContract(contract()), '--quality-baseline', second.url, '--json', file]);
       expect(r.stderr).not.toMatch(/no quality score|goodput: /);
+      // The score is shown after the run, with its evaluator and scale, and what it was measured against.
+      expect(r.stdout).toMatch(new RegExp(`^quality [01]\\.\\d+ \\(goodput-quality-v1; 1\\.0 = no detected degradation on this composite under the disclosed workload\\); measured in this run against ${second.url}$`, 'm'));
       const result = sweepResultSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
       expect(result.quality?.runs).toEqual({ baseline: null, candidate: `records:${result.recordsSha256}` });
       expect(result.quality?.evidence?.firstToken.length).toBe(result.quality?.n);
@@ -155,7 +157,8 @@ describe('goodput run', () => {
     }
     const kept = join(dir, 'in-run-unreachable.json');
     const r = await goodput(['run', writeContract(contract((c) => { c.quality = { metric: 'goodput-quality-v1', baselineUrl: 'http://127.0.0.1:1' }; })), '--json', kept]);
-    expect(r.code).toBe(2);
+    // Measured and written, but a step after measuring failed: not "bad input, nothing written" (2).
+    expect(r.code).toBe(7);
     expect(r.stderr).toMatch(/no quality score \(the runs are kept without one, and a receipt refuses them\): baseline: /);
     const result = sweepResultSchema.parse(JSON.parse(readFileSync(kept, 'utf8')));
     expect(result.quality).toBeUndefined();

@@ -13,6 +13,8 @@ export const EXIT = {
   noValidLevel: 5,
   /** Stopped mid-sweep by our own side going away (the workers' database, a lost thread or worker), not the server: finished levels were kept and written. */
   clientStopped: 6,
+  /** Measured and written, but a step after the measurement failed (the in-run quality score, the result file, the table): the message says which, and everything else was written and stored. */
+  afterMeasuring: 7,
   /** Stopped by the user (SIGINT/SIGTERM): finished levels were kept and written. */
   stopped: 130,
 } as const;

@@ -14,3 +14,7 @@ export { registerVerifyCommand, verifySite } from './verify-command.js';
 export { registerKeysCommand, createKeys } from './keys-command.js';
 export { registerCompareCommand } from './compare-command.js';
 export { registerK8sCommand } from './k8s-command.js';
+export { registerRunCommand } from './run-command.js';
+export { registerReplayCommand } from './replay-command.js';
+export { registerSessionsCommand } from './sessions-command.js';
+export { registerCapacityCommand } from './capacity-command.js';

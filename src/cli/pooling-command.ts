@@ -8,7 +8,8 @@ import type { Command } from 'commander';
 import { type PoolingEndpoint, type PoolingResult, sanitizeForTerminal as clean } from '../core/index.js';
 import { type PoolingEvent, type PoolingSpecInput, runPoolingSweep } from '../runner/index.js';
 import { EXIT } from './exit-codes.js';
-import { sayWritten, writeFileAtomic, writeRecords } from './files.js';
+import { sayWritten, writeRecords } from './files.js';
+import { AfterMeasuring, writeResult } from './after-measuring.js';
 import { apiKeyFromEnv, badFlag, parseLevels, parseNumber, parseUrl, redactedCommand } from './parse-flags.js';
 import { renderPoolingResult } from './render-pooling.js';
 import { type SaveTarget, discardIfNothingFinished, startPoolingSaving } from './save-run.js';
@@ -118,15 +119,12 @@ export async function poolingSweepAndReport(spec: PoolingSpecInput, out: { json?
       ...(saving ? { beforeLevel: () => saving.beforeLevel() } : {}),
     }).catch(async (err: unknown) => { await saving?.fail(err); throw err; });
     if (saving && await discardIfNothingFinished(result, saving)) return EXIT.stopped;
-    const json = JSON.stringify(result, null, 2) + '\n';
-    if (out.json === '-') process.stdout.write(json);
-    else {
-      if (out.json) await (writeFileAtomic(out.json, json));
-      process.stdout.write(renderPoolingResult(result, process.stdout.isTTY === true) + '\n');
-    }
-    sayWritten([out.json, first ? undefined : out.raw]);
-    await saving?.finish(result, out);
-    return poolingExitCode(result);
+    // Each step runs even when one before it failed: the file, the table and the stored run do not depend on each other.
+    const after = new AfterMeasuring();
+    const wrote = await writeResult(after, result, out.json, () => renderPoolingResult(result, process.stdout.isTTY === true));
+    sayWritten([wrote, first ? undefined : out.raw]);
+    await after.step('storing the run', () => saving?.finish(result, out));
+    return after.code(poolingExitCode(result));
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -9,20 +9,23 @@ import { validateContract } from '../contract/index.js';
 import type { PoolingResult } from '../core/index.js';
 import { readAnyResult } from './cards-command.js';
 import { renderComparison } from './compare-results.js';
-import { asUsageErrors } from './contract-errors.js';
+import { asUsageErrors, refuseReceiptLabels } from './contract-errors.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { redactedCommand } from './parse-flags.js';
 import { type RunFlags, addRunOptions, runAndReport } from './run-command.js';
+import { AfterMeasuring } from './after-measuring.js';
 import { renderPoolingRerun, runPoolingAndReport } from './run-pooling.js';
 
 /** An embeddings or rerank result rerun from its contract, then the two side by side. */
 async function rerunPooling(path: string, original: PoolingResult, flags: RunFlags): Promise<number> {
   if (!original.contract) throw new CliError(EXIT.usage, `${path}: has no contract (it was written by goodput sweep, not goodput run), so it cannot be rerun`);
   const contract = await asUsageErrors(async () => validateContract(original.contract, `${path}: contract`, process.cwd()));
+  refuseReceiptLabels(`${path}: contract`, contract);
   const { code, result } = await runPoolingAndReport(contract, flags, redactedCommand(['goodput', ...process.argv.slice(2)]));
   const out = flags.json === '-' ? process.stderr : process.stdout;
-  out.write(`\n${renderPoolingRerun(original, result, [path, 'this rerun'])}\n`);
-  return code;
+  const after = new AfterMeasuring();
+  await after.step('comparing with the original', () => out.write(`\n${renderPoolingRerun(original, result, [path, 'this rerun'])}\n`));
+  return after.code(code);
 }
 
 export function registerRerunCommand(program: Command): void {
@@ -38,9 +41,12 @@ export function registerRerunCommand(program: Command): void {
       const original = any.result;
       if (!original.contract) throw new CliError(EXIT.usage, `${path}: has no contract (it was not written by goodput run), so it cannot be rerun`);
       const contract = await asUsageErrors(async () => validateContract(original.contract, `${path}: contract`, process.cwd()));
-      const { code, result } = await runAndReport(contract, flags, redactedCommand(['goodput', ...process.argv.slice(2)]));
+      refuseReceiptLabels(`${path}: contract`, contract);
+      const { code: measured, result } = await runAndReport(contract, flags, redactedCommand(['goodput', ...process.argv.slice(2)]));
       const out = flags.json === '-' ? process.stderr : process.stdout;
-      out.write(`\n${renderComparison(original, result, [path, 'this rerun'])}\n`);
+      const after = new AfterMeasuring();
+      await after.step('comparing with the original', () => out.write(`\n${renderComparison(original, result, [path, 'this rerun'])}\n`));
+      const code = after.code(measured);
       if (code !== EXIT.ok) throw new CliError(code, '');
     });
 }

@@ -5,10 +5,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
-import { type Contract, combineRepeats, isPoolingEndpoint, loadContract, repeatsProblem, runContract } from '../contract/index.js';
+import { type Contract, combineRepeats, isPoolingEndpoint, repeatsProblem, runContract } from '../contract/index.js';
 import { type SweepResult, sanitizeForTerminal, sweepResultSchema } from '../core/index.js';
 import { packEvidence, publicResult, signedResult } from '../publish/index.js';
-import { asUsageErrors } from './contract-errors.js';
+import { asUsageErrors, loadCheckedContract } from './contract-errors.js';
 import { signingKey } from './keys-command.js';
 import { CliError, EXIT, exitCodeOf, invalidLevelsLine } from './exit-codes.js';
 import { sayWritten, writeFileAtomic, writeRecords } from './files.js';
@@ -17,7 +17,8 @@ import { type SaveFlags, type SaveSession, addSaveOptions, discardIfNothingFinis
 import type { SweepSpecInput } from '../runner/index.js';
 import { progressReporter } from './progress.js';
 import { renderContractResult } from './render-contract.js';
-import { withInRunQuality } from './in-run-quality.js';
+import { inRunQualityLine, withInRunQuality } from './in-run-quality.js';
+import { AfterMeasuring, writeResult } from './after-measuring.js';
 import { runPoolingAndReport } from './run-pooling.js';
 
 export interface RunFlags extends SaveFlags { url?: string; json?: string; raw?: string; apiKeyEnv?: string; repeats?: string; sign?: boolean; key?: string; qualityBaseline?: string }
@@ -101,32 +102,38 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
     const byUser = ctrl.signal.aborted;
     if (await discardIfNothingFinished(combined, saved.session)) return { code: byUser ? EXIT.stopped : EXIT.clientStopped, result: combined };
     // The score is measured after the last run, never in measured time, and only of runs that completed.
+    // Each step after measuring runs even when one before it failed: no late failure costs the runs.
     const complete = runs.length === repeats && combined.run.status === 'complete' && !ctrl.signal.aborted;
-    const scored = qualityBaseline === undefined || !complete ? { result: combined, problem: null }
-      : await withInRunQuality(combined, declared, { baseUrl: url ?? declared.server.url, apiKey }, qualityBaseline);
-    const result = scored.result;
-    if (scored.problem !== null) process.stderr.write(`no quality score (the runs are kept without one, and a receipt refuses them): ${scored.problem}\n`);
-    const json = JSON.stringify(result, null, 2) + '\n';
-    if (flags.json === '-') process.stdout.write(json);
-    else {
-      if (flags.json) await writeFileAtomic(flags.json, json);
-      // Signed over the file's exact bytes, beside it: who stands behind this result (goodput keys verify-result checks it).
-      // The published copy's hash is signed too, so a receipt can ship the signature beside the evidence it covers.
-      if (flags.json && signer !== undefined) {
-        const published = packEvidence(publicResult(sweepResultSchema.parse(JSON.parse(json)))).sha256;
-        await writeFileAtomic(`${flags.json}.dsse.json`, signedResult(Buffer.from(json, 'utf8'), signer, published));
-      }
-      process.stdout.write(renderContractResult(result, process.stdout.isTTY === true) + '\n');
+    const after = new AfterMeasuring();
+    const scoring = qualityBaseline !== undefined && complete;
+    // The runs are in their file before the score is measured: a baseline that hangs, or a stop meanwhile, cannot cost them.
+    if (scoring && flags.json !== undefined && flags.json !== '-') {
+      const file = flags.json;
+      await after.step('writing the result file', () => writeFileAtomic(file, JSON.stringify(combined, null, 2) + '\n'));
     }
-    sayWritten([flags.json, first ? undefined : flags.raw]);
-    await saved.session?.finish(result, flags);
+    const scored = !scoring ? undefined
+      : await after.step('the quality score', () => withInRunQuality(combined, declared, { baseUrl: url ?? declared.server.url, apiKey }, qualityBaseline as string));
+    const result = scored ?? combined;
+    const qualityLine = qualityBaseline === undefined ? null : inRunQualityLine(result, qualityBaseline);
+    const wrote = await writeResult(after, result, flags.json, () => renderContractResult(result, process.stdout.isTTY === true) + (qualityLine === null ? '' : `\n${qualityLine}`));
+    // Signed over the file's exact bytes, beside it: who stands behind this result (goodput keys verify-result checks it).
+    // The published copy's hash is signed too, so a receipt can ship the signature beside the evidence it covers.
+    if (wrote !== undefined && signer !== undefined) {
+      await after.step('signing the result', async () => {
+        const json = JSON.stringify(result, null, 2) + '\n';
+        const published = packEvidence(publicResult(sweepResultSchema.parse(JSON.parse(json)))).sha256;
+        await writeFileAtomic(`${wrote}.dsse.json`, signedResult(Buffer.from(json, 'utf8'), signer, published));
+      });
+    }
+    sayWritten([wrote, first ? undefined : flags.raw]);
+    await after.step('storing the run', () => saved.session?.finish(result, flags));
     const status = (runs.find((r) => r.run.status !== 'complete') ?? result).run.status;
     // Every level of every cell of every run: a matrix or repeats with one valid level is not "no valid level".
     const levels = runs.flatMap((r) => (r.matrix ? r.matrix.cells.flatMap((c) => c.levels) : r.levels));
     const invalid = invalidLevelsLine(levels);
     if (invalid !== null) process.stderr.write(`${invalid}\n`);
-    const code = runs.length < repeats && status === 'complete' ? EXIT.stopped : scored.problem !== null ? EXIT.usage : exitCodeOf({ run: { status }, levels }, byUser);
-    return { code, result };
+    const measured = runs.length < repeats && status === 'complete' ? EXIT.stopped : exitCodeOf({ run: { status }, levels }, byUser);
+    return { code: after.code(measured), result };
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
@@ -138,7 +145,7 @@ export function registerRunCommand(program: Command): void {
     .option('--repeats <n>', 'run the contract n times (1, or 3 to 20; default the contract\'s repeats, else 1), declared in the result\'s contract, every run kept in one result so a receipt can state the run-to-run spread')
     .argument('<goodput.yaml>', 'the contract file')
     .action(async (path: string, flags: RunFlags) => {
-      const contract = await asUsageErrors(() => loadContract(path));
+      const contract = await loadCheckedContract(path);
       const command = redactedCommand(['goodput', ...process.argv.slice(2)]);
       const { code } = isPoolingEndpoint(contract.server.endpoint) ? await runPoolingAndReport(contract, flags, command) : await runAndReport(contract, flags, command);
       if (code !== EXIT.ok) throw new CliError(code, '');

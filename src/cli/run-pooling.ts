@@ -8,7 +8,8 @@ import { type Contract, combinePoolingRuns, runPoolingContract } from '../contra
 import type { PoolingResult } from '../core/index.js';
 import { asUsageErrors } from './contract-errors.js';
 import { badFlag, apiKeyFromEnv, parseUrl } from './parse-flags.js';
-import { sayWritten, writeFileAtomic, writeRecords } from './files.js';
+import { sayWritten, writeRecords } from './files.js';
+import { AfterMeasuring, writeResult } from './after-measuring.js';
 import { poolingExitCode, poolingProgress } from './pooling-command.js';
 import { renderPoolingResult } from './render-pooling.js';
 import { type RunFlags, repeatCount } from './run-command.js';
@@ -52,16 +53,13 @@ export async function runPoolingAndReport(contract: Contract, flags: RunFlags, c
       if (one.run.status !== 'complete' || ctrl.signal.aborted) break;
     }
     const result = combinePoolingRuns(runs);
-    const json = JSON.stringify(result, null, 2) + '\n';
-    if (flags.json === '-') process.stdout.write(json);
-    else {
-      if (flags.json) await writeFileAtomic(flags.json, json);
-      process.stdout.write(renderPoolingResult(result, process.stdout.isTTY === true) + '\n');
-      if (result.contractHash) process.stdout.write(`contract ${result.contractHash.slice(0, 12)}${runs.length > 1 ? `, ${runs.length} runs` : ''}\n`);
-    }
-    sayWritten([flags.json, first ? undefined : flags.raw]);
+    // Each step runs even when one before it failed: a late failure never costs the runs.
+    const after = new AfterMeasuring();
+    const contractLine = result.contractHash ? `\ncontract ${result.contractHash.slice(0, 12)}${runs.length > 1 ? `, ${runs.length} runs` : ''}` : '';
+    const wrote = await writeResult(after, result, flags.json, () => renderPoolingResult(result, process.stdout.isTTY === true) + contractLine);
+    sayWritten([wrote, first ? undefined : flags.raw]);
     const worst = runs.map(poolingExitCode).find((c) => c !== EXIT.ok) ?? EXIT.ok;
-    return { code: runs.length < repeats && worst === EXIT.ok ? EXIT.stopped : worst, result };
+    return { code: after.code(runs.length < repeats && worst === EXIT.ok ? EXIT.stopped : worst), result };
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -9,6 +9,7 @@ import type { Command } from 'commander';
 import { LIMITS, type LevelResult, limitMessage, sanitizeForTerminal as clean } from '../core/index.js';
 import type { SweepSpecInput } from '../runner/index.js';
 import { type Range, loadShareGpt, syntheticSessions } from '../workload/index.js';
+import { AfterMeasuring } from './after-measuring.js';
 import { asUsageErrors } from './contract-errors.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { badFlag, parseNumber, refuseGivenFlags } from './parse-flags.js';
@@ -118,8 +119,10 @@ export function registerSessionsCommand(program: Command): void {
       ...(flags.sessionRate ? { arrival: { kind: 'rate' as const, process: 'poisson' as const, seed } } : {}),
     };
     if (flags.compareEndpoints === true) return compareEndpoints(spec, flags);
-    const { code, result } = await sweepAndReport(spec, { json: flags.json, raw: flags.raw, save: saveTarget(flags, false, 'goodput sessions') });
-    if (flags.json !== '-') process.stdout.write(sessionLines(result.levels).join('\n') + '\n');
+    const { code: measured, result } = await sweepAndReport(spec, { json: flags.json, raw: flags.raw, save: saveTarget(flags, false, 'goodput sessions') });
+    const after = new AfterMeasuring();
+    if (flags.json !== '-') await after.step('rendering the sessions', () => process.stdout.write(sessionLines(result.levels).join('\n') + '\n'));
+    const code = after.code(measured);
     if (code !== EXIT.ok) throw new CliError(code, '');
   });
 }
@@ -130,8 +133,10 @@ async function compareEndpoints(spec: SweepSpecInput, flags: SessionsFlags): Pro
   const runs: LevelResult[][] = [];
   for (const endpoint of ['chat', 'responses'] as const) {
     process.stderr.write(`sessions through ${endpoint}\n`);
-    const { code, result } = await sweepAndReport({ ...spec, endpoint }, { save: saveTarget(flags, false, 'goodput sessions') });
-    process.stdout.write(sessionLines(result.levels).join('\n') + '\n');
+    const { code: measured, result } = await sweepAndReport({ ...spec, endpoint }, { save: saveTarget(flags, false, 'goodput sessions') });
+    const after = new AfterMeasuring();
+    await after.step('rendering the sessions', () => process.stdout.write(sessionLines(result.levels).join('\n') + '\n'));
+    const code = after.code(measured);
     if (code !== EXIT.ok) throw new CliError(code, '');
     runs.push(result.levels);
   }

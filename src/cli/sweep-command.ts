@@ -6,11 +6,12 @@ import { Command, Option } from 'commander';
 import type { LevelResult, RequestRecord, SweepResult } from '../core/index.js';
 import { ENGINE_CHOICES, type EngineChoice, parseEngineChoice } from '../client/index.js';
 import { type SweepEvent, type SweepSpecInput, runSweep } from '../runner/index.js';
+import { AfterMeasuring, writeResult } from './after-measuring.js';
 import { asUsageErrors } from './contract-errors.js';
 import { CliError, EXIT, exitCodeOf, invalidLevelsLine } from './exit-codes.js';
 import { refuseLevelsPastFileLimit } from './socket-room.js';
 import { loadResponseSchema, loadTools } from '../workload/index.js';
-import { sayWritten, writeFileAtomic, writeRecords } from './files.js';
+import { sayWritten, writeRecords } from './files.js';
 import { apiKeyFromEnv, badFlag, parseChoice, parseLevels, parseNumber, parseUrl, redactedCommand } from './parse-flags.js';
 import { telemetryFromFlags } from './telemetry-flags.js';
 import { workerSecretFromEnv } from './worker-command.js';
@@ -188,18 +189,15 @@ async function sweepWith(spec: SweepSpecInput, out: { json?: string | undefined;
     // A stop no signal asked for is our side going away (the workers' database), not the user.
     const byUser = ctrl.signal.aborted;
     if (await discardIfNothingFinished(result, saving)) return { code: byUser ? EXIT.stopped : EXIT.clientStopped, result };
-    const json = JSON.stringify(result, null, 2) + '\n';
-    if (out.json === '-') process.stdout.write(json);
-    else {
-      if (out.json) await writeFileAtomic(out.json, json);
-      process.stdout.write(renderResult(result, process.stdout.isTTY === true) + '\n');
-    }
-    sayWritten([out.json, firstLevel ? undefined : out.raw]);
-    await saving?.finish(result, out);
+    // Each step runs even when one before it failed: the file, the table and the stored run do not depend on each other.
+    const after = new AfterMeasuring();
+    const wrote = await writeResult(after, result, out.json, () => renderResult(result, process.stdout.isTTY === true));
+    sayWritten([wrote, firstLevel ? undefined : out.raw]);
+    await after.step('storing the run', () => saving?.finish(result, out));
     // Last, so a script reading the final line sees it: which levels cannot be compared.
     const invalid = invalidLevelsLine(result.levels);
     if (invalid !== null) process.stderr.write(`${invalid}\n`);
-    return { code: exitCodeOf(result, byUser), result };
+    return { code: after.code(exitCodeOf(result, byUser)), result };
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

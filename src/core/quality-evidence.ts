@@ -37,7 +37,15 @@ export const qualityEvidenceSchema = z.object({
     z.object({
       baseline: scoredTextSchema, candidate: scoredTextSchema,
       prefix: z.object({ tailTokens: z.object({ baseline: count, candidate: count }).strict() }).strict().optional(),
-    }).strict(),
+    }).strict().superRefine((r, ctx) => {
+      // A side cannot have more tokens at the tail bound than it scored.
+      for (const side of ['baseline', 'candidate'] as const) {
+        const tail = r.prefix?.tailTokens[side];
+        if (tail !== undefined && tail > r[side].tokens.length) {
+          ctx.addIssue({ code: 'custom', path: ['prefix', 'tailTokens', side], message: `is ${tail}, more than the ${r[side].tokens.length} tokens the ${side} side scored` });
+        }
+      }
+    }),
     z.object({ notRecorded: z.string().min(1).max(4096) }).strict(),
   ]),
 }).strict();

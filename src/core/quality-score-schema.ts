@@ -4,12 +4,15 @@
  * scale note are there: a score file without them is not a score.
  */
 import { z } from 'zod';
+import { LIMITS, limitMessage } from './limits.js';
 import { serverAccountSchema } from './server-account-schema.js';
 import { withinRounding, qualityEvidenceSchema } from './quality-evidence.js';
 import { KL_WEIGHT, PPL_WEIGHT, QUALITY_EVALUATOR, QUALITY_EVALUATOR_ID, QUALITY_SCALE_NOTE, type QualityScore } from './quality-score.js';
 import { QUALITY_NOISE_STATISTIC, qualityNoise } from './quality-noise.js';
 
 const unit = z.number().min(0).max(1);
+/** Tokens of one side at prefix scoring's tail bound: at most the reference tokens a side can score. */
+const tailCount = z.number().int().nonnegative().max(LIMITS.qualityReferenceTokens.max, { error: (i) => limitMessage('qualityReferenceTokens', Number(i.input), 'tokens at the tail bound') });
 /** A run's id as runIdOf gives it. */
 const runId = z.string().regex(/^(set:[0-9a-f]{16}|records:[0-9a-f]{64})$/, 'must be a run id (set:<16 hex> or records:<sha256>)');
 const sha = z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 (64 lowercase hex digits)');
@@ -19,7 +22,7 @@ const pplDeltaSchema = z.discriminatedUnion('provenance', [
     value: z.number(), provenance: z.literal('measured'), pplBaseline: z.number().positive(), pplCandidate: z.number().positive(),
     tokens: z.number().int().positive(), term: unit, weight: unit,
     method: z.enum(['prompt-logprobs', 'prefix-scoring']).optional(),
-    tailTokens: z.object({ baseline: z.number().int().nonnegative(), candidate: z.number().int().nonnegative() }).optional(),
+    tailTokens: z.object({ baseline: tailCount, candidate: tailCount }).optional(),
   }),
   z.object({ value: z.null(), provenance: z.literal('not recorded'), reason: z.string().min(1), weight: unit }),
 ]);

@@ -27,3 +27,4 @@ export { walkSite, readBounded, listSome, type SiteTree } from './site-walk.js';
 export { changelogRefusals } from './changelog.js';
 export { priceRefusals } from './prices.js';
 export { buildPoolingReceipt, type PoolingReceiptInput } from './pooling-receipt.js';
+export { contractLabelRefusals, type ContractLabels } from './contract-labels.js';

@@ -2,7 +2,7 @@
  * End to end, as a user does it, over loopback only: two simulators (the
  * baseline, and an "optimized" one that decodes twice as fast with some
  * quantization noise) → `goodput run` of one contract against each → `goodput
- * quality` → `goodput receipt create` → `goodput publish`. The quality score
+ * quality` of the two runs → `goodput receipt create` → `goodput publish`. The quality score
  * must sit below 1 and above a floor, and the measured speedup (TPOT p50 at
  * concurrency 1) must match the simulators' profiles. Every process and wait
  * is bounded; timing-sensitive, so it runs in the sequential timing pass.
@@ -36,7 +36,8 @@ describe('two runs → quality → receipt → publish', () => {
     expectOk(await runGoodput(['run', contractFile('baseline', sims.baseline().url, 'none'), '--json', b], {}, 90_000), 'baseline run');
     expectOk(await runGoodput(['run', contractFile('optimized', sims.optimized().url, 'fp8'), '--json', o], {}, 90_000), 'optimized run');
     const q = join(dir, 'quality.json');
-    expectOk(await runGoodput(['quality', '--baseline', sims.baseline().url, '--candidate', sims.optimized().url, '--json', q], {}, 90_000), 'quality');
+    // A receipt takes a score only with the runs it belongs to: named by their result files.
+    expectOk(await runGoodput(['quality', '--baseline', sims.baseline().url, '--candidate', sims.optimized().url, '--baseline-run', b, '--candidate-run', o, '--json', q], {}, 90_000), 'quality');
     const r = join(dir, 'receipts', 'receipt.json');
     expectOk(await runGoodput(['receipt', 'create', '--baseline', b, '--optimized', o, '--quality', q, '--method', 'FP8 quantization, faster decode', '--out', r]), 'receipt');
     const prices = join(dir, 'prices.yaml');

@@ -17,6 +17,7 @@ import { type EvidenceSource, evidencePath, loadEvidence, loadEvidenceSignature,
 import { checkSignedEvidence } from './site-signing.js';
 import type { ConfigurationKey } from './fact.js';
 import { TEXT_LIMITS, textRefusals } from './free-text.js';
+import { contractLabelRefusals } from './contract-labels.js';
 import { allowListRefusals } from './allow-list.js';
 import { qualityRefusals, recomputedQuality } from './quality-belongs.js';
 import { type Receipt, RECEIPT_VERSION } from './receipt-schema.js';
@@ -209,12 +210,10 @@ function identifierRefusals(r: Receipt): Refusal[] {
 
 /** Every identity label the evidence puts on a page, by the pattern of its kind: names and versions that cannot carry a claim. */
 function identityLabelRefusals(where: string, side: { contract: CheckedSide['contract']; runs: ReadonlyArray<{ run: { engine?: { name: string; version: string | null } | null } }> }): Refusal[] {
-  const c = side.contract;
   const e = side.runs[0]?.run.engine;
-  const labels: Array<[string, string, 'name' | 'version' | 'hardware']> = [
-    ['contract.model.name', c.model.name, 'name'], ['contract.model.precision', c.model.precision, 'name'], ['contract.model.quantization', c.model.quantization, 'name'],
-    ['contract.hardware.label', c.hardware.label, 'hardware'],
-    ...(e ? [['run.engine.name', e.name, 'name'] as [string, string, 'name'], ...(e.version ? [['run.engine.version', e.version, 'version'] as [string, string, 'version']] : [])] : []),
+  const labels: Array<[string, string, 'name' | 'version']> = e ? [['run.engine.name', e.name, 'name'], ...(e.version ? [['run.engine.version', e.version, 'version'] as [string, string, 'version']] : [])] : [];
+  return [
+    ...contractLabelRefusals(`${where}: contract.`, side.contract).filter((r) => r.rule === 'allow-list'),
+    ...labels.flatMap(([field, text, kind]) => allowListRefusals(`${where}: ${field}`, text, kind)),
   ];
-  return labels.flatMap(([field, text, kind]) => allowListRefusals(`${where}: ${field}`, text, kind));
 }

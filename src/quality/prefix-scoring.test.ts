@@ -4,49 +4,25 @@
 // three growing prefixes of one reference text, max_tokens 1, top 20
 // logprobs, then /tokenize with pieces). Scored by prefix at the three recorded
 // positions, the composite quality of Q8_0 against F32 is recorded.
-import { readFileSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { composeQualityScore, type FirstTokenPair, qualityScoreLine } from '../core/index.js';
+import { composeQualityScore, type FirstTokenPair, qualityScoreLine, qualityScoreSchema, recomputeQualityScore } from '../core/index.js';
+import { startSimulator } from '../sim/index.js';
+import { llamaQualityReplay, llamaTranscript } from '../test-support/llama-replay.js';
 import { startServer, type TestServer } from '../test-support/scripted-server.js';
 import { firstTokenTop } from './first-token.js';
 import { JsonPoster } from './json-poster.js';
 import { prefixScore, scoredPositions } from './prefix-scoring.js';
+import { scoreQuality } from './score-quality.js';
 
 const TEXT = 'Once upon a time, there was a little girl named Lily.';
 // Token 4 is ",", 7 is " a", 13 is " Lily": the recorded prefixes end right before them.
 const POSITIONS = [4, 7, 13];
 
-/** The recorded answers of one transcript: completions by prompt, and the /tokenize answer. */
-function recorded(file: string): { completions: Map<string, string>; tokenize: string } {
-  const text = readFileSync(new URL(`./fixtures/${file}`, import.meta.url), 'utf8');
-  const completions = new Map<string, string>();
-  let tokenize = '';
-  for (const block of text.split(/^\$ curl /m).slice(1)) {
-    const body = block.trimEnd().split('\n').at(-1) as string;
-    const request = /-d '(.*)'$/m.exec(block.split('\n')[0] as string)?.[1];
-    if (request !== undefined) completions.set((JSON.parse(request) as { prompt: string }).prompt, body);
-    else if (block.includes('/tokenize')) tokenize = body;
-  }
-  return { completions, tokenize };
-}
-
-function replay(file: string) {
-  const r = recorded(file);
-  return (req: IncomingMessage, res: ServerResponse, raw: string) => {
-    const send = (status: number, body: string) => { res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }); res.end(body); };
-    const path = (req.url ?? '').split('?')[0];
-    const answer = path === '/tokenize' ? r.tokenize : path === '/v1/completions' ? r.completions.get((JSON.parse(raw) as { prompt: string }).prompt) : undefined;
-    if (answer === undefined) send(404, '{"error":{"code":404,"message":"not recorded","type":"not_found_error"}}');
-    else send(200, answer);
-  };
-}
-
 let f32: TestServer;
 let q8: TestServer;
 beforeAll(async () => {
-  f32 = await startServer(replay('llama-prefix-scoring-f32.txt'));
-  q8 = await startServer(replay('llama-prefix-scoring-q8_0.txt'));
+  f32 = await startServer(llamaQualityReplay('llama-prefix-scoring-f32.txt'));
+  q8 = await startServer(llamaQualityReplay('llama-prefix-scoring-q8_0.txt'));
 });
 afterAll(async () => { await Promise.all([f32.close(), q8.close()]); });
 
@@ -88,7 +64,7 @@ describe('prefix scoring against replayed llama-server answers', () => {
     // A server whose top 2 never hold the text's next token ",".
     const server = await startServer((req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      if ((req.url ?? '').startsWith('/tokenize')) res.end(recorded('llama-prefix-scoring-f32.txt').tokenize);
+      if ((req.url ?? '').startsWith('/tokenize')) res.end(llamaTranscript('llama-prefix-scoring-f32.txt').tokenize);
       else res.end(JSON.stringify({ choices: [{ logprobs: { content: [{ token: 'x', logprob: -0.2, top_logprobs: [{ token: 'x', logprob: -0.2 }, { token: 'y', logprob: -2.5 }] }] } }] }));
     });
     try {
@@ -114,5 +90,29 @@ describe('prefix scoring against replayed llama-server answers', () => {
     expect(spread).toHaveLength(64);
     expect(new Set(spread).size).toBe(64);
     expect(spread.at(-1)).toBe(999);
+  });
+});
+
+describe('a whole score by prefix scoring, from replayed llama-server answers', () => {
+  it('is read back by the score schema, recomputes from its evidence, and states the tail counts once', async () => {
+    // Each front answers the quality requests from its recording and forwards the rest (models, engine, account) to a simulator.
+    const fast = { prefillBaseMs: 0, prefillMsPerToken: 0, decodeStepMs: 0.2, decodeMsPerExtraSeq: 0 };
+    const [simB, simC] = await Promise.all([startSimulator(fast), startSimulator(fast)]);
+    const [b, c] = await Promise.all([startServer(llamaQualityReplay('llama-prefix-scoring-f32.txt', simB.url)), startServer(llamaQualityReplay('llama-prefix-scoring-q8_0.txt', simC.url))]);
+    try {
+      const run = await scoreQuality({ baseline: { baseUrl: b.url }, candidate: { baseUrl: c.url }, endpoint: 'completions' });
+      expect(run.components.pplDelta).toMatchObject({ provenance: 'measured', method: 'prefix-scoring' });
+      const stored = qualityScoreSchema.parse(JSON.parse(JSON.stringify(run)));
+      const ref = stored.evidence?.referenceText;
+      if (ref === undefined || 'notRecorded' in ref) throw new Error('the reference text was not scored');
+      expect(Object.keys(ref.baseline).sort()).toEqual(['logprobs', 'tokens']);
+      expect(ref.prefix?.tailTokens).toEqual((stored.components.pplDelta as { tailTokens: unknown }).tailTokens);
+      expect(recomputeQualityScore(stored)?.differences).toEqual([]);
+      // A side cannot have more tokens at the tail bound than it scored.
+      const over = { ...stored, evidence: { ...stored.evidence, referenceText: { ...ref, prefix: { tailTokens: { baseline: ref.baseline.tokens.length + 1, candidate: 0 } } } } };
+      expect(qualityScoreSchema.safeParse(over).error?.issues[0]?.path).toEqual(['evidence', 'referenceText', 'prefix', 'tailTokens', 'baseline']);
+    } finally {
+      await Promise.all([b.close(), c.close(), simB.close(), simC.close()]);
+    }
   });
 });

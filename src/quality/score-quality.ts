@@ -10,7 +10,7 @@ import { collectServerAccount } from '../contract/index.js';
 import { canonicalJson, composeQualityScore, type FirstTokenPair, type QualityInput, type QualityScore, type ScoredSide, type ServerAccount } from '../core/index.js';
 import { firstTokenTop, probeTopK, type QualityEndpoint } from './first-token.js';
 import { JsonPoster } from './json-poster.js';
-import { prefixScore } from './prefix-scoring.js';
+import { type PrefixScored, prefixScore } from './prefix-scoring.js';
 import { promptLogprobs } from './prompt-logprobs.js';
 import { promptSetHash, QUALITY_PROMPTS, REFERENCE_TEXT, referenceTextHash } from './prompt-set.js';
 import { QualityError } from './quality-error.js';
@@ -76,7 +76,9 @@ async function scoreReference(b: JsonPoster, bModel: string, c: JsonPoster, cMod
   const prefixB = await prefixScore(b, bModel, REFERENCE_TEXT, k);
   const prefixC = typeof prefixB === 'string' ? null : await prefixScore(c, cModel, REFERENCE_TEXT, k);
   if (typeof prefixB !== 'string' && prefixC !== null && typeof prefixC !== 'string') {
-    return { baseline: prefixB, candidate: prefixC, prefix: { tailTokens: { baseline: prefixB.tail, candidate: prefixC.tail } } };
+    // The evidence keeps each side's tokens and logprobs as every method does; the tail counts are stated once, beside them.
+    const scored = (p: PrefixScored) => ({ tokens: p.tokens, logprobs: p.logprobs });
+    return { baseline: scored(prefixB), candidate: scored(prefixC), prefix: { tailTokens: { baseline: prefixB.tail, candidate: prefixC.tail } } };
   }
   const why = [echoB, echoC, prefixB, prefixC].filter((r): r is string => typeof r === 'string');
   return { notRecorded: why.join('; ') };
