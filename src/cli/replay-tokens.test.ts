@@ -17,6 +17,7 @@ import { createStreamingClient } from '../client/index.js';
 import { type SweepSpecInput, runSweep } from '../runner/index.js';
 import { LLAMA_TEMPLATE, type TokenizingServer, startTokenizingServer } from '../test-support/tokenizing-server.js';
 import { readTrace, replayParts, syntheticSessions } from '../workload/index.js';
+import { tableCaption } from '../web/index.js';
 import { renderResult } from './render-table.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'goodput-replay-tokens-'));
@@ -66,6 +67,9 @@ describe('replay in the server\'s tokens', () => {
     const mean = ROWS.reduce((a, r) => a + r.input_length, 0) / ROWS.length;
     for (const l of result.levels) expect(l.promptTokens).toMatchObject({ mean: mean + TEMPLATE, sent: mean, templateTokens: TEMPLATE });
     expect(renderResult(result, false)).toContain(`prompts at the trace's own lengths (mean ${mean.toFixed(1)} tokens), exact: the server's tokenizer`);
+    // The page's caption says the same.
+    expect(tableCaption({ promptTokens: 256, outputTokens: 256, thinking: false, requestsPerLevel: 'auto' }, result.levels))
+      .toMatch(new RegExp(`own prompt and output lengths \\(prompt lengths exact: the server's tokenizer .*; the server added ${TEMPLATE}\\.0 tokens of its own \\(chat template, BOS\\)\\)`));
     // The first 64 tokens of requests 0 and 1 (block id 1) are the same text, and 3 and 4 share 128; 2 shares nothing.
     const level1 = sent.slice(0, 5);
     const lead = (a: string, b: string) => { let k = 0; while (k < a.length && a[k] === b[k]) k++; return a.slice(0, k); };
