@@ -98,6 +98,7 @@ describe('replay in the server\'s tokens', () => {
     expect(short).toHaveLength(1);
     expect(short[0]?.message).toMatch(/^speed 4×: 5 requests ended below their own output caps \(16–64 tokens\)/);
     expect(result.levels[0]?.outputTokens.short).toBe(5);
+    expect(result.warnings.filter((w) => /^(concurrency|level) \d/.test(w.message))).toEqual([]);
   });
 });
 

@@ -153,6 +153,8 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
   let status: SweepResult['run']['status'] = 'complete';
   let stopReason: string | null = null;
   let promptOffset = 0;
+  // A session run's levels are sessions at once (or per second) on its axis.
+  const sessionsMark = spec.prompts.kind === 'sessions' ? { sessions: true } : {};
 
   const checkServer = async () => {
     const again = await preflight(target, pre.model, { timeoutMs: 3000 });
@@ -205,11 +207,11 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
         stopReason = `${run.stoppedBy}. ${levelsComplete(levels)}`;
         break;
       }
-      const tel = await telemetry.afterMeasured(c, run.records, run.loopDelayMs ?? undefined);
+      const tel = await telemetry.afterMeasured(levelAxis([{ concurrency: c, load: run.load, ...sessionsMark }]).describe(c), run.records, run.loopDelayMs ?? undefined);
       loop.stop();
       if (run.serverFailure) {
         status = 'server-failed';
-        const name = levelAxis([{ concurrency: c, load: run.load, ...(spec.prompts.kind === 'sessions' ? { sessions: true } : {}) }]).describe(c);
+        const name = levelAxis([{ concurrency: c, load: run.load, ...sessionsMark }]).describe(c);
         stopReason = `the server stopped answering during the ${name} level, after ${done} of ${requests} requests (${failed} failed): ${run.serverFailure}. ${levelsComplete(levels)}`;
         break;
       }
