@@ -8,7 +8,17 @@ import pc from 'picocolors';
 import { sanitizeForTerminal as clean } from '../core/index.js';
 import type { SweepEvent } from '../runner/index.js';
 
-export function progressReporter(stream: NodeJS.WriteStream): (e: SweepEvent) => void {
+/**
+ * Whether warnings are printed as they come: only when the final report, which lists
+ * them, does not reach the same screen or log (JSON on stdout, or stdout sent
+ * elsewhere while this stream is a terminal), so each is read once.
+ */
+export function liveWarnings(jsonToStdout: boolean, stdout: { isTTY?: boolean } = process.stdout, stderr: { isTTY?: boolean } = process.stderr): boolean {
+  return jsonToStdout || (stdout.isTTY !== true && stderr.isTTY === true);
+}
+
+export function progressReporter(stream: NodeJS.WriteStream, o: { warnings?: boolean } = {}): (e: SweepEvent) => void {
+  const showWarnings = o.warnings ?? true;
   const tty = stream.isTTY === true;
   let bar: cliProgress.SingleBar | null = null;
   let startMs = 0;
@@ -24,7 +34,7 @@ export function progressReporter(stream: NodeJS.WriteStream): (e: SweepEvent) =>
         break;
       }
       case 'warning':
-        stream.write(pc.yellow(`warning: ${clean(e.warning.message)}\n`));
+        if (showWarnings) stream.write(pc.yellow(`warning: ${clean(e.warning.message)}\n`));
         break;
       case 'level-start':
         startMs = performance.now();

@@ -61,10 +61,10 @@ describe('exact prompt lengths', () => {
     expect(json.levels[0]?.promptTokens.countedBy).toMatch(/^approximate \(words; this server has no tokenizer route\)/);
     const mismatch = json.warnings.filter((w) => w.code === 'prompt-length-mismatch');
     expect(mismatch).toHaveLength(2);
-    expect(mismatch[0]?.message).toMatch(/^1 stream: the server counted [\d.]+ prompt tokens per request \(usage\.prompt_tokens\), [+-]\d+ % from the 256 asked for; the prompts were approximate \(words; this server has no tokenizer route\)/);
+    expect(mismatch[0]?.message).toMatch(/^concurrency 1: the server counted [\d.]+ prompt tokens per request \(usage\.prompt_tokens\), [+-]\d+ % from the 256 asked for; the prompts were approximate \(words; this server has no tokenizer route\)/);
     const text = renderResult(result, false);
     expect(text).toContain('prompts 256 tokens each, approximate (words; this server has no tokenizer route)');
-    expect(text).toMatch(/warning: 1 stream: the server counted/);
+    expect(text).toMatch(/warning: concurrency 1: the server counted/);
     expect(tableCaption({ promptTokens: 256, outputTokens: 4, thinking: false, requestsPerLevel: 4 }, result.levels)).toContain('256-token synthetic prompts (approximate (words; this server has no tokenizer route)');
   });
 });

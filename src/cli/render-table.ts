@@ -85,12 +85,15 @@ export function renderCards(cards: Cards): string {
  */
 export function promptLine(levels: readonly LevelResult[]): string | null {
   const p = levels.find((l) => l.promptTokens.countedBy !== undefined)?.promptTokens;
-  if (p?.sent === undefined || p.sent === null || p.countedBy === undefined) return null;
+  if (p?.countedBy === undefined) return null;
+  // Sessions: each user message at its own length; what a turn carries besides (the model's answers) is not built here.
+  if (p.sent === undefined || p.sent === null) return `prompts at their own lengths, ${clean(p.countedBy)}`;
   const added = levels.flatMap((l) => (typeof l.promptTokens.templateTokens === 'number' ? [l.promptTokens.templateTokens] : []));
   const mean = added.length > 0 ? added.reduce((a, x) => a + x, 0) / added.length : null;
   const images = levels.some((l) => l.images !== undefined || l.audio !== undefined);
   const template = mean === null ? '' : ` · the server counted ${fmt(p.sent + mean)}: ${fmt(mean)} tokens of its own (${images ? 'chat template, BOS, images and audio' : 'chat template, BOS'}) reported apart`;
-  return `prompts ${p.sent} tokens each, ${clean(p.countedBy)}${template}`;
+  const each = levels.some((l) => l.load?.kind === 'trace') ? `at the trace's own lengths (mean ${fmt(p.sent)} tokens)` : `${p.sent} tokens each`;
+  return `prompts ${each}, ${clean(p.countedBy)}${template}`;
 }
 
 /** What images every request carried, and the prompt tokens the server counted with them; null without images. */

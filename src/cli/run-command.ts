@@ -15,7 +15,7 @@ import { sayWritten, writeFileAtomic, writeRecords } from './files.js';
 import { apiKeyFromEnv, badFlag, parseNumber, parseUrl, redactedCommand } from './parse-flags.js';
 import { type SaveFlags, type SaveSession, addSaveOptions, discardIfNothingFinished, saveTarget, startSaving } from './save-run.js';
 import type { SweepSpecInput } from '../runner/index.js';
-import { progressReporter } from './progress.js';
+import { liveWarnings, progressReporter } from './progress.js';
 import { renderContractResult } from './render-contract.js';
 import { inRunQualityLine, withInRunQuality } from './in-run-quality.js';
 import { AfterMeasuring, writeResult } from './after-measuring.js';
@@ -64,7 +64,7 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
   const onSignal = () => ctrl.abort();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  const progress = progressReporter(process.stderr);
+  const progress = progressReporter(process.stderr, { warnings: liveWarnings(flags.json === '-') });
   const target = repeats > 1 ? null : saveTarget(flags, false, command);
   const saved: { session: SaveSession | null } = { session: null };
   let first = true;

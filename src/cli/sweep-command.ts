@@ -16,7 +16,7 @@ import { apiKeyFromEnv, badFlag, parseChoice, parseLevels, parseNumber, parseUrl
 import { telemetryFromFlags } from './telemetry-flags.js';
 import { workerSecretFromEnv } from './worker-command.js';
 import { GPU_SOURCE_CHOICES } from '../telemetry/index.js';
-import { progressReporter } from './progress.js';
+import { liveWarnings, progressReporter } from './progress.js';
 import { type ImageFlags, addImageOptions, audioFromFlags, imageBaseUrlFromFlags, imagesFromFlags } from './image-flags.js';
 import { renderResult } from './render-table.js';
 import { type PoolingFlags, addPoolingOptions, poolingSpecFromFlags, poolingSweepAndReport, refusePoolingFlags } from './pooling-command.js';
@@ -171,7 +171,7 @@ async function sweepWith(spec: SweepSpecInput, out: { json?: string | undefined;
   const onSignal = () => ctrl.abort();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  const progress = progressReporter(process.stderr);
+  const progress = progressReporter(process.stderr, { warnings: liveWarnings(out.json === '-') });
   let firstLevel = true;
   const onEvent = (e: SweepEvent) => {
     progress(e);

@@ -136,8 +136,11 @@ export const levelResultSchema = z.object({
   promptTokens: z.object({
     /** Mean usage.prompt_tokens of successful requests: what the server counted. */
     mean: z.number().nullable(),
-    /** Tokens of each synthetic prompt as sent (the label); null for prompts of their own lengths. Absent in earlier results. */
-    sent: z.number().int().positive().nullable().optional(),
+    /**
+     * Tokens of each synthetic prompt as sent (the label); for a replayed trace or agent trace, the mean of its
+     * requests' own lengths over the requests the server counted; null when not known (sessions, literal prompts). Absent in earlier results.
+     */
+    sent: z.number().positive().nullable().optional(),
     /** What the server added to each prompt (chat template, BOS): mean − sent, when `sent` was counted exactly; else null. Absent in earlier results. */
     templateTokens: z.number().nullable().optional(),
     /** How `sent` was counted (the tokenizer's label: exact, or approximate and why). Absent in earlier results. */

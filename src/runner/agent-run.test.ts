@@ -89,6 +89,20 @@ describe('the agent schedule', () => {
     expect(at(0, 1)?.target).toBe((at(0, 0) as Sent).end + 15 * MS);
   });
 
+  it('scales every turn\'s schedule at speed 4, sub-agents\' and later turns\' as well as the roots\'', async () => {
+    // Turns that take no time leave the recorded schedule alone: every send is then its recorded offset ÷ the speed.
+    const once = await run({ speed: 1, durMs: () => 0 });
+    const fast = await run({ speed: 4, durMs: () => 0 });
+    expect(fast.sent).toHaveLength(once.sent.length);
+    const offset = (r: Awaited<ReturnType<typeof run>>, s: Sent) => (s.target - r.start) / MS;
+    for (const s of once.sent) {
+      const f = fast.at(s.id, s.turn) as Sent;
+      expect(offset(fast, f), `${src.sessions[s.id]?.name} turn ${s.turn + 1}`).toBeCloseTo(offset(once, s) / 4, 9);
+    }
+    // Children and later turns are in it, not only the roots.
+    expect(once.sent.filter((s) => src.sessions[s.id]?.parent !== null || s.turn > 0).every((s) => offset(once, s) > 0)).toBe(true);
+  });
+
   it('ends only the session whose turn failed: its children are not spawned, its parent joins it and goes on', async () => {
     const { sent, at } = await run({ fails: (id, turn) => id === 2 && turn === 0 });
     expect(at(3, 0)).toBeUndefined();

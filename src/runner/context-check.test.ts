@@ -48,6 +48,18 @@ describe('context length preflight', () => {
     expect(result.levels[0]?.promptTokens).toMatchObject({ mean: 740, sent: 700, templateTokens: 40 });
   });
 
+  it('a trace\'s largest request is checked with the chat template on top: 740 + 40 + 256 does not fit 1024', async () => {
+    const s = await sim({ dialect: 'vllm', chatTemplateTokens: 40 });
+    const trace = {
+      arrival: { kind: 'trace' as const, offsetsMs: [0, 10], maxConcurrency: null, source: { file: 't.jsonl', sha256: 'a'.repeat(64), format: 'mooncake' as const, window: null, skippedFailed: 0, skippedOutsideWindow: 0, labels: {} } },
+      prompts: { kind: 'trace' as const, blockTokens: 512, requests: [{ p: 100, o: 16 }, { p: 740, o: 256 }] },
+    };
+    const err = await runSweep({ ...base, url: s.url, ...trace, requestsPerLevel: 'auto', cache: 'warm' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SweepError);
+    expect((err as SweepError).message).toContain('the trace\'s largest request, 740 prompt, 40 of the server\'s chat template plus 256 output tokens (1036), cannot fit the server\'s context of 1024 tokens');
+    expect(s.stats()).toMatchObject({ accepted: 0, rejected: 0 });
+  });
+
   it('runs, and reports the context, when the request fits', async () => {
     const s = await sim({ dialect: 'llamacpp' });
     const events: SweepEvent[] = [];

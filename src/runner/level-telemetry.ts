@@ -37,9 +37,9 @@ export interface RunTelemetry {
   serverMetrics: ServerMetricsRun | null;
   /** Awaited just before a level's measured requests. */
   beforeMeasured(): Promise<void>;
-  /** After the measured requests of level `level`. */
+  /** After the measured requests of the level named `level` on its axis ("concurrency 8", "speed 4×"), which its warnings start with. */
   /** `loopDelay`: our event-loop delay during the level, part of what a client-side time may be late by. */
-  afterMeasured(level: number, records: readonly RequestRecord[], loopDelay?: Spread): Promise<LevelTelemetry>;
+  afterMeasured(level: string, records: readonly RequestRecord[], loopDelay?: Spread): Promise<LevelTelemetry>;
   /** Ends the GPU source (a streaming process) when the run ends. */
   close(): Promise<void>;
 }
@@ -110,12 +110,12 @@ export async function startRunTelemetry(
       const outputTokens = records.filter((r) => !r.warmup && isOk(r)).reduce((a, r) => a + r.outputTokens, 0);
       const { mem, gpu: gpuLevel } = summarizeGpu(collected, { durationMs: windowMs, outputTokens });
       const gpuOut = spec.gpuSource === 'none' ? null : gpuLevel;
-      const warnings: Warning[] = collected.warnings.map((m) => ({ code: 'gpu-source', message: `level ${level}: ${m}` }));
+      const warnings: Warning[] = collected.warnings.map((m) => ({ code: 'gpu-source', message: `${level}: ${m}` }));
       if (!session) return { gpuMem: mem, gpu: gpuOut, serverTruth: null, warnings };
       const finished = records.filter((r) => !r.warmup && r.firstTokenNs !== null).length;
       const scrapes = await session.end(finished);
       if ('error' in scrapes) {
-        warnings.push({ code: 'metrics-missing', message: `level ${level}: no server view: ${scrapes.error}` });
+        warnings.push({ code: 'metrics-missing', message: `${level}: no server view: ${scrapes.error}` });
         return { gpuMem: mem, gpu: gpuOut, serverTruth: null, warnings };
       }
       const figures = serverFigures(scrapes.before, scrapes.after, session.map, scrapes.readings);
@@ -123,9 +123,9 @@ export async function startRunTelemetry(
       const { comparison, queued } = compareWithServer(records, figures, rtt, loopDelay?.p99 ?? null);
       const serverTruth: ServerTruth = { metricsUrl: session.url, ...figures, rttMs: rtt, comparison, queued };
       const disagreement = describeDisagreement(comparison);
-      if (disagreement) warnings.push({ code: 'server-disagrees', message: `level ${level}: our figures and the server's disagree: ${disagreement}` });
+      if (disagreement) warnings.push({ code: 'server-disagrees', message: `${level}: our figures and the server's disagree: ${disagreement}` });
       if (queued) {
-        warnings.push({ code: 'server-queued', message: `level ${level}: the server queued requests (${describeQueue(serverTruth)}): load shows up as latency, not as errors — the server is saturated at this level` });
+        warnings.push({ code: 'server-queued', message: `${level}: the server queued requests (${describeQueue(serverTruth)}): load shows up as latency, not as errors — the server is saturated at this level` });
       }
       return { gpuMem: mem, gpu: gpuOut, serverTruth, warnings };
     },

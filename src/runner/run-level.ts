@@ -185,7 +185,7 @@ async function runSessions(ctx: LevelContext, src: SessionsSource, startNs: numb
         targetSendNs = ctx.clock();
       }
       if (signal.aborted) break;
-      const user = sessionUserText(session, id, turn, levelSalt(ctx));
+      const user = sessionUserText(src, id, turn, levelSalt(ctx));
       const seq = nextSeq();
       // Responses: the server keeps the conversation; only the new message is sent, continuing the last answer.
       const spec: RequestSpec = stateful

@@ -62,7 +62,7 @@ describe('server-side ground truth against the simulator', () => {
     expect(eight?.serverTruth?.queued).toBe(true);
     expect(eight?.serverTruth?.queueMeanMs).toBeGreaterThan(20);
     const w = result.warnings.find((x) => x.code === 'server-queued');
-    expect(w?.message).toMatch(/^level 8: the server queued requests \(mean queue time [\d.]+ ms \(\d+% of its TTFT\)/);
+    expect(w?.message).toMatch(/^concurrency 8: the server queued requests \(mean queue time [\d.]+ ms \(\d+% of its TTFT\)/);
     expect(result.warnings.filter((x) => x.code === 'server-queued')).toHaveLength(1);
   });
 

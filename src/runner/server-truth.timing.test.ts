@@ -40,7 +40,7 @@ describe('client vs server (simulator in its own process)', () => {
     const t = result.levels[0]?.serverTruth;
     expect(t?.queued).toBe(true);
     expect(t?.waiting?.max).toBeGreaterThanOrEqual(1);
-    expect(result.warnings.some((w) => w.code === 'server-queued' && /^level 8: the server queued requests/.test(w.message))).toBe(true);
+    expect(result.warnings.some((w) => w.code === 'server-queued' && /^concurrency 8: the server queued requests/.test(w.message))).toBe(true);
     wallClock(t?.comparison.find((r) => r.metric === 'ttft-mean-ms')?.agrees, 'TTFT mean agrees while queued').toBe(true);
   });
 });

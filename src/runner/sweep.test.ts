@@ -116,7 +116,7 @@ describe('runSweep against the simulator', () => {
     expect(result.run.status).toBe('server-failed');
     expect(result.levels.map((l) => l.concurrency)).toEqual([1, 2]);
     expect(result.levels.every((l) => !l.invalid && l.throughputTokS > 0)).toBe(true);
-    expect(result.run.stopReason).toMatch(/concurrency-4 level/);
+    expect(result.run.stopReason).toMatch(/during the concurrency 4 level/);
     expect(result.run.stopReason).toMatch(/Levels 1, 2 are complete/);
     expect(c.events.some((e) => e.kind === 'stopped')).toBe(true);
   });

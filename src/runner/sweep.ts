@@ -7,7 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { type EventLoopUtilization, performance } from 'node:perf_hooks';
 import {
   type LevelResult, type RequestRecord, type RunInfo, SCHEMA_VERSION, SHORT_OUTPUT_TOKENS, type SweepResult, type ToolsSpec, type Warning, buildCards,
-  canonicalJson, sharesLoad, toolChoiceLabel,
+  canonicalJson, levelAxis, levelValue, sharesLoad, toolChoiceLabel,
 } from '../core/index.js';
 import { type Clock, type Dialect, type DialectKind, type StreamingClient, createStreamingClient, monotonicNs, preflight, resolveTarget } from '../client/index.js';
 import { checkContext } from './context-check.js';
@@ -23,7 +23,7 @@ import { startLoopMonitor } from './loop-delay.js';
 import { loadOf, runLevel } from './run-level.js';
 import { type ClientThreads, startClientThreads, threadsFor } from './client-threads.js';
 import { agentsOf, levelResult, outputCapOf } from './level-result.js';
-import { promptLengthWarning, runCounter, syntheticPrompts, withPromptLengths } from './prompt-lengths.js';
+import { exactPrompts, hasBuiltLengths, promptLengthWarning, runCounter, sentTokens, withPromptLengths } from './prompt-lengths.js';
 import { arrivalOps } from '../workload/index.js';
 import { type SweepSpec, type SweepSpecInput, levelOrder, requestsFor, sweepSpecSchema } from './sweep-spec.js';
 import { TOOL_VERSION } from './version.js';
@@ -116,9 +116,8 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
   if (spec.endpoint === 'responses' && spec.forceLength) {
     warn({ code: 'cannot-force-length', message: 'the Responses API has no ignore_eos or min_tokens: actual lengths are checked and requests that end short are flagged' });
   }
-  // Synthetic prompts are counted with the run's tokenizer; the server's own counter also says what its chat template adds, before anything is sent.
-  const synthetic = spec.prompts.kind === 'synthetic';
-  const counter = synthetic ? await runCounter(spec, pre.model) : null;
+  // Synthetic and traced prompts are counted with the run's tokenizer; the server's own counter also says what its chat template adds, before anything is sent.
+  const counter = hasBuiltLengths(spec.prompts) ? await runCounter(spec, pre.model) : null;
   const templated = spec.endpoint === 'chat' || spec.endpoint === 'responses';
   const template = counter !== null && templated && engine.context !== null ? await counter.chatTemplateTokens?.() ?? null : null;
   checkContext(spec, engine.context, template);
@@ -131,9 +130,8 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
 
   const order = levelOrder(spec.levels);
   const runId = randomBytes(4).toString('hex');
-  // Synthetic prompts of exactly promptTokens in the server's tokens, built before anything is measured.
-  const lengths = counter !== null ? await syntheticPrompts(spec, order, runId, counter) : null;
-  const sent = synthetic ? spec.promptTokens : null;
+  // Prompts of exactly their lengths in the server's tokens, built before anything is measured.
+  const lengths = counter !== null ? await exactPrompts(spec, order, runId, counter) : null;
   if (lengths && !lengths.info.exact) warn({ code: 'prompt-length-approximate', message: `prompt lengths are ${lengths.info.label}` });
   const telemetry = await startRunTelemetry(spec, resolveTarget(target).authHeaders, warn, deps.gpu, dialect);
   // Images by URL: our own image server, for the sweep's lifetime (closed with the rest, a stop included).
@@ -155,6 +153,8 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
   let status: SweepResult['run']['status'] = 'complete';
   let stopReason: string | null = null;
   let promptOffset = 0;
+  // A session run's levels are sessions at once (or per second) on its axis.
+  const sessionsMark = spec.prompts.kind === 'sessions' ? { sessions: true } : {};
 
   const checkServer = async () => {
     const again = await preflight(target, pre.model, { timeoutMs: 3000 });
@@ -207,16 +207,19 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
         stopReason = `${run.stoppedBy}. ${levelsComplete(levels)}`;
         break;
       }
-      const tel = await telemetry.afterMeasured(c, run.records, run.loopDelayMs ?? undefined);
+      const tel = await telemetry.afterMeasured(levelAxis([{ concurrency: c, load: run.load, ...sessionsMark }]).describe(c), run.records, run.loopDelayMs ?? undefined);
       loop.stop();
       if (run.serverFailure) {
         status = 'server-failed';
-        stopReason = `the server stopped answering during the concurrency-${c} level, after ${done} of ${requests} requests (${failed} failed): ${run.serverFailure}. ${levelsComplete(levels)}`;
+        const name = levelAxis([{ concurrency: c, load: run.load, ...sessionsMark }]).describe(c);
+        stopReason = `the server stopped answering during the ${name} level, after ${done} of ${requests} requests (${failed} failed): ${run.serverFailure}. ${levelsComplete(levels)}`;
         break;
       }
       if (signal.aborted) break;
+      const sent = sentTokens(spec, run.records);
+      const capOf = outputCapOf(spec, promptOffset);
       const level = withPromptLengths({ ...levelResult({
-        load: run.load, slo: spec.slo, capOf: outputCapOf(spec, promptOffset),
+        load: run.load, slo: spec.slo, capOf,
         ...(spec.prompts.kind === 'sessions' || spec.prompts.kind === 'agents' ? { sessionTurns: spec.prompts.sessions.map((s) => s.turns.length) } : {}),
         ...(spec.prompts.kind === 'agents' ? { agents: agentsOf(spec.prompts) } : {}),
         records: run.records, targetOutputTokens: spec.outputTokens, forceLength: spec.forceLength,
@@ -230,12 +233,14 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
       await deps.afterLevel?.(level, run.records);
       for (const w of levelWarnings(tel, level)) warn(withLostShares(w, level));
       // Image tokens are counted by the server alone: the text's length cannot be judged from usage then.
-      const mismatch = lengths && spec.images === null && spec.audio === null ? promptLengthWarning(level, sent, lengths.info, level.load?.label ?? `concurrency ${c}`) : null;
+      // Named on the run's own axis: "speed 4×", "concurrency 8", "4 sessions at once".
+      const name = levelAxis([level]).describe(levelValue(level));
+      const mismatch = lengths && spec.images === null && spec.audio === null ? promptLengthWarning(level, sent, lengths.info, name) : null;
       if (mismatch) warn(mismatch);
-      if (level.clientBound.bound) warn({ code: 'client-bound', message: `concurrency ${c}: ${level.clientBound.reason}` });
+      if (level.clientBound.bound) warn({ code: 'client-bound', message: `${name}: ${level.clientBound.reason}` });
       if (level.outputTokens.short > 0) {
         const why = dialect.length.kind === 'cannot' ? `: ${dialect.label} cannot force the length, so they are measured as they came` : ' although the length was forced';
-        warn({ code: 'short-requests', message: `concurrency ${c}: ${level.outputTokens.short} requests ended below ${spec.outputTokens} tokens${why}` });
+        warn({ code: 'short-requests', message: `${name}: ${level.outputTokens.short} requests ended below ${capsOf(run.records, capOf)}${why}` });
       }
     }
     if (signal.aborted && status === 'complete') {
@@ -270,6 +275,14 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
     ...(lengths ? { tokenizer: lengths.info } : {}),
     cards: buildCards({ levels, hourlyCostUsd: spec.hourlyCostUsd, baselineRateUsdPer1M: spec.baselineRateUsdPer1M, gpuLabel: spec.gpuLabel }),
   };
+}
+
+/** "256 tokens", or "their own output caps (16–64 tokens)" when the requests' caps differ. */
+function capsOf(records: readonly RequestRecord[], capOf: (r: RequestRecord) => number): string {
+  const caps = records.filter((r) => !r.warmup).map(capOf);
+  const lo = Math.min(...caps);
+  const hi = Math.max(...caps);
+  return lo === hi ? `${lo} tokens` : `their own output caps (${lo}–${hi} tokens)`;
 }
 
 /** The stop reason's last sentence: which levels stand. */

@@ -23,7 +23,8 @@ async function bodyOf(req: IncomingMessage): Promise<Record<string, unknown>> {
   return JSON.parse(Buffer.concat(parts).toString('utf8') || '{}') as Record<string, unknown>;
 }
 
-export async function startTokenizingServer(kind: TokenizerKind): Promise<TokenizingServer> {
+/** @param o.short answers end this many tokens before the request's cap (a server that stops early) */
+export async function startTokenizingServer(kind: TokenizerKind, o: { short?: number } = {}): Promise<TokenizingServer> {
   const per = kind === 'llama' ? 3 : 4;
   const tokens = (text: string) => text.split(/\s+/).filter(Boolean).reduce((a, w) => a + Math.ceil(w.length / per), 0);
   const json = (res: ServerResponse, status: number, body: unknown) => {
@@ -46,7 +47,7 @@ export async function startTokenizingServer(kind: TokenizerKind): Promise<Tokeni
       if (!chat && path !== '/v1/completions') return json(res, 404, { error: 'not found' });
       const messages = (body['messages'] ?? []) as Array<{ content: string }>;
       const prompt = chat ? messages.reduce((a, m) => a + tokens(m.content) + (kind === 'llama' ? LLAMA_TEMPLATE.perMessage : 2), kind === 'llama' ? LLAMA_TEMPLATE.perRequest : 1) : tokens(String(body['prompt']));
-      const n = Number(body['max_tokens'] ?? body['max_completion_tokens'] ?? 4);
+      const n = Math.max(1, Number(body['max_tokens'] ?? body['max_completion_tokens'] ?? 4) - (o.short ?? 0));
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       const piece = (i: number) => (chat ? { index: 0, delta: { content: ' a' }, finish_reason: i === n - 1 ? 'length' : null } : { index: 0, text: ' a', finish_reason: i === n - 1 ? 'length' : null });
       for (let i = 0; i < n; i++) res.write(`data: ${JSON.stringify({ id: 'x', choices: [piece(i)] })}\n\n`);

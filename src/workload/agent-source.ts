@@ -40,6 +40,8 @@ export const agentsSourceSchema = z.object({
       w: z.number().nonnegative().max(AGENT_WAIT_MAX_MS),
     }).strict()).min(1).max(LIMITS.agentTurns.max),
   }).strict()).min(1).max(LIMITS.requestsPerLevel.max),
+  /** Built before the run to the exact lengths (runner/exact-texts.ts): per level salt, session id's turn texts. */
+  texts: z.record(z.string(), z.array(z.array(z.string()))).optional(),
 }).strict();
 export type AgentsSource = z.output<typeof agentsSourceSchema>;
 export type AgentSession = AgentsSource['sessions'][number];
@@ -68,5 +70,7 @@ export function agentBlockKeys(src: AgentsSource, id: number, turn: number): str
 export function agentPrompt(src: AgentsSource, id: number, turn: number, run: string): string {
   const t = src.sessions[id]?.turns[turn];
   if (!t) return '';
+  const built = src.texts?.[run]?.[id]?.[turn];
+  if (built !== undefined) return built;
   return tracePromptFromKeys(agentBlockKeys(src, id, turn).map((k) => `${run}:${k}`), t.p, src.blockTokens, run);
 }

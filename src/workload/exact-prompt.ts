@@ -34,7 +34,7 @@ export async function exactPrompt(counter: TokenCounter, target: number, lead: s
   const draw = (n: number) => { for (let i = 0; i < n; i++) words.push(COMMON_WORDS[Math.floor(rand() * COMMON_WORDS.length)] as string); };
   const textOf = (k: number) => (k === 0 ? lead : `${lead}${lead === '' ? '' : ' '}${words.slice(0, k).join(' ')}`);
 
-  const leadTokens = await count(lead);
+  const leadTokens = lead === '' ? 0 : await count(lead);
   if (leadTokens > target) throw new WorkloadError('length', `the fixed start of the prompt is ${leadTokens} tokens, more than the ${target} asked for`);
   if (leadTokens === target) return lead;
   // Guess one token per word; then bisect on the word count for the longest text ≤ target.

@@ -15,7 +15,8 @@ export { buildCellPrompts, sharedPrefix, type CacheCondition, type CellPromptPla
 export { expandMatrix, MATRIX_ORDER, type CellSpec, type MatrixAxes, type PromptAxis } from './matrix-cells.js';
 export { readTrace, parseWindow, type Trace } from './trace-read.js';
 export { agentReplayParts, replayParts, DEFAULT_BLOCK_TOKENS } from './trace-replay.js';
-export { loadShareGpt, sessionUserText, syntheticSessions, turnsOf, type Range, type Session, type SessionsSource } from './sessions.js';
+export { promptBlocks, traceBlocks, type PromptBlock } from './trace-prompt.js';
+export { loadShareGpt, sessionUserText, sessionWords, syntheticSessions, turnsOf, type Range, type Session, type SessionsSource } from './sessions.js';
 export { BUILTIN_TOOL_SETS, builtinTools, type BuiltinToolSet } from './builtin-tools.js';
 export { checkToolsSpec, loadTools } from './tools-file.js';
 export { loadResponseSchema } from './response-schema-file.js';

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { LIMITS } from '../core/index.js';
 import type { PromptItem } from './cell-prompts.js';
 import { syntheticPrompt } from './synthetic-prompt.js';
-import { type SessionsSource, sessionUserText, sessionsSourceSchema } from './sessions.js';
+import { sessionUserText, sessionsSourceSchema } from './sessions.js';
 import { tracePrompt } from './trace-prompt.js';
 import { agentPrompt, agentsSourceSchema } from './agent-source.js';
 
@@ -35,6 +35,8 @@ export const promptSourceSchema = z.discriminatedUnion('kind', [
       h: z.array(z.number().int().nonnegative()).optional(),
       text: z.string().min(1).optional(),
     }).strict()).min(1).max(LIMITS.requestsPerLevel.max),
+    /** Built before the run to the exact lengths (runner/exact-texts.ts): per level salt, request i's text. */
+    texts: z.record(z.string(), z.array(z.string())).optional(),
   }).strict(),
   /** Multi-turn sessions (sessions.ts): the runner sends each session's turns in order, each with the conversation so far. */
   sessionsSourceSchema,
@@ -76,7 +78,8 @@ const SOURCES: { [K in PromptSource['kind']]: SourceOps<Extract<PromptSource, { 
     prompt: (s, r) => {
       const i = r.index % s.requests.length;
       const q = s.requests[i] as (typeof s.requests)[number];
-      return { text: tracePrompt(q, s.blockTokens, r.run ?? r.salt, i), outputTokens: q.o };
+      const run = r.run ?? r.salt;
+      return { text: s.texts?.[run]?.[i] ?? tracePrompt(q, s.blockTokens, run, i), outputTokens: q.o };
     },
     cap: (s, index) => s.requests[index % s.requests.length]?.o,
   },
@@ -84,8 +87,7 @@ const SOURCES: { [K in PromptSource['kind']]: SourceOps<Extract<PromptSource, { 
   sessions: {
     prompt: (s, r) => {
       const { id, turn } = turnAt(s, r.index);
-      const session = s.sessions[id] as SessionsSource['sessions'][number];
-      return { text: sessionUserText(session, id, turn, r.run ?? r.salt), outputTokens: session.turns[turn]?.o };
+      return { text: sessionUserText(s, id, turn, r.run ?? r.salt), outputTokens: s.sessions[id]?.turns[turn]?.o };
     },
     cap: (s, index) => {
       const { id, turn } = turnAt(s, index);

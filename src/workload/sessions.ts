@@ -25,6 +25,8 @@ export const sessionsSourceSchema = z.object({
     thinkMs: z.array(z.number().nonnegative().max(3_600_000)),
   }).strict().refine((s) => s.thinkMs.length === s.turns.length - 1, { error: 'thinkMs has one entry per turn after the first' }))
     .min(1).max(LIMITS.requestsPerLevel.max),
+  /** Built before the run to the exact lengths (runner/exact-texts.ts): per level salt, session id's turn texts. */
+  texts: z.record(z.string(), z.array(z.array(z.string()))).optional(),
 }).strict();
 export type SessionsSource = z.output<typeof sessionsSourceSchema>;
 export type Session = SessionsSource['sessions'][number];
@@ -32,8 +34,13 @@ export type Session = SessionsSource['sessions'][number];
 /** A range `A..B` of numbers (a single number is A..A). */
 export type Range = readonly [number, number];
 
+/** The user message of turn `turn` of session `id`: built to its exact length before the run, else as sessionWords says. */
+export function sessionUserText(src: SessionsSource, id: number, turn: number, run: string): string {
+  return src.texts?.[run]?.[id]?.[turn] ?? sessionWords(src.sessions[id] as Session, id, turn, run);
+}
+
 /** The user message of turn `turn` of session `id`: as given, or words drawn from the run, session and turn. */
-export function sessionUserText(s: Session, id: number, turn: number, run: string): string {
+export function sessionWords(s: Session, id: number, turn: number, run: string): string {
   const t = s.turns[turn] as Session['turns'][number];
   if (t.text !== undefined) return t.text;
   const rand = mulberry32(hashString53(`${run}:s${id}:t${turn}`) % 4294967296);

@@ -11,7 +11,7 @@ import { hashString53, mulberry32 } from '../core/index.js';
 import { COMMON_WORDS } from './synthetic-prompt.js';
 
 export interface TracedPrompt {
-  /** Prompt tokens (words). */
+  /** Prompt tokens (words here; the server's tokens when built exactly before the run). */
   p: number;
   /** Block ids, Mooncake's hash_ids. */
   h?: number[] | undefined;
@@ -43,6 +43,19 @@ function blockWords(key: string, n: number, blockTokens: number, shared: boolean
   blockCache.set(key, words);
   // A partial block is the full block's first n words: equal ids stay equal text whatever the length.
   for (let i = 0; i < n; i++) out.push(words[i] as string);
+}
+
+/** One block of a prompt: `n` tokens of the text named by `key` (equal keys, equal text; a shorter block is the longer one's start). */
+export interface PromptBlock { key: string; n: number }
+
+/** A prompt of `p` tokens cut in blocks of `blockTokens`, block b named by `keyOf(b)`. */
+export function promptBlocks(p: number, blockTokens: number, keyOf: (b: number) => string): PromptBlock[] {
+  return Array.from({ length: Math.ceil(p / blockTokens) }, (_, b) => ({ key: keyOf(b), n: Math.min(blockTokens, p - b * blockTokens) }));
+}
+
+/** A traced request's blocks: the trace's hash id where it gives one, else the request's own block. */
+export function traceBlocks(r: TracedPrompt, blockTokens: number, index: number): PromptBlock[] {
+  return promptBlocks(r.p, blockTokens, (b) => (r.h?.[b] === undefined ? `own:${index}:${b}` : `id:${r.h[b]}`));
 }
 
 /**

@@ -91,13 +91,22 @@ function promptWords(tokens: number, levels: readonly LevelResult[]): string {
   return `${tokens}-token synthetic prompts (${p.countedBy}${extra})`;
 }
 
+/** How a replay's or a session run's prompt lengths were counted, and what the server added, when the levels say; '' otherwise. */
+function countedClause(levels: readonly LevelResult[]): string {
+  const p = levels.find((l) => l.promptTokens.countedBy !== undefined)?.promptTokens;
+  if (p?.countedBy === undefined) return '';
+  const added = levels.flatMap((l) => (typeof l.promptTokens.templateTokens === 'number' ? [l.promptTokens.templateTokens] : []));
+  const extra = added.length > 0 ? `; the server added ${num(added.reduce((a, x) => a + x, 0) / added.length, 1)} tokens of its own (chat template, BOS)` : '';
+  return ` (prompt lengths ${p.countedBy}${extra})`;
+}
+
 /** The table's caption: workload and statistics (a replay's and a session run's levels say what they were). */
 export function tableCaption(w: { promptTokens: number; outputTokens: number; thinking: boolean; requestsPerLevel: number | 'auto' }, levels: readonly LevelResult[] = []): string {
   const requests = w.requestsPerLevel === 'auto' ? 'max(8, 4 × concurrency)' : String(w.requestsPerLevel);
   const workload = levels.some((l) => l.load?.kind === 'trace')
-    ? `Per level, a replay of a recorded trace: each request with its own prompt and output lengths, sent at its recorded time (at the level's speed), thinking ${w.thinking ? 'on' : 'off'}, no warm-up. Concurrency is the most requests in flight at once.`
+    ? `Per level, a replay of a recorded trace: each request with its own prompt and output lengths${countedClause(levels)}, sent at its recorded time (at the level's speed), thinking ${w.thinking ? 'on' : 'off'}, no warm-up. Concurrency is the most requests in flight at once.`
     : levels.some((l) => l.sessions)
-      ? `Per level, multi-turn sessions: each turn sent with the conversation so far, the model's answers included, thinking ${w.thinking ? 'on' : 'off'}, no warm-up. Concurrency is the most requests in flight at once.`
+      ? `Per level, multi-turn sessions: each turn sent with the conversation so far, the model's answers included${countedClause(levels)}, thinking ${w.thinking ? 'on' : 'off'}, no warm-up. Concurrency is the most requests in flight at once.`
       : `Per concurrency level: ${promptWords(w.promptTokens, levels)}, ${w.outputTokens} output tokens, thinking ${w.thinking ? 'on' : 'off'}, ${requests} measured requests after a warm-up.`;
   return `${workload} Throughput is output tokens ÷ level duration; per-request is the mean of each request's rate; ` +
     'TTFT, TPOT and e2e are percentiles of all successful requests. All measured.';
