@@ -60,7 +60,7 @@ export function addSweepOptions(cmd: Command, withUrl = true): Command {
     .option('--seed <n>', 'seed for prompts and sampling', '42')
     .option('--api-key-env <name>', 'environment variable holding the API key (default: GOODPUT_API_KEY)')
     .option('--api-key <key>', 'API key (prefer --api-key-env: flags show in process lists); never printed or stored')
-    .option('--client-budget-ms <ms>', 'our send-lag and event-loop-delay budget (p99) before a level is marked client-bound', '10')
+    .option('--client-budget-ms <ms>', 'floor of our send-lag and event-loop-delay budgets (p99) before a level is marked client-bound; each budget is 5 % of what it distorts (TTFT, TPOT p50) when larger', '10')
     .option('--client-threads <n|auto>', 'client threads a level is split over, each with its own event loop and sockets (auto: the cores; at most the level\'s streams)', 'auto')
     .option('--workers <n>', 'split every level over N `goodput worker` processes coordinated through --database-url (this process sends nothing)')
     .option('--workers-wait <s>', 'with --workers: how long to wait for N live workers, seconds', '60')

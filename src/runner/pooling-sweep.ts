@@ -187,7 +187,7 @@ export async function runPoolingSweep(input: PoolingSpecInput, deps: PoolingDeps
       // Each share judged on its own loop: a lagging client would time the server late. Only a thread's busy
       // share is judged: it does nothing but send, while the main loop may host other work (the API, a test's simulator).
       for (const r of runs) {
-        const cb = judgeClientBound(null, r.loopDelayMs, spec.clientBudgetMs, runs.length > 1 ? r.busyPct : null);
+        const cb = judgeClientBound({ sendLagMs: null, loopDelayMs: r.loopDelayMs, budgetMs: spec.clientBudgetMs, clientCpuPct: runs.length > 1 ? r.busyPct : null });
         if (cb.bound) warn({ code: 'client-bound', message: `concurrency ${c}${runs.length > 1 ? `, ${r.label}` : ''}: ${cb.reason}` });
       }
       if (signal.aborted) break;
