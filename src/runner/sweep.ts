@@ -211,7 +211,7 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
       loop.stop();
       if (run.serverFailure) {
         status = 'server-failed';
-        stopReason = `the server stopped answering during the concurrency-${c} level, after ${done} of ${requests} requests (${failed} failed): ${run.serverFailure}. ${levelsComplete(levels)}`;
+        stopReason = `the server stopped answering during the concurrency-${c} level, after ${done} of ${requests} requests (${failed} failed): ${run.serverFailure.replace(/\.$/, '')}. ${levelsComplete(levels)}`;
         break;
       }
       if (signal.aborted) break;
