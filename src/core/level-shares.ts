@@ -71,7 +71,9 @@ const lostOf = (records: readonly RequestRecord[]): string | null => {
 };
 
 /** `r` with every instant moved by `offsetNs` (the record itself is not changed). */
-export function shiftRecord(r: RequestRecord, offsetNs: number): RequestRecord {
+export function shiftRecord(r: RequestRecord, by: number): RequestRecord {
+  // A whole offset keeps whole instants whole (a clock offset is measured to fractions of a nanosecond of noise).
+  const offsetNs = Math.round(by);
   if (offsetNs === 0) return r;
   const at = (ns: number | null) => (ns === null ? null : ns + offsetNs);
   return {

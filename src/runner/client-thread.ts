@@ -30,7 +30,7 @@ let client: StreamingClient = null as unknown as StreamingClient;
 let pooling: { client: PoolingClient; model: string } | null = null;
 let originHrNs = 0;
 // The main thread's clock: the same monotonic source, the same origin.
-const clock = () => Number(process.hrtime.bigint()) - originHrNs;
+const clock = () => Math.round(Number(process.hrtime.bigint()) - originHrNs);
 
 // JSON bytes in a transferred buffer: one copy, no structured clone of every record.
 const batches = recordBatches(BATCH_RECORDS, BATCH_MS, (json) => {
