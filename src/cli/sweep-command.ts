@@ -26,7 +26,7 @@ export interface SweepFlags {
   url: string; model?: string; levels: string; outputTokens: string; promptTokens: string; requestsPerLevel: string;
   warmup: string; hourlyCost?: string; baselineRate?: string; json?: string; raw?: string; thinking: string;
   endpoint: string; engine: string; apiKey?: string; apiKeyEnv?: string; gpu?: string; forceLength: boolean; temperature: string;
-  seed: string; clientBudgetMs: string; clientThreads: string; workers?: string; workersWait: string; timeoutS: string;
+  seed: string; clientBudgetMs: string; clientThreads: string; workers?: string; workersWait: string; timeoutS: string; idleTimeoutS: string;
   gpuSource: string; dcgmUrl?: string; metricsUrl?: string; serverMetrics: boolean; metricsIntervalMs: string;
   save?: boolean; data?: string; databaseUrl?: string; tokenizer?: string; tools?: string; toolChoice?: string; jsonSchema?: string; schemaControl?: string;
 }
@@ -65,6 +65,7 @@ export function addSweepOptions(cmd: Command, withUrl = true): Command {
     .option('--workers <n>', 'split every level over N `goodput worker` processes coordinated through --database-url (this process sends nothing)')
     .option('--workers-wait <s>', 'with --workers: how long to wait for N live workers, seconds', '60')
     .option('--timeout-s <s>', 'per-request limit, seconds', '600')
+    .option('--idle-timeout-s <s>', 'a request whose answer stays silent this long once its headers came (no byte arrives) fails as a timeout in the phase it was in, seconds', '60')
     .option('--gpu-source <kind>', `where GPU readings come from: ${GPU_SOURCE_CHOICES.join(', ')}`, 'auto')
     .option('--dcgm-url <url>', 'a DCGM exporter\'s metrics URL, e.g. http://gpu-host:9400/metrics')
     .option('--metrics-url <url>', 'the server\'s Prometheus endpoint (default: probe /prometheus/metrics, then /metrics)')
@@ -83,6 +84,7 @@ export function specFromFlags(f: SweepFlags, argv: readonly string[]): SweepSpec
   const apiKey = f.apiKey ?? apiKeyFromEnv(f.apiKeyEnv, 'GOODPUT_API_KEY');
   const requests = f.requestsPerLevel === 'auto' ? 'auto' : parseNumber('--requests-per-level', f.requestsPerLevel, { integer: true, min: 1, limit: 'requestsPerLevel' });
   const timeoutMs = parseNumber('--timeout-s', f.timeoutS, { min: 0, exclusiveMin: true }) * 1000;
+  const idleMs = parseNumber('--idle-timeout-s', f.idleTimeoutS, { min: 0, exclusiveMin: true }) * 1000;
   if (f.json !== undefined && f.json === f.raw) throw badFlag('--raw', 'must be a different file from --json');
   return {
     url: parseUrl('--url', f.url),
@@ -105,7 +107,7 @@ export function specFromFlags(f: SweepFlags, argv: readonly string[]): SweepSpec
     gpuLabel: f.gpu ?? null,
     clientBudgetMs: parseNumber('--client-budget-ms', f.clientBudgetMs, { min: 0, exclusiveMin: true }),
     clientThreads: f.clientThreads === 'auto' ? 'auto' : parseNumber('--client-threads', f.clientThreads, { integer: true, min: 1, limit: 'clientThreads' }),
-    timeouts: { totalMs: timeoutMs, idleMs: Math.min(60_000, timeoutMs), headersMs: Math.min(120_000, timeoutMs) },
+    timeouts: { totalMs: timeoutMs, idleMs: Math.min(idleMs, timeoutMs), headersMs: Math.min(120_000, timeoutMs) },
     command: redactedCommand(['goodput', ...argv]),
     ...telemetryFromFlags(f),
   };

@@ -90,7 +90,7 @@ port.on('message', (m: ToThread) => {
   switch (m.type) {
     case 'pooling-init':
       originHrNs = m.init.originHrNs;
-      pooling = { model: m.init.model, client: createPoolingClient(m.init.target, m.init.route, { connections: m.init.connections, clock, timeoutMs: m.init.timeoutMs }) };
+      pooling = { model: m.init.model, client: createPoolingClient(m.init.target, m.init.route, { connections: m.init.connections, clock, timeoutMs: m.init.timeoutMs, idleMs: m.init.idleMs }) };
       break;
     case 'pooling-level':
       poolingLevel(m).catch((err: unknown) => post({ type: 'failed', message: (err as Error).message }));

@@ -44,6 +44,8 @@ export const poolingSpecSchema = z.object({
   latencySlo: poolingSloSchema.nullable().default(null),
   /** Whole-request limit, ms. */
   timeoutMs: z.number().positive().default(600_000),
+  /** The longest silence of an answer once its headers came (no byte arriving), ms; never longer than timeoutMs. */
+  idleMs: z.number().positive().default(60_000),
   command: z.string().default(''),
 }).superRefine((s, ctx) => {
   const limit = s.endpoint === 'rerank' ? 'rerankDocuments' : 'embeddingBatch';

@@ -126,10 +126,10 @@ export async function runPoolingSweep(input: PoolingSpecInput, deps: PoolingDeps
   const most = order[order.length - 1] as number;
   // Client threads as a text sweep has them; one loop when the clock is injected (tests) or one stream is the most.
   const threadCount = deps.clock ? 1 : threadsFor(spec.clientThreads, most);
-  const client = createPoolingClient(target, route, { connections: threadCount > 1 ? 1 : most, clock, timeoutMs: spec.timeoutMs });
+  const client = createPoolingClient(target, route, { connections: threadCount > 1 ? 1 : most, clock, timeoutMs: spec.timeoutMs, idleMs: spec.idleMs });
   // Started for the first level that is split, not before: a thread loading its modules would take the CPU from a level on one loop.
   let threads: PoolingThreads | null = null;
-  const startThreads = () => (threads ??= startPoolingThreads(threadCount, { target, route, model: pre.model, timeoutMs: spec.timeoutMs }, most));
+  const startThreads = () => (threads ??= startPoolingThreads(threadCount, { target, route, model: pre.model, timeoutMs: spec.timeoutMs, idleMs: spec.idleMs }, most));
   const startedAt = new Date().toISOString();
   const levels: PoolingLevel[] = [];
   let status: PoolingResult['run']['status'] = 'complete';
