@@ -48,7 +48,7 @@ describe('limits on flags', () => {
 
   it('bounds client threads and workers from the same table, naming the limit', () => {
     const flags = { url: 'http://127.0.0.1:8000', levels: '1', outputTokens: '256', promptTokens: '512', requestsPerLevel: 'auto', warmup: '1', thinking: 'off',
-      endpoint: 'chat', engine: 'auto', forceLength: true, temperature: '0', seed: '42', clientBudgetMs: '10', timeoutS: '600', workersWait: '60',
+      endpoint: 'chat', engine: 'auto', forceLength: true, temperature: '0', seed: '42', clientBudgetMs: '10', timeoutS: '600', idleTimeoutS: '60', workersWait: '60',
       gpuSource: 'auto', serverMetrics: true, metricsIntervalMs: '1000' };
     const threads = (v: string) => specFromFlags({ ...flags, clientThreads: v }, []).clientThreads;
     expect(threads('auto')).toBe('auto');
@@ -60,6 +60,16 @@ describe('limits on flags', () => {
     expect(() => workers('257')).toThrow(/^--workers: 257 is above the limit of 256 goodput worker processes one sweep is split over$/);
     expect(() => workersFromFlags({ ...flags, workers: '2', workersWait: 'soon', databaseUrl: 'postgres://db/x' })).toThrow(/^--workers-wait/);
     expect(workersFromFlags({ ...flags, databaseUrl: 'postgres://db/x' })).toBeNull();
+  });
+
+  it('takes the idle limit from --idle-timeout-s, never longer than the whole limit', () => {
+    const flags = { url: 'http://127.0.0.1:8000', levels: '1', outputTokens: '256', promptTokens: '512', requestsPerLevel: 'auto', warmup: '1', thinking: 'off',
+      endpoint: 'chat', engine: 'auto', forceLength: true, temperature: '0', seed: '42', clientBudgetMs: '10', clientThreads: 'auto', timeoutS: '600', idleTimeoutS: '60', workersWait: '60',
+      gpuSource: 'auto', serverMetrics: true, metricsIntervalMs: '1000' };
+    expect(specFromFlags(flags, []).timeouts).toEqual({ totalMs: 600_000, idleMs: 60_000, headersMs: 120_000 });
+    expect(specFromFlags({ ...flags, idleTimeoutS: '2.5' }, []).timeouts?.idleMs).toBe(2500);
+    expect(specFromFlags({ ...flags, idleTimeoutS: '900' }, []).timeouts?.idleMs).toBe(600_000);
+    expect(() => specFromFlags({ ...flags, idleTimeoutS: '0' }, [])).toThrow(/^--idle-timeout-s/);
   });
 
   it('accepts values at the limit', () => {

@@ -73,6 +73,7 @@ export function poolingSpecFromFlags(f: SweepFlags & PoolingFlags, endpoint: Poo
     hourlyCostUsd: f.hourlyCost === undefined ? null : parseNumber('--hourly-cost', f.hourlyCost, { min: 0 }),
     latencySlo: f.latencySlo === undefined ? null : parseLatencySlo(f.latencySlo),
     timeoutMs: parseNumber('--timeout-s', f.timeoutS, { min: 0, exclusiveMin: true }) * 1000,
+    idleMs: parseNumber('--idle-timeout-s', f.idleTimeoutS, { min: 0, exclusiveMin: true }) * 1000,
     command: redactedCommand(['goodput', ...argv]),
   };
 }

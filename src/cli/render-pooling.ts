@@ -4,7 +4,7 @@
  * sanitised), then the peak the Engine card reports.
  */
 import pc from 'picocolors';
-import { type PoolingLevel, type PoolingResult, sanitizeForTerminal as clean } from '../core/index.js';
+import { type PoolingLevel, type PoolingResult, poolingExclusion, sanitizeForTerminal as clean } from '../core/index.js';
 
 const fmt = (x: number | null | undefined, digits = 1) => (x === null || x === undefined ? '—' : x.toFixed(digits));
 
@@ -33,9 +33,10 @@ export function renderPoolingLevels(levels: readonly PoolingLevel[], shape: Pool
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((x) => (x[i] as string).length)));
   const line = (cells: string[]) => cells.map((cell, i) => cell.padStart(widths[i] as number)).join('  ');
   const out = [c.bold(line(head))];
-  levels.forEach((l, i) => out.push(l.failed > 0 ? c.red(line(rows[i] as string[])) : line(rows[i] as string[])));
+  levels.forEach((l, i) => out.push(l.failed > 0 ? c.red(line(rows[i] as string[])) : l.clientBound?.bound === true ? c.yellow(line(rows[i] as string[])) : line(rows[i] as string[])));
   for (const l of levels) {
     for (const f of l.failures) out.push(c.red(`concurrency ${l.concurrency}: ${f.count} failed: ${clean(f.reason)}`));
+    if (l.failed === 0 && l.clientBound?.bound === true) out.push(c.yellow(`concurrency ${l.concurrency}: client-bound, no peak: ${clean(l.clientBound.reason ?? 'our own client lagged')}`));
   }
   return out;
 }
@@ -46,12 +47,17 @@ export function renderPoolingResult(r: PoolingResult, color: boolean): string {
   const what = r.run.endpoint === 'rerank'
     ? `rerank ${clean(r.run.path)}: a query of ${r.run.queryTokens} tokens with ${r.run.itemsPerRequest} documents of ${r.run.itemTokens} tokens (${clean(r.run.tokenizer.label)})`
     : `embeddings ${clean(r.run.path)}: ${r.run.itemsPerRequest} inputs of ${r.run.itemTokens} tokens per request (${clean(r.run.tokenizer.label)})`;
+  if (r.levels.length === 0) {
+    // Nothing to tabulate: say so rather than print a table's header alone.
+    return [`${what}, model ${clean(r.run.model)}`, c.red('No level finished: nothing was measured.'), ...(r.run.stopReason ? [c.yellow(clean(r.run.stopReason))] : [])].join('\n');
+  }
   const out = [`${what}, model ${clean(r.run.model)}`, ...renderPoolingLevels(r.levels, r.run, color)];
   if (r.peak) {
     const tok = r.peak.inputTokensPerS === null ? '' : `, ${r.peak.inputTokensPerS.toFixed(0)} input tok/s`;
-    out.push(`Engine: peak ${r.peak.itemsPerS.toFixed(1)} ${r.run.endpoint === 'rerank' ? 'documents' : 'inputs'}/s${tok} at concurrency ${r.peak.concurrency} (levels without failures)`);
+    out.push(`Engine: peak ${r.peak.itemsPerS.toFixed(1)} ${r.run.endpoint === 'rerank' ? 'documents' : 'inputs'}/s${tok} at concurrency ${r.peak.concurrency} (levels without failures, not client-bound)`);
   } else {
-    out.push(c.red('Engine: no peak: every level had failed requests'));
+    const why = (l: PoolingLevel) => ((x) => (x === null || x.startsWith('client-bound') ? 'client-bound' : x))(poolingExclusion(l));
+    out.push(c.red(`Engine: no peak: no level counts (${r.levels.map((l) => `concurrency ${l.concurrency}: ${why(l)}`).join('; ')})`));
   }
   if (r.capacity) out.push(r.capacity.concurrency === null ? c.red(r.capacity.statement) : `Capacity: ${r.capacity.statement}`);
   if (r.run.stopReason) out.push(c.yellow(clean(r.run.stopReason)));

@@ -138,8 +138,10 @@ export function renderResult(result: SweepResult, color: boolean, table?: string
   const audio = audioLine(result.levels);
   if (audio !== null) parts.push(audio);
   for (const w of result.warnings) parts.push(c.yellow(`warning: ${clean(w.message)}`));
+  // A sweep that ended before its first level (the server died in it) has no table or cards to show: it says so.
+  if (result.levels.length === 0) parts.push('', c.red('No level finished: nothing was measured, so there is no table and no card.'));
   // A repeated run shows its medians and ranges instead of run 1's own table.
-  parts.push('', table ?? renderTable(result.levels, color), ...levelNotes(result.levels), ...toolCallLines(result), ...agentLines(result), ...renderTelemetry(result.levels), '', renderCards(result.cards));
+  else parts.push('', table ?? renderTable(result.levels, color), ...levelNotes(result.levels), ...toolCallLines(result), ...agentLines(result), ...renderTelemetry(result.levels), '', renderCards(result.cards));
   if (result.run.stopReason) parts.push('', c.red(`Sweep ${result.run.status}: ${clean(result.run.stopReason)}`));
   return parts.join('\n');
 }

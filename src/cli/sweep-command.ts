@@ -27,7 +27,7 @@ export interface SweepFlags {
   url: string; model?: string; levels: string; outputTokens: string; promptTokens: string; requestsPerLevel: string;
   warmup: string; hourlyCost?: string; baselineRate?: string; json?: string; raw?: string; thinking: string;
   endpoint: string; engine: string; apiKey?: string; apiKeyEnv?: string; gpu?: string; forceLength: boolean; temperature: string;
-  seed: string; clientBudgetMs: string; clientThreads: string; workers?: string; workersWait: string; timeoutS: string;
+  seed: string; clientBudgetMs: string; clientThreads: string; workers?: string; workersWait: string; timeoutS: string; idleTimeoutS: string;
   gpuSource: string; dcgmUrl?: string; metricsUrl?: string; serverMetrics: boolean; metricsIntervalMs: string;
   save?: boolean; data?: string; databaseUrl?: string; tokenizer?: string; tools?: string; toolChoice?: string; jsonSchema?: string; schemaControl?: string;
 }
@@ -61,11 +61,12 @@ export function addSweepOptions(cmd: Command, withUrl = true): Command {
     .option('--seed <n>', 'seed for prompts and sampling', '42')
     .option('--api-key-env <name>', 'environment variable holding the API key (default: GOODPUT_API_KEY)')
     .option('--api-key <key>', 'API key (prefer --api-key-env: flags show in process lists); never printed or stored')
-    .option('--client-budget-ms <ms>', 'our send-lag and event-loop-delay budget (p99) before a level is marked client-bound', '10')
+    .option('--client-budget-ms <ms>', 'floor of our send-lag and event-loop-delay budgets (p99) before a level is marked client-bound; each budget is 5 % of what it distorts (TTFT, TPOT p50) when larger', '10')
     .option('--client-threads <n|auto>', 'client threads a level is split over, each with its own event loop and sockets (auto: the cores; at most the level\'s streams)', 'auto')
     .option('--workers <n>', 'split every level over N `goodput worker` processes coordinated through --database-url (this process sends nothing)')
     .option('--workers-wait <s>', 'with --workers: how long to wait for N live workers, seconds', '60')
     .option('--timeout-s <s>', 'per-request limit, seconds', '600')
+    .option('--idle-timeout-s <s>', 'a request whose answer stays silent this long once its headers came (no byte arrives) fails as a timeout in the phase it was in, seconds', '60')
     .option('--gpu-source <kind>', `where GPU readings come from: ${GPU_SOURCE_CHOICES.join(', ')}`, 'auto')
     .option('--dcgm-url <url>', 'a DCGM exporter\'s metrics URL, e.g. http://gpu-host:9400/metrics')
     .option('--metrics-url <url>', 'the server\'s Prometheus endpoint (default: probe /prometheus/metrics, then /metrics)')
@@ -84,6 +85,7 @@ export function specFromFlags(f: SweepFlags, argv: readonly string[]): SweepSpec
   const apiKey = f.apiKey ?? apiKeyFromEnv(f.apiKeyEnv, 'GOODPUT_API_KEY');
   const requests = f.requestsPerLevel === 'auto' ? 'auto' : parseNumber('--requests-per-level', f.requestsPerLevel, { integer: true, min: 1, limit: 'requestsPerLevel' });
   const timeoutMs = parseNumber('--timeout-s', f.timeoutS, { min: 0, exclusiveMin: true }) * 1000;
+  const idleMs = parseNumber('--idle-timeout-s', f.idleTimeoutS, { min: 0, exclusiveMin: true }) * 1000;
   if (f.json !== undefined && f.json === f.raw) throw badFlag('--raw', 'must be a different file from --json');
   return {
     url: parseUrl('--url', f.url),
@@ -106,7 +108,7 @@ export function specFromFlags(f: SweepFlags, argv: readonly string[]): SweepSpec
     gpuLabel: f.gpu ?? null,
     clientBudgetMs: parseNumber('--client-budget-ms', f.clientBudgetMs, { min: 0, exclusiveMin: true }),
     clientThreads: f.clientThreads === 'auto' ? 'auto' : parseNumber('--client-threads', f.clientThreads, { integer: true, min: 1, limit: 'clientThreads' }),
-    timeouts: { totalMs: timeoutMs, idleMs: Math.min(60_000, timeoutMs), headersMs: Math.min(120_000, timeoutMs) },
+    timeouts: { totalMs: timeoutMs, idleMs: Math.min(idleMs, timeoutMs), headersMs: Math.min(120_000, timeoutMs) },
     command: redactedCommand(['goodput', ...argv]),
     ...telemetryFromFlags(f),
   };

@@ -1,10 +1,10 @@
 /**
  * The clock the client stamps every instant with: monotonic nanoseconds as a
- * float64 number. Injected so tests and the benchmark can substitute their own.
+ * float64 number holding a whole count. Injected so tests and the benchmark can substitute their own.
  */
 
-/** Returns monotonic time in nanoseconds (float; sub-ns digits are noise). */
+/** Returns monotonic time in nanoseconds (an injected clock may give fractions; records round them). */
 export type Clock = () => number;
 
-/** `performance.now()` in nanoseconds: monotonic, ~µs resolution, origin = process start. */
-export const monotonicNs: Clock = () => performance.now() * 1e6;
+/** `performance.now()` in whole nanoseconds: monotonic, ~µs resolution, origin = process start. */
+export const monotonicNs: Clock = () => Math.round(performance.now() * 1e6);

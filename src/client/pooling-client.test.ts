@@ -13,11 +13,11 @@ const payload = { endpoint: 'embeddings', inputs: ['a', 'b'] } as const;
 let servers: TestServer[] = [];
 afterEach(async () => { await Promise.all(servers.map((s) => s.close())); servers = []; });
 
-async function against(handler: Parameters<typeof counting>[0], opts: { timeoutMs?: number; signal?: AbortSignal } = {}) {
+async function against(handler: Parameters<typeof counting>[0], opts: { timeoutMs?: number; idleMs?: number; signal?: AbortSignal } = {}) {
   const c = counting(handler);
   const server = await startServer(c.handler);
   servers.push(server);
-  const client = createPoolingClient({ baseUrl: server.url }, { path: '/v1/embeddings', shape: 'openai' }, { connections: 1, clock: monotonicNs, timeoutMs: opts.timeoutMs ?? 30_000 });
+  const client = createPoolingClient({ baseUrl: server.url }, { path: '/v1/embeddings', shape: 'openai' }, { connections: 1, clock: monotonicNs, timeoutMs: opts.timeoutMs ?? 30_000, ...(opts.idleMs === undefined ? {} : { idleMs: opts.idleMs }) });
   try {
     return { r: await client.send('m', payload, meta, opts.signal), written: c.state.written };
   } finally {
@@ -45,6 +45,19 @@ describe('the pooling client against a hostile server', () => {
     setTimeout(() => ctrl.abort(), 50);
     const aborted = await against(silent, { signal: ctrl.signal });
     expect(aborted.r.outcome).toEqual({ kind: 'aborted' });
+  });
+
+  it('fails an answer that stalls after its first bytes at the idle limit, not the whole one, saying it went silent', async () => {
+    const stalls: Parameters<typeof counting>[0] = async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"data":[{"embedding":[0.125,');
+      await new Promise(() => {});
+    };
+    const { r } = await against(stalls, { timeoutMs: 600_000, idleMs: 300 });
+    expect(r.outcome).toEqual({ kind: 'timeout', message: 'the answer went silent: no bytes for 300 ms after its headers' });
+    // Ended by the idle limit: long before the whole limit of 600 s could.
+    expect(r.endNs - r.sentNs).toBeLessThan(60_000e6);
+    expect(r.endNs - r.sentNs).toBeGreaterThanOrEqual(300e6);
   });
 
   it('warm() opens a socket with one bounded GET and never fails: an endless answer, a silent server, nobody listening', async () => {

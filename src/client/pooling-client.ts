@@ -57,7 +57,16 @@ export interface PoolingClientOptions {
   clock: Clock;
   /** Whole-request limit, ms. */
   timeoutMs: number;
+  /**
+   * The longest an answer may stay silent once its headers came (no byte
+   * arriving), ms: a stalled answer fails then, not at timeoutMs. Default
+   * DEFAULT_POOLING_IDLE_MS; never longer than timeoutMs.
+   */
+  idleMs?: number;
 }
+
+/** An answer silent this long after its headers fails: 60 s, as a text stream's. */
+export const DEFAULT_POOLING_IDLE_MS = 60_000;
 
 export interface PoolingClient {
   send(model: string, payload: PoolingPayload, meta: { seq: number; concurrency: number; warmup: boolean }, signal?: AbortSignal): Promise<PoolingRecord>;
@@ -76,10 +85,12 @@ function headerTokens(v: string | string[] | undefined): number | null {
   return Number.isSafeInteger(n) ? n : null;
 }
 
-function failure(err: unknown, timeoutMs: number, aborted: boolean): PoolingOutcome {
+function failure(err: unknown, limits: { timeoutMs: number; idleMs: number }, aborted: boolean): PoolingOutcome {
   if (aborted) return { kind: 'aborted' };
   const code = errorCode(err);
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'TimeoutError' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+  const timeoutMs = limits.timeoutMs;
+  if (code === 'UND_ERR_BODY_TIMEOUT') return { kind: 'timeout', message: `the answer went silent: no bytes for ${limits.idleMs} ms after its headers` };
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'TimeoutError' || code === 'UND_ERR_CONNECT_TIMEOUT') {
     return { kind: 'timeout', message: `no complete answer within ${timeoutMs} ms` };
   }
   return { kind: 'connection-error', code, message: truncate(`${code}: ${err instanceof Error ? err.message : String(err)}`) };
@@ -88,7 +99,10 @@ function failure(err: unknown, timeoutMs: number, aborted: boolean): PoolingOutc
 /** A pooled client for `route` on `target`. */
 export function createPoolingClient(target: Target, route: PoolingRoute, opts: PoolingClientOptions): PoolingClient {
   const t = resolveTarget(target);
-  const pool = new Pool(t.origin, { connections: opts.connections, pipelining: 1, headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs, connectTimeout: Math.min(10_000, opts.timeoutMs) });
+  const limits = { timeoutMs: opts.timeoutMs, idleMs: Math.min(opts.idleMs ?? DEFAULT_POOLING_IDLE_MS, opts.timeoutMs) };
+  // Headers come when the answer is computed (a large batch may take long): only the whole limit bounds them. Once they
+  // came, bytes follow at once unless the server stalled, which the idle limit sees.
+  const pool = new Pool(t.origin, { connections: opts.connections, pipelining: 1, headersTimeout: opts.timeoutMs, bodyTimeout: limits.idleMs, connectTimeout: Math.min(10_000, opts.timeoutMs) });
   const headers = { 'content-type': 'application/json', accept: 'application/json', ...t.authHeaders };
   return {
     async send(model, payload, meta, signal) {
@@ -114,7 +128,7 @@ export function createPoolingClient(target: Target, route: PoolingRoute, opts: P
         // TEI's own routes carry no usage in the body: its count is the x-compute-tokens header.
         return { ...record({ kind: 'ok' }, { ...answer, inputTokens: answer.inputTokens ?? headerTokens(res.headers['x-compute-tokens']) }), endNs };
       } catch (err) {
-        return record(failure(err, opts.timeoutMs, signal?.aborted === true));
+        return record(failure(err, limits, signal?.aborted === true));
       }
     },
     async warm() {

@@ -7,7 +7,7 @@
 import type { AnswerChecker, Outcome, Phase, RequestRecord } from '../core/index.js';
 import type { Clock } from './clock.js';
 import type { Dialect } from './dialects/types.js';
-import { LIMITS } from '../core/index.js';
+import { LIMITS, wholeInstants } from '../core/index.js';
 import { excerpt, httpErrorMessage } from './error-text.js';
 import { failureOutcome } from './failure.js';
 import { eventParser, type EventParser } from './event-parser.js';
@@ -277,15 +277,15 @@ export class StreamHandler implements H1Handler, Abortable {
     if (this.settled) return;
     this.release();
     if ('message' in outcome) outcome.message = this.ctx.redact(outcome.message);
-    const record = toRecord(this.rec, this.meta, {
+    const built = toRecord(this.rec, this.meta, {
       sendNs: this.sendNs, writtenNs: this.writtenNs, headersNs: this.headersNs, endNs, httpStatus: this.status, outcome,
       trace: this.ctx.trace ? { builtNs: this.builtNs, writeStartNs: this.writeStartNs } : null,
     });
-    if (this.bodyBytes !== null) record.requestBodyBytes = this.bodyBytes;
-    if (this.tools !== null) {
-      record.toolCalls = this.rec.tools.toRecord(this.tools, this.rec.finishReason);
-      TOOL_CALLS.set(record, this.rec.tools.list());
-    }
+    if (this.bodyBytes !== null) built.requestBodyBytes = this.bodyBytes;
+    if (this.tools !== null) built.toolCalls = this.rec.tools.toRecord(this.tools, this.rec.finishReason);
+    // Whole before anything is keyed on it: what the maps below hold is the record returned.
+    const record = wholeInstants(built);
+    if (this.tools !== null) TOOL_CALLS.set(record, this.rec.tools.list());
     const answer = this.rec.answerParts?.join('') ?? null;
     if (this.structured !== null) record.structured = structuredRecord(this.structured.check, answer ?? '');
     if (answer !== null) ANSWERS.set(record, answer);

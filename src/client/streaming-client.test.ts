@@ -106,6 +106,19 @@ describe('streaming client on golden transcripts', () => {
     expect(r.outcome.kind).toBe('stream-error');
   });
 
+  it('states every instant in whole nanoseconds, whatever the clock and the schedule give', async () => {
+    const server = await serve(fixture('vllm/continuous-usage-crlf.sse'), 3, 40);
+    let t = 0;
+    // A clock and a scheduled instant with fractions, as performance.now() × 1e6 and a rate's offsets give.
+    const client = createStreamingClient({ baseUrl: server.url }, { connections: 1, clock: () => (t += 1000.37) });
+    const r = await client.send(spec('chat'), { ...meta, targetSendNs: 12.5 });
+    await client.close();
+    const instants = [r.targetSendNs, r.sendNs, r.writtenNs, r.headersNs, r.firstTokenNs, r.firstAnswerNs, ...r.chunkNs, r.endNs];
+    expect(instants.every((x) => x !== null && x !== undefined && Number.isInteger(x))).toBe(true);
+    expect(r.targetSendNs).toBe(13);
+    expectMonotonic(r);
+  });
+
   it('serves many streams at once over a small pool', async () => {
     const server = await serve(fixture('vllm/continuous-usage-crlf.sse'), 5, 40);
     const client = createStreamingClient({ baseUrl: server.url }, { connections: 8 });

@@ -33,6 +33,8 @@ describe('merging shares', () => {
     const s = shiftRecord(r, 5e6);
     expect([s.targetSendNs, s.sendNs, s.firstTokenNs, s.chunkNs, s.endNs]).toEqual([5e6, 5e6, 15e6, [15e6, 25e6], 26e6]);
     expect(r.sendNs).toBe(0);
+    // A measured offset has fractions of noise: moved whole, whole instants stay whole.
+    expect(shiftRecord(r, 5e6 + 0.4).chunkNs).toEqual([15e6, 25e6]);
     const merged = mergeShareRecords([share('a', [withSeq(r, 1)]), share('b', [withSeq(r, 0)], { clockOffsetNs: 5e6 })]);
     expect(merged.map((x) => [x.seq, x.sendNs])).toEqual([[0, 5e6], [1, 0]]);
   });

@@ -9,7 +9,7 @@
 import type { RequestRecord } from './record.js';
 import type { ClientBound, LevelResult } from './result-schema.js';
 import type { Spread } from './client-bound.js';
-import { judgeRecordsClientBound } from './level-summary.js';
+import { type ClientBudgetRule, judgeRecordsClientBound } from './level-summary.js';
 
 /**
  * Splits `total` whole streams over `n` clients as evenly as possible, larger
@@ -71,7 +71,9 @@ const lostOf = (records: readonly RequestRecord[]): string | null => {
 };
 
 /** `r` with every instant moved by `offsetNs` (the record itself is not changed). */
-export function shiftRecord(r: RequestRecord, offsetNs: number): RequestRecord {
+export function shiftRecord(r: RequestRecord, by: number): RequestRecord {
+  // A whole offset keeps whole instants whole (a clock offset is measured to fractions of a nanosecond of noise).
+  const offsetNs = Math.round(by);
   if (offsetNs === 0) return r;
   const at = (ns: number | null) => (ns === null ? null : ns + offsetNs);
   return {
@@ -104,10 +106,10 @@ const worst = (xs: ReadonlyArray<Spread | null>): Spread | null =>
  * Each share judged client-bound on its own measured records, loop delay and busy
  * share. Lags are differences on one share's clock, so its offset does not matter.
  */
-export function judgeShares(shares: readonly ShareRecords[], budgetMs: number): ShareJudgement[] {
+export function judgeShares(shares: readonly ShareRecords[], budgetMs: number, rule: ClientBudgetRule = 'scaled'): ShareJudgement[] {
   return shares.map((s) => {
     const measured = s.records.filter((r) => !r.warmup);
-    const cb = judgeRecordsClientBound(measured, s.loopDelayMs, budgetMs, s.clientCpuPct);
+    const cb = judgeRecordsClientBound(measured, s.loopDelayMs, budgetMs, s.clientCpuPct, rule);
     return {
       label: s.label, requests: measured.length, bound: cb.bound, reason: cb.reason, clientCpuPct: s.clientCpuPct,
       loopDelayMs: s.loopDelayMs, sendLatenessMs: cb.sendLatenessMs ?? null, clockOffsetNs: Math.round(s.clockOffsetNs), clockToDb: s.clockToDb ?? null, lost: lostOf(measured),
@@ -147,7 +149,7 @@ export function bindToShares(cb: ClientBound, judged: readonly ShareJudgement[])
  * level is client-bound when the merged records or any share are, the reason
  * naming the share.
  */
-export function withShares(level: LevelResult, shares: readonly ShareRecords[], budgetMs: number): LevelResult {
-  const judged = judgeShares(shares, budgetMs);
+export function withShares(level: LevelResult, shares: readonly ShareRecords[], budgetMs: number, rule: ClientBudgetRule = 'scaled'): LevelResult {
+  const judged = judgeShares(shares, budgetMs, rule);
   return { ...level, clientBound: bindToShares(level.clientBound, judged), shares: judged };
 }

@@ -102,6 +102,22 @@ describe('summarizeLevel', () => {
     expect(summarizeLevel(base([a, b])).clientBound.sendLatenessMs).toBeNull();
   });
 
+  it('judges lateness against the level\'s own timings: 15 ms late is client-bound at a 40 ms TTFT, not at a 1 s TTFT', () => {
+    const late = (i: number, firstMs: number, gapMs: number) =>
+      ({ ...rec({ targetSendMs: 0, sendMs: 15, chunksMs: [firstMs, firstMs + gapMs, firstMs + 2 * gapMs], endMs: firstMs + 2 * gapMs + 1 }), seq: i, writtenNs: 15e6 });
+    const slow = summarizeLevel(base(Array.from({ length: 20 }, (_, i) => late(i, 1000, 134))));
+    expect(slow.clientBound.bound).toBe(false);
+    expect(slow.clientBound.budgets).toEqual({ sendMs: 49.25, loopMs: 10 });
+    const fast = summarizeLevel(base(Array.from({ length: 20 }, (_, i) => late(i, 40, 8))));
+    expect(fast.clientBound.bound).toBe(true);
+    expect(fast.clientBound.reason).toMatch(/fully written 15\.0 ms .*; budget for sends 10 ms \(the floor\)/);
+    // A result of an earlier version (no budgets kept) recomputes by its own rule: the floor alone, its reason's words.
+    const old = summarizeLevel({ ...base(Array.from({ length: 20 }, (_, i) => late(i, 1000, 134))), clientBudgetRule: 'floor' });
+    expect(old.clientBound.bound).toBe(true);
+    expect(old.clientBound.reason).toMatch(/fully written 15\.0 ms .*; budget 10 ms$/);
+    expect(old.clientBound).not.toHaveProperty('budgets');
+  });
+
   it('reasoning tokens come from usage when reported', () => {
     const r = rec({ chunksMs: [10, 20, 30, 40], reasoningTokens: 2, firstAnswerMs: 30 });
     const s = summarizeLevel(base([r]));

@@ -24,8 +24,16 @@ export interface LevelInput {
   loopDelayMs: Spread | null;
   clientCpuPct: number | null;
   clientBudgetMs: number;
+  /**
+   * 'scaled' (the default): budgets scale with the level's TTFT and TPOT; 'floor':
+   * every lateness against clientBudgetMs alone, as a result of an earlier version
+   * (one without clientBound.budgets) was judged, so it recomputes as it was.
+   */
+  clientBudgetRule?: ClientBudgetRule;
   gpu: GpuMem;
 }
+
+export type ClientBudgetRule = 'scaled' | 'floor';
 
 const MAX_FAILURE_EXAMPLES = 3;
 
@@ -67,10 +75,11 @@ function levelStartOf(measured: readonly RequestRecord[]): number {
  * client (the ramp, reported apart). Replacements target the end of the request
  * they replace, so their lag is our turnaround. Every send, the burst too, is
  * also judged on its lateness: written to the socket minus meant to leave.
- * Both are judged, with our event-loop delay and CPU.
+ * Both are judged, with our event-loop delay and CPU, against budgets scaled by
+ * the records' own TTFT and TPOT medians (what a lateness distorts).
  */
 export function judgeRecordsClientBound(
-  measured: readonly RequestRecord[], loopDelayMs: Spread | null, budgetMs: number, clientCpuPct: number | null,
+  measured: readonly RequestRecord[], loopDelayMs: Spread | null, budgetMs: number, clientCpuPct: number | null, rule: ClientBudgetRule = 'scaled',
 ): ClientBound {
   const levelStartNs = levelStartOf(measured);
   const ramp = measured.filter((r) => r.targetSendNs === levelStartNs);
@@ -79,10 +88,13 @@ export function judgeRecordsClientBound(
   const rampMs = ramp.length > 0 ? (maxOf(ramp.map((r) => r.sendNs)) as number - levelStartNs) / 1e6 : null;
   const late = measured.flatMap((r) => (r.writtenNs === undefined ? [] : [Math.max(0, r.writtenNs - r.targetSendNs) / 1e6]));
   const lateSpread = percentiles(late, [50, 99]);
-  return judgeClientBound(
-    lagSpread ? { ...lagSpread, max: maxOf(lags) as number } : null, loopDelayMs, budgetMs, clientCpuPct, rampMs,
-    lateSpread ? { ...lateSpread, max: maxOf(late) as number } : null,
-  );
+  const ok = measured.filter(isOk);
+  const p50 = (xs: number[]) => percentiles(xs, [50])?.p50 ?? null;
+  return judgeClientBound({
+    sendLagMs: lagSpread ? { ...lagSpread, max: maxOf(lags) as number } : null, loopDelayMs, budgetMs, clientCpuPct, rampMs,
+    sendLatenessMs: lateSpread ? { ...lateSpread, max: maxOf(late) as number } : null,
+    timings: rule === 'floor' ? null : { ttftP50Ms: p50(collect(ok, ttftMs)), tpotP50Ms: p50(collect(ok, tpotMs)) },
+  });
 }
 
 export function summarizeLevel(input: LevelInput): LevelResult {
@@ -129,7 +141,7 @@ export function summarizeLevel(input: LevelInput): LevelResult {
   const reasoningCounted = ok.filter((r) => r.reasoningTokens !== null);
   const reasoningFromChunks = ok.some((r) => r.reasoningTokens === null && r.reasoningChunks > 0);
   const perReq = mean(collect(ok, perRequestTokS));
-  const clientBound = judgeRecordsClientBound(measured, input.loopDelayMs, input.clientBudgetMs, input.clientCpuPct);
+  const clientBound = judgeRecordsClientBound(measured, input.loopDelayMs, input.clientBudgetMs, input.clientCpuPct, input.clientBudgetRule);
   const burstStart = levelStartOf(measured);
   const split = (burst: boolean) => percentiles(collect(ok.filter((r) => (r.targetSendNs === burstStart) === burst), ttftMs), [50, 99]);
 

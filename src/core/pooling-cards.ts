@@ -1,12 +1,12 @@
 /**
  * The Engine and Latency cards of an embeddings or rerank run, from its levels
  * by the same rule as its result's peak (poolingPeak): the level with the most
- * items per second among levels without a failed request. The text sweep's
+ * items per second among levels without a failed request, not client-bound. The text sweep's
  * cards (cards.ts) speak of output tokens; these speak of inputs or documents.
  */
 import type { PoolingLevel } from './pooling-level.js';
 import type { PoolingEndpoint } from './pooling-record.js';
-import { poolingPeak } from './pooling-schema.js';
+import { poolingExclusion, poolingPeak } from './pooling-schema.js';
 
 export interface PoolingEngineCard {
   /** What one item is: an input (embeddings) or a document (rerank). */
@@ -27,8 +27,7 @@ export interface PoolingLatencyCard {
 
 export function poolingCards(levels: readonly PoolingLevel[], endpoint: PoolingEndpoint): { engine: PoolingEngineCard; latency: PoolingLatencyCard } {
   const peak = poolingPeak(levels);
-  const excluded = levels.filter((l) => l.failed > 0 || l.itemsPerS === null)
-    .map((l) => ({ concurrency: l.concurrency, reason: l.failed > 0 ? `${l.failed} of ${l.requests} requests failed` : 'no request succeeded' }));
+  const excluded = levels.flatMap((l) => ((reason) => (reason === null ? [] : [{ concurrency: l.concurrency, reason }]))(poolingExclusion(l)));
   const at = peak === null ? null : levels.find((l) => l.concurrency === peak.concurrency) ?? null;
   const lat = at?.latencyMs ?? null;
   return {

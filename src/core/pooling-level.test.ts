@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { poolingLevel } from './pooling-level.js';
 import type { PoolingRecord } from './pooling-record.js';
-import { poolingCapacity, poolingPeak } from './pooling-schema.js';
+import { poolingCapacity, poolingLevelSchema, poolingPeak } from './pooling-schema.js';
+import { poolingCards } from './pooling-cards.js';
 
 const ms = 1e6;
 const rec = (seq: number, sentMs: number, endMs: number, over: Partial<PoolingRecord> = {}): PoolingRecord => ({
@@ -52,6 +53,33 @@ describe('poolingLevel', () => {
     const better = poolingLevel(2, [rec(1, 0, 50), rec(2, 0, 50, { outcome: { kind: 'aborted' } })], null);
     expect(poolingPeak([good, better])).toEqual({ concurrency: 1, itemsPerS: 160, inputTokensPerS: 20480 });
     expect(poolingPeak([better])).toBeNull();
+  });
+});
+
+describe('poolingLevel judged for our own client, as a text level is', () => {
+  const fast = [rec(1, 0, 40), rec(2, 0, 40)];
+  const slow = [rec(1, 0, 1000), rec(2, 0, 1000)];
+  const load = (p99: number) => ({ loopDelayMs: { p50: 1, p99, max: p99 + 1 }, clientCpuPct: null, budgetMs: 10 });
+
+  it('a loop delay large against the level\'s latency makes it client-bound, and then it is no peak, the cards saying why', () => {
+    const bound = poolingLevel(2, fast, null, null, load(15));
+    expect(bound.clientBound?.bound).toBe(true);
+    expect(bound.clientBound?.reason).toMatch(/event loop was delayed 15\.0 ms \(p99\)/);
+    const fine = poolingLevel(1, slow, null, null, load(15));
+    expect(fine.clientBound).toMatchObject({ bound: false, budgets: { sendMs: 50, loopMs: 50 } });
+    // The bound level moves more items per second, and still is no peak.
+    expect(bound.itemsPerS).toBeGreaterThan(fine.itemsPerS as number);
+    expect(poolingPeak([fine, bound])).toMatchObject({ concurrency: 1 });
+    expect(poolingPeak([bound])).toBeNull();
+    const cards = poolingCards([fine, bound], 'embeddings');
+    expect(cards.engine.peakConcurrency).toBe(1);
+    expect(cards.engine.excluded).toEqual([{ concurrency: 2, reason: expect.stringMatching(/^client-bound: the client's event loop was delayed 15\.0 ms/) as unknown as string }]);
+    expect(poolingLevelSchema.parse(bound)).toEqual(bound);
+  });
+
+  it('a level of an earlier version (no verdict) still counts', () => {
+    expect(poolingLevel(2, fast, null).clientBound).toBeUndefined();
+    expect(poolingPeak([poolingLevel(2, fast, null)])).toMatchObject({ concurrency: 2 });
   });
 });
 

@@ -6,6 +6,8 @@
  */
 import { mean, percentileOfSorted, percentiles, sortedCopy } from './percentiles.js';
 import type { PoolingRecord } from './pooling-record.js';
+import type { ClientBound } from './result-schema.js';
+import { type Spread, judgeClientBound } from './client-bound.js';
 
 /** One failure reason and how many requests ended with it. */
 export interface PoolingFailure { reason: string; count: number }
@@ -33,6 +35,27 @@ export interface PoolingLevel {
   failures: PoolingFailure[];
   /** The latency objective's verdict at this level; null without one. */
   slo: PoolingSloVerdict | null;
+  /** Whether our own client bounded the level (then it is no peak); absent in results of earlier versions. */
+  clientBound?: ClientBound;
+}
+
+/**
+ * What the records cannot hold of the client's check on itself: its worst
+ * share's event-loop delay, its busiest client thread (null with one client on
+ * the main loop, which may host other work), and the budget's floor.
+ */
+export interface PoolingClientLoad { loopDelayMs: Spread | null; clientCpuPct: number | null; budgetMs: number }
+
+/**
+ * The level's client load from its shares: the worst loop delay and, with client
+ * threads, the busiest thread (a thread does nothing but send; the main loop may
+ * host other work, so one client's busy share is not judged).
+ */
+export function poolingClientLoad(shares: ReadonlyArray<{ loopDelayMs: Spread | null; busyPct: number | null }>, budgetMs: number): PoolingClientLoad {
+  let loopDelayMs: Spread | null = null;
+  for (const s of shares) if (s.loopDelayMs !== null && (loopDelayMs === null || s.loopDelayMs.p99 > loopDelayMs.p99)) loopDelayMs = s.loopDelayMs;
+  const busy = shares.length > 1 ? shares.flatMap((s) => (s.busyPct === null ? [] : [s.busyPct])) : [];
+  return { loopDelayMs, clientCpuPct: busy.length > 0 ? Math.max(...busy) : null, budgetMs };
 }
 
 /** A latency objective of a non-streaming endpoint: the p-th percentile of latency at most `maxMs`. */
@@ -73,7 +96,9 @@ export function poolingFailureReason(r: PoolingRecord): string | null {
 }
 
 /** The level's figures from its records (warm-ups are ignored). */
-export function poolingLevel(concurrency: number, records: readonly PoolingRecord[], hourlyCostUsd: number | null, slo: PoolingSlo | null = null): PoolingLevel {
+export function poolingLevel(
+  concurrency: number, records: readonly PoolingRecord[], hourlyCostUsd: number | null, slo: PoolingSlo | null = null, client: PoolingClientLoad | null = null,
+): PoolingLevel {
   const measured = records.filter((r) => !r.warmup);
   const ok = measured.filter((r) => r.outcome.kind === 'ok');
   const start = Math.min(...measured.map((r) => r.sentNs));
@@ -105,5 +130,7 @@ export function poolingLevel(concurrency: number, records: readonly PoolingRecor
     costPerMInputTokensUsd: hourlyCostUsd === null || inputTokensPerS === null || inputTokensPerS === 0 ? null : hourlyCostUsd / (inputTokensPerS * 3600) * 1e6,
     failures: [...counts].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([reason, count]) => ({ reason, count })),
     slo: slo === null ? null : sloVerdict(slo, measured, durationS),
+    // One answer per request: its latency is what a delayed loop distorts, both its start and its end.
+    ...(client === null ? {} : { clientBound: judgeClientBound({ ...client, sendLagMs: null, timings: { ttftP50Ms: p?.p50 ?? null, tpotP50Ms: null } }) }),
   };
 }

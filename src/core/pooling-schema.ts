@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { LIMITS } from './limits.js';
 import { POOLING_ENDPOINTS, isPoolingEndpoint } from './pooling-record.js';
-import { SCHEMA_VERSION, serverReportSchema } from './result-schema.js';
+import { SCHEMA_VERSION, clientBoundSchema, serverReportSchema } from './result-schema.js';
 
 const rate = z.number().nonnegative().nullable();
 const count = z.number().int().nonnegative();
@@ -28,6 +28,8 @@ export const poolingLevelSchema = z.object({
     p: z.number().gt(0).lte(100), maxMs: z.number().positive(), observedMs: z.number().nonnegative().nullable(), holds: z.boolean(),
     metPerS: rate, metShare: z.number().min(0).max(1).nullable(),
   }).strict().nullable(),
+  /** Whether our own client bounded the level; absent in results of earlier versions (judged then by warnings only). */
+  clientBound: clientBoundSchema.optional(),
 }).strict();
 
 /** A latency objective: the p-th percentile of latency at most maxMs. */
@@ -128,7 +130,7 @@ export const poolingResultSchema = z.object({
   run: poolingRunSchema,
   warnings: z.array(z.object({ code: z.string(), message: z.string() })),
   levels: z.array(poolingLevelSchema).max(LIMITS.levels.max),
-  /** The level with the most items per second among levels without failures; null when none. */
+  /** The level with the most items per second among levels without failures, not client-bound; null when none. */
   peak: poolingPeakSchema.nullable(),
   /** With a latency objective: capacity at SLO over the levels measured; null without one. */
   capacity: poolingCapacitySchema.nullable(),
@@ -170,11 +172,19 @@ export function poolingCapacity(levels: ReadonlyArray<z.infer<typeof poolingLeve
   return { concurrency: held.concurrency, itemsPerS: held.itemsPerS, inputTokensPerS: held.inputTokensPerS, statement: `capacity at ${what}: at least concurrency ${held.concurrency}, the highest level measured (every level held)` };
 }
 
-/** The peak of a run's levels: most items per second among levels with no failed request. */
+/** Why a level counts for no peak, or null when it counts: a failed request, no success, or our own client bounding it. */
+export function poolingExclusion(l: z.infer<typeof poolingLevelSchema>): string | null {
+  if (l.failed > 0) return `${l.failed} of ${l.requests} requests failed`;
+  if (l.itemsPerS === null) return 'no request succeeded';
+  if (l.clientBound?.bound === true) return `client-bound: ${l.clientBound.reason ?? 'our own client lagged'}`;
+  return null;
+}
+
+/** The peak of a run's levels: most items per second among levels that count (poolingExclusion), as a text sweep's peak leaves client-bound levels out. */
 export function poolingPeak(levels: ReadonlyArray<z.infer<typeof poolingLevelSchema>>): PoolingPeak | null {
   let best: PoolingPeak | null = null;
   for (const l of levels) {
-    if (l.failed > 0 || l.itemsPerS === null) continue;
+    if (l.itemsPerS === null || poolingExclusion(l) !== null) continue;
     if (best === null || l.itemsPerS > best.itemsPerS) best = { concurrency: l.concurrency, itemsPerS: l.itemsPerS, inputTokensPerS: l.inputTokensPerS };
   }
   return best;

@@ -53,6 +53,12 @@ describe('the record schema', () => {
     expect(itlPerTokenMs({ ...base(), chunkTokens: [1, B.tokens - 1] }).length).toBe(B.tokens - 1);
   });
 
+  it('reads a record of an earlier version whose instants have fractions (its hash covers them as written)', () => {
+    const r = { ...base(), sendNs: 0.25, headersNs: 1e6 + 0.5, chunkNs: [2e6 + 0.125, 3e6], endNs: 4e6 + 0.75 };
+    const parsed = parseRawRecord(r);
+    expect(parsed.ok && parsed.record.chunkNs).toEqual([2e6 + 0.125, 3e6]);
+  });
+
   it('refuses non-finite and non-number instants', () => {
     for (const v of [Infinity, -Infinity, NaN, '1']) expect(parseRawRecord({ ...base(), sendNs: v }).ok).toBe(false);
   });

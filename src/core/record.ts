@@ -155,3 +155,27 @@ export interface RequestRecord {
 export function isOk(r: RequestRecord): boolean {
   return r.outcome.kind === 'ok';
 }
+
+const whole = (ns: number | null): number | null => (ns === null ? null : Math.round(ns));
+
+/**
+ * The record with every instant in whole nanoseconds. Clocks and schedules give
+ * fractions (performance.now() × 1e6, a rate's offsets, a clock offset), noise
+ * below a nanosecond; a raw record states integers. Records of earlier versions
+ * may hold fractions: they are read as they are (their hash covers them).
+ */
+export function wholeInstants(r: RequestRecord): RequestRecord {
+  return {
+    ...r,
+    targetSendNs: Math.round(r.targetSendNs),
+    sendNs: Math.round(r.sendNs),
+    ...(r.writtenNs === undefined ? {} : { writtenNs: Math.round(r.writtenNs) }),
+    headersNs: whole(r.headersNs),
+    firstTokenNs: whole(r.firstTokenNs),
+    firstAnswerNs: whole(r.firstAnswerNs),
+    chunkNs: r.chunkNs.map(Math.round),
+    endNs: whole(r.endNs),
+    ...(r.toolCalls === undefined ? {} : { toolCalls: { ...r.toolCalls, firstNs: whole(r.toolCalls.firstNs), argumentsDoneNs: whole(r.toolCalls.argumentsDoneNs) } }),
+    ...(r.sendTrace === undefined ? {} : { sendTrace: { builtNs: Math.round(r.sendTrace.builtNs), writeStartNs: Math.round(r.sendTrace.writeStartNs) } }),
+  };
+}

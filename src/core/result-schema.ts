@@ -35,7 +35,14 @@ export const clientBoundSchema = z.object({
   reason: z.string().nullable(),
   sendLagMs: z.object({ p50: ms, p99: ms, max: ms }).nullable(),
   loopDelayMs: z.object({ p50: ms, p99: ms, max: ms }).nullable(),
+  /** The floor of the budgets (--client-budget-ms); results of earlier versions judged every lateness against it alone. */
   budgetMs: z.number().positive(),
+  /**
+   * The budgets the level was judged against, ms: each a share of what it distorts
+   * (sends: TTFT p50; the event loop: TPOT p50), never below budgetMs. Absent in
+   * results of earlier versions.
+   */
+  budgets: z.object({ sendMs: z.number().positive(), loopMs: z.number().positive() }).strict().optional(),
   /**
    * How busy our sending event loop was over the level's measured requests, % (its
    * event-loop utilisation; with client threads the busiest thread's). Results of

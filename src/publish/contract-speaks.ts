@@ -6,7 +6,7 @@
  * timing can hold. A run fact a forger rewrote is refused naming it.
  */
 import type { Contract } from '../contract/index.js';
-import { DEFAULT_CLIENT_BUDGET_MS, type SweepResult } from '../core/index.js';
+import { type ClientBound, DEFAULT_CLIENT_BUDGET_MS, type SweepResult } from '../core/index.js';
 import { type Refusal, refusal } from './refusal.js';
 import { contractCap } from './record-physics.js';
 
@@ -60,7 +60,7 @@ function spanMs(records: ReadonlyArray<{ sendNs: number; endNs: number | null }>
  * delay's percentiles are ordered and no longer than the level's records
  * last, and the busy share is a share.
  */
-export function clientBoundRefusals(where: string, level: SweepResult['levels'][number], records: ReadonlyArray<{ sendNs: number; endNs: number | null }>): Refusal[] {
+export function clientBoundRefusals(where: string, level: { concurrency: number; clientBound: ClientBound }, records: ReadonlyArray<{ sendNs: number; endNs: number | null }>): Refusal[] {
   const out: Refusal[] = [];
   const cb = level.clientBound;
   const field = `${where} levels[c=${level.concurrency}].clientBound`;

@@ -8,6 +8,7 @@
  */
 import { type Contract, isPoolingEndpoint, poolingRecordsSha256, poolingSpecOf } from '../contract/index.js';
 import { recordsRefusal, trustedContract } from './evidence-check.js';
+import { clientBoundRefusals } from './contract-speaks.js';
 import { type PoolingRecord, type PoolingResult, poolingCapacity, poolingLevel, poolingPeak } from '../core/index.js';
 import type { ConfigurationKey } from './fact.js';
 import { type Refusal, refusal } from './refusal.js';
@@ -85,9 +86,16 @@ function checkRun(side: ConfigurationKey, k: number, run: PoolingResult, contrac
   const stated = Object.fromEntries(Object.keys(expected).map((key) => [key, run.run[key as keyof typeof expected]]));
   for (const d of differences(stated, expected, 'run', false)) out.push(refusal('contract-speaks', `${where} ${d.path}`, differenceText(d, 'its contract says')));
   out.push(...recordRefusals(where, contract, run, run.records));
+  for (const l of run.levels) {
+    const records = run.records.filter((r) => r.concurrency === l.concurrency).map((r) => ({ sendNs: r.sentNs, endNs: r.endNs }));
+    if (l.clientBound !== undefined) out.push(...clientBoundRefusals(where, { concurrency: l.concurrency, clientBound: l.clientBound }, records));
+  }
   if (out.length > before) return null;
   const levels = run.levels.map((stated) => {
-    const again = poolingLevel(stated.concurrency, run.records?.filter((r) => r.concurrency === stated.concurrency) ?? [], run.run.hourlyCostUsd, run.run.latencySlo);
+    // The loop delay and busy share are not in the records: taken from the stated level, the verdict recomputed.
+    const cb = stated.clientBound;
+    const client = cb === undefined ? null : { loopDelayMs: cb.loopDelayMs, clientCpuPct: cb.clientCpuPct, budgetMs: cb.budgetMs };
+    const again = poolingLevel(stated.concurrency, run.records?.filter((r) => r.concurrency === stated.concurrency) ?? [], run.run.hourlyCostUsd, run.run.latencySlo, client);
     for (const d of differences(stated, again, `levels[c=${stated.concurrency}]`, false)) out.push(refusal('records-reproduce', `${where} ${d.path}`, differenceText(d, 'its records give')));
     return again;
   });

@@ -30,7 +30,7 @@ let client: StreamingClient = null as unknown as StreamingClient;
 let pooling: { client: PoolingClient; model: string } | null = null;
 let originHrNs = 0;
 // The main thread's clock: the same monotonic source, the same origin.
-const clock = () => Number(process.hrtime.bigint()) - originHrNs;
+const clock = () => Math.round(Number(process.hrtime.bigint()) - originHrNs);
 
 // JSON bytes in a transferred buffer: one copy, no structured clone of every record.
 const batches = recordBatches(BATCH_RECORDS, BATCH_MS, (json) => {
@@ -90,7 +90,7 @@ port.on('message', (m: ToThread) => {
   switch (m.type) {
     case 'pooling-init':
       originHrNs = m.init.originHrNs;
-      pooling = { model: m.init.model, client: createPoolingClient(m.init.target, m.init.route, { connections: m.init.connections, clock, timeoutMs: m.init.timeoutMs }) };
+      pooling = { model: m.init.model, client: createPoolingClient(m.init.target, m.init.route, { connections: m.init.connections, clock, timeoutMs: m.init.timeoutMs, idleMs: m.init.idleMs }) };
       break;
     case 'pooling-level':
       poolingLevel(m).catch((err: unknown) => post({ type: 'failed', message: (err as Error).message }));

@@ -58,6 +58,7 @@ export interface PoolingThreadInit {
   model: string;
   connections: number;
   timeoutMs: number;
+  idleMs: number;
   originHrNs: number;
 }
 

@@ -49,7 +49,7 @@ export function levelResult(input: LevelResultInput): LevelResult {
   const ok = input.records.filter((r) => !r.warmup && isOk(r));
   const cached = ok.flatMap((r) => (r.cachedPromptTokens === null ? [] : [r.cachedPromptTokens]));
   return {
-    ...(shares && shares.length > 0 ? withShares(summary, shares, input.clientBudgetMs) : summary),
+    ...(shares && shares.length > 0 ? withShares(summary, shares, input.clientBudgetMs, input.clientBudgetRule) : summary),
     ...(closed ? {} : { steadyThroughputTokS: null, steadyWindowMs: null }),
     outputTokens: { ...summary.outputTokens, short: input.forceLength ? ok.filter((r) => r.outputTokens < capOf(r)).length : 0 },
     load,
@@ -84,6 +84,8 @@ export function levelFromRecords(run: SweepResult, stated: LevelResult, records:
       load: stated.load ?? closedLoad(stated.concurrency), slo: run.run.slo ?? null, capOf: () => run.run.outputTokens,
       records, targetOutputTokens: run.run.outputTokens, forceLength: run.run.forceLength,
       loopDelayMs: cb.loopDelayMs, clientCpuPct: cb.clientCpuPct, clientBudgetMs: cb.budgetMs, gpu: stated.gpuMemMiB,
+      // A result of an earlier version, judged at the floor alone, is recomputed by its own rule.
+      clientBudgetRule: cb.budgets === undefined ? 'floor' : 'scaled',
       ...(stated.shares ? { shares: sharesFromRecords(stated.shares, records) } : {}),
     }),
     ...(stated.gpu === undefined ? {} : { gpu: stated.gpu }),

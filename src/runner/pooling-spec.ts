@@ -17,7 +17,7 @@ export const poolingSpecSchema = z.object({
   route: z.string().regex(/^\/[\w./-]*$/, 'route must be a path such as /score').max(LIMITS.routeChars.max, { error: (i) => limitMessage('routeChars', String(i.input).length, 'route') }).optional(),
   /** Client threads a level is split over ('auto': the cores, at most the level's streams). */
   clientThreads: z.union([limitedInt('clientThreads', 'client threads'), z.literal('auto')]).default('auto'),
-  /** A client loop delayed past this (p99, ms) makes the level client-bound, said in a warning. */
+  /** The floor of the client budgets (core's client-bound.ts): a client-bound level is said in a warning and counts for no peak. */
   clientBudgetMs: z.number().positive().default(DEFAULT_CLIENT_BUDGET_MS),
   engine: z.enum(ENGINE_CHOICES as [EngineChoice, ...EngineChoice[]], { error: `engine must be one of ${ENGINE_CHOICES.join(', ')}` }).default('auto'),
   /** Concurrency levels (requests in flight), measured ascending. */
@@ -44,6 +44,8 @@ export const poolingSpecSchema = z.object({
   latencySlo: poolingSloSchema.nullable().default(null),
   /** Whole-request limit, ms. */
   timeoutMs: z.number().positive().default(600_000),
+  /** The longest silence of an answer once its headers came (no byte arriving), ms; never longer than timeoutMs. */
+  idleMs: z.number().positive().default(60_000),
   command: z.string().default(''),
 }).superRefine((s, ctx) => {
   const limit = s.endpoint === 'rerank' ? 'rerankDocuments' : 'embeddingBatch';

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   LIMITS, POOLING_ENDPOINTS, type PoolingEndpoint, type PoolingLevel, type PoolingRecord, type PoolingResult, type Warning, SCHEMA_VERSION,
-  judgeClientBound, poolingCapacity, poolingLevel, poolingPeak,
+  poolingCapacity, poolingClientLoad, poolingLevel, poolingPeak,
 } from '../core/index.js';
 import {
   type Clock, type Dialect, type PoolingClient, type PoolingPayload, type PoolingRoute, type Target, createPoolingClient, detectEngine, monotonicNs, poolingBody,
@@ -126,10 +126,10 @@ export async function runPoolingSweep(input: PoolingSpecInput, deps: PoolingDeps
   const most = order[order.length - 1] as number;
   // Client threads as a text sweep has them; one loop when the clock is injected (tests) or one stream is the most.
   const threadCount = deps.clock ? 1 : threadsFor(spec.clientThreads, most);
-  const client = createPoolingClient(target, route, { connections: threadCount > 1 ? 1 : most, clock, timeoutMs: spec.timeoutMs });
+  const client = createPoolingClient(target, route, { connections: threadCount > 1 ? 1 : most, clock, timeoutMs: spec.timeoutMs, idleMs: spec.idleMs });
   // Started for the first level that is split, not before: a thread loading its modules would take the CPU from a level on one loop.
   let threads: PoolingThreads | null = null;
-  const startThreads = () => (threads ??= startPoolingThreads(threadCount, { target, route, model: pre.model, timeoutMs: spec.timeoutMs }, most));
+  const startThreads = () => (threads ??= startPoolingThreads(threadCount, { target, route, model: pre.model, timeoutMs: spec.timeoutMs, idleMs: spec.idleMs }, most));
   const startedAt = new Date().toISOString();
   const levels: PoolingLevel[] = [];
   let status: PoolingResult['run']['status'] = 'complete';
@@ -184,12 +184,6 @@ export async function runPoolingSweep(input: PoolingSpecInput, deps: PoolingDeps
         ? await startThreads().runLevel(c, plans, signal, onRecord)
         : [{ label: 'the client', ...(await runPoolingShare({ client, model: pre.model, concurrency: c, plan: plans[0] as (typeof plans)[number], clock, signal, onRecord })) }];
       const records = runs.flatMap((r) => r.records).sort((a, b) => (a.warmup === b.warmup ? a.seq - b.seq : a.warmup ? -1 : 1));
-      // Each share judged on its own loop: a lagging client would time the server late. Only a thread's busy
-      // share is judged: it does nothing but send, while the main loop may host other work (the API, a test's simulator).
-      for (const r of runs) {
-        const cb = judgeClientBound(null, r.loopDelayMs, spec.clientBudgetMs, runs.length > 1 ? r.busyPct : null);
-        if (cb.bound) warn({ code: 'client-bound', message: `concurrency ${c}${runs.length > 1 ? `, ${r.label}` : ''}: ${cb.reason}` });
-      }
       if (signal.aborted) break;
       const measured = records.filter((r) => !r.warmup);
       if (measured.length > 0 && measured.every((r) => r.outcome.kind === 'connection-error')) {
@@ -198,7 +192,9 @@ export async function runPoolingSweep(input: PoolingSpecInput, deps: PoolingDeps
         stopReason = `the server stopped answering during the concurrency-${c} level: ${last?.kind === 'connection-error' ? last.message : ''}. ${levels.length} level(s) complete`;
         break;
       }
-      const level = poolingLevel(c, records, spec.hourlyCostUsd, spec.latencySlo);
+      // A lagging client would time the server late: the level is judged on its worst share's loop, and is then no peak.
+      const level = poolingLevel(c, records, spec.hourlyCostUsd, spec.latencySlo, poolingClientLoad(runs, spec.clientBudgetMs));
+      if (level.clientBound?.bound === true) warn({ code: 'client-bound', message: `concurrency ${c}: ${level.clientBound.reason}` });
       levels.push(level);
       emit({ kind: 'level-end', level, records });
       await deps.afterLevel?.(level, records);

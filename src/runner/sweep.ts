@@ -212,7 +212,7 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
       if (run.serverFailure) {
         status = 'server-failed';
         const name = levelAxis([{ concurrency: c, load: run.load, ...sessionsMark }]).describe(c);
-        stopReason = `the server stopped answering during the ${name} level, after ${done} of ${requests} requests (${failed} failed): ${run.serverFailure}. ${levelsComplete(levels)}`;
+        stopReason = `the server stopped answering during the ${name} level, after ${done} of ${requests} requests (${failed} failed): ${run.serverFailure.replace(/\.$/, '')}. ${levelsComplete(levels)}`;
         break;
       }
       if (signal.aborted) break;

@@ -320,7 +320,8 @@ function planOffsets(spec: SweepSpec, level: LevelOnThreads): number[] | null {
  * naming it, at `atNs` on the worker's clock (when it was found lost): in flight or
  * never sent, the coordinator cannot tell, and counts them all.
  */
-function lostRecords(spec: SweepSpec, level: LevelOnThreads, share: { index: number; count: number }, have: readonly RequestRecord[], why: string, client: string, atNs: number): RequestRecord[] {
+function lostRecords(spec: SweepSpec, level: LevelOnThreads, share: { index: number; count: number }, have: readonly RequestRecord[], why: string, client: string, at: number): RequestRecord[] {
+  const atNs = Math.round(at);
   const seen = new Set(have.map((r) => r.seq));
   return shareSeqs(spec, level.concurrency, level.requests, share).filter((q) => !seen.has(q)).map((seq) => ({
     seq, concurrency: level.concurrency, warmup: false, targetSendNs: atNs, sendNs: atNs, headersNs: null, firstTokenNs: null, firstAnswerNs: null,

@@ -38,13 +38,16 @@ export function workerRows(workers: readonly WorkerView[]): string[][] {
   });
 }
 
-export const SELF_CHECK_HEADERS = ['Level', 'Send lag p99 ms', 'Event-loop delay p99 ms', 'Budget ms', 'Client CPU %', 'Verdict'] as const;
+export const SELF_CHECK_HEADERS = ['Level', 'Send lag p99 ms', 'Event-loop delay p99 ms', 'Budget ms (sends / loop)', 'Client CPU %', 'Verdict'] as const;
 
-/** The client's check on itself per level: how late it sent and how delayed its loop was, against the budget. */
+/** The level's budgets, sends / event loop; a result of an earlier version had one budget for both. */
+const budgetCell = (cb: LevelResult['clientBound']): string => (cb.budgets === undefined ? num(cb.budgetMs, 0) : `${num(cb.budgets.sendMs, 1)} / ${num(cb.budgets.loopMs, 1)}`);
+
+/** The client's check on itself per level: how late it sent and how delayed its loop was, against the budgets of what each distorts. */
 export function selfCheckRows(levels: readonly LevelResult[]): string[][] {
   return levels.map((l) => [
     l.load?.label ?? `${l.concurrency} streams`,
-    num(l.clientBound.sendLagMs?.p99, 2), num(l.clientBound.loopDelayMs?.p99, 2), num(l.clientBound.budgetMs, 0), num(l.clientBound.clientCpuPct, 0),
+    num(l.clientBound.sendLagMs?.p99, 2), num(l.clientBound.loopDelayMs?.p99, 2), budgetCell(l.clientBound), num(l.clientBound.clientCpuPct, 0),
     l.clientBound.bound ? `client-bound: ${l.clientBound.reason ?? 'our client was the bottleneck'}` : 'ok: the client kept up',
   ]);
 }
