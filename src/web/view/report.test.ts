@@ -22,7 +22,8 @@ describe('reportHtml', () => {
     // Parsed as a browser would: no script element anywhere (text stays text, in content and in attributes).
     const parsed = parseHTML(html).document;
     expect(parsed.querySelectorAll('script')).toHaveLength(0);
-    expect(parsed.querySelector('#run-1')?.textContent).toBe(hostile);
+    // The run is named by what sets it apart, here its model: hostile too, escaped in both places.
+    expect(parsed.querySelector('#run-1')?.textContent).toBe(`${hostile} · ${hostile}`);
     expect(parsed.querySelector('ul.warnings li')?.textContent).toBe(`Warning: ${hostile}`);
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`);
