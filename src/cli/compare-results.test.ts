@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SweepResult } from '../core/index.js';
 import { contract, level, resultOf } from '../test-support/receipt-fixture.js';
+import { threeQuantizations } from '../test-support/quantization-runs.js';
 import { renderComparison, renderRuns } from './compare-results.js';
 import { compareRunOf } from '../web/index.js';
 
@@ -36,20 +36,6 @@ describe('renderComparison (goodput rerun, goodput compare)', () => {
     expect(lines.filter((l) => l.startsWith('  concurrency')).some((l) => /: (better|worse)$/.test(l))).toBe(false);
   });
 });
-
-/** Three llama.cpp runs of one model as F32, Q8_0 and F16, with long file names and long client-bound reasons. */
-function threeQuantizations(): SweepResult[] {
-  const reason = 'send lateness p95 14.2 ms exceeded the client budget of 10 ms derived from the level\'s own TTFT p50 and TPOT p50; event-loop delay p99 9.8 ms; client CPU 97 % of one core during the level';
-  const files = ['stories260K-a-rather-long-model-file-name-for-a-test-F32.gguf', 'stories260K-a-rather-long-model-file-name-for-a-test-Q8_0.gguf', 'stories260K-a-rather-long-model-file-name-for-a-test-F16.gguf'];
-  return (['f32', 'q8_0', 'f16'] as const).map((q, i) => {
-    const c = contract({ quantization: q === 'f32' ? 'none' : q.toUpperCase() });
-    const r = resultOf({ ...c, model: { ...c.model, precision: q === 'q8_0' ? 'f32' : q } }, [
-      level({ c: 1, ...spec, tokS: 100 + 10 * i }), level({ c: 2, ...spec, tokS: 180 + 10 * i }), level({ c: 4, ...spec, tokS: 300 + 10 * i }),
-    ], '2026-06-02T10:00:00.000Z', 'llama.cpp');
-    const levels = r.levels.map((l) => (l.concurrency === 4 ? { ...l, clientBound: { ...l.clientBound, bound: true, reason } } : l));
-    return { ...r, levels, serverAccount: { models: [], server: 'llama.cpp', version: null, props: { modelFile: files[i] as string, contextTokens: 2048, build: 'b9928' }, simulator: null } };
-  });
-}
 
 describe('goodput compare in a terminal', () => {
   const results = threeQuantizations();

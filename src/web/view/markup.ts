@@ -115,7 +115,14 @@ export function differencesMarkup(c: Comparison): Raw {
     if (rows.length === 0) return html`<p class="hint">${title} and ${base} share no level: nothing to difference.</p>`;
     return scrollFrame(`Differences of ${cand.label}`, html`<table class="deltas"><caption>${title} against ${base} (candidate − baseline) at each level both measured, with a 95 % bootstrap interval; better or worse only when the interval excludes zero and both measured the level validly (not invalid, not client-bound).</caption><thead><tr><th scope="col" class="sticky">${c.axis}</th>${
       metrics.map((m) => html`<th scope="col">${compareHeader(m)}</th>`)}</tr></thead><tbody>${
-      rows.map((r) => html`<tr><th scope="row" class="num sticky">${r.level}</th>${(r.differences[i] ?? []).map((d) => html`<td class="diff verdict-${d.difference.verdict.replace(/ /g, '-')}"><span class="verdict">${d.verdict}</span> <span class="change">${d.change}</span>${d.interval ? html`<span class="ci">${d.interval}</span>` : ''}</td>`)}</tr>`)}</tbody></table>`);
+      rows.map((r) => {
+        const ds = r.differences[i] ?? [];
+        // A level not compared is not compared in any figure: said once, across the row.
+        const none = ds[0]?.difference.verdict === 'not compared' && ds.every((d) => d.verdict === ds[0]?.verdict);
+        return html`<tr><th scope="row" class="num sticky">${r.level}</th>${none
+          ? html`<td class="diff verdict-not-compared" colspan="${ds.length}"><span class="verdict">${ds[0]?.verdict}</span></td>`
+          : ds.map((d) => html`<td class="diff verdict-${d.difference.verdict.replace(/ /g, '-')}"><span class="verdict">${d.verdict}</span> <span class="change">${d.change}</span>${d.interval ? html`<span class="ci">${d.interval}</span>` : ''}</td>`)}</tr>`;
+      })}</tbody></table>`);
   })}`;
 }
 
