@@ -89,7 +89,7 @@ export function contractDiffsMarkup(c: Comparison): Raw {
   if (c.diffs.length === 0) return html`${note}<p>The runs are the same in every compared field.</p>`;
   return html`${note}${scrollFrame('What differs', html`<table class="diffs"><caption>Fields that differ between the runs. A workload field (marked) stops the differences below.</caption><thead><tr><th scope="col" class="sticky">Field</th>${
     c.runs.map((r, i) => html`<th scope="col">${r.label}${i === 0 ? ' (baseline)' : ''}</th>`)}</tr></thead><tbody>${
-    c.diffs.map((d) => html`<tr${new Raw(d.identity ? ' class="identity"' : '')}><th scope="row" class="sticky">${d.field}${d.workload ? ' (workload)' : ''}</th>${d.values.map((v) => html`<td>${v}</td>`)}</tr>`)}</tbody></table>`)}`;
+    c.diffs.map((d) => html`<tr><th scope="row" class="sticky">${d.field}${d.workload ? ' (workload)' : ''}</th>${d.values.map((v) => html`<td>${v}</td>`)}</tr>`)}</tbody></table>`)}`;
 }
 
 /** One table aligned on the level axis, a column group per run (named by what sets it apart), every figure with its statistic; the level column stays in view. */
