@@ -35,9 +35,9 @@ export function registerCompareCommand(program: Command): void {
         const pareto = paretoModel(runs);
         const at = target ?? defaultTarget(pareto);
         const capacity = at === null ? null : capacityAt(pareto, at);
-        process.stdout.write(`${JSON.stringify({ runs: runs.map((r) => r.label), diffs: c.diffs, refused: c.refused, axis: c.axis, headers: c.headers, rows: c.rows, quality: c.quality, pareto, capacity }, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify({ runs: runs.map((r) => r.label), titles: c.titles, contractNote: c.contractNote, diffs: c.diffs, refused: c.refused, axis: c.axis, headers: c.headers, rows: c.rows, quality: c.quality, pareto, capacity }, null, 2)}\n`);
         return;
       }
-      process.stdout.write(`${renderRuns(runs, loaded.map((l) => l.result), target)}\n`);
+      process.stdout.write(`${renderRuns(runs, target)}\n`);
     });
 }

@@ -8,7 +8,7 @@
  */
 import { basename } from 'node:path';
 import { LIMITS, type SweepResult, sweepResultSchema } from '../core/index.js';
-import { COMPARE_MAX_RUNS, type CompareRun, repeatSetProblem } from '../web/index.js';
+import { COMPARE_MAX_RUNS, type CompareRun, compareRunOf as compareRunOfResult, repeatSetProblem } from '../web/index.js';
 
 export { repeatSetProblem };
 import { CliError, EXIT } from './exit-codes.js';
@@ -80,6 +80,4 @@ export async function loadRuns(args: readonly string[], flags: StoreCliFlags, co
   return out;
 }
 
-export const compareRunOf = (r: LoadedRun): CompareRun => ({
-  label: r.label, run: r.result.run, levels: r.result.levels, records: r.result.records, repeats: r.result.repeats, contractHash: r.result.contractHash, quality: r.result.quality,
-});
+export const compareRunOf = (r: LoadedRun): CompareRun => compareRunOfResult(r.label, r.result);

@@ -85,12 +85,13 @@ describe('goodput compare: quality scores kept by goodput run --quality-baseline
   it('prints the quality rows in the terminal, the noise beside each change', async () => {
     const r = await goodput(['compare', file('q20.json'), file('q21.json'), file('q30.json')]);
     expect(r.code, r.stderr).toBe(0);
-    const lines = r.stdout.split('\n');
-    const at = lines.findIndex((l) => l.startsWith('Quality (goodput run --quality-baseline'));
-    expect(at).toBeGreaterThan(lines.findIndex((l) => l.startsWith('q21.json against q20.json')));
-    expect(lines[at + 1]).toMatch(/^ {2}q20\.json: 0\.98\d{2} ± 0\.00\d{2} \(32 prompts\)$/);
-    expect(lines[at + 4]).toMatch(/^ {2}q21\.json against q20\.json: −0\.00\d{2}, 95 % interval −0\.\d{4} to \+0\.\d{4} over the prompts \(the scores' own noise ±0\.00\d{2}\): no difference established \(/);
-    expect(lines[at + 5]).toMatch(/^ {2}q30\.json against q20\.json: −0\.0\d{3}, 95 % interval −0\.\d{4} to −0\.\d{4} over the prompts \(the scores' own noise ±0\.00\d{2}\): worse$/);
+    // Lines longer than the terminal's 120 columns wrap with a hanging indent: read them whole.
+    const flat = r.stdout.replace(/\n +/g, ' ');
+    const quality = flat.slice(flat.indexOf('Quality (goodput run --quality-baseline'));
+    expect(flat.indexOf('Quality (goodput run')).toBeGreaterThan(flat.indexOf('B against A'));
+    expect(quality).toMatch(/ q20\.json: 0\.98\d{2} ± 0\.00\d{2} \(32 prompts\) q21\.json: /);
+    expect(quality).toMatch(/ q21\.json against q20\.json: −0\.00\d{2}, 95 % interval −0\.\d{4} to \+0\.\d{4} over the prompts \(the scores' own noise ±0\.00\d{2}\): no difference established \(/);
+    expect(quality).toMatch(/ q30\.json against q20\.json: −0\.0\d{3}, 95 % interval −0\.\d{4} to −0\.\d{4} over the prompts \(the scores' own noise ±0\.00\d{2}\): worse\n/);
   });
 
   it('says so, and compares nothing, when only one side carries a score or the baselines differ', async () => {

@@ -1,29 +1,70 @@
 import { describe, expect, it } from 'vitest';
 import { contract, level, resultOf } from '../test-support/receipt-fixture.js';
-import { renderComparison } from './compare-results.js';
+import { threeQuantizations } from '../test-support/quantization-runs.js';
+import { renderComparison, renderRuns } from './compare-results.js';
+import { compareRunOf } from '../web/index.js';
+
+const spec = { tokS: 100, perReq: 50, ttft: [40, 60] as [number, number], tpot: 10, e2e: 700 };
 
 describe('renderComparison (goodput rerun, goodput compare)', () => {
-  const spec = { tokS: 100, perReq: 50, ttft: [40, 60] as [number, number], tpot: 10, e2e: 700 };
   const a = resultOf(contract(), [level({ c: 1, ...spec }), level({ c: 2, ...spec, tokS: 180 })]);
   const b = resultOf(contract(), [level({ c: 1, ...spec, tokS: 120 }), level({ c: 2, ...spec, tokS: 360, failed: 3 })]);
   const text = renderComparison(a, b, ['a', 'b']);
   const lines = text.split('\n');
 
-  it('lists the contract first, then one aligned table with a column group per run and a Failed column', () => {
+  it('says what differs first, then one table per figure aligned on the level axis with a column per run, a Failed table and a Status table', () => {
     expect(lines[0]).toBe('Comparing a (baseline), b');
     expect(text.indexOf('Same contract')).toBeLessThan(text.indexOf('Concurrency'));
-    const header = lines.find((l) => l.startsWith('Concurrency')) ?? '';
-    expect(header).toMatch(/a \(baseline\): Throughput tok\/s \(tokens ÷ duration\).*Failed \(count\).*b: Throughput/);
-    expect(lines.find((l) => /^2\s/.test(l))).toMatch(/180\.0 .*360\.0 .*invalid: 3 of \d+ failed/);
+    const table = (title: string) => lines.slice(lines.indexOf(title) + 1, lines.indexOf(title) + 5);
+    expect(lines.slice(1, 4)).toEqual(['Runs (each column below is one; A is the baseline):', '  A  a', '  B  b']);
+    expect(table('Throughput tok/s (tokens ÷ duration)')[0]).toMatch(/^Concurrency\s+A \(baseline\)\s+B$/);
+    expect(table('Throughput tok/s (tokens ÷ duration)')[3]).toMatch(/^2\s+180\.0\s+360\.0$/);
+    expect(table('Failed (count)')[3]).toMatch(/^2\s+0\s+3$/);
+    const status = lines.find((l) => l.startsWith('Status'));
+    expect(table(status as string)[3]).toMatch(/^2\s+ok\s+failed 3$/);
+    expect(lines).toContain('  B at concurrency 2: invalid: 3 of 8 failed (timeout 3)');
   });
 
-  it('gives no difference for an invalid level', () => {
-    expect(lines.filter((l) => l.startsWith('  concurrency 2,')).every((l) => l.endsWith('not compared: a level is invalid'))).toBe(true);
+  it('gives no difference for an invalid level, saying whose', () => {
+    // Not compared in any figure: said once for the level.
+    expect(lines.filter((l) => l.startsWith('  concurrency 2'))).toEqual(['  concurrency 2: not compared: b is invalid at this level (3 failed)']);
   });
 
   it('words a valid level\'s difference with the one rule: no records, so no direction is established', () => {
     // These results kept no request records: the change is shown, but never called better.
-    expect(lines.find((l) => l.startsWith('  concurrency 1, Throughput'))).toBe('  concurrency 1, Throughput tok/s (tokens ÷ duration): +20.0 tok/s (+20 %): no difference established (no request records kept in a and b, so no interval)');
+    expect(lines.find((l) => l.startsWith('  concurrency 1, Throughput'))).toBe('  concurrency 1, Throughput tok/s (tokens ÷ duration): +20.0 tok/s (+20 %): no difference established (no request');
     expect(lines.filter((l) => l.startsWith('  concurrency')).some((l) => /: (better|worse)$/.test(l))).toBe(false);
+  });
+});
+
+describe('goodput compare in a terminal', () => {
+  const results = threeQuantizations();
+  const labels = ['stories260K-F32-run-with-a-long-name.json', 'stories260K-Q8_0-run-with-a-long-name.json', 'stories260K-F16-run-with-a-long-name.json'];
+  const text = renderRuns(results.map((r, i) => compareRunOf(labels[i] as string, r)));
+  const lines = text.split('\n');
+
+  it('fits 120 columns: three runs, long model file names, long client-bound reasons', () => {
+    if (process.env['SHOW_COMPARE']) console.log(text);
+    const wide = lines.filter((l) => [...l].length > 120);
+    expect(wide, wide.join('\n')).toEqual([]);
+    // The long reason is still there in full, wrapped.
+    expect(text.replace(/\n\s*/g, ' ')).toContain('client CPU 97 % of one core during the level');
+  });
+
+  it('lists the model file, precision and quantization under What differs, and names each run by them', () => {
+    const what = lines.slice(lines.indexOf('What differs:'), lines.findIndex((l) => l.startsWith('Side by side'))).join('\n');
+    for (const field of ['model file', 'precision', 'quantization']) expect(what).toMatch(new RegExp(`^${field}\\s`, 'm'));
+    expect(what.replace(/\n\s*/g, '')).toContain('F16.gguf');
+    expect(what).toMatch(/^quantization\s+none\s+Q8_0\s+F16$/m);
+    const runs = text.slice(text.indexOf('Runs ('), text.indexOf('What differs:')).replace(/\n\s+(?![A-C] )/g, ' ');
+    expect(runs).toContain('  B  stories260K-Q8_0-run-with-a-long-name.json · stories260K-a-rather-long-model-file-name-for-a-test-Q8_0.gguf · f32 · Q8_0');
+    expect(runs).toContain('  A  stories260K-F32-run-with-a-long-name.json · stories260K-a-rather-long-model-file-name-for-a-test-F32.gguf · f32 · no quantization');
+  });
+
+  it('gives no verdict on the client-bound level, saying whose', () => {
+    const at4 = lines.filter((l) => l.startsWith('  concurrency 4'));
+    expect(at4).toHaveLength(2);
+    for (const l of at4) expect(l).toMatch(/^ {2}concurrency 4: not compared: stories260K-F32-run-with-a-long-name\.json is client-bound at this level/);
+    expect(text).not.toMatch(/concurrency 4, .*: (better|worse)$/m);
   });
 });

@@ -1,47 +1,58 @@
 /**
  * Runs side by side in a terminal, from the view module's comparison model
- * (the page and the report read the same): the contract differences first,
- * then one table aligned on the level axis with a column group per run, each
- * candidate's differences from the baseline with their intervals, and the
- * Pareto frontiers with the capacity answer.
+ * (the page and the report read the same): what differs first, then one
+ * table per figure aligned on the level axis with a column per run (named by
+ * what sets it apart), each level's status as a badge with its reason below,
+ * each candidate's differences from the baseline with their intervals, and
+ * the Pareto frontiers with the capacity answer; all within 120 columns.
  */
-import { describeDifferences, diffContracts } from '../contract/index.js';
 import { type SweepResult, sanitizeForTerminal } from '../core/index.js';
 import {
-  type CompareRun, type Comparison, type ParetoModel, capacityAt, compareHeader, compareRuns, defaultTarget, num, paretoModel, qualityVerdictPhrase,
+  type CompareRow, type CompareRun, type Comparison, type ParetoModel, capacityAt, compareHeader, compareRunOf, compareRuns, defaultTarget, num, paretoModel, qualityVerdictPhrase,
 } from '../web/index.js';
-import { grid } from './render-contract.js';
+import { fitGrid, wrapLine } from './fit-grid.js';
 
-/** The full contracts' differences (what is hashed), baseline against each other run; location apart. */
-export function contractHeader(a: SweepResult, b: SweepResult): string[] {
-  const diffs = diffContracts(a.contract ?? {}, b.contract ?? {});
-  const where = diffs.filter((d) => d.path === 'server.url' || d.path === 'server.apiKeyEnv');
-  const what = diffs.filter((d) => !where.includes(d));
-  const lines: string[] = [];
-  if (a.contractHash && a.contractHash === b.contractHash && what.length === 0) lines.push(`Same contract (sha256 ${a.contractHash}).`);
-  else lines.push(`The contracts differ (sha256 ${a.contractHash ?? 'none'} vs ${b.contractHash ?? 'none'}); read these differences before any number below:`, ...describeDifferences(what));
-  if (where.length > 0) lines.push('Location differs (not part of the contract):', ...describeDifferences(where));
-  return lines;
+/** A run's column in the terminal's tables: A (the baseline), B, C… — the legend names each in full. */
+const key = (i: number): string => String.fromCharCode(65 + i);
+const keyHeads = (c: Comparison): string[] => c.runs.map((_, i) => `${key(i)}${i === 0 ? ' (baseline)' : ''}`);
+
+/** Each run by its column letter and its name: its label and what sets it apart. */
+function runsLines(c: Comparison): string[] {
+  return ['Runs (each column below is one; A is the baseline):', ...c.titles.map((t, i) => `  ${key(i)}  ${t}`)];
 }
 
-function fieldsLines(c: Comparison): string[] {
-  if (c.diffs.length === 0) return ['Every compared field is the same in all runs.'];
-  return ['Fields that differ (a workload field stops the differences):', grid(['Field', ...c.runs.map((r) => r.label)], c.diffs.map((d) => [`${d.field}${d.workload ? ' (workload)' : ''}`, ...d.values]))];
+/** The one list every view shows: the contracts' sha256, then every field not the same in all runs. */
+function whatDiffersLines(c: Comparison): string[] {
+  const head = ['What differs:', `  ${c.contractNote}`];
+  if (c.diffs.length === 0) return [...head, '  Every compared field is the same in all runs.'];
+  return [...head, '  (a field marked "workload" stops the differences)',
+    fitGrid(['Field', ...keyHeads(c)], c.diffs.map((d) => [`${d.field}${d.workload ? ' (workload)' : ''}`, ...d.values]))];
 }
 
-/** One grid: a header line naming each run's group over its columns, then the figures. */
-function alignedTable(c: Comparison): string {
-  const headers = [c.axis, ...c.runs.flatMap((r, i) => [...c.headers, 'Status'].map((h, j) => (j === 0 ? `${r.label}${i === 0 ? ' (baseline)' : ''}: ${h}` : h)))];
-  const rows = c.rows.map((row) => [String(row.level), ...row.runs.flatMap((r) => (r === null ? [...c.headers.map(() => '—'), 'not measured'] : [...r.cells.map((x) => x.text), r.status]))]);
-  return grid(headers, rows);
+/** One table per figure (the level column, then a column per run), so any number of runs fits the terminal; then each level's status as a badge, the reasons below. */
+function alignedTables(c: Comparison): string[] {
+  const heads = [c.axis, ...keyHeads(c)];
+  const table = (title: string, cell: (r: NonNullable<CompareRow['runs'][number]>) => string, missing: string) =>
+    [title, fitGrid(heads, c.rows.map((row) => [String(row.level), ...row.runs.map((r) => (r === null ? missing : cell(r)))])), ''];
+  const reasons = c.rows.flatMap((row) => row.runs.flatMap((r, i) => (r?.badge.reason ? [`  ${key(i)} at ${c.axis.toLowerCase()} ${row.level}: ${r.badge.reason}`] : [])));
+  return [
+    `Side by side, one table per figure (${c.axis.toLowerCase()} down, runs across):`, '',
+    ...c.headers.flatMap((h, k) => table(h, (r) => r.cells[k]?.text ?? '—', '—')),
+    ...table('Status (client-bound and invalid levels are left out of the differences)', (r) => r.badge.text, 'not measured'),
+    ...(reasons.length === 0 ? [] : ['Why a level is not ok:', ...reasons, '']),
+  ];
 }
 
 function differenceLines(c: Comparison): string[] {
   if (c.refused) return [c.refused];
-  const base = c.runs[0]?.label;
-  return c.runs.slice(1).flatMap((cand, i) => [
-    `${cand.label} against ${base} (candidate − baseline; 95 % bootstrap interval, better or worse only when it excludes zero):`,
-    ...c.rows.flatMap((r) => (r.differences[i] ?? []).map((d) => `  ${c.axis.toLowerCase()} ${r.level}, ${compareHeader(d.metric)}: ${d.text}`)),
+  return c.runs.slice(1).flatMap((_, i) => [
+    `${key(i + 1)} against ${key(0)} (candidate − baseline; 95 % bootstrap interval, better or worse only when it excludes zero and both measured the level validly):`,
+    ...c.rows.flatMap((r) => {
+      const ds = r.differences[i] ?? [];
+      // A level not compared is not compared in every figure: said once.
+      const none = ds[0]?.difference.verdict === 'not compared' && ds.every((d) => d.text === ds[0]?.text);
+      return none ? [`  ${c.axis.toLowerCase()} ${r.level}: ${ds[0]?.text}`] : ds.map((d) => `  ${c.axis.toLowerCase()} ${r.level}, ${compareHeader(d.metric)}: ${d.text}`);
+    }),
   ]);
 }
 
@@ -56,29 +67,26 @@ function qualityLines(c: Comparison): string[] {
 }
 
 function paretoLines(m: ParetoModel, target: number | null): string[] {
-  const rows = m.series.flatMap((s) => s.points.map((p) => [s.label, String(p.level), num(p.x), num(p.y), s.frontier.includes(p) ? 'frontier' : p.state === 'valid' ? 'behind the frontier' : p.state]));
+  const rows = m.series.flatMap((s, i) => s.points.map((p) => [key(i), String(p.level), num(p.x), num(p.y), s.frontier.includes(p) ? 'frontier' : p.state === 'valid' ? 'behind the frontier' : p.state]));
   const at = target ?? defaultTarget(m);
   return [
     `Pareto: ${m.yLabel} against ${m.xLabel}; a frontier joins each run's levels no other of its valid levels beats on both.`,
-    grid(['Run', 'Level', 'tok/s per user', `tok/s per ${m.per}`, 'On the frontier'], rows),
+    fitGrid(['Run', 'Level', 'tok/s per user', `tok/s per ${m.per}`, 'On the frontier'], rows),
     at === null ? 'No valid level to answer a capacity question from.' : capacityAt(m, at).sentence,
     ...(at === null ? [] : capacityAt(m, at).entries.map((e) => `  ${e.label}: ${e.y === null ? '—' : `${num(e.y)} tok/s per ${m.per}`} (${e.how})`)),
   ];
 }
 
-/** The whole comparison as text; `full` pairs with the runs when they are results carrying contracts. */
-export function renderRuns(runs: readonly CompareRun[], results: readonly SweepResult[] = [], target: number | null = null): string {
+/** The whole comparison as text, every line within 120 columns. */
+export function renderRuns(runs: readonly CompareRun[], target: number | null = null): string {
   const c = compareRuns(runs);
-  const base = results[0];
-  const contract = base && results.some((r) => r.contract) ? results.slice(1).flatMap((r, i) => [`${runs[0]?.label} → ${runs[i + 1]?.label}:`, ...contractHeader(base, r).map((l) => `  ${l}`)]) : [];
   return [
     `Comparing ${runs.map((r, i) => `${r.label}${i === 0 ? ' (baseline)' : ''}`).join(', ')}`,
-    ...contract, ...fieldsLines(c), '', alignedTable(c), '', ...differenceLines(c), '', ...qualityLines(c), ...paretoLines(paretoModel(runs), target),
-  ].join('\n');
+    ...runsLines(c), ...whatDiffersLines(c), '', ...alignedTables(c), ...differenceLines(c), '', ...qualityLines(c), ...paretoLines(paretoModel(runs), target),
+  ].join('\n').split('\n').flatMap((l) => wrapLine(l)).join('\n');
 }
 
 /** Two results (goodput rerun): the same comparison as `goodput compare`. */
 export function renderComparison(a: SweepResult, b: SweepResult, names: [string, string]): string {
-  const run = (r: SweepResult, label: string): CompareRun => ({ label, run: r.run, levels: r.levels, records: r.records, repeats: r.repeats, contractHash: r.contractHash, quality: r.quality });
-  return renderRuns([run(a, names[0]), run(b, names[1])], [a, b]);
+  return renderRuns([compareRunOf(names[0], a), compareRunOf(names[1], b)]);
 }

@@ -47,7 +47,7 @@ describe('goodput compare over repeat sets of stored runs', () => {
     const out = await cli(['compare', '1+2+3', '4+5+6', '--data', data]);
     expect(out.code, out.stderr).toBe(0);
     expect(out.stdout).toMatch(/^Comparing runs 1\+2\+3 \(baseline\), runs 4\+5\+6/);
-    const tpot = out.stdout.split('\n').filter((l) => /^ {2}concurrency \d, TPOT/.test(l));
+    const tpot = out.stdout.replace(/\n {4}(?=\S)/g, ' ').split('\n').filter((l) => /^ {2}concurrency \d, TPOT/.test(l));
     expect(tpot).toHaveLength(2);
     for (const l of tpot) expect(l).toMatch(/\(−5\.0 %\), 95 % interval −[\d.]+ to −[\d.]+ over 3\+ runs a side: better$/);
   });
@@ -55,7 +55,8 @@ describe('goodput compare over repeat sets of stored runs', () => {
   it('two sets of the same configuration: no difference established; a run in two sets is refused', async () => {
     const out = await cli(['compare', '1+2+3', '8+9+10', '--data', data]);
     expect(out.code, out.stderr).toBe(0);
-    const rows = out.stdout.split('\n').filter((l) => /^ {2}concurrency \d, /.test(l));
+    // A line past 120 columns wraps with a hanging indent (two past its own): read each whole.
+    const rows = out.stdout.replace(/\n {4}(?=\S)/g, ' ').split('\n').filter((l) => /^ {2}concurrency \d, /.test(l));
     expect(rows.length).toBeGreaterThan(4);
     for (const l of rows) expect(l).toMatch(/no difference established/);
     const same = await cli(['compare', '1+2+3', '1+2+3', '--data', data]);

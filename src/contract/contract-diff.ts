@@ -3,6 +3,7 @@
  * results are compared: numbers from different experiments are never set side
  * by side without saying how the experiments differ.
  */
+import { leafDifferences } from '../core/index.js';
 
 export interface ContractDifference {
   /** Dotted path, e.g. "workload.outputTokens[0]". */
@@ -11,20 +12,9 @@ export interface ContractDifference {
   b: unknown;
 }
 
-function leaves(value: unknown, path: string, out: Map<string, unknown>): Map<string, unknown> {
-  if (Array.isArray(value)) value.forEach((v, i) => leaves(v, `${path}[${i}]`, out));
-  else if (value !== null && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) leaves(v, path === '' ? k : `${path}.${k}`, out);
-  } else out.set(path, value);
-  return out;
-}
-
 /** Every leaf that differs, is only in `a`, or only in `b` (undefined on the missing side), in path order. */
 export function diffContracts(a: unknown, b: unknown): ContractDifference[] {
-  const la = leaves(a, '', new Map());
-  const lb = leaves(b, '', new Map());
-  const paths = [...new Set([...la.keys(), ...lb.keys()])].sort();
-  return paths.filter((p) => la.get(p) !== lb.get(p)).map((path) => ({ path, a: la.get(path), b: lb.get(path) }));
+  return leafDifferences([a, b]).map((d) => ({ path: d.path, a: d.values[0], b: d.values[1] }));
 }
 
 /** "  workload.outputTokens[0]: 128 → 256" lines; a missing side shows as "(absent)". */

@@ -29,6 +29,7 @@ export * from './slo.js';
 export * from './goodput.js';
 export * from './cost-success.js';
 export * from './canonical-json.js';
+export * from './leaf-diff.js';
 export * from './terminal-text.js';
 export * from './record-schema.js';
 export * from './matrix.js';

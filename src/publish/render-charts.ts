@@ -8,7 +8,7 @@
 import { parseHTML } from 'linkedom';
 import {
   type ChartDocument, type ChartLevel, type ChartSeries, type ChartSpec, METRICS, type MetricKey, barChart, capacityMarkup, figureMarkup, paretoFigure, perRequestChart,
-  renderPareto, throughputChart, ttftChart,
+  paretoLegend, renderPareto, throughputChart, ttftChart,
 } from '../web/index.js';
 import type { ConfigurationKey } from './fact.js';
 import { Raw, dataNumber, esc, html, scrollFrame } from './html.js';
@@ -96,7 +96,7 @@ export function paretoSection(v: ReceiptView): Raw {
     const n = pointNumber(v.levels[configurations[i] as ConfigurationKey], model.per, p, axis);
     return n === null ? html`—` : dataNumber(n);
   };
-  const legend = html`GPUs serving each configuration (from the hardware label the publisher declared): ${gpus.map((n, i) => html`${i > 0 ? '; ' : ''}${configurations[i]} ${dataNumber(n, { unit: true })}`)}`;
+  const legend = html`${paretoLegend(model)}. GPUs serving each configuration (from the hardware label the publisher declared): ${gpus.map((n, i) => html`${i > 0 ? '; ' : ''}${configurations[i]} ${dataNumber(n, { unit: true })}`)}`;
   const figure = figureMarkup({ ...paretoFigure(model, renderPareto(model, { document: doc(), width: 640 }).outerHTML, mark), id: 'chart-pareto', legend });
   const cell = (_: unknown, i: number, what: 'y' | 'cost'): Raw | null => {
     const c = capacity[i];

@@ -74,12 +74,14 @@ describe('goodput compare', () => {
     ok(r, 'compare');
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe('Comparing run 1 (baseline), run 2, run 3');
-    const header = lines.find((l) => l.startsWith('Concurrency')) ?? '';
-    expect(header).toMatch(/run 1 \(baseline\): Throughput tok\/s \(tokens ÷ duration\).*run 2: Throughput.*run 3: Throughput/);
-    expect(lines.filter((l) => /^(1|2|4|8|16)\s/.test(l)).map((l) => l.split(/\s+/)[0])).toEqual(['1', '2', '4', '8', '16']);
+    expect(lines.every((l) => [...l].length <= 120), 'every line fits 120 columns').toBe(true);
+    // One table per figure, a column per run (A is the baseline), the levels down.
+    const at = lines.indexOf('Throughput tok/s (tokens ÷ duration)');
+    expect(lines[at + 1]).toMatch(/^Concurrency\s+A \(baseline\)\s+B\s+C$/);
+    expect(lines.slice(at + 3, at + 8).map((l) => l.split(/\s+/)[0])).toEqual(['1', '2', '4', '8', '16']);
     // Run 2 decodes twice as fast as run 1: its TPOT is better where the interval says so, never worse; run 3's the reverse.
     // (On a loaded machine a level's interval may include zero: then no difference is established, which is the rule working.)
-    const split = lines.findIndex((x) => x.startsWith('run 3 against'));
+    const split = lines.findIndex((x) => x.startsWith('C against A'));
     const tpot = (from: number, to: number) => lines.slice(from, to).filter((l) => l.startsWith('  concurrency') && l.includes('TPOT p50 (ms)'));
     const [fast, slow] = [tpot(0, split), tpot(split, lines.length)];
     expect(fast).toHaveLength(5);
@@ -89,7 +91,8 @@ describe('goodput compare', () => {
     expect(slow.some((l) => l.endsWith(': better'))).toBe(false);
     expect(r.stdout).not.toMatch(/[±]0\.0+ [a-z/]+[^:\n]*: (better|worse)$/m);
     // The default target is inside the speeds the runs were measured at; the fastest decoder serves the most there.
-    expect(r.stdout).toMatch(/^At [\d.]+ tok\/s per user, run 2 serves the most: [\d,.]+ output tok\/s per GPU \(interpolated between levels \d+ and \d+\), \$[\d.]+ per 1M output tokens/m);
+    // (Read whole: a sentence longer than 120 columns wraps with a hanging indent.)
+    expect(r.stdout.replace(/\n +/g, ' ')).toMatch(/^At [\d.]+ tok\/s per user, run 2 serves the most: [\d,.]+ output tok\/s per GPU \(interpolated between levels \d+ and \d+\), \$[\d.]+ per 1M output tokens/m);
     // The three frontiers in order: wherever two overlap, the faster decoder's lies above the slower's.
     const json = JSON.parse((await runGoodput(['compare', '1', '2', '3', '--json', '--data', data])).stdout) as { pareto: ParetoModel };
     const [one, two, three] = json.pareto.series as [ParetoSeries, ParetoSeries, ParetoSeries];
@@ -148,7 +151,7 @@ describe('goodput report', () => {
         // Run 1's table holds exactly the JSON's figures, as the page formats them.
         const table = page.getByRole('table', { name: /^Per concurrency level/ }).first();
         const cells = await table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('th, td')].map((c) => (c.textContent ?? '').replace(' (invalid)', ''))));
-        const expected = tableRows(result.levels).map((r) => [String(r.concurrency), ...r.cells.map((c) => (c.alarm ? `⚠ ${c.text}` : c.text)), r.status]);
+        const expected = tableRows(result.levels).map((r) => [String(r.concurrency), ...r.cells.map((c) => (c.alarm ? `⚠ ${c.text}` : c.text)), r.badge?.reason ? `${r.badge.text}${r.badge.reason}` : r.status]);
         expect(cells).toEqual(expected);
       }
       expect(requested.filter((u) => !u.startsWith('file:'))).toEqual([]);

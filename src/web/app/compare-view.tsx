@@ -8,7 +8,7 @@
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import {
-  type CompareRun, capacityAt, curvesLegend, runColor, capacityMarkup, compareRuns, compareTableMarkup, contractDiffsMarkup, defaultTarget, differencesMarkup, paretoFigure, qualityMarkup,
+  type CompareRun, capacityAt, compareRunOf, curvesLegend, runColor, capacityMarkup, compareRuns, compareTableMarkup, contractDiffsMarkup, defaultTarget, differencesMarkup, paretoFigure, qualityMarkup,
   paretoModel, renderPareto, repeatSetLabel, repeatSetProblem, repeatSetsProblem,
 } from '../view/index.js';
 import { api } from './api.js';
@@ -25,11 +25,8 @@ async function load(ids: readonly number[]): Promise<CompareRun> {
   const problem = ids.length > 1 ? repeatSetProblem(ids.join('+'), members) : null;
   if (problem !== null) throw new Error(problem);
   const [first, ...rest] = members as [typeof members[number], ...typeof members];
-  const r = first.result;
-  return {
-    label: repeatSetLabel(ids), run: r.run, levels: r.levels, records: first.records, contractHash: r.contractHash, quality: r.quality,
-    repeats: rest.length > 0 ? rest.map((m) => ({ levels: m.result.levels })) : r.repeats,
-  };
+  const run = compareRunOf(repeatSetLabel(ids), { ...first.result, records: first.records });
+  return rest.length > 0 ? { ...run, repeats: rest.map((m) => ({ levels: m.result.levels })) } : run;
 }
 
 export function CompareView({ sets }: { sets: number[][] }) {

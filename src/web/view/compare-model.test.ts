@@ -63,8 +63,8 @@ describe('compareRuns', () => {
   it('lists contract differences first, and computes no differences when the workload differs', () => {
     const runs = [run('run 1', 10), run('run 2', 10, { outputTokens: 64, url: 'http://127.0.0.1:2' })];
     expect(contractDiffs(runs)).toEqual([
-      { field: 'output tokens', values: ['32', '64'], workload: true },
-      { field: 'server', values: ['http://127.0.0.1:1', 'http://127.0.0.1:2'], workload: false },
+      { field: 'output tokens', values: ['32', '64'], workload: true, identity: false },
+      { field: 'server', values: ['http://127.0.0.1:1', 'http://127.0.0.1:2'], workload: false, identity: false },
     ]);
     const c = compareRuns(runs);
     expect(c.refused).toMatch(/^The workloads differ \(output tokens: 32 \(run 1\) vs 64 \(run 2\)\), so no differences are computed/);
@@ -90,10 +90,46 @@ describe('compareRuns', () => {
     const bad = run('run 2', 5);
     bad.levels = bad.levels.map((l) => (l.concurrency === 2 ? { ...l, invalid: true, failed: 3 } : l));
     const c = compareRuns([run('run 1', 10), bad]);
-    expect(c.rows[1]?.differences[0]?.every((d) => d.text === 'not compared: a level is invalid')).toBe(true);
+    expect(c.rows[1]?.differences[0]?.every((d) => d.text === 'not compared: run 2 is invalid at this level (3 failed)')).toBe(true);
     expect(c.rows[1]?.runs[1]?.status).toMatch(/^invalid/);
+    expect(c.rows[1]?.runs[1]?.badge).toEqual({ text: 'failed 3', tone: 'bad', reason: c.rows[1]?.runs[1]?.status });
     expect(() => compareRuns([run('a', 1)])).toThrow(/2 to 8 runs, not 1/);
     expect(() => compareRuns(Array.from({ length: 9 }, (_, i) => run(`r${i}`, 10)))).toThrow(/not 9/);
+  });
+});
+
+describe('the verdict rule: only on levels both sides measured validly', () => {
+  const bound = (r: CompareRun, c: number, reason: string): CompareRun =>
+    ({ ...r, levels: r.levels.map((l) => (l.concurrency === c ? { ...l, clientBound: { ...l.clientBound, bound: true, reason } } : l)) });
+
+  it('gives no verdict where either side is client-bound, and says whose level and why', () => {
+    // Run 2 decodes twice as fast: without the rule, its client-bound level 2 would be called better.
+    const base = run('run 1', 10);
+    const fast = bound(run('run 2', 5), 2, 'send lag 40 ms past the 10 ms budget');
+    const c = compareRuns([base, fast]);
+    const at = (level: number) => c.rows.find((r) => r.level === level)?.differences[0] ?? [];
+    expect(at(2)).toHaveLength(6);
+    for (const d of at(2)) {
+      expect(d.difference.verdict).toBe('not compared');
+      expect(d.verdict).toBe('not compared: run 2 is client-bound at this level (our client was the bottleneck, not the server)');
+    }
+    // The other levels keep their verdicts.
+    expect(at(1).find((d) => d.metric === 'tpotP50')?.difference.verdict).toBe('better');
+    expect(c.rows.find((r) => r.level === 2)?.runs[1]?.badge).toMatchObject({ text: 'client-bound', tone: 'warn' });
+    // The baseline's client-bound level is as unusable as the candidate's; both named when both are.
+    const both = compareRuns([bound(base, 4, 'lag'), bound(run('run 2', 5), 4, 'lag')]).rows.find((r) => r.level === 4)?.differences[0]?.[0];
+    expect(both?.verdict).toBe('not compared: run 1 is client-bound at this level (our client was the bottleneck, not the server); run 2 is client-bound at this level (our client was the bottleneck, not the server)');
+  });
+
+  it('leaves a repeat\'s client-bound level out of a comparison over runs', () => {
+    const set = (label: string, stepMs: number, boundIn: number | null): CompareRun => {
+      const one = run(label, stepMs);
+      const again = (k: number) => ({ levels: (k === boundIn ? bound(one, 1, 'lag') : one).levels.map((l) => ({ ...l, throughputTokS: l.throughputTokS * (1 + k / 1000) })) });
+      return { ...one, repeats: [again(1), again(2)] };
+    };
+    // Three runs a side, one of the candidate's client-bound at level 1: two valid runs left, fewer than 3, so no interval over runs.
+    const d = compareRuns([set('a', 10, null), set('b', 5, 2)]).rows[0]?.differences[0]?.find((x) => x.metric === 'throughput');
+    expect(d?.difference.basis).not.toBe('runs');
   });
 });
 

@@ -7,20 +7,23 @@
  * The page, the CLI and the report all read this model.
  */
 import {
-  type Difference, type LevelResult, type QualityScore, type RequestRecord, type RunInfo, MIN_REPEATS, difference, e2eMs, meanStatistic, percentileStatistic,
+  type Difference, type LevelResult, type QualityScore, type RequestRecord, type RunInfo, type SweepResult, MIN_REPEATS, difference, e2eMs, meanStatistic, percentileStatistic,
   levelAxis, levelValue, perRequestTokS, tpotMs, ttftMs,
 } from '../../core/index.js';
 import { type QualityComparison, compareQuality } from './compare-quality.js';
+import { type ContractDiff, type DiffSource, contractDiffs, contractNote, runTitles } from './what-differs.js';
+
+export type { ContractDiff };
 import { num, signedPct } from './format.js';
 import { METRICS, type MetricKey } from './metrics.js';
-import { statusText } from './table-model.js';
+import { type LevelBadge, levelBadge, statusText } from './table-model.js';
 
 /** Runs a comparison takes: at least two, at most eight (more columns than any screen reads). */
 export const COMPARE_MIN_RUNS = 2;
 export const COMPARE_MAX_RUNS = 8;
 
 /** What a compared run contributes: its contract, levels, raw records and any repeats of the same contract. */
-export interface CompareRun {
+export interface CompareRun extends DiffSource {
   /** "run 3" or the result file's name. */
   label: string;
   run: RunInfo;
@@ -29,39 +32,14 @@ export interface CompareRun {
   records?: readonly RequestRecord[] | undefined;
   /** Runs 2..N of the same contract (goodput run --repeats N). */
   repeats?: ReadonlyArray<{ levels: readonly LevelResult[] }> | undefined;
-  contractHash?: string | null | undefined;
   /** The quality score measured in the run (goodput run --quality-baseline). */
   quality?: QualityScore | undefined;
 }
 
-export interface ContractDiff { field: string; values: string[]; workload: boolean }
-
-/** Fields of the contract compared across runs; `workload` ones make the figures measure different things. */
-const FIELDS: ReadonlyArray<[string, (r: RunInfo) => unknown, boolean]> = [
-  ['model', (r) => r.model, true],
-  ['endpoint', (r) => r.endpoint, true],
-  ['output tokens', (r) => r.outputTokens, true],
-  ['prompt tokens', (r) => r.promptTokens, true],
-  ['length forced', (r) => (r.forceLength ? 'yes' : 'no'), true],
-  ['thinking', (r) => r.thinking, true],
-  ['temperature', (r) => r.temperature, true],
-  ['arrival', (r) => r.arrival?.kind ?? 'concurrency', true],
-  ['requests per level', (r) => r.requestsPerLevel, true],
-  ['warm-up per level', (r) => r.warmupPerLevel, true],
-  ['levels', (r) => [...new Set(r.levelsRequested)].sort((a, b) => a - b).join(', '), false],
-  ['engine', (r) => (r.engine ? `${r.engine.name}${r.engine.version ? ` ${r.engine.version}` : ''}` : 'not recorded'), false],
-  ['server', (r) => r.url, false],
-  ['GPU label', (r) => r.gpuLabel ?? 'none', false],
-  ['hourly cost (USD)', (r) => r.hourlyCostUsd ?? 'none', false],
-];
-
-/** Every compared field whose value is not the same in all runs, with each run's value. */
-export function contractDiffs(runs: readonly CompareRun[]): ContractDiff[] {
-  return FIELDS.flatMap(([field, get, workload]) => {
-    const values = runs.map((r) => String(get(r.run)));
-    return new Set(values).size > 1 ? [{ field, values, workload }] : [];
-  });
-}
+/** A result as a compared run: every view builds its runs here, so none leaves out a field the others compare. */
+export const compareRunOf = (label: string, r: SweepResult): CompareRun => ({
+  label, run: r.run, levels: r.levels, records: r.records, repeats: r.repeats, contract: r.contract, contractHash: r.contractHash, serverAccount: r.serverAccount, quality: r.quality,
+});
 
 /** Why no differences are computed (the workloads differ), or null when the runs are comparable. */
 export function incomparableReason(runs: readonly CompareRun[], diffs: readonly ContractDiff[]): string | null {
@@ -108,12 +86,19 @@ function samples(run: CompareRun, level: LevelResult, key: ComparedKey): number[
   return out;
 }
 
-/** The level at `key` in each of a run's runs (run 1 and its repeats), valid ones only. */
+/** Why a run's level cannot be compared (invalid: too many failures; client-bound: our client lagged, so its timings are not the server's), or null when it was measured validly. */
+export function unmeasuredReason(label: string, l: LevelResult): string | null {
+  if (l.invalid) return `${label} is invalid at this level${l.failed > 0 ? ` (${l.failed} failed)` : ''}`;
+  if (l.clientBound.bound) return `${label} is client-bound at this level (our client was the bottleneck, not the server)`;
+  return null;
+}
+
+/** The level at `key` in each of a run's runs (run 1 and its repeats), those measured validly only. */
 function runValues(run: CompareRun, key: number, metric: MetricKey): number[] {
   const all = [run.levels, ...(run.repeats ?? []).map((r) => r.levels)];
   return all.flatMap((levels) => {
     const l = levels.find((x) => levelKey(x) === key);
-    const v = l && !l.invalid ? METRICS[metric].value(l) : null;
+    const v = l && unmeasuredReason('', l) === null ? METRICS[metric].value(l) : null;
     return v === null ? [] : [v];
   });
 }
@@ -131,15 +116,18 @@ export interface CellDifference {
 
 /**
  * One figure's difference (candidate − baseline) at one level: over the runs
- * when each side has ≥ 3, else over the request records; never across an invalid level.
+ * when each side has ≥ 3, else over the request records; never across a level either side
+ * measured invalid or client-bound.
  */
 export function levelDifference(base: CompareRun, cand: CompareRun, key: number, metric: ComparedKey): CellDifference | null {
   const a = base.levels.find((l) => levelKey(l) === key);
   const b = cand.levels.find((l) => levelKey(l) === key);
   if (!a || !b) return null;
   const m = METRICS[metric];
-  if (a.invalid || b.invalid) {
-    const none: Difference = { diff: null, pct: null, lo: null, hi: null, verdict: 'not compared', basis: 'single values', why: 'a level is invalid' };
+  // A verdict only where both sides measured the level validly: the cards leave the others out, and so does this.
+  const why = [unmeasuredReason(base.label, a), unmeasuredReason(cand.label, b)].filter((x) => x !== null).join('; ');
+  if (why !== '') {
+    const none: Difference = { diff: null, pct: null, lo: null, hi: null, verdict: 'not compared', basis: 'single values', why };
     return { metric, difference: none, text: differenceText(none, m.unit, m.digits), ...differenceParts(none, m.unit, m.digits) };
   }
   const ra = runValues(base, key, metric);
@@ -183,13 +171,17 @@ export interface CompareCell { text: string; status: string | null; invalid: boo
 export interface CompareRow {
   level: number;
   /** Per run, the level's figures in COMPARE_METRICS order plus Failed (or null when that run did not measure the level). */
-  runs: Array<{ cells: CompareCell[]; status: string } | null>;
+  runs: Array<{ cells: CompareCell[]; status: string; badge: LevelBadge } | null>;
   /** Per candidate (runs 2..N), each figure's difference from the baseline; empty when the workloads differ. */
   differences: Array<CellDifference[] | null>;
 }
 
 export interface Comparison {
   runs: readonly CompareRun[];
+  /** Each run's name in headers: its label and what sets it apart from the others. */
+  titles: string[];
+  /** The contracts themselves: the same (sha256), different, or not recorded. */
+  contractNote: string;
   diffs: ContractDiff[];
   /** Set when the workloads differ: no differences are computed. */
   refused: string | null;
@@ -222,9 +214,9 @@ export function compareRuns(runs: readonly CompareRun[]): Comparison {
       const l = r.levels.find((x) => levelKey(x) === key);
       if (!l) return null;
       const cells = metrics.map((k) => ({ text: num(METRICS[k].value(l), METRICS[k].digits), status: null, invalid: l.invalid, clientBound: l.clientBound.bound }));
-      return { cells, status: statusText(l) };
+      return { cells, status: statusText(l), badge: levelBadge(l) };
     }),
     differences: runs.slice(1).map((cand) => (refused ? null : COMPARE_METRICS.flatMap((k) => levelDifference(base, cand, key, k) ?? []))),
   }));
-  return { runs, diffs, refused, axis: axisName(runs), headers: metrics.map(compareHeader), rows, quality: compareQuality(runs) };
+  return { runs, titles: runTitles(runs, diffs), contractNote: contractNote(runs), diffs, refused, axis: axisName(runs), headers: metrics.map(compareHeader), rows, quality: compareQuality(runs) };
 }

@@ -12,6 +12,7 @@ export * from './charts.js';
 export * from './bars.js';
 export * from './share-card.js';
 export * from './compare-model.js';
+export * from './what-differs.js';
 export * from './compare-quality.js';
 export * from './repeat-sets.js';
 export * from './form-rules.js';

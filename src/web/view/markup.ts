@@ -9,9 +9,9 @@ import { type Cards, type LevelResult, levelAxis } from '../../core/index.js';
 import { cardViews } from './cards-model.js';
 import { type Comparison, compareHeader } from './compare-model.js';
 import type { CapacityAnswer, CapacityEntry, ParetoModel } from './pareto.js';
-import { PARETO_FOOTNOTE, PARETO_TITLE, type ParetoCell, paretoSubtitle, paretoTable } from './pareto-chart.js';
+import { PARETO_FOOTNOTE, type ParetoCell, paretoLegend, paretoSubtitle, paretoTable, paretoTitle } from './pareto-chart.js';
 import { num, usd } from './format.js';
-import { type LiveLevel, TABLE_HEADERS, tableRows } from './table-model.js';
+import { type LevelBadge, type LiveLevel, TABLE_HEADERS, tableRows } from './table-model.js';
 
 export const esc = (s: string): string =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
@@ -35,6 +35,16 @@ export interface ResultsTableInput {
   live?: LiveLevel | null;
 }
 
+/**
+ * A level's status cell: a short badge ("client-bound", "failed 3"), its full
+ * reason in a details element (and the badge's title) so a long reason never
+ * makes the row tall; plain text for an ok or pending level.
+ */
+export function statusCell(badge: LevelBadge | null, status: string): Raw {
+  if (badge === null || badge.reason === null) return html`<td class="status">${badge?.text ?? status}</td>`;
+  return html`<td class="status"><details class="reason"><summary title="${badge.reason}"><span class="badge ${badge.tone}">${badge.text}</span></summary><p class="reason-text">${badge.reason}</p></details></td>`;
+}
+
 /** The results table: concurrency as the row header, the seed's columns, an invalid level's averages struck through, its reason in its own cell. */
 export function resultsTableMarkup(t: ResultsTableInput): Raw {
   const rows = tableRows(t.levels, t.planned ?? [], t.live ?? null);
@@ -42,8 +52,7 @@ export function resultsTableMarkup(t: ResultsTableInput): Raw {
   const table = html`<table class="results"><caption>${t.caption}</caption>
 <thead><tr><th scope="col">${axis.name}</th>${TABLE_HEADERS.map((h) => html`<th scope="col" class="num">${h}</th>`)}<th scope="col">Status</th></tr></thead>
 <tbody>${rows.map((r) => html`<tr class="${r.state}${r.invalid ? ' invalid' : ''}${r.clientBound ? ' client-bound' : ''}"><th scope="row" class="num">${axis.format(r.concurrency)}</th>${r.cells.map((c) => html`<td class="num${c.dimmed ? ' dim' : ''}">${
-    c.alarm ? html`<strong class="alarm"><span aria-hidden="true">⚠ </span>${c.text}</strong>` : c.text}${c.dimmed ? html`<span class="sr-only"> (invalid)</span>` : ''}</td>`)}<td class="status"><div class="status-text">${
-    r.invalid ? html`<span class="badge bad">${r.status}</span>` : r.clientBound ? html`<span class="badge warn">${r.status}</span>` : r.status}</div></td></tr>`)}</tbody></table>`;
+    c.alarm ? html`<strong class="alarm"><span aria-hidden="true">⚠ </span>${c.text}</strong>` : c.text}${c.dimmed ? html`<span class="sr-only"> (invalid)</span>` : ''}</td>`)}${statusCell(r.badge, r.status)}</tr>`)}</tbody></table>`;
   return scrollFrame('Results table', table);
 }
 
@@ -74,22 +83,23 @@ export function figureMarkup(f: FigureInput): Raw {
     f.table.rows.map((r) => html`<tr>${r.map((c, i) => (i === 0 ? html`<th scope="row">${c}</th>` : html`<td class="num">${c}</td>`))}</tr>`)}</tbody></table>`)}</details></figure>`;
 }
 
-/** The contract fields that differ, one column per run: shown before any number. */
+/** What differs between the runs (model file, precision, quantization, engine, server settings, every other contract field), one column per run: shown before any number. */
 export function contractDiffsMarkup(c: Comparison): Raw {
-  if (c.diffs.length === 0) return html`<p>The runs' contracts are the same in every compared field.</p>`;
-  return scrollFrame('What differs', html`<table class="diffs"><caption>Contract fields that differ. A workload field (marked) stops the differences below.</caption><thead><tr><th scope="col">Field</th>${
+  const note = html`<p class="contract-note">${c.contractNote}</p>`;
+  if (c.diffs.length === 0) return html`${note}<p>The runs are the same in every compared field.</p>`;
+  return html`${note}${scrollFrame('What differs', html`<table class="diffs"><caption>Fields that differ between the runs. A workload field (marked) stops the differences below.</caption><thead><tr><th scope="col" class="sticky">Field</th>${
     c.runs.map((r, i) => html`<th scope="col">${r.label}${i === 0 ? ' (baseline)' : ''}</th>`)}</tr></thead><tbody>${
-    c.diffs.map((d) => html`<tr><th scope="row">${d.field}${d.workload ? ' (workload)' : ''}</th>${d.values.map((v) => html`<td>${v}</td>`)}</tr>`)}</tbody></table>`);
+    c.diffs.map((d) => html`<tr><th scope="row" class="sticky">${d.field}${d.workload ? ' (workload)' : ''}</th>${d.values.map((v) => html`<td>${v}</td>`)}</tr>`)}</tbody></table>`)}`;
 }
 
-/** One table aligned on the level axis, a column group per run, every figure with its statistic. */
+/** One table aligned on the level axis, a column group per run (named by what sets it apart), every figure with its statistic; the level column stays in view. */
 export function compareTableMarkup(c: Comparison): Raw {
   const n = c.headers.length + 1;
-  const head = html`<thead><tr><th scope="col" rowspan="2">${c.axis}</th>${c.runs.map((r, i) => html`<th scope="colgroup" colspan="${n}" class="group">${r.label}${i === 0 ? ' (baseline)' : ''}</th>`)}</tr>
+  const head = html`<thead><tr><th scope="col" rowspan="2" class="sticky">${c.axis}</th>${c.runs.map((_, i) => html`<th scope="colgroup" colspan="${n}" class="group">${c.titles[i]}${i === 0 ? ' (baseline)' : ''}</th>`)}</tr>
 <tr>${c.runs.map(() => html`${c.headers.map((h) => html`<th scope="col" class="num">${h}</th>`)}<th scope="col">Status</th>`)}</tr></thead>`;
-  const body = c.rows.map((row) => html`<tr><th scope="row" class="num">${row.level}</th>${row.runs.map((r) => (r === null
+  const body = c.rows.map((row) => html`<tr><th scope="row" class="num sticky">${row.level}</th>${row.runs.map((r) => (r === null
     ? html`<td class="num na" colspan="${n}">not measured at this level</td>`
-    : html`${r.cells.map((cell) => html`<td class="num${cell.invalid ? ' dim' : ''}">${cell.text}</td>`)}<td class="status"><div class="status-text">${r.status}</div></td>`))}</tr>`);
+    : html`${r.cells.map((cell) => html`<td class="num${cell.invalid ? ' dim' : ''}">${cell.text}</td>`)}${statusCell(r.badge, r.status)}`))}</tr>`);
   return scrollFrame('Aligned comparison', html`<table class="compare"><caption>Every run at every level on one axis (${c.axis.toLowerCase()}). Throughput is output tokens ÷ level duration; per-request is the mean of each request's rate; latencies are percentiles of successful requests. All measured.</caption>${
     c.runs.map(() => html`<colgroup span="${n}"></colgroup>`)}${head}<tbody>${body}</tbody></table>`);
 }
@@ -97,14 +107,22 @@ export function compareTableMarkup(c: Comparison): Raw {
 /** Each candidate's differences from the baseline, level by level, with their intervals and verdicts. */
 export function differencesMarkup(c: Comparison): Raw {
   if (c.refused) return html`<p class="banner bad">${c.refused}</p>`;
-  const base = c.runs[0]?.label ?? '';
+  const base = c.titles[0] ?? c.runs[0]?.label ?? '';
   return html`${c.runs.slice(1).map((cand, i) => {
     const rows = c.rows.filter((r) => r.differences[i] && (r.differences[i]?.length ?? 0) > 0);
     const metrics = rows[0]?.differences[i]?.map((d) => d.metric) ?? [];
-    if (rows.length === 0) return html`<p class="hint">${cand.label} and ${base} share no level: nothing to difference.</p>`;
-    return scrollFrame(`Differences of ${cand.label}`, html`<table class="deltas"><caption>${cand.label} against ${base} (candidate − baseline) at each level both measured, with a 95 % bootstrap interval; better or worse only when the interval excludes zero.</caption><thead><tr><th scope="col">${c.axis}</th>${
+    const title = c.titles[i + 1] ?? cand.label;
+    if (rows.length === 0) return html`<p class="hint">${title} and ${base} share no level: nothing to difference.</p>`;
+    return scrollFrame(`Differences of ${cand.label}`, html`<table class="deltas"><caption>${title} against ${base} (candidate − baseline) at each level both measured, with a 95 % bootstrap interval; better or worse only when the interval excludes zero and both measured the level validly (not invalid, not client-bound).</caption><thead><tr><th scope="col" class="sticky">${c.axis}</th>${
       metrics.map((m) => html`<th scope="col">${compareHeader(m)}</th>`)}</tr></thead><tbody>${
-      rows.map((r) => html`<tr><th scope="row" class="num">${r.level}</th>${(r.differences[i] ?? []).map((d) => html`<td class="diff verdict-${d.difference.verdict.replace(/ /g, '-')}"><span class="verdict">${d.verdict}</span> <span class="change">${d.change}</span>${d.interval ? html`<span class="ci">${d.interval}</span>` : ''}</td>`)}</tr>`)}</tbody></table>`);
+      rows.map((r) => {
+        const ds = r.differences[i] ?? [];
+        // A level not compared is not compared in any figure: said once, across the row.
+        const none = ds[0]?.difference.verdict === 'not compared' && ds.every((d) => d.verdict === ds[0]?.verdict);
+        return html`<tr><th scope="row" class="num sticky">${r.level}</th>${none
+          ? html`<td class="diff verdict-not-compared" colspan="${ds.length}"><span class="verdict">${ds[0]?.verdict}</span></td>`
+          : ds.map((d) => html`<td class="diff verdict-${d.difference.verdict.replace(/ /g, '-')}"><span class="verdict">${d.verdict}</span> <span class="change">${d.change}</span>${d.interval ? html`<span class="ci">${d.interval}</span>` : ''}</td>`)}</tr>`;
+      })}</tbody></table>`);
   })}`;
 }
 
@@ -124,7 +142,7 @@ export function qualityMarkup(c: Comparison): Raw {
 
 /** The Pareto chart's figure (its SVG drawn by renderPareto); `cell` writes a point's plotted values (a receipt marks them as facts). */
 export const paretoFigure = (m: ParetoModel, svg = '', cell?: ParetoCell<Raw>): FigureInput =>
-  ({ title: PARETO_TITLE, subtitle: paretoSubtitle(m), footnote: PARETO_FOOTNOTE, table: cell === undefined ? paretoTable(m) : paretoTable(m, cell), svg });
+  ({ title: paretoTitle(m), subtitle: paretoSubtitle(m), legend: paretoLegend(m), footnote: PARETO_FOOTNOTE, table: cell === undefined ? paretoTable(m) : paretoTable(m, cell), svg });
 
 /** How an entry's figures are written in the capacity table: as text by default; a receipt marks them as its published numbers. */
 export type CapacityCell = (entry: CapacityEntry, index: number, what: 'y' | 'cost') => Raw | null;

@@ -2,14 +2,15 @@
  * The Pareto chart, drawn with Observable Plot like the page's other charts
  * (in the browser, or in Node with linkedom for the report and receipts):
  * every level a point, each run's frontier a line joining its frontier points
- * only (a footnote says so), invalid levels a red × and client-bound ones a
- * ringed point, each labelled, off the frontier. Colour and marker shape are
- * fixed by run order, the baseline grey.
+ * only (a footnote says so), invalid levels a × and client-bound ones a ring
+ * in their run's colour, off the frontier. Colour and marker shape are fixed
+ * by run order, the baseline grey; a legend says whose each is. Labels are
+ * placed so that none overlaps another or a point.
  */
 import * as Plot from '@observablehq/plot';
 import type { ChartDocument, ChartElement, ChartOptions } from './charts.js';
-import { COLORS } from './chart-lines.js';
 import { num } from './format.js';
+import { placeLabels } from './label-placement.js';
 import type { ParetoModel, ParetoPoint } from './pareto.js';
 
 /** One colour per run, baseline first (grey); each at 3:1 contrast or better on white. */
@@ -18,14 +19,26 @@ const SYMBOLS = ['circle', 'square', 'triangle', 'diamond', 'star', 'cross', 'wy
 
 export const runColor = (i: number): string => RUN_COLORS[i % RUN_COLORS.length] as string;
 
-const COLOR_NAMES = ['grey', 'blue', 'green', 'purple', 'pink', 'teal', 'olive', 'brown'] as const;
+export const COLOR_NAMES = ['grey', 'blue', 'green', 'purple', 'pink', 'teal', 'olive', 'brown'] as const;
 /** "grey solid: run 1 (baseline) · blue dashed: run 2 · green dashed: run 3": what each curve's colour and dash mean. */
 export const curvesLegend = (runs: ReadonlyArray<{ label: string }>): string =>
   runs.map((r, i) => `${COLOR_NAMES[i % COLOR_NAMES.length]} ${i === 0 ? 'solid' : 'dashed'}: ${r.label}${i === 0 ? ' (baseline)' : ''}`).join(' · ');
 
-export const PARETO_TITLE = 'Throughput per GPU against speed per user';
+const SYMBOL_GLYPHS = ['●', '■', '▲', '◆', '★', '✚', 'Y', '⬢'] as const;
+
+/** The chart's title, per GPU or per server as its axis says. */
+export const paretoTitle = (m: Pick<ParetoModel, 'per'>) => `Throughput per ${m.per} against speed per user`;
 export const paretoSubtitle = (m: ParetoModel) => `${m.per === 'GPU' ? 'output tok/s per GPU' : 'output tok/s per server (GPU count not recorded)'} · higher and further right is better`;
-export const PARETO_FOOTNOTE = 'Lines join each run\'s frontier points only (no other of its valid levels is faster per user and higher per GPU); invalid and client-bound levels are drawn apart and never on a frontier.';
+/** Whose each colour and marker is, and what a ring and a cross mean (drawn in the run's colour). */
+export function paretoLegend(m: ParetoModel): string {
+  const states = new Set(m.series.flatMap((s) => s.points.map((p) => p.state)));
+  return [
+    m.series.map((s, i) => `${COLOR_NAMES[i % COLOR_NAMES.length]} ${SYMBOL_GLYPHS[i % SYMBOL_GLYPHS.length]}: ${s.label}${i === 0 ? ' (baseline)' : ''}`).join(' · '),
+    ...(states.has('client-bound') ? ['a ring ○ in a run\'s colour: its client-bound level'] : []),
+    ...(states.has('invalid') ? ['a cross × in a run\'s colour: its invalid level'] : []),
+  ].join('; ');
+}
+export const PARETO_FOOTNOTE = 'Lines join each run\'s frontier points only (no other of its valid levels is both faster per user and higher in throughput); invalid and client-bound levels are drawn apart and never on a frontier.';
 
 /** One sentence for screen readers: each run's frontier from slowest-per-user to fastest. */
 export function paretoSummary(m: ParetoModel): string {
@@ -50,28 +63,54 @@ export function paretoTable<T>(m: ParetoModel, cell?: ParetoCell<T>): { headers:
   return { headers, rows };
 }
 
+const WIDTH = 640;
+const HEIGHT = 300;
+const MARGIN = { top: 24, right: 120, bottom: 44, left: 64 } as const;
+
+/** A point as drawn: its series, state and the label it carries (its level, or what it is when not valid). */
+interface Drawn { series: number; x: number; y: number; label: string; bold: boolean }
+
 export function renderPareto(m: ParetoModel, o: ChartOptions = {}): ChartElement {
+  const width = o.width ?? WIDTH;
+  const all = m.series.flatMap((s) => s.points);
+  // The scales fixed here (niced as Plot would) so labels can be placed in pixels before drawing.
+  const sx = Plot.scale({ x: { domain: [0, Math.max(0, ...all.map((p) => p.x)) || 1], nice: true, range: [MARGIN.left, width - MARGIN.right] } });
+  const sy = Plot.scale({ y: { domain: [0, Math.max(0, ...all.map((p) => p.y)) || 1], nice: true, range: [HEIGHT - MARGIN.bottom, MARGIN.top] } });
+  const px = (v: number) => sx.apply(v) as number;
+  const py = (v: number) => sy.apply(v) as number;
   const marks: Plot.Markish[] = [Plot.ruleY([0], { stroke: '#9ca3af' }), Plot.ruleX([0], { stroke: '#9ca3af' })];
+  const names: Drawn[] = [];
+  const levels: Drawn[] = [];
   m.series.forEach((s, i) => {
     const color = runColor(i);
     const valid = s.points.filter((p) => p.state === 'valid');
     marks.push(Plot.line(s.frontier, { x: 'x', y: 'y', stroke: color, strokeWidth: 2, strokeDasharray: i === 0 ? undefined : i % 2 === 1 ? '6 3' : undefined, curve: 'linear' }));
     marks.push(Plot.dot(valid, { x: 'x', y: 'y', r: 4, symbol: SYMBOLS[i % SYMBOLS.length], fill: color, stroke: 'white', strokeWidth: 1 }));
-    marks.push(Plot.text(valid, { x: 'x', y: 'y', text: (p: { level: number }) => String(p.level), dy: -10, fill: color, fontSize: 10 }));
-    const invalid = s.points.filter((p) => p.state === 'invalid');
-    marks.push(Plot.dot(invalid, { x: 'x', y: 'y', r: 6, symbol: 'times', stroke: COLORS.invalid, strokeWidth: 2, fill: 'none' }));
-    marks.push(Plot.text(invalid, { x: 'x', y: 'y', text: () => 'invalid', dy: 14, fill: COLORS.invalid, fontWeight: 'bold' }));
-    const bound = s.points.filter((p) => p.state === 'client-bound');
-    marks.push(Plot.dot(bound, { x: 'x', y: 'y', r: 7, stroke: COLORS.clientBound, strokeWidth: 2, fill: 'none' }));
-    marks.push(Plot.text(bound, { x: 'x', y: 'y', text: () => 'client-bound', dy: 15, fill: COLORS.clientBound }));
+    // Invalid and client-bound levels in their run's colour, so each says whose it is (the legend says what the shape means).
+    marks.push(Plot.dot(s.points.filter((p) => p.state === 'invalid'), { x: 'x', y: 'y', r: 6, symbol: 'times', stroke: color, strokeWidth: 2.5, fill: 'none' }));
+    marks.push(Plot.dot(s.points.filter((p) => p.state === 'client-bound'), { x: 'x', y: 'y', r: 7, stroke: color, strokeWidth: 2, fill: 'none' }));
+    for (const p of s.points) levels.push({ series: i, x: p.x, y: p.y, label: p.state === 'valid' ? String(p.level) : p.state, bold: p.state === 'invalid' });
     const last = s.frontier[s.frontier.length - 1];
-    if (last) marks.push(Plot.text([last], { x: 'x', y: 'y', text: () => s.label, dx: 8, dy: 4 + 12 * i, textAnchor: 'start', fill: color, fontWeight: 'bold' }));
+    if (last) names.push({ series: i, x: last.x, y: last.y, label: s.label, bold: true });
   });
+  // Run names first (they matter most), then each point's label; none overlaps another or a point.
+  const drawn = [...names, ...levels];
+  const placed = placeLabels(
+    drawn.map((d) => ({ px: px(d.x), py: py(d.y), text: d.label, fontSize: d.bold ? 11 : 10 })),
+    all.map((p) => ({ px: px(p.x), py: py(p.y) })),
+    { x0: 0, y0: 0, x1: width, y1: HEIGHT - MARGIN.bottom + 12 },
+  );
+  for (const l of placed) {
+    const d = drawn[l.index] as Drawn;
+    marks.push(Plot.text([{ x: sx.invert?.(l.x) as number, y: sy.invert?.(l.y) as number }], {
+      x: 'x', y: 'y', text: () => l.text, textAnchor: l.anchor, lineAnchor: 'bottom', fill: runColor(d.series), fontSize: l.fontSize, fontWeight: d.bold ? 'bold' : 'normal',
+    }));
+  }
   const svg = Plot.plot({
-    document: o.document as ChartDocument | undefined, width: o.width ?? 640, height: 300, marginLeft: 64, marginRight: 120, marginBottom: 44,
+    document: o.document as ChartDocument | undefined, width, height: HEIGHT, marginTop: MARGIN.top, marginLeft: MARGIN.left, marginRight: MARGIN.right, marginBottom: MARGIN.bottom,
     style: { fontSize: '12px', fontVariantNumeric: 'tabular-nums' },
-    x: { zero: true, nice: true, grid: true, label: m.xLabel, labelAnchor: 'center', labelArrow: 'none' },
-    y: { zero: true, nice: true, grid: true, label: m.yLabel, labelArrow: 'none' },
+    x: { domain: sx.domain, grid: true, label: m.xLabel, labelAnchor: 'center', labelArrow: 'none' },
+    y: { domain: sy.domain, grid: true, label: m.yLabel, labelArrow: 'none' },
     ariaLabel: paretoSummary(m), marks,
   });
   svg.setAttribute('role', 'img');

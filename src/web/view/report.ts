@@ -10,14 +10,14 @@ import type { SweepResult } from '../../core/index.js';
 import type { ChartSeries } from './chart-lines.js';
 import { CHARTS, type ChartDocument } from './charts.js';
 import { CLIENT_HEADERS, SELF_CHECK_HEADERS, clientRows, selfCheckRows } from './clients.js';
-import { type CompareRun, type Comparison, compareHeader, compareRuns } from './compare-model.js';
+import { type CompareRun, type Comparison, compareHeader, compareRunOf, compareRuns } from './compare-model.js';
 import { qualityVerdictPhrase } from './compare-quality.js';
 import { num, when } from './format.js';
 import {
   type Raw, capacityMarkup, cardsMarkup, compareTableMarkup, qualityMarkup, contractDiffsMarkup, differencesMarkup, esc, figureMarkup, html, paretoFigure, resultsTableMarkup, scrollFrame,
 } from './markup.js';
 import { type CapacityAnswer, type ParetoModel, capacityAt, defaultTarget, paretoModel } from './pareto.js';
-import { curvesLegend, renderPareto, runColor } from './pareto-chart.js';
+import { curvesLegend, paretoTitle, renderPareto, runColor } from './pareto-chart.js';
 import { TABLE_HEADERS, tableCaption, tableRows } from './table-model.js';
 
 export interface ReportRun { label: string; result: SweepResult }
@@ -31,7 +31,7 @@ export interface ReportInput {
   generatedAt: string;
 }
 
-const compareRunOf = (r: ReportRun): CompareRun => ({ label: r.label, run: r.result.run, levels: r.result.levels, records: r.result.records, repeats: r.result.repeats, contractHash: r.result.contractHash, quality: r.result.quality });
+const compareRunOfReport = (r: ReportRun): CompareRun => compareRunOf(r.label, r.result);
 
 /** "server · model · engine · GPU · date · contract". */
 export function resultIdentity(r: SweepResult): string {
@@ -65,12 +65,12 @@ function paretoSection(m: ParetoModel, answer: CapacityAnswer | null, doc: Chart
   return html`<h3>Pareto view and capacity</h3><div class="pareto">${figureMarkup(paretoFigure(m, renderPareto(m, { document: doc, width: 640 }).outerHTML))}<div class="capacity-answer">${capacityMarkup(m, answer)}</div></div>`;
 }
 
-function runSection(r: ReportRun, i: number, doc: ChartDocument, target: number | null | undefined): Raw {
+function runSection(r: ReportRun, i: number, doc: ChartDocument, target: number | null | undefined, title: string): Raw {
   const res = r.result;
   const m = paretoModel([{ label: r.label, run: res.run, levels: res.levels }]);
   const at = target ?? defaultTarget(m);
   const clients = clientRows(res.levels);
-  return html`<section class="panel run" aria-labelledby="run-${i + 1}"><h2 id="run-${i + 1}">${r.label}</h2><p class="identity">${resultIdentity(res)}</p>
+  return html`<section class="panel run" aria-labelledby="run-${i + 1}"><h2 id="run-${i + 1}">${title}</h2><p class="identity">${resultIdentity(res)}</p>
 ${res.warnings.length > 0 ? html`<ul class="warnings" aria-label="Warnings">${res.warnings.map((w) => html`<li><strong>Warning:</strong> ${w.message}</li>`)}</ul>` : html`<p class="hint">No warnings.</p>`}
 <h3>Contract</h3>${plainTable('Contract', 'What was measured: every figure below depends on these.', ['Field', 'Value'], contractRows(res))}
 <h3>Results</h3>${resultsTableMarkup({ levels: res.levels, caption: tableCaption({ ...res.run, thinking: res.run.thinking === 'on', requestsPerLevel: res.run.requestsPerLevel }, res.levels) })}
@@ -83,8 +83,8 @@ ${clients.length > 0 ? plainTable('Clients', 'Each split level\'s share per thre
 
 function comparisonSection(c: Comparison, m: ParetoModel, answer: CapacityAnswer | null, doc: ChartDocument): Raw {
   const series: ChartSeries[] = c.runs.map((r, i) => ({ label: r.label, role: i === 0 ? 'baseline' : 'candidate', levels: r.levels, color: runColor(i) }));
-  return html`<section class="panel compare-view" aria-labelledby="compare-title"><h2 id="compare-title">Comparison of ${c.runs.map((r) => r.label).join(', ')}</h2>
-<p class="hint">${c.runs[0]?.label} is the baseline: every difference is another run minus it.</p>
+  return html`<section class="panel compare-view" aria-labelledby="compare-title"><h2 id="compare-title">Comparison of ${c.titles.join(', ')}</h2>
+<p class="hint">${c.titles[0]} is the baseline: every difference is another run minus it.</p>
 <h3>What differs</h3>${contractDiffsMarkup(c)}<h3>Side by side</h3>${compareTableMarkup(c)}<h3>Differences from ${c.runs[0]?.label}</h3>${differencesMarkup(c)}
 ${c.quality === null ? '' : html`<h3>Quality</h3>${qualityMarkup(c)}`}
 ${paretoSection(m, answer, doc)}<h3>Curves</h3>${chartsMarkup(series, doc, curvesLegend(c.runs))}</section>`;
@@ -95,14 +95,17 @@ export function reportBody(input: ReportInput, doc: ChartDocument): { title: str
   const runs = input.runs;
   const title = runs.length === 1 ? `goodput report: ${runs[0]?.label}` : `goodput report: ${runs.map((r) => r.label).join(' vs ')}`;
   let compare: Raw | string = '';
+  let titles = runs.map((r) => r.label);
   if (runs.length > 1) {
-    const cmpRuns = runs.map(compareRunOf);
+    const cmpRuns = runs.map(compareRunOfReport);
     const m = paretoModel(cmpRuns);
     const at = input.target ?? defaultTarget(m);
-    compare = comparisonSection(compareRuns(cmpRuns), m, at === null ? null : capacityAt(m, at), doc);
+    const c = compareRuns(cmpRuns);
+    titles = c.titles;
+    compare = comparisonSection(c, m, at === null ? null : capacityAt(m, at), doc);
   }
   const body = html`<header class="top"><h1>${title}</h1><p class="lede">Written by goodput ${input.generator} on ${when(input.generatedAt)}. One self-contained file: every chart is drawn in it, nothing is loaded from the network.</p></header>
-<main>${compare}${runs.map((r, i) => runSection(r, i, doc, input.target))}</main>`;
+<main>${compare}${runs.map((r, i) => runSection(r, i, doc, input.target, titles[i] ?? r.label))}</main>`;
   return { title, body: body.html };
 }
 
@@ -126,19 +129,19 @@ export function reportMarkdown(input: ReportInput): string {
   const out: string[] = [];
   const runs = input.runs;
   out.push(`# ${runs.length === 1 ? `goodput report: ${runs[0]?.label}` : `goodput report: ${runs.map((r) => r.label).join(' vs ')}`}`, '', `Written by goodput ${input.generator} on ${when(input.generatedAt)}.`, '');
-  if (runs.length > 1) {
-    const cmpRuns = runs.map(compareRunOf);
-    const c = compareRuns(cmpRuns);
+  const cmpRuns = runs.map(compareRunOfReport);
+  const c = runs.length > 1 ? compareRuns(cmpRuns) : null;
+  if (c !== null) {
     const m = paretoModel(cmpRuns);
     const at = input.target ?? defaultTarget(m);
-    out.push('## Comparison', '', `${c.runs[0]?.label} is the baseline.`, '', '### What differs', '');
+    out.push('## Comparison', '', `${c.titles[0]} is the baseline.`, '', '### What differs', '', c.contractNote, '');
     out.push(c.diffs.length === 0 ? 'Every compared field is the same in all runs.' : mdTable(['Field', ...c.runs.map((r) => r.label)], c.diffs.map((d) => [`${d.field}${d.workload ? ' (workload)' : ''}`, ...d.values])), '');
-    out.push('### Side by side', '', mdTable([c.axis, ...c.runs.flatMap((r) => [...c.headers, 'Status'].map((h) => `${r.label}: ${h}`))],
+    out.push('### Side by side', '', mdTable([c.axis, ...c.titles.flatMap((t) => [...c.headers, 'Status'].map((h) => `${t}: ${h}`))],
       c.rows.map((row) => [String(row.level), ...row.runs.flatMap((r) => (r === null ? [...c.headers.map(() => '—'), 'not measured'] : [...r.cells.map((x) => x.text), r.status]))])), '');
     out.push(`### Differences from ${c.runs[0]?.label}`, '');
     if (c.refused) out.push(c.refused, '');
     else for (const [i, cand] of c.runs.slice(1).entries()) {
-      out.push(`${cand.label} (candidate − baseline, 95 % bootstrap interval; better or worse only when it excludes zero):`, '');
+      out.push(`${c.titles[i + 1] ?? cand.label} (candidate − baseline, 95 % bootstrap interval; better or worse only when it excludes zero and both measured the level validly):`, '');
       const rows = c.rows.filter((r) => (r.differences[i]?.length ?? 0) > 0);
       const metrics = rows[0]?.differences[i]?.map((d) => d.metric) ?? [];
       out.push(mdTable([c.axis, ...metrics.map(compareHeader)],
@@ -151,13 +154,14 @@ export function reportMarkdown(input: ReportInput): string {
           return [r.label, c.quality?.scores[i] ?? '', v === undefined ? 'baseline' : qualityVerdictPhrase(v)];
         })), '');
     }
-    out.push('### Throughput per GPU against speed per user', '', mdTable(['Run', 'Level', 'tok/s per user', `Output tok/s per ${m.per}`, 'On frontier', 'State'],
+    out.push(`### ${paretoTitle(m)}`, '', mdTable(['Run', 'Level', 'tok/s per user', `Output tok/s per ${m.per}`, 'On frontier', 'State'],
       m.series.flatMap((s) => s.points.map((p) => [s.label, String(p.level), num(p.x), num(p.y), s.frontier.includes(p) ? 'yes' : 'no', p.state]))), '');
     if (at !== null) out.push(capacityAt(m, at).sentence, '');
   }
-  for (const r of runs) {
+  const titles = c?.titles ?? runs.map((r) => r.label);
+  for (const [i, r] of runs.entries()) {
     const res = r.result;
-    out.push(`## ${r.label}`, '', resultIdentity(res), '');
+    out.push(`## ${titles[i] ?? r.label}`, '', resultIdentity(res), '');
     for (const w of res.warnings) out.push(`- **Warning:** ${w.message}`);
     if (res.warnings.length > 0) out.push('');
     out.push('### Contract', '', mdTable(['Field', 'Value'], contractRows(res)), '');

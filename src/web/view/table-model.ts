@@ -24,6 +24,8 @@ export interface TableRow {
   clientBound: boolean;
   /** What the Status cell says: "ok", "invalid: 3 of 64 failed (timeout 3)", "running… 12 of 32", "queued". */
   status: string;
+  /** A finished level's status as a short badge with its reason on demand; null while it is to come. */
+  badge: LevelBadge | null;
 }
 
 export interface LiveLevel { concurrency: number; done: number; requests: number; failed: number }
@@ -34,6 +36,15 @@ export const TABLE_HEADERS: readonly string[] = TABLE_METRICS.map((k) => METRICS
 function failures(l: LevelResult): string {
   const kinds = Object.entries(l.failures).map(([k, n]) => `${k} ${n}`).join(', ');
   return `${l.failed} of ${l.requests} failed${kinds ? ` (${kinds})` : ''}`;
+}
+
+/** A level's status as a short badge ("ok", "client-bound", "failed 3", "invalid") and its full reason, shown on demand. */
+export interface LevelBadge { text: string; tone: 'ok' | 'warn' | 'bad'; reason: string | null }
+
+export function levelBadge(l: LevelResult): LevelBadge {
+  if (l.invalid) return { text: l.failed > 0 ? `failed ${l.failed}` : 'invalid', tone: 'bad', reason: statusText(l) };
+  if (l.clientBound.bound) return { text: 'client-bound', tone: 'warn', reason: statusText(l) };
+  return { text: 'ok', tone: 'ok', reason: null };
 }
 
 export function statusText(l: LevelResult): string {
@@ -48,7 +59,7 @@ function doneRow(l: LevelResult): TableRow {
     const text = k === 'gpuMem' && !l.gpuMemMiB.available ? 'n/a' : num(m.value(l), m.digits);
     return { metric: k, text, dimmed: l.invalid && AVERAGE_METRICS.has(k), alarm: k === 'failed' && l.failed > 0 };
   });
-  return { concurrency: levelValue(l), state: 'done', cells, invalid: l.invalid, clientBound: l.clientBound.bound, status: statusText(l) };
+  return { concurrency: levelValue(l), state: 'done', cells, invalid: l.invalid, clientBound: l.clientBound.bound, status: statusText(l), badge: levelBadge(l) };
 }
 
 function pendingRow(concurrency: number, live: LiveLevel | null): TableRow {
@@ -56,7 +67,7 @@ function pendingRow(concurrency: number, live: LiveLevel | null): TableRow {
     metric: k, text: k === 'failed' && live ? String(live.failed) : '—', dimmed: false, alarm: k === 'failed' && (live?.failed ?? 0) > 0,
   }));
   const status = live ? `running… ${live.done} of ${live.requests} requests` : 'queued';
-  return { concurrency, state: live ? 'running' : 'queued', cells, invalid: false, clientBound: false, status };
+  return { concurrency, state: live ? 'running' : 'queued', cells, invalid: false, clientBound: false, status, badge: null };
 }
 
 /**
