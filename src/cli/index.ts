@@ -13,4 +13,7 @@ export { registerPublishCommand } from './publish-command.js';
 export { registerVerifyCommand, verifySite } from './verify-command.js';
 export { registerKeysCommand, createKeys } from './keys-command.js';
 export { registerCompareCommand } from './compare-command.js';
+export { registerExportCommand } from './export-command.js';
+export { registerReportCommand } from './report-command.js';
+export { guardTerminalWrites } from './terminal-guard.js';
 export { registerK8sCommand } from './k8s-command.js';
