@@ -20,6 +20,8 @@ export interface AppDeps {
   hub: RunHub;
   /** Required on every request when set. */
   token: string | null;
+  /** Required on every write (any method but GET and HEAD) when set; defaults to `token`. */
+  writeToken?: string | null;
   /** The address serve binds (decides the Host guard). */
   host: string;
   /** Directory of the built page. */
@@ -37,7 +39,7 @@ export function createApp(d: AppDeps): Hono {
     c.header('x-content-type-options', 'nosniff');
     c.header('referrer-policy', 'no-referrer');
   });
-  app.use('*', hostGuard(d.host), tokenGuard(d.token), originGuard());
+  app.use('*', hostGuard(d.host), tokenGuard(d.token, d.writeToken === undefined ? d.token : d.writeToken), originGuard());
   app.use('/api/*', nulGuard(), bodyLimitGuard());
   // Unauthenticated on loopback: it says the API is up and nothing else (the store's location may carry a password).
   app.get('/api/health', (c) => c.json({ ok: true }));

@@ -31,18 +31,31 @@ function same(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-export function tokenGuard(token: string | null): MiddlewareHandler {
+const isWrite = (method: string) => method !== 'GET' && method !== 'HEAD';
+
+/**
+ * `token` (given with --token) is needed on every request. Without one, reads stay
+ * open on loopback but writes still need `writeToken`, the key serve made at start:
+ * any process on the host can reach a loopback port, and a write is a run stored in
+ * this user's store. The page gets it as a cookie when opened as serve printed it
+ * (`/?token=…`); CLI commands of the same user read it from the store's lock file.
+ */
+export function tokenGuard(token: string | null, writeToken: string | null = token): MiddlewareHandler {
   return async (c, next) => {
-    if (token === null) return next();
+    const needed = token ?? (isWrite(c.req.method) ? writeToken : null);
+    const known = token ?? writeToken;
+    if (known === null) return next();
     const bearer = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
     const query = c.req.query('token');
     const cookie = tokenCookieName(c.req.header('host'));
     // The most explicit wins: a header, then the URL, then what the browser kept.
     const given = bearer ?? query ?? getCookie(c, cookie);
-    if (given === undefined || !same(given, token)) {
-      throw new ApiError('unauthorized', 'this goodput serve needs its token: send "Authorization: Bearer <token>", or open the page once as /?token=<token>');
+    if (needed !== null && (given === undefined || !same(given, needed))) {
+      throw new ApiError('unauthorized', token !== null
+        ? 'this goodput serve needs its token: send "Authorization: Bearer <token>", or open the page once as /?token=<token>'
+        : 'writes to this goodput serve need its key: open the page as goodput serve printed it (/?token=<key>), or send "Authorization: Bearer <key>" (goodput commands of the same user read it from the store\'s lock file)');
     }
-    if (query !== undefined && bearer === undefined) setCookie(c, cookie, token, { httpOnly: true, sameSite: 'Strict', path: '/' });
+    if (query !== undefined && bearer === undefined && same(query, known)) setCookie(c, cookie, known, { httpOnly: true, sameSite: 'Strict', path: '/' });
     return next();
   };
 }

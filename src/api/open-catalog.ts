@@ -45,7 +45,8 @@ export async function openCatalog(o: OpenCatalogOptions): Promise<Catalog> {
   const env = o.env ?? process.env;
   const { location } = resolveStoreLocation(o, env);
   const viaServe = (h: LockHolder | null) => {
-    if (h?.kind === 'serve' && h.url) return remoteCatalog(h.url, { token: env['GOODPUT_TOKEN'] || null });
+    // A serve advertises its write key in the lock file (0600, this user's): its writes need it.
+    if (h?.kind === 'serve' && h.url) return remoteCatalog(h.url, { token: env['GOODPUT_TOKEN'] || h.token || null });
     if (h?.kind === 'cli' && h.url && h.token && o.readOnly) {
       return remoteCatalog(h.url, { token: h.token, timeoutMs: DOOR_TIMEOUT_MS, holder: `${h.command} (pid ${h.pid})`, page: false });
     }

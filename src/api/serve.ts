@@ -1,8 +1,10 @@
 /**
  * `goodput serve` as a function: the app on a socket, the run manager, the
- * live hub. Binding anything but loopback needs a token. Closing stops the
+ * live hub. Binding anything but loopback needs a token; writes always need
+ * one (made at start when none was given). Closing stops the
  * runs in flight (their finished levels are stored) and the socket.
  */
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { serve as listen } from '@hono/node-server';
 import type { Store } from '../store/index.js';
@@ -27,6 +29,10 @@ export interface ServeOptions {
 export interface Serving {
   /** The page's URL, e.g. http://127.0.0.1:7878/. */
   url: string;
+  /** The key every write needs (the --token when one was given, else made at start). */
+  writeToken: string;
+  /** The page's URL with the key made at start, which the page keeps as a cookie (`/?token=…`); `url` when --token was given. */
+  pageUrl: string;
   port: number;
   close(): Promise<void>;
 }
@@ -45,7 +51,9 @@ export async function startServe(o: ServeOptions): Promise<Serving> {
   const hub = new RunHub();
   const catalog = localCatalog(o.store, { hub, probeTimeoutMs: o.probeTimeoutMs });
   const manager = new RunManager(o.store, catalog, hub);
-  const app = createApp({ catalog, manager, hub, token, host, webDir: o.webDir ?? defaultWebDir() });
+  // Writes always need a key: a local process could otherwise store forged runs in this user's store.
+  const writeToken = token ?? randomBytes(24).toString('base64url');
+  const app = createApp({ catalog, manager, hub, token, writeToken, host, webDir: o.webDir ?? defaultWebDir() });
   const server = await new Promise<ReturnType<typeof listen>>((resolve, reject) => {
     const s = listen({ fetch: app.fetch, port: o.port ?? 7878, hostname: host }, () => resolve(s));
     s.once('error', (err: NodeJS.ErrnoException) => {
@@ -55,9 +63,13 @@ export async function startServe(o: ServeOptions): Promise<Serving> {
   const port = (server.address() as AddressInfo).port;
   const shownHost = host.includes(':') ? `[${host}]` : host;
   const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : shownHost;
-  o.store.advertise(`http://${reachable}:${port}`);
+  // The lock file is 0600 in the user's private data folder: only this user's commands read the key there.
+  o.store.advertise(`http://${reachable}:${port}`, writeToken);
   return {
     url: `http://${shownHost}:${port}/`,
+    writeToken,
+    // A --token is the user's own and never printed; a key made here is, once, so the page can be opened with it.
+    pageUrl: token === null ? `http://${shownHost}:${port}/?token=${writeToken}` : `http://${shownHost}:${port}/`,
     port,
     async close() {
       await manager.stopAll();

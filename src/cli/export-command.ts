@@ -6,12 +6,12 @@
  * the result before anything is written.
  */
 import type { Command } from 'commander';
-import { type RawRecord, type SweepResult, parseRawRecord } from '../core/index.js';
+import { LIMITS, type RawRecord, type SweepResult, parseRawRecord } from '../core/index.js';
 import { readAnyResult } from './cards-command.js';
 import { exportPooling } from './export-pooling.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { INPUT_FILE } from './json-input.js';
-import { FileRefusal, readRegularText } from '../files/index.js';
+import { FileRefusal, readRegularLines } from '../files/index.js';
 import { columnarJsonFormat, csvFormat, jsonlFormat, markdownFormat } from './export-formats.js';
 import { writeFileAtomic } from './files.js';
 import { checkOutputFlags, narrowToLevel, writeFilesInto } from './export-level.js';
@@ -50,25 +50,25 @@ export const EXPORT_FORMATS: Readonly<Record<string, ExportFormat>> = {
 
 /** Reads a `--raw` JSONL file; errors name the line. */
 export async function readRawRecords(path: string): Promise<RawRecord[]> {
-  let text: string;
+  const out: RawRecord[] = [];
+  const line = { bytes: LIMITS.recordLineBytes.max, what: LIMITS.recordLineBytes.what };
   try {
-    text = await readRegularText(path, INPUT_FILE);
+    await readRegularLines(path, { file: INPUT_FILE, line }, (text, n) => {
+      if (text.trim() === '') return;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        throw new CliError(EXIT.usage, `${path}:${n}: not JSON`);
+      }
+      const parsed = parseRawRecord(value);
+      if (!parsed.ok) throw new CliError(EXIT.usage, `${path}:${n}: not a request record: ${parsed.message}`);
+      out.push(parsed.record);
+    });
   } catch (err) {
     if (err instanceof FileRefusal && err.refused) throw new CliError(EXIT.usage, err.message);
-    throw new CliError(EXIT.usage, `${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
-  }
-  const out: RawRecord[] = [];
-  for (const [i, line] of text.split('\n').entries()) {
-    if (line.trim() === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      throw new CliError(EXIT.usage, `${path}:${i + 1}: not JSON`);
-    }
-    const parsed = parseRawRecord(value);
-    if (!parsed.ok) throw new CliError(EXIT.usage, `${path}:${i + 1}: not a request record: ${parsed.message}`);
-    out.push(parsed.record);
+    if (err instanceof FileRefusal) throw new CliError(EXIT.usage, `${path}: cannot read (${err.code})`);
+    throw err;
   }
   return out;
 }

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { KeyObject } from 'node:crypto';
 import { LIMITS } from '../core/index.js';
+import { FileRefusal, readRegularFile } from '../files/index.js';
 import { KEY_FILE_BYTES, checkSignedResult, keyIdOf, newKeyPair, parseKey, readBounded } from '../publish/index.js';
 import { goodputHome } from '../store/index.js';
 import { CliError, EXIT } from './exit-codes.js';
@@ -41,9 +42,14 @@ export async function createKeys(dir?: string): Promise<{ keyId: string; private
 /** The signing key for `--key FILE`, or the data folder's when `--sign` is given alone. */
 export async function signingKey(flag: string, file: string | undefined): Promise<KeyObject> {
   const path = file ?? join(keysDir(), PRIVATE_KEY_FILE);
-  const read = await readBounded(path, KEY_FILE_BYTES);
-  if (!read.ok) throw new CliError(EXIT.usage, `${flag}: ${path} ${read.problem}${file === undefined ? ' (make one with goodput keys create)' : ''}`);
-  const key = parseKey(read.bytes.toString('utf8'), 'private');
+  let bytes: Buffer;
+  try {
+    bytes = await readRegularFile(path, { bytes: KEY_FILE_BYTES, what: 'bytes expected' }, { secret: true });
+  } catch (err) {
+    if (!(err instanceof FileRefusal)) throw err;
+    throw new CliError(EXIT.usage, `${flag}: ${path} ${err.detail}${file === undefined && err.code === 'ENOENT' ? ' (make one with goodput keys create)' : ''}`);
+  }
+  const key = parseKey(bytes.toString('utf8'), 'private');
   if (!key.ok) throw new CliError(EXIT.usage, `${flag}: ${path} ${key.problem}`);
   return key.key;
 }

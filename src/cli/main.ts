@@ -33,6 +33,10 @@ async function withoutCommands(argv: readonly string[]): Promise<string | null> 
   return readFile(new URL('./help.txt', import.meta.url), 'utf8').catch(() => null);
 }
 
+// Every command's output, from every renderer, passes the one sanitiser before a terminal sees it.
+(await import('./terminal-guard.js')).guardTerminalWrites(process.stdout);
+(await import('./terminal-guard.js')).guardTerminalWrites(process.stderr);
+
 try {
   const text = await withoutCommands(process.argv);
   if (text !== null) process.stdout.write(text);

@@ -4,7 +4,7 @@
  * result and its raw records are the sweep's own files; each level is stored
  * only if the records hold exactly the requests the result counts for it.
  */
-import { type RawRecord, type SweepResult } from '../core/index.js';
+import { type RawRecord, type SweepResult, levelRecordsProblem } from '../core/index.js';
 import type { SweepSpecInput } from '../runner/index.js';
 import { beginRunOf } from '../api/index.js';
 import { readResult } from './cards-command.js';
@@ -27,11 +27,8 @@ function specOf(result: SweepResult): SweepSpecInput {
 export function recordsByLevel(result: SweepResult, records: readonly RawRecord[], rawPath: string): RawRecord[][] {
   return result.levels.map((level) => {
     const mine = records.filter((r) => r.concurrency === level.concurrency);
-    const measured = mine.filter((r) => !r.warmup);
-    const ok = measured.filter((r) => r.outcome.kind === 'ok').length;
-    const at = `${rawPath}: level ${level.concurrency}`;
-    if (measured.length !== level.requests) throw new CliError(EXIT.usage, `${at} holds ${measured.length} measured requests; the result's requests says ${level.requests}`);
-    if (ok !== level.succeeded) throw new CliError(EXIT.usage, `${at} holds ${ok} successful requests; the result's succeeded says ${level.succeeded}`);
+    const problem = levelRecordsProblem(level, mine, 'the result\'s');
+    if (problem !== null) throw new CliError(EXIT.usage, `${rawPath}: level ${level.concurrency} ${problem}`);
     return mine;
   });
 }

@@ -40,7 +40,7 @@ export function registerServeCommand(program: Command): void {
         await store.close();
         throw err instanceof ServeError ? new CliError(EXIT.usage, err.message) : err;
       }
-      process.stdout.write(`goodput serve: ${serving.url}\nstore: ${store.description}\nCtrl-C stops it (runs in flight stop cleanly; their finished levels are kept)\n`);
+      process.stdout.write(`goodput serve: ${serving.pageUrl}\n${token === null ? '(open the page from this address once: it keeps the key, and writes without it are refused)\n' : ''}store: ${store.description}\nCtrl-C stops it (runs in flight stop cleanly; their finished levels are kept)\n`);
       await new Promise<void>((resolve) => {
         process.once('SIGINT', () => resolve());
         process.once('SIGTERM', () => resolve());

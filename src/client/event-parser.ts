@@ -4,7 +4,7 @@
  */
 import type { Dialect } from './dialects/types.js';
 import { NdjsonParser } from './ndjson-parser.js';
-import type { Overflow } from './response-limits.js';
+import { NDJSON_LIMITS, type Overflow, SSE_LIMITS } from './response-limits.js';
 import { SseParser } from './sse-parser.js';
 
 /** Push bytes as they arrive; `end()` at the close flushes a last unterminated event. */
@@ -15,12 +15,18 @@ export interface EventParser {
   readonly overflow: Overflow | null;
 }
 
-const PARSERS: Readonly<Record<Dialect['api']['framing'], (onData: (data: string) => void) => EventParser>> = {
-  sse: (onData) => new SseParser(onData),
-  ndjson: (onData) => new NdjsonParser(onData),
+type MakeParser = (onData: (data: string) => void, onEmpty: () => void) => EventParser;
+
+const PARSERS: Readonly<Record<Dialect['api']['framing'], MakeParser>> = {
+  sse: (onData, onEmpty) => new SseParser(onData, SSE_LIMITS, onEmpty),
+  ndjson: (onData, onEmpty) => new NdjsonParser(onData, NDJSON_LIMITS, onEmpty),
 };
 
-/** The parser of `framing`, calling `onData` with each complete event's text. */
-export function eventParser(framing: Dialect['api']['framing'], onData: (data: string) => void): EventParser {
-  return PARSERS[framing](onData);
+/**
+ * The parser of `framing`, calling `onData` with each complete event's text and `onEmpty`
+ * for each comment, blank NDJSON line or event without data: a stream of nothing but
+ * those is read as surely as one of tokens, so the caller counts both against its allowance.
+ */
+export function eventParser(framing: Dialect['api']['framing'], onData: (data: string) => void, onEmpty: () => void = () => {}): EventParser {
+  return PARSERS[framing](onData, onEmpty);
 }

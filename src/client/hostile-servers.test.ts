@@ -14,6 +14,7 @@ import type { Dialect } from './dialects/types.js';
 const meta: RequestMeta = { seq: 0, concurrency: 1, warmup: false, targetSendNs: 0 };
 const spec: RequestSpec = { endpoint: 'chat', model: 'm', prompt: 'hi', maxTokens: 8, forceLength: false, thinking: false };
 const MiB = 1024 * 1024;
+const OVER_EVENTS = 'the stream sent more than 1056 events (comments and empty events included), the limit for an output cap of 8 tokens';
 const tokenEvent = 'data: {"choices":[{"index":0,"delta":{"content":"a"},"finish_reason":null}]}\n\n';
 
 let servers: TestServer[] = [];
@@ -60,7 +61,24 @@ describe('a hostile server', () => {
 
   it('events that carry no token, past the event limit: stream-overrun naming the event limit', async () => {
     const { r } = await against(endless({ piece: 'data: {"choices":[]}\n\n' }));
-    expect(r.outcome).toEqual({ kind: 'stream-overrun', message: 'the stream sent more than 1056 events, the limit for an output cap of 8 tokens' });
+    expect(r.outcome).toEqual({ kind: 'stream-overrun', message: OVER_EVENTS });
+  });
+
+  it.each([
+    ['SSE comments (keep-alives) and nothing else', ': ping\n', undefined],
+    ['SSE events without data', 'event: ping\n\n', undefined],
+    ['blank lines', '\n', undefined],
+    ['blank NDJSON lines (Ollama native)', '\n', dialects['ollama-native']],
+  ])('%s, endlessly: stream-overrun naming the event limit, read no further', async (_what, piece, dialect) => {
+    const { r, written } = await against(endless({ contentType: dialect ? 'application/x-ndjson' : 'text/event-stream', piece: piece.repeat(64) }), dialect);
+    expect(r.outcome).toEqual({ kind: 'stream-overrun', message: OVER_EVENTS });
+    expect(written).toBeLessThan(64 * MiB);
+  });
+
+  it('fields other than data with no blank line between: response-too-large naming the event limit', async () => {
+    const { r, written } = await against(endless({ piece: 'id: 1\n'.repeat(1000) }));
+    expect(r.outcome.kind === 'response-too-large' && r.outcome.message).toMatch(/^an SSE event went past the limit of 1048576 bytes in one SSE event/);
+    expect(written).toBeLessThan(64 * MiB);
   });
 
   it('a huge error body: response-too-large naming the error body limit, with how it starts', async () => {

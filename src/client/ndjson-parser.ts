@@ -2,9 +2,10 @@
  * Incremental newline-delimited JSON parser over raw bytes, for Ollama's native
  * API. Same approach as the SSE parser: lines are found with native byte scans
  * and only complete lines are decoded, so a UTF-8 character split across reads
- * is safe. Blank lines are skipped; a trailing CR is dropped. A line past its
+ * is safe. Blank lines are skipped (but counted, see EventParser); a trailing CR is dropped. A line past its
  * limit stops the parser (see response-limits.ts) instead of growing.
  */
+import type { EmptyEventListener } from './sse-parser.js';
 import { NDJSON_LIMITS, type Overflow, type ParserLimits, overflow } from './response-limits.js';
 
 const LF = 0x0a;
@@ -21,7 +22,7 @@ export class NdjsonParser {
   /** Set when a line went past its limit; the parser then ignores everything. */
   overflow: Overflow | null = null;
 
-  constructor(private readonly onLine: NdjsonLineListener, private readonly limits: ParserLimits = NDJSON_LIMITS) {}
+  constructor(private readonly onLine: NdjsonLineListener, private readonly limits: ParserLimits = NDJSON_LIMITS, private readonly onEmpty: EmptyEventListener = () => {}) {}
 
   /** Feeds one read. The buffer is not retained (a partial line is copied). */
   push(chunk: Buffer): void {
@@ -67,6 +68,8 @@ export class NdjsonParser {
     let e = end;
     if (e > start && buf[e - 1] === CR) e--;
     const text = buf.toString('utf8', start, e);
+    // A blank line is read like any other: it counts against the event allowance.
     if (text.trim() !== '') this.onLine(text);
+    else this.onEmpty();
   }
 }

@@ -16,6 +16,8 @@ const TAB = 0x09;
 
 /** Receives the `data` of each complete event (multi-line data joined with `\n`). */
 export type SseDataListener = (data: string) => void;
+/** Called for each comment line and each event that ends with no data: they cost reading too, so they count against the event allowance. */
+export type EmptyEventListener = () => void;
 
 /**
  * Push bytes as they arrive; `onData` runs synchronously, inside `push`, for
@@ -40,7 +42,7 @@ export class SseParser {
   /** Set when a line or an event went past its limit; the parser then ignores everything. */
   overflow: Overflow | null = null;
 
-  constructor(private readonly onData: SseDataListener, private readonly limits: ParserLimits = SSE_LIMITS) {}
+  constructor(private readonly onData: SseDataListener, private readonly limits: ParserLimits = SSE_LIMITS, private readonly onEmpty: EmptyEventListener = () => {}) {}
 
   /** Feeds one read. The buffer is not retained (partial lines are copied). */
   push(chunk: Buffer): void {
@@ -120,18 +122,23 @@ export class SseParser {
     }
     if (s === end) return this.dispatch();
     const c0 = buf[s];
-    if (c0 === COLON) return; // comment / keep-alive
+    if (c0 === COLON) return this.onEmpty(); // comment / keep-alive
     if (c0 === SPACE || c0 === TAB) {
       let i = s + 1;
       while (i < end && (buf[i] === SPACE || buf[i] === TAB)) i++;
       if (i === end) this.dispatch();
       return;
     }
-    // Field name must be exactly "data", followed by ':' or the end of the line.
-    if (end - s < 4 || c0 !== 0x64 || buf[s + 1] !== 0x61 || buf[s + 2] !== 0x74 || buf[s + 3] !== 0x61) return;
+    // Field name must be exactly "data", followed by ':' or the end of the line. Other fields' bytes count
+    // towards the event's bound, so lines of them with no blank line between cannot run on unbounded.
+    const isData = end - s >= 4 && c0 === 0x64 && buf[s + 1] === 0x61 && buf[s + 2] === 0x74 && buf[s + 3] === 0x61 && (end - s === 4 || buf[s + 4] === COLON);
+    if (!isData) {
+      this.dataBytes += end - s;
+      if (this.dataBytes > this.limits.eventBytes) this.stop(overflow('sseEventBytes', 'an SSE event'));
+      return;
+    }
     let v = s + 4;
     if (v < end) {
-      if (buf[v] !== COLON) return;
       v++;
       if (v < end && buf[v] === SPACE) v++;
     }
@@ -145,7 +152,7 @@ export class SseParser {
   private dispatch(): void {
     const data = this.data;
     this.dataBytes = 0;
-    if (data === null) return;
+    if (data === null) return this.onEmpty();
     this.data = null;
     this.onData(data);
   }

@@ -112,7 +112,7 @@ export class StreamHandler implements H1Handler, Abortable {
     private readonly resolve: (r: RequestRecord) => void, private readonly retry: (() => void) | null = null,
   ) {
     this.rec = new StreamRecorder(ctx.dialect.stream, outputCap);
-    this.parser = eventParser(ctx.dialect.api.framing, this.rec.onData);
+    this.parser = eventParser(ctx.dialect.api.framing, this.rec.onData, this.rec.onEmpty);
   }
 
   /** Arms the total timeout and the abort signal, stamps `sendNs`, then calls `dispatch`. */

@@ -35,6 +35,8 @@ export class StreamRecorder {
   streamError: string | null = null;
   /** Data events seen, the end event included. */
   events = 0;
+  /** Comments, blank NDJSON lines and events without data seen: not data, but read all the same. */
+  emptyEvents = 0;
   /** Set when the stream went past the events or tokens its output cap allows; nothing more is read. */
   overrun: string | null = null;
   /** The answer text, kept only when asked (a session's next turn carries it), bounded by the request body limit. */
@@ -59,13 +61,25 @@ export class StreamRecorder {
     this.maxTokens = maxTokensPerRequest(outputCap);
   }
 
+  /** True (and the stream overrun) when the events read, data or not, pass the allowance. */
+  private overAllowance(): boolean {
+    if (this.events + this.emptyEvents <= this.maxEvents) return false;
+    this.overrun = `the stream sent more than ${this.maxEvents} events (comments and empty events included), the limit for an output cap of ${this.outputCap} tokens`;
+    return true;
+  }
+
+  /** Listener for the parser's comments and events without data: they count against the allowance like any event. */
+  readonly onEmpty = (): void => {
+    if (this.doneNs !== null || this.overrun !== null) return;
+    this.emptyEvents += 1;
+    this.overAllowance();
+  };
+
   /** Listener for the SSE or NDJSON parser: one event's data. */
   readonly onData = (data: string): void => {
     if (this.doneNs !== null || this.overrun !== null) return;
-    if (++this.events > this.maxEvents) {
-      this.overrun = `the stream sent more than ${this.maxEvents} events, the limit for an output cap of ${this.outputCap} tokens`;
-      return;
-    }
+    this.events += 1;
+    if (this.overAllowance()) return;
     if (data.charCodeAt(0) === 0x5b && data.trim() === '[DONE]') return this.done();
     let parsed: unknown;
     try {

@@ -5,6 +5,7 @@ export * from './request-metrics.js';
 export * from './steady-state.js';
 export * from './cost.js';
 export * from './client-bound.js';
+export * from './level-records.js';
 export * from './level-summary.js';
 export * from './cards.js';
 export * from './quality-score.js';

@@ -27,6 +27,8 @@ export const LIMITS = {
   apiIngestBodyBytes: { max: 256 * MiB, what: 'bytes in one level with its raw records sent to goodput serve' },
   // Result files carry every raw record: a full 64-level sweep at 20,000 requests per level stays far below this.
   inputFileBytes: { max: 512 * MiB, what: 'bytes in one result, receipt, score or evidence file we read' },
+  // One request record: its chunk timings and tool-call arguments are bounded (RECORD_BOUNDS), far below this.
+  recordLineBytes: { max: 16 * MiB, what: 'bytes in one line (one request record) of a raw records file' },
   sessionTurns: { max: 64, what: 'turns in one multi-turn session' },
   // A recorded coding agent runs hundreds of turns; a trace's turns together stay within requestsPerLevel.
   agentTurns: { max: 1024, what: 'turns in one agent session of a replayed trace' },

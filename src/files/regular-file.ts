@@ -16,7 +16,7 @@ export class FileRefusal extends Error {
 
   /** True when the file was there but refused (not regular, too large, changed); false for a plain read error (ENOENT, EACCES…). */
   get refused(): boolean {
-    return ['ENOTREG', 'EFBIG', 'ECHANGED'].includes(this.code) || this.detail.startsWith('is a symbolic link');
+    return ['ENOTREG', 'EFBIG', 'ECHANGED', 'EPERM_OPEN'].includes(this.code) || this.detail.startsWith('is a symbolic link');
   }
 }
 
@@ -62,9 +62,10 @@ export async function openRegularFile(path: string): Promise<{ handle: FileHandl
  * A regular file's bytes, at most `limit.bytes` of them.
  * @throws FileRefusal naming the path and the limit when the file is (or grows) larger.
  */
-export async function readRegularFile(path: string, limit: { bytes: number; what: string }): Promise<Buffer> {
+export async function readRegularFile(path: string, limit: { bytes: number; what: string }, opts: { secret?: boolean } = {}): Promise<Buffer> {
   const { handle, size } = await openRegularFile(path);
   try {
+    if (opts.secret) await refuseUnlessPrivate(path, handle);
     const tooBig = (n: number | string) => new FileRefusal(path, `is ${n} bytes, above the limit of ${limit.bytes} ${limit.what}`, 'EFBIG');
     if (size > limit.bytes) throw tooBig(size);
     const chunks: Buffer[] = [];
@@ -81,6 +82,19 @@ export async function readRegularFile(path: string, limit: { bytes: number; what
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * A secret (a private key) is read only from a file its user owns that no one else
+ * may read or write, as ssh refuses an unprotected key: one another user could
+ * read is no longer secret, and one another user owns could be swapped for theirs.
+ */
+async function refuseUnlessPrivate(path: string, handle: FileHandle): Promise<void> {
+  const st = await handle.stat();
+  const uid = process.getuid?.();
+  if (uid !== undefined && st.uid !== uid) throw new FileRefusal(path, `is owned by user ${st.uid}, not by you (${uid}); a private key is read only from your own file`, 'EPERM_OPEN');
+  const open = st.mode & 0o077;
+  if (open !== 0) throw new FileRefusal(path, `has mode ${(st.mode & 0o777).toString(8).padStart(4, '0')}, open to other users; a private key must be 0600 (chmod 600 it, or make a new one if others may have read it)`, 'EPERM_OPEN');
 }
 
 /** A regular file's UTF-8 text, with a leading byte-order mark dropped (so every reader accepts BOM files alike). */

@@ -2,8 +2,9 @@
  * goodput's own image server, for engines that fetch images by URL: it listens
  * on 127.0.0.1 (a free port) or on the address the user gave, for the sweep's
  * lifetime, and serves exactly the current level's images under a random
- * secret path. GET alone, the Host header must be the address it was given, a
- * bounded number of connections, short timeouts; anything else is refused
+ * secret path. GET alone, the Host header must be the address it was given,
+ * connections guarded (image-connections.ts: headers within 2 s, a per-peer
+ * limit, the oldest silent one closed when full); anything else is refused
  * without a word about what exists.
  */
 import { randomBytes } from 'node:crypto';
@@ -11,10 +12,9 @@ import { type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ImageInputs } from '../core/index.js';
 import { imageMime } from '../workload/index.js';
+import { type ConnectionsClosed, guardConnections } from './image-connections.js';
 import { imageFiles, servedImageUrl } from './image-pool.js';
 
-/** Connections open at once: an engine fetches a batch's images in parallel, a stray client cannot hold more. */
-export const IMAGE_SERVER_CONNECTIONS = 256;
 
 export interface ImageServer {
   /** The URL prefix every image URL starts with: http://host:port/<secret>. */
@@ -23,6 +23,8 @@ export interface ImageServer {
   serveLevel(images: ImageInputs, seed: number, promptOffset: number, requests: number): void;
   /** Images answered so far. */
   readonly served: number;
+  /** Connections the server closed because they sat silent or made way for others (see image-connections.ts). */
+  readonly closed: Readonly<ConnectionsClosed>;
   /** Stops listening and cuts every connection. */
   close(): Promise<void>;
 }
@@ -48,7 +50,8 @@ export async function startImageServer(listen: string | null): Promise<ImageServ
     res.writeHead(200, { 'content-type': found.mime, 'content-length': String(found.file.length), 'cache-control': 'no-store' });
     res.end(found.file);
   });
-  server.maxConnections = IMAGE_SERVER_CONNECTIONS;
+  // The headers deadline, the per-peer limit and the connection cap are the guard's (Node's own act only every 30 s).
+  const closed = guardConnections(server);
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   server.keepAliveTimeout = 5_000;
@@ -63,6 +66,7 @@ export async function startImageServer(listen: string | null): Promise<ImageServ
   return {
     servedAt,
     get served() { return served; },
+    closed,
     serveLevel(images, seed, promptOffset, requests) {
       const next = new Map<string, { mime: string; file: Buffer }>();
       for (const { index, file } of imageFiles(images, seed, promptOffset, requests)) {

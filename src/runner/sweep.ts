@@ -18,6 +18,7 @@ import type { GpuSource } from '../telemetry/index.js';
 import { levelWarnings, startRunTelemetry, withLostShares } from './level-telemetry.js';
 import { SweepError } from './errors.js';
 import { imageBytesProblem } from './image-pool.js';
+import { imageServerWarning } from './image-connections.js';
 import { startImageServer } from './image-server.js';
 import { startLoopMonitor } from './loop-delay.js';
 import { loadOf, runLevel } from './run-level.js';
@@ -168,6 +169,7 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
       if (signal.aborted) break;
       const requests = requestsFor(spec, c);
       if (imageServer !== null && spec.images !== null) imageServer.serveLevel(spec.images, spec.mediaSeed ?? spec.seed, promptOffset, spec.warmup + requests);
+      const imageClosed0 = imageServer === null ? 0 : imageServer.closed.silent + imageServer.closed.evicted;
       emit({ kind: 'level-start', concurrency: c, index, total: order.length, requests });
       let done = 0;
       let failed = 0;
@@ -242,6 +244,8 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
         const why = dialect.length.kind === 'cannot' ? `: ${dialect.label} cannot force the length, so they are measured as they came` : ' although the length was forced';
         warn({ code: 'short-requests', message: `${name}: ${level.outputTokens.short} requests ended below ${capsOf(run.records, capOf)}${why}` });
       }
+      const imageClosed = imageServer === null ? 0 : imageServer.closed.silent + imageServer.closed.evicted - imageClosed0;
+      if (imageClosed > 0) warn(imageServerWarning(c, imageClosed, level.failed));
     }
     if (signal.aborted && status === 'complete') {
       status = 'stopped';

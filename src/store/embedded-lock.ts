@@ -24,7 +24,7 @@ export interface LockHolder {
   command: string;
   /** A loopback URL of the holder's API: serve's, or a CLI holder's read door (once it listens). */
   url?: string;
-  /** The bearer token of a CLI holder's read door; the lock file is 0600, so only this user reads it. */
+  /** The bearer token of a CLI holder's read door, or a serve's write key; the lock file is 0600, so only this user reads it. */
   token?: string;
   since: string;
 }

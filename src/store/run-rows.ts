@@ -1,10 +1,11 @@
 /** Run rows as selected, and their conversion to summaries and details. */
 import {
-  type LevelResult, SCHEMA_VERSION, cardsSchema, levelResultSchema, poolingCapacity, poolingLevelSchema, poolingPeak, poolingResultSchema, runSchema,
+  LIMITS, type LevelResult, SCHEMA_VERSION, limitMessage, cardsSchema, levelResultSchema, poolingCapacity, poolingLevelSchema, poolingPeak, poolingResultSchema, runSchema,
 } from '../core/index.js';
 import type { z } from 'zod';
 import { isoTime } from './sql-driver.js';
 import { StoreError } from './store-error.js';
+import { storedLevelsBounds, storedSpecBounds } from './stored-bounds.js';
 import { type PoolingRunSpec, type RunDetail, type RunSpec, type RunSummary, type StoredPooling, isPoolingSpec } from './types.js';
 
 export interface RunRow {
@@ -28,6 +29,8 @@ export const RUN_SUMMARY_SELECT = `SELECT r.id, r.server_id, r.server_name, r.ta
     ORDER BY throughput_tok_s DESC, items_per_s DESC NULLS LAST, concurrency ASC LIMIT 1) peak ON true`;
 
 export function summaryOf(r: RunRow): RunSummary {
+  checked(storedSpecBounds, r.spec, r.id, 'spec');
+  if (r.levels_done > LIMITS.levels.max) refuse(r.id, 'levels', limitMessage('levels', r.levels_done, 'stored levels'));
   const base = {
     id: r.id, serverId: r.server_id, serverName: r.server_name, targetUrl: r.target_url, model: r.model,
     status: r.status, stopReason: r.stop_reason, startedAt: isoTime(r.started_at),
@@ -53,8 +56,11 @@ function checked<T>(schema: z.ZodType<T>, value: unknown, runId: number, what: s
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  const field = [what, ...(issue?.path ?? [])].join('.');
-  throw new StoreError('corrupt', `run ${runId} is stored broken, so it is not shown: ${field}: ${issue?.message ?? 'not readable'} (the row was edited outside goodput)`, field);
+  return refuse(runId, [what, ...(issue?.path ?? [])].join('.'), issue?.message ?? 'not readable');
+}
+
+function refuse(runId: number, field: string, problem: string): never {
+  throw new StoreError('corrupt', `run ${runId} is stored broken, so it is not shown: ${field}: ${problem} (the row was edited outside goodput)`, field);
 }
 
 /**
@@ -74,6 +80,7 @@ function poolingOf(r: RunRow, levels: readonly unknown[], ended: boolean, endpoi
 }
 
 export function detailOf(r: RunRow, levels: readonly unknown[]): RunDetail {
+  checked(storedLevelsBounds, levels, r.id, 'levels');
   const ended = r.status !== 'interrupted' && r.status !== 'running';
   const common = { ...summaryOf(r), spec: r.spec, extras: r.extras ?? {}, warnings: r.warnings, owner: { pid: r.owner_pid, host: r.owner_host } };
   if (isPoolingSpec(r.spec)) return { ...common, runInfo: null, levels: [], cards: null, pooling: poolingOf(r, levels, ended, r.spec.endpoint) };

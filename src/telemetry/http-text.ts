@@ -5,6 +5,7 @@
  * back as a sentence.
  */
 import { request } from 'undici';
+import { LIMITS } from '../core/index.js';
 
 export type HttpText =
   | { ok: true; status: number; contentType: string; text: string; ms: number }
@@ -13,7 +14,7 @@ export type HttpText =
 export interface GetTextOptions {
   /** Whole request limit, ms. Default 2000. */
   timeoutMs?: number;
-  /** Body limit, bytes. Default 16 MiB. */
+  /** Body limit, bytes. Default: the limits table's probe response bound (which names `/metrics`). */
   maxBytes?: number;
   headers?: Record<string, string>;
 }
@@ -30,7 +31,7 @@ function describe(err: unknown, timeoutMs: number): string {
 /** GETs `url` and returns its text, or why not. */
 export async function getText(url: string, opts: GetTextOptions = {}): Promise<HttpText> {
   const timeoutMs = opts.timeoutMs ?? 2000;
-  const maxBytes = opts.maxBytes ?? 16 * 1024 * 1024;
+  const maxBytes = opts.maxBytes ?? LIMITS.probeResponseBytes.max;
   const started = performance.now();
   try {
     const res = await request(url, {

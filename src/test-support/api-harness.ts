@@ -23,13 +23,13 @@ export interface ApiHarness {
   close(): Promise<void>;
 }
 
-export async function apiHarness(o: { token?: string; host?: string; decodeStepMs?: number } = {}): Promise<ApiHarness> {
+export async function apiHarness(o: { token?: string; writeToken?: string; host?: string; decodeStepMs?: number } = {}): Promise<ApiHarness> {
   const store = await storeOnDriver(await openPgliteDriver(), 'PGlite in memory');
   const sim = await startSimulator({ port: 0, prefillBaseMs: 2, prefillMsPerToken: 0, decodeStepMs: o.decodeStepMs ?? 0.5, decodeMsPerExtraSeq: 0 });
   const hub = new RunHub();
   const catalog = localCatalog(store, { hub, probeTimeoutMs: 1500 });
   const manager = new RunManager(store, catalog, hub);
-  const app = createApp({ catalog, manager, hub, token: o.token ?? null, host: o.host ?? '127.0.0.1', webDir: '/nonexistent' });
+  const app = createApp({ catalog, manager, hub, token: o.token ?? null, writeToken: o.writeToken ?? o.token ?? null, host: o.host ?? '127.0.0.1', webDir: '/nonexistent' });
   return {
     app, store, catalog, manager, sim,
     async call(method, path, body, headers = {}) {

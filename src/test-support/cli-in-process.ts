@@ -7,8 +7,9 @@
 import { Command, CommanderError } from 'commander';
 import {
   CliError, registerCardsCommand, registerPublishCommand, registerReceiptCommand, registerRunsCommand, registerServersCommand, registerSweepCommand, registerVerifyCommand, registerK8sCommand, registerKeysCommand,
-  registerCompareCommand, registerRunCommand, registerReplayCommand, registerSessionsCommand, registerCapacityCommand,
+  registerCompareCommand, registerRunCommand, registerReplayCommand, registerSessionsCommand, registerCapacityCommand, registerExportCommand, registerReportCommand, guardTerminalWrites,
 } from '../cli/index.js';
+import { sanitizeForTerminal } from '../core/index.js';
 import { SweepError } from '../runner/index.js';
 import type { Ran } from './goodput-process.js';
 
@@ -16,7 +17,7 @@ import type { Ran } from './goodput-process.js';
 export async function cli(args: readonly string[], env: Record<string, string> = {}): Promise<Ran> {
   const program = new Command('goodput').exitOverride();
   for (const register of [registerServersCommand, registerRunsCommand, registerCardsCommand, registerSweepCommand, registerReceiptCommand, registerPublishCommand, registerVerifyCommand, registerK8sCommand, registerKeysCommand, registerCompareCommand,
-    registerRunCommand, registerReplayCommand, registerSessionsCommand, registerCapacityCommand]) register(program);
+    registerRunCommand, registerReplayCommand, registerSessionsCommand, registerCapacityCommand, registerExportCommand, registerReportCommand]) register(program);
   for (const c of program.commands) c.exitOverride().configureOutput({ writeErr: (s) => { stderr += s; } });
   let stdout = '';
   let stderr = '';
@@ -25,16 +26,19 @@ export async function cli(args: readonly string[], env: Record<string, string> =
   Object.assign(process.env, env);
   process.stdout.write = ((chunk: string | Uint8Array) => { stdout += String(chunk); return true; }) as typeof process.stdout.write;
   process.stderr.write = ((chunk: string | Uint8Array) => { stderr += String(chunk); return true; }) as typeof process.stderr.write;
+  // What the terminal gets passes the output guard main.ts installs, here as there.
+  guardTerminalWrites(process.stdout);
+  guardTerminalWrites(process.stderr);
   let code = 0;
   try {
     await program.parseAsync(['node', 'goodput', ...args]);
   } catch (err) {
     if (err instanceof CliError) {
       code = err.exitCode;
-      if (err.message) stderr += `goodput: ${err.message}\n`;
+      if (err.message) stderr += `goodput: ${sanitizeForTerminal(err.message, { keepNewlines: true })}\n`;
     } else if (err instanceof SweepError) {
       code = 2;
-      stderr += `goodput: ${err.message}\n`;
+      stderr += `goodput: ${sanitizeForTerminal(err.message, { keepNewlines: true })}\n`;
     } else if (err instanceof CommanderError) code = 2;
     else throw err;
   } finally {

@@ -26,6 +26,8 @@ let serve: Started;
 let browser: Browser;
 let page: Page;
 let url: string;
+/** `?token=…`: the write key serve printed with its address. */
+let key = '';
 const dir = mkdtempSync(join(tmpdir(), 'goodput-page-'));
 const data = join(dir, 'db');
 
@@ -36,12 +38,13 @@ beforeAll(async () => {
   // 2 ms per decode step: a 256-token request takes ~0.5 s, so levels last long enough to watch.
   sim = await spawnSimProcess(['--prefill-base-ms', '5', '--prefill-ms-per-token', '0', '--decode-step-ms', '2', '--decode-ms-per-extra-seq', '0']);
   serve = startGoodput(['serve', '--port', '0', '--data', data]);
-  url = (await serve.waitFor(/goodput serve: (http:\/\/127\.0\.0\.1:\d+\/)/))[1] as string;
+  [, url = '', key = ''] = await serve.waitFor(/goodput serve: (http:\/\/127\.0\.0\.1:\d+\/)(\?token=\S+)/);
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url.replace(/\/$/, '') });
   page = await context.newPage();
-  await page.goto(url);
+  // Opened as serve printed it: the page keeps the write key.
+  await page.goto(`${url}${key}`);
 }, 120_000);
 
 afterAll(async () => {

@@ -28,6 +28,8 @@ let sim: SimProcess;
 let serve: Started;
 let browser: Browser;
 let url: string;
+/** `?token=…`: the write key serve printed with its address. */
+let key = '';
 let result: PoolingResult;
 
 const visible = (l: Locator, timeout = 15_000) => l.first().waitFor({ state: 'visible', timeout });
@@ -37,7 +39,7 @@ beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not at ${CHROMIUM}: install Debian's chromium or set GOODPUT_CHROMIUM`);
   sim = await spawnSimProcess(['--embedding-dimension', '32', '--pooling-ms-per-token', '0.0005']);
   serve = startGoodput(['serve', '--port', '0', '--data', data]);
-  url = (await serve.waitFor(/goodput serve: (http:\/\/127\.0\.0\.1:\d+\/)/))[1] as string;
+  [, url = '', key = ''] = await serve.waitFor(/goodput serve: (http:\/\/127\.0\.0\.1:\d+\/)(\?token=\S+)/);
   const r = await runGoodput(['sweep', '--url', sim.url, '--endpoint', 'embeddings', '--levels', '1,2,4', '--batch-size', '4', '--prompt-tokens', '16',
     '--requests-per-level', '8', '--latency-slo', 'p95:5000', '--save', '--data', data, '--json', '-'], {}, 90_000);
   expect(r.code, r.stderr).toBe(0);
@@ -106,10 +108,10 @@ describe('an embeddings run on the page', () => {
 
 describe('starting an embeddings sweep from the page', () => {
   it('the Start form takes the endpoint, its own fields and their errors, and the run opens on its Engine card', async () => {
-    const added = await fetch(`${url}api/servers`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'sim', baseUrl: sim.url }) });
+    const added = await fetch(`${url}api/servers`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key.slice('?token='.length)}` }, body: JSON.stringify({ name: 'sim', baseUrl: sim.url }) });
     expect(added.status, await added.clone().text()).toBeLessThan(300);
     const page = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
-    await page.goto(`${url}#/`);
+    await page.goto(`${url}${key}#/`);
     await page.getByRole('button', { name: 'Check status' }).click();
     await expect.poll(() => page.locator('#server-status').textContent(), { timeout: 15_000 }).toMatch(/^running/);
     await page.getByLabel('Endpoint').selectOption('embeddings');

@@ -27,6 +27,8 @@ let serve: Started;
 let browser: Browser;
 let page: Page;
 let url: string;
+/** `?token=…`: the write key serve printed with its address. */
+let key = '';
 
 const visible = (l: Locator, timeout = 15_000) => l.first().waitFor({ state: 'visible', timeout });
 
@@ -40,7 +42,7 @@ beforeAll(async () => {
   const r = await runGoodput(['replay', trace, '--url', sim.url, '--speed', '1,2,4', '--save', '--data', data, '--no-server-metrics', '--client-budget-ms', '1000'], {}, 90_000);
   expect(r.code, r.stderr).toBe(0);
   serve = startGoodput(['serve', '--port', '0', '--data', data]);
-  url = (await serve.waitFor(/goodput serve: (http:\/\/127\.0\.0\.1:\d+\/)/))[1] as string;
+  [, url = '', key = ''] = await serve.waitFor(/goodput serve: (http:\/\/127\.0\.0\.1:\d+\/)(\?token=\S+)/);
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   page = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
 }, 180_000);
@@ -72,7 +74,8 @@ describe('the run page', () => {
   it('a run whose server died while the page watched shows its stop reason once', async () => {
     // 2 ms a token, 256 tokens: each request takes about half a second, so the page is following when the server dies.
     dying = await spawnSimProcess([...SIM, '--decode-step-ms', '2', '--die-after', '3']);
-    await page.goto(url);
+    // Opened as serve printed it: the page keeps the write key its writes need.
+    await page.goto(`${url}${key}`);
     await page.getByText('Register a server', { exact: true }).click();
     await page.getByLabel('Name', { exact: true }).fill('dying');
     await page.getByLabel('Base URL', { exact: true }).fill(dying.url);

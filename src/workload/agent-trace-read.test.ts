@@ -78,6 +78,10 @@ describe('reading agent traces', () => {
     ['a negative wait', [HEADER, { agent: 'a', t: 0, turns: [turn(4), turn(5, { wait: -1 })] }], /line 2: agent a turn 2: wait -1 is not a number of seconds/],
     ['a root without a start', [HEADER, { agent: 'a', turns: [turn(4)] }], /line 2: agent a has neither "t"/],
     ['a sub-agent before the first AgentX turn', [{ id: 'x', block_size: 4, requests: [{ type: 'subagent', agent_id: 's', requests: [] }] }], /line 1: requests\[0\]: sub-agent s is spawned before the trace's first turn/],
+    ['more hash ids than a turn\'s prompt fills blocks', [HEADER, { agent: 'a', t: 0, turns: [turn(8, { hash_ids: [1, 2] }), turn(9, { hash_ids: [1, 2, 3, 4] })] }],
+      /line 2: agent a turn 2: hash_ids holds 4 ids, more than the 3 blocks of 4 tokens its 9 prompt tokens fill/],
+    ['more AgentX hash ids than a request\'s prompt fills blocks', [{ id: 'x', block_size: 4, requests: [{ t: 0, type: 'n', in: 4, out: 1, hash_ids: Array.from({ length: 5000 }, (_, i) => i) }] }],
+      /line 1: agent x turn 1: hash_ids holds 5000 ids, more than the 1 block of 4 tokens its 4 prompt tokens fill/],
     ['an AgentX sub-agent after the last turn', [{ id: 'x', block_size: 4, requests: [{ t: 0, type: 'n', in: 4, out: 1 }, { type: 'subagent', agent_id: 's', requests: [{ t: 0, type: 'n', in: 4, out: 1 }] }] }],
       /line 1: agent x::sa:s never joins/],
   ];

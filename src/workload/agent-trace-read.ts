@@ -155,6 +155,16 @@ export async function agentTraceFormat(path: string): Promise<AgentTraceFormat |
   return null;
 }
 
+/** A turn's hash ids name its prompt's blocks: never more of them than its prompt tokens fill blocks (the last one partly). */
+function checkHashIds(where: string, r: Raw, blockTokens: number): void {
+  for (const [k, t] of r.turns.entries()) {
+    const blocks = Math.ceil(t.p / blockTokens);
+    if (t.h !== undefined && t.h.length > blocks) {
+      throw bad(where, `agent ${r.name} turn ${k + 1}: hash_ids holds ${t.h.length} ids, more than the ${blocks} block${blocks === 1 ? '' : 's'} of ${blockTokens} tokens its ${t.p} prompt tokens fill`);
+    }
+  }
+}
+
 /** Reads, validates and links an agent trace. @throws WorkloadError naming the file and line. */
 export async function readAgentTrace(path: string): Promise<AgentTrace> {
   const raws: Raw[] = [];
@@ -168,6 +178,7 @@ export async function readAgentTrace(path: string): Promise<AgentTrace> {
     if (text.trim() === '') return;
     const o = jsonObject(where, text);
     const add = (r: Raw) => {
+      checkHashIds(where, r, blockTokens);
       raws.push({ ...r, line });
       turns += r.turns.length;
       if (raws.length > LIMITS.requestsPerLevel.max || turns > LIMITS.requestsPerLevel.max) {

@@ -86,6 +86,7 @@ describe('reading traces', () => {
     ['a line that is not JSON', '{"timestamp": 1, "input_length": 2, "output_length": 3}\n{oops\n', 'jsonl', /: line 2: not a JSON object$/],
     ['an unknown JSON shape', jsonl([{ time: 1 }]), 'jsonl', /: line 1: a JSON line with neither "timestamp" \(Mooncake\) nor "t" \(goodput\): not a trace format goodput reads$/],
     ['a prompt past the limit', jsonl([{ timestamp: 0, input_length: 300000, output_length: 3 }]), 'jsonl', /: line 1: input_length 300000 is above the limit of 262144 prompt tokens per request$/],
+    ['more hash ids than prompt tokens', jsonl([{ timestamp: 0, input_length: 3, output_length: 3, hash_ids: [1, 2, 3, 4] }]), 'jsonl', /: line 1: hash_ids holds 4 ids, more than its 3 prompt tokens could fill$/],
     ['bad hash ids', jsonl([{ timestamp: 0, input_length: 3, output_length: 3, hash_ids: [1, -2] }]), 'jsonl', /: line 1: hash_ids\[1\] -2 is not a whole number$/],
     ['a session in a goodput trace', jsonl([{ t: 0, promptTokens: 3, outputTokens: 3, session: 'a' }]), 'jsonl', /: line 1: "session" \(a multi-turn session\) cannot be replayed as a trace of independent requests$/],
     ['both prompt and promptTokens', jsonl([{ t: 0, prompt: 'x', promptTokens: 3, outputTokens: 3 }]), 'jsonl', /: line 1: give exactly one of promptTokens and prompt$/],

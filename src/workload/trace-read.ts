@@ -102,6 +102,8 @@ const PARSERS: Record<Exclude<TraceFormat, 'burstgpt'>, (where: string, o: Recor
     if (o['hash_ids'] !== undefined) {
       const ids = o['hash_ids'];
       if (!Array.isArray(ids)) throw new WorkloadError('bad-format', `${where}: hash_ids must be a list of whole numbers`);
+      // Each id names a block of at least one prompt token.
+      if (ids.length > row.promptTokens) throw new WorkloadError('bad-format', `${where}: hash_ids holds ${ids.length} ids, more than its ${row.promptTokens} prompt tokens could fill`);
       row.hashIds = ids.map((id, i) => whole(where, `hash_ids[${i}]`, id, 0));
     }
     return row;
