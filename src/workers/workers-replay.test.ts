@@ -5,11 +5,13 @@
  * row and its start announcement, and puts them all back once the sweep is over:
  * nothing is sent and each worker logs the refusal naming the sweep and share. A
  * coordinator killed while a worker is ready leaves it free for the next sweep
- * within the heartbeat timeout; SIGTERM ends a worker whatever it is doing.
+ * within the heartbeat timeout; a dead worker whose row is kept fresh is lost
+ * all the same; SIGTERM ends a worker whatever it is doing.
  */
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { describe, expect, it } from 'vitest';
+import type { LevelResult, SweepResult } from '../core/index.js';
 import { type Started, runGoodput, startGoodput } from '../test-support/goodput-process.js';
 import { FLEET_SWEEP_ARGS as COMMON, signedWorkerRow, useWorkerFleet } from '../test-support/worker-fleet.js';
 
@@ -146,6 +148,28 @@ describe('workers against someone who can read and write their database', () => 
     const next = await fleet.sweep(['--levels', '2', '--requests-per-level', '2', '--warmup', '0', '--workers', '2', '--database-url', fleet.db(), '--workers-wait', '30']);
     expect(next.levels[0]?.succeeded).toBe(2);
     expect(next.levels[0]?.shares).toHaveLength(2);
+  }, 180_000);
+
+  it('a worker SIGKILLed mid-level whose heartbeat row is kept fresh by someone else is still lost within the liveness bound, not at its share\'s deadline', async () => {
+    const since = new Date();
+    const run = runGoodput(['sweep', '--url', fleet.sim().url, ...COMMON, '--levels', '2', '--requests-per-level', '40', '--warmup', '0', '--workers', '2', '--database-url', fleet.db(), '--workers-wait', '30'], {}, 120_000);
+    await until(async () => {
+      const [row] = await query<{ n: number }>("SELECT count(*)::int AS n FROM worker_records r JOIN worker_shares s USING (share) WHERE s.worker = 'r2' AND s.updated_at >= $1", [since]);
+      return (row?.n ?? 0) >= 2 ? true : undefined;
+    });
+    workers.get('r2')?.child.kill('SIGKILL');
+    // The forger keeps r2's row fresh, its last signed beat copied as it is.
+    const forged = setInterval(() => { void query("UPDATE workers SET seen_at = now() WHERE name = 'r2'").catch(() => {}); }, 200);
+    try {
+      const done = await run;
+      expect(done.code, done.stderr).toBe(5); // its only level invalid: the documented exit for no valid level
+      const level = (JSON.parse(done.stdout) as SweepResult).levels[0] as LevelResult;
+      expect(level.shares?.find((x) => x.label === 'worker r2')?.lost).toMatch(/^worker r2 stopped answering mid-level \(not seen for 3 s\)/);
+    } finally {
+      clearInterval(forged);
+      await query("DELETE FROM workers WHERE name = 'r2'");
+    }
+    await fleet.startWorker('r2');
   }, 180_000);
 
   it('SIGTERM ends a worker in every state: ready for a start, sending warm-ups, idle, waiting for its database', async () => {
