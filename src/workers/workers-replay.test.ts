@@ -114,6 +114,22 @@ describe('workers against someone who can read and write their database', () => 
     expect(await query('SELECT share FROM worker_records WHERE share LIKE $1 UNION ALL SELECT share FROM worker_shares WHERE sweep = $2', [`${sweep}/%`, sweep])).toEqual([]);
   }, 180_000);
 
+  it('a job put back while its sweep is live (fresh heartbeat, not expired) runs once: the second delivery is refused and the levels count exactly', async () => {
+    const since = new Date();
+    const run = runGoodput(['sweep', '--url', fleet.sim().url, ...COMMON, '--levels', '2,4', '--requests-per-level', '4', '--warmup', '8', '--workers', '2', '--database-url', fleet.db(), '--workers-wait', '30'], {}, 120_000);
+    const first = await until(async () => (await query<{ data: { share: string } }>(
+      "SELECT data FROM pgboss.job WHERE name = 'goodput-level-shares' AND created_on >= $1 AND data->>'share' LIKE '%/2/1'", [since]))[0]?.data);
+    // Taken and ready (share 0 is still sending its warm-ups): the copy waits on the queue until a worker is free.
+    await until(async () => (await query("SELECT 1 FROM worker_shares WHERE share = $1 AND status = 'ready'", [first.share]))[0]);
+    await query("INSERT INTO pgboss.job (name, data) VALUES ('goodput-level-shares', $1)", [first]);
+    const done = await run;
+    expect(done.code, done.stderr).toBe(0);
+    const result = JSON.parse(done.stdout) as SweepResult;
+    expect(result.levels.map((l) => [l.requests, l.succeeded, l.failed])).toEqual([[4, 4, 0], [4, 4, 0]]);
+    const escaped = first.share.replace(/\//g, '\\/');
+    expect(logs()).toMatch(new RegExp(`(refused job \\S+ \\(share ${escaped} of sweep \\w+\\): this worker already took that share: a second delivery \\(a replay\\)|refused share ${escaped} of sweep \\w+: another worker already took it \\(a second delivery\\)); nothing was sent`));
+  }, 180_000);
+
   it('a forged worker row, however fresh, is not a live worker; a live worker\'s name and host reach the terminal cleaned', async () => {
     await query("INSERT INTO workers (name, host, pid, cores, version, clock_offset_ms, clock_uncertainty_ms) VALUES ('forged', 'x', 1, 1, 'x', 0, 1)");
     const beat = setInterval(() => { void query("UPDATE workers SET seen_at = now() WHERE name = 'forged'").catch(() => {}); }, 200);
