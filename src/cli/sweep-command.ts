@@ -3,7 +3,7 @@
  * records. Every flag is checked before anything runs or is written.
  */
 import { Command, Option } from 'commander';
-import type { LevelResult, RequestRecord, SweepResult } from '../core/index.js';
+import { type LevelResult, type RequestRecord, type SweepResult, sanitizeForTerminal as clean } from '../core/index.js';
 import { ENGINE_CHOICES, type EngineChoice, parseEngineChoice } from '../client/index.js';
 import { type SweepEvent, type SweepSpecInput, runSweep } from '../runner/index.js';
 import { AfterMeasuring, writeResult } from './after-measuring.js';
@@ -163,7 +163,8 @@ async function startWorkers(w: WorkersFlags): Promise<Coordinator> {
   const { startCoordinator } = await import('../workers/index.js');
   const secret = await workerSecretFromEnv('--workers');
   const c = await startCoordinator(w.databaseUrl, w.count, w.waitMs, secret);
-  process.stderr.write(`${c.workers.length} workers live: ${c.workers.map((x) => `${x.name} (${x.host}, ${x.cores} cores, clock ${x.clockOffsetMs?.toFixed(2) ?? '?'} ms)`).join(', ')}\n`);
+  // Names and hosts are the workers' own words, read from the database: cleaned before a terminal sees them.
+  process.stderr.write(`${c.workers.length} workers live: ${c.workers.map((x) => `${clean(x.name)} (${clean(x.host)}, ${x.cores} cores, clock ${x.clockOffsetMs?.toFixed(2) ?? '?'} ms)`).join(', ')}\n`);
   return c;
 }
 

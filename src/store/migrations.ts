@@ -137,6 +137,17 @@ export const MIGRATIONS: readonly Migration[] = [
       'ALTER TABLE levels ADD COLUMN items_per_s DOUBLE PRECISION CHECK (items_per_s >= 0)',
     ],
   },
+  {
+    version: 5,
+    name: 'signed heartbeats: a worker\'s and a coordinator\'s row count as live only while signed over a recent instant',
+    statements: [
+      // The database's clock at the beat (epoch ms) and the HMAC over it: a copied row goes stale, a forged one never counts.
+      'ALTER TABLE workers ADD COLUMN beat_ms DOUBLE PRECISION',
+      'ALTER TABLE workers ADD COLUMN mac TEXT',
+      'ALTER TABLE worker_sweeps ADD COLUMN beat_ms DOUBLE PRECISION',
+      'ALTER TABLE worker_sweeps ADD COLUMN mac TEXT',
+    ],
+  },
 ];
 
 /** Any number; the same on every back end, so concurrent migrators serialize. */

@@ -9,15 +9,16 @@
  * becomes failed records naming it, and the sweep goes on.
  */
 import { randomBytes } from 'node:crypto';
-import { LIMITS, type RequestRecord, type ShareRecords, mergeShareRecords, rawRecordSchema } from '../core/index.js';
+import { LIMITS, type RequestRecord, type ShareRecords, mergeShareRecords, rawRecordSchema, sanitizeForTerminal } from '../core/index.js';
 import { arrivalOps } from '../workload/index.js';
-import { WORKER_LOST_AFTER_MS, type WorkerView, liveWorkers as liveIn } from '../store/index.js';
+import { WORKER_LOST_AFTER_MS, type WorkerView } from '../store/index.js';
 import { monotonicNs, preflight } from '../client/index.js';
 import { type ClientThreads, type LevelOnThreads, type SweepSpec, type ThreadedLevel, SweepError, shareSeqs } from '../runner/index.js';
 import type { DialectKind } from '../client/index.js';
 import { measureClockOffsetWell, offsetProblem, wallClock } from './clock-offset.js';
 import { type ShareDetail, type ShareJob, localNs, shareDetailSchema } from './share-job.js';
-import { SweepKey } from './share-auth.js';
+import { SweepKey, registryKey } from './share-auth.js';
+import { MAX_SHARE_DETAIL_BYTES, type RecordRow, beatSweep, deleteSweepJobs, readRecordBatches, signedLiveWorkers } from './signed-rows.js';
 import { SHARE_CHANNEL, SHARE_QUEUE, START_CHANNEL, type WorkerDb, openWorkerDb } from './worker-db.js';
 
 /** The start instant is named this far ahead, ms: room for the NOTIFY to reach every worker over a network. */
@@ -34,11 +35,15 @@ export const COORDINATOR_BEAT_MS = 500;
 const SHARE_DEADLINE_SLACK_MS = 5_000;
 /** Rows of sweeps whose coordinator has not been seen for this long are deleted when a coordinator starts, hours (GOODPUT_WORKER_ROWS_KEEP_HOURS). */
 const KEEP_HOURS_DEFAULT = 24;
-/** A worker_records row larger than this is refused unread, bytes. */
+/** A worker_records row whose text is larger than this is refused unread, bytes (measured uncompressed, in the database). */
 const MAX_RECORD_ROW_BYTES = 16 * 1024 * 1024;
-
-/** Workers seen within the lost bound. */
-const liveWorkers = (w: WorkerDb): Promise<WorkerView[]> => liveIn(w.db);
+/** Records are fetched in batches of at most this much text and this many rows: the coordinator's memory is bounded whatever the table holds. */
+const RECORD_BATCH_BYTES = MAX_RECORD_ROW_BYTES;
+const RECORD_BATCH_ROWS = 500;
+/** A start or stop announcement heard later than this after its instant is stale (a replay), ms. */
+const START_EXPIRES_AFTER_MS = 5_000;
+/** The sweep's id, its nonce: every key, job and start of the sweep is bound to it. */
+const SWEEP_NONCE_BYTES = 12;
 
 export interface Coordinator {
   workers: WorkerView[];
@@ -55,6 +60,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 export async function startCoordinator(databaseUrl: string, n: number, waitMs: number, secret: Buffer): Promise<Coordinator> {
   let w: WorkerDb;
+  const registry = registryKey(secret);
+  // Workers whose own signed heartbeat is within the lost bound: a row anyone else wrote or kept fresh is not one.
+  const liveWorkers = (db: WorkerDb): Promise<WorkerView[]> => signedLiveWorkers(db, registry);
   try {
     w = await openWorkerDb(databaseUrl, { supervise: true });
   } catch (err) {
@@ -68,19 +76,20 @@ export async function startCoordinator(databaseUrl: string, n: number, waitMs: n
   }
   if (live.length < n) {
     await w.close();
-    const names = live.length === 0 ? 'none' : live.map((l) => l.name).join(', ');
+    const names = live.length === 0 ? 'none' : live.map((l) => sanitizeForTerminal(l.name)).join(', ');
     throw new SweepError('bad-input', `--workers ${n}: only ${live.length} live worker${live.length === 1 ? '' : 's'} after ${Math.round(waitMs / 1000)} s (${names}); start more with \`goodput worker --database-url …\` or lower --workers`);
   }
   const changed = new Set<() => void>();
   await w.listen(SHARE_CHANNEL, () => { for (const fn of changed) fn(); });
-  const sweep = randomBytes(6).toString('hex');
+  const sweep = randomBytes(SWEEP_NONCE_BYTES).toString('hex');
   const key = new SweepKey(secret, sweep);
   // Rows of sweeps long finished or abandoned (their coordinator gone) are not kept past the retention.
   const keepHours = Number(process.env['GOODPUT_WORKER_ROWS_KEEP_HOURS'] ?? KEEP_HOURS_DEFAULT);
   await deleteOldSweeps(w, Number.isFinite(keepHours) && keepHours >= 0 ? keepHours : KEEP_HOURS_DEFAULT).catch(() => {});
-  await w.db.query('INSERT INTO worker_sweeps (sweep) VALUES ($1)', [sweep]);
-  const beat = setInterval(() => { void w.db.query('UPDATE worker_sweeps SET seen_at = now() WHERE sweep = $1', [sweep]).catch(() => {}); }, COORDINATOR_BEAT_MS);
-  const signedNotify = (m: { sweep: string; level: number; atMs?: number; stop?: boolean }) => w.notify(START_CHANNEL, { ...m, mac: key.sign('start', m) });
+  // Signed over the database's clock: workers take this sweep's jobs only while its beat is recent.
+  await beatSweep(w, key);
+  const beat = setInterval(() => { void beatSweep(w, key).catch(() => {}); }, COORDINATOR_BEAT_MS);
+  const signedNotify = (m: { sweep: string; level: number; atMs?: number; stop?: boolean; expiresAtMs: number }) => w.notify(START_CHANNEL, { ...m, mac: key.sign('start', m) });
 
   /** Resolves on the next share notification or after POLL_MS, whichever first. */
   const nextChange = () => new Promise<void>((resolve) => {
@@ -92,7 +101,9 @@ export async function startCoordinator(databaseUrl: string, n: number, waitMs: n
   /** The shares' rows signed by this sweep's workers, their figures in range; any other row is as if absent. */
   async function sharesOf(keys: readonly string[]): Promise<Map<string, { worker: string | null; detail: ShareDetail }>> {
     const rows = await w.db.query<{ share: string; worker: string | null; detail: unknown; mac: string | null }>(
-      'SELECT share, worker, detail, mac FROM worker_shares WHERE share = ANY($1::text[])', [`{${keys.map((k) => `"${k}"`).join(',')}}`]);
+      `SELECT share, CASE WHEN octet_length(worker) <= 64 THEN worker END AS worker, CASE WHEN octet_length(detail::text) <= $2 THEN detail END AS detail,
+         CASE WHEN octet_length(mac) <= 64 THEN mac END AS mac
+       FROM worker_shares WHERE share = ANY($1::text[])`, [`{${keys.map((k) => `"${k}"`).join(',')}}`, MAX_SHARE_DETAIL_BYTES]);
     const out = new Map<string, { worker: string | null; detail: ShareDetail }>();
     for (const r of rows) {
       if (!key.verify('share', { share: r.share, worker: r.worker, detail: r.detail }, r.mac)) continue;
@@ -130,17 +141,23 @@ export async function startCoordinator(databaseUrl: string, n: number, waitMs: n
       const keyList = `{${keys.map((k) => `"${k}"`).join(',')}}`;
       await w.db.query('DELETE FROM worker_records WHERE share = ANY($1::text[])', [keyList]);
       await w.db.query('DELETE FROM worker_shares WHERE share = ANY($1::text[])', [keyList]);
+      // A job not taken by then would fail the level anyway: past it, no worker takes it.
+      const expiresAtMs = Math.round(await w.nowMs()) + TAKE_WITHIN_MS;
       for (const [i, share] of keys.entries()) {
         const job: ShareJob = {
           share, sweep, index: i, count, concurrency: level.concurrency, requests: level.requests, promptOffset: level.promptOffset,
           spec: withoutKey, needsApiKey: init.spec.apiKey !== undefined, model: init.model, dialect: init.dialect, runId: init.runId, connections: Math.max(1, Math.ceil((init.connections - i) / count)),
+          expiresAtMs,
         };
         // Signed: a worker takes only jobs a holder of the workers' secret wrote.
         const id = await w.boss.send(SHARE_QUEUE, { ...job, mac: key.sign('job', JSON.parse(JSON.stringify(job)) as unknown) }, { retryLimit: 0 });
         if (id !== null) jobIds.push(id);
       }
       let stoppedAt = Infinity;
-      const stop = () => { stoppedAt = Date.now(); void signedNotify({ sweep, level: level.concurrency, stop: true }).catch(() => {}); };
+      const stop = () => {
+        stoppedAt = Date.now();
+        void w.nowMs().then((now) => signedNotify({ sweep, level: level.concurrency, stop: true, expiresAtMs: Math.round(now) + START_EXPIRES_AFTER_MS })).catch(() => {});
+      };
       level.signal.addEventListener('abort', stop, { once: true });
       const sentAt = Date.now();
       const lost = new Map<string, string>();
@@ -168,7 +185,7 @@ export async function startCoordinator(databaseUrl: string, n: number, waitMs: n
         const problem = offsetProblem(own);
         if (problem) throw new SweepError('client-failed', `this machine: ${problem}`);
         const atMs = (await w.nowMs()) + START_AHEAD_MS;
-        await signedNotify({ sweep, level: level.concurrency, atMs });
+        await signedNotify({ sweep, level: level.concurrency, atMs, expiresAtMs: Math.round(atMs) + START_EXPIRES_AFTER_MS });
         started = true;
         const deadline = Date.now() + shareDeadlineMs(init.spec, level, count);
         const startNs = localNs(atMs, { offsetMs: own.offsetMs, uncertaintyMs: own.uncertaintyMs, originMs: performance.timeOrigin });
@@ -229,6 +246,8 @@ export async function startCoordinator(databaseUrl: string, n: number, waitMs: n
         throw err;
       } finally {
         level.signal.removeEventListener('abort', stop);
+        // The level's jobs, done or not, leave the queue: a signed job kept as `completed` could be put back and run again.
+        await w.boss.deleteJob(SHARE_QUEUE, jobIds).catch(() => {});
       }
     }
     return { size: Math.max(1, live.length), always: true, runLevel, close: async () => {} };
@@ -243,25 +262,24 @@ export async function startCoordinator(databaseUrl: string, n: number, waitMs: n
   /**
    * A share's records, counted rather than believed: only rows at its own
    * sequence numbers (its warm-ups and its part of the level), each signed by
-   * this sweep's worker, bounded in size and passing the record schema. Any
+   * this sweep's worker, measured in the database before any is fetched (its
+   * text, uncompressed), read in bounded batches and passing the record schema. Any
    * other row is refused naming it; with rows outside its sequence numbers the
    * share's records are not believed at all (the level becomes invalid, saying why).
    */
   async function shareRecords(k: string, spec: SweepSpec, level: LevelOnThreads, share: { index: number; count: number }, concurrency: number): Promise<{ records: RequestRecord[]; refused: string | null }> {
     const warm = spec.prompts.kind === 'sessions' ? 0 : spec.warmup;
-    const seqs = JSON.stringify([...Array.from({ length: warm }, (_, q) => q), ...shareSeqs(spec, level.concurrency, level.requests, share)]);
+    const seqList = [...Array.from({ length: warm }, (_, q) => q), ...shareSeqs(spec, level.concurrency, level.requests, share)];
+    const seqs = JSON.stringify(seqList);
     const [extra] = await w.db.query<{ n: number; first: number | null }>(
       `SELECT count(*)::int AS n, min(seq) AS first FROM worker_records WHERE share = $1 AND NOT (seq IN (SELECT jsonb_array_elements_text($2::jsonb)::int))`, [k, seqs]);
     if ((extra?.n ?? 0) > 0) return { records: [], refused: `worker_records holds ${extra?.n} row(s) of share ${k} outside its sequence numbers (first: seq ${extra?.first}): written by someone other than its worker, so none of the share's rows is believed` };
-    const rows = await w.db.query<{ seq: number; size: number; record: unknown; mac: string | null }>(
-      `SELECT seq, pg_column_size(record) AS size, CASE WHEN pg_column_size(record) <= $3 THEN record END AS record, mac
-       FROM worker_records WHERE share = $1 AND seq IN (SELECT jsonb_array_elements_text($2::jsonb)::int) ORDER BY seq`, [k, seqs, MAX_RECORD_ROW_BYTES]);
     const records: RequestRecord[] = [];
     let refused: string | null = null;
-    for (const r of rows) {
+    const check = (r: RecordRow) => {
       const row = `worker_records row (share ${k}, seq ${r.seq})`;
       let why: string | null = null;
-      if (r.record === null) why = `${row} holds ${r.size} bytes, above ${MAX_RECORD_ROW_BYTES}: refused unread`;
+      if (r.size > MAX_RECORD_ROW_BYTES) why = `${row} holds ${r.size} bytes, above ${MAX_RECORD_ROW_BYTES}: refused unread`;
       else if (!key.verify('record', { share: k, record: r.record }, r.mac)) why = `${row} is not signed by this sweep's worker: refused`;
       else {
         const parsed = rawRecordSchema.safeParse(r.record);
@@ -270,12 +288,15 @@ export async function startCoordinator(databaseUrl: string, n: number, waitMs: n
         else records.push(parsed.data as RequestRecord);
       }
       if (why !== null) refused ??= why;
-    }
+    };
+    await readRecordBatches(w, k, seqList, { maxRowBytes: MAX_RECORD_ROW_BYTES, batchBytes: RECORD_BATCH_BYTES, batchRows: RECORD_BATCH_ROWS }, (rows) => rows.forEach(check));
     return { records, refused };
   }
 
   async function close(): Promise<void> {
     clearInterval(beat);
+    // None of the sweep's jobs stays on the queue, in any state: none can be run again.
+    await deleteSweepJobs(w, sweep).catch(() => {});
     // The sweep's rows are not kept once it is over: its result holds the records.
     await w.db.query(`DELETE FROM worker_records WHERE share LIKE $1`, [`${sweep}/%`]).catch(() => {});
     await w.db.query('DELETE FROM worker_shares WHERE sweep = $1', [sweep]).catch(() => {});
@@ -292,6 +313,7 @@ async function deleteOldSweeps(w: WorkerDb, hours: number): Promise<void> {
     `SELECT DISTINCT s.sweep FROM worker_shares s LEFT JOIN worker_sweeps c USING (sweep)
      WHERE (c.seen_at IS NULL OR c.seen_at < now() - make_interval(hours => $1)) AND s.updated_at < now() - make_interval(hours => $1)`, [hours]);
   for (const { sweep } of old) {
+    await deleteSweepJobs(w, sweep);
     await w.db.query(`DELETE FROM worker_records WHERE share LIKE $1`, [`${sweep}/%`]);
     await w.db.query('DELETE FROM worker_shares WHERE sweep = $1', [sweep]);
   }

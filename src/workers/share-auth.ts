@@ -5,7 +5,8 @@
  * `goodput worker --init`, never stored in the database) can sign one. Each
  * sweep derives its own key from the secret and its random id, so nothing
  * signed for one sweep is accepted for another. Jobs, start instants, share
- * reports and records all carry an HMAC-SHA256 over their canonical JSON.
+ * reports, records and heartbeats all carry an HMAC-SHA256 over their canonical
+ * JSON; a sweep's random id is its nonce, and jobs and starts carry an expiry.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { canonicalJson } from '../core/index.js';
@@ -37,7 +38,7 @@ export function parseWorkerSecret(text: string | undefined, who: string): Buffer
 }
 
 /** What a MAC is over: the kind keeps a record's MAC from passing as a job's. */
-export type Signed = 'job' | 'start' | 'share' | 'record';
+export type Signed = 'job' | 'start' | 'share' | 'record' | 'beat' | 'worker';
 
 /** One sweep's key: every job, start, report and record of that sweep is signed with it. */
 export class SweepKey {
@@ -62,4 +63,12 @@ export class SweepKey {
     }
     return timingSafeEqual(Buffer.from(want, 'hex'), Buffer.from(mac, 'hex'));
   }
+}
+
+/** Not hex, so never a sweep's id: the key the workers' registrations and heartbeats are signed with. */
+const REGISTRY = 'worker registry';
+
+/** The key of the workers' own rows (name, host, heartbeat), which outlive any one sweep. */
+export function registryKey(secret: Buffer): SweepKey {
+  return new SweepKey(secret, REGISTRY);
 }

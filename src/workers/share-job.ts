@@ -25,6 +25,8 @@ export interface ShareJob {
   dialect: DialectKind;
   runId: string;
   connections: number;
+  /** Taken after this instant (the database's clock, epoch ms) the job is stale: refused, whatever its signature. */
+  expiresAtMs: number;
 }
 
 /** A worker's clock against the database's, measured when it took the share. */
@@ -65,7 +67,7 @@ export const shareDetailSchema: z.ZodType<ShareDetail> = z.discriminatedUnion('s
 ]);
 
 const shareJobSchema = z.object({
-  share: z.string().max(200), sweep: z.string().regex(/^[0-9a-f]{12,64}$/),
+  share: z.string().max(200), sweep: z.string().regex(/^[0-9a-f]{24,64}$/),
   index: z.number().int().nonnegative().max(LIMITS.workers.max - 1), count: z.number().int().positive().max(LIMITS.workers.max),
   concurrency: z.number().positive().max(LIMITS.concurrency.max),
   requests: z.number().int().nonnegative().max(LIMITS.requestsPerLevel.max),
@@ -73,6 +75,7 @@ const shareJobSchema = z.object({
   spec: z.record(z.string(), z.unknown()), needsApiKey: z.boolean(), model: z.string().min(1).max(512),
   dialect: z.string().refine((d) => Object.hasOwn(dialects, d), 'is not a dialect'), runId: z.string().max(200),
   connections: z.number().int().positive().max(LIMITS.concurrency.max),
+  expiresAtMs: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
 }).refine((j) => j.index < j.count, { message: 'index must be below count', path: ['index'] })
   .refine((j) => j.share === `${j.sweep}/${j.concurrency}/${j.index}`, { message: 'does not name its sweep, level and index', path: ['share'] });
 

@@ -47,19 +47,27 @@ export interface WorkerDbOptions {
   waitForDatabase?: boolean;
   /** Called when the LISTEN connection is back after the database went away. */
   onReconnect?: () => void;
+  /** Stops the start-up retries at once (a worker stopped while its database is not yet up). */
+  signal?: AbortSignal;
+  /** Called once, at the first start-up retry, with what the database answered. */
+  onRetry?: (err: Error) => void;
 }
 
 export async function openWorkerDb(url: string, o: WorkerDbOptions): Promise<WorkerDb> {
   // A worker (a long-running service) also waits for a database still starting; a sweep typed by hand is told at once.
   const transient = (code: string | undefined) => code !== undefined && (TRANSIENT.has(code) || (o.waitForDatabase === true && code === 'ECONNREFUSED'));
   const until = Date.now() + STARTUP_RETRY_MS;
-  for (let pause = 200; ; pause = Math.min(pause * 2, 3200)) {
+  for (let pause = 200, tries = 0; ; pause = Math.min(pause * 2, 3200), tries++) {
     try {
       return await openOnce(url, o);
     } catch (err) {
       const code = (err as { code?: string }).code;
-      if (!transient(code) || Date.now() + pause > until) throw err;
-      await new Promise((r) => setTimeout(r, pause));
+      if (!transient(code) || Date.now() + pause > until || o.signal?.aborted) throw err;
+      if (tries === 0) o.onRetry?.(err as Error);
+      await new Promise<void>((r) => {
+        const t = setTimeout(r, pause);
+        o.signal?.addEventListener('abort', () => { clearTimeout(t); r(); }, { once: true });
+      });
     }
   }
 }

@@ -12,8 +12,9 @@ import { TOOL_VERSION, recordBatches, runShare } from '../runner/index.js';
 import { WORKER_LOST_AFTER_MS } from '../store/index.js';
 import { measureClockOffsetWell, offsetProblem, wallClock } from './clock-offset.js';
 import { type ShareClock, type ShareDetail, type ShareJob, checkShareJob, localNs } from './share-job.js';
-import { SweepKey } from './share-auth.js';
-import { HEARTBEAT_MS, SHARE_CHANNEL, SHARE_QUEUE, START_CHANNEL, type WorkerDb, openWorkerDb } from './worker-db.js';
+import { SweepKey, registryKey } from './share-auth.js';
+import { COORDINATOR_LOST_AFTER_MS, type Registration, beatWorker, registerWorker, sweepIsLive, writeShare } from './signed-rows.js';
+import { HEARTBEAT_MS, SHARE_QUEUE, START_CHANNEL, STARTUP_RETRY_MS, type WorkerDb, openWorkerDb } from './worker-db.js';
 
 /** Records leave for the database in batches of this many… */
 const BATCH_RECORDS = 200;
@@ -23,8 +24,7 @@ const BATCH_MS = 100;
 const START_SLACK_MS = 60_000;
 /** …and never later than this after it is ready, ms. */
 const START_WAIT_MAX_MS = 600_000;
-/** A share is abandoned when its coordinator's heartbeat (every 500 ms) is older than this, ms: within 3 s of the coordinator stopping. */
-const COORDINATOR_LOST_AFTER_MS = 2000;
+/** How often a share checks its coordinator's signed heartbeat (every 500 ms, lost after COORDINATOR_LOST_AFTER_MS), ms. */
 const COORDINATOR_CHECK_MS = 500;
 
 export interface WorkerOptions {
@@ -52,7 +52,11 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
   const skew = o.clockSkewMs ?? 0;
   const wall = () => wallClock() + skew;
   const originMs = performance.timeOrigin + skew;
-  const w = await openWorkerDb(o.databaseUrl, { supervise: false, waitForDatabase: true, ...(o.dbDelayMs ? { delayMs: o.dbDelayMs } : {}) });
+  const onRetry = (err: Error) => o.log(`worker ${o.name}: waiting for its database (${err.message}); retrying for up to ${STARTUP_RETRY_MS / 1000} s`);
+  const opened = await openWorkerDb(o.databaseUrl, { supervise: false, waitForDatabase: true, signal: o.signal, onRetry, ...(o.dbDelayMs ? { delayMs: o.dbDelayMs } : {}) })
+    .catch((err: unknown) => { if (o.signal.aborted) return null; throw err; });
+  if (opened === null) return o.log(`worker ${o.name} stopped before its database answered`);
+  const w = opened;
   try {
     const first = await measureClockOffsetWell(() => w.nowMs(), wall);
     const problem = offsetProblem(first);
@@ -61,14 +65,14 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
       `SELECT host, pid FROM workers WHERE name = $1 AND seen_at > now() - make_interval(secs => $2) AND NOT (host = $3 AND pid = $4)`,
       [o.name, WORKER_LOST_AFTER_MS / 1000, hostname(), process.pid]);
     if (clash) throw new WorkerError(`a live worker is already named ${o.name} (pid ${clash.pid} on ${clash.host}): give this one another --name`);
-    await w.db.query(
-      `INSERT INTO workers (name, host, pid, cores, version, clock_offset_ms, clock_uncertainty_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)
-       ON CONFLICT (name) DO UPDATE SET host = $2, pid = $3, cores = $4, version = $5, clock_offset_ms = $6, clock_uncertainty_ms = $7, share = NULL, started_at = now(), seen_at = now()`,
-      [o.name, hostname(), process.pid, availableParallelism(), TOOL_VERSION, first.offsetMs, first.uncertaintyMs]);
+    // Registered and kept live by signed beats: a row anyone else writes or keeps fresh is not counted as a worker.
+    const registry = registryKey(o.secret);
+    const me: Registration = { name: o.name, host: hostname(), pid: process.pid, cores: availableParallelism(), version: TOOL_VERSION, clockOffsetMs: first.offsetMs, clockUncertaintyMs: first.uncertaintyMs };
+    await registerWorker(w, registry, me);
     // One line when the database goes away and one when it is back; the heartbeat carries on meanwhile.
     let down = false;
     const beat = setInterval(() => {
-      void w.db.query('UPDATE workers SET seen_at = now() WHERE name = $1', [o.name]).then(() => {
+      void beatWorker(w, registry, me).then(() => {
         if (down) o.log(`worker ${o.name}: the database answers again; taking shares`);
         down = false;
       }, (err: unknown) => {
@@ -78,17 +82,27 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
     }, HEARTBEAT_MS);
     const starts = new Map<string, (m: StartMessage) => void>();
     const active = new Set<AbortController>();
+    // The shares this worker has taken, each kept until its job expires (after which the expiry alone refuses it).
+    const ran = new Map<string, number>();
     await w.listen(START_CHANNEL, (p) => {
+      if (typeof p !== 'object' || p === null) return;
       const m = p as StartMessage;
-      if (typeof m === 'object' && m !== null) starts.get(`${m.sweep}/${m.level}`)?.(m);
+      const waiting = starts.get(`${m.sweep}/${m.level}`);
+      if (waiting) return waiting(m);
+      const done = m.stop ? undefined : [...ran.keys()].find((k) => k.startsWith(`${m.sweep}/${m.level}/`));
+      if (done !== undefined) o.log(`worker ${o.name}: refused a start for share ${done} of sweep ${m.sweep}: this worker already took that share (a replay); nothing was sent`);
     });
     await w.boss.work<unknown>(SHARE_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
       if (!job) return;
       const checked = authenticJob(job.data, o.secret);
       if (!checked.ok) return o.log(`worker ${o.name}: refused job ${job.id} from the queue: ${checked.why}; nothing was sent`);
       if (o.signal.aborted) return;
+      const { job: share, key } = checked;
+      const stale = await replayed(w, share, key, ran).catch((err: unknown) => `the database did not answer (${(err as Error).message})`);
+      if (stale !== null) return o.log(`worker ${o.name}: refused job ${job.id} (share ${share.share} of sweep ${share.sweep}): ${stale}; nothing was sent`);
+      ran.set(share.share, share.expiresAtMs);
       try {
-        await takeShare(w, o, checked.job, checked.key, { wall, originMs, starts, active });
+        await takeShare(w, o, share, key, { wall, originMs, starts, active });
       } catch {
         // The database went away mid-share (said once by the heartbeat); the share is abandoned.
       }
@@ -113,8 +127,23 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
 
 const fmt = (ms: number) => `${ms >= 0 ? '+' : ''}${ms.toFixed(2)}`;
 
-/** A start instant (or a stop) the coordinator announces, signed with the sweep's key. */
-interface StartMessage { sweep: string; level: number; atMs?: number; stop?: boolean; mac?: string }
+/** A start instant (or a stop) the coordinator announces, signed with the sweep's key; heard after expiresAtMs (the database's clock) it is stale. */
+interface StartMessage { sweep: string; level: number; atMs?: number; stop?: boolean; expiresAtMs?: number; mac?: string }
+
+/**
+ * Why a signed job must not run now, or null: a job runs once, for a sweep
+ * whose coordinator is live, before its expiry. A replayed job (read from the
+ * queue's completed jobs and put back) fails the first or the last check, or
+ * both, whatever heartbeat row was forged for it.
+ */
+async function replayed(w: WorkerDb, job: ShareJob, key: SweepKey, ran: Map<string, number>): Promise<string | null> {
+  const nowMs = await w.nowMs();
+  for (const [share, until] of ran) if (until < nowMs) ran.delete(share);
+  if (ran.has(job.share)) return 'this worker already took that share: a second delivery (a replay)';
+  if (nowMs > job.expiresAtMs) return `it expired ${((nowMs - job.expiresAtMs) / 1000).toFixed(1)} s ago (a replay, or a queue that held it past its expiry)`;
+  if (!(await sweepIsLive(w, key))) return `its sweep's coordinator has no heartbeat signed within ${COORDINATOR_LOST_AFTER_MS / 1000} s (a finished sweep replayed, or a forged heartbeat)`;
+  return null;
+}
 
 /**
  * A queue job this worker may act on: signed with its sweep's key (so written
@@ -129,19 +158,14 @@ export function authenticJob(data: unknown, secret: Buffer): { ok: true; job: Sh
   return checked.ok ? { ok: true, job: checked.job, key } : { ok: false, why: `signed, but outside the limits: ${checked.why}` };
 }
 
-async function setShareSigned(w: WorkerDb, job: ShareJob, key: SweepKey, worker: string, detail: ShareDetail): Promise<void> {
-  await w.db.query(
-    `INSERT INTO worker_shares (share, sweep, level, share_index, worker, status, detail, mac) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-     ON CONFLICT (share) DO UPDATE SET worker = $5, status = $6, detail = $7, mac = $8, updated_at = now()`,
-    [job.share, job.sweep, job.concurrency, job.index, worker, detail.status, JSON.stringify(detail), key.sign('share', { share: job.share, worker, detail })]);
-  await w.notify(SHARE_CHANNEL, { share: job.share, status: detail.status });
-}
-
 interface Clocks { wall: () => number; originMs: number; starts: Map<string, (m: StartMessage) => void>; active: Set<AbortController> }
 
 async function takeShare(w: WorkerDb, o: WorkerOptions, job: ShareJob, key: SweepKey, c: Clocks): Promise<void> {
-  const setShare = (w1: WorkerDb, j: ShareJob, worker: string, detail: ShareDetail) => setShareSigned(w1, j, key, worker, detail);
-  await setShare(w, job, o.name, { status: 'taken' });
+  const setShare = async (w1: WorkerDb, j: ShareJob, worker: string, detail: ShareDetail) => { await writeShare(w1, key, j, worker, detail); };
+  // Taken once: a row already at the share is another worker's, and this delivery a second one.
+  if (!(await writeShare(w, key, job, o.name, { status: 'taken' }, { claim: true }))) {
+    return o.log(`worker ${o.name}: refused share ${job.share} of sweep ${job.sweep}: another worker already took it (a second delivery); nothing was sent`);
+  }
   await w.db.query('UPDATE workers SET share = $2 WHERE name = $1', [o.name, job.share]);
   const measured = await measureClockOffsetWell(() => w.nowMs(), c.wall);
   const problem = offsetProblem(measured);
@@ -160,10 +184,10 @@ async function takeShare(w: WorkerDb, o: WorkerOptions, job: ShareJob, key: Swee
   // The coordinator's heartbeat: a share whose coordinator stopped beating is abandoned, not sent to the end.
   let orphaned: string | null = null;
   const watch = setInterval(() => {
-    void w.db.query<{ ago: number }>('SELECT (extract(epoch from now() - seen_at) * 1000)::float8 AS ago FROM worker_sweeps WHERE sweep = $1', [job.sweep]).then(([row]) => {
+    void sweepIsLive(w, key).then((live) => {
       if (orphaned !== null || stop.signal.aborted) return;
-      if (row === undefined || Number(row.ago) > COORDINATOR_LOST_AFTER_MS) {
-        orphaned = `its coordinator stopped answering (no heartbeat for ${COORDINATOR_LOST_AFTER_MS / 1000} s): share abandoned`;
+      if (!live) {
+        orphaned = `its coordinator stopped answering (no signed heartbeat for ${COORDINATOR_LOST_AFTER_MS / 1000} s): share abandoned`;
         o.log(`worker ${o.name}: share ${job.share}: ${orphaned}`);
         stop.abort();
       }
@@ -208,14 +232,27 @@ async function takeShare(w: WorkerDb, o: WorkerOptions, job: ShareJob, key: Swee
         batches.add(r);
       },
       ready: () => new Promise<number>((resolve) => {
+        // The wait ends with the start, or with anything that stops the share: its give-up time, the orphan watch, a signal.
+        const release = () => { clearTimeout(giveUp); resolve(monotonicNs()); };
         const waitMs = Math.min(spec.timeouts.totalMs * (spec.warmup + 1) + START_SLACK_MS, START_WAIT_MAX_MS);
-        const giveUp = setTimeout(() => { stop.abort(); resolve(monotonicNs()); }, waitMs);
-        c.starts.set(level, (m) => {
-          // Only a start or stop signed with the sweep's key is heard.
+        const giveUp = setTimeout(() => stop.abort(), waitMs);
+        if (stop.signal.aborted) return release();
+        stop.signal.addEventListener('abort', release, { once: true });
+        /** Only a start or stop signed with the sweep's key, heard before its expiry, counts. */
+        const heard = (m: StartMessage): boolean => {
           const { mac, ...body } = m;
-          if (!key.verify('start', body, mac)) return o.log(`worker ${o.name}: ignored an unsigned start for share ${job.share}`);
+          if (!key.verify('start', body, mac)) return (o.log(`worker ${o.name}: ignored an unsigned start for share ${job.share}`), false);
+          if (typeof m.expiresAtMs !== 'number' || c.wall() + clock.offsetMs > m.expiresAtMs) {
+            return (o.log(`worker ${o.name}: refused a start for share ${job.share} of sweep ${job.sweep}: it expired (a replay); nothing was sent for it`), false);
+          }
+          return true;
+        };
+        c.starts.set(level, (m) => {
+          if (!heard(m)) return;
           clearTimeout(giveUp);
-          c.starts.set(level, (n) => { const { mac: m2, ...b2 } = n; if (key.verify('start', b2, m2)) stop.abort(); });
+          stop.signal.removeEventListener('abort', release);
+          // Once started, only a stop is heard: a start sent again stops nothing and starts nothing.
+          c.starts.set(level, (n) => { if (n.stop && heard(n)) stop.abort(); });
           if (m.stop || m.atMs === undefined) {
             stop.abort();
             return resolve(monotonicNs());

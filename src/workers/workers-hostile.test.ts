@@ -8,6 +8,7 @@
  * a row, at its true count; a coordinator SIGKILLed mid-share has its share
  * abandoned within seconds, and a stopped worker ends at once.
  */
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,6 +21,7 @@ import { sweepSpecSchema } from '../runner/index.js';
 import { type SimProcess, spawnSimProcess } from '../sim/index.js';
 import { type Started, runGoodput, startGoodput } from '../test-support/goodput-process.js';
 import { type TestPostgres, queryDatabase, startTestPostgres } from '../test-support/postgres.js';
+import { signedWorkerRow } from '../test-support/worker-fleet.js';
 import { SweepKey } from './share-auth.js';
 
 const SECRET = 'b2'.repeat(32);
@@ -80,13 +82,13 @@ afterAll(async () => {
 
 /** A share job as the coordinator would write one, aimed at `url`. */
 function job(url: string, over: Record<string, unknown> = {}): Record<string, unknown> {
-  const sweep = Math.random().toString(16).slice(2, 14).padEnd(12, '0');
+  const sweep = randomBytes(12).toString('hex');
   const spec = sweepSpecSchema.parse({ url, levels: [1], requestsPerLevel: 1, outputTokens: 8, promptTokens: 8, warmup: 0, serverMetrics: false, gpuSource: 'none' });
   const { apiKey: _none, ...withoutKey } = spec;
   const concurrency = (over['concurrency'] as number | undefined) ?? 1;
   return {
     share: `${sweep}/${concurrency}/0`, sweep, index: 0, count: 1, concurrency, requests: 1, promptOffset: 0,
-    spec: withoutKey, needsApiKey: true, model: 'm', dialect: 'vllm', runId: 'r', connections: 1, ...over,
+    spec: withoutKey, needsApiKey: true, model: 'm', dialect: 'vllm', runId: 'r', connections: 1, expiresAtMs: Date.now() + 60_000, ...over,
   };
 }
 
@@ -123,6 +125,39 @@ describe('a worker and its coordinator, against someone who can write their data
     expect(await query<{ n: number }>('SELECT count(*)::int AS n FROM worker_records WHERE share = $1', [share])).toEqual([{ n: 0 }]);
   }, 120_000);
 
+  it('record rows of 100 MB (about 1 MB each in the table, compressed) are refused before they are read: the level is invalid naming one, its --json is written, the coordinator stays small', async () => {
+    // Someone with the database's login bloats the worker's rows as they are written.
+    const BLOATED = 3;
+    await query(`CREATE OR REPLACE FUNCTION bloat_records() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.seq < ${BLOATED} THEN NEW.record := jsonb_build_object('seq', NEW.seq, 'pad', repeat('a', 100000000)); END IF; RETURN NEW; END $$`);
+    await query('CREATE TRIGGER bloat_records BEFORE INSERT ON worker_records FOR EACH ROW EXECUTE FUNCTION bloat_records()');
+    try {
+      const json = join(mkdtempSync(join(tmpdir(), 'goodput-bloat-')), 'result.json');
+      const toFile = COMMON.map((a, i) => (COMMON[i - 1] === '--json' ? json : a));
+      const coordinator = startGoodput(['sweep', '--url', sim.url, ...toFile, '--levels', '1', '--requests-per-level', '4', '--warmup', '0', '--workers', '1', '--database-url', db, '--workers-wait', '30']);
+      // Its peak resident memory, read while it runs (VmHWM only grows).
+      let peakKb = 0;
+      const sample = setInterval(() => {
+        try {
+          peakKb = Math.max(peakKb, Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${coordinator.child.pid}/status`, 'utf8'))?.[1] ?? 0));
+        } catch { /* exited */ }
+      }, 50);
+      const code = await coordinator.closed.finally(() => clearInterval(sample));
+      process.stderr.write(`${BLOATED} record rows of 100 MB → coordinator peak RSS ${(peakKb / 1024).toFixed(0)} MB\n`);
+      expect(code, coordinator.out().stderr).toBe(5); // every level invalid, as the test makes it
+      const level = sweepResultSchema.parse(JSON.parse(readFileSync(json, 'utf8'))).levels[0] as LevelResult;
+      expect(level.invalid).toBe(true);
+      expect(level.requests).toBe(4);
+      expect(level.failures['client-lost']).toBe(BLOATED);
+      expect(level.shares?.[0]?.lost).toMatch(/^worker_records row \(share \S+, seq 0\) holds 1000000\d\d bytes, above 16777216: refused unread/);
+      // Nothing of a refused row came into the process (a row read whole is a few hundred MB in a Node heap).
+      expect(peakKb / 1024).toBeLessThan(400);
+    } finally {
+      await query('DROP TRIGGER bloat_records ON worker_records');
+      await query('DROP FUNCTION bloat_records()');
+    }
+  }, 180_000);
+
   it('rows pre-inserted at a share\'s own sequence numbers: the worker\'s write fails loudly and the level is not reported', async () => {
     const since = new Date();
     const run = runGoodput(['sweep', '--url', sim.url, ...COMMON, '--levels', '2', '--requests-per-level', '10', '--workers', '1', '--database-url', db, '--workers-wait', '30'], {}, 120_000);
@@ -145,7 +180,7 @@ describe('a worker and its coordinator, against someone who can write their data
     }
     const killedAt = Date.now();
     await coordinator.stop('SIGKILL');
-    await worker.waitFor(new RegExp(`share ${share}: its coordinator stopped answering \\(no heartbeat for 2 s\\): share abandoned`), 20_000);
+    await worker.waitFor(new RegExp(`share ${share}: its coordinator stopped answering \\(no signed heartbeat for 2 s\\): share abandoned`), 20_000);
     const abandonedMs = Date.now() - killedAt;
     process.stderr.write(`coordinator SIGKILLed → share abandoned after ${abandonedMs} ms\n`);
     expect(abandonedMs).toBeLessThan(10_000);
@@ -192,8 +227,7 @@ describe('a worker and its coordinator, against someone who can write their data
     await worker.stop();
     // The ghost: a live row in workers, beating; it takes each share, says ready (signed, as a real worker would) and never sends.
     const key = (sweep: string) => new SweepKey(Buffer.from(SECRET, 'hex'), sweep);
-    await query("INSERT INTO workers (name, host, pid, cores, version) VALUES ('ghost', 'nowhere', 1, 1, 'x') ON CONFLICT (name) DO UPDATE SET seen_at = now()");
-    const beat = setInterval(() => { void query("UPDATE workers SET seen_at = now() WHERE name = 'ghost'").catch(() => {}); }, 400);
+    const stopBeating = await signedWorkerRow(db, SECRET, 'ghost');
     const ghost = new PgBoss({ connectionString: db, max: 2, schedule: false, supervise: false, migrate: false });
     ghost.on('error', () => {});
     await ghost.start();
@@ -230,9 +264,8 @@ describe('a worker and its coordinator, against someone who can write their data
       process.stderr.write(`coordinator SIGINTed waiting on a heartbeat-only worker → exited after ${stopMs} ms\n`);
       expect(stopMs).toBeLessThan(10_000);
     } finally {
-      clearInterval(beat);
       await ghost.stop({ graceful: false, wait: true });
-      await query("DELETE FROM workers WHERE name = 'ghost'");
+      await stopBeating();
       worker = await startWorker('h1');
     }
   }, 180_000);
@@ -291,8 +324,7 @@ describe('a worker and its coordinator, against someone who can write their data
       'INSERT INTO worker_shares (share, sweep, level, share_index, worker, status, detail, mac) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (share) DO UPDATE SET status = $6, detail = $7, mac = $8',
       [j.share, j.sweep, j.concurrency, j.index, 'liar', (detail as { status: string }).status, JSON.stringify(detail), key(j.sweep).sign('share', { share: j.share, worker: 'liar', detail })])
       .then(() => query("SELECT pg_notify('goodput_share', '{}')"));
-    await query("INSERT INTO workers (name, host, pid, cores, version) VALUES ('liar', 'nowhere', 1, 1, 'x') ON CONFLICT (name) DO UPDATE SET seen_at = now()");
-    const beat = setInterval(() => { void query("UPDATE workers SET seen_at = now() WHERE name = 'liar'").catch(() => {}); }, 400);
+    const stopBeating = await signedWorkerRow(db, SECRET, 'liar');
     const liar = new PgBoss({ connectionString: db, max: 2, schedule: false, supervise: false, migrate: false });
     liar.on('error', () => {});
     await liar.start();
@@ -313,9 +345,8 @@ describe('a worker and its coordinator, against someone who can write their data
         expect(l.failures['client-lost']).toBe(3);
       }
     } finally {
-      clearInterval(beat);
       await liar.stop({ graceful: false, wait: true });
-      await query("DELETE FROM workers WHERE name = 'liar'");
+      await stopBeating();
       worker = await startWorker('h1');
     }
   }, 120_000);
