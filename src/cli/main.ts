@@ -33,7 +33,7 @@ async function withoutCommands(argv: readonly string[]): Promise<string | null> 
   return readFile(new URL('./help.txt', import.meta.url), 'utf8').catch(() => null);
 }
 
-// Every command's output, from every renderer, passes the one sanitiser before a terminal sees it.
+// Every command's output to a terminal, from every renderer, passes the one sanitiser first.
 (await import('./terminal-guard.js')).guardTerminalWrites(process.stdout);
 (await import('./terminal-guard.js')).guardTerminalWrites(process.stderr);
 

@@ -6,6 +6,7 @@
 import cliProgress from 'cli-progress';
 import pc from 'picocolors';
 import { sanitizeForTerminal as clean } from '../core/index.js';
+import { unguarded } from './terminal-guard.js';
 import type { SweepEvent } from '../runner/index.js';
 
 /**
@@ -40,7 +41,7 @@ export function progressReporter(stream: NodeJS.WriteStream, o: { warnings?: boo
         startMs = performance.now();
         if (tty) {
           bar = new cliProgress.SingleBar({
-            stream, clearOnComplete: false, hideCursor: true,
+            stream: unguarded(stream), clearOnComplete: false, hideCursor: true,
             format: `level ${e.index + 1}/${e.total} c=${e.concurrency} [{bar}] {value}/{total} failed {failed} · {tokS} tok/s`,
           }, cliProgress.Presets.shades_classic);
           bar.start(e.requests, 0, { failed: 0, tokS: '—' });

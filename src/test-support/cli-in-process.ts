@@ -27,8 +27,8 @@ export async function cli(args: readonly string[], env: Record<string, string> =
   process.stdout.write = ((chunk: string | Uint8Array) => { stdout += String(chunk); return true; }) as typeof process.stdout.write;
   process.stderr.write = ((chunk: string | Uint8Array) => { stderr += String(chunk); return true; }) as typeof process.stderr.write;
   // What the terminal gets passes the output guard main.ts installs, here as there.
-  guardTerminalWrites(process.stdout);
-  guardTerminalWrites(process.stderr);
+  guardTerminalWrites(process.stdout, true);
+  guardTerminalWrites(process.stderr, true);
   let code = 0;
   try {
     await program.parseAsync(['node', 'goodput', ...args]);
