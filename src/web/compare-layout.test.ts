@@ -86,9 +86,13 @@ describe('goodput compare', () => {
     const [fast, slow] = [tpot(0, split), tpot(split, lines.length)];
     expect(fast).toHaveLength(5);
     expect(fast.some((l) => /: −[\d.]+ ms \(−\d+ %\), 95 % interval −[\d.]+ to −[\d.]+ over requests: better$/.test(l)), fast.join('\n')).toBe(true);
-    expect(fast.some((l) => l.endsWith(': worse'))).toBe(false);
+    // Never the wrong way where the schedule sets them well apart (1 and 2 streams: 2 against 4 ms, 3 against 5 ms per step). At 16
+    // streams the steps are 17 against 19 ms, a gap a loaded machine's late timers can close: no direction is asserted there.
+    const apart = (ls: string[]) => ls.filter((l) => /^ {2}concurrency [12], /.test(l));
+    expect(apart(fast)).toHaveLength(2);
+    expect(apart(fast).some((l) => l.endsWith(': worse'))).toBe(false);
     expect(slow.some((l) => /: \+[\d.]+ ms \(\+\d+ %\), 95 % interval \+[\d.]+ to \+[\d.]+ over requests: worse$/.test(l)), slow.join('\n')).toBe(true);
-    expect(slow.some((l) => l.endsWith(': better'))).toBe(false);
+    expect(apart(slow).some((l) => l.endsWith(': better'))).toBe(false);
     expect(r.stdout).not.toMatch(/[±]0\.0+ [a-z/]+[^:\n]*: (better|worse)$/m);
     // The default target is inside the speeds the runs were measured at; the fastest decoder serves the most there.
     // (Read whole: a sentence longer than 120 columns wraps with a hanging indent.)
