@@ -64,7 +64,7 @@ describe('runPoolingSweep against the simulator', () => {
     closers.push(srv.close);
     const err = await runPoolingSweep({ url: srv.url, endpoint: 'embeddings', engine: 'llamacpp', levels: [1], itemsPerRequest: 2, itemTokens: 8 }).catch((e: unknown) => e);
     expect((err as Error).message).toContain('does not serve /v1/embeddings (HTTP 501: This server does not support embeddings. Start it with `--embeddings`)');
-    expect((err as Error).message).toContain('llama.cpp offers chat, completions, embeddings (/v1/embeddings), rerank (/v1/rerank /rerank /reranking)');
+    expect((err as Error).message).toContain('llama.cpp offers chat, completions, responses, embeddings (/v1/embeddings), rerank (/v1/rerank /rerank /reranking)');
   });
 
   it('refuses batch sizes and document counts past the limits table, naming the flag', async () => {

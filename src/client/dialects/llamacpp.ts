@@ -15,6 +15,9 @@ export const llamacpp = defineOpenAiDialect({
   kind: 'llamacpp',
   engine: 'llamacpp',
   label: 'llama.cpp',
+  // tools/server/server-chat.cpp turns a /v1/responses request into a chat request: the chat keys apply,
+  // and previous_response_id is refused ("llama.cpp does not support 'previous_response_id'").
+  responses: 'via-chat',
   rules: {
     maxTokensKeys: { chat: ['max_tokens'], completions: ['max_tokens'] },
     length: { kind: 'ignore-eos' },

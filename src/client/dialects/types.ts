@@ -23,6 +23,14 @@ export type LengthControl =
   | { kind: 'cannot'; reason: string };
 
 /** Where reasoning text, token counts and usage arrive in a stream, as precomputed field lists. */
+/**
+ * How an engine serves the Responses API: `stored` keeps each answer, so a session's next turn sends only
+ * its new message with `previous_response_id`; `via-chat` converts each request to a chat request (llama.cpp's
+ * tools/server/server-chat.cpp), refuses `previous_response_id`, and reads the chat keys besides (length forcing,
+ * sampling, cold cache), so a session's turn resends the conversation and the length can be forced.
+ */
+export type ResponsesMode = 'stored' | 'via-chat';
+
 export interface StreamReading {
   /** Chunk format: OpenAI `chat.completion.chunk`/`text_completion`, or Ollama's native NDJSON lines. */
   readonly chunk: 'openai' | 'ollama-native';
@@ -156,6 +164,8 @@ export interface Dialect {
     accept: string;
     requestIdHeaders: readonly string[];
   };
+  /** How the Responses route keeps a conversation and which keys it reads (see {@link ResponsesMode}); absent without one. */
+  readonly responsesMode?: ResponsesMode;
   readonly pooling: PoolingRoutes;
   /** False for an engine that serves only embeddings and rerank (TEI): text sweeps are refused before anything is sent. Default true. */
   readonly generatesText?: boolean;
