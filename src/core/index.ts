@@ -47,7 +47,7 @@ export { levelAxis, levelValue, type AxisLevel, type LevelAxis } from './level-a
 export * from './difference.js';
 export * from './tool-schema.js';
 export { POOLING_ENDPOINTS, isPoolingEndpoint, type PoolingEndpoint, type PoolingOutcome, type PoolingRecord } from './pooling-record.js';
-export { poolingFailureReason, poolingLevel, type PoolingFailure, type PoolingLevel, type PoolingSlo, type PoolingSloVerdict } from './pooling-level.js';
+export { allFailed, poolingFailureReason, poolingLevel, type PoolingFailure, type PoolingLevel, type PoolingSlo, type PoolingSloVerdict } from './pooling-level.js';
 export { MAX_POOLING_RECORDS, isPoolingResult, poolingCapacity, poolingLevelSchema, poolingPeak, poolingRecordSchema, poolingResultSchema, poolingSloSchema, type PoolingCapacity, type PoolingPeak, type PoolingResult, type PoolingRunInfo } from './pooling-schema.js';
 export { poolingCards, type PoolingEngineCard, type PoolingLatencyCard } from './pooling-cards.js';
 export * from './image-inputs.js';

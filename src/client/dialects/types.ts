@@ -141,6 +141,8 @@ export interface PoolingRoutes {
   readonly rerank: { readonly path: string; readonly shape: 'rerank' | 'tei-rerank' | 'score' } | null;
   /** Further routes, by endpoint: vLLM's `/score` beside its `/v1/rerank`, TEI's `/embed` beside `/v1/embeddings`. */
   readonly more: ReadonlyArray<PoolingRouteDef & { readonly endpoint: 'embeddings' | 'rerank' }>;
+  /** What to do about a refusal whose message matches `when` (llama-server without `--pooling` answers 400 to every embeddings request). */
+  readonly refusalHints?: ReadonlyArray<{ readonly when: RegExp; readonly hint: string }>;
 }
 
 /** One engine's dialect. See README "Engines: detection, dialects and server-side ground truth". */
