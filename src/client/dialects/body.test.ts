@@ -75,11 +75,11 @@ describe('dialect request bodies', () => {
     expect(body('llamacpp', { cacheSalt: undefined })).not.toHaveProperty('cache_prompt');
   });
 
-  it('llama.cpp on /v1/responses: the chat keys it reads after converting the request (forced length, sampler, cold cache, thinking), the history resent, no store or previous_response_id', () => {
+  it('llama.cpp on /v1/responses: the chat keys it reads after converting the request (forced length, sampler, cold cache, thinking), the history resent as typed message items, no store or previous_response_id', () => {
     const history = [{ role: 'user' as const, content: 'a' }, { role: 'assistant' as const, content: 'b' }];
     const b = body('llamacpp', { endpoint: 'responses', history, previousResponseId: 'resp_1' });
     expect(b).toEqual({
-      model: 'llama-3.1-8b', input: [...history, { role: 'user', content: 'hi' }], max_output_tokens: 256,
+      model: 'llama-3.1-8b', input: [...history.map((m) => ({ type: 'message', ...m })), { role: 'user', content: 'hi' }], max_output_tokens: 256,
       ignore_eos: true, temperature: 0, seed: 42, top_p: 1, top_k: 0, min_p: 0, repeat_penalty: 1,
       chat_template_kwargs: { enable_thinking: false }, cache_prompt: false, timings_per_token: true, stream: true,
     });

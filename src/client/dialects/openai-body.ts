@@ -124,7 +124,8 @@ function engineKeys(spec: RequestSpec, rules: OpenAiBodyRules, endpoint: TextEnd
 export function responsesBody(spec: RequestSpec, rules: OpenAiBodyRules, mode: ResponsesMode = 'stored'): string {
   const stored = mode === 'stored';
   const thinking = stored ? null : thinkingChoice(rules.thinking, spec.model, spec.thinking);
-  const history = stored && spec.previousResponseId !== undefined ? [] : spec.history ?? [];
+  // Earlier turns as typed message items: llama-server takes an assistant item only with `type: "message"` (OpenAI takes either).
+  const history = (stored && spec.previousResponseId !== undefined ? [] : spec.history ?? []).map((m) => ({ type: 'message', ...m }));
   const body: Record<string, unknown> = {
     model: spec.model,
     input: [...history, { role: 'user', content: responsesContent(promptText(spec, thinking?.promptSuffix ?? ''), spec.images, spec.audio) }],
