@@ -30,6 +30,7 @@ export * from './goodput.js';
 export * from './cost-success.js';
 export * from './canonical-json.js';
 export * from './terminal-text.js';
+export { outputAsked, serverAddedLabel } from './server-added.js';
 export * from './record-schema.js';
 export * from './matrix.js';
 export * from './random.js';
