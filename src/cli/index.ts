@@ -14,3 +14,4 @@ export { registerVerifyCommand, verifySite } from './verify-command.js';
 export { registerKeysCommand, createKeys } from './keys-command.js';
 export { registerCompareCommand } from './compare-command.js';
 export { registerK8sCommand } from './k8s-command.js';
+export { registerExportCommand } from './export-command.js';

@@ -7,7 +7,7 @@
 import { Command, CommanderError } from 'commander';
 import {
   CliError, registerCardsCommand, registerPublishCommand, registerReceiptCommand, registerRunsCommand, registerServersCommand, registerSweepCommand, registerVerifyCommand, registerK8sCommand, registerKeysCommand,
-  registerCompareCommand,
+  registerCompareCommand, registerExportCommand,
 } from '../cli/index.js';
 import { SweepError } from '../runner/index.js';
 import type { Ran } from './goodput-process.js';
@@ -15,7 +15,7 @@ import type { Ran } from './goodput-process.js';
 /** Runs `goodput ARGS` in-process with `env` added to process.env for the call. */
 export async function cli(args: readonly string[], env: Record<string, string> = {}): Promise<Ran> {
   const program = new Command('goodput').exitOverride();
-  for (const register of [registerServersCommand, registerRunsCommand, registerCardsCommand, registerSweepCommand, registerReceiptCommand, registerPublishCommand, registerVerifyCommand, registerK8sCommand, registerKeysCommand, registerCompareCommand]) register(program);
+  for (const register of [registerServersCommand, registerRunsCommand, registerCardsCommand, registerSweepCommand, registerReceiptCommand, registerPublishCommand, registerVerifyCommand, registerK8sCommand, registerKeysCommand, registerCompareCommand, registerExportCommand]) register(program);
   for (const c of program.commands) c.exitOverride().configureOutput({ writeErr: (s) => { stderr += s; } });
   let stdout = '';
   let stderr = '';
