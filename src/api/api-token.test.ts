@@ -3,6 +3,8 @@
  * page's cookie is named after the port, so another serve on the same host
  * never takes it for its own, and an explicit ?token= beats a stale one.
  */
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, apiHarness } from '../test-support/api-harness.js';
 import { startServe } from './serve.js';
@@ -49,5 +51,15 @@ describe('token on a non-loopback bind', () => {
   });
   it('serve refuses to bind beyond loopback without a token', async () => {
     await expect(startServe({ store: h.store, host: '0.0.0.0', port: 0 })).rejects.toThrow(/needs a token: give --token/);
+  });
+  it('a port in use (another person\'s serve on a shared host) is named with the flag that moves it', async () => {
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      await expect(startServe({ store: h.store, port })).rejects.toThrow(`port ${port} on 127.0.0.1 is in use: pick another with --port`);
+    } finally {
+      await new Promise((r) => taken.close(r));
+    }
   });
 });

@@ -2,7 +2,7 @@
  * The commands the docs show, run. First the newcomer's path, in one home and
  * one folder, as a reader follows it: the README's first command (`npm start`;
  * the `npm install` before it is what built this checkout), `goodput` put on
- * PATH the README's way (`npm install -g .`, into a temporary prefix), the page
+ * PATH the README's way (`npm link` into the home's ~/.local, offline), the page
  * opened in Chromium through `goodput serve`, then every `sh runnable` block of
  * the README (a sweep of a second server) and of docs/receipts.md (contract
  * runs, a quality score, a receipt, publish, verify), in order, with that
@@ -73,11 +73,10 @@ describe("the newcomer's path", () => {
   it('README first screen → goodput on PATH → the page → a second server → contract runs → a receipt → publish → verify', async () => {
     const top = mkdtempSync(join(tmpdir(), 'goodput-newcomer-'));
     const home = join(top, 'home');
-    const prefix = join(top, 'prefix');
     const work = join(top, 'work');
-    for (const d of [home, prefix, work]) mkdirSync(d);
-    // A newcomer's environment: their own home (the store goes to ~/.goodput), nothing of ours set.
-    const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, PATH: `${join(prefix, 'bin')}:${process.env['PATH'] ?? ''}` };
+    for (const d of [home, work]) mkdirSync(d);
+    // A newcomer's environment: their own home (the store goes to ~/.goodput, goodput to ~/.local/bin), nothing of ours set.
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, PATH: `${join(home, '.local', 'bin')}:${process.env['PATH'] ?? ''}` };
     for (const k of ['GOODPUT_HOME', 'GOODPUT_DATA', 'GOODPUT_DATABASE_URL', 'GOODPUT_TOKEN']) delete env[k];
 
     const [first] = fencedBlocks('README.md', 'sh');
@@ -87,9 +86,10 @@ describe("the newcomer's path", () => {
     expect(demo.stdout).toMatch(/Concurrency +Throughput tok\/s/);
     expect(demo.stderr).toMatch(/stored as run 1 \(complete\) in embedded database at .*\/home\/\.goodput\/db; see it with: goodput serve/);
 
-    // `npm install -g .` as the README says, with a prefix so nothing lands outside the test's folder.
-    expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toContain('`npm install -g .`');
-    await run('npm', ['install', '-g', '.', '--prefix', prefix, '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: ROOT, env, timeout: 120_000 });
+    // The README's install line, word for word: it links into the home's ~/.local, never the global prefix (offline: nothing is fetched).
+    const install = /`(npm_config_prefix=\$HOME\/\.local npm link[^`]*)`/.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'))?.[1];
+    expect(install).toBe('npm_config_prefix=$HOME/.local npm link --ignore-scripts');
+    await bash(install as string, ROOT, { ...env, npm_config_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false' });
     const version = await run('goodput', ['--version'], { cwd: work, env });
     expect(version.stdout.trim()).toBe((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);
 

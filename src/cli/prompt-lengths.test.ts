@@ -50,6 +50,21 @@ describe('exact prompt lengths', () => {
     expect(tableCaption({ promptTokens: 256, outputTokens: 4, thinking: false, requestsPerLevel: 4 }, result.levels)).toContain(`the server added ${added.toFixed(1)} tokens of its own`);
   });
 
+  it('with tools, the surplus is labelled as holding the tool definitions, and the header says the output was not forced', async () => {
+    const s = await start('llama');
+    const { result } = await sweep(s.url, 'chat');
+    // The same levels as a run that offered tools (forcing off): what the server added holds the rendered definitions.
+    const toolCalls = { requests: 0, valid: 0, invalid: 0, unparsed: 0, missing: 0, none: 0, parseRate: null, validRate: null, ttftToolMs: null, argumentsMs: null, argumentTokensMean: null };
+    const tools: typeof result = { ...result, run: { ...result.run, forceLength: false }, levels: result.levels.map((l) => ({ ...l, toolCalls })) };
+    const text = renderResult(tools, false);
+    expect(text).toMatch(/tokens of its own \(chat template, BOS, tool definitions\) reported apart/);
+    expect(text.split('\n')[0]).toContain(`· output not forced, cap ${result.run.outputTokens} tokens ·`);
+    expect(renderResult(result, false).split('\n')[0]).toContain(`· ${result.run.outputTokens} output tokens ·`);
+    const caption = tableCaption({ promptTokens: 256, outputTokens: 4, thinking: false, requestsPerLevel: 4, forceLength: false }, tools.levels);
+    expect(caption).toContain('tokens of its own (chat template, BOS, tool definitions)');
+    expect(caption).toContain('output not forced, cap 4 tokens');
+  });
+
   it('no tokenize route: words, labelled approximate on screen, page and JSON, and the >5 % warning', async () => {
     const s = await start('none');
     const { result, records } = await sweep(s.url, 'completions');

@@ -4,7 +4,7 @@
  * sanitised), then the peak the Engine card reports.
  */
 import pc from 'picocolors';
-import { type PoolingLevel, type PoolingResult, poolingExclusion, sanitizeForTerminal as clean } from '../core/index.js';
+import { type PoolingLevel, type PoolingResult, allFailed, poolingExclusion, sanitizeForTerminal as clean } from '../core/index.js';
 
 const fmt = (x: number | null | undefined, digits = 1) => (x === null || x === undefined ? '—' : x.toFixed(digits));
 
@@ -18,9 +18,11 @@ function headers(r: { run: PoolingShape }): string[] {
 }
 
 function row(l: PoolingLevel, r: { run: PoolingShape }): string[] {
-  return [String(l.concurrency), fmt(l.requestsPerS), fmt(l.itemsPerS), fmt(l.inputTokensPerS, 0), fmt(l.latencyMs?.p50), fmt(l.latencyMs?.p95), fmt(l.latencyMs?.p99),
+  // A level where every request failed has no rates, whatever an older stored level says.
+  const rate = (x: number | null, digits = 1) => (allFailed(l) ? '—' : fmt(x, digits));
+  return [String(l.concurrency), rate(l.requestsPerS), rate(l.itemsPerS), rate(l.inputTokensPerS, 0), fmt(l.latencyMs?.p50), fmt(l.latencyMs?.p95), fmt(l.latencyMs?.p99),
     ...(r.run.endpoint === 'embeddings' ? [l.dimension === null ? '—' : String(l.dimension)] : []),
-    ...(r.run.hourlyCostUsd === null ? [] : [fmt(l.costPerMInputTokensUsd, 4)]), `${l.failed}/${l.requests}`,
+    ...(r.run.hourlyCostUsd === null ? [] : [rate(l.costPerMInputTokensUsd, 4)]), `${l.failed}/${l.requests}${allFailed(l) ? ' all failed' : ''}`,
     ...(l.slo === null ? [] : [`${l.slo.holds ? 'holds' : 'misses'} (${l.slo.observedMs === null ? 'failed' : `${fmt(l.slo.observedMs)} ms`})`])];
 }
 

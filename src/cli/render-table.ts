@@ -5,7 +5,7 @@
  * from a server or a file goes through sanitizeForTerminal.
  */
 import pc from 'picocolors';
-import { type Cards, imageInputsLabel, type LevelAxis, type LevelResult, type SweepResult, levelAxis, levelValue, sanitizeForTerminal as clean } from '../core/index.js';
+import { type Cards, imageInputsLabel, type LevelAxis, type LevelResult, type SweepResult, levelAxis, levelValue, sanitizeForTerminal as clean, outputAsked, serverAddedLabel } from '../core/index.js';
 import { levelNotes } from './level-notes.js';
 import { renderTelemetry } from './render-telemetry.js';
 import { toolCallLines } from './render-tools.js';
@@ -90,8 +90,7 @@ export function promptLine(levels: readonly LevelResult[]): string | null {
   if (p.sent === undefined || p.sent === null) return `prompts at their own lengths, ${clean(p.countedBy)}`;
   const added = levels.flatMap((l) => (typeof l.promptTokens.templateTokens === 'number' ? [l.promptTokens.templateTokens] : []));
   const mean = added.length > 0 ? added.reduce((a, x) => a + x, 0) / added.length : null;
-  const images = levels.some((l) => l.images !== undefined || l.audio !== undefined);
-  const template = mean === null ? '' : ` · the server counted ${fmt(p.sent + mean)}: ${fmt(mean)} tokens of its own (${images ? 'chat template, BOS, images and audio' : 'chat template, BOS'}) reported apart`;
+  const template = mean === null ? '' : ` · the server counted ${fmt(p.sent + mean)}: ${fmt(mean)} tokens of its own (${serverAddedLabel(levels)}) reported apart`;
   const each = levels.some((l) => l.load?.kind === 'trace') ? `at the trace's own lengths (mean ${fmt(p.sent)} tokens)` : `${p.sent} tokens each`;
   return `prompts ${each}, ${clean(p.countedBy)}${template}`;
 }
@@ -128,7 +127,7 @@ export function renderResult(result: SweepResult, color: boolean, table?: string
   const parts: string[] = [];
   const outputs = result.run.arrival?.kind === 'trace'
     ? `replay of ${clean(result.run.arrival.source.file)} (${result.run.arrival.source.format}, sha256 ${result.run.arrival.source.sha256.slice(0, 12)}…), each request with its traced lengths`
-    : result.levels.some((l) => l.sessions !== undefined) ? `multi-turn sessions, each answer capped at its own length (${sentRange(result.levels)})` : `${result.run.outputTokens} output tokens`;
+    : result.levels.some((l) => l.sessions !== undefined) ? `multi-turn sessions, each answer capped at its own length (${sentRange(result.levels)})` : outputAsked(result.run.outputTokens, result.run.forceLength);
   const head = `${clean(result.run.model)} at ${clean(result.run.url)} · ${outputs} · thinking ${result.run.thinking}`;
   parts.push(c.bold(head));
   const prompts = promptLine(result.levels);

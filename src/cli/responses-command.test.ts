@@ -44,6 +44,17 @@ describe('goodput sessions --compare-endpoints', () => {
     expect(sent[3]?.[0]).toBeGreaterThan(2 * (sent[3]?.[1] ?? 0));
   });
 
+  it('with llama.cpp, which keeps no answers, the Responses turns resend the conversation as chat does', async () => {
+    const r = await runGoodput(['sessions', '--url', sim.url, '--engine', 'llamacpp', '--compare-endpoints', '--levels', '1', '--sessions', '2', '--turns', '3..3',
+      '--user-tokens', '16..16', '--answer-tokens', '24..24', '--think-s', '0..0', '--no-save'], {}, 120_000);
+    expect(r.code, r.stderr).toBe(0);
+    const table = r.stdout.slice(r.stdout.indexOf('Chat vs Responses'));
+    expect(table).toMatch(/Chat vs Responses at 1 session at once: 2 and 2 of 2 sessions completed every turn/);
+    const sent = table.split('\n').filter((l) => /^\s+\d+\s+\d+\/\d+/.test(l)).map((l) => (l.trim().split(/\s+/)[1] ?? '').split('/').map(Number));
+    expect(sent).toHaveLength(3);
+    for (let k = 1; k < 3; k++) expect(sent[k]?.[1]).toBeGreaterThan((sent[k - 1]?.[1] ?? 0) + 100);
+  });
+
   it('refuses --json with the comparison, and the responses endpoint on an engine without it: exit 2, nothing written', async () => {
     const json = join(dir, 'x.json');
     const both = await runGoodput(['sessions', '--url', sim.url, '--compare-endpoints', '--levels', '1', '--sessions', '1', '--json', json, '--no-save']);

@@ -94,8 +94,8 @@ export function registerRunsCommand(program: Command): void {
     });
   addStoreOptions(runs.command('import').description('store a result its sweep could not store (e.g. the goodput serve it saved through stopped)')
     .argument('<result.json>', 'the result the sweep wrote with --json')
-    .requiredOption('--raw <records.jsonl>', 'the raw records the same sweep wrote with --raw'))
-    .action(async (path: string, f: StoreCliFlags & { raw: string }) => {
+    .option('--raw <records.jsonl>', 'the raw records the same sweep wrote with --raw (not needed when the result carries its records, as goodput run writes it)'))
+    .action(async (path: string, f: StoreCliFlags & { raw?: string }) => {
       // Loaded when used: it reads result and record files, which listing runs never does.
       const id = await (await import('./runs-import.js')).importRun(path, f.raw, f);
       process.stdout.write(`stored as run ${id}\n`);

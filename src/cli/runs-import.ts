@@ -1,7 +1,8 @@
 /**
- * `goodput runs import RESULT --raw RECORDS`: stores a run the store could not
+ * `goodput runs import RESULT [--raw RECORDS]`: stores a run the store could not
  * take while it was measured (the `goodput serve` it saved through died). The
- * result and its raw records are the sweep's own files; each level is stored
+ * result and its raw records are the sweep's own files (a result of goodput run
+ * carries its records, so it needs no --raw); each level is stored
  * only if the records hold exactly the requests the result counts for it.
  */
 import { type RawRecord, type SweepResult, levelRecordsProblem } from '../core/index.js';
@@ -33,11 +34,16 @@ export function recordsByLevel(result: SweepResult, records: readonly RawRecord[
   });
 }
 
-export async function importRun(resultPath: string, rawPath: string, flags: StoreCliFlags): Promise<number> {
+/** Stores `resultPath` with the records of `rawPath`, or, without one, those the result carries (goodput run writes them in). */
+export async function importRun(resultPath: string, rawPath: string | undefined, flags: StoreCliFlags): Promise<number> {
   const result = await readResult(resultPath);
   if (result.matrix) throw new CliError(EXIT.usage, `${resultPath}: a contract matrix is not one run; only a single sweep can be stored`);
   if (result.levels.length === 0) throw new CliError(EXIT.usage, `${resultPath}: no level finished, so there is nothing to store`);
-  const byLevel = recordsByLevel(result, await readRawRecords(rawPath), rawPath);
+  if (rawPath === undefined && result.records === undefined) {
+    throw new CliError(EXIT.usage, `--raw: ${resultPath} carries no records of its own: give the JSONL file the same sweep wrote with --raw`);
+  }
+  const records: RawRecord[] = rawPath === undefined ? (result.records ?? []).map((r) => ({ ...r, cell: r.cell ?? 0 })) : await readRawRecords(rawPath);
+  const byLevel = recordsByLevel(result, records, rawPath ?? `${resultPath}'s records`);
   return withCatalog(flags, 'goodput runs import', async (catalog) => {
     const writer = await catalog.beginRun(beginRunOf(specOf(result)));
     try {

@@ -1,7 +1,7 @@
 /**
  * The pooling client against llama-server's answers, recorded from a real
  * build and served byte for byte on loopback (fixtures/llama-server/README.md):
- * embeddings, embeddings switched off (501), and rerank, through the llama.cpp
+ * embeddings, embeddings switched off (501), embeddings without pooling (400), and rerank, through the llama.cpp
  * dialect's routes.
  */
 import { readFileSync } from 'node:fs';
@@ -70,6 +70,14 @@ describe('llama-server embeddings and rerank (recorded)', () => {
   it('without --embeddings: HTTP 501 with llama-server\'s own message', async () => {
     const r = await send('31-embeddings-disabled.http', 'embeddings', { endpoint: 'embeddings', inputs: ['Once upon a time'] });
     expect(r.record.outcome).toEqual({ kind: 'http-error', status: 501, message: 'This server does not support embeddings. Start it with `--embeddings`' });
+  });
+
+  it('with --embeddings but no --pooling: HTTP 400 with llama-server\'s reason, which the dialect\'s hint answers', async () => {
+    const r = await send('33-embeddings-no-pooling.http', 'embeddings', { endpoint: 'embeddings', inputs: ['Once upon a time there was', 'a little dog named Max'] });
+    expect(r.sentBody).toEqual(r.request);
+    const message = "Pooling type 'none' is not OAI compatible. Please use a different pooling type";
+    expect(r.record.outcome).toEqual({ kind: 'http-error', status: 400, message });
+    expect(llamacpp.pooling.refusalHints?.find((h) => h.when.test(message))?.hint).toBe('start llama-server with --pooling mean (or cls, last)');
   });
 
   it('/v1/rerank: every document scored once (sorted by score, as llama-server answers), usage read', async () => {

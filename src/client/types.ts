@@ -34,7 +34,7 @@ export interface RequestSpec {
    * key) and judges the answer against it; `control: true` sends the same request without it.
    */
   structured?: { spec: ResponseSchemaSpec; control: boolean };
-  /** Responses only: continue the stored conversation of this response id (only the new message is sent). */
+  /** Responses only: continue the stored conversation of this response id where the engine stores answers (only the new message is sent); an engine that stores none gets `history`. */
   previousResponseId?: string;
   /** Keep the answer text (see answerOf): a session's next turn carries it. */
   keepAnswer?: boolean;

@@ -32,6 +32,7 @@ export * from './cost-success.js';
 export * from './canonical-json.js';
 export * from './leaf-diff.js';
 export * from './terminal-text.js';
+export { outputAsked, serverAddedLabel } from './server-added.js';
 export * from './record-schema.js';
 export * from './matrix.js';
 export * from './random.js';
@@ -49,7 +50,7 @@ export { levelAxis, levelValue, type AxisLevel, type LevelAxis } from './level-a
 export * from './difference.js';
 export * from './tool-schema.js';
 export { POOLING_ENDPOINTS, isPoolingEndpoint, type PoolingEndpoint, type PoolingOutcome, type PoolingRecord } from './pooling-record.js';
-export { poolingClientLoad, poolingFailureReason, poolingLevel, type PoolingClientLoad, type PoolingFailure, type PoolingLevel, type PoolingSlo, type PoolingSloVerdict } from './pooling-level.js';
+export { allFailed, poolingClientLoad, poolingFailureReason, poolingLevel, type PoolingClientLoad, type PoolingFailure, type PoolingLevel, type PoolingSlo, type PoolingSloVerdict } from './pooling-level.js';
 export { MAX_POOLING_RECORDS, isPoolingResult, poolingCapacity, poolingExclusion, poolingLevelSchema, poolingPeak, poolingRecordSchema, poolingResultSchema, poolingSloSchema, type PoolingCapacity, type PoolingPeak, type PoolingResult, type PoolingRunInfo } from './pooling-schema.js';
 export { poolingCards, type PoolingEngineCard, type PoolingLatencyCard } from './pooling-cards.js';
 export * from './image-inputs.js';

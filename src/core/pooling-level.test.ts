@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { poolingLevel } from './pooling-level.js';
+import { allFailed, poolingLevel } from './pooling-level.js';
 import type { PoolingRecord } from './pooling-record.js';
 import { poolingCapacity, poolingLevelSchema, poolingPeak } from './pooling-schema.js';
 import { poolingCards } from './pooling-cards.js';
@@ -44,6 +44,15 @@ describe('poolingLevel', () => {
     const noUsage = poolingLevel(1, [rec(1, 0, 100), rec(2, 100, 200, { inputTokens: null })], 1);
     expect(noUsage.inputTokensPerS).toBeNull();
     expect(noUsage.costPerMInputTokensUsd).toBeNull();
+  });
+
+  it('has no rates where every request failed (a refusal per request is not a request served): only its failures', () => {
+    const refused = { kind: 'http-error' as const, status: 400, message: "Pooling type 'none' is not OAI compatible" };
+    const l = poolingLevel(2, [rec(1, 0, 1, { outcome: refused }), rec(2, 0, 2, { outcome: refused })], 3.6);
+    expect(l).toMatchObject({ requests: 2, failed: 2, requestsPerS: null, itemsPerS: null, inputTokensPerS: null, costPerMInputTokensUsd: null, latencyMs: null });
+    expect(l.failures).toEqual([{ reason: "HTTP 400: Pooling type 'none' is not OAI compatible", count: 2 }]);
+    expect(allFailed(l)).toBe(true);
+    expect(allFailed(poolingLevel(1, [], null))).toBe(false);
   });
 
   it('has no figures without measured requests, and a peak only from levels without failures', () => {

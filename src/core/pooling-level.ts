@@ -95,7 +95,12 @@ export function poolingFailureReason(r: PoolingRecord): string | null {
   }
 }
 
-/** The level's figures from its records (warm-ups are ignored). */
+/** Every measured request of the level failed: it has no rates, only its failures (its requests/s would count refusals). */
+export function allFailed(l: Pick<PoolingLevel, 'requests' | 'failed'>): boolean {
+  return l.requests > 0 && l.failed === l.requests;
+}
+
+/** The level's figures from its records (warm-ups are ignored); a level where every request failed has no rates. */
 export function poolingLevel(
   concurrency: number, records: readonly PoolingRecord[], hourlyCostUsd: number | null, slo: PoolingSlo | null = null, client: PoolingClientLoad | null = null,
 ): PoolingLevel {
@@ -104,7 +109,7 @@ export function poolingLevel(
   const start = Math.min(...measured.map((r) => r.sentNs));
   const end = Math.max(...measured.map((r) => r.endNs));
   const durationS = measured.length > 0 && end > start ? (end - start) / 1e9 : null;
-  const per = (n: number) => (durationS === null ? null : n / durationS);
+  const per = (n: number) => (durationS === null || ok.length === 0 ? null : n / durationS);
   const tokens = ok.map((r) => r.inputTokens);
   const allTokens = ok.length > 0 && tokens.every((t): t is number => t !== null);
   const inputTokensPerS = allTokens ? per((tokens as number[]).reduce((a, b) => a + b, 0)) : null;

@@ -148,7 +148,7 @@ export const levelResultSchema = z.object({
      * requests' own lengths over the requests the server counted; null when not known (sessions, literal prompts). Absent in earlier results.
      */
     sent: z.number().positive().nullable().optional(),
-    /** What the server added to each prompt (chat template, BOS): mean − sent, when `sent` was counted exactly; else null. Absent in earlier results. */
+    /** What the server added to each prompt (chat template, BOS, and the tool definitions, images and audio the requests carried: see serverAddedLabel): mean − sent, when `sent` was counted exactly; else null. Absent in earlier results. */
     templateTokens: z.number().nullable().optional(),
     /** How `sent` was counted (the tokenizer's label: exact, or approximate and why). Absent in earlier results. */
     countedBy: z.string().optional(),

@@ -64,7 +64,27 @@ describe('runPoolingSweep against the simulator', () => {
     closers.push(srv.close);
     const err = await runPoolingSweep({ url: srv.url, endpoint: 'embeddings', engine: 'llamacpp', levels: [1], itemsPerRequest: 2, itemTokens: 8 }).catch((e: unknown) => e);
     expect((err as Error).message).toContain('does not serve /v1/embeddings (HTTP 501: This server does not support embeddings. Start it with `--embeddings`)');
-    expect((err as Error).message).toContain('llama.cpp offers chat, completions, embeddings (/v1/embeddings), rerank (/v1/rerank /rerank /reranking)');
+    expect((err as Error).message).toContain('llama.cpp offers chat, completions, responses, embeddings (/v1/embeddings), rerank (/v1/rerank /rerank /reranking)');
+  });
+
+  it('refuses a 400 (llama.cpp with --embeddings but no --pooling) with its reason, cleaned and bounded, and what to do; nothing past the probe is sent', async () => {
+    let asked = 0;
+    const message = "Pooling type 'none' is not OAI compatible. Please use a different pooling type\u001b[2J" + 'x'.repeat(600);
+    const srv = await startEmbeddingsServer(() => { asked++; return { status: 400, body: JSON.stringify({ error: { code: 400, message, type: 'invalid_request_error' } }) }; });
+    closers.push(srv.close);
+    const err = await runPoolingSweep({ url: srv.url, endpoint: 'embeddings', engine: 'llamacpp', levels: [1, 2], itemsPerRequest: 2, itemTokens: 8 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SweepError);
+    expect((err as SweepError).code).toBe('preflight-refused');
+    const text = (err as Error).message;
+    expect(text).toMatch(/^endpoint embeddings: the server answered 400 on \/v1\/embeddings: Pooling type 'none' is not OAI compatible\. Please use a different pooling typex+… — start llama-server with --pooling mean \(or cls, last\); nothing was measured$/);
+    expect(text).not.toContain('\u001b');
+    expect(text.length).toBeLessThan(450);
+    expect(asked).toBe(1);
+    // Another engine's 403 is refused the same way, with no hint; a 429 (busy) is not a refusal of the route.
+    const denied = await startEmbeddingsServer(() => ({ status: 403, body: JSON.stringify({ error: { message: 'key not allowed' } }) }));
+    closers.push(denied.close);
+    await expect(runPoolingSweep({ url: denied.url, endpoint: 'embeddings', levels: [1], itemsPerRequest: 2, itemTokens: 8 }))
+      .rejects.toThrow(/^endpoint embeddings: the server answered 403 on \/v1\/embeddings: key not allowed; nothing was measured$/);
   });
 
   it('refuses batch sizes and document counts past the limits table, naming the flag', async () => {

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   LIMITS, POOLING_ENDPOINTS, type PoolingEndpoint, type PoolingLevel, type PoolingRecord, type PoolingResult, type Warning, SCHEMA_VERSION,
-  poolingCapacity, poolingClientLoad, poolingLevel, poolingPeak,
+  judgeClientBound, poolingCapacity, poolingClientLoad, poolingLevel, poolingPeak, sanitizeForTerminal,
 } from '../core/index.js';
 import {
   type Clock, type Dialect, type PoolingClient, type PoolingPayload, type PoolingRoute, type Target, createPoolingClient, detectEngine, monotonicNs, poolingBody,
@@ -80,10 +80,17 @@ async function probeRoute(client: PoolingClient, spec: PoolingSpec, model: strin
   const r = await client.send(model, payload, { seq: -1, concurrency: 1, warmup: true });
   const o = r.outcome;
   const offers = `${dialect.label} offers ${endpointsOffered(dialect)}`;
-  if (o.kind === 'http-error' && [404, 405, 501].includes(o.status)) {
-    throw new SweepError('preflight-refused', `endpoint ${spec.endpoint}: ${spec.url} does not serve ${route.path} (HTTP ${o.status}: ${o.message}); ${offers}, as far as its engine goes`);
-  }
   if (o.kind === 'connection-error' || o.kind === 'timeout') throw new SweepError('preflight-refused', `endpoint ${spec.endpoint}: ${route.path} did not answer: ${o.message}`);
+  if (o.kind !== 'http-error') return;
+  const reason = sanitizeForTerminal(o.message);
+  if ([404, 405, 501].includes(o.status)) {
+    throw new SweepError('preflight-refused', `endpoint ${spec.endpoint}: ${spec.url} does not serve ${route.path} (HTTP ${o.status}: ${reason}); ${offers}, as far as its engine goes`);
+  }
+  // Any other refusal of a one-word request (busy and timed-out aside) would refuse every measured request too.
+  if (o.status >= 400 && o.status < 500 && o.status !== 408 && o.status !== 429) {
+    const hint = dialect.pooling.refusalHints?.find((h) => h.when.test(o.message))?.hint;
+    throw new SweepError('preflight-refused', `endpoint ${spec.endpoint}: the server answered ${o.status} on ${route.path}: ${reason}${hint === undefined ? '' : ` — ${hint}`}; nothing was measured`);
+  }
 }
 
 /** The texts the run sends, `n` tokens each, exact when the counter is; or words, with the reason. */

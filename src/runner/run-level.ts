@@ -163,8 +163,8 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
  * Multi-turn sessions: at a session concurrency (C sessions at once, the next one
  * starting when one ends) or a session rate (open loop over session starts). Each
  * turn is sent with the conversation so far — earlier user messages and the
- * model's own answers — after the session's think time, or, on the Responses API,
- * only the new message with `previous_response_id` (the server keeps the rest);
+ * model's own answers — after the session's think time, or, on the Responses API of
+ * an engine that keeps answers, only the new message with `previous_response_id`;
  * a turn that fails ends its session (the next turn would need its answer).
  */
 async function runSessions(ctx: LevelContext, src: SessionsSource, startNs: number, signal: AbortSignal, finish: (r: RequestRecord) => void): Promise<void> {
@@ -175,7 +175,7 @@ async function runSessions(ctx: LevelContext, src: SessionsSource, startNs: numb
   const runSession = async (id: number, firstTargetNs: number): Promise<Pick<RequestRecord, 'endNs'>> => {
     const session = src.sessions[id] as SessionsSource['sessions'][number];
     const history: Array<{ role: 'user' | 'assistant'; content: string }> = [];
-    const stateful = ctx.spec.endpoint === 'responses';
+    const responses = ctx.spec.endpoint === 'responses';
     let previous: string | undefined;
     let targetSendNs = firstTargetNs;
     let endNs: number | null = null;
@@ -187,19 +187,21 @@ async function runSessions(ctx: LevelContext, src: SessionsSource, startNs: numb
       if (signal.aborted) break;
       const user = sessionUserText(src, id, turn, levelSalt(ctx));
       const seq = nextSeq();
-      // Responses: the server keeps the conversation; only the new message is sent, continuing the last answer.
-      const spec: RequestSpec = stateful
-        ? { ...requestSpec(ctx, seq, { text: user, outputTokens: t.o }), ...(previous === undefined ? {} : { previousResponseId: previous }) }
-        : { ...requestSpec(ctx, seq, { text: user, outputTokens: t.o }), history: [...history], keepAnswer: true };
+      // Responses: an engine that keeps answers gets only the new message after the last answer's id; one that keeps none, the history.
+      const spec: RequestSpec = {
+        ...requestSpec(ctx, seq, { text: user, outputTokens: t.o }), history: [...history], keepAnswer: true,
+        ...(previous === undefined ? {} : { previousResponseId: previous }),
+      };
       const r = await ctx.client.send(spec, { seq, concurrency: ctx.concurrency, warmup: false, targetSendNs, session: { id, turn } }, signal);
       finish(r);
       endNs = r.endNs;
       if (!isOk(r)) break;
-      if (stateful) {
+      if (responses) {
         previous = responseIdOf(r);
-        // A stateful turn whose answer named no response id cannot be continued.
+        // A Responses turn whose answer named no response id cannot be continued.
         if (previous === undefined) break;
-      } else history.push({ role: 'user', content: user }, { role: 'assistant', content: answerOf(r) ?? '' });
+      }
+      history.push({ role: 'user', content: user }, { role: 'assistant', content: answerOf(r) ?? '' });
     }
     return { endNs: endNs ?? ctx.clock() };
   };

@@ -114,7 +114,8 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
   if (spec.endpoint === 'responses' && dialect.api.paths.responses === null) {
     throw new SweepError('bad-input', `endpoint responses: ${dialect.label} has no Responses API (/v1/responses); use --endpoint chat`);
   }
-  if (spec.endpoint === 'responses' && spec.forceLength) {
+  // An engine that turns Responses into chat requests takes the chat's length keys.
+  if (spec.endpoint === 'responses' && spec.forceLength && dialect.responsesMode !== 'via-chat') {
     warn({ code: 'cannot-force-length', message: 'the Responses API has no ignore_eos or min_tokens: actual lengths are checked and requests that end short are flagged' });
   }
   // Synthetic and traced prompts are counted with the run's tokenizer; the server's own counter also says what its chat template adds, before anything is sent.

@@ -1,5 +1,7 @@
 /** `goodput sim`: flags over the profile file, validation messages, and a real process started and stopped. */
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,6 +74,27 @@ describe('goodput sim', () => {
       process.exitCode = undefined;
       err.mockRestore();
       out.mockRestore();
+    }
+  });
+
+  it('a port in use is named with the flag that moves it: exit 2, nothing served', async () => {
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+    const port = (taken.address() as AddressInfo).port;
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    try {
+      const program = new Command('goodput').exitOverride();
+      registerSimCommand(program);
+      await program.parseAsync(['node', 'goodput', 'sim', '--port', String(port)]);
+      expect(process.exitCode).toBe(2);
+      expect(String(err.mock.calls[0]?.[0])).toBe(`goodput sim: port ${port} on 127.0.0.1 is in use: pick another with --port (0 picks a free one)\n`);
+      expect(out).not.toHaveBeenCalled();
+    } finally {
+      process.exitCode = undefined;
+      err.mockRestore();
+      out.mockRestore();
+      await new Promise((r) => taken.close(r));
     }
   });
 

@@ -89,8 +89,11 @@ export function registerSimCommand(program: Command): void {
       const message = (err as Error).message;
       // A request log that cannot be written is bad input (a path), like a bad flag.
       const badLog = message.startsWith('cannot write the request log');
-      process.stderr.write(`goodput sim: ${badLog ? message : `cannot listen on ${host}:${port}: ${message}`}\n`);
-      process.exitCode = badLog ? EXIT_USAGE : EXIT_FAILURE;
+      // Several people on one host each start a simulator on the default port: the second one is told which flag moves it.
+      const taken = (err as NodeJS.ErrnoException).code === 'EADDRINUSE';
+      const why = badLog ? message : taken ? `port ${port} on ${host} is in use: pick another with --port (0 picks a free one)` : `cannot listen on ${host}:${port}: ${message}`;
+      process.stderr.write(`goodput sim: ${why}\n`);
+      process.exitCode = badLog || taken ? EXIT_USAGE : EXIT_FAILURE;
       return;
     }
     process.stdout.write(`goodput sim listening on ${server.url} (model ${profile.model})\n`);

@@ -94,6 +94,18 @@ describe('the Benchmarks page', () => {
     await page.getByRole('button', { name: 'Start', exact: true }).click();
     await visible(page.getByText('“0” is not a positive integer. Levels look like 1, 2, 4, 8.'));
     await poll(() => levels.getAttribute('aria-invalid')).toBe('true');
+    // Prompt tokens and requests per level are bounded by the limits table, each error at its own field.
+    const prompt = page.getByRole('spinbutton', { name: 'Prompt tokens' });
+    const requests = page.getByRole('textbox', { name: 'Requests per level' });
+    await prompt.fill('262145');
+    await requests.fill('0');
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await visible(page.getByText('Prompt tokens must be at most 262144.'));
+    await visible(page.getByText('Requests per level must be a positive whole number, e.g. 64, or blank for auto.'));
+    await poll(() => prompt.getAttribute('aria-invalid')).toBe('true');
+    expect(await requests.getAttribute('aria-describedby')).toContain('requests-error');
+    await prompt.fill('512');
+    await requests.fill('');
     expect(await runsStored()).toBe(0);
   }, 60_000);
 
@@ -101,7 +113,10 @@ describe('the Benchmarks page', () => {
     await page.getByRole('textbox', { name: 'Concurrency levels' }).fill('1, 2, 4');
     await poll(() => page.getByRole('spinbutton', { name: 'Output tokens' }).inputValue()).toMatch('256');
     expect(await page.getByRole('checkbox', { name: 'Thinking' }).isChecked()).toBe(false);
+    const posted = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/api/runs'));
     await page.getByRole('button', { name: 'Start', exact: true }).click();
+    // The form sends what its fields say: the prompt length and requests per level too (here their defaults).
+    expect((await posted).postDataJSON()).toMatchObject({ levels: [1, 2, 4], outputTokens: 256, promptTokens: 512, requestsPerLevel: 'auto' });
     await page.waitForURL(/#\/runs\/1$/);
     // Watch it live: the level in flight is marked in the table while the bars move.
     await visible(page.getByRole('progressbar', { name: 'Levels' }));

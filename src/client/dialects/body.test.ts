@@ -75,6 +75,20 @@ describe('dialect request bodies', () => {
     expect(body('llamacpp', { cacheSalt: undefined })).not.toHaveProperty('cache_prompt');
   });
 
+  it('llama.cpp on /v1/responses: the chat keys it reads after converting the request (forced length, sampler, cold cache, thinking), the history resent as typed message items, no store or previous_response_id', () => {
+    const history = [{ role: 'user' as const, content: 'a' }, { role: 'assistant' as const, content: 'b' }];
+    const b = body('llamacpp', { endpoint: 'responses', history, previousResponseId: 'resp_1' });
+    expect(b).toEqual({
+      model: 'llama-3.1-8b', input: [...history.map((m) => ({ type: 'message', ...m })), { role: 'user', content: 'hi' }], max_output_tokens: 256,
+      ignore_eos: true, temperature: 0, seed: 42, top_p: 1, top_k: 0, min_p: 0, repeat_penalty: 1,
+      chat_template_kwargs: { enable_thinking: false }, cache_prompt: false, timings_per_token: true, stream: true,
+    });
+    // An engine that stores answers continues the last one and sends only the new message.
+    const v = body('vllm', { endpoint: 'responses', history, previousResponseId: 'resp_1' });
+    expect(v).toMatchObject({ input: [{ role: 'user', content: 'hi' }], previous_response_id: 'resp_1', store: true });
+    expect(v).not.toHaveProperty('ignore_eos');
+  });
+
   it('Ollama /v1: max_tokens only (it ignores max_completion_tokens), no length forcing, top_p 1 sent', () => {
     const b = body('ollama');
     expect(keysOf(b)).toEqual(['max_tokens', 'messages', 'model', 'seed', 'stream', 'stream_options', 'temperature', 'top_p']);

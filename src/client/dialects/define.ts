@@ -5,7 +5,7 @@
  */
 import { dataWarnings } from './compose.js';
 import { openAiBody, type OpenAiBodyRules } from './openai-body.js';
-import type { Dialect, DialectSettings, DialectWarning, PoolingRoutes } from './types.js';
+import type { Dialect, DialectSettings, DialectWarning, PoolingRoutes, ResponsesMode } from './types.js';
 
 /** The OpenAI-compatible generation routes over SSE. */
 export const OPENAI_API: Dialect['api'] = {
@@ -26,8 +26,12 @@ export type OpenAiDialectDef = Omit<Dialect, 'api' | 'pooling' | 'length' | 'sam
   rules: OpenAiBodyRules;
   /** The engine's own request-id headers, when it reads one (see `Dialect.api`). */
   requestIdHeaders?: readonly string[];
-  /** The engine serves the OpenAI Responses API at `/v1/responses`. Default false. */
-  responses?: boolean;
+  /**
+   * The engine serves the OpenAI Responses API at `/v1/responses`: `stored` keeps answers, so a later turn
+   * continues one with `previous_response_id`; `via-chat` turns each request into a chat request (llama.cpp),
+   * keeps nothing (a later turn resends the conversation) and reads the chat body's own keys. Default: none.
+   */
+  responses?: ResponsesMode;
   /** Embeddings and rerank routes the engine serves. Default: none. */
   pooling?: Partial<PoolingRoutes>;
   /** Facts worth a run warning whatever the settings (e.g. Ollama's serialised requests). */
@@ -45,12 +49,13 @@ export function defineOpenAiDialect(def: OpenAiDialectDef): Dialect {
   return {
     ...facts,
     pooling: { embeddings: null, rerank: null, more: [], ...pooling },
-    api: { ...OPENAI_API, paths: { ...OPENAI_API.paths, responses: responses === true ? '/v1/responses' : null }, requestIdHeaders: requestIdHeaders ?? [] },
+    api: { ...OPENAI_API, paths: { ...OPENAI_API.paths, responses: responses === undefined ? null : '/v1/responses' }, requestIdHeaders: requestIdHeaders ?? [] },
+    ...(responses === undefined ? {} : { responsesMode: responses }),
     length: rules.length,
     sampling: rules.sampling,
     acceptedKeys: rules.acceptedKeys,
     cacheControl: rules.coldCache.chat === null ? 'prompt-salt-only' : rules.coldCache.chat,
-    buildBody: (spec) => openAiBody(spec, rules),
+    buildBody: (spec) => openAiBody(spec, rules, responses ?? 'stored'),
     warnings: (s: DialectSettings) => [...dataWarnings(def.label, rules.length, rules.thinking, s), ...noteWarnings(def.label, notes)],
   };
 }

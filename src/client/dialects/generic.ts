@@ -12,7 +12,7 @@ export const generic = defineOpenAiDialect({
   engine: 'generic',
   label: 'OpenAI-compatible server',
   // Tried as the OpenAI API has it; a server without it answers 404, a failed request.
-  responses: true,
+  responses: 'stored',
   // Any other OpenAI-compatible server (TEI among them): tried, and refused by the preflight probe when absent.
   pooling: { embeddings: OPENAI_EMBEDDINGS, rerank: RERANK_V1 },
   rules: {

@@ -11,10 +11,17 @@ import { header, ownedBy, ownedByLine, routeContext, stringAt, versionLine } fro
 export const llamacpp = defineOpenAiDialect({
   // Served when llama-server runs with --embeddings (rerank: --reranking); otherwise it answers 501, which the preflight probe reports.
   // tools/server/server.cpp also routes /rerank and /reranking to the same handler.
-  pooling: { embeddings: OPENAI_EMBEDDINGS, rerank: RERANK_V1, more: [{ endpoint: 'rerank', path: '/rerank', shape: 'rerank' }, { endpoint: 'rerank', path: '/reranking', shape: 'rerank' }] },
+  pooling: {
+    embeddings: OPENAI_EMBEDDINGS, rerank: RERANK_V1, more: [{ endpoint: 'rerank', path: '/rerank', shape: 'rerank' }, { endpoint: 'rerank', path: '/reranking', shape: 'rerank' }],
+    // Started with --embeddings but no --pooling (or --pooling none), it answers 400 "Pooling type 'none' is not OAI compatible…".
+    refusalHints: [{ when: /pooling type/i, hint: 'start llama-server with --pooling mean (or cls, last)' }],
+  },
   kind: 'llamacpp',
   engine: 'llamacpp',
   label: 'llama.cpp',
+  // tools/server/server-chat.cpp turns a /v1/responses request into a chat request: the chat keys apply,
+  // and previous_response_id is refused ("llama.cpp does not support 'previous_response_id'").
+  responses: 'via-chat',
   rules: {
     maxTokensKeys: { chat: ['max_tokens'], completions: ['max_tokens'] },
     length: { kind: 'ignore-eos' },

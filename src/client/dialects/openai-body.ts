@@ -8,7 +8,7 @@ import type { ResponseSchemaSpec, ToolsSpec } from '../../core/index.js';
 import type { RequestSpec, TextEndpoint } from '../types.js';
 import { isRecord, lengthKeys, mergeExtra, promptText } from './compose.js';
 import { thinkingChoice, type ThinkingStyle } from './thinking.js';
-import type { LengthControl } from './types.js';
+import type { LengthControl, ResponsesMode } from './types.js';
 
 /** One OpenAI-style dialect's body rules. */
 export interface OpenAiBodyRules {
@@ -73,9 +73,9 @@ function responsesContent(text: string, images: readonly string[] | undefined, a
   ];
 }
 
-/** The JSON body of `spec` under `rules`. `stream` is always true. */
-export function openAiBody(spec: RequestSpec, rules: OpenAiBodyRules): string {
-  if (spec.endpoint === 'responses') return responsesBody(spec, rules);
+/** The JSON body of `spec` under `rules` (`responses`: how the engine serves the Responses API). `stream` is always true. */
+export function openAiBody(spec: RequestSpec, rules: OpenAiBodyRules, responses: ResponsesMode = 'stored'): string {
+  if (spec.endpoint === 'responses') return responsesBody(spec, rules, responses);
   const endpoint = spec.endpoint;
   const chat = endpoint === 'chat';
   const thinking = chat ? thinkingChoice(rules.thinking, spec.model, spec.thinking) : null;
@@ -86,16 +86,7 @@ export function openAiBody(spec: RequestSpec, rules: OpenAiBodyRules): string {
   if (chat && spec.tools !== undefined) Object.assign(body, toolKeys(spec.tools, rules.namedToolChoice ?? 'object'));
   if (chat && spec.structured !== undefined && !spec.structured.control) body.response_format = responseFormat(spec.structured.spec, rules.answerSchema ?? 'json-schema');
   for (const key of rules.maxTokensKeys[endpoint]) body[key] = spec.maxTokens;
-  if (spec.forceLength) Object.assign(body, lengthKeys(rules.length, spec.maxTokens));
-  const sampling = rules.samplingAllowed?.(spec.model) ?? true;
-  if (spec.temperature !== undefined && sampling) body.temperature = spec.temperature;
-  if (spec.seed !== undefined) body.seed = spec.seed;
-  if (sampling) Object.assign(body, rules.sampling);
-  if (sampling && spec.topP !== undefined) body.top_p = spec.topP;
-  if (thinking !== null) Object.assign(body, thinking.body);
-  const cold = rules.coldCache[endpoint];
-  if (spec.cacheSalt !== undefined && cold !== null) body[cold] = cold === 'cache_salt' ? spec.cacheSalt : false;
-  Object.assign(body, rules.fixed);
+  Object.assign(body, engineKeys(spec, rules, endpoint, thinking?.body ?? null));
   const extra = spec.extraBody;
   mergeExtra(body, extra, rules.acceptedKeys === 'any' ? 'any' : rules.acceptedKeys[endpoint]);
   body.stream = true;
@@ -105,20 +96,43 @@ export function openAiBody(spec: RequestSpec, rules: OpenAiBodyRules): string {
 }
 
 /**
- * The body of a Responses API request (`POST /v1/responses`): `input` as messages (the session's history,
- * or only the new message after `previous_response_id`), `max_output_tokens`, `store: true` so a later turn
- * can continue it, tools and a JSON schema in the API's own shapes, the sampling values the dialect sends.
- * The API has no way to force the length.
+ * The engine's own keys of a chat or completions body: the forced length, seed, the sampling values sent
+ * explicitly, thinking, the cold-cache key and the fixed keys.
  */
-export function responsesBody(spec: RequestSpec, rules: OpenAiBodyRules): string {
-  const history = spec.previousResponseId === undefined ? spec.history ?? [] : [];
+function engineKeys(spec: RequestSpec, rules: OpenAiBodyRules, endpoint: TextEndpoint, thinking: Record<string, unknown> | null): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  if (spec.forceLength) Object.assign(body, lengthKeys(rules.length, spec.maxTokens));
+  const sampling = rules.samplingAllowed?.(spec.model) ?? true;
+  if (spec.temperature !== undefined && sampling) body.temperature = spec.temperature;
+  if (spec.seed !== undefined) body.seed = spec.seed;
+  if (sampling) Object.assign(body, rules.sampling);
+  if (sampling && spec.topP !== undefined) body.top_p = spec.topP;
+  if (thinking !== null) Object.assign(body, thinking);
+  const cold = rules.coldCache[endpoint];
+  if (spec.cacheSalt !== undefined && cold !== null) body[cold] = cold === 'cache_salt' ? spec.cacheSalt : false;
+  Object.assign(body, rules.fixed);
+  return body;
+}
+
+/**
+ * The body of a Responses API request (`POST /v1/responses`): `input` as messages, `max_output_tokens`,
+ * tools and a JSON schema in the API's own shapes, the sampling values the dialect sends. An engine that
+ * stores answers gets `store: true` and, on a later turn, only the new message after `previous_response_id`;
+ * the OpenAI API has no way to force the length. An engine that turns the request into a chat request
+ * (`via-chat`) gets the session's history and the chat body's engine keys (forced length, sampling, cold cache).
+ */
+export function responsesBody(spec: RequestSpec, rules: OpenAiBodyRules, mode: ResponsesMode = 'stored'): string {
+  const stored = mode === 'stored';
+  const thinking = stored ? null : thinkingChoice(rules.thinking, spec.model, spec.thinking);
+  // Earlier turns as typed message items: llama-server takes an assistant item only with `type: "message"` (OpenAI takes either).
+  const history = (stored && spec.previousResponseId !== undefined ? [] : spec.history ?? []).map((m) => ({ type: 'message', ...m }));
   const body: Record<string, unknown> = {
     model: spec.model,
-    input: [...history, { role: 'user', content: responsesContent(spec.prompt, spec.images, spec.audio) }],
+    input: [...history, { role: 'user', content: responsesContent(promptText(spec, thinking?.promptSuffix ?? ''), spec.images, spec.audio) }],
     max_output_tokens: spec.maxTokens,
-    store: true,
   };
-  if (spec.previousResponseId !== undefined) body.previous_response_id = spec.previousResponseId;
+  if (stored) body.store = true;
+  if (stored && spec.previousResponseId !== undefined) body.previous_response_id = spec.previousResponseId;
   // The Responses API's own shapes: function tools are flat, the schema goes in text.format.
   if (spec.tools !== undefined) {
     const c = spec.tools.choice;
@@ -127,9 +141,11 @@ export function responsesBody(spec: RequestSpec, rules: OpenAiBodyRules): string
   }
   const st = spec.structured;
   if (st !== undefined && !st.control) body.text = { format: { type: 'json_schema', name: st.spec.name, schema: st.spec.schema, strict: true } };
-  const sampling = rules.samplingAllowed?.(spec.model) ?? true;
-  if (sampling && spec.temperature !== undefined) body.temperature = spec.temperature;
-  if (sampling) body.top_p = spec.topP ?? rules.sampling.top_p ?? 1;
+  if (stored) {
+    const sampling = rules.samplingAllowed?.(spec.model) ?? true;
+    if (sampling && spec.temperature !== undefined) body.temperature = spec.temperature;
+    if (sampling) body.top_p = spec.topP ?? rules.sampling.top_p ?? 1;
+  } else Object.assign(body, engineKeys(spec, rules, 'chat', thinking?.body ?? null));
   mergeExtra(body, spec.extraBody, 'any');
   body.stream = true;
   return JSON.stringify(body);

@@ -28,7 +28,7 @@ const base = defineOpenAiDialect({
   label: 'OpenAI',
   // The OpenAI API keeps a caller's id given in X-Client-Request-Id with its own x-request-id.
   requestIdHeaders: ['X-Client-Request-Id'],
-  responses: true,
+  responses: 'stored',
   pooling: { embeddings: OPENAI_EMBEDDINGS },
   rules: {
     maxTokensKeys: { chat: ['max_completion_tokens'], completions: ['max_tokens'] },

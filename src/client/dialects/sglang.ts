@@ -12,7 +12,7 @@ export const sglang = defineOpenAiDialect({
   engine: 'sglang',
   label: 'SGLang',
   // SGLang serves /v1/responses (python/sglang/srt/entrypoints/openai/serving_responses.py).
-  responses: true,
+  responses: 'stored',
   // SGLang serves /v1/embeddings and, for cross-encoder models, /v1/rerank.
   pooling: { embeddings: OPENAI_EMBEDDINGS, rerank: RERANK_V1 },
   rules: {

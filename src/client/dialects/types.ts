@@ -23,6 +23,14 @@ export type LengthControl =
   | { kind: 'cannot'; reason: string };
 
 /** Where reasoning text, token counts and usage arrive in a stream, as precomputed field lists. */
+/**
+ * How an engine serves the Responses API: `stored` keeps each answer, so a session's next turn sends only
+ * its new message with `previous_response_id`; `via-chat` converts each request to a chat request (llama.cpp's
+ * tools/server/server-chat.cpp), refuses `previous_response_id`, and reads the chat keys besides (length forcing,
+ * sampling, cold cache), so a session's turn resends the conversation and the length can be forced.
+ */
+export type ResponsesMode = 'stored' | 'via-chat';
+
 export interface StreamReading {
   /** Chunk format: OpenAI `chat.completion.chunk`/`text_completion`, or Ollama's native NDJSON lines. */
   readonly chunk: 'openai' | 'ollama-native';
@@ -133,6 +141,8 @@ export interface PoolingRoutes {
   readonly rerank: { readonly path: string; readonly shape: 'rerank' | 'tei-rerank' | 'score' } | null;
   /** Further routes, by endpoint: vLLM's `/score` beside its `/v1/rerank`, TEI's `/embed` beside `/v1/embeddings`. */
   readonly more: ReadonlyArray<PoolingRouteDef & { readonly endpoint: 'embeddings' | 'rerank' }>;
+  /** What to do about a refusal whose message matches `when` (llama-server without `--pooling` answers 400 to every embeddings request). */
+  readonly refusalHints?: ReadonlyArray<{ readonly when: RegExp; readonly hint: string }>;
 }
 
 /** One engine's dialect. See README "Engines: detection, dialects and server-side ground truth". */
@@ -156,6 +166,8 @@ export interface Dialect {
     accept: string;
     requestIdHeaders: readonly string[];
   };
+  /** How the Responses route keeps a conversation and which keys it reads (see {@link ResponsesMode}); absent without one. */
+  readonly responsesMode?: ResponsesMode;
   readonly pooling: PoolingRoutes;
   /** False for an engine that serves only embeddings and rerank (TEI): text sweeps are refused before anything is sent. Default true. */
   readonly generatesText?: boolean;

@@ -14,7 +14,7 @@ export const vllm = defineOpenAiDialect({
   // vLLM takes X-Request-Id as the request's own id (echoed with --enable-request-id-headers).
   requestIdHeaders: ['X-Request-Id'],
   // vLLM serves the Responses API at /v1/responses (vllm/entrypoints/openai/api_server.py).
-  responses: true,
+  responses: 'stored',
   // vLLM serves pooling models at /v1/embeddings and /v1/rerank (also /rerank, /v2/rerank), and its own
   // score API at /score (/v1/score too): vllm/entrypoints/pooling/score/api_router.py.
   pooling: {

@@ -31,9 +31,9 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
 }
 
 /** Start's body as the page sends it. */
-export type StartInput = Pick<StartRunBody, 'serverId' | 'levels' | 'outputTokens' | 'thinking' | 'baselineRateUsdPer1M'> & { hourlyCostUsd: number | null };
+export type StartInput = Pick<StartRunBody, 'serverId' | 'levels' | 'outputTokens' | 'promptTokens' | 'requestsPerLevel' | 'thinking' | 'baselineRateUsdPer1M'> & { hourlyCostUsd: number | null };
 /** Start's body for an embeddings or rerank sweep. */
-export type StartPoolingInput = Pick<StartPoolingRunBody, 'serverId' | 'endpoint' | 'levels' | 'itemsPerRequest' | 'itemTokens' | 'queryTokens'> & { hourlyCostUsd: number | null };
+export type StartPoolingInput = Pick<StartPoolingRunBody, 'serverId' | 'endpoint' | 'levels' | 'itemsPerRequest' | 'itemTokens' | 'queryTokens' | 'requestsPerLevel'> & { hourlyCostUsd: number | null };
 
 export const api = {
   servers: () => call<ServerView[]>('GET', '/api/servers'),

@@ -5,7 +5,7 @@
  * and latency against concurrency, and the per-level table with failures and
  * their reasons. No TTFT or per-token rate: these answers arrive whole.
  */
-import { type PoolingLevel, poolingCapacity, poolingCards } from '../../core/index.js';
+import { type PoolingLevel, allFailed, poolingCapacity, poolingCards } from '../../core/index.js';
 import type { PoolingRunSpec, StoredPooling } from '../../store/index.js';
 import { num, poolingCharts } from '../view/index.js';
 import { SmallChartFigure } from './chart-figure.js';
@@ -67,15 +67,19 @@ function LevelsTable({ levels, spec }: { levels: readonly PoolingLevel[]; spec: 
             {embeddings && <th scope="col" class="num">Dimension</th>}{cost && <th scope="col" class="num">$/1M input tok</th>}
             <th scope="col" class="num">Failed</th>{slo && <th scope="col">SLO p{slo.p} ≤ {slo.maxMs} ms</th>}
           </tr></thead>
-          <tbody>{levels.map((l) => (
+          <tbody>{levels.map((l) => {
+            // A level where every request failed has no rates, whatever an older stored level says.
+            const rate = (x: number | null, digits = 1) => (allFailed(l) ? '—' : num(x, digits));
+            return (
             <tr class={l.failed > 0 ? 'invalid' : ''}>
-              <th scope="row" class="num">{l.concurrency}</th><td class="num">{num(l.requestsPerS)}</td><td class="num">{num(l.itemsPerS)}</td><td class="num">{num(l.inputTokensPerS, 0)}</td>
+              <th scope="row" class="num">{l.concurrency}</th><td class="num">{rate(l.requestsPerS)}</td><td class="num">{rate(l.itemsPerS)}</td><td class="num">{rate(l.inputTokensPerS, 0)}</td>
               <td class="num">{num(l.latencyMs?.p50)}</td><td class="num">{num(l.latencyMs?.p95)}</td><td class="num">{num(l.latencyMs?.p99)}</td>
-              {embeddings && <td class="num">{l.dimension === null ? '—' : String(l.dimension)}</td>}{cost && <td class="num">{num(l.costPerMInputTokensUsd, 4)}</td>}
-              <td class="num">{l.failed > 0 ? <strong class="alarm"><span aria-hidden="true">⚠ </span>{l.failed}/{l.requests}</strong> : `0/${l.requests}`}</td>
+              {embeddings && <td class="num">{l.dimension === null ? '—' : String(l.dimension)}</td>}{cost && <td class="num">{rate(l.costPerMInputTokensUsd, 4)}</td>}
+              <td class="num">{l.failed > 0 ? <strong class="alarm"><span aria-hidden="true">⚠ </span>{l.failed}/{l.requests}{allFailed(l) ? ' all failed' : ''}</strong> : `0/${l.requests}`}</td>
               {slo && <td>{l.slo === null ? '—' : `${l.slo.holds ? 'holds' : 'misses'} (${l.slo.observedMs === null ? 'failed' : `${num(l.slo.observedMs)} ms`})`}</td>}
             </tr>
-          ))}</tbody>
+            );
+          })}</tbody>
         </table>
       </div>
       {failures.length > 0 && (

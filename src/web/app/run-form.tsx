@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { ServerView } from '../../store/index.js';
 import {
-  FORM_MAX_EMBEDDING_BATCH, FORM_MAX_ITEM_TOKENS, FORM_MAX_RERANK_DOCUMENTS, parseCount, parseLevelsText, parseMoney, parseOutputTokens, shortOutputWarning, when,
+  FORM_MAX_EMBEDDING_BATCH, FORM_MAX_ITEM_TOKENS, FORM_MAX_RERANK_DOCUMENTS, parseCount, parseLevelsText, parseMoney, parseOutputTokens, parseRequestsPerLevel, shortOutputWarning, when,
 } from '../view/index.js';
 import { ApiFailure, api } from './api.js';
 import { ServerRegister } from './server-register.js';
@@ -18,7 +18,7 @@ interface Props {
   onStarted(runId: number): void;
 }
 
-type Errors = Partial<Record<'server' | 'levels' | 'outputTokens' | 'hourlyCost' | 'baselineRate' | 'items' | 'itemTokens' | 'queryTokens', string>>;
+type Errors = Partial<Record<'server' | 'levels' | 'outputTokens' | 'promptTokens' | 'requests' | 'hourlyCost' | 'baselineRate' | 'items' | 'itemTokens' | 'queryTokens', string>>;
 
 type Endpoint = 'chat' | 'embeddings' | 'rerank';
 
@@ -38,6 +38,8 @@ export function RunForm({ servers, liveRunId, onServersChanged, onStarted }: Pro
   const [serverId, setServerId] = useState<number | null>(null);
   const [levels, setLevels] = useState('1, 2, 4, 8, 16');
   const [outputTokens, setOutputTokens] = useState('256');
+  const [promptTokens, setPromptTokens] = useState('512');
+  const [requests, setRequests] = useState('');
   const [thinking, setThinking] = useState(false);
   const [hourlyCost, setHourlyCost] = useState('');
   const [baselineRate, setBaselineRate] = useState('');
@@ -70,21 +72,29 @@ export function RunForm({ servers, liveRunId, onServersChanged, onStarted }: Pro
     const lv = parseLevelsText(levels);
     const hc = parseMoney('Hourly cost', hourlyCost, { positive: false });
     const br = parseMoney('Baseline rate', baselineRate, { positive: true });
+    const pt = parseCount('Prompt tokens', promptTokens, FORM_MAX_ITEM_TOKENS, 512);
+    const rq = parseRequestsPerLevel(requests);
     const next: Errors = {};
     if (server === null) next.server = 'Pick a server to benchmark.';
     if (!lv.ok) next.levels = lv.message;
     if (!tokens.ok) next.outputTokens = tokens.message;
+    if (!pt.ok) next.promptTokens = pt.message;
+    if (!rq.ok) next.requests = rq.message;
     if (!hc.ok) next.hourlyCost = hc.message;
     if (!br.ok) next.baselineRate = br.message;
     setErrors(next);
-    if (Object.keys(next).length > 0 || !server || !lv.ok || !tokens.ok || !hc.ok || !br.ok) return;
+    if (Object.keys(next).length > 0 || !server || !lv.ok || !tokens.ok || !pt.ok || !rq.ok || !hc.ok || !br.ok) return;
     setBusy(true);
     try {
-      const { runId } = await api.start({ serverId: server.id, levels: lv.value, outputTokens: tokens.value, thinking, hourlyCostUsd: hc.value, baselineRateUsdPer1M: br.value });
+      const { runId } = await api.start({
+        serverId: server.id, levels: lv.value, outputTokens: tokens.value, promptTokens: pt.value, requestsPerLevel: rq.value, thinking, hourlyCostUsd: hc.value, baselineRateUsdPer1M: br.value,
+      });
       onStarted(runId);
     } catch (err) {
       const f = err as ApiFailure;
-      const field = ({ levels: 'levels', outputTokens: 'outputTokens', hourlyCostUsd: 'hourlyCost', baselineRateUsdPer1M: 'baselineRate' } as const)[f.field?.split('.')[0] as 'levels'];
+      const field = ({
+        levels: 'levels', outputTokens: 'outputTokens', promptTokens: 'promptTokens', requestsPerLevel: 'requests', hourlyCostUsd: 'hourlyCost', baselineRateUsdPer1M: 'baselineRate',
+      } as const)[f.field?.split('.')[0] as 'levels'];
       if (f.status === 400 && field) setErrors({ [field]: f.message });
       else setRefusal(f.message);
       if (f.code === 'server-not-running') onServersChanged(false);
@@ -101,6 +111,7 @@ export function RunForm({ servers, liveRunId, onServersChanged, onStarted }: Pro
     const n = parseCount(it.label, items, it.max, it.example);
     const tk = parseCount(it.tokens, itemTokens, FORM_MAX_ITEM_TOKENS, 512);
     const qt = parseCount('Query tokens', queryTokens, FORM_MAX_ITEM_TOKENS, 32);
+    const rq = parseRequestsPerLevel(requests);
     const next: Errors = {};
     if (server === null) next.server = 'Pick a server to benchmark.';
     if (!lv.ok) next.levels = lv.message;
@@ -108,17 +119,20 @@ export function RunForm({ servers, liveRunId, onServersChanged, onStarted }: Pro
     if (!n.ok) next.items = n.message;
     if (!tk.ok) next.itemTokens = tk.message;
     if (kind === 'rerank' && !qt.ok) next.queryTokens = qt.message;
+    if (!rq.ok) next.requests = rq.message;
     setErrors(next);
-    if (Object.keys(next).length > 0 || !server || !lv.ok || !hc.ok || !n.ok || !tk.ok) return;
+    if (Object.keys(next).length > 0 || !server || !lv.ok || !hc.ok || !n.ok || !tk.ok || !rq.ok) return;
     setBusy(true);
     try {
       const { runId } = await api.start({
-        serverId: server.id, endpoint: kind, levels: lv.value, itemsPerRequest: n.value, itemTokens: tk.value, queryTokens: qt.ok ? qt.value : 32, hourlyCostUsd: hc.value,
+        serverId: server.id, endpoint: kind, levels: lv.value, itemsPerRequest: n.value, itemTokens: tk.value, queryTokens: qt.ok ? qt.value : 32, requestsPerLevel: rq.value, hourlyCostUsd: hc.value,
       });
       onStarted(runId);
     } catch (err) {
       const f = err as ApiFailure;
-      const field = ({ levels: 'levels', itemsPerRequest: 'items', itemTokens: 'itemTokens', queryTokens: 'queryTokens', hourlyCostUsd: 'hourlyCost' } as const)[f.field?.split('.')[0] as 'levels'];
+      const field = ({
+        levels: 'levels', itemsPerRequest: 'items', itemTokens: 'itemTokens', queryTokens: 'queryTokens', requestsPerLevel: 'requests', hourlyCostUsd: 'hourlyCost',
+      } as const)[f.field?.split('.')[0] as 'levels'];
       if (f.status === 400 && field) setErrors({ [field]: f.message });
       else setRefusal(f.message);
       if (f.code === 'server-not-running') onServersChanged(false);
@@ -169,6 +183,12 @@ export function RunForm({ servers, liveRunId, onServersChanged, onStarted }: Pro
           <p id="levels-hint" class="hint">e.g. 1, 2, 4, 8 — run one at a time, ascending</p>
           {errors.levels && <p id="levels-error" class="field-error">{errors.levels}</p>}
         </div>
+        <div class="field">
+          <label for="requests">Requests per level</label>
+          <input id="requests" type="text" inputMode="numeric" placeholder="auto" value={requests} {...field('requests')} aria-describedby="requests-hint requests-error" onInput={(e) => setRequests((e.target as HTMLInputElement).value)} />
+          <p id="requests-hint" class="hint">measured, after a warm-up; blank: max(8, 4 × concurrency)</p>
+          {errors.requests && <p id="requests-error" class="field-error">{errors.requests}</p>}
+        </div>
         {pooled !== null && <>
           <div class="field">
             <label for="items">{pooled.label}</label>
@@ -188,6 +208,12 @@ export function RunForm({ servers, liveRunId, onServersChanged, onStarted }: Pro
           </div>}
         </>}
         {pooled === null && <>
+        <div class="field">
+          <label for="prompt-tokens">Prompt tokens</label>
+          <input id="prompt-tokens" type="number" min={1} step={1} value={promptTokens} {...field('promptTokens')} aria-describedby="prompt-tokens-hint prompt-tokens-error" onInput={(e) => setPromptTokens((e.target as HTMLInputElement).value)} />
+          <p id="prompt-tokens-hint" class="hint">per request, in the server's own tokens where it can count them</p>
+          {errors.promptTokens && <p id="prompt-tokens-error" class="field-error">{errors.promptTokens}</p>}
+        </div>
         <div class="field">
           <label for="output-tokens">Output tokens</label>
           <input id="output-tokens" type="number" min={1} step={1} value={outputTokens} {...field('outputTokens')} aria-describedby="tokens-note tokens-error" onInput={(e) => setOutputTokens((e.target as HTMLInputElement).value)} />

@@ -1,6 +1,6 @@
 /**
  * The Start form's rules, checked in the page before anything is sent (the
- * API checks them again): concurrency levels, output tokens, money.
+ * API checks them again): concurrency levels, prompt and output tokens, requests per level, money.
  * Messages name the field as its label reads.
  */
 
@@ -16,6 +16,8 @@ export const SHORT_OUTPUT_TOKENS = 128;
 export const FORM_MAX_EMBEDDING_BATCH = 2048;
 export const FORM_MAX_RERANK_DOCUMENTS = 1024;
 export const FORM_MAX_ITEM_TOKENS = 262_144;
+/** Measured requests per level (core's limits row requestsPerLevel). */
+export const FORM_MAX_REQUESTS_PER_LEVEL = 20_000;
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -61,5 +63,14 @@ export function parseCount(label: string, text: string, max: number, example: nu
   const t = text.trim();
   if (!/^\d+$/.test(t) || Number(t) < 1) return { ok: false, message: `${label} must be a positive whole number, e.g. ${example}.` };
   if (Number(t) > max) return { ok: false, message: `${label} must be at most ${max}.` };
+  return { ok: true, value: Number(t) };
+}
+
+/** Measured requests per level: blank or "auto" → 'auto' (max(8, 4 × concurrency)), else a positive whole number within the limit. */
+export function parseRequestsPerLevel(text: string): Checked<number | 'auto'> {
+  const t = text.trim().toLowerCase();
+  if (t === '' || t === 'auto') return { ok: true, value: 'auto' };
+  if (!/^\d+$/.test(t) || Number(t) < 1) return { ok: false, message: 'Requests per level must be a positive whole number, e.g. 64, or blank for auto.' };
+  if (Number(t) > FORM_MAX_REQUESTS_PER_LEVEL) return { ok: false, message: `Requests per level must be at most ${FORM_MAX_REQUESTS_PER_LEVEL}.` };
   return { ok: true, value: Number(t) };
 }

@@ -5,7 +5,7 @@
  * requests is marked as an invalid one is there (a red ×, left out of the peak).
  * There is no TTFT here: these answers arrive whole.
  */
-import { type PoolingEndpoint, type PoolingLevel } from '../../core/index.js';
+import { type PoolingEndpoint, type PoolingLevel, allFailed } from '../../core/index.js';
 import { COLORS, type ChartLine } from './chart-lines.js';
 import { plotLines } from './charts.js';
 import { num } from './format.js';
@@ -22,7 +22,9 @@ function line(levels: readonly PoolingLevel[], label: string, dash: string | nul
 }
 
 const failedNote = (levels: readonly PoolingLevel[]) => (levels.some((l) => l.failed > 0) ? '; levels with failed requests are marked and left out of the peak' : '');
-const cell = (l: PoolingLevel, v: number | null, digits = 1) => `${num(v, digits)}${l.failed > 0 ? ' (failed requests)' : ''}`;
+const cell = (l: PoolingLevel, v: number | null, digits = 1) => `${num(v, digits)}${allFailed(l) ? ' (all failed)' : l.failed > 0 ? ' (failed requests)' : ''}`;
+/** A level's rate, none where every request failed (a stored level may still carry one). */
+const rateOf = (l: PoolingLevel, v: number | null) => (allFailed(l) ? null : v);
 
 /** Items/s and latency percentiles against concurrency; empty without a level. */
 export function poolingCharts(levels: readonly PoolingLevel[], endpoint: PoolingEndpoint): SmallChart[] {
@@ -34,7 +36,7 @@ export function poolingCharts(levels: readonly PoolingLevel[], endpoint: Pooling
   const best = clean.reduce<PoolingLevel | null>((a, l) => (a === null || (l.itemsPerS ?? 0) > (a.itemsPerS ?? 0) ? l : a), null);
   const first = sorted[0] as PoolingLevel;
   const last = sorted[sorted.length - 1] as PoolingLevel;
-  const rateSummary = `${items} is ${num(first.itemsPerS)} at concurrency ${first.concurrency}` +
+  const rateSummary = `${items} is ${num(rateOf(first, first.itemsPerS))} at concurrency ${first.concurrency}` +
     (best === null ? ' and no level is without failed requests' : ` and peaks at ${num(best.itemsPerS)} ${unit} at concurrency ${best.concurrency}`) + `${failedNote(sorted)}.`;
   const latSummary = `Latency p50 is ${num(first.latencyMs?.p50 ?? null)} ms at concurrency ${first.concurrency} and ${num(last.latencyMs?.p50 ?? null)} ms at concurrency ${last.concurrency}` +
     `; p99 ${num(last.latencyMs?.p99 ?? null)} ms there${failedNote(sorted)}.`;
@@ -46,8 +48,8 @@ export function poolingCharts(levels: readonly PoolingLevel[], endpoint: Pooling
   return [
     {
       id: 'pooling-items', title: `${items} against concurrency`, subtitle: `${unit} · higher is better`, summary: rateSummary,
-      render: (o = {}) => plotLines([line(sorted, '', null, (l) => l.itemsPerS)], 'Concurrency', items, rateSummary, o),
-      table: { headers: ['Concurrency', items, 'Input tok/s'], rows: sorted.map((l) => [String(l.concurrency), cell(l, l.itemsPerS), cell(l, l.inputTokensPerS, 0)]) },
+      render: (o = {}) => plotLines([line(sorted, '', null, (l) => rateOf(l, l.itemsPerS))], 'Concurrency', items, rateSummary, o),
+      table: { headers: ['Concurrency', items, 'Input tok/s'], rows: sorted.map((l) => [String(l.concurrency), cell(l, rateOf(l, l.itemsPerS)), cell(l, rateOf(l, l.inputTokensPerS), 0)]) },
     },
     {
       id: 'pooling-latency', title: 'Latency against concurrency', subtitle: 'ms · lower is better', legend: 'p50 solid, p95 dashed, p99 long dashes', summary: latSummary,

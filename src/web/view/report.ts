@@ -44,7 +44,7 @@ export function resultIdentity(r: SweepResult): string {
 function contractRows(r: SweepResult): string[][] {
   const run = r.run;
   return [
-    ['Endpoint', run.endpoint], ['Prompt tokens', String(run.promptTokens)], ['Output tokens', `${run.outputTokens}${run.forceLength ? ' (length forced)' : ''}`],
+    ['Endpoint', run.endpoint], ['Prompt tokens', String(run.promptTokens)], ['Output tokens', `${run.outputTokens}${run.forceLength ? ' (length forced)' : ' (a cap, not forced)'}`],
     ['Thinking', run.thinking], ['Temperature', String(run.temperature)], ['Seed', String(run.seed)], ['Arrival', run.arrival?.kind ?? 'concurrency'],
     ['Levels', run.levelsRequested.join(', ')], ['Requests per level', String(run.requestsPerLevel)], ['Warm-up per level', String(run.warmupPerLevel)],
     ['Hourly cost', run.hourlyCostUsd === null ? 'not given' : `$${num(run.hourlyCostUsd, 2)}/h`], ['Status', `${run.status}${run.stopReason ? `: ${run.stopReason}` : ''}`],

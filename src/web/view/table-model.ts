@@ -3,7 +3,7 @@
  * queued), cells in the seed's column order, an invalid level's averages
  * marked dimmed with the reason, and Failed emphasized when non-zero.
  */
-import { type LevelResult, levelValue } from '../../core/index.js';
+import { type LevelResult, levelValue, outputAsked, serverAddedLabel } from '../../core/index.js';
 import { num } from './format.js';
 import { AVERAGE_METRICS, METRICS, type MetricKey, TABLE_METRICS } from './metrics.js';
 
@@ -98,7 +98,7 @@ function promptWords(tokens: number, levels: readonly LevelResult[]): string {
   const p = levels.find((l) => l.promptTokens.countedBy !== undefined)?.promptTokens;
   if (p?.countedBy === undefined) return `${tokens}-token synthetic prompts`;
   const added = levels.flatMap((l) => (typeof l.promptTokens.templateTokens === 'number' ? [l.promptTokens.templateTokens] : []));
-  const extra = added.length > 0 ? `; the server added ${num(added.reduce((a, x) => a + x, 0) / added.length, 1)} tokens of its own (chat template, BOS)` : '';
+  const extra = added.length > 0 ? `; the server added ${num(added.reduce((a, x) => a + x, 0) / added.length, 1)} tokens of its own (${serverAddedLabel(levels)})` : '';
   return `${tokens}-token synthetic prompts (${p.countedBy}${extra})`;
 }
 
@@ -107,18 +107,18 @@ function countedClause(levels: readonly LevelResult[]): string {
   const p = levels.find((l) => l.promptTokens.countedBy !== undefined)?.promptTokens;
   if (p?.countedBy === undefined) return '';
   const added = levels.flatMap((l) => (typeof l.promptTokens.templateTokens === 'number' ? [l.promptTokens.templateTokens] : []));
-  const extra = added.length > 0 ? `; the server added ${num(added.reduce((a, x) => a + x, 0) / added.length, 1)} tokens of its own (chat template, BOS)` : '';
+  const extra = added.length > 0 ? `; the server added ${num(added.reduce((a, x) => a + x, 0) / added.length, 1)} tokens of its own (${serverAddedLabel(levels)})` : '';
   return ` (prompt lengths ${p.countedBy}${extra})`;
 }
 
 /** The table's caption: workload and statistics (a replay's and a session run's levels say what they were). */
-export function tableCaption(w: { promptTokens: number; outputTokens: number; thinking: boolean; requestsPerLevel: number | 'auto' }, levels: readonly LevelResult[] = []): string {
+export function tableCaption(w: { promptTokens: number; outputTokens: number; thinking: boolean; requestsPerLevel: number | 'auto'; forceLength?: boolean }, levels: readonly LevelResult[] = []): string {
   const requests = w.requestsPerLevel === 'auto' ? 'max(8, 4 × concurrency)' : String(w.requestsPerLevel);
   const workload = levels.some((l) => l.load?.kind === 'trace')
     ? `Per level, a replay of a recorded trace: each request with its own prompt and output lengths${countedClause(levels)}, sent at its recorded time (at the level's speed), thinking ${w.thinking ? 'on' : 'off'}, no warm-up. Concurrency is the most requests in flight at once.`
     : levels.some((l) => l.sessions)
       ? `Per level, multi-turn sessions: each turn sent with the conversation so far, the model's answers included${countedClause(levels)}, thinking ${w.thinking ? 'on' : 'off'}, no warm-up. Concurrency is the most requests in flight at once.`
-      : `Per concurrency level: ${promptWords(w.promptTokens, levels)}, ${w.outputTokens} output tokens, thinking ${w.thinking ? 'on' : 'off'}, ${requests} measured requests after a warm-up.`;
+      : `Per concurrency level: ${promptWords(w.promptTokens, levels)}, ${outputAsked(w.outputTokens, w.forceLength ?? true)}, thinking ${w.thinking ? 'on' : 'off'}, ${requests} measured requests after a warm-up.`;
   return `${workload} Throughput is output tokens ÷ level duration; per-request is the mean of each request's rate; ` +
     'TTFT, TPOT and e2e are percentiles of all successful requests. All measured.';
 }

@@ -8,7 +8,7 @@ import type { LevelResult } from '../../core/index.js';
 import { LIMITS, MAX_CONCURRENCY, MAX_LEVELS, MAX_OUTPUT_TOKENS, SHORT_OUTPUT_TOKENS } from '../../core/index.js';
 import { type SweepFixture, sweepFixture } from '../../test-support/sweep-fixture.js';
 import {
-  CHARTS, FORM_MAX_CONCURRENCY, FORM_MAX_EMBEDDING_BATCH, FORM_MAX_ITEM_TOKENS, FORM_MAX_LEVELS, FORM_MAX_OUTPUT_TOKENS, FORM_MAX_RERANK_DOCUMENTS, parseCount, SHORT_OUTPUT_TOKENS as FORM_SHORT, TABLE_HEADERS, cardViews, cardsJson,
+  CHARTS, FORM_MAX_CONCURRENCY, FORM_MAX_EMBEDDING_BATCH, FORM_MAX_ITEM_TOKENS, FORM_MAX_LEVELS, FORM_MAX_OUTPUT_TOKENS, FORM_MAX_RERANK_DOCUMENTS, FORM_MAX_REQUESTS_PER_LEVEL, parseCount, parseRequestsPerLevel, SHORT_OUTPUT_TOKENS as FORM_SHORT, TABLE_HEADERS, cardViews, cardsJson,
   failureSummary, parseLevelsText, parseMoney, parseOutputTokens, shortOutputWarning, tableRows, ttftChart,
   CLIENT_HEADERS, WORKER_HEADERS, clientRows, workerRows,
 } from './index.js';
@@ -103,7 +103,11 @@ describe('cards', () => {
 describe('form rules', () => {
   it('match the limits in core (kept apart so the page bundle does not pull in core and zod)', () => {
     expect([FORM_MAX_LEVELS, FORM_MAX_CONCURRENCY, FORM_SHORT, FORM_MAX_OUTPUT_TOKENS]).toEqual([MAX_LEVELS, MAX_CONCURRENCY, SHORT_OUTPUT_TOKENS, MAX_OUTPUT_TOKENS]);
-    expect([FORM_MAX_EMBEDDING_BATCH, FORM_MAX_RERANK_DOCUMENTS, FORM_MAX_ITEM_TOKENS]).toEqual([LIMITS.embeddingBatch.max, LIMITS.rerankDocuments.max, LIMITS.promptTokens.max]);
+    expect([FORM_MAX_EMBEDDING_BATCH, FORM_MAX_RERANK_DOCUMENTS, FORM_MAX_ITEM_TOKENS, FORM_MAX_REQUESTS_PER_LEVEL])
+      .toEqual([LIMITS.embeddingBatch.max, LIMITS.rerankDocuments.max, LIMITS.promptTokens.max, LIMITS.requestsPerLevel.max]);
+    expect([parseRequestsPerLevel(''), parseRequestsPerLevel(' Auto '), parseRequestsPerLevel('64')]).toEqual([{ ok: true, value: 'auto' }, { ok: true, value: 'auto' }, { ok: true, value: 64 }]);
+    expect(parseRequestsPerLevel('0')).toEqual({ ok: false, message: 'Requests per level must be a positive whole number, e.g. 64, or blank for auto.' });
+    expect(parseRequestsPerLevel('20001')).toEqual({ ok: false, message: 'Requests per level must be at most 20000.' });
     expect(parseCount('Inputs per request', '16', FORM_MAX_EMBEDDING_BATCH, 16)).toEqual({ ok: true, value: 16 });
     expect(parseCount('Inputs per request', '0', FORM_MAX_EMBEDDING_BATCH, 16)).toEqual({ ok: false, message: 'Inputs per request must be a positive whole number, e.g. 16.' });
     expect(parseCount('Documents per query', '1025', FORM_MAX_RERANK_DOCUMENTS, 32)).toEqual({ ok: false, message: 'Documents per query must be at most 1024.' });
