@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   LIMITS, POOLING_ENDPOINTS, type PoolingEndpoint, type PoolingLevel, type PoolingRecord, type PoolingResult, type Warning, SCHEMA_VERSION,
-  judgeClientBound, poolingCapacity, poolingClientLoad, poolingLevel, poolingPeak, sanitizeForTerminal,
+  poolingCapacity, poolingClientLoad, poolingLevel, poolingPeak, sanitizeForTerminal,
 } from '../core/index.js';
 import {
   type Clock, type Dialect, type PoolingClient, type PoolingPayload, type PoolingRoute, type Target, createPoolingClient, detectEngine, monotonicNs, poolingBody,
