@@ -139,7 +139,7 @@ export function levelDifference(base: CompareRun, cand: CompareRun, key: number,
   if (!a || !b) return null;
   const m = METRICS[metric];
   if (a.invalid || b.invalid) {
-    const none: Difference = { diff: null, pct: null, lo: null, hi: null, verdict: 'not compared', basis: 'single values', why: 'a level is invalid' };
+    const none: Difference = { diff: null, pct: null, lo: null, hi: null, pctLo: null, pctHi: null, verdict: 'not compared', basis: 'single values', why: 'a level is invalid' };
     return { metric, difference: none, text: differenceText(none, m.unit, m.digits), ...differenceParts(none, m.unit, m.digits) };
   }
   const ra = runValues(base, key, metric);
