@@ -50,14 +50,22 @@ export function paretoTable<T>(m: ParetoModel, cell?: ParetoCell<T>): { headers:
   return { headers, rows };
 }
 
-export function renderPareto(m: ParetoModel, o: ChartOptions = {}): ChartElement {
+/** The narrow drawing's outer width, px: shown 1:1 in a 360 px window (24 px margins), so its text stays 10–12 px on screen. */
+export const NARROW_PARETO_WIDTH = 312;
+
+/**
+ * `narrow`: for a phone's width, margins trimmed and each run's name set
+ * left of its last frontier point (no right margin to hold it), text sizes
+ * unchanged, so the drawing is shown at its own size rather than scaled down.
+ */
+export function renderPareto(m: ParetoModel, o: ChartOptions & { narrow?: boolean } = {}): ChartElement {
   const marks: Plot.Markish[] = [Plot.ruleY([0], { stroke: '#9ca3af' }), Plot.ruleX([0], { stroke: '#9ca3af' })];
   m.series.forEach((s, i) => {
     const color = runColor(i);
     const valid = s.points.filter((p) => p.state === 'valid');
     marks.push(Plot.line(s.frontier, { x: 'x', y: 'y', stroke: color, strokeWidth: 2, strokeDasharray: i === 0 ? undefined : i % 2 === 1 ? '6 3' : undefined, curve: 'linear' }));
     marks.push(Plot.dot(valid, { x: 'x', y: 'y', r: 4, symbol: SYMBOLS[i % SYMBOLS.length], fill: color, stroke: 'white', strokeWidth: 1 }));
-    marks.push(Plot.text(valid, { x: 'x', y: 'y', text: (p: { level: number }) => String(p.level), dy: -10, fill: color, fontSize: 10 }));
+    marks.push(Plot.text(valid, { x: 'x', y: 'y', text: (p: { level: number }) => String(p.level), dy: -10, fill: color, fontSize: o.narrow ? 11 : 10 }));
     const invalid = s.points.filter((p) => p.state === 'invalid');
     marks.push(Plot.dot(invalid, { x: 'x', y: 'y', r: 6, symbol: 'times', stroke: COLORS.invalid, strokeWidth: 2, fill: 'none' }));
     marks.push(Plot.text(invalid, { x: 'x', y: 'y', text: () => 'invalid', dy: 14, fill: COLORS.invalid, fontWeight: 'bold' }));
@@ -65,10 +73,12 @@ export function renderPareto(m: ParetoModel, o: ChartOptions = {}): ChartElement
     marks.push(Plot.dot(bound, { x: 'x', y: 'y', r: 7, stroke: COLORS.clientBound, strokeWidth: 2, fill: 'none' }));
     marks.push(Plot.text(bound, { x: 'x', y: 'y', text: () => 'client-bound', dy: 15, fill: COLORS.clientBound }));
     const last = s.frontier[s.frontier.length - 1];
-    if (last) marks.push(Plot.text([last], { x: 'x', y: 'y', text: () => s.label, dx: 8, dy: 4 + 12 * i, textAnchor: 'start', fill: color, fontWeight: 'bold' }));
+    const name = o.narrow ? { dx: -8, dy: -16 - 12 * i, textAnchor: 'end' as const } : { dx: 8, dy: 4 + 12 * i, textAnchor: 'start' as const };
+    if (last) marks.push(Plot.text([last], { x: 'x', y: 'y', text: () => s.label, ...name, fill: color, fontWeight: 'bold' }));
   });
+  const frame = o.narrow ? { width: o.width ?? NARROW_PARETO_WIDTH, height: 280, marginLeft: 52, marginRight: 16, marginTop: 24 } : { width: o.width ?? 640, height: 300, marginLeft: 64, marginRight: 120 };
   const svg = Plot.plot({
-    document: o.document as ChartDocument | undefined, width: o.width ?? 640, height: 300, marginLeft: 64, marginRight: 120, marginBottom: 44,
+    document: o.document as ChartDocument | undefined, ...frame, marginBottom: 44,
     style: { fontSize: '12px', fontVariantNumeric: 'tabular-nums' },
     x: { zero: true, nice: true, grid: true, label: m.xLabel, labelAnchor: 'center', labelArrow: 'none' },
     y: { zero: true, nice: true, grid: true, label: m.yLabel, labelArrow: 'none' },
