@@ -58,6 +58,7 @@ describe('a receipt page at 360 and 1,400 px', () => {
         expect(await offscreen(page, '#facts td, #facts th[scope="row"], #facts data')).toEqual([]);
         const fit = await measureFit(page);
         expect(fit.overflow).toEqual([]);
+        expect(fit.tall).toEqual([]);
         expect(fit.scrollWidth).toBeLessThanOrEqual(width);
         const text = await smallestSvgText(page, '#chart-pareto');
         expect(text).not.toBeNull();
