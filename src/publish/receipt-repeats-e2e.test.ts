@@ -67,11 +67,11 @@ describe('runs with repeats and the quality in the same run → receipt → publ
     const down = new RegExp(`better \\(95 % interval −[\\d.]+ % to −[\\d.]+ % over 3\\+ runs a side${means}`);
     const up = new RegExp(`better \\(95 % interval \\+[\\d.]+ % to \\+[\\d.]+ % over 3\\+ runs a side${means}`);
     const faster: Array<[string, RegExp]> = [['TPOT', down], ['Single-stream rate', up], ['Peak throughput', up], ['Request latency \\(e2e\\)', down]];
-    const unrecorded = /not recorded<|no difference established \(fewer than 3 runs on a side\)/;
+    const unrecorded = /not recorded<|no difference established \(fewer than 3 runs on a side[;)]/;
     for (const [label, better] of faster) expect(row(label), label).toMatch(new RegExp(`${better.source}|${unrecorded.source}`));
     expect(faster.filter(([label, better]) => better.test(row(label))).length, faster.map(([label]) => row(label).replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ')).join('\n')).toBeGreaterThanOrEqual(1);
     // A rate has no better direction: no change is stated for it at all.
-    expect(row('GPU hourly rate')).toMatch(/<td class="n">—<\/td><\/tr>$/);
+    expect(row('GPU hourly rate')).toMatch(/<td class="n" data-label="Change">—<\/td><\/tr>$/);
     expect(page).not.toContain('run once');
     // Every change published lies inside its own interval, and no figure falls by more than 100 %.
     const dataset = JSON.parse(readFileSync(join(site, 'dataset.json'), 'utf8')) as { receipts: Array<{ numbers: Array<{ id: string; value: number | null; interval?: { low: number; high: number } }> }> };
