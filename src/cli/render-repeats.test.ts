@@ -11,7 +11,8 @@ import { sweepResultSchema } from '../core/index.js';
 import { runsOf } from '../contract/index.js';
 import { type SimProcess, spawnSimProcess } from '../sim/index.js';
 import { runGoodput } from '../test-support/goodput-process.js';
-import { medianRange } from './render-repeats.js';
+import { evidenceResult } from '../test-support/evidence-fixture.js';
+import { medianRange, renderRepeats } from './render-repeats.js';
 
 let sim: SimProcess;
 const dir = mkdtempSync(join(tmpdir(), 'goodput-repeats-'));
@@ -34,7 +35,7 @@ describe('run --repeats', () => {
     const result = sweepResultSchema.parse(JSON.parse(readFileSync(json, 'utf8')));
     const runs = runsOf(result);
     expect(runs).toHaveLength(3);
-    expect(r.stdout).toContain('Median of 3 runs per level, [min–max] across them (run 1 is the result\'s top level; runs 2–3 are its repeats[0–1]):');
+    expect(r.stdout).toContain('Median of 3 runs per level, [min–max] across them (run 1 is the result\'s top level; runs 2–3 are its repeats[0–1]); a level\'s status counts every run:');
     const lines = r.stdout.split('\n');
     for (const c of [1, 2]) {
       const at = runs.map((x) => x.levels.find((l) => l.concurrency === c));
@@ -46,8 +47,21 @@ describe('run --repeats', () => {
       const expectTtft = `${middle(ttft).toFixed(1)} [${Math.min(...ttft).toFixed(1)}–${Math.max(...ttft).toFixed(1)}]`;
       expect(row).toContain(expectTput);
       expect(row).toContain(expectTtft);
-      expect(row?.trim().endsWith('ok')).toBe(true);
+      // The status counts every run: a level client-bound in any stored run (a loaded machine) says so, naming the runs.
+      const bound = at.flatMap((l, i) => (l?.clientBound.bound === true && !l.invalid ? [i + 1] : []));
+      const status = bound.length === 0 ? 'ok' : `client-bound in ${bound.length} of 3 runs (run${bound.length === 1 ? '' : 's'} ${bound.join(', ')})`;
+      if (at.every((l) => l?.invalid === false)) expect(row?.trim().endsWith(status), row).toBe(true);
     }
+  });
+
+  it('judges a level by every run: client-bound in a later run says so, naming the runs, and the cards are said to be run 1\'s', () => {
+    const r = evidenceResult({ levels: [{ c: 1, ttftMs: 40, tpotMs: 10 }, { c: 2, ttftMs: 45, tpotMs: 11 }], repeats: 3, spread: 0.01 });
+    const bound = (l: (typeof r.levels)[number]) => (l.concurrency === 2 ? { ...l, clientBound: { ...l.clientBound, bound: true, reason: 'sends late' } } : l);
+    const text = renderRepeats({ ...r, repeats: (r.repeats ?? []).map((x, i) => (i === 1 ? { ...x, levels: x.levels.map(bound) } : x)) }) ?? '';
+    const row = (c: number) => text.split('\n').find((l) => new RegExp(`^\\s*${c}\\s+\\d`).test(l)) ?? '';
+    expect(row(1).trim().endsWith('ok')).toBe(true);
+    expect(row(2).trim().endsWith('client-bound in 1 of 3 runs (run 3)')).toBe(true);
+    expect(text).toContain('The cards below are run 1\'s: their peaks leave out the levels invalid or client-bound in run 1.');
   });
 
   it('formats one figure alone and none as a dash', () => {

@@ -1,7 +1,9 @@
 /**
  * `goodput run --repeats N` as terminal text: per level, the median of the N
  * runs with their range, `median [min–max]`, in every cell, and which stored
- * run is which. Levels are matched on their value on the load axis.
+ * run is which. Levels are matched on their value on the load axis; a
+ * level's status is judged by every run (client-bound or invalid in any run
+ * says so, naming the runs), and the cards, run 1's, are said to be.
  */
 import { type LevelResult, type SweepResult, levelAxis, levelValue, percentiles } from '../core/index.js';
 import { runsOf } from '../contract/index.js';
@@ -23,6 +25,12 @@ export function medianRange(values: ReadonlyArray<number | null | undefined>, di
   return xs.length === 1 ? p.p50.toFixed(digits) : `${p.p50.toFixed(digits)} [${p.p0.toFixed(digits)}–${p.p100.toFixed(digits)}]`;
 }
 
+/** "client-bound in 2 of 3 runs (runs 1, 3)": a level is judged by every run, and names which, so a reader sees whether run 1 (the cards') is one. */
+function judged(at: ReadonlyArray<LevelResult | undefined>, is: (l: LevelResult | undefined) => boolean, what: string): string {
+  const which = at.flatMap((l, i) => (is(l) ? [i + 1] : []));
+  return which.length === 0 ? '' : `${what} in ${which.length} of ${at.length} runs (run${which.length === 1 ? '' : 's'} ${which.join(', ')})`;
+}
+
 /** The medians table of a repeated run, or null for a single run. */
 export function renderRepeats(result: SweepResult): string | null {
   if (!result.repeats || result.repeats.length === 0) return null;
@@ -31,14 +39,19 @@ export function renderRepeats(result: SweepResult): string | null {
   const values = [...new Set(runs.flatMap((r) => r.levels.map(levelValue)))].sort((a, b) => a - b);
   const rows = values.map((v) => {
     const at = runs.map((r) => r.levels.find((l) => levelValue(l) === v));
-    const invalid = at.filter((l) => l?.invalid === true).length;
-    const missing = at.filter((l) => l === undefined).length;
-    const status = [invalid > 0 ? `invalid in ${invalid} of ${runs.length} runs` : '', missing > 0 ? `missing in ${missing}` : ''].filter(Boolean).join('; ') || 'ok';
+    const status = [
+      judged(at, (l) => l?.invalid === true, 'invalid'),
+      judged(at, (l) => l !== undefined && !l.invalid && l.clientBound.bound, 'client-bound'),
+      judged(at, (l) => l === undefined, 'missing'),
+    ].filter(Boolean).join('; ') || 'ok';
     return [axis.format(v), ...CELLS.map((c) => medianRange(at.map((l) => (l === undefined ? null : c.value(l))), c.digits)), status];
   });
   const headers = [axis.name, ...CELLS.map((c) => c.header), 'Status'];
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   const line = (cells: readonly string[]) => cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padStart(widths[i] as number))).join('  ');
   const which = `run 1 is the result's top level; runs 2–${runs.length} are its repeats[0–${runs.length - 2}]`;
-  return [`Median of ${runs.length} runs per level, [min–max] across them (${which}):`, line(headers), ...rows.map(line)].join('\n');
+  return [
+    `Median of ${runs.length} runs per level, [min–max] across them (${which}); a level's status counts every run:`, line(headers), ...rows.map(line),
+    'The cards below are run 1\'s: their peaks leave out the levels invalid or client-bound in run 1.',
+  ].join('\n');
 }

@@ -72,7 +72,7 @@ export function qualityDifference(baseline: QualitySide, candidate: QualityScore
   const c = sideOf(candidate, 0);
   const noises = [b.noise, c.noise].filter((x): x is number => x !== null);
   if (b.term === null || c.term === null) {
-    return { diff: null, pct: null, lo: null, hi: null, verdict: 'not compared', basis: 'requests', why: 'a side has no composite (its perplexity component is not recorded)' };
+    return { diff: null, pct: null, lo: null, hi: null, pctLo: null, pctHi: null, verdict: 'not compared', basis: 'requests', why: 'a side has no composite (its perplexity component is not recorded)' };
   }
   const terms = { baseline: b.term, candidate: c.term };
   return difference({

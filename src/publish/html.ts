@@ -40,7 +40,12 @@ th,td{border-bottom:1px solid var(--line);padding:.35em .5em;text-align:left;ver
 .headline .cfg{font-size:.85em;color:var(--muted)}figure.chart{margin:1.5em 0}figcaption strong{display:block}
 .note{border-left:4px solid var(--accent);padding:.5em 1em;background:#f3f4f6}.invalid{color:var(--bad)}
 svg{max-width:100%;height:auto}
-td.num{text-align:right}figcaption .subtitle,figcaption .legend{display:block;color:var(--muted);font-size:.9em}.hint{color:var(--muted);font-size:.9em}.capacity-table td.num data{white-space:nowrap}
+td.num{text-align:right}.chart-svg .narrow{display:none}
+@media (max-width:640px){.chart-svg .wide{display:none}.chart-svg .narrow{display:inline}
+#facts,#facts tbody,#facts tr,#facts th,#facts td,#facts caption{display:block;min-width:0;width:auto;text-align:left}
+#facts thead{display:none}#facts tr{border-bottom:1px solid var(--line);padding:.4em 0}
+#facts th,#facts td{border:0;padding:.1em 0}#facts td.n data{white-space:normal}#facts td[data-label]::before{content:attr(data-label) ": ";color:var(--muted);font-size:.85em}}
+figcaption .subtitle,figcaption .legend{display:block;color:var(--muted);font-size:.9em}.hint{color:var(--muted);font-size:.9em}.capacity-table td.num data{white-space:nowrap}
 `;
 
 export function page(title: string, body: Raw): string {

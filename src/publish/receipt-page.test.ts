@@ -107,7 +107,9 @@ describe('the published receipt page (file://, no JavaScript)', () => {
     expect(await svg.textContent()).toContain('Output tok/s per GPU');
     expect(await svg.getAttribute('aria-label')).toBe('baseline: 90.0 tok/s per GPU at 90.0 tok/s per user to 50.0 at 100.0; optimized: 180.0 tok/s per GPU at 150.0 tok/s per user to 80.0 at 160.0.');
     // One frontier line per configuration (Plot draws each line mark as a path).
-    expect(await pareto.locator('svg g[aria-label="line"] path').count()).toBe(2);
+    expect(await pareto.locator('.wide svg g[aria-label="line"] path').count()).toBe(2);
+    // The narrow drawing (a phone's) is hidden at this width.
+    expect(await pareto.locator('.narrow svg').isVisible()).toBe(false);
     expect(await pareto.locator('figcaption').innerText()).toContain('GPUs serving each configuration (from the hardware label the publisher declared): baseline 2 GPUs; optimized 2 GPUs');
     const answer = page.locator('#pareto .capacity');
     expect(await answer.isVisible()).toBe(true);

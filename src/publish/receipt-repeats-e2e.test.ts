@@ -63,15 +63,27 @@ describe('runs with repeats and the quality in the same run → receipt → publ
     // A four-times-faster decode separates every run. On a loaded machine a level can be client-bound, and its figures
     // are then not recorded (never guessed): a faster figure is better with its interval, or fewer than 3 runs recorded it.
     const row = (label: string) => new RegExp(`<th scope="row">${label} \\([^)]*\\)</th>[\\s\\S]*?</tr>`).exec(page)?.[0] ?? '';
-    const down = /better \(95 % interval −[\d.]+ % to −[\d.]+ % over 3\+ runs a side\)/;
-    const up = /better \(95 % interval \+[\d.]+ % to \+[\d.]+ % over 3\+ runs a side\)/;
+    const means = '; change of the means of 3 runs a side: [\\d.,]+ → [\\d.,]+ [^)]+\\)';
+    const down = new RegExp(`better \\(95 % interval −[\\d.]+ % to −[\\d.]+ % over 3\\+ runs a side${means}`);
+    const up = new RegExp(`better \\(95 % interval \\+[\\d.]+ % to \\+[\\d.]+ % over 3\\+ runs a side${means}`);
     const faster: Array<[string, RegExp]> = [['TPOT', down], ['Single-stream rate', up], ['Peak throughput', up], ['Request latency \\(e2e\\)', down]];
-    const unrecorded = /not recorded<|no difference established \(fewer than 3 runs on a side\)/;
+    const unrecorded = /not recorded<|no difference established \(fewer than 3 runs on a side[;)]/;
     for (const [label, better] of faster) expect(row(label), label).toMatch(new RegExp(`${better.source}|${unrecorded.source}`));
     expect(faster.filter(([label, better]) => better.test(row(label))).length, faster.map(([label]) => row(label).replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ')).join('\n')).toBeGreaterThanOrEqual(1);
     // A rate has no better direction: no change is stated for it at all.
-    expect(row('GPU hourly rate')).toMatch(/<td class="n">—<\/td><\/tr>$/);
+    expect(row('GPU hourly rate')).toMatch(/<td class="n" data-label="Change">—<\/td><\/tr>$/);
     expect(page).not.toContain('run once');
+    // Every change published lies inside its own interval, and no figure falls by more than 100 %.
+    const dataset = JSON.parse(readFileSync(join(site, 'dataset.json'), 'utf8')) as { receipts: Array<{ numbers: Array<{ id: string; value: number | null; interval?: { low: number; high: number } }> }> };
+    const changes = (dataset.receipts[0]?.numbers ?? []).filter((n) => n.id.includes('/change/'));
+    expect(changes.filter((n) => n.interval !== undefined).length).toBeGreaterThanOrEqual(1);
+    for (const n of changes) {
+      expect(n.value as number, n.id).toBeGreaterThanOrEqual(-100);
+      if (n.interval === undefined) continue;
+      expect(n.interval.low, n.id).toBeLessThanOrEqual(n.value as number);
+      expect(n.interval.high, n.id).toBeGreaterThanOrEqual(n.value as number);
+      expect(n.interval.low, n.id).toBeGreaterThanOrEqual(-100);
+    }
 
     // Nothing local leaves the building: no loopback or private address, port or local path in any published byte.
     const local = /127\.0\.0\.1|localhost|\b10\.\d+\.\d+\.\d+|\b192\.168\.|\b172\.(?:1[6-9]|2\d|3[01])\.|\[::1\]|:\d{4,5}\/|\/tmp\/|\/home\/|\/work\/|\/Users\//;

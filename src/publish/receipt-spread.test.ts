@@ -28,23 +28,29 @@ describe('changes and their direction', () => {
     const r = receipt({ baseline: { repeats: 3, spread: 0.02 }, optimized: { repeats: 3, spread: 0.02 } });
     expect(r.facts.find((f) => f.id === 'baseline.ttftSingle')?.runs).toEqual([40, 40.8, 41.6]);
     const h = headline(r, 'optimized.singleStream');
-    expect(h?.verdict).toMatch(/^better \(95 % interval \+[\d.]+ % to \+[\d.]+ % over 3\+ runs a side\)$/);
-    expect(h?.change?.note).toMatch(/; 95 % interval \+[\d.]+ % to \+[\d.]+ % over 3\+ runs a side$/);
+    // The change is of the means of all runs (the first runs are 83.8 and 150.9 tok/s), stated with them and inside its interval.
+    expect(h?.verdict).toMatch(/^better \(95 % interval \+[\d.]+ % to \+[\d.]+ % over 3\+ runs a side; change of the means of 3 runs a side: 82\.2 → 148\.0 tok\/s\)$/);
+    expect(h?.change?.text).toBe('+80 %');
+    expect(h?.change?.note).toMatch(/; 95 % interval \+[\d.]+ % to \+[\d.]+ % over 3\+ runs a side; change of the means of 3 runs a side: 82\.2 → 148\.0 tok\/s$/);
     const cost = headline(r, 'optimized.costPer1M');
-    expect(cost?.verdict).toMatch(/^better \(95 % interval −[\d.]+ % to −[\d.]+ % over 3\+ runs a side\)$/);
+    expect(cost?.verdict).toMatch(/^better \(95 % interval −[\d.]+ % to −[\d.]+ % over 3\+ runs a side; change of the means of 3 runs a side: 2\.41 → 1\.30 USD\)$/);
+    for (const c of [h?.change, cost?.change]) expect(c?.interval?.low).toBeLessThanOrEqual(c?.value as number);
     expect(r.limitations[0]).toBe('The baseline ran 3 times and the optimized configuration 3 times; the figures are the first run\'s, and a change is called better or worse only when each side ran at least 3 times and the seeded 95 % bootstrap interval of the difference over the runs excludes zero.');
   });
 
   it('a wide spread on one side is still better when the other side stays clear of it', () => {
     // Baseline TTFT 40, 64 and 88 ms over its runs; optimized 30 ms each time.
     const r = receipt({ baseline: { repeats: 3, spread: 0.6 }, optimized: { repeats: 3, spread: 0 } });
-    expect(receiptView(r).rows.find((x) => x.label === 'TTFT')?.verdict).toMatch(/^better \(95 % interval −\d+ % to −\d+ % over 3\+ runs a side\)$/);
+    const ttft = receiptView(r).rows.find((x) => x.label === 'TTFT');
+    expect(ttft?.verdict).toMatch(/^better \(95 % interval −\d+ % to −\d+ % over 3\+ runs a side; change of the means of 3 runs a side: 64\.0 → 30\.0 ms\)$/);
+    // −53 % from the means, not −25 % from the first runs (40 → 30 ms), which lay at the interval's edge.
+    expect(ttft?.change?.text).toBe('−53 %');
   });
 
   it('runs whose spreads overlap: no difference is established', () => {
     // Both sides' later runs are 120 % and 240 % slower: the ranges overlap.
     const tpot = receiptView(receipt({ baseline: { repeats: 3, spread: 1.2 }, optimized: { repeats: 3, spread: 1.2 } })).rows.find((x) => x.label === 'TPOT');
-    expect(tpot?.verdict).toMatch(/^no difference established \(the interval includes zero; 95 % interval −[\d.]+ % to \+[\d.]+ % over 3\+ runs a side\)$/);
+    expect(tpot?.verdict).toMatch(/^no difference established \(the interval includes zero; 95 % interval −[\d.]+ % to \+[\d.]+ % over 3\+ runs a side; change of the means of 3 runs a side: 22\.00 → 11\.00 ms\)$/);
   });
 });
 
@@ -54,7 +60,7 @@ describe('a run without the figure', () => {
     // Run 2 of the optimized side had its concurrency-1 level client-bound: no TPOT.
     const facts = r.facts.map((f) => (f.id === 'optimized.tpotSingle' ? { ...f, runs: [f.runs?.[0] ?? null, null, f.runs?.[2] ?? null] } : f));
     const row = receiptView({ ...r, facts }).rows.find((x) => x.label === 'TPOT');
-    expect(row?.verdict).toBe('no difference established (fewer than 3 runs on a side)');
+    expect(row?.verdict).toBe('no difference established (fewer than 3 runs on a side; change of the means of 3 and 2 runs: 10.20 → 5.10 ms)');
   });
 });
 

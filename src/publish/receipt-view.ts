@@ -5,12 +5,12 @@
  * dataset says cannot drift apart.
  */
 import { difference, meanStatistic } from '../core/index.js';
-import { type BarChartInput, type Direction, barSubtitle, signedPct } from '../web/index.js';
+import { type BarChartInput, type Direction, barSubtitle, num, signedPct } from '../web/index.js';
 import { directionOfMetric, factTableRows } from './pooling-figures.js';
 import type { ConfigurationKey, Fact } from './fact.js';
 import { type ReceiptPareto, receiptPareto } from './receipt-pareto.js';
 import type { Receipt } from './receipt-schema.js';
-import { type LevelState, type ViewNumber, factById, sameDefinition, viewOfFact } from './view-number.js';
+import { type LevelState, type ViewNumber, digitsShowingChange, factById, sameDefinition, viewOfFact } from './view-number.js';
 
 export interface HeadlineView {
   number: ViewNumber; direction: Direction | null; change: ViewNumber | null; changeWords: string | null; verdict: string | null;
@@ -42,29 +42,48 @@ const need = (r: Receipt, id: string): Fact => {
 
 interface Change { change: ViewNumber | null; words: string | null; verdict: string | null; word: string | null }
 
+/** A fact's value in each run that recorded it (run 1 alone for a single run). */
+const recorded = (f: Fact): number[] => (f.runs ?? [f.value]).filter((v): v is number => v !== null);
+
 /**
  * The change from baseline to optimized, only between identically defined,
- * recorded, non-zero figures that have a better direction. Its verdict is the
- * one rule of core (difference): better or worse only when each side ran at
- * least three times and the seeded bootstrap interval of the difference over
- * the runs excludes zero; otherwise no difference is established.
+ * recorded, non-zero figures that have a better direction, by the one rule of
+ * core (difference): the change of the means of all runs of each side, its
+ * 95 % interval bootstrapped over the runs on the same means (as a ratio, so a
+ * cost never falls by more than 100 %), better or worse only when each side
+ * ran at least three times and the interval excludes zero.
  */
 function change(r: Receipt, to: Fact, from: Fact | null, direction: Direction | null): Change {
   const none = (words: string | null = null): Change => ({ change: null, words, verdict: null, word: null });
   if (from === null || direction === null) return none();
   if (!sameDefinition(from, to)) return none('no change stated: the two figures are defined differently');
-  if (from.value === null || to.value === null || from.value === 0) return none();
-  const pct = ((to.value - from.value) / Math.abs(from.value)) * 100;
-  const recorded = (f: Fact): number[] => (f.runs ?? [f.value]).filter((v): v is number => v !== null);
-  const d = difference({ direction, baseline: recorded(from), candidate: recorded(to), basis: 'runs', statistic: meanStatistic, digits: to.digits, point: [from.value, to.value] });
-  const asPct = (x: number) => signedPct((x / Math.abs(from.value as number)) * 100);
-  const interval = d.lo === null || d.hi === null ? null : `95 % interval ${asPct(d.lo)} to ${asPct(d.hi)} over ${Math.min(recorded(from).length, recorded(to).length)}+ runs a side`;
-  const verdict = d.verdict === 'better' || d.verdict === 'worse' ? `${d.verdict} (${interval})` : `no difference established (${d.why}${interval ? `; ${interval}` : ''})`;
+  if (from.value === null || to.value === null) return none();
+  const [b, o] = [recorded(from), recorded(to)];
+  const d = difference({ direction, baseline: b, candidate: o, basis: 'runs', statistic: meanStatistic, digits: to.digits });
+  if (d.pct === null || d.diff === null) return none();
+  const pct = d.pct;
+  const runs = Math.min(b.length, o.length);
+  // With repeats the change is of the means, not of the first runs shown beside it: the means are stated with it.
+  const means = Math.max(b.length, o.length) < 2 ? null : (() => {
+    const [mb, mo] = [meanStatistic(b) as number, meanStatistic(o) as number];
+    const digits = digitsShowingChange(mb, mo, to.digits);
+    const count = b.length === o.length ? `${b.length} runs a side` : `${b.length} and ${o.length} runs`;
+    return `change of the means of ${count}: ${num(mb, digits)} → ${num(mo, digits)} ${to.unit}`;
+  })();
+  // A baseline resample whose mean is 0 has no ratio: the interval is then stated in the figure's unit.
+  const signed = (x: number) => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${num(Math.abs(x), to.digits)}`;
+  const bounds = d.pctLo !== null && d.pctHi !== null ? `${signedPct(d.pctLo)} to ${signedPct(d.pctHi)}`
+    : d.lo !== null && d.hi !== null ? `${signed(d.lo)} to ${signed(d.hi)} ${to.unit}` : null;
+  const interval = bounds === null ? null : `95 % interval ${bounds} over ${runs}+ runs a side`;
+  const why = [interval, means].filter((x): x is string => x !== null).join('; ');
+  const verdict = d.verdict === 'better' || d.verdict === 'worse' ? `${d.verdict} (${why})` : `no difference established (${[d.why, why].filter(Boolean).join('; ')})`;
   const n: ViewNumber = {
     id: `${r.id}/change/${to.id}`, label: `${to.label}: change against the baseline`, value: pct, text: signedPct(pct), unit: '%',
-    statistic: `change of the ${to.statistic} against the baseline`, provenance: 'derived', configuration: viewOfFact(r, to).configuration,
-    note: `derived from ${from.id} and ${to.id}${interval === null ? '' : `; ${interval}`}`,
+    statistic: means === null ? `change of the ${to.statistic} against the baseline` : `change of the mean over the runs of the ${to.statistic} against the baseline`,
+    provenance: 'derived', configuration: viewOfFact(r, to).configuration,
+    note: `derived from ${from.id} and ${to.id}${why === '' ? '' : `; ${why}`}`,
     derivedFrom: [`${r.id}/${from.id}`, `${r.id}/${to.id}`],
+    ...(d.pctLo !== null && d.pctHi !== null ? { interval: { low: d.pctLo, high: d.pctHi } } : {}),
   };
   return { change: n, words: `${signedPct(pct)}, ${verdict}`, verdict, word: d.verdict };
 }

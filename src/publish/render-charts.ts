@@ -97,7 +97,9 @@ export function paretoSection(v: ReceiptView): Raw {
     return n === null ? html`—` : dataNumber(n);
   };
   const legend = html`${paretoLegend(model)}. GPUs serving each configuration (from the hardware label the publisher declared): ${gpus.map((n, i) => html`${i > 0 ? '; ' : ''}${configurations[i]} ${dataNumber(n, { unit: true })}`)}`;
-  const figure = figureMarkup({ ...paretoFigure(model, renderPareto(model, { document: doc(), width: 640 }).outerHTML, mark), id: 'chart-pareto', legend });
+  // Two drawings, one shown by the window's width (no script): scaled down to a phone, the wide one's text was 5 px.
+  const svg = `<span class="wide">${renderPareto(model, { document: doc(), width: 640 }).outerHTML}</span><span class="narrow">${renderPareto(model, { document: doc(), narrow: true }).outerHTML}</span>`;
+  const figure = figureMarkup({ ...paretoFigure(model, svg, mark), id: 'chart-pareto', legend });
   const cell = (_: unknown, i: number, what: 'y' | 'cost'): Raw | null => {
     const c = capacity[i];
     return c === undefined ? null : dataNumber(what === 'y' ? c.y : c.cost);

@@ -28,9 +28,9 @@ function factTables(v: ReceiptView): Raw {
   const { baseline, optimized } = v.receipt.configurations;
   return scrollFrame('Fact tables', html`<table id="facts"><caption>Fact tables: the same rows for both configurations; each value with its statistic and provenance</caption>
 <thead><tr><th scope="col">Metric</th><th scope="col">Statistic</th><th scope="col">Baseline (${baseline.identity})</th><th scope="col">Optimized (${optimized.identity})</th><th scope="col">Change</th></tr></thead><tbody>
-${v.rows.map((r) => html`<tr><th scope="row">${r.label} (${r.optimized.unit})</th><td>${r.statistic}</td>
-<td class="n">${dataNumber(r.baseline, { withStatistic: true })}</td><td class="n">${dataNumber(r.optimized, { withStatistic: true })}</td>
-<td class="n">${r.change ? html`${dataNumber(r.change)}, ${r.verdict}` : r.changeWords ?? '—'}</td></tr>`)}</tbody></table>`);
+${v.rows.map((r) => html`<tr><th scope="row">${r.label} (${r.optimized.unit})</th><td data-label="Statistic">${r.statistic}</td>
+<td class="n" data-label="Baseline">${dataNumber(r.baseline, { withStatistic: true })}</td><td class="n" data-label="Optimized">${dataNumber(r.optimized, { withStatistic: true })}</td>
+<td class="n" data-label="Change">${r.change ? html`${dataNumber(r.change)}, ${r.verdict}` : r.changeWords ?? '—'}</td></tr>`)}</tbody></table>`);
 }
 
 function quality(v: ReceiptView): Raw {

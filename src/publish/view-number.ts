@@ -5,7 +5,7 @@
  * cannot disagree.
  */
 import { formatScoreValue } from '../core/index.js';
-import { num } from '../web/index.js';
+import { num, signedPct } from '../web/index.js';
 import { type Fact, statisticText } from './fact.js';
 import type { Receipt } from './receipt-schema.js';
 
@@ -33,6 +33,12 @@ export interface ViewNumber {
    * flagged, and left out of peaks.
    */
   levelState?: LevelState;
+  /**
+   * Changes only: the 95 % interval of `value` from the same estimator (the
+   * means of all runs, bootstrapped over the runs), in the change's unit; it
+   * always holds `value`.
+   */
+  interval?: { low: number; high: number };
 }
 
 export type LevelState = 'valid' | 'invalid' | 'client-bound';
@@ -49,10 +55,44 @@ export function factText(f: Pick<Fact, 'metric' | 'value' | 'digits'>): string {
   return num(f.value, f.digits);
 }
 
+/** Decimals a figure is shown with at most: past them, a change needs no more to be seen. */
+const MAX_SHOWN_DIGITS = 6;
+
+/**
+ * The fewest decimals (from the figure's own) at which two figures, rounded,
+ * give the change the figures themselves give, as a percentage is printed:
+ * costs of 0.0253 and 0.0235 USD are not shown as "0.03" and "0.02" beside "−7.1 %".
+ */
+export function digitsShowingChange(from: number, to: number, digits: number): number {
+  if (from === 0 || !Number.isFinite(from) || !Number.isFinite(to)) return digits;
+  const stated = signedPct(((to - from) / Math.abs(from)) * 100);
+  for (let d = digits; d < MAX_SHOWN_DIGITS; d++) {
+    const a = Number(from.toFixed(d));
+    const b = Number(to.toFixed(d));
+    if (a !== 0 && signedPct(((b - a) / Math.abs(a)) * 100) === stated) return d;
+  }
+  return Math.max(digits, MAX_SHOWN_DIGITS);
+}
+
+/** The same figure of the other configuration ("baseline.c2.throughput" for "optimized.c2.throughput"), when the receipt has it. */
+function counterpart(receipt: Receipt, f: Fact): Fact | undefined {
+  const other = f.configuration === 'baseline' ? 'optimized' : 'baseline';
+  const g = factById(receipt, `${other}.${f.id.slice(f.configuration.length + 1)}`);
+  return g !== undefined && sameDefinition(f, g) ? g : undefined;
+}
+
+/** A figure's decimals on the page: its own, or more when fewer would hide the change from its counterpart. */
+function shownDigits(receipt: Receipt, f: Fact): number {
+  const g = counterpart(receipt, f);
+  if (f.value === null || g === undefined || g.value === null || f.metric === 'quality') return f.digits;
+  const [from, to] = f.configuration === 'baseline' ? [f.value, g.value] : [g.value, f.value];
+  return digitsShowingChange(from, to, f.digits);
+}
+
 export function viewOfFact(receipt: Receipt, f: Fact): ViewNumber {
   const cfg = receipt.configurations[f.configuration];
   return {
-    id: `${receipt.id}/${f.id}`, label: f.label, value: f.value, text: factText(f),
+    id: `${receipt.id}/${f.id}`, label: f.label, value: f.value, text: factText({ ...f, digits: shownDigits(receipt, f) }),
     unit: f.unit, statistic: f.statistic, provenance: f.provenance, configuration: `${f.configuration}: ${cfg.identity}`, note: f.note ?? null,
     ...(f.derivedFrom === undefined ? {} : { derivedFrom: f.derivedFrom.map((id) => `${receipt.id}/${id}`) }),
   };

@@ -20,3 +20,31 @@ export const measureFit = (page: Page): Promise<PageFit> => page.evaluate(`(() =
   }).map((th) => th.textContent);
   return { overflow, tall, scrollWidth: document.documentElement.scrollWidth };
 })()`) as Promise<PageFit>;
+
+/** Elements under `selector` that a reader cannot see without scrolling sideways: past the window's edge, or past their scrolling frame's visible part. */
+export const offscreen = (page: Page, selector: string): Promise<string[]> => page.evaluate(`(() => {
+  const out = [];
+  for (const el of document.querySelectorAll(${JSON.stringify(selector)})) {
+    if (el.getClientRects().length === 0) continue;
+    const r = el.getBoundingClientRect();
+    const frame = el.closest('.table-wrap');
+    const right = frame ? Math.min(window.innerWidth, frame.getBoundingClientRect().right) : window.innerWidth;
+    if (r.right > right + 1 || r.left < -1) out.push(el.tagName.toLowerCase() + ': ' + (el.textContent || '').slice(0, 60));
+  }
+  return out;
+})()`) as Promise<string[]>;
+
+/** The smallest text drawn on screen in the visible SVGs under `selector`, px: each text's font size times its SVG's scale. */
+export const smallestSvgText = (page: Page, selector: string): Promise<number | null> => page.evaluate(`(() => {
+  let min = null;
+  for (const svg of document.querySelectorAll(${JSON.stringify(selector)} + ' svg')) {
+    if (svg.getClientRects().length === 0 || !svg.viewBox || !svg.viewBox.baseVal || svg.viewBox.baseVal.width === 0) continue;
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    for (const t of svg.querySelectorAll('text')) {
+      if (t.getClientRects().length === 0 || (t.textContent || '').trim() === '') continue;
+      const px = parseFloat(getComputedStyle(t).fontSize) * scale;
+      if (min === null || px < min) min = px;
+    }
+  }
+  return min;
+})()`) as Promise<number | null>;

@@ -54,7 +54,7 @@ describe('compareRuns', () => {
     const tpot2 = two.find((d) => d.metric === 'tpotP50');
     expect(tpot2?.difference.verdict).toBe('better');
     expect(tpot2?.difference.hi).toBeLessThan(0);
-    expect(tpot2?.text).toMatch(/^−[\d.]+ ms \(−\d+(\.\d)? %\), 95 % interval −[\d.]+ to −[\d.]+ over requests: better$/);
+    expect(tpot2?.text).toMatch(/^−[\d.]+ ms \(−\d+(\.\d)? %\), 95 % interval −[\d.]+ to −[\d.]+ \(−\d+(\.\d)? % to −\d+(\.\d)? %\) over requests: better$/);
     expect(three.find((d) => d.metric === 'perRequest')?.difference.verdict).toBe('worse');
     // TTFT is the same 10 ms everywhere: the change rounds to zero, and no direction is named.
     expect(two.find((d) => d.metric === 'ttftP50')?.text).toMatch(/^±0\.0 ms(, 95 % interval .* over requests)?: no difference established \((the change rounds to zero|the interval includes zero)\)$/);

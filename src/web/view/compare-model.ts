@@ -3,7 +3,9 @@
  * workload differs no differences are computed), one table aligned on the
  * level axis with a column group per run, and each candidate's difference
  * from the baseline (the first run) with its bootstrap interval and the one
- * verdict rule of core (better/worse only when the interval excludes zero).
+ * verdict rule of core (better/worse only when the interval excludes zero):
+ * over repeats, the change of the means of all runs with its interval on the
+ * same means; else the shown figures' change with the records' interval.
  * The page, the CLI and the report all read this model.
  */
 import {
@@ -127,7 +129,7 @@ export function levelDifference(base: CompareRun, cand: CompareRun, key: number,
   // A verdict only where both sides measured the level validly: the cards leave the others out, and so does this.
   const why = [unmeasuredReason(base.label, a), unmeasuredReason(cand.label, b)].filter((x) => x !== null).join('; ');
   if (why !== '') {
-    const none: Difference = { diff: null, pct: null, lo: null, hi: null, verdict: 'not compared', basis: 'single values', why };
+    const none: Difference = { diff: null, pct: null, lo: null, hi: null, pctLo: null, pctHi: null, verdict: 'not compared', basis: 'single values', why };
     return { metric, difference: none, text: differenceText(none, m.unit, m.digits), ...differenceParts(none, m.unit, m.digits) };
   }
   const ra = runValues(base, key, metric);
@@ -156,9 +158,12 @@ export function differenceParts(d: Difference, unit: string, digits: number, run
   if (d.diff === null) return { change: '—', interval: null, verdict: `not compared: ${d.why}` };
   const shown = Number(d.diff.toFixed(digits)) === 0 ? 0 : d.diff;
   const pct = d.pct === null || shown === 0 ? '' : ` (${signedPct(d.pct)})`;
-  const interval = d.lo === null || d.hi === null ? null : `95 % interval ${signed(d.lo, digits)} to ${signed(d.hi, digits)} over ${d.basis === 'runs' ? `${runs ?? MIN_REPEATS}+ runs a side` : 'requests'}`;
+  // The share's interval comes from the same resamples as a ratio: stated beside the unit's.
+  const pctInterval = d.pctLo === null || d.pctHi === null || pct === '' ? '' : ` (${signedPct(d.pctLo)} to ${signedPct(d.pctHi)})`;
+  const interval = d.lo === null || d.hi === null ? null : `95 % interval ${signed(d.lo, digits)} to ${signed(d.hi, digits)}${pctInterval} over ${d.basis === 'runs' ? `${runs ?? MIN_REPEATS}+ runs a side` : 'requests'}`;
   const verdict = d.verdict === 'better' || d.verdict === 'worse' ? d.verdict : `no difference established (${d.why})`;
-  return { change: `${signed(shown, digits)} ${unit}${pct}`, interval, verdict };
+  // Over runs the change is of the means of all runs, not of the first runs the table shows.
+  return { change: `${signed(shown, digits)} ${unit}${pct}${d.basis === 'runs' ? ' in the means of all runs' : ''}`, interval, verdict };
 }
 
 /** "+20.1 tok/s (+5.0 %), 95 % interval +12.0 to +28.3 over requests: better". */

@@ -67,15 +67,26 @@ const WIDTH = 640;
 const HEIGHT = 300;
 const MARGIN = { top: 24, right: 120, bottom: 44, left: 64 } as const;
 
+/** The narrow drawing's outer width, px: shown 1:1 in a 360 px window (24 px margins), so its text stays 10–12 px on screen. */
+export const NARROW_PARETO_WIDTH = 312;
+const NARROW = { height: 280, margin: { top: 24, right: 16, bottom: 44, left: 52 } } as const;
+
 /** A point as drawn: its series, state and the label it carries (its level, or what it is when not valid). */
 interface Drawn { series: number; x: number; y: number; label: string; bold: boolean }
 
-export function renderPareto(m: ParetoModel, o: ChartOptions = {}): ChartElement {
-  const width = o.width ?? WIDTH;
+/**
+ * `narrow`: for a phone's width, margins trimmed (labels are placed inside the
+ * plot, so no right margin is needed for run names), text sizes unchanged, so
+ * the drawing is shown at its own size rather than scaled down.
+ */
+export function renderPareto(m: ParetoModel, o: ChartOptions & { narrow?: boolean } = {}): ChartElement {
+  const width = o.width ?? (o.narrow ? NARROW_PARETO_WIDTH : WIDTH);
+  const height = o.narrow ? NARROW.height : HEIGHT;
+  const margin = o.narrow ? NARROW.margin : MARGIN;
   const all = m.series.flatMap((s) => s.points);
   // The scales fixed here (niced as Plot would) so labels can be placed in pixels before drawing.
-  const sx = Plot.scale({ x: { domain: [0, Math.max(0, ...all.map((p) => p.x)) || 1], nice: true, range: [MARGIN.left, width - MARGIN.right] } });
-  const sy = Plot.scale({ y: { domain: [0, Math.max(0, ...all.map((p) => p.y)) || 1], nice: true, range: [HEIGHT - MARGIN.bottom, MARGIN.top] } });
+  const sx = Plot.scale({ x: { domain: [0, Math.max(0, ...all.map((p) => p.x)) || 1], nice: true, range: [margin.left, width - margin.right] } });
+  const sy = Plot.scale({ y: { domain: [0, Math.max(0, ...all.map((p) => p.y)) || 1], nice: true, range: [height - margin.bottom, margin.top] } });
   const px = (v: number) => sx.apply(v) as number;
   const py = (v: number) => sy.apply(v) as number;
   const marks: Plot.Markish[] = [Plot.ruleY([0], { stroke: '#9ca3af' }), Plot.ruleX([0], { stroke: '#9ca3af' })];
@@ -96,9 +107,9 @@ export function renderPareto(m: ParetoModel, o: ChartOptions = {}): ChartElement
   // Run names first (they matter most), then each point's label; none overlaps another or a point.
   const drawn = [...names, ...levels];
   const placed = placeLabels(
-    drawn.map((d) => ({ px: px(d.x), py: py(d.y), text: d.label, fontSize: d.bold ? 11 : 10 })),
+    drawn.map((d) => ({ px: px(d.x), py: py(d.y), text: d.label, fontSize: d.bold || o.narrow ? 11 : 10 })),
     all.map((p) => ({ px: px(p.x), py: py(p.y) })),
-    { x0: 0, y0: 0, x1: width, y1: HEIGHT - MARGIN.bottom + 12 },
+    { x0: 0, y0: 0, x1: width, y1: height - margin.bottom + 12 },
   );
   for (const l of placed) {
     const d = drawn[l.index] as Drawn;
@@ -107,7 +118,7 @@ export function renderPareto(m: ParetoModel, o: ChartOptions = {}): ChartElement
     }));
   }
   const svg = Plot.plot({
-    document: o.document as ChartDocument | undefined, width, height: HEIGHT, marginTop: MARGIN.top, marginLeft: MARGIN.left, marginRight: MARGIN.right, marginBottom: MARGIN.bottom,
+    document: o.document as ChartDocument | undefined, width, height, marginTop: margin.top, marginLeft: margin.left, marginRight: margin.right, marginBottom: margin.bottom,
     style: { fontSize: '12px', fontVariantNumeric: 'tabular-nums' },
     x: { domain: sx.domain, grid: true, label: m.xLabel, labelAnchor: 'center', labelArrow: 'none' },
     y: { domain: sy.domain, grid: true, label: m.yLabel, labelArrow: 'none' },
