@@ -9,13 +9,14 @@ import { hostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, type Json, apiHarness, readEvents } from '../test-support/api-harness.js';
 import { type PoolingFixture, poolingFixture } from '../test-support/pooling-fixture.js';
+import { patient } from '../test-support/patience.js';
 
 let h: ApiHarness;
 let fx: PoolingFixture;
 beforeAll(async () => {
   h = await apiHarness();
   fx = await poolingFixture('embeddings');
-}, 60_000);
+}, patient(60_000));
 afterAll(async () => { await h.close(); });
 
 const spec = () => {

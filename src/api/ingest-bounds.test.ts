@@ -13,13 +13,14 @@ import { cli } from '../test-support/cli-in-process.js';
 import { type SweepFixture, sweepFixture } from '../test-support/sweep-fixture.js';
 import { openStore } from '../store/index.js';
 import { localCatalog } from './local-catalog.js';
+import { patient } from '../test-support/patience.js';
 
 let h: ApiHarness;
 let fx: SweepFixture;
 beforeAll(async () => {
   h = await apiHarness();
   fx = await sweepFixture();
-}, 90_000);
+}, patient(90_000));
 afterAll(async () => { await h.close(); });
 
 const spec = (over: Json = {}) => ({
@@ -108,5 +109,5 @@ describe('a row planted in the store past the bounds', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, patient(60_000));
 });

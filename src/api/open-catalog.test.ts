@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { currentHolder, openStore } from '../store/index.js';
 import { openCatalog } from './open-catalog.js';
 import { startServe } from './serve.js';
+import { patient } from '../test-support/patience.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -31,7 +32,7 @@ describe('a command meeting a serve that holds the lock but does not listen yet'
       await serving.close();
       await store.close();
     }
-  }, 60_000);
+  }, patient(60_000));
 
   it('opens the store itself when that serve goes away before it listens', async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'goodput-serve-start-')), 'db');
@@ -43,5 +44,5 @@ describe('a command meeting a serve that holds the lock but does not listen yet'
     expect(await catalog.listServers()).toEqual([]);
     expect(currentHolder(dir)).toMatchObject({ kind: 'cli', command: 'goodput sweep', pid: process.pid });
     await catalog.close();
-  }, 60_000);
+  }, patient(60_000));
 });

@@ -9,6 +9,7 @@ import type { RunSummary } from '../store/index.js';
 import type { Catalog } from './catalog.js';
 import { connect } from 'node:net';
 import { DOOR_MAX_CONNECTIONS, measuringGate, openReadDoor, readDoorApp } from './read-door.js';
+import { patient } from '../test-support/patience.js';
 
 const TOKEN = 'door-token-0123456789abcdefghij';
 const auth = { authorization: `Bearer ${TOKEN}`, host: '127.0.0.1:5000' };
@@ -120,5 +121,5 @@ describe('read door', () => {
       for (const s of sockets) s.destroy();
       await door.close();
     }
-  }, 60_000);
+  }, patient(60_000));
 });

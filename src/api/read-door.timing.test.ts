@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { Catalog } from './catalog.js';
 import { DOOR_MAX_CONNECTIONS, measuringGate, openReadDoor } from './read-door.js';
 import { wallClock } from '../test-support/wall-clock.js';
+import { patient } from '../test-support/patience.js';
 
 const catalog = { listRuns: async () => [] } as unknown as Catalog;
 
@@ -37,5 +38,5 @@ describe('read door timing', () => {
     } finally {
       await door.close();
     }
-  }, 30_000);
+  }, patient(30_000));
 });

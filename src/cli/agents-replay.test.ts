@@ -18,6 +18,7 @@ import { type SimProcess, spawnSimProcess } from '../sim/index.js';
 import { replayAgents } from '../test-support/agent-replay.js';
 import { runGoodput } from '../test-support/goodput-process.js';
 import { agentJobRows, agentLevelRows, num } from '../web/index.js';
+import { patient } from '../test-support/patience.js';
 
 let sim: SimProcess;
 const dir = mkdtempSync(join(tmpdir(), 'goodput-agents-replay-'));
@@ -79,7 +80,7 @@ describe('goodput replay of an agent trace', () => {
     // The page's tables: the same counts, and the first jobs with their paths.
     expect(agentLevelRows(result.levels)[0]?.slice(1, 5)).toEqual([`${metSessions} of ${source.sessions.length}`, num(agents.sessions.metPerS, 2), `${metJobs} of 20`, num(agents.jobs.metPerS, 2)]);
     expect(agentJobRows(level).rows.map((r) => r[0])).toEqual(agents.jobList.map((j) => j.job));
-  }, 180_000);
+  }, patient(180_000));
 
   const HEADER = JSON.stringify({ goodput: 'agents', block_tokens: 16 });
   const bad: Array<[string, string[], RegExp]> = [
@@ -104,7 +105,7 @@ describe('goodput replay of an agent trace', () => {
       expect(r.stderr.split('\n').filter((l) => l.startsWith('goodput:'))).toHaveLength(1);
       expect(existsSync(join(home, 'db'))).toBe(false);
       expect(existsSync(json)).toBe(false);
-    }, 60_000);
+    }, patient(60_000));
   }
 
   it('refuses flags an agent trace decides itself', async () => {
@@ -113,5 +114,5 @@ describe('goodput replay of an agent trace', () => {
     const r = await runGoodput(['replay', trace, '--url', sim.url, '--max-concurrency', '4']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--max-concurrency: an agent trace follows its own graph/);
-  }, 60_000);
+  }, patient(60_000));
 });

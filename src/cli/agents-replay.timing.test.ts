@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SimProcess, spawnSimProcess } from '../sim/index.js';
 import { replayAgents } from '../test-support/agent-replay.js';
 import { wallClock } from '../test-support/wall-clock.js';
+import { patient } from '../test-support/patience.js';
 
 let sim: SimProcess;
 beforeAll(async () => { sim = await spawnSimProcess(['--prefill-base-ms', '5', '--decode-step-ms', '5']); });
@@ -27,5 +28,5 @@ describe('agent replay timing', () => {
     expect(Math.min(...lags)).toBeGreaterThanOrEqual(0);
     wallClock(Math.max(...lags), 'sub-agent start lag max (ms)').toBeLessThan(10);
     wallClock(rep.result.levels[0]?.agents?.childStartLagMs?.max, 'childStartLagMs.max').toBeLessThan(10);
-  }, 300_000);
+  }, patient(300_000));
 });

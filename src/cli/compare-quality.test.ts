@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { type SimServer, startSimulator } from '../sim/index.js';
 import { runGoodput } from '../test-support/goodput-process.js';
+import { patient } from '../test-support/patience.js';
 
 const goodput = (args: string[]) => runGoodput(args, {}, 120_000);
 const simAt = (quantizationNoise: number) => startSimulator({ port: 0, prefillBaseMs: 1, prefillMsPerToken: 0, decodeStepMs: 0.5, decodeMsPerExtraSeq: 0, quantizationNoise });
@@ -57,7 +58,7 @@ beforeAll(async () => {
   await runTo('q20-other-baseline', q20.url, otherBase.url);
   await runTo('q20-unscored', q20.url, null);
   await runTo('q30-unscored', q30.url, null);
-}, 600_000);
+}, patient(600_000));
 afterAll(async () => {
   await Promise.all(sims.map((s) => s.close()));
   rmSync(dir, { recursive: true, force: true });

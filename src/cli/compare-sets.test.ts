@@ -14,6 +14,7 @@ import { cli } from '../test-support/cli-in-process.js';
 import { evidenceResult } from '../test-support/evidence-fixture.js';
 import { recordsText } from './files.js';
 import { repeatSetProblem } from './compare-inputs.js';
+import { patient } from '../test-support/patience.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'goodput-sets-'));
 const data = join(dir, 'db');
@@ -40,7 +41,7 @@ beforeAll(async () => {
   const other = evidenceResult({ levels, quantization: 'fp8' });
   const again = runsOf(evidenceResult({ levels, repeats: 3, spread: 0.004, startedAt: '2026-06-03T12:00:00.000Z' }));
   for (const [i, r] of [...slow, ...fast, other, ...again].entries()) await store(r, `run-${i + 1}`);
-}, 120_000);
+}, patient(120_000));
 
 describe('goodput compare over repeat sets of stored runs', () => {
   it('two sets of three, one faster per token: better over the runs, with an interval excluding zero', async () => {

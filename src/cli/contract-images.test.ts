@@ -11,6 +11,7 @@ import { stringify } from 'yaml';
 import { sweepResultSchema } from '../core/index.js';
 import { type SimServer, startSimulator } from '../sim/index.js';
 import { runGoodput } from '../test-support/goodput-process.js';
+import { patient } from '../test-support/patience.js';
 
 let sim: SimServer;
 const dir = mkdtempSync(join(tmpdir(), 'goodput-contract-images-'));
@@ -48,7 +49,7 @@ describe('goodput run with images and audio', () => {
     expect(result.matrix?.table.rows.map((row) => row[1])).toEqual(['synthetic 24 tokens + 2 images of 64×32 PNG per request', 'synthetic 24 tokens + 2 images of 512×512 JPEG by URL per request']);
     const text = await runGoodput(['run', file], {}, 120_000);
     expect(text.stdout).toMatch(/cell 1 synthetic 24 tokens · 16 out · cold · 2 images of 512×512 JPEG by URL per request: 1→/);
-  }, 180_000);
+  }, patient(180_000));
 
   it('sends the contract\'s audio with every request and a cell without images when the list says none', async () => {
     const r = await runGoodput(['run', contractFile({ audio: { seconds: 2 }, images: ['none', { perRequest: 1, width: 32, height: 32 }] }), '--json', '-'], {}, 120_000);
@@ -60,5 +61,5 @@ describe('goodput run with images and audio', () => {
     expect(cells.map((c) => c.levels[0]?.promptTokens.mean)).toEqual([24 + 50, 24 + 50 + 1]);
     expect(cells.every((c) => c.levels[0]?.audio?.seconds === 2)).toBe(true);
     expect(result.contract).toMatchObject({ workload: { audio: { seconds: 2, format: 'wav' } } });
-  }, 180_000);
+  }, patient(180_000));
 });

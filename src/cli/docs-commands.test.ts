@@ -20,6 +20,7 @@ import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SimProcess, spawnSimProcess } from '../sim/index.js';
 import { startCommand } from '../test-support/goodput-process.js';
+import { patient } from '../test-support/patience.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
@@ -102,7 +103,7 @@ describe("the newcomer's path", () => {
       try {
         const page = await browser.newPage();
         await page.goto(`${url}#/runs/1`);
-        await page.getByRole('heading', { name: /^Run 1 complete$/ }).waitFor({ timeout: 30_000 });
+        await page.getByRole('heading', { name: /^Run 1 complete$/ }).waitFor({ timeout: patient(30_000) });
         expect(await page.getByRole('table', { name: /Per concurrency level/ }).getByRole('rowheader').allTextContents()).toEqual(['1', '2', '4', '8', '16']);
 
         for (const file of PATH_DOCS) {
@@ -111,7 +112,7 @@ describe("the newcomer's path", () => {
           }
         }
         await page.goto(`${url}#/runs/2`);
-        await page.getByRole('heading', { name: /^Run 2 complete$/ }).waitFor({ timeout: 30_000 });
+        await page.getByRole('heading', { name: /^Run 2 complete$/ }).waitFor({ timeout: patient(30_000) });
       } finally {
         await browser.close();
       }
@@ -119,7 +120,7 @@ describe("the newcomer's path", () => {
       expect(await serve.stop()).toBe(0);
     }
     expect(JSON.parse(readFileSync(join(work, 'site', 'dataset.json'), 'utf8'))).toHaveProperty('receipts');
-  }, 600_000);
+  }, patient(600_000));
 });
 
 describe('other runnable commands in the docs', () => {
@@ -130,6 +131,6 @@ describe('other runnable commands in the docs', () => {
     it(`${block.at} runs and exits 0`, async () => {
       const cwd = mkdtempSync(join(tmpdir(), 'goodput-docs-'));
       await expect(bash(localScript(block.script, `node ${JSON.stringify(join(ROOT, 'bin/goodput.js'))}`), cwd)).resolves.toBeDefined();
-    }, 300_000);
+    }, patient(300_000));
   }
 });

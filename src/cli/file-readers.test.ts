@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runGoodput } from '../test-support/goodput-process.js';
+import { patient } from '../test-support/patience.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'goodput-readers-'));
 const zero = join(dir, 'zero.json');
@@ -33,5 +34,5 @@ describe('a file that is not a regular file', () => {
     expect(r.stderr).toMatch(message);
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-  }, 30_000);
+  }, patient(30_000));
 });

@@ -18,6 +18,7 @@ import { type SimProcess, spawnSimProcess } from '../sim/index.js';
 import { cli } from '../test-support/cli-in-process.js';
 import { llamaQualityReplay } from '../test-support/llama-replay.js';
 import { startServer, type TestServer } from '../test-support/scripted-server.js';
+import { patient } from '../test-support/patience.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'goodput-llama-quality-'));
 let sims: SimProcess[] = [];
@@ -30,7 +31,7 @@ beforeAll(async () => {
     startServer(llamaQualityReplay('llama-prefix-scoring-f32.txt', sims[0]?.url)),
     startServer(llamaQualityReplay('llama-prefix-scoring-q8_0.txt', sims[1]?.url)),
   ]);
-}, 30_000);
+}, patient(30_000));
 afterAll(async () => { await Promise.all([...fronts.map((f) => f.close()), ...sims.map((p) => p.stop())]); });
 
 /** One contract, the weights' quantization being what differs; completions, so the first-token answers are llama-server's too. */
@@ -78,5 +79,5 @@ describe('run --repeats 3 --quality-baseline against replayed llama-server answe
     expect(published.code, published.stderr).toBe(0);
     const verified = await cli(['verify', site]);
     expect(verified.code, verified.stderr + verified.stdout).toBe(0);
-  }, 60_000);
+  }, patient(60_000));
 });

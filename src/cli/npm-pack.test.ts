@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { patient } from '../test-support/patience.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const run = promisify(execFile);
@@ -25,7 +26,7 @@ describe('npm pack', () => {
     expect(paths).toContain('bin/goodput.js');
     expect(paths).toContain('dist/cli/main.js');
     expect(paths.filter((p) => /^src\/|\.test\.|test-support/.test(p))).toEqual([]);
-    await run('tar', ['-xzf', join(dir, info?.filename ?? ''), '-C', dir], { timeout: 60_000 });
+    await run('tar', ['-xzf', join(dir, info?.filename ?? ''), '-C', dir], { timeout: patient(60_000) });
     const pkg = join(dir, 'package');
     expect((JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin).toEqual({ goodput: 'bin/goodput.js' });
     // The dependencies an install would fetch, taken from this checkout (no network in tests).
@@ -37,5 +38,5 @@ describe('npm pack', () => {
     });
     expect(demo.stdout).toMatch(/Concurrency +Throughput tok\/s/);
     expect(demo.stdout).toMatch(/^Engine +peak [\d.]+ tok\/s at concurrency \d+/m);
-  }, 240_000);
+  }, patient(240_000));
 });

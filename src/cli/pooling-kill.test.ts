@@ -13,6 +13,7 @@ import { type SimProcess, spawnSimProcess } from '../sim/index.js';
 import { cli } from '../test-support/cli-in-process.js';
 import { startGoodput } from '../test-support/goodput-process.js';
 import { type TestPostgres, startTestPostgres } from '../test-support/postgres.js';
+import { patient } from '../test-support/patience.js';
 
 let sim: SimProcess;
 let pg: TestPostgres;
@@ -49,7 +50,7 @@ for (const [name, storeFlags] of backends) {
       expect(exported.stderr).toMatch(/was interrupted .* its 1 finished level\(s\) can be read with: goodput runs show/);
       const list = await cli(['runs', 'list', ...store]);
       expect(list.stdout).toMatch(new RegExp(`\\n${id} +interrupted +.* embeddings +1/3 `));
-    }, 150_000);
+    }, patient(150_000));
 
     it('SIGINT: stored as stopped, its result the finished levels', async () => {
       const store = await storeFlags();
@@ -62,6 +63,6 @@ for (const [name, storeFlags] of backends) {
       expect(result.run.status).toBe('stopped');
       expect(result.run.stopReason).toBe('stopped by the user; 1 level(s) complete');
       expect(result.levels.map((l) => l.concurrency)).toEqual([1]);
-    }, 150_000);
+    }, patient(150_000));
   });
 }

@@ -12,6 +12,7 @@ import { type SimServer, startSimulator } from '../sim/index.js';
 import { closedPort } from '../test-support/scripted-server.js';
 import type { QualityRun } from '../quality/index.js';
 import { renderQualityRun, wrapLine } from './quality-command.js';
+import { patient } from '../test-support/patience.js';
 
 
 
@@ -145,5 +146,5 @@ describe('the figures docs/quality.md quotes', () => {
         await other.close();
       }
     }
-  }, 120_000);
+  }, patient(120_000));
 });

@@ -15,6 +15,7 @@ import { type SimProcess, spawnSimProcess } from '../sim/index.js';
 import { runGoodput } from '../test-support/goodput-process.js';
 import { type MooncakeRow, writeBurstGptTrace, writeMooncakeTrace } from '../test-support/trace-fixtures.js';
 import { sha256Hex } from '../workload/index.js';
+import { patient } from '../test-support/patience.js';
 
 let sim: SimProcess;
 const dir = mkdtempSync(join(tmpdir(), 'goodput-replay-'));
@@ -82,7 +83,7 @@ describe('goodput replay', () => {
     }
     expect(exact).toBeGreaterThan(1500);
     expect(hits).toBeGreaterThan(1000);
-  }, 300_000);
+  }, patient(300_000));
 
   it('replays a BurstGPT CSV at twice its speed: failures in its log left out and counted, the window taken', async () => {
     const trace = join(dir, 'burst.csv');
@@ -101,7 +102,7 @@ describe('goodput replay', () => {
     const spanS = ((kept.at(-1)?.t ?? 0) - (kept[0]?.t ?? 0)) / 2;
     expect(result.levels[0]?.load?.offeredRps).toBeCloseTo((kept.length - 1) / spanS, 6);
     expect(result.run.arrival).toMatchObject({ source: { skippedFailed: 4, skippedOutsideWindow: 20, window: { startS: 1, endS: 5 }, labels: { Model: { 'GPT-4': expect.any(Number), ChatGPT: expect.any(Number) } } } });
-  }, 180_000);
+  }, patient(180_000));
 
   const bad: Array<[string, string[], RegExp]> = [
     ['--levels, which a replay takes as speeds', ['--levels', '1,2'], /--levels: a replay's levels are speeds: give --speed 1,2,4/],
@@ -120,6 +121,6 @@ describe('goodput replay', () => {
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(message);
       expect(existsSync(join(home, 'db'))).toBe(false);
-    }, 60_000);
+    }, patient(60_000));
   }
 });

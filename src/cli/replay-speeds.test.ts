@@ -12,6 +12,7 @@ import { sweepResultSchema } from '../core/index.js';
 import { type SimProcess, spawnSimProcess } from '../sim/index.js';
 import { runGoodput } from '../test-support/goodput-process.js';
 import { throughputChart } from '../web/index.js';
+import { patient } from '../test-support/patience.js';
 
 let sim: SimProcess;
 const dir = mkdtempSync(join(tmpdir(), 'goodput-speeds-'));
@@ -53,5 +54,5 @@ describe('replay at several speeds', () => {
     expect(show.stdout.split('\n')[0]).toContain('· trace lengths ·');
     expect(show.stdout).toMatch(/^\s*Speed\s+Peak in flight/m);
     expect(throughputChart.summary([{ label: 'run', role: 'single', levels: result.levels }])).toMatch(/at speed 1× and (peaks|is) .* at speed \d×/);
-  }, 240_000);
+  }, patient(240_000));
 });

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SimProcess, spawnSimProcess } from '../sim/index.js';
 import { cli } from '../test-support/cli-in-process.js';
 import { startGoodput } from '../test-support/goodput-process.js';
+import { patient } from '../test-support/patience.js';
 
 let sim: SimProcess;
 beforeAll(async () => { sim = await spawnSimProcess(['--prefill-base-ms', '2', '--decode-step-ms', '2']); });
@@ -65,7 +66,7 @@ describe('when the goodput serve a sweep saves through dies', () => {
     expect(back.code).toBe(0);
     expect(back.stderr).toBe(`wrote ${join(dir, 'back.json')}, ${join(dir, 'back.jsonl')}\n`);
     expect(readFileSync(join(dir, 'back.jsonl'), 'utf8').trim().split('\n')).toHaveLength(lines.length);
-  }, 180_000);
+  }, patient(180_000));
 
   it('runs import refuses a result with no level and a file that is not a result, naming it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'goodput-import-'));

@@ -13,6 +13,7 @@ import { type RequestRecord, mulberry32, sweepResultSchema } from '../core/index
 import { type SimProcess, spawnSimProcess } from '../sim/index.js';
 import { runGoodput } from '../test-support/goodput-process.js';
 import { COMMON_WORDS } from '../workload/index.js';
+import { patient } from '../test-support/patience.js';
 
 let sim: SimProcess;
 const dir = mkdtempSync(join(tmpdir(), 'goodput-sessions-'));
@@ -74,7 +75,7 @@ describe('goodput sessions', () => {
     expect(r.stdout).toMatch(/\n +1 +6 +[\d.]+\/[\d.]+ +[\d.]+\/[\d.]+ +\d+ +0 +\d+\n/);
     expect(r.stderr).toMatch(/level 3 sessions at once: 33 requests, 0 failed/);
     expect(r.stderr).not.toMatch(/skipped/);
-  }, 150_000);
+  }, patient(150_000));
 
   it('starts synthetic sessions at a rate', async () => {
     const json = join(dir, 'rate.json');
@@ -84,7 +85,7 @@ describe('goodput sessions', () => {
     expect(level?.load?.label).toBe('20 sessions/s poisson');
     expect(level?.sessions?.completed).toBe(5);
     expect(level?.sessions?.turns.map((t) => t.turn)).toEqual(level?.sessions?.turns.length === 3 ? [1, 2, 3] : [1, 2]);
-  }, 120_000);
+  }, patient(120_000));
 
   const bad: Array<[string, string[], RegExp]> = [
     ['--output-tokens, which each turn sets', ['--output-tokens', '64'], /--output-tokens: each turn's output cap comes from its conversation/],
@@ -103,6 +104,6 @@ describe('goodput sessions', () => {
       const r = await runGoodput(['sessions', '--url', sim.url, '--no-save', ...args]);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(message);
-    }, 60_000);
+    }, patient(60_000));
   }
 });

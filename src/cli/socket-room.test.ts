@@ -7,9 +7,10 @@ import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { startCommand } from '../test-support/goodput-process.js';
 import { FD_HEADROOM, openFilesLimit, refuseLevelsPastFileLimit } from './socket-room.js';
+import { patient } from '../test-support/patience.js';
 
 const runShell = (script: string): Promise<string> => new Promise((resolve, reject) => {
-  execFile('/bin/sh', ['-c', script], { timeout: 10_000 }, (err, out) => (err ? reject(err) : resolve(out)));
+  execFile('/bin/sh', ['-c', script], { timeout: patient(10_000) }, (err, out) => (err ? reject(err) : resolve(out)));
 });
 
 describe('sockets for a level', () => {
@@ -36,5 +37,5 @@ describe('sockets for a level', () => {
       { cwd: new URL('../../', import.meta.url).pathname, env: process.env });
     expect(await p.closed).toBe(2);
     expect(p.out().stderr).toMatch(/a level of 512 streams needs 512 sockets plus 128 files of goodput's own, but this process may open only 256 \(ulimit -n\): that is our limit, not the server's/);
-  }, 30_000);
+  }, patient(30_000));
 });

@@ -14,6 +14,7 @@ import { sweepResultSchema } from '../core/index.js';
 import { type SimProcess, spawnSimProcess } from '../sim/index.js';
 import { cli } from '../test-support/cli-in-process.js';
 import { runGoodput, startGoodput } from '../test-support/goodput-process.js';
+import { patient } from '../test-support/patience.js';
 
 let sim: SimProcess;
 const tmp = (name: string) => mkdtempSync(join(tmpdir(), `goodput-${name}-`));
@@ -41,7 +42,7 @@ describe('goodput servers', () => {
     expect(check.stdout).toMatch(/sim .* running/);
     const removed = await cli(['servers', 'remove', 'down', '--data', data]);
     expect(removed.stdout).toMatch(/removed down \(http:\/\/127\.0\.0\.1:9\); its runs are kept/);
-  }, 150_000);
+  }, patient(150_000));
   const bad: Array<[string, string[], RegExp]> = [
     ['a name with a space', ['servers', 'add', 'my box', 'http://127.0.0.1:1'], /<name>: name must be 1–64 letters/],
     ['a URL that is not one', ['servers', 'add', 'x', 'not-a-url'], /<url>: baseUrl must be an http\(s\) URL/],
@@ -88,7 +89,7 @@ describe('sweep --save and goodput runs', () => {
     expect([refused.code, refused.stderr]).toEqual([2, `goodput: ${outDir} is a directory; give a file path\n`]);
     expect(existsSync(rawToo)).toBe(false);
     expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
-  }, 150_000);
+  }, patient(150_000));
   it('does not save when no store is configured, and does with --save', async () => {
     const home = tmp('home');
     const plain = await cli(['sweep', '--url', sim.url, ...quick], { GOODPUT_HOME: home });
@@ -99,7 +100,7 @@ describe('sweep --save and goodput runs', () => {
     // Now the default store exists, so it is configured: later sweeps save without --save.
     const later = await cli(['sweep', '--url', sim.url, ...quick], { GOODPUT_HOME: home });
     expect(later.stderr).toMatch(/stored as run 2/);
-  }, 150_000);
+  }, patient(150_000));
   it('names a bad run id and a run that does not exist (exit 2)', async () => {
     const bad = await cli(['runs', 'show', 'abc', '--data', data]);
     expect([bad.code, bad.stderr]).toEqual([2, "goodput: <id>: 'abc' is not a run id (a positive integer; see goodput runs list)\n"]);
@@ -114,7 +115,7 @@ describe('as separate processes', () => {
     const r = await runGoodput(['demo', '--levels', '1,2', '--requests-per-level', '2', '--output-tokens', '32'], { GOODPUT_HOME: home }, 120_000);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/stored as run 1 \(complete\) in embedded database at .*; see it with: goodput serve +\(then open http:\/\/127\.0\.0\.1:7878\/#\/runs\/1\)/);
-  }, 150_000);
+  }, patient(150_000));
   it('while goodput serve holds it, commands and sweeps go through its API', async () => {
     const data = tmp('serve');
     const serve = startGoodput(['serve', '--port', '0', '--data', data]);
@@ -133,7 +134,7 @@ describe('as separate processes', () => {
     } finally {
       expect(await serve.stop()).toBe(0);
     }
-  }, 150_000);
+  }, patient(150_000));
   it('while a sweep holds it, reads go through the sweep (token-guarded, exports after its level) and writes are refused with who holds it', async () => {
     const data = tmp('busy');
     const first = await runGoodput(['sweep', '--url', sim.url, ...quick, '--data', data]);
@@ -171,5 +172,5 @@ describe('as separate processes', () => {
       await sweep.stop('SIGINT');
       await slow.stop();
     }
-  }, 400_000);
+  }, patient(400_000));
 });

@@ -12,6 +12,7 @@ import { type SimProcess, spawnSimProcess } from '../sim/index.js';
 import { cli } from '../test-support/cli-in-process.js';
 import { startGoodput } from '../test-support/goodput-process.js';
 import { type TestPostgres, startTestPostgres } from '../test-support/postgres.js';
+import { patient } from '../test-support/patience.js';
 
 let sim: SimProcess;
 let pg: TestPostgres;
@@ -58,7 +59,7 @@ for (const [name, storeFlags] of backends) {
       expect(exported.stderr).toMatch(/was interrupted .* its 2 finished level\(s\) can be read with: goodput runs show/);
       const list = await cli(['runs', 'list', ...store]);
       expect(list.stdout).toMatch(new RegExp(`\\n${id} +interrupted +.* 2/3 `));
-    }, 150_000);
+    }, patient(150_000));
   });
 }
 
@@ -80,6 +81,6 @@ describe('SIGINT or SIGTERM before any level ends', () => {
       expect(existsSync(join(dir, 'raw.jsonl'))).toBe(false);
       const list = await cli(['runs', 'list', ...store]);
       expect(list.stdout).toMatch(/no stored runs/);
-    }, 90_000);
+    }, patient(90_000));
   }
 });

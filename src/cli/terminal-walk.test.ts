@@ -12,6 +12,7 @@ import type { SweepResult } from '../core/index.js';
 import { openStore } from '../store/index.js';
 import { cli } from '../test-support/cli-in-process.js';
 import { sweepFixture } from '../test-support/sweep-fixture.js';
+import { patient } from '../test-support/patience.js';
 
 const EVIL = '\u001b]52;c;ZXZpbA==\u0007\u001b[2J\u009b31m\u202egnp.exe\u2066';
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
@@ -41,7 +42,7 @@ beforeAll(async () => {
   const store = await openStore({ kind: 'embedded', dir: data }, { kind: 'cli', command: 'test' });
   await store.driver.query('UPDATE runs SET model = $1, server_name = $2', [`tiny${EVIL}`, `box${EVIL}`]);
   await store.close();
-}, 120_000);
+}, patient(120_000));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const commands: string[][] = [
@@ -64,5 +65,5 @@ describe('every command printing hostile strings', () => {
     const all = r.stdout + r.stderr;
     expect(all.match(RAW), 'a raw control, escape or bidi character').toBeNull();
     expect(all).toMatch(/tiny|vllm|H100|A100|box/);
-  }, 60_000);
+  }, patient(60_000));
 });

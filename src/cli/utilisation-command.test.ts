@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepResultSchema } from '../core/index.js';
 import { type SimProcess, spawnSimProcess } from '../sim/index.js';
 import { runGoodput } from '../test-support/goodput-process.js';
+import { patient } from '../test-support/patience.js';
 
 let sim: SimProcess;
 const dir = mkdtempSync(join(tmpdir(), 'goodput-utilisation-'));
@@ -24,7 +25,7 @@ beforeAll(async () => {
   sim = await spawnSimProcess(['--max-batch', '4', '--decode-step-ms', '10', '--decode-ms-per-extra-seq', '0', '--prefill-base-ms', '5', '--prefill-ms-per-token', '0']);
   const sweep = await runGoodput(['sweep', '--url', sim.url, '--levels', '2,4,8', '--output-tokens', String(OUTPUT), '--prompt-tokens', '16', '--requests-per-level', '24', '--json', cap, '--raw', capRaw, '--no-save'], {}, 120_000);
   expect(sweep.code).toBe(0);
-}, 150_000);
+}, patient(150_000));
 afterAll(async () => { await sim?.stop(); });
 
 describe('goodput utilisation', () => {
@@ -55,7 +56,7 @@ describe('goodput utilisation', () => {
     expect(r.stdout).toMatch(/Utilisation 0\.\d{3} \(measured\): served [\d,.]+ tok\/s over the replay of half\.jsonl \(sha256 [0-9a-f]{12}…\)/);
     expect(r.stdout).toMatch(/\n {2}tok\/s {6}[▁▂▃▄▅▆▇█]{60} {2}peak/);
     expect(rep.series).toHaveLength(60);
-  }, 150_000);
+  }, patient(150_000));
 
   it('refuses a capacity file whose throughput was edited, naming the level and field', async () => {
     const forged = JSON.parse(readFileSync(cap, 'utf8')) as { levels: Array<{ throughputTokS: number }> };
@@ -66,7 +67,7 @@ describe('goodput utilisation', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/forged\.json: levels\[c=4\]\.throughputTokS states [\d.]+, its records give [\d.]+/);
     expect(r.stderr).not.toMatch(/trace /);
-  }, 60_000);
+  }, patient(60_000));
 
   it('refuses raw records past the record bounds (1e9 tokens per chunk) naming the line, before computing on them', async () => {
     const lines = readFileSync(capRaw, 'utf8').trim().split('\n');
@@ -75,13 +76,13 @@ describe('goodput utilisation', () => {
     const r = await runGoodput(['utilisation', join(dir, 'half.jsonl'), '--capacity', cap, '--capacity-raw', forged, '--url', sim.url, '--no-save']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/forged-raw\.jsonl:6: not a request record: chunkTokens\.0: must be at most 66561/);
-  }, 60_000);
+  }, patient(60_000));
 
   it('refuses a capacity file without its records', async () => {
     const r = await runGoodput(['utilisation', join(dir, 'half.jsonl'), '--capacity', cap, '--url', sim.url, '--no-save']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`--capacity: ${cap} carries no raw records; give them with --capacity-raw (the sweep's --raw file)`);
-  }, 60_000);
+  }, patient(60_000));
 
   it('takes the hourly cost from a contract run\'s priced hardware, with the measured utilisation in place of the declared one', async () => {
     const contract = join(dir, 'capacity.yaml');
@@ -116,5 +117,5 @@ describe('goodput utilisation', () => {
     const refused = await runGoodput(['utilisation', short, '--capacity', forgedPath, '--url', sim.url, '--no-save']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/contract-forged\.json: contractHash states [0-9a-f]{64}, its contract hashes to [0-9a-f]{64}; the contract was edited/);
-  }, 240_000);
+  }, patient(240_000));
 });

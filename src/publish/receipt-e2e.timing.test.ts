@@ -15,6 +15,7 @@ import { runGoodput } from '../test-support/goodput-process.js';
 import { expectOk, useSimulatorPair, writeReceiptContract } from '../test-support/receipt-contracts.js';
 import { receiptSchema } from './index.js';
 import { wallClock } from '../test-support/wall-clock.js';
+import { patient } from '../test-support/patience.js';
 
 /** Decode step of each simulator, ms: the optimized one is twice as fast. */
 const BASELINE_STEP_MS = 8;
@@ -63,5 +64,5 @@ describe('two runs → quality → receipt → publish', () => {
     const dataset = readFileSync(join(site, 'dataset.json'), 'utf8');
     expect(dataset).not.toMatch(/127\.0\.0\.1|localhost/);
     expect(dataset).toContain(`"id": "${receipt.id}/optimized.quality"`);
-  }, 300_000);
+  }, patient(300_000));
 });

@@ -18,6 +18,7 @@ import { buildReceipt } from './build-receipt.js';
 import { FACT_TABLE_ROWS } from './fact.js';
 import { receiptPage } from './render-receipt-page.js';
 import { receiptView } from './receipt-view.js';
+import { patient } from '../test-support/patience.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ARTIFACTS = join(ROOT, 'test-artifacts', 'layout');
@@ -42,7 +43,7 @@ beforeAll(async () => {
   writeFileSync(join(site, `${receipt.id}.html`), receiptPage(receiptView(receipt), '0'.repeat(64), '0.1.0', []));
   pageUrl = pathToFileURL(join(site, `${receipt.id}.html`)).href;
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-}, 60_000);
+}, patient(60_000));
 
 afterAll(async () => { await browser?.close(); });
 
@@ -68,6 +69,6 @@ describe('a receipt page at 360 and 1,400 px', () => {
       } finally {
         await context.close();
       }
-    }, 60_000);
+    }, patient(60_000));
   }
 });

@@ -16,6 +16,7 @@ import { QUALITY_SCALE_NOTE, qualityScoreSchema } from '../core/index.js';
 import { qualityFixture } from '../test-support/quality-fixture.js';
 import { receiptPair } from '../test-support/receipt-fixture.js';
 import { type Receipt, buildReceipt, publishSite } from './index.js';
+import { patient } from '../test-support/patience.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ARTIFACTS = join(ROOT, 'test-artifacts');
@@ -42,7 +43,7 @@ beforeAll(async () => {
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, javaScriptEnabled: false });
   page = await context.newPage();
   page.on('request', (r) => requested.push(r.url()));
-}, 60_000);
+}, patient(60_000));
 
 afterAll(async () => { await browser?.close(); });
 

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SimProcess, spawnSimProcess } from '../sim/index.js';
 import type { RequestRecord } from '../core/index.js';
 import { type SweepSpecInput, levelFromRecords, runSweep } from './index.js';
+import { patient } from '../test-support/patience.js';
 
 // A schedule the client cannot blur, whose 10 % is several ms (holds on a loaded machine): 80 ms to the first token, then 20 ms per token.
 const SCHEDULE = ['--prefill-base-ms', '80', '--prefill-ms-per-token', '0', '--decode-step-ms', '20', '--decode-ms-per-extra-seq', '0'];
@@ -44,7 +45,7 @@ describe('client threads', () => {
       const moved = records.map((r, k) => (k === records.length - 1 ? { ...r, client: r.client === 'thread 1' ? 'thread 2' : 'thread 1' } : r));
       expect(levelFromRecords(two, l, moved).shares?.map((s) => s.requests)).not.toEqual([12, 12]);
     }
-  }, 60_000);
+  }, patient(60_000));
 
   it('every request of the level is sent once: one warm-up, then sequence numbers 1..N with no gap or repeat', async () => {
     const records: number[] = [];
@@ -57,7 +58,7 @@ describe('client threads', () => {
     });
     expect(warmups).toBe(1);
     expect(records.sort((a, b) => a - b)).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
-  }, 60_000);
+  }, patient(60_000));
 
   it('an open loop is thinned round-robin: every scheduled send leaves once, on the one schedule', async () => {
     const r = await runSweep({ ...base(), levels: [40], arrival: { kind: 'rate', process: 'constant' }, requestsPerLevel: 40, clientThreads: 2 });
@@ -66,7 +67,7 @@ describe('client threads', () => {
     expect(l?.shares?.map((s) => s.requests)).toEqual([20, 20]);
     // The offered rate is the whole schedule's, not one thread's half.
     expect(l?.load?.offeredRps).toBeCloseTo(40, 6);
-  }, 60_000);
+  }, patient(60_000));
 
   it('stopping mid-level stops every thread and the sweep returns', async () => {
     const stop = new AbortController();
@@ -78,5 +79,5 @@ describe('client threads', () => {
     expect(out.run.status).toBe('stopped');
     expect(out.levels).toHaveLength(0);
     expect(seen).toBeLessThan(400);
-  }, 60_000);
+  }, patient(60_000));
 });

@@ -12,6 +12,7 @@ import type { LevelResult } from '../core/index.js';
 import { SIM_DIALECT_KINDS, spawnSimProcess } from '../sim/index.js';
 import { runSweep } from './sweep.js';
 import { wallClock } from '../test-support/wall-clock.js';
+import { patient } from '../test-support/patience.js';
 
 const SCHEDULE = [
   '--prefill-base-ms', '150', '--prefill-ms-per-token', '0', '--decode-step-ms', '20', '--decode-ms-per-extra-seq', '0',
@@ -36,7 +37,7 @@ function close(what: string, got: number | undefined, want: number | undefined, 
 let reference: LevelResult[];
 beforeAll(async () => {
   reference = await sweep('goodput');
-}, 60_000);
+}, patient(60_000));
 
 const cases: Array<[name: string, dialect: string, engine: 'auto' | 'ollama-native']> = [
   ...SIM_DIALECT_KINDS.filter((d) => d !== 'goodput').map((d): [string, string, 'auto'] => [d, d, 'auto']),

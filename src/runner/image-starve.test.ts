@@ -8,6 +8,7 @@ import { type AddressInfo, type Socket, connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SimServer, startSimulator } from '../sim/index.js';
 import { runSweep } from './sweep.js';
+import { patient } from '../test-support/patience.js';
 
 const SLOW = 400;
 let sim: SimServer;
@@ -69,5 +70,5 @@ describe('the image server under 400 slow connections', () => {
     } finally {
       attack.stop();
     }
-  }, 60_000);
+  }, patient(60_000));
 });

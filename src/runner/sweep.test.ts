@@ -9,6 +9,7 @@ import type { RequestRecord } from '../core/index.js';
 import { startClientThreads } from './client-threads.js';
 import { SweepError } from './errors.js';
 import { type SweepDeps, type SweepEvent, runSweep } from './sweep.js';
+import { patient } from '../test-support/patience.js';
 
 const FAST = { prefillBaseMs: 5, prefillMsPerToken: 0, decodeStepMs: 1, decodeMsPerExtraSeq: 0 };
 const sim = useSimulators({ ...FAST, port: 0 });
@@ -221,5 +222,5 @@ describe('runSweep against the simulator', () => {
     expect(result.levels.map((l) => l.concurrency)).toEqual([2]);
     expect(result.run.stopReason).toMatch(/^client thread 2 exited \(code 1\) during the level\. /);
     await expect(runSweep({ ...base, url: s.url, levels: [2, 4] }, losing(1))).rejects.toMatchObject({ code: 'client-failed' });
-  }, 60_000);
+  }, patient(60_000));
 });

@@ -11,13 +11,14 @@ import { type PoolingResult, poolingResultSchema } from '../core/index.js';
 import { type PoolingFixture, poolingFixture } from '../test-support/pooling-fixture.js';
 import { backends } from '../test-support/store-backends.js';
 import { type BeginRun, type PoolingRunSpec, type Store, StoreError, exportResult } from './index.js';
+import { patient } from '../test-support/patience.js';
 
 let embed: PoolingFixture;
 let rerank: PoolingFixture;
 beforeAll(async () => {
   embed = await poolingFixture('embeddings');
   rerank = await poolingFixture('rerank');
-}, 60_000);
+}, patient(60_000));
 
 const begin = (fx: PoolingFixture, url = 'http://127.0.0.1:9101'): BeginRun => {
   const r = fx.result.run;

@@ -17,6 +17,7 @@ import { type SimProcess, spawnSimProcess } from '../sim/index.js';
 import { type Started, runGoodput, startGoodput } from '../test-support/goodput-process.js';
 import { measureFit } from '../test-support/page-fit.js';
 import { num } from './index.js';
+import { patient } from '../test-support/patience.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CHROMIUM = process.env['GOODPUT_CHROMIUM'] ?? '/usr/bin/chromium';
@@ -61,7 +62,7 @@ beforeAll(async () => {
   url = (await serve.waitFor(/goodput serve: (http:\/\/127\.0\.0\.1:\d+\/)/))[1] as string;
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   page = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
-}, 300_000);
+}, patient(300_000));
 
 afterAll(async () => {
   await browser?.close();
@@ -81,7 +82,7 @@ describe('the run page of agentic runs', () => {
     const goodput = figure('Session and job goodput against load');
     await visible(goodput);
     const svg = goodput.getByRole('img');
-    await expect.poll(() => svg.locator('g[aria-label="x-axis tick label"] text').allTextContents(), { timeout: 10_000 }).toEqual(['1', '2']);
+    await expect.poll(() => svg.locator('g[aria-label="x-axis tick label"] text').allTextContents(), { timeout: patient(10_000) }).toEqual(['1', '2']);
     expect(await svg.getAttribute('aria-label')).toBe(`Sessions met per second: ${agents.map((a, i) => `${num(a.sessions.metPerS, 2)} at speed ${levels[i]?.load?.level}×`).join(' and ')}; `
       + `jobs met per second: ${agents.map((a, i) => `${num(a.jobs.metPerS, 2)} at speed ${levels[i]?.load?.level}×`).join(' and ')}.`);
     expect(await rowsOf(goodput.locator('details table'))).toEqual(levels.map((l, i) => {
@@ -100,7 +101,7 @@ describe('the run page of agentic runs', () => {
     // A round marker on the p50 line at every measured level (p95's are squares), and no tool-call panel on a run without tools.
     expect(await makespan.getByRole('img').locator('circle').count()).toBeGreaterThanOrEqual(levels.length);
     expect(await page.getByRole('heading', { name: 'Tool calls', exact: true }).count()).toBe(0);
-  }, 60_000);
+  }, patient(60_000));
 
   it('shows a run sent with tools as a verdict table and charts, with the JSON\'s counts and times', async () => {
     await page.goto(`${url}#/runs/2`);
@@ -124,13 +125,13 @@ describe('the run page of agentic runs', () => {
     const validity = figure('Tool-call validity by level');
     await visible(validity);
     const svg = validity.getByRole('img');
-    await expect.poll(() => svg.locator('rect').count(), { timeout: 10_000 }).toBe(4 * levels.length);
+    await expect.poll(() => svg.locator('rect').count(), { timeout: patient(10_000) }).toBe(4 * levels.length);
     expect(await svg.getAttribute('aria-label')).toBe(`Valid tool calls: ${levels.map((l, i) => `${pct(t[i]?.validRate ?? null)} at concurrency ${l.concurrency}`).join(', ')}.`);
     const ttft = figure('Time to first tool-call token');
     await visible(ttft);
     expect(await rowsOf(ttft.locator('details table'))).toEqual(levels.map((l, i) => [String(l.concurrency), num(t[i]?.ttftToolMs?.p50 ?? null), num(t[i]?.ttftToolMs?.p95 ?? null)]));
     expect(await page.getByRole('heading', { name: 'Agent sessions and jobs' }).count()).toBe(0);
-  }, 60_000);
+  }, patient(60_000));
 
   for (const width of [360, 1400]) {
     it(`at ${width} px both pages fit: the wide tables scroll in their frame, headers take at most two lines (as compare-layout.test.ts measures)`, async () => {
@@ -145,6 +146,6 @@ describe('the run page of agentic runs', () => {
         found[`run ${run}`] = { overflow: m.overflow, tall: m.tall, wider: m.scrollWidth > width };
       }
       expect(found).toEqual({ 'run 1': { overflow: [], tall: [], wider: false }, 'run 2': { overflow: [], tall: [], wider: false } });
-    }, 60_000);
+    }, patient(60_000));
   }
 });

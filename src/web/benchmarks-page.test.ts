@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SimProcess, spawnSimProcess } from '../sim/index.js';
 import { type Started, runGoodput, startGoodput } from '../test-support/goodput-process.js';
 import { TABLE_HEADERS } from './index.js';
+import { patient } from '../test-support/patience.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ARTIFACTS = join(ROOT, 'test-artifacts');
@@ -45,7 +46,7 @@ beforeAll(async () => {
   page = await context.newPage();
   // Opened as serve printed it: the page keeps the write key.
   await page.goto(`${url}${key}`);
-}, 120_000);
+}, patient(120_000));
 
 afterAll(async () => {
   await browser?.close();
@@ -76,7 +77,7 @@ describe('the Benchmarks page', () => {
     await register('sim', sim.url, 'running');
     await register('down', 'http://127.0.0.1:9', 'stopped');
     await poll(() => serverPicker().inputValue()).toMatch(/\d+/);
-  }, 60_000);
+  }, patient(60_000));
 
   it('refuses Start on a stopped server with the reason, before anything runs', async () => {
     await serverPicker().selectOption({ label: 'down — stopped' });
@@ -85,7 +86,7 @@ describe('the Benchmarks page', () => {
     const refusal = page.getByRole('alert').filter({ hasText: 'server "down" is stopped' });
     await poll(() => refusal.textContent()).toContain('Nothing was run');
     expect(await runsStored()).toBe(0);
-  }, 60_000);
+  }, patient(60_000));
 
   it('refuses bad levels next to the field, before anything is sent', async () => {
     await serverPicker().selectOption({ label: 'sim — running' });
@@ -107,7 +108,7 @@ describe('the Benchmarks page', () => {
     await prompt.fill('512');
     await requests.fill('');
     expect(await runsStored()).toBe(0);
-  }, 60_000);
+  }, patient(60_000));
 
   it('runs a sweep level by level, then shows the table, both charts and the three cards', async () => {
     await page.getByRole('textbox', { name: 'Concurrency levels' }).fill('1, 2, 4');
@@ -143,7 +144,7 @@ describe('the Benchmarks page', () => {
     }
     for (const name of ['Model', 'Engine', 'Platform']) await visible(page.getByRole('region', { name, exact: true }));
     await poll(() => page.getByRole('region', { name: 'Engine', exact: true }).textContent()).toContain('Scaling curve');
-  }, 120_000);
+  }, patient(120_000));
 
   it('"Copy cards as JSON" puts exactly what goodput cards prints on the clipboard', async () => {
     await page.getByRole('button', { name: 'Copy cards as JSON' }).click();
@@ -158,7 +159,7 @@ describe('the Benchmarks page', () => {
     expect(clipboard).toBe(cards.stdout);
     expect(JSON.parse(readFileSync(out, 'utf8')).cards).toEqual(JSON.parse(clipboard));
     await page.screenshot({ path: join(ARTIFACTS, 'benchmarks-page.png'), fullPage: true });
-  }, 90_000);
+  }, patient(90_000));
 
   it('warns before Start about a short output, stores the warning, and compares two runs', async () => {
     await page.getByRole('spinbutton', { name: 'Output tokens' }).fill('64');
@@ -181,7 +182,7 @@ describe('the Benchmarks page', () => {
     // The curves and the Pareto view.
     await poll(() => page.locator('figure.chart').count()).toBe(4);
     await page.screenshot({ path: join(ARTIFACTS, 'benchmarks-compare.png'), fullPage: true });
-  }, 120_000);
+  }, patient(120_000));
 
   it('Stop ends a run cleanly and keeps its finished levels', async () => {
     await page.goto(url);
@@ -193,7 +194,7 @@ describe('the Benchmarks page', () => {
     await page.getByRole('button', { name: 'Stop' }).click();
     await visible(page.getByRole('heading', { name: /^Run 3 stopped by the user$/ }), 30_000);
     expect(await page.getByRole('table', { name: /Per concurrency level/ }).getByRole('rowheader').allTextContents()).toEqual(['1']);
-  }, 120_000);
+  }, patient(120_000));
 
   for (const width of [360, 375, 420]) {
     it(`at ${width} px wide nothing runs off the right edge (wide tables scroll inside their frame)`, async () => {
@@ -213,7 +214,7 @@ describe('the Benchmarks page', () => {
       } finally {
         await page.setViewportSize({ width: 1400, height: 1000 });
       }
-    }, 60_000);
+    }, patient(60_000));
   }
 
   it('at 1,400 px a long level status, opened, wraps in its own cell and no table header wraps past two lines', async () => {
@@ -229,7 +230,7 @@ describe('the Benchmarks page', () => {
         return new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size > 2;
       }).map((th) => th.textContent)`), 10_000).toEqual([]);
     await page.screenshot({ path: join(ARTIFACTS, 'benchmarks-1400px-run.png'), fullPage: true });
-  }, 60_000);
+  }, patient(60_000));
 
   it('an interrupted run with no finished level says so, with no empty table or charts under it', async () => {
     const sweep = startGoodput(['sweep', '--url', sim.url, '--levels', '1', '--requests-per-level', '400', '--output-tokens', '256', '--prompt-tokens', '8', '--data', data]);
@@ -241,7 +242,7 @@ describe('the Benchmarks page', () => {
     expect(await banner.textContent()).toMatch(/^Interrupted — not a result\. interrupted: its process \(pid \d+ on .*\) ended without finishing it; no level had finished\. No level finished, so there is nothing to show\.$/);
     expect(await page.getByRole('table', { name: /Per concurrency level/ }).count()).toBe(0);
     expect(await page.locator('figure.chart').count()).toBe(0);
-  }, 90_000);
+  }, patient(90_000));
 
   it('a trace replay draws its time series, and a session run its TTFT by turn', async () => {
     const trace = join(dir, 'replay.jsonl');
@@ -264,5 +265,5 @@ describe('the Benchmarks page', () => {
     expect(await page.getByRole('table', { name: /^Per level, multi-turn sessions: each turn sent with the conversation so far/ }).count()).toBe(1);
     expect(await page.getByRole('img', { name: /^TTFT p50 is [\d.]+ ms at turn 1 and [\d.]+ ms at turn 3, as the conversation grows from/ }).count()).toBe(1);
     await page.screenshot({ path: join(ARTIFACTS, 'benchmarks-sessions-run.png'), fullPage: true });
-  }, 150_000);
+  }, patient(150_000));
 });

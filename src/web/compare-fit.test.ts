@@ -18,6 +18,7 @@ import { evidenceResult } from '../test-support/evidence-fixture.js';
 import { type Started, runGoodput, startGoodput } from '../test-support/goodput-process.js';
 import { measureFit } from '../test-support/page-fit.js';
 import { LONG_REASON, MODEL_FILES } from '../test-support/quantization-runs.js';
+import { patient } from '../test-support/patience.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ARTIFACTS = join(ROOT, 'test-artifacts', 'layout');
@@ -54,7 +55,7 @@ beforeAll(async () => {
   serve = startGoodput(['serve', '--port', '0', '--data', data]);
   url = (await serve.waitFor(/goodput serve: (http:\/\/127\.0\.0\.1:\d+\/)/))[1] as string;
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-}, 180_000);
+}, patient(180_000));
 
 afterAll(async () => {
   await browser?.close();
@@ -84,8 +85,8 @@ const STICKY = `(() => {
 
 async function open(page: Page, name: 'report' | 'compare'): Promise<void> {
   await page.goto(name === 'report' ? pathToFileURL(report).href : `${url}#/compare/1/2/3`);
-  await page.locator('table.compare').waitFor({ timeout: 30_000 });
-  if (name === 'compare') await page.locator('figure.chart svg[role="img"]').first().waitFor({ timeout: 30_000 });
+  await page.locator('table.compare').waitFor({ timeout: patient(30_000) });
+  if (name === 'compare') await page.locator('figure.chart svg[role="img"]').first().waitFor({ timeout: patient(30_000) });
 }
 
 describe('three quantizations compared, with long client-bound reasons', () => {
@@ -118,6 +119,6 @@ describe('three quantizations compared, with long client-bound reasons', () => {
       } finally {
         await context.close();
       }
-    }, 120_000);
+    }, patient(120_000));
   }
 });

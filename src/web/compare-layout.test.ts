@@ -23,6 +23,7 @@ import { qualityFixture } from '../test-support/quality-fixture.js';
 import { receiptPair } from '../test-support/receipt-fixture.js';
 import { measureFit } from '../test-support/page-fit.js';
 import { type ParetoModel, type ParetoSeries, TABLE_HEADERS, capacityAt, tableRows } from './index.js';
+import { patient } from '../test-support/patience.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ARTIFACTS = join(ROOT, 'test-artifacts', 'layout');
@@ -60,7 +61,7 @@ beforeAll(async () => {
   if (!out.ok) throw new Error(out.violations.map((v) => v.message).join('\n'));
   receiptPage = join(site, `${built.receipt.id}.html`);
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-}, 300_000);
+}, patient(300_000));
 
 afterAll(async () => {
   await browser?.close();
@@ -112,7 +113,7 @@ describe('goodput compare', () => {
     expect((await runGoodput(['compare', '1', '1', '--data', data])).stderr).toMatch(/1 is named twice/);
     expect((await runGoodput(['compare', '1', join(dir, 'missing.json'), '--data', data])).stderr).toMatch(/missing\.json does not exist/);
     expect((await runGoodput(['compare', '1', '2', '--target', 'fast', '--data', data])).stderr).toMatch(/--target: 'fast' is not a speed per user/);
-  }, 120_000);
+  }, patient(120_000));
 });
 
 async function offlineContext(width: number): Promise<{ context: BrowserContext; page: Page; requested: string[] }> {
@@ -162,14 +163,14 @@ describe('goodput report', () => {
     } finally {
       await context.close();
     }
-  }, 120_000);
+  }, patient(120_000));
 });
 
 describe('pages that fit', () => {
   beforeAll(async () => {
     serve = startGoodput(['serve', '--port', '0', '--data', data]);
     url = (await serve.waitFor(/goodput serve: (http:\/\/127\.0\.0\.1:\d+\/)/))[1] as string;
-  }, 60_000);
+  }, patient(60_000));
 
   const PAGES: ReadonlyArray<[string, () => string, string | null]> = [
     ['run', () => `${url}#/runs/1`, 'Run 1 complete'],
@@ -188,8 +189,8 @@ describe('pages that fit', () => {
         const found: Record<string, { overflow: string[]; tall: string[]; wider: boolean }> = {};
         for (const [name, at, heading] of PAGES) {
           await page.goto(at());
-          if (heading) await page.getByRole('heading', { name: heading }).first().waitFor({ timeout: 30_000 });
-          if (name === 'compare') await page.locator('table.compare').waitFor({ timeout: 30_000 });
+          if (heading) await page.getByRole('heading', { name: heading }).first().waitFor({ timeout: patient(30_000) });
+          if (name === 'compare') await page.locator('table.compare').waitFor({ timeout: patient(30_000) });
           if (name === 'receipt') {
             // One of its two drawings (wide, or narrow for a phone) by the window's width.
             expect(await page.locator('#chart-pareto svg[role="img"] >> visible=true').count(), 'the receipt draws its Pareto view').toBe(1);
@@ -206,7 +207,7 @@ describe('pages that fit', () => {
       } finally {
         await context.close();
       }
-    }, 120_000);
+    }, patient(120_000));
   }
 
   it('the compare view shows the aligned table, the differences and the capacity answer', async () => {
@@ -215,18 +216,18 @@ describe('pages that fit', () => {
       const page = await context.newPage();
       await page.goto(`${url}#/compare/1/2/3`);
       const table = page.getByRole('table', { name: /^Every run at every level on one axis/ });
-      await table.waitFor({ timeout: 30_000 });
+      await table.waitFor({ timeout: patient(30_000) });
       expect(await table.getByRole('rowheader').allTextContents()).toEqual(['1', '2', '4', '8', '16']);
       expect(await table.locator('th.group').allTextContents()).toEqual(['run 1 (baseline)', 'run 2', 'run 3']);
       expect(await page.getByRole('table', { name: /^run 2 against run 1/ }).locator('td.verdict-better').count()).toBeGreaterThan(0);
-      await expect.poll(() => page.locator('p.capacity').textContent(), { timeout: 10_000 }).toMatch(/^At [\d.]+ tok\/s per user, run 2 serves the most: .*interpolated between levels/);
+      await expect.poll(() => page.locator('p.capacity').textContent(), { timeout: patient(10_000) }).toMatch(/^At [\d.]+ tok\/s per user, run 2 serves the most: .*interpolated between levels/);
       // Far past every measured speed: nothing is extrapolated.
       await page.getByLabel('Target tok/s per user').fill('100000');
       await page.getByLabel('Target tok/s per user').press('Enter');
-      await expect.poll(() => page.locator('p.capacity').textContent(), { timeout: 10_000 }).toMatch(/^At 100,000\.0 tok\/s per user no configuration was measured.*does not extrapolate/);
+      await expect.poll(() => page.locator('p.capacity').textContent(), { timeout: patient(10_000) }).toMatch(/^At 100,000\.0 tok\/s per user no configuration was measured.*does not extrapolate/);
       expect(await page.locator('figure.chart svg[role="img"]').count()).toBe(4);
     } finally {
       await context.close();
     }
-  }, 60_000);
+  }, patient(60_000));
 });

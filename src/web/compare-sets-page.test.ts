@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { type SimServer, startSimulator } from '../sim/index.js';
 import { type Started, runGoodput, startGoodput } from '../test-support/goodput-process.js';
+import { patient } from '../test-support/patience.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CHROMIUM = process.env['GOODPUT_CHROMIUM'] ?? '/usr/bin/chromium';
@@ -47,7 +48,7 @@ beforeAll(async () => {
   serve = startGoodput(['serve', '--port', '0', '--data', data]);
   url = (await serve.waitFor(/goodput serve: (http:\/\/127\.0\.0\.1:\d+\/)/))[1] as string;
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-}, 300_000);
+}, patient(300_000));
 
 afterAll(async () => {
   await browser?.close();
@@ -63,7 +64,7 @@ describe('the compare view with repeat sets', () => {
       const page = await context.newPage();
       await page.goto(`${url}#/compare/1+2+3/4+5+6`);
       const table = page.getByRole('table', { name: /^Every run at every level on one axis/ });
-      await table.waitFor({ timeout: 30_000 });
+      await table.waitFor({ timeout: patient(30_000) });
       await page.getByRole('heading', { name: 'Compare runs 1+2+3, 4+5+6' }).waitFor();
       expect(await table.locator('th.group').allTextContents()).toEqual(['runs 1+2+3 (baseline)', 'runs 4+5+6']);
       const deltas = page.getByRole('table', { name: /^runs 4\+5\+6 against runs 1\+2\+3/ });
@@ -74,9 +75,9 @@ describe('the compare view with repeat sets', () => {
       expect(await quality.locator('tbody th').allTextContents()).toEqual(['runs 1+2+3', 'runs 4+5+6']);
       expect(await quality.locator('td.verdict-worse span.verdict').textContent()).toBe('worse');
       await page.goto(`${url}#/compare/1+2/2+3`);
-      await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Cannot compare' }).textContent(), { timeout: 10_000 }).toBe('Cannot compare: run 2 is named twice; each run once');
+      await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Cannot compare' }).textContent(), { timeout: patient(10_000) }).toBe('Cannot compare: run 2 is named twice; each run once');
     } finally {
       await context.close();
     }
-  }, 90_000);
+  }, patient(90_000));
 });

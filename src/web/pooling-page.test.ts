@@ -17,6 +17,7 @@ import { type SimProcess, spawnSimProcess } from '../sim/index.js';
 import { type Started, runGoodput, startGoodput } from '../test-support/goodput-process.js';
 import { measureFit } from '../test-support/page-fit.js';
 import { num } from './index.js';
+import { patient } from '../test-support/patience.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CHROMIUM = process.env['GOODPUT_CHROMIUM'] ?? '/usr/bin/chromium';
@@ -46,7 +47,7 @@ beforeAll(async () => {
   expect(r.stderr).toContain('stored as run 1 (complete) in the store of goodput serve');
   result = JSON.parse(r.stdout) as PoolingResult;
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-}, 180_000);
+}, patient(180_000));
 
 afterAll(async () => {
   await browser?.close();
@@ -76,7 +77,7 @@ describe('an embeddings run on the page', () => {
     const chart = page.locator('figure.chart', { hasText: 'Inputs/s against concurrency' });
     await visible(chart);
     const svg = chart.getByRole('img');
-    await expect.poll(() => svg.locator('g[aria-label="x-axis tick label"] text').allTextContents(), { timeout: 10_000 }).toEqual(['1', '2', '4']);
+    await expect.poll(() => svg.locator('g[aria-label="x-axis tick label"] text').allTextContents(), { timeout: patient(10_000) }).toEqual(['1', '2', '4']);
     expect(await svg.getAttribute('aria-label')).toContain(`peaks at ${num(peak.itemsPerS)} inputs/s at concurrency ${peak.concurrency}`);
     const cells = await chart.locator('details table tbody tr').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td, th')].map((c) => c.textContent)));
     expect(cells).toEqual(result.levels.map((l) => [String(l.concurrency), num(l.itemsPerS), num(l.inputTokensPerS, 0)]));
@@ -90,7 +91,7 @@ describe('an embeddings run on the page', () => {
     const history = page.getByRole('table', { name: /^Past runs/ });
     await visible(history);
     expect(await history.locator('tbody tr').first().innerText()).toContain(`${num(peak.itemsPerS)} inputs/s @ c=${peak.concurrency}`);
-  }, 90_000);
+  }, patient(90_000));
 
   for (const width of [360, 1400]) {
     it(`nothing runs past the window at ${width} px`, async () => {
@@ -102,7 +103,7 @@ describe('an embeddings run on the page', () => {
       expect(m.overflow).toEqual([]);
       expect(m.tall).toEqual([]);
       expect(m.scrollWidth).toBeLessThanOrEqual(width);
-    }, 60_000);
+    }, patient(60_000));
   }
 });
 
@@ -113,7 +114,7 @@ describe('starting an embeddings sweep from the page', () => {
     const page = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
     await page.goto(`${url}${key}#/`);
     await page.getByRole('button', { name: 'Check status' }).click();
-    await expect.poll(() => page.locator('#server-status').textContent(), { timeout: 15_000 }).toMatch(/^running/);
+    await expect.poll(() => page.locator('#server-status').textContent(), { timeout: patient(15_000) }).toMatch(/^running/);
     await page.getByLabel('Endpoint').selectOption('embeddings');
     // Text-only fields give way to the endpoint's own.
     expect(await page.locator('#output-tokens').count()).toBe(0);
@@ -128,15 +129,15 @@ describe('starting an embeddings sweep from the page', () => {
     await page.getByRole('button', { name: 'Start' }).click();
     const engine = page.getByRole('region', { name: 'Engine' });
     await visible(engine, 60_000);
-    await expect.poll(() => page.url(), { timeout: 10_000 }).toMatch(/#\/runs\/(\d+)$/);
+    await expect.poll(() => page.url(), { timeout: patient(10_000) }).toMatch(/#\/runs\/(\d+)$/);
     const id = /#\/runs\/(\d+)$/.exec(page.url())?.[1];
     const detail = (await (await fetch(`${url}api/runs/${id}`)).json()) as { spec: { endpoint: string; itemsPerRequest: number; itemTokens: number; levels: number[] } };
     expect(detail.spec).toMatchObject({ endpoint: 'embeddings', itemsPerRequest: 3, itemTokens: 16, levels: [1, 2] });
-    await expect.poll(async () => (await (await fetch(`${url}api/runs/${id}`)).json() as { status: string }).status, { timeout: 60_000 }).toBe('complete');
+    await expect.poll(async () => (await (await fetch(`${url}api/runs/${id}`)).json() as { status: string }).status, { timeout: patient(60_000) }).toBe('complete');
     const stored = (await (await fetch(`${url}api/runs/${id}/result`)).json()) as PoolingResult;
     expect(stored.levels.map((l) => l.concurrency)).toEqual([1, 2]);
     await page.reload();
     const fact = engine.locator('dl > div', { has: page.locator('dt', { hasText: 'Peak inputs/s' }) }).locator('dd');
-    await expect.poll(() => fact.textContent(), { timeout: 15_000 }).toBe(num(stored.peak!.itemsPerS));
-  }, 150_000);
+    await expect.poll(() => fact.textContent(), { timeout: patient(15_000) }).toBe(num(stored.peak!.itemsPerS));
+  }, patient(150_000));
 });

@@ -13,6 +13,7 @@ import { type Browser, type Locator, type Page, chromium } from 'playwright-core
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SimProcess, spawnSimProcess } from '../sim/index.js';
 import { type Started, runGoodput, startGoodput } from '../test-support/goodput-process.js';
+import { patient } from '../test-support/patience.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CHROMIUM = process.env['GOODPUT_CHROMIUM'] ?? '/usr/bin/chromium';
@@ -45,7 +46,7 @@ beforeAll(async () => {
   [, url = '', key = ''] = await serve.waitFor(/goodput serve: (http:\/\/127\.0\.0\.1:\d+\/)(\?token=\S+)/);
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   page = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
-}, 180_000);
+}, patient(180_000));
 
 afterAll(async () => {
   await browser?.close();
@@ -63,13 +64,13 @@ describe('the run page', () => {
     const chart = page.locator('figure.chart').first();
     await visible(chart);
     const svg = chart.getByRole('img');
-    await expect.poll(() => svg.locator('text').allTextContents(), { timeout: 10_000 }).toContain('Speed (log₂ scale)');
+    await expect.poll(() => svg.locator('text').allTextContents(), { timeout: patient(10_000) }).toContain('Speed (log₂ scale)');
     // Plot draws the x ticks in the group whose aria-label is "x-axis tick label".
     const ticks = await svg.locator('g[aria-label="x-axis tick label"] text').allTextContents();
     expect(ticks).toEqual(['1', '2', '4']);
     expect(await svg.getAttribute('aria-label')).toMatch(/at speed 1×/);
     expect(await svg.locator('text').allTextContents()).not.toContain('Concurrency (log₂ scale)');
-  }, 60_000);
+  }, patient(60_000));
 
   it('a run whose server died while the page watched shows its stop reason once', async () => {
     // 2 ms a token, 256 tokens: each request takes about half a second, so the page is following when the server dies.
@@ -94,5 +95,5 @@ describe('the run page', () => {
     await visible(page.locator('p.banner', { hasText: reason }));
     const text = await page.locator('body').innerText();
     expect(text.split(reason).length - 1, text).toBe(1);
-  }, 120_000);
+  }, patient(120_000));
 });

@@ -23,6 +23,7 @@ import { type Started, runGoodput, startGoodput } from '../test-support/goodput-
 import { type TestPostgres, queryDatabase, startTestPostgres } from '../test-support/postgres.js';
 import { signedWorkerRow } from '../test-support/worker-fleet.js';
 import { SweepKey } from './share-auth.js';
+import { patient } from '../test-support/patience.js';
 
 const SECRET = 'b2'.repeat(32);
 process.env['GOODPUT_WORKER_SECRET'] = SECRET;
@@ -70,7 +71,7 @@ beforeAll(async () => {
   boss = new PgBoss({ connectionString: db, max: 2, schedule: false, supervise: false, migrate: false });
   boss.on('error', () => {});
   await boss.start();
-}, 180_000);
+}, patient(180_000));
 
 afterAll(async () => {
   await boss?.stop({ graceful: false, wait: true });
@@ -107,7 +108,7 @@ describe('a worker and its coordinator, against someone who can write their data
     expect(stolen).toEqual([]);
     expect(worker.out().stderr.match(/refused job/g)).toHaveLength(3);
     expect(worker.child.exitCode).toBeNull();
-  }, 60_000);
+  }, patient(60_000));
 
   it('a flood of rows outside a share\'s sequence numbers: the level keeps its true count and is invalid, naming a row', async () => {
     const since = new Date();
@@ -123,7 +124,7 @@ describe('a worker and its coordinator, against someone who can write their data
     expect(level.shares?.[0]?.lost).toMatch(/^worker_records holds 60000 row\(s\) of share \S+ outside its sequence numbers \(first: seq 100001\): written by someone other than its worker/);
     // The sweep's rows are gone once it ends.
     expect(await query<{ n: number }>('SELECT count(*)::int AS n FROM worker_records WHERE share = $1', [share])).toEqual([{ n: 0 }]);
-  }, 120_000);
+  }, patient(120_000));
 
   it('record rows of 100 MB (about 1 MB each in the table, compressed) are refused before they are read: the level is invalid naming one, its --json is written, the coordinator stays small', async () => {
     // Someone with the database's login bloats the worker's rows as they are written.
@@ -156,7 +157,7 @@ describe('a worker and its coordinator, against someone who can write their data
       await query('DROP TRIGGER bloat_records ON worker_records');
       await query('DROP FUNCTION bloat_records()');
     }
-  }, 180_000);
+  }, patient(180_000));
 
   it('rows pre-inserted at a share\'s own sequence numbers: the worker\'s write fails loudly and the level is not reported', async () => {
     const since = new Date();
@@ -167,7 +168,7 @@ describe('a worker and its coordinator, against someone who can write their data
     expect(done.code).not.toBe(0);
     expect(done.stderr).toMatch(/worker_records already held a row at one of share \S+'s sequence numbers \(Key \(share, seq\)=\(\S+, \d+\) already exists\.\): another writer put it there; the share is refused/);
     expect(done.stdout).not.toMatch(/"ttftMs"/);
-  }, 120_000);
+  }, patient(120_000));
 
   it('a coordinator SIGKILLed mid-share: the worker abandons the share within seconds and takes the next sweep', async () => {
     const since = new Date();
@@ -193,7 +194,7 @@ describe('a worker and its coordinator, against someone who can write their data
     expect(a?.n).toBeLessThan(2000);
     const next = await runGoodput(['sweep', '--url', sim.url, ...COMMON, '--levels', '1', '--requests-per-level', '2', '--workers', '1', '--database-url', db, '--workers-wait', '30'], {}, 60_000);
     expect(next.code, next.stderr).toBe(0);
-  }, 120_000);
+  }, patient(120_000));
 
   it('a worker stopped mid-share ends at once; without the secret a worker and a coordinator refuse to start, saying how to make one', async () => {
     const since = new Date();
@@ -221,7 +222,7 @@ describe('a worker and its coordinator, against someone who can write their data
     const init = await runGoodput(['worker', '--init']);
     expect(init.code).toBe(0);
     expect(init.stdout).toMatch(/^[0-9a-f]{64}\n$/);
-  }, 120_000);
+  }, patient(120_000));
 
   it('a worker that keeps its heartbeat but never finishes: lost at its share\'s deadline; Ctrl-C on the coordinator returns at once', async () => {
     await worker.stop();
@@ -268,7 +269,7 @@ describe('a worker and its coordinator, against someone who can write their data
       await stopBeating();
       worker = await startWorker('h1');
     }
-  }, 180_000);
+  }, patient(180_000));
 
   it('PostgreSQL stopped mid-level and started again: the coordinator writes the level it finished and ends with one line and exit 6, the worker says so once, reconnects and takes the next sweep', async () => {
     const since = new Date();
@@ -315,7 +316,7 @@ describe('a worker and its coordinator, against someone who can write their data
     await new Promise((r) => setTimeout(r, 1500));
     const next = await runGoodput(['sweep', '--url', sim.url, ...COMMON, '--levels', '1', '--requests-per-level', '2', '--workers', '1', '--database-url', db, '--workers-wait', '30'], {}, 90_000);
     expect(next.code, next.stderr).toBe(0);
-  }, 180_000);
+  }, patient(180_000));
 
   it('a signed serverFailure the coordinator\'s own probe does not confirm does not stop the sweep: the share\'s requests fail, the level is invalid', async () => {
     await worker.stop();
@@ -349,5 +350,5 @@ describe('a worker and its coordinator, against someone who can write their data
       await stopBeating();
       worker = await startWorker('h1');
     }
-  }, 120_000);
+  }, patient(120_000));
 });

@@ -14,6 +14,7 @@ import { describe, expect, it } from 'vitest';
 import type { LevelResult, SweepResult } from '../core/index.js';
 import { type Started, runGoodput, startGoodput } from '../test-support/goodput-process.js';
 import { FLEET_SWEEP_ARGS as COMMON, signedWorkerRow, useWorkerFleet } from '../test-support/worker-fleet.js';
+import { patient } from '../test-support/patience.js';
 
 const fleet = useWorkerFleet(['r1', 'r2']);
 const { workers, query } = fleet;
@@ -112,7 +113,7 @@ describe('workers against someone who can read and write their database', () => 
     expect(logs()).toMatch(new RegExp(`\\(share ${sweep}\\/2\\/\\d of sweep ${sweep}\\): (this worker already took that share: a second delivery \\(a replay\\)|its sweep's coordinator has no heartbeat signed within 2 s)`));
     expect(await simRequests()).toBe(sentBefore);
     expect(await query('SELECT share FROM worker_records WHERE share LIKE $1 UNION ALL SELECT share FROM worker_shares WHERE sweep = $2', [`${sweep}/%`, sweep])).toEqual([]);
-  }, 180_000);
+  }, patient(180_000));
 
   it('a job put back while its sweep is live (fresh heartbeat, not expired) runs once: the second delivery is refused and the levels count exactly', async () => {
     const since = new Date();
@@ -128,7 +129,7 @@ describe('workers against someone who can read and write their database', () => 
     expect(result.levels.map((l) => [l.requests, l.succeeded, l.failed])).toEqual([[4, 4, 0], [4, 4, 0]]);
     const escaped = first.share.replace(/\//g, '\\/');
     expect(logs()).toMatch(new RegExp(`(refused job \\S+ \\(share ${escaped} of sweep \\w+\\): this worker already took that share: a second delivery \\(a replay\\)|refused share ${escaped} of sweep \\w+: another worker already took it \\(a second delivery\\)); nothing was sent`));
-  }, 180_000);
+  }, patient(180_000));
 
   it('a forged worker row, however fresh, is not a live worker; a live worker\'s name and host reach the terminal cleaned', async () => {
     await query("INSERT INTO workers (name, host, pid, cores, version, clock_offset_ms, clock_uncertainty_ms) VALUES ('forged', 'x', 1, 1, 'x', 0, 1)");
@@ -151,7 +152,7 @@ describe('workers against someone who can read and write their database', () => 
       await stopGhost();
       await query("DELETE FROM workers WHERE name = 'forged'");
     }
-  }, 120_000);
+  }, patient(120_000));
 
   it('a coordinator killed while a worker is ready: the worker is free within the heartbeat timeout and the next sweep runs', async () => {
     const { coordinator, readyShare, readyWorker } = await sweepWithOneShareReady(12);
@@ -164,7 +165,7 @@ describe('workers against someone who can read and write their database', () => 
     const next = await fleet.sweep(['--levels', '2', '--requests-per-level', '2', '--warmup', '0', '--workers', '2', '--database-url', fleet.db(), '--workers-wait', '30']);
     expect(next.levels[0]?.succeeded).toBe(2);
     expect(next.levels[0]?.shares).toHaveLength(2);
-  }, 180_000);
+  }, patient(180_000));
 
   it('a worker SIGKILLed mid-level whose heartbeat row is kept fresh by someone else is still lost within the liveness bound, not at its share\'s deadline', async () => {
     const since = new Date();
@@ -186,7 +187,7 @@ describe('workers against someone who can read and write their database', () => 
       await query("DELETE FROM workers WHERE name = 'r2'");
     }
     await fleet.startWorker('r2');
-  }, 180_000);
+  }, patient(180_000));
 
   it('SIGTERM ends a worker in every state: ready for a start, sending warm-ups, idle, waiting for its database', async () => {
     const { coordinator, readyWorker } = await sweepWithOneShareReady(12);
@@ -207,5 +208,5 @@ describe('workers against someone who can read and write their database', () => 
     }
     expect(waiting.out().stderr).toMatch(/worker early stopped before its database answered/);
     await Promise.all([fleet.startWorker('r1'), fleet.startWorker('r2')]);
-  }, 180_000);
+  }, patient(180_000));
 });

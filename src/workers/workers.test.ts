@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import type { LevelResult, RequestRecord, SweepResult } from '../core/index.js';
 import { runGoodput, startGoodput } from '../test-support/goodput-process.js';
 import { FLEET_SWEEP_ARGS as COMMON, useWorkerFleet } from '../test-support/worker-fleet.js';
+import { patient } from '../test-support/patience.js';
 
 const CHROMIUM = process.env['GOODPUT_CHROMIUM'] ?? '/usr/bin/chromium';
 const fleet = useWorkerFleet(['w1', 'w2', 'w3']);
@@ -37,7 +38,7 @@ describe('goodput sweep --workers', () => {
       // All three started at one instant: the level ran with all its streams at once.
       expect(l.load?.peakInFlight).toBe(l.concurrency);
     }
-  }, 240_000);
+  }, patient(240_000));
 
   it('the page shows the live workers and, for the stored run, each level\'s share per worker', async () => {
     const serve = startGoodput(['serve', '--port', '0', '--database-url', fleet.db()]);
@@ -49,10 +50,10 @@ describe('goodput sweep --workers', () => {
       const page = await browser.newPage();
       await page.goto(url);
       const workersTable = page.getByRole('region', { name: 'Workers' }).getByRole('table');
-      await workersTable.waitFor({ timeout: 15_000 });
+      await workersTable.waitFor({ timeout: patient(15_000) });
       expect(await workersTable.getByRole('rowheader').allTextContents()).toEqual(['w1', 'w2', 'w3']);
       const clients = page.getByRole('region', { name: 'Clients' }).getByRole('table');
-      await clients.waitFor({ timeout: 15_000 });
+      await clients.waitFor({ timeout: patient(15_000) });
       const rows = await clients.locator('tbody tr').allTextContents();
       expect(rows).toHaveLength(9);
       for (const name of ['worker w1', 'worker w2', 'worker w3']) expect(rows.filter((r) => r.includes(name))).toHaveLength(3);
@@ -61,7 +62,7 @@ describe('goodput sweep --workers', () => {
       await browser.close();
       await serve.stop();
     }
-  }, 120_000);
+  }, patient(120_000));
 
   it('a worker SIGKILLed mid-level: its unfinished requests fail naming it, the others’ records are whole, the sweep goes on', async () => {
     const since = new Date();
@@ -89,7 +90,7 @@ describe('goodput sweep --workers', () => {
     expect(second.requests).toBe(45);
     expect(second.failed).toBe(0);
     expect(second.shares?.map((s) => s.label).sort()).toEqual(['worker w1', 'worker w3']);
-  }, 240_000);
+  }, patient(240_000));
 
   it('a worker whose clock is 2 s ahead is measured and corrected: all three start together', async () => {
     await workers.get('w2')?.stop();
@@ -108,7 +109,7 @@ describe('goodput sweep --workers', () => {
     expect((Math.max(...firstSend) - Math.min(...firstSend)) / 1e6).toBeLessThan(1000);
     expect(l.load?.peakInFlight).toBe(6);
     expect(l.succeeded).toBe(24);
-  }, 240_000);
+  }, patient(240_000));
 
   it('Ctrl-C on the coordinator mid-level stops every worker\'s share at once, and the workers serve the next sweep', async () => {
     const since = new Date();
@@ -125,7 +126,7 @@ describe('goodput sweep --workers', () => {
     const next = await sweep(['--levels', '3', '--requests-per-level', '6', '--workers', '3', '--database-url', fleet.db(), '--workers-wait', '30']);
     expect(next.levels[0]?.succeeded).toBe(6);
     expect(next.levels[0]?.shares).toHaveLength(3);
-  }, 120_000);
+  }, patient(120_000));
 
   it('an API key never goes through the database: a worker without its own refuses the share, naming why', async () => {
     const r = await runGoodput(['sweep', '--url', fleet.sim().url, ...COMMON, '--levels', '3', '--requests-per-level', '3', '--workers', '3', '--database-url', fleet.db(), '--workers-wait', '30'],
@@ -138,13 +139,13 @@ describe('goodput sweep --workers', () => {
     // The workers are free again for the next sweep.
     const next = await sweep(['--levels', '3', '--requests-per-level', '3', '--workers', '3', '--database-url', fleet.db(), '--workers-wait', '30']);
     expect(next.levels[0]?.succeeded).toBe(3);
-  }, 120_000);
+  }, patient(120_000));
 
   it('a worker whose clock cannot be known well enough is refused, naming the bound', async () => {
     const r = await runGoodput(['worker', '--database-url', fleet.db(), '--name', 'slow'], { GOODPUT_TEST_DB_DELAY_MS: '40' }, 60_000);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/worker slow refused: its clock offset to the database is known only to ±\d+\.\d ms \(the bound is ±10 ms\)/);
-  }, 90_000);
+  }, patient(90_000));
 
   it('bad input: one line, exit 2, nothing stored', async () => {
     const runsBefore = await query<{ n: number }>('SELECT count(*)::int AS n FROM runs');
@@ -162,7 +163,7 @@ describe('goodput sweep --workers', () => {
     expect(noDb.stderr).toMatch(/--workers: needs --database-url/);
     for (const r of [zero, deaf, few, noDb]) expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(await query<{ n: number }>('SELECT count(*)::int AS n FROM runs')).toEqual(runsBefore);
-  }, 120_000);
+  }, patient(120_000));
 
   // Last in this file, so its nine processes starting at once never overlap the timing comparisons above.
   it('eight workers and a coordinator started at the same instant on an empty database all come up, three times over', async () => {
@@ -179,5 +180,5 @@ describe('goodput sweep --workers', () => {
         await Promise.all(started.map((w) => w.stop()));
       }
     }
-  }, 480_000);
+  }, patient(480_000));
 });

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { LevelResult, RequestRecord } from '../core/index.js';
 import { useWorkerFleet } from '../test-support/worker-fleet.js';
 import { wallClock } from '../test-support/wall-clock.js';
+import { patient } from '../test-support/patience.js';
 
 const fleet = useWorkerFleet(['w1', 'w2', 'w3']);
 const within10 = (a: number | undefined, b: number | undefined, what: string) =>
@@ -26,7 +27,7 @@ describe('workers timing', () => {
       within10(l.ttftMs?.p50, single.ttftMs?.p50, `TTFT p50 at ${l.concurrency}`);
       within10(l.tpotMs?.p50, single.tpotMs?.p50, `TPOT p50 at ${l.concurrency}`);
     }
-  }, 240_000);
+  }, patient(240_000));
 
   it('a worker 2 s ahead, corrected: first sends within 20 ms, TTFT as without it', async () => {
     await fleet.workers.get('w2')?.stop();
@@ -42,5 +43,5 @@ describe('workers timing', () => {
     wallClock((Math.max(...firstSend) - Math.min(...firstSend)) / 1e6, 'first sends spread (ms)').toBeLessThan(20);
     within10(l.ttftMs?.p50, one.levels[0]?.ttftMs?.p50, 'TTFT p50');
     wallClock(l.durationMs, 'level duration with a skewed worker (ms)').toBeLessThan((one.levels[0]?.durationMs as number) * 1.5);
-  }, 240_000);
+  }, patient(240_000));
 });

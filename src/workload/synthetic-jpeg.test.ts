@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tileColours } from './image-tiles.js';
 import { syntheticImageUrl } from './synthetic-image.js';
 import { syntheticJpeg } from './synthetic-jpeg.js';
+import { patient } from '../test-support/patience.js';
 
 const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
 const CHROMIUM = process.env['GOODPUT_CHROMIUM'] ?? '/usr/bin/chromium';
@@ -18,7 +19,7 @@ let browser: Browser;
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not at ${CHROMIUM}: install Debian's chromium or set GOODPUT_CHROMIUM`);
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
-}, 60_000);
+}, patient(60_000));
 afterAll(async () => { await browser?.close(); });
 
 /** The pixels Chromium decodes from `url`, RGBA row by row. */
@@ -71,7 +72,7 @@ describe('syntheticJpeg', () => {
       // RGB → YCbCr → RGB in 8 bits loses a few levels at most; a wrong block or table would be off by far more.
       expect(worst).toBeLessThanOrEqual(4);
     }
-  }, 60_000);
+  }, patient(60_000));
 
   it('draws the largest size quickly enough to pool, and refuses a size past the limits table', () => {
     expect(syntheticJpeg(4096, 4096, 1, 0).length).toBeLessThan(1_500_000);
