@@ -93,7 +93,6 @@ describe('goodput run', () => {
     const out = join(dir, 'never.csv');
     const cases: Array<[string[], RegExp]> = [
       [['--format', 'parquet'], /--format: 'parquet' is not one of jsonl, csv, parquet-free-json, markdown/],
-      [['--format', 'csv'], /--raw: --format csv exports every request record/],
       [['--format', 'csv', '--raw', join(dir, 'nope.jsonl')], /nope\.jsonl: cannot read \(ENOENT\)/],
     ];
     for (const [args, message] of cases) {
@@ -101,6 +100,14 @@ describe('goodput run', () => {
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(message);
     }
+    // A run's result carries its records, so --format csv needs no --raw: one row per measured request.
+    const embedded = join(dir, 'embedded.csv');
+    const fromResult = await goodput(['export', json(), '--format', 'csv', '--out', embedded]);
+    expect(fromResult.code, fromResult.stderr).toBe(0);
+    const viaRaw = join(dir, 'via-raw.csv');
+    expect((await goodput(['export', json(), '--format', 'csv', '--raw', raw(), '--out', viaRaw])).code).toBe(0);
+    expect(readFileSync(embedded, 'utf8')).toBe(readFileSync(viaRaw, 'utf8'));
+    expect(readFileSync(embedded, 'utf8').trim().split('\n').length).toBeGreaterThan(1);
     const other = join(dir, 'other.jsonl');
     writeFileSync(other, readFileSync(raw(), 'utf8').split('\n').slice(0, 3).join('\n'));
     const mismatched = await goodput(['export', json(), '--format', 'csv', '--raw', other, '--out', out]);
