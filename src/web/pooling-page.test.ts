@@ -138,6 +138,8 @@ describe('starting an embeddings sweep from the page', () => {
     expect(stored.levels.map((l) => l.concurrency)).toEqual([1, 2]);
     await page.reload();
     const fact = engine.locator('dl > div', { has: page.locator('dt', { hasText: 'Peak inputs/s' }) }).locator('dd');
-    await expect.poll(() => fact.textContent(), { timeout: patient(15_000) }).toBe(num(stored.peak!.itemsPerS));
+    if (stored.peak !== null) await expect.poll(() => fact.textContent(), { timeout: patient(15_000) }).toBe(num(stored.peak.itemsPerS));
+    // On a loaded machine every level can be client-bound (the page's sweeps take the default budget): then the card says why, level by level.
+    else await expect.poll(() => engine.locator('p.hint').textContent(), { timeout: patient(15_000) }).toMatch(/^Not available: no level counts \(left out: 1, .+; 2, .+\)\.$/);
   }, patient(150_000));
 });

@@ -14,6 +14,11 @@ function Fact({ label, value }: { label: string; value: string }) {
   return <div><dt>{label}</dt><dd>{value}</dd></div>;
 }
 
+/** Why no level makes a peak: each level left out with its reason (failed requests, or our own client was the bottleneck). */
+function noLevelCounts(excluded: ReadonlyArray<{ concurrency: number; reason: string }>): string {
+  return `Not available: no level counts (left out: ${excluded.map((e) => `${e.concurrency}, ${e.reason}`).join('; ')}).`;
+}
+
 function Cards({ levels, spec }: { levels: readonly PoolingLevel[]; spec: PoolingRunSpec }) {
   const { engine, latency } = poolingCards(levels, spec.endpoint);
   const lat = latency.latencyMs;
@@ -22,7 +27,7 @@ function Cards({ levels, spec }: { levels: readonly PoolingLevel[]; spec: Poolin
       <section class="card" aria-labelledby="card-pooling-engine">
         <h4 id="card-pooling-engine">Engine</h4>
         <p class="question">How many {engine.unit} per second does this server handle at its best level?</p>
-        {engine.peakItemsPerS === null ? <p class="hint">Not available: every level had failed requests.</p> : (
+        {engine.peakItemsPerS === null ? <p class="hint">{noLevelCounts(engine.excluded)}</p> : (
           <dl>
             <Fact label={`Peak ${engine.unit}/s`} value={num(engine.peakItemsPerS)} />
             <Fact label="Input tok/s at the peak" value={num(engine.peakInputTokensPerS, 0)} />
@@ -34,7 +39,7 @@ function Cards({ levels, spec }: { levels: readonly PoolingLevel[]; spec: Poolin
       <section class="card" aria-labelledby="card-pooling-latency">
         <h4 id="card-pooling-latency">Latency</h4>
         <p class="question">How long does one request take at the peak, send to the whole answer?</p>
-        {lat === null ? <p class="hint">Not available: no level without failures.</p> : (
+        {lat === null ? <p class="hint">{noLevelCounts(engine.excluded)}</p> : (
           <dl>
             <Fact label="p50" value={`${num(lat.p50)} ms`} />
             <Fact label="p95" value={`${num(lat.p95)} ms`} />
