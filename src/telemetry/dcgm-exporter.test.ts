@@ -72,7 +72,8 @@ describe('DCGM exporter source', () => {
     });
     const source = dcgmSource(`${s.url}/metrics`, 20);
     source.start();
-    await new Promise((r) => setTimeout(r, 250));
+    // Until the exporter has been read a few times (bounded): a loaded machine may fire a 20 ms timer far fewer times in 250 ms.
+    for (let i = 0; i < 400 && n < 4; i++) await new Promise((r) => setTimeout(r, 25));
     const c = await source.stop();
     expect(c.source).toBe('dcgm-exporter');
     expect(c.samples.length).toBeGreaterThanOrEqual(3);

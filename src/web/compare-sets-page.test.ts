@@ -14,6 +14,7 @@ import { stringify } from 'yaml';
 import { type SimServer, startSimulator } from '../sim/index.js';
 import { type Started, runGoodput, startGoodput } from '../test-support/goodput-process.js';
 import { patient } from '../test-support/patience.js';
+import type { SweepResult } from '../core/index.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CHROMIUM = process.env['GOODPUT_CHROMIUM'] ?? '/usr/bin/chromium';
@@ -69,8 +70,14 @@ describe('the compare view with repeat sets', () => {
       expect(await table.locator('th.group').allTextContents()).toEqual(['runs 1+2+3 (baseline)', 'runs 4+5+6']);
       const deltas = page.getByRole('table', { name: /^runs 4\+5\+6 against runs 1\+2\+3/ });
       const intervals = await deltas.locator('span.ci').allTextContents();
-      expect(intervals.length, intervals.join(' | ')).toBeGreaterThan(0);
-      for (const ci of intervals) expect(ci).toMatch(/over 3\+ runs a side$/);
+      // Over the runs when each side has 3 valid runs of the level. On a loaded machine a run's one level can be client-bound (0.5 ms
+      // decode steps inside the event loop's delay): the set is then compared without it, over its requests, or not at all.
+      for (const ci of intervals) expect(ci).toMatch(/over (3\+ runs a side|requests)$/);
+      if (intervals.length === 0 || intervals.some((ci) => ci.endsWith('over requests'))) {
+        const untrusted = await Promise.all([1, 2, 3, 4, 5, 6].map(async (id) => ((await (await fetch(`${url}api/runs/${id}/result`)).json()) as SweepResult).levels
+          .some((l) => l.clientBound.bound || l.invalid)));
+        expect(untrusted.some(Boolean), `${intervals.join(' | ')}, yet every run measured its level validly`).toBe(true);
+      }
       const quality = page.locator('table.quality-compare');
       expect(await quality.locator('tbody th').allTextContents()).toEqual(['runs 1+2+3', 'runs 4+5+6']);
       expect(await quality.locator('td.verdict-worse span.verdict').textContent()).toBe('worse');
