@@ -21,7 +21,7 @@ describe('goodput sweep against a server that dies (exit 3)', () => {
     expect(r.stdout).toMatch(/^ {10}1 +\d+\.\d/m);
     expect(r.stdout).toMatch(/^ {10}2 +\d+\.\d/m);
     expect(r.stdout).not.toMatch(/^ {10}4 /m);
-    expect(r.stdout).toMatch(/Sweep server-failed: the server stopped answering during the concurrency-4 level, .*[^.]\. Levels 1, 2 are complete\./);
+    expect(r.stdout).toMatch(/Sweep server-failed: the server stopped answering during the concurrency 4 level, .*[^.]\. Levels 1, 2 are complete\./);
   });
 
   it('says plainly that no level finished when the server died in the first', async () => {
