@@ -10,6 +10,7 @@ import { formatQualityScore, runIdOf, sanitizeForTerminal, sweepResultSchema } f
 import { QualityError, scoreQuality, type QualityOptions, type QualityRun } from '../quality/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { writeFileAtomic } from './files.js';
+import { unguarded } from './terminal-guard.js';
 import { readJsonInput } from './json-input.js';
 import { badFlag, parseChoice, parseNumber, parseUrl } from './parse-flags.js';
 
@@ -115,14 +116,16 @@ export function registerQualityCommand(program: Command): void {
     .action(async (flags: QualityFlags) => {
       const options = { ...qualityOptionsFromFlags(flags), runs: await runsFromFlags(flags) };
       const tty = process.stderr.isTTY === true;
+      // The progress line redraws itself (carriage return, erase): goodput's own text, written past the terminal guard.
+      const progress = unguarded(process.stderr);
       let run: QualityRun;
       try {
-        run = await scoreQuality({ ...options, onProgress: tty ? (done, total) => process.stderr.write(`\rprompts ${done}/${total}`) : undefined });
+        run = await scoreQuality({ ...options, onProgress: tty ? (done, total) => progress.write(`\rprompts ${done}/${total}`) : undefined });
       } catch (err) {
         if (err instanceof QualityError) throw new CliError(EXIT.usage, `no quality score: ${err.message}`);
         throw err;
       } finally {
-        if (tty) process.stderr.write('\r\x1b[K');
+        if (tty) progress.write('\r\x1b[K');
       }
       const json = JSON.stringify(run, null, 2) + '\n';
       if (flags.json === '-') return void process.stdout.write(json);
