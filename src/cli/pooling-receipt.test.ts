@@ -161,13 +161,15 @@ describe('forgeries and mixed endpoints are refused, naming the field; nothing i
     expect((await create(write('s-b.json', base), write('s-o.json', fast), out)).code).toBe(0);
     const text = readFileSync(out, 'utf8');
     const file = JSON.parse(text) as { facts: Array<{ id: string; value: number | null }> };
-    const peak = file.facts.find((f) => f.id === 'optimized.peakItems');
-    if (peak?.value === null || peak === undefined) throw new Error('no peak');
-    peak.value *= 3;
+    // The peak when the run has one (a loaded machine can leave every level client-bound, and then no peak is stated), else the first measured figure.
+    const stated = file.facts.find((f) => f.id === 'optimized.peakItems' && f.value !== null) ?? file.facts.find((f) => f.id.startsWith('optimized.') && typeof f.value === 'number' && f.value > 0);
+    if (stated === undefined || stated.value === null) throw new Error('no measured figure in the receipt');
+    stated.value *= 3;
     writeFileSync(out, JSON.stringify(file));
     const r = await cli(['publish', '--receipts', join(dir, 'stated'), '--out', join(dir, 'stated-site')]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/facts\[optimized\.peakItems\]\.value: states [\d.]+, the evidence gives [\d.]+ \[rule: stated-equals-recomputed\]/);
+    expect(r.stderr).toContain(`facts[${stated.id}].value: states `);
+    expect(r.stderr).toMatch(/, the evidence gives [\d.]+ \[rule: stated-equals-recomputed\]/);
   });
 
   it('embeddings against rerank, either way round, naming both endpoints', async () => {
