@@ -25,6 +25,15 @@ describe('renderPoolingResult', () => {
     expect(renderPoolingResult(result([bound]), false)).toContain('Engine: no peak: no level counts (concurrency 2: client-bound)');
   });
 
+  it('the chart\'s summary names the Engine card\'s peak: a faster client-bound level is ringed and left out', () => {
+    const fine = poolingLevel(1, [rec(1, 1000), rec(2, 1000)], null, null, load(1));
+    const bound = { ...poolingLevel(2, [rec(1, 40), rec(2, 40)], null, null, load(15)), concurrency: 2 };
+    const [items] = poolingCharts([fine, bound], 'embeddings');
+    expect(bound.itemsPerS as number).toBeGreaterThan(fine.itemsPerS as number);
+    expect(items?.summary).toBe(`Inputs/s is ${(fine.itemsPerS as number).toFixed(1)} at concurrency 1 and peaks at ${(fine.itemsPerS as number).toFixed(1)} inputs/s at concurrency 1; client-bound levels are marked and left out of the peak.`);
+    expect(poolingPeak([fine, bound])?.concurrency).toBe(1);
+  });
+
   it('says plainly that no level finished, never a header alone', () => {
     const text = renderPoolingResult(result([], 'the server stopped answering during the concurrency-1 level: ECONNREFUSED. 0 level(s) complete'), false);
     expect(text).toContain('No level finished: nothing was measured.');
@@ -54,6 +63,6 @@ describe('levels where every request failed', () => {
   it("the page's chart table and summary give it no rate", () => {
     const [items] = poolingCharts([refused, ok], 'embeddings');
     expect(items?.table?.rows).toEqual([['1', '20.0', '160'], ['2', '— (all failed)', '— (all failed)']]);
-    expect(poolingCharts([refused], 'embeddings')[0]?.summary).toMatch(/^Inputs\/s is — at concurrency 2 and no level is without failed requests/);
+    expect(poolingCharts([refused], 'embeddings')[0]?.summary).toMatch(/^Inputs\/s is — at concurrency 2 and no level counts toward a peak/);
   });
 });

@@ -22,7 +22,8 @@ describe('the client budget, relative to the level\'s own timings', () => {
     const result = await runSweep({ ...spec, url: s.url }, { client: heldClient(s.url, HOLD_MS) });
     for (const l of result.levels) {
       const cb = l.clientBound;
-      expect(cb.sendLatenessMs?.p99).toBeGreaterThanOrEqual(HOLD_MS);
+      // The hold is a timer: libuv's millisecond clock may fire it up to 1 ms early (seen: 14.73 ms for 15).
+      expect(cb.sendLatenessMs?.p99).toBeGreaterThanOrEqual(HOLD_MS - 1);
       expect(l.ttftMs?.p50).toBeGreaterThanOrEqual(1000);
       expect(cb.budgets?.sendMs).toBeGreaterThanOrEqual(50);
       expect(cb.reason ?? '').not.toMatch(/fully written|replacement requests/);

@@ -2,10 +2,11 @@
  * The charts of an embeddings or rerank run: items per second (inputs, or
  * documents for rerank) and latency p50/p95/p99 against concurrency, drawn by
  * the same line renderer as the text sweep's charts. A level with failed
- * requests is marked as an invalid one is there (a red ×, left out of the peak).
+ * requests is marked as an invalid one is there (a red ×), a client-bound one
+ * ringed; both are left out of the peak, which is core's (the Engine card's).
  * There is no TTFT here: these answers arrive whole.
  */
-import { type PoolingEndpoint, type PoolingLevel, allFailed } from '../../core/index.js';
+import { type PoolingEndpoint, type PoolingLevel, allFailed, poolingPeak } from '../../core/index.js';
 import { COLORS, type ChartLine } from './chart-lines.js';
 import { plotLines } from './charts.js';
 import { num } from './format.js';
@@ -17,11 +18,12 @@ function line(levels: readonly PoolingLevel[], label: string, dash: string | nul
   return {
     label, color: COLORS.accent, dash, symbol: 'circle',
     points: [...levels].sort((a, b) => a.concurrency - b.concurrency)
-      .map((l) => ({ concurrency: l.concurrency, value: value(l), invalid: l.failed > 0, clientBound: false })),
+      .map((l) => ({ concurrency: l.concurrency, value: value(l), invalid: l.failed > 0, clientBound: l.failed === 0 && l.clientBound?.bound === true })),
   };
 }
 
-const failedNote = (levels: readonly PoolingLevel[]) => (levels.some((l) => l.failed > 0) ? '; levels with failed requests are marked and left out of the peak' : '');
+const failedNote = (levels: readonly PoolingLevel[]) => (levels.some((l) => l.failed > 0) ? '; levels with failed requests are marked and left out of the peak' : '') +
+  (levels.some((l) => l.failed === 0 && l.clientBound?.bound === true) ? '; client-bound levels are marked and left out of the peak' : '');
 const cell = (l: PoolingLevel, v: number | null, digits = 1) => `${num(v, digits)}${allFailed(l) ? ' (all failed)' : l.failed > 0 ? ' (failed requests)' : ''}`;
 /** A level's rate, none where every request failed (a stored level may still carry one). */
 const rateOf = (l: PoolingLevel, v: number | null) => (allFailed(l) ? null : v);
@@ -32,12 +34,12 @@ export function poolingCharts(levels: readonly PoolingLevel[], endpoint: Pooling
   const items = endpoint === 'rerank' ? 'Documents/s' : 'Inputs/s';
   const unit = endpoint === 'rerank' ? 'documents/s' : 'inputs/s';
   const sorted = [...levels].sort((a, b) => a.concurrency - b.concurrency);
-  const clean = sorted.filter((l) => l.failed === 0 && l.itemsPerS !== null);
-  const best = clean.reduce<PoolingLevel | null>((a, l) => (a === null || (l.itemsPerS ?? 0) > (a.itemsPerS ?? 0) ? l : a), null);
+  // The Engine card's peak, by the one rule (failed and client-bound levels left out).
+  const best = poolingPeak(sorted);
   const first = sorted[0] as PoolingLevel;
   const last = sorted[sorted.length - 1] as PoolingLevel;
   const rateSummary = `${items} is ${num(rateOf(first, first.itemsPerS))} at concurrency ${first.concurrency}` +
-    (best === null ? ' and no level is without failed requests' : ` and peaks at ${num(best.itemsPerS)} ${unit} at concurrency ${best.concurrency}`) + `${failedNote(sorted)}.`;
+    (best === null ? ' and no level counts toward a peak' : ` and peaks at ${num(best.itemsPerS)} ${unit} at concurrency ${best.concurrency}`) + `${failedNote(sorted)}.`;
   const latSummary = `Latency p50 is ${num(first.latencyMs?.p50 ?? null)} ms at concurrency ${first.concurrency} and ${num(last.latencyMs?.p50 ?? null)} ms at concurrency ${last.concurrency}` +
     `; p99 ${num(last.latencyMs?.p99 ?? null)} ms there${failedNote(sorted)}.`;
   const latencyLines = [
