@@ -26,10 +26,12 @@ export class LevelsRepo {
 
   /**
    * Stores one finished embeddings or rerank level with its records. It counts
-   * towards the peak (not `invalid`) as the result's peak does: no failed request, a rate measured.
+   * towards the peak as the result's peak does (poolingExclusion): no failed
+   * request, a rate measured, and not client-bound.
    */
   async savePooling(runId: number, level: PoolingLevel, records: readonly PoolingRecord[]): Promise<void> {
-    await this.insert(runId, level.concurrency, [level.failed > 0 || level.itemsPerS === null, false, level.failed, 0, level.itemsPerS], level, records);
+    await this.insert(runId, level.concurrency,
+      [level.failed > 0 || level.itemsPerS === null, level.clientBound?.bound === true, level.failed, 0, level.itemsPerS], level, records);
   }
 
   private async insert(runId: number, key: number, columns: [boolean, boolean, number, number, number | null], level: object, records: ReadonlyArray<object>): Promise<void> {

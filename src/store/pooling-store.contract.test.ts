@@ -7,7 +7,7 @@
  */
 import { hostname } from 'node:os';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type PoolingResult, poolingResultSchema } from '../core/index.js';
+import { type PoolingResult, poolingPeak, poolingResultSchema } from '../core/index.js';
 import { type PoolingFixture, poolingFixture } from '../test-support/pooling-fixture.js';
 import { backends } from '../test-support/store-backends.js';
 import { type BeginRun, type PoolingRunSpec, type Store, StoreError, exportResult } from './index.js';
@@ -76,6 +76,21 @@ for (const backend of backends()) {
         expect(r?.peakItemsPerS).toBe(fx.result.peak?.itemsPerS);
         expect(r?.peakConcurrency).toBe(fx.result.peak?.concurrency);
       }
+    });
+
+    it('lists the peak the result states when the fastest level was client-bound: that level is left out, as the Engine card leaves it out', async () => {
+      const fastest = embed.levels.reduce((a, l) => ((l.level.itemsPerS ?? 0) > (a.level.itemsPerS ?? 0) ? l : a));
+      const bound = (l: PoolingFixture['levels'][number]['level']) => (l === fastest.level && l.clientBound
+        ? { ...l, clientBound: { ...l.clientBound, bound: true, reason: 'the client\'s event loop was delayed 15.0 ms (p99)' } } : l);
+      const levels = embed.levels.map((l) => ({ ...l, level: bound(l.level) }));
+      expect(levels.some((l) => l.level.clientBound?.bound === true)).toBe(true);
+      const result: PoolingResult = { ...embed.result, levels: levels.map((l) => l.level), peak: poolingPeak(levels.map((l) => l.level)) };
+      const id = await store.runs.begin(begin(embed));
+      for (const l of levels) await store.levels.savePooling(id, l.level, l.records);
+      await store.runs.finishPooling(id, result);
+      const listed = (await store.runs.list()).find((r) => r.id === id);
+      expect(listed?.peakConcurrency).not.toBe(fastest.level.concurrency);
+      expect([listed?.peakItemsPerS ?? null, listed?.peakConcurrency ?? null]).toEqual([result.peak?.itemsPerS ?? null, result.peak?.concurrency ?? null]);
     });
 
     it('keeps the raw records of every level, warm-ups tagged, in send order', async () => {
