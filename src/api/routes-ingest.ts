@@ -5,9 +5,7 @@
  */
 import { Hono } from 'hono';
 import type { LevelResult, RequestRecord } from '../core/index.js';
-import { ApiError } from './api-error.js';
-import { idParam, jsonBody } from './body.js';
-import type { Catalog, RunWriter } from './catalog.js';
+import { ApiError, idParam, jsonBody, type Catalog, type RunWriter } from '../runs/index.js';
 import {
   beginRunSchema, levelBodySchema, modelBodySchema, poolingLevelBodySchema, poolingResultBodySchema, reasonBodySchema, resultBodySchema, warningBodySchema,
 } from './ingest-schemas.js';

@@ -4,10 +4,7 @@
  */
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { ApiError } from './api-error.js';
-import { idParam, jsonBody } from './body.js';
-import type { Catalog } from './catalog.js';
-import type { LiveEvent } from './live-events.js';
+import { ApiError, idParam, jsonBody, type Catalog, type LiveEvent } from '../runs/index.js';
 import type { RunHub } from './run-hub.js';
 import type { RunManager } from './run-manager.js';
 import { startAnyRunSchema } from './start-run-schema.js';

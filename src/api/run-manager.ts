@@ -6,13 +6,8 @@
  */
 import { type PoolingEvent, type PoolingSpecInput, type SweepEvent, type SweepSpecInput, SweepError, poolingSpecSchema, runPoolingSweep, runSweep } from '../runner/index.js';
 import type { ServerView, Store } from '../store/index.js';
-import { ApiError } from './api-error.js';
-import type { Catalog } from './catalog.js';
-import type { LevelProgress } from './live-events.js';
-import { notRunnableReason } from './probe.js';
-import { recordPoolingSweep, recordSweep } from './run-recorder.js';
+import { ApiError, type Catalog, type LevelProgress, notRunnableReason, recordPoolingSweep, recordSweep, beginPoolingRunOf, beginRunOf } from '../runs/index.js';
 import type { RunHub } from './run-hub.js';
-import { beginPoolingRunOf, beginRunOf } from './run-spec.js';
 import type { StartPoolingRunBody, StartRunBody } from './start-run-schema.js';
 
 interface Active { serverId: number; ctrl: AbortController; done: Promise<void> }

@@ -4,7 +4,7 @@
  * committed as it ends, and the result at the end. Killed with SIGKILL, the
  * run keeps its finished levels and reads as interrupted.
  */
-import { type Catalog, type RunWriter, beginPoolingRunOf, beginRunOf, measuringGate, openCatalog, recordPoolingSweep, recordSweep } from '../api/index.js';
+import { type Catalog, type RunWriter, beginPoolingRunOf, beginRunOf, measuringGate, openCatalog, recordPoolingSweep, recordSweep } from '../runs/index.js';
 import { type PoolingEvent, type PoolingSpecInput, SweepError, type SweepEvent, type SweepSpecInput, poolingSpecSchema, sweepSpecSchema } from '../runner/index.js';
 import {
   type LevelResult, type PoolingLevel, type PoolingRecord, type PoolingResult, type RequestRecord, type SweepResult, sanitizeForTerminal as clean,

@@ -8,10 +8,11 @@ import { type BeginRun, type RunDetail, type ServerView, type Store, type Stored
 import type { Catalog, RunWriter } from './catalog.js';
 import { probeServer } from './probe.js';
 import { targetKey } from './target-key.js';
-import type { RunHub } from './run-hub.js';
+import type { LiveSink } from './live-events.js';
 
 export interface LocalCatalogOptions {
-  hub?: RunHub;
+  /** The serve's live hub: what is stored is also told to the page following the run. */
+  hub?: LiveSink;
   /** Probe timeout per step, ms. Default 3000. */
   probeTimeoutMs?: number;
 }
