@@ -34,7 +34,7 @@ export function runRoutes(catalog: Catalog, manager: RunManager, hub: RunHub): H
   r.get('/', async (c) => c.json(await catalog.listRuns()));
   r.post('/', async (c) => {
     const start = await jsonBody(c, startAnyRunSchema);
-    return c.json(start.kind === 'pooling' ? await manager.startPooling(start.body) : await manager.start(start.body), 201);
+    return c.json(await manager.start(start.body), 201);
   });
   r.get('/:id', async (c) => c.json(await catalog.getRun(idParam(c))));
   r.get('/:id/result', async (c) => c.json(await catalog.exportRun(idParam(c))));
