@@ -3,7 +3,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const areas = ['core', 'files', 'client', 'workload', 'contract', 'runner', 'telemetry', 'store', 'api', 'web', 'publish', 'quality', 'sim', 'cli', 'bench'];
+const areas = ['core', 'files', 'client', 'workload', 'contract', 'runner', 'telemetry', 'store', 'runs', 'api', 'web', 'publish', 'quality', 'sim', 'cli', 'bench'];
 
 /** Another area's internals may not be imported: only `../<area>/index.js`. */
 const throughIndexOnly = areas.map((area) => ({

@@ -3,9 +3,7 @@
  * with `app.request()`; `serve.ts` puts it on a socket.
  */
 import { Hono } from 'hono';
-import { ApiError, toApiError } from './api-error.js';
-import { hostGuard, originGuard, tokenGuard } from './auth.js';
-import type { Catalog } from './catalog.js';
+import { ApiError, toApiError, hostGuard, originGuard, tokenGuard, type Catalog } from '../runs/index.js';
 import { ingestRoutes } from './routes-ingest.js';
 import { runRoutes } from './routes-runs.js';
 import { serverRoutes } from './routes-servers.js';

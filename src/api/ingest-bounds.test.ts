@@ -12,7 +12,7 @@ import { type ApiHarness, type Json, apiHarness } from '../test-support/api-harn
 import { cli } from '../test-support/cli-in-process.js';
 import { type SweepFixture, sweepFixture } from '../test-support/sweep-fixture.js';
 import { openStore } from '../store/index.js';
-import { localCatalog } from './local-catalog.js';
+import { localCatalog } from '../runs/index.js';
 import { patient } from '../test-support/patience.js';
 
 let h: ApiHarness;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { currentHolder, openStore } from '../store/index.js';
-import { openCatalog } from './open-catalog.js';
+import { openCatalog } from '../runs/index.js';
 import { startServe } from './serve.js';
 import { patient } from '../test-support/patience.js';
 

@@ -9,7 +9,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { LIMITS, type LimitName } from '../core/index.js';
-import { ApiError } from './api-error.js';
+import { ApiError } from '../runs/index.js';
 
 const INGEST_PREFIX = '/api/ingest/';
 

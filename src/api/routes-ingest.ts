@@ -5,9 +5,7 @@
  */
 import { Hono } from 'hono';
 import type { LevelResult, RequestRecord } from '../core/index.js';
-import { ApiError } from './api-error.js';
-import { idParam, jsonBody } from './body.js';
-import type { Catalog, RunWriter } from './catalog.js';
+import { ApiError, idParam, jsonBody, type Catalog, type RunWriter } from '../runs/index.js';
 import {
   beginRunSchema, levelBodySchema, modelBodySchema, poolingLevelBodySchema, poolingResultBodySchema, reasonBodySchema, resultBodySchema, warningBodySchema,
 } from './ingest-schemas.js';
@@ -53,12 +51,12 @@ export function ingestRoutes(catalog: Catalog): Hono {
   });
   r.post('/:id/pooling-levels', async (c) => {
     const body = await jsonBody(c, poolingLevelBodySchema);
-    await writer(idParam(c)).savePoolingLevel(body.level, body.records);
+    await writer(idParam(c)).saveLevel(body.level, body.records);
     return c.body(null, 204);
   });
   r.post('/:id/pooling-finish', async (c) => {
     const id = idParam(c);
-    await writer(id).finishPooling((await jsonBody(c, poolingResultBodySchema)).result);
+    await writer(id).finish((await jsonBody(c, poolingResultBodySchema)).result);
     writers.delete(id);
     return c.body(null, 204);
   });

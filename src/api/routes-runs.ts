@@ -4,10 +4,7 @@
  */
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { ApiError } from './api-error.js';
-import { idParam, jsonBody } from './body.js';
-import type { Catalog } from './catalog.js';
-import type { LiveEvent } from './live-events.js';
+import { ApiError, idParam, jsonBody, type Catalog, type LiveEvent } from '../runs/index.js';
 import type { RunHub } from './run-hub.js';
 import type { RunManager } from './run-manager.js';
 import { startAnyRunSchema } from './start-run-schema.js';
@@ -37,7 +34,7 @@ export function runRoutes(catalog: Catalog, manager: RunManager, hub: RunHub): H
   r.get('/', async (c) => c.json(await catalog.listRuns()));
   r.post('/', async (c) => {
     const start = await jsonBody(c, startAnyRunSchema);
-    return c.json(start.kind === 'pooling' ? await manager.startPooling(start.body) : await manager.start(start.body), 201);
+    return c.json(await manager.start(start.body), 201);
   });
   r.get('/:id', async (c) => c.json(await catalog.getRun(idParam(c))));
   r.get('/:id/result', async (c) => c.json(await catalog.exportRun(idParam(c))));

@@ -1,8 +1,7 @@
 /** `/api/servers`: the registry. Views never carry an API key. */
 import { Hono } from 'hono';
 import { serverInputSchema } from '../store/index.js';
-import { jsonBody } from './body.js';
-import type { Catalog } from './catalog.js';
+import { jsonBody, type Catalog } from '../runs/index.js';
 
 export function serverRoutes(catalog: Catalog): Hono {
   const r = new Hono();

@@ -3,7 +3,7 @@
  * subscribers (the SSE streams). Progress is throttled to one event per
  * PROGRESS_EVERY_MS per run; everything else is sent at once.
  */
-import type { LevelProgress, LiveEvent, LiveState } from './live-events.js';
+import type { LevelProgress, LiveEvent, LiveState } from '../runs/index.js';
 
 /** Progress events per run are at most this often, ms. */
 export const PROGRESS_EVERY_MS = 250;

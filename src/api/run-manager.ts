@@ -4,15 +4,11 @@
  * runSweep in the background with an AbortController for Stop. Its events go
  * to the store (through the recorder) and to the live hub.
  */
-import { type PoolingEvent, type PoolingSpecInput, type SweepEvent, type SweepSpecInput, SweepError, poolingSpecSchema, runPoolingSweep, runSweep } from '../runner/index.js';
+import { type RunKindName, kindOfEndpoint } from '../core/index.js';
+import { type PoolingSpecInput, type SpecInputOf, type SweepEvent, type SweepSpecInput, SweepError, runSweep, specSchemaOf } from '../runner/index.js';
 import type { ServerView, Store } from '../store/index.js';
-import { ApiError } from './api-error.js';
-import type { Catalog } from './catalog.js';
-import type { LevelProgress } from './live-events.js';
-import { notRunnableReason } from './probe.js';
-import { recordPoolingSweep, recordSweep } from './run-recorder.js';
+import { ApiError, type Catalog, type LevelProgress, notRunnableReason, recordSweep, beginRunOf } from '../runs/index.js';
 import type { RunHub } from './run-hub.js';
-import { beginPoolingRunOf, beginRunOf } from './run-spec.js';
 import type { StartPoolingRunBody, StartRunBody } from './start-run-schema.js';
 
 interface Active { serverId: number; ctrl: AbortController; done: Promise<void> }
@@ -23,56 +19,28 @@ export class RunManager {
   constructor(private readonly store: Store, private readonly catalog: Catalog, private readonly hub: RunHub) {}
 
   /**
-   * Starts a run; resolves once it is recorded and measuring has begun in the background.
-   * @throws ApiError 'not-found', 'run-in-progress' or 'server-not-running', before anything runs.
+   * Starts a run of the kind its body's endpoint names; resolves once it is recorded and measuring has begun in the
+   * background. Its events go to the store (through the recorder) and to the live hub.
+   * @throws ApiError 'not-found', 'run-in-progress', 'server-not-running' or 'bad-request', before anything runs.
    */
-  async start(body: StartRunBody): Promise<{ runId: number }> {
+  async start(body: StartRunBody | StartPoolingRunBody): Promise<{ runId: number }> {
     const server = await this.runnable(body.serverId);
-    const input: SweepSpecInput = {
-      url: server.baseUrl, apiKey: (await this.store.servers.secret(server.id)) ?? undefined, model: server.model ?? undefined,
-      levels: body.levels, outputTokens: body.outputTokens, thinking: body.thinking, promptTokens: body.promptTokens,
-      requestsPerLevel: body.requestsPerLevel, hourlyCostUsd: body.hourlyCostUsd === undefined ? server.hourlyCostUsd : body.hourlyCostUsd,
-      baselineRateUsdPer1M: body.baselineRateUsdPer1M, gpuLabel: server.gpuLabel,
-      command: `goodput serve: Start on "${server.name}", levels ${body.levels.join(',')}, ${body.outputTokens} output tokens, thinking ${body.thinking ? 'on' : 'off'}`,
-    };
-    const writer = await this.catalog.beginRun(beginRunOf(input, server));
-    const ctrl = new AbortController();
-    const recorder = recordSweep(writer);
-    const runId = writer.runId;
-    const onEvent = this.forward(runId);
-    const done = runSweep(input, { signal: ctrl.signal, onEvent: (e) => { recorder.onEvent(e); onEvent(e); }, afterLevel: recorder.afterLevel })
-      .then((result) => recorder.finish(result));
-    this.track(runId, server.id, ctrl, done, recorder);
-    return { runId };
-  }
-
-  /**
-   * Starts an embeddings or rerank sweep, as `start` does a text one: the same checks first, then
-   * runPoolingSweep in the background; its levels and result go to the store and the live hub.
-   */
-  async startPooling(body: StartPoolingRunBody): Promise<{ runId: number }> {
-    const server = await this.runnable(body.serverId);
-    const what = body.endpoint === 'rerank' ? 'documents' : 'inputs';
-    const input: PoolingSpecInput = {
-      url: server.baseUrl, apiKey: (await this.store.servers.secret(server.id)) ?? undefined, model: server.model ?? undefined,
-      endpoint: body.endpoint, levels: body.levels, itemsPerRequest: body.itemsPerRequest ?? (body.endpoint === 'rerank' ? 32 : 16),
-      itemTokens: body.itemTokens, queryTokens: body.queryTokens, requestsPerLevel: body.requestsPerLevel,
-      hourlyCostUsd: body.hourlyCostUsd === undefined ? server.hourlyCostUsd : body.hourlyCostUsd, latencySlo: body.latencySlo,
-      command: `goodput serve: Start ${body.endpoint} on "${server.name}", levels ${body.levels.join(',')}, ${body.itemsPerRequest ?? (body.endpoint === 'rerank' ? 32 : 16)} ${what} of ${body.itemTokens} tokens`,
-    };
+    const apiKey = (await this.store.servers.secret(server.id)) ?? undefined;
+    const specOf = SPEC_OF_BODY[kindOfEndpoint((body as { endpoint?: unknown }).endpoint)] as (b: typeof body, s: ServerView, k: string | undefined) => SpecInputOf<RunKindName>;
+    const input = specOf(body, server, apiKey);
     // What the body schema cannot see alone (a request too large to send) is refused here, naming the field, before any run is begun.
-    const valid = poolingSpecSchema.safeParse(input);
+    const valid = specSchemaOf(input).safeParse(input);
     if (!valid.success) {
       const issue = valid.error.issues[0];
       const field = issue?.path.join('.') || 'body';
       throw new ApiError('bad-request', `${field}: ${issue?.message ?? 'invalid'}`, field);
     }
-    const writer = await this.catalog.beginRun({ ...beginPoolingRunOf(input), serverId: server.id, serverName: server.name });
+    const writer = await this.catalog.beginRun(beginRunOf(input, server));
     const ctrl = new AbortController();
-    const recorder = recordPoolingSweep(writer);
+    const recorder = recordSweep(writer);
     const runId = writer.runId;
     const onEvent = this.forward(runId);
-    const done = runPoolingSweep(input, { signal: ctrl.signal, onEvent: (e) => { recorder.onEvent(e); onEvent(e); }, afterLevel: recorder.afterLevel })
+    const done = runSweep(input, { signal: ctrl.signal, onEvent: (e: SweepEvent<RunKindName>) => { recorder.onEvent(e); onEvent(e); }, afterLevel: recorder.afterLevel })
       .then((result) => recorder.finish(result));
     this.track(runId, server.id, ctrl, done, recorder);
     return { runId };
@@ -119,7 +87,7 @@ export class RunManager {
   }
 
   /** Sweep events as live events: level starts and progress (the writer publishes levels, warnings and the end); a pooling sweep makes no output tokens. */
-  private forward(runId: number): (e: SweepEvent | PoolingEvent) => void {
+  private forward(runId: number): (e: SweepEvent<RunKindName>) => void {
     let p: LevelProgress | null = null;
     let measuredFromMs = 0;
     return (e) => {
@@ -138,3 +106,36 @@ export class RunManager {
     };
   }
 }
+
+/** A text sweep's spec from the page's Start body and the registered server. */
+function textInput(body: StartRunBody, server: ServerView, apiKey: string | undefined): SweepSpecInput {
+  return {
+    url: server.baseUrl, apiKey, model: server.model ?? undefined,
+    levels: body.levels, outputTokens: body.outputTokens, thinking: body.thinking, promptTokens: body.promptTokens,
+    requestsPerLevel: body.requestsPerLevel, hourlyCostUsd: body.hourlyCostUsd === undefined ? server.hourlyCostUsd : body.hourlyCostUsd,
+    baselineRateUsdPer1M: body.baselineRateUsdPer1M, gpuLabel: server.gpuLabel,
+    command: `goodput serve: Start on "${server.name}", levels ${body.levels.join(',')}, ${body.outputTokens} output tokens, thinking ${body.thinking ? 'on' : 'off'}`,
+  };
+}
+
+/** An embeddings or rerank sweep's spec from the page's Start body and the registered server. */
+function poolingInput(body: StartPoolingRunBody, server: ServerView, apiKey: string | undefined): PoolingSpecInput {
+  const what = body.endpoint === 'rerank' ? 'documents' : 'inputs';
+  const items = body.itemsPerRequest ?? (body.endpoint === 'rerank' ? 32 : 16);
+  return {
+    url: server.baseUrl, apiKey, model: server.model ?? undefined,
+    endpoint: body.endpoint, levels: body.levels, itemsPerRequest: items,
+    itemTokens: body.itemTokens, queryTokens: body.queryTokens, requestsPerLevel: body.requestsPerLevel,
+    hourlyCostUsd: body.hourlyCostUsd === undefined ? server.hourlyCostUsd : body.hourlyCostUsd, latencySlo: body.latencySlo,
+    command: `goodput serve: Start ${body.endpoint} on "${server.name}", levels ${body.levels.join(',')}, ${items} ${what} of ${body.itemTokens} tokens`,
+  };
+}
+
+/** The page's Start body of each kind (the endpoint names the kind; none is text generation). */
+interface StartBodies { text: StartRunBody; pooling: StartPoolingRunBody }
+
+/** Each kind's spec from its Start body and the registered server. */
+const SPEC_OF_BODY: { [K in RunKindName]: (body: StartBodies[K], server: ServerView, apiKey: string | undefined) => SpecInputOf<K> } = {
+  text: textInput,
+  pooling: poolingInput,
+};

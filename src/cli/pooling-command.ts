@@ -1,18 +1,18 @@
 /**
  * `goodput sweep --endpoint embeddings|rerank`: the sweep flags that apply to a
- * non-streaming endpoint → a pooling spec → runPoolingSweep → table, JSON and
+ * non-streaming endpoint → a pooling spec → runSweep → table, JSON and
  * raw records. Flags that only mean something for text generation are refused
  * by name rather than ignored.
  */
 import type { Command } from 'commander';
 import { type PoolingEndpoint, type PoolingResult, sanitizeForTerminal as clean } from '../core/index.js';
-import { type PoolingEvent, type PoolingSpecInput, runPoolingSweep } from '../runner/index.js';
+import { type PoolingSpecInput, type SweepEvent, runSweep } from '../runner/index.js';
 import { EXIT } from './exit-codes.js';
 import { sayWritten, writeRecords } from './files.js';
 import { AfterMeasuring, writeResult } from './after-measuring.js';
 import { apiKeyFromEnv, badFlag, parseLevels, parseNumber, parseUrl, redactedCommand } from './parse-flags.js';
 import { renderPoolingResult } from './render-pooling.js';
-import { type SaveTarget, discardIfNothingFinished, startPoolingSaving } from './save-run.js';
+import { type SaveTarget, discardIfNothingFinished, startSaving } from './save-run.js';
 import type { SweepFlags } from './sweep-command.js';
 
 /** Flags of text generation that a non-streaming endpoint has no use for (by commander key and flag). */
@@ -78,7 +78,7 @@ export function poolingSpecFromFlags(f: SweepFlags & PoolingFlags, endpoint: Poo
   };
 }
 
-export function poolingProgress(e: PoolingEvent): void {
+export function poolingProgress(e: SweepEvent<'pooling'>): void {
   const err = process.stderr;
   if (e.kind === 'preflight') err.write(`${clean(e.engine)} serves ${clean(e.path)} for model ${clean(e.model)}\n`);
   else if (e.kind === 'warning') err.write(`warning: ${clean(e.warning.message)}\n`);
@@ -99,14 +99,14 @@ export function poolingExitCode(r: PoolingResult): number {
  */
 export async function poolingSweepAndReport(spec: PoolingSpecInput, out: { json?: string | undefined; raw?: string | undefined; save?: SaveTarget | null }): Promise<number> {
   if (out.json !== undefined && out.json === out.raw) throw badFlag('--raw', 'must be a different file from --json');
-  const saving = out.save ? await startPoolingSaving(spec, out.save) : null;
+  const saving = out.save ? await startSaving(spec, out.save) : null;
   const ctrl = new AbortController();
   const onSignal = () => ctrl.abort();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   let first = true;
   try {
-    const result = await runPoolingSweep(spec, {
+    const result = await runSweep(spec, {
       signal: ctrl.signal,
       onEvent: (e) => {
         poolingProgress(e);

@@ -12,7 +12,8 @@ import { renderComparison } from './compare-results.js';
 import { asUsageErrors, refuseReceiptLabels } from './contract-errors.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { redactedCommand } from './parse-flags.js';
-import { type RunFlags, addRunOptions, runAndReport } from './run-command.js';
+import { addRunOptions, runAndReport } from './run-command.js';
+import type { RunFlags } from './run-flags.js';
 import { AfterMeasuring } from './after-measuring.js';
 import { renderPoolingRerun, runPoolingAndReport } from './run-pooling.js';
 

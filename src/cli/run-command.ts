@@ -5,23 +5,22 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
-import { type Contract, combineRepeats, isPoolingEndpoint, repeatsProblem, runContract } from '../contract/index.js';
+import { type Contract, combineRepeats, isPoolingEndpoint, runContract } from '../contract/index.js';
 import { type SweepResult, sanitizeForTerminal, sweepResultSchema } from '../core/index.js';
 import { packEvidence, publicResult, signedResult } from '../publish/index.js';
 import { asUsageErrors, loadCheckedContract } from './contract-errors.js';
 import { signingKey } from './keys-command.js';
 import { CliError, EXIT, exitCodeOf, invalidLevelsLine } from './exit-codes.js';
 import { sayWritten, writeFileAtomic, writeRecords } from './files.js';
-import { apiKeyFromEnv, badFlag, parseNumber, parseUrl, redactedCommand } from './parse-flags.js';
-import { type SaveFlags, type SaveSession, addSaveOptions, discardIfNothingFinished, saveTarget, startSaving } from './save-run.js';
+import { apiKeyFromEnv, badFlag, parseUrl, redactedCommand } from './parse-flags.js';
+import { type SaveSession, addSaveOptions, discardIfNothingFinished, saveTarget, startSaving } from './save-run.js';
 import type { SweepSpecInput } from '../runner/index.js';
 import { liveWarnings, progressReporter } from './progress.js';
 import { renderContractResult } from './render-contract.js';
 import { inRunQualityLine, withInRunQuality } from './in-run-quality.js';
 import { AfterMeasuring, writeResult } from './after-measuring.js';
 import { runPoolingAndReport } from './run-pooling.js';
-
-export interface RunFlags extends SaveFlags { url?: string; json?: string; raw?: string; apiKeyEnv?: string; repeats?: string; sign?: boolean; key?: string; qualityBaseline?: string }
+import { type RunFlags, repeatCount } from './run-flags.js';
 
 /** Adds the flags `run` and `rerun` share. */
 export function addRunOptions(cmd: Command): Command {
@@ -33,15 +32,6 @@ export function addRunOptions(cmd: Command): Command {
     .option('--sign', 'sign the --json result with the data folder\'s publisher key (goodput keys create), beside it as FILE.dsse.json')
     .option('--key <file>', 'sign with this Ed25519 private key file instead')
     .option('--quality-baseline <url>', 'after the runs, measure the quality score of this server against the baseline server at <url> (overrides quality.baselineUrl; the hash records that the score is measured in the run)');
-}
-
-/** How many runs: --repeats, else the contract's; refused by name when it is no count or contradicts the contract's. */
-export function repeatCount(contract: Contract, flags: Pick<RunFlags, 'repeats'>): number {
-  const repeats = flags.repeats === undefined ? contract.repeats ?? 1 : parseNumber('--repeats', flags.repeats, { integer: true, min: 1 });
-  const why = repeatsProblem(repeats);
-  if (why !== null) throw badFlag('--repeats', why);
-  if (contract.repeats !== undefined && contract.repeats !== repeats) throw badFlag('--repeats', `is ${repeats}, but the contract declares repeats: ${contract.repeats}; the count is declared once, before the first run`);
-  return repeats;
 }
 
 /** Runs a contract with progress on stderr, writes the files and prints the report. Returns the exit code and the result. */

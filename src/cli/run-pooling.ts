@@ -12,7 +12,7 @@ import { sayWritten, writeRecords } from './files.js';
 import { AfterMeasuring, writeResult } from './after-measuring.js';
 import { poolingExitCode, poolingProgress } from './pooling-command.js';
 import { renderPoolingResult } from './render-pooling.js';
-import { type RunFlags, repeatCount } from './run-command.js';
+import { type RunFlags, repeatCount } from './run-flags.js';
 import { EXIT } from './exit-codes.js';
 
 /** Flags of `run` that a pooling contract has no use for yet, refused by name rather than ignored. */

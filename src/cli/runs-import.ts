@@ -7,7 +7,7 @@
  */
 import { type RawRecord, type SweepResult, levelRecordsProblem } from '../core/index.js';
 import type { SweepSpecInput } from '../runner/index.js';
-import { beginRunOf } from '../api/index.js';
+import { beginRunOf } from '../runs/index.js';
 import { readResult } from './cards-command.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { readRawRecords } from './export-command.js';

@@ -4,12 +4,10 @@
  * committed as it ends, and the result at the end. Killed with SIGKILL, the
  * run keeps its finished levels and reads as interrupted.
  */
-import { type Catalog, type RunWriter, beginPoolingRunOf, beginRunOf, measuringGate, openCatalog, recordPoolingSweep, recordSweep } from '../api/index.js';
-import { type PoolingEvent, type PoolingSpecInput, SweepError, type SweepEvent, type SweepSpecInput, poolingSpecSchema, sweepSpecSchema } from '../runner/index.js';
-import {
-  type LevelResult, type PoolingLevel, type PoolingRecord, type PoolingResult, type RequestRecord, type SweepResult, sanitizeForTerminal as clean,
-} from '../core/index.js';
-import { type BeginRun, redactDatabaseUrl, resolveStoreLocation, storeConfigured } from '../store/index.js';
+import { type Catalog, beginRunOf, measuringGate, openCatalog, recordSweep } from '../runs/index.js';
+import { type SpecInputOf, SweepError, type SweepEvent, specSchemaOf } from '../runner/index.js';
+import { type LevelOf, type RecordOf, type ResultOf, type RunKindName, sanitizeForTerminal as clean } from '../core/index.js';
+import { redactDatabaseUrl, resolveStoreLocation, storeConfigured } from '../store/index.js';
 import type { Command } from 'commander';
 import { CliError, EXIT } from './exit-codes.js';
 import { addStoreOptions, cliErrorOf } from './store-flags.js';
@@ -27,21 +25,22 @@ export interface SaveTarget {
   command: string;
 }
 
-/** What a finished run of either kind shows of itself to the session. */
+/** What a finished run of any kind shows of itself to the session. */
 interface Finished { run: { status: string }; levels: ReadonlyArray<{ concurrency: number }> }
 
-export interface SaveSession<E extends { kind: string } = SweepEvent, L = LevelResult, Rec = RequestRecord, Res extends Finished = SweepResult> {
-  onEvent(e: E): void;
+/** A run being stored as it is measured, whatever its kind: pass it the sweep's events and hooks. */
+export interface SaveSession {
+  onEvent(e: SweepEvent<RunKindName>): void;
   /** Awaited before each level: an export the store's read door is serving ends first. */
   beforeLevel(): Promise<void>;
   /** Commits a level; the sweep awaits it between levels. */
-  afterLevel(level: L, records: readonly Rec[]): Promise<void>;
+  afterLevel(level: LevelOf, records: readonly RecordOf[]): Promise<void>;
   /**
    * Stores the result and says where to see it.
    * @param files what the sweep wrote (--json, --raw): when the store fails, they are how the run is imported later
    * @throws CliError (EXIT.notStored) naming the levels not stored and the import command
    */
-  finish(result: Res, files: { json?: string | undefined; raw?: string | undefined }): Promise<void>;
+  finish(result: ResultOf, files: { json?: string | undefined; raw?: string | undefined }): Promise<void>;
   /** The sweep threw: a refused one is removed, a broken one kept as interrupted. */
   fail(err: unknown): Promise<void>;
   /** The sweep was stopped before any level ended: its run is removed, since there is nothing to keep. */
@@ -98,29 +97,14 @@ function notStoredError(err: unknown, result: Finished, stored: ReadonlySet<numb
   return new CliError(EXIT.notStored, `${what} (${clean((err as Error).message)}); ${how}`);
 }
 
-/** Opens the store and records the run's start. @throws CliError (exit 2) when the store is busy or the server has a run in progress. */
-export async function startSaving(spec: SweepSpecInput, t: SaveTarget, log: NodeJS.WriteStream = process.stderr): Promise<SaveSession | null> {
-  // An invalid spec is left to runSweep, whose message names the field.
-  if (!sweepSpecSchema.safeParse(spec).success) return null;
-  return openSession(beginRunOf(spec), t, recordSweep, log);
-}
-
-/** The same for an embeddings or rerank sweep. */
-export async function startPoolingSaving(spec: PoolingSpecInput, t: SaveTarget, log: NodeJS.WriteStream = process.stderr): Promise<SaveSession<PoolingEvent, PoolingLevel, PoolingRecord, PoolingResult> | null> {
-  if (!poolingSpecSchema.safeParse(spec).success) return null;
-  return openSession(beginPoolingRunOf(spec), t, recordPoolingSweep, log);
-}
-
-interface Recorder<E, L, Rec, Res> {
-  onEvent(e: E): void;
-  afterLevel(level: L, records: readonly Rec[]): Promise<void>;
-  finish(result: Res): Promise<void>;
-  discard(reason: string): Promise<void>;
-  abandon(reason: string): Promise<void>;
-}
-
-async function openSession<E extends { kind: string }, L, Rec, Res extends Finished>(begin: BeginRun, t: SaveTarget,
-  record: (w: RunWriter, o: { onLevelStored: (c: number) => void }) => Recorder<E, L, Rec, Res>, log: NodeJS.WriteStream): Promise<SaveSession<E, L, Rec, Res>> {
+/**
+ * Opens the store and records the start of a run of the kind its spec's endpoint names.
+ * @returns null for an invalid spec: the sweep refuses it, with a message naming the field
+ * @throws CliError (exit 2) when the store is busy or the server has a run in progress.
+ */
+export async function startSaving(spec: SpecInputOf<RunKindName>, t: SaveTarget, log: NodeJS.WriteStream = process.stderr): Promise<SaveSession | null> {
+  if (!specSchemaOf(spec).safeParse(spec).success) return null;
+  const begin = beginRunOf(spec);
   let catalog: Catalog | null = null;
   try {
     // Other commands read the store through this process meanwhile; exports wait for the level being measured.
@@ -129,7 +113,7 @@ async function openSession<E extends { kind: string }, L, Rec, Res extends Finis
     const writer = await catalog.beginRun(begin);
     const tty = log.isTTY === true;
     const stored = new Set<number>();
-    const recorder = record(writer, {
+    const recorder = recordSweep(writer, {
       onLevelStored: (c) => {
         stored.add(c);
         if (!tty) log.write(`level c=${c} stored in run ${writer.runId}\n`);

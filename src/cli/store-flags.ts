@@ -4,7 +4,7 @@
  * turning store and API errors into CLI errors with their exit codes.
  */
 import type { Command } from 'commander';
-import { ApiError, type Catalog, openCatalog } from '../api/index.js';
+import { ApiError, type Catalog, openCatalog } from '../runs/index.js';
 import { type StoreFlags, StoreError } from '../store/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 

@@ -1,6 +1,6 @@
 /** A stored run read for a command that compares or publishes text-generation runs: an embeddings or rerank run is refused naming its endpoint. */
 import { type RequestRecord, type SweepResult, isPoolingResult } from '../core/index.js';
-import type { Catalog } from '../api/index.js';
+import type { Catalog } from '../runs/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 
 export async function storedTextRun(c: Catalog, id: number, command: string): Promise<{ result: SweepResult; records: RequestRecord[] }> {

@@ -6,7 +6,7 @@
  * their hash: the evidence each level is recomputed from.
  */
 import { type PoolingEndpoint, type PoolingRecord, type PoolingResult, type PoolingSlo, canonicalJson } from '../core/index.js';
-import { type PoolingEvent, type PoolingSpecInput, runPoolingSweep } from '../runner/index.js';
+import { type PoolingSpecInput, type SweepEvent, runSweep } from '../runner/index.js';
 import { sha256Hex } from '../workload/index.js';
 import { contractHash } from './contract-hash.js';
 import type { Contract } from './contract-schema.js';
@@ -20,7 +20,7 @@ export interface PoolingRunOptions {
   apiKey?: string;
   command: string;
   signal?: AbortSignal;
-  onEvent?: (e: PoolingEvent) => void;
+  onEvent?: (e: SweepEvent<'pooling'>) => void;
   /** Awaited between levels, with the level's records. */
   afterLevel?: (records: readonly PoolingRecord[]) => Promise<void>;
 }
@@ -58,7 +58,7 @@ export async function runPoolingContract(contract: Contract, opts: PoolingRunOpt
   const { resolved: tokenizer } = await tokenizerOf(contract, { url, apiKey: opts.apiKey, runId: '', command: opts.command });
   const resolved: Contract = { ...contract, model: { ...contract.model, tokenizer } };
   const records: PoolingRecord[] = [];
-  const result = await runPoolingSweep(poolingSpecOf(resolved, url, opts.apiKey, opts.command), {
+  const result = await runSweep(poolingSpecOf(resolved, url, opts.apiKey, opts.command), {
     signal: opts.signal, onEvent: opts.onEvent,
     afterLevel: async (_level, recs) => {
       records.push(...recs);

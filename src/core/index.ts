@@ -52,5 +52,6 @@ export * from './tool-schema.js';
 export { POOLING_ENDPOINTS, isPoolingEndpoint, type PoolingEndpoint, type PoolingOutcome, type PoolingRecord } from './pooling-record.js';
 export { allFailed, poolingClientLoad, poolingFailureReason, poolingLevel, type PoolingClientLoad, type PoolingFailure, type PoolingLevel, type PoolingSlo, type PoolingSloVerdict } from './pooling-level.js';
 export { MAX_POOLING_RECORDS, isPoolingResult, poolingCapacity, poolingExclusion, poolingLevelSchema, poolingPeak, poolingRecordSchema, poolingResultSchema, poolingSloSchema, type PoolingCapacity, type PoolingPeak, type PoolingResult, type PoolingRunInfo } from './pooling-schema.js';
+export { RUN_KINDS, RUN_KIND_NAMES, TEXT_ENDPOINTS, kindOfEndpoint, kindOfResult, type LevelOf, type RecordOf, type ResultOf, type RunKind, type RunKindName, type RunKindShapes } from './run-kinds.js';
 export { poolingCards, type PoolingEngineCard, type PoolingLatencyCard } from './pooling-cards.js';
 export * from './image-inputs.js';

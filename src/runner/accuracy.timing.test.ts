@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SimProcess, spawnSimProcess } from '../sim/index.js';
-import { runSweep } from './sweep.js';
+import { runSweep } from './run-kinds.js';
 import { wallClock } from '../test-support/wall-clock.js';
 
 const PREFILL_MS = 200;

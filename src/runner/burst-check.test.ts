@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { useSimulators } from '../test-support/simulators.js';
 import { type StreamingClient, createStreamingClient } from '../client/index.js';
-import { runSweep } from './sweep.js';
+import { runSweep } from './run-kinds.js';
 
 const sim = useSimulators({ prefillBaseMs: 5, prefillMsPerToken: 0, decodeStepMs: 1, decodeMsPerExtraSeq: 0, port: 0 });
 const spec = { outputTokens: 8, promptTokens: 16, requestsPerLevel: 16, warmup: 1, levels: [8], clientBudgetMs: 25, serverMetrics: false, gpuSource: 'none' as const };

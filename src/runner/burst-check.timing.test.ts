@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useSimulators } from '../test-support/simulators.js';
-import { runSweep } from './sweep.js';
+import { runSweep } from './run-kinds.js';
 import { wallClock } from '../test-support/wall-clock.js';
 
 const sim = useSimulators({ prefillBaseMs: 5, prefillMsPerToken: 0, decodeStepMs: 1, decodeMsPerExtraSeq: 0, port: 0 });

@@ -12,7 +12,7 @@
 import { type LevelResult, type Slo, describeSlo } from '../core/index.js';
 import { arrivalOps } from '../workload/index.js';
 import type { SweepDeps } from './sweep.js';
-import { runSweep } from './sweep.js';
+import { runSweep } from './run-kinds.js';
 import { type SweepSpecInput, levelOrder, sweepSpecSchema } from './sweep-spec.js';
 import type { CapacityProbe, CapacityReport } from './capacity-report.js';
 import { searchCapacity, searchStatement } from './capacity-search.js';

@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { useSimulators } from '../test-support/simulators.js';
 import { heldClient } from '../test-support/held-client.js';
-import { runSweep } from './sweep.js';
+import { runSweep } from './run-kinds.js';
 
 const sim = useSimulators({ prefillMsPerToken: 0, decodeMsPerExtraSeq: 0, port: 0 });
 const spec = { outputTokens: 3, promptTokens: 16, requestsPerLevel: 2, warmup: 0, levels: [1, 2], serverMetrics: false, gpuSource: 'none' as const };

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { useSimulators } from '../test-support/simulators.js';
 import { heldClient } from '../test-support/held-client.js';
-import { runSweep } from './sweep.js';
+import { runSweep } from './run-kinds.js';
 import { wallClock } from '../test-support/wall-clock.js';
 
 const sim = useSimulators({ prefillBaseMs: 1000, decodeStepMs: 134, prefillMsPerToken: 0, decodeMsPerExtraSeq: 0, port: 0 });

@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { useSimulators } from '../test-support/simulators.js';
 import { SweepError } from './errors.js';
-import { type SweepEvent, runSweep } from './sweep.js';
+import type { SweepEvent } from './sweep-events.js';
+import { runSweep } from './run-kinds.js';
 
 const sim = useSimulators({ port: 0, prefillBaseMs: 1, prefillMsPerToken: 0, decodeStepMs: 1, decodeMsPerExtraSeq: 0, maxModelLen: 1024 });
 const base = { levels: [1], requestsPerLevel: 2, warmup: 0, outputTokens: 256, serverMetrics: false, gpuSource: 'none' as const, clientBudgetMs: 1000 };

@@ -6,7 +6,7 @@ import { useSimulators } from '../test-support/simulators.js';
 import { SIM_DIALECT_KINDS, SIM_DIALECTS } from '../sim/index.js';
 import { dialects } from '../client/index.js';
 import { SweepError } from './errors.js';
-import { runSweep } from './sweep.js';
+import { runSweep } from './run-kinds.js';
 
 // Natural length far above the cap: engines that cannot force the length still stop at the cap.
 const FAST = { prefillBaseMs: 3, prefillMsPerToken: 0, decodeStepMs: 1, decodeMsPerExtraSeq: 0, naturalOutputTokens: { min: 500, max: 500 } };

@@ -10,7 +10,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { LevelResult } from '../core/index.js';
 import { SIM_DIALECT_KINDS, spawnSimProcess } from '../sim/index.js';
-import { runSweep } from './sweep.js';
+import { runSweep } from './run-kinds.js';
 import { wallClock } from '../test-support/wall-clock.js';
 import { patient } from '../test-support/patience.js';
 

@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import { type AddressInfo, type Socket, connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SimServer, startSimulator } from '../sim/index.js';
-import { runSweep } from './sweep.js';
+import { runSweep } from './run-kinds.js';
 import { patient } from '../test-support/patience.js';
 
 const SLOW = 400;

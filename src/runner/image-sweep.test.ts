@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SimServer, startSimulator } from '../sim/index.js';
 import { SweepError } from './errors.js';
-import { runSweep } from './sweep.js';
+import { runSweep } from './run-kinds.js';
 import { IMAGE_POOL_BYTES, imagePool, imagesOf } from './image-pool.js';
 
 let sim: SimServer;

@@ -1,5 +1,7 @@
-/** runner/: sweep orchestration. */
-export { runSweep, type SweepDeps, type SweepEvent } from './sweep.js';
+/** runner/: sweep orchestration, one driver per run kind behind runSweep. */
+export { runSweep, kindOfSpec, specSchemaOf, type DepsOf, type SpecInputOf, type SpecOf } from './run-kinds.js';
+export type { SweepDeps } from './sweep.js';
+export type { SweepEvent, SweepHooks } from './sweep-events.js';
 export { sweepSpecSchema, levelOrder, requestsFor, type SweepSpec, type SweepSpecInput } from './sweep-spec.js';
 export { SweepError, type SweepErrorCode } from './errors.js';
 export { TOOL_VERSION } from './version.js';
@@ -10,6 +12,6 @@ export { runShare, type ShareRun } from './run-share.js';
 export { shareSeqs } from './run-level.js';
 export { type ClientThreads, type LevelOnThreads, type ThreadedLevel } from './client-threads.js';
 export { recordBatches } from './record-batches.js';
-export { runPoolingSweep, endpointsOffered, type PoolingDeps, type PoolingEvent } from './pooling-sweep.js';
+export { endpointsOffered } from './pooling-sweep.js';
 export { poolingSpecSchema, type PoolingSpec, type PoolingSpecInput } from './pooling-spec.js';
 export { findPoolingCapacity, poolingCapacityReportSchema, type PoolingCapacityProbe, type PoolingCapacityReport } from './pooling-capacity.js';

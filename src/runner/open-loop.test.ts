@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { useSimulators } from '../test-support/simulators.js';
 import type { RequestRecord } from '../core/index.js';
 import { runOpenLoop } from './open-loop.js';
-import { runSweep } from './sweep.js';
+import { runSweep } from './run-kinds.js';
 
 const sim = useSimulators({ prefillBaseMs: 5, prefillMsPerToken: 0, decodeStepMs: 2, decodeMsPerExtraSeq: 0, port: 0 });
 const base = { outputTokens: 8, promptTokens: 8, warmup: 1 };

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestRecord } from '../core/index.js';
 import { type SimProcess, spawnSimProcess } from '../sim/index.js';
-import { runSweep } from './sweep.js';
+import { runSweep } from './run-kinds.js';
 import { wallClock } from '../test-support/wall-clock.js';
 
 const RATE = 100;

@@ -8,7 +8,8 @@
 import { z } from 'zod';
 import { type PoolingLevel, type PoolingSlo, poolingLevelSchema, poolingSloSchema } from '../core/index.js';
 import { type SearchProbe, searchCapacity, searchStatement } from './capacity-search.js';
-import { type PoolingDeps, runPoolingSweep } from './pooling-sweep.js';
+import type { PoolingDeps } from './pooling-sweep.js';
+import { runSweep } from './run-kinds.js';
 import type { PoolingSpecInput } from './pooling-spec.js';
 import { levelOrder } from './sweep-spec.js';
 
@@ -63,7 +64,7 @@ export async function findPoolingCapacity(opts: PoolingCapacityOptions): Promise
     coarse: levelOrder(opts.spec.levels), maxProbes, onProbe: opts.onProbe,
     bisect: (lo, hi) => (hi - lo <= 1 ? null : Math.floor((lo + hi) / 2)),
     measure: async (level, phase) => {
-      const result = await runPoolingSweep({ ...opts.spec, levels: [level] }, opts.deps);
+      const result = await runSweep({ ...opts.spec, levels: [level] }, opts.deps);
       const measured = result.levels[0];
       if (result.run.status !== 'complete' || !measured) return result.run.stopReason ?? `the probe at ${label(level)} did not complete`;
       return { level, label: label(level), phase, ...verdictOf(measured, slo), result: measured };

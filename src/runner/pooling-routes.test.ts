@@ -3,8 +3,7 @@ import { LIMITS, poolingResultSchema } from '../core/index.js';
 import { type RankScript, startRankServer } from '../test-support/rank-server.js';
 import { useSimulators } from '../test-support/simulators.js';
 import { SweepError } from './errors.js';
-import { runPoolingSweep } from './pooling-sweep.js';
-import { runSweep } from './sweep.js';
+import { runSweep } from './run-kinds.js';
 
 const sim = useSimulators({ pooling: { dimension: 64, msPerInputToken: 0.0005 } });
 const closers: Array<() => Promise<void>> = [];
@@ -19,7 +18,7 @@ const failure = (err: unknown) => (err instanceof SweepError ? err.message : `no
 describe('rerank over vLLM\'s /score and TEI\'s own routes, against the simulator', () => {
   it('vLLM /score with 32 documents: text_1 and text_2 sent, every document scored, query plus document tokens counted', async () => {
     const s = await sim();
-    const r = await runPoolingSweep({ url: s.url, endpoint: 'rerank', engine: 'vllm', route: '/score', levels: [1, 4], itemsPerRequest: 32, itemTokens: 64, queryTokens: 16, clientThreads: 1 });
+    const r = await runSweep({ url: s.url, endpoint: 'rerank', engine: 'vllm', route: '/score', levels: [1, 4], itemsPerRequest: 32, itemTokens: 64, queryTokens: 16, clientThreads: 1 });
     expect(poolingResultSchema.parse(r)).toEqual(r);
     expect(r.run).toMatchObject({ endpoint: 'rerank', path: '/score', status: 'complete' });
     for (const l of r.levels) {
@@ -33,23 +32,23 @@ describe('rerank over vLLM\'s /score and TEI\'s own routes, against the simulato
 
   it('TEI: /rerank with {query, texts} by default, its token count from x-compute-tokens; /embed by --route', async () => {
     const s = await sim();
-    const r = await runPoolingSweep({ url: s.url, endpoint: 'rerank', engine: 'tei', levels: [2], itemsPerRequest: 8, itemTokens: 32, queryTokens: 8, clientThreads: 1 });
+    const r = await runSweep({ url: s.url, endpoint: 'rerank', engine: 'tei', levels: [2], itemsPerRequest: 8, itemTokens: 32, queryTokens: 8, clientThreads: 1 });
     expect(r.run).toMatchObject({ path: '/rerank', engine: { name: 'tei', dialect: 'tei' } });
     expect(r.levels[0]).toMatchObject({ failed: 0, inputTokensPerRequest: 8 * (8 + 32) });
-    const e = await runPoolingSweep({ url: s.url, endpoint: 'embeddings', engine: 'tei', route: '/embed', levels: [2], itemsPerRequest: 4, itemTokens: 16, clientThreads: 1 });
+    const e = await runSweep({ url: s.url, endpoint: 'embeddings', engine: 'tei', route: '/embed', levels: [2], itemsPerRequest: 4, itemTokens: 16, clientThreads: 1 });
     expect(e.run.path).toBe('/embed');
     expect(e.levels[0]).toMatchObject({ failed: 0, dimension: 64, inputTokensPerRequest: 64 });
   });
 
   it('refuses, before sending anything, a route the engine does not serve, naming every route it offers', async () => {
     const s = await sim();
-    expect(failure(await runPoolingSweep({ url: s.url, endpoint: 'embeddings', engine: 'vllm', route: '/embed', levels: [1], itemsPerRequest: 2, itemTokens: 8 }).catch((e: unknown) => e)))
+    expect(failure(await runSweep({ url: s.url, endpoint: 'embeddings', engine: 'vllm', route: '/embed', levels: [1], itemsPerRequest: 2, itemTokens: 8 }).catch((e: unknown) => e)))
       .toBe('route /embed: vLLM does not serve it for embeddings; it offers chat, completions, responses, embeddings (/v1/embeddings), rerank (/v1/rerank /rerank /v2/rerank /score /v1/score)');
-    expect(failure(await runPoolingSweep({ url: s.url, endpoint: 'rerank', engine: 'tei', route: '/score', levels: [1], itemsPerRequest: 2, itemTokens: 8 }).catch((e: unknown) => e)))
+    expect(failure(await runSweep({ url: s.url, endpoint: 'rerank', engine: 'tei', route: '/score', levels: [1], itemsPerRequest: 2, itemTokens: 8 }).catch((e: unknown) => e)))
       .toBe('route /score: TEI does not serve it for rerank; it offers embeddings (/v1/embeddings /embed /embeddings), rerank (/rerank)');
-    expect(failure(await runPoolingSweep({ url: s.url, endpoint: 'rerank', route: 'score', levels: [1], itemsPerRequest: 2, itemTokens: 8 }).catch((e: unknown) => e)))
+    expect(failure(await runSweep({ url: s.url, endpoint: 'rerank', route: 'score', levels: [1], itemsPerRequest: 2, itemTokens: 8 }).catch((e: unknown) => e)))
       .toBe('route: route must be a path such as /score');
-    expect(failure(await runPoolingSweep({ url: s.url, endpoint: 'rerank', route: `/${'a'.repeat(LIMITS.routeChars.max)}`, levels: [1], itemsPerRequest: 2, itemTokens: 8 }).catch((e: unknown) => e)))
+    expect(failure(await runSweep({ url: s.url, endpoint: 'rerank', route: `/${'a'.repeat(LIMITS.routeChars.max)}`, levels: [1], itemsPerRequest: 2, itemTokens: 8 }).catch((e: unknown) => e)))
       .toContain(`above the limit of ${LIMITS.routeChars.max}`);
     expect(s.stats().pooling).toEqual({ requests: 0, inputTokens: 0 });
   });
@@ -72,11 +71,11 @@ describe('a TEI server (no /v1/models) and hostile rank answers', () => {
       : { status: 422, body: JSON.stringify({ error: 'missing field `inputs`', error_type: 'validation' }) });
     const srv = await rankServer((path, body) => (path === '/rerank' ? { body: teiRanks((body.texts as unknown[]).length), headers: { 'x-compute-tokens': '30' } }
       : path === '/tokenize' ? tokenize(body) : { status: 404, body: '{}' }), { tei: true });
-    const r = await runPoolingSweep({ url: srv.url, endpoint: 'rerank', levels: [1], itemsPerRequest: 3, itemTokens: 4, requestsPerLevel: 2, warmup: 0, clientThreads: 1 });
+    const r = await runSweep({ url: srv.url, endpoint: 'rerank', levels: [1], itemsPerRequest: 3, itemTokens: 4, requestsPerLevel: 2, warmup: 0, clientThreads: 1 });
     expect(r.run).toMatchObject({ model: 'BAAI/bge-reranker-base', path: '/rerank', engine: { name: 'tei', version: '1.5.0', detection: 'detected' } });
     expect(r.run.tokenizer).toMatchObject({ exact: true, label: expect.stringContaining('TGI body') });
     expect(r.levels[0]).toMatchObject({ failed: 0, requests: 2, inputTokensPerRequest: 30 });
-    const other = await runPoolingSweep({ url: srv.url, endpoint: 'rerank', model: 'other', levels: [1], itemsPerRequest: 3, itemTokens: 4, tokenizer: { kind: 'approximate' } }).catch((e: unknown) => e);
+    const other = await runSweep({ url: srv.url, endpoint: 'rerank', model: 'other', levels: [1], itemsPerRequest: 3, itemTokens: 4, tokenizer: { kind: 'approximate' } }).catch((e: unknown) => e);
     expect(failure(other)).toBe(`Model "other" is not served by ${srv.url}; TEI serves BAAI/bge-reranker-base (GET /info)`);
   });
 
@@ -87,7 +86,7 @@ describe('a TEI server (no /v1/models) and hostile rank answers', () => {
     return n - 1 === bad.length ? 'huge' : { body: bad[n - 1] as string };
   };
   const expectFailures = async (url: string, route: string, engine: 'vllm' | 'tei', count: number) => {
-    const r = await runPoolingSweep({ url, endpoint: 'rerank', engine, route, levels: [1], itemsPerRequest: 2, itemTokens: 4, requestsPerLevel: count, warmup: 0, tokenizer: { kind: 'approximate' }, clientThreads: 1 });
+    const r = await runSweep({ url, endpoint: 'rerank', engine, route, levels: [1], itemsPerRequest: 2, itemTokens: 4, requestsPerLevel: count, warmup: 0, tokenizer: { kind: 'approximate' }, clientThreads: 1 });
     expect(r.levels[0]).toMatchObject({ requests: count, failed: count });
     return r.levels[0]?.failures.map((f) => f.reason).sort();
   };

@@ -3,7 +3,7 @@ import { poolingResultSchema } from '../core/index.js';
 import { type SimServer, startSimulator } from '../sim/index.js';
 import { startEmbeddingsServer, vectorsBody } from '../test-support/embeddings-server.js';
 import { SweepError } from './errors.js';
-import { runPoolingSweep } from './pooling-sweep.js';
+import { runSweep } from './run-kinds.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => { await Promise.all(closers.splice(0).map((c) => c())); });
@@ -13,12 +13,12 @@ async function sim(profile: Parameters<typeof startSimulator>[0] = {}): Promise<
   return s;
 }
 
-describe('runPoolingSweep against the simulator', () => {
+describe('runSweep against the simulator', () => {
   it('embeddings at 1,2,4,8 with 16 inputs of exactly 128 tokens: every vector checked, the server counts 2,048 tokens a request', async () => {
     const s = await sim();
     const ends: number[] = [];
     // The simulator shares this process's loop: a generous client budget keeps its work from reading as our lag.
-    const r = await runPoolingSweep({ url: s.url, endpoint: 'embeddings', levels: [8, 1, 4, 2], itemsPerRequest: 16, itemTokens: 128, clientThreads: 1, clientBudgetMs: 1000 }, {
+    const r = await runSweep({ url: s.url, endpoint: 'embeddings', levels: [8, 1, 4, 2], itemsPerRequest: 16, itemTokens: 128, clientThreads: 1, clientBudgetMs: 1000 }, {
       onEvent: (e) => { if (e.kind === 'level-end') ends.push(e.level.concurrency); },
     });
     expect(poolingResultSchema.parse(r)).toEqual(r);
@@ -40,10 +40,10 @@ describe('runPoolingSweep against the simulator', () => {
 
   it('Ollama\'s /api/embed, and rerank with 32 documents: every document scored, query plus document tokens counted', async () => {
     const s = await sim();
-    const o = await runPoolingSweep({ url: s.url, endpoint: 'embeddings', engine: 'ollama-native', levels: [2], itemsPerRequest: 4, itemTokens: 16 });
+    const o = await runSweep({ url: s.url, endpoint: 'embeddings', engine: 'ollama-native', levels: [2], itemsPerRequest: 4, itemTokens: 16 });
     expect(o.run.path).toBe('/api/embed');
     expect(o.levels[0]).toMatchObject({ failed: 0, dimension: 64, inputTokensPerRequest: 64 });
-    const r = await runPoolingSweep({ url: s.url, endpoint: 'rerank', levels: [1, 4], itemsPerRequest: 32, itemTokens: 64, queryTokens: 16 });
+    const r = await runSweep({ url: s.url, endpoint: 'rerank', levels: [1, 4], itemsPerRequest: 32, itemTokens: 64, queryTokens: 16 });
     expect(r.run).toMatchObject({ path: '/v1/rerank', queryTokens: 16 });
     for (const l of r.levels) {
       expect(l).toMatchObject({ failed: 0, dimension: null, inputTokensPerRequest: 32 * (16 + 64) });
@@ -53,7 +53,7 @@ describe('runPoolingSweep against the simulator', () => {
 
   it('refuses before sending an endpoint the engine does not serve, naming what it offers', async () => {
     const s = await sim({ dialect: 'tgi' });
-    const err = await runPoolingSweep({ url: s.url, endpoint: 'embeddings', levels: [1], itemsPerRequest: 2, itemTokens: 8 }).catch((e: unknown) => e);
+    const err = await runSweep({ url: s.url, endpoint: 'embeddings', levels: [1], itemsPerRequest: 2, itemTokens: 8 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SweepError);
     expect((err as Error).message).toBe('endpoint embeddings: TGI does not serve it; it offers chat, completions');
     expect(s.stats().pooling).toEqual({ requests: 0, inputTokens: 0 });
@@ -62,7 +62,7 @@ describe('runPoolingSweep against the simulator', () => {
   it('refuses a route the server answers 501 (llama.cpp without --embeddings) with its own words', async () => {
     const srv = await startEmbeddingsServer(() => ({ status: 501, body: JSON.stringify({ error: { code: 501, message: 'This server does not support embeddings. Start it with `--embeddings`', type: 'not_supported_error' } }) }));
     closers.push(srv.close);
-    const err = await runPoolingSweep({ url: srv.url, endpoint: 'embeddings', engine: 'llamacpp', levels: [1], itemsPerRequest: 2, itemTokens: 8 }).catch((e: unknown) => e);
+    const err = await runSweep({ url: srv.url, endpoint: 'embeddings', engine: 'llamacpp', levels: [1], itemsPerRequest: 2, itemTokens: 8 }).catch((e: unknown) => e);
     expect((err as Error).message).toContain('does not serve /v1/embeddings (HTTP 501: This server does not support embeddings. Start it with `--embeddings`)');
     expect((err as Error).message).toContain('llama.cpp offers chat, completions, responses, embeddings (/v1/embeddings), rerank (/v1/rerank /rerank /reranking)');
   });
@@ -72,7 +72,7 @@ describe('runPoolingSweep against the simulator', () => {
     const message = "Pooling type 'none' is not OAI compatible. Please use a different pooling type\u001b[2J" + 'x'.repeat(600);
     const srv = await startEmbeddingsServer(() => { asked++; return { status: 400, body: JSON.stringify({ error: { code: 400, message, type: 'invalid_request_error' } }) }; });
     closers.push(srv.close);
-    const err = await runPoolingSweep({ url: srv.url, endpoint: 'embeddings', engine: 'llamacpp', levels: [1, 2], itemsPerRequest: 2, itemTokens: 8 }).catch((e: unknown) => e);
+    const err = await runSweep({ url: srv.url, endpoint: 'embeddings', engine: 'llamacpp', levels: [1, 2], itemsPerRequest: 2, itemTokens: 8 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SweepError);
     expect((err as SweepError).code).toBe('preflight-refused');
     const text = (err as Error).message;
@@ -83,12 +83,12 @@ describe('runPoolingSweep against the simulator', () => {
     // Another engine's 403 is refused the same way, with no hint; a 429 (busy) is not a refusal of the route.
     const denied = await startEmbeddingsServer(() => ({ status: 403, body: JSON.stringify({ error: { message: 'key not allowed' } }) }));
     closers.push(denied.close);
-    await expect(runPoolingSweep({ url: denied.url, endpoint: 'embeddings', levels: [1], itemsPerRequest: 2, itemTokens: 8 }))
+    await expect(runSweep({ url: denied.url, endpoint: 'embeddings', levels: [1], itemsPerRequest: 2, itemTokens: 8 }))
       .rejects.toThrow(/^endpoint embeddings: the server answered 403 on \/v1\/embeddings: key not allowed; nothing was measured$/);
   });
 
   it('refuses batch sizes and document counts past the limits table, naming the flag', async () => {
-    const err = (input: Parameters<typeof runPoolingSweep>[0]) => runPoolingSweep(input).then(() => null, (e: unknown) => (e as Error).message);
+    const err = (input: Parameters<typeof runSweep>[0]) => runSweep(input).then(() => null, (e: unknown) => (e as Error).message);
     expect(await err({ url: 'http://127.0.0.1:9', endpoint: 'embeddings', levels: [1], itemsPerRequest: 2049, itemTokens: 8 }))
       .toBe('itemsPerRequest: --batch-size 2049 is above the limit of 2048 inputs in one embeddings request');
     expect(await err({ url: 'http://127.0.0.1:9', endpoint: 'rerank', levels: [1], itemsPerRequest: 1025, itemTokens: 8 }))
@@ -100,14 +100,14 @@ describe('runPoolingSweep against the simulator', () => {
 
   it('refuses, before any level, a request body past our own limit', async () => {
     const s = await sim();
-    const err = await runPoolingSweep({ url: s.url, endpoint: 'embeddings', levels: [1], itemsPerRequest: 1024, itemTokens: 1024, tokenizer: { kind: 'approximate' } }).catch((e: unknown) => e);
+    const err = await runSweep({ url: s.url, endpoint: 'embeddings', levels: [1], itemsPerRequest: 1024, itemTokens: 1024, tokenizer: { kind: 'approximate' } }).catch((e: unknown) => e);
     expect((err as Error).message).toMatch(/^one request would be \d+ bytes, above the limit of 4194304 bytes in one request body we send: lower --prompt-tokens or --batch-size$/);
     // Only the one-input probe reached the server.
     expect(s.stats().pooling.requests).toBe(1);
   });
 });
 
-describe('runPoolingSweep against a hostile server', () => {
+describe('runSweep against a hostile server', () => {
   it('fails each request whose answer breaks the contract, naming why, and keeps the good ones', async () => {
     // Request 0 is the route probe; then the warm-up; the measured requests take turns being wrong.
     const srv = await startEmbeddingsServer((inputs, n) => {
@@ -120,7 +120,7 @@ describe('runPoolingSweep against a hostile server', () => {
       }
     });
     closers.push(srv.close);
-    const r = await runPoolingSweep({ url: srv.url, endpoint: 'embeddings', levels: [1], itemsPerRequest: 16, itemTokens: 8, requestsPerLevel: 8 });
+    const r = await runSweep({ url: srv.url, endpoint: 'embeddings', levels: [1], itemsPerRequest: 16, itemTokens: 8, requestsPerLevel: 8 });
     const l = r.levels[0];
     expect(l).toMatchObject({ requests: 8, failed: 6, dimension: 8 });
     expect(l?.failures).toEqual(expect.arrayContaining([
@@ -137,11 +137,11 @@ describe('runPoolingSweep against a hostile server', () => {
   });
 });
 
-describe('runPoolingSweep against a server that goes away', () => {
+describe('runSweep against a server that goes away', () => {
   it('ends as server-failed with the reason, keeping the finished level', async () => {
     const srv = await startEmbeddingsServer((inputs) => ({ status: 200, body: vectorsBody(inputs, 4, 2) }));
     let closed = false;
-    const r = await runPoolingSweep({ url: srv.url, endpoint: 'embeddings', levels: [1, 2], itemsPerRequest: 2, itemTokens: 4, requestsPerLevel: 3, warmup: 0 }, {
+    const r = await runSweep({ url: srv.url, endpoint: 'embeddings', levels: [1, 2], itemsPerRequest: 2, itemTokens: 4, requestsPerLevel: 3, warmup: 0 }, {
       afterLevel: async () => { if (!closed) { closed = true; await srv.close(); } },
     });
     expect(r.run.status).toBe('server-failed');
@@ -150,12 +150,12 @@ describe('runPoolingSweep against a server that goes away', () => {
   });
 });
 
-describe('runPoolingSweep stopped', () => {
+describe('runSweep stopped', () => {
   it('keeps the levels finished before a stop and drops the one in flight', async () => {
     const s = await startSimulator({ pooling: { dimension: 8, msPerInputToken: 0.05 } });
     closers.push(() => s.close());
     const ctrl = new AbortController();
-    const r = await runPoolingSweep({ url: s.url, endpoint: 'embeddings', levels: [1, 2], itemsPerRequest: 2, itemTokens: 16, requestsPerLevel: 20 }, {
+    const r = await runSweep({ url: s.url, endpoint: 'embeddings', levels: [1, 2], itemsPerRequest: 2, itemTokens: 16, requestsPerLevel: 20 }, {
       signal: ctrl.signal,
       onEvent: (e) => { if (e.kind === 'request' && e.concurrency === 2 && e.done === 3) ctrl.abort(); },
     });

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SimProcess, spawnSimProcess } from '../sim/index.js';
-import { runPoolingSweep } from './pooling-sweep.js';
+import { runSweep } from './run-kinds.js';
 import { wallClock } from '../test-support/wall-clock.js';
 
 // 2,048 tokens take 102 ms: a closed loop's turn-around between requests (under 1 ms on loopback) stays
@@ -18,7 +18,7 @@ afterAll(async () => { await sim.stop(); });
 
 describe('pooling sweep against the simulator\'s schedule', () => {
   it('embeddings at 1,2,4,8 with 16 inputs of 128 tokens: input tokens/s within 5 % of 1000 / msPerInputToken', async () => {
-    const r = await runPoolingSweep({ url: sim.url, endpoint: 'embeddings', levels: [1, 2, 4, 8], itemsPerRequest: 16, itemTokens: 128 });
+    const r = await runSweep({ url: sim.url, endpoint: 'embeddings', levels: [1, 2, 4, 8], itemsPerRequest: 16, itemTokens: 128 });
     const truth = 1000 / MS_PER_TOKEN;
     for (const l of r.levels) {
       expect(l.failed).toBe(0);
@@ -29,7 +29,7 @@ describe('pooling sweep against the simulator\'s schedule', () => {
   it('rerank with 32 documents: documents/s within 5 % of the schedule', async () => {
     const q = 16;
     const d = 64;
-    const r = await runPoolingSweep({ url: sim.url, endpoint: 'rerank', levels: [1, 4], itemsPerRequest: 32, itemTokens: d, queryTokens: q });
+    const r = await runSweep({ url: sim.url, endpoint: 'rerank', levels: [1, 4], itemsPerRequest: 32, itemTokens: d, queryTokens: q });
     const truth = 1000 / ((q + d) * MS_PER_TOKEN);
     for (const l of r.levels) {
       expect(l.failed).toBe(0);
@@ -38,7 +38,7 @@ describe('pooling sweep against the simulator\'s schedule', () => {
   });
 
   it('embeddings at 2,4,8 over 2 client threads: the merged levels hold the same schedule within 5 %', async () => {
-    const r = await runPoolingSweep({ url: sim.url, endpoint: 'embeddings', levels: [2, 4, 8], itemsPerRequest: 16, itemTokens: 128, clientThreads: 2 });
+    const r = await runSweep({ url: sim.url, endpoint: 'embeddings', levels: [2, 4, 8], itemsPerRequest: 16, itemTokens: 128, clientThreads: 2 });
     const truth = 1000 / MS_PER_TOKEN;
     for (const l of r.levels) {
       expect(l.failed).toBe(0);

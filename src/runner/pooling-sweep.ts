@@ -1,6 +1,7 @@
 /**
- * runPoolingSweep: an embeddings or rerank sweep. Preflight (the server, the
- * model, the engine, and one small request proving the route is served), then
+ * sweepPooling: an embeddings or rerank sweep, reached through runSweep
+ * (run-kinds.ts). Preflight (the server, the model, the engine, and one small
+ * request proving the route is served), then
  * inputs of exact token length, then each concurrency level ascending — warm-up,
  * measured requests closed-loop — summarised from its records.
  */
@@ -22,23 +23,12 @@ import { SweepError } from './errors.js';
 import { type PoolingSpec, type PoolingSpecInput, poolingRequestsFor, poolingSpecSchema } from './pooling-spec.js';
 import { MAX_EXACT_PROMPTS, PROMPT_MISMATCH_SHARE, exactTexts, runCounter } from './prompt-lengths.js';
 import { levelOrder } from './sweep-spec.js';
+import type { SweepHooks } from './sweep-events.js';
 import { TOOL_VERSION } from './version.js';
 
-export type PoolingEvent =
-  | { kind: 'preflight'; model: string; path: string; engine: string }
-  | { kind: 'warning'; warning: Warning }
-  | { kind: 'level-start'; concurrency: number; index: number; total: number; requests: number; threads: number }
-  | { kind: 'request'; concurrency: number; done: number; failed: number; requests: number; warmup: boolean }
-  | { kind: 'level-end'; level: PoolingLevel; records: readonly PoolingRecord[] };
-
-export interface PoolingDeps {
+/** What a pooling sweep takes besides its spec: the hooks every kind offers, and a clock (tests). */
+export interface PoolingDeps extends SweepHooks<'pooling'> {
   clock?: Clock;
-  signal?: AbortSignal;
-  onEvent?: (e: PoolingEvent) => void;
-  /** Awaited between levels (raw records are written here, never during one). */
-  afterLevel?: (level: PoolingLevel, records: readonly PoolingRecord[]) => Promise<void>;
-  /** Awaited before each level starts (a stored run's read door finishes an export first). */
-  beforeLevel?: () => Promise<void>;
 }
 
 /** Most tokens of distinct text built before a run (~60 MB of words); past it texts are reused in turn. */
@@ -111,7 +101,8 @@ async function buildTexts(counter: TokenCounter, n: number, total: number, perRe
   }
 }
 
-export async function runPoolingSweep(input: PoolingSpecInput, deps: PoolingDeps = {}): Promise<PoolingResult> {
+/** An embeddings or rerank sweep: the pooling kind's driver (run-kinds.ts); callers go through runSweep. */
+export async function sweepPooling(input: PoolingSpecInput, deps: PoolingDeps = {}): Promise<PoolingResult> {
   const spec = parseSpec(input);
   const emit = deps.onEvent ?? (() => {});
   const clock = deps.clock ?? monotonicNs;

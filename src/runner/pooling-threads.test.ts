@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PoolingRecord } from '../core/index.js';
 import { useSimulators } from '../test-support/simulators.js';
 import { poolingSharePlans } from './pooling-share.js';
-import { runPoolingSweep } from './pooling-sweep.js';
+import { runSweep } from './run-kinds.js';
 
 // 4 inputs × 32 tokens at 0.05 ms a token: ~6 ms a request on one encoder, so requests in flight wait their turn.
 const sim = useSimulators({ pooling: { dimension: 16, msPerInputToken: 0.05 } });
@@ -34,7 +34,7 @@ describe('pooling levels over client threads', () => {
     const run = async (clientThreads: number) => {
       const records = new Map<number, PoolingRecord[]>();
       const threads: number[] = [];
-      const r = await runPoolingSweep({ url: s.url, endpoint: 'embeddings', levels: [2, 4], itemsPerRequest: 4, itemTokens: 32, requestsPerLevel: 16, warmup: 2, clientThreads, clientBudgetMs: 1000 }, {
+      const r = await runSweep({ url: s.url, endpoint: 'embeddings', levels: [2, 4], itemsPerRequest: 4, itemTokens: 32, requestsPerLevel: 16, warmup: 2, clientThreads, clientBudgetMs: 1000 }, {
         onEvent: (e) => {
           if (e.kind === 'level-start') threads.push(e.threads);
           if (e.kind === 'level-end') records.set(e.level.concurrency, [...e.records]);
@@ -66,13 +66,13 @@ describe('pooling levels over client threads', () => {
     const s = await sim();
     const ctrl = new AbortController();
     let measured = 0;
-    const r = await runPoolingSweep({ url: s.url, endpoint: 'embeddings', levels: [2, 4], itemsPerRequest: 4, itemTokens: 32, requestsPerLevel: 64, warmup: 0, clientThreads: 2, clientBudgetMs: 1000 }, {
+    const r = await runSweep({ url: s.url, endpoint: 'embeddings', levels: [2, 4], itemsPerRequest: 4, itemTokens: 32, requestsPerLevel: 64, warmup: 0, clientThreads: 2, clientBudgetMs: 1000 }, {
       signal: ctrl.signal,
       onEvent: (e) => { if (e.kind === 'request' && e.concurrency === 4 && ++measured === 3) ctrl.abort(); },
     });
     expect(r.run).toMatchObject({ status: 'stopped', stopReason: 'stopped by the user; 1 level(s) complete' });
     expect(r.levels.map((l) => l.concurrency)).toEqual([2]);
-    const again = await runPoolingSweep({ url: s.url, endpoint: 'embeddings', levels: [2], itemsPerRequest: 4, itemTokens: 32, requestsPerLevel: 8, warmup: 0, clientThreads: 2, clientBudgetMs: 1000 });
+    const again = await runSweep({ url: s.url, endpoint: 'embeddings', levels: [2], itemsPerRequest: 4, itemTokens: 32, requestsPerLevel: 8, warmup: 0, clientThreads: 2, clientBudgetMs: 1000 });
     expect(again.levels[0]).toMatchObject({ requests: 8, failed: 0 });
   });
 });

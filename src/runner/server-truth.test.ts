@@ -10,7 +10,7 @@ import { type SimServer, startSimulator } from '../sim/index.js';
 import { type TextServer, startTextServer } from '../test-support/text-server.js';
 import { pollingGpuSource } from '../telemetry/index.js';
 import { levelWarnings } from './level-telemetry.js';
-import { runSweep } from './sweep.js';
+import { runSweep } from './run-kinds.js';
 
 const FAST = { prefillBaseMs: 5, prefillMsPerToken: 0, decodeStepMs: 2, decodeMsPerExtraSeq: 0 };
 const base = { outputTokens: 32, promptTokens: 16, requestsPerLevel: 6 as const, warmup: 1, gpuSource: 'none' as const };

@@ -8,7 +8,9 @@ import { closedPort } from '../test-support/scripted-server.js';
 import type { RequestRecord } from '../core/index.js';
 import { startClientThreads } from './client-threads.js';
 import { SweepError } from './errors.js';
-import { type SweepDeps, type SweepEvent, runSweep } from './sweep.js';
+import type { SweepDeps } from './sweep.js';
+import type { SweepEvent } from './sweep-events.js';
+import { runSweep } from './run-kinds.js';
 import { patient } from '../test-support/patience.js';
 
 const FAST = { prefillBaseMs: 5, prefillMsPerToken: 0, decodeStepMs: 1, decodeMsPerExtraSeq: 0 };

@@ -1,5 +1,5 @@
 /**
- * runSweep: the one programmatic entry the CLI, the API and tests share.
+ * sweepText: a text-generation sweep, reached through runSweep (run-kinds.ts).
  * Preflight, then each level in ascending order — warm-up, measured requests,
  * summary — emitting typed events the terminal, files and stores subscribe to.
  */
@@ -27,36 +27,13 @@ import { agentsOf, levelResult, outputCapOf } from './level-result.js';
 import { exactPrompts, hasBuiltLengths, promptLengthWarning, runCounter, sentTokens, withPromptLengths } from './prompt-lengths.js';
 import { arrivalOps } from '../workload/index.js';
 import { type SweepSpec, type SweepSpecInput, levelOrder, requestsFor, sweepSpecSchema } from './sweep-spec.js';
+import type { SweepHooks } from './sweep-events.js';
 import { TOOL_VERSION } from './version.js';
 
-export type SweepEvent =
-  | { kind: 'preflight'; model: string; models: string[] }
-  /** The engine dialect the run speaks, detected (with its evidence) or given. */
-  | {
-    kind: 'engine'; name: string; label: string; version: string | null; dialect: string; source: 'detected' | 'override'; evidence: string[];
-    /** The context length the server reports (prompt plus output, tokens), or null. */
-    context: { tokens: number; source: string } | null;
-  }
-  | { kind: 'warning'; warning: Warning }
-  | { kind: 'level-start'; concurrency: number; index: number; total: number; requests: number }
-  | { kind: 'request'; concurrency: number; done: number; failed: number; requests: number; outputTokens: number; warmup: boolean }
-  | { kind: 'level-end'; level: LevelResult; records: readonly RequestRecord[] }
-  | { kind: 'stopped'; status: 'stopped' | 'server-failed'; reason: string };
-
-export interface SweepDeps {
+export interface SweepDeps extends SweepHooks<'text'> {
   clock?: Clock;
   /** A GPU source instead of the one `gpuSource` chooses (tests). */
   gpu?: GpuSource;
-  signal?: AbortSignal;
-  onEvent?: (e: SweepEvent) => void;
-  /**
-   * Awaited after each level ends and before the next one starts, so storing a
-   * level's records (PGlite runs on this very event loop) never overlaps
-   * measured time, and a killed run keeps every level this returned for.
-   */
-  afterLevel?: (level: LevelResult, records: readonly RequestRecord[]) => Promise<void>;
-  /** Awaited before each level starts, warm-ups included: a reader of the store (an export) finishes before measured time begins. */
-  beforeLevel?: () => Promise<void>;
   /** Clients elsewhere every level is split over (goodput worker processes), given the run's identity; replaces client threads. */
   clients?: (init: { spec: SweepSpec; model: string; dialect: DialectKind; runId: string; connections: number }) => ClientThreads;
   /** Builds the client (tests swap in timeouts); defaults to the streaming client speaking the engine's dialect. */
@@ -71,7 +48,8 @@ function parseSpec(input: SweepSpecInput): SweepSpec {
   throw new SweepError('bad-input', `${issue?.path.join('.') || 'spec'}: ${issue?.message ?? 'invalid'}`);
 }
 
-export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Promise<SweepResult> {
+/** A text-generation sweep: the text kind's driver (runner/run-kinds.ts); callers go through runSweep. */
+export async function sweepText(input: SweepSpecInput, deps: SweepDeps = {}): Promise<SweepResult> {
   const spec = parseSpec(input);
   const imagesProblem = imageBytesProblem(spec.images, spec.audio, spec.mediaSeed ?? spec.seed);
   if (imagesProblem !== null) throw new SweepError('bad-input', imagesProblem);

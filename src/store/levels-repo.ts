@@ -6,8 +6,9 @@
  * size): an open-loop level's `concurrency` is the peak it reached, which two
  * rate levels can share.
  */
-import type { LevelResult, PoolingLevel, PoolingRecord, RequestRecord } from '../core/index.js';
+import { type LevelOf, type PoolingRecord, type RecordOf, type RequestRecord, kindOfEndpoint } from '../core/index.js';
 import type { SqlDriver } from './sql-driver.js';
+import { levelRowOf } from './stored-kinds.js';
 
 /** A raw record as stored: a text request's, or an embeddings or rerank request's. */
 export type StoredRecord = RequestRecord | PoolingRecord;
@@ -18,24 +19,15 @@ const RECORDS_PER_STATEMENT = 500;
 export class LevelsRepo {
   constructor(private readonly db: SqlDriver) {}
 
-  /** Stores one finished level with its records (warm-ups included, tagged). */
-  async save(runId: number, level: LevelResult, records: readonly RequestRecord[]): Promise<void> {
-    await this.insert(runId, level.load?.level ?? level.concurrency,
-      [level.invalid, level.clientBound.bound, level.failed, level.throughputTokS, null], level, records);
-  }
-
   /**
-   * Stores one finished embeddings or rerank level with its records. It counts
-   * towards the peak as the result's peak does (poolingExclusion): no failed
-   * request, a rate measured, and not client-bound.
+   * Stores one finished level with its records (warm-ups included, tagged),
+   * filed by its run's kind (read from the run's endpoint): its columns are
+   * that kind's (stored-kinds.ts).
    */
-  async savePooling(runId: number, level: PoolingLevel, records: readonly PoolingRecord[]): Promise<void> {
-    await this.insert(runId, level.concurrency,
-      [level.failed > 0 || level.itemsPerS === null, level.clientBound?.bound === true, level.failed, 0, level.itemsPerS], level, records);
-  }
-
-  private async insert(runId: number, key: number, columns: [boolean, boolean, number, number, number | null], level: object, records: ReadonlyArray<object>): Promise<void> {
+  async save(runId: number, level: LevelOf, records: readonly RecordOf[]): Promise<void> {
     await this.db.transaction(async (tx) => {
+      const [run] = await tx.query<{ endpoint: string | null }>(`SELECT spec->>'endpoint' AS endpoint FROM runs WHERE id = $1`, [runId]);
+      const { key, columns } = levelRowOf(kindOfEndpoint(run?.endpoint), level);
       await tx.query(
         `INSERT INTO levels (run_id, concurrency, invalid, client_bound, failed, throughput_tok_s, items_per_s, result)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb)`,

@@ -32,8 +32,8 @@ const begin = (fx: PoolingFixture, url = 'http://127.0.0.1:9101'): BeginRun => {
 
 async function stored(store: Store, fx: PoolingFixture, url?: string): Promise<number> {
   const id = await store.runs.begin(begin(fx, url));
-  for (const l of fx.levels) await store.levels.savePooling(id, l.level, l.records);
-  await store.runs.finishPooling(id, fx.result);
+  for (const l of fx.levels) await store.levels.save(id, l.level, l.records);
+  await store.runs.finish(id, fx.result);
   return id;
 }
 
@@ -86,8 +86,8 @@ for (const backend of backends()) {
       expect(levels.some((l) => l.level.clientBound?.bound === true)).toBe(true);
       const result: PoolingResult = { ...embed.result, levels: levels.map((l) => l.level), peak: poolingPeak(levels.map((l) => l.level)) };
       const id = await store.runs.begin(begin(embed));
-      for (const l of levels) await store.levels.savePooling(id, l.level, l.records);
-      await store.runs.finishPooling(id, result);
+      for (const l of levels) await store.levels.save(id, l.level, l.records);
+      await store.runs.finish(id, result);
       const listed = (await store.runs.list()).find((r) => r.id === id);
       expect(listed?.peakConcurrency).not.toBe(fastest.level.concurrency);
       expect([listed?.peakItemsPerS ?? null, listed?.peakConcurrency ?? null]).toEqual([result.peak?.itemsPerS ?? null, result.peak?.concurrency ?? null]);
@@ -102,7 +102,7 @@ for (const backend of backends()) {
 
     it('an interrupted run keeps its finished levels and has no result to export', async () => {
       const id = await store.runs.begin(begin(embed));
-      await store.levels.savePooling(id, embed.levels[0]!.level, embed.levels[0]!.records);
+      await store.levels.save(id, embed.levels[0]!.level, embed.levels[0]!.records);
       await store.runs.abandon(id, 'the sweep broke');
       const run = await store.runs.get(id);
       expect(run.status).toBe('interrupted');
@@ -113,8 +113,8 @@ for (const backend of backends()) {
     it('leaves a level with failed requests out of the listed peak, as the result does', async () => {
       const id = await store.runs.begin(begin(embed));
       const [one, two] = embed.levels;
-      await store.levels.savePooling(id, one!.level, one!.records);
-      await store.levels.savePooling(id, { ...two!.level, itemsPerS: 1e9, failed: 1, failures: [{ reason: 'HTTP 500', count: 1 }] }, two!.records);
+      await store.levels.save(id, one!.level, one!.records);
+      await store.levels.save(id, { ...two!.level, itemsPerS: 1e9, failed: 1, failures: [{ reason: 'HTTP 500', count: 1 }] }, two!.records);
       const r = (await store.runs.list()).find((x) => x.id === id);
       expect(r?.peakItemsPerS).toBe(one!.level.itemsPerS);
       expect(r?.peakConcurrency).toBe(1);

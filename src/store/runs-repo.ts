@@ -4,13 +4,14 @@
  * completed with the result's contract, warnings and cards at the end. The
  * interrupted rule (liveness.ts) is applied whenever runs are read or begun.
  */
-import type { PoolingResult, SweepResult, Warning } from '../core/index.js';
+import { type ResultOf, type Warning, kindOfResult } from '../core/index.js';
 import { ownerGoneReason } from './liveness.js';
 import { type SqlDriver, type SqlExecutor, UNIQUE_VIOLATION, rowIdInRange, sqlState } from './sql-driver.js';
 import { StoreError } from './store-error.js';
 import type { BeginRun, RunDetail, RunSummary } from './types.js';
 import { RUN_SUMMARY_SELECT, type RunRow, detailOf, summaryOf } from './run-rows.js';
 import type { LevelsRepo } from './levels-repo.js';
+import { resultRowOf } from './stored-kinds.js';
 
 interface RunningRow { id: number; target_url: string; owner_pid: number; owner_host: string; heartbeat_age_ms: number; levels: number[] | null }
 
@@ -75,25 +76,18 @@ export class RunsRepo {
     await this.db.query(`UPDATE runs SET heartbeat_at = now() WHERE id = $1 AND status = 'running'`, [id]);
   }
 
-  /** Stores how the run ended: status, the run's contract (`run`), warnings, cards and any other result fields. */
-  async finish(id: number, result: SweepResult): Promise<void> {
-    const { run, warnings, cards, levels: _levels, schemaVersion: _v, ...extras } = result;
-    await this.db.query(
-      `UPDATE runs SET status = $2, stop_reason = $3, run_info = $4::jsonb, warnings = $5::jsonb, cards = $6::jsonb, extras = $7::jsonb,
-       model = $8, ended_at = now() WHERE id = $1`,
-      [id, run.status, run.stopReason, JSON.stringify(run), JSON.stringify(warnings), JSON.stringify(cards), JSON.stringify(extras), run.model],
-    );
-  }
-
   /**
-   * Stores how an embeddings or rerank run ended: status and its contract (`run`) with the warnings.
-   * Its levels are already stored; its peak and capacity are derived from them when read.
+   * Stores how the run ended: status, the run's contract (`run`) and warnings, with what its kind keeps of the
+   * rest (stored-kinds.ts): a text run's cards and other result fields; nothing more of an embeddings or rerank
+   * run, whose peak and capacity are derived from its stored levels when read.
    */
-  async finishPooling(id: number, result: PoolingResult): Promise<void> {
+  async finish(id: number, result: ResultOf): Promise<void> {
     const { run, warnings } = result;
+    const row = resultRowOf(kindOfResult(result), result);
     await this.db.query(
-      `UPDATE runs SET status = $2, stop_reason = $3, run_info = $4::jsonb, warnings = $5::jsonb, extras = '{}'::jsonb, model = $6, ended_at = now() WHERE id = $1`,
-      [id, run.status, run.stopReason, JSON.stringify(run), JSON.stringify(warnings), run.model],
+      `UPDATE runs SET status = $2, stop_reason = $3, run_info = $4::jsonb, warnings = $5::jsonb, cards = COALESCE($6::jsonb, cards), extras = $7::jsonb,
+       model = $8, ended_at = now() WHERE id = $1`,
+      [id, run.status, run.stopReason, JSON.stringify(run), JSON.stringify(warnings), 'cards' in row ? JSON.stringify(row.cards) : null, JSON.stringify(row.extras), run.model],
     );
   }
 

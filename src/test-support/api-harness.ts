@@ -3,7 +3,8 @@
  * fast simulator to register. Requests go through `app.request()`.
  */
 import type { Hono } from 'hono';
-import { type Catalog, RunHub, RunManager, createApp, localCatalog } from '../api/index.js';
+import { RunHub, RunManager, createApp } from '../api/index.js';
+import { type Catalog, localCatalog } from '../runs/index.js';
 import { type SimServer, startSimulator } from '../sim/index.js';
 import { type Store, openPgliteDriver, storeOnDriver } from '../store/index.js';
 import { patient } from './patience.js';

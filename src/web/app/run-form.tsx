@@ -68,7 +68,7 @@ export function RunForm({ servers, liveRunId, onServersChanged, onStarted }: Pro
   async function start(e: Event) {
     e.preventDefault();
     setRefusal(null);
-    if (endpoint !== 'chat') return startPooling(endpoint);
+    if (endpoint !== 'chat') return startEmbeddingsOrRerank(endpoint);
     const lv = parseLevelsText(levels);
     const hc = parseMoney('Hourly cost', hourlyCost, { positive: false });
     const br = parseMoney('Baseline rate', baselineRate, { positive: true });
@@ -104,7 +104,7 @@ export function RunForm({ servers, liveRunId, onServersChanged, onStarted }: Pro
   }
 
   /** An embeddings or rerank sweep: its own fields, the same levels, server and hourly cost. */
-  async function startPooling(kind: 'embeddings' | 'rerank') {
+  async function startEmbeddingsOrRerank(kind: 'embeddings' | 'rerank') {
     const it = ITEMS[kind];
     const lv = parseLevelsText(levels);
     const hc = parseMoney('Hourly cost', hourlyCost, { positive: false });

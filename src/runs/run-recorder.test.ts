@@ -18,8 +18,6 @@ function writer(failLevel: number) {
       calls.push(`level ${level.concurrency}`);
     },
     heartbeat: async () => {},
-    savePoolingLevel: async () => { calls.push('pooling level'); },
-    finishPooling: async () => { calls.push('pooling finish'); },
     finish: async () => { calls.push('finish'); },
     discard: async () => { calls.push('discard'); },
     abandon: async (reason) => { calls.push(`abandon: ${reason}`); },

@@ -4,10 +4,11 @@
  * (its token, when it needs one, comes from GOODPUT_TOKEN); or the read door
  * of a CLI command holding it (read-door.ts), for reads only.
  */
-import type { PoolingResult, SweepResult } from '../core/index.js';
+import { type ResultOf, type RunKindName, kindOfEndpoint } from '../core/index.js';
 import type { BeginRun, RunDetail, RunSummary, ServerInput, ServerView, StoredRecord, WorkerView } from '../store/index.js';
 import { ApiError, type ApiErrorBody, type ApiErrorCode } from './api-error.js';
 import type { Catalog, RunWriter } from './catalog.js';
+import { ingestRoutesOf } from './stored-kinds.js';
 
 export interface RemoteOptions {
   /** Bearer token, when the other process needs one. */
@@ -42,17 +43,16 @@ export function remoteCatalog(baseUrl: string, o: RemoteOptions = {}): Catalog {
     throw new ApiError((e?.code ?? 'internal') as ApiErrorCode, e?.message ?? `${holder} answered HTTP ${res.status}`, e?.field);
   }
   const enc = encodeURIComponent;
-  const writer = (runId: number): RunWriter => {
+  const writer = (runId: number, kind: RunKindName): RunWriter => {
     const post = (what: string, body: unknown = {}) => call<void>('POST', `/api/ingest/runs/${runId}/${what}`, body);
+    const routes = ingestRoutesOf(kind);
     return {
       runId,
       setModel: (model) => post('model', { model }),
       addWarning: (warning) => post('warnings', { warning }),
-      saveLevel: (level, records) => post('levels', { level, records }),
+      saveLevel: (level, records) => post(routes.level, { level, records }),
       heartbeat: () => post('heartbeat'),
-      finish: (result) => post('finish', { result }),
-      savePoolingLevel: (level, records) => post('pooling-levels', { level, records }),
-      finishPooling: (result) => post('pooling-finish', { result }),
+      finish: (result) => post(routes.finish, { result }),
       discard: (reason) => post('discard', { reason }),
       abandon: (reason) => post('abandon', { reason }),
     };
@@ -68,11 +68,11 @@ export function remoteCatalog(baseUrl: string, o: RemoteOptions = {}): Catalog {
     removeServer: (ref) => call<ServerView>('DELETE', `/api/servers/${enc(String(ref))}`),
     listRuns: () => call<RunSummary[]>('GET', '/api/runs'),
     getRun: (id) => call<RunDetail>('GET', `/api/runs/${id}`),
-    exportRun: (id) => call<SweepResult | PoolingResult>('GET', `/api/runs/${id}/result`),
+    exportRun: (id) => call<ResultOf>('GET', `/api/runs/${id}/result`),
     runRecords: (id, concurrency) => call<StoredRecord[]>('GET', `/api/runs/${id}/records${concurrency === undefined ? '' : `?concurrency=${concurrency}`}`),
     async beginRun(input: BeginRun) {
       const { id } = await call<{ id: number }>('POST', '/api/ingest/runs', input);
-      return writer(id);
+      return writer(id, kindOfEndpoint(input.spec.endpoint));
     },
     close: async () => {},
   };

@@ -5,23 +5,19 @@
  * holds the embedded store, remote-catalog.ts), so a command behaves the same
  * whichever process owns the database.
  */
-import type { LevelResult, PoolingLevel, PoolingRecord, PoolingResult, RequestRecord, SweepResult, Warning } from '../core/index.js';
+import type { LevelOf, RecordOf, ResultOf, Warning } from '../core/index.js';
 import type { BeginRun, RunDetail, RunSummary, ServerInput, ServerView, StoredRecord, WorkerView } from '../store/index.js';
 
-/** Writes one run as it happens. Calls are made in order; each resolves when stored. */
+/** Writes one run, of any kind, as it happens. Calls are made in order; each resolves when stored. */
 export interface RunWriter {
   readonly runId: number;
   setModel(model: string): Promise<void>;
   addWarning(w: Warning): Promise<void>;
-  /** Commits a finished level and all its raw records at once. */
-  saveLevel(level: LevelResult, records: readonly RequestRecord[]): Promise<void>;
+  /** Commits a finished level of the run's kind and all its raw records at once. */
+  saveLevel(level: LevelOf, records: readonly RecordOf[]): Promise<void>;
   heartbeat(): Promise<void>;
   /** Stores how the run ended (complete, stopped or server-failed) with its result. */
-  finish(result: SweepResult): Promise<void>;
-  /** An embeddings or rerank run: commits a finished level and its raw records at once. */
-  savePoolingLevel(level: PoolingLevel, records: readonly PoolingRecord[]): Promise<void>;
-  /** An embeddings or rerank run: stores how it ended with its result. */
-  finishPooling(result: PoolingResult): Promise<void>;
+  finish(result: ResultOf): Promise<void>;
   /** Removes a run that never started measuring (refused at preflight), saying why. */
   discard(reason: string): Promise<void>;
   /** Ends a run that broke without a result: it is kept, as `interrupted`, with the reason. */
@@ -47,7 +43,7 @@ export interface Catalog {
   liveWorkers(): Promise<WorkerView[]>;
   getRun(id: number): Promise<RunDetail>;
   /** The result JSON of a finished run (the schema of `sweep --json`; an embeddings or rerank run's own). */
-  exportRun(id: number): Promise<SweepResult | PoolingResult>;
+  exportRun(id: number): Promise<ResultOf>;
   runRecords(id: number, concurrency?: number): Promise<StoredRecord[]>;
   /** @throws 'run-in-progress' when another run targets the same server. */
   beginRun(input: BeginRun): Promise<RunWriter>;

@@ -22,7 +22,7 @@ export function tokenCookieName(hostHeader: string | undefined): string {
   return `goodput_token_${port}`;
 }
 
-/** True for 127.0.0.0/8, ::1 and localhost: one definition, in client/ (re-exported for serve.ts and the api index). */
+/** True for 127.0.0.0/8, ::1 and localhost: one definition, in client/ (re-exported for the API's serve.ts). */
 export { isLoopback };
 
 function same(a: string, b: string): boolean {

@@ -3,15 +3,17 @@
  * writes also go to the live hub (when given) so the page can follow runs
  * that other processes send in through the API.
  */
-import type { PoolingResult, SweepResult } from '../core/index.js';
+import { type RunKindName, kindOfEndpoint } from '../core/index.js';
 import { type BeginRun, type RunDetail, type ServerView, type Store, type StoredRecord, StoreError, exportResult, liveWorkers } from '../store/index.js';
 import type { Catalog, RunWriter } from './catalog.js';
 import { probeServer } from './probe.js';
+import { levelEventOf } from './stored-kinds.js';
 import { targetKey } from './target-key.js';
-import type { RunHub } from './run-hub.js';
+import type { LiveSink } from './live-events.js';
 
 export interface LocalCatalogOptions {
-  hub?: RunHub;
+  /** The serve's live hub: what is stored is also told to the page following the run. */
+  hub?: LiveSink;
   /** Probe timeout per step, ms. Default 3000. */
   probeTimeoutMs?: number;
 }
@@ -23,7 +25,7 @@ export function localCatalog(store: Store, opts: LocalCatalogOptions = {}): Cata
     const s = await store.servers.get(ref);
     return store.servers.setStatus(s.id, await probe(s));
   };
-  const writer = (runId: number): RunWriter => ({
+  const writer = (runId: number, kind: RunKindName): RunWriter => ({
     runId,
     setModel: (model) => store.runs.setModel(runId, model),
     async addWarning(w) {
@@ -32,19 +34,11 @@ export function localCatalog(store: Store, opts: LocalCatalogOptions = {}): Cata
     },
     async saveLevel(level, records) {
       await store.levels.save(runId, level, records);
-      hub?.publish(runId, { kind: 'level-end', level });
-    },
-    async savePoolingLevel(level, records) {
-      await store.levels.savePooling(runId, level, records);
-      hub?.publish(runId, { kind: 'pooling-level-end', level });
+      hub?.publish(runId, levelEventOf(kind, level));
     },
     heartbeat: () => store.runs.heartbeat(runId),
-    async finish(result: SweepResult) {
+    async finish(result) {
       await store.runs.finish(runId, result);
-      hub?.publish(runId, { kind: 'end', status: result.run.status, reason: result.run.stopReason });
-    },
-    async finishPooling(result: PoolingResult) {
-      await store.runs.finishPooling(runId, result);
       hub?.publish(runId, { kind: 'end', status: result.run.status, reason: result.run.stopReason });
     },
     async discard(reason) {
@@ -96,7 +90,7 @@ export function localCatalog(store: Store, opts: LocalCatalogOptions = {}): Cata
       const server = input.serverId === null ? (await store.servers.list()).find((s) => targetKey(s.baseUrl) === input.targetUrl) : undefined;
       const id = await store.runs.begin(server ? { ...input, serverId: server.id, serverName: server.name } : input);
       hub?.open(id);
-      return writer(id);
+      return writer(id, kindOfEndpoint(input.spec.endpoint));
     },
     close: () => store.close(),
   };

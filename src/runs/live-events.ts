@@ -40,3 +40,10 @@ export type LiveEvent =
   | { kind: 'warning'; warning: Warning }
   /** The run ended (`refused`: it never started measuring) with the reason, if any. */
   | { kind: 'end'; status: RunStatus | 'refused'; reason: string | null };
+
+/** Where a local catalog's writers tell the live view what they stored (the serve's RunHub). */
+export interface LiveSink {
+  /** Starts following a run just begun. */
+  open(runId: number): void;
+  publish(runId: number, e: LiveEvent): void;
+}
