@@ -19,5 +19,5 @@ export { RunManager } from './run-manager.js';
 export { startServe, ServeError, type ServeOptions, type Serving } from './serve.js';
 export { isLoopback } from './auth.js';
 export { defaultWebDir } from './static-files.js';
-export { startAnyRunSchema, startPoolingRunSchema, startRunSchema, type StartPoolingRunBody, type StartRunBody } from './start-run-schema.js';
+export { startRunSchema, startRunSchemaOf, type StartPoolingRunBody, type StartRunBody, type StartTextRunBody } from './start-run-schema.js';
 export type { LevelProgress, LiveEvent, LiveState } from './live-events.js';

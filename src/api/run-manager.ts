@@ -13,7 +13,7 @@ import { notRunnableReason } from './probe.js';
 import { recordPoolingSweep, recordSweep } from './run-recorder.js';
 import type { RunHub } from './run-hub.js';
 import { beginPoolingRunOf, beginRunOf } from './run-spec.js';
-import type { StartPoolingRunBody, StartRunBody } from './start-run-schema.js';
+import type { StartPoolingRunBody, StartTextRunBody } from './start-run-schema.js';
 
 interface Active { serverId: number; ctrl: AbortController; done: Promise<void> }
 
@@ -26,7 +26,7 @@ export class RunManager {
    * Starts a run; resolves once it is recorded and measuring has begun in the background.
    * @throws ApiError 'not-found', 'run-in-progress' or 'server-not-running', before anything runs.
    */
-  async start(body: StartRunBody): Promise<{ runId: number }> {
+  async start(body: StartTextRunBody): Promise<{ runId: number }> {
     const server = await this.runnable(body.serverId);
     const input: SweepSpecInput = {
       url: server.baseUrl, apiKey: (await this.store.servers.secret(server.id)) ?? undefined, model: server.model ?? undefined,

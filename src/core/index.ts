@@ -54,3 +54,7 @@ export { allFailed, poolingClientLoad, poolingFailureReason, poolingLevel, type 
 export { MAX_POOLING_RECORDS, isPoolingResult, poolingCapacity, poolingExclusion, poolingLevelSchema, poolingPeak, poolingRecordSchema, poolingResultSchema, poolingSloSchema, type PoolingCapacity, type PoolingPeak, type PoolingResult, type PoolingRunInfo } from './pooling-schema.js';
 export { poolingCards, type PoolingEngineCard, type PoolingLatencyCard } from './pooling-cards.js';
 export * from './image-inputs.js';
+export {
+  RUN_ENDPOINTS, RUN_OPTIONS, START_ENDPOINTS, numericDefault, optionDefault, optionKey, runOption, startBodyFields, startFormFields,
+  type BodyField, type BodyValue, type FormCheck, type FormField, type OptionGroup, type OptionValue, type RunEndpoint, type RunOption, type StartEndpoint,
+} from './run-options.js';
