@@ -11,7 +11,7 @@ import { EXIT } from './exit-codes.js';
 import { sayWritten, writeRecords } from './files.js';
 import { AfterMeasuring, writeResult } from './after-measuring.js';
 import { apiKeyFromEnv, badFlag, parseLevels, parseUrl, redactedCommand } from './parse-flags.js';
-import { addRunOptions, flagNumber, flagNumberOr } from './run-flags.js';
+import { addRunOptions, flagNumber, flagNumberOr, groupKeys } from './run-flags.js';
 import { renderPoolingResult } from './render-pooling.js';
 import { type SaveTarget, discardIfNothingFinished, startPoolingSaving } from './save-run.js';
 import type { SweepFlags } from './sweep-command.js';
@@ -20,6 +20,8 @@ import type { SweepFlags } from './sweep-command.js';
 const TEXT_ONLY: ReadonlyArray<[string, string]> = [
   ['tools', '--tools'], ['jsonSchema', '--json-schema'], ['baselineRate', '--baseline-rate'],
   ['outputTokens', '--output-tokens'], ['thinking', '--thinking'], ['temperature', '--temperature'], ['dcgmUrl', '--dcgm-url'], ['metricsUrl', '--metrics-url'],
+  // How requests arrive: a pooling sweep runs closed loops only.
+  ...groupKeys('arrival').map(({ key, flag }): [string, string] => [key, flag]),
 ];
 
 /** The pooling flags: how many inputs or documents one request carries, and the rerank query's length. */

@@ -5,10 +5,10 @@
  * written here: adding an option to the catalogue adds it to --help and the doc.
  */
 import { type Command, Option } from 'commander';
-import { RUN_OPTIONS, type OptionGroup, type RunOption, runOption } from '../core/index.js';
+import { RUN_OPTIONS, type OptionGroup, type RunOption, optionKey, runOption } from '../core/index.js';
 import { ENGINE_CHOICES } from '../client/index.js';
 import { GPU_SOURCE_CHOICES } from '../telemetry/index.js';
-import { parseNumber } from './parse-flags.js';
+import { badFlag, parseNumber } from './parse-flags.js';
 
 /** The lists help texts name, kept where they are defined. */
 const HELP_LISTS: Readonly<Record<string, string>> = {
@@ -55,6 +55,18 @@ export function flagNumberOr(key: string, text: string | undefined): number {
   return flagNumber(key, text ?? runOption(key).default ?? '');
 }
 
+/** "50,90,99" → [50, 90, 99]: each above 0 and at most 100, at most 20 of them, ascending as given. */
+export function parsePercentiles(flag: string, text: string): number[] {
+  const items = text.split(',').map((s) => s.trim());
+  if (items.every((s) => s === '')) throw badFlag(flag, 'give at least one percentile, e.g. 50,90,99');
+  if (items.length > 20) throw badFlag(flag, `${items.length} percentiles is more than 20`);
+  return items.map((s) => {
+    const p = Number(s);
+    if (s === '' || !Number.isFinite(p) || p <= 0 || p > 100) throw badFlag(flag, `'${s}' is not a percentile above 0 and at most 100 (e.g. 50,90,99)`);
+    return p;
+  });
+}
+
 const cell = (text: string) => text.replaceAll('|', '\\|');
 
 /** docs/cli.md's placeholder: a strict choice lists its values. */
@@ -84,4 +96,9 @@ export function withFlagTable(doc: string, table: string): string {
   const end = doc.indexOf(FLAG_TABLE_END);
   if (begin < 0 || end < begin) throw new Error('docs/cli.md has no flag table markers');
   return `${doc.slice(0, begin + FLAG_TABLE_BEGIN.length)}\n${table}\n${doc.slice(end)}`;
+}
+
+/** Keys of the group's options (commander's), for refusing flags a kind of run has no use for. */
+export function groupKeys(group: OptionGroup): Array<{ key: string; flag: string }> {
+  return RUN_OPTIONS.filter((o) => o.group === group).map((o) => ({ key: optionKey(o), flag: o.flag }));
 }

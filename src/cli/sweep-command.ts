@@ -14,6 +14,8 @@ import { loadResponseSchema, loadTools } from '../workload/index.js';
 import { sayWritten, writeRecords } from './files.js';
 import { apiKeyFromEnv, badFlag, parseChoice, parseLevels, parseUrl, redactedCommand } from './parse-flags.js';
 import { addRunOptions, flagNumber } from './run-flags.js';
+import { type ArrivalFlags, arrivalFromFlags, percentilesFromFlags } from './arrival-flags.js';
+import { percentileBlock, percentileLine } from './render-percentiles.js';
 import { telemetryFromFlags } from './telemetry-flags.js';
 import { workerSecretFromEnv } from './worker-command.js';
 import { liveWarnings, progressReporter } from './progress.js';
@@ -44,8 +46,8 @@ export function addSweepOptions(cmd: Command, withUrl = true): Command {
   return addSaveOptions(addRunOptions(cmd, 'sweep', withUrl ? [] : ['--url']));
 }
 
-/** Flags → spec input, or a CliError naming the flag. Pure apart from reading the API key's variable. */
-export function specFromFlags(f: SweepFlags, argv: readonly string[]): SweepSpecInput {
+/** Flags → spec input, or a CliError naming the flag; `load` gives the levels and arrival when the command reads them itself. Pure apart from reading the API key's variable. */
+export function specFromFlags(f: SweepFlags, argv: readonly string[], load?: Pick<SweepSpecInput, 'levels' | 'arrival'>): SweepSpecInput {
   const apiKey = f.apiKey ?? apiKeyFromEnv(f.apiKeyEnv, 'GOODPUT_API_KEY');
   const requests = f.requestsPerLevel === 'auto' ? 'auto' : flagNumber('requestsPerLevel', f.requestsPerLevel);
   const timeoutMs = flagNumber('timeoutS', f.timeoutS) * 1000;
@@ -57,7 +59,7 @@ export function specFromFlags(f: SweepFlags, argv: readonly string[]): SweepSpec
     model: f.model,
     endpoint: parseChoice('--endpoint', f.endpoint, ['chat', 'completions', 'responses'] as const),
     engine: parseEngine(f.engine),
-    levels: parseLevels('--levels', f.levels),
+    ...(load ?? { levels: parseLevels('--levels', f.levels) }),
     outputTokens: flagNumber('outputTokens', f.outputTokens),
     promptTokens: flagNumber('promptTokens', f.promptTokens),
     tokenizer: f.tokenizer === undefined || f.tokenizer === 'auto' || f.tokenizer === 'approximate' ? { kind: f.tokenizer ?? 'auto' } : { kind: 'file', path: f.tokenizer },
@@ -110,8 +112,8 @@ export async function sweepAndReport(spec: SweepSpecInput, out: SweepOutputs & {
   }
 }
 
-/** Where a sweep's outputs go: the result file, the raw records, the store. */
-export interface SweepOutputs { json?: string | undefined; raw?: string | undefined; save?: SaveTarget | null }
+/** Where a sweep's outputs go: the result file, the raw records, the store, the percentiles printed after the table. */
+export interface SweepOutputs { json?: string | undefined; raw?: string | undefined; save?: SaveTarget | null; percentiles?: readonly number[] | null }
 
 /** `--workers N` with its database: validated here, connected by startWorkers. */
 export interface WorkersFlags { count: number; databaseUrl: string; waitMs: number }
@@ -148,7 +150,9 @@ async function sweepWith(spec: SweepSpecInput, out: SweepOutputs, coordinator: C
     saving?.onEvent(e);
   };
   // Between levels, never during one: the raw lines and the store's commit.
+  const percentiles: string[] = [];
   const afterLevel = async (level: LevelResult, records: readonly RequestRecord[]) => {
+    if (out.percentiles) percentiles.push(percentileLine(level, records, out.percentiles));
     if (out.raw) await writeRecords(out.raw, records, firstLevel);
     firstLevel = false;
     await saving?.afterLevel(level, records);
@@ -161,7 +165,7 @@ async function sweepWith(spec: SweepSpecInput, out: SweepOutputs, coordinator: C
     if (await discardIfNothingFinished(result, saving)) return { code: byUser ? EXIT.stopped : EXIT.clientStopped, result };
     // Each step runs even when one before it failed: the file, the table and the stored run do not depend on each other.
     const after = new AfterMeasuring();
-    const wrote = await writeResult(after, result, out.json, () => renderResult(result, process.stdout.isTTY === true));
+    const wrote = await writeResult(after, result, out.json, () => renderResult(result, process.stdout.isTTY === true) + percentileBlock(percentiles));
     sayWritten([wrote, firstLevel ? undefined : out.raw]);
     await after.step('storing the run', () => saving?.finish(result, out));
     // Last, so a script reading the final line sees it: which levels cannot be compared.
@@ -175,8 +179,8 @@ async function sweepWith(spec: SweepSpecInput, out: SweepOutputs, coordinator: C
 }
 
 export function registerSweepCommand(program: Command): void {
-  addImageOptions(addPoolingOptions(addSweepOptions(program.command('sweep').description('run a concurrency sweep against an OpenAI-compatible server'))))
-    .action(async (flags: SweepFlags & PoolingFlags & ImageFlags, cmd: Command) => {
+  addRunOptions(addImageOptions(addPoolingOptions(addSweepOptions(program.command('sweep').description('run a concurrency sweep against an OpenAI-compatible server')))), 'arrival')
+    .action(async (flags: SweepFlags & PoolingFlags & ImageFlags & ArrivalFlags, cmd: Command) => {
       const images = imagesFromFlags(flags, flags.endpoint);
       const audio = audioFromFlags(flags, flags.endpoint);
       const given = (key: string) => cmd.getOptionValueSource(key) === 'cli';
@@ -188,11 +192,13 @@ export function registerSweepCommand(program: Command): void {
         return;
       }
       refusePoolingFlags(flags, flags.endpoint);
-      const spec = { ...specFromFlags(flags, process.argv.slice(2)), ...await toolsFromFlags(flags), images, imageBaseUrl: imageBaseUrlFromFlags(flags, images), audio };
+      const load = arrivalFromFlags(flags, given);
+      const percentiles = percentilesFromFlags(flags);
+      const spec = { ...specFromFlags(flags, process.argv.slice(2), load), ...await toolsFromFlags(flags), images, imageBaseUrl: imageBaseUrlFromFlags(flags, images), audio };
       const workers = workersFromFlags(flags);
       // Split over workers, each worker's process opens only its share's sockets.
       if (!workers && Array.isArray(spec.levels)) refuseLevelsPastFileLimit(spec.levels, spec.arrival?.kind ?? 'concurrency');
-      const { code } = await sweepAndReport(spec, { json: flags.json, raw: flags.raw, save: saveTarget(flags, false, 'goodput sweep'), ...(workers ? { workers } : {}) });
+      const { code } = await sweepAndReport(spec, { json: flags.json, raw: flags.raw, save: saveTarget(flags, false, 'goodput sweep'), percentiles, ...(workers ? { workers } : {}) });
       if (code !== EXIT.ok) throw new CliError(code, '');
     });
 }

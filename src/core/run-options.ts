@@ -238,6 +238,23 @@ export const RUN_OPTIONS: readonly RunOption[] = [
   { flag: '--audio-seconds', arg: '<s>', value: { type: 'number', min: 0, exclusiveMin: true, limit: 'audioSeconds' }, group: 'media', endpoints: ['chat', 'responses'],
     help: 'chat: a synthetic WAV clip of this many seconds (8 kHz mono, drawn from --seed) sent with every request as input_audio',
     doc: { meaning: 'chat or responses: a synthetic 8 kHz mono WAV clip of this length sent with every request as `input_audio`; above 0 and at most 120 ([endpoints](endpoints.md#audio-inputs-in-chat))' } },
+
+  { flag: '--arrival', arg: '<kind>', value: { type: 'choice', choices: ['concurrency', 'rate', 'burst'], strict: true }, default: 'concurrency', group: 'arrival', endpoints: TEXT,
+    help: 'how requests arrive, and so what --levels are: concurrency (closed loop: streams), rate (open loop: requests/s) or burst (requests at once every --burst-interval-ms)',
+    doc: { meaning: 'the arrival pattern a contract\'s `load.pattern` names ([contracts](contracts.md)): `concurrency` (closed loop, levels are streams), `rate` (open loop, levels are requests/s) or `burst` (levels are burst sizes)' } },
+  { flag: '--request-rate', arg: '<r,…|inf>', value: { type: 'number', min: 0, exclusiveMin: true, orInf: true }, default: 'inf', group: 'arrival', endpoints: TEXT,
+    help: 'requests per second, comma-separated: an open loop at each rate (the levels, as --arrival rate); inf: every stream sends again at once, the closed loop of --levels',
+    doc: { meaning: 'as `vllm bench serve`: requests/s, one level per rate, sent open loop (`--arrival rate --levels R,…`); `inf`: all at once, a closed loop at `--levels`' } },
+  { flag: '--burstiness', arg: '<b|inf>', value: { type: 'number', min: 0, exclusiveMin: true, orInf: true }, default: '1', group: 'arrival', endpoints: TEXT,
+    help: 'with a request rate: the gamma shape of the gaps between sends; 1 = Poisson, below 1 burstier, above 1 more even, inf = evenly spaced',
+    doc: { meaning: 'with `--request-rate` (or `--arrival rate`): gaps between sends are gamma-distributed with this shape and the rate\'s mean, as vLLM\'s; `1` is Poisson (process `poisson`), `inf` evenly spaced (process `constant`), any other the contract\'s `burstiness`' } },
+  { flag: '--max-concurrency', arg: '<n>', value: { type: 'number', integer: true, min: 1, limit: 'concurrency' }, group: 'arrival', endpoints: TEXT,
+    help: 'with an open loop: requests in flight at most; one due while it is reached waits for a slot (reported)' },
+  { flag: '--burst-interval-ms', arg: '<ms>', value: { type: 'number', min: 0, exclusiveMin: true }, group: 'arrival', endpoints: TEXT,
+    help: 'with --arrival burst: ms from one burst to the next' },
+  { flag: '--metric-percentiles', arg: '<list>', value: { type: 'list' }, group: 'arrival', endpoints: TEXT,
+    help: 'after the table, each level\'s TTFT, TPOT, ITL and E2EL at these percentiles (vLLM\'s definitions), e.g. 50,90,99',
+    doc: { meaning: 'as `vllm bench serve`: after the table, each level\'s TTFT, TPOT, ITL and E2EL at these percentiles, computed from the records with vLLM\'s definitions; each above 0 and at most 100' } },
 ];
 
 /** The key commander stores a flag's value under: '--output-tokens' → 'outputTokens', '--no-force-length' → 'forceLength'. */
