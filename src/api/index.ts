@@ -9,6 +9,6 @@ export { RunHub } from './run-hub.js';
 export { RunManager } from './run-manager.js';
 export { startServe, ServeError, type ServeOptions, type Serving } from './serve.js';
 export { defaultWebDir } from './static-files.js';
-export { startAnyRunSchema, startPoolingRunSchema, startRunSchema, type StartPoolingRunBody, type StartRunBody } from './start-run-schema.js';
+export { startRunSchema, startRunSchemaOf, type StartPoolingRunBody, type StartRunBody, type StartTextRunBody } from './start-run-schema.js';
 /** What the page's live view receives: declared with the writers that publish it. */
 export type { LevelProgress, LiveEvent, LiveState } from '../runs/index.js';

@@ -7,7 +7,7 @@ import { streamSSE } from 'hono/streaming';
 import { ApiError, idParam, jsonBody, type Catalog, type LiveEvent } from '../runs/index.js';
 import type { RunHub } from './run-hub.js';
 import type { RunManager } from './run-manager.js';
-import { startAnyRunSchema } from './start-run-schema.js';
+import { startRunSchema } from './start-run-schema.js';
 
 /** A comment line every this often keeps proxies from closing an idle stream, ms. */
 const KEEPALIVE_MS = 15_000;
@@ -33,8 +33,8 @@ export function runRoutes(catalog: Catalog, manager: RunManager, hub: RunHub): H
   const r = new Hono();
   r.get('/', async (c) => c.json(await catalog.listRuns()));
   r.post('/', async (c) => {
-    const start = await jsonBody(c, startAnyRunSchema);
-    return c.json(await manager.start(start.body), 201);
+    const body = await jsonBody(c, startRunSchema);
+    return c.json(await manager.start(body), 201);
   });
   r.get('/:id', async (c) => c.json(await catalog.getRun(idParam(c))));
   r.get('/:id/result', async (c) => c.json(await catalog.exportRun(idParam(c))));

@@ -9,7 +9,7 @@ import { type PoolingSpecInput, type SpecInputOf, type SweepEvent, type SweepSpe
 import type { ServerView, Store } from '../store/index.js';
 import { ApiError, type Catalog, type LevelProgress, notRunnableReason, recordSweep, beginRunOf } from '../runs/index.js';
 import type { RunHub } from './run-hub.js';
-import type { StartPoolingRunBody, StartRunBody } from './start-run-schema.js';
+import type { StartRunBody, StartTextRunBody, StartPoolingRunBody } from './start-run-schema.js';
 
 interface Active { serverId: number; ctrl: AbortController; done: Promise<void> }
 
@@ -23,7 +23,7 @@ export class RunManager {
    * background. Its events go to the store (through the recorder) and to the live hub.
    * @throws ApiError 'not-found', 'run-in-progress', 'server-not-running' or 'bad-request', before anything runs.
    */
-  async start(body: StartRunBody | StartPoolingRunBody): Promise<{ runId: number }> {
+  async start(body: StartRunBody): Promise<{ runId: number }> {
     const server = await this.runnable(body.serverId);
     const apiKey = (await this.store.servers.secret(server.id)) ?? undefined;
     const specOf = SPEC_OF_BODY[kindOfEndpoint((body as { endpoint?: unknown }).endpoint)] as (b: typeof body, s: ServerView, k: string | undefined) => SpecInputOf<RunKindName>;
@@ -108,7 +108,7 @@ export class RunManager {
 }
 
 /** A text sweep's spec from the page's Start body and the registered server. */
-function textInput(body: StartRunBody, server: ServerView, apiKey: string | undefined): SweepSpecInput {
+function textInput(body: StartTextRunBody, server: ServerView, apiKey: string | undefined): SweepSpecInput {
   return {
     url: server.baseUrl, apiKey, model: server.model ?? undefined,
     levels: body.levels, outputTokens: body.outputTokens, thinking: body.thinking, promptTokens: body.promptTokens,
@@ -121,7 +121,7 @@ function textInput(body: StartRunBody, server: ServerView, apiKey: string | unde
 /** An embeddings or rerank sweep's spec from the page's Start body and the registered server. */
 function poolingInput(body: StartPoolingRunBody, server: ServerView, apiKey: string | undefined): PoolingSpecInput {
   const what = body.endpoint === 'rerank' ? 'documents' : 'inputs';
-  const items = body.itemsPerRequest ?? (body.endpoint === 'rerank' ? 32 : 16);
+  const items = body.itemsPerRequest;
   return {
     url: server.baseUrl, apiKey, model: server.model ?? undefined,
     endpoint: body.endpoint, levels: body.levels, itemsPerRequest: items,
@@ -132,7 +132,7 @@ function poolingInput(body: StartPoolingRunBody, server: ServerView, apiKey: str
 }
 
 /** The page's Start body of each kind (the endpoint names the kind; none is text generation). */
-interface StartBodies { text: StartRunBody; pooling: StartPoolingRunBody }
+interface StartBodies { text: StartTextRunBody; pooling: StartPoolingRunBody }
 
 /** Each kind's spec from its Start body and the registered server. */
 const SPEC_OF_BODY: { [K in RunKindName]: (body: StartBodies[K], server: ServerView, apiKey: string | undefined) => SpecInputOf<K> } = {

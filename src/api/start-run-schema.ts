@@ -1,62 +1,105 @@
 /**
- * The body of `POST /api/runs` (the page's Start): one zod schema giving the
- * type, the defaults and the messages that name the field; an embeddings or
- * rerank sweep has its own, chosen by its `endpoint`.
+ * The body of `POST /api/runs` (the page's Start): one zod schema, a union
+ * discriminated by `endpoint` (absent: chat, a text sweep), built from the
+ * option catalogue's start body fields, so each field's type, default and
+ * limits-table bound are the command line's. Messages name the field.
  */
 import { z } from 'zod';
-import { LIMITS, MAX_CONCURRENCY, MAX_LEVELS, POOLING_ENDPOINTS, isPoolingEndpoint, limitMessage, limitedInt, overLimit, poolingSloSchema, unionError } from '../core/index.js';
+import {
+  type BodyField, LIMITS, MAX_CONCURRENCY, MAX_LEVELS, RUN_OPTIONS, type RunOption, START_ENDPOINTS, type StartEndpoint, limitMessage, limitedInt, overLimit,
+  poolingSloSchema, startBodyFields, unionError,
+} from '../core/index.js';
 
 const level = z.number({ error: 'each level must be a number' })
   .int('each level must be a whole number')
   .positive('each level must be a positive integer')
   .max(MAX_CONCURRENCY, overLimit('concurrency', 'level'));
 
-export const startRunSchema = z.strictObject({
-  serverId: z.number({ error: 'serverId must be the id of a registered server' }).int('serverId must be a whole number').positive('serverId must be positive'),
-  levels: z.array(level, { error: 'levels must be a list of positive integers, e.g. [1, 2, 4, 8]' })
-    .min(1, 'give at least one concurrency level')
-    .max(MAX_LEVELS, { error: (issue) => limitMessage('levels', Array.isArray(issue.input) ? issue.input.length : Number(issue.input), 'levels') }),
-  outputTokens: limitedInt('outputTokens', 'outputTokens').default(256),
-  thinking: z.boolean({ error: 'thinking must be true or false' }).default(false),
-  /** Omitted: the server's registered hourly cost; null: none (no cost figure). */
-  hourlyCostUsd: z.number({ error: 'hourlyCostUsd must be a number' }).nonnegative('hourlyCostUsd must not be negative').nullable().optional(),
-  baselineRateUsdPer1M: z.number({ error: 'baselineRateUsdPer1M must be a number' }).positive('baselineRateUsdPer1M must be positive').nullable().default(null),
-  promptTokens: limitedInt('promptTokens', 'promptTokens').default(512),
-  requestsPerLevel: z.union([limitedInt('requestsPerLevel', 'requestsPerLevel'), z.literal('auto')], unionError('requestsPerLevel must be a positive integer or "auto"')).default('auto'),
-}, { error: (iss) => (iss.code === 'unrecognized_keys' ? `unknown field(s): ${iss.keys.join(', ')}` : 'the body must be a JSON object') });
+const levels = z.array(level, { error: 'levels must be a list of positive integers, e.g. [1, 2, 4, 8]' })
+  .min(1, 'give at least one concurrency level')
+  .max(MAX_LEVELS, { error: (issue) => limitMessage('levels', Array.isArray(issue.input) ? issue.input.length : Number(issue.input), 'levels') });
 
-export type StartRunBody = z.output<typeof startRunSchema>;
+const serverId = z.number({ error: 'serverId must be the id of a registered server' }).int('serverId must be a whole number').positive('serverId must be positive');
 
-/** `POST /api/runs` for an embeddings or rerank sweep: the flags of `goodput sweep --endpoint embeddings|rerank`, bounded by the same limits rows. */
-export const startPoolingRunSchema = z.strictObject({
-  serverId: z.number({ error: 'serverId must be the id of a registered server' }).int('serverId must be a whole number').positive('serverId must be positive'),
-  endpoint: z.enum(POOLING_ENDPOINTS),
-  levels: z.array(level, { error: 'levels must be a list of positive integers, e.g. [1, 2, 4, 8]' })
-    .min(1, 'give at least one concurrency level')
-    .max(MAX_LEVELS, { error: (issue) => limitMessage('levels', Array.isArray(issue.input) ? issue.input.length : Number(issue.input), 'levels') }),
-  /** Inputs per embeddings request (default 16), or documents per rerank query (default 32). */
-  itemsPerRequest: z.number({ error: 'itemsPerRequest must be a number' }).int('itemsPerRequest must be a whole number').positive('itemsPerRequest must be positive').optional(),
-  itemTokens: limitedInt('promptTokens', 'itemTokens').default(512),
-  queryTokens: limitedInt('promptTokens', 'queryTokens').default(32),
-  requestsPerLevel: z.union([limitedInt('requestsPerLevel', 'requestsPerLevel'), z.literal('auto')], unionError('requestsPerLevel must be a positive integer or "auto"')).default('auto'),
-  /** Omitted: the server's registered hourly cost; null: none. */
-  hourlyCostUsd: z.number({ error: 'hourlyCostUsd must be a number' }).nonnegative('hourlyCostUsd must not be negative').nullable().optional(),
-  latencySlo: poolingSloSchema.nullable().default(null),
-}, { error: (iss) => (iss.code === 'unrecognized_keys' ? `unknown field(s): ${iss.keys.join(', ')}` : 'the body must be a JSON object') })
-  .superRefine((b, ctx) => {
-    const limit = b.endpoint === 'rerank' ? 'rerankDocuments' : 'embeddingBatch';
-    if (b.itemsPerRequest !== undefined && b.itemsPerRequest > LIMITS[limit].max) ctx.addIssue({ code: 'custom', path: ['itemsPerRequest'], message: limitMessage(limit, b.itemsPerRequest, 'itemsPerRequest') });
-  });
+function limitOf(o: RunOption): keyof typeof LIMITS {
+  if (o.value.type !== 'number' || o.value.limit === undefined) throw new Error(`${o.flag} has no limits row for the start body`);
+  return o.value.limit;
+}
 
-export type StartPoolingRunBody = z.output<typeof startPoolingRunSchema>;
-
-/** Either body, chosen by `endpoint` (absent: a text sweep), with the chosen schema's own messages naming the field. */
-export const startAnyRunSchema = z.unknown().transform((v, ctx): { kind: 'text'; body: StartRunBody } | { kind: 'pooling'; body: StartPoolingRunBody } | never => {
-  const pooling = typeof v === 'object' && v !== null && isPoolingEndpoint((v as { endpoint?: unknown }).endpoint);
-  const parsed = pooling ? startPoolingRunSchema.safeParse(v) : startRunSchema.safeParse(v);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) ctx.addIssue({ ...issue } as Parameters<typeof ctx.addIssue>[0]);
-    return z.NEVER;
+/** One start body field as the catalogue declares it. */
+function fieldSchema(o: RunOption, f: BodyField): z.ZodType {
+  const name = f.field;
+  switch (f.value) {
+    case 'levels': return levels;
+    case 'count': return limitedInt(limitOf(o), name).default(Number(o.default));
+    case 'count-or-auto':
+      return z.union([limitedInt(limitOf(o), name), z.literal('auto')], unionError(`${name} must be a positive integer or "auto"`)).default(o.default === 'auto' ? 'auto' : Number(o.default));
+    case 'boolean': return z.boolean({ error: `${name} must be true or false` }).default(o.default === 'on');
+    case 'money': {
+      const n = z.number({ error: `${name} must be a number` });
+      const bounded = o.value.type === 'number' && o.value.exclusiveMin ? n.positive(`${name} must be positive`) : n.nonnegative(`${name} must not be negative`);
+      return f.omitted === 'server' ? bounded.nullable().optional() : bounded.nullable().default(null);
+    }
+    case 'latency-slo': return poolingSloSchema.nullable().default(null);
   }
-  return pooling ? { kind: 'pooling', body: parsed.data as StartPoolingRunBody } : { kind: 'text', body: parsed.data as StartRunBody };
-});
+}
+
+const strict = { error: (iss: { code?: string; keys?: string[] }) => (iss.code === 'unrecognized_keys' ? `unknown field(s): ${(iss.keys ?? []).join(', ')}` : 'the body must be a JSON object') };
+
+/** The body of one endpoint: serverId, the endpoint (chat's may be left out), then the catalogue's fields. */
+function endpointSchema(endpoint: StartEndpoint, options: readonly RunOption[]) {
+  const shape: Record<string, z.ZodType> = {
+    serverId,
+    endpoint: endpoint === 'chat' ? z.literal('chat').default('chat') : z.literal(endpoint),
+  };
+  for (const { option, field } of startBodyFields(endpoint, options)) shape[field.field] = fieldSchema(option, field);
+  return z.strictObject(shape, strict);
+}
+
+/** The start body schema of a catalogue (the real one, or one a test extends). */
+export function startRunSchemaOf(options: readonly RunOption[] = RUN_OPTIONS) {
+  const [first, ...rest] = START_ENDPOINTS.map((e) => endpointSchema(e, options));
+  return z.discriminatedUnion('endpoint', [first as ReturnType<typeof endpointSchema>, ...rest], {
+    // The union also reports a body that is no object (invalid_type), though its issue type does not say so.
+    error: (iss) => {
+      const code: string = iss.code;
+      if (code === 'invalid_type') return 'the body must be a JSON object';
+      return code === 'invalid_union' ? `endpoint must be one of ${START_ENDPOINTS.join(', ')} (or left out for chat)` : undefined;
+    },
+  });
+}
+
+/** A text generation run started from the page. */
+export interface StartTextRunBody {
+  serverId: number;
+  endpoint: 'chat';
+  levels: number[];
+  outputTokens: number;
+  thinking: boolean;
+  /** Omitted: the server's registered hourly cost; null: none (no cost figure). */
+  hourlyCostUsd?: number | null | undefined;
+  baselineRateUsdPer1M: number | null;
+  promptTokens: number;
+  requestsPerLevel: number | 'auto';
+}
+
+/** An embeddings or rerank run started from the page. */
+export interface StartPoolingRunBody {
+  serverId: number;
+  endpoint: 'embeddings' | 'rerank';
+  levels: number[];
+  /** Inputs per embeddings request, or documents per rerank query. */
+  itemsPerRequest: number;
+  itemTokens: number;
+  queryTokens: number;
+  requestsPerLevel: number | 'auto';
+  /** Omitted: the server's registered hourly cost; null: none. */
+  hourlyCostUsd?: number | null | undefined;
+  latencySlo: { p: number; maxMs: number } | null;
+}
+
+/** The start body: one union, discriminated by `endpoint`. */
+export type StartRunBody = StartTextRunBody | StartPoolingRunBody;
+
+/** `POST /api/runs`: the body of any kind of run, chosen by its `endpoint`. */
+export const startRunSchema = startRunSchemaOf() as unknown as z.ZodType<StartRunBody>;

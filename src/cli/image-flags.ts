@@ -4,20 +4,16 @@
  * anything runs; a refusal names the flag.
  */
 import type { Command } from 'commander';
-import { type AudioInputs, IMAGE_DELIVERIES, IMAGE_FORMATS, type ImageInputs } from '../core/index.js';
+import { type AudioInputs, IMAGE_DELIVERIES, IMAGE_FORMATS, type ImageInputs, optionDefault } from '../core/index.js';
 import { audioSecondsProblem, imageSizeProblem } from '../workload/index.js';
-import { badFlag, parseNumber } from './parse-flags.js';
+import { badFlag } from './parse-flags.js';
+import { addRunOptions, flagNumber } from './option-flags.js';
 
 export interface ImageFlags { images?: string; imageSize?: string; imageFormat?: string; imageDelivery?: string; imageBaseUrl?: string; audioSeconds?: string }
 
+/** Adds the image and audio flags, as the option catalogue declares them. */
 export function addImageOptions(cmd: Command): Command {
-  return cmd
-    .option('--images <n>', 'chat: synthetic PNG images (drawn from --seed) sent with every request, as base64 data URLs after the prompt')
-    .option('--image-size <WxH>', 'with --images: width × height of every image in pixels (default 512x512)')
-    .option('--image-format <png|jpeg>', 'with --images: the file format of every image (default png)')
-    .option('--image-delivery <data|url>', 'with --images: inline as base64 data URLs (default), or as http URLs of goodput\'s own image server that the server fetches')
-    .option('--image-base-url <url>', 'with --image-delivery url: where the server reaches goodput\'s image server (it listens there), e.g. http://10.0.0.5:8090; default 127.0.0.1 on a free port, for a server on this machine')
-    .option('--audio-seconds <s>', 'chat: a synthetic WAV clip of this many seconds (8 kHz mono, drawn from --seed) sent with every request as input_audio');
+  return addRunOptions(cmd, 'media');
 }
 
 /** "512x512" → [512, 512], or a CliError naming --image-size. */
@@ -40,12 +36,12 @@ export function imagesFromFlags(f: ImageFlags, endpoint: string): ImageInputs | 
     return null;
   }
   if (endpoint !== 'chat' && endpoint !== 'responses') throw badFlag('--images', `images are sent in chat messages: use --endpoint chat or responses, not ${endpoint}`);
-  const perRequest = parseNumber('--images', f.images, { integer: true, min: 1, limit: 'imagesPerRequest' });
-  const format = f.imageFormat ?? 'png';
+  const perRequest = flagNumber('images', f.images);
+  const format = f.imageFormat ?? optionDefault('imageFormat');
   if (!isOneOf(IMAGE_FORMATS, format)) throw badFlag('--image-format', `'${format}' is not one of ${IMAGE_FORMATS.join(', ')}`);
-  const delivery = f.imageDelivery ?? 'data';
+  const delivery = f.imageDelivery ?? optionDefault('imageDelivery');
   if (!isOneOf(IMAGE_DELIVERIES, delivery)) throw badFlag('--image-delivery', `'${delivery}' is not one of ${IMAGE_DELIVERIES.join(', ')}`);
-  return { perRequest, ...parseImageSize(f.imageSize ?? '512x512'), format, delivery };
+  return { perRequest, ...parseImageSize(f.imageSize ?? optionDefault('imageSize')), format, delivery };
 }
 
 const isOneOf = <T extends string>(choices: readonly T[], v: string): v is T => (choices as readonly string[]).includes(v);
@@ -66,7 +62,7 @@ export function imageBaseUrlFromFlags(f: ImageFlags, images: ImageInputs | null)
 export function audioFromFlags(f: ImageFlags, endpoint: string): AudioInputs | null {
   if (f.audioSeconds === undefined) return null;
   if (endpoint !== 'chat' && endpoint !== 'responses') throw badFlag('--audio-seconds', `audio is sent in chat messages: use --endpoint chat or responses, not ${endpoint}`);
-  const seconds = parseNumber('--audio-seconds', f.audioSeconds, { min: 0, exclusiveMin: true, limit: 'audioSeconds' });
+  const seconds = flagNumber('audioSeconds', f.audioSeconds);
   const problem = audioSecondsProblem(seconds);
   if (problem !== null) throw badFlag('--audio-seconds', problem.slice('--audio-seconds: '.length));
   return { seconds, format: 'wav' };

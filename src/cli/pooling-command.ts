@@ -10,15 +10,18 @@ import { type PoolingSpecInput, type SweepEvent, runSweep } from '../runner/inde
 import { EXIT } from './exit-codes.js';
 import { sayWritten, writeRecords } from './files.js';
 import { AfterMeasuring, writeResult } from './after-measuring.js';
-import { apiKeyFromEnv, badFlag, parseLevels, parseNumber, parseUrl, redactedCommand } from './parse-flags.js';
+import { apiKeyFromEnv, badFlag, parseLevels, parseUrl, redactedCommand } from './parse-flags.js';
+import { addRunOptions, flagNumber, flagNumberOr, groupKeys } from './option-flags.js';
 import { renderPoolingResult } from './render-pooling.js';
 import { type SaveTarget, discardIfNothingFinished, startSaving } from './save-run.js';
 import type { SweepFlags } from './sweep-command.js';
 
 /** Flags of text generation that a non-streaming endpoint has no use for (by commander key and flag). */
-const TEXT_ONLY: ReadonlyArray<[keyof SweepFlags, string]> = [
+const TEXT_ONLY: ReadonlyArray<[string, string]> = [
   ['tools', '--tools'], ['jsonSchema', '--json-schema'], ['baselineRate', '--baseline-rate'],
   ['outputTokens', '--output-tokens'], ['thinking', '--thinking'], ['temperature', '--temperature'], ['dcgmUrl', '--dcgm-url'], ['metricsUrl', '--metrics-url'],
+  // How requests arrive: a pooling sweep runs closed loops only.
+  ...groupKeys('arrival').map(({ key, flag }): [string, string] => [key, flag]),
 ];
 
 /** The pooling flags: how many inputs or documents one request carries, and the rerank query's length. */
@@ -50,8 +53,8 @@ export function poolingSpecFromFlags(f: SweepFlags & PoolingFlags, endpoint: Poo
   if (endpoint === 'embeddings' && (f.documents !== undefined || f.queryTokens !== undefined)) throw badFlag(f.documents !== undefined ? '--documents' : '--query-tokens', 'needs --endpoint rerank');
   if (endpoint === 'rerank' && f.batchSize !== undefined) throw badFlag('--batch-size', 'needs --endpoint embeddings (rerank takes --documents)');
   const items = endpoint === 'rerank'
-    ? parseNumber('--documents', f.documents ?? '32', { integer: true, min: 1, limit: 'rerankDocuments' })
-    : parseNumber('--batch-size', f.batchSize ?? '16', { integer: true, min: 1, limit: 'embeddingBatch' });
+    ? flagNumberOr('documents', f.documents)
+    : flagNumberOr('batchSize', f.batchSize);
   const apiKey = f.apiKey ?? apiKeyFromEnv(f.apiKeyEnv, 'GOODPUT_API_KEY');
   return {
     url: parseUrl('--url', f.url),
@@ -59,21 +62,21 @@ export function poolingSpecFromFlags(f: SweepFlags & PoolingFlags, endpoint: Poo
     model: f.model,
     endpoint,
     ...(f.route === undefined ? {} : { route: f.route }),
-    clientBudgetMs: parseNumber('--client-budget-ms', f.clientBudgetMs, { min: 0, exclusiveMin: true }),
-    clientThreads: f.clientThreads === 'auto' ? 'auto' : parseNumber('--client-threads', f.clientThreads, { integer: true, min: 1, limit: 'clientThreads' }),
+    clientBudgetMs: flagNumber('clientBudgetMs', f.clientBudgetMs),
+    clientThreads: f.clientThreads === 'auto' ? 'auto' : flagNumber('clientThreads', f.clientThreads),
     engine: f.engine as PoolingSpecInput['engine'],
     levels: parseLevels('--levels', f.levels),
     itemsPerRequest: items,
-    itemTokens: parseNumber('--prompt-tokens', f.promptTokens, { integer: true, min: 1, limit: 'promptTokens' }),
-    queryTokens: parseNumber('--query-tokens', f.queryTokens ?? '32', { integer: true, min: 1, limit: 'promptTokens' }),
+    itemTokens: flagNumber('promptTokens', f.promptTokens),
+    queryTokens: flagNumberOr('queryTokens', f.queryTokens),
     tokenizer: f.tokenizer === undefined || f.tokenizer === 'auto' || f.tokenizer === 'approximate' ? { kind: f.tokenizer ?? 'auto' } : { kind: 'file', path: f.tokenizer },
-    requestsPerLevel: f.requestsPerLevel === 'auto' ? 'auto' : parseNumber('--requests-per-level', f.requestsPerLevel, { integer: true, min: 1, limit: 'requestsPerLevel' }),
-    warmup: parseNumber('--warmup', f.warmup, { integer: true, min: 0, limit: 'warmupRequests' }),
-    seed: parseNumber('--seed', f.seed, { integer: true }),
-    hourlyCostUsd: f.hourlyCost === undefined ? null : parseNumber('--hourly-cost', f.hourlyCost, { min: 0 }),
+    requestsPerLevel: f.requestsPerLevel === 'auto' ? 'auto' : flagNumber('requestsPerLevel', f.requestsPerLevel),
+    warmup: flagNumber('warmup', f.warmup),
+    seed: flagNumber('seed', f.seed),
+    hourlyCostUsd: f.hourlyCost === undefined ? null : flagNumber('hourlyCost', f.hourlyCost),
     latencySlo: f.latencySlo === undefined ? null : parseLatencySlo(f.latencySlo),
-    timeoutMs: parseNumber('--timeout-s', f.timeoutS, { min: 0, exclusiveMin: true }) * 1000,
-    idleMs: parseNumber('--idle-timeout-s', f.idleTimeoutS, { min: 0, exclusiveMin: true }) * 1000,
+    timeoutMs: flagNumber('timeoutS', f.timeoutS) * 1000,
+    idleMs: flagNumber('idleTimeoutS', f.idleTimeoutS) * 1000,
     command: redactedCommand(['goodput', ...argv]),
   };
 }
@@ -132,12 +135,7 @@ export async function poolingSweepAndReport(spec: PoolingSpecInput, out: { json?
   }
 }
 
-/** Adds the pooling flags to a sweep command. */
+/** Adds the pooling flags to a sweep command, as the option catalogue declares them. */
 export function addPoolingOptions(cmd: Command): Command {
-  return cmd
-    .option('--batch-size <n>', 'with --endpoint embeddings: inputs per request, each of --prompt-tokens tokens (default 16)')
-    .option('--documents <n>', 'with --endpoint rerank: documents per query, each of --prompt-tokens tokens (default 32)')
-    .option('--query-tokens <n>', 'with --endpoint rerank: tokens of the query (default 32)')
-    .option('--route <path>', 'with --endpoint embeddings or rerank: the engine\'s route when it serves several, e.g. /score (vLLM), /embed (TEI); default the engine\'s first')
-    .option('--latency-slo <pP:ms>', 'with --endpoint embeddings or rerank: a latency objective, e.g. p95:200; each level is judged and capacity at it reported');
+  return addRunOptions(cmd, 'pooling');
 }

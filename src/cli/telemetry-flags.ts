@@ -5,7 +5,8 @@
  */
 import type { SweepSpecInput } from '../runner/index.js';
 import { GPU_SOURCE_CHOICES } from '../telemetry/index.js';
-import { badFlag, parseChoice, parseNumber, parseUrl } from './parse-flags.js';
+import { badFlag, parseChoice, parseUrl } from './parse-flags.js';
+import { flagNumber } from './option-flags.js';
 
 export interface TelemetryFlags {
   gpuSource: string;
@@ -25,6 +26,6 @@ export function telemetryFromFlags(f: TelemetryFlags): Pick<SweepSpecInput, 'gpu
   if (metricsUrl !== null && !f.serverMetrics) throw badFlag('--metrics-url', 'cannot be combined with --no-server-metrics');
   return {
     gpuSource, dcgmUrl, metricsUrl, serverMetrics: f.serverMetrics,
-    metricsIntervalMs: parseNumber('--metrics-interval-ms', f.metricsIntervalMs, { integer: true, min: 100 }),
+    metricsIntervalMs: flagNumber('metricsIntervalMs', f.metricsIntervalMs),
   };
 }

@@ -32,14 +32,21 @@ export type TraceSource = z.output<typeof traceSourceSchema>;
 export const GENERATED_ARRIVALS = [
   /** Closed loop: C streams, each sends again the moment its stream ends. Levels are C. */
   z.object({ kind: z.literal('concurrency') }).strict(),
-  /** Open loop at a rate (requests/s): fixed gaps (constant) or exponential gaps (poisson, seeded). Levels are req/s. */
+  /**
+   * Open loop at a rate (requests/s): fixed gaps (constant) or exponential gaps (poisson, seeded), or
+   * with `burstiness` gamma gaps of that shape (vLLM's --burstiness: 1 is poisson). Levels are req/s.
+   */
   z.object({
     kind: z.literal('rate'),
     process: z.enum(['constant', 'poisson'], { error: 'process must be constant or poisson' }).default('poisson'),
+    /** Poisson only: the gaps are gamma-distributed with this shape and the rate's mean; below 1 burstier, above 1 more even. */
+    burstiness: z.number({ error: 'burstiness must be a number' }).positive('burstiness must be positive').optional(),
     seed: z.number().int('seed must be a whole number').default(1),
     /** In-flight limit; a request due while it is reached waits for a slot (reported). Null: no limit but the client's 1,024 sockets. */
     maxConcurrency: cap,
-  }).strict(),
+  }).strict().superRefine((a, ctx) => {
+    if (a.burstiness !== undefined && a.process !== 'poisson') ctx.addIssue({ code: 'custom', path: ['burstiness'], message: 'burstiness shapes the gaps of process poisson (constant gaps have none)' });
+  }),
   /** Open loop in bursts: `level` requests at once every `intervalMs`. Levels are burst sizes. */
   z.object({
     kind: z.literal('burst'),

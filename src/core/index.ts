@@ -55,3 +55,7 @@ export { MAX_POOLING_RECORDS, isPoolingResult, poolingCapacity, poolingExclusion
 export { RUN_KINDS, RUN_KIND_NAMES, TEXT_ENDPOINTS, kindOfEndpoint, kindOfResult, type LevelOf, type RecordOf, type ResultOf, type RunKind, type RunKindName, type RunKindShapes } from './run-kinds.js';
 export { poolingCards, type PoolingEngineCard, type PoolingLatencyCard } from './pooling-cards.js';
 export * from './image-inputs.js';
+export {
+  RUN_ENDPOINTS, RUN_OPTIONS, START_ENDPOINTS, numericDefault, optionDefault, optionKey, runOption, startBodyFields, startFormFields,
+  type BodyField, type BodyValue, type FormCheck, type FormField, type OptionGroup, type OptionValue, type RunEndpoint, type RunOption, type StartEndpoint,
+} from './run-options.js';

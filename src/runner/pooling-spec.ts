@@ -4,7 +4,7 @@
  * per query, tokens per input), with messages that name the field.
  */
 import { z } from 'zod';
-import { DEFAULT_CLIENT_BUDGET_MS, LIMITS, POOLING_ENDPOINTS, levelsSchema, poolingSloSchema, limitedInt, limitedCount, limitMessage, urlCredentialProblem } from '../core/index.js';
+import { DEFAULT_CLIENT_BUDGET_MS, LIMITS, POOLING_ENDPOINTS, levelsSchema, poolingSloSchema, limitedInt, limitedCount, limitMessage, numericDefault, urlCredentialProblem } from '../core/index.js';
 import { ENGINE_CHOICES, type EngineChoice } from '../client/index.js';
 
 export const poolingSpecSchema = z.object({
@@ -29,7 +29,7 @@ export const poolingSpecSchema = z.object({
   /** Tokens per input or document. */
   itemTokens: limitedInt('promptTokens', 'tokens per input'),
   /** Rerank: tokens of the query. */
-  queryTokens: limitedInt('promptTokens', 'query tokens').default(32),
+  queryTokens: limitedInt('promptTokens', 'query tokens').default(numericDefault('queryTokens')),
   tokenizer: z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('auto') }).strict(),
     z.object({ kind: z.literal('approximate') }).strict(),
@@ -37,8 +37,8 @@ export const poolingSpecSchema = z.object({
   ]).default({ kind: 'auto' }),
   /** Requests per level; 'auto' = max(8, 4 × concurrency). */
   requestsPerLevel: z.union([limitedInt('requestsPerLevel', 'requests per level'), z.literal('auto')]).default('auto'),
-  warmup: limitedCount('warmupRequests', 'warm-up').default(1),
-  seed: z.number().int().default(42),
+  warmup: limitedCount('warmupRequests', 'warm-up').default(numericDefault('warmup')),
+  seed: z.number().int().default(numericDefault('seed')),
   hourlyCostUsd: z.number().nonnegative('hourly cost must not be negative').nullable().default(null),
   /** A latency objective: each level says whether it holds, and the result gives capacity at it. */
   latencySlo: poolingSloSchema.nullable().default(null),

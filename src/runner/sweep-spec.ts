@@ -3,7 +3,7 @@
  * yielding the type, the defaults and the messages that name the bad field.
  */
 import { z } from 'zod';
-import { DEFAULT_CLIENT_BUDGET_MS, arrivalSchema, audioInputsSchema, imageBaseUrlSchema, imageInputsSchema, levelsSchema, limitedCount, limitedInt, responseSchemaSpecSchema, sloSchema, toolsSpecSchema, urlCredentialProblem } from '../core/index.js';
+import { DEFAULT_CLIENT_BUDGET_MS, arrivalSchema, numericDefault, audioInputsSchema, imageBaseUrlSchema, imageInputsSchema, levelsSchema, limitedCount, limitedInt, responseSchemaSpecSchema, sloSchema, toolsSpecSchema, urlCredentialProblem } from '../core/index.js';
 import { agentTurnsOf, arrivalOps, promptSourceSchema, turnsOf } from '../workload/index.js';
 import { GPU_SOURCE_CHOICES } from '../telemetry/index.js';
 import { ENGINE_CHOICES, type EngineChoice, isLoopback } from '../client/index.js';
@@ -56,17 +56,17 @@ export const sweepSpecSchema = z.object({
   audio: audioInputsSchema.nullable().default(null),
   /** Latency objectives; each level then reports its goodput. */
   slo: sloSchema.nullable().default(null),
-  outputTokens: limitedInt('outputTokens', 'output tokens').default(256),
-  promptTokens: limitedInt('promptTokens', 'prompt tokens').default(512),
+  outputTokens: limitedInt('outputTokens', 'output tokens').default(numericDefault('outputTokens')),
+  promptTokens: limitedInt('promptTokens', 'prompt tokens').default(numericDefault('promptTokens')),
   /** Requests per level; 'auto' = max(8, 4 × concurrency). */
   requestsPerLevel: z.union([limitedInt('requestsPerLevel', 'requests per level'), z.literal('auto')]).default('auto'),
-  warmup: limitedCount('warmupRequests', 'warm-up').default(1),
+  warmup: limitedCount('warmupRequests', 'warm-up').default(numericDefault('warmup')),
   thinking: z.boolean().default(false),
   forceLength: z.boolean().default(true),
-  temperature: z.number().nonnegative().default(0),
+  temperature: z.number().nonnegative().default(numericDefault('temperature')),
   /** Nucleus sampling, sent as top_p when set. */
   topP: z.number().gt(0, 'top_p must be above 0').lte(1, 'top_p must be at most 1').nullable().default(null),
-  seed: z.number().int().default(42),
+  seed: z.number().int().default(numericDefault('seed')),
   hourlyCostUsd: z.number().nonnegative('hourly cost must not be negative').nullable().default(null),
   baselineRateUsdPer1M: z.number().positive('baseline rate must be positive').nullable().default(null),
   gpuLabel: z.string().min(1).nullable().default(null),

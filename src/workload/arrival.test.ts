@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { arrivalSchema } from '../core/index.js';
-import { arrivalOps, burstOffsetsNs, constantOffsetsNs, poissonOffsetsNs } from './arrival.js';
+import { arrivalOps, burstOffsetsNs, constantOffsetsNs, gammaOffsetsNs, poissonOffsetsNs } from './arrival.js';
 
 function gaps(offsets: number[]): number[] {
   return offsets.slice(1).map((t, i) => t - (offsets[i] as number));
@@ -72,5 +72,25 @@ describe('each kind owns its levels, defaults and plan', () => {
     const bad = arrivalSchema.safeParse({ kind: 'gamma' });
     expect(bad.error?.issues[0]).toMatchObject({ path: ['kind'], message: 'kind must be one of concurrency, rate, burst, trace' });
     expect(arrivalSchema.safeParse({ kind: 'rate', process: 'uniform' }).error?.issues[0]?.message).toBe('process must be constant or poisson');
+  });
+});
+
+describe('gamma gaps (vLLM\'s burstiness)', () => {
+  it('keep the rate\'s mean gap at every shape, burstier below 1 and more even above it, the same for the same seed', () => {
+    for (const shape of [0.25, 0.5, 1, 4]) {
+      const { mean, cv } = meanCv(gaps(gammaOffsetsNs(10, 20_001, shape, 7)));
+      expect(mean / 1e9).toBeCloseTo(0.1, 2);
+      // A gamma of shape k has a coefficient of variation of 1/√k.
+      expect(cv).toBeCloseTo(1 / Math.sqrt(shape), 1);
+    }
+    expect(gammaOffsetsNs(10, 50, 0.5, 7)).toEqual(gammaOffsetsNs(10, 50, 0.5, 7));
+    expect(gammaOffsetsNs(10, 50, 0.5, 8)).not.toEqual(gammaOffsetsNs(10, 50, 0.5, 7));
+  });
+
+  it('is the rate arrival\'s plan for process poisson with a burstiness, labelled with it; constant gaps take none', () => {
+    const ops = arrivalOps({ kind: 'rate', process: 'poisson', burstiness: 0.5, seed: 3, maxConcurrency: null });
+    expect(ops.plan(10, 5)).toEqual({ kind: 'open', offsetsNs: gammaOffsetsNs(10, 5, 0.5, 3), maxInFlight: 1024 });
+    expect(ops.label(10)).toBe('10 req/s poisson, burstiness 0.5 (seed 3)');
+    expect(arrivalSchema.safeParse({ kind: 'rate', process: 'constant', burstiness: 2 }).error?.issues[0]?.path).toEqual(['burstiness']);
   });
 });

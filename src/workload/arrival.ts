@@ -51,6 +51,36 @@ export function poissonOffsetsNs(ratePerS: number, n: number, seed: number): num
   return out;
 }
 
+/**
+ * Gamma gaps of shape `shape` and mean 1/rate (s) from a seeded generator, as cumulative ns offsets
+ * (first at 0): vLLM's burstiness. Marsaglia and Tsang's method, with Box–Muller normals.
+ */
+export function gammaOffsetsNs(ratePerS: number, n: number, shape: number, seed: number): number[] {
+  const rand = mulberry32(seed);
+  const normal = () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
+  const gamma = (k: number): number => {
+    // Below shape 1: a draw of shape k + 1 scaled by U^(1/k).
+    if (k < 1) return gamma(k + 1) * Math.pow(1 - rand(), 1 / k);
+    const d = k - 1 / 3;
+    const c = 1 / Math.sqrt(9 * d);
+    for (;;) {
+      let x: number;
+      let v: number;
+      do { x = normal(); v = 1 + c * x; } while (v <= 0);
+      v = v * v * v;
+      if (Math.log(1 - rand()) < 0.5 * x * x + d - d * v + d * Math.log(v)) return d * v;
+    }
+  };
+  const scaleS = 1 / (ratePerS * shape);
+  const out: number[] = [];
+  let t = 0;
+  for (let i = 0; i < n; i++) {
+    out.push(t);
+    t += gamma(shape) * scaleS * 1e9;
+  }
+  return out;
+}
+
 /** Evenly spaced offsets, 1/rate apart (ns). */
 export function constantOffsetsNs(ratePerS: number, n: number): number[] {
   return Array.from({ length: n }, (_, i) => (i / ratePerS) * 1e9);
@@ -59,6 +89,12 @@ export function constantOffsetsNs(ratePerS: number, n: number): number[] {
 /** `size` requests at once every `intervalMs` (ns offsets). */
 export function burstOffsetsNs(size: number, intervalMs: number, n: number): number[] {
   return Array.from({ length: n }, (_, i) => Math.floor(i / size) * intervalMs * 1e6);
+}
+
+/** A rate level's send offsets by its process (poisson with a burstiness: gamma gaps). */
+function rateOffsetsNs(s: Extract<ArrivalSpec, { kind: 'rate' }>, ratePerS: number, n: number): number[] {
+  if (s.process === 'constant') return constantOffsetsNs(ratePerS, n);
+  return s.burstiness === undefined ? poissonOffsetsNs(ratePerS, n, s.seed) : gammaOffsetsNs(ratePerS, n, s.burstiness, s.seed);
 }
 
 /** Whole-number axes: done when adjacent. */
@@ -81,10 +117,10 @@ const ARRIVALS: Ops = {
     autoRequests: (_s, r) => withinRequestLimit(Math.max(16, Math.ceil(10 * r))),
     warmSockets: (s, _r, requests) => Math.min(s.maxConcurrency ?? 64, requests, 64),
     connections: (s) => s.maxConcurrency ?? OPEN_LOOP_SOCKET_LIMIT,
-    label: (s, r) => `${r} req/s ${s.process}${s.process === 'poisson' ? ` (seed ${s.seed})` : ''}${s.maxConcurrency === null ? '' : `, cap ${s.maxConcurrency}`}`,
+    label: (s, r) => `${r} req/s ${s.process}${s.burstiness === undefined ? '' : `, burstiness ${s.burstiness}`}${s.process === 'poisson' ? ` (seed ${s.seed})` : ''}${s.maxConcurrency === null ? '' : `, cap ${s.maxConcurrency}`}`,
     plan: (s, r, n) => ({
       kind: 'open',
-      offsetsNs: s.process === 'poisson' ? poissonOffsetsNs(r, n, s.seed) : constantOffsetsNs(r, n),
+      offsetsNs: rateOffsetsNs(s, r, n),
       maxInFlight: s.maxConcurrency ?? OPEN_LOOP_SOCKET_LIMIT,
     }),
     bisect: bisectRate,

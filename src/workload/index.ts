@@ -1,6 +1,6 @@
 /** workload/: what is sent and when — prompts, tokenizers, corpora, matrices, arrival patterns. */
 export { COMMON_WORDS, syntheticPrompt } from './synthetic-prompt.js';
-export { arrivalOps, poissonOffsetsNs, constantOffsetsNs, burstOffsetsNs, OPEN_LOOP_SOCKET_LIMIT, type LevelPlan } from './arrival.js';
+export { arrivalOps, poissonOffsetsNs, gammaOffsetsNs, constantOffsetsNs, burstOffsetsNs, OPEN_LOOP_SOCKET_LIMIT, type LevelPlan } from './arrival.js';
 export { promptSourceSchema, promptFor, outputCapAt, type PromptSource, type PromptRequest } from './prompt-source.js';
 export { WorkloadError, type WorkloadErrorCode } from './errors.js';
 export { sha256Hex, readHashed } from './content-hash.js';

@@ -2,7 +2,7 @@
  * The page's client of the goodput API: typed calls (an error carries the
  * API's code, message and field) and the live event stream of a run.
  */
-import type { LiveEvent, StartPoolingRunBody, StartRunBody } from '../../api/index.js';
+import type { LiveEvent, StartRunBody } from '../../api/index.js';
 import type { RequestRecord, SweepResult } from '../../core/index.js';
 import type { RunDetail, RunSummary, ServerInput, ServerView, WorkerView } from '../../store/index.js';
 
@@ -30,10 +30,8 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
   throw new ApiFailure(res.status, e.code ?? 'error', e.message ?? `HTTP ${res.status}`, e.field);
 }
 
-/** Start's body as the page sends it. */
-export type StartInput = Pick<StartRunBody, 'serverId' | 'levels' | 'outputTokens' | 'promptTokens' | 'requestsPerLevel' | 'thinking' | 'baselineRateUsdPer1M'> & { hourlyCostUsd: number | null };
-/** Start's body for an embeddings or rerank sweep. */
-export type StartPoolingInput = Pick<StartPoolingRunBody, 'serverId' | 'endpoint' | 'levels' | 'itemsPerRequest' | 'itemTokens' | 'queryTokens' | 'requestsPerLevel'> & { hourlyCostUsd: number | null };
+/** Start's body as the page sends it: the server, the endpoint (left out for chat) and the form's fields by their body names (the API's schema checks them). */
+export type StartInput = { serverId: number; endpoint?: StartRunBody['endpoint'] } & Record<string, unknown>;
 
 export const api = {
   servers: () => call<ServerView[]>('GET', '/api/servers'),
@@ -45,7 +43,7 @@ export const api = {
   run: (id: number) => call<RunDetail>('GET', `/api/runs/${id}`),
   result: (id: number) => call<SweepResult>('GET', `/api/runs/${id}/result`),
   records: (id: number) => call<RequestRecord[]>('GET', `/api/runs/${id}/records`),
-  start: (body: StartInput | StartPoolingInput) => call<{ runId: number }>('POST', '/api/runs', body),
+  start: (body: StartInput) => call<{ runId: number }>('POST', '/api/runs', body),
   stop: (id: number) => call<{ stopping: boolean }>('POST', `/api/runs/${id}/stop`),
 };
 

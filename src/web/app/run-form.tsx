@@ -1,14 +1,16 @@
 /**
- * The Start form. Every control has a label; errors sit next to their field
- * (aria-invalid, aria-describedby); a refusal from the server (stopped, busy)
- * is shown beside Start and tied to it.
+ * The Start form. Its fields, their defaults and checks are the option
+ * catalogue's start body fields for the chosen endpoint (core's RUN_OPTIONS),
+ * so the page asks what the command line and the API take. Every control has
+ * a label; errors sit next to their field (aria-invalid, aria-describedby); a
+ * refusal from the server (stopped, busy) is shown beside Start and tied to it.
  */
 import { useEffect, useState } from 'preact/hooks';
 import type { ServerView } from '../../store/index.js';
-import {
-  FORM_MAX_EMBEDDING_BATCH, FORM_MAX_ITEM_TOKENS, FORM_MAX_RERANK_DOCUMENTS, parseCount, parseLevelsText, parseMoney, parseOutputTokens, parseRequestsPerLevel, shortOutputWarning, when,
-} from '../view/index.js';
+import { LIMITS, type RunOption, START_ENDPOINTS, type StartEndpoint, startFormFields } from '../../core/index.js';
+import { type FieldRule, type FieldValue, checkField, shortOutputWarning, when } from '../view/index.js';
 import { ApiFailure, api } from './api.js';
+import { FormFieldView } from './form-field.js';
 import { ServerRegister } from './server-register.js';
 
 interface Props {
@@ -18,15 +20,28 @@ interface Props {
   onStarted(runId: number): void;
 }
 
-type Errors = Partial<Record<'server' | 'levels' | 'outputTokens' | 'promptTokens' | 'requests' | 'hourlyCost' | 'baselineRate' | 'items' | 'itemTokens' | 'queryTokens', string>>;
+/** What each field holds, by its start body name: text, or a checkbox's state. */
+type Values = Record<string, string | boolean>;
+/** Errors by start body field name, and 'server'. */
+type Errors = Record<string, string>;
 
-type Endpoint = 'chat' | 'embeddings' | 'rerank';
+const ENDPOINT_LABELS: Readonly<Record<StartEndpoint, string>> = { chat: 'Chat (text generation)', embeddings: 'Embeddings', rerank: 'Rerank' };
 
-/** What one request carries on each non-streaming endpoint, as the form's labels read. */
-const ITEMS = {
-  embeddings: { label: 'Inputs per request', tokens: 'Tokens per input', max: FORM_MAX_EMBEDDING_BATCH, example: 16 },
-  rerank: { label: 'Documents per query', tokens: 'Tokens per document', max: FORM_MAX_RERANK_DOCUMENTS, example: 32 },
-} as const;
+/** What a field holds at first: the form's own initial text, else the option's default. */
+function initialOf(option: RunOption, check: string, initial: string | undefined): string | boolean {
+  return check === 'boolean' ? option.default === 'on' : initial ?? option.default ?? '';
+}
+
+/** How the page checks a field: the option's limit and default, the field's name. */
+export function ruleOf(option: RunOption, check: FieldRule['check'], name: string): FieldRule {
+  const v = option.value;
+  const limit = v.type === 'number' ? v.limit : undefined;
+  return { check, name, max: limit === undefined ? Number.MAX_SAFE_INTEGER : LIMITS[limit].max, example: Number(option.default), positive: v.type === 'number' && v.exclusiveMin === true };
+}
+
+function initialValues(endpoint: StartEndpoint): Values {
+  return Object.fromEntries(startFormFields(endpoint).map(({ option, field, form }) => [field.field, initialOf(option, form.check, form.initial)]));
+}
 
 function statusText(s: ServerView): string {
   const st = s.status;
@@ -36,21 +51,13 @@ function statusText(s: ServerView): string {
 
 export function RunForm({ servers, liveRunId, onServersChanged, onStarted }: Props) {
   const [serverId, setServerId] = useState<number | null>(null);
-  const [levels, setLevels] = useState('1, 2, 4, 8, 16');
-  const [outputTokens, setOutputTokens] = useState('256');
-  const [promptTokens, setPromptTokens] = useState('512');
-  const [requests, setRequests] = useState('');
-  const [thinking, setThinking] = useState(false);
-  const [hourlyCost, setHourlyCost] = useState('');
-  const [baselineRate, setBaselineRate] = useState('');
-  const [endpoint, setEndpoint] = useState<Endpoint>('chat');
-  const [items, setItems] = useState('16');
-  const [itemTokens, setItemTokens] = useState('512');
-  const [queryTokens, setQueryTokens] = useState('32');
+  const [endpoint, setEndpoint] = useState<StartEndpoint>('chat');
+  const [values, setValues] = useState<Values>(() => initialValues('chat'));
   const [errors, setErrors] = useState<Errors>({});
   const [refusal, setRefusal] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const server = servers?.find((s) => s.id === serverId) ?? null;
+  const fields = startFormFields(endpoint);
 
   useEffect(() => {
     if (serverId === null && servers && servers.length > 0) select(servers.find((s) => s.status.state === 'running') ?? servers[0] as ServerView);
@@ -58,82 +65,52 @@ export function RunForm({ servers, liveRunId, onServersChanged, onStarted }: Pro
 
   function select(s: ServerView) {
     setServerId(s.id);
-    setHourlyCost(s.hourlyCostUsd === null ? '' : String(s.hourlyCostUsd));
+    // A field the server registers a value for (its hourly cost) starts from it.
+    const own = Object.fromEntries(fields.filter((f) => f.field.omitted === 'server').map((f) => [f.field.field, s.hourlyCostUsd === null ? '' : String(s.hourlyCostUsd)]));
+    setValues((v) => ({ ...v, ...own }));
     setRefusal(null);
   }
 
-  const tokens = parseOutputTokens(outputTokens);
-  const warning = tokens.ok ? shortOutputWarning(tokens.value) : null;
+  /** Another endpoint: a field it shares keeps its text unless it starts elsewhere there (inputs per request vs documents per query). */
+  function switchTo(next: StartEndpoint) {
+    const before = initialValues(endpoint);
+    const after = initialValues(next);
+    setValues((v) => {
+      const out = { ...v };
+      for (const [k, init] of Object.entries(after)) if (!(k in v) || before[k] !== init) out[k] = init;
+      return out;
+    });
+    setEndpoint(next);
+    setErrors({});
+  }
+
+  const set = (field: string, value: string | boolean) => setValues((v) => ({ ...v, [field]: value }));
+  const outputField = fields.find((f) => f.form.check === 'output-tokens');
+  const outputChecked = outputField ? checkField(ruleOf(outputField.option, 'output-tokens', outputField.form.label), values[outputField.field.field] ?? '') : null;
+  const warning = outputChecked?.ok ? shortOutputWarning(outputChecked.value as number) : null;
 
   async function start(e: Event) {
     e.preventDefault();
     setRefusal(null);
-    if (endpoint !== 'chat') return startEmbeddingsOrRerank(endpoint);
-    const lv = parseLevelsText(levels);
-    const hc = parseMoney('Hourly cost', hourlyCost, { positive: false });
-    const br = parseMoney('Baseline rate', baselineRate, { positive: true });
-    const pt = parseCount('Prompt tokens', promptTokens, FORM_MAX_ITEM_TOKENS, 512);
-    const rq = parseRequestsPerLevel(requests);
     const next: Errors = {};
-    if (server === null) next.server = 'Pick a server to benchmark.';
-    if (!lv.ok) next.levels = lv.message;
-    if (!tokens.ok) next.outputTokens = tokens.message;
-    if (!pt.ok) next.promptTokens = pt.message;
-    if (!rq.ok) next.requests = rq.message;
-    if (!hc.ok) next.hourlyCost = hc.message;
-    if (!br.ok) next.baselineRate = br.message;
-    setErrors(next);
-    if (Object.keys(next).length > 0 || !server || !lv.ok || !tokens.ok || !pt.ok || !rq.ok || !hc.ok || !br.ok) return;
-    setBusy(true);
-    try {
-      const { runId } = await api.start({
-        serverId: server.id, levels: lv.value, outputTokens: tokens.value, promptTokens: pt.value, requestsPerLevel: rq.value, thinking, hourlyCostUsd: hc.value, baselineRateUsdPer1M: br.value,
-      });
-      onStarted(runId);
-    } catch (err) {
-      const f = err as ApiFailure;
-      const field = ({
-        levels: 'levels', outputTokens: 'outputTokens', promptTokens: 'promptTokens', requestsPerLevel: 'requests', hourlyCostUsd: 'hourlyCost', baselineRateUsdPer1M: 'baselineRate',
-      } as const)[f.field?.split('.')[0] as 'levels'];
-      if (f.status === 400 && field) setErrors({ [field]: f.message });
-      else setRefusal(f.message);
-      if (f.code === 'server-not-running') onServersChanged(false);
-    } finally {
-      setBusy(false);
+    const body: Record<string, FieldValue | string | number> = {};
+    if (server === null) next['server'] = 'Pick a server to benchmark.';
+    for (const { option, field, form } of fields) {
+      const checked = checkField(ruleOf(option, form.check, form.name ?? form.label), values[field.field] ?? '');
+      if (checked.ok) body[field.field] = checked.value;
+      else next[field.field] = checked.message;
     }
-  }
-
-  /** An embeddings or rerank sweep: its own fields, the same levels, server and hourly cost. */
-  async function startEmbeddingsOrRerank(kind: 'embeddings' | 'rerank') {
-    const it = ITEMS[kind];
-    const lv = parseLevelsText(levels);
-    const hc = parseMoney('Hourly cost', hourlyCost, { positive: false });
-    const n = parseCount(it.label, items, it.max, it.example);
-    const tk = parseCount(it.tokens, itemTokens, FORM_MAX_ITEM_TOKENS, 512);
-    const qt = parseCount('Query tokens', queryTokens, FORM_MAX_ITEM_TOKENS, 32);
-    const rq = parseRequestsPerLevel(requests);
-    const next: Errors = {};
-    if (server === null) next.server = 'Pick a server to benchmark.';
-    if (!lv.ok) next.levels = lv.message;
-    if (!hc.ok) next.hourlyCost = hc.message;
-    if (!n.ok) next.items = n.message;
-    if (!tk.ok) next.itemTokens = tk.message;
-    if (kind === 'rerank' && !qt.ok) next.queryTokens = qt.message;
-    if (!rq.ok) next.requests = rq.message;
     setErrors(next);
-    if (Object.keys(next).length > 0 || !server || !lv.ok || !hc.ok || !n.ok || !tk.ok || !rq.ok) return;
+    if (Object.keys(next).length > 0 || !server) return;
     setBusy(true);
     try {
-      const { runId } = await api.start({
-        serverId: server.id, endpoint: kind, levels: lv.value, itemsPerRequest: n.value, itemTokens: tk.value, queryTokens: qt.ok ? qt.value : 32, requestsPerLevel: rq.value, hourlyCostUsd: hc.value,
-      });
+      // Chat is the body's default endpoint: its body is sent as it always was, without one.
+      const { runId } = await api.start({ serverId: server.id, ...(endpoint === 'chat' ? {} : { endpoint }), ...body });
       onStarted(runId);
     } catch (err) {
       const f = err as ApiFailure;
-      const field = ({
-        levels: 'levels', itemsPerRequest: 'items', itemTokens: 'itemTokens', queryTokens: 'queryTokens', requestsPerLevel: 'requests', hourlyCostUsd: 'hourlyCost',
-      } as const)[f.field?.split('.')[0] as 'levels'];
-      if (f.status === 400 && field) setErrors({ [field]: f.message });
+      const field = f.field?.split('.')[0];
+      if (f.status === 400 && field !== undefined && fields.some((x) => x.field.field === field)) setErrors({ [field]: f.message });
       else setRefusal(f.message);
       if (f.code === 'server-not-running') onServersChanged(false);
     } finally {
@@ -146,8 +123,6 @@ export function RunForm({ servers, liveRunId, onServersChanged, onStarted }: Pro
     try { await api.stop(liveRunId); } catch (err) { setRefusal((err as Error).message); }
   }
 
-  const field = (id: keyof Errors) => ({ 'aria-invalid': errors[id] ? true : undefined });
-  const pooled = endpoint === 'chat' ? null : ITEMS[endpoint];
   return (
     <section class="panel" aria-labelledby="form-title">
       <h2 id="form-title">New sweep</h2>
@@ -155,7 +130,7 @@ export function RunForm({ servers, liveRunId, onServersChanged, onStarted }: Pro
         <div class="field wide">
           <label for="server">Server</label>
           <div class="row">
-            <select id="server" value={serverId ?? ''} disabled={!servers?.length} {...field('server')} aria-describedby="server-status server-error"
+            <select id="server" value={serverId ?? ''} disabled={!servers?.length} aria-invalid={errors['server'] ? true : undefined} aria-describedby="server-status server-error"
               onChange={(e) => { const s = servers?.find((x) => x.id === Number((e.target as HTMLSelectElement).value)); if (s) select(s); }}>
               {servers === null && <option value="">loading…</option>}
               {servers?.length === 0 && <option value="">no servers registered</option>}
@@ -165,78 +140,19 @@ export function RunForm({ servers, liveRunId, onServersChanged, onStarted }: Pro
           </div>
           {servers?.length === 0 && <p id="server-status" class="hint">No servers registered yet. <a href="#register" onClick={() => { (document.getElementById('register') as HTMLDetailsElement | null)?.setAttribute('open', ''); }}>Register one below</a>, or run <code>goodput servers add NAME URL</code>.</p>}
           {server && <p id="server-status" class={`hint state-${server.status.state}`}>{statusText(server)}</p>}
-          {errors.server && <p id="server-error" class="field-error">{errors.server}</p>}
+          {errors['server'] && <p id="server-error" class="field-error">{errors['server']}</p>}
         </div>
         <div class="field">
           <label for="endpoint">Endpoint</label>
-          <select id="endpoint" value={endpoint} aria-describedby="endpoint-hint"
-            onChange={(e) => { const v = (e.target as HTMLSelectElement).value as Endpoint; setEndpoint(v); setErrors({}); if (v !== 'chat') setItems(String(ITEMS[v].example)); }}>
-            <option value="chat">Chat (text generation)</option>
-            <option value="embeddings">Embeddings</option>
-            <option value="rerank">Rerank</option>
+          <select id="endpoint" value={endpoint} aria-describedby="endpoint-hint" onChange={(e) => switchTo((e.target as HTMLSelectElement).value as StartEndpoint)}>
+            {START_ENDPOINTS.map((x) => <option value={x}>{ENDPOINT_LABELS[x]}</option>)}
           </select>
-          <p id="endpoint-hint" class="hint">{pooled === null ? 'streamed answers, timed token by token' : 'whole answers, timed request by request'}</p>
+          <p id="endpoint-hint" class="hint">{endpoint === 'chat' ? 'streamed answers, timed token by token' : 'whole answers, timed request by request'}</p>
         </div>
-        <div class="field">
-          <label for="levels">Concurrency levels</label>
-          <input id="levels" type="text" value={levels} {...field('levels')} aria-describedby="levels-hint levels-error" onInput={(e) => setLevels((e.target as HTMLInputElement).value)} />
-          <p id="levels-hint" class="hint">e.g. 1, 2, 4, 8 — run one at a time, ascending</p>
-          {errors.levels && <p id="levels-error" class="field-error">{errors.levels}</p>}
-        </div>
-        <div class="field">
-          <label for="requests">Requests per level</label>
-          <input id="requests" type="text" inputMode="numeric" placeholder="auto" value={requests} {...field('requests')} aria-describedby="requests-hint requests-error" onInput={(e) => setRequests((e.target as HTMLInputElement).value)} />
-          <p id="requests-hint" class="hint">measured, after a warm-up; blank: max(8, 4 × concurrency)</p>
-          {errors.requests && <p id="requests-error" class="field-error">{errors.requests}</p>}
-        </div>
-        {pooled !== null && <>
-          <div class="field">
-            <label for="items">{pooled.label}</label>
-            <input id="items" type="number" min={1} step={1} value={items} {...field('items')} aria-describedby="items-error" onInput={(e) => setItems((e.target as HTMLInputElement).value)} />
-            {errors.items && <p id="items-error" class="field-error">{errors.items}</p>}
-          </div>
-          <div class="field">
-            <label for="item-tokens">{pooled.tokens}</label>
-            <input id="item-tokens" type="number" min={1} step={1} value={itemTokens} {...field('itemTokens')} aria-describedby="item-tokens-hint item-tokens-error" onInput={(e) => setItemTokens((e.target as HTMLInputElement).value)} />
-            <p id="item-tokens-hint" class="hint">in the server's own tokens where it can count them</p>
-            {errors.itemTokens && <p id="item-tokens-error" class="field-error">{errors.itemTokens}</p>}
-          </div>
-          {endpoint === 'rerank' && <div class="field">
-            <label for="query-tokens">Query tokens</label>
-            <input id="query-tokens" type="number" min={1} step={1} value={queryTokens} {...field('queryTokens')} aria-describedby="query-tokens-error" onInput={(e) => setQueryTokens((e.target as HTMLInputElement).value)} />
-            {errors.queryTokens && <p id="query-tokens-error" class="field-error">{errors.queryTokens}</p>}
-          </div>}
-        </>}
-        {pooled === null && <>
-        <div class="field">
-          <label for="prompt-tokens">Prompt tokens</label>
-          <input id="prompt-tokens" type="number" min={1} step={1} value={promptTokens} {...field('promptTokens')} aria-describedby="prompt-tokens-hint prompt-tokens-error" onInput={(e) => setPromptTokens((e.target as HTMLInputElement).value)} />
-          <p id="prompt-tokens-hint" class="hint">per request, in the server's own tokens where it can count them</p>
-          {errors.promptTokens && <p id="prompt-tokens-error" class="field-error">{errors.promptTokens}</p>}
-        </div>
-        <div class="field">
-          <label for="output-tokens">Output tokens</label>
-          <input id="output-tokens" type="number" min={1} step={1} value={outputTokens} {...field('outputTokens')} aria-describedby="tokens-note tokens-error" onInput={(e) => setOutputTokens((e.target as HTMLInputElement).value)} />
-          {warning ? <p id="tokens-note" class="warning">{warning}</p> : <p id="tokens-note" class="hint">per request; 256 by default, forced where the engine allows</p>}
-          {errors.outputTokens && <p id="tokens-error" class="field-error">{errors.outputTokens}</p>}
-        </div>
-        <div class="field check">
-          <input id="thinking" type="checkbox" checked={thinking} aria-describedby="thinking-hint" onChange={(e) => setThinking((e.target as HTMLInputElement).checked)} />
-          <label for="thinking">Thinking</label>
-          <p id="thinking-hint" class="hint">off by default, so models compare on their answers; reasoning tokens count either way</p>
-        </div>
-        </>}
-        <div class="field">
-          <label for="hourly-cost">Hourly cost (USD per hour)</label>
-          <input id="hourly-cost" type="text" inputMode="decimal" placeholder="optional" value={hourlyCost} {...field('hourlyCost')} aria-describedby="cost-hint cost-error" onInput={(e) => setHourlyCost((e.target as HTMLInputElement).value)} />
-          <p id="cost-hint" class="hint">blank: no cost figure is produced</p>
-          {errors.hourlyCost && <p id="cost-error" class="field-error">{errors.hourlyCost}</p>}
-        </div>
-        {pooled === null && <div class="field">
-          <label for="baseline-rate">Baseline rate (USD per 1M output tokens)</label>
-          <input id="baseline-rate" type="text" inputMode="decimal" placeholder="optional" value={baselineRate} {...field('baselineRate')} aria-describedby="baseline-error" onInput={(e) => setBaselineRate((e.target as HTMLInputElement).value)} />
-          {errors.baselineRate && <p id="baseline-error" class="field-error">{errors.baselineRate}</p>}
-        </div>}
+        {fields.map(({ option, field, form }) => (
+          <FormFieldView key={`${endpoint}-${field.field}`} option={option} form={form} value={values[field.field] ?? ''} error={errors[field.field]}
+            warning={form.check === 'output-tokens' ? warning : null} onChange={(v) => set(field.field, v)} />
+        ))}
         <div class="actions wide">
           <button type="submit" disabled={busy} aria-describedby="start-refusal">Start</button>
           <button type="button" class="stop" disabled={liveRunId === null} onClick={stop}>Stop</button>

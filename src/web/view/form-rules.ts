@@ -3,6 +3,7 @@
  * API checks them again): concurrency levels, prompt and output tokens, requests per level, money.
  * Messages name the field as its label reads.
  */
+import type { FormCheck } from '../../core/index.js';
 
 /** At most this many levels (core's MAX_LEVELS; not imported, so the page's bundle stays free of core and zod). */
 export const FORM_MAX_LEVELS = 64;
@@ -73,4 +74,22 @@ export function parseRequestsPerLevel(text: string): Checked<number | 'auto'> {
   if (!/^\d+$/.test(t) || Number(t) < 1) return { ok: false, message: 'Requests per level must be a positive whole number, e.g. 64, or blank for auto.' };
   if (Number(t) > FORM_MAX_REQUESTS_PER_LEVEL) return { ok: false, message: `Requests per level must be at most ${FORM_MAX_REQUESTS_PER_LEVEL}.` };
   return { ok: true, value: Number(t) };
+}
+
+/** How one field of the form is read: its check, the name its messages use, its bound and example (the option's limit and default). */
+export interface FieldRule { check: FormCheck; name: string; max: number; example: number; positive: boolean }
+
+export type FieldValue = number | number[] | 'auto' | boolean | null;
+
+/** A field's text (or a checkbox's state) read by its rule. */
+export function checkField(rule: FieldRule, input: string | boolean): Checked<FieldValue> {
+  if (typeof input === 'boolean') return { ok: true, value: input };
+  switch (rule.check) {
+    case 'levels': return parseLevelsText(input);
+    case 'output-tokens': return parseOutputTokens(input);
+    case 'requests': return parseRequestsPerLevel(input);
+    case 'money': return parseMoney(rule.name, input, { positive: rule.positive });
+    case 'count': return parseCount(rule.name, input, rule.max, rule.example);
+    case 'boolean': return { ok: true, value: input === 'true' };
+  }
 }

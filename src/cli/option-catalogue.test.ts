@@ -1,0 +1,73 @@
+/**
+ * The option catalogue is the one declaration of a sweep's options: an option
+ * added to it shows in --help, the API's start body, the page's Start form and
+ * docs/cli.md's table with no other edit, and docs/cli.md never drifts from it.
+ */
+import { readFileSync } from 'node:fs';
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { RUN_OPTIONS, type RunOption, numericDefault, optionKey, startFormFields } from '../core/index.js';
+import { startRunSchema, startRunSchemaOf } from '../api/index.js';
+import { sweepSpecSchema } from '../runner/index.js';
+import { ENGINE_CHOICES } from '../client/index.js';
+import { addRunOptions, cliFlagTable, helpText, withFlagTable } from './option-flags.js';
+import { addSweepOptions } from './sweep-command.js';
+
+const topK: RunOption = {
+  flag: '--top-k', arg: '<n>', value: { type: 'number', integer: true, min: 1, limit: 'promptTokens' }, default: '40', group: 'sweep', endpoints: ['chat', 'completions', 'responses'],
+  help: 'sample from the k most likely tokens',
+  body: { chat: { field: 'topK', value: 'count', form: { id: 'top-k', label: 'Top k', check: 'count', order: 5.5 } } },
+};
+const extended = [...RUN_OPTIONS, topK];
+
+describe('an option added to the catalogue', () => {
+  it('is a flag in --help, with its default', () => {
+    const help = addRunOptions(new Command('sweep'), 'sweep', [], extended).helpInformation();
+    expect(help.replace(/\s+/g, ' ')).toContain('--top-k <n> sample from the k most likely tokens (default: "40")');
+    expect(addRunOptions(new Command('sweep'), 'sweep').helpInformation()).not.toContain('--top-k');
+  });
+
+  it('is a field of the API start body for its endpoint, with its default and its limits-table bound', () => {
+    const schema = startRunSchemaOf(extended);
+    expect(schema.parse({ serverId: 1, levels: [1] })).toMatchObject({ endpoint: 'chat', topK: 40 });
+    expect(schema.parse({ serverId: 1, levels: [1], topK: 8 })).toMatchObject({ topK: 8 });
+    const tooBig = schema.safeParse({ serverId: 1, levels: [1], topK: 300_000 });
+    expect(tooBig.error?.issues[0]).toMatchObject({ path: ['topK'], message: 'topK 300000 is above the limit of 262144 prompt tokens per request' });
+    expect(schema.safeParse({ serverId: 1, endpoint: 'embeddings', levels: [1], topK: 8 }).error?.issues[0]?.message).toBe('unknown field(s): topK');
+    expect(startRunSchema.safeParse({ serverId: 1, levels: [1], topK: 8 }).error?.issues[0]?.message).toBe('unknown field(s): topK');
+  });
+
+  it('is a field of the page\'s Start form, in its place', () => {
+    expect(startFormFields('chat', extended).map((f) => f.form.id)).toEqual(['levels', 'requests', 'prompt-tokens', 'top-k', 'output-tokens', 'thinking', 'hourly-cost', 'baseline-rate']);
+    expect(startFormFields('embeddings', extended).map((f) => f.form.id)).not.toContain('top-k');
+  });
+
+  it('is a row of docs/cli.md\'s flag table', () => {
+    expect(cliFlagTable(extended)).toContain('| `--top-k <n>` | `40` | sample from the k most likely tokens |');
+  });
+});
+
+describe('the catalogue', () => {
+  it('is what docs/cli.md\'s flag table says (run `npm run docs:cli` after changing it)', () => {
+    const doc = readFileSync(new URL('../../docs/cli.md', import.meta.url), 'utf8');
+    expect(withFlagTable(doc, cliFlagTable())).toBe(doc);
+  });
+
+  it('declares each flag once, and each default the spec, the API and the flags share', () => {
+    const flags = RUN_OPTIONS.map((o) => o.flag);
+    expect(new Set(flags).size).toBe(flags.length);
+    const spec = sweepSpecSchema.parse({ url: 'http://127.0.0.1:8000', levels: [1] });
+    expect(spec).toMatchObject({ outputTokens: numericDefault('outputTokens'), promptTokens: numericDefault('promptTokens'), warmup: numericDefault('warmup'), seed: numericDefault('seed') });
+    expect(startRunSchema.parse({ serverId: 1, levels: [1] })).toMatchObject({ outputTokens: 256, promptTokens: 512, requestsPerLevel: 'auto', thinking: false });
+    expect(startRunSchema.parse({ serverId: 1, endpoint: 'rerank', levels: [1] })).toMatchObject({ itemsPerRequest: 32, itemTokens: 512, queryTokens: 32 });
+    expect(startRunSchema.parse({ serverId: 1, endpoint: 'embeddings', levels: [1] })).toMatchObject({ itemsPerRequest: 16 });
+  });
+
+  it('gives the sweep command every option of its group under commander\'s key, the engines named where they are defined', () => {
+    const cmd = addSweepOptions(new Command('sweep'));
+    const keys = cmd.options.map((o) => o.attributeName());
+    for (const o of RUN_OPTIONS.filter((x) => x.group === 'sweep')) expect(keys).toContain(optionKey(o));
+    expect(helpText(RUN_OPTIONS.find((o) => o.flag === '--engine') as RunOption)).toContain(ENGINE_CHOICES.filter((c) => c !== 'auto').join(', '));
+    expect(addSweepOptions(new Command('demo'), false).options.map((o) => o.long)).not.toContain('--url');
+  });
+});

@@ -1,0 +1,297 @@
+/**
+ * The option catalogue: every option of a sweep declared once — its flag, the
+ * type of its value, its default, the row of the limits table that bounds it,
+ * its help text, the run kinds (endpoints) it applies to, and where it sits in
+ * the API's start body and the page's Start form. The commander flags, the API
+ * body schema, the form's fields and checks, and the flag table of docs/cli.md
+ * are generated from this list, so a default or a bound cannot differ between
+ * them. Pure data: the page reads it too.
+ */
+import { DEFAULT_CLIENT_BUDGET_MS } from './client-bound.js';
+import type { LimitName } from './limits.js';
+
+/** Every endpoint a sweep can measure: text generation (streamed) and pooling (whole answers). */
+export const RUN_ENDPOINTS = ['chat', 'completions', 'responses', 'embeddings', 'rerank'] as const;
+export type RunEndpoint = (typeof RUN_ENDPOINTS)[number];
+/** The endpoints the page and the API start a run on: the start body is a union discriminated by them. */
+export const START_ENDPOINTS = ['chat', 'embeddings', 'rerank'] as const;
+export type StartEndpoint = (typeof START_ENDPOINTS)[number];
+
+const TEXT = ['chat', 'completions', 'responses'] as const;
+const POOLING = ['embeddings', 'rerank'] as const;
+const ALL = RUN_ENDPOINTS;
+
+/** What an option's value is on the command line, with its bounds. */
+export type OptionValue =
+  /** A number; `orAuto`/`orInf` also take the word 'auto' / 'inf'. */
+  | { type: 'number'; integer?: true; min?: number; exclusiveMin?: true; limit?: LimitName; orAuto?: true; orInf?: true }
+  /** One of a fixed set; `strict`: commander refuses anything else (and lists the choices in --help). */
+  | { type: 'choice'; choices: readonly string[]; strict?: true }
+  /** Comma-separated numbers: concurrency levels, rates, percentiles. */
+  | { type: 'list' }
+  | { type: 'text' }
+  /** A flag without a value (`--no-x` turns off what is on by default). */
+  | { type: 'switch' };
+
+/** How the page's form reads a field before sending it (the API checks it again). */
+export type FormCheck = 'levels' | 'output-tokens' | 'count' | 'requests' | 'money' | 'boolean';
+
+/** A field of the Start form. Its error and hint are `${id}-error` and `${id}-hint`. */
+export interface FormField {
+  id: string;
+  label: string;
+  /** `{default}` is the option's default. */
+  hint?: string;
+  check: FormCheck;
+  /** Position in the form (lower first). */
+  order: number;
+  /** The field's name in a check's message when the label says more ("Hourly cost"). */
+  name?: string;
+  placeholder?: string;
+  /** What the field holds at first, when not the option's default. */
+  initial?: string;
+}
+
+/** How a start body field is read; the option's limit row bounds it, its default fills it. */
+export type BodyValue = 'levels' | 'count' | 'count-or-auto' | 'boolean' | 'money' | 'latency-slo';
+
+/** Where an option sits in the API's start body for one endpoint, and in the page's form. */
+export interface BodyField {
+  field: string;
+  value: BodyValue;
+  /** Omitted: the registered server's value; null: none (rather than the option's default). */
+  omitted?: 'server';
+  form?: FormField;
+}
+
+/** The command's groups of flags: every sweep-like command takes 'sweep'; the others are `goodput sweep`'s own. */
+export type OptionGroup = 'sweep' | 'pooling' | 'media' | 'arrival';
+
+export interface RunOption {
+  flag: string;
+  /** The value's placeholder, e.g. '<n>'; absent for a switch. */
+  arg?: string;
+  value: OptionValue;
+  /** As typed on the command line; absent: none. */
+  default?: string;
+  /** The flag's absence means something (it is refused where it does not apply): commander holds no default, the reader applies it. */
+  unset?: true;
+  required?: true;
+  /** --help text; `{default}` is the default, `{engines}`/`{gpuSources}` the lists the CLI fills in. */
+  help: string;
+  group: OptionGroup;
+  /** The run kinds it applies to. */
+  endpoints: readonly RunEndpoint[];
+  /** docs/cli.md's row when it says more than --help: the meaning, the default column, the placeholder. */
+  doc?: { meaning?: string; default?: string; arg?: string };
+  body?: Partial<Record<StartEndpoint, BodyField>>;
+}
+
+const requestsField: BodyField = {
+  field: 'requestsPerLevel', value: 'count-or-auto',
+  form: { id: 'requests', label: 'Requests per level', hint: 'measured, after a warm-up; blank: max(8, 4 × concurrency)', check: 'requests', placeholder: 'auto', initial: '', order: 2 },
+};
+const levelsField: BodyField = {
+  field: 'levels', value: 'levels',
+  form: { id: 'levels', label: 'Concurrency levels', hint: 'e.g. 1, 2, 4, 8 — run one at a time, ascending', check: 'levels', initial: '1, 2, 4, 8, 16', order: 1 },
+};
+const hourlyCostField: BodyField = {
+  field: 'hourlyCostUsd', value: 'money', omitted: 'server',
+  form: { id: 'hourly-cost', label: 'Hourly cost (USD per hour)', name: 'Hourly cost', hint: 'blank: no cost figure is produced', check: 'money', placeholder: 'optional', order: 8 },
+};
+const itemTokens = (label: string): BodyField => ({
+  field: 'itemTokens', value: 'count',
+  form: { id: 'item-tokens', label, hint: 'in the server\'s own tokens where it can count them', check: 'count', order: 4 },
+});
+const latencySloField: BodyField = { field: 'latencySlo', value: 'latency-slo' };
+
+/** The sweep's options, in the order --help lists them. */
+export const RUN_OPTIONS: readonly RunOption[] = [
+  { flag: '--url', arg: '<url>', value: { type: 'text' }, required: true, group: 'sweep', endpoints: ALL,
+    help: 'base URL of the OpenAI-compatible server, e.g. http://127.0.0.1:8000', doc: { meaning: 'base URL of the server (`http://host:port` or `…/v1`)', default: 'required' } },
+  { flag: '--model', arg: '<name>', value: { type: 'text' }, group: 'sweep', endpoints: ALL,
+    help: 'model id (default: the first model the server lists)', doc: { meaning: 'model id to request', default: 'first listed' } },
+  { flag: '--levels', arg: '<list>', value: { type: 'list' }, default: '1,2,4,8,16', group: 'sweep', endpoints: ALL,
+    help: 'concurrency levels, comma-separated; run ascending',
+    doc: { meaning: 'levels, comma-separated, on the `--arrival` axis: concurrency levels (positive integers) by default; at most 64' },
+    body: { chat: levelsField, embeddings: levelsField, rerank: levelsField } },
+  { flag: '--output-tokens', arg: '<n>', value: { type: 'number', integer: true, min: 1, limit: 'outputTokens' }, default: '256', group: 'sweep', endpoints: TEXT,
+    help: 'output tokens per request (below 128 is recorded as a warning)', doc: { meaning: 'output tokens per request; below 128 is a recorded warning' },
+    body: { chat: { field: 'outputTokens', value: 'count', form: { id: 'output-tokens', label: 'Output tokens', hint: 'per request; {default} by default, forced where the engine allows', check: 'output-tokens', order: 6 } } } },
+  { flag: '--prompt-tokens', arg: '<n>', value: { type: 'number', integer: true, min: 1, limit: 'promptTokens' }, default: '512', group: 'sweep', endpoints: ALL,
+    help: 'prompt length in the server\'s tokens (exact where it can count them: see --tokenizer)',
+    doc: { meaning: 'prompt length in the server\'s own tokens: exact where it has a tokenize route ([Engines](engines.md#prompt-lengths-in-the-servers-tokens)); the chat template\'s tokens are reported apart' },
+    body: {
+      chat: { field: 'promptTokens', value: 'count', form: { id: 'prompt-tokens', label: 'Prompt tokens', hint: 'per request, in the server\'s own tokens where it can count them', check: 'count', order: 5 } },
+      embeddings: itemTokens('Tokens per input'), rerank: itemTokens('Tokens per document'),
+    } },
+  { flag: '--tokenizer', arg: '<auto|file|approximate>', value: { type: 'text' }, default: 'auto', group: 'sweep', endpoints: ALL,
+    help: 'how prompt tokens are counted: auto (the server\'s tokenize route, else words labelled approximate), a tokenizer.json, or approximate (words)',
+    doc: { meaning: 'how prompt tokens are counted: the server\'s route, else words labelled `approximate (words; this server has no tokenizer route)`; a tokenizer.json path; or words on purpose' } },
+  { flag: '--requests-per-level', arg: '<n|auto>', value: { type: 'number', integer: true, min: 1, limit: 'requestsPerLevel', orAuto: true }, default: 'auto', group: 'sweep', endpoints: ALL,
+    help: 'measured requests per level; auto = max(8, 4 × concurrency)', doc: { meaning: 'measured requests per level; `auto` = max(8, 4 × concurrency)' },
+    body: { chat: requestsField, embeddings: requestsField, rerank: requestsField } },
+  { flag: '--warmup', arg: '<n>', value: { type: 'number', integer: true, min: 0, limit: 'warmupRequests' }, default: '1', group: 'sweep', endpoints: ALL,
+    help: 'warm-up requests before each level, excluded from every number' },
+  { flag: '--hourly-cost', arg: '<usd>', value: { type: 'number', min: 0 }, group: 'sweep', endpoints: ALL,
+    help: 'hardware cost per hour; enables cost per 1M output tokens', doc: { meaning: 'hardware cost per hour; without it no cost figure is produced' },
+    body: { chat: hourlyCostField, embeddings: hourlyCostField, rerank: hourlyCostField } },
+  { flag: '--baseline-rate', arg: '<usd>', value: { type: 'number', min: 0, exclusiveMin: true }, group: 'sweep', endpoints: TEXT,
+    help: 'what you pay now per 1M output tokens; enables the saving figure', doc: { meaning: 'what you pay now per 1M output tokens; gives the saving' },
+    body: { chat: { field: 'baselineRateUsdPer1M', value: 'money', form: { id: 'baseline-rate', label: 'Baseline rate (USD per 1M output tokens)', name: 'Baseline rate', check: 'money', placeholder: 'optional', order: 9 } } } },
+  { flag: '--gpu', arg: '<label>', value: { type: 'text' }, group: 'sweep', endpoints: ALL,
+    help: 'GPU label for the Platform card when nvidia-smi cannot tell', doc: { meaning: 'GPU name for the Platform card when `nvidia-smi` cannot tell' } },
+  { flag: '--thinking', arg: '<mode>', value: { type: 'choice', choices: ['off', 'on'], strict: true }, default: 'off', group: 'sweep', endpoints: TEXT,
+    help: 'reasoning on or off (the engine-neutral switch)', doc: { meaning: 'reasoning switch sent to the engine' },
+    body: { chat: { field: 'thinking', value: 'boolean', form: { id: 'thinking', label: 'Thinking', hint: 'off by default, so models compare on their answers; reasoning tokens count either way', check: 'boolean', order: 7 } } } },
+  { flag: '--endpoint', arg: '<kind>', value: { type: 'choice', choices: RUN_ENDPOINTS, strict: true }, default: 'chat', group: 'sweep', endpoints: ALL,
+    help: 'API to call (responses: the OpenAI Responses API; embeddings and rerank: docs/endpoints.md)',
+    doc: { meaning: '`/v1/chat/completions`, `/v1/completions` or the Responses API `/v1/responses` (vLLM, SGLang, llama.cpp, OpenAI, generic; [agents](agents.md#the-responses-api)); embeddings and rerank ([endpoints](endpoints.md))' } },
+  { flag: '--engine', arg: '<kind|auto>', value: { type: 'text' }, default: 'auto', group: 'sweep', endpoints: ALL,
+    help: 'engine dialect: auto (detect from GET routes) or one of {engines}',
+    doc: { meaning: 'the engine\'s dialect: `auto` detects it; or `vllm`, `sglang`, `tgi`, `tei` (Text Embeddings Inference: embeddings and rerank only), `llamacpp`, `ollama`, `ollama-native` (Ollama\'s NDJSON API), `trtllm`, `lmdeploy`, `openai`, `generic` (see [Engines](engines.md#detection-and-dialects))' } },
+  { flag: '--no-force-length', value: { type: 'switch' }, group: 'sweep', endpoints: TEXT,
+    help: 'do not send ignore_eos/min_tokens (the output may end early)', doc: { meaning: 'do not send `ignore_eos`/`min_tokens`', default: 'forced' } },
+  { flag: '--temperature', arg: '<t>', value: { type: 'number', min: 0 }, default: '0', group: 'sweep', endpoints: TEXT,
+    help: 'sampling temperature sent with every request', doc: { meaning: 'sampling temperature, sent with every request and recorded' } },
+  { flag: '--seed', arg: '<n>', value: { type: 'number', integer: true }, default: '42', group: 'sweep', endpoints: ALL,
+    help: 'seed for prompts and sampling' },
+  { flag: '--api-key-env', arg: '<name>', value: { type: 'text' }, group: 'sweep', endpoints: ALL,
+    help: 'environment variable holding the API key (default: GOODPUT_API_KEY)', doc: { meaning: 'environment variable holding the API key', default: '`GOODPUT_API_KEY`' } },
+  { flag: '--api-key', arg: '<key>', value: { type: 'text' }, group: 'sweep', endpoints: ALL,
+    help: 'API key (prefer --api-key-env: flags show in process lists); never printed or stored', doc: { meaning: 'the key itself (prefer the variable: flags show in process lists)' } },
+  { flag: '--client-budget-ms', arg: '<ms>', value: { type: 'number', min: 0, exclusiveMin: true }, default: String(DEFAULT_CLIENT_BUDGET_MS), group: 'sweep', endpoints: ALL,
+    help: 'floor of our send-lag and event-loop-delay budgets (p99) before a level is marked client-bound; each budget is 5 % of what it distorts (TTFT, TPOT p50) when larger',
+    doc: { meaning: 'floor of the client budgets: p99 send lag / send lateness / event-loop delay above which a level is marked client-bound; each budget is 5 % of what it distorts (TTFT p50 for sends, TPOT p50 for the loop) when that is larger' } },
+  { flag: '--client-threads', arg: '<n|auto>', value: { type: 'number', integer: true, min: 1, limit: 'clientThreads', orAuto: true }, default: 'auto', group: 'sweep', endpoints: ALL,
+    help: 'client threads a level is split over, each with its own event loop and sockets (auto: the cores; at most the level\'s streams)',
+    doc: { meaning: 'threads a level is split over, each with its own event loop and sockets (auto: the cores; at most the level\'s streams); embeddings and rerank too ([endpoints](endpoints.md#client-threads))' } },
+  { flag: '--workers', arg: '<n>', value: { type: 'number', integer: true, min: 1, limit: 'workers' }, group: 'sweep', endpoints: TEXT,
+    help: 'split every level over N `goodput worker` processes coordinated through --database-url (this process sends nothing)',
+    doc: { meaning: 'split every level over N `goodput worker` processes that meet in `--database-url` ([scale-out](scale-out.md)); text endpoints only', default: '—' } },
+  { flag: '--workers-wait', arg: '<s>', value: { type: 'number', min: 0 }, default: '60', group: 'sweep', endpoints: TEXT,
+    help: 'with --workers: how long to wait for N live workers, seconds', doc: { meaning: 'with `--workers`: how long to wait for N live workers' } },
+  { flag: '--timeout-s', arg: '<s>', value: { type: 'number', min: 0, exclusiveMin: true }, default: '600', group: 'sweep', endpoints: ALL,
+    help: 'per-request limit, seconds', doc: { meaning: 'per-request limit' } },
+  { flag: '--idle-timeout-s', arg: '<s>', value: { type: 'number', min: 0, exclusiveMin: true }, default: '60', group: 'sweep', endpoints: ALL,
+    help: 'a request whose answer stays silent this long once its headers came (no byte arrives) fails as a timeout in the phase it was in, seconds',
+    doc: { meaning: 'a request whose answer stays silent this long once its headers came (no byte arrives: no first token, a stalled stream or embeddings answer) fails as a `timeout` in the phase it was in (`first-token`, `stream`; "the stream went silent: no bytes for N ms"), long before `--timeout-s`; never longer than it' } },
+  { flag: '--gpu-source', arg: '<kind>', value: { type: 'text' }, default: 'auto', group: 'sweep', endpoints: TEXT,
+    help: 'where GPU readings come from: {gpuSources}',
+    doc: { meaning: 'where GPU readings come from: `auto`, `nvidia-smi`, `dcgm`, `amd-smi`, `rocm-smi`, `engine`, `none` (see GPU telemetry sources)' } },
+  { flag: '--dcgm-url', arg: '<url>', value: { type: 'text' }, group: 'sweep', endpoints: TEXT,
+    help: 'a DCGM exporter\'s metrics URL, e.g. http://gpu-host:9400/metrics',
+    doc: { meaning: 'a DCGM exporter\'s metrics URL, e.g. `http://gpu-host:9400/metrics`; needed by `--gpu-source dcgm`, used first by `auto`' } },
+  { flag: '--metrics-url', arg: '<url>', value: { type: 'text' }, group: 'sweep', endpoints: TEXT,
+    help: 'the server\'s Prometheus endpoint (default: probe /prometheus/metrics, then /metrics)',
+    doc: { meaning: 'the server\'s Prometheus endpoint (default: the engine\'s path, `/prometheus/metrics`, then `/metrics`)', default: 'probed' } },
+  { flag: '--no-server-metrics', value: { type: 'switch' }, group: 'sweep', endpoints: TEXT,
+    help: 'do not scrape the server\'s Prometheus endpoint', doc: { meaning: 'do not scrape the server\'s Prometheus endpoint (no server-side ground truth)', default: 'on' } },
+  { flag: '--metrics-interval-ms', arg: '<ms>', value: { type: 'number', integer: true, min: 100 }, default: '1000', group: 'sweep', endpoints: TEXT,
+    help: 'how often the server\'s gauges are scraped during a level', doc: { meaning: 'how often the server\'s gauges (running, waiting, KV cache) are scraped during a level; at least 100' } },
+  { flag: '--tools', arg: '<1|8|64|file>', value: { type: 'text' }, group: 'sweep', endpoints: ['chat', 'responses'],
+    help: 'offer tools with every chat request: a built-in set of 1, 8 or 64, or a JSON file of OpenAI-style tools (implies --no-force-length)',
+    doc: { meaning: 'tools offered with every request, with `--tool-choice <auto\\|required\\|name>` ([agents](agents.md))' } },
+  { flag: '--tool-choice', arg: '<auto|required|name>', value: { type: 'text' }, default: 'auto', group: 'sweep', endpoints: ['chat', 'responses'],
+    help: 'with --tools: tool_choice sent (a tool\'s name forces that tool)' },
+  { flag: '--json-schema', arg: '<file>', value: { type: 'text' }, group: 'sweep', endpoints: ['chat', 'responses'],
+    help: 'structured output: ask every chat answer to match this JSON schema (response_format or the engine\'s key) and check it (implies --no-force-length)',
+    doc: { meaning: 'structured output: every answer checked against the schema, `--schema-control` plain controls ([agents](agents.md#structured-output))' } },
+  { flag: '--schema-control', arg: '<share>', value: { type: 'number', min: 0 }, default: '0.5', group: 'sweep', endpoints: ['chat', 'responses'],
+    help: 'with --json-schema: share of requests sent without the schema, to measure what it costs' },
+  { flag: '--json', arg: '<file|->', value: { type: 'text' }, group: 'sweep', endpoints: ALL,
+    help: 'write the result JSON to a file, or to stdout with -', doc: { meaning: 'write the result JSON to a file, or only JSON to stdout with `-`' } },
+  { flag: '--raw', arg: '<file>', value: { type: 'text' }, group: 'sweep', endpoints: ALL,
+    help: 'write every request record as JSON lines, level by level', doc: { meaning: 'every request record as JSON lines, appended as each level ends' } },
+
+  { flag: '--batch-size', arg: '<n>', value: { type: 'number', integer: true, min: 1, limit: 'embeddingBatch' }, default: '16', unset: true, group: 'pooling', endpoints: ['embeddings'],
+    help: 'with --endpoint embeddings: inputs per request, each of --prompt-tokens tokens (default {default})',
+    body: { embeddings: { field: 'itemsPerRequest', value: 'count', form: { id: 'items', label: 'Inputs per request', check: 'count', order: 3 } } } },
+  { flag: '--documents', arg: '<n>', value: { type: 'number', integer: true, min: 1, limit: 'rerankDocuments' }, default: '32', unset: true, group: 'pooling', endpoints: ['rerank'],
+    help: 'with --endpoint rerank: documents per query, each of --prompt-tokens tokens (default {default})',
+    body: { rerank: { field: 'itemsPerRequest', value: 'count', form: { id: 'items', label: 'Documents per query', check: 'count', order: 3 } } } },
+  { flag: '--query-tokens', arg: '<n>', value: { type: 'number', integer: true, min: 1, limit: 'promptTokens' }, default: '32', unset: true, group: 'pooling', endpoints: ['rerank'],
+    help: 'with --endpoint rerank: tokens of the query (default {default})',
+    // The API has always taken it for embeddings too (where it is unused).
+    body: { embeddings: { field: 'queryTokens', value: 'count' }, rerank: { field: 'queryTokens', value: 'count', form: { id: 'query-tokens', label: 'Query tokens', check: 'count', order: 4.5 } } } },
+  { flag: '--route', arg: '<path>', value: { type: 'text' }, group: 'pooling', endpoints: POOLING,
+    help: 'with --endpoint embeddings or rerank: the engine\'s route when it serves several, e.g. /score (vLLM), /embed (TEI); default the engine\'s first',
+    doc: { meaning: 'with `--endpoint embeddings` or `rerank`: which of the engine\'s routes, e.g. `/score` (vLLM), `/embed` (TEI) ([endpoints](endpoints.md#other-rerank-and-embeddings-routes-vllms-score-teis-own))', default: 'the engine\'s first' } },
+  { flag: '--latency-slo', arg: '<pP:ms>', value: { type: 'text' }, group: 'pooling', endpoints: POOLING,
+    help: 'with --endpoint embeddings or rerank: a latency objective, e.g. p95:200; each level is judged and capacity at it reported',
+    doc: { meaning: 'with `--endpoint embeddings` or `rerank`: a latency objective judged per level, and capacity at it ([endpoints](endpoints.md#latency-objectives-and-capacity))' },
+    body: { embeddings: latencySloField, rerank: latencySloField } },
+
+  { flag: '--images', arg: '<n>', value: { type: 'number', integer: true, min: 1, limit: 'imagesPerRequest' }, group: 'media', endpoints: ['chat', 'responses'],
+    help: 'chat: synthetic PNG images (drawn from --seed) sent with every request, as base64 data URLs after the prompt',
+    doc: { meaning: 'chat or responses: synthetic images (drawn from `--seed`) sent with every request; at most 16 ([endpoints](endpoints.md#image-inputs-in-chat))' } },
+  { flag: '--image-size', arg: '<WxH>', value: { type: 'text' }, default: '512x512', unset: true, group: 'media', endpoints: ['chat', 'responses'],
+    help: 'with --images: width × height of every image in pixels (default {default})', doc: { meaning: 'with `--images`: each image\'s width × height in pixels, each side 1 to 4,096' } },
+  { flag: '--image-format', arg: '<png|jpeg>', value: { type: 'choice', choices: ['png', 'jpeg'] }, default: 'png', unset: true, group: 'media', endpoints: ['chat', 'responses'],
+    help: 'with --images: the file format of every image (default {default})', doc: { meaning: 'with `--images`: the file format of every image (JPEG: baseline, byte-identical by seed)' } },
+  { flag: '--image-delivery', arg: '<data|url>', value: { type: 'choice', choices: ['data', 'url'] }, default: 'data', unset: true, group: 'media', endpoints: ['chat', 'responses'],
+    help: 'with --images: inline as base64 data URLs (default), or as http URLs of goodput\'s own image server that the server fetches',
+    doc: { meaning: 'with `--images`: inline as base64 data URLs, or as http URLs of goodput\'s own image server on 127.0.0.1, which the server fetches ([endpoints](endpoints.md#images-by-url))' } },
+  { flag: '--image-base-url', arg: '<url>', value: { type: 'text' }, group: 'media', endpoints: ['chat', 'responses'],
+    help: 'with --image-delivery url: where the server reaches goodput\'s image server (it listens there), e.g. http://10.0.0.5:8090; default 127.0.0.1 on a free port, for a server on this machine',
+    doc: { meaning: 'with `--image-delivery url`: `http://HOST:PORT` of this machine that the server can reach; goodput\'s image server listens there (needed for a server that is not on loopback)' } },
+  { flag: '--audio-seconds', arg: '<s>', value: { type: 'number', min: 0, exclusiveMin: true, limit: 'audioSeconds' }, group: 'media', endpoints: ['chat', 'responses'],
+    help: 'chat: a synthetic WAV clip of this many seconds (8 kHz mono, drawn from --seed) sent with every request as input_audio',
+    doc: { meaning: 'chat or responses: a synthetic 8 kHz mono WAV clip of this length sent with every request as `input_audio`; above 0 and at most 120 ([endpoints](endpoints.md#audio-inputs-in-chat))' } },
+
+  { flag: '--arrival', arg: '<kind>', value: { type: 'choice', choices: ['concurrency', 'rate', 'burst'], strict: true }, default: 'concurrency', group: 'arrival', endpoints: TEXT,
+    help: 'how requests arrive, and so what --levels are: concurrency (closed loop: streams), rate (open loop: requests/s) or burst (requests at once every --burst-interval-ms)',
+    doc: { meaning: 'the arrival pattern a contract\'s `load.pattern` names ([contracts](contracts.md)): `concurrency` (closed loop, levels are streams), `rate` (open loop, levels are requests/s) or `burst` (levels are burst sizes)' } },
+  { flag: '--request-rate', arg: '<r,…|inf>', value: { type: 'number', min: 0, exclusiveMin: true, orInf: true }, default: 'inf', group: 'arrival', endpoints: TEXT,
+    help: 'requests per second, comma-separated: an open loop at each rate (the levels, as --arrival rate); inf: every stream sends again at once, the closed loop of --levels',
+    doc: { meaning: 'as `vllm bench serve`: requests/s, one level per rate, sent open loop (`--arrival rate --levels R,…`); `inf`: all at once, a closed loop at `--levels`' } },
+  { flag: '--burstiness', arg: '<b|inf>', value: { type: 'number', min: 0, exclusiveMin: true, orInf: true }, default: '1', group: 'arrival', endpoints: TEXT,
+    help: 'with a request rate: the gamma shape of the gaps between sends; 1 = Poisson, below 1 burstier, above 1 more even, inf = evenly spaced',
+    doc: { meaning: 'with `--request-rate` (or `--arrival rate`): gaps between sends are gamma-distributed with this shape and the rate\'s mean, as vLLM\'s; `1` is Poisson (process `poisson`), `inf` evenly spaced (process `constant`), any other the contract\'s `burstiness`' } },
+  { flag: '--max-concurrency', arg: '<n>', value: { type: 'number', integer: true, min: 1, limit: 'concurrency' }, group: 'arrival', endpoints: TEXT,
+    help: 'with an open loop: requests in flight at most; one due while it is reached waits for a slot (reported)' },
+  { flag: '--burst-interval-ms', arg: '<ms>', value: { type: 'number', min: 0, exclusiveMin: true }, group: 'arrival', endpoints: TEXT,
+    help: 'with --arrival burst: ms from one burst to the next' },
+  { flag: '--metric-percentiles', arg: '<list>', value: { type: 'list' }, group: 'arrival', endpoints: TEXT,
+    help: 'after the table, each level\'s TTFT, TPOT, ITL and E2EL at these percentiles (vLLM\'s definitions), e.g. 50,90,99',
+    doc: { meaning: 'as `vllm bench serve`: after the table, each level\'s TTFT, TPOT, ITL and E2EL at these percentiles, computed from the records with vLLM\'s definitions; each above 0 and at most 100' } },
+];
+
+/** The key commander stores a flag's value under: '--output-tokens' → 'outputTokens', '--no-force-length' → 'forceLength'. */
+export function optionKey(o: Pick<RunOption, 'flag'>): string {
+  return o.flag.replace(/^--(no-)?/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** The option stored under `key`; throws for a key no option has (a programming error). */
+export function runOption(key: string, options: readonly RunOption[] = RUN_OPTIONS): RunOption {
+  const found = options.find((o) => optionKey(o) === key);
+  if (found === undefined) throw new Error(`no option is stored under ${key}`);
+  return found;
+}
+
+/** The default of the option stored under `key`, as typed on a command line. */
+export function optionDefault(key: string): string {
+  const d = runOption(key).default;
+  if (d === undefined) throw new Error(`option ${key} has no default`);
+  return d;
+}
+
+/** A numeric default, as the spec and the API body hold it. */
+export function numericDefault(key: string): number {
+  return Number(optionDefault(key));
+}
+
+/** The start body's fields for `endpoint`, each with its option, in catalogue order. */
+export function startBodyFields(endpoint: StartEndpoint, options: readonly RunOption[] = RUN_OPTIONS): Array<{ option: RunOption; field: BodyField }> {
+  return options.flatMap((option) => {
+    const field = option.body?.[endpoint];
+    return field === undefined ? [] : [{ option, field }];
+  });
+}
+
+/** The Start form's fields for `endpoint`, in form order. */
+export function startFormFields(endpoint: StartEndpoint, options: readonly RunOption[] = RUN_OPTIONS): Array<{ option: RunOption; field: BodyField; form: FormField }> {
+  return startBodyFields(endpoint, options)
+    .flatMap(({ option, field }) => (field.form === undefined ? [] : [{ option, field, form: field.form }]))
+    .sort((a, b) => a.form.order - b.form.order);
+}

@@ -1,0 +1,51 @@
+/**
+ * One field of the Start form, drawn from its catalogue entry: a checkbox for
+ * a switch, else a labelled input whose kind follows its check (numbers as
+ * spin buttons, levels, requests and money as text), with its hint (or a
+ * warning in its place) and its error tied to it by id.
+ */
+import type { FormField, RunOption } from '../../core/index.js';
+
+interface Props {
+  option: RunOption;
+  form: FormField;
+  value: string | boolean;
+  error: string | undefined;
+  /** Shown in the hint's place (a short output's warning). */
+  warning: string | null;
+  onChange(value: string | boolean): void;
+}
+
+/** The input's attributes for a field's check. */
+function inputKind(form: FormField): Record<string, string | number> {
+  switch (form.check) {
+    case 'count': case 'output-tokens': return { type: 'number', min: 1, step: 1 };
+    case 'requests': return { type: 'text', inputMode: 'numeric' };
+    case 'money': return { type: 'text', inputMode: 'decimal' };
+    default: return { type: 'text' };
+  }
+}
+
+export function FormFieldView({ option, form, value, error, warning, onChange }: Props) {
+  const hintId = `${form.id}-hint`;
+  const errorId = `${form.id}-error`;
+  const hint = form.hint?.replaceAll('{default}', option.default ?? '');
+  if (form.check === 'boolean') {
+    return (
+      <div class="field check">
+        <input id={form.id} type="checkbox" checked={value === true} aria-describedby={hint ? hintId : undefined} onChange={(e) => onChange((e.target as HTMLInputElement).checked)} />
+        <label for={form.id}>{form.label}</label>
+        {hint && <p id={hintId} class="hint">{hint}</p>}
+      </div>
+    );
+  }
+  return (
+    <div class="field">
+      <label for={form.id}>{form.label}</label>
+      <input id={form.id} {...inputKind(form)} placeholder={form.placeholder} value={String(value)} aria-invalid={error ? true : undefined}
+        aria-describedby={`${hint || warning ? hintId : ''} ${errorId}`.trim()} onInput={(e) => onChange((e.target as HTMLInputElement).value)} />
+      {warning ? <p id={hintId} class="warning">{warning}</p> : hint && <p id={hintId} class="hint">{hint}</p>}
+      {error && <p id={errorId} class="field-error">{error}</p>}
+    </div>
+  );
+}
