@@ -13,7 +13,7 @@ import { AfterMeasuring, writeResult } from './after-measuring.js';
 import { apiKeyFromEnv, badFlag, parseLevels, parseNumber, parseUrl, redactedCommand } from './parse-flags.js';
 import { renderPoolingResult } from './render-pooling.js';
 import { type SaveTarget, discardIfNothingFinished, startPoolingSaving } from './save-run.js';
-import type { SweepFlags } from './sweep-command.js';
+import type { SweepFlags } from './sweep-flags.js';
 
 /** Flags of text generation that a non-streaming endpoint has no use for (by commander key and flag). */
 const TEXT_ONLY: ReadonlyArray<[keyof SweepFlags, string]> = [
