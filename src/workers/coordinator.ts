@@ -11,14 +11,14 @@
 import { randomBytes } from 'node:crypto';
 import { LIMITS, type RequestRecord, type ShareRecords, mergeShareRecords, rawRecordSchema, sanitizeForTerminal } from '../core/index.js';
 import { arrivalOps } from '../workload/index.js';
-import { WORKER_LOST_AFTER_MS, type WorkerView } from '../store/index.js';
+import { type RecordRow, WORKER_LOST_AFTER_MS, type WorkerView } from '../store/index.js';
 import { monotonicNs, preflight } from '../client/index.js';
 import { type ClientThreads, type LevelOnThreads, type SweepSpec, type ThreadedLevel, SweepError, shareSeqs } from '../runner/index.js';
 import type { DialectKind } from '../client/index.js';
 import { measureClockOffsetWell, offsetProblem, wallClock } from './clock-offset.js';
 import { type ShareDetail, type ShareJob, localNs, shareDetailSchema } from './share-job.js';
 import { SweepKey, registryKey } from './share-auth.js';
-import { MAX_SHARE_DETAIL_BYTES, type RecordRow, beatSweep, deleteSweepJobs, readRecordBatches, signedLiveWorkers } from './signed-rows.js';
+import { MAX_SHARE_DETAIL_BYTES, beatSweep, deleteSweepJobs, signedLiveWorkers } from './signed-rows.js';
 import { SHARE_CHANNEL, SHARE_QUEUE, START_CHANNEL, type WorkerDb, openWorkerDb } from './worker-db.js';
 
 /** The start instant is named this far ahead, ms: room for the NOTIFY to reach every worker over a network. */
@@ -100,10 +100,7 @@ export async function startCoordinator(databaseUrl: string, n: number, waitMs: n
 
   /** The shares' rows signed by this sweep's workers, their figures in range; any other row is as if absent. */
   async function sharesOf(keys: readonly string[]): Promise<Map<string, { worker: string | null; detail: ShareDetail }>> {
-    const rows = await w.db.query<{ share: string; worker: string | null; detail: unknown; mac: string | null }>(
-      `SELECT share, CASE WHEN octet_length(worker) <= 64 THEN worker END AS worker, CASE WHEN octet_length(detail::text) <= $2 THEN detail END AS detail,
-         CASE WHEN octet_length(mac) <= 64 THEN mac END AS mac
-       FROM worker_shares WHERE share = ANY($1::text[])`, [`{${keys.map((k) => `"${k}"`).join(',')}}`, MAX_SHARE_DETAIL_BYTES]);
+    const rows = await w.shares.shares(keys, MAX_SHARE_DETAIL_BYTES);
     const out = new Map<string, { worker: string | null; detail: ShareDetail }>();
     for (const r of rows) {
       if (!key.verify('share', { share: r.share, worker: r.worker, detail: r.detail }, r.mac)) continue;
@@ -138,9 +135,7 @@ export async function startCoordinator(databaseUrl: string, n: number, waitMs: n
       const keys = Array.from({ length: count }, (_, i) => `${sweep}/${level.concurrency}/${i}`);
       const jobIds: string[] = [];
       // No row may be there before the jobs: anything at these shares now was written by someone else.
-      const keyList = `{${keys.map((k) => `"${k}"`).join(',')}}`;
-      await w.db.query('DELETE FROM worker_records WHERE share = ANY($1::text[])', [keyList]);
-      await w.db.query('DELETE FROM worker_shares WHERE share = ANY($1::text[])', [keyList]);
+      await w.shares.clearShares(keys);
       // A job not taken by then would fail the level anyway: past it, no worker takes it.
       const expiresAtMs = Math.round(await w.nowMs()) + TAKE_WITHIN_MS;
       for (const [i, share] of keys.entries()) {
@@ -270,10 +265,8 @@ export async function startCoordinator(databaseUrl: string, n: number, waitMs: n
   async function shareRecords(k: string, spec: SweepSpec, level: LevelOnThreads, share: { index: number; count: number }, concurrency: number): Promise<{ records: RequestRecord[]; refused: string | null }> {
     const warm = spec.prompts.kind === 'sessions' ? 0 : spec.warmup;
     const seqList = [...Array.from({ length: warm }, (_, q) => q), ...shareSeqs(spec, level.concurrency, level.requests, share)];
-    const seqs = JSON.stringify(seqList);
-    const [extra] = await w.db.query<{ n: number; first: number | null }>(
-      `SELECT count(*)::int AS n, min(seq) AS first FROM worker_records WHERE share = $1 AND NOT (seq IN (SELECT jsonb_array_elements_text($2::jsonb)::int))`, [k, seqs]);
-    if ((extra?.n ?? 0) > 0) return { records: [], refused: `worker_records holds ${extra?.n} row(s) of share ${k} outside its sequence numbers (first: seq ${extra?.first}): written by someone other than its worker, so none of the share's rows is believed` };
+    const extra = await w.shares.recordsOutside(k, seqList);
+    if (extra.n > 0) return { records: [], refused: `worker_records holds ${extra.n} row(s) of share ${k} outside its sequence numbers (first: seq ${extra.first}): written by someone other than its worker, so none of the share's rows is believed` };
     const records: RequestRecord[] = [];
     let refused: string | null = null;
     const check = (r: RecordRow) => {
@@ -289,7 +282,7 @@ export async function startCoordinator(databaseUrl: string, n: number, waitMs: n
       }
       if (why !== null) refused ??= why;
     };
-    await readRecordBatches(w, k, seqList, { maxRowBytes: MAX_RECORD_ROW_BYTES, batchBytes: RECORD_BATCH_BYTES, batchRows: RECORD_BATCH_ROWS }, (rows) => rows.forEach(check));
+    await w.shares.recordBatches(k, seqList, { maxRowBytes: MAX_RECORD_ROW_BYTES, batchBytes: RECORD_BATCH_BYTES, batchRows: RECORD_BATCH_ROWS }, (rows) => rows.forEach(check));
     return { records, refused };
   }
 
@@ -298,9 +291,9 @@ export async function startCoordinator(databaseUrl: string, n: number, waitMs: n
     // None of the sweep's jobs stays on the queue, in any state: none can be run again.
     await deleteSweepJobs(w, sweep).catch(() => {});
     // The sweep's rows are not kept once it is over: its result holds the records.
-    await w.db.query(`DELETE FROM worker_records WHERE share LIKE $1`, [`${sweep}/%`]).catch(() => {});
-    await w.db.query('DELETE FROM worker_shares WHERE sweep = $1', [sweep]).catch(() => {});
-    await w.db.query('DELETE FROM worker_sweeps WHERE sweep = $1', [sweep]).catch(() => {});
+    await w.shares.deleteSweepRecords(sweep).catch(() => {});
+    await w.shares.deleteSweepShares(sweep).catch(() => {});
+    await w.shares.deleteSweepBeat(sweep).catch(() => {});
     await w.close();
   }
 
@@ -309,15 +302,12 @@ export async function startCoordinator(databaseUrl: string, n: number, waitMs: n
 
 /** Deletes the rows of sweeps whose coordinator has not been seen for `hours`. */
 async function deleteOldSweeps(w: WorkerDb, hours: number): Promise<void> {
-  const old = await w.db.query<{ sweep: string }>(
-    `SELECT DISTINCT s.sweep FROM worker_shares s LEFT JOIN worker_sweeps c USING (sweep)
-     WHERE (c.seen_at IS NULL OR c.seen_at < now() - make_interval(hours => $1)) AND s.updated_at < now() - make_interval(hours => $1)`, [hours]);
-  for (const { sweep } of old) {
+  for (const sweep of await w.shares.abandonedSweeps(hours)) {
     await deleteSweepJobs(w, sweep);
-    await w.db.query(`DELETE FROM worker_records WHERE share LIKE $1`, [`${sweep}/%`]);
-    await w.db.query('DELETE FROM worker_shares WHERE sweep = $1', [sweep]);
+    await w.shares.deleteSweepRecords(sweep);
+    await w.shares.deleteSweepShares(sweep);
   }
-  await w.db.query('DELETE FROM worker_sweeps WHERE seen_at < now() - make_interval(hours => $1)', [hours]);
+  await w.shares.deleteStaleSweepBeats(hours);
 }
 
 /**

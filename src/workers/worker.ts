@@ -9,11 +9,11 @@
 import { hostname, availableParallelism } from 'node:os';
 import { createStreamingClient, dialects, monotonicNs } from '../client/index.js';
 import { TOOL_VERSION, recordBatches, runShare } from '../runner/index.js';
-import { WORKER_LOST_AFTER_MS } from '../store/index.js';
+import type { WorkerRegistration } from '../store/index.js';
 import { measureClockOffsetWell, offsetProblem, wallClock } from './clock-offset.js';
 import { type ShareClock, type ShareDetail, type ShareJob, checkShareJob, localNs } from './share-job.js';
 import { SweepKey, registryKey } from './share-auth.js';
-import { COORDINATOR_LOST_AFTER_MS, type Registration, beatWorker, registerWorker, sweepIsLive, writeShare } from './signed-rows.js';
+import { COORDINATOR_LOST_AFTER_MS, beatWorker, registerWorker, sweepIsLive, writeShare } from './signed-rows.js';
 import { HEARTBEAT_MS, SHARE_QUEUE, START_CHANNEL, STARTUP_RETRY_MS, type WorkerDb, openWorkerDb } from './worker-db.js';
 
 /** Records leave for the database in batches of this many… */
@@ -61,13 +61,11 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
     const first = await measureClockOffsetWell(() => w.nowMs(), wall);
     const problem = offsetProblem(first);
     if (problem) throw new WorkerError(`worker ${o.name} refused: ${problem}`);
-    const [clash] = await w.db.query<{ host: string; pid: number }>(
-      `SELECT host, pid FROM workers WHERE name = $1 AND seen_at > now() - make_interval(secs => $2) AND NOT (host = $3 AND pid = $4)`,
-      [o.name, WORKER_LOST_AFTER_MS / 1000, hostname(), process.pid]);
+    const clash = await w.workers.liveNamesake(o.name, hostname(), process.pid);
     if (clash) throw new WorkerError(`a live worker is already named ${o.name} (pid ${clash.pid} on ${clash.host}): give this one another --name`);
     // Registered and kept live by signed beats: a row anyone else writes or keeps fresh is not counted as a worker.
     const registry = registryKey(o.secret);
-    const me: Registration = { name: o.name, host: hostname(), pid: process.pid, cores: availableParallelism(), version: TOOL_VERSION, clockOffsetMs: first.offsetMs, clockUncertaintyMs: first.uncertaintyMs };
+    const me: WorkerRegistration = { name: o.name, host: hostname(), pid: process.pid, cores: availableParallelism(), version: TOOL_VERSION, clockOffsetMs: first.offsetMs, clockUncertaintyMs: first.uncertaintyMs };
     await registerWorker(w, registry, me);
     // One line when the database goes away and one when it is back; the heartbeat carries on meanwhile.
     let down = false;
@@ -107,7 +105,7 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
         // The database went away mid-share (said once by the heartbeat); the share is abandoned.
       }
       // pg-boss marks the job done without catching a failure: it is handed back only once the database answers.
-      while (!o.signal.aborted && !(await w.db.query('SELECT 1').then(() => true, () => false))) await new Promise((r) => setTimeout(r, HEARTBEAT_MS));
+      while (!o.signal.aborted && !(await w.answers())) await new Promise((r) => setTimeout(r, HEARTBEAT_MS));
     });
     // Stopping aborts the share being sent at once: nothing is sent after the stop, and the worker ends within 2 s.
     o.signal.addEventListener('abort', () => { for (const a of active) a.abort(); }, { once: true });
@@ -118,7 +116,7 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
     });
     clearInterval(beat);
     await w.boss.offWork(SHARE_QUEUE);
-    await w.db.query('DELETE FROM workers WHERE name = $1 AND pid = $2', [o.name, process.pid]).catch(() => {});
+    await w.workers.remove(o.name, process.pid).catch(() => {});
     o.log(`worker ${o.name} stopped`);
   } finally {
     await w.close();
@@ -166,7 +164,7 @@ async function takeShare(w: WorkerDb, o: WorkerOptions, job: ShareJob, key: Swee
   if (!(await writeShare(w, key, job, o.name, { status: 'taken' }, { claim: true }))) {
     return o.log(`worker ${o.name}: refused share ${job.share} of sweep ${job.sweep}: another worker already took it (a second delivery); nothing was sent`);
   }
-  await w.db.query('UPDATE workers SET share = $2 WHERE name = $1', [o.name, job.share]);
+  await w.workers.setShare(o.name, job.share);
   const measured = await measureClockOffsetWell(() => w.nowMs(), c.wall);
   const problem = offsetProblem(measured);
   if (problem) {
@@ -203,10 +201,7 @@ async function takeShare(w: WorkerDb, o: WorkerOptions, job: ShareJob, key: Swee
   const macs: string[] = [];
   const batches = recordBatches(BATCH_RECORDS, BATCH_MS, (rows, count) => {
     const signed = macs.splice(0, count);
-    writing = writing.then(() => w.db.query(
-      `INSERT INTO worker_records (share, seq, record, mac)
-       SELECT $1, (r.x->>'seq')::int, r.x, m.mac FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS r(x, i) JOIN jsonb_array_elements_text($3::jsonb) WITH ORDINALITY AS m(mac, i) USING (i)`,
-      [job.share, rows, JSON.stringify(signed)])).catch((err: unknown) => {
+    writing = writing.then(() => w.shares.insertRecords(job.share, rows, JSON.stringify(signed))).catch((err: unknown) => {
       if (writeFailed !== null) return;
       const conflict = (err as { code?: string }).code === '23505';
       writeFailed = conflict
@@ -277,6 +272,6 @@ async function takeShare(w: WorkerDb, o: WorkerOptions, job: ShareJob, key: Swee
     c.active.delete(stop);
     clearInterval(watch);
     await client.close();
-    await w.db.query('UPDATE workers SET share = NULL WHERE name = $1', [o.name]).catch(() => {});
+    await w.workers.setShare(o.name, null).catch(() => {});
   }
 }
