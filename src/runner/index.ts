@@ -13,3 +13,4 @@ export { recordBatches } from './record-batches.js';
 export { runPoolingSweep, endpointsOffered, type PoolingDeps, type PoolingEvent } from './pooling-sweep.js';
 export { poolingSpecSchema, type PoolingSpec, type PoolingSpecInput } from './pooling-spec.js';
 export { findPoolingCapacity, poolingCapacityReportSchema, type PoolingCapacityProbe, type PoolingCapacityReport } from './pooling-capacity.js';
+export { NO_RUN_STATE, runStateSchema, type RunState } from './run-state.js';

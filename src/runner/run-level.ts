@@ -14,12 +14,15 @@ import { type AgentsSource, type PromptItem, type SessionsSource, agentPrompt, a
 import { runAgents, sleepUntilOn } from './agent-run.js';
 import { levelLoad } from './level-load.js';
 import { runOpenLoop } from './open-loop.js';
+import type { RunState } from './run-state.js';
 import type { SweepSpec } from './sweep-spec.js';
 import { audioPool, imagePool, imagesOf } from './image-pool.js';
 
 export interface LevelContext {
   client: StreamingClient;
   spec: SweepSpec;
+  /** What the sweep set for itself (its image server's address); none when absent. */
+  state?: RunState;
   model: string;
   /** The level value on the arrival kind's axis (streams, req/s or burst size); recorded as each record's `concurrency`. */
   concurrency: number;
@@ -249,7 +252,7 @@ export async function runLevel(given: LevelContext): Promise<LevelRun> {
   const offset = given.promptOffset ?? 0;
   const ctx = {
     ...given,
-    ...(images === null ? {} : { imagePool: imagePool(images, seed, offset, warmup + given.requests, given.spec.imagesServedAt) }),
+    ...(images === null ? {} : { imagePool: imagePool(images, seed, offset, warmup + given.requests, given.state?.imagesServedAt ?? null) }),
     ...(audio === null ? {} : { audioPool: audioPool(audio, seed, offset, warmup + given.requests) }),
   };
   const records: RequestRecord[] = [];

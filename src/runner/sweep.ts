@@ -26,6 +26,7 @@ import { type ClientThreads, startClientThreads, threadsFor } from './client-thr
 import { agentsOf, levelResult, outputCapOf } from './level-result.js';
 import { exactPrompts, hasBuiltLengths, promptLengthWarning, runCounter, sentTokens, withPromptLengths } from './prompt-lengths.js';
 import { arrivalOps } from '../workload/index.js';
+import type { RunState } from './run-state.js';
 import { type SweepSpec, type SweepSpecInput, levelOrder, requestsFor, sweepSpecSchema } from './sweep-spec.js';
 import { TOOL_VERSION } from './version.js';
 
@@ -58,7 +59,7 @@ export interface SweepDeps {
   /** Awaited before each level starts, warm-ups included: a reader of the store (an export) finishes before measured time begins. */
   beforeLevel?: () => Promise<void>;
   /** Clients elsewhere every level is split over (goodput worker processes), given the run's identity; replaces client threads. */
-  clients?: (init: { spec: SweepSpec; model: string; dialect: DialectKind; runId: string; connections: number }) => ClientThreads;
+  clients?: (init: { spec: SweepSpec; state: RunState; model: string; dialect: DialectKind; runId: string; connections: number }) => ClientThreads;
   /** Builds the client (tests swap in timeouts); defaults to the streaming client speaking the engine's dialect. */
   client?: (spec: SweepSpec, connections: number, dialect: Dialect) => StreamingClient;
 }
@@ -141,15 +142,16 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
     await telemetry.close();
     throw new SweepError('bad-input', `the image server could not listen on ${spec.imageBaseUrl ?? '127.0.0.1'}: ${err instanceof Error ? err.message : String(err)}`);
   }) : null;
-  const sendSpec: SweepSpec = { ...spec, ...(lengths ? { prompts: lengths.prompts } : {}), ...(imageServer === null ? {} : { imagesServedAt: imageServer.servedAt }) };
+  const state: RunState = { imagesServedAt: imageServer === null ? null : imageServer.servedAt };
+  const sendSpec: SweepSpec = { ...spec, ...(lengths ? { prompts: lengths.prompts } : {}) };
   const maxC = arrivalOps(spec.arrival).connections(order[order.length - 1] as number);
   const client = deps.client?.(sendSpec, maxC, dialect) ?? createStreamingClient(target, { connections: maxC, clock, timeouts: spec.timeouts, dialect });
   // An injected client or clock lives on this thread: such a sweep runs in it.
   // An agent trace's joins wait on turns of other sessions: its level runs on one thread.
   const threadsAsked = deps.client || deps.clock || spec.prompts.kind === 'agents' ? 1 : spec.clientThreads;
   const threadsMax = threadsFor(threadsAsked, maxC);
-  const threads: ClientThreads | null = deps.clients?.({ spec: sendSpec, model: pre.model, dialect: dialect.kind, runId, connections: maxC })
-    ?? (threadsMax > 1 ? startClientThreads(threadsMax, { spec: sendSpec, model: pre.model, dialect: dialect.kind, runId }, maxC) : null);
+  const threads: ClientThreads | null = deps.clients?.({ spec: sendSpec, state, model: pre.model, dialect: dialect.kind, runId, connections: maxC })
+    ?? (threadsMax > 1 ? startClientThreads(threadsMax, { spec: sendSpec, state, model: pre.model, dialect: dialect.kind, runId }, maxC) : null);
   const startedAt = new Date().toISOString();
   const levels: LevelResult[] = [];
   let status: SweepResult['run']['status'] = 'complete';
@@ -201,7 +203,7 @@ export async function runSweep(input: SweepSpecInput, deps: SweepDeps = {}): Pro
           if (!ours) throw err;
           return { stoppedBy: err.message } as const;
         })
-        : await runLevel({ client, spec: sendSpec, model: pre.model, concurrency: c, requests, clock, runId, promptOffset, signal, checkServer, beforeMeasured, onRecord }).then((r) => ({
+        : await runLevel({ client, spec: sendSpec, state, model: pre.model, concurrency: c, requests, clock, runId, promptOffset, signal, checkServer, beforeMeasured, onRecord }).then((r) => ({
           ...r, shares: undefined, loopDelayMs: loop.peek(), clientCpuPct: busy0 === null ? null : performance.eventLoopUtilization(busy0).utilization * 100,
         }));
       if ('stoppedBy' in run) {

@@ -13,7 +13,7 @@ import { LIMITS, type RequestRecord, type ShareRecords, mergeShareRecords, rawRe
 import { arrivalOps } from '../workload/index.js';
 import { type RecordRow, WORKER_LOST_AFTER_MS, type WorkerView } from '../store/index.js';
 import { monotonicNs, preflight } from '../client/index.js';
-import { type ClientThreads, type LevelOnThreads, type SweepSpec, type ThreadedLevel, SweepError, shareSeqs } from '../runner/index.js';
+import { type ClientThreads, type LevelOnThreads, type RunState, type SweepSpec, type ThreadedLevel, SweepError, shareSeqs } from '../runner/index.js';
 import type { DialectKind } from '../client/index.js';
 import { measureClockOffsetWell, offsetProblem, wallClock } from './clock-offset.js';
 import { type ShareDetail, type ShareJob, localNs, shareDetailSchema } from './share-job.js';
@@ -48,7 +48,7 @@ const SWEEP_NONCE_BYTES = 12;
 export interface Coordinator {
   workers: WorkerView[];
   /** The pool a sweep splits its levels over (the sweep's identity bound in). */
-  forSweep(init: { spec: SweepSpec; model: string; dialect: DialectKind; runId: string; connections: number }): ClientThreads;
+  forSweep(init: { spec: SweepSpec; state: RunState; model: string; dialect: DialectKind; runId: string; connections: number }): ClientThreads;
   close(): Promise<void>;
 }
 
@@ -110,7 +110,7 @@ export async function startCoordinator(databaseUrl: string, n: number, waitMs: n
     return out;
   }
 
-  function forSweep(init: { spec: SweepSpec; model: string; dialect: DialectKind; runId: string; connections: number }): ClientThreads {
+  function forSweep(init: { spec: SweepSpec; state: RunState; model: string; dialect: DialectKind; runId: string; connections: number }): ClientThreads {
     const { apiKey: _key, ...withoutKey } = init.spec;
 
     /** The worker's claim, with this process's own probe of the server when it agrees; null when the server answers the probe. */
@@ -141,7 +141,7 @@ export async function startCoordinator(databaseUrl: string, n: number, waitMs: n
       for (const [i, share] of keys.entries()) {
         const job: ShareJob = {
           share, sweep, index: i, count, concurrency: level.concurrency, requests: level.requests, promptOffset: level.promptOffset,
-          spec: withoutKey, needsApiKey: init.spec.apiKey !== undefined, model: init.model, dialect: init.dialect, runId: init.runId, connections: Math.max(1, Math.ceil((init.connections - i) / count)),
+          spec: withoutKey, state: init.state, needsApiKey: init.spec.apiKey !== undefined, model: init.model, dialect: init.dialect, runId: init.runId, connections: Math.max(1, Math.ceil((init.connections - i) / count)),
           expiresAtMs,
         };
         // Signed: a worker takes only jobs a holder of the workers' secret wrote.

@@ -218,7 +218,7 @@ async function takeShare(w: WorkerDb, o: WorkerOptions, job: ShareJob, key: Swee
   const label = `worker ${o.name}`;
   try {
     const { run, loopDelayMs, busyPct } = await runShare({
-      client, spec, model: job.model, runId: job.runId, clock: monotonicNs, index: job.index, count: job.count,
+      client, spec, state: job.state, model: job.model, runId: job.runId, clock: monotonicNs, index: job.index, count: job.count,
       concurrency: job.concurrency, requests: job.requests, promptOffset: job.promptOffset, signal: stop.signal,
       onRecord: (r) => {
         if (writeFailed !== null) return;
