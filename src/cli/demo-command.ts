@@ -5,7 +5,8 @@
 import type { Command } from 'commander';
 import { EXIT, CliError } from './exit-codes.js';
 import { spawnSimProcess } from '../sim/index.js';
-import { type SweepFlags, addSweepOptions, specFromFlags, sweepAndReport, toolsFromFlags } from './sweep-command.js';
+import { addSweepOptions, specFromFlags, sweepAndReport, toolsFromFlags } from './sweep-command.js';
+import type { SweepFlags } from './sweep-flags.js';
 import { saveTarget } from './save-run.js';
 
 /** A fast simulated server so the demo takes seconds: 30 ms + 0.02 ms/token prefill, 4 ms decode steps. */

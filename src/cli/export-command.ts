@@ -12,32 +12,12 @@ import { exportPooling } from './export-pooling.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { INPUT_FILE } from './json-input.js';
 import { FileRefusal, readRegularLines } from '../files/index.js';
+import type { ExportFormat } from './export-format.js';
 import { columnarJsonFormat, csvFormat, jsonlFormat, markdownFormat } from './export-formats.js';
 import { writeFileAtomic } from './files.js';
 import { checkOutputFlags, narrowToLevel, writeFilesInto } from './export-level.js';
 import { vllmFormat } from './export-vllm.js';
 import { badFlag } from './parse-flags.js';
-
-/** What a format renders from. `records` is null when the format needs none. */
-export interface ExportInput {
-  result: SweepResult;
-  resultPath: string;
-  records: RawRecord[] | null;
-}
-
-export interface ExportFormat {
-  description: string;
-  /** True when the format needs the request records (`--raw`). */
-  needsRecords: boolean;
-  /** True when the format reads `--raw` if given but works without it (the records add per-request figures). */
-  usesRecords?: boolean;
-  render(input: ExportInput): string;
-  /** Formats holding one level per file: the files under the reading tool's own names (`--out-dir`). */
-  files?(input: ExportInput): ExportFile[];
-}
-
-/** One file of a per-level format. */
-export interface ExportFile { name: string; text: string }
 
 /** Every export format by kind. Add a format here. */
 export const EXPORT_FORMATS: Readonly<Record<string, ExportFormat>> = {

@@ -7,7 +7,7 @@
  */
 import type { LevelResult, MatrixCell, SweepResult } from '../core/index.js';
 import { type Cell, EXPORT_COLUMNS, exportRows } from './export-rows.js';
-import type { ExportFormat, ExportInput } from './export-command.js';
+import type { ExportFormat, ExportInput } from './export-format.js';
 
 function sloOf(input: ExportInput) {
   return input.result.run.slo ?? null;

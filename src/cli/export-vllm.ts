@@ -11,7 +11,7 @@
 import {
   type LevelResult, type RequestRecord, type SweepResult, type VllmStats, vllmBenchMetrics, vllmView,
 } from '../core/index.js';
-import type { ExportFile, ExportFormat, ExportInput } from './export-command.js';
+import type { ExportFile, ExportFormat, ExportInput } from './export-format.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { vllmHeader } from './export-vllm-header.js';
 

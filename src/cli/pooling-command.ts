@@ -14,7 +14,7 @@ import { apiKeyFromEnv, badFlag, parseLevels, parseUrl, redactedCommand } from '
 import { addRunOptions, flagNumber, flagNumberOr, groupKeys } from './option-flags.js';
 import { renderPoolingResult } from './render-pooling.js';
 import { type SaveTarget, discardIfNothingFinished, startSaving } from './save-run.js';
-import type { SweepFlags } from './sweep-command.js';
+import type { SweepFlags } from './sweep-flags.js';
 
 /** Flags of text generation that a non-streaming endpoint has no use for (by commander key and flag). */
 const TEXT_ONLY: ReadonlyArray<[string, string]> = [

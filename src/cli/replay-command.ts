@@ -13,7 +13,8 @@ import { asUsageErrors } from './contract-errors.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { badFlag, parseNumber, refuseGivenFlags } from './parse-flags.js';
 import { saveTarget } from './save-run.js';
-import { type SweepFlags, addSweepOptions, specFromFlags, sweepAndReport, toolsFromFlags } from './sweep-command.js';
+import { addSweepOptions, specFromFlags, sweepAndReport, toolsFromFlags } from './sweep-command.js';
+import type { SweepFlags } from './sweep-flags.js';
 
 export interface ReplayFlags extends SweepFlags {
   speed: string; window?: string; maxConcurrency?: string; blockTokens: string; strict?: boolean;

@@ -24,15 +24,7 @@ import { renderResult } from './render-table.js';
 import { type PoolingFlags, addPoolingOptions, poolingSpecFromFlags, poolingSweepAndReport, refusePoolingFlags } from './pooling-command.js';
 import type { Coordinator } from '../workers/index.js';
 import { type SaveTarget, addSaveOptions, discardIfNothingFinished, saveTarget, startSaving } from './save-run.js';
-
-export interface SweepFlags {
-  url: string; model?: string; levels: string; outputTokens: string; promptTokens: string; requestsPerLevel: string;
-  warmup: string; hourlyCost?: string; baselineRate?: string; json?: string; raw?: string; thinking: string;
-  endpoint: string; engine: string; apiKey?: string; apiKeyEnv?: string; gpu?: string; forceLength: boolean; temperature: string;
-  seed: string; clientBudgetMs: string; clientThreads: string; workers?: string; workersWait: string; timeoutS: string; idleTimeoutS: string;
-  gpuSource: string; dcgmUrl?: string; metricsUrl?: string; serverMetrics: boolean; metricsIntervalMs: string;
-  save?: boolean; data?: string; databaseUrl?: string; tokenizer?: string; tools?: string; toolChoice?: string; jsonSchema?: string; schemaControl?: string;
-}
+import type { SweepFlags } from './sweep-flags.js';
 
 /** `--engine` → a dialect kind or 'auto', or a CliError listing the valid values. */
 function parseEngine(text: string): EngineChoice {

@@ -9,7 +9,6 @@
 import { RECORD_BOUNDS } from '../core/index.js';
 import { messageOfError, truncate } from './error-text.js';
 import type { StreamReading } from './dialects/types.js';
-import type { StreamRecorder } from './stream-recorder.js';
 
 export type Obj = Record<string, unknown>;
 
@@ -34,13 +33,33 @@ export function numberAt(root: Obj, paths: ReadonlyArray<readonly string[]>): nu
   return null;
 }
 
+/**
+ * What a reader tells about one event, and all it may touch: the stream
+ * recorder implements it. Declared here, beside the readers, so that readers
+ * do not depend on the recorder that drives them.
+ */
+export interface ChunkSink {
+  /** Why generation stopped, as the server put it. */
+  finishReason: string | null;
+  /** The stream ended normally. */
+  done(): void;
+  /** An in-stream failure (the first is kept). */
+  fail(message: string): void;
+  /** One tool-call delta; true when it carried data. */
+  toolDelta(index: number | null, name: string | null, args: string): boolean;
+  /** One event's generated text, reasoning or tool call, with the server's cumulative token count when it sends one. */
+  text(content: string, reasoning: boolean, cumulative: number | null, tool?: boolean): void;
+  /** Reported token counts, with the usage object when there is one. */
+  usage(completion: number | null, prompt: number | null, usage: Obj | null): void;
+}
+
 /** Reads one parsed event into the recorder. */
 export interface ChunkReader {
-  read(chunk: Obj, rec: StreamRecorder): void;
+  read(chunk: Obj, rec: ChunkSink): void;
 }
 
 /** An error event: `{"error":…}` (nested, TGI, Ollama) or a flat `{"object":"error",…}` (SGLang, TRT-LLM, LMDeploy). */
-function inStreamError(chunk: Obj, rec: StreamRecorder): boolean {
+function inStreamError(chunk: Obj, rec: ChunkSink): boolean {
   const error = chunk.error ?? (chunk.object === 'error' ? chunk : null);
   if (error === undefined || error === null) return false;
   rec.fail(truncate(`server error in stream: ${messageOfError(error) ?? 'unknown error'}`));
@@ -56,7 +75,7 @@ const argsText = (v: unknown): string => (typeof v === 'string' ? v : typeof v =
  * (streamed pieces, or whole calls as Ollama's `/v1` sends them) or a lone object (TGI before 3.x). True when
  * any carried a name or argument text.
  */
-function readToolCalls(v: unknown, rec: StreamRecorder): boolean {
+function readToolCalls(v: unknown, rec: ChunkSink): boolean {
   if (v === undefined || v === null) return false;
   const list = Array.isArray(v) ? v : [v];
   let any = false;

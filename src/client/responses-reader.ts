@@ -9,8 +9,7 @@
  * is kept so a session's next turn can continue it.
  */
 import { messageOfError, truncate } from './error-text.js';
-import { asObj, num, type ChunkReader, type Obj } from './chunk-reader.js';
-import type { StreamRecorder } from './stream-recorder.js';
+import { asObj, num, type ChunkReader, type ChunkSink, type Obj } from './chunk-reader.js';
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
@@ -27,7 +26,7 @@ function chatUsage(u: Obj): Obj {
 /** Reads Responses API events into the recorder; `onId` receives the response's id. */
 export function responsesReader(onId: (id: string) => void): ChunkReader {
   let calls = false;
-  const finish = (response: Obj | null, rec: StreamRecorder, status: string): void => {
+  const finish = (response: Obj | null, rec: ChunkSink, status: string): void => {
     const usage = asObj(response?.usage);
     if (usage !== null) {
       const u = chatUsage(usage);

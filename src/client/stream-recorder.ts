@@ -8,14 +8,14 @@
  * off (`overrun`), so what it keeps stays bounded by the cap.
  */
 import { LIMITS, RECORD_BOUNDS, maxEventsPerRequest, maxTokensPerRequest } from '../core/index.js';
-import { asObj, chunkReader, num, numberAt, type ChunkReader, type Obj } from './chunk-reader.js';
+import { asObj, chunkReader, num, numberAt, type ChunkReader, type ChunkSink, type Obj } from './chunk-reader.js';
 import type { StreamReading } from './dialects/types.js';
 import { excerpt } from './error-text.js';
 import { InlineThink } from './inline-think.js';
 import { ToolCallAccumulator } from './tool-calls.js';
 
 /** Accumulates one stream. Public fields are read by the handler when it settles. */
-export class StreamRecorder {
+export class StreamRecorder implements ChunkSink {
   /** Arrival instant (ns) of the read being parsed; set by the caller before each push. */
   nowNs = 0;
   firstTokenNs: number | null = null;

@@ -8,7 +8,6 @@
 import { z } from 'zod';
 import { LIMITS, type LimitName, limitMessage } from './limits.js';
 import { composeQualityScore, type QualityInput, type QualityScore } from './quality-score.js';
-import type { SweepResult } from './result-schema.js';
 
 /** A refusal past limit `name` naming the count (an array's or a string's length) and the limit. */
 const overLimit = (name: LimitName, label: string) => ({
@@ -97,13 +96,4 @@ export function recomputeQualityScore(score: QualityScore): { score: QualityScor
   if (tooMany >= 0) out.push([['evidence', 'firstToken', tooMany], 'more entries than topLogprobs', `at most ${score.topLogprobs} (the top_logprobs asked for)`]);
   differing(derived(score), derived(again), [], out);
   return { score: { ...again, ...(score.compared ? { compared: score.compared } : {}), ...(score.runs ? { runs: score.runs } : {}), evidence: score.evidence }, differences: out };
-}
-
-/**
- * The id a quality score names a run by: a repeat set's random id (every run of
- * it), else the sha256 of the run's records; null for a result without either.
- */
-export function runIdOf(result: Pick<SweepResult, 'run' | 'recordsSha256'>): string | null {
-  if (result.run.repeat !== undefined) return `set:${result.run.repeat.set}`;
-  return result.recordsSha256 === undefined ? null : `records:${result.recordsSha256}`;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { composeQualityScore } from './quality-score.js';
-import { QUALITY_NOISE_RESAMPLES, compositeOf, qualityDifference, qualityNoise, qualityVerdictText } from './quality-noise.js';
+import { QUALITY_NOISE_RESAMPLES, compositeOf, qualityNoise } from './quality-noise.js';
+import { qualityDifference, qualityVerdictText } from './quality-difference.js';
 import { qualityScoreSchema } from './quality-score-schema.js';
 import { BOOTSTRAP } from './difference.js';
 import type { QualityScore } from './quality-score.js';

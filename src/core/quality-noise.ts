@@ -1,5 +1,6 @@
 /**
- * The quality score's own noise, and the one difference rule applied to it.
+ * The quality score's own noise (the difference rule applied to it is in
+ * quality-difference.ts, which compares two scores).
  *
  * Noise: half the width of the seeded 95 % bootstrap interval of the
  * composite when the prompts are resampled (their per-prompt first-token KL;
@@ -9,9 +10,8 @@
  * cover a server that answers the same prompt differently twice (the score
  * asks at temperature 0 and assumes it does not).
  */
-import { BOOTSTRAP, type Difference, MAX_BOOTSTRAP_SAMPLES, difference, meanStatistic } from './difference.js';
+import { BOOTSTRAP, MAX_BOOTSTRAP_SAMPLES } from './difference.js';
 import { mulberry32 } from './random.js';
-import type { QualityScore } from './quality-score.js';
 import { KL_WEIGHT, PPL_WEIGHT } from './quality-weights.js';
 
 export interface QualityNoise {
@@ -52,44 +52,4 @@ export function qualityNoise(perPromptKl: readonly number[], pplTerm: number | n
   };
   const tail = (1 - BOOTSTRAP.confidence) / 2;
   return { value: (at(1 - tail) - at(tail)) / 2, statistic: QUALITY_NOISE_STATISTIC, seed: BOOTSTRAP.seed, resamples: QUALITY_NOISE_RESAMPLES };
-}
-
-/** The side of a quality comparison: a score, or the baseline configuration against itself (KL 0 on every prompt, perplexity unchanged: exactly 1). */
-export type QualitySide = QualityScore | 'baseline itself';
-
-const sideOf = (s: QualitySide, n: number) => (s === 'baseline itself'
-  ? { kl: new Array<number>(n).fill(0), term: 1, noise: 0 }
-  : { kl: s.components.kl.perPrompt, term: s.components.pplDelta.value === null ? null : s.components.pplDelta.term, noise: s.noise?.value ?? null });
-
-/**
- * candidate − baseline of the composite with its bootstrap interval over the
- * prompts, under the one rule (core/difference): a direction only when the
- * interval excludes zero and the change is larger than the larger of the two
- * scores' own noise. "not compared" when a side has no composite.
- */
-export function qualityDifference(baseline: QualitySide, candidate: QualityScore): Difference {
-  const b = sideOf(baseline, candidate.components.kl.perPrompt.length);
-  const c = sideOf(candidate, 0);
-  const noises = [b.noise, c.noise].filter((x): x is number => x !== null);
-  if (b.term === null || c.term === null) {
-    return { diff: null, pct: null, lo: null, hi: null, pctLo: null, pctHi: null, verdict: 'not compared', basis: 'requests', why: 'a side has no composite (its perplexity component is not recorded)' };
-  }
-  const terms = { baseline: b.term, candidate: c.term };
-  return difference({
-    direction: 'higher', baseline: b.kl, candidate: c.kl, basis: 'requests', digits: 4,
-    statistic: (kls, side = 'candidate') => {
-      const mean = meanStatistic(kls);
-      return mean === null ? null : compositeOf(mean, terms[side]);
-    },
-    ...(noises.length === 0 ? {} : { noise: Math.max(...noises) }),
-  });
-}
-
-/** "worse than the baseline: −0.0288 (95 % interval −0.0351 to −0.0230 over the prompts; the score's own noise ±0.0061)". */
-export function qualityVerdictText(d: Difference, against: string): string {
-  const f = (x: number) => `${x < 0 ? '−' : x > 0 ? '+' : '±'}${Math.abs(x).toFixed(4)}`;
-  if (d.diff === null) return `not compared with ${against}: ${d.why}`;
-  const interval = d.lo === null || d.hi === null ? '' : `95 % interval ${f(d.lo)} to ${f(d.hi)} over the prompts`;
-  const head = d.verdict === 'better' || d.verdict === 'worse' ? `${d.verdict} than ${against}` : `no difference established from ${against} (${d.why})`;
-  return `${head}: ${f(d.diff)}${interval === '' ? '' : ` (${interval})`}`;
 }

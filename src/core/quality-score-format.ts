@@ -4,7 +4,7 @@
  * returns the bare number as text.
  */
 import { QUALITY_EVALUATOR_ID, type QualityScore } from './quality-score.js';
-import { qualityDifference, qualityVerdictText } from './quality-noise.js';
+import { qualityDifference, qualityVerdictText } from './quality-difference.js';
 
 /**
  * A score in [0, 1] with 4 decimals, truncated (never rounded up), so a

@@ -16,7 +16,7 @@ import { sloSchema } from './slo.js';
 import { sessionSummarySchema } from './session-summary.js';
 import { structuredSummarySchema } from './structured-summary.js';
 import { toolCallSummarySchema } from './tool-call-summary.js';
-import { seriesPointSchema } from './utilisation.js';
+import { seriesPointSchema } from './replay-series-schema.js';
 import { serverAccountSchema } from './server-account-schema.js';
 import { qualityScoreSchema } from './quality-score-schema.js';
 import { gpuLevelSchema, serverMetricsRunSchema, serverTruthSchema } from './telemetry-schema.js';

@@ -11,10 +11,10 @@
  * and the time series a person reads it by: arrivals, requests in flight,
  * output throughput and SLO attainment per time bucket of the replay.
  */
-import { z } from 'zod';
 import { judgeRequest, type Slo } from './slo.js';
 import type { RequestRecord } from './record.js';
 import type { LevelResult } from './result-schema.js';
+import type { SeriesPoint } from './replay-series-schema.js';
 
 export interface CapacitySource {
   tokS: number;
@@ -37,19 +37,6 @@ export function capacityOfLevels(levels: readonly LevelResult[], hasSlo: boolean
     basis: hasSlo ? 'the highest output throughput of a level holding every SLO' : 'the peak output throughput (the capacity run sets no SLO)',
   };
 }
-
-export const seriesPointSchema = z.object({
-  /** Bucket start, s from the replay's first send. */
-  atS: z.number(),
-  arrivals: z.number().int().nonnegative(),
-  /** Requests in flight at the bucket's middle. */
-  inFlight: z.number().int().nonnegative(),
-  /** Output tokens whose chunks arrived in the bucket, per second. */
-  tokS: z.number().nonnegative(),
-  /** Share of the requests ending in the bucket that met every SLO; null when none ended (or no SLO). */
-  attainment: z.number().min(0).max(1).nullable(),
-});
-export type SeriesPoint = z.infer<typeof seriesPointSchema>;
 
 /** The replay's time series in `buckets` equal buckets (measured requests only). */
 export function replaySeries(records: readonly RequestRecord[], slo: Slo | null, buckets = 60): SeriesPoint[] {

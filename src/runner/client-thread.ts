@@ -50,7 +50,7 @@ async function level(m: Extract<ToThread, { type: 'level' }>): Promise<void> {
   stop = new AbortController();
   label = `thread ${m.index + 1}`;
   const { run, loopDelayMs, busyPct } = await runShare({
-    client, spec: init.spec, model: init.model, runId: init.runId, clock, index: m.index, count: m.count,
+    client, spec: init.spec, state: init.state, model: init.model, runId: init.runId, clock, index: m.index, count: m.count,
     concurrency: m.concurrency, requests: m.requests, promptOffset: m.promptOffset, signal: stop.signal, onRecord: keep,
     ready: () => new Promise<number>((resolve) => {
       startAt = resolve;

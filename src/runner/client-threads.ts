@@ -16,12 +16,15 @@ import type { RequestRecord, ShareRecords, Spread } from '../core/index.js';
 import type { DialectKind, PoolingRoute, Target } from '../client/index.js';
 import type { PoolingSharePlan } from './pooling-share.js';
 import { monotonicNs } from '../client/index.js';
+import type { RunState } from './run-state.js';
 import type { SweepSpec } from './sweep-spec.js';
 import { SweepError } from './errors.js';
 
 /** What a thread is started with (structured-cloned once). */
 export interface ThreadInit {
   spec: SweepSpec;
+  /** What the sweep set for itself (its image server's address); none when absent. */
+  state?: RunState;
   model: string;
   dialect: DialectKind;
   runId: string;

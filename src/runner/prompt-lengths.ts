@@ -16,7 +16,7 @@ import {
 } from '../workload/index.js';
 import { SweepError } from './errors.js';
 import { blockSourceTokens, exactBlockSource, isBlockSource } from './exact-texts.js';
-import { levelSalt } from './run-level.js';
+import { levelSalt } from './level-request.js';
 import { type SweepSpec, requestsFor } from './sweep-spec.js';
 
 /** Most prompts built up front; a larger sweep keeps word prompts, labelled with why. */

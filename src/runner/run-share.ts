@@ -10,11 +10,14 @@ import { type Clock, type StreamingClient, preflight } from '../client/index.js'
 import { startLoopMonitor } from './loop-delay.js';
 import { waitUntil } from './open-loop.js';
 import { type LevelRun, runLevel } from './run-level.js';
+import type { RunState } from './run-state.js';
 import type { SweepSpec } from './sweep-spec.js';
 
 export interface ShareInput {
   client: StreamingClient;
   spec: SweepSpec;
+  /** What the sweep set for itself (its image server's address); none when absent. */
+  state?: RunState;
   model: string;
   runId: string;
   clock: Clock;
@@ -40,7 +43,7 @@ export async function runShare(o: ShareInput): Promise<ShareRun> {
   let busy0: ReturnType<typeof performance.eventLoopUtilization> | null = null;
   const target = { baseUrl: o.spec.url, apiKey: o.spec.apiKey };
   const run = await runLevel({
-    client: o.client, spec: o.spec, model: o.model, concurrency: o.concurrency, requests: o.requests, clock: o.clock, runId: o.runId,
+    client: o.client, spec: o.spec, state: o.state, model: o.model, concurrency: o.concurrency, requests: o.requests, clock: o.clock, runId: o.runId,
     promptOffset: o.promptOffset, signal: o.signal, onRecord: o.onRecord,
     checkServer: async () => {
       const again = await preflight(target, o.model, { timeoutMs: 3000 });

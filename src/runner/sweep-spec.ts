@@ -50,8 +50,6 @@ export const sweepSpecSchema = z.object({
   imageBaseUrl: imageBaseUrlSchema.nullable().default(null),
   /** Seed of the images and audio clips when not `seed` (a contract's cells each draw their own, so an engine's image cache cannot serve one cell from another). */
   mediaSeed: z.number().int().nullable().default(null),
-  /** Set by the sweep once its image server listens: the URL prefix (with its secret) the level's image URLs start with. */
-  imagesServedAt: z.string().nullable().default(null),
   /** Chat only: a synthetic WAV clip (drawn from the seed) sent with every request's user message. */
   audio: audioInputsSchema.nullable().default(null),
   /** Latency objectives; each level then reports its goodput. */

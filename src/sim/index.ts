@@ -14,5 +14,5 @@ export type { StreamShape } from './stream-shape.js';
 export { WARMUP_HEADER } from './generation-handler.js';
 export { registerSimCommand } from './sim-command.js';
 export { spawnSimProcess, type SimProcess } from './spawn-sim-process.js';
-export { SIM_DIALECT_KINDS, type SimDialectKind } from './dialects/types.js';
+export { SIM_DIALECT_KINDS, type SimDialectKind } from './dialects/kinds.js';
 export { SIM_DIALECTS } from './dialects/registry.js';

@@ -4,7 +4,7 @@
  * unknown keys are errors that name the key. All times are milliseconds.
  */
 import { z } from 'zod';
-import { SIM_DIALECT_KINDS } from './dialects/types.js';
+import { SIM_DIALECT_KINDS } from './dialects/kinds.js';
 import { STEP_TIMINGS } from './step-timing.js';
 
 const share = z.number().min(0).max(1);

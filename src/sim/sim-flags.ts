@@ -4,7 +4,7 @@
  * the merged profile is validated by `simProfileSchema`.
  */
 import { Option, type Command } from 'commander';
-import { SIM_DIALECT_KINDS } from './dialects/types.js';
+import { SIM_DIALECT_KINDS } from './dialects/kinds.js';
 import type { SimProfileInput } from './server.js';
 import { STEP_TIMINGS } from './step-timing.js';
 

@@ -5,7 +5,7 @@
  */
 export { type SqlDriver, type SqlExecutor, type SqlParam, MAX_ROW_ID, rowIdInRange } from './sql-driver.js';
 export { openPgliteDriver } from './pglite-driver.js';
-export { openPgDriver, redactDatabaseUrl } from './pg-driver.js';
+export { openPgDriver, pgClientExecutor, redactDatabaseUrl } from './pg-driver.js';
 export { MIGRATIONS, migrate, type Migration } from './migrations.js';
 export { StoreError, type StoreErrorCode } from './store-error.js';
 export type * from './types.js';
@@ -19,4 +19,6 @@ export { type Store, holderText, openStore, storeOnDriver } from './store.js';
 export type { ServersRepo } from './servers-repo.js';
 export type { RunsRepo } from './runs-repo.js';
 export type { LevelsRepo, StoredRecord } from './levels-repo.js';
-export { type WorkerView, WORKER_LOST_AFTER_MS, liveWorkers } from './workers-repo.js';
+export { type SignedWorkerRow, type WorkerRegistration, type WorkerView, WORKER_LOST_AFTER_MS, WorkersRepo, liveWorkers } from './workers-repo.js';
+export { type RecordReadBounds, type RecordRow, type ShareRow, type ShareRowInput, WorkerSharesRepo } from './worker-shares-repo.js';
+export { advisoryLock, advisoryUnlock, databaseAnswers, databaseNowMs, listenOn, notifyChannel } from './pg-signals.js';

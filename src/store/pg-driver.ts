@@ -11,6 +11,14 @@ export function redactDatabaseUrl(url: string): string {
   return redactUrl(url) ?? 'postgres://(unparseable URL)';
 }
 
+const run = async <T>(client: pg.Pool | pg.PoolClient | pg.Client, sql: string, params: readonly SqlParam[] = []) =>
+  (await client.query(sql, [...params])).rows as T[];
+
+/** One `pg` connection of the caller's own (a LISTEN session) as an executor of the store's statements. */
+export function pgClientExecutor(client: pg.Client): SqlExecutor {
+  return { query: (sql, params) => run(client, sql, params) };
+}
+
 /**
  * Connects to `url` and checks the connection with one query.
  * @throws Error naming the server (password redacted) when it cannot connect.
@@ -25,8 +33,6 @@ export async function openPgDriver(url: string): Promise<SqlDriver> {
     await pool.end().catch(() => {});
     throw Object.assign(new Error(`cannot connect to PostgreSQL at ${redactDatabaseUrl(url)}: ${(err as Error).message}`), { code: (err as { code?: string }).code });
   }
-  const run = async <T>(client: pg.Pool | pg.PoolClient, sql: string, params: readonly SqlParam[] = []) =>
-    (await client.query(sql, [...params])).rows as T[];
   return {
     kind: 'postgres',
     query: (sql, params) => run(pool, sql, params),

@@ -9,7 +9,7 @@ import type { SweepResult } from '../core/index.js';
 import { type SimProcess, spawnSimProcess } from '../sim/index.js';
 import { type Started, runGoodput, startGoodput } from './goodput-process.js';
 import { type TestPostgres, queryDatabase, startTestPostgres } from './postgres.js';
-import { SweepKey, registryKey } from '../workers/share-auth.js';
+import { SweepKey, registryKey } from '../workers/index.js';
 
 const SCHEDULE = ['--prefill-base-ms', '80', '--prefill-ms-per-token', '0', '--decode-step-ms', '20', '--decode-ms-per-extra-seq', '0'];
 export const FLEET_SWEEP_ARGS = ['--output-tokens', '16', '--prompt-tokens', '16', '--no-server-metrics', '--gpu-source', 'none', '--client-budget-ms', '1000', '--json', '-', '--no-save'];

@@ -62,6 +62,3 @@ export function offsetProblem(o: ClockOffset): string | null {
     ? `its clock offset to the database is known only to ±${o.uncertaintyMs.toFixed(1)} ms (the bound is ±${MAX_CLOCK_UNCERTAINTY_MS} ms): the database is too far or too busy to agree a start instant with it`
     : null;
 }
-
-/** The database's time query: epoch ms with microseconds, read when the statement runs. */
-export const DB_NOW_SQL = 'SELECT (extract(epoch from clock_timestamp()) * 1000)::float8 AS ms';

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { LIMITS, type Spread } from '../core/index.js';
 import { type DialectKind, dialects } from '../client/index.js';
-import { type SweepSpec, sweepSpecSchema } from '../runner/index.js';
+import { NO_RUN_STATE, type RunState, type SweepSpec, runStateSchema, sweepSpecSchema } from '../runner/index.js';
 import { MAX_CLOCK_UNCERTAINTY_MS } from './clock-offset.js';
 
 export interface ShareJob {
@@ -19,6 +19,8 @@ export interface ShareJob {
   promptOffset: number;
   /** The sweep's spec without its API key: a key never goes through the database. */
   spec: Omit<SweepSpec, 'apiKey'>;
+  /** What the sweep set for itself (its image server's address). */
+  state: RunState;
   /** The server needs an API key: each worker brings its own (GOODPUT_API_KEY where it runs). */
   needsApiKey: boolean;
   model: string;
@@ -72,7 +74,7 @@ const shareJobSchema = z.object({
   concurrency: z.number().positive().max(LIMITS.concurrency.max),
   requests: z.number().int().nonnegative().max(LIMITS.requestsPerLevel.max),
   promptOffset: z.number().int().nonnegative().max(LIMITS.levels.max * (LIMITS.requestsPerLevel.max + LIMITS.warmupRequests.max)),
-  spec: z.record(z.string(), z.unknown()), needsApiKey: z.boolean(), model: z.string().min(1).max(512),
+  spec: z.record(z.string(), z.unknown()), state: runStateSchema.default(NO_RUN_STATE), needsApiKey: z.boolean(), model: z.string().min(1).max(512),
   dialect: z.string().refine((d) => Object.hasOwn(dialects, d), 'is not a dialect'), runId: z.string().max(200),
   connections: z.number().int().positive().max(LIMITS.concurrency.max),
   expiresAtMs: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),

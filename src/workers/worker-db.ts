@@ -1,14 +1,17 @@
 /**
  * What a coordinator and its workers share: one PostgreSQL database holding the
- * store's tables (workers, worker_shares, worker_records: migration 2), pg-boss's
- * queue of level shares, and two LISTEN/NOTIFY channels — `goodput_share` (a
+ * store's tables (workers, worker_shares, worker_records: migration 2, read and
+ * written through store's repositories), pg-boss's queue of level shares, and
+ * two LISTEN/NOTIFY channels — `goodput_share` (a
  * worker's share changed: taken, ready, done, refused) and `goodput_start` (the
  * start instant of a level, in the database's clock).
  */
 import pg from 'pg';
 import PgBoss from 'pg-boss';
-import { type SqlDriver, migrate, openPgDriver, redactDatabaseUrl } from '../store/index.js';
-import { DB_NOW_SQL } from './clock-offset.js';
+import {
+  type SqlDriver, WorkerSharesRepo, WorkersRepo, advisoryLock, advisoryUnlock, databaseAnswers, databaseNowMs, listenOn, migrate, notifyChannel, openPgDriver,
+  pgClientExecutor, redactDatabaseUrl,
+} from '../store/index.js';
 
 /** The queue level shares are handed out on: any idle worker takes the next one. */
 export const SHARE_QUEUE = 'goodput-level-shares';
@@ -25,12 +28,18 @@ export const STARTUP_RETRY_MS = 30_000;
 
 export interface WorkerDb {
   db: SqlDriver;
+  /** The workers table. */
+  workers: WorkersRepo;
+  /** A sweep's heartbeat, shares, records and queued jobs. */
+  shares: WorkerSharesRepo;
   boss: PgBoss;
   /** The database's clock, epoch ms. */
   nowMs(): Promise<number>;
   /** Calls `fn` with each JSON payload sent on `channel`. */
   listen(channel: string, fn: (payload: unknown) => void): Promise<void>;
   notify(channel: string, payload: object): Promise<void>;
+  /** True when the database answers. */
+  answers(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -81,14 +90,14 @@ async function openOnce(url: string, o: WorkerDbOptions): Promise<WorkerDb> {
   try {
     await migrate(db);
     await listener.connect();
-    await listener.query('SELECT pg_advisory_lock($1)', [BOSS_SETUP_LOCK]);
+    await advisoryLock(pgClientExecutor(listener), BOSS_SETUP_LOCK);
     try {
       await boss.start();
       if ((await boss.getQueue(SHARE_QUEUE)) === null) {
         await boss.createQueue(SHARE_QUEUE, { name: SHARE_QUEUE, retryLimit: 0, expireInSeconds: 12 * 3600 });
       }
     } finally {
-      await listener.query('SELECT pg_advisory_unlock($1)', [BOSS_SETUP_LOCK]).catch(() => {});
+      await advisoryUnlock(pgClientExecutor(listener), BOSS_SETUP_LOCK).catch(() => {});
     }
   } catch (err) {
     await Promise.allSettled([boss.stop({ graceful: false, wait: false }), listener.end(), db.close()]);
@@ -111,7 +120,7 @@ async function openOnce(url: string, o: WorkerDbOptions): Promise<WorkerDb> {
         next.on('error', () => {});
         next.connect().then(async () => {
           clearInterval(retry);
-          for (const ch of handlers.keys()) await next.query(`LISTEN ${ch}`);
+          for (const ch of handlers.keys()) await listenOn(pgClientExecutor(next), ch);
           next.on('notification', onNotification);
           listener = next;
           relisten(next);
@@ -125,19 +134,19 @@ async function openOnce(url: string, o: WorkerDbOptions): Promise<WorkerDb> {
   // A test hook: each clock read takes this much longer (a far or busy database).
   const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
   return {
-    db, boss,
+    db, boss, workers: new WorkersRepo(db), shares: new WorkerSharesRepo(db),
     async nowMs() {
       if (o.delayMs) await pause(o.delayMs);
-      const [row] = await db.query<{ ms: number }>(DB_NOW_SQL);
-      return Number(row?.ms);
+      return databaseNowMs(db);
     },
     async listen(channel, fn) {
-      if (!handlers.has(channel)) await listener.query(`LISTEN ${channel}`);
+      if (!handlers.has(channel)) await listenOn(pgClientExecutor(listener), channel);
       handlers.set(channel, [...(handlers.get(channel) ?? []), fn]);
     },
     async notify(channel, payload) {
-      await db.query('SELECT pg_notify($1, $2)', [channel, JSON.stringify(payload)]);
+      await notifyChannel(db, channel, payload);
     },
+    answers: () => databaseAnswers(db),
     async close() {
       closing = true;
       await Promise.allSettled([boss.stop({ graceful: false, wait: true }), listener.end()]);

@@ -7,25 +7,14 @@
  * worker_records as it goes, so a worker that dies loses nothing it had sent.
  */
 import { hostname, availableParallelism } from 'node:os';
-import { createStreamingClient, dialects, monotonicNs } from '../client/index.js';
-import { TOOL_VERSION, recordBatches, runShare } from '../runner/index.js';
-import { WORKER_LOST_AFTER_MS } from '../store/index.js';
+import { TOOL_VERSION } from '../runner/index.js';
+import type { WorkerRegistration } from '../store/index.js';
 import { measureClockOffsetWell, offsetProblem, wallClock } from './clock-offset.js';
-import { type ShareClock, type ShareDetail, type ShareJob, checkShareJob, localNs } from './share-job.js';
+import { type ShareJob, checkShareJob } from './share-job.js';
 import { SweepKey, registryKey } from './share-auth.js';
-import { COORDINATOR_LOST_AFTER_MS, type Registration, beatWorker, registerWorker, sweepIsLive, writeShare } from './signed-rows.js';
+import { COORDINATOR_LOST_AFTER_MS, beatWorker, registerWorker, sweepIsLive } from './signed-rows.js';
+import { type StartMessage, takeShare } from './take-share.js';
 import { HEARTBEAT_MS, SHARE_QUEUE, START_CHANNEL, STARTUP_RETRY_MS, type WorkerDb, openWorkerDb } from './worker-db.js';
-
-/** Records leave for the database in batches of this many… */
-const BATCH_RECORDS = 200;
-/** …or when the oldest waiting is this old, ms. */
-const BATCH_MS = 100;
-/** A share that hears no start instant gives up after the other shares' warm-ups could have ended, plus this, ms… */
-const START_SLACK_MS = 60_000;
-/** …and never later than this after it is ready, ms. */
-const START_WAIT_MAX_MS = 600_000;
-/** How often a share checks its coordinator's signed heartbeat (every 500 ms, lost after COORDINATOR_LOST_AFTER_MS), ms. */
-const COORDINATOR_CHECK_MS = 500;
 
 export interface WorkerOptions {
   databaseUrl: string;
@@ -61,25 +50,13 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
     const first = await measureClockOffsetWell(() => w.nowMs(), wall);
     const problem = offsetProblem(first);
     if (problem) throw new WorkerError(`worker ${o.name} refused: ${problem}`);
-    const [clash] = await w.db.query<{ host: string; pid: number }>(
-      `SELECT host, pid FROM workers WHERE name = $1 AND seen_at > now() - make_interval(secs => $2) AND NOT (host = $3 AND pid = $4)`,
-      [o.name, WORKER_LOST_AFTER_MS / 1000, hostname(), process.pid]);
+    const clash = await w.workers.liveNamesake(o.name, hostname(), process.pid);
     if (clash) throw new WorkerError(`a live worker is already named ${o.name} (pid ${clash.pid} on ${clash.host}): give this one another --name`);
     // Registered and kept live by signed beats: a row anyone else writes or keeps fresh is not counted as a worker.
     const registry = registryKey(o.secret);
-    const me: Registration = { name: o.name, host: hostname(), pid: process.pid, cores: availableParallelism(), version: TOOL_VERSION, clockOffsetMs: first.offsetMs, clockUncertaintyMs: first.uncertaintyMs };
+    const me: WorkerRegistration = { name: o.name, host: hostname(), pid: process.pid, cores: availableParallelism(), version: TOOL_VERSION, clockOffsetMs: first.offsetMs, clockUncertaintyMs: first.uncertaintyMs };
     await registerWorker(w, registry, me);
-    // One line when the database goes away and one when it is back; the heartbeat carries on meanwhile.
-    let down = false;
-    const beat = setInterval(() => {
-      void beatWorker(w, registry, me).then(() => {
-        if (down) o.log(`worker ${o.name}: the database answers again; taking shares`);
-        down = false;
-      }, (err: unknown) => {
-        if (!down) o.log(`worker ${o.name}: the database stopped answering (${(err as Error).message}); the share in progress is abandoned, retrying every ${HEARTBEAT_MS} ms`);
-        down = true;
-      });
-    }, HEARTBEAT_MS);
+    const beat = keepBeating(w, registry, me, o);
     const starts = new Map<string, (m: StartMessage) => void>();
     const active = new Set<AbortController>();
     // The shares this worker has taken, each kept until its job expires (after which the expiry alone refuses it).
@@ -107,7 +84,7 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
         // The database went away mid-share (said once by the heartbeat); the share is abandoned.
       }
       // pg-boss marks the job done without catching a failure: it is handed back only once the database answers.
-      while (!o.signal.aborted && !(await w.db.query('SELECT 1').then(() => true, () => false))) await new Promise((r) => setTimeout(r, HEARTBEAT_MS));
+      while (!o.signal.aborted && !(await w.answers())) await new Promise((r) => setTimeout(r, HEARTBEAT_MS));
     });
     // Stopping aborts the share being sent at once: nothing is sent after the stop, and the worker ends within 2 s.
     o.signal.addEventListener('abort', () => { for (const a of active) a.abort(); }, { once: true });
@@ -118,17 +95,28 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
     });
     clearInterval(beat);
     await w.boss.offWork(SHARE_QUEUE);
-    await w.db.query('DELETE FROM workers WHERE name = $1 AND pid = $2', [o.name, process.pid]).catch(() => {});
+    await w.workers.remove(o.name, process.pid).catch(() => {});
     o.log(`worker ${o.name} stopped`);
   } finally {
     await w.close();
   }
 }
 
-const fmt = (ms: number) => `${ms >= 0 ? '+' : ''}${ms.toFixed(2)}`;
+/** The worker's signed heartbeat every HEARTBEAT_MS: one line when the database goes away and one when it is back; it carries on meanwhile. */
+function keepBeating(w: WorkerDb, registry: SweepKey, me: WorkerRegistration, o: Pick<WorkerOptions, 'name' | 'log'>): ReturnType<typeof setInterval> {
+  let down = false;
+  return setInterval(() => {
+    void beatWorker(w, registry, me).then(() => {
+      if (down) o.log(`worker ${o.name}: the database answers again; taking shares`);
+      down = false;
+    }, (err: unknown) => {
+      if (!down) o.log(`worker ${o.name}: the database stopped answering (${(err as Error).message}); the share in progress is abandoned, retrying every ${HEARTBEAT_MS} ms`);
+      down = true;
+    });
+  }, HEARTBEAT_MS);
+}
 
-/** A start instant (or a stop) the coordinator announces, signed with the sweep's key; heard after expiresAtMs (the database's clock) it is stale. */
-interface StartMessage { sweep: string; level: number; atMs?: number; stop?: boolean; expiresAtMs?: number; mac?: string }
+const fmt = (ms: number) => `${ms >= 0 ? '+' : ''}${ms.toFixed(2)}`;
 
 /**
  * Why a signed job must not run now, or null: a job runs once, for a sweep
@@ -156,127 +144,4 @@ export function authenticJob(data: unknown, secret: Buffer): { ok: true; job: Sh
   if (!key.verify('job', body, mac)) return { ok: false, why: `its signature does not check (${mac === undefined ? 'unsigned' : 'not signed with this worker\'s GOODPUT_WORKER_SECRET'})` };
   const checked = checkShareJob(body);
   return checked.ok ? { ok: true, job: checked.job, key } : { ok: false, why: `signed, but outside the limits: ${checked.why}` };
-}
-
-interface Clocks { wall: () => number; originMs: number; starts: Map<string, (m: StartMessage) => void>; active: Set<AbortController> }
-
-async function takeShare(w: WorkerDb, o: WorkerOptions, job: ShareJob, key: SweepKey, c: Clocks): Promise<void> {
-  const setShare = async (w1: WorkerDb, j: ShareJob, worker: string, detail: ShareDetail) => { await writeShare(w1, key, j, worker, detail); };
-  // Taken once: a row already at the share is another worker's, and this delivery a second one.
-  if (!(await writeShare(w, key, job, o.name, { status: 'taken' }, { claim: true }))) {
-    return o.log(`worker ${o.name}: refused share ${job.share} of sweep ${job.sweep}: another worker already took it (a second delivery); nothing was sent`);
-  }
-  await w.db.query('UPDATE workers SET share = $2 WHERE name = $1', [o.name, job.share]);
-  const measured = await measureClockOffsetWell(() => w.nowMs(), c.wall);
-  const problem = offsetProblem(measured);
-  if (problem) {
-    o.log(`share ${job.share} refused: ${problem}`);
-    return setShare(w, job, o.name, { status: 'refused', reason: `worker ${o.name}: ${problem}` });
-  }
-  if (job.needsApiKey && o.apiKey === undefined) {
-    return setShare(w, job, o.name, { status: 'refused', reason: `worker ${o.name} has no API key and the sweep's server needs one: start it with GOODPUT_API_KEY set (a key never goes through the database)` });
-  }
-  const spec = { ...job.spec, ...(job.needsApiKey ? { apiKey: o.apiKey } : {}) };
-  const clock: ShareClock = { offsetMs: measured.offsetMs, uncertaintyMs: measured.uncertaintyMs, originMs: c.originMs };
-  const stop = new AbortController();
-  c.active.add(stop);
-  const level = `${job.sweep}/${job.concurrency}`;
-  // The coordinator's heartbeat: a share whose coordinator stopped beating is abandoned, not sent to the end.
-  let orphaned: string | null = null;
-  const watch = setInterval(() => {
-    void sweepIsLive(w, key).then((live) => {
-      if (orphaned !== null || stop.signal.aborted) return;
-      if (!live) {
-        orphaned = `its coordinator stopped answering (no signed heartbeat for ${COORDINATOR_LOST_AFTER_MS / 1000} s): share abandoned`;
-        o.log(`worker ${o.name}: share ${job.share}: ${orphaned}`);
-        stop.abort();
-      }
-    }, () => {});
-  }, COORDINATOR_CHECK_MS);
-  const client = createStreamingClient({ baseUrl: spec.url, apiKey: spec.apiKey }, {
-    connections: job.connections, clock: monotonicNs, timeouts: spec.timeouts, dialect: dialects[job.dialect],
-  });
-  // Raw records go to the database as they come, in batches: a worker that dies keeps what it sent.
-  // Each record is signed; a row already at one of the share's sequence numbers is a conflict that fails the share, never skipped.
-  let writing: Promise<unknown> = Promise.resolve();
-  let writeFailed: string | null = null;
-  const macs: string[] = [];
-  const batches = recordBatches(BATCH_RECORDS, BATCH_MS, (rows, count) => {
-    const signed = macs.splice(0, count);
-    writing = writing.then(() => w.db.query(
-      `INSERT INTO worker_records (share, seq, record, mac)
-       SELECT $1, (r.x->>'seq')::int, r.x, m.mac FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS r(x, i) JOIN jsonb_array_elements_text($3::jsonb) WITH ORDINALITY AS m(mac, i) USING (i)`,
-      [job.share, rows, JSON.stringify(signed)])).catch((err: unknown) => {
-      if (writeFailed !== null) return;
-      const conflict = (err as { code?: string }).code === '23505';
-      writeFailed = conflict
-        ? `worker_records already held a row at one of share ${job.share}'s sequence numbers (${(err as { detail?: string }).detail ?? 'a duplicate key'}): another writer put it there; the share is refused`
-        : `its records could not be written: ${(err as Error).message}`;
-      o.log(`share ${job.share}: ${writeFailed}`);
-      stop.abort();
-    });
-  });
-  const flush = () => {
-    batches.flush();
-    return writing;
-  };
-  const label = `worker ${o.name}`;
-  try {
-    const { run, loopDelayMs, busyPct } = await runShare({
-      client, spec, model: job.model, runId: job.runId, clock: monotonicNs, index: job.index, count: job.count,
-      concurrency: job.concurrency, requests: job.requests, promptOffset: job.promptOffset, signal: stop.signal,
-      onRecord: (r) => {
-        if (writeFailed !== null) return;
-        r.client = label;
-        macs.push(key.sign('record', { share: job.share, record: r }));
-        batches.add(r);
-      },
-      ready: () => new Promise<number>((resolve) => {
-        // The wait ends with the start, or with anything that stops the share: its give-up time, the orphan watch, a signal.
-        const release = () => { clearTimeout(giveUp); resolve(monotonicNs()); };
-        const waitMs = Math.min(spec.timeouts.totalMs * (spec.warmup + 1) + START_SLACK_MS, START_WAIT_MAX_MS);
-        const giveUp = setTimeout(() => stop.abort(), waitMs);
-        if (stop.signal.aborted) return release();
-        stop.signal.addEventListener('abort', release, { once: true });
-        /** Only a start or stop signed with the sweep's key, heard before its expiry, counts. */
-        const heard = (m: StartMessage): boolean => {
-          const { mac, ...body } = m;
-          if (!key.verify('start', body, mac)) return (o.log(`worker ${o.name}: ignored an unsigned start for share ${job.share}`), false);
-          if (typeof m.expiresAtMs !== 'number' || c.wall() + clock.offsetMs > m.expiresAtMs) {
-            return (o.log(`worker ${o.name}: refused a start for share ${job.share} of sweep ${job.sweep}: it expired (a replay); nothing was sent for it`), false);
-          }
-          return true;
-        };
-        c.starts.set(level, (m) => {
-          if (!heard(m)) return;
-          clearTimeout(giveUp);
-          stop.signal.removeEventListener('abort', release);
-          // Once started, only a stop is heard: a start sent again stops nothing and starts nothing.
-          c.starts.set(level, (n) => { if (n.stop && heard(n)) stop.abort(); });
-          if (m.stop || m.atMs === undefined) {
-            stop.abort();
-            return resolve(monotonicNs());
-          }
-          resolve(localNs(m.atMs, clock));
-        });
-        void setShare(w, job, o.name, { status: 'ready', clock });
-      }),
-    });
-    await flush();
-    if (writeFailed !== null) return await setShare(w, job, o.name, { status: 'failed', reason: `worker ${o.name}: ${writeFailed}` });
-    if (orphaned !== null) return;
-    if (stop.signal.aborted && run.records.length === 0 && job.requests > 0) {
-      return await setShare(w, job, o.name, { status: 'failed', reason: `worker ${o.name}: stopped before the level started` });
-    }
-    await setShare(w, job, o.name, { status: 'done', clock, loopDelayMs, busyPct, waitedForSlot: run.load.waitedForSlot, serverFailure: run.serverFailure });
-  } catch (err) {
-    await flush();
-    await setShare(w, job, o.name, { status: 'failed', reason: `worker ${o.name}: ${(err as Error).message}` });
-  } finally {
-    c.starts.delete(level);
-    c.active.delete(stop);
-    clearInterval(watch);
-    await client.close();
-    await w.db.query('UPDATE workers SET share = NULL WHERE name = $1', [o.name]).catch(() => {});
-  }
 }

@@ -18,8 +18,7 @@ import { LIMITS, limitMessage } from '../core/index.js';
 import type { AgentsSource } from './agent-source.js';
 import { WorkloadError } from './errors.js';
 import { forEachTraceLine } from './trace-lines.js';
-import { jsonObject, shown } from './trace-read.js';
-import { DEFAULT_BLOCK_TOKENS } from './trace-replay.js';
+import { DEFAULT_BLOCK_TOKENS, jsonObject, shown } from './trace-read.js';
 
 export type AgentTraceFormat = 'goodput-agents' | 'agentx';
 

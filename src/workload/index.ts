@@ -13,8 +13,8 @@ export { loadCorpus, type Corpus, type CorpusFormat, type CorpusItem } from './c
 export { seededSample } from './sample.js';
 export { buildCellPrompts, sharedPrefix, type CacheCondition, type CellPromptPlan, type CellSource, type PromptItem } from './cell-prompts.js';
 export { expandMatrix, MATRIX_ORDER, type CellSpec, type MatrixAxes, type PromptAxis } from './matrix-cells.js';
-export { readTrace, parseWindow, type Trace } from './trace-read.js';
-export { agentReplayParts, replayParts, DEFAULT_BLOCK_TOKENS } from './trace-replay.js';
+export { DEFAULT_BLOCK_TOKENS, readTrace, parseWindow, type Trace } from './trace-read.js';
+export { agentReplayParts, replayParts } from './trace-replay.js';
 export { promptBlocks, traceBlocks, type PromptBlock } from './trace-prompt.js';
 export { loadShareGpt, sessionUserText, sessionWords, syntheticSessions, turnsOf, type Range, type Session, type SessionsSource } from './sessions.js';
 export { BUILTIN_TOOL_SETS, builtinTools, type BuiltinToolSet } from './builtin-tools.js';

@@ -20,6 +20,9 @@ import { forEachTraceLine } from './trace-lines.js';
 
 export type TraceFormat = 'mooncake' | 'burstgpt' | 'goodput';
 
+/** Mooncake's block size: one hash id per 512 prompt tokens. */
+export const DEFAULT_BLOCK_TOKENS = 512;
+
 export interface TraceRequest {
   /** Offset from the window's first request, ms. */
   atMs: number;

@@ -10,9 +10,6 @@ import type { Trace } from './trace-read.js';
 import type { AgentsSource } from './agent-source.js';
 import type { AgentTrace } from './agent-trace-read.js';
 
-/** Mooncake's block size: one hash id per 512 prompt tokens. */
-export const DEFAULT_BLOCK_TOKENS = 512;
-
 export function replayParts(trace: Trace, o: { blockTokens: number; maxConcurrency: number | null }): { arrival: ArrivalSpec; prompts: PromptSource } {
   return {
     arrival: {

@@ -9,7 +9,8 @@ import { openai } from './openai.js';
 import { sglang } from './sglang.js';
 import { tgi } from './tgi.js';
 import { trtllm } from './trtllm.js';
-import type { SimDialect, SimDialectKind } from './types.js';
+import type { SimDialectKind } from './kinds.js';
+import type { SimDialect } from './types.js';
 import { vllm } from './vllm.js';
 
 /** Each entry's `kind` is its key (a test checks it). */

@@ -6,10 +6,7 @@
  */
 import type { ResponseFormat, ResponseIdentity } from '../response-format.js';
 import type { SimProfile } from '../profile-schema.js';
-
-/** Engines the simulator can play; `goodput` is its own (vLLM-like) shape. */
-export const SIM_DIALECT_KINDS = ['goodput', 'vllm', 'sglang', 'tgi', 'llamacpp', 'ollama', 'trtllm', 'lmdeploy', 'openai'] as const;
-export type SimDialectKind = (typeof SIM_DIALECT_KINDS)[number];
+import type { SimDialectKind } from './kinds.js';
 
 /** Renders an error body: status, message, the field at fault (or null) and an error type. */
 export type ErrorBody = (status: number, message: string, param: string | null, type: string) => string;

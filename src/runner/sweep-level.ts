@@ -1,0 +1,96 @@
+/**
+ * What a text sweep makes of one level once it has been sent: the level's
+ * result from its records and telemetry, the warnings it earns, and the stop
+ * reason's closing sentence. Pure steps of runSweep (sweep.ts), apart from the
+ * sending so each reads on its own.
+ */
+import {
+  type LevelLoad, type LevelResult, type RequestRecord, type ShareRecords, type Spread, type TokenizerInfo, type Warning, levelAxis, levelValue,
+} from '../core/index.js';
+import type { Dialect } from '../client/index.js';
+import { imageServerWarning } from './image-connections.js';
+import type { ImageServer } from './image-server.js';
+import { type LevelTelemetry, levelWarnings, withLostShares } from './level-telemetry.js';
+import { agentsOf, levelResult, outputCapOf } from './level-result.js';
+import { promptLengthWarning, sentTokens, withPromptLengths } from './prompt-lengths.js';
+import type { SweepSpec } from './sweep-spec.js';
+
+/** A level as sent, on this thread or over client threads (or workers), before it is judged. */
+export interface SentLevel {
+  records: RequestRecord[];
+  /** Set when the server stopped answering mid-level. */
+  serverFailure: string | null;
+  load: LevelLoad;
+  /** Each client's records when the level was split over several. */
+  shares?: ShareRecords[] | undefined;
+  loopDelayMs: Spread | null;
+  clientCpuPct: number | null;
+}
+
+/** A judged level, with what its warnings need: the prompt tokens sent and each request's output cap. */
+export interface JudgedLevel {
+  level: LevelResult;
+  /** Prompt tokens the level's requests were built to (null when not counted). */
+  tokens: number | null;
+  capOf: (r: RequestRecord) => number;
+}
+
+/** The level's result from what was sent and what telemetry saw; `promptOffset` is where its prompts began. */
+export function judgeLevel(spec: SweepSpec, sent: SentLevel, tel: LevelTelemetry, promptOffset: number, info: TokenizerInfo | null): JudgedLevel {
+  const tokens = sentTokens(spec, sent.records);
+  const capOf = outputCapOf(spec, promptOffset);
+  const level = withPromptLengths({ ...levelResult({
+    load: sent.load, slo: spec.slo, capOf,
+    ...(spec.prompts.kind === 'sessions' || spec.prompts.kind === 'agents' ? { sessionTurns: spec.prompts.sessions.map((s) => s.turns.length) } : {}),
+    ...(spec.prompts.kind === 'agents' ? { agents: agentsOf(spec.prompts) } : {}),
+    records: sent.records, targetOutputTokens: spec.outputTokens, forceLength: spec.forceLength,
+    loopDelayMs: sent.loopDelayMs, clientCpuPct: sent.clientCpuPct, ...(sent.shares ? { shares: sent.shares } : {}),
+    clientBudgetMs: spec.clientBudgetMs, gpu: tel.gpuMem, images: spec.images, audio: spec.audio,
+  }), gpu: tel.gpu, serverTruth: tel.serverTruth }, tokens, info);
+  return { level, tokens, capOf };
+}
+
+/** Image-server connections closed so far (silent or evicted): a level's own are the difference across it. */
+export const imageConnectionsClosed = (server: ImageServer | null): number => (server === null ? 0 : server.closed.silent + server.closed.evicted);
+
+/** What a finished level's warnings are read from. */
+export interface LevelEnd extends JudgedLevel {
+  records: readonly RequestRecord[];
+  tel: LevelTelemetry;
+  /** The level value it was sent at. */
+  concurrency: number;
+  /** Image-server connections the server closed during the level. */
+  imageClosed: number;
+}
+
+/** The warnings a finished level earns, in the order the terminal shows them. */
+export function levelEndWarnings(spec: SweepSpec, dialect: Dialect, info: TokenizerInfo | null, end: LevelEnd): Warning[] {
+  const { level } = end;
+  const out = levelWarnings(end.tel, level).map((w) => withLostShares(w, level));
+  // Image tokens are counted by the server alone: the text's length cannot be judged from usage then.
+  // Named on the run's own axis: "speed 4×", "concurrency 8", "4 sessions at once".
+  const name = levelAxis([level]).describe(levelValue(level));
+  const mismatch = info && spec.images === null && spec.audio === null ? promptLengthWarning(level, end.tokens, info, name) : null;
+  if (mismatch) out.push(mismatch);
+  if (level.clientBound.bound) out.push({ code: 'client-bound', message: `${name}: ${level.clientBound.reason}` });
+  if (level.outputTokens.short > 0) {
+    const why = dialect.length.kind === 'cannot' ? `: ${dialect.label} cannot force the length, so they are measured as they came` : ' although the length was forced';
+    out.push({ code: 'short-requests', message: `${name}: ${level.outputTokens.short} requests ended below ${capsOf(end.records, end.capOf)}${why}` });
+  }
+  if (end.imageClosed > 0) out.push(imageServerWarning(end.concurrency, end.imageClosed, level.failed));
+  return out;
+}
+
+/** "256 tokens", or "their own output caps (16–64 tokens)" when the requests' caps differ. */
+function capsOf(records: readonly RequestRecord[], capOf: (r: RequestRecord) => number): string {
+  const caps = records.filter((r) => !r.warmup).map(capOf);
+  const lo = Math.min(...caps);
+  const hi = Math.max(...caps);
+  return lo === hi ? `${lo} tokens` : `their own output caps (${lo}–${hi} tokens)`;
+}
+
+/** The stop reason's last sentence: which levels stand. */
+export function levelsComplete(levels: readonly LevelResult[]): string {
+  if (levels.length === 0) return 'No level was completed.';
+  return levels.length === 1 ? `Level ${levels[0]?.concurrency} is complete.` : `Levels ${levels.map((l) => l.concurrency).join(', ')} are complete.`;
+}
