@@ -9,7 +9,7 @@ export { registerServeCommand } from './serve-command.js';
 export { registerServersCommand } from './servers-command.js';
 export { registerRunsCommand } from './runs-command.js';
 export { registerReceiptCommand } from './receipt-command.js';
-export { registerPublishCommand } from './publish-command.js';
+export { registerPublishCommand } from '../publish/publish-receipts.js';
 export { registerVerifyCommand, verifySite } from './verify-command.js';
 export { registerKeysCommand, createKeys } from './keys-command.js';
 export { registerCompareCommand } from './compare-command.js';

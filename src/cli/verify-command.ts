@@ -7,9 +7,9 @@
 import type { Command } from 'commander';
 import { KEY_FILE_BYTES, type Trust, parseKey, readBounded } from '../publish/index.js';
 import { CliError, EXIT } from './exit-codes.js';
-import { verifySite } from './verify-site.js';
+import { verifySite } from '../publish/verify-site.js';
 
-export { verifySite } from './verify-site.js';
+export { verifySite } from '../publish/verify-site.js';
 
 async function trustOf(f: { key?: string; keyId?: string }): Promise<Trust> {
   if (f.key !== undefined && f.keyId !== undefined) throw new CliError(EXIT.usage, '--key and --key-id: give one key to trust, not both');

@@ -16,8 +16,8 @@ import {
 } from '../publish/index.js';
 import { LIMITS } from '../core/index.js';
 import { TOOL_VERSION } from '../runner/index.js';
-import { CliError, EXIT } from './exit-codes.js';
-import { PRICES_FILE, SITE_FILE, recomputeAll } from './publish-command.js';
+import { CliError, EXIT } from '../cli/exit-codes.js';
+import { PRICES_FILE, SITE_FILE, recomputeAll } from './publish-receipts.js';
 
 const publishedSchema = z.object({ generator: z.string().regex(/^goodput [0-9A-Za-z.+-]{1,40}$/), changelog: z.array(changelogEntrySchema) });
 

@@ -9,9 +9,9 @@ import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { NO_PRICES, type Prices, type Receipt, publishSite, readPrices, readSiteFile, recomputeReceipt } from '../publish/index.js';
 import { TOOL_VERSION } from '../runner/index.js';
-import { CliError, EXIT } from './exit-codes.js';
-import { readInputText } from './json-input.js';
-import { signingKey } from './keys-command.js';
+import { CliError, EXIT } from '../cli/exit-codes.js';
+import { readInputText } from '../cli/json-input.js';
+import { signingKey } from '../cli/keys-command.js';
 
 /** The prices a site was published with, shipped so a reader can recompute it. */
 export const PRICES_FILE = 'prices.json';
