@@ -35,7 +35,7 @@ export const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   servers: async () => (await import('./servers-command.js')).registerServersCommand,
   runs: async () => (await import('./runs-command.js')).registerRunsCommand,
   receipt: async () => (await import('./receipt-command.js')).registerReceiptCommand,
-  publish: async () => (await import('../publish/publish-receipts.js')).registerPublishCommand,
+  publish: async () => (await import('./publish-command.js')).registerPublishCommand,
   verify: async () => (await import('./verify-command.js')).registerVerifyCommand,
   keys: async () => (await import('./keys-command.js')).registerKeysCommand,
 };

@@ -28,3 +28,5 @@ export { changelogRefusals } from './changelog.js';
 export { priceRefusals } from './prices.js';
 export { buildPoolingReceipt, type PoolingReceiptInput } from './pooling-receipt.js';
 export { contractLabelRefusals, type ContractLabels } from './contract-labels.js';
+export { publishReceipts, PublishRefused, type PublishReceiptsInput } from './publish-receipts.js';
+export { verifySite, SiteNotVerified, type VerifiedSite, type VerifyOptions } from './verify-site.js';

@@ -1,24 +1,62 @@
 /**
- * `goodput publish --receipts FILES|DIR [--prices prices.yaml] --out DIR`: the
- * static public site. Every receipt is read through its schema and the whole
- * set goes through the provenance gate; any problem or violation is listed,
- * one per line, and nothing is written.
+ * Publishing receipt files as a site, as a library call: every receipt file
+ * (or folder of them) recomputed from the evidence beside it, the prices and
+ * the publisher's site text read, then the whole set through the provenance
+ * gate and written. It returns the files written or throws PublishRefused
+ * naming every problem; `goodput publish` only parses flags and prints, and
+ * `goodput verify` recomputes a site's receipts with the same code.
  */
+import type { KeyObject } from 'node:crypto';
 import { readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { Command } from 'commander';
-import { NO_PRICES, type Prices, type Receipt, publishSite, readPrices, readSiteFile, recomputeReceipt } from '../publish/index.js';
+import { LIMITS } from '../core/index.js';
+import { FileRefusal, readRegularText } from '../files/index.js';
 import { TOOL_VERSION } from '../runner/index.js';
-import { CliError, EXIT } from '../cli/exit-codes.js';
-import { readInputText } from '../cli/json-input.js';
-import { signingKey } from '../cli/keys-command.js';
+import { NO_PRICES, type Prices, readPrices } from './prices.js';
+import { publishSite } from './publish-site.js';
+import { recomputeReceipt } from './receipt-file.js';
+import type { Receipt } from './receipt-schema.js';
+import { readSiteFile } from './site-file.js';
 
 /** The prices a site was published with, shipped so a reader can recompute it. */
 export const PRICES_FILE = 'prices.json';
 /** The publisher's site text, shipped for the same reason. */
 export const SITE_FILE = 'site.json';
 
-export interface PublishFlags { receipts: string[]; prices?: string; site?: string; out: string; key?: string; sign?: boolean }
+/** Nothing was published: the heading says why, `problems` lists every problem, one line each. */
+export class PublishRefused extends Error {
+  constructor(readonly problems: readonly string[], heading = 'nothing published:') {
+    super(`${heading}\n${problems.map((p) => `  ${p}`).join('\n')}`);
+    this.name = 'PublishRefused';
+  }
+}
+
+export interface PublishReceiptsInput {
+  /** Receipt files (goodput receipt create) or folders of them. */
+  receipts: readonly string[];
+  /** Rented list prices, YAML or JSON. */
+  prices?: string;
+  /** The publisher's statements of what the site does not claim, YAML or JSON. */
+  site?: string;
+  /** The site folder, replaced whole only when everything passes. */
+  out: string;
+  /** The key the manifest is signed with, asked for only once everything else has passed. */
+  signer?: () => Promise<KeyObject>;
+  /** The publishing day (YYYY-MM-DD); default today (UTC). */
+  today?: string;
+  /** goodput's version, recorded as the generator; default this one. */
+  generator?: string;
+}
+
+/** A receipt file's text, bounded like every input file; a problem line naming `what` when it cannot be read. */
+async function receiptText(what: string, path: string): Promise<{ ok: true; value: string } | { ok: false; problem: string }> {
+  try {
+    return { ok: true, value: await readRegularText(path, { bytes: LIMITS.inputFileBytes.max, what: LIMITS.inputFileBytes.what }) };
+  } catch (err) {
+    if (err instanceof FileRefusal) return { ok: false, problem: `${what}: ${err.message}` };
+    return { ok: false, problem: `${what}: ${path} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})` };
+  }
+}
 
 /** Files as given; a directory contributes its *.json files, in name order. */
 async function receiptFiles(paths: readonly string[]): Promise<{ files: string[]; problems: string[] }> {
@@ -46,9 +84,9 @@ export async function recomputeAll(files: readonly string[], today: string, what
   const shipped = new Map<string, string | Buffer>();
   const problems: string[] = [];
   for (const file of files) {
-    const text = await readInputText(what, file);
+    const text = await receiptText(what, file);
     if (!text.ok) {
-      problems.push(...text.problems);
+      problems.push(text.problem);
       continue;
     }
     const r = await recomputeReceipt(text.value, evidenceDir ?? dirname(file), today);
@@ -64,47 +102,33 @@ export async function recomputeAll(files: readonly string[], today: string, what
   return { receipts, shipped, problems };
 }
 
-export async function publishFromFlags(f: PublishFlags, today = new Date().toISOString().slice(0, 10)): Promise<string[]> {
-  const found = await receiptFiles(f.receipts);
+/** Publishes the receipts as a site in `input.out`; returns the files written, or throws PublishRefused with every problem. */
+export async function publishReceipts(input: PublishReceiptsInput): Promise<string[]> {
+  const today = input.today ?? new Date().toISOString().slice(0, 10);
+  const found = await receiptFiles(input.receipts);
   const { receipts, shipped, problems } = await recomputeAll(found.files, today);
   problems.unshift(...found.problems);
   let prices: Prices = NO_PRICES;
-  if (f.prices !== undefined) {
-    const p = await readPrices(f.prices);
+  if (input.prices !== undefined) {
+    const p = await readPrices(input.prices);
     if (p.ok) prices = p.prices;
     else problems.push(...p.problems.map((x) => `--prices: ${x}`));
   }
-  if (f.prices !== undefined) shipped.set(PRICES_FILE, JSON.stringify(prices, null, 2) + '\n');
+  if (input.prices !== undefined) shipped.set(PRICES_FILE, JSON.stringify(prices, null, 2) + '\n');
   let notClaimed: readonly string[] | undefined;
-  if (f.site !== undefined) {
-    const s = await readSiteFile(f.site);
+  if (input.site !== undefined) {
+    const s = await readSiteFile(input.site);
     if (s.ok) {
       notClaimed = s.site.notClaimed;
       shipped.set(SITE_FILE, JSON.stringify(s.site, null, 2) + '\n');
     } else problems.push(...s.problems.map((x) => `--site: ${x}`));
   }
-  if (problems.length > 0) throw new CliError(EXIT.usage, `nothing published:\n${problems.map((p) => `  ${p}`).join('\n')}`);
-  const signer = f.key !== undefined || f.sign === true ? await signingKey(f.key === undefined ? '--sign' : '--key', f.key) : undefined;
-  const out = await publishSite({ receipts, prices, outDir: f.out, generator: TOOL_VERSION, shipped, today, notClaimed, ...(signer === undefined ? {} : { signer }) });
+  if (problems.length > 0) throw new PublishRefused(problems);
+  const signer = input.signer === undefined ? undefined : await input.signer();
+  const out = await publishSite({ receipts, prices, outDir: input.out, generator: input.generator ?? TOOL_VERSION, shipped, today, notClaimed, ...(signer === undefined ? {} : { signer }) });
   if (!out.ok) {
-    const lines = [...out.problems, ...out.violations.map((v) => v.message)];
     const why = out.violations.length > 0 ? `nothing published: the provenance gate refused ${out.violations.length} number(s):` : 'nothing published:';
-    throw new CliError(EXIT.usage, `${why}\n${lines.map((l) => `  ${l}`).join('\n')}`);
+    throw new PublishRefused([...out.problems, ...out.violations.map((v) => v.message)], why);
   }
   return out.files;
-}
-
-export function registerPublishCommand(program: Command): void {
-  program.command('publish')
-    .description('publish receipts as a static site (index, one page per receipt, dataset.json, share images) behind the provenance gate')
-    .requiredOption('--receipts <paths...>', 'receipt files (goodput receipt create) or directories of them')
-    .option('--prices <file>', 'rented list prices, YAML or JSON (see examples/prices.yaml)')
-    .option('--site <file>', 'your statements of what the site does not claim, YAML or JSON (see examples/site.yaml); default goodput\'s own')
-    .requiredOption('--out <dir>', 'the site directory (replaced whole, only when everything passes)')
-    .option('--sign', 'sign the site\'s manifest with the data folder\'s publisher key (goodput keys create)')
-    .option('--key <file>', 'sign with this Ed25519 private key file instead')
-    .action(async (f: PublishFlags) => {
-      const files = await publishFromFlags(f);
-      process.stdout.write(`published ${files.length} files to ${f.out}: ${files.join(', ')}\n`);
-    });
 }
