@@ -10,7 +10,7 @@ export { registerServersCommand } from './servers-command.js';
 export { registerRunsCommand } from './runs-command.js';
 export { registerReceiptCommand } from './receipt-command.js';
 export { registerPublishCommand } from './publish-command.js';
-export { registerVerifyCommand, verifySite } from './verify-command.js';
+export { registerVerifyCommand } from './verify-command.js';
 export { registerKeysCommand, createKeys } from './keys-command.js';
 export { registerCompareCommand } from './compare-command.js';
 export { registerExportCommand } from './export-command.js';

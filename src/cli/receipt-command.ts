@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { recordsSha256 } from '../contract/index.js';
 import { existsSync } from 'node:fs';
 import {
-  KEY_FILE_BYTES, NO_PRICES, type ReceiptOutcome, buildPoolingReceipt, buildReceipt, publicPoolingResult, checkSignedEvidence, checkSignedResult, datasetOf, gateDataset, gateSources, packEvidence, publicResult, readBounded, receiptFile,
+  KEY_FILE_BYTES, NO_PRICES, type ReceiptOutcome, buildReceipt, checkSignedEvidence, checkSignedResult, datasetOf, gateDataset, gateSources, packEvidence, publicResult, readBounded, receiptFile,
   recomputeReceipt, signaturePath, siteView,
 } from '../publish/index.js';
 import { TOOL_VERSION } from '../runner/index.js';
@@ -96,8 +96,8 @@ async function builtReceipt(f: ReceiptFlags, problems: string[]): Promise<{ buil
   if (pooling !== null) {
     if (f.quality !== undefined) problems.push(`--quality: ${article(pooling.baseline.run.endpoint)} ${pooling.baseline.run.endpoint} receipt carries no quality score: nothing is generated to score`);
     if (problems.length > 0) return null;
-    const built = buildPoolingReceipt({ ...pooling, method: f.method, baselineMethod: f.baselineMethod, title: f.title, generator: TOOL_VERSION });
-    return { built, evidence: { baseline: publicPoolingResult(pooling.baseline), optimized: publicPoolingResult(pooling.optimized) }, quality: null };
+    const built = buildReceipt({ ...pooling, quality: null, method: f.method, baselineMethod: f.baselineMethod, title: f.title, generator: TOOL_VERSION });
+    return { built, evidence: { baseline: publicResult(pooling.baseline), optimized: publicResult(pooling.optimized) }, quality: null };
   }
   let quality: QualityScore | null = null;
   if (f.quality !== undefined) {

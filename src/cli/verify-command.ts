@@ -1,15 +1,12 @@
 /**
  * `goodput verify SITE_DIR [--key FILE | --key-id ID]`: a reader's check of a
- * published site (verify-site.ts). With a key the reader trusts, the site's
+ * published site (publish's verifySite). With a key the reader trusts, the site's
  * signed manifest must be signed by it; without one, a signed site is checked
  * against the key it names and the output says that nobody vouched for it.
  */
 import type { Command } from 'commander';
-import { KEY_FILE_BYTES, type Trust, parseKey, readBounded } from '../publish/index.js';
+import { KEY_FILE_BYTES, SiteNotVerified, type Trust, type VerifiedSite, parseKey, readBounded, verifySite } from '../publish/index.js';
 import { CliError, EXIT } from './exit-codes.js';
-import { verifySite } from './verify-site.js';
-
-export { verifySite } from './verify-site.js';
 
 async function trustOf(f: { key?: string; keyId?: string }): Promise<Trust> {
   if (f.key !== undefined && f.keyId !== undefined) throw new CliError(EXIT.usage, '--key and --key-id: give one key to trust, not both');
@@ -25,6 +22,16 @@ async function trustOf(f: { key?: string; keyId?: string }): Promise<Trust> {
   return { key: key.key };
 }
 
+/** The site checked; a site that does not verify is a usage error (exit 2) naming every difference. */
+async function verified(dir: string, trust: Trust): Promise<VerifiedSite> {
+  try {
+    return await verifySite(dir, { trust });
+  } catch (err) {
+    if (err instanceof SiteNotVerified) throw new CliError(EXIT.usage, err.message);
+    throw err;
+  }
+}
+
 export function registerVerifyCommand(program: Command): void {
   program.command('verify')
     .description('check a published site: files as signed, every number recomputed from the shipped evidence; exit 0 only if all match')
@@ -32,7 +39,7 @@ export function registerVerifyCommand(program: Command): void {
     .option('--key <file>', 'the publisher\'s public key (PEM) you trust: the site must be signed by it')
     .option('--key-id <id>', 'the publisher\'s key id you pinned (ed25519:…): the site must be signed by it')
     .action(async (dir: string, f: { key?: string; keyId?: string }) => {
-      const v = await verifySite(dir, { trust: await trustOf(f) });
+      const v = await verified(dir, await trustOf(f));
       const who = v.signer === null ? 'not signed' : v.trusted ? `signed by ${v.signer}, the key you trust` : `signed by ${v.signer} (pass --key or --key-id to check it is the key you trust)`;
       process.stdout.write(`verified ${dir}: ${v.receipts} receipt(s), ${v.files} files, every published number recomputed from the shipped evidence; ${who}\n`);
     });

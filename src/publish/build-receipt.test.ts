@@ -8,7 +8,9 @@ import { QUALITY_SCALE_NOTE, qualityScoreSchema } from '../core/index.js';
 import { contractSchema } from '../contract/index.js';
 import { contract, level, receiptPair, resultOf } from '../test-support/receipt-fixture.js';
 import { qualityFixture } from '../test-support/quality-fixture.js';
-import { buildReceipt, type Receipt, receiptSchema, receiptView } from './index.js';
+import { buildReceipt } from './build-receipt.js';
+import { type Receipt, receiptSchema } from './receipt-schema.js';
+import { receiptView } from './receipt-view.js';
 
 const build = (over: Partial<Parameters<typeof buildReceipt>[0]> = {}) =>
   buildReceipt({ ...receiptPair(), quality: null, method: 'FP8 dynamic quantization', generator: '0.1.0', ...over });

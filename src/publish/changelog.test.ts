@@ -8,7 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { contract, level, receiptPair, resultOf } from '../test-support/receipt-fixture.js';
-import { type Prices, type Receipt, buildReceipt, publishSite } from './index.js';
+import { type Prices } from './prices.js';
+import { type Receipt } from './receipt-schema.js';
+import { buildReceipt } from './build-receipt.js';
+import { publishSite } from './publish-site.js';
 
 const prices = (asOf: string): Prices => ({
   tokenPrices: [{ provider: 'Example Cloud', model: 'demo-model', inputUsdPer1M: 0.5, outputUsdPer1M: 1.5, sourceUrl: 'https://example.com/pricing', asOf }], instancePrices: [],

@@ -9,7 +9,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { qualityNoise, qualityScoreSchema } from '../core/index.js';
 import { qualityFixture } from '../test-support/quality-fixture.js';
 import { contract, level, receiptPair, resultOf } from '../test-support/receipt-fixture.js';
-import { type Prices, type Receipt, buildReceipt, renderSite } from './index.js';
+import { type Prices } from './prices.js';
+import { type Receipt } from './receipt-schema.js';
+import { buildReceipt } from './build-receipt.js';
+import { renderSite } from './publish-site.js';
 
 interface Entry { id: string; value: number | null; text: string; statistic: string; provenance: string; configuration: string | null; levelState: string | null }
 interface DatasetNumber { id: string; unit: string; text: string; note: string | null; levelState?: string }

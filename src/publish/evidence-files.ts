@@ -111,11 +111,11 @@ export function publicPoolingResult(result: PoolingResult): PoolingResult {
 }
 
 /**
- * The copy of a result a public site may ship: the server's address, the
+ * The public copy of a text-generation result: the server's address, the
  * command line, the tokenizer's route and local file paths withheld. None of them is in the contract
  * hash, so the copy still verifies; everything measured is kept.
  */
-export function publicResult(result: SweepResult): SweepResult {
+export function publicTextResult(result: SweepResult): SweepResult {
   const contract = publicContract(result.contract);
   const hide = <T extends SweepResult['run']>(run: T): T => ({
     ...run, url: WITHHELD_URL, command: 'withheld',

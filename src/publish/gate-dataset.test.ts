@@ -4,7 +4,7 @@
  * percentiles, dates, contract JSON) pass.
  */
 import { describe, expect, it } from 'vitest';
-import { gateDataset } from './index.js';
+import { gateDataset } from './gate.js';
 
 const found = (text: string) => gateDataset({ receipts: [{ method: text }] }).map((v) => v.message);
 

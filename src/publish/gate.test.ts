@@ -7,7 +7,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { qualityScoreSchema } from '../core/index.js';
 import { qualityFixture } from '../test-support/quality-fixture.js';
 import { receiptPair } from '../test-support/receipt-fixture.js';
-import { type Fact, NO_PRICES, type Prices, type Receipt, type SiteView, buildReceipt, datasetOf, gateDataset, receiptNumbers, renderSite, runGate, siteView } from './index.js';
+import { type Fact } from './fact.js';
+import { NO_PRICES, type Prices } from './prices.js';
+import { type Receipt } from './receipt-schema.js';
+import { type SiteView, siteView } from './site-view.js';
+import { buildReceipt } from './build-receipt.js';
+import { datasetOf } from './dataset.js';
+import { gateDataset, runGate } from './gate.js';
+import { receiptNumbers } from './receipt-view.js';
+import { renderSite } from './publish-site.js';
 
 let good: Receipt;
 beforeAll(() => {

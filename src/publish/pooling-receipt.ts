@@ -5,31 +5,22 @@
  * latency p50/p95/p99 of one request at a time, capacity at the latency
  * objective, cost per million input tokens — each level's figures beside them.
  * The receipt names its modality, so no page or reader takes it for text.
+ * The pooling kind's builder (pooling-kind.ts): buildReceipt reaches it
+ * through the kinds table.
  */
 import { canonicalJson, type PoolingEndpoint, type PoolingLevel, type PoolingResult } from '../core/index.js';
-import { configuration, slug } from './build-receipt.js';
 import { type ConfigurationKey, type Fact, derived, measured, recorded } from './fact.js';
 import { missingLimitations, repeatsLimitation, STALE_PRICE_DAYS } from './limitations.js';
 import { POOLING_FIGURE_KEYS, POOLING_LEVEL_METRICS, type PoolingFigureKey, poolingFigures, poolingLevelFigures } from './pooling-figures.js';
 import { poolingRunsOf } from './pooling-evidence.js';
 import { qualityFacts } from './quality-facts.js';
+import { configuration, day, slug } from './receipt-parts.js';
 import { daysBetween } from './receipt-dates.js';
 import { RECEIPT_VERSION, type Receipt } from './receipt-schema.js';
 import { type CheckedRun, checkRunPair, workloadPart } from './run-pair.js';
-import type { ReceiptOutcome } from './build-receipt.js';
-
-export interface PoolingReceiptInput {
-  baseline: PoolingResult;
-  optimized: PoolingResult;
-  method: string;
-  baselineMethod?: string;
-  title?: string;
-  generator: string;
-}
+import type { ReceiptInput, ReceiptOutcome } from './receipt-kind.js';
 
 type PoolingRun = CheckedRun<PoolingResult>;
-
-const day = (iso: string) => iso.slice(0, 10);
 
 const levelValue: Record<(typeof POOLING_LEVEL_METRICS)[number], (l: PoolingLevel) => number | null> = {
   itemsPerS: (l) => l.itemsPerS, inputTokensPerS: (l) => l.inputTokensPerS, latencyP50: (l) => l.latencyMs?.p50 ?? null, latencyP95: (l) => l.latencyMs?.p95 ?? null, failed: (l) => l.failed,
@@ -105,12 +96,15 @@ function sideLimits(cfg: ConfigurationKey, run: PoolingRun): string[] {
   return out;
 }
 
-export function buildPoolingReceipt(input: PoolingReceiptInput): ReceiptOutcome {
+const article = (e: PoolingEndpoint) => (e === 'rerank' ? 'a' : 'an');
+
+export function poolingReceipt(input: ReceiptInput<PoolingResult>): ReceiptOutcome {
   const problems: string[] = [];
   if (input.method.trim() === '') problems.push('--method: state the optimization method of the optimized configuration');
   const b = input.baseline.run.endpoint;
   const o = input.optimized.run.endpoint;
-  if (b !== o) problems.push(`a receipt compares two runs of one endpoint: --baseline is ${b === 'rerank' ? 'a' : 'an'} ${b} run, --optimized ${o === 'rerank' ? 'a' : 'an'} ${o} run`);
+  if (input.quality !== null) problems.push(`--quality: ${article(b)} ${b} receipt carries no quality score: nothing is generated to score`);
+  if (b !== o) problems.push(`a receipt compares two runs of one endpoint: --baseline is ${article(b)} ${b} run, --optimized ${article(o)} ${o} run`);
   const pair = checkRunPair<PoolingResult>(input.baseline, input.optimized);
   if (!pair.ok) problems.push(...pair.problems);
   if (!pair.ok || problems.length > 0) return { ok: false, problems };

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runGoodput } from '../test-support/goodput-process.js';
 import { expectOk, useSimulatorPair, writeReceiptContract } from '../test-support/receipt-contracts.js';
-import { receiptSchema } from './index.js';
+import { receiptSchema } from './receipt-schema.js';
 import { wallClock } from '../test-support/wall-clock.js';
 import { patient } from '../test-support/patience.js';
 

@@ -7,25 +7,21 @@
  * differs from the recomputation is refused, naming it.
  */
 import { z } from 'zod';
-import { combinePoolingRuns, combineRepeats } from '../contract/index.js';
-import { canonicalJson, type PoolingResult, poolingResultSchema, type QualityScore, qualityScoreSchema, sweepResultSchema, type SweepResult } from '../core/index.js';
-import { type CheckedPoolingSide, checkPoolingEvidence } from './pooling-evidence.js';
-import { buildPoolingReceipt } from './pooling-receipt.js';
-import { buildReceipt } from './build-receipt.js';
-import { type CheckedSide, checkEvidence } from './evidence-check.js';
+import { type QualityScore, qualityScoreSchema } from '../core/index.js';
 import { type EvidenceSource, evidencePath, loadEvidence, loadEvidenceSignature, signaturePath } from './evidence-files.js';
 import { checkSignedEvidence } from './site-signing.js';
 import type { ConfigurationKey } from './fact.js';
 import { TEXT_LIMITS, textRefusals } from './free-text.js';
 import { contractLabelRefusals } from './contract-labels.js';
 import { allowListRefusals } from './allow-list.js';
-import { qualityRefusals, recomputedQuality } from './quality-belongs.js';
 import { type Receipt, RECEIPT_VERSION } from './receipt-schema.js';
 import { type Refusal, refusal } from './refusal.js';
 import { modelProblem } from './run-pair.js';
 import { differenceText, differences } from './same-numbers.js';
 import { parseStrictJson } from './strict-json.js';
-import { dateRefusals, dayRefusal } from './receipt-dates.js';
+import { dateRefusals } from './receipt-dates.js';
+import type { KindSide, ReceiptKind, ReceiptResult } from './receipt-kind.js';
+import { receiptKindOf } from './receipt-kinds.js';
 
 export const RECEIPT_FILE_VERSION = RECEIPT_VERSION;
 
@@ -87,24 +83,19 @@ async function runSignature(dir: EvidenceSource, key: ConfigurationKey, ref: str
   else if (loaded.ok) files.set(signaturePath(ref), loaded.bytes);
 }
 
-/** One side: a text-generation result, or an embeddings or rerank one (told apart by the endpoint its run states), checked against its evidence. */
-type Side = { kind: 'text'; checked: CheckedSide } | { kind: 'pooling'; checked: CheckedPoolingSide };
+/** One side: a result of the kind its run's endpoint names, checked against its evidence. */
+type Side = { kind: ReceiptKind; checked: KindSide };
 
 async function side(dir: EvidenceSource, key: ConfigurationKey, ref: string, out: Refusal[], files: Map<string, Buffer>, allow: boolean): Promise<Side | null> {
   await runSignature(dir, key, ref, out, files);
   const peek = await loadEvidence(dir, ref, `evidence.${key}`);
-  const endpoint = peek.ok ? (peek.value as { run?: { endpoint?: unknown } } | null)?.run?.endpoint : undefined;
-  if (endpoint === 'embeddings' || endpoint === 'rerank') {
-    const pooled = await loadParsed(dir, ref, `evidence.${key}`, poolingResultSchema as z.ZodType<PoolingResult>, out, files);
-    const checked = pooled === null ? null : checkPoolingEvidence(key, pooled, out);
-    return checked === null ? null : { kind: 'pooling', checked };
-  }
-  const result = await loadParsed(dir, ref, `evidence.${key}`, sweepResultSchema as z.ZodType<SweepResult>, out, files);
-  const checked = result === null ? null : checkEvidence(key, result, out, allow);
-  return checked === null ? null : { kind: 'text', checked };
+  const kind = receiptKindOf(peek.ok ? (peek.value as { run?: { endpoint?: unknown } } | null)?.run?.endpoint : undefined);
+  const result = await loadParsed<ReceiptResult>(dir, ref, `evidence.${key}`, kind.schema, out, files);
+  const checked = result === null ? null : kind.checkEvidence(key, result, out, allow);
+  return checked === null ? null : { kind, checked };
 }
 
-const endpointOf = (s: Side) => (s.kind === 'pooling' ? s.checked.runs[0]?.run.endpoint ?? 'embeddings' : s.checked.runs[0]?.run.endpoint ?? 'chat');
+const endpointOf = (s: Side): string => s.checked.runs[0]?.run.endpoint ?? (s.kind.endpoints[0] as string);
 
 /**
  * The receipt `text` states, recomputed from the evidence in `dir` (the
@@ -136,32 +127,12 @@ export async function recomputeReceipt(text: string, dir: EvidenceSource, today:
     const a = (e: string) => `${/^[aeiou]/.test(e) ? 'an' : 'a'} ${e}`;
     return { ok: false, refusals: [refusal('same-workload', 'evidence', `a receipt compares two runs of one endpoint: the baseline is ${a(endpointOf(sideB))} run, the optimized ${a(endpointOf(sideO))} run`)] };
   }
-  if (sideB.kind === 'pooling' && sideO.kind === 'pooling') {
-    if (standalone !== null) return { ok: false, refusals: [refusal('quality-belongs', 'evidence.quality', `an ${endpointOf(sideB)} receipt carries no quality score: nothing is generated to score`)] };
-    const built = buildPoolingReceipt({
-      baseline: combinePoolingRuns(sideB.checked.runs), optimized: combinePoolingRuns(sideO.checked.runs),
-      method: file.configurations.optimized.method, baselineMethod: file.configurations.baseline.method, title: file.title, generator: file.generator,
-    });
-    if (!built.ok) return { ok: false, refusals: built.problems.map((p) => refusal(pairRule(p), 'evidence', p)) };
-    return statedAgainst(file, built.receipt, out, today, files);
-  }
-  if (sideB.kind !== 'text' || sideO.kind !== 'text') return { ok: false, refusals: out };
-  const baseline = sideB.checked;
-  const optimized = sideO.checked;
-  const results = { baseline: combineRepeats(baseline.runs), optimized: combineRepeats(optimized.runs) };
-  const chosen = chooseScore(standalone, optimized, out);
-  let score: QualityScore | null = null;
-  if (chosen !== null) {
-    const again = recomputedQuality(chosen.score);
-    if (again.ok) score = again.score;
-    else out.push(...again.refusals);
-    out.push(...qualityRefusals(chosen.score, results, chosen.inRun));
-    const when = chosen.score.compared?.measuredAt.slice(0, 10);
-    const late = when === undefined ? null : dayRefusal('evidence.quality: compared.measuredAt', when, today);
-    if (late !== null) out.push(late);
-  }
-  const built = buildReceipt({
-    ...results, quality: score, method: file.configurations.optimized.method, baselineMethod: file.configurations.baseline.method,
+  const kind = sideB.kind;
+  const results = { baseline: kind.combineRuns(sideB.checked.runs), optimized: kind.combineRuns(sideO.checked.runs) };
+  const quality = kind.evidenceQuality(standalone, sideO.checked, results, today, out);
+  if (!quality.ok) return { ok: false, refusals: quality.refusals };
+  const built = kind.build({
+    ...results, quality: quality.score, method: file.configurations.optimized.method, baselineMethod: file.configurations.baseline.method,
     title: file.title, generator: file.generator,
   });
   if (!built.ok) return { ok: false, refusals: [...out, ...built.problems.map((p) => refusal(pairRule(p), 'evidence', p))] };
@@ -180,24 +151,6 @@ function statedAgainst(file: z.infer<typeof receiptFileSchema>, receipt: Receipt
   return out.length > 0 ? { ok: false, refusals: out } : { ok: true, receipt, files };
 }
 
-/**
- * The score a receipt states: the one measured in the optimized run (goodput
- * run --quality-baseline), else the standalone file. A contract that declares
- * the score measured in the run must carry it, and a standalone file beside an
- * in-run score must be that same score.
- */
-function chooseScore(standalone: QualityScore | null, optimized: CheckedSide, out: Refusal[]): { score: QualityScore; inRun: boolean } | null {
-  const inRun = optimized.runs[0]?.quality;
-  if (optimized.contract.quality.baselineUrl !== undefined && inRun === undefined) {
-    out.push(refusal('quality-declared', 'evidence.optimized: quality', 'is absent, but the hashed contract declares the quality score measured in the run (quality.baselineUrl); a run that declares it ships it'));
-  }
-  if (inRun === undefined) return standalone === null ? null : { score: standalone, inRun: false };
-  if (standalone !== null && canonicalJson(standalone) !== canonicalJson(inRun)) {
-    out.push(refusal('quality-belongs', 'evidence.quality', 'is another score than the one measured in the optimized run; a receipt states the score its run measured'));
-  }
-  return { score: inRun, inRun: true };
-}
-
 /** Words the evidence contributes to every page (model, hardware, engines) carry no internal identifier either. */
 function identifierRefusals(r: Receipt): Refusal[] {
   const named: Array<[string, string | null]> = [
@@ -209,7 +162,7 @@ function identifierRefusals(r: Receipt): Refusal[] {
 }
 
 /** Every identity label the evidence puts on a page, by the pattern of its kind: names and versions that cannot carry a claim. */
-function identityLabelRefusals(where: string, side: { contract: CheckedSide['contract']; runs: ReadonlyArray<{ run: { engine?: { name: string; version: string | null } | null } }> }): Refusal[] {
+function identityLabelRefusals(where: string, side: { contract: KindSide['contract']; runs: ReadonlyArray<{ run: { engine?: { name: string; version: string | null } | null } }> }): Refusal[] {
   const e = side.runs[0]?.run.engine;
   const labels: Array<[string, string, 'name' | 'version']> = e ? [['run.engine.name', e.name, 'name'], ...(e.version ? [['run.engine.version', e.version, 'version'] as [string, string, 'version']] : [])] : [];
   return [

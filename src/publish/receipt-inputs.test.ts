@@ -7,7 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { type Contract, contractHash, contractSchema } from '../contract/index.js';
 import { receiptPair } from '../test-support/receipt-fixture.js';
-import { NO_PRICES, buildReceipt, renderSite } from './index.js';
+import { NO_PRICES } from './prices.js';
+import { buildReceipt } from './build-receipt.js';
+import { renderSite } from './publish-site.js';
 
 /** The fixture's pair, both runs' contracts given `media` in their workload (one workload on both sides). */
 function pairWith(media: Record<string, unknown>) {

@@ -15,7 +15,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUALITY_SCALE_NOTE, qualityScoreSchema } from '../core/index.js';
 import { qualityFixture } from '../test-support/quality-fixture.js';
 import { receiptPair } from '../test-support/receipt-fixture.js';
-import { type Receipt, buildReceipt, publishSite } from './index.js';
+import { type Receipt } from './receipt-schema.js';
+import { buildReceipt } from './build-receipt.js';
+import { publishSite } from './publish-site.js';
 import { patient } from '../test-support/patience.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

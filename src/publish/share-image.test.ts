@@ -11,7 +11,9 @@ import { Resvg } from '@resvg/resvg-js';
 import { describe, expect, it } from 'vitest';
 import { distinctColours, pngInfo } from '../test-support/png.js';
 import { receiptPair } from '../test-support/receipt-fixture.js';
-import { buildReceipt, receiptView, sharePng, shareSvg } from './index.js';
+import { buildReceipt } from './build-receipt.js';
+import { receiptView } from './receipt-view.js';
+import { sharePng, shareSvg } from './share-image.js';
 
 function view() {
   const r = buildReceipt({ ...receiptPair(), quality: null, method: 'FP8 dynamic quantization', generator: '0.1.0' });

@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { KL_WEIGHT, qualityScoreSchema } from '../core/index.js';
 import { qualityFixture } from '../test-support/quality-fixture.js';
 import { receiptPair } from '../test-support/receipt-fixture.js';
-import { NO_PRICES, buildReceipt, renderSite } from './index.js';
+import { NO_PRICES } from './prices.js';
+import { buildReceipt } from './build-receipt.js';
+import { renderSite } from './publish-site.js';
 import { factText } from './view-number.js';
 
 describe('factText', () => {

@@ -3,8 +3,11 @@
  * with every chart drawn now into the given document (linkedom in Node), so
  * the file needs no script and no network. Several runs open with their
  * comparison (contract differences first); every run then has its identity,
- * contract, warnings, table, charts, Pareto view, client self-check and cards.
- * The same models give the Markdown form for a pull request.
+ * contract, warnings, table, charts, Pareto view, client self-check and cards;
+ * a run sent with tools or replaying an agent trace adds the page's own charts
+ * of those figures (tool-call validity and timing, sessions and jobs), drawn
+ * by the same chart functions. The same models give the Markdown form for a
+ * pull request.
  */
 import type { SweepResult } from '../../core/index.js';
 import type { ChartSeries } from './chart-lines.js';
@@ -16,9 +19,12 @@ import { num, when } from './format.js';
 import {
   type Raw, capacityMarkup, cardsMarkup, compareTableMarkup, qualityMarkup, contractDiffsMarkup, differencesMarkup, esc, figureMarkup, html, paretoFigure, resultsTableMarkup, scrollFrame,
 } from './markup.js';
+import { agentCharts } from './agent-charts.js';
 import { type CapacityAnswer, type ParetoModel, capacityAt, defaultTarget, paretoModel } from './pareto.js';
 import { curvesLegend, paretoTitle, renderPareto, runColor } from './pareto-chart.js';
+import type { SmallChart } from './replay-charts.js';
 import { TABLE_HEADERS, tableCaption, tableRows } from './table-model.js';
+import { toolCallCharts } from './tool-charts.js';
 
 export interface ReportRun { label: string; result: SweepResult }
 
@@ -61,6 +67,20 @@ function chartsMarkup(series: readonly ChartSeries[], doc: ChartDocument, legend
   return html`<div class="chart-grid">${CHARTS.map((c) => figureMarkup({ title: c.title, subtitle: c.subtitle, legend, table: c.table(series), svg: c.render(series, { document: doc, width: 640 }).outerHTML }))}</div>`;
 }
 
+/** The charts of what a run measured beyond text (the page's Tool calls and Agent sessions sections), by heading; none for a text run. */
+function ownChartGroups(levels: SweepResult['levels']): Array<{ heading: string; charts: SmallChart[] }> {
+  return [
+    { heading: 'Tool calls', charts: toolCallCharts(levels) },
+    { heading: 'Agent sessions and jobs', charts: agentCharts(levels) },
+  ].filter((g) => g.charts.length > 0);
+}
+
+function ownChartsMarkup(levels: SweepResult['levels'], doc: ChartDocument): Raw {
+  return html`${ownChartGroups(levels).map((g) => html`<h3>${g.heading}</h3><div class="chart-grid">${g.charts.map((c) => figureMarkup({
+    id: `chart-${c.id}`, title: c.title, subtitle: c.subtitle, legend: c.legend, table: c.table, svg: c.render({ document: doc, width: 640 }).outerHTML,
+  }))}</div>`)}`;
+}
+
 function paretoSection(m: ParetoModel, answer: CapacityAnswer | null, doc: ChartDocument): Raw {
   return html`<h3>Pareto view and capacity</h3><div class="pareto">${figureMarkup(paretoFigure(m, renderPareto(m, { document: doc, width: 640 }).outerHTML))}<div class="capacity-answer">${capacityMarkup(m, answer)}</div></div>`;
 }
@@ -74,7 +94,7 @@ function runSection(r: ReportRun, i: number, doc: ChartDocument, target: number 
 ${res.warnings.length > 0 ? html`<ul class="warnings" aria-label="Warnings">${res.warnings.map((w) => html`<li><strong>Warning:</strong> ${w.message}</li>`)}</ul>` : html`<p class="hint">No warnings.</p>`}
 <h3>Contract</h3>${plainTable('Contract', 'What was measured: every figure below depends on these.', ['Field', 'Value'], contractRows(res))}
 <h3>Results</h3>${resultsTableMarkup({ levels: res.levels, caption: tableCaption({ ...res.run, thinking: res.run.thinking === 'on', requestsPerLevel: res.run.requestsPerLevel }, res.levels) })}
-<h3>Charts</h3>${chartsMarkup([{ label: r.label, role: 'single', levels: res.levels }], doc)}
+<h3>Charts</h3>${chartsMarkup([{ label: r.label, role: 'single', levels: res.levels }], doc)}${ownChartsMarkup(res.levels, doc)}
 ${paretoSection(m, at === null ? null : capacityAt(m, at), doc)}
 <h3>Client self-check</h3>${plainTable('Client self-check', 'Our client judged itself at every level: a level it could not keep up with is client-bound, shown but left out of peaks.', SELF_CHECK_HEADERS, selfCheckRows(res.levels))}
 ${clients.length > 0 ? plainTable('Clients', 'Each split level\'s share per thread or worker, judged on its own.', CLIENT_HEADERS, clients) : ''}
@@ -167,6 +187,10 @@ export function reportMarkdown(input: ReportInput): string {
     out.push('### Contract', '', mdTable(['Field', 'Value'], contractRows(res)), '');
     out.push('### Results', '', tableCaption({ ...res.run, thinking: res.run.thinking === 'on' }, res.levels), '',
       mdTable(['Concurrency', ...TABLE_HEADERS, 'Status'], tableRows(res.levels).map((row) => [String(row.concurrency), ...row.cells.map((x) => x.text), row.status])), '');
+    for (const g of ownChartGroups(res.levels)) {
+      out.push(`### ${g.heading}`, '');
+      for (const c of g.charts) out.push(`#### ${c.title}`, '', c.summary, '', mdTable(c.table.headers, c.table.rows), '');
+    }
     out.push('### Client self-check', '', mdTable(SELF_CHECK_HEADERS, selfCheckRows(res.levels)), '');
   }
   return `${out.join('\n')}\n`;

@@ -10,18 +10,33 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
-import {
-  EVIDENCE_DIR, MANIFEST_FILE, NO_PRICES, type Prices, type SiteManifest, type SiteTree, type Trust, changelogEntrySchema, changelogRefusals,
-  differenceText, differences, listSome, openManifest, parseStrictJson, priceRefusals, readBounded, readPrices, readSiteFile, renderSite, walkSite,
-} from '../publish/index.js';
+import { changelogEntrySchema, changelogRefusals } from './changelog.js';
+import { EVIDENCE_DIR } from './evidence-files.js';
+import { NO_PRICES, type Prices, priceRefusals, readPrices } from './prices.js';
+import { renderSite } from './publish-site.js';
+import { PRICES_FILE, SITE_FILE, recomputeAll } from './publish-receipts.js';
+import { differenceText, differences } from './same-numbers.js';
+import { readSiteFile } from './site-file.js';
+import { MANIFEST_FILE, type SiteManifest, type Trust, openManifest } from './site-signing.js';
+import { type SiteTree, listSome, readBounded, walkSite } from './site-walk.js';
+import { parseStrictJson } from './strict-json.js';
 import { LIMITS } from '../core/index.js';
 import { TOOL_VERSION } from '../runner/index.js';
-import { CliError, EXIT } from './exit-codes.js';
-import { PRICES_FILE, SITE_FILE, recomputeAll } from './publish-command.js';
 
 const publishedSchema = z.object({ generator: z.string().regex(/^goodput [0-9A-Za-z.+-]{1,40}$/), changelog: z.array(changelogEntrySchema) });
 
 export interface VerifyOptions { today?: string; trust?: Trust; version?: string }
+
+/** What a site that verifies is: its receipts and files, who signed it, and whether that is the key the reader trusts. */
+export interface VerifiedSite { receipts: number; files: number; signer: string | null; trusted: boolean }
+
+/** The site does not verify: `lines` names every file or number that differs, one line each. */
+export class SiteNotVerified extends Error {
+  constructor(readonly dir: string, readonly lines: readonly string[]) {
+    super(`${dir} does not verify:\n${lines.map((l) => `  ${l}`).join('\n')}`);
+    this.name = 'SiteNotVerified';
+  }
+}
 
 /** Files and folders on disk that the manifest does not list, and listed files missing or different. */
 async function manifestProblems(dir: string, tree: SiteTree, m: SiteManifest): Promise<string[]> {
@@ -56,10 +71,52 @@ function unexpectedPaths(tree: SiteTree, expected: ReadonlyMap<string, unknown>)
   return lines;
 }
 
-export async function verifySite(dir: string, o: VerifyOptions = {}): Promise<{ receipts: number; files: number; signer: string | null; trusted: boolean }> {
+/**
+ * The signed manifest, when the site has one: it must open with the key the
+ * reader trusts (or the key it names, when none is given) and list every file
+ * as it is. A reader who trusts a key gets no unsigned site.
+ */
+async function signedManifestOf(dir: string, tree: SiteTree, trust: Trust): Promise<{ manifest: SiteManifest | null; trusted: boolean }> {
+  if (!tree.files.has(MANIFEST_FILE)) {
+    if (trust !== null) throw new SiteNotVerified(dir, [`${MANIFEST_FILE}: the site is not signed, so nothing shows that the key you trust stands behind it [rule: signature]`]);
+    return { manifest: null, trusted: false };
+  }
+  const read = await readBounded(join(dir, MANIFEST_FILE), LIMITS.inputFileBytes.max);
+  if (!read.ok) throw new SiteNotVerified(dir, [`${MANIFEST_FILE}: ${read.problem} [rule: signature]`]);
+  const opened = openManifest(read.bytes.toString('utf8'), trust);
+  if (!opened.ok) throw new SiteNotVerified(dir, opened.problems);
+  const lines = await manifestProblems(dir, tree, opened.manifest);
+  if (lines.length > 0) throw new SiteNotVerified(dir, lines);
+  return { manifest: opened.manifest, trusted: opened.trusted };
+}
+
+/** Every file the evidence renders that the site lacks or holds otherwise (dataset.json number by number), and every path it does not render. */
+async function renderedDifferences(dir: string, tree: SiteTree, expected: ReadonlyMap<string, string | Buffer>, datasetText: string): Promise<string[]> {
+  const lines: string[] = [];
+  for (const [name, body] of expected) {
+    const size = tree.files.get(name);
+    const want = Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8');
+    if (size === undefined) {
+      lines.push(`${name}: the evidence renders it, but the site does not have it [rule: published-equals-recomputed]`);
+      continue;
+    }
+    const have = size === want.length ? await readBounded(join(dir, name), want.length) : null;
+    if (have !== null && have.ok && have.bytes.equals(want)) continue;
+    if (name === 'dataset.json') {
+      const diffs = differences(JSON.parse(datasetText), JSON.parse(String(body)), '', false);
+      for (const d of diffs.slice(0, 20)) lines.push(`dataset.json: ${d.path}: ${differenceText(d, 'the evidence gives')} [rule: published-equals-recomputed]`);
+      if (diffs.length === 0) lines.push('dataset.json: its bytes differ from the rendering (layout or key order) [rule: published-equals-recomputed]');
+    } else lines.push(`${name}: differs from what the evidence renders [rule: published-equals-recomputed]`);
+  }
+  lines.push(...unexpectedPaths(tree, expected));
+  return lines;
+}
+
+/** Verifies the site in `dir` and says what it found; throws SiteNotVerified naming every difference. */
+export async function verifySite(dir: string, o: VerifyOptions = {}): Promise<VerifiedSite> {
   const today = o.today ?? new Date().toISOString().slice(0, 10);
   const version = o.version ?? TOOL_VERSION;
-  const fail = (lines: string[]) => new CliError(EXIT.usage, `${dir} does not verify:\n${lines.map((l) => `  ${l}`).join('\n')}`);
+  const fail = (lines: string[]) => new SiteNotVerified(dir, lines);
   let tree: SiteTree;
   try {
     tree = await walkSite(dir);
@@ -68,20 +125,7 @@ export async function verifySite(dir: string, o: VerifyOptions = {}): Promise<{ 
     throw fail([`SITE_DIR: ${dir} ${code === 'ENOENT' ? 'does not exist' : code === 'ENOTDIR' ? 'is not a folder' : `cannot be read (${code ?? String(err)})`}`]);
   }
   if (tree.problems.length > 0) throw fail(tree.problems);
-  let manifest: SiteManifest | null = null;
-  let trusted = false;
-  if (tree.files.has(MANIFEST_FILE)) {
-    const read = await readBounded(join(dir, MANIFEST_FILE), LIMITS.inputFileBytes.max);
-    if (!read.ok) throw fail([`${MANIFEST_FILE}: ${read.problem} [rule: signature]`]);
-    const opened = openManifest(read.bytes.toString('utf8'), o.trust ?? null);
-    if (!opened.ok) throw fail(opened.problems);
-    manifest = opened.manifest;
-    trusted = opened.trusted;
-    const lines = await manifestProblems(dir, tree, manifest);
-    if (lines.length > 0) throw fail(lines);
-  } else if (o.trust !== undefined && o.trust !== null) {
-    throw fail([`${MANIFEST_FILE}: the site is not signed, so nothing shows that the key you trust stands behind it [rule: signature]`]);
-  }
+  const { manifest, trusted } = await signedManifestOf(dir, tree, o.trust ?? null);
   const datasetRead = tree.files.has('dataset.json') ? await readBounded(join(dir, 'dataset.json'), LIMITS.inputFileBytes.max) : { ok: false as const, problem: 'does not exist' };
   if (!datasetRead.ok) throw fail([`SITE_DIR: ${join(dir, 'dataset.json')} ${datasetRead.problem}`]);
   const datasetText = datasetRead.bytes.toString('utf8');
@@ -115,24 +159,8 @@ export async function verifySite(dir: string, o: VerifyOptions = {}): Promise<{ 
   const signer = manifest?.signer.keyid ?? null;
   const site = renderSite(receipts, prices, generator, { previous: published.data.changelog, today }, notClaimed, signer);
   if (site.violations.length > 0) throw fail(site.violations.map((v) => v.message));
-  const lines: string[] = [];
   const expected = new Map([...site.files, ...shipped]);
-  for (const [name, body] of expected) {
-    const size = tree.files.get(name);
-    const want = Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8');
-    if (size === undefined) {
-      lines.push(`${name}: the evidence renders it, but the site does not have it [rule: published-equals-recomputed]`);
-      continue;
-    }
-    const have = size === want.length ? await readBounded(join(dir, name), want.length) : null;
-    if (have !== null && have.ok && have.bytes.equals(want)) continue;
-    if (name === 'dataset.json') {
-      const diffs = differences(JSON.parse(datasetText), JSON.parse(String(body)), '', false);
-      for (const d of diffs.slice(0, 20)) lines.push(`dataset.json: ${d.path}: ${differenceText(d, 'the evidence gives')} [rule: published-equals-recomputed]`);
-      if (diffs.length === 0) lines.push('dataset.json: its bytes differ from the rendering (layout or key order) [rule: published-equals-recomputed]');
-    } else lines.push(`${name}: differs from what the evidence renders [rule: published-equals-recomputed]`);
-  }
-  lines.push(...unexpectedPaths(tree, expected));
+  const lines = await renderedDifferences(dir, tree, expected, datasetText);
   if (lines.length > 0) throw fail(lines);
   return { receipts: receipts.length, files: expected.size, signer, trusted };
 }
