@@ -29,9 +29,12 @@ export default tseslint.config(
     files: ['src/core/**/*.ts'],
     ignores: ['src/core/**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [{ group: ['../*', 'node:*', 'undici', 'fs', 'http', 'net'], message: 'core/ is pure: no I/O and no other area.' }],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ group: ['../*', 'node:*', 'undici', 'fs', 'http', 'net'], message: 'core/ is pure: no I/O and no other area.' }],
+        },
+      ],
     },
   },
   {

@@ -9,8 +9,12 @@ import { LIMITS } from '../core/index.js';
 import { type ApiHarness, type Json, apiHarness } from '../test-support/api-harness.js';
 
 let h: ApiHarness;
-beforeAll(async () => { h = await apiHarness(); });
-afterAll(async () => { await h.close(); });
+beforeAll(async () => {
+  h = await apiHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
 
 const HOST = { host: '127.0.0.1:7878' };
 const post = (path: string, body: string, headers: Record<string, string> = {}) =>
@@ -33,10 +37,17 @@ describe('body limits', () => {
   it(`a body past apiBodyBytes (${LIMITS.apiBodyBytes.max}) is a 413 naming the limit, by Content-Length`, async () => {
     const res = await post('/api/servers', '{}', { 'content-length': String(LIMITS.apiBodyBytes.max + 1) });
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ error: { code: 'too-large', field: 'body', message: `body: larger than the limit of ${LIMITS.apiBodyBytes.max} bytes in one body sent to goodput serve` } });
+    expect(await res.json()).toEqual({
+      error: { code: 'too-large', field: 'body', message: `body: larger than the limit of ${LIMITS.apiBodyBytes.max} bytes in one body sent to goodput serve` },
+    });
   });
   it('and counted as it streams when no Content-Length says so', async () => {
-    const res = await h.app.request('/api/runs', { method: 'POST', headers: { ...HOST, 'content-type': 'application/json' }, body: streamed(2 * LIMITS.apiBodyBytes.max), duplex: 'half' } as RequestInit);
+    const res = await h.app.request('/api/runs', {
+      method: 'POST',
+      headers: { ...HOST, 'content-type': 'application/json' },
+      body: streamed(2 * LIMITS.apiBodyBytes.max),
+      duplex: 'half',
+    } as RequestInit);
     expect(res.status).toBe(413);
     expect(((await res.json()) as Json).error.code).toBe('too-large');
   });
@@ -57,13 +68,22 @@ describe('body limits', () => {
 describe('content type on writes', () => {
   for (const type of ['text/plain', 'application/x-www-form-urlencoded', undefined]) {
     it(`a body sent as ${type ?? 'no type'} is a 415`, async () => {
-      const res = await h.app.request('/api/servers', { method: 'POST', headers: { ...HOST, ...(type ? { 'content-type': type } : {}) }, body: JSON.stringify({ name: 'a', baseUrl: 'http://127.0.0.1:9' }) });
+      const res = await h.app.request('/api/servers', {
+        method: 'POST',
+        headers: { ...HOST, ...(type ? { 'content-type': type } : {}) },
+        body: JSON.stringify({ name: 'a', baseUrl: 'http://127.0.0.1:9' }),
+      });
       expect(res.status).toBe(415);
-      expect(((await res.json()) as Json).error).toMatchObject({ code: 'unsupported-media-type', message: expect.stringMatching(/^body: must be sent as Content-Type: application\/json/) });
+      expect(((await res.json()) as Json).error).toMatchObject({
+        code: 'unsupported-media-type',
+        message: expect.stringMatching(/^body: must be sent as Content-Type: application\/json/),
+      });
     });
   }
   it('application/json with a charset is accepted', async () => {
-    const res = await post('/api/servers', JSON.stringify({ name: 'charset', baseUrl: 'http://127.0.0.1:9' }), { 'content-type': 'application/json; charset=utf-8' });
+    const res = await post('/api/servers', JSON.stringify({ name: 'charset', baseUrl: 'http://127.0.0.1:9' }), {
+      'content-type': 'application/json; charset=utf-8',
+    });
     expect(res.status).toBe(201);
   });
 });

@@ -17,17 +17,30 @@ beforeAll(async () => {
   h = await apiHarness();
   fx = await poolingFixture('embeddings');
 }, patient(60_000));
-afterAll(async () => { await h.close(); });
+afterAll(async () => {
+  await h.close();
+});
 
 const spec = () => {
   const r = fx.result.run;
   return {
-    url: r.url, model: null, endpoint: r.endpoint, levels: r.levelsRequested, itemsPerRequest: r.itemsPerRequest, itemTokens: r.itemTokens,
-    queryTokens: r.queryTokens, requestsPerLevel: r.requestsPerLevel, warmup: r.warmupPerLevel, seed: r.seed, hourlyCostUsd: r.hourlyCostUsd,
-    latencySlo: r.latencySlo, command: r.command,
+    url: r.url,
+    model: null,
+    endpoint: r.endpoint,
+    levels: r.levelsRequested,
+    itemsPerRequest: r.itemsPerRequest,
+    itemTokens: r.itemTokens,
+    queryTokens: r.queryTokens,
+    requestsPerLevel: r.requestsPerLevel,
+    warmup: r.warmupPerLevel,
+    seed: r.seed,
+    hourlyCostUsd: r.hourlyCostUsd,
+    latencySlo: r.latencySlo,
+    command: r.command,
   };
 };
-const begin = (url: string, s: Json = spec()) => h.call('POST', '/api/ingest/runs', { serverId: null, serverName: null, targetUrl: url, spec: s, ownerPid: process.pid, ownerHost: hostname() });
+const begin = (url: string, s: Json = spec()) =>
+  h.call('POST', '/api/ingest/runs', { serverId: null, serverName: null, targetUrl: url, spec: s, ownerPid: process.pid, ownerHost: hostname() });
 
 describe('an embeddings run stored through the ingest routes', () => {
   let id: number;
@@ -49,7 +62,12 @@ describe('an embeddings run stored through the ingest routes', () => {
 
   it('is listed with its endpoint and peak in items/s, and served whole with its result and records', async () => {
     const list = await h.call('GET', '/api/runs');
-    expect(list.json.find((r: Json) => r.id === id)).toMatchObject({ endpoint: 'embeddings', peakThroughputTokS: null, peakItemsPerS: fx.result.peak!.itemsPerS, peakConcurrency: fx.result.peak!.concurrency });
+    expect(list.json.find((r: Json) => r.id === id)).toMatchObject({
+      endpoint: 'embeddings',
+      peakThroughputTokS: null,
+      peakItemsPerS: fx.result.peak!.itemsPerS,
+      peakConcurrency: fx.result.peak!.concurrency,
+    });
     const detail = await h.call('GET', `/api/runs/${id}`);
     expect(detail.status).toBe(200);
     expect(detail.json).toMatchObject({ endpoint: 'embeddings', levels: [], spec: { endpoint: 'embeddings', itemsPerRequest: 4 } });
@@ -73,16 +91,38 @@ describe('an embeddings run stored through the ingest routes', () => {
 
 describe('forged ingest bodies are refused naming the field', () => {
   let id: number;
-  beforeAll(async () => { id = (await begin('http://127.0.0.1:9202')).json.id; });
+  beforeAll(async () => {
+    id = (await begin('http://127.0.0.1:9202')).json.id;
+  });
   const level = () => structuredClone(fx.levels[0]!);
   const cases: Array<[string, () => Json, string, string]> = [
     ['a negative rate', () => ({ ...level(), level: { ...level().level, itemsPerS: -3 } }), 'pooling-levels', 'level.itemsPerS'],
     ['a dimension past the limits table', () => ({ ...level(), level: { ...level().level, dimension: 10_000_000 } }), 'pooling-levels', 'level.dimension'],
-    ['a record carrying more inputs than any request may', () => ({ level: level().level, records: [{ ...level().records[0], items: 1e9 }] }), 'pooling-levels', 'records.0.items'],
-    ['a record ending before it was sent', () => ({ level: level().level, records: [{ ...level().records[0], sentNs: 10, endNs: 5 }] }), 'pooling-levels', 'records.0.endNs'],
-    ['a record of an unknown outcome', () => ({ level: level().level, records: [{ ...level().records[0], outcome: { kind: 'fine' } }] }), 'pooling-levels', 'records.0.outcome.kind'],
+    [
+      'a record carrying more inputs than any request may',
+      () => ({ level: level().level, records: [{ ...level().records[0], items: 1e9 }] }),
+      'pooling-levels',
+      'records.0.items',
+    ],
+    [
+      'a record ending before it was sent',
+      () => ({ level: level().level, records: [{ ...level().records[0], sentNs: 10, endNs: 5 }] }),
+      'pooling-levels',
+      'records.0.endNs',
+    ],
+    [
+      'a record of an unknown outcome',
+      () => ({ level: level().level, records: [{ ...level().records[0], outcome: { kind: 'fine' } }] }),
+      'pooling-levels',
+      'records.0.outcome.kind',
+    ],
     ['a text level sent as a pooling one', () => ({ level: { concurrency: 1, throughputTokS: 5 }, records: [] }), 'pooling-levels', 'level.requests'],
-    ['a result of the wrong schema', () => ({ result: { ...fx.result, run: { ...fx.result.run, endpoint: 'chat' } } }), 'pooling-finish', 'result.run.endpoint'],
+    [
+      'a result of the wrong schema',
+      () => ({ result: { ...fx.result, run: { ...fx.result.run, endpoint: 'chat' } } }),
+      'pooling-finish',
+      'result.run.endpoint',
+    ],
   ];
   for (const [what, body, route, field] of cases) {
     it(what, async () => {
@@ -108,14 +148,31 @@ describe('POST /api/runs with an embeddings or rerank spec', () => {
   });
 
   it('starts the sweep, streams its levels and stores it with its result', async () => {
-    const r = await h.call('POST', '/api/runs', { serverId, endpoint: 'rerank', levels: [1, 2], itemsPerRequest: 3, itemTokens: 8, queryTokens: 4, requestsPerLevel: 2, latencySlo: { p: 95, maxMs: 10_000 } });
+    const r = await h.call('POST', '/api/runs', {
+      serverId,
+      endpoint: 'rerank',
+      levels: [1, 2],
+      itemsPerRequest: 3,
+      itemTokens: 8,
+      queryTokens: 4,
+      requestsPerLevel: 2,
+      latencySlo: { p: 95, maxMs: 10_000 },
+    });
     expect(r.status, JSON.stringify(r.json)).toBe(201);
     const res = await h.app.request(`/api/runs/${r.json.runId}/events`, { headers: { host: '127.0.0.1:7878' } });
     const events = await readEvents(res);
     expect(events[events.length - 1]).toMatchObject({ kind: 'end', status: 'complete' });
     const detail = (await h.call('GET', `/api/runs/${r.json.runId}`)).json;
-    expect(detail).toMatchObject({ endpoint: 'rerank', serverName: 'pooling-sim', status: 'complete', spec: { endpoint: 'rerank', itemsPerRequest: 3, queryTokens: 4 } });
-    expect(detail.pooling.result.levels.map((l: Json) => [l.concurrency, l.failed])).toEqual([[1, 0], [2, 0]]);
+    expect(detail).toMatchObject({
+      endpoint: 'rerank',
+      serverName: 'pooling-sim',
+      status: 'complete',
+      spec: { endpoint: 'rerank', itemsPerRequest: 3, queryTokens: 4 },
+    });
+    expect(detail.pooling.result.levels.map((l: Json) => [l.concurrency, l.failed])).toEqual([
+      [1, 0],
+      [2, 0],
+    ]);
     expect(detail.pooling.result.run).toMatchObject({ path: '/v1/rerank', itemsPerRequest: 3, hourlyCostUsd: 1 });
     expect(detail.pooling.result.capacity.statement).toMatch(/^capacity at latency p95 ≤ 10000 ms/);
   });

@@ -19,7 +19,9 @@ beforeAll(async () => {
   expect(added.status).toBe(201);
   simId = added.json.id;
 });
-afterAll(async () => { await h.close(); });
+afterAll(async () => {
+  await h.close();
+});
 
 async function events(runId: number) {
   const res = await h.app.request(`/api/runs/${runId}/events`, { headers: { host: '127.0.0.1:7878' } });
@@ -110,8 +112,31 @@ describe('runs', () => {
   it('follows a run that another process writes (shared PostgreSQL) through the store', async () => {
     const { sweepFixture } = await import('../test-support/sweep-fixture.js');
     const fx = await sweepFixture();
-    const id = await h.store.runs.begin({ serverId: null, serverName: null, targetUrl: 'http://127.0.0.1:9999', ownerPid: process.pid, ownerHost: hostname(),
-      spec: { url: 'http://127.0.0.1:9999', model: null, endpoint: 'chat', levels: [1, 2], outputTokens: 16, promptTokens: 8, requestsPerLevel: 3, warmup: 1, thinking: false, forceLength: true, temperature: 0, seed: 42, hourlyCostUsd: null, baselineRateUsdPer1M: null, gpuLabel: null, command: '' } });
+    const id = await h.store.runs.begin({
+      serverId: null,
+      serverName: null,
+      targetUrl: 'http://127.0.0.1:9999',
+      ownerPid: process.pid,
+      ownerHost: hostname(),
+      spec: {
+        url: 'http://127.0.0.1:9999',
+        model: null,
+        endpoint: 'chat',
+        levels: [1, 2],
+        outputTokens: 16,
+        promptTokens: 8,
+        requestsPerLevel: 3,
+        warmup: 1,
+        thinking: false,
+        forceLength: true,
+        temperature: 0,
+        seed: 42,
+        hourlyCostUsd: null,
+        baselineRateUsdPer1M: null,
+        gpuLabel: null,
+        command: '',
+      },
+    });
     const res = await h.app.request(`/api/runs/${id}/events`, { headers: { host: '127.0.0.1:7878' } });
     const reading = readEvents(res);
     for (const l of fx.levels) await h.store.levels.save(id, l.level, l.records);

@@ -10,11 +10,21 @@ import { type ApiHarness, apiHarness } from '../test-support/api-harness.js';
 import { startServe } from './serve.js';
 
 let h: ApiHarness;
-beforeAll(async () => { h = await apiHarness({ token: 's3cret-token', host: '0.0.0.0' }); });
-afterAll(async () => { await h.close(); });
+beforeAll(async () => {
+  h = await apiHarness({ token: 's3cret-token', host: '0.0.0.0' });
+});
+afterAll(async () => {
+  await h.close();
+});
 
 describe('token on a non-loopback bind', () => {
-  for (const [method, path] of [['GET', '/api/servers'], ['GET', '/api/runs'], ['POST', '/api/runs'], ['GET', '/'], ['GET', '/api/health']] as const) {
+  for (const [method, path] of [
+    ['GET', '/api/servers'],
+    ['GET', '/api/runs'],
+    ['POST', '/api/runs'],
+    ['GET', '/'],
+    ['GET', '/api/health'],
+  ] as const) {
     it(`${method} ${path} without the token is 401`, async () => {
       const r = await h.call(method, path, method === 'POST' ? { serverId: 1, levels: [1] } : undefined);
       expect(r.status).toBe(401);
@@ -33,7 +43,7 @@ describe('token on a non-loopback bind', () => {
     const next = await h.app.request('/api/servers', { headers: { host: 'box:7878', cookie: cookie.split(';')[0] as string } });
     expect(next.status).toBe(200);
   });
-  it('a cookie set for another port is not this server\'s token', async () => {
+  it("a cookie set for another port is not this server's token", async () => {
     const other = await h.app.request('/api/servers', { headers: { host: 'box:7878', cookie: 'goodput_token_9000=s3cret-token; goodput_token=s3cret-token' } });
     expect(other.status).toBe(401);
   });
@@ -52,7 +62,7 @@ describe('token on a non-loopback bind', () => {
   it('serve refuses to bind beyond loopback without a token', async () => {
     await expect(startServe({ store: h.store, host: '0.0.0.0', port: 0 })).rejects.toThrow(/needs a token: give --token/);
   });
-  it('a port in use (another person\'s serve on a shared host) is named with the flag that moves it', async () => {
+  it("a port in use (another person's serve on a shared host) is named with the flag that moves it", async () => {
     const taken = createServer();
     await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
     const port = (taken.address() as AddressInfo).port;

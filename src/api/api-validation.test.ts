@@ -11,7 +11,9 @@ beforeAll(async () => {
   h = await apiHarness();
   serverId = (await h.call('POST', '/api/servers', { name: 'sim', baseUrl: h.sim.url })).json.id;
 });
-afterAll(async () => { await h.close(); });
+afterAll(async () => {
+  await h.close();
+});
 
 const start = (over: Record<string, unknown>) => ({ serverId: 1, levels: [1, 2], ...over });
 
@@ -31,7 +33,12 @@ describe('POST /api/runs: bad bodies', () => {
     ['too many levels', start({ levels: Array.from({ length: 65 }, (_, i) => i + 1) }), 'levels', /levels 65 is above the limit of 64 levels in one run/],
     ['a huge prompt', start({ promptTokens: 300_000_000 }), 'promptTokens', /promptTokens 300000000 is above the limit of 262144 prompt tokens per request/],
     ['a huge output', start({ outputTokens: 1_000_000 }), 'outputTokens', /outputTokens 1000000 is above the limit of 32768 output tokens/],
-    ['a billion requests per level', start({ requestsPerLevel: 1e9 }), 'requestsPerLevel', /requestsPerLevel 1000000000 is above the limit of 20000 measured requests per level/],
+    [
+      'a billion requests per level',
+      start({ requestsPerLevel: 1e9 }),
+      'requestsPerLevel',
+      /requestsPerLevel 1000000000 is above the limit of 20000 measured requests per level/,
+    ],
     ['zero output tokens', start({ outputTokens: 0 }), 'outputTokens', /outputTokens must be positive/],
     ['output tokens as text', start({ outputTokens: 'lots' }), 'outputTokens', /outputTokens must be a number/],
     ['thinking as text', start({ thinking: 'yes' }), 'thinking', /thinking must be true or false/],
@@ -92,7 +99,14 @@ describe('other bad input', () => {
     expect((await h.call('GET', '/api/nothing')).status).toBe(404);
   });
   it('ingest: a level without records, and a malformed record, name the field', async () => {
-    const begun = await h.call('POST', '/api/ingest/runs', { serverId: null, serverName: null, targetUrl: 'http://127.0.0.1:9', ownerPid: process.pid, ownerHost: 'h', spec: 'x' });
+    const begun = await h.call('POST', '/api/ingest/runs', {
+      serverId: null,
+      serverName: null,
+      targetUrl: 'http://127.0.0.1:9',
+      ownerPid: process.pid,
+      ownerHost: 'h',
+      spec: 'x',
+    });
     expect(begun.status).toBe(400);
     expect(begun.json.error.field).toBe('spec');
     const level = await h.call('POST', '/api/ingest/runs/1/levels', { level: {} });
@@ -101,10 +115,31 @@ describe('other bad input', () => {
   });
   it('ingest: an unknown serverId is a 404 naming serverId, not a 500', async () => {
     const spec = {
-      url: 'http://127.0.0.1:9', model: null, endpoint: 'chat', levels: [1], outputTokens: 8, promptTokens: 8, requestsPerLevel: 1, warmup: 0,
-      thinking: false, forceLength: false, temperature: 0, seed: 1, hourlyCostUsd: null, baselineRateUsdPer1M: null, gpuLabel: null, command: 'x',
+      url: 'http://127.0.0.1:9',
+      model: null,
+      endpoint: 'chat',
+      levels: [1],
+      outputTokens: 8,
+      promptTokens: 8,
+      requestsPerLevel: 1,
+      warmup: 0,
+      thinking: false,
+      forceLength: false,
+      temperature: 0,
+      seed: 1,
+      hourlyCostUsd: null,
+      baselineRateUsdPer1M: null,
+      gpuLabel: null,
+      command: 'x',
     };
-    const r = await h.call('POST', '/api/ingest/runs', { serverId: 999, serverName: 'ghost', targetUrl: 'http://127.0.0.1:9', ownerPid: process.pid, ownerHost: 'h', spec });
+    const r = await h.call('POST', '/api/ingest/runs', {
+      serverId: 999,
+      serverName: 'ghost',
+      targetUrl: 'http://127.0.0.1:9',
+      ownerPid: process.pid,
+      ownerHost: 'h',
+      spec,
+    });
     expect(r.status).toBe(404);
     expect(r.json.error).toEqual({ code: 'not-found', field: 'serverId', message: 'serverId: no server with id 999 is registered' });
   });

@@ -21,15 +21,39 @@ beforeAll(async () => {
   h = await apiHarness();
   fx = await sweepFixture();
 }, patient(90_000));
-afterAll(async () => { await h.close(); });
+afterAll(async () => {
+  await h.close();
+});
 
 const spec = (over: Json = {}) => ({
-  url: 'http://127.0.0.1:9', model: null, endpoint: 'chat', levels: [1, 2], outputTokens: 16, promptTokens: 8, requestsPerLevel: 3, warmup: 1,
-  thinking: false, forceLength: false, temperature: 0, seed: 1, hourlyCostUsd: 2, baselineRateUsdPer1M: null, gpuLabel: null, command: 'goodput sweep (test)', ...over,
+  url: 'http://127.0.0.1:9',
+  model: null,
+  endpoint: 'chat',
+  levels: [1, 2],
+  outputTokens: 16,
+  promptTokens: 8,
+  requestsPerLevel: 3,
+  warmup: 1,
+  thinking: false,
+  forceLength: false,
+  temperature: 0,
+  seed: 1,
+  hourlyCostUsd: 2,
+  baselineRateUsdPer1M: null,
+  gpuLabel: null,
+  command: 'goodput sweep (test)',
+  ...over,
 });
 // Each run its own target: a second running run against one target is refused.
 let port = 9000;
-const beginBody = (s: Json = spec()) => ({ serverId: null, serverName: null, targetUrl: `http://127.0.0.1:${port++}`, spec: s, ownerPid: process.pid, ownerHost: hostname() });
+const beginBody = (s: Json = spec()) => ({
+  serverId: null,
+  serverName: null,
+  targetUrl: `http://127.0.0.1:${port++}`,
+  spec: s,
+  ownerPid: process.pid,
+  ownerHost: hostname(),
+});
 const begin = async (s?: Json) => {
   const r = await h.call('POST', '/api/ingest/runs', beginBody(s));
   expect(r.status, JSON.stringify(r.json)).toBe(201);
@@ -45,8 +69,18 @@ describe('ingest, checked like runs import', () => {
   });
 
   it.each([
-    ['50,001 levels', { levels: Array.from({ length: 50_001 }, (_, i) => i + 1) }, 'spec.levels', /spec\.levels 50001 is above the limit of 64 levels in one run/],
-    ['1e15 output tokens', { outputTokens: 1e15 }, 'spec.outputTokens', /spec\.outputTokens 1000000000000000 is above the limit of 32768 output tokens per request/],
+    [
+      '50,001 levels',
+      { levels: Array.from({ length: 50_001 }, (_, i) => i + 1) },
+      'spec.levels',
+      /spec\.levels 50001 is above the limit of 64 levels in one run/,
+    ],
+    [
+      '1e15 output tokens',
+      { outputTokens: 1e15 },
+      'spec.outputTokens',
+      /spec\.outputTokens 1000000000000000 is above the limit of 32768 output tokens per request/,
+    ],
     ['a million warm-ups', { warmup: 1e6 }, 'spec.warmup', /spec\.warmup 1000000 is above the limit of 100/],
   ])('refuses a spec with %s, naming the field', async (_what, over, field, message) => {
     const r = await h.call('POST', '/api/ingest/runs', beginBody(spec(over)));
@@ -87,27 +121,40 @@ describe('a row planted in the store past the bounds', () => {
     for (const path of ['/api/runs', `/api/runs/${id}`]) {
       const r = await h.call('GET', path);
       expect(r.status, path).toBe(500);
-      expect(r.json.error.message).toBe(`run ${id} is stored broken, so it is not shown: spec.outputTokens: outputTokens 1000000000000000 is above the limit of 32768 output tokens per request (the row was edited outside goodput)`);
+      expect(r.json.error.message).toBe(
+        `run ${id} is stored broken, so it is not shown: spec.outputTokens: outputTokens 1000000000000000 is above the limit of 32768 output tokens per request (the row was edited outside goodput)`,
+      );
     }
     await h.store.driver.query('DELETE FROM runs WHERE id = $1', [id]);
   });
 
-  it('is refused by goodput runs list and runs show, naming the field', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'goodput-planted-'));
-    try {
-      const data = join(dir, 'data');
-      const store = await openStore({ kind: 'embedded', dir: data }, { kind: 'cli', command: 'test' });
-      const writer = await localCatalog(store).beginRun(beginBody() as never);
-      await store.driver.query(`UPDATE runs SET spec = jsonb_set(spec, '{levels}', (SELECT jsonb_agg(g) FROM generate_series(1, 50001) g)) WHERE id = $1`, [writer.runId]);
-      await store.close();
-      for (const args of [['runs', 'list'], ['runs', 'show', String(writer.runId)]]) {
-        const r = await cli([...args, '--data', data]);
-        expect(r.code, args.join(' ')).not.toBe(0);
-        expect(r.stderr).toContain(`run ${writer.runId} is stored broken, so it is not shown: spec.levels: levels 50001 is above the limit of 64 levels in one run`);
-        expect(r.stdout).toBe('');
+  it(
+    'is refused by goodput runs list and runs show, naming the field',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'goodput-planted-'));
+      try {
+        const data = join(dir, 'data');
+        const store = await openStore({ kind: 'embedded', dir: data }, { kind: 'cli', command: 'test' });
+        const writer = await localCatalog(store).beginRun(beginBody() as never);
+        await store.driver.query(`UPDATE runs SET spec = jsonb_set(spec, '{levels}', (SELECT jsonb_agg(g) FROM generate_series(1, 50001) g)) WHERE id = $1`, [
+          writer.runId,
+        ]);
+        await store.close();
+        for (const args of [
+          ['runs', 'list'],
+          ['runs', 'show', String(writer.runId)],
+        ]) {
+          const r = await cli([...args, '--data', data]);
+          expect(r.code, args.join(' ')).not.toBe(0);
+          expect(r.stderr).toContain(
+            `run ${writer.runId} is stored broken, so it is not shown: spec.levels: levels 50001 is above the limit of 64 levels in one run`,
+          );
+          expect(r.stdout).toBe('');
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
       }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }, patient(60_000));
+    },
+    patient(60_000),
+  );
 });

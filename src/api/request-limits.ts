@@ -22,10 +22,15 @@ export function bodyLimitGuard(): MiddlewareHandler {
   const guards = new Map<LimitName, MiddlewareHandler>();
   for (const name of ['apiBodyBytes', 'apiIngestBodyBytes'] as const) {
     const l = LIMITS[name];
-    guards.set(name, bodyLimit({
-      maxSize: l.max,
-      onError: () => { throw new ApiError('too-large', `body: larger than the limit of ${l.max} ${l.what}`, 'body'); },
-    }));
+    guards.set(
+      name,
+      bodyLimit({
+        maxSize: l.max,
+        onError: () => {
+          throw new ApiError('too-large', `body: larger than the limit of ${l.max} ${l.what}`, 'body');
+        },
+      }),
+    );
   }
   return async (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();

@@ -7,11 +7,19 @@ import { Hono } from 'hono';
 import type { LevelResult, RequestRecord } from '../core/index.js';
 import { ApiError, idParam, jsonBody, type Catalog, type RunWriter } from '../runs/index.js';
 import {
-  beginRunSchema, levelBodySchema, modelBodySchema, poolingLevelBodySchema, poolingResultBodySchema, reasonBodySchema, resultBodySchema, warningBodySchema,
+  beginRunSchema,
+  levelBodySchema,
+  modelBodySchema,
+  poolingLevelBodySchema,
+  poolingResultBodySchema,
+  reasonBodySchema,
+  resultBodySchema,
+  warningBodySchema,
 } from './ingest-schemas.js';
 
 /** The figures a stored level and a result's level must agree on. */
-const figures = (l: LevelResult) => `concurrency ${l.concurrency}, ${l.requests} requests, ${l.succeeded} succeeded, ${l.failed} failed, ${l.throughputTokS} tok/s`;
+const figures = (l: LevelResult) =>
+  `concurrency ${l.concurrency}, ${l.requests} requests, ${l.succeeded} succeeded, ${l.failed} failed, ${l.throughputTokS} tok/s`;
 
 /** Why a finished run's levels are not the levels stored with their records (in any order), or null. */
 function resultLevelsProblem(claimed: readonly LevelResult[], stored: readonly LevelResult[]): string | null {
@@ -40,13 +48,19 @@ export function ingestRoutes(catalog: Catalog): Hono {
     writers.set(w.runId, w);
     return c.json({ id: w.runId }, 201);
   });
-  r.post('/:id/model', async (c) => { await writer(idParam(c)).setModel((await jsonBody(c, modelBodySchema)).model); return c.body(null, 204); });
-  r.post('/:id/warnings', async (c) => { await writer(idParam(c)).addWarning((await jsonBody(c, warningBodySchema)).warning); return c.body(null, 204); });
+  r.post('/:id/model', async (c) => {
+    await writer(idParam(c)).setModel((await jsonBody(c, modelBodySchema)).model);
+    return c.body(null, 204);
+  });
+  r.post('/:id/warnings', async (c) => {
+    await writer(idParam(c)).addWarning((await jsonBody(c, warningBodySchema)).warning);
+    return c.body(null, 204);
+  });
   r.post('/:id/levels', async (c) => {
     const id = idParam(c);
     const body = await jsonBody(c, levelBodySchema);
     await writer(id).saveLevel(body.level as LevelResult, body.records as RequestRecord[]);
-    stored.set(id, [...stored.get(id) ?? [], body.level as LevelResult]);
+    stored.set(id, [...(stored.get(id) ?? []), body.level as LevelResult]);
     return c.body(null, 204);
   });
   r.post('/:id/pooling-levels', async (c) => {
@@ -60,7 +74,10 @@ export function ingestRoutes(catalog: Catalog): Hono {
     writers.delete(id);
     return c.body(null, 204);
   });
-  r.post('/:id/heartbeat', async (c) => { await writer(idParam(c)).heartbeat(); return c.body(null, 204); });
+  r.post('/:id/heartbeat', async (c) => {
+    await writer(idParam(c)).heartbeat();
+    return c.body(null, 204);
+  });
   r.post('/:id/finish', async (c) => {
     const id = idParam(c);
     const w = writer(id);

@@ -53,10 +53,16 @@ export function runRoutes(catalog: Catalog, manager: RunManager, hub: RunHub): H
     return streamSSE(c, async (stream) => {
       const queue: LiveEvent[] = [];
       let wake: (() => void) | null = null;
-      const push = (e: LiveEvent) => { queue.push(e); wake?.(); };
+      const push = (e: LiveEvent) => {
+        queue.push(e);
+        wake?.();
+      };
       const unsubscribe = hub.subscribe(id, push);
       let closed = false;
-      stream.onAbort(() => { closed = true; wake?.(); });
+      stream.onAbort(() => {
+        closed = true;
+        wake?.();
+      });
       if (unsubscribe === null && run.status !== 'running') push({ kind: 'end', status: run.status, reason: run.stopReason });
       // Running in another process (sharing PostgreSQL): follow it through the store instead.
       if (unsubscribe === null && run.status === 'running') void followStored(catalog, id, push, () => closed);
@@ -64,7 +70,10 @@ export function runRoutes(catalog: Catalog, manager: RunManager, hub: RunHub): H
         while (!closed) {
           const e = queue.shift();
           if (e === undefined) {
-            const timer = new Promise<void>((resolve) => { wake = resolve; setTimeout(resolve, KEEPALIVE_MS); });
+            const timer = new Promise<void>((resolve) => {
+              wake = resolve;
+              setTimeout(resolve, KEEPALIVE_MS);
+            });
             await timer;
             wake = null;
             if (queue.length === 0 && !closed) {

@@ -11,12 +11,20 @@ import { ApiError, type Catalog, type LevelProgress, notRunnableReason, recordSw
 import type { RunHub } from './run-hub.js';
 import type { StartRunBody, StartTextRunBody, StartPoolingRunBody } from './start-run-schema.js';
 
-interface Active { serverId: number; ctrl: AbortController; done: Promise<void> }
+interface Active {
+  serverId: number;
+  ctrl: AbortController;
+  done: Promise<void>;
+}
 
 export class RunManager {
   private readonly active = new Map<number, Active>();
 
-  constructor(private readonly store: Store, private readonly catalog: Catalog, private readonly hub: RunHub) {}
+  constructor(
+    private readonly store: Store,
+    private readonly catalog: Catalog,
+    private readonly hub: RunHub,
+  ) {}
 
   /**
    * Starts a run of the kind its body's endpoint names; resolves once it is recorded and measuring has begun in the
@@ -26,7 +34,11 @@ export class RunManager {
   async start(body: StartRunBody): Promise<{ runId: number }> {
     const server = await this.runnable(body.serverId);
     const apiKey = (await this.store.servers.secret(server.id)) ?? undefined;
-    const specOf = SPEC_OF_BODY[kindOfEndpoint((body as { endpoint?: unknown }).endpoint)] as (b: typeof body, s: ServerView, k: string | undefined) => SpecInputOf<RunKindName>;
+    const specOf = SPEC_OF_BODY[kindOfEndpoint((body as { endpoint?: unknown }).endpoint)] as (
+      b: typeof body,
+      s: ServerView,
+      k: string | undefined,
+    ) => SpecInputOf<RunKindName>;
     const input = specOf(body, server, apiKey);
     // What the body schema cannot see alone (a request too large to send) is refused here, naming the field, before any run is begun.
     const valid = specSchemaOf(input).safeParse(input);
@@ -40,8 +52,14 @@ export class RunManager {
     const recorder = recordSweep(writer);
     const runId = writer.runId;
     const onEvent = this.forward(runId);
-    const done = runSweep(input, { signal: ctrl.signal, onEvent: (e: SweepEvent<RunKindName>) => { recorder.onEvent(e); onEvent(e); }, afterLevel: recorder.afterLevel })
-      .then((result) => recorder.finish(result));
+    const done = runSweep(input, {
+      signal: ctrl.signal,
+      onEvent: (e: SweepEvent<RunKindName>) => {
+        recorder.onEvent(e);
+        onEvent(e);
+      },
+      afterLevel: recorder.afterLevel,
+    }).then((result) => recorder.finish(result));
     this.track(runId, server.id, ctrl, done, recorder);
     return { runId };
   }
@@ -52,7 +70,12 @@ export class RunManager {
       throw new ApiError('not-found', `serverId: no server with id ${serverId} is registered`, 'serverId');
     });
     const mine = [...this.active.entries()].find(([, a]) => a.serverId === server.id);
-    if (mine) throw new ApiError('run-in-progress', `run ${mine[0]} against server "${server.name}" is in progress; a second run would make the levels of both contend, so it is refused.`, 'serverId');
+    if (mine)
+      throw new ApiError(
+        'run-in-progress',
+        `run ${mine[0]} against server "${server.name}" is in progress; a second run would make the levels of both contend, so it is refused.`,
+        'serverId',
+      );
     const checked = await this.catalog.checkServer(server.id);
     const refusal = notRunnableReason(server.name, server.model, checked.status);
     if (refusal) throw new ApiError('server-not-running', refusal, 'serverId');
@@ -60,14 +83,22 @@ export class RunManager {
   }
 
   /** Keeps a started run until it ends: a refused sweep is removed, a broken one kept as interrupted. */
-  private track(runId: number, serverId: number, ctrl: AbortController, run: Promise<void>, recorder: { discard(r: string): Promise<void>; abandon(r: string): Promise<void> }): void {
+  private track(
+    runId: number,
+    serverId: number,
+    ctrl: AbortController,
+    run: Promise<void>,
+    recorder: { discard(r: string): Promise<void>; abandon(r: string): Promise<void> },
+  ): void {
     const done = run
       .catch(async (err: unknown) => {
         if (err instanceof SweepError) await recorder.discard(err.message);
         else await recorder.abandon(`the sweep broke: ${(err as Error).message}`);
       })
       // The run's row already says what happened; the log says why the store could not.
-      .catch((err: unknown) => { process.stderr.write(`goodput serve: run ${runId}: ${(err as Error).message}\n`); })
+      .catch((err: unknown) => {
+        process.stderr.write(`goodput serve: run ${runId}: ${(err as Error).message}\n`);
+      })
       .finally(() => this.active.delete(runId));
     this.active.set(runId, { serverId, ctrl, done });
   }
@@ -93,14 +124,34 @@ export class RunManager {
     return (e) => {
       if (e.kind === 'level-start') {
         measuredFromMs = performance.now();
-        p = { concurrency: e.concurrency, index: e.index, total: e.total, requests: e.requests, done: 0, failed: 0, outputTokens: 0, elapsedMs: 0, liveTokS: null };
+        p = {
+          concurrency: e.concurrency,
+          index: e.index,
+          total: e.total,
+          requests: e.requests,
+          done: 0,
+          failed: 0,
+          outputTokens: 0,
+          elapsedMs: 0,
+          liveTokS: null,
+        };
         this.hub.publish(runId, { kind: 'level-start', progress: p });
       } else if (e.kind === 'request' && p) {
         // The measured phase starts when the last warm-up ends.
-        if (e.warmup) { measuredFromMs = performance.now(); return; }
+        if (e.warmup) {
+          measuredFromMs = performance.now();
+          return;
+        }
         const elapsedMs = performance.now() - measuredFromMs;
         const tokens = 'outputTokens' in e ? e.outputTokens : 0;
-        p = { ...p, done: e.done, failed: e.failed, outputTokens: tokens, elapsedMs, liveTokS: 'outputTokens' in e && elapsedMs > 0 ? tokens / (elapsedMs / 1000) : null };
+        p = {
+          ...p,
+          done: e.done,
+          failed: e.failed,
+          outputTokens: tokens,
+          elapsedMs,
+          liveTokS: 'outputTokens' in e && elapsedMs > 0 ? tokens / (elapsedMs / 1000) : null,
+        };
         this.hub.publish(runId, { kind: 'progress', progress: p });
       }
     };
@@ -110,10 +161,17 @@ export class RunManager {
 /** A text sweep's spec from the page's Start body and the registered server. */
 function textInput(body: StartTextRunBody, server: ServerView, apiKey: string | undefined): SweepSpecInput {
   return {
-    url: server.baseUrl, apiKey, model: server.model ?? undefined,
-    levels: body.levels, outputTokens: body.outputTokens, thinking: body.thinking, promptTokens: body.promptTokens,
-    requestsPerLevel: body.requestsPerLevel, hourlyCostUsd: body.hourlyCostUsd === undefined ? server.hourlyCostUsd : body.hourlyCostUsd,
-    baselineRateUsdPer1M: body.baselineRateUsdPer1M, gpuLabel: server.gpuLabel,
+    url: server.baseUrl,
+    apiKey,
+    model: server.model ?? undefined,
+    levels: body.levels,
+    outputTokens: body.outputTokens,
+    thinking: body.thinking,
+    promptTokens: body.promptTokens,
+    requestsPerLevel: body.requestsPerLevel,
+    hourlyCostUsd: body.hourlyCostUsd === undefined ? server.hourlyCostUsd : body.hourlyCostUsd,
+    baselineRateUsdPer1M: body.baselineRateUsdPer1M,
+    gpuLabel: server.gpuLabel,
     command: `goodput serve: Start on "${server.name}", levels ${body.levels.join(',')}, ${body.outputTokens} output tokens, thinking ${body.thinking ? 'on' : 'off'}`,
   };
 }
@@ -123,16 +181,26 @@ function poolingInput(body: StartPoolingRunBody, server: ServerView, apiKey: str
   const what = body.endpoint === 'rerank' ? 'documents' : 'inputs';
   const items = body.itemsPerRequest;
   return {
-    url: server.baseUrl, apiKey, model: server.model ?? undefined,
-    endpoint: body.endpoint, levels: body.levels, itemsPerRequest: items,
-    itemTokens: body.itemTokens, queryTokens: body.queryTokens, requestsPerLevel: body.requestsPerLevel,
-    hourlyCostUsd: body.hourlyCostUsd === undefined ? server.hourlyCostUsd : body.hourlyCostUsd, latencySlo: body.latencySlo,
+    url: server.baseUrl,
+    apiKey,
+    model: server.model ?? undefined,
+    endpoint: body.endpoint,
+    levels: body.levels,
+    itemsPerRequest: items,
+    itemTokens: body.itemTokens,
+    queryTokens: body.queryTokens,
+    requestsPerLevel: body.requestsPerLevel,
+    hourlyCostUsd: body.hourlyCostUsd === undefined ? server.hourlyCostUsd : body.hourlyCostUsd,
+    latencySlo: body.latencySlo,
     command: `goodput serve: Start ${body.endpoint} on "${server.name}", levels ${body.levels.join(',')}, ${items} ${what} of ${body.itemTokens} tokens`,
   };
 }
 
 /** The page's Start body of each kind (the endpoint names the kind; none is text generation). */
-interface StartBodies { text: StartTextRunBody; pooling: StartPoolingRunBody }
+interface StartBodies {
+  text: StartTextRunBody;
+  pooling: StartPoolingRunBody;
+}
 
 /** Each kind's spec from its Start body and the registered server. */
 const SPEC_OF_BODY: { [K in RunKindName]: (body: StartBodies[K], server: ServerView, apiKey: string | undefined) => SpecInputOf<K> } = {

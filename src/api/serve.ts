@@ -56,7 +56,13 @@ export async function startServe(o: ServeOptions): Promise<Serving> {
   const server = await new Promise<ReturnType<typeof listen>>((resolve, reject) => {
     const s = listen({ fetch: app.fetch, port: o.port ?? 7878, hostname: host }, () => resolve(s));
     s.once('error', (err: NodeJS.ErrnoException) => {
-      reject(new ServeError(err.code === 'EADDRINUSE' ? `port ${o.port ?? 7878} on ${host} is in use: pick another with --port` : `cannot listen on ${host}:${o.port ?? 7878}: ${err.message}`));
+      reject(
+        new ServeError(
+          err.code === 'EADDRINUSE'
+            ? `port ${o.port ?? 7878} on ${host} is in use: pick another with --port`
+            : `cannot listen on ${host}:${o.port ?? 7878}: ${err.message}`,
+        ),
+      );
     });
   });
   const port = (server.address() as AddressInfo).port;

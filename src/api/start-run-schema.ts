@@ -6,20 +6,37 @@
  */
 import { z } from 'zod';
 import {
-  type BodyField, LIMITS, MAX_CONCURRENCY, MAX_LEVELS, RUN_OPTIONS, type RunOption, START_ENDPOINTS, type StartEndpoint, limitMessage, limitedInt, overLimit,
-  poolingSloSchema, startBodyFields, unionError,
+  type BodyField,
+  LIMITS,
+  MAX_CONCURRENCY,
+  MAX_LEVELS,
+  RUN_OPTIONS,
+  type RunOption,
+  START_ENDPOINTS,
+  type StartEndpoint,
+  limitMessage,
+  limitedInt,
+  overLimit,
+  poolingSloSchema,
+  startBodyFields,
+  unionError,
 } from '../core/index.js';
 
-const level = z.number({ error: 'each level must be a number' })
+const level = z
+  .number({ error: 'each level must be a number' })
   .int('each level must be a whole number')
   .positive('each level must be a positive integer')
   .max(MAX_CONCURRENCY, overLimit('concurrency', 'level'));
 
-const levels = z.array(level, { error: 'levels must be a list of positive integers, e.g. [1, 2, 4, 8]' })
+const levels = z
+  .array(level, { error: 'levels must be a list of positive integers, e.g. [1, 2, 4, 8]' })
   .min(1, 'give at least one concurrency level')
   .max(MAX_LEVELS, { error: (issue) => limitMessage('levels', Array.isArray(issue.input) ? issue.input.length : Number(issue.input), 'levels') });
 
-const serverId = z.number({ error: 'serverId must be the id of a registered server' }).int('serverId must be a whole number').positive('serverId must be positive');
+const serverId = z
+  .number({ error: 'serverId must be the id of a registered server' })
+  .int('serverId must be a whole number')
+  .positive('serverId must be positive');
 
 function limitOf(o: RunOption): keyof typeof LIMITS {
   if (o.value.type !== 'number' || o.value.limit === undefined) throw new Error(`${o.flag} has no limits row for the start body`);
@@ -30,21 +47,31 @@ function limitOf(o: RunOption): keyof typeof LIMITS {
 function fieldSchema(o: RunOption, f: BodyField): z.ZodType {
   const name = f.field;
   switch (f.value) {
-    case 'levels': return levels;
-    case 'count': return limitedInt(limitOf(o), name).default(Number(o.default));
+    case 'levels':
+      return levels;
+    case 'count':
+      return limitedInt(limitOf(o), name).default(Number(o.default));
     case 'count-or-auto':
-      return z.union([limitedInt(limitOf(o), name), z.literal('auto')], unionError(`${name} must be a positive integer or "auto"`)).default(o.default === 'auto' ? 'auto' : Number(o.default));
-    case 'boolean': return z.boolean({ error: `${name} must be true or false` }).default(o.default === 'on');
+      return z
+        .union([limitedInt(limitOf(o), name), z.literal('auto')], unionError(`${name} must be a positive integer or "auto"`))
+        .default(o.default === 'auto' ? 'auto' : Number(o.default));
+    case 'boolean':
+      return z.boolean({ error: `${name} must be true or false` }).default(o.default === 'on');
     case 'money': {
       const n = z.number({ error: `${name} must be a number` });
-      const bounded = o.value.type === 'number' && o.value.exclusiveMin ? n.positive(`${name} must be positive`) : n.nonnegative(`${name} must not be negative`);
+      const bounded =
+        o.value.type === 'number' && o.value.exclusiveMin ? n.positive(`${name} must be positive`) : n.nonnegative(`${name} must not be negative`);
       return f.omitted === 'server' ? bounded.nullable().optional() : bounded.nullable().default(null);
     }
-    case 'latency-slo': return poolingSloSchema.nullable().default(null);
+    case 'latency-slo':
+      return poolingSloSchema.nullable().default(null);
   }
 }
 
-const strict = { error: (iss: { code?: string; keys?: string[] }) => (iss.code === 'unrecognized_keys' ? `unknown field(s): ${(iss.keys ?? []).join(', ')}` : 'the body must be a JSON object') };
+const strict = {
+  error: (iss: { code?: string; keys?: string[] }) =>
+    iss.code === 'unrecognized_keys' ? `unknown field(s): ${(iss.keys ?? []).join(', ')}` : 'the body must be a JSON object',
+};
 
 /** The body of one endpoint: serverId, the endpoint (chat's may be left out), then the catalogue's fields. */
 function endpointSchema(endpoint: StartEndpoint, options: readonly RunOption[]) {

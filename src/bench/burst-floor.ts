@@ -36,40 +36,96 @@ const TRACE = process.env.BENCH_SEND_TRACE === '1';
 if (TRACE) process.env.GOODPUT_SEND_TRACE = '1';
 
 const simFlags = (cadenceMs: number, log: string) => [
-  '--prefill-base-ms', String(FIRST_TOKEN_MS), '--prefill-ms-per-token', '0', '--decode-step-ms', String(cadenceMs),
-  '--decode-ms-per-extra-seq', '0', '--max-batch', '8192', '--kv-cache-tokens', '1000000000', '--no-prefix-caching',
-  '--natural-min', String(OUTPUT), '--natural-max', String(OUTPUT), '--step-timing', 'independent', '--request-log', log,
+  '--prefill-base-ms',
+  String(FIRST_TOKEN_MS),
+  '--prefill-ms-per-token',
+  '0',
+  '--decode-step-ms',
+  String(cadenceMs),
+  '--decode-ms-per-extra-seq',
+  '0',
+  '--max-batch',
+  '8192',
+  '--kv-cache-tokens',
+  '1000000000',
+  '--no-prefix-caching',
+  '--natural-min',
+  String(OUTPUT),
+  '--natural-max',
+  String(OUTPUT),
+  '--step-timing',
+  'independent',
+  '--request-log',
+  log,
 ];
 
-interface Measured { ttft: number[]; tpot: number[]; lateMs: number[]; cpuPct: number; bound: string | null; failed: number; breakdown: string[] }
+interface Measured {
+  ttft: number[];
+  tpot: number[];
+  lateMs: number[];
+  cpuPct: number;
+  bound: string | null;
+  failed: number;
+  breakdown: string[];
+}
 
 async function floorRun(url: string, c: number): Promise<Measured> {
   const level = await runFloorLevel(url, {
-    streams: c, requests: 4 * c, clock: monotonicNs,
-    body: (i) => JSON.stringify({ model: 'goodput-sim-1', messages: [{ role: 'user', content: `f${i} alpha beta gamma delta epsilon zeta eta theta` }], max_tokens: OUTPUT, stream: true }),
+    streams: c,
+    requests: 4 * c,
+    clock: monotonicNs,
+    body: (i) =>
+      JSON.stringify({
+        model: 'goodput-sim-1',
+        messages: [{ role: 'user', content: `f${i} alpha beta gamma delta epsilon zeta eta theta` }],
+        max_tokens: OUTPUT,
+        stream: true,
+      }),
   });
   const ok = level.records.filter((r) => r.ok);
   return {
     ttft: ok.flatMap((r) => (r.firstTokenNs === null ? [] : [(r.firstTokenNs - r.sendNs) / 1e6])),
-    tpot: ok.flatMap((r) => (r.firstTokenNs === null || r.lastTokenNs === null || r.tokens < 2 ? [] : [(r.lastTokenNs - r.firstTokenNs) / 1e6 / (r.tokens - 1)])),
+    tpot: ok.flatMap((r) =>
+      r.firstTokenNs === null || r.lastTokenNs === null || r.tokens < 2 ? [] : [(r.lastTokenNs - r.firstTokenNs) / 1e6 / (r.tokens - 1)],
+    ),
     lateMs: level.records.map((r) => (r.writtenNs - r.targetNs) / 1e6),
-    cpuPct: level.cpuPct, bound: null, failed: 4 * c - ok.length, breakdown: [],
+    cpuPct: level.cpuPct,
+    bound: null,
+    failed: 4 * c - ok.length,
+    breakdown: [],
   };
 }
 
 async function goodputRun(url: string, c: number): Promise<Measured> {
   let records: readonly RequestRecord[] = [];
-  const result = await runSweep({
-    url, levels: [c], outputTokens: OUTPUT, forceLength: false, promptTokens: 16, requestsPerLevel: 4 * c, warmup: 1,
-    serverMetrics: false, gpuSource: 'none',
-  }, { onEvent: (e) => { if (e.kind === 'level-end') records = e.records; } });
+  const result = await runSweep(
+    {
+      url,
+      levels: [c],
+      outputTokens: OUTPUT,
+      forceLength: false,
+      promptTokens: 16,
+      requestsPerLevel: 4 * c,
+      warmup: 1,
+      serverMetrics: false,
+      gpuSource: 'none',
+    },
+    {
+      onEvent: (e) => {
+        if (e.kind === 'level-end') records = e.records;
+      },
+    },
+  );
   const l = result.levels[0];
   if (!l) throw new Error(`goodput produced no level at ${c}: ${result.run.stopReason}`);
   const measured = records.filter((r) => !r.warmup);
   return {
-    ttft: measured.flatMap((r) => ttftMs(r) ?? []), tpot: measured.flatMap((r) => tpotMs(r) ?? []),
+    ttft: measured.flatMap((r) => ttftMs(r) ?? []),
+    tpot: measured.flatMap((r) => tpotMs(r) ?? []),
     lateMs: measured.flatMap((r) => (r.writtenNs === undefined ? [] : [(r.writtenNs - r.targetSendNs) / 1e6])),
-    cpuPct: l.clientBound.clientCpuPct ?? 0, bound: l.clientBound.bound ? l.clientBound.reason : null, failed: l.failed,
+    cpuPct: l.clientBound.clientCpuPct ?? 0,
+    bound: l.clientBound.bound ? l.clientBound.reason : null,
+    failed: l.failed,
     breakdown: TRACE ? breakdownLines(measured) : [],
   };
 }
@@ -79,7 +135,18 @@ const f = (x: number | null, d = 2) => (x === null ? '—' : x.toFixed(d));
 
 async function main() {
   const logDir = mkdtempSync(join(tmpdir(), 'goodput-bench-burst-'));
-  const header = ['streams × cadence', 'client', 'TTFT p50 err ms', 'TTFT p99 err ms', '× floor', 'TPOT p50 err', 'send lateness p50/p99 ms', 'busy %', 'client-bound', 'verdict'];
+  const header = [
+    'streams × cadence',
+    'client',
+    'TTFT p50 err ms',
+    'TTFT p99 err ms',
+    '× floor',
+    'TPOT p50 err',
+    'send lateness p50/p99 ms',
+    'busy %',
+    'client-bound',
+    'verdict',
+  ];
   const table: string[][] = [header];
   let missed = 0;
   let pinned = '';
@@ -105,26 +172,48 @@ async function main() {
         ratio = floorErr > 0 ? `${(err / floorErr).toFixed(2)}×` : '—';
         const close = err <= Math.max(1.5 * floorErr, floorErr + 2);
         const tpotOk = tpotErr !== null && Math.abs(tpotErr) <= 0.01;
-        if (!tpotOk) { missed++; verdict = 'MISSED: TPOT more than 1 % off'; }
-        else if (close) verdict = 'met';
+        if (!tpotOk) {
+          missed++;
+          verdict = 'MISSED: TPOT more than 1 % off';
+        } else if (close) verdict = 'met';
         else if (m.bound !== null) verdict = 'over, flagged client-bound';
-        else { missed++; verdict = 'MISSED, not flagged'; }
+        else {
+          missed++;
+          verdict = 'MISSED, not flagged';
+        }
       }
       table.push([
-        `${c} × ${cadenceMs} ms`, client, f(err), f(p(m.ttft, 99) === null ? null : (p(m.ttft, 99) as number) - FIRST_TOKEN_MS), ratio,
-        tpotErr === null ? '—' : `${(tpotErr * 100).toFixed(2)}%`, `${f(p(m.lateMs, 50))}/${f(p(m.lateMs, 99))}`, m.cpuPct.toFixed(0),
-        m.bound === null ? (client === 'floor' ? '—' : 'no') : `yes: ${m.bound}`, `${verdict}${m.failed > 0 ? ` (${m.failed} failed)` : ''}`,
+        `${c} × ${cadenceMs} ms`,
+        client,
+        f(err),
+        f(p(m.ttft, 99) === null ? null : (p(m.ttft, 99) as number) - FIRST_TOKEN_MS),
+        ratio,
+        tpotErr === null ? '—' : `${(tpotErr * 100).toFixed(2)}%`,
+        `${f(p(m.lateMs, 50))}/${f(p(m.lateMs, 99))}`,
+        m.cpuPct.toFixed(0),
+        m.bound === null ? (client === 'floor' ? '—' : 'no') : `yes: ${m.bound}`,
+        `${verdict}${m.failed > 0 ? ` (${m.failed} failed)` : ''}`,
       ]);
       process.stderr.write(`${table.at(-1)?.join(' | ')}\n`);
       for (const line of m.breakdown) process.stdout.write(`  ${c} × ${cadenceMs} ms ${line}\n`);
     }
   }
   const widths = header.map((_, i) => Math.max(...table.map((r) => (r[i] ?? '').length)));
-  process.stdout.write(`\nbursts at the floor — independent streams, first token ${FIRST_TOKEN_MS} ms after the request is read, ${OUTPUT} tokens, 4 × C requests; ${pinned}\n` +
-    'TTFT error = the whole level\'s TTFT minus the stub\'s 20 ms; send lateness = last request byte written minus slot freed (or level start); busy % = the floor process\'s CPU, goodput\'s busiest sending loop\n');
-  for (const r of table) process.stdout.write(r.map((cell, i) => cell.padEnd(widths[i] as number)).join('  ').trimEnd() + '\n');
+  process.stdout.write(
+    `\nbursts at the floor — independent streams, first token ${FIRST_TOKEN_MS} ms after the request is read, ${OUTPUT} tokens, 4 × C requests; ${pinned}\n` +
+      "TTFT error = the whole level's TTFT minus the stub's 20 ms; send lateness = last request byte written minus slot freed (or level start); busy % = the floor process's CPU, goodput's busiest sending loop\n",
+  );
+  for (const r of table)
+    process.stdout.write(
+      r
+        .map((cell, i) => cell.padEnd(widths[i] as number))
+        .join('  ')
+        .trimEnd() + '\n',
+    );
   if (missed > 0) {
-    process.stdout.write(`${missed} level(s) missed: goodput's TTFT p50 error over max(1.5 × the floor's, the floor's + 2 ms) unflagged, or TPOT more than 1 % off\n`);
+    process.stdout.write(
+      `${missed} level(s) missed: goodput's TTFT p50 error over max(1.5 × the floor's, the floor's + 2 ms) unflagged, or TPOT more than 1 % off\n`,
+    );
     process.exitCode = 1;
   }
 }

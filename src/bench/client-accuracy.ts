@@ -28,9 +28,23 @@ const pct = (measured: number | undefined, truth: number) => (measured === undef
 const err = (measured: number | undefined, truth: number) => (measured === undefined ? '—' : (measured - truth).toFixed(2));
 
 const SIM_FLAGS = [
-  '--prefill-base-ms', String(PREFILL_MS), '--prefill-ms-per-token', '0', '--decode-step-ms', String(STEP_MS),
-  '--decode-ms-per-extra-seq', '0', '--max-batch', '4096', '--kv-cache-tokens', '100000000', '--no-prefix-caching',
-  '--natural-min', '48', '--natural-max', '144',
+  '--prefill-base-ms',
+  String(PREFILL_MS),
+  '--prefill-ms-per-token',
+  '0',
+  '--decode-step-ms',
+  String(STEP_MS),
+  '--decode-ms-per-extra-seq',
+  '0',
+  '--max-batch',
+  '4096',
+  '--kv-cache-tokens',
+  '100000000',
+  '--no-prefix-caching',
+  '--natural-min',
+  '48',
+  '--natural-max',
+  '144',
 ];
 
 function metricValue(text: string, name: string): number {
@@ -38,7 +52,10 @@ function metricValue(text: string, name: string): number {
   return line ? Number(line.split(' ').pop()) : NaN;
 }
 
-interface SimLateness { p50Ms: number | null; p99Ms: number | null }
+interface SimLateness {
+  p50Ms: number | null;
+  p99Ms: number | null;
+}
 
 /**
  * Our TTFT minus the server's, per request joined on its id: p50/p99, ms (after the simulator
@@ -47,16 +64,36 @@ interface SimLateness { p50Ms: number | null; p99Ms: number | null }
  */
 function perRequestError(records: readonly RequestRecord[], logPath: string, c: number): string {
   const server = serverTtfts(logPath);
-  const diffs = (rs: readonly RequestRecord[]) => clientMinusServer(rs.map((r) => ({ id: r.requestId, ttftMs: ttftMs(r) })), server);
+  const diffs = (rs: readonly RequestRecord[]) =>
+    clientMinusServer(
+      rs.map((r) => ({ id: r.requestId, ttftMs: ttftMs(r) })),
+      server,
+    );
   const measured = records.filter((r) => !r.warmup).sort((a, b) => a.sendNs - b.sendNs);
   return `burst ${spreadText(diffs(measured.slice(0, c)))} · steady ${spreadText(diffs(measured.slice(c)))}`;
 }
 
 async function main() {
-  const rows: string[][] = [[
-    'streams', 'requests', 'TTFT p50 err ms', 'TTFT p50 err', 'TTFT p99 err ms', 'TPOT p50 err ms', 'TPOT p50 err', 'TPOT p95 err ms',
-    'tok/s', 'client busy %', 'loop p99 ms', 'ramp ms', 'sim late p50/p99 ms', 'TTFT client−server mean ms', 'per request client−server p50/p99 ms', 'client-bound',
-  ]];
+  const rows: string[][] = [
+    [
+      'streams',
+      'requests',
+      'TTFT p50 err ms',
+      'TTFT p50 err',
+      'TTFT p99 err ms',
+      'TPOT p50 err ms',
+      'TPOT p50 err',
+      'TPOT p95 err ms',
+      'tok/s',
+      'client busy %',
+      'loop p99 ms',
+      'ramp ms',
+      'sim late p50/p99 ms',
+      'TTFT client−server mean ms',
+      'per request client−server p50/p99 ms',
+      'client-bound',
+    ],
+  ];
   const logDir = mkdtempSync(join(tmpdir(), 'goodput-bench-log-'));
   for (const c of LEVELS) {
     // A fresh simulator per level, so its own write lateness is per level too.
@@ -65,26 +102,48 @@ async function main() {
     let perRequest = '—';
     try {
       let records: readonly RequestRecord[] = [];
-      const result = await runSweep({
-        url: sim.url, levels: [c], outputTokens: 144, forceLength: false, promptTokens: 16,
-        requestsPerLevel: Math.max(16, 3 * c), warmup: 1,
-      }, { onEvent: (e) => { if (e.kind === 'level-end') records = e.records; } });
+      const result = await runSweep(
+        {
+          url: sim.url,
+          levels: [c],
+          outputTokens: 144,
+          forceLength: false,
+          promptTokens: 16,
+          requestsPerLevel: Math.max(16, 3 * c),
+          warmup: 1,
+        },
+        {
+          onEvent: (e) => {
+            if (e.kind === 'level-end') records = e.records;
+          },
+        },
+      );
       const l = result.levels[0];
       if (!l) throw new Error(`level ${c} produced no result: ${result.run.stopReason}`);
       const stats = (await (await fetch(`${sim.url}/sim/stats`)).json()) as { writeLateness: SimLateness };
       const late = stats.writeLateness;
       // The server's own TTFT (arrival → first write) from its /metrics, against ours (send → first byte read).
       const metrics = await (await fetch(`${sim.url}/metrics`)).text();
-      const serverTtftMs = (metricValue(metrics, 'vllm:time_to_first_token_seconds_sum') / metricValue(metrics, 'vllm:time_to_first_token_seconds_count')) * 1000;
+      const serverTtftMs =
+        (metricValue(metrics, 'vllm:time_to_first_token_seconds_sum') / metricValue(metrics, 'vllm:time_to_first_token_seconds_count')) * 1000;
       const clientTtftMs = mean(records.flatMap((r) => ttftMs(r) ?? []));
       rows.push([
-        String(c), String(l.requests),
-        err(l.ttftMs?.p50, PREFILL_MS), pct(l.ttftMs?.p50, PREFILL_MS), err(l.ttftMs?.p99, PREFILL_MS),
-        err(l.tpotMs?.p50, STEP_MS), pct(l.tpotMs?.p50, STEP_MS), err(l.tpotMs?.p95, STEP_MS),
-        l.throughputTokS.toFixed(0), l.clientBound.clientCpuPct?.toFixed(0) ?? '—',
-        l.clientBound.loopDelayMs?.p99.toFixed(2) ?? '—', l.clientBound.rampMs?.toFixed(1) ?? '—',
+        String(c),
+        String(l.requests),
+        err(l.ttftMs?.p50, PREFILL_MS),
+        pct(l.ttftMs?.p50, PREFILL_MS),
+        err(l.ttftMs?.p99, PREFILL_MS),
+        err(l.tpotMs?.p50, STEP_MS),
+        pct(l.tpotMs?.p50, STEP_MS),
+        err(l.tpotMs?.p95, STEP_MS),
+        l.throughputTokS.toFixed(0),
+        l.clientBound.clientCpuPct?.toFixed(0) ?? '—',
+        l.clientBound.loopDelayMs?.p99.toFixed(2) ?? '—',
+        l.clientBound.rampMs?.toFixed(1) ?? '—',
         `${late.p50Ms?.toFixed(2) ?? '—'}/${late.p99Ms?.toFixed(2) ?? '—'}`,
-        clientTtftMs === null ? '—' : (clientTtftMs - serverTtftMs).toFixed(2), '', l.clientBound.bound ? `yes: ${l.clientBound.reason}` : 'no',
+        clientTtftMs === null ? '—' : (clientTtftMs - serverTtftMs).toFixed(2),
+        '',
+        l.clientBound.bound ? `yes: ${l.clientBound.reason}` : 'no',
       ]);
       const row = rows.at(-1) as string[];
       await sim.stop();

@@ -30,9 +30,23 @@ const OUTPUT = 144;
 const LEVELS = (process.env.BENCH_FLOOR_LEVELS ?? '1,64,256,1024,4096').split(',').map(Number);
 const MODES = (process.env.BENCH_FLOOR_MODES ?? 'independent,batched').split(',');
 const SIM_FLAGS = [
-  '--prefill-base-ms', String(PREFILL_MS), '--prefill-ms-per-token', '0', '--decode-step-ms', String(STEP_MS),
-  '--decode-ms-per-extra-seq', '0', '--max-batch', '8192', '--kv-cache-tokens', '1000000000', '--no-prefix-caching',
-  '--natural-min', '48', '--natural-max', String(OUTPUT),
+  '--prefill-base-ms',
+  String(PREFILL_MS),
+  '--prefill-ms-per-token',
+  '0',
+  '--decode-step-ms',
+  String(STEP_MS),
+  '--decode-ms-per-extra-seq',
+  '0',
+  '--max-batch',
+  '8192',
+  '--kv-cache-tokens',
+  '1000000000',
+  '--no-prefix-caching',
+  '--natural-min',
+  '48',
+  '--natural-max',
+  String(OUTPUT),
 ];
 
 /** What one client measured at one level, reduced to the figures compared. */
@@ -47,14 +61,24 @@ interface Measured {
   failed: number;
 }
 
-interface Row { id: string | undefined; sendNs: number; ttftMs: number | null; tpotMs: number | null }
+interface Row {
+  id: string | undefined;
+  sendNs: number;
+  ttftMs: number | null;
+  tpotMs: number | null;
+}
 
 function reduce(client: string, rows: Row[], logPath: string, c: number, cpuPct: number, bound: string | null, failed: number): Measured {
   const server = serverTtfts(logPath);
   const sorted = [...rows].sort((a, b) => a.sendNs - b.sendNs);
   return {
-    client, burst: clientMinusServer(sorted.slice(0, c), server), steady: clientMinusServer(sorted.slice(c), server),
-    tpot: sorted.flatMap((r) => (r.tpotMs === null ? [] : [r.tpotMs])), cpuPct, bound, failed,
+    client,
+    burst: clientMinusServer(sorted.slice(0, c), server),
+    steady: clientMinusServer(sorted.slice(c), server),
+    tpot: sorted.flatMap((r) => (r.tpotMs === null ? [] : [r.tpotMs])),
+    cpuPct,
+    bound,
+    failed,
   };
 }
 
@@ -63,11 +87,14 @@ const requestsAt = (c: number) => Math.max(16, 3 * c);
 async function floorRun(url: string, log: string, c: number): Promise<Measured> {
   const words = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi';
   const level = await runFloorLevel(url, {
-    streams: c, requests: requestsAt(c), clock: monotonicNs,
+    streams: c,
+    requests: requestsAt(c),
+    clock: monotonicNs,
     body: (i) => JSON.stringify({ model: 'goodput-sim-1', messages: [{ role: 'user', content: `f${i} ${words}` }], max_tokens: OUTPUT, stream: true }),
   });
   const rows = level.records.map((r) => ({
-    id: r.id, sendNs: r.sendNs,
+    id: r.id,
+    sendNs: r.sendNs,
     ttftMs: r.firstTokenNs === null ? null : (r.firstTokenNs - r.sendNs) / 1e6,
     tpotMs: r.firstTokenNs === null || r.lastTokenNs === null || r.tokens < 2 ? null : (r.lastTokenNs - r.firstTokenNs) / 1e6 / (r.tokens - 1),
   }));
@@ -76,15 +103,38 @@ async function floorRun(url: string, log: string, c: number): Promise<Measured> 
 
 async function goodputRun(url: string, log: string, c: number, threads: number | 'auto'): Promise<Measured> {
   let records: readonly RequestRecord[] = [];
-  const result = await runSweep({
-    url, levels: [c], outputTokens: OUTPUT, forceLength: false, promptTokens: 16, requestsPerLevel: requestsAt(c), warmup: 1,
-    clientThreads: threads, serverMetrics: false, gpuSource: 'none',
-  }, { onEvent: (e) => { if (e.kind === 'level-end') records = e.records; } });
+  const result = await runSweep(
+    {
+      url,
+      levels: [c],
+      outputTokens: OUTPUT,
+      forceLength: false,
+      promptTokens: 16,
+      requestsPerLevel: requestsAt(c),
+      warmup: 1,
+      clientThreads: threads,
+      serverMetrics: false,
+      gpuSource: 'none',
+    },
+    {
+      onEvent: (e) => {
+        if (e.kind === 'level-end') records = e.records;
+      },
+    },
+  );
   const l = result.levels[0];
   if (!l) throw new Error(`goodput produced no level at ${c}: ${result.run.stopReason}`);
   const rows = records.filter((r) => !r.warmup).map((r) => ({ id: r.requestId, sendNs: r.sendNs, ttftMs: ttftMs(r), tpotMs: tpotMs(r) }));
   const n = l.shares?.length ?? 1;
-  return reduce(`goodput ${n} thread${n === 1 ? '' : 's'}`, rows, log, c, l.clientBound.clientCpuPct ?? 0, l.clientBound.bound ? l.clientBound.reason : null, l.failed);
+  return reduce(
+    `goodput ${n} thread${n === 1 ? '' : 's'}`,
+    rows,
+    log,
+    c,
+    l.clientBound.clientCpuPct ?? 0,
+    l.clientBound.bound ? l.clientBound.reason : null,
+    l.failed,
+  );
 }
 
 const p = (xs: readonly number[], q: 50 | 99) => percentiles(xs, [50, 99])?.[`p${q}`] ?? null;
@@ -92,7 +142,18 @@ const f2 = (x: number | null) => (x === null ? '—' : x.toFixed(2));
 
 async function main() {
   const logDir = mkdtempSync(join(tmpdir(), 'goodput-bench-floor-'));
-  const header = ['mode', 'streams', 'client', 'burst TTFT err p50/p99 ms', 'steady TTFT err p50/p99 ms', '× floor (steady p50)', 'TPOT p50 err', 'client busy %', 'client-bound', 'verdict'];
+  const header = [
+    'mode',
+    'streams',
+    'client',
+    'burst TTFT err p50/p99 ms',
+    'steady TTFT err p50/p99 ms',
+    '× floor (steady p50)',
+    'TPOT p50 err',
+    'client busy %',
+    'client-bound',
+    'verdict',
+  ];
   const table: string[][] = [header];
   let unflagged = 0;
   const threads: Array<number | 'auto'> = availableParallelism() > 1 ? [1, 'auto'] : [1];
@@ -122,11 +183,21 @@ async function main() {
           const tpotOk = tpotErr !== null && Math.abs(tpotErr) <= 0.01;
           verdict = close && tpotOk ? 'met' : m.bound !== null ? 'missed, flagged client-bound' : 'MISSED, not flagged';
           // The rule that must never break: TPOT more than 5 % over what the server paces, unflagged.
-          if (tpotErr !== null && tpotErr > 0.05 && m.bound === null) { unflagged++; verdict += '; TPOT >5 % UNFLAGGED'; }
+          if (tpotErr !== null && tpotErr > 0.05 && m.bound === null) {
+            unflagged++;
+            verdict += '; TPOT >5 % UNFLAGGED';
+          }
         }
         table.push([
-          mode, String(c), m.client, `${f2(p(m.burst, 50))}/${f2(p(m.burst, 99))}`, `${f2(p(m.steady, 50))}/${f2(p(m.steady, 99))}`, ratio,
-          tpotErr === null ? '—' : `${(tpotErr * 100).toFixed(2)}%`, m.cpuPct.toFixed(0), m.bound === null ? (client === 'floor' ? '—' : 'no') : `yes: ${m.bound}`,
+          mode,
+          String(c),
+          m.client,
+          `${f2(p(m.burst, 50))}/${f2(p(m.burst, 99))}`,
+          `${f2(p(m.steady, 50))}/${f2(p(m.steady, 99))}`,
+          ratio,
+          tpotErr === null ? '—' : `${(tpotErr * 100).toFixed(2)}%`,
+          m.cpuPct.toFixed(0),
+          m.bound === null ? (client === 'floor' ? '—' : 'no') : `yes: ${m.bound}`,
           `${verdict}${m.failed > 0 ? ` (${m.failed} failed)` : ''}`,
         ]);
         process.stderr.write(`${table.at(-1)?.join(' | ')}\n`);
@@ -134,9 +205,17 @@ async function main() {
     }
   }
   const widths = header.map((_, i) => Math.max(...table.map((r) => (r[i] ?? '').length)));
-  process.stdout.write(`\nclient vs floor — schedule: TTFT ${PREFILL_MS} ms, TPOT ${STEP_MS} ms, natural outputs 48–${OUTPUT} tokens; TTFT error = client − server per request (the simulator's log);\n` +
-    'busy % = the floor process\'s CPU, goodput\'s busiest sending loop (event-loop utilisation)\n');
-  for (const r of table) process.stdout.write(r.map((cell, i) => cell.padEnd(widths[i] as number)).join('  ').trimEnd() + '\n');
+  process.stdout.write(
+    `\nclient vs floor — schedule: TTFT ${PREFILL_MS} ms, TPOT ${STEP_MS} ms, natural outputs 48–${OUTPUT} tokens; TTFT error = client − server per request (the simulator's log);\n` +
+      "busy % = the floor process's CPU, goodput's busiest sending loop (event-loop utilisation)\n",
+  );
+  for (const r of table)
+    process.stdout.write(
+      r
+        .map((cell, i) => cell.padEnd(widths[i] as number))
+        .join('  ')
+        .trimEnd() + '\n',
+    );
   if (unflagged > 0) {
     process.stdout.write(`${unflagged} level(s) had TPOT more than 5 % above the schedule without goodput marking them client-bound\n`);
     process.exitCode = 1;

@@ -62,72 +62,83 @@ export async function runFloorLevel(url: string, o: { streams: number; requests:
   const records: FloorRecord[] = [];
   let next = 0;
   // Every socket open before the level starts, as goodput opens its pool: no send pays a handshake.
-  const sockets = await Promise.all(Array.from({ length: Math.min(o.streams, o.requests) }, () => new Promise<Socket>((resolve, reject) => {
-    const s = connect({ host: hostname, port: Number(port), noDelay: true });
-    s.once('connect', () => resolve(s));
-    s.once('error', reject);
-  })));
+  const sockets = await Promise.all(
+    Array.from(
+      { length: Math.min(o.streams, o.requests) },
+      () =>
+        new Promise<Socket>((resolve, reject) => {
+          const s = connect({ host: hostname, port: Number(port), noDelay: true });
+          s.once('connect', () => resolve(s));
+          s.once('error', reject);
+        }),
+    ),
+  );
   const cpu0 = process.cpuUsage();
   const startNs = o.clock();
 
-  const stream = (socket: Socket, slot: number) => new Promise<void>((resolve, reject) => {
-    let current: FloorRecord | null = null;
-    let head = true;
-    let done = false;
-    let tail: Buffer = Buffer.alloc(0);
-    let target = startNs;
-    const sendNext = () => {
-      if (next >= o.requests) {
-        socket.end();
-        return resolve();
-      }
-      const i = next++;
-      const body = o.body(i);
-      const id = `floor-${slot}-${i}`;
-      const payload = `POST /v1/chat/completions HTTP/1.1\r\nhost: ${hostname}:${port}\r\ncontent-type: application/json\r\n` +
-        `x-request-id: ${id}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
-      current = { id, targetNs: target, sendNs: o.clock(), writtenNs: 0, firstTokenNs: null, lastTokenNs: null, tokens: 0, ok: false };
-      head = true;
-      done = false;
-      tail = Buffer.alloc(0);
-      socket.write(payload);
-      current.writtenNs = o.clock();
-    };
-    socket.on('error', reject);
-    socket.on('data', (chunk: Buffer) => {
-      const now = o.clock();
-      const r = current;
-      if (r === null) return;
-      // Scan the last few bytes of the previous read with this one: a marker may straddle two reads.
-      const seen = head ? 0 : tail.length;
-      const buf = tail.length > 0 ? Buffer.concat([tail, chunk]) : chunk;
-      let from = 0;
-      if (head) {
-        const end = buf.indexOf(HEAD_END);
-        if (end === -1) { tail = buf; return; }
-        if (!buf.subarray(0, 12).toString('latin1').startsWith('HTTP/1.1 200')) return reject(new Error(`floor: ${buf.subarray(0, 40).toString('latin1')}`));
-        head = false;
-        from = end + HEAD_END.length;
-      }
-      const n = countTokens(buf, from, seen);
-      if (n > 0) {
-        r.firstTokenNs ??= now;
-        r.lastTokenNs = now;
-        r.tokens += n;
-      }
-      if (!done && buf.indexOf(DONE, from) !== -1) done = true;
-      if (done && buf.indexOf(TERMINATOR, from) !== -1) {
-        r.ok = true;
-        records.push(r);
-        current = null;
-        target = now;
-        sendNext();
-        return;
-      }
-      tail = buf.subarray(Math.max(0, buf.length - TAIL));
+  const stream = (socket: Socket, slot: number) =>
+    new Promise<void>((resolve, reject) => {
+      let current: FloorRecord | null = null;
+      let head = true;
+      let done = false;
+      let tail: Buffer = Buffer.alloc(0);
+      let target = startNs;
+      const sendNext = () => {
+        if (next >= o.requests) {
+          socket.end();
+          return resolve();
+        }
+        const i = next++;
+        const body = o.body(i);
+        const id = `floor-${slot}-${i}`;
+        const payload =
+          `POST /v1/chat/completions HTTP/1.1\r\nhost: ${hostname}:${port}\r\ncontent-type: application/json\r\n` +
+          `x-request-id: ${id}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+        current = { id, targetNs: target, sendNs: o.clock(), writtenNs: 0, firstTokenNs: null, lastTokenNs: null, tokens: 0, ok: false };
+        head = true;
+        done = false;
+        tail = Buffer.alloc(0);
+        socket.write(payload);
+        current.writtenNs = o.clock();
+      };
+      socket.on('error', reject);
+      socket.on('data', (chunk: Buffer) => {
+        const now = o.clock();
+        const r = current;
+        if (r === null) return;
+        // Scan the last few bytes of the previous read with this one: a marker may straddle two reads.
+        const seen = head ? 0 : tail.length;
+        const buf = tail.length > 0 ? Buffer.concat([tail, chunk]) : chunk;
+        let from = 0;
+        if (head) {
+          const end = buf.indexOf(HEAD_END);
+          if (end === -1) {
+            tail = buf;
+            return;
+          }
+          if (!buf.subarray(0, 12).toString('latin1').startsWith('HTTP/1.1 200')) return reject(new Error(`floor: ${buf.subarray(0, 40).toString('latin1')}`));
+          head = false;
+          from = end + HEAD_END.length;
+        }
+        const n = countTokens(buf, from, seen);
+        if (n > 0) {
+          r.firstTokenNs ??= now;
+          r.lastTokenNs = now;
+          r.tokens += n;
+        }
+        if (!done && buf.indexOf(DONE, from) !== -1) done = true;
+        if (done && buf.indexOf(TERMINATOR, from) !== -1) {
+          r.ok = true;
+          records.push(r);
+          current = null;
+          target = now;
+          sendNext();
+          return;
+        }
+        tail = buf.subarray(Math.max(0, buf.length - TAIL));
+      });
+      sendNext();
     });
-    sendNext();
-  });
 
   await Promise.all(sockets.map(stream));
   const cpu = process.cpuUsage(cpu0);

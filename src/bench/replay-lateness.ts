@@ -26,17 +26,35 @@ async function main() {
   const path = join(mkdtempSync(join(tmpdir(), 'goodput-bench-replay-')), 'mooncake.jsonl');
   writeMooncakeTrace(path, 2000, 20_000);
   const trace = await readTrace(path);
-  const sim = await spawnSimProcess(['--prefill-base-ms', '2', '--prefill-ms-per-token', '0', '--decode-step-ms', '2', '--decode-ms-per-extra-seq', '0', '--max-batch', '1024']);
+  const sim = await spawnSimProcess([
+    '--prefill-base-ms',
+    '2',
+    '--prefill-ms-per-token',
+    '0',
+    '--decode-step-ms',
+    '2',
+    '--decode-ms-per-extra-seq',
+    '0',
+    '--max-batch',
+    '1024',
+  ]);
   const pinned = pin(sim.child.pid);
   try {
     const result = await runSweep({
-      url: sim.url, levels: [1], warmup: 0, cache: 'warm', serverMetrics: false, ...replayParts(trace, { blockTokens: 512, maxConcurrency: null }),
+      url: sim.url,
+      levels: [1],
+      warmup: 0,
+      cache: 'warm',
+      serverMetrics: false,
+      ...replayParts(trace, { blockTokens: 512, maxConcurrency: null }),
     });
     const lag = result.levels[0]?.load?.scheduleLagMs;
     if (!lag) throw new Error(`the replay produced no level: ${result.run.stopReason}`);
     const ok = lag.p99 < TARGET_P99_MS;
-    process.stdout.write(`replay: 2000-request Mooncake trace over 20 s at 1x: send lateness p50 ${lag.p50.toFixed(2)} ms, p99 ${lag.p99.toFixed(2)} ms, max ${lag.max.toFixed(2)} ms ` +
-      `(target p99 < ${TARGET_P99_MS} ms: ${ok ? 'met' : 'MISSED'}); ${result.levels[0]?.requests} requests, ${result.levels[0]?.failed} failed; ${pinned}\n`);
+    process.stdout.write(
+      `replay: 2000-request Mooncake trace over 20 s at 1x: send lateness p50 ${lag.p50.toFixed(2)} ms, p99 ${lag.p99.toFixed(2)} ms, max ${lag.max.toFixed(2)} ms ` +
+        `(target p99 < ${TARGET_P99_MS} ms: ${ok ? 'met' : 'MISSED'}); ${result.levels[0]?.requests} requests, ${result.levels[0]?.failed} failed; ${pinned}\n`,
+    );
     process.exitCode = ok ? 0 : 1;
   } finally {
     await sim.stop();

@@ -18,7 +18,13 @@ const MiB = 1024 * 1024;
 /** Largest growth, early part to late part, that still counts as flat. */
 const FLAT_PCT = 10;
 
-interface Sample { atS: number; heapMiB: number; rssMiB: number; requests: number; resources: number }
+interface Sample {
+  atS: number;
+  heapMiB: number;
+  rssMiB: number;
+  requests: number;
+  resources: number;
+}
 
 function usage(): never {
   process.stderr.write('usage: npm run soak -- [--minutes N] [--concurrency C] [--sample-s S] [--out FILE]\n');
@@ -68,7 +74,18 @@ async function main(): Promise<number> {
   const sampleMs = positive(values['sample-s'], Math.min(10, (minutes * 60) / 24)) * 1000;
   const out = values.out ?? 'soak-result.json';
 
-  const sim = await spawnSimProcess(['--prefill-base-ms', '5', '--prefill-ms-per-token', '0', '--decode-step-ms', '5', '--natural-min', '16', '--natural-max', '64']);
+  const sim = await spawnSimProcess([
+    '--prefill-base-ms',
+    '5',
+    '--prefill-ms-per-token',
+    '0',
+    '--decode-step-ms',
+    '5',
+    '--natural-min',
+    '16',
+    '--natural-max',
+    '64',
+  ]);
   let requests = 0;
   let failed = 0;
   let sweeps = 0;
@@ -81,8 +98,16 @@ async function main(): Promise<number> {
   try {
     while (performance.now() < endMs) {
       const result = await runSweep({
-        url: sim.url, levels: [concurrency], requestsPerLevel: 8 * concurrency, warmup: 1, outputTokens: 64, forceLength: false,
-        promptTokens: 64, gpuSource: 'none', serverMetrics: false, clientBudgetMs: 1000,
+        url: sim.url,
+        levels: [concurrency],
+        requestsPerLevel: 8 * concurrency,
+        warmup: 1,
+        outputTokens: 64,
+        forceLength: false,
+        promptTokens: 64,
+        gpuSource: 'none',
+        serverMetrics: false,
+        clientBudgetMs: 1000,
       });
       sweeps++;
       for (const l of result.levels) {
@@ -98,24 +123,38 @@ async function main(): Promise<number> {
   // Closed sockets leave the resource list on the next turns of the loop.
   await new Promise((r) => setTimeout(r, 1000));
   const after = resources();
-  const leaked = Object.fromEntries([...new Set([...Object.keys(before), ...Object.keys(after)])]
-    .map((k) => [k, (after[k] ?? 0) - (before[k] ?? 0)] as const).filter(([, d]) => d > 0));
+  const leaked = Object.fromEntries(
+    [...new Set([...Object.keys(before), ...Object.keys(after)])].map((k) => [k, (after[k] ?? 0) - (before[k] ?? 0)] as const).filter(([, d]) => d > 0),
+  );
   const heap = flatness(samples, (s) => s.heapMiB);
   const rss = flatness(samples, (s) => s.rssMiB);
   const ok = heap.flat && rss.flat && Object.keys(leaked).length === 0;
   const result = {
-    startedAt, minutes, concurrency, sweeps, requests, failed, gcForced: typeof (globalThis as { gc?: unknown }).gc === 'function',
-    flatLimitPct: FLAT_PCT, heap, rss, resources: { before, after, leaked }, verdict: ok ? 'pass' : 'fail', samples,
+    startedAt,
+    minutes,
+    concurrency,
+    sweeps,
+    requests,
+    failed,
+    gcForced: typeof (globalThis as { gc?: unknown }).gc === 'function',
+    flatLimitPct: FLAT_PCT,
+    heap,
+    rss,
+    resources: { before, after, leaked },
+    verdict: ok ? 'pass' : 'fail',
+    samples,
   };
   await writeFile(out, JSON.stringify(result, null, 2) + '\n');
   const f = (x: number) => x.toFixed(1);
-  process.stdout.write([
-    `soak: ${minutes} min at concurrency ${concurrency}: ${sweeps} sweeps, ${requests} requests, ${failed} failed`,
-    `heap MiB early ${f(heap.earlyMiB)} → late ${f(heap.lateMiB)} (${f(heap.growthPct)} %, max ${f(heap.maxMiB)})${heap.flat ? '' : ' NOT FLAT'}`,
-    `RSS MiB early ${f(rss.earlyMiB)} → late ${f(rss.lateMiB)} (${f(rss.growthPct)} %, max ${f(rss.maxMiB)})${rss.flat ? '' : ' NOT FLAT'}`,
-    `active resources before ${total(before)}, after ${total(after)}${Object.keys(leaked).length === 0 ? ', none leaked' : `, LEAKED ${JSON.stringify(leaked)}`}`,
-    `${result.verdict}; samples in ${out}`,
-  ].join('\n') + '\n');
+  process.stdout.write(
+    [
+      `soak: ${minutes} min at concurrency ${concurrency}: ${sweeps} sweeps, ${requests} requests, ${failed} failed`,
+      `heap MiB early ${f(heap.earlyMiB)} → late ${f(heap.lateMiB)} (${f(heap.growthPct)} %, max ${f(heap.maxMiB)})${heap.flat ? '' : ' NOT FLAT'}`,
+      `RSS MiB early ${f(rss.earlyMiB)} → late ${f(rss.lateMiB)} (${f(rss.growthPct)} %, max ${f(rss.maxMiB)})${rss.flat ? '' : ' NOT FLAT'}`,
+      `active resources before ${total(before)}, after ${total(after)}${Object.keys(leaked).length === 0 ? ', none leaked' : `, LEAKED ${JSON.stringify(leaked)}`}`,
+      `${result.verdict}; samples in ${out}`,
+    ].join('\n') + '\n',
+  );
   return ok ? 0 : 1;
 }
 

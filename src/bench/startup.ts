@@ -45,6 +45,8 @@ for (const c of cases) {
   times.sort((a, b) => a - b);
   const median = times[Math.floor(times.length / 2)] as number;
   if (median > c.targetMs) over++;
-  console.log(`${`goodput ${c.args.join(' ')}`.padEnd(18)} ${median.toFixed(0).padStart(6)}  ${(times.at(-1) as number).toFixed(0).padStart(6)}  ${String(c.targetMs).padStart(6)}${median > c.targetMs ? '  over target' : ''}`);
+  console.log(
+    `${`goodput ${c.args.join(' ')}`.padEnd(18)} ${median.toFixed(0).padStart(6)}  ${(times.at(-1) as number).toFixed(0).padStart(6)}  ${String(c.targetMs).padStart(6)}${median > c.targetMs ? '  over target' : ''}`,
+  );
 }
 process.exitCode = over > 0 ? 1 : 0;

@@ -31,7 +31,11 @@ export class AfterMeasuring {
   /** Says every failure, one line each, and gives the exit code: the first failure's, else `measured`. */
   code(measured: number): number {
     // A late step's own code (4: the store failed) comes with the whole story; any other failure is said with its step, once.
-    const messages = this.failed.map(({ step, err }) => (ownCode(err) ? (err as CliError).message : `${step} failed after the measurement (${err instanceof Error ? err.message : String(err)}); the rest was written`));
+    const messages = this.failed.map(({ step, err }) =>
+      ownCode(err)
+        ? (err as CliError).message
+        : `${step} failed after the measurement (${err instanceof Error ? err.message : String(err)}); the rest was written`,
+    );
     for (const message of new Set(messages)) this.log.write(`goodput: ${sanitizeForTerminal(message, { keepNewlines: true })}\n`);
     const first = this.failed[0];
     if (first === undefined) return measured;
@@ -50,10 +54,13 @@ export async function writeResult(after: AfterMeasuring, result: unknown, json: 
     process.stdout.write(text);
     return undefined;
   }
-  const wrote = json === undefined ? undefined : await after.step('writing the result file', async () => {
-    await writeFileAtomic(json, text);
-    return json;
-  });
+  const wrote =
+    json === undefined
+      ? undefined
+      : await after.step('writing the result file', async () => {
+          await writeFileAtomic(json, text);
+          return json;
+        });
   await after.step('rendering the table', () => process.stdout.write(table() + '\n'));
   return wrote;
 }

@@ -21,7 +21,10 @@ const EMPTY = 'GOODPUT_TEST_KEY_EMPTY';
 const dir = mkdtempSync(join(tmpdir(), 'goodput-keyenv-'));
 const file = join(dir, 'goodput.yaml');
 writeFileSync(file, stringify({ ...contract(), server: { url: 'http://127.0.0.1:9' } }));
-afterEach(() => { delete process.env[UNSET]; delete process.env[EMPTY]; });
+afterEach(() => {
+  delete process.env[UNSET];
+  delete process.env[EMPTY];
+});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('apiKeyFromEnv', () => {
@@ -54,8 +57,10 @@ describe('--api-key-env naming an unset variable', () => {
   ];
   for (const [what, args] of cases) {
     it(`${what} fails with exit 2 naming the flag and the variable`, async () => {
-      await expect(program().parseAsync(['node', 'goodput', ...args, '--api-key-env', UNSET]))
-        .rejects.toMatchObject({ exitCode: 2, message: `--api-key-env: the variable ${UNSET} is not set` });
+      await expect(program().parseAsync(['node', 'goodput', ...args, '--api-key-env', UNSET])).rejects.toMatchObject({
+        exitCode: 2,
+        message: `--api-key-env: the variable ${UNSET} is not set`,
+      });
     });
   }
 });

@@ -12,8 +12,13 @@ import { badFlag, parseLevels } from './parse-flags.js';
 import { flagNumber, parsePercentiles } from './option-flags.js';
 
 export interface ArrivalFlags {
-  levels: string; arrival: string; requestRate: string; burstiness: string;
-  maxConcurrency?: string; burstIntervalMs?: string; metricPercentiles?: string;
+  levels: string;
+  arrival: string;
+  requestRate: string;
+  burstiness: string;
+  maxConcurrency?: string;
+  burstIntervalMs?: string;
+  metricPercentiles?: string;
 }
 
 type RateProcess = Pick<Extract<ArrivalSpec, { kind: 'rate' }>, 'process' | 'burstiness'>;
@@ -45,8 +50,10 @@ function kindOf(f: ArrivalFlags, given: (key: string) => boolean): 'concurrency'
   if (byRate && given('arrival') && f.arrival !== 'rate') throw badFlag('--request-rate', `sends at a rate: it cannot be combined with --arrival ${f.arrival}`);
   const kind = byRate ? 'rate' : f.arrival;
   if (kind !== 'concurrency' && kind !== 'rate' && kind !== 'burst') throw badFlag('--arrival', `'${kind}' is not one of concurrency, rate, burst`);
-  if (given('burstiness') && kind !== 'rate') throw badFlag('--burstiness', 'shapes the gaps of an open loop at a rate: give --request-rate (or --arrival rate)');
-  if (given('maxConcurrency') && kind === 'concurrency') throw badFlag('--max-concurrency', 'caps an open loop: give --request-rate or --arrival rate|burst (a closed loop\'s levels are its concurrency)');
+  if (given('burstiness') && kind !== 'rate')
+    throw badFlag('--burstiness', 'shapes the gaps of an open loop at a rate: give --request-rate (or --arrival rate)');
+  if (given('maxConcurrency') && kind === 'concurrency')
+    throw badFlag('--max-concurrency', "caps an open loop: give --request-rate or --arrival rate|burst (a closed loop's levels are its concurrency)");
   if (f.burstIntervalMs !== undefined && kind !== 'burst') throw badFlag('--burst-interval-ms', 'needs --arrival burst');
   if (f.burstIntervalMs === undefined && kind === 'burst') throw badFlag('--burst-interval-ms', 'is needed by --arrival burst: ms from one burst to the next');
   return kind;
@@ -58,7 +65,10 @@ export function arrivalFromFlags(f: ArrivalFlags, given: (key: string) => boolea
   const maxConcurrency = f.maxConcurrency === undefined ? null : flagNumber('maxConcurrency', f.maxConcurrency);
   if (kind === 'concurrency') return { levels: parseLevels('--levels', f.levels) };
   if (kind === 'burst') {
-    return { levels: parseLevels('--levels', f.levels), arrival: { kind, intervalMs: flagNumber('burstIntervalMs', f.burstIntervalMs as string), maxConcurrency } };
+    return {
+      levels: parseLevels('--levels', f.levels),
+      arrival: { kind, intervalMs: flagNumber('burstIntervalMs', f.burstIntervalMs as string), maxConcurrency },
+    };
   }
   const levels = f.requestRate === 'inf' ? parseRates('--levels', f.levels) : parseRates('--request-rate', f.requestRate);
   return { levels, arrival: { kind, ...processOf(f.burstiness), maxConcurrency } };

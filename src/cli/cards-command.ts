@@ -39,7 +39,9 @@ export async function readAnyResult(path: string): Promise<{ kind: 'text'; resul
 }
 
 export function registerCardsCommand(program: Command): void {
-  program.command('cards').description('print the Model, Engine and Platform cards of a result as one JSON object')
+  program
+    .command('cards')
+    .description('print the Model, Engine and Platform cards of a result as one JSON object')
     .argument('<result.json>', 'a result written by goodput sweep --json')
     .action(async (path: string) => {
       const result = await readResult(path);

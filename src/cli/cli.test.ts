@@ -13,7 +13,6 @@ import { type SimServer, startSimulator } from '../sim/index.js';
 
 const FAKE_BIN = fileURLToPath(new URL('../test-support/fake-bin', import.meta.url));
 
-
 const goodput = runGoodput;
 
 let sim: SimServer;
@@ -26,7 +25,9 @@ beforeAll(async () => {
   sim = await startSimulator({ port: 0, prefillBaseMs: 5, prefillMsPerToken: 0, decodeStepMs: 1, decodeMsPerExtraSeq: 0 });
   dir = mkdtempSync(join(tmpdir(), 'goodput-cli-'));
 });
-afterAll(async () => { await sim.close(); });
+afterAll(async () => {
+  await sim.close();
+});
 
 describe('bad input: a clear message, exit code 2, nothing written', () => {
   const cases: Array<[string, string[], RegExp]> = [
@@ -37,7 +38,11 @@ describe('bad input: a clear message, exit code 2, nothing written', () => {
     ['a URL that is not a URL', ['--url', 'not a url'], /--url: 'not a url' is not a URL/],
     ['a negative cost', ['--url', 'http://127.0.0.1:1', '--hourly-cost', '-2'], /--hourly-cost: '-2' must be at least 0/],
     ['a missing --url', [], /required option '--url <url>'/],
-    ['an unknown engine', ['--url', 'http://127.0.0.1:1', '--engine', 'vllm2'], /--engine: 'vllm2' is not a known engine; use one of auto, vllm, sglang, tgi, tei, llamacpp, ollama, trtllm, lmdeploy, openai, generic, ollama-native/],
+    [
+      'an unknown engine',
+      ['--url', 'http://127.0.0.1:1', '--engine', 'vllm2'],
+      /--engine: 'vllm2' is not a known engine; use one of auto, vllm, sglang, tgi, tei, llamacpp, ollama, trtllm, lmdeploy, openai, generic, ollama-native/,
+    ],
   ];
   for (const [what, args, message] of cases) {
     it(`refuses ${what}`, async () => {
@@ -80,7 +85,10 @@ describe('goodput sweep', () => {
     const result = sweepResultSchema.parse(JSON.parse(readFileSync(json, 'utf8')));
     expect(result.levels.map((l) => l.concurrency)).toEqual([1, 2]);
     expect(result.run.command).toMatch(/^goodput sweep --url/);
-    const lines = readFileSync(raw, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(raw, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(2 * (1 + 2)); // two levels × (1 warm-up + 2 measured)
     expect(lines.filter((l) => l.warmup)).toHaveLength(2);
   });
@@ -105,7 +113,8 @@ describe('goodput sweep', () => {
 
   it('samples GPU memory through nvidia-smi when it is on PATH', async () => {
     const r = await goodput(['sweep', '--url', sim.url, ...quick, '--json', '-'], {
-      PATH: `${FAKE_BIN}:${process.env.PATH}`, FAKE_NVIDIA_SMI_URL: sim.url,
+      PATH: `${FAKE_BIN}:${process.env.PATH}`,
+      FAKE_NVIDIA_SMI_URL: sim.url,
     });
     expect(r.code).toBe(0);
     const result = sweepResultSchema.parse(JSON.parse(r.stdout));
@@ -122,8 +131,10 @@ describe('goodput sweep', () => {
     const r = await goodput(['sweep', '--url', sim.url, ...quick, '--json', '-'], { PATH: '/usr/bin:/bin' });
     const result = sweepResultSchema.parse(JSON.parse(r.stdout));
     expect(result.levels[0]?.gpuMemMiB).toEqual({
-      available: false, source: 'not available',
-      reason: 'no GPU source: nvidia-smi is not on PATH; amd-smi is not on PATH; rocm-smi is not on PATH; the server exposes no GPU memory gauge (TensorRT-LLM has one)',
+      available: false,
+      source: 'not available',
+      reason:
+        'no GPU source: nvidia-smi is not on PATH; amd-smi is not on PATH; rocm-smi is not on PATH; the server exposes no GPU memory gauge (TensorRT-LLM has one)',
     });
   });
 });

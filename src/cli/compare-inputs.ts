@@ -29,29 +29,43 @@ export interface LoadedRun {
 }
 
 /** Stored runs of one contract as one result: the first run, the others as its repeats (their own run facts, levels and cards). */
-const asRepeats = ([first, ...rest]: SweepResult[]): SweepResult =>
-  ({ ...(first as SweepResult), repeats: rest.map((r) => ({ run: r.run, warnings: r.warnings, levels: r.levels, cards: r.cards })) });
+const asRepeats = ([first, ...rest]: SweepResult[]): SweepResult => ({
+  ...(first as SweepResult),
+  repeats: rest.map((r) => ({ run: r.run, warnings: r.warnings, levels: r.levels, cards: r.cards })),
+});
 
 /** Every run named, in order; throws one usage error listing every problem. */
 export async function loadRuns(args: readonly string[], flags: StoreCliFlags, command: string, min: number): Promise<LoadedRun[]> {
   if (args.length < min || args.length > COMPARE_MAX_RUNS) {
-    throw new CliError(EXIT.usage, `${command} takes ${min === 1 ? '1' : String(min)} to ${COMPARE_MAX_RUNS} runs (stored ids or result files), not ${args.length}`);
+    throw new CliError(
+      EXIT.usage,
+      `${command} takes ${min === 1 ? '1' : String(min)} to ${COMPARE_MAX_RUNS} runs (stored ids or result files), not ${args.length}`,
+    );
   }
   // Before anything is read: a set past the limit would load every run it names.
   const big = args.find((a) => isRepeatSet(a) && a.split('+').length > LIMITS.repeats.max);
-  if (big !== undefined) throw new CliError(EXIT.usage, `${command}: ${big.slice(0, 40)}${big.length > 40 ? '…' : ''}: a repeat set is at most ${LIMITS.repeats.max} runs (${LIMITS.repeats.what})`);
+  if (big !== undefined)
+    throw new CliError(
+      EXIT.usage,
+      `${command}: ${big.slice(0, 40)}${big.length > 40 ? '…' : ''}: a repeat set is at most ${LIMITS.repeats.max} runs (${LIMITS.repeats.what})`,
+    );
   const named = args.flatMap((a) => (isRunId(a) || isRepeatSet(a) ? a.split('+') : [a]));
   const repeated = named.filter((a, i) => named.indexOf(a) !== i);
   if (repeated.length > 0) throw new CliError(EXIT.usage, `${command}: ${repeated[0]} is named twice; each run once`);
   const fromStore = new Map<string, SweepResult>();
   const ids = args.flatMap(idsOf);
   if (ids.length > 0) {
-    await withCatalog(flags, command, async (c) => {
-      for (const id of ids) {
-        const { result, records } = await storedTextRun(c, Number(id), command);
-        fromStore.set(id, { ...result, records });
-      }
-    }, true);
+    await withCatalog(
+      flags,
+      command,
+      async (c) => {
+        for (const id of ids) {
+          const { result, records } = await storedTextRun(c, Number(id), command);
+          fromStore.set(id, { ...result, records });
+        }
+      },
+      true,
+    );
   }
   const problems: string[] = [];
   const out: LoadedRun[] = [];
@@ -64,7 +78,10 @@ export async function loadRuns(args: readonly string[], flags: StoreCliFlags, co
       continue;
     }
     const stored = fromStore.get(arg);
-    if (stored) { out.push({ arg, label: `run ${arg}`, result: stored }); continue; }
+    if (stored) {
+      out.push({ arg, label: `run ${arg}`, result: stored });
+      continue;
+    }
     const read = await readJsonInput(arg, arg, sweepResultSchema);
     if (read.ok) out.push({ arg, label: basename(arg), result: read.value });
     else problems.push(...read.problems);

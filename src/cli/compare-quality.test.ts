@@ -17,7 +17,8 @@ import { runGoodput } from '../test-support/goodput-process.js';
 import { patient } from '../test-support/patience.js';
 
 const goodput = (args: string[]) => runGoodput(args, {}, 120_000);
-const simAt = (quantizationNoise: number) => startSimulator({ port: 0, prefillBaseMs: 1, prefillMsPerToken: 0, decodeStepMs: 0.5, decodeMsPerExtraSeq: 0, quantizationNoise });
+const simAt = (quantizationNoise: number) =>
+  startSimulator({ port: 0, prefillBaseMs: 1, prefillMsPerToken: 0, decodeStepMs: 0.5, decodeMsPerExtraSeq: 0, quantizationNoise });
 
 let dir: string;
 const sims: SimServer[] = [];
@@ -26,7 +27,8 @@ const file = (name: string) => join(dir, name);
 /** One run of `url` scored against `baseline` (or not scored), written to `name`. */
 async function runTo(name: string, url: string, baseline: string | null): Promise<void> {
   const contract = {
-    version: 1, server: { url },
+    version: 1,
+    server: { url },
     model: { name: 'goodput-sim-1', revision: 'sim-1', tokenizer: { kind: 'server' }, precision: 'bf16', quantization: 'none' },
     workload: { prompts: { kind: 'synthetic', tokens: 24 }, outputTokens: 8, requestsPerLevel: 3, warmup: 0 },
     load: { levels: [1] },
@@ -35,7 +37,15 @@ async function runTo(name: string, url: string, baseline: string | null): Promis
   };
   const path = file(`${name}.yaml`);
   writeFileSync(path, stringify(contract));
-  const r = await goodput(['run', path, '--json', file(`${name}.json`), '--raw', file(`${name}.jsonl`), ...(baseline === null ? [] : ['--quality-baseline', baseline])]);
+  const r = await goodput([
+    'run',
+    path,
+    '--json',
+    file(`${name}.json`),
+    '--raw',
+    file(`${name}.jsonl`),
+    ...(baseline === null ? [] : ['--quality-baseline', baseline]),
+  ]);
   expect(r.code, r.stderr).toBe(0);
   expect(r.stderr).not.toMatch(/no quality score/);
 }
@@ -65,7 +75,7 @@ afterAll(async () => {
 });
 
 describe('goodput compare: quality scores kept by goodput run --quality-baseline', () => {
-  it('a change within the scores\' own noise is no difference established; one past it is worse, and better reversed', async () => {
+  it("a change within the scores' own noise is no difference established; one past it is worse, and better reversed", async () => {
     const c = await compareJson('q20', 'q21', 'q30');
     expect(c.quality?.scores).toHaveLength(3);
     for (const s of c.quality?.scores ?? []) expect(s).toMatch(/^0\.9\d{3} ± 0\.00\d{2} \(32 prompts\)$/);
@@ -91,17 +101,27 @@ describe('goodput compare: quality scores kept by goodput run --quality-baseline
     const quality = flat.slice(flat.indexOf('Quality (goodput run --quality-baseline'));
     expect(flat.indexOf('Quality (goodput run')).toBeGreaterThan(flat.indexOf('B against A'));
     expect(quality).toMatch(/ q20\.json: 0\.98\d{2} ± 0\.00\d{2} \(32 prompts\) q21\.json: /);
-    expect(quality).toMatch(/ q21\.json against q20\.json: −0\.00\d{2}, 95 % interval −0\.\d{4} to \+0\.\d{4} over the prompts \(the scores' own noise ±0\.00\d{2}\): no difference established \(/);
-    expect(quality).toMatch(/ q30\.json against q20\.json: −0\.0\d{3}, 95 % interval −0\.\d{4} to −0\.\d{4} over the prompts \(the scores' own noise ±0\.00\d{2}\): worse\n/);
+    expect(quality).toMatch(
+      / q21\.json against q20\.json: −0\.00\d{2}, 95 % interval −0\.\d{4} to \+0\.\d{4} over the prompts \(the scores' own noise ±0\.00\d{2}\): no difference established \(/,
+    );
+    expect(quality).toMatch(
+      / q30\.json against q20\.json: −0\.0\d{3}, 95 % interval −0\.\d{4} to −0\.\d{4} over the prompts \(the scores' own noise ±0\.00\d{2}\): worse\n/,
+    );
   });
 
   it('says so, and compares nothing, when only one side carries a score or the baselines differ', async () => {
     const one = await compareJson('q20', 'q20-unscored');
     expect(one.quality?.scores[1]).toBe('no quality score in this run');
-    expect(one.quality?.verdicts[0]).toMatchObject({ difference: null, verdict: 'not compared: only q20.json carries a quality score (q20-unscored.json was not run with --quality-baseline), so there is nothing to compare it with' });
+    expect(one.quality?.verdicts[0]).toMatchObject({
+      difference: null,
+      verdict:
+        'not compared: only q20.json carries a quality score (q20-unscored.json was not run with --quality-baseline), so there is nothing to compare it with',
+    });
     const other = await compareJson('q20', 'q20-other-baseline');
     expect(other.quality?.verdicts[0]?.difference).toBeNull();
-    expect(other.quality?.verdicts[0]?.verdict).toMatch(/^not compared: the two scores were measured against different baselines: goodput-sim-1 \(fingerprint [0-9a-f]{12}, server [0-9a-f]{12}\) vs goodput-sim-1 \(fingerprint [0-9a-f]{12}, server [0-9a-f]{12}\), so they do not measure the same thing$/);
+    expect(other.quality?.verdicts[0]?.verdict).toMatch(
+      /^not compared: the two scores were measured against different baselines: goodput-sim-1 \(fingerprint [0-9a-f]{12}, server [0-9a-f]{12}\) vs goodput-sim-1 \(fingerprint [0-9a-f]{12}, server [0-9a-f]{12}\), so they do not measure the same thing$/,
+    );
     const none = await compareJson('q20-unscored', 'q30-unscored');
     expect(none.quality).toBeNull();
   });

@@ -30,9 +30,11 @@ describe('renderComparison (goodput rerun, goodput compare)', () => {
     expect(lines.filter((l) => l.startsWith('  concurrency 2'))).toEqual(['  concurrency 2: not compared: b is invalid at this level (3 failed)']);
   });
 
-  it('words a valid level\'s difference with the one rule: no records, so no direction is established', () => {
+  it("words a valid level's difference with the one rule: no records, so no direction is established", () => {
     // These results kept no request records: the change is shown, but never called better.
-    expect(lines.find((l) => l.startsWith('  concurrency 1, Throughput'))).toBe('  concurrency 1, Throughput tok/s (tokens ÷ duration): +20.0 tok/s (+20 %): no difference established (no request');
+    expect(lines.find((l) => l.startsWith('  concurrency 1, Throughput'))).toBe(
+      '  concurrency 1, Throughput tok/s (tokens ÷ duration): +20.0 tok/s (+20 %): no difference established (no request',
+    );
     expect(lines.filter((l) => l.startsWith('  concurrency')).some((l) => /: (better|worse)$/.test(l))).toBe(false);
   });
 });
@@ -52,13 +54,20 @@ describe('goodput compare in a terminal', () => {
   });
 
   it('lists the model file, precision and quantization under What differs, and names each run by them', () => {
-    const what = lines.slice(lines.indexOf('What differs:'), lines.findIndex((l) => l.startsWith('Side by side'))).join('\n');
+    const what = lines
+      .slice(
+        lines.indexOf('What differs:'),
+        lines.findIndex((l) => l.startsWith('Side by side')),
+      )
+      .join('\n');
     for (const field of ['model file', 'precision', 'quantization']) expect(what).toMatch(new RegExp(`^${field}\\s`, 'm'));
     expect(what.replace(/\n\s*/g, '')).toContain('F16.gguf');
     expect(what).toMatch(/^quantization\s+none\s+Q8_0\s+F16$/m);
     const runs = text.slice(text.indexOf('Runs ('), text.indexOf('What differs:')).replace(/\n\s+(?![A-C] )/g, ' ');
     expect(runs).toContain('  B  stories260K-Q8_0-run-with-a-long-name.json · stories260K-a-rather-long-model-file-name-for-a-test-Q8_0.gguf · f32 · Q8_0');
-    expect(runs).toContain('  A  stories260K-F32-run-with-a-long-name.json · stories260K-a-rather-long-model-file-name-for-a-test-F32.gguf · f32 · no quantization');
+    expect(runs).toContain(
+      '  A  stories260K-F32-run-with-a-long-name.json · stories260K-a-rather-long-model-file-name-for-a-test-F32.gguf · f32 · no quantization',
+    );
   });
 
   it('gives no verdict on the client-bound level, saying whose', () => {

@@ -8,7 +8,18 @@
  */
 import { type SweepResult, sanitizeForTerminal } from '../core/index.js';
 import {
-  type CompareRow, type CompareRun, type Comparison, type ParetoModel, capacityAt, compareHeader, compareRunOf, compareRuns, defaultTarget, num, paretoModel, qualityVerdictPhrase,
+  type CompareRow,
+  type CompareRun,
+  type Comparison,
+  type ParetoModel,
+  capacityAt,
+  compareHeader,
+  compareRunOf,
+  compareRuns,
+  defaultTarget,
+  num,
+  paretoModel,
+  qualityVerdictPhrase,
 } from '../web/index.js';
 import { fitGrid, wrapLine } from './fit-grid.js';
 
@@ -25,18 +36,33 @@ function runsLines(c: Comparison): string[] {
 function whatDiffersLines(c: Comparison): string[] {
   const head = ['What differs:', `  ${c.contractNote}`];
   if (c.diffs.length === 0) return [...head, '  Every compared field is the same in all runs.'];
-  return [...head, '  (a field marked "workload" stops the differences)',
-    fitGrid(['Field', ...keyHeads(c)], c.diffs.map((d) => [`${d.field}${d.workload ? ' (workload)' : ''}`, ...d.values]))];
+  return [
+    ...head,
+    '  (a field marked "workload" stops the differences)',
+    fitGrid(
+      ['Field', ...keyHeads(c)],
+      c.diffs.map((d) => [`${d.field}${d.workload ? ' (workload)' : ''}`, ...d.values]),
+    ),
+  ];
 }
 
 /** One table per figure (the level column, then a column per run), so any number of runs fits the terminal; then each level's status as a badge, the reasons below. */
 function alignedTables(c: Comparison): string[] {
   const heads = [c.axis, ...keyHeads(c)];
-  const table = (title: string, cell: (r: NonNullable<CompareRow['runs'][number]>) => string, missing: string) =>
-    [title, fitGrid(heads, c.rows.map((row) => [String(row.level), ...row.runs.map((r) => (r === null ? missing : cell(r)))])), ''];
-  const reasons = c.rows.flatMap((row) => row.runs.flatMap((r, i) => (r?.badge.reason ? [`  ${key(i)} at ${c.axis.toLowerCase()} ${row.level}: ${r.badge.reason}`] : [])));
+  const table = (title: string, cell: (r: NonNullable<CompareRow['runs'][number]>) => string, missing: string) => [
+    title,
+    fitGrid(
+      heads,
+      c.rows.map((row) => [String(row.level), ...row.runs.map((r) => (r === null ? missing : cell(r)))]),
+    ),
+    '',
+  ];
+  const reasons = c.rows.flatMap((row) =>
+    row.runs.flatMap((r, i) => (r?.badge.reason ? [`  ${key(i)} at ${c.axis.toLowerCase()} ${row.level}: ${r.badge.reason}`] : [])),
+  );
   return [
-    `Side by side, one table per figure (${c.axis.toLowerCase()} down, runs across):`, '',
+    `Side by side, one table per figure (${c.axis.toLowerCase()} down, runs across):`,
+    '',
     ...c.headers.flatMap((h, k) => table(h, (r) => r.cells[k]?.text ?? '—', '—')),
     ...table('Status (client-bound and invalid levels are left out of the differences)', (r) => r.badge.text, 'not measured'),
     ...(reasons.length === 0 ? [] : ['Why a level is not ok:', ...reasons, '']),
@@ -51,7 +77,9 @@ function differenceLines(c: Comparison): string[] {
       const ds = r.differences[i] ?? [];
       // A level not compared is not compared in every figure: said once.
       const none = ds[0]?.difference.verdict === 'not compared' && ds.every((d) => d.text === ds[0]?.text);
-      return none ? [`  ${c.axis.toLowerCase()} ${r.level}: ${ds[0]?.text}`] : ds.map((d) => `  ${c.axis.toLowerCase()} ${r.level}, ${compareHeader(d.metric)}: ${d.text}`);
+      return none
+        ? [`  ${c.axis.toLowerCase()} ${r.level}: ${ds[0]?.text}`]
+        : ds.map((d) => `  ${c.axis.toLowerCase()} ${r.level}, ${compareHeader(d.metric)}: ${d.text}`);
     }),
   ]);
 }
@@ -60,14 +88,24 @@ function differenceLines(c: Comparison): string[] {
 function qualityLines(c: Comparison): string[] {
   if (c.quality === null) return [];
   return [
-    'Quality (goodput run --quality-baseline; candidate − baseline of the composite, bootstrapped over the prompts; better or worse only when the interval excludes zero and the change exceeds the scores\' own noise):',
+    "Quality (goodput run --quality-baseline; candidate − baseline of the composite, bootstrapped over the prompts; better or worse only when the interval excludes zero and the change exceeds the scores' own noise):",
     ...c.runs.map((r, i) => `  ${r.label}: ${c.quality?.scores[i]}`),
     ...c.quality.verdicts.map((v) => `  ${v.label} against ${c.runs[0]?.label}: ${qualityVerdictPhrase(v)}`),
-  ].map((l) => sanitizeForTerminal(l)).concat('');
+  ]
+    .map((l) => sanitizeForTerminal(l))
+    .concat('');
 }
 
 function paretoLines(m: ParetoModel, target: number | null): string[] {
-  const rows = m.series.flatMap((s, i) => s.points.map((p) => [key(i), String(p.level), num(p.x), num(p.y), s.frontier.includes(p) ? 'frontier' : p.state === 'valid' ? 'behind the frontier' : p.state]));
+  const rows = m.series.flatMap((s, i) =>
+    s.points.map((p) => [
+      key(i),
+      String(p.level),
+      num(p.x),
+      num(p.y),
+      s.frontier.includes(p) ? 'frontier' : p.state === 'valid' ? 'behind the frontier' : p.state,
+    ]),
+  );
   const at = target ?? defaultTarget(m);
   return [
     `Pareto: ${m.yLabel} against ${m.xLabel}; a frontier joins each run's levels no other of its valid levels beats on both.`,
@@ -82,8 +120,19 @@ export function renderRuns(runs: readonly CompareRun[], target: number | null = 
   const c = compareRuns(runs);
   return [
     `Comparing ${runs.map((r, i) => `${r.label}${i === 0 ? ' (baseline)' : ''}`).join(', ')}`,
-    ...runsLines(c), ...whatDiffersLines(c), '', ...alignedTables(c), ...differenceLines(c), '', ...qualityLines(c), ...paretoLines(paretoModel(runs), target),
-  ].join('\n').split('\n').flatMap((l) => wrapLine(l)).join('\n');
+    ...runsLines(c),
+    ...whatDiffersLines(c),
+    '',
+    ...alignedTables(c),
+    ...differenceLines(c),
+    '',
+    ...qualityLines(c),
+    ...paretoLines(paretoModel(runs), target),
+  ]
+    .join('\n')
+    .split('\n')
+    .flatMap((l) => wrapLine(l))
+    .join('\n');
 }
 
 /** Two results (goodput rerun): the same comparison as `goodput compare`. */

@@ -18,7 +18,10 @@ import { patient } from '../test-support/patience.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'goodput-sets-'));
 const data = join(dir, 'db');
-const levels = [{ c: 1, ttftMs: 40, tpotMs: 10 }, { c: 2, ttftMs: 45, tpotMs: 11 }];
+const levels = [
+  { c: 1, ttftMs: 40, tpotMs: 10 },
+  { c: 2, ttftMs: 45, tpotMs: 11 },
+];
 
 /** The runs of `goodput run --repeats 3` as separate stored results. */
 function runsOf(r: SweepResult): SweepResult[] {
@@ -37,7 +40,9 @@ async function store(r: SweepResult, name: string): Promise<void> {
 beforeAll(async () => {
   // Runs 1–3: the baseline; 4–6: the same contract 5 % faster per token; 7: another contract (fp8); 8–10: the baseline again.
   const slow = runsOf(evidenceResult({ levels, repeats: 3, spread: 0.004 }));
-  const fast = runsOf(evidenceResult({ levels: levels.map((l) => ({ ...l, tpotMs: l.tpotMs * 0.95 })), repeats: 3, spread: 0.004, startedAt: '2026-06-02T12:00:00.000Z' }));
+  const fast = runsOf(
+    evidenceResult({ levels: levels.map((l) => ({ ...l, tpotMs: l.tpotMs * 0.95 })), repeats: 3, spread: 0.004, startedAt: '2026-06-02T12:00:00.000Z' }),
+  );
   const other = evidenceResult({ levels, quantization: 'fp8' });
   const again = runsOf(evidenceResult({ levels, repeats: 3, spread: 0.004, startedAt: '2026-06-03T12:00:00.000Z' }));
   for (const [i, r] of [...slow, ...fast, other, ...again].entries()) await store(r, `run-${i + 1}`);
@@ -48,16 +53,23 @@ describe('goodput compare over repeat sets of stored runs', () => {
     const out = await cli(['compare', '1+2+3', '4+5+6', '--data', data]);
     expect(out.code, out.stderr).toBe(0);
     expect(out.stdout).toMatch(/^Comparing runs 1\+2\+3 \(baseline\), runs 4\+5\+6/);
-    const tpot = out.stdout.replace(/\n {4}(?=\S)/g, ' ').split('\n').filter((l) => /^ {2}concurrency \d, TPOT/.test(l));
+    const tpot = out.stdout
+      .replace(/\n {4}(?=\S)/g, ' ')
+      .split('\n')
+      .filter((l) => /^ {2}concurrency \d, TPOT/.test(l));
     expect(tpot).toHaveLength(2);
-    for (const l of tpot) expect(l).toMatch(/\(−5\.0 %\) in the means of all runs, 95 % interval −[\d.]+ to −[\d.]+ \(−[\d.]+ % to −[\d.]+ %\) over 3\+ runs a side: better$/);
+    for (const l of tpot)
+      expect(l).toMatch(/\(−5\.0 %\) in the means of all runs, 95 % interval −[\d.]+ to −[\d.]+ \(−[\d.]+ % to −[\d.]+ %\) over 3\+ runs a side: better$/);
   });
 
   it('two sets of the same configuration: no difference established; a run in two sets is refused', async () => {
     const out = await cli(['compare', '1+2+3', '8+9+10', '--data', data]);
     expect(out.code, out.stderr).toBe(0);
     // A line past 120 columns wraps with a hanging indent (two past its own): read each whole.
-    const rows = out.stdout.replace(/\n {4}(?=\S)/g, ' ').split('\n').filter((l) => /^ {2}concurrency \d, /.test(l));
+    const rows = out.stdout
+      .replace(/\n {4}(?=\S)/g, ' ')
+      .split('\n')
+      .filter((l) => /^ {2}concurrency \d, /.test(l));
     expect(rows.length).toBeGreaterThan(4);
     for (const l of rows) expect(l).toMatch(/no difference established/);
     const same = await cli(['compare', '1+2+3', '1+2+3', '--data', data]);
@@ -78,16 +90,33 @@ describe('goodput compare over repeat sets of stored runs', () => {
   it('refuses a set whose runs ran different contracts, naming the run', async () => {
     const out = await cli(['compare', '1+2+7', '4+5+6', '--data', data]);
     expect(out.code).toBe(2);
-    expect(out.stderr).toMatch(/1\+2\+7: run 7 ran another contract \(sha256 [0-9a-f]{12}…\) than run 1 \(sha256 [0-9a-f]{12}…\); a repeat set is runs of one contract/);
+    expect(out.stderr).toMatch(
+      /1\+2\+7: run 7 ran another contract \(sha256 [0-9a-f]{12}…\) than run 1 \(sha256 [0-9a-f]{12}…\); a repeat set is runs of one contract/,
+    );
   });
 });
 
 describe('repeatSetProblem', () => {
   const r = evidenceResult({ levels });
   it('needs a recorded contract and at most the repeats limit', () => {
-    expect(repeatSetProblem('1+2', [{ id: '1', result: r }, { id: '2', result: r }])).toBeNull();
-    expect(repeatSetProblem('1+2', [{ id: '1', result: { ...r, contractHash: null } }, { id: '2', result: r }])).toMatch(/run 1 records no contract/);
-    expect(repeatSetProblem('1+2', [{ id: '1', result: r }, { id: '2', result: { ...r, contractHash: undefined } }])).toMatch(/run 2 ran without a contract than run 1/);
+    expect(
+      repeatSetProblem('1+2', [
+        { id: '1', result: r },
+        { id: '2', result: r },
+      ]),
+    ).toBeNull();
+    expect(
+      repeatSetProblem('1+2', [
+        { id: '1', result: { ...r, contractHash: null } },
+        { id: '2', result: r },
+      ]),
+    ).toMatch(/run 1 records no contract/);
+    expect(
+      repeatSetProblem('1+2', [
+        { id: '1', result: r },
+        { id: '2', result: { ...r, contractHash: undefined } },
+      ]),
+    ).toMatch(/run 2 ran without a contract than run 1/);
     const many = Array.from({ length: 21 }, (_, i) => ({ id: String(i + 1), result: r }));
     expect(repeatSetProblem('1+…+21', many)).toMatch(/at most 20 runs/);
   });

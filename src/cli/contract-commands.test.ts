@@ -17,14 +17,24 @@ const goodput = (args: string[]) => runGoodput(args, {}, 60_000);
 
 let sim: SimServer;
 let dir: string;
-const contract = (over: (c: Record<string, any>) => void = () => {}) => { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const c: Record<string, any> = { // eslint-disable-line @typescript-eslint/no-explicit-any
-    version: 1, server: { url: sim.url },
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const contract = (over: (c: Record<string, any>) => void = () => {}) => {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const c: Record<string, any> = {
+    version: 1,
+    server: { url: sim.url },
     model: { name: 'goodput-sim-1', revision: 'sim-1', tokenizer: { kind: 'server' }, precision: 'bf16', quantization: 'none' },
     workload: { prompts: { kind: 'synthetic', tokens: 24 }, outputTokens: 16, requestsPerLevel: 4, warmup: 1 },
     load: { levels: [2, 1] },
     slo: { ttftMs: { p: 95, max: 2000 }, tpotMs: { p: 50, max: 1000 } },
-    hardware: { label: 'SimGPU 80GB', gpuHourlyUsd: 6.5, priceAsOf: '2025-06-01', utilisation: 0.55, utilisationAsOf: '2025-06-01', overheads: [{ name: 'CPU', usdPerHour: 0.3, asOf: '2025-05-30' }] },
+    hardware: {
+      label: 'SimGPU 80GB',
+      gpuHourlyUsd: 6.5,
+      priceAsOf: '2025-06-01',
+      utilisation: 0.55,
+      utilisationAsOf: '2025-06-01',
+      overheads: [{ name: 'CPU', usdPerHour: 0.3, asOf: '2025-05-30' }],
+    },
   };
   over(c);
   return c;
@@ -40,7 +50,9 @@ beforeAll(async () => {
   sim = await startSimulator({ port: 0, prefillBaseMs: 3, prefillMsPerToken: 0.01, decodeStepMs: 1, decodeMsPerExtraSeq: 0 });
   dir = mkdtempSync(join(tmpdir(), 'goodput-run-'));
 });
-afterAll(async () => { await sim.close(); });
+afterAll(async () => {
+  await sim.close();
+});
 
 describe('goodput run', () => {
   const json = () => join(dir, 'run.json');
@@ -64,7 +76,10 @@ describe('goodput run', () => {
     expect(r.stdout).toMatch(/Goodput against TTFT p95 ≤ 2000 ms, TPOT p50 ≤ 1000 ms/);
     // A figure, or (on a machine so loaded that every level was client-bound) the reason there is none.
     expect(r.stdout).toMatch(/Cost per successful 1M output tokens: (\$\d+\.\d\d|no figure \(no valid level)/);
-    const lines = readFileSync(raw(), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(raw(), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(2 * (1 + 4));
     expect(lines.every((l) => l.cell === 0)).toBe(true);
   });
@@ -133,10 +148,28 @@ describe('goodput run', () => {
       await other.close();
     }
     const out = join(dir, 'stored-receipt.json');
-    const receipt = await goodput(['receipt', 'create', '--baseline', '1', '--optimized', '2', '--method', 'a slower decode step', '--data', data, '--out', out, '--allow-server-disagreement']);
+    const receipt = await goodput([
+      'receipt',
+      'create',
+      '--baseline',
+      '1',
+      '--optimized',
+      '2',
+      '--method',
+      'a slower decode step',
+      '--data',
+      data,
+      '--out',
+      out,
+      '--allow-server-disagreement',
+    ]);
     expect(receipt.code, receipt.stderr).toBe(0);
     expect(JSON.parse(readFileSync(out, 'utf8')).configurations.baseline.contractHash).toMatch(/^[0-9a-f]{64}$/);
-    const matrix = writeContract(contract((c) => { c.workload.prompts.tokens = [40, 24]; }));
+    const matrix = writeContract(
+      contract((c) => {
+        c.workload.prompts.tokens = [40, 24];
+      }),
+    );
     const refused = await goodput(['run', matrix, '--data', data, '--save']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/--save: this contract is a matrix of 2 cells, which is not one stored run/);
@@ -144,13 +177,25 @@ describe('goodput run', () => {
   });
 
   it('--quality-baseline scores the run against a second server in the same invocation; an unreachable baseline keeps the runs, says why, exits 7', async () => {
-    const second = await startSimulator({ port: 0, prefillBaseMs: 3, prefillMsPerToken: 0.01, decodeStepMs: 1, decodeMsPerExtraSeq: 0, quantizationNoise: 0.1 });
+    const second = await startSimulator({
+      port: 0,
+      prefillBaseMs: 3,
+      prefillMsPerToken: 0.01,
+      decodeStepMs: 1,
+      decodeMsPerExtraSeq: 0,
+      quantizationNoise: 0.1,
+    });
     try {
       const file = join(dir, 'in-run.json');
       const r = await goodput(['run', writeContract(contract()), '--quality-baseline', second.url, '--json', file]);
       expect(r.stderr).not.toMatch(/no quality score|goodput: /);
       // The score is shown after the run, with its evaluator and scale, and what it was measured against.
-      expect(r.stdout).toMatch(new RegExp(`^quality [01]\\.\\d+ \\(goodput-quality-v1; 1\\.0 = no detected degradation on this composite under the disclosed workload\\); measured in this run against ${second.url}$`, 'm'));
+      expect(r.stdout).toMatch(
+        new RegExp(
+          `^quality [01]\\.\\d+ \\(goodput-quality-v1; 1\\.0 = no detected degradation on this composite under the disclosed workload\\); measured in this run against ${second.url}$`,
+          'm',
+        ),
+      );
       const result = sweepResultSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
       expect(result.quality?.runs).toEqual({ baseline: null, candidate: `records:${result.recordsSha256}` });
       expect(result.quality?.evidence?.firstToken.length).toBe(result.quality?.n);
@@ -163,7 +208,16 @@ describe('goodput run', () => {
       await second.close();
     }
     const kept = join(dir, 'in-run-unreachable.json');
-    const r = await goodput(['run', writeContract(contract((c) => { c.quality = { metric: 'goodput-quality-v1', baselineUrl: 'http://127.0.0.1:1' }; })), '--json', kept]);
+    const r = await goodput([
+      'run',
+      writeContract(
+        contract((c) => {
+          c.quality = { metric: 'goodput-quality-v1', baselineUrl: 'http://127.0.0.1:1' };
+        }),
+      ),
+      '--json',
+      kept,
+    ]);
     // Measured and written, but a step after measuring failed: not "bad input, nothing written" (2).
     expect(r.code).toBe(7);
     expect(r.stderr).toMatch(/no quality score \(the runs are kept without one, and a receipt refuses them\): baseline: /);
@@ -173,12 +227,14 @@ describe('goodput run', () => {
   });
 
   it('a matrix: one table of every cell and level, per-cell curves, and warm cells served from the cache', async () => {
-    const file = writeContract(contract((c) => {
-      c.workload.prompts.tokens = [40, 24];
-      c.workload.cache = [{ kind: 'cold' }, { kind: 'warm', sharedPrefixTokens: 16 }];
-      c.load.levels = [1];
-      c.workload.requestsPerLevel = 2;
-    }));
+    const file = writeContract(
+      contract((c) => {
+        c.workload.prompts.tokens = [40, 24];
+        c.workload.cache = [{ kind: 'cold' }, { kind: 'warm', sharedPrefixTokens: 16 }];
+        c.load.levels = [1];
+        c.workload.requestsPerLevel = 2;
+      }),
+    );
     const r = await goodput(['run', file, '--json', '-']);
     expect(r.code).toBe(0);
     const result = sweepResultSchema.parse(JSON.parse(r.stdout));
@@ -195,13 +251,18 @@ describe('goodput run', () => {
 });
 
 describe('a trace contract', () => {
-  const traced = (over: (c: Record<string, any>) => void = () => {}) => contract((c) => { // eslint-disable-line @typescript-eslint/no-explicit-any
-    c.workload = { prompts: { kind: 'trace' }, outputTokens: 'trace', warmup: 0 };
-    c.load = { pattern: { kind: 'trace', path: 'trace.jsonl', blockTokens: 16 }, levels: [1, 4] };
-    over(c);
-  });
-  const writeTrace = (lengths: number[]) => writeFileSync(join(dir, 'trace.jsonl'),
-    lengths.map((p, i) => JSON.stringify({ timestamp: i * 30, input_length: p, output_length: 8, hash_ids: [1, 2, 100 + i] })).join('\n'));
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const traced = (over: (c: Record<string, any>) => void = () => {}) =>
+    contract((c) => {
+      c.workload = { prompts: { kind: 'trace' }, outputTokens: 'trace', warmup: 0 };
+      c.load = { pattern: { kind: 'trace', path: 'trace.jsonl', blockTokens: 16 }, levels: [1, 4] };
+      over(c);
+    });
+  const writeTrace = (lengths: number[]) =>
+    writeFileSync(
+      join(dir, 'trace.jsonl'),
+      lengths.map((p, i) => JSON.stringify({ timestamp: i * 30, input_length: p, output_length: 8, hash_ids: [1, 2, 100 + i] })).join('\n'),
+    );
 
   it('replays its trace at each speed, pins the trace sha256, and a rerun of a changed trace is refused', async () => {
     writeTrace([40, 48, 36, 44, 40, 50]);
@@ -212,7 +273,10 @@ describe('a trace contract', () => {
     const result = sweepResultSchema.parse(JSON.parse(readFileSync(json, 'utf8')));
     expect(result.levels.map((l) => l.load?.label)).toEqual(['trace trace.jsonl at 1×', 'trace trace.jsonl at 4×']);
     expect((result.contract as { load: { pattern: { sha256: string } } }).load.pattern.sha256).toBe(sha256Hex(readFileSync(join(dir, 'trace.jsonl'))));
-    const lines = readFileSync(raw, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { promptTokens: number; concurrency: number });
+    const lines = readFileSync(raw, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { promptTokens: number; concurrency: number });
     expect(lines.filter((l) => l.concurrency === 1).map((l) => l.promptTokens)).toEqual([40, 48, 36, 44, 40, 50]);
     writeTrace([40, 48, 36, 44, 40, 51]);
     const again = await goodput(['rerun', json, '--json', join(dir, 'trace-rerun.json')]);
@@ -220,12 +284,43 @@ describe('a trace contract', () => {
     expect(again.stderr).toMatch(/load\.pattern\.sha256: .*trace\.jsonl has sha256 [0-9a-f]{64}, but the contract records [0-9a-f]{64}: the content changed/);
   });
 
-  const bad: Array<[string, (c: Record<string, any>) => void, RegExp]> = [ // eslint-disable-line @typescript-eslint/no-explicit-any
-    ['warm-ups before a replay', (c) => { c.workload.warmup = 1; }, /workload\.warmup: a trace replay runs no warm-ups/],
-    ['synthetic prompts with a trace', (c) => { c.workload.prompts = { kind: 'synthetic', tokens: 24 }; }, /workload\.prompts\.kind: a trace pattern takes its prompts from the trace: kind trace/],
-    ['a fixed output with a trace', (c) => { c.workload.outputTokens = 16; }, /workload\.outputTokens: a trace pattern takes each output length from the trace/],
-    ['a speed out of range', (c) => { c.load.levels = [2000]; }, /load\.levels\[0\]: 2000 is not a speed above 0 and at most 1000/],
-    ['a missing trace', (c) => { c.load.pattern.path = 'none.jsonl'; }, /trace .*none\.jsonl: cannot read \(ENOENT\)/],
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const bad: Array<[string, (c: Record<string, any>) => void, RegExp]> = [
+    [
+      'warm-ups before a replay',
+      (c) => {
+        c.workload.warmup = 1;
+      },
+      /workload\.warmup: a trace replay runs no warm-ups/,
+    ],
+    [
+      'synthetic prompts with a trace',
+      (c) => {
+        c.workload.prompts = { kind: 'synthetic', tokens: 24 };
+      },
+      /workload\.prompts\.kind: a trace pattern takes its prompts from the trace: kind trace/,
+    ],
+    [
+      'a fixed output with a trace',
+      (c) => {
+        c.workload.outputTokens = 16;
+      },
+      /workload\.outputTokens: a trace pattern takes each output length from the trace/,
+    ],
+    [
+      'a speed out of range',
+      (c) => {
+        c.load.levels = [2000];
+      },
+      /load\.levels\[0\]: 2000 is not a speed above 0 and at most 1000/,
+    ],
+    [
+      'a missing trace',
+      (c) => {
+        c.load.pattern.path = 'none.jsonl';
+      },
+      /trace .*none\.jsonl: cannot read \(ENOENT\)/,
+    ],
   ];
   for (const [what, over, message] of bad) {
     it(`refuses ${what}`, async () => {
@@ -238,18 +333,33 @@ describe('a trace contract', () => {
 });
 
 describe('an agent-trace contract', () => {
-  const agentContract = (deadlineMs: number, over: (c: Record<string, any>) => void = () => {}) => contract((c) => { // eslint-disable-line @typescript-eslint/no-explicit-any
-    c.workload = { prompts: { kind: 'trace' }, outputTokens: 'trace', warmup: 0 };
-    c.load = { pattern: { kind: 'trace', path: 'agents.jsonl' }, levels: [4] };
-    c.slo = { ...c.slo, jobDeadlineMs: deadlineMs };
-    over(c);
-  });
-  const writeAgents = () => writeFileSync(join(dir, 'agents.jsonl'), [
-    { goodput: 'agents', block_tokens: 8 },
-    { agent: 'a', t: 0, turns: [{ in: 24, out: 4 }, { in: 40, out: 4, wait: 0.02 }] },
-    { agent: 'a.sub', parent: 'a', after: 1, delay: 0.01, turns: [{ in: 16, out: 4 }] },
-    { agent: 'b', t: 0.04, turns: [{ in: 24, out: 4 }] },
-  ].map((l) => JSON.stringify(l)).join('\n'));
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const agentContract = (deadlineMs: number, over: (c: Record<string, any>) => void = () => {}) =>
+    contract((c) => {
+      c.workload = { prompts: { kind: 'trace' }, outputTokens: 'trace', warmup: 0 };
+      c.load = { pattern: { kind: 'trace', path: 'agents.jsonl' }, levels: [4] };
+      c.slo = { ...c.slo, jobDeadlineMs: deadlineMs };
+      over(c);
+    });
+  const writeAgents = () =>
+    writeFileSync(
+      join(dir, 'agents.jsonl'),
+      [
+        { goodput: 'agents', block_tokens: 8 },
+        {
+          agent: 'a',
+          t: 0,
+          turns: [
+            { in: 24, out: 4 },
+            { in: 40, out: 4, wait: 0.02 },
+          ],
+        },
+        { agent: 'a.sub', parent: 'a', after: 1, delay: 0.01, turns: [{ in: 16, out: 4 }] },
+        { agent: 'b', t: 0.04, turns: [{ in: 24, out: 4 }] },
+      ]
+        .map((l) => JSON.stringify(l))
+        .join('\n'),
+    );
 
   it('replays the graph and holds each job to slo.jobDeadlineMs', async () => {
     writeAgents();
@@ -270,22 +380,60 @@ describe('an agent-trace contract', () => {
 
   it('refuses a window on an agent trace', async () => {
     writeAgents();
-    const r = await goodput(['run', writeContract(agentContract(1000, (c) => { c.load.pattern.window = { startS: 0, endS: 1 }; })), '--json', join(dir, 'agents-window.json')]);
+    const r = await goodput([
+      'run',
+      writeContract(
+        agentContract(1000, (c) => {
+          c.load.pattern.window = { startS: 0, endS: 1 };
+        }),
+      ),
+      '--json',
+      join(dir, 'agents-window.json'),
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/load\.pattern\.window: .*agents\.jsonl is an agent trace, replayed whole along its own graph/);
   });
 });
 
 describe('bad contracts: a clear message naming the field, exit code 2, nothing written', () => {
-  const cases: Array<[string, (c: Record<string, any>) => void, RegExp]> = [ // eslint-disable-line @typescript-eslint/no-explicit-any
-    ['an unknown arrival kind', (c) => { c.load.pattern = { kind: 'gamma' }; }, /load\.pattern\.kind: kind must be one of concurrency, rate, burst, trace/],
-    ['a bad SLO', (c) => { c.slo.tpotMs = { p: 50, max: 0 }; }, /slo\.tpotMs\.max: max must be a positive number of ms/],
-    ['an unreadable corpus', (c) => { c.workload.prompts = { kind: 'jsonl', path: 'missing.jsonl' }; }, /corpus .*missing\.jsonl: cannot read \(ENOENT\)/],
-    ['a corpus whose content changed', (c) => {
-      writeFileSync(join(dir, 'p.jsonl'), '{"prompt": "hello there"}\n');
-      c.workload.prompts = { kind: 'jsonl', path: 'p.jsonl', sha256: '0'.repeat(64) };
-    }, /workload\.prompts\.sha256: .*p\.jsonl has sha256 [0-9a-f]{64}, but the contract records 0{64}/],
-    ['a model the server does not serve', (c) => { c.model.name = 'other-model'; }, /Model "other-model" is not served/],
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const cases: Array<[string, (c: Record<string, any>) => void, RegExp]> = [
+    [
+      'an unknown arrival kind',
+      (c) => {
+        c.load.pattern = { kind: 'gamma' };
+      },
+      /load\.pattern\.kind: kind must be one of concurrency, rate, burst, trace/,
+    ],
+    [
+      'a bad SLO',
+      (c) => {
+        c.slo.tpotMs = { p: 50, max: 0 };
+      },
+      /slo\.tpotMs\.max: max must be a positive number of ms/,
+    ],
+    [
+      'an unreadable corpus',
+      (c) => {
+        c.workload.prompts = { kind: 'jsonl', path: 'missing.jsonl' };
+      },
+      /corpus .*missing\.jsonl: cannot read \(ENOENT\)/,
+    ],
+    [
+      'a corpus whose content changed',
+      (c) => {
+        writeFileSync(join(dir, 'p.jsonl'), '{"prompt": "hello there"}\n');
+        c.workload.prompts = { kind: 'jsonl', path: 'p.jsonl', sha256: '0'.repeat(64) };
+      },
+      /workload\.prompts\.sha256: .*p\.jsonl has sha256 [0-9a-f]{64}, but the contract records 0{64}/,
+    ],
+    [
+      'a model the server does not serve',
+      (c) => {
+        c.model.name = 'other-model';
+      },
+      /Model "other-model" is not served/,
+    ],
   ];
   for (const [what, over, message] of cases) {
     it(`refuses ${what}`, async () => {
@@ -306,7 +454,14 @@ describe('bad contracts: a clear message naming the field, exit code 2, nothing 
     expect(r.stderr).toMatch(/has no contract \(it was not written by goodput run\)/);
   });
   it('capacity refuses a matrix of more than one cell', async () => {
-    const r = await goodput(['capacity', writeContract(contract((c) => { c.workload.outputTokens = [8, 16]; }))]);
+    const r = await goodput([
+      'capacity',
+      writeContract(
+        contract((c) => {
+          c.workload.outputTokens = [8, 16];
+        }),
+      ),
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/matrix has 2 cells/);
   });

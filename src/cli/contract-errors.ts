@@ -33,8 +33,11 @@ export async function loadCheckedContract(path: string): Promise<Contract> {
 export function refuseReceiptLabels(where: string, contract: ContractLabels): void {
   const refused = contractLabelRefusals('', contract);
   if (refused.length === 0) return;
-  throw new CliError(EXIT.usage, [
-    `${where}: ${refused.length === 1 ? 'a label' : 'labels'} a receipt of these runs would refuse, so nothing was measured; write ${refused.length === 1 ? 'it' : 'them'} as names:`,
-    ...refused.map((r) => `  ${r.message}`),
-  ].join('\n'));
+  throw new CliError(
+    EXIT.usage,
+    [
+      `${where}: ${refused.length === 1 ? 'a label' : 'labels'} a receipt of these runs would refuse, so nothing was measured; write ${refused.length === 1 ? 'it' : 'them'} as names:`,
+      ...refused.map((r) => `  ${r.message}`),
+    ].join('\n'),
+  );
 }

@@ -16,14 +16,24 @@ import { EXIT } from './exit-codes.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'goodput-labels-'));
 let server: TestServer;
-beforeAll(async () => { server = await startServer((_req, res) => { res.writeHead(500); res.end(); }); });
-afterAll(async () => { await server.close(); });
+beforeAll(async () => {
+  server = await startServer((_req, res) => {
+    res.writeHead(500);
+    res.end();
+  });
+});
+afterAll(async () => {
+  await server.close();
+});
 
 const contract = (label: string, quantization: string) => ({
-  version: 1, server: { url: server.url },
+  version: 1,
+  server: { url: server.url },
   model: { name: 'stories260K', revision: 'r1', tokenizer: { kind: 'server' as const }, precision: 'f32', quantization },
   workload: { prompts: { kind: 'synthetic', tokens: 16 }, outputTokens: 8, requestsPerLevel: 2, warmup: 0 },
-  load: { levels: [1] }, slo: { ttftMs: { p: 95, max: 2000 } }, hardware: { label },
+  load: { levels: [1] },
+  slo: { ttftMs: { p: 95, max: 2000 } },
+  hardware: { label },
 });
 
 describe('receipt wording rules when a contract is loaded', () => {
@@ -33,7 +43,10 @@ describe('receipt wording rules when a contract is loaded', () => {
     const expected = contractLabelRefusals('', contract('CPU 2 cores', 'Q8 zero'));
     expect(expected.map((r) => r.field)).toEqual(['model.quantization', 'hardware.label']);
     const json = join(dir, 'bad.json');
-    for (const args of [['run', path, '--json', json, '--no-save'], ['capacity', path, '--json', json]]) {
+    for (const args of [
+      ['run', path, '--json', json, '--no-save'],
+      ['capacity', path, '--json', json],
+    ]) {
       const r = await cli(args);
       expect(r.code, r.stderr).toBe(EXIT.usage);
       expect(r.stderr).toContain(`goodput: ${path}: labels a receipt of these runs would refuse, so nothing was measured; write them as names:\n`);
@@ -46,7 +59,12 @@ describe('receipt wording rules when a contract is loaded', () => {
   });
 
   it('labels that are names pass: "CPU", "SimGPU 80GB", "8× H100", q8_0', () => {
-    for (const [label, q] of [['CPU', 'q8_0'], ['SimGPU 80GB', 'none'], ['8× H100 SXM', 'fp8']] as const) expect(contractLabelRefusals('', contract(label, q))).toEqual([]);
+    for (const [label, q] of [
+      ['CPU', 'q8_0'],
+      ['SimGPU 80GB', 'none'],
+      ['8× H100 SXM', 'fp8'],
+    ] as const)
+      expect(contractLabelRefusals('', contract(label, q))).toEqual([]);
     expect(contractLabelRefusals('', contract('gpu-node-7.internal', 'none')).map((r) => r.rule)).toContain('no-internal-identifiers');
   });
 });

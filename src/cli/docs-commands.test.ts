@@ -23,7 +23,12 @@ import { startCommand } from '../test-support/goodput-process.js';
 import { patient } from '../test-support/patience.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const DOCS = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 /** The files whose runnable blocks make the newcomer's path, in reading order. */
 const PATH_DOCS = ['README.md', 'docs/receipts.md'];
 const CHROMIUM = process.env['GOODPUT_CHROMIUM'] ?? '/usr/bin/chromium';
@@ -52,75 +57,88 @@ beforeAll(async () => {
     spawnSimProcess(['--prefill-base-ms', '2', '--decode-step-ms', '1', '--decode-ms-per-extra-seq', '0', '--quantization-noise', '0.1']),
   ]);
 });
-afterAll(async () => { await Promise.all([sim?.stop(), second?.stop()]); });
+afterAll(async () => {
+  await Promise.all([sim?.stop(), second?.stop()]);
+});
 
 /** A docs script as bash runs it here: `goodput` is `goodputCmd`, examples/ this checkout's, the docs' servers the simulators. */
 function localScript(script: string, goodputCmd: string): string {
-  return script
-    // Contract files name their servers: a run of one is pointed at the simulator standing in for it.
-    .replace(/(goodput run \S*optimized\.yaml)/g, '$1 --url http://127.0.0.1:8001')
-    .replace(/(goodput run \S*(?:baseline|goodput)\.yaml)/g, '$1 --url http://127.0.0.1:8000')
-    // A command word, not a file name (goodput.yaml) or a path.
-    .replace(/(?<![\w/.-])goodput(?= )/g, goodputCmd)
-    .replace(/(?<![\w/.-])examples\//g, `${join(ROOT, 'examples')}/`)
-    .replaceAll('http://127.0.0.1:8000', sim.url)
-    .replaceAll('http://127.0.0.1:8001', second.url);
+  return (
+    script
+      // Contract files name their servers: a run of one is pointed at the simulator standing in for it.
+      .replace(/(goodput run \S*optimized\.yaml)/g, '$1 --url http://127.0.0.1:8001')
+      .replace(/(goodput run \S*(?:baseline|goodput)\.yaml)/g, '$1 --url http://127.0.0.1:8000')
+      // A command word, not a file name (goodput.yaml) or a path.
+      .replace(/(?<![\w/.-])goodput(?= )/g, goodputCmd)
+      .replace(/(?<![\w/.-])examples\//g, `${join(ROOT, 'examples')}/`)
+      .replaceAll('http://127.0.0.1:8000', sim.url)
+      .replaceAll('http://127.0.0.1:8001', second.url)
+  );
 }
 
 const bash = (script: string, cwd: string, env: NodeJS.ProcessEnv = process.env) =>
   run('bash', ['-euo', 'pipefail', '-c', script], { cwd, env, timeout: 240_000, maxBuffer: 64 * 1024 * 1024 });
 
 describe("the newcomer's path", () => {
-  it('README first screen → goodput on PATH → the page → a second server → contract runs → a receipt → publish → verify', async () => {
-    const top = mkdtempSync(join(tmpdir(), 'goodput-newcomer-'));
-    const home = join(top, 'home');
-    const work = join(top, 'work');
-    for (const d of [home, work]) mkdirSync(d);
-    // A newcomer's environment: their own home (the store goes to ~/.goodput, goodput to ~/.local/bin), nothing of ours set.
-    const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, PATH: `${join(home, '.local', 'bin')}:${process.env['PATH'] ?? ''}` };
-    for (const k of ['GOODPUT_HOME', 'GOODPUT_DATA', 'GOODPUT_DATABASE_URL', 'GOODPUT_TOKEN']) delete env[k];
+  it(
+    'README first screen → goodput on PATH → the page → a second server → contract runs → a receipt → publish → verify',
+    async () => {
+      const top = mkdtempSync(join(tmpdir(), 'goodput-newcomer-'));
+      const home = join(top, 'home');
+      const work = join(top, 'work');
+      for (const d of [home, work]) mkdirSync(d);
+      // A newcomer's environment: their own home (the store goes to ~/.goodput, goodput to ~/.local/bin), nothing of ours set.
+      const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, PATH: `${join(home, '.local', 'bin')}:${process.env['PATH'] ?? ''}` };
+      for (const k of ['GOODPUT_HOME', 'GOODPUT_DATA', 'GOODPUT_DATABASE_URL', 'GOODPUT_TOKEN']) delete env[k];
 
-    const [first] = fencedBlocks('README.md', 'sh');
-    const commands = (first?.script ?? '').split('\n').map((l) => l.replace(/#.*/, '').trim());
-    expect(commands).toEqual(['npm install && npm start', 'npm test']);
-    const demo = await bash('npm start', ROOT, env);
-    expect(demo.stdout).toMatch(/Concurrency +Throughput tok\/s/);
-    expect(demo.stderr).toMatch(/stored as run 1 \(complete\) in embedded database at .*\/home\/\.goodput\/db; see it with: goodput serve/);
+      const [first] = fencedBlocks('README.md', 'sh');
+      const commands = (first?.script ?? '').split('\n').map((l) => l.replace(/#.*/, '').trim());
+      expect(commands).toEqual(['npm install && npm start', 'npm test']);
+      const demo = await bash('npm start', ROOT, env);
+      expect(demo.stdout).toMatch(/Concurrency +Throughput tok\/s/);
+      expect(demo.stderr).toMatch(/stored as run 1 \(complete\) in embedded database at .*\/home\/\.goodput\/db; see it with: goodput serve/);
 
-    // The README's install line, word for word: it links into the home's ~/.local, never the global prefix (offline: nothing is fetched).
-    const install = /`(npm_config_prefix=\$HOME\/\.local npm link[^`]*)`/.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'))?.[1];
-    expect(install).toBe('npm_config_prefix=$HOME/.local npm link --ignore-scripts');
-    await bash(install as string, ROOT, { ...env, npm_config_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false' });
-    const version = await run('goodput', ['--version'], { cwd: work, env });
-    expect(version.stdout.trim()).toBe((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);
+      // The README's install line, word for word: it links into the home's ~/.local, never the global prefix (offline: nothing is fetched).
+      const install = /`(npm_config_prefix=\$HOME\/\.local npm link[^`]*)`/.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'))?.[1];
+      expect(install).toBe('npm_config_prefix=$HOME/.local npm link --ignore-scripts');
+      await bash(install as string, ROOT, { ...env, npm_config_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false' });
+      const version = await run('goodput', ['--version'], { cwd: work, env });
+      expect(version.stdout.trim()).toBe((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);
 
-    // The page, with the demo's run; it stays open while the README's sweep stores its run through it.
-    const serve = startCommand('goodput', ['serve', '--port', '0'], { cwd: work, env });
-    try {
-      const url = (await serve.waitFor(/goodput serve: (http:\/\/127\.0\.0\.1:\d+\/)/))[1] as string;
-      if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not at ${CHROMIUM}: install Debian's chromium or set GOODPUT_CHROMIUM`);
-      const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+      // The page, with the demo's run; it stays open while the README's sweep stores its run through it.
+      const serve = startCommand('goodput', ['serve', '--port', '0'], { cwd: work, env });
       try {
-        const page = await browser.newPage();
-        await page.goto(`${url}#/runs/1`);
-        await page.getByRole('heading', { name: /^Run 1 complete$/ }).waitFor({ timeout: patient(30_000) });
-        expect(await page.getByRole('table', { name: /Per concurrency level/ }).getByRole('rowheader').allTextContents()).toEqual(['1', '2', '4', '8', '16']);
+        const url = (await serve.waitFor(/goodput serve: (http:\/\/127\.0\.0\.1:\d+\/)/))[1] as string;
+        if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not at ${CHROMIUM}: install Debian's chromium or set GOODPUT_CHROMIUM`);
+        const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+        try {
+          const page = await browser.newPage();
+          await page.goto(`${url}#/runs/1`);
+          await page.getByRole('heading', { name: /^Run 1 complete$/ }).waitFor({ timeout: patient(30_000) });
+          expect(
+            await page
+              .getByRole('table', { name: /Per concurrency level/ })
+              .getByRole('rowheader')
+              .allTextContents(),
+          ).toEqual(['1', '2', '4', '8', '16']);
 
-        for (const file of PATH_DOCS) {
-          for (const block of fencedBlocks(file, 'sh runnable')) {
-            await expect(bash(localScript(block.script, 'goodput'), work, env), block.at).resolves.toBeDefined();
+          for (const file of PATH_DOCS) {
+            for (const block of fencedBlocks(file, 'sh runnable')) {
+              await expect(bash(localScript(block.script, 'goodput'), work, env), block.at).resolves.toBeDefined();
+            }
           }
+          await page.goto(`${url}#/runs/2`);
+          await page.getByRole('heading', { name: /^Run 2 complete$/ }).waitFor({ timeout: patient(30_000) });
+        } finally {
+          await browser.close();
         }
-        await page.goto(`${url}#/runs/2`);
-        await page.getByRole('heading', { name: /^Run 2 complete$/ }).waitFor({ timeout: patient(30_000) });
       } finally {
-        await browser.close();
+        expect(await serve.stop()).toBe(0);
       }
-    } finally {
-      expect(await serve.stop()).toBe(0);
-    }
-    expect(JSON.parse(readFileSync(join(work, 'site', 'dataset.json'), 'utf8'))).toHaveProperty('receipts');
-  }, patient(600_000));
+      expect(JSON.parse(readFileSync(join(work, 'site', 'dataset.json'), 'utf8'))).toHaveProperty('receipts');
+    },
+    patient(600_000),
+  );
 });
 
 describe('other runnable commands in the docs', () => {
@@ -128,9 +146,13 @@ describe('other runnable commands in the docs', () => {
     expect(blocks.find((b) => b.at.startsWith('README.md:'))?.script).toMatch(/^goodput sweep --url http:\/\/127\.0\.0\.1:8000 /);
   });
   for (const block of blocks.filter((b) => !PATH_DOCS.some((f) => b.at.startsWith(`${f}:`)))) {
-    it(`${block.at} runs and exits 0`, async () => {
-      const cwd = mkdtempSync(join(tmpdir(), 'goodput-docs-'));
-      await expect(bash(localScript(block.script, `node ${JSON.stringify(join(ROOT, 'bin/goodput.js'))}`), cwd)).resolves.toBeDefined();
-    }, patient(300_000));
+    it(
+      `${block.at} runs and exits 0`,
+      async () => {
+        const cwd = mkdtempSync(join(tmpdir(), 'goodput-docs-'));
+        await expect(bash(localScript(block.script, `node ${JSON.stringify(join(ROOT, 'bin/goodput.js'))}`), cwd)).resolves.toBeDefined();
+      },
+      patient(300_000),
+    );
   }
 });

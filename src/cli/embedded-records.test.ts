@@ -8,7 +8,12 @@ import { cli } from '../test-support/cli-in-process.js';
 import { evidenceResult } from '../test-support/evidence-fixture.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'goodput-embedded-records-'));
-const result = evidenceResult({ levels: [{ c: 1, ttftMs: 40, tpotMs: 10 }, { c: 2, ttftMs: 45, tpotMs: 11 }] });
+const result = evidenceResult({
+  levels: [
+    { c: 1, ttftMs: 40, tpotMs: 10 },
+    { c: 2, ttftMs: 45, tpotMs: 11 },
+  ],
+});
 const withRecords = join(dir, 'run.json');
 writeFileSync(withRecords, JSON.stringify(result));
 const { records, recordsSha256: _, ...bare } = result;
@@ -22,7 +27,9 @@ describe('results that carry their records', () => {
     expect(csv.stdout.trim().split('\n')).toHaveLength(1 + (records?.length ?? 0));
     const refused = await cli(['export', without, '--format', 'csv']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/--raw: --format csv exports every request record: give the JSONL file the run wrote with --raw \(this result carries none of its own\)/);
+    expect(refused.stderr).toMatch(
+      /--raw: --format csv exports every request record: give the JSONL file the run wrote with --raw \(this result carries none of its own\)/,
+    );
   });
 
   it('runs import stores it without --raw; a result without records is refused naming --raw, nothing stored', async () => {

@@ -31,7 +31,22 @@ describe('exit codes', () => {
   it('sweep: every level failed → exit 5, result written', async () => {
     const s = await failing();
     const json = join(dir, 'sweep.json');
-    const r = await runGoodput(['sweep', '--url', s.url, '--levels', '1,2', '--requests-per-level', '2', '--prompt-tokens', '16', '--output-tokens', '8', '--json', json, ...common]);
+    const r = await runGoodput([
+      'sweep',
+      '--url',
+      s.url,
+      '--levels',
+      '1,2',
+      '--requests-per-level',
+      '2',
+      '--prompt-tokens',
+      '16',
+      '--output-tokens',
+      '8',
+      '--json',
+      json,
+      ...common,
+    ]);
     expectNoValidLevel(r, json);
   });
 
@@ -39,7 +54,10 @@ describe('exit codes', () => {
     const s = await failing();
     const contract = join(dir, 'c.yaml');
     const base = readFileSync(join(import.meta.dirname, '../../examples/baseline.yaml'), 'utf8');
-    writeFileSync(contract, base.replace('http://127.0.0.1:8000', s.url).replace('levels: [1, 2, 4]', 'levels: [1]').replace('requestsPerLevel: 16', 'requestsPerLevel: 2'));
+    writeFileSync(
+      contract,
+      base.replace('http://127.0.0.1:8000', s.url).replace('levels: [1, 2, 4]', 'levels: [1]').replace('requestsPerLevel: 16', 'requestsPerLevel: 2'),
+    );
     const json = join(dir, 'run.json');
     const r = await runGoodput(['run', contract, '--json', json, '--no-save']);
     expectNoValidLevel(r, json);
@@ -50,14 +68,46 @@ describe('exit codes', () => {
     const trace = join(dir, 't.jsonl');
     writeMooncakeTrace(trace, 4, 40);
     const json = join(dir, 'replay.json');
-    const r = await runGoodput(['replay', trace, '--url', s.url, '--speed', '1,2', '--json', json, '--client-threads', '1', '--no-save', '--no-server-metrics']);
+    const r = await runGoodput([
+      'replay',
+      trace,
+      '--url',
+      s.url,
+      '--speed',
+      '1,2',
+      '--json',
+      json,
+      '--client-threads',
+      '1',
+      '--no-save',
+      '--no-server-metrics',
+    ]);
     expectNoValidLevel(r, json);
   });
 
   it('sessions: every level failed → exit 5, result written', async () => {
     const s = await failing();
     const json = join(dir, 'sessions.json');
-    const r = await runGoodput(['sessions', '--url', s.url, '--sessions', '2', '--turns', '2..2', '--think-s', '0..0', '--user-tokens', '8..8', '--answer-tokens', '8..8', '--levels', '1', '--json', json, ...common]);
+    const r = await runGoodput([
+      'sessions',
+      '--url',
+      s.url,
+      '--sessions',
+      '2',
+      '--turns',
+      '2..2',
+      '--think-s',
+      '0..0',
+      '--user-tokens',
+      '8..8',
+      '--answer-tokens',
+      '8..8',
+      '--levels',
+      '1',
+      '--json',
+      json,
+      ...common,
+    ]);
     expectNoValidLevel(r, json);
   });
 

@@ -41,7 +41,10 @@ export function invalidLevelsLine(levels: readonly { invalid: boolean; load?: { 
 
 /** An error the CLI reports as one line and a given exit code. */
 export class CliError extends Error {
-  constructor(readonly exitCode: number, message: string) {
+  constructor(
+    readonly exitCode: number,
+    message: string,
+  ) {
     super(message);
     this.name = 'CliError';
   }

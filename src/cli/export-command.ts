@@ -64,20 +64,32 @@ function checkPairing(result: SweepResult, records: readonly RawRecord[], rawPat
 }
 
 export function registerExportCommand(program: Command): void {
-  program.command('export').description('export a result: every request record (jsonl, csv, parquet-free-json), the summary table (markdown), or the vLLM result JSON of each level (vllm)')
+  program
+    .command('export')
+    .description(
+      'export a result: every request record (jsonl, csv, parquet-free-json), the summary table (markdown), or the vLLM result JSON of each level (vllm)',
+    )
     .argument('<result.json>', 'a result written by goodput sweep or goodput run')
     .requiredOption('--format <kind>', `one of ${Object.keys(EXPORT_FORMATS).join(', ')}`)
-    .option('--raw <records.jsonl>', 'the raw records the same run wrote with --raw (needed by record formats unless the result carries its records, as goodput run writes it)')
+    .option(
+      '--raw <records.jsonl>',
+      'the raw records the same run wrote with --raw (needed by record formats unless the result carries its records, as goodput run writes it)',
+    )
     .option('--out <file>', 'write to a file (default: stdout)')
     .option('--level <value>', 'export one level only (its value: streams, req/s or burst size)')
-    .option('--out-dir <dir>', 'per-level formats (vllm): one file per level in this folder, under the tool\'s own names')
+    .option('--out-dir <dir>', "per-level formats (vllm): one file per level in this folder, under the tool's own names")
     .action(async (resultPath: string, flags: { format: string; raw?: string; out?: string; level?: string; outDir?: string }) => {
       const format = EXPORT_FORMATS[flags.format];
       if (!format) throw badFlag('--format', `'${flags.format}' is not one of ${Object.keys(EXPORT_FORMATS).join(', ')}`);
       const read = await readAnyResult(resultPath);
       if (read.kind === 'pooling') {
-        for (const [given, flag] of [[flags.raw, '--raw'], [flags.level, '--level'], [flags.outDir, '--out-dir']] as const) {
-          if (given !== undefined) throw badFlag(flag, `does not apply to ${read.result.run.endpoint === 'rerank' ? 'a rerank' : 'an embeddings'} result (its levels export whole)`);
+        for (const [given, flag] of [
+          [flags.raw, '--raw'],
+          [flags.level, '--level'],
+          [flags.outDir, '--out-dir'],
+        ] as const) {
+          if (given !== undefined)
+            throw badFlag(flag, `does not apply to ${read.result.run.endpoint === 'rerank' ? 'a rerank' : 'an embeddings'} result (its levels export whole)`);
         }
         const text = exportPooling(read.result, flags.format);
         if (flags.out) await writeFileAtomic(flags.out, text);
@@ -87,15 +99,19 @@ export function registerExportCommand(program: Command): void {
       // A result of goodput run carries its records (the evidence a receipt recomputes from): they serve as --raw.
       const embedded = read.result.records?.map((r) => ({ ...r, cell: r.cell ?? 0 }));
       if (format.needsRecords && flags.raw === undefined && embedded === undefined) {
-        throw badFlag('--raw', `--format ${flags.format} exports every request record: give the JSONL file the run wrote with --raw (this result carries none of its own)`);
+        throw badFlag(
+          '--raw',
+          `--format ${flags.format} exports every request record: give the JSONL file the run wrote with --raw (this result carries none of its own)`,
+        );
       }
       checkOutputFlags(flags, format.files !== undefined, flags.format);
       let result = read.result;
       const wanted = format.needsRecords || format.usesRecords;
-      let records = !wanted ? null : flags.raw !== undefined ? await readRawRecords(flags.raw) : embedded ?? null;
+      let records = !wanted ? null : flags.raw !== undefined ? await readRawRecords(flags.raw) : (embedded ?? null);
       if (records) checkPairing(result, records, flags.raw ?? `${resultPath}'s records`, resultPath);
       if (flags.level !== undefined) ({ result, records } = narrowToLevel(result, records, flags.level, resultPath));
-      if (format.usesRecords && records === null) process.stderr.write(`note: without --raw, --format ${flags.format} leaves out the per-request figures (listed in the output)\n`);
+      if (format.usesRecords && records === null)
+        process.stderr.write(`note: without --raw, --format ${flags.format} leaves out the per-request figures (listed in the output)\n`);
       if (flags.outDir !== undefined && format.files) {
         for (const path of await writeFilesInto(flags.outDir, format.files({ result, resultPath, records }))) process.stderr.write(`wrote ${path}\n`);
         return;

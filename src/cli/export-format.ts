@@ -25,4 +25,7 @@ export interface ExportFormat {
 }
 
 /** One file of a per-level format. */
-export interface ExportFile { name: string; text: string }
+export interface ExportFile {
+  name: string;
+  text: string;
+}

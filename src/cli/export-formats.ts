@@ -28,14 +28,20 @@ export const jsonlFormat: ExportFormat = {
   needsRecords: true,
   render(input) {
     const rows = exportRows(records(input), sloOf(input));
-    return rows.map((row, i) => {
-      const r = records(input)[i];
-      const obj: Record<string, unknown> = {};
-      EXPORT_COLUMNS.forEach((c, j) => { obj[c.name] = row[j]; });
-      obj.chunk_ms = r?.chunkNs.map((t) => t / 1e6) ?? [];
-      obj.chunk_tokens = r?.chunkTokens ?? [];
-      return JSON.stringify(obj);
-    }).join('\n') + '\n';
+    return (
+      rows
+        .map((row, i) => {
+          const r = records(input)[i];
+          const obj: Record<string, unknown> = {};
+          EXPORT_COLUMNS.forEach((c, j) => {
+            obj[c.name] = row[j];
+          });
+          obj.chunk_ms = r?.chunkNs.map((t) => t / 1e6) ?? [];
+          obj.chunk_tokens = r?.chunkTokens ?? [];
+          return JSON.stringify(obj);
+        })
+        .join('\n') + '\n'
+    );
   },
 };
 
@@ -54,9 +60,20 @@ export const columnarJsonFormat: ExportFormat = {
   render(input) {
     const rows = exportRows(records(input), sloOf(input));
     const data: Record<string, Cell[]> = {};
-    EXPORT_COLUMNS.forEach((c, j) => { data[c.name] = rows.map((r) => r[j] as Cell); });
+    EXPORT_COLUMNS.forEach((c, j) => {
+      data[c.name] = rows.map((r) => r[j] as Cell);
+    });
     const columns = EXPORT_COLUMNS.map(({ name, type, unit, description }) => ({ name, type, unit, description }));
-    return JSON.stringify({ format: 'goodput-columnar-v1', result: input.resultPath, contractHash: input.result.contractHash ?? null, rows: rows.length, columns, data }) + '\n';
+    return (
+      JSON.stringify({
+        format: 'goodput-columnar-v1',
+        result: input.resultPath,
+        contractHash: input.result.contractHash ?? null,
+        rows: rows.length,
+        columns,
+        data,
+      }) + '\n'
+    );
   },
 };
 
@@ -64,8 +81,10 @@ const f = (x: number | null | undefined, d = 1) => (x === null || x === undefine
 
 function levelRow(cell: string, l: LevelResult): string {
   const share = l.goodput?.share;
-  return `| ${cell} | ${l.load?.label ?? `${l.concurrency} streams`} | ${l.requests} | ${l.failed}${l.invalid ? ' (invalid)' : ''} | ${f(l.throughputTokS)} | ` +
-    `${f(l.ttftMs?.p50)} / ${f(l.ttftMs?.p95)} | ${f(l.tpotMs?.p50, 2)} | ${f(l.e2eMs?.p50, 0)} | ${share === null || share === undefined ? '—' : `${(share * 100).toFixed(1)}%`} |`;
+  return (
+    `| ${cell} | ${l.load?.label ?? `${l.concurrency} streams`} | ${l.requests} | ${l.failed}${l.invalid ? ' (invalid)' : ''} | ${f(l.throughputTokS)} | ` +
+    `${f(l.ttftMs?.p50)} / ${f(l.ttftMs?.p95)} | ${f(l.tpotMs?.p50, 2)} | ${f(l.e2eMs?.p50, 0)} | ${share === null || share === undefined ? '—' : `${(share * 100).toFixed(1)}%`} |`
+  );
 }
 
 export const markdownFormat: ExportFormat = {
@@ -76,7 +95,8 @@ export const markdownFormat: ExportFormat = {
       ? result.matrix.cells.map((c) => ({ name: `${c.index}: ${c.key.prompt}, ${c.key.outputTokens ?? 'corpus'} out, ${c.key.cache}`, levels: c.levels }))
       : [{ name: '0', levels: result.levels }];
     const head = [
-      `**${result.run.model}** at ${result.run.url} · ${result.run.startedAt}` + (result.contractHash ? ` · contract sha256 \`${result.contractHash.slice(0, 16)}…\`` : ''),
+      `**${result.run.model}** at ${result.run.url} · ${result.run.startedAt}` +
+        (result.contractHash ? ` · contract sha256 \`${result.contractHash.slice(0, 16)}…\`` : ''),
       '',
       '| cell | load | requests | failed | throughput tok/s | TTFT p50 / p95 ms | TPOT p50 ms | e2e p50 ms | goodput share |',
       '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',

@@ -10,7 +10,12 @@ import { badFlag, parseNumber } from './parse-flags.js';
 import { levelValue } from './export-vllm.js';
 
 /** The result with only level `text` (its value on the arrival axis), and that level's records. */
-export function narrowToLevel(result: SweepResult, records: RawRecord[] | null, text: string, resultPath: string): { result: SweepResult; records: RawRecord[] | null } {
+export function narrowToLevel(
+  result: SweepResult,
+  records: RawRecord[] | null,
+  text: string,
+  resultPath: string,
+): { result: SweepResult; records: RawRecord[] | null } {
   if (result.matrix) throw badFlag('--level', `${resultPath} is a matrix result (several cells share level values); export it whole`);
   const value = parseNumber('--level', text, { min: 0, exclusiveMin: true });
   const level = result.levels.find((l) => levelValue(l) === value);

@@ -28,7 +28,12 @@ const COLUMNS: ReadonlyArray<{ name: string; get(l: PoolingResult['levels'][numb
 ];
 
 const csvCell = (v: Cell) => (v === null ? '' : /[",\n\r]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
-const mdCell = (v: Cell) => (v === null ? '—' : String(v).replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' '));
+const mdCell = (v: Cell) =>
+  v === null
+    ? '—'
+    : String(v)
+        .replace(/\|/g, '\\|')
+        .replace(/[\r\n]+/g, ' ');
 
 /** The result's levels in `format` (csv or markdown), or a CliError naming the format. */
 export function exportPooling(result: PoolingResult, format: string): string {
@@ -36,7 +41,18 @@ export function exportPooling(result: PoolingResult, format: string): string {
   if (format === 'csv') return [COLUMNS.map((c) => c.name).join(','), ...rows.map((r) => r.map(csvCell).join(','))].join('\n') + '\n';
   if (format === 'markdown') {
     const head = `${result.run.endpoint} ${result.run.path}, model ${mdCell(result.run.model)}: ${result.run.itemsPerRequest} ${result.run.endpoint === 'rerank' ? 'documents' : 'inputs'} of ${result.run.itemTokens} tokens per request`;
-    return [head, '', `| ${COLUMNS.map((c) => c.name).join(' | ')} |`, `|${COLUMNS.map(() => ' --- |').join('')}`, ...rows.map((r) => `| ${r.map(mdCell).join(' | ')} |`)].join('\n') + '\n';
+    return (
+      [
+        head,
+        '',
+        `| ${COLUMNS.map((c) => c.name).join(' | ')} |`,
+        `|${COLUMNS.map(() => ' --- |').join('')}`,
+        ...rows.map((r) => `| ${r.map(mdCell).join(' | ')} |`),
+      ].join('\n') + '\n'
+    );
   }
-  throw badFlag('--format', `${result.run.endpoint === 'rerank' ? 'a rerank' : 'an embeddings'} result exports as csv or markdown (one row per level); '${format}' is for text-generation records`);
+  throw badFlag(
+    '--format',
+    `${result.run.endpoint === 'rerank' ? 'a rerank' : 'an embeddings'} result exports as csv or markdown (one row per level); '${format}' is for text-generation records`,
+  );
 }

@@ -28,7 +28,7 @@ export function vllmHeader(result: SweepResult, level: LevelResult, value: numbe
   if (arrival.kind === 'concurrency') traffic = { request_rate: 'inf', burstiness: 1.0, max_concurrency: value };
   else if (arrival.kind === 'rate') {
     // vLLM's gamma gaps with burstiness 1 are Poisson; infinite burstiness gives constant gaps.
-    traffic = { request_rate: value, burstiness: arrival.process === 'poisson' ? arrival.burstiness ?? 1.0 : 'inf', max_concurrency: arrival.maxConcurrency };
+    traffic = { request_rate: value, burstiness: arrival.process === 'poisson' ? (arrival.burstiness ?? 1.0) : 'inf', max_concurrency: arrival.maxConcurrency };
   } else if (arrival.kind === 'burst') {
     notes.push(`burstiness: bursts of ${value} every ${arrival.intervalMs} ms have no vLLM equivalent; request_rate is their mean rate`);
     traffic = { request_rate: (value * 1000) / arrival.intervalMs, burstiness: null, max_concurrency: arrival.maxConcurrency };
@@ -39,10 +39,15 @@ export function vllmHeader(result: SweepResult, level: LevelResult, value: numbe
   }
   const date = vllmDate(run.startedAt);
   const keys = {
-    date, endpoint_type: backend, backend, label: null, model_id: run.model,
+    date,
+    endpoint_type: backend,
+    backend,
+    label: null,
+    model_id: run.model,
     // Counted by the server's own tokenizer (usage), the tokens are the model's tokenizer's.
     tokenizer_id: level.outputTokens.source === 'usage' ? run.model : null,
-    num_prompts: level.requests, ...traffic,
+    num_prompts: level.requests,
+    ...traffic,
   };
   const rate = traffic.request_rate === 'inf' ? 'inf' : pyFloat(traffic.request_rate);
   const concurrency = traffic.max_concurrency === null ? '' : `-concurrency${traffic.max_concurrency}`;

@@ -46,17 +46,24 @@ export function fitGrid(headers: readonly string[], rows: ReadonlyArray<Readonly
   const total = () => widths.reduce((a, b) => a + b, 0) + 2 * (widths.length - 1);
   while (total() > width) {
     let widest = -1;
-    widths.forEach((w, i) => { if (w > MIN_COLUMN && (widest < 0 || w > (widths[widest] as number))) widest = i; });
+    widths.forEach((w, i) => {
+      if (w > MIN_COLUMN && (widest < 0 || w > (widths[widest] as number))) widest = i;
+    });
     if (widest < 0) break;
     widths[widest] = (widths[widest] as number) - 1;
   }
   const render = (cells: readonly string[]): string[] => {
     const wrapped = widths.map((w, i) => wrapCell(cells[i] ?? '', w));
     const height = Math.max(...wrapped.map((c) => c.length));
-    return Array.from({ length: height }, (_, k) => wrapped.map((c, i) => {
-      const text = c[k] ?? '';
-      return i === 0 ? text.padEnd(widths[i] as number) : text.padStart(widths[i] as number);
-    }).join('  ').trimEnd());
+    return Array.from({ length: height }, (_, k) =>
+      wrapped
+        .map((c, i) => {
+          const text = c[k] ?? '';
+          return i === 0 ? text.padEnd(widths[i] as number) : text.padStart(widths[i] as number);
+        })
+        .join('  ')
+        .trimEnd(),
+    );
   };
   return [...render(headers), widths.map((w) => '─'.repeat(w)).join('  '), ...rows.flatMap(render)].join('\n');
 }

@@ -31,7 +31,20 @@ describe('terminal text from a hostile server', () => {
   it('prints no escape sequence from the server, and the first failure of each failing level under the table', async () => {
     const server = await startServer(hostile);
     servers.push(server);
-    const ran = await cli(['sweep', '--url', server.url, '--levels', '1,2', '--requests-per-level', '2', '--warmup', '0', '--no-server-metrics', '--gpu-source', 'none']);
+    const ran = await cli([
+      'sweep',
+      '--url',
+      server.url,
+      '--levels',
+      '1,2',
+      '--requests-per-level',
+      '2',
+      '--warmup',
+      '0',
+      '--no-server-metrics',
+      '--gpu-source',
+      'none',
+    ]);
     const all = ran.stdout + ran.stderr;
     expect(all).not.toContain('\u001b]52');
     expect(all).not.toContain('\u001b[2J');

@@ -9,7 +9,14 @@ import { audioSecondsProblem, imageSizeProblem } from '../workload/index.js';
 import { badFlag } from './parse-flags.js';
 import { addRunOptions, flagNumber } from './option-flags.js';
 
-export interface ImageFlags { images?: string; imageSize?: string; imageFormat?: string; imageDelivery?: string; imageBaseUrl?: string; audioSeconds?: string }
+export interface ImageFlags {
+  images?: string;
+  imageSize?: string;
+  imageFormat?: string;
+  imageDelivery?: string;
+  imageBaseUrl?: string;
+  audioSeconds?: string;
+}
 
 /** Adds the image and audio flags, as the option catalogue declares them. */
 export function addImageOptions(cmd: Command): Command {
@@ -30,12 +37,17 @@ export function parseImageSize(text: string): { width: number; height: number } 
 /** The spec's images, null without --images; refused with endpoints other than chat. */
 export function imagesFromFlags(f: ImageFlags, endpoint: string): ImageInputs | null {
   if (f.images === undefined) {
-    for (const [flag, v] of [['--image-size', f.imageSize], ['--image-format', f.imageFormat], ['--image-delivery', f.imageDelivery]] as const) {
+    for (const [flag, v] of [
+      ['--image-size', f.imageSize],
+      ['--image-format', f.imageFormat],
+      ['--image-delivery', f.imageDelivery],
+    ] as const) {
       if (v !== undefined) throw badFlag(flag, 'needs --images (how many images each request carries)');
     }
     return null;
   }
-  if (endpoint !== 'chat' && endpoint !== 'responses') throw badFlag('--images', `images are sent in chat messages: use --endpoint chat or responses, not ${endpoint}`);
+  if (endpoint !== 'chat' && endpoint !== 'responses')
+    throw badFlag('--images', `images are sent in chat messages: use --endpoint chat or responses, not ${endpoint}`);
   const perRequest = flagNumber('images', f.images);
   const format = f.imageFormat ?? optionDefault('imageFormat');
   if (!isOneOf(IMAGE_FORMATS, format)) throw badFlag('--image-format', `'${format}' is not one of ${IMAGE_FORMATS.join(', ')}`);
@@ -51,9 +63,16 @@ export function imageBaseUrlFromFlags(f: ImageFlags, images: ImageInputs | null)
   if (f.imageBaseUrl === undefined) return null;
   if (images?.delivery !== 'url') throw badFlag('--image-base-url', 'applies to --image-delivery url (images the server fetches) alone');
   let u: URL;
-  try { u = new URL(f.imageBaseUrl); } catch { throw badFlag('--image-base-url', `'${f.imageBaseUrl.slice(0, 200)}' is not a URL, e.g. http://10.0.0.5:8090`); }
+  try {
+    u = new URL(f.imageBaseUrl);
+  } catch {
+    throw badFlag('--image-base-url', `'${f.imageBaseUrl.slice(0, 200)}' is not a URL, e.g. http://10.0.0.5:8090`);
+  }
   if (u.protocol !== 'http:' || u.port === '' || u.pathname !== '/' || u.search !== '' || u.username !== '') {
-    throw badFlag('--image-base-url', `'${f.imageBaseUrl.slice(0, 200)}' must be http://HOST:PORT, no path: the address goodput's image server listens on and the server fetches from`);
+    throw badFlag(
+      '--image-base-url',
+      `'${f.imageBaseUrl.slice(0, 200)}' must be http://HOST:PORT, no path: the address goodput's image server listens on and the server fetches from`,
+    );
   }
   return u.origin;
 }
@@ -61,7 +80,8 @@ export function imageBaseUrlFromFlags(f: ImageFlags, images: ImageInputs | null)
 /** The spec's audio, null without --audio-seconds; refused with endpoints other than chat. */
 export function audioFromFlags(f: ImageFlags, endpoint: string): AudioInputs | null {
   if (f.audioSeconds === undefined) return null;
-  if (endpoint !== 'chat' && endpoint !== 'responses') throw badFlag('--audio-seconds', `audio is sent in chat messages: use --endpoint chat or responses, not ${endpoint}`);
+  if (endpoint !== 'chat' && endpoint !== 'responses')
+    throw badFlag('--audio-seconds', `audio is sent in chat messages: use --endpoint chat or responses, not ${endpoint}`);
   const seconds = flagNumber('audioSeconds', f.audioSeconds);
   const problem = audioSecondsProblem(seconds);
   if (problem !== null) throw badFlag('--audio-seconds', problem.slice('--audio-seconds: '.length));

@@ -19,7 +19,10 @@ const noScore = (why: string) => new CliError(EXIT.afterMeasuring, `no quality s
  * @throws CliError (exit 7) saying why there is no score: a server that failed or refused, or a score that does not read back
  */
 export async function withInRunQuality(
-  result: SweepResult, contract: Contract, target: { baseUrl: string; apiKey?: string }, baselineUrl: string,
+  result: SweepResult,
+  contract: Contract,
+  target: { baseUrl: string; apiKey?: string },
+  baselineUrl: string,
 ): Promise<SweepResult> {
   const candidateId = runIdOf(result);
   if (candidateId === null) throw noScore('the run kept no records, so there is no run for a quality score to belong to');

@@ -32,6 +32,7 @@ export async function readJsonInput<T>(what: string, path: string, schema: z.Zod
     return { ok: false, problems: [`${what}: ${path} is not valid JSON (${(err as Error).message})`] };
   }
   const parsed = schema.safeParse(data);
-  if (!parsed.success) return { ok: false, problems: parsed.error.issues.slice(0, 20).map((i) => `${what}: ${path}: ${i.path.join('.') || '(top level)'}: ${i.message}`) };
+  if (!parsed.success)
+    return { ok: false, problems: parsed.error.issues.slice(0, 20).map((i) => `${what}: ${path}: ${i.path.join('.') || '(top level)'}: ${i.message}`) };
   return { ok: true, value: parsed.data };
 }

@@ -13,8 +13,25 @@ type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-exp
 
 describe('goodput k8s manifest', () => {
   it('prints the workers Deployment and the coordinator Job, both reading the database URL from the Secret', async () => {
-    const r = await cli(['k8s', 'manifest', '--workers', '3', '--database-url-secret', 'goodput-db', '--image', 'registry.example/goodput:0.1.0',
-      '--namespace', 'bench', '--api-key-secret', 'vllm-key', '--', '--url', 'http://vllm:8000', '--levels', '8,64,256']);
+    const r = await cli([
+      'k8s',
+      'manifest',
+      '--workers',
+      '3',
+      '--database-url-secret',
+      'goodput-db',
+      '--image',
+      'registry.example/goodput:0.1.0',
+      '--namespace',
+      'bench',
+      '--api-key-secret',
+      'vllm-key',
+      '--',
+      '--url',
+      'http://vllm:8000',
+      '--levels',
+      '8,64,256',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const docs = parseAllDocuments(r.stdout).map((d) => d.toJS() as Obj);
     expect(docs.map((d) => `${d.apiVersion} ${d.kind} ${d.metadata.name}`)).toEqual(['apps/v1 Deployment goodput-worker', 'batch/v1 Job goodput-sweep']);
@@ -48,9 +65,18 @@ describe('goodput k8s manifest', () => {
     [['--workers', '2', '--database-url-secret', 'Bad_Name', '--', '--url', 'http://x'], /--database-url-secret: "Bad_Name" is not a Kubernetes name/],
     [['--workers', '2', '--database-url-secret', 'db', '--worker-cpu', 'lots', '--', '--url', 'http://x'], /--worker-cpu/],
     [['--workers', '2', '--database-url-secret', 'db'], /give the coordinator's target after --/],
-    [['--workers', '2', '--database-url-secret', 'db', '--image', 'Bad Image;rm', '--', '--url', 'http://x'], /--image: "Bad Image;rm" is not an image reference/],
-    [['--workers', '2', '--database-url-secret', 'db', '--', '--url', 'http://x', '--api-key', 'sk-1'], /--api-key after -- would be written into the manifest in plain text; give the server's key as a Secret with --api-key-secret/],
-    [['--workers', '2', '--database-url-secret', 'db', '--', '--url', 'http://x', '--database-url=postgres://u:pw@db/x'], /--database-url after -- .*--database-url-secret/],
+    [
+      ['--workers', '2', '--database-url-secret', 'db', '--image', 'Bad Image;rm', '--', '--url', 'http://x'],
+      /--image: "Bad Image;rm" is not an image reference/,
+    ],
+    [
+      ['--workers', '2', '--database-url-secret', 'db', '--', '--url', 'http://x', '--api-key', 'sk-1'],
+      /--api-key after -- would be written into the manifest in plain text; give the server's key as a Secret with --api-key-secret/,
+    ],
+    [
+      ['--workers', '2', '--database-url-secret', 'db', '--', '--url', 'http://x', '--database-url=postgres://u:pw@db/x'],
+      /--database-url after -- .*--database-url-secret/,
+    ],
   ])('refuses %j with exit 2, naming the flag, printing no manifest', async (args, message) => {
     const r = await cli(['k8s', 'manifest', ...args]);
     expect(r.code).toBe(2);
@@ -59,7 +85,19 @@ describe('goodput k8s manifest', () => {
   });
 
   it('a literal $( in the sweep arguments is escaped as $$(: Kubernetes puts no variable (a Secret) in its place', async () => {
-    const r = await cli(['k8s', 'manifest', '--workers', '1', '--database-url-secret', 'db', '--', '--url', 'http://x/$(GOODPUT_DATABASE_URL)', '--label', 'a$(B)']);
+    const r = await cli([
+      'k8s',
+      'manifest',
+      '--workers',
+      '1',
+      '--database-url-secret',
+      'db',
+      '--',
+      '--url',
+      'http://x/$(GOODPUT_DATABASE_URL)',
+      '--label',
+      'a$(B)',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const job = parseAllDocuments(r.stdout).map((d) => d.toJS() as Obj)[1] as Obj;
     expect(job.spec.template.spec.containers[0].args.slice(1, 5)).toEqual(['--url', 'http://x/$$(GOODPUT_DATABASE_URL)', '--label', 'a$$(B)']);

@@ -14,7 +14,9 @@ describe('signingKey', () => {
     await expect(signingKey('--key', privatePath)).resolves.toBeDefined();
     for (const mode of [0o644, 0o640, 0o604]) {
       chmodSync(privatePath, mode);
-      await expect(signingKey('--key', privatePath)).rejects.toThrow(new RegExp(`--key: .*publisher\\.key has mode 0${mode.toString(8)}, open to other users; a private key must be 0600`));
+      await expect(signingKey('--key', privatePath)).rejects.toThrow(
+        new RegExp(`--key: .*publisher\\.key has mode 0${mode.toString(8)}, open to other users; a private key must be 0600`),
+      );
     }
   });
 

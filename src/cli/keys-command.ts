@@ -31,7 +31,8 @@ export async function createKeys(dir?: string): Promise<{ keyId: string; private
     // 'wx': never replace a key; mode 0600 from the first byte, and again in case the umask widened it.
     await writeFile(privatePath, pair.privatePem, { flag: 'wx', mode: 0o600 });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new CliError(EXIT.usage, `keys: ${privatePath} already exists; a publisher key is never replaced (move it away first, or give --dir)`);
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST')
+      throw new CliError(EXIT.usage, `keys: ${privatePath} already exists; a publisher key is never replaced (move it away first, or give --dir)`);
     throw new CliError(EXIT.usage, `keys: cannot write ${privatePath} (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   }
   await chmod(privatePath, 0o600);
@@ -47,7 +48,10 @@ export async function signingKey(flag: string, file: string | undefined): Promis
     bytes = await readRegularFile(path, { bytes: KEY_FILE_BYTES, what: 'bytes expected' }, { secret: true });
   } catch (err) {
     if (!(err instanceof FileRefusal)) throw err;
-    throw new CliError(EXIT.usage, `${flag}: ${path} ${err.detail}${file === undefined && err.code === 'ENOENT' ? ' (make one with goodput keys create)' : ''}`);
+    throw new CliError(
+      EXIT.usage,
+      `${flag}: ${path} ${err.detail}${file === undefined && err.code === 'ENOENT' ? ' (make one with goodput keys create)' : ''}`,
+    );
   }
   const key = parseKey(bytes.toString('utf8'), 'private');
   if (!key.ok) throw new CliError(EXIT.usage, `${flag}: ${path} ${key.problem}`);
@@ -56,17 +60,21 @@ export async function signingKey(flag: string, file: string | undefined): Promis
 
 export function registerKeysCommand(program: Command): void {
   const keys = program.command('keys').description('the publisher key that signs results and published sites');
-  keys.command('create')
+  keys
+    .command('create')
     .description('make an Ed25519 key pair (private key 0600) in the data folder; print its id')
     .option('--dir <dir>', 'where to write publisher.key and publisher.pub (default: ~/.goodput/keys, or GOODPUT_HOME/keys)')
     .action(async (f: { dir?: string }) => {
       const k = await createKeys(f.dir);
-      process.stdout.write(`created key ${k.keyId}\n  private: ${k.privatePath} (0600; keep it secret)\n  public:  ${k.publicPath} (give it to readers: goodput verify SITE --key ${PUBLIC_KEY_FILE})\n`);
+      process.stdout.write(
+        `created key ${k.keyId}\n  private: ${k.privatePath} (0600; keep it secret)\n  public:  ${k.publicPath} (give it to readers: goodput verify SITE --key ${PUBLIC_KEY_FILE})\n`,
+      );
     });
-  keys.command('verify-result')
+  keys
+    .command('verify-result')
     .description('check a result signed by goodput run --sign (FILE.dsse.json beside it) against the key you trust')
     .argument('<result.json>', 'the result file')
-    .requiredOption('--key <file>', 'the signer\'s public key (PEM) you trust')
+    .requiredOption('--key <file>', "the signer's public key (PEM) you trust")
     .action(async (file: string, f: { key: string }) => {
       const pub = await readBounded(f.key, KEY_FILE_BYTES);
       const key = pub.ok ? parseKey(pub.bytes.toString('utf8'), 'public') : { ok: false as const, problem: pub.problem };
@@ -79,8 +87,9 @@ export function registerKeysCommand(program: Command): void {
       if (!checked.ok) throw new CliError(EXIT.usage, `${file}.dsse.json: ${checked.problem} [rule: signature]`);
       process.stdout.write(`${file}: signed by ${checked.keyId}, the key you trust\n`);
     });
-  keys.command('show')
-    .description('print the id of the data folder\'s key (or --dir\'s)')
+  keys
+    .command('show')
+    .description("print the id of the data folder's key (or --dir's)")
     .option('--dir <dir>', 'the keys folder')
     .action(async (f: { dir?: string }) => {
       const key = await signingKey('keys', join(keysDir(f.dir), PRIVATE_KEY_FILE));

@@ -34,15 +34,23 @@ describe('a failure after measuring', () => {
   it('run --repeats 3: a quality server that dies after the runs leaves the result written with every run, exit 7', async () => {
     const s = await sim();
     // Answers nothing: the connection is cut on every request, as a server that died would.
-    const dead = await startServer((_req, res) => { res.socket?.destroy(); });
+    const dead = await startServer((_req, res) => {
+      res.socket?.destroy();
+    });
     try {
       const contract = join(dir, 'c.yaml');
-      writeFileSync(contract, stringify({
-        version: 1, server: { url: s.url },
-        model: { name: 'goodput-sim-1', revision: 'sim-1', tokenizer: { kind: 'server' }, precision: 'bf16', quantization: 'none' },
-        workload: { prompts: { kind: 'synthetic', tokens: 16 }, outputTokens: 8, requestsPerLevel: 2, warmup: 0 },
-        load: { levels: [1] }, slo: { ttftMs: { p: 95, max: 2000 } }, hardware: { label: 'SimGPU 80GB' },
-      }));
+      writeFileSync(
+        contract,
+        stringify({
+          version: 1,
+          server: { url: s.url },
+          model: { name: 'goodput-sim-1', revision: 'sim-1', tokenizer: { kind: 'server' }, precision: 'bf16', quantization: 'none' },
+          workload: { prompts: { kind: 'synthetic', tokens: 16 }, outputTokens: 8, requestsPerLevel: 2, warmup: 0 },
+          load: { levels: [1] },
+          slo: { ttftMs: { p: 95, max: 2000 } },
+          hardware: { label: 'SimGPU 80GB' },
+        }),
+      );
       const json = join(dir, 'repeats.json');
       const r = await cli(['run', contract, '--repeats', '3', '--quality-baseline', dead.url, '--json', json, '--no-save']);
       expect(r.code, r.stderr).toBe(EXIT.afterMeasuring);
@@ -64,12 +72,18 @@ describe('a failure after measuring', () => {
     const hanging = await startServer(() => {});
     const json = join(dir, 'hanging.json');
     const contract = join(dir, 'h.yaml');
-    writeFileSync(contract, stringify({
-      version: 1, server: { url: s.url },
-      model: { name: 'goodput-sim-1', revision: 'sim-1', tokenizer: { kind: 'server' }, precision: 'bf16', quantization: 'none' },
-      workload: { prompts: { kind: 'synthetic', tokens: 16 }, outputTokens: 8, requestsPerLevel: 2, warmup: 0 },
-      load: { levels: [1] }, slo: { ttftMs: { p: 95, max: 2000 } }, hardware: { label: 'SimGPU 80GB' },
-    }));
+    writeFileSync(
+      contract,
+      stringify({
+        version: 1,
+        server: { url: s.url },
+        model: { name: 'goodput-sim-1', revision: 'sim-1', tokenizer: { kind: 'server' }, precision: 'bf16', quantization: 'none' },
+        workload: { prompts: { kind: 'synthetic', tokens: 16 }, outputTokens: 8, requestsPerLevel: 2, warmup: 0 },
+        load: { levels: [1] },
+        slo: { ttftMs: { p: 95, max: 2000 } },
+        hardware: { label: 'SimGPU 80GB' },
+      }),
+    );
     const running = cli(['run', contract, '--quality-baseline', hanging.url, '--json', json, '--no-save']);
     try {
       // Once the baseline holds a request, the run is waiting on it: its result must already be written.
@@ -92,8 +106,27 @@ describe('a failure after measuring', () => {
     const s = await sim();
     const data = join(dir, 'db');
     const raw = join(dir, 'sweep.jsonl');
-    const r = await cli(['sweep', '--url', s.url, '--levels', '1,2', '--requests-per-level', '2', '--prompt-tokens', '16', '--output-tokens', '8',
-      '--json', blocked(), '--raw', raw, '--data', data, '--save', ...common]);
+    const r = await cli([
+      'sweep',
+      '--url',
+      s.url,
+      '--levels',
+      '1,2',
+      '--requests-per-level',
+      '2',
+      '--prompt-tokens',
+      '16',
+      '--output-tokens',
+      '8',
+      '--json',
+      blocked(),
+      '--raw',
+      raw,
+      '--data',
+      data,
+      '--save',
+      ...common,
+    ]);
     expect(r.code, r.stderr).toBe(EXIT.afterMeasuring);
     expect(r.stderr).toMatch(/goodput: writing the result file failed after the measurement \(.*\); the rest was written/);
     expect(r.stderr).toContain(`wrote ${raw}\n`);
@@ -114,8 +147,29 @@ describe('a failure after measuring', () => {
     expect(replay.stderr).toMatch(/writing the result file failed after the measurement/);
     expect(lines(raw)).toBe(4);
     const sessionsRaw = join(dir, 'sessions.jsonl');
-    const sessions = await cli(['sessions', '--url', s.url, '--sessions', '2', '--turns', '2..2', '--think-s', '0..0', '--user-tokens', '8..8', '--answer-tokens', '8..8',
-      '--levels', '1', '--json', blocked(), '--raw', sessionsRaw, '--no-save', ...common]);
+    const sessions = await cli([
+      'sessions',
+      '--url',
+      s.url,
+      '--sessions',
+      '2',
+      '--turns',
+      '2..2',
+      '--think-s',
+      '0..0',
+      '--user-tokens',
+      '8..8',
+      '--answer-tokens',
+      '8..8',
+      '--levels',
+      '1',
+      '--json',
+      blocked(),
+      '--raw',
+      sessionsRaw,
+      '--no-save',
+      ...common,
+    ]);
     expect(sessions.code, sessions.stderr).toBe(EXIT.afterMeasuring);
     expect(lines(sessionsRaw)).toBe(4);
     // The per-turn lines are still shown under the table.
@@ -125,12 +179,18 @@ describe('a failure after measuring', () => {
   it('capacity: a report that cannot be written still shows the capacity found, exit 7', async () => {
     const s = await sim();
     const contract = join(dir, 'cap.yaml');
-    writeFileSync(contract, stringify({
-      version: 1, server: { url: s.url },
-      model: { name: 'goodput-sim-1', revision: 'sim-1', tokenizer: { kind: 'server' }, precision: 'bf16', quantization: 'none' },
-      workload: { prompts: { kind: 'synthetic', tokens: 16 }, outputTokens: 8, requestsPerLevel: 2, warmup: 0 },
-      load: { levels: [1, 2] }, slo: { ttftMs: { p: 95, max: 5000 } }, hardware: { label: 'SimGPU 80GB' },
-    }));
+    writeFileSync(
+      contract,
+      stringify({
+        version: 1,
+        server: { url: s.url },
+        model: { name: 'goodput-sim-1', revision: 'sim-1', tokenizer: { kind: 'server' }, precision: 'bf16', quantization: 'none' },
+        workload: { prompts: { kind: 'synthetic', tokens: 16 }, outputTokens: 8, requestsPerLevel: 2, warmup: 0 },
+        load: { levels: [1, 2] },
+        slo: { ttftMs: { p: 95, max: 5000 } },
+        hardware: { label: 'SimGPU 80GB' },
+      }),
+    );
     const r = await cli(['capacity', contract, '--json', blocked(), '--max-probes', '2']);
     expect(r.code, r.stderr).toBe(EXIT.afterMeasuring);
     expect(r.stderr).toMatch(/writing the result file failed after the measurement/);
@@ -141,14 +201,23 @@ describe('a failure after measuring', () => {
     const log: string[] = [];
     const after = new AfterMeasuring({ write: (s: string) => log.push(s) } as unknown as NodeJS.WritableStream);
     const ran: string[] = [];
-    await after.step('rendering the table', () => { throw new Error('a bug'); });
-    await after.step('storing the run', () => { ran.push('stored'); throw new CliError(EXIT.notStored, 'level(s) 2 were not stored'); });
-    await after.step('signing', () => { ran.push('signed'); });
+    await after.step('rendering the table', () => {
+      throw new Error('a bug');
+    });
+    await after.step('storing the run', () => {
+      ran.push('stored');
+      throw new CliError(EXIT.notStored, 'level(s) 2 were not stored');
+    });
+    await after.step('signing', () => {
+      ran.push('signed');
+    });
     expect(ran).toEqual(['stored', 'signed']);
     expect(after.code(EXIT.ok)).toBe(EXIT.afterMeasuring);
     expect(log).toEqual(['goodput: rendering the table failed after the measurement (a bug); the rest was written\n', 'goodput: level(s) 2 were not stored\n']);
     const store = new AfterMeasuring({ write: () => true } as unknown as NodeJS.WritableStream);
-    await store.step('storing the run', () => { throw new CliError(EXIT.notStored, 'x'); });
+    await store.step('storing the run', () => {
+      throw new CliError(EXIT.notStored, 'x');
+    });
     expect(store.code(EXIT.noValidLevel)).toBe(EXIT.notStored);
     const none = new AfterMeasuring({ write: () => true } as unknown as NodeJS.WritableStream);
     await none.step('rendering the table', () => 'ok');

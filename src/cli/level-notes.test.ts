@@ -3,24 +3,43 @@ import { describe, expect, it } from 'vitest';
 import type { LevelResult } from '../core/index.js';
 import { levelNotes } from './level-notes.js';
 
-const base = { concurrency: 64, failed: 0, failureExamples: [], ttftSplitMs: { burst: { p50: 21.34, p99: 29.9 }, steady: { p50: 13.1, p99: 14.25 } } } as unknown as LevelResult;
+const base = {
+  concurrency: 64,
+  failed: 0,
+  failureExamples: [],
+  ttftSplitMs: { burst: { p50: 21.34, p99: 29.9 }, steady: { p50: 13.1, p99: 14.25 } },
+} as unknown as LevelResult;
 
 describe('level notes', () => {
   it('says a closed loop’s burst TTFT apart from its steady state, not for one stream', () => {
     const notes = levelNotes([{ ...base, concurrency: 1 }, base]);
-    expect(notes).toEqual(['', 'TTFT of the initial burst and of the steady state after it:',
-      '  concurrency 64: burst p50 21.3 ms, p99 29.9 ms (the first 64 sends, at once) · steady p50 13.1 ms, p99 14.3 ms']);
+    expect(notes).toEqual([
+      '',
+      'TTFT of the initial burst and of the steady state after it:',
+      '  concurrency 64: burst p50 21.3 ms, p99 29.9 ms (the first 64 sends, at once) · steady p50 13.1 ms, p99 14.3 ms',
+    ]);
   });
 
   it('names each client of a split level with its own verdict, sanitised', () => {
     const shares = [
-      { label: 'worker a', requests: 20, bound: false, reason: null, lost: null, clientCpuPct: 12.4, loopDelayMs: { p50: 1, p99: 2.26, max: 3 }, sendLatenessMs: { p50: 1, p99: 4.44, max: 5 } },
+      {
+        label: 'worker a',
+        requests: 20,
+        bound: false,
+        reason: null,
+        lost: null,
+        clientCpuPct: 12.4,
+        loopDelayMs: { p50: 1, p99: 2.26, max: 3 },
+        sendLatenessMs: { p50: 1, p99: 4.44, max: 5 },
+      },
       { label: 'worker \u001b[31mb', requests: 1, bound: false, reason: null, lost: 'worker b stopped answering mid-level' },
       { label: 'worker c', requests: 20, bound: true, reason: 'busy', lost: null },
     ];
     const notes = levelNotes([{ ...base, ttftSplitMs: undefined, shares } as unknown as LevelResult]);
     expect(notes.slice(0, 2)).toEqual(['', 'Clients (each judged on its own):']);
-    expect(notes[2]).toBe('  concurrency 64: worker a: 20 requests (busy 12 %, loop delay 2.3 ms, send lateness 4.4 ms) ok · ' +
-      'worker b: 1 request (busy —, loop delay —, send lateness —) LOST (worker b stopped answering mid-level) · worker c: 20 requests (busy —, loop delay —, send lateness —) client-bound');
+    expect(notes[2]).toBe(
+      '  concurrency 64: worker a: 20 requests (busy 12 %, loop delay 2.3 ms, send lateness 4.4 ms) ok · ' +
+        'worker b: 1 request (busy —, loop delay —, send lateness —) LOST (worker b stopped answering mid-level) · worker c: 20 requests (busy —, loop delay —, send lateness —) client-bound',
+    );
   });
 });

@@ -19,7 +19,8 @@ type Share = NonNullable<LevelResult['shares']>[number];
 const p99 = (x: { p99: number } | null | undefined) => (x ? `${x.p99.toFixed(1)} ms` : '—');
 
 /** A share's own self-check figures: busy share, loop delay and send lateness (p99). */
-const selfCheck = (s: Share) => ` (busy ${s.clientCpuPct == null ? '—' : `${s.clientCpuPct.toFixed(0)} %`}, loop delay ${p99(s.loopDelayMs)}, send lateness ${p99(s.sendLatenessMs)})`;
+const selfCheck = (s: Share) =>
+  ` (busy ${s.clientCpuPct == null ? '—' : `${s.clientCpuPct.toFixed(0)} %`}, loop delay ${p99(s.loopDelayMs)}, send lateness ${p99(s.sendLatenessMs)})`;
 
 /** Note lines, or none when every level succeeded without a retry. */
 export function levelNotes(levels: readonly LevelResult[]): string[] {
@@ -29,13 +30,20 @@ export function levelNotes(levels: readonly LevelResult[]): string[] {
   });
   const retries = levels.flatMap((l) => {
     const n = l.clientRetries ?? 0;
-    return n > 0 ? [`  ${label(l)}: ${n} request${n === 1 ? '' : 's'} resent once on a fresh connection after the reused keep-alive socket closed before any response byte (a client-side retry, not a server failure)`] : [];
+    return n > 0
+      ? [
+          `  ${label(l)}: ${n} request${n === 1 ? '' : 's'} resent once on a fresh connection after the reused keep-alive socket closed before any response byte (a client-side retry, not a server failure)`,
+        ]
+      : [];
   });
   const open = levels.flatMap((l) => {
     const load = l.load;
     if (!load || load.kind === 'concurrency') return [];
     const rate = (x: number | null) => (x === null ? 'n/a' : `${x.toFixed(2)} req/s`);
-    const lag = load.scheduleLagMs === null ? '' : ` · send lateness p50 ${load.scheduleLagMs.p50.toFixed(2)} ms, p99 ${load.scheduleLagMs.p99.toFixed(2)} ms, max ${load.scheduleLagMs.max.toFixed(2)} ms`;
+    const lag =
+      load.scheduleLagMs === null
+        ? ''
+        : ` · send lateness p50 ${load.scheduleLagMs.p50.toFixed(2)} ms, p99 ${load.scheduleLagMs.p99.toFixed(2)} ms, max ${load.scheduleLagMs.max.toFixed(2)} ms`;
     const waited = load.waitedForSlot > 0 ? ` · ${load.waitedForSlot} waited for a slot (the cap bound)` : '';
     const cached = l.cachedPromptTokens?.mean == null ? '' : ` · cached prompt tokens mean ${l.cachedPromptTokens.mean.toFixed(0)}`;
     return [`  ${label(l)}: offered ${rate(load.offeredRps)}, sent ${rate(load.achievedRps)}, peak ${load.peakInFlight} in flight${lag}${waited}${cached}`];
@@ -45,11 +53,17 @@ export function levelNotes(levels: readonly LevelResult[]): string[] {
     const b = l.ttftSplitMs?.burst;
     const st = l.ttftSplitMs?.steady;
     if ((l.load && l.load.kind !== 'concurrency') || l.concurrency < 2 || !b || !st) return [];
-    return [`  ${label(l)}: burst p50 ${ms(b.p50)}, p99 ${ms(b.p99)} (the first ${l.concurrency} sends, at once) · steady p50 ${ms(st.p50)}, p99 ${ms(st.p99)}`];
+    return [
+      `  ${label(l)}: burst p50 ${ms(b.p50)}, p99 ${ms(b.p99)} (the first ${l.concurrency} sends, at once) · steady p50 ${ms(st.p50)}, p99 ${ms(st.p99)}`,
+    ];
   });
-  const clients = levels.flatMap((l) => (l.shares && l.shares.length > 0
-    ? [`  ${label(l)}: ${l.shares.map((s) => `${sanitizeForTerminal(s.label)}: ${s.requests} ${s.requests === 1 ? 'request' : 'requests'}${selfCheck(s)} ${s.lost ? `LOST (${sanitizeForTerminal(s.lost)})` : s.bound ? 'client-bound' : 'ok'}`).join(' · ')}`]
-    : []));
+  const clients = levels.flatMap((l) =>
+    l.shares && l.shares.length > 0
+      ? [
+          `  ${label(l)}: ${l.shares.map((s) => `${sanitizeForTerminal(s.label)}: ${s.requests} ${s.requests === 1 ? 'request' : 'requests'}${selfCheck(s)} ${s.lost ? `LOST (${sanitizeForTerminal(s.lost)})` : s.bound ? 'client-bound' : 'ok'}`).join(' · ')}`,
+        ]
+      : [],
+  );
   return [
     ...(burst.length > 0 ? ['', 'TTFT of the initial burst and of the steady state after it:', ...burst] : []),
     ...(clients.length > 0 ? ['', 'Clients (each judged on its own):', ...clients] : []),

@@ -15,7 +15,7 @@ async function exitCodeOf(err: unknown): Promise<{ code: number; message: string
   if (err instanceof CliError) return { code: err.exitCode, message: err.message };
   const { SweepError } = await import('../runner/index.js');
   if (err instanceof SweepError) return { code: EXIT.usage, message: err.message };
-  return { code: EXIT.internal, message: err instanceof Error ? err.stack ?? err.message : String(err) };
+  return { code: EXIT.internal, message: err instanceof Error ? (err.stack ?? err.message) : String(err) };
 }
 
 /**

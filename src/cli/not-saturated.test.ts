@@ -11,8 +11,14 @@ import { renderCards } from './render-table.js';
 
 function level(concurrency: number, tokS: number): LevelResult {
   const s = summarizeLevel({
-    concurrency, records: [rec({ chunksMs: [10, 20, 30, 40], endMs: 41 })], targetOutputTokens: 4, forceLength: true,
-    loopDelayMs: null, clientCpuPct: null, clientBudgetMs: 10, gpu: { available: false, source: 'not available', reason: 'none' },
+    concurrency,
+    records: [rec({ chunksMs: [10, 20, 30, 40], endMs: 41 })],
+    targetOutputTokens: 4,
+    forceLength: true,
+    loopDelayMs: null,
+    clientCpuPct: null,
+    clientBudgetMs: 10,
+    gpu: { available: false, source: 'not available', reason: 'none' },
   });
   return { ...s, throughputTokS: tokS };
 }
@@ -22,7 +28,9 @@ describe('not saturated', () => {
   it('the curve still rising 86 % at the highest level: card, CLI and page say so', () => {
     const cards = cardsOf([level(1, 50), level(2, 100), level(4, 186)]);
     expect(cards.engine.notSaturated).toBe('not saturated: the highest level tested (concurrency 4) gives the peak, 86 % above concurrency 2');
-    expect(renderCards(cards)).toContain('peak 186.0 tok/s at concurrency 4 (not saturated: the highest level tested (concurrency 4) gives the peak, 86 % above concurrency 2: the peak is a floor)');
+    expect(renderCards(cards)).toContain(
+      'peak 186.0 tok/s at concurrency 4 (not saturated: the highest level tested (concurrency 4) gives the peak, 86 % above concurrency 2: the peak is a floor)',
+    );
     const engine = cardViews(cards).find((c) => c.title === 'Engine');
     expect(engine?.facts).toContainEqual({ label: 'Not saturated', value: 'the peak is a floor', note: cards.engine.notSaturated });
   });
@@ -35,7 +43,10 @@ describe('not saturated', () => {
 
 describe('the Engine card of an open loop names its levels on their own axis', () => {
   // Three replay speeds whose peak in flight was 2 at each: by concurrency they are one level.
-  const speed = (x: number, tokS: number): LevelResult => ({ ...level(2, tokS), load: { kind: 'trace', level: x, label: `trace at ${x}×`, offeredRps: null, achievedRps: null, peakInFlight: 2, waitedForSlot: 0, scheduleLagMs: null } });
+  const speed = (x: number, tokS: number): LevelResult => ({
+    ...level(2, tokS),
+    load: { kind: 'trace', level: x, label: `trace at ${x}×`, offeredRps: null, achievedRps: null, peakInFlight: 2, waitedForSlot: 0, scheduleLagMs: null },
+  });
   it('peak at a speed, the curve by speed, the saturation check by speed: card, CLI and page', () => {
     const cards = cardsOf([speed(1, 50), speed(2, 100), speed(4, 186)]);
     expect(cards.engine).toMatchObject({ axis: 'Speed', peakAt: 'speed 4×', peakConcurrency: 2 });
@@ -50,7 +61,7 @@ describe('the Engine card of an open loop names its levels on their own axis', (
     expect(engine?.facts).toContainEqual({ label: 'Peak at', value: 'speed 4×', note: 'measured · 2 in flight at most' });
     expect(engine?.facts).toContainEqual({ label: 'Scaling curve', value: '1×→50, 2×→100, 4×→186', note: 'throughput tok/s by speed · measured' });
   });
-  it('a closed loop\'s card is as before: no axis, no level labels', () => {
+  it("a closed loop's card is as before: no axis, no level labels", () => {
     const e = cardsOf([level(1, 50), level(2, 100)]).engine;
     expect(e).not.toHaveProperty('axis');
     expect(e).not.toHaveProperty('peakAt');

@@ -14,7 +14,12 @@ import { addRunOptions, cliFlagTable, helpText, withFlagTable } from './option-f
 import { addSweepOptions } from './sweep-command.js';
 
 const topK: RunOption = {
-  flag: '--top-k', arg: '<n>', value: { type: 'number', integer: true, min: 1, limit: 'promptTokens' }, default: '40', group: 'sweep', endpoints: ['chat', 'completions', 'responses'],
+  flag: '--top-k',
+  arg: '<n>',
+  value: { type: 'number', integer: true, min: 1, limit: 'promptTokens' },
+  default: '40',
+  group: 'sweep',
+  endpoints: ['chat', 'completions', 'responses'],
   help: 'sample from the k most likely tokens',
   body: { chat: { field: 'topK', value: 'count', form: { id: 'top-k', label: 'Top k', check: 'count', order: 5.5 } } },
 };
@@ -37,18 +42,27 @@ describe('an option added to the catalogue', () => {
     expect(startRunSchema.safeParse({ serverId: 1, levels: [1], topK: 8 }).error?.issues[0]?.message).toBe('unknown field(s): topK');
   });
 
-  it('is a field of the page\'s Start form, in its place', () => {
-    expect(startFormFields('chat', extended).map((f) => f.form.id)).toEqual(['levels', 'requests', 'prompt-tokens', 'top-k', 'output-tokens', 'thinking', 'hourly-cost', 'baseline-rate']);
+  it("is a field of the page's Start form, in its place", () => {
+    expect(startFormFields('chat', extended).map((f) => f.form.id)).toEqual([
+      'levels',
+      'requests',
+      'prompt-tokens',
+      'top-k',
+      'output-tokens',
+      'thinking',
+      'hourly-cost',
+      'baseline-rate',
+    ]);
     expect(startFormFields('embeddings', extended).map((f) => f.form.id)).not.toContain('top-k');
   });
 
-  it('is a row of docs/cli.md\'s flag table', () => {
+  it("is a row of docs/cli.md's flag table", () => {
     expect(cliFlagTable(extended)).toContain('| `--top-k <n>` | `40` | sample from the k most likely tokens |');
   });
 });
 
 describe('the catalogue', () => {
-  it('is what docs/cli.md\'s flag table says (run `npm run docs:cli` after changing it)', () => {
+  it("is what docs/cli.md's flag table says (run `npm run docs:cli` after changing it)", () => {
     const doc = readFileSync(new URL('../../docs/cli.md', import.meta.url), 'utf8');
     expect(withFlagTable(doc, cliFlagTable())).toBe(doc);
   });
@@ -57,13 +71,23 @@ describe('the catalogue', () => {
     const flags = RUN_OPTIONS.map((o) => o.flag);
     expect(new Set(flags).size).toBe(flags.length);
     const spec = sweepSpecSchema.parse({ url: 'http://127.0.0.1:8000', levels: [1] });
-    expect(spec).toMatchObject({ outputTokens: numericDefault('outputTokens'), promptTokens: numericDefault('promptTokens'), warmup: numericDefault('warmup'), seed: numericDefault('seed') });
-    expect(startRunSchema.parse({ serverId: 1, levels: [1] })).toMatchObject({ outputTokens: 256, promptTokens: 512, requestsPerLevel: 'auto', thinking: false });
+    expect(spec).toMatchObject({
+      outputTokens: numericDefault('outputTokens'),
+      promptTokens: numericDefault('promptTokens'),
+      warmup: numericDefault('warmup'),
+      seed: numericDefault('seed'),
+    });
+    expect(startRunSchema.parse({ serverId: 1, levels: [1] })).toMatchObject({
+      outputTokens: 256,
+      promptTokens: 512,
+      requestsPerLevel: 'auto',
+      thinking: false,
+    });
     expect(startRunSchema.parse({ serverId: 1, endpoint: 'rerank', levels: [1] })).toMatchObject({ itemsPerRequest: 32, itemTokens: 512, queryTokens: 32 });
     expect(startRunSchema.parse({ serverId: 1, endpoint: 'embeddings', levels: [1] })).toMatchObject({ itemsPerRequest: 16 });
   });
 
-  it('gives the sweep command every option of its group under commander\'s key, the engines named where they are defined', () => {
+  it("gives the sweep command every option of its group under commander's key, the engines named where they are defined", () => {
     const cmd = addSweepOptions(new Command('sweep'));
     const keys = cmd.options.map((o) => o.attributeName());
     for (const o of RUN_OPTIONS.filter((x) => x.group === 'sweep')) expect(keys).toContain(optionKey(o));

@@ -18,7 +18,7 @@ const HELP_LISTS: Readonly<Record<string, string>> = {
 
 /** An option's --help text: `{default}` and the named lists filled in. */
 export function helpText(o: RunOption): string {
-  return o.help.replace(/\{(\w+)\}/g, (whole, name: string) => (name === 'default' ? o.default ?? whole : HELP_LISTS[name] ?? whole));
+  return o.help.replace(/\{(\w+)\}/g, (whole, name: string) => (name === 'default' ? (o.default ?? whole) : (HELP_LISTS[name] ?? whole)));
 }
 
 function commanderOption(o: RunOption): Option {
@@ -41,7 +41,10 @@ export function flagNumber(key: string, text: string): number {
   if (o.value.type !== 'number') throw new Error(`${o.flag} is not a number flag`);
   const v = o.value;
   return parseNumber(o.flag, text, {
-    ...(v.integer ? { integer: true } : {}), ...(v.min === undefined ? {} : { min: v.min }), ...(v.exclusiveMin ? { exclusiveMin: true } : {}), ...(v.limit ? { limit: v.limit } : {}),
+    ...(v.integer ? { integer: true } : {}),
+    ...(v.min === undefined ? {} : { min: v.min }),
+    ...(v.exclusiveMin ? { exclusiveMin: true } : {}),
+    ...(v.limit ? { limit: v.limit } : {}),
   });
 }
 

@@ -7,12 +7,24 @@ import { specFromFlags, workersFromFlags } from './sweep-command.js';
 describe('redactedCommand', () => {
   it('hides API keys and database passwords in both flag forms', () => {
     const cmd = redactedCommand([
-      'goodput', 'sweep', '--api-key', 'sk-live-1', '--database-url', 'postgres://bench:hunter2@db:5432/goodput',
-      '--api-key=sk-live-2', '--database-url=postgres://u:pw2@db/x', '--database-url', 'postgres://db/x?user=u&password=pw3', '--levels', '1,2',
+      'goodput',
+      'sweep',
+      '--api-key',
+      'sk-live-1',
+      '--database-url',
+      'postgres://bench:hunter2@db:5432/goodput',
+      '--api-key=sk-live-2',
+      '--database-url=postgres://u:pw2@db/x',
+      '--database-url',
+      'postgres://db/x?user=u&password=pw3',
+      '--levels',
+      '1,2',
     ]);
     expect(cmd).not.toMatch(/sk-live|hunter2|pw2|pw3/);
-    expect(cmd).toBe('goodput sweep --api-key *** --database-url postgres://***:***@db:5432/goodput --api-key=*** '
-      + '--database-url=postgres://***:***@db/x --database-url postgres://db/x?user=u&password=*** --levels 1,2');
+    expect(cmd).toBe(
+      'goodput sweep --api-key *** --database-url postgres://***:***@db:5432/goodput --api-key=*** ' +
+        '--database-url=postgres://***:***@db/x --database-url postgres://db/x?user=u&password=*** --levels 1,2',
+    );
   });
 });
 
@@ -39,17 +51,39 @@ describe('limits on flags', () => {
     expect(refused(() => parseLevels('--levels', '0,-1,abc,4'))).toBe("--levels: '0', '-1', 'abc' are not positive integers (levels look like 1,2,4,8)");
     expect(refused(() => parseLevels('--levels', '1,2.5'))).toBe("--levels: '2.5' is not a positive integer (levels look like 1,2,4,8)");
     expect(refused(() => parseLevels('--levels', '100000'))).toBe('--levels: level 100000 is above the limit of 4096 concurrent streams in one level');
-    expect(refused(() => parseLevels('--levels', Array.from({ length: 65 }, (_, i) => i + 1).join(',')))).toBe('--levels: levels 65 is above the limit of 64 levels in one run');
-    expect(refused(() => parseNumber('--prompt-tokens', '300000000', { integer: true, min: 1, limit: 'promptTokens' })))
-      .toBe('--prompt-tokens: 300000000 is above the limit of 262144 prompt tokens per request');
-    expect(refused(() => parseNumber('--requests-per-level', '1e9', { integer: true, min: 1, limit: 'requestsPerLevel' })))
-      .toBe('--requests-per-level: 1000000000 is above the limit of 20000 measured requests per level');
+    expect(refused(() => parseLevels('--levels', Array.from({ length: 65 }, (_, i) => i + 1).join(',')))).toBe(
+      '--levels: levels 65 is above the limit of 64 levels in one run',
+    );
+    expect(refused(() => parseNumber('--prompt-tokens', '300000000', { integer: true, min: 1, limit: 'promptTokens' }))).toBe(
+      '--prompt-tokens: 300000000 is above the limit of 262144 prompt tokens per request',
+    );
+    expect(refused(() => parseNumber('--requests-per-level', '1e9', { integer: true, min: 1, limit: 'requestsPerLevel' }))).toBe(
+      '--requests-per-level: 1000000000 is above the limit of 20000 measured requests per level',
+    );
   });
 
   it('bounds client threads and workers from the same table, naming the limit', () => {
-    const flags = { url: 'http://127.0.0.1:8000', levels: '1', outputTokens: '256', promptTokens: '512', requestsPerLevel: 'auto', warmup: '1', thinking: 'off',
-      endpoint: 'chat', engine: 'auto', forceLength: true, temperature: '0', seed: '42', clientBudgetMs: '10', timeoutS: '600', idleTimeoutS: '60', workersWait: '60',
-      gpuSource: 'auto', serverMetrics: true, metricsIntervalMs: '1000' };
+    const flags = {
+      url: 'http://127.0.0.1:8000',
+      levels: '1',
+      outputTokens: '256',
+      promptTokens: '512',
+      requestsPerLevel: 'auto',
+      warmup: '1',
+      thinking: 'off',
+      endpoint: 'chat',
+      engine: 'auto',
+      forceLength: true,
+      temperature: '0',
+      seed: '42',
+      clientBudgetMs: '10',
+      timeoutS: '600',
+      idleTimeoutS: '60',
+      workersWait: '60',
+      gpuSource: 'auto',
+      serverMetrics: true,
+      metricsIntervalMs: '1000',
+    };
     const threads = (v: string) => specFromFlags({ ...flags, clientThreads: v }, []).clientThreads;
     expect(threads('auto')).toBe('auto');
     expect(threads('64')).toBe(64);
@@ -63,9 +97,28 @@ describe('limits on flags', () => {
   });
 
   it('takes the idle limit from --idle-timeout-s, never longer than the whole limit', () => {
-    const flags = { url: 'http://127.0.0.1:8000', levels: '1', outputTokens: '256', promptTokens: '512', requestsPerLevel: 'auto', warmup: '1', thinking: 'off',
-      endpoint: 'chat', engine: 'auto', forceLength: true, temperature: '0', seed: '42', clientBudgetMs: '10', clientThreads: 'auto', timeoutS: '600', idleTimeoutS: '60', workersWait: '60',
-      gpuSource: 'auto', serverMetrics: true, metricsIntervalMs: '1000' };
+    const flags = {
+      url: 'http://127.0.0.1:8000',
+      levels: '1',
+      outputTokens: '256',
+      promptTokens: '512',
+      requestsPerLevel: 'auto',
+      warmup: '1',
+      thinking: 'off',
+      endpoint: 'chat',
+      engine: 'auto',
+      forceLength: true,
+      temperature: '0',
+      seed: '42',
+      clientBudgetMs: '10',
+      clientThreads: 'auto',
+      timeoutS: '600',
+      idleTimeoutS: '60',
+      workersWait: '60',
+      gpuSource: 'auto',
+      serverMetrics: true,
+      metricsIntervalMs: '1000',
+    };
     expect(specFromFlags(flags, []).timeouts).toEqual({ totalMs: 600_000, idleMs: 60_000, headersMs: 120_000 });
     expect(specFromFlags({ ...flags, idleTimeoutS: '2.5' }, []).timeouts?.idleMs).toBe(2500);
     expect(specFromFlags({ ...flags, idleTimeoutS: '900' }, []).timeouts?.idleMs).toBe(600_000);

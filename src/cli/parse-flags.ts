@@ -30,7 +30,12 @@ export function parseLevels(flag: string, text: string): number[] {
 }
 
 /** Options of {@link parseNumber}; `limit` names the row of the limits table the value must stay within. */
-export interface NumberRules { integer?: boolean; min?: number; exclusiveMin?: boolean; limit?: LimitName }
+export interface NumberRules {
+  integer?: boolean;
+  min?: number;
+  exclusiveMin?: boolean;
+  limit?: LimitName;
+}
 
 export function parseNumber(flag: string, text: string, opts: NumberRules = {}): number {
   const x = Number(text);

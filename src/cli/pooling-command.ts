@@ -18,14 +18,26 @@ import type { SweepFlags } from './sweep-flags.js';
 
 /** Flags of text generation that a non-streaming endpoint has no use for (by commander key and flag). */
 const TEXT_ONLY: ReadonlyArray<[string, string]> = [
-  ['tools', '--tools'], ['jsonSchema', '--json-schema'], ['baselineRate', '--baseline-rate'],
-  ['outputTokens', '--output-tokens'], ['thinking', '--thinking'], ['temperature', '--temperature'], ['dcgmUrl', '--dcgm-url'], ['metricsUrl', '--metrics-url'],
+  ['tools', '--tools'],
+  ['jsonSchema', '--json-schema'],
+  ['baselineRate', '--baseline-rate'],
+  ['outputTokens', '--output-tokens'],
+  ['thinking', '--thinking'],
+  ['temperature', '--temperature'],
+  ['dcgmUrl', '--dcgm-url'],
+  ['metricsUrl', '--metrics-url'],
   // How requests arrive: a pooling sweep runs closed loops only.
   ...groupKeys('arrival').map(({ key, flag }): [string, string] => [key, flag]),
 ];
 
 /** The pooling flags: how many inputs or documents one request carries, and the rerank query's length. */
-export interface PoolingFlags { batchSize?: string; documents?: string; queryTokens?: string; latencySlo?: string; route?: string }
+export interface PoolingFlags {
+  batchSize?: string;
+  documents?: string;
+  queryTokens?: string;
+  latencySlo?: string;
+  route?: string;
+}
 
 /** `--latency-slo p95:200` → the objective, or a CliError naming the flag. */
 export function parseLatencySlo(text: string): { p: number; maxMs: number } {
@@ -46,15 +58,23 @@ export function refusePoolingFlags(f: PoolingFlags, endpoint: string): void {
 }
 
 /** Flags → pooling spec input, or a CliError naming the flag. `given` says which flags the user set. */
-export function poolingSpecFromFlags(f: SweepFlags & PoolingFlags, endpoint: PoolingEndpoint, argv: readonly string[], given: (key: string) => boolean): PoolingSpecInput {
+export function poolingSpecFromFlags(
+  f: SweepFlags & PoolingFlags,
+  endpoint: PoolingEndpoint,
+  argv: readonly string[],
+  given: (key: string) => boolean,
+): PoolingSpecInput {
   for (const [key, flag] of TEXT_ONLY) if (given(key)) throw badFlag(flag, `does not apply to --endpoint ${endpoint}`);
   // Worker processes take text levels from the queue; they have no pooling client, so their share would never be sent.
-  if (given('workers')) throw badFlag('--workers', `--endpoint ${endpoint} is sent from this process only (worker processes send text levels); use --client-threads to spread a level over event loops`);
-  if (endpoint === 'embeddings' && (f.documents !== undefined || f.queryTokens !== undefined)) throw badFlag(f.documents !== undefined ? '--documents' : '--query-tokens', 'needs --endpoint rerank');
+  if (given('workers'))
+    throw badFlag(
+      '--workers',
+      `--endpoint ${endpoint} is sent from this process only (worker processes send text levels); use --client-threads to spread a level over event loops`,
+    );
+  if (endpoint === 'embeddings' && (f.documents !== undefined || f.queryTokens !== undefined))
+    throw badFlag(f.documents !== undefined ? '--documents' : '--query-tokens', 'needs --endpoint rerank');
   if (endpoint === 'rerank' && f.batchSize !== undefined) throw badFlag('--batch-size', 'needs --endpoint embeddings (rerank takes --documents)');
-  const items = endpoint === 'rerank'
-    ? flagNumberOr('documents', f.documents)
-    : flagNumberOr('batchSize', f.batchSize);
+  const items = endpoint === 'rerank' ? flagNumberOr('documents', f.documents) : flagNumberOr('batchSize', f.batchSize);
   const apiKey = f.apiKey ?? apiKeyFromEnv(f.apiKeyEnv, 'GOODPUT_API_KEY');
   return {
     url: parseUrl('--url', f.url),
@@ -69,7 +89,10 @@ export function poolingSpecFromFlags(f: SweepFlags & PoolingFlags, endpoint: Poo
     itemsPerRequest: items,
     itemTokens: flagNumber('promptTokens', f.promptTokens),
     queryTokens: flagNumberOr('queryTokens', f.queryTokens),
-    tokenizer: f.tokenizer === undefined || f.tokenizer === 'auto' || f.tokenizer === 'approximate' ? { kind: f.tokenizer ?? 'auto' } : { kind: 'file', path: f.tokenizer },
+    tokenizer:
+      f.tokenizer === undefined || f.tokenizer === 'auto' || f.tokenizer === 'approximate'
+        ? { kind: f.tokenizer ?? 'auto' }
+        : { kind: 'file', path: f.tokenizer },
     requestsPerLevel: f.requestsPerLevel === 'auto' ? 'auto' : flagNumber('requestsPerLevel', f.requestsPerLevel),
     warmup: flagNumber('warmup', f.warmup),
     seed: flagNumber('seed', f.seed),
@@ -85,7 +108,10 @@ export function poolingProgress(e: SweepEvent<'pooling'>): void {
   const err = process.stderr;
   if (e.kind === 'preflight') err.write(`${clean(e.engine)} serves ${clean(e.path)} for model ${clean(e.model)}\n`);
   else if (e.kind === 'warning') err.write(`warning: ${clean(e.warning.message)}\n`);
-  else if (e.kind === 'level-start') err.write(`level ${e.index + 1}/${e.total}: concurrency ${e.concurrency}, ${e.requests} requests${e.threads > 1 ? ` over ${e.threads} client threads` : ''}\n`);
+  else if (e.kind === 'level-start')
+    err.write(
+      `level ${e.index + 1}/${e.total}: concurrency ${e.concurrency}, ${e.requests} requests${e.threads > 1 ? ` over ${e.threads} client threads` : ''}\n`,
+    );
   else if (e.kind === 'level-end') err.write(`  done: ${e.level.requests} requests, ${e.level.failed} failed\n`);
 }
 
@@ -100,7 +126,10 @@ export function poolingExitCode(r: PoolingResult): number {
  * Runs the sweep and writes what was asked: progress on stderr, raw records per level, JSON, the table;
  * and, with a save target, the run in the store (begun before the first request, each level committed as it ends).
  */
-export async function poolingSweepAndReport(spec: PoolingSpecInput, out: { json?: string | undefined; raw?: string | undefined; save?: SaveTarget | null }): Promise<number> {
+export async function poolingSweepAndReport(
+  spec: PoolingSpecInput,
+  out: { json?: string | undefined; raw?: string | undefined; save?: SaveTarget | null },
+): Promise<number> {
   if (out.json !== undefined && out.json === out.raw) throw badFlag('--raw', 'must be a different file from --json');
   const saving = out.save ? await startSaving(spec, out.save) : null;
   const ctrl = new AbortController();
@@ -121,8 +150,11 @@ export async function poolingSweepAndReport(spec: PoolingSpecInput, out: { json?
         await saving?.afterLevel(level, records);
       },
       ...(saving ? { beforeLevel: () => saving.beforeLevel() } : {}),
-    }).catch(async (err: unknown) => { await saving?.fail(err); throw err; });
-    if (saving && await discardIfNothingFinished(result, saving)) return EXIT.stopped;
+    }).catch(async (err: unknown) => {
+      await saving?.fail(err);
+      throw err;
+    });
+    if (saving && (await discardIfNothingFinished(result, saving))) return EXIT.stopped;
     // Each step runs even when one before it failed: the file, the table and the stored run do not depend on each other.
     const after = new AfterMeasuring();
     const wrote = await writeResult(after, result, out.json, () => renderPoolingResult(result, process.stdout.isTTY === true));

@@ -30,7 +30,9 @@ beforeAll(async () => {
   sim = await startSimulator({ port: 0, pooling: { dimension: 32, baseMs: 0, msPerInputToken: 0.001 } });
   dir = mkdtempSync(join(tmpdir(), 'goodput-pooling-run-'));
 });
-afterAll(async () => { await sim.close(); });
+afterAll(async () => {
+  await sim.close();
+});
 
 describe('goodput run with an embeddings contract', () => {
   it('writes the result with the resolved contract, its hash and every record; each level is its records', async () => {
@@ -79,7 +81,17 @@ describe('goodput run with an embeddings contract', () => {
 
   it('a rerank contract with repeats keeps every run and its records', async () => {
     const json = join(dir, 'rerank.json');
-    const r = await goodput(['run', writeContract(poolingContract(sim.url, 'rerank', (c) => { c.repeats = 3; c.load.levels = [1]; })), '--json', json]);
+    const r = await goodput([
+      'run',
+      writeContract(
+        poolingContract(sim.url, 'rerank', (c) => {
+          c.repeats = 3;
+          c.load.levels = [1];
+        }),
+      ),
+      '--json',
+      json,
+    ]);
     expect(r.stderr).not.toMatch(/goodput: /);
     expect(r.code).toBe(0);
     const result = poolingResultSchema.parse(JSON.parse(readFileSync(json, 'utf8')));
@@ -96,7 +108,16 @@ describe('goodput run with an embeddings contract', () => {
   it('a latency objective the simulator cannot meet is judged per level', async () => {
     const json = join(dir, 'slo.json');
     // Four inputs of 32 tokens take the encoder 0.128 ms: a p50 of 0.001 ms is missed at every level.
-    const r = await goodput(['run', writeContract(poolingContract(sim.url, 'embeddings', (c) => { c.slo = { e2eMs: { p: 50, max: 0.001 } }; })), '--json', json]);
+    const r = await goodput([
+      'run',
+      writeContract(
+        poolingContract(sim.url, 'embeddings', (c) => {
+          c.slo = { e2eMs: { p: 50, max: 0.001 } };
+        }),
+      ),
+      '--json',
+      json,
+    ]);
     expect(r.code).toBe(0);
     const result = poolingResultSchema.parse(JSON.parse(readFileSync(json, 'utf8')));
     expect(result.levels.map((l) => l.slo?.holds)).toEqual([false, false]);
@@ -106,7 +127,7 @@ describe('goodput run with an embeddings contract', () => {
 });
 
 describe('goodput capacity with an embeddings contract', () => {
-  it('finds the highest concurrency the simulator\'s encoder schedule lets meet the latency objective', async () => {
+  it("finds the highest concurrency the simulator's encoder schedule lets meet the latency objective", async () => {
     // One encoder serves requests in turn, each for baseMs + tokens × msPerInputToken: closed-loop at concurrency c a request waits c of them.
     const profile = { dimension: 16, baseMs: 60, msPerInputToken: 0.01 };
     const slow = await startSimulator({ port: 0, pooling: profile });
@@ -116,17 +137,32 @@ describe('goodput capacity with an embeddings contract', () => {
       const maxMs = 4.5 * serviceMs;
       const expected = Math.floor(maxMs / serviceMs);
       const json = join(dir, 'capacity.json');
-      const path = writeContract(poolingContract(slow.url, 'embeddings', (c) => { c.load.levels = [1, 2, 8]; c.workload.requestsPerLevel = 'auto'; c.slo = { e2eMs: { p: 50, max: maxMs } }; }));
+      const path = writeContract(
+        poolingContract(slow.url, 'embeddings', (c) => {
+          c.load.levels = [1, 2, 8];
+          c.workload.requestsPerLevel = 'auto';
+          c.slo = { e2eMs: { p: 50, max: maxMs } };
+        }),
+      );
       const r = await goodput(['capacity', path, '--json', json]);
       expect(r.stderr).not.toMatch(/goodput: /);
       expect(r.code).toBe(0);
       const report = poolingContractCapacitySchema.parse(JSON.parse(readFileSync(json, 'utf8')));
       expect(report).toMatchObject({ verdict: 'found', capacity: expected, stepSize: 1, endpoint: 'embeddings', slo: { p: 50, maxMs } });
-      expect(report.probes.map((p) => [p.level, p.phase, p.holds])).toEqual([[1, 'coarse', true], [2, 'coarse', true], [8, 'coarse', false], [5, 'bisect', false], [3, 'bisect', true], [4, 'bisect', true]]);
+      expect(report.probes.map((p) => [p.level, p.phase, p.holds])).toEqual([
+        [1, 'coarse', true],
+        [2, 'coarse', true],
+        [8, 'coarse', false],
+        [5, 'bisect', false],
+        [3, 'bisect', true],
+        [4, 'bisect', true],
+      ]);
       expect(report.evidence.below).toMatchObject({ concurrency: expected, failed: 0, slo: { holds: true } });
       expect(report.evidence.above).toMatchObject({ concurrency: expected + 1, slo: { holds: false } });
       expect(report.contract).toMatchObject({ server: { endpoint: 'embeddings' } });
-      expect(report.statement).toBe(`capacity at SLO (latency p50 ≤ ${maxMs} ms): concurrency ${expected}; concurrency ${expected + 1} misses (${report.probes[3]?.reason})`);
+      expect(report.statement).toBe(
+        `capacity at SLO (latency p50 ≤ ${maxMs} ms): concurrency ${expected}; concurrency ${expected + 1} misses (${report.probes[3]?.reason})`,
+      );
     } finally {
       await slow.close();
     }
@@ -135,31 +171,178 @@ describe('goodput capacity with an embeddings contract', () => {
 
 describe('bad embeddings and rerank contracts are refused naming the field, nothing sent', () => {
   const cases: Array<[string, 'embeddings' | 'rerank', (c: Doc) => void, RegExp]> = [
-    ['output tokens', 'embeddings', (c) => { c.workload.outputTokens = 16; }, /workload\.outputTokens: does not apply to server\.endpoint embeddings/],
-    ['tools', 'embeddings', (c) => { c.workload.tools = { kind: 'builtin', count: 1 }; c.decoding = { ignoreEos: false }; }, /workload\.tools: tools need server\.endpoint chat/],
-    ['images', 'rerank', (c) => { c.workload.images = { perRequest: 1, width: 64, height: 64, format: 'png' }; }, /workload\.images: images need server\.endpoint chat/],
-    ['a TTFT objective', 'embeddings', (c) => { c.slo = { ttftMs: { p: 95, max: 100 } }; }, /slo\.ttftMs: does not apply to server\.endpoint embeddings/],
-    ['no latency objective', 'rerank', (c) => { c.slo = { tpotMs: { p: 95, max: 100 } }; }, /slo\.e2eMs: server\.endpoint rerank is judged by latency/],
-    ['a batch past the limits table', 'embeddings', (c) => { c.workload.batchSize = 4096; }, /workload\.batchSize: batchSize 4096 is above the limit of 2048/],
-    ['documents past the limits table', 'rerank', (c) => { c.workload.documents = 5000; }, /workload\.documents: documents 5000 is above the limit of 1024/],
-    ['no batch size', 'embeddings', (c) => { delete c.workload.batchSize; }, /workload\.batchSize: server\.endpoint embeddings needs workload\.batchSize/],
-    ['documents with embeddings', 'embeddings', (c) => { c.workload.documents = 4; }, /workload\.documents: does not apply to server\.endpoint embeddings \(it needs server\.endpoint rerank\)/],
-    ['a prompt-length matrix', 'embeddings', (c) => { c.workload.prompts.tokens = [32, 64]; }, /workload\.prompts: server\.endpoint embeddings sends synthetic texts of one length/],
-    ['a warm cache', 'rerank', (c) => { c.workload.cache = { kind: 'warm', sharedPrefixTokens: 8 }; }, /workload\.cache: does not apply to server\.endpoint rerank/],
-    ['a rate pattern', 'embeddings', (c) => { c.load = { pattern: { kind: 'rate' }, levels: [2] }; }, /load\.pattern\.kind: server\.endpoint embeddings runs closed-loop concurrency levels/],
-    ['thinking', 'embeddings', (c) => { c.thinking = 'on'; }, /thinking: does not apply to server\.endpoint embeddings/],
-    ['a temperature', 'rerank', (c) => { c.decoding = { temperature: 0.7 }; }, /decoding\.temperature: does not apply to server\.endpoint rerank/],
-    ['a batch size on chat', 'embeddings', (c) => { c.server.endpoint = 'chat'; c.workload.outputTokens = 8; c.slo = { e2eMs: { p: 95, max: 100 } }; }, /workload\.batchSize: needs server\.endpoint embeddings/],
-    ['chat without output tokens', 'embeddings', (c) => { c.server.endpoint = 'chat'; delete c.workload.batchSize; }, /workload\.outputTokens: outputTokens is required for server\.endpoint chat/],
-    ['an unknown endpoint', 'embeddings', (c) => { c.server.endpoint = 'score'; }, /server\.endpoint: endpoint must be chat, completions, embeddings or rerank/],
+    [
+      'output tokens',
+      'embeddings',
+      (c) => {
+        c.workload.outputTokens = 16;
+      },
+      /workload\.outputTokens: does not apply to server\.endpoint embeddings/,
+    ],
+    [
+      'tools',
+      'embeddings',
+      (c) => {
+        c.workload.tools = { kind: 'builtin', count: 1 };
+        c.decoding = { ignoreEos: false };
+      },
+      /workload\.tools: tools need server\.endpoint chat/,
+    ],
+    [
+      'images',
+      'rerank',
+      (c) => {
+        c.workload.images = { perRequest: 1, width: 64, height: 64, format: 'png' };
+      },
+      /workload\.images: images need server\.endpoint chat/,
+    ],
+    [
+      'a TTFT objective',
+      'embeddings',
+      (c) => {
+        c.slo = { ttftMs: { p: 95, max: 100 } };
+      },
+      /slo\.ttftMs: does not apply to server\.endpoint embeddings/,
+    ],
+    [
+      'no latency objective',
+      'rerank',
+      (c) => {
+        c.slo = { tpotMs: { p: 95, max: 100 } };
+      },
+      /slo\.e2eMs: server\.endpoint rerank is judged by latency/,
+    ],
+    [
+      'a batch past the limits table',
+      'embeddings',
+      (c) => {
+        c.workload.batchSize = 4096;
+      },
+      /workload\.batchSize: batchSize 4096 is above the limit of 2048/,
+    ],
+    [
+      'documents past the limits table',
+      'rerank',
+      (c) => {
+        c.workload.documents = 5000;
+      },
+      /workload\.documents: documents 5000 is above the limit of 1024/,
+    ],
+    [
+      'no batch size',
+      'embeddings',
+      (c) => {
+        delete c.workload.batchSize;
+      },
+      /workload\.batchSize: server\.endpoint embeddings needs workload\.batchSize/,
+    ],
+    [
+      'documents with embeddings',
+      'embeddings',
+      (c) => {
+        c.workload.documents = 4;
+      },
+      /workload\.documents: does not apply to server\.endpoint embeddings \(it needs server\.endpoint rerank\)/,
+    ],
+    [
+      'a prompt-length matrix',
+      'embeddings',
+      (c) => {
+        c.workload.prompts.tokens = [32, 64];
+      },
+      /workload\.prompts: server\.endpoint embeddings sends synthetic texts of one length/,
+    ],
+    [
+      'a warm cache',
+      'rerank',
+      (c) => {
+        c.workload.cache = { kind: 'warm', sharedPrefixTokens: 8 };
+      },
+      /workload\.cache: does not apply to server\.endpoint rerank/,
+    ],
+    [
+      'a rate pattern',
+      'embeddings',
+      (c) => {
+        c.load = { pattern: { kind: 'rate' }, levels: [2] };
+      },
+      /load\.pattern\.kind: server\.endpoint embeddings runs closed-loop concurrency levels/,
+    ],
+    [
+      'thinking',
+      'embeddings',
+      (c) => {
+        c.thinking = 'on';
+      },
+      /thinking: does not apply to server\.endpoint embeddings/,
+    ],
+    [
+      'a temperature',
+      'rerank',
+      (c) => {
+        c.decoding = { temperature: 0.7 };
+      },
+      /decoding\.temperature: does not apply to server\.endpoint rerank/,
+    ],
+    [
+      'a batch size on chat',
+      'embeddings',
+      (c) => {
+        c.server.endpoint = 'chat';
+        c.workload.outputTokens = 8;
+        c.slo = { e2eMs: { p: 95, max: 100 } };
+      },
+      /workload\.batchSize: needs server\.endpoint embeddings/,
+    ],
+    [
+      'chat without output tokens',
+      'embeddings',
+      (c) => {
+        c.server.endpoint = 'chat';
+        delete c.workload.batchSize;
+      },
+      /workload\.outputTokens: outputTokens is required for server\.endpoint chat/,
+    ],
+    [
+      'an unknown endpoint',
+      'embeddings',
+      (c) => {
+        c.server.endpoint = 'score';
+      },
+      /server\.endpoint: endpoint must be chat, completions, embeddings or rerank/,
+    ],
   ];
   it('the hash covers the pooling fields and the latency objective, not where the server is', () => {
-    const hash = (endpoint: 'embeddings' | 'rerank', edit: (c: Doc) => void = () => {}) => contractHash(validateContract(poolingContract('http://127.0.0.1:9', endpoint, edit), 'c.yaml', dir));
+    const hash = (endpoint: 'embeddings' | 'rerank', edit: (c: Doc) => void = () => {}) =>
+      contractHash(validateContract(poolingContract('http://127.0.0.1:9', endpoint, edit), 'c.yaml', dir));
     const base = hash('embeddings');
-    expect(hash('embeddings', (c) => { c.server.url = 'http://127.0.0.1:10'; })).toBe(base);
-    for (const edit of [(c: Doc) => { c.workload.batchSize = 8; }, (c: Doc) => { c.workload.prompts.tokens = 64; }, (c: Doc) => { c.slo.e2eMs.max = 100; }]) expect(hash('embeddings', edit)).not.toBe(base);
-    expect(hash('rerank', (c) => { c.workload.queryTokens = 16; })).not.toBe(hash('rerank'));
-    expect(hash('rerank', (c) => { c.workload.documents = 16; })).not.toBe(hash('rerank'));
+    expect(
+      hash('embeddings', (c) => {
+        c.server.url = 'http://127.0.0.1:10';
+      }),
+    ).toBe(base);
+    for (const edit of [
+      (c: Doc) => {
+        c.workload.batchSize = 8;
+      },
+      (c: Doc) => {
+        c.workload.prompts.tokens = 64;
+      },
+      (c: Doc) => {
+        c.slo.e2eMs.max = 100;
+      },
+    ])
+      expect(hash('embeddings', edit)).not.toBe(base);
+    expect(
+      hash('rerank', (c) => {
+        c.workload.queryTokens = 16;
+      }),
+    ).not.toBe(hash('rerank'));
+    expect(
+      hash('rerank', (c) => {
+        c.workload.documents = 16;
+      }),
+    ).not.toBe(hash('rerank'));
   });
 
   it.each(cases)('%s', (_what, endpoint, edit, message) => {
@@ -168,7 +351,16 @@ describe('bad embeddings and rerank contracts are refused naming the field, noth
 
   it('goodput run says so and sends nothing', async () => {
     const before = sim.stats().pooling.requests;
-    const r = await goodput(['run', writeContract(poolingContract(sim.url, 'embeddings', (c) => { c.workload.batchSize = 4096; })), '--json', join(dir, 'never.json')]);
+    const r = await goodput([
+      'run',
+      writeContract(
+        poolingContract(sim.url, 'embeddings', (c) => {
+          c.workload.batchSize = 4096;
+        }),
+      ),
+      '--json',
+      join(dir, 'never.json'),
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/workload\.batchSize: batchSize 4096 is above the limit of 2048/);
     expect(sim.stats().pooling.requests).toBe(before);
@@ -176,7 +368,11 @@ describe('bad embeddings and rerank contracts are refused naming the field, noth
 
   it('flags of text generation are refused by name', async () => {
     const path = writeContract(poolingContract(sim.url, 'embeddings'));
-    for (const [flag, message] of [[['--sign'], /--sign: signs text-generation results only/], [['--quality-baseline', sim.url], /--quality-baseline: an embeddings or rerank contract generates no text/], [['--save'], /--save: an embeddings or rerank contract run is not stored yet/]] as const) {
+    for (const [flag, message] of [
+      [['--sign'], /--sign: signs text-generation results only/],
+      [['--quality-baseline', sim.url], /--quality-baseline: an embeddings or rerank contract generates no text/],
+      [['--save'], /--save: an embeddings or rerank contract run is not stored yet/],
+    ] as const) {
       const r = await goodput(['run', path, '--json', join(dir, 'never.json'), ...flag]);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(message);

@@ -35,34 +35,42 @@ const backends: Array<[string, () => Promise<string[]>]> = [
 
 for (const [name, storeFlags] of backends) {
   describe(`an embeddings sweep stopped part-way, stored in ${name}`, () => {
-    it('SIGKILL: keeps the finished level, reads as interrupted, and has no result to export', async () => {
-      const store = await storeFlags();
-      const sweep = startGoodput(['sweep', '--url', sim.url, ...SWEEP, ...store]);
-      const id = (await sweep.waitFor(/level c=1 stored in run (\d+)/, 90_000))[1] as string;
-      await sweep.stop('SIGKILL');
-      const run = JSON.parse((await cli(['runs', 'show', id, '--json', ...store])).stdout);
-      expect(run.status).toBe('interrupted');
-      expect(run.stopReason).toMatch(/^interrupted: its process \(pid \d+ on .*\) ended without finishing it; levels 1 are kept$/);
-      expect(run.pooling.levels.map((l: { concurrency: number }) => l.concurrency)).toEqual([1]);
-      expect(run.pooling.result).toBeNull();
-      const exported = await cli(['runs', 'export', id, ...store]);
-      expect(exported.code).toBe(2);
-      expect(exported.stderr).toMatch(/was interrupted .* its 1 finished level\(s\) can be read with: goodput runs show/);
-      const list = await cli(['runs', 'list', ...store]);
-      expect(list.stdout).toMatch(new RegExp(`\\n${id} +interrupted +.* embeddings +1/3 `));
-    }, patient(150_000));
+    it(
+      'SIGKILL: keeps the finished level, reads as interrupted, and has no result to export',
+      async () => {
+        const store = await storeFlags();
+        const sweep = startGoodput(['sweep', '--url', sim.url, ...SWEEP, ...store]);
+        const id = (await sweep.waitFor(/level c=1 stored in run (\d+)/, 90_000))[1] as string;
+        await sweep.stop('SIGKILL');
+        const run = JSON.parse((await cli(['runs', 'show', id, '--json', ...store])).stdout);
+        expect(run.status).toBe('interrupted');
+        expect(run.stopReason).toMatch(/^interrupted: its process \(pid \d+ on .*\) ended without finishing it; levels 1 are kept$/);
+        expect(run.pooling.levels.map((l: { concurrency: number }) => l.concurrency)).toEqual([1]);
+        expect(run.pooling.result).toBeNull();
+        const exported = await cli(['runs', 'export', id, ...store]);
+        expect(exported.code).toBe(2);
+        expect(exported.stderr).toMatch(/was interrupted .* its 1 finished level\(s\) can be read with: goodput runs show/);
+        const list = await cli(['runs', 'list', ...store]);
+        expect(list.stdout).toMatch(new RegExp(`\\n${id} +interrupted +.* embeddings +1/3 `));
+      },
+      patient(150_000),
+    );
 
-    it('SIGINT: stored as stopped, its result the finished levels', async () => {
-      const store = await storeFlags();
-      const sweep = startGoodput(['sweep', '--url', sim.url, ...SWEEP, ...store]);
-      const id = (await sweep.waitFor(/level c=1 stored in run (\d+)/, 90_000))[1] as string;
-      expect(await sweep.stop('SIGINT')).toBe(130);
-      const exported = await cli(['runs', 'export', id, ...store]);
-      expect(exported.code, exported.stderr).toBe(0);
-      const result = poolingResultSchema.parse(JSON.parse(exported.stdout));
-      expect(result.run.status).toBe('stopped');
-      expect(result.run.stopReason).toBe('stopped by the user; 1 level(s) complete');
-      expect(result.levels.map((l) => l.concurrency)).toEqual([1]);
-    }, patient(150_000));
+    it(
+      'SIGINT: stored as stopped, its result the finished levels',
+      async () => {
+        const store = await storeFlags();
+        const sweep = startGoodput(['sweep', '--url', sim.url, ...SWEEP, ...store]);
+        const id = (await sweep.waitFor(/level c=1 stored in run (\d+)/, 90_000))[1] as string;
+        expect(await sweep.stop('SIGINT')).toBe(130);
+        const exported = await cli(['runs', 'export', id, ...store]);
+        expect(exported.code, exported.stderr).toBe(0);
+        const result = poolingResultSchema.parse(JSON.parse(exported.stdout));
+        expect(result.run.status).toBe('stopped');
+        expect(result.run.stopReason).toBe('stopped by the user; 1 level(s) complete');
+        expect(result.levels.map((l) => l.concurrency)).toEqual([1]);
+      },
+      patient(150_000),
+    );
   });
 }

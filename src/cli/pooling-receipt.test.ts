@@ -37,32 +37,47 @@ beforeAll(async () => {
   fast = await run(sims[1] as SimServer, 'embeddings');
   rerank = await run(sims[1] as SimServer, 'rerank');
 });
-afterAll(async () => { await Promise.all(sims.map((s) => s.close())); });
+afterAll(async () => {
+  await Promise.all(sims.map((s) => s.close()));
+});
 
 const create = (baseline: string, optimized: string, out: string, more: string[] = []) =>
   cli(['receipt', 'create', '--baseline', baseline, '--optimized', optimized, '--method', 'a faster encoder', '--out', out, ...more]);
 
 describe('a receipt of two embeddings runs', () => {
-  it('publishes with the endpoint\'s own headlines, names its modality, and verifies', async () => {
+  it("publishes with the endpoint's own headlines, names its modality, and verifies", async () => {
     const out = join(dir, 'receipts', 'embeddings.json');
     const r = await create(write('base.json', base), write('fast.json', fast), out);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const receipt = receiptSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
     expect(receipt.modality).toBe('embeddings');
-    expect(receipt.headlines.map((h) => h.factId)).toEqual(['optimized.peakItems', 'optimized.peakInputTokens', 'optimized.latencyP95', 'optimized.costPer1MInput', 'optimized.capacityAtSlo']);
+    expect(receipt.headlines.map((h) => h.factId)).toEqual([
+      'optimized.peakItems',
+      'optimized.peakInputTokens',
+      'optimized.latencyP95',
+      'optimized.costPer1MInput',
+      'optimized.capacityAtSlo',
+    ]);
     const fact = (id: string) => receipt.facts.find((f) => f.id === id);
     // Each figure is the run's own, recomputed from its records. The peak is the tool's: over levels that count, so
     // on a loaded machine, where our own client may bind every level, there is none and the receipt says so.
-    for (const [cfg, res] of [['baseline', base], ['optimized', fast]] as const) {
+    for (const [cfg, res] of [
+      ['baseline', base],
+      ['optimized', fast],
+    ] as const) {
       const single = res.levels.find((l) => l.concurrency === 1);
-      expect(fact(`${cfg}.peakItems`)).toMatchObject({ value: res.peak?.itemsPerS ?? null, unit: 'inputs/s', provenance: res.peak === null ? 'not recorded' : 'measured' });
+      expect(fact(`${cfg}.peakItems`)).toMatchObject({
+        value: res.peak?.itemsPerS ?? null,
+        unit: 'inputs/s',
+        provenance: res.peak === null ? 'not recorded' : 'measured',
+      });
       expect(fact(`${cfg}.peakInputTokens`)?.value).toBe(res.peak?.inputTokensPerS ?? null);
       expect(fact(`${cfg}.latencyP50`)?.value).toBe(single?.latencyMs?.p50);
       expect(fact(`${cfg}.latencyP99`)?.value).toBe(single?.latencyMs?.p99);
       expect(fact(`${cfg}.capacityAtSlo`)?.value).toBe(res.capacity?.itemsPerS);
       if (res.peak === null) expect(fact(`${cfg}.costPer1MInput`)?.value).toBeNull();
-      else expect(fact(`${cfg}.costPer1MInput`)?.value).toBeCloseTo(2 / ((res.peak.inputTokensPerS as number) * 3600) * 1e6, 9);
+      else expect(fact(`${cfg}.costPer1MInput`)?.value).toBeCloseTo((2 / ((res.peak.inputTokensPerS as number) * 3600)) * 1e6, 9);
       expect(fact(`${cfg}.c2.itemsPerS`)?.value).toBe(res.levels.find((l) => l.concurrency === 2)?.itemsPerS);
     }
     expect(receipt.facts.some((f) => f.metric === 'peakThroughput' || f.metric === 'ttftSingle')).toBe(false);
@@ -71,7 +86,9 @@ describe('a receipt of two embeddings runs', () => {
     const published = await cli(['publish', '--receipts', join(dir, 'receipts'), '--out', site]);
     expect(published.stderr).toBe('');
     expect(published.code).toBe(0);
-    const dataset = JSON.parse(readFileSync(join(site, 'dataset.json'), 'utf8')) as { receipts: Array<{ modality: string; headlines: Array<{ number: string }> }> };
+    const dataset = JSON.parse(readFileSync(join(site, 'dataset.json'), 'utf8')) as {
+      receipts: Array<{ modality: string; headlines: Array<{ number: string }> }>;
+    };
     expect(dataset.receipts[0]?.modality).toBe('embeddings');
     expect(dataset.receipts[0]?.headlines.map((h) => h.number.split('/')[1])).toContain('optimized.peakInputTokens');
     const page = readFileSync(join(site, `${receipt.id}.html`), 'utf8');
@@ -93,7 +110,11 @@ describe('a receipt of two rerank runs', () => {
     expect(r.code).toBe(0);
     const receipt = receiptSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
     expect(receipt.modality).toBe('rerank');
-    expect(receipt.facts.find((f) => f.id === 'optimized.peakItems')).toMatchObject({ label: 'Peak documents/s', unit: 'documents/s', value: rerank.peak?.itemsPerS ?? null });
+    expect(receipt.facts.find((f) => f.id === 'optimized.peakItems')).toMatchObject({
+      label: 'Peak documents/s',
+      unit: 'documents/s',
+      value: rerank.peak?.itemsPerS ?? null,
+    });
   });
 });
 
@@ -109,18 +130,34 @@ describe('forgeries and mixed endpoints are refused, naming the field; nothing i
   it('an edited level figure', async () => {
     const forged = structuredClone(fast);
     (forged.levels[0] as { itemsPerS: number }).itemsPerS *= 2;
-    await refused('figure', base, forged, /evidence\.optimized: run 1 levels\[c=1\]\.itemsPerS: states [\d.]+, its records give [\d.]+ \[rule: records-reproduce\]/);
+    await refused(
+      'figure',
+      base,
+      forged,
+      /evidence\.optimized: run 1 levels\[c=1\]\.itemsPerS: states [\d.]+, its records give [\d.]+ \[rule: records-reproduce\]/,
+    );
   });
 
   it('a client-bound verdict edited, or judged with another budget', async () => {
-    const level = (r: PoolingResult) => r.levels[0] as PoolingResult['levels'][number] & { clientBound: NonNullable<PoolingResult['levels'][number]['clientBound']> };
+    const level = (r: PoolingResult) =>
+      r.levels[0] as PoolingResult['levels'][number] & { clientBound: NonNullable<PoolingResult['levels'][number]['clientBound']> };
     expect(level(fast).clientBound).toMatchObject({ budgetMs: 10 });
     const flipped = structuredClone(fast);
     level(flipped).clientBound.bound = !level(fast).clientBound.bound;
-    await refused('bound', base, flipped, /evidence\.optimized: run 1 levels\[c=1\]\.clientBound\.bound: states (true|false), its records give (true|false) \[rule: records-reproduce\]/);
+    await refused(
+      'bound',
+      base,
+      flipped,
+      /evidence\.optimized: run 1 levels\[c=1\]\.clientBound\.bound: states (true|false), its records give (true|false) \[rule: records-reproduce\]/,
+    );
     const budget = structuredClone(fast);
     level(budget).clientBound.budgetMs = 0.001;
-    await refused('budget', base, budget, /evidence\.optimized: run 1 levels\[c=1\]\.clientBound\.budgetMs: states 0\.001; goodput run judges every level with 10 ms \[rule: contract-speaks\]/);
+    await refused(
+      'budget',
+      base,
+      budget,
+      /evidence\.optimized: run 1 levels\[c=1\]\.clientBound\.budgetMs: states 0\.001; goodput run judges every level with 10 ms \[rule: contract-speaks\]/,
+    );
   });
 
   it('an edited record, under its old hash and under a new one', async () => {
@@ -128,9 +165,19 @@ describe('forgeries and mixed endpoints are refused, naming the field; nothing i
     const rec = (forged.records ?? []).find((x) => !x.warmup && x.concurrency === 1);
     if (rec === undefined) throw new Error('no record');
     rec.endNs -= 1_000_000;
-    await refused('record', base, forged, /evidence\.optimized: run 1 recordsSha256: states [0-9a-f]{64}, its records hash to [0-9a-f]{64}; the records were edited \[rule: records-hash\]/);
+    await refused(
+      'record',
+      base,
+      forged,
+      /evidence\.optimized: run 1 recordsSha256: states [0-9a-f]{64}, its records hash to [0-9a-f]{64}; the records were edited \[rule: records-hash\]/,
+    );
     forged.recordsSha256 = poolingRecordsSha256(forged.records ?? []);
-    await refused('rehashed', base, forged, /evidence\.optimized: run 1 levels\[c=1\]\.latencyMs\.(p50|p95|p99|mean): states [\d.]+, its records give [\d.]+ \[rule: records-reproduce\]/);
+    await refused(
+      'rehashed',
+      base,
+      forged,
+      /evidence\.optimized: run 1 levels\[c=1\]\.latencyMs\.(p50|p95|p99|mean): states [\d.]+, its records give [\d.]+ \[rule: records-reproduce\]/,
+    );
   });
 
   it('a record that carries another batch size than the contract', async () => {
@@ -148,12 +195,22 @@ describe('forgeries and mixed endpoints are refused, naming the field; nothing i
     if (first === undefined || second === undefined) throw new Error('no records');
     second.sentNs = first.sentNs;
     overlap.recordsSha256 = poolingRecordsSha256(overlap.records ?? []);
-    await refused('overlap', base, overlap, /evidence\.optimized: run 1 records at concurrency 1: have 2 requests in flight at once; a closed loop of 1 never has more \[rule: in-flight\]/);
+    await refused(
+      'overlap',
+      base,
+      overlap,
+      /evidence\.optimized: run 1 records at concurrency 1: have 2 requests in flight at once; a closed loop of 1 never has more \[rule: in-flight\]/,
+    );
     const dropped = structuredClone(fast);
     dropped.levels = dropped.levels.filter((l) => l.concurrency !== 2);
     dropped.records = (dropped.records ?? []).filter((x) => x.concurrency !== 2);
     dropped.recordsSha256 = poolingRecordsSha256(dropped.records);
-    await refused('dropped', base, dropped, /evidence\.optimized: run 1 levels: are at concurrency 1; a complete run measures every level it asked for \(1, 2\) \[rule: level-count\]/);
+    await refused(
+      'dropped',
+      base,
+      dropped,
+      /evidence\.optimized: run 1 levels: are at concurrency 1; a complete run measures every level it asked for \(1, 2\) \[rule: level-count\]/,
+    );
   });
 
   it('a stated number in the receipt file', async () => {
@@ -162,7 +219,9 @@ describe('forgeries and mixed endpoints are refused, naming the field; nothing i
     const text = readFileSync(out, 'utf8');
     const file = JSON.parse(text) as { facts: Array<{ id: string; value: number | null }> };
     // The peak when the run has one (a loaded machine can leave every level client-bound, and then no peak is stated), else the first measured figure.
-    const stated = file.facts.find((f) => f.id === 'optimized.peakItems' && f.value !== null) ?? file.facts.find((f) => f.id.startsWith('optimized.') && typeof f.value === 'number' && f.value > 0);
+    const stated =
+      file.facts.find((f) => f.id === 'optimized.peakItems' && f.value !== null) ??
+      file.facts.find((f) => f.id.startsWith('optimized.') && typeof f.value === 'number' && f.value > 0);
     if (stated === undefined || stated.value === null) throw new Error('no measured figure in the receipt');
     stated.value *= 3;
     writeFileSync(out, JSON.stringify(file));

@@ -19,11 +19,34 @@ let sim: SimServer;
 const dir = mkdtempSync(join(tmpdir(), 'goodput-pooling-store-'));
 const data = join(dir, 'db');
 // Storage is under test, not our client's check on itself: a loaded machine must not make every level client-bound and take the peak away.
-const QUICK = ['--levels', '1,2', '--prompt-tokens', '16', '--requests-per-level', '4', '--hourly-cost', '2', '--latency-slo', 'p95:5000', '--client-threads', '1', '--client-budget-ms', '1000'];
+const QUICK = [
+  '--levels',
+  '1,2',
+  '--prompt-tokens',
+  '16',
+  '--requests-per-level',
+  '4',
+  '--hourly-cost',
+  '2',
+  '--latency-slo',
+  'p95:5000',
+  '--client-threads',
+  '1',
+  '--client-budget-ms',
+  '1000',
+];
 beforeAll(async () => {
-  sim = await startSimulator({ prefillBaseMs: 1, prefillMsPerToken: 0, decodeStepMs: 1, images: { encoderMsPerImage: 0 }, pooling: { dimension: 32, msPerInputToken: 0.0005 } });
+  sim = await startSimulator({
+    prefillBaseMs: 1,
+    prefillMsPerToken: 0,
+    decodeStepMs: 1,
+    images: { encoderMsPerImage: 0 },
+    pooling: { dimension: 32, msPerInputToken: 0.0005 },
+  });
 });
-afterAll(async () => { await sim.close(); });
+afterAll(async () => {
+  await sim.close();
+});
 
 const read = (path: string) => readFileSync(path, 'utf8');
 
@@ -43,7 +66,11 @@ describe('goodput sweep --endpoint embeddings|rerank with a store', () => {
     const exported = await cli(['runs', 'export', '1', '--out', out, '--raw', outRaw, '--data', data]);
     expect(exported.code, exported.stderr).toBe(0);
     expect(read(out)).toBe(read(json));
-    const lines = (text: string) => text.trim().split('\n').map((l) => JSON.parse(l) as { concurrency: number; seq: number });
+    const lines = (text: string) =>
+      text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { concurrency: number; seq: number });
     const key = (x: { concurrency: number; seq: number }) => x.concurrency * 1e6 + x.seq;
     expect(lines(read(outRaw))).toEqual(lines(read(raw)).sort((a, b) => key(a) - key(b)));
   });
@@ -52,29 +79,57 @@ describe('goodput sweep --endpoint embeddings|rerank with a store', () => {
     const r = await cli(['sweep', '--url', sim.url, '--endpoint', 'rerank', '--documents', '4', '--query-tokens', '8', ...QUICK, '--save', '--data', data]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('stored as run 2 (complete)');
-    const not = await cli(['sweep', '--url', sim.url, '--endpoint', 'embeddings', '--batch-size', '2', '--levels', '1', '--requests-per-level', '2', '--no-save', '--data', data]);
+    const not = await cli([
+      'sweep',
+      '--url',
+      sim.url,
+      '--endpoint',
+      'embeddings',
+      '--batch-size',
+      '2',
+      '--levels',
+      '1',
+      '--requests-per-level',
+      '2',
+      '--no-save',
+      '--data',
+      data,
+    ]);
     expect(not.code, not.stderr).toBe(0);
     expect(not.stderr).not.toContain('stored as run');
     expect(JSON.parse((await cli(['runs', 'list', '--json', '--data', data])).stdout)).toHaveLength(2);
   });
 
-  it('runs list names each run\'s endpoint and its peak in its own unit, as the result states it', async () => {
+  it("runs list names each run's endpoint and its peak in its own unit, as the result states it", async () => {
     const list = await cli(['runs', 'list', '--data', data]);
     expect(list.code).toBe(0);
     const peak = embedJson.peak!;
     expect(list.stdout).toMatch(/^ID +Status +Started +Server +Model +Endpoint +Levels +Peak\n/);
     expect(list.stdout).toMatch(/\n2 +complete .* rerank +2\/2 +[\d.]+ documents\/s @ c=[12]\n/);
-    expect(list.stdout).toMatch(new RegExp(`\\n1 +complete .* embeddings +2/2 +${peak.itemsPerS.toFixed(1).replace('.', '\\.')} inputs/s @ c=${peak.concurrency}\\n?$`));
-    const json = JSON.parse((await cli(['runs', 'list', '--json', '--data', data])).stdout) as Array<{ id: number; endpoint: string; peakItemsPerS: number; peakThroughputTokS: null }>;
+    expect(list.stdout).toMatch(
+      new RegExp(`\\n1 +complete .* embeddings +2/2 +${peak.itemsPerS.toFixed(1).replace('.', '\\.')} inputs/s @ c=${peak.concurrency}\\n?$`),
+    );
+    const json = JSON.parse((await cli(['runs', 'list', '--json', '--data', data])).stdout) as Array<{
+      id: number;
+      endpoint: string;
+      peakItemsPerS: number;
+      peakThroughputTokS: null;
+    }>;
     expect(json.find((x) => x.id === 1)).toMatchObject({ endpoint: 'embeddings', peakItemsPerS: peak.itemsPerS, peakThroughputTokS: null });
   });
 
-  it('runs show prints the endpoint\'s own table, failures, the Engine line and capacity at the objective', async () => {
+  it("runs show prints the endpoint's own table, failures, the Engine line and capacity at the objective", async () => {
     const show = await cli(['runs', 'show', '1', '--data', data]);
     expect(show.code, show.stderr).toBe(0);
-    expect(show.stdout).toMatch(/^run 1 · complete · http:\/\/127\.0\.0\.1:\d+ · model goodput-sim-1 · started .* · embeddings: 4 inputs of 16 tokens per request\n/);
-    expect(show.stdout).toMatch(/Concurrency +Requests\/s +Inputs\/s +Input tok\/s +Latency p50 \(ms\) +p95 \(ms\) +p99 \(ms\) +Dimension +\$\/1M input tok +Failed +SLO p95 ≤ 5000 ms/);
-    expect(show.stdout).toContain(`Engine: peak ${embedJson.peak!.itemsPerS.toFixed(1)} inputs/s, ${embedJson.peak!.inputTokensPerS!.toFixed(0)} input tok/s at concurrency ${embedJson.peak!.concurrency}`);
+    expect(show.stdout).toMatch(
+      /^run 1 · complete · http:\/\/127\.0\.0\.1:\d+ · model goodput-sim-1 · started .* · embeddings: 4 inputs of 16 tokens per request\n/,
+    );
+    expect(show.stdout).toMatch(
+      /Concurrency +Requests\/s +Inputs\/s +Input tok\/s +Latency p50 \(ms\) +p95 \(ms\) +p99 \(ms\) +Dimension +\$\/1M input tok +Failed +SLO p95 ≤ 5000 ms/,
+    );
+    expect(show.stdout).toContain(
+      `Engine: peak ${embedJson.peak!.itemsPerS.toFixed(1)} inputs/s, ${embedJson.peak!.inputTokensPerS!.toFixed(0)} input tok/s at concurrency ${embedJson.peak!.concurrency}`,
+    );
     expect(show.stdout).toContain('Capacity: capacity at latency p95 ≤ 5000 ms');
     expect(show.stdout).not.toContain('TTFT');
     const rerank = await cli(['runs', 'show', '2', '--data', data]);
@@ -89,7 +144,10 @@ describe('goodput sweep --endpoint embeddings|rerank with a store', () => {
     } finally {
       await store.close();
     }
-    for (const args of [['runs', 'show', '2'], ['runs', 'export', '2']]) {
+    for (const args of [
+      ['runs', 'show', '2'],
+      ['runs', 'export', '2'],
+    ]) {
       const r = await cli([...args, '--data', data]);
       expect(r.code).toBe(1);
       expect(r.stderr).toContain('goodput: run 2 is stored broken, so it is not shown: levels.0.latencyMs.p95:');
@@ -113,14 +171,41 @@ describe('a saved chat run with images', () => {
   it('keeps what each request carried: the stored spec and levels hold it, runs show names it, export gives it back', async () => {
     const store = join(dir, 'images-db');
     const json = join(dir, 'images.json');
-    const r = await cli(['sweep', '--url', sim.url, '--levels', '1', '--requests-per-level', '2', '--prompt-tokens', '16', '--output-tokens', '8', '--images', '2', '--image-size', '64x32', '--no-server-metrics', '--save', '--data', store, '--json', json]);
+    const r = await cli([
+      'sweep',
+      '--url',
+      sim.url,
+      '--levels',
+      '1',
+      '--requests-per-level',
+      '2',
+      '--prompt-tokens',
+      '16',
+      '--output-tokens',
+      '8',
+      '--images',
+      '2',
+      '--image-size',
+      '64x32',
+      '--no-server-metrics',
+      '--save',
+      '--data',
+      store,
+      '--json',
+      json,
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const images = { perRequest: 2, width: 64, height: 32, format: 'png', delivery: 'data' };
-    const detail = JSON.parse((await cli(['runs', 'show', '1', '--json', '--data', store])).stdout) as { spec: { images?: unknown }; levels: Array<{ images?: unknown }> };
+    const detail = JSON.parse((await cli(['runs', 'show', '1', '--json', '--data', store])).stdout) as {
+      spec: { images?: unknown };
+      levels: Array<{ images?: unknown }>;
+    };
     expect(detail.spec.images).toEqual(images);
     expect(detail.levels[0]?.images).toEqual(images);
     const show = await cli(['runs', 'show', '1', '--data', store]);
-    expect(show.stdout).toContain('images 2 images of 64×32 PNG per request (synthetic, drawn from the seed, sent inline as data URLs) · the server counted 20.0 prompt tokens per request, images included');
+    expect(show.stdout).toContain(
+      'images 2 images of 64×32 PNG per request (synthetic, drawn from the seed, sent inline as data URLs) · the server counted 20.0 prompt tokens per request, images included',
+    );
     const out = join(dir, 'images-export.json');
     expect((await cli(['runs', 'export', '1', '--out', out, '--data', store])).code).toBe(0);
     const exported = sweepResultSchema.parse(JSON.parse(read(out)));

@@ -48,10 +48,13 @@ export async function buildProgram(argv: readonly string[]): Promise<Command> {
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)');
   const named = argv[2] === 'help' ? argv[3] : argv[2];
-  const loaders = named !== undefined && Object.hasOwn(COMMANDS, named) ? [COMMANDS[named] as () => Promise<Register>]
-    : argv[2] === '--version' || argv[2] === '-V' ? [] : Object.values(COMMANDS);
+  const loaders =
+    named !== undefined && Object.hasOwn(COMMANDS, named)
+      ? [COMMANDS[named] as () => Promise<Register>]
+      : argv[2] === '--version' || argv[2] === '-V'
+        ? []
+        : Object.values(COMMANDS);
   for (const register of await Promise.all(loaders.map((load) => load()))) register(program);
   for (const c of program.commands) c.exitOverride();
   return program;
 }
-

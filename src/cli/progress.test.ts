@@ -7,7 +7,13 @@ import { liveWarnings, progressReporter } from './progress.js';
 
 function capture() {
   let text = '';
-  const stream = { isTTY: false, write: (s: string) => { text += s; return true; } } as unknown as NodeJS.WriteStream;
+  const stream = {
+    isTTY: false,
+    write: (s: string) => {
+      text += s;
+      return true;
+    },
+  } as unknown as NodeJS.WriteStream;
   return { stream, text: () => text };
 }
 

@@ -40,10 +40,15 @@ export function progressReporter(stream: NodeJS.WriteStream, o: { warnings?: boo
       case 'level-start':
         startMs = performance.now();
         if (tty) {
-          bar = new cliProgress.SingleBar({
-            stream: unguarded(stream), clearOnComplete: false, hideCursor: true,
-            format: `level ${e.index + 1}/${e.total} c=${e.concurrency} [{bar}] {value}/{total} failed {failed} · {tokS} tok/s`,
-          }, cliProgress.Presets.shades_classic);
+          bar = new cliProgress.SingleBar(
+            {
+              stream: unguarded(stream),
+              clearOnComplete: false,
+              hideCursor: true,
+              format: `level ${e.index + 1}/${e.total} c=${e.concurrency} [{bar}] {value}/{total} failed {failed} · {tokS} tok/s`,
+            },
+            cliProgress.Presets.shades_classic,
+          );
           bar.start(e.requests, 0, { failed: 0, tokS: '—' });
         }
         break;
@@ -60,7 +65,10 @@ export function progressReporter(stream: NodeJS.WriteStream, o: { warnings?: boo
         const mark = l.invalid ? pc.red(` INVALID (${clean(l.invalidReason ?? '')})`) : l.clientBound.bound ? pc.yellow(' client-bound') : '';
         const first = l.failed > 0 && l.failureExamples[0] !== undefined ? `; first failure: ${clean(l.failureExamples[0])}` : '';
         const retried = (l.clientRetries ?? 0) > 0 ? `, ${l.clientRetries} client-side retries` : '';
-        if (!tty) stream.write(`level ${l.load && (l.load.kind !== 'concurrency' || l.sessions) ? clean(l.load.label) : `c=${l.concurrency}`}: ${l.requests} requests, ${l.failed} failed${retried}, ${l.throughputTokS.toFixed(1)} tok/s${mark}${first}\n`);
+        if (!tty)
+          stream.write(
+            `level ${l.load && (l.load.kind !== 'concurrency' || l.sessions) ? clean(l.load.label) : `c=${l.concurrency}`}: ${l.requests} requests, ${l.failed} failed${retried}, ${l.throughputTokS.toFixed(1)} tok/s${mark}${first}\n`,
+          );
         break;
       }
       case 'stopped':

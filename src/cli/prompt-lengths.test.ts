@@ -14,14 +14,37 @@ import { tableCaption } from '../web/index.js';
 import { runSweep } from '../runner/index.js';
 
 const servers: TokenizingServer[] = [];
-afterEach(async () => { await Promise.all(servers.splice(0).map((s) => s.close())); });
-const start = async (kind: 'llama' | 'vllm' | 'none') => { const s = await startTokenizingServer(kind); servers.push(s); return s; };
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+const start = async (kind: 'llama' | 'vllm' | 'none') => {
+  const s = await startTokenizingServer(kind);
+  servers.push(s);
+  return s;
+};
 
 async function sweep(url: string, endpoint: 'chat' | 'completions') {
   const records: RequestRecord[] = [];
-  const result = await runSweep({
-    url, endpoint, levels: [1, 2], requestsPerLevel: 4, warmup: 1, promptTokens: 256, outputTokens: 4, clientThreads: 1, serverMetrics: false, gpuSource: 'none', clientBudgetMs: 1000,
-  }, { onEvent: (e) => { if (e.kind === 'level-end') records.push(...e.records); } });
+  const result = await runSweep(
+    {
+      url,
+      endpoint,
+      levels: [1, 2],
+      requestsPerLevel: 4,
+      warmup: 1,
+      promptTokens: 256,
+      outputTokens: 4,
+      clientThreads: 1,
+      serverMetrics: false,
+      gpuSource: 'none',
+      clientBudgetMs: 1000,
+    },
+    {
+      onEvent: (e) => {
+        if (e.kind === 'level-end') records.push(...e.records);
+      },
+    },
+  );
   return { result, records };
 }
 
@@ -39,7 +62,7 @@ describe('exact prompt lengths', () => {
     });
   }
 
-  it('chat: the template\'s tokens are reported apart from the 256 sent', async () => {
+  it("chat: the template's tokens are reported apart from the 256 sent", async () => {
     const s = await start('llama');
     const { result } = await sweep(s.url, 'chat');
     const added = LLAMA_TEMPLATE.perMessage + LLAMA_TEMPLATE.perRequest;
@@ -47,14 +70,28 @@ describe('exact prompt lengths', () => {
     const text = renderResult(result, false);
     expect(text).toContain(`prompts 256 tokens each, exact: the server's tokenizer`);
     expect(text).toContain(`the server counted ${(256 + added).toFixed(1)}: ${added.toFixed(1)} tokens of its own (chat template, BOS) reported apart`);
-    expect(tableCaption({ promptTokens: 256, outputTokens: 4, thinking: false, requestsPerLevel: 4 }, result.levels)).toContain(`the server added ${added.toFixed(1)} tokens of its own`);
+    expect(tableCaption({ promptTokens: 256, outputTokens: 4, thinking: false, requestsPerLevel: 4 }, result.levels)).toContain(
+      `the server added ${added.toFixed(1)} tokens of its own`,
+    );
   });
 
   it('with tools, the surplus is labelled as holding the tool definitions, and the header says the output was not forced', async () => {
     const s = await start('llama');
     const { result } = await sweep(s.url, 'chat');
     // The same levels as a run that offered tools (forcing off): what the server added holds the rendered definitions.
-    const toolCalls = { requests: 0, valid: 0, invalid: 0, unparsed: 0, missing: 0, none: 0, parseRate: null, validRate: null, ttftToolMs: null, argumentsMs: null, argumentTokensMean: null };
+    const toolCalls = {
+      requests: 0,
+      valid: 0,
+      invalid: 0,
+      unparsed: 0,
+      missing: 0,
+      none: 0,
+      parseRate: null,
+      validRate: null,
+      ttftToolMs: null,
+      argumentsMs: null,
+      argumentTokensMean: null,
+    };
     const tools: typeof result = { ...result, run: { ...result.run, forceLength: false }, levels: result.levels.map((l) => ({ ...l, toolCalls })) };
     const text = renderResult(tools, false);
     expect(text).toMatch(/tokens of its own \(chat template, BOS, tool definitions\) reported apart/);
@@ -76,10 +113,14 @@ describe('exact prompt lengths', () => {
     expect(json.levels[0]?.promptTokens.countedBy).toMatch(/^approximate \(words; this server has no tokenizer route\)/);
     const mismatch = json.warnings.filter((w) => w.code === 'prompt-length-mismatch');
     expect(mismatch).toHaveLength(2);
-    expect(mismatch[0]?.message).toMatch(/^concurrency 1: the server counted [\d.]+ prompt tokens per request \(usage\.prompt_tokens\), [+-]\d+ % from the 256 asked for; the prompts were approximate \(words; this server has no tokenizer route\)/);
+    expect(mismatch[0]?.message).toMatch(
+      /^concurrency 1: the server counted [\d.]+ prompt tokens per request \(usage\.prompt_tokens\), [+-]\d+ % from the 256 asked for; the prompts were approximate \(words; this server has no tokenizer route\)/,
+    );
     const text = renderResult(result, false);
     expect(text).toContain('prompts 256 tokens each, approximate (words; this server has no tokenizer route)');
     expect(text).toMatch(/warning: concurrency 1: the server counted/);
-    expect(tableCaption({ promptTokens: 256, outputTokens: 4, thinking: false, requestsPerLevel: 4 }, result.levels)).toContain('256-token synthetic prompts (approximate (words; this server has no tokenizer route)');
+    expect(tableCaption({ promptTokens: 256, outputTokens: 4, thinking: false, requestsPerLevel: 4 }, result.levels)).toContain(
+      '256-token synthetic prompts (approximate (words; this server has no tokenizer route)',
+    );
   });
 });

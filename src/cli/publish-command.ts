@@ -10,13 +10,24 @@ import { PublishRefused, publishReceipts } from '../publish/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { signingKey } from './keys-command.js';
 
-export interface PublishFlags { receipts: string[]; prices?: string; site?: string; out: string; key?: string; sign?: boolean }
+export interface PublishFlags {
+  receipts: string[];
+  prices?: string;
+  site?: string;
+  out: string;
+  key?: string;
+  sign?: boolean;
+}
 
 export async function publishFromFlags(f: PublishFlags, today = new Date().toISOString().slice(0, 10)): Promise<string[]> {
   const signs = f.key !== undefined || f.sign === true;
   try {
     return await publishReceipts({
-      receipts: f.receipts, prices: f.prices, site: f.site, out: f.out, today,
+      receipts: f.receipts,
+      prices: f.prices,
+      site: f.site,
+      out: f.out,
+      today,
       ...(signs ? { signer: () => signingKey(f.key === undefined ? '--sign' : '--key', f.key) } : {}),
     });
   } catch (err) {
@@ -26,13 +37,14 @@ export async function publishFromFlags(f: PublishFlags, today = new Date().toISO
 }
 
 export function registerPublishCommand(program: Command): void {
-  program.command('publish')
+  program
+    .command('publish')
     .description('publish receipts as a static site (index, one page per receipt, dataset.json, share images) behind the provenance gate')
     .requiredOption('--receipts <paths...>', 'receipt files (goodput receipt create) or directories of them')
     .option('--prices <file>', 'rented list prices, YAML or JSON (see examples/prices.yaml)')
-    .option('--site <file>', 'your statements of what the site does not claim, YAML or JSON (see examples/site.yaml); default goodput\'s own')
+    .option('--site <file>', "your statements of what the site does not claim, YAML or JSON (see examples/site.yaml); default goodput's own")
     .requiredOption('--out <dir>', 'the site directory (replaced whole, only when everything passes)')
-    .option('--sign', 'sign the site\'s manifest with the data folder\'s publisher key (goodput keys create)')
+    .option('--sign', "sign the site's manifest with the data folder's publisher key (goodput keys create)")
     .option('--key <file>', 'sign with this Ed25519 private key file instead')
     .action(async (f: PublishFlags) => {
       const files = await publishFromFlags(f);

@@ -14,8 +14,6 @@ import type { QualityRun } from '../quality/index.js';
 import { renderQualityRun, wrapLine } from './quality-command.js';
 import { patient } from '../test-support/patience.js';
 
-
-
 const goodput = (args: string[], env: NodeJS.ProcessEnv = {}) => runGoodput(['quality', ...args], env, 60_000);
 
 const fast = { prefillBaseMs: 0, prefillMsPerToken: 0, decodeStepMs: 0.2, decodeMsPerExtraSeq: 0 };
@@ -33,13 +31,38 @@ afterAll(async () => {
 describe('bad input: a clear message, exit code 2, nothing written', () => {
   const cases: Array<[string, string[], RegExp]> = [
     ['a baseline that is not a URL', ['--baseline', 'not a url', '--candidate', 'http://127.0.0.1:1'], /--baseline: 'not a url' is not a URL/],
-    ['a candidate that is not http', ['--baseline', 'http://127.0.0.1:1', '--candidate', 'ftp://127.0.0.1:1'], /--candidate: 'ftp:\/\/127\.0\.0\.1:1' must use http or https/],
+    [
+      'a candidate that is not http',
+      ['--baseline', 'http://127.0.0.1:1', '--candidate', 'ftp://127.0.0.1:1'],
+      /--candidate: 'ftp:\/\/127\.0\.0\.1:1' must use http or https/,
+    ],
     ['a missing --candidate', ['--baseline', 'http://127.0.0.1:1'], /required option '--candidate <url>'/],
     ['an unknown endpoint', ['--baseline', 'http://127.0.0.1:1', '--candidate', 'http://127.0.0.1:1', '--endpoint', 'responses'], /--endpoint.*responses/],
-    ['a zero timeout', ['--baseline', 'http://127.0.0.1:1', '--candidate', 'http://127.0.0.1:1', '--timeout-s', '0'], /--timeout-s: '0' must be greater than 0/],
+    [
+      'a zero timeout',
+      ['--baseline', 'http://127.0.0.1:1', '--candidate', 'http://127.0.0.1:1', '--timeout-s', '0'],
+      /--timeout-s: '0' must be greater than 0/,
+    ],
     ['an empty model', ['--baseline', 'http://127.0.0.1:1', '--candidate', 'http://127.0.0.1:1', '--model', ''], /--model: must not be empty/],
-    ['one run named without the other', ['--baseline', 'http://127.0.0.1:1', '--candidate', 'http://127.0.0.1:1', '--baseline-run', 'b.json'], /--candidate-run: is needed too: a score names both runs it belongs to/],
-    ['a run that is not a result file', ['--baseline', 'http://127.0.0.1:1', '--candidate', 'http://127.0.0.1:1', '--baseline-run', '/nonexistent/b.json', '--candidate-run', '/nonexistent/o.json'], /--baseline-run: .*b\.json does not exist/],
+    [
+      'one run named without the other',
+      ['--baseline', 'http://127.0.0.1:1', '--candidate', 'http://127.0.0.1:1', '--baseline-run', 'b.json'],
+      /--candidate-run: is needed too: a score names both runs it belongs to/,
+    ],
+    [
+      'a run that is not a result file',
+      [
+        '--baseline',
+        'http://127.0.0.1:1',
+        '--candidate',
+        'http://127.0.0.1:1',
+        '--baseline-run',
+        '/nonexistent/b.json',
+        '--candidate-run',
+        '/nonexistent/o.json',
+      ],
+      /--baseline-run: .*b\.json does not exist/,
+    ],
   ];
   for (const [what, args, message] of cases) {
     it(`refuses ${what}`, async () => {
@@ -85,7 +108,10 @@ describe('goodput quality', () => {
     const written = JSON.parse(readFileSync(json, 'utf8')) as QualityRun;
     expect(written.components.pplDelta).toMatchObject({ method: 'prompt-logprobs' });
     expect(r.stdout).toContain("perplexity: /v1/completions with echo (the prompt's own logprobs)");
-    const byPrefix = { ...written, components: { ...written.components, pplDelta: { ...written.components.pplDelta, method: 'prefix-scoring' } } } as QualityRun;
+    const byPrefix = {
+      ...written,
+      components: { ...written.components, pplDelta: { ...written.components.pplDelta, method: 'prefix-scoring' } },
+    } as QualityRun;
     expect(renderQualityRun(byPrefix)).toContain("perplexity: /v1/completions, scored by prefix (the next token's logprob after each prefix)");
     expect(renderQualityRun(byPrefix)).not.toContain('with echo');
   });
@@ -98,11 +124,19 @@ describe('goodput quality', () => {
     expect(QUALITY_EVALUATOR.length).toBeGreaterThan(80);
     for (const columns of [80, 120]) {
       const lines = renderQualityRun(run, columns).split('\n');
-      expect(lines.filter((l) => l.length > columns), `at ${columns} columns`).toEqual([]);
+      expect(
+        lines.filter((l) => l.length > columns),
+        `at ${columns} columns`,
+      ).toEqual([]);
       // The definition is all there, word for word: its lines rejoined give it back.
       const start = lines.findIndex((l) => l.startsWith('  evaluator: '));
       const end = lines.findIndex((l, i) => i > start && !l.startsWith('    '));
-      expect(lines.slice(start, end).map((l) => l.trim()).join(' ')).toBe(`evaluator: ${QUALITY_EVALUATOR}`);
+      expect(
+        lines
+          .slice(start, end)
+          .map((l) => l.trim())
+          .join(' '),
+      ).toBe(`evaluator: ${QUALITY_EVALUATOR}`);
       expect(end - start).toBeGreaterThan(1);
     }
     // Not a terminal (the process above): one line each, as grep wants.
@@ -127,24 +161,31 @@ describe('goodput quality', () => {
 });
 
 describe('the figures docs/quality.md quotes', () => {
-  it('are what the documented command prints against two simulators, line for line, and the noise figures it names', async () => {
-    const doc = readFileSync(new URL('../../docs/quality.md', import.meta.url), 'utf8');
-    const quoted = /give exactly these figures[\s\S]*?```sh\n[\s\S]*?```\n\n```\n([\s\S]*?)```/.exec(doc)?.[1] ?? '';
-    const lines = quoted.split('\n').filter((l) => /^(Quality score| {2}first-token KL| {2}perplexity delta| {2}noise| {2}against the baseline)/.test(l));
-    expect(lines).toHaveLength(5);
-    const r = await goodput(['--baseline', baseline.url, '--candidate', candidate.url]);
-    expect(r.code, r.stderr).toBe(0);
-    for (const line of lines) expect(r.stdout.split('\n')).toContain(line);
-    // The prose's other noise levels, each against a noiseless baseline.
-    for (const [noise, score] of [[0.1, '0.9969'], [0.5, '0.9222']] as const) {
-      expect(doc).toContain(`${noise} gives ${score}`);
-      const other = await startSimulator({ ...fast, quantizationNoise: noise });
-      try {
-        const o = await goodput(['--baseline', baseline.url, '--candidate', other.url]);
-        expect(o.stdout).toContain(`Quality score: ${score} `);
-      } finally {
-        await other.close();
+  it(
+    'are what the documented command prints against two simulators, line for line, and the noise figures it names',
+    async () => {
+      const doc = readFileSync(new URL('../../docs/quality.md', import.meta.url), 'utf8');
+      const quoted = /give exactly these figures[\s\S]*?```sh\n[\s\S]*?```\n\n```\n([\s\S]*?)```/.exec(doc)?.[1] ?? '';
+      const lines = quoted.split('\n').filter((l) => /^(Quality score| {2}first-token KL| {2}perplexity delta| {2}noise| {2}against the baseline)/.test(l));
+      expect(lines).toHaveLength(5);
+      const r = await goodput(['--baseline', baseline.url, '--candidate', candidate.url]);
+      expect(r.code, r.stderr).toBe(0);
+      for (const line of lines) expect(r.stdout.split('\n')).toContain(line);
+      // The prose's other noise levels, each against a noiseless baseline.
+      for (const [noise, score] of [
+        [0.1, '0.9969'],
+        [0.5, '0.9222'],
+      ] as const) {
+        expect(doc).toContain(`${noise} gives ${score}`);
+        const other = await startSimulator({ ...fast, quantizationNoise: noise });
+        try {
+          const o = await goodput(['--baseline', baseline.url, '--candidate', other.url]);
+          expect(o.stdout).toContain(`Quality score: ${score} `);
+        } finally {
+          await other.close();
+        }
       }
-    }
-  }, patient(120_000));
+    },
+    patient(120_000),
+  );
 });

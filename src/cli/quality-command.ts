@@ -16,8 +16,17 @@ import { badFlag, parseChoice, parseNumber, parseUrl } from './parse-flags.js';
 
 /** The flags as commander hands them over. */
 export interface QualityFlags {
-  baseline: string; candidate: string; model?: string; candidateModel?: string; endpoint: string;
-  json?: string; apiKeyEnv: string; candidateApiKeyEnv?: string; timeoutS: string; baselineRun?: string; candidateRun?: string;
+  baseline: string;
+  candidate: string;
+  model?: string;
+  candidateModel?: string;
+  endpoint: string;
+  json?: string;
+  apiKeyEnv: string;
+  candidateApiKeyEnv?: string;
+  timeoutS: string;
+  baselineRun?: string;
+  candidateRun?: string;
 }
 
 /**
@@ -26,7 +35,8 @@ export interface QualityFlags {
  */
 export async function runsFromFlags(f: Pick<QualityFlags, 'baselineRun' | 'candidateRun'>): Promise<QualityOptions['runs']> {
   if (f.baselineRun === undefined && f.candidateRun === undefined) return undefined;
-  if (f.baselineRun === undefined || f.candidateRun === undefined) throw badFlag(f.baselineRun === undefined ? '--baseline-run' : '--candidate-run', 'is needed too: a score names both runs it belongs to');
+  if (f.baselineRun === undefined || f.candidateRun === undefined)
+    throw badFlag(f.baselineRun === undefined ? '--baseline-run' : '--candidate-run', 'is needed too: a score names both runs it belongs to');
   const read = async (flag: string, path: string) => {
     const r = await readJsonInput(flag, path, sweepResultSchema);
     if (!r.ok) throw new CliError(EXIT.usage, r.problems.join('\n'));
@@ -56,8 +66,8 @@ export function qualityOptionsFromFlags(f: QualityFlags): QualityOptions {
 function perplexityMethod(run: QualityRun): string {
   const p = run.components.pplDelta;
   if (p.value === null) return `not measured (${p.reason})`;
-  if (p.method === 'prefix-scoring') return '/v1/completions, scored by prefix (the next token\'s logprob after each prefix)';
-  return '/v1/completions with echo (the prompt\'s own logprobs)';
+  if (p.method === 'prefix-scoring') return "/v1/completions, scored by prefix (the next token's logprob after each prefix)";
+  return "/v1/completions with echo (the prompt's own logprobs)";
 }
 
 /** Narrowest width a report is wrapped to: below it the hanging indents would leave no room for words. */
@@ -77,7 +87,10 @@ export function wrapLine(line: string, width: number): string[] {
     const lead = out.length === 0 ? line.slice(0, line.length - line.trimStart().length) : indent;
     if (current === '') current = lead + word;
     else if (current.length + 1 + word.length <= w) current += ' ' + word;
-    else { out.push(current); current = indent + word; }
+    else {
+      out.push(current);
+      current = indent + word;
+    }
   }
   out.push(current);
   return out;
@@ -90,17 +103,26 @@ export function wrapLine(line: string, width: number): string[] {
  */
 export function renderQualityRun(run: QualityRun, columns?: number): string {
   // Model ids are the servers' words.
-  const text = sanitizeForTerminal([
-    `Baseline:  ${run.baseline.url} (${run.baseline.model})`,
-    `Candidate: ${run.candidate.url} (${run.candidate.model})`,
-    `First-token requests: ${run.endpoint === 'chat' ? '/v1/chat/completions' : '/v1/completions'}; perplexity: ${perplexityMethod(run)}`,
-    formatQualityScore(run),
-  ].join('\n'), { keepNewlines: true });
-  return columns === undefined ? text : text.split('\n').flatMap((l) => wrapLine(l, columns)).join('\n');
+  const text = sanitizeForTerminal(
+    [
+      `Baseline:  ${run.baseline.url} (${run.baseline.model})`,
+      `Candidate: ${run.candidate.url} (${run.candidate.model})`,
+      `First-token requests: ${run.endpoint === 'chat' ? '/v1/chat/completions' : '/v1/completions'}; perplexity: ${perplexityMethod(run)}`,
+      formatQualityScore(run),
+    ].join('\n'),
+    { keepNewlines: true },
+  );
+  return columns === undefined
+    ? text
+    : text
+        .split('\n')
+        .flatMap((l) => wrapLine(l, columns))
+        .join('\n');
 }
 
 export function registerQualityCommand(program: Command): void {
-  program.command('quality')
+  program
+    .command('quality')
     .description('score a candidate configuration against a baseline (first-token KL + perplexity delta)')
     .requiredOption('--baseline <url>', 'base URL of the baseline configuration (typically FP16)')
     .requiredOption('--candidate <url>', 'base URL of the configuration under test')
@@ -108,11 +130,11 @@ export function registerQualityCommand(program: Command): void {
     .option('--candidate-model <name>', 'model id on the candidate when it differs')
     .addOption(new Option('--endpoint <kind>', 'API of the first-token requests').choices(['chat', 'completions']).default('chat'))
     .option('--api-key-env <name>', 'environment variable holding the API key', 'GOODPUT_API_KEY')
-    .option('--candidate-api-key-env <name>', 'environment variable holding the candidate\'s API key (default: --api-key-env)')
+    .option('--candidate-api-key-env <name>', "environment variable holding the candidate's API key (default: --api-key-env)")
     .option('--timeout-s <s>', 'limit of each request, seconds', '60')
     .option('--json <file|->', 'write the score as JSON to a file, or to stdout with -')
-    .option('--baseline-run <result.json>', 'the baseline\'s run (goodput run --json): the score names it and must score the server it measured')
-    .option('--candidate-run <result.json>', 'the candidate\'s run, likewise (a receipt refuses a score that names no runs or other runs)')
+    .option('--baseline-run <result.json>', "the baseline's run (goodput run --json): the score names it and must score the server it measured")
+    .option('--candidate-run <result.json>', "the candidate's run, likewise (a receipt refuses a score that names no runs or other runs)")
     .action(async (flags: QualityFlags) => {
       const options = { ...qualityOptionsFromFlags(flags), runs: await runsFromFlags(flags) };
       const tty = process.stderr.isTTY === true;

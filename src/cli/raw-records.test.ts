@@ -16,11 +16,13 @@ describe('readRawRecords', () => {
     const huge = `{"pad":"${'x'.repeat(LIMITS.recordLineBytes.max + 10)}"}`;
     writeFileSync(path, `\n\n${huge}\n`);
     const parse = vi.spyOn(JSON, 'parse');
-    await expect(readRawRecords(path)).rejects.toThrow(`huge-line.jsonl:3 is a line of more than ${LIMITS.recordLineBytes.max} bytes, above the limit of ${LIMITS.recordLineBytes.max} ${LIMITS.recordLineBytes.what}`);
+    await expect(readRawRecords(path)).rejects.toThrow(
+      `huge-line.jsonl:3 is a line of more than ${LIMITS.recordLineBytes.max} bytes, above the limit of ${LIMITS.recordLineBytes.max} ${LIMITS.recordLineBytes.what}`,
+    );
     expect(parse.mock.calls.filter(([text]) => text.length > LIMITS.recordLineBytes.max)).toEqual([]);
   });
 
-  it('still names a line that is not JSON, across the reader\'s chunk boundaries and CRLF endings', async () => {
+  it("still names a line that is not JSON, across the reader's chunk boundaries and CRLF endings", async () => {
     const path = join(dir, 'bad.jsonl');
     writeFileSync(path, `\uFEFF${'\r\n'.repeat(700_000)}not json\r\n`);
     await expect(readRawRecords(path)).rejects.toThrow('bad.jsonl:700001: not JSON');

@@ -10,8 +10,22 @@ import { dirname, join } from 'node:path';
 import { recordsSha256 } from '../contract/index.js';
 import { existsSync } from 'node:fs';
 import {
-  KEY_FILE_BYTES, NO_PRICES, type ReceiptOutcome, buildReceipt, checkSignedEvidence, checkSignedResult, datasetOf, gateDataset, gateSources, packEvidence, publicResult, readBounded, receiptFile,
-  recomputeReceipt, signaturePath, siteView,
+  KEY_FILE_BYTES,
+  NO_PRICES,
+  type ReceiptOutcome,
+  buildReceipt,
+  checkSignedEvidence,
+  checkSignedResult,
+  datasetOf,
+  gateDataset,
+  gateSources,
+  packEvidence,
+  publicResult,
+  readBounded,
+  receiptFile,
+  recomputeReceipt,
+  signaturePath,
+  siteView,
 } from '../publish/index.js';
 import { TOOL_VERSION } from '../runner/index.js';
 import { CliError, EXIT } from './exit-codes.js';
@@ -21,14 +35,24 @@ import { addStoreOptions, withCatalog } from './store-flags.js';
 import { storedTextRun } from './stored-text-run.js';
 
 export interface ReceiptFlags {
-  baseline: string; optimized: string; quality?: string; method: string; baselineMethod?: string; title?: string; out: string; allowServerDisagreement?: boolean;
-  data?: string; databaseUrl?: string;
+  baseline: string;
+  optimized: string;
+  quality?: string;
+  method: string;
+  baselineMethod?: string;
+  title?: string;
+  out: string;
+  allowServerDisagreement?: boolean;
+  data?: string;
+  databaseUrl?: string;
 }
 
 const isRunId = (s: string) => /^\d+$/.test(s);
 
 /** Both runs: ids through the store (opened once), files through the result schema. */
-async function readRuns(f: ReceiptFlags): Promise<{ runs: Record<'baseline' | 'optimized', Read<SweepResult>>; pooling: Record<'baseline' | 'optimized', PoolingResult> | null }> {
+async function readRuns(
+  f: ReceiptFlags,
+): Promise<{ runs: Record<'baseline' | 'optimized', Read<SweepResult>>; pooling: Record<'baseline' | 'optimized', PoolingResult> | null }> {
   const sides = ['baseline', 'optimized'] as const;
   const stored = sides.filter((s) => isRunId(f[s]));
   const fromStore = new Map<string, SweepResult>();
@@ -52,7 +76,10 @@ async function readRuns(f: ReceiptFlags): Promise<{ runs: Record<'baseline' | 'o
  * An embeddings or rerank result is not a text result: its side is named by its endpoint. Two of one
  * endpoint make a pooling receipt; a pair of two endpoints is refused naming both. Empty when neither side is one.
  */
-async function poolingSides(f: ReceiptFlags, runs: Record<'baseline' | 'optimized', Read<SweepResult>>): Promise<{ refusal?: Partial<Record<'baseline' | 'optimized', Read<SweepResult>>>; pair?: Record<'baseline' | 'optimized', PoolingResult> }> {
+async function poolingSides(
+  f: ReceiptFlags,
+  runs: Record<'baseline' | 'optimized', Read<SweepResult>>,
+): Promise<{ refusal?: Partial<Record<'baseline' | 'optimized', Read<SweepResult>>>; pair?: Record<'baseline' | 'optimized', PoolingResult> }> {
   const read = async (s: 'baseline' | 'optimized'): Promise<{ endpoint: string | null; pooling: PoolingResult | null }> => {
     const r = runs[s];
     if (r.ok) return { endpoint: r.value.run.endpoint, pooling: null };
@@ -64,7 +91,8 @@ async function poolingSides(f: ReceiptFlags, runs: Record<'baseline' | 'optimize
   const o = await read('optimized');
   if (b.pooling === null && o.pooling === null) return {};
   if (b.pooling !== null && o.pooling !== null && b.endpoint === o.endpoint) return { pair: { baseline: b.pooling, optimized: o.pooling } };
-  const side = (x: typeof b, flag: string, is: string) => (x.endpoint === null ? `${flag} is not a result goodput reads` : `${flag}${is} ${article(x.endpoint)} ${x.endpoint} run`);
+  const side = (x: typeof b, flag: string, is: string) =>
+    x.endpoint === null ? `${flag} is not a result goodput reads` : `${flag}${is} ${article(x.endpoint)} ${x.endpoint} run`;
   const why = `a receipt compares two runs of one endpoint: ${side(b, '--baseline', ' is')}, ${side(o, '--optimized', '')}`;
   return { refusal: { baseline: { ok: false, problems: [why] }, optimized: { ok: false, problems: [] } } };
 }
@@ -81,7 +109,8 @@ async function runSignatureOf(flag: string, path: string, evidenceSha256: string
   if (isRunId(path) || !existsSync(`${path}.dsse.json`)) return null;
   const env = await readBounded(`${path}.dsse.json`, KEY_FILE_BYTES * 4);
   const bytes = await readBounded(path, LIMITS.inputFileBytes.max);
-  if (!env.ok || !bytes.ok) return `${flag}: ${path}.dsse.json cannot be read with its result (${env.ok ? (bytes.ok ? '' : bytes.problem) : env.problem}) [rule: signature]`;
+  if (!env.ok || !bytes.ok)
+    return `${flag}: ${path}.dsse.json cannot be read with its result (${env.ok ? (bytes.ok ? '' : bytes.problem) : env.problem}) [rule: signature]`;
   const text = env.bytes.toString('utf8');
   const own = checkSignedResult(bytes.bytes, text, null);
   if (!own.ok) return `${flag}: ${path}.dsse.json: ${own.problem} [rule: signature]`;
@@ -91,10 +120,16 @@ async function runSignatureOf(flag: string, path: string, evidenceSha256: string
 }
 
 /** The receipt built from both sides, and each side's public copy to pack as evidence; or every problem. */
-async function builtReceipt(f: ReceiptFlags, problems: string[]): Promise<{ built: ReceiptOutcome; evidence: Record<'baseline' | 'optimized', unknown>; quality: QualityScore | null } | null> {
+async function builtReceipt(
+  f: ReceiptFlags,
+  problems: string[],
+): Promise<{ built: ReceiptOutcome; evidence: Record<'baseline' | 'optimized', unknown>; quality: QualityScore | null } | null> {
   const { runs, pooling } = await readRuns(f);
   if (pooling !== null) {
-    if (f.quality !== undefined) problems.push(`--quality: ${article(pooling.baseline.run.endpoint)} ${pooling.baseline.run.endpoint} receipt carries no quality score: nothing is generated to score`);
+    if (f.quality !== undefined)
+      problems.push(
+        `--quality: ${article(pooling.baseline.run.endpoint)} ${pooling.baseline.run.endpoint} receipt carries no quality score: nothing is generated to score`,
+      );
     if (problems.length > 0) return null;
     const built = buildReceipt({ ...pooling, quality: null, method: f.method, baselineMethod: f.baselineMethod, title: f.title, generator: TOOL_VERSION });
     return { built, evidence: { baseline: publicResult(pooling.baseline), optimized: publicResult(pooling.optimized) }, quality: null };
@@ -113,7 +148,13 @@ async function builtReceipt(f: ReceiptFlags, problems: string[]): Promise<{ buil
   // A score measured in the optimized run ships inside that run's evidence; a --quality file is packed beside it.
   const stated = quality ?? runs.optimized.value.quality ?? null;
   const built = buildReceipt({
-    baseline: runs.baseline.value, optimized: runs.optimized.value, quality: stated, method: f.method, baselineMethod: f.baselineMethod, title: f.title, generator: TOOL_VERSION,
+    baseline: runs.baseline.value,
+    optimized: runs.optimized.value,
+    quality: stated,
+    method: f.method,
+    baselineMethod: f.baselineMethod,
+    title: f.title,
+    generator: TOOL_VERSION,
   });
   return { built, evidence: { baseline: publicResult(runs.baseline.value), optimized: publicResult(runs.optimized.value) }, quality };
 }
@@ -127,7 +168,8 @@ export async function createReceiptFile(f: ReceiptFlags): Promise<string> {
     if (built.ok) {
       const r = built.receipt;
       const packed = {
-        baseline: packEvidence(made.evidence.baseline), optimized: packEvidence(made.evidence.optimized),
+        baseline: packEvidence(made.evidence.baseline),
+        optimized: packEvidence(made.evidence.optimized),
         quality: quality === null ? null : packEvidence(quality),
       };
       const files = new Map([packed.baseline, packed.optimized, packed.quality].flatMap((p) => (p === null ? [] : [[p.path, p.gz] as const])));
@@ -136,7 +178,16 @@ export async function createReceiptFile(f: ReceiptFlags): Promise<string> {
         if (typeof signed === 'string') problems.push(signed);
         else if (signed !== null) files.set(signaturePath(packed[side].sha256), signed);
       }
-      const text = JSON.stringify(receiptFile(r, { baseline: packed.baseline.sha256, optimized: packed.optimized.sha256, quality: packed.quality?.sha256 ?? null }, f.allowServerDisagreement === true), null, 2) + '\n';
+      const text =
+        JSON.stringify(
+          receiptFile(
+            r,
+            { baseline: packed.baseline.sha256, optimized: packed.optimized.sha256, quality: packed.quality?.sha256 ?? null },
+            f.allowServerDisagreement === true,
+          ),
+          null,
+          2,
+        ) + '\n';
       // What publish will do, done now: recomputed from the evidence, then the provenance gate.
       const again = problems.length > 0 ? null : await recomputeReceipt(text, files, new Date().toISOString().slice(0, 10));
       if (again === null) throw new CliError(EXIT.usage, `no receipt written:\n${problems.map((p) => `  ${p}`).join('\n')}`);
@@ -157,17 +208,23 @@ export async function createReceiptFile(f: ReceiptFlags): Promise<string> {
 
 export function registerReceiptCommand(program: Command): void {
   const receipt = program.command('receipt').description('benchmark receipts: a baseline and an optimized run of one model on one GPU');
-  addStoreOptions(receipt.command('create').description('build a receipt from two runs (result JSON files or stored run ids)')
-    .requiredOption('--baseline <run>', 'the baseline run: a result JSON file (goodput run --json) or a stored run id')
-    .requiredOption('--optimized <run>', 'the optimized run, on the same GPU with the same workload')
-    .requiredOption('--method <text>', 'the optimization method of the optimized configuration')
-    .option('--baseline-method <text>', 'the baseline configuration\'s method (default: as deployed, no optimization)')
-    .option('--quality <file>', 'the quality score of the optimized against the baseline (goodput quality --json)')
-    .option('--title <text>', 'the receipt\'s title (default: model on GPU: method)')
-    .option('--allow-server-disagreement', 'publish even where the server\'s own /metrics disagree with our figures past the allowance; each disagreement is then a limitation')
-    .requiredOption('--out <file>', 'where to write the receipt JSON'))
-    .action(async (f: ReceiptFlags) => {
-      const id = await createReceiptFile(f);
-      process.stdout.write(`receipt ${id} written to ${f.out}\n`);
-    });
+  addStoreOptions(
+    receipt
+      .command('create')
+      .description('build a receipt from two runs (result JSON files or stored run ids)')
+      .requiredOption('--baseline <run>', 'the baseline run: a result JSON file (goodput run --json) or a stored run id')
+      .requiredOption('--optimized <run>', 'the optimized run, on the same GPU with the same workload')
+      .requiredOption('--method <text>', 'the optimization method of the optimized configuration')
+      .option('--baseline-method <text>', "the baseline configuration's method (default: as deployed, no optimization)")
+      .option('--quality <file>', 'the quality score of the optimized against the baseline (goodput quality --json)')
+      .option('--title <text>', "the receipt's title (default: model on GPU: method)")
+      .option(
+        '--allow-server-disagreement',
+        "publish even where the server's own /metrics disagree with our figures past the allowance; each disagreement is then a limitation",
+      )
+      .requiredOption('--out <file>', 'where to write the receipt JSON'),
+  ).action(async (f: ReceiptFlags) => {
+    const id = await createReceiptFile(f);
+    process.stdout.write(`receipt ${id} written to ${f.out}\n`);
+  });
 }

@@ -21,8 +21,19 @@ const file = (name: string, body: unknown) => {
   return p;
 };
 const pair = evidencePair();
-const OPT_BASE = { levels: [{ c: 1, ttftMs: 40, tpotMs: 10 }, { c: 2, ttftMs: 45, tpotMs: 11 }, { c: 4, ttftMs: 60, tpotMs: 14 }], fingerprint: 'a'.repeat(64) };
-const OPT_LEVELS = [{ c: 1, ttftMs: 30, tpotMs: 5 }, { c: 2, ttftMs: 32, tpotMs: 5.5 }, { c: 4, ttftMs: 40, tpotMs: 7 }];
+const OPT_BASE = {
+  levels: [
+    { c: 1, ttftMs: 40, tpotMs: 10 },
+    { c: 2, ttftMs: 45, tpotMs: 11 },
+    { c: 4, ttftMs: 60, tpotMs: 14 },
+  ],
+  fingerprint: 'a'.repeat(64),
+};
+const OPT_LEVELS = [
+  { c: 1, ttftMs: 30, tpotMs: 5 },
+  { c: 2, ttftMs: 32, tpotMs: 5.5 },
+  { c: 4, ttftMs: 40, tpotMs: 7 },
+];
 const optimizedWith = (over: Parameters<typeof evidenceResult>[0] extends infer S ? Partial<S> : never) =>
   evidenceResult({ quantization: 'fp8', levels: OPT_LEVELS, startedAt: '2026-06-03T09:00:00.000Z', fingerprint: 'b'.repeat(64), ...over });
 const baseline = file('baseline.json', pair.baseline);
@@ -41,8 +52,12 @@ const prices = file('prices.yaml', PRICES);
 const create = (args: string[], out: string) => cli(['receipt', 'create', '--method', 'FP8 dynamic quantization', '--out', out, ...args]);
 
 let sim: SimProcess;
-beforeAll(async () => { sim = await spawnSimProcess(['--prefill-base-ms', '2', '--prefill-ms-per-token', '0', '--decode-step-ms', '1', '--decode-ms-per-extra-seq', '0']); });
-afterAll(async () => { await sim.stop(); });
+beforeAll(async () => {
+  sim = await spawnSimProcess(['--prefill-base-ms', '2', '--prefill-ms-per-token', '0', '--decode-step-ms', '1', '--decode-ms-per-extra-seq', '0']);
+});
+afterAll(async () => {
+  await sim.stop();
+});
 
 describe('goodput receipt create', () => {
   it('writes a receipt from two result files and a quality score', async () => {
@@ -63,40 +78,111 @@ describe('goodput receipt create', () => {
 
   const cases: Array<[string, () => string[], RegExp[]]> = [
     ['a missing file', () => ['--baseline', join(dir, 'nope.json'), '--optimized', optimized], [/^ {2}--baseline: .*nope\.json does not exist$/m]],
-    ['invalid JSON', () => ['--baseline', baseline, '--optimized', file('bad.json', '{"schemaVersion":')], [/^ {2}--optimized: .*bad\.json is not valid JSON/m]],
-    ['a schema violation, naming the field', () => ['--baseline', file('schema.json', { ...pair.baseline, levels: [{ ...pair.baseline.levels[0], throughputTokS: 'fast' }] }), '--optimized', optimized],
-      [/^ {2}--baseline: .*schema\.json: levels\.0\.throughputTokS: /m]],
-    ['a run without a contract', () => ['--baseline', baseline, '--optimized', file('nocontract.json', { ...pair.optimized, contract: null })],
-      [/^ {2}optimized: the run carries no contract/m]],
-    ['runs with different workloads', () => ['--baseline', baseline, '--optimized', file('w.json', optimizedWith({ outputTokens: 32 }))],
-      [/^ {2}the workloads differ: workload\.outputTokens\[0\] is 16 on the baseline and 32 on the optimized run$/m]],
-    ['runs with different endpoints (chat and completions)', () => ['--baseline', baseline, '--optimized', file('e.json', optimizedWith({ endpoint: 'completions' }))],
-      [/^ {2}the workloads differ: endpoint is "chat" on the baseline and "completions" on the optimized run$/m]],
-    ['runs of two different models, naming both', () => ['--baseline', baseline, '--optimized', file('m.json', optimizedWith({ model: 'other-model' }))],
-      [/^ {2}the models differ: the baseline serves "demo-model" at revision "r1" and the optimized run "other-model" at revision "r1"/m]],
-    ['runs on different GPUs', () => ['--baseline', baseline, '--optimized', file('g.json', optimizedWith({ label: 'Other GPU' }))],
-      [/^ {2}the GPUs differ: hardware\.label is "Test GPU 24GB" on the baseline and "Other GPU" on the optimized run/m]],
-    ['runs priced at different hourly rates', () => ['--baseline', baseline, '--optimized', file('rate.json', optimizedWith({ hourly: 1 }))],
-      [/^ {2}the hourly rates differ: \$2\/h on the baseline and \$1\/h on the optimized run/m]],
-    ['a result without its raw records (nothing to recompute from)', () => ['--baseline', baseline, '--optimized', file('norec.json', { ...pair.optimized, records: undefined, recordsSha256: undefined })],
-      [/^ {2}evidence\.optimized: run 1 records: are not in the result, so its level summaries cannot be recomputed.*\[rule: records-reproduce\]$/m]],
-    ['a result whose summary was edited (its records give another figure)', () => ['--baseline', baseline, '--optimized', file('edited.json', { ...pair.optimized, levels: pair.optimized.levels.map((l, i) => (i === 1 ? { ...l, throughputTokS: 900 } : l)) })],
-      [/^ {2}evidence\.optimized: run 1 levels\[c=2\]\.throughputTokS: states 900, its records give .*\[rule: records-reproduce\]$/m]],
-    ['a quality score from other servers', () => ['--baseline', baseline, '--optimized', optimized, '--quality', file('qother.json', { ...measured, compared: { ...measured.compared, candidate: { model: 'demo-model', fingerprint: 'c'.repeat(64), engine: 'vllm', engineVersion: '0.9.1' } } })],
-      [/^ {2}evidence\.quality: compared\.candidate\.fingerprint: is "c{64}", but the optimized run recorded "b{64}".*\[rule: quality-belongs\]$/m]],
-    ['a title that states a figure and names a host', () => ['--baseline', baseline, '--optimized', optimized, '--title', 'FP8 is 3.2x faster on gpu-node-7.prod.corp'],
-      [/^ {2}title: holds a hostname .*\[rule: no-internal-identifiers\]$/m, /^ {2}title: claims a figure \("3\.2x"\).*\[rule: no-numeric-claims\]$/m]],
+    [
+      'invalid JSON',
+      () => ['--baseline', baseline, '--optimized', file('bad.json', '{"schemaVersion":')],
+      [/^ {2}--optimized: .*bad\.json is not valid JSON/m],
+    ],
+    [
+      'a schema violation, naming the field',
+      () => [
+        '--baseline',
+        file('schema.json', { ...pair.baseline, levels: [{ ...pair.baseline.levels[0], throughputTokS: 'fast' }] }),
+        '--optimized',
+        optimized,
+      ],
+      [/^ {2}--baseline: .*schema\.json: levels\.0\.throughputTokS: /m],
+    ],
+    [
+      'a run without a contract',
+      () => ['--baseline', baseline, '--optimized', file('nocontract.json', { ...pair.optimized, contract: null })],
+      [/^ {2}optimized: the run carries no contract/m],
+    ],
+    [
+      'runs with different workloads',
+      () => ['--baseline', baseline, '--optimized', file('w.json', optimizedWith({ outputTokens: 32 }))],
+      [/^ {2}the workloads differ: workload\.outputTokens\[0\] is 16 on the baseline and 32 on the optimized run$/m],
+    ],
+    [
+      'runs with different endpoints (chat and completions)',
+      () => ['--baseline', baseline, '--optimized', file('e.json', optimizedWith({ endpoint: 'completions' }))],
+      [/^ {2}the workloads differ: endpoint is "chat" on the baseline and "completions" on the optimized run$/m],
+    ],
+    [
+      'runs of two different models, naming both',
+      () => ['--baseline', baseline, '--optimized', file('m.json', optimizedWith({ model: 'other-model' }))],
+      [/^ {2}the models differ: the baseline serves "demo-model" at revision "r1" and the optimized run "other-model" at revision "r1"/m],
+    ],
+    [
+      'runs on different GPUs',
+      () => ['--baseline', baseline, '--optimized', file('g.json', optimizedWith({ label: 'Other GPU' }))],
+      [/^ {2}the GPUs differ: hardware\.label is "Test GPU 24GB" on the baseline and "Other GPU" on the optimized run/m],
+    ],
+    [
+      'runs priced at different hourly rates',
+      () => ['--baseline', baseline, '--optimized', file('rate.json', optimizedWith({ hourly: 1 }))],
+      [/^ {2}the hourly rates differ: \$2\/h on the baseline and \$1\/h on the optimized run/m],
+    ],
+    [
+      'a result without its raw records (nothing to recompute from)',
+      () => ['--baseline', baseline, '--optimized', file('norec.json', { ...pair.optimized, records: undefined, recordsSha256: undefined })],
+      [/^ {2}evidence\.optimized: run 1 records: are not in the result, so its level summaries cannot be recomputed.*\[rule: records-reproduce\]$/m],
+    ],
+    [
+      'a result whose summary was edited (its records give another figure)',
+      () => [
+        '--baseline',
+        baseline,
+        '--optimized',
+        file('edited.json', { ...pair.optimized, levels: pair.optimized.levels.map((l, i) => (i === 1 ? { ...l, throughputTokS: 900 } : l)) }),
+      ],
+      [/^ {2}evidence\.optimized: run 1 levels\[c=2\]\.throughputTokS: states 900, its records give .*\[rule: records-reproduce\]$/m],
+    ],
+    [
+      'a quality score from other servers',
+      () => [
+        '--baseline',
+        baseline,
+        '--optimized',
+        optimized,
+        '--quality',
+        file('qother.json', {
+          ...measured,
+          compared: { ...measured.compared, candidate: { model: 'demo-model', fingerprint: 'c'.repeat(64), engine: 'vllm', engineVersion: '0.9.1' } },
+        }),
+      ],
+      [/^ {2}evidence\.quality: compared\.candidate\.fingerprint: is "c{64}", but the optimized run recorded "b{64}".*\[rule: quality-belongs\]$/m],
+    ],
+    [
+      'a title that states a figure and names a host',
+      () => ['--baseline', baseline, '--optimized', optimized, '--title', 'FP8 is 3.2x faster on gpu-node-7.prod.corp'],
+      [/^ {2}title: holds a hostname .*\[rule: no-internal-identifiers\]$/m, /^ {2}title: claims a figure \("3\.2x"\).*\[rule: no-numeric-claims\]$/m],
+    ],
     // The allow-list of identity labels now refuses the path before the gate would (the gate still does: gate.test.ts).
-    ['a receipt the gate would refuse (a model served under a file path)', () => ['--baseline', file('pb.json', evidenceResult({ ...OPT_BASE, model: '/mnt/models/demo' })),
-      '--optimized', file('po.json', optimizedWith({ model: '/mnt/models/demo' }))],
-    [/^ {2}evidence\.baseline: contract\.model\.name: "\/mnt\/models\/demo" is not a name token .*\[rule: allow-list\]$/m]],
-    ['a run signed by goodput run --sign whose result was edited after signing', () => {
-      const signed = file('signed-b.json', pair.baseline);
-      writeFileSync(`${signed}.dsse.json`, signedResult(Buffer.from('another result'), runKey(), 'a'.repeat(64)));
-      return ['--baseline', signed, '--optimized', optimized];
-    }, [/^ {2}--baseline: .*signed-b\.json\.dsse\.json: signs a file of \d+ bytes .*the result was changed after signing \[rule: signature\]$/m]],
-    ['a quality file without its scale note, and a missing run, both reported', () => ['--baseline', join(dir, 'gone.json'), '--optimized', optimized, '--quality', file('q.json', { ...measured, scaleNote: '' })],
-      [/^ {2}--quality: .*q\.json: scaleNote: the scale note must be stated$/m, /^ {2}--baseline: .*gone\.json does not exist$/m]],
+    [
+      'a receipt the gate would refuse (a model served under a file path)',
+      () => [
+        '--baseline',
+        file('pb.json', evidenceResult({ ...OPT_BASE, model: '/mnt/models/demo' })),
+        '--optimized',
+        file('po.json', optimizedWith({ model: '/mnt/models/demo' })),
+      ],
+      [/^ {2}evidence\.baseline: contract\.model\.name: "\/mnt\/models\/demo" is not a name token .*\[rule: allow-list\]$/m],
+    ],
+    [
+      'a run signed by goodput run --sign whose result was edited after signing',
+      () => {
+        const signed = file('signed-b.json', pair.baseline);
+        writeFileSync(`${signed}.dsse.json`, signedResult(Buffer.from('another result'), runKey(), 'a'.repeat(64)));
+        return ['--baseline', signed, '--optimized', optimized];
+      },
+      [/^ {2}--baseline: .*signed-b\.json\.dsse\.json: signs a file of \d+ bytes .*the result was changed after signing \[rule: signature\]$/m],
+    ],
+    [
+      'a quality file without its scale note, and a missing run, both reported',
+      () => ['--baseline', join(dir, 'gone.json'), '--optimized', optimized, '--quality', file('q.json', { ...measured, scaleNote: '' })],
+      [/^ {2}--quality: .*q\.json: scaleNote: the scale note must be stated$/m, /^ {2}--baseline: .*gone\.json does not exist$/m],
+    ],
   ];
   for (const [what, args, messages] of cases) {
     it(`refuses ${what}: exit 2, one line per problem, nothing written`, async () => {
@@ -111,7 +197,21 @@ describe('goodput receipt create', () => {
 
   it('reads a stored run by id through --data, and refuses it when it has no contract', async () => {
     const data = join(dir, 'db');
-    const swept = await cli(['sweep', '--url', sim.url, '--levels', '1', '--requests-per-level', '2', '--output-tokens', '16', '--prompt-tokens', '8', '--data', data]);
+    const swept = await cli([
+      'sweep',
+      '--url',
+      sim.url,
+      '--levels',
+      '1',
+      '--requests-per-level',
+      '2',
+      '--output-tokens',
+      '16',
+      '--prompt-tokens',
+      '8',
+      '--data',
+      data,
+    ]);
     expect(swept.code).toBe(0);
     const out = join(dir, 'stored.json');
     const r = await create(['--baseline', '1', '--optimized', optimized, '--data', data], out);
@@ -158,19 +258,44 @@ describe('goodput publish', () => {
     rmSync(bad);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^goodput: nothing published:\n/);
-    expect(r.stderr).toMatch(/^ {2}--receipts: .*bad-receipt\.json: facts\[baseline\.ttftSingle\]\.statistic: states "avg", the evidence gives "p50 at concurrency 1" \[rule: stated-equals-recomputed\]$/m);
-    expect(r.stderr).toMatch(/^ {2}--receipts: .*bad-receipt\.json: facts\[optimized\.peakThroughput\]\.provenance: states "not recorded", the evidence gives "measured" \[rule: stated-equals-recomputed\]$/m);
+    expect(r.stderr).toMatch(
+      /^ {2}--receipts: .*bad-receipt\.json: facts\[baseline\.ttftSingle\]\.statistic: states "avg", the evidence gives "p50 at concurrency 1" \[rule: stated-equals-recomputed\]$/m,
+    );
+    expect(r.stderr).toMatch(
+      /^ {2}--receipts: .*bad-receipt\.json: facts\[optimized\.peakThroughput\]\.provenance: states "not recorded", the evidence gives "measured" \[rule: stated-equals-recomputed\]$/m,
+    );
     expect(readFileSync(join(out, 'dataset.json'), 'utf8')).toBe(before);
     expect(readdirSync(dir).filter((n) => n.includes('.tmp-'))).toEqual([]);
   });
 
   const refusals: Array<[string, () => string[], RegExp]> = [
-    ['an uncited price row', () => ['--prices', file('p.yaml', 'tokenPrices:\n  - { provider: X, model: m, inputUsdPer1M: 1, outputUsdPer1M: 2, asOf: 2026-06-01 }\n')],
-      /^ {2}--prices: .*p\.yaml: tokenPrices\.0\.sourceUrl: /m],
-    ['a blended price (one rate for input and output)', () => ['--prices', file('b.yaml', 'tokenPrices:\n  - { provider: X, model: m, blendedUsdPer1M: 1, sourceUrl: "https://example.com", asOf: 2026-06-01 }\n')],
-      /^ {2}--prices: .*b\.yaml: tokenPrices\.0\.inputUsdPer1M: inputUsdPer1M must be a number/m],
-    ['a receipt file of the version that carried no evidence', () => ['--receipts', file('notreceipt.json', { receiptVersion: 1 })], /^ {2}--receipts: .*notreceipt\.json: receiptVersion: must be 2: receipts carry their evidence now/m],
-    ['an empty receipts directory', () => { const d = join(dir, 'empty'); mkdirSync(d, { recursive: true }); return ['--receipts', d]; }, /^ {2}--receipts: .*empty holds no \.json receipt$/m],
+    [
+      'an uncited price row',
+      () => ['--prices', file('p.yaml', 'tokenPrices:\n  - { provider: X, model: m, inputUsdPer1M: 1, outputUsdPer1M: 2, asOf: 2026-06-01 }\n')],
+      /^ {2}--prices: .*p\.yaml: tokenPrices\.0\.sourceUrl: /m,
+    ],
+    [
+      'a blended price (one rate for input and output)',
+      () => [
+        '--prices',
+        file('b.yaml', 'tokenPrices:\n  - { provider: X, model: m, blendedUsdPer1M: 1, sourceUrl: "https://example.com", asOf: 2026-06-01 }\n'),
+      ],
+      /^ {2}--prices: .*b\.yaml: tokenPrices\.0\.inputUsdPer1M: inputUsdPer1M must be a number/m,
+    ],
+    [
+      'a receipt file of the version that carried no evidence',
+      () => ['--receipts', file('notreceipt.json', { receiptVersion: 1 })],
+      /^ {2}--receipts: .*notreceipt\.json: receiptVersion: must be 2: receipts carry their evidence now/m,
+    ],
+    [
+      'an empty receipts directory',
+      () => {
+        const d = join(dir, 'empty');
+        mkdirSync(d, { recursive: true });
+        return ['--receipts', d];
+      },
+      /^ {2}--receipts: .*empty holds no \.json receipt$/m,
+    ],
   ];
   for (const [what, args, message] of refusals) {
     it(`refuses ${what}: exit 2, nothing written`, async () => {
@@ -190,7 +315,9 @@ describe('goodput publish', () => {
     writeFileSync(join(out, 'notes.txt'), 'mine');
     const r = await cli(['publish', '--receipts', receiptFile, '--out', out]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`goodput: nothing published:\n  --out: ${out} is not empty and holds no published site (no dataset.json); choose an empty or new directory\n`);
+    expect(r.stderr).toBe(
+      `goodput: nothing published:\n  --out: ${out} is not empty and holds no published site (no dataset.json); choose an empty or new directory\n`,
+    );
     expect(readdirSync(out)).toEqual(['notes.txt']);
   });
 

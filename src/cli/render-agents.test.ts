@@ -14,7 +14,10 @@ const summary = (jobs: number, spans: number): AgentSummary => ({
   childStartLagMs: { p50: 0.4, p99: 2.5, max: 3.1 },
   cache: { promptTokens: 1000, theoreticalHitTokens: 750, theoreticalHitRate: 0.75, reportedRequests: 30, actualHitRate: 0.6 },
   jobList: Array.from({ length: jobs }, (_, j) => ({
-    job: `${'x'.repeat(60)}${EVIL}${j}`, sessions: 3, met: j > 0, makespanMs: j === 1 ? null : 2000 + j,
+    job: `${'x'.repeat(60)}${EVIL}${j}`,
+    sessions: 3,
+    met: j > 0,
+    makespanMs: j === 1 ? null : 2000 + j,
     criticalPath: Array.from({ length: spans }, (_, k) => ({ session: `s${k}${EVIL}`, fromTurn: 1, toTurn: k + 1 })),
   })),
 });

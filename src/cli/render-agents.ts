@@ -18,8 +18,11 @@ const name = (s: string) => ((t) => (t.length > 40 ? `${t.slice(0, 39)}…` : t)
 export function agentLines(result: SweepResult): string[] {
   const levels = result.levels.filter((l) => l.agents !== undefined);
   if (levels.length === 0) return [];
-  const out = ['', 'Agent sessions and jobs (a session meets its objective when every turn does; a job when all its sessions do' +
-    `${levels[0]?.agents?.jobs.deadlineMs ? `, within ${levels[0].agents.jobs.deadlineMs} ms` : ''}):`];
+  const out = [
+    '',
+    'Agent sessions and jobs (a session meets its objective when every turn does; a job when all its sessions do' +
+      `${levels[0]?.agents?.jobs.deadlineMs ? `, within ${levels[0].agents.jobs.deadlineMs} ms` : ''}):`,
+  ];
   for (const l of levels) {
     const a = l.agents as NonNullable<typeof l.agents>;
     const lag = a.childStartLagMs;
@@ -31,7 +34,9 @@ export function agentLines(result: SweepResult): string[] {
     for (const j of a.jobList.slice(0, PATHS_SHOWN)) {
       const spans = j.criticalPath.map((s) => `${name(s.session)}[${s.fromTurn === s.toTurn ? s.fromTurn : `${s.fromTurn}-${s.toTurn}`}]`);
       const path = (spans.length > 8 ? [...spans.slice(0, 3), `… ${spans.length - 6} more …`, ...spans.slice(-3)] : spans).join(' → ');
-      out.push(`    job ${name(j.job)}: ${j.met ? 'met' : 'missed'} · makespan ${j.makespanMs === null ? 'n/a (a turn failed or was not sent)' : `${j.makespanMs.toFixed(0)} ms`}${path ? ` · critical path ${path}` : ''}`);
+      out.push(
+        `    job ${name(j.job)}: ${j.met ? 'met' : 'missed'} · makespan ${j.makespanMs === null ? 'n/a (a turn failed or was not sent)' : `${j.makespanMs.toFixed(0)} ms`}${path ? ` · critical path ${path}` : ''}`,
+      );
     }
     if (a.jobList.length > PATHS_SHOWN) out.push(`    … ${a.jobList.length - PATHS_SHOWN} more jobs in the JSON result (levels[].agents.jobList)`);
   }

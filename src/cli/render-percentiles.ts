@@ -6,7 +6,12 @@
  */
 import { type LevelResult, type RequestRecord, type VllmStats, vllmBenchMetrics, vllmView } from '../core/index.js';
 
-const METRICS = [['ttft', 'TTFT'], ['tpot', 'TPOT'], ['itl', 'ITL'], ['e2el', 'E2EL']] as const;
+const METRICS = [
+  ['ttft', 'TTFT'],
+  ['tpot', 'TPOT'],
+  ['itl', 'ITL'],
+  ['e2el', 'E2EL'],
+] as const;
 
 function statsText(name: string, s: VllmStats): string {
   if (s === null) return `${name} n/a`;
@@ -15,7 +20,10 @@ function statsText(name: string, s: VllmStats): string {
 
 /** One level's line: "4 streams: TTFT p50 12.31 p99 20.02 · TPOT … · ITL … · E2EL … ms". */
 export function percentileLine(level: LevelResult, records: readonly RequestRecord[], percentiles: readonly number[]): string {
-  const views = records.filter((r) => !r.warmup).sort((a, b) => a.seq - b.seq).map((r) => vllmView(r, 0));
+  const views = records
+    .filter((r) => !r.warmup)
+    .sort((a, b) => a.seq - b.seq)
+    .map((r) => vllmView(r, 0));
   const m = vllmBenchMetrics(views, percentiles);
   const label = level.load?.label ?? `${level.concurrency} stream${level.concurrency === 1 ? '' : 's'}`;
   return `${label}: ${METRICS.map(([key, name]) => statsText(name, m[key])).join(' · ')} ms`;

@@ -19,7 +19,9 @@ const dir = mkdtempSync(join(tmpdir(), 'goodput-repeats-'));
 beforeAll(async () => {
   sim = await spawnSimProcess(['--prefill-base-ms', '2', '--prefill-ms-per-token', '0.01', '--decode-step-ms', '2', '--decode-ms-per-extra-seq', '0.2']);
 });
-afterAll(async () => { await sim?.stop(); });
+afterAll(async () => {
+  await sim?.stop();
+});
 
 /** The middle of three, by sorting (not the code under test). */
 const middle = (xs: number[]) => [...xs].sort((a, b) => a - b)[1] as number;
@@ -28,14 +30,23 @@ describe('run --repeats', () => {
   it('prints per-level medians with [min–max] that match the three stored runs', async () => {
     const contract = join(dir, 'c.yaml');
     const base = readFileSync(join(import.meta.dirname, '../../examples/baseline.yaml'), 'utf8');
-    writeFileSync(contract, base.replace('http://127.0.0.1:8000', sim.url).replace('levels: [1, 2, 4]', 'levels: [1, 2]').replace('requestsPerLevel: 16', 'requestsPerLevel: 4').replace('outputTokens: 128', 'outputTokens: 16'));
+    writeFileSync(
+      contract,
+      base
+        .replace('http://127.0.0.1:8000', sim.url)
+        .replace('levels: [1, 2, 4]', 'levels: [1, 2]')
+        .replace('requestsPerLevel: 16', 'requestsPerLevel: 4')
+        .replace('outputTokens: 128', 'outputTokens: 16'),
+    );
     const json = join(dir, 'r.json');
     const r = await runGoodput(['run', contract, '--repeats', '3', '--json', json, '--no-save'], {}, 120_000);
     expect(r.code, r.stderr).toBe(0);
     const result = sweepResultSchema.parse(JSON.parse(readFileSync(json, 'utf8')));
     const runs = runsOf(result);
     expect(runs).toHaveLength(3);
-    expect(r.stdout).toContain('Median of 3 runs per level, [min–max] across them (run 1 is the result\'s top level; runs 2–3 are its repeats[0–1]); a level\'s status counts every run:');
+    expect(r.stdout).toContain(
+      "Median of 3 runs per level, [min–max] across them (run 1 is the result's top level; runs 2–3 are its repeats[0–1]); a level's status counts every run:",
+    );
     const lines = r.stdout.split('\n');
     for (const c of [1, 2]) {
       const at = runs.map((x) => x.levels.find((l) => l.concurrency === c));
@@ -54,14 +65,21 @@ describe('run --repeats', () => {
     }
   });
 
-  it('judges a level by every run: client-bound in a later run says so, naming the runs, and the cards are said to be run 1\'s', () => {
-    const r = evidenceResult({ levels: [{ c: 1, ttftMs: 40, tpotMs: 10 }, { c: 2, ttftMs: 45, tpotMs: 11 }], repeats: 3, spread: 0.01 });
+  it("judges a level by every run: client-bound in a later run says so, naming the runs, and the cards are said to be run 1's", () => {
+    const r = evidenceResult({
+      levels: [
+        { c: 1, ttftMs: 40, tpotMs: 10 },
+        { c: 2, ttftMs: 45, tpotMs: 11 },
+      ],
+      repeats: 3,
+      spread: 0.01,
+    });
     const bound = (l: (typeof r.levels)[number]) => (l.concurrency === 2 ? { ...l, clientBound: { ...l.clientBound, bound: true, reason: 'sends late' } } : l);
     const text = renderRepeats({ ...r, repeats: (r.repeats ?? []).map((x, i) => (i === 1 ? { ...x, levels: x.levels.map(bound) } : x)) }) ?? '';
     const row = (c: number) => text.split('\n').find((l) => new RegExp(`^\\s*${c}\\s+\\d`).test(l)) ?? '';
     expect(row(1).trim().endsWith('ok')).toBe(true);
     expect(row(2).trim().endsWith('client-bound in 1 of 3 runs (run 3)')).toBe(true);
-    expect(text).toContain('The cards below are run 1\'s: their peaks leave out the levels invalid or client-bound in run 1.');
+    expect(text).toContain("The cards below are run 1's: their peaks leave out the levels invalid or client-bound in run 1.");
   });
 
   it('formats one figure alone and none as a dash', () => {

@@ -39,19 +39,33 @@ export function renderRepeats(result: SweepResult): string | null {
   const values = [...new Set(runs.flatMap((r) => r.levels.map(levelValue)))].sort((a, b) => a - b);
   const rows = values.map((v) => {
     const at = runs.map((r) => r.levels.find((l) => levelValue(l) === v));
-    const status = [
-      judged(at, (l) => l?.invalid === true, 'invalid'),
-      judged(at, (l) => l !== undefined && !l.invalid && l.clientBound.bound, 'client-bound'),
-      judged(at, (l) => l === undefined, 'missing'),
-    ].filter(Boolean).join('; ') || 'ok';
-    return [axis.format(v), ...CELLS.map((c) => medianRange(at.map((l) => (l === undefined ? null : c.value(l))), c.digits)), status];
+    const status =
+      [
+        judged(at, (l) => l?.invalid === true, 'invalid'),
+        judged(at, (l) => l !== undefined && !l.invalid && l.clientBound.bound, 'client-bound'),
+        judged(at, (l) => l === undefined, 'missing'),
+      ]
+        .filter(Boolean)
+        .join('; ') || 'ok';
+    return [
+      axis.format(v),
+      ...CELLS.map((c) =>
+        medianRange(
+          at.map((l) => (l === undefined ? null : c.value(l))),
+          c.digits,
+        ),
+      ),
+      status,
+    ];
   });
   const headers = [axis.name, ...CELLS.map((c) => c.header), 'Status'];
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   const line = (cells: readonly string[]) => cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padStart(widths[i] as number))).join('  ');
   const which = `run 1 is the result's top level; runs 2–${runs.length} are its repeats[0–${runs.length - 2}]`;
   return [
-    `Median of ${runs.length} runs per level, [min–max] across them (${which}); a level's status counts every run:`, line(headers), ...rows.map(line),
-    'The cards below are run 1\'s: their peaks leave out the levels invalid or client-bound in run 1.',
+    `Median of ${runs.length} runs per level, [min–max] across them (${which}); a level's status counts every run:`,
+    line(headers),
+    ...rows.map(line),
+    "The cards below are run 1's: their peaks leave out the levels invalid or client-bound in run 1.",
   ].join('\n');
 }

@@ -5,7 +5,18 @@
  * from a server or a file goes through sanitizeForTerminal.
  */
 import pc from 'picocolors';
-import { type Cards, imageInputsLabel, type LevelAxis, type LevelResult, type SweepResult, levelAxis, levelValue, sanitizeForTerminal as clean, outputAsked, serverAddedLabel } from '../core/index.js';
+import {
+  type Cards,
+  imageInputsLabel,
+  type LevelAxis,
+  type LevelResult,
+  type SweepResult,
+  levelAxis,
+  levelValue,
+  sanitizeForTerminal as clean,
+  outputAsked,
+  serverAddedLabel,
+} from '../core/index.js';
 import { levelNotes } from './level-notes.js';
 import { renderTelemetry } from './render-telemetry.js';
 import { toolCallLines } from './render-tools.js';
@@ -14,8 +25,15 @@ import { agentLines } from './render-agents.js';
 const fmt = (x: number | null | undefined, digits = 1) => (x === null || x === undefined ? '—' : x.toFixed(digits));
 
 const HEADERS = [
-  'Throughput tok/s', 'Per-request tok/s', 'TTFT p50 (ms)', 'TTFT p95 (ms)', 'TPOT p50 (ms)',
-  'e2e p50 (ms)', 'Failed', 'GPU mem (MiB)', 'Status',
+  'Throughput tok/s',
+  'Per-request tok/s',
+  'TTFT p50 (ms)',
+  'TTFT p95 (ms)',
+  'TPOT p50 (ms)',
+  'e2e p50 (ms)',
+  'Failed',
+  'GPU mem (MiB)',
+  'Status',
 ];
 
 function status(l: LevelResult): string {
@@ -28,10 +46,18 @@ function status(l: LevelResult): string {
 function row(l: LevelResult, axis: LevelAxis): string[] {
   const mem = l.gpuMemMiB.available ? fmt(l.gpuMemMiB.peak, 0) : 'n/a';
   return [
-    axis.format(levelValue(l)), ...(axis.open ? [String(l.concurrency)] : []), fmt(l.throughputTokS), fmt(l.perRequestTokS?.mean), fmt(l.ttftMs?.p50), fmt(l.ttftMs?.p95),
-    fmt(l.tpotMs?.p50, 2), fmt(l.e2eMs?.p50, 0),
+    axis.format(levelValue(l)),
+    ...(axis.open ? [String(l.concurrency)] : []),
+    fmt(l.throughputTokS),
+    fmt(l.perRequestTokS?.mean),
+    fmt(l.ttftMs?.p50),
+    fmt(l.ttftMs?.p95),
+    fmt(l.tpotMs?.p50, 2),
+    fmt(l.e2eMs?.p50, 0),
     ...(axis.open ? [fmt(l.fromSchedule?.ttftMs?.p50), fmt(l.fromSchedule?.e2eMs?.p50, 0), fmt(l.load?.scheduleLagMs?.p99, 2)] : []),
-    String(l.failed), mem, status(l),
+    String(l.failed),
+    mem,
+    status(l),
   ];
 }
 
@@ -62,19 +88,29 @@ export function renderCards(cards: Cards): string {
   const p = cards.platform;
   const model = m.available
     ? `Model     single stream ${fmt(m.singleStreamTokS)} tok/s · TTFT p50 ${fmt(m.ttftMsP50)} ms · TPOT p50 ${fmt(m.tpotMsP50, 2)} ms (concurrency 1)${
-      m.clientBound === undefined ? '' : ` · client-bound, timing not trusted: ${m.clientBound}`}`
+        m.clientBound === undefined ? '' : ` · client-bound, timing not trusted: ${m.clientBound}`
+      }`
     : `Model     not available: ${m.reason}`;
-  const curve = e.curve.map((pt) => `${pt.level ?? pt.concurrency}→${fmt(pt.throughputTokS, 0)}${pt.invalid ? '(invalid)' : pt.clientBound ? '(client-bound)' : ''}`).join(' ');
-  const engine = e.peakThroughputTokS === null
-    ? `Engine    no valid level to take a peak from · curve ${curve}`
-    : `Engine    peak ${fmt(e.peakThroughputTokS)} tok/s at ${e.peakAt ?? `concurrency ${e.peakConcurrency}`}${e.notSaturated ? ` (${e.notSaturated}: the peak is a floor)` : ''} · curve ${curve}` +
-      (e.excluded.length > 0 ? ` · excluded: ${e.excluded.map((x) => `${x.level ?? x.concurrency} (${clean(x.reason)})`).join('; ')}` : '');
-  const mem = p.gpuMemMiBPeak === null ? `memory ${clean(p.gpuMemSource)}` : `memory peak ${fmt(p.gpuMemMiBPeak, 0)} of ${fmt(p.gpuMemMiBTotal, 0)} MiB (${clean(p.gpuMemSource)})`;
-  const cost = p.costPer1MOutputTokensUsd === null
-    ? p.basis
-    : `$${p.hourlyCostUsd?.toFixed(2)}/h → $${p.costPer1MOutputTokensUsd.toFixed(2)} per 1M output tokens` +
-      (p.savingPct === null ? '' : `, ${fmt(Math.abs(p.savingPct))}% ${p.savingPct >= 0 ? 'below' : 'above'} the $${p.baselineRateUsdPer1M?.toFixed(2)} baseline`) +
-      `\n          basis: ${p.basis}`;
+  const curve = e.curve
+    .map((pt) => `${pt.level ?? pt.concurrency}→${fmt(pt.throughputTokS, 0)}${pt.invalid ? '(invalid)' : pt.clientBound ? '(client-bound)' : ''}`)
+    .join(' ');
+  const engine =
+    e.peakThroughputTokS === null
+      ? `Engine    no valid level to take a peak from · curve ${curve}`
+      : `Engine    peak ${fmt(e.peakThroughputTokS)} tok/s at ${e.peakAt ?? `concurrency ${e.peakConcurrency}`}${e.notSaturated ? ` (${e.notSaturated}: the peak is a floor)` : ''} · curve ${curve}` +
+        (e.excluded.length > 0 ? ` · excluded: ${e.excluded.map((x) => `${x.level ?? x.concurrency} (${clean(x.reason)})`).join('; ')}` : '');
+  const mem =
+    p.gpuMemMiBPeak === null
+      ? `memory ${clean(p.gpuMemSource)}`
+      : `memory peak ${fmt(p.gpuMemMiBPeak, 0)} of ${fmt(p.gpuMemMiBTotal, 0)} MiB (${clean(p.gpuMemSource)})`;
+  const cost =
+    p.costPer1MOutputTokensUsd === null
+      ? p.basis
+      : `$${p.hourlyCostUsd?.toFixed(2)}/h → $${p.costPer1MOutputTokensUsd.toFixed(2)} per 1M output tokens` +
+        (p.savingPct === null
+          ? ''
+          : `, ${fmt(Math.abs(p.savingPct))}% ${p.savingPct >= 0 ? 'below' : 'above'} the $${p.baselineRateUsdPer1M?.toFixed(2)} baseline`) +
+        `\n          basis: ${p.basis}`;
   const platform = `Platform  ${p.gpu === null ? 'GPU not recorded' : clean(p.gpu)} · ${mem}\n          ${cost}`;
   return [model, engine, platform].join('\n');
 }
@@ -90,7 +126,8 @@ export function promptLine(levels: readonly LevelResult[]): string | null {
   if (p.sent === undefined || p.sent === null) return `prompts at their own lengths, ${clean(p.countedBy)}`;
   const added = levels.flatMap((l) => (typeof l.promptTokens.templateTokens === 'number' ? [l.promptTokens.templateTokens] : []));
   const mean = added.length > 0 ? added.reduce((a, x) => a + x, 0) / added.length : null;
-  const template = mean === null ? '' : ` · the server counted ${fmt(p.sent + mean)}: ${fmt(mean)} tokens of its own (${serverAddedLabel(levels)}) reported apart`;
+  const template =
+    mean === null ? '' : ` · the server counted ${fmt(p.sent + mean)}: ${fmt(mean)} tokens of its own (${serverAddedLabel(levels)}) reported apart`;
   const each = levels.some((l) => l.load?.kind === 'trace') ? `at the trace's own lengths (mean ${fmt(p.sent)} tokens)` : `${p.sent} tokens each`;
   return `prompts ${each}, ${clean(p.countedBy)}${template}`;
 }
@@ -100,7 +137,8 @@ export function imagesLine(levels: readonly LevelResult[]): string | null {
   const images = levels.find((l) => l.images !== undefined)?.images;
   if (images === undefined) return null;
   const counted = levels.flatMap((l) => (l.promptTokens.mean === null ? [] : [l.promptTokens.mean]));
-  const served = counted.length > 0 ? ` · the server counted ${fmt(counted.reduce((a, x) => a + x, 0) / counted.length)} prompt tokens per request, images included` : '';
+  const served =
+    counted.length > 0 ? ` · the server counted ${fmt(counted.reduce((a, x) => a + x, 0) / counted.length)} prompt tokens per request, images included` : '';
   const how = images.delivery === 'url' ? 'served by goodput on its own HTTP server and fetched by the server' : 'sent inline as data URLs';
   return `images ${imageInputsLabel(images)} (synthetic, drawn from the seed, ${how})${served}`;
 }
@@ -110,7 +148,8 @@ export function audioLine(levels: readonly LevelResult[]): string | null {
   const audio = levels.find((l) => l.audio !== undefined)?.audio;
   if (audio === undefined) return null;
   const counted = levels.flatMap((l) => (l.promptTokens.mean === null ? [] : [l.promptTokens.mean]));
-  const served = counted.length > 0 ? ` · the server counted ${fmt(counted.reduce((a, x) => a + x, 0) / counted.length)} prompt tokens per request, audio included` : '';
+  const served =
+    counted.length > 0 ? ` · the server counted ${fmt(counted.reduce((a, x) => a + x, 0) / counted.length)} prompt tokens per request, audio included` : '';
   return `audio ${audio.seconds} s of 8 kHz mono WAV per request (synthetic, drawn from the seed, sent inline as input_audio)${served}`;
 }
 
@@ -125,9 +164,12 @@ function sentRange(levels: readonly LevelResult[]): string {
 export function renderResult(result: SweepResult, color: boolean, table?: string): string {
   const c = color ? pc : pc.createColors(false);
   const parts: string[] = [];
-  const outputs = result.run.arrival?.kind === 'trace'
-    ? `replay of ${clean(result.run.arrival.source.file)} (${result.run.arrival.source.format}, sha256 ${result.run.arrival.source.sha256.slice(0, 12)}…), each request with its traced lengths`
-    : result.levels.some((l) => l.sessions !== undefined) ? `multi-turn sessions, each answer capped at its own length (${sentRange(result.levels)})` : outputAsked(result.run.outputTokens, result.run.forceLength);
+  const outputs =
+    result.run.arrival?.kind === 'trace'
+      ? `replay of ${clean(result.run.arrival.source.file)} (${result.run.arrival.source.format}, sha256 ${result.run.arrival.source.sha256.slice(0, 12)}…), each request with its traced lengths`
+      : result.levels.some((l) => l.sessions !== undefined)
+        ? `multi-turn sessions, each answer capped at its own length (${sentRange(result.levels)})`
+        : outputAsked(result.run.outputTokens, result.run.forceLength);
   const head = `${clean(result.run.model)} at ${clean(result.run.url)} · ${outputs} · thinking ${result.run.thinking}`;
   parts.push(c.bold(head));
   const prompts = promptLine(result.levels);
@@ -140,7 +182,17 @@ export function renderResult(result: SweepResult, color: boolean, table?: string
   // A sweep that ended before its first level (the server died in it) has no table or cards to show: it says so.
   if (result.levels.length === 0) parts.push('', c.red('No level finished: nothing was measured, so there is no table and no card.'));
   // A repeated run shows its medians and ranges instead of run 1's own table.
-  else parts.push('', table ?? renderTable(result.levels, color), ...levelNotes(result.levels), ...toolCallLines(result), ...agentLines(result), ...renderTelemetry(result.levels), '', renderCards(result.cards));
+  else
+    parts.push(
+      '',
+      table ?? renderTable(result.levels, color),
+      ...levelNotes(result.levels),
+      ...toolCallLines(result),
+      ...agentLines(result),
+      ...renderTelemetry(result.levels),
+      '',
+      renderCards(result.cards),
+    );
   if (result.run.stopReason) parts.push('', c.red(`Sweep ${result.run.status}: ${clean(result.run.stopReason)}`));
   return parts.join('\n');
 }

@@ -37,7 +37,9 @@ function gpuLine(l: LevelResult): string | null {
   const parts = [
     g.utilizationPct === null ? null : `utilisation ${f(g.utilizationPct.mean, 0)}%`,
     g.powerW === null ? null : `power ${f(g.powerW.mean, 0)} W`,
-    g.joulesPerOutputToken === null ? null : `${f(g.joulesPerOutputToken, 3)} J/output token (${g.energyMethod === 'counter' ? 'energy counter' : 'from power'})`,
+    g.joulesPerOutputToken === null
+      ? null
+      : `${f(g.joulesPerOutputToken, 3)} J/output token (${g.energyMethod === 'counter' ? 'energy counter' : 'from power'})`,
   ].filter((p): p is string => p !== null);
   return parts.length === 0 ? null : `  ${l.concurrency}: ${parts.join(' · ')} (${clean(g.source)})`;
 }

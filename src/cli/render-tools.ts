@@ -17,7 +17,9 @@ export function toolCallLines(result: SweepResult): string[] {
 
 type Cost = { schemaP50: number; controlP50: number; deltaPct: number | null } | null;
 const costText = (name: string, c: Cost) =>
-  c === null ? `${name} n/a` : `${name} p50 ${c.schemaP50.toFixed(1)} vs ${c.controlP50.toFixed(1)} ms${c.deltaPct === null ? '' : ` (${c.deltaPct >= 0 ? '+' : ''}${c.deltaPct.toFixed(1)} %)`}`;
+  c === null
+    ? `${name} n/a`
+    : `${name} p50 ${c.schemaP50.toFixed(1)} vs ${c.controlP50.toFixed(1)} ms${c.deltaPct === null ? '' : ` (${c.deltaPct >= 0 ? '+' : ''}${c.deltaPct.toFixed(1)} %)`}`;
 
 function structuredLines(result: SweepResult): string[] {
   const s = result.run.responseSchema;

@@ -8,7 +8,17 @@
 import type { Command } from 'commander';
 import { LIMITS, limitMessage } from '../core/index.js';
 import type { SweepSpecInput } from '../runner/index.js';
-import { DEFAULT_BLOCK_TOKENS, type AgentTrace, type Trace, agentReplayParts, agentTraceFormat, parseWindow, readAgentTrace, readTrace, replayParts } from '../workload/index.js';
+import {
+  DEFAULT_BLOCK_TOKENS,
+  type AgentTrace,
+  type Trace,
+  agentReplayParts,
+  agentTraceFormat,
+  parseWindow,
+  readAgentTrace,
+  readTrace,
+  replayParts,
+} from '../workload/index.js';
 import { asUsageErrors } from './contract-errors.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { badFlag, parseNumber, refuseGivenFlags } from './parse-flags.js';
@@ -17,14 +27,18 @@ import { addSweepOptions, specFromFlags, sweepAndReport, toolsFromFlags } from '
 import type { SweepFlags } from './sweep-flags.js';
 
 export interface ReplayFlags extends SweepFlags {
-  speed: string; window?: string; maxConcurrency?: string; blockTokens: string; strict?: boolean;
+  speed: string;
+  window?: string;
+  maxConcurrency?: string;
+  blockTokens: string;
+  strict?: boolean;
 }
 
 /** Sweep flags a replay takes from its trace instead: naming one is a mistake worth saying. */
 const FROM_TRACE: Readonly<Record<string, string>> = {
-  levels: '--levels: a replay\'s levels are speeds: give --speed 1,2,4',
-  outputTokens: '--output-tokens: each request\'s output length comes from the trace',
-  promptTokens: '--prompt-tokens: each request\'s prompt length comes from the trace',
+  levels: "--levels: a replay's levels are speeds: give --speed 1,2,4",
+  outputTokens: "--output-tokens: each request's output length comes from the trace",
+  promptTokens: "--prompt-tokens: each request's prompt length comes from the trace",
   requestsPerLevel: '--requests-per-level: a replay sends every request of the trace (slice it with --window)',
   warmup: '--warmup: a replay sends no warm-ups (they would shift the recorded schedule)',
 };
@@ -42,7 +56,11 @@ export function parseSpeeds(text: string): number[] {
   const items = text.split(',').map((s) => s.trim());
   const max = LIMITS.traceSpeed.max;
   const bad = items.filter((s) => !/^\d+(\.\d+)?$/.test(s) || !(Number(s) > 0) || Number(s) > max);
-  if (bad.length > 0) throw badFlag('--speed', `${bad.map((s) => `'${s}'`).join(', ')} ${bad.length === 1 ? 'is not a speed' : 'are not speeds'} above 0 and at most ${max} (1 = as recorded, 2 = twice as fast)`);
+  if (bad.length > 0)
+    throw badFlag(
+      '--speed',
+      `${bad.map((s) => `'${s}'`).join(', ')} ${bad.length === 1 ? 'is not a speed' : 'are not speeds'} above 0 and at most ${max} (1 = as recorded, 2 = twice as fast)`,
+    );
   if (items.length > LIMITS.levels.max) throw badFlag('--speed', limitMessage('levels', items.length, 'speeds'));
   return items.map(Number);
 }
@@ -51,7 +69,7 @@ export function parseSpeeds(text: string): number[] {
 export function addReplayOptions(cmd: Command): Command {
   return addSweepOptions(cmd)
     .option('--speed <list>', 'time compression, comma-separated: 1 = as recorded, 2 = twice as fast; one level each', '1')
-    .option('--window <start..end>', 'replay only the requests from START to END seconds after the trace\'s first')
+    .option('--window <start..end>', "replay only the requests from START to END seconds after the trace's first")
     .option('--max-concurrency <n>', 'a safety cap on requests in flight; a request due while it binds waits (counted and reported)')
     .option('--block-tokens <n>', 'prompt tokens per Mooncake hash id', String(DEFAULT_BLOCK_TOKENS))
     .option('--strict', 'refuse a trace whose timestamps go backwards instead of sorting it');
@@ -61,25 +79,33 @@ export function addReplayOptions(cmd: Command): Command {
 export async function replaySpec(cmd: Command, path: string, flags: ReplayFlags): Promise<{ spec: SweepSpecInput; trace: Trace | AgentTrace }> {
   refuseGivenFlags(cmd, FROM_TRACE);
   const speeds = parseSpeeds(flags.speed);
-  if (await asUsageErrors(() => agentTraceFormat(path)) !== null) {
+  if ((await asUsageErrors(() => agentTraceFormat(path))) !== null) {
     refuseGivenFlags(cmd, FROM_AGENT_TRACE);
-    const base = { ...specFromFlags(flags, process.argv.slice(2)), ...await toolsFromFlags(flags) };
+    const base = { ...specFromFlags(flags, process.argv.slice(2)), ...(await toolsFromFlags(flags)) };
     const trace = await asUsageErrors(() => readAgentTrace(path));
     const sessions = trace.source.sessions;
     const roots = sessions.filter((s) => s.parent === null).length;
-    process.stderr.write(`agent trace ${trace.format}: ${roots} job${roots === 1 ? '' : 's'}, ${sessions.length - roots} sub-agent${sessions.length - roots === 1 ? '' : 's'}, ${sessions.reduce((a, s) => a + s.turns.length, 0)} turns; sha256 ${trace.sha256.slice(0, 12)}…\n`);
+    process.stderr.write(
+      `agent trace ${trace.format}: ${roots} job${roots === 1 ? '' : 's'}, ${sessions.length - roots} sub-agent${sessions.length - roots === 1 ? '' : 's'}, ${sessions.reduce((a, s) => a + s.turns.length, 0)} turns; sha256 ${trace.sha256.slice(0, 12)}…\n`,
+    );
     // Turns share their sessions' history and the trace's blocks on purpose: no per-request cache salt.
     return { spec: { ...base, ...agentReplayParts(trace), levels: speeds, warmup: 0, requestsPerLevel: 'auto', cache: 'warm' }, trace };
   }
   const window = flags.window === undefined ? null : await asUsageErrors(async () => parseWindow(flags.window as string));
-  const maxConcurrency = flags.maxConcurrency === undefined ? null : parseNumber('--max-concurrency', flags.maxConcurrency, { integer: true, min: 1, limit: 'concurrency' });
+  const maxConcurrency =
+    flags.maxConcurrency === undefined ? null : parseNumber('--max-concurrency', flags.maxConcurrency, { integer: true, min: 1, limit: 'concurrency' });
   const blockTokens = parseNumber('--block-tokens', flags.blockTokens, { integer: true, min: 1, limit: 'traceBlockTokens' });
-  const base = { ...specFromFlags(flags, process.argv.slice(2)), ...await toolsFromFlags(flags) };
+  const base = { ...specFromFlags(flags, process.argv.slice(2)), ...(await toolsFromFlags(flags)) };
   const trace = await asUsageErrors(() => readTrace(path, { window, strict: flags.strict === true }));
   for (const w of trace.warnings) process.stderr.write(`goodput: ${w}\n`);
-  const skipped = [trace.skipped.failed > 0 ? `${trace.skipped.failed} failed in the log` : '', trace.skipped.outsideWindow > 0 ? `${trace.skipped.outsideWindow} outside the window` : ''].filter(Boolean);
+  const skipped = [
+    trace.skipped.failed > 0 ? `${trace.skipped.failed} failed in the log` : '',
+    trace.skipped.outsideWindow > 0 ? `${trace.skipped.outsideWindow} outside the window` : '',
+  ].filter(Boolean);
   const spanS = (trace.requests.at(-1)?.atMs ?? 0) / 1000;
-  process.stderr.write(`trace ${trace.format}: ${trace.requests.length} requests over ${spanS.toFixed(1)} s${skipped.length ? ` (left out: ${skipped.join(', ')})` : ''}; sha256 ${trace.sha256.slice(0, 12)}…\n`);
+  process.stderr.write(
+    `trace ${trace.format}: ${trace.requests.length} requests over ${spanS.toFixed(1)} s${skipped.length ? ` (left out: ${skipped.join(', ')})` : ''}; sha256 ${trace.sha256.slice(0, 12)}…\n`,
+  );
   const spec: SweepSpecInput = {
     ...base,
     ...replayParts(trace, { blockTokens, maxConcurrency }),
@@ -93,8 +119,12 @@ export async function replaySpec(cmd: Command, path: string, flags: ReplayFlags)
 }
 
 export function registerReplayCommand(program: Command): void {
-  const cmd = addReplayOptions(program.command('replay').description('replay a request trace (Mooncake JSONL, BurstGPT CSV or goodput JSONL) at its recorded times')
-    .argument('<trace>', 'the trace file'));
+  const cmd = addReplayOptions(
+    program
+      .command('replay')
+      .description('replay a request trace (Mooncake JSONL, BurstGPT CSV or goodput JSONL) at its recorded times')
+      .argument('<trace>', 'the trace file'),
+  );
   cmd.action(async (path: string, flags: ReplayFlags) => {
     const { spec } = await replaySpec(cmd, path, flags);
     const { code } = await sweepAndReport(spec, { json: flags.json, raw: flags.raw, save: saveTarget(flags, false, 'goodput replay') });

@@ -22,8 +22,14 @@ import { renderResult } from './render-table.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'goodput-replay-tokens-'));
 const servers: TokenizingServer[] = [];
-afterEach(async () => { await Promise.all(servers.splice(0).map((s) => s.close())); });
-const start = async (kind: 'llama' | 'none', o: { short?: number } = {}) => { const s = await startTokenizingServer(kind, o); servers.push(s); return s; };
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+const start = async (kind: 'llama' | 'none', o: { short?: number } = {}) => {
+  const s = await startTokenizingServer(kind, o);
+  servers.push(s);
+  return s;
+};
 const TEMPLATE = LLAMA_TEMPLATE.perMessage + LLAMA_TEMPLATE.perRequest;
 
 // Requests 0 and 1 share their first 64-token block (id 1); 3 and 4 share two blocks; caps 16 to 64.
@@ -42,22 +48,38 @@ async function replay(url: string, speeds: number[]) {
   const sent: string[] = [];
   const records: RequestRecord[] = [];
   const spec: SweepSpecInput = {
-    url, endpoint: 'chat', ...replayParts(trace, { blockTokens: 64, maxConcurrency: null }), levels: speeds, warmup: 0, requestsPerLevel: 'auto', cache: 'warm',
-    clientThreads: 1, serverMetrics: false, gpuSource: 'none', clientBudgetMs: 1000,
+    url,
+    endpoint: 'chat',
+    ...replayParts(trace, { blockTokens: 64, maxConcurrency: null }),
+    levels: speeds,
+    warmup: 0,
+    requestsPerLevel: 'auto',
+    cache: 'warm',
+    clientThreads: 1,
+    serverMetrics: false,
+    gpuSource: 'none',
+    clientBudgetMs: 1000,
   };
   const result = await runSweep(spec, {
-    onEvent: (e) => { if (e.kind === 'level-end') records.push(...e.records); },
+    onEvent: (e) => {
+      if (e.kind === 'level-end') records.push(...e.records);
+    },
     // The prompts as they leave: the client is the real one, only watched.
     client: (s, connections, dialect) => {
       const c = createStreamingClient({ baseUrl: s.url, apiKey: undefined }, { connections, timeouts: s.timeouts, dialect });
-      return { ...c, send: (req, meta, signal) => { sent.push(req.prompt); return c.send(req, meta, signal); } };
+      return {
+        ...c,
+        send: (req, meta, signal) => {
+          sent.push(req.prompt);
+          return c.send(req, meta, signal);
+        },
+      };
     },
   });
   return { result, records, sent };
 }
 
-
-describe('replay in the server\'s tokens', () => {
+describe("replay in the server's tokens", () => {
   it('every request is counted by the server at its traced length plus the template, reported apart; shared ids share their text', async () => {
     const s = await start('llama');
     const { result, records, sent } = await replay(s.url, [1, 2]);
@@ -68,11 +90,18 @@ describe('replay in the server\'s tokens', () => {
     for (const l of result.levels) expect(l.promptTokens).toMatchObject({ mean: mean + TEMPLATE, sent: mean, templateTokens: TEMPLATE });
     expect(renderResult(result, false)).toContain(`prompts at the trace's own lengths (mean ${mean.toFixed(1)} tokens), exact: the server's tokenizer`);
     // The page's caption says the same.
-    expect(tableCaption({ promptTokens: 256, outputTokens: 256, thinking: false, requestsPerLevel: 'auto' }, result.levels))
-      .toMatch(new RegExp(`own prompt and output lengths \\(prompt lengths exact: the server's tokenizer .*; the server added ${TEMPLATE}\\.0 tokens of its own \\(chat template, BOS\\)\\)`));
+    expect(tableCaption({ promptTokens: 256, outputTokens: 256, thinking: false, requestsPerLevel: 'auto' }, result.levels)).toMatch(
+      new RegExp(
+        `own prompt and output lengths \\(prompt lengths exact: the server's tokenizer .*; the server added ${TEMPLATE}\\.0 tokens of its own \\(chat template, BOS\\)\\)`,
+      ),
+    );
     // The first 64 tokens of requests 0 and 1 (block id 1) are the same text, and 3 and 4 share 128; 2 shares nothing.
     const level1 = sent.slice(0, 5);
-    const lead = (a: string, b: string) => { let k = 0; while (k < a.length && a[k] === b[k]) k++; return a.slice(0, k); };
+    const lead = (a: string, b: string) => {
+      let k = 0;
+      while (k < a.length && a[k] === b[k]) k++;
+      return a.slice(0, k);
+    };
     expect(s.tokens(lead(level1[0] as string, level1[1] as string))).toBeGreaterThanOrEqual(63);
     expect(s.tokens(lead(level1[3] as string, level1[4] as string))).toBeGreaterThanOrEqual(127);
     // Beyond the level's salt word, which every prompt of the level starts with.
@@ -88,10 +117,12 @@ describe('replay in the server\'s tokens', () => {
     const { result } = await replay(s.url, [2]);
     expect(result.tokenizer?.label).toMatch(/^approximate \(words; this server has no tokenizer route\)/);
     expect(result.warnings.find((w) => w.code === 'prompt-length-approximate')?.message).toMatch(/^prompt lengths are approximate \(words;/);
-    expect(result.warnings.find((w) => w.code === 'prompt-length-mismatch')?.message).toMatch(/^speed 2×: the server counted [\d.]+ prompt tokens per request .* from the 102 asked for/);
+    expect(result.warnings.find((w) => w.code === 'prompt-length-mismatch')?.message).toMatch(
+      /^speed 2×: the server counted [\d.]+ prompt tokens per request .* from the 102 asked for/,
+    );
   });
 
-  it('answers that end short are judged against each request\'s own cap, on the speed axis', async () => {
+  it("answers that end short are judged against each request's own cap, on the speed axis", async () => {
     const s = await start('llama', { short: 1 });
     const { result } = await replay(s.url, [4]);
     const short = result.warnings.filter((w) => w.code === 'short-requests');
@@ -102,20 +133,37 @@ describe('replay in the server\'s tokens', () => {
   });
 });
 
-describe('sessions in the server\'s tokens', () => {
+describe("sessions in the server's tokens", () => {
   it('a first user message of 32 tokens is 32 tokens as the server counts them', async () => {
     const s = await start('llama');
     const records: RequestRecord[] = [];
-    const result = await runSweep({
-      url: s.url, endpoint: 'chat', levels: [1, 2], warmup: 0, requestsPerLevel: 'auto', cache: 'warm', clientThreads: 1, serverMetrics: false, gpuSource: 'none', clientBudgetMs: 1000,
-      prompts: syntheticSessions({ sessions: 3, turns: [2, 2], userTokens: [32, 32], answerTokens: [4, 4], thinkS: [0, 0], seed: 5 }),
-    }, { onEvent: (e) => { if (e.kind === 'level-end') records.push(...e.records); } });
+    const result = await runSweep(
+      {
+        url: s.url,
+        endpoint: 'chat',
+        levels: [1, 2],
+        warmup: 0,
+        requestsPerLevel: 'auto',
+        cache: 'warm',
+        clientThreads: 1,
+        serverMetrics: false,
+        gpuSource: 'none',
+        clientBudgetMs: 1000,
+        prompts: syntheticSessions({ sessions: 3, turns: [2, 2], userTokens: [32, 32], answerTokens: [4, 4], thinkS: [0, 0], seed: 5 }),
+      },
+      {
+        onEvent: (e) => {
+          if (e.kind === 'level-end') records.push(...e.records);
+        },
+      },
+    );
     expect(result.tokenizer).toMatchObject({ kind: 'server', exact: true });
     const first = records.filter((r) => r.session?.turn === 0);
     expect(first).toHaveLength(6);
     for (const r of first) expect(r.promptTokens).toBe(32 + TEMPLATE);
     // Turn 2 carries turn 1, its 4-token answer (' a' four times) and a new message of 32.
-    for (const r of records.filter((x) => x.session?.turn === 1)) expect(r.promptTokens).toBe(32 + 4 + 32 + 3 * LLAMA_TEMPLATE.perMessage + LLAMA_TEMPLATE.perRequest);
+    for (const r of records.filter((x) => x.session?.turn === 1))
+      expect(r.promptTokens).toBe(32 + 4 + 32 + 3 * LLAMA_TEMPLATE.perMessage + LLAMA_TEMPLATE.perRequest);
     expect(result.levels[0]?.promptTokens.countedBy).toMatch(/^exact: the server's tokenizer/);
   });
 });

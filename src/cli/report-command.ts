@@ -17,13 +17,17 @@ import { CliError, EXIT } from './exit-codes.js';
 import { writeFileAtomic } from './files.js';
 import { type StoreCliFlags, addStoreOptions } from './store-flags.js';
 
-export interface ReportFlags extends StoreCliFlags { out?: string; format: string; target?: string }
+export interface ReportFlags extends StoreCliFlags {
+  out?: string;
+  format: string;
+  target?: string;
+}
 
 /** The page's built stylesheet, so the report looks as the page does. */
 async function pageCss(): Promise<string> {
   const dir = defaultWebDir();
   const index = await readFile(join(dir, 'index.html'), 'utf8').catch(() => null);
-  const href = index === null ? null : /<link[^>]+rel="stylesheet"[^>]+href="\.?\/?([^"]+\.css)"/.exec(index)?.[1] ?? null;
+  const href = index === null ? null : (/<link[^>]+rel="stylesheet"[^>]+href="\.?\/?([^"]+\.css)"/.exec(index)?.[1] ?? null);
   if (href === null || href.includes('..')) throw new CliError(EXIT.internal, `the page's stylesheet is not built in ${dir}: run \`npm run build\``);
   return readFile(join(dir, href), 'utf8');
 }
@@ -34,22 +38,26 @@ export async function writeReport(args: readonly string[], flags: ReportFlags, n
   if (flags.out !== undefined && flags.out.trim() === '') throw new CliError(EXIT.usage, '--out: must name a file');
   const loaded = await loadRuns(args, flags, 'goodput report', 1);
   const input = { runs: loaded.map((l) => ({ label: l.label, result: l.result })), target, generator: TOOL_VERSION, generatedAt: now.toISOString() };
-  const text = flags.format === 'md'
-    ? reportMarkdown(input)
-    : reportHtml(input, parseHTML('<!doctype html><html><body></body></html>').document as unknown as ChartDocument, await pageCss());
+  const text =
+    flags.format === 'md'
+      ? reportMarkdown(input)
+      : reportHtml(input, parseHTML('<!doctype html><html><body></body></html>').document as unknown as ChartDocument, await pageCss());
   if (flags.out === undefined || flags.out === '-') process.stdout.write(text);
   else await writeFileAtomic(flags.out, text);
   return text;
 }
 
 export function registerReportCommand(program: Command): void {
-  addStoreOptions(program.command('report').description('write 1 to 8 runs (stored ids or result files) as one self-contained HTML file (charts inline, no network) or Markdown')
-    .argument('<runs...>', 'stored run ids, repeat sets of stored runs (4+5+6), or result JSON files; with several, the first is the comparison\'s baseline')
-    .option('--out <file>', 'write here (default: standard output)')
-    .option('--format <html|md>', 'html: one self-contained page; md: tables for a pull request', 'html')
-    .option('--target <tok/s>', 'the speed per user the capacity answer is given at (default: the middle of the range the runs cover)'))
-    .action(async (args: string[], flags: ReportFlags) => {
-      await writeReport(args, flags);
-      if (flags.out !== undefined && flags.out !== '-') process.stderr.write(`wrote ${flags.out}\n`);
-    });
+  addStoreOptions(
+    program
+      .command('report')
+      .description('write 1 to 8 runs (stored ids or result files) as one self-contained HTML file (charts inline, no network) or Markdown')
+      .argument('<runs...>', "stored run ids, repeat sets of stored runs (4+5+6), or result JSON files; with several, the first is the comparison's baseline")
+      .option('--out <file>', 'write here (default: standard output)')
+      .option('--format <html|md>', 'html: one self-contained page; md: tables for a pull request', 'html')
+      .option('--target <tok/s>', 'the speed per user the capacity answer is given at (default: the middle of the range the runs cover)'),
+  ).action(async (args: string[], flags: ReportFlags) => {
+    await writeReport(args, flags);
+    if (flags.out !== undefined && flags.out !== '-') process.stderr.write(`wrote ${flags.out}\n`);
+  });
 }

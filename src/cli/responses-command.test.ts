@@ -17,16 +17,42 @@ const dir = mkdtempSync(join(tmpdir(), 'goodput-responses-'));
 beforeAll(async () => {
   sim = await spawnSimProcess(['--prefill-base-ms', '2', '--prefill-ms-per-token', '0', '--decode-step-ms', '1', '--decode-ms-per-extra-seq', '0']);
 });
-afterAll(async () => { await sim?.stop(); });
+afterAll(async () => {
+  await sim?.stop();
+});
 
 describe('goodput sessions --compare-endpoints', () => {
   it('both complete; bytes sent grow in chat and stay flat in responses; the comparison is printed', async () => {
-    const r = await runGoodput(['sessions', '--url', sim.url, '--compare-endpoints', '--levels', '2', '--sessions', '4', '--turns', '4..4',
-      '--user-tokens', '16..16', '--answer-tokens', '24..24', '--think-s', '0..0', '--no-save'], {}, 120_000);
+    const r = await runGoodput(
+      [
+        'sessions',
+        '--url',
+        sim.url,
+        '--compare-endpoints',
+        '--levels',
+        '2',
+        '--sessions',
+        '4',
+        '--turns',
+        '4..4',
+        '--user-tokens',
+        '16..16',
+        '--answer-tokens',
+        '24..24',
+        '--think-s',
+        '0..0',
+        '--no-save',
+      ],
+      {},
+      120_000,
+    );
     expect(r.code, r.stderr).toBe(0);
     const table = r.stdout.slice(r.stdout.indexOf('Chat vs Responses'));
     expect(table).toMatch(/Chat vs Responses at 2 sessions at once: 4 and 4 of 4 sessions completed every turn/);
-    const rows = table.split('\n').filter((l) => /^\s+\d+\s+\d+\/\d+/.test(l)).map((l) => l.trim().split(/\s+/));
+    const rows = table
+      .split('\n')
+      .filter((l) => /^\s+\d+\s+\d+\/\d+/.test(l))
+      .map((l) => l.trim().split(/\s+/));
     expect(rows).toHaveLength(4);
     const pair = (cell: string | undefined) => (cell ?? '').split('/').map(Number) as [number, number];
     const sent = rows.map((row) => pair(row[1]));
@@ -45,12 +71,38 @@ describe('goodput sessions --compare-endpoints', () => {
   });
 
   it('with llama.cpp, which keeps no answers, the Responses turns resend the conversation as chat does', async () => {
-    const r = await runGoodput(['sessions', '--url', sim.url, '--engine', 'llamacpp', '--compare-endpoints', '--levels', '1', '--sessions', '2', '--turns', '3..3',
-      '--user-tokens', '16..16', '--answer-tokens', '24..24', '--think-s', '0..0', '--no-save'], {}, 120_000);
+    const r = await runGoodput(
+      [
+        'sessions',
+        '--url',
+        sim.url,
+        '--engine',
+        'llamacpp',
+        '--compare-endpoints',
+        '--levels',
+        '1',
+        '--sessions',
+        '2',
+        '--turns',
+        '3..3',
+        '--user-tokens',
+        '16..16',
+        '--answer-tokens',
+        '24..24',
+        '--think-s',
+        '0..0',
+        '--no-save',
+      ],
+      {},
+      120_000,
+    );
     expect(r.code, r.stderr).toBe(0);
     const table = r.stdout.slice(r.stdout.indexOf('Chat vs Responses'));
     expect(table).toMatch(/Chat vs Responses at 1 session at once: 2 and 2 of 2 sessions completed every turn/);
-    const sent = table.split('\n').filter((l) => /^\s+\d+\s+\d+\/\d+/.test(l)).map((l) => (l.trim().split(/\s+/)[1] ?? '').split('/').map(Number));
+    const sent = table
+      .split('\n')
+      .filter((l) => /^\s+\d+\s+\d+\/\d+/.test(l))
+      .map((l) => (l.trim().split(/\s+/)[1] ?? '').split('/').map(Number));
     expect(sent).toHaveLength(3);
     for (let k = 1; k < 3; k++) expect(sent[k]?.[1]).toBeGreaterThan((sent[k - 1]?.[1] ?? 0) + 100);
   });
@@ -70,7 +122,26 @@ describe('goodput sessions --compare-endpoints', () => {
 describe('goodput sweep --endpoint responses', () => {
   it('measures the Responses stream with the usual figures', async () => {
     const json = join(dir, 'sweep.json');
-    const r = await runGoodput(['sweep', '--url', sim.url, '--endpoint', 'responses', '--levels', '2', '--requests-per-level', '8', '--output-tokens', '32', '--json', json, '--no-save'], {}, 120_000);
+    const r = await runGoodput(
+      [
+        'sweep',
+        '--url',
+        sim.url,
+        '--endpoint',
+        'responses',
+        '--levels',
+        '2',
+        '--requests-per-level',
+        '8',
+        '--output-tokens',
+        '32',
+        '--json',
+        json,
+        '--no-save',
+      ],
+      {},
+      120_000,
+    );
     expect(r.code, r.stderr).toBe(0);
     const result = sweepResultSchema.parse(JSON.parse(readFileSync(json, 'utf8')));
     expect(result.run.endpoint).toBe('responses');

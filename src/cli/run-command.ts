@@ -29,16 +29,20 @@ export function addRunOptions(cmd: Command): Command {
     .option('--api-key-env <name>', 'environment variable holding the API key (default: server.apiKeyEnv, else GOODPUT_API_KEY)')
     .option('--json <file|->', 'write the result JSON to a file, or to stdout with -')
     .option('--raw <file>', 'write every request record as JSON lines (with its matrix cell), level by level')
-    .option('--sign', 'sign the --json result with the data folder\'s publisher key (goodput keys create), beside it as FILE.dsse.json')
+    .option('--sign', "sign the --json result with the data folder's publisher key (goodput keys create), beside it as FILE.dsse.json")
     .option('--key <file>', 'sign with this Ed25519 private key file instead')
-    .option('--quality-baseline <url>', 'after the runs, measure the quality score of this server against the baseline server at <url> (overrides quality.baselineUrl; the hash records that the score is measured in the run)');
+    .option(
+      '--quality-baseline <url>',
+      'after the runs, measure the quality score of this server against the baseline server at <url> (overrides quality.baselineUrl; the hash records that the score is measured in the run)',
+    );
 }
 
 /** Runs a contract with progress on stderr, writes the files and prints the report. Returns the exit code and the result. */
 export async function runAndReport(contract: Contract, flags: RunFlags, command: string): Promise<{ code: number; result: SweepResult }> {
   if (flags.json !== undefined && flags.json === flags.raw) throw badFlag('--raw', 'must be a different file from --json');
   const repeats = repeatCount(contract, flags);
-  if ((flags.sign === true || flags.key !== undefined) && (flags.json === undefined || flags.json === '-')) throw badFlag(flags.key === undefined ? '--sign' : '--key', 'signs the result file: give --json FILE');
+  if ((flags.sign === true || flags.key !== undefined) && (flags.json === undefined || flags.json === '-'))
+    throw badFlag(flags.key === undefined ? '--sign' : '--key', 'signs the result file: give --json FILE');
   const signer = flags.sign === true || flags.key !== undefined ? await signingKey(flags.key === undefined ? '--sign' : '--key', flags.key) : undefined;
   // The count is declared up front in the hashed contract, so no run of the set can be dropped unseen.
   const qualityBaseline = flags.qualityBaseline === undefined ? contract.quality.baselineUrl : parseUrl('--quality-baseline', flags.qualityBaseline);
@@ -46,8 +50,9 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
   const declared: Contract = qualityBaseline === undefined ? counted : { ...counted, quality: { ...counted.quality, baselineUrl: qualityBaseline } };
   const set = randomBytes(8).toString('hex');
   // Repeated runs are one result with every run's records in it; a raw file or a stored run is one run.
-  if (repeats > 1 && flags.raw !== undefined) throw badFlag('--raw', 'cannot be combined with --repeats: every run\'s records are kept in the --json result');
-  if (repeats > 1 && flags.save === true) throw badFlag('--save', 'cannot be combined with --repeats: a stored run is one run; keep the repeated runs with --json');
+  if (repeats > 1 && flags.raw !== undefined) throw badFlag('--raw', "cannot be combined with --repeats: every run's records are kept in the --json result");
+  if (repeats > 1 && flags.save === true)
+    throw badFlag('--save', 'cannot be combined with --repeats: a stored run is one run; keep the repeated runs with --json');
   const url = flags.url === undefined ? undefined : parseUrl('--url', flags.url);
   const apiKey = apiKeyFromEnv(flags.apiKeyEnv, contract.server.apiKeyEnv ?? 'GOODPUT_API_KEY');
   const ctrl = new AbortController();
@@ -62,23 +67,41 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
   const onCellStart = async (_i: number, total: number, spec: SweepSpecInput) => {
     if (!target || saved.session) return;
     if (total === 1) saved.session = await startSaving(spec, target);
-    else if (flags.save === true) throw badFlag('--save', `this contract is a matrix of ${total} cells, which is not one stored run; keep its result with --json`);
+    else if (flags.save === true)
+      throw badFlag('--save', `this contract is a matrix of ${total} cells, which is not one stored run; keep its result with --json`);
     else process.stderr.write(`not stored: a matrix of ${total} cells is not one run (keep its result with --json)\n`);
   };
-  const runOnce = () => asUsageErrors(() => runContract(declared, {
-    url, apiKey, command, signal: ctrl.signal, onCellStart,
-    onCell: (i, total, label) => process.stderr.write(`cell ${i + 1}/${total}: ${sanitizeForTerminal(label)}\n`),
-    onEvent: (e) => {
-      progress(e);
-      saved.session?.onEvent(e);
-    },
-    beforeLevel: async () => { await saved.session?.beforeLevel(); },
-    afterLevel: async (level, records, cell) => {
-      if (flags.raw) await writeRecords(flags.raw, records.map((r) => ({ ...r, cell })), first);
-      first = false;
-      await saved.session?.afterLevel(level, records);
-    },
-  })).catch(async (err: unknown) => { await saved.session?.fail(err); throw err; });
+  const runOnce = () =>
+    asUsageErrors(() =>
+      runContract(declared, {
+        url,
+        apiKey,
+        command,
+        signal: ctrl.signal,
+        onCellStart,
+        onCell: (i, total, label) => process.stderr.write(`cell ${i + 1}/${total}: ${sanitizeForTerminal(label)}\n`),
+        onEvent: (e) => {
+          progress(e);
+          saved.session?.onEvent(e);
+        },
+        beforeLevel: async () => {
+          await saved.session?.beforeLevel();
+        },
+        afterLevel: async (level, records, cell) => {
+          if (flags.raw)
+            await writeRecords(
+              flags.raw,
+              records.map((r) => ({ ...r, cell })),
+              first,
+            );
+          first = false;
+          await saved.session?.afterLevel(level, records);
+        },
+      }),
+    ).catch(async (err: unknown) => {
+      await saved.session?.fail(err);
+      throw err;
+    });
   try {
     const runs: SweepResult[] = [];
     for (let i = 0; i < repeats; i++) {
@@ -101,11 +124,19 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
       const file = flags.json;
       await after.step('writing the result file', () => writeFileAtomic(file, JSON.stringify(combined, null, 2) + '\n'));
     }
-    const scored = !scoring ? undefined
-      : await after.step('the quality score', () => withInRunQuality(combined, declared, { baseUrl: url ?? declared.server.url, apiKey }, qualityBaseline as string));
+    const scored = !scoring
+      ? undefined
+      : await after.step('the quality score', () =>
+          withInRunQuality(combined, declared, { baseUrl: url ?? declared.server.url, apiKey }, qualityBaseline as string),
+        );
     const result = scored ?? combined;
     const qualityLine = qualityBaseline === undefined ? null : inRunQualityLine(result, qualityBaseline);
-    const wrote = await writeResult(after, result, flags.json, () => renderContractResult(result, process.stdout.isTTY === true) + (qualityLine === null ? '' : `\n${qualityLine}`));
+    const wrote = await writeResult(
+      after,
+      result,
+      flags.json,
+      () => renderContractResult(result, process.stdout.isTTY === true) + (qualityLine === null ? '' : `\n${qualityLine}`),
+    );
     // Signed over the file's exact bytes, beside it: who stands behind this result (goodput keys verify-result checks it).
     // The published copy's hash is signed too, so a receipt can ship the signature beside the evidence it covers.
     if (wrote !== undefined && signer !== undefined) {
@@ -132,12 +163,17 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
 
 export function registerRunCommand(program: Command): void {
   addRunOptions(program.command('run').description('run a benchmark contract (goodput.yaml) and write a result that can be rerun'))
-    .option('--repeats <n>', 'run the contract n times (1, or 3 to 20; default the contract\'s repeats, else 1), declared in the result\'s contract, every run kept in one result so a receipt can state the run-to-run spread')
+    .option(
+      '--repeats <n>',
+      "run the contract n times (1, or 3 to 20; default the contract's repeats, else 1), declared in the result's contract, every run kept in one result so a receipt can state the run-to-run spread",
+    )
     .argument('<goodput.yaml>', 'the contract file')
     .action(async (path: string, flags: RunFlags) => {
       const contract = await loadCheckedContract(path);
       const command = redactedCommand(['goodput', ...process.argv.slice(2)]);
-      const { code } = isPoolingEndpoint(contract.server.endpoint) ? await runPoolingAndReport(contract, flags, command) : await runAndReport(contract, flags, command);
+      const { code } = isPoolingEndpoint(contract.server.endpoint)
+        ? await runPoolingAndReport(contract, flags, command)
+        : await runAndReport(contract, flags, command);
       if (code !== EXIT.ok) throw new CliError(code, '');
     });
 }

@@ -17,7 +17,11 @@ import { EXIT } from './exit-codes.js';
 
 /** Flags of `run` that a pooling contract has no use for yet, refused by name rather than ignored. */
 function refuseTextFlags(flags: RunFlags): void {
-  if (flags.save === true) throw badFlag('--save', 'an embeddings or rerank contract run is not stored yet (goodput sweep --endpoint … --save stores a sweep): keep the result with --json');
+  if (flags.save === true)
+    throw badFlag(
+      '--save',
+      'an embeddings or rerank contract run is not stored yet (goodput sweep --endpoint … --save stores a sweep): keep the result with --json',
+    );
   if (flags.sign === true) throw badFlag('--sign', 'signs text-generation results only: an embeddings or rerank result is not signed yet');
   if (flags.key !== undefined) throw badFlag('--key', 'signs text-generation results only: an embeddings or rerank result is not signed yet');
   if (flags.qualityBaseline !== undefined) throw badFlag('--quality-baseline', 'an embeddings or rerank contract generates no text to score');
@@ -28,7 +32,7 @@ export async function runPoolingAndReport(contract: Contract, flags: RunFlags, c
   refuseTextFlags(flags);
   if (flags.json !== undefined && flags.json === flags.raw) throw badFlag('--raw', 'must be a different file from --json');
   const repeats = repeatCount(contract, flags);
-  if (repeats > 1 && flags.raw !== undefined) throw badFlag('--raw', 'cannot be combined with --repeats: every run\'s records are kept in the --json result');
+  if (repeats > 1 && flags.raw !== undefined) throw badFlag('--raw', "cannot be combined with --repeats: every run's records are kept in the --json result");
   const declared: Contract = repeats > 1 ? { ...contract, repeats } : contract;
   const url = flags.url === undefined ? undefined : parseUrl('--url', flags.url);
   const apiKey = apiKeyFromEnv(flags.apiKeyEnv, contract.server.apiKeyEnv ?? 'GOODPUT_API_KEY');
@@ -42,13 +46,19 @@ export async function runPoolingAndReport(contract: Contract, flags: RunFlags, c
     const runs: PoolingResult[] = [];
     for (let i = 0; i < repeats; i++) {
       if (repeats > 1) process.stderr.write(`run ${i + 1} of ${repeats} (set ${set})\n`);
-      const one = await asUsageErrors(() => runPoolingContract(declared, {
-        url, apiKey, command, signal: ctrl.signal, onEvent: poolingProgress,
-        afterLevel: async (records) => {
-          if (flags.raw) await writeRecords(flags.raw, records, first);
-          first = false;
-        },
-      }));
+      const one = await asUsageErrors(() =>
+        runPoolingContract(declared, {
+          url,
+          apiKey,
+          command,
+          signal: ctrl.signal,
+          onEvent: poolingProgress,
+          afterLevel: async (records) => {
+            if (flags.raw) await writeRecords(flags.raw, records, first);
+            first = false;
+          },
+        }),
+      );
       runs.push(one);
       if (one.run.status !== 'complete' || ctrl.signal.aborted) break;
     }
@@ -71,7 +81,11 @@ const f1 = (x: number | null | undefined) => (x === null || x === undefined ? '�
 /** A rerun beside its original: the contract hashes, then each level's items/s and latency p95 on both sides. */
 export function renderPoolingRerun(a: PoolingResult, b: PoolingResult, names: [string, string]): string {
   const same = a.contractHash !== undefined && a.contractHash === b.contractHash;
-  const out = [same ? `same contract (${a.contractHash?.slice(0, 12)})` : `contracts differ: ${a.contractHash?.slice(0, 12) ?? 'none'} vs ${b.contractHash?.slice(0, 12) ?? 'none'}`];
+  const out = [
+    same
+      ? `same contract (${a.contractHash?.slice(0, 12)})`
+      : `contracts differ: ${a.contractHash?.slice(0, 12) ?? 'none'} vs ${b.contractHash?.slice(0, 12) ?? 'none'}`,
+  ];
   const items = a.run.endpoint === 'rerank' ? 'documents/s' : 'inputs/s';
   out.push(`concurrency  ${items} (${names[0]} → ${names[1]})  latency p95 ms`);
   for (const l of a.levels) {

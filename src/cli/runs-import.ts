@@ -17,10 +17,24 @@ import { type StoreCliFlags, withCatalog } from './store-flags.js';
 function specOf(result: SweepResult): SweepSpecInput {
   const r = result.run;
   return {
-    url: r.url, model: r.model, endpoint: r.endpoint, levels: r.levelsRequested, ...(r.arrival ? { arrival: r.arrival } : {}),
-    slo: r.slo ?? null, outputTokens: r.outputTokens, promptTokens: r.promptTokens, requestsPerLevel: r.requestsPerLevel,
-    warmup: r.warmupPerLevel, thinking: r.thinking === 'on', forceLength: r.forceLength, temperature: r.temperature, seed: r.seed,
-    hourlyCostUsd: r.hourlyCostUsd, baselineRateUsdPer1M: r.baselineRateUsdPer1M, gpuLabel: r.gpuLabel, command: r.command,
+    url: r.url,
+    model: r.model,
+    endpoint: r.endpoint,
+    levels: r.levelsRequested,
+    ...(r.arrival ? { arrival: r.arrival } : {}),
+    slo: r.slo ?? null,
+    outputTokens: r.outputTokens,
+    promptTokens: r.promptTokens,
+    requestsPerLevel: r.requestsPerLevel,
+    warmup: r.warmupPerLevel,
+    thinking: r.thinking === 'on',
+    forceLength: r.forceLength,
+    temperature: r.temperature,
+    seed: r.seed,
+    hourlyCostUsd: r.hourlyCostUsd,
+    baselineRateUsdPer1M: r.baselineRateUsdPer1M,
+    gpuLabel: r.gpuLabel,
+    command: r.command,
   };
 }
 
@@ -28,7 +42,7 @@ function specOf(result: SweepResult): SweepSpecInput {
 export function recordsByLevel(result: SweepResult, records: readonly RawRecord[], rawPath: string): RawRecord[][] {
   return result.levels.map((level) => {
     const mine = records.filter((r) => r.concurrency === level.concurrency);
-    const problem = levelRecordsProblem(level, mine, 'the result\'s');
+    const problem = levelRecordsProblem(level, mine, "the result's");
     if (problem !== null) throw new CliError(EXIT.usage, `${rawPath}: level ${level.concurrency} ${problem}`);
     return mine;
   });

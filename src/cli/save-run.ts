@@ -26,7 +26,10 @@ export interface SaveTarget {
 }
 
 /** What a finished run of any kind shows of itself to the session. */
-interface Finished { run: { status: string }; levels: ReadonlyArray<{ concurrency: number }> }
+interface Finished {
+  run: { status: string };
+  levels: ReadonlyArray<{ concurrency: number }>;
+}
 
 /** A run being stored as it is measured, whatever its kind: pass it the sweep's events and hooks. */
 export interface SaveSession {
@@ -58,13 +61,13 @@ export function saveTarget(f: SaveFlags, defaultOn: boolean, command: string): S
   } catch (err) {
     throw cliErrorOf(err);
   }
-  return f.save ?? (defaultOn || configured) ? { data: f.data, databaseUrl: f.databaseUrl, command } : null;
+  return (f.save ?? (defaultOn || configured)) ? { data: f.data, databaseUrl: f.databaseUrl, command } : null;
 }
 
 /** The store flags of `t` as they may be shown in a suggested command (the password redacted). */
 function storeFlagsText(t: SaveTarget, env: NodeJS.ProcessEnv): string {
   // A database named by the environment (as `--workers` runs often are) is named in the hint too: another shell may not have it.
-  const url = t.data === undefined ? t.databaseUrl ?? (env['GOODPUT_DATABASE_URL'] || undefined) : undefined;
+  const url = t.data === undefined ? (t.databaseUrl ?? (env['GOODPUT_DATABASE_URL'] || undefined)) : undefined;
   return t.data !== undefined ? ` --data ${JSON.stringify(t.data)}` : url !== undefined ? ` --database-url ${redactDatabaseUrl(url)}` : '';
 }
 
@@ -79,7 +82,11 @@ export function serveHint(t: SaveTarget, runId: number, env: NodeJS.ProcessEnv =
  * stored run (a result with no level would read as a measurement of nothing).
  * @returns true when that is the case, after saying so in one line
  */
-export async function discardIfNothingFinished(result: Finished, session: Pick<SaveSession, 'discard'> | null, log: NodeJS.WritableStream = process.stderr): Promise<boolean> {
+export async function discardIfNothingFinished(
+  result: Finished,
+  session: Pick<SaveSession, 'discard'> | null,
+  log: NodeJS.WritableStream = process.stderr,
+): Promise<boolean> {
   if (result.run.status !== 'stopped' || result.levels.length > 0) return false;
   await session?.discard('stopped before any level finished');
   log.write('nothing was finished: stopped before the first level ended, so no result was written and no run stored\n');
@@ -87,13 +94,20 @@ export async function discardIfNothingFinished(result: Finished, session: Pick<S
 }
 
 /** What to tell the user when the store failed under a sweep that measured: what is lost, what is kept, how to store it. */
-function notStoredError(err: unknown, result: Finished, stored: ReadonlySet<number>, files: { json?: string | undefined; raw?: string | undefined }, t: SaveTarget): CliError {
+function notStoredError(
+  err: unknown,
+  result: Finished,
+  stored: ReadonlySet<number>,
+  files: { json?: string | undefined; raw?: string | undefined },
+  t: SaveTarget,
+): CliError {
   const missing = result.levels.map((l) => l.concurrency).filter((c) => !stored.has(c));
   const what = missing.length > 0 ? `level(s) ${missing.join(', ')} were not stored` : 'the run was not stored whole';
   const flags = storeFlagsText(t, process.env);
-  const how = files.json !== undefined && files.json !== '-' && files.raw !== undefined
-    ? `the measurement is whole in ${files.json} and ${files.raw}; store it with: goodput runs import ${files.json} --raw ${files.raw}${flags}`
-    : 'the measurement is above; to be able to store a run later when the store fails, sweep with --json FILE and --raw FILE';
+  const how =
+    files.json !== undefined && files.json !== '-' && files.raw !== undefined
+      ? `the measurement is whole in ${files.json} and ${files.raw}; store it with: goodput runs import ${files.json} --raw ${files.raw}${flags}`
+      : 'the measurement is above; to be able to store a run later when the store fails, sweep with --json FILE and --raw FILE';
   return new CliError(EXIT.notStored, `${what} (${clean((err as Error).message)}); ${how}`);
 }
 
@@ -167,7 +181,9 @@ export async function startSaving(spec: SpecInputOf<RunKindName>, t: SaveTarget,
 
 /** `--save` / `--no-save` and where (`--data`, `--database-url`), for sweep and demo. */
 export function addSaveOptions(cmd: Command): Command {
-  return addStoreOptions(cmd
-    .option('--save', 'store the run (default: on when a store is configured — named, or ~/.goodput/db exists; always on for demo)')
-    .option('--no-save', 'do not store the run'));
+  return addStoreOptions(
+    cmd
+      .option('--save', 'store the run (default: on when a store is configured — named, or ~/.goodput/db exists; always on for demo)')
+      .option('--no-save', 'do not store the run'),
+  );
 }

@@ -10,7 +10,13 @@ import { CliError, EXIT } from './exit-codes.js';
 import { parseNumber } from './parse-flags.js';
 import { addStoreOptions, cliErrorOf } from './store-flags.js';
 
-interface ServeFlags { host: string; port: string; token?: string; data?: string; databaseUrl?: string }
+interface ServeFlags {
+  host: string;
+  port: string;
+  token?: string;
+  data?: string;
+  databaseUrl?: string;
+}
 
 async function open(f: ServeFlags): Promise<Store> {
   try {
@@ -25,27 +31,32 @@ async function open(f: ServeFlags): Promise<Store> {
 }
 
 export function registerServeCommand(program: Command): void {
-  addStoreOptions(program.command('serve').description('serve the Benchmarks page and its API (default http://127.0.0.1:7878/)')
-    .option('--host <address>', 'address to bind; anything but loopback requires --token', '127.0.0.1')
-    .option('--port <n>', 'port (0 picks a free one)', '7878')
-    .option('--token <secret>', 'required on every request (or GOODPUT_TOKEN); open the page as /?token=<secret>'))
-    .action(async (f: ServeFlags) => {
-      const port = parseNumber('--port', f.port, { integer: true, min: 0 });
-      const token = f.token ?? (process.env['GOODPUT_TOKEN'] || null);
-      const store = await open(f);
-      let serving;
-      try {
-        serving = await startServe({ store, host: f.host, port, token });
-      } catch (err) {
-        await store.close();
-        throw err instanceof ServeError ? new CliError(EXIT.usage, err.message) : err;
-      }
-      process.stdout.write(`goodput serve: ${serving.pageUrl}\n${token === null ? '(open the page from this address once: it keeps the key, and writes without it are refused)\n' : ''}store: ${store.description}\nCtrl-C stops it (runs in flight stop cleanly; their finished levels are kept)\n`);
-      await new Promise<void>((resolve) => {
-        process.once('SIGINT', () => resolve());
-        process.once('SIGTERM', () => resolve());
-      });
-      await serving.close();
+  addStoreOptions(
+    program
+      .command('serve')
+      .description('serve the Benchmarks page and its API (default http://127.0.0.1:7878/)')
+      .option('--host <address>', 'address to bind; anything but loopback requires --token', '127.0.0.1')
+      .option('--port <n>', 'port (0 picks a free one)', '7878')
+      .option('--token <secret>', 'required on every request (or GOODPUT_TOKEN); open the page as /?token=<secret>'),
+  ).action(async (f: ServeFlags) => {
+    const port = parseNumber('--port', f.port, { integer: true, min: 0 });
+    const token = f.token ?? (process.env['GOODPUT_TOKEN'] || null);
+    const store = await open(f);
+    let serving;
+    try {
+      serving = await startServe({ store, host: f.host, port, token });
+    } catch (err) {
       await store.close();
+      throw err instanceof ServeError ? new CliError(EXIT.usage, err.message) : err;
+    }
+    process.stdout.write(
+      `goodput serve: ${serving.pageUrl}\n${token === null ? '(open the page from this address once: it keeps the key, and writes without it are refused)\n' : ''}store: ${store.description}\nCtrl-C stops it (runs in flight stop cleanly; their finished levels are kept)\n`,
+    );
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', () => resolve());
+      process.once('SIGTERM', () => resolve());
     });
+    await serving.close();
+    await store.close();
+  });
 }

@@ -18,14 +18,20 @@ import { addSweepOptions, specFromFlags, sweepAndReport } from './sweep-command.
 import type { SweepFlags } from './sweep-flags.js';
 
 interface SessionsFlags extends SweepFlags {
-  conversations?: string; sessions: string; turns: string; userTokens: string; answerTokens: string; thinkS: string; sessionRate?: boolean;
+  conversations?: string;
+  sessions: string;
+  turns: string;
+  userTokens: string;
+  answerTokens: string;
+  thinkS: string;
+  sessionRate?: boolean;
   compareEndpoints?: boolean;
 }
 
 /** Sweep flags a session run decides itself. */
 const FROM_SESSIONS: Readonly<Record<string, string>> = {
-  outputTokens: '--output-tokens: each turn\'s output cap comes from its conversation (or --answer-tokens)',
-  promptTokens: '--prompt-tokens: each turn\'s message comes from its conversation (or --user-tokens)',
+  outputTokens: "--output-tokens: each turn's output cap comes from its conversation (or --answer-tokens)",
+  promptTokens: "--prompt-tokens: each turn's message comes from its conversation (or --user-tokens)",
   requestsPerLevel: '--requests-per-level: a level sends every turn of every session (set --sessions)',
   warmup: '--warmup: sessions run no warm-ups',
   tools: '--tools: a session carries text answers turn to turn; tool calls run in goodput sweep',
@@ -40,7 +46,11 @@ export function parseRange(flag: string, text: string, o: { integer: boolean; mi
   const a = Number(m?.[1]);
   const b = m?.[2] === undefined ? a : Number(m[2]);
   const ok = m !== null && a <= b && a >= o.min && b <= o.max && (!o.integer || (Number.isInteger(a) && Number.isInteger(b)));
-  if (!ok) throw badFlag(flag, `'${text}' is not a range A..B of ${o.integer ? 'whole numbers' : 'numbers'} from ${o.min} to ${o.max} with A ≤ B (e.g. ${o.integer ? '3..8' : '0.5..2'})`);
+  if (!ok)
+    throw badFlag(
+      flag,
+      `'${text}' is not a range A..B of ${o.integer ? 'whole numbers' : 'numbers'} from ${o.min} to ${o.max} with A ≤ B (e.g. ${o.integer ? '3..8' : '0.5..2'})`,
+    );
   return [a, b];
 }
 
@@ -56,7 +66,8 @@ export function endpointComparison(chat: readonly LevelResult[], responses: read
     if (!c.sessions || !r?.sessions) return [];
     const byTurn = new Map(r.sessions.turns.map((t) => [t.turn, t]));
     return [
-      '', `Chat vs Responses at ${clean(c.load?.label ?? String(c.concurrency))}: ${c.sessions.completed} and ${r.sessions.completed} of ${c.sessions.sessions} sessions completed every turn`,
+      '',
+      `Chat vs Responses at ${clean(c.load?.label ?? String(c.concurrency))}: ${c.sessions.completed} and ${r.sessions.completed} of ${c.sessions.sessions} sessions completed every turn`,
       '  turn  bytes sent chat/responses  prompt tokens chat/responses  cached chat/responses  TTFT p50 chat/responses (ms)',
       ...c.sessions.turns.map((t) => {
         const u = byTurn.get(t.turn);
@@ -75,15 +86,21 @@ export function sessionLines(levels: readonly LevelResult[]): string[] {
     const s = l.sessions;
     if (!s) return [];
     return [
-      '', `Sessions at ${clean(l.load?.label ?? String(l.concurrency))}: ${s.completed} of ${s.sessions} completed every turn · session time p50/p95 ${ms(s.durationMs)} ms · tokens per session: prompt ${n(s.promptTokensMean)}, output ${n(s.outputTokensMean)}`,
+      '',
+      `Sessions at ${clean(l.load?.label ?? String(l.concurrency))}: ${s.completed} of ${s.sessions} completed every turn · session time p50/p95 ${ms(s.durationMs)} ms · tokens per session: prompt ${n(s.promptTokensMean)}, output ${n(s.outputTokensMean)}`,
       '  turn  requests  TTFT p50/p95 (ms)  TPOT p50/p95 (ms)  prompt tokens  cached  bytes sent',
-      ...s.turns.map((t) => `  ${String(t.turn).padStart(4)}  ${String(t.requests).padStart(8)}  ${ms(t.ttftMs).padStart(17)}  ${ms(t.tpotMs).padStart(17)}  ${n(t.promptTokensMean).padStart(13)}  ${n(t.cachedPromptTokensMean).padStart(6)}  ${n(t.requestBodyBytesMean ?? null).padStart(10)}`),
+      ...s.turns.map(
+        (t) =>
+          `  ${String(t.turn).padStart(4)}  ${String(t.requests).padStart(8)}  ${ms(t.ttftMs).padStart(17)}  ${ms(t.tpotMs).padStart(17)}  ${n(t.promptTokensMean).padStart(13)}  ${n(t.cachedPromptTokensMean).padStart(6)}  ${n(t.requestBodyBytesMean ?? null).padStart(10)}`,
+      ),
     ];
   });
 }
 
 export function registerSessionsCommand(program: Command): void {
-  const cmd = addSweepOptions(program.command('sessions').description('multi-turn conversations: each turn carries the conversation so far, the model\'s answers included'))
+  const cmd = addSweepOptions(
+    program.command('sessions').description("multi-turn conversations: each turn carries the conversation so far, the model's answers included"),
+  )
     .option('--conversations <file>', 'a ShareGPT-style JSON file: [{ "conversations": [{ "from": "human" | "gpt", "value": … }] }]')
     .option('--sessions <n>', 'sessions per level (synthetic; or the first N conversations of the file)', '16')
     .option('--turns <a..b>', 'synthetic: turns per session', '3..8')
@@ -91,7 +108,10 @@ export function registerSessionsCommand(program: Command): void {
     .option('--answer-tokens <a..b>', 'synthetic: output cap per answer', '64..256')
     .option('--think-s <a..b>', 'think time before each turn after the first, seconds (uniform)', '1..3')
     .option('--session-rate', 'levels are sessions started per second (Poisson, --seed) instead of sessions at once')
-    .option('--compare-endpoints', 'run the same sessions through chat (history resent) and then the Responses API (previous_response_id), and print the comparison');
+    .option(
+      '--compare-endpoints',
+      'run the same sessions through chat (history resent) and then the Responses API (previous_response_id), and print the comparison',
+    );
   cmd.action(async (flags: SessionsFlags) => {
     refuseGivenFlags(cmd, FROM_SESSIONS);
     const count = parseNumber('--sessions', flags.sessions, { integer: true, min: 1, limit: 'requestsPerLevel' });
@@ -105,7 +125,9 @@ export function registerSessionsCommand(program: Command): void {
       prompts = source;
     } else {
       prompts = syntheticSessions({
-        sessions: count, seed, thinkS,
+        sessions: count,
+        seed,
+        thinkS,
         turns: parseRange('--turns', flags.turns, { integer: true, min: 1, max: LIMITS.sessionTurns.max }),
         userTokens: parseRange('--user-tokens', flags.userTokens, { integer: true, min: 1, max: LIMITS.promptTokens.max }),
         answerTokens: parseRange('--answer-tokens', flags.answerTokens, { integer: true, min: 1, max: LIMITS.outputTokens.max }),
@@ -114,7 +136,10 @@ export function registerSessionsCommand(program: Command): void {
     const turns = prompts.kind === 'sessions' ? prompts.sessions.reduce((a, s) => a + s.turns.length, 0) : 0;
     if (turns > LIMITS.requestsPerLevel.max) throw badFlag('--sessions', `${limitMessage('requestsPerLevel', turns, 'turns')}; use fewer sessions`);
     const spec: SweepSpecInput = {
-      ...base, prompts, warmup: 0, requestsPerLevel: 'auto',
+      ...base,
+      prompts,
+      warmup: 0,
+      requestsPerLevel: 'auto',
       // Turns share their conversation's prefix on purpose: no per-request cache salt (each session starts with a word of its own).
       cache: 'warm',
       ...(flags.sessionRate ? { arrival: { kind: 'rate' as const, process: 'poisson' as const, seed } } : {}),
@@ -130,7 +155,8 @@ export function registerSessionsCommand(program: Command): void {
 
 /** `--compare-endpoints`: the sessions through chat, then through the Responses API, then the comparison. */
 async function compareEndpoints(spec: SweepSpecInput, flags: SessionsFlags): Promise<void> {
-  if (flags.json !== undefined || flags.raw !== undefined) throw badFlag('--compare-endpoints', 'runs two sweeps: write each with its own goodput sessions --endpoint chat|responses --json run');
+  if (flags.json !== undefined || flags.raw !== undefined)
+    throw badFlag('--compare-endpoints', 'runs two sweeps: write each with its own goodput sessions --endpoint chat|responses --json run');
   const runs: LevelResult[][] = [];
   for (const endpoint of ['chat', 'responses'] as const) {
     process.stderr.write(`sessions through ${endpoint}\n`);

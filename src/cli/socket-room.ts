@@ -30,6 +30,9 @@ export function refuseLevelsPastFileLimit(levels: readonly number[], arrivalKind
   if (limit === null || arrivalKind !== 'concurrency') return;
   const over = levels.find((c) => c + FD_HEADROOM > limit);
   if (over !== undefined) {
-    throw new CliError(EXIT.usage, `--levels: a level of ${over} streams needs ${over} sockets plus ${FD_HEADROOM} files of goodput's own, but this process may open only ${limit} (ulimit -n): that is our limit, not the server's; raise it (e.g. ulimit -n ${over + FD_HEADROOM}) or lower the level`);
+    throw new CliError(
+      EXIT.usage,
+      `--levels: a level of ${over} streams needs ${over} sockets plus ${FD_HEADROOM} files of goodput's own, but this process may open only ${limit} (ulimit -n): that is our limit, not the server's; raise it (e.g. ulimit -n ${over + FD_HEADROOM}) or lower the level`,
+    );
   }
 }

@@ -17,7 +17,7 @@ describe('start-up without loading commands', () => {
     }
   });
 
-  it('--version prints the package version; a command\'s own help still loads it', async () => {
+  it("--version prints the package version; a command's own help still loads it", async () => {
     expect((await runGoodput(['--version'])).stdout).toBe(`${TOOL_VERSION}\n`);
     const sweep = await runGoodput(['help', 'sweep']);
     expect(sweep.code).toBe(0);

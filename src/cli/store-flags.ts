@@ -21,8 +21,16 @@ export function addStoreOptions(cmd: Command): Command {
 
 /** Flag names for the fields of store and API messages. */
 const FLAG_OF: Record<string, string> = {
-  data: '--data', databaseUrl: '--database-url', name: '<name>', baseUrl: '<url>', apiKey: '--api-key',
-  model: '--model', engine: '--engine', gpuLabel: '--gpu', hourlyCostUsd: '--hourly-cost', serverId: '--url',
+  data: '--data',
+  databaseUrl: '--database-url',
+  name: '<name>',
+  baseUrl: '<url>',
+  apiKey: '--api-key',
+  model: '--model',
+  engine: '--engine',
+  gpuLabel: '--gpu',
+  hourlyCostUsd: '--hourly-cost',
+  serverId: '--url',
 };
 
 /** A store or API error as a CliError: bad input, conflicts and a busy store exit 2; anything else 1. */

@@ -5,6 +5,7 @@ import { CliError, EXIT } from './exit-codes.js';
 
 export async function storedTextRun(c: Catalog, id: number, command: string): Promise<{ result: SweepResult; records: RequestRecord[] }> {
   const result = await c.exportRun(id);
-  if (isPoolingResult(result)) throw new CliError(EXIT.usage, `${command}: run ${id} is an ${result.run.endpoint} run; this reads text-generation runs (see goodput runs show ${id})`);
-  return { result, records: await c.runRecords(id) as RequestRecord[] };
+  if (isPoolingResult(result))
+    throw new CliError(EXIT.usage, `${command}: run ${id} is an ${result.run.endpoint} run; this reads text-generation runs (see goodput runs show ${id})`);
+  return { result, records: (await c.runRecords(id)) as RequestRecord[] };
 }

@@ -54,7 +54,10 @@ export function specFromFlags(f: SweepFlags, argv: readonly string[], load?: Pic
     ...(load ?? { levels: parseLevels('--levels', f.levels) }),
     outputTokens: flagNumber('outputTokens', f.outputTokens),
     promptTokens: flagNumber('promptTokens', f.promptTokens),
-    tokenizer: f.tokenizer === undefined || f.tokenizer === 'auto' || f.tokenizer === 'approximate' ? { kind: f.tokenizer ?? 'auto' } : { kind: 'file', path: f.tokenizer },
+    tokenizer:
+      f.tokenizer === undefined || f.tokenizer === 'auto' || f.tokenizer === 'approximate'
+        ? { kind: f.tokenizer ?? 'auto' }
+        : { kind: 'file', path: f.tokenizer },
     requestsPerLevel: requests,
     warmup: flagNumber('warmup', f.warmup),
     thinking: parseChoice('--thinking', f.thinking, ['off', 'on'] as const) === 'on',
@@ -73,7 +76,9 @@ export function specFromFlags(f: SweepFlags, argv: readonly string[], load?: Pic
 }
 
 /** `--tools`, `--tool-choice`, `--json-schema` and `--schema-control` → the spec's tools and answer schema (read and checked, every schema compiled). */
-export async function toolsFromFlags(f: Pick<SweepFlags, 'tools' | 'toolChoice' | 'jsonSchema' | 'schemaControl'>): Promise<Pick<SweepSpecInput, 'tools' | 'responseSchema' | 'forceLength'>> {
+export async function toolsFromFlags(
+  f: Pick<SweepFlags, 'tools' | 'toolChoice' | 'jsonSchema' | 'schemaControl'>,
+): Promise<Pick<SweepSpecInput, 'tools' | 'responseSchema' | 'forceLength'>> {
   const out: Pick<SweepSpecInput, 'tools' | 'responseSchema' | 'forceLength'> = {};
   const given = f.toolChoice ?? 'auto';
   if (f.tools === undefined && given !== 'auto') throw badFlag('--tool-choice', 'needs --tools');
@@ -105,10 +110,19 @@ export async function sweepAndReport(spec: SweepSpecInput, out: SweepOutputs & {
 }
 
 /** Where a sweep's outputs go: the result file, the raw records, the store, the percentiles printed after the table. */
-export interface SweepOutputs { json?: string | undefined; raw?: string | undefined; save?: SaveTarget | null; percentiles?: readonly number[] | null }
+export interface SweepOutputs {
+  json?: string | undefined;
+  raw?: string | undefined;
+  save?: SaveTarget | null;
+  percentiles?: readonly number[] | null;
+}
 
 /** `--workers N` with its database: validated here, connected by startWorkers. */
-export interface WorkersFlags { count: number; databaseUrl: string; waitMs: number }
+export interface WorkersFlags {
+  count: number;
+  databaseUrl: string;
+  waitMs: number;
+}
 
 /** `--workers`, `--workers-wait` and the database they need, or null without --workers. */
 export function workersFromFlags(f: Pick<SweepFlags, 'workers' | 'workersWait' | 'databaseUrl'>): WorkersFlags | null {
@@ -125,7 +139,9 @@ async function startWorkers(w: WorkersFlags): Promise<Coordinator> {
   const secret = await workerSecretFromEnv('--workers');
   const c = await startCoordinator(w.databaseUrl, w.count, w.waitMs, secret);
   // Names and hosts are the workers' own words, read from the database: cleaned before a terminal sees them.
-  process.stderr.write(`${c.workers.length} workers live: ${c.workers.map((x) => `${clean(x.name)} (${clean(x.host)}, ${x.cores} cores, clock ${x.clockOffsetMs?.toFixed(2) ?? '?'} ms)`).join(', ')}\n`);
+  process.stderr.write(
+    `${c.workers.length} workers live: ${c.workers.map((x) => `${clean(x.name)} (${clean(x.host)}, ${x.cores} cores, clock ${x.clockOffsetMs?.toFixed(2) ?? '?'} ms)`).join(', ')}\n`,
+  );
   return c;
 }
 
@@ -151,7 +167,16 @@ async function sweepWith(spec: SweepSpecInput, out: SweepOutputs, coordinator: C
   };
   try {
     const clients = coordinator ? { clients: coordinator.forSweep } : {};
-    const result = await runSweep(spec, { signal: ctrl.signal, onEvent, afterLevel, ...(saving ? { beforeLevel: () => saving.beforeLevel() } : {}), ...clients }).catch(async (err: unknown) => { await saving?.fail(err); throw err; });
+    const result = await runSweep(spec, {
+      signal: ctrl.signal,
+      onEvent,
+      afterLevel,
+      ...(saving ? { beforeLevel: () => saving.beforeLevel() } : {}),
+      ...clients,
+    }).catch(async (err: unknown) => {
+      await saving?.fail(err);
+      throw err;
+    });
     // A stop no signal asked for is our side going away (the workers' database), not the user.
     const byUser = ctrl.signal.aborted;
     if (await discardIfNothingFinished(result, saving)) return { code: byUser ? EXIT.stopped : EXIT.clientStopped, result };
@@ -171,26 +196,40 @@ async function sweepWith(spec: SweepSpecInput, out: SweepOutputs, coordinator: C
 }
 
 export function registerSweepCommand(program: Command): void {
-  addRunOptions(addImageOptions(addPoolingOptions(addSweepOptions(program.command('sweep').description('run a concurrency sweep against an OpenAI-compatible server')))), 'arrival')
-    .action(async (flags: SweepFlags & PoolingFlags & ImageFlags & ArrivalFlags, cmd: Command) => {
-      const images = imagesFromFlags(flags, flags.endpoint);
-      const audio = audioFromFlags(flags, flags.endpoint);
-      const given = (key: string) => cmd.getOptionValueSource(key) === 'cli';
-      if (flags.endpoint === 'embeddings' || flags.endpoint === 'rerank') {
-        const spec = poolingSpecFromFlags(flags, flags.endpoint, process.argv.slice(2), given);
-        // Stored as a text sweep is: with --save, or by default when a store is configured.
-        const code = await poolingSweepAndReport(spec, { json: flags.json, raw: flags.raw, save: saveTarget(flags, false, 'goodput sweep') });
-        if (code !== EXIT.ok) throw new CliError(code, '');
-        return;
-      }
-      refusePoolingFlags(flags, flags.endpoint);
-      const load = arrivalFromFlags(flags, given);
-      const percentiles = percentilesFromFlags(flags);
-      const spec = { ...specFromFlags(flags, process.argv.slice(2), load), ...await toolsFromFlags(flags), images, imageBaseUrl: imageBaseUrlFromFlags(flags, images), audio };
-      const workers = workersFromFlags(flags);
-      // Split over workers, each worker's process opens only its share's sockets.
-      if (!workers && Array.isArray(spec.levels)) refuseLevelsPastFileLimit(spec.levels, spec.arrival?.kind ?? 'concurrency');
-      const { code } = await sweepAndReport(spec, { json: flags.json, raw: flags.raw, save: saveTarget(flags, false, 'goodput sweep'), percentiles, ...(workers ? { workers } : {}) });
+  addRunOptions(
+    addImageOptions(addPoolingOptions(addSweepOptions(program.command('sweep').description('run a concurrency sweep against an OpenAI-compatible server')))),
+    'arrival',
+  ).action(async (flags: SweepFlags & PoolingFlags & ImageFlags & ArrivalFlags, cmd: Command) => {
+    const images = imagesFromFlags(flags, flags.endpoint);
+    const audio = audioFromFlags(flags, flags.endpoint);
+    const given = (key: string) => cmd.getOptionValueSource(key) === 'cli';
+    if (flags.endpoint === 'embeddings' || flags.endpoint === 'rerank') {
+      const spec = poolingSpecFromFlags(flags, flags.endpoint, process.argv.slice(2), given);
+      // Stored as a text sweep is: with --save, or by default when a store is configured.
+      const code = await poolingSweepAndReport(spec, { json: flags.json, raw: flags.raw, save: saveTarget(flags, false, 'goodput sweep') });
       if (code !== EXIT.ok) throw new CliError(code, '');
+      return;
+    }
+    refusePoolingFlags(flags, flags.endpoint);
+    const load = arrivalFromFlags(flags, given);
+    const percentiles = percentilesFromFlags(flags);
+    const spec = {
+      ...specFromFlags(flags, process.argv.slice(2), load),
+      ...(await toolsFromFlags(flags)),
+      images,
+      imageBaseUrl: imageBaseUrlFromFlags(flags, images),
+      audio,
+    };
+    const workers = workersFromFlags(flags);
+    // Split over workers, each worker's process opens only its share's sockets.
+    if (!workers && Array.isArray(spec.levels)) refuseLevelsPastFileLimit(spec.levels, spec.arrival?.kind ?? 'concurrency');
+    const { code } = await sweepAndReport(spec, {
+      json: flags.json,
+      raw: flags.raw,
+      save: saveTarget(flags, false, 'goodput sweep'),
+      percentiles,
+      ...(workers ? { workers } : {}),
     });
+    if (code !== EXIT.ok) throw new CliError(code, '');
+  });
 }

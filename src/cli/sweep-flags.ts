@@ -6,10 +6,43 @@
  */
 
 export interface SweepFlags {
-  url: string; model?: string; levels: string; outputTokens: string; promptTokens: string; requestsPerLevel: string;
-  warmup: string; hourlyCost?: string; baselineRate?: string; json?: string; raw?: string; thinking: string;
-  endpoint: string; engine: string; apiKey?: string; apiKeyEnv?: string; gpu?: string; forceLength: boolean; temperature: string;
-  seed: string; clientBudgetMs: string; clientThreads: string; workers?: string; workersWait: string; timeoutS: string; idleTimeoutS: string;
-  gpuSource: string; dcgmUrl?: string; metricsUrl?: string; serverMetrics: boolean; metricsIntervalMs: string;
-  save?: boolean; data?: string; databaseUrl?: string; tokenizer?: string; tools?: string; toolChoice?: string; jsonSchema?: string; schemaControl?: string;
+  url: string;
+  model?: string;
+  levels: string;
+  outputTokens: string;
+  promptTokens: string;
+  requestsPerLevel: string;
+  warmup: string;
+  hourlyCost?: string;
+  baselineRate?: string;
+  json?: string;
+  raw?: string;
+  thinking: string;
+  endpoint: string;
+  engine: string;
+  apiKey?: string;
+  apiKeyEnv?: string;
+  gpu?: string;
+  forceLength: boolean;
+  temperature: string;
+  seed: string;
+  clientBudgetMs: string;
+  clientThreads: string;
+  workers?: string;
+  workersWait: string;
+  timeoutS: string;
+  idleTimeoutS: string;
+  gpuSource: string;
+  dcgmUrl?: string;
+  metricsUrl?: string;
+  serverMetrics: boolean;
+  metricsIntervalMs: string;
+  save?: boolean;
+  data?: string;
+  databaseUrl?: string;
+  tokenizer?: string;
+  tools?: string;
+  toolChoice?: string;
+  jsonSchema?: string;
+  schemaControl?: string;
 }

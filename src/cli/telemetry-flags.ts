@@ -20,12 +20,17 @@ export interface TelemetryFlags {
 export function telemetryFromFlags(f: TelemetryFlags): Pick<SweepSpecInput, 'gpuSource' | 'dcgmUrl' | 'metricsUrl' | 'serverMetrics' | 'metricsIntervalMs'> {
   const gpuSource = parseChoice('--gpu-source', f.gpuSource, GPU_SOURCE_CHOICES);
   const dcgmUrl = f.dcgmUrl === undefined ? null : parseUrl('--dcgm-url', f.dcgmUrl);
-  if (gpuSource === 'dcgm' && dcgmUrl === null) throw badFlag('--gpu-source', 'dcgm needs --dcgm-url (the exporter\'s metrics URL, e.g. http://gpu-host:9400/metrics)');
-  if (dcgmUrl !== null && gpuSource !== 'dcgm' && gpuSource !== 'auto') throw badFlag('--dcgm-url', `is only read with --gpu-source dcgm or auto, not ${gpuSource}`);
+  if (gpuSource === 'dcgm' && dcgmUrl === null)
+    throw badFlag('--gpu-source', "dcgm needs --dcgm-url (the exporter's metrics URL, e.g. http://gpu-host:9400/metrics)");
+  if (dcgmUrl !== null && gpuSource !== 'dcgm' && gpuSource !== 'auto')
+    throw badFlag('--dcgm-url', `is only read with --gpu-source dcgm or auto, not ${gpuSource}`);
   const metricsUrl = f.metricsUrl === undefined ? null : parseUrl('--metrics-url', f.metricsUrl);
   if (metricsUrl !== null && !f.serverMetrics) throw badFlag('--metrics-url', 'cannot be combined with --no-server-metrics');
   return {
-    gpuSource, dcgmUrl, metricsUrl, serverMetrics: f.serverMetrics,
+    gpuSource,
+    dcgmUrl,
+    metricsUrl,
+    serverMetrics: f.serverMetrics,
     metricsIntervalMs: flagNumber('metricsIntervalMs', f.metricsIntervalMs),
   };
 }

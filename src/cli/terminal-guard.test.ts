@@ -5,12 +5,19 @@ const EVIL = 'model \u001b]52;c;ZXZpbA==\u0007\u001b[2J\u001b[1A\u202egnp.exe';
 
 function fakeStream(isTTY: boolean): { stream: NodeJS.WriteStream; seen: unknown[] } {
   const seen: unknown[] = [];
-  const stream = { isTTY, columns: 80, write: (chunk: unknown) => { seen.push(chunk); return true; } } as unknown as NodeJS.WriteStream;
+  const stream = {
+    isTTY,
+    columns: 80,
+    write: (chunk: unknown) => {
+      seen.push(chunk);
+      return true;
+    },
+  } as unknown as NodeJS.WriteStream;
   return { stream, seen };
 }
 
 describe('the terminal guard', () => {
-  it('drops a hostile string\'s clipboard write, clear-screen, cursor move and bidi override on a TTY', () => {
+  it("drops a hostile string's clipboard write, clear-screen, cursor move and bidi override on a TTY", () => {
     const { stream, seen } = fakeStream(true);
     guardTerminalWrites(stream);
     stream.write(`${EVIL}\n`);

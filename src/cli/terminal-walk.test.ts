@@ -59,11 +59,15 @@ const commands: string[][] = [
 ];
 
 describe('every command printing hostile strings', () => {
-  it.each(commands.map((c) => [c.join(' ').replaceAll(dir, '…'), c] as const))('goodput %s prints them sanitised', async (_name, args) => {
-    const r = await cli(args);
-    expect(r.code, r.stderr).toBe(0);
-    const all = r.stdout + r.stderr;
-    expect(all.match(RAW), 'a raw control, escape or bidi character').toBeNull();
-    expect(all).toMatch(/tiny|vllm|H100|A100|box/);
-  }, patient(60_000));
+  it.each(commands.map((c) => [c.join(' ').replaceAll(dir, '…'), c] as const))(
+    'goodput %s prints them sanitised',
+    async (_name, args) => {
+      const r = await cli(args);
+      expect(r.code, r.stderr).toBe(0);
+      const all = r.stdout + r.stderr;
+      expect(all.match(RAW), 'a raw control, escape or bidi character').toBeNull();
+      expect(all).toMatch(/tiny|vllm|H100|A100|box/);
+    },
+    patient(60_000),
+  );
 });

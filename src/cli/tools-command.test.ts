@@ -18,9 +18,24 @@ import { builtinTools } from '../workload/index.js';
 let sim: SimProcess;
 const dir = mkdtempSync(join(tmpdir(), 'goodput-tools-cli-'));
 beforeAll(async () => {
-  sim = await spawnSimProcess(['--prefill-base-ms', '2', '--prefill-ms-per-token', '0', '--decode-step-ms', '1', '--decode-ms-per-extra-seq', '0', '--tool-call-invalid', '0.1', '--json-invalid', '0.1']);
+  sim = await spawnSimProcess([
+    '--prefill-base-ms',
+    '2',
+    '--prefill-ms-per-token',
+    '0',
+    '--decode-step-ms',
+    '1',
+    '--decode-ms-per-extra-seq',
+    '0',
+    '--tool-call-invalid',
+    '0.1',
+    '--json-invalid',
+    '0.1',
+  ]);
 });
-afterAll(async () => { await sim?.stop(); });
+afterAll(async () => {
+  await sim?.stop();
+});
 
 /** Runs a sweep with `flags` and expects one clear line on stderr, exit 2, no result written. */
 async function expectRefused(flags: string[], message: RegExp): Promise<void> {
@@ -32,13 +47,40 @@ async function expectRefused(flags: string[], message: RegExp): Promise<void> {
   expect(existsSync(json)).toBe(false);
 }
 
-const lines = (path: string) => readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RequestRecord);
+const lines = (path: string) =>
+  readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as RequestRecord);
 
 describe('goodput sweep --tools', () => {
   it('64 tools, required: validity 90 % per level, the table lines, the run facts and the raw fields', async () => {
     const json = join(dir, 'sweep.json');
     const raw = join(dir, 'sweep.jsonl');
-    const r = await runGoodput(['sweep', '--url', sim.url, '--tools', '64', '--tool-choice', 'required', '--levels', '8', '--requests-per-level', '200', '--warmup', '0', '--json', json, '--raw', raw, '--no-save'], {}, 120_000);
+    const r = await runGoodput(
+      [
+        'sweep',
+        '--url',
+        sim.url,
+        '--tools',
+        '64',
+        '--tool-choice',
+        'required',
+        '--levels',
+        '8',
+        '--requests-per-level',
+        '200',
+        '--warmup',
+        '0',
+        '--json',
+        json,
+        '--raw',
+        raw,
+        '--no-save',
+      ],
+      {},
+      120_000,
+    );
     expect(r.code, r.stderr).toBe(0);
     const result = sweepResultSchema.parse(JSON.parse(readFileSync(json, 'utf8')));
     expect(result.run.tools).toMatchObject({ label: 'built-in 64', count: 64, choice: 'required' });
@@ -72,14 +114,40 @@ describe('goodput sweep --tools', () => {
 });
 
 describe('goodput sweep --json-schema', () => {
-  const schema = { type: 'object', required: ['city', 'days'], additionalProperties: false, properties: { city: { type: 'string', maxLength: 20 }, days: { type: 'integer', minimum: 1, maximum: 14 } } };
+  const schema = {
+    type: 'object',
+    required: ['city', 'days'],
+    additionalProperties: false,
+    properties: { city: { type: 'string', maxLength: 20 }, days: { type: 'integer', minimum: 1, maximum: 14 } },
+  };
 
   it('answers judged against the schema (90 % valid), plain controls interleaved, the cost printed', async () => {
     const file = join(dir, 'trip.json');
     writeFileSync(file, JSON.stringify({ name: 'trip', schema }));
     const json = join(dir, 'schema.json');
     const raw = join(dir, 'schema.jsonl');
-    const r = await runGoodput(['sweep', '--url', sim.url, '--json-schema', file, '--levels', '4', '--requests-per-level', '200', '--warmup', '0', '--json', json, '--raw', raw, '--no-save'], {}, 120_000);
+    const r = await runGoodput(
+      [
+        'sweep',
+        '--url',
+        sim.url,
+        '--json-schema',
+        file,
+        '--levels',
+        '4',
+        '--requests-per-level',
+        '200',
+        '--warmup',
+        '0',
+        '--json',
+        json,
+        '--raw',
+        raw,
+        '--no-save',
+      ],
+      {},
+      120_000,
+    );
     expect(r.code, r.stderr).toBe(0);
     const result = sweepResultSchema.parse(JSON.parse(readFileSync(json, 'utf8')));
     expect(result.run.responseSchema).toMatchObject({ label: 'trip.json', name: 'trip', control: 0.5 });
@@ -112,11 +180,20 @@ describe('goodput sweep --json-schema', () => {
 });
 
 describe('a contract with tools and the toolCallValid SLO', () => {
-  const contract = (over: (c: Record<string, any>) => void = () => {}) => { // eslint-disable-line @typescript-eslint/no-explicit-any
-    const c: Record<string, any> = { // eslint-disable-line @typescript-eslint/no-explicit-any
-      version: 1, server: { url: sim.url },
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const contract = (over: (c: Record<string, any>) => void = () => {}) => {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const c: Record<string, any> = {
+      version: 1,
+      server: { url: sim.url },
       model: { name: 'goodput-sim-1', revision: 'sim-1', tokenizer: { kind: 'server' }, precision: 'bf16', quantization: 'none' },
-      workload: { prompts: { kind: 'synthetic', tokens: 24 }, outputTokens: 512, requestsPerLevel: 100, warmup: 0, tools: { kind: 'file', path: 'tools.json', choice: 'required' } },
+      workload: {
+        prompts: { kind: 'synthetic', tokens: 24 },
+        outputTokens: 512,
+        requestsPerLevel: 100,
+        warmup: 0,
+        tools: { kind: 'file', path: 'tools.json', choice: 'required' },
+      },
       decoding: { ignoreEos: false },
       load: { levels: [4] },
       slo: { ttftMs: { p: 95, max: 60_000 }, toolCallValid: true },
@@ -135,7 +212,7 @@ describe('a contract with tools and the toolCallValid SLO', () => {
     expect(r.code, r.stderr).toBe(0);
     const result = sweepResultSchema.parse(JSON.parse(readFileSync(json, 'utf8')));
     const level = result.levels[0];
-    const invalid = (level?.toolCalls?.invalid ?? -1);
+    const invalid = level?.toolCalls?.invalid ?? -1;
     expect(invalid).toBeGreaterThan(0);
     expect(level?.goodput?.missed.toolCallValid).toBe(invalid);
     expect(level?.goodput?.met).toBe(100 - invalid);
@@ -145,13 +222,28 @@ describe('a contract with tools and the toolCallValid SLO', () => {
   });
 
   it('bad contracts: toolCallValid without tools, ignoreEos with tools, a changed tools file', async () => {
-    const noTools = await runGoodput(['run', contract((c) => { delete c.workload.tools; })]);
+    const noTools = await runGoodput([
+      'run',
+      contract((c) => {
+        delete c.workload.tools;
+      }),
+    ]);
     expect(noTools.code).toBe(2);
     expect(noTools.stderr).toMatch(/slo\.toolCallValid: the toolCallValid SLO needs workload\.tools/);
-    const eos = await runGoodput(['run', contract((c) => { c.decoding.ignoreEos = true; })]);
+    const eos = await runGoodput([
+      'run',
+      contract((c) => {
+        c.decoding.ignoreEos = true;
+      }),
+    ]);
     expect(eos.code).toBe(2);
     expect(eos.stderr).toMatch(/decoding\.ignoreEos: a request with tools ends when its call is complete/);
-    const pinned = await runGoodput(['run', contract((c) => { c.workload.tools.sha256 = '0'.repeat(64); })]);
+    const pinned = await runGoodput([
+      'run',
+      contract((c) => {
+        c.workload.tools.sha256 = '0'.repeat(64);
+      }),
+    ]);
     expect(pinned.code).toBe(2);
     expect(pinned.stderr).toMatch(/workload\.tools\.sha256: .*tools\.json has sha256 [0-9a-f]{64}, but the contract records 0{64}/);
   });

@@ -11,7 +11,11 @@ import { CliError, EXIT } from './exit-codes.js';
 async function trustOf(f: { key?: string; keyId?: string }): Promise<Trust> {
   if (f.key !== undefined && f.keyId !== undefined) throw new CliError(EXIT.usage, '--key and --key-id: give one key to trust, not both');
   if (f.keyId !== undefined) {
-    if (!/^ed25519:[0-9a-f]{32}$/.test(f.keyId)) throw new CliError(EXIT.usage, `--key-id: ${JSON.stringify(f.keyId.slice(0, 80))} is not a key id (ed25519: and 32 hex digits, as goodput keys create prints)`);
+    if (!/^ed25519:[0-9a-f]{32}$/.test(f.keyId))
+      throw new CliError(
+        EXIT.usage,
+        `--key-id: ${JSON.stringify(f.keyId.slice(0, 80))} is not a key id (ed25519: and 32 hex digits, as goodput keys create prints)`,
+      );
     return { keyId: f.keyId };
   }
   if (f.key === undefined) return null;
@@ -33,14 +37,22 @@ async function verified(dir: string, trust: Trust): Promise<VerifiedSite> {
 }
 
 export function registerVerifyCommand(program: Command): void {
-  program.command('verify')
+  program
+    .command('verify')
     .description('check a published site: files as signed, every number recomputed from the shipped evidence; exit 0 only if all match')
     .argument('<site-dir>', 'a folder written by goodput publish')
-    .option('--key <file>', 'the publisher\'s public key (PEM) you trust: the site must be signed by it')
-    .option('--key-id <id>', 'the publisher\'s key id you pinned (ed25519:…): the site must be signed by it')
+    .option('--key <file>', "the publisher's public key (PEM) you trust: the site must be signed by it")
+    .option('--key-id <id>', "the publisher's key id you pinned (ed25519:…): the site must be signed by it")
     .action(async (dir: string, f: { key?: string; keyId?: string }) => {
       const v = await verified(dir, await trustOf(f));
-      const who = v.signer === null ? 'not signed' : v.trusted ? `signed by ${v.signer}, the key you trust` : `signed by ${v.signer} (pass --key or --key-id to check it is the key you trust)`;
-      process.stdout.write(`verified ${dir}: ${v.receipts} receipt(s), ${v.files} files, every published number recomputed from the shipped evidence; ${who}\n`);
+      const who =
+        v.signer === null
+          ? 'not signed'
+          : v.trusted
+            ? `signed by ${v.signer}, the key you trust`
+            : `signed by ${v.signer} (pass --key or --key-id to check it is the key you trust)`;
+      process.stdout.write(
+        `verified ${dir}: ${v.receipts} receipt(s), ${v.files} files, every published number recomputed from the shipped evidence; ${who}\n`,
+      );
     });
 }

@@ -10,7 +10,12 @@ import { sanitizeForTerminal } from '../core/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { apiKeyFromEnv, badFlag, parseNumber } from './parse-flags.js';
 
-interface WorkerFlags { databaseUrl?: string; name?: string; apiKeyEnv?: string; init?: boolean }
+interface WorkerFlags {
+  databaseUrl?: string;
+  name?: string;
+  apiKeyEnv?: string;
+  init?: boolean;
+}
 
 /** The workers' secret from GOODPUT_WORKER_SECRET, or a usage error naming `who` and how to make one. */
 export async function workerSecretFromEnv(who: string): Promise<Buffer> {
@@ -24,17 +29,20 @@ export async function workerSecretFromEnv(who: string): Promise<Buffer> {
 }
 
 export function registerWorkerCommand(program: Command): void {
-  program.command('worker')
+  program
+    .command('worker')
     .description('send level shares for sweeps started with --workers, coordinated through PostgreSQL (runs until stopped)')
     .option('--database-url <url>', 'the PostgreSQL the coordinator uses (or GOODPUT_DATABASE_URL)')
-    .option('--name <name>', 'this worker\'s name in the run (default: HOST-PID)')
-    .option('--api-key-env <name>', 'environment variable holding the servers\' API key (default: GOODPUT_API_KEY); keys never go through the database')
-    .option('--init', 'print a new workers\' secret for GOODPUT_WORKER_SECRET (give the same one to the coordinator and every worker) and exit')
+    .option('--name <name>', "this worker's name in the run (default: HOST-PID)")
+    .option('--api-key-env <name>', "environment variable holding the servers' API key (default: GOODPUT_API_KEY); keys never go through the database")
+    .option('--init', "print a new workers' secret for GOODPUT_WORKER_SECRET (give the same one to the coordinator and every worker) and exit")
     .action(async (flags: WorkerFlags) => {
       const { WORKER_SECRET_ENV, newWorkerSecret } = await import('../workers/index.js');
       if (flags.init) {
         process.stdout.write(`${newWorkerSecret()}\n`);
-        process.stderr.write(`a new secret for ${WORKER_SECRET_ENV}: start \`goodput sweep --workers\` and every \`goodput worker\` with it; keep it out of the database and out of shell history\n`);
+        process.stderr.write(
+          `a new secret for ${WORKER_SECRET_ENV}: start \`goodput sweep --workers\` and every \`goodput worker\` with it; keep it out of the database and out of shell history\n`,
+        );
         return;
       }
       const secret = await workerSecretFromEnv('goodput worker');
@@ -49,9 +57,14 @@ export function registerWorkerCommand(program: Command): void {
       process.once('SIGTERM', onSignal);
       try {
         await runWorker({
-          databaseUrl: url, name: flags.name ?? `${hostname()}-${process.pid}`, signal: stop.signal, apiKey, secret,
+          databaseUrl: url,
+          name: flags.name ?? `${hostname()}-${process.pid}`,
+          signal: stop.signal,
+          apiKey,
+          secret,
           log: (line) => process.stderr.write(`${sanitizeForTerminal(line)}\n`),
-          clockSkewMs: env('GOODPUT_TEST_CLOCK_SKEW_MS'), dbDelayMs: env('GOODPUT_TEST_DB_DELAY_MS'),
+          clockSkewMs: env('GOODPUT_TEST_CLOCK_SKEW_MS'),
+          dbDelayMs: env('GOODPUT_TEST_DB_DELAY_MS'),
         });
       } catch (err) {
         if (err instanceof WorkerError || /PostgreSQL at /.test((err as Error).message)) throw new CliError(EXIT.usage, (err as Error).message);

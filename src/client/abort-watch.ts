@@ -19,11 +19,15 @@ export function watchAbort(signal: AbortSignal, a: Abortable): void {
     const waiting = new Set<Abortable>();
     set = waiting;
     watching.set(signal, waiting);
-    signal.addEventListener('abort', () => {
-      watching.delete(signal);
-      for (const w of [...waiting]) w.onAbort();
-      waiting.clear();
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        watching.delete(signal);
+        for (const w of [...waiting]) w.onAbort();
+        waiting.clear();
+      },
+      { once: true },
+    );
   }
   set.add(a);
 }

@@ -59,7 +59,13 @@ describe('retry on a reused keep-alive socket', () => {
     expect(second).toMatchObject({ outcome: { kind: 'ok' }, clientRetry: true, outputTokens: 1 });
     expect(requests).toBe(3);
     const level = summarizeLevel({
-      concurrency: 1, records: [first, second], targetOutputTokens: 8, forceLength: false, loopDelayMs: null, clientCpuPct: null, clientBudgetMs: 10,
+      concurrency: 1,
+      records: [first, second],
+      targetOutputTokens: 8,
+      forceLength: false,
+      loopDelayMs: null,
+      clientCpuPct: null,
+      clientBudgetMs: 10,
       gpu: { available: false, source: 'not available', reason: 'test' },
     });
     expect(level).toMatchObject({ clientRetries: 1, failed: 0, invalid: false });
@@ -83,7 +89,7 @@ describe('retry on a reused keep-alive socket', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('keeps the retry\'s own failure, marked as a retry, when the fresh connection fails too', async () => {
+  it("keeps the retry's own failure, marked as a retry, when the fresh connection fails too", async () => {
     let n = 0;
     const server = await startServer((req, res) => {
       if (n++ === 0) {

@@ -37,7 +37,8 @@ export function failureOutcome(err: unknown, phase: Phase, limits: { connectMs: 
       return { kind: 'timeout', phase: idlePhase, message: `${what}: no bytes for ${limits.idleMs} ms` };
     }
     // Refused by us before sending (see the streaming client): never the server's failure.
-    case 'ERR_REQUEST_BODY_LIMIT': case 'ERR_REQUEST_BODY':
+    case 'ERR_REQUEST_BODY_LIMIT':
+    case 'ERR_REQUEST_BODY':
       return { kind: 'not-sent', code, message: truncate(messageOf(err)) };
     default:
       return { kind: 'connection-error', code, phase, message: truncate(`${code}: ${messageOf(err)}`) };

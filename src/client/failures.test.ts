@@ -33,14 +33,20 @@ async function sendOnce(target: Target, timeouts: Partial<Timeouts> = {}, signal
   }
 }
 
-const reply = (status: number, body: string, type = 'application/json') => (_req: unknown, res: ServerResponse) => {
-  res.writeHead(status, { 'content-type': type });
-  res.end(body);
-};
+const reply =
+  (status: number, body: string, type = 'application/json') =>
+  (_req: unknown, res: ServerResponse) => {
+    res.writeHead(status, { 'content-type': type });
+    res.end(body);
+  };
 
 describe('HTTP errors, classified by status', () => {
   const cases: Array<[number, string, string]> = [
-    [500, '{"error":{"code":500,"message":"[json.exception.parse_error.101] parse error","type":"server_error"}}', '[json.exception.parse_error.101] parse error'],
+    [
+      500,
+      '{"error":{"code":500,"message":"[json.exception.parse_error.101] parse error","type":"server_error"}}',
+      '[json.exception.parse_error.101] parse error',
+    ],
     [429, '{"object":"error","message":"Too many requests, retry later","type":"RateLimitError","code":429}', 'Too many requests, retry later'],
     [503, '{"error":"server busy, please try again. maximum pending requests exceeded"}', 'server busy, please try again. maximum pending requests exceeded'],
     [422, '{"error":"Input validation error: inputs too long","error_type":"validation"}', 'Input validation error: inputs too long'],
@@ -85,7 +91,15 @@ describe('transport failures', () => {
   });
 
   it('silence after tokens → timeout in phase stream, keeping the tokens seen', async () => {
-    const server = await serve(scripted([{ delayMs: 0, bytes: role }, { delayMs: 0, bytes: token }], { ending: 'hang' }));
+    const server = await serve(
+      scripted(
+        [
+          { delayMs: 0, bytes: role },
+          { delayMs: 0, bytes: token },
+        ],
+        { ending: 'hang' },
+      ),
+    );
     const r = await sendOnce({ baseUrl: server.url }, { idleMs: 300 });
     expect(r.outcome).toMatchObject({ kind: 'timeout', phase: 'stream' });
     expect(r.chunkNs).toHaveLength(1);
@@ -104,7 +118,16 @@ describe('transport failures', () => {
   // record says connection-error. `truncated` is kept for a response that ended
   // cleanly at the HTTP level but without [DONE] or a finish reason.
   it('socket destroyed mid-stream → connection-error UND_ERR_SOCKET in phase stream', async () => {
-    const server = await serve(scripted([{ delayMs: 0, bytes: role }, { delayMs: 20, bytes: token }, { delayMs: 20, bytes: token }], { ending: 'destroy' }));
+    const server = await serve(
+      scripted(
+        [
+          { delayMs: 0, bytes: role },
+          { delayMs: 20, bytes: token },
+          { delayMs: 20, bytes: token },
+        ],
+        { ending: 'destroy' },
+      ),
+    );
     const r = await sendOnce({ baseUrl: server.url });
     expect(r.outcome).toMatchObject({ kind: 'connection-error', code: 'UND_ERR_SOCKET', phase: 'stream' });
     expect(r.chunkNs).toHaveLength(2);
@@ -113,7 +136,15 @@ describe('transport failures', () => {
 
 describe('cancellation', () => {
   it('an abort mid-stream → aborted, promptly', async () => {
-    const server = await serve(scripted([{ delayMs: 0, bytes: role }, { delayMs: 0, bytes: token }], { ending: 'hang' }));
+    const server = await serve(
+      scripted(
+        [
+          { delayMs: 0, bytes: role },
+          { delayMs: 0, bytes: token },
+        ],
+        { ending: 'hang' },
+      ),
+    );
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
     const r = await sendOnce({ baseUrl: server.url }, {}, controller.signal);
@@ -175,17 +206,38 @@ describe('failure classification by code', () => {
     expect(r.outcome).toMatchObject({ kind: 'not-sent', code: 'ERR_REQUEST_BODY' });
   });
 
-  it('refuses a body past the request limit before sending it (a conversation that grew on a server\'s long answers)', async () => {
+  it("refuses a body past the request limit before sending it (a conversation that grew on a server's long answers)", async () => {
     const client = createStreamingClient({ baseUrl: 'http://127.0.0.1:9' }, { connections: 1 });
     const answer = 'word '.repeat(500_000);
-    const r = await client.send({ ...spec, history: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: answer }, { role: 'user', content: 'again' }, { role: 'assistant', content: answer }] }, meta);
+    const r = await client.send(
+      {
+        ...spec,
+        history: [
+          { role: 'user', content: 'hi' },
+          { role: 'assistant', content: answer },
+          { role: 'user', content: 'again' },
+          { role: 'assistant', content: answer },
+        ],
+      },
+      meta,
+    );
     await client.close();
     // Our own limit, with its own kind and code: never the server's connection-error.
-    expect(r.outcome).toEqual({ kind: 'not-sent', code: 'ERR_REQUEST_BODY_LIMIT', message: expect.stringMatching(/^our request-body limit: the body \d+ is above the limit of 4194304 bytes in one request body we send; never sent$/) });
+    expect(r.outcome).toEqual({
+      kind: 'not-sent',
+      code: 'ERR_REQUEST_BODY_LIMIT',
+      message: expect.stringMatching(/^our request-body limit: the body \d+ is above the limit of 4194304 bytes in one request body we send; never sent$/),
+    });
     expect(r.headersNs).toBeNull();
     expect(r.writtenNs).toBeUndefined();
     const level = summarizeLevel({
-      concurrency: 1, records: [r], targetOutputTokens: 8, forceLength: false, loopDelayMs: null, clientCpuPct: null, clientBudgetMs: 10,
+      concurrency: 1,
+      records: [r],
+      targetOutputTokens: 8,
+      forceLength: false,
+      loopDelayMs: null,
+      clientCpuPct: null,
+      clientBudgetMs: 10,
       gpu: { available: false, source: 'not available', reason: 'test' },
     });
     expect(level.failures).toEqual({ 'not-sent': 1 });

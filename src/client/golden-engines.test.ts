@@ -22,34 +22,114 @@ interface Golden {
 }
 
 const ok = { kind: 'ok' } as const;
-const g = (dialect: DialectKind, file: string, firstAnswer: number | null, expected: Partial<RequestRecord>, more: Partial<Golden> = {}): Golden =>
-  ({ dialect, file, firstAnswer, expected, ...more });
+const g = (dialect: DialectKind, file: string, firstAnswer: number | null, expected: Partial<RequestRecord>, more: Partial<Golden> = {}): Golden => ({
+  dialect,
+  file,
+  firstAnswer,
+  expected,
+  ...more,
+});
 const chunks = (n: number) => Array.from({ length: n }, () => 1);
 
 const GOLDEN: Golden[] = [
-  g('vllm', 'chat.sse', 0, { outcome: ok, outputTokens: 5, outputTokenSource: 'usage', chunkTokens: chunks(4), chunkTokensExact: false, promptTokens: 17, cachedPromptTokens: 0, reasoningTokens: null, finishReason: 'stop' }),
-  g('vllm', 'reasoning.sse', 3, { outcome: ok, outputTokens: 14, reasoningChunks: 3, reasoningTokens: 9, chunkTokens: chunks(5), promptTokens: 12, finishReason: 'stop' }),
+  g('vllm', 'chat.sse', 0, {
+    outcome: ok,
+    outputTokens: 5,
+    outputTokenSource: 'usage',
+    chunkTokens: chunks(4),
+    chunkTokensExact: false,
+    promptTokens: 17,
+    cachedPromptTokens: 0,
+    reasoningTokens: null,
+    finishReason: 'stop',
+  }),
+  g('vllm', 'reasoning.sse', 3, {
+    outcome: ok,
+    outputTokens: 14,
+    reasoningChunks: 3,
+    reasoningTokens: 9,
+    chunkTokens: chunks(5),
+    promptTokens: 12,
+    finishReason: 'stop',
+  }),
   g('vllm', 'multi-token.sse', 0, { outcome: ok, outputTokens: 8, chunkTokens: [1, 3, 1, 2], chunkTokensExact: true, promptTokens: 9, finishReason: 'length' }),
   g('vllm', 'error.sse', 0, { chunkTokens: [1, 1], outputTokenSource: 'chunks', finishReason: null }, { error: /EngineCore encountered an issue/ }),
-  g('sglang', 'chat.sse', 0, { outcome: ok, outputTokens: 3, chunkTokens: chunks(3), promptTokens: 11, cachedPromptTokens: 7, reasoningTokens: 0, finishReason: 'stop' }),
+  g('sglang', 'chat.sse', 0, {
+    outcome: ok,
+    outputTokens: 3,
+    chunkTokens: chunks(3),
+    promptTokens: 11,
+    cachedPromptTokens: 7,
+    reasoningTokens: 0,
+    finishReason: 'stop',
+  }),
   g('sglang', 'reasoning.sse', 3, { outcome: ok, outputTokens: 9, reasoningChunks: 3, reasoningTokens: 7, cachedPromptTokens: null, finishReason: 'stop' }),
   g('sglang', 'multi-token.sse', 0, { outcome: ok, outputTokens: 6, chunkTokens: [2, 2, 2], chunkTokensExact: true, finishReason: 'length' }),
   g('sglang', 'error.sse', 0, { chunkTokens: [1], finishReason: null }, { error: /CUDA error: out of memory/ }),
-  g('tgi', 'chat.sse', 0, { outcome: ok, outputTokens: 6, chunkTokens: chunks(5), promptTokens: 20, cachedPromptTokens: null, reasoningTokens: null, finishReason: 'stop' }),
+  g('tgi', 'chat.sse', 0, {
+    outcome: ok,
+    outputTokens: 6,
+    chunkTokens: chunks(5),
+    promptTokens: 20,
+    cachedPromptTokens: null,
+    reasoningTokens: null,
+    finishReason: 'stop',
+  }),
   g('tgi', 'reasoning.sse', 5, { outcome: ok, outputTokens: 9, chunkTokens: chunks(8), reasoningChunks: 5, reasoningTokens: null }),
   g('tgi', 'reasoning-lone-close.sse', 4, { outcome: ok, outputTokens: 7, chunkTokens: chunks(6), reasoningChunks: 4 }),
   g('tgi', 'error.sse', 0, { chunkTokens: [1, 1], finishReason: null }, { error: /CUDA out of memory/ }),
-  g('llamacpp', 'chat.sse', 0, { outcome: ok, outputTokens: 12, chunkTokens: chunks(12), chunkTokensExact: false, promptTokens: 50, cachedPromptTokens: 0, finishReason: 'length' }),
-  g('llamacpp', 'timings-per-token.sse', 0, { outcome: ok, outputTokens: 3, chunkTokens: [1, 1, 1], chunkTokensExact: true, promptTokens: 50, cachedPromptTokens: 11 }),
-  g('llamacpp', 'reasoning.sse', 2, { outcome: ok, outputTokens: 4, chunkTokens: [1, 1, 2], chunkTokensExact: true, reasoningChunks: 2, reasoningTokens: null }),
-  g('llamacpp', 'error.sse', 0, { chunkTokens: chunks(184), outputTokenSource: 'chunks', finishReason: null }, { endpoint: 'completions', error: /does not match the expected Content-only format/ }),
+  g('llamacpp', 'chat.sse', 0, {
+    outcome: ok,
+    outputTokens: 12,
+    chunkTokens: chunks(12),
+    chunkTokensExact: false,
+    promptTokens: 50,
+    cachedPromptTokens: 0,
+    finishReason: 'length',
+  }),
+  g('llamacpp', 'timings-per-token.sse', 0, {
+    outcome: ok,
+    outputTokens: 3,
+    chunkTokens: [1, 1, 1],
+    chunkTokensExact: true,
+    promptTokens: 50,
+    cachedPromptTokens: 11,
+  }),
+  g('llamacpp', 'reasoning.sse', 2, {
+    outcome: ok,
+    outputTokens: 4,
+    chunkTokens: [1, 1, 2],
+    chunkTokensExact: true,
+    reasoningChunks: 2,
+    reasoningTokens: null,
+  }),
+  g(
+    'llamacpp',
+    'error.sse',
+    0,
+    { chunkTokens: chunks(184), outputTokenSource: 'chunks', finishReason: null },
+    { endpoint: 'completions', error: /does not match the expected Content-only format/ },
+  ),
   g('ollama', 'chat.sse', 0, { outcome: ok, outputTokens: 3, chunkTokens: chunks(3), promptTokens: 14, cachedPromptTokens: null, finishReason: 'stop' }),
   g('ollama', 'reasoning.sse', 3, { outcome: ok, outputTokens: 9, reasoningChunks: 3, reasoningTokens: null }),
   g('ollama', 'error.sse', 0, { chunkTokens: [1] }, { error: /unexpected EOF/ }),
-  g('ollama-native', 'native-chat.ndjson', 0, { outcome: ok, outputTokens: 3, outputTokenSource: 'usage', chunkTokens: chunks(3), promptTokens: 14, finishReason: 'stop' }),
+  g('ollama-native', 'native-chat.ndjson', 0, {
+    outcome: ok,
+    outputTokens: 3,
+    outputTokenSource: 'usage',
+    chunkTokens: chunks(3),
+    promptTokens: 14,
+    finishReason: 'stop',
+  }),
   g('ollama-native', 'native-thinking.ndjson', 2, { outcome: ok, outputTokens: 4, reasoningChunks: 2, promptTokens: 12, finishReason: 'length' }),
   g('ollama-native', 'native-error.ndjson', 0, { chunkTokens: [1], finishReason: null }, { error: /CUDA error: out of memory/ }),
-  g('ollama-native', 'native-generate.ndjson', 0, { outcome: ok, outputTokens: 4, chunkTokens: chunks(4), promptTokens: 5, finishReason: 'length' }, { endpoint: 'completions' }),
+  g(
+    'ollama-native',
+    'native-generate.ndjson',
+    0,
+    { outcome: ok, outputTokens: 4, chunkTokens: chunks(4), promptTokens: 5, finishReason: 'length' },
+    { endpoint: 'completions' },
+  ),
   g('trtllm', 'chat.sse', 0, { outcome: ok, outputTokens: 3, chunkTokens: chunks(3), promptTokens: 10, cachedPromptTokens: 0, finishReason: 'stop' }),
   g('trtllm', 'reasoning.sse', 2, { outcome: ok, outputTokens: 6, reasoningChunks: 2, reasoningTokens: null }),
   g('trtllm', 'multi-token.sse', 0, { outcome: ok, outputTokens: 8, chunkTokens: [2, 4, 2], chunkTokensExact: true, finishReason: 'length' }),
@@ -58,7 +138,15 @@ const GOLDEN: Golden[] = [
   g('lmdeploy', 'reasoning.sse', 2, { outcome: ok, outputTokens: 6, chunkTokens: chunks(3), reasoningChunks: 2, reasoningTokens: 4 }),
   g('lmdeploy', 'multi-token.sse', 0, { outcome: ok, outputTokens: 6, chunkTokens: chunks(3), chunkTokensExact: false, finishReason: 'length' }),
   g('lmdeploy', 'error.sse', 0, { chunkTokens: [1] }, { error: /context length exceeded/ }),
-  g('openai', 'chat.sse', 0, { outcome: ok, outputTokens: 3, chunkTokens: chunks(3), promptTokens: 1024, cachedPromptTokens: 1024, reasoningTokens: 0, finishReason: 'stop' }),
+  g('openai', 'chat.sse', 0, {
+    outcome: ok,
+    outputTokens: 3,
+    chunkTokens: chunks(3),
+    promptTokens: 1024,
+    cachedPromptTokens: 1024,
+    reasoningTokens: 0,
+    finishReason: 'stop',
+  }),
   g('openai', 'reasoning.sse', 0, { outcome: ok, outputTokens: 130, chunkTokens: chunks(2), reasoningTokens: 128, reasoningChunks: 0 }),
   g('openai', 'multi-token.sse', 0, { outcome: ok, outputTokens: 6, chunkTokens: chunks(3), chunkTokensExact: false, finishReason: 'length' }),
   g('openai', 'error.sse', 0, { chunkTokens: [1] }, { error: /The server had an error/ }),
@@ -144,8 +232,10 @@ describe('golden transcripts of every engine, through the real client', () => {
     });
   }
 
-  it('sends a request id in X-Request-Id and the engine\'s own header, and keeps it on the record', async () => {
-    const server = await startServer(scripted([{ delayMs: 0, bytes: Buffer.from('data: {"choices":[{"delta":{"content":"a"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n') }]));
+  it("sends a request id in X-Request-Id and the engine's own header, and keeps it on the record", async () => {
+    const server = await startServer(
+      scripted([{ delayMs: 0, bytes: Buffer.from('data: {"choices":[{"delta":{"content":"a"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n') }]),
+    );
     servers.push(server);
     const spec: RequestSpec = { endpoint: 'chat', model: 'm', prompt: 'hi', maxTokens: 4, forceLength: false, thinking: false };
     const client = createStreamingClient({ baseUrl: server.url }, { connections: 1, dialect: dialects.openai });
@@ -157,7 +247,9 @@ describe('golden transcripts of every engine, through the real client', () => {
     expect(again.requestId).not.toBe(made.requestId);
     expect(given.requestId).toBe('bench-7');
     expect(server.requests.map((q) => [q.headers['x-request-id'], q.headers['x-client-request-id']])).toEqual([
-      [made.requestId, made.requestId], ['bench-7', 'bench-7'], [again.requestId, again.requestId],
+      [made.requestId, made.requestId],
+      ['bench-7', 'bench-7'],
+      [again.requestId, again.requestId],
     ]);
     expect(dialects.vllm.api.requestIdHeaders).toEqual(['X-Request-Id']);
   });
@@ -165,7 +257,10 @@ describe('golden transcripts of every engine, through the real client', () => {
   it('has a transcript with multi-byte text for every engine, so cutting inside characters is exercised', () => {
     for (const engine of new Set(GOLDEN.map((x) => dirOf(x.dialect)))) {
       const texts = GOLDEN.filter((x) => dirOf(x.dialect) === engine).map((x) => read(x));
-      expect(texts.some((b) => cutInsideCharacters(b).length > 1), engine).toBe(true);
+      expect(
+        texts.some((b) => cutInsideCharacters(b).length > 1),
+        engine,
+      ).toBe(true);
     }
   });
 });

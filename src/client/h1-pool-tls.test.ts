@@ -18,7 +18,9 @@ const requests: string[] = [];
 beforeAll(async () => {
   server = createServer({ key: fixture('localhost-key.pem'), cert }, (req, res) => {
     let body = '';
-    req.on('data', (d: Buffer) => { body += d.toString(); });
+    req.on('data', (d: Buffer) => {
+      body += d.toString();
+    });
     req.on('end', () => {
       requests.push(`${req.method} ${req.url} ${body}`);
       res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -28,7 +30,13 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   origin = `https://127.0.0.1:${(server.address() as { port: number }).port}`;
 });
-afterAll(() => new Promise((r) => { server.closeAllConnections(); server.close(r); }));
+afterAll(
+  () =>
+    new Promise((r) => {
+      server.closeAllConnections();
+      server.close(r);
+    }),
+);
 
 /** Sends one POST through `pool` and resolves with what its handler heard. */
 function send(pool: H1Pool, n: number): Promise<{ status: number; body: string } | { error: Error & { code?: string } }> {
@@ -38,8 +46,12 @@ function send(pool: H1Pool, n: number): Promise<{ status: number; body: string }
     let text = '';
     const handler: H1Handler = {
       onRequestStart: () => {},
-      onResponseStart: (_c, s) => { status = s; },
-      onResponseData: (_c, chunk) => { text += chunk.toString(); },
+      onResponseStart: (_c, s) => {
+        status = s;
+      },
+      onResponseData: (_c, chunk) => {
+        text += chunk.toString();
+      },
       onResponseEnd: () => resolve({ status, body: text }),
       onResponseError: (_c, error) => resolve({ error }),
     };

@@ -10,8 +10,8 @@ import type { RequestMeta, RequestSpec } from './types.js';
 
 const spec: RequestSpec = { endpoint: 'chat', model: 'm', prompt: 'hi', maxTokens: 4, forceLength: false, thinking: false };
 const meta: RequestMeta = { seq: 0, concurrency: 1, warmup: false, targetSendNs: 0 };
-const SSE = 'data: {"choices":[{"delta":{"content":"hi"},"finish_reason":null}]}\n\n' +
-  'data: {"choices":[{"delta":{},"finish_reason":"length"}]}\n\ndata: [DONE]\n\n';
+const SSE =
+  'data: {"choices":[{"delta":{"content":"hi"},"finish_reason":null}]}\n\n' + 'data: {"choices":[{"delta":{},"finish_reason":"length"}]}\n\ndata: [DONE]\n\n';
 const RESPONSE = `HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncontent-length: ${Buffer.byteLength(SSE)}\r\n\r\n${SSE}`;
 
 let servers: Server[] = [];
@@ -74,7 +74,9 @@ describe('the HTTP/1.1 pool', () => {
     expect(head).toContain('\r\nx-request-id: req-7\r\n');
     expect(head).toContain(`\r\ncontent-length: ${Buffer.byteLength(body)}`);
     expect(JSON.parse(body)).toMatchObject({ model: 'm', stream: true });
-    expect(() => createStreamingClient({ baseUrl: srv.url, apiKey: 'k\r\nx-evil: 1' }, { connections: 1 })).toThrow(/header "authorization" holds a character a header cannot carry/);
+    expect(() => createStreamingClient({ baseUrl: srv.url, apiKey: 'k\r\nx-evil: 1' }, { connections: 1 })).toThrow(
+      /header "authorization" holds a character a header cannot carry/,
+    );
   });
 
   it('refuses a request id that could inject a header, as a failed record, never sent', async () => {
@@ -82,11 +84,15 @@ describe('the HTTP/1.1 pool', () => {
     const client = createStreamingClient({ baseUrl: srv.url }, { connections: 1 });
     const r = await client.send(spec, { ...meta, requestId: 'a\r\nx-evil: 1' });
     await client.close();
-    expect(r.outcome).toMatchObject({ kind: 'not-sent', code: 'ERR_REQUEST_BODY', message: expect.stringContaining('request id must be 1 to 256 visible ASCII characters') });
+    expect(r.outcome).toMatchObject({
+      kind: 'not-sent',
+      code: 'ERR_REQUEST_BODY',
+      message: expect.stringContaining('request id must be 1 to 256 visible ASCII characters'),
+    });
     expect(srv.requests).toHaveLength(0);
   });
 
-  it('keeps a send\'s breakdown only when traced: built ≤ handed over ≤ write start ≤ written ≤ response head', async () => {
+  it("keeps a send's breakdown only when traced: built ≤ handed over ≤ write start ≤ written ≤ response head", async () => {
     const srv = await rawServer(() => {});
     const plain = createStreamingClient({ baseUrl: srv.url }, { connections: 1 });
     const untraced = await plain.send(spec, meta);

@@ -61,7 +61,8 @@ export function requestHead(method: 'GET' | 'POST', path: string, host: string, 
 export function headerLines(headers: Record<string, string>): string {
   let out = '';
   for (const [name, value] of Object.entries(headers)) {
-    if (/[\r\n\0]/.test(name) || /[\r\n\0]/.test(value) || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new TypeError(`header ${JSON.stringify(name)} holds a character a header cannot carry`);
+    if (/[\r\n\0]/.test(name) || /[\r\n\0]/.test(value) || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+      throw new TypeError(`header ${JSON.stringify(name)} holds a character a header cannot carry`);
     out += `${name}: ${value}\r\n`;
   }
   return out;
@@ -73,7 +74,11 @@ class Job implements H1Controller {
   aborted = false;
   conn: Conn | null = null;
   done = false;
-  constructor(readonly req: H1Request, readonly handler: H1Handler, private readonly pool: H1Pool) {}
+  constructor(
+    readonly req: H1Request,
+    readonly handler: H1Handler,
+    private readonly pool: H1Pool,
+  ) {}
 
   abort(reason: Error): void {
     if (this.aborted || this.done) return;
@@ -94,9 +99,15 @@ class Conn {
   /** The socket's own error, or why this connection was failed: what a request waiting for it hears. */
   error: Error | null = null;
 
-  constructor(readonly socket: Socket, private readonly pool: H1Pool, private readonly o: H1PoolOptions) {
+  constructor(
+    readonly socket: Socket,
+    private readonly pool: H1Pool,
+    private readonly o: H1PoolOptions,
+  ) {
     socket.on('data', this.onData);
-    socket.on('error', (err) => { this.error ??= err; });
+    socket.on('error', (err) => {
+      this.error ??= err;
+    });
     socket.on('close', this.onClose);
     socket.setNoDelay(true);
   }
@@ -221,7 +232,10 @@ export class H1Pool {
   /** The `host` header value of this origin. */
   readonly hostHeader: string;
 
-  constructor(origin: string, private readonly o: H1PoolOptions) {
+  constructor(
+    origin: string,
+    private readonly o: H1PoolOptions,
+  ) {
     const url = new URL(origin);
     this.tls = url.protocol === 'https:';
     this.host = url.hostname.replace(/^\[(.*)\]$/, '$1');
@@ -243,17 +257,28 @@ export class H1Pool {
   async warm(n: number): Promise<number> {
     const want = Math.min(n, this.o.connections) - this.all.size;
     const opened = Array.from({ length: Math.max(0, want) }, () => this.open());
-    const ok = await Promise.all(opened.map((c) => new Promise<boolean>((resolve) => {
-      if (c.ready) return resolve(true);
-      c.socket.once(this.tls ? 'secureConnect' : 'connect', () => resolve(true));
-      c.socket.once('close', () => resolve(false));
-    })));
+    const ok = await Promise.all(
+      opened.map(
+        (c) =>
+          new Promise<boolean>((resolve) => {
+            if (c.ready) return resolve(true);
+            c.socket.once(this.tls ? 'secureConnect' : 'connect', () => resolve(true));
+            c.socket.once('close', () => resolve(false));
+          }),
+      ),
+    );
     return ok.filter(Boolean).length;
   }
 
   private open(): Conn {
     const socket = this.tls
-      ? tlsConnect({ host: this.host, port: this.port, servername: /^[\d.:]+$/.test(this.host) ? undefined : this.host, ALPNProtocols: ['http/1.1'], ...(this.o.ca === undefined ? {} : { ca: this.o.ca }) })
+      ? tlsConnect({
+          host: this.host,
+          port: this.port,
+          servername: /^[\d.:]+$/.test(this.host) ? undefined : this.host,
+          ALPNProtocols: ['http/1.1'],
+          ...(this.o.ca === undefined ? {} : { ca: this.o.ca }),
+        })
       : netConnect({ host: this.host, port: this.port });
     const conn = new Conn(socket, this, this.o);
     this.all.add(conn);

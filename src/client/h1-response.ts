@@ -39,7 +39,10 @@ export class H1Response {
   private keepAlive = true;
   private reported = false;
 
-  constructor(private readonly listener: ResponseListener, private readonly noBody: boolean) {}
+  constructor(
+    private readonly listener: ResponseListener,
+    private readonly noBody: boolean,
+  ) {}
 
   /** True once the response ended by its framing. */
   get done(): boolean {
@@ -77,7 +80,8 @@ export class H1Response {
           this.state = 'size';
           break;
         }
-        case 'size': case 'trailers': {
+        case 'size':
+        case 'trailers': {
           const end = buf.indexOf(CRLF, at);
           if (end === -1) return this.keep(buf, at, MAX_CHUNK_LINE_BYTES, 'HPE_INVALID_CHUNK_SIZE', 'a chunk-size line went past 4096 bytes');
           const line = buf.toString('latin1', at, end);
@@ -85,7 +89,8 @@ export class H1Response {
           this.readLine(line);
           break;
         }
-        case 'data': case 'length': {
+        case 'data':
+        case 'length': {
           const n = Math.min(this.left, buf.length - at);
           this.left -= n;
           const part = buf.subarray(at, at + n);
@@ -136,7 +141,8 @@ export class H1Response {
     this.listener.head(status, m[2] ?? '', headers);
     if (this.noBody || status === 204 || status === 304) return this.finish();
     if (te !== undefined) {
-      if (Array.isArray(te) || te.toLowerCase() !== 'chunked') throw protocolError('HPE_INVALID_TRANSFER_ENCODING', 'the response uses a transfer encoding other than chunked');
+      if (Array.isArray(te) || te.toLowerCase() !== 'chunked')
+        throw protocolError('HPE_INVALID_TRANSFER_ENCODING', 'the response uses a transfer encoding other than chunked');
       this.state = 'size';
     } else if (cl !== undefined) {
       if (Array.isArray(cl) || !/^\d{1,15}$/.test(cl)) throw protocolError('HPE_INVALID_CONTENT_LENGTH', 'the response Content-Length is not one whole number');

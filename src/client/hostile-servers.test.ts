@@ -40,7 +40,9 @@ describe('a hostile server', () => {
   it('one SSE line that never ends: response-too-large naming the line limit, read no further', async () => {
     const { r, written, heapGrowthMiB } = await against(endless({ head: 'data: ', piece: 'x'.repeat(64 * 1024) }));
     expect(r.outcome).toMatchObject({ kind: 'response-too-large', phase: 'first-token' });
-    expect(r.outcome.kind === 'response-too-large' && r.outcome.message).toBe(`an SSE line went past the limit of ${LIMITS.sseLineBytes.max} bytes in one SSE line from a server`);
+    expect(r.outcome.kind === 'response-too-large' && r.outcome.message).toBe(
+      `an SSE line went past the limit of ${LIMITS.sseLineBytes.max} bytes in one SSE line from a server`,
+    );
     expect(written).toBeLessThan(64 * MiB);
     expect(heapGrowthMiB).toBeLessThan(64);
   });
@@ -82,16 +84,25 @@ describe('a hostile server', () => {
   });
 
   it('a huge error body: response-too-large naming the error body limit, with how it starts', async () => {
-    const { r, written } = await against(endless({ status: 500, contentType: 'application/json', head: '{"error":{"message":"', piece: 'z'.repeat(16 * 1024) }));
+    const { r, written } = await against(
+      endless({ status: 500, contentType: 'application/json', head: '{"error":{"message":"', piece: 'z'.repeat(16 * 1024) }),
+    );
     expect(r.httpStatus).toBe(500);
     expect(r.outcome.kind).toBe('response-too-large');
-    expect(r.outcome.kind === 'response-too-large' && r.outcome.message).toMatch(/^the HTTP 500 error body went past the limit of 65536 bytes of an error body kept for its message; it starts: \{"error":\{"message":"zzz/);
+    expect(r.outcome.kind === 'response-too-large' && r.outcome.message).toMatch(
+      /^the HTTP 500 error body went past the limit of 65536 bytes of an error body kept for its message; it starts: \{"error":\{"message":"zzz/,
+    );
     expect(written).toBeLessThan(64 * MiB);
   });
 
   it('an NDJSON line that never ends (Ollama native): response-too-large naming the NDJSON limit', async () => {
-    const { r } = await against(endless({ contentType: 'application/x-ndjson', head: '{"message":{"content":"', piece: 'n'.repeat(64 * 1024) }), dialects['ollama-native']);
-    expect(r.outcome.kind === 'response-too-large' && r.outcome.message).toBe('an NDJSON line went past the limit of 1048576 bytes in one NDJSON line from a server');
+    const { r } = await against(
+      endless({ contentType: 'application/x-ndjson', head: '{"message":{"content":"', piece: 'n'.repeat(64 * 1024) }),
+      dialects['ollama-native'],
+    );
+    expect(r.outcome.kind === 'response-too-large' && r.outcome.message).toBe(
+      'an NDJSON line went past the limit of 1048576 bytes in one NDJSON line from a server',
+    );
   });
 
   it('a huge /v1/models: preflight refuses naming the probe limit, without reading it all', async () => {
@@ -100,7 +111,9 @@ describe('a hostile server', () => {
     servers.push(server);
     const found = await preflight({ baseUrl: server.url }, undefined, { timeoutMs: 20_000 });
     expect(found).toMatchObject({ ok: false, reason: 'response-too-large' });
-    expect(!found.ok && found.message).toBe(`${server.url}/v1/models: the answer went past the limit of 8388608 bytes in a probe response (/v1/models, /props, /metrics); a model list is a few kB. Check the base URL.`);
+    expect(!found.ok && found.message).toBe(
+      `${server.url}/v1/models: the answer went past the limit of 8388608 bytes in a probe response (/v1/models, /props, /metrics); a model list is a few kB. Check the base URL.`,
+    );
     expect(c.state.written).toBeLessThan(128 * MiB);
   });
 
@@ -117,9 +130,16 @@ describe('a hostile server', () => {
   });
 
   it('counts a reader could not bound (1e9 tokens in one chunk, 1e12 prompt tokens, a long finish reason): a record the record schema accepts', async () => {
-    const huge = 'data: {"choices":[{"index":0,"delta":{"content":"a"},"finish_reason":null}],"usage":{"completion_tokens":1000000000,"prompt_tokens":1000000000000}}\n\n';
+    const huge =
+      'data: {"choices":[{"index":0,"delta":{"content":"a"},"finish_reason":null}],"usage":{"completion_tokens":1000000000,"prompt_tokens":1000000000000}}\n\n';
     const ending = `data: {"choices":[{"index":0,"delta":{},"finish_reason":"${'f'.repeat(5000)}"}]}\n\ndata: [DONE]\n\n`;
-    const server = await startServer(scripted([{ delayMs: 0, bytes: tokenEvent }, { delayMs: 0, bytes: huge }, { delayMs: 0, bytes: ending }]));
+    const server = await startServer(
+      scripted([
+        { delayMs: 0, bytes: tokenEvent },
+        { delayMs: 0, bytes: huge },
+        { delayMs: 0, bytes: ending },
+      ]),
+    );
     servers.push(server);
     const client = createStreamingClient({ baseUrl: server.url }, { connections: 1 });
     const r = await client.send(spec, meta);

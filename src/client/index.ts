@@ -20,9 +20,26 @@ export { detectEngine, identify, probePaths, type Detection } from './dialects/d
 export { dialects, DETECTION_ORDER, ENGINE_CHOICES, parseEngineChoice, type EngineChoice } from './dialects/registry.js';
 export { modelFamily, type ModelFamily } from './dialects/model-family.js';
 export {
-  DIALECT_KINDS, ENGINE_KINDS, type Dialect, type DialectKind, type DialectSettings, type DialectWarning, type EngineKind,
-  type MetricRole, type MetricsFacts, type ProbeEvidence, type ProbeReply,
+  DIALECT_KINDS,
+  ENGINE_KINDS,
+  type Dialect,
+  type DialectKind,
+  type DialectSettings,
+  type DialectWarning,
+  type EngineKind,
+  type MetricRole,
+  type MetricsFacts,
+  type ProbeEvidence,
+  type ProbeReply,
 } from './dialects/types.js';
 export { serverFingerprint } from './server-fingerprint.js';
-export { createPoolingClient, poolingBody, poolingRoute, poolingRoutesFor, type PoolingClient, type PoolingPayload, type PoolingRoute } from './pooling-client.js';
+export {
+  createPoolingClient,
+  poolingBody,
+  poolingRoute,
+  poolingRoutesFor,
+  type PoolingClient,
+  type PoolingPayload,
+  type PoolingRoute,
+} from './pooling-client.js';
 export { readPoolingAnswer, type PoolingAnswer } from './pooling-answer.js';

@@ -11,7 +11,12 @@ const v = (reasoning: boolean, answer: boolean, reclassified = 0): ThinkVerdict 
 describe('InlineThink', () => {
   it('reads paired <think>…</think> at the start of the answer', () => {
     expect(run(['<think>', 'Let me', ' think', '</think>', '\n\nThe', ' answer'])).toEqual([
-      v(true, false), v(true, false), v(true, false), v(true, false), v(false, true), v(false, true),
+      v(true, false),
+      v(true, false),
+      v(true, false),
+      v(true, false),
+      v(false, true),
+      v(false, true),
     ]);
   });
 

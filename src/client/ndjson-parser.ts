@@ -22,7 +22,11 @@ export class NdjsonParser {
   /** Set when a line went past its limit; the parser then ignores everything. */
   overflow: Overflow | null = null;
 
-  constructor(private readonly onLine: NdjsonLineListener, private readonly limits: ParserLimits = NDJSON_LIMITS, private readonly onEmpty: EmptyEventListener = () => {}) {}
+  constructor(
+    private readonly onLine: NdjsonLineListener,
+    private readonly limits: ParserLimits = NDJSON_LIMITS,
+    private readonly onEmpty: EmptyEventListener = () => {},
+  ) {}
 
   /** Feeds one read. The buffer is not retained (a partial line is copied). */
   push(chunk: Buffer): void {

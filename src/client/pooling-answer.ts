@@ -9,9 +9,7 @@ import type { PoolingShape } from './dialects/types.js';
 import { excerpt } from './error-text.js';
 
 /** What a good answer held. */
-export type PoolingAnswer =
-  | { ok: true; inputTokens: number | null; dimension: number | null }
-  | { ok: false; message: string };
+export type PoolingAnswer = { ok: true; inputTokens: number | null; dimension: number | null } | { ok: false; message: string };
 
 type Shape = PoolingShape;
 
@@ -34,10 +32,12 @@ function parse(text: string): { body: unknown } | PoolingAnswer {
 function vectorProblem(v: unknown, at: string): string | number {
   if (!Array.isArray(v)) return `${at} is not an array of numbers`;
   if (v.length === 0) return `${at} is empty`;
-  if (v.length > LIMITS.embeddingDimension.max) return `${at} has ${v.length} numbers, above the limit of ${LIMITS.embeddingDimension.max} ${LIMITS.embeddingDimension.what}`;
+  if (v.length > LIMITS.embeddingDimension.max)
+    return `${at} has ${v.length} numbers, above the limit of ${LIMITS.embeddingDimension.max} ${LIMITS.embeddingDimension.what}`;
   for (let i = 0; i < v.length; i++) {
     const x: unknown = v[i];
-    if (typeof x !== 'number' || !Number.isFinite(x)) return `${at} holds ${x === null ? 'null' : typeof x === 'number' ? String(x) : typeof x} at position ${i}, not a finite number`;
+    if (typeof x !== 'number' || !Number.isFinite(x))
+      return `${at} holds ${x === null ? 'null' : typeof x === 'number' ? String(x) : typeof x} at position ${i}, not a finite number`;
   }
   return v.length;
 }
@@ -77,7 +77,11 @@ function checkEmbeddings(body: unknown, shape: EmbedShape, items: number): Pooli
   const vectors = vectorsOf(body, shape);
   if (typeof vectors === 'string') return bad(vectors);
   if (vectors.length !== items) return bad(`${vectors.length} vectors came back for ${items} inputs`);
-  const problem = indexProblem(vectors.map((v) => v.index), items, 'input');
+  const problem = indexProblem(
+    vectors.map((v) => v.index),
+    items,
+    'input',
+  );
   if (problem !== null) return bad(problem);
   let dimension: number | null = null;
   for (const { index, vector } of vectors) {
@@ -88,7 +92,11 @@ function checkEmbeddings(body: unknown, shape: EmbedShape, items: number): Pooli
   }
   const b = isObject(body) ? body : {};
   const usage = isObject(b.usage) ? b.usage : {};
-  return { ok: true, dimension, inputTokens: shape === 'ollama' ? tokenCount(b.prompt_eval_count) : tokenCount(usage.prompt_tokens) ?? tokenCount(usage.total_tokens) };
+  return {
+    ok: true,
+    dimension,
+    inputTokens: shape === 'ollama' ? tokenCount(b.prompt_eval_count) : (tokenCount(usage.prompt_tokens) ?? tokenCount(usage.total_tokens)),
+  };
 }
 
 /** The scored entries of a rerank answer in its shape, or the sentence saying the list is missing. */
@@ -110,7 +118,8 @@ function checkRerank(body: unknown, shape: 'rerank' | 'tei-rerank' | 'score', do
     if (!isObject(r)) return bad(`${list}[${i}] is not an object`);
     const score = shape === 'rerank' && 'relevance_score' in r ? r.relevance_score : r.score;
     if (typeof r.index !== 'number') return bad(`${list}[${i}] has no index`);
-    if (typeof score !== 'number' || !Number.isFinite(score)) return bad(`document ${r.index} has no finite score (${score === undefined ? 'missing' : excerpt(JSON.stringify(score), 40)})`);
+    if (typeof score !== 'number' || !Number.isFinite(score))
+      return bad(`document ${r.index} has no finite score (${score === undefined ? 'missing' : excerpt(JSON.stringify(score), 40)})`);
     indexes.push(r.index);
   }
   const problem = indexProblem(indexes, documents, 'document');

@@ -11,13 +11,20 @@ const MiB = 1024 * 1024;
 const meta = { seq: 0, concurrency: 1, warmup: false };
 const payload = { endpoint: 'embeddings', inputs: ['a', 'b'] } as const;
 let servers: TestServer[] = [];
-afterEach(async () => { await Promise.all(servers.map((s) => s.close())); servers = []; });
+afterEach(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  servers = [];
+});
 
 async function against(handler: Parameters<typeof counting>[0], opts: { timeoutMs?: number; idleMs?: number; signal?: AbortSignal } = {}) {
   const c = counting(handler);
   const server = await startServer(c.handler);
   servers.push(server);
-  const client = createPoolingClient({ baseUrl: server.url }, { path: '/v1/embeddings', shape: 'openai' }, { connections: 1, clock: monotonicNs, timeoutMs: opts.timeoutMs ?? 30_000, ...(opts.idleMs === undefined ? {} : { idleMs: opts.idleMs }) });
+  const client = createPoolingClient(
+    { baseUrl: server.url },
+    { path: '/v1/embeddings', shape: 'openai' },
+    { connections: 1, clock: monotonicNs, timeoutMs: opts.timeoutMs ?? 30_000, ...(opts.idleMs === undefined ? {} : { idleMs: opts.idleMs }) },
+  );
   try {
     return { r: await client.send('m', payload, meta, opts.signal), written: c.state.written };
   } finally {
@@ -27,8 +34,18 @@ async function against(handler: Parameters<typeof counting>[0], opts: { timeoutM
 
 describe('the pooling client against a hostile server', () => {
   it('stops reading an answer past poolingResponseBytes and names the limit', async () => {
-    const { r, written } = await against(endless({ contentType: 'application/json', head: '{"data":[{"embedding":[', piece: '0.125,'.repeat(16 * 1024), maxBytes: 2 * LIMITS.poolingResponseBytes.max }));
-    expect(r.outcome).toEqual({ kind: 'response-too-large', message: `the answer went past the limit of ${LIMITS.poolingResponseBytes.max} ${LIMITS.poolingResponseBytes.what}` });
+    const { r, written } = await against(
+      endless({
+        contentType: 'application/json',
+        head: '{"data":[{"embedding":[',
+        piece: '0.125,'.repeat(16 * 1024),
+        maxBytes: 2 * LIMITS.poolingResponseBytes.max,
+      }),
+    );
+    expect(r.outcome).toEqual({
+      kind: 'response-too-large',
+      message: `the answer went past the limit of ${LIMITS.poolingResponseBytes.max} ${LIMITS.poolingResponseBytes.what}`,
+    });
     expect(written).toBeLessThan(LIMITS.poolingResponseBytes.max + 16 * MiB);
   });
 
@@ -38,7 +55,9 @@ describe('the pooling client against a hostile server', () => {
   });
 
   it('ends a request whose answer never comes at its limit, and an aborted one as aborted', async () => {
-    const silent = async () => { await new Promise(() => {}); };
+    const silent = async () => {
+      await new Promise(() => {});
+    };
     const { r } = await against(silent, { timeoutMs: 300 });
     expect(r.outcome).toEqual({ kind: 'timeout', message: 'no complete answer within 300 ms' });
     const ctrl = new AbortController();
@@ -72,7 +91,9 @@ describe('the pooling client against a hostile server', () => {
     const nobody = createPoolingClient({ baseUrl: 'http://127.0.0.1:9' }, route, { connections: 1, clock: monotonicNs, timeoutMs: 30_000 });
     await expect(nobody.warm()).resolves.toBeUndefined();
     await nobody.close();
-    const silent = await startServer(async () => { await new Promise(() => {}); });
+    const silent = await startServer(async () => {
+      await new Promise(() => {});
+    });
     servers.push(silent);
     const slow = createPoolingClient({ baseUrl: silent.url }, route, { connections: 1, clock: monotonicNs, timeoutMs: 200 });
     await expect(slow.warm()).resolves.toBeUndefined();

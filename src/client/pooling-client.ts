@@ -17,17 +17,21 @@ import { resolveTarget } from './target.js';
 import type { Target } from './types.js';
 
 /** What one request sends: the inputs to embed, or a query and the documents to rank. */
-export type PoolingPayload =
-  | { endpoint: 'embeddings'; inputs: readonly string[] }
-  | { endpoint: 'rerank'; query: string; documents: readonly string[] };
+export type PoolingPayload = { endpoint: 'embeddings'; inputs: readonly string[] } | { endpoint: 'rerank'; query: string; documents: readonly string[] };
 
 /** Where and how: the route and answer shape an engine's dialect gives for an endpoint. */
-export interface PoolingRoute { path: string; shape: PoolingShape }
+export interface PoolingRoute {
+  path: string;
+  shape: PoolingShape;
+}
 
 /** Every route the dialect serves for `endpoint`, its default first. */
 export function poolingRoutesFor(routes: PoolingRoutes, endpoint: PoolingEndpoint): PoolingRoute[] {
   const first = endpoint === 'rerank' ? routes.rerank : routes.embeddings;
-  return [...(first === null ? [] : [{ path: first.path, shape: first.shape }]), ...routes.more.filter((r) => r.endpoint === endpoint).map((r) => ({ path: r.path, shape: r.shape }))];
+  return [
+    ...(first === null ? [] : [{ path: first.path, shape: first.shape }]),
+    ...routes.more.filter((r) => r.endpoint === endpoint).map((r) => ({ path: r.path, shape: r.shape })),
+  ];
 }
 
 /** The dialect's route for `endpoint` (the one at `path` when given), or null when the engine serves none there. */
@@ -102,7 +106,13 @@ export function createPoolingClient(target: Target, route: PoolingRoute, opts: P
   const limits = { timeoutMs: opts.timeoutMs, idleMs: Math.min(opts.idleMs ?? DEFAULT_POOLING_IDLE_MS, opts.timeoutMs) };
   // Headers come when the answer is computed (a large batch may take long): only the whole limit bounds them. Once they
   // came, bytes follow at once unless the server stalled, which the idle limit sees.
-  const pool = new Pool(t.origin, { connections: opts.connections, pipelining: 1, headersTimeout: opts.timeoutMs, bodyTimeout: limits.idleMs, connectTimeout: Math.min(10_000, opts.timeoutMs) });
+  const pool = new Pool(t.origin, {
+    connections: opts.connections,
+    pipelining: 1,
+    headersTimeout: opts.timeoutMs,
+    bodyTimeout: limits.idleMs,
+    connectTimeout: Math.min(10_000, opts.timeoutMs),
+  });
   const headers = { 'content-type': 'application/json', accept: 'application/json', ...t.authHeaders };
   return {
     async send(model, payload, meta, signal) {
@@ -112,13 +122,23 @@ export function createPoolingClient(target: Target, route: PoolingRoute, opts: P
       const both = signal ? AbortSignal.any([signal, limit]) : limit;
       const sentNs = opts.clock();
       const record = (outcome: PoolingOutcome, extra: { inputTokens?: number | null; dimension?: number | null } = {}): PoolingRecord => ({
-        ...meta, sentNs, endNs: opts.clock(), items, inputTokens: extra.inputTokens ?? null, dimension: extra.dimension ?? null, outcome,
+        ...meta,
+        sentNs,
+        endNs: opts.clock(),
+        items,
+        inputTokens: extra.inputTokens ?? null,
+        dimension: extra.dimension ?? null,
+        outcome,
       });
       try {
         const res = await pool.request({ path: t.prefix + route.path, method: 'POST', headers, body, signal: both });
         if (res.statusCode < 200 || res.statusCode > 299) {
           const text = await readBounded(res.body, LIMITS.errorBodyBytes.max);
-          return record({ kind: 'http-error', status: res.statusCode, message: text.ok ? httpErrorMessage(res.statusCode, '', text.text) : `HTTP ${res.statusCode}` });
+          return record({
+            kind: 'http-error',
+            status: res.statusCode,
+            message: text.ok ? httpErrorMessage(res.statusCode, '', text.text) : `HTTP ${res.statusCode}`,
+          });
         }
         const text = await readBounded(res.body, LIMITS.poolingResponseBytes.max);
         const endNs = opts.clock();
@@ -133,7 +153,12 @@ export function createPoolingClient(target: Target, route: PoolingRoute, opts: P
     },
     async warm() {
       try {
-        const res = await pool.request({ path: `${t.prefix}/v1/models`, method: 'GET', headers: { accept: 'application/json', ...t.authHeaders }, signal: AbortSignal.timeout(Math.min(5_000, opts.timeoutMs)) });
+        const res = await pool.request({
+          path: `${t.prefix}/v1/models`,
+          method: 'GET',
+          headers: { accept: 'application/json', ...t.authHeaders },
+          signal: AbortSignal.timeout(Math.min(5_000, opts.timeoutMs)),
+        });
         await res.body.dump({ limit: LIMITS.probeResponseBytes.max });
       } catch {
         // A warm-up that fails costs the first measured request its set-up, nothing else.

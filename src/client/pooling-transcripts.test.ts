@@ -21,7 +21,9 @@ function fixture(name: string): { response: Buffer; request: unknown } {
 }
 
 const servers: Server[] = [];
-afterEach(async () => { await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r)))); });
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
+});
 
 /** Answers every request on a connection with `response`, once its head and body have arrived. */
 async function serve(response: Buffer, seen: string[]): Promise<string> {
@@ -67,13 +69,16 @@ describe('llama-server embeddings and rerank (recorded)', () => {
     expect(r.record).toMatchObject({ items: 2, dimension: 64, inputTokens: 16, outcome: { kind: 'ok' } });
   });
 
-  it('without --embeddings: HTTP 501 with llama-server\'s own message', async () => {
+  it("without --embeddings: HTTP 501 with llama-server's own message", async () => {
     const r = await send('31-embeddings-disabled.http', 'embeddings', { endpoint: 'embeddings', inputs: ['Once upon a time'] });
     expect(r.record.outcome).toEqual({ kind: 'http-error', status: 501, message: 'This server does not support embeddings. Start it with `--embeddings`' });
   });
 
-  it('with --embeddings but no --pooling: HTTP 400 with llama-server\'s reason, which the dialect\'s hint answers', async () => {
-    const r = await send('33-embeddings-no-pooling.http', 'embeddings', { endpoint: 'embeddings', inputs: ['Once upon a time there was', 'a little dog named Max'] });
+  it("with --embeddings but no --pooling: HTTP 400 with llama-server's reason, which the dialect's hint answers", async () => {
+    const r = await send('33-embeddings-no-pooling.http', 'embeddings', {
+      endpoint: 'embeddings',
+      inputs: ['Once upon a time there was', 'a little dog named Max'],
+    });
     expect(r.sentBody).toEqual(r.request);
     const message = "Pooling type 'none' is not OAI compatible. Please use a different pooling type";
     expect(r.record.outcome).toEqual({ kind: 'http-error', status: 400, message });
@@ -81,7 +86,11 @@ describe('llama-server embeddings and rerank (recorded)', () => {
   });
 
   it('/v1/rerank: every document scored once (sorted by score, as llama-server answers), usage read', async () => {
-    const r = await send('32-rerank.http', 'rerank', { endpoint: 'rerank', query: 'a dog', documents: ['The sun was hot.', 'Tim had a red ball.', 'Max the dog ran home.'] });
+    const r = await send('32-rerank.http', 'rerank', {
+      endpoint: 'rerank',
+      query: 'a dog',
+      documents: ['The sun was hot.', 'Tim had a red ball.', 'Max the dog ran home.'],
+    });
     expect(r.head).toBe('POST /v1/rerank HTTP/1.1');
     expect(r.sentBody).toEqual(r.request);
     expect(r.record).toMatchObject({ items: 3, dimension: null, inputTokens: 39, outcome: { kind: 'ok' } });

@@ -5,14 +5,23 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { preflight } from './preflight.js';
 
-const server = createServer((_req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"data":[{"id":"m"}]}'); });
+const server = createServer((_req, res) => {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end('{"data":[{"id":"m"}]}');
+});
 let port = 0;
 beforeAll(async () => {
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   port = (server.address() as AddressInfo).port;
 });
-afterAll(() => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
+afterAll(
+  () =>
+    new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    }),
+);
 
 describe('preflight over the wrong scheme', () => {
   it('https:// to a plain-HTTP server: "this server speaks plain HTTP: try http://"', async () => {

@@ -19,13 +19,24 @@ async function serve(status: number, body: string, type = 'application/json'): P
   return server;
 }
 
-const models = JSON.stringify({ object: 'list', data: [{ id: 'qwen3-8b', object: 'model' }, { id: 'llama-3.1-8b', object: 'model' }] });
+const models = JSON.stringify({
+  object: 'list',
+  data: [
+    { id: 'qwen3-8b', object: 'model' },
+    { id: 'llama-3.1-8b', object: 'model' },
+  ],
+});
 
 describe('preflight', () => {
   it('finds the named model, and GETs /v1/models whether or not the base URL ends in /v1', async () => {
     const server = await serve(200, models);
     for (const baseUrl of [server.url, `${server.url}/v1/`]) {
-      expect(await preflight({ baseUrl }, 'llama-3.1-8b')).toEqual({ ok: true, models: ['qwen3-8b', 'llama-3.1-8b'], model: 'llama-3.1-8b', fingerprint: serverFingerprint(JSON.parse(models)) });
+      expect(await preflight({ baseUrl }, 'llama-3.1-8b')).toEqual({
+        ok: true,
+        models: ['qwen3-8b', 'llama-3.1-8b'],
+        model: 'llama-3.1-8b',
+        fingerprint: serverFingerprint(JSON.parse(models)),
+      });
     }
     expect(server.requests.map((r) => r.url)).toEqual(['/v1/models', '/v1/models']);
   });
@@ -70,7 +81,11 @@ describe('preflight', () => {
   it('unreachable on a refused connection, with the URL and the system code', async () => {
     const port = await closedPort();
     const r = await preflight({ baseUrl: `http://127.0.0.1:${port}` }, 'm');
-    expect(r).toEqual({ ok: false, reason: 'unreachable', message: expect.stringContaining(`http://127.0.0.1:${port}/v1/models could not be reached (ECONNREFUSED)`) });
+    expect(r).toEqual({
+      ok: false,
+      reason: 'unreachable',
+      message: expect.stringContaining(`http://127.0.0.1:${port}/v1/models could not be reached (ECONNREFUSED)`),
+    });
   });
 
   it('unreachable when the server does not answer in time', async () => {

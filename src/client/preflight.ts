@@ -57,20 +57,28 @@ async function fetchModels(t: ResolvedTarget, timeoutMs: number): Promise<Prefli
   const client = new Client(t.origin, { connectTimeout: timeoutMs, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
   try {
     const res = await client.request({
-      path: `${t.prefix}/v1/models`, method: 'GET', headers: { accept: 'application/json', ...t.authHeaders },
+      path: `${t.prefix}/v1/models`,
+      method: 'GET',
+      headers: { accept: 'application/json', ...t.authHeaders },
       signal: AbortSignal.timeout(timeoutMs),
     });
     const read = await readBounded(res.body);
-    if (!read.ok) return fail('response-too-large', `${url}: ${overflow('probeResponseBytes', 'the answer').message}; a model list is a few kB. Check the base URL.`);
+    if (!read.ok)
+      return fail('response-too-large', `${url}: ${overflow('probeResponseBytes', 'the answer').message}; a model list is a few kB. Check the base URL.`);
     const text = read.text;
     if (res.statusCode === 401 || res.statusCode === 403) {
       return fail('auth', `${url} refused the request with HTTP ${res.statusCode}: the API key is missing or wrong. Check the key configured for this server.`);
     }
     if (res.statusCode < 200 || res.statusCode >= 300) {
-      return fail('not-openai', `${url} answered HTTP ${res.statusCode} instead of a model list; an OpenAI-compatible server answers 200 there. Check the base URL (for example http://host:8000 or http://host:8000/v1).`);
+      return fail(
+        'not-openai',
+        `${url} answered HTTP ${res.statusCode} instead of a model list; an OpenAI-compatible server answers 200 there. Check the base URL (for example http://host:8000 or http://host:8000/v1).`,
+      );
     }
     const models = parseModels(text, url);
-    return typeof models === 'string' ? fail('not-openai', models) : { ok: true, models, model: models[0] ?? '', fingerprint: serverFingerprint(JSON.parse(text)) };
+    return typeof models === 'string'
+      ? fail('not-openai', models)
+      : { ok: true, models, model: models[0] ?? '', fingerprint: serverFingerprint(JSON.parse(text)) };
   } catch (err) {
     const timedOut = err instanceof Error && err.name === 'TimeoutError';
     const code = timedOut ? 'ETIMEDOUT' : errorCode(err);
@@ -104,7 +112,12 @@ export async function preflight(target: Target, model: string | undefined, opts:
   }
   if (model === undefined) return found;
   if (!found.models.includes(model)) {
-    return fail('model-missing', t.redact(`Model "${model}" is not served by ${t.displayUrl}; it serves: ${listModels(found.models)}. Name one of these with --model (a contract's model.name).`));
+    return fail(
+      'model-missing',
+      t.redact(
+        `Model "${model}" is not served by ${t.displayUrl}; it serves: ${listModels(found.models)}. Name one of these with --model (a contract's model.name).`,
+      ),
+    );
   }
   return { ...found, model };
 }

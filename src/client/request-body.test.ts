@@ -9,8 +9,13 @@ const body = (s: Partial<RequestSpec>): Record<string, unknown> => JSON.parse(bu
 describe('buildRequestBody', () => {
   it('builds a streamed chat request with thinking off', () => {
     expect(body({})).toEqual({
-      model: 'm', messages: [{ role: 'user', content: 'hi' }], max_tokens: 256, max_completion_tokens: 256,
-      stream: true, stream_options: { include_usage: true }, chat_template_kwargs: { enable_thinking: false },
+      model: 'm',
+      messages: [{ role: 'user', content: 'hi' }],
+      max_tokens: 256,
+      max_completion_tokens: 256,
+      stream: true,
+      stream_options: { include_usage: true },
+      chat_template_kwargs: { enable_thinking: false },
     });
   });
 
@@ -27,9 +32,12 @@ describe('buildRequestBody', () => {
   });
 
   it('merges extraBody last but keeps streaming with usage on', () => {
-    const b = body({ extraBody: { stream: false, top_k: 1, stream_options: { continuous_usage_stats: true }, chat_template_kwargs: { reasoning_effort: 'low' } } });
+    const b = body({
+      extraBody: { stream: false, top_k: 1, stream_options: { continuous_usage_stats: true }, chat_template_kwargs: { reasoning_effort: 'low' } },
+    });
     expect(b).toMatchObject({
-      stream: true, top_k: 1,
+      stream: true,
+      top_k: 1,
       stream_options: { include_usage: true, continuous_usage_stats: true },
       chat_template_kwargs: { enable_thinking: false, reasoning_effort: 'low' },
     });

@@ -19,7 +19,14 @@ describe('the Responses API against the simulator', () => {
     const s = await sim();
     const client = createStreamingClient({ baseUrl: s.url }, { connections: 1, dialect: dialects.vllm });
     const first = await client.send(spec, meta);
-    expect(first).toMatchObject({ outcome: { kind: 'ok' }, finishReason: 'stop', outputTokens: 5, outputTokenSource: 'usage', promptTokens: 4, chunkTokens: [1, 1, 1, 1, 1] });
+    expect(first).toMatchObject({
+      outcome: { kind: 'ok' },
+      finishReason: 'stop',
+      outputTokens: 5,
+      outputTokenSource: 'usage',
+      promptTokens: 4,
+      chunkTokens: [1, 1, 1, 1, 1],
+    });
     expect(first.firstTokenNs).toBe(first.chunkNs[0]);
     const id = responseIdOf(first);
     expect(id).toMatch(/^resp-sim-/);
@@ -29,7 +36,11 @@ describe('the Responses API against the simulator', () => {
     const cut = await client.send({ ...spec, maxTokens: 2 }, { ...meta, seq: 2 });
     expect(cut).toMatchObject({ outcome: { kind: 'ok' }, finishReason: 'length', outputTokens: 2 });
     const unknown = await client.send({ ...spec, previousResponseId: 'resp-missing' }, { ...meta, seq: 3 });
-    expect(unknown.outcome).toMatchObject({ kind: 'http-error', status: 400, message: expect.stringMatching(/Previous response with id 'resp-missing' not found/) });
+    expect(unknown.outcome).toMatchObject({
+      kind: 'http-error',
+      status: 400,
+      message: expect.stringMatching(/Previous response with id 'resp-missing' not found/),
+    });
     // A call and a JSON answer through the Responses API's own shapes.
     const tools = checkToolsSpec({ label: 'built-in 8', tools: builtinTools(8), choice: 'required' }, 'test');
     const call = await client.send({ ...spec, maxTokens: 512, tools }, { ...meta, seq: 4 });
@@ -41,14 +52,27 @@ describe('the Responses API against the simulator', () => {
   });
 
   it('sends input, max_output_tokens, store and previous_response_id; a dialect without the API fails the request naming it', async () => {
-    const server = await startServer(scripted([{ delayMs: 0, bytes: 'data: {"type":"response.output_text.delta","delta":"x"}\n\ndata: {"type":"response.completed","response":{"id":"r1","status":"completed","usage":{"input_tokens":3,"output_tokens":1}}}\n\n' }]));
+    const server = await startServer(
+      scripted([
+        {
+          delayMs: 0,
+          bytes:
+            'data: {"type":"response.output_text.delta","delta":"x"}\n\ndata: {"type":"response.completed","response":{"id":"r1","status":"completed","usage":{"input_tokens":3,"output_tokens":1}}}\n\n',
+        },
+      ]),
+    );
     const client = createStreamingClient({ baseUrl: server.url }, { connections: 1, dialect: dialects.vllm });
     const r = await client.send({ ...spec, previousResponseId: 'r0', history: [{ role: 'user', content: 'not resent' }] }, meta);
     await client.close();
     expect(server.requests[0]?.url).toBe('/v1/responses');
     expect(JSON.parse(server.requests[0]?.body ?? '{}')).toEqual({
-      model: 'goodput-sim-1', input: [{ role: 'user', content: 'one two three four' }], max_output_tokens: 32, store: true,
-      previous_response_id: 'r0', top_p: 1, stream: true,
+      model: 'goodput-sim-1',
+      input: [{ role: 'user', content: 'one two three four' }],
+      max_output_tokens: 32,
+      store: true,
+      previous_response_id: 'r0',
+      top_p: 1,
+      stream: true,
     });
     expect(r).toMatchObject({ outcome: { kind: 'ok' }, outputTokens: 1, promptTokens: 3 });
     expect(responseIdOf(r)).toBe('r1');
@@ -68,11 +92,36 @@ describe('OpenAI-shaped Responses events', () => {
       ev({ type: 'response.output_item.added', sequence_number: 1, output_index: 0, item: { id: 'rs_1', type: 'reasoning', summary: [] } }),
       ev({ type: 'response.reasoning_summary_text.delta', sequence_number: 2, item_id: 'rs_1', output_index: 0, summary_index: 0, delta: 'The user wants' }),
       ev({ type: 'response.reasoning_summary_text.delta', sequence_number: 3, item_id: 'rs_1', output_index: 0, summary_index: 0, delta: ' a rename.' }),
-      ev({ type: 'response.output_item.added', sequence_number: 4, output_index: 1, item: { id: 'fc_1', type: 'function_call', status: 'in_progress', arguments: '', call_id: 'call_1', name: 'update_file' } }),
+      ev({
+        type: 'response.output_item.added',
+        sequence_number: 4,
+        output_index: 1,
+        item: { id: 'fc_1', type: 'function_call', status: 'in_progress', arguments: '', call_id: 'call_1', name: 'update_file' },
+      }),
       ev({ type: 'response.function_call_arguments.delta', sequence_number: 5, item_id: 'fc_1', output_index: 1, delta: '{"file_id":"r' }),
       ev({ type: 'response.function_call_arguments.delta', sequence_number: 6, item_id: 'fc_1', output_index: 1, delta: 'eport","unit":"metric"}' }),
-      ev({ type: 'response.function_call_arguments.done', sequence_number: 7, item_id: 'fc_1', output_index: 1, arguments: '{"file_id":"report","unit":"metric"}' }),
-      ev({ type: 'response.completed', sequence_number: 8, response: { id: 'resp_67ccd', status: 'completed', usage: { input_tokens: 81, input_tokens_details: { cached_tokens: 64 }, output_tokens: 40, output_tokens_details: { reasoning_tokens: 28 }, total_tokens: 121 } } }),
+      ev({
+        type: 'response.function_call_arguments.done',
+        sequence_number: 7,
+        item_id: 'fc_1',
+        output_index: 1,
+        arguments: '{"file_id":"report","unit":"metric"}',
+      }),
+      ev({
+        type: 'response.completed',
+        sequence_number: 8,
+        response: {
+          id: 'resp_67ccd',
+          status: 'completed',
+          usage: {
+            input_tokens: 81,
+            input_tokens_details: { cached_tokens: 64 },
+            output_tokens: 40,
+            output_tokens_details: { reasoning_tokens: 28 },
+            total_tokens: 121,
+          },
+        },
+      }),
     ].join('');
     const server = await startServer(scripted([{ delayMs: 0, bytes: transcript }]));
     const tools = checkToolsSpec({ label: 'built-in 8', tools: builtinTools(8), choice: 'auto' }, 'test');
@@ -80,7 +129,15 @@ describe('OpenAI-shaped Responses events', () => {
     const r = await client.send({ ...spec, tools }, meta);
     await client.close();
     await server.close();
-    expect(r).toMatchObject({ outcome: { kind: 'ok' }, finishReason: 'tool_calls', outputTokens: 40, promptTokens: 81, cachedPromptTokens: 64, reasoningTokens: 28, reasoningChunks: 2 });
+    expect(r).toMatchObject({
+      outcome: { kind: 'ok' },
+      finishReason: 'tool_calls',
+      outputTokens: 40,
+      promptTokens: 81,
+      cachedPromptTokens: 64,
+      reasoningTokens: 28,
+      reasoningChunks: 2,
+    });
     expect(r.firstTokenNs).toBe(r.chunkNs[0]);
     expect(r.firstAnswerNs).toBe(r.chunkNs[2]);
     expect(toolCallsOf(r)?.[0]).toEqual({ name: 'update_file', arguments: '{"file_id":"report","unit":"metric"}' });
@@ -89,7 +146,11 @@ describe('OpenAI-shaped Responses events', () => {
 
   it('response.failed and error events are stream errors; a stream that closes before response.completed is truncated', async () => {
     const cases: Array<[string, RegExp | null]> = [
-      [ev({ type: 'response.output_text.delta', delta: 'a' }) + ev({ type: 'response.failed', response: { id: 'r', status: 'failed', error: { code: 'server_error', message: 'the engine died' } } }), /the engine died/],
+      [
+        ev({ type: 'response.output_text.delta', delta: 'a' }) +
+          ev({ type: 'response.failed', response: { id: 'r', status: 'failed', error: { code: 'server_error', message: 'the engine died' } } }),
+        /the engine died/,
+      ],
       [ev({ type: 'response.output_text.delta', delta: 'a' }) + ev({ type: 'error', code: 'x', message: 'overloaded' }), /overloaded/],
       [ev({ type: 'response.output_text.delta', delta: 'a' }), null],
     ];
@@ -105,7 +166,7 @@ describe('OpenAI-shaped Responses events', () => {
   });
 });
 
-describe('the simulator\'s store of conversations', () => {
+describe("the simulator's store of conversations", () => {
   it('keeps at most its count and words, dropping the oldest', async () => {
     const { ResponseStore, MAX_STORED_RESPONSES, MAX_STORED_WORDS } = await import('../sim/responses-route.js');
     const store = new ResponseStore();

@@ -16,12 +16,17 @@ const events = text.slice(text.indexOf('\r\n\r\n', head) + 4).split(/(?<=\n\n)/)
 const firstDelta = events.findIndex((e) => e.startsWith('event: response.output_text.delta'));
 
 const servers: TestServer[] = [];
-afterEach(async () => { await Promise.all(servers.splice(0).map((s) => s.close())); });
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
 
 describe("llama-server's /v1/responses stream (recorded)", () => {
   it('opens with created, in_progress and two added events, then one delta per token; usage and the id from response.completed', () => {
     expect(events.slice(0, firstDelta).map((e) => /^event: (\S+)/.exec(e)?.[1])).toEqual([
-      'response.created', 'response.in_progress', 'response.output_item.added', 'response.content_part.added',
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.content_part.added',
     ]);
     expect(events.filter((e) => e.startsWith('event: response.output_text.delta'))).toHaveLength(12);
     expect(events.at(-1)).toMatch(/^event: response\.completed\n/);
@@ -43,10 +48,26 @@ describe("llama-server's /v1/responses stream (recorded)", () => {
     });
     servers.push(server);
     const client = createStreamingClient({ baseUrl: server.url }, { connections: 1, dialect: llamacpp, clock: () => now });
-    const spec: RequestSpec = { endpoint: 'responses', model: 'stories260K', prompt: 'Tell me a story.', maxTokens: 12, forceLength: true, thinking: false, temperature: 0.8, seed: 42 };
+    const spec: RequestSpec = {
+      endpoint: 'responses',
+      model: 'stories260K',
+      prompt: 'Tell me a story.',
+      maxTokens: 12,
+      forceLength: true,
+      thinking: false,
+      temperature: 0.8,
+      seed: 42,
+    };
     const r = await client.send(spec, { seq: 0, concurrency: 1, warmup: false, targetSendNs: 0 });
     await client.close();
-    expect(r).toMatchObject({ outcome: { kind: 'ok' }, outputTokens: 12, outputTokenSource: 'usage', promptTokens: 50, cachedPromptTokens: 0, finishReason: 'stop' });
+    expect(r).toMatchObject({
+      outcome: { kind: 'ok' },
+      outputTokens: 12,
+      outputTokenSource: 'usage',
+      promptTokens: 50,
+      cachedPromptTokens: 0,
+      finishReason: 'stop',
+    });
     expect(r.chunkNs).toHaveLength(12);
     expect(r.firstTokenNs).toBe(r.chunkNs[0]);
     expect(r.firstTokenNs as number).toBeGreaterThanOrEqual(1_000_000);

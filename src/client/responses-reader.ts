@@ -45,7 +45,8 @@ export function responsesReader(onId: (id: string) => void): ChunkReader {
       switch (type) {
         case 'response.output_text.delta':
           return rec.text(str(event.delta), false, null);
-        case 'response.reasoning_text.delta': case 'response.reasoning_summary_text.delta':
+        case 'response.reasoning_text.delta':
+        case 'response.reasoning_summary_text.delta':
           return rec.text('', str(event.delta) !== '', null);
         case 'response.output_item.added': {
           const item = asObj(event.item);
@@ -55,9 +56,12 @@ export function responsesReader(onId: (id: string) => void): ChunkReader {
         }
         case 'response.function_call_arguments.delta':
           return rec.text('', false, null, rec.toolDelta(num(event.output_index), null, str(event.delta)));
-        case 'response.completed': return finish(response, rec, 'completed');
-        case 'response.incomplete': return finish(response, rec, 'incomplete');
-        case 'response.failed': case 'error': {
+        case 'response.completed':
+          return finish(response, rec, 'completed');
+        case 'response.incomplete':
+          return finish(response, rec, 'incomplete');
+        case 'response.failed':
+        case 'error': {
           const error = asObj(response?.error) ?? event;
           return rec.fail(truncate(`server error in stream: ${messageOfError(error) ?? str(error.message) ?? 'unknown error'}`));
         }

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { serverFingerprint } from './server-fingerprint.js';
 
-const f32 = { object: 'list', data: [{ id: 'stories260K', object: 'model', created: 1796223944, owned_by: 'llamacpp', meta: { n_ctx: 1024, size: 1171200, ftype: '(guessed) all F32' } }] };
+const f32 = {
+  object: 'list',
+  data: [{ id: 'stories260K', object: 'model', created: 1796223944, owned_by: 'llamacpp', meta: { n_ctx: 1024, size: 1171200, ftype: '(guessed) all F32' } }],
+};
 
 describe('serverFingerprint', () => {
   it('ignores the call time and the order of entries', () => {

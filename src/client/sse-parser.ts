@@ -42,7 +42,11 @@ export class SseParser {
   /** Set when a line or an event went past its limit; the parser then ignores everything. */
   overflow: Overflow | null = null;
 
-  constructor(private readonly onData: SseDataListener, private readonly limits: ParserLimits = SSE_LIMITS, private readonly onEmpty: EmptyEventListener = () => {}) {}
+  constructor(
+    private readonly onData: SseDataListener,
+    private readonly limits: ParserLimits = SSE_LIMITS,
+    private readonly onEmpty: EmptyEventListener = () => {},
+  ) {}
 
   /** Feeds one read. The buffer is not retained (partial lines are copied). */
   push(chunk: Buffer): void {

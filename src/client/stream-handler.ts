@@ -108,8 +108,11 @@ export class StreamHandler implements H1Handler, Abortable {
    * keep-alive socket before any response byte (the caller sends it again on a fresh one).
    */
   constructor(
-    private readonly ctx: HandlerContext, private readonly meta: RequestMeta, outputCap: number,
-    private readonly resolve: (r: RequestRecord) => void, private readonly retry: (() => void) | null = null,
+    private readonly ctx: HandlerContext,
+    private readonly meta: RequestMeta,
+    outputCap: number,
+    private readonly resolve: (r: RequestRecord) => void,
+    private readonly retry: (() => void) | null = null,
   ) {
     this.rec = new StreamRecorder(ctx.dialect.stream, outputCap);
     this.parser = eventParser(ctx.dialect.api.framing, this.rec.onData, this.rec.onEmpty);
@@ -263,7 +266,11 @@ export class StreamHandler implements H1Handler, Abortable {
 
   /** The request went to the Responses API: its events are read as such, its id kept. */
   readResponsesEvents(): this {
-    this.rec.useReader(responsesReader((id) => { this.responseId ??= id; }));
+    this.rec.useReader(
+      responsesReader((id) => {
+        this.responseId ??= id;
+      }),
+    );
     return this;
   }
 
@@ -278,7 +285,12 @@ export class StreamHandler implements H1Handler, Abortable {
     this.release();
     if ('message' in outcome) outcome.message = this.ctx.redact(outcome.message);
     const built = toRecord(this.rec, this.meta, {
-      sendNs: this.sendNs, writtenNs: this.writtenNs, headersNs: this.headersNs, endNs, httpStatus: this.status, outcome,
+      sendNs: this.sendNs,
+      writtenNs: this.writtenNs,
+      headersNs: this.headersNs,
+      endNs,
+      httpStatus: this.status,
+      outcome,
       trace: this.ctx.trace ? { builtNs: this.builtNs, writeStartNs: this.writeStartNs } : null,
     });
     if (this.bodyBytes !== null) built.requestBodyBytes = this.bodyBytes;

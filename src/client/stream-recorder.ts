@@ -54,7 +54,10 @@ export class StreamRecorder implements ChunkSink {
   private readonly maxTokens: number;
 
   /** `outputCap` is the request's max_tokens: the events and tokens a stream may send follow from it. */
-  constructor(private readonly reading: StreamReading, private readonly outputCap: number) {
+  constructor(
+    private readonly reading: StreamReading,
+    private readonly outputCap: number,
+  ) {
     this.reader = chunkReader(reading);
     this.think = reading.inlineThink ? new InlineThink() : null;
     this.maxEvents = maxEventsPerRequest(outputCap);

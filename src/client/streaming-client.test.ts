@@ -9,7 +9,14 @@ import type { RequestMeta, RequestSpec } from './types.js';
 
 const fixture = (name: string): Buffer => readFileSync(new URL(`./fixtures/${name}`, import.meta.url));
 const meta: RequestMeta = { seq: 3, concurrency: 1, warmup: false, targetSendNs: 0 };
-const spec = (endpoint: RequestSpec['endpoint']): RequestSpec => ({ endpoint, model: 'm', prompt: 'Tell me a story.', maxTokens: 12, forceLength: false, thinking: false });
+const spec = (endpoint: RequestSpec['endpoint']): RequestSpec => ({
+  endpoint,
+  model: 'm',
+  prompt: 'Tell me a story.',
+  maxTokens: 12,
+  forceLength: false,
+  thinking: false,
+});
 
 let servers: TestServer[] = [];
 afterEach(async () => {
@@ -46,33 +53,156 @@ interface Case {
 
 const ok = { kind: 'ok' } as const;
 const cases: Case[] = [
-  { file: 'llama-server/10-chat-stream-usage.sse', endpoint: 'chat', firstAnswer: 0, expected: {
-    outcome: ok, outputTokens: 12, outputTokenSource: 'usage', chunkTokensExact: false, promptTokens: 50,
-    cachedPromptTokens: 0, finishReason: 'length', reasoningTokens: null, reasoningChunks: 0, httpStatus: 200 } },
-  { file: 'llama-server/11-chat-stream-no-usage.sse', endpoint: 'chat', firstAnswer: 0, expected: {
-    outcome: ok, outputTokens: 6, outputTokenSource: 'chunks', promptTokens: null, cachedPromptTokens: null, finishReason: 'length' } },
-  { file: 'llama-server/12-completions-stream-usage.sse', endpoint: 'completions', firstAnswer: 0, expected: {
-    outcome: ok, outputTokens: 12, outputTokenSource: 'usage', promptTokens: 5, cachedPromptTokens: 1, finishReason: 'length' } },
-  { file: 'llama-server/13-completions-stream-no-usage.sse', endpoint: 'completions', firstAnswer: 0, expected: {
-    outcome: ok, outputTokens: 6, outputTokenSource: 'usage', promptTokens: 5, cachedPromptTokens: 4, finishReason: 'length' } },
-  { file: 'llama-server/22-midstream-error-random-model.sse', endpoint: 'completions', firstAnswer: 0,
-    message: /server error in stream: The model produced output that does not match/, expected: {
-      outputTokens: 184, outputTokenSource: 'chunks', finishReason: null, httpStatus: 200 } },
-  { file: 'vllm/reasoning-usage.sse', endpoint: 'chat', firstAnswer: 3, expected: {
-    outcome: ok, outputTokens: 23, outputTokenSource: 'usage', chunkTokens: [1, 1, 1, 1, 1, 1], reasoningChunks: 3,
-    reasoningTokens: 12, promptTokens: 17, cachedPromptTokens: 16, finishReason: 'stop' } },
-  { file: 'vllm/continuous-usage-crlf.sse', endpoint: 'chat', firstAnswer: 0, expected: {
-    outcome: ok, outputTokens: 8, outputTokenSource: 'usage', chunkTokens: [1, 3, 1, 2], chunkTokensExact: true,
-    promptTokens: 9, finishReason: 'length' } },
-  { file: 'vllm/stream-error.sse', endpoint: 'chat', firstAnswer: 0, message: /illegal memory access/, expected: {
-    chunkTokens: [1, 1], outputTokens: 2, outputTokenSource: 'chunks', finishReason: null } },
-  { file: 'mixed/trtllm-stray-space.sse', endpoint: 'completions', firstAnswer: 0, expected: {
-    outcome: ok, chunkTokens: [1, 1, 1], outputTokens: 3, outputTokenSource: 'usage', finishReason: 'length' } },
-  { file: 'mixed/sglang-reasoning-tokens.sse', endpoint: 'chat', firstAnswer: 2, expected: {
-    outcome: ok, chunkTokens: [1, 1, 1], outputTokens: 6, reasoningChunks: 2, reasoningTokens: 4,
-    promptTokens: 11, cachedPromptTokens: null, finishReason: 'stop' } },
-  { file: 'mixed/ollama-reasoning-field.sse', endpoint: 'chat', firstAnswer: 1, expected: {
-    outcome: ok, chunkTokens: [1, 1, 1], outputTokens: 3, reasoningChunks: 1, reasoningTokens: null, finishReason: 'stop' } },
+  {
+    file: 'llama-server/10-chat-stream-usage.sse',
+    endpoint: 'chat',
+    firstAnswer: 0,
+    expected: {
+      outcome: ok,
+      outputTokens: 12,
+      outputTokenSource: 'usage',
+      chunkTokensExact: false,
+      promptTokens: 50,
+      cachedPromptTokens: 0,
+      finishReason: 'length',
+      reasoningTokens: null,
+      reasoningChunks: 0,
+      httpStatus: 200,
+    },
+  },
+  {
+    file: 'llama-server/11-chat-stream-no-usage.sse',
+    endpoint: 'chat',
+    firstAnswer: 0,
+    expected: {
+      outcome: ok,
+      outputTokens: 6,
+      outputTokenSource: 'chunks',
+      promptTokens: null,
+      cachedPromptTokens: null,
+      finishReason: 'length',
+    },
+  },
+  {
+    file: 'llama-server/12-completions-stream-usage.sse',
+    endpoint: 'completions',
+    firstAnswer: 0,
+    expected: {
+      outcome: ok,
+      outputTokens: 12,
+      outputTokenSource: 'usage',
+      promptTokens: 5,
+      cachedPromptTokens: 1,
+      finishReason: 'length',
+    },
+  },
+  {
+    file: 'llama-server/13-completions-stream-no-usage.sse',
+    endpoint: 'completions',
+    firstAnswer: 0,
+    expected: {
+      outcome: ok,
+      outputTokens: 6,
+      outputTokenSource: 'usage',
+      promptTokens: 5,
+      cachedPromptTokens: 4,
+      finishReason: 'length',
+    },
+  },
+  {
+    file: 'llama-server/22-midstream-error-random-model.sse',
+    endpoint: 'completions',
+    firstAnswer: 0,
+    message: /server error in stream: The model produced output that does not match/,
+    expected: {
+      outputTokens: 184,
+      outputTokenSource: 'chunks',
+      finishReason: null,
+      httpStatus: 200,
+    },
+  },
+  {
+    file: 'vllm/reasoning-usage.sse',
+    endpoint: 'chat',
+    firstAnswer: 3,
+    expected: {
+      outcome: ok,
+      outputTokens: 23,
+      outputTokenSource: 'usage',
+      chunkTokens: [1, 1, 1, 1, 1, 1],
+      reasoningChunks: 3,
+      reasoningTokens: 12,
+      promptTokens: 17,
+      cachedPromptTokens: 16,
+      finishReason: 'stop',
+    },
+  },
+  {
+    file: 'vllm/continuous-usage-crlf.sse',
+    endpoint: 'chat',
+    firstAnswer: 0,
+    expected: {
+      outcome: ok,
+      outputTokens: 8,
+      outputTokenSource: 'usage',
+      chunkTokens: [1, 3, 1, 2],
+      chunkTokensExact: true,
+      promptTokens: 9,
+      finishReason: 'length',
+    },
+  },
+  {
+    file: 'vllm/stream-error.sse',
+    endpoint: 'chat',
+    firstAnswer: 0,
+    message: /illegal memory access/,
+    expected: {
+      chunkTokens: [1, 1],
+      outputTokens: 2,
+      outputTokenSource: 'chunks',
+      finishReason: null,
+    },
+  },
+  {
+    file: 'mixed/trtllm-stray-space.sse',
+    endpoint: 'completions',
+    firstAnswer: 0,
+    expected: {
+      outcome: ok,
+      chunkTokens: [1, 1, 1],
+      outputTokens: 3,
+      outputTokenSource: 'usage',
+      finishReason: 'length',
+    },
+  },
+  {
+    file: 'mixed/sglang-reasoning-tokens.sse',
+    endpoint: 'chat',
+    firstAnswer: 2,
+    expected: {
+      outcome: ok,
+      chunkTokens: [1, 1, 1],
+      outputTokens: 6,
+      reasoningChunks: 2,
+      reasoningTokens: 4,
+      promptTokens: 11,
+      cachedPromptTokens: null,
+      finishReason: 'stop',
+    },
+  },
+  {
+    file: 'mixed/ollama-reasoning-field.sse',
+    endpoint: 'chat',
+    firstAnswer: 1,
+    expected: {
+      outcome: ok,
+      chunkTokens: [1, 1, 1],
+      outputTokens: 3,
+      reasoningChunks: 1,
+      reasoningTokens: null,
+      finishReason: 'stop',
+    },
+  },
 ];
 
 describe('streaming client on golden transcripts', () => {

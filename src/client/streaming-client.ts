@@ -97,7 +97,9 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
         bytes = Buffer.byteLength(body);
         if (bytes > LIMITS.requestBodyBytes.max) {
           const message = `our request-body limit: ${limitMessage('requestBodyBytes', bytes, 'the body')}; never sent`;
-          return new StreamHandler(ctx, meta, spec.maxTokens, resolve).start(() => { throw Object.assign(new Error(message), { code: 'ERR_REQUEST_BODY_LIMIT' }); }, signal);
+          return new StreamHandler(ctx, meta, spec.maxTokens, resolve).start(() => {
+            throw Object.assign(new Error(message), { code: 'ERR_REQUEST_BODY_LIMIT' });
+          }, signal);
         }
         const id = meta.requestId as string;
         if (!/^[\x21-\x7e]{1,256}$/.test(id)) throw new Error('the request id must be 1 to 256 visible ASCII characters');
@@ -107,7 +109,9 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
         if (ctx.trace) builtNs = ctx.clock();
       } catch (err) {
         const error = Object.assign(new Error(`request body could not be built: ${(err as Error).message}`), { code: 'ERR_REQUEST_BODY' });
-        return new StreamHandler(ctx, meta, spec.maxTokens, resolve).start(() => { throw error; }, signal);
+        return new StreamHandler(ctx, meta, spec.maxTokens, resolve).start(() => {
+          throw error;
+        }, signal);
       }
       const request = { method: 'POST' as const, wire };
       const attempt = (dispatcher: H1Pool, done: (r: RequestRecord) => void, retry: (() => void) | null) => {
@@ -118,17 +122,24 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
         // Session turns: what each turn resends is part of what a session compares.
         if (meta.session !== undefined) handler.sentBytes(bytes);
         if (spec.tools !== undefined && spec.endpoint !== 'completions') handler.expectTools(toolExpectation(spec.tools));
-        if (spec.structured !== undefined && spec.endpoint !== 'completions') handler.expectAnswerSchema(spec.structured.control ? null : answerChecker(spec.structured.spec));
-        handler.start(() => { dispatcher.dispatch(request, handler); }, signal);
+        if (spec.structured !== undefined && spec.endpoint !== 'completions')
+          handler.expectAnswerSchema(spec.structured.control ? null : answerChecker(spec.structured.spec));
+        handler.start(() => {
+          dispatcher.dispatch(request, handler);
+        }, signal);
       };
       const retryOnFreshSocket = () => {
         const fresh = new H1Pool(resolved.origin, { ...socketOptions, connections: 1 });
         retries.add(fresh);
-        attempt(fresh, (r) => {
-          retries.delete(fresh);
-          fresh.close();
-          resolve(withAnswerOf(r, { ...r, clientRetry: true }));
-        }, null);
+        attempt(
+          fresh,
+          (r) => {
+            retries.delete(fresh);
+            fresh.close();
+            resolve(withAnswerOf(r, { ...r, clientRetry: true }));
+          },
+          null,
+        );
       };
       attempt(pool, resolve, retryOnFreshSocket);
     });

@@ -25,7 +25,17 @@ describe('countTokens', () => {
   const cases: Array<[DialectKind, string, unknown, Record<string, unknown>]> = [
     ['vllm', '/tokenize', { count: 4, max_model_len: 8192, tokens: [1, 2, 3, 4] }, { model: 'm', prompt: 'a b c d' }],
     ['sglang', '/tokenize', { tokens: [1, 2, 3, 4], count: 4 }, { model: 'm', prompt: 'a b c d' }],
-    ['tgi', '/tokenize', [{ id: 1, text: 'a' }, { id: 2, text: ' b' }, { id: 3, text: ' c' }, { id: 4, text: ' d' }], { inputs: 'a b c d' }],
+    [
+      'tgi',
+      '/tokenize',
+      [
+        { id: 1, text: 'a' },
+        { id: 2, text: ' b' },
+        { id: 3, text: ' c' },
+        { id: 4, text: ' d' },
+      ],
+      { inputs: 'a b c d' },
+    ],
     ['llamacpp', '/tokenize', { tokens: [403, 407, 261, 378] }, { content: 'a b c d' }],
     ['trtllm', '/_internal/tokenize', { count: 4, tokens: [1, 2, 3, 4] }, { model: 'm', prompt: 'a b c d' }],
     ['lmdeploy', '/v1/encode', { input_ids: [1, 2, 3, 4], length: 4 }, { input: 'a b c d', do_preprocess: false, add_bos: true }],
@@ -39,7 +49,7 @@ describe('countTokens', () => {
     });
   }
 
-  it('counts with the simulator\'s vLLM-shaped /tokenize (one word, one token)', async () => {
+  it("counts with the simulator's vLLM-shaped /tokenize (one word, one token)", async () => {
     const sim = await startSimulator({});
     servers.push(sim);
     expect(await countTokens({ baseUrl: sim.url }, dialects.generic, 'goodput-sim-1', 'one two three')).toEqual({ ok: true, count: 3 });
@@ -48,16 +58,22 @@ describe('countTokens', () => {
   it('says why there is no count: no route, an HTTP error, no count in the answer', async () => {
     expect(await countTokens({ baseUrl: 'http://127.0.0.1:9' }, dialects.ollama, 'm', 'x')).toEqual({ ok: false, reason: 'Ollama has no tokenize route' });
     const failing = await answering(404, { detail: 'Not Found' });
-    expect(await countTokens({ baseUrl: failing.url }, dialects.vllm, 'm', 'x')).toEqual({ ok: false, reason: `POST ${failing.url}/tokenize answered HTTP 404` });
+    expect(await countTokens({ baseUrl: failing.url }, dialects.vllm, 'm', 'x')).toEqual({
+      ok: false,
+      reason: `POST ${failing.url}/tokenize answered HTTP 404`,
+    });
     const odd = await answering(200, { ok: true });
-    expect(await countTokens({ baseUrl: odd.url }, dialects.vllm, 'm', 'x')).toMatchObject({ ok: false, reason: expect.stringContaining('without a token count') });
+    expect(await countTokens({ baseUrl: odd.url }, dialects.vllm, 'm', 'x')).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('without a token count'),
+    });
     expect(countOf('nope')).toBeNull();
     // A hostile count is no count: negative, fractional, past safe integers, not finite.
     for (const count of [-3, 2.5, 1e300, Number.POSITIVE_INFINITY]) expect(countOf({ count }), String(count)).toBeNull();
     expect(countOf({ count: 7, max_model_len: 8192 })).toBe(7);
   });
 
-  it('counts TGI\'s bare array of tokens and TEI\'s batch of one ([[tokens]]) by their tokens, not the batch', () => {
+  it("counts TGI's bare array of tokens and TEI's batch of one ([[tokens]]) by their tokens, not the batch", () => {
     const token = (id: number) => ({ id, text: 'x', special: false, start: 0, stop: 1 });
     expect(countOf([token(1), token(2), token(3)])).toBe(3);
     expect(countOf([[token(1), token(2), token(3)]])).toBe(3);

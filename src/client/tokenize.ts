@@ -35,7 +35,9 @@ export async function countTokens(target: Target, dialect: Dialect, model: strin
   const client = new Client(t.origin, { connectTimeout: timeoutMs, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
   try {
     const res = await client.request({
-      path: `${t.prefix}${route.path}`, method: 'POST', signal: AbortSignal.timeout(timeoutMs),
+      path: `${t.prefix}${route.path}`,
+      method: 'POST',
+      signal: AbortSignal.timeout(timeoutMs),
       headers: { 'content-type': 'application/json', accept: 'application/json', ...t.authHeaders },
       body: JSON.stringify(route.body(text, model)),
     });

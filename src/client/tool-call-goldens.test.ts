@@ -35,7 +35,12 @@ afterEach(async () => {
 
 async function through(dialect: DialectKind, deliveries: Buffer[][], contentType: string): Promise<RequestRecord[]> {
   let served = 0;
-  const server = await startServer((req, res) => scripted((deliveries[served++] ?? []).map((bytes) => ({ delayMs: 0, bytes })), { contentType })(req, res));
+  const server = await startServer((req, res) =>
+    scripted(
+      (deliveries[served++] ?? []).map((bytes) => ({ delayMs: 0, bytes })),
+      { contentType },
+    )(req, res),
+  );
   servers.push(server);
   const out: RequestRecord[] = [];
   for (let i = 0; i < deliveries.length; i++) {
@@ -55,7 +60,12 @@ describe('golden tool-call streams of several engines parse to the same call', (
       const ndjson = g.file.endsWith('.ndjson');
       const random = seededRandom(body.length);
       const text = body.toString('utf8');
-      const deliveries = [[body], randomPieces(body, random, 48), randomPieces(body, random, 5), randomPieces(Buffer.from(text.replace(/\n/g, '\r\n')), random, 64)];
+      const deliveries = [
+        [body],
+        randomPieces(body, random, 48),
+        randomPieces(body, random, 5),
+        randomPieces(Buffer.from(text.replace(/\n/g, '\r\n')), random, 64),
+      ];
       if (!ndjson) deliveries.push(randomPieces(Buffer.from(text.replace(/\n\n/g, '\n\n: keep-alive\n\n')), random, 64));
       const records = await through(g.dialect, deliveries, ndjson ? 'application/x-ndjson' : 'text/event-stream');
       for (const r of records) {
@@ -79,12 +89,25 @@ describe('hostile and odd tool-call streams', () => {
   const delta = (toolCalls: unknown, finish: string | null = null) => ({ choices: [{ index: 0, delta: { tool_calls: toolCalls }, finish_reason: finish }] });
 
   it('a lone tool-call object (not a list) is read as call 0; arguments sent as an object are serialised', async () => {
-    const [r] = await through('generic', [[sse(
-      delta({ index: 0, id: 'a', type: 'function', function: { name: 'update_file', arguments: '{"file_id":' } }),
-      delta({ index: 0, function: { arguments: '"x","unit":"metric"}' } }, 'tool_calls'), '[DONE]',
-    )]], 'text/event-stream');
+    const [r] = await through(
+      'generic',
+      [
+        [
+          sse(
+            delta({ index: 0, id: 'a', type: 'function', function: { name: 'update_file', arguments: '{"file_id":' } }),
+            delta({ index: 0, function: { arguments: '"x","unit":"metric"}' } }, 'tool_calls'),
+            '[DONE]',
+          ),
+        ],
+      ],
+      'text/event-stream',
+    );
     expect(r?.toolCalls).toMatchObject({ calls: 1, verdict: 'valid' });
-    const [o] = await through('generic', [[sse(delta([{ index: 0, function: { name: 'update_file', arguments: { file_id: 'y', unit: 'imperial' } } }], 'tool_calls'), '[DONE]')]], 'text/event-stream');
+    const [o] = await through(
+      'generic',
+      [[sse(delta([{ index: 0, function: { name: 'update_file', arguments: { file_id: 'y', unit: 'imperial' } } }], 'tool_calls'), '[DONE]')]],
+      'text/event-stream',
+    );
     expect(o?.toolCalls).toMatchObject({ calls: 1, verdict: 'valid' });
   });
 
@@ -114,16 +137,23 @@ describe('hostile and odd tool-call streams', () => {
   });
 
   it('more calls than the limit, or more argument bytes: cut, judged unparsed, memory bounded', async () => {
-    const many = Array.from({ length: LIMITS.toolCallsPerResponse.max + 5 }, (_, i) => ({ index: i, function: { name: 'update_file', arguments: '{"file_id":"a"}' } }));
+    const many = Array.from({ length: LIMITS.toolCallsPerResponse.max + 5 }, (_, i) => ({
+      index: i,
+      function: { name: 'update_file', arguments: '{"file_id":"a"}' },
+    }));
     const [r] = await through('generic', [[sse(delta(many, 'tool_calls'), '[DONE]')]], 'text/event-stream');
     expect(r?.toolCalls).toMatchObject({ calls: LIMITS.toolCallsPerResponse.max, verdict: 'unparsed' });
     expect(r?.toolCalls?.problem).toMatch(/more than 32 tool calls read from one response/);
     const piece = 'a'.repeat(60_000);
     const events = [delta([{ index: 0, function: { name: 'update_file', arguments: '{"file_id":"' } }])];
     for (let i = 0; i < 6; i++) events.push(delta([{ index: 0, function: { arguments: piece } }]));
-    const [big] = await through('generic', [[sse(...events, delta([{ index: 0, function: { arguments: '"}' } }], 'tool_calls'), '[DONE]')]], 'text/event-stream');
+    const [big] = await through(
+      'generic',
+      [[sse(...events, delta([{ index: 0, function: { arguments: '"}' } }], 'tool_calls'), '[DONE]')]],
+      'text/event-stream',
+    );
     expect(big?.toolCalls?.verdict).toBe('unparsed');
     expect(big?.toolCalls?.problem).toMatch(/past the limit of 262144 bytes of tool-call arguments/);
-    expect((toolCallsOf(big as RequestRecord)?.[0]?.arguments.length ?? 0)).toBeLessThanOrEqual(LIMITS.toolArgumentBytes.max);
+    expect(toolCallsOf(big as RequestRecord)?.[0]?.arguments.length ?? 0).toBeLessThanOrEqual(LIMITS.toolArgumentBytes.max);
   });
 });

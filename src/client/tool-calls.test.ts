@@ -14,22 +14,36 @@ import type { RequestSpec } from './types.js';
 
 const sim = useSimulators({ prefillBaseMs: 2, prefillMsPerToken: 0, decodeStepMs: 1, decodeMsPerExtraSeq: 0 });
 let dir: string;
-beforeAll(async () => { dir = await mkdtemp(join(tmpdir(), 'goodput-tools-')); });
-afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'goodput-tools-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
 
 const tools = (choice: ToolsSpec['choice']): ToolsSpec => checkToolsSpec({ label: 'built-in 64', tools: builtinTools(64), choice }, 'test');
-const spec = (t: ToolsSpec, maxTokens = 512): RequestSpec => ({ endpoint: 'chat', model: 'goodput-sim-1', prompt: 'call a tool', maxTokens, forceLength: false, thinking: false, tools: t });
+const spec = (t: ToolsSpec, maxTokens = 512): RequestSpec => ({
+  endpoint: 'chat',
+  model: 'goodput-sim-1',
+  prompt: 'call a tool',
+  maxTokens,
+  forceLength: false,
+  thinking: false,
+  tools: t,
+});
 
 async function sendAll(url: string, s: RequestSpec, n: number, streams: number): Promise<RequestRecord[]> {
   const client = createStreamingClient({ baseUrl: url }, { connections: streams });
   const out: RequestRecord[] = [];
   let next = 0;
-  await Promise.all(Array.from({ length: streams }, async () => {
-    while (next < n) {
-      const seq = next++;
-      out.push(await client.send(s, { seq, concurrency: streams, warmup: false, targetSendNs: 0 }));
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: streams }, async () => {
+      while (next < n) {
+        const seq = next++;
+        out.push(await client.send(s, { seq, concurrency: streams, warmup: false, targetSendNs: 0 }));
+      }
+    }),
+  );
   await client.close();
   return out;
 }
@@ -83,12 +97,15 @@ describe('tool calls through the real client against the simulator', () => {
     expect(r?.toolCalls?.problem).toMatch(/output cap/);
   });
 
-  it('time to first tool-call token follows the simulator\'s own log of its first write', async () => {
+  it("time to first tool-call token follows the simulator's own log of its first write", async () => {
     const path = join(dir, 'log.jsonl');
     const s = await sim({ requestLog: path });
     const records = await sendAll(s.url, spec(tools('required')), 40, 8);
     await s.close();
-    const log = (await readFile(path, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { id: string; firstWriteMs: number });
+    const log = (await readFile(path, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: string; firstWriteMs: number });
     for (const r of records) {
       const entry = log.find((l) => l.id === r.requestId);
       const firstNs = r.toolCalls?.firstNs as number;

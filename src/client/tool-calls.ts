@@ -64,7 +64,8 @@ export class ToolCallAccumulator {
     if (hasName && call.name === '') call.name = name.slice(0, 256);
     if (args !== '') {
       this.bytes += Buffer.byteLength(args);
-      if (this.bytes > LIMITS.toolArgumentBytes.max) this.cut ??= `tool-call arguments past the limit of ${LIMITS.toolArgumentBytes.max} ${LIMITS.toolArgumentBytes.what}`;
+      if (this.bytes > LIMITS.toolArgumentBytes.max)
+        this.cut ??= `tool-call arguments past the limit of ${LIMITS.toolArgumentBytes.max} ${LIMITS.toolArgumentBytes.what}`;
       else call.arguments += args;
       this.argumentsDoneNs = nowNs;
     }

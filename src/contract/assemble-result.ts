@@ -6,7 +6,15 @@
  * reported and the business cost figure are added beside them.
  */
 import {
-  type BusinessCost, type MatrixCell, type RawRecord, type ServerReport, type SweepResult, type TokenizerInfo, buildMatrix, businessCost, cellLabel,
+  type BusinessCost,
+  type MatrixCell,
+  type RawRecord,
+  type ServerReport,
+  type SweepResult,
+  type TokenizerInfo,
+  buildMatrix,
+  businessCost,
+  cellLabel,
 } from '../core/index.js';
 import { MATRIX_ORDER } from '../workload/index.js';
 import type { Contract } from './contract-schema.js';
@@ -26,16 +34,19 @@ export function costOf(c: Contract, result: SweepResult): BusinessCost | undefin
   const engine = result.cards.engine;
   const peak = result.levels.find((l) => l.concurrency === engine.peakConcurrency && l.throughputTokS === engine.peakThroughputTokS);
   const measuredOn = `${peak?.load?.label ?? `concurrency ${engine.peakConcurrency}`}, measured ${result.run.startedAt.slice(0, 10)}`;
-  return businessCost({
-    gpu: { name: h.label, usdPerHour: h.gpuHourlyUsd, asOf: h.priceAsOf ?? 'not dated' },
-    overheads: h.overheads,
-    peakTokS: engine.peakThroughputTokS,
-    peakAsOf: measuredOn,
-    utilisation: h.utilisation,
-    utilisationAsOf: h.utilisationAsOf ?? 'not dated',
-    successShare: peak?.goodput?.share ?? null,
-    successAsOf: measuredOn,
-  }, result.levels.map((l) => ({ level: l.load?.level ?? l.concurrency, goodputTokS: l.goodput?.tokensPerS ?? 0, requests: l.requests, failed: l.failed })));
+  return businessCost(
+    {
+      gpu: { name: h.label, usdPerHour: h.gpuHourlyUsd, asOf: h.priceAsOf ?? 'not dated' },
+      overheads: h.overheads,
+      peakTokS: engine.peakThroughputTokS,
+      peakAsOf: measuredOn,
+      utilisation: h.utilisation,
+      utilisationAsOf: h.utilisationAsOf ?? 'not dated',
+      successShare: peak?.goodput?.share ?? null,
+      successAsOf: measuredOn,
+    },
+    result.levels.map((l) => ({ level: l.load?.level ?? l.concurrency, goodputTokS: l.goodput?.tokensPerS ?? 0, requests: l.requests, failed: l.failed })),
+  );
 }
 
 export interface AssembleInput {
@@ -58,15 +69,24 @@ export function assembleResult(input: AssembleInput): SweepResult {
   const last = (outcomes[outcomes.length - 1] as CellOutcome).result;
   const many = input.totalCells > 1;
   const warnings = outcomes.flatMap(({ prepared, result }) =>
-    result.warnings.map((w) => (many ? { ...w, message: `${cellLabel(prepared.key)}: ${w.message}` } : w)));
+    result.warnings.map((w) => (many ? { ...w, message: `${cellLabel(prepared.key)}: ${w.message}` } : w)),
+  );
   const cells: MatrixCell[] = outcomes.map(({ prepared, result }) => ({
-    index: prepared.cell.index, key: prepared.key, status: result.run.status, levels: result.levels, cards: result.cards,
+    index: prepared.cell.index,
+    key: prepared.key,
+    status: result.run.status,
+    levels: result.levels,
+    cards: result.cards,
   }));
   const cost = costOf(input.resolved, primary);
   return {
     ...primary,
     run: {
-      ...primary.run, command: input.command, endedAt: last.run.endedAt, status: last.run.status, stopReason: last.run.stopReason,
+      ...primary.run,
+      command: input.command,
+      endedAt: last.run.endedAt,
+      status: last.run.status,
+      stopReason: last.run.stopReason,
       ...(input.serverFingerprint === undefined ? {} : { serverFingerprint: input.serverFingerprint }),
     },
     warnings,

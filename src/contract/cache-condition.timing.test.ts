@@ -15,18 +15,41 @@ const MS_PER_TOKEN = 0.5;
 const SHARED = 512;
 let sim: SimProcess;
 beforeAll(async () => {
-  sim = await spawnSimProcess(['--prefill-base-ms', '10', '--prefill-ms-per-token', String(MS_PER_TOKEN), '--decode-step-ms', '2', '--decode-ms-per-extra-seq', '0']);
+  sim = await spawnSimProcess([
+    '--prefill-base-ms',
+    '10',
+    '--prefill-ms-per-token',
+    String(MS_PER_TOKEN),
+    '--decode-step-ms',
+    '2',
+    '--decode-ms-per-extra-seq',
+    '0',
+  ]);
 });
-afterAll(async () => { await sim.stop(); });
+afterAll(async () => {
+  await sim.stop();
+});
 
 describe('cache condition', () => {
   it('warm TTFT is lower than cold by what the prefix-cache model predicts (within 10%)', async () => {
-    const contract = validateContract({
-      version: 1, server: { url: sim.url },
-      model: { name: 'goodput-sim-1', revision: 'sim-1', tokenizer: { kind: 'server' }, precision: 'bf16', quantization: 'none' },
-      workload: { prompts: { kind: 'synthetic', tokens: 544 }, outputTokens: 16, cache: [{ kind: 'cold' }, { kind: 'warm', sharedPrefixTokens: SHARED }], requestsPerLevel: 8 },
-      load: { levels: [1] }, slo: { ttftMs: { p: 95, max: 1000 } }, hardware: { label: 'SimGPU' },
-    }, 'test contract', process.cwd());
+    const contract = validateContract(
+      {
+        version: 1,
+        server: { url: sim.url },
+        model: { name: 'goodput-sim-1', revision: 'sim-1', tokenizer: { kind: 'server' }, precision: 'bf16', quantization: 'none' },
+        workload: {
+          prompts: { kind: 'synthetic', tokens: 544 },
+          outputTokens: 16,
+          cache: [{ kind: 'cold' }, { kind: 'warm', sharedPrefixTokens: SHARED }],
+          requestsPerLevel: 8,
+        },
+        load: { levels: [1] },
+        slo: { ttftMs: { p: 95, max: 1000 } },
+        hardware: { label: 'SimGPU' },
+      },
+      'test contract',
+      process.cwd(),
+    );
     const result = await runContract(contract, { command: 'test' });
     const [cold, warm] = result.matrix?.cells.map((c) => c.levels[0]) ?? [];
     expect(cold?.cachedPromptTokens?.mean).toBe(0);

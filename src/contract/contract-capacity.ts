@@ -44,7 +44,10 @@ export async function contractCapacity(contract: Contract, opts: CapacityRunOpti
   const w = contract.workload;
   const cells = (w.prompts.kind === 'synthetic' ? w.prompts.tokens.length : 1) * (Array.isArray(w.outputTokens) ? w.outputTokens.length : 1) * w.cache.length;
   if (cells > 1) {
-    throw new ContractError('bad-contract', `workload: capacity searches one workload, but the contract's matrix has ${cells} cells; give one prompt length, one output length and one cache condition`);
+    throw new ContractError(
+      'bad-contract',
+      `workload: capacity searches one workload, but the contract's matrix has ${cells} cells; give one prompt length, one output length and one cache condition`,
+    );
   }
   const url = opts.url ?? contract.server.url;
   const pre = await preflight({ baseUrl: url, apiKey: opts.apiKey }, contract.model.name);
@@ -55,7 +58,11 @@ export async function contractCapacity(contract: Contract, opts: CapacityRunOpti
   let probe = 0;
   let resolved = contract;
   const report = await findCapacity({
-    coarse: contract.load.levels, resolution: opts.resolution, maxProbes: opts.maxProbes, deps: opts.deps, onProbe: opts.onProbe,
+    coarse: contract.load.levels,
+    resolution: opts.resolution,
+    maxProbes: opts.maxProbes,
+    deps: opts.deps,
+    onProbe: opts.onProbe,
     specFor: async (level) => {
       const one = { ...contract, load: { ...contract.load, levels: [level] } };
       const prepared = await prepareCells(one, { url, apiKey: opts.apiKey, runId: `${runId}p${probe++}`, command: opts.command });
@@ -64,7 +71,12 @@ export async function contractCapacity(contract: Contract, opts: CapacityRunOpti
     },
   });
   return {
-    ...report, contract: resolved as unknown as Record<string, unknown>, contractHash: contractHash(resolved),
-    serverReport, command: opts.command, toolVersion: TOOL_VERSION, startedAt,
+    ...report,
+    contract: resolved as unknown as Record<string, unknown>,
+    contractHash: contractHash(resolved),
+    serverReport,
+    command: opts.command,
+    toolVersion: TOOL_VERSION,
+    startedAt,
   };
 }

@@ -22,7 +22,11 @@ export function hashedPart(c: Contract): object {
   // Where the quality baseline answers is a location too; that the score is measured in the run is part of the experiment.
   const { baselineUrl, ...quality } = c.quality;
   return {
-    ...c, server, quality: baselineUrl === undefined ? quality : { ...quality, measuredInRun: true }, model: { ...c.model, tokenizer: byContent(c.model.tokenizer) }, workload: { ...c.workload, prompts: byContent(c.workload.prompts) },
+    ...c,
+    server,
+    quality: baselineUrl === undefined ? quality : { ...quality, measuredInRun: true },
+    model: { ...c.model, tokenizer: byContent(c.model.tokenizer) },
+    workload: { ...c.workload, prompts: byContent(c.workload.prompts) },
     load: { ...c.load, pattern: byContent(c.load.pattern) },
   };
 }

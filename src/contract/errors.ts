@@ -9,14 +9,20 @@ import type { z } from 'zod';
 export type ContractErrorCode = 'bad-contract' | 'mismatch';
 
 export class ContractError extends Error {
-  constructor(readonly code: ContractErrorCode, message: string) {
+  constructor(
+    readonly code: ContractErrorCode,
+    message: string,
+  ) {
     super(message);
     this.name = 'ContractError';
   }
 }
 
 function pathOf(path: readonly PropertyKey[]): string {
-  return path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[');
+  return path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))
+    .join('.')
+    .replace(/\.\[/g, '[');
 }
 
 /** "field.path: problem" for every issue (unknown keys under their own name), at most `limit`. */

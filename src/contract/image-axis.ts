@@ -22,7 +22,8 @@ export const imageAxisSchema = z.unknown().transform((given, ctx): Array<ImageIn
     if (item === 'none' && many) return null;
     const parsed = imageInputsSchema.safeParse(item);
     if (parsed.success) return parsed.data;
-    for (const issue of parsed.error.issues) ctx.issues.push({ ...issue, path: many ? [i, ...issue.path] : issue.path, input: item } as (typeof ctx.issues)[number]);
+    for (const issue of parsed.error.issues)
+      ctx.issues.push({ ...issue, path: many ? [i, ...issue.path] : issue.path, input: item } as (typeof ctx.issues)[number]);
     return null;
   });
 });

@@ -31,7 +31,12 @@ export function validateContract(doc: unknown, source: string, baseDir: string):
   const tokenizer = c.model.tokenizer.kind === 'file' ? { ...c.model.tokenizer, path: abs(c.model.tokenizer.path) } : c.model.tokenizer;
   const pattern = c.load.pattern.kind === 'trace' ? { ...c.load.pattern, path: abs(c.load.pattern.path) } : c.load.pattern;
   const tools = c.workload.tools?.kind === 'file' ? { ...c.workload.tools, path: abs(c.workload.tools.path) } : c.workload.tools;
-  return { ...c, model: { ...c.model, tokenizer }, workload: { ...c.workload, prompts, ...(tools === undefined ? {} : { tools }) }, load: { ...c.load, pattern } };
+  return {
+    ...c,
+    model: { ...c.model, tokenizer },
+    workload: { ...c.workload, prompts, ...(tools === undefined ? {} : { tools }) },
+    load: { ...c.load, pattern },
+  };
 }
 
 /** Reads and validates a contract file. @throws ContractError naming the file and each bad field */

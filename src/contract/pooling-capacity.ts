@@ -31,5 +31,13 @@ export async function poolingContractCapacity(contract: Contract, opts: PoolingC
   const resolved: Contract = { ...contract, model: { ...contract.model, tokenizer } };
   const startedAt = new Date().toISOString();
   const report = await findPoolingCapacity({ spec: poolingSpecOf(resolved, url, opts.apiKey, opts.command), maxProbes: opts.maxProbes, onProbe: opts.onProbe });
-  return { ...report, contract: resolved as unknown as Record<string, unknown>, contractHash: contractHash(resolved), serverReport, command: opts.command, toolVersion: TOOL_VERSION, startedAt };
+  return {
+    ...report,
+    contract: resolved as unknown as Record<string, unknown>,
+    contractHash: contractHash(resolved),
+    serverReport,
+    command: opts.command,
+    toolVersion: TOOL_VERSION,
+    startedAt,
+  };
 }

@@ -20,18 +20,30 @@ const tokPath = writeTokenizer(dir, 'model', bpe);
 const reference = new Tokenizer(bpe, {});
 const count = (t: string) => reference.encode(t, { add_special_tokens: false }).ids.length;
 const opts = { url: 'http://127.0.0.1:9', runId: 'run1', command: 'test' };
-const contract = (over: Record<string, unknown> = {}, workload: Record<string, unknown> = {}) => validateContract({
-  version: 1, server: { url: opts.url },
-  model: { name: 'm', revision: 'r', tokenizer: { kind: 'file', path: tokPath }, precision: 'bf16', quantization: 'none' },
-  workload: { prompts: { kind: 'synthetic', tokens: [48, 200] }, outputTokens: 16, requestsPerLevel: 3, warmup: 1, ...workload },
-  load: { levels: [1, 2] }, slo: { ttftMs: { p: 95, max: 500 } }, hardware: { label: 'x' }, ...over,
-}, 'test', dir);
+const contract = (over: Record<string, unknown> = {}, workload: Record<string, unknown> = {}) =>
+  validateContract(
+    {
+      version: 1,
+      server: { url: opts.url },
+      model: { name: 'm', revision: 'r', tokenizer: { kind: 'file', path: tokPath }, precision: 'bf16', quantization: 'none' },
+      workload: { prompts: { kind: 'synthetic', tokens: [48, 200] }, outputTokens: 16, requestsPerLevel: 3, warmup: 1, ...workload },
+      load: { levels: [1, 2] },
+      slo: { ttftMs: { p: 95, max: 500 } },
+      hardware: { label: 'x' },
+      ...over,
+    },
+    'test',
+    dir,
+  );
 
 describe('preparing cells with a tokenizer.json', () => {
-  it('every cell\'s sweep carries the contract\'s images (none without them)', async () => {
+  it("every cell's sweep carries the contract's images (none without them)", async () => {
     const images = { perRequest: 2, width: 512, height: 512, format: 'png' };
     const p = await prepareCells(contract({}, { images }), opts);
-    expect(p.cells.map((c) => c.spec.images)).toEqual([{ ...images, delivery: 'data' }, { ...images, delivery: 'data' }]);
+    expect(p.cells.map((c) => c.spec.images)).toEqual([
+      { ...images, delivery: 'data' },
+      { ...images, delivery: 'data' },
+    ]);
     expect((await prepareCells(contract(), opts)).cells.map((c) => c.spec.images)).toEqual([null, null]);
     // Each cell draws its own images from its own seed, the same on every run: seed 42, then 43.
     expect(p.cells.map((c) => c.spec.mediaSeed ?? c.spec.seed)).toEqual([42, 43]);
@@ -39,7 +51,10 @@ describe('preparing cells with a tokenizer.json', () => {
   });
 
   it('a list of image settings is an axis: a cell per setting after the other axes, its key naming the images', async () => {
-    const p = await prepareCells(contract({}, { prompts: { kind: 'synthetic', tokens: 48 }, images: ['none', { perRequest: 1, width: 64, height: 64, format: 'jpeg' }] }), opts);
+    const p = await prepareCells(
+      contract({}, { prompts: { kind: 'synthetic', tokens: 48 }, images: ['none', { perRequest: 1, width: 64, height: 64, format: 'jpeg' }] }),
+      opts,
+    );
     expect(p.cells.map((c) => c.key.images)).toEqual([undefined, '1 image of 64×64 JPEG per request']);
     expect(p.cells.map((c) => c.spec.images)).toEqual([null, { perRequest: 1, width: 64, height: 64, format: 'jpeg', delivery: 'data' }]);
   });
@@ -67,15 +82,22 @@ describe('preparing cells with a tokenizer.json', () => {
     expect(p.cells[0]?.spec.slo).toMatchObject({ ttftMs: { p: 95, max: 500 }, qualityFloor: 0.97 });
   });
 
-  it('freezes the tokenizer\'s hash, and refuses the same contract once the file changed', async () => {
+  it("freezes the tokenizer's hash, and refuses the same contract once the file changed", async () => {
     const own = writeTokenizer(dir, 'changing', bpe);
-    const p = await prepareCells(contract({ model: { name: 'm', revision: 'r', tokenizer: { kind: 'file', path: own }, precision: 'bf16', quantization: 'none' } }), opts);
+    const p = await prepareCells(
+      contract({ model: { name: 'm', revision: 'r', tokenizer: { kind: 'file', path: own }, precision: 'bf16', quantization: 'none' } }),
+      opts,
+    );
     const frozen = p.resolved.model.tokenizer;
     expect(frozen).toMatchObject({ kind: 'file', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(p.tokenizer).toMatchObject({ kind: 'file', exact: true });
     writeFileSync(own, JSON.stringify(byteLevelBpe(COMMON_WORDS)));
-    await expect(prepareCells(p.resolved, opts)).rejects.toSatisfy((e: unknown) =>
-      e instanceof ContractError && e.code === 'mismatch' && /^model\.tokenizer\.sha256: .*changing-tokenizer\.json has sha256 [0-9a-f]{64}, but the contract records/.test(e.message));
+    await expect(prepareCells(p.resolved, opts)).rejects.toSatisfy(
+      (e: unknown) =>
+        e instanceof ContractError &&
+        e.code === 'mismatch' &&
+        /^model\.tokenizer\.sha256: .*changing-tokenizer\.json has sha256 [0-9a-f]{64}, but the contract records/.test(e.message),
+    );
   });
 
   it('a corpus with its own output lengths: each request carries its cap, and the hash is recorded', async () => {

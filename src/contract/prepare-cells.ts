@@ -10,8 +10,19 @@ import { createHash } from 'node:crypto';
 import { type CellKey, type ImageInputs, type TokenizerInfo, type ToolsSpec, canonicalJson, imageInputsLabel } from '../core/index.js';
 import { type SweepSpecInput, levelOrder, requestsFor, sweepSpecSchema } from '../runner/index.js';
 import {
-  type CellSpec, type Corpus, type TokenCounter, buildCellPrompts, expandMatrix, loadCorpus, loadTools, readTrace, replayParts, resolveTokenizer,
-  agentReplayParts, agentTraceFormat, readAgentTrace,
+  type CellSpec,
+  type Corpus,
+  type TokenCounter,
+  buildCellPrompts,
+  expandMatrix,
+  loadCorpus,
+  loadTools,
+  readTrace,
+  replayParts,
+  resolveTokenizer,
+  agentReplayParts,
+  agentTraceFormat,
+  readAgentTrace,
 } from '../workload/index.js';
 import type { Contract } from './contract-schema.js';
 import { ContractError } from './errors.js';
@@ -41,7 +52,10 @@ export interface PrepareOptions {
 
 function checkHash(field: string, declared: string | undefined, actual: string, path: string): void {
   if (declared !== undefined && declared !== actual) {
-    throw new ContractError('mismatch', `${field}: ${path} has sha256 ${actual}, but the contract records ${declared}: the content changed, so this would be a different experiment`);
+    throw new ContractError(
+      'mismatch',
+      `${field}: ${path} has sha256 ${actual}, but the contract records ${declared}: the content changed, so this would be a different experiment`,
+    );
   }
 }
 
@@ -49,7 +63,7 @@ export async function tokenizerOf(c: Contract, opts: PrepareOptions): Promise<{ 
   const counter = await resolveTokenizer(c.model.tokenizer, { url: opts.url, model: c.model.name, apiKey: opts.apiKey });
   const t = c.model.tokenizer;
   if (t.kind === 'file') checkHash('model.tokenizer.sha256', t.sha256, counter.info.sha256 ?? '', t.path);
-  const resolved = t.kind === 'file' ? { ...t, sha256: counter.info.sha256 ?? undefined } : { kind: counter.info.kind } as Contract['model']['tokenizer'];
+  const resolved = t.kind === 'file' ? { ...t, sha256: counter.info.sha256 ?? undefined } : ({ kind: counter.info.kind } as Contract['model']['tokenizer']);
   return { counter, resolved };
 }
 
@@ -75,26 +89,48 @@ function textEndpoint(c: Contract): 'chat' | 'completions' {
 function baseSpec(c: Contract, opts: PrepareOptions, images: ImageInputs | null): Omit<SweepSpecInput, 'arrival' | 'outputTokens' | 'promptTokens' | 'cache'> {
   return {
     tools: opts.tools ?? null,
-    images, audio: c.workload.audio ?? null,
-    imageBaseUrl: images?.delivery === 'url' ? c.server.imageBaseUrl ?? null : null,
-    url: opts.url, apiKey: opts.apiKey, model: c.model.name, endpoint: textEndpoint(c),
-    levels: c.load.levels, requestsPerLevel: c.workload.requestsPerLevel, warmup: c.workload.warmup,
-    thinking: c.thinking === 'on', forceLength: c.decoding.ignoreEos, temperature: c.decoding.temperature, topP: c.decoding.topP,
-    seed: c.decoding.seed, slo: { ...c.slo, qualityFloor: c.slo.qualityFloor ?? c.quality.floor }, hourlyCostUsd: c.hardware.gpuHourlyUsd ?? null,
-    baselineRateUsdPer1M: c.hardware.baselineRateUsdPer1M ?? null, gpuLabel: c.hardware.label, command: opts.command,
+    images,
+    audio: c.workload.audio ?? null,
+    imageBaseUrl: images?.delivery === 'url' ? (c.server.imageBaseUrl ?? null) : null,
+    url: opts.url,
+    apiKey: opts.apiKey,
+    model: c.model.name,
+    endpoint: textEndpoint(c),
+    levels: c.load.levels,
+    requestsPerLevel: c.workload.requestsPerLevel,
+    warmup: c.workload.warmup,
+    thinking: c.thinking === 'on',
+    forceLength: c.decoding.ignoreEos,
+    temperature: c.decoding.temperature,
+    topP: c.decoding.topP,
+    seed: c.decoding.seed,
+    slo: { ...c.slo, qualityFloor: c.slo.qualityFloor ?? c.quality.floor },
+    hourlyCostUsd: c.hardware.gpuHourlyUsd ?? null,
+    baselineRateUsdPer1M: c.hardware.baselineRateUsdPer1M ?? null,
+    gpuLabel: c.hardware.label,
+    command: opts.command,
   };
 }
 
 /** A trace contract: one cell, the trace read (its sha256 checked against the contract's, then pinned) and replayed. */
-async function prepareTrace(c: Contract, pattern: Extract<Contract['load']['pattern'], { kind: 'trace' }>, counter: TokenCounter, tokenizer: Contract['model']['tokenizer'], opts: PrepareOptions): Promise<PreparedRun> {
-  if (await agentTraceFormat(pattern.path) !== null) return prepareAgentTrace(c, pattern, counter, tokenizer, opts);
+async function prepareTrace(
+  c: Contract,
+  pattern: Extract<Contract['load']['pattern'], { kind: 'trace' }>,
+  counter: TokenCounter,
+  tokenizer: Contract['model']['tokenizer'],
+  opts: PrepareOptions,
+): Promise<PreparedRun> {
+  if ((await agentTraceFormat(pattern.path)) !== null) return prepareAgentTrace(c, pattern, counter, tokenizer, opts);
   const trace = await readTrace(pattern.path, { window: pattern.window ?? null, strict: pattern.strict });
   checkHash('load.pattern.sha256', pattern.sha256, trace.sha256, pattern.path);
   const resolved: Contract = { ...c, model: { ...c.model, tokenizer }, load: { ...c.load, pattern: { ...pattern, sha256: trace.sha256 } } };
   const parts = replayParts(trace, { blockTokens: pattern.blockTokens, maxConcurrency: pattern.maxConcurrency });
   const cache = c.workload.cache[0] ?? { kind: 'cold' as const };
   const spec: SweepSpecInput = {
-    ...baseSpec(c, opts, c.workload.images?.[0] ?? null), ...parts, requestsPerLevel: 'auto', warmup: 0,
+    ...baseSpec(c, opts, c.workload.images?.[0] ?? null),
+    ...parts,
+    requestsPerLevel: 'auto',
+    warmup: 0,
     outputTokens: trace.requests.reduce((m, r) => Math.max(m, r.outputTokens), 1),
     promptTokens: Math.max(1, Math.round(trace.requests.reduce((a, r) => a + r.promptTokens, 0) / trace.requests.length)),
     // Requests share the trace's blocks on purpose: no per-request cache salt (the run's salt word keeps runs apart).
@@ -105,15 +141,25 @@ async function prepareTrace(c: Contract, pattern: Extract<Contract['load']['patt
 }
 
 /** An agent-trace contract: one cell, the graph read and checked whole (its sha256 pinned), replayed at the contract's speeds. */
-async function prepareAgentTrace(c: Contract, pattern: Extract<Contract['load']['pattern'], { kind: 'trace' }>, counter: TokenCounter, tokenizer: Contract['model']['tokenizer'], opts: PrepareOptions): Promise<PreparedRun> {
+async function prepareAgentTrace(
+  c: Contract,
+  pattern: Extract<Contract['load']['pattern'], { kind: 'trace' }>,
+  counter: TokenCounter,
+  tokenizer: Contract['model']['tokenizer'],
+  opts: PrepareOptions,
+): Promise<PreparedRun> {
   const decided = [pattern.window ? 'window' : '', pattern.strict ? 'strict' : '', pattern.maxConcurrency !== null ? 'maxConcurrency' : ''].filter(Boolean);
-  if (decided.length > 0) throw new ContractError('bad-contract', `load.pattern.${decided[0]}: ${pattern.path} is an agent trace, replayed whole along its own graph`);
+  if (decided.length > 0)
+    throw new ContractError('bad-contract', `load.pattern.${decided[0]}: ${pattern.path} is an agent trace, replayed whole along its own graph`);
   const trace = await readAgentTrace(pattern.path);
   checkHash('load.pattern.sha256', pattern.sha256, trace.sha256, pattern.path);
   const resolved: Contract = { ...c, model: { ...c.model, tokenizer }, load: { ...c.load, pattern: { ...pattern, sha256: trace.sha256 } } };
   const turns = trace.source.sessions.flatMap((s) => s.turns);
   const spec: SweepSpecInput = {
-    ...baseSpec(c, opts, c.workload.images?.[0] ?? null), ...agentReplayParts(trace), requestsPerLevel: 'auto', warmup: 0,
+    ...baseSpec(c, opts, c.workload.images?.[0] ?? null),
+    ...agentReplayParts(trace),
+    requestsPerLevel: 'auto',
+    warmup: 0,
     outputTokens: turns.reduce((m, t) => Math.max(m, t.o), 1),
     promptTokens: Math.max(1, Math.round(turns.reduce((a, t) => a + t.p, 0) / turns.length)),
     // Turns resend their sessions' history and share the trace's blocks on purpose: no per-request cache salt.
@@ -139,10 +185,12 @@ export async function prepareCells(given: Contract, givenOpts: PrepareOptions): 
   }
   const prompts = p.kind === 'synthetic' ? p : { ...p, sha256: corpus?.sha256 };
   const resolved: Contract = { ...c, model: { ...c.model, tokenizer }, workload: { ...c.workload, prompts } };
-  if (c.workload.outputTokens === undefined) throw new ContractError('bad-contract', `workload.outputTokens: required for server.endpoint ${c.server.endpoint}`);
+  if (c.workload.outputTokens === undefined)
+    throw new ContractError('bad-contract', `workload.outputTokens: required for server.endpoint ${c.server.endpoint}`);
   const cells = expandMatrix({
     prompts: p.kind === 'synthetic' ? { kind: 'synthetic', tokens: p.tokens } : { kind: 'corpus' },
-    outputTokens: c.workload.outputTokens === 'trace' ? 'corpus' : c.workload.outputTokens, cache: c.workload.cache,
+    outputTokens: c.workload.outputTokens === 'trace' ? 'corpus' : c.workload.outputTokens,
+    cache: c.workload.cache,
     images: c.workload.images ?? [null],
   });
   const out: PreparedCell[] = [];
@@ -154,11 +202,13 @@ async function prepareCell(c: Contract, cell: CellSpec, counter: TokenCounter, c
   const pattern = c.load.pattern;
   if (pattern.kind === 'trace') throw new ContractError('bad-contract', 'load.pattern: a trace is prepared by prepareTrace');
   const base: SweepSpecInput = {
-    ...baseSpec(c, opts, cell.images), arrival: pattern,
+    ...baseSpec(c, opts, cell.images),
+    arrival: pattern,
     // Each cell draws images and clips of its own (the same on every run of the contract): no engine cache serves one cell from another.
     ...(cell.index === 0 ? {} : { mediaSeed: c.decoding.seed + cell.index }),
     outputTokens: cell.outputTokens ?? (corpus?.items ?? []).reduce((m, i) => Math.max(m, i.outputTokens ?? 1), 1),
-    promptTokens: cell.promptTokens ?? 1, cache: cell.cache.kind,
+    promptTokens: cell.promptTokens ?? 1,
+    cache: cell.cache.kind,
   };
   const parsed = sweepSpecSchema.parse(base);
   const count = levelOrder(parsed.levels).reduce((n, level) => n + parsed.warmup + requestsFor(parsed, level), 0);
@@ -166,8 +216,11 @@ async function prepareCell(c: Contract, cell: CellSpec, counter: TokenCounter, c
   if (p.kind === 'trace') throw new ContractError('bad-contract', 'workload.prompts: kind trace needs load.pattern kind trace');
   const items = await buildCellPrompts(counter, {
     source: cell.promptTokens !== null ? { kind: 'synthetic', tokens: cell.promptTokens } : { kind: 'corpus', items: corpus?.items ?? [] },
-    cache: cell.cache, count, seed: p.kind === 'synthetic' ? c.decoding.seed + cell.index : p.seed,
-    salt: `${opts.runId}x${cell.index}`, outputFromCorpus: cell.outputTokens === null,
+    cache: cell.cache,
+    count,
+    seed: p.kind === 'synthetic' ? c.decoding.seed + cell.index : p.seed,
+    salt: `${opts.runId}x${cell.index}`,
+    outputFromCorpus: cell.outputTokens === null,
   });
   let promptTokens = cell.promptTokens;
   if (promptTokens === null) {
@@ -177,7 +230,9 @@ async function prepareCell(c: Contract, cell: CellSpec, counter: TokenCounter, c
   }
   const key: CellKey = {
     prompt: cell.promptTokens !== null ? `synthetic ${cell.promptTokens} tokens` : `${p.kind} ${p.kind === 'synthetic' ? '' : basename(p.path)}`,
-    promptTokens: cell.promptTokens, outputTokens: cell.outputTokens, cache: cell.cache.kind,
+    promptTokens: cell.promptTokens,
+    outputTokens: cell.outputTokens,
+    cache: cell.cache.kind,
     sharedPrefixTokens: cell.cache.kind === 'warm' ? cell.cache.sharedPrefixTokens : 0,
     ...(cell.images === null ? {} : { images: imageInputsLabel(cell.images) }),
   };

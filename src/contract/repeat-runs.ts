@@ -19,8 +19,12 @@ export function repeatsProblem(n: number): string | null {
 }
 
 const repeatOf = (r: SweepResult): RepeatRun => ({
-  run: r.run, warnings: r.warnings, levels: r.levels, cards: r.cards,
-  ...(r.records === undefined ? {} : { records: r.records }), ...(r.recordsSha256 === undefined ? {} : { recordsSha256: r.recordsSha256 }),
+  run: r.run,
+  warnings: r.warnings,
+  levels: r.levels,
+  cards: r.cards,
+  ...(r.records === undefined ? {} : { records: r.records }),
+  ...(r.recordsSha256 === undefined ? {} : { recordsSha256: r.recordsSha256 }),
 });
 
 /** Runs of one contract (same contract hash), the first on top. @throws RangeError on an empty list or runs of different contracts. */

@@ -52,16 +52,28 @@ export async function runContract(contract: Contract, opts: RunContractOptions):
     if (opts.signal?.aborted && outcomes.length > 0) break;
     opts.onCell?.(i, prepared.cells.length, cell.key.prompt);
     await opts.onCellStart?.(i, prepared.cells.length, cell.spec);
-    const result = await runSweep(cell.spec, { ...opts.deps, signal: opts.signal, onEvent: (e) => opts.onEvent?.(e, i), ...(opts.beforeLevel ? { beforeLevel: opts.beforeLevel } : {}), afterLevel: async (l, r) => {
-      for (const rec of r) records.push({ ...rec, cell: i });
-      await opts.afterLevel?.(l, r, i);
-    } });
+    const result = await runSweep(cell.spec, {
+      ...opts.deps,
+      signal: opts.signal,
+      onEvent: (e) => opts.onEvent?.(e, i),
+      ...(opts.beforeLevel ? { beforeLevel: opts.beforeLevel } : {}),
+      afterLevel: async (l, r) => {
+        for (const rec of r) records.push({ ...rec, cell: i });
+        await opts.afterLevel?.(l, r, i);
+      },
+    });
     outcomes.push({ prepared: cell, result });
     if (result.run.status !== 'complete') break;
   }
   const result = assembleResult({
-    resolved: prepared.resolved, tokenizer: prepared.tokenizer, serverReport, outcomes, totalCells: prepared.cells.length, command: opts.command,
-    records, serverFingerprint: pre.fingerprint,
+    resolved: prepared.resolved,
+    tokenizer: prepared.tokenizer,
+    serverReport,
+    outcomes,
+    totalCells: prepared.cells.length,
+    command: opts.command,
+    records,
+    serverFingerprint: pre.fingerprint,
   });
   return { ...result, serverAccount };
 }

@@ -31,22 +31,38 @@ export function poolingRecordsSha256(records: readonly PoolingRecord[]): string 
 }
 
 /** The pooling sweep a contract describes (a contract that passed the schema: its pooling fields are there). */
-export function poolingSpecOf(c: Contract, url: string, apiKey: string | undefined, command: string): PoolingSpecInput & { endpoint: PoolingEndpoint; latencySlo: PoolingSlo } {
+export function poolingSpecOf(
+  c: Contract,
+  url: string,
+  apiKey: string | undefined,
+  command: string,
+): PoolingSpecInput & { endpoint: PoolingEndpoint; latencySlo: PoolingSlo } {
   const endpoint = c.server.endpoint;
   if (!isPoolingEndpoint(endpoint)) throw new ContractError('bad-contract', `server.endpoint: ${endpoint} is not embeddings or rerank`);
   const w = c.workload;
   const tokens = w.prompts.kind === 'synthetic' ? w.prompts.tokens[0] : undefined;
   const items = endpoint === 'rerank' ? w.documents : w.batchSize;
   const slo = c.slo.e2eMs;
-  if (tokens === undefined || items === undefined || slo === undefined) throw new ContractError('bad-contract', 'workload: an embeddings or rerank contract states its prompt length, items per request and slo.e2eMs');
+  if (tokens === undefined || items === undefined || slo === undefined)
+    throw new ContractError('bad-contract', 'workload: an embeddings or rerank contract states its prompt length, items per request and slo.e2eMs');
   const t = c.model.tokenizer;
   return {
-    url, apiKey, model: c.model.name, endpoint, levels: c.load.levels,
-    itemsPerRequest: items, itemTokens: tokens, queryTokens: w.queryTokens ?? 32,
+    url,
+    apiKey,
+    model: c.model.name,
+    endpoint,
+    levels: c.load.levels,
+    itemsPerRequest: items,
+    itemTokens: tokens,
+    queryTokens: w.queryTokens ?? 32,
     // The counter was resolved already (its kind frozen in the contract); the sweep counts with the same one.
     tokenizer: t.kind === 'file' ? { kind: 'file', path: t.path } : t.kind === 'approximate' ? { kind: 'approximate' } : { kind: 'auto' },
-    requestsPerLevel: w.requestsPerLevel, warmup: w.warmup, seed: c.decoding.seed,
-    hourlyCostUsd: c.hardware.gpuHourlyUsd ?? null, latencySlo: { p: slo.p, maxMs: slo.max }, command,
+    requestsPerLevel: w.requestsPerLevel,
+    warmup: w.warmup,
+    seed: c.decoding.seed,
+    hourlyCostUsd: c.hardware.gpuHourlyUsd ?? null,
+    latencySlo: { p: slo.p, maxMs: slo.max },
+    command,
   };
 }
 
@@ -59,16 +75,20 @@ export async function runPoolingContract(contract: Contract, opts: PoolingRunOpt
   const resolved: Contract = { ...contract, model: { ...contract.model, tokenizer } };
   const records: PoolingRecord[] = [];
   const result = await runSweep(poolingSpecOf(resolved, url, opts.apiKey, opts.command), {
-    signal: opts.signal, onEvent: opts.onEvent,
+    signal: opts.signal,
+    onEvent: opts.onEvent,
     afterLevel: async (_level, recs) => {
       records.push(...recs);
       await opts.afterLevel?.(recs);
     },
   });
   return {
-    ...result, serverReport,
-    contract: resolved as unknown as Record<string, unknown>, contractHash: contractHash(resolved),
-    records, recordsSha256: poolingRecordsSha256(records),
+    ...result,
+    serverReport,
+    contract: resolved as unknown as Record<string, unknown>,
+    contractHash: contractHash(resolved),
+    records,
+    recordsSha256: poolingRecordsSha256(records),
   };
 }
 
@@ -80,8 +100,13 @@ export function combinePoolingRuns(runs: readonly PoolingResult[]): PoolingResul
   return {
     ...first,
     repeats: rest.map((r) => ({
-      run: r.run, warnings: r.warnings, levels: r.levels, peak: r.peak, capacity: r.capacity,
-      ...(r.records === undefined ? {} : { records: r.records }), ...(r.recordsSha256 === undefined ? {} : { recordsSha256: r.recordsSha256 }),
+      run: r.run,
+      warnings: r.warnings,
+      levels: r.levels,
+      peak: r.peak,
+      capacity: r.capacity,
+      ...(r.records === undefined ? {} : { records: r.records }),
+      ...(r.recordsSha256 === undefined ? {} : { recordsSha256: r.recordsSha256 }),
     })),
   };
 }

@@ -20,8 +20,12 @@ const EXAMPLE = fileURLToPath(new URL('../../examples/goodput.yaml', import.meta
 const goodput = (args: string[]) => runGoodput(args, {}, 100_000);
 
 let sim: SimProcess;
-beforeAll(async () => { sim = await spawnSimProcess(['--decode-step-ms', '3', '--prefill-base-ms', '20']); });
-afterAll(async () => { await sim.stop(); });
+beforeAll(async () => {
+  sim = await spawnSimProcess(['--decode-step-ms', '3', '--prefill-base-ms', '20']);
+});
+afterAll(async () => {
+  await sim.stop();
+});
 
 describe('goodput rerun reproduces goodput run', () => {
   it(`same contract hash, same request counts, metrics within ${TOLERANCE * 100}%`, async () => {

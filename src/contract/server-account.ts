@@ -17,24 +17,36 @@ const TEXT = 120;
 /** A printable, bounded string from the server, or null. */
 const text = (v: unknown): string | null => {
   if (typeof v !== 'string' && typeof v !== 'number') return null;
-  const s = String(v).replace(/[^\x20-\x7e]/g, '').trim().slice(0, TEXT);
+  const s = String(v)
+    .replace(/[^\x20-\x7e]/g, '')
+    .trim()
+    .slice(0, TEXT);
   return s === '' ? null : s;
 };
 /** The last path segment: a model file's name without the folder it lies in. */
 const baseName = (v: unknown): string | null => {
-  const s = typeof v === 'string' ? v.split(/[\\/]/).filter((x) => x !== '').at(-1) : undefined;
+  const s =
+    typeof v === 'string'
+      ? v
+          .split(/[\\/]/)
+          .filter((x) => x !== '')
+          .at(-1)
+      : undefined;
   return text(s);
 };
 
 async function getJson(base: string, path: string, apiKey: string | undefined): Promise<{ json: Record<string, unknown> | null; server: string | null }> {
   try {
-    const res = await request(`${base}${path}`, { headers: { accept: 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) }, signal: AbortSignal.timeout(TIMEOUT_MS) });
+    const res = await request(`${base}${path}`, {
+      headers: { accept: 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
     const header = res.headers.server;
     const server = text(Array.isArray(header) ? header[0] : header);
     const body = await readBounded(res.body);
     if (res.statusCode < 200 || res.statusCode >= 300 || !body.ok) return { json: null, server };
     const value: unknown = JSON.parse(body.text);
-    return { json: value !== null && typeof value === 'object' && !Array.isArray(value) ? value as Record<string, unknown> : null, server };
+    return { json: value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null, server };
   } catch {
     return { json: null, server: null };
   }
@@ -46,7 +58,7 @@ export async function collectServerAccount(baseUrl: string, apiKey: string | und
   const models = await getJson(base, '/v1/models', apiKey);
   const data = Array.isArray(models.json?.data) ? (models.json.data as unknown[]).slice(0, 16) : [];
   const entries = data.flatMap((e) => {
-    const o = e !== null && typeof e === 'object' ? e as Record<string, unknown> : null;
+    const o = e !== null && typeof e === 'object' ? (e as Record<string, unknown>) : null;
     const id = text(o?.id);
     return o === null || id === null ? [] : [{ id, ownedBy: text(o.owned_by), maxModelLen: typeof o.max_model_len === 'number' ? o.max_model_len : null }];
   });
@@ -59,9 +71,17 @@ export async function collectServerAccount(baseUrl: string, apiKey: string | und
     models: entries,
     server: models.server,
     version: text(version?.version),
-    props: props === null ? null : { modelFile: baseName(props.model_path), contextTokens: typeof nCtx === 'number' ? nCtx : null, build: text(props.build_info) },
-    simulator: sim === null || sim.simulator !== 'goodput-sim' ? null : {
-      version: text(sim.version), dialect: text(sim.dialect), configSha256: createHash('sha256').update(canonicalJson(sim.profile ?? null)).digest('hex'),
-    },
+    props:
+      props === null ? null : { modelFile: baseName(props.model_path), contextTokens: typeof nCtx === 'number' ? nCtx : null, build: text(props.build_info) },
+    simulator:
+      sim === null || sim.simulator !== 'goodput-sim'
+        ? null
+        : {
+            version: text(sim.version),
+            dialect: text(sim.dialect),
+            configSha256: createHash('sha256')
+              .update(canonicalJson(sim.profile ?? null))
+              .digest('hex'),
+          },
   };
 }

@@ -19,12 +19,16 @@ async function serve(routes: Record<string, unknown>) {
   servers.push(s);
   return s;
 }
-const contract = (model: Record<string, string>) => contractSchema.parse({
-  version: 1, server: { url: 'http://127.0.0.1:1' },
-  model: { name: 'm', revision: 'abcdef1234567', precision: 'bf16', quantization: 'none', ...model },
-  workload: { prompts: { kind: 'synthetic', tokens: 8 }, outputTokens: 8 }, load: { levels: [1] },
-  slo: { ttftMs: { p: 50, max: 100 } }, hardware: { label: 'x' },
-});
+const contract = (model: Record<string, string>) =>
+  contractSchema.parse({
+    version: 1,
+    server: { url: 'http://127.0.0.1:1' },
+    model: { name: 'm', revision: 'abcdef1234567', precision: 'bf16', quantization: 'none', ...model },
+    workload: { prompts: { kind: 'synthetic', tokens: 8 }, outputTokens: 8 },
+    load: { levels: [1] },
+    slo: { ttftMs: { p: 50, max: 100 } },
+    hardware: { label: 'x' },
+  });
 
 describe('checking declarations against the server', () => {
   it('records the engine version and what the server does not report', async () => {
@@ -38,7 +42,13 @@ describe('checking declarations against the server', () => {
     const s = await serve({ 'GET /info': { version: '3.0.1', model_dtype: 'torch.bfloat16', model_sha: 'abcdef1234567890' } });
     const r = await checkServer(contract({}), s.url, undefined);
     expect(r.engineVersion).toBe('3.0.1');
-    expect(r.checks).toContainEqual({ field: 'model.precision', declared: 'bf16', reported: 'torch.bfloat16', source: 'GET /info model_dtype', status: 'match' });
+    expect(r.checks).toContainEqual({
+      field: 'model.precision',
+      declared: 'bf16',
+      reported: 'torch.bfloat16',
+      source: 'GET /info model_dtype',
+      status: 'match',
+    });
     expect(r.checks.find((c) => c.field === 'model.revision')?.status).toBe('match');
   });
   it('refuses a contract the server contradicts, naming the field, both values and the source', async () => {

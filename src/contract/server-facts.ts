@@ -27,11 +27,18 @@ const fact = (v: unknown, source: string): Fact | undefined => (str(v) === null 
 const SOURCES: readonly FactSource[] = [
   { method: 'GET', path: '/version', read: (j, s) => ({ engineVersion: fact(j.version, `${s} version`) }) },
   {
-    method: 'GET', path: '/info',
-    read: (j, s) => ({ engineVersion: fact(j.version, `${s} version`), precision: fact(j.model_dtype, `${s} model_dtype`), revision: fact(j.model_sha, `${s} model_sha`) }),
+    method: 'GET',
+    path: '/info',
+    read: (j, s) => ({
+      engineVersion: fact(j.version, `${s} version`),
+      precision: fact(j.model_dtype, `${s} model_dtype`),
+      revision: fact(j.model_sha, `${s} model_sha`),
+    }),
   },
   {
-    method: 'POST', path: '/api/show', body: (model) => ({ model }),
+    method: 'POST',
+    path: '/api/show',
+    body: (model) => ({ model }),
     read: (j, s) => ({ quantization: fact((j.details as Record<string, unknown> | undefined)?.quantization_level, `${s} details.quantization_level`) }),
   },
 ];
@@ -40,7 +47,11 @@ async function ask(base: string, src: FactSource, model: string, apiKey: string 
   try {
     const res = await fetch(`${base}${src.path}`, {
       method: src.method,
-      headers: { accept: 'application/json', ...(src.body ? { 'content-type': 'application/json' } : {}), ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
+      headers: {
+        accept: 'application/json',
+        ...(src.body ? { 'content-type': 'application/json' } : {}),
+        ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+      },
       body: src.body ? JSON.stringify(src.body(model)) : undefined,
       signal: AbortSignal.timeout(3000),
     });
@@ -52,9 +63,20 @@ async function ask(base: string, src: FactSource, model: string, apiKey: string 
   }
 }
 
-const ALIASES: Record<string, string> = { bf16: 'bfloat16', fp16: 'float16', f16: 'float16', half: 'float16', fp32: 'float32', f32: 'float32', float: 'float32' };
+const ALIASES: Record<string, string> = {
+  bf16: 'bfloat16',
+  fp16: 'float16',
+  f16: 'float16',
+  half: 'float16',
+  fp32: 'float32',
+  f32: 'float32',
+  float: 'float32',
+};
 const norm = (s: string) => {
-  const t = s.trim().toLowerCase().replace(/^torch\./, '');
+  const t = s
+    .trim()
+    .toLowerCase()
+    .replace(/^torch\./, '');
   return ALIASES[t] ?? t;
 };
 const SAME: Record<'precision' | 'revision' | 'quantization', (a: string, b: string) => boolean> = {
@@ -77,9 +99,18 @@ export async function checkServer(c: Contract, baseUrl: string, apiKey: string |
     const declared = c.model[field];
     const reported = facts[field];
     if (reported !== undefined && !SAME[field](declared, reported.value)) {
-      throw new ContractError('mismatch', `model.${field}: the contract declares "${declared}" but the server reports "${reported.value}" (${reported.source}); fix the contract or the server before measuring`);
+      throw new ContractError(
+        'mismatch',
+        `model.${field}: the contract declares "${declared}" but the server reports "${reported.value}" (${reported.source}); fix the contract or the server before measuring`,
+      );
     }
-    checks.push({ field: `model.${field}`, declared, reported: reported?.value ?? null, source: reported?.source ?? null, status: reported ? 'match' : 'not-reported' });
+    checks.push({
+      field: `model.${field}`,
+      declared,
+      reported: reported?.value ?? null,
+      source: reported?.source ?? null,
+      status: reported ? 'match' : 'not-reported',
+    });
   }
   return { engineVersion: facts.engineVersion?.value ?? null, engineVersionSource: facts.engineVersion?.source ?? null, checks };
 }

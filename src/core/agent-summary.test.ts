@@ -13,9 +13,19 @@ import { type AgentGraph, summarizeAgents } from './agent-summary.js';
 // Job a: root a (2 turns) spawns b after turn 1 (5 ms delay); job z: one turn.
 type Node = AgentGraph['sessions'][number] & { h?: number[][] };
 const sessions: Node[] = [
-    { name: 'a', job: 0, parent: null, after: 0, atMs: 0, turns: [{ p: 8, w: 0 }, { p: 12, w: 5 }] },
-    { name: 'b', job: 0, parent: 0, after: 0, atMs: 5, turns: [{ p: 4, w: 0 }], h: [[7]] },
-    { name: 'z', job: 2, parent: null, after: 0, atMs: 0, turns: [{ p: 4, w: 0 }], h: [[7]] },
+  {
+    name: 'a',
+    job: 0,
+    parent: null,
+    after: 0,
+    atMs: 0,
+    turns: [
+      { p: 8, w: 0 },
+      { p: 12, w: 5 },
+    ],
+  },
+  { name: 'b', job: 0, parent: 0, after: 0, atMs: 5, turns: [{ p: 4, w: 0 }], h: [[7]] },
+  { name: 'z', job: 2, parent: null, after: 0, atMs: 0, turns: [{ p: 4, w: 0 }], h: [[7]] },
 ];
 const graph: AgentGraph = { blockTokens: 4, sessions };
 const blocksOf = (id: number, turn: number) => {
@@ -37,7 +47,10 @@ describe('agent summary', () => {
     const s = summarizeAgents({ records, graph, speed: 1, slo, durationMs: 1000, blocksOf });
     expect(s.sessions).toMatchObject({ count: 3, met: 2, metPerS: 2 });
     expect(s.jobs).toMatchObject({ count: 2, met: 1, metPerS: 1, deadlineMs: null });
-    expect(s.jobList.map((j) => [j.job, j.sessions, j.met, j.makespanMs])).toEqual([['a', 2, true, 71], ['z', 1, false, 301]]);
+    expect(s.jobList.map((j) => [j.job, j.sessions, j.met, j.makespanMs])).toEqual([
+      ['a', 2, true, 71],
+      ['z', 1, false, 301],
+    ]);
     expect(s.sessions.timeMs?.p50).toBe(71); // 24, 71, 301 ms
   });
 
@@ -48,7 +61,23 @@ describe('agent summary', () => {
   });
 
   it('with toolCallValid, a turn whose tool call did not parse misses its session and its job', () => {
-    const unparsed = records.map((r) => (r.seq === 2 ? { ...r, toolCalls: { required: true, calls: 1, names: ['f'], firstNs: null, argumentsDoneNs: null, argumentTokens: 3, verdict: 'unparsed' as const, problem: 'cut JSON' } } : r));
+    const unparsed = records.map((r) =>
+      r.seq === 2
+        ? {
+            ...r,
+            toolCalls: {
+              required: true,
+              calls: 1,
+              names: ['f'],
+              firstNs: null,
+              argumentsDoneNs: null,
+              argumentTokens: 3,
+              verdict: 'unparsed' as const,
+              problem: 'cut JSON',
+            },
+          }
+        : r,
+    );
     const s = summarizeAgents({ records: unparsed, graph, speed: 1, slo: sloSchema.parse({ toolCallValid: true }), durationMs: 1000, blocksOf });
     expect(s.sessions.met).toBe(2);
     expect(s.jobList.map((j) => j.met)).toEqual([false, true]);
@@ -60,19 +89,23 @@ describe('agent summary', () => {
     expect(s.sessions.met).toBe(2);
   });
 
-  it('measures each sub-agent\'s start against its parent turn\'s end plus the delay, at the level\'s speed', () => {
+  it("measures each sub-agent's start against its parent turn's end plus the delay, at the level's speed", () => {
     expect(summarizeAgents({ records, graph, speed: 1, slo: null, durationMs: 1000, blocksOf }).childStartLagMs).toEqual({ p50: 1, p99: 1, max: 1 });
     expect(summarizeAgents({ records, graph, speed: 5, slo: null, durationMs: 1000, blocksOf }).childStartLagMs?.max).toBe(5);
   });
 
-  it('walks the critical path back through the child that held the parent\'s next turn', () => {
+  it("walks the critical path back through the child that held the parent's next turn", () => {
     const s = summarizeAgents({ records, graph, speed: 1, slo: null, durationMs: 1000, blocksOf });
     expect(s.jobList[0]?.criticalPath).toEqual([
-      { session: 'a', fromTurn: 1, toTurn: 1 }, { session: 'b', fromTurn: 1, toTurn: 1 }, { session: 'a', fromTurn: 2, toTurn: 2 },
+      { session: 'a', fromTurn: 1, toTurn: 1 },
+      { session: 'b', fromTurn: 1, toTurn: 1 },
+      { session: 'a', fromTurn: 2, toTurn: 2 },
     ]);
     // A child that ended before the parent's tool wait was over is not on the path.
     const quick = records.map((r) => (r.seq === 2 ? at(1, 0, 2, rec({ sendMs: 21, chunksMs: [22], endMs: 23 })) : r));
-    expect(summarizeAgents({ records: quick, graph, speed: 1, slo: null, durationMs: 1000, blocksOf }).jobList[0]?.criticalPath).toEqual([{ session: 'a', fromTurn: 1, toTurn: 2 }]);
+    expect(summarizeAgents({ records: quick, graph, speed: 1, slo: null, durationMs: 1000, blocksOf }).jobList[0]?.criticalPath).toEqual([
+      { session: 'a', fromTurn: 1, toTurn: 2 },
+    ]);
   });
 
   it('gives a perfect cache the leading blocks sent before, in send order, beside what the server reported', () => {

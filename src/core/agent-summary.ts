@@ -44,13 +44,15 @@ export const agentSummarySchema = z.object({
     actualHitRate: z.number().min(0).max(1).nullable(),
   }),
   /** Each job: whether it met its objective, its makespan and the chain of session spans that set it (chronological). */
-  jobList: z.array(z.object({
-    job: z.string(),
-    sessions: z.number().int().positive(),
-    met: z.boolean(),
-    makespanMs: z.number().nonnegative().nullable(),
-    criticalPath: z.array(z.object({ session: z.string(), fromTurn: z.number().int().positive(), toTurn: z.number().int().positive() })),
-  })),
+  jobList: z.array(
+    z.object({
+      job: z.string(),
+      sessions: z.number().int().positive(),
+      met: z.boolean(),
+      makespanMs: z.number().nonnegative().nullable(),
+      criticalPath: z.array(z.object({ session: z.string(), fromTurn: z.number().int().positive(), toTurn: z.number().int().positive() })),
+    }),
+  ),
 });
 export type AgentSummary = z.infer<typeof agentSummarySchema>;
 
@@ -109,8 +111,19 @@ export function summarizeAgents(input: AgentSummaryInput): AgentSummary {
   const lag = percentiles(lags, [50, 99]);
 
   return {
-    sessions: { count: graph.sessions.length, met: sessionMet.filter(Boolean).length, metPerS: perS(sessionMet.filter(Boolean).length), timeMs: spread(sessionRecords.filter((_, id) => complete[id]).map(span)) },
-    jobs: { count: jobList.length, met: jobList.filter((j) => j.met).length, metPerS: perS(jobList.filter((j) => j.met).length), makespanMs: spread(jobList.flatMap((j) => (j.makespanMs === null ? [] : [j.makespanMs]))), deadlineMs },
+    sessions: {
+      count: graph.sessions.length,
+      met: sessionMet.filter(Boolean).length,
+      metPerS: perS(sessionMet.filter(Boolean).length),
+      timeMs: spread(sessionRecords.filter((_, id) => complete[id]).map(span)),
+    },
+    jobs: {
+      count: jobList.length,
+      met: jobList.filter((j) => j.met).length,
+      metPerS: perS(jobList.filter((j) => j.met).length),
+      makespanMs: spread(jobList.flatMap((j) => (j.makespanMs === null ? [] : [j.makespanMs]))),
+      deadlineMs,
+    },
     childStartLagMs: lag === null ? null : { ...lag, max: maxOf(lags) as number },
     cache: cacheHits(input, mine),
     jobList,
@@ -141,8 +154,11 @@ function cacheHits(input: AgentSummaryInput, mine: readonly RequestRecord[]): Ag
     }
   }
   return {
-    promptTokens, theoreticalHitTokens: hit, theoreticalHitRate: promptTokens > 0 ? hit / promptTokens : null,
-    reportedRequests: reported, actualHitRate: reportedPrompt > 0 ? reportedCached / reportedPrompt : null,
+    promptTokens,
+    theoreticalHitTokens: hit,
+    theoreticalHitRate: promptTokens > 0 ? hit / promptTokens : null,
+    reportedRequests: reported,
+    actualHitRate: reportedPrompt > 0 ? reportedCached / reportedPrompt : null,
   };
 }
 
@@ -151,7 +167,11 @@ function cacheHits(input: AgentSummaryInput, mine: readonly RequestRecord[]): Ag
  * previous turn (plus the tool wait) or by the last child it joined; a session's
  * first turn by the parent turn that spawned it. The spans walked, in time order.
  */
-function criticalPath(input: AgentSummaryInput, rec: (id: number, turn: number) => RequestRecord | undefined, ids: readonly number[]): AgentSummary['jobList'][number]['criticalPath'] {
+function criticalPath(
+  input: AgentSummaryInput,
+  rec: (id: number, turn: number) => RequestRecord | undefined,
+  ids: readonly number[],
+): AgentSummary['jobList'][number]['criticalPath'] {
   const { sessions } = input.graph;
   const spawned = new Map<number, number[]>();
   for (const id of ids) {

@@ -14,18 +14,20 @@ const cap = limitedInt('concurrency', 'maxConcurrency').nullable().default(null)
 export const ARRIVAL_KINDS = ['concurrency', 'rate', 'burst', 'trace'] as const;
 
 /** What a replay replayed: enough to say which bytes, which slice and what was left out. */
-export const traceSourceSchema = z.object({
-  /** The file's name as given (no directory: a published result names no local path). */
-  file: z.string().min(1).max(255),
-  sha256: z.string().regex(/^[0-9a-f]{64}$/, 'sha256 must be 64 lowercase hex digits'),
-  format: z.enum(['mooncake', 'burstgpt', 'goodput', 'goodput-agents', 'agentx']),
-  /** Seconds from the trace's first request; null: all of it. */
-  window: z.object({ startS: z.number().nonnegative(), endS: z.number().positive() }).strict().nullable(),
-  skippedFailed: z.number().int().nonnegative(),
-  skippedOutsideWindow: z.number().int().nonnegative(),
-  /** Label columns and their value counts (BurstGPT's Model, Log Type). */
-  labels: z.record(z.string(), z.record(z.string(), z.number().int().nonnegative())),
-}).strict();
+export const traceSourceSchema = z
+  .object({
+    /** The file's name as given (no directory: a published result names no local path). */
+    file: z.string().min(1).max(255),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/, 'sha256 must be 64 lowercase hex digits'),
+    format: z.enum(['mooncake', 'burstgpt', 'goodput', 'goodput-agents', 'agentx']),
+    /** Seconds from the trace's first request; null: all of it. */
+    window: z.object({ startS: z.number().nonnegative(), endS: z.number().positive() }).strict().nullable(),
+    skippedFailed: z.number().int().nonnegative(),
+    skippedOutsideWindow: z.number().int().nonnegative(),
+    /** Label columns and their value counts (BurstGPT's Model, Log Type). */
+    labels: z.record(z.string(), z.record(z.string(), z.number().int().nonnegative())),
+  })
+  .strict();
 export type TraceSource = z.output<typeof traceSourceSchema>;
 
 /** The arrival kinds whose schedule is generated (a contract names them as they are; a trace it names by its file). */
@@ -36,37 +38,52 @@ export const GENERATED_ARRIVALS = [
    * Open loop at a rate (requests/s): fixed gaps (constant) or exponential gaps (poisson, seeded), or
    * with `burstiness` gamma gaps of that shape (vLLM's --burstiness: 1 is poisson). Levels are req/s.
    */
-  z.object({
-    kind: z.literal('rate'),
-    process: z.enum(['constant', 'poisson'], { error: 'process must be constant or poisson' }).default('poisson'),
-    /** Poisson only: the gaps are gamma-distributed with this shape and the rate's mean; below 1 burstier, above 1 more even. */
-    burstiness: z.number({ error: 'burstiness must be a number' }).positive('burstiness must be positive').optional(),
-    seed: z.number().int('seed must be a whole number').default(1),
-    /** In-flight limit; a request due while it is reached waits for a slot (reported). Null: no limit but the client's 1,024 sockets. */
-    maxConcurrency: cap,
-  }).strict().superRefine((a, ctx) => {
-    if (a.burstiness !== undefined && a.process !== 'poisson') ctx.addIssue({ code: 'custom', path: ['burstiness'], message: 'burstiness shapes the gaps of process poisson (constant gaps have none)' });
-  }),
+  z
+    .object({
+      kind: z.literal('rate'),
+      process: z.enum(['constant', 'poisson'], { error: 'process must be constant or poisson' }).default('poisson'),
+      /** Poisson only: the gaps are gamma-distributed with this shape and the rate's mean; below 1 burstier, above 1 more even. */
+      burstiness: z.number({ error: 'burstiness must be a number' }).positive('burstiness must be positive').optional(),
+      seed: z.number().int('seed must be a whole number').default(1),
+      /** In-flight limit; a request due while it is reached waits for a slot (reported). Null: no limit but the client's 1,024 sockets. */
+      maxConcurrency: cap,
+    })
+    .strict()
+    .superRefine((a, ctx) => {
+      if (a.burstiness !== undefined && a.process !== 'poisson')
+        ctx.addIssue({ code: 'custom', path: ['burstiness'], message: 'burstiness shapes the gaps of process poisson (constant gaps have none)' });
+    }),
   /** Open loop in bursts: `level` requests at once every `intervalMs`. Levels are burst sizes. */
-  z.object({
-    kind: z.literal('burst'),
-    intervalMs: z.number({ error: 'intervalMs must be a number of ms' }).positive('intervalMs must be positive'),
-    maxConcurrency: cap,
-  }).strict(),
+  z
+    .object({
+      kind: z.literal('burst'),
+      intervalMs: z.number({ error: 'intervalMs must be a number of ms' }).positive('intervalMs must be positive'),
+      maxConcurrency: cap,
+    })
+    .strict(),
 ] as const;
 
-export const arrivalSchema = z.discriminatedUnion('kind', [
-  ...GENERATED_ARRIVALS,
-  /** Open loop at a recorded trace's send times. Levels are speeds: 1 as recorded, 2 twice as fast. */
-  z.object({
-    kind: z.literal('trace'),
-    /** Each request's send offset from the first, ms, ascending. */
-    offsetsMs: z.array(z.number().nonnegative()).min(1).max(LIMITS.requestsPerLevel.max)
-      .refine((xs) => xs.every((x, i) => i === 0 || x >= (xs[i - 1] as number)), { error: 'offsetsMs must be ascending' }),
-    source: traceSourceSchema,
-    maxConcurrency: cap,
-  }).strict(),
-], { error: (iss) => (iss.code === 'invalid_union' ? `kind must be one of ${ARRIVAL_KINDS.join(', ')}` : undefined) });
+export const arrivalSchema = z.discriminatedUnion(
+  'kind',
+  [
+    ...GENERATED_ARRIVALS,
+    /** Open loop at a recorded trace's send times. Levels are speeds: 1 as recorded, 2 twice as fast. */
+    z
+      .object({
+        kind: z.literal('trace'),
+        /** Each request's send offset from the first, ms, ascending. */
+        offsetsMs: z
+          .array(z.number().nonnegative())
+          .min(1)
+          .max(LIMITS.requestsPerLevel.max)
+          .refine((xs) => xs.every((x, i) => i === 0 || x >= (xs[i - 1] as number)), { error: 'offsetsMs must be ascending' }),
+        source: traceSourceSchema,
+        maxConcurrency: cap,
+      })
+      .strict(),
+  ],
+  { error: (iss) => (iss.code === 'invalid_union' ? `kind must be one of ${ARRIVAL_KINDS.join(', ')}` : undefined) },
+);
 
 export type ArrivalSpec = z.output<typeof arrivalSchema>;
 export type ArrivalKind = ArrivalSpec['kind'];

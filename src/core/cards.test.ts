@@ -7,8 +7,14 @@ import type { LevelResult } from './result-schema.js';
 
 function level(concurrency: number, tokS: number, over: Partial<LevelResult> = {}): LevelResult {
   const s = summarizeLevel({
-    concurrency, records: [rec({ chunksMs: [10, 20, 30, 40], endMs: 41 })], targetOutputTokens: 4, forceLength: true,
-    loopDelayMs: null, clientCpuPct: null, clientBudgetMs: 10, gpu: { available: true, source: 'nvidia-smi', gpu: 'H100', totalMiB: 81559, peak: 70000 + concurrency, mean: 60000, samples: 5 },
+    concurrency,
+    records: [rec({ chunksMs: [10, 20, 30, 40], endMs: 41 })],
+    targetOutputTokens: 4,
+    forceLength: true,
+    loopDelayMs: null,
+    clientCpuPct: null,
+    clientBudgetMs: 10,
+    gpu: { available: true, source: 'nvidia-smi', gpu: 'H100', totalMiB: 81559, peak: 70000 + concurrency, mean: 60000, samples: 5 },
   });
   return { ...s, throughputTokS: tokS, ...over };
 }
@@ -36,9 +42,17 @@ describe('cards', () => {
     expect(engine.curve.map((p) => p.concurrency)).toEqual([1, 4, 8, 16]);
   });
   it('Model: a client-bound concurrency-1 level keeps its card, its figures flagged with the reason', () => {
-    const bound = { bound: true, reason: 'the client\'s event loop was delayed 10.7 ms (p99); budget 10 ms', sendLagMs: null, loopDelayMs: null, budgetMs: 10, clientCpuPct: null, rampMs: null };
+    const bound = {
+      bound: true,
+      reason: "the client's event loop was delayed 10.7 ms (p99); budget 10 ms",
+      sendLagMs: null,
+      loopDelayMs: null,
+      budgetMs: 10,
+      clientCpuPct: null,
+      rampMs: null,
+    };
     const { model } = buildCards({ levels: [level(1, 40, { clientBound: bound })], hourlyCostUsd: null, baselineRateUsdPer1M: null, gpuLabel: null });
-    expect(model).toMatchObject({ available: true, concurrency: 1, clientBound: 'the client\'s event loop was delayed 10.7 ms (p99); budget 10 ms' });
+    expect(model).toMatchObject({ available: true, concurrency: 1, clientBound: "the client's event loop was delayed 10.7 ms (p99); budget 10 ms" });
     const { model: trusted } = buildCards({ levels: [level(1, 40)], hourlyCostUsd: null, baselineRateUsdPer1M: null, gpuLabel: null });
     expect(trusted.available && 'clientBound' in trusted).toBe(false);
   });

@@ -6,7 +6,11 @@
  */
 import type { ClientBound } from './result-schema.js';
 
-export interface Spread { p50: number; p99: number; max: number }
+export interface Spread {
+  p50: number;
+  p99: number;
+  max: number;
+}
 
 /**
  * The fixed floor (ms) of every budget: lateness at or under it never makes a
@@ -37,10 +41,16 @@ export const CLIENT_CPU_BOUND_PCT = 70;
  * distorts the shortest interval we report, TPOT (and ITL). A non-streaming
  * answer (embeddings, rerank) has one interval: its latency is both.
  */
-export interface LevelTimings { ttftP50Ms: number | null; tpotP50Ms: number | null }
+export interface LevelTimings {
+  ttftP50Ms: number | null;
+  tpotP50Ms: number | null;
+}
 
 /** The budgets a level is judged against, ms: for late sends and for the event loop's delay. */
-export interface ClientBudgets { sendMs: number; loopMs: number }
+export interface ClientBudgets {
+  sendMs: number;
+  loopMs: number;
+}
 
 const scaled = (floorMs: number, ms: number | null): number => Math.max(floorMs, ms === null ? 0 : CLIENT_BUDGET_SHARE * ms);
 
@@ -76,8 +86,9 @@ const f1 = (x: number) => x.toFixed(1);
 
 function budgetText(floorMs: number, b: ClientBudgets, t: LevelTimings): string {
   const of = (what: string, ms: number | null, budget: number) =>
-    (ms !== null && budget > floorMs ? `${f1(budget)} ms (${CLIENT_BUDGET_SHARE * 100} % of ${what} p50 ${f1(ms)} ms)` : `${floorMs} ms (the floor)`);
-  const loopBy = t.tpotP50Ms !== null && (t.ttftP50Ms === null || t.tpotP50Ms <= t.ttftP50Ms) ? ['TPOT', t.tpotP50Ms] as const : ['TTFT', t.ttftP50Ms] as const;
+    ms !== null && budget > floorMs ? `${f1(budget)} ms (${CLIENT_BUDGET_SHARE * 100} % of ${what} p50 ${f1(ms)} ms)` : `${floorMs} ms (the floor)`;
+  const loopBy =
+    t.tpotP50Ms !== null && (t.ttftP50Ms === null || t.tpotP50Ms <= t.ttftP50Ms) ? (['TPOT', t.tpotP50Ms] as const) : (['TTFT', t.ttftP50Ms] as const);
   return `budget for sends ${of('TTFT', t.ttftP50Ms, b.sendMs)}, for the event loop ${of(loopBy[0], loopBy[1], b.loopMs)}`;
 }
 
@@ -98,7 +109,9 @@ export function judgeClientBound(input: ClientJudgeInput): ClientBound {
     reasons.push(`replacement requests left ${f1(sendLagMs.p99)} ms (p99) after the slot freed`);
   }
   if (sendLatenessMs && sendLatenessMs.p99 > budgets.sendMs) {
-    reasons.push(`requests were fully written ${f1(sendLatenessMs.p99)} ms (p99, max ${f1(sendLatenessMs.max)} ms) after their slot freed or their scheduled instant (send lateness, bursts included)`);
+    reasons.push(
+      `requests were fully written ${f1(sendLatenessMs.p99)} ms (p99, max ${f1(sendLatenessMs.max)} ms) after their slot freed or their scheduled instant (send lateness, bursts included)`,
+    );
   }
   if (loopDelayMs && loopDelayMs.p99 > budgets.loopMs) {
     reasons.push(`the client's event loop was delayed ${f1(loopDelayMs.p99)} ms (p99)`);

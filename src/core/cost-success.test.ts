@@ -3,9 +3,18 @@ import { costPer1MUsd } from './cost.js';
 import { businessCost, costPer1MSuccessfulUsd, levelCost } from './cost-success.js';
 
 const gpu = { name: 'H100 80GB', usdPerHour: 6.5, asOf: '2025-06-01' };
-const base = { gpu, overheads: [], peakTokS: 1400, peakAsOf: 'concurrency 16, 2025-06-02', utilisation: 0.55, utilisationAsOf: '2025-06-01', successShare: 1, successAsOf: 'concurrency 16, 2025-06-02' };
+const base = {
+  gpu,
+  overheads: [],
+  peakTokS: 1400,
+  peakAsOf: 'concurrency 16, 2025-06-02',
+  utilisation: 0.55,
+  utilisationAsOf: '2025-06-01',
+  successShare: 1,
+  successAsOf: 'concurrency 16, 2025-06-02',
+};
 
-describe('cost per successful million output tokens (the issue\'s vectors)', () => {
+describe("cost per successful million output tokens (the issue's vectors)", () => {
   it('keeps the simple peak figure: $6.50/h at 1,400 tok/s → $1.29', () => {
     expect(costPer1MUsd(6.5, 1400).toFixed(2)).toBe('1.29');
   });
@@ -21,8 +30,10 @@ describe('cost per successful million output tokens (the issue\'s vectors)', () 
   });
   it('named overhead lines add to the hourly cost: +$1.50/h → $3.40', () => {
     const overheads = [
-      { name: 'CPU', usdPerHour: 0.3, asOf: '2025-06-01' }, { name: 'storage', usdPerHour: 0.05, asOf: '2025-05-15' },
-      { name: 'network', usdPerHour: 0.1, asOf: '2025-06-01' }, { name: 'observability', usdPerHour: 0.05, asOf: '2025-06-01' },
+      { name: 'CPU', usdPerHour: 0.3, asOf: '2025-06-01' },
+      { name: 'storage', usdPerHour: 0.05, asOf: '2025-05-15' },
+      { name: 'network', usdPerHour: 0.1, asOf: '2025-06-01' },
+      { name: 'observability', usdPerHour: 0.05, asOf: '2025-06-01' },
       { name: 'warm headroom', usdPerHour: 1, asOf: '2025-06-01' },
     ];
     const c = businessCost({ ...base, overheads, successShare: 0.85 });
@@ -55,9 +66,16 @@ describe('cost per successful million output tokens (the issue\'s vectors)', () 
 describe('per-level figure', () => {
   it('is goodput-based and never bare on a level with failures', () => {
     // 6.5 / (770 × 0.55 × 3600) × 1e6 = 4.26
-    expect(levelCost(6.5, 0.55, { level: 8, goodputTokS: 770, requests: 32, failed: 0 })).toEqual({ level: 8, costPer1MSuccessfulUsd: expect.closeTo(4.2634, 3), note: null });
+    expect(levelCost(6.5, 0.55, { level: 8, goodputTokS: 770, requests: 32, failed: 0 })).toEqual({
+      level: 8,
+      costPer1MSuccessfulUsd: expect.closeTo(4.2634, 3),
+      note: null,
+    });
     const failing = levelCost(6.5, 0.55, { level: 16, goodputTokS: 770, requests: 64, failed: 3 });
     expect(failing.note).toBe('3 of 64 requests failed; only tokens of requests that met every SLO are counted');
-    expect(levelCost(6.5, 0.55, { level: 32, goodputTokS: 0, requests: 8, failed: 8 })).toMatchObject({ costPer1MSuccessfulUsd: null, note: expect.stringMatching(/no request met every SLO/) });
+    expect(levelCost(6.5, 0.55, { level: 32, goodputTokS: 0, requests: 8, failed: 8 })).toMatchObject({
+      costPer1MSuccessfulUsd: null,
+      note: expect.stringMatching(/no request met every SLO/),
+    });
   });
 });

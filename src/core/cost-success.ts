@@ -44,8 +44,7 @@ export const businessCostSchema = z.object({
 export type BusinessCost = z.infer<typeof businessCostSchema>;
 export type LevelCost = z.infer<typeof levelCostSchema>;
 
-export const BUSINESS_COST_FORMULA =
-  '(GPU $/h + overheads $/h) / (peak tok/s × utilisation × success share × 3600) × 1e6';
+export const BUSINESS_COST_FORMULA = '(GPU $/h + overheads $/h) / (peak tok/s × utilisation × success share × 3600) × 1e6';
 export const BUSINESS_COST_BASIS =
   'Output tokens of requests that met every SLO, at the declared utilisation of the measured peak; ' +
   'prices are the dated inputs listed, not a market claim.';
@@ -88,16 +87,21 @@ export function businessCost(input: BusinessCostInput, levels: readonly LevelCos
   ];
   const effective = input.peakTokS === null ? null : input.peakTokS * input.utilisation;
   const successful = effective === null || input.successShare === null ? null : effective * input.successShare;
-  const figure = input.peakTokS === null || input.successShare === null
-    ? null
-    : costPer1MSuccessfulUsd(hourly, input.peakTokS, input.utilisation, input.successShare);
+  const figure =
+    input.peakTokS === null || input.successShare === null ? null : costPer1MSuccessfulUsd(hourly, input.peakTokS, input.utilisation, input.successShare);
   let reason: string | null = null;
   if (input.peakTokS === null) reason = 'no valid level was measured, so there is no peak to cost';
   else if (input.successShare === null) reason = 'no SLO was evaluated at the peak level';
   else if (figure === null) reason = 'no request met every SLO at the peak level';
   return {
-    costPer1MSuccessfulUsd: figure, reason, hourlyTotalUsd: hourly, effectiveTokS: effective, successfulTokS: successful,
-    inputs, formula: BUSINESS_COST_FORMULA, basis: BUSINESS_COST_BASIS,
+    costPer1MSuccessfulUsd: figure,
+    reason,
+    hourlyTotalUsd: hourly,
+    effectiveTokS: effective,
+    successfulTokS: successful,
+    inputs,
+    formula: BUSINESS_COST_FORMULA,
+    basis: BUSINESS_COST_BASIS,
     levels: levels.map((l) => levelCost(hourly, input.utilisation, l)),
   };
 }

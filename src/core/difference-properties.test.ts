@@ -32,31 +32,52 @@ function holdsItsChange(d: Difference): void {
 
 describe('a change and its interval, over random run sets', () => {
   it('means of all runs: the change lies inside its interval and a ratio never falls below −100 %', () => {
-    fc.assert(fc.property(runSet, runSet, direction, (baseline, candidate, dir) => {
-      const d = difference({ direction: dir, baseline, candidate, basis: 'runs', statistic: meanStatistic, digits: 4, resamples: 200 });
-      holdsItsChange(d);
-      // The change is of the means of every run, not of the first runs.
-      expect(d.diff).toBeCloseTo((meanStatistic(candidate) as number) - (meanStatistic(baseline) as number), 6);
-      if (baseline.length >= 3 && candidate.length >= 3) expect(d.pctLo).not.toBeNull();
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(runSet, runSet, direction, (baseline, candidate, dir) => {
+        const d = difference({ direction: dir, baseline, candidate, basis: 'runs', statistic: meanStatistic, digits: 4, resamples: 200 });
+        holdsItsChange(d);
+        // The change is of the means of every run, not of the first runs.
+        expect(d.diff).toBeCloseTo((meanStatistic(candidate) as number) - (meanStatistic(baseline) as number), 6);
+        if (baseline.length >= 3 && candidate.length >= 3) expect(d.pctLo).not.toBeNull();
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('a cost that falls: the interval stays above −100 % however far apart the runs are', () => {
-    fc.assert(fc.property(fc.array(fc.double({ min: 1, max: 1e3, noNaN: true }), { minLength: 3, maxLength: 6 }),
-      fc.array(fc.double({ min: 1e-4, max: 1e-2, noNaN: true }), { minLength: 3, maxLength: 6 }), (baseline, candidate) => {
-        const d = difference({ direction: 'lower', baseline, candidate, basis: 'runs', statistic: meanStatistic, digits: 4, resamples: 200 });
-        holdsItsChange(d);
-        expect(d.verdict).toBe('better');
-        expect(d.pctLo as number).toBeGreaterThan(-100);
-      }), { numRuns: 100 });
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ min: 1, max: 1e3, noNaN: true }), { minLength: 3, maxLength: 6 }),
+        fc.array(fc.double({ min: 1e-4, max: 1e-2, noNaN: true }), { minLength: 3, maxLength: 6 }),
+        (baseline, candidate) => {
+          const d = difference({ direction: 'lower', baseline, candidate, basis: 'runs', statistic: meanStatistic, digits: 4, resamples: 200 });
+          holdsItsChange(d);
+          expect(d.verdict).toBe('better');
+          expect(d.pctLo as number).toBeGreaterThan(-100);
+        },
+      ),
+      { numRuns: 100 },
+    );
   });
 
-  it('figures shown apart from the samples\' statistic (a trimmed summary): the interval is moved onto them and holds their change', () => {
+  it("figures shown apart from the samples' statistic (a trimmed summary): the interval is moved onto them and holds their change", () => {
     const records = fc.array(positive, { minLength: 2, maxLength: 40 });
-    fc.assert(fc.property(records, records, positive, positive, direction, (baseline, candidate, x, y, dir) => {
-      const d = difference({ direction: dir, baseline, candidate, basis: 'requests', statistic: percentileStatistic(50), digits: 2, point: [x, y], resamples: 200 });
-      holdsItsChange(d);
-      expect(d.diff).toBe(y - x);
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(records, records, positive, positive, direction, (baseline, candidate, x, y, dir) => {
+        const d = difference({
+          direction: dir,
+          baseline,
+          candidate,
+          basis: 'requests',
+          statistic: percentileStatistic(50),
+          digits: 2,
+          point: [x, y],
+          resamples: 200,
+        });
+        holdsItsChange(d);
+        expect(d.diff).toBe(y - x);
+      }),
+      { numRuns: 200 },
+    );
   });
 });

@@ -45,8 +45,8 @@ describe('difference: better or worse only when the interval excludes zero', () 
     expect(d.why).toBe('the change rounds to zero');
   });
 
-  it('does not call a change inside the figure\'s own noise better', () => {
-    const a = [0.990, 0.991, 0.990, 0.991];
+  it("does not call a change inside the figure's own noise better", () => {
+    const a = [0.99, 0.991, 0.99, 0.991];
     const b = [0.995, 0.996, 0.995, 0.996];
     const clear = difference({ direction: 'higher', baseline: a, candidate: b, basis: 'runs', statistic: meanStatistic, digits: 3 });
     expect(clear.verdict).toBe('better');
@@ -56,13 +56,25 @@ describe('difference: better or worse only when the interval excludes zero', () 
   });
 
   it('fewer than 3 runs a side, one value, no direction or no value: never a direction', () => {
-    expect(difference({ direction: 'higher', baseline: [1, 1.1], candidate: [5, 5.1], basis: 'runs', statistic: meanStatistic, digits: 1 }))
-      .toMatchObject({ verdict: 'no difference established', basis: 'single values', lo: null, why: 'fewer than 3 runs on a side' });
-    expect(difference({ direction: 'higher', baseline: [1], candidate: [5], basis: 'requests', statistic: meanStatistic, digits: 1 }).verdict).toBe('no difference established');
-    expect(difference({ direction: null, baseline: [1, 2, 3], candidate: [7, 8, 9], basis: 'requests', statistic: meanStatistic, digits: 0 }).verdict).toBe('no difference established');
-    expect(difference({ direction: 'higher', baseline: [], candidate: [1, 2], basis: 'requests', statistic: meanStatistic, digits: 0 }))
-      .toMatchObject({ verdict: 'not compared', diff: null });
-    expect(difference({ direction: 'higher', baseline: [NaN, Infinity], candidate: [1, 2], basis: 'requests', statistic: meanStatistic, digits: 0 }).verdict).toBe('not compared');
+    expect(difference({ direction: 'higher', baseline: [1, 1.1], candidate: [5, 5.1], basis: 'runs', statistic: meanStatistic, digits: 1 })).toMatchObject({
+      verdict: 'no difference established',
+      basis: 'single values',
+      lo: null,
+      why: 'fewer than 3 runs on a side',
+    });
+    expect(difference({ direction: 'higher', baseline: [1], candidate: [5], basis: 'requests', statistic: meanStatistic, digits: 1 }).verdict).toBe(
+      'no difference established',
+    );
+    expect(difference({ direction: null, baseline: [1, 2, 3], candidate: [7, 8, 9], basis: 'requests', statistic: meanStatistic, digits: 0 }).verdict).toBe(
+      'no difference established',
+    );
+    expect(difference({ direction: 'higher', baseline: [], candidate: [1, 2], basis: 'requests', statistic: meanStatistic, digits: 0 })).toMatchObject({
+      verdict: 'not compared',
+      diff: null,
+    });
+    expect(
+      difference({ direction: 'higher', baseline: [NaN, Infinity], candidate: [1, 2], basis: 'requests', statistic: meanStatistic, digits: 0 }).verdict,
+    ).toBe('not compared');
   });
 
   it('bounds its work on huge sides (thinned evenly) and still finds a clear change', () => {

@@ -110,13 +110,18 @@ export function difference(input: DifferenceInput): Difference {
   const sy = b.length > 0 ? input.statistic(b, 'candidate') : null;
   const x = input.point?.[0] ?? sx;
   const y = input.point?.[1] ?? sy;
-  if (x === null || y === null) return { diff: null, pct: null, lo: null, hi: null, pctLo: null, pctHi: null, verdict: 'not compared', basis: input.basis, why: 'a side has no value' };
+  if (x === null || y === null)
+    return { diff: null, pct: null, lo: null, hi: null, pctLo: null, pctHi: null, verdict: 'not compared', basis: input.basis, why: 'a side has no value' };
   const diff = y - x;
   const pct = x !== 0 ? (diff / Math.abs(x)) * 100 : null;
   const canResample = input.basis === 'runs' ? a.length >= MIN_REPEATS && b.length >= MIN_REPEATS : a.length >= 2 && b.length >= 2;
-  const base = { diff, pct, basis: canResample ? input.basis : 'single values' as const };
+  const base = { diff, pct, basis: canResample ? input.basis : ('single values' as const) };
   if (!canResample || sx === null || sy === null) {
-    const why = !canResample ? (input.basis === 'runs' ? `fewer than ${MIN_REPEATS} runs on a side` : 'fewer than 2 values on a side') : 'a side\'s samples have no statistic';
+    const why = !canResample
+      ? input.basis === 'runs'
+        ? `fewer than ${MIN_REPEATS} runs on a side`
+        : 'fewer than 2 values on a side'
+      : "a side's samples have no statistic";
     return { ...base, lo: null, hi: null, pctLo: null, pctHi: null, verdict: 'no difference established', why };
   }
   const n = Math.max(1, Math.min(input.resamples ?? BOOTSTRAP.resamples, BOOTSTRAP.resamples * 10));
@@ -127,7 +132,7 @@ export function difference(input: DifferenceInput): Difference {
   const ratios = new Float64Array(n);
   // Shown figures other than the samples' statistic: each resample is moved by the same offset (difference) or factor (ratio).
   const shift = diff - (sy - sx);
-  const ratioShift = x > 0 && sx > 0 && sy > 0 ? (y / x) / (sy / sx) : null;
+  const ratioShift = x > 0 && sx > 0 && sy > 0 ? y / x / (sy / sx) : null;
   let kept = 0;
   let keptRatios = 0;
   for (let i = 0; i < n; i++) {
@@ -144,9 +149,11 @@ export function difference(input: DifferenceInput): Difference {
   if (input.direction === null) return { ...withCi, verdict: 'no difference established', why: 'the figure has no better direction' };
   // Both intervals come from the same resamples; either holding zero (they can differ only by interpolation) establishes nothing.
   const holdsZero = (l: number | null, h: number | null) => l !== null && h !== null && l <= 0 && h >= 0;
-  if (lo === null || hi === null || holdsZero(lo, hi) || holdsZero(pctLo, pctHi)) return { ...withCi, verdict: 'no difference established', why: 'the interval includes zero' };
+  if (lo === null || hi === null || holdsZero(lo, hi) || holdsZero(pctLo, pctHi))
+    return { ...withCi, verdict: 'no difference established', why: 'the interval includes zero' };
   if (rounded(diff, input.digits) === 0) return { ...withCi, verdict: 'no difference established', why: 'the change rounds to zero' };
-  if (input.noise !== undefined && Math.abs(diff) <= input.noise) return { ...withCi, verdict: 'no difference established', why: `the change is within the figure's own noise (±${Number(input.noise.toPrecision(2))})` };
+  if (input.noise !== undefined && Math.abs(diff) <= input.noise)
+    return { ...withCi, verdict: 'no difference established', why: `the change is within the figure's own noise (±${Number(input.noise.toPrecision(2))})` };
   const up = diff > 0;
   return { ...withCi, verdict: up === (input.direction === 'higher') ? 'better' : 'worse', why: 'the interval excludes zero' };
 }

@@ -67,7 +67,9 @@ describe('SLO schema', () => {
     expect(bad.error?.issues[0]?.path).toEqual(['ttftMs', 'p']);
     expect(bad.error?.issues[0]?.message).toBe('p must be at most 100');
     expect(sloSchema.safeParse({ ttftMs: { p: 95, max: -1 } }).error?.issues[0]?.message).toBe('max must be a positive number of ms');
-    expect(sloSchema.safeParse({}).error?.issues[0]?.message).toBe('give at least one of ttftMs, tpotMs, e2eMs, ttftFromScheduleMs, e2eFromScheduleMs, toolCallValid, jobDeadlineMs');
+    expect(sloSchema.safeParse({}).error?.issues[0]?.message).toBe(
+      'give at least one of ttftMs, tpotMs, e2eMs, ttftFromScheduleMs, e2eFromScheduleMs, toolCallValid, jobDeadlineMs',
+    );
     // A job deadline alone is an objective (agent traces); it must be a positive number of ms.
     expect(sloSchema.safeParse({ jobDeadlineMs: 30_000 }).success).toBe(true);
     expect(sloSchema.safeParse({ jobDeadlineMs: 0 }).error?.issues[0]?.message).toBe('jobDeadlineMs must be a positive number of ms');
@@ -77,7 +79,17 @@ describe('SLO schema', () => {
 
 describe('the toolCallValid SLO', () => {
   const withCalls = (verdict: 'valid' | 'invalid' | 'unparsed' | 'missing' | 'none') => ({
-    ...ok(100), toolCalls: { required: verdict === 'missing', calls: verdict === 'none' || verdict === 'missing' ? 0 : 1, names: [], firstNs: null, argumentsDoneNs: null, argumentTokens: 0, verdict, problem: null },
+    ...ok(100),
+    toolCalls: {
+      required: verdict === 'missing',
+      calls: verdict === 'none' || verdict === 'missing' ? 0 : 1,
+      names: [],
+      firstNs: null,
+      argumentsDoneNs: null,
+      argumentTokens: 0,
+      verdict,
+      problem: null,
+    },
   });
   const slo = sloSchema.parse({ toolCallValid: true });
   it('misses a request whose calls did not all parse and validate, or whose required call never came', () => {

@@ -25,9 +25,13 @@ export const levelGoodputSchema = z.object({
   /** met / requests (0..1); null without requests. */
   share: z.number().min(0).max(1).nullable(),
   missed: z.object({
-    ttftMs: z.number().int(), tpotMs: z.number().int(), e2eMs: z.number().int(), failed: z.number().int(),
+    ttftMs: z.number().int(),
+    tpotMs: z.number().int(),
+    e2eMs: z.number().int(),
+    failed: z.number().int(),
     /** Present when the SLOs name a from-schedule metric. */
-    ttftFromScheduleMs: z.number().int().optional(), e2eFromScheduleMs: z.number().int().optional(),
+    ttftFromScheduleMs: z.number().int().optional(),
+    e2eFromScheduleMs: z.number().int().optional(),
     /** Requests whose tool calls did not all parse and validate (absent without a toolCallValid SLO). */
     toolCallValid: z.number().int().optional(),
   }),
@@ -69,8 +73,12 @@ export function percentileWithMisses(finite: readonly number[], infinite: number
 export function levelGoodput(records: readonly RequestRecord[], slo: Slo, durationMs: number): LevelGoodput {
   const measured = records.filter((r) => !r.warmup);
   const missed: LevelGoodput['missed'] = {
-    ttftMs: 0, tpotMs: 0, e2eMs: 0, failed: 0,
-    ...(slo.ttftFromScheduleMs ? { ttftFromScheduleMs: 0 } : {}), ...(slo.e2eFromScheduleMs ? { e2eFromScheduleMs: 0 } : {}),
+    ttftMs: 0,
+    tpotMs: 0,
+    e2eMs: 0,
+    failed: 0,
+    ...(slo.ttftFromScheduleMs ? { ttftFromScheduleMs: 0 } : {}),
+    ...(slo.e2eFromScheduleMs ? { e2eFromScheduleMs: 0 } : {}),
     ...(slo.toolCallValid === true ? { toolCallValid: 0 } : {}),
   };
   let met = 0;

@@ -67,8 +67,13 @@ function memory(c: GpuCollection): GpuMem {
   const named = [...c.samples].reverse();
   const { mean, max } = stats(used);
   return {
-    available: true, source: c.source, gpu: named.find((s) => s.name !== null)?.name ?? 'GPU (name not reported)',
-    totalMiB: named.find((s) => s.totalMiB !== null)?.totalMiB ?? null, peak: max, mean, samples: used.length,
+    available: true,
+    source: c.source,
+    gpu: named.find((s) => s.name !== null)?.name ?? 'GPU (name not reported)',
+    totalMiB: named.find((s) => s.totalMiB !== null)?.totalMiB ?? null,
+    peak: max,
+    mean,
+    samples: used.length,
   };
 }
 
@@ -104,10 +109,13 @@ export function summarizeGpu(c: GpuCollection, level: { durationMs: number; outp
   return {
     mem,
     gpu: {
-      available: true, source: c.source, samples: c.samples.length,
+      available: true,
+      source: c.source,
+      samples: c.samples.length,
       utilizationPct: util.length > 0 ? stats(util) : null,
       powerW: power.length > 0 ? stats(power) : null,
-      energyJ, energyMethod: method,
+      energyJ,
+      energyMethod: method,
       joulesPerOutputToken: energyJ !== null && level.outputTokens > 0 ? energyJ / level.outputTokens : null,
       notes,
     },

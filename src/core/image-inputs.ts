@@ -10,19 +10,22 @@ import { LIMITS, limitMessage } from './limits.js';
 export const IMAGE_FORMATS = ['png', 'jpeg'] as const;
 export const IMAGE_DELIVERIES = ['data', 'url'] as const;
 
-export const imageInputsSchema = z.object({
-  /** Images sent with every request's user message, after its text. */
-  perRequest: limitedInt('imagesPerRequest', 'images per request'),
-  width: limitedInt('imageSide', 'image width'),
-  height: limitedInt('imageSide', 'image height'),
-  /** Synthetic images drawn from the run's seed, as PNG or baseline JPEG files. */
-  format: z.enum(IMAGE_FORMATS, { error: 'image format must be png or jpeg' }).default('png'),
-  /** How the server gets them: inline as base64 data URLs, or as http URLs of goodput's own image server that the server fetches. */
-  delivery: z.enum(IMAGE_DELIVERIES, { error: 'image delivery must be data or url' }).default('data'),
-}).strict();
+export const imageInputsSchema = z
+  .object({
+    /** Images sent with every request's user message, after its text. */
+    perRequest: limitedInt('imagesPerRequest', 'images per request'),
+    width: limitedInt('imageSide', 'image width'),
+    height: limitedInt('imageSide', 'image height'),
+    /** Synthetic images drawn from the run's seed, as PNG or baseline JPEG files. */
+    format: z.enum(IMAGE_FORMATS, { error: 'image format must be png or jpeg' }).default('png'),
+    /** How the server gets them: inline as base64 data URLs, or as http URLs of goodput's own image server that the server fetches. */
+    delivery: z.enum(IMAGE_DELIVERIES, { error: 'image delivery must be data or url' }).default('data'),
+  })
+  .strict();
 
 /** Where a server off this machine reaches goodput's image server (which listens there): http://HOST:PORT, no path. */
-export const imageBaseUrlSchema = z.url({ protocol: /^http$/, error: 'imageBaseUrl must be an http URL with a port, e.g. http://10.0.0.5:8090' })
+export const imageBaseUrlSchema = z
+  .url({ protocol: /^http$/, error: 'imageBaseUrl must be an http URL with a port, e.g. http://10.0.0.5:8090' })
   .refine((u) => new URL(u).port !== '' && new URL(u).pathname === '/', { error: 'imageBaseUrl must name a port and no path, e.g. http://10.0.0.5:8090' });
 
 export type ImageFormat = (typeof IMAGE_FORMATS)[number];
@@ -38,10 +41,14 @@ export function imageInputsLabel(images: ImageInputs): string {
 /** The audio clip every chat request of a run carries: 8 kHz, 16-bit mono WAV, sent inline as base64. */
 export const AUDIO_SAMPLE_RATE = 8000;
 
-export const audioInputsSchema = z.object({
-  seconds: z.number({ error: 'audio seconds must be a number' }).positive('audio seconds must be positive')
-    .max(LIMITS.audioSeconds.max, { error: (i) => limitMessage('audioSeconds', Number(i.input), 'audio seconds') }),
-  format: z.literal('wav').default('wav'),
-}).strict();
+export const audioInputsSchema = z
+  .object({
+    seconds: z
+      .number({ error: 'audio seconds must be a number' })
+      .positive('audio seconds must be positive')
+      .max(LIMITS.audioSeconds.max, { error: (i) => limitMessage('audioSeconds', Number(i.input), 'audio seconds') }),
+    format: z.literal('wav').default('wav'),
+  })
+  .strict();
 
 export type AudioInputs = z.infer<typeof audioInputsSchema>;

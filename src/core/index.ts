@@ -4,12 +4,34 @@
  */
 export { isOk, type Outcome, type Phase, type RequestRecord, type StructuredRecord, type ToolCallRecord, wholeInstants } from './record.js';
 export { maxOf, mean, minOf, percentiles } from './percentiles.js';
-export { e2eFromScheduleMs, e2eMs, itlPerTokenMs, perRequestTokS, sendLagMs, toolArgumentsMs, toolTtftMs, tpotMs, ttfaMs, ttftFromScheduleMs, ttftMs } from './request-metrics.js';
+export {
+  e2eFromScheduleMs,
+  e2eMs,
+  itlPerTokenMs,
+  perRequestTokS,
+  sendLagMs,
+  toolArgumentsMs,
+  toolTtftMs,
+  tpotMs,
+  ttfaMs,
+  ttftFromScheduleMs,
+  ttftMs,
+} from './request-metrics.js';
 export { DEFAULT_CLIENT_BUDGET_MS, type Spread } from './client-bound.js';
 export { levelRecordsProblem } from './level-records.js';
 export { type LevelInput, summarizeLevel } from './level-summary.js';
 export { buildCards, engineCard, modelCard, notSaturated } from './cards.js';
-export { composeQualityScore, KL_WEIGHT, PPL_WEIGHT, QUALITY_EVALUATOR, QUALITY_EVALUATOR_ID, QUALITY_SCALE_NOTE, type QualityInput, type QualityScore, type ScoredSide } from './quality-score.js';
+export {
+  composeQualityScore,
+  KL_WEIGHT,
+  PPL_WEIGHT,
+  QUALITY_EVALUATOR,
+  QUALITY_EVALUATOR_ID,
+  QUALITY_SCALE_NOTE,
+  type QualityInput,
+  type QualityScore,
+  type ScoredSide,
+} from './quality-score.js';
 export { QUALITY_NOISE_STATISTIC, qualityNoise } from './quality-noise.js';
 export { qualityDifference, qualityVerdictText } from './quality-difference.js';
 export { type FirstTokenPair, type TokenLogprob } from './quality-score-kl.js';
@@ -18,7 +40,29 @@ export { formatQualityScore, formatScoreValue, qualityScoreLine } from './qualit
 export { qualityScoreSchema } from './quality-score-schema.js';
 export { recomputeQualityScore } from './quality-evidence.js';
 export { runIdOf } from './run-id.js';
-export { type Cards, cardsSchema, type CellKey, type ClientBound, type GpuMem, type LevelResult, levelResultSchema, type Matrix, type MatrixCell, type RepeatRun, type RunInfo, runSchema, SCHEMA_VERSION, type ServerAccount, type ServerReport, serverReportSchema, type SweepResult, sweepResultSchema, type TokenizerInfo, type Warning, warningSchema } from './result-schema.js';
+export {
+  type Cards,
+  cardsSchema,
+  type CellKey,
+  type ClientBound,
+  type GpuMem,
+  type LevelResult,
+  levelResultSchema,
+  type Matrix,
+  type MatrixCell,
+  type RepeatRun,
+  type RunInfo,
+  runSchema,
+  SCHEMA_VERSION,
+  type ServerAccount,
+  type ServerReport,
+  serverReportSchema,
+  type SweepResult,
+  sweepResultSchema,
+  type TokenizerInfo,
+  type Warning,
+  warningSchema,
+} from './result-schema.js';
 export { type ComparisonRow, type GpuLevel, type ServerMetricsRun, type ServerTruth } from './telemetry-schema.js';
 export { parsePrometheusText, type PromScrape } from './prometheus-text.js';
 export { seriesList, seriesValue } from './prometheus-series.js';
@@ -40,7 +84,19 @@ export { parseRawRecord, type RawRecord, rawRecordSchema } from './record-schema
 export { buildMatrix, cellLabel } from './matrix.js';
 export { hashString53, mulberry32 } from './random.js';
 export { redactUrl, urlCredentialProblem } from './url-credentials.js';
-export { levelsSchema, limitMessage, type LimitName, LIMITS, MAX_CONCURRENCY, MAX_LEVELS, MAX_OUTPUT_TOKENS, maxEventsPerRequest, maxTokensPerRequest, RECORD_BOUNDS, SHORT_OUTPUT_TOKENS } from './limits.js';
+export {
+  levelsSchema,
+  limitMessage,
+  type LimitName,
+  LIMITS,
+  MAX_CONCURRENCY,
+  MAX_LEVELS,
+  MAX_OUTPUT_TOKENS,
+  maxEventsPerRequest,
+  maxTokensPerRequest,
+  RECORD_BOUNDS,
+  SHORT_OUTPUT_TOKENS,
+} from './limits.js';
 export { peakOverlap } from './overlap.js';
 export { limitedCount, limitedInt, overLimit, unionError } from './limit-schema.js';
 export { capacityOfLevels, replaySeries, sparkline } from './utilisation.js';
@@ -51,14 +107,76 @@ export { summarizeStructured } from './structured-summary.js';
 export { mergeShareRecords, type ShareRecords, sharesFromRecords, sharesLoad, splitConcurrency, splitRequests, withShares } from './level-shares.js';
 export { type AxisLevel, levelAxis, type LevelAxis, levelValue } from './level-axis.js';
 export { type Difference, difference, meanStatistic, MIN_REPEATS, percentileStatistic } from './difference.js';
-export { type AnswerChecker, compileAnswerSchema, compileTools, type ResponseSchemaSpec, responseSchemaSpecSchema, type ToolChecker, type ToolChoice, toolChoiceLabel, toolChoiceSchema, type ToolDefinition, type ToolsSpec, toolsSpecSchema } from './tool-schema.js';
+export {
+  type AnswerChecker,
+  compileAnswerSchema,
+  compileTools,
+  type ResponseSchemaSpec,
+  responseSchemaSpecSchema,
+  type ToolChecker,
+  type ToolChoice,
+  toolChoiceLabel,
+  toolChoiceSchema,
+  type ToolDefinition,
+  type ToolsSpec,
+  toolsSpecSchema,
+} from './tool-schema.js';
 export { isPoolingEndpoint, POOLING_ENDPOINTS, type PoolingEndpoint, type PoolingOutcome, type PoolingRecord } from './pooling-record.js';
 export { allFailed, poolingClientLoad, poolingLevel, type PoolingLevel, type PoolingSlo } from './pooling-level.js';
-export { isPoolingResult, poolingCapacity, poolingExclusion, poolingLevelSchema, poolingPeak, poolingRecordSchema, type PoolingResult, poolingResultSchema, poolingSloSchema } from './pooling-schema.js';
-export { poolingCards } from './pooling-cards.js';
-export { AUDIO_SAMPLE_RATE, type AudioInputs, audioInputsSchema, IMAGE_DELIVERIES, IMAGE_FORMATS, imageBaseUrlSchema, type ImageFormat, type ImageInputs, imageInputsLabel, imageInputsSchema } from './image-inputs.js';
-export { RUN_KINDS, RUN_KIND_NAMES, TEXT_ENDPOINTS, kindOfEndpoint, kindOfResult, type LevelOf, type RecordOf, type ResultOf, type RunKind, type RunKindName, type RunKindShapes } from './run-kinds.js';
 export {
-  RUN_ENDPOINTS, RUN_OPTIONS, START_ENDPOINTS, numericDefault, optionDefault, optionKey, runOption, startBodyFields, startFormFields,
-  type BodyField, type BodyValue, type FormCheck, type FormField, type OptionGroup, type OptionValue, type RunEndpoint, type RunOption, type StartEndpoint,
+  isPoolingResult,
+  poolingCapacity,
+  poolingExclusion,
+  poolingLevelSchema,
+  poolingPeak,
+  poolingRecordSchema,
+  type PoolingResult,
+  poolingResultSchema,
+  poolingSloSchema,
+} from './pooling-schema.js';
+export { poolingCards } from './pooling-cards.js';
+export {
+  AUDIO_SAMPLE_RATE,
+  type AudioInputs,
+  audioInputsSchema,
+  IMAGE_DELIVERIES,
+  IMAGE_FORMATS,
+  imageBaseUrlSchema,
+  type ImageFormat,
+  type ImageInputs,
+  imageInputsLabel,
+  imageInputsSchema,
+} from './image-inputs.js';
+export {
+  RUN_KINDS,
+  RUN_KIND_NAMES,
+  TEXT_ENDPOINTS,
+  kindOfEndpoint,
+  kindOfResult,
+  type LevelOf,
+  type RecordOf,
+  type ResultOf,
+  type RunKind,
+  type RunKindName,
+  type RunKindShapes,
+} from './run-kinds.js';
+export {
+  RUN_ENDPOINTS,
+  RUN_OPTIONS,
+  START_ENDPOINTS,
+  numericDefault,
+  optionDefault,
+  optionKey,
+  runOption,
+  startBodyFields,
+  startFormFields,
+  type BodyField,
+  type BodyValue,
+  type FormCheck,
+  type FormField,
+  type OptionGroup,
+  type OptionValue,
+  type RunEndpoint,
+  type RunOption,
+  type StartEndpoint,
 } from './run-options.js';

@@ -4,7 +4,11 @@
  * its own value (`load.level`), never the peak in flight an open loop reached:
  * two speeds that both peaked at 2 in flight are two levels.
  */
-export interface AxisLevel { concurrency: number; load?: { kind: string; level: number } | undefined; sessions?: unknown }
+export interface AxisLevel {
+  concurrency: number;
+  load?: { kind: string; level: number } | undefined;
+  sessions?: unknown;
+}
 
 export interface LevelAxis {
   /** Column header and chart x label: "Concurrency", "Speed", "Sessions/s", "Rate (req/s)", "Burst size". */

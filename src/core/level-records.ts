@@ -7,7 +7,9 @@
 
 /** Why `records` do not reproduce `level`'s counts ("holds 0 measured requests; the level's requests says 8"), or null. */
 export function levelRecordsProblem(
-  level: { requests: number; succeeded?: number }, records: ReadonlyArray<{ warmup: boolean; outcome?: { kind: string } }>, whose = 'the level\'s',
+  level: { requests: number; succeeded?: number },
+  records: ReadonlyArray<{ warmup: boolean; outcome?: { kind: string } }>,
+  whose = "the level's",
 ): string | null {
   const measured = records.filter((r) => !r.warmup);
   if (measured.length !== level.requests) return `holds ${measured.length} measured requests; ${whose} requests says ${level.requests}`;

@@ -7,7 +7,12 @@ import { summarizeLevel } from './level-summary.js';
 const gpu = { available: false as const, source: 'not available' as const, reason: 'none' };
 const withSeq = (r: RequestRecord, seq: number): RequestRecord => ({ ...r, seq });
 const share = (label: string, records: RequestRecord[], over: Partial<ShareRecords> = {}): ShareRecords => ({
-  label, records, clockOffsetNs: 0, loopDelayMs: { p50: 0, p99: 0.5, max: 1 }, clientCpuPct: 20, ...over,
+  label,
+  records,
+  clockOffsetNs: 0,
+  loopDelayMs: { p50: 0, p99: 0.5, max: 1 },
+  clientCpuPct: 20,
+  ...over,
 });
 
 describe('splitting a level', () => {
@@ -21,8 +26,16 @@ describe('splitting a level', () => {
     expect(() => splitConcurrency(4, 0)).toThrow(/0 is not a whole number of clients/);
   });
   it('gives every request to exactly one share, in proportion to its weight', () => {
-    expect(splitRequests(10, [4, 3, 3])).toEqual([{ from: 0, to: 4 }, { from: 4, to: 7 }, { from: 7, to: 10 }]);
-    expect(splitRequests(5, [1, 1, 0])).toEqual([{ from: 0, to: 3 }, { from: 3, to: 5 }, { from: 5, to: 5 }]);
+    expect(splitRequests(10, [4, 3, 3])).toEqual([
+      { from: 0, to: 4 },
+      { from: 4, to: 7 },
+      { from: 7, to: 10 },
+    ]);
+    expect(splitRequests(5, [1, 1, 0])).toEqual([
+      { from: 0, to: 3 },
+      { from: 3, to: 5 },
+      { from: 5, to: 5 },
+    ]);
     expect(() => splitRequests(5, [0, 0])).toThrow(/no weight/);
   });
 });
@@ -36,7 +49,10 @@ describe('merging shares', () => {
     // A measured offset has fractions of noise: moved whole, whole instants stay whole.
     expect(shiftRecord(r, 5e6 + 0.4).chunkNs).toEqual([15e6, 25e6]);
     const merged = mergeShareRecords([share('a', [withSeq(r, 1)]), share('b', [withSeq(r, 0)], { clockOffsetNs: 5e6 })]);
-    expect(merged.map((x) => [x.seq, x.sendNs])).toEqual([[0, 5e6], [1, 0]]);
+    expect(merged.map((x) => [x.seq, x.sendNs])).toEqual([
+      [0, 5e6],
+      [1, 0],
+    ]);
   });
 
   // Four requests of a 2-stream level; TTFTs 10, 12, 40, 50 ms.
@@ -79,7 +95,10 @@ describe('merging shares', () => {
   });
 
   it('a share whose event loop was delayed past the budget is named too', () => {
-    const shares = [share('worker a', [all[0], all[2]] as RequestRecord[], { loopDelayMs: { p50: 3, p99: 25, max: 40 } }), share('worker b', [all[1], all[3]] as RequestRecord[])];
+    const shares = [
+      share('worker a', [all[0], all[2]] as RequestRecord[], { loopDelayMs: { p50: 3, p99: 25, max: 40 } }),
+      share('worker b', [all[1], all[3]] as RequestRecord[]),
+    ];
     const out = summarizeShares(shares);
     expect(out.level.clientBound.reason).toMatch(/worker a: the client's event loop was delayed 25.0 ms/);
     expect(out.level.clientBound.loopDelayMs?.p99).toBe(25);

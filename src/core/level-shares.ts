@@ -111,8 +111,16 @@ export function judgeShares(shares: readonly ShareRecords[], budgetMs: number, r
     const measured = s.records.filter((r) => !r.warmup);
     const cb = judgeRecordsClientBound(measured, s.loopDelayMs, budgetMs, s.clientCpuPct, rule);
     return {
-      label: s.label, requests: measured.length, bound: cb.bound, reason: cb.reason, clientCpuPct: s.clientCpuPct,
-      loopDelayMs: s.loopDelayMs, sendLatenessMs: cb.sendLatenessMs ?? null, clockOffsetNs: Math.round(s.clockOffsetNs), clockToDb: s.clockToDb ?? null, lost: lostOf(measured),
+      label: s.label,
+      requests: measured.length,
+      bound: cb.bound,
+      reason: cb.reason,
+      clientCpuPct: s.clientCpuPct,
+      loopDelayMs: s.loopDelayMs,
+      sendLatenessMs: cb.sendLatenessMs ?? null,
+      clockOffsetNs: Math.round(s.clockOffsetNs),
+      clockToDb: s.clockToDb ?? null,
+      lost: lostOf(measured),
     };
   });
 }
@@ -124,7 +132,11 @@ export function judgeShares(shares: readonly ShareRecords[], budgetMs: number, r
  */
 export function sharesFromRecords(stated: readonly ShareJudgement[], records: readonly RequestRecord[]): ShareRecords[] {
   return stated.map((s) => ({
-    label: s.label, records: records.filter((r) => r.client === s.label), clockOffsetNs: s.clockOffsetNs, loopDelayMs: s.loopDelayMs, clientCpuPct: s.clientCpuPct,
+    label: s.label,
+    records: records.filter((r) => r.client === s.label),
+    clockOffsetNs: s.clockOffsetNs,
+    loopDelayMs: s.loopDelayMs,
+    clientCpuPct: s.clientCpuPct,
     clockToDb: s.clockToDb,
   }));
 }

@@ -88,7 +88,11 @@ describe('summarizeLevel', () => {
 
   it('sees a burst: a level whose requests were written late after their start is client-bound, the lateness named', () => {
     // 100 requests all meant to leave at 0 (a burst); our writes took until 0.5 ms each, then 30 of them 50+ ms late.
-    const at = (i: number, writtenMs: number) => ({ ...rec({ targetSendMs: 0, sendMs: 0, chunksMs: [20, 30], endMs: 31 }), seq: i, writtenNs: writtenMs * 1e6 });
+    const at = (i: number, writtenMs: number) => ({
+      ...rec({ targetSendMs: 0, sendMs: 0, chunksMs: [20, 30], endMs: 31 }),
+      seq: i,
+      writtenNs: writtenMs * 1e6,
+    });
     const burst = Array.from({ length: 100 }, (_, i) => at(i, i < 70 ? 0.5 : 50 + i / 10));
     const s = summarizeLevel(base(burst));
     expect(s.clientBound.bound).toBe(true);
@@ -102,9 +106,12 @@ describe('summarizeLevel', () => {
     expect(summarizeLevel(base([a, b])).clientBound.sendLatenessMs).toBeNull();
   });
 
-  it('judges lateness against the level\'s own timings: 15 ms late is client-bound at a 40 ms TTFT, not at a 1 s TTFT', () => {
-    const late = (i: number, firstMs: number, gapMs: number) =>
-      ({ ...rec({ targetSendMs: 0, sendMs: 15, chunksMs: [firstMs, firstMs + gapMs, firstMs + 2 * gapMs], endMs: firstMs + 2 * gapMs + 1 }), seq: i, writtenNs: 15e6 });
+  it("judges lateness against the level's own timings: 15 ms late is client-bound at a 40 ms TTFT, not at a 1 s TTFT", () => {
+    const late = (i: number, firstMs: number, gapMs: number) => ({
+      ...rec({ targetSendMs: 0, sendMs: 15, chunksMs: [firstMs, firstMs + gapMs, firstMs + 2 * gapMs], endMs: firstMs + 2 * gapMs + 1 }),
+      seq: i,
+      writtenNs: 15e6,
+    });
     const slow = summarizeLevel(base(Array.from({ length: 20 }, (_, i) => late(i, 1000, 134))));
     expect(slow.clientBound.bound).toBe(false);
     expect(slow.clientBound.budgets).toEqual({ sendMs: 49.25, loopMs: 10 });

@@ -5,9 +5,7 @@
 import { type RequestRecord, isOk } from './record.js';
 import type { ClientBound, FailureKind, GpuMem, LevelResult } from './result-schema.js';
 import { maxOf, mean, minOf, percentiles } from './percentiles.js';
-import {
-  chunkGapsMs, e2eMs, itlPerTokenMs, perRequestTokS, sendLagMs, tokensPerChunk, tpotMs, ttfaMs, ttftMs,
-} from './request-metrics.js';
+import { chunkGapsMs, e2eMs, itlPerTokenMs, perRequestTokS, sendLagMs, tokensPerChunk, tpotMs, ttfaMs, ttftMs } from './request-metrics.js';
 import { steadyWindow } from './steady-state.js';
 import { summarizeStructured } from './structured-summary.js';
 import { summarizeToolCalls } from './tool-call-summary.js';
@@ -49,16 +47,27 @@ function collect(records: readonly RequestRecord[], f: (r: RequestRecord) => num
 function describeFailure(r: RequestRecord): string {
   const o = r.outcome;
   switch (o.kind) {
-    case 'http-error': return `HTTP ${o.status}: ${o.message}`;
-    case 'stream-error': case 'truncated': return `${o.kind}: ${o.message}`;
-    case 'timeout': return `timeout (${o.phase}): ${o.message}`;
-    case 'connection-error': return `connection error (${o.phase}): ${o.message}`;
-    case 'response-too-large': return `response too large (${o.phase}): ${o.message}`;
-    case 'stream-overrun': return `stream overrun: ${o.message}`;
-    case 'client-lost': return `client lost: ${o.message}`;
-    case 'not-sent': return `not sent (refused by us, not a server failure): ${o.message}`;
-    case 'aborted': return 'aborted';
-    case 'ok': return 'ok';
+    case 'http-error':
+      return `HTTP ${o.status}: ${o.message}`;
+    case 'stream-error':
+    case 'truncated':
+      return `${o.kind}: ${o.message}`;
+    case 'timeout':
+      return `timeout (${o.phase}): ${o.message}`;
+    case 'connection-error':
+      return `connection error (${o.phase}): ${o.message}`;
+    case 'response-too-large':
+      return `response too large (${o.phase}): ${o.message}`;
+    case 'stream-overrun':
+      return `stream overrun: ${o.message}`;
+    case 'client-lost':
+      return `client lost: ${o.message}`;
+    case 'not-sent':
+      return `not sent (refused by us, not a server failure): ${o.message}`;
+    case 'aborted':
+      return 'aborted';
+    case 'ok':
+      return 'ok';
   }
 }
 
@@ -79,19 +88,27 @@ function levelStartOf(measured: readonly RequestRecord[]): number {
  * the records' own TTFT and TPOT medians (what a lateness distorts).
  */
 export function judgeRecordsClientBound(
-  measured: readonly RequestRecord[], loopDelayMs: Spread | null, budgetMs: number, clientCpuPct: number | null, rule: ClientBudgetRule = 'scaled',
+  measured: readonly RequestRecord[],
+  loopDelayMs: Spread | null,
+  budgetMs: number,
+  clientCpuPct: number | null,
+  rule: ClientBudgetRule = 'scaled',
 ): ClientBound {
   const levelStartNs = levelStartOf(measured);
   const ramp = measured.filter((r) => r.targetSendNs === levelStartNs);
   const lags = measured.filter((r) => r.targetSendNs !== levelStartNs).map(sendLagMs);
   const lagSpread = percentiles(lags, [50, 99]);
-  const rampMs = ramp.length > 0 ? (maxOf(ramp.map((r) => r.sendNs)) as number - levelStartNs) / 1e6 : null;
+  const rampMs = ramp.length > 0 ? ((maxOf(ramp.map((r) => r.sendNs)) as number) - levelStartNs) / 1e6 : null;
   const late = measured.flatMap((r) => (r.writtenNs === undefined ? [] : [Math.max(0, r.writtenNs - r.targetSendNs) / 1e6]));
   const lateSpread = percentiles(late, [50, 99]);
   const ok = measured.filter(isOk);
   const p50 = (xs: number[]) => percentiles(xs, [50])?.p50 ?? null;
   return judgeClientBound({
-    sendLagMs: lagSpread ? { ...lagSpread, max: maxOf(lags) as number } : null, loopDelayMs, budgetMs, clientCpuPct, rampMs,
+    sendLagMs: lagSpread ? { ...lagSpread, max: maxOf(lags) as number } : null,
+    loopDelayMs,
+    budgetMs,
+    clientCpuPct,
+    rampMs,
     sendLatenessMs: lateSpread ? { ...lateSpread, max: maxOf(late) as number } : null,
     timings: rule === 'floor' ? null : { ttftP50Ms: p50(collect(ok, ttftMs)), tpotP50Ms: p50(collect(ok, tpotMs)) },
   });
@@ -110,7 +127,9 @@ export function summarizeLevel(input: LevelInput): LevelResult {
     if (examples.size < MAX_FAILURE_EXAMPLES) examples.add(describeFailure(r));
   }
   const failed = failedRecords.length;
-  const summary = Object.entries(failures).map(([k, n]) => `${n} ${k}`).join(', ');
+  const summary = Object.entries(failures)
+    .map(([k, n]) => `${n} ${k}`)
+    .join(', ');
   const invalidReason = failed > 0 ? `${failed} of ${measured.length} requests failed (${summary})` : null;
 
   let startNs = Infinity;
@@ -143,7 +162,14 @@ export function summarizeLevel(input: LevelInput): LevelResult {
   const perReq = mean(collect(ok, perRequestTokS));
   const clientBound = judgeRecordsClientBound(measured, input.loopDelayMs, input.clientBudgetMs, input.clientCpuPct, input.clientBudgetRule);
   const burstStart = levelStartOf(measured);
-  const split = (burst: boolean) => percentiles(collect(ok.filter((r) => (r.targetSendNs === burstStart) === burst), ttftMs), [50, 99]);
+  const split = (burst: boolean) =>
+    percentiles(
+      collect(
+        ok.filter((r) => (r.targetSendNs === burstStart) === burst),
+        ttftMs,
+      ),
+      [50, 99],
+    );
 
   const toolCalls = summarizeToolCalls(input.records);
   const structured = summarizeStructured(input.records);

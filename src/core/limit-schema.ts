@@ -12,7 +12,8 @@ export function overLimit(name: LimitName, label: string): { error: (issue: { in
 
 /** A positive whole number bounded by the limit `name`, with messages naming `label`. */
 export function limitedInt(name: LimitName, label: string) {
-  return z.number({ error: `${label} must be a number` })
+  return z
+    .number({ error: `${label} must be a number` })
     .int(`${label} must be a whole number`)
     .positive(`${label} must be positive`)
     .max(LIMITS[name].max, overLimit(name, label));
@@ -20,7 +21,8 @@ export function limitedInt(name: LimitName, label: string) {
 
 /** A zero-or-more whole number bounded by the limit `name`. */
 export function limitedCount(name: LimitName, label: string) {
-  return z.number({ error: `${label} must be a number` })
+  return z
+    .number({ error: `${label} must be a number` })
     .int(`${label} must be a whole number`)
     .nonnegative(`${label} must be 0 or more`)
     .max(LIMITS[name].max, overLimit(name, label));

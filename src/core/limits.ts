@@ -33,7 +33,7 @@ export const LIMITS = {
   // A recorded coding agent runs hundreds of turns; a trace's turns together stay within requestsPerLevel.
   agentTurns: { max: 1024, what: 'turns in one agent session of a replayed trace' },
   // Every turn's context is counted in blocks (a perfect cache's hits are judged block by block): bounded over the whole trace.
-  agentTraceBlocks: { max: 16_777_216, what: 'blocks over every turn of an agent trace (each turn\'s prompt tokens / block tokens, rounded up)' },
+  agentTraceBlocks: { max: 16_777_216, what: "blocks over every turn of an agent trace (each turn's prompt tokens / block tokens, rounded up)" },
   traceLineBytes: { max: 1 * MiB, what: 'bytes in one line of a replayed trace' },
   traceBlockTokens: { max: 65_536, what: 'prompt tokens per trace block (one Mooncake hash id)' },
   traceSpeed: { max: 1000, what: 'times the recorded speed of a replayed trace' },
@@ -56,13 +56,13 @@ export const LIMITS = {
   // A vision request carries its images inline; the request-body row still bounds their bytes together.
   imagesPerRequest: { max: 16, what: 'images in one chat request' },
   imageSide: { max: 4096, what: 'pixels on one side of a synthetic image' },
-  imageSets: { max: 8, what: 'image settings on a contract\'s workload matrix axis' },
+  imageSets: { max: 8, what: "image settings on a contract's workload matrix axis" },
   // 8 kHz 16-bit mono WAV: 120 s is 1.9 MB, 2.6 MB as base64, inside the request-body row.
   audioSeconds: { max: 120, what: 'seconds of synthetic audio in one chat request' },
-  qualityPrompts: { max: 256, what: 'prompts in one quality score\'s per-prompt evidence' },
-  qualityTopK: { max: 20, what: 'top logprobs per prompt and side in a quality score\'s evidence (the largest top_logprobs asked for)' },
-  qualityTokenChars: { max: 256, what: 'characters of one token\'s text in a quality score\'s evidence' },
-  qualityReferenceTokens: { max: 4096, what: 'scored reference-text tokens per side in a quality score\'s evidence' },
+  qualityPrompts: { max: 256, what: "prompts in one quality score's per-prompt evidence" },
+  qualityTopK: { max: 20, what: "top logprobs per prompt and side in a quality score's evidence (the largest top_logprobs asked for)" },
+  qualityTokenChars: { max: 256, what: "characters of one token's text in a quality score's evidence" },
+  qualityReferenceTokens: { max: 4096, what: "scored reference-text tokens per side in a quality score's evidence" },
 } as const;
 
 export type LimitName = keyof typeof LIMITS;
@@ -71,8 +71,12 @@ export type LimitName = keyof typeof LIMITS;
  * Events and token-carrying chunks a stream may send, relative to the output cap:
  * a server that keeps streaming far past max_tokens is cut off, not buffered.
  */
-export function maxEventsPerRequest(outputCap: number): number { return 4 * outputCap + 1024; }
-export function maxTokensPerRequest(outputCap: number): number { return 2 * outputCap + 1024; }
+export function maxEventsPerRequest(outputCap: number): number {
+  return 4 * outputCap + 1024;
+}
+export function maxTokensPerRequest(outputCap: number): number {
+  return 2 * outputCap + 1024;
+}
 
 /**
  * What one stored request record may hold, whoever wrote it (a file, a worker's
@@ -115,6 +119,7 @@ export const MAX_OUTPUT_TOKENS = LIMITS.outputTokens.max;
 export const SHORT_OUTPUT_TOKENS = 128;
 
 /** Level values of a sweep or a contract, on the arrival kind's axis (streams, req/s or burst size). */
-export const levelsSchema = z.array(z.number({ error: 'each level must be a number' }).positive('each level must be positive'))
+export const levelsSchema = z
+  .array(z.number({ error: 'each level must be a number' }).positive('each level must be positive'))
   .min(1, 'give at least one level')
   .max(MAX_LEVELS, { error: (issue) => limitMessage('levels', Array.isArray(issue.input) ? issue.input.length : Number(issue.input), 'levels') });

@@ -7,8 +7,19 @@ import type { CellKey, LevelResult, Matrix, MatrixCell } from './result-schema.j
 
 /** Columns of the matrix table, units in the names. */
 export const MATRIX_COLUMNS = [
-  'cell', 'prompt', 'output tokens', 'cache', 'load', 'throughput tok/s', 'TTFT p50 ms', 'TTFT p95 ms',
-  'TPOT p50 ms', 'cached prompt tokens mean', 'goodput share', 'goodput req/s', 'failed',
+  'cell',
+  'prompt',
+  'output tokens',
+  'cache',
+  'load',
+  'throughput tok/s',
+  'TTFT p50 ms',
+  'TTFT p95 ms',
+  'TPOT p50 ms',
+  'cached prompt tokens mean',
+  'goodput share',
+  'goodput req/s',
+  'failed',
 ] as const;
 
 /** "synthetic 512 tokens · 256 out · warm (128 shared)", then the images when the cell carried any. */
@@ -17,14 +28,22 @@ export function cellLabel(key: CellKey): string {
   return `${key.prompt} · ${key.outputTokens === null ? 'corpus output lengths' : `${key.outputTokens} out`} · ${cache}${key.images === undefined ? '' : ` · ${key.images}`}`;
 }
 
-const round = (x: number | null | undefined, digits: number): number | null =>
-  x === null || x === undefined ? null : Number(x.toFixed(digits));
+const round = (x: number | null | undefined, digits: number): number | null => (x === null || x === undefined ? null : Number(x.toFixed(digits)));
 
 function row(cell: MatrixCell, l: LevelResult): Array<string | number | null> {
   return [
-    cell.index, cell.key.images === undefined ? cell.key.prompt : `${cell.key.prompt} + ${cell.key.images}`, cell.key.outputTokens, cell.key.cache === 'warm' ? `warm ${cell.key.sharedPrefixTokens}` : 'cold',
-    l.load?.label ?? `${l.concurrency} streams`, round(l.throughputTokS, 1), round(l.ttftMs?.p50, 1), round(l.ttftMs?.p95, 1),
-    round(l.tpotMs?.p50, 2), round(l.cachedPromptTokens?.mean, 1), round(l.goodput?.share, 3), round(l.goodput?.requestsPerS, 2),
+    cell.index,
+    cell.key.images === undefined ? cell.key.prompt : `${cell.key.prompt} + ${cell.key.images}`,
+    cell.key.outputTokens,
+    cell.key.cache === 'warm' ? `warm ${cell.key.sharedPrefixTokens}` : 'cold',
+    l.load?.label ?? `${l.concurrency} streams`,
+    round(l.throughputTokS, 1),
+    round(l.ttftMs?.p50, 1),
+    round(l.ttftMs?.p95, 1),
+    round(l.tpotMs?.p50, 2),
+    round(l.cachedPromptTokens?.mean, 1),
+    round(l.goodput?.share, 3),
+    round(l.goodput?.requestsPerS, 2),
     l.invalid ? `${l.failed} (invalid)` : l.failed,
   ];
 }

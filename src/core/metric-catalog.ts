@@ -12,8 +12,18 @@ export type MetricFamily = 'vllm' | 'sglang' | 'tgi' | 'llamacpp' | 'trtllm' | '
 
 /** What a role measures, in our units: ms, counts, tokens, percent, bytes. */
 export type MetricRole =
-  | 'ttftMs' | 'itlMs' | 'e2eMs' | 'queueMs' | 'requests' | 'generatedTokens' | 'promptTokens'
-  | 'prefixCacheHitPct' | 'running' | 'waiting' | 'kvCacheUsagePct' | 'gpuMemoryBytes';
+  | 'ttftMs'
+  | 'itlMs'
+  | 'e2eMs'
+  | 'queueMs'
+  | 'requests'
+  | 'generatedTokens'
+  | 'promptTokens'
+  | 'prefixCacheHitPct'
+  | 'running'
+  | 'waiting'
+  | 'kvCacheUsagePct'
+  | 'gpuMemoryBytes';
 
 /** Roles read as a before/after delta; the rest are gauges sampled during the level. */
 export const DELTA_ROLES = ['ttftMs', 'itlMs', 'e2eMs', 'queueMs', 'requests', 'generatedTokens', 'promptTokens', 'prefixCacheHitPct'] as const;
@@ -43,7 +53,12 @@ export const METRICS_PATHS: readonly string[] = ['/prometheus/metrics', '/metric
 
 /** Name prefixes that identify a family. */
 export const FAMILY_PREFIXES: Readonly<Record<MetricFamily, string>> = {
-  vllm: 'vllm:', sglang: 'sglang:', tgi: 'tgi_', llamacpp: 'llamacpp:', trtllm: 'trtllm_', lmdeploy: 'lmdeploy:',
+  vllm: 'vllm:',
+  sglang: 'sglang:',
+  tgi: 'tgi_',
+  llamacpp: 'llamacpp:',
+  trtllm: 'trtllm_',
+  lmdeploy: 'lmdeploy:',
 };
 
 const S = 1000;
@@ -125,11 +140,17 @@ export const METRIC_CATALOG: readonly MetricCandidate[] = [
 /** The sample names a candidate needs present to be usable. */
 export function requiredNames(shape: MetricShape): string[] {
   switch (shape.kind) {
-    case 'histogram-mean': return [`${shape.name}_sum`, `${shape.name}_count`];
-    case 'histogram-sum': return [`${shape.name}_sum`];
-    case 'histogram-count': return [`${shape.name}_count`];
-    case 'counter': case 'gauge': return [shape.name];
-    case 'counter-ratio': return [shape.numerator, shape.denominator];
+    case 'histogram-mean':
+      return [`${shape.name}_sum`, `${shape.name}_count`];
+    case 'histogram-sum':
+      return [`${shape.name}_sum`];
+    case 'histogram-count':
+      return [`${shape.name}_count`];
+    case 'counter':
+    case 'gauge':
+      return [shape.name];
+    case 'counter-ratio':
+      return [shape.numerator, shape.denominator];
   }
 }
 

@@ -19,13 +19,32 @@ export interface MetricMap {
 
 /** Words for each role, for messages and the README. */
 export const ROLE_LABELS: Readonly<Record<MetricRole, string>> = {
-  ttftMs: 'TTFT', itlMs: 'inter-token time', e2eMs: 'e2e latency', queueMs: 'queue time', requests: 'finished requests',
-  generatedTokens: 'generated tokens', promptTokens: 'prompt tokens', prefixCacheHitPct: 'prefix-cache hits',
-  running: 'requests running', waiting: 'requests waiting', kvCacheUsagePct: 'KV-cache usage', gpuMemoryBytes: 'GPU memory',
+  ttftMs: 'TTFT',
+  itlMs: 'inter-token time',
+  e2eMs: 'e2e latency',
+  queueMs: 'queue time',
+  requests: 'finished requests',
+  generatedTokens: 'generated tokens',
+  promptTokens: 'prompt tokens',
+  prefixCacheHitPct: 'prefix-cache hits',
+  running: 'requests running',
+  waiting: 'requests waiting',
+  kvCacheUsagePct: 'KV-cache usage',
+  gpuMemoryBytes: 'GPU memory',
 };
 
 const REPORTED: readonly MetricRole[] = [
-  'ttftMs', 'itlMs', 'e2eMs', 'queueMs', 'requests', 'generatedTokens', 'promptTokens', 'prefixCacheHitPct', 'running', 'waiting', 'kvCacheUsagePct',
+  'ttftMs',
+  'itlMs',
+  'e2eMs',
+  'queueMs',
+  'requests',
+  'generatedTokens',
+  'promptTokens',
+  'prefixCacheHitPct',
+  'running',
+  'waiting',
+  'kvCacheUsagePct',
 ];
 
 function present(scrape: PromScrape, c: MetricCandidate): boolean {

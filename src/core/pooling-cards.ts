@@ -28,12 +28,15 @@ export interface PoolingLatencyCard {
 export function poolingCards(levels: readonly PoolingLevel[], endpoint: PoolingEndpoint): { engine: PoolingEngineCard; latency: PoolingLatencyCard } {
   const peak = poolingPeak(levels);
   const excluded = levels.flatMap((l) => ((reason) => (reason === null ? [] : [{ concurrency: l.concurrency, reason }]))(poolingExclusion(l)));
-  const at = peak === null ? null : levels.find((l) => l.concurrency === peak.concurrency) ?? null;
+  const at = peak === null ? null : (levels.find((l) => l.concurrency === peak.concurrency) ?? null);
   const lat = at?.latencyMs ?? null;
   return {
     engine: {
-      unit: endpoint === 'rerank' ? 'documents' : 'inputs', peakItemsPerS: peak?.itemsPerS ?? null,
-      peakInputTokensPerS: peak?.inputTokensPerS ?? null, peakConcurrency: peak?.concurrency ?? null, excluded,
+      unit: endpoint === 'rerank' ? 'documents' : 'inputs',
+      peakItemsPerS: peak?.itemsPerS ?? null,
+      peakInputTokensPerS: peak?.inputTokensPerS ?? null,
+      peakConcurrency: peak?.concurrency ?? null,
+      excluded,
     },
     latency: { concurrency: peak?.concurrency ?? null, latencyMs: lat === null ? null : { p50: lat.p50, p95: lat.p95, p99: lat.p99 } },
   };

@@ -6,15 +6,21 @@ import { poolingCards } from './pooling-cards.js';
 
 const ms = 1e6;
 const rec = (seq: number, sentMs: number, endMs: number, over: Partial<PoolingRecord> = {}): PoolingRecord => ({
-  seq, concurrency: 2, warmup: false, sentNs: sentMs * ms, endNs: endMs * ms, items: 16, inputTokens: 2048, dimension: 384, outcome: { kind: 'ok' }, ...over,
+  seq,
+  concurrency: 2,
+  warmup: false,
+  sentNs: sentMs * ms,
+  endNs: endMs * ms,
+  items: 16,
+  inputTokens: 2048,
+  dimension: 384,
+  outcome: { kind: 'ok' },
+  ...over,
 });
 
 describe('poolingLevel', () => {
   it('computes rates over first send to last end, and latency percentiles, ignoring warm-ups', () => {
-    const records = [
-      rec(0, -500, -400, { warmup: true }),
-      rec(1, 0, 100), rec(2, 0, 200), rec(3, 100, 300), rec(4, 200, 400),
-    ];
+    const records = [rec(0, -500, -400, { warmup: true }), rec(1, 0, 100), rec(2, 0, 200), rec(3, 100, 300), rec(4, 200, 400)];
     const l = poolingLevel(2, records, 3.6);
     expect(l.durationS).toBe(0.4);
     expect(l.requestsPerS).toBe(10);
@@ -39,7 +45,10 @@ describe('poolingLevel', () => {
     const l = poolingLevel(2, records, null);
     expect(l.failed).toBe(3);
     expect(l.itemsPerS).toBe(80);
-    expect(l.failures).toEqual([{ reason: '15 vectors came back for 16 inputs', count: 2 }, { reason: 'HTTP 500: boom', count: 1 }]);
+    expect(l.failures).toEqual([
+      { reason: '15 vectors came back for 16 inputs', count: 2 },
+      { reason: 'HTTP 500: boom', count: 1 },
+    ]);
     expect(l.costPerMInputTokensUsd).toBeNull();
     const noUsage = poolingLevel(1, [rec(1, 0, 100), rec(2, 100, 200, { inputTokens: null })], 1);
     expect(noUsage.inputTokensPerS).toBeNull();
@@ -49,7 +58,15 @@ describe('poolingLevel', () => {
   it('has no rates where every request failed (a refusal per request is not a request served): only its failures', () => {
     const refused = { kind: 'http-error' as const, status: 400, message: "Pooling type 'none' is not OAI compatible" };
     const l = poolingLevel(2, [rec(1, 0, 1, { outcome: refused }), rec(2, 0, 2, { outcome: refused })], 3.6);
-    expect(l).toMatchObject({ requests: 2, failed: 2, requestsPerS: null, itemsPerS: null, inputTokensPerS: null, costPerMInputTokensUsd: null, latencyMs: null });
+    expect(l).toMatchObject({
+      requests: 2,
+      failed: 2,
+      requestsPerS: null,
+      itemsPerS: null,
+      inputTokensPerS: null,
+      costPerMInputTokensUsd: null,
+      latencyMs: null,
+    });
     expect(l.failures).toEqual([{ reason: "HTTP 400: Pooling type 'none' is not OAI compatible", count: 2 }]);
     expect(allFailed(l)).toBe(true);
     expect(allFailed(poolingLevel(1, [], null))).toBe(false);
@@ -70,7 +87,7 @@ describe('poolingLevel judged for our own client, as a text level is', () => {
   const slow = [rec(1, 0, 1000), rec(2, 0, 1000)];
   const load = (p99: number) => ({ loopDelayMs: { p50: 1, p99, max: p99 + 1 }, clientCpuPct: null, budgetMs: 10 });
 
-  it('a loop delay large against the level\'s latency makes it client-bound, and then it is no peak, the cards saying why', () => {
+  it("a loop delay large against the level's latency makes it client-bound, and then it is no peak, the cards saying why", () => {
     const bound = poolingLevel(2, fast, null, null, load(15));
     expect(bound.clientBound?.bound).toBe(true);
     expect(bound.clientBound?.reason).toMatch(/event loop was delayed 15\.0 ms \(p99\)/);
@@ -82,7 +99,9 @@ describe('poolingLevel judged for our own client, as a text level is', () => {
     expect(poolingPeak([bound])).toBeNull();
     const cards = poolingCards([fine, bound], 'embeddings');
     expect(cards.engine.peakConcurrency).toBe(1);
-    expect(cards.engine.excluded).toEqual([{ concurrency: 2, reason: expect.stringMatching(/^client-bound: the client's event loop was delayed 15\.0 ms/) as unknown as string }]);
+    expect(cards.engine.excluded).toEqual([
+      { concurrency: 2, reason: expect.stringMatching(/^client-bound: the client's event loop was delayed 15\.0 ms/) as unknown as string },
+    ]);
     expect(poolingLevelSchema.parse(bound)).toEqual(bound);
   });
 
@@ -106,11 +125,17 @@ describe('poolingLevel with a latency objective, and capacity at it', () => {
     const at = (c: number, endMs: number, over: Partial<PoolingRecord> = {}) => poolingLevel(c, [rec(1, 0, endMs, over)], null, slo);
     const levels = [at(1, 100), at(2, 140), at(4, 300), at(8, 120)];
     expect(poolingCapacity(levels, slo)).toEqual({
-      concurrency: 2, itemsPerS: levels[1]?.itemsPerS, inputTokensPerS: levels[1]?.inputTokensPerS,
+      concurrency: 2,
+      itemsPerS: levels[1]?.itemsPerS,
+      inputTokensPerS: levels[1]?.inputTokensPerS,
       statement: 'capacity at latency p95 ≤ 150 ms: concurrency 2; concurrency 4 missed it (latency p95 300.0 ms)',
     });
-    expect(poolingCapacity([at(1, 100, { outcome: { kind: 'aborted' } })], slo).statement).toBe('no level meets latency p95 ≤ 150 ms: concurrency 1 missed it (1 failed requests)');
-    expect(poolingCapacity([at(1, 100), at(2, 100)], slo).statement).toBe('capacity at latency p95 ≤ 150 ms: at least concurrency 2, the highest level measured (every level held)');
+    expect(poolingCapacity([at(1, 100, { outcome: { kind: 'aborted' } })], slo).statement).toBe(
+      'no level meets latency p95 ≤ 150 ms: concurrency 1 missed it (1 failed requests)',
+    );
+    expect(poolingCapacity([at(1, 100), at(2, 100)], slo).statement).toBe(
+      'capacity at latency p95 ≤ 150 ms: at least concurrency 2, the highest level measured (every level held)',
+    );
     expect(poolingCapacity([], slo).concurrency).toBeNull();
   });
 });

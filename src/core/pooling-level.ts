@@ -10,7 +10,10 @@ import type { ClientBound } from './result-schema.js';
 import { type Spread, judgeClientBound } from './client-bound.js';
 
 /** One failure reason and how many requests ended with it. */
-export interface PoolingFailure { reason: string; count: number }
+export interface PoolingFailure {
+  reason: string;
+  count: number;
+}
 
 export interface PoolingLevel {
   concurrency: number;
@@ -44,7 +47,11 @@ export interface PoolingLevel {
  * share's event-loop delay, its busiest client thread (null with one client on
  * the main loop, which may host other work), and the budget's floor.
  */
-export interface PoolingClientLoad { loopDelayMs: Spread | null; clientCpuPct: number | null; budgetMs: number }
+export interface PoolingClientLoad {
+  loopDelayMs: Spread | null;
+  clientCpuPct: number | null;
+  budgetMs: number;
+}
 
 /**
  * The level's client load from its shares: the worst loop delay and, with client
@@ -59,7 +66,10 @@ export function poolingClientLoad(shares: ReadonlyArray<{ loopDelayMs: Spread | 
 }
 
 /** A latency objective of a non-streaming endpoint: the p-th percentile of latency at most `maxMs`. */
-export interface PoolingSlo { p: number; maxMs: number }
+export interface PoolingSlo {
+  p: number;
+  maxMs: number;
+}
 
 /**
  * The verdict: the p-th percentile over every measured request, a failed one counting as
@@ -79,8 +89,11 @@ function sloVerdict(slo: PoolingSlo, measured: readonly PoolingRecord[], duratio
   const observedMs = at === null || !Number.isFinite(at) ? null : at;
   const met = lat.filter((x) => x <= slo.maxMs).length;
   return {
-    ...slo, observedMs, holds: observedMs !== null && observedMs <= slo.maxMs,
-    metPerS: durationS === null ? null : met / durationS, metShare: measured.length === 0 ? null : met / measured.length,
+    ...slo,
+    observedMs,
+    holds: observedMs !== null && observedMs <= slo.maxMs,
+    metPerS: durationS === null ? null : met / durationS,
+    metShare: measured.length === 0 ? null : met / measured.length,
   };
 }
 
@@ -88,10 +101,14 @@ function sloVerdict(slo: PoolingSlo, measured: readonly PoolingRecord[], duratio
 export function poolingFailureReason(r: PoolingRecord): string | null {
   const o = r.outcome;
   switch (o.kind) {
-    case 'ok': return null;
-    case 'aborted': return 'aborted';
-    case 'http-error': return `HTTP ${o.status}: ${o.message}`;
-    default: return o.message;
+    case 'ok':
+      return null;
+    case 'aborted':
+      return 'aborted';
+    case 'http-error':
+      return `HTTP ${o.status}: ${o.message}`;
+    default:
+      return o.message;
   }
 }
 
@@ -102,7 +119,11 @@ export function allFailed(l: Pick<PoolingLevel, 'requests' | 'failed'>): boolean
 
 /** The level's figures from its records (warm-ups are ignored); a level where every request failed has no rates. */
 export function poolingLevel(
-  concurrency: number, records: readonly PoolingRecord[], hourlyCostUsd: number | null, slo: PoolingSlo | null = null, client: PoolingClientLoad | null = null,
+  concurrency: number,
+  records: readonly PoolingRecord[],
+  hourlyCostUsd: number | null,
+  slo: PoolingSlo | null = null,
+  client: PoolingClientLoad | null = null,
 ): PoolingLevel {
   const measured = records.filter((r) => !r.warmup);
   const ok = measured.filter((r) => r.outcome.kind === 'ok');
@@ -131,9 +152,13 @@ export function poolingLevel(
     inputTokensPerS,
     inputTokensPerRequest: allTokens ? mean(tokens as number[]) : null,
     latencyMs: p === null ? null : { ...p, mean: mean(lat) as number },
-    dimension: dims.size === 1 ? [...dims][0] as number : null,
-    costPerMInputTokensUsd: hourlyCostUsd === null || inputTokensPerS === null || inputTokensPerS === 0 ? null : hourlyCostUsd / (inputTokensPerS * 3600) * 1e6,
-    failures: [...counts].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([reason, count]) => ({ reason, count })),
+    dimension: dims.size === 1 ? ([...dims][0] as number) : null,
+    costPerMInputTokensUsd:
+      hourlyCostUsd === null || inputTokensPerS === null || inputTokensPerS === 0 ? null : (hourlyCostUsd / (inputTokensPerS * 3600)) * 1e6,
+    failures: [...counts]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 5)
+      .map(([reason, count]) => ({ reason, count })),
     slo: slo === null ? null : sloVerdict(slo, measured, durationS),
     // One answer per request: its latency is what a delayed loop distorts, both its start and its end.
     ...(client === null ? {} : { clientBound: judgeClientBound({ ...client, sendLagMs: null, timings: { ttftP50Ms: p?.p50 ?? null, tpotP50Ms: null } }) }),

@@ -11,100 +11,122 @@ import { SCHEMA_VERSION, clientBoundSchema, serverReportSchema } from './result-
 const rate = z.number().nonnegative().nullable();
 const count = z.number().int().nonnegative();
 
-export const poolingLevelSchema = z.object({
-  concurrency: z.number().int().positive().max(LIMITS.concurrency.max),
-  requests: count.max(LIMITS.requestsPerLevel.max),
-  failed: count.max(LIMITS.requestsPerLevel.max),
-  durationS: z.number().positive().nullable(),
-  requestsPerS: rate,
-  itemsPerS: rate,
-  inputTokensPerS: rate,
-  inputTokensPerRequest: rate,
-  latencyMs: z.object({ p50: z.number().nonnegative(), p95: z.number().nonnegative(), p99: z.number().nonnegative(), mean: z.number().nonnegative() }).nullable(),
-  dimension: z.number().int().positive().max(LIMITS.embeddingDimension.max).nullable(),
-  costPerMInputTokensUsd: rate,
-  failures: z.array(z.object({ reason: z.string().max(4096), count: count })).max(5),
-  slo: z.object({
-    p: z.number().gt(0).lte(100), maxMs: z.number().positive(), observedMs: z.number().nonnegative().nullable(), holds: z.boolean(),
-    metPerS: rate, metShare: z.number().min(0).max(1).nullable(),
-  }).strict().nullable(),
-  /** Whether our own client bounded the level; absent in results of earlier versions (judged then by warnings only). */
-  clientBound: clientBoundSchema.optional(),
-}).strict();
+export const poolingLevelSchema = z
+  .object({
+    concurrency: z.number().int().positive().max(LIMITS.concurrency.max),
+    requests: count.max(LIMITS.requestsPerLevel.max),
+    failed: count.max(LIMITS.requestsPerLevel.max),
+    durationS: z.number().positive().nullable(),
+    requestsPerS: rate,
+    itemsPerS: rate,
+    inputTokensPerS: rate,
+    inputTokensPerRequest: rate,
+    latencyMs: z
+      .object({ p50: z.number().nonnegative(), p95: z.number().nonnegative(), p99: z.number().nonnegative(), mean: z.number().nonnegative() })
+      .nullable(),
+    dimension: z.number().int().positive().max(LIMITS.embeddingDimension.max).nullable(),
+    costPerMInputTokensUsd: rate,
+    failures: z.array(z.object({ reason: z.string().max(4096), count: count })).max(5),
+    slo: z
+      .object({
+        p: z.number().gt(0).lte(100),
+        maxMs: z.number().positive(),
+        observedMs: z.number().nonnegative().nullable(),
+        holds: z.boolean(),
+        metPerS: rate,
+        metShare: z.number().min(0).max(1).nullable(),
+      })
+      .strict()
+      .nullable(),
+    /** Whether our own client bounded the level; absent in results of earlier versions (judged then by warnings only). */
+    clientBound: clientBoundSchema.optional(),
+  })
+  .strict();
 
 /** A latency objective: the p-th percentile of latency at most maxMs. */
-export const poolingSloSchema = z.object({
-  p: z.number({ error: 'p must be a number' }).gt(0, 'p must be above 0').lte(100, 'p must be at most 100'),
-  maxMs: z.number({ error: 'max must be a number of ms' }).positive('max must be a positive number of ms'),
-}).strict();
+export const poolingSloSchema = z
+  .object({
+    p: z.number({ error: 'p must be a number' }).gt(0, 'p must be above 0').lte(100, 'p must be at most 100'),
+    maxMs: z.number({ error: 'max must be a number of ms' }).positive('max must be a positive number of ms'),
+  })
+  .strict();
 
 /** The highest level at which the latency objective held with no failed request: capacity at SLO over the levels measured. */
-export const poolingCapacitySchema = z.object({
-  concurrency: z.number().int().positive().nullable(),
-  itemsPerS: z.number().nonnegative().nullable(),
-  inputTokensPerS: z.number().nonnegative().nullable(),
-  /** In words: where it held and where it first missed, or why there is none. */
-  statement: z.string(),
-}).strict();
+export const poolingCapacitySchema = z
+  .object({
+    concurrency: z.number().int().positive().nullable(),
+    itemsPerS: z.number().nonnegative().nullable(),
+    inputTokensPerS: z.number().nonnegative().nullable(),
+    /** In words: where it held and where it first missed, or why there is none. */
+    statement: z.string(),
+  })
+  .strict();
 
 /** The best level of a run, from its levels: the Engine card of a non-streaming endpoint. */
-export const poolingPeakSchema = z.object({
-  concurrency: z.number().int().positive(),
-  itemsPerS: z.number().nonnegative(),
-  inputTokensPerS: z.number().nonnegative().nullable(),
-}).strict();
+export const poolingPeakSchema = z
+  .object({
+    concurrency: z.number().int().positive(),
+    itemsPerS: z.number().nonnegative(),
+    inputTokensPerS: z.number().nonnegative().nullable(),
+  })
+  .strict();
 
-export const poolingRunSchema = z.object({
-  url: z.string(),
-  model: z.string(),
-  endpoint: z.enum(POOLING_ENDPOINTS),
-  /** The route requests went to, e.g. `/v1/embeddings`, `/api/embed`, `/v1/rerank`. */
-  path: z.string(),
-  engine: z.object({ name: z.string(), version: z.string().nullable(), dialect: z.string(), detection: z.enum(['detected', 'override']) }).strict(),
-  /** Inputs per embeddings request, or documents per rerank query. */
-  itemsPerRequest: z.number().int().positive().max(Math.max(LIMITS.embeddingBatch.max, LIMITS.rerankDocuments.max)),
-  /** Tokens per input (embeddings) or per document (rerank), by `tokenizer`. */
-  itemTokens: z.number().int().positive().max(LIMITS.promptTokens.max),
-  /** Rerank: tokens of the query; null for embeddings. */
-  queryTokens: z.number().int().positive().max(LIMITS.promptTokens.max).nullable(),
-  /** How lengths were counted, e.g. `server (/tokenize)` or `approximate (words; …)`. */
-  tokenizer: z.object({ exact: z.boolean(), label: z.string() }).strict(),
-  levelsRequested: z.array(z.number().int().positive()).max(LIMITS.levels.max),
-  requestsPerLevel: z.union([z.number().int().positive().max(LIMITS.requestsPerLevel.max), z.literal('auto')]),
-  warmupPerLevel: count.max(LIMITS.warmupRequests.max),
-  hourlyCostUsd: z.number().nonnegative().nullable(),
-  seed: z.number().int(),
-  command: z.string(),
-  startedAt: z.string(),
-  endedAt: z.string(),
-  status: z.enum(['complete', 'stopped', 'server-failed']),
-  stopReason: z.string().nullable(),
-  toolVersion: z.string(),
-  latencySlo: poolingSloSchema.nullable(),
-}).strict();
+export const poolingRunSchema = z
+  .object({
+    url: z.string(),
+    model: z.string(),
+    endpoint: z.enum(POOLING_ENDPOINTS),
+    /** The route requests went to, e.g. `/v1/embeddings`, `/api/embed`, `/v1/rerank`. */
+    path: z.string(),
+    engine: z.object({ name: z.string(), version: z.string().nullable(), dialect: z.string(), detection: z.enum(['detected', 'override']) }).strict(),
+    /** Inputs per embeddings request, or documents per rerank query. */
+    itemsPerRequest: z.number().int().positive().max(Math.max(LIMITS.embeddingBatch.max, LIMITS.rerankDocuments.max)),
+    /** Tokens per input (embeddings) or per document (rerank), by `tokenizer`. */
+    itemTokens: z.number().int().positive().max(LIMITS.promptTokens.max),
+    /** Rerank: tokens of the query; null for embeddings. */
+    queryTokens: z.number().int().positive().max(LIMITS.promptTokens.max).nullable(),
+    /** How lengths were counted, e.g. `server (/tokenize)` or `approximate (words; …)`. */
+    tokenizer: z.object({ exact: z.boolean(), label: z.string() }).strict(),
+    levelsRequested: z.array(z.number().int().positive()).max(LIMITS.levels.max),
+    requestsPerLevel: z.union([z.number().int().positive().max(LIMITS.requestsPerLevel.max), z.literal('auto')]),
+    warmupPerLevel: count.max(LIMITS.warmupRequests.max),
+    hourlyCostUsd: z.number().nonnegative().nullable(),
+    seed: z.number().int(),
+    command: z.string(),
+    startedAt: z.string(),
+    endedAt: z.string(),
+    status: z.enum(['complete', 'stopped', 'server-failed']),
+    stopReason: z.string().nullable(),
+    toolVersion: z.string(),
+    latencySlo: poolingSloSchema.nullable(),
+  })
+  .strict();
 
 const reason = z.string().max(4096);
 
 /** One raw embeddings or rerank request record (pooling-record.ts) as another process sends it: bounded like the level it makes. */
-export const poolingRecordSchema = z.object({
-  seq: count.max(LIMITS.requestsPerLevel.max + LIMITS.warmupRequests.max),
-  concurrency: z.number().int().positive().max(LIMITS.concurrency.max),
-  warmup: z.boolean(),
-  sentNs: z.number().nonnegative(),
-  endNs: z.number().nonnegative(),
-  items: z.number().int().positive().max(Math.max(LIMITS.embeddingBatch.max, LIMITS.rerankDocuments.max)),
-  inputTokens: count.nullable(),
-  dimension: z.number().int().positive().max(LIMITS.embeddingDimension.max).nullable(),
-  outcome: z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('ok') }).strict(),
-    z.object({ kind: z.literal('http-error'), status: z.number().int().min(100).max(599), message: reason }).strict(),
-    z.object({ kind: z.literal('bad-answer'), message: reason }).strict(),
-    z.object({ kind: z.literal('timeout'), message: reason }).strict(),
-    z.object({ kind: z.literal('connection-error'), code: z.string().max(256), message: reason }).strict(),
-    z.object({ kind: z.literal('response-too-large'), message: reason }).strict(),
-    z.object({ kind: z.literal('aborted') }).strict(),
-  ]),
-}).strict().refine((r) => r.endNs >= r.sentNs, { error: 'endNs must not be before sentNs', path: ['endNs'] });
+export const poolingRecordSchema = z
+  .object({
+    seq: count.max(LIMITS.requestsPerLevel.max + LIMITS.warmupRequests.max),
+    concurrency: z.number().int().positive().max(LIMITS.concurrency.max),
+    warmup: z.boolean(),
+    sentNs: z.number().nonnegative(),
+    endNs: z.number().nonnegative(),
+    items: z.number().int().positive().max(Math.max(LIMITS.embeddingBatch.max, LIMITS.rerankDocuments.max)),
+    inputTokens: count.nullable(),
+    dimension: z.number().int().positive().max(LIMITS.embeddingDimension.max).nullable(),
+    outcome: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('ok') }).strict(),
+      z.object({ kind: z.literal('http-error'), status: z.number().int().min(100).max(599), message: reason }).strict(),
+      z.object({ kind: z.literal('bad-answer'), message: reason }).strict(),
+      z.object({ kind: z.literal('timeout'), message: reason }).strict(),
+      z.object({ kind: z.literal('connection-error'), code: z.string().max(256), message: reason }).strict(),
+      z.object({ kind: z.literal('response-too-large'), message: reason }).strict(),
+      z.object({ kind: z.literal('aborted') }).strict(),
+    ]),
+  })
+  .strict()
+  .refine((r) => r.endNs >= r.sentNs, { error: 'endNs must not be before sentNs', path: ['endNs'] });
 
 /** Records one pooling run may keep: every level's warm-ups and measured requests. */
 export const MAX_POOLING_RECORDS = LIMITS.levels.max * (LIMITS.requestsPerLevel.max + LIMITS.warmupRequests.max);
@@ -112,37 +134,47 @@ export const MAX_POOLING_RECORDS = LIMITS.levels.max * (LIMITS.requestsPerLevel.
 const poolingEvidence = {
   /** Every request record, warm-ups included, in the order recorded, and sha256 of their canonical JSON: what each level is recomputed from. */
   records: z.array(poolingRecordSchema).max(MAX_POOLING_RECORDS).optional(),
-  recordsSha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 (64 lowercase hex digits)').optional(),
+  recordsSha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, 'must be a sha256 (64 lowercase hex digits)')
+    .optional(),
 };
 
 /** One more run of the same contract (goodput run --repeats N): its own run facts, levels and records. */
-export const poolingRepeatSchema = z.object({
-  run: poolingRunSchema,
-  warnings: z.array(z.object({ code: z.string(), message: z.string() })),
-  levels: z.array(poolingLevelSchema).max(LIMITS.levels.max),
-  peak: poolingPeakSchema.nullable(),
-  capacity: poolingCapacitySchema.nullable(),
-  ...poolingEvidence,
-}).strict();
+export const poolingRepeatSchema = z
+  .object({
+    run: poolingRunSchema,
+    warnings: z.array(z.object({ code: z.string(), message: z.string() })),
+    levels: z.array(poolingLevelSchema).max(LIMITS.levels.max),
+    peak: poolingPeakSchema.nullable(),
+    capacity: poolingCapacitySchema.nullable(),
+    ...poolingEvidence,
+  })
+  .strict();
 
-export const poolingResultSchema = z.object({
-  schemaVersion: z.literal(SCHEMA_VERSION),
-  run: poolingRunSchema,
-  warnings: z.array(z.object({ code: z.string(), message: z.string() })),
-  levels: z.array(poolingLevelSchema).max(LIMITS.levels.max),
-  /** The level with the most items per second among levels without failures, not client-bound; null when none. */
-  peak: poolingPeakSchema.nullable(),
-  /** With a latency objective: capacity at SLO over the levels measured; null without one. */
-  capacity: poolingCapacitySchema.nullable(),
-  /** From a contract (goodput run): the resolved contract and its hash. */
-  contract: z.record(z.string(), z.unknown()).optional(),
-  contractHash: z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 (64 lowercase hex digits)').optional(),
-  /** What the server reported about itself, each declared contract field checked against it. */
-  serverReport: serverReportSchema.optional(),
-  ...poolingEvidence,
-  /** goodput run --repeats N: the other runs of the contract, the first being the top level. */
-  repeats: z.array(poolingRepeatSchema).max(LIMITS.repeats.max).optional(),
-}).strict();
+export const poolingResultSchema = z
+  .object({
+    schemaVersion: z.literal(SCHEMA_VERSION),
+    run: poolingRunSchema,
+    warnings: z.array(z.object({ code: z.string(), message: z.string() })),
+    levels: z.array(poolingLevelSchema).max(LIMITS.levels.max),
+    /** The level with the most items per second among levels without failures, not client-bound; null when none. */
+    peak: poolingPeakSchema.nullable(),
+    /** With a latency objective: capacity at SLO over the levels measured; null without one. */
+    capacity: poolingCapacitySchema.nullable(),
+    /** From a contract (goodput run): the resolved contract and its hash. */
+    contract: z.record(z.string(), z.unknown()).optional(),
+    contractHash: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/, 'must be a sha256 (64 lowercase hex digits)')
+      .optional(),
+    /** What the server reported about itself, each declared contract field checked against it. */
+    serverReport: serverReportSchema.optional(),
+    ...poolingEvidence,
+    /** goodput run --repeats N: the other runs of the contract, the first being the top level. */
+    repeats: z.array(poolingRepeatSchema).max(LIMITS.repeats.max).optional(),
+  })
+  .strict();
 
 export type PoolingResult = z.infer<typeof poolingResultSchema>;
 export type PoolingRunInfo = z.infer<typeof poolingRunSchema>;
@@ -160,16 +192,25 @@ export function poolingCapacity(levels: ReadonlyArray<z.infer<typeof poolingLeve
   for (const l of levels) {
     const ok = l.slo?.holds === true && l.failed === 0;
     if (!ok) {
-      const why = l.failed > 0 ? `${l.failed} failed requests` : `latency p${slo.p} ${l.slo?.observedMs === null || l.slo === null ? 'failed' : `${l.slo.observedMs.toFixed(1)} ms`}`;
-      const statement = held === null
-        ? `no level meets ${what}: concurrency ${l.concurrency} missed it (${why})`
-        : `capacity at ${what}: concurrency ${held.concurrency}; concurrency ${l.concurrency} missed it (${why})`;
+      const why =
+        l.failed > 0
+          ? `${l.failed} failed requests`
+          : `latency p${slo.p} ${l.slo?.observedMs === null || l.slo === null ? 'failed' : `${l.slo.observedMs.toFixed(1)} ms`}`;
+      const statement =
+        held === null
+          ? `no level meets ${what}: concurrency ${l.concurrency} missed it (${why})`
+          : `capacity at ${what}: concurrency ${held.concurrency}; concurrency ${l.concurrency} missed it (${why})`;
       return { concurrency: held?.concurrency ?? null, itemsPerS: held?.itemsPerS ?? null, inputTokensPerS: held?.inputTokensPerS ?? null, statement };
     }
     held = l;
   }
   if (held === null) return { concurrency: null, itemsPerS: null, inputTokensPerS: null, statement: `no level was measured against ${what}` };
-  return { concurrency: held.concurrency, itemsPerS: held.itemsPerS, inputTokensPerS: held.inputTokensPerS, statement: `capacity at ${what}: at least concurrency ${held.concurrency}, the highest level measured (every level held)` };
+  return {
+    concurrency: held.concurrency,
+    itemsPerS: held.itemsPerS,
+    inputTokensPerS: held.inputTokensPerS,
+    statement: `capacity at ${what}: at least concurrency ${held.concurrency}, the highest level measured (every level held)`,
+  };
 }
 
 /** Why a level counts for no peak, or null when it counts: a failed request, no success, or our own client bounding it. */

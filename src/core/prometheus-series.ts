@@ -27,7 +27,11 @@ function matches(s: PromSample, match: Readonly<Record<string, string>> | undefi
 
 /** The identity of a series with its replica labels removed. */
 function seriesKey(s: PromSample, replica: readonly string[]): string {
-  return Object.keys(s.labels).filter((k) => !replica.includes(k)).sort().map((k) => `${k}=${JSON.stringify(s.labels[k])}`).join(',');
+  return Object.keys(s.labels)
+    .filter((k) => !replica.includes(k))
+    .sort()
+    .map((k) => `${k}=${JSON.stringify(s.labels[k])}`)
+    .join(',');
 }
 
 /**
@@ -48,9 +52,12 @@ export function seriesValue(scrape: PromScrape, name: string, opts: SeriesOption
   if (distinct.size === 0) return null;
   const values = [...distinct.values()];
   switch (opts.combine) {
-    case 'sum': return values.reduce((a, b) => a + b, 0);
-    case 'mean': return values.reduce((a, b) => a + b, 0) / values.length;
-    case 'max': return values.reduce((a, b) => Math.max(a, b), -Infinity);
+    case 'sum':
+      return values.reduce((a, b) => a + b, 0);
+    case 'mean':
+      return values.reduce((a, b) => a + b, 0) / values.length;
+    case 'max':
+      return values.reduce((a, b) => Math.max(a, b), -Infinity);
   }
 }
 

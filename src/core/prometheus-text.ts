@@ -33,9 +33,13 @@ const TYPES = new Set<PromType>(['counter', 'gauge', 'histogram', 'summary', 'un
 /** Parses a value token: a decimal or exponent number, `+Inf`, `-Inf`, `Inf` or `NaN`; null otherwise. */
 export function parsePromValue(token: string): number | null {
   switch (token) {
-    case '+Inf': case 'Inf': return Number.POSITIVE_INFINITY;
-    case '-Inf': return Number.NEGATIVE_INFINITY;
-    case 'NaN': return Number.NaN;
+    case '+Inf':
+    case 'Inf':
+      return Number.POSITIVE_INFINITY;
+    case '-Inf':
+      return Number.NEGATIVE_INFINITY;
+    case 'NaN':
+      return Number.NaN;
   }
   if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(token)) return null;
   return Number(token);

@@ -12,9 +12,10 @@ import type { QualityScore } from './quality-score.js';
 /** The side of a quality comparison: a score, or the baseline configuration against itself (KL 0 on every prompt, perplexity unchanged: exactly 1). */
 export type QualitySide = QualityScore | 'baseline itself';
 
-const sideOf = (s: QualitySide, n: number) => (s === 'baseline itself'
-  ? { kl: new Array<number>(n).fill(0), term: 1, noise: 0 }
-  : { kl: s.components.kl.perPrompt, term: s.components.pplDelta.value === null ? null : s.components.pplDelta.term, noise: s.noise?.value ?? null });
+const sideOf = (s: QualitySide, n: number) =>
+  s === 'baseline itself'
+    ? { kl: new Array<number>(n).fill(0), term: 1, noise: 0 }
+    : { kl: s.components.kl.perPrompt, term: s.components.pplDelta.value === null ? null : s.components.pplDelta.term, noise: s.noise?.value ?? null };
 
 /**
  * candidate − baseline of the composite with its bootstrap interval over the
@@ -27,11 +28,25 @@ export function qualityDifference(baseline: QualitySide, candidate: QualityScore
   const c = sideOf(candidate, 0);
   const noises = [b.noise, c.noise].filter((x): x is number => x !== null);
   if (b.term === null || c.term === null) {
-    return { diff: null, pct: null, lo: null, hi: null, pctLo: null, pctHi: null, verdict: 'not compared', basis: 'requests', why: 'a side has no composite (its perplexity component is not recorded)' };
+    return {
+      diff: null,
+      pct: null,
+      lo: null,
+      hi: null,
+      pctLo: null,
+      pctHi: null,
+      verdict: 'not compared',
+      basis: 'requests',
+      why: 'a side has no composite (its perplexity component is not recorded)',
+    };
   }
   const terms = { baseline: b.term, candidate: c.term };
   return difference({
-    direction: 'higher', baseline: b.kl, candidate: c.kl, basis: 'requests', digits: 4,
+    direction: 'higher',
+    baseline: b.kl,
+    candidate: c.kl,
+    basis: 'requests',
+    digits: 4,
     statistic: (kls, side = 'candidate') => {
       const mean = meanStatistic(kls);
       return mean === null ? null : compositeOf(mean, terms[side]);

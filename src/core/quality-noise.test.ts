@@ -13,14 +13,24 @@ function score(kls: number[]): QualityScore {
   const term = Math.exp(-mean);
   const noise = qualityNoise(kls, 1);
   return {
-    composite: 1 - KL_WEIGHT * (1 - term), compositeProvenance: 'derived',
+    composite: 1 - KL_WEIGHT * (1 - term),
+    compositeProvenance: 'derived',
     components: {
       kl: { value: mean, provenance: 'measured', statistic: 'mean over prompts', perPrompt: kls, term, weight: KL_WEIGHT },
       pplDelta: { value: 0, provenance: 'measured', pplBaseline: 10, pplCandidate: 10, tokens: 50, term: 1, weight: 0.3 },
     },
-    evaluator: composeQualityScore({ firstToken: [{ baseline: [{ token: 'a', logprob: -0.1 }], candidate: [{ token: 'a', logprob: -0.1 }] }], referenceText: { notRecorded: 'x' }, promptSetHash: 'a'.repeat(64), referenceTextHash: 'b'.repeat(64), topLogprobs: 1 }).evaluator,
+    evaluator: composeQualityScore({
+      firstToken: [{ baseline: [{ token: 'a', logprob: -0.1 }], candidate: [{ token: 'a', logprob: -0.1 }] }],
+      referenceText: { notRecorded: 'x' },
+      promptSetHash: 'a'.repeat(64),
+      referenceTextHash: 'b'.repeat(64),
+      topLogprobs: 1,
+    }).evaluator,
     scaleNote: '1.0 = no detected degradation on this composite under the disclosed workload',
-    promptSetHash: 'a'.repeat(64), referenceTextHash: 'b'.repeat(64), n: kls.length, topLogprobs: 20,
+    promptSetHash: 'a'.repeat(64),
+    referenceTextHash: 'b'.repeat(64),
+    n: kls.length,
+    topLogprobs: 20,
     ...(noise === null ? {} : { noise }),
   };
 }
@@ -28,7 +38,7 @@ function score(kls: number[]): QualityScore {
 /** 32 prompts: half agree (KL `low`), half disagree (KL `high`). */
 const spread = (low: number, high: number) => Array.from({ length: 32 }, (_, i) => (i % 2 === 0 ? low : high));
 
-describe('the quality score\'s own noise', () => {
+describe("the quality score's own noise", () => {
   it('is the half-width of the seeded bootstrap interval of the composite over the prompts, reproducibly', () => {
     const kls = spread(0, 0.2);
     const a = qualityNoise(kls, 1);
@@ -45,11 +55,16 @@ describe('the quality score\'s own noise', () => {
   });
 
   it('composeQualityScore records it, and a score read back must carry the noise its prompts give', () => {
-    const tok = (p: number) => [{ token: 'a', logprob: Math.log(p) }, { token: 'b', logprob: Math.log(1 - p) }];
+    const tok = (p: number) => [
+      { token: 'a', logprob: Math.log(p) },
+      { token: 'b', logprob: Math.log(1 - p) },
+    ];
     const s = composeQualityScore({
       firstToken: [0.5, 0.6, 0.9, 0.5].map((p) => ({ baseline: tok(0.5), candidate: tok(p) })),
       referenceText: { baseline: { tokens: ['x', 'y'], logprobs: [-1, -1] }, candidate: { tokens: ['x', 'y'], logprobs: [-1, -1.2] } },
-      promptSetHash: 'a'.repeat(64), referenceTextHash: 'b'.repeat(64), topLogprobs: 2,
+      promptSetHash: 'a'.repeat(64),
+      referenceTextHash: 'b'.repeat(64),
+      topLogprobs: 2,
     });
     expect(s.noise?.value).toBeGreaterThan(0);
     expect(s.noise).toEqual(qualityNoise(s.components.kl.perPrompt, s.components.pplDelta.value === null ? null : s.components.pplDelta.term));
@@ -69,7 +84,7 @@ describe('the quality score\'s own noise', () => {
   });
 });
 
-describe('quality differences follow the one rule, with the score\'s noise', () => {
+describe("quality differences follow the one rule, with the score's noise", () => {
   it('a change within the noise is no difference established; one past it is better or worse', () => {
     const base = score(spread(0, 0.2));
     const within = score(spread(0.002, 0.202));
@@ -104,8 +119,15 @@ describe('quality differences follow the one rule, with the score\'s noise', () 
     const rare = score(Array.from({ length: 32 }, (_, i) => (i === 0 ? 0.3 : 0)));
     const d = qualityDifference('baseline itself', rare);
     expect(d.verdict).toBe('no difference established');
-    expect(qualityVerdictText(d, 'the baseline')).toMatch(/^no difference established from the baseline \((the interval includes zero|the change is within the figure's own noise.*)\): −0\.\d{4}/);
-    const noPpl = { ...rare, composite: null, compositeProvenance: 'not recorded' as const, components: { ...rare.components, pplDelta: { value: null, provenance: 'not recorded' as const, reason: 'no logprobs', weight: 0.3 } } };
+    expect(qualityVerdictText(d, 'the baseline')).toMatch(
+      /^no difference established from the baseline \((the interval includes zero|the change is within the figure's own noise.*)\): −0\.\d{4}/,
+    );
+    const noPpl = {
+      ...rare,
+      composite: null,
+      compositeProvenance: 'not recorded' as const,
+      components: { ...rare.components, pplDelta: { value: null, provenance: 'not recorded' as const, reason: 'no logprobs', weight: 0.3 } },
+    };
     expect(qualityDifference('baseline itself', noPpl).verdict).toBe('not compared');
   });
 });

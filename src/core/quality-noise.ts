@@ -34,8 +34,10 @@ export const compositeOf = (meanKl: number, pplTerm: number): number => 1 - KL_W
 export function qualityNoise(perPromptKl: readonly number[], pplTerm: number | null): QualityNoise | null {
   if (pplTerm === null || perPromptKl.length === 0) return null;
   // A bound on work for a file with very many prompts (thinned evenly, as the difference rule does).
-  const kls = perPromptKl.length <= MAX_BOOTSTRAP_SAMPLES ? perPromptKl
-    : Array.from({ length: MAX_BOOTSTRAP_SAMPLES }, (_, i) => perPromptKl[Math.floor((i * perPromptKl.length) / MAX_BOOTSTRAP_SAMPLES)] as number);
+  const kls =
+    perPromptKl.length <= MAX_BOOTSTRAP_SAMPLES
+      ? perPromptKl
+      : Array.from({ length: MAX_BOOTSTRAP_SAMPLES }, (_, i) => perPromptKl[Math.floor((i * perPromptKl.length) / MAX_BOOTSTRAP_SAMPLES)] as number);
   const n = kls.length;
   const rand = mulberry32(BOOTSTRAP.seed);
   const scores = new Float64Array(QUALITY_NOISE_RESAMPLES);

@@ -44,17 +44,24 @@ function perplexityMethod(score: QualityScore): string {
  */
 export function formatQualityScore(score: QualityScore): string {
   const { kl, pplDelta } = score.components;
-  const head = score.composite === null
-    ? 'Quality score: not recorded (no composite without the perplexity component; the KL component is shown alone below)'
-    : `Quality score: ${formatScoreValue(score.composite)} (derived from the two components below)`;
-  const klLine = `  first-token KL: ${kl.value.toExponential(3)} nats (measured, mean over ${score.n} prompts, top_logprobs ${score.topLogprobs})` +
+  const head =
+    score.composite === null
+      ? 'Quality score: not recorded (no composite without the perplexity component; the KL component is shown alone below)'
+      : `Quality score: ${formatScoreValue(score.composite)} (derived from the two components below)`;
+  const klLine =
+    `  first-token KL: ${kl.value.toExponential(3)} nats (measured, mean over ${score.n} prompts, top_logprobs ${score.topLogprobs})` +
     ` → exp(−KL) = ${formatScoreValue(kl.term)}, weight ${kl.weight}`;
-  const pplLine = pplDelta.value === null
-    ? `  perplexity delta: not recorded: ${pplDelta.reason}`
-    : `  perplexity delta: ${pct(pplDelta.value)} (measured${perplexityMethod(score)}; PPL ${sig(pplDelta.pplBaseline)} baseline, ${sig(pplDelta.pplCandidate)} candidate, ${pplDelta.tokens} tokens)` +
-      ` → min(1, PPL_baseline / PPL_candidate) = ${formatScoreValue(pplDelta.term)}, weight ${pplDelta.weight}`;
-  const noise = score.noise === undefined ? [] : [`  noise: ±${score.noise.value.toFixed(4)} (${score.noise.statistic}, seed ${score.noise.seed}, ${score.noise.resamples} resamples)`];
-  const against = score.composite === null ? [] : [`  against the baseline: ${qualityVerdictText(qualityDifference('baseline itself', score), 'the baseline')}`];
+  const pplLine =
+    pplDelta.value === null
+      ? `  perplexity delta: not recorded: ${pplDelta.reason}`
+      : `  perplexity delta: ${pct(pplDelta.value)} (measured${perplexityMethod(score)}; PPL ${sig(pplDelta.pplBaseline)} baseline, ${sig(pplDelta.pplCandidate)} candidate, ${pplDelta.tokens} tokens)` +
+        ` → min(1, PPL_baseline / PPL_candidate) = ${formatScoreValue(pplDelta.term)}, weight ${pplDelta.weight}`;
+  const noise =
+    score.noise === undefined
+      ? []
+      : [`  noise: ±${score.noise.value.toFixed(4)} (${score.noise.statistic}, seed ${score.noise.seed}, ${score.noise.resamples} resamples)`];
+  const against =
+    score.composite === null ? [] : [`  against the baseline: ${qualityVerdictText(qualityDifference('baseline itself', score), 'the baseline')}`];
   return [
     head,
     klLine,

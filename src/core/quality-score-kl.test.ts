@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { completeDistribution, firstTokenKl, meanFirstTokenKl, TAIL_EPSILON, type TokenLogprob } from './quality-score-kl.js';
 
 /** {token: probability} → returned top logprobs. */
-const top = (probs: Record<string, number>): TokenLogprob[] =>
-  Object.entries(probs).map(([token, p]) => ({ token, logprob: Math.log(p) }));
+const top = (probs: Record<string, number>): TokenLogprob[] => Object.entries(probs).map(([token, p]) => ({ token, logprob: Math.log(p) }));
 
 describe('firstTokenKl (hand-computed vectors, nats)', () => {
   it('is exactly 0 for identical returned lists', () => {
@@ -15,14 +14,14 @@ describe('firstTokenKl (hand-computed vectors, nats)', () => {
     expect(firstTokenKl(top({ a: 0.7, b: 0.2 }), top({ a: 0.6, b: 0.3 }))).toBeCloseTo(0.0268124543, 9);
   });
 
-  it('a token returned by one side only gets an even share of the other side\'s tail: 0.3025260', () => {
+  it("a token returned by one side only gets an even share of the other side's tail: 0.3025260", () => {
     // P: tail .2, c missing → c = .2/2 = .1, tail bucket .1 → [a .5, b .3, c .1, tail .1]
     // Q: tail .2, b missing → b = .1, tail bucket .1 → [a .4, b .1, c .4, tail .1]
     // KL = .5 ln(.5/.4) + .3 ln(.3/.1) + .1 ln(.1/.4) + .1 ln(.1/.1)
     expect(firstTokenKl(top({ a: 0.5, b: 0.3 }), top({ a: 0.4, c: 0.4 }))).toBeCloseTo(0.3025260261, 9);
   });
 
-  it('caps the share at the side\'s smallest returned probability: 0.5596555', () => {
+  it("caps the share at the side's smallest returned probability: 0.5596555", () => {
     // P: tail .39, c missing → share min(.39/2, .01) = .01, tail bucket .38 → [a .6, b .01, c .01, tail .38]
     // Q: tail .2, b missing → share .1, tail bucket .1 → [a .5, b .1, c .3, tail .1]
     expect(firstTokenKl(top({ a: 0.6, b: 0.01 }), top({ a: 0.5, c: 0.3 }))).toBeCloseTo(0.5596555147, 9);
@@ -37,17 +36,33 @@ describe('firstTokenKl (hand-computed vectors, nats)', () => {
   });
 
   it('accepts a -Infinity logprob (probability 0, floored at ε)', () => {
-    const kl = firstTokenKl([{ token: 'a', logprob: 0 }, { token: 'b', logprob: Number.NEGATIVE_INFINITY }], top({ a: 1 }));
+    const kl = firstTokenKl(
+      [
+        { token: 'a', logprob: 0 },
+        { token: 'b', logprob: Number.NEGATIVE_INFINITY },
+      ],
+      top({ a: 1 }),
+    );
     expect(kl).toBeCloseTo(0, 8);
   });
 
   it('sums duplicate tokens on one side (two ids with the same text)', () => {
-    const dup = [{ token: 'a', logprob: Math.log(0.3) }, { token: 'a', logprob: Math.log(0.2) }, { token: 'b', logprob: Math.log(0.3) }];
+    const dup = [
+      { token: 'a', logprob: Math.log(0.3) },
+      { token: 'a', logprob: Math.log(0.2) },
+      { token: 'b', logprob: Math.log(0.3) },
+    ];
     expect(firstTokenKl(dup, top({ a: 0.5, b: 0.3 }))).toBeCloseTo(0, 12);
   });
 
   it('treats returned mass above 1 (rounding) as a tail of ε', () => {
-    const d = completeDistribution(new Map([['a', 0.6], ['b', 0.400001]]), ['a', 'b']);
+    const d = completeDistribution(
+      new Map([
+        ['a', 0.6],
+        ['b', 0.400001],
+      ]),
+      ['a', 'b'],
+    );
     expect(d.at(-1)).toBeLessThan(1e-9);
     expect(d.reduce((s, p) => s + p, 0)).toBeCloseTo(1, 12);
   });
@@ -73,7 +88,11 @@ describe('meanFirstTokenKl', () => {
 
   it('refuses an empty prompt set and names the prompt at fault', () => {
     expect(() => meanFirstTokenKl([])).toThrow(/at least one prompt/);
-    expect(() => meanFirstTokenKl([{ baseline: top({ a: 1 }), candidate: top({ a: 1 }) }, { baseline: [], candidate: top({ a: 1 }) }]))
-      .toThrow(/prompt 1: baseline: no top logprobs/);
+    expect(() =>
+      meanFirstTokenKl([
+        { baseline: top({ a: 1 }), candidate: top({ a: 1 }) },
+        { baseline: [], candidate: top({ a: 1 }) },
+      ]),
+    ).toThrow(/prompt 1: baseline: no top logprobs/);
   });
 });

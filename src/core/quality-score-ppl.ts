@@ -46,7 +46,10 @@ export interface ScoredText {
  * @throws RangeError when a side's tokens and logprobs differ in length, or as {@link perplexity}.
  */
 export function comparePerplexity(baseline: ScoredText, candidate: ScoredText): PerplexityComparison | string {
-  for (const [side, s] of [['baseline', baseline], ['candidate', candidate]] as const) {
+  for (const [side, s] of [
+    ['baseline', baseline],
+    ['candidate', candidate],
+  ] as const) {
     if (s.tokens.length !== s.logprobs.length) {
       throw new RangeError(`${side}: ${s.tokens.length} tokens but ${s.logprobs.length} logprobs`);
     }

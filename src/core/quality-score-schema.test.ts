@@ -5,7 +5,12 @@ import type { TokenLogprob } from './quality-score-kl.js';
 
 const top = (probs: Record<string, number>): TokenLogprob[] => Object.entries(probs).map(([token, logprob]) => ({ token, logprob: Math.log(logprob) }));
 const text = (probs: number[]) => ({ tokens: probs.map((_, i) => `t${i}`), logprobs: probs.map(Math.log) });
-const base = { promptSetHash: 'a'.repeat(64), referenceTextHash: 'b'.repeat(64), topLogprobs: 20, firstToken: [{ baseline: top({ a: 0.6, b: 0.3 }), candidate: top({ a: 0.5, b: 0.4 }) }] };
+const base = {
+  promptSetHash: 'a'.repeat(64),
+  referenceTextHash: 'b'.repeat(64),
+  topLogprobs: 20,
+  firstToken: [{ baseline: top({ a: 0.6, b: 0.3 }), candidate: top({ a: 0.5, b: 0.4 }) }],
+};
 
 describe('qualityScoreSchema', () => {
   it('reads back what composeQualityScore makes, with and without the composite, dropping extra keys', () => {
@@ -32,7 +37,8 @@ describe('qualityScoreSchema', () => {
     expect(issues({ ...s, composite: 0.999 })).toEqual([expect.stringMatching(/^composite: is 0\.999, but its components give 0\.9/)]);
     const kl = { ...s.components.kl, value: 3 };
     expect(issues({ ...s, components: { ...s.components, kl } })).toEqual([
-      expect.stringMatching(/^components\.kl\.value: is 3, not the mean of perPrompt/), expect.stringMatching(/^components\.kl\.term: is .*, not exp\(−KL\)/),
+      expect.stringMatching(/^components\.kl\.value: is 3, not the mean of perPrompt/),
+      expect.stringMatching(/^components\.kl\.term: is .*, not exp\(−KL\)/),
     ]);
     expect(issues({ ...s, n: 5 })).toEqual(['n: is 5 but 1 per-prompt KL values are given']);
   });

@@ -4,8 +4,7 @@ import { formatQualityScore, formatScoreValue, qualityScoreLine } from './qualit
 import { comparePerplexity, perplexity } from './quality-score-ppl.js';
 import type { TokenLogprob } from './quality-score-kl.js';
 
-const top = (probs: Record<string, number>): TokenLogprob[] =>
-  Object.entries(probs).map(([token, p]) => ({ token, logprob: Math.log(p) }));
+const top = (probs: Record<string, number>): TokenLogprob[] => Object.entries(probs).map(([token, p]) => ({ token, logprob: Math.log(p) }));
 const text = (probs: number[]) => ({ tokens: probs.map((_, i) => `t${i}`), logprobs: probs.map(Math.log) });
 
 const hashes = { promptSetHash: 'a'.repeat(64), referenceTextHash: 'b'.repeat(64), topLogprobs: 20 };
@@ -21,9 +20,17 @@ describe('perplexity', () => {
   });
   it('compares only the same tokens', () => {
     const r = comparePerplexity(text([0.5, 0.25, 0.125]), text([0.125, 0.125, 0.125]));
-    expect(r).toMatchObject({ pplBaseline: expect.closeTo(4, 12), pplCandidate: expect.closeTo(8, 12), tokens: 3, delta: expect.closeTo(1, 12), term: expect.closeTo(0.5, 12) });
+    expect(r).toMatchObject({
+      pplBaseline: expect.closeTo(4, 12),
+      pplCandidate: expect.closeTo(8, 12),
+      tokens: 3,
+      delta: expect.closeTo(1, 12),
+      term: expect.closeTo(0.5, 12),
+    });
     expect(comparePerplexity(text([0.5]), text([0.5, 0.5]))).toMatch(/different numbers of tokens \(baseline 1, candidate 2\)/);
-    expect(comparePerplexity({ tokens: ['x'], logprobs: [-1] }, { tokens: ['y'], logprobs: [-1] })).toMatch(/tokenized the reference text differently \(scored token 1: "x" vs "y"\)/);
+    expect(comparePerplexity({ tokens: ['x'], logprobs: [-1] }, { tokens: ['y'], logprobs: [-1] })).toMatch(
+      /tokenized the reference text differently \(scored token 1: "x" vs "y"\)/,
+    );
     expect(() => comparePerplexity({ tokens: ['x'], logprobs: [] }, text([0.5]))).toThrow(/baseline: 1 tokens but 0 logprobs/);
   });
   it('a candidate with lower perplexity is capped at a term of 1', () => {
@@ -34,7 +41,11 @@ describe('perplexity', () => {
 
 describe('composeQualityScore', () => {
   it('identical configurations score exactly 1.0', () => {
-    const s = composeQualityScore({ ...hashes, firstToken: [{ baseline: same, candidate: same }], referenceText: { baseline: text([0.5, 0.1]), candidate: text([0.5, 0.1]) } });
+    const s = composeQualityScore({
+      ...hashes,
+      firstToken: [{ baseline: same, candidate: same }],
+      referenceText: { baseline: text([0.5, 0.1]), candidate: text([0.5, 0.1]) },
+    });
     expect(s.composite).toBe(1);
     expect(s.components.kl.value).toBe(0);
     expect(s.components.pplDelta.value).toBe(0);
@@ -50,7 +61,13 @@ describe('composeQualityScore', () => {
     expect(s.composite).toBeCloseTo(0.8314806659, 9);
     expect(s.compositeProvenance).toBe('derived');
     expect(s.components.kl).toMatchObject({ provenance: 'measured', statistic: 'mean over prompts', weight: 0.7, term: expect.closeTo(0.9735438084, 9) });
-    expect(s.components.pplDelta).toMatchObject({ provenance: 'measured', value: expect.closeTo(1, 12), pplBaseline: expect.closeTo(4, 12), tokens: 3, weight: 0.3 });
+    expect(s.components.pplDelta).toMatchObject({
+      provenance: 'measured',
+      value: expect.closeTo(1, 12),
+      pplBaseline: expect.closeTo(4, 12),
+      tokens: 3,
+      weight: 0.3,
+    });
     expect(s).toMatchObject({ evaluator: QUALITY_EVALUATOR, scaleNote: QUALITY_SCALE_NOTE, n: 1, topLogprobs: 20, promptSetHash: hashes.promptSetHash });
   });
 
@@ -63,14 +80,20 @@ describe('composeQualityScore', () => {
   });
 
   it('a different tokenization makes the perplexity component not recorded', () => {
-    const s = composeQualityScore({ ...hashes, firstToken: [{ baseline: same, candidate: same }], referenceText: { baseline: text([0.5]), candidate: text([0.5, 0.5]) } });
+    const s = composeQualityScore({
+      ...hashes,
+      firstToken: [{ baseline: same, candidate: same }],
+      referenceText: { baseline: text([0.5]), candidate: text([0.5, 0.5]) },
+    });
     expect(s.composite).toBeNull();
     expect(s.components.pplDelta.provenance).toBe('not recorded');
   });
 
   it('refuses a bad top_logprobs and an empty prompt set', () => {
     const ref = { notRecorded: 'x' };
-    expect(() => composeQualityScore({ ...hashes, topLogprobs: 0, firstToken: [{ baseline: same, candidate: same }], referenceText: ref })).toThrow(/topLogprobs must be a whole number ≥ 1, got 0/);
+    expect(() => composeQualityScore({ ...hashes, topLogprobs: 0, firstToken: [{ baseline: same, candidate: same }], referenceText: ref })).toThrow(
+      /topLogprobs must be a whole number ≥ 1, got 0/,
+    );
     expect(() => composeQualityScore({ ...hashes, firstToken: [], referenceText: ref })).toThrow(/at least one prompt/);
   });
 });
@@ -81,7 +104,11 @@ describe('formatting: the number never goes out without the evaluator and the sc
     firstToken: [{ baseline: top({ a: 0.7, b: 0.2 }), candidate: top({ a: 0.6, b: 0.3 }) }],
     referenceText: { baseline: text([0.5, 0.25, 0.125]), candidate: text([0.125, 0.125, 0.125]) },
   });
-  const unrecorded = composeQualityScore({ ...hashes, firstToken: [{ baseline: same, candidate: same }], referenceText: { notRecorded: 'candidate ignored echo' } });
+  const unrecorded = composeQualityScore({
+    ...hashes,
+    firstToken: [{ baseline: same, candidate: same }],
+    referenceText: { notRecorded: 'candidate ignored echo' },
+  });
 
   it('formatScoreValue truncates, so a degraded score never prints as 1', () => {
     expect(formatScoreValue(1)).toBe('1.0');
@@ -99,7 +126,9 @@ describe('formatting: the number never goes out without the evaluator and the sc
     const out = formatQualityScore(measured);
     expect(out).toMatch(/^Quality score: 0\.8314 \(derived/);
     expect(out).toContain('first-token KL: 2.681e-2 nats (measured, mean over 1 prompts, top_logprobs 20) → exp(−KL) = 0.9735, weight 0.7');
-    expect(out).toContain('perplexity delta: +100.00% (measured; PPL 4.000 baseline, 8.000 candidate, 3 tokens) → min(1, PPL_baseline / PPL_candidate) = 0.5000, weight 0.3');
+    expect(out).toContain(
+      'perplexity delta: +100.00% (measured; PPL 4.000 baseline, 8.000 candidate, 3 tokens) → min(1, PPL_baseline / PPL_candidate) = 0.5000, weight 0.3',
+    );
     // One prompt: nothing to resample, so no noise and no interval: no direction is established.
     expect(out).toContain('noise: ±0.0000 (half-width of the seeded 95 % bootstrap interval of the composite over the prompts, seed 20240611, 1000 resamples)');
     expect(out).toMatch(/against the baseline: no difference established from the baseline \(fewer than 2 values on a side\): −0\.1685/);

@@ -28,10 +28,10 @@ export const QUALITY_EVALUATOR_ID = 'goodput-quality-v1';
 export const QUALITY_EVALUATOR =
   `${QUALITY_EVALUATOR_ID}: composite = ${KL_WEIGHT} × exp(−KL) + ${PPL_WEIGHT} × min(1, PPL_baseline / PPL_candidate), against the baseline configuration. ` +
   'KL = mean over the prompt set of KL(baseline ‖ candidate), in nats, of the first generated token (temperature 0), over the union of the top-k tokens ' +
-  'both servers returned (k = the largest top_logprobs both allow); each side\'s unreturned mass forms one tail bucket, and a token only the other side ' +
+  "both servers returned (k = the largest top_logprobs both allow); each side's unreturned mass forms one tail bucket, and a token only the other side " +
   `returned gets an even share of that tail (tail / (m + 1) for m such tokens, capped at the side's smallest returned probability); probabilities are floored at ${TAIL_EPSILON}. ` +
   'PPL = exp(−mean token logprob) of a fixed reference text from prompt logprobs, the first token excluded; where either server returns no prompt logprobs, ' +
-  'both sides are scored by prefix instead (each scored token\'s logprob read from the top-k next-token logprobs of the text before it, at most 64 tokens spread ' +
+  "both sides are scored by prefix instead (each scored token's logprob read from the top-k next-token logprobs of the text before it, at most 64 tokens spread " +
   'evenly; a token outside the returned set gets the tail bound min(lowest returned logprob, ln(1 − returned mass)), and the score counts such tokens), ' +
   'the method recorded with the score. Without either on both servers the perplexity component and the composite are not recorded.';
 
@@ -55,12 +55,18 @@ export type PerplexityMethod = 'prompt-logprobs' | 'prefix-scoring';
 
 export type PplDeltaComponent =
   | {
-    value: number; provenance: 'measured'; pplBaseline: number; pplCandidate: number; tokens: number; term: number; weight: number;
-    /** Absent in scores written before prefix scoring: prompt logprobs. */
-    method?: PerplexityMethod;
-    /** Prefix scoring only: tokens outside the returned top-k on each side, given the tail bound. */
-    tailTokens?: { baseline: number; candidate: number };
-  }
+      value: number;
+      provenance: 'measured';
+      pplBaseline: number;
+      pplCandidate: number;
+      tokens: number;
+      term: number;
+      weight: number;
+      /** Absent in scores written before prefix scoring: prompt logprobs. */
+      method?: PerplexityMethod;
+      /** Prefix scoring only: tokens outside the returned top-k on each side, given the tail bound. */
+      tailTokens?: { baseline: number; candidate: number };
+    }
   | { value: null; provenance: 'not recorded'; reason: string; weight: number };
 
 /** One side of a quality comparison, as the score saw it: a receipt refuses a score whose sides are not its runs' servers. */
@@ -121,12 +127,21 @@ export function composeQualityScore(input: QualityInput): QualityScore {
   const kl = { value: mean, provenance: 'measured' as const, statistic: 'mean over prompts' as const, perPrompt, term: klTerm, weight: KL_WEIGHT };
   const ref = input.referenceText;
   const compared = 'notRecorded' in ref ? ref.notRecorded : comparePerplexity(ref.baseline, ref.candidate);
-  const pplDelta: PplDeltaComponent = typeof compared === 'string'
-    ? { value: null, provenance: 'not recorded', reason: compared, weight: PPL_WEIGHT }
-    : {
-      value: compared.delta, provenance: 'measured', pplBaseline: compared.pplBaseline, pplCandidate: compared.pplCandidate, tokens: compared.tokens, term: compared.term, weight: PPL_WEIGHT,
-      ...('prefix' in ref && ref.prefix !== undefined ? { method: 'prefix-scoring' as const, tailTokens: ref.prefix.tailTokens } : { method: 'prompt-logprobs' as const }),
-    };
+  const pplDelta: PplDeltaComponent =
+    typeof compared === 'string'
+      ? { value: null, provenance: 'not recorded', reason: compared, weight: PPL_WEIGHT }
+      : {
+          value: compared.delta,
+          provenance: 'measured',
+          pplBaseline: compared.pplBaseline,
+          pplCandidate: compared.pplCandidate,
+          tokens: compared.tokens,
+          term: compared.term,
+          weight: PPL_WEIGHT,
+          ...('prefix' in ref && ref.prefix !== undefined
+            ? { method: 'prefix-scoring' as const, tailTokens: ref.prefix.tailTokens }
+            : { method: 'prompt-logprobs' as const }),
+        };
   const composite = pplDelta.value === null ? null : 1 - KL_WEIGHT * (1 - klTerm) - PPL_WEIGHT * (1 - pplDelta.term);
   const noise = qualityNoise(perPrompt, pplDelta.value === null ? null : pplDelta.term);
   return {

@@ -7,29 +7,148 @@ import { describe, expect, it } from 'vitest';
 import { RECORD_BOUNDS as B, itlPerTokenMs, parseRawRecord, type RequestRecord } from './index.js';
 
 const base = (): RequestRecord => ({
-  seq: 0, concurrency: 1, warmup: false, targetSendNs: 0, sendNs: 0, headersNs: 1e6, firstTokenNs: 2e6, firstAnswerNs: 2e6,
-  chunkNs: [2e6, 3e6], chunkTokens: [1, 1], chunkTokensExact: true, endNs: 4e6, outputTokens: 2, outputTokenSource: 'usage',
-  reasoningTokens: null, reasoningChunks: 0, promptTokens: 16, cachedPromptTokens: null, finishReason: 'length', httpStatus: 200, outcome: { kind: 'ok' },
+  seq: 0,
+  concurrency: 1,
+  warmup: false,
+  targetSendNs: 0,
+  sendNs: 0,
+  headersNs: 1e6,
+  firstTokenNs: 2e6,
+  firstAnswerNs: 2e6,
+  chunkNs: [2e6, 3e6],
+  chunkTokens: [1, 1],
+  chunkTokensExact: true,
+  endNs: 4e6,
+  outputTokens: 2,
+  outputTokenSource: 'usage',
+  reasoningTokens: null,
+  reasoningChunks: 0,
+  promptTokens: 16,
+  cachedPromptTokens: null,
+  finishReason: 'length',
+  httpStatus: 200,
+  outcome: { kind: 'ok' },
 });
 
 type Edit = (r: RequestRecord, past: boolean) => void;
 const bounds: Array<[string, string, Edit]> = [
-  ['seq', 'seq', (r, p) => { r.seq = B.seq + (p ? 1 : 0); }],
-  ['outputTokens', 'outputTokens', (r, p) => { r.outputTokens = B.tokens + (p ? 1 : 0); }],
-  ['reasoningTokens', 'reasoningTokens', (r, p) => { r.reasoningTokens = B.tokens + (p ? 1 : 0); }],
-  ['one chunk\'s tokens', 'chunkTokens.0', (r, p) => { r.chunkTokens = [B.tokens - 1 + (p ? 2 : 0), 1]; }],
-  ['the chunks\' token sum', 'chunkTokens', (r, p) => { r.chunkTokens = [B.tokens - 1, 1 + (p ? 1 : 0)]; }],
-  ['chunk count', 'chunkNs', (r, p) => { const n = B.chunks + (p ? 1 : 0); r.chunkNs = new Array<number>(n).fill(3e6); r.chunkTokens = new Array<number>(n).fill(0); }],
-  ['promptTokens', 'promptTokens', (r, p) => { r.promptTokens = B.promptTokens + (p ? 1 : 0); }],
-  ['cachedPromptTokens', 'cachedPromptTokens', (r, p) => { r.cachedPromptTokens = B.promptTokens + (p ? 1 : 0); }],
-  ['reasoningChunks', 'reasoningChunks', (r, p) => { r.reasoningChunks = B.chunks + (p ? 1 : 0); }],
-  ['an instant', 'endNs', (r, p) => { r.endNs = B.instantNs + (p ? 2 : 0); }],
-  ['finishReason', 'finishReason', (r, p) => { r.finishReason = 'x'.repeat(B.finishReasonChars + (p ? 1 : 0)); }],
-  ['a failure message', 'outcome.message', (r, p) => { r.outcome = { kind: 'stream-error', message: 'x'.repeat(B.messageChars + (p ? 1 : 0)) }; }],
-  ['chunks in order', 'chunkNs.1', (r, p) => { r.chunkNs = [2e6, p ? 2e6 - 1 : 2e6]; }],
-  ['first token after the send', 'firstTokenNs', (r, p) => { r.sendNs = p ? 2e6 + 1 : 2e6; r.targetSendNs = r.sendNs; r.headersNs = null; r.chunkNs = [2e6 + 1, 3e6]; }],
-  ['the end after the last chunk', 'chunkNs', (r, p) => { r.endNs = p ? 3e6 - 1 : 3e6; }],
-  ['as many chunk counts as chunks', 'chunkTokens', (r, p) => { r.chunkTokens = p ? [1, 1, 1] : [1, 1]; }],
+  [
+    'seq',
+    'seq',
+    (r, p) => {
+      r.seq = B.seq + (p ? 1 : 0);
+    },
+  ],
+  [
+    'outputTokens',
+    'outputTokens',
+    (r, p) => {
+      r.outputTokens = B.tokens + (p ? 1 : 0);
+    },
+  ],
+  [
+    'reasoningTokens',
+    'reasoningTokens',
+    (r, p) => {
+      r.reasoningTokens = B.tokens + (p ? 1 : 0);
+    },
+  ],
+  [
+    "one chunk's tokens",
+    'chunkTokens.0',
+    (r, p) => {
+      r.chunkTokens = [B.tokens - 1 + (p ? 2 : 0), 1];
+    },
+  ],
+  [
+    "the chunks' token sum",
+    'chunkTokens',
+    (r, p) => {
+      r.chunkTokens = [B.tokens - 1, 1 + (p ? 1 : 0)];
+    },
+  ],
+  [
+    'chunk count',
+    'chunkNs',
+    (r, p) => {
+      const n = B.chunks + (p ? 1 : 0);
+      r.chunkNs = new Array<number>(n).fill(3e6);
+      r.chunkTokens = new Array<number>(n).fill(0);
+    },
+  ],
+  [
+    'promptTokens',
+    'promptTokens',
+    (r, p) => {
+      r.promptTokens = B.promptTokens + (p ? 1 : 0);
+    },
+  ],
+  [
+    'cachedPromptTokens',
+    'cachedPromptTokens',
+    (r, p) => {
+      r.cachedPromptTokens = B.promptTokens + (p ? 1 : 0);
+    },
+  ],
+  [
+    'reasoningChunks',
+    'reasoningChunks',
+    (r, p) => {
+      r.reasoningChunks = B.chunks + (p ? 1 : 0);
+    },
+  ],
+  [
+    'an instant',
+    'endNs',
+    (r, p) => {
+      r.endNs = B.instantNs + (p ? 2 : 0);
+    },
+  ],
+  [
+    'finishReason',
+    'finishReason',
+    (r, p) => {
+      r.finishReason = 'x'.repeat(B.finishReasonChars + (p ? 1 : 0));
+    },
+  ],
+  [
+    'a failure message',
+    'outcome.message',
+    (r, p) => {
+      r.outcome = { kind: 'stream-error', message: 'x'.repeat(B.messageChars + (p ? 1 : 0)) };
+    },
+  ],
+  [
+    'chunks in order',
+    'chunkNs.1',
+    (r, p) => {
+      r.chunkNs = [2e6, p ? 2e6 - 1 : 2e6];
+    },
+  ],
+  [
+    'first token after the send',
+    'firstTokenNs',
+    (r, p) => {
+      r.sendNs = p ? 2e6 + 1 : 2e6;
+      r.targetSendNs = r.sendNs;
+      r.headersNs = null;
+      r.chunkNs = [2e6 + 1, 3e6];
+    },
+  ],
+  [
+    'the end after the last chunk',
+    'chunkNs',
+    (r, p) => {
+      r.endNs = p ? 3e6 - 1 : 3e6;
+    },
+  ],
+  [
+    'as many chunk counts as chunks',
+    'chunkTokens',
+    (r, p) => {
+      r.chunkTokens = p ? [1, 1, 1] : [1, 1];
+    },
+  ],
 ];
 
 describe('the record schema', () => {

@@ -56,22 +56,28 @@ const recordFields = z.object({
   session: z.object({ id: z.number().int().nonnegative().max(B.levelRecords), turn: z.number().int().nonnegative().max(LIMITS.agentTurns.max) }).optional(),
   requestId: z.string().max(256).optional(),
   client: z.string().max(128).optional(),
-  toolCalls: z.object({
-    required: z.boolean(),
-    calls: z.number().int().nonnegative().max(LIMITS.toolCallsPerResponse.max),
-    names: z.array(z.string().max(256)).max(LIMITS.toolCallsPerResponse.max),
-    firstNs: ns.nullable(),
-    argumentsDoneNs: ns.nullable(),
-    argumentTokens: z.number().nonnegative(),
-    verdict: z.enum(['valid', 'invalid', 'unparsed', 'missing', 'none']),
-    problem: z.string().max(1024).nullable(),
-  }).strict().optional(),
+  toolCalls: z
+    .object({
+      required: z.boolean(),
+      calls: z.number().int().nonnegative().max(LIMITS.toolCallsPerResponse.max),
+      names: z.array(z.string().max(256)).max(LIMITS.toolCallsPerResponse.max),
+      firstNs: ns.nullable(),
+      argumentsDoneNs: ns.nullable(),
+      argumentTokens: z.number().nonnegative(),
+      verdict: z.enum(['valid', 'invalid', 'unparsed', 'missing', 'none']),
+      problem: z.string().max(1024).nullable(),
+    })
+    .strict()
+    .optional(),
   requestBodyBytes: z.number().int().nonnegative().max(LIMITS.requestBodyBytes.max).optional(),
-  structured: z.object({
-    schema: z.boolean(),
-    verdict: z.enum(['valid', 'invalid', 'unparsed']).nullable(),
-    problem: z.string().max(1024).nullable(),
-  }).strict().optional(),
+  structured: z
+    .object({
+      schema: z.boolean(),
+      verdict: z.enum(['valid', 'invalid', 'unparsed']).nullable(),
+      problem: z.string().max(1024).nullable(),
+    })
+    .strict()
+    .optional(),
   /** Matrix cell index (goodput run); absent in files written by goodput sweep. */
   cell: z.number().int().nonnegative().max(1_000_000).optional(),
 });
@@ -81,7 +87,8 @@ export function recordShapeProblem(r: z.infer<typeof recordFields>): { path: str
   if (r.chunkTokens.length !== r.chunkNs.length) return { path: 'chunkTokens', message: `has ${r.chunkTokens.length} entries for ${r.chunkNs.length} chunks` };
   let sum = 0;
   for (const k of r.chunkTokens) sum += k;
-  if (sum > B.tokens) return { path: 'chunkTokens', message: `carry ${sum} tokens in all, above ${B.tokens} (the output-token limit with its stream allowance)` };
+  if (sum > B.tokens)
+    return { path: 'chunkTokens', message: `carry ${sum} tokens in all, above ${B.tokens} (the output-token limit with its stream allowance)` };
   let last = r.sendNs;
   for (const [i, t] of r.chunkNs.entries()) {
     if (t < last) return { path: `chunkNs.${i}`, message: i === 0 ? 'is before the request was sent' : 'is before the chunk before it' };

@@ -175,7 +175,9 @@ export function wholeInstants(r: RequestRecord): RequestRecord {
     firstAnswerNs: whole(r.firstAnswerNs),
     chunkNs: r.chunkNs.map(Math.round),
     endNs: whole(r.endNs),
-    ...(r.toolCalls === undefined ? {} : { toolCalls: { ...r.toolCalls, firstNs: whole(r.toolCalls.firstNs), argumentsDoneNs: whole(r.toolCalls.argumentsDoneNs) } }),
+    ...(r.toolCalls === undefined
+      ? {}
+      : { toolCalls: { ...r.toolCalls, firstNs: whole(r.toolCalls.firstNs), argumentsDoneNs: whole(r.toolCalls.argumentsDoneNs) } }),
     ...(r.sendTrace === undefined ? {} : { sendTrace: { builtNs: Math.round(r.sendTrace.builtNs), writeStartNs: Math.round(r.sendTrace.writeStartNs) } }),
   };
 }

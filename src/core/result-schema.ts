@@ -26,7 +26,18 @@ export const SCHEMA_VERSION = 1;
 const ms = z.number().nonnegative();
 const nullable = <T extends z.ZodTypeAny>(t: T) => t.nullable();
 
-export const failureKindSchema = z.enum(['http-error', 'stream-error', 'truncated', 'timeout', 'connection-error', 'response-too-large', 'stream-overrun', 'aborted', 'client-lost', 'not-sent']);
+export const failureKindSchema = z.enum([
+  'http-error',
+  'stream-error',
+  'truncated',
+  'timeout',
+  'connection-error',
+  'response-too-large',
+  'stream-overrun',
+  'aborted',
+  'client-lost',
+  'not-sent',
+]);
 
 export const clientBoundSchema = z.object({
   bound: z.boolean(),
@@ -62,128 +73,150 @@ export const clientBoundSchema = z.object({
 /** GPU memory of a level, MiB: peak and mean of the samples, or why there is none (never a zero). */
 export const gpuMemSchema = z.discriminatedUnion('available', [
   /** totalMiB is null when the source reports no total (an engine's own memory gauge). */
-  z.object({ available: z.literal(true), source: z.string(), gpu: z.string(), totalMiB: z.number().nullable(), peak: z.number(), mean: z.number(), samples: z.number().int() }),
+  z.object({
+    available: z.literal(true),
+    source: z.string(),
+    gpu: z.string(),
+    totalMiB: z.number().nullable(),
+    peak: z.number(),
+    mean: z.number(),
+    samples: z.number().int(),
+  }),
   z.object({ available: z.literal(false), source: z.literal('not available'), reason: z.string() }),
 ]);
 
-export const levelResultSchema = z.object({
-  concurrency: z.number().int().positive(),
-  requests: z.number().int().nonnegative(),
-  succeeded: z.number().int().nonnegative(),
-  failed: z.number().int().nonnegative(),
-  failures: z.partialRecord(failureKindSchema, z.number().int()),
-  /** First few distinct failure messages, for the reason shown beside an invalid level. */
-  failureExamples: z.array(z.string()),
-  invalid: z.boolean(),
-  invalidReason: z.string().nullable(),
-  /** Measured requests sent a second time after failing on a reused keep-alive socket before any response byte (absent in earlier results). */
-  clientRetries: z.number().int().nonnegative().optional(),
-  warmupRequests: z.number().int().nonnegative(),
-  durationMs: ms,
-  outputTokensTotal: z.number().nonnegative(),
-  throughputTokS: z.number().nonnegative(),
-  steadyThroughputTokS: z.number().nonnegative().nullable(),
-  steadyWindowMs: ms.nullable(),
-  perRequestTokS: z.object({ mean: z.number() }).nullable(),
-  ttftMs: nullable(z.object({ p50: ms, p95: ms, p99: ms })),
-  /**
-   * TTFT of the level's initial burst (the requests that all targeted its start:
-   * C simultaneous sends in a closed loop) apart from the steady state after it.
-   * Absent in results of earlier versions.
-   */
-  ttftSplitMs: z.object({
-    burst: nullable(z.object({ p50: ms, p99: ms })),
-    steady: nullable(z.object({ p50: ms, p99: ms })),
-  }).optional(),
-  /**
-   * The clients a level was split over (client threads, worker processes), each
-   * judged client-bound on its own; absent when one event loop sent it all.
-   */
-  shares: z.array(z.object({
-    label: z.string(),
+export const levelResultSchema = z
+  .object({
+    concurrency: z.number().int().positive(),
     requests: z.number().int().nonnegative(),
-    bound: z.boolean(),
-    reason: z.string().nullable(),
-    clientCpuPct: z.number().nonnegative().nullable(),
-    loopDelayMs: z.object({ p50: ms, p99: ms, max: ms }).nullable(),
-    /** The share's own send lateness (see clientBound.sendLatenessMs); absent in results of earlier versions. */
-    sendLatenessMs: z.object({ p50: ms, p99: ms, max: ms }).nullable().optional(),
-    /** Added to the share's instants to put them on the level's clock, whole ns (0 for threads of one process). */
-    clockOffsetNs: z.number().int(),
-    /** A worker process: the database's clock minus its own at the level's start, and how well that is known, ms; null for threads. */
-    clockToDb: z.object({ offsetMs: z.number(), uncertaintyMs: z.number().nonnegative() }).nullable(),
-    /** Why this client never finished its share (a worker that stopped answering): its unfinished requests failed with this. */
-    lost: z.string().nullable(),
-  })).optional(),
-  ttfaMs: nullable(z.object({ p50: ms, p95: ms })),
-  tpotMs: nullable(z.object({ p50: ms, p95: ms })),
-  itlMs: nullable(z.object({ p50: ms, p99: ms })),
-  iclMs: nullable(z.object({ p50: ms, p99: ms })),
-  tokensPerChunk: nullable(z.object({ mean: z.number() })),
-  e2eMs: nullable(z.object({ p50: ms, p95: ms })),
-  /**
-   * Open-loop levels (rate, burst, trace, session rate): TTFT and e2e measured from
-   * each request's scheduled send instead of its actual send — what a user due at
-   * that moment waits. They exceed ttftMs/e2eMs by the schedule lag (load.scheduleLagMs).
-   * Absent for closed loops and in earlier results.
-   */
-  fromSchedule: z.object({
+    succeeded: z.number().int().nonnegative(),
+    failed: z.number().int().nonnegative(),
+    failures: z.partialRecord(failureKindSchema, z.number().int()),
+    /** First few distinct failure messages, for the reason shown beside an invalid level. */
+    failureExamples: z.array(z.string()),
+    invalid: z.boolean(),
+    invalidReason: z.string().nullable(),
+    /** Measured requests sent a second time after failing on a reused keep-alive socket before any response byte (absent in earlier results). */
+    clientRetries: z.number().int().nonnegative().optional(),
+    warmupRequests: z.number().int().nonnegative(),
+    durationMs: ms,
+    outputTokensTotal: z.number().nonnegative(),
+    throughputTokS: z.number().nonnegative(),
+    steadyThroughputTokS: z.number().nonnegative().nullable(),
+    steadyWindowMs: ms.nullable(),
+    perRequestTokS: z.object({ mean: z.number() }).nullable(),
     ttftMs: nullable(z.object({ p50: ms, p95: ms, p99: ms })),
-    e2eMs: nullable(z.object({ p50: ms, p95: ms })),
-  }).optional(),
-  outputTokens: z.object({
-    mean: z.number().nullable(),
-    min: z.number().nullable(),
-    max: z.number().nullable(),
-    source: z.enum(['usage', 'tokenizer', 'chunks', 'mixed', 'none']),
-    /** Requests that ended below the requested length although it was forced. */
-    short: z.number().int(),
-  }),
-  reasoningTokens: z.object({ total: z.number(), source: z.enum(['usage', 'chunks', 'none']) }),
-  promptTokens: z.object({
-    /** Mean usage.prompt_tokens of successful requests: what the server counted. */
-    mean: z.number().nullable(),
     /**
-     * Tokens of each synthetic prompt as sent (the label); for a replayed trace or agent trace, the mean of its
-     * requests' own lengths over the requests the server counted; null when not known (sessions, literal prompts). Absent in earlier results.
+     * TTFT of the level's initial burst (the requests that all targeted its start:
+     * C simultaneous sends in a closed loop) apart from the steady state after it.
+     * Absent in results of earlier versions.
      */
-    sent: z.number().positive().nullable().optional(),
-    /** What the server added to each prompt (chat template, BOS, and the tool definitions, images and audio the requests carried: see serverAddedLabel): mean − sent, when `sent` was counted exactly; else null. Absent in earlier results. */
-    templateTokens: z.number().nullable().optional(),
-    /** How `sent` was counted (the tokenizer's label: exact, or approximate and why). Absent in earlier results. */
-    countedBy: z.string().optional(),
-  }),
-  clientBound: clientBoundSchema,
-  gpuMemMiB: gpuMemSchema,
-  /** GPU utilisation, power and energy with their source; null when no GPU source was used (absent in earlier results). */
-  gpu: gpuLevelSchema.nullable().optional(),
-  /** The server's own view from its Prometheus endpoint, beside ours; null when it has none (absent in earlier results). */
-  serverTruth: serverTruthSchema.nullable().optional(),
-  /** How the load was applied (absent in results of earlier versions: closed-loop concurrency). */
-  load: levelLoadSchema.optional(),
-  /** Mean prompt tokens the server reported as served from its prefix cache (usage.prompt_tokens_details.cached_tokens). */
-  cachedPromptTokens: z.object({ mean: z.number().nullable() }).optional(),
-  /** Multi-turn runs: figures per turn index and per session. */
-  sessions: sessionSummarySchema.optional(),
-  /** Agent traces: goodput per session and per job, sub-agent start lag, critical paths, theoretical vs reported prefix-cache hits. */
-  agents: agentSummarySchema.optional(),
-  /** Trace replays: arrivals, requests in flight, tok/s and SLO attainment over the level, in 60 buckets. */
-  replaySeries: z.array(seriesPointSchema).optional(),
-  /** Goodput against the run's SLOs; null when the run had none. */
-  goodput: levelGoodputSchema.nullable().optional(),
-  /** Requests sent with tools: parse and validity rates, time to first tool-call token, argument times (absent otherwise). */
-  toolCalls: toolCallSummarySchema.optional(),
-  /** Structured-output runs: the answers' validity against the schema and the latency cost against plain controls (absent otherwise). */
-  structured: structuredSummarySchema.optional(),
-  /** Chat with image inputs: how many images of what size each request carried (their tokens are in promptTokens.mean). Absent without images. */
-  images: imageInputsSchema.optional(),
-  /** Chat with audio inputs: the clip each request carried (its tokens are in promptTokens.mean). Absent without audio. */
-  audio: audioInputsSchema.optional(),
-}).superRefine((l, ctx) => {
-  if (l.toolCalls !== undefined && l.toolCalls.requests > l.succeeded) {
-    ctx.addIssue({ code: 'custom', path: ['toolCalls', 'requests'], message: `is ${l.toolCalls.requests}, more than the level's ${l.succeeded} successful requests` });
-  }
-});
+    ttftSplitMs: z
+      .object({
+        burst: nullable(z.object({ p50: ms, p99: ms })),
+        steady: nullable(z.object({ p50: ms, p99: ms })),
+      })
+      .optional(),
+    /**
+     * The clients a level was split over (client threads, worker processes), each
+     * judged client-bound on its own; absent when one event loop sent it all.
+     */
+    shares: z
+      .array(
+        z.object({
+          label: z.string(),
+          requests: z.number().int().nonnegative(),
+          bound: z.boolean(),
+          reason: z.string().nullable(),
+          clientCpuPct: z.number().nonnegative().nullable(),
+          loopDelayMs: z.object({ p50: ms, p99: ms, max: ms }).nullable(),
+          /** The share's own send lateness (see clientBound.sendLatenessMs); absent in results of earlier versions. */
+          sendLatenessMs: z.object({ p50: ms, p99: ms, max: ms }).nullable().optional(),
+          /** Added to the share's instants to put them on the level's clock, whole ns (0 for threads of one process). */
+          clockOffsetNs: z.number().int(),
+          /** A worker process: the database's clock minus its own at the level's start, and how well that is known, ms; null for threads. */
+          clockToDb: z.object({ offsetMs: z.number(), uncertaintyMs: z.number().nonnegative() }).nullable(),
+          /** Why this client never finished its share (a worker that stopped answering): its unfinished requests failed with this. */
+          lost: z.string().nullable(),
+        }),
+      )
+      .optional(),
+    ttfaMs: nullable(z.object({ p50: ms, p95: ms })),
+    tpotMs: nullable(z.object({ p50: ms, p95: ms })),
+    itlMs: nullable(z.object({ p50: ms, p99: ms })),
+    iclMs: nullable(z.object({ p50: ms, p99: ms })),
+    tokensPerChunk: nullable(z.object({ mean: z.number() })),
+    e2eMs: nullable(z.object({ p50: ms, p95: ms })),
+    /**
+     * Open-loop levels (rate, burst, trace, session rate): TTFT and e2e measured from
+     * each request's scheduled send instead of its actual send — what a user due at
+     * that moment waits. They exceed ttftMs/e2eMs by the schedule lag (load.scheduleLagMs).
+     * Absent for closed loops and in earlier results.
+     */
+    fromSchedule: z
+      .object({
+        ttftMs: nullable(z.object({ p50: ms, p95: ms, p99: ms })),
+        e2eMs: nullable(z.object({ p50: ms, p95: ms })),
+      })
+      .optional(),
+    outputTokens: z.object({
+      mean: z.number().nullable(),
+      min: z.number().nullable(),
+      max: z.number().nullable(),
+      source: z.enum(['usage', 'tokenizer', 'chunks', 'mixed', 'none']),
+      /** Requests that ended below the requested length although it was forced. */
+      short: z.number().int(),
+    }),
+    reasoningTokens: z.object({ total: z.number(), source: z.enum(['usage', 'chunks', 'none']) }),
+    promptTokens: z.object({
+      /** Mean usage.prompt_tokens of successful requests: what the server counted. */
+      mean: z.number().nullable(),
+      /**
+       * Tokens of each synthetic prompt as sent (the label); for a replayed trace or agent trace, the mean of its
+       * requests' own lengths over the requests the server counted; null when not known (sessions, literal prompts). Absent in earlier results.
+       */
+      sent: z.number().positive().nullable().optional(),
+      /** What the server added to each prompt (chat template, BOS, and the tool definitions, images and audio the requests carried: see serverAddedLabel): mean − sent, when `sent` was counted exactly; else null. Absent in earlier results. */
+      templateTokens: z.number().nullable().optional(),
+      /** How `sent` was counted (the tokenizer's label: exact, or approximate and why). Absent in earlier results. */
+      countedBy: z.string().optional(),
+    }),
+    clientBound: clientBoundSchema,
+    gpuMemMiB: gpuMemSchema,
+    /** GPU utilisation, power and energy with their source; null when no GPU source was used (absent in earlier results). */
+    gpu: gpuLevelSchema.nullable().optional(),
+    /** The server's own view from its Prometheus endpoint, beside ours; null when it has none (absent in earlier results). */
+    serverTruth: serverTruthSchema.nullable().optional(),
+    /** How the load was applied (absent in results of earlier versions: closed-loop concurrency). */
+    load: levelLoadSchema.optional(),
+    /** Mean prompt tokens the server reported as served from its prefix cache (usage.prompt_tokens_details.cached_tokens). */
+    cachedPromptTokens: z.object({ mean: z.number().nullable() }).optional(),
+    /** Multi-turn runs: figures per turn index and per session. */
+    sessions: sessionSummarySchema.optional(),
+    /** Agent traces: goodput per session and per job, sub-agent start lag, critical paths, theoretical vs reported prefix-cache hits. */
+    agents: agentSummarySchema.optional(),
+    /** Trace replays: arrivals, requests in flight, tok/s and SLO attainment over the level, in 60 buckets. */
+    replaySeries: z.array(seriesPointSchema).optional(),
+    /** Goodput against the run's SLOs; null when the run had none. */
+    goodput: levelGoodputSchema.nullable().optional(),
+    /** Requests sent with tools: parse and validity rates, time to first tool-call token, argument times (absent otherwise). */
+    toolCalls: toolCallSummarySchema.optional(),
+    /** Structured-output runs: the answers' validity against the schema and the latency cost against plain controls (absent otherwise). */
+    structured: structuredSummarySchema.optional(),
+    /** Chat with image inputs: how many images of what size each request carried (their tokens are in promptTokens.mean). Absent without images. */
+    images: imageInputsSchema.optional(),
+    /** Chat with audio inputs: the clip each request carried (its tokens are in promptTokens.mean). Absent without audio. */
+    audio: audioInputsSchema.optional(),
+  })
+  .superRefine((l, ctx) => {
+    if (l.toolCalls !== undefined && l.toolCalls.requests > l.succeeded) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['toolCalls', 'requests'],
+        message: `is ${l.toolCalls.requests}, more than the level's ${l.succeeded} successful requests`,
+      });
+    }
+  });
 
 export const warningSchema = z.object({ code: z.string(), message: z.string() });
 
@@ -193,19 +226,25 @@ export const runSchema = z.object({
   url: z.string(),
   model: z.string(),
   /** sha256 of the server's `/v1/models` answer without call-time fields (client's serverFingerprint); null when it had no data array, absent in earlier results. */
-  serverFingerprint: z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 (64 lowercase hex digits)').nullable().optional(),
+  serverFingerprint: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, 'must be a sha256 (64 lowercase hex digits)')
+    .nullable()
+    .optional(),
   /** The engine the run spoke to; the optional fields are absent in results written before engine dialects. */
-  engine: z.object({
-    name: z.string(),
-    version: z.string().nullable(),
-    /** The dialect spoken (differs from `name` for Ollama's native API: `ollama-native`). */
-    dialect: z.string().optional(),
-    detection: z.enum(['detected', 'override']).optional(),
-    /** What detection saw, e.g. `GET /props: build_info "b6500"`. */
-    evidence: z.array(z.string()).optional(),
-    /** Sampling values sent with every request besides temperature and seed, so engine defaults never differ. */
-    sampling: z.record(z.string(), z.number()).optional(),
-  }).nullable(),
+  engine: z
+    .object({
+      name: z.string(),
+      version: z.string().nullable(),
+      /** The dialect spoken (differs from `name` for Ollama's native API: `ollama-native`). */
+      dialect: z.string().optional(),
+      detection: z.enum(['detected', 'override']).optional(),
+      /** What detection saw, e.g. `GET /props: build_info "b6500"`. */
+      evidence: z.array(z.string()).optional(),
+      /** Sampling values sent with every request besides temperature and seed, so engine defaults never differ. */
+      sampling: z.record(z.string(), z.number()).optional(),
+    })
+    .nullable(),
   endpoint: z.enum(['chat', 'completions', 'responses']),
   outputTokens: z.number().int().positive(),
   forceLength: z.boolean(),
@@ -231,21 +270,26 @@ export const runSchema = z.object({
   stopReason: z.string().nullable(),
   toolVersion: z.string(),
   /** The tools offered with every request and the tool_choice; absent when none were. */
-  tools: z.object({
-    /** "built-in 64", or the file's name. */
-    label: z.string(),
-    count: z.number().int().positive(),
-    /** auto, required, or the name of the tool every request must call. */
-    choice: z.string(),
-    /** sha256 of the tool definitions as sent (canonical JSON). */
-    sha256: sha256Inline,
-  }).optional(),
+  tools: z
+    .object({
+      /** "built-in 64", or the file's name. */
+      label: z.string(),
+      count: z.number().int().positive(),
+      /** auto, required, or the name of the tool every request must call. */
+      choice: z.string(),
+      /** sha256 of the tool definitions as sent (canonical JSON). */
+      sha256: sha256Inline,
+    })
+    .optional(),
   /** The JSON schema every answer was asked to match, and the share of plain control requests; absent when none was. */
   responseSchema: z.object({ label: z.string(), name: z.string(), control: z.number(), sha256: sha256Inline }).optional(),
   /** What the server's metrics endpoint offered, found once at the start; null when scraping was off (absent in earlier results). */
   serverMetrics: serverMetricsRunSchema.nullable().optional(),
   /** This run's place in its declared repeat set (goodput run --repeats N): index 1..N and the set's random id. */
-  repeat: z.object({ index: z.number().int().positive(), of: z.number().int().positive(), set: z.string().regex(/^[0-9a-f]{16}$/) }).strict().optional(),
+  repeat: z
+    .object({ index: z.number().int().positive(), of: z.number().int().positive(), set: z.string().regex(/^[0-9a-f]{16}$/) })
+    .strict()
+    .optional(),
 });
 
 export const modelCardSchema = z.union([
@@ -267,15 +311,17 @@ export const engineCardSchema = z.object({
   /** Open loops only: the levels' axis ("Speed", "Rate (req/s)") and the peak's level on it ("speed 2×"); `peakConcurrency` is then its peak in flight. */
   axis: z.string().optional(),
   peakAt: z.string().nullable().optional(),
-  curve: z.array(z.object({
-    concurrency: z.number(),
-    /** Open loops only: the level's value on its axis ("2×"). */
-    level: z.string().optional(),
-    throughputTokS: z.number(),
-    perRequestTokS: z.number().nullable(),
-    invalid: z.boolean(),
-    clientBound: z.boolean(),
-  })),
+  curve: z.array(
+    z.object({
+      concurrency: z.number(),
+      /** Open loops only: the level's value on its axis ("2×"). */
+      level: z.string().optional(),
+      throughputTokS: z.number(),
+      perRequestTokS: z.number().nullable(),
+      invalid: z.boolean(),
+      clientBound: z.boolean(),
+    }),
+  ),
   /** Levels left out of the peak, each with why. */
   excluded: z.array(z.object({ concurrency: z.number(), level: z.string().optional(), reason: z.string() })),
   /** Why the peak is not a saturation point (the highest level tested gives it and the curve still rose), or null. Absent in earlier results. */
@@ -312,7 +358,9 @@ export const cellKeySchema = z.object({
 });
 
 /** A result's levels, bounded by the limits table like the levels a sweep is given (a file with 5,000 is refused). */
-const boundedLevels = z.array(levelResultSchema).max(LIMITS.levels.max, { error: (i) => limitMessage('levels', Array.isArray(i.input) ? i.input.length : Number(i.input), 'levels') });
+const boundedLevels = z
+  .array(levelResultSchema)
+  .max(LIMITS.levels.max, { error: (i) => limitMessage('levels', Array.isArray(i.input) ? i.input.length : Number(i.input), 'levels') });
 
 export const matrixCellSchema = z.object({
   index: z.number().int().nonnegative(),
@@ -342,13 +390,15 @@ export const tokenizerInfoSchema = z.object({
 export const serverReportSchema = z.object({
   engineVersion: z.string().nullable(),
   engineVersionSource: z.string().nullable(),
-  checks: z.array(z.object({
-    field: z.string(),
-    declared: z.string().nullable(),
-    reported: z.string().nullable(),
-    source: z.string().nullable(),
-    status: z.enum(['match', 'not-reported']),
-  })),
+  checks: z.array(
+    z.object({
+      field: z.string(),
+      declared: z.string().nullable(),
+      reported: z.string().nullable(),
+      source: z.string().nullable(),
+      status: z.enum(['match', 'not-reported']),
+    }),
+  ),
 });
 
 const sha256Schema = z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 (64 lowercase hex digits)');

@@ -41,8 +41,22 @@ export interface RunKind {
 
 /** Every kind by name (each entry's `name` is its key; a test checks it, and that no endpoint is in two kinds). */
 export const RUN_KINDS: { readonly [K in RunKindName]: RunKind & { readonly name: K } } = {
-  text: { name: 'text', label: 'text generation', endpoints: TEXT_ENDPOINTS, levelSchema: levelResultSchema, recordSchema: rawRecordSchema, resultSchema: sweepResultSchema },
-  pooling: { name: 'pooling', label: 'embeddings or rerank', endpoints: POOLING_ENDPOINTS, levelSchema: poolingLevelSchema, recordSchema: poolingRecordSchema, resultSchema: poolingResultSchema },
+  text: {
+    name: 'text',
+    label: 'text generation',
+    endpoints: TEXT_ENDPOINTS,
+    levelSchema: levelResultSchema,
+    recordSchema: rawRecordSchema,
+    resultSchema: sweepResultSchema,
+  },
+  pooling: {
+    name: 'pooling',
+    label: 'embeddings or rerank',
+    endpoints: POOLING_ENDPOINTS,
+    levelSchema: poolingLevelSchema,
+    recordSchema: poolingRecordSchema,
+    resultSchema: poolingResultSchema,
+  },
 };
 
 export const RUN_KIND_NAMES = Object.keys(RUN_KINDS) as RunKindName[];

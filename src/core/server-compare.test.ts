@@ -4,18 +4,28 @@ import { boundedRttMs, compareWithServer, describeDisagreement, describeQueue, f
 import type { ServerFigures } from './server-truth.js';
 
 // Two requests sent at 0: TTFT 50 and 52 ms (mean 51), chunk gaps 10,10 and 12,12 (mean 11), 3 tokens each.
-const records = [
-  rec({ chunksMs: [50, 60, 70] }),
-  rec({ chunksMs: [52, 64, 76] }),
-  rec({ chunksMs: [1, 2], warmup: true }),
-];
+const records = [rec({ chunksMs: [50, 60, 70] }), rec({ chunksMs: [52, 64, 76] }), rec({ chunksMs: [1, 2], warmup: true })];
 const server: ServerFigures = {
-  family: 'vllm', requests: 2, ttftMeanMs: 50.5, itlMeanMs: 11, itlPer: 'chunk', e2eMeanMs: null, queueMeanMs: 0,
-  generatedTokens: 6, promptTokens: null, prefixCacheHitPct: null, lateP99Ms: null, running: null, waiting: null, kvCacheUsagePct: null, missing: [], notes: [],
+  family: 'vllm',
+  requests: 2,
+  ttftMeanMs: 50.5,
+  itlMeanMs: 11,
+  itlPer: 'chunk',
+  e2eMeanMs: null,
+  queueMeanMs: 0,
+  generatedTokens: 6,
+  promptTokens: null,
+  prefixCacheHitPct: null,
+  lateP99Ms: null,
+  running: null,
+  waiting: null,
+  kvCacheUsagePct: null,
+  missing: [],
+  notes: [],
 };
 
 describe('client vs server', () => {
-  it('states the probe\'s round trip, bounded by the fastest measured response\'s headers', () => {
+  it("states the probe's round trip, bounded by the fastest measured response's headers", () => {
     // rec() gives headers 1 ms after the send; the warm-up is left out of the bound.
     expect(fastestHeadersMs(records)).toBe(1);
     expect(fastestHeadersMs([rec({ chunksMs: [5], warmup: true })])).toBeNull();
@@ -24,7 +34,6 @@ describe('client vs server', () => {
     expect(boundedRttMs(null, records)).toBeNull();
     expect(boundedRttMs(2, [])).toBe(2);
   });
-
 
   it('agrees when TTFT differs by less than a round trip plus 5%, and inter-token means match', () => {
     const { comparison, queued } = compareWithServer(records, server, 0.3);
@@ -40,7 +49,7 @@ describe('client vs server', () => {
     expect(queued).toBe(false);
   });
 
-  it('widens the inter-token allowance by our loop delay over a request\'s gaps: a stalled first read shrinks the mean', () => {
+  it("widens the inter-token allowance by our loop delay over a request's gaps: a stalled first read shrinks the mean", () => {
     // Written at 50, 60, 70, 80, 90 ms; our loop stalled 20 ms, so the first three were read together at 70.
     const stalled = [rec({ chunksMs: [70, 70, 70, 80, 90] }), rec({ chunksMs: [70, 70, 70, 80, 90] })];
     const figures = { ...server, ttftMeanMs: null, itlMeanMs: 10, generatedTokens: 10 };
@@ -53,7 +62,7 @@ describe('client vs server', () => {
     expect(itl(12)?.agrees).toBe(false); // 0.5 + 3 ms does not cover a 5 ms shift
   });
 
-  it('disagrees when our TTFT exceeds the server\'s by more than the round trip explains, and says by how much', () => {
+  it("disagrees when our TTFT exceeds the server's by more than the round trip explains, and says by how much", () => {
     const { comparison } = compareWithServer(records, { ...server, ttftMeanMs: 20 }, 0.3);
     const ttft = comparison.find((r) => r.metric === 'ttft-mean-ms');
     expect(ttft).toMatchObject({ diff: 31, allowedMax: 2.3, agrees: false });
@@ -73,10 +82,14 @@ describe('client vs server', () => {
     expect(ttft?.allowedMin).toBeCloseTo(-2.25, 9);
   });
 
-  it('counts the server\'s own reported write lateness too, beside ours, and names both', () => {
+  it("counts the server's own reported write lateness too, beside ours, and names both", () => {
     const { comparison } = compareWithServer(records, { ...server, ttftMeanMs: 45, lateP99Ms: 2.5 }, 0.3, 1.5);
     const ttft = comparison.find((r) => r.metric === 'ttft-mean-ms');
-    expect(ttft).toMatchObject({ diff: 6, agrees: true, basis: "one 0.30 ms round trip + our event-loop delay 1.50 ms (p99) + the server's write lateness 2.50 ms (p99) + max(5%, 2 ms)" });
+    expect(ttft).toMatchObject({
+      diff: 6,
+      agrees: true,
+      basis: "one 0.30 ms round trip + our event-loop delay 1.50 ms (p99) + the server's write lateness 2.50 ms (p99) + max(5%, 2 ms)",
+    });
     expect(ttft?.allowedMax).toBeCloseTo(6.55, 9);
     // Without the server's figure the same level disagrees.
     expect(compareWithServer(records, { ...server, ttftMeanMs: 45 }, 0.3, 1.5).comparison.find((r) => r.metric === 'ttft-mean-ms')?.agrees).toBe(false);

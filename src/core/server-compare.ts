@@ -33,7 +33,17 @@ const fmt = (x: number, d = 1) => x.toFixed(d);
 
 function row(metric: ComparisonRow['metric'], client: number, server: number, min: number, max: number, basis: string): ComparisonRow {
   const diff = client - server;
-  return { metric, client, server, diff, diffPct: server === 0 ? null : (diff / server) * 100, allowedMin: min, allowedMax: max, agrees: diff >= min && diff <= max, basis };
+  return {
+    metric,
+    client,
+    server,
+    diff,
+    diffPct: server === 0 ? null : (diff / server) * 100,
+    allowedMin: min,
+    allowedMax: max,
+    agrees: diff >= min && diff <= max,
+    basis,
+  };
 }
 
 /**
@@ -89,7 +99,12 @@ export function boundedRttMs(probeMs: number | null, records: readonly RequestRe
  * does the server's own write lateness (p99), where it reports it: a server whose loop runs
  * that late also reads a request that late, and its TTFT clock starts only then.
  */
-export function compareWithServer(records: readonly RequestRecord[], s: ServerFigures, rttMs: number | null, clientLateMs: number | null = null): { comparison: ComparisonRow[]; queued: boolean } {
+export function compareWithServer(
+  records: readonly RequestRecord[],
+  s: ServerFigures,
+  rttMs: number | null,
+  clientLateMs: number | null = null,
+): { comparison: ComparisonRow[]; queued: boolean } {
   const T = SERVER_TOLERANCE;
   const measured = records.filter((r) => !r.warmup);
   const ok = measured.filter(isOk);
@@ -99,11 +114,13 @@ export function compareWithServer(records: readonly RequestRecord[], s: ServerFi
     const slack = Math.max(T.relative * s.ttftMeanMs, T.ttftFloorMs);
     const rtt = rttMs ?? 0;
     const late = (clientLateMs ?? 0) + (s.lateP99Ms ?? 0);
-    const ours = (clientLateMs === null ? '' : ` + our event-loop delay ${fmt(clientLateMs, 2)} ms (p99)`) +
+    const ours =
+      (clientLateMs === null ? '' : ` + our event-loop delay ${fmt(clientLateMs, 2)} ms (p99)`) +
       (s.lateP99Ms === null ? '' : ` + the server's write lateness ${fmt(s.lateP99Ms, 2)} ms (p99)`);
-    const basis = rttMs === null
-      ? `±max(${T.relative * 100}%, ${T.ttftFloorMs} ms)${ours}; no round trip was measured`
-      : `one ${fmt(rtt, 2)} ms round trip${ours} + max(${T.relative * 100}%, ${T.ttftFloorMs} ms)`;
+    const basis =
+      rttMs === null
+        ? `±max(${T.relative * 100}%, ${T.ttftFloorMs} ms)${ours}; no round trip was measured`
+        : `one ${fmt(rtt, 2)} ms round trip${ours} + max(${T.relative * 100}%, ${T.ttftFloorMs} ms)`;
     rows.push(row('ttft-mean-ms', ttft, s.ttftMeanMs, -slack, rtt + late + slack, basis));
   }
   const ours = clientItl(ok, s.itlPer);
@@ -128,18 +145,23 @@ export function compareWithServer(records: readonly RequestRecord[], s: ServerFi
 }
 
 const WHAT: Readonly<Record<ComparisonRow['metric'], string>> = {
-  'ttft-mean-ms': 'TTFT mean', 'itl-mean-ms': 'inter-token mean', 'generated-tokens': 'generated tokens', requests: 'requests',
+  'ttft-mean-ms': 'TTFT mean',
+  'itl-mean-ms': 'inter-token mean',
+  'generated-tokens': 'generated tokens',
+  requests: 'requests',
 };
 
 /** "TTFT mean: ours 80.2, server 20.1 (+60.1; allowed −1.0…+1.3: one 0.30 ms round trip + …)" for each disagreeing row; null when all agree. */
 export function describeDisagreement(rows: readonly ComparisonRow[]): string | null {
   const bad = rows.filter((r) => !r.agrees);
   if (bad.length === 0) return null;
-  return bad.map((r) => {
-    const unit = r.metric.endsWith('-ms') ? ' ms' : '';
-    const sign = r.diff >= 0 ? '+' : '';
-    return `${WHAT[r.metric]}: ours ${fmt(r.client)}${unit}, server ${fmt(r.server)}${unit} (${sign}${fmt(r.diff)}${unit}; allowed ${fmt(r.allowedMin)}…+${fmt(r.allowedMax)}: ${r.basis})`;
-  }).join('; ');
+  return bad
+    .map((r) => {
+      const unit = r.metric.endsWith('-ms') ? ' ms' : '';
+      const sign = r.diff >= 0 ? '+' : '';
+      return `${WHAT[r.metric]}: ours ${fmt(r.client)}${unit}, server ${fmt(r.server)}${unit} (${sign}${fmt(r.diff)}${unit}; allowed ${fmt(r.allowedMin)}…+${fmt(r.allowedMax)}: ${r.basis})`;
+    })
+    .join('; ');
 }
 
 /** Why we call the level queued, in words. */

@@ -7,28 +7,33 @@ import { SERVER_LATENESS_METRIC, histogramQuantileDelta, readGauges, serverFigur
 const fixture = (name: string) => parsePrometheusText(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8'));
 
 /** vLLM-style exposition with chosen cumulative values. */
-function vllm(v: { ttftSum: number; ttftCount: number; itlSum: number; itlCount: number; queueSum: number; gen: number; hits: number; queries: number; success: number }, names: 'new' | 'old' = 'new') {
+function vllm(
+  v: { ttftSum: number; ttftCount: number; itlSum: number; itlCount: number; queueSum: number; gen: number; hits: number; queries: number; success: number },
+  names: 'new' | 'old' = 'new',
+) {
   const kv = names === 'new' ? 'vllm:kv_cache_usage_perc' : 'vllm:gpu_cache_usage_perc';
   const itl = names === 'new' ? 'vllm:inter_token_latency_seconds' : 'vllm:time_per_output_token_seconds';
   const l = 'model_name="m \\"q\\""';
-  return parsePrometheusText([
-    '# TYPE vllm:time_to_first_token_seconds histogram',
-    `vllm:time_to_first_token_seconds_bucket{${l},le="+Inf"} ${v.ttftCount}`,
-    `vllm:time_to_first_token_seconds_sum{${l}} ${v.ttftSum}`,
-    `vllm:time_to_first_token_seconds_count{${l}} ${v.ttftCount}`,
-    `${itl}_sum{${l}} ${v.itlSum}`,
-    `${itl}_count{${l}} ${v.itlCount}`,
-    `vllm:request_queue_time_seconds_sum{${l}} ${v.queueSum}`,
-    `vllm:request_queue_time_seconds_count{${l}} ${v.ttftCount}`,
-    `vllm:generation_tokens_total{${l}} ${v.gen}`,
-    `vllm:prefix_cache_hits_total{${l}} ${v.hits}`,
-    `vllm:prefix_cache_queries_total{${l}} ${v.queries}`,
-    `vllm:request_success_total{finished_reason="length",${l}} ${v.success}`,
-    `vllm:request_success_total{finished_reason="stop",${l}} 1`,
-    `vllm:num_requests_running{${l}} 6`,
-    `vllm:num_requests_waiting{${l}} 2`,
-    `${kv}{${l}} 0.25`,
-  ].join('\n'));
+  return parsePrometheusText(
+    [
+      '# TYPE vllm:time_to_first_token_seconds histogram',
+      `vllm:time_to_first_token_seconds_bucket{${l},le="+Inf"} ${v.ttftCount}`,
+      `vllm:time_to_first_token_seconds_sum{${l}} ${v.ttftSum}`,
+      `vllm:time_to_first_token_seconds_count{${l}} ${v.ttftCount}`,
+      `${itl}_sum{${l}} ${v.itlSum}`,
+      `${itl}_count{${l}} ${v.itlCount}`,
+      `vllm:request_queue_time_seconds_sum{${l}} ${v.queueSum}`,
+      `vllm:request_queue_time_seconds_count{${l}} ${v.ttftCount}`,
+      `vllm:generation_tokens_total{${l}} ${v.gen}`,
+      `vllm:prefix_cache_hits_total{${l}} ${v.hits}`,
+      `vllm:prefix_cache_queries_total{${l}} ${v.queries}`,
+      `vllm:request_success_total{finished_reason="length",${l}} ${v.success}`,
+      `vllm:request_success_total{finished_reason="stop",${l}} 1`,
+      `vllm:num_requests_running{${l}} 6`,
+      `vllm:num_requests_waiting{${l}} 2`,
+      `${kv}{${l}} 0.25`,
+    ].join('\n'),
+  );
 }
 
 describe('metric discovery', () => {
@@ -98,7 +103,10 @@ describe('server figures from deltas', () => {
     const under = fixture('llamacpp-metrics-under-load.prom');
     const done = fixture('llamacpp-metrics-after.prom');
     const map = discoverMetrics(under);
-    const f = serverFigures(under, done, map, [{ atMs: 0, values: readGauges(under, map) }, { atMs: 1000, values: readGauges(done, map) }]);
+    const f = serverFigures(under, done, map, [
+      { atMs: 0, values: readGauges(under, map) },
+      { atMs: 1000, values: readGauges(done, map) },
+    ]);
     expect(f.generatedTokens).toBe(36835 - 26035);
     expect(f.promptTokens).toBe(5);
     expect(f.itlMeanMs).toBeCloseTo(((293.767 - 158.288) / 10800) * 1000, 9); // 12.544 ms per token per slot
@@ -110,10 +118,13 @@ describe('server figures from deltas', () => {
 });
 
 describe("the server's own write lateness", () => {
-  const scrape = (counts: Record<string, number>) => parsePrometheusText([
-    `# TYPE ${SERVER_LATENESS_METRIC} histogram`,
-    ...Object.entries(counts).map(([le, n]) => `${SERVER_LATENESS_METRIC}_bucket{model_name="m",le="${le}"} ${n}`),
-  ].join('\n'));
+  const scrape = (counts: Record<string, number>) =>
+    parsePrometheusText(
+      [
+        `# TYPE ${SERVER_LATENESS_METRIC} histogram`,
+        ...Object.entries(counts).map(([le, n]) => `${SERVER_LATENESS_METRIC}_bucket{model_name="m",le="${le}"} ${n}`),
+      ].join('\n'),
+    );
   it('takes the p99 of the level from the bucket deltas, not from everything since the server started', () => {
     // Before the level: 1,000 very late writes; during it: 100 writes, 99 of them within 0.5 ms, one at 5 ms.
     const before = scrape({ '0.0005': 0, '0.005': 0, '1': 1000, '+Inf': 1000 });

@@ -63,12 +63,18 @@ function delta(before: PromScrape, after: PromScrape, shape: MetricShape): Delta
     return d === 'reset' ? { reset: true } : d === null ? null : { value: d };
   };
   switch (shape.kind) {
-    case 'histogram-mean': return pair(`${shape.name}_sum`, `${shape.name}_count`);
-    case 'histogram-sum': return single(`${shape.name}_sum`);
-    case 'histogram-count': return single(`${shape.name}_count`);
-    case 'counter': return single(shape.name);
-    case 'counter-ratio': return pair(shape.numerator, shape.denominator);
-    case 'gauge': return null;
+    case 'histogram-mean':
+      return pair(`${shape.name}_sum`, `${shape.name}_count`);
+    case 'histogram-sum':
+      return single(`${shape.name}_sum`);
+    case 'histogram-count':
+      return single(`${shape.name}_count`);
+    case 'counter':
+      return single(shape.name);
+    case 'counter-ratio':
+      return pair(shape.numerator, shape.denominator);
+    case 'gauge':
+      return null;
   }
 }
 
@@ -130,7 +136,9 @@ export function serverFigures(before: PromScrape, after: PromScrape, map: Metric
     const d = delta(before, after, c.shape);
     if (d === null) return null;
     if ('reset' in d) {
-      notes.push(`${c.shape.kind === 'counter-ratio' ? c.shape.numerator : c.shape.name} went backwards: the server restarted or reset its counters during the level`);
+      notes.push(
+        `${c.shape.kind === 'counter-ratio' ? c.shape.numerator : c.shape.name} went backwards: the server restarted or reset its counters during the level`,
+      );
       return null;
     }
     if ('empty' in d) {

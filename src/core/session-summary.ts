@@ -20,18 +20,20 @@ export const sessionSummarySchema = z.object({
   /** Means over completed sessions: prompt tokens summed over turns, output tokens summed over turns. */
   promptTokensMean: z.number().nullable(),
   outputTokensMean: z.number().nullable(),
-  turns: z.array(z.object({
-    /** 1-based. */
-    turn: z.number().int().positive(),
-    requests: z.number().int().nonnegative(),
-    succeeded: z.number().int().nonnegative(),
-    ttftMs: p50p95,
-    tpotMs: p50p95,
-    promptTokensMean: z.number().nullable(),
-    cachedPromptTokensMean: z.number().nullable(),
-    /** Mean request body bytes: grows with the history a chat session resends, stays flat on the Responses API (absent in earlier results). */
-    requestBodyBytesMean: z.number().nullable().optional(),
-  })),
+  turns: z.array(
+    z.object({
+      /** 1-based. */
+      turn: z.number().int().positive(),
+      requests: z.number().int().nonnegative(),
+      succeeded: z.number().int().nonnegative(),
+      ttftMs: p50p95,
+      tpotMs: p50p95,
+      promptTokensMean: z.number().nullable(),
+      cachedPromptTokensMean: z.number().nullable(),
+      /** Mean request body bytes: grows with the history a chat session resends, stays flat on the Responses API (absent in earlier results). */
+      requestBodyBytesMean: z.number().nullable().optional(),
+    }),
+  ),
 });
 export type SessionSummary = z.infer<typeof sessionSummarySchema>;
 
@@ -60,16 +62,21 @@ export function summarizeSessions(records: readonly RequestRecord[], planned: re
     durationMs: spread(complete.map((rs) => (Math.max(...rs.map((r) => r.endNs ?? r.sendNs)) - Math.min(...rs.map((r) => r.sendNs))) / 1e6)),
     promptTokensMean: meanOf(complete.map((rs) => rs.reduce((a, r) => a + (r.promptTokens ?? 0), 0))),
     outputTokensMean: meanOf(complete.map((rs) => rs.reduce((a, r) => a + r.outputTokens, 0))),
-    turns: [...byTurn.keys()].sort((a, b) => a - b).map((turn) => {
-      const rs = byTurn.get(turn) as RequestRecord[];
-      const ok = rs.filter(isOk);
-      return {
-        turn: turn + 1, requests: rs.length, succeeded: ok.length,
-        ttftMs: spread(present(ok.map(ttftMs))), tpotMs: spread(present(ok.map(tpotMs))),
-        promptTokensMean: meanOf(present(ok.map((r) => r.promptTokens))),
-        cachedPromptTokensMean: meanOf(present(ok.map((r) => r.cachedPromptTokens))),
-        requestBodyBytesMean: meanOf(present(ok.map((r) => r.requestBodyBytes ?? null))),
-      };
-    }),
+    turns: [...byTurn.keys()]
+      .sort((a, b) => a - b)
+      .map((turn) => {
+        const rs = byTurn.get(turn) as RequestRecord[];
+        const ok = rs.filter(isOk);
+        return {
+          turn: turn + 1,
+          requests: rs.length,
+          succeeded: ok.length,
+          ttftMs: spread(present(ok.map(ttftMs))),
+          tpotMs: spread(present(ok.map(tpotMs))),
+          promptTokensMean: meanOf(present(ok.map((r) => r.promptTokens))),
+          cachedPromptTokensMean: meanOf(present(ok.map((r) => r.cachedPromptTokens))),
+          requestBodyBytesMean: meanOf(present(ok.map((r) => r.requestBodyBytes ?? null))),
+        };
+      }),
   };
 }

@@ -12,32 +12,36 @@ export const SLO_METRICS = ['ttftMs', 'tpotMs', 'e2eMs', 'ttftFromScheduleMs', '
 export type SloMetric = (typeof SLO_METRICS)[number];
 
 /** One objective: the p-th percentile of the metric must be ≤ `max` (ms). */
-export const sloTargetSchema = z.object({
-  p: z.number({ error: 'p must be a number' }).gt(0, 'p must be above 0').lte(100, 'p must be at most 100'),
-  max: z.number({ error: 'max must be a number of ms' }).positive('max must be a positive number of ms'),
-}).strict();
+export const sloTargetSchema = z
+  .object({
+    p: z.number({ error: 'p must be a number' }).gt(0, 'p must be above 0').lte(100, 'p must be at most 100'),
+    max: z.number({ error: 'max must be a number of ms' }).positive('max must be a positive number of ms'),
+  })
+  .strict();
 
 /** The SLOs of a benchmark. At least one latency objective; the quality floor is recorded for when scores exist. */
-export const sloSchema = z.object({
-  ttftMs: sloTargetSchema.optional(),
-  tpotMs: sloTargetSchema.optional(),
-  e2eMs: sloTargetSchema.optional(),
-  /** TTFT and e2e from each request's scheduled send (open loops: what a user due at that moment waits, our send lag included). */
-  ttftFromScheduleMs: sloTargetSchema.optional(),
-  e2eFromScheduleMs: sloTargetSchema.optional(),
-  /** Every tool call a request makes parses and validates against its tool's schema (and a required call is made). */
-  toolCallValid: z.boolean({ error: 'toolCallValid must be true or false' }).optional(),
-  /** Agent traces: a job (a root agent and all its sub-agents) meets its objective only when its makespan is within this, ms. */
-  jobDeadlineMs: z.number({ error: 'jobDeadlineMs must be a number of ms' }).positive('jobDeadlineMs must be a positive number of ms').optional(),
-  /** Minimum quality score (0..1). Recorded; judged once a quality score is measured. */
-  qualityFloor: z.number().min(0, 'qualityFloor must be 0..1').max(1, 'qualityFloor must be 0..1').optional(),
-}).strict().refine((s) => SLO_METRICS.some((m) => s[m] !== undefined) || s.toolCallValid === true || s.jobDeadlineMs !== undefined, {
-  message: 'give at least one of ttftMs, tpotMs, e2eMs, ttftFromScheduleMs, e2eFromScheduleMs, toolCallValid, jobDeadlineMs',
-});
+export const sloSchema = z
+  .object({
+    ttftMs: sloTargetSchema.optional(),
+    tpotMs: sloTargetSchema.optional(),
+    e2eMs: sloTargetSchema.optional(),
+    /** TTFT and e2e from each request's scheduled send (open loops: what a user due at that moment waits, our send lag included). */
+    ttftFromScheduleMs: sloTargetSchema.optional(),
+    e2eFromScheduleMs: sloTargetSchema.optional(),
+    /** Every tool call a request makes parses and validates against its tool's schema (and a required call is made). */
+    toolCallValid: z.boolean({ error: 'toolCallValid must be true or false' }).optional(),
+    /** Agent traces: a job (a root agent and all its sub-agents) meets its objective only when its makespan is within this, ms. */
+    jobDeadlineMs: z.number({ error: 'jobDeadlineMs must be a number of ms' }).positive('jobDeadlineMs must be a positive number of ms').optional(),
+    /** Minimum quality score (0..1). Recorded; judged once a quality score is measured. */
+    qualityFloor: z.number().min(0, 'qualityFloor must be 0..1').max(1, 'qualityFloor must be 0..1').optional(),
+  })
+  .strict()
+  .refine((s) => SLO_METRICS.some((m) => s[m] !== undefined) || s.toolCallValid === true || s.jobDeadlineMs !== undefined, {
+    message: 'give at least one of ttftMs, tpotMs, e2eMs, ttftFromScheduleMs, e2eFromScheduleMs, toolCallValid, jobDeadlineMs',
+  });
 
 export type SloTarget = z.infer<typeof sloTargetSchema>;
 export type Slo = z.infer<typeof sloSchema>;
-
 
 /** Why a request missed: a metric over its limit, a tool call that did not validate, or the request failed. */
 export type SloMiss = SloMetric | 'toolCallValid' | 'failed';
@@ -58,11 +62,16 @@ export interface RequestVerdict {
 /** A request's value of an SLO metric, ms; null when it has none (e.g. TPOT of a one-token answer). */
 export function sloValue(r: RequestRecord, metric: SloMetric): number | null {
   switch (metric) {
-    case 'ttftMs': return ttftMs(r);
-    case 'tpotMs': return tpotMs(r);
-    case 'e2eMs': return e2eMs(r);
-    case 'ttftFromScheduleMs': return ttftFromScheduleMs(r);
-    case 'e2eFromScheduleMs': return e2eFromScheduleMs(r);
+    case 'ttftMs':
+      return ttftMs(r);
+    case 'tpotMs':
+      return tpotMs(r);
+    case 'e2eMs':
+      return e2eMs(r);
+    case 'ttftFromScheduleMs':
+      return ttftFromScheduleMs(r);
+    case 'e2eFromScheduleMs':
+      return e2eFromScheduleMs(r);
   }
 }
 
@@ -85,7 +94,13 @@ export function judgeRequest(r: RequestRecord, slo: Slo): RequestVerdict {
 
 /** "TTFT p95 ≤ 500 ms, TPOT p50 ≤ 50 ms" */
 export function describeSlo(slo: Slo): string {
-  const names: Record<SloMetric, string> = { ttftMs: 'TTFT', tpotMs: 'TPOT', e2eMs: 'e2e', ttftFromScheduleMs: 'TTFT from schedule', e2eFromScheduleMs: 'e2e from schedule' };
+  const names: Record<SloMetric, string> = {
+    ttftMs: 'TTFT',
+    tpotMs: 'TPOT',
+    e2eMs: 'e2e',
+    ttftFromScheduleMs: 'TTFT from schedule',
+    e2eFromScheduleMs: 'e2e from schedule',
+  };
   const parts = SLO_METRICS.flatMap((m) => {
     const t = slo[m];
     return t === undefined ? [] : [`${names[m]} p${t.p} ≤ ${t.max} ms`];

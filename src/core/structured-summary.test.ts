@@ -10,9 +10,14 @@ const control: StructuredRecord = { schema: false, verdict: null, problem: null 
 describe('structured-output summary', () => {
   it('counts verdicts of requests sent with the schema and compares their medians with the controls', () => {
     const s = summarizeStructured([
-      r(120, valid), r(140, valid), r(160, { schema: true, verdict: 'invalid', problem: 'x' }), r(200, { schema: true, verdict: 'unparsed', problem: 'y' }),
-      r(100, control), r(100, control),
-      r(999, valid, { warmup: true }), r(5, valid, { outcome: { kind: 'http-error', status: 500, message: 'x' } }),
+      r(120, valid),
+      r(140, valid),
+      r(160, { schema: true, verdict: 'invalid', problem: 'x' }),
+      r(200, { schema: true, verdict: 'unparsed', problem: 'y' }),
+      r(100, control),
+      r(100, control),
+      r(999, valid, { warmup: true }),
+      r(5, valid, { outcome: { kind: 'http-error', status: 500, message: 'x' } }),
     ]);
     expect(s).toMatchObject({ requests: 4, valid: 2, invalid: 1, unparsed: 1, validRate: 0.5, controls: 2 });
     // Schema TTFT p50 = 150 (of 120, 140, 160, 200); controls 100 → +50 %.

@@ -3,7 +3,19 @@ import { levelResultSchema } from './result-schema.js';
 import { toolCallSummarySchema } from './tool-call-summary.js';
 import { level } from '../test-support/receipt-fixture.js';
 
-const summary = { requests: 10, valid: 7, invalid: 1, unparsed: 1, missing: 0, none: 1, parseRate: 8 / 9, validRate: 7 / 9, ttftToolMs: null, argumentsMs: null, argumentTokensMean: null };
+const summary = {
+  requests: 10,
+  valid: 7,
+  invalid: 1,
+  unparsed: 1,
+  missing: 0,
+  none: 1,
+  parseRate: 8 / 9,
+  validRate: 7 / 9,
+  ttftToolMs: null,
+  argumentsMs: null,
+  argumentTokensMean: null,
+};
 const issues = (x: unknown) => toolCallSummarySchema.safeParse(x).error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`) ?? [];
 
 describe('a stored tool-call summary is checked, not believed', () => {
@@ -22,6 +34,8 @@ describe('a stored tool-call summary is checked, not believed', () => {
     const base = level({ c: 1, tokS: 100, perReq: 50, ttft: [10, 20], tpot: 5, e2e: 300 });
     expect(levelResultSchema.safeParse({ ...base, toolCalls: { ...summary, requests: 8, valid: 5, parseRate: 6 / 7, validRate: 5 / 7 } }).success).toBe(true);
     const bad = levelResultSchema.safeParse({ ...base, succeeded: 5, toolCalls: summary });
-    expect(bad.error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toContain('toolCalls.requests: is 10, more than the level\'s 5 successful requests');
+    expect(bad.error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toContain(
+      "toolCalls.requests: is 10, more than the level's 5 successful requests",
+    );
   });
 });

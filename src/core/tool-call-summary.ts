@@ -11,34 +11,38 @@ import { toolArgumentsMs, toolTtftMs } from './request-metrics.js';
 
 const ms = z.number().nonnegative();
 
-export const toolCallSummarySchema = z.object({
-  /** Successful measured requests sent with tools. */
-  requests: z.number().int().nonnegative(),
-  /** Of those, by verdict. */
-  valid: z.number().int().nonnegative(),
-  invalid: z.number().int().nonnegative(),
-  unparsed: z.number().int().nonnegative(),
-  missing: z.number().int().nonnegative(),
-  none: z.number().int().nonnegative(),
-  /** (valid + invalid) / judged and valid / judged, where judged = requests − none; null when nothing was judged. */
-  parseRate: z.number().min(0).max(1).nullable(),
-  validRate: z.number().min(0).max(1).nullable(),
-  /** Send → first chunk with tool-call data. */
-  ttftToolMs: z.object({ p50: ms, p95: ms, p99: ms }).nullable(),
-  /** First tool-call chunk → last chunk with argument text. */
-  argumentsMs: z.object({ p50: ms, p95: ms }).nullable(),
-  /** Mean tokens of tool-call chunks per request that called. */
-  argumentTokensMean: z.number().nullable(),
-}).superRefine((s, ctx) => {
-  // A stored summary is checked, not believed: its verdicts are its requests, its rates theirs.
-  const counted = s.valid + s.invalid + s.unparsed + s.missing + s.none;
-  if (counted !== s.requests) ctx.addIssue({ code: 'custom', path: ['requests'], message: `is ${s.requests}, but the verdicts count ${counted}` });
-  const judged = s.requests - s.none;
-  const rate = (n: number) => (judged > 0 ? n / judged : null);
-  const near = (a: number | null, b: number | null) => (a === null || b === null ? a === b : Math.abs(a - b) <= 1e-9);
-  if (!near(s.parseRate, rate(s.valid + s.invalid))) ctx.addIssue({ code: 'custom', path: ['parseRate'], message: `is ${s.parseRate}, but the verdicts give ${rate(s.valid + s.invalid)}` });
-  if (!near(s.validRate, rate(s.valid))) ctx.addIssue({ code: 'custom', path: ['validRate'], message: `is ${s.validRate}, but the verdicts give ${rate(s.valid)}` });
-});
+export const toolCallSummarySchema = z
+  .object({
+    /** Successful measured requests sent with tools. */
+    requests: z.number().int().nonnegative(),
+    /** Of those, by verdict. */
+    valid: z.number().int().nonnegative(),
+    invalid: z.number().int().nonnegative(),
+    unparsed: z.number().int().nonnegative(),
+    missing: z.number().int().nonnegative(),
+    none: z.number().int().nonnegative(),
+    /** (valid + invalid) / judged and valid / judged, where judged = requests − none; null when nothing was judged. */
+    parseRate: z.number().min(0).max(1).nullable(),
+    validRate: z.number().min(0).max(1).nullable(),
+    /** Send → first chunk with tool-call data. */
+    ttftToolMs: z.object({ p50: ms, p95: ms, p99: ms }).nullable(),
+    /** First tool-call chunk → last chunk with argument text. */
+    argumentsMs: z.object({ p50: ms, p95: ms }).nullable(),
+    /** Mean tokens of tool-call chunks per request that called. */
+    argumentTokensMean: z.number().nullable(),
+  })
+  .superRefine((s, ctx) => {
+    // A stored summary is checked, not believed: its verdicts are its requests, its rates theirs.
+    const counted = s.valid + s.invalid + s.unparsed + s.missing + s.none;
+    if (counted !== s.requests) ctx.addIssue({ code: 'custom', path: ['requests'], message: `is ${s.requests}, but the verdicts count ${counted}` });
+    const judged = s.requests - s.none;
+    const rate = (n: number) => (judged > 0 ? n / judged : null);
+    const near = (a: number | null, b: number | null) => (a === null || b === null ? a === b : Math.abs(a - b) <= 1e-9);
+    if (!near(s.parseRate, rate(s.valid + s.invalid)))
+      ctx.addIssue({ code: 'custom', path: ['parseRate'], message: `is ${s.parseRate}, but the verdicts give ${rate(s.valid + s.invalid)}` });
+    if (!near(s.validRate, rate(s.valid)))
+      ctx.addIssue({ code: 'custom', path: ['validRate'], message: `is ${s.validRate}, but the verdicts give ${rate(s.valid)}` });
+  });
 export type ToolCallSummary = z.infer<typeof toolCallSummarySchema>;
 
 /** The tool-call figures of a level's records; null when none was sent with tools. */

@@ -26,35 +26,41 @@ export const toolDefinitionSchema = z.looseObject({
 export type ToolDefinition = z.infer<typeof toolDefinitionSchema>;
 
 /** A list of tools: 1..LIMITS.tools, unique names, each definition within LIMITS.toolDefinitionBytes. */
-export const toolListSchema = z.array(toolDefinitionSchema)
+export const toolListSchema = z
+  .array(toolDefinitionSchema)
   .min(1, 'give at least one tool')
   .max(LIMITS.tools.max, { error: (i) => limitMessage('tools', Array.isArray(i.input) ? i.input.length : 0, 'tools') })
   .superRefine((tools, ctx) => {
     const seen = new Set<string>();
     tools.forEach((t, i) => {
       const bytes = Buffer.byteLength(JSON.stringify(t));
-      if (bytes > LIMITS.toolDefinitionBytes.max) ctx.addIssue({ code: 'custom', path: [i], message: limitMessage('toolDefinitionBytes', bytes, `tool ${t.function.name}:`) });
+      if (bytes > LIMITS.toolDefinitionBytes.max)
+        ctx.addIssue({ code: 'custom', path: [i], message: limitMessage('toolDefinitionBytes', bytes, `tool ${t.function.name}:`) });
       if (seen.has(t.function.name)) ctx.addIssue({ code: 'custom', path: [i, 'function', 'name'], message: `tool ${t.function.name} is defined twice` });
       seen.add(t.function.name);
     });
   });
 
 /** tool_choice: the model decides, must call some tool, or must call this one. */
-export const toolChoiceSchema = z.union([z.literal('auto'), z.literal('required'), z.object({ name: toolName }).strict()],
-  { error: 'tool choice must be auto, required or { name }' });
+export const toolChoiceSchema = z.union([z.literal('auto'), z.literal('required'), z.object({ name: toolName }).strict()], {
+  error: 'tool choice must be auto, required or { name }',
+});
 export type ToolChoice = z.infer<typeof toolChoiceSchema>;
 
 /** The tools a workload offers with every request. */
-export const toolsSpecSchema = z.object({
-  /** "built-in 64", or the tools file's name. */
-  label: z.string().min(1).max(256),
-  tools: toolListSchema,
-  choice: toolChoiceSchema.default('auto'),
-}).strict().superRefine((s, ctx) => {
-  if (typeof s.choice === 'object' && !s.tools.some((t) => t.function.name === (s.choice as { name: string }).name)) {
-    ctx.addIssue({ code: 'custom', path: ['choice', 'name'], message: `no tool is named ${s.choice.name}` });
-  }
-});
+export const toolsSpecSchema = z
+  .object({
+    /** "built-in 64", or the tools file's name. */
+    label: z.string().min(1).max(256),
+    tools: toolListSchema,
+    choice: toolChoiceSchema.default('auto'),
+  })
+  .strict()
+  .superRefine((s, ctx) => {
+    if (typeof s.choice === 'object' && !s.tools.some((t) => t.function.name === (s.choice as { name: string }).name)) {
+      ctx.addIssue({ code: 'custom', path: ['choice', 'name'], message: `no tool is named ${s.choice.name}` });
+    }
+  });
 export type ToolsSpec = z.output<typeof toolsSpecSchema>;
 
 /** The words of a tool choice: auto, required, or the tool's name. */
@@ -79,17 +85,21 @@ const first = (v: ValidateFunction): string => {
 };
 
 /** A structured-output workload: the JSON schema every answer must match, and the share of plain control requests. */
-export const responseSchemaSpecSchema = z.object({
-  /** The schema file's name (or "built-in"). */
-  label: z.string().min(1).max(256),
-  /** Sent as response_format.json_schema.name (or the engine's key). */
-  name: toolName,
-  schema: z.record(z.string(), z.unknown(), { error: 'the schema must be a JSON object' }).refine((s) => Buffer.byteLength(JSON.stringify(s)) <= LIMITS.responseSchemaBytes.max, {
-    error: (i) => limitMessage('responseSchemaBytes', Buffer.byteLength(JSON.stringify(i.input)), 'the schema:'),
-  }),
-  /** Share of requests sent without the schema (same prompts, same load) so the level can show what the schema costs. */
-  control: z.number().min(0).max(0.9, 'the control share must be at most 0.9').default(0.5),
-}).strict();
+export const responseSchemaSpecSchema = z
+  .object({
+    /** The schema file's name (or "built-in"). */
+    label: z.string().min(1).max(256),
+    /** Sent as response_format.json_schema.name (or the engine's key). */
+    name: toolName,
+    schema: z
+      .record(z.string(), z.unknown(), { error: 'the schema must be a JSON object' })
+      .refine((s) => Buffer.byteLength(JSON.stringify(s)) <= LIMITS.responseSchemaBytes.max, {
+        error: (i) => limitMessage('responseSchemaBytes', Buffer.byteLength(JSON.stringify(i.input)), 'the schema:'),
+      }),
+    /** Share of requests sent without the schema (same prompts, same load) so the level can show what the schema costs. */
+    control: z.number().min(0).max(0.9, 'the control share must be at most 0.9').default(0.5),
+  })
+  .strict();
 export type ResponseSchemaSpec = z.output<typeof responseSchemaSpecSchema>;
 
 /** An answer's verdict against a compiled schema. */

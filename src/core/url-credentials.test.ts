@@ -16,8 +16,9 @@ describe('urlCredentialProblem', () => {
 
 describe('redactUrl', () => {
   it('hides user info and every secret-looking query parameter, keeping the rest', () => {
-    expect(redactUrl('postgres://alice:hunter2@db.local:5432/goodput?sslmode=require&password=pw&sslpassword=x'))
-      .toBe('postgres://***:***@db.local:5432/goodput?sslmode=require&password=***&sslpassword=***');
+    expect(redactUrl('postgres://alice:hunter2@db.local:5432/goodput?sslmode=require&password=pw&sslpassword=x')).toBe(
+      'postgres://***:***@db.local:5432/goodput?sslmode=require&password=***&sslpassword=***',
+    );
     expect(redactUrl('https://token@host/v1?api_key=sk-1&model=m&KEY=2')).toBe('https://***@host/v1?api_key=***&model=m&KEY=***');
     expect(redactUrl('http://127.0.0.1:8000/v1')).toBe('http://127.0.0.1:8000/v1');
   });

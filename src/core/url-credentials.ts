@@ -20,7 +20,8 @@ function urlOf(text: string): URL | null {
 export function urlCredentialProblem(text: string): string | null {
   const u = urlOf(text);
   if (u === null) return null;
-  if (u.username !== '' || u.password !== '') return 'must not contain a user name or password (give the key with --api-key-env / apiKey; it is sent as a header and never recorded)';
+  if (u.username !== '' || u.password !== '')
+    return 'must not contain a user name or password (give the key with --api-key-env / apiKey; it is sent as a header and never recorded)';
   const secret = [...u.searchParams.keys()].find((k) => SECRET_PARAMS.test(k));
   if (secret) return `must not carry a secret in its query (${secret}=…); give the key with --api-key-env / apiKey instead`;
   return null;

@@ -13,7 +13,10 @@ describe('capacity of a run', () => {
       holding(level({ c: 1, tokS: 100, perReq: 100, ttft: [5, 6], tpot: 10, e2e: 500 }), true),
       holding(level({ c: 4, tokS: 380, perReq: 95, ttft: [5, 6], tpot: 10, e2e: 500 }), true),
       holding(level({ c: 8, tokS: 400, perReq: 50, ttft: [500, 600], tpot: 10, e2e: 990 }), false),
-      { ...holding(level({ c: 16, tokS: 900, perReq: 50, ttft: [5, 6], tpot: 10, e2e: 500 }), true), clientBound: { ...level({ c: 16, tokS: 1, perReq: 1, ttft: [1, 1], tpot: 1, e2e: 1 }).clientBound, bound: true } },
+      {
+        ...holding(level({ c: 16, tokS: 900, perReq: 50, ttft: [5, 6], tpot: 10, e2e: 500 }), true),
+        clientBound: { ...level({ c: 16, tokS: 1, perReq: 1, ttft: [1, 1], tpot: 1, e2e: 1 }).clientBound, bound: true },
+      },
     ];
     expect(capacityOfLevels(levels, true)).toEqual({ tokS: 380, level: '4 streams', basis: 'the highest output throughput of a level holding every SLO' });
     expect(capacityOfLevels(levels, false)).toMatchObject({ tokS: 400, basis: 'the peak output throughput (the capacity run sets no SLO)' });
@@ -24,10 +27,7 @@ describe('capacity of a run', () => {
 describe('the replay time series', () => {
   it('counts arrivals, in-flight requests, tokens per second and SLO attainment per bucket', () => {
     // Two requests: one 0–400 ms meeting the SLO (TTFT 100), one 500–1000 ms missing it (TTFT 400).
-    const records = [
-      rec({ sendMs: 0, chunksMs: [100, 200, 300, 400], endMs: 400 }),
-      rec({ sendMs: 500, chunksMs: [900, 950, 1000], endMs: 1000 }),
-    ];
+    const records = [rec({ sendMs: 0, chunksMs: [100, 200, 300, 400], endMs: 400 }), rec({ sendMs: 500, chunksMs: [900, 950, 1000], endMs: 1000 })];
     const s = replaySeries(records, { ttftMs: { p: 50, max: 200 } }, 2);
     expect(s.map((p) => p.arrivals)).toEqual([1, 1]);
     expect(s.map((p) => p.inFlight)).toEqual([1, 1]);

@@ -51,7 +51,9 @@ export function replaySeries(records: readonly RequestRecord[], slo: Slo | null,
   const at = (ns: number) => Math.min(buckets - 1, Math.max(0, Math.floor((ns - start) / width)));
   for (const r of measured) {
     (points[at(r.sendNs)] as SeriesPoint).arrivals++;
-    r.chunkNs.forEach((ns, i) => { (points[at(ns)] as SeriesPoint).tokS += r.chunkTokens[i] ?? 1; });
+    r.chunkNs.forEach((ns, i) => {
+      (points[at(ns)] as SeriesPoint).tokS += r.chunkTokens[i] ?? 1;
+    });
     for (let b = 0; b < buckets; b++) {
       const mid = start + (b + 0.5) * width;
       if (r.sendNs <= mid && (r.endNs ?? end) > mid) (points[b] as SeriesPoint).inFlight++;

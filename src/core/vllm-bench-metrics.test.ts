@@ -11,7 +11,17 @@ describe("vLLM bench serve's figures from our records (hand-computed)", () => {
   ].map((r) => vllmView(r, 16));
 
   it('sees each request as vLLM does: seconds, 0 for what a failure never got, the error text', () => {
-    expect(views[0]).toEqual({ success: true, promptLen: 10, outputLen: 3, ttftS: 0.1, itlS: [0.05, 0.05], latencyS: 0.2, startS: 0, chunkTokens: [1, 1, 1], error: '' });
+    expect(views[0]).toEqual({
+      success: true,
+      promptLen: 10,
+      outputLen: 3,
+      ttftS: 0.1,
+      itlS: [0.05, 0.05],
+      latencyS: 0.2,
+      startS: 0,
+      chunkTokens: [1, 1, 1],
+      error: '',
+    });
     expect(views[2]).toMatchObject({ success: false, promptLen: 16, outputLen: 0, ttftS: 0, itlS: [], latencyS: 0, error: 'HTTP 500: boom' });
   });
 
@@ -44,7 +54,7 @@ describe("vLLM bench serve's figures from our records (hand-computed)", () => {
     expect(m.maxConcurrentRequests).toBe(2);
   });
 
-  it('a statistic with no samples is null, not vLLM\'s 0', () => {
+  it("a statistic with no samples is null, not vLLM's 0", () => {
     expect(vllmStats([], [99])).toBeNull();
     expect(vllmBenchMetrics([], [99])).toMatchObject({ completed: 0, ttft: null, maxOutputTokensPerS: 0, maxConcurrentRequests: 0 });
   });

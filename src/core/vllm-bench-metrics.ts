@@ -111,10 +111,19 @@ export function vllmBenchMetrics(views: readonly VllmRequestView[], percentiles:
     failed: views.length - ok.length,
     totalInput: ok.reduce((a, v) => a + v.promptLen, 0),
     totalOutput: ok.reduce((a, v) => a + v.outputLen, 0),
-    ttft: vllmStats(ok.map((v) => v.ttftS), percentiles),
+    ttft: vllmStats(
+      ok.map((v) => v.ttftS),
+      percentiles,
+    ),
     tpot: vllmStats(tpots, percentiles),
-    itl: vllmStats(ok.flatMap((v) => v.itlS), percentiles),
-    e2el: vllmStats(ok.map((v) => v.latencyS), percentiles),
+    itl: vllmStats(
+      ok.flatMap((v) => v.itlS),
+      percentiles,
+    ),
+    e2el: vllmStats(
+      ok.map((v) => v.latencyS),
+      percentiles,
+    ),
     maxOutputTokensPerS: peakTokensPerSecond(ok),
     maxConcurrentRequests: peakConcurrency(ok),
   };

@@ -36,7 +36,8 @@ export async function readRegularLines(path: string, limits: LineLimits, onLine:
       const { bytesRead } = await handle.read(buf, 0, buf.length, null);
       if (bytesRead === 0) break;
       total += bytesRead;
-      if (total > limits.file.bytes) throw new FileRefusal(path, `is more than ${limits.file.bytes} bytes, above the limit of ${limits.file.bytes} ${limits.file.what}`, 'EFBIG');
+      if (total > limits.file.bytes)
+        throw new FileRefusal(path, `is more than ${limits.file.bytes} bytes, above the limit of ${limits.file.bytes} ${limits.file.what}`, 'EFBIG');
       let start = 0;
       for (let nl = buf.indexOf(10, start); nl !== -1 && nl < bytesRead; nl = buf.indexOf(10, start)) {
         if (pendingBytes + nl - start > limits.line.bytes) break;
@@ -46,7 +47,11 @@ export async function readRegularLines(path: string, limits: LineLimits, onLine:
       const rest = buf.subarray(start, bytesRead);
       const nextNl = rest.indexOf(10);
       if (pendingBytes + (nextNl === -1 ? rest.length : nextNl) > limits.line.bytes) {
-        throw new FileRefusal(`${path}:${n + 1}`, `is a line of more than ${limits.line.bytes} bytes, above the limit of ${limits.line.bytes} ${limits.line.what}`, 'EFBIG');
+        throw new FileRefusal(
+          `${path}:${n + 1}`,
+          `is a line of more than ${limits.line.bytes} bytes, above the limit of ${limits.line.bytes} ${limits.line.what}`,
+          'EFBIG',
+        );
       }
       pending.push(Buffer.from(rest));
       pendingBytes += rest.length;

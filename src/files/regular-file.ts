@@ -10,7 +10,11 @@ import { type FileHandle, lstat, open } from 'node:fs/promises';
 
 /** A file refused or unreadable: `detail` completes "<path> …" (e.g. "is a symbolic link; give the file itself"). */
 export class FileRefusal extends Error {
-  constructor(readonly path: string, readonly detail: string, readonly code: string) {
+  constructor(
+    readonly path: string,
+    readonly detail: string,
+    readonly code: string,
+  ) {
     super(`${path} ${detail}`);
   }
 
@@ -92,9 +96,15 @@ export async function readRegularFile(path: string, limit: { bytes: number; what
 async function refuseUnlessPrivate(path: string, handle: FileHandle): Promise<void> {
   const st = await handle.stat();
   const uid = process.getuid?.();
-  if (uid !== undefined && st.uid !== uid) throw new FileRefusal(path, `is owned by user ${st.uid}, not by you (${uid}); a private key is read only from your own file`, 'EPERM_OPEN');
+  if (uid !== undefined && st.uid !== uid)
+    throw new FileRefusal(path, `is owned by user ${st.uid}, not by you (${uid}); a private key is read only from your own file`, 'EPERM_OPEN');
   const open = st.mode & 0o077;
-  if (open !== 0) throw new FileRefusal(path, `has mode ${(st.mode & 0o777).toString(8).padStart(4, '0')}, open to other users; a private key must be 0600 (chmod 600 it, or make a new one if others may have read it)`, 'EPERM_OPEN');
+  if (open !== 0)
+    throw new FileRefusal(
+      path,
+      `has mode ${(st.mode & 0o777).toString(8).padStart(4, '0')}, open to other users; a private key must be 0600 (chmod 600 it, or make a new one if others may have read it)`,
+      'EPERM_OPEN',
+    );
 }
 
 /** A regular file's UTF-8 text, with a leading byte-order mark dropped (so every reader accepts BOM files alike). */

@@ -27,7 +27,12 @@ describe('prose (titles, methods, changelog titles, provider names)', () => {
     ['Cut by a third', /"third"/],
   ];
   for (const [text, why] of refused) it(`refuses ${JSON.stringify(text)}`, () => expect(allowListProblem(text, 'prose')).toMatch(why));
-  for (const text of ['FP8 dynamic quantization, tuned batching', 'Llama-3.1-8B-Instruct with speculative decoding', 'One model on one GPU: baseline as deployed', 'Example Cloud'])
+  for (const text of [
+    'FP8 dynamic quantization, tuned batching',
+    'Llama-3.1-8B-Instruct with speculative decoding',
+    'One model on one GPU: baseline as deployed',
+    'Example Cloud',
+  ])
     it(`passes ${JSON.stringify(text)}`, () => expect(allowListProblem(text, 'prose')).toBeNull());
 });
 

@@ -20,15 +20,99 @@ const NUMERIC = /\p{N}/u;
 
 const NUMBER_WORDS = [
   // Not "one": "one model on one GPU" states no figure.
-  'zero', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen',
-  'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety', 'hundred',
-  'hundreds', 'thousand', 'thousands', 'million', 'millions', 'billion', 'dozen', 'dozens', 'half', 'halved', 'halves', 'halving', 'twice',
-  'thrice', 'double', 'doubled', 'doubles', 'doubling', 'triple', 'tripled', 'triples', 'quadruple', 'quadrupled', 'tenfold', 'hundredfold',
-  'fold', 'percent', 'percentage', 'pct', 'quarter', 'third', 'thirds', 'magnitude', 'magnitudes',
+  'zero',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+  'fourteen',
+  'fifteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
+  'twenty',
+  'thirty',
+  'forty',
+  'fifty',
+  'sixty',
+  'seventy',
+  'eighty',
+  'ninety',
+  'hundred',
+  'hundreds',
+  'thousand',
+  'thousands',
+  'million',
+  'millions',
+  'billion',
+  'dozen',
+  'dozens',
+  'half',
+  'halved',
+  'halves',
+  'halving',
+  'twice',
+  'thrice',
+  'double',
+  'doubled',
+  'doubles',
+  'doubling',
+  'triple',
+  'tripled',
+  'triples',
+  'quadruple',
+  'quadrupled',
+  'tenfold',
+  'hundredfold',
+  'fold',
+  'percent',
+  'percentage',
+  'pct',
+  'quarter',
+  'third',
+  'thirds',
+  'magnitude',
+  'magnitudes',
 ];
 const UNIT_WORDS = [
-  'ms', 'msec', 'sec', 'secs', 'seconds', 'tps', 'rps', 'qps', 'tok', 'toks', 'usd', 'eur', 'gbp', 'dollar', 'dollars', 'cent', 'cents',
-  'euro', 'euros', 'gb', 'gib', 'mb', 'mib', 'tb', 'kb', 'watt', 'watts', 'kw', 'kwh',
+  'ms',
+  'msec',
+  'sec',
+  'secs',
+  'seconds',
+  'tps',
+  'rps',
+  'qps',
+  'tok',
+  'toks',
+  'usd',
+  'eur',
+  'gbp',
+  'dollar',
+  'dollars',
+  'cent',
+  'cents',
+  'euro',
+  'euros',
+  'gb',
+  'gib',
+  'mb',
+  'mib',
+  'tb',
+  'kb',
+  'watt',
+  'watts',
+  'kw',
+  'kwh',
 ];
 const WORDS = new Set([...NUMBER_WORDS, ...UNIT_WORDS]);
 // Addresses spelled out in words: "example dot com", "ten dot zero", "localhost".
@@ -44,7 +128,8 @@ const CLAIM_SEGMENT = /^\d+(?:[x×]|pct|percent|tps|rps|qps|ms|s|usd|eur|times|f
 function proseToken(token: string): string | null {
   const bare = token.replace(/^[("“']+|[)"”',.;:!?]+$/g, '');
   if (!/\d/.test(bare)) return null;
-  if (!NAME.test(bare) || /^[x×]\d/i.test(bare)) return `holds ${JSON.stringify(bare.slice(0, 40))}; a figure in prose is a claim only the evidence may make (names like FP8 start with a letter)`;
+  if (!NAME.test(bare) || /^[x×]\d/i.test(bare))
+    return `holds ${JSON.stringify(bare.slice(0, 40))}; a figure in prose is a claim only the evidence may make (names like FP8 start with a letter)`;
   const claim = bare.split(/[-_./:]/).find((seg) => CLAIM_SEGMENT.test(seg));
   return claim === undefined ? null : `holds ${JSON.stringify(bare.slice(0, 40))}, which carries a figure (${JSON.stringify(claim)})`;
 }
@@ -54,12 +139,18 @@ function proseProblem(text: string): string | null {
     const p = proseToken(t);
     if (p !== null) return p;
   }
-  const rest = text.split(/\s+/).filter((t) => !/\d/.test(t)).join(' ');
+  const rest = text
+    .split(/\s+/)
+    .filter((t) => !/\d/.test(t))
+    .join(' ');
   const num = NUMERIC.exec(rest);
   if (num) return `holds the numeral ${JSON.stringify(num[0])}; every figure on a receipt comes from its evidence, so prose holds no digits of any script`;
   const bad = [...rest].find((ch) => !PROSE_CHARS.test(ch));
   if (bad !== undefined) return `holds ${JSON.stringify(bad)}; prose is letters, spaces and , . ; : ' " ( ) - / & ! ? only`;
-  const word = rest.toLowerCase().split(/[^\p{L}]+/u).find((w) => WORDS.has(w));
+  const word = rest
+    .toLowerCase()
+    .split(/[^\p{L}]+/u)
+    .find((w) => WORDS.has(w));
   if (word !== undefined) return `holds ${JSON.stringify(word)}, a number or unit in words; every figure comes from the evidence`;
   const addr = SPELLED_ADDRESS.exec(rest);
   if (addr) return `spells out an address (${JSON.stringify(addr[0])})`;
@@ -86,7 +177,10 @@ const GPU_COUNT_PREFIX = /^\s*\d{1,4}\s*[x×]\s*(?=[A-Za-z])/;
 /** Why `text` of this kind could carry a claim, or null. Hardware and names may be several tokens; a version is one. */
 export function allowListProblem(text: string, kind: TextKind): string | null {
   if (kind === 'prose') return proseProblem(text);
-  const tokens = (kind === 'hardware' ? text.replace(GPU_COUNT_PREFIX, '') : text).trim().split(/\s+/).filter((t) => t !== '');
+  const tokens = (kind === 'hardware' ? text.replace(GPU_COUNT_PREFIX, '') : text)
+    .trim()
+    .split(/\s+/)
+    .filter((t) => t !== '');
   const memory = (t: string) => kind === 'hardware' && /^\d{1,4}(?:GB|GiB|TB)$/.test(t);
   // An engine's /version may name itself first ("goodput-sim 0.1.0").
   if (kind === 'version' && tokens.length > 3) return 'a version is at most three tokens';
@@ -94,7 +188,11 @@ export function allowListProblem(text: string, kind: TextKind): string | null {
   for (const t of tokens) {
     // Words in a name (a GPU's "SXM", an engine's "Instruct") are prose words: no number words among them.
     if (memory(t)) continue;
-    const p = /^[A-Za-z]+$/.test(t) ? (WORDS.has(t.toLowerCase()) && !(kind === 'hardware' && /^(gb|gib|tb)$/i.test(t)) ? `${JSON.stringify(t)} is a number or unit in words` : null) : tokenProblem(t, kind);
+    const p = /^[A-Za-z]+$/.test(t)
+      ? WORDS.has(t.toLowerCase()) && !(kind === 'hardware' && /^(gb|gib|tb)$/i.test(t))
+        ? `${JSON.stringify(t)} is a number or unit in words`
+        : null
+      : tokenProblem(t, kind);
     if (p !== null) return p;
   }
   return null;
@@ -102,7 +200,10 @@ export function allowListProblem(text: string, kind: TextKind): string | null {
 
 /** The refusal for one field, under the rule `allow-list`, or none; `exempt` are names checked as names (a model, a GPU) that prose may quote. */
 export function allowListRefusals(field: string, text: string, kind: TextKind, exempt: readonly string[] = []): Refusal[] {
-  const p = allowListProblem(exempt.reduce((t, w) => (w === '' ? t : t.split(w).join(' ')), text), kind);
+  const p = allowListProblem(
+    exempt.reduce((t, w) => (w === '' ? t : t.split(w).join(' ')), text),
+    kind,
+  );
   return p === null ? [] : [refusal('allow-list', field, p)];
 }
 
@@ -116,7 +217,9 @@ export function carriedTitleRefusals(field: string, title: string): Refusal[] {
   const prose = allowListProblem(title, 'prose');
   if (prose === null) return [];
   const parts = /^(\S+) on ([^:]+): (.+)$/.exec(title);
-  const asDefault = parts === null ? 'is not the default title (model on hardware: method)'
-    : allowListProblem(parts[1] as string, 'name') ?? allowListProblem(parts[2] as string, 'hardware') ?? allowListProblem(parts[3] as string, 'prose');
+  const asDefault =
+    parts === null
+      ? 'is not the default title (model on hardware: method)'
+      : (allowListProblem(parts[1] as string, 'name') ?? allowListProblem(parts[2] as string, 'hardware') ?? allowListProblem(parts[3] as string, 'prose'));
   return asDefault === null ? [] : [refusal('allow-list', field, prose)];
 }

@@ -26,16 +26,33 @@ describe('buildReceipt', () => {
   it('states the model, GPU, dates and both configurations with their methods', () => {
     const r = ok();
     expect(r).toMatchObject({ model: 'demo-model', hardware: 'Test GPU 24GB', measuredAt: '2026-06-03', receiptVersion: 2 });
-    expect(r.configurations.baseline).toMatchObject({ identity: 'bf16, no quantization, vllm 0.9.1', method: 'baseline as deployed, no optimization', measuredAt: '2026-06-02' });
-    expect(r.configurations.optimized).toMatchObject({ identity: 'bf16, fp8 quantization, vllm 0.9.1', method: 'FP8 dynamic quantization', measuredAt: '2026-06-03' });
+    expect(r.configurations.baseline).toMatchObject({
+      identity: 'bf16, no quantization, vllm 0.9.1',
+      method: 'baseline as deployed, no optimization',
+      measuredAt: '2026-06-02',
+    });
+    expect(r.configurations.optimized).toMatchObject({
+      identity: 'bf16, fp8 quantization, vllm 0.9.1',
+      method: 'FP8 dynamic quantization',
+      measuredAt: '2026-06-03',
+    });
     expect(r.configurations.baseline.workloadHash).toBe(r.configurations.optimized.workloadHash);
     expect(r.configurations.baseline.contractHash).not.toBe(r.configurations.optimized.contractHash);
-    expect(r.workload.lines[0]).toBe('workload: {"cache":[{"kind":"cold"}],"outputTokens":[64],"prompts":{"kind":"synthetic","tokens":[32]},"requestsPerLevel":8,"warmup":1}');
+    expect(r.workload.lines[0]).toBe(
+      'workload: {"cache":[{"kind":"cold"}],"outputTokens":[64],"prompts":{"kind":"synthetic","tokens":[32]},"requestsPerLevel":8,"warmup":1}',
+    );
   });
 
   it('computes every figure as by hand, each with statistic, provenance and configuration', () => {
     const r = ok();
-    expect(fact(r, 'baseline.peakThroughput')).toMatchObject({ value: 180, unit: 'tok/s', statistic: 'peak over the valid levels tested', provenance: 'measured', configuration: 'baseline', note: 'at concurrency 2; not saturated: the highest level tested (concurrency 2) gives the peak, 80 % above concurrency 1' });
+    expect(fact(r, 'baseline.peakThroughput')).toMatchObject({
+      value: 180,
+      unit: 'tok/s',
+      statistic: 'peak over the valid levels tested',
+      provenance: 'measured',
+      configuration: 'baseline',
+      note: 'at concurrency 2; not saturated: the highest level tested (concurrency 2) gives the peak, 80 % above concurrency 1',
+    });
     expect(fact(r, 'optimized.peakThroughput')).toMatchObject({ value: 360, provenance: 'measured' });
     expect(fact(r, 'baseline.singleStream')).toMatchObject({ value: 100, statistic: 'mean of per-request at concurrency 1' });
     expect(fact(r, 'optimized.ttftSingle')).toMatchObject({ value: 30, unit: 'ms', statistic: 'p50 at concurrency 1' });
@@ -47,7 +64,10 @@ describe('buildReceipt', () => {
     expect(fact(r, 'optimized.costPer1M')).toMatchObject({ provenance: 'derived', derivedFrom: ['optimized.hourlyRate', 'optimized.peakThroughput'] });
     expect(fact(r, 'optimized.costPer1M')?.value).toBeCloseTo(1.54321, 4);
     expect(fact(r, 'optimized.c2.ttftP95')).toMatchObject({ value: 50, statistic: 'p95 at concurrency 2', provenance: 'measured' });
-    expect(r.curves.optimized).toEqual([{ concurrency: 1, invalid: false, clientBound: false }, { concurrency: 2, invalid: false, clientBound: false }]);
+    expect(r.curves.optimized).toEqual([
+      { concurrency: 1, invalid: false, clientBound: false },
+      { concurrency: 2, invalid: false, clientBound: false },
+    ]);
   });
 
   it('gives five headlines whose changes compare one definition on both sides', () => {
@@ -69,13 +89,19 @@ describe('buildReceipt', () => {
     const r = ok();
     expect(fact(r, 'optimized.quality')).toMatchObject({ value: null, provenance: 'not recorded' });
     expect(r.quality).toBeNull();
-    expect(r.limitations).toContain('Quality score (optimized, composite against the baseline) is not recorded: no quality score was given (goodput quality --json).');
+    expect(r.limitations).toContain(
+      'Quality score (optimized, composite against the baseline) is not recorded: no quality score was given (goodput quality --json).',
+    );
     expect(r.limitations[0]).toMatch(/run once/);
   });
 
   it('with a quality score, carries the composite as derived with its evaluator and scale note, and no server URL', () => {
     const r = ok({ quality: qualityScoreSchema.parse(qualityFixture(0.97)) });
-    expect(fact(r, 'optimized.quality')).toMatchObject({ value: 0.97, provenance: 'derived', derivedFrom: ['optimized.qualityKl', 'optimized.qualityPplDelta'] });
+    expect(fact(r, 'optimized.quality')).toMatchObject({
+      value: 0.97,
+      provenance: 'derived',
+      derivedFrom: ['optimized.qualityKl', 'optimized.qualityPplDelta'],
+    });
     expect(fact(r, 'optimized.qualityKl')).toMatchObject({ value: 0.03, provenance: 'measured', statistic: 'mean over prompts' });
     expect(r.quality?.scaleNote).toBe(QUALITY_SCALE_NOTE);
     expect(r.quality?.line).toBe(`quality 0.9700 (goodput-quality-v1; ${QUALITY_SCALE_NOTE})`);
@@ -96,7 +122,11 @@ describe('buildReceipt', () => {
       level({ c: 2, tokS: 300, perReq: 150, ttft: [35, 50], tpot: 6.5, e2e: 440 }),
     ]);
     const r = ok({ baseline, optimized: broken });
-    expect(fact(r, 'optimized.singleStream')).toMatchObject({ value: null, provenance: 'not recorded', note: 'the concurrency-1 level is invalid (2 of 8 requests failed (timeout 2))' });
+    expect(fact(r, 'optimized.singleStream')).toMatchObject({
+      value: null,
+      provenance: 'not recorded',
+      note: 'the concurrency-1 level is invalid (2 of 8 requests failed (timeout 2))',
+    });
     expect(fact(r, 'optimized.failedTotal')?.value).toBe(2);
     expect(r.limitations).toContain('optimized: invalid level(s) at concurrency 1 (failed requests) are excluded from peaks.');
     expect(receiptView(r).headlines[1]?.changeWords).toBeNull();
@@ -107,12 +137,16 @@ describe('buildReceipt refuses runs that cannot share a receipt', () => {
   const pair = receiptPair();
   it('a run without a contract', () => {
     const r = build({ optimized: { ...pair.optimized, contract: null } });
-    expect(r.ok === false && r.problems).toEqual(['optimized: the run carries no contract, so its workload cannot be reconstructed (record runs with goodput run CONTRACT.yaml)']);
+    expect(r.ok === false && r.problems).toEqual([
+      'optimized: the run carries no contract, so its workload cannot be reconstructed (record runs with goodput run CONTRACT.yaml)',
+    ]);
   });
   it('a contract whose hash does not recompute', () => {
     const edited = { ...pair.baseline, contract: { ...pair.baseline.contract, thinking: 'on' } };
     const r = build({ baseline: edited });
-    expect(r.ok === false && r.problems[0]).toMatch(/^baseline: contractHash [0-9a-f]{64} does not match its contract \(recomputed [0-9a-f]{64}\); the result was edited$/);
+    expect(r.ok === false && r.problems[0]).toMatch(
+      /^baseline: contractHash [0-9a-f]{64} does not match its contract \(recomputed [0-9a-f]{64}\); the result was edited$/,
+    );
   });
   it('different workloads, naming each differing field', () => {
     const other = resultOf(contract({ quantization: 'fp8', outputTokens: 128 }), pair.optimized.levels);
@@ -122,18 +156,27 @@ describe('buildReceipt refuses runs that cannot share a receipt', () => {
   it('different GPUs', () => {
     const other = resultOf(contract({ quantization: 'fp8', label: 'Other GPU 80GB' }), pair.optimized.levels);
     const r = build({ optimized: other });
-    expect(r.ok === false && r.problems).toEqual(['the GPUs differ: hardware.label is "Test GPU 24GB" on the baseline and "Other GPU 80GB" on the optimized run; a receipt is one model on one GPU']);
+    expect(r.ok === false && r.problems).toEqual([
+      'the GPUs differ: hardware.label is "Test GPU 24GB" on the baseline and "Other GPU 80GB" on the optimized run; a receipt is one model on one GPU',
+    ]);
   });
   it('an open-loop run: its levels have no concurrency axis for single-stream and peak figures', () => {
     const c = contractSchema.parse({ ...contract({ quantization: 'fp8' }), load: { pattern: { kind: 'rate', process: 'poisson', seed: 1 }, levels: [1, 2] } });
     const r = build({ optimized: resultOf(c, pair.optimized.levels) });
-    expect(r.ok === false && r.problems).toEqual(['optimized: load.pattern is rate; a receipt compares closed-loop concurrency sweeps (load.pattern kind: concurrency)']);
+    expect(r.ok === false && r.problems).toEqual([
+      'optimized: load.pattern is rate; a receipt compares closed-loop concurrency sweeps (load.pattern kind: concurrency)',
+    ]);
   });
   it('a corpus known by its content hash is the same workload wherever its file lies, and its path never enters the receipt', () => {
-    const at = (dir: string, quantization: string) => contractSchema.parse({
-      ...contract({ quantization }), workload: { ...contract().workload, prompts: { kind: 'jsonl', path: `${dir}/prompts.jsonl`, sha256: 'a'.repeat(64), seed: 1 } },
+    const at = (dir: string, quantization: string) =>
+      contractSchema.parse({
+        ...contract({ quantization }),
+        workload: { ...contract().workload, prompts: { kind: 'jsonl', path: `${dir}/prompts.jsonl`, sha256: 'a'.repeat(64), seed: 1 } },
+      });
+    const r = build({
+      baseline: resultOf(at('/home/ann/bench', 'none'), pair.baseline.levels),
+      optimized: resultOf(at('/srv/ci', 'fp8'), pair.optimized.levels, '2026-06-03T10:00:00.000Z'),
     });
-    const r = build({ baseline: resultOf(at('/home/ann/bench', 'none'), pair.baseline.levels), optimized: resultOf(at('/srv/ci', 'fp8'), pair.optimized.levels, '2026-06-03T10:00:00.000Z') });
     expect(r.ok).toBe(true);
     expect(JSON.stringify(r.ok && r.receipt)).not.toMatch(/prompts\.jsonl|\/home\/ann|\/srv\/ci/);
   });

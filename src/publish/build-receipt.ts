@@ -14,6 +14,7 @@ export function buildReceipt(input: ReceiptInput): ReceiptOutcome {
   const b = input.baseline.run.endpoint;
   const o = input.optimized.run.endpoint;
   const kind = receiptKindOf(b);
-  if (receiptKindOf(o) !== kind) return { ok: false, problems: [`a receipt compares two runs of one endpoint: --baseline is ${article(b)} ${b} run, --optimized ${article(o)} ${o} run`] };
+  if (receiptKindOf(o) !== kind)
+    return { ok: false, problems: [`a receipt compares two runs of one endpoint: --baseline is ${article(b)} ${b} run, --optimized ${article(o)} ${o} run`] };
   return kind.build(input);
 }

@@ -27,15 +27,29 @@ export const changelogEntrySchema = z.object({
 
 export type ChangelogEntry = z.infer<typeof changelogEntrySchema>;
 
-export interface Addition { receipt: string; title: string; page: string; measuredAt: string }
+export interface Addition {
+  receipt: string;
+  title: string;
+  page: string;
+  measuredAt: string;
+}
 
 /** Previous entries first kept as they were (withdrawn once absent), then the new receipts; newest addition first. */
-export function mergeChangelog(previous: readonly ChangelogEntry[], current: readonly Addition[], pricesCapturedAt: string | null, today: string): ChangelogEntry[] {
+export function mergeChangelog(
+  previous: readonly ChangelogEntry[],
+  current: readonly Addition[],
+  pricesCapturedAt: string | null,
+  today: string,
+): ChangelogEntry[] {
   const now = new Set(current.map((c) => c.receipt));
-  const kept = previous.map((e) => (now.has(e.receipt) || e.withdrawnOn !== null ? { ...e, withdrawnOn: now.has(e.receipt) ? null : e.withdrawnOn } : { ...e, withdrawnOn: today }));
+  const kept = previous.map((e) =>
+    now.has(e.receipt) || e.withdrawnOn !== null ? { ...e, withdrawnOn: now.has(e.receipt) ? null : e.withdrawnOn } : { ...e, withdrawnOn: today },
+  );
   const known = new Set(previous.map((e) => e.receipt));
   // Keys in the schema's order, like entries read back: a site rendered again is byte for byte the same.
-  const added = current.filter((c) => !known.has(c.receipt)).map((c) => ({ receipt: c.receipt, title: c.title, page: c.page, addedOn: today, measuredAt: c.measuredAt, pricesCapturedAt, withdrawnOn: null }));
+  const added = current
+    .filter((c) => !known.has(c.receipt))
+    .map((c) => ({ receipt: c.receipt, title: c.title, page: c.page, addedOn: today, measuredAt: c.measuredAt, pricesCapturedAt, withdrawnOn: null }));
   return [...added, ...kept].sort((a, b) => b.addedOn.localeCompare(a.addedOn) || a.receipt.localeCompare(b.receipt));
 }
 
@@ -46,7 +60,9 @@ export function mergeChangelog(previous: readonly ChangelogEntry[], current: rea
 export async function previousChangelog(dir: string): Promise<{ entries: ChangelogEntry[] } | { problem: string }> {
   const file = join(dir, 'dataset.json');
   if (!existsSync(file)) return { entries: [] };
-  const lost = (why: string) => ({ problem: `--out: ${file} ${why}, so the site's changelog cannot be carried forward; move the old site away to start a new history` });
+  const lost = (why: string) => ({
+    problem: `--out: ${file} ${why}, so the site's changelog cannot be carried forward; move the old site away to start a new history`,
+  });
   let doc: unknown;
   try {
     doc = JSON.parse(await readFile(file, 'utf8'));
@@ -67,20 +83,31 @@ export async function previousChangelog(dir: string): Promise<{ entries: Changel
  * still published names a receipt the site shipped (receipts/<id>.json), and an
  * entry for a receipt published again states that receipt's title and date.
  */
-export function changelogRefusals(previous: readonly ChangelogEntry[], current: ReadonlyArray<{ id: string; title: string; measuredAt: string }>, today: string, shipped: (receiptId: string) => boolean): Refusal[] {
+export function changelogRefusals(
+  previous: readonly ChangelogEntry[],
+  current: ReadonlyArray<{ id: string; title: string; measuredAt: string }>,
+  today: string,
+  shipped: (receiptId: string) => boolean,
+): Refusal[] {
   const out: Refusal[] = [];
   const now = new Map(current.map((r) => [r.id, r]));
   previous.forEach((e, i) => {
     const field = `changelog[${i}] (${e.receipt})`;
     const bad = (why: string) => out.push(refusal('changelog-history', field, why));
-    for (const [k, d] of [['measuredAt', e.measuredAt], ['addedOn', e.addedOn], ['withdrawnOn', e.withdrawnOn], ['pricesCapturedAt', e.pricesCapturedAt]] as const) {
+    for (const [k, d] of [
+      ['measuredAt', e.measuredAt],
+      ['addedOn', e.addedOn],
+      ['withdrawnOn', e.withdrawnOn],
+      ['pricesCapturedAt', e.pricesCapturedAt],
+    ] as const) {
       if (d === null) continue;
       const r = dayRefusal(`${field}.${k}`, d, today);
       if (r !== null) out.push({ ...r, rule: 'changelog-history', message: r.message.replace('[rule: date]', '[rule: changelog-history]') });
     }
     if (e.addedOn < e.measuredAt) bad(`was added on ${e.addedOn}, before it was measured (${e.measuredAt})`);
     if (e.withdrawnOn !== null && e.withdrawnOn < e.addedOn) bad(`was withdrawn on ${e.withdrawnOn}, before it was added (${e.addedOn})`);
-    if (e.withdrawnOn === null && !shipped(e.receipt)) bad(`is listed as published, but the site holds no receipts/${e.receipt}.json; the history names a receipt that never existed there`);
+    if (e.withdrawnOn === null && !shipped(e.receipt))
+      bad(`is listed as published, but the site holds no receipts/${e.receipt}.json; the history names a receipt that never existed there`);
     const r = now.get(e.receipt);
     // A title whose receipt is published again is that receipt's (checked with it); any other reaches the page as carried.
     if (r === undefined) out.push(...carriedTitleRefusals(`${field}.title`, e.title));

@@ -10,9 +10,16 @@ import { type ClientBound, DEFAULT_CLIENT_BUDGET_MS, type SweepResult } from '..
 import { type Refusal, refusal } from './refusal.js';
 import { contractCap } from './record-physics.js';
 
-const json = (v: unknown): string => JSON.stringify(v ?? null, (_k, x: unknown) => (x !== null && typeof x === 'object' && !Array.isArray(x)
-  ? Object.fromEntries(Object.entries(x as Record<string, unknown>).filter(([, y]) => y !== undefined).sort(([a], [b]) => (a < b ? -1 : 1)))
-  : x));
+const json = (v: unknown): string =>
+  JSON.stringify(v ?? null, (_k, x: unknown) =>
+    x !== null && typeof x === 'object' && !Array.isArray(x)
+      ? Object.fromEntries(
+          Object.entries(x as Record<string, unknown>)
+            .filter(([, y]) => y !== undefined)
+            .sort(([a], [b]) => (a < b ? -1 : 1)),
+        )
+      : x,
+  );
 
 /** The run facts the contract fixes, as `goodput run` writes them. */
 function contractFacts(c: Contract): Array<[string, unknown]> {
@@ -35,11 +42,21 @@ export function contractSpeaksRefusals(where: string, c: Contract, run: SweepRes
   const out: Refusal[] = [];
   const facts = run.run as unknown as Record<string, unknown>;
   for (const [key, value] of contractFacts(c)) {
-    if (json(facts[key]) !== json(value)) out.push(refusal('contract-speaks', `${where} run.${key}`, `states ${json(facts[key]).slice(0, 120)}, the hash-checked contract ${json(value).slice(0, 120)}; only the contract states the workload`));
+    if (json(facts[key]) !== json(value))
+      out.push(
+        refusal(
+          'contract-speaks',
+          `${where} run.${key}`,
+          `states ${json(facts[key]).slice(0, 120)}, the hash-checked contract ${json(value).slice(0, 120)}; only the contract states the workload`,
+        ),
+      );
   }
   const wanted = [...new Set(c.load.levels)].sort((a, b) => a - b);
   const got = run.levels.map((l) => l.concurrency).sort((a, b) => a - b);
-  if (json(got) !== json(wanted)) out.push(refusal('contract-speaks', `${where} levels`, `are concurrency ${got.join(', ') || 'none'}; the contract runs ${wanted.join(', ')}, every one of them`));
+  if (json(got) !== json(wanted))
+    out.push(
+      refusal('contract-speaks', `${where} levels`, `are concurrency ${got.join(', ') || 'none'}; the contract runs ${wanted.join(', ')}, every one of them`),
+    );
   return out;
 }
 
@@ -60,18 +77,26 @@ function spanMs(records: ReadonlyArray<{ sendNs: number; endNs: number | null }>
  * delay's percentiles are ordered and no longer than the level's records
  * last, and the busy share is a share.
  */
-export function clientBoundRefusals(where: string, level: { concurrency: number; clientBound: ClientBound }, records: ReadonlyArray<{ sendNs: number; endNs: number | null }>): Refusal[] {
+export function clientBoundRefusals(
+  where: string,
+  level: { concurrency: number; clientBound: ClientBound },
+  records: ReadonlyArray<{ sendNs: number; endNs: number | null }>,
+): Refusal[] {
   const out: Refusal[] = [];
   const cb = level.clientBound;
   const field = `${where} levels[c=${level.concurrency}].clientBound`;
-  if (cb.budgetMs !== DEFAULT_CLIENT_BUDGET_MS) out.push(refusal('contract-speaks', `${field}.budgetMs`, `states ${cb.budgetMs}; goodput run judges every level with ${DEFAULT_CLIENT_BUDGET_MS} ms`));
+  if (cb.budgetMs !== DEFAULT_CLIENT_BUDGET_MS)
+    out.push(refusal('contract-speaks', `${field}.budgetMs`, `states ${cb.budgetMs}; goodput run judges every level with ${DEFAULT_CLIENT_BUDGET_MS} ms`));
   const d = cb.loopDelayMs;
   if (d !== null) {
     const span = spanMs(records);
-    if (!(d.p50 <= d.p99 && d.p99 <= d.max)) out.push(refusal('client-bound-evidence', `${field}.loopDelayMs`, `states p50 ${d.p50}, p99 ${d.p99}, max ${d.max}: percentiles out of order`));
-    else if (d.max > span) out.push(refusal('client-bound-evidence', `${field}.loopDelayMs`, `states a stall of ${d.max} ms in a level whose records span ${span.toFixed(1)} ms`));
+    if (!(d.p50 <= d.p99 && d.p99 <= d.max))
+      out.push(refusal('client-bound-evidence', `${field}.loopDelayMs`, `states p50 ${d.p50}, p99 ${d.p99}, max ${d.max}: percentiles out of order`));
+    else if (d.max > span)
+      out.push(refusal('client-bound-evidence', `${field}.loopDelayMs`, `states a stall of ${d.max} ms in a level whose records span ${span.toFixed(1)} ms`));
   }
-  if (cb.clientCpuPct !== null && cb.clientCpuPct > 100) out.push(refusal('client-bound-evidence', `${field}.clientCpuPct`, `states ${cb.clientCpuPct} %; the client's busy share of one core is at most 100 %`));
+  if (cb.clientCpuPct !== null && cb.clientCpuPct > 100)
+    out.push(refusal('client-bound-evidence', `${field}.clientCpuPct`, `states ${cb.clientCpuPct} %; the client's busy share of one core is at most 100 %`));
   return out;
 }
 
@@ -83,7 +108,10 @@ export function clientBoundRefusals(where: string, level: { concurrency: number;
 export function repeatRefusals(where: string, c: Contract, runs: readonly SweepResult[]): Refusal[] {
   const declared = c.repeats ?? 1;
   if (runs.length !== declared) {
-    const why = c.repeats === undefined ? 'but the contract declares no repeat count (goodput run --repeats N declares it before the first run)' : `but the contract declares ${declared}; every run of a declared set ships`;
+    const why =
+      c.repeats === undefined
+        ? 'but the contract declares no repeat count (goodput run --repeats N declares it before the first run)'
+        : `but the contract declares ${declared}; every run of a declared set ships`;
     return [refusal('repeats-declared', `${where}: repeats`, `holds ${runs.length} ${runs.length === 1 ? 'run' : 'runs'}, ${why}`)];
   }
   if (declared === 1) return [];
@@ -92,7 +120,13 @@ export function repeatRefusals(where: string, c: Contract, runs: readonly SweepR
   runs.forEach((r, k) => {
     const rep = r.run.repeat;
     if (rep === undefined || rep.index !== k + 1 || rep.of !== declared || rep.set !== set) {
-      out.push(refusal('repeats-declared', `${where}: run ${k + 1} run.repeat`, `is ${rep === undefined ? 'absent' : `run ${rep.index} of ${rep.of} in set ${rep.set}`}; run ${k + 1} of ${declared} in one set ${set ?? '(none)'} was expected`));
+      out.push(
+        refusal(
+          'repeats-declared',
+          `${where}: run ${k + 1} run.repeat`,
+          `is ${rep === undefined ? 'absent' : `run ${rep.index} of ${rep.of} in set ${rep.set}`}; run ${k + 1} of ${declared} in one set ${set ?? '(none)'} was expected`,
+        ),
+      );
     }
   });
   return out;

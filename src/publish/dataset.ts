@@ -22,30 +22,76 @@ export function datasetOf(site: SiteView): unknown {
     receipts: site.receipts.map((v) => {
       const r = v.receipt;
       const cfg = (k: 'baseline' | 'optimized') => ({
-        identity: r.configurations[k].identity, method: r.configurations[k].method, model: r.configurations[k].model, engine: r.configurations[k].engine,
-        measuredAt: r.configurations[k].measuredAt, contractHash: r.configurations[k].contractHash, workloadHash: r.configurations[k].workloadHash,
+        identity: r.configurations[k].identity,
+        method: r.configurations[k].method,
+        model: r.configurations[k].model,
+        engine: r.configurations[k].engine,
+        measuredAt: r.configurations[k].measuredAt,
+        contractHash: r.configurations[k].contractHash,
+        workloadHash: r.configurations[k].workloadHash,
         serverAccount: r.configurations[k].serverAccount,
       });
       return {
-        id: r.id, page: v.page, title: r.title, model: r.model, hardware: r.hardware, hardwareDeclaredBy: 'the publisher', simulated: r.simulated, modality: r.modality ?? textModality(r.inputs), ...(r.inputs === undefined ? {} : { inputs: r.inputs }), measuredAt: r.measuredAt,
+        id: r.id,
+        page: v.page,
+        title: r.title,
+        model: r.model,
+        hardware: r.hardware,
+        hardwareDeclaredBy: 'the publisher',
+        simulated: r.simulated,
+        modality: r.modality ?? textModality(r.inputs),
+        ...(r.inputs === undefined ? {} : { inputs: r.inputs }),
+        measuredAt: r.measuredAt,
         configurations: { baseline: cfg('baseline'), optimized: cfg('optimized') },
         workload: r.workload,
         costBasis: { text: r.costBasis.text, priceAsOf: r.costBasis.priceAsOf },
-        quality: r.quality === null ? { line: 'quality: not recorded' } : { line: r.quality.line, verdict: r.quality.verdict, evaluator: r.quality.evaluator, scaleNote: r.quality.scaleNote, promptSetHash: r.quality.promptSetHash, referenceTextHash: r.quality.referenceTextHash },
+        quality:
+          r.quality === null
+            ? { line: 'quality: not recorded' }
+            : {
+                line: r.quality.line,
+                verdict: r.quality.verdict,
+                evaluator: r.quality.evaluator,
+                scaleNote: r.quality.scaleNote,
+                promptSetHash: r.quality.promptSetHash,
+                referenceTextHash: r.quality.referenceTextHash,
+              },
         headlines: v.headlines.map((h) => ({ number: h.number.id, change: h.change?.id ?? null, changeWords: h.changeWords, direction: h.direction })),
         charts: v.bars.map((b) => ({ id: b.id, title: b.title, subtitle: b.subtitle, numbers: b.numbers.map((x) => x.id) })),
         // The scaling curves the page draws and tabulates: per level, its state and its numbers (listed in `numbers`).
-        curves: Object.fromEntries((['baseline', 'optimized'] as const).map((k) => [k, v.levels[k].map((l) => ({
-          concurrency: String(l.concurrency), state: l.invalid ? 'invalid' : l.clientBound ? 'client-bound' : 'valid', numbers: l.numbers.map((x) => x.id),
-        }))])),
+        curves: Object.fromEntries(
+          (['baseline', 'optimized'] as const).map((k) => [
+            k,
+            v.levels[k].map((l) => ({
+              concurrency: String(l.concurrency),
+              state: l.invalid ? 'invalid' : l.clientBound ? 'client-bound' : 'valid',
+              numbers: l.numbers.map((x) => x.id),
+            })),
+          ]),
+        ),
         limitations: r.limitations,
         numbers: receiptNumbers(v).map(n),
       };
     }),
     prices: {
       capturedAt: site.prices.capturedAt,
-      token: site.prices.token.map((t) => ({ provider: t.provider, model: t.model, sourceUrl: t.sourceUrl, asOf: t.asOf, input: n(t.input), output: n(t.output) })),
-      instance: site.prices.instance.map((t) => ({ provider: t.provider, sku: t.sku, gpus: t.gpus, sourceUrl: t.sourceUrl, asOf: t.asOf, wholeInstance: n(t.whole), perGpuContextOnly: n(t.perGpu) })),
+      token: site.prices.token.map((t) => ({
+        provider: t.provider,
+        model: t.model,
+        sourceUrl: t.sourceUrl,
+        asOf: t.asOf,
+        input: n(t.input),
+        output: n(t.output),
+      })),
+      instance: site.prices.instance.map((t) => ({
+        provider: t.provider,
+        sku: t.sku,
+        gpus: t.gpus,
+        sourceUrl: t.sourceUrl,
+        asOf: t.asOf,
+        wholeInstance: n(t.whole),
+        perGpuContextOnly: n(t.perGpu),
+      })),
     },
   };
 }

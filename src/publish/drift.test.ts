@@ -14,13 +14,35 @@ import { type Receipt } from './receipt-schema.js';
 import { buildReceipt } from './build-receipt.js';
 import { renderSite } from './publish-site.js';
 
-interface Entry { id: string; value: number | null; text: string; statistic: string; provenance: string; configuration: string | null; levelState: string | null }
-interface DatasetNumber { id: string; unit: string; text: string; note: string | null; levelState?: string }
-interface DatasetReceipt { id: string; numbers: DatasetNumber[]; curves: Record<'baseline' | 'optimized', Array<{ concurrency: string; state: string; numbers: string[] }>> }
+interface Entry {
+  id: string;
+  value: number | null;
+  text: string;
+  statistic: string;
+  provenance: string;
+  configuration: string | null;
+  levelState: string | null;
+}
+interface DatasetNumber {
+  id: string;
+  unit: string;
+  text: string;
+  note: string | null;
+  levelState?: string;
+}
+interface DatasetReceipt {
+  id: string;
+  numbers: DatasetNumber[];
+  curves: Record<'baseline' | 'optimized', Array<{ concurrency: string; state: string; numbers: string[] }>>;
+}
 
 const PRICES: Prices = {
-  tokenPrices: [{ provider: 'Example Cloud', model: 'demo-model', inputUsdPer1M: 0.5, outputUsdPer1M: 1.5, sourceUrl: 'https://example.com/pricing', asOf: '2026-06-01' }],
-  instancePrices: [{ provider: 'Example Cloud', sku: 'example-8gpu', gpus: 8, usdPerHourWholeInstance: 40, sourceUrl: 'https://example.com/instances', asOf: '2026-06-02' }],
+  tokenPrices: [
+    { provider: 'Example Cloud', model: 'demo-model', inputUsdPer1M: 0.5, outputUsdPer1M: 1.5, sourceUrl: 'https://example.com/pricing', asOf: '2026-06-01' },
+  ],
+  instancePrices: [
+    { provider: 'Example Cloud', sku: 'example-8gpu', gpus: 8, usdPerHourWholeInstance: 40, sourceUrl: 'https://example.com/instances', asOf: '2026-06-02' },
+  ],
 };
 
 let pages: Map<string, Entry[]>;
@@ -43,9 +65,11 @@ function receipts(): Receipt[] {
   const one = buildReceipt({ ...pair, quality: qualityScoreSchema.parse(noisy), method: 'FP8 dynamic quantization', generator: '0.1.0' });
   // A second receipt with an invalid single-stream level (its not-recorded numbers must drift-check too) and a client-bound level.
   const bound = level({ c: 4, tokS: 210, perReq: 52, ttft: [60, 90], tpot: 12, e2e: 800 });
-  bound.clientBound = { ...bound.clientBound, bound: true, reason: 'the client\'s event loop was delayed 80.0 ms (p99); budget 50 ms' };
+  bound.clientBound = { ...bound.clientBound, bound: true, reason: "the client's event loop was delayed 80.0 ms (p99); budget 50 ms" };
   const broken = resultOf(contract({ quantization: 'int4' }), [
-    level({ c: 1, tokS: 120, perReq: 120, ttft: [35, 50], tpot: 8, e2e: 540, failed: 1 }), level({ c: 2, tokS: 200, perReq: 100, ttft: [40, 60], tpot: 9, e2e: 600 }), bound,
+    level({ c: 1, tokS: 120, perReq: 120, ttft: [35, 50], tpot: 8, e2e: 540, failed: 1 }),
+    level({ c: 2, tokS: 200, perReq: 100, ttft: [40, 60], tpot: 9, e2e: 600 }),
+    bound,
   ]);
   const two = buildReceipt({ baseline: receiptPair().baseline, optimized: broken, quality: null, method: 'INT4 weight-only', generator: '0.1.0' });
   if (!one.ok || !two.ok) throw new Error('fixture receipts refused');
@@ -58,7 +82,15 @@ function walk(x: unknown, path: string, out: Entry[], stray: string[]): void {
   else if (x !== null && typeof x === 'object') {
     const o = x as Record<string, unknown>;
     if ('value' in o && 'statistic' in o && 'provenance' in o) {
-      out.push({ id: String(o.id), value: o.value as number | null, text: String(o.text), statistic: String(o.statistic), provenance: String(o.provenance), configuration: (o.configuration as string | null) ?? null, levelState: (o.levelState as string | undefined) ?? null });
+      out.push({
+        id: String(o.id),
+        value: o.value as number | null,
+        text: String(o.text),
+        statistic: String(o.statistic),
+        provenance: String(o.provenance),
+        configuration: (o.configuration as string | null) ?? null,
+        levelState: (o.levelState as string | undefined) ?? null,
+      });
       return;
     }
     for (const [k, v] of Object.entries(o)) walk(v, `${path}.${k}`, out, stray);
@@ -74,11 +106,18 @@ beforeAll(() => {
     if (!name.endsWith('.html')) continue;
     const { document } = parseHTML(String(body));
     docs.set(name, document);
-    pages.set(name, [...document.querySelectorAll('data[data-fact]')].map((d) => ({
-      id: d.getAttribute('data-fact') as string, value: d.getAttribute('value') === '' ? null : Number(d.getAttribute('value')),
-      text: d.textContent ?? '', statistic: d.getAttribute('data-statistic') as string, provenance: d.getAttribute('data-provenance') as string,
-      configuration: d.getAttribute('data-configuration'), levelState: d.getAttribute('data-level-state'),
-    })));
+    pages.set(
+      name,
+      [...document.querySelectorAll('data[data-fact]')].map((d) => ({
+        id: d.getAttribute('data-fact') as string,
+        value: d.getAttribute('value') === '' ? null : Number(d.getAttribute('value')),
+        text: d.textContent ?? '',
+        statistic: d.getAttribute('data-statistic') as string,
+        provenance: d.getAttribute('data-provenance') as string,
+        configuration: d.getAttribute('data-configuration'),
+        levelState: d.getAttribute('data-level-state'),
+      })),
+    );
   }
   dataset = [];
   strayNumbers = [];
@@ -128,9 +167,7 @@ describe('pages and dataset.json', () => {
   it('no chart on any page draws a price: no price id, vendor, price unit or price figure inside any <svg>', () => {
     const prices = [...byId.values()].filter((n) => n.id.startsWith('prices/'));
     expect(prices.length).toBe(4);
-    const forbidden = [
-      'prices/', 'Example Cloud', 'example-8gpu', ...new Set(prices.map((n) => n.unit)), ...prices.map((n) => `${n.text} ${n.unit}`),
-    ];
+    const forbidden = ['prices/', 'Example Cloud', 'example-8gpu', ...new Set(prices.map((n) => n.unit)), ...prices.map((n) => `${n.text} ${n.unit}`)];
     let svgs = 0;
     for (const [name, document] of docs) {
       for (const svg of document.querySelectorAll('svg')) {
@@ -144,7 +181,7 @@ describe('pages and dataset.json', () => {
     expect(svgs).toBe(20);
   });
 
-  it('every chart\'s data table holds measured numbers of this receipt only, one unit per column, and the chart names that unit', () => {
+  it("every chart's data table holds measured numbers of this receipt only, one unit per column, and the chart names that unit", () => {
     let figures = 0;
     for (const [name, document] of docs) {
       for (const figure of document.querySelectorAll('figure.chart')) {
@@ -177,7 +214,8 @@ describe('pages and dataset.json', () => {
         const plotted = [...(units.get(0) ?? [])][0] as string;
         expect(svgText, `${id}: the chart does not name its unit ${plotted}`).toContain(`(${plotted}`);
         // A bar chart is one figure by configuration: every bar in one unit.
-        if (!/^chart-(throughput|per-request|ttft)$/.test(figure.getAttribute('id') ?? '')) expect(new Set([...units.values()].flatMap((u) => [...u])).size, id).toBe(1);
+        if (!/^chart-(throughput|per-request|ttft)$/.test(figure.getAttribute('id') ?? ''))
+          expect(new Set([...units.values()].flatMap((u) => [...u])).size, id).toBe(1);
       }
     }
     expect(figures).toBe(18);
@@ -204,14 +242,20 @@ describe('pages and dataset.json', () => {
     expect(cells).toContain(`${perGpu?.id}/optimized.c2.perRequest`);
     const sentence = page?.querySelector('#pareto .capacity')?.textContent ?? '';
     // The two frontiers do not overlap (baseline 90–100, optimized 150–160 tok/s per user): the target is the middle of one, the other is not extrapolated to it.
-    expect(sentence).toBe('At 95.0 tok/s per user, baseline serves the most: 70.0 output tok/s per GPU (interpolated between levels 1 and 2), $3.97 per 1M output tokens at the run\'s hourly cost.');
+    expect(sentence).toBe(
+      "At 95.0 tok/s per user, baseline serves the most: 70.0 output tok/s per GPU (interpolated between levels 1 and 2), $3.97 per 1M output tokens at the run's hourly cost.",
+    );
     const capacity = n(`${perGpu?.id}/baseline.capacity`);
     expect([capacity.value, capacity.unit, capacity.provenance]).toEqual([70, 'tok/s per GPU', 'derived']);
     expect(capacity.derivedFrom).toEqual([1, 2].flatMap((c) => [`${perGpu?.id}/baseline.c${c}.perRequest`, `${perGpu?.id}/baseline.c${c}.throughputPerGpu`]));
     const cost = n(`${perGpu?.id}/baseline.capacityCostPer1M`);
     expect(cost.value).toBeCloseTo((2 / (70 * 2 * 3600)) * 1e6, 9);
     const outside = n(`${perGpu?.id}/optimized.capacity`);
-    expect([outside.value, outside.provenance, outside.note]).toEqual([null, 'not recorded', 'not measured at this speed (150.0–160.0 tok/s per user tested; never extrapolated)']);
+    expect([outside.value, outside.provenance, outside.note]).toEqual([
+      null,
+      'not recorded',
+      'not measured at this speed (150.0–160.0 tok/s per user tested; never extrapolated)',
+    ]);
     expect(page?.querySelector(`#pareto .capacity-table data[data-fact="${capacity.id}"]`)).not.toBeNull();
     expect(docs.get(`${perServer?.id}.html`)?.querySelector('#chart-pareto svg')?.textContent).toContain('Output tok/s per server (GPU count not recorded)');
   });
@@ -229,7 +273,7 @@ describe('pages and dataset.json', () => {
     expect((without as unknown as { quality: { line: string } }).quality.line).toBe('quality: not recorded');
   });
 
-  it('an invalid or client-bound level\'s numbers say so on the page and in dataset.json, with the reason in their note', () => {
+  it("an invalid or client-bound level's numbers say so on the page and in dataset.json, with the reason in their note", () => {
     const flagged: Array<[string, string]> = [];
     for (const [name, document] of docs) {
       for (const td of document.querySelectorAll(['throughput', 'per-request', 'ttft'].map((c) => `figure#chart-${c} details td`).join(', '))) {
@@ -242,7 +286,9 @@ describe('pages and dataset.json', () => {
         expect(n?.levelState, `dataset.json ${fact}`).toBe(shown);
         if (shown === 'valid') continue;
         flagged.push([fact, shown]);
-        expect(n?.note, `dataset.json ${fact}`).toMatch(shown === 'invalid' ? /^invalid level: 1 of 8 requests failed \(timeout 1\)/ : /^client-bound: the client's event loop was delayed 80\.0 ms/);
+        expect(n?.note, `dataset.json ${fact}`).toMatch(
+          shown === 'invalid' ? /^invalid level: 1 of 8 requests failed \(timeout 1\)/ : /^client-bound: the client's event loop was delayed 80\.0 ms/,
+        );
         expect(td.getAttribute('title')).toBe(n?.note);
       }
     }
@@ -251,7 +297,11 @@ describe('pages and dataset.json', () => {
     // Each table cell once: the throughput and TTFT tables list different metrics of the same levels.
     expect(new Map(flagged)).toEqual(new Map([...level(1).map((f) => [f, 'invalid'] as const), ...level(4).map((f) => [f, 'client-bound'] as const)]));
     const curves = json.receipts.find((r) => r.id === id)?.curves.optimized;
-    expect(curves?.map((l) => [l.concurrency, l.state])).toEqual([['1', 'invalid'], ['2', 'valid'], ['4', 'client-bound']]);
+    expect(curves?.map((l) => [l.concurrency, l.state])).toEqual([
+      ['1', 'invalid'],
+      ['2', 'valid'],
+      ['4', 'client-bound'],
+    ]);
     expect(curves?.[0]?.numbers).toEqual(level(1));
   });
 });

@@ -9,7 +9,15 @@ import { evidenceResult } from '../test-support/evidence-fixture.js';
 import { checkEvidence } from './evidence-check.js';
 import type { Refusal } from './refusal.js';
 
-const fresh = () => evidenceResult({ levels: [{ c: 1, ttftMs: 40, tpotMs: 10 }, { c: 2, ttftMs: 45, tpotMs: 11 }], repeats: 3, spread: 0.05 });
+const fresh = () =>
+  evidenceResult({
+    levels: [
+      { c: 1, ttftMs: 40, tpotMs: 10 },
+      { c: 2, ttftMs: 45, tpotMs: 11 },
+    ],
+    repeats: 3,
+    spread: 0.05,
+  });
 const check = (r: SweepResult) => {
   const out: Refusal[] = [];
   const side = checkEvidence('baseline', JSON.parse(JSON.stringify(r)) as SweepResult, out);
@@ -27,17 +35,25 @@ describe('checkEvidence', () => {
   it('refuses a level summary its records do not give', () => {
     const r = fresh();
     (r.levels[1] as { throughputTokS: number }).throughputTokS = 900;
-    expect(check(r).out).toEqual([expect.stringMatching(/^evidence\.baseline: run 1 levels\[c=2\]\.throughputTokS: states 900, its records give [\d.]+ \[rule: records-reproduce\]$/)]);
+    expect(check(r).out).toEqual([
+      expect.stringMatching(/^evidence\.baseline: run 1 levels\[c=2\]\.throughputTokS: states 900, its records give [\d.]+ \[rule: records-reproduce\]$/),
+    ]);
   });
   it('refuses edited records under their old hash, and a recomputed hash does not help the summaries', () => {
     const r = fresh();
     const rec = r.repeats?.[0]?.records?.[3] as { chunkNs: number[] };
     rec.chunkNs[0] = (rec.chunkNs[0] as number) + 5e6;
-    expect(check(r).out[0]).toMatch(/^evidence\.baseline: run 2 recordsSha256: states [0-9a-f]{64}, its records hash to [0-9a-f]{64}; the records were edited \[rule: records-hash\]$/);
+    expect(check(r).out[0]).toMatch(
+      /^evidence\.baseline: run 2 recordsSha256: states [0-9a-f]{64}, its records hash to [0-9a-f]{64}; the records were edited \[rule: records-hash\]$/,
+    );
   });
   it('refuses an edited contract under its old hash', () => {
     const r = fresh();
     (r.contract as { model: { revision: string } }).model.revision = 'r2';
-    expect(check(r).out).toEqual([expect.stringMatching(/^evidence\.baseline: contractHash: states [0-9a-f]{64}, its contract hashes to [0-9a-f]{64}; the contract was edited \[rule: contract-hash\]$/)]);
+    expect(check(r).out).toEqual([
+      expect.stringMatching(
+        /^evidence\.baseline: contractHash: states [0-9a-f]{64}, its contract hashes to [0-9a-f]{64}; the contract was edited \[rule: contract-hash\]$/,
+      ),
+    ]);
   });
 });

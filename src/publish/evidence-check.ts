@@ -24,23 +24,52 @@ export interface CheckedSide {
 }
 
 /** The contract a side's result carries, once it parses and hashes to the stated hash; else null with the refusal in `out`. */
-export function trustedContract(side: ConfigurationKey, result: Pick<SweepResult, 'contract' | 'contractHash'>, out: Refusal[]): { contract: Contract; hash: string } | null {
+export function trustedContract(
+  side: ConfigurationKey,
+  result: Pick<SweepResult, 'contract' | 'contractHash'>,
+  out: Refusal[],
+): { contract: Contract; hash: string } | null {
   const v = verifiedContract(result);
   if (v.ok) return v;
-  if (v.reason === 'absent') out.push(refusal('contract-hash', `evidence.${side}: contract`, 'is not in the result, so its workload cannot be reconstructed (record runs with goodput run CONTRACT.yaml)'));
+  if (v.reason === 'absent')
+    out.push(
+      refusal(
+        'contract-hash',
+        `evidence.${side}: contract`,
+        'is not in the result, so its workload cannot be reconstructed (record runs with goodput run CONTRACT.yaml)',
+      ),
+    );
   if (v.reason === 'schema') for (const i of v.issues) out.push(refusal('schema', `evidence.${side}: contract.${i.path}`, i.message));
-  if (v.reason === 'hash') out.push(refusal('contract-hash', `evidence.${side}: contractHash`, `states ${v.stated ?? 'none'}, its contract hashes to ${v.actual}; the contract was edited`));
+  if (v.reason === 'hash')
+    out.push(
+      refusal('contract-hash', `evidence.${side}: contractHash`, `states ${v.stated ?? 'none'}, its contract hashes to ${v.actual}; the contract was edited`),
+    );
   return null;
 }
 
 /** A run a receipt can use: complete, with its records under a hash that recomputes (`hashOf`); else the refusal. */
-export function recordsRefusal<T>(where: string, run: { run: { status: string; stopReason: string | null }; records?: readonly T[]; recordsSha256?: string }, hashOf: (records: readonly T[]) => string): Refusal | null {
-  if (run.run.status !== 'complete') return refusal('run-complete', `${where} status`, `is ${run.run.status}${run.run.stopReason ? ` (${run.run.stopReason})` : ''}; a receipt compares complete runs`);
+export function recordsRefusal<T>(
+  where: string,
+  run: { run: { status: string; stopReason: string | null }; records?: readonly T[]; recordsSha256?: string },
+  hashOf: (records: readonly T[]) => string,
+): Refusal | null {
+  if (run.run.status !== 'complete')
+    return refusal(
+      'run-complete',
+      `${where} status`,
+      `is ${run.run.status}${run.run.stopReason ? ` (${run.run.stopReason})` : ''}; a receipt compares complete runs`,
+    );
   if (run.records === undefined || run.recordsSha256 === undefined) {
-    return refusal('records-reproduce', `${where} records`, 'are not in the result, so its level summaries cannot be recomputed; record it again with goodput run CONTRACT.yaml --json FILE');
+    return refusal(
+      'records-reproduce',
+      `${where} records`,
+      'are not in the result, so its level summaries cannot be recomputed; record it again with goodput run CONTRACT.yaml --json FILE',
+    );
   }
   const hash = hashOf(run.records);
-  return hash === run.recordsSha256 ? null : refusal('records-hash', `${where} recordsSha256`, `states ${run.recordsSha256}, its records hash to ${hash}; the records were edited`);
+  return hash === run.recordsSha256
+    ? null
+    : refusal('records-hash', `${where} recordsSha256`, `states ${run.recordsSha256}, its records hash to ${hash}; the records were edited`);
 }
 
 function checkRun(side: ConfigurationKey, k: number, run: SweepResult, contract: Contract, allow: boolean, out: Refusal[]): SweepResult | null {
@@ -93,7 +122,13 @@ export function checkEvidence(side: ConfigurationKey, result: SweepResult, out: 
   if (v === null) return null;
   const { contract, hash } = v;
   if (contract.load.pattern.kind !== 'concurrency') {
-    out.push(refusal('same-workload', `evidence.${side}: contract.load.pattern.kind`, `is ${contract.load.pattern.kind}; a receipt compares closed-loop concurrency sweeps`));
+    out.push(
+      refusal(
+        'same-workload',
+        `evidence.${side}: contract.load.pattern.kind`,
+        `is ${contract.load.pattern.kind}; a receipt compares closed-loop concurrency sweeps`,
+      ),
+    );
     return null;
   }
   if (result.matrix !== undefined) {

@@ -23,13 +23,22 @@ export const signaturePath = (sha256: string): string => `${EVIDENCE_DIR}/${sha2
 const SIGNATURE_BYTES = 64 * 1024;
 
 /** The signature shipped beside evidence `sha256`, absent (null), or too large to be one. */
-export async function loadEvidenceSignature(source: EvidenceSource, sha256: string): Promise<{ ok: true; bytes: Buffer } | { ok: false; problem: string } | null> {
+export async function loadEvidenceSignature(
+  source: EvidenceSource,
+  sha256: string,
+): Promise<{ ok: true; bytes: Buffer } | { ok: false; problem: string } | null> {
   const found = await evidenceBytes(source, signaturePath(sha256), SIGNATURE_BYTES);
   if (found === null) return null;
-  return 'size' in found ? { ok: false, problem: `is ${found.size} bytes, more than a signature envelope (${SIGNATURE_BYTES})` } : { ok: true, bytes: found.gz };
+  return 'size' in found
+    ? { ok: false, problem: `is ${found.size} bytes, more than a signature envelope (${SIGNATURE_BYTES})` }
+    : { ok: true, bytes: found.gz };
 }
 
-export interface PackedEvidence { sha256: string; path: string; gz: Buffer }
+export interface PackedEvidence {
+  sha256: string;
+  path: string;
+  gz: Buffer;
+}
 
 /** The value's JSON bytes, their SHA-256 and the compressed file. */
 export function packEvidence(value: unknown): PackedEvidence {
@@ -50,24 +59,36 @@ async function evidenceBytes(source: EvidenceSource, path: string, max: number =
     return gz.length > max ? { size: gz.length } : { gz };
   }
   const file = join(source, path);
-  const size = await stat(file).then((s) => s.size, () => null);
+  const size = await stat(file).then(
+    (s) => s.size,
+    () => null,
+  );
   if (size === null) return null;
   return size > max ? { size } : { gz: await readFile(file) };
 }
 
 /** Reads `evidence/<sha256>.json.gz` from `source`; `field` names the reference in a refusal. */
 export async function loadEvidence(source: EvidenceSource, sha256: string, field: string): Promise<LoadedEvidence> {
-  const refuse = (rule: 'evidence-file' | 'evidence-hash' | 'no-duplicate-keys', why: string): LoadedEvidence => ({ ok: false, refusal: refusal(rule, field, why) });
+  const refuse = (rule: 'evidence-file' | 'evidence-hash' | 'no-duplicate-keys', why: string): LoadedEvidence => ({
+    ok: false,
+    refusal: refusal(rule, field, why),
+  });
   const max = LIMITS.inputFileBytes.max;
   const found = await evidenceBytes(source, evidencePath(sha256));
   if (found === null) return refuse('evidence-file', `names ${evidencePath(sha256)}, which is not beside the receipt`);
-  if ('size' in found) return refuse('evidence-file', `${evidencePath(sha256)} is ${found.size} bytes, above the limit of ${max} ${LIMITS.inputFileBytes.what}`);
+  if ('size' in found)
+    return refuse('evidence-file', `${evidencePath(sha256)} is ${found.size} bytes, above the limit of ${max} ${LIMITS.inputFileBytes.what}`);
   let bytes: Buffer;
   try {
     bytes = gunzipSync(found.gz, { maxOutputLength: max });
   } catch (err) {
     const tooBig = (err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError;
-    return refuse('evidence-file', tooBig ? `${evidencePath(sha256)} expands past the limit of ${max} ${LIMITS.inputFileBytes.what}` : `${evidencePath(sha256)} is not a gzip file (${(err as Error).message})`);
+    return refuse(
+      'evidence-file',
+      tooBig
+        ? `${evidencePath(sha256)} expands past the limit of ${max} ${LIMITS.inputFileBytes.what}`
+        : `${evidencePath(sha256)} is not a gzip file (${(err as Error).message})`,
+    );
   }
   const actual = createHash('sha256').update(bytes).digest('hex');
   if (actual !== sha256) return refuse('evidence-hash', `names ${sha256}, but the file's content hashes to ${actual}; the evidence was edited`);
@@ -82,7 +103,7 @@ export async function loadEvidence(source: EvidenceSource, sha256: string, field
 const WITHHELD_URL = 'http://withheld.invalid/';
 
 type Loose = Record<string, unknown>;
-const obj = (v: unknown): Loose | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? v as Loose : null);
+const obj = (v: unknown): Loose | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Loose) : null);
 
 /** A result's contract with its locations withheld: the server's address, the baseline's, the paths of hashed files (none of them hashed). */
 function publicContract<C>(contract: C): C {
@@ -92,20 +113,31 @@ function publicContract<C>(contract: C): C {
   const model = obj(c?.model);
   const workload = obj(c?.workload);
   const quality = obj(c?.quality);
-  return (c === null ? contract : {
-    ...c,
-    ...(server === null ? {} : { server: { url: WITHHELD_URL, ...('endpoint' in server ? { endpoint: server.endpoint } : {}) } }),
-    ...(model === null ? {} : { model: { ...model, ...('tokenizer' in model ? { tokenizer: noPath(model.tokenizer) } : {}) } }),
-    ...(workload === null ? {} : { workload: { ...workload, prompts: noPath(workload.prompts) } }),
-    ...(quality === null || !('baselineUrl' in quality) ? {} : { quality: { ...quality, baselineUrl: WITHHELD_URL } }),
-  }) as C;
+  return (
+    c === null
+      ? contract
+      : {
+          ...c,
+          ...(server === null ? {} : { server: { url: WITHHELD_URL, ...('endpoint' in server ? { endpoint: server.endpoint } : {}) } }),
+          ...(model === null ? {} : { model: { ...model, ...('tokenizer' in model ? { tokenizer: noPath(model.tokenizer) } : {}) } }),
+          ...(workload === null ? {} : { workload: { ...workload, prompts: noPath(workload.prompts) } }),
+          ...(quality === null || !('baselineUrl' in quality) ? {} : { quality: { ...quality, baselineUrl: WITHHELD_URL } }),
+        }
+  ) as C;
 }
 
 /** The public copy of an embeddings or rerank result: its address, command and the tokenizer's route withheld; everything measured kept. */
 export function publicPoolingResult(result: PoolingResult): PoolingResult {
-  const hide = <T extends PoolingResult['run']>(run: T): T => ({ ...run, url: WITHHELD_URL, command: 'withheld', tokenizer: { ...run.tokenizer, label: `withheld (${run.tokenizer.exact ? 'exact' : 'approximate'})` } });
+  const hide = <T extends PoolingResult['run']>(run: T): T => ({
+    ...run,
+    url: WITHHELD_URL,
+    command: 'withheld',
+    tokenizer: { ...run.tokenizer, label: `withheld (${run.tokenizer.exact ? 'exact' : 'approximate'})` },
+  });
   return {
-    ...result, run: hide(result.run), ...(result.contract === undefined ? {} : { contract: publicContract(result.contract) }),
+    ...result,
+    run: hide(result.run),
+    ...(result.contract === undefined ? {} : { contract: publicContract(result.contract) }),
     ...(result.repeats === undefined ? {} : { repeats: result.repeats.map((x) => ({ ...x, run: hide(x.run) })) }),
   };
 }
@@ -118,14 +150,20 @@ export function publicPoolingResult(result: PoolingResult): PoolingResult {
 export function publicTextResult(result: SweepResult): SweepResult {
   const contract = publicContract(result.contract);
   const hide = <T extends SweepResult['run']>(run: T): T => ({
-    ...run, url: WITHHELD_URL, command: 'withheld',
+    ...run,
+    url: WITHHELD_URL,
+    command: 'withheld',
     ...(run.serverMetrics?.url ? { serverMetrics: { ...run.serverMetrics, url: WITHHELD_URL } } : {}),
   });
   const levels = (ls: SweepResult['levels']) => ls.map((l) => (l.serverTruth ? { ...l, serverTruth: { ...l.serverTruth, metricsUrl: WITHHELD_URL } } : l));
   // The tokenizer's label names its route or file (`POST http://127.0.0.1:…/tokenize`); its kind says what a reader needs.
   const tokenizer = result.tokenizer === undefined ? {} : { tokenizer: { ...result.tokenizer, label: `withheld (${result.tokenizer.kind})` } };
   return {
-    ...result, ...tokenizer, run: hide(result.run), levels: levels(result.levels), ...(contract === undefined ? {} : { contract }),
+    ...result,
+    ...tokenizer,
+    run: hide(result.run),
+    levels: levels(result.levels),
+    ...(contract === undefined ? {} : { contract }),
     ...(result.repeats === undefined ? {} : { repeats: result.repeats.map((x) => ({ ...x, run: hide(x.run), levels: levels(x.levels) })) }),
   };
 }

@@ -16,7 +16,18 @@ export const CONFIGURATION_KEYS = ['baseline', 'optimized'] as const;
 export type ConfigurationKey = (typeof CONFIGURATION_KEYS)[number];
 
 /** The rows both fact tables have, in page order (FIGURES keys); each must exist for both configurations. */
-export const FACT_TABLE_ROWS = ['peakThroughput', 'goodput', 'sloAttainment', 'singleStream', 'ttftSingle', 'tpotSingle', 'e2eSingle', 'failedTotal', 'hourlyRate', 'costPer1M'] as const;
+export const FACT_TABLE_ROWS = [
+  'peakThroughput',
+  'goodput',
+  'sloAttainment',
+  'singleStream',
+  'ttftSingle',
+  'tpotSingle',
+  'e2eSingle',
+  'failedTotal',
+  'hourlyRate',
+  'costPer1M',
+] as const;
 
 export const factSchema = z.object({
   /** Stable within a receipt: "optimized.peakThroughput", "baseline.c2.throughput". */

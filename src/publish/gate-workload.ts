@@ -51,7 +51,10 @@ export function workloadRule(r: Receipt): Violation[] {
       out.push(v(`${r.id}: every ${k} number`, 'has no verified contract hash and workload hash, so its workload cannot be reconstructed'));
       continue;
     }
-    for (const [name, hash] of [['contractHash', c.contractHash], ['workloadHash', c.workloadHash]] as const) {
+    for (const [name, hash] of [
+      ['contractHash', c.contractHash],
+      ['workloadHash', c.workloadHash],
+    ] as const) {
       if (!SHA256.test(hash)) out.push(v(`${r.id}: every ${k} number`, `has ${name} ${JSON.stringify(hash)}, which is not a sha256 (64 lowercase hex digits)`));
     }
     if (SHA256.test(c.workloadHash)) valid.push(c.workloadHash);

@@ -25,8 +25,12 @@ beforeAll(() => {
 });
 
 const PRICES: Prices = {
-  tokenPrices: [{ provider: 'Example Cloud', model: 'demo-model', inputUsdPer1M: 0.5, outputUsdPer1M: 1.5, sourceUrl: 'https://example.com/pricing', asOf: '2026-06-01' }],
-  instancePrices: [{ provider: 'Example Cloud', sku: 'example-8gpu', gpus: 8, usdPerHourWholeInstance: 40, sourceUrl: 'https://example.com/instances', asOf: '2026-06-01' }],
+  tokenPrices: [
+    { provider: 'Example Cloud', model: 'demo-model', inputUsdPer1M: 0.5, outputUsdPer1M: 1.5, sourceUrl: 'https://example.com/pricing', asOf: '2026-06-01' },
+  ],
+  instancePrices: [
+    { provider: 'Example Cloud', sku: 'example-8gpu', gpus: 8, usdPerHourWholeInstance: 40, sourceUrl: 'https://example.com/instances', asOf: '2026-06-01' },
+  ],
 };
 
 const copy = (): Receipt => structuredClone(good);
@@ -51,28 +55,47 @@ describe('the provenance gate', () => {
   });
 
   it('provenance: a number flagged "not recorded" that still has a value is refused', () => {
-    const r = withFact('baseline.e2eSingle', (f) => { f.provenance = 'not recorded'; });
-    expect(refused(r)).toEqual([`${ID()}: baseline.e2eSingle (Request latency (e2e), baseline): has a value but is flagged "not recorded"; only measured or derived numbers ship [rule: provenance]`]);
+    const r = withFact('baseline.e2eSingle', (f) => {
+      f.provenance = 'not recorded';
+    });
+    expect(refused(r)).toEqual([
+      `${ID()}: baseline.e2eSingle (Request latency (e2e), baseline): has a value but is flagged "not recorded"; only measured or derived numbers ship [rule: provenance]`,
+    ]);
   });
 
   it('provenance: a null "not recorded" number passes and renders as not recorded', () => {
-    const r = withFact('baseline.e2eSingle', (f) => { f.value = null; f.provenance = 'not recorded'; });
+    const r = withFact('baseline.e2eSingle', (f) => {
+      f.value = null;
+      f.provenance = 'not recorded';
+    });
     const out = renderSite([r], NO_PRICES, '0.1.0');
     expect(out.violations).toEqual([]);
-    expect(String(out.files.get(`${good.id}.html`))).toContain(`data-fact="${good.id}/baseline.e2eSingle" data-statistic="p50 at concurrency 1" data-provenance="not recorded" data-configuration="baseline: bf16, no quantization, vllm 0.9.1">not recorded</data>`);
+    expect(String(out.files.get(`${good.id}.html`))).toContain(
+      `data-fact="${good.id}/baseline.e2eSingle" data-statistic="p50 at concurrency 1" data-provenance="not recorded" data-configuration="baseline: bf16, no quantization, vllm 0.9.1">not recorded</data>`,
+    );
   });
 
   it('derived numbers must name measured sources', () => {
-    const r = withFact('optimized.costPer1M', (f) => { f.derivedFrom = ['optimized.listPrice']; });
-    expect(refused(r)).toEqual([`${ID()}: optimized.costPer1M (Cost per 1M output tokens, optimized): is derived from optimized.listPrice, which is not a measured number of this receipt [rule: derived-sources]`]);
-    const none = withFact('optimized.costPer1M', (f) => { delete f.derivedFrom; });
-    expect(refused(none)).toEqual([`${ID()}: optimized.costPer1M (Cost per 1M output tokens, optimized): is derived but names no source [rule: derived-sources]`]);
+    const r = withFact('optimized.costPer1M', (f) => {
+      f.derivedFrom = ['optimized.listPrice'];
+    });
+    expect(refused(r)).toEqual([
+      `${ID()}: optimized.costPer1M (Cost per 1M output tokens, optimized): is derived from optimized.listPrice, which is not a measured number of this receipt [rule: derived-sources]`,
+    ]);
+    const none = withFact('optimized.costPer1M', (f) => {
+      delete f.derivedFrom;
+    });
+    expect(refused(none)).toEqual([
+      `${ID()}: optimized.costPer1M (Cost per 1M output tokens, optimized): is derived but names no source [rule: derived-sources]`,
+    ]);
   });
 
   it('the workload must be reconstructable: both hashes present and the same workload on both sides', () => {
     const r = copy();
     r.configurations.optimized.contractHash = null;
-    expect(refused(r)).toEqual([`${ID()}: every optimized number: has no verified contract hash and workload hash, so its workload cannot be reconstructed [rule: workload-reconstructable]`]);
+    expect(refused(r)).toEqual([
+      `${ID()}: every optimized number: has no verified contract hash and workload hash, so its workload cannot be reconstructed [rule: workload-reconstructable]`,
+    ]);
     const mixed = copy();
     mixed.configurations.optimized.workloadHash = 'f'.repeat(64);
     expect(refused(mixed)).toEqual([
@@ -97,11 +120,23 @@ describe('the provenance gate', () => {
     expect(edited.workload.lines).not.toEqual(good.workload.lines);
     const messages = refused(edited);
     expect(messages).toHaveLength(3);
-    expect(messages[0]).toMatch(new RegExp(`^${ID()}: workload: its lines hash to [0-9a-f]{64}, not to the stated workload hash ${good.workload.hash}; the workload was edited \\[rule: workload-reconstructable\\]$`));
-    expect(messages.slice(1)).toEqual(['baseline', 'optimized'].map((k) => expect.stringMatching(new RegExp(`^${ID()}: every ${k} number: has workloadHash ${good.workload.hash}, but the receipt's workload lines hash to [0-9a-f]{64}`))));
+    expect(messages[0]).toMatch(
+      new RegExp(
+        `^${ID()}: workload: its lines hash to [0-9a-f]{64}, not to the stated workload hash ${good.workload.hash}; the workload was edited \\[rule: workload-reconstructable\\]$`,
+      ),
+    );
+    expect(messages.slice(1)).toEqual(
+      ['baseline', 'optimized'].map((k) =>
+        expect.stringMatching(
+          new RegExp(`^${ID()}: every ${k} number: has workloadHash ${good.workload.hash}, but the receipt's workload lines hash to [0-9a-f]{64}`),
+        ),
+      ),
+    );
     const garbled = copy();
     garbled.workload.lines = [...good.workload.lines.slice(1), 'load {"levels":[1,2]}'];
-    expect(refused(garbled)).toEqual([`${ID()}: workload: line ${good.workload.lines.length} ("load {\\"levels\\":[1,2]}") is not "<section>: <json>" for a section of workload, load, decoding, thinking, slo, endpoint, so the workload cannot be rebuilt from the receipt [rule: workload-reconstructable]`]);
+    expect(refused(garbled)).toEqual([
+      `${ID()}: workload: line ${good.workload.lines.length} ("load {\\"levels\\":[1,2]}") is not "<section>: <json>" for a section of workload, load, decoding, thinking, slo, endpoint, so the workload cannot be rebuilt from the receipt [rule: workload-reconstructable]`,
+    ]);
     const unparsable = copy();
     unparsable.workload.lines = unparsable.workload.lines.map((l) => (l.startsWith('load: ') ? `${l}}` : l));
     expect(refused(unparsable)).toEqual([expect.stringMatching(/: workload: line \d+ \(load\) is not valid JSON, so the workload cannot be rebuilt/)]);
@@ -122,29 +157,58 @@ describe('the provenance gate', () => {
 
   it('derived-sources: a derived number must recompute from its sources, within 1e-6 relative', () => {
     const cost = good.facts.find((f) => f.id === 'optimized.costPer1M') as Fact;
-    expect(cost.value).toBeCloseTo(2 / (360 * 3600) * 1e6, 9);
-    const edited = withFact('optimized.costPer1M', (f) => { f.value = 1.23; });
-    expect(refused(edited)).toEqual([`${ID()}: optimized.costPer1M (Cost per 1M output tokens, optimized): is 1.23, but its sources (optimized.hourlyRate = 2, optimized.peakThroughput = 360) give ${cost.value}; a derived number must recompute from them [rule: derived-sources]`]);
-    const rounding = withFact('optimized.costPer1M', (f) => { f.value = (f.value as number) * (1 + 5e-7); });
+    expect(cost.value).toBeCloseTo((2 / (360 * 3600)) * 1e6, 9);
+    const edited = withFact('optimized.costPer1M', (f) => {
+      f.value = 1.23;
+    });
+    expect(refused(edited)).toEqual([
+      `${ID()}: optimized.costPer1M (Cost per 1M output tokens, optimized): is 1.23, but its sources (optimized.hourlyRate = 2, optimized.peakThroughput = 360) give ${cost.value}; a derived number must recompute from them [rule: derived-sources]`,
+    ]);
+    const rounding = withFact('optimized.costPer1M', (f) => {
+      f.value = (f.value as number) * (1 + 5e-7);
+    });
     expect(renderSite([rounding], NO_PRICES, '0.1.0').violations).toEqual([]);
-    const source = withFact('baseline.peakThroughput', (f) => { f.value = 200; });
-    expect(refused(source)).toEqual([expect.stringMatching(/: baseline\.costPer1M \(Cost per 1M output tokens, baseline\): is 3\.08\d*, but its sources \(baseline\.hourlyRate = 2, baseline\.peakThroughput = 200\) give 2\.77\d*;/)]);
-    const crossed = withFact('optimized.costPer1M', (f) => { f.derivedFrom = ['optimized.hourlyRate', 'baseline.peakThroughput']; });
-    expect(refused(crossed)).toEqual([`${ID()}: optimized.costPer1M (Cost per 1M output tokens, optimized): must be derived from exactly one peakThroughput of the optimized configuration; it names optimized.hourlyRate, baseline.peakThroughput [rule: derived-sources]`]);
+    const source = withFact('baseline.peakThroughput', (f) => {
+      f.value = 200;
+    });
+    expect(refused(source)).toEqual([
+      expect.stringMatching(
+        /: baseline\.costPer1M \(Cost per 1M output tokens, baseline\): is 3\.08\d*, but its sources \(baseline\.hourlyRate = 2, baseline\.peakThroughput = 200\) give 2\.77\d*;/,
+      ),
+    ]);
+    const crossed = withFact('optimized.costPer1M', (f) => {
+      f.derivedFrom = ['optimized.hourlyRate', 'baseline.peakThroughput'];
+    });
+    expect(refused(crossed)).toEqual([
+      `${ID()}: optimized.costPer1M (Cost per 1M output tokens, optimized): must be derived from exactly one peakThroughput of the optimized configuration; it names optimized.hourlyRate, baseline.peakThroughput [rule: derived-sources]`,
+    ]);
   });
 
   it('derived-sources: the quality composite must recompute from its KL and perplexity components', () => {
     const q = good.facts.find((f) => f.id === 'optimized.quality') as Fact;
     expect(q.value).toBe(0.97);
-    const edited = withFact('optimized.quality', (f) => { f.value = 0.99; });
-    expect(refused(edited)).toEqual([expect.stringMatching(/: optimized\.quality \(Quality score, optimized\): is 0\.99, but its sources \(optimized\.qualityKl = 0\.03, optimized\.qualityPplDelta = 0\.03\d*\) give 0\.(97|969)\d*; a derived number must recompute from them \[rule: derived-sources\]$/)]);
-    const kl = withFact('optimized.qualityKl', (f) => { f.value = 3e-7; });
+    const edited = withFact('optimized.quality', (f) => {
+      f.value = 0.99;
+    });
+    expect(refused(edited)).toEqual([
+      expect.stringMatching(
+        /: optimized\.quality \(Quality score, optimized\): is 0\.99, but its sources \(optimized\.qualityKl = 0\.03, optimized\.qualityPplDelta = 0\.03\d*\) give 0\.(97|969)\d*; a derived number must recompute from them \[rule: derived-sources\]$/,
+      ),
+    ]);
+    const kl = withFact('optimized.qualityKl', (f) => {
+      f.value = 3e-7;
+    });
     expect(refused(kl)).toEqual([expect.stringMatching(/: optimized\.quality \(Quality score, optimized\): is 0\.97, but its sources .* give 0\.99/)]);
   });
 
   it('derived-sources: a derived number with no known derivation is refused', () => {
-    const r = withFact('baseline.c2.perRequest', (f) => { f.provenance = 'derived'; f.derivedFrom = ['baseline.c2.throughput']; });
-    expect(refused(r)).toEqual([`${ID()}: baseline.c2.perRequest (Per-request rate, baseline): is derived, but perRequest has no known derivation, so it cannot be checked against its sources [rule: derived-sources]`]);
+    const r = withFact('baseline.c2.perRequest', (f) => {
+      f.provenance = 'derived';
+      f.derivedFrom = ['baseline.c2.throughput'];
+    });
+    expect(refused(r)).toEqual([
+      `${ID()}: baseline.c2.perRequest (Per-request rate, baseline): is derived, but perRequest has no known derivation, so it cannot be checked against its sources [rule: derived-sources]`,
+    ]);
   });
 
   it('unique-ids: two facts with one id are refused', () => {
@@ -155,8 +219,12 @@ describe('the provenance gate', () => {
   });
 
   it('the statistic must be named: a bare "avg" is refused', () => {
-    const r = withFact('baseline.c1.perRequest', (f) => { f.statistic = 'avg'; });
-    expect(refused(r)).toEqual([`${ID()}: baseline.c1.perRequest (Per-request rate, baseline): has no named statistic ("avg"); say which, e.g. "p50 at concurrency 1" [rule: statistic-named]`]);
+    const r = withFact('baseline.c1.perRequest', (f) => {
+      f.statistic = 'avg';
+    });
+    expect(refused(r)).toEqual([
+      `${ID()}: baseline.c1.perRequest (Per-request rate, baseline): has no named statistic ("avg"); say which, e.g. "p50 at concurrency 1" [rule: statistic-named]`,
+    ]);
   });
 
   it('every number is labelled with its configuration: an unnamed configuration is refused for each of its numbers', () => {
@@ -165,38 +233,50 @@ describe('the provenance gate', () => {
     const messages = refused(r);
     const baselineFacts = good.facts.filter((f) => f.configuration === 'baseline');
     expect(messages).toHaveLength(baselineFacts.length);
-    expect(messages[0]).toBe(`${ID()}: baseline.peakThroughput (Peak throughput, baseline): belongs to the baseline configuration, which has no identity or method stated [rule: configuration-labelled]`);
+    expect(messages[0]).toBe(
+      `${ID()}: baseline.peakThroughput (Peak throughput, baseline): belongs to the baseline configuration, which has no identity or method stated [rule: configuration-labelled]`,
+    );
   });
 
   it('a change is claimed only between identically defined statistics: request latency p50 against TTFT p50 is refused', () => {
     const r = copy();
     r.headlines[1] = { factId: 'optimized.ttftSingle', baselineFactId: 'baseline.e2eSingle' };
-    expect(refused(r)).toEqual([`${ID()}: optimized.ttftSingle (TTFT, optimized): is claimed as a change against baseline.e2eSingle (Request latency (e2e), p50 at concurrency 1), a differently defined statistic; a change is stated only between one definition on both sides [rule: same-definition]`]);
+    expect(refused(r)).toEqual([
+      `${ID()}: optimized.ttftSingle (TTFT, optimized): is claimed as a change against baseline.e2eSingle (Request latency (e2e), p50 at concurrency 1), a differently defined statistic; a change is stated only between one definition on both sides [rule: same-definition]`,
+    ]);
   });
 
   it('both fact tables have the same rows: a figure dropped from one side is refused', () => {
     const r = copy();
     r.facts = r.facts.filter((f) => f.id !== 'optimized.tpotSingle');
     r.charts = r.charts.filter((c) => c.id !== 'tpot-single');
-    expect(refused(r)).toEqual([`${ID()}: optimized.tpotSingle: is missing; both fact tables carry every row, a missing value as "not recorded" [rule: same-rows]`]);
+    expect(refused(r)).toEqual([
+      `${ID()}: optimized.tpotSingle: is missing; both fact tables carry every row, a missing value as "not recorded" [rule: same-rows]`,
+    ]);
   });
 
   it('a chart holds one statistic family on one scale', () => {
     const r = copy();
     r.charts[0] = { id: 'mixed', title: 'Mixed', factIds: ['baseline.ttftSingle', 'optimized.e2eSingle'] };
-    expect(refused(r)).toEqual([`${ID()}: optimized.e2eSingle (Request latency (e2e), optimized): shares chart mixed with baseline.ttftSingle, but is defined differently (Request latency (e2e), p50 at concurrency 1, ms vs TTFT, p50 at concurrency 1, ms); a chart holds one statistic on one scale [rule: one-family-per-chart]`]);
+    expect(refused(r)).toEqual([
+      `${ID()}: optimized.e2eSingle (Request latency (e2e), optimized): shares chart mixed with baseline.ttftSingle, but is defined differently (Request latency (e2e), p50 at concurrency 1, ms vs TTFT, p50 at concurrency 1, ms); a chart holds one statistic on one scale [rule: one-family-per-chart]`,
+    ]);
   });
 
   it('list prices never go on a chart', () => {
     const r = copy();
     r.charts[4] = { id: 'cost', title: 'Cost', factIds: ['baseline.costPer1M', 'optimized.costPer1M', 'prices/token/0/output'] };
-    expect(refused(r, PRICES)).toEqual([`${ID()}: chart cost: prices/token/0/output: is a list price; list prices live in their own tables, never on a measured chart [rule: no-prices-on-charts]`]);
+    expect(refused(r, PRICES)).toEqual([
+      `${ID()}: chart cost: prices/token/0/output: is a list price; list prices live in their own tables, never on a measured chart [rule: no-prices-on-charts]`,
+    ]);
   });
 
   it('a quality score never ships without its evaluator and scale note', () => {
     const r = copy();
     if (r.quality) r.quality.scaleNote = '';
-    expect(refused(r)).toEqual([`${ID()}: optimized.quality (Quality score, optimized): is a quality score without its evaluator and scale note [rule: quality-evaluator]`]);
+    expect(refused(r)).toEqual([
+      `${ID()}: optimized.quality (Quality score, optimized): is a quality score without its evaluator and scale note [rule: quality-evaluator]`,
+    ]);
   });
 
   it('the dataset carries no internal identifiers: server URLs, hostnames, API keys, run ids', () => {
@@ -209,12 +289,16 @@ describe('the provenance gate', () => {
       `dataset.json .receipts[0].configurations.optimized.method: contains an API key ("sk-abcdef123456"); internal identifiers never ship [rule: no-internal-identifiers]`,
       `dataset.json .receipts[0].configurations.optimized.method: contains a stored run id ("stored run 12"); internal identifiers never ship [rule: no-internal-identifiers]`,
     ]);
-    expect(runGate({ receipts: [], prices: NO_PRICES, dataset: { runs: [{ url: 'x' }] } }).map((v) => v.message))
-      .toEqual(['dataset.json .runs[0].url: is an internal identifier field [rule: no-internal-identifiers]']);
+    expect(runGate({ receipts: [], prices: NO_PRICES, dataset: { runs: [{ url: 'x' }] } }).map((v) => v.message)).toEqual([
+      'dataset.json .runs[0].url: is an internal identifier field [rule: no-internal-identifiers]',
+    ]);
   });
 
   it('every price row cites an http(s) source and an as-of date', () => {
-    const prices: Prices = { ...PRICES, tokenPrices: [{ ...(PRICES.tokenPrices[0] as Prices['tokenPrices'][number]), sourceUrl: 'ftp://example.com/p', asOf: 'June' }] };
+    const prices: Prices = {
+      ...PRICES,
+      tokenPrices: [{ ...(PRICES.tokenPrices[0] as Prices['tokenPrices'][number]), sourceUrl: 'ftp://example.com/p', asOf: 'June' }],
+    };
     expect(refused(good, prices)).toEqual([
       'prices token row 1 (Example Cloud demo-model): has no http(s) source URL ("ftp://example.com/p") [rule: price-cited]',
       'prices token row 1 (Example Cloud demo-model): has no as-of date ("June") [rule: price-cited]',
@@ -239,7 +323,9 @@ describe('the provenance gate', () => {
     const titled = siteView([r], PRICES, '0.1.0');
     expect(titled.receipts[0]?.receipt.title).toBe('FP8 on localhost');
     // Both places the pages print it: the receipt page's title and the index's changelog.
-    const hostname = ['.changelog[0].title', '.receipts[0].title'].map((path) => `dataset.json ${path}: contains a hostname ("localhost"); internal identifiers never ship [rule: no-internal-identifiers]`);
+    const hostname = ['.changelog[0].title', '.receipts[0].title'].map(
+      (path) => `dataset.json ${path}: contains a hostname ("localhost"); internal identifiers never ship [rule: no-internal-identifiers]`,
+    );
     expect(gateDataset(datasetOf(titled)).map((x) => x.message)).toEqual(hostname);
     expect(refused(r)).toEqual(hostname);
   });

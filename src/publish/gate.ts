@@ -29,7 +29,14 @@ function scan(value: unknown, path: string, out: Violation[]): void {
     // Price rows cite their source: that one URL per row is the point.
     if (/\.sourceUrl$/.test(path)) return;
     for (const [re, what] of INTERNAL) {
-      if (re.test(value)) out.push(violation('no-internal-identifiers', `dataset.json ${path}`, `contains ${what} (${JSON.stringify(value.match(re)?.[0])}); internal identifiers never ship`));
+      if (re.test(value))
+        out.push(
+          violation(
+            'no-internal-identifiers',
+            `dataset.json ${path}`,
+            `contains ${what} (${JSON.stringify(value.match(re)?.[0])}); internal identifiers never ship`,
+          ),
+        );
     }
   } else if (Array.isArray(value)) value.forEach((x, i) => scan(x, `${path}[${i}]`, out));
   else if (value !== null && typeof value === 'object') {
@@ -41,15 +48,21 @@ function scan(value: unknown, path: string, out: Violation[]): void {
 }
 
 function priceCitations(p: Prices): Violation[] {
-  const rows = [...p.tokenPrices.map((r, i) => [`prices token row ${i + 1} (${r.provider} ${r.model})`, r] as const),
-    ...p.instancePrices.map((r, i) => [`prices instance row ${i + 1} (${r.provider} ${r.sku})`, r] as const)];
+  const rows = [
+    ...p.tokenPrices.map((r, i) => [`prices token row ${i + 1} (${r.provider} ${r.model})`, r] as const),
+    ...p.instancePrices.map((r, i) => [`prices instance row ${i + 1} (${r.provider} ${r.sku})`, r] as const),
+  ];
   return rows.flatMap(([name, r]) => [
     ...(/^https?:\/\/[^\s/]+\.[^\s]+/.test(r.sourceUrl) ? [] : [violation('price-cited', name, `has no http(s) source URL ("${r.sourceUrl}")`)]),
     ...(/^\d{4}-\d{2}-\d{2}$/.test(r.asOf) ? [] : [violation('price-cited', name, `has no as-of date ("${r.asOf}")`)]),
   ]);
 }
 
-export interface GateInput { receipts: readonly Receipt[]; prices: Prices; dataset: unknown }
+export interface GateInput {
+  receipts: readonly Receipt[];
+  prices: Prices;
+  dataset: unknown;
+}
 
 /** The rules over receipts and prices: checked first, since a view cannot be built of a broken receipt. */
 export function gateSources(receipts: readonly Receipt[], prices: Prices): Violation[] {

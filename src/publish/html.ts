@@ -20,10 +20,11 @@ export function signerLine(signer: string | null): Raw {
 /** The number as a `<data>` element (a per-level number also carries its level's state); `withStatistic` adds "(p50, measured)" after it. */
 export function dataNumber(n: ViewNumber, o: { unit?: boolean; withStatistic?: boolean } = {}): Raw {
   const unit = o.unit && n.value !== null ? ` ${n.unit}` : '';
-  return html`<data value="${n.value === null ? '' : String(n.value)}" data-fact="${n.id}" data-statistic="${n.statistic}" data-provenance="${n.provenance}"${
-    new Raw(n.configuration === null ? '' : ` data-configuration="${esc(n.configuration)}"`)}${
-    new Raw(n.levelState === undefined ? '' : ` data-level-state="${n.levelState}"`)}>${n.text}${unit}</data>${
-    o.withStatistic ? html` <span class="stat">(${viewStatistic(n)})</span>` : ''}`;
+  return html`<data value="${n.value === null ? '' : String(n.value)}" data-fact="${n.id}" data-statistic="${n.statistic}" data-provenance="${n.provenance}"${new Raw(
+    n.configuration === null ? '' : ` data-configuration="${esc(n.configuration)}"`,
+  )}${new Raw(n.levelState === undefined ? '' : ` data-level-state="${n.levelState}"`)}>${n.text}${unit}</data>${
+    o.withStatistic ? html` <span class="stat">(${viewStatistic(n)})</span>` : ''
+  }`;
 }
 
 const CSS = `
@@ -49,6 +50,8 @@ figcaption .subtitle,figcaption .legend{display:block;color:var(--muted);font-si
 `;
 
 export function page(title: string, body: Raw): string {
-  return `<!doctype html>\n${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title}</title><style>${new Raw(CSS)}</style></head><body><main>${body}</main></body></html>`.html}\n`;
+  return `<!doctype html>\n${
+    html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title><style>${new Raw(CSS)}</style></head><body><main>${body}</main></body></html>`.html
+  }\n`;
 }

@@ -18,14 +18,18 @@ import { shareSvg } from './share-image.js';
 
 const root = mkdtempSync(join(tmpdir(), 'goodput-identity-'));
 const simAccount = (configSha256: string): NonNullable<SweepResult['serverAccount']> => ({
-  models: [{ id: 'Llama-3.1-8B-Instruct', ownedBy: 'vllm', maxModelLen: 8192 }], server: 'uvicorn', version: '0.6.3.post1', props: null,
+  models: [{ id: 'Llama-3.1-8B-Instruct', ownedBy: 'vllm', maxModelLen: 8192 }],
+  server: 'uvicorn',
+  version: '0.6.3.post1',
+  props: null,
   simulator: { version: '0.1.0', dialect: 'vllm', configSha256 },
 });
 /** Both sides labelled as a real GPU server; the servers' accounts say simulator. */
-const relabelled = (b: string, o: string) => evidencePair({
-  baseline: { model: 'Llama-3.1-8B-Instruct', label: 'H100 SXM 80GB', engine: 'vllm', engineVersion: '0.6.3.post1', account: simAccount(b) },
-  optimized: { model: 'Llama-3.1-8B-Instruct', label: 'H100 SXM 80GB', engine: 'vllm', engineVersion: '0.6.3.post1', account: simAccount(o) },
-});
+const relabelled = (b: string, o: string) =>
+  evidencePair({
+    baseline: { model: 'Llama-3.1-8B-Instruct', label: 'H100 SXM 80GB', engine: 'vllm', engineVersion: '0.6.3.post1', account: simAccount(b) },
+    optimized: { model: 'Llama-3.1-8B-Instruct', label: 'H100 SXM 80GB', engine: 'vllm', engineVersion: '0.6.3.post1', account: simAccount(o) },
+  });
 
 async function recompute(name: string, pair: { baseline: SweepResult; optimized: SweepResult }, plainTitle = false, quality: QualityScore | null = null) {
   const dir = join(root, name);
@@ -50,14 +54,20 @@ describe('identity', () => {
     expect(page).toMatch(/<dd id="hardware">H100 SXM 80GB <span class="stat">\(declared by the publisher/);
     expect(page).toContain('the goodput simulator 0.1.0 playing vllm, configuration sha256:' + '2'.repeat(64));
     expect(shareSvg(receiptView(r.receipt))).toMatch(/simulated: measured against the goodput simulator, not a real GPU/);
-    const dataset = JSON.parse(readFileSync(join(out, 'dataset.json'), 'utf8')) as { receipts: Array<{ simulated: boolean; hardwareDeclaredBy: string; configurations: { optimized: { serverAccount: string[] } } }> };
+    const dataset = JSON.parse(readFileSync(join(out, 'dataset.json'), 'utf8')) as {
+      receipts: Array<{ simulated: boolean; hardwareDeclaredBy: string; configurations: { optimized: { serverAccount: string[] } } }>;
+    };
     expect(dataset.receipts[0]).toMatchObject({ simulated: true, hardwareDeclaredBy: 'the publisher' });
     expect(dataset.receipts[0]?.configurations.optimized.serverAccount.join(' ')).toMatch(/goodput simulator/);
   });
 
   it('two sides whose servers gave identical accounts are one configuration compared with itself', async () => {
     const r = await recompute('self', relabelled('3'.repeat(64), '3'.repeat(64)), true);
-    expect(r.ok ? [] : r.refusals.map((x) => x.message)).toContainEqual(expect.stringMatching(/^evidence: the baseline and the optimized server gave identical accounts of themselves .*one configuration compared with itself \[rule: self-comparison\]$/));
+    expect(r.ok ? [] : r.refusals.map((x) => x.message)).toContainEqual(
+      expect.stringMatching(
+        /^evidence: the baseline and the optimized server gave identical accounts of themselves .*one configuration compared with itself \[rule: self-comparison\]$/,
+      ),
+    );
   });
 
   it('a run that kept no account of its server says so on the page', async () => {
@@ -71,15 +81,26 @@ describe('identity', () => {
   const scored = (b: NonNullable<SweepResult['serverAccount']> | undefined, c: NonNullable<SweepResult['serverAccount']> | undefined): QualityScore => {
     const q = measuredQualityFixture(relabelled('4'.repeat(64), '5'.repeat(64)));
     const compared = q.compared as NonNullable<QualityScore['compared']>;
-    const side = (s: typeof compared.baseline, a: typeof b) => ({ ...s, model: 'Llama-3.1-8B-Instruct', engineVersion: '0.6.3.post1', ...(a === undefined ? {} : { account: a }) });
+    const side = (s: typeof compared.baseline, a: typeof b) => ({
+      ...s,
+      model: 'Llama-3.1-8B-Instruct',
+      engineVersion: '0.6.3.post1',
+      ...(a === undefined ? {} : { account: a }),
+    });
     return { ...q, compared: { ...compared, baseline: side(compared.baseline, b), candidate: side(compared.candidate, c) } };
   };
-  it('a quality score of the two runs\' servers belongs; one of the baseline against itself does not', async () => {
+  it("a quality score of the two runs' servers belongs; one of the baseline against itself does not", async () => {
     const good = await recompute('q-good', relabelled('4'.repeat(64), '5'.repeat(64)), false, scored(simAccount('4'.repeat(64)), simAccount('5'.repeat(64))));
     expect(good.ok ? [] : good.refusals.map((x) => x.message)).toEqual([]);
     const self = await recompute('q-self', relabelled('4'.repeat(64), '5'.repeat(64)), false, scored(simAccount('4'.repeat(64)), simAccount('4'.repeat(64))));
-    expect(self.ok ? [] : self.refusals.map((x) => x.message)).toContainEqual(expect.stringMatching(/^evidence\.quality: compared\.candidate\.account: differs from the account the optimized run's server gave of itself.*\[rule: quality-belongs\]$/));
+    expect(self.ok ? [] : self.refusals.map((x) => x.message)).toContainEqual(
+      expect.stringMatching(
+        /^evidence\.quality: compared\.candidate\.account: differs from the account the optimized run's server gave of itself.*\[rule: quality-belongs\]$/,
+      ),
+    );
     const none = await recompute('q-none', relabelled('4'.repeat(64), '5'.repeat(64)), false, scored(undefined, undefined));
-    expect(none.ok ? [] : none.refusals.map((x) => x.message)).toContainEqual(expect.stringMatching(/compared\.baseline\.account: is absent, but the baseline run recorded its server's account/));
+    expect(none.ok ? [] : none.refusals.map((x) => x.message)).toContainEqual(
+      expect.stringMatching(/compared\.baseline\.account: is absent, but the baseline run recorded its server's account/),
+    );
   });
 });

@@ -29,15 +29,25 @@ function runLimits(cfg: ConfigurationKey, run: CheckedRun): string[] {
   const invalid = r.levels.filter((l) => l.invalid).map((l) => l.concurrency);
   if (invalid.length > 0) out.push(`${cfg}: invalid level(s) at concurrency ${invalid.join(', ')} (failed requests) are excluded from peaks.`);
   const bound = r.levels.filter((l) => l.clientBound.bound).map((l) => l.concurrency);
-  if (bound.length > 0) out.push(`${cfg}: level(s) at concurrency ${bound.join(', ')} were client-bound (our own client lagged), so their timing is not trusted and they are excluded from peaks.`);
+  if (bound.length > 0)
+    out.push(
+      `${cfg}: level(s) at concurrency ${bound.join(', ')} were client-bound (our own client lagged), so their timing is not trusted and they are excluded from peaks.`,
+    );
   const tok = r.tokenizer;
   // By kind, not by label: the label can name the server's address.
-  const counted = tok === undefined ? 'without a recorded tokenizer' : tok.kind === 'approximate' ? 'by the word approximation (no tokenizer was available)' : `with the ${tok.kind === 'file' ? "contract's tokenizer file" : "server's tokenizer"}`;
+  const counted =
+    tok === undefined
+      ? 'without a recorded tokenizer'
+      : tok.kind === 'approximate'
+        ? 'by the word approximation (no tokenizer was available)'
+        : `with the ${tok.kind === 'file' ? "contract's tokenizer file" : "server's tokenizer"}`;
   if (tok === undefined || !tok.exact) out.push(`${cfg}: prompt lengths were counted ${counted}, so they are approximate.`);
   const asOf = run.contract.hardware.priceAsOf?.slice(0, 10);
   const measured = r.run.startedAt.slice(0, 10);
   if (asOf !== undefined && daysBetween(asOf, measured) > STALE_PRICE_DAYS) {
-    out.push(`${cfg}: the GPU hourly rate is as of ${asOf}, ${daysBetween(asOf, measured)} days before the run (more than ${STALE_PRICE_DAYS}); the cost may not reflect the rate when it was measured.`);
+    out.push(
+      `${cfg}: the GPU hourly rate is as of ${asOf}, ${daysBetween(asOf, measured)} days before the run (more than ${STALE_PRICE_DAYS}); the cost may not reflect the rate when it was measured.`,
+    );
   }
   const open = notSaturated(r.levels);
   if (open !== null) out.push(`${cfg}: ${open}; its peak is a floor, and its cost is at the highest throughput measured, not at saturation.`);

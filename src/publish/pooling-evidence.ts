@@ -29,7 +29,15 @@ export function poolingRunsOf(r: PoolingResult): PoolingResult[] {
 
 /** The most requests in flight at one instant (an answer ending as another is sent counts once). */
 function mostInFlight(records: readonly PoolingRecord[]): number {
-  const events = records.flatMap((r) => [[r.sentNs, 1], [r.endNs, -1]] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const events = records
+    .flatMap(
+      (r) =>
+        [
+          [r.sentNs, 1],
+          [r.endNs, -1],
+        ] as const,
+    )
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   let now = 0;
   let most = 0;
   for (const [, step] of events) {
@@ -44,26 +52,49 @@ function recordRefusals(where: string, contract: Contract, run: PoolingResult, r
   const spec = poolingSpecOf(contract, 'http://127.0.0.1', undefined, '');
   const out: Refusal[] = [];
   records.forEach((r, i) => {
-    if (r.items !== spec.itemsPerRequest) out.push(refusal('records-reproduce', `${where} records[${i}].items`, `is ${r.items}; the contract sends ${spec.itemsPerRequest} per request`));
-    if (run.run.endpoint === 'rerank' && r.dimension !== null) out.push(refusal('records-reproduce', `${where} records[${i}].dimension`, 'is stated for a rerank request, which returns no vectors'));
+    if (r.items !== spec.itemsPerRequest)
+      out.push(refusal('records-reproduce', `${where} records[${i}].items`, `is ${r.items}; the contract sends ${spec.itemsPerRequest} per request`));
+    if (run.run.endpoint === 'rerank' && r.dimension !== null)
+      out.push(refusal('records-reproduce', `${where} records[${i}].dimension`, 'is stated for a rerank request, which returns no vectors'));
   });
   const levels = new Set(run.levels.map((l) => l.concurrency));
   const stray = [...new Set(records.map((r) => r.concurrency))].filter((c) => !levels.has(c));
   if (stray.length > 0) out.push(refusal('records-reproduce', `${where} records`, `include concurrency ${stray.join(', ')}, which has no level summary`));
   const measuredLevels = [...levels].sort((a, b) => a - b).join(', ');
   const asked = [...new Set(run.run.levelsRequested)].sort((a, b) => a - b).join(', ');
-  if (measuredLevels !== asked) out.push(refusal('level-count', `${where} levels`, `are at concurrency ${measuredLevels}; a complete run measures every level it asked for (${asked})`));
+  if (measuredLevels !== asked)
+    out.push(refusal('level-count', `${where} levels`, `are at concurrency ${measuredLevels}; a complete run measures every level it asked for (${asked})`));
   for (const l of run.levels) {
     const own = records.filter((r) => r.concurrency === l.concurrency);
     const seqs = new Set(own.map((r) => r.seq));
-    if (seqs.size !== own.length) out.push(refusal('unique-records', `${where} records at concurrency ${l.concurrency}`, `repeat a sequence number (${own.length} records, ${seqs.size} distinct)`));
+    if (seqs.size !== own.length)
+      out.push(
+        refusal(
+          'unique-records',
+          `${where} records at concurrency ${l.concurrency}`,
+          `repeat a sequence number (${own.length} records, ${seqs.size} distinct)`,
+        ),
+      );
     const most = mostInFlight(own.filter((r) => !r.warmup));
-    if (most > l.concurrency) out.push(refusal('in-flight', `${where} records at concurrency ${l.concurrency}`, `have ${most} requests in flight at once; a closed loop of ${l.concurrency} never has more`));
+    if (most > l.concurrency)
+      out.push(
+        refusal(
+          'in-flight',
+          `${where} records at concurrency ${l.concurrency}`,
+          `have ${most} requests in flight at once; a closed loop of ${l.concurrency} never has more`,
+        ),
+      );
     const warm = own.filter((r) => r.warmup).length;
     const measured = own.length - warm;
     const expected = contract.workload.requestsPerLevel === 'auto' ? Math.max(8, 4 * l.concurrency) : contract.workload.requestsPerLevel;
     if (warm !== contract.workload.warmup || measured !== expected) {
-      out.push(refusal('level-count', `${where} records at concurrency ${l.concurrency}`, `hold ${warm} warm-up and ${measured} measured requests; the contract sends ${contract.workload.warmup} and ${expected}`));
+      out.push(
+        refusal(
+          'level-count',
+          `${where} records at concurrency ${l.concurrency}`,
+          `hold ${warm} warm-up and ${measured} measured requests; the contract sends ${contract.workload.warmup} and ${expected}`,
+        ),
+      );
     }
   }
   return out;
@@ -80,11 +111,20 @@ function checkRun(side: ConfigurationKey, k: number, run: PoolingResult, contrac
   // The run's own description of what it sent must be the contract's.
   const spec = poolingSpecOf(contract, run.run.url, undefined, run.run.command);
   const expected = {
-    endpoint: spec.endpoint, itemsPerRequest: spec.itemsPerRequest, itemTokens: spec.itemTokens, queryTokens: spec.endpoint === 'rerank' ? spec.queryTokens ?? null : null,
-    levelsRequested: spec.levels, requestsPerLevel: spec.requestsPerLevel, warmupPerLevel: spec.warmup, hourlyCostUsd: spec.hourlyCostUsd, seed: spec.seed, latencySlo: spec.latencySlo,
+    endpoint: spec.endpoint,
+    itemsPerRequest: spec.itemsPerRequest,
+    itemTokens: spec.itemTokens,
+    queryTokens: spec.endpoint === 'rerank' ? (spec.queryTokens ?? null) : null,
+    levelsRequested: spec.levels,
+    requestsPerLevel: spec.requestsPerLevel,
+    warmupPerLevel: spec.warmup,
+    hourlyCostUsd: spec.hourlyCostUsd,
+    seed: spec.seed,
+    latencySlo: spec.latencySlo,
   };
   const stated = Object.fromEntries(Object.keys(expected).map((key) => [key, run.run[key as keyof typeof expected]]));
-  for (const d of differences(stated, expected, 'run', false)) out.push(refusal('contract-speaks', `${where} ${d.path}`, differenceText(d, 'its contract says')));
+  for (const d of differences(stated, expected, 'run', false))
+    out.push(refusal('contract-speaks', `${where} ${d.path}`, differenceText(d, 'its contract says')));
   out.push(...recordRefusals(where, contract, run, run.records));
   for (const l of run.levels) {
     const records = run.records.filter((r) => r.concurrency === l.concurrency).map((r) => ({ sendNs: r.sentNs, endNs: r.endNs }));
@@ -95,13 +135,21 @@ function checkRun(side: ConfigurationKey, k: number, run: PoolingResult, contrac
     // The loop delay and busy share are not in the records: taken from the stated level, the verdict recomputed.
     const cb = stated.clientBound;
     const client = cb === undefined ? null : { loopDelayMs: cb.loopDelayMs, clientCpuPct: cb.clientCpuPct, budgetMs: cb.budgetMs };
-    const again = poolingLevel(stated.concurrency, run.records?.filter((r) => r.concurrency === stated.concurrency) ?? [], run.run.hourlyCostUsd, run.run.latencySlo, client);
-    for (const d of differences(stated, again, `levels[c=${stated.concurrency}]`, false)) out.push(refusal('records-reproduce', `${where} ${d.path}`, differenceText(d, 'its records give')));
+    const again = poolingLevel(
+      stated.concurrency,
+      run.records?.filter((r) => r.concurrency === stated.concurrency) ?? [],
+      run.run.hourlyCostUsd,
+      run.run.latencySlo,
+      client,
+    );
+    for (const d of differences(stated, again, `levels[c=${stated.concurrency}]`, false))
+      out.push(refusal('records-reproduce', `${where} ${d.path}`, differenceText(d, 'its records give')));
     return again;
   });
   const peak = poolingPeak(levels);
   const capacity = run.run.latencySlo === null ? null : poolingCapacity(levels, run.run.latencySlo);
-  for (const d of differences({ peak: run.peak, capacity: run.capacity }, { peak, capacity }, '', false)) out.push(refusal('records-reproduce', `${where} ${d.path}`, differenceText(d, 'its levels give')));
+  for (const d of differences({ peak: run.peak, capacity: run.capacity }, { peak, capacity }, '', false))
+    out.push(refusal('records-reproduce', `${where} ${d.path}`, differenceText(d, 'its levels give')));
   return out.length > before ? null : { ...run, levels, peak, capacity };
 }
 
@@ -111,13 +159,25 @@ export function checkPoolingEvidence(side: ConfigurationKey, result: PoolingResu
   const v = trustedContract(side, result, out);
   if (v === null) return null;
   if (!isPoolingEndpoint(v.contract.server.endpoint) || v.contract.server.endpoint !== result.run.endpoint) {
-    out.push(refusal('contract-speaks', `evidence.${side}: run.endpoint`, `is ${result.run.endpoint}, but its contract's server.endpoint is ${v.contract.server.endpoint}`));
+    out.push(
+      refusal(
+        'contract-speaks',
+        `evidence.${side}: run.endpoint`,
+        `is ${result.run.endpoint}, but its contract's server.endpoint is ${v.contract.server.endpoint}`,
+      ),
+    );
     return null;
   }
   const all = poolingRunsOf(result);
   const declared = v.contract.repeats ?? 1;
   if (all.length !== declared) {
-    out.push(refusal('repeats-declared', `evidence.${side}: repeats`, `holds ${all.length} ${all.length === 1 ? 'run' : 'runs'}, but the contract declares ${declared}; every run of a declared set ships`));
+    out.push(
+      refusal(
+        'repeats-declared',
+        `evidence.${side}: repeats`,
+        `holds ${all.length} ${all.length === 1 ? 'run' : 'runs'}, but the contract declares ${declared}; every run of a declared set ships`,
+      ),
+    );
     return null;
   }
   const runs = all.map((r, k) => checkRun(side, k, r, v.contract, out));

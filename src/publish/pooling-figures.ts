@@ -9,7 +9,17 @@ import type { PoolingEndpoint } from '../core/index.js';
 import { FIGURES, type FigureDef, type FigureKey } from '../web/index.js';
 import { FACT_TABLE_ROWS } from './fact.js';
 
-export const POOLING_FIGURE_KEYS = ['peakItems', 'peakInputTokens', 'capacityAtSlo', 'latencyP50', 'latencyP95', 'latencyP99', 'failedTotal', 'hourlyRate', 'costPer1MInput'] as const;
+export const POOLING_FIGURE_KEYS = [
+  'peakItems',
+  'peakInputTokens',
+  'capacityAtSlo',
+  'latencyP50',
+  'latencyP95',
+  'latencyP99',
+  'failedTotal',
+  'hourlyRate',
+  'costPer1MInput',
+] as const;
 export type PoolingFigureKey = (typeof POOLING_FIGURE_KEYS)[number];
 
 /** Level metrics kept per level (the level table of the page). */
@@ -21,9 +31,27 @@ const itemWord = (e: PoolingEndpoint) => (e === 'rerank' ? 'documents' : 'inputs
 export function poolingFigures(e: PoolingEndpoint): Record<PoolingFigureKey, FigureDef> {
   const items = itemWord(e);
   return {
-    peakItems: { label: `Peak ${items}/s`, unit: `${items}/s`, statistic: 'peak over the levels tested without a failed request', direction: 'higher', digits: 1 },
-    peakInputTokens: { label: 'Input tokens/s at the peak', unit: 'tok/s', statistic: `server-counted input tokens per second at the level of peak ${items}/s`, direction: 'higher', digits: 0 },
-    capacityAtSlo: { label: `Capacity at the latency SLO`, unit: `${items}/s`, statistic: `${items}/s at the highest concurrency whose latency objective held with no failed request, below the first that missed`, direction: 'higher', digits: 1 },
+    peakItems: {
+      label: `Peak ${items}/s`,
+      unit: `${items}/s`,
+      statistic: 'peak over the levels tested without a failed request',
+      direction: 'higher',
+      digits: 1,
+    },
+    peakInputTokens: {
+      label: 'Input tokens/s at the peak',
+      unit: 'tok/s',
+      statistic: `server-counted input tokens per second at the level of peak ${items}/s`,
+      direction: 'higher',
+      digits: 0,
+    },
+    capacityAtSlo: {
+      label: `Capacity at the latency SLO`,
+      unit: `${items}/s`,
+      statistic: `${items}/s at the highest concurrency whose latency objective held with no failed request, below the first that missed`,
+      direction: 'higher',
+      digits: 1,
+    },
     latencyP50: { label: 'Latency', unit: 'ms', statistic: 'p50 at concurrency 1', direction: 'lower', digits: 1 },
     latencyP95: { label: 'Latency', unit: 'ms', statistic: 'p95 at concurrency 1', direction: 'lower', digits: 1 },
     latencyP99: { label: 'Latency', unit: 'ms', statistic: 'p99 at concurrency 1', direction: 'lower', digits: 1 },
@@ -36,8 +64,22 @@ export function poolingFigures(e: PoolingEndpoint): Record<PoolingFigureKey, Fig
 export function poolingLevelFigures(e: PoolingEndpoint): Record<PoolingLevelMetric, FigureDef & { header: string }> {
   const items = itemWord(e);
   return {
-    itemsPerS: { label: `${items[0]?.toUpperCase()}${items.slice(1)}/s`, header: `${items}/s`, unit: `${items}/s`, statistic: `${items} of successful requests per second`, direction: 'higher', digits: 1 },
-    inputTokensPerS: { label: 'Input tokens/s', header: 'input tok/s', unit: 'tok/s', statistic: 'server-counted input tokens of successful requests per second', direction: 'higher', digits: 0 },
+    itemsPerS: {
+      label: `${items[0]?.toUpperCase()}${items.slice(1)}/s`,
+      header: `${items}/s`,
+      unit: `${items}/s`,
+      statistic: `${items} of successful requests per second`,
+      direction: 'higher',
+      digits: 1,
+    },
+    inputTokensPerS: {
+      label: 'Input tokens/s',
+      header: 'input tok/s',
+      unit: 'tok/s',
+      statistic: 'server-counted input tokens of successful requests per second',
+      direction: 'higher',
+      digits: 0,
+    },
     latencyP50: { label: 'Latency p50', header: 'latency p50 (ms)', unit: 'ms', statistic: 'p50 of successful requests', direction: 'lower', digits: 1 },
     latencyP95: { label: 'Latency p95', header: 'latency p95 (ms)', unit: 'ms', statistic: 'p95 of successful requests', direction: 'lower', digits: 1 },
     failed: { label: 'Failed requests', header: 'failed', unit: 'requests', statistic: 'count', direction: 'lower', digits: 0 },

@@ -19,7 +19,18 @@ export const poolingKind: ReceiptKind<PoolingResult> = {
   publicCopy: publicPoolingResult,
   checkEvidence: (side, result, out) => checkPoolingEvidence(side, result, out),
   combineRuns: combinePoolingRuns,
-  evidenceQuality: (standalone, _optimized, results) => (standalone === null ? { ok: true, score: null }
-    : { ok: false, refusals: [refusal('quality-belongs', 'evidence.quality', `an ${results.baseline.run.endpoint} receipt carries no quality score: nothing is generated to score`)] }),
+  evidenceQuality: (standalone, _optimized, results) =>
+    standalone === null
+      ? { ok: true, score: null }
+      : {
+          ok: false,
+          refusals: [
+            refusal(
+              'quality-belongs',
+              'evidence.quality',
+              `an ${results.baseline.run.endpoint} receipt carries no quality score: nothing is generated to score`,
+            ),
+          ],
+        },
   build: poolingReceipt,
 };

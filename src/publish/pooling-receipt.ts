@@ -23,7 +23,11 @@ import type { ReceiptInput, ReceiptOutcome } from './receipt-kind.js';
 type PoolingRun = CheckedRun<PoolingResult>;
 
 const levelValue: Record<(typeof POOLING_LEVEL_METRICS)[number], (l: PoolingLevel) => number | null> = {
-  itemsPerS: (l) => l.itemsPerS, inputTokensPerS: (l) => l.inputTokensPerS, latencyP50: (l) => l.latencyMs?.p50 ?? null, latencyP95: (l) => l.latencyMs?.p95 ?? null, failed: (l) => l.failed,
+  itemsPerS: (l) => l.itemsPerS,
+  inputTokensPerS: (l) => l.inputTokensPerS,
+  latencyP50: (l) => l.latencyMs?.p50 ?? null,
+  latencyP95: (l) => l.latencyMs?.p95 ?? null,
+  failed: (l) => l.failed,
 };
 
 /** One configuration's facts from one run: the headline figures, the rate, the cost, and each level's figures. */
@@ -36,7 +40,11 @@ function poolingFacts(cfg: ConfigurationKey, run: PoolingRun, result: PoolingRes
   const peak = result.peak;
   const at = peak === null ? null : `at concurrency ${peak.concurrency}`;
   const peakItems = measured(f('peakItems'), peak?.itemsPerS ?? null, 'no level without a failed request');
-  const peakTokens = measured(f('peakInputTokens'), peak?.inputTokensPerS ?? null, peak === null ? 'no level without a failed request' : 'the server reported no input tokens');
+  const peakTokens = measured(
+    f('peakInputTokens'),
+    peak?.inputTokensPerS ?? null,
+    peak === null ? 'no level without a failed request' : 'the server reported no input tokens',
+  );
   for (const x of [peakItems, peakTokens]) if (x.value !== null && at !== null) x.note = at;
   const cap = result.capacity;
   const capacity = measured(f('capacityAtSlo'), cap?.itemsPerS ?? null, cap === null ? 'the run states no latency objective' : cap.statement);
@@ -47,21 +55,36 @@ function poolingFacts(cfg: ConfigurationKey, run: PoolingRun, result: PoolingRes
   const rate = recorded(f('hourlyRate'), run.contract.hardware.gpuHourlyUsd ?? null, 'no hourly rate was recorded with the run');
   if (rate.value !== null) rate.note = run.contract.hardware.priceAsOf ? `as of ${run.contract.hardware.priceAsOf}` : 'date not recorded';
   const lf = poolingLevelFigures(e);
-  const levels = result.levels.flatMap((l) => POOLING_LEVEL_METRICS.map((key) => {
-    const { direction: _d, header: _h, ...m } = lf[key];
-    const x = measured({ ...m, id: `${cfg}.c${l.concurrency}.${key}`, metric: key, statistic: `${m.statistic} at concurrency ${l.concurrency}`, configuration: cfg }, levelValue[key](l), 'the level had no successful request');
-    if (l.failed > 0) x.note = `${l.failed} of ${l.requests} requests failed; excluded from the peak${x.note === undefined ? '' : `; ${x.note}`}`;
-    return x;
-  }));
+  const levels = result.levels.flatMap((l) =>
+    POOLING_LEVEL_METRICS.map((key) => {
+      const { direction: _d, header: _h, ...m } = lf[key];
+      const x = measured(
+        { ...m, id: `${cfg}.c${l.concurrency}.${key}`, metric: key, statistic: `${m.statistic} at concurrency ${l.concurrency}`, configuration: cfg },
+        levelValue[key](l),
+        'the level had no successful request',
+      );
+      if (l.failed > 0) x.note = `${l.failed} of ${l.requests} requests failed; excluded from the peak${x.note === undefined ? '' : `; ${x.note}`}`;
+      return x;
+    }),
+  );
   return [
-    peakItems, peakTokens, capacity,
-    measured(f('latencyP50'), singleOk ? single.latencyMs?.p50 ?? null : null, whySingle),
-    measured(f('latencyP95'), singleOk ? single.latencyMs?.p95 ?? null : null, whySingle),
-    measured(f('latencyP99'), singleOk ? single.latencyMs?.p99 ?? null : null, whySingle),
-    measured(f('failedTotal'), result.levels.reduce((n, l) => n + l.failed, 0)),
+    peakItems,
+    peakTokens,
+    capacity,
+    measured(f('latencyP50'), singleOk ? (single.latencyMs?.p50 ?? null) : null, whySingle),
+    measured(f('latencyP95'), singleOk ? (single.latencyMs?.p95 ?? null) : null, whySingle),
+    measured(f('latencyP99'), singleOk ? (single.latencyMs?.p99 ?? null) : null, whySingle),
+    measured(
+      f('failedTotal'),
+      result.levels.reduce((n, l) => n + l.failed, 0),
+    ),
     rate,
-    derived(f('costPer1MInput'), [rate, peakTokens], ([usdPerHour, tokS]) => (usdPerHour as number) / ((tokS as number) * 3600) * 1e6,
-      'GPU hourly rate ÷ (peak input tokens/s × 3600 s) × 1,000,000'),
+    derived(
+      f('costPer1MInput'),
+      [rate, peakTokens],
+      ([usdPerHour, tokS]) => ((usdPerHour as number) / ((tokS as number) * 3600)) * 1e6,
+      'GPU hourly rate ÷ (peak input tokens/s × 3600 s) × 1,000,000',
+    ),
     ...levels,
   ];
 }
@@ -77,7 +100,11 @@ function withRuns(cfg: ConfigurationKey, run: PoolingRun): Fact[] {
 }
 
 function simulated(run: PoolingRun): boolean {
-  return /^goodput-sim/.test(run.result.serverReport?.engineVersion ?? '') || /goodput-sim|simulat/i.test(run.result.run.engine.version ?? '') || /simgpu/i.test(run.contract.hardware.label);
+  return (
+    /^goodput-sim/.test(run.result.serverReport?.engineVersion ?? '') ||
+    /goodput-sim|simulat/i.test(run.result.run.engine.version ?? '') ||
+    /simgpu/i.test(run.contract.hardware.label)
+  );
 }
 
 function sideLimits(cfg: ConfigurationKey, run: PoolingRun): string[] {
@@ -90,7 +117,9 @@ function sideLimits(cfg: ConfigurationKey, run: PoolingRun): string[] {
   const asOf = run.contract.hardware.priceAsOf?.slice(0, 10);
   const when = day(r.run.startedAt);
   if (asOf !== undefined && daysBetween(asOf, when) > STALE_PRICE_DAYS) {
-    out.push(`${cfg}: the GPU hourly rate is as of ${asOf}, ${daysBetween(asOf, when)} days before the run (more than ${STALE_PRICE_DAYS}); the cost may not reflect the rate when it was measured.`);
+    out.push(
+      `${cfg}: the GPU hourly rate is as of ${asOf}, ${daysBetween(asOf, when)} days before the run (more than ${STALE_PRICE_DAYS}); the cost may not reflect the rate when it was measured.`,
+    );
   }
   if (r.warnings.length > 0) out.push(`${cfg}: the run recorded warnings: ${[...new Set(r.warnings.map((w) => w.code))].join(', ')}.`);
   return out;
@@ -115,15 +144,25 @@ export function poolingReceipt(input: ReceiptInput<PoolingResult>): ReceiptOutco
   const facts = [...own, ...qualityFacts(null).facts.map((x) => ({ ...x, note: `the ${endpoint} endpoint generates no text to score` }))];
   const model = runs.baseline.contract.model.name;
   const hardware = runs.baseline.contract.hardware.label;
-  const measuredAt = [runs.baseline, runs.optimized].map((r) => day(r.result.run.startedAt)).sort().at(-1) as string;
+  const measuredAt = [runs.baseline, runs.optimized]
+    .map((r) => day(r.result.run.startedAt))
+    .sort()
+    .at(-1) as string;
   const title = input.title?.trim() || `${model} on ${hardware}: ${input.method.trim()}`;
-  const asOf = [runs.baseline, runs.optimized].map((r) => r.contract.hardware.priceAsOf).filter((d): d is string => d !== undefined).sort();
+  const asOf = [runs.baseline, runs.optimized]
+    .map((r) => r.contract.hardware.priceAsOf)
+    .filter((d): d is string => d !== undefined)
+    .sort();
   const items = endpoint === 'rerank' ? 'documents' : 'inputs';
   const bars: PoolingFigureKey[] = ['peakItems', 'peakInputTokens', 'latencyP95', 'capacityAtSlo', 'costPer1MInput'];
   const receipt: Receipt = {
     receiptVersion: RECEIPT_VERSION,
     id: `${slug(title)}-${measuredAt}`,
-    title, model, hardware, measuredAt, simulated: simulated(runs.baseline) || simulated(runs.optimized),
+    title,
+    model,
+    hardware,
+    measuredAt,
+    simulated: simulated(runs.baseline) || simulated(runs.optimized),
     modality: endpoint,
     configurations: {
       baseline: configuration(runs.baseline, input.baselineMethod?.trim() || 'baseline as deployed, no optimization'),
@@ -131,13 +170,20 @@ export function poolingReceipt(input: ReceiptInput<PoolingResult>): ReceiptOutco
     },
     workload: { hash: runs.baseline.workloadHash, lines: Object.entries(workloadPart(runs.baseline.contract)).map(([k, v]) => `${k}: ${canonicalJson(v)}`) },
     costBasis: {
-      text: `${hardware} compute at the hourly rate recorded with each run. A GPU compute estimate at the peak input tokens/s measured (the level with the most ${items}/s and no failed request), ` +
+      text:
+        `${hardware} compute at the hourly rate recorded with each run. A GPU compute estimate at the peak input tokens/s measured (the level with the most ${items}/s and no failed request), ` +
         'sustained for an hour, server-counted input tokens only; it excludes idle time, CPU, memory, networking, redundancy and platform fees.',
       priceAsOf: asOf.at(-1) ?? null,
     },
     facts,
-    curves: Object.fromEntries((['baseline', 'optimized'] as const).map((cfg) => [cfg, [...runs[cfg].result.levels].sort((x, y) => x.concurrency - y.concurrency)
-      .map((l) => ({ concurrency: l.concurrency, invalid: l.failed > 0, clientBound: false }))])) as Receipt['curves'],
+    curves: Object.fromEntries(
+      (['baseline', 'optimized'] as const).map((cfg) => [
+        cfg,
+        [...runs[cfg].result.levels]
+          .sort((x, y) => x.concurrency - y.concurrency)
+          .map((l) => ({ concurrency: l.concurrency, invalid: l.failed > 0, clientBound: false })),
+      ]),
+    ) as Receipt['curves'],
     headlines: [
       { factId: 'optimized.peakItems', baselineFactId: 'baseline.peakItems' },
       { factId: 'optimized.peakInputTokens', baselineFactId: 'baseline.peakInputTokens' },
@@ -147,13 +193,18 @@ export function poolingReceipt(input: ReceiptInput<PoolingResult>): ReceiptOutco
     ],
     charts: bars.map((key) => {
       const fig = poolingFigures(endpoint)[key];
-      return { id: slug(key.replace(/[A-Z]/g, (c) => `-${c}`)), title: `${fig.label}${key.startsWith('latency') ? ` ${fig.statistic}` : ''} by configuration`, factIds: [`baseline.${key}`, `optimized.${key}`] };
+      return {
+        id: slug(key.replace(/[A-Z]/g, (c) => `-${c}`)),
+        title: `${fig.label}${key.startsWith('latency') ? ` ${fig.statistic}` : ''} by configuration`,
+        factIds: [`baseline.${key}`, `optimized.${key}`],
+      };
     }),
     quality: null,
     limitations: [
       repeatsLimitation({ baseline: poolingRunsOf(runs.baseline.result).length, optimized: poolingRunsOf(runs.optimized.result).length }),
       `This receipt measures the ${endpoint} endpoint: no text is generated, so there is no throughput in output tokens, no TTFT and no quality score.`,
-      ...sideLimits('baseline', runs.baseline), ...sideLimits('optimized', runs.optimized),
+      ...sideLimits('baseline', runs.baseline),
+      ...sideLimits('optimized', runs.optimized),
       ...missingLimitations(own),
     ],
     generator: input.generator,

@@ -24,20 +24,35 @@ describe('price files', () => {
   });
 
   it('reads JSON too, keeps input and output apart, and marks the per-GPU figure as context only', async () => {
-    const r = await readPrices(file('p.json', JSON.stringify({
-      tokenPrices: [{ provider: 'Example', model: 'm', inputUsdPer1M: 0.25, outputUsdPer1M: 1.25, sourceUrl: 'https://example.com/a', asOf: '2026-05-01' }],
-      instancePrices: [{ provider: 'Example', sku: 'x8', gpus: 8, usdPerHourWholeInstance: 50, sourceUrl: 'https://example.com/b', asOf: '2026-05-03' }],
-    })));
+    const r = await readPrices(
+      file(
+        'p.json',
+        JSON.stringify({
+          tokenPrices: [{ provider: 'Example', model: 'm', inputUsdPer1M: 0.25, outputUsdPer1M: 1.25, sourceUrl: 'https://example.com/a', asOf: '2026-05-01' }],
+          instancePrices: [{ provider: 'Example', sku: 'x8', gpus: 8, usdPerHourWholeInstance: 50, sourceUrl: 'https://example.com/b', asOf: '2026-05-03' }],
+        }),
+      ),
+    );
     if (!r.ok) throw new Error(r.problems.join('\n'));
     expect(pricesCapturedAt(r.prices)).toBe('2026-05-03');
     const rows = priceRows(r.prices);
     expect([rows.token[0]?.input.value, rows.token[0]?.output.value]).toEqual([0.25, 1.25]);
     expect(rows.instance[0]?.whole).toMatchObject({ value: 50, unit: 'USD per hour, whole instance', provenance: 'list price' });
-    expect(rows.instance[0]?.perGpu).toMatchObject({ value: 6.25, unit: 'USD per GPU-hour', note: 'context only: the instance is rented whole', statistic: 'whole-instance list price ÷ 8 GPUs' });
+    expect(rows.instance[0]?.perGpu).toMatchObject({
+      value: 6.25,
+      unit: 'USD per GPU-hour',
+      note: 'context only: the instance is rented whole',
+      statistic: 'whole-instance list price ÷ 8 GPUs',
+    });
   });
 
   it('names each bad field, and says when the file is not YAML or missing', async () => {
-    const bad = await readPrices(file('bad.yaml', 'instancePrices:\n  - { provider: X, sku: y, gpus: 0, usdPerHourWholeInstance: -1, sourceUrl: "https://example.com", asOf: 2026-01-01 }\n'));
+    const bad = await readPrices(
+      file(
+        'bad.yaml',
+        'instancePrices:\n  - { provider: X, sku: y, gpus: 0, usdPerHourWholeInstance: -1, sourceUrl: "https://example.com", asOf: 2026-01-01 }\n',
+      ),
+    );
     expect(bad.ok === false && bad.problems).toEqual([
       expect.stringMatching(/bad\.yaml: instancePrices\.0\.gpus: gpus must be a whole number ≥ 1$/),
       expect.stringMatching(/bad\.yaml: instancePrices\.0\.usdPerHourWholeInstance: usdPerHourWholeInstance must not be negative$/),

@@ -13,24 +13,40 @@ import { dayRefusal, isCalendarDay } from './receipt-dates.js';
 import type { Refusal } from './refusal.js';
 
 const source = z.url({ protocol: /^https?$/, error: 'sourceUrl must be an http(s) URL of the page the price was read from' });
-const asOf = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'asOf must be the date the price was read, like 2026-06-01')
+const asOf = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'asOf must be the date the price was read, like 2026-06-01')
   .refine(isCalendarDay, { error: (i) => `asOf ${JSON.stringify(i.input)} is not a calendar date` });
 const usd = (what: string) => z.number({ error: `${what} must be a number` }).nonnegative(`${what} must not be negative`);
 
-export const tokenPriceSchema = z.object({
-  provider: z.string().min(1), model: z.string().min(1),
-  inputUsdPer1M: usd('inputUsdPer1M'), outputUsdPer1M: usd('outputUsdPer1M'), sourceUrl: source, asOf,
-}).strict();
+export const tokenPriceSchema = z
+  .object({
+    provider: z.string().min(1),
+    model: z.string().min(1),
+    inputUsdPer1M: usd('inputUsdPer1M'),
+    outputUsdPer1M: usd('outputUsdPer1M'),
+    sourceUrl: source,
+    asOf,
+  })
+  .strict();
 
-export const instancePriceSchema = z.object({
-  provider: z.string().min(1), sku: z.string().min(1), gpus: z.number().int().positive('gpus must be a whole number ≥ 1'),
-  usdPerHourWholeInstance: usd('usdPerHourWholeInstance'), sourceUrl: source, asOf,
-}).strict();
+export const instancePriceSchema = z
+  .object({
+    provider: z.string().min(1),
+    sku: z.string().min(1),
+    gpus: z.number().int().positive('gpus must be a whole number ≥ 1'),
+    usdPerHourWholeInstance: usd('usdPerHourWholeInstance'),
+    sourceUrl: source,
+    asOf,
+  })
+  .strict();
 
-export const pricesSchema = z.object({
-  tokenPrices: z.array(tokenPriceSchema).default([]),
-  instancePrices: z.array(instancePriceSchema).default([]),
-}).strict();
+export const pricesSchema = z
+  .object({
+    tokenPrices: z.array(tokenPriceSchema).default([]),
+    instancePrices: z.array(instancePriceSchema).default([]),
+  })
+  .strict();
 
 export type TokenPrice = z.infer<typeof tokenPriceSchema>;
 export type InstancePrice = z.infer<typeof instancePriceSchema>;
@@ -40,7 +56,12 @@ export const NO_PRICES: Prices = { tokenPrices: [], instancePrices: [] };
 
 /** The latest asOf of any row: the date the prices were captured. */
 export function pricesCapturedAt(p: Prices): string | null {
-  return [...p.tokenPrices, ...p.instancePrices].map((r) => r.asOf).sort().at(-1) ?? null;
+  return (
+    [...p.tokenPrices, ...p.instancePrices]
+      .map((r) => r.asOf)
+      .sort()
+      .at(-1) ?? null
+  );
 }
 
 /** Reads and validates a price file; every problem is one line naming its field. */
@@ -68,11 +89,31 @@ export async function readPrices(path: string): Promise<{ ok: true; prices: Pric
  * names are domains and SKUs carry sizes, so only those two text rules apply.)
  */
 export function priceRefusals(p: Prices, today: string): Refusal[] {
-  const rows = [...p.tokenPrices.map((r, i) => ({ r, at: `tokenPrices.${i}`, names: [['provider', r.provider], ['model', r.model]] as const })),
-    ...p.instancePrices.map((r, i) => ({ r, at: `instancePrices.${i}`, names: [['provider', r.provider], ['sku', r.sku]] as const }))];
+  const rows = [
+    ...p.tokenPrices.map((r, i) => ({
+      r,
+      at: `tokenPrices.${i}`,
+      names: [
+        ['provider', r.provider],
+        ['model', r.model],
+      ] as const,
+    })),
+    ...p.instancePrices.map((r, i) => ({
+      r,
+      at: `instancePrices.${i}`,
+      names: [
+        ['provider', r.provider],
+        ['sku', r.sku],
+      ] as const,
+    })),
+  ];
   return rows.flatMap(({ r, at, names }) => [
     ...[dayRefusal(`${at}.asOf`, r.asOf, today)].filter((x): x is Refusal => x !== null),
-    ...names.flatMap(([k, v]) => textRefusals(`${at}.${k}`, v, TEXT_LIMITS.title).filter((x) => x.rule === 'no-control-characters' || x.rule === 'no-confusables' || x.rule === 'text-length')),
+    ...names.flatMap(([k, v]) =>
+      textRefusals(`${at}.${k}`, v, TEXT_LIMITS.title).filter(
+        (x) => x.rule === 'no-control-characters' || x.rule === 'no-confusables' || x.rule === 'text-length',
+      ),
+    ),
     // A provider is named in prose; a model or an instance type is a name token.
     ...names.flatMap(([k, v]) => allowListRefusals(`${at}.${k}`, v, k === 'provider' ? 'prose' : 'name')),
   ]);

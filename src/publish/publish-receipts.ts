@@ -25,7 +25,10 @@ export const SITE_FILE = 'site.json';
 
 /** Nothing was published: the heading says why, `problems` lists every problem, one line each. */
 export class PublishRefused extends Error {
-  constructor(readonly problems: readonly string[], heading = 'nothing published:') {
+  constructor(
+    readonly problems: readonly string[],
+    heading = 'nothing published:',
+  ) {
     super(`${heading}\n${problems.map((p) => `  ${p}`).join('\n')}`);
     this.name = 'PublishRefused';
   }
@@ -79,7 +82,12 @@ async function receiptFiles(paths: readonly string[]): Promise<{ files: string[]
  * ships so a reader can recompute it again (goodput verify): each receipt as
  * given, its evidence, and the prices.
  */
-export async function recomputeAll(files: readonly string[], today: string, what = '--receipts', evidenceDir?: string): Promise<{ receipts: Receipt[]; shipped: Map<string, string | Buffer>; problems: string[] }> {
+export async function recomputeAll(
+  files: readonly string[],
+  today: string,
+  what = '--receipts',
+  evidenceDir?: string,
+): Promise<{ receipts: Receipt[]; shipped: Map<string, string | Buffer>; problems: string[] }> {
   const receipts: Receipt[] = [];
   const shipped = new Map<string, string | Buffer>();
   const problems: string[] = [];
@@ -125,7 +133,16 @@ export async function publishReceipts(input: PublishReceiptsInput): Promise<stri
   }
   if (problems.length > 0) throw new PublishRefused(problems);
   const signer = input.signer === undefined ? undefined : await input.signer();
-  const out = await publishSite({ receipts, prices, outDir: input.out, generator: input.generator ?? TOOL_VERSION, shipped, today, notClaimed, ...(signer === undefined ? {} : { signer }) });
+  const out = await publishSite({
+    receipts,
+    prices,
+    outDir: input.out,
+    generator: input.generator ?? TOOL_VERSION,
+    shipped,
+    today,
+    notClaimed,
+    ...(signer === undefined ? {} : { signer }),
+  });
   if (!out.ok) {
     const why = out.violations.length > 0 ? `nothing published: the provenance gate refused ${out.violations.length} number(s):` : 'nothing published:';
     throw new PublishRefused([...out.problems, ...out.violations.map((v) => v.message)], why);

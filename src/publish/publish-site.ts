@@ -20,7 +20,10 @@ import { MANIFEST_FILE, keyIdOf, manifestOf, signedManifest } from './site-signi
 import { SiteTargetError, siteTargetProblem, writeSite } from './write-site.js';
 
 export interface PublishInput {
-  receipts: readonly Receipt[]; prices: Prices; outDir: string; generator: string;
+  receipts: readonly Receipt[];
+  prices: Prices;
+  outDir: string;
+  generator: string;
   /** Files shipped as they are beside the rendered ones (the receipts and their evidence, the prices), by path. */
   shipped?: ReadonlyMap<string, string | Buffer>;
   /** The publisher's statements of what the site does not claim (site file); default goodput's own. */
@@ -34,7 +37,14 @@ export interface PublishInput {
 export type PublishOutcome = { ok: true; files: string[]; datasetSha256: string } | { ok: false; violations: Violation[]; problems: string[] };
 
 /** Every file of the site, by name, without writing anything. */
-export function renderSite(receipts: readonly Receipt[], prices: Prices, generator: string, history?: SiteHistory, notClaimed?: readonly string[], signer: string | null = null): { violations: Violation[]; files: Map<string, string | Buffer>; datasetSha256: string } {
+export function renderSite(
+  receipts: readonly Receipt[],
+  prices: Prices,
+  generator: string,
+  history?: SiteHistory,
+  notClaimed?: readonly string[],
+  signer: string | null = null,
+): { violations: Violation[]; files: Map<string, string | Buffer>; datasetSha256: string } {
   const refused = (violations: Violation[]) => ({ violations, files: new Map<string, string | Buffer>(), datasetSha256: '' });
   const broken = gateSources(receipts, prices);
   if (broken.length > 0) return refused(broken);
@@ -44,7 +54,10 @@ export function renderSite(receipts: readonly Receipt[], prices: Prices, generat
   if (violations.length > 0) return refused(violations);
   const text = JSON.stringify(dataset, null, 2) + '\n';
   const sha = createHash('sha256').update(text).digest('hex');
-  const files = new Map<string, string | Buffer>([['dataset.json', text], ['index.html', indexPage(site, sha)]]);
+  const files = new Map<string, string | Buffer>([
+    ['dataset.json', text],
+    ['index.html', indexPage(site, sha)],
+  ]);
   for (const v of site.receipts) {
     files.set(v.page, receiptPage(v, sha, generator, site.notClaimed, signer));
     files.set(`${v.receipt.id}.png`, sharePng(v));
@@ -57,9 +70,17 @@ export async function publishSite(input: PublishInput): Promise<PublishOutcome> 
   const previous = target === null ? await previousChangelog(input.outDir) : { entries: [] };
   const problem = target ?? ('problem' in previous ? previous.problem : null);
   const history = { previous: 'entries' in previous ? previous.entries : [], today: input.today ?? new Date().toISOString().slice(0, 10) };
-  const forged = changelogRefusals(history.previous, input.receipts, history.today, (id) => existsSync(join(input.outDir, 'receipts', `${id}.json`)))
-    .map((r) => `--out: ${join(input.outDir, 'dataset.json')}: ${r.message}`);
-  const { violations, files, datasetSha256 } = renderSite(input.receipts, input.prices, input.generator, history, input.notClaimed, input.signer === undefined ? null : keyIdOf(input.signer));
+  const forged = changelogRefusals(history.previous, input.receipts, history.today, (id) => existsSync(join(input.outDir, 'receipts', `${id}.json`))).map(
+    (r) => `--out: ${join(input.outDir, 'dataset.json')}: ${r.message}`,
+  );
+  const { violations, files, datasetSha256 } = renderSite(
+    input.receipts,
+    input.prices,
+    input.generator,
+    history,
+    input.notClaimed,
+    input.signer === undefined ? null : keyIdOf(input.signer),
+  );
   const problems = [...(problem === null ? [] : [problem]), ...forged, ...priceRefusals(input.prices, history.today).map((r) => `--prices: ${r.message}`)];
   if (problems.length > 0 || violations.length > 0) return { ok: false, violations, problems };
   for (const [name, body] of input.shipped ?? []) files.set(name, body);

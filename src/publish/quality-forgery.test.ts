@@ -47,7 +47,10 @@ describe('a quality score is recomputed from its per-prompt evidence and bound t
     it(what, async () => {
       const { r } = await recompute(`forged-${i}`, make());
       const messages = r.ok ? [] : r.refusals.map((x) => x.message);
-      expect(messages.find((m) => m.includes(names) && m.endsWith(`[rule: ${rule}]`)), messages.join('\n')).toBeDefined();
+      expect(
+        messages.find((m) => m.includes(names) && m.endsWith(`[rule: ${rule}]`)),
+        messages.join('\n'),
+      ).toBeDefined();
     });
   });
 });

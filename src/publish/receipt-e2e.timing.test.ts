@@ -27,42 +27,65 @@ const SPEEDUP_TOLERANCE = 0.15;
 
 const dir = mkdtempSync(join(tmpdir(), 'goodput-receipt-e2e-'));
 
-const contractFile = (name: string, url: string, quantization: string) => writeReceiptContract(dir, name, url, quantization, { promptTokens: 32, outputTokens: 32, ttftSloMs: 500 });
+const contractFile = (name: string, url: string, quantization: string) =>
+  writeReceiptContract(dir, name, url, quantization, { promptTokens: 32, outputTokens: 32, ttftSloMs: 500 });
 
 const sims = useSimulatorPair(BASELINE_STEP_MS, OPTIMIZED_STEP_MS, NOISE);
 
 describe('two runs → quality → receipt → publish', () => {
-  it('publishes a receipt whose quality and speedup match the simulators', async () => {
-    const b = join(dir, 'baseline.json');
-    const o = join(dir, 'optimized.json');
-    expectOk(await runGoodput(['run', contractFile('baseline', sims.baseline().url, 'none'), '--json', b], {}, 90_000), 'baseline run');
-    expectOk(await runGoodput(['run', contractFile('optimized', sims.optimized().url, 'fp8'), '--json', o], {}, 90_000), 'optimized run');
-    const q = join(dir, 'quality.json');
-    // A receipt takes a score only with the runs it belongs to: named by their result files.
-    expectOk(await runGoodput(['quality', '--baseline', sims.baseline().url, '--candidate', sims.optimized().url, '--baseline-run', b, '--candidate-run', o, '--json', q], {}, 90_000), 'quality');
-    const r = join(dir, 'receipts', 'receipt.json');
-    expectOk(await runGoodput(['receipt', 'create', '--baseline', b, '--optimized', o, '--quality', q, '--method', 'FP8 quantization, faster decode', '--out', r]), 'receipt');
-    const prices = join(dir, 'prices.yaml');
-    writeFileSync(prices, 'tokenPrices:\n  - { provider: Example Cloud, model: example-model, inputUsdPer1M: 0.2, outputUsdPer1M: 0.6, sourceUrl: "https://example.com/pricing", asOf: 2026-06-01 }\n');
-    const site = join(dir, 'site');
-    expectOk(await runGoodput(['publish', '--receipts', join(dir, 'receipts'), '--prices', prices, '--out', site]), 'publish');
+  it(
+    'publishes a receipt whose quality and speedup match the simulators',
+    async () => {
+      const b = join(dir, 'baseline.json');
+      const o = join(dir, 'optimized.json');
+      expectOk(await runGoodput(['run', contractFile('baseline', sims.baseline().url, 'none'), '--json', b], {}, 90_000), 'baseline run');
+      expectOk(await runGoodput(['run', contractFile('optimized', sims.optimized().url, 'fp8'), '--json', o], {}, 90_000), 'optimized run');
+      const q = join(dir, 'quality.json');
+      // A receipt takes a score only with the runs it belongs to: named by their result files.
+      expectOk(
+        await runGoodput(
+          ['quality', '--baseline', sims.baseline().url, '--candidate', sims.optimized().url, '--baseline-run', b, '--candidate-run', o, '--json', q],
+          {},
+          90_000,
+        ),
+        'quality',
+      );
+      const r = join(dir, 'receipts', 'receipt.json');
+      expectOk(
+        await runGoodput(['receipt', 'create', '--baseline', b, '--optimized', o, '--quality', q, '--method', 'FP8 quantization, faster decode', '--out', r]),
+        'receipt',
+      );
+      const prices = join(dir, 'prices.yaml');
+      writeFileSync(
+        prices,
+        'tokenPrices:\n  - { provider: Example Cloud, model: example-model, inputUsdPer1M: 0.2, outputUsdPer1M: 0.6, sourceUrl: "https://example.com/pricing", asOf: 2026-06-01 }\n',
+      );
+      const site = join(dir, 'site');
+      expectOk(await runGoodput(['publish', '--receipts', join(dir, 'receipts'), '--prices', prices, '--out', site]), 'publish');
 
-    const receipt = receiptSchema.parse(JSON.parse(readFileSync(r, 'utf8')));
-    const value = (id: string) => receipt.facts.find((f) => f.id === id)?.value ?? null;
-    const quality = value('optimized.quality');
-    expect(quality).toBeLessThan(1);
-    expect(quality).toBeGreaterThan(QUALITY_FLOOR);
+      const receipt = receiptSchema.parse(JSON.parse(readFileSync(r, 'utf8')));
+      const value = (id: string) => receipt.facts.find((f) => f.id === id)?.value ?? null;
+      const quality = value('optimized.quality');
+      expect(quality).toBeLessThan(1);
+      expect(quality).toBeGreaterThan(QUALITY_FLOOR);
 
-    const expected = BASELINE_STEP_MS / OPTIMIZED_STEP_MS;
-    const measured = (value('baseline.tpotSingle') as number) / (value('optimized.tpotSingle') as number);
-    console.log(`e2e: quality ${quality}; TPOT p50 speedup measured ${measured.toFixed(3)} vs expected ${expected}; peak ${value('baseline.peakThroughput')} → ${value('optimized.peakThroughput')} tok/s`);
-    wallClock(Math.abs(measured / expected - 1), `TPOT p50 speedup ${measured.toFixed(3)} against ${expected}`).toBeLessThan(SPEEDUP_TOLERANCE);
-    wallClock((value('optimized.peakThroughput') as number) / (value('baseline.peakThroughput') as number), 'optimized over baseline peak throughput').toBeGreaterThan(1.3);
+      const expected = BASELINE_STEP_MS / OPTIMIZED_STEP_MS;
+      const measured = (value('baseline.tpotSingle') as number) / (value('optimized.tpotSingle') as number);
+      console.log(
+        `e2e: quality ${quality}; TPOT p50 speedup measured ${measured.toFixed(3)} vs expected ${expected}; peak ${value('baseline.peakThroughput')} → ${value('optimized.peakThroughput')} tok/s`,
+      );
+      wallClock(Math.abs(measured / expected - 1), `TPOT p50 speedup ${measured.toFixed(3)} against ${expected}`).toBeLessThan(SPEEDUP_TOLERANCE);
+      wallClock(
+        (value('optimized.peakThroughput') as number) / (value('baseline.peakThroughput') as number),
+        'optimized over baseline peak throughput',
+      ).toBeGreaterThan(1.3);
 
-    expect(receipt.limitations.some((l) => /goodput simulator, not a real GPU/.test(l))).toBe(true);
-    expect(existsSync(join(site, `${receipt.id}.html`)) && existsSync(join(site, `${receipt.id}.png`))).toBe(true);
-    const dataset = readFileSync(join(site, 'dataset.json'), 'utf8');
-    expect(dataset).not.toMatch(/127\.0\.0\.1|localhost/);
-    expect(dataset).toContain(`"id": "${receipt.id}/optimized.quality"`);
-  }, patient(300_000));
+      expect(receipt.limitations.some((l) => /goodput simulator, not a real GPU/.test(l))).toBe(true);
+      expect(existsSync(join(site, `${receipt.id}.html`)) && existsSync(join(site, `${receipt.id}.png`))).toBe(true);
+      const dataset = readFileSync(join(site, 'dataset.json'), 'utf8');
+      expect(dataset).not.toMatch(/127\.0\.0\.1|localhost/);
+      expect(dataset).toContain(`"id": "${receipt.id}/optimized.quality"`);
+    },
+    patient(300_000),
+  );
 });

@@ -31,18 +31,24 @@ export const evidenceRefsSchema = z.object({ baseline: sha, optimized: sha, qual
 export type EvidenceRefs = z.infer<typeof evidenceRefsSchema>;
 
 /** What a receipt file must hold; any other key is a statement compared with the recomputation. */
-const receiptFileSchema = z.object({
-  receiptVersion: z.literal(RECEIPT_FILE_VERSION, { error: `must be ${RECEIPT_FILE_VERSION}: receipts carry their evidence now; make it again with goodput receipt create` }),
-  title: z.string(),
-  configurations: z.object({
-    baseline: z.looseObject({ method: z.string() }),
-    optimized: z.looseObject({ method: z.string() }),
-  }).loose(),
-  evidence: evidenceRefsSchema,
-  generator: z.string().regex(/^[0-9A-Za-z.+-]{1,40}$/, 'must be a goodput version'),
-  /** The publisher's allowance of server disagreements past the tolerance (receipt create --allow-server-disagreement); each is then a limitation. */
-  allowServerDisagreement: z.literal(true).optional(),
-}).loose();
+const receiptFileSchema = z
+  .object({
+    receiptVersion: z.literal(RECEIPT_FILE_VERSION, {
+      error: `must be ${RECEIPT_FILE_VERSION}: receipts carry their evidence now; make it again with goodput receipt create`,
+    }),
+    title: z.string(),
+    configurations: z
+      .object({
+        baseline: z.looseObject({ method: z.string() }),
+        optimized: z.looseObject({ method: z.string() }),
+      })
+      .loose(),
+    evidence: evidenceRefsSchema,
+    generator: z.string().regex(/^[0-9A-Za-z.+-]{1,40}$/, 'must be a goodput version'),
+    /** The publisher's allowance of server disagreements past the tolerance (receipt create --allow-server-disagreement); each is then a limitation. */
+    allowServerDisagreement: z.literal(true).optional(),
+  })
+  .loose();
 
 /** The file `goodput receipt create` writes: the recomputed receipt, stated in full, and its evidence. */
 export type ReceiptFile = Receipt & { evidence: EvidenceRefs; allowServerDisagreement?: true };
@@ -55,7 +61,14 @@ export function receiptFile(receipt: Receipt, evidence: EvidenceRefs, allowServe
 export type Recomputation = { ok: true; receipt: Receipt; files: Map<string, Buffer> } | { ok: false; refusals: Refusal[] };
 
 /** One evidence file loaded, kept for shipping, and parsed by its schema; refusals go to `out`. */
-async function loadParsed<T>(dir: EvidenceSource, ref: string, field: string, schema: z.ZodType<T>, out: Refusal[], files: Map<string, Buffer>): Promise<T | null> {
+async function loadParsed<T>(
+  dir: EvidenceSource,
+  ref: string,
+  field: string,
+  schema: z.ZodType<T>,
+  out: Refusal[],
+  files: Map<string, Buffer>,
+): Promise<T | null> {
   const loaded = await loadEvidence(dir, ref, field);
   if (!loaded.ok) {
     out.push(loaded.refusal);
@@ -106,41 +119,70 @@ export async function recomputeReceipt(text: string, dir: EvidenceSource, today:
   const out: Refusal[] = [];
   const files = new Map<string, Buffer>();
   const strict = parseStrictJson(text);
-  if (!strict.ok) return { ok: false, refusals: [refusal(strict.problem.includes('no-duplicate-keys') ? 'no-duplicate-keys' : 'schema', '(receipt)', strict.problem.replace(/ \[rule: [a-z-]+\]$/, ''))] };
+  if (!strict.ok)
+    return {
+      ok: false,
+      refusals: [
+        refusal(strict.problem.includes('no-duplicate-keys') ? 'no-duplicate-keys' : 'schema', '(receipt)', strict.problem.replace(/ \[rule: [a-z-]+\]$/, '')),
+      ],
+    };
   const parsed = receiptFileSchema.safeParse(strict.value);
-  if (!parsed.success) return { ok: false, refusals: parsed.error.issues.slice(0, 20).map((i) => refusal('schema', i.path.join('.') || '(top level)', i.message)) };
+  if (!parsed.success)
+    return { ok: false, refusals: parsed.error.issues.slice(0, 20).map((i) => refusal('schema', i.path.join('.') || '(top level)', i.message)) };
   const file = parsed.data;
-  for (const k of ['baseline', 'optimized'] as const) out.push(...textRefusals(`configurations.${k}.method`, file.configurations[k].method, TEXT_LIMITS.method));
+  for (const k of ['baseline', 'optimized'] as const)
+    out.push(...textRefusals(`configurations.${k}.method`, file.configurations[k].method, TEXT_LIMITS.method));
   for (const k of ['baseline', 'optimized'] as const) out.push(...allowListRefusals(`configurations.${k}.method`, file.configurations[k].method, 'prose'));
   const allow = file.allowServerDisagreement === true;
   const sideB = await side(dir, 'baseline', file.evidence.baseline, out, files, allow);
   const sideO = await side(dir, 'optimized', file.evidence.optimized, out, files, allow);
-  const standalone = file.evidence.quality === null ? null : await loadParsed(dir, file.evidence.quality, 'evidence.quality', qualityScoreSchema as z.ZodType<QualityScore>, out, files);
+  const standalone =
+    file.evidence.quality === null
+      ? null
+      : await loadParsed(dir, file.evidence.quality, 'evidence.quality', qualityScoreSchema as z.ZodType<QualityScore>, out, files);
   const named = [sideB, sideO].flatMap((x) => (x === null ? [] : [x.checked.contract.model.name, x.checked.contract.hardware.label]));
   out.push(...textRefusals('title', file.title, TEXT_LIMITS.title, named));
   out.push(...allowListRefusals('title', file.title, 'prose', named));
-  for (const [k, s] of [['baseline', sideB], ['optimized', sideO]] as const) if (s !== null) out.push(...identityLabelRefusals(`evidence.${k}`, s.checked));
+  for (const [k, s] of [
+    ['baseline', sideB],
+    ['optimized', sideO],
+  ] as const)
+    if (s !== null) out.push(...identityLabelRefusals(`evidence.${k}`, s.checked));
   if (sideB === null || sideO === null || out.length > 0) return { ok: false, refusals: out };
   const model = modelProblem(sideB.checked.contract, sideO.checked.contract);
   if (model !== null) return { ok: false, refusals: [refusal('one-model', 'evidence', model)] };
   if (endpointOf(sideB) !== endpointOf(sideO)) {
     const a = (e: string) => `${/^[aeiou]/.test(e) ? 'an' : 'a'} ${e}`;
-    return { ok: false, refusals: [refusal('same-workload', 'evidence', `a receipt compares two runs of one endpoint: the baseline is ${a(endpointOf(sideB))} run, the optimized ${a(endpointOf(sideO))} run`)] };
+    return {
+      ok: false,
+      refusals: [
+        refusal(
+          'same-workload',
+          'evidence',
+          `a receipt compares two runs of one endpoint: the baseline is ${a(endpointOf(sideB))} run, the optimized ${a(endpointOf(sideO))} run`,
+        ),
+      ],
+    };
   }
   const kind = sideB.kind;
   const results = { baseline: kind.combineRuns(sideB.checked.runs), optimized: kind.combineRuns(sideO.checked.runs) };
   const quality = kind.evidenceQuality(standalone, sideO.checked, results, today, out);
   if (!quality.ok) return { ok: false, refusals: quality.refusals };
   const built = kind.build({
-    ...results, quality: quality.score, method: file.configurations.optimized.method, baselineMethod: file.configurations.baseline.method,
-    title: file.title, generator: file.generator,
+    ...results,
+    quality: quality.score,
+    method: file.configurations.optimized.method,
+    baselineMethod: file.configurations.baseline.method,
+    title: file.title,
+    generator: file.generator,
   });
   if (!built.ok) return { ok: false, refusals: [...out, ...built.problems.map((p) => refusal(pairRule(p), 'evidence', p))] };
   return statedAgainst(file, built.receipt, out, today, files);
 }
 
 /** The rule a pair problem breaks, by its wording. */
-const pairRule = (p: string) => (/identical accounts/.test(p) ? 'self-comparison' : /models differ/.test(p) ? 'one-model' : /GPUs differ|hourly rates/.test(p) ? 'same-gpu' : 'same-workload');
+const pairRule = (p: string) =>
+  /identical accounts/.test(p) ? 'self-comparison' : /models differ/.test(p) ? 'one-model' : /GPUs differ|hourly rates/.test(p) ? 'same-gpu' : 'same-workload';
 
 /** Whatever else the file states must be exactly what the evidence gives. */
 function statedAgainst(file: z.infer<typeof receiptFileSchema>, receipt: Receipt, out: Refusal[], today: string, files: Map<string, Buffer>): Recomputation {
@@ -154,17 +196,24 @@ function statedAgainst(file: z.infer<typeof receiptFileSchema>, receipt: Receipt
 /** Words the evidence contributes to every page (model, hardware, engines) carry no internal identifier either. */
 function identifierRefusals(r: Receipt): Refusal[] {
   const named: Array<[string, string | null]> = [
-    ['model', r.model], ['hardware', r.hardware],
-    ['configurations.baseline.engine', r.configurations.baseline.engine], ['configurations.optimized.engine', r.configurations.optimized.engine],
+    ['model', r.model],
+    ['hardware', r.hardware],
+    ['configurations.baseline.engine', r.configurations.baseline.engine],
+    ['configurations.optimized.engine', r.configurations.optimized.engine],
   ];
   // Hardware labels state memory sizes ("80GB") and models their size: only the numeric-claims rule does not apply.
   return named.flatMap(([field, text]) => (text === null ? [] : textRefusals(field, text, TEXT_LIMITS.title).filter((x) => x.rule !== 'no-numeric-claims')));
 }
 
 /** Every identity label the evidence puts on a page, by the pattern of its kind: names and versions that cannot carry a claim. */
-function identityLabelRefusals(where: string, side: { contract: KindSide['contract']; runs: ReadonlyArray<{ run: { engine?: { name: string; version: string | null } | null } }> }): Refusal[] {
+function identityLabelRefusals(
+  where: string,
+  side: { contract: KindSide['contract']; runs: ReadonlyArray<{ run: { engine?: { name: string; version: string | null } | null } }> },
+): Refusal[] {
   const e = side.runs[0]?.run.engine;
-  const labels: Array<[string, string, 'name' | 'version']> = e ? [['run.engine.name', e.name, 'name'], ...(e.version ? [['run.engine.version', e.version, 'version'] as [string, string, 'version']] : [])] : [];
+  const labels: Array<[string, string, 'name' | 'version']> = e
+    ? [['run.engine.name', e.name, 'name'], ...(e.version ? [['run.engine.version', e.version, 'version'] as [string, string, 'version']] : [])]
+    : [];
   return [
     ...contractLabelRefusals(`${where}: contract.`, side.contract).filter((r) => r.rule === 'allow-list'),
     ...labels.flatMap(([field, text, kind]) => allowListRefusals(`${where}: ${field}`, text, kind)),

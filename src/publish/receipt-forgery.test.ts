@@ -22,7 +22,9 @@ const TODAY = '2026-07-01';
 const mq = () => measuredQualityFixture(evidencePair());
 const root = mkdtempSync(join(tmpdir(), 'goodput-forgery-'));
 let good: ReceiptDir;
-beforeAll(() => { good = goodReceipt(join(root, 'good.json')); });
+beforeAll(() => {
+  good = goodReceipt(join(root, 'good.json'));
+});
 
 type Doc = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -57,7 +59,7 @@ describe('a hand-edited receipt is refused, naming the field and the rule', () =
   });
 });
 
-describe('the Pareto view\'s per-GPU facts are recomputed like every other', () => {
+describe("the Pareto view's per-GPU facts are recomputed like every other", () => {
   const gpus = { label: '4× Test GPU 24GB' };
   let dir: ReceiptDir;
   beforeAll(() => {
@@ -72,25 +74,37 @@ describe('the Pareto view\'s per-GPU facts are recomputed like every other', () 
     return refusalsOf(JSON.stringify(doc), join(dir.file, '..'));
   };
 
-  it('the untouched receipt states the GPU count as recorded and each level\'s throughput per GPU as derived from it', async () => {
+  it("the untouched receipt states the GPU count as recorded and each level's throughput per GPU as derived from it", async () => {
     expect(await refusalsOf(dir.text, join(dir.file, '..'))).toEqual([]);
     const doc = JSON.parse(dir.text) as Doc;
     expect([fact(doc, 'optimized.gpuCount').value, fact(doc, 'optimized.gpuCount').provenance]).toEqual([4, 'recorded']);
     const perGpu = fact(doc, 'optimized.c2.throughputPerGpu');
-    expect([perGpu.value, perGpu.provenance, perGpu.derivedFrom]).toEqual([fact(doc, 'optimized.c2.throughput').value / 4, 'derived', ['optimized.c2.throughput', 'optimized.gpuCount']]);
+    expect([perGpu.value, perGpu.provenance, perGpu.derivedFrom]).toEqual([
+      fact(doc, 'optimized.c2.throughput').value / 4,
+      'derived',
+      ['optimized.c2.throughput', 'optimized.gpuCount'],
+    ]);
   });
 
   it('a per-GPU throughput raised by hand is refused, naming it', async () => {
-    const messages = await edited((d) => { fact(d, 'optimized.c2.throughputPerGpu').value *= 2; });
-    expect(messages.find((m) => m.includes('facts[optimized.c2.throughputPerGpu].value: states') && m.endsWith('[rule: stated-equals-recomputed]')), messages.join('\n')).toBeDefined();
+    const messages = await edited((d) => {
+      fact(d, 'optimized.c2.throughputPerGpu').value *= 2;
+    });
+    expect(
+      messages.find((m) => m.includes('facts[optimized.c2.throughputPerGpu].value: states') && m.endsWith('[rule: stated-equals-recomputed]')),
+      messages.join('\n'),
+    ).toBeDefined();
   });
 
-  it('a GPU count halved with every per-GPU figure doubled to match is refused: the count comes from the run\'s hardware label', async () => {
+  it("a GPU count halved with every per-GPU figure doubled to match is refused: the count comes from the run's hardware label", async () => {
     const messages = await edited((d) => {
       fact(d, 'optimized.gpuCount').value = 2;
       for (const f of d.facts as Doc[]) if (f.id.startsWith('optimized.') && f.metric === 'throughputPerGpu') f.value *= 2;
     });
-    expect(messages.find((m) => m.includes('facts[optimized.gpuCount].value: states 2') && m.endsWith('[rule: stated-equals-recomputed]')), messages.join('\n')).toBeDefined();
+    expect(
+      messages.find((m) => m.includes('facts[optimized.gpuCount].value: states 2') && m.endsWith('[rule: stated-equals-recomputed]')),
+      messages.join('\n'),
+    ).toBeDefined();
   });
 });
 
@@ -105,39 +119,168 @@ const withoutRecomputing = (d: ReceiptDir) => refusalsOf(d.text, join(d.file, '.
 describe('edited evidence is refused, naming the number and the rule', () => {
   const pair = evidencePair();
   const cases: Array<[string, () => ReceiptDir, string, Rule]> = [
-    ['a level summary edited (its records give another figure)', () => withEvidence('summary', { optimized: { ...pair.optimized, levels: pair.optimized.levels.map((l, i) => (i === 1 ? { ...l, throughputTokS: 900 } : l)) } }),
-      'evidence.optimized: run 1 levels[c=2].throughputTokS: states 900, its records give', 'records-reproduce'],
-    ['a card edited', () => withEvidence('card', { baseline: { ...pair.baseline, cards: { ...pair.baseline.cards, model: pair.optimized.cards.model } } }), 'evidence.baseline: run 1 cards.model', 'records-reproduce'],
-    ['records edited (their hash no longer matches)', () => withEvidence('records', { optimized: { ...pair.optimized, records: pair.optimized.records?.map((r, i) => (i === 3 ? { ...r, outputTokens: 99 } : r)) } }),
-      'evidence.optimized: run 1 recordsSha256: states', 'records-hash'],
-    ['records without a hash', () => withEvidence('nohash', { optimized: { ...pair.optimized, recordsSha256: undefined } }), 'evidence.optimized: run 1 records: are not in the result', 'records-reproduce'],
-    ['a contract edited (its hash no longer matches)', () => withEvidence('contract', { baseline: { ...pair.baseline, contract: { ...pair.baseline.contract, version: 1, slo: { ttftMs: { p: 95, max: 900 } } } } }),
-      'evidence.baseline: contractHash: states', 'contract-hash'],
-    ['a run that did not complete', () => withEvidence('stopped', { optimized: { ...pair.optimized, run: { ...pair.optimized.run, status: 'stopped', stopReason: 'interrupted' } } }),
-      'evidence.optimized: run 1 status: is stopped (interrupted)', 'run-complete'],
-    ['an optimized run of a different model', () => withEvidence('model', { optimized: evidenceResult({ quantization: 'fp8', model: 'other-model', levels: [{ c: 1, ttftMs: 30, tpotMs: 5 }], fingerprint: 'b'.repeat(64) }) }),
-      'the models differ: the baseline serves "demo-model" at revision "r1" and the optimized run "other-model"', 'one-model'],
-    ['another revision of the model', () => withEvidence('revision', { optimized: evidenceResult({ quantization: 'fp8', revision: 'r2', levels: [{ c: 1, ttftMs: 30, tpotMs: 5 }], fingerprint: 'b'.repeat(64) }) }),
-      'at revision "r1" and the optimized run "demo-model" at revision "r2"', 'one-model'],
-    ['a run on another GPU', () => withEvidence('gpu', { optimized: evidenceResult({ quantization: 'fp8', label: 'Other GPU', levels: [{ c: 1, ttftMs: 30, tpotMs: 5 }], fingerprint: 'b'.repeat(64) }) }),
-      'the GPUs differ', 'same-gpu'],
-    ['a run measured in the future', () => withEvidence('future', { optimized: evidenceResult({ quantization: 'fp8', startedAt: '2026-09-01T00:00:00.000Z', levels: [{ c: 1, ttftMs: 30, tpotMs: 5 }, { c: 2, ttftMs: 32, tpotMs: 5.5 }, { c: 4, ttftMs: 40, tpotMs: 7 }], fingerprint: 'b'.repeat(64) }) }),
-      'configurations.optimized.measuredAt: 2026-09-01 is after the publishing day 2026-07-01', 'date'],
-    ['a quality score from other servers', () => withEvidence('qfp', { quality: { ...mq(), compared: { ...(mq().compared as NonNullable<QualityScore['compared']>), baseline: { model: 'demo-model', fingerprint: 'c'.repeat(64), engine: 'vllm', engineVersion: '0.9.1' } } } }),
-      'evidence.quality: compared.baseline.fingerprint: is "cccc', 'quality-belongs'],
-    ['a quality score of another model', () => withEvidence('qmodel', { quality: { ...mq(), compared: { ...(mq().compared as NonNullable<QualityScore['compared']>), candidate: { model: 'other-model', fingerprint: 'b'.repeat(64), engine: 'vllm', engineVersion: '0.9.1' } } } }),
-      'evidence.quality: compared.candidate.model: is "other-model", but the optimized run recorded "demo-model"', 'quality-belongs'],
-    ['a quality score of another engine version', () => withEvidence('qengine', { quality: { ...mq(), compared: { ...(mq().compared as NonNullable<QualityScore['compared']>), candidate: { model: 'demo-model', fingerprint: 'b'.repeat(64), engine: 'vllm', engineVersion: '0.10.0' } } } }),
-      'evidence.quality: compared.candidate.engineVersion', 'quality-belongs'],
-    ['a quality score that says nothing of what it compared', () => withEvidence('qnone', { quality: { ...mq(), compared: undefined } }), 'evidence.quality: compared: is absent', 'quality-belongs'],
-    ['a quality score measured in the future', () => withEvidence('qfuture', { quality: { ...mq(), compared: { ...(mq().compared as NonNullable<QualityScore['compared']>), measuredAt: '2026-12-01T00:00:00.000Z' } } }),
-      'evidence.quality: compared.measuredAt: 2026-12-01 is after the publishing day', 'date'],
-    ['a quality score whose composite does not follow from its parts', () => withEvidence('qcomposite', { quality: { ...mq(), composite: 0.99 } }), 'evidence.quality: ', 'schema'],
+    [
+      'a level summary edited (its records give another figure)',
+      () =>
+        withEvidence('summary', {
+          optimized: { ...pair.optimized, levels: pair.optimized.levels.map((l, i) => (i === 1 ? { ...l, throughputTokS: 900 } : l)) },
+        }),
+      'evidence.optimized: run 1 levels[c=2].throughputTokS: states 900, its records give',
+      'records-reproduce',
+    ],
+    [
+      'a card edited',
+      () => withEvidence('card', { baseline: { ...pair.baseline, cards: { ...pair.baseline.cards, model: pair.optimized.cards.model } } }),
+      'evidence.baseline: run 1 cards.model',
+      'records-reproduce',
+    ],
+    [
+      'records edited (their hash no longer matches)',
+      () =>
+        withEvidence('records', {
+          optimized: { ...pair.optimized, records: pair.optimized.records?.map((r, i) => (i === 3 ? { ...r, outputTokens: 99 } : r)) },
+        }),
+      'evidence.optimized: run 1 recordsSha256: states',
+      'records-hash',
+    ],
+    [
+      'records without a hash',
+      () => withEvidence('nohash', { optimized: { ...pair.optimized, recordsSha256: undefined } }),
+      'evidence.optimized: run 1 records: are not in the result',
+      'records-reproduce',
+    ],
+    [
+      'a contract edited (its hash no longer matches)',
+      () =>
+        withEvidence('contract', { baseline: { ...pair.baseline, contract: { ...pair.baseline.contract, version: 1, slo: { ttftMs: { p: 95, max: 900 } } } } }),
+      'evidence.baseline: contractHash: states',
+      'contract-hash',
+    ],
+    [
+      'a run that did not complete',
+      () => withEvidence('stopped', { optimized: { ...pair.optimized, run: { ...pair.optimized.run, status: 'stopped', stopReason: 'interrupted' } } }),
+      'evidence.optimized: run 1 status: is stopped (interrupted)',
+      'run-complete',
+    ],
+    [
+      'an optimized run of a different model',
+      () =>
+        withEvidence('model', {
+          optimized: evidenceResult({ quantization: 'fp8', model: 'other-model', levels: [{ c: 1, ttftMs: 30, tpotMs: 5 }], fingerprint: 'b'.repeat(64) }),
+        }),
+      'the models differ: the baseline serves "demo-model" at revision "r1" and the optimized run "other-model"',
+      'one-model',
+    ],
+    [
+      'another revision of the model',
+      () =>
+        withEvidence('revision', {
+          optimized: evidenceResult({ quantization: 'fp8', revision: 'r2', levels: [{ c: 1, ttftMs: 30, tpotMs: 5 }], fingerprint: 'b'.repeat(64) }),
+        }),
+      'at revision "r1" and the optimized run "demo-model" at revision "r2"',
+      'one-model',
+    ],
+    [
+      'a run on another GPU',
+      () =>
+        withEvidence('gpu', {
+          optimized: evidenceResult({ quantization: 'fp8', label: 'Other GPU', levels: [{ c: 1, ttftMs: 30, tpotMs: 5 }], fingerprint: 'b'.repeat(64) }),
+        }),
+      'the GPUs differ',
+      'same-gpu',
+    ],
+    [
+      'a run measured in the future',
+      () =>
+        withEvidence('future', {
+          optimized: evidenceResult({
+            quantization: 'fp8',
+            startedAt: '2026-09-01T00:00:00.000Z',
+            levels: [
+              { c: 1, ttftMs: 30, tpotMs: 5 },
+              { c: 2, ttftMs: 32, tpotMs: 5.5 },
+              { c: 4, ttftMs: 40, tpotMs: 7 },
+            ],
+            fingerprint: 'b'.repeat(64),
+          }),
+        }),
+      'configurations.optimized.measuredAt: 2026-09-01 is after the publishing day 2026-07-01',
+      'date',
+    ],
+    [
+      'a quality score from other servers',
+      () =>
+        withEvidence('qfp', {
+          quality: {
+            ...mq(),
+            compared: {
+              ...(mq().compared as NonNullable<QualityScore['compared']>),
+              baseline: { model: 'demo-model', fingerprint: 'c'.repeat(64), engine: 'vllm', engineVersion: '0.9.1' },
+            },
+          },
+        }),
+      'evidence.quality: compared.baseline.fingerprint: is "cccc',
+      'quality-belongs',
+    ],
+    [
+      'a quality score of another model',
+      () =>
+        withEvidence('qmodel', {
+          quality: {
+            ...mq(),
+            compared: {
+              ...(mq().compared as NonNullable<QualityScore['compared']>),
+              candidate: { model: 'other-model', fingerprint: 'b'.repeat(64), engine: 'vllm', engineVersion: '0.9.1' },
+            },
+          },
+        }),
+      'evidence.quality: compared.candidate.model: is "other-model", but the optimized run recorded "demo-model"',
+      'quality-belongs',
+    ],
+    [
+      'a quality score of another engine version',
+      () =>
+        withEvidence('qengine', {
+          quality: {
+            ...mq(),
+            compared: {
+              ...(mq().compared as NonNullable<QualityScore['compared']>),
+              candidate: { model: 'demo-model', fingerprint: 'b'.repeat(64), engine: 'vllm', engineVersion: '0.10.0' },
+            },
+          },
+        }),
+      'evidence.quality: compared.candidate.engineVersion',
+      'quality-belongs',
+    ],
+    [
+      'a quality score that says nothing of what it compared',
+      () => withEvidence('qnone', { quality: { ...mq(), compared: undefined } }),
+      'evidence.quality: compared: is absent',
+      'quality-belongs',
+    ],
+    [
+      'a quality score measured in the future',
+      () =>
+        withEvidence('qfuture', {
+          quality: { ...mq(), compared: { ...(mq().compared as NonNullable<QualityScore['compared']>), measuredAt: '2026-12-01T00:00:00.000Z' } },
+        }),
+      'evidence.quality: compared.measuredAt: 2026-12-01 is after the publishing day',
+      'date',
+    ],
+    [
+      'a quality score whose composite does not follow from its parts',
+      () => withEvidence('qcomposite', { quality: { ...mq(), composite: 0.99 } }),
+      'evidence.quality: ',
+      'schema',
+    ],
   ];
   for (const [what, make, names, rule] of cases) {
     it(what, async () => {
       const messages = await withoutRecomputing(make());
-      expect(messages.find((m) => m.includes(names) && m.endsWith(`[rule: ${rule}]`)), messages.join('\n')).toBeDefined();
+      expect(
+        messages.find((m) => m.includes(names) && m.endsWith(`[rule: ${rule}]`)),
+        messages.join('\n'),
+      ).toBeDefined();
     });
   }
 
@@ -146,7 +289,13 @@ describe('edited evidence is refused, naming the number and the rule', () => {
     const path = join(d.file, '..', 'evidence', `${d.refs.baseline}.json.gz`);
     writeFileSync(path, gzipSync(Buffer.from(JSON.stringify({ ...pair.baseline, warnings: [] }) + ' ')));
     const messages = await withoutRecomputing(d);
-    expect(messages).toEqual([expect.stringMatching(new RegExp(`^evidence\\.baseline: names ${d.refs.baseline}, but the file's content hashes to [0-9a-f]{64}; the evidence was edited \\[rule: evidence-hash\\]$`))]);
+    expect(messages).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^evidence\\.baseline: names ${d.refs.baseline}, but the file's content hashes to [0-9a-f]{64}; the evidence was edited \\[rule: evidence-hash\\]$`,
+        ),
+      ),
+    ]);
   });
 
   it('an evidence file that is not gzip', async () => {
@@ -183,34 +332,89 @@ describe('a forged site history is refused before anything is written', () => {
     expect(readFileSync(join(dir, 'dataset.json'), 'utf8')).toBe(JSON.stringify(dataset));
     return out.ok ? [] : out.problems;
   };
-  const entry = (over: Doc) => ({ receipt: 'ghost', title: 'Ghost', page: 'ghost.html', addedOn: '2026-06-05', measuredAt: '2026-06-01', pricesCapturedAt: null, withdrawnOn: null, ...over });
+  const entry = (over: Doc) => ({
+    receipt: 'ghost',
+    title: 'Ghost',
+    page: 'ghost.html',
+    addedOn: '2026-06-05',
+    measuredAt: '2026-06-01',
+    pricesCapturedAt: null,
+    withdrawnOn: null,
+    ...over,
+  });
 
   it('an entry for a receipt that never existed', async () => {
-    expect(await forge('ghost', (c) => { c.push(entry({})); })).toEqual([expect.stringMatching(/changelog\[1\] \(ghost\): is listed as published, but the site holds no receipts\/ghost\.json.*\[rule: changelog-history\]$/)]);
+    expect(
+      await forge('ghost', (c) => {
+        c.push(entry({}));
+      }),
+    ).toEqual([
+      expect.stringMatching(/changelog\[1\] \(ghost\): is listed as published, but the site holds no receipts\/ghost\.json.*\[rule: changelog-history\]$/),
+    ]);
   });
   it('an entry added before it was measured', async () => {
-    expect(await forge('early', (c) => { (c[0] as Doc).addedOn = '2026-05-01'; })).toEqual([expect.stringMatching(/changelog\[0\] .*: was added on 2026-05-01, before it was measured \(2026-06-03\).*\[rule: changelog-history\]$/)]);
+    expect(
+      await forge('early', (c) => {
+        (c[0] as Doc).addedOn = '2026-05-01';
+      }),
+    ).toEqual([expect.stringMatching(/changelog\[0\] .*: was added on 2026-05-01, before it was measured \(2026-06-03\).*\[rule: changelog-history\]$/)]);
   });
   it('an entry added in the future', async () => {
-    expect(await forge('future', (c) => { (c[0] as Doc).addedOn = '2026-08-01'; })).toEqual([expect.stringMatching(/changelog\[0\] .*\.addedOn: 2026-08-01 is after the publishing day 2026-07-01 \[rule: changelog-history\]$/)]);
+    expect(
+      await forge('future', (c) => {
+        (c[0] as Doc).addedOn = '2026-08-01';
+      }),
+    ).toEqual([expect.stringMatching(/changelog\[0\] .*\.addedOn: 2026-08-01 is after the publishing day 2026-07-01 \[rule: changelog-history\]$/)]);
   });
   it('an entry on an impossible day', async () => {
-    expect(await forge('impossible', (c) => { (c[0] as Doc).addedOn = '2026-06-31'; })).toEqual(expect.arrayContaining([expect.stringMatching(/\.addedOn: "2026-06-31" is not a calendar date \[rule: changelog-history\]$/)]));
+    expect(
+      await forge('impossible', (c) => {
+        (c[0] as Doc).addedOn = '2026-06-31';
+      }),
+    ).toEqual(expect.arrayContaining([expect.stringMatching(/\.addedOn: "2026-06-31" is not a calendar date \[rule: changelog-history\]$/)]));
   });
-  it('an entry whose title is not its receipt\'s', async () => {
-    expect(await forge('title', (c) => { (c[0] as Doc).title = 'The fastest ever'; })).toEqual([expect.stringMatching(/states "The fastest ever" measured 2026-06-03, but the receipt recomputes to "demo-model on Test GPU 24GB: FP8 dynamic quantization".*\[rule: changelog-history\]$/)]);
+  it("an entry whose title is not its receipt's", async () => {
+    expect(
+      await forge('title', (c) => {
+        (c[0] as Doc).title = 'The fastest ever';
+      }),
+    ).toEqual([
+      expect.stringMatching(
+        /states "The fastest ever" measured 2026-06-03, but the receipt recomputes to "demo-model on Test GPU 24GB: FP8 dynamic quantization".*\[rule: changelog-history\]$/,
+      ),
+    ]);
   });
   it('an entry withdrawn before it was added', async () => {
-    expect(await forge('withdrawn', (c) => { c.push(entry({ withdrawnOn: '2026-06-01', addedOn: '2026-06-05' })); })).toEqual([expect.stringMatching(/changelog\[1\] \(ghost\): was withdrawn on 2026-06-01, before it was added.*\[rule: changelog-history\]$/)]);
+    expect(
+      await forge('withdrawn', (c) => {
+        c.push(entry({ withdrawnOn: '2026-06-01', addedOn: '2026-06-05' }));
+      }),
+    ).toEqual([expect.stringMatching(/changelog\[1\] \(ghost\): was withdrawn on 2026-06-01, before it was added.*\[rule: changelog-history\]$/)]);
   });
 });
 
 describe('price files are checked as they reach the page', () => {
-  const row = (over: Doc) => ({ tokenPrices: [{ provider: 'Example Cloud', model: 'demo-model', inputUsdPer1M: 0.5, outputUsdPer1M: 1.5, sourceUrl: 'https://example.com/p', asOf: '2026-06-01', ...over }], instancePrices: [] });
-  const publishWith = (name: string, prices: Doc) => publishSite({ receipts: [good.receipt], prices: prices as never, outDir: join(root, `prices-${name}`), generator: '0.1.0', today: TODAY });
+  const row = (over: Doc) => ({
+    tokenPrices: [
+      {
+        provider: 'Example Cloud',
+        model: 'demo-model',
+        inputUsdPer1M: 0.5,
+        outputUsdPer1M: 1.5,
+        sourceUrl: 'https://example.com/p',
+        asOf: '2026-06-01',
+        ...over,
+      },
+    ],
+    instancePrices: [],
+  });
+  const publishWith = (name: string, prices: Doc) =>
+    publishSite({ receipts: [good.receipt], prices: prices as never, outDir: join(root, `prices-${name}`), generator: '0.1.0', today: TODAY });
   it('a price read after the publishing day', async () => {
     const out = await publishWith('future', row({ asOf: '2026-07-02' }));
-    expect(out.ok ? [] : out.problems).toEqual([expect.stringMatching(/^--prices: tokenPrices\.0\.asOf: 2026-07-02 is after the publishing day 2026-07-01 \[rule: date\]$/)]);
+    expect(out.ok ? [] : out.problems).toEqual([
+      expect.stringMatching(/^--prices: tokenPrices\.0\.asOf: 2026-07-02 is after the publishing day 2026-07-01 \[rule: date\]$/),
+    ]);
   });
   it('a provider name with a look-alike letter', async () => {
     const out = await publishWith('lookalike', row({ provider: 'Ex\u0430mple Cloud' }));

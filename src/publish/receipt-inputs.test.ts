@@ -29,14 +29,20 @@ function site(media: Record<string, unknown> | null) {
   const out = renderSite([built.receipt], NO_PRICES, '0.1.0');
   expect(out.violations).toEqual([]);
   const text = (name: string) => (out.files.get(name) as Buffer).toString('utf8');
-  return { receipt: built.receipt, page: text(`${built.receipt.id}.html`), dataset: JSON.parse(text('dataset.json')) as { receipts: Array<Record<string, unknown>> } };
+  return {
+    receipt: built.receipt,
+    page: text(`${built.receipt.id}.html`),
+    dataset: JSON.parse(text('dataset.json')) as { receipts: Array<Record<string, unknown>> },
+  };
 }
 
 describe('a receipt names the images and audio its requests carried', () => {
-  it('images and audio: the receipt, the page\'s modality line and dataset.json say so', () => {
+  it("images and audio: the receipt, the page's modality line and dataset.json say so", () => {
     const s = site({ images: { perRequest: 2, width: 512, height: 512, format: 'jpeg' }, audio: { seconds: 4 } });
     expect(s.receipt.inputs).toEqual(['2 images of 512×512 JPEG per request', '4 s of WAV audio per request']);
-    expect(s.page).toContain('Modality: <strong>text generation from text and images and audio</strong> <span class="stat">(each request: 2 images of 512×512 JPEG per request; 4 s of WAV audio per request)</span>');
+    expect(s.page).toContain(
+      'Modality: <strong>text generation from text and images and audio</strong> <span class="stat">(each request: 2 images of 512×512 JPEG per request; 4 s of WAV audio per request)</span>',
+    );
     expect(s.dataset.receipts[0]).toMatchObject({ modality: 'text generation from text and images and audio', inputs: s.receipt.inputs });
   });
   it('images alone, by URL', () => {

@@ -23,7 +23,15 @@ import { patient } from '../test-support/patience.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ARTIFACTS = join(ROOT, 'test-artifacts', 'layout');
 const CHROMIUM = process.env['GOODPUT_CHROMIUM'] ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 let browser: Browser;
 let pageUrl: string;
@@ -32,7 +40,12 @@ beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not at ${CHROMIUM}: install Debian's chromium or set GOODPUT_CHROMIUM`);
   mkdirSync(ARTIFACTS, { recursive: true });
   const long = { label: '8× Example Accelerator 141GB HBM3e', repeats: 3, spread: 0.3 };
-  const built = buildReceipt({ ...evidencePair({ baseline: long, optimized: long }), quality: null, method: 'FP8 dynamic quantization of weights and KV cache, speculative decoding', generator: '0.1.0' });
+  const built = buildReceipt({
+    ...evidencePair({ baseline: long, optimized: long }),
+    quality: null,
+    method: 'FP8 dynamic quantization of weights and KV cache, speculative decoding',
+    generator: '0.1.0',
+  });
   if (!built.ok) throw new Error(built.problems.join('; '));
   // Long values: every fact-table figure in the millions, its runs apart (the page alone is rendered: no gate recomputes them).
   const table = new Set<string>(FACT_TABLE_ROWS.flatMap((k) => [`baseline.${k}`, `optimized.${k}`]));
@@ -45,30 +58,36 @@ beforeAll(async () => {
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
 }, patient(60_000));
 
-afterAll(async () => { await browser?.close(); });
+afterAll(async () => {
+  await browser?.close();
+});
 
 describe('a receipt page at 360 and 1,400 px', () => {
   for (const width of [360, 1400]) {
-    it(`at ${width} px: every fact table value on screen, nothing past the window, the Pareto chart's text at least 10 px`, async () => {
-      const context = await browser.newContext({ viewport: { width, height: 900 }, javaScriptEnabled: false });
-      try {
-        const page = await context.newPage();
-        await page.goto(pageUrl);
-        expect(await page.locator('#facts data').count()).toBeGreaterThan(20);
-        expect(await page.locator('#facts').innerText()).toMatch(/\d{1,3},\d{3},\d{3}/);
-        expect(await offscreen(page, '#facts td, #facts th[scope="row"], #facts data')).toEqual([]);
-        const fit = await measureFit(page);
-        expect(fit.overflow).toEqual([]);
-        expect(fit.tall).toEqual([]);
-        expect(fit.scrollWidth).toBeLessThanOrEqual(width);
-        const text = await smallestSvgText(page, '#chart-pareto');
-        expect(text).not.toBeNull();
-        expect(text as number).toBeGreaterThanOrEqual(10);
-        await page.locator('#facts').screenshot({ path: join(ARTIFACTS, `receipt-facts-${width}.png`) });
-        await page.locator('#chart-pareto').screenshot({ path: join(ARTIFACTS, `receipt-pareto-${width}.png`) });
-      } finally {
-        await context.close();
-      }
-    }, patient(60_000));
+    it(
+      `at ${width} px: every fact table value on screen, nothing past the window, the Pareto chart's text at least 10 px`,
+      async () => {
+        const context = await browser.newContext({ viewport: { width, height: 900 }, javaScriptEnabled: false });
+        try {
+          const page = await context.newPage();
+          await page.goto(pageUrl);
+          expect(await page.locator('#facts data').count()).toBeGreaterThan(20);
+          expect(await page.locator('#facts').innerText()).toMatch(/\d{1,3},\d{3},\d{3}/);
+          expect(await offscreen(page, '#facts td, #facts th[scope="row"], #facts data')).toEqual([]);
+          const fit = await measureFit(page);
+          expect(fit.overflow).toEqual([]);
+          expect(fit.tall).toEqual([]);
+          expect(fit.scrollWidth).toBeLessThanOrEqual(width);
+          const text = await smallestSvgText(page, '#chart-pareto');
+          expect(text).not.toBeNull();
+          expect(text as number).toBeGreaterThanOrEqual(10);
+          await page.locator('#facts').screenshot({ path: join(ARTIFACTS, `receipt-facts-${width}.png`) });
+          await page.locator('#chart-pareto').screenshot({ path: join(ARTIFACTS, `receipt-pareto-${width}.png`) });
+        } finally {
+          await context.close();
+        }
+      },
+      patient(60_000),
+    );
   }
 });

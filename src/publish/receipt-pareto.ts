@@ -32,34 +32,84 @@ export function pointNumber(levels: LevelNumbers, per: ParetoModel['per'], p: Pa
 
 export function receiptPareto(r: Receipt, levels: Record<ConfigurationKey, LevelNumbers>): ReceiptPareto {
   const value = (cfg: ConfigurationKey, id: string) => factById(r, `${cfg}.${id}`)?.value ?? null;
-  const model = paretoOf(CONFIGURATION_KEYS.map((cfg) => ({
-    label: cfg, gpus: value(cfg, 'gpuCount'), hourlyCostUsd: value(cfg, 'hourlyRate'),
-    levels: r.curves[cfg].map((p) => ({
-      level: p.concurrency, perRequestTokS: value(cfg, `c${p.concurrency}.perRequest`), throughputTokS: value(cfg, `c${p.concurrency}.throughput`) ?? Number.NaN,
-      invalid: p.invalid, clientBound: p.clientBound,
+  const model = paretoOf(
+    CONFIGURATION_KEYS.map((cfg) => ({
+      label: cfg,
+      gpus: value(cfg, 'gpuCount'),
+      hourlyCostUsd: value(cfg, 'hourlyRate'),
+      levels: r.curves[cfg].map((p) => ({
+        level: p.concurrency,
+        perRequestTokS: value(cfg, `c${p.concurrency}.perRequest`),
+        throughputTokS: value(cfg, `c${p.concurrency}.throughput`) ?? Number.NaN,
+        invalid: p.invalid,
+        clientBound: p.clientBound,
+      })),
     })),
-  })));
+  );
   const gpus = CONFIGURATION_KEYS.flatMap((cfg) => {
     const f = factById(r, `${cfg}.gpuCount`);
     return f === undefined ? [] : [viewOfFact(r, f)];
   });
   const target = defaultTarget(model);
   const answer = target === null ? null : capacityAt(model, target);
-  const capacity = answer === null ? [] : answer.entries.map((e, i) => {
-    const cfg = CONFIGURATION_KEYS[i] as ConfigurationKey;
-    const sources = e.from.flatMap((level) => (['x', 'y'] as const).flatMap((axis) => pointNumber(levels[cfg], model.per, { level, x: 0, y: 0, state: 'valid' }, axis)?.id ?? []));
-    const rate = `${r.id}/${cfg}.hourlyRate`;
-    const configuration = `${cfg}: ${r.configurations[cfg].identity}`;
-    const base = { statistic: `at ${num(answer.target)} tok/s per user on the frontier`, configuration };
-    const y: ViewNumber = e.y === null
-      ? { ...base, id: `${r.id}/${cfg}.capacity`, label: 'Capacity at the target', value: null, text: 'not recorded', unit: `tok/s per ${model.per}`, provenance: 'not recorded', note: e.how }
-      : { ...base, id: `${r.id}/${cfg}.capacity`, label: 'Capacity at the target', value: e.y, text: num(e.y), unit: `tok/s per ${model.per}`, provenance: 'derived', note: e.how, derivedFrom: sources };
-    const cost: ViewNumber = e.costPer1M === null
-      ? { ...base, id: `${r.id}/${cfg}.capacityCostPer1M`, label: 'Cost per 1M output tokens at the target', value: null, text: 'not recorded', unit: 'USD', provenance: 'not recorded',
-        note: e.y === null ? e.how : 'no hourly rate was recorded with the run' }
-      : { ...base, id: `${r.id}/${cfg}.capacityCostPer1M`, label: 'Cost per 1M output tokens at the target', value: e.costPer1M, text: num(e.costPer1M, 2), unit: 'USD', provenance: 'derived',
-        note: `GPU hourly rate ÷ (throughput at the target × 3600 s) × 1,000,000`, derivedFrom: [y.id, rate, ...(model.per === 'GPU' ? [`${r.id}/${cfg}.gpuCount`] : [])] };
-    return { y, cost };
-  });
+  const capacity =
+    answer === null
+      ? []
+      : answer.entries.map((e, i) => {
+          const cfg = CONFIGURATION_KEYS[i] as ConfigurationKey;
+          const sources = e.from.flatMap((level) =>
+            (['x', 'y'] as const).flatMap((axis) => pointNumber(levels[cfg], model.per, { level, x: 0, y: 0, state: 'valid' }, axis)?.id ?? []),
+          );
+          const rate = `${r.id}/${cfg}.hourlyRate`;
+          const configuration = `${cfg}: ${r.configurations[cfg].identity}`;
+          const base = { statistic: `at ${num(answer.target)} tok/s per user on the frontier`, configuration };
+          const y: ViewNumber =
+            e.y === null
+              ? {
+                  ...base,
+                  id: `${r.id}/${cfg}.capacity`,
+                  label: 'Capacity at the target',
+                  value: null,
+                  text: 'not recorded',
+                  unit: `tok/s per ${model.per}`,
+                  provenance: 'not recorded',
+                  note: e.how,
+                }
+              : {
+                  ...base,
+                  id: `${r.id}/${cfg}.capacity`,
+                  label: 'Capacity at the target',
+                  value: e.y,
+                  text: num(e.y),
+                  unit: `tok/s per ${model.per}`,
+                  provenance: 'derived',
+                  note: e.how,
+                  derivedFrom: sources,
+                };
+          const cost: ViewNumber =
+            e.costPer1M === null
+              ? {
+                  ...base,
+                  id: `${r.id}/${cfg}.capacityCostPer1M`,
+                  label: 'Cost per 1M output tokens at the target',
+                  value: null,
+                  text: 'not recorded',
+                  unit: 'USD',
+                  provenance: 'not recorded',
+                  note: e.y === null ? e.how : 'no hourly rate was recorded with the run',
+                }
+              : {
+                  ...base,
+                  id: `${r.id}/${cfg}.capacityCostPer1M`,
+                  label: 'Cost per 1M output tokens at the target',
+                  value: e.costPer1M,
+                  text: num(e.costPer1M, 2),
+                  unit: 'USD',
+                  provenance: 'derived',
+                  note: `GPU hourly rate ÷ (throughput at the target × 3600 s) × 1,000,000`,
+                  derivedFrom: [y.id, rate, ...(model.per === 'GPU' ? [`${r.id}/${cfg}.gpuCount`] : [])],
+                };
+          return { y, cost };
+        });
   return { model, configurations: CONFIGURATION_KEYS, gpus, answer, capacity };
 }

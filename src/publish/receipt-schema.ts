@@ -76,11 +76,18 @@ export const receiptSchema = z.object({
   curves: z.object({ baseline: z.array(curvePointSchema), optimized: z.array(curvePointSchema) }),
   headlines: z.array(headlineSchema).length(5),
   charts: z.array(barChartSchema),
-  quality: z.object({
-    evaluator: z.string(), evaluatorId: z.string(), scaleNote: z.string(), promptSetHash: z.string(), referenceTextHash: z.string(), line: z.string(),
-    /** The score against the baseline itself under the one difference rule, its own noise the floor (core/quality-noise.ts). */
-    verdict: z.string(),
-  }).nullable(),
+  quality: z
+    .object({
+      evaluator: z.string(),
+      evaluatorId: z.string(),
+      scaleNote: z.string(),
+      promptSetHash: z.string(),
+      referenceTextHash: z.string(),
+      line: z.string(),
+      /** The score against the baseline itself under the one difference rule, its own noise the floor (core/quality-noise.ts). */
+      verdict: z.string(),
+    })
+    .nullable(),
   limitations: z.array(z.string()),
   generator: z.string(),
 });

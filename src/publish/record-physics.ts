@@ -31,10 +31,21 @@ type Problem = [Rule, string];
 
 /** send ≤ headers ≤ first token ≤ every chunk (in order) ≤ end; first answer after first token. */
 function orderProblem(r: StoredRecord): string | null {
-  const named: Array<[string, number | null]> = [['targetSendNs', r.targetSendNs], ['sendNs', r.sendNs], ['headersNs', r.headersNs], ['firstTokenNs', r.firstTokenNs], ['endNs', r.endNs]];
+  const named: Array<[string, number | null]> = [
+    ['targetSendNs', r.targetSendNs],
+    ['sendNs', r.sendNs],
+    ['headersNs', r.headersNs],
+    ['firstTokenNs', r.firstTokenNs],
+    ['endNs', r.endNs],
+  ];
   for (const [name, v] of named) if (v !== null && (!Number.isFinite(v) || v < 0)) return `${name} is ${v}, not an instant of the run`;
   if (r.chunkNs.length !== r.chunkTokens.length) return `has ${r.chunkNs.length} chunk instants and ${r.chunkTokens.length} chunk token counts`;
-  const chain: Array<[string, number | null]> = [['sendNs', r.sendNs], ['headersNs', r.headersNs], ['firstTokenNs', r.firstTokenNs], ['firstAnswerNs', r.firstAnswerNs]];
+  const chain: Array<[string, number | null]> = [
+    ['sendNs', r.sendNs],
+    ['headersNs', r.headersNs],
+    ['firstTokenNs', r.firstTokenNs],
+    ['firstAnswerNs', r.firstAnswerNs],
+  ];
   let last: [string, number] = ['sendNs', r.sendNs];
   for (const [name, v] of chain) {
     if (v === null) continue;
@@ -46,14 +57,16 @@ function orderProblem(r: StoredRecord): string | null {
     last = [`chunk ${i}`, t];
   }
   if (r.endNs !== null && r.endNs < last[1]) return `endNs ${r.endNs} is before ${last[0]} ${last[1]}`;
-  if (r.outcome.kind === 'ok' && (r.endNs === null || r.firstTokenNs === null) && r.outputTokens > 0) return 'succeeded with output but has no first-token or end instant';
+  if (r.outcome.kind === 'ok' && (r.endNs === null || r.firstTokenNs === null) && r.outputTokens > 0)
+    return 'succeeded with output but has no first-token or end instant';
   return null;
 }
 
 /** Output within the cap, exactly the cap where lengths are forced and the engine stopped for length. */
 function lengthProblem(r: StoredRecord, cap: number | null, forced: boolean): string | null {
   if (!Number.isInteger(r.outputTokens) || r.outputTokens < 0) return `states ${r.outputTokens} output tokens`;
-  if (cap === null) return r.outputTokens > LIMITS.outputTokens.max ? `states ${r.outputTokens} output tokens, above the limit of ${LIMITS.outputTokens.max}` : null;
+  if (cap === null)
+    return r.outputTokens > LIMITS.outputTokens.max ? `states ${r.outputTokens} output tokens, above the limit of ${LIMITS.outputTokens.max}` : null;
   if (r.outputTokens > cap) return `states ${r.outputTokens} output tokens; the contract caps each request at ${cap}`;
   if (forced && r.outcome.kind === 'ok' && r.finishReason === 'length' && r.outputTokens !== cap) {
     return `stopped for length after ${r.outputTokens} tokens; the contract forces every output to ${cap}`;
@@ -125,10 +138,16 @@ function levelProblems(l: LevelPhysics): Array<[string, Problem]> {
   const warmups = l.records.filter((r) => r.warmup).length;
   const measured = l.records.length - warmups;
   const expected = requestsAtLevel(l.contract, l.concurrency);
-  if (warmups !== l.contract.workload.warmup) out.push(['records', ['level-count', `hold ${warmups} warm-ups; the contract runs ${l.contract.workload.warmup} per level`]]);
-  if (measured !== expected) out.push(['records', ['level-count', `hold ${measured} measured requests; the contract runs ${expected} per level (failures are kept as records, never dropped)`]]);
+  if (warmups !== l.contract.workload.warmup)
+    out.push(['records', ['level-count', `hold ${warmups} warm-ups; the contract runs ${l.contract.workload.warmup} per level`]]);
+  if (measured !== expected)
+    out.push([
+      'records',
+      ['level-count', `hold ${measured} measured requests; the contract runs ${expected} per level (failures are kept as records, never dropped)`],
+    ]);
   const peak = peakInFlight(l.records.filter((r) => !r.warmup));
-  if (peak > l.concurrency) out.push(['records', ['in-flight', `have ${peak} requests in flight at once; a closed loop at concurrency ${l.concurrency} never has more`]]);
+  if (peak > l.concurrency)
+    out.push(['records', ['in-flight', `have ${peak} requests in flight at once; a closed loop at concurrency ${l.concurrency} never has more`]]);
   return out;
 }
 
@@ -136,7 +155,12 @@ function levelProblems(l: LevelPhysics): Array<[string, Problem]> {
  * Physics refusals for one run's records, level by level; `where` names the run
  * ("evidence.optimized: run 2"), `loopDelayMaxMs` gives each level's recorded stall.
  */
-export function physicsRefusals(where: string, contract: Contract, records: readonly StoredRecord[], loopDelayMaxMs: (level: number) => number | null): Refusal[] {
+export function physicsRefusals(
+  where: string,
+  contract: Contract,
+  records: readonly StoredRecord[],
+  loopDelayMaxMs: (level: number) => number | null,
+): Refusal[] {
   const byLevel = new Map<number, StoredRecord[]>();
   for (const r of records) byLevel.set(r.concurrency, [...(byLevel.get(r.concurrency) ?? []), r]);
   const problems: Refusal[] = [];
@@ -144,7 +168,14 @@ export function physicsRefusals(where: string, contract: Contract, records: read
   for (const r of records) {
     if (r.requestId === undefined) continue;
     const seen = ids.get(r.requestId);
-    if (seen !== undefined) problems.push(refusal('unique-records', `${where} records[c=${r.concurrency}] record seq ${r.seq}`, `carries request id ${JSON.stringify(r.requestId.slice(0, 40))}, already used at concurrency ${seen}; a record cannot be duplicated under a new sequence number`));
+    if (seen !== undefined)
+      problems.push(
+        refusal(
+          'unique-records',
+          `${where} records[c=${r.concurrency}] record seq ${r.seq}`,
+          `carries request id ${JSON.stringify(r.requestId.slice(0, 40))}, already used at concurrency ${seen}; a record cannot be duplicated under a new sequence number`,
+        ),
+      );
     else ids.set(r.requestId, r.concurrency);
   }
   for (const level of [...new Set(contract.load.levels)]) {
@@ -155,5 +186,12 @@ export function physicsRefusals(where: string, contract: Contract, records: read
   }
   if (problems.length <= LISTED_PER_RUN) return problems;
   const rest = problems.length - LISTED_PER_RUN;
-  return [...problems.slice(0, LISTED_PER_RUN), refusal(problems[LISTED_PER_RUN]?.rule ?? 'record-order', `${where} records`, `and ${rest} more impossible ${rest === 1 ? 'record' : 'records'} like these`)];
+  return [
+    ...problems.slice(0, LISTED_PER_RUN),
+    refusal(
+      problems[LISTED_PER_RUN]?.rule ?? 'record-order',
+      `${where} records`,
+      `and ${rest} more impossible ${rest === 1 ? 'record' : 'records'} like these`,
+    ),
+  ];
 }

@@ -5,14 +5,54 @@
  */
 
 export type Rule =
-  | 'schema' | 'no-duplicate-keys' | 'evidence-file' | 'evidence-hash' | 'records-hash' | 'contract-hash' | 'records-reproduce'
-  | 'run-complete' | 'one-model' | 'same-workload' | 'same-gpu' | 'quality-belongs' | 'quality-recomputed' | 'quality-declared' | 'quality-evaluator' | 'stated-equals-recomputed'
-  | 'text-length' | 'no-control-characters' | 'no-confusables' | 'no-internal-identifiers' | 'no-numeric-claims'
-  | 'range' | 'date' | 'changelog-history' | 'price-cited' | 'site-file' | 'published-equals-recomputed'
-  | 'record-order' | 'output-cap' | 'stream-rate' | 'unique-records' | 'level-count' | 'in-flight' | 'contract-speaks' | 'client-bound-evidence'
-  | 'repeats-declared' | 'signature' | 'generator' | 'server-truth' | 'server-agreement' | 'self-comparison' | 'allow-list';
+  | 'schema'
+  | 'no-duplicate-keys'
+  | 'evidence-file'
+  | 'evidence-hash'
+  | 'records-hash'
+  | 'contract-hash'
+  | 'records-reproduce'
+  | 'run-complete'
+  | 'one-model'
+  | 'same-workload'
+  | 'same-gpu'
+  | 'quality-belongs'
+  | 'quality-recomputed'
+  | 'quality-declared'
+  | 'quality-evaluator'
+  | 'stated-equals-recomputed'
+  | 'text-length'
+  | 'no-control-characters'
+  | 'no-confusables'
+  | 'no-internal-identifiers'
+  | 'no-numeric-claims'
+  | 'range'
+  | 'date'
+  | 'changelog-history'
+  | 'price-cited'
+  | 'site-file'
+  | 'published-equals-recomputed'
+  | 'record-order'
+  | 'output-cap'
+  | 'stream-rate'
+  | 'unique-records'
+  | 'level-count'
+  | 'in-flight'
+  | 'contract-speaks'
+  | 'client-bound-evidence'
+  | 'repeats-declared'
+  | 'signature'
+  | 'generator'
+  | 'server-truth'
+  | 'server-agreement'
+  | 'self-comparison'
+  | 'allow-list';
 
-export interface Refusal { rule: Rule; field: string; message: string }
+export interface Refusal {
+  rule: Rule;
+  field: string;
+  message: string;
+}
 
 /** "<field>: <why> [rule: <rule>]". */
 export const refusal = (rule: Rule, field: string, why: string): Refusal => ({ rule, field, message: `${field}: ${why} [rule: ${rule}]` });

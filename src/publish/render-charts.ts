@@ -7,8 +7,21 @@
  */
 import { parseHTML } from 'linkedom';
 import {
-  type ChartDocument, type ChartLevel, type ChartSeries, type ChartSpec, METRICS, type MetricKey, barChart, capacityMarkup, figureMarkup, paretoFigure, perRequestChart,
-  paretoLegend, renderPareto, throughputChart, ttftChart,
+  type ChartDocument,
+  type ChartLevel,
+  type ChartSeries,
+  type ChartSpec,
+  METRICS,
+  type MetricKey,
+  barChart,
+  capacityMarkup,
+  figureMarkup,
+  paretoFigure,
+  perRequestChart,
+  paretoLegend,
+  renderPareto,
+  throughputChart,
+  ttftChart,
 } from '../web/index.js';
 import type { ConfigurationKey } from './fact.js';
 import { Raw, dataNumber, esc, html, scrollFrame } from './html.js';
@@ -24,8 +37,11 @@ export function barFigure(b: BarView): Raw {
   const svg = barChart(b.input, { document: doc() });
   return html`<figure class="chart" id="chart-${b.id}"><figcaption><strong>${b.title}</strong><span class="muted">${b.subtitle}</span></figcaption>
 ${new Raw(svg.outerHTML)}
-<details><summary>Data table: ${b.title}</summary>${scrollFrame(`Data of ${b.title}`, html`<table><thead><tr><th scope="col">Configuration</th><th scope="col">Value (${b.input.unit})</th><th scope="col">Statistic</th></tr></thead><tbody>
-${b.numbers.map((n) => html`<tr><th scope="row">${n.configuration}</th><td class="n">${dataNumber(n)}</td><td>${n.statistic}, ${n.provenance}</td></tr>`)}</tbody></table>`)}</details></figure>`;
+<details><summary>Data table: ${b.title}</summary>${scrollFrame(
+    `Data of ${b.title}`,
+    html`<table><thead><tr><th scope="col">Configuration</th><th scope="col">Value (${b.input.unit})</th><th scope="col">Statistic</th></tr></thead><tbody>
+${b.numbers.map((n) => html`<tr><th scope="row">${n.configuration}</th><td class="n">${dataNumber(n)}</td><td>${n.statistic}, ${n.provenance}</td></tr>`)}</tbody></table>`,
+  )}</details></figure>`;
 }
 
 const valueOf = (numbers: readonly ViewNumber[], metric: string): number | null => numbers.find((n) => n.id.endsWith(`.${metric}`))?.value ?? null;
@@ -33,16 +49,23 @@ const valueOf = (numbers: readonly ViewNumber[], metric: string): number | null 
 /** The curve rebuilt from the published facts, so the charts draw exactly the numbers the page and dataset carry. */
 function series(v: ReceiptView): ChartSeries[] {
   return (['baseline', 'optimized'] as const).map((cfg: ConfigurationKey) => ({
-    label: cfg, role: cfg === 'baseline' ? 'baseline' : 'candidate',
+    label: cfg,
+    role: cfg === 'baseline' ? 'baseline' : 'candidate',
     levels: v.levels[cfg].map((l): ChartLevel => {
       const p50 = valueOf(l.numbers, 'ttftP50');
       const p95 = valueOf(l.numbers, 'ttftP95');
       const perRequest = valueOf(l.numbers, 'perRequest');
       return {
-        concurrency: l.concurrency, invalid: l.invalid, clientBound: { bound: l.clientBound },
-        throughputTokS: valueOf(l.numbers, 'throughput') ?? Number.NaN, perRequestTokS: perRequest === null ? null : { mean: perRequest },
-        ttftMs: p50 === null || p95 === null ? null : { p50, p95 }, tpotMs: null, e2eMs: null,
-        failed: valueOf(l.numbers, 'failed') ?? 0, gpuMemMiB: { available: false },
+        concurrency: l.concurrency,
+        invalid: l.invalid,
+        clientBound: { bound: l.clientBound },
+        throughputTokS: valueOf(l.numbers, 'throughput') ?? Number.NaN,
+        perRequestTokS: perRequest === null ? null : { mean: perRequest },
+        ttftMs: p50 === null || p95 === null ? null : { p50, p95 },
+        tpotMs: null,
+        e2eMs: null,
+        failed: valueOf(l.numbers, 'failed') ?? 0,
+        gpuMemMiB: { available: false },
       };
     }),
   }));
@@ -60,20 +83,30 @@ function levelTable<M extends string>(v: ReceiptView, title: string, metrics: re
     const flag = n.levelState === 'invalid' ? ' (invalid level)' : n.levelState === 'client-bound' ? ' (client-bound)' : '';
     return html`<td class="n${n.levelState === 'invalid' ? ' invalid' : ''}"${new Raw(n.note === null ? '' : ` title="${esc(n.note)}"`)}>${dataNumber(n)}${flag}</td>`;
   };
-  return html`<details><summary>Data table: ${title}</summary>${scrollFrame(`Data of ${title}`, html`<table><thead><tr><th scope="col">Concurrency</th>${heads.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>
-${levels.map((c) => html`<tr><th scope="row">${String(c)}</th>${cfgs.flatMap((cfg) => metrics.map((m) => cell(cfg, c, m)))}</tr>`)}</tbody></table>`)}</details>`;
+  return html`<details><summary>Data table: ${title}</summary>${scrollFrame(
+    `Data of ${title}`,
+    html`<table><thead><tr><th scope="col">Concurrency</th>${heads.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>
+${levels.map((c) => html`<tr><th scope="row">${String(c)}</th>${cfgs.flatMap((cfg) => metrics.map((m) => cell(cfg, c, m)))}</tr>`)}</tbody></table>`,
+  )}</details>`;
 }
 
 /** The scaling charts of the live page, with the metrics each one's table lists (failures beside throughput). */
 const CURVE_CHARTS: ReadonlyArray<[ChartSpec, readonly MetricKey[]]> = [
-  [throughputChart, ['throughput', 'failed']], [perRequestChart, ['perRequest']], [ttftChart, ['ttftP50', 'ttftP95']],
+  [throughputChart, ['throughput', 'failed']],
+  [perRequestChart, ['perRequest']],
+  [ttftChart, ['ttftP50', 'ttftP95']],
 ];
 
 export function curveFigures(v: ReceiptView): Raw {
   const s = series(v);
-  return html`${CURVE_CHARTS.map(([spec, metrics]) => html`<figure class="chart" id="chart-${spec.id}"><figcaption><strong>${spec.title}</strong><span class="muted">${spec.subtitle}; baseline grey solid, optimized accent dashed</span></figcaption>
+  return html`${CURVE_CHARTS.map(
+    ([
+      spec,
+      metrics,
+    ]) => html`<figure class="chart" id="chart-${spec.id}"><figcaption><strong>${spec.title}</strong><span class="muted">${spec.subtitle}; baseline grey solid, optimized accent dashed</span></figcaption>
 ${new Raw(spec.render(s, { document: doc() }).outerHTML)}
-${levelTable(v, spec.title, metrics, (m) => METRICS[m].header)}</figure>`)}`;
+${levelTable(v, spec.title, metrics, (m) => METRICS[m].header)}</figure>`,
+  )}`;
 }
 
 /** An embeddings or rerank receipt's levels: one table, both configurations, the endpoint's own figures per level. */
@@ -82,7 +115,6 @@ export function poolingLevels(v: ReceiptView, endpoint: PoolingEndpoint): Raw {
   return html`<section id="levels" aria-labelledby="levels-h"><h2 id="levels-h">Per level</h2><p class="muted">Each concurrency level of both runs, recomputed from their records; a level with a failed request is excluded from the peak.</p>
 ${levelTable(v, 'per-level figures', POOLING_LEVEL_METRICS, (m) => figs[m].header)}</section>`;
 }
-
 
 /**
  * The Pareto view and its capacity answer, drawn by the page's own view code

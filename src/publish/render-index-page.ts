@@ -9,23 +9,43 @@ import type { SiteView } from './site-view.js';
 function priceTables(s: SiteView): Raw {
   const { token, instance } = s.prices;
   if (token.length === 0 && instance.length === 0) return html`<p>No list prices were given.</p>`;
-  return html`${token.length === 0 ? '' : scrollFrame('Per-token list prices', html`<table id="token-prices"><caption>Per-token list prices; input and output rates kept separate, never blended</caption>
+  return html`${
+    token.length === 0
+      ? ''
+      : scrollFrame(
+          'Per-token list prices',
+          html`<table id="token-prices"><caption>Per-token list prices; input and output rates kept separate, never blended</caption>
 <thead><tr><th scope="col">Provider</th><th scope="col">Model</th><th scope="col">Input (USD per 1M tokens)</th><th scope="col">Output (USD per 1M tokens)</th><th scope="col">Source</th><th scope="col">As of</th></tr></thead><tbody>
-${token.map((t) => html`<tr><td>${t.provider}</td><td>${t.model}</td><td class="n">${dataNumber(t.input)}</td><td class="n">${dataNumber(t.output)}</td><td><a href="${t.sourceUrl}" rel="nofollow">${t.sourceUrl}</a></td><td>${t.asOf}</td></tr>`)}</tbody></table>`)}
-${instance.length === 0 ? '' : scrollFrame('Whole-instance list prices', html`<table id="instance-prices"><caption>Whole-instance list prices; the per-GPU figure is context only</caption>
+${token.map((t) => html`<tr><td>${t.provider}</td><td>${t.model}</td><td class="n">${dataNumber(t.input)}</td><td class="n">${dataNumber(t.output)}</td><td><a href="${t.sourceUrl}" rel="nofollow">${t.sourceUrl}</a></td><td>${t.asOf}</td></tr>`)}</tbody></table>`,
+        )
+  }
+${
+  instance.length === 0
+    ? ''
+    : scrollFrame(
+        'Whole-instance list prices',
+        html`<table id="instance-prices"><caption>Whole-instance list prices; the per-GPU figure is context only</caption>
 <thead><tr><th scope="col">Provider</th><th scope="col">Instance</th><th scope="col">GPUs</th><th scope="col">USD per hour, whole instance</th><th scope="col">USD per GPU-hour (context only)</th><th scope="col">Source</th><th scope="col">As of</th></tr></thead><tbody>
-${instance.map((t) => html`<tr><td>${t.provider}</td><td>${t.sku}</td><td>${t.gpus}</td><td class="n">${dataNumber(t.whole)}</td><td class="n">${dataNumber(t.perGpu)} <span class="stat">(context only)</span></td><td><a href="${t.sourceUrl}" rel="nofollow">${t.sourceUrl}</a></td><td>${t.asOf}</td></tr>`)}</tbody></table>`)}`;
+${instance.map((t) => html`<tr><td>${t.provider}</td><td>${t.sku}</td><td>${t.gpus}</td><td class="n">${dataNumber(t.whole)}</td><td class="n">${dataNumber(t.perGpu)} <span class="stat">(context only)</span></td><td><a href="${t.sourceUrl}" rel="nofollow">${t.sourceUrl}</a></td><td>${t.asOf}</td></tr>`)}</tbody></table>`,
+      )
+}`;
 }
 
 export function indexPage(s: SiteView, datasetSha256: string): string {
-  return page('Benchmark receipts', html`<h1>Benchmark receipts</h1>
+  return page(
+    'Benchmark receipts',
+    html`<h1>Benchmark receipts</h1>
 <p>Each receipt is one model on one GPU: a baseline and an optimized configuration under the same load test, every number with its statistic and provenance.</p>
 <h2>Receipts</h2><ul id="receipts">${s.receipts.map((v) => html`<li><a href="${v.page}">${v.receipt.title}</a>${v.receipt.simulated ? html` <strong class="simulated">simulated</strong>` : ''} <span class="muted">(${v.receipt.model} · ${v.receipt.hardware} · measured ${v.receipt.measuredAt})</span></li>`)}</ul>
-<h2>Changelog</h2>${scrollFrame('Changelog', html`<table id="changelog"><thead><tr><th scope="col">Added on</th><th scope="col">Receipt</th><th scope="col">Measured</th><th scope="col">Prices captured</th><th scope="col">Withdrawn</th></tr></thead><tbody>
-${s.changelog.map((c) => html`<tr><td>${c.addedOn}</td><td>${c.withdrawnOn === null ? html`<a href="${c.page}">${c.title}</a>` : c.title}</td><td>${c.measuredAt}</td><td>${c.pricesCapturedAt ?? 'no prices given'}</td><td>${c.withdrawnOn ?? '—'}</td></tr>`)}</tbody></table>`)}
+<h2>Changelog</h2>${scrollFrame(
+      'Changelog',
+      html`<table id="changelog"><thead><tr><th scope="col">Added on</th><th scope="col">Receipt</th><th scope="col">Measured</th><th scope="col">Prices captured</th><th scope="col">Withdrawn</th></tr></thead><tbody>
+${s.changelog.map((c) => html`<tr><td>${c.addedOn}</td><td>${c.withdrawnOn === null ? html`<a href="${c.page}">${c.title}</a>` : c.title}</td><td>${c.measuredAt}</td><td>${c.pricesCapturedAt ?? 'no prices given'}</td><td>${c.withdrawnOn ?? '—'}</td></tr>`)}</tbody></table>`,
+    )}
 <h2>What we do not claim</h2><ul id="not-claimed">${s.notClaimed.map((t) => html`<li>${t}</li>`)}</ul>
 <h2>Rented list prices</h2><p class="muted">Public list prices, each cited. They are not measurements and never share a chart scale with our measured numbers.</p>
 ${priceTables(s)}
 <p class="muted">Machine-readable: <a href="dataset.json">dataset.json</a> (sha256:${datasetSha256}); generated by goodput ${s.generator}.</p>
-${signerLine(s.signer)}`);
+${signerLine(s.signer)}`,
+  );
 }

@@ -17,20 +17,27 @@ function qualityNote(v: ReceiptView, factId: string): Raw | string {
 }
 
 function headlines(v: ReceiptView): Raw {
-  return html`<ul class="headlines" aria-label="Headline stats">${v.headlines.map((h) => html`<li class="headline">
+  return html`<ul class="headlines" aria-label="Headline stats">${v.headlines.map(
+    (h) => html`<li class="headline">
 <div class="label">${h.number.label}</div><div class="value">${dataNumber(h.number, { unit: true })}</div>
 <div class="stat">${h.number.statistic}, ${h.number.value === null ? 'not recorded' : h.number.provenance}</div>
 <div class="cfg">${h.number.configuration}</div>${qualityNote(v, h.number.id)}
-<div class="muted">${h.direction === null ? '' : `${h.direction} is better`}${h.change ? html`; ${dataNumber(h.change)} against the baseline, ${h.verdict}` : h.changeWords ? `; ${h.changeWords}` : ''}</div></li>`)}</ul>`;
+<div class="muted">${h.direction === null ? '' : `${h.direction} is better`}${h.change ? html`; ${dataNumber(h.change)} against the baseline, ${h.verdict}` : h.changeWords ? `; ${h.changeWords}` : ''}</div></li>`,
+  )}</ul>`;
 }
 
 function factTables(v: ReceiptView): Raw {
   const { baseline, optimized } = v.receipt.configurations;
-  return scrollFrame('Fact tables', html`<table id="facts"><caption>Fact tables: the same rows for both configurations; each value with its statistic and provenance</caption>
+  return scrollFrame(
+    'Fact tables',
+    html`<table id="facts"><caption>Fact tables: the same rows for both configurations; each value with its statistic and provenance</caption>
 <thead><tr><th scope="col">Metric</th><th scope="col">Statistic</th><th scope="col">Baseline (${baseline.identity})</th><th scope="col">Optimized (${optimized.identity})</th><th scope="col">Change</th></tr></thead><tbody>
-${v.rows.map((r) => html`<tr><th scope="row">${r.label} (${r.optimized.unit})</th><td data-label="Statistic">${r.statistic}</td>
+${v.rows.map(
+  (r) => html`<tr><th scope="row">${r.label} (${r.optimized.unit})</th><td data-label="Statistic">${r.statistic}</td>
 <td class="n" data-label="Baseline">${dataNumber(r.baseline, { withStatistic: true })}</td><td class="n" data-label="Optimized">${dataNumber(r.optimized, { withStatistic: true })}</td>
-<td class="n" data-label="Change">${r.change ? html`${dataNumber(r.change)}, ${r.verdict}` : r.changeWords ?? '—'}</td></tr>`)}</tbody></table>`);
+<td class="n" data-label="Change">${r.change ? html`${dataNumber(r.change)}, ${r.verdict}` : (r.changeWords ?? '—')}</td></tr>`,
+)}</tbody></table>`,
+  );
 }
 
 function quality(v: ReceiptView): Raw {
@@ -39,9 +46,13 @@ function quality(v: ReceiptView): Raw {
   if (!composite) return html``;
   return html`<section class="note" id="quality" aria-labelledby="quality-h"><h2 id="quality-h">Quality</h2>
 <p><strong>${composite.label}: ${dataNumber(composite)}</strong> <span class="stat">(${composite.statistic}, ${composite.provenance}; ${composite.configuration})</span></p>
-${q === null ? html`<p>quality: not recorded. ${composite.note ?? ''}</p>` : html`<p id="quality-verdict">Against the baseline: ${q.verdict}</p><p>Scale: ${q.scaleNote}</p><p>Evaluator: ${q.evaluator}</p>
+${
+  q === null
+    ? html`<p>quality: not recorded. ${composite.note ?? ''}</p>`
+    : html`<p id="quality-verdict">Against the baseline: ${q.verdict}</p><p>Scale: ${q.scaleNote}</p><p>Evaluator: ${q.evaluator}</p>
 <ul>${parts.map((n) => html`<li>${n.label}: ${dataNumber(n, { unit: true, withStatistic: true })}${n.note ? ` — ${n.note}` : ''}</li>`)}</ul>
-<p class="muted">Prompt set sha256:${q.promptSetHash}; reference text sha256:${q.referenceTextHash}</p>`}</section>`;
+<p class="muted">Prompt set sha256:${q.promptSetHash}; reference text sha256:${q.referenceTextHash}</p>`
+}</section>`;
 }
 
 /** Each configuration's cost per 1M output tokens with the formula and its inputs beside it. */
@@ -60,7 +71,9 @@ function costFormulas(v: ReceiptView): Raw[] {
 export function receiptPage(v: ReceiptView, datasetSha256: string, generator: string, notClaimed: readonly string[], signer: string | null = null): string {
   const r = v.receipt;
   const { baseline, optimized } = r.configurations;
-  return page(r.title, html`<p><a href="index.html">All receipts</a></p>
+  return page(
+    r.title,
+    html`<p><a href="index.html">All receipts</a></p>
 <h1>${r.model} · ${r.hardware} · ${r.measuredAt}</h1><p>${r.title}</p>
 <p id="modality">Modality: <strong>${r.modality ?? textModality(r.inputs)}</strong>${r.inputs === undefined ? '' : html` <span class="stat">(each request: ${r.inputs.join('; ')})</span>`}${r.modality === undefined ? '' : html` <span class="stat">(the ${r.modality} endpoint: figures in ${r.modality === 'rerank' ? 'documents' : 'inputs'} and input tokens; nothing is generated)</span>`}</p>
 ${r.simulated ? html`<p class="simulated"><strong>Simulated:</strong> measured against the goodput simulator, not a real GPU; the figures show the method, not what any hardware achieves.</p>` : ''}
@@ -84,5 +97,6 @@ ${quality(v)}
 <h2>Limitations</h2><ul id="limitations">${r.limitations.map((l) => html`<li>${l}</li>`)}</ul>
 <h2>What we do not claim</h2><ul id="not-claimed">${notClaimed.map((t) => html`<li>${t}</li>`)}</ul>
 <p class="muted">Machine-readable: <a href="dataset.json">dataset.json</a> (sha256:${datasetSha256}); generated by goodput ${generator}; share image: <a href="${r.id}.png">${r.id}.png</a>.</p>
-${signerLine(signer)}`);
+${signerLine(signer)}`,
+  );
 }

@@ -13,8 +13,13 @@ import { recomputeReceipt } from './receipt-file.js';
 
 const root = mkdtempSync(join(tmpdir(), 'goodput-repeats-'));
 let n = 0;
-const levels = [{ c: 1, ttftMs: 30, tpotMs: 5 }, { c: 2, ttftMs: 32, tpotMs: 5.5 }, { c: 4, ttftMs: 40, tpotMs: 7 }];
-const five = () => evidenceResult({ quantization: 'fp8', levels, startedAt: '2026-06-03T09:00:00.000Z', fingerprint: 'b'.repeat(64), repeats: 5, spread: 0.05 });
+const levels = [
+  { c: 1, ttftMs: 30, tpotMs: 5 },
+  { c: 2, ttftMs: 32, tpotMs: 5.5 },
+  { c: 4, ttftMs: 40, tpotMs: 7 },
+];
+const five = () =>
+  evidenceResult({ quantization: 'fp8', levels, startedAt: '2026-06-03T09:00:00.000Z', fingerprint: 'b'.repeat(64), repeats: 5, spread: 0.05 });
 
 async function refusals(optimized: SweepResult): Promise<string[]> {
   const dir = join(root, `case-${n++}`);
@@ -32,18 +37,26 @@ describe('repeats declared up front', () => {
     expect(await refusals(five())).toEqual([]);
   });
   it('five runs declared, the two worst dropped', async () => {
-    expect(await refusals(keepRuns(five(), [0, 1, 2]))).toContainEqual('evidence.optimized: repeats: holds 3 runs, but the contract declares 5; every run of a declared set ships [rule: repeats-declared]');
+    expect(await refusals(keepRuns(five(), [0, 1, 2]))).toContainEqual(
+      'evidence.optimized: repeats: holds 3 runs, but the contract declares 5; every run of a declared set ships [rule: repeats-declared]',
+    );
   });
   it('the declaration rewritten to three (contract re-hashed) over runs that say "of 5"', async () => {
     const kept = keepRuns(five(), [0, 1, 2]);
     const contract = contractSchema.parse({ ...kept.contract, repeats: 3 });
     const messages = await refusals({ ...kept, contract: contract as unknown as Record<string, unknown>, contractHash: contractHash(contract) });
-    expect(messages).toContainEqual(expect.stringMatching(/^evidence\.optimized: run 1 run\.repeat: is run 1 of 5 in set 0123456789abcdef; run 1 of 3 in one set 0123456789abcdef was expected \[rule: repeats-declared\]$/));
+    expect(messages).toContainEqual(
+      expect.stringMatching(
+        /^evidence\.optimized: run 1 run\.repeat: is run 1 of 5 in set 0123456789abcdef; run 1 of 3 in one set 0123456789abcdef was expected \[rule: repeats-declared\]$/,
+      ),
+    );
   });
   it('a better run swapped in from another set', async () => {
     const runs = runsOf(five());
     const other = { ...(runs[4] as SweepResult), run: { ...(runs[4] as SweepResult).run, repeat: { index: 5, of: 5, set: 'fedcba9876543210' } } };
-    expect(await refusals(combineRepeats([...runs.slice(0, 4), other]))).toContainEqual(expect.stringMatching(/run 5 run\.repeat: is run 5 of 5 in set fedcba9876543210; run 5 of 5 in one set 0123456789abcdef was expected/));
+    expect(await refusals(combineRepeats([...runs.slice(0, 4), other]))).toContainEqual(
+      expect.stringMatching(/run 5 run\.repeat: is run 5 of 5 in set fedcba9876543210; run 5 of 5 in one set 0123456789abcdef was expected/),
+    );
   });
   it('runs renumbered after one was dropped', async () => {
     const runs = runsOf(keepRuns(five(), [0, 2, 3, 4]));
@@ -53,6 +66,8 @@ describe('repeats declared up front', () => {
     const r = five();
     const { repeats: _r, ...undeclared } = r.contract as Record<string, unknown>;
     const c = contractSchema.parse(undeclared);
-    expect(await refusals({ ...r, contract: c as unknown as Record<string, unknown>, contractHash: contractHash(c) })).toContainEqual(expect.stringMatching(/repeats: holds 5 runs, but the contract declares no repeat count/));
+    expect(await refusals({ ...r, contract: c as unknown as Record<string, unknown>, contractHash: contractHash(c) })).toContainEqual(
+      expect.stringMatching(/repeats: holds 5 runs, but the contract declares no repeat count/),
+    );
   });
 });

@@ -37,7 +37,15 @@ function levelFacts(cfg: ConfigurationKey, l: LevelResult): Fact[] {
   const state = levelStateNote(l);
   return CURVE_METRICS.map((key) => {
     const m = METRICS[key];
-    const base = { id: curveFactId(cfg, l.concurrency, key), metric: key, label: m.label, unit: m.unit, statistic: `${m.statistic} at concurrency ${l.concurrency}`, configuration: cfg, digits: m.digits };
+    const base = {
+      id: curveFactId(cfg, l.concurrency, key),
+      metric: key,
+      label: m.label,
+      unit: m.unit,
+      statistic: `${m.statistic} at concurrency ${l.concurrency}`,
+      configuration: cfg,
+      digits: m.digits,
+    };
     const f = measured(base, m.value(l), 'the level had no successful request');
     if (state !== null) f.note = f.note === undefined ? state : `${state}; ${f.note}`;
     return f;
@@ -68,20 +76,37 @@ function goodputFacts(cfg: ConfigurationKey, result: CheckedRun['result']): Fact
  * with the run, so per-GPU throughput can be derived from the level facts.
  */
 function gpuFact(cfg: ConfigurationKey, label: string): Fact {
-  const base = { id: `${cfg}.gpuCount`, metric: 'gpuCount', label: 'GPUs', unit: 'GPUs', statistic: 'GPU count of the hardware label declared with the run', configuration: cfg, digits: 0 };
+  const base = {
+    id: `${cfg}.gpuCount`,
+    metric: 'gpuCount',
+    label: 'GPUs',
+    unit: 'GPUs',
+    statistic: 'GPU count of the hardware label declared with the run',
+    configuration: cfg,
+    digits: 0,
+  };
   return recorded(base, gpuCount({ gpuLabel: label }), `the hardware label (${label}) names no GPU count, so throughput is stated per server`);
 }
 
 /** Output tok/s per GPU at each level: the level's throughput ÷ the GPU count (the Pareto view's y axis). Only when the count is recorded. */
 function perGpuFacts(cfg: ConfigurationKey, gpus: Fact, levels: readonly Fact[]): Fact[] {
   if (gpus.value === null) return [];
-  return levels.filter((f) => f.metric === 'throughput').map((t) => {
-    const base = { id: t.id.replace(/\.throughput$/, '.throughputPerGpu'), metric: 'throughputPerGpu', label: 'Throughput per GPU', unit: 'tok/s per GPU',
-      statistic: `${t.statistic} ÷ GPUs`, configuration: cfg, digits: t.digits };
-    const f = derived(base, [t, gpus], ([tokS, n]) => (tokS as number) / (n as number), 'level throughput ÷ GPU count');
-    if (t.note !== undefined) f.note = `${f.note ?? ''}; ${t.note}`;
-    return f;
-  });
+  return levels
+    .filter((f) => f.metric === 'throughput')
+    .map((t) => {
+      const base = {
+        id: t.id.replace(/\.throughput$/, '.throughputPerGpu'),
+        metric: 'throughputPerGpu',
+        label: 'Throughput per GPU',
+        unit: 'tok/s per GPU',
+        statistic: `${t.statistic} ÷ GPUs`,
+        configuration: cfg,
+        digits: t.digits,
+      };
+      const f = derived(base, [t, gpus], ([tokS, n]) => (tokS as number) / (n as number), 'level throughput ÷ GPU count');
+      if (t.note !== undefined) f.note = `${f.note ?? ''}; ${t.note}`;
+      return f;
+    });
 }
 
 export interface RunFacts {
@@ -93,8 +118,12 @@ export function runFacts(cfg: ConfigurationKey, run: CheckedRun): RunFacts {
   const { result, contract } = run;
   const single = result.levels.find((l) => l.concurrency === 1) ?? null;
   const singleOk = single !== null && !single.invalid && !single.clientBound.bound;
-  const whySingle = single === null ? 'no concurrency-1 level was measured' : single.invalid ? `the concurrency-1 level is invalid (${single.invalidReason ?? 'failures'})`
-    : 'the concurrency-1 level is client-bound, so its timing is not trusted';
+  const whySingle =
+    single === null
+      ? 'no concurrency-1 level was measured'
+      : single.invalid
+        ? `the concurrency-1 level is invalid (${single.invalidReason ?? 'failures'})`
+        : 'the concurrency-1 level is client-bound, so its timing is not trusted';
   const engine = result.cards.engine;
   const peak = measured(figure(cfg, 'peakThroughput'), engine.peakThroughputTokS, 'no valid level');
   const open = notSaturated(result.levels);
@@ -107,19 +136,27 @@ export function runFacts(cfg: ConfigurationKey, run: CheckedRun): RunFacts {
   const facts: Fact[] = [
     peak,
     ...goodputFacts(cfg, result),
-    measured(figure(cfg, 'singleStream'), singleOk ? single.perRequestTokS?.mean ?? null : null, whySingle),
-    measured(figure(cfg, 'ttftSingle'), singleOk ? single.ttftMs?.p50 ?? null : null, whySingle),
-    measured(figure(cfg, 'tpotSingle'), singleOk ? single.tpotMs?.p50 ?? null : null, whySingle),
-    measured(figure(cfg, 'e2eSingle'), singleOk ? single.e2eMs?.p50 ?? null : null, whySingle),
-    measured(figure(cfg, 'failedTotal'), result.levels.reduce((n, l) => n + l.failed, 0)),
+    measured(figure(cfg, 'singleStream'), singleOk ? (single.perRequestTokS?.mean ?? null) : null, whySingle),
+    measured(figure(cfg, 'ttftSingle'), singleOk ? (single.ttftMs?.p50 ?? null) : null, whySingle),
+    measured(figure(cfg, 'tpotSingle'), singleOk ? (single.tpotMs?.p50 ?? null) : null, whySingle),
+    measured(figure(cfg, 'e2eSingle'), singleOk ? (single.e2eMs?.p50 ?? null) : null, whySingle),
+    measured(
+      figure(cfg, 'failedTotal'),
+      result.levels.reduce((n, l) => n + l.failed, 0),
+    ),
     rate,
-    derived(figure(cfg, 'costPer1M'), [rate, peak], ([usdPerHour, tokS]) => (usdPerHour as number) / ((tokS as number) * 3600) * 1e6,
-      'GPU hourly rate ÷ (peak throughput × 3600 s) × 1,000,000'),
+    derived(
+      figure(cfg, 'costPer1M'),
+      [rate, peak],
+      ([usdPerHour, tokS]) => ((usdPerHour as number) / ((tokS as number) * 3600)) * 1e6,
+      'GPU hourly rate ÷ (peak throughput × 3600 s) × 1,000,000',
+    ),
     gpus,
     ...levels,
     ...perGpuFacts(cfg, gpus, levels),
   ];
-  const curve = [...result.levels].sort((a, b) => a.concurrency - b.concurrency)
+  const curve = [...result.levels]
+    .sort((a, b) => a.concurrency - b.concurrency)
     .map((l) => ({ concurrency: l.concurrency, invalid: l.invalid, clientBound: l.clientBound.bound }));
   return { facts, curve };
 }

@@ -48,7 +48,9 @@ export function mediaInputs(c: Contract): string[] {
 /** "text generation", or "text generation from text and images" when the requests carried media. */
 export function textModality(inputs: readonly string[] | undefined): string {
   if (inputs === undefined || inputs.length === 0) return 'text generation';
-  const kinds = [inputs.some((i) => / images? of /.test(i)) ? 'images' : null, inputs.some((i) => / audio per request$/.test(i)) ? 'audio' : null].filter((k) => k !== null);
+  const kinds = [inputs.some((i) => / images? of /.test(i)) ? 'images' : null, inputs.some((i) => / audio per request$/.test(i)) ? 'audio' : null].filter(
+    (k) => k !== null,
+  );
   return `text generation from text and ${kinds.join(' and ')}`;
 }
 
@@ -74,7 +76,8 @@ function checkOne<R extends PairRun>(side: ConfigurationKey, r: R): CheckedRun<R
 /** A receipt is one model: name and revision equal; precision, quantization, engine and settings are what may differ. */
 export function modelProblem(b: Contract, o: Contract): string | null {
   const id = (c: Contract) => `${c.model.name} (revision ${c.model.revision})`;
-  return id(b) === id(o) ? null
+  return id(b) === id(o)
+    ? null
     : `the models differ: the baseline serves ${JSON.stringify(b.model.name)} at revision ${JSON.stringify(b.model.revision)} and the optimized run ${JSON.stringify(o.model.name)} at revision ${JSON.stringify(o.model.revision)}; a receipt compares two configurations of one model`;
 }
 
@@ -93,14 +96,20 @@ export function checkRunPair<R extends PairRun = SweepResult>(baseline: R, optim
   }
   const accounts = [b, o].map((r) => (r.result.serverAccount === undefined ? null : canonicalJson(r.result.serverAccount)));
   if (accounts[0] !== null && accounts[0] === accounts[1]) {
-    problems.push('the baseline and the optimized server gave identical accounts of themselves (models, version, files, configuration): one configuration compared with itself');
+    problems.push(
+      'the baseline and the optimized server gave identical accounts of themselves (models, version, files, configuration): one configuration compared with itself',
+    );
   }
   const rate = (r: CheckedRun<R>) => r.contract.hardware.gpuHourlyUsd ?? r.result.run.hourlyCostUsd;
   if (rate(b) !== rate(o)) {
-    problems.push(`the hourly rates differ: $${rate(b) ?? 'none'}/h on the baseline and $${rate(o) ?? 'none'}/h on the optimized run; one GPU has one cost basis, or the cost change would credit a price change to the method`);
+    problems.push(
+      `the hourly rates differ: $${rate(b) ?? 'none'}/h on the baseline and $${rate(o) ?? 'none'}/h on the optimized run; one GPU has one cost basis, or the cost change would credit a price change to the method`,
+    );
   }
   if (b.contract.hardware.label !== o.contract.hardware.label) {
-    problems.push(`the GPUs differ: hardware.label is ${JSON.stringify(b.contract.hardware.label)} on the baseline and ${JSON.stringify(o.contract.hardware.label)} on the optimized run; a receipt is one model on one GPU`);
+    problems.push(
+      `the GPUs differ: hardware.label is ${JSON.stringify(b.contract.hardware.label)} on the baseline and ${JSON.stringify(o.contract.hardware.label)} on the optimized run; a receipt is one model on one GPU`,
+    );
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, baseline: b, optimized: o };
 }

@@ -48,21 +48,27 @@ describe('run signatures shipped with a receipt', () => {
   });
 
   const cases: Array<[string, (ref: string) => string, RegExp]> = [
-    ['a signature whose bytes were changed', (ref) => {
-      const env = JSON.parse(signedResult(Buffer.from('x'), key, ref)) as { signatures: Array<{ sig: string }> };
-      const sig = Buffer.from(env.signatures[0]?.sig ?? '', 'base64');
-      sig[0] = (sig[0] ?? 0) ^ 1;
-      (env.signatures[0] as { sig: string }).sig = sig.toString('base64');
-      return JSON.stringify(env);
-    }, /the signature by ed25519:[0-9a-f]{32} does not verify/],
-    ['a signature of another run\'s evidence', () => signedResult(Buffer.from('x'), key, 'c'.repeat(64)), /signs the published copy c{64}, not this evidence/],
+    [
+      'a signature whose bytes were changed',
+      (ref) => {
+        const env = JSON.parse(signedResult(Buffer.from('x'), key, ref)) as { signatures: Array<{ sig: string }> };
+        const sig = Buffer.from(env.signatures[0]?.sig ?? '', 'base64');
+        sig[0] = (sig[0] ?? 0) ^ 1;
+        (env.signatures[0] as { sig: string }).sig = sig.toString('base64');
+        return JSON.stringify(env);
+      },
+      /the signature by ed25519:[0-9a-f]{32} does not verify/,
+    ],
+    ["a signature of another run's evidence", () => signedResult(Buffer.from('x'), key, 'c'.repeat(64)), /signs the published copy c{64}, not this evidence/],
     ['a signature of the result file alone (no published copy)', () => signedResult(Buffer.from('x'), key), /signs no published copy, not this evidence/],
     ['a file that is not a signature', () => '{"payloadType": "x"}', /is not a goodput result signature/],
   ];
   for (const [what, envelope, why] of cases) {
     it(what, async () => {
       const { d, r } = await withSignature(envelope);
-      const hit = messages(r).find((m) => m.startsWith(`evidence.baseline: ${signaturePath(d.refs.baseline)}: `) && why.test(m) && m.endsWith('[rule: signature]'));
+      const hit = messages(r).find(
+        (m) => m.startsWith(`evidence.baseline: ${signaturePath(d.refs.baseline)}: `) && why.test(m) && m.endsWith('[rule: signature]'),
+      );
       expect(hit, messages(r).join('\n')).toBeDefined();
     });
   }

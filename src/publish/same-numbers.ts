@@ -12,7 +12,11 @@ export function sameNumber(a: number, b: number): boolean {
 
 const show = (v: unknown): string => (v === undefined ? '(absent)' : JSON.stringify(v));
 
-export interface Difference { path: string; stated: unknown; recomputed: unknown }
+export interface Difference {
+  path: string;
+  stated: unknown;
+  recomputed: unknown;
+}
 
 /**
  * Every place where `stated` differs from `recomputed`, walking `stated`'s keys

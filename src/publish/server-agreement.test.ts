@@ -23,9 +23,22 @@ function truthOf(records: readonly StoredRecord[], loopP99: number | null): Serv
   const ok = records.filter((r) => !r.warmup && r.outcome.kind === 'ok');
   const ttft = ok.map(ttftMs).filter((v): v is number => v !== null);
   const figures = {
-    family: 'vllm', requests: records.filter((r) => !r.warmup).length, ttftMeanMs: ttft.reduce((a, b) => a + b, 0) / ttft.length - 0.5, itlMeanMs: null, itlPer: null,
-    e2eMeanMs: null, queueMeanMs: null, generatedTokens: records.filter((r) => !r.warmup).reduce((a, r) => a + r.outputTokens, 0), promptTokens: null,
-    prefixCacheHitPct: null, lateP99Ms: null, running: null, waiting: null, kvCacheUsagePct: null, missing: [], notes: [],
+    family: 'vllm',
+    requests: records.filter((r) => !r.warmup).length,
+    ttftMeanMs: ttft.reduce((a, b) => a + b, 0) / ttft.length - 0.5,
+    itlMeanMs: null,
+    itlPer: null,
+    e2eMeanMs: null,
+    queueMeanMs: null,
+    generatedTokens: records.filter((r) => !r.warmup).reduce((a, r) => a + r.outputTokens, 0),
+    promptTokens: null,
+    prefixCacheHitPct: null,
+    lateP99Ms: null,
+    running: null,
+    waiting: null,
+    kvCacheUsagePct: null,
+    missing: [],
+    notes: [],
   };
   const rttMs = 0.4;
   return { metricsUrl: 'http://withheld.invalid/', ...figures, rttMs, ...compareWithServer(records, figures, rttMs, loopP99) };
@@ -33,7 +46,16 @@ function truthOf(records: readonly StoredRecord[], loopP99: number | null): Serv
 
 /** A result whose every level carries the server's account of its own records. */
 function withTruth(r: SweepResult): SweepResult {
-  return forge(r, { levels: (ls) => ls.map((l) => ({ ...l, serverTruth: truthOf((r.records ?? []).filter((x) => x.concurrency === l.concurrency), l.clientBound.loopDelayMs?.p99 ?? null) })) });
+  return forge(r, {
+    levels: (ls) =>
+      ls.map((l) => ({
+        ...l,
+        serverTruth: truthOf(
+          (r.records ?? []).filter((x) => x.concurrency === l.concurrency),
+          l.clientBound.loopDelayMs?.p99 ?? null,
+        ),
+      })),
+  });
 }
 
 async function refusals(optimized: SweepResult, allow = false): Promise<{ messages: string[]; limitations: string[] }> {
@@ -51,10 +73,18 @@ async function refusals(optimized: SweepResult, allow = false): Promise<{ messag
 }
 
 /** Every instant of every record after its send moved `factor` of the way back to its send. */
-const compress = (factor: number) => (rs: StoredRecord[]) => rs.map((r) => {
-  const at = (t: number) => r.sendNs + (t - r.sendNs) * factor;
-  return { ...r, headersNs: r.headersNs === null ? null : at(r.headersNs), firstTokenNs: r.firstTokenNs === null ? null : at(r.firstTokenNs), firstAnswerNs: r.firstAnswerNs === null ? null : at(r.firstAnswerNs), chunkNs: r.chunkNs.map(at), endNs: r.endNs === null ? null : at(r.endNs) };
-});
+const compress = (factor: number) => (rs: StoredRecord[]) =>
+  rs.map((r) => {
+    const at = (t: number) => r.sendNs + (t - r.sendNs) * factor;
+    return {
+      ...r,
+      headersNs: r.headersNs === null ? null : at(r.headersNs),
+      firstTokenNs: r.firstTokenNs === null ? null : at(r.firstTokenNs),
+      firstAnswerNs: r.firstAnswerNs === null ? null : at(r.firstAnswerNs),
+      chunkNs: r.chunkNs.map(at),
+      endNs: r.endNs === null ? null : at(r.endNs),
+    };
+  });
 
 describe('server truth recomputed at publish', () => {
   const good = withTruth(evidencePair().optimized);
@@ -65,37 +95,83 @@ describe('server truth recomputed at publish', () => {
   });
   it('a timeline compressed by half after the run (the comparison recomputed by the forger too)', async () => {
     const forged = forge(good, { records: compress(0.5) });
-    const again = forge(forged, { levels: (ls) => ls.map((l) => ({ ...l, serverTruth: { ...(l.serverTruth as ServerTruth), ...compareWithServer((forged.records ?? []).filter((x) => x.concurrency === l.concurrency), { ...(l.serverTruth as ServerTruth), missing: [], lateP99Ms: null }, 0.4, null) } })) });
+    const again = forge(forged, {
+      levels: (ls) =>
+        ls.map((l) => ({
+          ...l,
+          serverTruth: {
+            ...(l.serverTruth as ServerTruth),
+            ...compareWithServer(
+              (forged.records ?? []).filter((x) => x.concurrency === l.concurrency),
+              { ...(l.serverTruth as ServerTruth), missing: [], lateP99Ms: null },
+              0.4,
+              null,
+            ),
+          },
+        })),
+    });
     const { messages } = await refusals(again);
-    expect(messages).toContainEqual(expect.stringMatching(/^evidence\.optimized: run 1 levels\[c=1\]\.serverTruth ttft-mean-ms: TTFT mean: ours [\d.]+ ms, the server's [\d.]+ ms \(allowed .*\): the server's own account disagrees past the allowance.*\[rule: server-agreement\]$/));
+    expect(messages).toContainEqual(
+      expect.stringMatching(
+        /^evidence\.optimized: run 1 levels\[c=1\]\.serverTruth ttft-mean-ms: TTFT mean: ours [\d.]+ ms, the server's [\d.]+ ms \(allowed .*\): the server's own account disagrees past the allowance.*\[rule: server-agreement\]$/,
+      ),
+    );
   });
   it('a timeline compressed with the stored comparison still saying it agrees', async () => {
     const { messages } = await refusals(forge(good, { records: compress(0.5) }));
-    expect(messages).toContainEqual(expect.stringMatching(/^evidence\.optimized: run 1 levels\[c=\d\]\.serverTruth\.comparison\[0\]\.agrees: states true, its records and the server's deltas give false \[rule: server-truth\]$/));
+    expect(messages).toContainEqual(
+      expect.stringMatching(
+        /^evidence\.optimized: run 1 levels\[c=\d\]\.serverTruth\.comparison\[0\]\.agrees: states true, its records and the server's deltas give false \[rule: server-truth\]$/,
+      ),
+    );
   });
-  it('server truth copied from the other configuration\'s run', async () => {
+  it("server truth copied from the other configuration's run", async () => {
     const baseline = withTruth(evidencePair().baseline);
     const { messages } = await refusals(forge(good, { levels: (ls) => ls.map((l, i) => ({ ...l, serverTruth: baseline.levels[i]?.serverTruth })) }));
     expect(messages.some((m) => /serverTruth.*\[rule: server-truth\]$/.test(m))).toBe(true);
   });
   it('a round trip inflated to widen the allowance', async () => {
-    const { messages } = await refusals(forge(good, { levels: (ls) => ls.map((l) => ({ ...l, serverTruth: { ...(l.serverTruth as ServerTruth), rttMs: 500 } })) }));
-    expect(messages).toContainEqual(expect.stringMatching(/levels\[c=1\]\.serverTruth\.rttMs: states a 500 ms round trip, longer than the fastest response's headers \(1\.00 ms after its send\) \[rule: server-truth\]$/));
+    const { messages } = await refusals(
+      forge(good, { levels: (ls) => ls.map((l) => ({ ...l, serverTruth: { ...(l.serverTruth as ServerTruth), rttMs: 500 } })) }),
+    );
+    expect(messages).toContainEqual(
+      expect.stringMatching(
+        /levels\[c=1\]\.serverTruth\.rttMs: states a 500 ms round trip, longer than the fastest response's headers \(1\.00 ms after its send\) \[rule: server-truth\]$/,
+      ),
+    );
   });
   it('a disagreement the receipt allows is published as a limitation naming the metric and both numbers', async () => {
-    const forged = forge(good, { levels: (ls) => ls.map((l) => {
-      const st = l.serverTruth as ServerTruth;
-      const figures = { ...st, missing: [], lateP99Ms: null, ttftMeanMs: (st.ttftMeanMs ?? 0) / 2 };
-      return { ...l, serverTruth: { ...figures, ...compareWithServer((good.records ?? []).filter((x) => x.concurrency === l.concurrency), figures, 0.4, null) } };
-    }) });
+    const forged = forge(good, {
+      levels: (ls) =>
+        ls.map((l) => {
+          const st = l.serverTruth as ServerTruth;
+          const figures = { ...st, missing: [], lateP99Ms: null, ttftMeanMs: (st.ttftMeanMs ?? 0) / 2 };
+          return {
+            ...l,
+            serverTruth: {
+              ...figures,
+              ...compareWithServer(
+                (good.records ?? []).filter((x) => x.concurrency === l.concurrency),
+                figures,
+                0.4,
+                null,
+              ),
+            },
+          };
+        }),
+    });
     expect((await refusals(forged)).messages.some((m) => m.endsWith('[rule: server-agreement]'))).toBe(true);
     const { messages, limitations } = await refusals(forged, true);
     expect(messages).toEqual([]);
-    expect(limitations).toContainEqual(expect.stringMatching(/^optimized: concurrency 1: the server's account disagrees: TTFT mean: ours [\d.]+ ms, the server's [\d.]+ ms \(allowed/));
+    expect(limitations).toContainEqual(
+      expect.stringMatching(/^optimized: concurrency 1: the server's account disagrees: TTFT mean: ours [\d.]+ ms, the server's [\d.]+ ms \(allowed/),
+    );
   });
   it('a configuration whose server reported nothing says so', async () => {
     const { messages, limitations } = await refusals(evidencePair().optimized);
     expect(messages).toEqual([]);
-    expect(limitations).toContain('optimized: the server reported no figures of its own (no /metrics), so no number here is checked against the server\'s account.');
+    expect(limitations).toContain(
+      "optimized: the server reported no figures of its own (no /metrics), so no number here is checked against the server's account.",
+    );
   });
 });

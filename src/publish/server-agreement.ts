@@ -15,7 +15,10 @@ import { type Refusal, refusal } from './refusal.js';
 import { differenceText, differences } from './same-numbers.js';
 
 const WHAT: Readonly<Record<ComparisonRow['metric'], string>> = {
-  'ttft-mean-ms': 'TTFT mean', 'itl-mean-ms': 'inter-token mean', 'generated-tokens': 'generated tokens', requests: 'requests',
+  'ttft-mean-ms': 'TTFT mean',
+  'itl-mean-ms': 'inter-token mean',
+  'generated-tokens': 'generated tokens',
+  requests: 'requests',
 };
 const fmt = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
 
@@ -32,9 +35,17 @@ function boundRefusals(field: string, level: Level, records: readonly StoredReco
   if (!st) return [];
   const out: Refusal[] = [];
   const fastest = fastestHeadersMs(records);
-  if (st.rttMs !== null && fastest !== null && st.rttMs > fastest) out.push(refusal('server-truth', `${field}.rttMs`, `states a ${st.rttMs} ms round trip, longer than the fastest response's headers (${fastest.toFixed(2)} ms after its send)`));
+  if (st.rttMs !== null && fastest !== null && st.rttMs > fastest)
+    out.push(
+      refusal(
+        'server-truth',
+        `${field}.rttMs`,
+        `states a ${st.rttMs} ms round trip, longer than the fastest response's headers (${fastest.toFixed(2)} ms after its send)`,
+      ),
+    );
   const span = records.length === 0 ? 0 : (Math.max(...records.map((r) => r.endNs ?? r.sendNs)) - Math.min(...records.map((r) => r.sendNs))) / 1e6;
-  if (st.lateP99Ms !== undefined && st.lateP99Ms !== null && st.lateP99Ms > span) out.push(refusal('server-truth', `${field}.lateP99Ms`, `states ${st.lateP99Ms} ms of server lateness in a level whose records span ${span.toFixed(1)} ms`));
+  if (st.lateP99Ms !== undefined && st.lateP99Ms !== null && st.lateP99Ms > span)
+    out.push(refusal('server-truth', `${field}.lateP99Ms`, `states ${st.lateP99Ms} ms of server lateness in a level whose records span ${span.toFixed(1)} ms`));
   return out;
 }
 
@@ -50,12 +61,23 @@ export function serverTruthRefusals(where: string, run: SweepResult, allow: bool
     out.push(...bounds);
     if (bounds.length > 0) continue;
     const { metricsUrl: _u, rttMs, comparison: _c, queued: _q, ...figures } = st;
-    const again = compareWithServer(records, { ...figures, missing: figures.missing as ServerFigures['missing'], lateP99Ms: figures.lateP99Ms ?? null }, rttMs, level.clientBound.loopDelayMs?.p99 ?? null);
+    const again = compareWithServer(
+      records,
+      { ...figures, missing: figures.missing as ServerFigures['missing'], lateP99Ms: figures.lateP99Ms ?? null },
+      rttMs,
+      level.clientBound.loopDelayMs?.p99 ?? null,
+    );
     const diffs = differences({ comparison: st.comparison, queued: st.queued }, again, field, false);
-    for (const d of diffs.slice(0, 6)) out.push(refusal('server-truth', d.path, differenceText(d, 'its records and the server\'s deltas give')));
+    for (const d of diffs.slice(0, 6)) out.push(refusal('server-truth', d.path, differenceText(d, "its records and the server's deltas give")));
     if (diffs.length > 0 || allow) continue;
     for (const row of again.comparison.filter((r) => !r.agrees)) {
-      out.push(refusal('server-agreement', `${field} ${row.metric}`, `${disagreementText(row)}: the server's own account disagrees past the allowance; publish it only with goodput receipt create --allow-server-disagreement, which states it as a limitation`));
+      out.push(
+        refusal(
+          'server-agreement',
+          `${field} ${row.metric}`,
+          `${disagreementText(row)}: the server's own account disagrees past the allowance; publish it only with goodput receipt create --allow-server-disagreement, which states it as a limitation`,
+        ),
+      );
     }
   }
   return out;
@@ -64,7 +86,14 @@ export function serverTruthRefusals(where: string, run: SweepResult, allow: bool
 /** Limitation sentences of one configuration's runs: no server account at all, or each disagreement allowed. */
 export function serverTruthLimitations(cfg: string, runs: readonly SweepResult[]): string[] {
   const levels = runs.flatMap((r, k) => r.levels.map((l) => ({ k, l })));
-  if (levels.every(({ l }) => !l.serverTruth)) return [`${cfg}: the server reported no figures of its own (no /metrics), so no number here is checked against the server's account.`];
-  return levels.flatMap(({ k, l }) => (l.serverTruth?.comparison ?? []).filter((r) => !r.agrees)
-    .map((r) => `${cfg}: ${runs.length > 1 ? `repeat ${k + 1} of ${runs.length}, ` : ''}concurrency ${l.concurrency}: the server's account disagrees: ${disagreementText(r)}.`));
+  if (levels.every(({ l }) => !l.serverTruth))
+    return [`${cfg}: the server reported no figures of its own (no /metrics), so no number here is checked against the server's account.`];
+  return levels.flatMap(({ k, l }) =>
+    (l.serverTruth?.comparison ?? [])
+      .filter((r) => !r.agrees)
+      .map(
+        (r) =>
+          `${cfg}: ${runs.length > 1 ? `repeat ${k + 1} of ${runs.length}, ` : ''}concurrency ${l.concurrency}: the server's account disagrees: ${disagreementText(r)}.`,
+      ),
+  );
 }

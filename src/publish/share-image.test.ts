@@ -23,8 +23,14 @@ function view() {
 
 describe('share image', () => {
   it('(the colour counter itself: a flat image has one colour, two halves have two)', () => {
-    const flat = new Resvg('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="#ffffff"/></svg>').render().asPng();
-    const halves = new Resvg('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="#ffffff"/><rect width="20" height="20" fill="#1d4ed8"/></svg>').render().asPng();
+    const flat = new Resvg('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="#ffffff"/></svg>')
+      .render()
+      .asPng();
+    const halves = new Resvg(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="#ffffff"/><rect width="20" height="20" fill="#1d4ed8"/></svg>',
+    )
+      .render()
+      .asPng();
     expect([distinctColours(flat), distinctColours(halves)]).toEqual([1, 2]);
   });
 
@@ -40,9 +46,21 @@ describe('share image', () => {
 
   it('shows the four headline stats, each with statistic, provenance and configuration, with literal colours and the embedded font', () => {
     const svg = shareSvg(view());
-    for (const text of ['Peak throughput', '360.0 tok/s', 'peak over the valid levels tested, measured', 'Single-stream rate', '160.0 tok/s',
-      'Cost per 1M output tokens', '1.54 USD', 'hourly rate at peak throughput, derived', 'Quality score', 'not recorded',
-      'optimized: bf16, fp8 quantization, vllm 0.9.1', '+100 %, no difference established', '−50 %, no difference established']) {
+    for (const text of [
+      'Peak throughput',
+      '360.0 tok/s',
+      'peak over the valid levels tested, measured',
+      'Single-stream rate',
+      '160.0 tok/s',
+      'Cost per 1M output tokens',
+      '1.54 USD',
+      'hourly rate at peak throughput, derived',
+      'Quality score',
+      'not recorded',
+      'optimized: bf16, fp8 quantization, vllm 0.9.1',
+      '+100 %, no difference established',
+      '−50 %, no difference established',
+    ]) {
       expect(svg).toContain(text);
     }
     expect(svg).toContain('font-family="Inter"');

@@ -10,7 +10,9 @@ import { type ShareCardInput, SHARE_WIDTH, shareCardSvg } from '../web/index.js'
 import type { ReceiptView } from './receipt-view.js';
 
 const require = createRequire(import.meta.url);
-const FONT_FILES = ['@expo-google-fonts/inter/400Regular/Inter_400Regular.ttf', '@expo-google-fonts/inter/700Bold/Inter_700Bold.ttf'].map((f) => require.resolve(f));
+const FONT_FILES = ['@expo-google-fonts/inter/400Regular/Inter_400Regular.ttf', '@expo-google-fonts/inter/700Bold/Inter_700Bold.ttf'].map((f) =>
+  require.resolve(f),
+);
 const FONT_FAMILY = 'Inter';
 
 export function shareCardInput(v: ReceiptView): ShareCardInput {
@@ -19,10 +21,13 @@ export function shareCardInput(v: ReceiptView): ShareCardInput {
     title: `${r.model} · ${r.hardware}${r.simulated ? ' · simulated' : ''}`,
     subtitle: `${r.configurations.optimized.method} · measured ${r.measuredAt}`,
     stats: v.headlines.map((h) => ({
-      label: h.number.label, value: h.number.text, unit: h.number.unit,
-      statistic: h.number.statistic, provenance: h.number.value === null ? 'not recorded' : h.number.provenance,
+      label: h.number.label,
+      value: h.number.text,
+      unit: h.number.unit,
+      statistic: h.number.statistic,
+      provenance: h.number.value === null ? 'not recorded' : h.number.provenance,
       configuration: h.number.configuration ?? '',
-      change: h.change ? `${h.change.text}, ${h.verdictWord ?? ""}` : null,
+      change: h.change ? `${h.change.text}, ${h.verdictWord ?? ''}` : null,
     })),
     footer: [
       r.quality === null ? 'quality: not recorded' : `quality: ${r.quality.scaleNote} (evaluator ${r.quality.evaluatorId})`,
@@ -38,7 +43,9 @@ function caveats(v: ReceiptView): string {
   return [
     v.receipt.simulated ? 'simulated: measured against the goodput simulator, not a real GPU' : '',
     single ? 'fewer than 3 runs a side: changes are stated without a direction' : '',
-  ].filter((x) => x !== '').join(' · ');
+  ]
+    .filter((x) => x !== '')
+    .join(' · ');
 }
 
 export function shareSvg(v: ReceiptView): string {

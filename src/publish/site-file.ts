@@ -14,9 +14,14 @@ import { type Refusal } from './refusal.js';
 /** One statement's length limit, in characters. */
 export const STATEMENT_MAX = 400;
 
-export const siteFileSchema = z.object({
-  notClaimed: z.array(z.string()).min(1, 'notClaimed must state at least one thing the site does not claim').max(20, 'notClaimed holds at most 20 statements'),
-}).strict();
+export const siteFileSchema = z
+  .object({
+    notClaimed: z
+      .array(z.string())
+      .min(1, 'notClaimed must state at least one thing the site does not claim')
+      .max(20, 'notClaimed holds at most 20 statements'),
+  })
+  .strict();
 
 export type SiteText = z.infer<typeof siteFileSchema>;
 

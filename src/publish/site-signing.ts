@@ -25,10 +25,17 @@ export function pae(type: string, body: Buffer): Buffer {
 /** The key id readers pin: "ed25519:" and the first 32 hex digits of the SHA-256 of the public key's DER (SPKI). */
 export function keyIdOf(key: KeyObject): string {
   const pub = key.type === 'private' ? createPublicKey(key) : key;
-  return `ed25519:${createHash('sha256').update(pub.export({ type: 'spki', format: 'der' })).digest('hex').slice(0, 32)}`;
+  return `ed25519:${createHash('sha256')
+    .update(pub.export({ type: 'spki', format: 'der' }))
+    .digest('hex')
+    .slice(0, 32)}`;
 }
 
-export interface KeyPairPem { privatePem: string; publicPem: string; keyId: string }
+export interface KeyPairPem {
+  privatePem: string;
+  publicPem: string;
+  keyId: string;
+}
 
 export function newKeyPair(): KeyPairPem {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
@@ -43,7 +50,8 @@ export function newKeyPair(): KeyPairPem {
 export function parseKey(pem: string, kind: 'private' | 'public'): { ok: true; key: KeyObject } | { ok: false; problem: string } {
   try {
     const key = kind === 'private' ? createPrivateKey(pem) : createPublicKey(pem);
-    if (key.asymmetricKeyType !== 'ed25519') return { ok: false, problem: `is a ${key.asymmetricKeyType ?? 'unknown'} key; goodput signs with Ed25519 (goodput keys create)` };
+    if (key.asymmetricKeyType !== 'ed25519')
+      return { ok: false, problem: `is a ${key.asymmetricKeyType ?? 'unknown'} key; goodput signs with Ed25519 (goodput keys create)` };
     return { ok: true, key };
   } catch {
     return { ok: false, problem: `is not a PEM ${kind} key (goodput keys create writes one)` };
@@ -52,35 +60,56 @@ export function parseKey(pem: string, kind: 'private' | 'public'): { ok: true; k
 
 const sha = z.string().regex(/^[0-9a-f]{64}$/);
 const manifestEntry = z.object({ path: z.string().min(1).max(300), size: z.number().int().nonnegative(), sha256: sha }).strict();
-export const manifestSchema = z.object({
-  version: z.literal(MANIFEST_VERSION),
-  generator: z.string().regex(/^goodput [0-9A-Za-z.+-]{1,40}$/),
-  signer: z.object({ keyid: z.string().regex(/^ed25519:[0-9a-f]{32}$/), publicKey: z.string().max(KEY_FILE_BYTES) }).strict(),
-  files: z.array(manifestEntry).max(100_000),
-}).strict();
+export const manifestSchema = z
+  .object({
+    version: z.literal(MANIFEST_VERSION),
+    generator: z.string().regex(/^goodput [0-9A-Za-z.+-]{1,40}$/),
+    signer: z.object({ keyid: z.string().regex(/^ed25519:[0-9a-f]{32}$/), publicKey: z.string().max(KEY_FILE_BYTES) }).strict(),
+    files: z.array(manifestEntry).max(100_000),
+  })
+  .strict();
 export type SiteManifest = z.infer<typeof manifestSchema>;
 
-const envelopeSchema = z.object({
-  payloadType: z.string(),
-  payload: z.string().max(64 * 1024 * 1024),
-  signatures: z.array(z.object({ keyid: z.string().max(200), sig: z.string().max(1024) }).strict()).min(1).max(8),
-}).strict();
+const envelopeSchema = z
+  .object({
+    payloadType: z.string(),
+    payload: z.string().max(64 * 1024 * 1024),
+    signatures: z
+      .array(z.object({ keyid: z.string().max(200), sig: z.string().max(1024) }).strict())
+      .min(1)
+      .max(8),
+  })
+  .strict();
 
 /** The manifest of `files` (path → bytes), every path with its size and SHA-256, in path order. */
 export function manifestOf(files: ReadonlyMap<string, string | Buffer>, generator: string, signer: KeyObject): SiteManifest {
   const pub = signer.type === 'private' ? createPublicKey(signer) : signer;
-  const entries = [...files].filter(([path]) => path !== MANIFEST_FILE).map(([path, body]) => {
-    const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8');
-    return { path, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
-  }).sort((a, b) => (a.path < b.path ? -1 : 1));
-  return { version: MANIFEST_VERSION, generator: `goodput ${generator}`, signer: { keyid: keyIdOf(pub), publicKey: pub.export({ type: 'spki', format: 'pem' }).toString() }, files: entries };
+  const entries = [...files]
+    .filter(([path]) => path !== MANIFEST_FILE)
+    .map(([path, body]) => {
+      const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8');
+      return { path, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+    })
+    .sort((a, b) => (a.path < b.path ? -1 : 1));
+  return {
+    version: MANIFEST_VERSION,
+    generator: `goodput ${generator}`,
+    signer: { keyid: keyIdOf(pub), publicKey: pub.export({ type: 'spki', format: 'pem' }).toString() },
+    files: entries,
+  };
 }
 
 /** The DSSE envelope file's text: the manifest as payload, one Ed25519 signature over its PAE. */
 export function signedManifest(manifest: SiteManifest, privateKey: KeyObject): string {
   const body = Buffer.from(JSON.stringify(manifest), 'utf8');
   const sig = sign(null, pae(MANIFEST_PAYLOAD_TYPE, body), privateKey);
-  return JSON.stringify({ payloadType: MANIFEST_PAYLOAD_TYPE, payload: body.toString('base64'), signatures: [{ keyid: manifest.signer.keyid, sig: sig.toString('base64') }] }, null, 2) + '\n';
+  return (
+    JSON.stringify(
+      { payloadType: MANIFEST_PAYLOAD_TYPE, payload: body.toString('base64'), signatures: [{ keyid: manifest.signer.keyid, sig: sig.toString('base64') }] },
+      null,
+      2,
+    ) + '\n'
+  );
 }
 
 /** What a reader trusts: a public key they hold, or the id of one they pinned. */
@@ -98,7 +127,8 @@ export function openManifest(text: string, trust: Trust): OpenedManifest {
   if (!parsed.ok) return fail(parsed.problem);
   const env = envelopeSchema.safeParse(parsed.value);
   if (!env.success) return fail(`is not a DSSE envelope (${env.error.issues[0]?.path.join('.') ?? ''}: ${env.error.issues[0]?.message ?? ''})`);
-  if (env.data.payloadType !== MANIFEST_PAYLOAD_TYPE) return fail(`has payload type ${JSON.stringify(env.data.payloadType.slice(0, 80))}, not ${MANIFEST_PAYLOAD_TYPE}`);
+  if (env.data.payloadType !== MANIFEST_PAYLOAD_TYPE)
+    return fail(`has payload type ${JSON.stringify(env.data.payloadType.slice(0, 80))}, not ${MANIFEST_PAYLOAD_TYPE}`);
   const body = Buffer.from(env.data.payload, 'base64');
   const inner = parseStrictJson(body.toString('utf8'));
   const m = inner.ok ? manifestSchema.safeParse(inner.value) : null;
@@ -109,7 +139,8 @@ export function openManifest(text: string, trust: Trust): OpenedManifest {
   if (keyIdOf(key.key) !== manifest.signer.keyid) return fail(`names key ${manifest.signer.keyid}, but its public key is ${keyIdOf(key.key)}`);
   const sig = env.data.signatures.find((s) => s.keyid === manifest.signer.keyid);
   if (sig === undefined) return fail(`holds no signature by ${manifest.signer.keyid}`);
-  if (!verify(null, pae(env.data.payloadType, body), key.key, Buffer.from(sig.sig, 'base64'))) return fail(`the signature by ${manifest.signer.keyid} does not verify: the manifest or the signature was changed`);
+  if (!verify(null, pae(env.data.payloadType, body), key.key, Buffer.from(sig.sig, 'base64')))
+    return fail(`the signature by ${manifest.signer.keyid} does not verify: the manifest or the signature was changed`);
   if (trust !== null) {
     const want = 'key' in trust ? keyIdOf(trust.key) : trust.keyId;
     if (want !== manifest.signer.keyid) return fail(`is signed by ${manifest.signer.keyid}, not by the key you trust (${want})`);
@@ -118,14 +149,16 @@ export function openManifest(text: string, trust: Trust): OpenedManifest {
 }
 
 export const RESULT_PAYLOAD_TYPE = 'application/vnd.goodput.result-signature+json';
-const resultStatementSchema = z.object({
-  version: z.literal('goodput-result-signature/1'),
-  size: z.number().int().nonnegative(),
-  sha256: sha,
-  /** SHA-256 of the result's published copy (the evidence file a receipt names): absent in envelopes written before it was signed too. */
-  evidenceSha256: sha.optional(),
-  signer: z.object({ keyid: z.string().regex(/^ed25519:[0-9a-f]{32}$/), publicKey: z.string().max(KEY_FILE_BYTES) }).strict(),
-}).strict();
+const resultStatementSchema = z
+  .object({
+    version: z.literal('goodput-result-signature/1'),
+    size: z.number().int().nonnegative(),
+    sha256: sha,
+    /** SHA-256 of the result's published copy (the evidence file a receipt names): absent in envelopes written before it was signed too. */
+    evidenceSha256: sha.optional(),
+    signer: z.object({ keyid: z.string().regex(/^ed25519:[0-9a-f]{32}$/), publicKey: z.string().max(KEY_FILE_BYTES) }).strict(),
+  })
+  .strict();
 
 /**
  * A DSSE envelope that signs a result file's exact bytes (size and SHA-256),
@@ -135,13 +168,21 @@ const resultStatementSchema = z.object({
 export function signedResult(bytes: Buffer, privateKey: KeyObject, evidenceSha256?: string): string {
   const pub = createPublicKey(privateKey);
   const statement = {
-    version: 'goodput-result-signature/1', size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'),
+    version: 'goodput-result-signature/1',
+    size: bytes.length,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
     ...(evidenceSha256 === undefined ? {} : { evidenceSha256 }),
     signer: { keyid: keyIdOf(pub), publicKey: pub.export({ type: 'spki', format: 'pem' }).toString() },
   };
   const body = Buffer.from(JSON.stringify(statement), 'utf8');
   const sig = sign(null, pae(RESULT_PAYLOAD_TYPE, body), privateKey);
-  return JSON.stringify({ payloadType: RESULT_PAYLOAD_TYPE, payload: body.toString('base64'), signatures: [{ keyid: statement.signer.keyid, sig: sig.toString('base64') }] }, null, 2) + '\n';
+  return (
+    JSON.stringify(
+      { payloadType: RESULT_PAYLOAD_TYPE, payload: body.toString('base64'), signatures: [{ keyid: statement.signer.keyid, sig: sig.toString('base64') }] },
+      null,
+      2,
+    ) + '\n'
+  );
 }
 
 type ResultStatement = z.infer<typeof resultStatementSchema>;
@@ -150,7 +191,8 @@ type ResultStatement = z.infer<typeof resultStatementSchema>;
 function openResultEnvelope(envelopeText: string): { ok: true; statement: ResultStatement } | { ok: false; problem: string } {
   const parsed = parseStrictJson(envelopeText);
   const env = parsed.ok ? envelopeSchema.safeParse(parsed.value) : null;
-  if (env === null || !env.success || env.data.payloadType !== RESULT_PAYLOAD_TYPE) return { ok: false, problem: 'is not a goodput result signature (a DSSE envelope)' };
+  if (env === null || !env.success || env.data.payloadType !== RESULT_PAYLOAD_TYPE)
+    return { ok: false, problem: 'is not a goodput result signature (a DSSE envelope)' };
   const body = Buffer.from(env.data.payload, 'base64');
   const inner = parseStrictJson(body.toString('utf8'));
   const s = inner.ok ? resultStatementSchema.safeParse(inner.value) : null;
@@ -158,7 +200,8 @@ function openResultEnvelope(envelopeText: string): { ok: true; statement: Result
   const key = parseKey(s.data.signer.publicKey, 'public');
   if (!key.ok || keyIdOf(key.key) !== s.data.signer.keyid) return { ok: false, problem: 'names a key that is not its own' };
   const sig = env.data.signatures.find((x) => x.keyid === s.data.signer.keyid);
-  if (sig === undefined || !verify(null, pae(RESULT_PAYLOAD_TYPE, body), key.key, Buffer.from(sig.sig, 'base64'))) return { ok: false, problem: `the signature by ${s.data.signer.keyid} does not verify` };
+  if (sig === undefined || !verify(null, pae(RESULT_PAYLOAD_TYPE, body), key.key, Buffer.from(sig.sig, 'base64')))
+    return { ok: false, problem: `the signature by ${s.data.signer.keyid} does not verify` };
   return { ok: true, statement: s.data };
 }
 
@@ -171,7 +214,10 @@ export function checkSignedEvidence(envelopeText: string, evidenceSha256: string
   if (!opened.ok) return opened;
   const s = opened.statement;
   if (s.evidenceSha256 !== evidenceSha256) {
-    return { ok: false, problem: `signs ${s.evidenceSha256 === undefined ? 'no published copy' : `the published copy ${s.evidenceSha256}`}, not this evidence (${evidenceSha256}): the run's signature does not cover what the receipt ships` };
+    return {
+      ok: false,
+      problem: `signs ${s.evidenceSha256 === undefined ? 'no published copy' : `the published copy ${s.evidenceSha256}`}, not this evidence (${evidenceSha256}): the run's signature does not cover what the receipt ships`,
+    };
   }
   return { ok: true, keyId: s.signer.keyid };
 }
@@ -182,7 +228,11 @@ export function checkSignedResult(bytes: Buffer, envelopeText: string, trust: Tr
   if (!opened.ok) return opened;
   const s = { data: opened.statement };
   const sha = createHash('sha256').update(bytes).digest('hex');
-  if (bytes.length !== s.data.size || sha !== s.data.sha256) return { ok: false, problem: `signs a file of ${s.data.size} bytes with SHA-256 ${s.data.sha256}; this one is ${bytes.length} bytes with ${sha}: the result was changed after signing` };
+  if (bytes.length !== s.data.size || sha !== s.data.sha256)
+    return {
+      ok: false,
+      problem: `signs a file of ${s.data.size} bytes with SHA-256 ${s.data.sha256}; this one is ${bytes.length} bytes with ${sha}: the result was changed after signing`,
+    };
   if (trust !== null) {
     const want = 'key' in trust ? keyIdOf(trust.key) : trust.keyId;
     if (want !== s.data.signer.keyid) return { ok: false, problem: `is signed by ${s.data.signer.keyid}, not by the key you trust (${want})` };

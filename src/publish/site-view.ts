@@ -11,12 +11,11 @@ import { type ReceiptView, receiptView } from './receipt-view.js';
 
 /** What the site does not claim, in our words; rendered on the index and written to dataset.json. */
 export const NOT_CLAIMED: readonly string[] = [
-  'We did not measure any provider\'s latency or throughput. Provider figures here are their published list prices and nothing more.',
+  "We did not measure any provider's latency or throughput. Provider figures here are their published list prices and nothing more.",
   'A per-token list price is paid into a shared pool; our cost per token assumes a GPU kept busy at its measured peak. These are different economic units, so no chart puts them on one scale.',
-  'Token prices of different vendors cannot be compared one to one: each vendor\'s tokenizer splits the same text into a different number of tokens.',
+  "Token prices of different vendors cannot be compared one to one: each vendor's tokenizer splits the same text into a different number of tokens.",
   'Only configurations with measured runs that passed the provenance gate appear here; a receipt is added when its runs pass, not before.',
 ];
-
 
 export interface SiteView {
   generator: string;
@@ -29,16 +28,31 @@ export interface SiteView {
 }
 
 /** What the site already said (its changelog) and today's date, so the changelog is a history. */
-export interface SiteHistory { previous: readonly ChangelogEntry[]; today: string }
+export interface SiteHistory {
+  previous: readonly ChangelogEntry[];
+  today: string;
+}
 
-export function siteView(receipts: readonly Receipt[], prices: Prices, generator: string, history: SiteHistory = { previous: [], today: new Date().toISOString().slice(0, 10) }, notClaimed: readonly string[] = NOT_CLAIMED, signer: string | null = null): SiteView {
+export function siteView(
+  receipts: readonly Receipt[],
+  prices: Prices,
+  generator: string,
+  history: SiteHistory = { previous: [], today: new Date().toISOString().slice(0, 10) },
+  notClaimed: readonly string[] = NOT_CLAIMED,
+  signer: string | null = null,
+): SiteView {
   const views = [...receipts].sort((a, b) => b.measuredAt.localeCompare(a.measuredAt) || a.id.localeCompare(b.id)).map(receiptView);
   const capturedAt = pricesCapturedAt(prices);
   return {
     generator,
     receipts: views,
     prices: { ...priceRows(prices), capturedAt },
-    changelog: mergeChangelog(history.previous, views.map((v) => ({ receipt: v.receipt.id, title: v.receipt.title, page: v.page, measuredAt: v.receipt.measuredAt })), capturedAt, history.today),
+    changelog: mergeChangelog(
+      history.previous,
+      views.map((v) => ({ receipt: v.receipt.id, title: v.receipt.title, page: v.page, measuredAt: v.receipt.measuredAt })),
+      capturedAt,
+      history.today,
+    ),
     notClaimed,
     signer,
   };

@@ -9,7 +9,9 @@ export type StrictJson = { ok: true; value: unknown } | { ok: false; problem: st
 /** The path of the first duplicated key in `text` ("receipts[0].title"), or null. Assumes `text` is valid JSON. */
 function firstDuplicate(text: string): string | null {
   let i = 0;
-  const ws = () => { while (i < text.length && ' \t\n\r'.includes(text[i] as string)) i++; };
+  const ws = () => {
+    while (i < text.length && ' \t\n\r'.includes(text[i] as string)) i++;
+  };
   const str = (): string => {
     const start = i;
     i++; // opening quote
@@ -24,7 +26,10 @@ function firstDuplicate(text: string): string | null {
       i++;
       const seen = new Set<string>();
       ws();
-      if (text[i] === '}') { i++; return null; }
+      if (text[i] === '}') {
+        i++;
+        return null;
+      }
       for (;;) {
         ws();
         const key = str();
@@ -42,7 +47,10 @@ function firstDuplicate(text: string): string | null {
     if (c === '[') {
       i++;
       ws();
-      if (text[i] === ']') { i++; return null; }
+      if (text[i] === ']') {
+        i++;
+        return null;
+      }
       for (let n = 0; ; n++) {
         const d = value(`${path}[${n}]`);
         if (d !== null) return d;
@@ -50,7 +58,10 @@ function firstDuplicate(text: string): string | null {
         if (text[i++] === ']') return null;
       }
     }
-    if (c === '"') { str(); return null; }
+    if (c === '"') {
+      str();
+      return null;
+    }
     while (i < text.length && !',]} \t\n\r'.includes(text[i] as string)) i++;
     return null;
   };

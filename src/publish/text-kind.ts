@@ -24,17 +24,35 @@ import { textReceipt } from './text-receipt.js';
 function chooseScore(standalone: QualityScore | null, optimized: KindSide<SweepResult>, out: Refusal[]): { score: QualityScore; inRun: boolean } | null {
   const inRun = optimized.runs[0]?.quality;
   if (optimized.contract.quality.baselineUrl !== undefined && inRun === undefined) {
-    out.push(refusal('quality-declared', 'evidence.optimized: quality', 'is absent, but the hashed contract declares the quality score measured in the run (quality.baselineUrl); a run that declares it ships it'));
+    out.push(
+      refusal(
+        'quality-declared',
+        'evidence.optimized: quality',
+        'is absent, but the hashed contract declares the quality score measured in the run (quality.baselineUrl); a run that declares it ships it',
+      ),
+    );
   }
   if (inRun === undefined) return standalone === null ? null : { score: standalone, inRun: false };
   if (standalone !== null && canonicalJson(standalone) !== canonicalJson(inRun)) {
-    out.push(refusal('quality-belongs', 'evidence.quality', 'is another score than the one measured in the optimized run; a receipt states the score its run measured'));
+    out.push(
+      refusal(
+        'quality-belongs',
+        'evidence.quality',
+        'is another score than the one measured in the optimized run; a receipt states the score its run measured',
+      ),
+    );
   }
   return { score: inRun, inRun: true };
 }
 
 /** The chosen score recomputed from its evidence and checked to belong to these runs; its refusals go to `out`, never ending the recomputation. */
-function evidenceQuality(standalone: QualityScore | null, optimized: KindSide<SweepResult>, results: Record<'baseline' | 'optimized', SweepResult>, today: string, out: Refusal[]): KindQuality {
+function evidenceQuality(
+  standalone: QualityScore | null,
+  optimized: KindSide<SweepResult>,
+  results: Record<'baseline' | 'optimized', SweepResult>,
+  today: string,
+  out: Refusal[],
+): KindQuality {
   const chosen = chooseScore(standalone, optimized, out);
   if (chosen === null) return { ok: true, score: null };
   let score: QualityScore | null = null;

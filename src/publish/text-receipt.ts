@@ -46,7 +46,12 @@ function underQualityFloor(facts: readonly Fact[], contract: Contract, score: Qu
       const { runs: _runs, ...rest } = f;
       return { ...rest, value: null, provenance: 'not recorded' as const, note: `the quality floor ${floor} cannot be checked: no quality score was recorded` };
     }
-    return { ...f, value: 0, runs: f.runs?.map(() => 0), note: `quality ${composite} is below the floor ${floor}: no request meets every SLO and the quality floor` };
+    return {
+      ...f,
+      value: 0,
+      runs: f.runs?.map(() => 0),
+      note: `quality ${composite} is below the floor ${floor}: no request meets every SLO and the quality floor`,
+    };
   });
 }
 
@@ -63,14 +68,24 @@ export function textReceipt(input: ReceiptInput<SweepResult>): ReceiptOutcome {
   const facts = [...b.facts, ...underQualityFloor(o.facts, runs.optimized.contract, input.quality), ...q.facts];
   const model = runs.baseline.contract.model.name;
   const hardware = runs.baseline.contract.hardware.label;
-  const measuredAt = [runs.baseline, runs.optimized].map((r) => day(r.result.run.startedAt)).sort().at(-1) as string;
+  const measuredAt = [runs.baseline, runs.optimized]
+    .map((r) => day(r.result.run.startedAt))
+    .sort()
+    .at(-1) as string;
   const title = input.title?.trim() || `${model} on ${hardware}: ${input.method.trim()}`;
-  const asOf = [runs.baseline, runs.optimized].map((r) => r.contract.hardware.priceAsOf).filter((d): d is string => d !== undefined).sort();
+  const asOf = [runs.baseline, runs.optimized]
+    .map((r) => r.contract.hardware.priceAsOf)
+    .filter((d): d is string => d !== undefined)
+    .sort();
   const receipt: Receipt = {
     receiptVersion: RECEIPT_VERSION,
     // The date is never cut off a long title: a re-measurement is a new receipt, not a collision.
     id: `${slug(title)}-${measuredAt}`,
-    title, model, hardware, measuredAt, simulated: isSimulated(runs.baseline) || isSimulated(runs.optimized),
+    title,
+    model,
+    hardware,
+    measuredAt,
+    simulated: isSimulated(runs.baseline) || isSimulated(runs.optimized),
     // Images or audio in every request: the receipt says so beside its modality (one workload on both sides).
     ...(mediaInputs(runs.baseline.contract).length > 0 ? { inputs: mediaInputs(runs.baseline.contract) } : {}),
     configurations: {
@@ -82,7 +97,8 @@ export function textReceipt(input: ReceiptInput<SweepResult>): ReceiptOutcome {
       lines: Object.entries(workloadPart(runs.baseline.contract)).map(([k, v]) => `${k}: ${canonicalJson(v)}`),
     },
     costBasis: {
-      text: `${hardware} compute at the hourly rate recorded with each run. A GPU compute estimate at ${saturatedBoth(runs) ? 'measured saturation' : 'the highest throughput measured (not saturated: the highest level tested)'}: output tokens only, ` +
+      text:
+        `${hardware} compute at the hourly rate recorded with each run. A GPU compute estimate at ${saturatedBoth(runs) ? 'measured saturation' : 'the highest throughput measured (not saturated: the highest level tested)'}: output tokens only, ` +
         'at the measured peak throughput sustained for an hour; it excludes idle time, CPU, memory, networking, redundancy and platform fees.',
       priceAsOf: asOf.at(-1) ?? null,
     },
@@ -96,7 +112,9 @@ export function textReceipt(input: ReceiptInput<SweepResult>): ReceiptOutcome {
       { factId: 'optimized.goodput', baselineFactId: 'baseline.goodput' },
     ],
     charts: BAR_FIGURES.map((key) => ({
-      id: slug(key.replace(/[A-Z]/g, (c) => `-${c}`)), title: `${FIGURES[key].label} by configuration`, factIds: [`baseline.${key}`, `optimized.${key}`],
+      id: slug(key.replace(/[A-Z]/g, (c) => `-${c}`)),
+      title: `${FIGURES[key].label} by configuration`,
+      factIds: [`baseline.${key}`, `optimized.${key}`],
     })),
     quality: q.quality,
     limitations: limitationsOf(runs, facts),

@@ -40,16 +40,24 @@ describe('verifySite and publishReceipts as library functions', () => {
     cpSync(site, copy, { recursive: true });
     const path = join(copy, 'dataset.json');
     writeFileSync(path, readFileSync(path, 'utf8').replace(/"value": 30,/, '"value": 20,'));
-    const err = await verifySite(copy).then(() => null, (e: unknown) => e);
+    const err = await verifySite(copy).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(SiteNotVerified);
     const lines = (err as SiteNotVerified).lines;
-    expect(lines.some((l) => /^dataset\.json: .*optimized\.ttftSingle\]\.value: states 20, the evidence gives 30 \[rule: published-equals-recomputed\]$/.test(l))).toBe(true);
+    expect(
+      lines.some((l) => /^dataset\.json: .*optimized\.ttftSingle\]\.value: states 20, the evidence gives 30 \[rule: published-equals-recomputed\]$/.test(l)),
+    ).toBe(true);
     expect((err as Error).message.startsWith(`${copy} does not verify:\n  `)).toBe(true);
   });
 
   it('throws PublishRefused naming a receipt path that does not exist, writing nothing', async () => {
     const missing = join(dir, 'nowhere.json');
-    const err = await publishReceipts({ receipts: [missing], out: join(dir, 'not-written') }).then(() => null, (e: unknown) => e);
+    const err = await publishReceipts({ receipts: [missing], out: join(dir, 'not-written') }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(PublishRefused);
     expect((err as PublishRefused).problems).toEqual([`--receipts: ${missing} does not exist`]);
     await expect(verifySite(join(dir, 'not-written'))).rejects.toThrow(/does not exist/);

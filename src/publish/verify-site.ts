@@ -25,14 +25,26 @@ import { TOOL_VERSION } from '../runner/index.js';
 
 const publishedSchema = z.object({ generator: z.string().regex(/^goodput [0-9A-Za-z.+-]{1,40}$/), changelog: z.array(changelogEntrySchema) });
 
-export interface VerifyOptions { today?: string; trust?: Trust; version?: string }
+export interface VerifyOptions {
+  today?: string;
+  trust?: Trust;
+  version?: string;
+}
 
 /** What a site that verifies is: its receipts and files, who signed it, and whether that is the key the reader trusts. */
-export interface VerifiedSite { receipts: number; files: number; signer: string | null; trusted: boolean }
+export interface VerifiedSite {
+  receipts: number;
+  files: number;
+  signer: string | null;
+  trusted: boolean;
+}
 
 /** The site does not verify: `lines` names every file or number that differs, one line each. */
 export class SiteNotVerified extends Error {
-  constructor(readonly dir: string, readonly lines: readonly string[]) {
+  constructor(
+    readonly dir: string,
+    readonly lines: readonly string[],
+  ) {
     super(`${dir} does not verify:\n${lines.map((l) => `  ${l}`).join('\n')}`);
     this.name = 'SiteNotVerified';
   }
@@ -43,9 +55,11 @@ async function manifestProblems(dir: string, tree: SiteTree, m: SiteManifest): P
   const lines: string[] = [];
   const listed = new Map(m.files.map((f) => [f.path, f]));
   const extra = [...tree.files.keys()].filter((p) => p !== MANIFEST_FILE && !listed.has(p));
-  if (extra.length > 0) lines.push(`${listSome(extra)}: not in the signed manifest (${extra.length} unexpected ${extra.length === 1 ? 'file' : 'files'}) [rule: signature]`);
+  if (extra.length > 0)
+    lines.push(`${listSome(extra)}: not in the signed manifest (${extra.length} unexpected ${extra.length === 1 ? 'file' : 'files'}) [rule: signature]`);
   const folders = tree.dirs.filter((d) => !m.files.some((f) => f.path.startsWith(`${d}/`)));
-  if (folders.length > 0) lines.push(`${listSome(folders.map((d) => `${d}/`))}: folders the signed manifest holds no file in (${folders.length}) [rule: signature]`);
+  if (folders.length > 0)
+    lines.push(`${listSome(folders.map((d) => `${d}/`))}: folders the signed manifest holds no file in (${folders.length}) [rule: signature]`);
   for (const f of m.files) {
     const size = tree.files.get(f.path);
     if (size === undefined) lines.push(`${f.path}: is in the signed manifest, but not in the site [rule: signature]`);
@@ -54,7 +68,8 @@ async function manifestProblems(dir: string, tree: SiteTree, m: SiteManifest): P
       const read = await readBounded(join(dir, f.path), f.size);
       const sha = read.ok ? createHash('sha256').update(read.bytes).digest('hex') : null;
       if (!read.ok) lines.push(`${f.path}: ${read.problem} [rule: signature]`);
-      else if (sha !== f.sha256) lines.push(`${f.path}: its SHA-256 is ${sha}; the signed manifest says ${f.sha256}: the file was changed after signing [rule: signature]`);
+      else if (sha !== f.sha256)
+        lines.push(`${f.path}: its SHA-256 is ${sha}; the signed manifest says ${f.sha256}: the file was changed after signing [rule: signature]`);
     }
   }
   return lines;
@@ -65,9 +80,13 @@ function unexpectedPaths(tree: SiteTree, expected: ReadonlyMap<string, unknown>)
   const lines: string[] = [];
   const extra = [...tree.files.keys()].filter((p) => !expected.has(p) && p !== MANIFEST_FILE);
   const evidence = extra.filter((p) => p.startsWith(`${EVIDENCE_DIR}/`));
-  if (extra.length > 0) lines.push(`${listSome(extra)}: the site holds ${extra.length === 1 ? 'it' : `these ${extra.length} files`}, but the evidence does not produce ${extra.length === 1 ? 'it' : 'them'}${evidence.length > 0 ? ' (evidence no receipt names)' : ''} [rule: published-equals-recomputed]`);
+  if (extra.length > 0)
+    lines.push(
+      `${listSome(extra)}: the site holds ${extra.length === 1 ? 'it' : `these ${extra.length} files`}, but the evidence does not produce ${extra.length === 1 ? 'it' : 'them'}${evidence.length > 0 ? ' (evidence no receipt names)' : ''} [rule: published-equals-recomputed]`,
+    );
   const folders = tree.dirs.filter((d) => ![...expected.keys()].some((p) => p.startsWith(`${d}/`)));
-  if (folders.length > 0) lines.push(`${listSome(folders.map((d) => `${d}/`))}: folders the evidence puts nothing in (${folders.length}) [rule: published-equals-recomputed]`);
+  if (folders.length > 0)
+    lines.push(`${listSome(folders.map((d) => `${d}/`))}: folders the evidence puts nothing in (${folders.length}) [rule: published-equals-recomputed]`);
   return lines;
 }
 
@@ -78,7 +97,8 @@ function unexpectedPaths(tree: SiteTree, expected: ReadonlyMap<string, unknown>)
  */
 async function signedManifestOf(dir: string, tree: SiteTree, trust: Trust): Promise<{ manifest: SiteManifest | null; trusted: boolean }> {
   if (!tree.files.has(MANIFEST_FILE)) {
-    if (trust !== null) throw new SiteNotVerified(dir, [`${MANIFEST_FILE}: the site is not signed, so nothing shows that the key you trust stands behind it [rule: signature]`]);
+    if (trust !== null)
+      throw new SiteNotVerified(dir, [`${MANIFEST_FILE}: the site is not signed, so nothing shows that the key you trust stands behind it [rule: signature]`]);
     return { manifest: null, trusted: false };
   }
   const read = await readBounded(join(dir, MANIFEST_FILE), LIMITS.inputFileBytes.max);
@@ -122,22 +142,36 @@ export async function verifySite(dir: string, o: VerifyOptions = {}): Promise<Ve
     tree = await walkSite(dir);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw fail([`SITE_DIR: ${dir} ${code === 'ENOENT' ? 'does not exist' : code === 'ENOTDIR' ? 'is not a folder' : `cannot be read (${code ?? String(err)})`}`]);
+    throw fail([
+      `SITE_DIR: ${dir} ${code === 'ENOENT' ? 'does not exist' : code === 'ENOTDIR' ? 'is not a folder' : `cannot be read (${code ?? String(err)})`}`,
+    ]);
   }
   if (tree.problems.length > 0) throw fail(tree.problems);
   const { manifest, trusted } = await signedManifestOf(dir, tree, o.trust ?? null);
-  const datasetRead = tree.files.has('dataset.json') ? await readBounded(join(dir, 'dataset.json'), LIMITS.inputFileBytes.max) : { ok: false as const, problem: 'does not exist' };
+  const datasetRead = tree.files.has('dataset.json')
+    ? await readBounded(join(dir, 'dataset.json'), LIMITS.inputFileBytes.max)
+    : { ok: false as const, problem: 'does not exist' };
   if (!datasetRead.ok) throw fail([`SITE_DIR: ${join(dir, 'dataset.json')} ${datasetRead.problem}`]);
   const datasetText = datasetRead.bytes.toString('utf8');
   const strict = parseStrictJson(datasetText);
   const published = strict.ok ? publishedSchema.safeParse(strict.value) : null;
-  if (published === null || !published.success) throw fail([`dataset.json: ${strict.ok ? 'has no generator or changelog a goodput site carries' : strict.problem}`]);
+  if (published === null || !published.success)
+    throw fail([`dataset.json: ${strict.ok ? 'has no generator or changelog a goodput site carries' : strict.problem}`]);
   const generator = published.data.generator.slice('goodput '.length);
-  if (generator !== version) throw fail([`dataset.json: generator: the site was rendered by goodput ${generator}, and this is goodput ${version}; verify it with goodput ${generator} (another version renders pages differently) [rule: generator]`]);
-  if (manifest !== null && manifest.generator !== published.data.generator) throw fail([`${MANIFEST_FILE}: was signed for ${manifest.generator}, but dataset.json names ${published.data.generator} [rule: generator]`]);
+  if (generator !== version)
+    throw fail([
+      `dataset.json: generator: the site was rendered by goodput ${generator}, and this is goodput ${version}; verify it with goodput ${generator} (another version renders pages differently) [rule: generator]`,
+    ]);
+  if (manifest !== null && manifest.generator !== published.data.generator)
+    throw fail([`${MANIFEST_FILE}: was signed for ${manifest.generator}, but dataset.json names ${published.data.generator} [rule: generator]`]);
   const names = [...tree.files.keys()].filter((p) => /^receipts\/[^/]+\.json$/.test(p)).sort();
   if (names.length === 0) throw fail(['receipts/: the site ships no receipt, so nothing it shows can be recomputed']);
-  const { receipts, shipped, problems } = await recomputeAll(names.map((n) => join(dir, n)), today, 'receipts', dir);
+  const { receipts, shipped, problems } = await recomputeAll(
+    names.map((n) => join(dir, n)),
+    today,
+    'receipts',
+    dir,
+  );
   let prices: Prices = NO_PRICES;
   if (tree.files.has(PRICES_FILE)) {
     const p = await readPrices(join(dir, PRICES_FILE));
@@ -153,7 +187,9 @@ export async function verifySite(dir: string, o: VerifyOptions = {}): Promise<Ve
     shipped.set(SITE_FILE, JSON.stringify(s.ok ? s.site : {}, null, 2) + '\n');
   }
   // Publish's own checks, again: the history the site states and the dates of its prices.
-  problems.push(...changelogRefusals(published.data.changelog, receipts, today, (id) => tree.files.has(`receipts/${id}.json`)).map((r) => `dataset.json: ${r.message}`));
+  problems.push(
+    ...changelogRefusals(published.data.changelog, receipts, today, (id) => tree.files.has(`receipts/${id}.json`)).map((r) => `dataset.json: ${r.message}`),
+  );
   problems.push(...priceRefusals(prices, today).map((r) => `${PRICES_FILE}: ${r.message}`));
   if (problems.length > 0) throw fail(problems);
   const signer = manifest?.signer.keyid ?? null;

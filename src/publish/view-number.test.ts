@@ -29,7 +29,12 @@ describe('factText', () => {
 
   it('a receipt with a KL of 3e-7 nats shows it on the page and in dataset.json as 3.000e-7', () => {
     const composite = 1 - KL_WEIGHT * (1 - Math.exp(-3e-7));
-    const built = buildReceipt({ ...receiptPair(), quality: qualityScoreSchema.parse(qualityFixture(composite)), method: 'FP8 dynamic quantization', generator: '0.1.0' });
+    const built = buildReceipt({
+      ...receiptPair(),
+      quality: qualityScoreSchema.parse(qualityFixture(composite)),
+      method: 'FP8 dynamic quantization',
+      generator: '0.1.0',
+    });
     if (!built.ok) throw new Error(built.problems.join('\n'));
     const r = built.receipt;
     expect(r.facts.find((f) => f.id === 'optimized.qualityKl')?.value).toBeCloseTo(3e-7, 12);

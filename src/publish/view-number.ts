@@ -92,8 +92,15 @@ function shownDigits(receipt: Receipt, f: Fact): number {
 export function viewOfFact(receipt: Receipt, f: Fact): ViewNumber {
   const cfg = receipt.configurations[f.configuration];
   return {
-    id: `${receipt.id}/${f.id}`, label: f.label, value: f.value, text: factText({ ...f, digits: shownDigits(receipt, f) }),
-    unit: f.unit, statistic: f.statistic, provenance: f.provenance, configuration: `${f.configuration}: ${cfg.identity}`, note: f.note ?? null,
+    id: `${receipt.id}/${f.id}`,
+    label: f.label,
+    value: f.value,
+    text: factText({ ...f, digits: shownDigits(receipt, f) }),
+    unit: f.unit,
+    statistic: f.statistic,
+    provenance: f.provenance,
+    configuration: `${f.configuration}: ${cfg.identity}`,
+    note: f.note ?? null,
     ...(f.derivedFrom === undefined ? {} : { derivedFrom: f.derivedFrom.map((id) => `${receipt.id}/${id}`) }),
   };
 }

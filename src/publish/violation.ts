@@ -6,10 +6,25 @@ import type { Fact } from './fact.js';
 import type { Receipt } from './receipt-schema.js';
 
 export type GateRule =
-  | 'provenance' | 'derived-sources' | 'workload-reconstructable' | 'statistic-named' | 'configuration-labelled' | 'unique-ids'
-  | 'same-definition' | 'same-rows' | 'one-family-per-chart' | 'quality-evaluator' | 'no-internal-identifiers' | 'price-cited' | 'no-prices-on-charts';
+  | 'provenance'
+  | 'derived-sources'
+  | 'workload-reconstructable'
+  | 'statistic-named'
+  | 'configuration-labelled'
+  | 'unique-ids'
+  | 'same-definition'
+  | 'same-rows'
+  | 'one-family-per-chart'
+  | 'quality-evaluator'
+  | 'no-internal-identifiers'
+  | 'price-cited'
+  | 'no-prices-on-charts';
 
-export interface Violation { rule: GateRule; number: string; message: string }
+export interface Violation {
+  rule: GateRule;
+  number: string;
+  message: string;
+}
 
 /** "<receipt id>: <fact id> (<label>, <configuration>)". */
 export const who = (r: Receipt, f: Fact): string => `${r.id}: ${f.id} (${f.label}, ${f.configuration})`;

@@ -16,7 +16,10 @@ describe('writeSite', () => {
     const file = join(dir, 'FILE');
     writeFileSync(file, 'x');
     for (const out of [join(file, 'site'), join(file, 'a', 'site')]) {
-      const err = await writeSite(out, FILES).then(() => null, (e: unknown) => e);
+      const err = await writeSite(out, FILES).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(SiteTargetError);
       expect((err as SiteTargetError).message).toBe(`--out: cannot write the site to ${out}: a part of the path is a file, not a directory`);
       expect(['ENOTDIR', 'EEXIST']).toContain((err as SiteTargetError).code);

@@ -12,13 +12,17 @@ export async function siteTargetProblem(dir: string): Promise<string | null> {
   if (!existsSync(dir)) return null;
   if (!(await stat(dir)).isDirectory()) return `--out: ${dir} exists and is not a directory`;
   const entries = await readdir(dir);
-  if (entries.length > 0 && !entries.includes('dataset.json')) return `--out: ${dir} is not empty and holds no published site (no dataset.json); choose an empty or new directory`;
+  if (entries.length > 0 && !entries.includes('dataset.json'))
+    return `--out: ${dir} is not empty and holds no published site (no dataset.json); choose an empty or new directory`;
   return null;
 }
 
 /** The target cannot be written (a file in the path, no permission, a read-only disk): the user's --out, not a bug. */
 export class SiteTargetError extends Error {
-  constructor(readonly dir: string, readonly code: string) {
+  constructor(
+    readonly dir: string,
+    readonly code: string,
+  ) {
     super(`--out: cannot write the site to ${dir}: ${WHY[code] ?? code}`);
     this.name = 'SiteTargetError';
   }

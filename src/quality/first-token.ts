@@ -36,10 +36,16 @@ const refusesK = (a: JsonAnswer): boolean => a.status === 400 || a.status === 42
 function parsed(poster: JsonPoster, path: string, a: JsonAnswer): TokenLogprob[] {
   const top = parseFirstTokenTop(a.body);
   if (typeof top === 'string') {
-    throw new QualityError('no-logprobs', `${poster.where(path)} answered without usable first-token logprobs (${top}); the quality score needs top_logprobs from both servers.`);
+    throw new QualityError(
+      'no-logprobs',
+      `${poster.where(path)} answered without usable first-token logprobs (${top}); the quality score needs top_logprobs from both servers.`,
+    );
   }
   if (top.length === 0) {
-    throw new QualityError('no-logprobs', `${poster.where(path)} returned an empty top_logprobs list; the quality score needs at least one alternative per token.`);
+    throw new QualityError(
+      'no-logprobs',
+      `${poster.where(path)} returned an empty top_logprobs list; the quality score needs at least one alternative per token.`,
+    );
   }
   return top;
 }
@@ -74,5 +80,7 @@ export async function firstTokenTop(poster: JsonPoster, endpoint: QualityEndpoin
   const path = PATHS[endpoint];
   const a = await poster.post(path, firstTokenBody(endpoint, model, prompt, k));
   if (a.status < 200 || a.status >= 300) throw new QualityError('http-error', `${poster.where(path)} answered HTTP ${a.status}: ${a.error}`);
-  return parsed(poster, path, a).sort((x, y) => y.logprob - x.logprob).slice(0, k);
+  return parsed(poster, path, a)
+    .sort((x, y) => y.logprob - x.logprob)
+    .slice(0, k);
 }

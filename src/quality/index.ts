@@ -7,6 +7,4 @@
 export { scoreQuality, type QualityConfiguration, type QualityOptions, type QualityRun } from './score-quality.js';
 export { QualityError, type QualityErrorCode } from './quality-error.js';
 export { TOP_K_LADDER, type QualityEndpoint } from './first-token.js';
-export {
-  PROMPT_SET_ID, PROMPT_SET_SHA256, QUALITY_PROMPTS, REFERENCE_TEXT, REFERENCE_TEXT_SHA256, promptSetHash, referenceTextHash,
-} from './prompt-set.js';
+export { PROMPT_SET_ID, PROMPT_SET_SHA256, QUALITY_PROMPTS, REFERENCE_TEXT, REFERENCE_TEXT_SHA256, promptSetHash, referenceTextHash } from './prompt-set.js';

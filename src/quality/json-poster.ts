@@ -28,7 +28,11 @@ export class JsonPoster {
    * @param timeoutMs limit of each request (connect, headers and body), ms.
    * @throws TypeError when the target's URL is not http(s).
    */
-  constructor(side: string, target: Target, private readonly timeoutMs: number) {
+  constructor(
+    side: string,
+    target: Target,
+    private readonly timeoutMs: number,
+  ) {
     this.side = side;
     this.target = resolveTarget(target);
     this.client = new Client(this.target.origin, { connectTimeout: timeoutMs, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });

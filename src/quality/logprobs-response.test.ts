@@ -22,14 +22,18 @@ describe('parseFirstTokenTop', () => {
 
   it('reads the completions map shape (vLLM, SGLang)', () => {
     const body = { choices: [{ text: ' Paris', logprobs: { tokens: [' Paris'], token_logprobs: [-0.1], top_logprobs: [{ ' Paris': -0.1, ' Lyon': -2.5 }] } }] };
-    expect(parseFirstTokenTop(body)).toEqual([{ token: ' Paris', logprob: -0.1 }, { token: ' Lyon', logprob: -2.5 }]);
+    expect(parseFirstTokenTop(body)).toEqual([
+      { token: ' Paris', logprob: -0.1 },
+      { token: ' Lyon', logprob: -2.5 },
+    ]);
   });
 
   it('says what is missing or malformed, naming the field', () => {
     expect(parseFirstTokenTop({ choices: [{ logprobs: null }] })).toBe('the answer has no choices[0].logprobs');
     expect(parseFirstTokenTop({ error: 'nope' })).toBe('the answer has no choices[0].logprobs');
-    expect(parseFirstTokenTop({ choices: [{ logprobs: { content: [{ top_logprobs: [{ token: 'a', logprob: 'x' }] }] } }] }))
-      .toMatch(/^choices\[0\]\.logprobs\.content\[0\]\.top_logprobs\[0\]\.logprob: /);
+    expect(parseFirstTokenTop({ choices: [{ logprobs: { content: [{ top_logprobs: [{ token: 'a', logprob: 'x' }] }] } }] })).toMatch(
+      /^choices\[0\]\.logprobs\.content\[0\]\.top_logprobs\[0\]\.logprob: /,
+    );
     expect(parseFirstTokenTop({ choices: [{ logprobs: { content: [] } }] })).toMatch(/^choices\[0\]\.logprobs\.content: /);
     expect(parseFirstTokenTop({ choices: [{ logprobs: { text_offset: [] } }] })).toMatch(/has neither content\[0\]\.top_logprobs nor top_logprobs\[0\]/);
   });
@@ -42,13 +46,11 @@ describe('parseEchoLogprobs', () => {
   });
 
   it('keeps the prompt part: drops the first (null) token and the generated ones', () => {
-    expect(parseEchoLogprobs(echo(['The', ' cat', ' sat', ' down'], [null, -2, -1.5, -0.5], 1), 1))
-      .toEqual({ tokens: [' cat', ' sat'], logprobs: [-2, -1.5] });
+    expect(parseEchoLogprobs(echo(['The', ' cat', ' sat', ' down'], [null, -2, -1.5, -0.5], 1), 1)).toEqual({ tokens: [' cat', ' sat'], logprobs: [-2, -1.5] });
   });
 
   it('drops a leading BOS as well, and falls back to `generated` without usage', () => {
-    expect(parseEchoLogprobs(echo(['<s>', 'The', ' cat', ' sat'], [null, null, -2, -1]), 1))
-      .toEqual({ tokens: [' cat'], logprobs: [-2] });
+    expect(parseEchoLogprobs(echo(['<s>', 'The', ' cat', ' sat'], [null, null, -2, -1]), 1)).toEqual({ tokens: [' cat'], logprobs: [-2] });
   });
 
   it('says why there are no prompt logprobs', () => {

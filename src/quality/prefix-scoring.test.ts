@@ -24,10 +24,12 @@ beforeAll(async () => {
   f32 = await startServer(llamaQualityReplay('llama-prefix-scoring-f32.txt'));
   q8 = await startServer(llamaQualityReplay('llama-prefix-scoring-q8_0.txt'));
 });
-afterAll(async () => { await Promise.all([f32.close(), q8.close()]); });
+afterAll(async () => {
+  await Promise.all([f32.close(), q8.close()]);
+});
 
 describe('prefix scoring against replayed llama-server answers', () => {
-  it('reads each scored token\'s logprob from the next-token top 20, with the prefixes llama.cpp was sent', async () => {
+  it("reads each scored token's logprob from the next-token top 20, with the prefixes llama.cpp was sent", async () => {
     const scored = await prefixScore(new JsonPoster('baseline', { baseUrl: f32.url }, 5000), 'stories260K', TEXT, 20, POSITIONS);
     if (typeof scored === 'string') throw new Error(scored);
     expect(scored.tokens).toEqual([',', ' a', ' Lily']);
@@ -45,12 +47,19 @@ describe('prefix scoring against replayed llama-server answers', () => {
     const c = new JsonPoster('candidate', { baseUrl: q8.url }, 5000);
     const prompts = ['Once upon a time', 'Once upon a time, there was', 'Once upon a time, there was a little girl named'];
     const firstToken: FirstTokenPair[] = [];
-    for (const p of prompts) firstToken.push({ baseline: await firstTokenTop(b, 'completions', 'stories260K', p, 20), candidate: await firstTokenTop(c, 'completions', 'stories260K', p, 20) });
+    for (const p of prompts)
+      firstToken.push({
+        baseline: await firstTokenTop(b, 'completions', 'stories260K', p, 20),
+        candidate: await firstTokenTop(c, 'completions', 'stories260K', p, 20),
+      });
     const rb = await prefixScore(b, 'stories260K', TEXT, 20, POSITIONS);
     const rc = await prefixScore(c, 'stories260K', TEXT, 20, POSITIONS);
     if (typeof rb === 'string' || typeof rc === 'string') throw new Error(String(rb) + String(rc));
     const score = composeQualityScore({
-      firstToken, topLogprobs: 20, promptSetHash: 'a'.repeat(64), referenceTextHash: 'b'.repeat(64),
+      firstToken,
+      topLogprobs: 20,
+      promptSetHash: 'a'.repeat(64),
+      referenceTextHash: 'b'.repeat(64),
       referenceText: { baseline: rb, candidate: rc, prefix: { tailTokens: { baseline: rb.tail, candidate: rc.tail } } },
     });
     expect(score.components.pplDelta).toMatchObject({ provenance: 'measured', method: 'prefix-scoring', tokens: 3, tailTokens: { baseline: 0, candidate: 0 } });
@@ -65,7 +74,27 @@ describe('prefix scoring against replayed llama-server answers', () => {
     const server = await startServer((req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       if ((req.url ?? '').startsWith('/tokenize')) res.end(llamaTranscript('llama-prefix-scoring-f32.txt').tokenize);
-      else res.end(JSON.stringify({ choices: [{ logprobs: { content: [{ token: 'x', logprob: -0.2, top_logprobs: [{ token: 'x', logprob: -0.2 }, { token: 'y', logprob: -2.5 }] }] } }] }));
+      else
+        res.end(
+          JSON.stringify({
+            choices: [
+              {
+                logprobs: {
+                  content: [
+                    {
+                      token: 'x',
+                      logprob: -0.2,
+                      top_logprobs: [
+                        { token: 'x', logprob: -0.2 },
+                        { token: 'y', logprob: -2.5 },
+                      ],
+                    },
+                  ],
+                },
+              },
+            ],
+          }),
+        );
     });
     try {
       const scored = await prefixScore(new JsonPoster('candidate', { baseUrl: server.url }, 5000), 'm', TEXT, 2, [4]);
@@ -79,9 +108,14 @@ describe('prefix scoring against replayed llama-server answers', () => {
   });
 
   it('says why when a server has no /tokenize, and spreads positions over a long text', async () => {
-    const none = await startServer((_req, res) => { res.writeHead(404, { 'content-type': 'application/json' }); res.end('{"error":"no"}'); });
+    const none = await startServer((_req, res) => {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end('{"error":"no"}');
+    });
     try {
-      expect(await prefixScore(new JsonPoster('baseline', { baseUrl: none.url }, 5000), 'm', TEXT, 5)).toBe('the baseline server has no /tokenize with pieces (HTTP 404)');
+      expect(await prefixScore(new JsonPoster('baseline', { baseUrl: none.url }, 5000), 'm', TEXT, 5)).toBe(
+        'the baseline server has no /tokenize with pieces (HTTP 404)',
+      );
     } finally {
       await none.close();
     }
@@ -98,7 +132,10 @@ describe('a whole score by prefix scoring, from replayed llama-server answers', 
     // Each front answers the quality requests from its recording and forwards the rest (models, engine, account) to a simulator.
     const fast = { prefillBaseMs: 0, prefillMsPerToken: 0, decodeStepMs: 0.2, decodeMsPerExtraSeq: 0 };
     const [simB, simC] = await Promise.all([startSimulator(fast), startSimulator(fast)]);
-    const [b, c] = await Promise.all([startServer(llamaQualityReplay('llama-prefix-scoring-f32.txt', simB.url)), startServer(llamaQualityReplay('llama-prefix-scoring-q8_0.txt', simC.url))]);
+    const [b, c] = await Promise.all([
+      startServer(llamaQualityReplay('llama-prefix-scoring-f32.txt', simB.url)),
+      startServer(llamaQualityReplay('llama-prefix-scoring-q8_0.txt', simC.url)),
+    ]);
     try {
       const run = await scoreQuality({ baseline: { baseUrl: b.url }, candidate: { baseUrl: c.url }, endpoint: 'completions' });
       expect(run.components.pplDelta).toMatchObject({ provenance: 'measured', method: 'prefix-scoring' });
@@ -109,7 +146,10 @@ describe('a whole score by prefix scoring, from replayed llama-server answers', 
       expect(ref.prefix?.tailTokens).toEqual((stored.components.pplDelta as { tailTokens: unknown }).tailTokens);
       expect(recomputeQualityScore(stored)?.differences).toEqual([]);
       // A side cannot have more tokens at the tail bound than it scored.
-      const over = { ...stored, evidence: { ...stored.evidence, referenceText: { ...ref, prefix: { tailTokens: { baseline: ref.baseline.tokens.length + 1, candidate: 0 } } } } };
+      const over = {
+        ...stored,
+        evidence: { ...stored.evidence, referenceText: { ...ref, prefix: { tailTokens: { baseline: ref.baseline.tokens.length + 1, candidate: 0 } } } },
+      };
       expect(qualityScoreSchema.safeParse(over).error?.issues[0]?.path).toEqual(['evidence', 'referenceText', 'prefix', 'tailTokens', 'baseline']);
     } finally {
       await Promise.all([b.close(), c.close(), simB.close(), simC.close()]);

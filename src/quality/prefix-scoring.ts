@@ -21,7 +21,9 @@ export const MAX_PREFIX_POSITIONS = 64;
 const TAIL_FLOOR = Math.log(1e-10);
 
 /** The reference text as prefix scoring saw it: the scored tokens, their logprobs, and how many got the tail bound. */
-export interface PrefixScored extends ScoredText { tail: number }
+export interface PrefixScored extends ScoredText {
+  tail: number;
+}
 
 /** The server's tokens of `text` as pieces, or why there are none. */
 export async function tokenPieces(poster: JsonPoster, text: string): Promise<string[] | string> {
@@ -64,11 +66,19 @@ export async function prefixScore(poster: JsonPoster, model: string, text: strin
   const logprobs: number[] = [];
   let tail = 0;
   for (const i of at) {
-    const a = await poster.post('/v1/completions', { model, prompt: prefixOf(text, pieces, i), max_tokens: 1, temperature: 0, logprobs: k, cache_prompt: false });
+    const a = await poster.post('/v1/completions', {
+      model,
+      prompt: prefixOf(text, pieces, i),
+      max_tokens: 1,
+      temperature: 0,
+      logprobs: k,
+      cache_prompt: false,
+    });
     if (a.status >= 400 && a.status < 500) return `the ${poster.side} server's /v1/completions refused next-token logprobs (HTTP ${a.status}: ${a.error})`;
     if (a.status < 200 || a.status >= 300) throw new QualityError('http-error', `${poster.where('/v1/completions')} answered HTTP ${a.status}: ${a.error}`);
     const top = parseFirstTokenTop(a.body);
-    if (typeof top === 'string' || top.length === 0) return `the ${poster.side} server's /v1/completions: ${typeof top === 'string' ? top : 'no top logprobs were returned'}`;
+    if (typeof top === 'string' || top.length === 0)
+      return `the ${poster.side} server's /v1/completions: ${typeof top === 'string' ? top : 'no top logprobs were returned'}`;
     const token = pieces[i] as string;
     const found = top.find((t) => t.token === token);
     if (found !== undefined) logprobs.push(Math.min(0, found.logprob));

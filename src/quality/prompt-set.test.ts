@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  PROMPT_SET_SHA256, QUALITY_PROMPTS, REFERENCE_TEXT, REFERENCE_TEXT_SHA256, promptSetHash, referenceTextHash,
-} from './prompt-set.js';
+import { PROMPT_SET_SHA256, QUALITY_PROMPTS, REFERENCE_TEXT, REFERENCE_TEXT_SHA256, promptSetHash, referenceTextHash } from './prompt-set.js';
 
 describe('the fixed, hashed workload', () => {
   it('the pinned hashes match the content (edit both together: a new hash is a new workload)', () => {

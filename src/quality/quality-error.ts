@@ -19,7 +19,10 @@ export type QualityErrorCode =
 
 /** A broken evaluation; `message` names the side (baseline/candidate) and the URL. */
 export class QualityError extends Error {
-  constructor(readonly code: QualityErrorCode, message: string) {
+  constructor(
+    readonly code: QualityErrorCode,
+    message: string,
+  ) {
     super(message);
     this.name = 'QualityError';
   }

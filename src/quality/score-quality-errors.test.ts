@@ -38,7 +38,10 @@ afterAll(async () => {
 });
 
 async function failure(p: Promise<unknown>): Promise<QualityError> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(QualityError);
   return err as QualityError;
 }
@@ -69,11 +72,15 @@ describe('perplexity not recorded', () => {
   });
 
   it('a 4xx to echo is a reason, not an error', async () => {
-    const server = await startServer(fake((path) => (path === '/v1/completions'
-      ? [400, '{"error":{"message":"echo is not supported"}}'] : [200, fixture('llama-chat-logprobs.json')])));
+    const server = await startServer(
+      fake((path) => (path === '/v1/completions' ? [400, '{"error":{"message":"echo is not supported"}}'] : [200, fixture('llama-chat-logprobs.json')])),
+    );
     const s = await scoreQuality({ baseline: { baseUrl: server.url }, candidate: { baseUrl: server.url } });
     await server.close();
-    expect(s.components.pplDelta).toMatchObject({ provenance: 'not recorded', reason: expect.stringMatching(/^the baseline server's \/v1\/completions refused echo \+ logprobs \(HTTP 400: echo is not supported\)/) });
+    expect(s.components.pplDelta).toMatchObject({
+      provenance: 'not recorded',
+      reason: expect.stringMatching(/^the baseline server's \/v1\/completions refused echo \+ logprobs \(HTTP 400: echo is not supported\)/),
+    });
   });
 });
 
@@ -100,7 +107,9 @@ describe('no score: a QualityError with a clear message', () => {
     const err = await failure(scoreQuality({ baseline: { baseUrl: server.url }, candidate: { baseUrl: sim.url } }));
     await server.close();
     expect(err.code).toBe('no-logprobs');
-    expect(err.message).toMatch(/^baseline http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions answered without usable first-token logprobs \(the answer has no choices\[0\]\.logprobs\)/);
+    expect(err.message).toMatch(
+      /^baseline http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions answered without usable first-token logprobs \(the answer has no choices\[0\]\.logprobs\)/,
+    );
   });
 
   it('a server that refuses every top_logprobs', async () => {
@@ -109,8 +118,9 @@ describe('no score: a QualityError with a clear message', () => {
     await server.close();
     expect(err.code).toBe('no-logprobs');
     expect(err.message).toMatch(/refused every top_logprobs value tried \(20, 10, 5, 2, 1\); last answer HTTP 400: logprobs are disabled/);
-    expect(server.requests.filter((r) => r.url === '/v1/chat/completions').map((r) => (JSON.parse(r.body) as { top_logprobs: number }).top_logprobs))
-      .toEqual([20, 10, 5, 2, 1]);
+    expect(server.requests.filter((r) => r.url === '/v1/chat/completions').map((r) => (JSON.parse(r.body) as { top_logprobs: number }).top_logprobs)).toEqual([
+      20, 10, 5, 2, 1,
+    ]);
   });
 
   it('a server error never leaks the API key', async () => {

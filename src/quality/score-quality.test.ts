@@ -39,8 +39,13 @@ describe('scoreQuality against the simulator', () => {
     expect(s.components.kl.value).toBe(0);
     expect(s.components.pplDelta).toMatchObject({ value: 0, provenance: 'measured', tokens: REFERENCE_TEXT.split(' ').length - 1 });
     expect(s).toMatchObject({
-      evaluator: QUALITY_EVALUATOR, scaleNote: QUALITY_SCALE_NOTE, promptSetHash: PROMPT_SET_SHA256, referenceTextHash: REFERENCE_TEXT_SHA256,
-      n: QUALITY_PROMPTS.length, topLogprobs: 20, endpoint: 'chat',
+      evaluator: QUALITY_EVALUATOR,
+      scaleNote: QUALITY_SCALE_NOTE,
+      promptSetHash: PROMPT_SET_SHA256,
+      referenceTextHash: REFERENCE_TEXT_SHA256,
+      n: QUALITY_PROMPTS.length,
+      topLogprobs: 20,
+      endpoint: 'chat',
       baseline: { url: sims.base.url, model: 'goodput-sim-1', maxTopLogprobs: 20 },
     });
   });
@@ -72,7 +77,7 @@ describe('scoreQuality against the simulator', () => {
     expect(noisy.endpoint).toBe('completions');
   });
 
-  it('keeps both sides\' per-prompt logprobs, from which core recomputes exactly the score, and names the runs', async () => {
+  it("keeps both sides' per-prompt logprobs, from which core recomputes exactly the score, and names the runs", async () => {
     const runs = { baseline: { id: `set:${'1'.repeat(16)}` }, candidate: { id: `records:${'2'.repeat(64)}` } };
     const s = await scoreQuality({ baseline: { baseUrl: sims.base.url }, candidate: { baseUrl: sims.noise01.url }, runs });
     expect(s.runs).toEqual({ baseline: runs.baseline.id, candidate: runs.candidate.id });
@@ -87,10 +92,14 @@ describe('scoreQuality against the simulator', () => {
   it('refuses, before any prompt, a side whose server is not the one its run recorded', async () => {
     const account = await collectServerAccount(sims.twin.url, undefined);
     const seen: number[] = [];
-    await expect(scoreQuality({
-      baseline: { baseUrl: sims.base.url }, candidate: { baseUrl: sims.noise01.url }, onProgress: (d) => seen.push(d),
-      runs: { baseline: { id: null }, candidate: { id: `records:${'2'.repeat(64)}`, account } },
-    })).rejects.toThrow(/candidate: the server's account of itself differs from the one its run recorded/);
+    await expect(
+      scoreQuality({
+        baseline: { baseUrl: sims.base.url },
+        candidate: { baseUrl: sims.noise01.url },
+        onProgress: (d) => seen.push(d),
+        runs: { baseline: { id: null }, candidate: { id: `records:${'2'.repeat(64)}`, account } },
+      }),
+    ).rejects.toThrow(/candidate: the server's account of itself differs from the one its run recorded/);
     expect(seen).toEqual([]);
   });
 

@@ -7,7 +7,15 @@
  */
 import { detectEngine, preflight, type Target } from '../client/index.js';
 import { collectServerAccount } from '../contract/index.js';
-import { canonicalJson, composeQualityScore, type FirstTokenPair, type QualityInput, type QualityScore, type ScoredSide, type ServerAccount } from '../core/index.js';
+import {
+  canonicalJson,
+  composeQualityScore,
+  type FirstTokenPair,
+  type QualityInput,
+  type QualityScore,
+  type ScoredSide,
+  type ServerAccount,
+} from '../core/index.js';
 import { firstTokenTop, probeTopK, type QualityEndpoint } from './first-token.js';
 import { JsonPoster } from './json-poster.js';
 import { type PrefixScored, prefixScore } from './prefix-scoring.js';
@@ -94,10 +102,16 @@ export async function scoreQuality(options: QualityOptions): Promise<QualityRun>
   const measuredAt = new Date().toISOString();
   const baselineSide = await checkedSide('baseline', options.baseline, options.model, timeoutMs);
   const candidateSide = await checkedSide('candidate', options.candidate, options.candidateModel ?? options.model, timeoutMs);
-  for (const [name, side, run] of [['baseline', baselineSide, options.runs?.baseline], ['candidate', candidateSide, options.runs?.candidate]] as const) {
+  for (const [name, side, run] of [
+    ['baseline', baselineSide, options.runs?.baseline],
+    ['candidate', candidateSide, options.runs?.candidate],
+  ] as const) {
     if (run?.account === undefined) continue;
     if (side.account === undefined || canonicalJson(side.account) !== canonicalJson(run.account)) {
-      throw new QualityError('preflight-refused', `${name}: the server's account of itself differs from the one its run recorded; score the servers that run measured`);
+      throw new QualityError(
+        'preflight-refused',
+        `${name}: the server's account of itself differs from the one its run recorded; score the servers that run measured`,
+      );
     }
   }
   const baselineModel = baselineSide.model;
@@ -120,7 +134,11 @@ export async function scoreQuality(options: QualityOptions): Promise<QualityRun>
     let score: QualityScore;
     try {
       score = composeQualityScore({
-        firstToken, referenceText, topLogprobs: k, promptSetHash: promptSetHash(), referenceTextHash: referenceTextHash(),
+        firstToken,
+        referenceText,
+        topLogprobs: k,
+        promptSetHash: promptSetHash(),
+        referenceTextHash: referenceTextHash(),
       });
     } catch (err) {
       if (!(err instanceof RangeError)) throw err;

@@ -16,18 +16,38 @@ let sim: SimProcess;
 
 beforeAll(async () => {
   sim = await spawnSimProcess([
-    '--prefill-base-ms', String(PREFILL_MS), '--prefill-ms-per-token', '0', '--decode-step-ms', String(STEP_MS),
-    '--decode-ms-per-extra-seq', '0', '--max-batch', '1024', '--no-prefix-caching', '--natural-min', '24', '--natural-max', '48',
+    '--prefill-base-ms',
+    String(PREFILL_MS),
+    '--prefill-ms-per-token',
+    '0',
+    '--decode-step-ms',
+    String(STEP_MS),
+    '--decode-ms-per-extra-seq',
+    '0',
+    '--max-batch',
+    '1024',
+    '--no-prefix-caching',
+    '--natural-min',
+    '24',
+    '--natural-max',
+    '48',
   ]);
 });
-afterAll(async () => { await sim.stop(); });
+afterAll(async () => {
+  await sim.stop();
+});
 
 describe('client accuracy against a known schedule', () => {
   it('TTFT p50 and TPOT p50 within 2% at concurrency 1, 16, 64 and 256', async () => {
     // Natural (unforced) lengths: streams end at different moments, so arrivals are not synchronized waves.
     const result = await runSweep({
-      url: sim.url, levels: [1, 16, 64, 256], outputTokens: 48, forceLength: false, promptTokens: 16,
-      requestsPerLevel: 'auto', warmup: 1,
+      url: sim.url,
+      levels: [1, 16, 64, 256],
+      outputTokens: 48,
+      forceLength: false,
+      promptTokens: 16,
+      requestsPerLevel: 'auto',
+      warmup: 1,
     });
     expect(result.levels.map((l) => l.concurrency)).toEqual([1, 16, 64, 256]);
     for (const l of result.levels) {

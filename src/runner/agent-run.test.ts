@@ -11,28 +11,87 @@ import { runAgents } from './agent-run.js';
 const MS = 1e6;
 // main: 3 turns, spawns c1 and c2 after turn 1; c2 spawns g after its turn 1; solo: one root of 2 turns, 50 ms later.
 const src: AgentsSource = {
-  kind: 'agents', blockTokens: 4, context: null,
+  kind: 'agents',
+  blockTokens: 4,
+  context: null,
   sessions: [
-    { name: 'main', line: 2, job: 0, parent: null, after: 0, atMs: 0, turns: [{ p: 4, o: 1, w: 0 }, { p: 8, o: 1, w: 30 }, { p: 9, o: 1, w: 5 }] },
+    {
+      name: 'main',
+      line: 2,
+      job: 0,
+      parent: null,
+      after: 0,
+      atMs: 0,
+      turns: [
+        { p: 4, o: 1, w: 0 },
+        { p: 8, o: 1, w: 30 },
+        { p: 9, o: 1, w: 5 },
+      ],
+    },
     { name: 'c1', line: 3, job: 0, parent: 0, after: 0, atMs: 10, turns: [{ p: 4, o: 1, w: 0 }] },
-    { name: 'c2', line: 4, job: 0, parent: 0, after: 0, atMs: 2, turns: [{ p: 4, o: 1, w: 0 }, { p: 6, o: 1, w: 1 }] },
-    { name: 'g', line: 5, job: 0, parent: 2, after: 0, atMs: 4, turns: [{ p: 4, o: 1, w: 0 }, { p: 5, o: 1, w: 0 }] },
-    { name: 'solo', line: 6, job: 4, parent: null, after: 0, atMs: 50, turns: [{ p: 4, o: 1, w: 0 }, { p: 5, o: 1, w: 20 }] },
+    {
+      name: 'c2',
+      line: 4,
+      job: 0,
+      parent: 0,
+      after: 0,
+      atMs: 2,
+      turns: [
+        { p: 4, o: 1, w: 0 },
+        { p: 6, o: 1, w: 1 },
+      ],
+    },
+    {
+      name: 'g',
+      line: 5,
+      job: 0,
+      parent: 2,
+      after: 0,
+      atMs: 4,
+      turns: [
+        { p: 4, o: 1, w: 0 },
+        { p: 5, o: 1, w: 0 },
+      ],
+    },
+    {
+      name: 'solo',
+      line: 6,
+      job: 4,
+      parent: null,
+      after: 0,
+      atMs: 50,
+      turns: [
+        { p: 4, o: 1, w: 0 },
+        { p: 5, o: 1, w: 20 },
+      ],
+    },
   ],
 };
 
-interface Sent { id: number; turn: number; seq: number; target: number; end: number }
+interface Sent {
+  id: number;
+  turn: number;
+  seq: number;
+  target: number;
+  end: number;
+}
 
 /** Runs on a virtual clock: every turn lasts `durMs(id, turn)`; waits jump the clock. */
-async function run(o: { speed?: number; durMs?: (id: number, turn: number) => number; fails?: (id: number, turn: number) => boolean; stopAfter?: number } = {}) {
+async function run(
+  o: { speed?: number; durMs?: (id: number, turn: number) => number; fails?: (id: number, turn: number) => boolean; stopAfter?: number } = {},
+) {
   let now = 1000 * MS;
   const sent: Sent[] = [];
   const preparedAt = new Map<number, number>();
   const stop = new AbortController();
   await runAgents(src, o.speed ?? 1, now, stop.signal, {
     clock: () => now,
-    sleepUntil: async (target) => { now = Math.max(now, target); },
-    prepare: (_id, _turn, seq) => { preparedAt.set(seq, now); },
+    sleepUntil: async (target) => {
+      now = Math.max(now, target);
+    },
+    prepare: (_id, _turn, seq) => {
+      preparedAt.set(seq, now);
+    },
     send: async (id, turn, seq, target) => {
       const end = target + (o.durMs?.(id, turn) ?? 100) * MS;
       sent.push({ id, turn, seq, target, end });
@@ -67,7 +126,7 @@ describe('the agent schedule', () => {
     expect(at(4, 1)?.target).toBe((at(4, 0) as Sent).end + 20 * MS);
   });
 
-  it('builds each turn at most 50 ms before it is due, never a level\'s worth up front', async () => {
+  it("builds each turn at most 50 ms before it is due, never a level's worth up front", async () => {
     const { sent, preparedAt } = await run();
     for (const s of sent) {
       const at = preparedAt.get(s.seq) as number;
@@ -89,7 +148,7 @@ describe('the agent schedule', () => {
     expect(at(0, 1)?.target).toBe((at(0, 0) as Sent).end + 15 * MS);
   });
 
-  it('scales every turn\'s schedule at speed 4, sub-agents\' and later turns\' as well as the roots\'', async () => {
+  it("scales every turn's schedule at speed 4, sub-agents' and later turns' as well as the roots'", async () => {
     // Turns that take no time leave the recorded schedule alone: every send is then its recorded offset ÷ the speed.
     const once = await run({ speed: 1, durMs: () => 0 });
     const fast = await run({ speed: 4, durMs: () => 0 });

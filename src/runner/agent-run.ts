@@ -64,15 +64,20 @@ export async function runAgents(src: AgentsSource, speed: number, startNs: numbe
  */
 export function sleepUntilOn(clock: () => number): AgentRunDeps['sleepUntil'] {
   const SPIN_MS = 2;
-  return (targetNs, signal) => new Promise((resolve) => {
-    const spin = () => {
-      if (signal.aborted || clock() >= targetNs) resolve();
-      else setImmediate(spin);
-    };
-    const ms = (targetNs - clock()) / 1e6 - SPIN_MS;
-    if (ms <= 0 || signal.aborted) return spin();
-    const done = () => { clearTimeout(timer); signal.removeEventListener('abort', done); spin(); };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
+  return (targetNs, signal) =>
+    new Promise((resolve) => {
+      const spin = () => {
+        if (signal.aborted || clock() >= targetNs) resolve();
+        else setImmediate(spin);
+      };
+      const ms = (targetNs - clock()) / 1e6 - SPIN_MS;
+      if (ms <= 0 || signal.aborted) return spin();
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        spin();
+      };
+      const timer = setTimeout(done, ms);
+      signal.addEventListener('abort', done, { once: true });
+    });
 }

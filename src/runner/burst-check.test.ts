@@ -12,32 +12,46 @@ import { type StreamingClient, createStreamingClient } from '../client/index.js'
 import { runSweep } from './run-kinds.js';
 
 const sim = useSimulators({ prefillBaseMs: 5, prefillMsPerToken: 0, decodeStepMs: 1, decodeMsPerExtraSeq: 0, port: 0 });
-const spec = { outputTokens: 8, promptTokens: 16, requestsPerLevel: 16, warmup: 1, levels: [8], clientBudgetMs: 25, serverMetrics: false, gpuSource: 'none' as const };
+const spec = {
+  outputTokens: 8,
+  promptTokens: 16,
+  requestsPerLevel: 16,
+  warmup: 1,
+  levels: [8],
+  clientBudgetMs: 25,
+  serverMetrics: false,
+  gpuSource: 'none' as const,
+};
 
 /** Blocks this thread for `ms` (a busy wait: nothing else runs meanwhile). */
 function block(ms: number): void {
   const until = performance.now() + ms;
-  while (performance.now() < until) { /* held on purpose */ }
+  while (performance.now() < until) {
+    /* held on purpose */
+  }
 }
 
 describe('the burst check', () => {
   it('flags a level whose thread was blocked 50 ms during the burst, with the lateness', async () => {
     const s = await sim();
     let measured = 0;
-    const result = await runSweep({ ...spec, url: s.url }, {
-      client: (_spec, connections, dialect) => {
-        const real = createStreamingClient({ baseUrl: s.url }, { connections, dialect });
-        const held: StreamingClient = {
-          ...real,
-          send: (req, meta, signal) => {
-            // The third send of the burst: the rest of the burst waits behind this thread.
-            if (!meta.warmup && ++measured === 3) block(50);
-            return real.send(req, meta, signal);
-          },
-        };
-        return held;
+    const result = await runSweep(
+      { ...spec, url: s.url },
+      {
+        client: (_spec, connections, dialect) => {
+          const real = createStreamingClient({ baseUrl: s.url }, { connections, dialect });
+          const held: StreamingClient = {
+            ...real,
+            send: (req, meta, signal) => {
+              // The third send of the burst: the rest of the burst waits behind this thread.
+              if (!meta.warmup && ++measured === 3) block(50);
+              return real.send(req, meta, signal);
+            },
+          };
+          return held;
+        },
       },
-    });
+    );
     const held = result.levels[0]?.clientBound;
     expect(held?.bound).toBe(true);
     expect(held?.sendLatenessMs?.p99).toBeGreaterThanOrEqual(50);

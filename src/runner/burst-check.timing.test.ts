@@ -10,7 +10,16 @@ import { runSweep } from './run-kinds.js';
 import { wallClock } from '../test-support/wall-clock.js';
 
 const sim = useSimulators({ prefillBaseMs: 5, prefillMsPerToken: 0, decodeStepMs: 1, decodeMsPerExtraSeq: 0, port: 0 });
-const spec = { outputTokens: 8, promptTokens: 16, requestsPerLevel: 16, warmup: 1, levels: [8], clientBudgetMs: 25, serverMetrics: false, gpuSource: 'none' as const };
+const spec = {
+  outputTokens: 8,
+  promptTokens: 16,
+  requestsPerLevel: 16,
+  warmup: 1,
+  levels: [8],
+  clientBudgetMs: 25,
+  serverMetrics: false,
+  gpuSource: 'none' as const,
+};
 
 describe('the burst check, unloaded', () => {
   it('does not flag a burst of 8 that nothing held up', async () => {

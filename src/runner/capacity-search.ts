@@ -7,7 +7,13 @@
  */
 
 /** What the search needs of a probe. */
-export interface SearchProbe { level: number; label: string; phase: 'coarse' | 'bisect'; holds: boolean; reason: string }
+export interface SearchProbe {
+  level: number;
+  label: string;
+  phase: 'coarse' | 'bisect';
+  holds: boolean;
+  reason: string;
+}
 
 export type SearchVerdict = 'found' | 'below-range' | 'above-range' | 'budget-exhausted' | 'stopped';
 
@@ -79,9 +85,18 @@ export async function searchCapacity<P extends SearchProbe>(opts: SearchOptions<
   const verdict: SearchVerdict = stopped ? 'stopped' : outOfProbes ? 'budget-exhausted' : !below ? 'below-range' : !above ? 'above-range' : 'found';
   const b = below as P | null;
   const a = above as P | null;
-  const bracket = b && a ? `between ${b.label} (holds) and ${a.label} (misses)` : b ? `at least ${b.label} (holds); nothing above it was measured` : 'not bracketed: no probe held';
+  const bracket =
+    b && a
+      ? `between ${b.label} (holds) and ${a.label} (misses)`
+      : b
+        ? `at least ${b.label} (holds); nothing above it was measured`
+        : 'not bracketed: no probe held';
   return {
-    verdict, below: b, above: a, probes, stopped,
+    verdict,
+    below: b,
+    above: a,
+    probes,
+    stopped,
     capacity: verdict === 'found' || verdict === 'above-range' ? (b?.level ?? null) : null,
     stepSize: b && a ? a.level - b.level : null,
     bracket,
@@ -91,10 +106,15 @@ export async function searchCapacity<P extends SearchProbe>(opts: SearchOptions<
 /** The statement of a search's outcome; `slo` describes the objectives, `stopped` is the reason a probe gave. */
 export function searchStatement(o: SearchOutcome<SearchProbe>, slo: string, maxProbes: number): string {
   switch (o.verdict) {
-    case 'budget-exhausted': return `the probe budget (${maxProbes}) ran out before the search finished: capacity at SLO (${slo}) is ${o.bracket}; raise --max-probes`;
-    case 'found': return `capacity at SLO (${slo}): ${o.below?.label}; ${o.above?.label} misses (${o.above?.reason})`;
-    case 'below-range': return `no level holds the SLOs (${slo}): even ${o.above?.label} misses (${o.above?.reason})`;
-    case 'above-range': return `every level holds the SLOs (${slo}) up to ${o.below?.label}: the capacity is higher; extend the levels`;
-    case 'stopped': return `the search stopped: ${o.stopped}`;
+    case 'budget-exhausted':
+      return `the probe budget (${maxProbes}) ran out before the search finished: capacity at SLO (${slo}) is ${o.bracket}; raise --max-probes`;
+    case 'found':
+      return `capacity at SLO (${slo}): ${o.below?.label}; ${o.above?.label} misses (${o.above?.reason})`;
+    case 'below-range':
+      return `no level holds the SLOs (${slo}): even ${o.above?.label} misses (${o.above?.reason})`;
+    case 'above-range':
+      return `every level holds the SLOs (${slo}) up to ${o.below?.label}: the capacity is higher; extend the levels`;
+    case 'stopped':
+      return `the search stopped: ${o.stopped}`;
   }
 }

@@ -4,9 +4,21 @@ import { type SimServer, startSimulator } from '../sim/index.js';
 import { findCapacity } from './capacity.js';
 
 let sim: SimServer;
-beforeAll(async () => { sim = await startSimulator({ port: 0, prefillBaseMs: 2, prefillMsPerToken: 0, decodeStepMs: 1, decodeMsPerExtraSeq: 0 }); });
-afterAll(async () => { await sim.close(); });
-const spec = (slo: object) => async (level: number) => ({ url: sim.url, levels: [level], outputTokens: 4, promptTokens: 4, requestsPerLevel: 4, warmup: 0, slo });
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0, prefillBaseMs: 2, prefillMsPerToken: 0, decodeStepMs: 1, decodeMsPerExtraSeq: 0 });
+});
+afterAll(async () => {
+  await sim.close();
+});
+const spec = (slo: object) => async (level: number) => ({
+  url: sim.url,
+  levels: [level],
+  outputTokens: 4,
+  promptTokens: 4,
+  requestsPerLevel: 4,
+  warmup: 0,
+  slo,
+});
 
 describe('capacity verdicts', () => {
   it('above-range: every level holds, so the capacity is at least the last one', async () => {

@@ -15,11 +15,22 @@ const KNEE = 6;
 let sim: SimProcess;
 beforeAll(async () => {
   sim = await spawnSimProcess([
-    '--max-batch', String(KNEE), '--prefill-base-ms', '50', '--prefill-ms-per-token', '0', '--decode-step-ms', '10',
-    '--decode-ms-per-extra-seq', '0', '--no-prefix-caching',
+    '--max-batch',
+    String(KNEE),
+    '--prefill-base-ms',
+    '50',
+    '--prefill-ms-per-token',
+    '0',
+    '--decode-step-ms',
+    '10',
+    '--decode-ms-per-extra-seq',
+    '0',
+    '--no-prefix-caching',
   ]);
 });
-afterAll(async () => { await sim.stop(); });
+afterAll(async () => {
+  await sim.stop();
+});
 
 describe('capacity at SLO', () => {
   it('finds the knee within one bisection step and reports the evidence on both sides', async () => {
@@ -29,13 +40,23 @@ describe('capacity at SLO', () => {
       specFor: async (level) => ({ url: sim.url, levels: [level], outputTokens: 16, promptTokens: 8, warmup: 1, slo }),
     });
     // Which levels hold depends on measured TTFT; that the search probes the coarse list in order and its evidence is its own does not.
-    expect(report.probes.slice(0, 2).map((p) => [p.phase, p.level])).toEqual([['coarse', 2], ['coarse', 4]]);
+    expect(report.probes.slice(0, 2).map((p) => [p.phase, p.level])).toEqual([
+      ['coarse', 2],
+      ['coarse', 4],
+    ]);
     expect(report.evidence.below?.concurrency).toBe(report.capacity ?? undefined);
     wallClock(report.verdict, 'verdict').toBe('found');
     wallClock(report.stepSize, 'step size').toBe(1);
     wallClock(Math.abs((report.capacity ?? 0) - KNEE), 'distance of the capacity from the knee').toBeLessThanOrEqual(report.stepSize ?? 0);
-    wallClock(report.probes.map((p) => [p.phase, p.level, p.holds]), 'probes').toEqual([
-      ['coarse', 2, true], ['coarse', 4, true], ['coarse', 8, false], ['bisect', 6, true], ['bisect', 7, false],
+    wallClock(
+      report.probes.map((p) => [p.phase, p.level, p.holds]),
+      'probes',
+    ).toEqual([
+      ['coarse', 2, true],
+      ['coarse', 4, true],
+      ['coarse', 8, false],
+      ['bisect', 6, true],
+      ['bisect', 7, false],
     ]);
     wallClock(report.evidence.below?.goodput?.holds, 'SLO holds below').toBe(true);
     wallClock(report.evidence.above?.goodput?.checks[0]?.holds, 'SLO misses above').toBe(false);

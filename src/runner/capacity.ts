@@ -40,7 +40,9 @@ function verdictOf(l: LevelResult): { holds: boolean; reason: string; clientBoun
   const out = (holds: boolean, reason: string) => ({ holds, reason: reason + bound, clientBound: l.clientBound.bound });
   if (!g) return out(false, 'no SLO was evaluated');
   if (l.failed > 0) return out(false, `${l.failed} of ${l.requests} requests failed`);
-  const missed = g.checks.filter((c) => !c.holds).map((c) => `${c.metric} p${c.p} ${c.observed === null ? 'beyond every sample' : `${c.observed.toFixed(1)} ms`} > ${c.max} ms`);
+  const missed = g.checks
+    .filter((c) => !c.holds)
+    .map((c) => `${c.metric} p${c.p} ${c.observed === null ? 'beyond every sample' : `${c.observed.toFixed(1)} ms`} > ${c.max} ms`);
   return missed.length === 0 ? out(true, 'every SLO holds') : out(false, missed.join('; '));
 }
 
@@ -51,7 +53,9 @@ export async function findCapacity(opts: CapacityOptions): Promise<CapacityRepor
   const ops = arrivalOps(first.arrival);
   const maxProbes = opts.maxProbes ?? 24;
   const outcome = await searchCapacity<CapacityProbe>({
-    coarse: levelOrder(opts.coarse), maxProbes, onProbe: opts.onProbe,
+    coarse: levelOrder(opts.coarse),
+    maxProbes,
+    onProbe: opts.onProbe,
     bisect: (lo, hi) => ops.bisect(lo, hi, opts.resolution ?? 0.1),
     measure: async (level, phase) => {
       const result = await runSweep({ ...(await opts.specFor(level)), levels: [level] }, opts.deps);

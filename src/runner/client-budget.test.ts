@@ -16,7 +16,7 @@ const sim = useSimulators({ prefillMsPerToken: 0, decodeMsPerExtraSeq: 0, port: 
 const spec = { outputTokens: 3, promptTokens: 16, requestsPerLevel: 2, warmup: 0, levels: [1, 2], serverMetrics: false, gpuSource: 'none' as const };
 const HOLD_MS = 15;
 
-describe('the client budget, relative to the level\'s own timings', () => {
+describe("the client budget, relative to the level's own timings", () => {
   it('15 ms of send lateness binds no level of a server with a 1 s TTFT', async () => {
     const s = await sim({ prefillBaseMs: 1000, decodeStepMs: 134 });
     const result = await runSweep({ ...spec, url: s.url }, { client: heldClient(s.url, HOLD_MS) });

@@ -15,8 +15,14 @@ const sim = useSimulators({ prefillBaseMs: 1000, decodeStepMs: 134, prefillMsPer
 describe('the client budget on a slow server, unloaded', () => {
   it('15 ms of send lateness leaves every level counted and the sweep its peak', async () => {
     const s = await sim();
-    const result = await runSweep({ url: s.url, outputTokens: 3, promptTokens: 16, requestsPerLevel: 2, warmup: 0, levels: [1, 2], serverMetrics: false, gpuSource: 'none' }, { client: heldClient(s.url, 15) });
-    expect(result.levels.map((l) => [l.concurrency, l.requests, l.failed])).toEqual([[1, 2, 0], [2, 2, 0]]);
+    const result = await runSweep(
+      { url: s.url, outputTokens: 3, promptTokens: 16, requestsPerLevel: 2, warmup: 0, levels: [1, 2], serverMetrics: false, gpuSource: 'none' },
+      { client: heldClient(s.url, 15) },
+    );
+    expect(result.levels.map((l) => [l.concurrency, l.requests, l.failed])).toEqual([
+      [1, 2, 0],
+      [2, 2, 0],
+    ]);
     // Held sends never bind these levels (the send budget is 5 % of a 1 s TTFT); the event loop's delay is the machine's.
     for (const l of result.levels) expect(l.clientBound.reason ?? '').not.toMatch(/fully written|after the slot freed/);
     for (const l of result.levels) wallClock(l.clientBound.bound, `level ${l.concurrency} client-bound: ${l.clientBound.reason}`).toBe(false);

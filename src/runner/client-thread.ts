@@ -50,12 +50,24 @@ async function level(m: Extract<ToThread, { type: 'level' }>): Promise<void> {
   stop = new AbortController();
   label = `thread ${m.index + 1}`;
   const { run, loopDelayMs, busyPct } = await runShare({
-    client, spec: init.spec, state: init.state, model: init.model, runId: init.runId, clock, index: m.index, count: m.count,
-    concurrency: m.concurrency, requests: m.requests, promptOffset: m.promptOffset, signal: stop.signal, onRecord: keep,
-    ready: () => new Promise<number>((resolve) => {
-      startAt = resolve;
-      post({ type: 'ready' });
-    }),
+    client,
+    spec: init.spec,
+    state: init.state,
+    model: init.model,
+    runId: init.runId,
+    clock,
+    index: m.index,
+    count: m.count,
+    concurrency: m.concurrency,
+    requests: m.requests,
+    promptOffset: m.promptOffset,
+    signal: stop.signal,
+    onRecord: keep,
+    ready: () =>
+      new Promise<number>((resolve) => {
+        startAt = resolve;
+        post({ type: 'ready' });
+      }),
   });
   startAt = null;
   batches.flush();
@@ -68,12 +80,18 @@ async function poolingLevel(m: Extract<ToThread, { type: 'pooling-level' }>): Pr
   if (pooling === null) throw new Error('a pooling level came before its init');
   stop = new AbortController();
   const run = await runPoolingShare({
-    client: pooling.client, model: pooling.model, concurrency: m.concurrency, plan: m.plan, clock, signal: stop.signal,
+    client: pooling.client,
+    model: pooling.model,
+    concurrency: m.concurrency,
+    plan: m.plan,
+    clock,
+    signal: stop.signal,
     onRecord: (r) => poolingBatches.add(r),
-    ready: () => new Promise<number>((resolve) => {
-      startAt = resolve;
-      post({ type: 'ready' });
-    }),
+    ready: () =>
+      new Promise<number>((resolve) => {
+        startAt = resolve;
+        post({ type: 'ready' });
+      }),
   });
   startAt = null;
   poolingBatches.flush();
@@ -90,7 +108,15 @@ port.on('message', (m: ToThread) => {
   switch (m.type) {
     case 'pooling-init':
       originHrNs = m.init.originHrNs;
-      pooling = { model: m.init.model, client: createPoolingClient(m.init.target, m.init.route, { connections: m.init.connections, clock, timeoutMs: m.init.timeoutMs, idleMs: m.init.idleMs }) };
+      pooling = {
+        model: m.init.model,
+        client: createPoolingClient(m.init.target, m.init.route, {
+          connections: m.init.connections,
+          clock,
+          timeoutMs: m.init.timeoutMs,
+          idleMs: m.init.idleMs,
+        }),
+      };
       break;
     case 'pooling-level':
       poolingLevel(m).catch((err: unknown) => post({ type: 'failed', message: (err as Error).message }));
@@ -98,9 +124,15 @@ port.on('message', (m: ToThread) => {
     case 'init':
       init = m.init;
       originHrNs = init.originHrNs;
-      client = createStreamingClient({ baseUrl: init.spec.url, apiKey: init.spec.apiKey }, {
-        connections: init.connections, clock, timeouts: init.spec.timeouts, dialect: dialects[init.dialect],
-      });
+      client = createStreamingClient(
+        { baseUrl: init.spec.url, apiKey: init.spec.apiKey },
+        {
+          connections: init.connections,
+          clock,
+          timeouts: init.spec.timeouts,
+          dialect: dialects[init.dialect],
+        },
+      );
       break;
     case 'level':
       level(m).catch((err: unknown) => post({ type: 'failed', message: (err as Error).message }));

@@ -11,10 +11,22 @@ import { wallClock } from '../test-support/wall-clock.js';
 
 const SCHEDULE = ['--prefill-base-ms', '80', '--prefill-ms-per-token', '0', '--decode-step-ms', '20', '--decode-ms-per-extra-seq', '0'];
 let sim: SimProcess;
-beforeAll(async () => { sim = await spawnSimProcess(SCHEDULE); });
-afterAll(async () => { await sim.stop(); });
+beforeAll(async () => {
+  sim = await spawnSimProcess(SCHEDULE);
+});
+afterAll(async () => {
+  await sim.stop();
+});
 
-const base = (): SweepSpecInput => ({ url: sim.url, levels: [4, 8], outputTokens: 16, promptTokens: 64, requestsPerLevel: 24, serverMetrics: false, gpuSource: 'none' });
+const base = (): SweepSpecInput => ({
+  url: sim.url,
+  levels: [4, 8],
+  outputTokens: 16,
+  promptTokens: 64,
+  requestsPerLevel: 24,
+  serverMetrics: false,
+  gpuSource: 'none',
+});
 const within10 = (a: number | undefined, b: number | undefined, what: string) =>
   wallClock(Math.abs((a as number) - (b as number)) / (b as number), `${what}: ${a} vs ${b}`).toBeLessThan(0.1);
 
@@ -22,7 +34,10 @@ describe('client threads timing', () => {
   it('two threads measure what one does: TTFT/TPOT p50 within 10 %', async () => {
     const one = await runSweep({ ...base(), clientThreads: 1 });
     const two = await runSweep({ ...base(), clientThreads: 2 });
-    expect(two.levels.map((l) => [l.concurrency, l.requests, l.failed])).toEqual([[4, 24, 0], [8, 24, 0]]);
+    expect(two.levels.map((l) => [l.concurrency, l.requests, l.failed])).toEqual([
+      [4, 24, 0],
+      [8, 24, 0],
+    ]);
     expect(two.levels.map((l) => l.outputTokensTotal)).toEqual(one.levels.map((l) => l.outputTokensTotal));
     for (const [i, l] of two.levels.entries()) {
       within10(l.ttftMs?.p50, one.levels[i]?.ttftMs?.p50, `TTFT p50 at ${l.concurrency}`);

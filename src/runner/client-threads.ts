@@ -161,7 +161,9 @@ export interface LevelDrive {
  * failed or exited, after stopping the others. A stop (the signal) reaches every share.
  */
 export async function driveLevel(used: readonly Worker[], o: LevelDrive): Promise<void> {
-  const stopAll = () => { for (const t of used) t.postMessage({ type: 'stop' } satisfies ToThread); };
+  const stopAll = () => {
+    for (const t of used) t.postMessage({ type: 'stop' } satisfies ToThread);
+  };
   o.signal.addEventListener('abort', stopAll, { once: true });
   try {
     await new Promise<void>((resolve, reject) => {
@@ -179,10 +181,14 @@ export async function driveLevel(used: readonly Worker[], o: LevelDrive): Promis
           } else if (m.type === 'failed') finish(new SweepError('client-failed', `client thread ${i + 1} failed: ${m.message}`));
           else if (o.onMessage(i, m, stopAll) && ++done === used.length) finish(null);
         };
-        const onExit = (code: number) => finish(new SweepError('client-failed', `client thread ${i + 1} exited (code ${code}) during the level${o.exitNote()}`));
+        const onExit = (code: number) =>
+          finish(new SweepError('client-failed', `client thread ${i + 1} exited (code ${code}) during the level${o.exitNote()}`));
         t.on('message', onMessage);
         t.once('exit', onExit);
-        return () => { t.off('message', onMessage); t.off('exit', onExit); };
+        return () => {
+          t.off('message', onMessage);
+          t.off('exit', onExit);
+        };
       });
       const finish = (err: Error | null) => {
         for (const off of listeners) off();
@@ -209,7 +215,9 @@ export function releaseThread(t: Worker, exited: boolean): Promise<void> {
       else void t.terminate();
       resolve();
     };
-    const onMessage = (m: FromThread) => { if (m.type === 'released') done(true); };
+    const onMessage = (m: FromThread) => {
+      if (m.type === 'released') done(true);
+    };
     const timer = setTimeout(() => done(false), CLOSE_MS);
     t.on('message', onMessage);
     t.postMessage({ type: 'release' } satisfies ToThread);
@@ -223,26 +231,39 @@ export function startClientThreads(n: number, base: Omit<ThreadInit, 'connection
   let broken: Error | null = null;
   const exited = new Set<number>();
   const listeners = threads.map((t, i) => {
-    const onError = (err: Error) => { broken ??= new Error(`client thread ${i + 1} failed: ${err.message}`); };
+    const onError = (err: Error) => {
+      broken ??= new Error(`client thread ${i + 1} failed: ${err.message}`);
+    };
     const onExit = () => exited.add(i);
     t.on('error', onError);
     t.once('exit', onExit);
     t.postMessage({ type: 'init', init: { ...base, originHrNs, connections: Math.max(1, Math.ceil((connections - i) / n)) } } satisfies ToThread);
-    return () => { t.off('error', onError); t.off('exit', onExit); };
+    return () => {
+      t.off('error', onError);
+      t.off('exit', onExit);
+    };
   });
 
   async function runLevel(level: LevelOnThreads): Promise<ThreadedLevel> {
     const used = threads.slice(0, level.count);
     // A thread that died between levels would never say ready.
     const dead = used.findIndex((_, i) => exited.has(i));
-    if (dead !== -1) throw new SweepError('client-failed', `client thread ${dead + 1} exited before the level${broken ? `: ${(broken as Error).message}` : ''}`);
+    if (dead !== -1)
+      throw new SweepError('client-failed', `client thread ${dead + 1} exited before the level${broken ? `: ${(broken as Error).message}` : ''}`);
     const shares: ShareRecords[] = used.map((_, i) => ({ label: `thread ${i + 1}`, records: [], clockOffsetNs: 0, loopDelayMs: null, clientCpuPct: null }));
     let serverFailure: string | null = null;
     let scheduledNs: number[] | null = null;
     let waitedForSlot = 0;
     await driveLevel(used, {
       signal: level.signal,
-      levelMessage: (i) => ({ type: 'level', index: i, count: used.length, concurrency: level.concurrency, requests: level.requests, promptOffset: level.promptOffset }),
+      levelMessage: (i) => ({
+        type: 'level',
+        index: i,
+        count: used.length,
+        concurrency: level.concurrency,
+        requests: level.requests,
+        promptOffset: level.promptOffset,
+      }),
       beforeStart: level.beforeMeasured,
       exitNote: () => (broken ? `: ${(broken as Error).message}` : ''),
       onMessage(i, m, stopAll) {
@@ -272,10 +293,12 @@ export function startClientThreads(n: number, base: Omit<ThreadInit, 'connection
 
   /** Each thread closes this sweep's sockets and goes back to the idle pool (or is ended when it does not answer, or the pool is full). */
   async function close(): Promise<void> {
-    await Promise.all(threads.map((t, i) => {
-      (listeners[i] as () => void)();
-      return releaseThread(t, exited.has(i));
-    }));
+    await Promise.all(
+      threads.map((t, i) => {
+        (listeners[i] as () => void)();
+        return releaseThread(t, exited.has(i));
+      }),
+    );
   }
 
   return { size: n, runLevel, close };

@@ -26,38 +26,54 @@ describe('context length preflight', () => {
       const err = await runSweep({ ...base, url: s.url, promptTokens: 900 }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(SweepError);
       expect((err as SweepError).code).toBe('preflight-refused');
-      expect((err as SweepError).message).toContain('a prompt of 900 tokens plus 256 output tokens (1156) cannot fit the server\'s context of 1024 tokens');
+      expect((err as SweepError).message).toContain("a prompt of 900 tokens plus 256 output tokens (1156) cannot fit the server's context of 1024 tokens");
       expect((err as SweepError).message).toMatch(source);
       expect(s.stats()).toMatchObject({ accepted: 0, rejected: 0 });
     });
   }
 
-  it('counts the chat template\'s own tokens, asked of the server before sending: 740 + 40 + 256 does not fit 1024', async () => {
+  it("counts the chat template's own tokens, asked of the server before sending: 740 + 40 + 256 does not fit 1024", async () => {
     const s = await sim({ dialect: 'vllm', chatTemplateTokens: 40 });
     const err = await runSweep({ ...base, url: s.url, promptTokens: 740 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SweepError);
-    expect((err as SweepError).message).toContain('a prompt of 740 tokens, 40 of the server\'s chat template plus 256 output tokens (1036) cannot fit the server\'s context of 1024 tokens');
+    expect((err as SweepError).message).toContain(
+      "a prompt of 740 tokens, 40 of the server's chat template plus 256 output tokens (1036) cannot fit the server's context of 1024 tokens",
+    );
     expect(s.stats()).toMatchObject({ accepted: 0, rejected: 0 });
     // Without the template (completions) the same prompt fits, and runs.
     const plain = await runSweep({ ...base, url: s.url, promptTokens: 740, endpoint: 'completions' });
     expect(plain.levels[0]?.promptTokens).toMatchObject({ sent: 740, templateTokens: 0 });
   });
 
-  it('a chat prompt that fits with its template reports the template\'s tokens apart, as the server counted them', async () => {
+  it("a chat prompt that fits with its template reports the template's tokens apart, as the server counted them", async () => {
     const s = await sim({ dialect: 'vllm', chatTemplateTokens: 40 });
     const result = await runSweep({ ...base, url: s.url, promptTokens: 700 });
     expect(result.levels[0]?.promptTokens).toMatchObject({ mean: 740, sent: 700, templateTokens: 40 });
   });
 
-  it('a trace\'s largest request is checked with the chat template on top: 740 + 40 + 256 does not fit 1024', async () => {
+  it("a trace's largest request is checked with the chat template on top: 740 + 40 + 256 does not fit 1024", async () => {
     const s = await sim({ dialect: 'vllm', chatTemplateTokens: 40 });
     const trace = {
-      arrival: { kind: 'trace' as const, offsetsMs: [0, 10], maxConcurrency: null, source: { file: 't.jsonl', sha256: 'a'.repeat(64), format: 'mooncake' as const, window: null, skippedFailed: 0, skippedOutsideWindow: 0, labels: {} } },
-      prompts: { kind: 'trace' as const, blockTokens: 512, requests: [{ p: 100, o: 16 }, { p: 740, o: 256 }] },
+      arrival: {
+        kind: 'trace' as const,
+        offsetsMs: [0, 10],
+        maxConcurrency: null,
+        source: { file: 't.jsonl', sha256: 'a'.repeat(64), format: 'mooncake' as const, window: null, skippedFailed: 0, skippedOutsideWindow: 0, labels: {} },
+      },
+      prompts: {
+        kind: 'trace' as const,
+        blockTokens: 512,
+        requests: [
+          { p: 100, o: 16 },
+          { p: 740, o: 256 },
+        ],
+      },
     };
     const err = await runSweep({ ...base, url: s.url, ...trace, requestsPerLevel: 'auto', cache: 'warm' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SweepError);
-    expect((err as SweepError).message).toContain('the trace\'s largest request, 740 prompt, 40 of the server\'s chat template plus 256 output tokens (1036), cannot fit the server\'s context of 1024 tokens');
+    expect((err as SweepError).message).toContain(
+      "the trace's largest request, 740 prompt, 40 of the server's chat template plus 256 output tokens (1036), cannot fit the server's context of 1024 tokens",
+    );
     expect(s.stats()).toMatchObject({ accepted: 0, rejected: 0 });
   });
 

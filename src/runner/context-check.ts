@@ -22,8 +22,10 @@ export function checkContext(spec: SweepSpec, context: EngineSetup['context'], t
     const sizes = spec.prompts.sessions.map((s) => s.turns.reduce((a, t) => a + (t.p ?? t.text?.split(/\s+/).filter(Boolean).length ?? 0) + t.o, 0));
     const worst = sizes.reduce((a, x, i) => (x > (sizes[a] ?? 0) ? i : a), 0);
     if ((sizes[worst] ?? 0) <= context.tokens) return;
-    throw new SweepError('preflight-refused',
-      `${spec.url}: session ${worst + 1}'s conversation grows to at least ${sizes[worst]} tokens by its last turn, beyond the server's context of ${context.tokens} tokens (${context.source}); use fewer or shorter turns, or give the server a longer context`);
+    throw new SweepError(
+      'preflight-refused',
+      `${spec.url}: session ${worst + 1}'s conversation grows to at least ${sizes[worst]} tokens by its last turn, beyond the server's context of ${context.tokens} tokens (${context.source}); use fewer or shorter turns, or give the server a longer context`,
+    );
   }
   // A trace's prompts are built to their lengths in the server's tokens: its chat template comes on top.
   const traced = spec.prompts.kind === 'agents' || spec.prompts.kind === 'trace';
@@ -36,8 +38,10 @@ export function checkContext(spec: SweepSpec, context: EngineSetup['context'], t
       const k = s.turns.findIndex((t) => t.p + template + t.o > context.tokens);
       const t = s.turns[k];
       if (t) {
-        throw new SweepError('preflight-refused',
-          `agent trace ${file}: line ${s.line}: agent ${s.name} turn ${k + 1} needs ${t.p} prompt${framed} plus ${t.o} output tokens (${t.p + template + t.o}), beyond ${spec.url}'s context of ${context.tokens} tokens (${context.source})`);
+        throw new SweepError(
+          'preflight-refused',
+          `agent trace ${file}: line ${s.line}: agent ${s.name} turn ${k + 1} needs ${t.p} prompt${framed} plus ${t.o} output tokens (${t.p + template + t.o}), beyond ${spec.url}'s context of ${context.tokens} tokens (${context.source})`,
+        );
       }
     }
     return;
@@ -46,14 +50,21 @@ export function checkContext(spec: SweepSpec, context: EngineSetup['context'], t
     // The trace's own lengths: its largest request must fit.
     const big = spec.prompts.requests.reduce((a, r) => (r.p + r.o > a.p + a.o ? r : a));
     if (big.p + template + big.o <= context.tokens) return;
-    throw new SweepError('preflight-refused',
-      `${spec.url}: the trace's largest request, ${big.p} prompt${framed} plus ${big.o} output tokens (${big.p + template + big.o}), cannot fit the server's context of ${context.tokens} tokens (${context.source}); give the server a longer context`);
+    throw new SweepError(
+      'preflight-refused',
+      `${spec.url}: the trace's largest request, ${big.p} prompt${framed} plus ${big.o} output tokens (${big.p + template + big.o}), cannot fit the server's context of ${context.tokens} tokens (${context.source}); give the server a longer context`,
+    );
   }
   const prompt = spec.prompts.kind === 'synthetic' ? spec.promptTokens : 0;
   const added = prompt > 0 && templateTokens !== null ? templateTokens : 0;
   const needed = prompt + added + spec.outputTokens;
   if (needed <= context.tokens) return;
-  const what = prompt > 0 ? `a prompt of ${prompt} tokens${added > 0 ? `, ${added} of the server's chat template` : ''} plus ${spec.outputTokens} output tokens (${needed})` : `an output cap of ${spec.outputTokens} tokens`;
-  throw new SweepError('preflight-refused',
-    `${spec.url}: ${what} cannot fit the server's context of ${context.tokens} tokens (${context.source}); lower the prompt or output tokens, or give the server a longer context`);
+  const what =
+    prompt > 0
+      ? `a prompt of ${prompt} tokens${added > 0 ? `, ${added} of the server's chat template` : ''} plus ${spec.outputTokens} output tokens (${needed})`
+      : `an output cap of ${spec.outputTokens} tokens`;
+  throw new SweepError(
+    'preflight-refused',
+    `${spec.url}: ${what} cannot fit the server's context of ${context.tokens} tokens (${context.source}); lower the prompt or output tokens, or give the server a longer context`,
+  );
 }

@@ -44,7 +44,7 @@ describe('sweeping the simulator in every dialect', () => {
     expect(result.warnings.find((w) => w.code === 'short-requests')?.message).toMatch(/6 requests ended below 24 tokens: TGI cannot force the length/);
   });
 
-  it('speaks Ollama\'s native NDJSON API with --engine ollama-native, recording the engine as ollama', async () => {
+  it("speaks Ollama's native NDJSON API with --engine ollama-native, recording the engine as ollama", async () => {
     const s = await sim({ dialect: 'ollama' });
     const result = await runSweep({ ...base, url: s.url, engine: 'ollama-native' });
     expect(result.run.engine).toMatchObject({ name: 'ollama', dialect: 'ollama-native', detection: 'override', version: SIM_DIALECTS.ollama.version });

@@ -15,8 +15,21 @@ import { wallClock } from '../test-support/wall-clock.js';
 import { patient } from '../test-support/patience.js';
 
 const SCHEDULE = [
-  '--prefill-base-ms', '150', '--prefill-ms-per-token', '0', '--decode-step-ms', '20', '--decode-ms-per-extra-seq', '0',
-  '--max-batch', '64', '--no-prefix-caching', '--natural-min', '1000', '--natural-max', '1000',
+  '--prefill-base-ms',
+  '150',
+  '--prefill-ms-per-token',
+  '0',
+  '--decode-step-ms',
+  '20',
+  '--decode-ms-per-extra-seq',
+  '0',
+  '--max-batch',
+  '64',
+  '--no-prefix-caching',
+  '--natural-min',
+  '1000',
+  '--natural-max',
+  '1000',
 ];
 const SWEEP = { levels: [1, 4], outputTokens: 24, promptTokens: 16, requestsPerLevel: 8, warmup: 1 };
 
@@ -31,7 +44,9 @@ async function sweep(dialect: string, engine: 'auto' | 'ollama-native' = 'auto')
 
 function close(what: string, got: number | undefined, want: number | undefined, share: number, floorMs: number): void {
   expect(got, what).toBeDefined();
-  wallClock(Math.abs((got as number) - (want as number)), `${what}: ${got} ms vs ${want} ms in the default dialect`).toBeLessThanOrEqual(Math.max(share * (want as number), floorMs));
+  wallClock(Math.abs((got as number) - (want as number)), `${what}: ${got} ms vs ${want} ms in the default dialect`).toBeLessThanOrEqual(
+    Math.max(share * (want as number), floorMs),
+  );
 }
 
 let reference: LevelResult[];

@@ -39,7 +39,9 @@ describe('EngineChecks', () => {
   it('flags prompts the server saw shorter than the synthetic words sent (silent truncation)', () => {
     const c = new EngineChecks(dialects.ollama, true, 512);
     c.add([r({ promptTokens: 530, cachedPromptTokens: null }), r({ promptTokens: 300, cachedPromptTokens: null })]);
-    expect(c.warnings().find((w) => w.code === 'prompt-truncated')?.message).toMatch(/^1 requests reported fewer prompt tokens \(as few as 300\) than the 512 words sent/);
+    expect(c.warnings().find((w) => w.code === 'prompt-truncated')?.message).toMatch(
+      /^1 requests reported fewer prompt tokens \(as few as 300\) than the 512 words sent/,
+    );
     const list = new EngineChecks(dialects.ollama, true, null);
     list.add([r({ promptTokens: 3 })]);
     expect(codes(list)).not.toContain('prompt-truncated');

@@ -24,7 +24,11 @@ export class EngineChecks {
    * @param cold the run was meant to be cold (`cache: 'cold'`)
    * @param syntheticWords words of each synthetic prompt (≤ its tokens), or null when prompts come from a list
    */
-  constructor(private readonly dialect: Dialect, private readonly cold: boolean, private readonly syntheticWords: number | null) {}
+  constructor(
+    private readonly dialect: Dialect,
+    private readonly cold: boolean,
+    private readonly syntheticWords: number | null,
+  ) {}
 
   add(records: readonly RequestRecord[]): void {
     for (const r of records) {

@@ -33,7 +33,11 @@ export async function resolveEngine(target: Target, choice: EngineChoice, settin
   const found = await detectEngine(target);
   if (choice === 'auto') {
     return {
-      dialect: found.dialect, version: found.version, source: 'detected', evidence: found.evidence, warnings: found.dialect.warnings(settings),
+      dialect: found.dialect,
+      version: found.version,
+      source: 'detected',
+      evidence: found.evidence,
+      warnings: found.dialect.warnings(settings),
       context: contextOf(found.dialect, found.replies, settings.model),
     };
   }
@@ -47,7 +51,11 @@ export async function resolveEngine(target: Target, choice: EngineChoice, settin
     });
   }
   return {
-    dialect, version: agrees ? found.version : null, source: 'override', evidence: agrees ? found.evidence : [], warnings,
+    dialect,
+    version: agrees ? found.version : null,
+    source: 'override',
+    evidence: agrees ? found.evidence : [],
+    warnings,
     context: contextOf(dialect, found.replies, settings.model),
   };
 }

@@ -9,7 +9,10 @@
 export type SweepErrorCode = 'bad-input' | 'preflight-refused' | 'client-failed' | 'client-stopped';
 
 export class SweepError extends Error {
-  constructor(readonly code: SweepErrorCode, message: string) {
+  constructor(
+    readonly code: SweepErrorCode,
+    message: string,
+  ) {
     super(message);
     this.name = 'SweepError';
   }

@@ -20,15 +20,27 @@ const json = byteLevelBpe(COMMON_WORDS.filter((_, i) => i % 2 === 0));
 const reference = new Tokenizer(json, {});
 const tokens = (t: string) => reference.encode(t, { add_special_tokens: false }).ids.length;
 let counter: TokenCounter;
-beforeAll(async () => { counter = await loadTokenizerFile(writeTokenizer(dir, 'bpe', json)); });
+beforeAll(async () => {
+  counter = await loadTokenizerFile(writeTokenizer(dir, 'bpe', json));
+});
 
-const lead = (a: string, b: string) => { let k = 0; while (k < a.length && a[k] === b[k]) k++; return a.slice(0, k); };
+const lead = (a: string, b: string) => {
+  let k = 0;
+  while (k < a.length && a[k] === b[k]) k++;
+  return a.slice(0, k);
+};
 const SALTS = ['abc123l1', 'abc123l4'];
 
 describe('exact texts from blocks', () => {
   it('a trace: every request exactly its length, shared ids shared text, each level its own salt', async () => {
     const requests = [
-      { p: 70, o: 4, h: [1, 2] }, { p: 90, o: 4, h: [1, 3] }, { p: 20, o: 4, h: [4] }, { p: 100, o: 4, h: [5, 6] }, { p: 64, o: 4, h: [5] }, { p: 33, o: 4 }, { p: 3, o: 4 },
+      { p: 70, o: 4, h: [1, 2] },
+      { p: 90, o: 4, h: [1, 3] },
+      { p: 20, o: 4, h: [4] },
+      { p: 100, o: 4, h: [5, 6] },
+      { p: 64, o: 4, h: [5] },
+      { p: 33, o: 4 },
+      { p: 3, o: 4 },
     ];
     const src: PromptSource = { kind: 'trace', blockTokens: 32, requests };
     const built = await exactBlockSource(src, SALTS, counter, 1);
@@ -45,10 +57,25 @@ describe('exact texts from blocks', () => {
     expect(lead(built.texts?.[SALTS[0] as string]?.[0] as string, built.texts?.[SALTS[1] as string]?.[0] as string).length).toBeLessThan(`r${SALTS[0]}`.length);
   });
 
-  it('an agent trace: each turn its whole context exactly, the next turn resending the previous one\'s blocks', async () => {
+  it("an agent trace: each turn its whole context exactly, the next turn resending the previous one's blocks", async () => {
     const src: AgentsSource = {
-      kind: 'agents', blockTokens: 16, context: null,
-      sessions: [{ name: 'a', line: 2, job: 0, parent: null, after: 0, atMs: 0, turns: [{ p: 40, o: 2, h: [9], w: 0 }, { p: 56, o: 2, h: [9], w: 0 }] }],
+      kind: 'agents',
+      blockTokens: 16,
+      context: null,
+      sessions: [
+        {
+          name: 'a',
+          line: 2,
+          job: 0,
+          parent: null,
+          after: 0,
+          atMs: 0,
+          turns: [
+            { p: 40, o: 2, h: [9], w: 0 },
+            { p: 56, o: 2, h: [9], w: 0 },
+          ],
+        },
+      ],
     };
     const built = await exactBlockSource(src, SALTS, counter, 1);
     if (built.kind !== 'agents') throw new Error('not agents');
@@ -58,7 +85,7 @@ describe('exact texts from blocks', () => {
     expect(tokens(lead(t0 as string, t1 as string))).toBeGreaterThanOrEqual(31);
   });
 
-  it('sessions: each user message exactly its length, the first starting with the session\'s own word', async () => {
+  it("sessions: each user message exactly its length, the first starting with the session's own word", async () => {
     const src = syntheticSessions({ sessions: 3, turns: [2, 3], userTokens: [5, 40], answerTokens: [4, 4], thinkS: [0, 0], seed: 3 });
     const built = await exactBlockSource(src, SALTS, counter, 1);
     if (built.kind !== 'sessions') throw new Error('not sessions');

@@ -10,17 +10,34 @@
  * the whole is exact. A session's user message is one block.
  */
 import { hashString53 } from '../core/index.js';
-import { type AgentsSource, type PromptBlock, type PromptSource, type SessionsSource, type TokenCounter, agentBlockKeys, exactPrompt, promptBlocks, traceBlocks } from '../workload/index.js';
+import {
+  type AgentsSource,
+  type PromptBlock,
+  type PromptSource,
+  type SessionsSource,
+  type TokenCounter,
+  agentBlockKeys,
+  exactPrompt,
+  promptBlocks,
+  traceBlocks,
+} from '../workload/index.js';
 
 /** One prompt to build: its length, the salt it starts with ('' for none) and its blocks. */
-export interface BlockPrompt { p: number; lead: string; blocks: readonly PromptBlock[] }
+export interface BlockPrompt {
+  p: number;
+  lead: string;
+  blocks: readonly PromptBlock[];
+}
 
 /** Builds to the same counter: each block once (per lead), each lead counted once. */
 export class BlockTexts {
   private readonly blocks = new Map<string, Promise<string>>();
   private readonly leads = new Map<string, Promise<number>>();
 
-  constructor(private readonly counter: TokenCounter, private readonly seed: number) {}
+  constructor(
+    private readonly counter: TokenCounter,
+    private readonly seed: number,
+  ) {}
 
   private seedOf(key: string): number {
     return hashString53(`${this.seed}:${key}`) % 4294967296;
@@ -82,12 +99,18 @@ export const isBlockSource = (s: PromptSource): s is BlockSource => s.kind === '
 /** Prompt tokens the source's prompts add up to at one level (what building them costs). */
 export function blockSourceTokens(src: BlockSource): number {
   if (src.kind === 'trace') return src.requests.reduce((a, r) => a + (r.text === undefined ? r.p : 0), 0);
-  return (src.sessions as ReadonlyArray<{ turns: ReadonlyArray<{ p?: number | undefined }> }>).reduce((a, s) => a + s.turns.reduce((b, t) => b + (t.p ?? 0), 0), 0);
+  return (src.sessions as ReadonlyArray<{ turns: ReadonlyArray<{ p?: number | undefined }> }>).reduce(
+    (a, s) => a + s.turns.reduce((b, t) => b + (t.p ?? 0), 0),
+    0,
+  );
 }
 
 /** `build` over every turn of every session, a few at once, as texts per session. */
 async function perTurn<T>(sessions: ReadonlyArray<{ turns: readonly T[] }>, build: (t: T, id: number, turn: number) => Promise<string>): Promise<string[][]> {
-  const flat = await inPool(sessions.flatMap((s, id) => s.turns.map((t, turn) => ({ t, id, turn }))), ({ t, id, turn }) => build(t, id, turn));
+  const flat = await inPool(
+    sessions.flatMap((s, id) => s.turns.map((t, turn) => ({ t, id, turn }))),
+    ({ t, id, turn }) => build(t, id, turn),
+  );
   let i = 0;
   return sessions.map((s) => s.turns.map(() => flat[i++] as string));
 }
@@ -102,8 +125,11 @@ function agentTexts(src: AgentsSource, salt: string, build: BlockTexts): Promise
 
 /** User messages per session at the level salted `salt`: the first starts with the session's own word; a message given as text is kept. */
 function sessionTexts(src: SessionsSource, salt: string, build: BlockTexts): Promise<string[][]> {
-  return perTurn(src.sessions, (t, id, turn) => (t.p === undefined ? Promise.resolve(t.text as string)
-    : build.text({ p: t.p, lead: turn === 0 ? `r${salt}s${id}` : '', blocks: [{ key: `s${id}:t${turn}`, n: t.p }] })));
+  return perTurn(src.sessions, (t, id, turn) =>
+    t.p === undefined
+      ? Promise.resolve(t.text as string)
+      : build.text({ p: t.p, lead: turn === 0 ? `r${salt}s${id}` : '', blocks: [{ key: `s${id}:t${turn}`, n: t.p }] }),
+  );
 }
 
 /**
@@ -116,8 +142,10 @@ export async function exactBlockSource(src: BlockSource, salts: readonly string[
   if (src.kind === 'trace') {
     const texts: Record<string, string[]> = {};
     for (const salt of salts) {
-      texts[salt] = await inPool(src.requests.map((r, i) => ({ r, i })), ({ r, i }) => (r.text !== undefined ? Promise.resolve(r.text)
-        : build.text({ p: r.p, lead: `r${salt}`, blocks: traceBlocks(r, src.blockTokens, i) })));
+      texts[salt] = await inPool(
+        src.requests.map((r, i) => ({ r, i })),
+        ({ r, i }) => (r.text !== undefined ? Promise.resolve(r.text) : build.text({ p: r.p, lead: `r${salt}`, blocks: traceBlocks(r, src.blockTokens, i) })),
+      );
     }
     return { ...src, texts };
   }

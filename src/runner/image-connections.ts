@@ -26,7 +26,11 @@ export interface ConnectionsClosed {
   evicted: number;
 }
 
-interface Held { peer: string; waiting: boolean; timer: NodeJS.Timeout | null }
+interface Held {
+  peer: string;
+  waiting: boolean;
+  timer: NodeJS.Timeout | null;
+}
 
 /** Guards `server`'s connections; returns the counts of what it closed (live). */
 export function guardConnections(server: Server): ConnectionsClosed {
@@ -36,7 +40,10 @@ export function guardConnections(server: Server): ConnectionsClosed {
   const wait = (socket: Socket, h: Held) => {
     h.waiting = true;
     if (h.timer !== null) clearTimeout(h.timer);
-    h.timer = setTimeout(() => { closed.silent++; socket.destroy(); }, IMAGE_HEADERS_DEADLINE_MS);
+    h.timer = setTimeout(() => {
+      closed.silent++;
+      socket.destroy();
+    }, IMAGE_HEADERS_DEADLINE_MS);
     h.timer.unref();
   };
   const evictOldest = (peer: string | null): boolean => {
@@ -76,7 +83,9 @@ export function guardConnections(server: Server): ConnectionsClosed {
     if (h.timer !== null) clearTimeout(h.timer);
     h.timer = null;
     // Between requests a kept-alive connection waits again: for its next headers, and to be evicted first.
-    res.once('finish', () => { if (held.get(req.socket) === h) wait(req.socket, h); });
+    res.once('finish', () => {
+      if (held.get(req.socket) === h) wait(req.socket, h);
+    });
   });
   return closed;
 }
@@ -86,7 +95,10 @@ export function guardConnections(server: Server): ConnectionsClosed {
  * failed at goodput's image server (held by someone else), not at the model server.
  */
 export function imageServerWarning(concurrency: number, closed: number, failed: number): { code: string; message: string } {
-  const failures = failed > 0 ? `; the level's ${failed} failed request${failed === 1 ? '' : 's'} may have failed fetching an image from it, which is not the model server's doing` : '';
+  const failures =
+    failed > 0
+      ? `; the level's ${failed} failed request${failed === 1 ? '' : 's'} may have failed fetching an image from it, which is not the model server's doing`
+      : '';
   return {
     code: 'image-server-contended',
     message: `concurrency ${concurrency}: goodput's image server closed ${closed} connection${closed === 1 ? '' : 's'} that sent no request within ${IMAGE_HEADERS_DEADLINE_MS / 1000} s or made way for others: another process on this machine may be holding it${failures}`,

@@ -29,8 +29,12 @@ const base64Length = (bytes: number) => Math.ceil(bytes / 3) * 4;
 /** The level's image files: up to `requests` × perRequest, within IMAGE_POOL_BYTES of base64 (at least one request's worth), each with its index. */
 export function imageFiles(images: ImageInputs, seed: number, promptOffset: number, requests: number): Array<{ index: number; file: Buffer }> {
   const first = promptOffset * images.perRequest;
-  return drawPool(requests * images.perRequest, images.perRequest,
-    (i) => ({ index: first + i, file: syntheticImage(images.format, images.width, images.height, seed, first + i) }), (f) => base64Length(f.file.length));
+  return drawPool(
+    requests * images.perRequest,
+    images.perRequest,
+    (i) => ({ index: first + i, file: syntheticImage(images.format, images.width, images.height, seed, first + i) }),
+    (f) => base64Length(f.file.length),
+  );
 }
 
 /** Where image `index` is served by goodput's image server under `base` (…/<secret>). */
@@ -43,7 +47,7 @@ export const servedImageUrl = (base: string, format: ImageFormat, index: number)
 export function imagePool(images: ImageInputs, seed: number, promptOffset: number, requests: number, servedAt: string | null = null): string[] {
   const files = imageFiles(images, seed, promptOffset, requests);
   if (images.delivery === 'url') {
-    if (servedAt === null) throw new Error('images by URL need the image server\'s address');
+    if (servedAt === null) throw new Error("images by URL need the image server's address");
     return files.map(({ index }) => servedImageUrl(servedAt, images.format, index));
   }
   return files.map(({ file }) => `data:${imageMime(images.format)};base64,${file.toString('base64')}`);
@@ -51,7 +55,12 @@ export function imagePool(images: ImageInputs, seed: number, promptOffset: numbe
 
 /** The level's audio clips as base64 WAV: one per request, within the same budget (at least one). */
 export function audioPool(audio: AudioInputs, seed: number, promptOffset: number, requests: number): string[] {
-  return drawPool(requests, 1, (i) => syntheticWav(audio.seconds, seed, promptOffset + i).toString('base64'), (clip) => clip.length);
+  return drawPool(
+    requests,
+    1,
+    (i) => syntheticWav(audio.seconds, seed, promptOffset + i).toString('base64'),
+    (clip) => clip.length,
+  );
 }
 
 /** The images of request `seq` of the level, taken from the pool in turn. */
@@ -69,6 +78,13 @@ export function imageBytesProblem(images: ImageInputs | null, audio: AudioInputs
   const audioBytes = audio === null ? 0 : (audioPool(audio, seed, 0, 1)[0]?.length ?? 0);
   const bytes = imageBytes + audioBytes;
   if (bytes <= LIMITS.requestBodyBytes.max) return null;
-  const what = [images === null ? '' : `--images ${images.perRequest} of --image-size ${images.width}x${images.height}${images.format === 'jpeg' ? ' --image-format jpeg' : ''}`, audio === null ? '' : `--audio-seconds ${audio.seconds}`].filter(Boolean).join(' and ');
+  const what = [
+    images === null
+      ? ''
+      : `--images ${images.perRequest} of --image-size ${images.width}x${images.height}${images.format === 'jpeg' ? ' --image-format jpeg' : ''}`,
+    audio === null ? '' : `--audio-seconds ${audio.seconds}`,
+  ]
+    .filter(Boolean)
+    .join(' and ');
   return `${what} make ${bytes} bytes of data URLs in one request, above the limit of ${LIMITS.requestBodyBytes.max} ${LIMITS.requestBodyBytes.what}: send fewer or smaller images`;
 }

@@ -24,7 +24,7 @@ function ask(url: string, opts: { method?: string; host?: string } = {}): Promis
 const images = { perRequest: 2, width: 64, height: 48, format: 'jpeg' as const, delivery: 'url' as const };
 
 describe('the image server', () => {
-  it('serves the level\'s images, byte for byte, under a secret prefix on 127.0.0.1', async () => {
+  it("serves the level's images, byte for byte, under a secret prefix on 127.0.0.1", async () => {
     const server = await startImageServer(null);
     try {
       expect(server.servedAt).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/[0-9a-f]{32}$/);

@@ -15,7 +15,6 @@ import { imageMime } from '../workload/index.js';
 import { type ConnectionsClosed, guardConnections } from './image-connections.js';
 import { imageFiles, servedImageUrl } from './image-pool.js';
 
-
 export interface ImageServer {
   /** The URL prefix every image URL starts with: http://host:port/<secret>. */
   readonly servedAt: string;
@@ -57,7 +56,10 @@ export async function startImageServer(listen: string | null): Promise<ImageServ
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(at.port, at.host, () => { server.off('error', reject); resolve(); });
+    server.listen(at.port, at.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   const port = (server.address() as AddressInfo).port;
   host = listen === null ? `127.0.0.1:${port}` : new URL(listen).host;
@@ -65,7 +67,9 @@ export async function startImageServer(listen: string | null): Promise<ImageServ
   const servedAt = `${base}/${secret}`;
   return {
     servedAt,
-    get served() { return served; },
+    get served() {
+      return served;
+    },
     closed,
     serveLevel(images, seed, promptOffset, requests) {
       const next = new Map<string, { mime: string; file: Buffer }>();
@@ -74,10 +78,11 @@ export async function startImageServer(listen: string | null): Promise<ImageServ
       }
       files = next;
     },
-    close: () => new Promise<void>((resolve) => {
-      files = new Map();
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        files = new Map();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

@@ -15,7 +15,9 @@ let sim: SimServer;
 beforeAll(async () => {
   sim = await startSimulator({ prefillBaseMs: 1, prefillMsPerToken: 0, decodeStepMs: 1, decodeMsPerExtraSeq: 0, images: { encoderMsPerImage: 0 } });
 });
-afterAll(async () => { await sim.close(); });
+afterAll(async () => {
+  await sim.close();
+});
 
 async function freePort(): Promise<number> {
   const s = createServer();
@@ -49,26 +51,46 @@ function holdSlowConnections(port: number, n: number): { opened: () => number; s
     });
   };
   for (let i = 0; i < n; i++) one();
-  return { opened: () => opened, stop: () => { stopped = true; for (const s of sockets) s.destroy(); } };
+  return {
+    opened: () => opened,
+    stop: () => {
+      stopped = true;
+      for (const s of sockets) s.destroy();
+    },
+  };
 }
 
 describe('the image server under 400 slow connections', () => {
-  it('fails no request of a level', async () => {
-    const port = await freePort();
-    const attack = holdSlowConnections(port, SLOW);
-    try {
-      const result = await runSweep({
-        url: sim.url, levels: [16], promptTokens: 16, outputTokens: 8, requestsPerLevel: 16, warmup: 0, serverMetrics: false, clientBudgetMs: 1000,
-        imageBaseUrl: `http://127.0.0.1:${port}`, images: { perRequest: 1, width: 64, height: 64, format: 'png', delivery: 'url' },
-      });
-      expect(attack.opened()).toBeGreaterThanOrEqual(SLOW);
-      const level = result.levels[0];
-      expect(level?.failureExamples).toEqual([]);
-      expect(level).toMatchObject({ requests: 16, succeeded: 16, failed: 0 });
-      // The level says what its image server had to close, and that a failed fetch would have been the image server's.
-      expect(result.warnings.find((w) => w.code === 'image-server-contended')?.message).toMatch(/^concurrency 16: goodput's image server closed \d+ connections that sent no request within 2 s or made way for others: another process on this machine may be holding it$/);
-    } finally {
-      attack.stop();
-    }
-  }, patient(60_000));
+  it(
+    'fails no request of a level',
+    async () => {
+      const port = await freePort();
+      const attack = holdSlowConnections(port, SLOW);
+      try {
+        const result = await runSweep({
+          url: sim.url,
+          levels: [16],
+          promptTokens: 16,
+          outputTokens: 8,
+          requestsPerLevel: 16,
+          warmup: 0,
+          serverMetrics: false,
+          clientBudgetMs: 1000,
+          imageBaseUrl: `http://127.0.0.1:${port}`,
+          images: { perRequest: 1, width: 64, height: 64, format: 'png', delivery: 'url' },
+        });
+        expect(attack.opened()).toBeGreaterThanOrEqual(SLOW);
+        const level = result.levels[0];
+        expect(level?.failureExamples).toEqual([]);
+        expect(level).toMatchObject({ requests: 16, succeeded: 16, failed: 0 });
+        // The level says what its image server had to close, and that a failed fetch would have been the image server's.
+        expect(result.warnings.find((w) => w.code === 'image-server-contended')?.message).toMatch(
+          /^concurrency 16: goodput's image server closed \d+ connections that sent no request within 2 s or made way for others: another process on this machine may be holding it$/,
+        );
+      } finally {
+        attack.stop();
+      }
+    },
+    patient(60_000),
+  );
 });

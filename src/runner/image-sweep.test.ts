@@ -33,7 +33,9 @@ beforeAll(async () => {
       if (req.url === '/v1/chat/completions') {
         const parsed = JSON.parse(body.toString('utf8')) as { messages: Array<{ content: unknown }> };
         const last = parsed.messages[parsed.messages.length - 1]?.content;
-        const urls = Array.isArray(last) ? last.flatMap((p: { type: string; image_url?: { url: string } }) => (p.type === 'image_url' && p.image_url ? [p.image_url.url] : [])) : [];
+        const urls = Array.isArray(last)
+          ? last.flatMap((p: { type: string; image_url?: { url: string } }) => (p.type === 'image_url' && p.image_url ? [p.image_url.url] : []))
+          : [];
         sent.push(urls.map(sha));
         sentUrls.push(...urls.filter((u) => !u.startsWith('data:')));
       }
@@ -54,12 +56,18 @@ afterAll(async () => {
 });
 
 const spec = () => ({
-  url: proxyUrl, levels: [1, 2], promptTokens: 16, outputTokens: 8, requestsPerLevel: 4, warmup: 1, serverMetrics: false,
+  url: proxyUrl,
+  levels: [1, 2],
+  promptTokens: 16,
+  outputTokens: 8,
+  requestsPerLevel: 4,
+  warmup: 1,
+  serverMetrics: false,
   images: { perRequest: 2, width: 512, height: 512, format: 'png' as const },
 });
 
 describe('a chat sweep with 2 images of 512×512 per request', () => {
-  it('counts 2 × 256 image tokens into every request\'s prompt tokens and records the images on each level', async () => {
+  it("counts 2 × 256 image tokens into every request's prompt tokens and records the images on each level", async () => {
     sent.length = 0;
     const result = await runSweep(spec());
     expect(result.levels).toHaveLength(2);
@@ -122,14 +130,17 @@ describe('a chat sweep with images as JPEG and by URL', () => {
     const stop = new AbortController();
     let servedAt = '';
     sentUrls.length = 0;
-    const result = await runSweep({ ...spec(), levels: [1, 2], imageBaseUrl: `http://127.0.0.1:${port}`, images: { perRequest: 1, width: 64, height: 64, format: 'png', delivery: 'url' } }, {
-      signal: stop.signal,
-      onEvent: (e) => {
-        if (e.kind !== 'request' || stop.signal.aborted) return;
-        servedAt = sentUrls[0] ?? '';
-        stop.abort();
+    const result = await runSweep(
+      { ...spec(), levels: [1, 2], imageBaseUrl: `http://127.0.0.1:${port}`, images: { perRequest: 1, width: 64, height: 64, format: 'png', delivery: 'url' } },
+      {
+        signal: stop.signal,
+        onEvent: (e) => {
+          if (e.kind !== 'request' || stop.signal.aborted) return;
+          servedAt = sentUrls[0] ?? '';
+          stop.abort();
+        },
       },
-    });
+    );
     expect(result.run.status).toBe('stopped');
     expect(servedAt).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/[0-9a-f]{32}/0\\.png$`));
     await expect(fetch(servedAt)).rejects.toThrow();
@@ -146,15 +157,23 @@ describe('a chat sweep with images as JPEG and by URL', () => {
 
   it('refuses images by URL for a server off this machine unless an address it can reach is given, and that address without URL delivery', async () => {
     const remote = { ...spec(), url: 'http://10.9.8.7:8000', images: { perRequest: 1, width: 8, height: 8, format: 'png' as const, delivery: 'url' as const } };
-    await expect(runSweep(remote)).rejects.toThrow(/images\.delivery: the server at 10\.9\.8\.7:8000 is not on this machine, so it cannot fetch images from goodput's image server on 127\.0\.0\.1: give an address it can reach/);
-    await expect(runSweep({ ...spec(), imageBaseUrl: 'http://127.0.0.1:8090' })).rejects.toThrow(/imageBaseUrl: an image server address applies to images by URL \(delivery url\) alone/);
+    await expect(runSweep(remote)).rejects.toThrow(
+      /images\.delivery: the server at 10\.9\.8\.7:8000 is not on this machine, so it cannot fetch images from goodput's image server on 127\.0\.0\.1: give an address it can reach/,
+    );
+    await expect(runSweep({ ...spec(), imageBaseUrl: 'http://127.0.0.1:8090' })).rejects.toThrow(
+      /imageBaseUrl: an image server address applies to images by URL \(delivery url\) alone/,
+    );
     await expect(runSweep({ ...remote, imageBaseUrl: 'http://10.0.0.5' })).rejects.toThrow(/imageBaseUrl: imageBaseUrl must name a port and no path/);
   });
 });
 
 describe('images and audio on the Responses API', () => {
   it('counts the same prompt tokens as chat, inline or by URL, with audio', async () => {
-    const media = { levels: [1], images: { perRequest: 2, width: 512, height: 256, format: 'jpeg' as const, delivery: 'data' as const }, audio: { seconds: 2, format: 'wav' as const } };
+    const media = {
+      levels: [1],
+      images: { perRequest: 2, width: 512, height: 256, format: 'jpeg' as const, delivery: 'data' as const },
+      audio: { seconds: 2, format: 'wav' as const },
+    };
     const chat = await runSweep({ ...spec(), ...media });
     const fetched = sim.stats().imagesFetched;
     const responses = await runSweep({ ...spec(), ...media, endpoint: 'responses' });
@@ -171,7 +190,7 @@ describe('images and audio on the Responses API', () => {
 });
 
 describe('a chat sweep with 2 s of audio per request', () => {
-  it('counts 2 × 25 audio tokens into every request\'s prompt tokens and records the clip', async () => {
+  it("counts 2 × 25 audio tokens into every request's prompt tokens and records the clip", async () => {
     const audioSpec = { ...spec(), images: null, audio: { seconds: 2, format: 'wav' as const }, levels: [1] };
     const first = await runSweep(audioSpec);
     expect(first.levels[0]?.failed).toBe(0);
@@ -181,7 +200,9 @@ describe('a chat sweep with 2 s of audio per request', () => {
   });
 
   it('refuses audio on the completions endpoint, naming it', async () => {
-    await expect(runSweep({ ...spec(), images: null, audio: { seconds: 2, format: 'wav' }, endpoint: 'completions' })).rejects.toThrow(/audio: audio is sent in chat messages: it needs the chat or responses endpoint, not completions/);
+    await expect(runSweep({ ...spec(), images: null, audio: { seconds: 2, format: 'wav' }, endpoint: 'completions' })).rejects.toThrow(
+      /audio: audio is sent in chat messages: it needs the chat or responses endpoint, not completions/,
+    );
     await expect(runSweep({ ...spec(), audio: { seconds: -1, format: 'wav' } })).rejects.toThrow(/audio\.seconds: audio seconds must be positive/);
   });
 });
@@ -203,13 +224,21 @@ describe('the image pool', () => {
 
 describe('bad image input', () => {
   it('refuses images on the completions endpoint, naming it', async () => {
-    await expect(runSweep({ ...spec(), endpoint: 'completions' })).rejects.toThrow(/images: images are sent in chat messages: they need the chat or responses endpoint, not completions/);
+    await expect(runSweep({ ...spec(), endpoint: 'completions' })).rejects.toThrow(
+      /images: images are sent in chat messages: they need the chat or responses endpoint, not completions/,
+    );
   });
 
   it('refuses a size of 0 and a size past the limits table, naming the field', async () => {
-    await expect(runSweep({ ...spec(), images: { perRequest: 2, width: 0, height: 512, format: 'png' } })).rejects.toThrow(/images\.width: image width must be positive/);
-    await expect(runSweep({ ...spec(), images: { perRequest: 17, width: 8, height: 8, format: 'png' } })).rejects.toThrow(/images\.perRequest: .*17 is above the limit of 16 images in one chat request/);
-    await expect(runSweep({ ...spec(), images: { perRequest: 1, width: 4097, height: 8, format: 'png' } })).rejects.toThrow(/4097 is above the limit of 4096 pixels on one side/);
+    await expect(runSweep({ ...spec(), images: { perRequest: 2, width: 0, height: 512, format: 'png' } })).rejects.toThrow(
+      /images\.width: image width must be positive/,
+    );
+    await expect(runSweep({ ...spec(), images: { perRequest: 17, width: 8, height: 8, format: 'png' } })).rejects.toThrow(
+      /images\.perRequest: .*17 is above the limit of 16 images in one chat request/,
+    );
+    await expect(runSweep({ ...spec(), images: { perRequest: 1, width: 4097, height: 8, format: 'png' } })).rejects.toThrow(
+      /4097 is above the limit of 4096 pixels on one side/,
+    );
   });
 
   it('refuses images whose data URLs alone pass the request-body limit, before anything is sent', async () => {
@@ -217,7 +246,9 @@ describe('bad image input', () => {
     const err = await runSweep({ ...spec(), images: { perRequest: 16, width: 4096, height: 4096, format: 'png' } }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SweepError);
     expect((err as SweepError).code).toBe('bad-input');
-    expect((err as Error).message).toMatch(/^--images 16 of --image-size 4096x4096 make \d+ bytes of data URLs in one request, above the limit of 4194304 bytes in one request body we send/);
+    expect((err as Error).message).toMatch(
+      /^--images 16 of --image-size 4096x4096 make \d+ bytes of data URLs in one request, above the limit of 4194304 bytes in one request body we send/,
+    );
     expect(sent).toEqual([]);
   });
 });

@@ -18,13 +18,26 @@ let sim: SimProcess;
 
 beforeAll(async () => {
   sim = await spawnSimProcess([
-    '--prefill-base-ms', String(PREFILL_MS), '--prefill-ms-per-token', '0', '--decode-step-ms', '10', '--decode-ms-per-extra-seq', '0',
-    '--encoder-ms-per-image', String(ENCODER_MS), '--encoder-ms-per-audio-second', String(AUDIO_MS_PER_S), '--no-prefix-caching',
+    '--prefill-base-ms',
+    String(PREFILL_MS),
+    '--prefill-ms-per-token',
+    '0',
+    '--decode-step-ms',
+    '10',
+    '--decode-ms-per-extra-seq',
+    '0',
+    '--encoder-ms-per-image',
+    String(ENCODER_MS),
+    '--encoder-ms-per-audio-second',
+    String(AUDIO_MS_PER_S),
+    '--no-prefix-caching',
   ]);
 });
-afterAll(async () => { await sim.stop(); });
+afterAll(async () => {
+  await sim.stop();
+});
 
-describe('TTFT with images against the simulator\'s encoder cost', () => {
+describe("TTFT with images against the simulator's encoder cost", () => {
   it('2 images of 512×512: TTFT p50 grows by 2 × the encoder cost, within 2 %, at concurrency 1 and 8', async () => {
     const base = { url: sim.url, levels: [1, 8], promptTokens: 32, outputTokens: 16, requestsPerLevel: 16, warmup: 1, serverMetrics: false };
     const plain = await runSweep(base);
@@ -42,9 +55,17 @@ describe('TTFT with images against the simulator\'s encoder cost', () => {
 
   // At concurrency 8, 16 images are fetched at once from an image server that shares goodput's event loop with
   // 8 streams: that wait is real time to first token, so there the fetch is only required to be in it.
-  it('2 JPEGs by URL: the simulator\'s fetch from goodput\'s image server lands in TTFT on top of the encoder cost (one request at a time: within 2 %)', async () => {
-    const r = await runSweep({ url: sim.url, levels: [1, 8], promptTokens: 32, outputTokens: 16, requestsPerLevel: 16, warmup: 1, serverMetrics: false,
-      images: { perRequest: 2, width: 512, height: 512, format: 'jpeg', delivery: 'url' } });
+  it("2 JPEGs by URL: the simulator's fetch from goodput's image server lands in TTFT on top of the encoder cost (one request at a time: within 2 %)", async () => {
+    const r = await runSweep({
+      url: sim.url,
+      levels: [1, 8],
+      promptTokens: 32,
+      outputTokens: 16,
+      requestsPerLevel: 16,
+      warmup: 1,
+      serverMetrics: false,
+      images: { perRequest: 2, width: 512, height: 512, format: 'jpeg', delivery: 'url' },
+    });
     for (const level of r.levels) {
       expect(level.failed).toBe(0);
       expect(level.promptTokens.mean).toBe((level.promptTokens.sent ?? NaN) + 2 * 256);
@@ -56,7 +77,16 @@ describe('TTFT with images against the simulator\'s encoder cost', () => {
   });
 
   it('4 s of audio: TTFT p50 grows by 4 × the encoder cost per second, within 2 %, and prompt tokens by 4 × 25', async () => {
-    const r = await runSweep({ url: sim.url, levels: [1, 8], promptTokens: 32, outputTokens: 16, requestsPerLevel: 16, warmup: 1, serverMetrics: false, audio: { seconds: 4, format: 'wav' } });
+    const r = await runSweep({
+      url: sim.url,
+      levels: [1, 8],
+      promptTokens: 32,
+      outputTokens: 16,
+      requestsPerLevel: 16,
+      warmup: 1,
+      serverMetrics: false,
+      audio: { seconds: 4, format: 'wav' },
+    });
     for (const level of r.levels) {
       expect(level.failed).toBe(0);
       expect(level.promptTokens.mean).toBe((level.promptTokens.sent ?? NaN) + 100);

@@ -11,9 +11,27 @@ import { sweepSpecSchema } from './sweep-spec.js';
 
 function record(seq: number, warmup: boolean, ns: number): RequestRecord {
   return {
-    seq, concurrency: 2, warmup, targetSendNs: ns, sendNs: ns, headersNs: ns, firstTokenNs: ns, firstAnswerNs: ns, chunkNs: [ns], chunkTokens: [1],
-    chunkTokensExact: false, endNs: ns + 1, outputTokens: 1, outputTokenSource: 'chunks', reasoningTokens: null, reasoningChunks: 0,
-    promptTokens: null, cachedPromptTokens: null, finishReason: 'length', httpStatus: 200, outcome: { kind: 'ok' },
+    seq,
+    concurrency: 2,
+    warmup,
+    targetSendNs: ns,
+    sendNs: ns,
+    headersNs: ns,
+    firstTokenNs: ns,
+    firstAnswerNs: ns,
+    chunkNs: [ns],
+    chunkTokens: [1],
+    chunkTokensExact: false,
+    endNs: ns + 1,
+    outputTokens: 1,
+    outputTokenSource: 'chunks',
+    reasoningTokens: null,
+    reasoningChunks: 0,
+    promptTokens: null,
+    cachedPromptTokens: null,
+    finishReason: 'length',
+    httpStatus: 200,
+    outcome: { kind: 'ok' },
   };
 }
 
@@ -43,8 +61,16 @@ describe('lazy request bodies', () => {
       close: async () => {},
     };
     const run = await runLevel({
-      client, spec, model: 'm', concurrency: 2, requests: LIMITS.requestsPerLevel.max, clock: () => ++ns, runId: 'r', signal: outer.signal,
-      onRecord: () => {}, checkServer: async () => null,
+      client,
+      spec,
+      model: 'm',
+      concurrency: 2,
+      requests: LIMITS.requestsPerLevel.max,
+      clock: () => ++ns,
+      runId: 'r',
+      signal: outer.signal,
+      onRecord: () => {},
+      checkServer: async () => null,
     });
     expect(sent.length).toBeLessThanOrEqual(6);
     expect(reads).toBe(sent.length);

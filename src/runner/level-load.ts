@@ -29,7 +29,10 @@ export interface LoadInput {
 }
 
 /** A measured record and its position among the level's measured requests. */
-export interface RecordWithIndex { record: RequestRecord; index: number }
+export interface RecordWithIndex {
+  record: RequestRecord;
+  index: number;
+}
 
 export function levelLoad(input: LoadInput): LevelLoad {
   const records = input.measured.map((m) => m.record);

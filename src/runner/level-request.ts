@@ -67,7 +67,9 @@ export function levelSalt(ctx: { runId: string; concurrency: number }): string {
 export function requestSpec(ctx: LevelContext, seq: number, given?: PromptItem): RequestSpec {
   const { spec } = ctx;
   const salt = `${ctx.runId}c${ctx.concurrency}n${seq}`;
-  const item = given ?? promptFor(spec.prompts, { index: (ctx.promptOffset ?? 0) + seq, promptTokens: spec.promptTokens, seed: spec.seed + seq, salt, run: levelSalt(ctx) });
+  const item =
+    given ??
+    promptFor(spec.prompts, { index: (ctx.promptOffset ?? 0) + seq, promptTokens: spec.promptTokens, seed: spec.seed + seq, salt, run: levelSalt(ctx) });
   return {
     endpoint: spec.endpoint,
     model: ctx.model,

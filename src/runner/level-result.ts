@@ -6,8 +6,28 @@
  * whose prompt carries its own output cap (corpora) are judged short against it.
  */
 import {
-  type AgentSummaryInput, type AudioInputs, type ImageInputs, summarizeAgents, type LevelInput, type LevelLoad, type LevelResult, type RequestRecord, type ShareRecords, type Slo, type SweepResult,
-  e2eFromScheduleMs, isOk, levelGoodput, mean, percentiles, sharesFromRecords, ttftFromScheduleMs, summarizeLevel, summarizeSessions, replaySeries, withShares,
+  type AgentSummaryInput,
+  type AudioInputs,
+  type ImageInputs,
+  summarizeAgents,
+  type LevelInput,
+  type LevelLoad,
+  type LevelResult,
+  type RequestRecord,
+  type ShareRecords,
+  type Slo,
+  type SweepResult,
+  e2eFromScheduleMs,
+  isOk,
+  levelGoodput,
+  mean,
+  percentiles,
+  sharesFromRecords,
+  ttftFromScheduleMs,
+  summarizeLevel,
+  summarizeSessions,
+  replaySeries,
+  withShares,
 } from '../core/index.js';
 import { type AgentsSource, agentBlockKeys, outputCapAt } from '../workload/index.js';
 import type { SweepSpec } from './sweep-spec.js';
@@ -33,7 +53,8 @@ export interface LevelResultInput extends Omit<LevelInput, 'concurrency'> {
 export function outputCapOf(spec: SweepSpec, promptOffset: number): (r: RequestRecord) => number {
   const src = spec.prompts;
   // A session's turns are sent interleaved with other sessions': the record says which turn it was.
-  if (src.kind === 'sessions' || src.kind === 'agents') return (r) => (r.session ? src.sessions[r.session.id]?.turns[r.session.turn]?.o : undefined) ?? spec.outputTokens;
+  if (src.kind === 'sessions' || src.kind === 'agents')
+    return (r) => (r.session ? src.sessions[r.session.id]?.turns[r.session.turn]?.o : undefined) ?? spec.outputTokens;
   return (r) => outputCapAt(spec.prompts, promptOffset + r.seq) ?? spec.outputTokens;
 }
 
@@ -70,7 +91,16 @@ function fromSchedule(ok: readonly RequestRecord[]): NonNullable<LevelResult['fr
   return { ttftMs: percentiles(of(ttftFromScheduleMs), [50, 95, 99]), e2eMs: percentiles(of(e2eFromScheduleMs), [50, 95]) };
 }
 
-const closedLoad = (c: number): LevelLoad => ({ kind: 'concurrency', level: c, label: `${c} streams`, offeredRps: null, achievedRps: null, peakInFlight: c, waitedForSlot: 0, scheduleLagMs: null });
+const closedLoad = (c: number): LevelLoad => ({
+  kind: 'concurrency',
+  level: c,
+  label: `${c} streams`,
+  offeredRps: null,
+  achievedRps: null,
+  peakInFlight: c,
+  waitedForSlot: 0,
+  scheduleLagMs: null,
+});
 
 /**
  * A stated level of a result file as its raw records give it, with the code the
@@ -81,9 +111,16 @@ export function levelFromRecords(run: SweepResult, stated: LevelResult, records:
   const cb = stated.clientBound;
   return {
     ...levelResult({
-      load: stated.load ?? closedLoad(stated.concurrency), slo: run.run.slo ?? null, capOf: () => run.run.outputTokens,
-      records, targetOutputTokens: run.run.outputTokens, forceLength: run.run.forceLength,
-      loopDelayMs: cb.loopDelayMs, clientCpuPct: cb.clientCpuPct, clientBudgetMs: cb.budgetMs, gpu: stated.gpuMemMiB,
+      load: stated.load ?? closedLoad(stated.concurrency),
+      slo: run.run.slo ?? null,
+      capOf: () => run.run.outputTokens,
+      records,
+      targetOutputTokens: run.run.outputTokens,
+      forceLength: run.run.forceLength,
+      loopDelayMs: cb.loopDelayMs,
+      clientCpuPct: cb.clientCpuPct,
+      clientBudgetMs: cb.budgetMs,
+      gpu: stated.gpuMemMiB,
       // A result of an earlier version, judged at the floor alone, is recomputed by its own rule.
       clientBudgetRule: cb.budgets === undefined ? 'floor' : 'scaled',
       ...(stated.shares ? { shares: sharesFromRecords(stated.shares, records) } : {}),
@@ -105,6 +142,7 @@ function promptLengthsOf(stated: LevelResult, records: readonly RequestRecord[])
   if (p.countedBy === undefined) return {};
   const served = mean(records.filter((r) => !r.warmup && isOk(r)).flatMap((r) => (r.promptTokens === null ? [] : [r.promptTokens])));
   const sent = p.sent ?? null;
-  const templateTokens = p.templateTokens === null || p.templateTokens === undefined || sent === null || served === null ? null : Math.round((served - sent) * 100) / 100;
+  const templateTokens =
+    p.templateTokens === null || p.templateTokens === undefined || sent === null || served === null ? null : Math.round((served - sent) * 100) / 100;
   return { promptTokens: { mean: served, sent, templateTokens, countedBy: p.countedBy } };
 }

@@ -16,7 +16,11 @@ import { capPart, closedPart, openPart } from './share-parts.js';
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (ms <= 0 || signal.aborted) return resolve();
-    const done = () => { clearTimeout(timer); signal.removeEventListener('abort', done); resolve(); };
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
     const timer = setTimeout(done, ms);
     signal.addEventListener('abort', done, { once: true });
   });
@@ -30,11 +34,17 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
  * an engine that keeps answers, only the new message with `previous_response_id`;
  * a turn that fails ends its session (the next turn would need its answer).
  */
-export async function runSessions(ctx: LevelContext, src: SessionsSource, startNs: number, signal: AbortSignal, finish: (r: RequestRecord) => void): Promise<void> {
+export async function runSessions(
+  ctx: LevelContext,
+  src: SessionsSource,
+  startNs: number,
+  signal: AbortSignal,
+  finish: (r: RequestRecord) => void,
+): Promise<void> {
   // Shares number their turns apart: share i of n sends seq i, i + n, i + 2n…
   const stride = ctx.share?.count ?? 1;
   let sent = 0;
-  const nextSeq = () => (sent++) * stride + (ctx.share?.index ?? 0);
+  const nextSeq = () => sent++ * stride + (ctx.share?.index ?? 0);
   const runSession = async (id: number, firstTargetNs: number): Promise<Pick<RequestRecord, 'endNs'>> => {
     const session = src.sessions[id] as SessionsSource['sessions'][number];
     const history: Array<{ role: 'user' | 'assistant'; content: string }> = [];
@@ -52,7 +62,9 @@ export async function runSessions(ctx: LevelContext, src: SessionsSource, startN
       const seq = nextSeq();
       // Responses: an engine that keeps answers gets only the new message after the last answer's id; one that keeps none, the history.
       const spec: RequestSpec = {
-        ...requestSpec(ctx, seq, { text: user, outputTokens: t.o }), history: [...history], keepAnswer: true,
+        ...requestSpec(ctx, seq, { text: user, outputTokens: t.o }),
+        history: [...history],
+        keepAnswer: true,
         ...(previous === undefined ? {} : { previousResponseId: previous }),
       };
       const r = await ctx.client.send(spec, { seq, concurrency: ctx.concurrency, warmup: false, targetSendNs, session: { id, turn } }, signal);
@@ -81,21 +93,34 @@ export async function runSessions(ctx: LevelContext, src: SessionsSource, startN
   } else {
     const mine = openPart(plan.offsetsNs.length, ctx.share);
     await runOpenLoop({
-      offsetsNs: mine.map((i) => plan.offsetsNs[i] as number), maxInFlight: capPart(plan.maxInFlight, ctx.share), startNs, clock: ctx.clock, signal,
+      offsetsNs: mine.map((i) => plan.offsetsNs[i] as number),
+      maxInFlight: capPart(plan.maxInFlight, ctx.share),
+      startNs,
+      clock: ctx.clock,
+      signal,
       send: (j, target) => runSession(mine[j] as number, target),
     });
   }
 }
 
 /** An agent trace's level (agent-run.ts): every turn built with its context when it leaves, recorded with its session and turn. */
-export async function runAgentLevel(ctx: LevelContext, src: AgentsSource, startNs: number, signal: AbortSignal, finish: (r: RequestRecord) => void): Promise<void> {
+export async function runAgentLevel(
+  ctx: LevelContext,
+  src: AgentsSource,
+  startNs: number,
+  signal: AbortSignal,
+  finish: (r: RequestRecord) => void,
+): Promise<void> {
   // Each turn is built before its wait (prompts of a long context take a while), used once, then dropped.
   const prepared = new Map<number, RequestSpec>();
-  const build = (id: number, turn: number, seq: number) => requestSpec(ctx, seq, { text: agentPrompt(src, id, turn, levelSalt(ctx)), outputTokens: src.sessions[id]?.turns[turn]?.o });
+  const build = (id: number, turn: number, seq: number) =>
+    requestSpec(ctx, seq, { text: agentPrompt(src, id, turn, levelSalt(ctx)), outputTokens: src.sessions[id]?.turns[turn]?.o });
   await runAgents(src, ctx.concurrency, startNs, signal, {
     clock: ctx.clock,
     sleepUntil: sleepUntilOn(ctx.clock),
-    prepare: (id, turn, seq) => { prepared.set(seq, build(id, turn, seq)); },
+    prepare: (id, turn, seq) => {
+      prepared.set(seq, build(id, turn, seq));
+    },
     send: async (id, turn, seq, targetSendNs) => {
       const spec = prepared.get(seq) ?? build(id, turn, seq);
       prepared.delete(seq);

@@ -7,12 +7,27 @@
  * outside the window, so the server's deltas cover exactly our measured requests.
  */
 import {
-  FAMILY_PREFIXES, type GpuLevel, type GpuMem, type LevelResult, type MetricFamily, type RequestRecord, type ServerMetricsRun, type ServerTruth, type Spread, type Warning,
-  boundedRttMs, compareWithServer, describeDisagreement, describeQueue, describeRoles, isOk, requiredNames, serverFigures, summarizeGpu,
+  FAMILY_PREFIXES,
+  type GpuLevel,
+  type GpuMem,
+  type LevelResult,
+  type MetricFamily,
+  type RequestRecord,
+  type ServerMetricsRun,
+  type ServerTruth,
+  type Spread,
+  type Warning,
+  boundedRttMs,
+  compareWithServer,
+  describeDisagreement,
+  describeQueue,
+  describeRoles,
+  isOk,
+  requiredNames,
+  serverFigures,
+  summarizeGpu,
 } from '../core/index.js';
-import {
-  type GpuSource, type ServerMetricsSession, absentGpuSource, measureRttMs, openServerMetrics, selectGpuSource,
-} from '../telemetry/index.js';
+import { type GpuSource, type ServerMetricsSession, absentGpuSource, measureRttMs, openServerMetrics, selectGpuSource } from '../telemetry/index.js';
 import { SweepError } from './errors.js';
 import type { SweepSpec } from './sweep-spec.js';
 
@@ -24,12 +39,21 @@ export interface EngineMetricsHint {
 }
 
 /** What the level gets from telemetry. */
-export interface LevelTelemetry { gpuMem: GpuMem; gpu: GpuLevel | null; serverTruth: ServerTruth | null; warnings: Warning[] }
+export interface LevelTelemetry {
+  gpuMem: GpuMem;
+  gpu: GpuLevel | null;
+  serverTruth: ServerTruth | null;
+  warnings: Warning[];
+}
 
 /** The level's telemetry warnings; a disagreement on a client-bound level says that our own delay may explain it. */
 export function levelWarnings(t: LevelTelemetry, level: Pick<LevelResult, 'clientBound'>): Warning[] {
   if (!level.clientBound.bound) return t.warnings;
-  return t.warnings.map((w) => (w.code === 'server-disagrees' ? { ...w, message: `${w.message}; this level is client-bound (${level.clientBound.reason}), so our own delay may explain it` } : w));
+  return t.warnings.map((w) =>
+    w.code === 'server-disagrees'
+      ? { ...w, message: `${w.message}; this level is client-bound (${level.clientBound.reason}), so our own delay may explain it` }
+      : w,
+  );
 }
 
 export interface RunTelemetry {
@@ -48,10 +72,49 @@ export interface RunTelemetry {
 function engineHints(e: EngineMetricsHint | undefined): { hint: MetricFamily | null; preferredPath: string | null; missingHint?: string } {
   if (!e) return { hint: null, preferredPath: null };
   const hint = e.engine in FAMILY_PREFIXES ? (e.engine as MetricFamily) : null;
-  const missingHint = hint === null ? undefined
-    : e.metrics.path === null ? `${e.label} has no Prometheus endpoint`
-    : e.metrics.enabledBy !== null ? `${e.label} serves it only with ${e.metrics.enabledBy}` : undefined;
+  const missingHint =
+    hint === null
+      ? undefined
+      : e.metrics.path === null
+        ? `${e.label} has no Prometheus endpoint`
+        : e.metrics.enabledBy !== null
+          ? `${e.label} serves it only with ${e.metrics.enabledBy}`
+          : undefined;
   return { hint, preferredPath: e.metrics.path, ...(missingHint === undefined ? {} : { missingHint }) };
+}
+
+/** The server's metrics session for a run, and what it found; a server without one is said in a warning. */
+async function openMetrics(
+  spec: SweepSpec,
+  metricsHeaders: Record<string, string>,
+  warn: (w: Warning) => void,
+  engine: EngineMetricsHint | undefined,
+): Promise<{ session: ServerMetricsSession | null; serverMetrics: ServerMetricsRun }> {
+  let session: ServerMetricsSession | null = null;
+  let serverMetrics: ServerMetricsRun;
+  const opened = await openServerMetrics({
+    baseUrl: spec.url,
+    metricsUrl: spec.metricsUrl,
+    intervalMs: spec.metricsIntervalMs,
+    headers: metricsHeaders,
+    ...engineHints(engine),
+  });
+  if (opened.ok) {
+    session = opened.session;
+    const { map, url } = session;
+    const found = Object.fromEntries(Object.values(map.roles).map((c) => [c.role, requiredNames(c.shape).join(' + ')]));
+    serverMetrics = { available: true, url, family: map.family, found, missing: map.missing, reason: null };
+    if (map.missing.length > 0) {
+      warn({
+        code: 'metrics-missing',
+        message: `the server's metrics (${map.family ?? 'unknown engine'}, ${url}) lack: ${describeRoles(map.missing)}; those figures are not compared`,
+      });
+    }
+  } else {
+    serverMetrics = { available: false, url: spec.metricsUrl, family: null, found: {}, missing: [], reason: opened.reason };
+    warn({ code: 'metrics-missing', message: `no server-side ground truth: ${opened.reason}` });
+  }
+  return { session, serverMetrics };
 }
 
 /**
@@ -60,34 +123,26 @@ function engineHints(e: EngineMetricsHint | undefined): { hint: MetricFamily | n
  * @throws SweepError('bad-input') for `--gpu-source dcgm` without `--dcgm-url`.
  */
 export async function startRunTelemetry(
-  spec: SweepSpec, headers: Record<string, string>, warn: (w: Warning) => void, gpuOverride?: GpuSource, engine?: EngineMetricsHint,
+  spec: SweepSpec,
+  headers: Record<string, string>,
+  warn: (w: Warning) => void,
+  gpuOverride?: GpuSource,
+  engine?: EngineMetricsHint,
 ): Promise<RunTelemetry> {
   if (spec.gpuSource === 'dcgm' && spec.dcgmUrl === null) throw new SweepError('bad-input', 'gpuSource: dcgm needs a DCGM exporter URL (--dcgm-url)');
-  let session: ServerMetricsSession | null = null;
-  let serverMetrics: ServerMetricsRun | null = null;
   // The API key goes only to the server itself, never to a --metrics-url elsewhere.
   const sameOrigin = spec.metricsUrl === null || new URL(spec.metricsUrl).origin === new URL(spec.url).origin;
   const metricsHeaders = sameOrigin ? headers : {};
-  if (spec.serverMetrics) {
-    const opened = await openServerMetrics({
-      baseUrl: spec.url, metricsUrl: spec.metricsUrl, intervalMs: spec.metricsIntervalMs, headers: metricsHeaders, ...engineHints(engine),
-    });
-    if (opened.ok) {
-      session = opened.session;
-      const { map, url } = session;
-      const found = Object.fromEntries(Object.values(map.roles).map((c) => [c.role, requiredNames(c.shape).join(' + ')]));
-      serverMetrics = { available: true, url, family: map.family, found, missing: map.missing, reason: null };
-      if (map.missing.length > 0) {
-        warn({ code: 'metrics-missing', message: `the server's metrics (${map.family ?? 'unknown engine'}, ${url}) lack: ${describeRoles(map.missing)}; those figures are not compared` });
-      }
-    } else {
-      serverMetrics = { available: false, url: spec.metricsUrl, family: null, found: {}, missing: [], reason: opened.reason };
-      warn({ code: 'metrics-missing', message: `no server-side ground truth: ${opened.reason}` });
-    }
-  }
+  const { session, serverMetrics } = spec.serverMetrics ? await openMetrics(spec, metricsHeaders, warn, engine) : { session: null, serverMetrics: null };
   const selection = gpuOverride
     ? { source: gpuOverride, warnings: [] }
-    : await selectGpuSource({ choice: spec.gpuSource, dcgmUrl: spec.dcgmUrl, metrics: session && { url: session.url, map: session.map }, serverUrl: spec.url, headers: metricsHeaders });
+    : await selectGpuSource({
+        choice: spec.gpuSource,
+        dcgmUrl: spec.dcgmUrl,
+        metrics: session && { url: session.url, map: session.map },
+        serverUrl: spec.url,
+        headers: metricsHeaders,
+      });
   for (const message of selection.warnings) warn({ code: 'gpu-source', message });
   const gpu = selection.source ?? absentGpuSource(selection.reason);
   let rttMs: number | null = null;
@@ -125,7 +180,10 @@ export async function startRunTelemetry(
       const disagreement = describeDisagreement(comparison);
       if (disagreement) warnings.push({ code: 'server-disagrees', message: `${level}: our figures and the server's disagree: ${disagreement}` });
       if (queued) {
-        warnings.push({ code: 'server-queued', message: `${level}: the server queued requests (${describeQueue(serverTruth)}): load shows up as latency, not as errors — the server is saturated at this level` });
+        warnings.push({
+          code: 'server-queued',
+          message: `${level}: the server queued requests (${describeQueue(serverTruth)}): load shows up as latency, not as errors — the server is saturated at this level`,
+        });
       }
       return { gpuMem: mem, gpu: gpuOut, serverTruth, warnings };
     },
@@ -141,5 +199,8 @@ export function withLostShares(w: Warning, level: Pick<LevelResult, 'shares'>): 
   const lost = (level.shares ?? []).filter((s) => s.lost !== null);
   if (w.code !== 'server-disagrees' || lost.length === 0) return w;
   const names = lost.map((s) => `${s.label} (${s.lost})`).join(', ');
-  return { ...w, message: `${w.message}; ${names} ${lost.length === 1 ? 'was' : 'were'} lost mid-level: the server kept generating for ${lost.length === 1 ? 'its' : 'their'} requests, which we no longer counted` };
+  return {
+    ...w,
+    message: `${w.message}; ${names} ${lost.length === 1 ? 'was' : 'were'} lost mid-level: the server kept generating for ${lost.length === 1 ? 'its' : 'their'} requests, which we no longer counted`,
+  };
 }

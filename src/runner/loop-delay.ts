@@ -8,7 +8,10 @@ import type { Spread } from '../core/index.js';
 const RESOLUTION_MS = 1;
 
 /** `peek` reads the delay so far without stopping; `stop` reads it and stops. */
-export interface LoopMonitor { peek(): Spread; stop(): Spread }
+export interface LoopMonitor {
+  peek(): Spread;
+  stop(): Spread;
+}
 
 export function startLoopMonitor(): LoopMonitor {
   const h = monitorEventLoopDelay({ resolution: RESOLUTION_MS });

@@ -16,16 +16,22 @@ function recordsOf(levels: Map<number, RequestRecord[]>) {
 }
 function collect() {
   const levels = new Map<number, RequestRecord[]>();
-  return { levels, onEvent: (e: { kind: string; records?: readonly RequestRecord[]; level?: { load?: { level: number } } }) => {
-    if (e.kind === 'level-end' && e.records && e.level?.load) levels.set(e.level.load.level, [...e.records]);
-  } };
+  return {
+    levels,
+    onEvent: (e: { kind: string; records?: readonly RequestRecord[]; level?: { load?: { level: number } } }) => {
+      if (e.kind === 'level-end' && e.records && e.level?.load) levels.set(e.level.load.level, [...e.records]);
+    },
+  };
 }
 
 describe('open-loop rate arrivals', () => {
   it('constant rate: each request targets start + i/rate, and the level reports offered and achieved rates', async () => {
     const s = await sim();
     const c = collect();
-    const result = await runSweep({ ...base, url: s.url, levels: [40], arrival: { kind: 'rate', process: 'constant' }, requestsPerLevel: 10 }, { onEvent: c.onEvent });
+    const result = await runSweep(
+      { ...base, url: s.url, levels: [40], arrival: { kind: 'rate', process: 'constant' }, requestsPerLevel: 10 },
+      { onEvent: c.onEvent },
+    );
     const rs = recordsOf(c.levels)(40);
     expect(rs).toHaveLength(10);
     const t0 = rs[0]?.targetSendNs ?? 0;
@@ -41,7 +47,10 @@ describe('open-loop rate arrivals', () => {
   it('a concurrency cap holds: never more in flight, waits are counted, and send lag stays our own turnaround', async () => {
     const s = await sim({ decodeStepMs: 10 });
     const c = collect();
-    const result = await runSweep({ ...base, url: s.url, levels: [200], arrival: { kind: 'rate', process: 'poisson', seed: 3, maxConcurrency: 2 }, requestsPerLevel: 8 }, { onEvent: c.onEvent });
+    const result = await runSweep(
+      { ...base, url: s.url, levels: [200], arrival: { kind: 'rate', process: 'poisson', seed: 3, maxConcurrency: 2 }, requestsPerLevel: 8 },
+      { onEvent: c.onEvent },
+    );
     const l = result.levels[0];
     expect(l?.load?.peakInFlight).toBeLessThanOrEqual(2);
     expect(l?.load?.waitedForSlot).toBeGreaterThan(0);
@@ -50,7 +59,7 @@ describe('open-loop rate arrivals', () => {
     expect(l?.failed).toBe(0);
   });
 
-  it('bursts: each burst\'s requests target the same instant', async () => {
+  it("bursts: each burst's requests target the same instant", async () => {
     const s = await sim();
     const c = collect();
     await runSweep({ ...base, url: s.url, levels: [3], arrival: { kind: 'burst', intervalMs: 50 }, requestsPerLevel: 6 }, { onEvent: c.onEvent });
@@ -69,13 +78,17 @@ describe('open-loop rate arrivals', () => {
   });
 
   it('refuses a level the kind cannot run, naming it', async () => {
-    await expect(runSweep({ ...base, url: 'http://127.0.0.1:9', levels: [1, 2.5] })).rejects.toThrow(/levels\.1: 2\.5 is not a whole number of streams \(arrival concurrency\)/);
-    await expect(runSweep({ ...base, url: 'http://127.0.0.1:9', levels: [1], arrival: { kind: 'poisson' } as never })).rejects.toThrow(/arrival\.kind: kind must be one of concurrency, rate, burst/);
+    await expect(runSweep({ ...base, url: 'http://127.0.0.1:9', levels: [1, 2.5] })).rejects.toThrow(
+      /levels\.1: 2\.5 is not a whole number of streams \(arrival concurrency\)/,
+    );
+    await expect(runSweep({ ...base, url: 'http://127.0.0.1:9', levels: [1], arrival: { kind: 'poisson' } as never })).rejects.toThrow(
+      /arrival\.kind: kind must be one of concurrency, rate, burst/,
+    );
   });
 });
 
 describe('prompt lists and goodput', () => {
-  it('uses the list in order across levels, with each prompt\'s own output cap', async () => {
+  it("uses the list in order across levels, with each prompt's own output cap", async () => {
     const s = await sim();
     const c = collect();
     const items = Array.from({ length: 6 }, (_, i) => ({ text: `p${i} a b c`, outputTokens: 3 + i }));
@@ -93,7 +106,10 @@ describe('prompt lists and goodput', () => {
     const result = await runSweep({ ...base, url: s.url, levels: [1], requestsPerLevel: 4, slo: { ttftMs: { p: 95, max: 5000 }, e2eMs: { p: 50, max: 1 } } });
     const g = result.levels[0]?.goodput;
     expect(g).toMatchObject({ requests: 4, met: 0, share: 0, holds: false, missed: { e2eMs: 4, ttftMs: 0 } });
-    expect(g?.checks.map((x) => [x.metric, x.holds])).toEqual([['ttftMs', true], ['e2eMs', false]]);
+    expect(g?.checks.map((x) => [x.metric, x.holds])).toEqual([
+      ['ttftMs', true],
+      ['e2eMs', false],
+    ]);
     expect(result.run.slo).toEqual({ ttftMs: { p: 95, max: 5000 }, e2eMs: { p: 50, max: 1 } });
   });
 });
@@ -105,9 +121,16 @@ describe('the open-loop driver alone', () => {
     const offsetsNs = [0, 200e6, 200e6, 200e6, 1000e6];
     const events: string[] = [];
     await runOpenLoop({
-      offsetsNs, maxInFlight: 8, startNs: clock(), clock, signal: new AbortController().signal,
+      offsetsNs,
+      maxInFlight: 8,
+      startNs: clock(),
+      clock,
+      signal: new AbortController().signal,
       prepare: (i) => events.push(`prepare ${i}`),
-      send: (i) => { events.push(`send ${i}`); return Promise.resolve({ endNs: clock() }); },
+      send: (i) => {
+        events.push(`send ${i}`);
+        return Promise.resolve({ endNs: clock() });
+      },
     });
     expect(events.filter((e) => e.startsWith('send'))).toEqual(['send 0', 'send 1', 'send 2', 'send 3', 'send 4']);
     // 1–3 were prepared during the quiet spell, before 1 left; 4 only once the burst was sent.

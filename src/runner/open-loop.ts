@@ -66,8 +66,14 @@ export async function runOpenLoop(input: OpenLoopInput): Promise<OpenLoopRun> {
   for (let i = 0; i < scheduledNs.length && !input.signal.aborted; i++) {
     const due = scheduledNs[i] as number;
     prepared = Math.max(prepared, i);
-    while (input.prepare && prepared < scheduledNs.length && prepared - i < PREPARE_MAX &&
-      (scheduledNs[prepared] as number) <= due + PREPARE_HORIZON_NS && input.clock() < due - PREPARE_SLACK_NS) input.prepare(prepared++);
+    while (
+      input.prepare &&
+      prepared < scheduledNs.length &&
+      prepared - i < PREPARE_MAX &&
+      (scheduledNs[prepared] as number) <= due + PREPARE_HORIZON_NS &&
+      input.clock() < due - PREPARE_SLACK_NS
+    )
+      input.prepare(prepared++);
     await waitUntil(input.clock, due, input.signal);
     if (input.signal.aborted) break;
     let targetSendNs = due;

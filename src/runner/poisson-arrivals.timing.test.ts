@@ -17,16 +17,34 @@ let sim: SimProcess;
 beforeAll(async () => {
   sim = await spawnSimProcess(['--prefill-base-ms', '2', '--prefill-ms-per-token', '0', '--decode-step-ms', '1', '--decode-ms-per-extra-seq', '0']);
 });
-afterAll(async () => { await sim.stop(); });
+afterAll(async () => {
+  await sim.stop();
+});
 
 describe('Poisson arrivals, as sent', () => {
   it('2,000 inter-arrival gaps: mean and CV within 5% of the target', async () => {
     let records: RequestRecord[] = [];
-    const result = await runSweep({
-      url: sim.url, levels: [RATE], arrival: { kind: 'rate', process: 'poisson', seed: 11 }, requestsPerLevel: 2001,
-      outputTokens: 4, promptTokens: 4, warmup: 1, serverMetrics: false,
-    }, { onEvent: (e) => { if (e.kind === 'level-end') records = [...e.records]; } });
-    const sends = records.filter((r) => !r.warmup).map((r) => r.sendNs).sort((a, b) => a - b);
+    const result = await runSweep(
+      {
+        url: sim.url,
+        levels: [RATE],
+        arrival: { kind: 'rate', process: 'poisson', seed: 11 },
+        requestsPerLevel: 2001,
+        outputTokens: 4,
+        promptTokens: 4,
+        warmup: 1,
+        serverMetrics: false,
+      },
+      {
+        onEvent: (e) => {
+          if (e.kind === 'level-end') records = [...e.records];
+        },
+      },
+    );
+    const sends = records
+      .filter((r) => !r.warmup)
+      .map((r) => r.sendNs)
+      .sort((a, b) => a - b);
     const gaps = sends.slice(1).map((t, i) => (t - (sends[i] as number)) / 1e6);
     expect(gaps).toHaveLength(2000);
     const mean = gaps.reduce((a, b) => a + b, 0) / gaps.length;

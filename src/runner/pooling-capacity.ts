@@ -13,27 +13,31 @@ import { runSweep } from './run-kinds.js';
 import type { PoolingSpecInput } from './pooling-spec.js';
 import { levelOrder } from './sweep-spec.js';
 
-export const poolingCapacityProbeSchema = z.object({
-  level: z.number().int().positive(),
-  label: z.string(),
-  phase: z.enum(['coarse', 'bisect']),
-  holds: z.boolean(),
-  /** The latency percentile against the objective, or how many requests failed. */
-  reason: z.string(),
-  result: poolingLevelSchema,
-}).strict();
+export const poolingCapacityProbeSchema = z
+  .object({
+    level: z.number().int().positive(),
+    label: z.string(),
+    phase: z.enum(['coarse', 'bisect']),
+    holds: z.boolean(),
+    /** The latency percentile against the objective, or how many requests failed. */
+    reason: z.string(),
+    result: poolingLevelSchema,
+  })
+  .strict();
 
-export const poolingCapacityReportSchema = z.object({
-  axis: z.literal('concurrency'),
-  endpoint: z.enum(['embeddings', 'rerank']),
-  slo: poolingSloSchema,
-  verdict: z.enum(['found', 'below-range', 'above-range', 'budget-exhausted', 'stopped']),
-  capacity: z.number().int().positive().nullable(),
-  stepSize: z.number().nullable(),
-  statement: z.string(),
-  evidence: z.object({ below: poolingLevelSchema.nullable(), above: poolingLevelSchema.nullable() }).strict(),
-  probes: z.array(poolingCapacityProbeSchema),
-}).strict();
+export const poolingCapacityReportSchema = z
+  .object({
+    axis: z.literal('concurrency'),
+    endpoint: z.enum(['embeddings', 'rerank']),
+    slo: poolingSloSchema,
+    verdict: z.enum(['found', 'below-range', 'above-range', 'budget-exhausted', 'stopped']),
+    capacity: z.number().int().positive().nullable(),
+    stepSize: z.number().nullable(),
+    statement: z.string(),
+    evidence: z.object({ below: poolingLevelSchema.nullable(), above: poolingLevelSchema.nullable() }).strict(),
+    probes: z.array(poolingCapacityProbeSchema),
+  })
+  .strict();
 
 export type PoolingCapacityProbe = z.infer<typeof poolingCapacityProbeSchema>;
 export type PoolingCapacityReport = z.infer<typeof poolingCapacityReportSchema>;
@@ -46,7 +50,9 @@ function verdictOf(l: PoolingLevel, slo: PoolingSlo): Pick<SearchProbe, 'holds' 
   if (l.failed > 0) return { holds: false, reason: `${l.failed} of ${l.requests} requests failed` };
   const seen = l.slo?.observedMs;
   if (seen === null || seen === undefined) return { holds: false, reason: `latency p${slo.p} beyond every sample` };
-  return l.slo?.holds === true ? { holds: true, reason: `latency p${slo.p} ${seen.toFixed(1)} ms ≤ ${slo.maxMs} ms` } : { holds: false, reason: `latency p${slo.p} ${seen.toFixed(1)} ms > ${slo.maxMs} ms` };
+  return l.slo?.holds === true
+    ? { holds: true, reason: `latency p${slo.p} ${seen.toFixed(1)} ms ≤ ${slo.maxMs} ms` }
+    : { holds: false, reason: `latency p${slo.p} ${seen.toFixed(1)} ms > ${slo.maxMs} ms` };
 }
 
 export interface PoolingCapacityOptions {
@@ -61,7 +67,9 @@ export async function findPoolingCapacity(opts: PoolingCapacityOptions): Promise
   const slo = opts.spec.latencySlo;
   const maxProbes = opts.maxProbes ?? 24;
   const outcome = await searchCapacity<PoolingCapacityProbe>({
-    coarse: levelOrder(opts.spec.levels), maxProbes, onProbe: opts.onProbe,
+    coarse: levelOrder(opts.spec.levels),
+    maxProbes,
+    onProbe: opts.onProbe,
     bisect: (lo, hi) => (hi - lo <= 1 ? null : Math.floor((lo + hi) / 2)),
     measure: async (level, phase) => {
       const result = await runSweep({ ...opts.spec, levels: [level] }, opts.deps);
@@ -71,7 +79,12 @@ export async function findPoolingCapacity(opts: PoolingCapacityOptions): Promise
     },
   });
   return {
-    axis: 'concurrency', endpoint: opts.spec.endpoint, slo, verdict: outcome.verdict, capacity: outcome.capacity, stepSize: outcome.stepSize,
+    axis: 'concurrency',
+    endpoint: opts.spec.endpoint,
+    slo,
+    verdict: outcome.verdict,
+    capacity: outcome.capacity,
+    stepSize: outcome.stepSize,
     statement: searchStatement(outcome, describe(slo), maxProbes),
     evidence: { below: outcome.below?.result ?? null, above: outcome.above?.result ?? null },
     probes: outcome.probes,

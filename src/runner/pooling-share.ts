@@ -13,17 +13,30 @@ import { startLoopMonitor } from './loop-delay.js';
 import { waitUntil } from './open-loop.js';
 
 /** One request of a share: its sequence number in the level and what it carries. */
-export interface PoolingSend { seq: number; payload: PoolingPayload }
+export interface PoolingSend {
+  seq: number;
+  payload: PoolingPayload;
+}
 
 /** What share `index` of `count` sends at a level of `concurrency` streams: its streams, warm-ups and measured requests. */
-export interface PoolingSharePlan { streams: number; warmups: PoolingSend[]; measured: PoolingSend[] }
+export interface PoolingSharePlan {
+  streams: number;
+  warmups: PoolingSend[];
+  measured: PoolingSend[];
+}
 
 /**
  * The plan of every share: streams split as evenly as they go, the measured
  * requests in proportion, the warm-ups dealt round-robin (the level's counts
  * stay those of one client). `payloadAt(k)` is the level's k-th request (warm-ups first).
  */
-export function poolingSharePlans(concurrency: number, warmup: number, requests: number, count: number, payloadAt: (k: number) => PoolingPayload): PoolingSharePlan[] {
+export function poolingSharePlans(
+  concurrency: number,
+  warmup: number,
+  requests: number,
+  count: number,
+  payloadAt: (k: number) => PoolingPayload,
+): PoolingSharePlan[] {
   const streams = splitConcurrency(Math.min(concurrency, requests), count);
   const ranges = splitRequests(requests, streams);
   return streams.map((s, i) => {
@@ -48,11 +61,18 @@ export interface PoolingShareInput {
   ready?(): Promise<number>;
 }
 
-export interface PoolingShareRun { records: PoolingRecord[]; loopDelayMs: Spread | null; busyPct: number | null }
+export interface PoolingShareRun {
+  records: PoolingRecord[];
+  loopDelayMs: Spread | null;
+  busyPct: number | null;
+}
 
 export async function runPoolingShare(o: PoolingShareInput): Promise<PoolingShareRun> {
   const records: PoolingRecord[] = [];
-  const keep = (r: PoolingRecord) => { records.push(r); o.onRecord(r); };
+  const keep = (r: PoolingRecord) => {
+    records.push(r);
+    o.onRecord(r);
+  };
   for (const w of o.plan.warmups) {
     if (o.signal.aborted) break;
     keep(await o.client.send(o.model, w.payload, { seq: w.seq, concurrency: o.concurrency, warmup: true }, o.signal));

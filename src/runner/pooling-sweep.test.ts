@@ -6,7 +6,9 @@ import { SweepError } from './errors.js';
 import { runSweep } from './run-kinds.js';
 
 const closers: Array<() => Promise<void>> = [];
-afterEach(async () => { await Promise.all(closers.splice(0).map((c) => c())); });
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((c) => c()));
+});
 async function sim(profile: Parameters<typeof startSimulator>[0] = {}): Promise<SimServer> {
   const s = await startSimulator({ pooling: { dimension: 64, msPerInputToken: 0.0005 }, ...profile });
   closers.push(() => s.close());
@@ -18,9 +20,14 @@ describe('runSweep against the simulator', () => {
     const s = await sim();
     const ends: number[] = [];
     // The simulator shares this process's loop: a generous client budget keeps its work from reading as our lag.
-    const r = await runSweep({ url: s.url, endpoint: 'embeddings', levels: [8, 1, 4, 2], itemsPerRequest: 16, itemTokens: 128, clientThreads: 1, clientBudgetMs: 1000 }, {
-      onEvent: (e) => { if (e.kind === 'level-end') ends.push(e.level.concurrency); },
-    });
+    const r = await runSweep(
+      { url: s.url, endpoint: 'embeddings', levels: [8, 1, 4, 2], itemsPerRequest: 16, itemTokens: 128, clientThreads: 1, clientBudgetMs: 1000 },
+      {
+        onEvent: (e) => {
+          if (e.kind === 'level-end') ends.push(e.level.concurrency);
+        },
+      },
+    );
     expect(poolingResultSchema.parse(r)).toEqual(r);
     expect(ends).toEqual([1, 2, 4, 8]);
     expect(r.run).toMatchObject({ endpoint: 'embeddings', path: '/v1/embeddings', itemsPerRequest: 16, itemTokens: 128, status: 'complete' });
@@ -38,7 +45,7 @@ describe('runSweep against the simulator', () => {
     expect(s.stats().pooling).toEqual({ requests: sent + 1, inputTokens: 1 + sent * 2048 });
   });
 
-  it('Ollama\'s /api/embed, and rerank with 32 documents: every document scored, query plus document tokens counted', async () => {
+  it("Ollama's /api/embed, and rerank with 32 documents: every document scored, query plus document tokens counted", async () => {
     const s = await sim();
     const o = await runSweep({ url: s.url, endpoint: 'embeddings', engine: 'ollama-native', levels: [2], itemsPerRequest: 4, itemTokens: 16 });
     expect(o.run.path).toBe('/api/embed');
@@ -60,48 +67,81 @@ describe('runSweep against the simulator', () => {
   });
 
   it('refuses a route the server answers 501 (llama.cpp without --embeddings) with its own words', async () => {
-    const srv = await startEmbeddingsServer(() => ({ status: 501, body: JSON.stringify({ error: { code: 501, message: 'This server does not support embeddings. Start it with `--embeddings`', type: 'not_supported_error' } }) }));
+    const srv = await startEmbeddingsServer(() => ({
+      status: 501,
+      body: JSON.stringify({
+        error: { code: 501, message: 'This server does not support embeddings. Start it with `--embeddings`', type: 'not_supported_error' },
+      }),
+    }));
     closers.push(srv.close);
-    const err = await runSweep({ url: srv.url, endpoint: 'embeddings', engine: 'llamacpp', levels: [1], itemsPerRequest: 2, itemTokens: 8 }).catch((e: unknown) => e);
+    const err = await runSweep({ url: srv.url, endpoint: 'embeddings', engine: 'llamacpp', levels: [1], itemsPerRequest: 2, itemTokens: 8 }).catch(
+      (e: unknown) => e,
+    );
     expect((err as Error).message).toContain('does not serve /v1/embeddings (HTTP 501: This server does not support embeddings. Start it with `--embeddings`)');
-    expect((err as Error).message).toContain('llama.cpp offers chat, completions, responses, embeddings (/v1/embeddings), rerank (/v1/rerank /rerank /reranking)');
+    expect((err as Error).message).toContain(
+      'llama.cpp offers chat, completions, responses, embeddings (/v1/embeddings), rerank (/v1/rerank /rerank /reranking)',
+    );
   });
 
   it('refuses a 400 (llama.cpp with --embeddings but no --pooling) with its reason, cleaned and bounded, and what to do; nothing past the probe is sent', async () => {
     let asked = 0;
     const message = "Pooling type 'none' is not OAI compatible. Please use a different pooling type\u001b[2J" + 'x'.repeat(600);
-    const srv = await startEmbeddingsServer(() => { asked++; return { status: 400, body: JSON.stringify({ error: { code: 400, message, type: 'invalid_request_error' } }) }; });
+    const srv = await startEmbeddingsServer(() => {
+      asked++;
+      return { status: 400, body: JSON.stringify({ error: { code: 400, message, type: 'invalid_request_error' } }) };
+    });
     closers.push(srv.close);
-    const err = await runSweep({ url: srv.url, endpoint: 'embeddings', engine: 'llamacpp', levels: [1, 2], itemsPerRequest: 2, itemTokens: 8 }).catch((e: unknown) => e);
+    const err = await runSweep({ url: srv.url, endpoint: 'embeddings', engine: 'llamacpp', levels: [1, 2], itemsPerRequest: 2, itemTokens: 8 }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(SweepError);
     expect((err as SweepError).code).toBe('preflight-refused');
     const text = (err as Error).message;
-    expect(text).toMatch(/^endpoint embeddings: the server answered 400 on \/v1\/embeddings: Pooling type 'none' is not OAI compatible\. Please use a different pooling typex+… — start llama-server with --pooling mean \(or cls, last\); nothing was measured$/);
+    expect(text).toMatch(
+      /^endpoint embeddings: the server answered 400 on \/v1\/embeddings: Pooling type 'none' is not OAI compatible\. Please use a different pooling typex+… — start llama-server with --pooling mean \(or cls, last\); nothing was measured$/,
+    );
     expect(text).not.toContain('\u001b');
     expect(text.length).toBeLessThan(450);
     expect(asked).toBe(1);
     // Another engine's 403 is refused the same way, with no hint; a 429 (busy) is not a refusal of the route.
     const denied = await startEmbeddingsServer(() => ({ status: 403, body: JSON.stringify({ error: { message: 'key not allowed' } }) }));
     closers.push(denied.close);
-    await expect(runSweep({ url: denied.url, endpoint: 'embeddings', levels: [1], itemsPerRequest: 2, itemTokens: 8 }))
-      .rejects.toThrow(/^endpoint embeddings: the server answered 403 on \/v1\/embeddings: key not allowed; nothing was measured$/);
+    await expect(runSweep({ url: denied.url, endpoint: 'embeddings', levels: [1], itemsPerRequest: 2, itemTokens: 8 })).rejects.toThrow(
+      /^endpoint embeddings: the server answered 403 on \/v1\/embeddings: key not allowed; nothing was measured$/,
+    );
   });
 
   it('refuses batch sizes and document counts past the limits table, naming the flag', async () => {
-    const err = (input: Parameters<typeof runSweep>[0]) => runSweep(input).then(() => null, (e: unknown) => (e as Error).message);
-    expect(await err({ url: 'http://127.0.0.1:9', endpoint: 'embeddings', levels: [1], itemsPerRequest: 2049, itemTokens: 8 }))
-      .toBe('itemsPerRequest: --batch-size 2049 is above the limit of 2048 inputs in one embeddings request');
-    expect(await err({ url: 'http://127.0.0.1:9', endpoint: 'rerank', levels: [1], itemsPerRequest: 1025, itemTokens: 8 }))
-      .toBe('itemsPerRequest: --documents 1025 is above the limit of 1024 documents in one rerank request');
+    const err = (input: Parameters<typeof runSweep>[0]) =>
+      runSweep(input).then(
+        () => null,
+        (e: unknown) => (e as Error).message,
+      );
+    expect(await err({ url: 'http://127.0.0.1:9', endpoint: 'embeddings', levels: [1], itemsPerRequest: 2049, itemTokens: 8 })).toBe(
+      'itemsPerRequest: --batch-size 2049 is above the limit of 2048 inputs in one embeddings request',
+    );
+    expect(await err({ url: 'http://127.0.0.1:9', endpoint: 'rerank', levels: [1], itemsPerRequest: 1025, itemTokens: 8 })).toBe(
+      'itemsPerRequest: --documents 1025 is above the limit of 1024 documents in one rerank request',
+    );
     expect(await err({ url: 'http://127.0.0.1:9', endpoint: 'embeddings', levels: [1.5], itemsPerRequest: 2, itemTokens: 8 })).toContain('whole number');
-    expect(await err({ url: 'http://127.0.0.1:9', endpoint: 'embeddings', levels: [1], itemsPerRequest: 2048, itemTokens: 4096 }))
-      .toBe('itemsPerRequest: --batch-size 2048 × --prompt-tokens 4096 makes requests of 8388608 tokens, more than fit in 4194304 bytes in one request body we send');
+    expect(await err({ url: 'http://127.0.0.1:9', endpoint: 'embeddings', levels: [1], itemsPerRequest: 2048, itemTokens: 4096 })).toBe(
+      'itemsPerRequest: --batch-size 2048 × --prompt-tokens 4096 makes requests of 8388608 tokens, more than fit in 4194304 bytes in one request body we send',
+    );
   });
 
   it('refuses, before any level, a request body past our own limit', async () => {
     const s = await sim();
-    const err = await runSweep({ url: s.url, endpoint: 'embeddings', levels: [1], itemsPerRequest: 1024, itemTokens: 1024, tokenizer: { kind: 'approximate' } }).catch((e: unknown) => e);
-    expect((err as Error).message).toMatch(/^one request would be \d+ bytes, above the limit of 4194304 bytes in one request body we send: lower --prompt-tokens or --batch-size$/);
+    const err = await runSweep({
+      url: s.url,
+      endpoint: 'embeddings',
+      levels: [1],
+      itemsPerRequest: 1024,
+      itemTokens: 1024,
+      tokenizer: { kind: 'approximate' },
+    }).catch((e: unknown) => e);
+    expect((err as Error).message).toMatch(
+      /^one request would be \d+ bytes, above the limit of 4194304 bytes in one request body we send: lower --prompt-tokens or --batch-size$/,
+    );
     // Only the one-input probe reached the server.
     expect(s.stats().pooling.requests).toBe(1);
   });
@@ -113,21 +153,27 @@ describe('runSweep against a hostile server', () => {
     const srv = await startEmbeddingsServer((inputs, n) => {
       if (n < 2) return { status: 200, body: vectorsBody(inputs, 8, 10) };
       switch (n % 4) {
-        case 0: return { status: 200, body: vectorsBody(inputs - 1, 8, 10) };
-        case 1: return { status: 200, body: vectorsBody(inputs, 8, 10).replace('0.1', 'NaN') };
-        case 2: return { status: 200, body: vectorsBody(inputs, (i) => (i === 3 ? 7 : 8), 10) };
-        default: return { status: 200, body: vectorsBody(inputs, 8, 10) };
+        case 0:
+          return { status: 200, body: vectorsBody(inputs - 1, 8, 10) };
+        case 1:
+          return { status: 200, body: vectorsBody(inputs, 8, 10).replace('0.1', 'NaN') };
+        case 2:
+          return { status: 200, body: vectorsBody(inputs, (i) => (i === 3 ? 7 : 8), 10) };
+        default:
+          return { status: 200, body: vectorsBody(inputs, 8, 10) };
       }
     });
     closers.push(srv.close);
     const r = await runSweep({ url: srv.url, endpoint: 'embeddings', levels: [1], itemsPerRequest: 16, itemTokens: 8, requestsPerLevel: 8 });
     const l = r.levels[0];
     expect(l).toMatchObject({ requests: 8, failed: 6, dimension: 8 });
-    expect(l?.failures).toEqual(expect.arrayContaining([
-      { reason: '15 vectors came back for 16 inputs', count: 2 },
-      { reason: 'the answer holds NaN, which is not a finite number (and not JSON)', count: 2 },
-      { reason: 'mixed dimensions: the vector of input 3 has 7 numbers, an earlier one 8', count: 2 },
-    ]));
+    expect(l?.failures).toEqual(
+      expect.arrayContaining([
+        { reason: '15 vectors came back for 16 inputs', count: 2 },
+        { reason: 'the answer holds NaN, which is not a finite number (and not JSON)', count: 2 },
+        { reason: 'mixed dimensions: the vector of input 3 has 7 numbers, an earlier one 8', count: 2 },
+      ]),
+    );
     expect(r.warnings.map((w) => w.code)).toContain('failed-requests');
     // The server reports 10 tokens for 16 inputs of 8: said once, per input, with the source of our count.
     expect(r.warnings.filter((w) => w.code === 'input-length-mismatch').map((w) => w.message)).toEqual([
@@ -141,9 +187,17 @@ describe('runSweep against a server that goes away', () => {
   it('ends as server-failed with the reason, keeping the finished level', async () => {
     const srv = await startEmbeddingsServer((inputs) => ({ status: 200, body: vectorsBody(inputs, 4, 2) }));
     let closed = false;
-    const r = await runSweep({ url: srv.url, endpoint: 'embeddings', levels: [1, 2], itemsPerRequest: 2, itemTokens: 4, requestsPerLevel: 3, warmup: 0 }, {
-      afterLevel: async () => { if (!closed) { closed = true; await srv.close(); } },
-    });
+    const r = await runSweep(
+      { url: srv.url, endpoint: 'embeddings', levels: [1, 2], itemsPerRequest: 2, itemTokens: 4, requestsPerLevel: 3, warmup: 0 },
+      {
+        afterLevel: async () => {
+          if (!closed) {
+            closed = true;
+            await srv.close();
+          }
+        },
+      },
+    );
     expect(r.run.status).toBe('server-failed');
     expect(r.run.stopReason).toMatch(/^the server stopped answering during the concurrency-2 level: ECONNREFUSED/);
     expect(r.levels.map((l) => l.concurrency)).toEqual([1]);
@@ -155,10 +209,15 @@ describe('runSweep stopped', () => {
     const s = await startSimulator({ pooling: { dimension: 8, msPerInputToken: 0.05 } });
     closers.push(() => s.close());
     const ctrl = new AbortController();
-    const r = await runSweep({ url: s.url, endpoint: 'embeddings', levels: [1, 2], itemsPerRequest: 2, itemTokens: 16, requestsPerLevel: 20 }, {
-      signal: ctrl.signal,
-      onEvent: (e) => { if (e.kind === 'request' && e.concurrency === 2 && e.done === 3) ctrl.abort(); },
-    });
+    const r = await runSweep(
+      { url: s.url, endpoint: 'embeddings', levels: [1, 2], itemsPerRequest: 2, itemTokens: 16, requestsPerLevel: 20 },
+      {
+        signal: ctrl.signal,
+        onEvent: (e) => {
+          if (e.kind === 'request' && e.concurrency === 2 && e.done === 3) ctrl.abort();
+        },
+      },
+    );
     expect(r.run).toMatchObject({ status: 'stopped', stopReason: 'stopped by the user; 1 level(s) complete' });
     expect(r.levels.map((l) => [l.concurrency, l.requests, l.failed])).toEqual([[1, 20, 0]]);
   });

@@ -13,10 +13,14 @@ import { wallClock } from '../test-support/wall-clock.js';
 const MS_PER_TOKEN = 0.05;
 let sim: SimProcess;
 // In its own process, as a real server is: the answers' JSON is built on another event loop than the one timing them.
-beforeAll(async () => { sim = await spawnSimProcess(['--embedding-dimension', '384', '--pooling-ms-per-token', String(MS_PER_TOKEN)]); });
-afterAll(async () => { await sim.stop(); });
+beforeAll(async () => {
+  sim = await spawnSimProcess(['--embedding-dimension', '384', '--pooling-ms-per-token', String(MS_PER_TOKEN)]);
+});
+afterAll(async () => {
+  await sim.stop();
+});
 
-describe('pooling sweep against the simulator\'s schedule', () => {
+describe("pooling sweep against the simulator's schedule", () => {
   it('embeddings at 1,2,4,8 with 16 inputs of 128 tokens: input tokens/s within 5 % of 1000 / msPerInputToken', async () => {
     const r = await runSweep({ url: sim.url, endpoint: 'embeddings', levels: [1, 2, 4, 8], itemsPerRequest: 16, itemTokens: 128 });
     const truth = 1000 / MS_PER_TOKEN;
@@ -44,6 +48,9 @@ describe('pooling sweep against the simulator\'s schedule', () => {
       expect(l.failed).toBe(0);
       wallClock(Math.abs((l.inputTokensPerS as number) / truth - 1), `concurrency ${l.concurrency}: ${l.inputTokensPerS} tok/s`).toBeLessThan(0.05);
     }
-    wallClock(r.warnings.filter((w) => w.code === 'client-bound').map((w) => w.message), 'client-bound warnings').toEqual([]);
+    wallClock(
+      r.warnings.filter((w) => w.code === 'client-bound').map((w) => w.message),
+      'client-bound warnings',
+    ).toEqual([]);
   });
 });

@@ -7,7 +7,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
-  type PoolingLevel, type PoolingRecord, type PoolingResult, type Warning, SCHEMA_VERSION, poolingCapacity, poolingClientLoad, poolingLevel, poolingPeak,
+  type PoolingLevel,
+  type PoolingRecord,
+  type PoolingResult,
+  type Warning,
+  SCHEMA_VERSION,
+  poolingCapacity,
+  poolingClientLoad,
+  poolingLevel,
+  poolingPeak,
 } from '../core/index.js';
 import { type Clock, type PoolingClient, type PoolingRoute, type Target, createPoolingClient, monotonicNs } from '../client/index.js';
 import { threadsFor } from './client-threads.js';
@@ -42,7 +50,10 @@ export async function sweepPooling(input: PoolingSpecInput, deps: PoolingDeps = 
   const signal = deps.signal ?? new AbortController().signal;
   const target = { baseUrl: spec.url, apiKey: spec.apiKey };
   const warnings: Warning[] = [];
-  const warn = (w: Warning) => { warnings.push(w); emit({ kind: 'warning', warning: w }); };
+  const warn = (w: Warning) => {
+    warnings.push(w);
+    emit({ kind: 'warning', warning: w });
+  };
 
   const model = await modelOf(target, spec);
   const engine = await resolveEngine(target, spec.engine, { model, endpoint: 'chat', thinking: false, forceLength: false });
@@ -73,16 +84,27 @@ interface PoolingSenders {
   close(): Promise<void>;
 }
 
-function poolingSenders(spec: PoolingSpec, target: Target, route: PoolingRoute, model: string, most: number, clock: Clock, clockInjected: boolean): PoolingSenders {
+function poolingSenders(
+  spec: PoolingSpec,
+  target: Target,
+  route: PoolingRoute,
+  model: string,
+  most: number,
+  clock: Clock,
+  clockInjected: boolean,
+): PoolingSenders {
   // Client threads as a text sweep has them; one loop when the clock is injected (tests) or one stream is the most.
   const threadCount = clockInjected ? 1 : threadsFor(spec.clientThreads, most);
   const client = createPoolingClient(target, route, { connections: threadCount > 1 ? 1 : most, clock, timeoutMs: spec.timeoutMs, idleMs: spec.idleMs });
   // Started for the first level that is split, not before: a thread loading its modules would take the CPU from a level on one loop.
   let threads: PoolingThreads | null = null;
   return {
-    client, threadCount,
+    client,
+    threadCount,
     threads: () => (threads ??= startPoolingThreads(threadCount, { target, route, model, timeoutMs: spec.timeoutMs, idleMs: spec.idleMs }, most)),
-    close: async () => { await Promise.all([client.close(), (threads as PoolingThreads | null)?.close()]); },
+    close: async () => {
+      await Promise.all([client.close(), (threads as PoolingThreads | null)?.close()]);
+    },
   };
 }
 
@@ -138,14 +160,21 @@ async function poolingLevels(run: PoolingRun): Promise<PoolingEnd> {
       lengthsChecked = true;
       run.warn(mismatch);
     }
-    if (level.failed > 0) run.warn({ code: 'failed-requests', message: `concurrency ${c}: ${level.failed} of ${level.requests} requests failed (${level.failures.map((f) => `${f.count}× ${f.reason}`).join('; ')})` });
+    if (level.failed > 0)
+      run.warn({
+        code: 'failed-requests',
+        message: `concurrency ${c}: ${level.failed} of ${level.requests} requests failed (${level.failures.map((f) => `${f.count}× ${f.reason}`).join('; ')})`,
+      });
   }
   if (signal.aborted) return { levels, status: 'stopped', stopReason: `stopped by the user; ${levels.length} level(s) complete` };
   return { levels, status: 'complete', stopReason: null };
 }
 
 /** One level, announced and sent with its progress events, over the client threads when it is split; its records warm-ups first, in send order. */
-async function sendPoolingLevel(run: PoolingRun, lv: { concurrency: number; index: number; requests: number; base: number }): Promise<{ runs: Array<PoolingShareRun & { label: string }>; records: PoolingRecord[] }> {
+async function sendPoolingLevel(
+  run: PoolingRun,
+  lv: { concurrency: number; index: number; requests: number; base: number },
+): Promise<{ runs: Array<PoolingShareRun & { label: string }>; records: PoolingRecord[] }> {
   const { spec } = run;
   const c = lv.concurrency;
   const shares = threadsFor(run.senders.threadCount, Math.min(c, lv.requests));
@@ -160,9 +189,23 @@ async function sendPoolingLevel(run: PoolingRun, lv: { concurrency: number; inde
     run.emit({ kind: 'request', concurrency: c, done, failed, requests: lv.requests, warmup: r.warmup });
   };
   const plans = poolingSharePlans(c, spec.warmup, lv.requests, shares, (k) => run.inputs.payloadAt(lv.base + k));
-  const runs: Array<PoolingShareRun & { label: string }> = shares > 1
-    ? await run.senders.threads().runLevel(c, plans, run.signal, onRecord)
-    : [{ label: 'the client', ...(await runPoolingShare({ client: run.senders.client, model: run.model, concurrency: c, plan: plans[0] as (typeof plans)[number], clock: run.clock, signal: run.signal, onRecord })) }];
+  const runs: Array<PoolingShareRun & { label: string }> =
+    shares > 1
+      ? await run.senders.threads().runLevel(c, plans, run.signal, onRecord)
+      : [
+          {
+            label: 'the client',
+            ...(await runPoolingShare({
+              client: run.senders.client,
+              model: run.model,
+              concurrency: c,
+              plan: plans[0] as (typeof plans)[number],
+              clock: run.clock,
+              signal: run.signal,
+              onRecord,
+            })),
+          },
+        ];
   const records = runs.flatMap((r) => r.records).sort((a, b) => (a.warmup === b.warmup ? a.seq - b.seq : a.warmup ? -1 : 1));
   return { runs, records };
 }
@@ -174,25 +217,49 @@ function inputLengthWarning(spec: PoolingSpec, level: PoolingLevel, inputs: Pool
   if (served === null || !(Math.abs(served / sentTokens - 1) > PROMPT_MISMATCH_SHARE)) return null;
   return {
     code: 'input-length-mismatch',
-    message: `the server counted ${served.toFixed(1)} input tokens per request (its usage), ${sentTokens} sent by ${tokenizer.label}: ` +
-      `${((served - sentTokens) / (spec.itemsPerRequest)).toFixed(1)} per ${spec.endpoint === 'rerank' ? 'document' : 'input'} (special tokens, a template, or a different tokenizer); input tokens/s is the server's count`,
+    message:
+      `the server counted ${served.toFixed(1)} input tokens per request (its usage), ${sentTokens} sent by ${tokenizer.label}: ` +
+      `${((served - sentTokens) / spec.itemsPerRequest).toFixed(1)} per ${spec.endpoint === 'rerank' ? 'document' : 'input'} (special tokens, a template, or a different tokenizer); input tokens/s is the server's count`,
   };
 }
 
 /** The result file: the run as asked and as it went, its warnings, levels, peak and capacity. */
-function poolingResult(spec: PoolingSpec, r: PoolingEnd & {
-  model: string; route: PoolingRoute; engine: EngineSetup; tokenizer: { exact: boolean; label: string }; startedAt: string; warnings: Warning[];
-}): PoolingResult {
+function poolingResult(
+  spec: PoolingSpec,
+  r: PoolingEnd & {
+    model: string;
+    route: PoolingRoute;
+    engine: EngineSetup;
+    tokenizer: { exact: boolean; label: string };
+    startedAt: string;
+    warnings: Warning[];
+  },
+): PoolingResult {
   const { dialect } = r.engine;
   return {
     schemaVersion: SCHEMA_VERSION,
     run: {
-      url: spec.url, model: r.model, endpoint: spec.endpoint, path: r.route.path,
+      url: spec.url,
+      model: r.model,
+      endpoint: spec.endpoint,
+      path: r.route.path,
       engine: { name: dialect.engine, version: r.engine.version, dialect: dialect.kind, detection: r.engine.source },
-      itemsPerRequest: spec.itemsPerRequest, itemTokens: spec.itemTokens, queryTokens: spec.endpoint === 'rerank' ? spec.queryTokens : null,
-      tokenizer: r.tokenizer, levelsRequested: spec.levels, requestsPerLevel: spec.requestsPerLevel, warmupPerLevel: spec.warmup,
-      hourlyCostUsd: spec.hourlyCostUsd, seed: spec.seed, command: spec.command, startedAt: r.startedAt, endedAt: new Date().toISOString(),
-      status: r.status, stopReason: r.stopReason, toolVersion: TOOL_VERSION, latencySlo: spec.latencySlo,
+      itemsPerRequest: spec.itemsPerRequest,
+      itemTokens: spec.itemTokens,
+      queryTokens: spec.endpoint === 'rerank' ? spec.queryTokens : null,
+      tokenizer: r.tokenizer,
+      levelsRequested: spec.levels,
+      requestsPerLevel: spec.requestsPerLevel,
+      warmupPerLevel: spec.warmup,
+      hourlyCostUsd: spec.hourlyCostUsd,
+      seed: spec.seed,
+      command: spec.command,
+      startedAt: r.startedAt,
+      endedAt: new Date().toISOString(),
+      status: r.status,
+      stopReason: r.stopReason,
+      toolVersion: TOOL_VERSION,
+      latencySlo: spec.latencySlo,
     },
     warnings: r.warnings,
     levels: r.levels,

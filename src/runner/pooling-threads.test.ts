@@ -9,7 +9,16 @@ const sim = useSimulators({ pooling: { dimension: 16, msPerInputToken: 0.05 } })
 
 /** The most requests in flight at once over a level's measured records (an end before a send at the same instant). */
 function peakInFlight(records: readonly PoolingRecord[]): number {
-  const edges = records.filter((r) => !r.warmup).flatMap((r) => [[r.sentNs, 1], [r.endNs, -1]] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const edges = records
+    .filter((r) => !r.warmup)
+    .flatMap(
+      (r) =>
+        [
+          [r.sentNs, 1],
+          [r.endNs, -1],
+        ] as const,
+    )
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   let now = 0;
   let peak = 0;
   for (const [, d] of edges) peak = Math.max(peak, (now += d));
@@ -34,12 +43,25 @@ describe('pooling levels over client threads', () => {
     const run = async (clientThreads: number) => {
       const records = new Map<number, PoolingRecord[]>();
       const threads: number[] = [];
-      const r = await runSweep({ url: s.url, endpoint: 'embeddings', levels: [2, 4], itemsPerRequest: 4, itemTokens: 32, requestsPerLevel: 16, warmup: 2, clientThreads, clientBudgetMs: 1000 }, {
-        onEvent: (e) => {
-          if (e.kind === 'level-start') threads.push(e.threads);
-          if (e.kind === 'level-end') records.set(e.level.concurrency, [...e.records]);
+      const r = await runSweep(
+        {
+          url: s.url,
+          endpoint: 'embeddings',
+          levels: [2, 4],
+          itemsPerRequest: 4,
+          itemTokens: 32,
+          requestsPerLevel: 16,
+          warmup: 2,
+          clientThreads,
+          clientBudgetMs: 1000,
         },
-      });
+        {
+          onEvent: (e) => {
+            if (e.kind === 'level-start') threads.push(e.threads);
+            if (e.kind === 'level-end') records.set(e.level.concurrency, [...e.records]);
+          },
+        },
+      );
       return { r, records, threads };
     };
     const before = s.stats().pooling.requests;
@@ -52,7 +74,10 @@ describe('pooling levels over client threads', () => {
     expect(mid - before).toBe(1 + 2 * 18);
     expect(s.stats().pooling.requests - mid).toBe(1 + 2 * 18);
     for (const { r, records } of [one, two]) {
-      expect(r.levels.map((l) => [l.concurrency, l.requests, l.failed, l.inputTokensPerRequest])).toEqual([[2, 16, 0, 128], [4, 16, 0, 128]]);
+      expect(r.levels.map((l) => [l.concurrency, l.requests, l.failed, l.inputTokensPerRequest])).toEqual([
+        [2, 16, 0, 128],
+        [4, 16, 0, 128],
+      ]);
       for (const c of [2, 4]) {
         const recs = records.get(c) ?? [];
         expect(recs.map((x) => x.seq)).toEqual(Array.from({ length: 18 }, (_, i) => i));
@@ -66,13 +91,38 @@ describe('pooling levels over client threads', () => {
     const s = await sim();
     const ctrl = new AbortController();
     let measured = 0;
-    const r = await runSweep({ url: s.url, endpoint: 'embeddings', levels: [2, 4], itemsPerRequest: 4, itemTokens: 32, requestsPerLevel: 64, warmup: 0, clientThreads: 2, clientBudgetMs: 1000 }, {
-      signal: ctrl.signal,
-      onEvent: (e) => { if (e.kind === 'request' && e.concurrency === 4 && ++measured === 3) ctrl.abort(); },
-    });
+    const r = await runSweep(
+      {
+        url: s.url,
+        endpoint: 'embeddings',
+        levels: [2, 4],
+        itemsPerRequest: 4,
+        itemTokens: 32,
+        requestsPerLevel: 64,
+        warmup: 0,
+        clientThreads: 2,
+        clientBudgetMs: 1000,
+      },
+      {
+        signal: ctrl.signal,
+        onEvent: (e) => {
+          if (e.kind === 'request' && e.concurrency === 4 && ++measured === 3) ctrl.abort();
+        },
+      },
+    );
     expect(r.run).toMatchObject({ status: 'stopped', stopReason: 'stopped by the user; 1 level(s) complete' });
     expect(r.levels.map((l) => l.concurrency)).toEqual([2]);
-    const again = await runSweep({ url: s.url, endpoint: 'embeddings', levels: [2], itemsPerRequest: 4, itemTokens: 32, requestsPerLevel: 8, warmup: 0, clientThreads: 2, clientBudgetMs: 1000 });
+    const again = await runSweep({
+      url: s.url,
+      endpoint: 'embeddings',
+      levels: [2],
+      itemsPerRequest: 4,
+      itemTokens: 32,
+      requestsPerLevel: 8,
+      warmup: 0,
+      clientThreads: 2,
+      clientBudgetMs: 1000,
+    });
     expect(again.levels[0]).toMatchObject({ requests: 8, failed: 0 });
   });
 });

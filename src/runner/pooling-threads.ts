@@ -13,7 +13,12 @@ import { SweepError } from './errors.js';
 import type { PoolingSharePlan } from './pooling-share.js';
 
 /** One share's end: its records and its own client's view of itself. */
-export interface PoolingShareResult { label: string; records: PoolingRecord[]; loopDelayMs: Spread | null; busyPct: number | null }
+export interface PoolingShareResult {
+  label: string;
+  records: PoolingRecord[];
+  loopDelayMs: Spread | null;
+  busyPct: number | null;
+}
 
 export interface PoolingThreads {
   size: number;
@@ -33,7 +38,12 @@ export function startPoolingThreads(n: number, init: Omit<PoolingThreadInit, 'co
     return () => t.off('exit', onExit);
   });
 
-  async function runLevel(concurrency: number, plans: readonly PoolingSharePlan[], signal: AbortSignal, onRecord: (r: PoolingRecord) => void): Promise<PoolingShareResult[]> {
+  async function runLevel(
+    concurrency: number,
+    plans: readonly PoolingSharePlan[],
+    signal: AbortSignal,
+    onRecord: (r: PoolingRecord) => void,
+  ): Promise<PoolingShareResult[]> {
     const used = threads.slice(0, plans.length);
     const dead = used.findIndex((_, i) => exited.has(i));
     if (dead !== -1) throw new SweepError('client-failed', `client thread ${dead + 1} exited before the level`);
@@ -62,10 +72,12 @@ export function startPoolingThreads(n: number, init: Omit<PoolingThreadInit, 'co
   }
 
   async function close(): Promise<void> {
-    await Promise.all(threads.map((t, i) => {
-      (offs[i] as () => void)();
-      return releaseThread(t, exited.has(i));
-    }));
+    await Promise.all(
+      threads.map((t, i) => {
+        (offs[i] as () => void)();
+        return releaseThread(t, exited.has(i));
+      }),
+    );
   }
 
   return { size: n, runLevel, close };

@@ -12,7 +12,15 @@
  */
 import { type LevelResult, type RequestRecord, type TokenizerInfo, type Warning, isOk } from '../core/index.js';
 import {
-  NO_TOKENIZER_LABEL, type PromptItem, type PromptSource, type TokenCounter, WorkloadError, approximateCounter, exactPrompt, loadTokenizerFile, serverCounter,
+  NO_TOKENIZER_LABEL,
+  type PromptItem,
+  type PromptSource,
+  type TokenCounter,
+  WorkloadError,
+  approximateCounter,
+  exactPrompt,
+  loadTokenizerFile,
+  serverCounter,
 } from '../workload/index.js';
 import { SweepError } from './errors.js';
 import { blockSourceTokens, exactBlockSource, isBlockSource } from './exact-texts.js';
@@ -79,7 +87,12 @@ export const hasBuiltLengths = (s: PromptSource): boolean => s.kind === 'synthet
  * trace's, an agent trace's and sessions' at their own lengths, per level (exact-texts.ts).
  * Or the word prompts with a label saying why, when the counter is not exact or the run is too large.
  */
-export async function exactPrompts(spec: SweepSpec, order: readonly number[], runId: string, counter: TokenCounter): Promise<{ prompts: PromptSource; info: TokenizerInfo }> {
+export async function exactPrompts(
+  spec: SweepSpec,
+  order: readonly number[],
+  runId: string,
+  counter: TokenCounter,
+): Promise<{ prompts: PromptSource; info: TokenizerInfo }> {
   const words = { prompts: spec.prompts, info: counter.info };
   if (!counter.info.exact) return words;
   const approx = (why: string) => ({ prompts: spec.prompts, info: { ...approximateCounter().info, label: `approximate (words; ${why})` } });
@@ -87,7 +100,8 @@ export async function exactPrompts(spec: SweepSpec, order: readonly number[], ru
   try {
     if (isBlockSource(src)) {
       const tokens = blockSourceTokens(src) * order.length;
-      if (tokens > MAX_EXACT_TOKENS) return approx(`${tokens} prompt tokens over ${order.length} level(s) are more than the ${MAX_EXACT_TOKENS} built exactly before a run`);
+      if (tokens > MAX_EXACT_TOKENS)
+        return approx(`${tokens} prompt tokens over ${order.length} level(s) are more than the ${MAX_EXACT_TOKENS} built exactly before a run`);
       const salts = order.map((c) => levelSalt({ runId, concurrency: c }));
       return { prompts: await exactBlockSource(src, salts, counter, spec.seed), info: counter.info };
     }
@@ -113,8 +127,12 @@ export function sentTokens(spec: SweepSpec, records: readonly RequestRecord[]): 
   if (src.kind !== 'trace' && src.kind !== 'agents') return null;
   if (src.kind === 'trace' && src.requests.some((r) => r.text !== undefined)) return null;
   const counted = records.filter((r) => !r.warmup && isOk(r) && r.promptTokens !== null);
-  const lengthOf = (r: RequestRecord) => (src.kind === 'trace' ? src.requests[(r.seq - spec.warmup) % src.requests.length]?.p
-    : r.session ? src.sessions[r.session.id]?.turns[r.session.turn]?.p : undefined);
+  const lengthOf = (r: RequestRecord) =>
+    src.kind === 'trace'
+      ? src.requests[(r.seq - spec.warmup) % src.requests.length]?.p
+      : r.session
+        ? src.sessions[r.session.id]?.turns[r.session.turn]?.p
+        : undefined;
   const lengths = counted.flatMap((r) => ((p) => (p === undefined ? [] : [p]))(lengthOf(r)));
   return lengths.length === 0 ? null : lengths.reduce((a, x) => a + x, 0) / lengths.length;
 }
@@ -147,7 +165,8 @@ export function promptLengthWarning(level: LevelResult, sent: number | null, inf
   const asked = Number.isInteger(sent) ? String(sent) : `mean of ${sent.toFixed(1)}`;
   return {
     code: 'prompt-length-mismatch',
-    message: `${levelName}: the server counted ${served.toFixed(1)} prompt tokens per request (usage.prompt_tokens), ${off > 0 ? '+' : ''}${(off * 100).toFixed(0)} % from the ${asked} asked for; ` +
+    message:
+      `${levelName}: the server counted ${served.toFixed(1)} prompt tokens per request (usage.prompt_tokens), ${off > 0 ? '+' : ''}${(off * 100).toFixed(0)} % from the ${asked} asked for; ` +
       `the prompts were ${info.label}`,
   };
 }

@@ -50,7 +50,12 @@ export async function runLevel(given: LevelContext): Promise<LevelRun> {
   } finally {
     ctx.signal.removeEventListener('abort', onOuterAbort);
   }
-  return { records: tally.records, serverFailure: tally.serverFailure(), load: loadOf(ctx.spec, ctx.concurrency, tally.records, schedule.scheduledNs, schedule.waitedForSlot), scheduledNs: schedule.scheduledNs };
+  return {
+    records: tally.records,
+    serverFailure: tally.serverFailure(),
+    load: loadOf(ctx.spec, ctx.concurrency, tally.records, schedule.scheduledNs, schedule.waitedForSlot),
+    scheduledNs: schedule.scheduledNs,
+  };
 }
 
 /** The level's drawn images and clips, when it sends any. */
@@ -129,7 +134,9 @@ function levelSends(ctx: LevelContext, tally: LevelTally, signal: AbortSignal): 
   };
   return {
     prepared,
-    prepare: (i) => { prepared.set(i, requestSpec(ctx, warmups + i)); },
+    prepare: (i) => {
+      prepared.set(i, requestSpec(ctx, warmups + i));
+    },
     async send(i, targetSendNs) {
       const r = await ctx.client.send(specAt(i), { seq: warmups + i, concurrency: ctx.concurrency, warmup: false, targetSendNs }, signal);
       tally.finish(r);
@@ -155,7 +162,10 @@ async function beforeStart(ctx: LevelContext, plan: LevelPlan, sends: LevelSends
 }
 
 /** A level's schedule as sent: an open loop's whole schedule (every share's sends) and the sends that waited for a free slot. */
-interface Schedule { scheduledNs: number[] | null; waitedForSlot: number }
+interface Schedule {
+  scheduledNs: number[] | null;
+  waitedForSlot: number;
+}
 
 /** The measured requests from `startNs` on, by what the level sends: sessions, an agent trace, a closed or an open loop. */
 async function sendMeasured(ctx: LevelContext, plan: LevelPlan, tally: LevelTally, sends: LevelSends, startNs: number, signal: AbortSignal): Promise<Schedule> {
@@ -188,19 +198,38 @@ async function sendMeasured(ctx: LevelContext, plan: LevelPlan, tally: LevelTall
   const at = (j: number) => mine[j] as number;
   // Open loops build requests due soon while they wait (open-loop.ts).
   const open = await runOpenLoop({
-    offsetsNs: mine.map((i) => plan.offsetsNs[i] as number), maxInFlight: capPart(plan.maxInFlight, ctx.share), startNs, clock: ctx.clock, signal,
-    prepare: (j) => sends.prepare(at(j)), send: (j, target) => sends.send(at(j), target),
+    offsetsNs: mine.map((i) => plan.offsetsNs[i] as number),
+    maxInFlight: capPart(plan.maxInFlight, ctx.share),
+    startNs,
+    clock: ctx.clock,
+    signal,
+    prepare: (j) => sends.prepare(at(j)),
+    send: (j, target) => sends.send(at(j), target),
   });
   // The whole level's schedule: every share's sends are judged against it.
   return { scheduledNs: plan.offsetsNs.map((o) => startNs + o), waitedForSlot: open.waitedForSlot };
 }
 
 /** How a level's load was applied, from its records (every share's, merged) and its whole schedule. */
-export function loadOf(spec: SweepSpec, level: number, records: readonly RequestRecord[], scheduledNs: readonly number[] | null, waitedForSlot: number): LevelLoad {
+export function loadOf(
+  spec: SweepSpec,
+  level: number,
+  records: readonly RequestRecord[],
+  scheduledNs: readonly number[] | null,
+  waitedForSlot: number,
+): LevelLoad {
   const measured = records.filter((r) => !r.warmup).map((record) => ({ record, index: record.seq - spec.warmup }));
   return levelLoad({
-    kind: spec.arrival.kind, level, measured, scheduledNs, waitedForSlot,
-    label: spec.prompts.kind !== 'sessions' ? arrivalOps(spec.arrival).label(level)
-      : spec.arrival.kind === 'rate' ? `${level} sessions/s ${spec.arrival.process}` : `${level} session${level === 1 ? '' : 's'} at once`,
+    kind: spec.arrival.kind,
+    level,
+    measured,
+    scheduledNs,
+    waitedForSlot,
+    label:
+      spec.prompts.kind !== 'sessions'
+        ? arrivalOps(spec.arrival).label(level)
+        : spec.arrival.kind === 'rate'
+          ? `${level} sessions/s ${spec.arrival.process}`
+          : `${level} session${level === 1 ? '' : 's'} at once`,
   });
 }

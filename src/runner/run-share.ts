@@ -43,14 +43,24 @@ export async function runShare(o: ShareInput): Promise<ShareRun> {
   let busy0: ReturnType<typeof performance.eventLoopUtilization> | null = null;
   const target = { baseUrl: o.spec.url, apiKey: o.spec.apiKey };
   const run = await runLevel({
-    client: o.client, spec: o.spec, state: o.state, model: o.model, concurrency: o.concurrency, requests: o.requests, clock: o.clock, runId: o.runId,
-    promptOffset: o.promptOffset, signal: o.signal, onRecord: o.onRecord,
+    client: o.client,
+    spec: o.spec,
+    state: o.state,
+    model: o.model,
+    concurrency: o.concurrency,
+    requests: o.requests,
+    clock: o.clock,
+    runId: o.runId,
+    promptOffset: o.promptOffset,
+    signal: o.signal,
+    onRecord: o.onRecord,
     checkServer: async () => {
       const again = await preflight(target, o.model, { timeoutMs: 3000 });
       return again.ok ? null : again.message;
     },
     share: {
-      index: o.index, count: o.count,
+      index: o.index,
+      count: o.count,
       startAt: async () => {
         const atNs = await o.ready();
         loop = startLoopMonitor();

@@ -6,10 +6,12 @@
  */
 import { z } from 'zod';
 
-export const runStateSchema = z.object({
-  /** Once the sweep's image server listens: the URL prefix (with its secret) the level's image URLs start with; null without one. */
-  imagesServedAt: z.string().nullable(),
-}).strict();
+export const runStateSchema = z
+  .object({
+    /** Once the sweep's image server listens: the URL prefix (with its secret) the level's image URLs start with; null without one. */
+    imagesServedAt: z.string().nullable(),
+  })
+  .strict();
 
 export type RunState = z.infer<typeof runStateSchema>;
 

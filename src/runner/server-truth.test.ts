@@ -26,10 +26,17 @@ async function sim(profile: Parameters<typeof startSimulator>[0] = {}): Promise<
 }
 
 describe('server-side ground truth against the simulator', () => {
-  it('puts the server\'s own figures beside ours, per level, over exactly the measured requests', async () => {
+  it("puts the server's own figures beside ours, per level, over exactly the measured requests", async () => {
     const s = await sim();
     const byLevel = new Map<number, readonly RequestRecord[]>();
-    const result = await runSweep({ ...base, url: s.url, levels: [1, 2] }, { afterLevel: async (l, records) => { byLevel.set(l.concurrency, records); } });
+    const result = await runSweep(
+      { ...base, url: s.url, levels: [1, 2] },
+      {
+        afterLevel: async (l, records) => {
+          byLevel.set(l.concurrency, records);
+        },
+      },
+    );
     expect(result.run.serverMetrics).toMatchObject({ available: true, url: `${s.url}/metrics`, family: 'vllm', missing: [] });
     expect(result.run.serverMetrics?.found.ttftMs).toBe('vllm:time_to_first_token_seconds_sum + vllm:time_to_first_token_seconds_count');
     expect(result.warnings.map((w) => w.code)).not.toContain('metrics-missing');
@@ -50,7 +57,9 @@ describe('server-side ground truth against the simulator', () => {
       expect(t.comparison.map((r) => r.metric)).toEqual(['ttft-mean-ms', 'itl-mean-ms', 'generated-tokens', 'requests']);
       expect(t.comparison.find((r) => r.metric === 'generated-tokens')).toMatchObject({ client: 192, server: 192, agrees: true });
       // The simulator reports its own write lateness; the TTFT allowance names it beside our loop delay.
-      expect(t.comparison.find((r) => r.metric === 'ttft-mean-ms')?.basis).toMatch(/our event-loop delay [\d.]+ ms \(p99\) \+ the server's write lateness [\d.]+ ms \(p99\)/);
+      expect(t.comparison.find((r) => r.metric === 'ttft-mean-ms')?.basis).toMatch(
+        /our event-loop delay [\d.]+ ms \(p99\) \+ the server's write lateness [\d.]+ ms \(p99\)/,
+      );
     }
   });
 
@@ -72,7 +81,9 @@ describe('server-side ground truth against the simulator', () => {
     closers.push(empty);
     const result = await runSweep({ ...base, url: s.url, levels: [1], metricsUrl: `${empty.url}/metrics` });
     expect(result.run.serverMetrics).toMatchObject({ available: false, reason: `no Prometheus metrics at ${empty.url}/metrics (HTTP 404)` });
-    expect(result.warnings.find((w) => w.code === 'metrics-missing')?.message).toBe(`no server-side ground truth: no Prometheus metrics at ${empty.url}/metrics (HTTP 404)`);
+    expect(result.warnings.find((w) => w.code === 'metrics-missing')?.message).toBe(
+      `no server-side ground truth: no Prometheus metrics at ${empty.url}/metrics (HTTP 404)`,
+    );
     expect(result.levels[0]?.serverTruth).toBeNull();
     expect(result.levels[0]?.succeeded).toBe(6);
   });
@@ -82,7 +93,9 @@ describe('server-side ground truth against the simulator', () => {
     const partial = await startTextServer((p) => (p === '/metrics' ? { body: 'vllm:num_requests_running 0\nvllm:num_requests_waiting 0\n' } : null));
     closers.push(partial);
     const result = await runSweep({ ...base, url: s.url, levels: [1], metricsUrl: `${partial.url}/metrics` });
-    expect(result.warnings.find((w) => w.code === 'metrics-missing')?.message).toMatch(/lack: TTFT, inter-token time, e2e latency, queue time, finished requests, generated tokens/);
+    expect(result.warnings.find((w) => w.code === 'metrics-missing')?.message).toMatch(
+      /lack: TTFT, inter-token time, e2e latency, queue time, finished requests, generated tokens/,
+    );
     expect(result.levels[0]?.serverTruth?.comparison).toEqual([]);
     expect(result.levels[0]?.serverTruth?.missing).toContain('ttftMs');
   });
@@ -97,11 +110,21 @@ describe('server-side ground truth against the simulator', () => {
 
 describe('telemetry warnings of a level', () => {
   it('a disagreement on a client-bound level says our own delay may explain it', () => {
-    const t = { gpuMem: { available: false, source: 'not available', reason: 'x' } as const, gpu: null, serverTruth: null, warnings: [
-      { code: 'server-disagrees', message: 'level 4: our figures and the server\'s disagree: TTFT mean: …' }, { code: 'server-queued', message: 'q' },
-    ] };
-    const bound = { clientBound: { bound: true, reason: 'the client\'s event loop was delayed 43.2 ms (p99); budget 10 ms' } } as Parameters<typeof levelWarnings>[1];
-    expect(levelWarnings(t, bound)[0]?.message).toMatch(/; this level is client-bound \(the client's event loop was delayed 43\.2 ms \(p99\); budget 10 ms\), so our own delay may explain it$/);
+    const t = {
+      gpuMem: { available: false, source: 'not available', reason: 'x' } as const,
+      gpu: null,
+      serverTruth: null,
+      warnings: [
+        { code: 'server-disagrees', message: "level 4: our figures and the server's disagree: TTFT mean: …" },
+        { code: 'server-queued', message: 'q' },
+      ],
+    };
+    const bound = { clientBound: { bound: true, reason: "the client's event loop was delayed 43.2 ms (p99); budget 10 ms" } } as Parameters<
+      typeof levelWarnings
+    >[1];
+    expect(levelWarnings(t, bound)[0]?.message).toMatch(
+      /; this level is client-bound \(the client's event loop was delayed 43\.2 ms \(p99\); budget 10 ms\), so our own delay may explain it$/,
+    );
     expect(levelWarnings(t, bound)[1]?.message).toBe('q');
     expect(levelWarnings(t, { clientBound: { ...bound.clientBound, bound: false } })).toBe(t.warnings);
   });
@@ -111,10 +134,15 @@ describe('GPU telemetry through runSweep', () => {
   it('records utilisation, power and energy per output token from the source, with the source', async () => {
     const s = await sim();
     let n = 0;
-    const gpu = pollingGpuSource('dcgm', 'dcgm-exporter', async () => {
-      n++;
-      return { name: 'FakeGPU', usedMiB: 1000 + n, totalMiB: 8000, utilizationPct: 50, powerW: 200, energyJ: null };
-    }, 5);
+    const gpu = pollingGpuSource(
+      'dcgm',
+      'dcgm-exporter',
+      async () => {
+        n++;
+        return { name: 'FakeGPU', usedMiB: 1000 + n, totalMiB: 8000, utilizationPct: 50, powerW: 200, energyJ: null };
+      },
+      5,
+    );
     const result = await runSweep({ ...base, url: s.url, levels: [2], gpuSource: 'auto', serverMetrics: false }, { gpu });
     const level = result.levels[0];
     expect(level?.gpuMemMiB).toMatchObject({ available: true, source: 'dcgm-exporter', gpu: 'FakeGPU', totalMiB: 8000 });

@@ -18,12 +18,17 @@ let tight: SimProcess;
 beforeAll(async () => {
   [free, tight] = await Promise.all([spawnSimProcess(SCHEDULE), spawnSimProcess([...SCHEDULE, '--max-batch', '2'])]);
 });
-afterAll(async () => { await Promise.all([free?.stop(), tight?.stop()]); });
+afterAll(async () => {
+  await Promise.all([free?.stop(), tight?.stop()]);
+});
 
 describe('client vs server (simulator in its own process)', () => {
   it('TTFT and inter-token means agree within 5% at concurrency 1 and 2, and so do tokens and requests', async () => {
     const result = await runSweep({ url: free.url, levels: [1, 2], outputTokens: 24, promptTokens: 16, requestsPerLevel: 8, warmup: 1, gpuSource: 'none' });
-    wallClock(result.warnings.map((w) => w.code), 'warnings').not.toContain('server-disagrees');
+    wallClock(
+      result.warnings.map((w) => w.code),
+      'warnings',
+    ).not.toContain('server-disagrees');
     for (const l of result.levels) {
       const rows = l.serverTruth?.comparison ?? [];
       expect(rows).toHaveLength(4);

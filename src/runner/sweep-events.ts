@@ -9,9 +9,7 @@
 import type { LevelOf, RecordOf, RunKindName, Warning } from '../core/index.js';
 
 /** What every kind emits. */
-type CommonEvent<K extends RunKindName> =
-  | { kind: 'warning'; warning: Warning }
-  | { kind: 'level-end'; level: LevelOf<K>; records: readonly RecordOf<K>[] };
+type CommonEvent<K extends RunKindName> = { kind: 'warning'; warning: Warning } | { kind: 'level-end'; level: LevelOf<K>; records: readonly RecordOf<K>[] };
 
 /** What each kind emits besides. */
 interface KindEvents {
@@ -19,10 +17,16 @@ interface KindEvents {
     | { kind: 'preflight'; model: string; models: string[] }
     /** The engine dialect the run speaks, detected (with its evidence) or given. */
     | {
-      kind: 'engine'; name: string; label: string; version: string | null; dialect: string; source: 'detected' | 'override'; evidence: string[];
-      /** The context length the server reports (prompt plus output, tokens), or null. */
-      context: { tokens: number; source: string } | null;
-    }
+        kind: 'engine';
+        name: string;
+        label: string;
+        version: string | null;
+        dialect: string;
+        source: 'detected' | 'override';
+        evidence: string[];
+        /** The context length the server reports (prompt plus output, tokens), or null. */
+        context: { tokens: number; source: string } | null;
+      }
     | { kind: 'level-start'; concurrency: number; index: number; total: number; requests: number }
     | { kind: 'request'; concurrency: number; done: number; failed: number; requests: number; outputTokens: number; warmup: boolean }
     | { kind: 'stopped'; status: 'stopped' | 'server-failed'; reason: string };

@@ -5,7 +5,15 @@
  * sending so each reads on its own.
  */
 import {
-  type LevelLoad, type LevelResult, type RequestRecord, type ShareRecords, type Spread, type TokenizerInfo, type Warning, levelAxis, levelValue,
+  type LevelLoad,
+  type LevelResult,
+  type RequestRecord,
+  type ShareRecords,
+  type Spread,
+  type TokenizerInfo,
+  type Warning,
+  levelAxis,
+  levelValue,
 } from '../core/index.js';
 import type { Dialect } from '../client/index.js';
 import { imageServerWarning } from './image-connections.js';
@@ -39,14 +47,31 @@ export interface JudgedLevel {
 export function judgeLevel(spec: SweepSpec, sent: SentLevel, tel: LevelTelemetry, promptOffset: number, info: TokenizerInfo | null): JudgedLevel {
   const tokens = sentTokens(spec, sent.records);
   const capOf = outputCapOf(spec, promptOffset);
-  const level = withPromptLengths({ ...levelResult({
-    load: sent.load, slo: spec.slo, capOf,
-    ...(spec.prompts.kind === 'sessions' || spec.prompts.kind === 'agents' ? { sessionTurns: spec.prompts.sessions.map((s) => s.turns.length) } : {}),
-    ...(spec.prompts.kind === 'agents' ? { agents: agentsOf(spec.prompts) } : {}),
-    records: sent.records, targetOutputTokens: spec.outputTokens, forceLength: spec.forceLength,
-    loopDelayMs: sent.loopDelayMs, clientCpuPct: sent.clientCpuPct, ...(sent.shares ? { shares: sent.shares } : {}),
-    clientBudgetMs: spec.clientBudgetMs, gpu: tel.gpuMem, images: spec.images, audio: spec.audio,
-  }), gpu: tel.gpu, serverTruth: tel.serverTruth }, tokens, info);
+  const level = withPromptLengths(
+    {
+      ...levelResult({
+        load: sent.load,
+        slo: spec.slo,
+        capOf,
+        ...(spec.prompts.kind === 'sessions' || spec.prompts.kind === 'agents' ? { sessionTurns: spec.prompts.sessions.map((s) => s.turns.length) } : {}),
+        ...(spec.prompts.kind === 'agents' ? { agents: agentsOf(spec.prompts) } : {}),
+        records: sent.records,
+        targetOutputTokens: spec.outputTokens,
+        forceLength: spec.forceLength,
+        loopDelayMs: sent.loopDelayMs,
+        clientCpuPct: sent.clientCpuPct,
+        ...(sent.shares ? { shares: sent.shares } : {}),
+        clientBudgetMs: spec.clientBudgetMs,
+        gpu: tel.gpuMem,
+        images: spec.images,
+        audio: spec.audio,
+      }),
+      gpu: tel.gpu,
+      serverTruth: tel.serverTruth,
+    },
+    tokens,
+    info,
+  );
   return { level, tokens, capOf };
 }
 
@@ -74,7 +99,8 @@ export function levelEndWarnings(spec: SweepSpec, dialect: Dialect, info: Tokeni
   if (mismatch) out.push(mismatch);
   if (level.clientBound.bound) out.push({ code: 'client-bound', message: `${name}: ${level.clientBound.reason}` });
   if (level.outputTokens.short > 0) {
-    const why = dialect.length.kind === 'cannot' ? `: ${dialect.label} cannot force the length, so they are measured as they came` : ' although the length was forced';
+    const why =
+      dialect.length.kind === 'cannot' ? `: ${dialect.label} cannot force the length, so they are measured as they came` : ' although the length was forced';
     out.push({ code: 'short-requests', message: `${name}: ${level.outputTokens.short} requests ended below ${capsOf(end.records, end.capOf)}${why}` });
   }
   if (end.imageClosed > 0) out.push(imageServerWarning(end.concurrency, end.imageClosed, level.failed));

@@ -5,7 +5,16 @@
  */
 import { createHash } from 'node:crypto';
 import {
-  type LevelResult, type RunInfo, SCHEMA_VERSION, type ServerMetricsRun, type SweepResult, type ToolsSpec, type Warning, buildCards, canonicalJson, toolChoiceLabel,
+  type LevelResult,
+  type RunInfo,
+  SCHEMA_VERSION,
+  type ServerMetricsRun,
+  type SweepResult,
+  type ToolsSpec,
+  type Warning,
+  buildCards,
+  canonicalJson,
+  toolChoiceLabel,
 } from '../core/index.js';
 import type { PreparedSweep } from './sweep-setup.js';
 import type { SweepSpec } from './sweep-spec.js';
@@ -32,16 +41,50 @@ export function sweepResult(spec: SweepSpec, prep: PreparedSweep, r: SweepRecord
   return {
     schemaVersion: SCHEMA_VERSION,
     run: {
-      url: spec.url, model: prep.model, endpoint: spec.endpoint,
-      engine: { name: dialect.engine, version: engine.version, dialect: dialect.kind, detection: engine.source, evidence: engine.evidence, sampling: { ...dialect.sampling, ...(spec.topP === null ? {} : { top_p: spec.topP }) } },
-      outputTokens: spec.outputTokens, forceLength: spec.forceLength, promptTokens: spec.promptTokens,
-      thinking: spec.thinking ? 'on' : 'off', temperature: spec.temperature, seed: spec.seed,
-      levelsRequested: spec.levels, levelsOrder: prep.order, arrival: spec.arrival, slo: spec.slo, requestsPerLevel: spec.requestsPerLevel, warmupPerLevel: spec.warmup,
-      hourlyCostUsd: spec.hourlyCostUsd, baselineRateUsdPer1M: spec.baselineRateUsdPer1M, gpuLabel: spec.gpuLabel,
-      command: spec.command, startedAt: r.startedAt, endedAt: new Date().toISOString(), status: r.status, stopReason: r.stopReason, toolVersion: TOOL_VERSION,
+      url: spec.url,
+      model: prep.model,
+      endpoint: spec.endpoint,
+      engine: {
+        name: dialect.engine,
+        version: engine.version,
+        dialect: dialect.kind,
+        detection: engine.source,
+        evidence: engine.evidence,
+        sampling: { ...dialect.sampling, ...(spec.topP === null ? {} : { top_p: spec.topP }) },
+      },
+      outputTokens: spec.outputTokens,
+      forceLength: spec.forceLength,
+      promptTokens: spec.promptTokens,
+      thinking: spec.thinking ? 'on' : 'off',
+      temperature: spec.temperature,
+      seed: spec.seed,
+      levelsRequested: spec.levels,
+      levelsOrder: prep.order,
+      arrival: spec.arrival,
+      slo: spec.slo,
+      requestsPerLevel: spec.requestsPerLevel,
+      warmupPerLevel: spec.warmup,
+      hourlyCostUsd: spec.hourlyCostUsd,
+      baselineRateUsdPer1M: spec.baselineRateUsdPer1M,
+      gpuLabel: spec.gpuLabel,
+      command: spec.command,
+      startedAt: r.startedAt,
+      endedAt: new Date().toISOString(),
+      status: r.status,
+      stopReason: r.stopReason,
+      toolVersion: TOOL_VERSION,
       serverMetrics: r.serverMetrics,
       ...(spec.tools === null ? {} : { tools: toolsInfo(spec.tools) }),
-      ...(spec.responseSchema === null ? {} : { responseSchema: { label: spec.responseSchema.label, name: spec.responseSchema.name, control: spec.responseSchema.control, sha256: sha256Of(spec.responseSchema.schema) } }),
+      ...(spec.responseSchema === null
+        ? {}
+        : {
+            responseSchema: {
+              label: spec.responseSchema.label,
+              name: spec.responseSchema.name,
+              control: spec.responseSchema.control,
+              sha256: sha256Of(spec.responseSchema.schema),
+            },
+          }),
     },
     warnings: r.warnings,
     levels,

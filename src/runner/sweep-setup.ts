@@ -66,7 +66,8 @@ function specWarnings(spec: SweepSpec): Warning[] {
       message: `concurrency ${underfilled.join(', ')}: ${spec.requestsPerLevel} requests per level never put that many requests in flight at once; use more requests per level (or 'auto')`,
     });
   }
-  if (spec.thinking) out.push({ code: 'thinking-on', message: 'thinking is on: reasoning tokens are counted, and results are not comparable with thinking-off runs' });
+  if (spec.thinking)
+    out.push({ code: 'thinking-on', message: 'thinking is on: reasoning tokens are counted, and results are not comparable with thinking-off runs' });
   return out;
 }
 
@@ -76,14 +77,22 @@ function checkDialect(spec: SweepSpec, dialect: Dialect, warn: (w: Warning) => v
     throw new SweepError('bad-input', `endpoint ${spec.endpoint}: ${dialect.label} generates no text; it offers ${endpointsOffered(dialect)}`);
   }
   // Ollama's native chat takes images but no audio: a clip would be dropped, not measured.
-  if (spec.audio !== null && dialect.kind === 'ollama-native') throw new SweepError('bad-input', `audio: ${dialect.label}'s native API takes no audio; use --engine ollama (its /v1 API)`);
-  if (spec.images?.delivery === 'url' && dialect.kind === 'ollama-native') throw new SweepError('bad-input', `images.delivery: ${dialect.label}'s native API takes images as base64 only, no URLs; send them as data or use --engine ollama (its /v1 API)`);
+  if (spec.audio !== null && dialect.kind === 'ollama-native')
+    throw new SweepError('bad-input', `audio: ${dialect.label}'s native API takes no audio; use --engine ollama (its /v1 API)`);
+  if (spec.images?.delivery === 'url' && dialect.kind === 'ollama-native')
+    throw new SweepError(
+      'bad-input',
+      `images.delivery: ${dialect.label}'s native API takes images as base64 only, no URLs; send them as data or use --engine ollama (its /v1 API)`,
+    );
   if (spec.endpoint === 'responses' && dialect.api.paths.responses === null) {
     throw new SweepError('bad-input', `endpoint responses: ${dialect.label} has no Responses API (/v1/responses); use --endpoint chat`);
   }
   // An engine that turns Responses into chat requests takes the chat's length keys.
   if (spec.endpoint === 'responses' && spec.forceLength && dialect.responsesMode !== 'via-chat') {
-    warn({ code: 'cannot-force-length', message: 'the Responses API has no ignore_eos or min_tokens: actual lengths are checked and requests that end short are flagged' });
+    warn({
+      code: 'cannot-force-length',
+      message: 'the Responses API has no ignore_eos or min_tokens: actual lengths are checked and requests that end short are flagged',
+    });
   }
 }
 
@@ -97,13 +106,18 @@ export async function prepareSweep(spec: SweepSpec, target: Target, out: SetupLi
   if (!pre.ok) throw new SweepError('preflight-refused', `${spec.url} cannot be benchmarked: ${pre.message}`);
   out.preflight(pre.model, pre.models);
   for (const w of specWarnings(spec)) out.warn(w);
-  const engine = await resolveEngine(target, spec.engine, { model: pre.model, endpoint: spec.endpoint, thinking: spec.thinking, forceLength: spec.forceLength });
+  const engine = await resolveEngine(target, spec.engine, {
+    model: pre.model,
+    endpoint: spec.endpoint,
+    thinking: spec.thinking,
+    forceLength: spec.forceLength,
+  });
   const { dialect } = engine;
   checkDialect(spec, dialect, out.warn);
   // Synthetic and traced prompts are counted with the run's tokenizer; the server's own counter also says what its chat template adds, before anything is sent.
   const counter = hasBuiltLengths(spec.prompts) ? await runCounter(spec, pre.model) : null;
   const templated = spec.endpoint === 'chat' || spec.endpoint === 'responses';
-  const template = counter !== null && templated && engine.context !== null ? await counter.chatTemplateTokens?.() ?? null : null;
+  const template = counter !== null && templated && engine.context !== null ? ((await counter.chatTemplateTokens?.()) ?? null) : null;
   checkContext(spec, engine.context, template);
   out.engine(engine);
   for (const w of engine.warnings) out.warn(w);
@@ -121,7 +135,10 @@ export async function imageServerFor(spec: SweepSpec, telemetry: RunTelemetry): 
   if (spec.images?.delivery !== 'url') return null;
   return startImageServer(spec.imageBaseUrl).catch(async (err: unknown) => {
     await telemetry.close();
-    throw new SweepError('bad-input', `the image server could not listen on ${spec.imageBaseUrl ?? '127.0.0.1'}: ${err instanceof Error ? err.message : String(err)}`);
+    throw new SweepError(
+      'bad-input',
+      `the image server could not listen on ${spec.imageBaseUrl ?? '127.0.0.1'}: ${err instanceof Error ? err.message : String(err)}`,
+    );
   });
 }
 

@@ -3,138 +3,199 @@
  * yielding the type, the defaults and the messages that name the bad field.
  */
 import { z } from 'zod';
-import { DEFAULT_CLIENT_BUDGET_MS, arrivalSchema, numericDefault, audioInputsSchema, imageBaseUrlSchema, imageInputsSchema, levelsSchema, limitedCount, limitedInt, responseSchemaSpecSchema, sloSchema, toolsSpecSchema, urlCredentialProblem } from '../core/index.js';
+import {
+  DEFAULT_CLIENT_BUDGET_MS,
+  arrivalSchema,
+  numericDefault,
+  audioInputsSchema,
+  imageBaseUrlSchema,
+  imageInputsSchema,
+  levelsSchema,
+  limitedCount,
+  limitedInt,
+  responseSchemaSpecSchema,
+  sloSchema,
+  toolsSpecSchema,
+  urlCredentialProblem,
+} from '../core/index.js';
 import { agentTurnsOf, arrivalOps, promptSourceSchema, turnsOf } from '../workload/index.js';
 import { GPU_SOURCE_CHOICES } from '../telemetry/index.js';
 import { ENGINE_CHOICES, type EngineChoice, isLoopback } from '../client/index.js';
 
-export const sweepSpecSchema = z.object({
-  url: z.url({ protocol: /^https?$/, error: 'url must be an http(s) URL, e.g. http://127.0.0.1:8000' })
-    .refine((u) => urlCredentialProblem(u) === null, { error: (i) => `url ${urlCredentialProblem(String(i.input))}` }),
-  /** Never printed, stored or logged. */
-  apiKey: z.string().min(1).optional(),
-  /** Model id; the first one the server lists when omitted. */
-  model: z.string().min(1).optional(),
-  /** chat, completions, or responses (the OpenAI Responses API; sessions continue with previous_response_id). */
-  endpoint: z.enum(['chat', 'completions', 'responses']).default('chat'),
-  /** The engine's dialect, or 'auto' to detect it from cheap GETs (README: Engines). */
-  engine: z.enum(ENGINE_CHOICES as [EngineChoice, ...EngineChoice[]], { error: `engine must be one of ${ENGINE_CHOICES.join(', ')}` }).default('auto'),
-  /**
-   * 'cold' (default): every request keeps the prefix cache cold where the engine has a switch
-   * (cache_salt, llama.cpp cache_prompt: false) besides its unique prompt, and a cache hit is warned about.
-   * 'warm': no cache control is sent (prompts that share a prefix on purpose).
-   */
-  cache: z.enum(['cold', 'warm'], { error: 'cache must be cold or warm' }).default('cold'),
-  /** Level values on the arrival kind's axis: streams (concurrency), req/s (rate) or burst size (burst). */
-  levels: levelsSchema,
-  /** How requests arrive; closed-loop concurrency by default. */
-  arrival: arrivalSchema.default({ kind: 'concurrency' }),
-  /** Where prompts come from; synthetic words by default. */
-  prompts: promptSourceSchema.default({ kind: 'synthetic' }),
-  /**
-   * How synthetic prompts are counted: 'auto' (the server's tokenize route, else
-   * words labelled approximate), a local tokenizer.json, or words on purpose.
-   */
-  tokenizer: z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('auto') }).strict(),
-    z.object({ kind: z.literal('approximate') }).strict(),
-    z.object({ kind: z.literal('file'), path: z.string().min(1) }).strict(),
-  ], { error: (iss) => (iss.code === 'invalid_union' ? 'tokenizer kind must be auto, approximate or file' : undefined) }).default({ kind: 'auto' }),
-  /** Tools offered with every chat request and the tool_choice; each answer's calls are judged (docs/agents.md). */
-  tools: toolsSpecSchema.nullable().default(null),
-  /** A JSON schema every chat answer must match, with the share of plain control requests (docs/agents.md). */
-  responseSchema: responseSchemaSpecSchema.nullable().default(null),
-  /** Chat only: synthetic images (drawn from the seed) sent with every request's user message. */
-  images: imageInputsSchema.nullable().default(null),
-  /** Images by URL: the address the server reaches goodput's image server at (it listens there); null = 127.0.0.1 on a free port, for a server on this machine. */
-  imageBaseUrl: imageBaseUrlSchema.nullable().default(null),
-  /** Seed of the images and audio clips when not `seed` (a contract's cells each draw their own, so an engine's image cache cannot serve one cell from another). */
-  mediaSeed: z.number().int().nullable().default(null),
-  /** Chat only: a synthetic WAV clip (drawn from the seed) sent with every request's user message. */
-  audio: audioInputsSchema.nullable().default(null),
-  /** Latency objectives; each level then reports its goodput. */
-  slo: sloSchema.nullable().default(null),
-  outputTokens: limitedInt('outputTokens', 'output tokens').default(numericDefault('outputTokens')),
-  promptTokens: limitedInt('promptTokens', 'prompt tokens').default(numericDefault('promptTokens')),
-  /** Requests per level; 'auto' = max(8, 4 × concurrency). */
-  requestsPerLevel: z.union([limitedInt('requestsPerLevel', 'requests per level'), z.literal('auto')]).default('auto'),
-  warmup: limitedCount('warmupRequests', 'warm-up').default(numericDefault('warmup')),
-  thinking: z.boolean().default(false),
-  forceLength: z.boolean().default(true),
-  temperature: z.number().nonnegative().default(numericDefault('temperature')),
-  /** Nucleus sampling, sent as top_p when set. */
-  topP: z.number().gt(0, 'top_p must be above 0').lte(1, 'top_p must be at most 1').nullable().default(null),
-  seed: z.number().int().default(numericDefault('seed')),
-  hourlyCostUsd: z.number().nonnegative('hourly cost must not be negative').nullable().default(null),
-  baselineRateUsdPer1M: z.number().positive('baseline rate must be positive').nullable().default(null),
-  gpuLabel: z.string().min(1).nullable().default(null),
-  clientBudgetMs: z.number().positive().default(DEFAULT_CLIENT_BUDGET_MS),
-  /**
-   * Client threads a level is split over, each with its own event loop and sockets
-   * ('auto': the machine's cores); never more than the level has streams.
-   */
-  clientThreads: z.union([limitedInt('clientThreads', 'client threads'), z.literal('auto')]).default('auto'),
-  /** Per-request limits, ms. */
-  timeouts: z.object({
-    connectMs: z.number().positive().default(10_000),
-    headersMs: z.number().positive().default(120_000),
-    idleMs: z.number().positive().default(60_000),
-    totalMs: z.number().positive().default(600_000),
-  }).prefault({}),
-  /** The command line that started the sweep, recorded in the result. */
-  command: z.string().default(''),
-  /** Scrape the server's Prometheus endpoint around each level (the server's own view beside ours). */
-  serverMetrics: z.boolean().default(true),
-  /** The metrics URL; null: probe /prometheus/metrics then /metrics under the server's root. */
-  metricsUrl: z.url({ protocol: /^https?$/, error: 'metricsUrl must be an http(s) URL' }).nullable().default(null),
-  /** How often gauges (running, waiting, KV-cache usage) are scraped during a level, ms. */
-  metricsIntervalMs: z.number().int().min(100, 'metricsIntervalMs must be at least 100').default(1000),
-  /** Where GPU readings come from. */
-  gpuSource: z.enum(GPU_SOURCE_CHOICES, { error: `gpuSource must be one of ${GPU_SOURCE_CHOICES.join(', ')}` }).default('auto'),
-  /** A DCGM exporter's metrics URL (e.g. http://gpu-host:9400/metrics). */
-  dcgmUrl: z.url({ protocol: /^https?$/, error: 'dcgmUrl must be an http(s) URL' }).nullable().default(null),
-}).superRefine((spec, ctx) => {
-  const ops = arrivalOps(spec.arrival);
-  if (spec.prompts.kind === 'sessions') {
-    if (spec.endpoint === 'completions') ctx.addIssue({ code: 'custom', path: ['endpoint'], message: 'sessions are conversations: they need the chat or responses endpoint' });
-    if (spec.arrival.kind !== 'concurrency' && spec.arrival.kind !== 'rate') ctx.addIssue({ code: 'custom', path: ['arrival', 'kind'], message: 'sessions start at a session concurrency or a session rate' });
-    if (spec.warmup !== 0) ctx.addIssue({ code: 'custom', path: ['warmup'], message: 'sessions run no warm-ups' });
-  }
-  if (spec.prompts.kind === 'agents') {
-    if (spec.arrival.kind !== 'trace') ctx.addIssue({ code: 'custom', path: ['arrival', 'kind'], message: 'an agent trace starts its roots at their recorded times: arrival kind trace' });
-    else if (spec.arrival.maxConcurrency !== null) ctx.addIssue({ code: 'custom', path: ['arrival', 'maxConcurrency'], message: 'an agent trace follows its own graph: no concurrency cap' });
-    if (spec.warmup !== 0) ctx.addIssue({ code: 'custom', path: ['warmup'], message: 'an agent trace runs no warm-ups' });
-  }
-  if (spec.tools !== null) {
-    if (spec.endpoint === 'completions') ctx.addIssue({ code: 'custom', path: ['tools'], message: 'tools need the chat or responses endpoint' });
-    // A forced length (ignore_eos, min_tokens) would make the model write on past its call.
-    if (spec.forceLength) ctx.addIssue({ code: 'custom', path: ['forceLength'], message: 'a request with tools ends when its call is complete: forceLength must be false' });
-  }
-  if (spec.responseSchema !== null) {
-    if (spec.endpoint === 'completions') ctx.addIssue({ code: 'custom', path: ['responseSchema'], message: 'a JSON schema for the answer needs the chat or responses endpoint' });
-    if (spec.forceLength) ctx.addIssue({ code: 'custom', path: ['forceLength'], message: 'an answer to a JSON schema ends when its JSON is complete: forceLength must be false' });
-    if (spec.prompts.kind === 'sessions') ctx.addIssue({ code: 'custom', path: ['responseSchema'], message: 'sessions carry text answers turn to turn' });
-  }
-  if (spec.images !== null) {
-    if (spec.endpoint !== 'chat' && spec.endpoint !== 'responses') ctx.addIssue({ code: 'custom', path: ['images'], message: `images are sent in chat messages: they need the chat or responses endpoint, not ${spec.endpoint}` });
-    if (spec.images.delivery === 'url' && spec.imageBaseUrl === null && !isLoopback(new URL(spec.url).hostname)) {
-      ctx.addIssue({ code: 'custom', path: ['images', 'delivery'], message: `the server at ${new URL(spec.url).host} is not on this machine, so it cannot fetch images from goodput's image server on 127.0.0.1: give an address it can reach (imageBaseUrl, --image-base-url) or send them as data` });
+export const sweepSpecSchema = z
+  .object({
+    url: z
+      .url({ protocol: /^https?$/, error: 'url must be an http(s) URL, e.g. http://127.0.0.1:8000' })
+      .refine((u) => urlCredentialProblem(u) === null, { error: (i) => `url ${urlCredentialProblem(String(i.input))}` }),
+    /** Never printed, stored or logged. */
+    apiKey: z.string().min(1).optional(),
+    /** Model id; the first one the server lists when omitted. */
+    model: z.string().min(1).optional(),
+    /** chat, completions, or responses (the OpenAI Responses API; sessions continue with previous_response_id). */
+    endpoint: z.enum(['chat', 'completions', 'responses']).default('chat'),
+    /** The engine's dialect, or 'auto' to detect it from cheap GETs (README: Engines). */
+    engine: z.enum(ENGINE_CHOICES as [EngineChoice, ...EngineChoice[]], { error: `engine must be one of ${ENGINE_CHOICES.join(', ')}` }).default('auto'),
+    /**
+     * 'cold' (default): every request keeps the prefix cache cold where the engine has a switch
+     * (cache_salt, llama.cpp cache_prompt: false) besides its unique prompt, and a cache hit is warned about.
+     * 'warm': no cache control is sent (prompts that share a prefix on purpose).
+     */
+    cache: z.enum(['cold', 'warm'], { error: 'cache must be cold or warm' }).default('cold'),
+    /** Level values on the arrival kind's axis: streams (concurrency), req/s (rate) or burst size (burst). */
+    levels: levelsSchema,
+    /** How requests arrive; closed-loop concurrency by default. */
+    arrival: arrivalSchema.default({ kind: 'concurrency' }),
+    /** Where prompts come from; synthetic words by default. */
+    prompts: promptSourceSchema.default({ kind: 'synthetic' }),
+    /**
+     * How synthetic prompts are counted: 'auto' (the server's tokenize route, else
+     * words labelled approximate), a local tokenizer.json, or words on purpose.
+     */
+    tokenizer: z
+      .discriminatedUnion(
+        'kind',
+        [
+          z.object({ kind: z.literal('auto') }).strict(),
+          z.object({ kind: z.literal('approximate') }).strict(),
+          z.object({ kind: z.literal('file'), path: z.string().min(1) }).strict(),
+        ],
+        { error: (iss) => (iss.code === 'invalid_union' ? 'tokenizer kind must be auto, approximate or file' : undefined) },
+      )
+      .default({ kind: 'auto' }),
+    /** Tools offered with every chat request and the tool_choice; each answer's calls are judged (docs/agents.md). */
+    tools: toolsSpecSchema.nullable().default(null),
+    /** A JSON schema every chat answer must match, with the share of plain control requests (docs/agents.md). */
+    responseSchema: responseSchemaSpecSchema.nullable().default(null),
+    /** Chat only: synthetic images (drawn from the seed) sent with every request's user message. */
+    images: imageInputsSchema.nullable().default(null),
+    /** Images by URL: the address the server reaches goodput's image server at (it listens there); null = 127.0.0.1 on a free port, for a server on this machine. */
+    imageBaseUrl: imageBaseUrlSchema.nullable().default(null),
+    /** Seed of the images and audio clips when not `seed` (a contract's cells each draw their own, so an engine's image cache cannot serve one cell from another). */
+    mediaSeed: z.number().int().nullable().default(null),
+    /** Chat only: a synthetic WAV clip (drawn from the seed) sent with every request's user message. */
+    audio: audioInputsSchema.nullable().default(null),
+    /** Latency objectives; each level then reports its goodput. */
+    slo: sloSchema.nullable().default(null),
+    outputTokens: limitedInt('outputTokens', 'output tokens').default(numericDefault('outputTokens')),
+    promptTokens: limitedInt('promptTokens', 'prompt tokens').default(numericDefault('promptTokens')),
+    /** Requests per level; 'auto' = max(8, 4 × concurrency). */
+    requestsPerLevel: z.union([limitedInt('requestsPerLevel', 'requests per level'), z.literal('auto')]).default('auto'),
+    warmup: limitedCount('warmupRequests', 'warm-up').default(numericDefault('warmup')),
+    thinking: z.boolean().default(false),
+    forceLength: z.boolean().default(true),
+    temperature: z.number().nonnegative().default(numericDefault('temperature')),
+    /** Nucleus sampling, sent as top_p when set. */
+    topP: z.number().gt(0, 'top_p must be above 0').lte(1, 'top_p must be at most 1').nullable().default(null),
+    seed: z.number().int().default(numericDefault('seed')),
+    hourlyCostUsd: z.number().nonnegative('hourly cost must not be negative').nullable().default(null),
+    baselineRateUsdPer1M: z.number().positive('baseline rate must be positive').nullable().default(null),
+    gpuLabel: z.string().min(1).nullable().default(null),
+    clientBudgetMs: z.number().positive().default(DEFAULT_CLIENT_BUDGET_MS),
+    /**
+     * Client threads a level is split over, each with its own event loop and sockets
+     * ('auto': the machine's cores); never more than the level has streams.
+     */
+    clientThreads: z.union([limitedInt('clientThreads', 'client threads'), z.literal('auto')]).default('auto'),
+    /** Per-request limits, ms. */
+    timeouts: z
+      .object({
+        connectMs: z.number().positive().default(10_000),
+        headersMs: z.number().positive().default(120_000),
+        idleMs: z.number().positive().default(60_000),
+        totalMs: z.number().positive().default(600_000),
+      })
+      .prefault({}),
+    /** The command line that started the sweep, recorded in the result. */
+    command: z.string().default(''),
+    /** Scrape the server's Prometheus endpoint around each level (the server's own view beside ours). */
+    serverMetrics: z.boolean().default(true),
+    /** The metrics URL; null: probe /prometheus/metrics then /metrics under the server's root. */
+    metricsUrl: z
+      .url({ protocol: /^https?$/, error: 'metricsUrl must be an http(s) URL' })
+      .nullable()
+      .default(null),
+    /** How often gauges (running, waiting, KV-cache usage) are scraped during a level, ms. */
+    metricsIntervalMs: z.number().int().min(100, 'metricsIntervalMs must be at least 100').default(1000),
+    /** Where GPU readings come from. */
+    gpuSource: z.enum(GPU_SOURCE_CHOICES, { error: `gpuSource must be one of ${GPU_SOURCE_CHOICES.join(', ')}` }).default('auto'),
+    /** A DCGM exporter's metrics URL (e.g. http://gpu-host:9400/metrics). */
+    dcgmUrl: z
+      .url({ protocol: /^https?$/, error: 'dcgmUrl must be an http(s) URL' })
+      .nullable()
+      .default(null),
+  })
+  .superRefine((spec, ctx) => {
+    const ops = arrivalOps(spec.arrival);
+    if (spec.prompts.kind === 'sessions') {
+      if (spec.endpoint === 'completions')
+        ctx.addIssue({ code: 'custom', path: ['endpoint'], message: 'sessions are conversations: they need the chat or responses endpoint' });
+      if (spec.arrival.kind !== 'concurrency' && spec.arrival.kind !== 'rate')
+        ctx.addIssue({ code: 'custom', path: ['arrival', 'kind'], message: 'sessions start at a session concurrency or a session rate' });
+      if (spec.warmup !== 0) ctx.addIssue({ code: 'custom', path: ['warmup'], message: 'sessions run no warm-ups' });
     }
-    if (spec.prompts.kind === 'sessions' || spec.prompts.kind === 'agents') ctx.addIssue({ code: 'custom', path: ['images'], message: `images are sent with single requests, not with ${spec.prompts.kind}` });
-  }
-  if (spec.imageBaseUrl !== null && spec.images?.delivery !== 'url') ctx.addIssue({ code: 'custom', path: ['imageBaseUrl'], message: 'an image server address applies to images by URL (delivery url) alone' });
-  if (spec.audio !== null) {
-    if (spec.endpoint !== 'chat' && spec.endpoint !== 'responses') ctx.addIssue({ code: 'custom', path: ['audio'], message: `audio is sent in chat messages: it needs the chat or responses endpoint, not ${spec.endpoint}` });
-    if (spec.prompts.kind === 'sessions' || spec.prompts.kind === 'agents') ctx.addIssue({ code: 'custom', path: ['audio'], message: `audio is sent with single requests, not with ${spec.prompts.kind}` });
-  }
-  if (spec.slo?.toolCallValid === true && spec.tools === null) ctx.addIssue({ code: 'custom', path: ['slo', 'toolCallValid'], message: 'the toolCallValid SLO needs tools' });
-  // Trace prompts are matched to the trace's send offsets by position: a warm-up would shift every one.
-  if (spec.prompts.kind === 'trace' && spec.warmup !== 0) ctx.addIssue({ code: 'custom', path: ['warmup'], message: 'a trace replay runs no warm-ups (they would shift its recorded schedule)' });
-  spec.levels.forEach((level, i) => {
-    const problem = ops.checkLevel(level);
-    if (problem) ctx.addIssue({ code: 'custom', path: ['levels', i], message: `${problem} (arrival ${spec.arrival.kind})` });
+    if (spec.prompts.kind === 'agents') {
+      if (spec.arrival.kind !== 'trace')
+        ctx.addIssue({ code: 'custom', path: ['arrival', 'kind'], message: 'an agent trace starts its roots at their recorded times: arrival kind trace' });
+      else if (spec.arrival.maxConcurrency !== null)
+        ctx.addIssue({ code: 'custom', path: ['arrival', 'maxConcurrency'], message: 'an agent trace follows its own graph: no concurrency cap' });
+      if (spec.warmup !== 0) ctx.addIssue({ code: 'custom', path: ['warmup'], message: 'an agent trace runs no warm-ups' });
+    }
+    if (spec.tools !== null) {
+      if (spec.endpoint === 'completions') ctx.addIssue({ code: 'custom', path: ['tools'], message: 'tools need the chat or responses endpoint' });
+      // A forced length (ignore_eos, min_tokens) would make the model write on past its call.
+      if (spec.forceLength)
+        ctx.addIssue({ code: 'custom', path: ['forceLength'], message: 'a request with tools ends when its call is complete: forceLength must be false' });
+    }
+    if (spec.responseSchema !== null) {
+      if (spec.endpoint === 'completions')
+        ctx.addIssue({ code: 'custom', path: ['responseSchema'], message: 'a JSON schema for the answer needs the chat or responses endpoint' });
+      if (spec.forceLength)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['forceLength'],
+          message: 'an answer to a JSON schema ends when its JSON is complete: forceLength must be false',
+        });
+      if (spec.prompts.kind === 'sessions') ctx.addIssue({ code: 'custom', path: ['responseSchema'], message: 'sessions carry text answers turn to turn' });
+    }
+    if (spec.images !== null) {
+      if (spec.endpoint !== 'chat' && spec.endpoint !== 'responses')
+        ctx.addIssue({
+          code: 'custom',
+          path: ['images'],
+          message: `images are sent in chat messages: they need the chat or responses endpoint, not ${spec.endpoint}`,
+        });
+      if (spec.images.delivery === 'url' && spec.imageBaseUrl === null && !isLoopback(new URL(spec.url).hostname)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['images', 'delivery'],
+          message: `the server at ${new URL(spec.url).host} is not on this machine, so it cannot fetch images from goodput's image server on 127.0.0.1: give an address it can reach (imageBaseUrl, --image-base-url) or send them as data`,
+        });
+      }
+      if (spec.prompts.kind === 'sessions' || spec.prompts.kind === 'agents')
+        ctx.addIssue({ code: 'custom', path: ['images'], message: `images are sent with single requests, not with ${spec.prompts.kind}` });
+    }
+    if (spec.imageBaseUrl !== null && spec.images?.delivery !== 'url')
+      ctx.addIssue({ code: 'custom', path: ['imageBaseUrl'], message: 'an image server address applies to images by URL (delivery url) alone' });
+    if (spec.audio !== null) {
+      if (spec.endpoint !== 'chat' && spec.endpoint !== 'responses')
+        ctx.addIssue({
+          code: 'custom',
+          path: ['audio'],
+          message: `audio is sent in chat messages: it needs the chat or responses endpoint, not ${spec.endpoint}`,
+        });
+      if (spec.prompts.kind === 'sessions' || spec.prompts.kind === 'agents')
+        ctx.addIssue({ code: 'custom', path: ['audio'], message: `audio is sent with single requests, not with ${spec.prompts.kind}` });
+    }
+    if (spec.slo?.toolCallValid === true && spec.tools === null)
+      ctx.addIssue({ code: 'custom', path: ['slo', 'toolCallValid'], message: 'the toolCallValid SLO needs tools' });
+    // Trace prompts are matched to the trace's send offsets by position: a warm-up would shift every one.
+    if (spec.prompts.kind === 'trace' && spec.warmup !== 0)
+      ctx.addIssue({ code: 'custom', path: ['warmup'], message: 'a trace replay runs no warm-ups (they would shift its recorded schedule)' });
+    spec.levels.forEach((level, i) => {
+      const problem = ops.checkLevel(level);
+      if (problem) ctx.addIssue({ code: 'custom', path: ['levels', i], message: `${problem} (arrival ${spec.arrival.kind})` });
+    });
   });
-});
 
 export type SweepSpecInput = z.input<typeof sweepSpecSchema>;
 export type SweepSpec = z.output<typeof sweepSpecSchema>;

@@ -19,7 +19,8 @@ function collect() {
   const records = new Map<number, RequestRecord[]>();
   const events: SweepEvent[] = [];
   return {
-    records, events,
+    records,
+    events,
     onEvent: (e: SweepEvent) => {
       events.push(e);
       if (e.kind === 'level-end') records.set(e.level.concurrency, [...e.records]);
@@ -46,7 +47,15 @@ describe('runSweep against the simulator', () => {
     }
     // Within a level the concurrency was held: never more than C in flight.
     const four = (c.records.get(4) ?? []).filter((r) => !r.warmup);
-    const events = four.flatMap((r) => [[r.sendNs, 1], [r.endNs ?? 0, -1]] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    const events = four
+      .flatMap(
+        (r) =>
+          [
+            [r.sendNs, 1],
+            [r.endNs ?? 0, -1],
+          ] as const,
+      )
+      .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
     let inFlight = 0;
     let peak = 0;
     for (const [, d] of events) peak = Math.max(peak, (inFlight += d));
@@ -192,37 +201,46 @@ describe('runSweep against the simulator', () => {
   it('stops cleanly on abort and keeps the finished levels', async () => {
     const s = await sim({ decodeStepMs: 5 });
     const ctrl = new AbortController();
-    const result = await runSweep({ ...base, url: s.url, levels: [1, 2] }, {
-      signal: ctrl.signal,
-      onEvent: (e) => { if (e.kind === 'level-start' && e.concurrency === 2) setTimeout(() => ctrl.abort(), 30); },
-    });
+    const result = await runSweep(
+      { ...base, url: s.url, levels: [1, 2] },
+      {
+        signal: ctrl.signal,
+        onEvent: (e) => {
+          if (e.kind === 'level-start' && e.concurrency === 2) setTimeout(() => ctrl.abort(), 30);
+        },
+      },
+    );
     expect(result.run.status).toBe('stopped');
     expect(result.levels.map((l) => l.concurrency)).toEqual([1]);
   });
 
-  it('a client thread lost after a level finished ends the sweep as stopped, keeping that level; lost before any, an error', async () => {
-    const s = await sim();
-    // Real threads, but the `at`-th level's thread is lost.
-    const losing = (at: number): SweepDeps => {
-      let calls = 0;
-      return {
-        clients: ({ spec, model, dialect, runId, connections }) => {
-          const real = startClientThreads(2, { spec, model, dialect, runId }, connections);
-          return {
-            size: 2,
-            runLevel: async (l) => {
-              if (++calls === at) throw new SweepError('client-failed', 'client thread 2 exited (code 1) during the level');
-              return real.runLevel(l);
-            },
-            close: () => real.close(),
-          };
-        },
+  it(
+    'a client thread lost after a level finished ends the sweep as stopped, keeping that level; lost before any, an error',
+    async () => {
+      const s = await sim();
+      // Real threads, but the `at`-th level's thread is lost.
+      const losing = (at: number): SweepDeps => {
+        let calls = 0;
+        return {
+          clients: ({ spec, model, dialect, runId, connections }) => {
+            const real = startClientThreads(2, { spec, model, dialect, runId }, connections);
+            return {
+              size: 2,
+              runLevel: async (l) => {
+                if (++calls === at) throw new SweepError('client-failed', 'client thread 2 exited (code 1) during the level');
+                return real.runLevel(l);
+              },
+              close: () => real.close(),
+            };
+          },
+        };
       };
-    };
-    const result = await runSweep({ ...base, url: s.url, levels: [2, 4, 8] }, losing(2));
-    expect(result.run.status).toBe('stopped');
-    expect(result.levels.map((l) => l.concurrency)).toEqual([2]);
-    expect(result.run.stopReason).toMatch(/^client thread 2 exited \(code 1\) during the level\. /);
-    await expect(runSweep({ ...base, url: s.url, levels: [2, 4] }, losing(1))).rejects.toMatchObject({ code: 'client-failed' });
-  }, patient(60_000));
+      const result = await runSweep({ ...base, url: s.url, levels: [2, 4, 8] }, losing(2));
+      expect(result.run.status).toBe('stopped');
+      expect(result.levels.map((l) => l.concurrency)).toEqual([2]);
+      expect(result.run.stopReason).toMatch(/^client thread 2 exited \(code 1\) during the level\. /);
+      await expect(runSweep({ ...base, url: s.url, levels: [2, 4] }, losing(1))).rejects.toMatchObject({ code: 'client-failed' });
+    },
+    patient(60_000),
+  );
 });

@@ -8,7 +8,17 @@
  */
 import { type EventLoopUtilization, performance } from 'node:perf_hooks';
 import { type LevelResult, type RequestRecord, type SweepResult, type Warning, levelAxis, sharesLoad } from '../core/index.js';
-import { type Clock, type Dialect, type DialectKind, type StreamingClient, type Target, createStreamingClient, monotonicNs, preflight, resolveTarget } from '../client/index.js';
+import {
+  type Clock,
+  type Dialect,
+  type DialectKind,
+  type StreamingClient,
+  type Target,
+  createStreamingClient,
+  monotonicNs,
+  preflight,
+  resolveTarget,
+} from '../client/index.js';
 import type { GpuSource } from '../telemetry/index.js';
 import { arrivalOps } from '../workload/index.js';
 import { type ClientThreads, startClientThreads, threadsFor } from './client-threads.js';
@@ -63,7 +73,14 @@ export async function sweepText(input: SweepSpecInput, deps: SweepDeps = {}): Pr
   const opened = await openSweep(spec, prep, target, deps, clock, warn);
   const startedAt = new Date().toISOString();
   const run: SweepRun = {
-    spec, prep, opened, deps, clock, emit, warn, signal: deps.signal ?? new AbortController().signal,
+    spec,
+    prep,
+    opened,
+    deps,
+    clock,
+    emit,
+    warn,
+    signal: deps.signal ?? new AbortController().signal,
     checkServer: async () => {
       const again = await preflight(target, prep.model, { timeoutMs: 3000 });
       return again.ok ? null : again.message;
@@ -84,7 +101,13 @@ export async function sweepText(input: SweepSpecInput, deps: SweepDeps = {}): Pr
 function engineEvent(engine: EngineSetup): SweepEvent {
   const { dialect } = engine;
   return {
-    kind: 'engine', name: dialect.engine, label: dialect.label, version: engine.version, dialect: dialect.kind, source: engine.source, evidence: engine.evidence,
+    kind: 'engine',
+    name: dialect.engine,
+    label: dialect.label,
+    version: engine.version,
+    dialect: dialect.kind,
+    source: engine.source,
+    evidence: engine.evidence,
     context: engine.context,
   };
 }
@@ -104,8 +127,7 @@ async function openSweep(spec: SweepSpec, prep: PreparedSweep, target: Target, d
   const threadsAsked = deps.client || deps.clock || spec.prompts.kind === 'agents' ? 1 : spec.clientThreads;
   const threadsMax = threadsFor(threadsAsked, maxC);
   const init = { spec: sendSpec, state, model: prep.model, dialect: dialect.kind, runId: prep.runId };
-  const threads: ClientThreads | null = deps.clients?.({ ...init, connections: maxC })
-    ?? (threadsMax > 1 ? startClientThreads(threadsMax, init, maxC) : null);
+  const threads: ClientThreads | null = deps.clients?.({ ...init, connections: maxC }) ?? (threadsMax > 1 ? startClientThreads(threadsMax, init, maxC) : null);
   return { sendSpec, state, telemetry, imageServer, client, threads };
 }
 
@@ -149,7 +171,11 @@ async function sweepLevels(run: SweepRun): Promise<SweepEnd> {
 }
 
 /** Where a level stands in the sweep. */
-interface LevelAt { concurrency: number; index: number; promptOffset: number }
+interface LevelAt {
+  concurrency: number;
+  index: number;
+  promptOffset: number;
+}
 
 /** A level sent and judged; a stop naming why (the levels before it stand); or stopped by the signal. */
 type LevelStep =
@@ -162,7 +188,8 @@ async function sweepLevel(run: SweepRun, at: LevelAt, done: readonly LevelResult
   const { spec, opened } = run;
   const c = at.concurrency;
   const requests = requestsFor(spec, c);
-  if (opened.imageServer !== null && spec.images !== null) opened.imageServer.serveLevel(spec.images, spec.mediaSeed ?? spec.seed, at.promptOffset, spec.warmup + requests);
+  if (opened.imageServer !== null && spec.images !== null)
+    opened.imageServer.serveLevel(spec.images, spec.mediaSeed ?? spec.seed, at.promptOffset, spec.warmup + requests);
   const imageClosed0 = imageConnectionsClosed(opened.imageServer);
   run.emit({ kind: 'level-start', concurrency: c, index: at.index, total: run.prep.order.length, requests });
   const progress = { done: 0, failed: 0, tokens: 0 };
@@ -216,18 +243,39 @@ async function sendLevel(run: SweepRun, lv: LevelSend, finishedAny: boolean): Pr
   const { threads } = opened;
   const n = threads ? threadsFor(threads.size, Math.min(arrivalOps(spec.arrival).connections(c), lv.requests)) : 1;
   if (threads && (n > 1 || threads.always)) {
-    return threads.runLevel({ concurrency: c, requests: lv.requests, promptOffset: lv.promptOffset, count: n, signal: run.signal, onRecord: lv.onRecord, beforeMeasured }).then((t) => ({
-      ...t, load: loadOf(spec, c, t.records, t.scheduledNs, t.waitedForSlot), ...sharesLoad(t.shares),
-    }), (err: unknown) => {
-      const ours = err instanceof SweepError && (err.code === 'client-stopped' || (err.code === 'client-failed' && finishedAny));
-      if (!ours) throw err;
-      return { stoppedBy: err.message } as const;
-    });
+    return threads
+      .runLevel({ concurrency: c, requests: lv.requests, promptOffset: lv.promptOffset, count: n, signal: run.signal, onRecord: lv.onRecord, beforeMeasured })
+      .then(
+        (t) => ({
+          ...t,
+          load: loadOf(spec, c, t.records, t.scheduledNs, t.waitedForSlot),
+          ...sharesLoad(t.shares),
+        }),
+        (err: unknown) => {
+          const ours = err instanceof SweepError && (err.code === 'client-stopped' || (err.code === 'client-failed' && finishedAny));
+          if (!ours) throw err;
+          return { stoppedBy: err.message } as const;
+        },
+      );
   }
   return runLevel({
-    client: opened.client, spec: opened.sendSpec, state: opened.state, model: run.prep.model, concurrency: c, requests: lv.requests, clock: run.clock, runId: run.prep.runId,
-    promptOffset: lv.promptOffset, signal: run.signal, checkServer: run.checkServer, beforeMeasured, onRecord: lv.onRecord,
+    client: opened.client,
+    spec: opened.sendSpec,
+    state: opened.state,
+    model: run.prep.model,
+    concurrency: c,
+    requests: lv.requests,
+    clock: run.clock,
+    runId: run.prep.runId,
+    promptOffset: lv.promptOffset,
+    signal: run.signal,
+    checkServer: run.checkServer,
+    beforeMeasured,
+    onRecord: lv.onRecord,
   }).then((r) => ({
-    ...r, shares: undefined, loopDelayMs: lv.loop.peek(), clientCpuPct: busy0 === null ? null : performance.eventLoopUtilization(busy0).utilization * 100,
+    ...r,
+    shares: undefined,
+    loopDelayMs: lv.loop.peek(),
+    clientCpuPct: busy0 === null ? null : performance.eventLoopUtilization(busy0).utilization * 100,
   }));
 }

@@ -9,7 +9,7 @@ describe('client threads of a level', () => {
     expect(threadsFor('auto', 4096, 16)).toBe(16);
   });
 
-  it('an asked number is kept, never more than the level\'s streams', () => {
+  it("an asked number is kept, never more than the level's streams", () => {
     expect(threadsFor(8, 1024, 2)).toBe(8);
     expect(threadsFor(8, 3, 2)).toBe(3);
     expect(threadsFor(1, 4096, 2)).toBe(1);

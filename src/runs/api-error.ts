@@ -7,8 +7,19 @@ import { SweepError } from '../runner/index.js';
 import { StoreError } from '../store/index.js';
 
 export type ApiErrorCode =
-  | 'bad-request' | 'unauthorized' | 'forbidden' | 'not-found' | 'duplicate' | 'too-large' | 'unsupported-media-type'
-  | 'server-not-running' | 'run-in-progress' | 'not-exportable' | 'not-active' | 'busy' | 'internal';
+  | 'bad-request'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not-found'
+  | 'duplicate'
+  | 'too-large'
+  | 'unsupported-media-type'
+  | 'server-not-running'
+  | 'run-in-progress'
+  | 'not-exportable'
+  | 'not-active'
+  | 'busy'
+  | 'internal';
 
 export const HTTP_STATUS = {
   'bad-request': 400,
@@ -32,7 +43,11 @@ export interface ApiErrorBody {
 }
 
 export class ApiError extends Error {
-  constructor(readonly code: ApiErrorCode, message: string, readonly field?: string) {
+  constructor(
+    readonly code: ApiErrorCode,
+    message: string,
+    readonly field?: string,
+  ) {
     super(message);
     this.name = 'ApiError';
   }
@@ -47,8 +62,13 @@ export class ApiError extends Error {
 }
 
 const FROM_STORE = {
-  'not-found': 'not-found', duplicate: 'duplicate', 'run-in-progress': 'run-in-progress',
-  'not-exportable': 'not-exportable', busy: 'busy', 'bad-input': 'bad-request', corrupt: 'internal',
+  'not-found': 'not-found',
+  duplicate: 'duplicate',
+  'run-in-progress': 'run-in-progress',
+  'not-exportable': 'not-exportable',
+  busy: 'busy',
+  'bad-input': 'bad-request',
+  corrupt: 'internal',
 } as const;
 
 /** Any thrown value as an ApiError; unknown errors become `internal` with their message. */

@@ -51,9 +51,12 @@ export function tokenGuard(token: string | null, writeToken: string | null = tok
     // The most explicit wins: a header, then the URL, then what the browser kept.
     const given = bearer ?? query ?? getCookie(c, cookie);
     if (needed !== null && (given === undefined || !same(given, needed))) {
-      throw new ApiError('unauthorized', token !== null
-        ? 'this goodput serve needs its token: send "Authorization: Bearer <token>", or open the page once as /?token=<token>'
-        : 'writes to this goodput serve need its key: open the page as goodput serve printed it (/?token=<key>), or send "Authorization: Bearer <key>" (goodput commands of the same user read it from the store\'s lock file)');
+      throw new ApiError(
+        'unauthorized',
+        token !== null
+          ? 'this goodput serve needs its token: send "Authorization: Bearer <token>", or open the page once as /?token=<token>'
+          : 'writes to this goodput serve need its key: open the page as goodput serve printed it (/?token=<key>), or send "Authorization: Bearer <key>" (goodput commands of the same user read it from the store\'s lock file)',
+      );
     }
     if (query !== undefined && bearer === undefined && same(query, known)) setCookie(c, cookie, known, { httpOnly: true, sameSite: 'Strict', path: '/' });
     return next();
@@ -77,7 +80,11 @@ export function originGuard(): MiddlewareHandler {
     const origin = c.req.header('origin');
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && origin !== undefined) {
       let host = '';
-      try { host = new URL(origin).host; } catch { /* not a URL: refused below */ }
+      try {
+        host = new URL(origin).host;
+      } catch {
+        /* not a URL: refused below */
+      }
       if (host !== c.req.header('host')) throw new ApiError('forbidden', `requests from ${origin} are not accepted`);
     }
     return next();

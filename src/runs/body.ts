@@ -45,7 +45,7 @@ export async function jsonBody<S extends z.ZodType>(c: Context, schema: S): Prom
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const keys = issue?.code === 'unrecognized_keys' ? issue.keys : [];
-  const field = issue?.path.length ? issue.path.join('.') : keys[0] ?? 'body';
+  const field = issue?.path.length ? issue.path.join('.') : (keys[0] ?? 'body');
   throw new ApiError('bad-request', `${field}: ${issue?.message ?? 'invalid'}`, field);
 }
 

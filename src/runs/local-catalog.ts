@@ -82,10 +82,12 @@ export function localCatalog(store: Store, opts: LocalCatalogOptions = {}): Cata
     },
     async beginRun(input: BeginRun) {
       // An unknown serverId would otherwise surface as a raw foreign-key violation (a 500).
-      if (input.serverId !== null) await store.servers.get(input.serverId).catch((err: unknown) => {
-        if (err instanceof StoreError && err.code === 'not-found') throw new StoreError('not-found', `serverId: no server with id ${input.serverId} is registered`, 'serverId');
-        throw err;
-      });
+      if (input.serverId !== null)
+        await store.servers.get(input.serverId).catch((err: unknown) => {
+          if (err instanceof StoreError && err.code === 'not-found')
+            throw new StoreError('not-found', `serverId: no server with id ${input.serverId} is registered`, 'serverId');
+          throw err;
+        });
       // A sweep given only a URL is filed under the registered server at that URL, if there is one.
       const server = input.serverId === null ? (await store.servers.list()).find((s) => targetKey(s.baseUrl) === input.targetUrl) : undefined;
       const id = await store.runs.begin(server ? { ...input, serverId: server.id, serverName: server.name } : input);

@@ -65,7 +65,13 @@ export async function openCatalog(o: OpenCatalogOptions): Promise<Catalog> {
       throw err;
     });
     store.advertise(door.url, door.token);
-    return { ...catalog, close: async () => { await door.close(); await catalog.close(); } };
+    return {
+      ...catalog,
+      close: async () => {
+        await door.close();
+        await catalog.close();
+      },
+    };
   } catch (err) {
     // Lost a race with a serve that started meanwhile: use it.
     const busy = err instanceof StoreError && err.code === 'busy' && location.kind === 'embedded';
@@ -73,8 +79,11 @@ export async function openCatalog(o: OpenCatalogOptions): Promise<Catalog> {
     const remote = err instanceof StoreError && err.code === 'busy' ? viaServe(holder) : null;
     if (remote) return remote;
     if (err instanceof StoreError && err.code === 'busy' && holder) {
-      throw new StoreError('busy', `${err.message}. The embedded database is one process's at a time: wait for it, run with --no-save, ` +
-        'start `goodput serve` first (commands then go through it), or use PostgreSQL (--database-url) for concurrent writers.');
+      throw new StoreError(
+        'busy',
+        `${err.message}. The embedded database is one process's at a time: wait for it, run with --no-save, ` +
+          'start `goodput serve` first (commands then go through it), or use PostgreSQL (--database-url) for concurrent writers.',
+      );
     }
     throw err;
   }

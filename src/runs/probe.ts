@@ -21,7 +21,10 @@ function refused(baseUrl: string, timeoutMs: number): Promise<boolean> {
   const port = Number(u.port || (u.protocol === 'https:' ? 443 : 80));
   return new Promise((resolve) => {
     const socket = connect({ host: u.hostname.replace(/^\[|\]$/g, ''), port, timeout: timeoutMs });
-    const done = (v: boolean) => { socket.destroy(); resolve(v); };
+    const done = (v: boolean) => {
+      socket.destroy();
+      resolve(v);
+    };
     socket.once('connect', () => done(false));
     socket.once('timeout', () => done(false));
     socket.once('error', (err: NodeJS.ErrnoException) => done(err.code === 'ECONNREFUSED'));
@@ -51,6 +54,7 @@ export function notRunnableReason(name: string, registeredModel: string | null, 
   if (s.state !== 'running') {
     return `server "${name}" is ${s.state}: ${s.detail ?? 'it did not answer'} (checked ${s.checkedAt}). Nothing was run: a sweep against a server that is not serving would only measure zeros.`;
   }
-  if (registeredModel !== null && s.model !== registeredModel) return `server "${name}" is running, but ${s.detail ?? `it does not serve "${registeredModel}"`}. Nothing was run.`;
+  if (registeredModel !== null && s.model !== registeredModel)
+    return `server "${name}" is running, but ${s.detail ?? `it does not serve "${registeredModel}"`}. Nothing was run.`;
   return null;
 }

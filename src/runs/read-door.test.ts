@@ -17,9 +17,15 @@ const auth = { authorization: `Bearer ${TOKEN}`, host: '127.0.0.1:5000' };
 function fakeCatalog(): Catalog {
   const refuse = () => Promise.reject(new Error('not a read'));
   return {
-    description: 'fake', remoteUrl: null,
-    listServers: async () => [], liveWorkers: async () => [],
-    addServer: refuse, checkServer: refuse, checkAllServers: refuse, removeServer: refuse, beginRun: refuse,
+    description: 'fake',
+    remoteUrl: null,
+    listServers: async () => [],
+    liveWorkers: async () => [],
+    addServer: refuse,
+    checkServer: refuse,
+    checkAllServers: refuse,
+    removeServer: refuse,
+    beginRun: refuse,
     listRuns: async () => [{ id: 1 } as RunSummary],
     getRun: refuse,
     exportRun: async () => ({ levels: [] }) as unknown as SweepResult,
@@ -36,7 +42,10 @@ describe('read door', () => {
     const list = await app.request('/api/runs', { headers: auth });
     expect(await list.json()).toEqual([{ id: 1 }]);
     let answered = false;
-    const exported = Promise.resolve(app.request('/api/runs/1/result', { headers: auth })).then((r) => { answered = true; return r; });
+    const exported = Promise.resolve(app.request('/api/runs/1/result', { headers: auth })).then((r) => {
+      answered = true;
+      return r;
+    });
     const records = Promise.resolve(app.request('/api/runs/1/records?concurrency=2', { headers: auth }));
     await new Promise((r) => setTimeout(r, 50));
     expect(answered).toBe(false);
@@ -50,12 +59,20 @@ describe('read door', () => {
   it('holds the next level while an export is in progress, and an export asked for once the level started waits for its end', async () => {
     const gate = measuringGate();
     let finishExport: (v: SweepResult) => void = () => {};
-    const catalog = { ...fakeCatalog(), exportRun: () => new Promise<SweepResult>((resolve) => { finishExport = resolve; }) };
+    const catalog = {
+      ...fakeCatalog(),
+      exportRun: () =>
+        new Promise<SweepResult>((resolve) => {
+          finishExport = resolve;
+        }),
+    };
     const app = readDoorApp(catalog, TOKEN, gate, 'goodput sweep');
     const first = Promise.resolve(app.request('/api/runs/1/result', { headers: auth }));
     await new Promise((r) => setTimeout(r, 20));
     let levelStarted = false;
-    const level = gate.beforeLevel().then(() => { levelStarted = true; });
+    const level = gate.beforeLevel().then(() => {
+      levelStarted = true;
+    });
     await new Promise((r) => setTimeout(r, 50));
     expect(levelStarted).toBe(false);
     finishExport({ levels: [] } as unknown as SweepResult);
@@ -64,7 +81,10 @@ describe('read door', () => {
     expect(levelStarted).toBe(true);
     // The level is measured now: the next export waits for its end.
     let answered = false;
-    const second = Promise.resolve(app.request('/api/runs/1/result', { headers: auth })).then((r) => { answered = true; return r; });
+    const second = Promise.resolve(app.request('/api/runs/1/result', { headers: auth })).then((r) => {
+      answered = true;
+      return r;
+    });
     await new Promise((r) => setTimeout(r, 50));
     expect(answered).toBe(false);
     gate.end();
@@ -80,7 +100,9 @@ describe('read door', () => {
     expect((await app.request('/api/runs', { headers: { ...auth, host: 'evil.example:5000' } })).status).toBe(403);
     const post = await app.request('/api/servers', { method: 'POST', headers: auth, body: '{}' });
     expect(post.status).toBe(503);
-    expect(((await post.json()) as { error: { message: string } }).error.message).toBe('goodput sweep holds the embedded store and answers only reads; wait for it to finish');
+    expect(((await post.json()) as { error: { message: string } }).error.message).toBe(
+      'goodput sweep holds the embedded store and answers only reads; wait for it to finish',
+    );
     const bad = await app.request('/api/runs/1/records?concurrency=-3', { headers: auth });
     expect(bad.status).toBe(400);
     expect((await app.request('/api/runs/abc', { headers: auth })).status).toBe(400);
@@ -89,37 +111,47 @@ describe('read door', () => {
   it('runs one export at a time: the second starts when the first has finished', async () => {
     let running = 0;
     let most = 0;
-    const catalog = { ...fakeCatalog(), exportRun: async () => {
-      running++;
-      most = Math.max(most, running);
-      await new Promise((r) => setTimeout(r, 30));
-      running--;
-      return { levels: [] } as unknown as SweepResult;
-    } };
+    const catalog = {
+      ...fakeCatalog(),
+      exportRun: async () => {
+        running++;
+        most = Math.max(most, running);
+        await new Promise((r) => setTimeout(r, 30));
+        running--;
+        return { levels: [] } as unknown as SweepResult;
+      },
+    };
     const app = readDoorApp(catalog, TOKEN, measuringGate(), 'goodput sweep');
     const all = await Promise.all(Array.from({ length: 6 }, () => app.request('/api/runs/1/result', { headers: auth })));
     expect(all.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
     expect(most).toBe(1);
   });
 
-  it('over a socket: connections past the cap are not kept, and idle ones are closed', async () => {
-    const door = await openReadDoor(fakeCatalog(), measuringGate(), 'goodput sweep');
-    const port = Number(new URL(door.url).port);
-    const sockets = Array.from({ length: DOOR_MAX_CONNECTIONS + 8 }, () => {
-      const s = connect(port, '127.0.0.1');
-      s.on('error', () => {});
-      s.resume(); // a paused socket never reads the server's FIN
-      return s;
-    });
-    try {
-      let closed = 0;
-      for (const s of sockets) s.once('close', () => { closed++; });
-      // How soon is the timing pass's question (read-door.timing.test.ts); here, that they all go.
-      for (let i = 0; i < 400 && closed < sockets.length; i++) await new Promise((r) => setTimeout(r, 100));
-      expect(closed).toBe(sockets.length);
-    } finally {
-      for (const s of sockets) s.destroy();
-      await door.close();
-    }
-  }, patient(60_000));
+  it(
+    'over a socket: connections past the cap are not kept, and idle ones are closed',
+    async () => {
+      const door = await openReadDoor(fakeCatalog(), measuringGate(), 'goodput sweep');
+      const port = Number(new URL(door.url).port);
+      const sockets = Array.from({ length: DOOR_MAX_CONNECTIONS + 8 }, () => {
+        const s = connect(port, '127.0.0.1');
+        s.on('error', () => {});
+        s.resume(); // a paused socket never reads the server's FIN
+        return s;
+      });
+      try {
+        let closed = 0;
+        for (const s of sockets)
+          s.once('close', () => {
+            closed++;
+          });
+        // How soon is the timing pass's question (read-door.timing.test.ts); here, that they all go.
+        for (let i = 0; i < 400 && closed < sockets.length; i++) await new Promise((r) => setTimeout(r, 100));
+        expect(closed).toBe(sockets.length);
+      } finally {
+        for (const s of sockets) s.destroy();
+        await door.close();
+      }
+    },
+    patient(60_000),
+  );
 });

@@ -74,11 +74,16 @@ export async function openReadDoor(catalog: Catalog, gate: MeasuringGate, holder
   const token = randomBytes(24).toString('base64url');
   const app = readDoorApp(catalog, token, gate, holder);
   const server = await new Promise<ReturnType<typeof listen>>((resolve, reject) => {
-    const s = listen({
-      fetch: app.fetch, port: 0, hostname: '127.0.0.1',
-      // Another local user can connect without the token: idle and half-sent connections are closed within seconds.
-      serverOptions: { headersTimeout: DOOR_HEADERS_MS, requestTimeout: 0, keepAliveTimeout: DOOR_KEEP_ALIVE_MS, connectionsCheckingInterval: 1000 },
-    }, () => resolve(s));
+    const s = listen(
+      {
+        fetch: app.fetch,
+        port: 0,
+        hostname: '127.0.0.1',
+        // Another local user can connect without the token: idle and half-sent connections are closed within seconds.
+        serverOptions: { headersTimeout: DOOR_HEADERS_MS, requestTimeout: 0, keepAliveTimeout: DOOR_KEEP_ALIVE_MS, connectionsCheckingInterval: 1000 },
+      },
+      () => resolve(s),
+    );
     s.once('error', reject);
   });
   const http = server as unknown as import('node:http').Server;
@@ -89,14 +94,17 @@ export async function openReadDoor(catalog: Catalog, gate: MeasuringGate, holder
     answering.add(req.socket);
     res.once('close', () => answering.delete(req.socket));
   });
-  http.setTimeout(DOOR_HEADERS_MS, (socket) => { if (!answering.has(socket)) socket.destroy(); });
+  http.setTimeout(DOOR_HEADERS_MS, (socket) => {
+    if (!answering.has(socket)) socket.destroy();
+  });
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     token,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      if ('closeAllConnections' in server) server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        if ('closeAllConnections' in server) server.closeAllConnections();
+      }),
   };
 }
 
@@ -129,7 +137,9 @@ export function measuringGate(): MeasuringGate & { beforeLevel(): Promise<void>;
       while (reads > 0) await new Promise<void>((resolve) => quietWaiters.push(resolve));
       measuring = true;
     },
-    start: () => { measuring = true; },
+    start: () => {
+      measuring = true;
+    },
     end: () => {
       measuring = false;
       const released = waiters;

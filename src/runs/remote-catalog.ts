@@ -39,7 +39,11 @@ export function remoteCatalog(baseUrl: string, o: RemoteOptions = {}): Catalog {
     const text = await res.text();
     if (res.ok) return JSON.parse(text) as T;
     let e: ApiErrorBody['error'] | undefined;
-    try { e = (JSON.parse(text) as ApiErrorBody).error; } catch { /* not our error body */ }
+    try {
+      e = (JSON.parse(text) as ApiErrorBody).error;
+    } catch {
+      /* not our error body */
+    }
     throw new ApiError((e?.code ?? 'internal') as ApiErrorCode, e?.message ?? `${holder} answered HTTP ${res.status}`, e?.field);
   }
   const enc = encodeURIComponent;

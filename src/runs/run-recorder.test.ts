@@ -11,16 +11,26 @@ function writer(failLevel: number) {
   const calls: string[] = [];
   const w: RunWriter = {
     runId: 7,
-    setModel: async () => { calls.push('model'); },
-    addWarning: async () => { calls.push('warning'); },
+    setModel: async () => {
+      calls.push('model');
+    },
+    addWarning: async () => {
+      calls.push('warning');
+    },
     saveLevel: async (level) => {
       if (level.concurrency === failLevel) throw new Error('disk full');
       calls.push(`level ${level.concurrency}`);
     },
     heartbeat: async () => {},
-    finish: async () => { calls.push('finish'); },
-    discard: async () => { calls.push('discard'); },
-    abandon: async (reason) => { calls.push(`abandon: ${reason}`); },
+    finish: async () => {
+      calls.push('finish');
+    },
+    discard: async () => {
+      calls.push('discard');
+    },
+    abandon: async (reason) => {
+      calls.push(`abandon: ${reason}`);
+    },
   };
   return { w, calls };
 }

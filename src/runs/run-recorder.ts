@@ -36,7 +36,9 @@ export function recordSweep(writer: RunWriter, opts: RecorderOptions = {}): Swee
   const failures: string[] = [];
   let chain: Promise<void> = Promise.resolve();
   const enqueue = (what: string, fn: () => Promise<void>) => {
-    chain = chain.then(fn).catch((err: unknown) => { failures.push(`${what}: ${(err as Error).message}`); });
+    chain = chain.then(fn).catch((err: unknown) => {
+      failures.push(`${what}: ${(err as Error).message}`);
+    });
   };
   const timer = setInterval(() => enqueue('heartbeat', () => writer.heartbeat()), opts.heartbeatMs ?? HEARTBEAT_INTERVAL_MS);
   timer.unref();

@@ -14,7 +14,11 @@ import { targetKey } from './target-key.js';
 export function beginRunOf(input: SpecInputOf<RunKindName>, server: { id: number; name: string } | null = null): BeginRun {
   const spec = specSchemaOf(input).parse(input);
   return {
-    serverId: server?.id ?? null, serverName: server?.name ?? null, targetUrl: targetKey(spec.url),
-    spec: storedSpecOf(kindOfSpec(input), spec), ownerPid: process.pid, ownerHost: hostname(),
+    serverId: server?.id ?? null,
+    serverName: server?.name ?? null,
+    targetUrl: targetKey(spec.url),
+    spec: storedSpecOf(kindOfSpec(input), spec),
+    ownerPid: process.pid,
+    ownerHost: hostname(),
   };
 }

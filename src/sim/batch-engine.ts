@@ -32,11 +32,17 @@ export class BatchEngine {
   }
 
   /** Sequences admitted (prefilling or decoding). */
-  get runningCount(): number { return this.running.size; }
+  get runningCount(): number {
+    return this.running.size;
+  }
   /** Sequences queued for admission. */
-  get waitingCount(): number { return this.queued; }
+  get waitingCount(): number {
+    return this.queued;
+  }
   /** KV tokens reserved by admitted sequences. */
-  get kvReservedTokens(): number { return this.kvReserved; }
+  get kvReservedTokens(): number {
+    return this.kvReserved;
+  }
 
   /** Decode step time now, ms: base + (running − 1) × per-extra-sequence cost. */
   stepMs(): number {
@@ -80,7 +86,10 @@ export class BatchEngine {
     const { maxBatch, kvCacheTokens } = this.profile;
     while (this.queueHead < this.queue.length) {
       const seq = this.queue[this.queueHead] as Sequence;
-      if (seq.state === 'done') { this.queueHead++; continue; }
+      if (seq.state === 'done') {
+        this.queueHead++;
+        continue;
+      }
       if (this.running.size >= maxBatch || this.kvReserved + seq.spec.kvTokens > kvCacheTokens) break;
       this.queueHead++;
       this.queued--;

@@ -8,15 +8,24 @@ import { registerSimCommand, SIM_DIALECT_KINDS } from './index.js';
 import { resolveSimOptions } from './sim-command.js';
 
 let dir: string;
-beforeAll(async () => { dir = await mkdtemp(join(tmpdir(), 'goodput-sim-dialect-')); });
-afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'goodput-sim-dialect-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
 
 async function flagsOf(args: string[]): Promise<Record<string, unknown>> {
   const program = new Command('goodput').exitOverride();
   let flags: Record<string, unknown> = {};
   registerSimCommand(program);
   const sim = program.commands[0] as Command;
-  sim.exitOverride().configureOutput({ writeErr: () => undefined }).action((f: Record<string, unknown>) => { flags = f; });
+  sim
+    .exitOverride()
+    .configureOutput({ writeErr: () => undefined })
+    .action((f: Record<string, unknown>) => {
+      flags = f;
+    });
   await program.parseAsync(['node', 'goodput', 'sim', ...args]);
   return flags;
 }
@@ -33,7 +42,9 @@ describe('goodput sim --dialect', () => {
   it('refuses an unknown engine, listing the choices', async () => {
     const err = await flagsOf(['--dialect', 'vllm2']).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CommanderError);
-    expect((err as CommanderError).message).toMatch(/argument 'vllm2' is invalid\. Allowed choices are goodput, vllm, sglang, tgi, llamacpp, ollama, trtllm, lmdeploy, openai/);
+    expect((err as CommanderError).message).toMatch(
+      /argument 'vllm2' is invalid\. Allowed choices are goodput, vllm, sglang, tgi, llamacpp, ollama, trtllm, lmdeploy, openai/,
+    );
   });
 
   it('names the field of a bad dialect in a profile file, and of a bad --overload-limit', async () => {

@@ -11,7 +11,15 @@ const sim = useSimulators(FAST);
 const chat = (extra: Record<string, unknown> = {}) => ({ model: 'goodput-sim-1', messages: [{ role: 'user', content: 'hi' }], stream: true, ...extra });
 const post = (s: SimServer, body: unknown, path = '/v1/chat/completions') => fetch(`${s.url}${path}`, { method: 'POST', body: JSON.stringify(body) });
 const contentWords = async (s: SimServer, body: Record<string, unknown>) =>
-  words(tokenEvents(await streamPost(s.url, '/v1/chat/completions', body)).map((e) => JSON.stringify(e.json)).join(' ').match(/"content":"[^"]*"/g)?.join(' ').replace(/"content":/g, '').replace(/"/g, '') ?? '');
+  words(
+    tokenEvents(await streamPost(s.url, '/v1/chat/completions', body))
+      .map((e) => JSON.stringify(e.json))
+      .join(' ')
+      .match(/"content":"[^"]*"/g)
+      ?.join(' ')
+      .replace(/"content":/g, '')
+      .replace(/"/g, '') ?? '',
+  );
 
 describe('request rules per simulated engine', () => {
   it('trtllm refuses unknown keys and both cap keys at once (400, flat error naming the key)', async () => {
@@ -28,7 +36,9 @@ describe('request rules per simulated engine', () => {
     const s = await sim({ dialect: 'openai' });
     const r = await post(s, chat({ max_completion_tokens: 3, ignore_eos: true }));
     expect(r.status).toBe(400);
-    expect(await r.json()).toEqual({ error: { message: 'Unrecognized request argument supplied: ignore_eos', type: 'BadRequestError', param: 'ignore_eos', code: 'BadRequestError' } });
+    expect(await r.json()).toEqual({
+      error: { message: 'Unrecognized request argument supplied: ignore_eos', type: 'BadRequestError', param: 'ignore_eos', code: 'BadRequestError' },
+    });
     expect((await post(s, chat({ max_completion_tokens: 3, stream_options: { include_usage: true, include_obfuscation: false } }))).status).toBe(200);
   });
 
@@ -57,7 +67,8 @@ describe('request rules per simulated engine', () => {
     const prompt = { messages: [{ role: 'user', content: 'one two three four five six seven eight' }], max_tokens: 1, stream_options: { include_usage: true } };
     const cached = async (extra: Record<string, unknown>) => {
       const r = await streamPost(s.url, '/v1/chat/completions', chat({ ...prompt, ...extra }));
-      return (r.events.find((e) => e.json?.['usage'])?.json?.['usage'] as { prompt_tokens_details: { cached_tokens: number } }).prompt_tokens_details.cached_tokens;
+      return (r.events.find((e) => e.json?.['usage'])?.json?.['usage'] as { prompt_tokens_details: { cached_tokens: number } }).prompt_tokens_details
+        .cached_tokens;
     };
     await cached({});
     expect(await cached({})).toBeGreaterThan(0);
@@ -110,7 +121,10 @@ describe('error bodies and mid-stream errors per simulated engine', () => {
 describe('overload answers', () => {
   async function fill(s: SimServer, n: number): Promise<void> {
     // Read to the end (cancelling would disconnect and free the slot); the server's close ends them.
-    for (let i = 0; i < n; i++) void post(s, chat({ max_tokens: 50 })).then((r) => r.text()).catch(() => undefined);
+    for (let i = 0; i < n; i++)
+      void post(s, chat({ max_tokens: 50 }))
+        .then((r) => r.text())
+        .catch(() => undefined);
     for (let i = 0; i < 200 && s.stats().running + s.stats().waiting < n; i++) await new Promise((r) => setTimeout(r, 5));
   }
 

@@ -8,8 +8,12 @@ import { firstChoice, streamPost, tokenEvents, type ReceivedEvent } from '../tes
 const FAST = { prefillBaseMs: 2, prefillMsPerToken: 0, decodeStepMs: 1, decodeMsPerExtraSeq: 0 };
 const sim = useSimulators(FAST);
 const chat = (extra: Record<string, unknown> = {}) => ({
-  model: 'goodput-sim-1', messages: [{ role: 'user', content: 'hello there' }], stream: true, max_tokens: 4,
-  stream_options: { include_usage: true }, ...extra,
+  model: 'goodput-sim-1',
+  messages: [{ role: 'user', content: 'hello there' }],
+  stream: true,
+  max_tokens: 4,
+  stream_options: { include_usage: true },
+  ...extra,
 });
 const delta = (e: ReceivedEvent) => (firstChoice(e)?.['delta'] ?? {}) as Record<string, unknown>;
 const dataEvents = (events: ReceivedEvent[]) => events.filter((e) => e.json !== null);
@@ -77,23 +81,46 @@ describe('simulated stream shapes per dialect', () => {
 
   it('ollama native: NDJSON lines, thinking in message.thinking, a done line with counts; /api/generate answers `response`', async () => {
     const s = await sim({ dialect: 'ollama', reasoningTokens: 1, model: 'qwen3:8b' });
-    const res = await fetch(`${s.url}/api/chat`, { method: 'POST', body: JSON.stringify({ model: 'qwen3:8b', messages: [{ role: 'user', content: 'a b c' }], options: { num_predict: 3 } }) });
+    const res = await fetch(`${s.url}/api/chat`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'qwen3:8b', messages: [{ role: 'user', content: 'a b c' }], options: { num_predict: 3 } }),
+    });
     expect(res.headers.get('content-type')).toBe('application/x-ndjson');
-    const lines = (await res.text()).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = (await res.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.map((l) => l['done'])).toEqual([false, false, false, true]);
     expect((lines[0]?.['message'] as Record<string, unknown>)['thinking']).toMatch(/^ \w+$/);
     expect(lines.at(-1)).toMatchObject({ done_reason: 'length', prompt_eval_count: 3, eval_count: 3 });
-    const off = await fetch(`${s.url}/api/chat`, { method: 'POST', body: JSON.stringify({ model: 'qwen3:8b', messages: [{ role: 'user', content: 'x' }], think: false, options: { num_predict: 2 } }) });
+    const off = await fetch(`${s.url}/api/chat`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'qwen3:8b', messages: [{ role: 'user', content: 'x' }], think: false, options: { num_predict: 2 } }),
+    });
     expect(await off.text()).not.toContain('thinking');
-    const gen = await fetch(`${s.url}/api/generate`, { method: 'POST', body: JSON.stringify({ model: 'qwen3:8b', prompt: 'once upon', raw: true, options: { num_predict: 2 } }) });
-    const genLines = (await gen.text()).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const gen = await fetch(`${s.url}/api/generate`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'qwen3:8b', prompt: 'once upon', raw: true, options: { num_predict: 2 } }),
+    });
+    const genLines = (await gen.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(genLines[0]).toMatchObject({ response: expect.stringMatching(/^ \w+$/), done: false });
   });
 
   it('trtllm: `data: {…} \\n\\n` with a stray space, a role-only chunk without content, include_usage by default', async () => {
     const s = await sim({ dialect: 'trtllm' });
-    const r = await streamPost(s.url, '/v1/chat/completions', { ...chat({ max_tokens: 3, ignore_eos: true }), stream_options: { continuous_usage_stats: false } });
-    expect(r.raw.split('\n\n').filter((e) => e.startsWith('data: {')).every((e) => e.endsWith('} '))).toBe(true);
+    const r = await streamPost(s.url, '/v1/chat/completions', {
+      ...chat({ max_tokens: 3, ignore_eos: true }),
+      stream_options: { continuous_usage_stats: false },
+    });
+    expect(
+      r.raw
+        .split('\n\n')
+        .filter((e) => e.startsWith('data: {'))
+        .every((e) => e.endsWith('} ')),
+    ).toBe(true);
     expect(delta(dataEvents(r.events)[0] as ReceivedEvent)).toEqual({ role: 'assistant' });
     expect(usageChunk(r.events)?.json?.['usage']).toMatchObject({ completion_tokens: 3, prompt_tokens_details: { cached_tokens: 0 } });
   });

@@ -11,8 +11,7 @@ afterAll(async () => {
   await s.close();
   expect(await s.stopped).toBe('closed');
 });
-const post = (path: string, body: unknown) =>
-  fetch(`${s.url}${path}`, { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body) });
+const post = (path: string, body: unknown) => fetch(`${s.url}${path}`, { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body) });
 const errorOf = async (res: Response) => ((await res.json()) as { error: { message: string; type: string; param: string | null; code: number } }).error;
 
 describe('info routes', () => {
@@ -21,7 +20,8 @@ describe('info routes', () => {
     expect(health.status).toBe(200);
     expect(await health.text()).toBe('');
     expect(await (await fetch(`${s.url}/v1/models`)).json()).toMatchObject({
-      object: 'list', data: [{ id: MODEL, object: 'model', owned_by: 'goodput-sim', max_model_len: 4096 }],
+      object: 'list',
+      data: [{ id: MODEL, object: 'model', owned_by: 'goodput-sim', max_model_len: 4096 }],
     });
     expect(await (await fetch(`${s.url}/version`)).json()).toEqual({ version: 'goodput-sim 0.1.0' });
     expect(await (await fetch(`${s.url}/sim/gpu`)).json()).toEqual({ name: 'SimGPU 80GB', totalMiB: 81920, usedMiB: 16000 });
@@ -32,12 +32,23 @@ describe('info routes', () => {
   });
 
   it('tokenizes one word per token, for prompts, messages and token ids (vLLM shape)', async () => {
-    const a = (await (await post('/tokenize', { model: MODEL, prompt: 'the quick  brown\nfox' })).json()) as { count: number; max_model_len: number; tokens: number[] };
+    const a = (await (await post('/tokenize', { model: MODEL, prompt: 'the quick  brown\nfox' })).json()) as {
+      count: number;
+      max_model_len: number;
+      tokens: number[];
+    };
     expect(a.count).toBe(4);
     expect(a.max_model_len).toBe(4096);
     expect(a.tokens).toHaveLength(4);
     expect(a.tokens.every((t) => Number.isInteger(t) && t >= 0)).toBe(true);
-    const b = (await (await post('/tokenize', { messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: [{ type: 'text', text: 'the quick' }] }] })).json()) as { count: number; tokens: number[] };
+    const b = (await (
+      await post('/tokenize', {
+        messages: [
+          { role: 'system', content: 'be brief' },
+          { role: 'user', content: [{ type: 'text', text: 'the quick' }] },
+        ],
+      })
+    ).json()) as { count: number; tokens: number[] };
     expect(b.count).toBe(4);
     expect(b.tokens.slice(2)).toEqual(a.tokens.slice(0, 2)); // same word, same id
     expect(await (await post('/tokenize', { prompt: [5, 6, 7] })).json()).toMatchObject({ count: 3, tokens: [5, 6, 7] });

@@ -15,9 +15,7 @@ export type StreamFaultKind = 'dropStream' | 'malformedSse' | 'midStreamError' |
 export type FaultKind = HttpFaultKind | StreamFaultKind;
 
 /** Every fault kind, in the order shares are laid out on [0, 1). */
-export const FAULT_KINDS: readonly FaultKind[] = [
-  'http500', 'http429', 'http503', 'dropStream', 'malformedSse', 'midStreamError', 'stall',
-];
+export const FAULT_KINDS: readonly FaultKind[] = ['http500', 'http429', 'http503', 'dropStream', 'malformedSse', 'midStreamError', 'stall'];
 
 /** Status, OpenAI error type and message of each HTTP fault. */
 export const HTTP_FAULTS: { readonly [K in HttpFaultKind]: { status: number; type: string; message: string } } = {
@@ -36,7 +34,10 @@ export class FaultPicker {
   private readonly draw: () => number;
 
   /** @param seed the profile seed; the fault stream is derived from it. */
-  constructor(private readonly faults: SimFaults, seed: number) {
+  constructor(
+    private readonly faults: SimFaults,
+    seed: number,
+  ) {
     this.draw = mulberry32(hashInts(seed, 0xfa017));
   }
 

@@ -49,8 +49,7 @@ export const WARMUP_HEADER = 'x-goodput-warmup';
 
 /** A parsed generation body: the keys the planner reads, the prompt and its reasoning budget. */
 type Parsed =
-  | { ok: true; body: GenerationKeys & { model: string }; words: string[]; reasoningTokens: number; chat?: ChatRequest }
-  | { ok: false; error: z.ZodError };
+  { ok: true; body: GenerationKeys & { model: string }; words: string[]; reasoningTokens: number; chat?: ChatRequest } | { ok: false; error: z.ZodError };
 
 /** One generation endpoint; it owns its body schema, prompt and response format. */
 export interface Endpoint {
@@ -118,7 +117,13 @@ function isWarm(req: IncomingMessage): boolean {
 
 /** Handles one generation request read at `receivedMs` whose JSON body arrived (complete) at `arrivalMs`. */
 export function handleGeneration(
-  rt: SimRuntime, ep: Endpoint, req: IncomingMessage, res: ServerResponse, raw: unknown, arrivalMs: number, receivedMs = arrivalMs,
+  rt: SimRuntime,
+  ep: Endpoint,
+  req: IncomingMessage,
+  res: ServerResponse,
+  raw: unknown,
+  arrivalMs: number,
+  receivedMs = arrivalMs,
 ): void {
   const reject = (status: number, message: string, param: string | null): void => {
     rt.stats.rejected++;
@@ -144,8 +149,15 @@ export function handleGeneration(
 
 /** A parsed request with its fetched images: checked further, then queued (or refused). */
 function admit(
-  rt: SimRuntime, ep: Endpoint, req: IncomingMessage, res: ServerResponse, raw: unknown, parsed: Extract<ReturnType<Endpoint['parse']>, { ok: true }>,
-  arrivalMs: number, receivedMs: number, fetched: ReadonlyMap<string, Buffer>,
+  rt: SimRuntime,
+  ep: Endpoint,
+  req: IncomingMessage,
+  res: ServerResponse,
+  raw: unknown,
+  parsed: Extract<ReturnType<Endpoint['parse']>, { ok: true }>,
+  arrivalMs: number,
+  receivedMs: number,
+  fetched: ReadonlyMap<string, Buffer>,
 ): void {
   const reject = (status: number, message: string, param: string | null): void => {
     rt.stats.rejected++;
@@ -158,7 +170,8 @@ function admit(
   const previous = ep.stateful === true ? (parsed.chat as { previous_response_id?: unknown } | undefined)?.previous_response_id : undefined;
   if (typeof previous === 'string') {
     const context = rt.responses.get(previous);
-    if (context === undefined) return reject(400, `previous_response_id: Previous response with id '${previous.slice(0, 80)}' not found.`, 'previous_response_id');
+    if (context === undefined)
+      return reject(400, `previous_response_id: Previous response with id '${previous.slice(0, 80)}' not found.`, 'previous_response_id');
     words = [...context, ...words];
   }
   if (body.model !== rt.profile.model) return reject(404, `The model \`${body.model}\` does not exist.`, 'model');
@@ -173,7 +186,12 @@ function admit(
   if (!toolPlan.ok) return reject(400, `${toolPlan.param}: ${toolPlan.message}`, toolPlan.param);
   const schema = parsed.chat === undefined || toolPlan.call !== null ? null : answerSchemaOf(parsed.chat);
   const result = planGeneration(rt.profile, {
-    body, promptWords: words, promptField: ep.promptField, reasoningTokens, requestIndex, tool: toolPlan.call,
+    body,
+    promptWords: words,
+    promptField: ep.promptField,
+    reasoningTokens,
+    requestIndex,
+    tool: toolPlan.call,
     json: schema === null ? null : answerPieces(rt.profile, schema, requestIndex, rt.answers.json),
   });
   if (!result.ok) return reject(400, `${result.param}: ${result.message}`, result.param);
@@ -194,7 +212,8 @@ function admit(
   const plan = result.plan;
   const idn = { id: `${ep.idPrefix}-sim-${requestIndex.toString(16).padStart(8, '0')}`, created: Math.floor(Date.now() / 1000), model: rt.profile.model };
   // The conversation so far, for a later previous_response_id: the prompt and the answer's words.
-  if (ep.stateful === true) rt.responses.set(idn.id, [...words, ...tokenize(outputText(rt.profile.seed, requestIndex, plan.reasoningTokens, plan.outputTokens))]);
+  if (ep.stateful === true)
+    rt.responses.set(idn.id, [...words, ...tokenize(outputText(rt.profile.seed, requestIndex, plan.reasoningTokens, plan.outputTokens))]);
   const half = Math.floor(emissionCount(plan.outputTokens, rt.profile.tokensPerChunk) / 2);
   const id = req.headers['x-request-id'];
   const trace = { id: typeof id === 'string' ? id.slice(0, 256) : null, receivedMs };

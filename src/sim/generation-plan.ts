@@ -79,13 +79,14 @@ export function planGeneration(profile: SimProfile, input: PlanInput): PlanResul
   }
   const { min, max } = profile.naturalOutputTokens;
   const tool = input.tool ?? null;
-  const json = tool === null ? input.json ?? null : null;
+  const json = tool === null ? (input.json ?? null) : null;
   const fixed = tool?.pieces.length ?? json?.length ?? null;
-  const wanted = fixed !== null
-    ? input.reasoningTokens + fixed
-    : body.ignore_eos === true
-      ? capTokens
-      : Math.max(minTokens, input.reasoningTokens + uniformInt(min, max, profile.seed, input.requestIndex, 0x5709));
+  const wanted =
+    fixed !== null
+      ? input.reasoningTokens + fixed
+      : body.ignore_eos === true
+        ? capTokens
+        : Math.max(minTokens, input.reasoningTokens + uniformInt(min, max, profile.seed, input.requestIndex, 0x5709));
   const outputTokens = Math.min(wanted, capTokens);
   const includeUsage = body.stream === true && body.stream_options?.include_usage === true;
   return {
@@ -97,7 +98,18 @@ export function planGeneration(profile: SimProfile, input: PlanInput): PlanResul
       outputTokens,
       reasoningTokens: Math.min(input.reasoningTokens, outputTokens),
       // A tool call that fits ends with tool_calls; one the cap cuts ends with length, its arguments unfinished.
-      finishReason: tool !== null ? (wanted > capTokens ? 'length' : 'tool_calls') : json !== null ? (wanted > capTokens ? 'length' : 'stop') : wanted >= capTokens ? 'length' : 'stop',
+      finishReason:
+        tool !== null
+          ? wanted > capTokens
+            ? 'length'
+            : 'tool_calls'
+          : json !== null
+            ? wanted > capTokens
+              ? 'length'
+              : 'stop'
+            : wanted >= capTokens
+              ? 'length'
+              : 'stop',
       tool,
       json,
       stream: body.stream === true,

@@ -101,8 +101,12 @@ export class GenerationRun implements SequenceEvents {
     if (log === null) return;
     const at = (ms: number | null) => (ms === null ? null : epochMs(ms));
     log.add({
-      id: this.trace.id, arrivalMs: epochMs(this.trace.receivedMs), firstWriteMs: at(this.firstWriteMs),
-      lastWriteMs: at(this.firstWriteMs === null ? null : this.lastWriteMs), outputTokens: this.tokensWritten, end,
+      id: this.trace.id,
+      arrivalMs: epochMs(this.trace.receivedMs),
+      firstWriteMs: at(this.firstWriteMs),
+      lastWriteMs: at(this.firstWriteMs === null ? null : this.lastWriteMs),
+      outputTokens: this.tokensWritten,
+      end,
     });
   }
 

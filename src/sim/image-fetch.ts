@@ -58,9 +58,15 @@ function fetchOne(url: URL, timeoutMs: number): Promise<Buffer | string> {
       res.on('end', () => resolve(Buffer.concat(chunks)));
       res.on('error', () => resolve('could not be fetched: the connection broke'));
     });
-    const deadline = setTimeout(() => { req.destroy(); resolve(`could not be fetched within ${timeoutMs} ms`); }, timeoutMs);
+    const deadline = setTimeout(() => {
+      req.destroy();
+      resolve(`could not be fetched within ${timeoutMs} ms`);
+    }, timeoutMs);
     req.on('close', () => clearTimeout(deadline));
-    req.on('timeout', () => { req.destroy(); resolve(`could not be fetched within ${timeoutMs} ms`); });
+    req.on('timeout', () => {
+      req.destroy();
+      resolve(`could not be fetched within ${timeoutMs} ms`);
+    });
     req.on('error', (e) => resolve(`could not be fetched: ${e.message.slice(0, 200)}`));
     req.end();
   });
@@ -71,13 +77,25 @@ export async function fetchImages(profile: SimProfile, messages: readonly ChatMe
   const wanted = remoteImageUrls(messages);
   const files = new Map<string, Buffer>();
   if (wanted.length > LIMITS.imagesPerRequest.max) {
-    return { ok: false, param: (wanted[LIMITS.imagesPerRequest.max] as { param: string }).param, message: `more than ${LIMITS.imagesPerRequest.max} images in one request` };
+    return {
+      ok: false,
+      param: (wanted[LIMITS.imagesPerRequest.max] as { param: string }).param,
+      message: `more than ${LIMITS.imagesPerRequest.max} images in one request`,
+    };
   }
   for (const { url, param } of wanted) {
     let parsed: URL | null = null;
-    try { parsed = new URL(url); } catch { /* refused below */ }
+    try {
+      parsed = new URL(url);
+    } catch {
+      /* refused below */
+    }
     if (parsed === null || parsed.protocol !== 'http:' || !LOOPBACK.has(parsed.hostname)) {
-      return { ok: false, param, message: 'must be a PNG or JPEG data URL, or an http URL on loopback (127.0.0.1, ::1, localhost): the simulator fetches from nowhere else' };
+      return {
+        ok: false,
+        param,
+        message: 'must be a PNG or JPEG data URL, or an http URL on loopback (127.0.0.1, ::1, localhost): the simulator fetches from nowhere else',
+      };
     }
   }
   const got = await Promise.all(wanted.map(async ({ url, param }) => ({ url, param, file: await fetchOne(new URL(url), profile.images.fetchTimeoutMs) })));

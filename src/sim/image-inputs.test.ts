@@ -8,21 +8,32 @@ import { startSimulator, type SimServer } from './index.js';
 const MODEL = 'goodput-sim-1';
 let s: SimServer;
 beforeAll(async () => {
-  s = await startSimulator({ prefillBaseMs: 1, prefillMsPerToken: 0, decodeStepMs: 1, maxModelLen: 8192, images: { patchPixels: 32, baseTokens: 2, encoderMsPerImage: 0 } });
+  s = await startSimulator({
+    prefillBaseMs: 1,
+    prefillMsPerToken: 0,
+    decodeStepMs: 1,
+    maxModelLen: 8192,
+    images: { patchPixels: 32, baseTokens: 2, encoderMsPerImage: 0 },
+  });
 });
 afterAll(async () => {
   await s.close();
 });
 
 const image = (url: string) => ({ type: 'image_url', image_url: { url } });
-const chat = (content: unknown[]) => fetch(`${s.url}/v1/chat/completions`, {
-  method: 'POST',
-  body: JSON.stringify({ model: MODEL, max_tokens: 4, messages: [{ role: 'user', content }] }),
-});
+const chat = (content: unknown[]) =>
+  fetch(`${s.url}/v1/chat/completions`, {
+    method: 'POST',
+    body: JSON.stringify({ model: MODEL, max_tokens: 4, messages: [{ role: 'user', content }] }),
+  });
 
 describe('chat image inputs', () => {
   it('counts ceil(w/patch) × ceil(h/patch) + base tokens per image into prompt_tokens', async () => {
-    const res = await chat([{ type: 'text', text: 'describe these two pictures' }, image(syntheticImageUrl(512, 512, 1, 0)), image(syntheticImageUrl(512, 512, 1, 1))]);
+    const res = await chat([
+      { type: 'text', text: 'describe these two pictures' },
+      image(syntheticImageUrl(512, 512, 1, 0)),
+      image(syntheticImageUrl(512, 512, 1, 1)),
+    ]);
     expect(res.status).toBe(200);
     const body = (await res.json()) as { usage: { prompt_tokens: number } };
     // 4 words + 2 × (16 × 16 patches + 2).
@@ -37,7 +48,11 @@ describe('chat image inputs', () => {
     ['a loopback URL nobody answers', [image('http://127.0.0.1:9/cat.png')], /could not be fetched: /],
     ['a GIF data URL', [image('data:image/gif;base64,R0lGODlh')], /must be a PNG or JPEG data URL/],
     ['a JPEG without its frame header', [image('data:image/jpeg;base64,/9j/4AAQ')], /is a JPEG without a frame header/],
-    ['bytes that are not a PNG', [image(`data:image/png;base64,${Buffer.alloc(40, 7).toString('base64')}`)], /is neither a PNG \(signature and IHDR\) nor a JPEG/],
+    [
+      'bytes that are not a PNG',
+      [image(`data:image/png;base64,${Buffer.alloc(40, 7).toString('base64')}`)],
+      /is neither a PNG \(signature and IHDR\) nor a JPEG/,
+    ],
     ['a part without url', [{ type: 'image_url', image_url: {} }], /needs a url/],
     ['17 images', Array.from({ length: 17 }, (_, i) => image(syntheticImageUrl(8, 8, 1, i))), /more than 16 images/],
   ];
@@ -60,8 +75,8 @@ describe('chat image inputs', () => {
   });
 });
 
-describe('chat image inputs on Ollama\'s native API', () => {
-  it('reads the message\'s images field (bare base64) as image parts and counts them', async () => {
+describe("chat image inputs on Ollama's native API", () => {
+  it("reads the message's images field (bare base64) as image parts and counts them", async () => {
     const o = await startSimulator({ dialect: 'ollama', prefillBaseMs: 1, prefillMsPerToken: 0, decodeStepMs: 1, images: { encoderMsPerImage: 0 } });
     try {
       const b64 = syntheticImageUrl(64, 64, 1, 0).split(',')[1];
@@ -124,14 +139,26 @@ describe('chat image inputs as JPEG and by URL', () => {
       asked.push(req.url ?? '');
       setTimeout(() => {
         const file = files.get(req.url ?? '');
-        if (file === undefined) { res.writeHead(404); res.end(); return; }
+        if (file === undefined) {
+          res.writeHead(404);
+          res.end();
+          return;
+        }
         res.writeHead(200, { 'content-type': 'application/octet-stream' });
         res.end(file);
       }, delayMs);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    return { url, asked, close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) };
+    return {
+      url,
+      asked,
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    };
   }
   const tokens = async (content: unknown[]) => {
     const res = await chat(content);
@@ -146,12 +173,20 @@ describe('chat image inputs as JPEG and by URL', () => {
   });
 
   it('fetches images by URL from loopback and counts them as their data URLs; a 404 names the part', async () => {
-    const files = new Map([['/a.png', syntheticPng(512, 512, 1, 0)], ['/b.jpg', syntheticJpeg(64, 32, 1, 1)], ['/huge.png', Buffer.alloc(5 * 1024 * 1024, 1)]]);
+    const files = new Map([
+      ['/a.png', syntheticPng(512, 512, 1, 0)],
+      ['/b.jpg', syntheticJpeg(64, 32, 1, 1)],
+      ['/huge.png', Buffer.alloc(5 * 1024 * 1024, 1)],
+    ]);
     const served = await imageServer(files);
     try {
       const before = (await (await fetch(`${s.url}/sim/stats`)).json()) as { imagesFetched: number };
       const byUrl = await tokens([{ type: 'text', text: 'two pictures' }, image(`${served.url}/a.png`), image(`${served.url}/b.jpg`)]);
-      const inline = await tokens([{ type: 'text', text: 'two pictures' }, image(syntheticImageUrl(512, 512, 1, 0)), image(syntheticImageUrl(64, 32, 1, 1, 'jpeg'))]);
+      const inline = await tokens([
+        { type: 'text', text: 'two pictures' },
+        image(syntheticImageUrl(512, 512, 1, 0)),
+        image(syntheticImageUrl(64, 32, 1, 1, 'jpeg')),
+      ]);
       expect(byUrl).toBe(inline);
       expect(byUrl).toBe(2 + 258 + 2 + 2);
       expect([...served.asked].sort()).toEqual(['/a.png', '/b.jpg']);
@@ -159,7 +194,10 @@ describe('chat image inputs as JPEG and by URL', () => {
       expect(after.imagesFetched - before.imagesFetched).toBe(2);
       const missing = await chat([{ type: 'text', text: 'x' }, image(`${served.url}/nope.png`)]);
       expect(missing.status).toBe(400);
-      expect(((await missing.json()) as { error: { param: string; message: string } }).error).toMatchObject({ param: 'messages[0].content[1].image_url', message: expect.stringMatching(/answered HTTP 404/) as unknown });
+      expect(((await missing.json()) as { error: { param: string; message: string } }).error).toMatchObject({
+        param: 'messages[0].content[1].image_url',
+        message: expect.stringMatching(/answered HTTP 404/) as unknown,
+      });
       // A hostile image server gets its body cut at the bound, not read whole.
       const huge = await chat([{ type: 'text', text: 'x' }, image(`${served.url}/huge.png`)]);
       expect(huge.status).toBe(400);
@@ -174,13 +212,19 @@ describe('chat image inputs as JPEG and by URL', () => {
     const quick = await startSimulator({ prefillBaseMs: 1, prefillMsPerToken: 0, decodeStepMs: 1, images: { encoderMsPerImage: 0, fetchTimeoutMs: 100 } });
     try {
       const t0 = performance.now();
-      const res = await fetch(`${s.url}/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ model: MODEL, max_tokens: 4, stream: true, messages: [{ role: 'user', content: [image(`${served.url}/slow.png`)] }] }) });
+      const res = await fetch(`${s.url}/v1/chat/completions`, {
+        method: 'POST',
+        body: JSON.stringify({ model: MODEL, max_tokens: 4, stream: true, messages: [{ role: 'user', content: [image(`${served.url}/slow.png`)] }] }),
+      });
       const reader = (res.body as ReadableStream<Uint8Array>).getReader();
       await reader.read();
       // Nothing of the answer (not even its headers) comes before the image is in: a lower bound, not a timing accuracy.
       expect(performance.now() - t0).toBeGreaterThanOrEqual(290);
       await reader.cancel();
-      const late = await fetch(`${quick.url}/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ model: MODEL, max_tokens: 4, messages: [{ role: 'user', content: [image(`${served.url}/slow.png`)] }] }) });
+      const late = await fetch(`${quick.url}/v1/chat/completions`, {
+        method: 'POST',
+        body: JSON.stringify({ model: MODEL, max_tokens: 4, messages: [{ role: 'user', content: [image(`${served.url}/slow.png`)] }] }),
+      });
       expect(late.status).toBe(400);
       expect(((await late.json()) as { error: { message: string } }).error.message).toMatch(/could not be fetched within 100 ms/);
     } finally {
@@ -191,21 +235,33 @@ describe('chat image inputs as JPEG and by URL', () => {
 });
 
 describe('image and audio inputs on the Responses API', () => {
-  const respond = (content: unknown[]) => fetch(`${s.url}/v1/responses`, { method: 'POST', body: JSON.stringify({ model: MODEL, max_output_tokens: 4, input: [{ role: 'user', content }] }) });
+  const respond = (content: unknown[]) =>
+    fetch(`${s.url}/v1/responses`, { method: 'POST', body: JSON.stringify({ model: MODEL, max_output_tokens: 4, input: [{ role: 'user', content }] }) });
 
   it('counts input_image and input_audio parts as their chat parts', async () => {
     const url = syntheticImageUrl(512, 512, 1, 0, 'jpeg');
     const wav = syntheticWav(2, 1, 0).toString('base64');
-    const res = await respond([{ type: 'input_text', text: 'look and listen' }, { type: 'input_image', image_url: url, detail: 'auto' }, { type: 'input_audio', input_audio: { data: wav, format: 'wav' } }]);
+    const res = await respond([
+      { type: 'input_text', text: 'look and listen' },
+      { type: 'input_image', image_url: url, detail: 'auto' },
+      { type: 'input_audio', input_audio: { data: wav, format: 'wav' } },
+    ]);
     expect(res.status).toBe(200);
     const usage = ((await res.json()) as { usage: { input_tokens: number } }).usage;
-    const chatTokens = ((await (await chat([{ type: 'text', text: 'look and listen' }, image(url), { type: 'input_audio', input_audio: { data: wav, format: 'wav' } }])).json()) as { usage: { prompt_tokens: number } }).usage.prompt_tokens;
+    const chatTokens = (
+      (await (
+        await chat([{ type: 'text', text: 'look and listen' }, image(url), { type: 'input_audio', input_audio: { data: wav, format: 'wav' } }])
+      ).json()) as { usage: { prompt_tokens: number } }
+    ).usage.prompt_tokens;
     expect(usage.input_tokens).toBe(chatTokens);
     expect(chatTokens).toBe(3 + 258 + 50);
   });
 
   it('refuses an input_image whose image_url is an object (the API takes a URL string), naming the part', async () => {
-    const res = await respond([{ type: 'input_text', text: 'x' }, { type: 'input_image', image_url: { url: syntheticImageUrl(8, 8, 1, 0) } }]);
+    const res = await respond([
+      { type: 'input_text', text: 'x' },
+      { type: 'input_image', image_url: { url: syntheticImageUrl(8, 8, 1, 0) } },
+    ]);
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/content\[1\]\.image_url: needs a url/);
   });

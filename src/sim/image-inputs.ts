@@ -11,9 +11,7 @@ import type { SimProfile } from './profile-schema.js';
 import type { ChatMessage } from './request-schema.js';
 
 /** What a request's images add: prompt words (one per image token) and encoder time. */
-export type ImageInputs =
-  | { ok: true; count: number; words: string[]; encoderMs: number }
-  | { ok: false; param: string; message: string };
+export type ImageInputs = { ok: true; count: number; words: string[]; encoderMs: number } | { ok: false; param: string; message: string };
 
 const DATA_PREFIXES = ['data:image/png;base64,', 'data:image/jpeg;base64,'];
 // A JPEG's size sits in its frame header, after any APPn and tables: read at most 64 KiB of it (87,384 base64 characters).
@@ -31,7 +29,10 @@ function jpegSize(bytes: Buffer): { width: number; height: number } | null {
   while (at + 9 <= bytes.length) {
     if (bytes[at] !== 0xff) return null;
     const marker = bytes[at + 1] as number;
-    if (marker === 0xff) { at++; continue; }
+    if (marker === 0xff) {
+      at++;
+      continue;
+    }
     if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
       return { height: bytes.readUInt16BE(at + 5), width: bytes.readUInt16BE(at + 7) };
     }
@@ -62,7 +63,8 @@ function imageSize(url: string, fetched: ReadonlyMap<string, Buffer>): { width: 
   const file = fetched.get(url);
   if (file !== undefined) return imageFileSize(file);
   const prefix = DATA_PREFIXES.find((p) => url.startsWith(p));
-  if (prefix === undefined) return 'must be a PNG or JPEG data URL (data:image/png;base64 or data:image/jpeg;base64), or an http URL on loopback the simulator fetches';
+  if (prefix === undefined)
+    return 'must be a PNG or JPEG data URL (data:image/png;base64 or data:image/jpeg;base64), or an http URL on loopback the simulator fetches';
   return imageFileSize(Buffer.from(url.slice(prefix.length, prefix.length + HEADER_CHARS), 'base64'));
 }
 
@@ -75,14 +77,20 @@ function audioInput(profile: SimProfile, part: object, param: string): ImageInpu
   const data = typeof ref === 'object' && ref !== null ? (ref as { data?: unknown; format?: unknown }) : {};
   if (typeof data.data !== 'string' || data.format !== 'wav') return { ok: false, param, message: 'needs data (base64) and format "wav"' };
   const head = Buffer.from(data.data.slice(0, 60), 'base64');
-  if (head.length < 44 || head.toString('latin1', 0, 4) !== 'RIFF' || head.toString('latin1', 8, 16) !== 'WAVEfmt ' || head.toString('latin1', 36, 40) !== 'data') {
+  if (
+    head.length < 44 ||
+    head.toString('latin1', 0, 4) !== 'RIFF' ||
+    head.toString('latin1', 8, 16) !== 'WAVEfmt ' ||
+    head.toString('latin1', 36, 40) !== 'data'
+  ) {
     return { ok: false, param, message: 'is not a WAV file (RIFF, WAVE, fmt and data headers)' };
   }
   const byteRate = head.readUInt32LE(28);
   // The header's data size may claim more than was sent: the bytes actually sent count.
   const sent = Math.max(0, Math.floor((data.data.length * 3) / 4) - 44);
   const seconds = byteRate > 0 ? Math.min(head.readUInt32LE(40), sent) / byteRate : Infinity;
-  if (!(seconds > 0) || seconds > LIMITS.audioSeconds.max) return { ok: false, param, message: `lasts ${seconds} seconds: it must be above 0 and at most ${LIMITS.audioSeconds.max}` };
+  if (!(seconds > 0) || seconds > LIMITS.audioSeconds.max)
+    return { ok: false, param, message: `lasts ${seconds} seconds: it must be above 0 and at most ${LIMITS.audioSeconds.max}` };
   const word = `<aud${hashString53(data.data).toString(36)}>`;
   const tokens = Math.ceil(seconds * profile.audio.tokensPerSecond);
   return { ok: true, count: 0, words: Array.from({ length: tokens }, () => word), encoderMs: seconds * profile.audio.encoderMsPerSecond };

@@ -64,14 +64,21 @@ export const INFO_ROUTES: Readonly<Record<string, InfoRoute>> = {
   'GET /v1/models': (ctx, res) =>
     sendJson(res, 200, {
       object: 'list',
-      data: [{
-        id: ctx.profile.model, object: 'model', created: 0, owned_by: 'goodput-sim', root: ctx.profile.model,
-        parent: null, max_model_len: ctx.profile.maxModelLen, ...ctx.dialect.modelCard(ctx.profile),
-      }],
+      data: [
+        {
+          id: ctx.profile.model,
+          object: 'model',
+          created: 0,
+          owned_by: 'goodput-sim',
+          root: ctx.profile.model,
+          parent: null,
+          max_model_len: ctx.profile.maxModelLen,
+          ...ctx.dialect.modelCard(ctx.profile),
+        },
+      ],
     }),
   'POST /tokenize': tokenizeRoute,
-  'GET /sim/gpu': (ctx, res) =>
-    sendJson(res, 200, { name: ctx.profile.gpu.name, totalMiB: ctx.profile.gpu.totalMiB, usedMiB: gpuUsedMiB(ctx) }),
+  'GET /sim/gpu': (ctx, res) => sendJson(res, 200, { name: ctx.profile.gpu.name, totalMiB: ctx.profile.gpu.totalMiB, usedMiB: gpuUsedMiB(ctx) }),
   'GET /sim/stats': (ctx, res) => sendJson(res, 200, ctx.snapshot()),
   // The simulator's own account of itself, whatever engine it plays: a run records it, and a receipt says "simulated" from it.
   'GET /sim/config': (ctx, res) => sendJson(res, 200, { simulator: 'goodput-sim', version: ctx.version, dialect: ctx.dialect.kind, profile: ctx.profile }),

@@ -31,8 +31,7 @@ export interface LogprobsContext {
 const bytes = (token: string): string => `[${[...Buffer.from(token, 'utf8')].join(',')}]`;
 
 function chatJson(positions: readonly Position[]): string {
-  const entry = (token: string, logprob: number): string =>
-    `"token":${JSON.stringify(token)},"logprob":${logprob},"bytes":${bytes(token)}`;
+  const entry = (token: string, logprob: number): string => `"token":${JSON.stringify(token)},"logprob":${logprob},"bytes":${bytes(token)}`;
   const items = positions.map((p) => {
     const top = (p.top ?? []).map(([t, lp]) => `{${entry(t, lp)}}`).join(',');
     return `{${entry(p.token, p.logprob ?? 0)},"top_logprobs":[${top}]}`;
@@ -48,8 +47,10 @@ function completionJson(positions: readonly Position[], firstOffset: number): st
     offset += p.token.length;
   }
   const tops = positions.map((p) => (p.top === null ? 'null' : JSON.stringify(Object.fromEntries(p.top))));
-  return `{"text_offset":[${offsets.join(',')}],"token_logprobs":[${positions.map((p) => (p.logprob === null ? 'null' : p.logprob)).join(',')}],` +
-    `"tokens":${JSON.stringify(positions.map((p) => p.token))},"top_logprobs":[${tops.join(',')}]}`;
+  return (
+    `{"text_offset":[${offsets.join(',')}],"token_logprobs":[${positions.map((p) => (p.logprob === null ? 'null' : p.logprob)).join(',')}],` +
+    `"tokens":${JSON.stringify(positions.map((p) => p.token))},"top_logprobs":[${tops.join(',')}]}`
+  );
 }
 
 /** Wraps `inner` so its events carry logprobs as `ctx.request` asks. */
@@ -112,7 +113,10 @@ export function withLogprobs(inner: ResponseFormat, ctx: LogprobsContext): Respo
  * or a 400 naming the field (`param: message`).
  */
 export function logprobsDecorator(
-  kind: 'chat' | 'completion', raw: unknown, profile: SimProfile, promptWords: readonly string[],
+  kind: 'chat' | 'completion',
+  raw: unknown,
+  profile: SimProfile,
+  promptWords: readonly string[],
 ): { ok: true; wrap: (f: ResponseFormat) => ResponseFormat } | { ok: false; param: string; message: string } {
   const parsed = parseLogprobsRequest(kind, raw, profile.maxTopLogprobs);
   if (!parsed.ok) return parsed;

@@ -18,8 +18,9 @@ describe('logprobs model', () => {
   it('is deterministic per (seed, context) and differs with either', () => {
     expect(distributionAt(clean, ctx)).toEqual(distributionAt(clean, ctx));
     expect(distributionAt(clean, nextContext(ctx, ' lorem')).tokens).not.toEqual(distributionAt(clean, ctx).tokens);
-    expect(distributionAt({ seed: 8, noiseSd: 0 }, contextAfter(8, ['Explain'])).logprobs)
-      .not.toEqual(distributionAt(clean, contextAfter(7, ['Explain'])).logprobs);
+    expect(distributionAt({ seed: 8, noiseSd: 0 }, contextAfter(8, ['Explain'])).logprobs).not.toEqual(
+      distributionAt(clean, contextAfter(7, ['Explain'])).logprobs,
+    );
   });
 
   it('rolls the context over words, ignoring the leading space', () => {

@@ -16,9 +16,7 @@ export interface LogprobsRequest {
 }
 
 /** The request's logprobs options (null when it asked for none), or a 400 naming the field. */
-export type LogprobsParse =
-  | { ok: true; value: LogprobsRequest | null }
-  | { ok: false; param: string; message: string };
+export type LogprobsParse = { ok: true; value: LogprobsRequest | null } | { ok: false; param: string; message: string };
 
 const count = z.number().int().min(0).nullish();
 const chatKeys = z.looseObject({ logprobs: z.boolean().nullish(), top_logprobs: count });

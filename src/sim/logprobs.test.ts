@@ -43,7 +43,7 @@ describe('chat logprobs (vLLM shape)', () => {
     }
   });
 
-  it('streams the logprobs of each chunk\'s tokens', async () => {
+  it("streams the logprobs of each chunk's tokens", async () => {
     const r = await streamPost(clean.url, '/v1/chat/completions', { model: MODEL, ...chat(2), stream: true });
     const tokens = r.events.flatMap((e) => ((e.json?.choices as Json[] | undefined)?.[0]?.logprobs?.content ?? []) as Json[]);
     expect(tokens).toHaveLength(3);
@@ -53,7 +53,10 @@ describe('chat logprobs (vLLM shape)', () => {
   it('refuses top_logprobs above the cap, and without logprobs: true, naming the field', async () => {
     const over = await post(clean, '/v1/chat/completions', chat(6));
     expect(over.status).toBe(400);
-    expect(over.json.error).toMatchObject({ param: 'top_logprobs', message: 'top_logprobs: Requested top_logprobs of 6, which is greater than max allowed: 5.' });
+    expect(over.json.error).toMatchObject({
+      param: 'top_logprobs',
+      message: 'top_logprobs: Requested top_logprobs of 6, which is greater than max allowed: 5.',
+    });
     const alone = await post(clean, '/v1/chat/completions', { ...chat(2), logprobs: false });
     expect(alone.status).toBe(400);
     expect(alone.json.error.message).toMatch(/`logprobs` must be set to true/);

@@ -51,7 +51,12 @@ describe('prefix cache', () => {
 describe('planGeneration', () => {
   const profile = simProfileSchema.parse({ naturalOutputTokens: { min: 10, max: 20 }, maxModelLen: 100 });
   const input = (body: PlanInput['body'], extra: Partial<PlanInput> = {}): PlanInput => ({
-    body, promptWords: ['a', 'b', 'c'], promptField: 'messages', reasoningTokens: 0, requestIndex: 0, ...extra,
+    body,
+    promptWords: ['a', 'b', 'c'],
+    promptField: 'messages',
+    reasoningTokens: 0,
+    requestIndex: 0,
+    ...extra,
   });
   const plan = (body: PlanInput['body'], extra: Partial<PlanInput> = {}) => {
     const r = planGeneration(profile, input(body, extra));

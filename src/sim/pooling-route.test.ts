@@ -8,22 +8,25 @@ const post = async (s: SimServer, path: string, body: unknown) => {
   return { status: res.status, tokens: res.headers.get('x-compute-tokens'), json: (await res.json()) as unknown };
 };
 
-describe('the simulator\'s score and TEI routes', () => {
-  it('answers vLLM\'s /score and /v1/score: data[] of {index, object: score, score} for each text_2, with usage', async () => {
+describe("the simulator's score and TEI routes", () => {
+  it("answers vLLM's /score and /v1/score: data[] of {index, object: score, score} for each text_2, with usage", async () => {
     const s = await sim();
     for (const path of ['/score', '/v1/score']) {
       const r = await post(s, path, { model: 'goodput-sim-1', text_1: 'a b', text_2: ['c d e', 'f'] });
       expect(r.status).toBe(200);
       const body = r.json as { object: string; data: Array<{ index: number; object: string; score: number }>; usage: { prompt_tokens: number } };
       expect(body.object).toBe('list');
-      expect(body.data.map((d) => [d.index, d.object])).toEqual([[0, 'score'], [1, 'score']]);
+      expect(body.data.map((d) => [d.index, d.object])).toEqual([
+        [0, 'score'],
+        [1, 'score'],
+      ]);
       expect(body.data.every((d) => Number.isFinite(d.score))).toBe(true);
-      expect(body.usage.prompt_tokens).toBe((2 + 3) + (2 + 1));
+      expect(body.usage.prompt_tokens).toBe(2 + 3 + (2 + 1));
     }
     expect((await post(s, '/score', { text_1: 'a', text_2: [] })).status).toBe(400);
   });
 
-  it('answers TEI\'s /rerank body with a bare array sorted by score and /embed with bare vectors, the count in x-compute-tokens', async () => {
+  it("answers TEI's /rerank body with a bare array sorted by score and /embed with bare vectors, the count in x-compute-tokens", async () => {
     const s = await sim();
     const r = await post(s, '/rerank', { query: 'a b', texts: ['c d e', 'f', 'g h'] });
     const ranks = r.json as Array<{ index: number; score: number }>;
@@ -44,6 +47,6 @@ describe('the simulator\'s score and TEI routes', () => {
     await post(s, '/v1/rerank', { query: 'q r', documents: ['a b c', 'd'] });
     await post(s, '/score', { text_1: 'q r', text_2: ['a b c', 'd'] });
     await post(s, '/rerank', { query: 'q r', texts: ['a b c', 'd'] });
-    expect(s.stats().pooling).toEqual({ requests: 3, inputTokens: 3 * ((2 + 3) + (2 + 1)) });
+    expect(s.stats().pooling).toEqual({ requests: 3, inputTokens: 3 * (2 + 3 + (2 + 1)) });
   });
 });

@@ -15,7 +15,11 @@ import { tokenize } from './tokenizer.js';
 import { firstProblem } from './zod-issues.js';
 
 /** The encoder's queue: when it is next free, in the server clock's ms; and what it has served. */
-export interface PoolingEncoder { freeAtMs: number; requests: number; inputTokens: number }
+export interface PoolingEncoder {
+  freeAtMs: number;
+  requests: number;
+  inputTokens: number;
+}
 
 export interface PoolingContext {
   profile: SimProfile;
@@ -31,12 +35,14 @@ const embedSchema = z.object({ model: z.string().optional(), input: texts }).pas
 const teiEmbedSchema = z.object({ inputs: texts }).passthrough();
 const teiRerankSchema = z.object({ query: text, texts: z.array(text).min(1).max(4096) }).passthrough();
 const scoreSchema = z.object({ model: z.string().optional(), text_1: text, text_2: z.union([text, z.array(text).min(1).max(4096)]) }).passthrough();
-const rerankSchema = z.object({
-  model: z.string().optional(),
-  query: text,
-  documents: z.array(text).min(1).max(4096),
-  top_n: z.number().int().positive().optional(),
-}).passthrough();
+const rerankSchema = z
+  .object({
+    model: z.string().optional(),
+    query: text,
+    documents: z.array(text).min(1).max(4096),
+    top_n: z.number().int().positive().optional(),
+  })
+  .passthrough();
 
 /** A deterministic vector of `dim` numbers for `words` tokens, written as JSON text. */
 function vectorJson(seed: number, dim: number): string {
@@ -77,7 +83,17 @@ function rankAnswer(kind: 'rerank' | 'score', body: unknown, profile: SimProfile
     if (!p.success) return invalid(p.error);
     const { scored, tokens } = scoreAll(p.data.text_1, typeof p.data.text_2 === 'string' ? [p.data.text_2] : p.data.text_2);
     const data = scored.map((s) => ({ index: s.index, object: 'score', score: s.score }));
-    return { tokens, json: JSON.stringify({ id: 'score-sim', object: 'list', created: 0, model: profile.model, data, usage: { prompt_tokens: tokens, total_tokens: tokens, completion_tokens: 0 } }) };
+    return {
+      tokens,
+      json: JSON.stringify({
+        id: 'score-sim',
+        object: 'list',
+        created: 0,
+        model: profile.model,
+        data,
+        usage: { prompt_tokens: tokens, total_tokens: tokens, completion_tokens: 0 },
+      }),
+    };
   }
   const tei = teiRerankSchema.safeParse(body);
   if (tei.success && !('documents' in (body as object))) {
@@ -87,7 +103,10 @@ function rankAnswer(kind: 'rerank' | 'score', body: unknown, profile: SimProfile
   const p = rerankSchema.safeParse(body);
   if (!p.success) return invalid(p.error);
   const { scored, tokens } = scoreAll(p.data.query, p.data.documents);
-  const results = scored.sort((a, b) => b.score - a.score).slice(0, p.data.top_n ?? scored.length).map((s) => ({ index: s.index, relevance_score: s.score }));
+  const results = scored
+    .sort((a, b) => b.score - a.score)
+    .slice(0, p.data.top_n ?? scored.length)
+    .map((s) => ({ index: s.index, relevance_score: s.score }));
   return { tokens, json: JSON.stringify({ id: 'rerank-sim', model: profile.model, usage: { prompt_tokens: tokens, total_tokens: tokens }, results }) };
 }
 
@@ -108,9 +127,12 @@ function answer(kind: Kind, body: unknown, profile: SimProfile): Answer {
   const words = inputs.map((i) => tokenize(i));
   const tokens = words.reduce((a, w) => a + w.length, 0);
   const vectors = words.map((w) => vectorJson(seedOf(w), profile.pooling.dimension));
-  const json = kind === 'tei-embed' ? `[${vectors.join(',')}]` : kind === 'ollama'
-    ? `{"model":${JSON.stringify(profile.model)},"embeddings":[${vectors.join(',')}],"prompt_eval_count":${tokens}}`
-    : `{"object":"list","model":${JSON.stringify(profile.model)},"data":[${vectors.map((v, i) => `{"object":"embedding","index":${i},"embedding":${v}}`).join(',')}],"usage":{"prompt_tokens":${tokens},"total_tokens":${tokens}}}`;
+  const json =
+    kind === 'tei-embed'
+      ? `[${vectors.join(',')}]`
+      : kind === 'ollama'
+        ? `{"model":${JSON.stringify(profile.model)},"embeddings":[${vectors.join(',')}],"prompt_eval_count":${tokens}}`
+        : `{"object":"list","model":${JSON.stringify(profile.model)},"data":[${vectors.map((v, i) => `{"object":"embedding","index":${i},"embedding":${v}}`).join(',')}],"usage":{"prompt_tokens":${tokens},"total_tokens":${tokens}}}`;
   return { json, tokens };
 }
 
@@ -128,7 +150,9 @@ function serve(kind: Kind) {
     ctx.encoder.inputTokens += a.tokens;
     const wait = ctx.encoder.freeAtMs - ctx.now();
     // TEI's own routes count tokens in a header, not the body.
-    const send = () => { if (!res.destroyed) sendJsonText(res, 200, a.json, { 'x-compute-tokens': String(a.tokens) }); };
+    const send = () => {
+      if (!res.destroyed) sendJsonText(res, 200, a.json, { 'x-compute-tokens': String(a.tokens) });
+    };
     if (wait <= 0) send();
     else setTimeout(send, wait);
   };

@@ -37,17 +37,19 @@ const faultsSchema = z
     dieAfterRequests: z.number().int().min(0).nullable().default(null),
   })
   .strict()
-  .refine(
-    (f) => f.http500 + f.http429 + f.http503 + f.dropStream + f.malformedSse + f.midStreamError + f.stall <= 1,
-    { message: 'the fault shares add up to more than 1' },
-  );
+  .refine((f) => f.http500 + f.http429 + f.http503 + f.dropStream + f.malformedSse + f.midStreamError + f.stall <= 1, {
+    message: 'the fault shares add up to more than 1',
+  });
 
 /**
  * Broken JSON on purpose: `invalid` is the share that parses but misses its schema (a required property
  * dropped), `malformed` the share that is cut JSON (unparsed). Defaults 0.
  */
 const brokenJson = z.object({ invalid: share.default(0), malformed: share.default(0) }).strict();
-const brokenAtMostAll = [(t: { invalid: number; malformed: number }) => t.invalid + t.malformed <= 1, { message: 'invalid and malformed add up to more than 1' }] as const;
+const brokenAtMostAll = [
+  (t: { invalid: number; malformed: number }) => t.invalid + t.malformed <= 1,
+  { message: 'invalid and malformed add up to more than 1' },
+] as const;
 
 /** Tool calls of chat requests sent with tools (see tool-call-plan.ts): with tool_choice auto, `autoShare` of requests call a tool (default 0.5). */
 const toolCallsSchema = brokenJson.extend({ autoShare: share.default(0.5) }).refine(...brokenAtMostAll);

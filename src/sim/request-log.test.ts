@@ -26,7 +26,10 @@ describe('the simulator request log', () => {
       const records = await Promise.all([0, 1, 2].map((seq) => client.send(spec, { seq, concurrency: 3, warmup: false, targetSendNs: 0 })));
       await client.close();
       await sim.stop();
-      const lines = (await readFile(path, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as RequestLogEntry);
+      const lines = (await readFile(path, 'utf8'))
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as RequestLogEntry);
       expect(lines).toHaveLength(3);
       for (const r of records) {
         const entry = lines.find((l) => l.id === r.requestId);
@@ -43,6 +46,8 @@ describe('the simulator request log', () => {
 
   it('a log that cannot be written stops the simulator before it listens, exit 2, naming the file', async () => {
     const path = join(dir, 'no-such-dir', 'log.jsonl');
-    await expect(spawnSimProcess(['--request-log', path])).rejects.toThrow(/exited with code 2: goodput sim: cannot write the request log .*no-such-dir.*log\.jsonl: ENOENT/);
+    await expect(spawnSimProcess(['--request-log', path])).rejects.toThrow(
+      /exited with code 2: goodput sim: cannot write the request log .*no-such-dir.*log\.jsonl: ENOENT/,
+    );
   });
 });

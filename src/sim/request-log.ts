@@ -41,7 +41,9 @@ export class RequestLog {
 
   constructor(path: string) {
     this.out = createWriteStream(path, { flags: 'w' });
-    this.out.on('error', (err) => { this.failure = err; });
+    this.out.on('error', (err) => {
+      this.failure = err;
+    });
     this.timer = setInterval(() => this.flush(), FLUSH_EVERY_MS);
     this.timer.unref();
   }

@@ -96,8 +96,7 @@ export function chatFormat(idn: ResponseIdentity, shape: StreamShape): ResponseF
   const head = `data: ${header(idn, 'chat.completion.chunk')},"choices":`;
   return {
     kind: 'chat',
-    opening: (usage) =>
-      `${head}[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]${withUsage(usage)}}\n\n`,
+    opening: (usage) => `${head}[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]${withUsage(usage)}}\n\n`,
     chunk: (reasoning, answer, finish, usage, logprobs) =>
       `${head}[{"index":0,"delta":${deltaJson(shape, reasoning, answer)},"logprobs":${logprobs ?? 'null'},"finish_reason":${finishJson(finish)}}]${withUsage(usage)}}\n\n`,
     usageChunk: (usage) => `${head}[],"usage":${usage}}\n\n`,

@@ -57,9 +57,7 @@ function messagesOf(input: unknown): unknown {
   return input.map((m: unknown) => {
     if (typeof m !== 'object' || m === null) return m;
     const msg = m as Obj;
-    const content = Array.isArray(msg.content)
-      ? msg.content.map((p: unknown) => (typeof p === 'object' && p !== null ? chatPart(p as Obj) : p))
-      : msg.content;
+    const content = Array.isArray(msg.content) ? msg.content.map((p: unknown) => (typeof p === 'object' && p !== null ? chatPart(p as Obj) : p)) : msg.content;
     return { role: msg.role ?? 'user', content };
   });
 }
@@ -86,8 +84,10 @@ function translate(raw: Obj): Obj {
 function responsesUsage(json: string): string {
   const u = usageCounts(json);
   return q({
-    input_tokens: u.promptTokens, input_tokens_details: { cached_tokens: u.cachedTokens },
-    output_tokens: u.completionTokens, output_tokens_details: { reasoning_tokens: u.reasoningTokens },
+    input_tokens: u.promptTokens,
+    input_tokens_details: { cached_tokens: u.cachedTokens },
+    output_tokens: u.completionTokens,
+    output_tokens_details: { reasoning_tokens: u.reasoningTokens },
     total_tokens: u.promptTokens + u.completionTokens,
   });
 }
@@ -103,7 +103,10 @@ function responsesFormat(idn: ResponseIdentity): ResponseFormat {
   const delta = (type: string, text: string): string => event(type, `"item_id":"${itemId}","output_index":0,"content_index":0,"delta":${q(text)}`);
   const ending = (usage: string): { status: string; extra: string } => {
     const cut = finish === 'length';
-    return { status: cut ? 'incomplete' : 'completed', extra: `,"incomplete_details":${cut ? '{"reason":"max_output_tokens"}' : 'null'},"usage":${responsesUsage(usage)}` };
+    return {
+      status: cut ? 'incomplete' : 'completed',
+      extra: `,"incomplete_details":${cut ? '{"reason":"max_output_tokens"}' : 'null'},"usage":${responsesUsage(usage)}`,
+    };
   };
   return {
     kind: 'chat',
@@ -121,7 +124,13 @@ function responsesFormat(idn: ResponseIdentity): ResponseFormat {
     },
     toolChunk(call, args, f) {
       if (f !== null) finish = f;
-      const opened = call === null ? '' : event('response.output_item.added', `"output_index":1,"item":{"id":"fc_${idn.id}","type":"function_call","status":"in_progress","arguments":"","call_id":${q(call.id)},"name":${q(call.name)}}`);
+      const opened =
+        call === null
+          ? ''
+          : event(
+              'response.output_item.added',
+              `"output_index":1,"item":{"id":"fc_${idn.id}","type":"function_call","status":"in_progress","arguments":"","call_id":${q(call.id)},"name":${q(call.name)}}`,
+            );
       return opened + (args === '' ? '' : event('response.function_call_arguments.delta', `"item_id":"fc_${idn.id}","output_index":1,"delta":${q(args)}`));
     },
     usageChunk(usage) {

@@ -16,10 +16,12 @@ describe('Scheduler timing', () => {
     const ran: Array<{ id: number; due: number; at: number }> = [];
     const dues = [30, 5, 12, 12, 2, 25, 8];
     await new Promise<void>((resolve) => {
-      dues.forEach((d, id) => s.at(start + d, (due) => {
-        ran.push({ id, due, at: s.now() });
-        if (ran.length === dues.length) resolve();
-      }));
+      dues.forEach((d, id) =>
+        s.at(start + d, (due) => {
+          ran.push({ id, due, at: s.now() });
+          if (ran.length === dues.length) resolve();
+        }),
+      );
     });
     expect(ran.map((r) => r.id)).toEqual([4, 1, 6, 2, 3, 5, 0]);
     for (const r of ran) expect(r.at).toBeGreaterThanOrEqual(r.due);
@@ -36,7 +38,9 @@ describe('Scheduler timing', () => {
       const step = (due: number) => {
         dues.push(due);
         const block = s.now() + 2; // 2 ms of work per step must not push the timeline
-        while (s.now() < block) { /* busy */ }
+        while (s.now() < block) {
+          /* busy */
+        }
         last = s.now();
         if (dues.length < 20) s.at(due + 5, step);
         else resolve();

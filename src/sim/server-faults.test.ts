@@ -8,13 +8,22 @@ const FAST = { prefillBaseMs: 5, prefillMsPerToken: 0, decodeStepMs: 1, decodeMs
 const MODEL = 'goodput-sim-1';
 const sim = useSimulators(FAST);
 const body = (extra: Record<string, unknown> = {}) => ({
-  model: MODEL, messages: [{ role: 'user', content: 'hi' }], stream: true, max_tokens: 20, ignore_eos: true, ...extra,
+  model: MODEL,
+  messages: [{ role: 'user', content: 'hi' }],
+  stream: true,
+  max_tokens: 20,
+  ignore_eos: true,
+  ...extra,
 });
 const post = (s: SimServer, b: unknown, headers: Record<string, string> = {}) =>
   fetch(`${s.url}/v1/chat/completions`, { method: 'POST', body: JSON.stringify(b), headers });
 
 describe('HTTP error faults', () => {
-  for (const [kind, status] of [['http500', 500], ['http429', 429], ['http503', 503]] as const) {
+  for (const [kind, status] of [
+    ['http500', 500],
+    ['http429', 429],
+    ['http503', 503],
+  ] as const) {
     it(`${kind} answers ${status} with an OpenAI error body before any stream`, async () => {
       const s = await sim({ faults: { [kind]: 1 } });
       const res = await post(s, body());

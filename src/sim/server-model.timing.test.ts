@@ -8,10 +8,15 @@ const MODEL = 'goodput-sim-1';
 const sim = useSimulators({ prefillMsPerToken: 0, decodeMsPerExtraSeq: 0 });
 const prompt = (n: number, tag = 'w') => Array.from({ length: n }, (_, i) => `${tag}${i}`).join(' ');
 const body = (content: string, extra: Record<string, unknown> = {}) => ({
-  model: MODEL, messages: [{ role: 'user', content }], stream: true, stream_options: { include_usage: true }, ...extra,
+  model: MODEL,
+  messages: [{ role: 'user', content }],
+  stream: true,
+  stream_options: { include_usage: true },
+  ...extra,
 });
 const ttft = (r: StreamResult) => (tokenEvents(r)[0]?.atMs ?? Number.NaN) - r.sentMs;
-const cached = (r: StreamResult) => (r.events.at(-2)?.json?.['usage'] as { prompt_tokens_details: { cached_tokens: number } }).prompt_tokens_details.cached_tokens;
+const cached = (r: StreamResult) =>
+  (r.events.at(-2)?.json?.['usage'] as { prompt_tokens_details: { cached_tokens: number } }).prompt_tokens_details.cached_tokens;
 const metric = (text: string, name: string) => Number(new RegExp(`^${name}\\{[^}]*\\} (\\S+)$`, 'm').exec(text)?.[1]);
 
 describe('prefix caching', () => {
@@ -74,7 +79,7 @@ describe('queueing', () => {
     expect(metric(m, 'vllm:num_requests_waiting')).toBe(1);
     const firsts = (await Promise.all(pending)).map((r) => tokenEvents(r)[0]?.atMs ?? Number.NaN).sort((a, b) => a - b);
     expect((firsts[2] as number) - (firsts[0] as number)).toBeGreaterThan(65 - 5);
-    expect((await (await fetch(`${s.url}/sim/gpu`)).json() as { usedMiB: number }).usedMiB).toBe(1000);
+    expect(((await (await fetch(`${s.url}/sim/gpu`)).json()) as { usedMiB: number }).usedMiB).toBe(1000);
   });
 
   it('frees the batch slot and KV reservation at once when a client disconnects', async () => {
@@ -111,7 +116,15 @@ describe('/metrics', () => {
     const s = await sim({ prefillBaseMs: 30, decodeStepMs: 5 });
     await Promise.all([0, 1, 2].map(() => streamPost(s.url, '/v1/chat/completions', body('a b c', { max_tokens: 5, ignore_eos: true }))));
     const m = await (await fetch(`${s.url}/metrics`)).text();
-    for (const name of ['vllm:num_requests_running', 'vllm:num_requests_waiting', 'vllm:kv_cache_usage_perc', 'vllm:prompt_tokens_total', 'vllm:generation_tokens_total', 'vllm:prefix_cache_queries_total', 'vllm:prefix_cache_hits_total']) {
+    for (const name of [
+      'vllm:num_requests_running',
+      'vllm:num_requests_waiting',
+      'vllm:kv_cache_usage_perc',
+      'vllm:prompt_tokens_total',
+      'vllm:generation_tokens_total',
+      'vllm:prefix_cache_queries_total',
+      'vllm:prefix_cache_hits_total',
+    ]) {
       expect(m).toMatch(new RegExp(`^${name}\\{model_name="${MODEL}"\\} `, 'm'));
     }
     expect(metric(m, 'vllm:prompt_tokens_total')).toBe(9);

@@ -8,12 +8,20 @@ const FAST = { prefillBaseMs: 5, prefillMsPerToken: 0, decodeStepMs: 1, decodeMs
 const MODEL = 'goodput-sim-1';
 const sim = useSimulators(FAST);
 const chat = (extra: Record<string, unknown> = {}) => ({
-  model: MODEL, messages: [{ role: 'user', content: 'tell me a story please' }], stream: true, ...extra,
+  model: MODEL,
+  messages: [{ role: 'user', content: 'tell me a story please' }],
+  stream: true,
+  ...extra,
 });
 const delta = (e: ReceivedEvent) => (firstChoice(e)?.['delta'] ?? {}) as Record<string, string | undefined>;
-const usageOf = (r: StreamResult) => r.events.find((e) => Array.isArray(e.json?.['choices']) && (e.json?.['choices'] as unknown[]).length === 0)?.json?.['usage'] as Record<string, unknown> | undefined;
+const usageOf = (r: StreamResult) =>
+  r.events.find((e) => Array.isArray(e.json?.['choices']) && (e.json?.['choices'] as unknown[]).length === 0)?.json?.['usage'] as
+    Record<string, unknown> | undefined;
 type ChatBody = { choices: Array<{ message: { content: string; reasoning_content: string | null } }>; usage: unknown };
-const text = (r: StreamResult, field: string) => tokenEvents(r).map((e) => delta(e)[field] ?? '').join('');
+const text = (r: StreamResult, field: string) =>
+  tokenEvents(r)
+    .map((e) => delta(e)[field] ?? '')
+    .join('');
 
 describe('streaming chat completions', () => {
   it('sends the role chunk with the first token, token chunks, the finish chunk, the usage-only chunk, then [DONE]', async () => {
@@ -22,7 +30,11 @@ describe('streaming chat completions', () => {
     expect(r.status).toBe(200);
     expect(r.contentType).toMatch(/^text\/event-stream/);
     const [role, ...rest] = r.events;
-    expect(role?.json).toMatchObject({ object: 'chat.completion.chunk', model: MODEL, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }] });
+    expect(role?.json).toMatchObject({
+      object: 'chat.completion.chunk',
+      model: MODEL,
+      choices: [{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }],
+    });
     wallClock((rest[0]?.atMs ?? Infinity) - (role?.atMs ?? 0), 'role to first token event (ms)').toBeLessThan(1); // one write, one read
     const tokens = tokenEvents(r);
     expect(tokens).toHaveLength(5);
@@ -30,7 +42,16 @@ describe('streaming chat completions', () => {
     expect(tokens.every((e) => /^( [a-z]+)+$/.test(delta(e).content ?? ''))).toBe(true);
     const ids = new Set(r.events.filter((e) => e.json).map((e) => e.json?.['id']));
     expect(ids.size).toBe(1);
-    expect(r.events.at(-2)?.json).toMatchObject({ choices: [], usage: { prompt_tokens: 5, completion_tokens: 5, total_tokens: 10, prompt_tokens_details: { cached_tokens: 0 }, completion_tokens_details: { reasoning_tokens: 0 } } });
+    expect(r.events.at(-2)?.json).toMatchObject({
+      choices: [],
+      usage: {
+        prompt_tokens: 5,
+        completion_tokens: 5,
+        total_tokens: 10,
+        prompt_tokens_details: { cached_tokens: 0 },
+        completion_tokens_details: { reasoning_tokens: 0 },
+      },
+    });
     expect(r.events.at(-1)?.data).toBe('[DONE]');
     expect(r.events).toHaveLength(1 + 5 + 1 + 1);
     expect(tokens.some((e) => 'usage' in (e.json ?? {}))).toBe(false);
@@ -86,13 +107,13 @@ describe('streaming chat completions', () => {
     expect(words(text(on, 'reasoning_content'))).toBe(6);
     expect(words(text(on, 'content'))).toBe(4);
     const firstAnswer = tokenEvents(on).findIndex((e) => delta(e).content !== undefined);
-    expect(tokenEvents(on).slice(0, firstAnswer).every((e) => delta(e).reasoning_content !== undefined)).toBe(true);
+    expect(
+      tokenEvents(on)
+        .slice(0, firstAnswer)
+        .every((e) => delta(e).reasoning_content !== undefined),
+    ).toBe(true);
     expect(usageOf(on)).toMatchObject({ completion_tokens: 10, completion_tokens_details: { reasoning_tokens: 6 } });
-    const switches = [
-      { chat_template_kwargs: { enable_thinking: false } },
-      { chat_template_kwargs: { thinking: false } },
-      { reasoning_effort: 'none' },
-    ];
+    const switches = [{ chat_template_kwargs: { enable_thinking: false } }, { chat_template_kwargs: { thinking: false } }, { reasoning_effort: 'none' }];
     for (const sw of switches) {
       const off = await streamPost(s.url, '/v1/chat/completions', chat({ max_tokens: 10, ignore_eos: true, stream_options: { include_usage: true }, ...sw }));
       expect(text(off, 'reasoning_content')).toBe('');
@@ -109,7 +130,11 @@ describe('streaming chat completions', () => {
 
   it('carries cumulative usage on every chunk with continuous_usage_stats (only with include_usage)', async () => {
     const s = await sim({ tokensPerChunk: 3 });
-    const r = await streamPost(s.url, '/v1/chat/completions', chat({ max_tokens: 10, ignore_eos: true, stream_options: { include_usage: true, continuous_usage_stats: true } }));
+    const r = await streamPost(
+      s.url,
+      '/v1/chat/completions',
+      chat({ max_tokens: 10, ignore_eos: true, stream_options: { include_usage: true, continuous_usage_stats: true } }),
+    );
     const chunks = r.events.filter((e) => (e.json?.['choices'] as unknown[] | undefined)?.length === 1);
     expect(chunks[0]?.json?.['usage']).toEqual({ prompt_tokens: 5, completion_tokens: 0, total_tokens: 5 });
     let seen = 0;
@@ -124,7 +149,14 @@ describe('streaming chat completions', () => {
 
   it('serves /v1/completions with text_completion chunks and no role chunk', async () => {
     const s = await sim();
-    const r = await streamPost(s.url, '/v1/completions', { model: MODEL, prompt: 'one two three', stream: true, max_tokens: 4, ignore_eos: true, stream_options: { include_usage: true } });
+    const r = await streamPost(s.url, '/v1/completions', {
+      model: MODEL,
+      prompt: 'one two three',
+      stream: true,
+      max_tokens: 4,
+      ignore_eos: true,
+      stream_options: { include_usage: true },
+    });
     expect(r.events[0]?.json).toMatchObject({ object: 'text_completion', choices: [{ index: 0, finish_reason: null }] });
     expect(tokenEvents(r).map((e) => words(firstChoice(e)?.['text'] as string))).toEqual([1, 1, 1, 1]);
     expect(usageOf(r)).toMatchObject({ prompt_tokens: 3, completion_tokens: 4 });

@@ -15,7 +15,11 @@ const STEP_MS = 10;
 const TOKENS = 30;
 const SCHEDULE = { prefillBaseMs: PREFILL_MS, prefillMsPerToken: 0, decodeStepMs: STEP_MS, decodeMsPerExtraSeq: 0, maxBatch: 1024 };
 const body = (maxTokens: number) => ({
-  model: 'goodput-sim-1', messages: [{ role: 'user', content: 'time me' }], stream: true, max_tokens: maxTokens, ignore_eos: true,
+  model: 'goodput-sim-1',
+  messages: [{ role: 'user', content: 'time me' }],
+  stream: true,
+  max_tokens: maxTokens,
+  ignore_eos: true,
 });
 
 let cleanup: Array<() => Promise<void>> = [];
@@ -28,16 +32,19 @@ afterEach(async () => {
 async function streams(url: string, n: number, staggerMs: number): Promise<StreamResult[]> {
   // Warm the connection pool first, so connection set-up is not in the measurement.
   await Promise.all(Array.from({ length: n }, () => streamPost(url, '/v1/chat/completions', body(1))));
-  return Promise.all(Array.from({ length: n }, async (_, i) => {
-    await new Promise((r) => setTimeout(r, i * staggerMs));
-    return streamPost(url, '/v1/chat/completions', body(TOKENS));
-  }));
+  return Promise.all(
+    Array.from({ length: n }, async (_, i) => {
+      await new Promise((r) => setTimeout(r, i * staggerMs));
+      return streamPost(url, '/v1/chat/completions', body(TOKENS));
+    }),
+  );
 }
 const ttfts = (rs: StreamResult[]) => rs.map((r) => (tokenEvents(r)[0]?.atMs ?? Number.NaN) - r.sentMs);
-const itls = (rs: StreamResult[]) => rs.flatMap((r) => {
-  const t = tokenEvents(r).map((e) => e.atMs);
-  return t.slice(1).map((x, i) => x - (t[i] as number));
-});
+const itls = (rs: StreamResult[]) =>
+  rs.flatMap((r) => {
+    const t = tokenEvents(r).map((e) => e.atMs);
+    return t.slice(1).map((x, i) => x - (t[i] as number));
+  });
 
 describe('timing accuracy', () => {
   // Retried: a shared 2-core machine can deschedule the client; a wrong schedule fails every attempt.
@@ -62,24 +69,35 @@ describe('timing accuracy', () => {
 
   it('256 concurrent streams in their own process: writes land on the schedule at p50', { retry: 2 }, async () => {
     const p: SimProcess = await spawnSimProcess([
-      '--prefill-base-ms', String(PREFILL_MS), '--prefill-ms-per-token', '0', '--decode-step-ms', String(STEP_MS),
-      '--decode-ms-per-extra-seq', '0', '--max-batch', '1024',
+      '--prefill-base-ms',
+      String(PREFILL_MS),
+      '--prefill-ms-per-token',
+      '0',
+      '--decode-step-ms',
+      String(STEP_MS),
+      '--decode-ms-per-extra-seq',
+      '0',
+      '--max-batch',
+      '1024',
     ]);
     cleanup.push(() => p.stop());
     // A light client (node:http, bodies drained, only the tail kept): the server's own lateness is measured.
     const agent = new Agent({ keepAlive: true, maxSockets: 256 });
     cleanup.push(async () => agent.destroy());
-    const drain = (maxTokens: number) => new Promise<string>((resolve, reject) => {
-      const req = request(`${p.url}/v1/chat/completions`, { method: 'POST', agent }, (res) => {
-        let tail = '';
-        res.setEncoding('utf8');
-        res.on('data', (text: string) => { tail = (tail + text).slice(-32); });
-        res.on('end', () => resolve(tail));
-        res.on('error', reject);
+    const drain = (maxTokens: number) =>
+      new Promise<string>((resolve, reject) => {
+        const req = request(`${p.url}/v1/chat/completions`, { method: 'POST', agent }, (res) => {
+          let tail = '';
+          res.setEncoding('utf8');
+          res.on('data', (text: string) => {
+            tail = (tail + text).slice(-32);
+          });
+          res.on('end', () => resolve(tail));
+          res.on('error', reject);
+        });
+        req.on('error', reject);
+        req.end(JSON.stringify(body(maxTokens)));
       });
-      req.on('error', reject);
-      req.end(JSON.stringify(body(maxTokens)));
-    });
     await Promise.all(Array.from({ length: 256 }, () => drain(1)));
     const tails = await Promise.all(Array.from({ length: 256 }, () => drain(TOKENS)));
     expect(tails.every((t) => t.endsWith('data: [DONE]\n\n'))).toBe(true);

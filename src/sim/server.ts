@@ -69,7 +69,10 @@ export async function startSimulator(options: SimServerOptions = {}): Promise<Si
   if (!parsed.success) throw new Error(`invalid simulator profile: ${describeZodError(parsed.error)}`);
   const profile = parsed.data;
   const requestLog = logPath === undefined ? null : new RequestLog(logPath);
-  if (requestLog) await requestLog.ready().catch((err: Error) => { throw new Error(`cannot write the request log ${logPath}: ${err.message}`); });
+  if (requestLog)
+    await requestLog.ready().catch((err: Error) => {
+      throw new Error(`cannot write the request log ${logPath}: ${err.message}`);
+    });
   const scheduler = new Scheduler();
   const cache = profile.prefixCaching ? new PrefixCache() : null;
   const engine = new BatchEngine(profile, scheduler, cache);
@@ -91,11 +94,21 @@ export async function startSimulator(options: SimServerOptions = {}): Promise<Si
   // The request log is complete once the server has stopped, whichever way.
   const closed = new Promise<void>((resolve) => server.once('close', () => resolve())).then(() => requestLog?.close());
   const snapshot = (): SimStats =>
-    stats.snapshot({ running: engine.runningCount, waiting: engine.waitingCount, kvReservedTokens: engine.kvReservedTokens, pooling: { requests: encoder.requests, inputTokens: encoder.inputTokens } });
+    stats.snapshot({
+      running: engine.runningCount,
+      waiting: engine.waitingCount,
+      kvReservedTokens: engine.kvReservedTokens,
+      pooling: { requests: encoder.requests, inputTokens: encoder.inputTokens },
+    });
   const rt: SimRuntime & InfoContext & PoolingContext = {
     snapshot,
     encoder,
-    profile, engine, metrics, stats, cache, requestLog,
+    profile,
+    engine,
+    metrics,
+    stats,
+    cache,
+    requestLog,
     now: scheduler.now,
     faultPicker: new FaultPicker(profile.faults, profile.seed),
     answers: { toolCalls: 0, json: 0 },

@@ -25,7 +25,9 @@ async function flagsOf(args: string[]): Promise<Record<string, unknown>> {
   let flags: Record<string, unknown> = {};
   registerSimCommand(program);
   const sim = program.commands[0] as Command;
-  sim.exitOverride().action((f: Record<string, unknown>) => { flags = f; });
+  sim.exitOverride().action((f: Record<string, unknown>) => {
+    flags = f;
+  });
   await program.parseAsync(['node', 'goodput', 'sim', ...args]);
   return flags;
 }
@@ -34,7 +36,9 @@ describe('resolveSimOptions', () => {
   it('lets flags override the profile file, field by field', async () => {
     const profile = join(dir, 'p.yaml');
     await writeFile(profile, 'decodeStepMs: 7\nprefixCaching: true\nfaults:\n  stall: 0.2\n');
-    const r = await resolveSimOptions(await flagsOf(['--profile', profile, '--decode-step-ms', '3', '--fail-500', '0.1', '--no-prefix-caching', '--natural-max', '50', '--port', '0']));
+    const r = await resolveSimOptions(
+      await flagsOf(['--profile', profile, '--decode-step-ms', '3', '--fail-500', '0.1', '--no-prefix-caching', '--natural-max', '50', '--port', '0']),
+    );
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.profile).toMatchObject({ decodeStepMs: 3, prefixCaching: false, faults: { stall: 0.2, http500: 0.1 }, naturalOutputTokens: { min: 20, max: 50 } });
@@ -100,7 +104,10 @@ describe('goodput sim', () => {
 
   it('serves in its own process, announces itself, and stops cleanly on SIGINT', async () => {
     const root = fileURLToPath(new URL('../../', import.meta.url));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/sim/sim-main.ts', 'sim', '--port', '0', '--model', 'demo-model'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/sim/sim-main.ts', 'sim', '--port', '0', '--model', 'demo-model'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     const line = await new Promise<string>((resolve, reject) => {
       let out = '';
@@ -131,7 +138,8 @@ describe('goodput sim', () => {
     const p = await spawnSimProcess(['--decode-step-ms', '1', '--prefill-base-ms', '1']);
     try {
       const res = await fetch(`${p.url}/v1/chat/completions`, {
-        method: 'POST', body: JSON.stringify({ model: 'goodput-sim-1', messages: [{ role: 'user', content: 'hi' }], max_tokens: 3 }),
+        method: 'POST',
+        body: JSON.stringify({ model: 'goodput-sim-1', messages: [{ role: 'user', content: 'hi' }], max_tokens: 3 }),
       });
       expect(((await res.json()) as { usage: { completion_tokens: number } }).usage.completion_tokens).toBe(3);
     } finally {

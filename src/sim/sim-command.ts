@@ -70,9 +70,7 @@ function onSignal(): { signal: Promise<NodeJS.Signals>; dispose(): void } {
 
 /** Adds the `sim` subcommand to a commander program. */
 export function registerSimCommand(program: Command): void {
-  const cmd = program
-    .command('sim')
-    .description('serve an OpenAI-compatible simulated LLM with an explicit performance model and fault injection');
+  const cmd = program.command('sim').description('serve an OpenAI-compatible simulated LLM with an explicit performance model and fault injection');
   declareSimFlags(cmd);
   cmd.action(async (flags: Record<string, unknown>) => {
     const resolved = await resolveSimOptions(flags);
@@ -91,7 +89,11 @@ export function registerSimCommand(program: Command): void {
       const badLog = message.startsWith('cannot write the request log');
       // Several people on one host each start a simulator on the default port: the second one is told which flag moves it.
       const taken = (err as NodeJS.ErrnoException).code === 'EADDRINUSE';
-      const why = badLog ? message : taken ? `port ${port} on ${host} is in use: pick another with --port (0 picks a free one)` : `cannot listen on ${host}:${port}: ${message}`;
+      const why = badLog
+        ? message
+        : taken
+          ? `port ${port} on ${host} is in use: pick another with --port (0 picks a free one)`
+          : `cannot listen on ${host}:${port}: ${message}`;
       process.stderr.write(`goodput sim: ${why}\n`);
       process.exitCode = badLog || taken ? EXIT_USAGE : EXIT_FAILURE;
       return;

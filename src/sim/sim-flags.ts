@@ -50,15 +50,45 @@ export const NUMBER_FLAGS: readonly NumberFlag[] = [
   n('--tool-call-malformed <share>', 'toolCallMalformed', ['toolCalls', 'malformed'], 'share of tool calls whose arguments are cut JSON'),
   n('--json-invalid <share>', 'jsonInvalid', ['structuredOutput', 'invalid'], 'share of JSON-schema answers that miss the schema'),
   n('--json-malformed <share>', 'jsonMalformed', ['structuredOutput', 'malformed'], 'share of JSON-schema answers that are cut JSON'),
-  n('--image-patch-pixels <n>', 'imagePatchPixels', ['images', 'patchPixels'], 'chat images: pixels per patch side; an image costs ceil(w/p) × ceil(h/p) prompt tokens (default 32)'),
+  n(
+    '--image-patch-pixels <n>',
+    'imagePatchPixels',
+    ['images', 'patchPixels'],
+    'chat images: pixels per patch side; an image costs ceil(w/p) × ceil(h/p) prompt tokens (default 32)',
+  ),
   n('--image-base-tokens <n>', 'imageBaseTokens', ['images', 'baseTokens'], 'chat images: tokens per image besides its patches (default 0)'),
-  n('--encoder-ms-per-image <ms>', 'encoderMsPerImage', ['images', 'encoderMsPerImage'], 'chat images: vision-encoder time per image, added to prefill (default 30)'),
-  n('--image-fetch-timeout-ms <ms>', 'imageFetchTimeoutMs', ['images', 'fetchTimeoutMs'], 'chat images given by URL: longest wait for one image, fetched from loopback only (default 10000)'),
-  n('--audio-tokens-per-second <n>', 'audioTokensPerSecond', ['audio', 'tokensPerSecond'], 'chat audio: prompt tokens per second of audio, rounded up per clip (default 25)'),
-  n('--encoder-ms-per-audio-second <ms>', 'encoderMsPerAudioSecond', ['audio', 'encoderMsPerSecond'], 'chat audio: encoder time per second of audio, added to prefill (default 10)'),
+  n(
+    '--encoder-ms-per-image <ms>',
+    'encoderMsPerImage',
+    ['images', 'encoderMsPerImage'],
+    'chat images: vision-encoder time per image, added to prefill (default 30)',
+  ),
+  n(
+    '--image-fetch-timeout-ms <ms>',
+    'imageFetchTimeoutMs',
+    ['images', 'fetchTimeoutMs'],
+    'chat images given by URL: longest wait for one image, fetched from loopback only (default 10000)',
+  ),
+  n(
+    '--audio-tokens-per-second <n>',
+    'audioTokensPerSecond',
+    ['audio', 'tokensPerSecond'],
+    'chat audio: prompt tokens per second of audio, rounded up per clip (default 25)',
+  ),
+  n(
+    '--encoder-ms-per-audio-second <ms>',
+    'encoderMsPerAudioSecond',
+    ['audio', 'encoderMsPerSecond'],
+    'chat audio: encoder time per second of audio, added to prefill (default 10)',
+  ),
   n('--embedding-dimension <n>', 'embeddingDimension', ['pooling', 'dimension'], 'numbers in every embedding vector (default 384)'),
   n('--pooling-base-ms <ms>', 'poolingBaseMs', ['pooling', 'baseMs'], 'embeddings and rerank: fixed encoder time per request (default 0)'),
-  n('--pooling-ms-per-token <ms>', 'poolingMsPerToken', ['pooling', 'msPerInputToken'], 'embeddings and rerank: encoder time per input token, one request at a time (default 0.01)'),
+  n(
+    '--pooling-ms-per-token <ms>',
+    'poolingMsPerToken',
+    ['pooling', 'msPerInputToken'],
+    'embeddings and rerank: encoder time per input token, one request at a time (default 0.01)',
+  ),
   n('--overload-limit <n>', 'overloadLimit', ['overloadLimit'], 'TGI: 429 at this many in flight (128); Ollama: 503 at this many waiting (512)'),
 ];
 
@@ -75,8 +105,17 @@ export function declareSimFlags(cmd: Command): Command {
     .option('--profile <file>', 'profile file (JSON or YAML); flags override it')
     .option('--model <name>', 'served model id (default goodput-sim-1)')
     .addOption(new Option('--stream-shape <kind>', 'field of reasoning text in deltas').choices(['reasoning_content', 'reasoning']))
-    .addOption(new Option('--dialect <engine>', 'engine to play: identity routes, request keys, stream shapes, errors (default goodput)').choices([...SIM_DIALECT_KINDS]))
-    .addOption(new Option('--step-timing <kind>', 'independent: each stream on its own cadence; batched: every stream\'s token in one step, as vLLM (default independent)').choices([...STEP_TIMINGS]))
+    .addOption(
+      new Option('--dialect <engine>', 'engine to play: identity routes, request keys, stream shapes, errors (default goodput)').choices([
+        ...SIM_DIALECT_KINDS,
+      ]),
+    )
+    .addOption(
+      new Option(
+        '--step-timing <kind>',
+        "independent: each stream on its own cadence; batched: every stream's token in one step, as vLLM (default independent)",
+      ).choices([...STEP_TIMINGS]),
+    )
     .option('--request-log <file>', 'write one JSON line per request: id, arrival, first-token write and last write (epoch ms)')
     .option('--no-prefix-caching', 'turn the prefix cache off');
   for (const f of NUMBER_FLAGS) cmd.option(f.flag, f.help);

@@ -21,7 +21,11 @@ export class SimMetrics {
   readonly e2e = new Histogram('vllm:e2e_request_latency_seconds', 'Histogram of e2e request latency in seconds.', REQUEST_BUCKETS_S);
   readonly queue = new Histogram('vllm:request_queue_time_seconds', 'Histogram of time spent in WAITING phase for request.', REQUEST_BUCKETS_S);
   /** Not vLLM's: the simulator's own scheduling noise, so a client can widen its allowance by what the server itself lost. */
-  readonly lateness = new Histogram(SERVER_LATENESS_METRIC, 'How late the simulator wrote each stream event against its own schedule, in seconds.', LATENESS_BUCKETS_S);
+  readonly lateness = new Histogram(
+    SERVER_LATENESS_METRIC,
+    'How late the simulator wrote each stream event against its own schedule, in seconds.',
+    LATENESS_BUCKETS_S,
+  );
   promptTokens = 0;
   generationTokens = 0;
   prefixQueries = 0;
@@ -38,8 +42,7 @@ export class SimMetrics {
   /** The whole exposition text. */
   render(g: MetricGauges): string {
     const l = `model_name=${JSON.stringify(this.model)}`;
-    const gauge = (name: string, help: string, v: number): string =>
-      `# HELP ${name} ${help}\n# TYPE ${name} gauge\n${name}{${l}} ${promNumber(v)}`;
+    const gauge = (name: string, help: string, v: number): string => `# HELP ${name} ${help}\n# TYPE ${name} gauge\n${name}{${l}} ${promNumber(v)}`;
     const counter = (name: string, help: string, v: number): string =>
       `# HELP ${name}_total ${help}\n# TYPE ${name} counter\n${name}_total{${l}} ${promNumber(v)}`;
     const reasons = ['stop', 'length', 'abort', 'error', ...[...this.success.keys()].filter((r) => !['stop', 'length', 'abort', 'error'].includes(r))];
@@ -48,20 +51,22 @@ export class SimMetrics {
       '# TYPE vllm:request_success counter',
       ...reasons.map((r) => `vllm:request_success_total{finished_reason="${r}",${l}} ${promNumber(this.success.get(r) ?? 0)}`),
     ].join('\n');
-    return [
-      gauge('vllm:num_requests_running', 'Number of requests in model execution batches.', g.running),
-      gauge('vllm:num_requests_waiting', 'Number of requests waiting to be processed.', g.waiting),
-      gauge('vllm:kv_cache_usage_perc', 'KV-cache usage. 1 means 100 percent usage.', g.kvUsage),
-      counter('vllm:prompt_tokens', 'Number of prefill tokens processed.', this.promptTokens),
-      counter('vllm:generation_tokens', 'Number of generation tokens processed.', this.generationTokens),
-      counter('vllm:prefix_cache_queries', 'Prefix cache queries, in terms of number of queried tokens.', this.prefixQueries),
-      counter('vllm:prefix_cache_hits', 'Prefix cache hits, in terms of number of cached tokens.', this.prefixHits),
-      success,
-      this.ttft.render(l),
-      this.itl.render(l),
-      this.e2e.render(l),
-      this.queue.render(l),
-      this.lateness.render(l),
-    ].join('\n') + '\n';
+    return (
+      [
+        gauge('vllm:num_requests_running', 'Number of requests in model execution batches.', g.running),
+        gauge('vllm:num_requests_waiting', 'Number of requests waiting to be processed.', g.waiting),
+        gauge('vllm:kv_cache_usage_perc', 'KV-cache usage. 1 means 100 percent usage.', g.kvUsage),
+        counter('vllm:prompt_tokens', 'Number of prefill tokens processed.', this.promptTokens),
+        counter('vllm:generation_tokens', 'Number of generation tokens processed.', this.generationTokens),
+        counter('vllm:prefix_cache_queries', 'Prefix cache queries, in terms of number of queried tokens.', this.prefixQueries),
+        counter('vllm:prefix_cache_hits', 'Prefix cache hits, in terms of number of cached tokens.', this.prefixHits),
+        success,
+        this.ttft.render(l),
+        this.itl.render(l),
+        this.e2e.render(l),
+        this.queue.render(l),
+        this.lateness.render(l),
+      ].join('\n') + '\n'
+    );
   }
 }

@@ -40,7 +40,9 @@ export function spawnSimProcess(flags: readonly string[] = [], timeoutMs = 15_00
     const timer = setTimeout(() => fail(`did not start within ${timeoutMs} ms`), timeoutMs);
     const onExit = (code: number | null): void => fail(`exited with code ${String(code)}`);
     child.once('exit', onExit);
-    child.stderr?.on('data', (b: Buffer) => { err += b.toString(); });
+    child.stderr?.on('data', (b: Buffer) => {
+      err += b.toString();
+    });
     child.stdout?.on('data', (b: Buffer) => {
       out += b.toString();
       const m = /listening on (http:\/\/\S+)/.exec(out);

@@ -35,7 +35,13 @@ function drive(stepTiming: 'independent' | 'batched', admissionsMs: number[], ou
   const engine = new BatchEngine(profile, scheduler as unknown as Scheduler, null);
   const due: number[][] = admissionsMs.map(() => []);
   admissionsMs.forEach((atMs, i) => {
-    const events: SequenceEvents = { onAdmit: () => {}, onEmit: (e: Emission) => { (due[i] as number[]).push(e.dueMs); return true; } };
+    const events: SequenceEvents = {
+      onAdmit: () => {},
+      onEmit: (e: Emission) => {
+        (due[i] as number[]).push(e.dueMs);
+        return true;
+      },
+    };
     engine.submit({ promptTokens: 1, kvTokens: 10, blockKeys: [], outputTokens, stall: null }, events, atMs);
   });
   scheduler.runAll();
@@ -44,15 +50,24 @@ function drive(stepTiming: 'independent' | 'batched', admissionsMs: number[], ou
 
 describe('step timing', () => {
   it('independent: each stream on its own cadence from its own admission', () => {
-    expect(drive('independent', [0, 3])).toEqual([[5, 9, 13, 17], [8, 12, 16, 20]]);
+    expect(drive('independent', [0, 3])).toEqual([
+      [5, 9, 13, 17],
+      [8, 12, 16, 20],
+    ]);
   });
 
   it('batched: one step loop; a late stream joins at the next step, and every step writes all streams at once', () => {
     // Steps at 5, 9, 13 …; the second stream's prefill ends at 8, so its first token leaves with the step at 9.
-    expect(drive('batched', [0, 3])).toEqual([[5, 9, 13, 17], [9, 13, 17, 21]]);
+    expect(drive('batched', [0, 3])).toEqual([
+      [5, 9, 13, 17],
+      [9, 13, 17, 21],
+    ]);
   });
 
   it('batched: an idle engine restarts its loop at the next ready first token', () => {
-    expect(drive('batched', [0, 100], 2)).toEqual([[5, 9], [105, 109]]);
+    expect(drive('batched', [0, 100], 2)).toEqual([
+      [5, 9],
+      [105, 109],
+    ]);
   });
 });

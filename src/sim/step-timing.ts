@@ -24,7 +24,10 @@ export interface StepTiming {
 }
 
 class IndependentTiming implements StepTiming {
-  constructor(private readonly scheduler: Scheduler, private readonly stepMs: () => number) {}
+  constructor(
+    private readonly scheduler: Scheduler,
+    private readonly stepMs: () => number,
+  ) {}
   nextReadyMs(prevDueMs: number): number {
     return prevDueMs + this.stepMs();
   }
@@ -34,7 +37,11 @@ class IndependentTiming implements StepTiming {
   halt(): void {}
 }
 
-interface Ready { seq: Sequence; readyMs: number; fire: (dueMs: number) => void }
+interface Ready {
+  seq: Sequence;
+  readyMs: number;
+  fire: (dueMs: number) => void;
+}
 
 /**
  * The step loop runs while anything waits to emit; an idle engine restarts it at
@@ -47,7 +54,10 @@ class BatchedTiming implements StepTiming {
   private step: TimedTask | null = null;
   private inStep = false;
 
-  constructor(private readonly scheduler: Scheduler, private readonly stepMs: () => number) {}
+  constructor(
+    private readonly scheduler: Scheduler,
+    private readonly stepMs: () => number,
+  ) {}
 
   nextReadyMs(prevDueMs: number): number {
     return prevDueMs;

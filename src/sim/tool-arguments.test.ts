@@ -14,7 +14,8 @@ describe('simulated tool-call arguments', () => {
   it('valid, invalid and malformed come out as asked, for every built-in tool and many seeds', () => {
     for (const t of tools) {
       for (let seed = 0; seed < 20; seed++) {
-        const judge = (q: 'valid' | 'invalid' | 'malformed') => checker.judge([{ name: t.function.name, arguments: argumentsText(t.function.parameters, seed, q) }], true, null).verdict;
+        const judge = (q: 'valid' | 'invalid' | 'malformed') =>
+          checker.judge([{ name: t.function.name, arguments: argumentsText(t.function.parameters, seed, q) }], true, null).verdict;
         expect(judge('valid'), `${t.function.name} seed ${seed}`).toBe('valid');
         expect(judge('invalid'), `${t.function.name} seed ${seed}`).toBe('invalid');
         expect(judge('malformed'), `${t.function.name} seed ${seed}`).toBe('unparsed');
@@ -23,7 +24,15 @@ describe('simulated tool-call arguments', () => {
   });
 
   it('follows enums, bounds and nesting of a hand-written schema, and stops at a depth limit', () => {
-    const schema = { type: 'object', required: ['n', 'e', 'deep'], properties: { n: { type: 'integer', minimum: 3, maximum: 3 }, e: { enum: ['only'] }, deep: { type: 'object', required: ['x'], properties: { x: { type: 'array', minItems: 2, maxItems: 2, items: { type: 'boolean' } } } } } };
+    const schema = {
+      type: 'object',
+      required: ['n', 'e', 'deep'],
+      properties: {
+        n: { type: 'integer', minimum: 3, maximum: 3 },
+        e: { enum: ['only'] },
+        deep: { type: 'object', required: ['x'], properties: { x: { type: 'array', minItems: 2, maxItems: 2, items: { type: 'boolean' } } } },
+      },
+    };
     const v = JSON.parse(argumentsText(schema, 7, 'valid')) as { n: number; e: string; deep: { x: boolean[] } };
     expect(v.n).toBe(3);
     expect(v.e).toBe('only');

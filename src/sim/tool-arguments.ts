@@ -39,18 +39,22 @@ export function valueFor(schema: unknown, rand: () => number, depth = 0): Json {
       const n = Math.min(num(schema.maxItems, 3), Math.max(min, 1 + Math.floor(rand() * 3)));
       return Array.from({ length: n }, () => valueFor(schema.items, rand, depth + 1));
     }
-    case 'integer': case 'number': {
+    case 'integer':
+    case 'number': {
       const lo = num(schema.minimum, 0);
       const hi = Math.max(lo, num(schema.maximum, lo + 100));
       return lo + Math.floor(rand() * (hi - lo + 1));
     }
-    case 'boolean': return rand() < 0.5;
-    case 'null': return null;
+    case 'boolean':
+      return rand() < 0.5;
+    case 'null':
+      return null;
     default: {
       const max = Math.max(1, num(schema.maxLength, 40));
       const min = Math.min(max, num(schema.minLength, 1));
       let s = '';
-      while (s.length < min || (s.length < max && rand() < 0.6)) s += (s === '' ? '' : '_') + (OUTPUT_WORDS[Math.floor(rand() * OUTPUT_WORDS.length)] as string);
+      while (s.length < min || (s.length < max && rand() < 0.6))
+        s += (s === '' ? '' : '_') + (OUTPUT_WORDS[Math.floor(rand() * OUTPUT_WORDS.length)] as string);
       return s.slice(0, max);
     }
   }

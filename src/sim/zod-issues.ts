@@ -11,7 +11,10 @@ export interface FieldProblem {
 }
 
 function joinPath(path: readonly PropertyKey[]): string {
-  return path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[');
+  return path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))
+    .join('.')
+    .replace(/\.\[/g, '[');
 }
 
 /** The first problem of a zod error; unknown keys are reported under their own name. */

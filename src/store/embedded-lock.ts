@@ -70,7 +70,10 @@ function trustedLockStat(path: string): { mtimeMs: number } | null {
   const uid = process.getuid?.();
   if (uid === undefined) return st;
   const refuse = (why: string) => {
-    throw new StoreError('bad-input', `the lock file ${path} ${why}: not trusting it; remove it if you know what wrote it, or keep --data in a folder only you can write`);
+    throw new StoreError(
+      'bad-input',
+      `the lock file ${path} ${why}: not trusting it; remove it if you know what wrote it, or keep --data in a folder only you can write`,
+    );
   };
   const folder = lstatSync(dirname(path));
   if (!st.isFile()) refuse('is not a regular file');

@@ -17,9 +17,17 @@ export function exportResult(run: RunDetail): SweepResult | PoolingResult {
   if (run.pooling?.result) return run.pooling.result;
   if (run.status === 'running' || run.status === 'interrupted' || run.pooling || run.runInfo === null || run.cards === null) {
     const why = run.status === 'running' ? 'is still running' : `was interrupted (${run.stopReason ?? 'its process ended'})`;
-    throw new StoreError('not-exportable', `run ${run.id} ${why}, so it has no result to export; its ${run.levelsDone} finished level(s) can be read with: goodput runs show ${run.id}`);
+    throw new StoreError(
+      'not-exportable',
+      `run ${run.id} ${why}, so it has no result to export; its ${run.levelsDone} finished level(s) can be read with: goodput runs show ${run.id}`,
+    );
   }
   return sweepResultSchema.parse({
-    ...run.extras, schemaVersion: SCHEMA_VERSION, run: run.runInfo, warnings: run.warnings, levels: run.levels, cards: run.cards,
+    ...run.extras,
+    schemaVersion: SCHEMA_VERSION,
+    run: run.runInfo,
+    warnings: run.warnings,
+    levels: run.levels,
+    cards: run.cards,
   });
 }

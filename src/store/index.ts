@@ -13,7 +13,15 @@ export { isPoolingSpec } from './types.js';
 export { serverInputSchema, type ServerInput } from './server-input.js';
 export { HEARTBEAT_INTERVAL_MS, STALE_AFTER_MS, ownerGoneReason, pidAlive } from './liveness.js';
 export { exportResult } from './export-result.js';
-export { type StoreFlags, type StoreLocation, type ResolvedLocation, describeLocation, goodputHome, resolveStoreLocation, storeConfigured } from './location.js';
+export {
+  type StoreFlags,
+  type StoreLocation,
+  type ResolvedLocation,
+  describeLocation,
+  goodputHome,
+  resolveStoreLocation,
+  storeConfigured,
+} from './location.js';
 export { type LockHolder, currentHolder, lockPathOf } from './embedded-lock.js';
 export { type Store, holderText, openStore, storeOnDriver } from './store.js';
 export type { ServersRepo } from './servers-repo.js';

@@ -53,9 +53,10 @@ export class LevelsRepo {
 
   /** A run's raw records in level and send order; one level's when `concurrency` (the level's value on its axis) is given. */
   async records(runId: number, concurrency?: number): Promise<StoredRecord[]> {
-    const rows = concurrency === undefined
-      ? await this.db.query<{ record: StoredRecord }>('SELECT record FROM records WHERE run_id = $1 ORDER BY concurrency, seq', [runId])
-      : await this.db.query<{ record: StoredRecord }>('SELECT record FROM records WHERE run_id = $1 AND concurrency = $2 ORDER BY seq', [runId, concurrency]);
+    const rows =
+      concurrency === undefined
+        ? await this.db.query<{ record: StoredRecord }>('SELECT record FROM records WHERE run_id = $1 ORDER BY concurrency, seq', [runId])
+        : await this.db.query<{ record: StoredRecord }>('SELECT record FROM records WHERE run_id = $1 AND concurrency = $2 ORDER BY seq', [runId, concurrency]);
     return rows.map((r) => r.record);
   }
 }

@@ -10,7 +10,10 @@ import { openStore } from './store.js';
 
 describe('store location', () => {
   it('PostgreSQL from the flag or the variable, the flag first', () => {
-    expect(resolveStoreLocation({ databaseUrl: 'postgres://u@h/db' }, { GOODPUT_DATABASE_URL: 'postgres://x@y/z' })).toEqual({ location: { kind: 'postgres', url: 'postgres://u@h/db' }, explicit: true });
+    expect(resolveStoreLocation({ databaseUrl: 'postgres://u@h/db' }, { GOODPUT_DATABASE_URL: 'postgres://x@y/z' })).toEqual({
+      location: { kind: 'postgres', url: 'postgres://u@h/db' },
+      explicit: true,
+    });
     expect(resolveStoreLocation({}, { GOODPUT_DATABASE_URL: 'postgres://x@y/z' }).location).toEqual({ kind: 'postgres', url: 'postgres://x@y/z' });
   });
   it('--data wins over the database variable; the default is GOODPUT_HOME/db', () => {
@@ -71,7 +74,11 @@ describe('embedded single-writer lock', () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'goodput-lock-')), 'db');
     const path = lockPathOf(dir);
     // A planted lock pointing our token at someone's port.
-    writeFileSync(path, JSON.stringify({ pid: process.pid, host: hostname(), kind: 'serve', command: 'goodput serve', url: 'http://127.0.0.1:9/', since: 'x' }), { mode: 0o644 });
+    writeFileSync(
+      path,
+      JSON.stringify({ pid: process.pid, host: hostname(), kind: 'serve', command: 'goodput serve', url: 'http://127.0.0.1:9/', since: 'x' }),
+      { mode: 0o644 },
+    );
     expect(() => currentHolder(dir)).toThrow(`the lock file ${path} has mode 644, not 600: not trusting it`);
     await expect(acquireEmbeddedLock(dir, { kind: 'cli', command: 'goodput runs' })).rejects.toThrow(/has mode 644, not 600/);
     rmSync(path);
@@ -108,7 +115,8 @@ describe('embedded single-writer lock', () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'goodput-lock-')), 'db');
     const held = await acquireEmbeddedLock(dir, { kind: 'cli', command: 'goodput sweep' });
     await expect(openStore({ kind: 'embedded', dir }, { kind: 'cli', command: 'goodput runs' })).rejects.toMatchObject({
-      code: 'busy', message: expect.stringMatching(/embedded database at .* is in use by goodput sweep \(pid \d+, since/),
+      code: 'busy',
+      message: expect.stringMatching(/embedded database at .* is in use by goodput sweep \(pid \d+, since/),
     });
     if (held.ok) held.lock.release();
   });

@@ -34,9 +34,10 @@ export function resolveStoreLocation(flags: StoreFlags, env: NodeJS.ProcessEnv =
   if (flags.data !== undefined && flags.databaseUrl !== undefined) {
     throw new StoreError('bad-input', 'give either --data (embedded) or --database-url (PostgreSQL), not both', 'data');
   }
-  const url = flags.data === undefined ? flags.databaseUrl ?? (env['GOODPUT_DATABASE_URL'] || undefined) : undefined;
+  const url = flags.data === undefined ? (flags.databaseUrl ?? (env['GOODPUT_DATABASE_URL'] || undefined)) : undefined;
   if (url !== undefined) {
-    if (!/^postgres(ql)?:\/\//.test(url)) throw new StoreError('bad-input', `database URL must start with postgres:// (got "${redactDatabaseUrl(url)}")`, 'databaseUrl');
+    if (!/^postgres(ql)?:\/\//.test(url))
+      throw new StoreError('bad-input', `database URL must start with postgres:// (got "${redactDatabaseUrl(url)}")`, 'databaseUrl');
     return { location: { kind: 'postgres', url }, explicit: true };
   }
   const dir = flags.data ?? (env['GOODPUT_DATA'] || undefined);

@@ -117,7 +117,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 3,
-    name: 'signed worker rows and the coordinator\'s own heartbeat',
+    name: "signed worker rows and the coordinator's own heartbeat",
     statements: [
       // The HMAC of each row under its sweep's key: the coordinator believes only rows its workers signed.
       'ALTER TABLE worker_shares ADD COLUMN mac TEXT',
@@ -139,7 +139,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 5,
-    name: 'signed heartbeats: a worker\'s and a coordinator\'s row count as live only while signed over a recent instant',
+    name: "signed heartbeats: a worker's and a coordinator's row count as live only while signed over a recent instant",
     statements: [
       // The database's clock at the beat (epoch ms) and the HMAC over it: a copied row goes stale, a forged one never counts.
       'ALTER TABLE workers ADD COLUMN beat_ms DOUBLE PRECISION',

@@ -31,7 +31,9 @@ export async function openPgDriver(url: string): Promise<SqlDriver> {
     await pool.query('SELECT 1');
   } catch (err) {
     await pool.end().catch(() => {});
-    throw Object.assign(new Error(`cannot connect to PostgreSQL at ${redactDatabaseUrl(url)}: ${(err as Error).message}`), { code: (err as { code?: string }).code });
+    throw Object.assign(new Error(`cannot connect to PostgreSQL at ${redactDatabaseUrl(url)}: ${(err as Error).message}`), {
+      code: (err as { code?: string }).code,
+    });
   }
   return {
     kind: 'postgres',

@@ -24,7 +24,10 @@ export async function listenOn(db: SqlExecutor, channel: string): Promise<void> 
 
 /** True when the database answers a trivial statement. */
 export function databaseAnswers(db: SqlExecutor): Promise<boolean> {
-  return db.query('SELECT 1').then(() => true, () => false);
+  return db.query('SELECT 1').then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Takes the session advisory lock `key` (waits until it is free) on this session. */

@@ -23,9 +23,19 @@ beforeAll(async () => {
 const begin = (fx: PoolingFixture, url = 'http://127.0.0.1:9101'): BeginRun => {
   const r = fx.result.run;
   const spec: PoolingRunSpec = {
-    url, model: null, endpoint: r.endpoint, levels: r.levelsRequested, itemsPerRequest: r.itemsPerRequest, itemTokens: r.itemTokens,
-    queryTokens: r.queryTokens, requestsPerLevel: r.requestsPerLevel, warmup: r.warmupPerLevel, seed: r.seed, hourlyCostUsd: r.hourlyCostUsd,
-    latencySlo: r.latencySlo, command: r.command,
+    url,
+    model: null,
+    endpoint: r.endpoint,
+    levels: r.levelsRequested,
+    itemsPerRequest: r.itemsPerRequest,
+    itemTokens: r.itemTokens,
+    queryTokens: r.queryTokens,
+    requestsPerLevel: r.requestsPerLevel,
+    warmup: r.warmupPerLevel,
+    seed: r.seed,
+    hourlyCostUsd: r.hourlyCostUsd,
+    latencySlo: r.latencySlo,
+    command: r.command,
   };
   return { serverId: null, serverName: null, targetUrl: url, spec, ownerPid: process.pid, ownerHost: hostname() };
 };
@@ -39,7 +49,10 @@ async function stored(store: Store, fx: PoolingFixture, url?: string): Promise<n
 
 /** What reading a run whose row was edited throws. */
 async function refusal(store: Store, id: number): Promise<StoreError> {
-  const err = await store.runs.get(id).then(() => null, (e: unknown) => e);
+  const err = await store.runs.get(id).then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(StoreError);
   return err as StoreError;
 }
@@ -47,9 +60,16 @@ async function refusal(store: Store, id: number): Promise<StoreError> {
 for (const backend of backends()) {
   describe(`embeddings and rerank runs on ${backend.name}`, () => {
     let store: Store;
-    beforeAll(async () => { store = await backend.open(); }, 120_000);
-    afterAll(async () => { await store?.close(); backend.teardown(); });
-    beforeEach(async () => { await store.driver.query('DELETE FROM runs'); });
+    beforeAll(async () => {
+      store = await backend.open();
+    }, 120_000);
+    afterAll(async () => {
+      await store?.close();
+      backend.teardown();
+    });
+    beforeEach(async () => {
+      await store.driver.query('DELETE FROM runs');
+    });
 
     it('reads back exactly the result the sweep produced, key order included, for embeddings and rerank', async () => {
       for (const fx of [embed, rerank]) {
@@ -70,9 +90,19 @@ for (const backend of backends()) {
       const b = await stored(store, rerank, 'http://127.0.0.1:9102');
       const list = await store.runs.list();
       const byId = new Map(list.map((r) => [r.id, r]));
-      for (const [id, fx] of [[a, embed], [b, rerank]] as const) {
+      for (const [id, fx] of [
+        [a, embed],
+        [b, rerank],
+      ] as const) {
         const r = byId.get(id);
-        expect(r).toMatchObject({ endpoint: fx.result.run.endpoint, peakThroughputTokS: null, levelsDone: 2, levelsPlanned: 2, outputTokens: 0, thinking: false });
+        expect(r).toMatchObject({
+          endpoint: fx.result.run.endpoint,
+          peakThroughputTokS: null,
+          levelsDone: 2,
+          levelsPlanned: 2,
+          outputTokens: 0,
+          thinking: false,
+        });
         expect(r?.peakItemsPerS).toBe(fx.result.peak?.itemsPerS);
         expect(r?.peakConcurrency).toBe(fx.result.peak?.concurrency);
       }
@@ -80,8 +110,10 @@ for (const backend of backends()) {
 
     it('lists the peak the result states when the fastest level was client-bound: that level is left out, as the Engine card leaves it out', async () => {
       const fastest = embed.levels.reduce((a, l) => ((l.level.itemsPerS ?? 0) > (a.level.itemsPerS ?? 0) ? l : a));
-      const bound = (l: PoolingFixture['levels'][number]['level']) => (l === fastest.level && l.clientBound
-        ? { ...l, clientBound: { ...l.clientBound, bound: true, reason: 'the client\'s event loop was delayed 15.0 ms (p99)' } } : l);
+      const bound = (l: PoolingFixture['levels'][number]['level']) =>
+        l === fastest.level && l.clientBound
+          ? { ...l, clientBound: { ...l.clientBound, bound: true, reason: "the client's event loop was delayed 15.0 ms (p99)" } }
+          : l;
       const levels = embed.levels.map((l) => ({ ...l, level: bound(l.level) }));
       expect(levels.some((l) => l.level.clientBound?.bound === true)).toBe(true);
       const result: PoolingResult = { ...embed.result, levels: levels.map((l) => l.level), peak: poolingPeak(levels.map((l) => l.level)) };
@@ -122,12 +154,20 @@ for (const backend of backends()) {
 
     const forgeries: Array<[string, string, string]> = [
       ['a negative rate in a level', `UPDATE levels SET result = jsonb_set(result, '{itemsPerS}', '-5') WHERE concurrency = 2`, 'levels.1.itemsPerS'],
-      ['a level past the concurrency limit', `UPDATE levels SET result = jsonb_set(result, '{concurrency}', '99999999') WHERE concurrency = 1`, 'levels.0.concurrency'],
+      [
+        'a level past the concurrency limit',
+        `UPDATE levels SET result = jsonb_set(result, '{concurrency}', '99999999') WHERE concurrency = 1`,
+        'levels.0.concurrency',
+      ],
       ['a field the schema does not know', `UPDATE levels SET result = result || '{"ttftMs": 3}'::jsonb WHERE concurrency = 1`, 'levels.0'],
       ['an endpoint swapped for chat', `UPDATE runs SET run_info = jsonb_set(run_info, '{endpoint}', '"chat"')`, 'run.endpoint'],
       ['an endpoint swapped for the other one', `UPDATE runs SET run_info = jsonb_set(run_info, '{endpoint}', '"rerank"')`, 'run.endpoint'],
       ['a batch past the limits table', `UPDATE runs SET run_info = jsonb_set(run_info, '{itemsPerRequest}', '1000000000')`, 'run.itemsPerRequest'],
-      ['a dimension past the limits table', `UPDATE levels SET result = jsonb_set(result, '{dimension}', '1000000000') WHERE concurrency = 1`, 'levels.0.dimension'],
+      [
+        'a dimension past the limits table',
+        `UPDATE levels SET result = jsonb_set(result, '{dimension}', '1000000000') WHERE concurrency = 1`,
+        'levels.0.dimension',
+      ],
     ];
     for (const [what, sql, field] of forgeries) {
       it(`refuses a row edited to hold ${what}, naming ${field}`, async () => {

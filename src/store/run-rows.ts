@@ -1,6 +1,16 @@
 /** Run rows as selected, and their conversion to summaries and details. */
 import {
-  LIMITS, type LevelResult, SCHEMA_VERSION, limitMessage, cardsSchema, levelResultSchema, poolingCapacity, poolingLevelSchema, poolingPeak, poolingResultSchema, runSchema,
+  LIMITS,
+  type LevelResult,
+  SCHEMA_VERSION,
+  limitMessage,
+  cardsSchema,
+  levelResultSchema,
+  poolingCapacity,
+  poolingLevelSchema,
+  poolingPeak,
+  poolingResultSchema,
+  runSchema,
 } from '../core/index.js';
 import type { z } from 'zod';
 import { isoTime } from './sql-driver.js';
@@ -9,10 +19,26 @@ import { storedLevelsBounds, storedSpecBounds } from './stored-bounds.js';
 import { type PoolingRunSpec, type RunDetail, type RunSpec, type RunSummary, type StoredPooling, isPoolingSpec } from './types.js';
 
 export interface RunRow {
-  id: number; server_id: number | null; server_name: string | null; target_url: string; model: string | null;
-  status: RunSummary['status']; stop_reason: string | null; started_at: unknown; ended_at: unknown;
-  spec: RunSpec | PoolingRunSpec; run_info: unknown; extras: RunDetail['extras']; warnings: RunDetail['warnings']; cards: RunDetail['cards'];
-  owner_pid: number; owner_host: string; levels_done: number; peak_tok_s: number | null; peak_items_s: number | null; peak_c: number | null;
+  id: number;
+  server_id: number | null;
+  server_name: string | null;
+  target_url: string;
+  model: string | null;
+  status: RunSummary['status'];
+  stop_reason: string | null;
+  started_at: unknown;
+  ended_at: unknown;
+  spec: RunSpec | PoolingRunSpec;
+  run_info: unknown;
+  extras: RunDetail['extras'];
+  warnings: RunDetail['warnings'];
+  cards: RunDetail['cards'];
+  owner_pid: number;
+  owner_host: string;
+  levels_done: number;
+  peak_tok_s: number | null;
+  peak_items_s: number | null;
+  peak_c: number | null;
 }
 
 /**
@@ -32,23 +58,36 @@ export function summaryOf(r: RunRow): RunSummary {
   checked(storedSpecBounds, r.spec, r.id, 'spec');
   if (r.levels_done > LIMITS.levels.max) refuse(r.id, 'levels', limitMessage('levels', r.levels_done, 'stored levels'));
   const base = {
-    id: r.id, serverId: r.server_id, serverName: r.server_name, targetUrl: r.target_url, model: r.model,
-    status: r.status, stopReason: r.stop_reason, startedAt: isoTime(r.started_at),
-    endedAt: r.ended_at === null ? null : isoTime(r.ended_at), peakConcurrency: r.peak_c, levelsDone: r.levels_done,
-    levelsPlanned: new Set(r.spec.levels).size, endpoint: r.spec.endpoint,
+    id: r.id,
+    serverId: r.server_id,
+    serverName: r.server_name,
+    targetUrl: r.target_url,
+    model: r.model,
+    status: r.status,
+    stopReason: r.stop_reason,
+    startedAt: isoTime(r.started_at),
+    endedAt: r.ended_at === null ? null : isoTime(r.ended_at),
+    peakConcurrency: r.peak_c,
+    levelsDone: r.levels_done,
+    levelsPlanned: new Set(r.spec.levels).size,
+    endpoint: r.spec.endpoint,
   };
   // An embeddings or rerank run makes no output tokens and has no thinking; its peak is in items/s.
   if (isPoolingSpec(r.spec)) return { ...base, peakThroughputTokS: null, peakItemsPerS: r.peak_items_s, outputTokens: 0, thinking: false };
   return {
-    ...base, peakThroughputTokS: r.peak_tok_s, outputTokens: r.spec.outputTokens, thinking: r.spec.thinking,
-    ...(r.spec.arrivalKind === undefined ? {} : { arrivalKind: r.spec.arrivalKind }), ...(r.spec.promptsKind === undefined ? {} : { promptsKind: r.spec.promptsKind }),
+    ...base,
+    peakThroughputTokS: r.peak_tok_s,
+    outputTokens: r.spec.outputTokens,
+    thinking: r.spec.thinking,
+    ...(r.spec.arrivalKind === undefined ? {} : { arrivalKind: r.spec.arrivalKind }),
+    ...(r.spec.promptsKind === undefined ? {} : { promptsKind: r.spec.promptsKind }),
   };
 }
 
 /** JSONB keeps keys in its own order; the schema restores the order the sweep wrote (a value it cannot read stays as stored). */
 function canonical<T>(schema: z.ZodType<T>, value: unknown): T {
   const parsed = schema.safeParse(value);
-  return parsed.success ? parsed.data : value as T;
+  return parsed.success ? parsed.data : (value as T);
 }
 
 /** A stored value through its schema, or a StoreError naming the run and the field that breaks it. */
@@ -71,11 +110,25 @@ function poolingOf(r: RunRow, levels: readonly unknown[], ended: boolean, endpoi
   const parsed = levels.map((l, i) => checked(poolingLevelSchema, l, r.id, `levels.${i}`));
   if (!ended || r.run_info === null) return { endpoint, levels: parsed, result: null };
   const run = checked(poolingResultSchema.shape.run, r.run_info, r.id, 'run');
-  if (run.endpoint !== endpoint) throw new StoreError('corrupt', `run ${r.id} is stored broken, so it is not shown: run.endpoint: ${run.endpoint} where the run was begun as ${endpoint}`, 'run.endpoint');
-  const result = checked(poolingResultSchema, {
-    schemaVersion: SCHEMA_VERSION, run, warnings: r.warnings, levels: parsed,
-    peak: poolingPeak(parsed), capacity: run.latencySlo === null ? null : poolingCapacity(parsed, run.latencySlo),
-  }, r.id, 'result');
+  if (run.endpoint !== endpoint)
+    throw new StoreError(
+      'corrupt',
+      `run ${r.id} is stored broken, so it is not shown: run.endpoint: ${run.endpoint} where the run was begun as ${endpoint}`,
+      'run.endpoint',
+    );
+  const result = checked(
+    poolingResultSchema,
+    {
+      schemaVersion: SCHEMA_VERSION,
+      run,
+      warnings: r.warnings,
+      levels: parsed,
+      peak: poolingPeak(parsed),
+      capacity: run.latencySlo === null ? null : poolingCapacity(parsed, run.latencySlo),
+    },
+    r.id,
+    'result',
+  );
   return { endpoint, levels: parsed, result };
 }
 

@@ -13,7 +13,14 @@ import { RUN_SUMMARY_SELECT, type RunRow, detailOf, summaryOf } from './run-rows
 import type { LevelsRepo } from './levels-repo.js';
 import { resultRowOf } from './stored-kinds.js';
 
-interface RunningRow { id: number; target_url: string; owner_pid: number; owner_host: string; heartbeat_age_ms: number; levels: number[] | null }
+interface RunningRow {
+  id: number;
+  target_url: string;
+  owner_pid: number;
+  owner_host: string;
+  heartbeat_age_ms: number;
+  levels: number[] | null;
+}
 
 const RUNNING = `SELECT id, target_url, owner_pid, owner_host,
   (EXTRACT(EPOCH FROM (now() - heartbeat_at)) * 1000)::float8 AS heartbeat_age_ms,
@@ -21,7 +28,10 @@ const RUNNING = `SELECT id, target_url, owner_pid, owner_host,
   FROM runs WHERE status = 'running'`;
 
 export class RunsRepo {
-  constructor(private readonly db: SqlDriver, private readonly levels: LevelsRepo) {}
+  constructor(
+    private readonly db: SqlDriver,
+    private readonly levels: LevelsRepo,
+  ) {}
 
   /** Rewrites running runs whose owner is gone as `interrupted`. @returns the ids rewritten. */
   async reap(tx: SqlExecutor = this.db, targetUrl?: string): Promise<number[]> {
@@ -31,8 +41,10 @@ export class RunsRepo {
       const why = ownerGoneReason({ pid: r.owner_pid, host: r.owner_host, heartbeatAgeMs: r.heartbeat_age_ms });
       if (why === null) continue;
       const kept = r.levels && r.levels.length > 0 ? `levels ${r.levels.join(', ')} are kept` : 'no level had finished';
-      await tx.query(`UPDATE runs SET status = 'interrupted', stop_reason = $2, ended_at = heartbeat_at WHERE id = $1 AND status = 'running'`,
-        [r.id, `interrupted: ${why}; ${kept}`]);
+      await tx.query(`UPDATE runs SET status = 'interrupted', stop_reason = $2, ended_at = heartbeat_at WHERE id = $1 AND status = 'running'`, [
+        r.id,
+        `interrupted: ${why}; ${kept}`,
+      ]);
       reaped.push(r.id);
     }
     return reaped;
@@ -55,11 +67,19 @@ export class RunsRepo {
       });
     } catch (err) {
       if (sqlState(err) !== UNIQUE_VIOLATION) throw err;
-      const busy = (await this.db.query<{ id: number; owner_pid: number; owner_host: string }>(
-        `SELECT id, owner_pid, owner_host FROM runs WHERE status = 'running' AND target_url = $1`, [input.targetUrl]))[0];
+      const busy = (
+        await this.db.query<{ id: number; owner_pid: number; owner_host: string }>(
+          `SELECT id, owner_pid, owner_host FROM runs WHERE status = 'running' AND target_url = $1`,
+          [input.targetUrl],
+        )
+      )[0];
       const who = busy ? `run ${busy.id} (pid ${busy.owner_pid} on ${busy.owner_host})` : 'another run';
-      throw new StoreError('run-in-progress', `${who} against ${input.targetUrl} is still in progress; ` +
-        'a second run would make the levels of both contend, so it is refused. Wait for it to finish, or stop it.', 'serverId');
+      throw new StoreError(
+        'run-in-progress',
+        `${who} against ${input.targetUrl} is still in progress; ` +
+          'a second run would make the levels of both contend, so it is refused. Wait for it to finish, or stop it.',
+        'serverId',
+      );
     }
   }
 
@@ -87,13 +107,25 @@ export class RunsRepo {
     await this.db.query(
       `UPDATE runs SET status = $2, stop_reason = $3, run_info = $4::jsonb, warnings = $5::jsonb, cards = COALESCE($6::jsonb, cards), extras = $7::jsonb,
        model = $8, ended_at = now() WHERE id = $1`,
-      [id, run.status, run.stopReason, JSON.stringify(run), JSON.stringify(warnings), 'cards' in row ? JSON.stringify(row.cards) : null, JSON.stringify(row.extras), run.model],
+      [
+        id,
+        run.status,
+        run.stopReason,
+        JSON.stringify(run),
+        JSON.stringify(warnings),
+        'cards' in row ? JSON.stringify(row.cards) : null,
+        JSON.stringify(row.extras),
+        run.model,
+      ],
     );
   }
 
   /** Ends a run that broke without a result: kept as `interrupted`, its finished levels with it. */
   async abandon(id: number, reason: string): Promise<void> {
-    await this.db.query(`UPDATE runs SET status = 'interrupted', stop_reason = $2, ended_at = now() WHERE id = $1 AND status = 'running'`, [id, `interrupted: ${reason}`]);
+    await this.db.query(`UPDATE runs SET status = 'interrupted', stop_reason = $2, ended_at = now() WHERE id = $1 AND status = 'running'`, [
+      id,
+      `interrupted: ${reason}`,
+    ]);
   }
 
   /** Deletes a run that never started measuring (its preflight was refused): nothing half-done is kept. */

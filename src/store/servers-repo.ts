@@ -8,9 +8,19 @@ import type { ServerInput } from './server-input.js';
 import type { ServerStatus, ServerView } from './types.js';
 
 interface ServerRow {
-  id: number; name: string; base_url: string; has_api_key: boolean; model: string | null; engine: string | null;
-  gpu_label: string | null; hourly_cost_usd: number | null; status: ServerStatus['state']; status_detail: string | null;
-  status_model: string | null; status_checked_at: unknown; created_at: unknown;
+  id: number;
+  name: string;
+  base_url: string;
+  has_api_key: boolean;
+  model: string | null;
+  engine: string | null;
+  gpu_label: string | null;
+  hourly_cost_usd: number | null;
+  status: ServerStatus['state'];
+  status_detail: string | null;
+  status_model: string | null;
+  status_checked_at: unknown;
+  created_at: unknown;
 }
 
 const COLUMNS = `id, name, base_url, api_key IS NOT NULL AS has_api_key, model, engine, gpu_label, hourly_cost_usd,
@@ -18,8 +28,14 @@ const COLUMNS = `id, name, base_url, api_key IS NOT NULL AS has_api_key, model, 
 
 function view(r: ServerRow): ServerView {
   return {
-    id: r.id, name: r.name, baseUrl: r.base_url, hasApiKey: r.has_api_key, model: r.model, engine: r.engine,
-    gpuLabel: r.gpu_label, hourlyCostUsd: r.hourly_cost_usd,
+    id: r.id,
+    name: r.name,
+    baseUrl: r.base_url,
+    hasApiKey: r.has_api_key,
+    model: r.model,
+    engine: r.engine,
+    gpuLabel: r.gpu_label,
+    hourlyCostUsd: r.hourly_cost_usd,
     status: { state: r.status, detail: r.status_detail, model: r.status_model, checkedAt: isoTime(r.status_checked_at) },
     createdAt: isoTime(r.created_at),
   };
@@ -34,8 +50,19 @@ export class ServersRepo {
       const rows = await this.db.query<ServerRow>(
         `INSERT INTO servers (name, base_url, api_key, model, engine, gpu_label, hourly_cost_usd, status, status_detail, status_model, status_checked_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::timestamptz) RETURNING ${COLUMNS}`,
-        [input.name, input.baseUrl, input.apiKey ?? null, input.model ?? null, input.engine ?? null, input.gpuLabel ?? null,
-          input.hourlyCostUsd ?? null, status.state, status.detail, status.model, status.checkedAt],
+        [
+          input.name,
+          input.baseUrl,
+          input.apiKey ?? null,
+          input.model ?? null,
+          input.engine ?? null,
+          input.gpuLabel ?? null,
+          input.hourlyCostUsd ?? null,
+          status.state,
+          status.detail,
+          status.model,
+          status.checkedAt,
+        ],
       );
       return view(rows[0] as ServerRow);
     } catch (err) {

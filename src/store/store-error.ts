@@ -20,7 +20,11 @@ export type StoreErrorCode =
   | 'corrupt';
 
 export class StoreError extends Error {
-  constructor(readonly code: StoreErrorCode, message: string, readonly field?: string) {
+  constructor(
+    readonly code: StoreErrorCode,
+    message: string,
+    readonly field?: string,
+  ) {
     super(message);
     this.name = 'StoreError';
   }

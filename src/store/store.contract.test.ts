@@ -12,15 +12,41 @@ import { type SweepFixture, sweepFixture } from '../test-support/sweep-fixture.j
 import { type BeginRun, type Store, StoreError, MIGRATIONS, exportResult, migrate } from './index.js';
 
 let fx: SweepFixture;
-beforeAll(async () => { fx = await sweepFixture(); });
+beforeAll(async () => {
+  fx = await sweepFixture();
+});
 
-const status = (state: 'running' | 'stopped' | 'unreachable' = 'running') => ({ state, detail: null, model: 'sim-model', checkedAt: '2025-01-02T03:04:05.000Z' });
+const status = (state: 'running' | 'stopped' | 'unreachable' = 'running') => ({
+  state,
+  detail: null,
+  model: 'sim-model',
+  checkedAt: '2025-01-02T03:04:05.000Z',
+});
 const spec = (url: string) => ({
-  url, model: null, endpoint: 'chat' as const, levels: [1, 2], outputTokens: 16, promptTokens: 8, requestsPerLevel: 3, warmup: 1,
-  thinking: false, forceLength: true, temperature: 0, seed: 42, hourlyCostUsd: 2, baselineRateUsdPer1M: null, gpuLabel: null, command: 'goodput sweep',
+  url,
+  model: null,
+  endpoint: 'chat' as const,
+  levels: [1, 2],
+  outputTokens: 16,
+  promptTokens: 8,
+  requestsPerLevel: 3,
+  warmup: 1,
+  thinking: false,
+  forceLength: true,
+  temperature: 0,
+  seed: 42,
+  hourlyCostUsd: 2,
+  baselineRateUsdPer1M: null,
+  gpuLabel: null,
+  command: 'goodput sweep',
 });
 const begin = (url = 'http://127.0.0.1:9001', pid = process.pid): BeginRun => ({
-  serverId: null, serverName: null, targetUrl: url, spec: spec(url), ownerPid: pid, ownerHost: hostname(),
+  serverId: null,
+  serverName: null,
+  targetUrl: url,
+  spec: spec(url),
+  ownerPid: pid,
+  ownerHost: hostname(),
 });
 /** A pid that existed a moment ago and no longer does. */
 const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid as number;
@@ -35,8 +61,13 @@ async function storedRun(store: Store, url = 'http://127.0.0.1:9001'): Promise<n
 for (const backend of backends()) {
   describe(`store on ${backend.name}`, () => {
     let store: Store;
-    beforeAll(async () => { store = await backend.open(); });
-    afterAll(async () => { await store?.close(); backend.teardown(); });
+    beforeAll(async () => {
+      store = await backend.open();
+    });
+    afterAll(async () => {
+      await store?.close();
+      backend.teardown();
+    });
     beforeEach(async () => {
       await store.driver.query('DELETE FROM runs');
       await store.driver.query('DELETE FROM servers');
@@ -50,7 +81,10 @@ for (const backend of backends()) {
     });
 
     it('registers servers; the API key is stored but never in a view', async () => {
-      const added = await store.servers.add({ name: 'gpu-box', baseUrl: 'http://127.0.0.1:8000', apiKey: 'sk-very-secret', model: 'm', gpuLabel: 'H100', hourlyCostUsd: 6.5 }, status());
+      const added = await store.servers.add(
+        { name: 'gpu-box', baseUrl: 'http://127.0.0.1:8000', apiKey: 'sk-very-secret', model: 'm', gpuLabel: 'H100', hourlyCostUsd: 6.5 },
+        status(),
+      );
       expect(added).toMatchObject({ name: 'gpu-box', hasApiKey: true, gpuLabel: 'H100', hourlyCostUsd: 6.5, status: status() });
       expect(await store.servers.get('gpu-box')).toEqual(added);
       expect(await store.servers.get(String(added.id))).toEqual(added);
@@ -62,7 +96,11 @@ for (const backend of backends()) {
 
     it('refuses a duplicate server name and an unknown server, naming them', async () => {
       await store.servers.add({ name: 'a', baseUrl: 'http://127.0.0.1:1' }, status());
-      await expect(store.servers.add({ name: 'a', baseUrl: 'http://127.0.0.1:2' }, status())).rejects.toMatchObject({ code: 'duplicate', field: 'name', message: expect.stringMatching(/"a" is already registered/) });
+      await expect(store.servers.add({ name: 'a', baseUrl: 'http://127.0.0.1:2' }, status())).rejects.toMatchObject({
+        code: 'duplicate',
+        field: 'name',
+        message: expect.stringMatching(/"a" is already registered/),
+      });
       await expect(store.servers.get('nope')).rejects.toMatchObject({ code: 'not-found', message: 'no server named "nope" is registered' });
     });
 
@@ -90,13 +128,20 @@ for (const backend of backends()) {
       const b = await storedRun(store, 'http://127.0.0.1:9002');
       const list = await store.runs.list();
       expect(list.map((r) => r.id)).toEqual([b, a]);
-      expect(list[0]).toMatchObject({ status: 'complete', levelsDone: 2, levelsPlanned: 2, peakThroughputTokS: fx.result.cards.engine.peakThroughputTokS, peakConcurrency: fx.result.cards.engine.peakConcurrency });
+      expect(list[0]).toMatchObject({
+        status: 'complete',
+        levelsDone: 2,
+        levelsPlanned: 2,
+        peakThroughputTokS: fx.result.cards.engine.peakThroughputTokS,
+        peakConcurrency: fx.result.cards.engine.peakConcurrency,
+      });
     });
 
     it('refuses a second running run against the same server, and allows another server', async () => {
       const first = await store.runs.begin(begin('http://127.0.0.1:9001'));
-      await expect(store.runs.begin(begin('http://127.0.0.1:9001'))).rejects.toSatisfy((e: unknown) =>
-        e instanceof StoreError && e.code === 'run-in-progress' && e.message.includes(`run ${first}`) && /contend/.test(e.message));
+      await expect(store.runs.begin(begin('http://127.0.0.1:9001'))).rejects.toSatisfy(
+        (e: unknown) => e instanceof StoreError && e.code === 'run-in-progress' && e.message.includes(`run ${first}`) && /contend/.test(e.message),
+      );
       await expect(store.runs.begin(begin('http://127.0.0.1:9002'))).resolves.toBeGreaterThan(first);
     });
 
@@ -141,7 +186,20 @@ for (const backend of backends()) {
     it('keys open-loop levels on their rate, not on the peak in flight they happened to reach', async () => {
       const id = await store.runs.begin(begin());
       const { level, records } = fx.levels[0]!;
-      const at = (rps: number) => ({ ...level, concurrency: 3, load: { kind: 'rate' as const, level: rps, label: `${rps} req/s`, offeredRps: rps, achievedRps: rps, peakInFlight: 3, waitedForSlot: 0, scheduleLagMs: null } });
+      const at = (rps: number) => ({
+        ...level,
+        concurrency: 3,
+        load: {
+          kind: 'rate' as const,
+          level: rps,
+          label: `${rps} req/s`,
+          offeredRps: rps,
+          achievedRps: rps,
+          peakInFlight: 3,
+          waitedForSlot: 0,
+          scheduleLagMs: null,
+        },
+      });
       await store.levels.save(id, at(2), records);
       await store.levels.save(id, at(0.5), records);
       expect((await store.runs.get(id)).levels.map((l) => l.load?.level)).toEqual([0.5, 2]);

@@ -34,7 +34,9 @@ export async function storeOnDriver(driver: SqlDriver, description: string, onCl
   await migrate(driver);
   const levels = new LevelsRepo(driver);
   return {
-    driver, description, levels,
+    driver,
+    description,
+    levels,
     servers: new ServersRepo(driver),
     runs: new RunsRepo(driver, levels),
     advertise: () => {},
@@ -64,7 +66,9 @@ export async function openStore(location: StoreLocation, who: Pick<LockHolder, '
   // A folder only we can enter keeps everything under it private; an open one (an older version's) is fixed whole.
   const loosened = (await isClosed(location.dir)) ? 0 : await makePrivate(location.dir);
   if (loosened > 0) {
-    process.stderr.write(`goodput: ${loosened} entries of ${sanitizeForTerminal(location.dir)} were open to other users; made them private (0700 folders, 0600 files)\n`);
+    process.stderr.write(
+      `goodput: ${loosened} entries of ${sanitizeForTerminal(location.dir)} were open to other users; made them private (0700 folders, 0600 files)\n`,
+    );
   }
   const taken = await acquireEmbeddedLock(location.dir, who);
   if (!taken.ok) {

@@ -11,7 +11,9 @@ const atMost = (limit: LimitName, field: string) => z.number().max(LIMITS[limit]
 
 /** The bounded fields of a stored spec (text or pooling); other fields are as stored. */
 export const storedSpecBounds = z.looseObject({
-  levels: z.array(z.number()).max(LIMITS.levels.max, { error: (i) => limitMessage('levels', Array.isArray(i.input) ? i.input.length : Number(i.input), 'levels') }),
+  levels: z
+    .array(z.number())
+    .max(LIMITS.levels.max, { error: (i) => limitMessage('levels', Array.isArray(i.input) ? i.input.length : Number(i.input), 'levels') }),
   outputTokens: atMost('outputTokens', 'outputTokens').optional(),
   promptTokens: atMost('promptTokens', 'promptTokens').optional(),
   requestsPerLevel: z.union([atMost('requestsPerLevel', 'requestsPerLevel'), z.literal('auto')]).optional(),
@@ -20,8 +22,12 @@ export const storedSpecBounds = z.looseObject({
 
 /** The bounded fields of one stored level: its request counts are the records a level may hold. */
 export const storedLevelBounds = z.looseObject({
-  requests: z.number().max(RECORD_BOUNDS.levelRecords, { error: (i) => `requests ${String(i.input)} is more than a level can hold (${RECORD_BOUNDS.levelRecords} records)` }),
+  requests: z
+    .number()
+    .max(RECORD_BOUNDS.levelRecords, { error: (i) => `requests ${String(i.input)} is more than a level can hold (${RECORD_BOUNDS.levelRecords} records)` }),
 });
 
 /** The level rows of one run: never more than a run has levels. */
-export const storedLevelsBounds = z.array(storedLevelBounds).max(LIMITS.levels.max, { error: (i) => limitMessage('levels', Array.isArray(i.input) ? i.input.length : Number(i.input), 'levels') });
+export const storedLevelsBounds = z
+  .array(storedLevelBounds)
+  .max(LIMITS.levels.max, { error: (i) => limitMessage('levels', Array.isArray(i.input) ? i.input.length : Number(i.input), 'levels') });

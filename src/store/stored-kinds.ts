@@ -8,10 +8,16 @@
 import type { LevelOf, ResultOf, RunKindName } from '../core/index.js';
 
 /** A level's row: its key on the load axis, then invalid, client-bound, failed, throughput (tok/s) and items/s. */
-export interface LevelRow { key: number; columns: [boolean, boolean, number, number, number | null] }
+export interface LevelRow {
+  key: number;
+  columns: [boolean, boolean, number, number, number | null];
+}
 
 /** What the run row takes of a result besides its status, contract and warnings; without `cards`, the column is left as it is. */
-export interface ResultRow { cards?: unknown; extras: object }
+export interface ResultRow {
+  cards?: unknown;
+  extras: object;
+}
 
 interface StoredKind<K extends RunKindName> {
   levelRow(level: LevelOf<K>): LevelRow;

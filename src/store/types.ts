@@ -2,7 +2,18 @@
  * What the store keeps and returns. Times are ISO-8601 text; rates tok/s;
  * money USD. A server's API key is stored but never part of any returned view.
  */
-import { type AudioInputs, type Cards, type ImageInputs, type LevelResult, type PoolingEndpoint, isPoolingEndpoint, type PoolingLevel, type PoolingResult, type RunInfo, type Warning } from '../core/index.js';
+import {
+  type AudioInputs,
+  type Cards,
+  type ImageInputs,
+  type LevelResult,
+  type PoolingEndpoint,
+  isPoolingEndpoint,
+  type PoolingLevel,
+  type PoolingResult,
+  type RunInfo,
+  type Warning,
+} from '../core/index.js';
 
 /** A server's state from its last probe. */
 export type ServerState = 'running' | 'stopped' | 'unreachable';

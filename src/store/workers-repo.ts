@@ -27,12 +27,22 @@ export interface WorkerView {
 export async function liveWorkers(db: SqlExecutor): Promise<WorkerView[]> {
   const rows = await db.query<{ name: string; host: string; cores: number; share: string | null; clock_offset_ms: number | null; ago: number }>(
     `SELECT name, host, cores, share, clock_offset_ms, (extract(epoch from now() - seen_at) * 1000)::float8 AS ago
-     FROM workers WHERE seen_at > now() - make_interval(secs => $1) ORDER BY name`, [WORKER_LOST_AFTER_MS / 1000]);
+     FROM workers WHERE seen_at > now() - make_interval(secs => $1) ORDER BY name`,
+    [WORKER_LOST_AFTER_MS / 1000],
+  );
   return rows.map((r) => ({ name: r.name, host: r.host, cores: r.cores, share: r.share, clockOffsetMs: r.clock_offset_ms, seenMsAgo: Number(r.ago) }));
 }
 
 /** What a worker says of itself, signed with every heartbeat. */
-export interface WorkerRegistration { name: string; host: string; pid: number; cores: number; version: string; clockOffsetMs: number; clockUncertaintyMs: number }
+export interface WorkerRegistration {
+  name: string;
+  host: string;
+  pid: number;
+  cores: number;
+  version: string;
+  clockOffsetMs: number;
+  clockUncertaintyMs: number;
+}
 
 /** A worker row as read for its signature: bounded columns, the database's clock at the read, and the last signed beat. */
 export interface SignedWorkerRow {
@@ -60,7 +70,8 @@ export class WorkersRepo {
       `INSERT INTO workers (name, host, pid, cores, version, clock_offset_ms, clock_uncertainty_ms, beat_ms, mac) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
        ON CONFLICT (name) DO UPDATE SET host = $2, pid = $3, cores = $4, version = $5, clock_offset_ms = $6, clock_uncertainty_ms = $7,
          share = NULL, started_at = now(), seen_at = now(), beat_ms = $8, mac = $9`,
-      [r.name, r.host, r.pid, r.cores, r.version, r.clockOffsetMs, r.clockUncertaintyMs, beatMs, mac]);
+      [r.name, r.host, r.pid, r.cores, r.version, r.clockOffsetMs, r.clockUncertaintyMs, beatMs, mac],
+    );
   }
 
   /** One heartbeat of the worker `name` running as `pid`. */
@@ -76,14 +87,17 @@ export class WorkersRepo {
        FROM workers
        WHERE beat_ms IS NOT NULL AND octet_length(name) <= 64 AND octet_length(host) <= 255 AND octet_length(version) <= 64 AND octet_length(mac) <= 64
          AND seen_at > now() - make_interval(secs => $1)
-       ORDER BY name LIMIT $2`, [WORKER_LOST_AFTER_MS / 1000, MAX_WORKER_ROWS]);
+       ORDER BY name LIMIT $2`,
+      [WORKER_LOST_AFTER_MS / 1000, MAX_WORKER_ROWS],
+    );
   }
 
   /** Another live worker already named `name` (not this host and pid), or null. */
   async liveNamesake(name: string, host: string, pid: number): Promise<{ host: string; pid: number } | null> {
     const [clash] = await this.db.query<{ host: string; pid: number }>(
       `SELECT host, pid FROM workers WHERE name = $1 AND seen_at > now() - make_interval(secs => $2) AND NOT (host = $3 AND pid = $4)`,
-      [name, WORKER_LOST_AFTER_MS / 1000, host, pid]);
+      [name, WORKER_LOST_AFTER_MS / 1000, host, pid],
+    );
     return clash ?? null;
   }
 

@@ -9,9 +9,15 @@ import { amdSmiSource, amdValue, parseAmdSmiMetric, readAmdSmi } from './amd-smi
 
 const FAKE_BIN = fileURLToPath(new URL('../test-support/fake-bin', import.meta.url));
 const saved = process.env.PATH;
-beforeAll(() => { process.env.PATH = `${FAKE_BIN}:${saved}`; });
-afterEach(() => { delete process.env.FAKE_AMD_SMI_JSON; });
-afterAll(() => { process.env.PATH = saved; });
+beforeAll(() => {
+  process.env.PATH = `${FAKE_BIN}:${saved}`;
+});
+afterEach(() => {
+  delete process.env.FAKE_AMD_SMI_JSON;
+});
+afterAll(() => {
+  process.env.PATH = saved;
+});
 
 const gpu = (i: number, power: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
   gpu: i,
@@ -26,7 +32,12 @@ describe('amd-smi metric --json', () => {
   it('sums two MI300X-style GPUs, averages activity, reads the energy counter', () => {
     const text = JSON.stringify([gpu(0, { socket_power: { value: 700, unit: 'W' } }), gpu(1, { socket_power: { value: 650, unit: 'W' } })]);
     expect(parseAmdSmiMetric(text)).toEqual({
-      name: '2× AMD GPU', usedMiB: 300001, totalMiB: 393184, utilizationPct: 50, powerW: 1350, energyJ: 2002,
+      name: '2× AMD GPU',
+      usedMiB: 300001,
+      totalMiB: 393184,
+      utilizationPct: 50,
+      powerW: 1350,
+      energyJ: 2002,
     });
   });
   it('takes the power under whichever key the generation uses, and the gpu_data wrapper', () => {

@@ -26,7 +26,8 @@ export function amdValue(field: unknown, factors: Readonly<Record<string, number
   return f === undefined ? null : raw * f;
 }
 
-const at = (o: unknown, ...path: string[]): unknown => path.reduce<unknown>((x, k) => (typeof x === 'object' && x !== null ? (x as Record<string, unknown>)[k] : undefined), o);
+const at = (o: unknown, ...path: string[]): unknown =>
+  path.reduce<unknown>((x, k) => (typeof x === 'object' && x !== null ? (x as Record<string, unknown>)[k] : undefined), o);
 
 /** Sum over GPUs; null when any GPU lacks the figure. */
 function sumAll(xs: ReadonlyArray<number | null>): number | null {

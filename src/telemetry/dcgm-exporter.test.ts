@@ -12,16 +12,19 @@ import { dcgmSource, isDcgmSentinel, parseDcgm } from './dcgm-exporter.js';
 const labels = (gpu: number) => `gpu="${gpu}",UUID="GPU-${gpu}",device="nvidia${gpu}",modelName="NVIDIA H100 80GB HBM3",Hostname="h"`;
 function exposition(v: { used: [number, number]; power: [number | string, number | string]; energyMj: [number, number] }): string {
   const line = (name: string, a: number | string, b: number | string) => `${name}{${labels(0)}} ${a}\n${name}{${labels(1)}} ${b}`;
-  return [
-    '# HELP DCGM_FI_DEV_FB_USED Framebuffer memory used (in MiB).', '# TYPE DCGM_FI_DEV_FB_USED gauge',
-    line('DCGM_FI_DEV_FB_USED', ...v.used),
-    line('DCGM_FI_DEV_FB_FREE', 11000, 10000),
-    line('DCGM_FI_DEV_FB_RESERVED', 559, 559),
-    line('DCGM_FI_DEV_GPU_UTIL', 90, 100),
-    line('DCGM_FI_DEV_POWER_USAGE', ...v.power),
-    '# TYPE DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION counter',
-    line('DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION', ...v.energyMj),
-  ].join('\n') + '\n';
+  return (
+    [
+      '# HELP DCGM_FI_DEV_FB_USED Framebuffer memory used (in MiB).',
+      '# TYPE DCGM_FI_DEV_FB_USED gauge',
+      line('DCGM_FI_DEV_FB_USED', ...v.used),
+      line('DCGM_FI_DEV_FB_FREE', 11000, 10000),
+      line('DCGM_FI_DEV_FB_RESERVED', 559, 559),
+      line('DCGM_FI_DEV_GPU_UTIL', 90, 100),
+      line('DCGM_FI_DEV_POWER_USAGE', ...v.power),
+      '# TYPE DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION counter',
+      line('DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION', ...v.energyMj),
+    ].join('\n') + '\n'
+  );
 }
 
 let servers: TextServer[] = [];
@@ -40,11 +43,18 @@ describe('DCGM exporter text', () => {
     const { reading, rejected } = parseDcgm(parsePrometheusText(exposition({ used: [70000, 71000], power: [600.5, 599.5], energyMj: [1e9, 2e9] })));
     expect(rejected).toEqual([]);
     expect(reading).toEqual({
-      name: '2× NVIDIA H100 80GB HBM3', usedMiB: 141000, totalMiB: 163118, utilizationPct: 95, powerW: 1200, energyJ: 3e6,
+      name: '2× NVIDIA H100 80GB HBM3',
+      usedMiB: 141000,
+      totalMiB: 163118,
+      utilizationPct: 95,
+      powerW: 1200,
+      energyJ: 3e6,
     });
   });
   it('rejects no-data sentinels (the README example 9223372036854775794) instead of using them', () => {
-    const { reading, rejected } = parseDcgm(parsePrometheusText(exposition({ used: [70000, 2147483632], power: [600.5, '9223372036854775794'], energyMj: [1e9, 2e9] })));
+    const { reading, rejected } = parseDcgm(
+      parsePrometheusText(exposition({ used: [70000, 2147483632], power: [600.5, '9223372036854775794'], energyMj: [1e9, 2e9] })),
+    );
     expect(reading).toMatchObject({ usedMiB: null, powerW: null, energyJ: 3e6 });
     expect(rejected).toHaveLength(2);
     expect(rejected.join(' ')).toMatch(/DCGM_FI_DEV_FB_USED of GPU 1 \(2147483632\)/);
@@ -82,7 +92,7 @@ describe('DCGM exporter source', () => {
     expect(gpu).toMatchObject({ available: true, energyMethod: 'counter' });
     expect(s.requests.every((r) => r === 'GET /metrics')).toBe(true);
   });
-  it('warns when the exporter\'s values never change during the level (collect interval longer than the level)', async () => {
+  it("warns when the exporter's values never change during the level (collect interval longer than the level)", async () => {
     const s = await exporter(() => exposition({ used: [1000, 1000], power: [100, '9223372036854775794'], energyMj: [5, 5] }));
     const source = dcgmSource(`${s.url}/metrics`, 20);
     source.start();

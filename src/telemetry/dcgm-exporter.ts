@@ -63,9 +63,21 @@ export function parseDcgm(scrape: PromScrape): { reading: Reading | null; reject
   const util = perGpu(scrape, FIELDS.util, rejected);
   const power = perGpu(scrape, FIELDS.power, rejected);
   const energy = perGpu(scrape, FIELDS.energy, rejected);
-  const gpus = [...new Set(['used', 'util', 'power', 'energy'].flatMap((k) => seriesList(scrape, FIELDS[k as keyof typeof FIELDS].name).map((s) => s.labels.gpu ?? s.labels.UUID ?? '0')))];
+  const gpus = [
+    ...new Set(
+      ['used', 'util', 'power', 'energy'].flatMap((k) =>
+        seriesList(scrape, FIELDS[k as keyof typeof FIELDS].name).map((s) => s.labels.gpu ?? s.labels.UUID ?? '0'),
+      ),
+    ),
+  ];
   if (gpus.length === 0) return { reading: null, rejected };
-  const names = [...new Set(seriesList(scrape, FIELDS.used.name).map((s) => s.labels.modelName).filter((n): n is string => n !== undefined))];
+  const names = [
+    ...new Set(
+      seriesList(scrape, FIELDS.used.name)
+        .map((s) => s.labels.modelName)
+        .filter((n): n is string => n !== undefined),
+    ),
+  ];
   const usedMiB = sumOver(gpus, used);
   const freeMiB = sumOver(gpus, free);
   const utils = gpus.map((g) => util.get(g)).filter((v): v is number => v !== undefined);
@@ -91,7 +103,9 @@ export function dcgmNotes(samples: readonly GpuSample[], rejected: ReadonlySet<s
   const distinct = new Set(samples.map((s) => JSON.stringify([s.usedMiB, s.utilizationPct, s.powerW, s.energyJ])));
   const spanMs = (samples[samples.length - 1]?.atMs ?? 0) - (samples[0]?.atMs ?? 0);
   if (samples.length >= 3 && distinct.size < 2) {
-    warnings.push(`the DCGM exporter's values did not change in ${samples.length} readings over ${(spanMs / 1000).toFixed(1)} s: its collect interval (30000 ms by default) is longer than the level; start it with -c 500 (or DCGM_EXPORTER_INTERVAL=500)`);
+    warnings.push(
+      `the DCGM exporter's values did not change in ${samples.length} readings over ${(spanMs / 1000).toFixed(1)} s: its collect interval (30000 ms by default) is longer than the level; start it with -c 500 (or DCGM_EXPORTER_INTERVAL=500)`,
+    );
   }
   return { notes, warnings };
 }
@@ -107,5 +121,11 @@ export function dcgmSource(url: string, intervalMs = 500): GpuSource {
     return reading ?? { error: `DCGM exporter at ${url} has no DCGM_FI_DEV_* GPU series (is it a DCGM exporter?)` };
   };
   const source = pollingGpuSource('dcgm', 'dcgm-exporter', read, intervalMs, (samples) => dcgmNotes(samples, rejected));
-  return { ...source, start() { rejected.clear(); source.start(); } };
+  return {
+    ...source,
+    start() {
+      rejected.clear();
+      source.start();
+    },
+  };
 }

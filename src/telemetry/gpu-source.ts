@@ -43,16 +43,21 @@ export function pollingGpuSource(kind: GpuSourceKind, label: string, read: GpuRe
 
   const sample = () => {
     if (inFlight || samples.length >= MAX_SAMPLES) return;
-    inFlight = read().then((r) => {
-      if ('error' in r) {
-        errors++;
-        lastError = r.error;
-      } else samples.push({ atMs: performance.now(), ...r });
-    }).finally(() => { inFlight = null; });
+    inFlight = read()
+      .then((r) => {
+        if ('error' in r) {
+          errors++;
+          lastError = r.error;
+        } else samples.push({ atMs: performance.now(), ...r });
+      })
+      .finally(() => {
+        inFlight = null;
+      });
   };
 
   return {
-    kind, label,
+    kind,
+    label,
     start() {
       started = true;
       samples = [];
@@ -70,7 +75,7 @@ export function pollingGpuSource(kind: GpuSourceKind, label: string, read: GpuRe
       started = false;
       const { notes, warnings } = notesFor ? notesFor(samples) : { notes: [], warnings: [] };
       if (errors > 0 && samples.length > 0) notes.push(`${errors} of ${errors + samples.length} ${label} readings failed: ${lastError}`);
-      return { source: label, samples, reason: samples.length === 0 ? lastError ?? 'no reading was taken' : null, notes, warnings };
+      return { source: label, samples, reason: samples.length === 0 ? (lastError ?? 'no reading was taken') : null, notes, warnings };
     },
     async close() {
       if (timer) clearInterval(timer);

@@ -22,6 +22,9 @@ describe('getText', () => {
   it('reads a body of exactly the probe response limit and refuses one byte more', async () => {
     const atLimit = await getText(`${url}/ok`, { timeoutMs: 10_000 });
     expect(atLimit.ok && atLimit.text.length).toBe(LIMITS.probeResponseBytes.max);
-    expect(await getText(`${url}/big`, { timeoutMs: 10_000 })).toEqual({ ok: false, error: `the answer is larger than ${LIMITS.probeResponseBytes.max} bytes` });
+    expect(await getText(`${url}/big`, { timeoutMs: 10_000 })).toEqual({
+      ok: false,
+      error: `the answer is larger than ${LIMITS.probeResponseBytes.max} bytes`,
+    });
   });
 });

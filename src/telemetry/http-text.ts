@@ -7,9 +7,7 @@
 import { request } from 'undici';
 import { LIMITS } from '../core/index.js';
 
-export type HttpText =
-  | { ok: true; status: number; contentType: string; text: string; ms: number }
-  | { ok: false; error: string };
+export type HttpText = { ok: true; status: number; contentType: string; text: string; ms: number } | { ok: false; error: string };
 
 export interface GetTextOptions {
   /** Whole request limit, ms. Default 2000. */
@@ -35,8 +33,11 @@ export async function getText(url: string, opts: GetTextOptions = {}): Promise<H
   const started = performance.now();
   try {
     const res = await request(url, {
-      method: 'GET', headers: { accept: 'text/plain, */*', ...opts.headers },
-      headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal: AbortSignal.timeout(timeoutMs),
+      method: 'GET',
+      headers: { accept: 'text/plain, */*', ...opts.headers },
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      signal: AbortSignal.timeout(timeoutMs),
     });
     const chunks: Buffer[] = [];
     let size = 0;
@@ -50,8 +51,11 @@ export async function getText(url: string, opts: GetTextOptions = {}): Promise<H
     }
     const type = res.headers['content-type'];
     return {
-      ok: true, status: res.statusCode, contentType: Array.isArray(type) ? type.join(',') : type ?? '',
-      text: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - started,
+      ok: true,
+      status: res.statusCode,
+      contentType: Array.isArray(type) ? type.join(',') : (type ?? ''),
+      text: Buffer.concat(chunks).toString('utf8'),
+      ms: performance.now() - started,
     };
   } catch (err) {
     return { ok: false, error: describe(err, timeoutMs) };

@@ -8,8 +8,14 @@ export { findMetricsEndpoint, scrapeMetrics, type EndpointHints, type MetricsEnd
 export { openServerMetrics, type LevelScrapes, type ServerMetricsOptions, type ServerMetricsSession } from './server-metrics.js';
 export { measureRttMs } from './rtt.js';
 export {
-  GPU_SOURCE_CHOICES, GPU_SOURCE_KINDS, absentGpuSource, pollingGpuSource,
-  type GpuRead, type GpuSource, type GpuSourceChoice, type GpuSourceKind,
+  GPU_SOURCE_CHOICES,
+  GPU_SOURCE_KINDS,
+  absentGpuSource,
+  pollingGpuSource,
+  type GpuRead,
+  type GpuSource,
+  type GpuSourceChoice,
+  type GpuSourceKind,
 } from './gpu-source.js';
 export { NVIDIA_SMI_FIELDS, parseNvidiaSmiCsv, readNvidiaSmi } from './nvidia-smi.js';
 export { nvidiaSmiSource } from './nvidia-smi-stream.js';

@@ -8,12 +8,13 @@ import { serverRoot } from '../client/index.js';
 import { METRICS_PATHS, type PromScrape, parsePrometheusText } from '../core/index.js';
 import { getText } from './http-text.js';
 
-export type MetricsEndpoint =
-  | { ok: true; url: string; scrape: PromScrape }
-  | { ok: false; reason: string };
+export type MetricsEndpoint = { ok: true; url: string; scrape: PromScrape } | { ok: false; reason: string };
 
 /** Scrapes one URL: its parsed exposition, or why it is not one. */
-export async function scrapeMetrics(url: string, opts: { timeoutMs?: number; headers?: Record<string, string> } = {}): Promise<{ ok: true; scrape: PromScrape } | { ok: false; error: string }> {
+export async function scrapeMetrics(
+  url: string,
+  opts: { timeoutMs?: number; headers?: Record<string, string> } = {},
+): Promise<{ ok: true; scrape: PromScrape } | { ok: false; error: string }> {
   const res = await getText(url, opts);
   if (!res.ok) return { ok: false, error: res.error };
   if (res.status !== 200) return { ok: false, error: `HTTP ${res.status}` };
@@ -37,7 +38,9 @@ export interface EndpointHints {
  * @param explicitUrl a `--metrics-url`; when given, only it is tried.
  */
 export async function findMetricsEndpoint(
-  baseUrl: string, explicitUrl: string | null, opts: { timeoutMs?: number; headers?: Record<string, string> } & EndpointHints = {},
+  baseUrl: string,
+  explicitUrl: string | null,
+  opts: { timeoutMs?: number; headers?: Record<string, string> } & EndpointHints = {},
 ): Promise<MetricsEndpoint> {
   const root = serverRoot(baseUrl);
   const paths = [...new Set([...(opts.preferredPath ? [opts.preferredPath] : []), ...METRICS_PATHS])];

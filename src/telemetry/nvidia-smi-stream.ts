@@ -26,7 +26,9 @@ export interface NvidiaSmiCloseTimeouts {
 /** Resolves true when `p` settles within `ms`, false otherwise; the timer never holds the process. */
 async function within(p: Promise<void>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => { timer = setTimeout(() => resolve(false), ms); });
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
   try {
     return await Promise.race([p.then(() => true as const), timeout]);
   } finally {
@@ -79,7 +81,9 @@ export function nvidiaSmiSource(intervalMs = 200, timeouts: NvidiaSmiCloseTimeou
     child = proc;
     proc.unref();
     let stderr = '';
-    proc.stderr?.on('data', (b: Buffer) => { if (stderr.length < 2000) stderr += b.toString(); });
+    proc.stderr?.on('data', (b: Buffer) => {
+      if (stderr.length < 2000) stderr += b.toString();
+    });
     if (proc.stdout) createInterface({ input: proc.stdout }).on('line', onLine);
     exited = new Promise<void>((resolve) => {
       proc.once('error', (e: NodeJS.ErrnoException) => {
@@ -96,7 +100,8 @@ export function nvidiaSmiSource(intervalMs = 200, timeouts: NvidiaSmiCloseTimeou
   };
 
   return {
-    kind: 'nvidia-smi', label: 'nvidia-smi',
+    kind: 'nvidia-smi',
+    label: 'nvidia-smi',
     start() {
       pending = [];
       window = [];
@@ -115,7 +120,7 @@ export function nvidiaSmiSource(intervalMs = 200, timeouts: NvidiaSmiCloseTimeou
           notes.push(`the level ended before nvidia-smi's first streamed reading; one reading was taken at its end`);
         }
       }
-      const reason = samples.length === 0 ? error ?? 'nvidia-smi printed no reading' : null;
+      const reason = samples.length === 0 ? (error ?? 'nvidia-smi printed no reading') : null;
       return { source: 'nvidia-smi', samples, reason, notes, warnings: [] };
     },
     async close() {

@@ -12,30 +12,50 @@ import { nvidiaSmiSource } from './nvidia-smi-stream.js';
 
 const FAKE_BIN = fileURLToPath(new URL('../test-support/fake-bin', import.meta.url));
 const saved = { ...process.env };
-beforeAll(() => { process.env.PATH = `${FAKE_BIN}:${saved.PATH}`; });
-afterEach(() => {
-  for (const k of ['FAKE_NVIDIA_SMI_CSV', 'FAKE_NVIDIA_SMI_FAIL', 'FAKE_NVIDIA_SMI_IGNORE_TERM', 'FAKE_NVIDIA_SMI_PARTIAL_AFTER', 'FAKE_NVIDIA_SMI_PID_FILE']) delete process.env[k];
+beforeAll(() => {
   process.env.PATH = `${FAKE_BIN}:${saved.PATH}`;
 });
-afterAll(() => { process.env.PATH = saved.PATH; });
+afterEach(() => {
+  for (const k of ['FAKE_NVIDIA_SMI_CSV', 'FAKE_NVIDIA_SMI_FAIL', 'FAKE_NVIDIA_SMI_IGNORE_TERM', 'FAKE_NVIDIA_SMI_PARTIAL_AFTER', 'FAKE_NVIDIA_SMI_PID_FILE'])
+    delete process.env[k];
+  process.env.PATH = `${FAKE_BIN}:${saved.PATH}`;
+});
+afterAll(() => {
+  process.env.PATH = saved.PATH;
+});
 
 describe('nvidia-smi CSV', () => {
   it('sums memory and power over GPUs, averages utilisation, and names them', () => {
     const csv = '0, NVIDIA H100 80GB HBM3, 70123, 81559, 97, 612.40\n1, NVIDIA H100 80GB HBM3, 70001, 81559, 95, 598.10\n';
     expect(parseNvidiaSmiCsv(csv)).toEqual({
-      name: '2× NVIDIA H100 80GB HBM3', usedMiB: 140124, totalMiB: 163118, utilizationPct: 96, powerW: 1210.5, energyJ: null,
+      name: '2× NVIDIA H100 80GB HBM3',
+      usedMiB: 140124,
+      totalMiB: 163118,
+      utilizationPct: 96,
+      powerW: 1210.5,
+      energyJ: null,
     });
   });
   it('turns [N/A] and [Not Supported] into null, never zero (utilisation under MIG, power on some boards)', () => {
     expect(parseNvidiaSmiCsv('0, NVIDIA A100, 40000, 81920, [N/A], [Not Supported]\n')).toEqual({
-      name: 'NVIDIA A100', usedMiB: 40000, totalMiB: 81920, utilizationPct: null, powerW: null, energyJ: null,
+      name: 'NVIDIA A100',
+      usedMiB: 40000,
+      totalMiB: 81920,
+      utilizationPct: null,
+      powerW: null,
+      energyJ: null,
     });
     expect(parseNvidiaSmiCsv('0, NVIDIA A100, [N/A], [N/A]\n')).toMatchObject({ usedMiB: null, totalMiB: null });
     expect(smiNumber('[Unknown Error]')).toBeNull();
     expect(smiNumber(' 35.5 W')).toBe(35.5);
   });
   it('a sum over GPUs is null when one GPU lacks the field (a partial sum would understate)', () => {
-    expect(parseNvidiaSmiCsv('0, A, 100, 200, 50, 100\n1, A, [N/A], 200, 60, 110\n')).toMatchObject({ usedMiB: null, totalMiB: 400, utilizationPct: 55, powerW: 210 });
+    expect(parseNvidiaSmiCsv('0, A, 100, 200, 50, 100\n1, A, [N/A], 200, 60, 110\n')).toMatchObject({
+      usedMiB: null,
+      totalMiB: 400,
+      utilizationPct: 55,
+      powerW: 210,
+    });
   });
   it('reads the older four-field answer, and nothing from junk', () => {
     expect(parseNvidiaSmiCsv('0, G, 100, 200\n')).toMatchObject({ usedMiB: 100, totalMiB: 200, utilizationPct: null, powerW: null });

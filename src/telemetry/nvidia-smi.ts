@@ -14,7 +14,14 @@ export const NVIDIA_SMI_QUERY = [`--query-gpu=${NVIDIA_SMI_FIELDS.join(',')}`, '
 
 type Reading = Omit<GpuSample, 'atMs'>;
 /** One GPU's line. */
-export interface SmiLine { index: number; name: string; used: number | null; total: number | null; util: number | null; power: number | null }
+export interface SmiLine {
+  index: number;
+  name: string;
+  used: number | null;
+  total: number | null;
+  util: number | null;
+  power: number | null;
+}
 type Line = SmiLine;
 
 /** A numeric field, or null for `[N/A]`, `[Not Supported]`, empty and the like. */
@@ -48,15 +55,21 @@ export function combineSmiLines(lines: readonly Line[]): Reading {
   const name = lines.length > 1 && names.length === 1 ? `${lines.length}× ${names[0]}` : names.join(' + ');
   const utils = lines.map((l) => l.util).filter((v): v is number => v !== null);
   return {
-    name, usedMiB: sumAll(lines, (l) => l.used), totalMiB: sumAll(lines, (l) => l.total),
+    name,
+    usedMiB: sumAll(lines, (l) => l.used),
+    totalMiB: sumAll(lines, (l) => l.total),
     utilizationPct: utils.length > 0 ? utils.reduce((a, b) => a + b, 0) / utils.length : null,
-    powerW: sumAll(lines, (l) => l.power), energyJ: null,
+    powerW: sumAll(lines, (l) => l.power),
+    energyJ: null,
   };
 }
 
 /** Parses one reading (CSV, a line per GPU, fields as NVIDIA_SMI_FIELDS); null when no line parses. */
 export function parseNvidiaSmiCsv(text: string): Reading | null {
-  const lines = text.split(/\r?\n/).map(parseSmiLine).filter((l): l is Line => l !== null);
+  const lines = text
+    .split(/\r?\n/)
+    .map(parseSmiLine)
+    .filter((l): l is Line => l !== null);
   return lines.length === 0 ? null : combineSmiLines(lines);
 }
 

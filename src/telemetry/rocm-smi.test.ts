@@ -8,14 +8,24 @@ import { parseRocmSmi, readRocmSmi } from './rocm-smi.js';
 
 const FAKE_BIN = fileURLToPath(new URL('../test-support/fake-bin', import.meta.url));
 const saved = process.env.PATH;
-beforeAll(() => { process.env.PATH = `${FAKE_BIN}:${saved}`; });
-afterEach(() => { delete process.env.FAKE_ROCM_SMI_JSON; });
-afterAll(() => { process.env.PATH = saved; });
+beforeAll(() => {
+  process.env.PATH = `${FAKE_BIN}:${saved}`;
+});
+afterEach(() => {
+  delete process.env.FAKE_ROCM_SMI_JSON;
+});
+afterAll(() => {
+  process.env.PATH = saved;
+});
 
 const GiB = 2 ** 30;
 const card = (power: Record<string, string>, used = String(8 * GiB)) => ({
-  'GPU use (%)': '37', 'GPU Memory Allocated (VRAM%)': '12', 'VRAM Total Memory (B)': String(64 * GiB), 'VRAM Total Used Memory (B)': used,
-  'Card Series': 'Instinct MI210', ...power,
+  'GPU use (%)': '37',
+  'GPU Memory Allocated (VRAM%)': '12',
+  'VRAM Total Memory (B)': String(64 * GiB),
+  'VRAM Total Used Memory (B)': used,
+  'Card Series': 'Instinct MI210',
+  ...power,
 });
 
 describe('rocm-smi --json', () => {

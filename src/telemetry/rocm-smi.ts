@@ -46,7 +46,9 @@ export function parseRocmSmi(text: string): Reading | null | { error: string } {
     return b === null ? null : b / 2 ** 20;
   };
   const utils = cards.map((c) => num(c['GPU use (%)'])).filter((v): v is number => v !== null);
-  const names = [...new Set(cards.map((c) => c['Card Series'] ?? c['Card series'] ?? c['Card SKU']).filter((n): n is string => typeof n === 'string' && n !== 'N/A'))];
+  const names = [
+    ...new Set(cards.map((c) => c['Card Series'] ?? c['Card series'] ?? c['Card SKU']).filter((n): n is string => typeof n === 'string' && n !== 'N/A')),
+  ];
   return {
     name: names.length === 1 ? (cards.length > 1 ? `${cards.length}× ${names[0]}` : (names[0] as string)) : names.length > 1 ? names.join(' + ') : null,
     usedMiB: sumAll(cards.map((c) => mib(c['VRAM Total Used Memory (B)']))),

@@ -12,16 +12,26 @@ const FAKE_BIN = fileURLToPath(new URL('../test-support/fake-bin', import.meta.u
 const saved = process.env.PATH;
 const LOCAL = 'http://127.0.0.1:8000';
 let server: TextServer | null = null;
-beforeAll(() => { process.env.PATH = `${FAKE_BIN}:${saved}`; });
+beforeAll(() => {
+  process.env.PATH = `${FAKE_BIN}:${saved}`;
+});
 afterEach(async () => {
   for (const k of ['FAKE_NVIDIA_SMI_CSV', 'FAKE_NVIDIA_SMI_FAIL', 'FAKE_AMD_SMI_JSON', 'FAKE_ROCM_SMI_JSON']) delete process.env[k];
   process.env.PATH = `${FAKE_BIN}:${saved}`;
   await server?.close();
   server = null;
 });
-afterAll(() => { process.env.PATH = saved; });
+afterAll(() => {
+  process.env.PATH = saved;
+});
 
-const request = (over: Partial<Parameters<typeof selectGpuSource>[0]> = {}) => ({ choice: 'auto' as const, dcgmUrl: null, metrics: null, serverUrl: LOCAL, ...over });
+const request = (over: Partial<Parameters<typeof selectGpuSource>[0]> = {}) => ({
+  choice: 'auto' as const,
+  dcgmUrl: null,
+  metrics: null,
+  serverUrl: LOCAL,
+  ...over,
+});
 
 describe('--gpu-source auto', () => {
   it('takes nvidia-smi when it answers, and warns when the server is on another host', async () => {
@@ -40,9 +50,11 @@ describe('--gpu-source auto', () => {
     process.env.FAKE_ROCM_SMI_JSON = '{"card0":{"GPU use (%)":"5"}}';
     expect((await selectGpuSource(request())).source?.kind).toBe('rocm-smi');
   });
-  it('uses the engine\'s own memory gauge when no tool answers', async () => {
+  it("uses the engine's own memory gauge when no tool answers", async () => {
     process.env.PATH = '/nonexistent';
-    server = await startTextServer((p) => (p === '/prometheus/metrics' ? { body: 'trtllm_gpu_memory_usage_bytes{gpu="0"} 2147483648\ntrtllm_num_requests_running 0\n' } : null));
+    server = await startTextServer((p) =>
+      p === '/prometheus/metrics' ? { body: 'trtllm_gpu_memory_usage_bytes{gpu="0"} 2147483648\ntrtllm_num_requests_running 0\n' } : null,
+    );
     const url = `${server.url}/prometheus/metrics`;
     const map = discoverMetrics(parsePrometheusText('trtllm_gpu_memory_usage_bytes 1\ntrtllm_num_requests_running 0'));
     const picked = await selectGpuSource(request({ metrics: { url, map } }));
@@ -54,8 +66,10 @@ describe('--gpu-source auto', () => {
   it('says every reason when there is no source at all', async () => {
     process.env.PATH = '/nonexistent';
     expect(await selectGpuSource(request())).toEqual({
-      source: null, warnings: [],
-      reason: 'no GPU source: nvidia-smi is not on PATH; amd-smi is not on PATH; rocm-smi is not on PATH; the server exposes no GPU memory gauge (TensorRT-LLM has one)',
+      source: null,
+      warnings: [],
+      reason:
+        'no GPU source: nvidia-smi is not on PATH; amd-smi is not on PATH; rocm-smi is not on PATH; the server exposes no GPU memory gauge (TensorRT-LLM has one)',
     });
   });
   it('takes the DCGM exporter when --dcgm-url is given (and never guesses :9400 otherwise)', async () => {

@@ -26,9 +26,7 @@ export interface GpuSourceRequest {
   headers?: Record<string, string>;
 }
 
-export type GpuSelection =
-  | { source: GpuSource; warnings: string[] }
-  | { source: null; reason: string; warnings: string[] };
+export type GpuSelection = { source: GpuSource; warnings: string[] } | { source: null; reason: string; warnings: string[] };
 
 const LOCAL_KINDS = new Set(['nvidia-smi', 'amd-smi', 'rocm-smi']);
 
@@ -40,12 +38,18 @@ function engine(r: GpuSourceRequest): GpuSource | string {
 
 async function pick(r: GpuSourceRequest): Promise<GpuSource | string> {
   switch (r.choice) {
-    case 'none': return 'GPU telemetry is off (--gpu-source none)';
-    case 'nvidia-smi': return nvidiaSmiSource();
-    case 'amd-smi': return amdSmiSource();
-    case 'rocm-smi': return rocmSmiSource();
-    case 'dcgm': return r.dcgmUrl === null ? '--gpu-source dcgm needs --dcgm-url' : dcgmSource(r.dcgmUrl);
-    case 'engine': return engine(r);
+    case 'none':
+      return 'GPU telemetry is off (--gpu-source none)';
+    case 'nvidia-smi':
+      return nvidiaSmiSource();
+    case 'amd-smi':
+      return amdSmiSource();
+    case 'rocm-smi':
+      return rocmSmiSource();
+    case 'dcgm':
+      return r.dcgmUrl === null ? '--gpu-source dcgm needs --dcgm-url' : dcgmSource(r.dcgmUrl);
+    case 'engine':
+      return engine(r);
     case 'auto': {
       if (r.dcgmUrl !== null) return dcgmSource(r.dcgmUrl);
       const reasons: string[] = [];
@@ -70,8 +74,11 @@ async function pick(r: GpuSourceRequest): Promise<GpuSource | string> {
 export async function selectGpuSource(r: GpuSourceRequest): Promise<GpuSelection> {
   const chosen = await pick(r);
   if (typeof chosen === 'string') return { source: null, reason: chosen, warnings: [] };
-  const warnings = LOCAL_KINDS.has(chosen.kind) && !isLoopback(new URL(r.serverUrl).hostname)
-    ? [`GPU readings come from ${chosen.label} on this machine, but the server is at ${new URL(r.serverUrl).host}: run goodput on the GPU host, or use --dcgm-url`]
-    : [];
+  const warnings =
+    LOCAL_KINDS.has(chosen.kind) && !isLoopback(new URL(r.serverUrl).hostname)
+      ? [
+          `GPU readings come from ${chosen.label} on this machine, but the server is at ${new URL(r.serverUrl).host}: run goodput on the GPU host, or use --dcgm-url`,
+        ]
+      : [];
   return { source: chosen, warnings };
 }

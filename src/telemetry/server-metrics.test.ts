@@ -32,8 +32,10 @@ describe('finding the metrics endpoint', () => {
     expect(found).toMatchObject({ ok: true, url: `${s.url}/metrics` });
     expect(s.requests).toEqual(['GET /prometheus/metrics', 'GET /metrics']);
   });
-  it('takes TRT-LLM\'s /prometheus/metrics and never touches its destructive JSON /metrics', async () => {
-    const s = await serve((p) => (p === '/prometheus/metrics' ? { body: 'trtllm_num_requests_running 0\n' } : p === '/metrics' ? { body: '[]', contentType: 'application/json' } : null));
+  it("takes TRT-LLM's /prometheus/metrics and never touches its destructive JSON /metrics", async () => {
+    const s = await serve((p) =>
+      p === '/prometheus/metrics' ? { body: 'trtllm_num_requests_running 0\n' } : p === '/metrics' ? { body: '[]', contentType: 'application/json' } : null,
+    );
     expect(await findMetricsEndpoint(s.url, null)).toMatchObject({ ok: true, url: `${s.url}/prometheus/metrics` });
     expect(s.requests).toEqual(['GET /prometheus/metrics']);
   });
@@ -47,7 +49,7 @@ describe('finding the metrics endpoint', () => {
       expect(found.reason).toMatch(/llama\.cpp needs --metrics, SGLang --enable-metrics/);
     }
   });
-  it('tries the detected engine\'s own path first, and gives its own advice when nothing answers', async () => {
+  it("tries the detected engine's own path first, and gives its own advice when nothing answers", async () => {
     const s = await serve((p) => (p === '/engine/metrics' ? { body: vllmText({ success: 0, running: 0 }) } : null));
     expect(await findMetricsEndpoint(s.url, null, { preferredPath: '/engine/metrics' })).toMatchObject({ ok: true, url: `${s.url}/engine/metrics` });
     expect(s.requests).toEqual(['GET /engine/metrics']);

@@ -4,9 +4,7 @@
  * waiting, KV-cache usage), and once after. Only GETs of the metrics path: a
  * health-generate style endpoint that runs a generation is never called.
  */
-import {
-  type GaugeReading, type MetricFamily, type MetricMap, type PromScrape, discoverMetrics, readGauges, seriesValue,
-} from '../core/index.js';
+import { type GaugeReading, type MetricFamily, type MetricMap, type PromScrape, discoverMetrics, readGauges, seriesValue } from '../core/index.js';
 import { type EndpointHints, findMetricsEndpoint, scrapeMetrics } from './metrics-endpoint.js';
 
 export interface ServerMetricsOptions extends EndpointHints {
@@ -24,7 +22,11 @@ export interface ServerMetricsOptions extends EndpointHints {
 }
 
 /** The scrapes that bracket one level. */
-export interface LevelScrapes { before: PromScrape; after: PromScrape; readings: GaugeReading[] }
+export interface LevelScrapes {
+  before: PromScrape;
+  after: PromScrape;
+  readings: GaugeReading[];
+}
 
 export interface ServerMetricsSession {
   readonly url: string;
@@ -67,9 +69,13 @@ export async function openServerMetrics(o: ServerMetricsOptions): Promise<{ ok: 
 
   const sample = () => {
     if (inFlight || readings.length >= MAX_READINGS) return;
-    inFlight = scrapeMetrics(url, scrapeOpts).then((r) => {
-      if (r.ok) readings.push({ atMs: performance.now(), values: readGauges(r.scrape, map) });
-    }).finally(() => { inFlight = null; });
+    inFlight = scrapeMetrics(url, scrapeOpts)
+      .then((r) => {
+        if (r.ok) readings.push({ atMs: performance.now(), values: readGauges(r.scrape, map) });
+      })
+      .finally(() => {
+        inFlight = null;
+      });
   };
   const stop = async () => {
     if (timer) clearTimeout(timer);
@@ -78,7 +84,8 @@ export async function openServerMetrics(o: ServerMetricsOptions): Promise<{ ok: 
   };
 
   const session: ServerMetricsSession = {
-    url, map,
+    url,
+    map,
     async begin() {
       await stop();
       readings = [];

@@ -16,7 +16,13 @@ export interface AgentReplay {
   spawns: Array<{ child: RequestRecord; parent: RequestRecord; delayMs: number }>;
 }
 
-export async function replayAgents(dir: string, url: string, synth: readonly string[], replay: readonly string[] = [], timeoutMs = 120_000): Promise<AgentReplay> {
+export async function replayAgents(
+  dir: string,
+  url: string,
+  synth: readonly string[],
+  replay: readonly string[] = [],
+  timeoutMs = 120_000,
+): Promise<AgentReplay> {
   const trace = join(dir, 'agents.jsonl');
   const made = await runGoodput(['trace', 'synth', ...synth, '--out', trace]);
   if (made.code !== 0) throw new Error(`trace synth failed: ${made.stderr}`);
@@ -26,7 +32,10 @@ export async function replayAgents(dir: string, url: string, synth: readonly str
   // A level with failed requests is reported invalid (a non-zero exit) but still written.
   if (!existsSync(json)) throw new Error(`replay wrote no result (${ran.code}): ${ran.stderr}`);
   const { source } = await readAgentTrace(trace);
-  const records = readFileSync(raw, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RequestRecord);
+  const records = readFileSync(raw, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as RequestRecord);
   const byTurn = new Map(records.map((r) => [`${r.session?.id}:${r.session?.turn}`, r]));
   const at = (id: number, turn: number) => byTurn.get(`${id}:${turn}`);
   const spawns = source.sessions.flatMap((s, id) => {

@@ -11,8 +11,17 @@ import { contract, level, resultOf } from './receipt-fixture.js';
 /** `valid` of 20 judged tool calls valid, the rest invalid; first tool-call token at `ttft` ms p50 (p95 half again). */
 export function toolCalls(valid: number, ttft: number): ToolCallSummary {
   return {
-    requests: 20, valid, invalid: 20 - valid, unparsed: 0, missing: 0, none: 0, parseRate: 1, validRate: valid / 20,
-    ttftToolMs: { p50: ttft, p95: ttft * 1.5, p99: ttft * 2 }, argumentsMs: { p50: 30, p95: 44 }, argumentTokensMean: 40,
+    requests: 20,
+    valid,
+    invalid: 20 - valid,
+    unparsed: 0,
+    missing: 0,
+    none: 0,
+    parseRate: 1,
+    validRate: valid / 20,
+    ttftToolMs: { p50: ttft, p95: ttft * 1.5, p99: ttft * 2 },
+    argumentsMs: { p50: 30, p95: 44 },
+    argumentTokensMean: 40,
   };
 }
 
@@ -38,8 +47,18 @@ function agents(speed: number): AgentSummary {
 /** An agent trace replayed at speeds 1 and 2: sessions met at 1.5 then 3 per second, makespan p50 2,000 then 4,000 ms. */
 export function agentRun(): SweepResult {
   const at = (speed: number, l: LevelResult): LevelResult => ({
-    ...l, agents: agents(speed),
-    load: { kind: 'trace', level: speed, label: `trace agents.jsonl at ${speed}×`, offeredRps: null, achievedRps: null, peakInFlight: 3 * speed, waitedForSlot: 0, scheduleLagMs: null },
+    ...l,
+    agents: agents(speed),
+    load: {
+      kind: 'trace',
+      level: speed,
+      label: `trace agents.jsonl at ${speed}×`,
+      offeredRps: null,
+      achievedRps: null,
+      peakInFlight: 3 * speed,
+      waitedForSlot: 0,
+      scheduleLagMs: null,
+    },
   });
   const r = resultOf(contract(), [
     at(1, level({ c: 3, tokS: 120, perReq: 60, ttft: [45, 70], tpot: 10, e2e: 700 })),

@@ -30,17 +30,34 @@ export async function apiHarness(o: { token?: string; writeToken?: string; host?
   const hub = new RunHub();
   const catalog = localCatalog(store, { hub, probeTimeoutMs: 1500 });
   const manager = new RunManager(store, catalog, hub);
-  const app = createApp({ catalog, manager, hub, token: o.token ?? null, writeToken: o.writeToken ?? o.token ?? null, host: o.host ?? '127.0.0.1', webDir: '/nonexistent' });
+  const app = createApp({
+    catalog,
+    manager,
+    hub,
+    token: o.token ?? null,
+    writeToken: o.writeToken ?? o.token ?? null,
+    host: o.host ?? '127.0.0.1',
+    webDir: '/nonexistent',
+  });
   return {
-    app, store, catalog, manager, sim,
+    app,
+    store,
+    catalog,
+    manager,
+    sim,
     async call(method, path, body, headers = {}) {
       const res = await app.request(path, {
-        method, headers: { host: '127.0.0.1:7878', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+        method,
+        headers: { host: '127.0.0.1:7878', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
         body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
       });
       const text = await res.text();
       let json: unknown = null;
-      try { json = JSON.parse(text); } catch { json = text; }
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = text;
+      }
       return { status: res.status, json };
     },
     async close() {

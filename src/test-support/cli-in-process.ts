@@ -6,8 +6,24 @@
  */
 import { Command, CommanderError } from 'commander';
 import {
-  CliError, registerCardsCommand, registerPublishCommand, registerReceiptCommand, registerRunsCommand, registerServersCommand, registerSweepCommand, registerVerifyCommand, registerK8sCommand, registerKeysCommand,
-  registerCompareCommand, registerRunCommand, registerReplayCommand, registerSessionsCommand, registerCapacityCommand, registerExportCommand, registerReportCommand, guardTerminalWrites,
+  CliError,
+  registerCardsCommand,
+  registerPublishCommand,
+  registerReceiptCommand,
+  registerRunsCommand,
+  registerServersCommand,
+  registerSweepCommand,
+  registerVerifyCommand,
+  registerK8sCommand,
+  registerKeysCommand,
+  registerCompareCommand,
+  registerRunCommand,
+  registerReplayCommand,
+  registerSessionsCommand,
+  registerCapacityCommand,
+  registerExportCommand,
+  registerReportCommand,
+  guardTerminalWrites,
 } from '../cli/index.js';
 import { sanitizeForTerminal } from '../core/index.js';
 import { SweepError } from '../runner/index.js';
@@ -16,16 +32,44 @@ import type { Ran } from './goodput-process.js';
 /** Runs `goodput ARGS` in-process with `env` added to process.env for the call. */
 export async function cli(args: readonly string[], env: Record<string, string> = {}): Promise<Ran> {
   const program = new Command('goodput').exitOverride();
-  for (const register of [registerServersCommand, registerRunsCommand, registerCardsCommand, registerSweepCommand, registerReceiptCommand, registerPublishCommand, registerVerifyCommand, registerK8sCommand, registerKeysCommand, registerCompareCommand,
-    registerRunCommand, registerReplayCommand, registerSessionsCommand, registerCapacityCommand, registerExportCommand, registerReportCommand]) register(program);
-  for (const c of program.commands) c.exitOverride().configureOutput({ writeErr: (s) => { stderr += s; } });
+  for (const register of [
+    registerServersCommand,
+    registerRunsCommand,
+    registerCardsCommand,
+    registerSweepCommand,
+    registerReceiptCommand,
+    registerPublishCommand,
+    registerVerifyCommand,
+    registerK8sCommand,
+    registerKeysCommand,
+    registerCompareCommand,
+    registerRunCommand,
+    registerReplayCommand,
+    registerSessionsCommand,
+    registerCapacityCommand,
+    registerExportCommand,
+    registerReportCommand,
+  ])
+    register(program);
+  for (const c of program.commands)
+    c.exitOverride().configureOutput({
+      writeErr: (s) => {
+        stderr += s;
+      },
+    });
   let stdout = '';
   let stderr = '';
   const write = { out: process.stdout.write.bind(process.stdout), err: process.stderr.write.bind(process.stderr) };
   const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
   Object.assign(process.env, env);
-  process.stdout.write = ((chunk: string | Uint8Array) => { stdout += String(chunk); return true; }) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string | Uint8Array) => { stderr += String(chunk); return true; }) as typeof process.stderr.write;
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    stdout += String(chunk);
+    return true;
+  }) as typeof process.stdout.write;
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    stderr += String(chunk);
+    return true;
+  }) as typeof process.stderr.write;
   // What the terminal gets passes the output guard main.ts installs, here as there.
   guardTerminalWrites(process.stdout, true);
   guardTerminalWrites(process.stderr, true);

@@ -11,7 +11,11 @@ export type EmbeddingsScript = (inputs: number, n: number) => { status: number; 
 
 /** `count` vectors of `dim` numbers in OpenAI's shape; `mutate` may change the text. */
 export function vectorsBody(count: number, dim: number | ((i: number) => number), tokens = 0): string {
-  const data = Array.from({ length: count }, (_, index) => ({ object: 'embedding', index, embedding: Array.from({ length: typeof dim === 'number' ? dim : dim(index) }, (_, j) => (j % 7) / 10) }));
+  const data = Array.from({ length: count }, (_, index) => ({
+    object: 'embedding',
+    index,
+    embedding: Array.from({ length: typeof dim === 'number' ? dim : dim(index) }, (_, j) => (j % 7) / 10),
+  }));
   return JSON.stringify({ object: 'list', data, usage: { prompt_tokens: tokens, total_tokens: tokens } });
 }
 
@@ -41,6 +45,10 @@ export async function startEmbeddingsServer(script: EmbeddingsScript): Promise<{
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -9,14 +9,31 @@ import { type Contract, combineRepeats, contractHash, contractSchema, recordsSha
 import { DEFAULT_CLIENT_BUDGET_MS, type RawRecord, type RequestRecord, SCHEMA_VERSION, type SweepResult, buildCards } from '../core/index.js';
 import { levelResult } from '../runner/index.js';
 
-export interface EvidenceLevel { c: number; ttftMs: number; tpotMs: number; failed?: number }
+export interface EvidenceLevel {
+  c: number;
+  ttftMs: number;
+  tpotMs: number;
+  failed?: number;
+}
 
 export interface EvidenceSide {
-  quantization?: string; model?: string; revision?: string; label?: string; hourly?: number; priceAsOf?: string;
-  outputTokens?: number; endpoint?: 'chat' | 'completions'; engine?: string; engineVersion?: string;
-  startedAt?: string; levels: EvidenceLevel[]; fingerprint?: string; qualityFloor?: number;
+  quantization?: string;
+  model?: string;
+  revision?: string;
+  label?: string;
+  hourly?: number;
+  priceAsOf?: string;
+  outputTokens?: number;
+  endpoint?: 'chat' | 'completions';
+  engine?: string;
+  engineVersion?: string;
+  startedAt?: string;
+  levels: EvidenceLevel[];
+  fingerprint?: string;
+  qualityFloor?: number;
   /** Runs of the contract; each later run is slower by `spread` (a fraction) per run. */
-  repeats?: number; spread?: number;
+  repeats?: number;
+  spread?: number;
   /** What the server said about itself (absent: the run recorded no account). */
   account?: SweepResult['serverAccount'];
 }
@@ -25,10 +42,18 @@ const ns = (ms: number) => Math.round(ms * 1e6);
 
 export function evidenceContract(s: EvidenceSide): Contract {
   return contractSchema.parse({
-    version: 1, server: { url: 'http://127.0.0.1:8000', endpoint: s.endpoint ?? 'chat' },
-    model: { name: s.model ?? 'demo-model', revision: s.revision ?? 'r1', tokenizer: { kind: 'server' }, precision: 'bf16', quantization: s.quantization ?? 'none' },
+    version: 1,
+    server: { url: 'http://127.0.0.1:8000', endpoint: s.endpoint ?? 'chat' },
+    model: {
+      name: s.model ?? 'demo-model',
+      revision: s.revision ?? 'r1',
+      tokenizer: { kind: 'server' },
+      precision: 'bf16',
+      quantization: s.quantization ?? 'none',
+    },
     workload: { prompts: { kind: 'synthetic', tokens: 32 }, outputTokens: s.outputTokens ?? 16, requestsPerLevel: 8, warmup: 1 },
-    load: { levels: s.levels.map((l) => l.c) }, slo: { ttftMs: { p: 95, max: 100 } },
+    load: { levels: s.levels.map((l) => l.c) },
+    slo: { ttftMs: { p: 95, max: 100 } },
     hardware: { label: s.label ?? 'Test GPU 24GB', gpuHourlyUsd: s.hourly ?? 2, priceAsOf: s.priceAsOf ?? '2026-06-01' },
     ...(s.qualityFloor === undefined ? {} : { quality: { metric: 'goodput-quality-v1', floor: s.qualityFloor } }),
     ...((s.repeats ?? 1) > 1 ? { repeats: s.repeats } : {}),
@@ -48,12 +73,28 @@ function levelRecords(l: EvidenceLevel, tokens: number, slow: number): RawRecord
     const failed = !warmup && seq <= (l.failed ?? 0);
     const chunks = failed ? [] : Array.from({ length: tokens }, (_, i) => send + ttft + i * tpot + (i % 2) * 0.01);
     const rec: RequestRecord = {
-      seq, concurrency: l.c, warmup, targetSendNs: ns(warmup || seq <= l.c ? round * (e2e + 2) : send), sendNs: ns(send), headersNs: ns(send + 1),
-      firstTokenNs: failed ? null : ns(chunks[0] as number), firstAnswerNs: failed ? null : ns(chunks[0] as number),
-      chunkNs: chunks.map(ns), chunkTokens: chunks.map(() => 1), chunkTokensExact: true, endNs: failed ? null : ns(send + e2e),
-      outputTokens: failed ? 0 : tokens, outputTokenSource: 'usage', reasoningTokens: null, reasoningChunks: 0, promptTokens: 32, cachedPromptTokens: null,
-      finishReason: failed ? null : 'length', httpStatus: failed ? 503 : 200,
-      outcome: failed ? { kind: 'http-error', status: 503, message: 'overloaded' } : { kind: 'ok' }, requestId: `req-${l.c}-${seq}`,
+      seq,
+      concurrency: l.c,
+      warmup,
+      targetSendNs: ns(warmup || seq <= l.c ? round * (e2e + 2) : send),
+      sendNs: ns(send),
+      headersNs: ns(send + 1),
+      firstTokenNs: failed ? null : ns(chunks[0] as number),
+      firstAnswerNs: failed ? null : ns(chunks[0] as number),
+      chunkNs: chunks.map(ns),
+      chunkTokens: chunks.map(() => 1),
+      chunkTokensExact: true,
+      endNs: failed ? null : ns(send + e2e),
+      outputTokens: failed ? 0 : tokens,
+      outputTokenSource: 'usage',
+      reasoningTokens: null,
+      reasoningChunks: 0,
+      promptTokens: 32,
+      cachedPromptTokens: null,
+      finishReason: failed ? null : 'length',
+      httpStatus: failed ? 503 : 200,
+      outcome: failed ? { kind: 'http-error', status: 503, message: 'overloaded' } : { kind: 'ok' },
+      requestId: `req-${l.c}-${seq}`,
     };
     out.push({ ...rec, cell: 0 });
   }
@@ -68,9 +109,25 @@ function oneRun(s: EvidenceSide, c: Contract, k: number): SweepResult {
     const recs = levelRecords(l, tokens, slow);
     records.push(...recs);
     return levelResult({
-      load: { kind: 'concurrency', level: l.c, label: `${l.c} streams`, offeredRps: null, achievedRps: null, peakInFlight: l.c, waitedForSlot: 0, scheduleLagMs: null },
-      slo: c.slo, capOf: () => tokens, records: recs, targetOutputTokens: tokens, forceLength: true,
-      loopDelayMs: null, clientCpuPct: null, clientBudgetMs: DEFAULT_CLIENT_BUDGET_MS, gpu: { available: false, source: 'not available', reason: 'no GPU source' },
+      load: {
+        kind: 'concurrency',
+        level: l.c,
+        label: `${l.c} streams`,
+        offeredRps: null,
+        achievedRps: null,
+        peakInFlight: l.c,
+        waitedForSlot: 0,
+        scheduleLagMs: null,
+      },
+      slo: c.slo,
+      capOf: () => tokens,
+      records: recs,
+      targetOutputTokens: tokens,
+      forceLength: true,
+      loopDelayMs: null,
+      clientCpuPct: null,
+      clientBudgetMs: DEFAULT_CLIENT_BUDGET_MS,
+      gpu: { available: false, source: 'not available', reason: 'no GPU source' },
     });
   });
   const hourly = c.hardware.gpuHourlyUsd ?? null;
@@ -78,11 +135,31 @@ function oneRun(s: EvidenceSide, c: Contract, k: number): SweepResult {
   return {
     schemaVersion: SCHEMA_VERSION,
     run: {
-      url: 'http://127.0.0.1:8000', model: c.model.name, serverFingerprint: s.fingerprint ?? 'f'.repeat(64),
-      engine: { name: s.engine ?? 'vllm', version: s.engineVersion ?? '0.9.1' }, endpoint: c.server.endpoint as 'chat' | 'completions', outputTokens: tokens, forceLength: true, promptTokens: 32,
-      thinking: 'off', temperature: 0, seed: 42, levelsRequested: s.levels.map((l) => l.c), levelsOrder: s.levels.map((l) => l.c), slo: c.slo, requestsPerLevel: 8,
-      warmupPerLevel: 1, hourlyCostUsd: hourly, baselineRateUsdPer1M: null, gpuLabel: c.hardware.label, command: 'goodput run test.yaml --url http://127.0.0.1:8000',
-      startedAt, endedAt: startedAt, status: 'complete', stopReason: null, toolVersion: '0.1.0',
+      url: 'http://127.0.0.1:8000',
+      model: c.model.name,
+      serverFingerprint: s.fingerprint ?? 'f'.repeat(64),
+      engine: { name: s.engine ?? 'vllm', version: s.engineVersion ?? '0.9.1' },
+      endpoint: c.server.endpoint as 'chat' | 'completions',
+      outputTokens: tokens,
+      forceLength: true,
+      promptTokens: 32,
+      thinking: 'off',
+      temperature: 0,
+      seed: 42,
+      levelsRequested: s.levels.map((l) => l.c),
+      levelsOrder: s.levels.map((l) => l.c),
+      slo: c.slo,
+      requestsPerLevel: 8,
+      warmupPerLevel: 1,
+      hourlyCostUsd: hourly,
+      baselineRateUsdPer1M: null,
+      gpuLabel: c.hardware.label,
+      command: 'goodput run test.yaml --url http://127.0.0.1:8000',
+      startedAt,
+      endedAt: startedAt,
+      status: 'complete',
+      stopReason: null,
+      toolVersion: '0.1.0',
       ...((s.repeats ?? 1) > 1 ? { repeat: { index: k + 1, of: s.repeats as number, set: '0123456789abcdef' } } : {}),
     },
     warnings: [],
@@ -104,14 +181,30 @@ export function evidenceResult(s: EvidenceSide): SweepResult {
 }
 
 /** Baseline: TTFT 40 ms, TPOT 10 ms; optimized: TTFT 30 ms, TPOT 5 ms, at concurrency 1, 2 and 4. */
-export function evidencePair(over: { baseline?: Partial<EvidenceSide>; optimized?: Partial<EvidenceSide> } = {}): { baseline: SweepResult; optimized: SweepResult } {
+export function evidencePair(over: { baseline?: Partial<EvidenceSide>; optimized?: Partial<EvidenceSide> } = {}): {
+  baseline: SweepResult;
+  optimized: SweepResult;
+} {
   return {
     baseline: evidenceResult({
-      levels: [{ c: 1, ttftMs: 40, tpotMs: 10 }, { c: 2, ttftMs: 45, tpotMs: 11 }, { c: 4, ttftMs: 60, tpotMs: 14 }], fingerprint: 'a'.repeat(64), ...over.baseline,
+      levels: [
+        { c: 1, ttftMs: 40, tpotMs: 10 },
+        { c: 2, ttftMs: 45, tpotMs: 11 },
+        { c: 4, ttftMs: 60, tpotMs: 14 },
+      ],
+      fingerprint: 'a'.repeat(64),
+      ...over.baseline,
     }),
     optimized: evidenceResult({
-      quantization: 'fp8', levels: [{ c: 1, ttftMs: 30, tpotMs: 5 }, { c: 2, ttftMs: 32, tpotMs: 5.5 }, { c: 4, ttftMs: 40, tpotMs: 7 }],
-      startedAt: '2026-06-03T09:00:00.000Z', fingerprint: 'b'.repeat(64), ...over.optimized,
+      quantization: 'fp8',
+      levels: [
+        { c: 1, ttftMs: 30, tpotMs: 5 },
+        { c: 2, ttftMs: 32, tpotMs: 5.5 },
+        { c: 4, ttftMs: 40, tpotMs: 7 },
+      ],
+      startedAt: '2026-06-03T09:00:00.000Z',
+      fingerprint: 'b'.repeat(64),
+      ...over.optimized,
     }),
   };
 }

@@ -21,7 +21,13 @@ export function forge(result: SweepResult, f: Forgery): SweepResult {
   if (f.run) f.run(copy.run as unknown as Record<string, unknown>);
   const records = f.records ? f.records(copy.records ?? []) : (copy.records ?? []);
   const stated = f.levels ? f.levels(copy.levels) : copy.levels;
-  const levels = stated.map((l) => levelFromRecords(copy, l, records.filter((r) => r.concurrency === l.concurrency)));
+  const levels = stated.map((l) =>
+    levelFromRecords(
+      copy,
+      l,
+      records.filter((r) => r.concurrency === l.concurrency),
+    ),
+  );
   let contract = copy.contract;
   let hash = copy.contractHash;
   if (f.contract) {

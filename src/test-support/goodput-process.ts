@@ -10,7 +10,11 @@ import { patient } from './patience.js';
 const MAIN = fileURLToPath(new URL('../cli/main.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-export interface Ran { code: number | null; stdout: string; stderr: string }
+export interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 export interface Started {
   child: ChildProcess;
@@ -34,9 +38,20 @@ export function startCommand(file: string, argv: readonly string[], o: { cwd: st
   let stdout = '';
   let stderr = '';
   const listeners = new Set<() => void>();
-  child.stdout?.on('data', (b: Buffer) => { stdout += b.toString(); listeners.forEach((l) => l()); });
-  child.stderr?.on('data', (b: Buffer) => { stderr += b.toString(); listeners.forEach((l) => l()); });
-  const closed = new Promise<number | null>((resolve) => child.once('close', (code) => { listeners.forEach((l) => l()); resolve(code); }));
+  child.stdout?.on('data', (b: Buffer) => {
+    stdout += b.toString();
+    listeners.forEach((l) => l());
+  });
+  child.stderr?.on('data', (b: Buffer) => {
+    stderr += b.toString();
+    listeners.forEach((l) => l());
+  });
+  const closed = new Promise<number | null>((resolve) =>
+    child.once('close', (code) => {
+      listeners.forEach((l) => l());
+      resolve(code);
+    }),
+  );
   return {
     child,
     closed,
@@ -45,13 +60,22 @@ export function startCommand(file: string, argv: readonly string[], o: { cwd: st
       return new Promise((resolve, reject) => {
         const check = () => {
           const m = re.exec(stdout) ?? re.exec(stderr);
-          if (m) { done(); resolve(m); } else if (child.exitCode !== null || child.signalCode !== null) {
+          if (m) {
+            done();
+            resolve(m);
+          } else if (child.exitCode !== null || child.signalCode !== null) {
             done();
             reject(new Error(`${name} exited (${child.exitCode ?? child.signalCode}) before ${re}:\n${stdout}\n${stderr}`));
           }
         };
-        const timer = setTimeout(() => { done(); reject(new Error(`timed out waiting for ${re} from ${name}:\n${stdout}\n${stderr}`)); }, patient(timeoutMs));
-        const done = () => { clearTimeout(timer); listeners.delete(check); };
+        const timer = setTimeout(() => {
+          done();
+          reject(new Error(`timed out waiting for ${re} from ${name}:\n${stdout}\n${stderr}`));
+        }, patient(timeoutMs));
+        const done = () => {
+          clearTimeout(timer);
+          listeners.delete(check);
+        };
         listeners.add(check);
         check();
       });
@@ -70,7 +94,10 @@ export function startCommand(file: string, argv: readonly string[], o: { cwd: st
 export async function runGoodput(args: readonly string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 90_000): Promise<Ran> {
   const p = startGoodput(args, env);
   let timedOut = false;
-  const timer = setTimeout(() => { timedOut = true; p.child.kill('SIGKILL'); }, patient(timeoutMs));
+  const timer = setTimeout(() => {
+    timedOut = true;
+    p.child.kill('SIGKILL');
+  }, patient(timeoutMs));
   const code = await p.closed;
   clearTimeout(timer);
   if (timedOut) throw new Error(`goodput ${args.join(' ')} timed out after ${patient(timeoutMs)} ms:\n${p.out().stderr}`);

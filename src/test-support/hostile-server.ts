@@ -13,7 +13,9 @@ export function endless(opts: { status?: number; contentType?: string; head?: st
   return async (_req: IncomingMessage, res: ServerResponse): Promise<void> => {
     res.writeHead(opts.status ?? 200, { 'content-type': opts.contentType ?? 'text/event-stream' });
     let closed = false;
-    res.on('close', () => { closed = true; });
+    res.on('close', () => {
+      closed = true;
+    });
     let sent = 0;
     if (opts.head !== undefined) sent += Buffer.byteLength(opts.head);
     if (opts.head !== undefined) res.write(opts.head);
@@ -21,7 +23,11 @@ export function endless(opts: { status?: number; contentType?: string; head?: st
       sent += piece.length;
       if (!res.write(piece)) {
         await new Promise<void>((resolve) => {
-          const done = () => { res.off('drain', done); res.off('close', done); resolve(); };
+          const done = () => {
+            res.off('drain', done);
+            res.off('close', done);
+            resolve();
+          };
           res.on('drain', done);
           res.on('close', done);
         });

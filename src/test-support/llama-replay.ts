@@ -18,7 +18,8 @@ export function llamaTranscript(file: string): { completions: Map<string, string
   for (const block of text.split(/^\$ curl /m).slice(1)) {
     const body = block.trimEnd().split('\n').at(-1) as string;
     const sent = /-d '(.*)'$/m.exec(block.split('\n')[0] as string)?.[1];
-    if (sent !== undefined && block.startsWith('-s -i http://127.0.0.1:PORT/v1/completions')) completions.set((JSON.parse(sent) as { prompt: string }).prompt, body);
+    if (sent !== undefined && block.startsWith('-s -i http://127.0.0.1:PORT/v1/completions'))
+      completions.set((JSON.parse(sent) as { prompt: string }).prompt, body);
     else if (block.includes('/tokenize')) tokenize = body;
   }
   return { completions, tokenize };
@@ -64,10 +65,13 @@ export function llamaQualityReplay(file: string, upstream?: string): Handler {
     const path = (req.url ?? '').split('?')[0];
     let body: Record<string, unknown> = {};
     try {
-      body = raw === '' ? {} : JSON.parse(raw) as Record<string, unknown>;
-    } catch { /* not JSON: not a quality request */ }
+      body = raw === '' ? {} : (JSON.parse(raw) as Record<string, unknown>);
+    } catch {
+      /* not JSON: not a quality request */
+    }
     if (path === '/tokenize' && body['with_pieces'] === true) return send(200, recorded.tokenize);
-    if (path === '/v1/completions' && body['stream'] !== true && body['logprobs'] !== undefined) return send(200, answerFor(recorded.completions, String(body['prompt'])));
+    if (path === '/v1/completions' && body['stream'] !== true && body['logprobs'] !== undefined)
+      return send(200, answerFor(recorded.completions, String(body['prompt'])));
     if (upstream !== undefined) return forward(upstream, req, res, raw);
     send(404, '{"error":{"code":404,"message":"not recorded","type":"not_found_error"}}');
   };

@@ -10,7 +10,8 @@ export interface PageFit {
   scrollWidth: number;
 }
 
-export const measureFit = (page: Page): Promise<PageFit> => page.evaluate(`(() => {
+export const measureFit = (page: Page): Promise<PageFit> =>
+  page.evaluate(`(() => {
   const overflow = [...document.querySelectorAll('body *')]
     .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1 && !el.closest('.table-wrap') && !el.closest('details:not([open])'))
     .map((el) => el.tagName.toLowerCase() + '.' + String(el.className && el.className.baseVal !== undefined ? el.className.baseVal : el.className));
@@ -22,7 +23,8 @@ export const measureFit = (page: Page): Promise<PageFit> => page.evaluate(`(() =
 })()`) as Promise<PageFit>;
 
 /** Elements under `selector` that a reader cannot see without scrolling sideways: past the window's edge, or past their scrolling frame's visible part. */
-export const offscreen = (page: Page, selector: string): Promise<string[]> => page.evaluate(`(() => {
+export const offscreen = (page: Page, selector: string): Promise<string[]> =>
+  page.evaluate(`(() => {
   const out = [];
   for (const el of document.querySelectorAll(${JSON.stringify(selector)})) {
     if (el.getClientRects().length === 0) continue;
@@ -35,7 +37,8 @@ export const offscreen = (page: Page, selector: string): Promise<string[]> => pa
 })()`) as Promise<string[]>;
 
 /** The smallest text drawn on screen in the visible SVGs under `selector`, px: each text's font size times its SVG's scale. */
-export const smallestSvgText = (page: Page, selector: string): Promise<number | null> => page.evaluate(`(() => {
+export const smallestSvgText = (page: Page, selector: string): Promise<number | null> =>
+  page.evaluate(`(() => {
   let min = null;
   for (const svg of document.querySelectorAll(${JSON.stringify(selector)} + ' svg')) {
     if (svg.getClientRects().length === 0 || !svg.viewBox || !svg.viewBox.baseVal || svg.viewBox.baseVal.width === 0) continue;

@@ -5,7 +5,12 @@
  */
 import { inflateSync } from 'node:zlib';
 
-export interface PngInfo { width: number; height: number; bitDepth: number; colorType: number }
+export interface PngInfo {
+  width: number;
+  height: number;
+  bitDepth: number;
+  colorType: number;
+}
 
 export function pngInfo(png: Buffer): PngInfo {
   if (png.subarray(0, 8).toString('hex') !== '89504e470d0a1a0a') throw new Error('not a PNG signature');

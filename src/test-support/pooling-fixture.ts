@@ -17,12 +17,29 @@ export async function poolingFixture(endpoint: PoolingEndpoint = 'embeddings'): 
   const sim = await startSimulator({ pooling: { dimension: 32, msPerInputToken: 0.0005 } });
   const levels: PoolingFixture['levels'] = [];
   try {
-    const result = await runSweep({
-      url: sim.url, endpoint, levels: [1, 2], itemsPerRequest: 4, itemTokens: 16, queryTokens: 8, requestsPerLevel: 4, warmup: 1,
-      hourlyCostUsd: 2, latencySlo: { p: 95, maxMs: 5000 }, command: 'goodput sweep (test)',
-      // What is stored and shown is under test here, not our client's check on itself: a loaded machine must not take the peak away.
-      clientThreads: 1, clientBudgetMs: 1000,
-    }, { afterLevel: async (level, records) => { levels.push({ level, records }); } });
+    const result = await runSweep(
+      {
+        url: sim.url,
+        endpoint,
+        levels: [1, 2],
+        itemsPerRequest: 4,
+        itemTokens: 16,
+        queryTokens: 8,
+        requestsPerLevel: 4,
+        warmup: 1,
+        hourlyCostUsd: 2,
+        latencySlo: { p: 95, maxMs: 5000 },
+        command: 'goodput sweep (test)',
+        // What is stored and shown is under test here, not our client's check on itself: a loaded machine must not take the peak away.
+        clientThreads: 1,
+        clientBudgetMs: 1000,
+      },
+      {
+        afterLevel: async (level, records) => {
+          levels.push({ level, records });
+        },
+      },
+    );
     return { result, levels };
   } finally {
     await sim.close();

@@ -30,7 +30,9 @@ function binDir(): string {
   const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'initdb'))) : [];
   const newest = versions.sort((a, b) => Number(b) - Number(a))[0];
   if (newest === undefined) {
-    throw new Error('PostgreSQL is not installed: no /usr/lib/postgresql/*/bin/initdb. Install Debian\'s postgresql (CI: apt-get install -y postgresql) or set GOODPUT_PG_BIN.');
+    throw new Error(
+      "PostgreSQL is not installed: no /usr/lib/postgresql/*/bin/initdb. Install Debian's postgresql (CI: apt-get install -y postgresql) or set GOODPUT_PG_BIN.",
+    );
   }
   return join(root, newest, 'bin');
 }
@@ -62,7 +64,11 @@ export async function startTestPostgres(): Promise<TestPostgres> {
   const data = join(dir, 'data');
   const log = join(dir, 'log');
   const stop = () => {
-    try { run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']); } catch { /* not running */ }
+    try {
+      run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
+    } catch {
+      /* not running */
+    }
     rmSync(dir, { recursive: true, force: true });
   };
   try {
@@ -83,10 +89,24 @@ export async function startTestPostgres(): Promise<TestPostgres> {
       url,
       stop,
       pause: () => run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']),
-      resume: () => run(join(bin, 'pg_ctl'), ['-D', data, '-l', log, '-w', '-t', '30', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']),
+      resume: () =>
+        run(join(bin, 'pg_ctl'), ['-D', data, '-l', log, '-w', '-t', '30', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']),
       async createDatabase() {
         const name = `t${process.pid}_${++n}`;
-        run(join(bin, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'goodput', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-c', `CREATE DATABASE ${name}`]);
+        run(join(bin, 'psql'), [
+          '-h',
+          '127.0.0.1',
+          '-p',
+          String(port),
+          '-U',
+          'goodput',
+          '-d',
+          'postgres',
+          '-v',
+          'ON_ERROR_STOP=1',
+          '-c',
+          `CREATE DATABASE ${name}`,
+        ]);
         return `postgres://goodput@127.0.0.1:${port}/${name}`;
       },
     };

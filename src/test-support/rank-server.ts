@@ -8,15 +8,30 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface RankAnswer { status?: number; body: string | Buffer; headers?: Record<string, string> }
+export interface RankAnswer {
+  status?: number;
+  body: string | Buffer;
+  headers?: Record<string, string>;
+}
 /** The answer to one POST at `path` with its parsed JSON body; `n` counts POSTs from 0 (the probe first). */
 export type RankScript = (path: string, body: Record<string, unknown>, n: number) => RankAnswer | 'huge';
 
 /** TEI's `/info` for a reranker, as router/src/lib.rs `Info` serialises it. */
 export const TEI_INFO = {
-  model_id: 'BAAI/bge-reranker-base', model_sha: null, model_dtype: 'float16', model_type: { reranker: { id2label: { 0: 'LABEL_0' }, label2id: { LABEL_0: 0 } } },
-  max_concurrent_requests: 512, max_input_length: 512, max_batch_tokens: 16384, max_batch_requests: null, max_client_batch_size: 32,
-  auto_truncate: false, tokenization_workers: 2, version: '1.5.0', sha: null, docker_label: null,
+  model_id: 'BAAI/bge-reranker-base',
+  model_sha: null,
+  model_dtype: 'float16',
+  model_type: { reranker: { id2label: { 0: 'LABEL_0' }, label2id: { LABEL_0: 0 } } },
+  max_concurrent_requests: 512,
+  max_input_length: 512,
+  max_batch_tokens: 16384,
+  max_batch_requests: null,
+  max_client_batch_size: 32,
+  auto_truncate: false,
+  tokenization_workers: 2,
+  version: '1.5.0',
+  sha: null,
+  docker_label: null,
 };
 
 /** Sends `bytes` of a JSON-looking body in 1 MiB pieces, stopping when the client goes away. */
@@ -35,14 +50,21 @@ function sendHuge(res: ServerResponse, bytes: number): void {
   more();
 }
 
-export async function startRankServer(script: RankScript, opts: { tei?: boolean; hugeBytes?: number } = {}): Promise<{ url: string; posts: string[]; close(): Promise<void> }> {
+export async function startRankServer(
+  script: RankScript,
+  opts: { tei?: boolean; hugeBytes?: number } = {},
+): Promise<{ url: string; posts: string[]; close(): Promise<void> }> {
   const posts: string[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const json = (status: number, value: unknown) => { res.writeHead(status, { 'content-type': 'application/json' }); res.end(JSON.stringify(value)); };
-      if (req.method === 'GET' && req.url === '/v1/models' && opts.tei !== true) return json(200, { object: 'list', data: [{ id: 'rank-1', object: 'model' }] });
+      const json = (status: number, value: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(value));
+      };
+      if (req.method === 'GET' && req.url === '/v1/models' && opts.tei !== true)
+        return json(200, { object: 'list', data: [{ id: 'rank-1', object: 'model' }] });
       if (req.method === 'GET' && req.url === '/info' && opts.tei === true) return json(200, TEI_INFO);
       if (req.method !== 'POST') return json(404, { error: `Not found: ${req.url ?? ''}` });
       posts.push(req.url ?? '');
@@ -57,6 +79,10 @@ export async function startRankServer(script: RankScript, opts: { tei?: boolean;
   return {
     url: `http://127.0.0.1:${port}`,
     posts,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -10,22 +10,42 @@ import { type SimProcess, spawnSimProcess } from '../sim/index.js';
 import type { Ran } from './goodput-process.js';
 
 /** Simulator flags: a fixed 5 ms prefill and `stepMs` per decode step, no batching slowdown. */
-const simProfile = (stepMs: number): string[] =>
-  ['--prefill-base-ms', '5', '--prefill-ms-per-token', '0', '--decode-step-ms', String(stepMs), '--decode-ms-per-extra-seq', '0'];
+const simProfile = (stepMs: number): string[] => [
+  '--prefill-base-ms',
+  '5',
+  '--prefill-ms-per-token',
+  '0',
+  '--decode-step-ms',
+  String(stepMs),
+  '--decode-ms-per-extra-seq',
+  '0',
+];
 
-export interface ContractShape { promptTokens: number; outputTokens: number; ttftSloMs: number }
+export interface ContractShape {
+  promptTokens: number;
+  outputTokens: number;
+  ttftSloMs: number;
+}
 
 /** Writes `<dir>/<name>.yaml` for the server at `url`; levels 1 and 2, 4 requests each. */
 export function writeReceiptContract(dir: string, name: string, url: string, quantization: string, shape: ContractShape): string {
   const path = join(dir, `${name}.yaml`);
-  writeFileSync(path, [
-    'version: 1', `name: e2e-${name}`, `server: { url: "${url}", endpoint: chat }`,
-    `model: { name: goodput-sim-1, revision: sim-1, tokenizer: { kind: server }, precision: bf16, quantization: ${quantization} }`,
-    `workload: { prompts: { kind: synthetic, tokens: ${shape.promptTokens} }, outputTokens: ${shape.outputTokens}, cache: { kind: cold }, requestsPerLevel: 4, warmup: 1 }`,
-    'decoding: { temperature: 0, topP: 1, seed: 42, ignoreEos: true }', 'thinking: off',
-    'load: { pattern: { kind: concurrency }, levels: [1, 2] }', `slo: { ttftMs: { p: 95, max: ${shape.ttftSloMs} } }`,
-    'hardware: { label: SimGPU 80GB, gpuHourlyUsd: 2.5, priceAsOf: 2026-06-01 }', '',
-  ].join('\n'));
+  writeFileSync(
+    path,
+    [
+      'version: 1',
+      `name: e2e-${name}`,
+      `server: { url: "${url}", endpoint: chat }`,
+      `model: { name: goodput-sim-1, revision: sim-1, tokenizer: { kind: server }, precision: bf16, quantization: ${quantization} }`,
+      `workload: { prompts: { kind: synthetic, tokens: ${shape.promptTokens} }, outputTokens: ${shape.outputTokens}, cache: { kind: cold }, requestsPerLevel: 4, warmup: 1 }`,
+      'decoding: { temperature: 0, topP: 1, seed: 42, ignoreEos: true }',
+      'thinking: off',
+      'load: { pattern: { kind: concurrency }, levels: [1, 2] }',
+      `slo: { ttftMs: { p: 95, max: ${shape.ttftSloMs} } }`,
+      'hardware: { label: SimGPU 80GB, gpuHourlyUsd: 2.5, priceAsOf: 2026-06-01 }',
+      '',
+    ].join('\n'),
+  );
   return path;
 }
 
@@ -37,9 +57,14 @@ export function writeReceiptContract(dir: string, name: string, url: string, qua
 export function useSimulatorPair(baselineStepMs: number, optimizedStepMs: number, noise: number): { baseline: () => SimProcess; optimized: () => SimProcess } {
   let pair: [SimProcess, SimProcess] | null = null;
   beforeAll(async () => {
-    pair = await Promise.all([spawnSimProcess(simProfile(baselineStepMs)), spawnSimProcess([...simProfile(optimizedStepMs), '--quantization-noise', String(noise)])]);
+    pair = await Promise.all([
+      spawnSimProcess(simProfile(baselineStepMs)),
+      spawnSimProcess([...simProfile(optimizedStepMs), '--quantization-noise', String(noise)]),
+    ]);
   }, 30_000);
-  afterAll(async () => { await Promise.all((pair ?? []).map((s) => s.stop())); });
+  afterAll(async () => {
+    await Promise.all((pair ?? []).map((s) => s.stop()));
+  });
   const get = (i: 0 | 1) => () => {
     if (pair === null) throw new Error('the simulators are not started');
     return pair[i];
@@ -48,4 +73,6 @@ export function useSimulatorPair(baselineStepMs: number, optimizedStepMs: number
 }
 
 /** A goodput command that must succeed: its output is shown when it did not. */
-export const expectOk = (r: Ran, what: string): void => { expect(r.code, `${what}:\n${r.stdout}\n${r.stderr}`).toBe(0); };
+export const expectOk = (r: Ran, what: string): void => {
+  expect(r.code, `${what}:\n${r.stdout}\n${r.stderr}`).toBe(0);
+};

@@ -26,7 +26,10 @@ export function randomPieces(bytes: Buffer, random: () => number, maxPiece: numb
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** One write of a scripted response, after `delayMs`. */
-export interface Step { delayMs: number; bytes: Buffer | string }
+export interface Step {
+  delayMs: number;
+  bytes: Buffer | string;
+}
 
 /** How a scripted response ends: cleanly, by destroying the socket, or never. */
 export type Ending = 'end' | 'destroy' | 'hang';

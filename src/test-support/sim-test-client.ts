@@ -36,15 +36,22 @@ function parseJson(text: string): Record<string, unknown> | null {
 }
 
 /** POSTs `body` as JSON and reads the whole response as SSE. */
-export async function streamPost(
-  url: string, path: string, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal,
-): Promise<StreamResult> {
+export async function streamPost(url: string, path: string, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<StreamResult> {
   const sentMs = performance.now();
   const res = await fetch(url + path, {
-    method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers }, signal,
+    method: 'POST',
+    body: JSON.stringify(body),
+    headers: { 'content-type': 'application/json', ...headers },
+    signal,
   });
   const result: StreamResult = {
-    status: res.status, contentType: res.headers.get('content-type'), sentMs, events: [], done: false, readError: null, raw: '',
+    status: res.status,
+    contentType: res.headers.get('content-type'),
+    sentMs,
+    events: [],
+    done: false,
+    readError: null,
+    raw: '',
   };
   const decoder = new TextDecoder();
   let buffer = '';

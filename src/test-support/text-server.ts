@@ -6,7 +6,11 @@
  */
 import { startServer } from './scripted-server.js';
 
-export interface TextAnswer { status?: number; body: string; contentType?: string }
+export interface TextAnswer {
+  status?: number;
+  body: string;
+  contentType?: string;
+}
 
 export interface TextServer {
   /** `http://127.0.0.1:PORT`. */
@@ -24,7 +28,7 @@ export async function startTextServer(answer: (path: string) => TextAnswer | nul
     requests.push(`${req.method} ${path}`);
     const a = answer(path);
     const body = a?.body ?? 'not found';
-    res.writeHead(a ? a.status ?? 200 : 404, { 'content-type': a?.contentType ?? 'text/plain; version=0.0.4', 'content-length': Buffer.byteLength(body) });
+    res.writeHead(a ? (a.status ?? 200) : 404, { 'content-type': a?.contentType ?? 'text/plain; version=0.0.4', 'content-length': Buffer.byteLength(body) });
     res.end(body);
   });
   return { url: server.url, requests, close: server.close };

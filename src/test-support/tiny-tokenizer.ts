@@ -22,7 +22,9 @@ function bytesToUnicode(): string[] {
     }
   }
   const table: string[] = new Array<string>(256);
-  bs.forEach((b, i) => { table[b] = String.fromCharCode(cs[i] as number); });
+  bs.forEach((b, i) => {
+    table[b] = String.fromCharCode(cs[i] as number);
+  });
   return table;
 }
 
@@ -30,7 +32,9 @@ function bytesToUnicode(): string[] {
 export function byteLevelBpe(merged: readonly string[]): object {
   const table = bytesToUnicode();
   const vocab: Record<string, number> = {};
-  table.forEach((ch, b) => { vocab[ch] = b; });
+  table.forEach((ch, b) => {
+    vocab[ch] = b;
+  });
   const merges: Array<[string, string]> = [];
   for (const word of merged) {
     let left = 'Ġ';
@@ -44,10 +48,23 @@ export function byteLevelBpe(merged: readonly string[]): object {
     }
   }
   return {
-    version: '1.0', added_tokens: [], normalizer: null, post_processor: null,
+    version: '1.0',
+    added_tokens: [],
+    normalizer: null,
+    post_processor: null,
     pre_tokenizer: { type: 'ByteLevel', add_prefix_space: false, trim_offsets: true, use_regex: true },
     decoder: { type: 'ByteLevel', add_prefix_space: false, trim_offsets: true, use_regex: true },
-    model: { type: 'BPE', dropout: null, unk_token: null, continuing_subword_prefix: null, end_of_word_suffix: null, fuse_unk: false, byte_fallback: false, vocab, merges },
+    model: {
+      type: 'BPE',
+      dropout: null,
+      unk_token: null,
+      continuing_subword_prefix: null,
+      end_of_word_suffix: null,
+      fuse_unk: false,
+      byte_fallback: false,
+      vocab,
+      merges,
+    },
   };
 }
 

@@ -12,7 +12,11 @@ import type { AddressInfo } from 'node:net';
 
 export type TokenizerKind = 'llama' | 'vllm' | 'none';
 
-export interface TokenizingServer { url: string; close(): Promise<void>; tokens(text: string): number }
+export interface TokenizingServer {
+  url: string;
+  close(): Promise<void>;
+  tokens(text: string): number;
+}
 
 /** Chat template tokens the `llama` server adds per message, and once per request. */
 export const LLAMA_TEMPLATE = { perMessage: 4, perRequest: 3 };
@@ -26,7 +30,11 @@ async function bodyOf(req: IncomingMessage): Promise<Record<string, unknown>> {
 /** @param o.short answers end this many tokens before the request's cap (a server that stops early) */
 export async function startTokenizingServer(kind: TokenizerKind, o: { short?: number } = {}): Promise<TokenizingServer> {
   const per = kind === 'llama' ? 3 : 4;
-  const tokens = (text: string) => text.split(/\s+/).filter(Boolean).reduce((a, w) => a + Math.ceil(w.length / per), 0);
+  const tokens = (text: string) =>
+    text
+      .split(/\s+/)
+      .filter(Boolean)
+      .reduce((a, w) => a + Math.ceil(w.length / per), 0);
   const json = (res: ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' });
     res.end(JSON.stringify(body));
@@ -40,16 +48,27 @@ export async function startTokenizingServer(kind: TokenizerKind, o: { short?: nu
       if (path === '/tokenize') {
         if (kind === 'none') return json(res, 404, { error: 'not found' });
         // As llama-server b9928 answers (fixtures/llama-server/40-42): a body without `content` counts as no tokens, HTTP 200.
-        if (kind === 'llama') return json(res, 200, { tokens: Array.from({ length: typeof body['content'] === 'string' ? tokens(body['content']) : 0 }, (_, i) => i) });
-        return typeof body['prompt'] === 'string' ? json(res, 200, { count: tokens(body['prompt']), max_model_len: 8192 }) : json(res, 400, { message: 'prompt is required' });
+        if (kind === 'llama')
+          return json(res, 200, { tokens: Array.from({ length: typeof body['content'] === 'string' ? tokens(body['content']) : 0 }, (_, i) => i) });
+        return typeof body['prompt'] === 'string'
+          ? json(res, 200, { count: tokens(body['prompt']), max_model_len: 8192 })
+          : json(res, 400, { message: 'prompt is required' });
       }
       const chat = path === '/v1/chat/completions';
       if (!chat && path !== '/v1/completions') return json(res, 404, { error: 'not found' });
       const messages = (body['messages'] ?? []) as Array<{ content: string }>;
-      const prompt = chat ? messages.reduce((a, m) => a + tokens(m.content) + (kind === 'llama' ? LLAMA_TEMPLATE.perMessage : 2), kind === 'llama' ? LLAMA_TEMPLATE.perRequest : 1) : tokens(String(body['prompt']));
+      const prompt = chat
+        ? messages.reduce(
+            (a, m) => a + tokens(m.content) + (kind === 'llama' ? LLAMA_TEMPLATE.perMessage : 2),
+            kind === 'llama' ? LLAMA_TEMPLATE.perRequest : 1,
+          )
+        : tokens(String(body['prompt']));
       const n = Math.max(1, Number(body['max_tokens'] ?? body['max_completion_tokens'] ?? 4) - (o.short ?? 0));
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const piece = (i: number) => (chat ? { index: 0, delta: { content: ' a' }, finish_reason: i === n - 1 ? 'length' : null } : { index: 0, text: ' a', finish_reason: i === n - 1 ? 'length' : null });
+      const piece = (i: number) =>
+        chat
+          ? { index: 0, delta: { content: ' a' }, finish_reason: i === n - 1 ? 'length' : null }
+          : { index: 0, text: ' a', finish_reason: i === n - 1 ? 'length' : null };
       for (let i = 0; i < n; i++) res.write(`data: ${JSON.stringify({ id: 'x', choices: [piece(i)] })}\n\n`);
       res.write(`data: ${JSON.stringify({ id: 'x', choices: [], usage: { prompt_tokens: prompt, completion_tokens: n, total_tokens: prompt + n } })}\n\n`);
       res.end('data: [DONE]\n\n');
@@ -59,7 +78,12 @@ export async function startTokenizingServer(kind: TokenizerKind, o: { short?: nu
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`, tokens,
-    close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    url: `http://127.0.0.1:${port}`,
+    tokens,
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }

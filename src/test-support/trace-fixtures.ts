@@ -8,7 +8,12 @@
 import { writeFileSync } from 'node:fs';
 import { mulberry32 } from '../core/index.js';
 
-export interface MooncakeRow { timestamp: number; input_length: number; output_length: number; hash_ids: number[] }
+export interface MooncakeRow {
+  timestamp: number;
+  input_length: number;
+  output_length: number;
+  hash_ids: number[];
+}
 
 /**
  * `n` requests over about `spanMs`: a steady background plus a burst of 30–60
@@ -38,8 +43,18 @@ export function writeMooncakeTrace(path: string, n: number, spanMs: number, burs
 /** A BurstGPT-style CSV: `n` rows about `gapS` apart, every tenth a failure (0 response tokens). */
 export function writeBurstGptTrace(path: string, n: number, gapS: number, seed = 3): Array<{ t: number; request: number; response: number }> {
   const rand = mulberry32(seed);
-  const rows = Array.from({ length: n }, (_, i) => ({ t: 100 + i * gapS, request: 20 + Math.floor(rand() * 200), response: i % 10 === 9 ? 0 : 4 + Math.floor(rand() * 20) }));
-  writeFileSync(path, 'Timestamp,Model,Request tokens,Response tokens,Total tokens,Log Type\n' +
-    rows.map((r, i) => `${r.t.toFixed(3)},${i % 3 === 0 ? 'GPT-4' : 'ChatGPT'},${r.request},${r.response},${r.request + r.response},Conversation log`).join('\n') + '\n');
+  const rows = Array.from({ length: n }, (_, i) => ({
+    t: 100 + i * gapS,
+    request: 20 + Math.floor(rand() * 200),
+    response: i % 10 === 9 ? 0 : 4 + Math.floor(rand() * 20),
+  }));
+  writeFileSync(
+    path,
+    'Timestamp,Model,Request tokens,Response tokens,Total tokens,Log Type\n' +
+      rows
+        .map((r, i) => `${r.t.toFixed(3)},${i % 3 === 0 ? 'GPT-4' : 'ChatGPT'},${r.request},${r.response},${r.request + r.response},Conversation log`)
+        .join('\n') +
+      '\n',
+  );
   return rows;
 }

@@ -7,7 +7,10 @@ async function load(mode: string | undefined): Promise<typeof import('./wall-clo
   return import('./wall-clock.js');
 }
 
-afterEach(() => { vi.unstubAllEnvs(); vi.restoreAllMocks(); });
+afterEach(() => {
+  vi.unstubAllEnvs();
+  vi.restoreAllMocks();
+});
 
 describe('wall-clock checks', () => {
   it('are strict by default (npm run bench): a missed bound fails', async () => {

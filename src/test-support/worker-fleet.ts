@@ -12,7 +12,20 @@ import { type TestPostgres, queryDatabase, startTestPostgres } from './postgres.
 import { SweepKey, registryKey } from '../workers/index.js';
 
 const SCHEDULE = ['--prefill-base-ms', '80', '--prefill-ms-per-token', '0', '--decode-step-ms', '20', '--decode-ms-per-extra-seq', '0'];
-export const FLEET_SWEEP_ARGS = ['--output-tokens', '16', '--prompt-tokens', '16', '--no-server-metrics', '--gpu-source', 'none', '--client-budget-ms', '1000', '--json', '-', '--no-save'];
+export const FLEET_SWEEP_ARGS = [
+  '--output-tokens',
+  '16',
+  '--prompt-tokens',
+  '16',
+  '--no-server-metrics',
+  '--gpu-source',
+  'none',
+  '--client-budget-ms',
+  '1000',
+  '--json',
+  '-',
+  '--no-save',
+];
 
 export interface WorkerFleet {
   pg(): TestPostgres;
@@ -74,13 +87,17 @@ export async function signedWorkerRow(url: string, secretHex: string, name: stri
   const beat = async () => {
     const [now] = await queryDatabase<{ ms: number }>(url, 'SELECT (extract(epoch from clock_timestamp()) * 1000)::float8 AS ms');
     const beatMs = Math.round(Number(now?.ms));
-    await queryDatabase(url,
+    await queryDatabase(
+      url,
       `INSERT INTO workers (name, host, pid, cores, version, clock_offset_ms, clock_uncertainty_ms, beat_ms, mac) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
        ON CONFLICT (name) DO UPDATE SET seen_at = now(), host = $2, pid = $3, cores = $4, version = $5, clock_offset_ms = $6, clock_uncertainty_ms = $7, beat_ms = $8, mac = $9`,
-      [me.name, me.host, me.pid, me.cores, me.version, me.clockOffsetMs, me.clockUncertaintyMs, beatMs, key.sign('worker', { ...me, beatMs })]);
+      [me.name, me.host, me.pid, me.cores, me.version, me.clockOffsetMs, me.clockUncertaintyMs, beatMs, key.sign('worker', { ...me, beatMs })],
+    );
   };
   await beat();
-  const timer = setInterval(() => { void beat().catch(() => {}); }, 400);
+  const timer = setInterval(() => {
+    void beat().catch(() => {});
+  }, 400);
   return async () => {
     clearInterval(timer);
     await queryDatabase(url, 'DELETE FROM workers WHERE name = $1', [name]);

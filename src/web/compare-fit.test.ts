@@ -23,7 +23,16 @@ import { patient } from '../test-support/patience.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ARTIFACTS = join(ROOT, 'test-artifacts', 'layout');
 const CHROMIUM = process.env['GOODPUT_CHROMIUM'] ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 const dir = mkdtempSync(join(tmpdir(), 'goodput-compare-fit-'));
 const data = join(dir, 'db');
@@ -35,14 +44,30 @@ let url: string;
 beforeAll(async () => {
   if (!existsSync(join(ROOT, 'dist/web-app/index.html'))) throw new Error('the page is not built: run `npm run build` before this test (npm test does)');
   mkdirSync(ARTIFACTS, { recursive: true });
-  const levels = [{ c: 1, ttftMs: 40, tpotMs: 10 }, { c: 2, ttftMs: 45, tpotMs: 11 }, { c: 4, ttftMs: 60, tpotMs: 12 }];
+  const levels = [
+    { c: 1, ttftMs: 40, tpotMs: 10 },
+    { c: 2, ttftMs: 45, tpotMs: 11 },
+    { c: 4, ttftMs: 60, tpotMs: 12 },
+  ];
   for (const [i, q] of ['none', 'Q8_0', 'F16'].entries()) {
-    const account = { models: [], server: 'llama.cpp', version: null, props: { modelFile: MODEL_FILES[i] as string, contextTokens: 2048, build: 'b9928' }, simulator: null };
-    const { records, ...r } = evidenceResult({ levels: levels.map((l) => ({ ...l, tpotMs: l.tpotMs * (1 + i / 10) })), quantization: q, engine: 'llama.cpp', account });
+    const account = {
+      models: [],
+      server: 'llama.cpp',
+      version: null,
+      props: { modelFile: MODEL_FILES[i] as string, contextTokens: 2048, build: 'b9928' },
+      simulator: null,
+    };
+    const { records, ...r } = evidenceResult({
+      levels: levels.map((l) => ({ ...l, tpotMs: l.tpotMs * (1 + i / 10) })),
+      quantization: q,
+      engine: 'llama.cpp',
+      account,
+    });
     // Precision declared f32, f32, f16; level 4 client-bound in every run, with the long reason a loaded client gives.
     const contract = r.contract as { model: Record<string, unknown> };
     const result = {
-      ...r, contract: { ...contract, model: { ...contract.model, precision: i === 2 ? 'f16' : 'f32' } },
+      ...r,
+      contract: { ...contract, model: { ...contract.model, precision: i === 2 ? 'f16' : 'f32' } },
       levels: r.levels.map((l) => (l.concurrency === 4 ? { ...l, clientBound: { ...l.clientBound, bound: true, reason: LONG_REASON } } : l)),
     };
     writeFileSync(join(dir, `run-${i + 1}.json`), JSON.stringify(result));
@@ -86,39 +111,47 @@ const STICKY = `(() => {
 async function open(page: Page, name: 'report' | 'compare'): Promise<void> {
   await page.goto(name === 'report' ? pathToFileURL(report).href : `${url}#/compare/1/2/3`);
   await page.locator('table.compare').waitFor({ timeout: patient(30_000) });
-  if (name === 'compare') await page.locator('figure.chart svg[role="img"]').first().waitFor({ timeout: patient(30_000) });
+  if (name === 'compare')
+    await page
+      .locator('figure.chart svg[role="img"]')
+      .first()
+      .waitFor({ timeout: patient(30_000) });
 }
 
 describe('three quantizations compared, with long client-bound reasons', () => {
   for (const width of [360, 1400] as const) {
-    it(`at ${width} px the report and the compare view fit, with short rows, a sticky level column and what differs named`, async () => {
-      const context = await browser.newContext({ viewport: { width, height: 900 } });
-      try {
-        const page = await context.newPage();
-        for (const name of ['report', 'compare'] as const) {
-          await open(page, name);
-          const fit = await measureFit(page);
-          await page.screenshot({ path: join(ARTIFACTS, `quantizations-${name}-${width}px.png`), fullPage: true });
-          expect({ name, overflow: fit.overflow, tall: fit.tall, wider: fit.scrollWidth > width }).toEqual({ name, overflow: [], tall: [], wider: false });
-          const read = await page.evaluate(READ) as { rows: number[]; differs: string[][]; groups: string[]; labels: number; overlaps: number };
-          // A row holds a number and a badge: never the 300–700 px a wrapped reason made it.
-          expect(Math.max(...read.rows), `${name}: row heights ${read.rows.join(', ')}`).toBeLessThan(80);
-          expect(read.differs).toContainEqual(['model file', ...MODEL_FILES]);
-          expect(read.differs.map((r) => r[0])).toEqual(expect.arrayContaining(['precision', 'quantization']));
-          expect(read.groups[1]).toContain(MODEL_FILES[1]);
-          expect(read.groups[1]).toContain('Q8_0');
-          expect(read.labels, `${name}: the Pareto chart's labels`).toBeGreaterThan(3);
-          expect(read.overlaps, `${name}: overlapping Pareto labels`).toBe(0);
-          const sticky = await page.evaluate(STICKY) as { scrolled: number; wrapLeft: number; cellLeft: number };
-          expect(sticky.scrolled, `${name}: the compare table scrolls at ${width} px`).toBeGreaterThan(0);
-          expect(Math.abs(sticky.cellLeft - sticky.wrapLeft), `${name}: the level column stays at the frame's left edge`).toBeLessThan(2);
-          // The reason is there on demand: open its badge.
-          await page.locator('table.compare details.reason summary').first().click();
-          expect(await page.locator('table.compare details.reason[open] .reason-text').first().textContent()).toBe(`client-bound: ${LONG_REASON}`);
+    it(
+      `at ${width} px the report and the compare view fit, with short rows, a sticky level column and what differs named`,
+      async () => {
+        const context = await browser.newContext({ viewport: { width, height: 900 } });
+        try {
+          const page = await context.newPage();
+          for (const name of ['report', 'compare'] as const) {
+            await open(page, name);
+            const fit = await measureFit(page);
+            await page.screenshot({ path: join(ARTIFACTS, `quantizations-${name}-${width}px.png`), fullPage: true });
+            expect({ name, overflow: fit.overflow, tall: fit.tall, wider: fit.scrollWidth > width }).toEqual({ name, overflow: [], tall: [], wider: false });
+            const read = (await page.evaluate(READ)) as { rows: number[]; differs: string[][]; groups: string[]; labels: number; overlaps: number };
+            // A row holds a number and a badge: never the 300–700 px a wrapped reason made it.
+            expect(Math.max(...read.rows), `${name}: row heights ${read.rows.join(', ')}`).toBeLessThan(80);
+            expect(read.differs).toContainEqual(['model file', ...MODEL_FILES]);
+            expect(read.differs.map((r) => r[0])).toEqual(expect.arrayContaining(['precision', 'quantization']));
+            expect(read.groups[1]).toContain(MODEL_FILES[1]);
+            expect(read.groups[1]).toContain('Q8_0');
+            expect(read.labels, `${name}: the Pareto chart's labels`).toBeGreaterThan(3);
+            expect(read.overlaps, `${name}: overlapping Pareto labels`).toBe(0);
+            const sticky = (await page.evaluate(STICKY)) as { scrolled: number; wrapLeft: number; cellLeft: number };
+            expect(sticky.scrolled, `${name}: the compare table scrolls at ${width} px`).toBeGreaterThan(0);
+            expect(Math.abs(sticky.cellLeft - sticky.wrapLeft), `${name}: the level column stays at the frame's left edge`).toBeLessThan(2);
+            // The reason is there on demand: open its badge.
+            await page.locator('table.compare details.reason summary').first().click();
+            expect(await page.locator('table.compare details.reason[open] .reason-text').first().textContent()).toBe(`client-bound: ${LONG_REASON}`);
+          }
+        } finally {
+          await context.close();
         }
-      } finally {
-        await context.close();
-      }
-    }, patient(120_000));
+      },
+      patient(120_000),
+    );
   }
 });

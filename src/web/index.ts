@@ -12,12 +12,31 @@ export { type ChartLevel, type ChartSeries } from './view/chart-lines.js';
 export { type ChartDocument, type ChartSpec, perRequestChart, throughputChart, ttftChart } from './view/charts.js';
 export { barChart, type BarChartInput, barSubtitle } from './view/bars.js';
 export { SHARE_WIDTH, type ShareCardInput, shareCardSvg } from './view/share-card.js';
-export { COMPARE_MAX_RUNS, COMPARE_MIN_RUNS, compareHeader, type CompareRow, type CompareRun, compareRunOf, compareRuns, type Comparison } from './view/compare-model.js';
+export {
+  COMPARE_MAX_RUNS,
+  COMPARE_MIN_RUNS,
+  compareHeader,
+  type CompareRow,
+  type CompareRun,
+  compareRunOf,
+  compareRuns,
+  type Comparison,
+} from './view/compare-model.js';
 export { qualityVerdictPhrase } from './view/compare-quality.js';
 export { repeatSetProblem } from './view/repeat-sets.js';
 export { historyPeak, historyPeakRate, historyWorkload } from './view/history-model.js';
 export { scheduleRows } from './view/schedule-model.js';
-export { type CapacityAnswer, capacityAt, defaultTarget, gpuCount, type ParetoModel, paretoModel, paretoOf, type ParetoPoint, type ParetoSeries } from './view/pareto.js';
+export {
+  type CapacityAnswer,
+  capacityAt,
+  defaultTarget,
+  gpuCount,
+  type ParetoModel,
+  paretoModel,
+  paretoOf,
+  type ParetoPoint,
+  type ParetoSeries,
+} from './view/pareto.js';
 export { paretoLegend, renderPareto } from './view/pareto-chart.js';
 export { capacityMarkup, esc, figureMarkup, html, paretoFigure, Raw, scrollFrame } from './view/markup.js';
 export { reportHtml, reportMarkdown } from './view/report.js';

@@ -17,7 +17,16 @@ import { patient } from '../test-support/patience.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CHROMIUM = process.env['GOODPUT_CHROMIUM'] ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const SIM = ['--prefill-base-ms', '2', '--prefill-ms-per-token', '0', '--decode-ms-per-extra-seq', '0'];
 
 const dir = mkdtempSync(join(tmpdir(), 'goodput-run-page-'));
@@ -39,8 +48,15 @@ beforeAll(async () => {
   sim = await spawnSimProcess([...SIM, '--decode-step-ms', '1']);
   // Four evenly spaced requests: each is done before the next arrives at every speed, so the peak in flight is 1 throughout.
   const trace = join(dir, 'trace.jsonl');
-  writeFileSync(trace, Array.from({ length: 4 }, (_, i) => JSON.stringify({ timestamp: i * 100, input_length: 32, output_length: 8, hash_ids: [i] })).join('\n') + '\n');
-  const r = await runGoodput(['replay', trace, '--url', sim.url, '--speed', '1,2,4', '--save', '--data', data, '--no-server-metrics', '--client-budget-ms', '1000'], {}, 90_000);
+  writeFileSync(
+    trace,
+    Array.from({ length: 4 }, (_, i) => JSON.stringify({ timestamp: i * 100, input_length: 32, output_length: 8, hash_ids: [i] })).join('\n') + '\n',
+  );
+  const r = await runGoodput(
+    ['replay', trace, '--url', sim.url, '--speed', '1,2,4', '--save', '--data', data, '--no-server-metrics', '--client-budget-ms', '1000'],
+    {},
+    90_000,
+  );
   expect(r.code, r.stderr).toBe(0);
   serve = startGoodput(['serve', '--port', '0', '--data', data]);
   [, url = '', key = ''] = await serve.waitFor(/goodput serve: (http:\/\/127\.0\.0\.1:\d+\/)(\?token=\S+)/);
@@ -56,44 +72,52 @@ afterAll(async () => {
 });
 
 describe('the run page', () => {
-  it('shows a replay at speeds 1, 2, 4 on its speeds: Speed column, speeds on the x axis', async () => {
-    await page.goto(`${url}#/runs/1`);
-    const table = page.getByRole('table', { name: /^Per level, a replay of a recorded trace/ });
-    await visible(table, 30_000);
-    expect((await table.getByRole('columnheader').allTextContents())[0]).toBe('Speed');
-    const chart = page.locator('figure.chart').first();
-    await visible(chart);
-    const svg = chart.getByRole('img');
-    await expect.poll(() => svg.locator('text').allTextContents(), { timeout: patient(10_000) }).toContain('Speed (log₂ scale)');
-    // Plot draws the x ticks in the group whose aria-label is "x-axis tick label".
-    const ticks = await svg.locator('g[aria-label="x-axis tick label"] text').allTextContents();
-    expect(ticks).toEqual(['1', '2', '4']);
-    expect(await svg.getAttribute('aria-label')).toMatch(/at speed 1×/);
-    expect(await svg.locator('text').allTextContents()).not.toContain('Concurrency (log₂ scale)');
-  }, patient(60_000));
+  it(
+    'shows a replay at speeds 1, 2, 4 on its speeds: Speed column, speeds on the x axis',
+    async () => {
+      await page.goto(`${url}#/runs/1`);
+      const table = page.getByRole('table', { name: /^Per level, a replay of a recorded trace/ });
+      await visible(table, 30_000);
+      expect((await table.getByRole('columnheader').allTextContents())[0]).toBe('Speed');
+      const chart = page.locator('figure.chart').first();
+      await visible(chart);
+      const svg = chart.getByRole('img');
+      await expect.poll(() => svg.locator('text').allTextContents(), { timeout: patient(10_000) }).toContain('Speed (log₂ scale)');
+      // Plot draws the x ticks in the group whose aria-label is "x-axis tick label".
+      const ticks = await svg.locator('g[aria-label="x-axis tick label"] text').allTextContents();
+      expect(ticks).toEqual(['1', '2', '4']);
+      expect(await svg.getAttribute('aria-label')).toMatch(/at speed 1×/);
+      expect(await svg.locator('text').allTextContents()).not.toContain('Concurrency (log₂ scale)');
+    },
+    patient(60_000),
+  );
 
-  it('a run whose server died while the page watched shows its stop reason once', async () => {
-    // 2 ms a token, 256 tokens: each request takes about half a second, so the page is following when the server dies.
-    dying = await spawnSimProcess([...SIM, '--decode-step-ms', '2', '--die-after', '3']);
-    // Opened as serve printed it: the page keeps the write key its writes need.
-    await page.goto(`${url}${key}`);
-    await page.getByText('Register a server', { exact: true }).click();
-    await page.getByLabel('Name', { exact: true }).fill('dying');
-    await page.getByLabel('Base URL', { exact: true }).fill(dying.url);
-    await page.getByRole('button', { name: 'Register server' }).click();
-    await visible(page.getByText('Registered dying: running.'));
-    await page.getByRole('combobox', { name: 'Server', exact: true }).selectOption({ label: 'dying — running' });
-    await page.getByRole('textbox', { name: 'Concurrency levels' }).fill('1, 2');
-    await page.getByRole('button', { name: 'Start', exact: true }).click();
-    await page.waitForURL(/#\/runs\/2$/);
-    await visible(page.getByRole('progressbar', { name: 'Levels' }), 30_000);
-    await visible(page.getByRole('heading', { name: /^Run 2 the server failed$/ }), 60_000);
-    const stored = (await (await fetch(`${url}api/runs/2`)).json()) as { stopReason: string | null };
-    expect(stored.stopReason).toBeTruthy();
-    const reason = stored.stopReason as string;
-    // The heading comes from the stored run, after the end event set the status line: both are on the page now.
-    await visible(page.locator('p.banner', { hasText: reason }));
-    const text = await page.locator('body').innerText();
-    expect(text.split(reason).length - 1, text).toBe(1);
-  }, patient(120_000));
+  it(
+    'a run whose server died while the page watched shows its stop reason once',
+    async () => {
+      // 2 ms a token, 256 tokens: each request takes about half a second, so the page is following when the server dies.
+      dying = await spawnSimProcess([...SIM, '--decode-step-ms', '2', '--die-after', '3']);
+      // Opened as serve printed it: the page keeps the write key its writes need.
+      await page.goto(`${url}${key}`);
+      await page.getByText('Register a server', { exact: true }).click();
+      await page.getByLabel('Name', { exact: true }).fill('dying');
+      await page.getByLabel('Base URL', { exact: true }).fill(dying.url);
+      await page.getByRole('button', { name: 'Register server' }).click();
+      await visible(page.getByText('Registered dying: running.'));
+      await page.getByRole('combobox', { name: 'Server', exact: true }).selectOption({ label: 'dying — running' });
+      await page.getByRole('textbox', { name: 'Concurrency levels' }).fill('1, 2');
+      await page.getByRole('button', { name: 'Start', exact: true }).click();
+      await page.waitForURL(/#\/runs\/2$/);
+      await visible(page.getByRole('progressbar', { name: 'Levels' }), 30_000);
+      await visible(page.getByRole('heading', { name: /^Run 2 the server failed$/ }), 60_000);
+      const stored = (await (await fetch(`${url}api/runs/2`)).json()) as { stopReason: string | null };
+      expect(stored.stopReason).toBeTruthy();
+      const reason = stored.stopReason as string;
+      // The heading comes from the stored run, after the end event set the status line: both are on the page now.
+      await visible(page.locator('p.banner', { hasText: reason }));
+      const text = await page.locator('body').innerText();
+      expect(text.split(reason).length - 1, text).toBe(1);
+    },
+    patient(120_000),
+  );
 });

@@ -40,7 +40,14 @@ export interface Coordination {
 }
 
 /** The sweep's identity as the pool is given it (SweepDeps.clients). */
-export interface SweepInit { spec: SweepSpec; state: RunState; model: string; dialect: DialectKind; runId: string; connections: number }
+export interface SweepInit {
+  spec: SweepSpec;
+  state: RunState;
+  model: string;
+  dialect: DialectKind;
+  runId: string;
+  connections: number;
+}
 
 /** The shares' reports signed by this sweep's workers, by share key. */
 type ShareReports = Map<string, { worker: string | null; detail: ShareDetail }>;
@@ -70,7 +77,11 @@ function signedNotify(c: Coordination, m: { sweep: string; level: number; atMs?:
 }
 
 /** The level's shares on the queue: their keys and the jobs' ids. */
-interface QueuedLevel { keys: string[]; count: number; jobIds: string[] }
+interface QueuedLevel {
+  keys: string[];
+  count: number;
+  jobIds: string[];
+}
 
 /** Clears the level's share rows, then puts one signed job per share on the queue. */
 async function queueShares(c: Coordination, init: SweepInit, level: LevelOnThreads): Promise<QueuedLevel> {
@@ -85,8 +96,20 @@ async function queueShares(c: Coordination, init: SweepInit, level: LevelOnThrea
   const expiresAtMs = Math.round(await c.w.nowMs()) + TAKE_WITHIN_MS;
   for (const [i, share] of keys.entries()) {
     const job: ShareJob = {
-      share, sweep: c.sweep, index: i, count, concurrency: level.concurrency, requests: level.requests, promptOffset: level.promptOffset,
-      spec: withoutKey, state: init.state, needsApiKey: init.spec.apiKey !== undefined, model: init.model, dialect: init.dialect, runId: init.runId, connections: Math.max(1, Math.ceil((init.connections - i) / count)),
+      share,
+      sweep: c.sweep,
+      index: i,
+      count,
+      concurrency: level.concurrency,
+      requests: level.requests,
+      promptOffset: level.promptOffset,
+      spec: withoutKey,
+      state: init.state,
+      needsApiKey: init.spec.apiKey !== undefined,
+      model: init.model,
+      dialect: init.dialect,
+      runId: init.runId,
+      connections: Math.max(1, Math.ceil((init.connections - i) / count)),
       expiresAtMs,
     };
     // Signed: a worker takes only jobs a holder of the workers' secret wrote.
@@ -97,13 +120,20 @@ async function queueShares(c: Coordination, init: SweepInit, level: LevelOnThrea
 }
 
 /** The level's stop (the signal): every worker told, signed; and when it came. */
-interface LevelStopper { stop(): void; stoppedAt(): number; detach(): void }
+interface LevelStopper {
+  stop(): void;
+  stoppedAt(): number;
+  detach(): void;
+}
 
 function levelStopper(c: Coordination, level: LevelOnThreads): LevelStopper {
   let stoppedAt = Infinity;
   const stop = () => {
     stoppedAt = Date.now();
-    void c.w.nowMs().then((now) => signedNotify(c, { sweep: c.sweep, level: level.concurrency, stop: true, expiresAtMs: Math.round(now) + START_EXPIRES_AFTER_MS })).catch(() => {});
+    void c.w
+      .nowMs()
+      .then((now) => signedNotify(c, { sweep: c.sweep, level: level.concurrency, stop: true, expiresAtMs: Math.round(now) + START_EXPIRES_AFTER_MS }))
+      .catch(() => {});
   };
   level.signal.addEventListener('abort', stop, { once: true });
   return { stop, stoppedAt: () => stoppedAt, detach: () => level.signal.removeEventListener('abort', stop) };
@@ -120,15 +150,22 @@ async function awaitReady(c: Coordination, keys: readonly string[], level: Level
     // A worker lost before the start, whether or not it took a share: its share would never be sent.
     const gone = await lostWorkers(c, liveAtStart);
     if (gone.length > 0 && (gone.some((g) => [...s.values()].some((x) => x.worker === g)) || s.size < keys.length)) {
-      throw new SweepError('client-failed', `worker ${gone.join(', ')} stopped answering before the level at ${level.concurrency} started; the workers still live wait for the next sweep`);
+      throw new SweepError(
+        'client-failed',
+        `worker ${gone.join(', ')} stopped answering before the level at ${level.concurrency} started; the workers still live wait for the next sweep`,
+      );
     }
-    if (Date.now() - sentAt > TAKE_WITHIN_MS) throw new SweepError('client-failed', `${keys.length - s.size} share(s) of the level were not taken by any worker within ${TAKE_WITHIN_MS / 1000} s`);
+    if (Date.now() - sentAt > TAKE_WITHIN_MS)
+      throw new SweepError('client-failed', `${keys.length - s.size} share(s) of the level were not taken by any worker within ${TAKE_WITHIN_MS / 1000} s`);
     await c.nextChange();
   }
 }
 
 /** The level's start: in the database's clock (`atMs`) and on this process's monotonic clock (`startNs`). */
-interface LevelStart { atMs: number; startNs: number }
+interface LevelStart {
+  atMs: number;
+  startNs: number;
+}
 
 /** Measures this machine's clock against the database's, then names the start instant a little ahead, signed. */
 async function announceStart(c: Coordination, level: LevelOnThreads): Promise<LevelStart> {
@@ -141,7 +178,14 @@ async function announceStart(c: Coordination, level: LevelOnThreads): Promise<Le
 }
 
 /** Waits until every share is done or its worker lost (`lost` says why, by share); after a stop, not past the grace. */
-async function awaitDone(c: Coordination, init: SweepInit, level: LevelOnThreads, queued: QueuedLevel, stopper: LevelStopper, lost: Map<string, string>): Promise<ShareReports> {
+async function awaitDone(
+  c: Coordination,
+  init: SweepInit,
+  level: LevelOnThreads,
+  queued: QueuedLevel,
+  stopper: LevelStopper,
+  lost: Map<string, string>,
+): Promise<ShareReports> {
   const { keys, count } = queued;
   const deadline = Date.now() + shareDeadlineMs(init.spec, level, count);
   let s = await sharesOf(c, keys);
@@ -152,12 +196,21 @@ async function awaitDone(c: Coordination, init: SweepInit, level: LevelOnThreads
     if (open.length === 0) return s;
     // Stopped: the workers' last reports are not waited for past the grace.
     if (Date.now() - stopper.stoppedAt() > STOP_GRACE_MS) return s;
-    const gone = new Set(await lostWorkers(c, open.flatMap((k) => s.get(k)?.worker ?? [])));
+    const gone = new Set(
+      await lostWorkers(
+        c,
+        open.flatMap((k) => s.get(k)?.worker ?? []),
+      ),
+    );
     const late = Date.now() > deadline;
     for (const k of open) {
       const who = s.get(k)?.worker;
       if (who && gone.has(who)) lost.set(k, `worker ${who} stopped answering mid-level (not seen for ${WORKER_LOST_AFTER_MS / 1000} s)`);
-      else if (late) lost.set(k, `worker ${who ?? '?'} did not finish share ${k} by its deadline (${Math.round(shareDeadlineMs(init.spec, level, count) / 1000)} s from its plan), whatever its heartbeat said`);
+      else if (late)
+        lost.set(
+          k,
+          `worker ${who ?? '?'} did not finish share ${k} by its deadline (${Math.round(shareDeadlineMs(init.spec, level, count) / 1000)} s from its plan), whatever its heartbeat said`,
+        );
     }
     await c.nextChange();
     s = await sharesOf(c, keys);
@@ -167,12 +220,22 @@ async function awaitDone(c: Coordination, init: SweepInit, level: LevelOnThreads
 /** The worker's claim, with this process's own probe of the server when it agrees; null when the server answers the probe. */
 async function probeAgrees(init: SweepInit, claim: string): Promise<string | null> {
   const spec = init.spec;
-  const again = await preflight({ baseUrl: spec.url, ...(spec.apiKey === undefined ? {} : { apiKey: spec.apiKey }) }, init.model, { timeoutMs: 3000 }).catch((err: unknown) => ({ ok: false as const, message: (err as Error).message }));
+  const again = await preflight({ baseUrl: spec.url, ...(spec.apiKey === undefined ? {} : { apiKey: spec.apiKey }) }, init.model, { timeoutMs: 3000 }).catch(
+    (err: unknown) => ({ ok: false as const, message: (err as Error).message }),
+  );
   return again.ok ? null : `${claim} (the coordinator's own probe agrees: ${again.message})`;
 }
 
 /** What taking one share's records back needs. */
-interface ShareBack { k: string; i: number; count: number; reports: ShareReports; lost: ReadonlyMap<string, string>; start: LevelStart; confirmed: string | null }
+interface ShareBack {
+  k: string;
+  i: number;
+  count: number;
+  reports: ShareReports;
+  lost: ReadonlyMap<string, string>;
+  start: LevelStart;
+  confirmed: string | null;
+}
 
 /** One share's records on this process's clock; a lost worker's unfinished requests, and any a finished one never got into the database, fail naming it. */
 async function takeShareBack(c: Coordination, init: SweepInit, level: LevelOnThreads, b: ShareBack): Promise<ShareRecords> {
@@ -186,26 +249,44 @@ async function takeShareBack(c: Coordination, init: SweepInit, level: LevelOnThr
   // (A session ends at its first failed turn, so a finished share of sessions may rightly send fewer.)
   const missingIsLoss = b.lost.has(k) || refused !== null || init.spec.prompts.kind !== 'sessions';
   const why = b.lost.get(k) ?? refused ?? `worker ${row?.worker ?? '?'} finished its share but some of its records never reached the database`;
-  if (!level.signal.aborted && !serverFailed && missingIsLoss) records.push(...lostRecords(init.spec, level, { index: i, count }, records, why, `worker ${row?.worker ?? ''}`, monotonicNs() - offsetNs));
+  if (!level.signal.aborted && !serverFailed && missingIsLoss)
+    records.push(...lostRecords(init.spec, level, { index: i, count }, records, why, `worker ${row?.worker ?? ''}`, monotonicNs() - offsetNs));
   return {
-    label: `worker ${row?.worker ?? `share ${i + 1}`}`, records, clockOffsetNs: offsetNs,
-    loopDelayMs: detail?.status === 'done' ? detail.loopDelayMs : null, clientCpuPct: detail?.status === 'done' ? detail.busyPct : null,
+    label: `worker ${row?.worker ?? `share ${i + 1}`}`,
+    records,
+    clockOffsetNs: offsetNs,
+    loopDelayMs: detail?.status === 'done' ? detail.loopDelayMs : null,
+    clientCpuPct: detail?.status === 'done' ? detail.busyPct : null,
     clockToDb: clock === null ? null : { offsetMs: clock.offsetMs, uncertaintyMs: clock.uncertaintyMs },
   };
 }
 
 /** Every share's records back and merged; a worker saying the server stopped answering stops the sweep only once this process's own probe agrees. */
-async function collectLevel(c: Coordination, init: SweepInit, level: LevelOnThreads, queued: QueuedLevel, reports: ShareReports, lost: ReadonlyMap<string, string>, start: LevelStart): Promise<ThreadedLevel> {
+async function collectLevel(
+  c: Coordination,
+  init: SweepInit,
+  level: LevelOnThreads,
+  queued: QueuedLevel,
+  reports: ShareReports,
+  lost: ReadonlyMap<string, string>,
+  start: LevelStart,
+): Promise<ThreadedLevel> {
   const { keys, count } = queued;
-  const claimed = keys.map((k) => reports.get(k)?.detail).find((d): d is Extract<ShareDetail, { status: 'done' }> => d?.status === 'done' && d.serverFailure !== null)?.serverFailure ?? null;
+  const claimed =
+    keys.map((k) => reports.get(k)?.detail).find((d): d is Extract<ShareDetail, { status: 'done' }> => d?.status === 'done' && d.serverFailure !== null)
+      ?.serverFailure ?? null;
   const confirmed = claimed === null || level.signal.aborted ? null : await probeAgrees(init, claimed);
   const shares = await Promise.all(keys.map((k, i) => takeShareBack(c, init, level, { k, i, count, reports, lost, start, confirmed })));
   const merged = mergeShareRecords(shares);
   for (const r of merged) level.onRecord(r);
-  const dones = keys.flatMap((k) => { const d = reports.get(k)?.detail; return d?.status === 'done' ? [d] : []; });
+  const dones = keys.flatMap((k) => {
+    const d = reports.get(k)?.detail;
+    return d?.status === 'done' ? [d] : [];
+  });
   const plan = init.spec.prompts.kind === 'sessions' ? null : planOffsets(init.spec, level);
   return {
-    records: merged, shares,
+    records: merged,
+    shares,
     serverFailure: confirmed,
     scheduledNs: plan === null ? null : plan.map((o) => start.startNs + o),
     waitedForSlot: dones.reduce((a, d) => a + d.waitedForSlot, 0),

@@ -58,7 +58,9 @@ export async function startCoordinator(databaseUrl: string, n: number, waitMs: n
   await deleteOldSweeps(w, Number.isFinite(keepHours) && keepHours >= 0 ? keepHours : KEEP_HOURS_DEFAULT).catch(() => {});
   // Signed over the database's clock: workers take this sweep's jobs only while its beat is recent.
   await beatSweep(w, key);
-  const beat = setInterval(() => { void beatSweep(w, key).catch(() => {}); }, COORDINATOR_BEAT_MS);
+  const beat = setInterval(() => {
+    void beatSweep(w, key).catch(() => {});
+  }, COORDINATOR_BEAT_MS);
   const c: Coordination = { w, sweep, key, liveWorkers, nextChange };
   return {
     workers: live,
@@ -81,7 +83,10 @@ async function waitForWorkers(w: WorkerDb, liveWorkers: () => Promise<WorkerView
   if (live.length < n) {
     await w.close();
     const names = live.length === 0 ? 'none' : live.map((l) => sanitizeForTerminal(l.name)).join(', ');
-    throw new SweepError('bad-input', `--workers ${n}: only ${live.length} live worker${live.length === 1 ? '' : 's'} after ${Math.round(waitMs / 1000)} s (${names}); start more with \`goodput worker --database-url …\` or lower --workers`);
+    throw new SweepError(
+      'bad-input',
+      `--workers ${n}: only ${live.length} live worker${live.length === 1 ? '' : 's'} after ${Math.round(waitMs / 1000)} s (${names}); start more with \`goodput worker --database-url …\` or lower --workers`,
+    );
   }
   return live;
 }
@@ -89,12 +94,19 @@ async function waitForWorkers(w: WorkerDb, liveWorkers: () => Promise<WorkerView
 /** Listens for share changes; the function returned resolves on the next one or after POLL_MS, whichever first. */
 async function watchShares(w: WorkerDb): Promise<() => Promise<void>> {
   const changed = new Set<() => void>();
-  await w.listen(SHARE_CHANNEL, () => { for (const fn of changed) fn(); });
-  return () => new Promise<void>((resolve) => {
-    const done = () => { clearTimeout(t); changed.delete(done); resolve(); };
-    const t = setTimeout(done, POLL_MS);
-    changed.add(done);
+  await w.listen(SHARE_CHANNEL, () => {
+    for (const fn of changed) fn();
   });
+  return () =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(t);
+        changed.delete(done);
+        resolve();
+      };
+      const t = setTimeout(done, POLL_MS);
+      changed.add(done);
+    });
 }
 
 /** The pool a sweep's levels are split over: every level goes to the workers, this process sends nothing. */
@@ -104,7 +116,10 @@ function workersPool(c: Coordination, init: SweepInit, size: number): ClientThre
     return await runLevelOnWorkers(c, init, level).catch((err: unknown) => {
       if (err instanceof SweepError) throw err;
       // Anything else here is the database going away: one line, not a stack.
-      throw new SweepError('client-stopped', `the workers' database stopped answering during the concurrency-${level.concurrency} level (${(err as Error).message}); the workers reconnect when it is back`);
+      throw new SweepError(
+        'client-stopped',
+        `the workers' database stopped answering during the concurrency-${level.concurrency} level (${(err as Error).message}); the workers reconnect when it is back`,
+      );
     });
   }
   return { size: Math.max(1, size), always: true, runLevel, close: async () => {} };

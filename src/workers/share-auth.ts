@@ -43,13 +43,18 @@ export type Signed = 'job' | 'start' | 'share' | 'record' | 'beat' | 'worker';
 /** One sweep's key: every job, start, report and record of that sweep is signed with it. */
 export class SweepKey {
   private readonly key: Buffer;
-  constructor(secret: Buffer, readonly sweep: string) {
+  constructor(
+    secret: Buffer,
+    readonly sweep: string,
+  ) {
     this.key = createHmac('sha256', secret).update(`goodput sweep key\0${sweep}`).digest();
   }
 
   /** The MAC of `value` as `kind`, hex. */
   sign(kind: Signed, value: unknown): string {
-    return createHmac('sha256', this.key).update(`${kind}\0${canonicalJson(value)}`).digest('hex');
+    return createHmac('sha256', this.key)
+      .update(`${kind}\0${canonicalJson(value)}`)
+      .digest('hex');
   }
 
   /** True when `mac` is `value`'s MAC as `kind` (compared in constant time). */

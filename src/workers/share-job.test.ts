@@ -4,13 +4,25 @@ import { checkShareJob } from './share-job.js';
 
 const sweep = 'ab'.repeat(12);
 const job = (extra: object = {}) => ({
-  share: `${sweep}/4/0`, sweep, index: 0, count: 1, concurrency: 4, requests: 16, promptOffset: 0,
-  spec: { url: 'http://127.0.0.1:8000', levels: [4] }, needsApiKey: false, model: 'm', dialect: 'vllm', runId: 'r1', connections: 4,
-  expiresAtMs: 1_000, ...extra,
+  share: `${sweep}/4/0`,
+  sweep,
+  index: 0,
+  count: 1,
+  concurrency: 4,
+  requests: 16,
+  promptOffset: 0,
+  spec: { url: 'http://127.0.0.1:8000', levels: [4] },
+  needsApiKey: false,
+  model: 'm',
+  dialect: 'vllm',
+  runId: 'r1',
+  connections: 4,
+  expiresAtMs: 1_000,
+  ...extra,
 });
 
 describe('a share job carries what the sweep set for itself beside its spec', () => {
-  it('the image server address travels in the job\'s state, not in its spec', () => {
+  it("the image server address travels in the job's state, not in its spec", () => {
     const checked = checkShareJob(job({ state: { imagesServedAt: 'http://10.0.0.2:9000/secret' } }));
     expect(checked.ok && checked.job.state).toEqual({ imagesServedAt: 'http://10.0.0.2:9000/secret' });
     // A spec is what the CLI, the API or a contract asks: a field only the sweep sets is not part of it.

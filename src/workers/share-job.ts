@@ -63,22 +63,46 @@ export const shareDetailSchema: z.ZodType<ShareDetail> = z.discriminatedUnion('s
   z.object({ status: z.literal('refused'), reason }),
   z.object({ status: z.literal('failed'), reason }),
   z.object({
-    status: z.literal('done'), clock: clockSchema, loopDelayMs: spreadSchema.nullable(), busyPct: nonneg(100).nullable(),
-    waitedForSlot: z.number().int().nonnegative().max(LIMITS.requestsPerLevel.max * LIMITS.sessionTurns.max), serverFailure: reason.nullable(),
+    status: z.literal('done'),
+    clock: clockSchema,
+    loopDelayMs: spreadSchema.nullable(),
+    busyPct: nonneg(100).nullable(),
+    waitedForSlot: z
+      .number()
+      .int()
+      .nonnegative()
+      .max(LIMITS.requestsPerLevel.max * LIMITS.sessionTurns.max),
+    serverFailure: reason.nullable(),
   }),
 ]);
 
-const shareJobSchema = z.object({
-  share: z.string().max(200), sweep: z.string().regex(/^[0-9a-f]{24,64}$/),
-  index: z.number().int().nonnegative().max(LIMITS.workers.max - 1), count: z.number().int().positive().max(LIMITS.workers.max),
-  concurrency: z.number().positive().max(LIMITS.concurrency.max),
-  requests: z.number().int().nonnegative().max(LIMITS.requestsPerLevel.max),
-  promptOffset: z.number().int().nonnegative().max(LIMITS.levels.max * (LIMITS.requestsPerLevel.max + LIMITS.warmupRequests.max)),
-  spec: z.record(z.string(), z.unknown()), state: runStateSchema.default(NO_RUN_STATE), needsApiKey: z.boolean(), model: z.string().min(1).max(512),
-  dialect: z.string().refine((d) => Object.hasOwn(dialects, d), 'is not a dialect'), runId: z.string().max(200),
-  connections: z.number().int().positive().max(LIMITS.concurrency.max),
-  expiresAtMs: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-}).refine((j) => j.index < j.count, { message: 'index must be below count', path: ['index'] })
+const shareJobSchema = z
+  .object({
+    share: z.string().max(200),
+    sweep: z.string().regex(/^[0-9a-f]{24,64}$/),
+    index: z
+      .number()
+      .int()
+      .nonnegative()
+      .max(LIMITS.workers.max - 1),
+    count: z.number().int().positive().max(LIMITS.workers.max),
+    concurrency: z.number().positive().max(LIMITS.concurrency.max),
+    requests: z.number().int().nonnegative().max(LIMITS.requestsPerLevel.max),
+    promptOffset: z
+      .number()
+      .int()
+      .nonnegative()
+      .max(LIMITS.levels.max * (LIMITS.requestsPerLevel.max + LIMITS.warmupRequests.max)),
+    spec: z.record(z.string(), z.unknown()),
+    state: runStateSchema.default(NO_RUN_STATE),
+    needsApiKey: z.boolean(),
+    model: z.string().min(1).max(512),
+    dialect: z.string().refine((d) => Object.hasOwn(dialects, d), 'is not a dialect'),
+    runId: z.string().max(200),
+    connections: z.number().int().positive().max(LIMITS.concurrency.max),
+    expiresAtMs: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+  })
+  .refine((j) => j.index < j.count, { message: 'index must be below count', path: ['index'] })
   .refine((j) => j.share === `${j.sweep}/${j.concurrency}/${j.index}`, { message: 'does not name its sweep, level and index', path: ['share'] });
 
 /**

@@ -25,12 +25,23 @@ const RECORD_BATCH_ROWS = 500;
  * other row is refused naming it; with rows outside its sequence numbers the
  * share's records are not believed at all (the level becomes invalid, saying why).
  */
-export async function shareRecords(w: WorkerDb, key: SweepKey, k: string, spec: SweepSpec, level: LevelOnThreads, share: { index: number; count: number }): Promise<{ records: RequestRecord[]; refused: string | null }> {
+export async function shareRecords(
+  w: WorkerDb,
+  key: SweepKey,
+  k: string,
+  spec: SweepSpec,
+  level: LevelOnThreads,
+  share: { index: number; count: number },
+): Promise<{ records: RequestRecord[]; refused: string | null }> {
   const concurrency = level.concurrency;
   const warm = spec.prompts.kind === 'sessions' ? 0 : spec.warmup;
   const seqList = [...Array.from({ length: warm }, (_, q) => q), ...shareSeqs(spec, level.concurrency, level.requests, share)];
   const extra = await w.shares.recordsOutside(k, seqList);
-  if (extra.n > 0) return { records: [], refused: `worker_records holds ${extra.n} row(s) of share ${k} outside its sequence numbers (first: seq ${extra.first}): written by someone other than its worker, so none of the share's rows is believed` };
+  if (extra.n > 0)
+    return {
+      records: [],
+      refused: `worker_records holds ${extra.n} row(s) of share ${k} outside its sequence numbers (first: seq ${extra.first}): written by someone other than its worker, so none of the share's rows is believed`,
+    };
   const records: RequestRecord[] = [];
   let refused: string | null = null;
   const check = (r: RecordRow) => {
@@ -40,13 +51,17 @@ export async function shareRecords(w: WorkerDb, key: SweepKey, k: string, spec: 
     else if (!key.verify('record', { share: k, record: r.record }, r.mac)) why = `${row} is not signed by this sweep's worker: refused`;
     else {
       const parsed = rawRecordSchema.safeParse(r.record);
-      if (!parsed.success) why = `${row} is not a record: ${parsed.error.issues[0]?.path.join('.') || 'record'}: ${parsed.error.issues[0]?.message ?? 'invalid'}`;
-      else if (parsed.data.seq !== r.seq || parsed.data.concurrency !== concurrency) why = `${row} names seq ${parsed.data.seq} at level ${parsed.data.concurrency}: refused`;
+      if (!parsed.success)
+        why = `${row} is not a record: ${parsed.error.issues[0]?.path.join('.') || 'record'}: ${parsed.error.issues[0]?.message ?? 'invalid'}`;
+      else if (parsed.data.seq !== r.seq || parsed.data.concurrency !== concurrency)
+        why = `${row} names seq ${parsed.data.seq} at level ${parsed.data.concurrency}: refused`;
       else records.push(parsed.data as RequestRecord);
     }
     if (why !== null) refused ??= why;
   };
-  await w.shares.recordBatches(k, seqList, { maxRowBytes: MAX_RECORD_ROW_BYTES, batchBytes: RECORD_BATCH_BYTES, batchRows: RECORD_BATCH_ROWS }, (rows) => rows.forEach(check));
+  await w.shares.recordBatches(k, seqList, { maxRowBytes: MAX_RECORD_ROW_BYTES, batchBytes: RECORD_BATCH_BYTES, batchRows: RECORD_BATCH_ROWS }, (rows) =>
+    rows.forEach(check),
+  );
   return { records, refused };
 }
 
@@ -55,13 +70,41 @@ export async function shareRecords(w: WorkerDb, key: SweepKey, k: string, spec: 
  * naming it, at `atNs` on the worker's clock (when it was found lost): in flight or
  * never sent, the coordinator cannot tell, and counts them all.
  */
-export function lostRecords(spec: SweepSpec, level: LevelOnThreads, share: { index: number; count: number }, have: readonly RequestRecord[], why: string, client: string, at: number): RequestRecord[] {
+export function lostRecords(
+  spec: SweepSpec,
+  level: LevelOnThreads,
+  share: { index: number; count: number },
+  have: readonly RequestRecord[],
+  why: string,
+  client: string,
+  at: number,
+): RequestRecord[] {
   const atNs = Math.round(at);
   const seen = new Set(have.map((r) => r.seq));
-  return shareSeqs(spec, level.concurrency, level.requests, share).filter((q) => !seen.has(q)).map((seq) => ({
-    seq, concurrency: level.concurrency, warmup: false, targetSendNs: atNs, sendNs: atNs, headersNs: null, firstTokenNs: null, firstAnswerNs: null,
-    chunkNs: [], chunkTokens: [], chunkTokensExact: false, endNs: atNs, outputTokens: 0, outputTokenSource: 'chunks', reasoningTokens: null,
-    reasoningChunks: 0, promptTokens: null, cachedPromptTokens: null, finishReason: null, httpStatus: null,
-    outcome: { kind: 'client-lost', message: why }, client,
-  }));
+  return shareSeqs(spec, level.concurrency, level.requests, share)
+    .filter((q) => !seen.has(q))
+    .map((seq) => ({
+      seq,
+      concurrency: level.concurrency,
+      warmup: false,
+      targetSendNs: atNs,
+      sendNs: atNs,
+      headersNs: null,
+      firstTokenNs: null,
+      firstAnswerNs: null,
+      chunkNs: [],
+      chunkTokens: [],
+      chunkTokensExact: false,
+      endNs: atNs,
+      outputTokens: 0,
+      outputTokenSource: 'chunks',
+      reasoningTokens: null,
+      reasoningChunks: 0,
+      promptTokens: null,
+      cachedPromptTokens: null,
+      finishReason: null,
+      httpStatus: null,
+      outcome: { kind: 'client-lost', message: why },
+      client,
+    }));
 }

@@ -58,7 +58,15 @@ export async function signedLiveWorkers(w: WorkerDb, key: SweepKey): Promise<Wor
   for (const r of rows) {
     const beatMs = Number(r.beat_ms);
     if (r.clock_offset_ms === null || r.clock_uncertainty_ms === null || !fresh(beatMs, Number(r.now_ms), WORKER_LOST_AFTER_MS)) continue;
-    const reg: WorkerRegistration = { name: r.name, host: r.host, pid: r.pid, cores: r.cores, version: r.version, clockOffsetMs: r.clock_offset_ms, clockUncertaintyMs: r.clock_uncertainty_ms };
+    const reg: WorkerRegistration = {
+      name: r.name,
+      host: r.host,
+      pid: r.pid,
+      cores: r.cores,
+      version: r.version,
+      clockOffsetMs: r.clock_offset_ms,
+      clockUncertaintyMs: r.clock_uncertainty_ms,
+    };
     if (!key.verify('worker', signedWorker(reg, beatMs), r.mac)) continue;
     live.push({ name: r.name, host: r.host, cores: r.cores, share: r.share, clockOffsetMs: r.clock_offset_ms, seenMsAgo: Number(r.now_ms) - beatMs });
   }
@@ -70,11 +78,27 @@ export async function signedLiveWorkers(w: WorkerDb, key: SweepKey): Promise<Wor
  * there yet (the coordinator clears the share's rows before its job goes on the
  * queue, so a row there means another worker took it); false when it was.
  */
-export async function writeShare(w: WorkerDb, key: SweepKey, job: ShareJob, worker: string, detail: ShareDetail, o: { claim?: boolean } = {}): Promise<boolean> {
-  const written = await w.shares.writeShare({
-    share: job.share, sweep: job.sweep, level: job.concurrency, index: job.index, worker, status: detail.status, detail: JSON.stringify(detail),
-    mac: key.sign('share', { share: job.share, worker, detail }),
-  }, o.claim === true);
+export async function writeShare(
+  w: WorkerDb,
+  key: SweepKey,
+  job: ShareJob,
+  worker: string,
+  detail: ShareDetail,
+  o: { claim?: boolean } = {},
+): Promise<boolean> {
+  const written = await w.shares.writeShare(
+    {
+      share: job.share,
+      sweep: job.sweep,
+      level: job.concurrency,
+      index: job.index,
+      worker,
+      status: detail.status,
+      detail: JSON.stringify(detail),
+      mac: key.sign('share', { share: job.share, worker, detail }),
+    },
+    o.claim === true,
+  );
   if (!written) return false;
   await w.notify(SHARE_CHANNEL, { share: job.share, status: detail.status });
   return true;

@@ -25,10 +25,22 @@ const START_WAIT_MAX_MS = 600_000;
 const COORDINATOR_CHECK_MS = 500;
 
 /** A start instant (or a stop) the coordinator announces, signed with the sweep's key; heard after expiresAtMs (the database's clock) it is stale. */
-export interface StartMessage { sweep: string; level: number; atMs?: number; stop?: boolean; expiresAtMs?: number; mac?: string }
+export interface StartMessage {
+  sweep: string;
+  level: number;
+  atMs?: number;
+  stop?: boolean;
+  expiresAtMs?: number;
+  mac?: string;
+}
 
 /** The worker's clocks and what it keeps across shares: the starts it waits for by level, and the shares being sent (a stop aborts them). */
-export interface Clocks { wall: () => number; originMs: number; starts: Map<string, (m: StartMessage) => void>; active: Set<AbortController> }
+export interface Clocks {
+  wall: () => number;
+  originMs: number;
+  starts: Map<string, (m: StartMessage) => void>;
+  active: Set<AbortController>;
+}
 
 /** The worker taking the share, as the share needs it. */
 export interface ShareTaker {
@@ -40,7 +52,9 @@ export interface ShareTaker {
 
 /** One share of the job, from the claim to its reported outcome. */
 export async function takeShare(w: WorkerDb, o: ShareTaker, job: ShareJob, key: SweepKey, c: Clocks): Promise<void> {
-  const report = async (detail: ShareDetail) => { await writeShare(w, key, job, o.name, detail); };
+  const report = async (detail: ShareDetail) => {
+    await writeShare(w, key, job, o.name, detail);
+  };
   // Taken once: a row already at the share is another worker's, and this delivery a second one.
   if (!(await writeShare(w, key, job, o.name, { status: 'taken' }, { claim: true }))) {
     return o.log(`worker ${o.name}: refused share ${job.share} of sweep ${job.sweep}: another worker already took it (a second delivery); nothing was sent`);
@@ -53,14 +67,31 @@ export async function takeShare(w: WorkerDb, o: ShareTaker, job: ShareJob, key: 
   c.active.add(stop);
   const level = `${job.sweep}/${job.concurrency}`;
   const watch = watchCoordinator(w, key, o, job, stop);
-  const client = createStreamingClient({ baseUrl: spec.url, apiKey: spec.apiKey }, {
-    connections: job.connections, clock: monotonicNs, timeouts: spec.timeouts, dialect: dialects[job.dialect],
-  });
+  const client = createStreamingClient(
+    { baseUrl: spec.url, apiKey: spec.apiKey },
+    {
+      connections: job.connections,
+      clock: monotonicNs,
+      timeouts: spec.timeouts,
+      dialect: dialects[job.dialect],
+    },
+  );
   const writer = recordWriter(w, key, o, job, stop);
   try {
     const { run, loopDelayMs, busyPct } = await runShare({
-      client, spec, state: job.state, model: job.model, runId: job.runId, clock: monotonicNs, index: job.index, count: job.count,
-      concurrency: job.concurrency, requests: job.requests, promptOffset: job.promptOffset, signal: stop.signal, onRecord: writer.add,
+      client,
+      spec,
+      state: job.state,
+      model: job.model,
+      runId: job.runId,
+      clock: monotonicNs,
+      index: job.index,
+      count: job.count,
+      concurrency: job.concurrency,
+      requests: job.requests,
+      promptOffset: job.promptOffset,
+      signal: stop.signal,
+      onRecord: writer.add,
       ready: () => waitForStart({ o, job, key, c, spec, clock, level, stop, report }),
     });
     await writer.flush();
@@ -93,7 +124,10 @@ async function shareClock(w: WorkerDb, o: ShareTaker, job: ShareJob, c: Clocks, 
     return null;
   }
   if (job.needsApiKey && o.apiKey === undefined) {
-    await report({ status: 'refused', reason: `worker ${o.name} has no API key and the sweep's server needs one: start it with GOODPUT_API_KEY set (a key never goes through the database)` });
+    await report({
+      status: 'refused',
+      reason: `worker ${o.name} has no API key and the sweep's server needs one: start it with GOODPUT_API_KEY set (a key never goes through the database)`,
+    });
     return null;
   }
   return { offsetMs: measured.offsetMs, uncertaintyMs: measured.uncertaintyMs, originMs: c.originMs };
@@ -103,14 +137,17 @@ async function shareClock(w: WorkerDb, o: ShareTaker, job: ShareJob, c: Clocks, 
 function watchCoordinator(w: WorkerDb, key: SweepKey, o: ShareTaker, job: ShareJob, stop: AbortController): { orphaned(): string | null; clear(): void } {
   let orphaned: string | null = null;
   const watch = setInterval(() => {
-    void sweepIsLive(w, key).then((live) => {
-      if (orphaned !== null || stop.signal.aborted) return;
-      if (!live) {
-        orphaned = `its coordinator stopped answering (no signed heartbeat for ${COORDINATOR_LOST_AFTER_MS / 1000} s): share abandoned`;
-        o.log(`worker ${o.name}: share ${job.share}: ${orphaned}`);
-        stop.abort();
-      }
-    }, () => {});
+    void sweepIsLive(w, key).then(
+      (live) => {
+        if (orphaned !== null || stop.signal.aborted) return;
+        if (!live) {
+          orphaned = `its coordinator stopped answering (no signed heartbeat for ${COORDINATOR_LOST_AFTER_MS / 1000} s): share abandoned`;
+          o.log(`worker ${o.name}: share ${job.share}: ${orphaned}`);
+          stop.abort();
+        }
+      },
+      () => {},
+    );
   }, COORDINATOR_CHECK_MS);
   return { orphaned: () => orphaned, clear: () => clearInterval(watch) };
 }
@@ -120,21 +157,29 @@ function watchCoordinator(w: WorkerDb, key: SweepKey, o: ShareTaker, job: ShareJ
  * keeps what it sent. Each record is signed; a row already at one of the
  * share's sequence numbers is a conflict that fails the share, never skipped.
  */
-function recordWriter(w: WorkerDb, key: SweepKey, o: ShareTaker, job: ShareJob, stop: AbortController): { add(r: RequestRecord): void; flush(): Promise<unknown>; failed(): string | null } {
+function recordWriter(
+  w: WorkerDb,
+  key: SweepKey,
+  o: ShareTaker,
+  job: ShareJob,
+  stop: AbortController,
+): { add(r: RequestRecord): void; flush(): Promise<unknown>; failed(): string | null } {
   let writing: Promise<unknown> = Promise.resolve();
   let writeFailed: string | null = null;
   const macs: string[] = [];
   const batches = recordBatches(BATCH_RECORDS, BATCH_MS, (rows, count) => {
     const signed = macs.splice(0, count);
-    writing = writing.then(() => w.shares.insertRecords(job.share, rows, JSON.stringify(signed))).catch((err: unknown) => {
-      if (writeFailed !== null) return;
-      const conflict = (err as { code?: string }).code === '23505';
-      writeFailed = conflict
-        ? `worker_records already held a row at one of share ${job.share}'s sequence numbers (${(err as { detail?: string }).detail ?? 'a duplicate key'}): another writer put it there; the share is refused`
-        : `its records could not be written: ${(err as Error).message}`;
-      o.log(`share ${job.share}: ${writeFailed}`);
-      stop.abort();
-    });
+    writing = writing
+      .then(() => w.shares.insertRecords(job.share, rows, JSON.stringify(signed)))
+      .catch((err: unknown) => {
+        if (writeFailed !== null) return;
+        const conflict = (err as { code?: string }).code === '23505';
+        writeFailed = conflict
+          ? `worker_records already held a row at one of share ${job.share}'s sequence numbers (${(err as { detail?: string }).detail ?? 'a duplicate key'}): another writer put it there; the share is refused`
+          : `its records could not be written: ${(err as Error).message}`;
+        o.log(`share ${job.share}: ${writeFailed}`);
+        stop.abort();
+      });
   });
   const label = `worker ${o.name}`;
   return {
@@ -173,7 +218,10 @@ interface StartWait {
 function waitForStart(s: StartWait): Promise<number> {
   const { o, job, key, c, clock, level, stop } = s;
   return new Promise<number>((resolve) => {
-    const release = () => { clearTimeout(giveUp); resolve(monotonicNs()); };
+    const release = () => {
+      clearTimeout(giveUp);
+      resolve(monotonicNs());
+    };
     const waitMs = Math.min(s.spec.timeouts.totalMs * (s.spec.warmup + 1) + START_SLACK_MS, START_WAIT_MAX_MS);
     const giveUp = setTimeout(() => stop.abort(), waitMs);
     if (stop.signal.aborted) return release();
@@ -192,7 +240,9 @@ function waitForStart(s: StartWait): Promise<number> {
       clearTimeout(giveUp);
       stop.signal.removeEventListener('abort', release);
       // Once started, only a stop is heard: a start sent again stops nothing and starts nothing.
-      c.starts.set(level, (n) => { if (n.stop && heard(n)) stop.abort(); });
+      c.starts.set(level, (n) => {
+        if (n.stop && heard(n)) stop.abort();
+      });
       if (m.stop || m.atMs === undefined) {
         stop.abort();
         return resolve(monotonicNs());

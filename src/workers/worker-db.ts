@@ -9,8 +9,19 @@
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import {
-  type SqlDriver, WorkerSharesRepo, WorkersRepo, advisoryLock, advisoryUnlock, databaseAnswers, databaseNowMs, listenOn, migrate, notifyChannel, openPgDriver,
-  pgClientExecutor, redactDatabaseUrl,
+  type SqlDriver,
+  WorkerSharesRepo,
+  WorkersRepo,
+  advisoryLock,
+  advisoryUnlock,
+  databaseAnswers,
+  databaseNowMs,
+  listenOn,
+  migrate,
+  notifyChannel,
+  openPgDriver,
+  pgClientExecutor,
+  redactDatabaseUrl,
 } from '../store/index.js';
 
 /** The queue level shares are handed out on: any idle worker takes the next one. */
@@ -75,15 +86,23 @@ export async function openWorkerDb(url: string, o: WorkerDbOptions): Promise<Wor
       if (tries === 0) o.onRetry?.(err as Error);
       await new Promise<void>((r) => {
         const t = setTimeout(r, pause);
-        o.signal?.addEventListener('abort', () => { clearTimeout(t); r(); }, { once: true });
+        o.signal?.addEventListener(
+          'abort',
+          () => {
+            clearTimeout(t);
+            r();
+          },
+          { once: true },
+        );
       });
     }
   }
 }
 
-async function openOnce(url: string, o: WorkerDbOptions): Promise<WorkerDb> {
+/** The store migrated, the LISTEN connection and pg-boss started with the share queue (one worker at a time sets it up). */
+async function connect(url: string, o: WorkerDbOptions): Promise<{ db: Awaited<ReturnType<typeof openPgDriver>>; listener: pg.Client; boss: PgBoss }> {
   const db = await openPgDriver(url);
-  let listener = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  const listener = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
   listener.on('error', () => {});
   const boss = new PgBoss({ connectionString: url, max: 3, schedule: false, supervise: o.supervise, migrate: true });
   boss.on('error', () => {});
@@ -103,10 +122,21 @@ async function openOnce(url: string, o: WorkerDbOptions): Promise<WorkerDb> {
     await Promise.allSettled([boss.stop({ graceful: false, wait: false }), listener.end(), db.close()]);
     throw Object.assign(new Error(`PostgreSQL at ${redactDatabaseUrl(url)}: ${(err as Error).message}`), { code: (err as { code?: string }).code });
   }
+  return { db, listener, boss };
+}
+
+async function openOnce(url: string, o: WorkerDbOptions): Promise<WorkerDb> {
+  const opened = await connect(url, o);
+  const { db, boss } = opened;
+  let listener = opened.listener;
   const handlers = new Map<string, Array<(p: unknown) => void>>();
   const onNotification = (n: pg.Notification) => {
     let payload: unknown = null;
-    try { payload = JSON.parse(n.payload ?? 'null'); } catch { return; }
+    try {
+      payload = JSON.parse(n.payload ?? 'null');
+    } catch {
+      return;
+    }
     for (const fn of handlers.get(n.channel) ?? []) fn(payload);
   };
   listener.on('notification', onNotification);
@@ -118,14 +148,19 @@ async function openOnce(url: string, o: WorkerDbOptions): Promise<WorkerDb> {
       const retry = setInterval(() => {
         const next = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
         next.on('error', () => {});
-        next.connect().then(async () => {
-          clearInterval(retry);
-          for (const ch of handlers.keys()) await listenOn(pgClientExecutor(next), ch);
-          next.on('notification', onNotification);
-          listener = next;
-          relisten(next);
-          o.onReconnect?.();
-        }, () => { void next.end().catch(() => {}); });
+        next.connect().then(
+          async () => {
+            clearInterval(retry);
+            for (const ch of handlers.keys()) await listenOn(pgClientExecutor(next), ch);
+            next.on('notification', onNotification);
+            listener = next;
+            relisten(next);
+            o.onReconnect?.();
+          },
+          () => {
+            void next.end().catch(() => {});
+          },
+        );
       }, 1000);
       retry.unref();
     });
@@ -134,7 +169,10 @@ async function openOnce(url: string, o: WorkerDbOptions): Promise<WorkerDb> {
   // A test hook: each clock read takes this much longer (a far or busy database).
   const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
   return {
-    db, boss, workers: new WorkersRepo(db), shares: new WorkerSharesRepo(db),
+    db,
+    boss,
+    workers: new WorkersRepo(db),
+    shares: new WorkerSharesRepo(db),
     async nowMs() {
       if (o.delayMs) await pause(o.delayMs);
       return databaseNowMs(db);

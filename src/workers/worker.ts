@@ -42,20 +42,20 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
   const wall = () => wallClock() + skew;
   const originMs = performance.timeOrigin + skew;
   const onRetry = (err: Error) => o.log(`worker ${o.name}: waiting for its database (${err.message}); retrying for up to ${STARTUP_RETRY_MS / 1000} s`);
-  const opened = await openWorkerDb(o.databaseUrl, { supervise: false, waitForDatabase: true, signal: o.signal, onRetry, ...(o.dbDelayMs ? { delayMs: o.dbDelayMs } : {}) })
-    .catch((err: unknown) => { if (o.signal.aborted) return null; throw err; });
+  const opened = await openWorkerDb(o.databaseUrl, {
+    supervise: false,
+    waitForDatabase: true,
+    signal: o.signal,
+    onRetry,
+    ...(o.dbDelayMs ? { delayMs: o.dbDelayMs } : {}),
+  }).catch((err: unknown) => {
+    if (o.signal.aborted) return null;
+    throw err;
+  });
   if (opened === null) return o.log(`worker ${o.name} stopped before its database answered`);
   const w = opened;
   try {
-    const first = await measureClockOffsetWell(() => w.nowMs(), wall);
-    const problem = offsetProblem(first);
-    if (problem) throw new WorkerError(`worker ${o.name} refused: ${problem}`);
-    const clash = await w.workers.liveNamesake(o.name, hostname(), process.pid);
-    if (clash) throw new WorkerError(`a live worker is already named ${o.name} (pid ${clash.pid} on ${clash.host}): give this one another --name`);
-    // Registered and kept live by signed beats: a row anyone else writes or keeps fresh is not counted as a worker.
-    const registry = registryKey(o.secret);
-    const me: WorkerRegistration = { name: o.name, host: hostname(), pid: process.pid, cores: availableParallelism(), version: TOOL_VERSION, clockOffsetMs: first.offsetMs, clockUncertaintyMs: first.uncertaintyMs };
-    await registerWorker(w, registry, me);
+    const { first, registry, me } = await register(w, o, wall);
     const beat = keepBeating(w, registry, me, o);
     const starts = new Map<string, (m: StartMessage) => void>();
     const active = new Set<AbortController>();
@@ -67,7 +67,8 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
       const waiting = starts.get(`${m.sweep}/${m.level}`);
       if (waiting) return waiting(m);
       const done = m.stop ? undefined : [...ran.keys()].find((k) => k.startsWith(`${m.sweep}/${m.level}/`));
-      if (done !== undefined) o.log(`worker ${o.name}: refused a start for share ${done} of sweep ${m.sweep}: this worker already took that share (a replay); nothing was sent`);
+      if (done !== undefined)
+        o.log(`worker ${o.name}: refused a start for share ${done} of sweep ${m.sweep}: this worker already took that share (a replay); nothing was sent`);
     });
     await w.boss.work<unknown>(SHARE_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
       if (!job) return;
@@ -87,8 +88,16 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
       while (!o.signal.aborted && !(await w.answers())) await new Promise((r) => setTimeout(r, HEARTBEAT_MS));
     });
     // Stopping aborts the share being sent at once: nothing is sent after the stop, and the worker ends within 2 s.
-    o.signal.addEventListener('abort', () => { for (const a of active) a.abort(); }, { once: true });
-    o.log(`worker ${o.name} ready: pid ${process.pid} on ${hostname()}, clock ${fmt(first.offsetMs)} ms from the database's (±${first.uncertaintyMs.toFixed(2)} ms)`);
+    o.signal.addEventListener(
+      'abort',
+      () => {
+        for (const a of active) a.abort();
+      },
+      { once: true },
+    );
+    o.log(
+      `worker ${o.name} ready: pid ${process.pid} on ${hostname()}, clock ${fmt(first.offsetMs)} ms from the database's (±${first.uncertaintyMs.toFixed(2)} ms)`,
+    );
     await new Promise<void>((resolve) => {
       if (o.signal.aborted) return resolve();
       o.signal.addEventListener('abort', () => resolve(), { once: true });
@@ -102,17 +111,45 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
   }
 }
 
+/** Checks the worker's clock and name, then registers it with a signed row. @throws WorkerError when either is refused */
+async function register(w: WorkerDb, o: WorkerOptions, wall: () => number) {
+  const first = await measureClockOffsetWell(() => w.nowMs(), wall);
+  const problem = offsetProblem(first);
+  if (problem) throw new WorkerError(`worker ${o.name} refused: ${problem}`);
+  const clash = await w.workers.liveNamesake(o.name, hostname(), process.pid);
+  if (clash) throw new WorkerError(`a live worker is already named ${o.name} (pid ${clash.pid} on ${clash.host}): give this one another --name`);
+  // Registered and kept live by signed beats: a row anyone else writes or keeps fresh is not counted as a worker.
+  const registry = registryKey(o.secret);
+  const me: WorkerRegistration = {
+    name: o.name,
+    host: hostname(),
+    pid: process.pid,
+    cores: availableParallelism(),
+    version: TOOL_VERSION,
+    clockOffsetMs: first.offsetMs,
+    clockUncertaintyMs: first.uncertaintyMs,
+  };
+  await registerWorker(w, registry, me);
+  return { first, registry, me };
+}
+
 /** The worker's signed heartbeat every HEARTBEAT_MS: one line when the database goes away and one when it is back; it carries on meanwhile. */
 function keepBeating(w: WorkerDb, registry: SweepKey, me: WorkerRegistration, o: Pick<WorkerOptions, 'name' | 'log'>): ReturnType<typeof setInterval> {
   let down = false;
   return setInterval(() => {
-    void beatWorker(w, registry, me).then(() => {
-      if (down) o.log(`worker ${o.name}: the database answers again; taking shares`);
-      down = false;
-    }, (err: unknown) => {
-      if (!down) o.log(`worker ${o.name}: the database stopped answering (${(err as Error).message}); the share in progress is abandoned, retrying every ${HEARTBEAT_MS} ms`);
-      down = true;
-    });
+    void beatWorker(w, registry, me).then(
+      () => {
+        if (down) o.log(`worker ${o.name}: the database answers again; taking shares`);
+        down = false;
+      },
+      (err: unknown) => {
+        if (!down)
+          o.log(
+            `worker ${o.name}: the database stopped answering (${(err as Error).message}); the share in progress is abandoned, retrying every ${HEARTBEAT_MS} ms`,
+          );
+        down = true;
+      },
+    );
   }, HEARTBEAT_MS);
 }
 
@@ -129,7 +166,8 @@ async function replayed(w: WorkerDb, job: ShareJob, key: SweepKey, ran: Map<stri
   for (const [share, until] of ran) if (until < nowMs) ran.delete(share);
   if (ran.has(job.share)) return 'this worker already took that share: a second delivery (a replay)';
   if (nowMs > job.expiresAtMs) return `it expired ${((nowMs - job.expiresAtMs) / 1000).toFixed(1)} s ago (a replay, or a queue that held it past its expiry)`;
-  if (!(await sweepIsLive(w, key))) return `its sweep's coordinator has no heartbeat signed within ${COORDINATOR_LOST_AFTER_MS / 1000} s (a finished sweep replayed, or a forged heartbeat)`;
+  if (!(await sweepIsLive(w, key)))
+    return `its sweep's coordinator has no heartbeat signed within ${COORDINATOR_LOST_AFTER_MS / 1000} s (a finished sweep replayed, or a forged heartbeat)`;
   return null;
 }
 
@@ -141,7 +179,8 @@ export function authenticJob(data: unknown, secret: Buffer): { ok: true; job: Sh
   if (typeof data !== 'object' || data === null || typeof (data as { sweep?: unknown }).sweep !== 'string') return { ok: false, why: 'it is not a share job' };
   const { mac, ...body } = data as { sweep: string; mac?: unknown };
   const key = new SweepKey(secret, body.sweep);
-  if (!key.verify('job', body, mac)) return { ok: false, why: `its signature does not check (${mac === undefined ? 'unsigned' : 'not signed with this worker\'s GOODPUT_WORKER_SECRET'})` };
+  if (!key.verify('job', body, mac))
+    return { ok: false, why: `its signature does not check (${mac === undefined ? 'unsigned' : "not signed with this worker's GOODPUT_WORKER_SECRET"})` };
   const checked = checkShareJob(body);
   return checked.ok ? { ok: true, job: checked.job, key } : { ok: false, why: `signed, but outside the limits: ${checked.why}` };
 }

@@ -17,32 +17,51 @@ import { tracePromptFromKeys } from './trace-prompt.js';
 /** The longest recorded delay or tool wait, ms (an hour). */
 export const AGENT_WAIT_MAX_MS = 3_600_000;
 
-export const agentsSourceSchema = z.object({
-  kind: z.literal('agents'),
-  blockTokens: z.number().int().positive().max(LIMITS.traceBlockTokens.max),
-  /** The context length the trace declares, tokens; null: none declared. */
-  context: z.number().int().positive().nullable(),
-  sessions: z.array(z.object({
-    /** The trace's own name for the agent, and the line it was read from. */
-    name: z.string().min(1).max(256),
-    line: z.number().int().positive(),
-    /** The root session's index (the job), the parent's index (null for a root) and the parent turn that spawns it. */
-    job: z.number().int().nonnegative(),
-    parent: z.number().int().nonnegative().nullable(),
-    after: z.number().int().nonnegative(),
-    /** Root: offset from the trace's first root, ms. Child: delay after the parent's turn ends, ms. */
-    atMs: z.number().nonnegative().max(AGENT_WAIT_MAX_MS * 24 * 366),
-    turns: z.array(z.object({
-      p: z.number().int().positive().max(LIMITS.promptTokens.max),
-      o: z.number().int().positive().max(LIMITS.outputTokens.max),
-      h: z.array(z.number().int().nonnegative()).optional(),
-      /** Tool wait before this turn, after the previous one ended, ms (0 for the first). */
-      w: z.number().nonnegative().max(AGENT_WAIT_MAX_MS),
-    }).strict()).min(1).max(LIMITS.agentTurns.max),
-  }).strict()).min(1).max(LIMITS.requestsPerLevel.max),
-  /** Built before the run to the exact lengths (runner/exact-texts.ts): per level salt, session id's turn texts. */
-  texts: z.record(z.string(), z.array(z.array(z.string()))).optional(),
-}).strict();
+export const agentsSourceSchema = z
+  .object({
+    kind: z.literal('agents'),
+    blockTokens: z.number().int().positive().max(LIMITS.traceBlockTokens.max),
+    /** The context length the trace declares, tokens; null: none declared. */
+    context: z.number().int().positive().nullable(),
+    sessions: z
+      .array(
+        z
+          .object({
+            /** The trace's own name for the agent, and the line it was read from. */
+            name: z.string().min(1).max(256),
+            line: z.number().int().positive(),
+            /** The root session's index (the job), the parent's index (null for a root) and the parent turn that spawns it. */
+            job: z.number().int().nonnegative(),
+            parent: z.number().int().nonnegative().nullable(),
+            after: z.number().int().nonnegative(),
+            /** Root: offset from the trace's first root, ms. Child: delay after the parent's turn ends, ms. */
+            atMs: z
+              .number()
+              .nonnegative()
+              .max(AGENT_WAIT_MAX_MS * 24 * 366),
+            turns: z
+              .array(
+                z
+                  .object({
+                    p: z.number().int().positive().max(LIMITS.promptTokens.max),
+                    o: z.number().int().positive().max(LIMITS.outputTokens.max),
+                    h: z.array(z.number().int().nonnegative()).optional(),
+                    /** Tool wait before this turn, after the previous one ended, ms (0 for the first). */
+                    w: z.number().nonnegative().max(AGENT_WAIT_MAX_MS),
+                  })
+                  .strict(),
+              )
+              .min(1)
+              .max(LIMITS.agentTurns.max),
+          })
+          .strict(),
+      )
+      .min(1)
+      .max(LIMITS.requestsPerLevel.max),
+    /** Built before the run to the exact lengths (runner/exact-texts.ts): per level salt, session id's turn texts. */
+    texts: z.record(z.string(), z.array(z.array(z.string()))).optional(),
+  })
+  .strict();
 export type AgentsSource = z.output<typeof agentsSourceSchema>;
 export type AgentSession = AgentsSource['sessions'][number];
 
@@ -72,5 +91,10 @@ export function agentPrompt(src: AgentsSource, id: number, turn: number, run: st
   if (!t) return '';
   const built = src.texts?.[run]?.[id]?.[turn];
   if (built !== undefined) return built;
-  return tracePromptFromKeys(agentBlockKeys(src, id, turn).map((k) => `${run}:${k}`), t.p, src.blockTokens, run);
+  return tracePromptFromKeys(
+    agentBlockKeys(src, id, turn).map((k) => `${run}:${k}`),
+    t.p,
+    src.blockTokens,
+    run,
+  );
 }

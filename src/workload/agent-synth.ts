@@ -45,9 +45,14 @@ export function synthAgentTrace(o: AgentSynthOptions): string[] {
       if (k > 0) context += drawInt(rand, o.growTokens);
       const blocks = Math.ceil(context / o.blockTokens);
       while (sysBlocks + own.length < blocks) own.push(nextId++);
-      if (context + o.outTokens[1] > LIMITS.promptTokens.max) throw new WorkloadError('length', `agent ${name} turn ${k + 1}: ${limitMessage('promptTokens', context, 'the context')}; use fewer turns or fewer tokens per turn`);
+      if (context + o.outTokens[1] > LIMITS.promptTokens.max)
+        throw new WorkloadError(
+          'length',
+          `agent ${name} turn ${k + 1}: ${limitMessage('promptTokens', context, 'the context')}; use fewer turns or fewer tokens per turn`,
+        );
       return {
-        in: context, out: drawInt(rand, o.outTokens),
+        in: context,
+        out: drawInt(rand, o.outTokens),
         hash_ids: [...Array.from({ length: sysBlocks }, (_, b) => b), ...own].slice(0, blocks),
         ...(k > 0 ? { wait: round3(draw(rand, o.toolWaitS)) } : {}),
       };
@@ -55,7 +60,10 @@ export function synthAgentTrace(o: AgentSynthOptions): string[] {
     turnsTotal += n;
     sessions++;
     if (turnsTotal > LIMITS.requestsPerLevel.max || sessions > LIMITS.requestsPerLevel.max) {
-      throw new WorkloadError('length', `${limitMessage('requestsPerLevel', Math.max(turnsTotal, sessions), turnsTotal > sessions ? 'turns' : 'agent sessions')}: use fewer agents, turns or sub-agents`);
+      throw new WorkloadError(
+        'length',
+        `${limitMessage('requestsPerLevel', Math.max(turnsTotal, sessions), turnsTotal > sessions ? 'turns' : 'agent sessions')}: use fewer agents, turns or sub-agents`,
+      );
     }
     return JSON.stringify({ agent: name, ...head, turns });
   };

@@ -31,12 +31,20 @@ export interface AgentTrace {
 
 type Obj = Record<string, unknown>;
 type Turn = AgentsSource['sessions'][number]['turns'][number];
-interface Raw { name: string; line: number; parentName: string | null; after: number; atMs: number; turns: Turn[] }
+interface Raw {
+  name: string;
+  line: number;
+  parentName: string | null;
+  after: number;
+  atMs: number;
+  turns: Turn[];
+}
 
 const bad = (where: string, what: string) => new WorkloadError('bad-format', `${where}: ${what}`);
 
 function whole(where: string, name: string, v: unknown, min: number, limit?: 'promptTokens' | 'outputTokens'): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min) throw bad(where, `${name} ${shown(v)} is not a whole number${min > 0 ? ` of at least ${min}` : ''}`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min)
+    throw bad(where, `${name} ${shown(v)} is not a whole number${min > 0 ? ` of at least ${min}` : ''}`);
   if (limit && v > LIMITS[limit].max) throw new WorkloadError('length', `${where}: ${limitMessage(limit, v, name)}`);
   return v;
 }
@@ -74,21 +82,26 @@ function goodputTurn(t: Obj, where: string): Turn {
   for (const k of Object.keys(t)) if (!GOODPUT_TURN_KEYS.has(k)) throw bad(where, `unknown key "${k}" (a turn has in, out, hash_ids, wait)`);
   const h = ids(where, t['hash_ids']);
   return {
-    p: whole(where, 'in', t['in'], 1, 'promptTokens'), o: whole(where, 'out', t['out'], 1, 'outputTokens'),
-    ...(h ? { h } : {}), w: t['wait'] === undefined ? 0 : seconds(where, 'wait', t['wait'], HOUR_S),
+    p: whole(where, 'in', t['in'], 1, 'promptTokens'),
+    o: whole(where, 'out', t['out'], 1, 'outputTokens'),
+    ...(h ? { h } : {}),
+    w: t['wait'] === undefined ? 0 : seconds(where, 'wait', t['wait'], HOUR_S),
   };
 }
 
 function goodputSession(o: Obj, where: string): Raw {
-  for (const k of Object.keys(o)) if (!GOODPUT_SESSION_KEYS.has(k)) throw bad(where, `unknown key "${k}" (an agent line has agent, t or parent/after/delay, turns)`);
+  for (const k of Object.keys(o))
+    if (!GOODPUT_SESSION_KEYS.has(k)) throw bad(where, `unknown key "${k}" (an agent line has agent, t or parent/after/delay, turns)`);
   const name = o['agent'];
   if (typeof name !== 'string' || name === '' || name.length > 256) throw bad(where, `agent ${shown(name)} is not a name of 1 to 256 characters`);
   const root = o['parent'] === undefined;
   if (root && o['t'] === undefined) throw bad(where, `agent ${name} has neither "t" (a root's start) nor "parent" (a sub-agent's)`);
-  if (!root && (o['t'] !== undefined)) throw bad(where, `agent ${name} has both "t" and "parent": a sub-agent starts after its parent's turn, not at a time`);
+  if (!root && o['t'] !== undefined) throw bad(where, `agent ${name} has both "t" and "parent": a sub-agent starts after its parent's turn, not at a time`);
   if (!root && typeof o['parent'] !== 'string') throw bad(where, `agent ${name}: parent ${shown(o['parent'])} is not an agent's name`);
   return {
-    name, line: 0, parentName: root ? null : o['parent'] as string,
+    name,
+    line: 0,
+    parentName: root ? null : (o['parent'] as string),
     after: root ? 0 : whole(where, 'after', o['after'], 1) - 1,
     atMs: root ? seconds(where, 't', o['t'], YEAR_S) : o['delay'] === undefined ? 0 : seconds(where, 'delay', o['delay'], HOUR_S),
     turns: turnsOf(where, name, o['turns'], goodputTurn),
@@ -105,8 +118,10 @@ function agentxSessions(o: Obj, where: string, remap: (id: number) => number): {
     const h = ids(w, r['hash_ids'], remap);
     const think = r['think_time'];
     return {
-      p: whole(w, 'in', r['in'], 1, 'promptTokens'), o: whole(w, 'out', r['out'], 1, 'outputTokens'),
-      ...(h ? { h } : {}), w: think === undefined || think === null ? 0 : seconds(w, 'think_time', think, HOUR_S),
+      p: whole(w, 'in', r['in'], 1, 'promptTokens'),
+      o: whole(w, 'out', r['out'], 1, 'outputTokens'),
+      ...(h ? { h } : {}),
+      w: think === undefined || think === null ? 0 : seconds(w, 'think_time', think, HOUR_S),
     };
   };
   const root: Raw = { name: id, line: 0, parentName: null, after: 0, atMs: 0, turns: [] };
@@ -122,17 +137,25 @@ function agentxSessions(o: Obj, where: string, remap: (id: number) => number): {
       if (root.turns.length === 0) throw bad(w, `sub-agent ${agent} is spawned before the trace's first turn: it has no parent turn to start after`);
       const inner = list(w, 'requests', req['requests']).filter((x) => (x as Obj | null)?.['type'] !== 'subagent');
       const turns = turnsOf(w, agent, inner, turnOf);
-      children.push({ name: `${id}::sa:${agent}`, line: 0, parentName: id, after: root.turns.length - 1, atMs: turns[0]?.w ?? 0, turns: turns.map((t, k) => (k === 0 ? { ...t, w: 0 } : t)) });
+      children.push({
+        name: `${id}::sa:${agent}`,
+        line: 0,
+        parentName: id,
+        after: root.turns.length - 1,
+        atMs: turns[0]?.w ?? 0,
+        turns: turns.map((t, k) => (k === 0 ? { ...t, w: 0 } : t)),
+      });
     } else if (req['type'] === 'n' || req['type'] === 's') {
       const t = req['t'];
       if (typeof t !== 'number' || !Number.isFinite(t)) throw bad(w, `t ${shown(t)} is not a number of seconds`);
       firstT ??= t;
       root.turns.push(turnOf(req, w));
-      if (root.turns.length > LIMITS.agentTurns.max) throw new WorkloadError('length', `${w}: ${limitMessage('agentTurns', root.turns.length, `trace ${id}'s turns`)}`);
+      if (root.turns.length > LIMITS.agentTurns.max)
+        throw new WorkloadError('length', `${w}: ${limitMessage('agentTurns', root.turns.length, `trace ${id}'s turns`)}`);
     } else throw bad(w, `type ${shown(req['type'])} is not "n", "s" or "subagent"`);
   }
   if (root.turns.length === 0) throw bad(where, `trace ${id} has no requests of type "n" or "s"`);
-  root.turns[0] = { ...root.turns[0] as Turn, w: 0 };
+  root.turns[0] = { ...(root.turns[0] as Turn), w: 0 };
   root.atMs = Math.max(0, (firstT ?? 0) * 1000);
   return { blockTokens, sessions: [root, ...children] };
 }
@@ -143,7 +166,11 @@ export async function agentTraceFormat(path: string): Promise<AgentTraceFormat |
   await forEachTraceLine(path, (text) => {
     if (text.trim() === '') return true;
     if (text.trimStart().startsWith('{')) {
-      try { first = JSON.parse(text) as Obj; } catch { first = null; }
+      try {
+        first = JSON.parse(text) as Obj;
+      } catch {
+        first = null;
+      }
     }
     return false;
   });
@@ -159,7 +186,10 @@ function checkHashIds(where: string, r: Raw, blockTokens: number): void {
   for (const [k, t] of r.turns.entries()) {
     const blocks = Math.ceil(t.p / blockTokens);
     if (t.h !== undefined && t.h.length > blocks) {
-      throw bad(where, `agent ${r.name} turn ${k + 1}: hash_ids holds ${t.h.length} ids, more than the ${blocks} block${blocks === 1 ? '' : 's'} of ${blockTokens} tokens its ${t.p} prompt tokens fill`);
+      throw bad(
+        where,
+        `agent ${r.name} turn ${k + 1}: hash_ids holds ${t.h.length} ids, more than the ${blocks} block${blocks === 1 ? '' : 's'} of ${blockTokens} tokens its ${t.p} prompt tokens fill`,
+      );
     }
   }
 }
@@ -181,19 +211,26 @@ export async function readAgentTrace(path: string): Promise<AgentTrace> {
       raws.push({ ...r, line });
       turns += r.turns.length;
       if (raws.length > LIMITS.requestsPerLevel.max || turns > LIMITS.requestsPerLevel.max) {
-        throw new WorkloadError('length', `${where}: ${limitMessage('requestsPerLevel', Math.max(raws.length, turns), raws.length > LIMITS.requestsPerLevel.max ? 'agent sessions' : 'turns')}`);
+        throw new WorkloadError(
+          'length',
+          `${where}: ${limitMessage('requestsPerLevel', Math.max(raws.length, turns), raws.length > LIMITS.requestsPerLevel.max ? 'agent sessions' : 'turns')}`,
+        );
       }
     };
     if (format === null) {
       if (o['goodput'] === 'agents') {
         format = 'goodput-agents';
-        for (const k of Object.keys(o)) if (!['goodput', 'block_tokens', 'context'].includes(k)) throw bad(where, `unknown header key "${k}" (the header has goodput, block_tokens, context)`);
+        for (const k of Object.keys(o))
+          if (!['goodput', 'block_tokens', 'context'].includes(k))
+            throw bad(where, `unknown header key "${k}" (the header has goodput, block_tokens, context)`);
         if (o['block_tokens'] !== undefined) blockTokens = whole(where, 'block_tokens', o['block_tokens'], 1);
-        if (blockTokens > LIMITS.traceBlockTokens.max) throw new WorkloadError('length', `${where}: ${limitMessage('traceBlockTokens', blockTokens, 'block_tokens')}`);
+        if (blockTokens > LIMITS.traceBlockTokens.max)
+          throw new WorkloadError('length', `${where}: ${limitMessage('traceBlockTokens', blockTokens, 'block_tokens')}`);
         if (o['context'] !== undefined) context = whole(where, 'context', o['context'], 1);
         return;
       }
-      if (!('requests' in o && 'block_size' in o)) throw bad(where, 'an agent trace starts with {"goodput": "agents"} or is AgentX objects (id, block_size, requests)');
+      if (!('requests' in o && 'block_size' in o))
+        throw bad(where, 'an agent trace starts with {"goodput": "agents"} or is AgentX objects (id, block_size, requests)');
       format = 'agentx';
     }
     if (format === 'goodput-agents') return add(goodputSession(o, where));
@@ -221,8 +258,13 @@ function link(path: string, raws: Raw[], blockTokens: number, context: number | 
     const p = byName.get(r.parentName);
     if (p === undefined) throw bad(at(r), `agent ${r.name}'s parent ${r.parentName} is not in the trace`);
     const parent = raws[p] as Raw;
-    if (r.after >= parent.turns.length) throw bad(at(r), `agent ${r.name} is spawned after turn ${r.after + 1} of ${parent.name}, which has ${parent.turns.length} turn${parent.turns.length === 1 ? '' : 's'}`);
-    if (r.after === parent.turns.length - 1) throw bad(at(r), `agent ${r.name} never joins: it is spawned after ${parent.name}'s last turn, and no later turn of ${parent.name} waits for it`);
+    if (r.after >= parent.turns.length)
+      throw bad(
+        at(r),
+        `agent ${r.name} is spawned after turn ${r.after + 1} of ${parent.name}, which has ${parent.turns.length} turn${parent.turns.length === 1 ? '' : 's'}`,
+      );
+    if (r.after === parent.turns.length - 1)
+      throw bad(at(r), `agent ${r.name} never joins: it is spawned after ${parent.name}'s last turn, and no later turn of ${parent.name} waits for it`);
     return p;
   });
   // Every chain of parents must reach a root; a chain that comes back on itself is a cycle.
@@ -238,26 +280,41 @@ function link(path: string, raws: Raw[], blockTokens: number, context: number | 
       seen.push(cur);
       cur = parentOf[cur] ?? null;
     }
-    const job = cur === null ? seen.at(-1) as number : jobOf[cur] as number;
+    const job = cur === null ? (seen.at(-1) as number) : (jobOf[cur] as number);
     for (const k of seen) jobOf[k] = job;
     if (context !== null) {
       const k = r.turns.findIndex((t) => t.p + t.o > context);
       const t = r.turns[k];
-      if (t) throw new WorkloadError('length', `${at(r)}: agent ${r.name} turn ${k + 1} needs ${t.p} prompt plus ${t.o} output tokens (${t.p + t.o}), longer than the trace's declared context of ${context} tokens`);
+      if (t)
+        throw new WorkloadError(
+          'length',
+          `${at(r)}: agent ${r.name} turn ${k + 1} needs ${t.p} prompt plus ${t.o} output tokens (${t.p + t.o}), longer than the trace's declared context of ${context} tokens`,
+        );
     }
   }
   let blocks = 0;
   for (const r of raws) {
     blocks += r.turns.reduce((a, t) => a + Math.ceil(t.p / blockTokens), 0);
-    if (blocks > LIMITS.agentTraceBlocks.max) throw new WorkloadError('length', `${at(r)}: ${limitMessage('agentTraceBlocks', blocks, 'blocks up to this agent')}; use larger blocks (block_tokens) or a shorter trace`);
+    if (blocks > LIMITS.agentTraceBlocks.max)
+      throw new WorkloadError(
+        'length',
+        `${at(r)}: ${limitMessage('agentTraceBlocks', blocks, 'blocks up to this agent')}; use larger blocks (block_tokens) or a shorter trace`,
+      );
   }
   const roots = raws.map((r, i) => ({ r, i })).filter(({ i }) => parentOf[i] === null);
   const t0 = Math.min(...roots.map(({ r }) => r.atMs));
   return {
-    kind: 'agents', blockTokens, context,
+    kind: 'agents',
+    blockTokens,
+    context,
     sessions: raws.map((r, i) => ({
-      name: r.name, line: r.line, job: jobOf[i] as number, parent: parentOf[i] ?? null, after: r.after,
-      atMs: parentOf[i] === null ? r.atMs - t0 : r.atMs, turns: r.turns,
+      name: r.name,
+      line: r.line,
+      job: jobOf[i] as number,
+      parent: parentOf[i] ?? null,
+      after: r.after,
+      atMs: parentOf[i] === null ? r.atMs - t0 : r.atMs,
+      turns: r.turns,
     })),
   };
 }

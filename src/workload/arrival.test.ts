@@ -12,7 +12,11 @@ function meanCv(xs: number[]): { mean: number; cv: number } {
 }
 
 describe('Poisson arrivals', () => {
-  for (const [rate, seed] of [[4, 1], [25, 7], [0.5, 12345]] as const) {
+  for (const [rate, seed] of [
+    [4, 1],
+    [25, 7],
+    [0.5, 12345],
+  ] as const) {
     it(`over 2,000 inter-arrivals at ${rate} req/s (seed ${seed}): mean 1/rate and CV 1, each within 5%`, () => {
       const { mean, cv } = meanCv(gaps(poissonOffsetsNs(rate, 2001, seed)));
       const target = 1e9 / rate;
@@ -75,8 +79,8 @@ describe('each kind owns its levels, defaults and plan', () => {
   });
 });
 
-describe('gamma gaps (vLLM\'s burstiness)', () => {
-  it('keep the rate\'s mean gap at every shape, burstier below 1 and more even above it, the same for the same seed', () => {
+describe("gamma gaps (vLLM's burstiness)", () => {
+  it("keep the rate's mean gap at every shape, burstier below 1 and more even above it, the same for the same seed", () => {
     for (const shape of [0.25, 0.5, 1, 4]) {
       const { mean, cv } = meanCv(gaps(gammaOffsetsNs(10, 20_001, shape, 7)));
       expect(mean / 1e9).toBeCloseTo(0.1, 2);
@@ -87,7 +91,7 @@ describe('gamma gaps (vLLM\'s burstiness)', () => {
     expect(gammaOffsetsNs(10, 50, 0.5, 8)).not.toEqual(gammaOffsetsNs(10, 50, 0.5, 7));
   });
 
-  it('is the rate arrival\'s plan for process poisson with a burstiness, labelled with it; constant gaps take none', () => {
+  it("is the rate arrival's plan for process poisson with a burstiness, labelled with it; constant gaps take none", () => {
     const ops = arrivalOps({ kind: 'rate', process: 'poisson', burstiness: 0.5, seed: 3, maxConcurrency: null });
     expect(ops.plan(10, 5)).toEqual({ kind: 'open', offsetsNs: gammaOffsetsNs(10, 5, 0.5, 3), maxInFlight: 1024 });
     expect(ops.label(10)).toBe('10 req/s poisson, burstiness 0.5 (seed 3)');

@@ -10,9 +10,7 @@ import { type ArrivalKind, type ArrivalSpec, LIMITS, limitMessage, mulberry32 } 
 export const OPEN_LOOP_SOCKET_LIMIT = 1024;
 
 /** What the runner does for one level. Offsets are ns from the level's start, ascending. */
-export type LevelPlan =
-  | { kind: 'closed'; slots: number }
-  | { kind: 'open'; offsetsNs: number[]; maxInFlight: number };
+export type LevelPlan = { kind: 'closed'; slots: number } | { kind: 'open'; offsetsNs: number[]; maxInFlight: number };
 
 interface ArrivalOps<S extends ArrivalSpec> {
   /** Why a level value is not valid for this kind, or null. */
@@ -66,7 +64,10 @@ export function gammaOffsetsNs(ratePerS: number, n: number, shape: number, seed:
     for (;;) {
       let x: number;
       let v: number;
-      do { x = normal(); v = 1 + c * x; } while (v <= 0);
+      do {
+        x = normal();
+        v = 1 + c * x;
+      } while (v <= 0);
       v = v * v * v;
       if (Math.log(1 - rand()) < 0.5 * x * x + d - d * v + d * Math.log(v)) return d * v;
     }
@@ -117,7 +118,8 @@ const ARRIVALS: Ops = {
     autoRequests: (_s, r) => withinRequestLimit(Math.max(16, Math.ceil(10 * r))),
     warmSockets: (s, _r, requests) => Math.min(s.maxConcurrency ?? 64, requests, 64),
     connections: (s) => s.maxConcurrency ?? OPEN_LOOP_SOCKET_LIMIT,
-    label: (s, r) => `${r} req/s ${s.process}${s.burstiness === undefined ? '' : `, burstiness ${s.burstiness}`}${s.process === 'poisson' ? ` (seed ${s.seed})` : ''}${s.maxConcurrency === null ? '' : `, cap ${s.maxConcurrency}`}`,
+    label: (s, r) =>
+      `${r} req/s ${s.process}${s.burstiness === undefined ? '' : `, burstiness ${s.burstiness}`}${s.process === 'poisson' ? ` (seed ${s.seed})` : ''}${s.maxConcurrency === null ? '' : `, cap ${s.maxConcurrency}`}`,
     plan: (s, r, n) => ({
       kind: 'open',
       offsetsNs: rateOffsetsNs(s, r, n),
@@ -141,7 +143,11 @@ const ARRIVALS: Ops = {
     warmSockets: (s, _x, requests) => Math.min(s.maxConcurrency ?? 64, requests, 64),
     connections: (s) => s.maxConcurrency ?? OPEN_LOOP_SOCKET_LIMIT,
     label: (s, x) => `trace ${s.source.file} at ${x}×${s.maxConcurrency === null ? '' : `, cap ${s.maxConcurrency}`}`,
-    plan: (s, x, n) => ({ kind: 'open', offsetsNs: s.offsetsMs.slice(0, n).map((ms) => (ms / x) * 1e6), maxInFlight: s.maxConcurrency ?? OPEN_LOOP_SOCKET_LIMIT }),
+    plan: (s, x, n) => ({
+      kind: 'open',
+      offsetsNs: s.offsetsMs.slice(0, n).map((ms) => (ms / x) * 1e6),
+      maxInFlight: s.maxConcurrency ?? OPEN_LOOP_SOCKET_LIMIT,
+    }),
     bisect: bisectRate,
   },
 };

@@ -54,7 +54,10 @@ export async function buildCellPrompts(counter: TokenCounter, plan: CellPromptPl
   const drawn = seededSample(plan.source.items, plan.count, plan.seed);
   drawn.forEach((item, i) => {
     if (plan.outputFromCorpus && item.outputTokens === undefined) {
-      throw new WorkloadError('bad-format', `a corpus prompt has no expected output length, but the output length is taken from the corpus ("${item.text.slice(0, 40)}…")`);
+      throw new WorkloadError(
+        'bad-format',
+        `a corpus prompt has no expected output length, but the output length is taken from the corpus ("${item.text.slice(0, 40)}…")`,
+      );
     }
     out.push({ text: `${lead(i)} ${item.text}`, outputTokens: plan.outputFromCorpus ? item.outputTokens : undefined });
   });

@@ -21,7 +21,10 @@ describe('JSONL corpora', () => {
   const text = '{"prompt": "say hello", "output_tokens": 12}\n\n{"prompt": "count to ten please", "id": 7}\n';
   it('reads prompts and optional output lengths, and records the content hash', async () => {
     const c = await loadCorpus('jsonl', file('ok.jsonl', text), words);
-    expect(c.items).toEqual([{ text: 'say hello', outputTokens: 12 }, { text: 'count to ten please', outputTokens: undefined }]);
+    expect(c.items).toEqual([
+      { text: 'say hello', outputTokens: 12 },
+      { text: 'count to ten please', outputTokens: undefined },
+    ]);
     expect(c.sha256).toBe(sha256Hex(text));
   });
   const bad: Array<[string, string, RegExp]> = [
@@ -43,16 +46,27 @@ describe('JSONL corpora', () => {
 describe('ShareGPT dumps', () => {
   it('takes the first human turn as the prompt and the reply after it as the expected length', async () => {
     const dump = JSON.stringify([
-      { id: 'a', conversations: [{ from: 'human', value: 'what is two plus two' }, { from: 'gpt', value: 'it is four of course' }] },
+      {
+        id: 'a',
+        conversations: [
+          { from: 'human', value: 'what is two plus two' },
+          { from: 'gpt', value: 'it is four of course' },
+        ],
+      },
       { id: 'b', conversations: [{ from: 'gpt', value: 'orphan reply' }] },
       { id: 'c', conversations: [{ from: 'user', value: 'hi' }] },
     ]);
     const c = await loadCorpus('sharegpt', file('share.json', dump), words);
-    expect(c.items).toEqual([{ text: 'what is two plus two', outputTokens: 5 }, { text: 'hi', outputTokens: undefined }]);
+    expect(c.items).toEqual([
+      { text: 'what is two plus two', outputTokens: 5 },
+      { text: 'hi', outputTokens: undefined },
+    ]);
     expect(c.skipped).toBe(1);
   });
   it('names a malformed entry', async () => {
-    await expect(loadCorpus('sharegpt', file('bad.json', '[{"conversations": 3}]'), words)).rejects.toThrow(/bad.json: entry 1: conversations: conversations must be a list/);
+    await expect(loadCorpus('sharegpt', file('bad.json', '[{"conversations": 3}]'), words)).rejects.toThrow(
+      /bad.json: entry 1: conversations: conversations must be a list/,
+    );
   });
 });
 
@@ -65,10 +79,24 @@ describe('seeded sampling and cell prompts', () => {
     expect(seededSample(pool, 10, 3)).toHaveLength(10);
   });
   it('cold: the salt first; warm: the shared prefix first, then the salt', async () => {
-    const cold = await buildCellPrompts(words, { source: { kind: 'synthetic', tokens: 32 }, cache: { kind: 'cold' }, count: 3, seed: 1, salt: 'x', outputFromCorpus: false });
+    const cold = await buildCellPrompts(words, {
+      source: { kind: 'synthetic', tokens: 32 },
+      cache: { kind: 'cold' },
+      count: 3,
+      seed: 1,
+      salt: 'x',
+      outputFromCorpus: false,
+    });
     expect(cold.map((p) => p.text.split(' ')[0])).toEqual(['rxn0', 'rxn1', 'rxn2']);
     expect(cold.every((p) => p.text.split(' ').length === 32)).toBe(true);
-    const warm = await buildCellPrompts(words, { source: { kind: 'synthetic', tokens: 32 }, cache: { kind: 'warm', sharedPrefixTokens: 16 }, count: 2, seed: 1, salt: 'x', outputFromCorpus: false });
+    const warm = await buildCellPrompts(words, {
+      source: { kind: 'synthetic', tokens: 32 },
+      cache: { kind: 'warm', sharedPrefixTokens: 16 },
+      count: 2,
+      seed: 1,
+      salt: 'x',
+      outputFromCorpus: false,
+    });
     const [a, b] = warm.map((p) => p.text.split(' '));
     expect(a?.slice(0, 16)).toEqual(b?.slice(0, 16));
     expect(a?.[16]).toBe('rxn0');
@@ -76,7 +104,10 @@ describe('seeded sampling and cell prompts', () => {
     expect(a).toHaveLength(32);
   });
   it('corpus prompts carry their own output length when asked, and a missing one is an error', async () => {
-    const items = [{ text: 'one two', outputTokens: 7 }, { text: 'three', outputTokens: 9 }];
+    const items = [
+      { text: 'one two', outputTokens: 7 },
+      { text: 'three', outputTokens: 9 },
+    ];
     const plan = { source: { kind: 'corpus' as const, items }, cache: { kind: 'cold' as const }, count: 2, seed: 1, salt: 's', outputFromCorpus: true };
     const built = await buildCellPrompts(words, plan);
     expect(built.map((p) => p.outputTokens).sort()).toEqual([7, 9]);
@@ -87,11 +118,19 @@ describe('seeded sampling and cell prompts', () => {
 describe('matrix expansion', () => {
   it('runs prompt lengths, then output lengths ascending, then cache conditions as listed', () => {
     const cells = expandMatrix({
-      prompts: { kind: 'synthetic', tokens: [512, 128] }, outputTokens: [256, 128],
+      prompts: { kind: 'synthetic', tokens: [512, 128] },
+      outputTokens: [256, 128],
       cache: [{ kind: 'cold' }, { kind: 'warm', sharedPrefixTokens: 64 }],
     });
     expect(cells.map((c) => `${c.promptTokens}/${c.outputTokens}/${c.cache.kind}`)).toEqual([
-      '128/128/cold', '128/128/warm', '128/256/cold', '128/256/warm', '512/128/cold', '512/128/warm', '512/256/cold', '512/256/warm',
+      '128/128/cold',
+      '128/128/warm',
+      '128/256/cold',
+      '128/256/warm',
+      '512/128/cold',
+      '512/128/warm',
+      '512/256/cold',
+      '512/256/warm',
     ]);
     expect(cells.map((c) => c.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
   });

@@ -29,7 +29,11 @@ export interface Corpus {
 
 const jsonlLine = z.object({
   prompt: z.string({ error: 'prompt must be a string' }).min(1, 'prompt must not be empty'),
-  output_tokens: z.number({ error: 'output_tokens must be a number' }).int('output_tokens must be a whole number').positive('output_tokens must be positive').optional(),
+  output_tokens: z
+    .number({ error: 'output_tokens must be a number' })
+    .int('output_tokens must be a whole number')
+    .positive('output_tokens must be positive')
+    .optional(),
 });
 
 const turn = z.object({ from: z.string(), value: z.string() });

@@ -5,7 +5,10 @@
 export type WorkloadErrorCode = 'unreadable' | 'bad-format' | 'hash-mismatch' | 'tokenizer' | 'length';
 
 export class WorkloadError extends Error {
-  constructor(readonly code: WorkloadErrorCode, message: string) {
+  constructor(
+    readonly code: WorkloadErrorCode,
+    message: string,
+  ) {
     super(message);
     this.name = 'WorkloadError';
   }

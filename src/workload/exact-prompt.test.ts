@@ -21,7 +21,9 @@ const path = writeTokenizer(dir, 'bpe', json);
 const reference = new Tokenizer(json, {});
 const tokens = (t: string) => reference.encode(t, { add_special_tokens: false }).ids.length;
 let counter: TokenCounter;
-beforeAll(async () => { counter = await loadTokenizerFile(path); });
+beforeAll(async () => {
+  counter = await loadTokenizerFile(path);
+});
 
 describe('exact-length prompts with a tokenizer.json', () => {
   it('records the file, its hash, and that counts are exact', () => {
@@ -29,7 +31,11 @@ describe('exact-length prompts with a tokenizer.json', () => {
   });
   for (const target of [1, 2, 7, 64, 255, 512, 1000]) {
     it(`hits ${target} tokens exactly, with salts and a shared prefix`, async () => {
-      for (const [lead, seed] of [['', 1], ['r9f3a-c0n17', 2], ['the water of city left', 3]] as const) {
+      for (const [lead, seed] of [
+        ['', 1],
+        ['r9f3a-c0n17', 2],
+        ['the water of city left', 3],
+      ] as const) {
         if (tokens(lead) > target) continue;
         const p = await exactPrompt(counter, target, lead, seed);
         expect(tokens(p)).toBe(target);

@@ -31,7 +31,9 @@ export async function exactPrompt(counter: TokenCounter, target: number, lead: s
   };
   const rand = mulberry32(seed);
   const words: string[] = [];
-  const draw = (n: number) => { for (let i = 0; i < n; i++) words.push(COMMON_WORDS[Math.floor(rand() * COMMON_WORDS.length)] as string); };
+  const draw = (n: number) => {
+    for (let i = 0; i < n; i++) words.push(COMMON_WORDS[Math.floor(rand() * COMMON_WORDS.length)] as string);
+  };
   const textOf = (k: number) => (k === 0 ? lead : `${lead}${lead === '' ? '' : ' '}${words.slice(0, k).join(' ')}`);
 
   const leadTokens = lead === '' ? 0 : await count(lead);

@@ -11,6 +11,7 @@ export const IMAGE_TILE = 16;
 export function tileColours(width: number, height: number, seed: number, index: number): number[][][] {
   const random = mulberry32((Math.imul(seed, 0x9e3779b1) ^ Math.imul(index + 1, 0x85ebca6b)) >>> 0);
   const tilesX = Math.ceil(width / IMAGE_TILE);
-  return Array.from({ length: Math.ceil(height / IMAGE_TILE) }, () => Array.from({ length: tilesX }, () =>
-    [Math.floor(random() * 256), Math.floor(random() * 256), Math.floor(random() * 256)]));
+  return Array.from({ length: Math.ceil(height / IMAGE_TILE) }, () =>
+    Array.from({ length: tilesX }, () => [Math.floor(random() * 256), Math.floor(random() * 256), Math.floor(random() * 256)]),
+  );
 }

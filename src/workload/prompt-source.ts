@@ -14,35 +14,56 @@ import { sessionUserText, sessionsSourceSchema } from './sessions.js';
 import { tracePrompt } from './trace-prompt.js';
 import { agentPrompt, agentsSourceSchema } from './agent-source.js';
 
-export const promptSourceSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('synthetic') }).strict(),
-  z.object({
-    kind: z.literal('list'),
-    /** The i-th request of the sweep (warm-ups included, levels in order) uses items[i mod length]. */
-    items: z.array(z.object({
-      text: z.string().min(1, 'a prompt must not be empty'),
-      outputTokens: z.number().int().positive().optional(),
-    }).strict()).min(1, 'give at least one prompt'),
-  }).strict(),
-  z.object({
-    kind: z.literal('trace'),
-    /** Prompt tokens per hash id (Mooncake: 512). */
-    blockTokens: z.number().int().positive().max(LIMITS.traceBlockTokens.max),
-    /** The i-th request of each level (a replay runs no warm-ups) uses requests[i mod length]: p prompt tokens, o output tokens, h block ids, text a literal prompt. */
-    requests: z.array(z.object({
-      p: z.number().int().positive().max(LIMITS.promptTokens.max),
-      o: z.number().int().positive().max(LIMITS.outputTokens.max),
-      h: z.array(z.number().int().nonnegative()).optional(),
-      text: z.string().min(1).optional(),
-    }).strict()).min(1).max(LIMITS.requestsPerLevel.max),
-    /** Built before the run to the exact lengths (runner/exact-texts.ts): per level salt, request i's text. */
-    texts: z.record(z.string(), z.array(z.string())).optional(),
-  }).strict(),
-  /** Multi-turn sessions (sessions.ts): the runner sends each session's turns in order, each with the conversation so far. */
-  sessionsSourceSchema,
-  /** Agent sessions with sub-agents (agent-source.ts): the runner follows the trace's graph. */
-  agentsSourceSchema,
-], { error: (iss) => (iss.code === 'invalid_union' ? 'kind must be synthetic, list, trace, sessions or agents' : undefined) });
+export const promptSourceSchema = z.discriminatedUnion(
+  'kind',
+  [
+    z.object({ kind: z.literal('synthetic') }).strict(),
+    z
+      .object({
+        kind: z.literal('list'),
+        /** The i-th request of the sweep (warm-ups included, levels in order) uses items[i mod length]. */
+        items: z
+          .array(
+            z
+              .object({
+                text: z.string().min(1, 'a prompt must not be empty'),
+                outputTokens: z.number().int().positive().optional(),
+              })
+              .strict(),
+          )
+          .min(1, 'give at least one prompt'),
+      })
+      .strict(),
+    z
+      .object({
+        kind: z.literal('trace'),
+        /** Prompt tokens per hash id (Mooncake: 512). */
+        blockTokens: z.number().int().positive().max(LIMITS.traceBlockTokens.max),
+        /** The i-th request of each level (a replay runs no warm-ups) uses requests[i mod length]: p prompt tokens, o output tokens, h block ids, text a literal prompt. */
+        requests: z
+          .array(
+            z
+              .object({
+                p: z.number().int().positive().max(LIMITS.promptTokens.max),
+                o: z.number().int().positive().max(LIMITS.outputTokens.max),
+                h: z.array(z.number().int().nonnegative()).optional(),
+                text: z.string().min(1).optional(),
+              })
+              .strict(),
+          )
+          .min(1)
+          .max(LIMITS.requestsPerLevel.max),
+        /** Built before the run to the exact lengths (runner/exact-texts.ts): per level salt, request i's text. */
+        texts: z.record(z.string(), z.array(z.string())).optional(),
+      })
+      .strict(),
+    /** Multi-turn sessions (sessions.ts): the runner sends each session's turns in order, each with the conversation so far. */
+    sessionsSourceSchema,
+    /** Agent sessions with sub-agents (agent-source.ts): the runner follows the trace's graph. */
+    agentsSourceSchema,
+  ],
+  { error: (iss) => (iss.code === 'invalid_union' ? 'kind must be synthetic, list, trace, sessions or agents' : undefined) },
+);
 
 export type PromptSource = z.output<typeof promptSourceSchema>;
 

@@ -8,11 +8,7 @@ import { NO_TOKENIZER_LABEL, type TokenCounter, approximateCounter } from './tok
 import { loadTokenizerFile } from './tokenizer-file.js';
 import { serverCounter } from './tokenizer-server.js';
 
-export type TokenizerChoice =
-  | { kind: 'file'; path: string }
-  | { kind: 'server' }
-  | { kind: 'approximate' }
-  | { kind: 'auto' };
+export type TokenizerChoice = { kind: 'file'; path: string } | { kind: 'server' } | { kind: 'approximate' } | { kind: 'auto' };
 
 /** The server the counts are for. */
 export interface TokenizerServer {

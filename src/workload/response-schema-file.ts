@@ -14,9 +14,12 @@ import { WorkloadError } from './errors.js';
  */
 export async function loadResponseSchema(path: string, control: number): Promise<ResponseSchemaSpec> {
   const where = `JSON schema ${path}`;
-  const size = await stat(path).then((s) => s.size, (err: NodeJS.ErrnoException) => {
-    throw new WorkloadError('unreadable', `${where}: cannot read (${err.code ?? err.message})`);
-  });
+  const size = await stat(path).then(
+    (s) => s.size,
+    (err: NodeJS.ErrnoException) => {
+      throw new WorkloadError('unreadable', `${where}: cannot read (${err.code ?? err.message})`);
+    },
+  );
   if (size > LIMITS.responseSchemaBytes.max) throw new WorkloadError('length', `${where}: ${limitMessage('responseSchemaBytes', size, 'size')}`);
   let data: unknown;
   try {

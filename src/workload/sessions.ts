@@ -12,22 +12,39 @@ import { LIMITS, hashString53, mulberry32 } from '../core/index.js';
 import { WorkloadError } from './errors.js';
 import { COMMON_WORDS } from './synthetic-prompt.js';
 
-export const sessionsSourceSchema = z.object({
-  kind: z.literal('sessions'),
-  sessions: z.array(z.object({
-    /** text: the user message as given; p: its length in words, built from the run's seed. o: the answer's output cap. */
-    turns: z.array(z.object({
-      text: z.string().min(1).optional(),
-      p: z.number().int().positive().max(LIMITS.promptTokens.max).optional(),
-      o: z.number().int().positive().max(LIMITS.outputTokens.max),
-    }).strict().refine((t) => (t.text === undefined) !== (t.p === undefined), { error: 'a turn has either text or p' })).min(1).max(LIMITS.sessionTurns.max),
-    /** Think time before turns 2, 3, …, ms. */
-    thinkMs: z.array(z.number().nonnegative().max(3_600_000)),
-  }).strict().refine((s) => s.thinkMs.length === s.turns.length - 1, { error: 'thinkMs has one entry per turn after the first' }))
-    .min(1).max(LIMITS.requestsPerLevel.max),
-  /** Built before the run to the exact lengths (runner/exact-texts.ts): per level salt, session id's turn texts. */
-  texts: z.record(z.string(), z.array(z.array(z.string()))).optional(),
-}).strict();
+export const sessionsSourceSchema = z
+  .object({
+    kind: z.literal('sessions'),
+    sessions: z
+      .array(
+        z
+          .object({
+            /** text: the user message as given; p: its length in words, built from the run's seed. o: the answer's output cap. */
+            turns: z
+              .array(
+                z
+                  .object({
+                    text: z.string().min(1).optional(),
+                    p: z.number().int().positive().max(LIMITS.promptTokens.max).optional(),
+                    o: z.number().int().positive().max(LIMITS.outputTokens.max),
+                  })
+                  .strict()
+                  .refine((t) => (t.text === undefined) !== (t.p === undefined), { error: 'a turn has either text or p' }),
+              )
+              .min(1)
+              .max(LIMITS.sessionTurns.max),
+            /** Think time before turns 2, 3, …, ms. */
+            thinkMs: z.array(z.number().nonnegative().max(3_600_000)),
+          })
+          .strict()
+          .refine((s) => s.thinkMs.length === s.turns.length - 1, { error: 'thinkMs has one entry per turn after the first' }),
+      )
+      .min(1)
+      .max(LIMITS.requestsPerLevel.max),
+    /** Built before the run to the exact lengths (runner/exact-texts.ts): per level salt, session id's turn texts. */
+    texts: z.record(z.string(), z.array(z.array(z.string()))).optional(),
+  })
+  .strict();
 export type SessionsSource = z.output<typeof sessionsSourceSchema>;
 export type Session = SessionsSource['sessions'][number];
 
@@ -81,13 +98,19 @@ const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
  * conversation with no human-then-answer pair is skipped and counted.
  * @throws WorkloadError naming the file and the conversation.
  */
-export async function loadShareGpt(path: string, o: { maxSessions: number; thinkS: Range; seed: number }): Promise<{ source: SessionsSource; skipped: number }> {
+export async function loadShareGpt(
+  path: string,
+  o: { maxSessions: number; thinkS: Range; seed: number },
+): Promise<{ source: SessionsSource; skipped: number }> {
   let text: string;
   try {
     text = await readRegularText(path, { bytes: LIMITS.inputFileBytes.max, what: LIMITS.inputFileBytes.what });
   } catch (err) {
     const refusal = err instanceof FileRefusal && err.refused ? err : null;
-    throw new WorkloadError(refusal?.code === 'EFBIG' ? 'length' : 'unreadable', `conversations ${refusal ? refusal.message : `${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`}`);
+    throw new WorkloadError(
+      refusal?.code === 'EFBIG' ? 'length' : 'unreadable',
+      `conversations ${refusal ? refusal.message : `${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`}`,
+    );
   }
   let data: unknown;
   try {
@@ -108,9 +131,15 @@ export async function loadShareGpt(path: string, o: { maxSessions: number; think
     for (const [j, m] of conv.entries()) {
       const from = (m as { from?: unknown } | null)?.from;
       const value = (m as { value?: unknown } | null)?.value;
-      if (typeof from !== 'string' || typeof value !== 'string') throw new WorkloadError('bad-format', `${where}, message ${j + 1}: needs "from" and "value" text`);
+      if (typeof from !== 'string' || typeof value !== 'string')
+        throw new WorkloadError('bad-format', `${where}, message ${j + 1}: needs "from" and "value" text`);
       const next = conv[j + 1] as { from?: unknown; value?: unknown } | undefined;
-      if ((from === 'human' || from === 'user') && (next?.from === 'gpt' || next?.from === 'assistant') && typeof next.value === 'string' && value.trim() !== '') {
+      if (
+        (from === 'human' || from === 'user') &&
+        (next?.from === 'gpt' || next?.from === 'assistant') &&
+        typeof next.value === 'string' &&
+        value.trim() !== ''
+      ) {
         if (turns.length < LIMITS.sessionTurns.max) turns.push({ text: value, o: Math.min(LIMITS.outputTokens.max, Math.max(1, words(next.value))) });
       }
     }

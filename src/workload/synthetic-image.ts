@@ -10,9 +10,12 @@ import { type ImageFormat, LIMITS, limitMessage } from '../core/index.js';
 import { IMAGE_TILE, tileColours } from './image-tiles.js';
 import { syntheticJpeg } from './synthetic-jpeg.js';
 
-
 /** How many images of what size every chat request carries. */
-export interface ImageSpec { count: number; width: number; height: number }
+export interface ImageSpec {
+  count: number;
+  width: number;
+  height: number;
+}
 
 function chunk(type: string, data: Buffer): Buffer {
   const head = Buffer.alloc(8);
@@ -25,7 +28,10 @@ function chunk(type: string, data: Buffer): Buffer {
 
 /** The refusal for a size no image may have, naming the flag; null when it is fine. */
 export function imageSizeProblem(width: number, height: number, flag = '--image-size'): string | null {
-  for (const [side, v] of [['width', width], ['height', height]] as const) {
+  for (const [side, v] of [
+    ['width', width],
+    ['height', height],
+  ] as const) {
     if (!Number.isInteger(v) || v < 1) return `${flag}: the ${side} must be a whole number of pixels, at least 1 (got ${v})`;
     if (v > LIMITS.imageSide.max) return `${flag}: ${limitMessage('imageSide', v, `the ${side}`)}`;
   }
@@ -45,7 +51,10 @@ export function syntheticPng(width: number, height: number, seed: number, index:
   const raw = Buffer.alloc(stride * height);
   for (let y = 0; y < height; y++) {
     const at = y * stride;
-    if (y % IMAGE_TILE !== 0) { raw[at] = 2; continue; }
+    if (y % IMAGE_TILE !== 0) {
+      raw[at] = 2;
+      continue;
+    }
     const tiles = colours[y / IMAGE_TILE] as number[][];
     for (let x = 0; x < width; x++) raw.set(tiles[Math.floor(x / IMAGE_TILE)] as number[], at + 1 + x * 3);
   }

@@ -18,9 +18,14 @@ let browser: Browser;
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not at ${CHROMIUM}: install Debian's chromium or set GOODPUT_CHROMIUM`);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
 }, patient(60_000));
-afterAll(async () => { await browser?.close(); });
+afterAll(async () => {
+  await browser?.close();
+});
 
 /** The pixels Chromium decodes from `url`, RGBA row by row. */
 async function decode(url: string): Promise<{ width: number; height: number; rgba: number[] }> {
@@ -57,22 +62,29 @@ describe('syntheticJpeg', () => {
     expect(syntheticImageUrl(100, 37, 7, 0, 'jpeg')).toMatch(/^data:image\/jpeg;base64,\/9j\//);
   });
 
-  it('decodes in Chromium to the seeded tile colours (within JPEG colour rounding), at odd sizes too', async () => {
-    for (const [width, height] of [[64, 48], [37, 21]] as const) {
-      const image = await decode(syntheticImageUrl(width, height, 9, 2, 'jpeg'));
-      expect({ width: image.width, height: image.height }).toEqual({ width, height });
-      const tiles = tileColours(width, height, 9, 2);
-      let worst = 0;
-      for (let y = 0; y < height; y++) {
-        for (let x = 0; x < width; x++) {
-          const want = tiles[Math.floor(y / 16)]?.[Math.floor(x / 16)] as number[];
-          for (let c = 0; c < 3; c++) worst = Math.max(worst, Math.abs((image.rgba[(y * width + x) * 4 + c] as number) - (want[c] as number)));
+  it(
+    'decodes in Chromium to the seeded tile colours (within JPEG colour rounding), at odd sizes too',
+    async () => {
+      for (const [width, height] of [
+        [64, 48],
+        [37, 21],
+      ] as const) {
+        const image = await decode(syntheticImageUrl(width, height, 9, 2, 'jpeg'));
+        expect({ width: image.width, height: image.height }).toEqual({ width, height });
+        const tiles = tileColours(width, height, 9, 2);
+        let worst = 0;
+        for (let y = 0; y < height; y++) {
+          for (let x = 0; x < width; x++) {
+            const want = tiles[Math.floor(y / 16)]?.[Math.floor(x / 16)] as number[];
+            for (let c = 0; c < 3; c++) worst = Math.max(worst, Math.abs((image.rgba[(y * width + x) * 4 + c] as number) - (want[c] as number)));
+          }
         }
+        // RGB → YCbCr → RGB in 8 bits loses a few levels at most; a wrong block or table would be off by far more.
+        expect(worst).toBeLessThanOrEqual(4);
       }
-      // RGB → YCbCr → RGB in 8 bits loses a few levels at most; a wrong block or table would be off by far more.
-      expect(worst).toBeLessThanOrEqual(4);
-    }
-  }, patient(60_000));
+    },
+    patient(60_000),
+  );
 
   it('draws the largest size quickly enough to pool, and refuses a size past the limits table', () => {
     expect(syntheticJpeg(4096, 4096, 1, 0).length).toBeLessThan(1_500_000);

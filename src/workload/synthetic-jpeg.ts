@@ -45,7 +45,9 @@ class BitWriter {
   private at = 0;
   private acc = 0;
   private count = 0;
-  constructor(capacity: number) { this.bytes = Buffer.alloc(capacity); }
+  constructor(capacity: number) {
+    this.bytes = Buffer.alloc(capacity);
+  }
   write(code: number, length: number): void {
     for (let i = length - 1; i >= 0; i--) {
       this.acc = (this.acc << 1) | ((code >> i) & 1);
@@ -92,7 +94,8 @@ function ycbcr(rgb: readonly number[]): [number, number, number] {
  */
 export function syntheticJpeg(width: number, height: number, seed: number, index: number): Buffer {
   for (const side of [width, height]) {
-    if (!Number.isInteger(side) || side < 1 || side > LIMITS.imageSide.max) throw new RangeError(`image size: each side must be 1 to ${LIMITS.imageSide.max} pixels (got ${width}×${height})`);
+    if (!Number.isInteger(side) || side < 1 || side > LIMITS.imageSide.max)
+      throw new RangeError(`image size: each side must be 1 to ${LIMITS.imageSide.max} pixels (got ${width}×${height})`);
   }
   const colours = tileColours(width, height, seed, index);
   const blocksX = Math.ceil(width / 8);
@@ -115,7 +118,8 @@ export function syntheticJpeg(width: number, height: number, seed: number, index
   }
   const quant = [DC_QUANT, ...Array.from({ length: 63 }, () => 16)];
   const header = [
-    0xff, 0xd8,
+    0xff,
+    0xd8,
     ...segment(0xe0, [0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0]),
     ...segment(0xdb, [0x00, ...quant]),
     ...segment(0xc0, [8, height >> 8, height & 0xff, width >> 8, width & 0xff, 3, 1, 0x11, 0, 2, 0x11, 0, 3, 0x11, 0]),

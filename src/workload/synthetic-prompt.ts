@@ -18,7 +18,6 @@ export const COMMON_WORDS: readonly string[] = (
   'off come since against go came right used take three house small place water number part word left hand high city'
 ).split(' ');
 
-
 /**
  * A prompt of `words` words: a salt word (`r<salt>`), then words drawn with `seed`.
  * @param words target length in words (≈ tokens), ≥ 1

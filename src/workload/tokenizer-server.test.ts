@@ -12,9 +12,14 @@ let sim: SimServer;
 let bare: TestServer;
 beforeAll(async () => {
   sim = await startSimulator({ port: 0 });
-  bare = await startServer((_req, res) => { res.writeHead(404); res.end(); });
+  bare = await startServer((_req, res) => {
+    res.writeHead(404);
+    res.end();
+  });
 });
-afterAll(async () => { await Promise.all([sim.close(), bare.close()]); });
+afterAll(async () => {
+  await Promise.all([sim.close(), bare.close()]);
+});
 
 describe('server tokenizer', () => {
   it('finds /tokenize beside /v1, keeping a path prefix', () => {
@@ -27,7 +32,7 @@ describe('server tokenizer', () => {
     expect(await counter.count('one two  three')).toBe(3);
     expect((await exactPrompt(counter, 37, 'rsalt', 4)).split(' ')).toHaveLength(37);
   });
-  it('auto: the server\'s when it has one, else the approximation, labelled with why', async () => {
+  it("auto: the server's when it has one, else the approximation, labelled with why", async () => {
     expect((await resolveTokenizer({ kind: 'auto' }, { url: sim.url, model: 'goodput-sim-1' })).info.kind).toBe('server');
     const approx = await resolveTokenizer({ kind: 'auto' }, { url: bare.url, model: 'm' });
     expect(approx.info).toMatchObject({ kind: 'approximate', exact: false });
@@ -44,8 +49,11 @@ describe('server tokenizer', () => {
 function llamaRecordings(): Map<string, Buffer> {
   const byField = new Map<string, Buffer>();
   const recorded = [
-    ['prompt', '40-tokenize-vllm-body'], ['content', '41-tokenize-llama-body'], ['inputs', '42-tokenize-tgi-body'],
-    ['messages', '43-apply-template'], ['parse_special', '44-tokenize-templated'],
+    ['prompt', '40-tokenize-vllm-body'],
+    ['content', '41-tokenize-llama-body'],
+    ['inputs', '42-tokenize-tgi-body'],
+    ['messages', '43-apply-template'],
+    ['parse_special', '44-tokenize-templated'],
   ] as const;
   for (const [field, name] of recorded) {
     const text = readFileSync(new URL(`../client/fixtures/llama-server/${name}.http`, import.meta.url), 'latin1');
@@ -60,13 +68,14 @@ async function llamaReplay(bodies: string[]): Promise<TestServer> {
   return startServer((req, res, body) => {
     bodies.push(body);
     const keys = Object.keys(JSON.parse(body) as object);
-    const field = req.url === '/apply-template' ? 'messages' : keys.includes('parse_special') ? 'parse_special' : keys.find((k) => recorded.has(k)) ?? 'prompt';
+    const field =
+      req.url === '/apply-template' ? 'messages' : keys.includes('parse_special') ? 'parse_special' : (keys.find((k) => recorded.has(k)) ?? 'prompt');
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
     res.end(recorded.get(field));
   });
 }
 
-describe('server tokenizer against llama-server\'s recorded answers', () => {
+describe("server tokenizer against llama-server's recorded answers", () => {
   it('skips the vLLM body llama.cpp answers with no tokens and counts with its own `content` body', async () => {
     const bodies: string[] = [];
     const llama = await llamaReplay(bodies);
@@ -81,7 +90,7 @@ describe('server tokenizer against llama-server\'s recorded answers', () => {
       await llama.close();
     }
   });
-  it('measures the chat template\'s own tokens before sending: /apply-template, then a count with special tokens (46 − 6 = 40)', async () => {
+  it("measures the chat template's own tokens before sending: /apply-template, then a count with special tokens (46 − 6 = 40)", async () => {
     const bodies: string[] = [];
     const llama = await llamaReplay(bodies);
     try {
@@ -107,7 +116,10 @@ describe('server tokenizer against llama-server\'s recorded answers', () => {
     }
   });
   it('a server that counts every shape at zero has no tokenizer, and says why', async () => {
-    const empty = await startServer((_req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"tokens":[]}'); });
+    const empty = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"tokens":[]}');
+    });
     try {
       const approx = await resolveTokenizer({ kind: 'auto' }, { url: empty.url, model: 'm' });
       expect(approx.info).toMatchObject({ kind: 'approximate', exact: false });

@@ -70,7 +70,12 @@ async function post(url: string, body: object, apiKey: string | undefined, timeo
   return count === null ? { ok: false, reason: `POST ${url} answered without a token count` } : { ok: true, count };
 }
 
-async function postJson(url: string, body: object, apiKey: string | undefined, timeoutMs: number): Promise<{ ok: true; json: unknown } | { ok: false; reason: string }> {
+async function postJson(
+  url: string,
+  body: object,
+  apiKey: string | undefined,
+  timeoutMs: number,
+): Promise<{ ok: true; json: unknown } | { ok: false; reason: string }> {
   try {
     const res = await request(url, {
       method: 'POST',
@@ -97,14 +102,20 @@ async function postJson(url: string, body: object, apiKey: string | undefined, t
  * @param timeoutMs per call, ms (default 10 000)
  */
 export async function serverCounter(
-  baseUrl: string, model: string, apiKey?: string, timeoutMs = 10_000,
+  baseUrl: string,
+  model: string,
+  apiKey?: string,
+  timeoutMs = 10_000,
 ): Promise<{ ok: true; counter: TokenCounter } | { ok: false; reason: string }> {
   const url = tokenizeUrl(baseUrl);
   let first: Probe | null = null;
   for (const shape of TOKENIZE_SHAPES) {
     const answer = await post(url, shape.body(model, PROBE_TEXT), apiKey, timeoutMs);
     // Zero tokens for a non-empty text: the server read another field than the one this shape fills.
-    const probe: Probe = answer.ok && answer.count === 0 ? { ok: false, reason: `POST ${url} counted 0 tokens in "${PROBE_TEXT}" (it does not read the ${shape.engines} body)` } : answer;
+    const probe: Probe =
+      answer.ok && answer.count === 0
+        ? { ok: false, reason: `POST ${url} counted 0 tokens in "${PROBE_TEXT}" (it does not read the ${shape.engines} body)` }
+        : answer;
     first ??= probe;
     // A route that is not there, or a server that is not answering, will not answer another shape either.
     if (!probe.ok && /HTTP 404|failed \(/.test(probe.reason)) break;

@@ -17,7 +17,11 @@ const file = (name: string, data: unknown) => {
 
 describe('built-in tool sets', () => {
   it('1, 8 and 64 tools with unique names and schemas that compile, 0.6 k / 7 k / 56 k characters of JSON', async () => {
-    for (const [n, chars] of [[1, 555], [8, 6865], [64, 55873]] as const) {
+    for (const [n, chars] of [
+      [1, 555],
+      [8, 6865],
+      [64, 55873],
+    ] as const) {
       const t = await loadTools(String(n), 'required');
       expect(t.tools).toHaveLength(n);
       expect(new Set(t.tools.map((x) => x.function.name)).size).toBe(n);
@@ -46,8 +50,14 @@ describe('a tools file', () => {
       [[one, one], /tool lookup is defined twice/],
       [[{ type: 'function', function: { name: 'bad name!' } }], /name must be 1-64 letters/],
       [[{ type: 'retrieval', function: { name: 'x' } }], /type must be "function"/],
-      [[{ ...one, function: { ...one.function, description: 'x'.repeat(LIMITS.toolDefinitionBytes.max) } }], /tool lookup: \d+ is above the limit of 65536 bytes of one tool definition/],
-      [Array.from({ length: LIMITS.tools.max + 1 }, (_, i) => ({ type: 'function', function: { name: `t${i}` } })), /tools 129 is above the limit of 128 tools offered with one request/],
+      [
+        [{ ...one, function: { ...one.function, description: 'x'.repeat(LIMITS.toolDefinitionBytes.max) } }],
+        /tool lookup: \d+ is above the limit of 65536 bytes of one tool definition/,
+      ],
+      [
+        Array.from({ length: LIMITS.tools.max + 1 }, (_, i) => ({ type: 'function', function: { name: `t${i}` } })),
+        /tools 129 is above the limit of 128 tools offered with one request/,
+      ],
     ];
     for (const [i, [data, message]] of cases.entries()) {
       await expect(loadTools(file(`bad-${i}.json`, data), 'auto')).rejects.toThrow(message);

@@ -33,12 +33,20 @@ export function checkToolsSpec(raw: unknown, where: string): ToolsSpec {
  */
 export async function loadTools(given: string, choice: ToolChoice): Promise<ToolsSpec> {
   const n = Number(given);
-  if ((BUILTIN_TOOL_SETS as readonly number[]).includes(n)) return checkToolsSpec({ label: `built-in ${n}`, tools: builtinTools(n as BuiltinToolSet), choice }, `built-in tools ${n}`);
+  if ((BUILTIN_TOOL_SETS as readonly number[]).includes(n))
+    return checkToolsSpec({ label: `built-in ${n}`, tools: builtinTools(n as BuiltinToolSet), choice }, `built-in tools ${n}`);
   const where = `tools ${given}`;
-  const size = await stat(given).then((s) => s.size, (err: NodeJS.ErrnoException) => {
-    throw new WorkloadError('unreadable', `${where}: cannot read (${err.code ?? err.message}); give a JSON file or one of ${BUILTIN_TOOL_SETS.join(', ')}`);
-  });
-  if (size > MAX_FILE_BYTES) throw new WorkloadError('length', `${where}: ${size} bytes is above the ${MAX_FILE_BYTES} that ${LIMITS.tools.max} ${LIMITS.tools.what} of at most ${LIMITS.toolDefinitionBytes.max} bytes each can fill`);
+  const size = await stat(given).then(
+    (s) => s.size,
+    (err: NodeJS.ErrnoException) => {
+      throw new WorkloadError('unreadable', `${where}: cannot read (${err.code ?? err.message}); give a JSON file or one of ${BUILTIN_TOOL_SETS.join(', ')}`);
+    },
+  );
+  if (size > MAX_FILE_BYTES)
+    throw new WorkloadError(
+      'length',
+      `${where}: ${size} bytes is above the ${MAX_FILE_BYTES} that ${LIMITS.tools.max} ${LIMITS.tools.what} of at most ${LIMITS.toolDefinitionBytes.max} bytes each can fill`,
+    );
   let data: unknown;
   try {
     data = JSON.parse(await readFile(given, 'utf8'));

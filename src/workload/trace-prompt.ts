@@ -46,7 +46,10 @@ function blockWords(key: string, n: number, blockTokens: number, shared: boolean
 }
 
 /** One block of a prompt: `n` tokens of the text named by `key` (equal keys, equal text; a shorter block is the longer one's start). */
-export interface PromptBlock { key: string; n: number }
+export interface PromptBlock {
+  key: string;
+  n: number;
+}
 
 /** A prompt of `p` tokens cut in blocks of `blockTokens`, block b named by `keyOf(b)`. */
 export function promptBlocks(p: number, blockTokens: number, keyOf: (b: number) => string): PromptBlock[] {

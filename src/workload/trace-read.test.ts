@@ -38,19 +38,30 @@ describe('reading traces', () => {
   });
 
   it('reads BurstGPT CSV: seconds, failures in the log skipped and counted, other columns as labels', async () => {
-    const csv = 'Timestamp,Model,Request tokens,Response tokens,Total tokens,Log Type\r\n' +
+    const csv =
+      'Timestamp,Model,Request tokens,Response tokens,Total tokens,Log Type\r\n' +
       '5,ChatGPT,472,18,490,Conversation log\r\n' +
       '5.5,GPT-4,1003,0,1003,Conversation log\r\n' +
       '7.25,"GPT-4",120,300,420,"API, log"\r\n';
     const t = await readTrace(file(csv, 'csv'));
     expect(t.format).toBe('burstgpt');
-    expect(t.requests.map((r) => [r.atMs, r.promptTokens, r.outputTokens, r.line])).toEqual([[0, 472, 18, 2], [2250, 120, 300, 4]]);
+    expect(t.requests.map((r) => [r.atMs, r.promptTokens, r.outputTokens, r.line])).toEqual([
+      [0, 472, 18, 2],
+      [2250, 120, 300, 4],
+    ]);
     expect(t.skipped).toEqual({ failed: 1, outsideWindow: 0 });
     expect(t.labels).toEqual({ Model: { ChatGPT: 1, 'GPT-4': 1 }, 'Log Type': { 'Conversation log': 1, 'API, log': 1 } });
   });
 
   it('reads goodput JSONL with token counts or literal prompts', async () => {
-    const t = await readTrace(file(jsonl([{ t: 0.5, promptTokens: 40, outputTokens: 10 }, { t: 1, prompt: 'hello there world', outputTokens: 5 }])));
+    const t = await readTrace(
+      file(
+        jsonl([
+          { t: 0.5, promptTokens: 40, outputTokens: 10 },
+          { t: 1, prompt: 'hello there world', outputTokens: 5 },
+        ]),
+      ),
+    );
     expect(t.format).toBe('goodput');
     expect(t.requests).toEqual([
       { atMs: 0, promptTokens: 40, outputTokens: 10, line: 1 },
@@ -61,35 +72,104 @@ describe('reading traces', () => {
   it('takes a window (seconds after the first request) and counts what it left out', async () => {
     const rows = Array.from({ length: 10 }, (_, i) => ({ timestamp: i * 1000, input_length: 10, output_length: 5 }));
     const t = await readTrace(file(jsonl(rows)), { window: parseWindow('2..5') });
-    expect(t.requests.map((r) => [r.atMs, r.line])).toEqual([[0, 3], [1000, 4], [2000, 5]]);
+    expect(t.requests.map((r) => [r.atMs, r.line])).toEqual([
+      [0, 3],
+      [1000, 4],
+      [2000, 5],
+    ]);
     expect(t.skipped.outsideWindow).toBe(7);
     expect(() => parseWindow('5..2')).toThrow("--window: '5..2' is not START..END in seconds with END after START (e.g. 0..600)");
   });
 
   it('sorts timestamps that go backwards, with a warning naming the first such line; refuses them with strict', async () => {
-    const p = file(jsonl([{ timestamp: 100, input_length: 1, output_length: 1 }, { timestamp: 50, input_length: 2, output_length: 1 }, { timestamp: -20, input_length: 3, output_length: 1 }]));
+    const p = file(
+      jsonl([
+        { timestamp: 100, input_length: 1, output_length: 1 },
+        { timestamp: 50, input_length: 2, output_length: 1 },
+        { timestamp: -20, input_length: 3, output_length: 1 },
+      ]),
+    );
     const t = await readTrace(p);
-    expect(t.requests.map((r) => [r.atMs, r.promptTokens])).toEqual([[0, 3], [70, 2], [120, 1]]);
+    expect(t.requests.map((r) => [r.atMs, r.promptTokens])).toEqual([
+      [0, 3],
+      [70, 2],
+      [120, 1],
+    ]);
     expect(t.warnings).toEqual(["the trace's timestamps go backwards (first at line 2); its requests were sorted by time"]);
-    await expect(readTrace(p, { strict: true })).rejects.toThrow(`trace ${p}: line 2: the timestamp goes backwards (0.05 s after 0.1 s); without --strict the trace is sorted`);
+    await expect(readTrace(p, { strict: true })).rejects.toThrow(
+      `trace ${p}: line 2: the timestamp goes backwards (0.05 s after 0.1 s); without --strict the trace is sorted`,
+    );
   });
 
   const bad: Array<[string, string, string, RegExp]> = [
     ['an empty file', '', 'jsonl', /: no requests \(the file is empty\)$/],
     ['a header only', 'Timestamp,Request tokens,Response tokens\n', 'csv', /: no requests \(the file is empty below its header\)$/],
-    ['a missing column', 'Timestamp,Request tokens,Model\n1,2,x\n', 'csv', /: line 1: the CSV header lacks "Response tokens" \(BurstGPT columns: Timestamp, Request tokens, Response tokens\)$/],
-    ['a non-numeric length', jsonl([{ timestamp: 0, input_length: 'abc', output_length: 3 }]), 'jsonl', /: line 1: input_length "abc" is not a whole number of at least 1$/],
-    ['a megabyte-long value, shown cut', jsonl([{ timestamp: 0, input_length: 'x'.repeat(500_000), output_length: 3 }]), 'jsonl', /: line 1: input_length "x{39}… is not a whole number of at least 1$/],
-    ['a missing length', jsonl([{ timestamp: 0, input_length: 3, output_length: 3 }, { timestamp: 1, input_length: 4 }]), 'jsonl', /: line 2: output_length missing is not a whole number of at least 1$/],
+    [
+      'a missing column',
+      'Timestamp,Request tokens,Model\n1,2,x\n',
+      'csv',
+      /: line 1: the CSV header lacks "Response tokens" \(BurstGPT columns: Timestamp, Request tokens, Response tokens\)$/,
+    ],
+    [
+      'a non-numeric length',
+      jsonl([{ timestamp: 0, input_length: 'abc', output_length: 3 }]),
+      'jsonl',
+      /: line 1: input_length "abc" is not a whole number of at least 1$/,
+    ],
+    [
+      'a megabyte-long value, shown cut',
+      jsonl([{ timestamp: 0, input_length: 'x'.repeat(500_000), output_length: 3 }]),
+      'jsonl',
+      /: line 1: input_length "x{39}… is not a whole number of at least 1$/,
+    ],
+    [
+      'a missing length',
+      jsonl([
+        { timestamp: 0, input_length: 3, output_length: 3 },
+        { timestamp: 1, input_length: 4 },
+      ]),
+      'jsonl',
+      /: line 2: output_length missing is not a whole number of at least 1$/,
+    ],
     ['a non-numeric time', 'Timestamp,Request tokens,Response tokens\nsoon,3,4\n', 'csv', /: line 2: Timestamp "soon" is not a number$/],
     ['a short CSV row', 'Timestamp,Request tokens,Response tokens\n1,3\n', 'csv', /: line 2: 2 fields where the header has 3$/],
     ['a line that is not JSON', '{"timestamp": 1, "input_length": 2, "output_length": 3}\n{oops\n', 'jsonl', /: line 2: not a JSON object$/],
-    ['an unknown JSON shape', jsonl([{ time: 1 }]), 'jsonl', /: line 1: a JSON line with neither "timestamp" \(Mooncake\) nor "t" \(goodput\): not a trace format goodput reads$/],
-    ['a prompt past the limit', jsonl([{ timestamp: 0, input_length: 300000, output_length: 3 }]), 'jsonl', /: line 1: input_length 300000 is above the limit of 262144 prompt tokens per request$/],
-    ['more hash ids than prompt tokens', jsonl([{ timestamp: 0, input_length: 3, output_length: 3, hash_ids: [1, 2, 3, 4] }]), 'jsonl', /: line 1: hash_ids holds 4 ids, more than its 3 prompt tokens could fill$/],
-    ['bad hash ids', jsonl([{ timestamp: 0, input_length: 3, output_length: 3, hash_ids: [1, -2] }]), 'jsonl', /: line 1: hash_ids\[1\] -2 is not a whole number$/],
-    ['a session in a goodput trace', jsonl([{ t: 0, promptTokens: 3, outputTokens: 3, session: 'a' }]), 'jsonl', /: line 1: "session" \(a multi-turn session\) cannot be replayed as a trace of independent requests$/],
-    ['both prompt and promptTokens', jsonl([{ t: 0, prompt: 'x', promptTokens: 3, outputTokens: 3 }]), 'jsonl', /: line 1: give exactly one of promptTokens and prompt$/],
+    [
+      'an unknown JSON shape',
+      jsonl([{ time: 1 }]),
+      'jsonl',
+      /: line 1: a JSON line with neither "timestamp" \(Mooncake\) nor "t" \(goodput\): not a trace format goodput reads$/,
+    ],
+    [
+      'a prompt past the limit',
+      jsonl([{ timestamp: 0, input_length: 300000, output_length: 3 }]),
+      'jsonl',
+      /: line 1: input_length 300000 is above the limit of 262144 prompt tokens per request$/,
+    ],
+    [
+      'more hash ids than prompt tokens',
+      jsonl([{ timestamp: 0, input_length: 3, output_length: 3, hash_ids: [1, 2, 3, 4] }]),
+      'jsonl',
+      /: line 1: hash_ids holds 4 ids, more than its 3 prompt tokens could fill$/,
+    ],
+    [
+      'bad hash ids',
+      jsonl([{ timestamp: 0, input_length: 3, output_length: 3, hash_ids: [1, -2] }]),
+      'jsonl',
+      /: line 1: hash_ids\[1\] -2 is not a whole number$/,
+    ],
+    [
+      'a session in a goodput trace',
+      jsonl([{ t: 0, promptTokens: 3, outputTokens: 3, session: 'a' }]),
+      'jsonl',
+      /: line 1: "session" \(a multi-turn session\) cannot be replayed as a trace of independent requests$/,
+    ],
+    [
+      'both prompt and promptTokens',
+      jsonl([{ t: 0, prompt: 'x', promptTokens: 3, outputTokens: 3 }]),
+      'jsonl',
+      /: line 1: give exactly one of promptTokens and prompt$/,
+    ],
   ];
   for (const [what, text, ext, message] of bad) {
     it(`refuses ${what}, naming the line`, async () => {
@@ -101,7 +181,9 @@ describe('reading traces', () => {
 
   it('refuses more requests than one level may send, at the line that passes the limit', async () => {
     const rows = Array.from({ length: 20_001 }, (_, i) => ({ t: i / 100, promptTokens: 1, outputTokens: 1 }));
-    await expect(readTrace(file(jsonl(rows)))).rejects.toThrow(/: requests 20001 is above the limit of 20000 measured requests per level \(at line 20001\); take a slice with --window START\.\.END$/);
+    await expect(readTrace(file(jsonl(rows)))).rejects.toThrow(
+      /: requests 20001 is above the limit of 20000 measured requests per level \(at line 20001\); take a slice with --window START\.\.END$/,
+    );
   });
 
   it('streams a 2 GB file with no newline: refused at the 1 MiB line bound, never loaded whole', async () => {
@@ -115,12 +197,26 @@ describe('reading traces', () => {
   });
 
   it('refuses a timestamp past the horizon (1e15 ms, 1e308) or a trace spanning more than a year, naming the file and line', async () => {
-    const far = file(jsonl([{ timestamp: 0, input_length: 8, output_length: 8 }, { timestamp: 1e15, input_length: 8, output_length: 8 }]));
-    await expect(readTrace(far)).rejects.toThrow(`trace ${far}: line 2: the timestamp 1000000000000 s is past the horizon of 10000000000 s a trace's times may reach`);
+    const far = file(
+      jsonl([
+        { timestamp: 0, input_length: 8, output_length: 8 },
+        { timestamp: 1e15, input_length: 8, output_length: 8 },
+      ]),
+    );
+    await expect(readTrace(far)).rejects.toThrow(
+      `trace ${far}: line 2: the timestamp 1000000000000 s is past the horizon of 10000000000 s a trace's times may reach`,
+    );
     const huge = file('{"t": 0, "promptTokens": 8, "outputTokens": 8}\n{"t": 1e308, "promptTokens": 8, "outputTokens": 8}\n');
     await expect(readTrace(huge)).rejects.toThrow(new RegExp(`^trace ${huge}: line 2: the timestamp .* is past the horizon`));
-    const long = file(jsonl([{ timestamp: 0, input_length: 8, output_length: 8 }, { timestamp: 400 * 86_400_000, input_length: 8, output_length: 8 }]));
-    await expect(readTrace(long)).rejects.toThrow(`trace ${long}: line 2: the timestamp is 400 days after the first request, past the 366 days a trace may span; take a --window`);
+    const long = file(
+      jsonl([
+        { timestamp: 0, input_length: 8, output_length: 8 },
+        { timestamp: 400 * 86_400_000, input_length: 8, output_length: 8 },
+      ]),
+    );
+    await expect(readTrace(long)).rejects.toThrow(
+      `trace ${long}: line 2: the timestamp is 400 days after the first request, past the 366 days a trace may span; take a --window`,
+    );
   });
 
   it('reads a trace opening with a byte-order mark like one without', async () => {

@@ -59,7 +59,15 @@ export interface TraceOptions {
 /** The most distinct values kept per label column (the rest are counted as "other"). */
 const MAX_LABEL_VALUES = 32;
 
-interface Row { tMs: number; promptTokens: number; outputTokens: number; hashIds?: number[]; prompt?: string; failed?: boolean; labels?: Record<string, string> }
+interface Row {
+  tMs: number;
+  promptTokens: number;
+  outputTokens: number;
+  hashIds?: number[];
+  prompt?: string;
+  failed?: boolean;
+  labels?: Record<string, string>;
+}
 
 /** A value from the file as shown in a message: JSON, cut at 40 characters (a line may hold a megabyte). */
 export const shown = (v: unknown): string => {
@@ -74,7 +82,8 @@ export const TRACE_SPAN_MS = 366 * 86_400_000;
 
 const whole = (where: string, name: string, v: unknown, min: number, limit?: 'promptTokens' | 'outputTokens'): number => {
   const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < min) throw new WorkloadError('bad-format', `${where}: ${name} ${shown(v)} is not a whole number${min > 0 ? ` of at least ${min}` : ''}`);
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < min)
+    throw new WorkloadError('bad-format', `${where}: ${name} ${shown(v)} is not a whole number${min > 0 ? ` of at least ${min}` : ''}`);
   if (limit && n > LIMITS[limit].max) throw new WorkloadError('length', `${where}: ${limitMessage(limit, n, name)}`);
   return n;
 };
@@ -106,23 +115,28 @@ const PARSERS: Record<Exclude<TraceFormat, 'burstgpt'>, (where: string, o: Recor
       const ids = o['hash_ids'];
       if (!Array.isArray(ids)) throw new WorkloadError('bad-format', `${where}: hash_ids must be a list of whole numbers`);
       // Each id names a block of at least one prompt token.
-      if (ids.length > row.promptTokens) throw new WorkloadError('bad-format', `${where}: hash_ids holds ${ids.length} ids, more than its ${row.promptTokens} prompt tokens could fill`);
+      if (ids.length > row.promptTokens)
+        throw new WorkloadError('bad-format', `${where}: hash_ids holds ${ids.length} ids, more than its ${row.promptTokens} prompt tokens could fill`);
       row.hashIds = ids.map((id, i) => whole(where, `hash_ids[${i}]`, id, 0));
     }
     return row;
   },
   goodput(where, o) {
     for (const k of Object.keys(o)) {
-      if (k === 'session' || k === 'turn' || k === 'messages') throw new WorkloadError('bad-format', `${where}: "${k}" (a multi-turn session) cannot be replayed as a trace of independent requests`);
-      if (!['t', 'promptTokens', 'prompt', 'outputTokens'].includes(k)) throw new WorkloadError('bad-format', `${where}: unknown key "${k}" (expected t, promptTokens or prompt, outputTokens)`);
+      if (k === 'session' || k === 'turn' || k === 'messages')
+        throw new WorkloadError('bad-format', `${where}: "${k}" (a multi-turn session) cannot be replayed as a trace of independent requests`);
+      if (!['t', 'promptTokens', 'prompt', 'outputTokens'].includes(k))
+        throw new WorkloadError('bad-format', `${where}: unknown key "${k}" (expected t, promptTokens or prompt, outputTokens)`);
     }
     const prompt = o['prompt'];
     if (prompt !== undefined && (typeof prompt !== 'string' || prompt === '')) throw new WorkloadError('bad-format', `${where}: prompt must be non-empty text`);
-    if ((prompt === undefined) === (o['promptTokens'] === undefined)) throw new WorkloadError('bad-format', `${where}: give exactly one of promptTokens and prompt`);
+    if ((prompt === undefined) === (o['promptTokens'] === undefined))
+      throw new WorkloadError('bad-format', `${where}: give exactly one of promptTokens and prompt`);
     const words = typeof prompt === 'string' ? prompt.split(/\s+/).filter(Boolean).length : 0;
     return {
       tMs: time(where, 't', o['t']) * 1000,
-      promptTokens: prompt === undefined ? whole(where, 'promptTokens', o['promptTokens'], 1, 'promptTokens') : whole(where, 'prompt words', words, 1, 'promptTokens'),
+      promptTokens:
+        prompt === undefined ? whole(where, 'promptTokens', o['promptTokens'], 1, 'promptTokens') : whole(where, 'prompt words', words, 1, 'promptTokens'),
       outputTokens: whole(where, 'outputTokens', o['outputTokens'], 1, 'outputTokens'),
       ...(typeof prompt === 'string' ? { prompt } : {}),
     };
@@ -141,7 +155,13 @@ function csvFields(line: string): string[] {
       let v = '';
       i++;
       while (i < line.length) {
-        if (line[i] === '"' && line[i + 1] === '"') { v += '"'; i += 2; } else if (line[i] === '"') { i++; break; } else v += line[i++];
+        if (line[i] === '"' && line[i + 1] === '"') {
+          v += '"';
+          i += 2;
+        } else if (line[i] === '"') {
+          i++;
+          break;
+        } else v += line[i++];
       }
       out.push(v);
       i++;
@@ -174,12 +194,20 @@ export async function readTrace(path: string, o: TraceOptions = {}): Promise<Tra
       if (text.trimStart().startsWith('{')) {
         const first = jsonObject(where, text);
         format = 'timestamp' in first || 'input_length' in first ? 'mooncake' : 't' in first ? 'goodput' : null;
-        if (format === null) throw new WorkloadError('bad-format', `${where}: a JSON line with neither "timestamp" (Mooncake) nor "t" (goodput): not a trace format goodput reads`);
+        if (format === null)
+          throw new WorkloadError(
+            'bad-format',
+            `${where}: a JSON line with neither "timestamp" (Mooncake) nor "t" (goodput): not a trace format goodput reads`,
+          );
       } else {
         format = 'burstgpt';
         header = csvFields(text);
         const missing = CSV_COLUMNS.filter((c) => !header.includes(c));
-        if (missing.length > 0) throw new WorkloadError('bad-format', `${where}: the CSV header lacks ${missing.map((c) => `"${c}"`).join(', ')} (BurstGPT columns: ${CSV_COLUMNS.join(', ')})`);
+        if (missing.length > 0)
+          throw new WorkloadError(
+            'bad-format',
+            `${where}: the CSV header lacks ${missing.map((c) => `"${c}"`).join(', ')} (BurstGPT columns: ${CSV_COLUMNS.join(', ')})`,
+          );
         return;
       }
     }
@@ -189,18 +217,36 @@ export async function readTrace(path: string, o: TraceOptions = {}): Promise<Tra
       if (f.length !== header.length) throw new WorkloadError('bad-format', `${where}: ${f.length} fields where the header has ${header.length}`);
       const col = (name: string) => f[header.indexOf(name)];
       const outputTokens = whole(where, 'Response tokens', col('Response tokens'), 0, 'outputTokens');
-      row = { tMs: time(where, 'Timestamp', col('Timestamp')) * 1000, promptTokens: whole(where, 'Request tokens', col('Request tokens'), 1, 'promptTokens'), outputTokens, failed: outputTokens === 0 };
-      row.labels = Object.fromEntries(header.filter((h) => !(CSV_COLUMNS as readonly string[]).includes(h) && h !== 'Total tokens').map((h) => [h, col(h) ?? '']));
+      row = {
+        tMs: time(where, 'Timestamp', col('Timestamp')) * 1000,
+        promptTokens: whole(where, 'Request tokens', col('Request tokens'), 1, 'promptTokens'),
+        outputTokens,
+        failed: outputTokens === 0,
+      };
+      row.labels = Object.fromEntries(
+        header.filter((h) => !(CSV_COLUMNS as readonly string[]).includes(h) && h !== 'Total tokens').map((h) => [h, col(h) ?? '']),
+      );
     } else {
       row = PARSERS[format](where, jsonObject(where, text));
     }
     // Past the horizon a time is no trace's (and a timer could not wait for it): refused at its line.
-    if (!(Math.abs(row.tMs) <= TRACE_HORIZON_MS)) throw new WorkloadError('bad-format', `${where}: the timestamp ${row.tMs / 1000} s is past the horizon of ${TRACE_HORIZON_MS / 1000} s a trace's times may reach`);
+    if (!(Math.abs(row.tMs) <= TRACE_HORIZON_MS))
+      throw new WorkloadError(
+        'bad-format',
+        `${where}: the timestamp ${row.tMs / 1000} s is past the horizon of ${TRACE_HORIZON_MS / 1000} s a trace's times may reach`,
+      );
     if (firstMs !== null && row.tMs - firstMs > TRACE_SPAN_MS) {
-      throw new WorkloadError('bad-format', `${where}: the timestamp is ${Math.round((row.tMs - firstMs) / 86_400_000)} days after the first request, past the ${TRACE_SPAN_MS / 86_400_000} days a trace may span; take a --window`);
+      throw new WorkloadError(
+        'bad-format',
+        `${where}: the timestamp is ${Math.round((row.tMs - firstMs) / 86_400_000)} days after the first request, past the ${TRACE_SPAN_MS / 86_400_000} days a trace may span; take a --window`,
+      );
     }
     if (row.tMs < lastMs) {
-      if (o.strict) throw new WorkloadError('bad-format', `${where}: the timestamp goes backwards (${row.tMs / 1000} s after ${lastMs / 1000} s); without --strict the trace is sorted`);
+      if (o.strict)
+        throw new WorkloadError(
+          'bad-format',
+          `${where}: the timestamp goes backwards (${row.tMs / 1000} s after ${lastMs / 1000} s); without --strict the trace is sorted`,
+        );
       firstBackwards ??= line;
     }
     lastMs = Math.max(lastMs, row.tMs);
@@ -222,21 +268,35 @@ export async function readTrace(path: string, o: TraceOptions = {}): Promise<Tra
     delete row.labels;
     rows.push({ ...row, line });
     if (rows.length > limit) {
-      throw new WorkloadError('length', `trace ${path}: ${limitMessage('requestsPerLevel', rows.length, window ? 'requests in the window' : 'requests')} (at line ${line}); take ${window ? 'a smaller' : 'a slice with'} --window START..END`);
+      throw new WorkloadError(
+        'length',
+        `trace ${path}: ${limitMessage('requestsPerLevel', rows.length, window ? 'requests in the window' : 'requests')} (at line ${line}); take ${window ? 'a smaller' : 'a slice with'} --window START..END`,
+      );
     }
   });
-  if (format === null || (rows.length === 0 && failed === 0 && outsideWindow === 0)) throw new WorkloadError('bad-format', `trace ${path}: no requests (the file is empty${format === 'burstgpt' ? ' below its header' : ''})`);
-  if (rows.length === 0) throw new WorkloadError('bad-format', `trace ${path}: no requests${window ? ` in the window ${window.startS}..${window.endS} s` : ' that did not fail'}`);
+  if (format === null || (rows.length === 0 && failed === 0 && outsideWindow === 0))
+    throw new WorkloadError('bad-format', `trace ${path}: no requests (the file is empty${format === 'burstgpt' ? ' below its header' : ''})`);
+  if (rows.length === 0)
+    throw new WorkloadError('bad-format', `trace ${path}: no requests${window ? ` in the window ${window.startS}..${window.endS} s` : ' that did not fail'}`);
   const warnings: string[] = [];
   if (firstBackwards !== null) warnings.push(`the trace's timestamps go backwards (first at line ${firstBackwards}); its requests were sorted by time`);
   rows.sort((a, b) => a.tMs - b.tMs);
   const w0 = rows[0]?.tMs ?? 0;
   return {
-    path, format, sha256, window, labels, warnings,
+    path,
+    format,
+    sha256,
+    window,
+    labels,
+    warnings,
     skipped: { failed, outsideWindow },
     requests: rows.map((r) => ({
-      atMs: Math.round((r.tMs - w0) * 1e6) / 1e6, promptTokens: r.promptTokens, outputTokens: r.outputTokens, line: r.line,
-      ...(r.hashIds ? { hashIds: r.hashIds } : {}), ...(r.prompt !== undefined ? { prompt: r.prompt } : {}),
+      atMs: Math.round((r.tMs - w0) * 1e6) / 1e6,
+      promptTokens: r.promptTokens,
+      outputTokens: r.outputTokens,
+      line: r.line,
+      ...(r.hashIds ? { hashIds: r.hashIds } : {}),
+      ...(r.prompt !== undefined ? { prompt: r.prompt } : {}),
     })),
   };
 }

@@ -16,8 +16,13 @@ export function replayParts(trace: Trace, o: { blockTokens: number; maxConcurren
       kind: 'trace',
       offsetsMs: trace.requests.map((r) => r.atMs),
       source: {
-        file: basename(trace.path), sha256: trace.sha256, format: trace.format, window: trace.window,
-        skippedFailed: trace.skipped.failed, skippedOutsideWindow: trace.skipped.outsideWindow, labels: trace.labels,
+        file: basename(trace.path),
+        sha256: trace.sha256,
+        format: trace.format,
+        window: trace.window,
+        skippedFailed: trace.skipped.failed,
+        skippedOutsideWindow: trace.skipped.outsideWindow,
+        labels: trace.labels,
       },
       maxConcurrency: o.maxConcurrency,
     },
@@ -25,7 +30,10 @@ export function replayParts(trace: Trace, o: { blockTokens: number; maxConcurren
       kind: 'trace',
       blockTokens: o.blockTokens,
       requests: trace.requests.map((r) => ({
-        p: r.promptTokens, o: r.outputTokens, ...(r.hashIds ? { h: r.hashIds } : {}), ...(r.prompt !== undefined ? { text: r.prompt } : {}),
+        p: r.promptTokens,
+        o: r.outputTokens,
+        ...(r.hashIds ? { h: r.hashIds } : {}),
+        ...(r.prompt !== undefined ? { text: r.prompt } : {}),
       })),
     },
   };
@@ -33,10 +41,15 @@ export function replayParts(trace: Trace, o: { blockTokens: number; maxConcurren
 
 /** An agent trace's parts: its roots' recorded starts as the arrival (levels are speeds), its sessions as the prompts. */
 export function agentReplayParts(trace: AgentTrace): { arrival: ArrivalSpec; prompts: AgentsSource } {
-  const roots = trace.source.sessions.filter((s) => s.parent === null).map((s) => s.atMs).sort((a, b) => a - b);
+  const roots = trace.source.sessions
+    .filter((s) => s.parent === null)
+    .map((s) => s.atMs)
+    .sort((a, b) => a - b);
   return {
     arrival: {
-      kind: 'trace', offsetsMs: roots, maxConcurrency: null,
+      kind: 'trace',
+      offsetsMs: roots,
+      maxConcurrency: null,
       source: { file: basename(trace.path), sha256: trace.sha256, format: trace.format, window: null, skippedFailed: 0, skippedOutsideWindow: 0, labels: {} },
     },
     prompts: trace.source,

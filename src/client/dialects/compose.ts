@@ -15,9 +15,12 @@ export function isRecord(v: unknown): v is Record<string, unknown> {
 /** The keys that force exactly `maxTokens` output tokens (none when the engine cannot). */
 export function lengthKeys(control: LengthControl, maxTokens: number): Record<string, unknown> {
   switch (control.kind) {
-    case 'ignore-eos-min': return { ignore_eos: true, [control.minKey]: maxTokens };
-    case 'ignore-eos': return { ignore_eos: true };
-    case 'cannot': return {};
+    case 'ignore-eos-min':
+      return { ignore_eos: true, [control.minKey]: maxTokens };
+    case 'ignore-eos':
+      return { ignore_eos: true };
+    case 'cannot':
+      return {};
   }
 }
 

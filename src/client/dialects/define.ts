@@ -49,7 +49,11 @@ export function defineOpenAiDialect(def: OpenAiDialectDef): Dialect {
   return {
     ...facts,
     pooling: { embeddings: null, rerank: null, more: [], ...pooling },
-    api: { ...OPENAI_API, paths: { ...OPENAI_API.paths, responses: responses === undefined ? null : '/v1/responses' }, requestIdHeaders: requestIdHeaders ?? [] },
+    api: {
+      ...OPENAI_API,
+      paths: { ...OPENAI_API.paths, responses: responses === undefined ? null : '/v1/responses' },
+      requestIdHeaders: requestIdHeaders ?? [],
+    },
     ...(responses === undefined ? {} : { responsesMode: responses }),
     length: rules.length,
     sampling: rules.sampling,

@@ -30,9 +30,27 @@ const llama = JSON.parse(readFileSync(new URL('../fixtures/engines/llamacpp/iden
 
 const cases: Array<[string, Routes, string, string | null]> = [
   ['vLLM', { '/v1/models': models('vllm'), '/version': { body: { version: '0.11.2' } } }, 'vllm', '0.11.2'],
-  ['SGLang', { '/v1/models': models('sglang'), '/get_server_info': { body: { version: '0.5.4', tp_size: 2 } }, '/version': { body: { version: '0.5.4' } } }, 'sglang', '0.5.4'],
-  ['TGI', { '/v1/models': models('meta-llama/Llama-3.1-8B'), '/info': { body: { model_id: 'meta-llama/Llama-3.1-8B', router: 'text-generation-router', version: '3.3.4', max_total_tokens: 8192 } } }, 'tgi', '3.3.4'],
-  ['llama.cpp (recorded)', { '/v1/models': { body: llama['/v1/models'], headers: { server: 'llama.cpp' } }, '/props': { body: llama['/props'], headers: { server: 'llama.cpp' } } }, 'llamacpp', 'b9928-81ff7ab'],
+  [
+    'SGLang',
+    { '/v1/models': models('sglang'), '/get_server_info': { body: { version: '0.5.4', tp_size: 2 } }, '/version': { body: { version: '0.5.4' } } },
+    'sglang',
+    '0.5.4',
+  ],
+  [
+    'TGI',
+    {
+      '/v1/models': models('meta-llama/Llama-3.1-8B'),
+      '/info': { body: { model_id: 'meta-llama/Llama-3.1-8B', router: 'text-generation-router', version: '3.3.4', max_total_tokens: 8192 } },
+    },
+    'tgi',
+    '3.3.4',
+  ],
+  [
+    'llama.cpp (recorded)',
+    { '/v1/models': { body: llama['/v1/models'], headers: { server: 'llama.cpp' } }, '/props': { body: llama['/props'], headers: { server: 'llama.cpp' } } },
+    'llamacpp',
+    'b9928-81ff7ab',
+  ],
   ['llama.cpp without /props, by its Server header', { '/v1/models': { ...models('x'), headers: { server: 'llama.cpp' } } }, 'llamacpp', null],
   ['Ollama', { '/v1/models': models('library'), '/api/version': { body: { version: '0.12.3' } } }, 'ollama', '0.12.3'],
   ['TensorRT-LLM', { '/v1/models': models('tensorrt_llm'), '/version': { body: { version: '1.0.0' } } }, 'trtllm', '1.0.0'],

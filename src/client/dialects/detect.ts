@@ -62,21 +62,25 @@ export async function detectEngine(target: Target, opts: { timeoutMs?: number } 
   const pool = new Pool(t.origin, { connections: paths.length, connectTimeout: timeoutMs, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
   const evidence = new Map<string, ProbeReply>();
   try {
-    await Promise.all(paths.map(async (path) => {
-      try {
-        const res = await pool.request({
-          path: `${t.prefix}${path}`, method: 'GET', headers: { accept: 'application/json', ...t.authHeaders },
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-        // An answer past the probe limit is dropped unread, like one that never came.
-        const read = await readBounded(res.body);
-        if (!read.ok) return;
-        const text = read.text;
-        evidence.set(path, { status: res.statusCode, headers: flatHeaders(res.headers), json: parseJson(text), text });
-      } catch {
-        // No answer in time, refused or reset: this probe is simply missing.
-      }
-    }));
+    await Promise.all(
+      paths.map(async (path) => {
+        try {
+          const res = await pool.request({
+            path: `${t.prefix}${path}`,
+            method: 'GET',
+            headers: { accept: 'application/json', ...t.authHeaders },
+            signal: AbortSignal.timeout(timeoutMs),
+          });
+          // An answer past the probe limit is dropped unread, like one that never came.
+          const read = await readBounded(res.body);
+          if (!read.ok) return;
+          const text = read.text;
+          evidence.set(path, { status: res.statusCode, headers: flatHeaders(res.headers), json: parseJson(text), text });
+        } catch {
+          // No answer in time, refused or reset: this probe is simply missing.
+        }
+      }),
+    );
   } finally {
     await pool.destroy();
   }

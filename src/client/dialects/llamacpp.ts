@@ -12,7 +12,12 @@ export const llamacpp = defineOpenAiDialect({
   // Served when llama-server runs with --embeddings (rerank: --reranking); otherwise it answers 501, which the preflight probe reports.
   // tools/server/server.cpp also routes /rerank and /reranking to the same handler.
   pooling: {
-    embeddings: OPENAI_EMBEDDINGS, rerank: RERANK_V1, more: [{ endpoint: 'rerank', path: '/rerank', shape: 'rerank' }, { endpoint: 'rerank', path: '/reranking', shape: 'rerank' }],
+    embeddings: OPENAI_EMBEDDINGS,
+    rerank: RERANK_V1,
+    more: [
+      { endpoint: 'rerank', path: '/rerank', shape: 'rerank' },
+      { endpoint: 'rerank', path: '/reranking', shape: 'rerank' },
+    ],
     // Started with --embeddings but no --pooling (or --pooling none), it answers 400 "Pooling type 'none' is not OAI compatible…".
     refusalHints: [{ when: /pooling type/i, hint: 'start llama-server with --pooling mean (or cls, last)' }],
   },
@@ -34,7 +39,12 @@ export const llamacpp = defineOpenAiDialect({
     // common/chat.cpp parses tool_choice as auto, none or required only (tool calls need --jinja).
     namedToolChoice: 'required',
   },
-  stream: openAiReading({ cumulativeTokenPaths: [['usage', 'completion_tokens'], ['timings', 'predicted_n']] }),
+  stream: openAiReading({
+    cumulativeTokenPaths: [
+      ['usage', 'completion_tokens'],
+      ['timings', 'predicted_n'],
+    ],
+  }),
   usage: { placement: 'usage-only-chunk', perChunk: 'timings_per_token', cachedTokens: 'always' },
   errors: { shape: 'nested', statusNotes: { 503: 'llama.cpp is still loading the model' } },
   tokenize: { path: '/tokenize', body: (text) => ({ content: text }) },

@@ -59,7 +59,8 @@ export function responseFormat(s: ResponseSchemaSpec, form: 'json-schema' | 'tgi
 function userContent(text: string, images: readonly string[] | undefined, audio: string | undefined): string | Array<Record<string, unknown>> {
   if ((images === undefined || images.length === 0) && audio === undefined) return text;
   return [
-    { type: 'text', text }, ...(images ?? []).map((url) => ({ type: 'image_url', image_url: { url } })),
+    { type: 'text', text },
+    ...(images ?? []).map((url) => ({ type: 'image_url', image_url: { url } })),
     ...(audio === undefined ? [] : [{ type: 'input_audio', input_audio: { data: audio, format: 'wav' } }]),
   ];
 }
@@ -68,7 +69,8 @@ function userContent(text: string, images: readonly string[] | undefined, audio:
 function responsesContent(text: string, images: readonly string[] | undefined, audio: string | undefined): string | Array<Record<string, unknown>> {
   if ((images === undefined || images.length === 0) && audio === undefined) return text;
   return [
-    { type: 'input_text', text }, ...(images ?? []).map((url) => ({ type: 'input_image', image_url: url, detail: 'auto' })),
+    { type: 'input_text', text },
+    ...(images ?? []).map((url) => ({ type: 'input_image', image_url: url, detail: 'auto' })),
     ...(audio === undefined ? [] : [{ type: 'input_audio', input_audio: { data: audio, format: 'wav' } }]),
   ];
 }
@@ -84,7 +86,8 @@ export function openAiBody(spec: RequestSpec, rules: OpenAiBodyRules, responses:
   if (chat) body.messages = [...(spec.history ?? []), { role: 'user', content: userContent(prompt, spec.images, spec.audio) }];
   else body.prompt = prompt;
   if (chat && spec.tools !== undefined) Object.assign(body, toolKeys(spec.tools, rules.namedToolChoice ?? 'object'));
-  if (chat && spec.structured !== undefined && !spec.structured.control) body.response_format = responseFormat(spec.structured.spec, rules.answerSchema ?? 'json-schema');
+  if (chat && spec.structured !== undefined && !spec.structured.control)
+    body.response_format = responseFormat(spec.structured.spec, rules.answerSchema ?? 'json-schema');
   for (const key of rules.maxTokensKeys[endpoint]) body[key] = spec.maxTokens;
   Object.assign(body, engineKeys(spec, rules, endpoint, thinking?.body ?? null));
   const extra = spec.extraBody;
@@ -125,7 +128,7 @@ export function responsesBody(spec: RequestSpec, rules: OpenAiBodyRules, mode: R
   const stored = mode === 'stored';
   const thinking = stored ? null : thinkingChoice(rules.thinking, spec.model, spec.thinking);
   // Earlier turns as typed message items: llama-server takes an assistant item only with `type: "message"` (OpenAI takes either).
-  const history = (stored && spec.previousResponseId !== undefined ? [] : spec.history ?? []).map((m) => ({ type: 'message', ...m }));
+  const history = (stored && spec.previousResponseId !== undefined ? [] : (spec.history ?? [])).map((m) => ({ type: 'message', ...m }));
   const body: Record<string, unknown> = {
     model: spec.model,
     input: [...history, { role: 'user', content: responsesContent(promptText(spec, thinking?.promptSuffix ?? ''), spec.images, spec.audio) }],

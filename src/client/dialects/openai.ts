@@ -11,13 +11,41 @@ import { header, ownedBy, ownedByLine } from './probe-helpers.js';
 import type { Dialect } from './types.js';
 
 const COMMON = [
-  'model', 'stream', 'stream_options', 'temperature', 'top_p', 'n', 'stop', 'presence_penalty', 'frequency_penalty',
-  'logit_bias', 'logprobs', 'user', 'seed', 'max_tokens',
+  'model',
+  'stream',
+  'stream_options',
+  'temperature',
+  'top_p',
+  'n',
+  'stop',
+  'presence_penalty',
+  'frequency_penalty',
+  'logit_bias',
+  'logprobs',
+  'user',
+  'seed',
+  'max_tokens',
 ];
 const CHAT_KEYS = new Set([
-  ...COMMON, 'messages', 'max_completion_tokens', 'top_logprobs', 'reasoning_effort', 'response_format', 'tools',
-  'tool_choice', 'parallel_tool_calls', 'service_tier', 'store', 'metadata', 'prompt_cache_key', 'safety_identifier',
-  'verbosity', 'modalities', 'audio', 'prediction', 'web_search_options',
+  ...COMMON,
+  'messages',
+  'max_completion_tokens',
+  'top_logprobs',
+  'reasoning_effort',
+  'response_format',
+  'tools',
+  'tool_choice',
+  'parallel_tool_calls',
+  'service_tier',
+  'store',
+  'metadata',
+  'prompt_cache_key',
+  'safety_identifier',
+  'verbosity',
+  'modalities',
+  'audio',
+  'prediction',
+  'web_search_options',
 ]);
 const COMPLETION_KEYS = new Set([...COMMON, 'prompt', 'echo', 'suffix', 'best_of']);
 const OWNERS = new Set(['system', 'openai', 'openai-internal']);
@@ -67,7 +95,12 @@ export const openai: Dialect = {
   warnings: (s) => [
     ...base.warnings(s),
     ...(modelFamily(s.model).kind === 'openai-reasoning'
-      ? [{ code: 'engine-note' as const, message: `OpenAI: ${s.model} takes no sampling parameters, so temperature and top_p are not sent (the model samples at its own settings)` }]
+      ? [
+          {
+            code: 'engine-note' as const,
+            message: `OpenAI: ${s.model} takes no sampling parameters, so temperature and top_p are not sent (the model samples at its own settings)`,
+          },
+        ]
       : []),
   ],
 };

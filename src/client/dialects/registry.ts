@@ -17,7 +17,17 @@ import { vllm } from './vllm.js';
 
 /** Every dialect by kind (each entry's `kind` is its key; a test checks it). */
 export const dialects: Readonly<Record<DialectKind, Dialect>> = {
-  vllm, sglang, tgi, tei: teiDialect, llamacpp, ollama, 'ollama-native': ollamaNative, trtllm, lmdeploy, openai, generic,
+  vllm,
+  sglang,
+  tgi,
+  tei: teiDialect,
+  llamacpp,
+  ollama,
+  'ollama-native': ollamaNative,
+  trtllm,
+  lmdeploy,
+  openai,
+  generic,
 };
 
 /**

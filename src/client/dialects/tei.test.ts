@@ -21,7 +21,7 @@ describe('TEI detection', () => {
     }
   });
 
-  it('leaves TGI\'s /info to TGI, and an /info that only looks alike to the generic dialect', () => {
+  it("leaves TGI's /info to TGI, and an /info that only looks alike to the generic dialect", () => {
     expect(identify(info({ model_id: 'm', max_total_tokens: 4096, router: 'text-generation-router', version: '3.0.0' })).dialect.kind).toBe('tgi');
     expect(identify(info({ ...TEI_INFO, model_type: { embedding: {}, reranker: {} } })).dialect.kind).toBe('generic');
     expect(identify(info({ ...TEI_INFO, model_type: 'reranker' })).dialect.kind).toBe('generic');

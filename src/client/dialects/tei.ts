@@ -26,7 +26,10 @@ export const tei = defineOpenAiDialect({
   pooling: {
     embeddings: OPENAI_EMBEDDINGS,
     rerank: { path: '/rerank', shape: 'tei-rerank' },
-    more: [{ endpoint: 'embeddings', path: '/embed', shape: 'tei-embed' }, { endpoint: 'embeddings', path: '/embeddings', shape: 'openai' }],
+    more: [
+      { endpoint: 'embeddings', path: '/embed', shape: 'tei-embed' },
+      { endpoint: 'embeddings', path: '/embeddings', shape: 'openai' },
+    ],
   },
   // The generation fields below are never used: a text sweep is refused first.
   rules: {
@@ -42,7 +45,14 @@ export const tei = defineOpenAiDialect({
   stream: openAiReading({ reasoningFields: [] }),
   usage: { placement: 'usage-only-chunk', perChunk: 'none', cachedTokens: 'never' },
   // TEI answers {error, error_type}; 413 for a batch above max_client_batch_size, 424 for a model of the wrong kind.
-  errors: { shape: 'tgi', statusNotes: { 413: 'batch too large (above TEI\'s --max-client-batch-size)', 424: 'inference failed (for rerank: the model is not a reranker)', 429: 'overloaded' } },
+  errors: {
+    shape: 'tgi',
+    statusNotes: {
+      413: "batch too large (above TEI's --max-client-batch-size)",
+      424: 'inference failed (for rerank: the model is not a reranker)',
+      429: 'overloaded',
+    },
+  },
   tokenize: { path: '/tokenize', body: (text) => ({ inputs: text, add_special_tokens: false }) },
   promptLogprobs: 'none',
   metrics: { path: '/metrics', enabledBy: null, names: {} },
@@ -61,8 +71,12 @@ export const tei = defineOpenAiDialect({
 const MODEL_ID_CHARS = 512;
 
 /** TEI has no `/v1/models`: the model it serves is `/info`'s `model_id` (a plain line of text, or none). */
-export const teiDialect = { ...tei, generatesText: false, servedModel: (e: ProbeEvidence) => {
-  const id = teiInfo(e)?.model_id;
-  // eslint-disable-next-line no-control-regex
-  return typeof id === 'string' && id !== '' && id.length <= MODEL_ID_CHARS && !/[\u0000-\u001f\u007f-\u009f]/.test(id) ? id : null;
-} };
+export const teiDialect = {
+  ...tei,
+  generatesText: false,
+  servedModel: (e: ProbeEvidence) => {
+    const id = teiInfo(e)?.model_id;
+    // eslint-disable-next-line no-control-regex
+    return typeof id === 'string' && id !== '' && id.length <= MODEL_ID_CHARS && !/[\u0000-\u001f\u007f-\u009f]/.test(id) ? id : null;
+  },
+};

@@ -40,10 +40,14 @@ function effortFloor(f: Extract<ModelFamily, { kind: 'effort-levels' }>, on: boo
 
 function templateKwargs(f: ModelFamily, on: boolean): ThinkingChoice {
   switch (f.kind) {
-    case 'switchable': return send({ chat_template_kwargs: { [f.kwarg]: on } });
-    case 'effort-levels': return effortFloor(f, on, 'reasoning_effort');
-    case 'always-thinks': return none(alwaysThinks(f, on));
-    default: return send({ chat_template_kwargs: { enable_thinking: on } });
+    case 'switchable':
+      return send({ chat_template_kwargs: { [f.kwarg]: on } });
+    case 'effort-levels':
+      return effortFloor(f, on, 'reasoning_effort');
+    case 'always-thinks':
+      return none(alwaysThinks(f, on));
+    default:
+      return send({ chat_template_kwargs: { enable_thinking: on } });
   }
 }
 
@@ -62,9 +66,11 @@ function ollama(f: ModelFamily, on: boolean, key: 'reasoning_effort' | 'think'):
     case 'switchable':
     case 'always-thinks':
       return on ? (key === 'think' ? send({ think: true }) : none()) : send({ [key]: off });
-    case 'effort-levels': return effortFloor(f, on, key);
+    case 'effort-levels':
+      return effortFloor(f, on, key);
     // Ollama answers 400 when `think` goes to a model without the capability: send nothing.
-    default: return none();
+    default:
+      return none();
   }
 }
 
@@ -95,9 +101,13 @@ function familyOf(model: string): ModelFamily {
 export function thinkingChoice(style: ThinkingStyle, model: string, on: boolean): ThinkingChoice {
   const f = familyOf(model);
   switch (style.kind) {
-    case 'template-kwargs': return templateKwargs(f, on);
-    case 'reasoning-effort': return reasoningEffort(f, on);
-    case 'ollama': return ollama(f, on, style.key);
-    case 'prompt-only': return promptOnly(f, on);
+    case 'template-kwargs':
+      return templateKwargs(f, on);
+    case 'reasoning-effort':
+      return reasoningEffort(f, on);
+    case 'ollama':
+      return ollama(f, on, style.key);
+    case 'prompt-only':
+      return promptOnly(f, on);
   }
 }

@@ -56,9 +56,20 @@ export interface UsageFacts {
 
 /** Roles of server-side Prometheus metrics; names are looked up per dialect. */
 export type MetricRole =
-  | 'ttftSeconds' | 'itlSeconds' | 'tpotSeconds' | 'e2eSeconds' | 'queueSeconds'
-  | 'running' | 'waiting' | 'kvCacheUsage' | 'promptTokens' | 'generationTokens'
-  | 'prefixCacheHits' | 'prefixCacheQueries' | 'prefixCacheHitRate' | 'requestDuration';
+  | 'ttftSeconds'
+  | 'itlSeconds'
+  | 'tpotSeconds'
+  | 'e2eSeconds'
+  | 'queueSeconds'
+  | 'running'
+  | 'waiting'
+  | 'kvCacheUsage'
+  | 'promptTokens'
+  | 'generationTokens'
+  | 'prefixCacheHits'
+  | 'prefixCacheQueries'
+  | 'prefixCacheHitRate'
+  | 'requestDuration';
 
 /** Where a server exposes Prometheus text, and under which names (data for server-side ground truth). */
 export interface MetricsFacts {

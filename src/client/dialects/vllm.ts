@@ -18,10 +18,13 @@ export const vllm = defineOpenAiDialect({
   // vLLM serves pooling models at /v1/embeddings and /v1/rerank (also /rerank, /v2/rerank), and its own
   // score API at /score (/v1/score too): vllm/entrypoints/pooling/score/api_router.py.
   pooling: {
-    embeddings: OPENAI_EMBEDDINGS, rerank: RERANK_V1,
+    embeddings: OPENAI_EMBEDDINGS,
+    rerank: RERANK_V1,
     more: [
-      { endpoint: 'rerank', path: '/rerank', shape: 'rerank' }, { endpoint: 'rerank', path: '/v2/rerank', shape: 'rerank' },
-      { endpoint: 'rerank', path: '/score', shape: 'score' }, { endpoint: 'rerank', path: '/v1/score', shape: 'score' },
+      { endpoint: 'rerank', path: '/rerank', shape: 'rerank' },
+      { endpoint: 'rerank', path: '/v2/rerank', shape: 'rerank' },
+      { endpoint: 'rerank', path: '/score', shape: 'score' },
+      { endpoint: 'rerank', path: '/v1/score', shape: 'score' },
     ],
   },
   rules: {

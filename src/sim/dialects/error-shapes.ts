@@ -14,9 +14,22 @@ export const nestedIntCode: ErrorBody = (status, message, param, type) => str({ 
 export const nestedStringCode: ErrorBody = (_status, message, param, type) => str({ error: { message, type, param, code: type } });
 export const nestedNullCode: ErrorBody = (_status, message, param, type) => str({ error: { message, type, param, code: null } });
 /** llama.cpp's error types by status (`server-common.cpp`). */
-const LLAMACPP_TYPES: Readonly<Record<number, string>> = { 400: 'invalid_request_error', 401: 'authentication_error', 404: 'not_found_error', 500: 'server_error', 501: 'not_supported_error', 503: 'unavailable_error' };
+const LLAMACPP_TYPES: Readonly<Record<number, string>> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  404: 'not_found_error',
+  500: 'server_error',
+  501: 'not_supported_error',
+  503: 'unavailable_error',
+};
 /** TGI's `error_type` by status (`router/src/server.rs`). */
-const TGI_TYPES: Readonly<Record<number, string>> = { 400: 'validation', 422: 'validation', 424: 'generation', 429: 'overloaded', 500: 'incomplete_generation' };
+const TGI_TYPES: Readonly<Record<number, string>> = {
+  400: 'validation',
+  422: 'validation',
+  424: 'generation',
+  429: 'overloaded',
+  500: 'incomplete_generation',
+};
 
 export const llamacppError: ErrorBody = (status, message, _param, type) => str({ error: { code: status, message, type: LLAMACPP_TYPES[status] ?? type } });
 export const flatError: ErrorBody = (status, message, param, type) => str({ object: 'error', message, type, param, code: status });

@@ -20,7 +20,10 @@ export const llamacpp = defineSimDialect({
   routes: {
     'GET /props': jsonRoute((p) => ({
       default_generation_settings: { params: { temperature: 0.8, top_k: 40, top_p: 0.95, min_p: 0.05, n_predict: -1 }, n_ctx: p.maxModelLen },
-      total_slots: p.maxBatch, model_alias: p.model, model_path: `models/${p.model}.gguf`, build_info: BUILD,
+      total_slots: p.maxBatch,
+      model_alias: p.model,
+      model_path: `models/${p.model}.gguf`,
+      build_info: BUILD,
     })),
   },
   errorBody: llamacppError,

@@ -50,8 +50,10 @@ function nativeFormat(kind: 'chat' | 'completion', idn: ResponseIdentity): Respo
   const final = (usage: string, r = '', a = ''): string => {
     const u = usageCounts(usage);
     const ns = Math.round((performance.now() - startMs) * 1e6);
-    return `${head()},${text(r, a)},"done":true,"done_reason":"${finishReason}","total_duration":${ns},"load_duration":0,` +
-      `"prompt_eval_count":${u.promptTokens},"prompt_eval_duration":0,"eval_count":${u.completionTokens},"eval_duration":${ns}}`;
+    return (
+      `${head()},${text(r, a)},"done":true,"done_reason":"${finishReason}","total_duration":${ns},"load_duration":0,` +
+      `"prompt_eval_count":${u.promptTokens},"prompt_eval_duration":0,"eval_count":${u.completionTokens},"eval_duration":${ns}}`
+    );
   };
   return {
     kind,

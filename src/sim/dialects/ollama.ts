@@ -22,7 +22,9 @@ export const ollama = defineSimDialect({
   routes: {
     'GET /api/version': jsonRoute(() => ({ version: VERSION })),
     'GET /': () => ({ status: 200, contentType: 'text/plain; charset=utf-8', body: 'Ollama is running' }),
-    'GET /api/tags': jsonRoute((p) => ({ models: [{ name: p.model, model: p.model, modified_at: '2026-01-01T00:00:00Z', size: 0, digest: '', details: { format: 'gguf' } }] })),
+    'GET /api/tags': jsonRoute((p) => ({
+      models: [{ name: p.model, model: p.model, modified_at: '2026-01-01T00:00:00Z', size: 0, digest: '', details: { format: 'gguf' } }],
+    })),
   },
   nativeRoutes: OLLAMA_NATIVE_ROUTES,
   errorBody: nestedNullCode,

@@ -27,9 +27,15 @@ export function openAiFormat(kind: 'chat' | 'completion', idn: ResponseIdentity,
   const inline = (r: string, a: string, last: boolean): string => {
     if (style.reasoning.kind === 'hidden') return a;
     let out = '';
-    if (r !== '' && !opened) { opened = true; out += '<think>'; }
+    if (r !== '' && !opened) {
+      opened = true;
+      out += '<think>';
+    }
     out += r;
-    if (opened && !closed && (a !== '' || last)) { closed = true; out += '</think>'; }
+    if (opened && !closed && (a !== '' || last)) {
+      closed = true;
+      out += '</think>';
+    }
     return out + a;
   };
   const delta = (r: string, a: string, last: boolean): string | null => {
@@ -49,24 +55,31 @@ export function openAiFormat(kind: 'chat' | 'completion', idn: ResponseIdentity,
   /** The (reasoning, answer) pieces of one step, one event each. */
   const pieces = (r: string, a: string): Array<[string, string]> => {
     if (style.eventPerToken) return [...splitTokens(r).map((t): [string, string] => [t, '']), ...splitTokens(a).map((t): [string, string] => ['', t])];
-    if (style.reasoning.kind === 'field' && style.reasoning.splitMixed && r !== '' && a !== '') return [[r, ''], ['', a]];
+    if (style.reasoning.kind === 'field' && style.reasoning.splitMixed && r !== '' && a !== '')
+      return [
+        [r, ''],
+        ['', a],
+      ];
     return [[r, a]];
   };
 
-  const tools: Pick<ResponseFormat, 'toolChunk' | 'toolBody'> = kind === 'completion' ? {} : {
-    toolChunk(call, args, finish, usage) {
-      const role = style.role.kind === 'every-chunk' || !roleSent ? '"role":"assistant",' : '';
-      roleSent = true;
-      const ownFinish = finish !== null && style.finish.kind === 'own-chunk';
-      let out = event(chatChoice(`{${role}${toolDeltaJson(call, args)}}`, ownFinish ? null : finish, null), progressJson(style, usage));
-      if (ownFinish && style.finish.kind === 'own-chunk') out += event(chatChoice(style.finish.delta, finish, null), progressJson(style, null));
-      return out;
-    },
-    toolBody(call, args, finish, usage) {
-      const top = `{"id":${q(idn.id)},"object":"chat.completion","created":${idn.created},"model":${q(idn.model)}${style.extraFields}`;
-      return `${top},"choices":[{"index":0,"message":${toolMessageJson(call, args)},"logprobs":null,"finish_reason":"${finish}"}],"usage":${style.usage(usageCounts(usage))}}`;
-    },
-  };
+  const tools: Pick<ResponseFormat, 'toolChunk' | 'toolBody'> =
+    kind === 'completion'
+      ? {}
+      : {
+          toolChunk(call, args, finish, usage) {
+            const role = style.role.kind === 'every-chunk' || !roleSent ? '"role":"assistant",' : '';
+            roleSent = true;
+            const ownFinish = finish !== null && style.finish.kind === 'own-chunk';
+            let out = event(chatChoice(`{${role}${toolDeltaJson(call, args)}}`, ownFinish ? null : finish, null), progressJson(style, usage));
+            if (ownFinish && style.finish.kind === 'own-chunk') out += event(chatChoice(style.finish.delta, finish, null), progressJson(style, null));
+            return out;
+          },
+          toolBody(call, args, finish, usage) {
+            const top = `{"id":${q(idn.id)},"object":"chat.completion","created":${idn.created},"model":${q(idn.model)}${style.extraFields}`;
+            return `${top},"choices":[{"index":0,"message":${toolMessageJson(call, args)},"logprobs":null,"finish_reason":"${finish}"}],"usage":${style.usage(usageCounts(usage))}}`;
+          },
+        };
 
   return {
     kind,
@@ -86,7 +99,7 @@ export function openAiFormat(kind: 'chat' | 'completion', idn: ResponseIdentity,
         const lastPiece = i === list.length - 1;
         const f = lastPiece && !ownFinish ? finish : null;
         const tail = progressJson(style, lastPiece ? usage : null);
-        const lp = i === 0 ? logprobs ?? null : null;
+        const lp = i === 0 ? (logprobs ?? null) : null;
         if (kind === 'completion') return void (out += event(textChoice(r + a, f, lp), tail));
         const d = delta(r, a, finish !== null && lastPiece);
         if (d !== null || f !== null) out += event(chatChoice(d ?? '{"content":""}', f, lp), tail);
@@ -97,8 +110,7 @@ export function openAiFormat(kind: 'chat' | 'completion', idn: ResponseIdentity,
       }
       return out;
     },
-    usageChunk: (usage) =>
-      `data: ${ident(style.usageChunkId ?? idn.id)},"choices":[],"usage":${style.usage(usageCounts(usage))}}${style.eventSuffix}\n\n`,
+    usageChunk: (usage) => `data: ${ident(style.usageChunkId ?? idn.id)},"choices":[],"usage":${style.usage(usageCounts(usage))}}${style.eventSuffix}\n\n`,
     body(reasoning, answer, finish, usage, logprobs) {
       const u = style.usage(usageCounts(usage));
       const top = `{"id":${q(idn.id)},"object":"${kind === 'chat' ? 'chat.completion' : 'text_completion'}","created":${idn.created},"model":${q(idn.model)}${style.extraFields}`;

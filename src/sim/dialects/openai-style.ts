@@ -38,8 +38,10 @@ export interface OpenAiStyle {
 /** Counts of a vLLM-shaped usage JSON (what the generation run hands a format). */
 export function usageCounts(json: string): UsageCounts {
   const u = JSON.parse(json) as {
-    prompt_tokens: number; completion_tokens: number;
-    prompt_tokens_details?: { cached_tokens?: number }; completion_tokens_details?: { reasoning_tokens?: number };
+    prompt_tokens: number;
+    completion_tokens: number;
+    prompt_tokens_details?: { cached_tokens?: number };
+    completion_tokens_details?: { reasoning_tokens?: number };
   };
   return {
     promptTokens: u.prompt_tokens,

@@ -10,8 +10,20 @@ import { nestedStringCode, sseWire } from './error-shapes.js';
 import { detailedUsage } from './openai-style.js';
 
 const COMMON = [
-  'model', 'stream', 'stream_options', 'temperature', 'top_p', 'n', 'stop', 'presence_penalty', 'frequency_penalty',
-  'logit_bias', 'logprobs', 'user', 'seed', 'max_tokens',
+  'model',
+  'stream',
+  'stream_options',
+  'temperature',
+  'top_p',
+  'n',
+  'stop',
+  'presence_penalty',
+  'frequency_penalty',
+  'logit_bias',
+  'logprobs',
+  'user',
+  'seed',
+  'max_tokens',
 ];
 
 export const openai = defineSimDialect({
@@ -23,8 +35,21 @@ export const openai = defineSimDialect({
   errorBody: nestedStringCode,
   rules: {
     allowed: {
-      chat: new Set([...COMMON, 'messages', 'max_completion_tokens', 'top_logprobs', 'reasoning_effort', 'response_format',
-        'tools', 'tool_choice', 'parallel_tool_calls', 'service_tier', 'store', 'metadata', 'prompt_cache_key']),
+      chat: new Set([
+        ...COMMON,
+        'messages',
+        'max_completion_tokens',
+        'top_logprobs',
+        'reasoning_effort',
+        'response_format',
+        'tools',
+        'tool_choice',
+        'parallel_tool_calls',
+        'service_tier',
+        'store',
+        'metadata',
+        'prompt_cache_key',
+      ]),
       completion: new Set([...COMMON, 'prompt', 'echo', 'suffix', 'best_of']),
       streamOptions: new Set(['include_usage', 'include_obfuscation']),
     },

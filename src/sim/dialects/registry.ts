@@ -15,5 +15,13 @@ import { vllm } from './vllm.js';
 
 /** Each entry's `kind` is its key (a test checks it). */
 export const SIM_DIALECTS: Readonly<Record<SimDialectKind, SimDialect>> = {
-  goodput, vllm, sglang, tgi, llamacpp, ollama, trtllm, lmdeploy, openai,
+  goodput,
+  vllm,
+  sglang,
+  tgi,
+  llamacpp,
+  ollama,
+  trtllm,
+  lmdeploy,
+  openai,
 };

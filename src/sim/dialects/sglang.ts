@@ -21,8 +21,14 @@ export const sglang = defineSimDialect({
   headers: {},
   routes: {
     'GET /get_server_info': jsonRoute((p) => ({
-      version: VERSION, model_path: p.model, served_model_name: p.model, tp_size: 1, max_running_requests: p.maxBatch,
-      max_total_num_tokens: p.kvCacheTokens, context_length: p.maxModelLen, stream_interval: p.tokensPerChunk,
+      version: VERSION,
+      model_path: p.model,
+      served_model_name: p.model,
+      tp_size: 1,
+      max_running_requests: p.maxBatch,
+      max_total_num_tokens: p.kvCacheTokens,
+      context_length: p.maxModelLen,
+      stream_interval: p.tokensPerChunk,
     })),
     'GET /get_model_info': jsonRoute((p) => ({ model_path: p.model, tokenizer_path: p.model, is_generation: true })),
   },

@@ -15,9 +15,7 @@ export type ErrorBody = (status: number, message: string, param: string | null, 
 export type DialectRoute = (profile: SimProfile, simVersion: string) => { status: number; contentType: string; body: string };
 
 /** A generation body rewritten to what the engine honours, or refused as the engine would. */
-export type Normalized =
-  | { ok: true; body: Record<string, unknown> }
-  | { ok: false; status: number; message: string; param: string | null };
+export type Normalized = { ok: true; body: Record<string, unknown> } | { ok: false; status: number; message: string; param: string | null };
 
 /** Overload answer of an engine that rejects instead of queueing. */
 export interface Overload {

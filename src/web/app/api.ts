@@ -7,7 +7,12 @@ import type { RequestRecord, SweepResult } from '../../core/index.js';
 import type { RunDetail, RunSummary, ServerInput, ServerView, WorkerView } from '../../store/index.js';
 
 export class ApiFailure extends Error {
-  constructor(readonly status: number, readonly code: string, message: string, readonly field?: string) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly field?: string,
+  ) {
     super(message);
   }
 }
@@ -16,7 +21,8 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
   let res: Response;
   try {
     res = await fetch(path, {
-      method, credentials: 'same-origin',
+      method,
+      credentials: 'same-origin',
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
@@ -26,7 +32,11 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
   const text = await res.text();
   if (res.ok) return (text === '' ? undefined : JSON.parse(text)) as T;
   let e: { code?: string; message?: string; field?: string } = {};
-  try { e = (JSON.parse(text) as { error: typeof e }).error ?? {}; } catch { /* not an API error body */ }
+  try {
+    e = (JSON.parse(text) as { error: typeof e }).error ?? {};
+  } catch {
+    /* not an API error body */
+  }
   throw new ApiFailure(res.status, e.code ?? 'error', e.message ?? `HTTP ${res.status}`, e.field);
 }
 

@@ -24,8 +24,12 @@ export function CardsPanel({ cards }: { cards: Cards }) {
     <section class="cards-panel" aria-labelledby="cards-title">
       <div class="cards-head">
         <h3 id="cards-title">Cards</h3>
-        <button type="button" class="secondary" onClick={copy}>Copy cards as JSON</button>
-        <p role="status" class="hint">{said}</p>
+        <button type="button" class="secondary" onClick={copy}>
+          Copy cards as JSON
+        </button>
+        <p role="status" class="hint">
+          {said}
+        </p>
       </div>
       <Markup html={cardsMarkup(cards)} />
       {fallback && <textarea aria-label="Cards as JSON" readOnly rows={12} value={fallback} ref={(el) => el?.select()} />}

@@ -26,14 +26,29 @@ export function Figure({ title, subtitle, legend, footnote, table, draw, deps }:
     if (!el) return;
     el.replaceChildren(draw(Math.min(720, Math.max(320, el.clientWidth || 640))));
   }, deps);
-  return <div ref={host}><Markup html={figureMarkup({ title, subtitle, legend, footnote, table })} /></div>;
+  return (
+    <div ref={host}>
+      <Markup html={figureMarkup({ title, subtitle, legend, footnote, table })} />
+    </div>
+  );
 }
 /** A chart of the levels of one or more runs (charts.ts). */
 export function ChartFigure({ spec, series, legend }: { spec: ChartSpec; series: readonly ChartSeries[]; legend?: string }) {
-  return <Figure title={spec.title} subtitle={spec.subtitle} legend={legend} table={spec.table(series)} draw={(width) => spec.render(series, { width })} deps={[spec, series]} />;
+  return (
+    <Figure
+      title={spec.title}
+      subtitle={spec.subtitle}
+      legend={legend}
+      table={spec.table(series)}
+      draw={(width) => spec.render(series, { width })}
+      deps={[spec, series]}
+    />
+  );
 }
 
 /** A chart of one level's series (replay-charts.ts). */
 export function SmallChartFigure({ chart }: { chart: SmallChart }) {
-  return <Figure title={chart.title} subtitle={chart.subtitle} legend={chart.legend} table={chart.table} draw={(width) => chart.render({ width })} deps={[chart]} />;
+  return (
+    <Figure title={chart.title} subtitle={chart.subtitle} legend={chart.legend} table={chart.table} draw={(width) => chart.render({ width })} deps={[chart]} />
+  );
 }

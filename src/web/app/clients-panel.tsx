@@ -10,8 +10,18 @@ function Table({ caption, headers, rows }: { caption: string; headers: readonly 
     <div class="table-wrap">
       <table class="clients">
         <caption>{caption}</caption>
-        <thead><tr>{headers.map((h) => <th scope="col">{h}</th>)}</tr></thead>
-        <tbody>{rows.map((r) => <tr>{r.map((c, i) => (i === 0 ? <th scope="row">{c}</th> : <td>{c}</td>))}</tr>)}</tbody>
+        <thead>
+          <tr>
+            {headers.map((h) => (
+              <th scope="col">{h}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr>{r.map((c, i) => (i === 0 ? <th scope="row">{c}</th> : <td>{c}</td>))}</tr>
+          ))}
+        </tbody>
       </table>
     </div>
   );
@@ -20,7 +30,11 @@ function Table({ caption, headers, rows }: { caption: string; headers: readonly 
 export function ClientsPanel({ levels }: { levels: readonly LevelResult[] }) {
   const rows = clientRows(levels);
   if (rows.length === 0) return null;
-  return <section aria-label="Clients"><Table caption="Clients: each split level's share per thread or worker, judged on its own" headers={CLIENT_HEADERS} rows={rows} /></section>;
+  return (
+    <section aria-label="Clients">
+      <Table caption="Clients: each split level's share per thread or worker, judged on its own" headers={CLIENT_HEADERS} rows={rows} />
+    </section>
+  );
 }
 
 /** How often the live workers are read while the page is open, ms. */
@@ -30,11 +44,25 @@ export function WorkersPanel() {
   const [workers, setWorkers] = useState<WorkerView[]>([]);
   useEffect(() => {
     let stopped = false;
-    const read = () => api.workers().then((w) => { if (!stopped) setWorkers(w); }, () => {});
+    const read = () =>
+      api.workers().then(
+        (w) => {
+          if (!stopped) setWorkers(w);
+        },
+        () => {},
+      );
     void read();
     const t = setInterval(read, WORKERS_EVERY_MS);
-    return () => { stopped = true; clearInterval(t); };
+    return () => {
+      stopped = true;
+      clearInterval(t);
+    };
   }, []);
   if (workers.length === 0) return null;
-  return <section class="panel" aria-label="Workers"><h2>Workers</h2><Table caption={`${workers.length} live goodput worker process${workers.length === 1 ? '' : 'es'}`} headers={WORKER_HEADERS} rows={workerRows(workers)} /></section>;
+  return (
+    <section class="panel" aria-label="Workers">
+      <h2>Workers</h2>
+      <Table caption={`${workers.length} live goodput worker process${workers.length === 1 ? '' : 'es'}`} headers={WORKER_HEADERS} rows={workerRows(workers)} />
+    </section>
+  );
 }

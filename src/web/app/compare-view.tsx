@@ -8,8 +8,24 @@
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import {
-  type CompareRun, capacityAt, compareRunOf, curvesLegend, runColor, capacityMarkup, compareRuns, compareTableMarkup, contractDiffsMarkup, defaultTarget, differencesMarkup, paretoFigure, qualityMarkup,
-  paretoModel, renderPareto, repeatSetLabel, repeatSetProblem, repeatSetsProblem,
+  type CompareRun,
+  capacityAt,
+  compareRunOf,
+  curvesLegend,
+  runColor,
+  capacityMarkup,
+  compareRuns,
+  compareTableMarkup,
+  contractDiffsMarkup,
+  defaultTarget,
+  differencesMarkup,
+  paretoFigure,
+  qualityMarkup,
+  paretoModel,
+  renderPareto,
+  repeatSetLabel,
+  repeatSetProblem,
+  repeatSetsProblem,
 } from '../view/index.js';
 import { api } from './api.js';
 import { Figure } from './chart-figure.js';
@@ -18,13 +34,15 @@ import { Markup } from './markup.js';
 
 /** One compared configuration: a stored run, or a repeat set of stored runs of one contract (the first run, the others its repeats). */
 async function load(ids: readonly number[]): Promise<CompareRun> {
-  const members = await Promise.all(ids.map(async (id, i) => {
-    const [result, records] = await Promise.all([api.result(id), i === 0 ? api.records(id) : Promise.resolve(undefined)]);
-    return { id: String(id), result, records };
-  }));
+  const members = await Promise.all(
+    ids.map(async (id, i) => {
+      const [result, records] = await Promise.all([api.result(id), i === 0 ? api.records(id) : Promise.resolve(undefined)]);
+      return { id: String(id), result, records };
+    }),
+  );
   const problem = ids.length > 1 ? repeatSetProblem(ids.join('+'), members) : null;
   if (problem !== null) throw new Error(problem);
-  const [first, ...rest] = members as [typeof members[number], ...typeof members];
+  const [first, ...rest] = members as [(typeof members)[number], ...typeof members];
   const run = compareRunOf(repeatSetLabel(ids), { ...first.result, records: first.records });
   return rest.length > 0 ? { ...run, repeats: rest.map((m) => ({ levels: m.result.levels })) } : run;
 }
@@ -39,13 +57,30 @@ export function CompareView({ sets }: { sets: number[][] }) {
     setError(null);
     // A set past the limit, or a run named twice, is refused before any run is fetched.
     const problem = repeatSetsProblem(sets);
-    if (problem !== null) { setError(`Cannot compare: ${problem}`); return; }
+    if (problem !== null) {
+      setError(`Cannot compare: ${problem}`);
+      return;
+    }
     Promise.all(sets.map(load)).then(setRuns, (e: Error) => setError(`Cannot compare: ${e.message}`));
   }, [key]);
   const model = useMemo(() => (runs ? { cmp: compareRuns(runs), pareto: paretoModel(runs) } : null), [runs]);
   const title = `Compare runs ${sets.map((s) => s.join('+')).join(', ')}`;
-  if (error) return <section class="panel"><h2>{title}</h2><p class="error" role="alert">{error}</p></section>;
-  if (!runs || !model) return <section class="panel" aria-busy="true"><h2>{title}</h2><p class="hint">Loading…</p></section>;
+  if (error)
+    return (
+      <section class="panel">
+        <h2>{title}</h2>
+        <p class="error" role="alert">
+          {error}
+        </p>
+      </section>
+    );
+  if (!runs || !model)
+    return (
+      <section class="panel" aria-busy="true">
+        <h2>{title}</h2>
+        <p class="hint">Loading…</p>
+      </section>
+    );
   const { cmp, pareto } = model;
   const at = target ?? defaultTarget(pareto);
   const answer = at === null ? null : capacityAt(pareto, at);
@@ -59,16 +94,28 @@ export function CompareView({ sets }: { sets: number[][] }) {
       <Markup html={compareTableMarkup(cmp)} />
       <h3>Differences from {runs[0]?.label}</h3>
       <Markup html={differencesMarkup(cmp)} />
-      {cmp.quality && <><h3>Quality</h3><Markup html={qualityMarkup(cmp)} /></>}
+      {cmp.quality && (
+        <>
+          <h3>Quality</h3>
+          <Markup html={qualityMarkup(cmp)} />
+        </>
+      )}
       <h3>Pareto view and capacity</h3>
       <div class="pareto">
         <Figure {...paretoFigure(pareto)} draw={(width) => renderPareto(pareto, { width })} deps={[pareto]} />
         <div class="capacity-answer">
           <label for="target">Target tok/s per user</label>
-          <input id="target" type="number" min="0" step="any" value={at ?? ''} onChange={(e) => {
-            const v = Number((e.target as HTMLInputElement).value);
-            if (Number.isFinite(v) && v > 0) setTarget(v);
-          }} />
+          <input
+            id="target"
+            type="number"
+            min="0"
+            step="any"
+            value={at ?? ''}
+            onChange={(e) => {
+              const v = Number((e.target as HTMLInputElement).value);
+              if (Number.isFinite(v) && v > 0) setTarget(v);
+            }}
+          />
           <Markup html={capacityMarkup(pareto, answer)} />
         </div>
       </div>

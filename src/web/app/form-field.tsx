@@ -19,10 +19,15 @@ interface Props {
 /** The input's attributes for a field's check. */
 function inputKind(form: FormField): Record<string, string | number> {
   switch (form.check) {
-    case 'count': case 'output-tokens': return { type: 'number', min: 1, step: 1 };
-    case 'requests': return { type: 'text', inputMode: 'numeric' };
-    case 'money': return { type: 'text', inputMode: 'decimal' };
-    default: return { type: 'text' };
+    case 'count':
+    case 'output-tokens':
+      return { type: 'number', min: 1, step: 1 };
+    case 'requests':
+      return { type: 'text', inputMode: 'numeric' };
+    case 'money':
+      return { type: 'text', inputMode: 'decimal' };
+    default:
+      return { type: 'text' };
   }
 }
 
@@ -33,19 +38,50 @@ export function FormFieldView({ option, form, value, error, warning, onChange }:
   if (form.check === 'boolean') {
     return (
       <div class="field check">
-        <input id={form.id} type="checkbox" checked={value === true} aria-describedby={hint ? hintId : undefined} onChange={(e) => onChange((e.target as HTMLInputElement).checked)} />
+        <input
+          id={form.id}
+          type="checkbox"
+          checked={value === true}
+          aria-describedby={hint ? hintId : undefined}
+          onChange={(e) => onChange((e.target as HTMLInputElement).checked)}
+        />
         <label for={form.id}>{form.label}</label>
-        {hint && <p id={hintId} class="hint">{hint}</p>}
+        {hint && (
+          <p id={hintId} class="hint">
+            {hint}
+          </p>
+        )}
       </div>
     );
   }
   return (
     <div class="field">
       <label for={form.id}>{form.label}</label>
-      <input id={form.id} {...inputKind(form)} placeholder={form.placeholder} value={String(value)} aria-invalid={error ? true : undefined}
-        aria-describedby={`${hint || warning ? hintId : ''} ${errorId}`.trim()} onInput={(e) => onChange((e.target as HTMLInputElement).value)} />
-      {warning ? <p id={hintId} class="warning">{warning}</p> : hint && <p id={hintId} class="hint">{hint}</p>}
-      {error && <p id={errorId} class="field-error">{error}</p>}
+      <input
+        id={form.id}
+        {...inputKind(form)}
+        placeholder={form.placeholder}
+        value={String(value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={`${hint || warning ? hintId : ''} ${errorId}`.trim()}
+        onInput={(e) => onChange((e.target as HTMLInputElement).value)}
+      />
+      {warning ? (
+        <p id={hintId} class="warning">
+          {warning}
+        </p>
+      ) : (
+        hint && (
+          <p id={hintId} class="hint">
+            {hint}
+          </p>
+        )
+      )}
+      {error && (
+        <p id={errorId} class="field-error">
+          {error}
+        </p>
+      )}
     </div>
   );
 }

@@ -20,7 +20,9 @@ export function ReplayPanel({ levels }: { levels: readonly LevelResult[] }) {
       {parts.map((p) => (
         <div key={p.key}>
           <h4>{p.title}</h4>
-          {p.charts.map((c) => <SmallChartFigure chart={c} />)}
+          {p.charts.map((c) => (
+            <SmallChartFigure chart={c} />
+          ))}
         </div>
       ))}
     </section>

@@ -29,4 +29,6 @@ export function useRoute(): Route {
   return route;
 }
 
-export const go = (hash: string) => { location.hash = hash; };
+export const go = (hash: string) => {
+  location.hash = hash;
+};

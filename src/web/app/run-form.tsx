@@ -29,14 +29,20 @@ const ENDPOINT_LABELS: Readonly<Record<StartEndpoint, string>> = { chat: 'Chat (
 
 /** What a field holds at first: the form's own initial text, else the option's default. */
 function initialOf(option: RunOption, check: string, initial: string | undefined): string | boolean {
-  return check === 'boolean' ? option.default === 'on' : initial ?? option.default ?? '';
+  return check === 'boolean' ? option.default === 'on' : (initial ?? option.default ?? '');
 }
 
 /** How the page checks a field: the option's limit and default, the field's name. */
 export function ruleOf(option: RunOption, check: FieldRule['check'], name: string): FieldRule {
   const v = option.value;
   const limit = v.type === 'number' ? v.limit : undefined;
-  return { check, name, max: limit === undefined ? Number.MAX_SAFE_INTEGER : LIMITS[limit].max, example: Number(option.default), positive: v.type === 'number' && v.exclusiveMin === true };
+  return {
+    check,
+    name,
+    max: limit === undefined ? Number.MAX_SAFE_INTEGER : LIMITS[limit].max,
+    example: Number(option.default),
+    positive: v.type === 'number' && v.exclusiveMin === true,
+  };
 }
 
 function initialValues(endpoint: StartEndpoint): Values {
@@ -60,13 +66,15 @@ export function RunForm({ servers, liveRunId, onServersChanged, onStarted }: Pro
   const fields = startFormFields(endpoint);
 
   useEffect(() => {
-    if (serverId === null && servers && servers.length > 0) select(servers.find((s) => s.status.state === 'running') ?? servers[0] as ServerView);
+    if (serverId === null && servers && servers.length > 0) select(servers.find((s) => s.status.state === 'running') ?? (servers[0] as ServerView));
   }, [servers]);
 
   function select(s: ServerView) {
     setServerId(s.id);
     // A field the server registers a value for (its hourly cost) starts from it.
-    const own = Object.fromEntries(fields.filter((f) => f.field.omitted === 'server').map((f) => [f.field.field, s.hourlyCostUsd === null ? '' : String(s.hourlyCostUsd)]));
+    const own = Object.fromEntries(
+      fields.filter((f) => f.field.omitted === 'server').map((f) => [f.field.field, s.hourlyCostUsd === null ? '' : String(s.hourlyCostUsd)]),
+    );
     setValues((v) => ({ ...v, ...own }));
     setRefusal(null);
   }
@@ -86,7 +94,9 @@ export function RunForm({ servers, liveRunId, onServersChanged, onStarted }: Pro
 
   const set = (field: string, value: string | boolean) => setValues((v) => ({ ...v, [field]: value }));
   const outputField = fields.find((f) => f.form.check === 'output-tokens');
-  const outputChecked = outputField ? checkField(ruleOf(outputField.option, 'output-tokens', outputField.form.label), values[outputField.field.field] ?? '') : null;
+  const outputChecked = outputField
+    ? checkField(ruleOf(outputField.option, 'output-tokens', outputField.form.label), values[outputField.field.field] ?? '')
+    : null;
   const warning = outputChecked?.ok ? shortOutputWarning(outputChecked.value as number) : null;
 
   async function start(e: Event) {
@@ -120,7 +130,11 @@ export function RunForm({ servers, liveRunId, onServersChanged, onStarted }: Pro
 
   async function stop() {
     if (liveRunId === null) return;
-    try { await api.stop(liveRunId); } catch (err) { setRefusal((err as Error).message); }
+    try {
+      await api.stop(liveRunId);
+    } catch (err) {
+      setRefusal((err as Error).message);
+    }
   }
 
   return (
@@ -130,36 +144,97 @@ export function RunForm({ servers, liveRunId, onServersChanged, onStarted }: Pro
         <div class="field wide">
           <label for="server">Server</label>
           <div class="row">
-            <select id="server" value={serverId ?? ''} disabled={!servers?.length} aria-invalid={errors['server'] ? true : undefined} aria-describedby="server-status server-error"
-              onChange={(e) => { const s = servers?.find((x) => x.id === Number((e.target as HTMLSelectElement).value)); if (s) select(s); }}>
+            <select
+              id="server"
+              value={serverId ?? ''}
+              disabled={!servers?.length}
+              aria-invalid={errors['server'] ? true : undefined}
+              aria-describedby="server-status server-error"
+              onChange={(e) => {
+                const s = servers?.find((x) => x.id === Number((e.target as HTMLSelectElement).value));
+                if (s) select(s);
+              }}
+            >
               {servers === null && <option value="">loading…</option>}
               {servers?.length === 0 && <option value="">no servers registered</option>}
-              {servers?.map((s) => <option value={s.id}>{`${s.name} — ${s.status.state}`}</option>)}
+              {servers?.map((s) => (
+                <option value={s.id}>{`${s.name} — ${s.status.state}`}</option>
+              ))}
             </select>
-            <button type="button" class="secondary" onClick={() => onServersChanged(true)}>Check status</button>
+            <button type="button" class="secondary" onClick={() => onServersChanged(true)}>
+              Check status
+            </button>
           </div>
-          {servers?.length === 0 && <p id="server-status" class="hint">No servers registered yet. <a href="#register" onClick={() => { (document.getElementById('register') as HTMLDetailsElement | null)?.setAttribute('open', ''); }}>Register one below</a>, or run <code>goodput servers add NAME URL</code>.</p>}
-          {server && <p id="server-status" class={`hint state-${server.status.state}`}>{statusText(server)}</p>}
-          {errors['server'] && <p id="server-error" class="field-error">{errors['server']}</p>}
+          {servers?.length === 0 && (
+            <p id="server-status" class="hint">
+              No servers registered yet.{' '}
+              <a
+                href="#register"
+                onClick={() => {
+                  (document.getElementById('register') as HTMLDetailsElement | null)?.setAttribute('open', '');
+                }}
+              >
+                Register one below
+              </a>
+              , or run <code>goodput servers add NAME URL</code>.
+            </p>
+          )}
+          {server && (
+            <p id="server-status" class={`hint state-${server.status.state}`}>
+              {statusText(server)}
+            </p>
+          )}
+          {errors['server'] && (
+            <p id="server-error" class="field-error">
+              {errors['server']}
+            </p>
+          )}
         </div>
         <div class="field">
           <label for="endpoint">Endpoint</label>
-          <select id="endpoint" value={endpoint} aria-describedby="endpoint-hint" onChange={(e) => switchTo((e.target as HTMLSelectElement).value as StartEndpoint)}>
-            {START_ENDPOINTS.map((x) => <option value={x}>{ENDPOINT_LABELS[x]}</option>)}
+          <select
+            id="endpoint"
+            value={endpoint}
+            aria-describedby="endpoint-hint"
+            onChange={(e) => switchTo((e.target as HTMLSelectElement).value as StartEndpoint)}
+          >
+            {START_ENDPOINTS.map((x) => (
+              <option value={x}>{ENDPOINT_LABELS[x]}</option>
+            ))}
           </select>
-          <p id="endpoint-hint" class="hint">{endpoint === 'chat' ? 'streamed answers, timed token by token' : 'whole answers, timed request by request'}</p>
+          <p id="endpoint-hint" class="hint">
+            {endpoint === 'chat' ? 'streamed answers, timed token by token' : 'whole answers, timed request by request'}
+          </p>
         </div>
         {fields.map(({ option, field, form }) => (
-          <FormFieldView key={`${endpoint}-${field.field}`} option={option} form={form} value={values[field.field] ?? ''} error={errors[field.field]}
-            warning={form.check === 'output-tokens' ? warning : null} onChange={(v) => set(field.field, v)} />
+          <FormFieldView
+            key={`${endpoint}-${field.field}`}
+            option={option}
+            form={form}
+            value={values[field.field] ?? ''}
+            error={errors[field.field]}
+            warning={form.check === 'output-tokens' ? warning : null}
+            onChange={(v) => set(field.field, v)}
+          />
         ))}
         <div class="actions wide">
-          <button type="submit" disabled={busy} aria-describedby="start-refusal">Start</button>
-          <button type="button" class="stop" disabled={liveRunId === null} onClick={stop}>Stop</button>
-          <p id="start-refusal" class="refusal" role="alert">{refusal ?? ''}</p>
+          <button type="submit" disabled={busy} aria-describedby="start-refusal">
+            Start
+          </button>
+          <button type="button" class="stop" disabled={liveRunId === null} onClick={stop}>
+            Stop
+          </button>
+          <p id="start-refusal" class="refusal" role="alert">
+            {refusal ?? ''}
+          </p>
         </div>
       </form>
-      <ServerRegister onRegistered={(s) => { onServersChanged(false); select(s); }} />
+      <ServerRegister
+        onRegistered={(s) => {
+          onServersChanged(false);
+          select(s);
+        }}
+      />
     </section>
   );
 }

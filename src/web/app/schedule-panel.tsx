@@ -9,7 +9,10 @@ export function SchedulePanel({ levels }: { levels: readonly LevelResult[] }) {
   return (
     <section class="charts" aria-labelledby="schedule-title">
       <h3 id="schedule-title">From the schedule</h3>
-      <p class="hint">Open-loop latency measured from each request's scheduled send: what a user due at that moment waits, our send lag included. It exceeds the figures from the send by the schedule lag.</p>
+      <p class="hint">
+        Open-loop latency measured from each request's scheduled send: what a user due at that moment waits, our send lag included. It exceeds the figures from
+        the send by the schedule lag.
+      </p>
       <LevelTable headers={SCHEDULE_HEADERS} rows={rows} label="Latency from the schedule by level" />
     </section>
   );

@@ -51,15 +51,26 @@ export function ServerRegister({ onRegistered }: { onRegistered(s: ServerView): 
         {FIELDS.map(([k, label, type, hint]) => (
           <div class="field">
             <label for={`reg-${k}`}>{label}</label>
-            <input id={`reg-${k}`} type={type} placeholder={hint} value={values[k] ?? ''} autoComplete="off"
-              aria-invalid={error?.field === k ? true : undefined} aria-describedby={error?.field === k ? 'reg-error' : undefined}
-              onInput={(e) => setValues({ ...values, [k]: (e.target as HTMLInputElement).value })} />
+            <input
+              id={`reg-${k}`}
+              type={type}
+              placeholder={hint}
+              value={values[k] ?? ''}
+              autoComplete="off"
+              aria-invalid={error?.field === k ? true : undefined}
+              aria-describedby={error?.field === k ? 'reg-error' : undefined}
+              onInput={(e) => setValues({ ...values, [k]: (e.target as HTMLInputElement).value })}
+            />
           </div>
         ))}
         <div class="actions wide">
           <button type="submit">Register server</button>
-          <p id="reg-error" class="refusal" role="alert">{error?.message ?? ''}</p>
-          <p class="hint" role="status">{done ?? ''}</p>
+          <p id="reg-error" class="refusal" role="alert">
+            {error?.message ?? ''}
+          </p>
+          <p class="hint" role="status">
+            {done ?? ''}
+          </p>
         </div>
       </form>
     </details>

@@ -10,9 +10,19 @@ export function ToolsPanel({ levels }: { levels: readonly LevelResult[] }) {
   return (
     <section class="charts" aria-labelledby="tools-title">
       <h3 id="tools-title">Tool calls</h3>
-      <p class="hint">Each request sent with tools is judged once: valid (arguments parse and match the tool's schema), invalid (they parse but do not match), unparsed (they are not JSON) or missing (a call was required and none came). Shares are of the judged requests; answers without a call under tool_choice auto are counted apart.</p>
+      <p class="hint">
+        Each request sent with tools is judged once: valid (arguments parse and match the tool's schema), invalid (they parse but do not match), unparsed (they
+        are not JSON) or missing (a call was required and none came). Shares are of the judged requests; answers without a call under tool_choice auto are
+        counted apart.
+      </p>
       <LevelTable headers={table.headers} rows={table.rows} label="Tool calls by level" />
-      <div class="chart-grid">{toolCallCharts(levels).map((c) => <div key={c.id}><SmallChartFigure chart={c} /></div>)}</div>
+      <div class="chart-grid">
+        {toolCallCharts(levels).map((c) => (
+          <div key={c.id}>
+            <SmallChartFigure chart={c} />
+          </div>
+        ))}
+      </div>
     </section>
   );
 }

@@ -35,7 +35,15 @@ export function useRun(id: number, onEnded: () => void): RunState {
       try {
         const run = await api.run(id);
         if (gone) return;
-        setState((s) => ({ ...s, run, error: null, live: run.status === 'running' ? s.live ?? { levels: run.levels, current: null, warnings: run.warnings, ...(run.pooling ? { poolingLevels: run.pooling.levels } : {}) } : null }));
+        setState((s) => ({
+          ...s,
+          run,
+          error: null,
+          live:
+            run.status === 'running'
+              ? (s.live ?? { levels: run.levels, current: null, warnings: run.warnings, ...(run.pooling ? { poolingLevels: run.pooling.levels } : {}) })
+              : null,
+        }));
         if (run.status === 'running' && stopFollowing === null) stopFollowing = followRun(id, onEvent);
       } catch (e) {
         if (!gone) setState((s) => ({ ...s, error: (e as Error).message }));
@@ -45,9 +53,19 @@ export function useRun(id: number, onEnded: () => void): RunState {
       setState((s) => {
         const live = s.live ?? { levels: [], current: null, warnings: [] };
         switch (e.kind) {
-          case 'snapshot': return { ...s, live: { levels: e.state.levels, current: e.state.current, warnings: e.state.warnings, ...(e.state.poolingLevels ? { poolingLevels: e.state.poolingLevels } : {}) } };
+          case 'snapshot':
+            return {
+              ...s,
+              live: {
+                levels: e.state.levels,
+                current: e.state.current,
+                warnings: e.state.warnings,
+                ...(e.state.poolingLevels ? { poolingLevels: e.state.poolingLevels } : {}),
+              },
+            };
           case 'level-start':
-          case 'progress': return { ...s, live: { ...live, current: e.progress } };
+          case 'progress':
+            return { ...s, live: { ...live, current: e.progress } };
           case 'level-end': {
             const l = e.level;
             const said = `Level ${l.concurrency} finished: ${num(l.throughputTokS)} tok/s, ${l.failed} failed${l.invalid ? ' — invalid' : ''}.`;
@@ -56,11 +74,17 @@ export function useRun(id: number, onEnded: () => void): RunState {
           case 'pooling-level-end': {
             const l = e.level;
             const said = `Level ${l.concurrency} finished: ${num(l.itemsPerS)} items/s, ${l.failed} failed.`;
-            return { ...s, live: { ...live, current: null, poolingLevels: [...(live.poolingLevels ?? []).filter((x) => x.concurrency !== l.concurrency), l] }, announcement: said };
+            return {
+              ...s,
+              live: { ...live, current: null, poolingLevels: [...(live.poolingLevels ?? []).filter((x) => x.concurrency !== l.concurrency), l] },
+              announcement: said,
+            };
           }
-          case 'warning': return { ...s, live: { ...live, warnings: [...live.warnings, e.warning] } };
+          case 'warning':
+            return { ...s, live: { ...live, warnings: [...live.warnings, e.warning] } };
           // The reason is shown once, in the run's banner below; the status line names only the outcome.
-          case 'end': return { ...s, announcement: e.reason ? `Run ${e.status}: the reason is shown below.` : `Run ${e.status}.` };
+          case 'end':
+            return { ...s, announcement: e.reason ? `Run ${e.status}: the reason is shown below.` : `Run ${e.status}.` };
         }
       });
       if (e.kind === 'end') {
@@ -70,7 +94,10 @@ export function useRun(id: number, onEnded: () => void): RunState {
     };
     setState({ run: null, live: null, announcement: '', error: null });
     void load();
-    return () => { gone = true; stopFollowing?.(); };
+    return () => {
+      gone = true;
+      stopFollowing?.();
+    };
   }, [id]);
   return state;
 }

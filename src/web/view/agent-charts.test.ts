@@ -14,15 +14,33 @@ const agents = (metPerS: number, makespan: { p50: number; p95: number } | null):
   jobList: [1, 2, 3].map((j) => ({ job: `agent${j}`, sessions: 4, met: j < 3, makespanMs: makespan === null || j === 3 ? null : 2000, criticalPath: [] })),
 });
 const level = (speed: number, extra: Partial<LevelResult>, invalid = false) =>
-  ({ concurrency: 1, load: { kind: 'trace', level: speed, label: `trace at ${speed}×` }, invalid, clientBound: { bound: false }, ...extra }) as unknown as LevelResult;
+  ({
+    concurrency: 1,
+    load: { kind: 'trace', level: speed, label: `trace at ${speed}×` },
+    invalid,
+    clientBound: { bound: false },
+    ...extra,
+  }) as unknown as LevelResult;
 
 describe('agent charts', () => {
   it('draws sessions and jobs met per second and the makespan p50/p95 on the speeds, with their tables', () => {
-    const charts = agentCharts([level(2, { agents: agents(3, { p50: 2500, p95: 4000 }) }, true), level(1, { agents: agents(2, { p50: 2000, p95: 3000 }) }), level(4, {})]);
+    const charts = agentCharts([
+      level(2, { agents: agents(3, { p50: 2500, p95: 4000 }) }, true),
+      level(1, { agents: agents(2, { p50: 2000, p95: 3000 }) }),
+      level(4, {}),
+    ]);
     expect(charts.map((c) => c.id)).toEqual(['agents-goodput', 'agents-makespan']);
-    expect(charts[0]?.summary).toBe('Sessions met per second: 2.00 at speed 1× and 3.00 at speed 2×; jobs met per second: 0.50 at speed 1× and 0.75 at speed 2×.');
-    expect(charts[0]?.table.rows).toEqual([['1×', '9 of 12', '2.00', '2 of 3', '0.50'], ['2× (invalid)', '9 of 12', '3.00', '2 of 3', '0.75']]);
-    expect(charts[1]?.table.rows).toEqual([['1×', '2', '2,000', '3,000'], ['2× (invalid)', '2', '2,500', '4,000']]);
+    expect(charts[0]?.summary).toBe(
+      'Sessions met per second: 2.00 at speed 1× and 3.00 at speed 2×; jobs met per second: 0.50 at speed 1× and 0.75 at speed 2×.',
+    );
+    expect(charts[0]?.table.rows).toEqual([
+      ['1×', '9 of 12', '2.00', '2 of 3', '0.50'],
+      ['2× (invalid)', '9 of 12', '3.00', '2 of 3', '0.75'],
+    ]);
+    expect(charts[1]?.table.rows).toEqual([
+      ['1×', '2', '2,000', '3,000'],
+      ['2× (invalid)', '2', '2,500', '4,000'],
+    ]);
     const svg = charts[0]?.render({ document: doc() });
     expect(svg?.getAttribute('role')).toBe('img');
     expect(svg?.getAttribute('aria-label')).toBe(charts[0]?.summary);
@@ -36,9 +54,17 @@ describe('agent charts', () => {
 });
 
 const tools = (valid: number, invalid: number, none = 0, timed = true): ToolCallSummary => ({
-  requests: valid + invalid + 1 + none, valid, invalid, unparsed: 1, missing: 0, none,
-  parseRate: (valid + invalid) / (valid + invalid + 1), validRate: valid / (valid + invalid + 1),
-  ttftToolMs: timed ? { p50: 12, p95: 20, p99: 25 } : null, argumentsMs: timed ? { p50: 30, p95: 44 } : null, argumentTokensMean: 40,
+  requests: valid + invalid + 1 + none,
+  valid,
+  invalid,
+  unparsed: 1,
+  missing: 0,
+  none,
+  parseRate: (valid + invalid) / (valid + invalid + 1),
+  validRate: valid / (valid + invalid + 1),
+  ttftToolMs: timed ? { p50: 12, p95: 20, p99: 25 } : null,
+  argumentsMs: timed ? { p50: 30, p95: 44 } : null,
+  argumentTokensMean: 40,
 });
 const at = (c: number, extra: Partial<LevelResult>) => ({ concurrency: c, invalid: false, clientBound: { bound: false }, ...extra }) as unknown as LevelResult;
 
@@ -59,7 +85,10 @@ describe('tool-call validity', () => {
     expect(svg?.getAttribute('aria-label')).toBe(charts[0]?.summary);
     // Four verdicts a level, each a bar: eight rectangles, their heights adding to the full axis per level.
     expect(svg?.querySelectorAll('rect')).toHaveLength(8);
-    expect(charts[1]?.table.rows).toEqual([['1', '12.0', '20.0'], ['8', '12.0', '20.0']]);
+    expect(charts[1]?.table.rows).toEqual([
+      ['1', '12.0', '20.0'],
+      ['8', '12.0', '20.0'],
+    ]);
   });
 
   it('has no time chart when no level timed a tool call, and nothing for a run without tools', () => {
@@ -69,7 +98,19 @@ describe('tool-call validity', () => {
   });
 
   it('shows no share when every answer was a plain-text auto answer, and draws empty bars rather than inventing shares', () => {
-    const none: ToolCallSummary = { requests: 5, valid: 0, invalid: 0, unparsed: 0, missing: 0, none: 5, parseRate: null, validRate: null, ttftToolMs: null, argumentsMs: null, argumentTokensMean: null };
+    const none: ToolCallSummary = {
+      requests: 5,
+      valid: 0,
+      invalid: 0,
+      unparsed: 0,
+      missing: 0,
+      none: 5,
+      parseRate: null,
+      validRate: null,
+      ttftToolMs: null,
+      argumentsMs: null,
+      argumentTokensMean: null,
+    };
     expect(toolCallTable([at(2, { toolCalls: none })]).rows).toEqual([['2', '5', '0 (—)', '0 (—)', '0 (—)', '0 (—)', '5', '—', '—', '—', '—']]);
     const [chart, ...rest] = toolCallCharts([at(2, { toolCalls: none })]);
     expect(rest).toEqual([]);

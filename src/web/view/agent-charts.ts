@@ -17,10 +17,18 @@ type Figure = (a: Agents) => number | null;
 /** A line of one figure across the agent levels, x on the level's own axis. */
 function line(levels: readonly LevelResult[], label: string, dash: string | null, figure: Figure): ChartLine {
   return {
-    label, color: COLORS.accent, dash, symbol: dash === null ? 'circle' : 'square',
-    points: [...levels].sort((a, b) => levelValue(a) - levelValue(b)).map((l) => ({
-      concurrency: levelValue(l), value: figure(l.agents as Agents), invalid: l.invalid, clientBound: l.clientBound.bound,
-    })),
+    label,
+    color: COLORS.accent,
+    dash,
+    symbol: dash === null ? 'circle' : 'square',
+    points: [...levels]
+      .sort((a, b) => levelValue(a) - levelValue(b))
+      .map((l) => ({
+        concurrency: levelValue(l),
+        value: figure(l.agents as Agents),
+        invalid: l.invalid,
+        clientBound: l.clientBound.bound,
+      })),
   };
 }
 
@@ -35,7 +43,17 @@ function span(levels: readonly LevelResult[], figure: Figure, digits: number, un
   return first === last ? at(first) : `${at(first)} and ${at(last)}`;
 }
 
-function chart(levels: readonly LevelResult[], id: string, title: string, subtitle: string, yLabel: string, legend: string, lines: ChartLine[], summary: string, table: SmallChart['table']): SmallChart {
+function chart(
+  levels: readonly LevelResult[],
+  id: string,
+  title: string,
+  subtitle: string,
+  yLabel: string,
+  legend: string,
+  lines: ChartLine[],
+  summary: string,
+  table: SmallChart['table'],
+): SmallChart {
   const axis = levelAxis(levels);
   return { id, title, subtitle, legend, summary, table, render: (o = {}) => plotLines(lines, axis.name, yLabel, summary, o) };
 }
@@ -51,7 +69,13 @@ export function agentCharts(levels: readonly LevelResult[]): SmallChart[] {
   const p50: Figure = (a) => a.jobs.makespanMs?.p50 ?? null;
   const p95: Figure = (a) => a.jobs.makespanMs?.p95 ?? null;
   return [
-    chart(agent, 'agents-goodput', 'Session and job goodput against load', 'met per second · higher is better', 'Met per second', 'solid: sessions · dashed: jobs',
+    chart(
+      agent,
+      'agents-goodput',
+      'Session and job goodput against load',
+      'met per second · higher is better',
+      'Met per second',
+      'solid: sessions · dashed: jobs',
       [line(agent, 'sessions', null, sessions), line(agent, 'jobs', '6 4', jobs)],
       `Sessions met per second: ${span(agent, sessions, 2)}; jobs met per second: ${span(agent, jobs, 2)}.`,
       {
@@ -60,8 +84,15 @@ export function agentCharts(levels: readonly LevelResult[]): SmallChart[] {
           const a = l.agents as Agents;
           return [label(l), `${a.sessions.met} of ${a.sessions.count}`, num(a.sessions.metPerS, 2), `${a.jobs.met} of ${a.jobs.count}`, num(a.jobs.metPerS, 2)];
         }),
-      }),
-    chart(agent, 'agents-makespan', 'Job makespan by level', 'ms · lower is better', 'Makespan (ms)', 'solid: p50 · dashed: p95',
+      },
+    ),
+    chart(
+      agent,
+      'agents-makespan',
+      'Job makespan by level',
+      'ms · lower is better',
+      'Makespan (ms)',
+      'solid: p50 · dashed: p95',
       [line(agent, 'p50', null, p50), line(agent, 'p95', '3 3', p95)],
       `Job makespan p50 is ${span(agent, p50, 0, ' ms')}; p95 is ${span(agent, p95, 0, ' ms')}.`,
       {
@@ -70,6 +101,7 @@ export function agentCharts(levels: readonly LevelResult[]): SmallChart[] {
           const a = l.agents as Agents;
           return [label(l), String(a.jobList.filter((j) => j.makespanMs !== null).length), num(p50(a), 0), num(p95(a), 0)];
         }),
-      }),
+      },
+    ),
   ];
 }

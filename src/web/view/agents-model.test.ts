@@ -9,8 +9,17 @@ const agents = (jobs: number): AgentSummary => ({
   childStartLagMs: { p50: 0.4, p99: 2.5, max: 3.125 },
   cache: { promptTokens: 1000, theoreticalHitTokens: 750, theoreticalHitRate: 0.75, reportedRequests: 30, actualHitRate: null },
   jobList: Array.from({ length: jobs }, (_, j) => ({
-    job: `agent${j + 1}`, sessions: 2, met: j > 0, makespanMs: j === 1 ? null : 2000,
-    criticalPath: j === 1 ? [] : [{ session: `agent${j + 1}`, fromTurn: 1, toTurn: 1 }, { session: 'sub', fromTurn: 1, toTurn: 3 }],
+    job: `agent${j + 1}`,
+    sessions: 2,
+    met: j > 0,
+    makespanMs: j === 1 ? null : 2000,
+    criticalPath:
+      j === 1
+        ? []
+        : [
+            { session: `agent${j + 1}`, fromTurn: 1, toTurn: 1 },
+            { session: 'sub', fromTurn: 1, toTurn: 3 },
+          ],
   })),
 });
 const level = (a?: AgentSummary) => ({ concurrency: 2, load: { label: 'trace a.jsonl at 2×' }, ...(a ? { agents: a } : {}) }) as unknown as LevelResult;
@@ -22,7 +31,7 @@ describe('agent tables', () => {
     expect(rows[0]).toHaveLength(AGENT_LEVEL_HEADERS.length);
   });
 
-  it('lists a level\'s first jobs with met, makespan and critical path, and counts the rest', () => {
+  it("lists a level's first jobs with met, makespan and critical path, and counts the rest", () => {
     const { rows, more } = agentJobRows(level(agents(AGENT_JOBS_SHOWN + 3)));
     expect(rows).toHaveLength(AGENT_JOBS_SHOWN);
     expect(more).toBe(3);

@@ -9,8 +9,15 @@ import { type BarChartInput, COLORS, SHARE_HEIGHT, SHARE_WIDTH, barChart, barSub
 
 const doc = () => parseHTML('<!doctype html><html><body></body></html>').document as never;
 const input: BarChartInput = {
-  label: 'TTFT', unit: 'ms', statistic: 'p50 at concurrency 1', direction: 'lower', digits: 1,
-  bars: [{ label: 'optimized', role: 'candidate', value: 30 }, { label: 'baseline', role: 'baseline', value: 40 }],
+  label: 'TTFT',
+  unit: 'ms',
+  statistic: 'p50 at concurrency 1',
+  direction: 'lower',
+  digits: 1,
+  bars: [
+    { label: 'optimized', role: 'candidate', value: 30 },
+    { label: 'baseline', role: 'baseline', value: 40 },
+  ],
 };
 
 describe('barChart', () => {
@@ -30,7 +37,13 @@ describe('barChart', () => {
   });
 
   it('says "not recorded" for a missing value instead of drawing a bar', () => {
-    const missing: BarChartInput = { ...input, bars: [{ label: 'baseline', role: 'baseline', value: null }, { label: 'optimized', role: 'candidate', value: 30 }] };
+    const missing: BarChartInput = {
+      ...input,
+      bars: [
+        { label: 'baseline', role: 'baseline', value: null },
+        { label: 'optimized', role: 'candidate', value: 30 },
+      ],
+    };
     const svg = barChart(missing, { document: doc() });
     expect(svg.querySelectorAll('g[aria-label="bar"] rect')).toHaveLength(1);
     expect([...svg.querySelectorAll('text')].map((t) => t.textContent)).toContain('not recorded');
@@ -39,22 +52,60 @@ describe('barChart', () => {
 });
 
 describe('shareCardSvg', () => {
-  it('is 1200×630 with each stat\'s value, statistic, provenance and configuration, in the given font, without CSS variables', () => {
-    const svg = shareCardSvg({
-      title: 'm · GPU', subtitle: 'FP8 · measured 2026-06-03', footer: ['quality: 1.0 = no detected degradation', 'baseline: bf16'],
-      stats: [{ label: 'Peak throughput', value: '360.0', unit: 'tok/s', statistic: 'peak over the valid levels tested', provenance: 'measured', configuration: 'optimized: fp8', change: '+100 %, better' }],
-    }, 'Inter');
+  it("is 1200×630 with each stat's value, statistic, provenance and configuration, in the given font, without CSS variables", () => {
+    const svg = shareCardSvg(
+      {
+        title: 'm · GPU',
+        subtitle: 'FP8 · measured 2026-06-03',
+        footer: ['quality: 1.0 = no detected degradation', 'baseline: bf16'],
+        stats: [
+          {
+            label: 'Peak throughput',
+            value: '360.0',
+            unit: 'tok/s',
+            statistic: 'peak over the valid levels tested',
+            provenance: 'measured',
+            configuration: 'optimized: fp8',
+            change: '+100 %, better',
+          },
+        ],
+      },
+      'Inter',
+    );
     expect(svg).toContain(`width="${SHARE_WIDTH}" height="${SHARE_HEIGHT}"`);
-    for (const t of ['360.0 tok/s', 'peak over the valid levels tested, measured', 'optimized: fp8', '+100 %, better', 'font-family="Inter"', 'quality: 1.0 = no detected degradation']) expect(svg).toContain(t);
+    for (const t of [
+      '360.0 tok/s',
+      'peak over the valid levels tested, measured',
+      'optimized: fp8',
+      '+100 %, better',
+      'font-family="Inter"',
+      'quality: 1.0 = no detected degradation',
+    ])
+      expect(svg).toContain(t);
     expect(svg).not.toContain('var(');
   });
 
   it('wraps a long configuration identity onto a second line rather than cutting it', () => {
     const identity = 'optimized: neuralmagic/Meta-Llama-3.1-8B-Instruct-FP8, bf16, fp8 quantization, vllm 0.9.1';
-    const svg = shareCardSvg({
-      title: 't', subtitle: 's', footer: [],
-      stats: [{ label: 'Peak throughput', value: '360.0', unit: 'tok/s', statistic: 'peak over the valid levels tested', provenance: 'measured', configuration: identity, change: null }],
-    }, 'Inter');
+    const svg = shareCardSvg(
+      {
+        title: 't',
+        subtitle: 's',
+        footer: [],
+        stats: [
+          {
+            label: 'Peak throughput',
+            value: '360.0',
+            unit: 'tok/s',
+            statistic: 'peak over the valid levels tested',
+            provenance: 'measured',
+            configuration: identity,
+            change: null,
+          },
+        ],
+      },
+      'Inter',
+    );
     const lines = [...svg.matchAll(/<text[^>]*fill="#1d4ed8">([^<]*)<\/text>/g)].map((m) => m[1]);
     expect(lines).toEqual(['optimized: neuralmagic/Meta-Llama-3.1-8B-Instruct-FP8,', 'bf16, fp8 quantization, vllm 0.9.1']);
     expect(lines.every((l) => (l ?? '').length <= 54)).toBe(true);

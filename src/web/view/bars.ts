@@ -50,7 +50,12 @@ export function barChart(c: BarChartInput, o: ChartOptions = {}): ChartElement {
   const drawn = bars.filter((b) => b.value !== null);
   const max = Math.max(0, ...drawn.map((b) => b.value as number));
   const svg = Plot.plot({
-    document: o.document, width: o.width ?? 640, height: 60 + 44 * bars.length, marginLeft: 230, marginRight: 90, marginBottom: 40,
+    document: o.document,
+    width: o.width ?? 640,
+    height: 60 + 44 * bars.length,
+    marginLeft: 230,
+    marginRight: 90,
+    marginBottom: 40,
     style: { fontSize: '12px', fontVariantNumeric: 'tabular-nums' },
     x: { domain: [0, max === 0 ? 1 : max * 1.05], grid: true, nice: true, label: `${c.label} (${c.unit})`, labelAnchor: 'center', labelArrow: 'none' },
     y: { domain: bars.map((b) => b.label), label: null },
@@ -59,7 +64,12 @@ export function barChart(c: BarChartInput, o: ChartOptions = {}): ChartElement {
       Plot.barX(drawn, { x1: 0, x2: 'value', y: 'label', fill: (b: Bar) => (b.role === 'baseline' ? COLORS.baseline : COLORS.accent) }),
       Plot.ruleX([0], { stroke: '#111827' }),
       Plot.text(bars, {
-        x: (b: Bar) => b.value ?? 0, y: 'label', dx: 6, textAnchor: 'start', fill: '#111827', fontWeight: 'bold',
+        x: (b: Bar) => b.value ?? 0,
+        y: 'label',
+        dx: 6,
+        textAnchor: 'start',
+        fill: '#111827',
+        fontWeight: 'bold',
         text: (b: Bar) => (b.value === null ? 'not recorded' : num(b.value, c.digits)),
       }),
     ],

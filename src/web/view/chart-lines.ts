@@ -47,21 +47,28 @@ export const COLORS = { accent: '#1d4ed8', baseline: '#6b7280', invalid: '#b91c1
 
 /** Lines of `metrics` (each with a tag such as "p95", and a dash) for every series. */
 export function chartLines(series: readonly ChartSeries[], metrics: ReadonlyArray<{ key: MetricKey; tag: string | null; dash: string | null }>): ChartLine[] {
-  return series.flatMap((s) => metrics.map((m) => {
-    const baseline = s.role === 'baseline';
-    const candidateDash = s.role === 'candidate' && m.dash === null ? '6 4' : m.dash;
-    const label = [series.length > 1 ? s.label : null, metrics.length > 1 ? m.tag : null].filter(Boolean).join(' · ');
-    return {
-      label,
-      color: s.color ?? (baseline ? COLORS.baseline : COLORS.accent),
-      dash: candidateDash,
-      symbol: s.role === 'candidate' ? 'square' : 'circle',
-      // x is the level's own value on its axis (a replay's speed, not the peak it reached in flight).
-      points: [...s.levels].sort((a, b) => levelValue(a) - levelValue(b)).map((l) => ({
-        concurrency: levelValue(l), value: METRICS[m.key].value(l), invalid: l.invalid, clientBound: l.clientBound.bound,
-      })),
-    } satisfies ChartLine;
-  }));
+  return series.flatMap((s) =>
+    metrics.map((m) => {
+      const baseline = s.role === 'baseline';
+      const candidateDash = s.role === 'candidate' && m.dash === null ? '6 4' : m.dash;
+      const label = [series.length > 1 ? s.label : null, metrics.length > 1 ? m.tag : null].filter(Boolean).join(' · ');
+      return {
+        label,
+        color: s.color ?? (baseline ? COLORS.baseline : COLORS.accent),
+        dash: candidateDash,
+        symbol: s.role === 'candidate' ? 'square' : 'circle',
+        // x is the level's own value on its axis (a replay's speed, not the peak it reached in flight).
+        points: [...s.levels]
+          .sort((a, b) => levelValue(a) - levelValue(b))
+          .map((l) => ({
+            concurrency: levelValue(l),
+            value: METRICS[m.key].value(l),
+            invalid: l.invalid,
+            clientBound: l.clientBound.bound,
+          })),
+      } satisfies ChartLine;
+    }),
+  );
 }
 
 /** Every measured concurrency across the lines, ascending: the x ticks. */

@@ -61,18 +61,39 @@ export function plotLines(lines: readonly ChartLine[], xName: string, yLabel: st
     // A client-bound level stays on the line (its timing is suspect, not wrong) but is ringed and named, as the peak leaves it out.
     const bound = valid.filter((p) => p.clientBound);
     marks.push(Plot.dot(bound, { x: 'concurrency', y: 'value', r: 8, stroke: COLORS.clientBound, strokeWidth: 2, fill: 'none' }));
-    marks.push(Plot.text(bound.filter((p) => !said.has(p.concurrency)), { x: 'concurrency', y: 'value', text: () => 'client-bound', dy: 16, fill: COLORS.clientBound }));
+    marks.push(
+      Plot.text(
+        bound.filter((p) => !said.has(p.concurrency)),
+        { x: 'concurrency', y: 'value', text: () => 'client-bound', dy: 16, fill: COLORS.clientBound },
+      ),
+    );
     bound.forEach((p) => said.add(p.concurrency));
     const last = valid[valid.length - 1];
     const dy = -6 + 13 * (rank.get(l) ?? 0);
-    if (l.label && last) marks.push(Plot.text([last], { x: 'concurrency', y: 'value', text: () => l.label, dx: 9, dy, textAnchor: 'start', fill: l.color, fontWeight: 'bold' }));
+    if (l.label && last)
+      marks.push(Plot.text([last], { x: 'concurrency', y: 'value', text: () => l.label, dx: 9, dy, textAnchor: 'start', fill: l.color, fontWeight: 'bold' }));
   }
   const svg = Plot.plot({
-    document: o.document, width: o.width ?? 640, height: 280, marginLeft: 60, marginRight: 110, marginBottom: 44,
+    document: o.document,
+    width: o.width ?? 640,
+    height: 280,
+    marginLeft: 60,
+    marginRight: 110,
+    marginBottom: 44,
     style: { fontSize: '12px', fontVariantNumeric: 'tabular-nums' },
-    x: { type: 'log', base: 2, domain, ticks: xs, tickFormat: (d: number) => String(d), label: `${xName} (log₂ scale)`, labelAnchor: 'center', labelArrow: 'none' },
+    x: {
+      type: 'log',
+      base: 2,
+      domain,
+      ticks: xs,
+      tickFormat: (d: number) => String(d),
+      label: `${xName} (log₂ scale)`,
+      labelAnchor: 'center',
+      labelArrow: 'none',
+    },
     y: { zero: true, grid: true, nice: true, label: yLabel, labelArrow: 'none' },
-    ariaLabel, marks,
+    ariaLabel,
+    marks,
   });
   svg.setAttribute('role', 'img');
   return svg;
@@ -81,46 +102,87 @@ export function plotLines(lines: readonly ChartLine[], xName: string, yLabel: st
 function rise(series: readonly ChartSeries[], key: MetricKey, what: string): string {
   const m = METRICS[key];
   const axis = levelAxis(series.flatMap((s) => s.levels));
-  return series.map((s) => {
-    const pts = [...s.levels].filter((l) => !l.invalid && m.value(l) !== null).sort((a, b) => levelValue(a) - levelValue(b));
-    const first = pts[0];
-    if (!first) return `${series.length > 1 ? `${s.label}: ` : ''}no valid level`;
-    // Peaks come from trusted levels only, as the cards' peak does.
-    const trusted = pts.filter((l) => !l.clientBound.bound);
-    const best = (trusted.length > 0 ? trusted : pts).reduce((a, b) => ((m.direction === 'lower' ? (m.value(b) ?? Infinity) < (m.value(a) ?? Infinity) : (m.value(b) ?? 0) > (m.value(a) ?? 0)) ? b : a));
-    const last = pts[pts.length - 1] as typeof first;
-    const tail = m.direction === 'higher' ? `peaks at ${num(m.value(best))} ${m.unit} at ${axis.describe(levelValue(best))}` : `is ${num(m.value(last))} ${m.unit} at ${axis.describe(levelValue(last))}`;
-    return `${series.length > 1 ? `${s.label}: ` : ''}${what} ${m.statistic} is ${num(m.value(first))} ${m.unit} at ${axis.describe(levelValue(first))} and ${tail}`;
-  }).join('; ') + (series.some((s) => s.levels.some((l) => l.invalid)) ? '; invalid levels are marked' : '') +
-    (series.some((s) => s.levels.some((l) => !l.invalid && l.clientBound.bound)) ? '; client-bound levels are marked and left out of the peak' : '') + '.';
+  return (
+    series
+      .map((s) => {
+        const pts = [...s.levels].filter((l) => !l.invalid && m.value(l) !== null).sort((a, b) => levelValue(a) - levelValue(b));
+        const first = pts[0];
+        if (!first) return `${series.length > 1 ? `${s.label}: ` : ''}no valid level`;
+        // Peaks come from trusted levels only, as the cards' peak does.
+        const trusted = pts.filter((l) => !l.clientBound.bound);
+        const best = (trusted.length > 0 ? trusted : pts).reduce((a, b) =>
+          (m.direction === 'lower' ? (m.value(b) ?? Infinity) < (m.value(a) ?? Infinity) : (m.value(b) ?? 0) > (m.value(a) ?? 0)) ? b : a,
+        );
+        const last = pts[pts.length - 1] as typeof first;
+        const tail =
+          m.direction === 'higher'
+            ? `peaks at ${num(m.value(best))} ${m.unit} at ${axis.describe(levelValue(best))}`
+            : `is ${num(m.value(last))} ${m.unit} at ${axis.describe(levelValue(last))}`;
+        return `${series.length > 1 ? `${s.label}: ` : ''}${what} ${m.statistic} is ${num(m.value(first))} ${m.unit} at ${axis.describe(levelValue(first))} and ${tail}`;
+      })
+      .join('; ') +
+    (series.some((s) => s.levels.some((l) => l.invalid)) ? '; invalid levels are marked' : '') +
+    (series.some((s) => s.levels.some((l) => !l.invalid && l.clientBound.bound)) ? '; client-bound levels are marked and left out of the peak' : '') +
+    '.'
+  );
 }
 
 function table(series: readonly ChartSeries[], metrics: readonly MetricLine[]) {
   const axis = levelAxis(series.flatMap((s) => s.levels));
-  const headers = [axis.name, ...series.flatMap((s) => metrics.map((m) => [series.length > 1 ? s.label : null, METRICS[m.key].header].filter(Boolean).join(' · ')))];
+  const headers = [
+    axis.name,
+    ...series.flatMap((s) => metrics.map((m) => [series.length > 1 ? s.label : null, METRICS[m.key].header].filter(Boolean).join(' · '))),
+  ];
   const levels = [...new Set(series.flatMap((s) => s.levels.map(levelValue)))].sort((a, b) => a - b);
-  const rows = levels.map((c) => [axis.format(c), ...series.flatMap((s) => metrics.map((m) => {
-    const l = s.levels.find((x) => levelValue(x) === c);
-    return l ? `${num(METRICS[m.key].value(l), METRICS[m.key].digits)}${l.invalid ? ' (invalid)' : ''}` : '—';
-  }))]);
+  const rows = levels.map((c) => [
+    axis.format(c),
+    ...series.flatMap((s) =>
+      metrics.map((m) => {
+        const l = s.levels.find((x) => levelValue(x) === c);
+        return l ? `${num(METRICS[m.key].value(l), METRICS[m.key].digits)}${l.invalid ? ' (invalid)' : ''}` : '—';
+      }),
+    ),
+  ]);
   return { headers, rows };
 }
 
 function spec(id: ChartSpec['id'], title: string, yLabel: string, metrics: readonly MetricLine[], what: string): ChartSpec {
   const first = METRICS[(metrics[0] as MetricLine).key];
   return {
-    id, title, subtitle: directionText(first),
+    id,
+    title,
+    subtitle: directionText(first),
     summary: (series) => rise(series, (metrics[0] as MetricLine).key, what),
-    render: (series, o = {}) => plotLines(chartLines(series, metrics), levelAxis(series.flatMap((x) => x.levels)).name, yLabel, rise(series, (metrics[0] as MetricLine).key, what), o),
+    render: (series, o = {}) =>
+      plotLines(chartLines(series, metrics), levelAxis(series.flatMap((x) => x.levels)).name, yLabel, rise(series, (metrics[0] as MetricLine).key, what), o),
     table: (series) => table(series, metrics),
   };
 }
 
-export const throughputChart = spec('throughput', 'Throughput against concurrency', 'Throughput (tok/s)', [{ key: 'throughput', tag: null, dash: null }], 'throughput');
-export const perRequestChart = spec('per-request', 'Per-request rate against concurrency', 'Per-request (tok/s, mean)', [{ key: 'perRequest', tag: null, dash: null }], 'per-request rate');
-export const ttftChart = spec('ttft', 'Time to first token against concurrency', 'TTFT (ms)', [
-  { key: 'ttftP50', tag: 'p50', dash: null }, { key: 'ttftP95', tag: 'p95', dash: '3 3' },
-], 'TTFT');
+export const throughputChart = spec(
+  'throughput',
+  'Throughput against concurrency',
+  'Throughput (tok/s)',
+  [{ key: 'throughput', tag: null, dash: null }],
+  'throughput',
+);
+export const perRequestChart = spec(
+  'per-request',
+  'Per-request rate against concurrency',
+  'Per-request (tok/s, mean)',
+  [{ key: 'perRequest', tag: null, dash: null }],
+  'per-request rate',
+);
+export const ttftChart = spec(
+  'ttft',
+  'Time to first token against concurrency',
+  'TTFT (ms)',
+  [
+    { key: 'ttftP50', tag: 'p50', dash: null },
+    { key: 'ttftP95', tag: 'p95', dash: '3 3' },
+  ],
+  'TTFT',
+);
 
 /** Every chart of the Benchmarks page, in page order. */
 export const CHARTS: readonly ChartSpec[] = [throughputChart, perRequestChart, ttftChart];

@@ -7,14 +7,32 @@ import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import type { LevelResult, RequestRecord, RunInfo } from '../../core/index.js';
 import { rec } from '../../test-support/records.js';
-import {
-  type CompareRun, capacityAt, compareRuns, contractDiffs, defaultTarget, frontier, gpuCount, paretoModel, paretoTable, renderPareto,
-} from './index.js';
+import { type CompareRun, capacityAt, compareRuns, contractDiffs, defaultTarget, frontier, gpuCount, paretoModel, paretoTable, renderPareto } from './index.js';
 
 const RUN: RunInfo = {
-  url: 'http://127.0.0.1:1', model: 'm', engine: null, endpoint: 'chat', outputTokens: 32, forceLength: true, promptTokens: 8, thinking: 'off', temperature: 0, seed: 1,
-  levelsRequested: [1, 2, 4], levelsOrder: [1, 2, 4], requestsPerLevel: 8, warmupPerLevel: 1, hourlyCostUsd: 2, baselineRateUsdPer1M: null, gpuLabel: null,
-  command: 'x', startedAt: '2026-01-01T00:00:00Z', endedAt: null, status: 'complete', stopReason: null, toolVersion: 't',
+  url: 'http://127.0.0.1:1',
+  model: 'm',
+  engine: null,
+  endpoint: 'chat',
+  outputTokens: 32,
+  forceLength: true,
+  promptTokens: 8,
+  thinking: 'off',
+  temperature: 0,
+  seed: 1,
+  levelsRequested: [1, 2, 4],
+  levelsOrder: [1, 2, 4],
+  requestsPerLevel: 8,
+  warmupPerLevel: 1,
+  hourlyCostUsd: 2,
+  baselineRateUsdPer1M: null,
+  gpuLabel: null,
+  command: 'x',
+  startedAt: '2026-01-01T00:00:00Z',
+  endedAt: null,
+  status: 'complete',
+  stopReason: null,
+  toolVersion: 't',
 };
 
 /** A level whose requests stream 32 tokens at `stepMs` per token (with a little seeded jitter), c requests at once. */
@@ -25,9 +43,21 @@ function level(c: number, stepMs: number, extra: Partial<LevelResult> = {}): { l
   });
   const perReq = 1000 / (stepMs * 1.02);
   const l = {
-    concurrency: c, requests: 8, failed: 0, failures: {}, failureExamples: [], invalid: false, invalidReason: null, durationMs: (8 / c) * 32 * stepMs,
-    throughputTokS: perReq * c, perRequestTokS: { mean: perReq, p50: perReq }, ttftMs: { p50: 10, p95: 10, p99: 10 }, tpotMs: { p50: stepMs * 1.02, p95: stepMs * 1.04 },
-    e2eMs: { p50: 10 + 31 * stepMs * 1.02, p95: 10 + 31 * stepMs * 1.04 }, clientBound: { bound: false, reason: null }, gpuMemMiB: { available: false, source: 'not available', reason: 'x' },
+    concurrency: c,
+    requests: 8,
+    failed: 0,
+    failures: {},
+    failureExamples: [],
+    invalid: false,
+    invalidReason: null,
+    durationMs: (8 / c) * 32 * stepMs,
+    throughputTokS: perReq * c,
+    perRequestTokS: { mean: perReq, p50: perReq },
+    ttftMs: { p50: 10, p95: 10, p99: 10 },
+    tpotMs: { p50: stepMs * 1.02, p95: stepMs * 1.04 },
+    e2eMs: { p50: 10 + 31 * stepMs * 1.02, p95: 10 + 31 * stepMs * 1.04 },
+    clientBound: { bound: false, reason: null },
+    gpuMemMiB: { available: false, source: 'not available', reason: 'x' },
     ...extra,
   } as unknown as LevelResult;
   return { level: l, records };
@@ -57,7 +87,9 @@ describe('compareRuns', () => {
     expect(tpot2?.text).toMatch(/^−[\d.]+ ms \(−\d+(\.\d)? %\), 95 % interval −[\d.]+ to −[\d.]+ \(−\d+(\.\d)? % to −\d+(\.\d)? %\) over requests: better$/);
     expect(three.find((d) => d.metric === 'perRequest')?.difference.verdict).toBe('worse');
     // TTFT is the same 10 ms everywhere: the change rounds to zero, and no direction is named.
-    expect(two.find((d) => d.metric === 'ttftP50')?.text).toMatch(/^±0\.0 ms(, 95 % interval .* over requests)?: no difference established \((the change rounds to zero|the interval includes zero)\)$/);
+    expect(two.find((d) => d.metric === 'ttftP50')?.text).toMatch(
+      /^±0\.0 ms(, 95 % interval .* over requests)?: no difference established \((the change rounds to zero|the interval includes zero)\)$/,
+    );
   });
 
   it('lists contract differences first, and computes no differences when the workload differs', () => {
@@ -75,7 +107,12 @@ describe('compareRuns', () => {
     const set = (label: string, factor: number, jitter: number[]): CompareRun => {
       const base = run(label, 10);
       const scaled = (f: number) => base.levels.map((l) => ({ ...l, throughputTokS: l.throughputTokS * f }));
-      return { ...base, records: undefined, levels: scaled(factor * (1 + (jitter[0] as number))), repeats: jitter.slice(1).map((j) => ({ levels: scaled(factor * (1 + j)) })) };
+      return {
+        ...base,
+        records: undefined,
+        levels: scaled(factor * (1 + (jitter[0] as number))),
+        repeats: jitter.slice(1).map((j) => ({ levels: scaled(factor * (1 + j)) })),
+      };
     };
     const a = set('set A', 1, [0.004, -0.006, 0.002]);
     const faster = compareRuns([a, set('set B', 1.05, [-0.003, 0.005, 0.001])]).rows[1]?.differences[0]?.find((d) => d.metric === 'throughput');
@@ -99,8 +136,10 @@ describe('compareRuns', () => {
 });
 
 describe('the verdict rule: only on levels both sides measured validly', () => {
-  const bound = (r: CompareRun, c: number, reason: string): CompareRun =>
-    ({ ...r, levels: r.levels.map((l) => (l.concurrency === c ? { ...l, clientBound: { ...l.clientBound, bound: true, reason } } : l)) });
+  const bound = (r: CompareRun, c: number, reason: string): CompareRun => ({
+    ...r,
+    levels: r.levels.map((l) => (l.concurrency === c ? { ...l, clientBound: { ...l.clientBound, bound: true, reason } } : l)),
+  });
 
   it('gives no verdict where either side is client-bound, and says whose level and why', () => {
     // Run 2 decodes twice as fast: without the rule, its client-bound level 2 would be called better.
@@ -118,13 +157,17 @@ describe('the verdict rule: only on levels both sides measured validly', () => {
     expect(c.rows.find((r) => r.level === 2)?.runs[1]?.badge).toMatchObject({ text: 'client-bound', tone: 'warn' });
     // The baseline's client-bound level is as unusable as the candidate's; both named when both are.
     const both = compareRuns([bound(base, 4, 'lag'), bound(run('run 2', 5), 4, 'lag')]).rows.find((r) => r.level === 4)?.differences[0]?.[0];
-    expect(both?.verdict).toBe('not compared: run 1 is client-bound at this level (our client was the bottleneck, not the server); run 2 is client-bound at this level (our client was the bottleneck, not the server)');
+    expect(both?.verdict).toBe(
+      'not compared: run 1 is client-bound at this level (our client was the bottleneck, not the server); run 2 is client-bound at this level (our client was the bottleneck, not the server)',
+    );
   });
 
-  it('leaves a repeat\'s client-bound level out of a comparison over runs', () => {
+  it("leaves a repeat's client-bound level out of a comparison over runs", () => {
     const set = (label: string, stepMs: number, boundIn: number | null): CompareRun => {
       const one = run(label, stepMs);
-      const again = (k: number) => ({ levels: (k === boundIn ? bound(one, 1, 'lag') : one).levels.map((l) => ({ ...l, throughputTokS: l.throughputTokS * (1 + k / 1000) })) });
+      const again = (k: number) => ({
+        levels: (k === boundIn ? bound(one, 1, 'lag') : one).levels.map((l) => ({ ...l, throughputTokS: l.throughputTokS * (1 + k / 1000) })),
+      });
       return { ...one, repeats: [again(1), again(2)] };
     };
     // Three runs a side, one of the candidate's client-bound at level 1: two valid runs left, fewer than 3, so no interval over runs.
@@ -143,7 +186,9 @@ describe('the Pareto view', () => {
     const target = defaultTarget(m) as number;
     const answer = capacityAt(m, target);
     expect(answer.best?.label).toBe('fast');
-    expect(answer.sentence).toMatch(/^At [\d.,]+ tok\/s per user, fast serves the most: [\d.,]+ output tok\/s per GPU \(interpolated between levels \d and \d\), \$[\d.]+ per 1M output tokens/);
+    expect(answer.sentence).toMatch(
+      /^At [\d.,]+ tok\/s per user, fast serves the most: [\d.,]+ output tok\/s per GPU \(interpolated between levels \d and \d\), \$[\d.]+ per 1M output tokens/,
+    );
     const far = capacityAt(m, 10_000);
     expect(far.best).toBeNull();
     expect(far.entries[0]?.how).toMatch(/not measured at this speed .*never extrapolated/);
@@ -155,7 +200,9 @@ describe('the Pareto view', () => {
 
   it('keeps invalid and client-bound levels off the frontier, labelled; per server when the GPU count is unknown', () => {
     const r = run('r', 10);
-    r.levels = r.levels.map((l) => (l.concurrency === 4 ? { ...l, invalid: true } : l.concurrency === 2 ? { ...l, clientBound: { ...l.clientBound, bound: true, reason: 'lag' } } : l));
+    r.levels = r.levels.map((l) =>
+      l.concurrency === 4 ? { ...l, invalid: true } : l.concurrency === 2 ? { ...l, clientBound: { ...l.clientBound, bound: true, reason: 'lag' } } : l,
+    );
     const m = paretoModel([r, run('s', 10)]);
     expect(m.per).toBe('server');
     expect(m.yLabel).toMatch(/per server \(GPU count not recorded\)/);
@@ -167,7 +214,13 @@ describe('the Pareto view', () => {
   });
 
   it('reads the GPU count from the hardware label, and finds the frontier of dominated points', () => {
-    expect([gpuCount({ gpuLabel: '8× H100' }), gpuCount({ gpuLabel: '4 x MI300X' }), gpuCount({ gpuLabel: 'H100' }), gpuCount({ gpuLabel: null }), gpuCount({ gpuLabel: '0x A' })]).toEqual([8, 4, null, null, null]);
+    expect([
+      gpuCount({ gpuLabel: '8× H100' }),
+      gpuCount({ gpuLabel: '4 x MI300X' }),
+      gpuCount({ gpuLabel: 'H100' }),
+      gpuCount({ gpuLabel: null }),
+      gpuCount({ gpuLabel: '0x A' }),
+    ]).toEqual([8, 4, null, null, null]);
     const p = (x: number, y: number) => ({ level: x, x, y, state: 'valid' as const });
     expect(frontier([p(1, 10), p(2, 5), p(1.5, 12), p(3, 1)]).map((q) => q.x)).toEqual([1.5, 2, 3]);
   });

@@ -9,8 +9,22 @@
  * The page, the CLI and the report all read this model.
  */
 import {
-  type Difference, type LevelResult, type QualityScore, type RequestRecord, type RunInfo, type SweepResult, MIN_REPEATS, difference, e2eMs, meanStatistic, percentileStatistic,
-  levelAxis, levelValue, perRequestTokS, tpotMs, ttftMs,
+  type Difference,
+  type LevelResult,
+  type QualityScore,
+  type RequestRecord,
+  type RunInfo,
+  type SweepResult,
+  MIN_REPEATS,
+  difference,
+  e2eMs,
+  meanStatistic,
+  percentileStatistic,
+  levelAxis,
+  levelValue,
+  perRequestTokS,
+  tpotMs,
+  ttftMs,
 } from '../../core/index.js';
 import { type QualityComparison, compareQuality } from './compare-quality.js';
 import { type ContractDiff, type DiffSource, contractDiffs, contractNote, runTitles } from './what-differs.js';
@@ -40,7 +54,15 @@ export interface CompareRun extends DiffSource {
 
 /** A result as a compared run: every view builds its runs here, so none leaves out a field the others compare. */
 export const compareRunOf = (label: string, r: SweepResult): CompareRun => ({
-  label, run: r.run, levels: r.levels, records: r.records, repeats: r.repeats, contract: r.contract, contractHash: r.contractHash, serverAccount: r.serverAccount, quality: r.quality,
+  label,
+  run: r.run,
+  levels: r.levels,
+  records: r.records,
+  repeats: r.repeats,
+  contract: r.contract,
+  contractHash: r.contractHash,
+  serverAccount: r.serverAccount,
+  quality: r.quality,
 });
 
 /** Why no differences are computed (the workloads differ), or null when the runs are comparable. */
@@ -138,15 +160,21 @@ export function levelDifference(base: CompareRun, cand: CompareRun, key: number,
   const computed = byRuns
     ? difference({ direction: m.direction, baseline: ra, candidate: rb, basis: 'runs', statistic: meanStatistic, digits: m.digits })
     : difference({
-      direction: m.direction, baseline: samples(base, a, metric), candidate: samples(cand, b, metric), basis: 'requests',
-      statistic: SAMPLERS[metric].statistic, digits: m.digits,
-      // The point is the figures the tables show; the records give the interval around it.
-      point: [m.value(a), m.value(b)],
-    });
+        direction: m.direction,
+        baseline: samples(base, a, metric),
+        candidate: samples(cand, b, metric),
+        basis: 'requests',
+        statistic: SAMPLERS[metric].statistic,
+        digits: m.digits,
+        // The point is the figures the tables show; the records give the interval around it.
+        point: [m.value(a), m.value(b)],
+      });
   // Say which side kept no records, rather than how many values the bootstrap lacked.
   const noRecords = [base, cand].filter((r) => r.records === undefined || r.records.length === 0).map((r) => r.label);
-  const d = !byRuns && computed.basis === 'single values' && noRecords.length > 0
-    ? { ...computed, why: `no request records kept in ${noRecords.join(' and ')}, so no interval` } : computed;
+  const d =
+    !byRuns && computed.basis === 'single values' && noRecords.length > 0
+      ? { ...computed, why: `no request records kept in ${noRecords.join(' and ')}, so no interval` }
+      : computed;
   const runs = byRuns ? Math.min(ra.length, rb.length) : null;
   return { metric, difference: d, text: differenceText(d, m.unit, m.digits, runs), ...differenceParts(d, m.unit, m.digits, runs) };
 }
@@ -154,13 +182,21 @@ export function levelDifference(base: CompareRun, cand: CompareRun, key: number,
 const signed = (x: number, digits: number) => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${num(Math.abs(x), digits)}`;
 
 /** The parts of a difference in words: the change, its interval, the verdict. */
-export function differenceParts(d: Difference, unit: string, digits: number, runs: number | null = null): Pick<CellDifference, 'change' | 'interval' | 'verdict'> {
+export function differenceParts(
+  d: Difference,
+  unit: string,
+  digits: number,
+  runs: number | null = null,
+): Pick<CellDifference, 'change' | 'interval' | 'verdict'> {
   if (d.diff === null) return { change: '—', interval: null, verdict: `not compared: ${d.why}` };
   const shown = Number(d.diff.toFixed(digits)) === 0 ? 0 : d.diff;
   const pct = d.pct === null || shown === 0 ? '' : ` (${signedPct(d.pct)})`;
   // The share's interval comes from the same resamples as a ratio: stated beside the unit's.
   const pctInterval = d.pctLo === null || d.pctHi === null || pct === '' ? '' : ` (${signedPct(d.pctLo)} to ${signedPct(d.pctHi)})`;
-  const interval = d.lo === null || d.hi === null ? null : `95 % interval ${signed(d.lo, digits)} to ${signed(d.hi, digits)}${pctInterval} over ${d.basis === 'runs' ? `${runs ?? MIN_REPEATS}+ runs a side` : 'requests'}`;
+  const interval =
+    d.lo === null || d.hi === null
+      ? null
+      : `95 % interval ${signed(d.lo, digits)} to ${signed(d.hi, digits)}${pctInterval} over ${d.basis === 'runs' ? `${runs ?? MIN_REPEATS}+ runs a side` : 'requests'}`;
   const verdict = d.verdict === 'better' || d.verdict === 'worse' ? d.verdict : `no difference established (${d.why})`;
   // Over runs the change is of the means of all runs, not of the first runs the table shows.
   return { change: `${signed(shown, digits)} ${unit}${pct}${d.basis === 'runs' ? ' in the means of all runs' : ''}`, interval, verdict };
@@ -172,7 +208,12 @@ export function differenceText(d: Difference, unit: string, digits: number, runs
   return d.diff === null ? p.verdict : `${p.change}${p.interval ? `, ${p.interval}` : ''}: ${p.verdict}`;
 }
 
-export interface CompareCell { text: string; status: string | null; invalid: boolean; clientBound: boolean }
+export interface CompareCell {
+  text: string;
+  status: string | null;
+  invalid: boolean;
+  clientBound: boolean;
+}
 export interface CompareRow {
   level: number;
   /** Per run, the level's figures in COMPARE_METRICS order plus Failed (or null when that run did not measure the level). */
@@ -200,14 +241,20 @@ export interface Comparison {
 
 /** Each compared figure's header, its statistic named: the short form of the metric registry's. */
 const HEADERS: Record<ComparedKey | 'failed', string> = {
-  throughput: 'Throughput tok/s (tokens ÷ duration)', perRequest: 'Per-request tok/s (mean)', ttftP50: METRICS.ttftP50.header, ttftP95: METRICS.ttftP95.header,
-  tpotP50: METRICS.tpotP50.header, e2eP50: METRICS.e2eP50.header, failed: 'Failed (count)',
+  throughput: 'Throughput tok/s (tokens ÷ duration)',
+  perRequest: 'Per-request tok/s (mean)',
+  ttftP50: METRICS.ttftP50.header,
+  ttftP95: METRICS.ttftP95.header,
+  tpotP50: METRICS.tpotP50.header,
+  e2eP50: METRICS.e2eP50.header,
+  failed: 'Failed (count)',
 };
 export const compareHeader = (k: ComparedKey | 'failed'): string => HEADERS[k];
 
 /** The whole comparison, baseline first. Throws on fewer than 2 or more than 8 runs (callers check first and say so). */
 export function compareRuns(runs: readonly CompareRun[]): Comparison {
-  if (runs.length < COMPARE_MIN_RUNS || runs.length > COMPARE_MAX_RUNS) throw new RangeError(`a comparison takes ${COMPARE_MIN_RUNS} to ${COMPARE_MAX_RUNS} runs, not ${runs.length}`);
+  if (runs.length < COMPARE_MIN_RUNS || runs.length > COMPARE_MAX_RUNS)
+    throw new RangeError(`a comparison takes ${COMPARE_MIN_RUNS} to ${COMPARE_MAX_RUNS} runs, not ${runs.length}`);
   const diffs = contractDiffs(runs);
   const refused = incomparableReason(runs, diffs);
   const keys = [...new Set(runs.flatMap((r) => r.levels.map(levelKey)))].sort((a, b) => a - b);
@@ -218,10 +265,25 @@ export function compareRuns(runs: readonly CompareRun[]): Comparison {
     runs: runs.map((r) => {
       const l = r.levels.find((x) => levelKey(x) === key);
       if (!l) return null;
-      const cells = metrics.map((k) => ({ text: num(METRICS[k].value(l), METRICS[k].digits), status: null, invalid: l.invalid, clientBound: l.clientBound.bound }));
+      const cells = metrics.map((k) => ({
+        text: num(METRICS[k].value(l), METRICS[k].digits),
+        status: null,
+        invalid: l.invalid,
+        clientBound: l.clientBound.bound,
+      }));
       return { cells, status: statusText(l), badge: levelBadge(l) };
     }),
     differences: runs.slice(1).map((cand) => (refused ? null : COMPARE_METRICS.flatMap((k) => levelDifference(base, cand, key, k) ?? []))),
   }));
-  return { runs, titles: runTitles(runs, diffs), contractNote: contractNote(runs), diffs, refused, axis: axisName(runs), headers: metrics.map(compareHeader), rows, quality: compareQuality(runs) };
+  return {
+    runs,
+    titles: runTitles(runs, diffs),
+    contractNote: contractNote(runs),
+    diffs,
+    refused,
+    axis: axisName(runs),
+    headers: metrics.map(compareHeader),
+    rows,
+    quality: compareQuality(runs),
+  };
 }

@@ -27,7 +27,10 @@ export interface QualityComparison {
   verdicts: QualityVerdict[];
 }
 
-export interface QualityRun { label: string; quality?: QualityScore | undefined }
+export interface QualityRun {
+  label: string;
+  quality?: QualityScore | undefined;
+}
 
 const f4 = (x: number) => `${x < 0 ? '−' : x > 0 ? '+' : '±'}${Math.abs(x).toFixed(4)}`;
 
@@ -58,15 +61,18 @@ export function qualityComparableProblem(base: QualityRun, cand: QualityRun): st
   }
   const sa = baselineSide(a);
   const sb = baselineSide(b);
-  if (sa === null || sb === null) return `${sa === null ? base.label : cand.label}'s score does not record what it was measured against, so the two scores may not share a baseline`;
+  if (sa === null || sb === null)
+    return `${sa === null ? base.label : cand.label}'s score does not record what it was measured against, so the two scores may not share a baseline`;
   if (sa !== sb) {
     const side = (q: QualityScore) => {
       const b = q.compared?.baseline;
       const build = b?.account?.simulator?.configSha256 ?? b?.account?.props?.build ?? b?.account?.version ?? null;
       return `${b?.model} (fingerprint ${b?.fingerprint?.slice(0, 12) ?? 'none'}${build === null ? '' : `, server ${build.slice(0, 12)}`})`;
     };
-    const what = a.promptSetHash !== b.promptSetHash || a.referenceTextHash !== b.referenceTextHash || a.topLogprobs !== b.topLogprobs
-      ? 'different prompts, reference text or top_logprobs' : `different baselines: ${side(a)} vs ${side(b)}`;
+    const what =
+      a.promptSetHash !== b.promptSetHash || a.referenceTextHash !== b.referenceTextHash || a.topLogprobs !== b.topLogprobs
+        ? 'different prompts, reference text or top_logprobs'
+        : `different baselines: ${side(a)} vs ${side(b)}`;
     return `the two scores were measured against ${what}, so they do not measure the same thing`;
   }
   return null;

@@ -77,7 +77,13 @@ export function parseRequestsPerLevel(text: string): Checked<number | 'auto'> {
 }
 
 /** How one field of the form is read: its check, the name its messages use, its bound and example (the option's limit and default). */
-export interface FieldRule { check: FormCheck; name: string; max: number; example: number; positive: boolean }
+export interface FieldRule {
+  check: FormCheck;
+  name: string;
+  max: number;
+  example: number;
+  positive: boolean;
+}
 
 export type FieldValue = number | number[] | 'auto' | boolean | null;
 
@@ -85,11 +91,17 @@ export type FieldValue = number | number[] | 'auto' | boolean | null;
 export function checkField(rule: FieldRule, input: string | boolean): Checked<FieldValue> {
   if (typeof input === 'boolean') return { ok: true, value: input };
   switch (rule.check) {
-    case 'levels': return parseLevelsText(input);
-    case 'output-tokens': return parseOutputTokens(input);
-    case 'requests': return parseRequestsPerLevel(input);
-    case 'money': return parseMoney(rule.name, input, { positive: rule.positive });
-    case 'count': return parseCount(rule.name, input, rule.max, rule.example);
-    case 'boolean': return { ok: true, value: input === 'true' };
+    case 'levels':
+      return parseLevelsText(input);
+    case 'output-tokens':
+      return parseOutputTokens(input);
+    case 'requests':
+      return parseRequestsPerLevel(input);
+    case 'money':
+      return parseMoney(rule.name, input, { positive: rule.positive });
+    case 'count':
+      return parseCount(rule.name, input, rule.max, rule.example);
+    case 'boolean':
+      return { ok: true, value: input === 'true' };
   }
 }

@@ -12,9 +12,11 @@ export const isPoolingSpec = (s: RunSpec | PoolingRunSpec): s is PoolingRunSpec 
 /** FNV-1a over the workload and target: the same configuration gets the same 8 hex digits. */
 export function configHash(r: Pick<RunDetail, 'spec' | 'targetUrl' | 'model'>): string {
   const s = r.spec;
-  const text = JSON.stringify(isPoolingSpec(s)
-    ? [r.targetUrl, r.model, s.endpoint, s.itemsPerRequest, s.itemTokens, s.queryTokens, s.requestsPerLevel, s.warmup, s.seed]
-    : [r.targetUrl, r.model, s.endpoint, s.outputTokens, s.promptTokens, s.thinking, s.forceLength, s.requestsPerLevel, s.warmup, s.temperature, s.seed]);
+  const text = JSON.stringify(
+    isPoolingSpec(s)
+      ? [r.targetUrl, r.model, s.endpoint, s.itemsPerRequest, s.itemTokens, s.queryTokens, s.requestsPerLevel, s.warmup, s.seed]
+      : [r.targetUrl, r.model, s.endpoint, s.outputTokens, s.promptTokens, s.thinking, s.forceLength, s.requestsPerLevel, s.warmup, s.temperature, s.seed],
+  );
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
   return h.toString(16).padStart(8, '0');
@@ -24,7 +26,9 @@ export function identityLine(r: RunDetail): string {
   const e = r.runInfo?.engine ?? r.pooling?.result?.run.engine ?? null;
   const engine = e ? `${e.name}${e.version ? ` ${e.version}` : ''}` : null;
   const gpu = r.cards?.platform.gpu ?? (isPoolingSpec(r.spec) ? null : r.spec.gpuLabel) ?? 'GPU not recorded';
-  return [r.serverName ?? r.targetUrl, r.model ?? 'model not known', engine ?? 'engine not recorded', gpu, when(r.startedAt), `config ${configHash(r)}`].join(' · ');
+  return [r.serverName ?? r.targetUrl, r.model ?? 'model not known', engine ?? 'engine not recorded', gpu, when(r.startedAt), `config ${configHash(r)}`].join(
+    ' · ',
+  );
 }
 
 /** "run 3 · 256 tok · thinking off"; "run 4 · embeddings 16 × 128 tok". */

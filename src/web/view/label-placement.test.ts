@@ -17,14 +17,24 @@ describe('placeLabels', () => {
       expect(l.x).toBeGreaterThanOrEqual(0);
       expect(l.x).toBeLessThanOrEqual(640);
       // Never on a point: no label's text box holds any point's centre.
-      for (const p of points) expect(l.y < p.py - 4 || l.y - l.fontSize > p.py + 4 || (l.anchor === 'start' ? l.x > p.px + 4 : l.anchor === 'end' ? l.x < p.px - 4 : true)).toBe(true);
+      for (const p of points)
+        expect(l.y < p.py - 4 || l.y - l.fontSize > p.py + 4 || (l.anchor === 'start' ? l.x > p.px + 4 : l.anchor === 'end' ? l.x < p.px - 4 : true)).toBe(
+          true,
+        );
     }
   });
 
-  it('draws the Pareto chart\'s client-bound ring in its run\'s colour, and no two labels at one spot', () => {
+  it("draws the Pareto chart's client-bound ring in its run's colour, and no two labels at one spot", () => {
     const level = (level: number, x: number, y: number, clientBound = false) => ({ level, perRequestTokS: x, throughputTokS: y, invalid: false, clientBound });
     // Three runs whose levels nearly coincide: the labels used to sit on one another.
-    const m = paretoOf([0, 1, 2].map((i) => ({ label: `run ${i + 1}`, gpus: null, hourlyCostUsd: null, levels: [level(1, 100 + i, 100 + i), level(2, 90 + i, 180 + i), level(4, 70 + i, 300 + i, true)] })));
+    const m = paretoOf(
+      [0, 1, 2].map((i) => ({
+        label: `run ${i + 1}`,
+        gpus: null,
+        hourlyCostUsd: null,
+        levels: [level(1, 100 + i, 100 + i), level(2, 90 + i, 180 + i), level(4, 70 + i, 300 + i, true)],
+      })),
+    );
     const svg = renderPareto(m, { document: parseHTML('<!doctype html><html><body></body></html>').document as never }).outerHTML;
     // Each ring (r 7) sits in a group stroked with its run's colour.
     const rings = [...svg.matchAll(/<g[^>]*stroke="([^"]+)"[^>]*aria-label="dot"><circle r="7"/g)].map((g) => g[1]);

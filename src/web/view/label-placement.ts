@@ -23,16 +23,30 @@ export interface PlacedLabel extends LabelRequest {
   anchor: 'start' | 'middle' | 'end';
 }
 
-interface Box { x0: number; y0: number; x1: number; y1: number }
+interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
 
 /** Roughly how wide a label is drawn: a sans-serif character is about 0.6 of the font size. */
 const textWidth = (text: string, fontSize: number) => text.length * fontSize * 0.6;
 
 /** Offsets from the point: [dx, dy of the baseline, anchor]. */
 const POSITIONS: ReadonlyArray<[number, number, PlacedLabel['anchor']]> = [
-  [0, -9, 'middle'], [0, 17, 'middle'], [10, 4, 'start'], [-10, 4, 'end'],
-  [8, -8, 'start'], [-8, -8, 'end'], [8, 15, 'start'], [-8, 15, 'end'],
-  [0, -21, 'middle'], [0, 29, 'middle'], [22, 4, 'start'], [-22, 4, 'end'],
+  [0, -9, 'middle'],
+  [0, 17, 'middle'],
+  [10, 4, 'start'],
+  [-10, 4, 'end'],
+  [8, -8, 'start'],
+  [-8, -8, 'end'],
+  [8, 15, 'start'],
+  [-8, 15, 'end'],
+  [0, -21, 'middle'],
+  [0, 29, 'middle'],
+  [22, 4, 'start'],
+  [-22, 4, 'end'],
 ];
 
 function boxOf(x: number, y: number, anchor: PlacedLabel['anchor'], text: string, fontSize: number): Box {

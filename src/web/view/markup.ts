@@ -13,14 +13,16 @@ import { PARETO_FOOTNOTE, type ParetoCell, paretoLegend, paretoSubtitle, paretoT
 import { num, usd } from './format.js';
 import { type LevelBadge, type LiveLevel, TABLE_HEADERS, tableRows } from './table-model.js';
 
-export const esc = (s: string): string =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+export const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 /** Markup already escaped. */
-export class Raw { constructor(readonly html: string) {} }
+export class Raw {
+  constructor(readonly html: string) {}
+}
 /** Tagged template: strings and numbers escaped, arrays joined, Raw passed through, null/false/undefined dropped. */
 export function html(parts: TemplateStringsArray, ...values: unknown[]): Raw {
-  const piece = (v: unknown): string => (v instanceof Raw ? v.html : Array.isArray(v) ? v.map(piece).join('') : v === null || v === undefined || v === false ? '' : esc(String(v)));
+  const piece = (v: unknown): string =>
+    v instanceof Raw ? v.html : Array.isArray(v) ? v.map(piece).join('') : v === null || v === undefined || v === false ? '' : esc(String(v));
   return new Raw(parts.reduce((out, p, i) => out + p + (i < values.length ? piece(values[i]) : ''), ''));
 }
 
@@ -51,15 +53,26 @@ export function resultsTableMarkup(t: ResultsTableInput): Raw {
   const axis = levelAxis(t.levels);
   const table = html`<table class="results"><caption>${t.caption}</caption>
 <thead><tr><th scope="col">${axis.name}</th>${TABLE_HEADERS.map((h) => html`<th scope="col" class="num">${h}</th>`)}<th scope="col">Status</th></tr></thead>
-<tbody>${rows.map((r) => html`<tr class="${r.state}${r.invalid ? ' invalid' : ''}${r.clientBound ? ' client-bound' : ''}"><th scope="row" class="num">${axis.format(r.concurrency)}</th>${r.cells.map((c) => html`<td class="num${c.dimmed ? ' dim' : ''}">${
-    c.alarm ? html`<strong class="alarm"><span aria-hidden="true">⚠ </span>${c.text}</strong>` : c.text}${c.dimmed ? html`<span class="sr-only"> (invalid)</span>` : ''}</td>`)}${statusCell(r.badge, r.status)}</tr>`)}</tbody></table>`;
+<tbody>${rows.map(
+    (r) =>
+      html`<tr class="${r.state}${r.invalid ? ' invalid' : ''}${r.clientBound ? ' client-bound' : ''}"><th scope="row" class="num">${axis.format(r.concurrency)}</th>${r.cells.map(
+        (c) =>
+          html`<td class="num${c.dimmed ? ' dim' : ''}">${
+            c.alarm ? html`<strong class="alarm"><span aria-hidden="true">⚠ </span>${c.text}</strong>` : c.text
+          }${c.dimmed ? html`<span class="sr-only"> (invalid)</span>` : ''}</td>`,
+      )}${statusCell(r.badge, r.status)}</tr>`,
+  )}</tbody></table>`;
   return scrollFrame('Results table', table);
 }
 
 /** The three cards, each a section headed by its name. */
 export function cardsMarkup(cards: Cards): Raw {
-  return html`<div class="cards">${cardViews(cards).map((c) => html`<section class="card" aria-labelledby="card-${c.title}"><h4 id="card-${c.title}">${c.title}</h4><p class="question">${c.question}</p>${
-    c.unavailable ? html`<p class="hint">Not available: ${c.unavailable}</p>` : ''}<dl>${c.facts.map((f) => html`<div class="${f.label === 'Basis' ? 'basis' : ''}"><dt>${f.label}</dt><dd>${f.value}${f.note ? html`<span class="note"> ${f.note}</span>` : ''}</dd></div>`)}</dl></section>`)}</div>`;
+  return html`<div class="cards">${cardViews(cards).map(
+    (c) =>
+      html`<section class="card" aria-labelledby="card-${c.title}"><h4 id="card-${c.title}">${c.title}</h4><p class="question">${c.question}</p>${
+        c.unavailable ? html`<p class="hint">Not available: ${c.unavailable}</p>` : ''
+      }<dl>${c.facts.map((f) => html`<div class="${f.label === 'Basis' ? 'basis' : ''}"><dt>${f.label}</dt><dd>${f.value}${f.note ? html`<span class="note"> ${f.note}</span>` : ''}</dd></div>`)}</dl></section>`,
+  )}</div>`;
 }
 
 export interface FigureInput {
@@ -79,17 +92,26 @@ export interface FigureInput {
 export function figureMarkup(f: FigureInput): Raw {
   return html`<figure class="chart"${new Raw(f.id === undefined ? '' : ` id="${esc(f.id)}"`)}><figcaption><strong>${f.title}</strong><span class="subtitle">${f.subtitle}</span>${f.legend ? html`<span class="legend">${f.legend}</span>` : ''}</figcaption>
 <div class="chart-svg">${new Raw(f.svg ?? '')}</div>${f.footnote ? html`<p class="hint footnote">${f.footnote}</p>` : ''}
-<details><summary>Data table: ${f.title}</summary>${scrollFrame(`Data of ${f.title}`, html`<table><thead><tr>${f.table.headers.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${
-    f.table.rows.map((r) => html`<tr>${r.map((c, i) => (i === 0 ? html`<th scope="row">${c}</th>` : html`<td class="num">${c}</td>`))}</tr>`)}</tbody></table>`)}</details></figure>`;
+<details><summary>Data table: ${f.title}</summary>${scrollFrame(
+    `Data of ${f.title}`,
+    html`<table><thead><tr>${f.table.headers.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${f.table.rows.map(
+      (r) => html`<tr>${r.map((c, i) => (i === 0 ? html`<th scope="row">${c}</th>` : html`<td class="num">${c}</td>`))}</tr>`,
+    )}</tbody></table>`,
+  )}</details></figure>`;
 }
 
 /** What differs between the runs (model file, precision, quantization, engine, server settings, every other contract field), one column per run: shown before any number. */
 export function contractDiffsMarkup(c: Comparison): Raw {
   const note = html`<p class="contract-note">${c.contractNote}</p>`;
   if (c.diffs.length === 0) return html`${note}<p>The runs are the same in every compared field.</p>`;
-  return html`${note}${scrollFrame('What differs', html`<table class="diffs"><caption>Fields that differ between the runs. A workload field (marked) stops the differences below.</caption><thead><tr><th scope="col" class="sticky">Field</th>${
-    c.runs.map((r, i) => html`<th scope="col">${r.label}${i === 0 ? ' (baseline)' : ''}</th>`)}</tr></thead><tbody>${
-    c.diffs.map((d) => html`<tr><th scope="row" class="sticky">${d.field}${d.workload ? ' (workload)' : ''}</th>${d.values.map((v) => html`<td>${v}</td>`)}</tr>`)}</tbody></table>`)}`;
+  return html`${note}${scrollFrame(
+    'What differs',
+    html`<table class="diffs"><caption>Fields that differ between the runs. A workload field (marked) stops the differences below.</caption><thead><tr><th scope="col" class="sticky">Field</th>${c.runs.map(
+      (r, i) => html`<th scope="col">${r.label}${i === 0 ? ' (baseline)' : ''}</th>`,
+    )}</tr></thead><tbody>${c.diffs.map(
+      (d) => html`<tr><th scope="row" class="sticky">${d.field}${d.workload ? ' (workload)' : ''}</th>${d.values.map((v) => html`<td>${v}</td>`)}</tr>`,
+    )}</tbody></table>`,
+  )}`;
 }
 
 /** One table aligned on the level axis, a column group per run (named by what sets it apart), every figure with its statistic; the level column stays in view. */
@@ -97,11 +119,20 @@ export function compareTableMarkup(c: Comparison): Raw {
   const n = c.headers.length + 1;
   const head = html`<thead><tr><th scope="col" rowspan="2" class="sticky">${c.axis}</th>${c.runs.map((_, i) => html`<th scope="colgroup" colspan="${n}" class="group">${c.titles[i]}${i === 0 ? ' (baseline)' : ''}</th>`)}</tr>
 <tr>${c.runs.map(() => html`${c.headers.map((h) => html`<th scope="col" class="num">${h}</th>`)}<th scope="col">Status</th>`)}</tr></thead>`;
-  const body = c.rows.map((row) => html`<tr><th scope="row" class="num sticky">${row.level}</th>${row.runs.map((r) => (r === null
-    ? html`<td class="num na" colspan="${n}">not measured at this level</td>`
-    : html`${r.cells.map((cell) => html`<td class="num${cell.invalid ? ' dim' : ''}">${cell.text}</td>`)}${statusCell(r.badge, r.status)}`))}</tr>`);
-  return scrollFrame('Aligned comparison', html`<table class="compare"><caption>Every run at every level on one axis (${c.axis.toLowerCase()}). Throughput is output tokens ÷ level duration; per-request is the mean of each request's rate; latencies are percentiles of successful requests. All measured.</caption>${
-    c.runs.map(() => html`<colgroup span="${n}"></colgroup>`)}${head}<tbody>${body}</tbody></table>`);
+  const body = c.rows.map(
+    (row) =>
+      html`<tr><th scope="row" class="num sticky">${row.level}</th>${row.runs.map((r) =>
+        r === null
+          ? html`<td class="num na" colspan="${n}">not measured at this level</td>`
+          : html`${r.cells.map((cell) => html`<td class="num${cell.invalid ? ' dim' : ''}">${cell.text}</td>`)}${statusCell(r.badge, r.status)}`,
+      )}</tr>`,
+  );
+  return scrollFrame(
+    'Aligned comparison',
+    html`<table class="compare"><caption>Every run at every level on one axis (${c.axis.toLowerCase()}). Throughput is output tokens ÷ level duration; per-request is the mean of each request's rate; latencies are percentiles of successful requests. All measured.</caption>${c.runs.map(
+      () => html`<colgroup span="${n}"></colgroup>`,
+    )}${head}<tbody>${body}</tbody></table>`,
+  );
 }
 
 /** Each candidate's differences from the baseline, level by level, with their intervals and verdicts. */
@@ -113,16 +144,24 @@ export function differencesMarkup(c: Comparison): Raw {
     const metrics = rows[0]?.differences[i]?.map((d) => d.metric) ?? [];
     const title = c.titles[i + 1] ?? cand.label;
     if (rows.length === 0) return html`<p class="hint">${title} and ${base} share no level: nothing to difference.</p>`;
-    return scrollFrame(`Differences of ${cand.label}`, html`<table class="deltas"><caption>${title} against ${base} (candidate − baseline) at each level both measured, with a 95 % bootstrap interval; better or worse only when the interval excludes zero and both measured the level validly (not invalid, not client-bound).</caption><thead><tr><th scope="col" class="sticky">${c.axis}</th>${
-      metrics.map((m) => html`<th scope="col">${compareHeader(m)}</th>`)}</tr></thead><tbody>${
-      rows.map((r) => {
+    return scrollFrame(
+      `Differences of ${cand.label}`,
+      html`<table class="deltas"><caption>${title} against ${base} (candidate − baseline) at each level both measured, with a 95 % bootstrap interval; better or worse only when the interval excludes zero and both measured the level validly (not invalid, not client-bound).</caption><thead><tr><th scope="col" class="sticky">${c.axis}</th>${metrics.map(
+        (m) => html`<th scope="col">${compareHeader(m)}</th>`,
+      )}</tr></thead><tbody>${rows.map((r) => {
         const ds = r.differences[i] ?? [];
         // A level not compared is not compared in any figure: said once, across the row.
         const none = ds[0]?.difference.verdict === 'not compared' && ds.every((d) => d.verdict === ds[0]?.verdict);
-        return html`<tr><th scope="row" class="num sticky">${r.level}</th>${none
-          ? html`<td class="diff verdict-not-compared" colspan="${ds.length}"><span class="verdict">${ds[0]?.verdict}</span></td>`
-          : ds.map((d) => html`<td class="diff verdict-${d.difference.verdict.replace(/ /g, '-')}"><span class="verdict">${d.verdict}</span> <span class="change">${d.change}</span>${d.interval ? html`<span class="ci">${d.interval}</span>` : ''}</td>`)}</tr>`;
-      })}</tbody></table>`);
+        return html`<tr><th scope="row" class="num sticky">${r.level}</th>${
+          none
+            ? html`<td class="diff verdict-not-compared" colspan="${ds.length}"><span class="verdict">${ds[0]?.verdict}</span></td>`
+            : ds.map(
+                (d) =>
+                  html`<td class="diff verdict-${d.difference.verdict.replace(/ /g, '-')}"><span class="verdict">${d.verdict}</span> <span class="change">${d.change}</span>${d.interval ? html`<span class="ci">${d.interval}</span>` : ''}</td>`,
+              )
+        }</tr>`;
+      })}</tbody></table>`,
+    );
   })}`;
 }
 
@@ -131,18 +170,30 @@ export function qualityMarkup(c: Comparison): Raw {
   const q = c.quality;
   if (q === null) return html``;
   const base = c.runs[0]?.label ?? '';
-  return scrollFrame('Quality', html`<table class="deltas quality-compare"><caption>Quality score of each run (goodput run --quality-baseline) and each run against ${base}: candidate − baseline of the composite, bootstrapped over the prompts; better or worse only when the interval excludes zero and the change exceeds the scores' own noise.</caption><thead><tr><th scope="col">Run</th><th scope="col" class="num">Quality score (± its own noise)</th><th scope="col">Against ${base}</th></tr></thead><tbody>${
-    c.runs.map((r, i) => {
-      const v = i === 0 ? null : q.verdicts[i - 1];
-      const cell = v === null || v === undefined ? html`<td>baseline</td>`
-        : html`<td class="diff verdict-${(v.difference?.verdict ?? 'not compared').replace(/ /g, '-')}"><span class="verdict">${v.verdict}</span>${v.change === null ? '' : html` <span class="change">${v.change}</span>`}${v.noise === null ? '' : html`<span class="ci">the scores' own noise ±${v.noise.toFixed(4)}</span>`}</td>`;
-      return html`<tr><th scope="row">${r.label}</th><td class="num">${q.scores[i]}</td>${cell}</tr>`;
-    })}</tbody></table>`);
+  return scrollFrame(
+    'Quality',
+    html`<table class="deltas quality-compare"><caption>Quality score of each run (goodput run --quality-baseline) and each run against ${base}: candidate − baseline of the composite, bootstrapped over the prompts; better or worse only when the interval excludes zero and the change exceeds the scores' own noise.</caption><thead><tr><th scope="col">Run</th><th scope="col" class="num">Quality score (± its own noise)</th><th scope="col">Against ${base}</th></tr></thead><tbody>${c.runs.map(
+      (r, i) => {
+        const v = i === 0 ? null : q.verdicts[i - 1];
+        const cell =
+          v === null || v === undefined
+            ? html`<td>baseline</td>`
+            : html`<td class="diff verdict-${(v.difference?.verdict ?? 'not compared').replace(/ /g, '-')}"><span class="verdict">${v.verdict}</span>${v.change === null ? '' : html` <span class="change">${v.change}</span>`}${v.noise === null ? '' : html`<span class="ci">the scores' own noise ±${v.noise.toFixed(4)}</span>`}</td>`;
+        return html`<tr><th scope="row">${r.label}</th><td class="num">${q.scores[i]}</td>${cell}</tr>`;
+      },
+    )}</tbody></table>`,
+  );
 }
 
 /** The Pareto chart's figure (its SVG drawn by renderPareto); `cell` writes a point's plotted values (a receipt marks them as facts). */
-export const paretoFigure = (m: ParetoModel, svg = '', cell?: ParetoCell<Raw>): FigureInput =>
-  ({ title: paretoTitle(m), subtitle: paretoSubtitle(m), legend: paretoLegend(m), footnote: PARETO_FOOTNOTE, table: cell === undefined ? paretoTable(m) : paretoTable(m, cell), svg });
+export const paretoFigure = (m: ParetoModel, svg = '', cell?: ParetoCell<Raw>): FigureInput => ({
+  title: paretoTitle(m),
+  subtitle: paretoSubtitle(m),
+  legend: paretoLegend(m),
+  footnote: PARETO_FOOTNOTE,
+  table: cell === undefined ? paretoTable(m) : paretoTable(m, cell),
+  svg,
+});
 
 /** How an entry's figures are written in the capacity table: as text by default; a receipt marks them as its published numbers. */
 export type CapacityCell = (entry: CapacityEntry, index: number, what: 'y' | 'cost') => Raw | null;
@@ -150,8 +201,13 @@ export type CapacityCell = (entry: CapacityEntry, index: number, what: 'y' | 'co
 /** The capacity answer at the target: the sentence, then every run's figure there and how it was found. */
 export function capacityMarkup(m: ParetoModel, answer: CapacityAnswer | null, cell?: CapacityCell): Raw {
   if (answer === null) return html`<p class="hint">No valid level to answer a capacity question from.</p>`;
-  return html`<p class="capacity"><strong>${answer.sentence}</strong></p>${
-    scrollFrame('Capacity at the target', html`<table class="capacity-table"><caption>At ${num(answer.target)} tok/s per user: each run's output tok/s per ${m.per}, read on its frontier (interpolated between measured levels, never extrapolated).</caption><thead><tr><th scope="col">Run</th><th scope="col" class="num">Output tok/s per ${m.per}</th><th scope="col">How</th><th scope="col" class="num">USD per 1M output tokens</th></tr></thead><tbody>${
-      answer.entries.map((e, i) => html`<tr><th scope="row">${e.label}</th><td class="num">${cell?.(e, i, 'y') ?? num(e.y)}</td><td>${e.how}</td><td class="num">${
-        cell?.(e, i, 'cost') ?? (e.costPer1M === null ? (e.y === null ? '—' : 'no hourly cost') : usd(e.costPer1M))}</td></tr>`)}</tbody></table>`)}`;
+  return html`<p class="capacity"><strong>${answer.sentence}</strong></p>${scrollFrame(
+    'Capacity at the target',
+    html`<table class="capacity-table"><caption>At ${num(answer.target)} tok/s per user: each run's output tok/s per ${m.per}, read on its frontier (interpolated between measured levels, never extrapolated).</caption><thead><tr><th scope="col">Run</th><th scope="col" class="num">Output tok/s per ${m.per}</th><th scope="col">How</th><th scope="col" class="num">USD per 1M output tokens</th></tr></thead><tbody>${answer.entries.map(
+      (e, i) =>
+        html`<tr><th scope="row">${e.label}</th><td class="num">${cell?.(e, i, 'y') ?? num(e.y)}</td><td>${e.how}</td><td class="num">${
+          cell?.(e, i, 'cost') ?? (e.costPer1M === null ? (e.y === null ? '—' : 'no hourly cost') : usd(e.costPer1M))
+        }</td></tr>`,
+    )}</tbody></table>`,
+  )}`;
 }

@@ -36,14 +36,38 @@ export interface MetricDef {
 }
 
 export const METRICS = {
-  throughput: { header: 'Throughput tok/s', label: 'Throughput', unit: 'tok/s', statistic: 'output tokens ÷ level duration', direction: 'higher', digits: 1, value: (l) => l.throughputTokS },
-  perRequest: { header: 'Per-request tok/s', label: 'Per-request rate', unit: 'tok/s', statistic: 'mean of per-request', direction: 'higher', digits: 1, value: (l) => l.perRequestTokS?.mean ?? null },
+  throughput: {
+    header: 'Throughput tok/s',
+    label: 'Throughput',
+    unit: 'tok/s',
+    statistic: 'output tokens ÷ level duration',
+    direction: 'higher',
+    digits: 1,
+    value: (l) => l.throughputTokS,
+  },
+  perRequest: {
+    header: 'Per-request tok/s',
+    label: 'Per-request rate',
+    unit: 'tok/s',
+    statistic: 'mean of per-request',
+    direction: 'higher',
+    digits: 1,
+    value: (l) => l.perRequestTokS?.mean ?? null,
+  },
   ttftP50: { header: 'TTFT p50 (ms)', label: 'TTFT', unit: 'ms', statistic: 'p50', direction: 'lower', digits: 1, value: (l) => l.ttftMs?.p50 ?? null },
   ttftP95: { header: 'TTFT p95 (ms)', label: 'TTFT', unit: 'ms', statistic: 'p95', direction: 'lower', digits: 1, value: (l) => l.ttftMs?.p95 ?? null },
   tpotP50: { header: 'TPOT p50 (ms)', label: 'TPOT', unit: 'ms', statistic: 'p50', direction: 'lower', digits: 2, value: (l) => l.tpotMs?.p50 ?? null },
   e2eP50: { header: 'e2e p50 (ms)', label: 'e2e', unit: 'ms', statistic: 'p50', direction: 'lower', digits: 0, value: (l) => l.e2eMs?.p50 ?? null },
   failed: { header: 'Failed', label: 'Failed requests', unit: 'requests', statistic: 'count', direction: 'lower', digits: 0, value: (l) => l.failed },
-  gpuMem: { header: 'GPU mem (MiB)', label: 'GPU memory', unit: 'MiB', statistic: 'peak', direction: null, digits: 0, value: (l) => (l.gpuMemMiB.available ? l.gpuMemMiB.peak : null) },
+  gpuMem: {
+    header: 'GPU mem (MiB)',
+    label: 'GPU memory',
+    unit: 'MiB',
+    statistic: 'peak',
+    direction: null,
+    digits: 0,
+    value: (l) => (l.gpuMemMiB.available ? l.gpuMemMiB.peak : null),
+  },
 } as const satisfies Record<string, MetricDef>;
 
 export type MetricKey = keyof typeof METRICS;
@@ -77,8 +101,20 @@ export const FIGURES = {
   failedTotal: { label: 'Failed requests', unit: 'requests', statistic: 'count over all levels', direction: 'lower', digits: 0 },
   hourlyRate: { label: 'GPU hourly rate', unit: 'USD/h', statistic: 'rate recorded with the run', direction: null, digits: 2 },
   costPer1M: { label: 'Cost per 1M output tokens', unit: 'USD', statistic: 'hourly rate at peak throughput', direction: 'lower', digits: 2 },
-  goodput: { label: 'Goodput', unit: 'req/s', statistic: 'peak over the valid levels tested of requests meeting every SLO, per second', direction: 'higher', digits: 2 },
-  sloAttainment: { label: 'SLO attainment', unit: 'share of requests', statistic: 'share meeting every SLO at the goodput peak', direction: 'higher', digits: 3 },
+  goodput: {
+    label: 'Goodput',
+    unit: 'req/s',
+    statistic: 'peak over the valid levels tested of requests meeting every SLO, per second',
+    direction: 'higher',
+    digits: 2,
+  },
+  sloAttainment: {
+    label: 'SLO attainment',
+    unit: 'share of requests',
+    statistic: 'share meeting every SLO at the goodput peak',
+    direction: 'higher',
+    digits: 3,
+  },
   quality: { label: 'Quality score', unit: 'score (0–1)', statistic: 'composite against the baseline', direction: 'higher', digits: 4 },
 } as const satisfies Record<string, FigureDef>;
 

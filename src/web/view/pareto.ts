@@ -10,7 +10,11 @@
 import type { LevelResult, RunInfo } from '../../core/index.js';
 import { num, usd } from './format.js';
 
-export interface ParetoRun { label: string; run: RunInfo; levels: readonly LevelResult[] }
+export interface ParetoRun {
+  label: string;
+  run: RunInfo;
+  levels: readonly LevelResult[];
+}
 
 export interface ParetoPoint {
   level: number;
@@ -21,7 +25,13 @@ export interface ParetoPoint {
   state: 'valid' | 'invalid' | 'client-bound';
 }
 
-export interface ParetoSeries { label: string; gpus: number | null; hourlyCostUsd: number | null; points: ParetoPoint[]; frontier: ParetoPoint[] }
+export interface ParetoSeries {
+  label: string;
+  gpus: number | null;
+  hourlyCostUsd: number | null;
+  points: ParetoPoint[];
+  frontier: ParetoPoint[];
+}
 
 export interface ParetoModel {
   series: ParetoSeries[];
@@ -66,7 +76,8 @@ export function paretoOf(inputs: readonly ParetoInput[]): ParetoModel {
     return { label: r.label, gpus: perGpu ? divide : null, hourlyCostUsd: r.hourlyCostUsd, points, frontier: frontier(points) };
   });
   return {
-    series, per: perGpu ? 'GPU' : 'server',
+    series,
+    per: perGpu ? 'GPU' : 'server',
     yLabel: perGpu ? 'Output tok/s per GPU' : 'Output tok/s per server (GPU count not recorded)',
     xLabel: 'tok/s per user (mean per-request rate)',
   };
@@ -74,10 +85,20 @@ export function paretoOf(inputs: readonly ParetoInput[]): ParetoModel {
 
 /** The Pareto view of runs: GPU count from each run's hardware label. */
 export function paretoModel(runs: readonly ParetoRun[]): ParetoModel {
-  return paretoOf(runs.map((r) => ({
-    label: r.label, gpus: gpuCount(r.run), hourlyCostUsd: r.run.hourlyCostUsd,
-    levels: r.levels.map((l) => ({ level: l.load?.level ?? l.concurrency, perRequestTokS: l.perRequestTokS?.mean ?? null, throughputTokS: l.throughputTokS, invalid: l.invalid, clientBound: l.clientBound.bound })),
-  })));
+  return paretoOf(
+    runs.map((r) => ({
+      label: r.label,
+      gpus: gpuCount(r.run),
+      hourlyCostUsd: r.run.hourlyCostUsd,
+      levels: r.levels.map((l) => ({
+        level: l.load?.level ?? l.concurrency,
+        perRequestTokS: l.perRequestTokS?.mean ?? null,
+        throughputTokS: l.throughputTokS,
+        invalid: l.invalid,
+        clientBound: l.clientBound.bound,
+      })),
+    })),
+  );
 }
 
 export interface CapacityEntry {
@@ -92,7 +113,12 @@ export interface CapacityEntry {
   from: number[];
 }
 
-export interface CapacityAnswer { target: number; entries: CapacityEntry[]; best: CapacityEntry | null; sentence: string }
+export interface CapacityAnswer {
+  target: number;
+  entries: CapacityEntry[];
+  best: CapacityEntry | null;
+  sentence: string;
+}
 
 function at(s: ParetoSeries, target: number): { y: number; how: string; from: number[] } | null {
   const f = s.frontier;
@@ -110,7 +136,8 @@ function at(s: ParetoSeries, target: number): { y: number; how: string; from: nu
 }
 
 /** The range of tok/s per user a run's frontier covers, "12.0–48.5". */
-const range = (s: ParetoSeries) => (s.frontier.length === 0 ? 'no valid level' : `${num(s.frontier[0]?.x)}–${num(s.frontier[s.frontier.length - 1]?.x)} tok/s per user tested`);
+const range = (s: ParetoSeries) =>
+  s.frontier.length === 0 ? 'no valid level' : `${num(s.frontier[0]?.x)}–${num(s.frontier[s.frontier.length - 1]?.x)} tok/s per user tested`;
 
 /** At `target` tok/s per user: each run's throughput there, the one serving the most, and its cost per 1M output tokens. */
 export function capacityAt(m: ParetoModel, target: number): CapacityAnswer {
@@ -122,10 +149,11 @@ export function capacityAt(m: ParetoModel, target: number): CapacityAnswer {
     return { label: s.label, y: hit.y, how: hit.how, costPer1M, from: hit.from };
   });
   const best = entries.filter((e) => e.y !== null).reduce<CapacityEntry | null>((a, e) => (a === null || (e.y as number) > (a.y as number) ? e : a), null);
-  const sentence = best === null
-    ? `At ${num(target)} tok/s per user no configuration was measured: the target is outside every run's tested range, and goodput does not extrapolate.`
-    : `At ${num(target)} tok/s per user, ${best.label} serves the most: ${num(best.y)} output tok/s per ${m.per} (${best.how})` +
-      `${best.costPer1M === null ? ', no hourly cost recorded' : `, ${usd(best.costPer1M)} per 1M output tokens at the run's hourly cost`}.`;
+  const sentence =
+    best === null
+      ? `At ${num(target)} tok/s per user no configuration was measured: the target is outside every run's tested range, and goodput does not extrapolate.`
+      : `At ${num(target)} tok/s per user, ${best.label} serves the most: ${num(best.y)} output tok/s per ${m.per} (${best.how})` +
+        `${best.costPer1M === null ? ', no hourly cost recorded' : `, ${usd(best.costPer1M)} per 1M output tokens at the run's hourly cost`}.`;
   return { target, entries, best, sentence };
 }
 

@@ -6,9 +6,14 @@ import { replayCharts, turnsChart } from './replay-charts.js';
 
 const doc = () => parseHTML('<!doctype html><html><body></body></html>').document as never;
 type Point = NonNullable<LevelResult['replaySeries']>[number];
-const points = (attainment: boolean): Point[] => [0, 1, 2, 3].map((i) => ({
-  atS: i * 0.5, arrivals: [2, 6, 1, 1][i] as number, inFlight: [1, 5, 3, 0][i] as number, tokS: [100, 400, 300, 50][i] as number, attainment: attainment ? ([1, 0.5, 1, null][i] as number | null) : null,
-}));
+const points = (attainment: boolean): Point[] =>
+  [0, 1, 2, 3].map((i) => ({
+    atS: i * 0.5,
+    arrivals: [2, 6, 1, 1][i] as number,
+    inFlight: [1, 5, 3, 0][i] as number,
+    tokS: [100, 400, 300, 50][i] as number,
+    attainment: attainment ? ([1, 0.5, 1, null][i] as number | null) : null,
+  }));
 
 describe('replay charts', () => {
   it('draws arrivals per second, in flight, tok/s and, with SLOs, attainment in percent', () => {
@@ -31,10 +36,18 @@ describe('replay charts', () => {
 describe('TTFT by turn', () => {
   it('says how TTFT moves as the conversation grows, and tabulates every turn', () => {
     const turn = (n: number, p50: number, prompt: number, cached: number) => ({
-      turn: n, requests: 4, succeeded: 4, ttftMs: { p50, p95: p50 + 2 }, tpotMs: { p50: 2, p95: 2 }, promptTokensMean: prompt, cachedPromptTokensMean: cached,
+      turn: n,
+      requests: 4,
+      succeeded: 4,
+      ttftMs: { p50, p95: p50 + 2 },
+      tpotMs: { p50: 2, p95: 2 },
+      promptTokensMean: prompt,
+      cachedPromptTokensMean: cached,
     });
     const chart = turnsChart([turn(1, 6, 30, 0), turn(2, 7.5, 90, 20), turn(3, 8, 150, 80)]);
-    expect(chart?.summary).toBe('TTFT p50 is 6.0 ms at turn 1 and 8.0 ms at turn 3, as the conversation grows from 30.0 to 150.0 prompt tokens (mean cached: 0.0 to 80.0).');
+    expect(chart?.summary).toBe(
+      'TTFT p50 is 6.0 ms at turn 1 and 8.0 ms at turn 3, as the conversation grows from 30.0 to 150.0 prompt tokens (mean cached: 0.0 to 80.0).',
+    );
     expect(chart?.table.rows[1]).toEqual(['2', '4', '7.5', '9.5', '90', '20']);
     expect(chart?.render({ document: doc() }).getAttribute('aria-label')).toBe(chart?.summary);
     expect(turnsChart([])).toBeNull();

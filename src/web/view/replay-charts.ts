@@ -49,15 +49,31 @@ export function replayCharts(points: readonly Point[]): SmallChart[] {
     const peak = ys.length === 0 ? null : Math.max(...ys);
     const summary = `${w.title} over the replay's ${num(points.length * width, 1)} s: peak ${num(peak)} ${w.unit}, mean ${num(ys.length === 0 ? null : ys.reduce((a, b) => a + b, 0) / ys.length)} ${w.unit}.`;
     return {
-      id: `replay-${k}`, title: w.title, subtitle: w.unit, summary,
-      render: (o = {}) => svgOf(Plot.plot({
-        document: o.document, width: o.width ?? 640, height: 150, marginLeft: 56, marginBottom: 36,
-        style: { fontSize: '12px', fontVariantNumeric: 'tabular-nums' },
-        x: { label: 'Seconds into the replay', labelArrow: 'none' },
-        y: { zero: true, grid: true, nice: true, label: w.unit, labelArrow: 'none', ...(k === 'attainment' ? { domain: [0, 100] } : {}) },
-        ariaLabel: summary,
-        marks: [Plot.ruleY([0], { stroke: '#9ca3af' }), Plot.line(data.map((d) => ({ x: d.x, y: d.y ?? NaN })), { x: 'x', y: 'y', stroke: COLORS.accent, strokeWidth: 2, curve: 'step-after' })],
-      })),
+      id: `replay-${k}`,
+      title: w.title,
+      subtitle: w.unit,
+      summary,
+      render: (o = {}) =>
+        svgOf(
+          Plot.plot({
+            document: o.document,
+            width: o.width ?? 640,
+            height: 150,
+            marginLeft: 56,
+            marginBottom: 36,
+            style: { fontSize: '12px', fontVariantNumeric: 'tabular-nums' },
+            x: { label: 'Seconds into the replay', labelArrow: 'none' },
+            y: { zero: true, grid: true, nice: true, label: w.unit, labelArrow: 'none', ...(k === 'attainment' ? { domain: [0, 100] } : {}) },
+            ariaLabel: summary,
+            marks: [
+              Plot.ruleY([0], { stroke: '#9ca3af' }),
+              Plot.line(
+                data.map((d) => ({ x: d.x, y: d.y ?? NaN })),
+                { x: 'x', y: 'y', stroke: COLORS.accent, strokeWidth: 2, curve: 'step-after' },
+              ),
+            ],
+          }),
+        ),
       table: { headers: ['Seconds', `${w.title} (${w.unit})`], rows: data.map((d) => [num(d.x, 1), num(d.y)]) },
     };
   });
@@ -73,22 +89,40 @@ export function turnsChart(turns: readonly Turn[]): SmallChart | null {
   const p50 = pts.map((t) => ({ x: t.turn, y: t.ttftMs?.p50 ?? NaN }));
   const p95 = pts.map((t) => ({ x: t.turn, y: t.ttftMs?.p95 ?? NaN }));
   return {
-    id: 'turns-ttft', title: 'Time to first token by turn', subtitle: 'ms · lower is better', summary,
-    render: (o = {}) => svgOf(Plot.plot({
-      document: o.document, width: o.width ?? 640, height: 240, marginLeft: 56, marginBottom: 40,
-      style: { fontSize: '12px', fontVariantNumeric: 'tabular-nums' },
-      x: { ticks: pts.map((t) => t.turn), tickFormat: (d: number) => String(d), label: 'Turn', labelArrow: 'none' },
-      y: { zero: true, grid: true, nice: true, label: 'TTFT (ms)', labelArrow: 'none' },
-      ariaLabel: summary,
-      marks: [
-        Plot.ruleY([0], { stroke: '#9ca3af' }),
-        Plot.line(p50, { x: 'x', y: 'y', stroke: COLORS.accent, strokeWidth: 2 }), Plot.dot(p50, { x: 'x', y: 'y', fill: COLORS.accent, r: 4 }),
-        Plot.line(p95, { x: 'x', y: 'y', stroke: COLORS.accent, strokeWidth: 2, strokeDasharray: '3 3' }),
-      ],
-    })),
+    id: 'turns-ttft',
+    title: 'Time to first token by turn',
+    subtitle: 'ms · lower is better',
+    summary,
+    render: (o = {}) =>
+      svgOf(
+        Plot.plot({
+          document: o.document,
+          width: o.width ?? 640,
+          height: 240,
+          marginLeft: 56,
+          marginBottom: 40,
+          style: { fontSize: '12px', fontVariantNumeric: 'tabular-nums' },
+          x: { ticks: pts.map((t) => t.turn), tickFormat: (d: number) => String(d), label: 'Turn', labelArrow: 'none' },
+          y: { zero: true, grid: true, nice: true, label: 'TTFT (ms)', labelArrow: 'none' },
+          ariaLabel: summary,
+          marks: [
+            Plot.ruleY([0], { stroke: '#9ca3af' }),
+            Plot.line(p50, { x: 'x', y: 'y', stroke: COLORS.accent, strokeWidth: 2 }),
+            Plot.dot(p50, { x: 'x', y: 'y', fill: COLORS.accent, r: 4 }),
+            Plot.line(p95, { x: 'x', y: 'y', stroke: COLORS.accent, strokeWidth: 2, strokeDasharray: '3 3' }),
+          ],
+        }),
+      ),
     table: {
       headers: ['Turn', 'Requests', 'TTFT p50 (ms)', 'TTFT p95 (ms)', 'Prompt tokens (mean)', 'Cached (mean)'],
-      rows: pts.map((t) => [String(t.turn), String(t.requests), num(t.ttftMs?.p50 ?? null), num(t.ttftMs?.p95 ?? null), num(t.promptTokensMean, 0), num(t.cachedPromptTokensMean, 0)]),
+      rows: pts.map((t) => [
+        String(t.turn),
+        String(t.requests),
+        num(t.ttftMs?.p50 ?? null),
+        num(t.ttftMs?.p95 ?? null),
+        num(t.promptTokensMean, 0),
+        num(t.cachedPromptTokensMean, 0),
+      ]),
     },
   };
 }

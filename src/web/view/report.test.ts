@@ -15,8 +15,19 @@ const spec = { tokS: 100, perReq: 50, ttft: [40, 60] as [number, number], tpot: 
 describe('reportHtml', () => {
   const hostile = '<script>alert(1)</script>|"\'&';
   const result = resultOf(contract({ label: '2× H100' }), [level({ c: 1, ...spec }), level({ c: 2, ...spec, tokS: 180 })]);
-  const bad = { ...result, run: { ...result.run, model: hostile, command: `goodput run ${hostile}` }, warnings: [{ code: 'x', message: hostile }] } as typeof result;
-  const input = { runs: [{ label: hostile, result: bad }, { label: 'run 2', result }], generator: '0.1.0', generatedAt: '2026-06-04T10:00:00.000Z' };
+  const bad = {
+    ...result,
+    run: { ...result.run, model: hostile, command: `goodput run ${hostile}` },
+    warnings: [{ code: 'x', message: hostile }],
+  } as typeof result;
+  const input = {
+    runs: [
+      { label: hostile, result: bad },
+      { label: 'run 2', result },
+    ],
+    generator: '0.1.0',
+    generatedAt: '2026-06-04T10:00:00.000Z',
+  };
 
   it('escapes every string a result file carries, and carries no script', () => {
     const html = reportHtml(input, doc(), 'body{color:#111}</style><script>x()</script>');
@@ -42,12 +53,21 @@ describe('reportHtml', () => {
   it('keeps Markdown tables whole when a value holds a pipe', () => {
     const md = reportMarkdown(input);
     expect(md).toContain('\\|');
-    expect(md.split('\n').filter((l) => l.startsWith('| model')).every((l) => l.split(/(?<!\\)\|/).length === 5)).toBe(true);
+    expect(
+      md
+        .split('\n')
+        .filter((l) => l.startsWith('| model'))
+        .every((l) => l.split(/(?<!\\)\|/).length === 5),
+    ).toBe(true);
   });
 });
 
 describe('a report of three quantizations', () => {
-  const input = { runs: threeQuantizations().map((result, i) => ({ label: `run ${i + 1}`, result })), generator: '0.1.0', generatedAt: '2026-06-04T10:00:00.000Z' };
+  const input = {
+    runs: threeQuantizations().map((result, i) => ({ label: `run ${i + 1}`, result })),
+    generator: '0.1.0',
+    generatedAt: '2026-06-04T10:00:00.000Z',
+  };
 
   it('lists the model file, precision and quantization under What differs, and names each run by them', () => {
     const parsed = parseHTML(reportHtml(input, doc(), '')).document;
@@ -56,7 +76,10 @@ describe('a report of three quantizations', () => {
     expect(rows).toContainEqual(['precision', 'f32', 'f32', 'f16']);
     expect(rows).toContainEqual(['quantization', 'none', 'Q8_0', 'F16']);
     expect([...parsed.querySelectorAll('table.compare th.group')].map((h) => h.textContent)).toEqual([
-      `run 1 · ${MODEL_FILES[0]} · f32 · no quantization (baseline)`, `run 2 · ${MODEL_FILES[1]} · f32 · Q8_0`, `run 3 · ${MODEL_FILES[2]} · f16 · F16`]);
+      `run 1 · ${MODEL_FILES[0]} · f32 · no quantization (baseline)`,
+      `run 2 · ${MODEL_FILES[1]} · f32 · Q8_0`,
+      `run 3 · ${MODEL_FILES[2]} · f16 · F16`,
+    ]);
     expect(parsed.querySelector('#run-2')?.textContent).toBe(`run 2 · ${MODEL_FILES[1]} · f32 · Q8_0`);
     // A client-bound level is a short badge; its reason is there on demand.
     const status = [...parsed.querySelectorAll('table.compare td.status details.reason')];
@@ -67,7 +90,10 @@ describe('a report of three quantizations', () => {
     const deltas = [...parsed.querySelectorAll('table.deltas tbody tr')].filter((r) => r.querySelector('th')?.textContent === '4');
     expect(deltas).toHaveLength(2);
     // Said once across the row, whose level it is and why.
-    for (const r of deltas) expect([...r.querySelectorAll('td')].map((td) => [td.className, td.getAttribute('colspan'), td.textContent])).toEqual([['diff verdict-not-compared', '6', expect.stringMatching(/^not compared: run 1 is client-bound at this level .*; run \d is client-bound/)]]);
+    for (const r of deltas)
+      expect([...r.querySelectorAll('td')].map((td) => [td.className, td.getAttribute('colspan'), td.textContent])).toEqual([
+        ['diff verdict-not-compared', '6', expect.stringMatching(/^not compared: run 1 is client-bound at this level .*; run \d is client-bound/)],
+      ]);
   });
 
   it('says the same in Markdown', () => {

@@ -17,7 +17,19 @@ import { type CompareRun, type Comparison, compareHeader, compareRunOf, compareR
 import { qualityVerdictPhrase } from './compare-quality.js';
 import { num, when } from './format.js';
 import {
-  type Raw, capacityMarkup, cardsMarkup, compareTableMarkup, qualityMarkup, contractDiffsMarkup, differencesMarkup, esc, figureMarkup, html, paretoFigure, resultsTableMarkup, scrollFrame,
+  type Raw,
+  capacityMarkup,
+  cardsMarkup,
+  compareTableMarkup,
+  qualityMarkup,
+  contractDiffsMarkup,
+  differencesMarkup,
+  esc,
+  figureMarkup,
+  html,
+  paretoFigure,
+  resultsTableMarkup,
+  scrollFrame,
 } from './markup.js';
 import { agentCharts } from './agent-charts.js';
 import { type CapacityAnswer, type ParetoModel, capacityAt, defaultTarget, paretoModel } from './pareto.js';
@@ -26,7 +38,10 @@ import type { SmallChart } from './replay-charts.js';
 import { TABLE_HEADERS, tableCaption, tableRows } from './table-model.js';
 import { toolCallCharts } from './tool-charts.js';
 
-export interface ReportRun { label: string; result: SweepResult }
+export interface ReportRun {
+  label: string;
+  result: SweepResult;
+}
 
 export interface ReportInput {
   runs: readonly ReportRun[];
@@ -42,25 +57,45 @@ const compareRunOfReport = (r: ReportRun): CompareRun => compareRunOf(r.label, r
 /** "server · model · engine · GPU · date · contract". */
 export function resultIdentity(r: SweepResult): string {
   const e = r.run.engine;
-  return [r.run.url, r.run.model, e ? `${e.name}${e.version ? ` ${e.version}` : ''}` : 'engine not recorded', r.cards.platform.gpu ?? r.run.gpuLabel ?? 'GPU not recorded',
-    when(r.run.startedAt), r.contractHash ? `contract sha256 ${r.contractHash.slice(0, 12)}…` : 'no contract recorded'].join(' · ');
+  return [
+    r.run.url,
+    r.run.model,
+    e ? `${e.name}${e.version ? ` ${e.version}` : ''}` : 'engine not recorded',
+    r.cards.platform.gpu ?? r.run.gpuLabel ?? 'GPU not recorded',
+    when(r.run.startedAt),
+    r.contractHash ? `contract sha256 ${r.contractHash.slice(0, 12)}…` : 'no contract recorded',
+  ].join(' · ');
 }
 
 /** The run's contract as it was measured: the fields every number depends on. */
 function contractRows(r: SweepResult): string[][] {
   const run = r.run;
   return [
-    ['Endpoint', run.endpoint], ['Prompt tokens', String(run.promptTokens)], ['Output tokens', `${run.outputTokens}${run.forceLength ? ' (length forced)' : ' (a cap, not forced)'}`],
-    ['Thinking', run.thinking], ['Temperature', String(run.temperature)], ['Seed', String(run.seed)], ['Arrival', run.arrival?.kind ?? 'concurrency'],
-    ['Levels', run.levelsRequested.join(', ')], ['Requests per level', String(run.requestsPerLevel)], ['Warm-up per level', String(run.warmupPerLevel)],
-    ['Hourly cost', run.hourlyCostUsd === null ? 'not given' : `$${num(run.hourlyCostUsd, 2)}/h`], ['Status', `${run.status}${run.stopReason ? `: ${run.stopReason}` : ''}`],
-    ['Command', run.command], ['goodput', run.toolVersion], ['Contract sha256', r.contractHash ?? 'none (not written by goodput run)'],
+    ['Endpoint', run.endpoint],
+    ['Prompt tokens', String(run.promptTokens)],
+    ['Output tokens', `${run.outputTokens}${run.forceLength ? ' (length forced)' : ' (a cap, not forced)'}`],
+    ['Thinking', run.thinking],
+    ['Temperature', String(run.temperature)],
+    ['Seed', String(run.seed)],
+    ['Arrival', run.arrival?.kind ?? 'concurrency'],
+    ['Levels', run.levelsRequested.join(', ')],
+    ['Requests per level', String(run.requestsPerLevel)],
+    ['Warm-up per level', String(run.warmupPerLevel)],
+    ['Hourly cost', run.hourlyCostUsd === null ? 'not given' : `$${num(run.hourlyCostUsd, 2)}/h`],
+    ['Status', `${run.status}${run.stopReason ? `: ${run.stopReason}` : ''}`],
+    ['Command', run.command],
+    ['goodput', run.toolVersion],
+    ['Contract sha256', r.contractHash ?? 'none (not written by goodput run)'],
   ];
 }
 
 function plainTable(label: string, caption: string, headers: readonly string[], rows: readonly string[][]): Raw {
-  return scrollFrame(label, html`<table><caption>${caption}</caption><thead><tr>${headers.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${
-    rows.map((r) => html`<tr>${r.map((c, i) => (i === 0 ? html`<th scope="row">${c}</th>` : html`<td>${c}</td>`))}</tr>`)}</tbody></table>`);
+  return scrollFrame(
+    label,
+    html`<table><caption>${caption}</caption><thead><tr>${headers.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${rows.map(
+      (r) => html`<tr>${r.map((c, i) => (i === 0 ? html`<th scope="row">${c}</th>` : html`<td>${c}</td>`))}</tr>`,
+    )}</tbody></table>`,
+  );
 }
 
 function chartsMarkup(series: readonly ChartSeries[], doc: ChartDocument, legend?: string): Raw {
@@ -76,9 +111,19 @@ function ownChartGroups(levels: SweepResult['levels']): Array<{ heading: string;
 }
 
 function ownChartsMarkup(levels: SweepResult['levels'], doc: ChartDocument): Raw {
-  return html`${ownChartGroups(levels).map((g) => html`<h3>${g.heading}</h3><div class="chart-grid">${g.charts.map((c) => figureMarkup({
-    id: `chart-${c.id}`, title: c.title, subtitle: c.subtitle, legend: c.legend, table: c.table, svg: c.render({ document: doc, width: 640 }).outerHTML,
-  }))}</div>`)}`;
+  return html`${ownChartGroups(levels).map(
+    (g) =>
+      html`<h3>${g.heading}</h3><div class="chart-grid">${g.charts.map((c) =>
+        figureMarkup({
+          id: `chart-${c.id}`,
+          title: c.title,
+          subtitle: c.subtitle,
+          legend: c.legend,
+          table: c.table,
+          svg: c.render({ document: doc, width: 640 }).outerHTML,
+        }),
+      )}</div>`,
+  )}`;
 }
 
 function paretoSection(m: ParetoModel, answer: CapacityAnswer | null, doc: ChartDocument): Raw {
@@ -97,7 +142,7 @@ ${res.warnings.length > 0 ? html`<ul class="warnings" aria-label="Warnings">${re
 <h3>Charts</h3>${chartsMarkup([{ label: r.label, role: 'single', levels: res.levels }], doc)}${ownChartsMarkup(res.levels, doc)}
 ${paretoSection(m, at === null ? null : capacityAt(m, at), doc)}
 <h3>Client self-check</h3>${plainTable('Client self-check', 'Our client judged itself at every level: a level it could not keep up with is client-bound, shown but left out of peaks.', SELF_CHECK_HEADERS, selfCheckRows(res.levels))}
-${clients.length > 0 ? plainTable('Clients', 'Each split level\'s share per thread or worker, judged on its own.', CLIENT_HEADERS, clients) : ''}
+${clients.length > 0 ? plainTable('Clients', "Each split level's share per thread or worker, judged on its own.", CLIENT_HEADERS, clients) : ''}
 <h3>Cards</h3>${cardsMarkup(res.cards)}</section>`;
 }
 
@@ -148,34 +193,82 @@ const mdTable = (headers: readonly string[], rows: readonly string[][]) =>
 export function reportMarkdown(input: ReportInput): string {
   const out: string[] = [];
   const runs = input.runs;
-  out.push(`# ${runs.length === 1 ? `goodput report: ${runs[0]?.label}` : `goodput report: ${runs.map((r) => r.label).join(' vs ')}`}`, '', `Written by goodput ${input.generator} on ${when(input.generatedAt)}.`, '');
+  out.push(
+    `# ${runs.length === 1 ? `goodput report: ${runs[0]?.label}` : `goodput report: ${runs.map((r) => r.label).join(' vs ')}`}`,
+    '',
+    `Written by goodput ${input.generator} on ${when(input.generatedAt)}.`,
+    '',
+  );
   const cmpRuns = runs.map(compareRunOfReport);
   const c = runs.length > 1 ? compareRuns(cmpRuns) : null;
   if (c !== null) {
     const m = paretoModel(cmpRuns);
     const at = input.target ?? defaultTarget(m);
     out.push('## Comparison', '', `${c.titles[0]} is the baseline.`, '', '### What differs', '', c.contractNote, '');
-    out.push(c.diffs.length === 0 ? 'Every compared field is the same in all runs.' : mdTable(['Field', ...c.runs.map((r) => r.label)], c.diffs.map((d) => [`${d.field}${d.workload ? ' (workload)' : ''}`, ...d.values])), '');
-    out.push('### Side by side', '', mdTable([c.axis, ...c.titles.flatMap((t) => [...c.headers, 'Status'].map((h) => `${t}: ${h}`))],
-      c.rows.map((row) => [String(row.level), ...row.runs.flatMap((r) => (r === null ? [...c.headers.map(() => '—'), 'not measured'] : [...r.cells.map((x) => x.text), r.status]))])), '');
+    out.push(
+      c.diffs.length === 0
+        ? 'Every compared field is the same in all runs.'
+        : mdTable(
+            ['Field', ...c.runs.map((r) => r.label)],
+            c.diffs.map((d) => [`${d.field}${d.workload ? ' (workload)' : ''}`, ...d.values]),
+          ),
+      '',
+    );
+    out.push(
+      '### Side by side',
+      '',
+      mdTable(
+        [c.axis, ...c.titles.flatMap((t) => [...c.headers, 'Status'].map((h) => `${t}: ${h}`))],
+        c.rows.map((row) => [
+          String(row.level),
+          ...row.runs.flatMap((r) => (r === null ? [...c.headers.map(() => '—'), 'not measured'] : [...r.cells.map((x) => x.text), r.status])),
+        ]),
+      ),
+      '',
+    );
     out.push(`### Differences from ${c.runs[0]?.label}`, '');
     if (c.refused) out.push(c.refused, '');
-    else for (const [i, cand] of c.runs.slice(1).entries()) {
-      out.push(`${c.titles[i + 1] ?? cand.label} (candidate − baseline, 95 % bootstrap interval; better or worse only when it excludes zero and both measured the level validly):`, '');
-      const rows = c.rows.filter((r) => (r.differences[i]?.length ?? 0) > 0);
-      const metrics = rows[0]?.differences[i]?.map((d) => d.metric) ?? [];
-      out.push(mdTable([c.axis, ...metrics.map(compareHeader)],
-        rows.map((r) => [String(r.level), ...(r.differences[i] ?? []).map((d) => d.text)])), '');
-    }
+    else
+      for (const [i, cand] of c.runs.slice(1).entries()) {
+        out.push(
+          `${c.titles[i + 1] ?? cand.label} (candidate − baseline, 95 % bootstrap interval; better or worse only when it excludes zero and both measured the level validly):`,
+          '',
+        );
+        const rows = c.rows.filter((r) => (r.differences[i]?.length ?? 0) > 0);
+        const metrics = rows[0]?.differences[i]?.map((d) => d.metric) ?? [];
+        out.push(
+          mdTable(
+            [c.axis, ...metrics.map(compareHeader)],
+            rows.map((r) => [String(r.level), ...(r.differences[i] ?? []).map((d) => d.text)]),
+          ),
+          '',
+        );
+      }
     if (c.quality !== null) {
-      out.push('### Quality', '', 'Candidate − baseline of the composite, bootstrapped over the prompts; better or worse only when the interval excludes zero and the change exceeds the scores\' own noise.', '',
-        mdTable(['Run', 'Quality score (± its own noise)', `Against ${c.runs[0]?.label}`], c.runs.map((r, i) => {
-          const v = i === 0 ? undefined : c.quality?.verdicts[i - 1];
-          return [r.label, c.quality?.scores[i] ?? '', v === undefined ? 'baseline' : qualityVerdictPhrase(v)];
-        })), '');
+      out.push(
+        '### Quality',
+        '',
+        "Candidate − baseline of the composite, bootstrapped over the prompts; better or worse only when the interval excludes zero and the change exceeds the scores' own noise.",
+        '',
+        mdTable(
+          ['Run', 'Quality score (± its own noise)', `Against ${c.runs[0]?.label}`],
+          c.runs.map((r, i) => {
+            const v = i === 0 ? undefined : c.quality?.verdicts[i - 1];
+            return [r.label, c.quality?.scores[i] ?? '', v === undefined ? 'baseline' : qualityVerdictPhrase(v)];
+          }),
+        ),
+        '',
+      );
     }
-    out.push(`### ${paretoTitle(m)}`, '', mdTable(['Run', 'Level', 'tok/s per user', `Output tok/s per ${m.per}`, 'On frontier', 'State'],
-      m.series.flatMap((s) => s.points.map((p) => [s.label, String(p.level), num(p.x), num(p.y), s.frontier.includes(p) ? 'yes' : 'no', p.state]))), '');
+    out.push(
+      `### ${paretoTitle(m)}`,
+      '',
+      mdTable(
+        ['Run', 'Level', 'tok/s per user', `Output tok/s per ${m.per}`, 'On frontier', 'State'],
+        m.series.flatMap((s) => s.points.map((p) => [s.label, String(p.level), num(p.x), num(p.y), s.frontier.includes(p) ? 'yes' : 'no', p.state])),
+      ),
+      '',
+    );
     if (at !== null) out.push(capacityAt(m, at).sentence, '');
   }
   const titles = c?.titles ?? runs.map((r) => r.label);
@@ -185,8 +278,17 @@ export function reportMarkdown(input: ReportInput): string {
     for (const w of res.warnings) out.push(`- **Warning:** ${w.message}`);
     if (res.warnings.length > 0) out.push('');
     out.push('### Contract', '', mdTable(['Field', 'Value'], contractRows(res)), '');
-    out.push('### Results', '', tableCaption({ ...res.run, thinking: res.run.thinking === 'on' }, res.levels), '',
-      mdTable(['Concurrency', ...TABLE_HEADERS, 'Status'], tableRows(res.levels).map((row) => [String(row.concurrency), ...row.cells.map((x) => x.text), row.status])), '');
+    out.push(
+      '### Results',
+      '',
+      tableCaption({ ...res.run, thinking: res.run.thinking === 'on' }, res.levels),
+      '',
+      mdTable(
+        ['Concurrency', ...TABLE_HEADERS, 'Status'],
+        tableRows(res.levels).map((row) => [String(row.concurrency), ...row.cells.map((x) => x.text), row.status]),
+      ),
+      '',
+    );
     for (const g of ownChartGroups(res.levels)) {
       out.push(`### ${g.heading}`, '');
       for (const c of g.charts) out.push(`#### ${c.title}`, '', c.summary, '', mdTable(c.table.headers, c.table.rows), '');

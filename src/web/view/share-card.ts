@@ -22,7 +22,12 @@ export interface ShareStat {
 }
 
 /** `footer`: up to three lines under the stats (the quality scale note and the caveats belong there, never cut short). */
-export interface ShareCardInput { title: string; subtitle: string; stats: readonly ShareStat[]; footer: readonly string[] }
+export interface ShareCardInput {
+  title: string;
+  subtitle: string;
+  stats: readonly ShareStat[];
+  footer: readonly string[];
+}
 
 export const SHARE_WIDTH = 1200;
 export const SHARE_HEIGHT = 630;
@@ -62,11 +67,17 @@ export function shareCardSvg(input: ShareCardInput, fontFamily: string): string 
   const w = (SHARE_WIDTH - 3 * 40) / 2;
   const h = 206;
   const cells = input.stats.slice(0, 4).map((s, i) => stat(s, 40 + (i % 2) * (w + 40), 122 + Math.floor(i / 2) * (h + 14), w, h));
-  const footer = input.footer.slice(0, 3).map((line, i) => `<text x="40" y="${SHARE_HEIGHT - 60 + 22 * i}" font-size="16" fill="#374151">${esc(fit(line, 130))}</text>`);
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${SHARE_WIDTH}" height="${SHARE_HEIGHT}" viewBox="0 0 ${SHARE_WIDTH} ${SHARE_HEIGHT}" font-family="${esc(fontFamily)}">` +
+  const footer = input.footer
+    .slice(0, 3)
+    .map((line, i) => `<text x="40" y="${SHARE_HEIGHT - 60 + 22 * i}" font-size="16" fill="#374151">${esc(fit(line, 130))}</text>`);
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${SHARE_WIDTH}" height="${SHARE_HEIGHT}" viewBox="0 0 ${SHARE_WIDTH} ${SHARE_HEIGHT}" font-family="${esc(fontFamily)}">` +
     `<rect width="${SHARE_WIDTH}" height="${SHARE_HEIGHT}" fill="#ffffff"/>` +
     `<rect width="${SHARE_WIDTH}" height="10" fill="${COLORS.accent}"/>` +
     `<text x="40" y="66" font-size="34" font-weight="700" fill="#111827">${esc(fit(input.title, 60))}</text>` +
     `<text x="40" y="106" font-size="22" fill="#374151">${esc(fit(input.subtitle, 95))}</text>` +
-    cells.join('') + footer.join('') + '</svg>';
+    cells.join('') +
+    footer.join('') +
+    '</svg>'
+  );
 }

@@ -28,18 +28,29 @@ export interface TableRow {
   badge: LevelBadge | null;
 }
 
-export interface LiveLevel { concurrency: number; done: number; requests: number; failed: number }
+export interface LiveLevel {
+  concurrency: number;
+  done: number;
+  requests: number;
+  failed: number;
+}
 
 /** The header cells after "Concurrency", in order. */
 export const TABLE_HEADERS: readonly string[] = TABLE_METRICS.map((k) => METRICS[k].header);
 
 function failures(l: LevelResult): string {
-  const kinds = Object.entries(l.failures).map(([k, n]) => `${k} ${n}`).join(', ');
+  const kinds = Object.entries(l.failures)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
   return `${l.failed} of ${l.requests} failed${kinds ? ` (${kinds})` : ''}`;
 }
 
 /** A level's status as a short badge ("ok", "client-bound", "failed 3", "invalid") and its full reason, shown on demand. */
-export interface LevelBadge { text: string; tone: 'ok' | 'warn' | 'bad'; reason: string | null }
+export interface LevelBadge {
+  text: string;
+  tone: 'ok' | 'warn' | 'bad';
+  reason: string | null;
+}
 
 export function levelBadge(l: LevelResult): LevelBadge {
   if (l.invalid) return { text: l.failed > 0 ? `failed ${l.failed}` : 'invalid', tone: 'bad', reason: statusText(l) };
@@ -59,12 +70,23 @@ function doneRow(l: LevelResult): TableRow {
     const text = k === 'gpuMem' && !l.gpuMemMiB.available ? 'n/a' : num(m.value(l), m.digits);
     return { metric: k, text, dimmed: l.invalid && AVERAGE_METRICS.has(k), alarm: k === 'failed' && l.failed > 0 };
   });
-  return { concurrency: levelValue(l), state: 'done', cells, invalid: l.invalid, clientBound: l.clientBound.bound, status: statusText(l), badge: levelBadge(l) };
+  return {
+    concurrency: levelValue(l),
+    state: 'done',
+    cells,
+    invalid: l.invalid,
+    clientBound: l.clientBound.bound,
+    status: statusText(l),
+    badge: levelBadge(l),
+  };
 }
 
 function pendingRow(concurrency: number, live: LiveLevel | null): TableRow {
   const cells = TABLE_METRICS.map((k) => ({
-    metric: k, text: k === 'failed' && live ? String(live.failed) : '—', dimmed: false, alarm: k === 'failed' && (live?.failed ?? 0) > 0,
+    metric: k,
+    text: k === 'failed' && live ? String(live.failed) : '—',
+    dimmed: false,
+    alarm: k === 'failed' && (live?.failed ?? 0) > 0,
   }));
   const status = live ? `running… ${live.done} of ${live.requests} requests` : 'queued';
   return { concurrency, state: live ? 'running' : 'queued', cells, invalid: false, clientBound: false, status, badge: null };
@@ -98,7 +120,8 @@ function promptWords(tokens: number, levels: readonly LevelResult[]): string {
   const p = levels.find((l) => l.promptTokens.countedBy !== undefined)?.promptTokens;
   if (p?.countedBy === undefined) return `${tokens}-token synthetic prompts`;
   const added = levels.flatMap((l) => (typeof l.promptTokens.templateTokens === 'number' ? [l.promptTokens.templateTokens] : []));
-  const extra = added.length > 0 ? `; the server added ${num(added.reduce((a, x) => a + x, 0) / added.length, 1)} tokens of its own (${serverAddedLabel(levels)})` : '';
+  const extra =
+    added.length > 0 ? `; the server added ${num(added.reduce((a, x) => a + x, 0) / added.length, 1)} tokens of its own (${serverAddedLabel(levels)})` : '';
   return `${tokens}-token synthetic prompts (${p.countedBy}${extra})`;
 }
 
@@ -107,18 +130,24 @@ function countedClause(levels: readonly LevelResult[]): string {
   const p = levels.find((l) => l.promptTokens.countedBy !== undefined)?.promptTokens;
   if (p?.countedBy === undefined) return '';
   const added = levels.flatMap((l) => (typeof l.promptTokens.templateTokens === 'number' ? [l.promptTokens.templateTokens] : []));
-  const extra = added.length > 0 ? `; the server added ${num(added.reduce((a, x) => a + x, 0) / added.length, 1)} tokens of its own (${serverAddedLabel(levels)})` : '';
+  const extra =
+    added.length > 0 ? `; the server added ${num(added.reduce((a, x) => a + x, 0) / added.length, 1)} tokens of its own (${serverAddedLabel(levels)})` : '';
   return ` (prompt lengths ${p.countedBy}${extra})`;
 }
 
 /** The table's caption: workload and statistics (a replay's and a session run's levels say what they were). */
-export function tableCaption(w: { promptTokens: number; outputTokens: number; thinking: boolean; requestsPerLevel: number | 'auto'; forceLength?: boolean }, levels: readonly LevelResult[] = []): string {
+export function tableCaption(
+  w: { promptTokens: number; outputTokens: number; thinking: boolean; requestsPerLevel: number | 'auto'; forceLength?: boolean },
+  levels: readonly LevelResult[] = [],
+): string {
   const requests = w.requestsPerLevel === 'auto' ? 'max(8, 4 × concurrency)' : String(w.requestsPerLevel);
   const workload = levels.some((l) => l.load?.kind === 'trace')
     ? `Per level, a replay of a recorded trace: each request with its own prompt and output lengths${countedClause(levels)}, sent at its recorded time (at the level's speed), thinking ${w.thinking ? 'on' : 'off'}, no warm-up. Concurrency is the most requests in flight at once.`
     : levels.some((l) => l.sessions)
       ? `Per level, multi-turn sessions: each turn sent with the conversation so far, the model's answers included${countedClause(levels)}, thinking ${w.thinking ? 'on' : 'off'}, no warm-up. Concurrency is the most requests in flight at once.`
       : `Per concurrency level: ${promptWords(w.promptTokens, levels)}, ${outputAsked(w.outputTokens, w.forceLength ?? true)}, thinking ${w.thinking ? 'on' : 'off'}, ${requests} measured requests after a warm-up.`;
-  return `${workload} Throughput is output tokens ÷ level duration; per-request is the mean of each request's rate; ` +
-    'TTFT, TPOT and e2e are percentiles of all successful requests. All measured.';
+  return (
+    `${workload} Throughput is output tokens ÷ level duration; per-request is the mean of each request's rate; ` +
+    'TTFT, TPOT and e2e are percentiles of all successful requests. All measured.'
+  );
 }

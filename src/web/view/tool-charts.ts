@@ -18,7 +18,16 @@ const VERDICTS = ['valid', 'invalid', 'unparsed', 'missing'] as const;
 const FILL = { valid: COLORS.accent, invalid: COLORS.invalid, unparsed: COLORS.clientBound, missing: COLORS.baseline } as const;
 
 export const TOOL_CALL_HEADERS_TAIL: readonly string[] = [
-  'Requests', 'Valid', 'Invalid', 'Unparsed', 'Missing', 'No call (auto)', 'Parse rate', 'Valid rate', 'Tool-call TTFT p50/p95 (ms)', 'Arguments p50/p95 (ms)',
+  'Requests',
+  'Valid',
+  'Invalid',
+  'Unparsed',
+  'Missing',
+  'No call (auto)',
+  'Parse rate',
+  'Valid rate',
+  'Tool-call TTFT p50/p95 (ms)',
+  'Arguments p50/p95 (ms)',
 ];
 
 const share = (n: number, t: Tools) => (t.requests - t.none > 0 ? n / (t.requests - t.none) : null);
@@ -39,8 +48,17 @@ export function toolCallTable(levels: readonly LevelResult[]): { headers: string
       const t = l.toolCalls as Tools;
       const cell = (n: number) => `${n} (${pct(share(n, t))})`;
       return [
-        axis.format(levelValue(l)) + (l.invalid ? ' (invalid)' : ''), String(t.requests), cell(t.valid), cell(t.invalid), cell(t.unparsed), cell(t.missing), String(t.none),
-        pct(t.parseRate), pct(t.validRate), pair(t.ttftToolMs), pair(t.argumentsMs),
+        axis.format(levelValue(l)) + (l.invalid ? ' (invalid)' : ''),
+        String(t.requests),
+        cell(t.valid),
+        cell(t.invalid),
+        cell(t.unparsed),
+        cell(t.missing),
+        String(t.none),
+        pct(t.parseRate),
+        pct(t.validRate),
+        pair(t.ttftToolMs),
+        pair(t.argumentsMs),
       ];
     }),
   };
@@ -52,36 +70,83 @@ export function toolCallCharts(levels: readonly LevelResult[]): SmallChart[] {
   if (tl.length === 0) return [];
   const axis = levelAxis(tl);
   const at = (l: LevelResult) => axis.format(levelValue(l));
-  const bars = tl.flatMap((l) => VERDICTS.map((v) => ({ level: at(l), verdict: v, share: (share((l.toolCalls as Tools)[v], l.toolCalls as Tools) ?? 0) * 100 })));
+  const bars = tl.flatMap((l) =>
+    VERDICTS.map((v) => ({ level: at(l), verdict: v, share: (share((l.toolCalls as Tools)[v], l.toolCalls as Tools) ?? 0) * 100 })),
+  );
   const validity = `Valid tool calls: ${tl.map((l) => `${pct((l.toolCalls as Tools).validRate)} at ${axis.describe(levelValue(l))}`).join(', ')}.`;
-  const charts: SmallChart[] = [{
-    id: 'tool-validity', title: 'Tool-call validity by level', subtitle: '% of judged requests · valid is better',
-    legend: 'blue: valid · red: invalid · amber: unparsed · grey: missing', summary: validity,
-    table: { headers: [axis.name, 'Judged', 'Valid', 'Invalid', 'Unparsed', 'Missing'], rows: tl.map((l) => { const t = l.toolCalls as Tools; return [at(l), String(t.requests - t.none), ...VERDICTS.map((v) => pct(share(t[v], t)))]; }) },
-    render: (o = {}) => {
-      const svg = Plot.plot({
-        document: o.document, width: o.width ?? 640, height: 240, marginLeft: 56, marginBottom: 40,
-        style: { fontSize: '12px', fontVariantNumeric: 'tabular-nums' },
-        x: { type: 'band', domain: tl.map(at), label: axis.name, labelAnchor: 'center', labelArrow: 'none' },
-        y: { domain: [0, 100], grid: true, label: '% of judged requests', labelArrow: 'none' },
-        color: { domain: [...VERDICTS], range: VERDICTS.map((v) => FILL[v]) },
-        ariaLabel: validity,
-        marks: [Plot.barY(bars, Plot.stackY({ x: 'level', y: 'share', fill: 'verdict', order: [...VERDICTS], title: (d: { verdict: string; share: number }) => `${d.verdict}: ${num(d.share)} %` })), Plot.ruleY([0], { stroke: '#9ca3af' })],
-      });
-      svg.setAttribute('role', 'img');
-      return svg;
+  const charts: SmallChart[] = [
+    {
+      id: 'tool-validity',
+      title: 'Tool-call validity by level',
+      subtitle: '% of judged requests · valid is better',
+      legend: 'blue: valid · red: invalid · amber: unparsed · grey: missing',
+      summary: validity,
+      table: {
+        headers: [axis.name, 'Judged', 'Valid', 'Invalid', 'Unparsed', 'Missing'],
+        rows: tl.map((l) => {
+          const t = l.toolCalls as Tools;
+          return [at(l), String(t.requests - t.none), ...VERDICTS.map((v) => pct(share(t[v], t)))];
+        }),
+      },
+      render: (o = {}) => {
+        const svg = Plot.plot({
+          document: o.document,
+          width: o.width ?? 640,
+          height: 240,
+          marginLeft: 56,
+          marginBottom: 40,
+          style: { fontSize: '12px', fontVariantNumeric: 'tabular-nums' },
+          x: { type: 'band', domain: tl.map(at), label: axis.name, labelAnchor: 'center', labelArrow: 'none' },
+          y: { domain: [0, 100], grid: true, label: '% of judged requests', labelArrow: 'none' },
+          color: { domain: [...VERDICTS], range: VERDICTS.map((v) => FILL[v]) },
+          ariaLabel: validity,
+          marks: [
+            Plot.barY(
+              bars,
+              Plot.stackY({
+                x: 'level',
+                y: 'share',
+                fill: 'verdict',
+                order: [...VERDICTS],
+                title: (d: { verdict: string; share: number }) => `${d.verdict}: ${num(d.share)} %`,
+              }),
+            ),
+            Plot.ruleY([0], { stroke: '#9ca3af' }),
+          ],
+        });
+        svg.setAttribute('role', 'img');
+        return svg;
+      },
     },
-  }];
+  ];
   const ttft = (pick: 'p50' | 'p95'): ChartLine => ({
-    label: pick, color: COLORS.accent, dash: pick === 'p50' ? null : '3 3', symbol: 'circle',
-    points: tl.map((l) => ({ concurrency: levelValue(l), value: (l.toolCalls as Tools).ttftToolMs?.[pick] ?? null, invalid: l.invalid, clientBound: l.clientBound.bound })),
+    label: pick,
+    color: COLORS.accent,
+    dash: pick === 'p50' ? null : '3 3',
+    symbol: 'circle',
+    points: tl.map((l) => ({
+      concurrency: levelValue(l),
+      value: (l.toolCalls as Tools).ttftToolMs?.[pick] ?? null,
+      invalid: l.invalid,
+      clientBound: l.clientBound.bound,
+    })),
   });
   const timed = tl.filter((l) => (l.toolCalls as Tools).ttftToolMs !== null);
   if (timed.length === 0) return charts;
   const summary = `First tool-call token p50: ${timed.map((l) => `${num((l.toolCalls as Tools).ttftToolMs?.p50 ?? null)} ms at ${axis.describe(levelValue(l))}`).join(', ')}.`;
-  return [...charts, {
-    id: 'tool-ttft', title: 'Time to first tool-call token', subtitle: 'ms · lower is better', legend: 'solid: p50 · dashed: p95', summary,
-    table: { headers: [axis.name, 'First tool-call token p50 (ms)', 'p95 (ms)'], rows: timed.map((l) => [at(l), num((l.toolCalls as Tools).ttftToolMs?.p50 ?? null), num((l.toolCalls as Tools).ttftToolMs?.p95 ?? null)]) },
-    render: (o = {}) => plotLines([ttft('p50'), ttft('p95')], axis.name, 'First tool-call token (ms)', summary, o),
-  }];
+  return [
+    ...charts,
+    {
+      id: 'tool-ttft',
+      title: 'Time to first tool-call token',
+      subtitle: 'ms · lower is better',
+      legend: 'solid: p50 · dashed: p95',
+      summary,
+      table: {
+        headers: [axis.name, 'First tool-call token p50 (ms)', 'p95 (ms)'],
+        rows: timed.map((l) => [at(l), num((l.toolCalls as Tools).ttftToolMs?.p50 ?? null), num((l.toolCalls as Tools).ttftToolMs?.p95 ?? null)]),
+      },
+      render: (o = {}) => plotLines([ttft('p50'), ttft('p95')], axis.name, 'First tool-call token (ms)', summary, o),
+    },
+  ];
 }

@@ -8,9 +8,31 @@ import type { LevelResult } from '../../core/index.js';
 import { LIMITS, MAX_CONCURRENCY, MAX_LEVELS, MAX_OUTPUT_TOKENS, SHORT_OUTPUT_TOKENS } from '../../core/index.js';
 import { type SweepFixture, sweepFixture } from '../../test-support/sweep-fixture.js';
 import {
-  CHARTS, FORM_MAX_CONCURRENCY, FORM_MAX_EMBEDDING_BATCH, FORM_MAX_ITEM_TOKENS, FORM_MAX_LEVELS, FORM_MAX_OUTPUT_TOKENS, FORM_MAX_RERANK_DOCUMENTS, FORM_MAX_REQUESTS_PER_LEVEL, parseCount, parseRequestsPerLevel, SHORT_OUTPUT_TOKENS as FORM_SHORT, TABLE_HEADERS, cardViews, cardsJson,
-  failureSummary, parseLevelsText, parseMoney, parseOutputTokens, shortOutputWarning, tableRows, ttftChart,
-  CLIENT_HEADERS, WORKER_HEADERS, clientRows, workerRows,
+  CHARTS,
+  FORM_MAX_CONCURRENCY,
+  FORM_MAX_EMBEDDING_BATCH,
+  FORM_MAX_ITEM_TOKENS,
+  FORM_MAX_LEVELS,
+  FORM_MAX_OUTPUT_TOKENS,
+  FORM_MAX_RERANK_DOCUMENTS,
+  FORM_MAX_REQUESTS_PER_LEVEL,
+  parseCount,
+  parseRequestsPerLevel,
+  SHORT_OUTPUT_TOKENS as FORM_SHORT,
+  TABLE_HEADERS,
+  cardViews,
+  cardsJson,
+  failureSummary,
+  parseLevelsText,
+  parseMoney,
+  parseOutputTokens,
+  shortOutputWarning,
+  tableRows,
+  ttftChart,
+  CLIENT_HEADERS,
+  WORKER_HEADERS,
+  clientRows,
+  workerRows,
 } from './index.js';
 
 let fx: SweepFixture;
@@ -19,7 +41,20 @@ beforeAll(async () => {
   fx = await sweepFixture();
   const [one, two] = fx.result.levels as [LevelResult, LevelResult];
   // A third level with failures, to see how an invalid level renders.
-  levels = [one, two, { ...two, concurrency: 4, failed: 3, requests: 12, failures: { timeout: 3 }, invalid: true, invalidReason: '3 of 12 requests failed (timeout 3)', failureExamples: ['timed out waiting for the first token'] }];
+  levels = [
+    one,
+    two,
+    {
+      ...two,
+      concurrency: 4,
+      failed: 3,
+      requests: 12,
+      failures: { timeout: 3 },
+      invalid: true,
+      invalidReason: '3 of 12 requests failed (timeout 3)',
+      failureExamples: ['timed out waiting for the first token'],
+    },
+  ];
 });
 
 const doc = () => parseHTML('<!doctype html><html><body></body></html>').document;
@@ -52,7 +87,13 @@ describe('charts (linkedom)', () => {
     const single = ttftChart.render([{ label: 'run 1', role: 'single', levels }], { document: doc() as never });
     const labels = [...single.querySelectorAll('text')].map((t) => t.textContent);
     expect(labels).toEqual(expect.arrayContaining(['p50', 'p95']));
-    const both = CHARTS[0]!.render([{ label: 'run 1', role: 'baseline', levels }, { label: 'run 2', role: 'candidate', levels }], { document: doc() as never });
+    const both = CHARTS[0]!.render(
+      [
+        { label: 'run 1', role: 'baseline', levels },
+        { label: 'run 2', role: 'candidate', levels },
+      ],
+      { document: doc() as never },
+    );
     expect([...both.querySelectorAll('text')].map((t) => t.textContent)).toEqual(expect.arrayContaining(['run 1', 'run 2']));
   });
   it('gives each chart its data as a table', () => {
@@ -65,7 +106,16 @@ describe('charts (linkedom)', () => {
 
 describe('table', () => {
   it('has the seed columns in order', () => {
-    expect(TABLE_HEADERS).toEqual(['Throughput tok/s', 'Per-request tok/s', 'TTFT p50 (ms)', 'TTFT p95 (ms)', 'TPOT p50 (ms)', 'e2e p50 (ms)', 'Failed', 'GPU mem (MiB)']);
+    expect(TABLE_HEADERS).toEqual([
+      'Throughput tok/s',
+      'Per-request tok/s',
+      'TTFT p50 (ms)',
+      'TTFT p95 (ms)',
+      'TPOT p50 (ms)',
+      'e2e p50 (ms)',
+      'Failed',
+      'GPU mem (MiB)',
+    ]);
   });
   it('marks an invalid level: averages dimmed, Failed an alarm, the reason in its status, and a summary naming it', () => {
     const rows = tableRows(levels);
@@ -80,7 +130,11 @@ describe('table', () => {
   });
   it('shows the level in flight and the queued ones while a run is live; GPU memory without a source is n/a, never 0', () => {
     const rows = tableRows(levels.slice(0, 1), [1, 2, 4], { concurrency: 2, done: 3, requests: 8, failed: 1 });
-    expect(rows.map((r) => [r.concurrency, r.state, r.status])).toEqual([[1, 'done', 'ok'], [2, 'running', 'running… 3 of 8 requests'], [4, 'queued', 'queued']]);
+    expect(rows.map((r) => [r.concurrency, r.state, r.status])).toEqual([
+      [1, 'done', 'ok'],
+      [2, 'running', 'running… 3 of 8 requests'],
+      [4, 'queued', 'queued'],
+    ]);
     expect(rows[1]!.cells.find((c) => c.metric === 'failed')).toMatchObject({ text: '1', alarm: true });
     expect(rows[0]!.cells.find((c) => c.metric === 'gpuMem')?.text).toBe('n/a');
   });
@@ -95,22 +149,44 @@ describe('cards', () => {
     expect(model?.facts.map((f) => f.note)).toEqual(['mean of per-request at concurrency 1 · measured', 'p50 · measured', 'p50 · measured']);
     expect(engine?.facts[0]?.label).toBe('Peak throughput');
     expect(platform?.facts.find((f) => f.label === 'Cost per 1M output tokens')?.note).toBe('derived');
-    const noCost = cardViews({ ...fx.result.cards, platform: { ...fx.result.cards.platform, hourlyCostUsd: null, costPer1MOutputTokensUsd: null, savingPct: null } });
+    const noCost = cardViews({
+      ...fx.result.cards,
+      platform: { ...fx.result.cards.platform, hourlyCostUsd: null, costPer1MOutputTokensUsd: null, savingPct: null },
+    });
     expect(noCost[2]?.facts.some((f) => f.label === 'Cost per 1M output tokens')).toBe(false);
   });
 });
 
 describe('form rules', () => {
   it('match the limits in core (kept apart so the page bundle does not pull in core and zod)', () => {
-    expect([FORM_MAX_LEVELS, FORM_MAX_CONCURRENCY, FORM_SHORT, FORM_MAX_OUTPUT_TOKENS]).toEqual([MAX_LEVELS, MAX_CONCURRENCY, SHORT_OUTPUT_TOKENS, MAX_OUTPUT_TOKENS]);
-    expect([FORM_MAX_EMBEDDING_BATCH, FORM_MAX_RERANK_DOCUMENTS, FORM_MAX_ITEM_TOKENS, FORM_MAX_REQUESTS_PER_LEVEL])
-      .toEqual([LIMITS.embeddingBatch.max, LIMITS.rerankDocuments.max, LIMITS.promptTokens.max, LIMITS.requestsPerLevel.max]);
-    expect([parseRequestsPerLevel(''), parseRequestsPerLevel(' Auto '), parseRequestsPerLevel('64')]).toEqual([{ ok: true, value: 'auto' }, { ok: true, value: 'auto' }, { ok: true, value: 64 }]);
+    expect([FORM_MAX_LEVELS, FORM_MAX_CONCURRENCY, FORM_SHORT, FORM_MAX_OUTPUT_TOKENS]).toEqual([
+      MAX_LEVELS,
+      MAX_CONCURRENCY,
+      SHORT_OUTPUT_TOKENS,
+      MAX_OUTPUT_TOKENS,
+    ]);
+    expect([FORM_MAX_EMBEDDING_BATCH, FORM_MAX_RERANK_DOCUMENTS, FORM_MAX_ITEM_TOKENS, FORM_MAX_REQUESTS_PER_LEVEL]).toEqual([
+      LIMITS.embeddingBatch.max,
+      LIMITS.rerankDocuments.max,
+      LIMITS.promptTokens.max,
+      LIMITS.requestsPerLevel.max,
+    ]);
+    expect([parseRequestsPerLevel(''), parseRequestsPerLevel(' Auto '), parseRequestsPerLevel('64')]).toEqual([
+      { ok: true, value: 'auto' },
+      { ok: true, value: 'auto' },
+      { ok: true, value: 64 },
+    ]);
     expect(parseRequestsPerLevel('0')).toEqual({ ok: false, message: 'Requests per level must be a positive whole number, e.g. 64, or blank for auto.' });
     expect(parseRequestsPerLevel('20001')).toEqual({ ok: false, message: 'Requests per level must be at most 20000.' });
     expect(parseCount('Inputs per request', '16', FORM_MAX_EMBEDDING_BATCH, 16)).toEqual({ ok: true, value: 16 });
-    expect(parseCount('Inputs per request', '0', FORM_MAX_EMBEDDING_BATCH, 16)).toEqual({ ok: false, message: 'Inputs per request must be a positive whole number, e.g. 16.' });
-    expect(parseCount('Documents per query', '1025', FORM_MAX_RERANK_DOCUMENTS, 32)).toEqual({ ok: false, message: 'Documents per query must be at most 1024.' });
+    expect(parseCount('Inputs per request', '0', FORM_MAX_EMBEDDING_BATCH, 16)).toEqual({
+      ok: false,
+      message: 'Inputs per request must be a positive whole number, e.g. 16.',
+    });
+    expect(parseCount('Documents per query', '1025', FORM_MAX_RERANK_DOCUMENTS, 32)).toEqual({
+      ok: false,
+      message: 'Documents per query must be at most 1024.',
+    });
   });
   it('parse levels with commas or spaces and say what is wrong', () => {
     expect(parseLevelsText('1, 2 4,8')).toEqual({ ok: true, value: [1, 2, 4, 8] });
@@ -133,16 +209,29 @@ describe('form rules', () => {
 
 describe('clients and workers', () => {
   const share = (label: string, o: Partial<NonNullable<LevelResult['shares']>[number]> = {}) => ({
-    label, requests: 8, bound: false, reason: null, clientCpuPct: 12.4, loopDelayMs: { p50: 0.5, p99: 1.234, max: 2 }, sendLatenessMs: { p50: 0.2, p99: 3.456, max: 4 },
-    clockOffsetNs: 0, clockToDb: null, lost: null, ...o,
+    label,
+    requests: 8,
+    bound: false,
+    reason: null,
+    clientCpuPct: 12.4,
+    loopDelayMs: { p50: 0.5, p99: 1.234, max: 2 },
+    sendLatenessMs: { p50: 0.2, p99: 3.456, max: 4 },
+    clockOffsetNs: 0,
+    clockToDb: null,
+    lost: null,
+    ...o,
   });
   it('lists each split level’s clients with their own verdict: ok, client-bound or lost', () => {
     const [one] = levels as [LevelResult];
-    const split: LevelResult = { ...one, concurrency: 6, shares: [
-      share('worker a', { clockToDb: { offsetMs: -2000.123, uncertaintyMs: 0.8 } }),
-      share('worker b', { bound: true, reason: 'the client was busy 85 % of one core (limit 70 %)' }),
-      share('worker c', { lost: 'worker c stopped answering mid-level (not seen for 3 s)', requests: 3 }),
-    ] };
+    const split: LevelResult = {
+      ...one,
+      concurrency: 6,
+      shares: [
+        share('worker a', { clockToDb: { offsetMs: -2000.123, uncertaintyMs: 0.8 } }),
+        share('worker b', { bound: true, reason: 'the client was busy 85 % of one core (limit 70 %)' }),
+        share('worker c', { lost: 'worker c stopped answering mid-level (not seen for 3 s)', requests: 3 }),
+      ],
+    };
     const rows = clientRows([one, split]);
     expect(rows).toHaveLength(3);
     expect(rows[0]).toEqual([split.load?.label ?? '6 streams', 'worker a', '8', '12', '1.23', '3.46', '-2,000.12 ±0.80', 'ok']);

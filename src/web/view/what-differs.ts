@@ -33,8 +33,14 @@ const contractAt = (r: DiffSource, section: string, key: string): unknown => {
   const s = r.contract?.[section];
   return s !== null && typeof s === 'object' ? (s as Record<string, unknown>)[key] : undefined;
 };
-const declared = (section: string, key: string): Getter => (r) => (r.contract ? contractAt(r, section, key) ?? 'not declared' : 'not declared (no contract)');
-const account = (get: (a: ServerAccount) => unknown): Getter => (r) => (r.serverAccount ? get(r.serverAccount) ?? 'not reported' : 'not recorded');
+const declared =
+  (section: string, key: string): Getter =>
+  (r) =>
+    r.contract ? (contractAt(r, section, key) ?? 'not declared') : 'not declared (no contract)';
+const account =
+  (get: (a: ServerAccount) => unknown): Getter =>
+  (r) =>
+    r.serverAccount ? (get(r.serverAccount) ?? 'not reported') : 'not recorded';
 
 /** The named fields, in the order they are listed: identity first, then the workload, then where and on what it ran. */
 const FIELDS: ReadonlyArray<{ field: string; get: Getter; workload?: true; identity?: true; covers?: RegExp }> = [
@@ -43,12 +49,22 @@ const FIELDS: ReadonlyArray<{ field: string; get: Getter; workload?: true; ident
   { field: 'precision', get: declared('model', 'precision'), identity: true, covers: /^model\.precision$/ },
   { field: 'quantization', get: declared('model', 'quantization'), identity: true, covers: /^model\.quantization$/ },
   { field: 'model revision', get: declared('model', 'revision'), covers: /^model\.revision$/ },
-  { field: 'engine', get: (r) => (r.run.engine ? `${r.run.engine.name}${r.run.engine.version ? ` ${r.run.engine.version}` : ''}` : 'not recorded'), identity: true },
+  {
+    field: 'engine',
+    get: (r) => (r.run.engine ? `${r.run.engine.name}${r.run.engine.version ? ` ${r.run.engine.version}` : ''}` : 'not recorded'),
+    identity: true,
+  },
   { field: 'server version', get: account((a) => a.version) },
   { field: 'server build', get: account((a) => a.props?.build) },
   { field: 'server context (tokens)', get: account((a) => a.props?.contextTokens) },
   { field: 'server header', get: account((a) => a.server) },
-  { field: 'sampling sent', get: (r) => Object.entries(r.run.engine?.sampling ?? {}).map(([k, v]) => `${k} ${v}`).join(', ') || 'none' },
+  {
+    field: 'sampling sent',
+    get: (r) =>
+      Object.entries(r.run.engine?.sampling ?? {})
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ') || 'none',
+  },
   { field: 'endpoint', get: (r) => r.run.endpoint, workload: true, covers: /^server\.endpoint$/ },
   { field: 'output tokens', get: (r) => r.run.outputTokens, workload: true, covers: /^workload\.outputTokens/ },
   { field: 'prompt tokens', get: (r) => r.run.promptTokens, workload: true, covers: /^workload\.prompts\.tokens/ },
@@ -75,8 +91,9 @@ export function contractDiffs(runs: readonly DiffSource[]): ContractDiff[] {
   // The contract's other fields, when every run carries one: a run without a contract would differ in all of them.
   const contracts = runs.map((r) => r.contract);
   const rest = contracts.every((c) => c !== null && c !== undefined)
-    ? leafDifferences(contracts).filter((d) => !FIELDS.some((f) => f.covers?.test(d.path)))
-      .map((d) => ({ field: `contract ${d.path}`, values: d.values.map(show), workload: false, identity: false }))
+    ? leafDifferences(contracts)
+        .filter((d) => !FIELDS.some((f) => f.covers?.test(d.path)))
+        .map((d) => ({ field: `contract ${d.path}`, values: d.values.map(show), workload: false, identity: false }))
     : [];
   return [...named, ...rest];
 }
@@ -85,7 +102,7 @@ export function contractDiffs(runs: readonly DiffSource[]): ContractDiff[] {
 export function contractNote(runs: readonly DiffSource[]): string {
   const hashes = runs.map((r) => r.contractHash ?? null);
   const without = runs.filter((_, i) => hashes[i] === null).map((r) => r.label);
-  if (without.length === runs.length) return 'No run recorded a contract (results of goodput sweep): the fields below are compared from the runs\' own facts.';
+  if (without.length === runs.length) return "No run recorded a contract (results of goodput sweep): the fields below are compared from the runs' own facts.";
   if (without.length > 0) return `${without.join(', ')} recorded no contract (not written by goodput run): the contract's fields are compared where recorded.`;
   if (new Set(hashes).size === 1) return `Same contract (sha256 ${hashes[0]}); only where and when it ran may differ.`;
   return `The contracts differ (sha256 ${runs.map((r, i) => `${(hashes[i] as string).slice(0, 12)}… ${r.label}`).join(', ')}): read these differences before any number.`;
