@@ -42,7 +42,25 @@ export function registerCompareCommand(program: Command): void {
       const at = target ?? defaultTarget(pareto);
       const capacity = at === null ? null : capacityAt(pareto, at);
       process.stdout.write(
-        `${JSON.stringify({ runs: runs.map((r) => r.label), titles: c.titles, contractNote: c.contractNote, diffs: c.diffs, refused: c.refused, axis: c.axis, headers: c.headers, rows: c.rows, quality: c.quality, pareto, capacity }, null, 2)}\n`,
+        `${JSON.stringify(
+          {
+            runs: runs.map((r) => r.label),
+            titles: c.titles,
+            contractNote: c.contractNote,
+            diffs: c.diffs,
+            refused: c.refused,
+            axis: c.axis,
+            headers: c.headers,
+            rows: c.rows,
+            quality: c.quality,
+            // Said only of repeat sets, so a comparison of single runs prints what it printed before.
+            ...(c.drawn.length > 0 ? { drawn: c.drawn } : {}),
+            pareto,
+            capacity,
+          },
+          null,
+          2,
+        )}\n`,
       );
       return;
     }

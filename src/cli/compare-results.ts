@@ -29,7 +29,7 @@ const keyHeads = (c: Comparison): string[] => c.runs.map((_, i) => `${key(i)}${i
 
 /** Each run by its column letter and its name: its label and what sets it apart. */
 function runsLines(c: Comparison): string[] {
-  return ['Runs (each column below is one; A is the baseline):', ...c.titles.map((t, i) => `  ${key(i)}  ${t}`)];
+  return ['Runs (each column below is one; A is the baseline):', ...c.titles.map((t, i) => `  ${key(i)}  ${t}`), ...c.drawn.map((note) => `  ${note}.`)];
 }
 
 /** The one list every view shows: the contracts' sha256, then every field not the same in all runs. */

@@ -9,7 +9,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { SweepResult } from '../core/index.js';
+import type { LevelResult, SweepResult } from '../core/index.js';
+import { num } from '../web/index.js';
 import { cli } from '../test-support/cli-in-process.js';
 import { evidenceResult } from '../test-support/evidence-fixture.js';
 import { recordsText } from './files.js';
@@ -78,6 +79,31 @@ describe('goodput compare over repeat sets of stored runs', () => {
     const twice = await cli(['compare', '1+2', '3+1', '--data', data]);
     expect(twice.code).toBe(2);
     expect(twice.stderr).toContain('1 is named twice');
+  });
+
+  it("says which run each set's tables and charts draw, and they are that stored run's figures", async () => {
+    const stored = async (id: number) =>
+      (JSON.parse((await cli(['runs', 'show', String(id), '--json', '--data', data])).stdout) as { levels: LevelResult[] }).levels;
+    const [one, two, four] = [await stored(1), await stored(2), await stored(4)];
+    const note = (set: string, first: number) =>
+      `runs ${set}: the tables, statuses and charts show run ${first}, the first of its 3 runs; ` +
+      `its differences are over all 3 (their means) where both sides measured a level validly in at least 3 runs, else over run ${first}'s requests`;
+    const out = await cli(['compare', '1+2+3', '4+5+6', '--data', data, '--json']);
+    expect(out.code, out.stderr).toBe(0);
+    const c = JSON.parse(out.stdout) as { drawn: string[]; rows: Array<{ runs: Array<{ cells: Array<{ text: string }> }> }> };
+    expect(c.drawn).toEqual([note('1+2+3', 1), note('4+5+6', 4)]);
+    // The side-by-side throughput is runs 1 and 4 as stored, not a figure of their sets (run 2 measured another).
+    expect(c.rows.map((r) => r.runs.map((x) => x.cells[0]?.text))).toEqual(one.map((l, i) => [num(l.throughputTokS, 1), num(four[i]?.throughputTokS, 1)]));
+    expect(two.map((l) => num(l.throughputTokS, 1))).not.toEqual(one.map((l) => num(l.throughputTokS, 1)));
+    const text = await cli(['compare', '1+2+3', '4+5+6', '--data', data]);
+    const lines = text.stdout.replace(/\n {4}(?=\S)/g, ' ').split('\n');
+    expect(lines).toContain(`  ${note('1+2+3', 1)}.`);
+    expect(lines).toContain(`  ${note('4+5+6', 4)}.`);
+    const md = await cli(['report', '1+2+3', '4+5+6', '--format', 'md', '--data', data]);
+    expect(md.code, md.stderr).toBe(0);
+    expect(md.stdout).toContain(`### Side by side\n\n${note('1+2+3', 1)}.\n\n${note('4+5+6', 4)}.\n\n`);
+    expect(md.stdout).toMatch(/^## runs 1\+2\+3.* \(run 1, the first of its 3 runs\)$/m);
+    expect(md.stdout).toMatch(/^## runs 4\+5\+6.* \(run 4, the first of its 3 runs\)$/m);
   });
 
   it('refuses a set past the repeats limit before reading any run', async () => {

@@ -4,7 +4,7 @@
  * optionally, the raw records as JSON lines.
  */
 import type { Command } from 'commander';
-import { sanitizeForTerminal as clean } from '../core/index.js';
+import { qualityScoreLine, qualityScoreSchema, sanitizeForTerminal as clean } from '../core/index.js';
 import { historyPeak, historyPeakRate, historyWorkload } from '../web/index.js';
 import { type RunDetail, type RunSummary, isPoolingSpec } from '../store/index.js';
 import { CliError, EXIT } from './exit-codes.js';
@@ -82,6 +82,9 @@ function showText(r: RunDetail): string {
   out.push('', r.levels.length > 0 ? renderTable(r.levels, false) : 'no level finished');
   for (const line of [imagesLine(r.levels), audioLine(r.levels)]) if (line !== null) out.push(line);
   if (r.cards) out.push('', renderCards(r.cards));
+  // The store checked the score when it read the run; the line is the one `goodput run` printed, less the baseline's URL it does not keep.
+  const quality = qualityScoreSchema.safeParse(r.extras['quality']);
+  if (quality.success) out.push('', `${qualityScoreLine(quality.data)}; measured in the run (goodput run --quality-baseline)`);
   if (r.status === 'interrupted') out.push('', `${r.stopReason}. The levels above are kept; an interrupted run is not a result (no cards).`);
   else if (r.stopReason) out.push('', `Sweep ${r.status}: ${r.stopReason}`);
   return out.join('\n');

@@ -5,6 +5,7 @@ import {
   SCHEMA_VERSION,
   limitMessage,
   cardsSchema,
+  qualityScoreSchema,
   levelResultSchema,
   poolingCapacity,
   poolingLevelSchema,
@@ -15,7 +16,7 @@ import {
 import type { z } from 'zod';
 import { isoTime } from './sql-driver.js';
 import { StoreError } from './store-error.js';
-import { storedLevelsBounds, storedSpecBounds } from './stored-bounds.js';
+import { storedLevelsBounds, storedQualityBounds, storedSpecBounds } from './stored-bounds.js';
 import { type PoolingRunSpec, type RunDetail, type RunSpec, type RunSummary, type StoredPooling, isPoolingSpec } from './types.js';
 
 export interface RunRow {
@@ -132,8 +133,21 @@ function poolingOf(r: RunRow, levels: readonly unknown[], ended: boolean, endpoi
   return { endpoint, levels: parsed, result };
 }
 
+/**
+ * A quality score measured in the run is kept with the result's other fields (extras); read back, it is checked
+ * against the limits table and whole, as a receipt would read it, so every reader (runs show, the API, the page's
+ * comparison) gets a score or a refusal naming its field. A run without one reads back none.
+ */
+function checkQuality(r: RunRow): void {
+  const quality = r.extras?.['quality'];
+  if (quality === undefined) return;
+  checked(storedQualityBounds, quality, r.id, 'quality');
+  checked(qualityScoreSchema, quality, r.id, 'quality');
+}
+
 export function detailOf(r: RunRow, levels: readonly unknown[]): RunDetail {
   checked(storedLevelsBounds, levels, r.id, 'levels');
+  checkQuality(r);
   const ended = r.status !== 'interrupted' && r.status !== 'running';
   const common = { ...summaryOf(r), spec: r.spec, extras: r.extras ?? {}, warnings: r.warnings, owner: { pid: r.owner_pid, host: r.owner_host } };
   if (isPoolingSpec(r.spec)) return { ...common, runInfo: null, levels: [], cards: null, pooling: poolingOf(r, levels, ended, r.spec.endpoint) };

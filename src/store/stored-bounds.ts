@@ -31,3 +31,19 @@ export const storedLevelBounds = z.looseObject({
 export const storedLevelsBounds = z
   .array(storedLevelBounds)
   .max(LIMITS.levels.max, { error: (i) => limitMessage('levels', Array.isArray(i.input) ? i.input.length : Number(i.input), 'levels') });
+
+/**
+ * The bounded fields of a stored quality score (the one measured in the run, kept with the result's other fields):
+ * no more prompts and top logprobs than a score is measured over. What a score is otherwise is core's qualityScoreSchema.
+ */
+export const storedQualityBounds = z.looseObject({
+  n: atMost('qualityPrompts', 'n'),
+  topLogprobs: atMost('qualityTopK', 'topLogprobs'),
+  components: z.looseObject({
+    kl: z.looseObject({
+      perPrompt: z.array(z.unknown()).max(LIMITS.qualityPrompts.max, {
+        error: (i) => limitMessage('qualityPrompts', Array.isArray(i.input) ? i.input.length : Number(i.input), 'per-prompt KL values'),
+      }),
+    }),
+  }),
+});

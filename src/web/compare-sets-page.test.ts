@@ -15,6 +15,7 @@ import { type SimServer, startSimulator } from '../sim/index.js';
 import { type Started, runGoodput, startGoodput } from '../test-support/goodput-process.js';
 import { patient } from '../test-support/patience.js';
 import type { SweepResult } from '../core/index.js';
+import { num } from './view/index.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CHROMIUM = process.env['GOODPUT_CHROMIUM'] ?? '/usr/bin/chromium';
@@ -104,6 +105,32 @@ describe('the compare view with repeat sets', () => {
         await expect
           .poll(() => page.getByRole('alert').filter({ hasText: 'Cannot compare' }).textContent(), { timeout: patient(10_000) })
           .toBe('Cannot compare: run 2 is named twice; each run once');
+      } finally {
+        await context.close();
+      }
+    },
+    patient(90_000),
+  );
+
+  it(
+    "says which run each set's tables draw, and its side-by-side figures are that stored run's",
+    async () => {
+      const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+      try {
+        const page = await context.newPage();
+        await page.goto(`${url}#/compare/1+2+3/4+5+6`);
+        const table = page.getByRole('table', { name: /^Every run at every level on one axis/ });
+        await table.waitFor({ timeout: patient(30_000) });
+        const stored = async (id: number) => (await (await fetch(`${url}api/runs/${id}/result`)).json()) as SweepResult;
+        const [one, four] = [await stored(1), await stored(4)];
+        const note = (set: string, first: number) =>
+          `runs ${set}: the tables, statuses, quality score and charts show run ${first}, the first of its 3 runs; ` +
+          `its differences are over all 3 (their means) where both sides measured a level validly in at least 3 runs, else over run ${first}'s requests.`;
+        expect(one.quality).toBeDefined();
+        expect(await page.locator('p.drawn-run').allTextContents()).toEqual([note('1+2+3', 1), note('4+5+6', 4)]);
+        // One level, a group of the six figures, Failed and Status per set: each group's throughput is its first run's as stored.
+        const cells = await table.locator('tbody tr').first().locator('td').allTextContents();
+        expect([cells[0], cells[8]]).toEqual([num(one.levels[0]?.throughputTokS, 1), num(four.levels[0]?.throughputTokS, 1)]);
       } finally {
         await context.close();
       }

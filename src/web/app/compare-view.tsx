@@ -19,6 +19,7 @@ import {
   contractDiffsMarkup,
   defaultTarget,
   differencesMarkup,
+  drawnMarkup,
   paretoFigure,
   qualityMarkup,
   paretoModel,
@@ -91,6 +92,7 @@ export function CompareView({ sets }: { sets: number[][] }) {
       <h3>What differs</h3>
       <Markup html={contractDiffsMarkup(cmp)} />
       <h3>Side by side</h3>
+      {cmp.drawn.length > 0 && <Markup html={drawnMarkup(cmp)} />}
       <Markup html={compareTableMarkup(cmp)} />
       <h3>Differences from {runs[0]?.label}</h3>
       <Markup html={differencesMarkup(cmp)} />

@@ -27,6 +27,7 @@ import {
   ttftMs,
 } from '../../core/index.js';
 import { type QualityComparison, compareQuality } from './compare-quality.js';
+import { firstRunOfSet } from './repeat-sets.js';
 import { type ContractDiff, type DiffSource, contractDiffs, contractNote, runTitles } from './what-differs.js';
 
 export type { ContractDiff };
@@ -237,6 +238,37 @@ export interface Comparison {
   rows: CompareRow[];
   /** Each run's quality score and each candidate's verdict; null when no run carries a score. */
   quality: QualityComparison | null;
+  /** For each compared run that holds several (a repeat set, a --repeats result), which of them the tables and charts draw. */
+  drawn: string[];
+}
+
+/** How many runs a compared run holds: 1, or its first with its repeats. */
+const runCount = (r: CompareRun): number => 1 + (r.repeats?.length ?? 0);
+
+/** The run drawn first: a set's first stored run, or run 1 of a result file holding its repeats. */
+const firstRun = (r: CompareRun): string => firstRunOfSet(r.label) ?? 'run 1';
+
+/**
+ * Which of a compared run's runs the tables and charts draw, or null when it holds one: a repeat set (or a
+ * `goodput run --repeats` result) is drawn by its first run, its levels, statuses and score being that run's;
+ * only its differences are computed over all its runs, and then only where the rule of levelDifference allows.
+ */
+export function drawnRunNote(r: CompareRun): string | null {
+  const n = runCount(r);
+  if (n === 1) return null;
+  const first = firstRun(r);
+  // A set's score is its first stored run's; a --repeats result's score was measured of the whole set.
+  const score = r.quality !== undefined && firstRunOfSet(r.label) !== null;
+  return (
+    `${r.label}: the tables, statuses${score ? ', quality score' : ''} and charts show ${first}, the first of its ${n} runs; ` +
+    `its differences are over all ${n} (their means) where both sides measured a level validly in at least ${MIN_REPEATS} runs, else over ${first}'s requests`
+  );
+}
+
+/** A run's heading where its own tables follow: its title, and which of its runs they are when it holds several. */
+export function drawnRunTitle(title: string, r: CompareRun): string {
+  const n = runCount(r);
+  return n === 1 ? title : `${title} (${firstRun(r)}, the first of its ${n} runs)`;
 }
 
 /** Each compared figure's header, its statistic named: the short form of the metric registry's. */
@@ -285,5 +317,6 @@ export function compareRuns(runs: readonly CompareRun[]): Comparison {
     headers: metrics.map(compareHeader),
     rows,
     quality: compareQuality(runs),
+    drawn: runs.flatMap((r) => drawnRunNote(r) ?? []),
   };
 }

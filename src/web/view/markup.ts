@@ -114,6 +114,11 @@ export function contractDiffsMarkup(c: Comparison): Raw {
   )}`;
 }
 
+/** Which run each repeat set's tables and charts draw (the first of its runs): nothing when every compared run is one run. */
+export function drawnMarkup(c: Comparison): Raw {
+  return html`${c.drawn.map((note) => html`<p class="hint drawn-run">${note}.</p>`)}`;
+}
+
 /** One table aligned on the level axis, a column group per run (named by what sets it apart), every figure with its statistic; the level column stays in view. */
 export function compareTableMarkup(c: Comparison): Raw {
   const n = c.headers.length + 1;

@@ -8,6 +8,12 @@ import { LIMITS } from '../../core/index.js';
 /** "run 4" or "runs 4+5+6". */
 export const repeatSetLabel = (ids: readonly (string | number)[]): string => (ids.length === 1 ? `run ${ids[0]}` : `runs ${ids.join('+')}`);
 
+/** The first run of a set's label: "run 4" of "runs 4+5+6"; null for any other label. */
+export const firstRunOfSet = (label: string): string | null => {
+  const id = /^runs (\d+)\+/.exec(label)?.[1];
+  return id === undefined ? null : `run ${id}`;
+};
+
 /** Why these sets cannot be read at all (a set past the limit, a run named twice), checked before any run is loaded; or null. */
 export function repeatSetsProblem(sets: ReadonlyArray<readonly (string | number)[]>): string | null {
   const big = sets.find((s) => s.length > LIMITS.repeats.max);

@@ -13,7 +13,7 @@ import type { SweepResult } from '../../core/index.js';
 import type { ChartSeries } from './chart-lines.js';
 import { CHARTS, type ChartDocument } from './charts.js';
 import { CLIENT_HEADERS, SELF_CHECK_HEADERS, clientRows, selfCheckRows } from './clients.js';
-import { type CompareRun, type Comparison, compareHeader, compareRunOf, compareRuns } from './compare-model.js';
+import { type CompareRun, type Comparison, compareHeader, compareRunOf, compareRuns, drawnRunTitle } from './compare-model.js';
 import { qualityVerdictPhrase } from './compare-quality.js';
 import { num, when } from './format.js';
 import {
@@ -24,6 +24,7 @@ import {
   qualityMarkup,
   contractDiffsMarkup,
   differencesMarkup,
+  drawnMarkup,
   esc,
   figureMarkup,
   html,
@@ -150,7 +151,7 @@ function comparisonSection(c: Comparison, m: ParetoModel, answer: CapacityAnswer
   const series: ChartSeries[] = c.runs.map((r, i) => ({ label: r.label, role: i === 0 ? 'baseline' : 'candidate', levels: r.levels, color: runColor(i) }));
   return html`<section class="panel compare-view" aria-labelledby="compare-title"><h2 id="compare-title">Comparison of ${c.titles.join(', ')}</h2>
 <p class="hint">${c.titles[0]} is the baseline: every difference is another run minus it.</p>
-<h3>What differs</h3>${contractDiffsMarkup(c)}<h3>Side by side</h3>${compareTableMarkup(c)}<h3>Differences from ${c.runs[0]?.label}</h3>${differencesMarkup(c)}
+<h3>What differs</h3>${contractDiffsMarkup(c)}<h3>Side by side</h3>${drawnMarkup(c)}${compareTableMarkup(c)}<h3>Differences from ${c.runs[0]?.label}</h3>${differencesMarkup(c)}
 ${c.quality === null ? '' : html`<h3>Quality</h3>${qualityMarkup(c)}`}
 ${paretoSection(m, answer, doc)}<h3>Curves</h3>${chartsMarkup(series, doc, curvesLegend(c.runs))}</section>`;
 }
@@ -170,7 +171,7 @@ export function reportBody(input: ReportInput, doc: ChartDocument): { title: str
     compare = comparisonSection(c, m, at === null ? null : capacityAt(m, at), doc);
   }
   const body = html`<header class="top"><h1>${title}</h1><p class="lede">Written by goodput ${input.generator} on ${when(input.generatedAt)}. One self-contained file: every chart is drawn in it, nothing is loaded from the network.</p></header>
-<main>${compare}${runs.map((r, i) => runSection(r, i, doc, input.target, titles[i] ?? r.label))}</main>`;
+<main>${compare}${runs.map((r, i) => runSection(r, i, doc, input.target, drawnRunTitle(titles[i] ?? r.label, compareRunOfReport(r))))}</main>`;
   return { title, body: body.html };
 }
 
@@ -217,6 +218,7 @@ export function reportMarkdown(input: ReportInput): string {
     out.push(
       '### Side by side',
       '',
+      ...c.drawn.flatMap((note) => [`${note}.`, '']),
       mdTable(
         [c.axis, ...c.titles.flatMap((t) => [...c.headers, 'Status'].map((h) => `${t}: ${h}`))],
         c.rows.map((row) => [
@@ -274,7 +276,7 @@ export function reportMarkdown(input: ReportInput): string {
   const titles = c?.titles ?? runs.map((r) => r.label);
   for (const [i, r] of runs.entries()) {
     const res = r.result;
-    out.push(`## ${titles[i] ?? r.label}`, '', resultIdentity(res), '');
+    out.push(`## ${drawnRunTitle(titles[i] ?? r.label, compareRunOfReport(r))}`, '', resultIdentity(res), '');
     for (const w of res.warnings) out.push(`- **Warning:** ${w.message}`);
     if (res.warnings.length > 0) out.push('');
     out.push('### Contract', '', mdTable(['Field', 'Value'], contractRows(res)), '');
