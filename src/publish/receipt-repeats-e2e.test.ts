@@ -143,7 +143,8 @@ describe('runs with repeats and the quality in the same run → receipt → publ
       receipts: Array<{ numbers: Array<{ id: string; value: number | null; interval?: { low: number; high: number } }> }>;
     };
     const changes = (dataset.receipts[0]?.numbers ?? []).filter((n) => n.id.includes('/change/'));
-    expect(changes.filter((n) => n.interval !== undefined).length).toBeGreaterThanOrEqual(1);
+    // At least one change has an interval, unless a run's levels were client-bound or invalid (then a side may lack 3 valid runs anywhere).
+    expect(changes.filter((n) => n.interval !== undefined).length >= 1 || untrusted, changes.map((n) => n.id).join(', ')).toBe(true);
     for (const n of changes) {
       expect(n.value as number, n.id).toBeGreaterThanOrEqual(-100);
       if (n.interval === undefined) continue;
