@@ -2,7 +2,7 @@
  * An embeddings or rerank sweep's steps before its first level: the model, the
  * route the engine serves for the endpoint (probed with one small request), and
  * the texts every request carries, of exact token length where the counter is
- * exact. runPoolingSweep (pooling-sweep.ts) calls them in order.
+ * exact. sweepPooling (pooling-sweep.ts) calls them in order.
  */
 import { LIMITS, POOLING_ENDPOINTS, type PoolingEndpoint, type Warning, sanitizeForTerminal } from '../core/index.js';
 import {
