@@ -200,10 +200,19 @@ function poolingInput(body: StartPoolingRunBody, server: ServerView, apiKey: str
 interface StartBodies {
   text: StartTextRunBody;
   pooling: StartPoolingRunBody;
+  /** The start body's union has no transcriptions member: such a body is refused by its schema, and here should one pass. */
+  transcriptions: never;
 }
 
 /** Each kind's spec from its Start body and the registered server. */
 const SPEC_OF_BODY: { [K in RunKindName]: (body: StartBodies[K], server: ServerView, apiKey: string | undefined) => SpecInputOf<K> } = {
   text: textInput,
   pooling: poolingInput,
+  transcriptions: () => {
+    throw new ApiError(
+      'bad-request',
+      'endpoint: transcriptions (speech to text) runs are not started from the page or the API: run goodput sweep --endpoint transcriptions --save',
+      'endpoint',
+    );
+  },
 };

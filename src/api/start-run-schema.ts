@@ -9,11 +9,13 @@ import {
   type BodyField,
   LIMITS,
   MAX_CONCURRENCY,
+  RUN_KINDS,
   MAX_LEVELS,
   RUN_OPTIONS,
   type RunOption,
   START_ENDPOINTS,
   type StartEndpoint,
+  kindOfEndpoint,
   limitMessage,
   limitedInt,
   overLimit,
@@ -83,6 +85,14 @@ function endpointSchema(endpoint: StartEndpoint, options: readonly RunOption[]) 
   return z.strictObject(shape, strict);
 }
 
+/** Why a body naming an endpoint of a kind the page has no Start for (speech to text) is refused; null for any other body. */
+function notStartable(input: unknown): string | null {
+  const e = typeof input === 'string' ? input : (input as { endpoint?: unknown } | null | undefined)?.endpoint;
+  const kind = RUN_KINDS[kindOfEndpoint(e)];
+  if (typeof e !== 'string' || !kind.endpoints.includes(e) || kind.endpoints.some((x) => (START_ENDPOINTS as readonly string[]).includes(x))) return null;
+  return `endpoint: ${e} (${kind.label}) runs are not started from the page or the API: run goodput sweep --endpoint ${e} --save`;
+}
+
 /** The start body schema of a catalogue (the real one, or one a test extends). */
 export function startRunSchemaOf(options: readonly RunOption[] = RUN_OPTIONS) {
   const [first, ...rest] = START_ENDPOINTS.map((e) => endpointSchema(e, options));
@@ -91,7 +101,7 @@ export function startRunSchemaOf(options: readonly RunOption[] = RUN_OPTIONS) {
     error: (iss) => {
       const code: string = iss.code;
       if (code === 'invalid_type') return 'the body must be a JSON object';
-      return code === 'invalid_union' ? `endpoint must be one of ${START_ENDPOINTS.join(', ')} (or left out for chat)` : undefined;
+      return code === 'invalid_union' ? (notStartable(iss.input) ?? `endpoint must be one of ${START_ENDPOINTS.join(', ')} (or left out for chat)`) : undefined;
     },
   });
 }

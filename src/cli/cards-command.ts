@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { type PoolingResult, type SweepResult, poolingResultSchema, sweepResultSchema } from '../core/index.js';
 import { FileRefusal, readRegularText } from '../files/index.js';
 import { CliError, EXIT } from './exit-codes.js';
-import { INPUT_FILE } from './json-input.js';
+import { INPUT_FILE, laterKindOf } from './json-input.js';
 
 /** Reads and validates a result file; errors name the file and the field. */
 export async function readResult(path: string) {
@@ -28,6 +28,8 @@ export async function readAnyResult(path: string): Promise<{ kind: 'text'; resul
   } catch {
     throw new CliError(EXIT.usage, `${path}: not JSON`);
   }
+  const other = laterKindOf(data);
+  if (other !== null) throw new CliError(EXIT.usage, `${path} is ${other}, which this command does not read (docs/endpoints.md)`);
   const parsed = sweepResultSchema.safeParse(data);
   if (!parsed.success) {
     const pooling = poolingResultSchema.safeParse(data);

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { appendFile, mkdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { type PoolingRecord, type RequestRecord, sanitizeForTerminal } from '../core/index.js';
+import { type RecordOf, sanitizeForTerminal } from '../core/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 
 const tmpOf = (path: string) => `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
@@ -60,12 +60,12 @@ export async function writeFilesAtomic(files: ReadonlyArray<{ path: string; text
 }
 
 /** Records as JSON lines, one per line. */
-export function recordsText(records: ReadonlyArray<RequestRecord | PoolingRecord>): string {
+export function recordsText(records: readonly RecordOf[]): string {
   return records.map((r) => JSON.stringify(r)).join('\n') + '\n';
 }
 
 /** Writes one level's records as JSON lines: the first level replaces the file, later ones append. */
-export async function writeRecords(path: string, records: ReadonlyArray<RequestRecord | PoolingRecord>, first: boolean): Promise<void> {
+export async function writeRecords(path: string, records: readonly RecordOf[], first: boolean): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const text = recordsText(records);
   await (first ? writeFile(path, text) : appendFile(path, text));

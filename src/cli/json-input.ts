@@ -3,7 +3,7 @@
  * and each schema issue become one line naming the file and the field.
  */
 import type { z } from 'zod';
-import { LIMITS } from '../core/index.js';
+import { LIMITS, RUN_KINDS, kindOfResult } from '../core/index.js';
 import { FileRefusal, readRegularText } from '../files/index.js';
 
 /** The input-file row of the limits table, as the file reader takes it. */
@@ -32,7 +32,21 @@ export async function readJsonInput<T>(what: string, path: string, schema: z.Zod
     return { ok: false, problems: [`${what}: ${path} is not valid JSON (${(err as Error).message})`] };
   }
   const parsed = schema.safeParse(data);
+  const other = parsed.success ? null : laterKindOf(data);
+  if (other !== null) return { ok: false, problems: [`${what}: ${path} is ${other}, which this command does not read (docs/endpoints.md)`] };
   if (!parsed.success)
     return { ok: false, problems: parsed.error.issues.slice(0, 20).map((i) => `${what}: ${path}: ${i.path.join('.') || '(top level)'}: ${i.message}`) };
   return { ok: true, value: parsed.data };
+}
+
+/**
+ * "a transcriptions (speech to text) result" when `data` is the result of a kind
+ * besides text generation and pooling (whose files each reader already names in
+ * its own words); null for anything else.
+ */
+export function laterKindOf(data: unknown): string | null {
+  const run = (data as { run?: unknown } | null)?.run;
+  if (typeof run !== 'object' || run === null) return null;
+  const kind = kindOfResult({ run });
+  return kind === 'text' || kind === 'pooling' ? null : `a ${String((run as { endpoint?: unknown }).endpoint)} (${RUN_KINDS[kind].label}) result`;
 }

@@ -4,7 +4,7 @@
  * optionally, the raw records as JSON lines.
  */
 import type { Command } from 'commander';
-import { qualityScoreLine, qualityScoreSchema, sanitizeForTerminal as clean } from '../core/index.js';
+import { kindOfEndpoint, qualityScoreLine, qualityScoreSchema, sanitizeForTerminal as clean } from '../core/index.js';
 import { historyPeak, historyPeakRate, historyWorkload } from '../web/index.js';
 import { type RunDetail, type RunSummary, isPoolingSpec } from '../store/index.js';
 import { CliError, EXIT } from './exit-codes.js';
@@ -12,6 +12,7 @@ import { recordsText, sayWritten, writeFilesAtomic } from './files.js';
 import { renderPoolingLevels, renderPoolingResult } from './render-pooling.js';
 import { audioLine, imagesLine, renderCards, renderTable } from './render-table.js';
 import { type StoreCliFlags, addStoreOptions, withCatalog } from './store-flags.js';
+import { storedTranscriptionText } from './transcription-command.js';
 
 interface ExportFlags extends StoreCliFlags {
   out: string;
@@ -74,6 +75,7 @@ function showPoolingText(r: RunDetail): string {
 
 function showText(r: RunDetail): string {
   if (isPoolingSpec(r.spec)) return showPoolingText(r);
+  if (kindOfEndpoint(r.spec.endpoint) === 'transcriptions') return storedTranscriptionText(r);
   const out = [
     `run ${r.id} · ${r.status} · ${r.serverName === null ? r.targetUrl : `${r.serverName} (${r.targetUrl})`} · model ${r.model ?? 'not known'} · started ${r.startedAt}` +
       ` · ${historyWorkload(r) === `${r.outputTokens} tok` ? `${r.outputTokens} output tokens` : historyWorkload(r)} · thinking ${r.thinking ? 'on' : 'off'}`,

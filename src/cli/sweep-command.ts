@@ -25,6 +25,7 @@ import { type PoolingFlags, addPoolingOptions, poolingSpecFromFlags, poolingSwee
 import type { Coordinator } from '../workers/index.js';
 import { type SaveTarget, addSaveOptions, discardIfNothingFinished, saveTarget, startSaving } from './save-run.js';
 import type { SweepFlags } from './sweep-flags.js';
+import { transcriptionSpecFromFlags, transcriptionSweepAndReport } from './transcription-command.js';
 
 /** `--engine` → a dialect kind or 'auto', or a CliError listing the valid values. */
 function parseEngine(text: string): EngineChoice {
@@ -200,9 +201,15 @@ export function registerSweepCommand(program: Command): void {
     addImageOptions(addPoolingOptions(addSweepOptions(program.command('sweep').description('run a concurrency sweep against an OpenAI-compatible server')))),
     'arrival',
   ).action(async (flags: SweepFlags & PoolingFlags & ImageFlags & ArrivalFlags, cmd: Command) => {
+    const given = (key: string) => cmd.getOptionValueSource(key) === 'cli';
+    if (flags.endpoint === 'transcriptions') {
+      const spec = transcriptionSpecFromFlags(flags, process.argv.slice(2), given);
+      const code = await transcriptionSweepAndReport(spec, { json: flags.json, raw: flags.raw, save: saveTarget(flags, false, 'goodput sweep') });
+      if (code !== EXIT.ok) throw new CliError(code, '');
+      return;
+    }
     const images = imagesFromFlags(flags, flags.endpoint);
     const audio = audioFromFlags(flags, flags.endpoint);
-    const given = (key: string) => cmd.getOptionValueSource(key) === 'cli';
     if (flags.endpoint === 'embeddings' || flags.endpoint === 'rerank') {
       const spec = poolingSpecFromFlags(flags, flags.endpoint, process.argv.slice(2), given);
       // Stored as a text sweep is: with --save, or by default when a store is configured.

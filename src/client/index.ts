@@ -43,3 +43,4 @@ export {
   type PoolingRoute,
 } from './pooling-client.js';
 export { readPoolingAnswer, type PoolingAnswer } from './pooling-answer.js';
+export { createTranscriptionClient, transcriptionBody, type TranscriptionClient, type TranscriptionClip } from './transcription-client.js';

@@ -148,6 +148,16 @@ export {
   imageInputsSchema,
 } from './image-inputs.js';
 export {
+  TRANSCRIPTION_ENDPOINTS,
+  TRANSCRIPTION_PATH,
+  type TranscriptionLevel,
+  type TranscriptionRecord,
+  type TranscriptionResult,
+  transcriptionLevel,
+  transcriptionLevelSchema,
+  transcriptionResultSchema,
+} from './transcription.js';
+export {
   RUN_KINDS,
   RUN_KIND_NAMES,
   TEXT_ENDPOINTS,

@@ -15,6 +15,15 @@ import { type PoolingResult, poolingLevelSchema, poolingRecordSchema, poolingRes
 import type { RequestRecord } from './record.js';
 import { rawRecordSchema } from './record-schema.js';
 import { type LevelResult, type SweepResult, levelResultSchema, sweepResultSchema } from './result-schema.js';
+import {
+  TRANSCRIPTION_ENDPOINTS,
+  type TranscriptionLevel,
+  type TranscriptionRecord,
+  type TranscriptionResult,
+  transcriptionLevelSchema,
+  transcriptionRecordSchema,
+  transcriptionResultSchema,
+} from './transcription.js';
 
 /** The streaming text-generation endpoints. */
 export const TEXT_ENDPOINTS = ['chat', 'completions', 'responses'] as const;
@@ -23,6 +32,7 @@ export const TEXT_ENDPOINTS = ['chat', 'completions', 'responses'] as const;
 export interface RunKindShapes {
   text: { level: LevelResult; record: RequestRecord; result: SweepResult };
   pooling: { level: PoolingLevel; record: PoolingRecord; result: PoolingResult };
+  transcriptions: { level: TranscriptionLevel; record: TranscriptionRecord; result: TranscriptionResult };
 }
 
 export type RunKindName = keyof RunKindShapes;
@@ -56,6 +66,14 @@ export const RUN_KINDS: { readonly [K in RunKindName]: RunKind & { readonly name
     levelSchema: poolingLevelSchema,
     recordSchema: poolingRecordSchema,
     resultSchema: poolingResultSchema,
+  },
+  transcriptions: {
+    name: 'transcriptions',
+    label: 'speech to text',
+    endpoints: TRANSCRIPTION_ENDPOINTS,
+    levelSchema: transcriptionLevelSchema,
+    recordSchema: transcriptionRecordSchema,
+    resultSchema: transcriptionResultSchema,
   },
 };
 

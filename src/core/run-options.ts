@@ -10,8 +10,8 @@
 import { DEFAULT_CLIENT_BUDGET_MS } from './client-bound.js';
 import type { LimitName } from './limits.js';
 
-/** Every endpoint a sweep can measure: text generation (streamed) and pooling (whole answers). */
-export const RUN_ENDPOINTS = ['chat', 'completions', 'responses', 'embeddings', 'rerank'] as const;
+/** Every endpoint a sweep can measure: text generation (streamed), pooling and speech to text (whole answers). */
+export const RUN_ENDPOINTS = ['chat', 'completions', 'responses', 'embeddings', 'rerank', 'transcriptions'] as const;
 export type RunEndpoint = (typeof RUN_ENDPOINTS)[number];
 /** The endpoints the page and the API start a run on: the start body is a union discriminated by them. */
 export const START_ENDPOINTS = ['chat', 'embeddings', 'rerank'] as const;
@@ -19,7 +19,9 @@ export type StartEndpoint = (typeof START_ENDPOINTS)[number];
 
 const TEXT = ['chat', 'completions', 'responses'] as const;
 const POOLING = ['embeddings', 'rerank'] as const;
-const ALL = RUN_ENDPOINTS;
+/** Text generation and pooling; speech to text reads only the options that name it (ANY). */
+const ALL = [...TEXT, ...POOLING] as const;
+const ANY = RUN_ENDPOINTS;
 
 /** What an option's value is on the command line, with its bounds. */
 export type OptionValue =
@@ -141,7 +143,7 @@ export const RUN_OPTIONS: readonly RunOption[] = [
     value: { type: 'text' },
     required: true,
     group: 'sweep',
-    endpoints: ALL,
+    endpoints: ANY,
     help: 'base URL of the OpenAI-compatible server, e.g. http://127.0.0.1:8000',
     doc: { meaning: 'base URL of the server (`http://host:port` or `…/v1`)', default: 'required' },
   },
@@ -150,7 +152,7 @@ export const RUN_OPTIONS: readonly RunOption[] = [
     arg: '<name>',
     value: { type: 'text' },
     group: 'sweep',
-    endpoints: ALL,
+    endpoints: ANY,
     help: 'model id (default: the first model the server lists)',
     doc: { meaning: 'model id to request', default: 'first listed' },
   },
@@ -160,7 +162,7 @@ export const RUN_OPTIONS: readonly RunOption[] = [
     value: { type: 'list' },
     default: '1,2,4,8,16',
     group: 'sweep',
-    endpoints: ALL,
+    endpoints: ANY,
     help: 'concurrency levels, comma-separated; run ascending',
     doc: { meaning: 'levels, comma-separated, on the `--arrival` axis: concurrency levels (positive integers) by default; at most 64' },
     body: { chat: levelsField, embeddings: levelsField, rerank: levelsField },
@@ -235,7 +237,7 @@ export const RUN_OPTIONS: readonly RunOption[] = [
     value: { type: 'number', integer: true, min: 1, limit: 'requestsPerLevel', orAuto: true },
     default: 'auto',
     group: 'sweep',
-    endpoints: ALL,
+    endpoints: ANY,
     help: 'measured requests per level; auto = max(8, 4 × concurrency)',
     doc: { meaning: 'measured requests per level; `auto` = max(8, 4 × concurrency)' },
     body: { chat: requestsField, embeddings: requestsField, rerank: requestsField },
@@ -246,7 +248,7 @@ export const RUN_OPTIONS: readonly RunOption[] = [
     value: { type: 'number', integer: true, min: 0, limit: 'warmupRequests' },
     default: '1',
     group: 'sweep',
-    endpoints: ALL,
+    endpoints: ANY,
     help: 'warm-up requests before each level, excluded from every number',
   },
   {
@@ -320,11 +322,11 @@ export const RUN_OPTIONS: readonly RunOption[] = [
     value: { type: 'choice', choices: RUN_ENDPOINTS, strict: true },
     default: 'chat',
     group: 'sweep',
-    endpoints: ALL,
-    help: 'API to call (responses: the OpenAI Responses API; embeddings and rerank: docs/endpoints.md)',
+    endpoints: ANY,
+    help: 'API to call (responses: the OpenAI Responses API; embeddings, rerank and transcriptions: docs/endpoints.md)',
     doc: {
       meaning:
-        '`/v1/chat/completions`, `/v1/completions` or the Responses API `/v1/responses` (vLLM, SGLang, llama.cpp, OpenAI, generic; [agents](agents.md#the-responses-api)); embeddings and rerank ([endpoints](endpoints.md))',
+        '`/v1/chat/completions`, `/v1/completions` or the Responses API `/v1/responses` (vLLM, SGLang, llama.cpp, OpenAI, generic; [agents](agents.md#the-responses-api)); embeddings and rerank ([endpoints](endpoints.md)); speech to text `/v1/audio/transcriptions` ([endpoints](endpoints.md#speech-to-text-transcriptions))',
     },
   },
   {
@@ -364,7 +366,7 @@ export const RUN_OPTIONS: readonly RunOption[] = [
     value: { type: 'number', integer: true },
     default: '42',
     group: 'sweep',
-    endpoints: ALL,
+    endpoints: ANY,
     help: 'seed for prompts and sampling',
   },
   {
@@ -372,7 +374,7 @@ export const RUN_OPTIONS: readonly RunOption[] = [
     arg: '<name>',
     value: { type: 'text' },
     group: 'sweep',
-    endpoints: ALL,
+    endpoints: ANY,
     help: 'environment variable holding the API key (default: GOODPUT_API_KEY)',
     doc: { meaning: 'environment variable holding the API key', default: '`GOODPUT_API_KEY`' },
   },
@@ -381,7 +383,7 @@ export const RUN_OPTIONS: readonly RunOption[] = [
     arg: '<key>',
     value: { type: 'text' },
     group: 'sweep',
-    endpoints: ALL,
+    endpoints: ANY,
     help: 'API key (prefer --api-key-env: flags show in process lists); never printed or stored',
     doc: { meaning: 'the key itself (prefer the variable: flags show in process lists)' },
   },
@@ -439,7 +441,7 @@ export const RUN_OPTIONS: readonly RunOption[] = [
     value: { type: 'number', min: 0, exclusiveMin: true },
     default: '600',
     group: 'sweep',
-    endpoints: ALL,
+    endpoints: ANY,
     help: 'per-request limit, seconds',
     doc: { meaning: 'per-request limit' },
   },
@@ -543,7 +545,7 @@ export const RUN_OPTIONS: readonly RunOption[] = [
     arg: '<file|->',
     value: { type: 'text' },
     group: 'sweep',
-    endpoints: ALL,
+    endpoints: ANY,
     help: 'write the result JSON to a file, or to stdout with -',
     doc: { meaning: 'write the result JSON to a file, or only JSON to stdout with `-`' },
   },
@@ -552,7 +554,7 @@ export const RUN_OPTIONS: readonly RunOption[] = [
     arg: '<file>',
     value: { type: 'text' },
     group: 'sweep',
-    endpoints: ALL,
+    endpoints: ANY,
     help: 'write every request record as JSON lines, level by level',
     doc: { meaning: 'every request record as JSON lines, appended as each level ends' },
   },
@@ -685,11 +687,11 @@ export const RUN_OPTIONS: readonly RunOption[] = [
     arg: '<s>',
     value: { type: 'number', min: 0, exclusiveMin: true, limit: 'audioSeconds' },
     group: 'media',
-    endpoints: ['chat', 'responses'],
-    help: 'chat: a synthetic WAV clip of this many seconds (8 kHz mono, drawn from --seed) sent with every request as input_audio',
+    endpoints: ['chat', 'responses', 'transcriptions'],
+    help: 'chat: a synthetic WAV clip of this many seconds (8 kHz mono, drawn from --seed) sent with every request as input_audio; transcriptions: the clip each request uploads',
     doc: {
       meaning:
-        'chat or responses: a synthetic 8 kHz mono WAV clip of this length sent with every request as `input_audio`; above 0 and at most 120 ([endpoints](endpoints.md#audio-inputs-in-chat))',
+        'chat or responses: a synthetic 8 kHz mono WAV clip of this length sent with every request as `input_audio`; transcriptions: the clip each request uploads ([endpoints](endpoints.md#speech-to-text-transcriptions)); above 0 and at most 120 ([endpoints](endpoints.md#audio-inputs-in-chat))',
     },
   },
 

@@ -11,12 +11,14 @@ import { type ResultOf, type RunKindName, kindOfEndpoint } from '../core/index.j
 import { type PoolingDeps, sweepPooling } from './pooling-sweep.js';
 import { type PoolingSpecInput, poolingSpecSchema } from './pooling-spec.js';
 import { type SweepDeps, sweepText } from './sweep.js';
+import { type TranscriptionDeps, type TranscriptionSpecInput, sweepTranscription, transcriptionSpecSchema } from './transcription-sweep.js';
 import { type SweepSpecInput, sweepSpecSchema } from './sweep-spec.js';
 
 /** Every kind's driver by name: its spec schema and its sweep. */
 const RUN_DRIVERS = {
   text: { specSchema: sweepSpecSchema, sweep: sweepText },
   pooling: { specSchema: poolingSpecSchema, sweep: sweepPooling },
+  transcriptions: { specSchema: transcriptionSpecSchema, sweep: sweepTranscription },
 } as const satisfies { [K in RunKindName]: { specSchema: unknown; sweep: (input: never, deps?: never) => Promise<ResultOf<K>> } };
 
 /** The spec a sweep of kind K is given (text generation unless named); of any kind with `RunKindName`. */
@@ -42,6 +44,7 @@ export function specSchemaOf(input: { endpoint?: unknown }): (typeof RUN_DRIVERS
  */
 export function runSweep(input: SweepSpecInput, deps?: SweepDeps): Promise<ResultOf<'text'>>;
 export function runSweep(input: PoolingSpecInput, deps?: PoolingDeps): Promise<ResultOf<'pooling'>>;
+export function runSweep(input: TranscriptionSpecInput, deps?: TranscriptionDeps): Promise<ResultOf<'transcriptions'>>;
 export function runSweep(input: SpecInputOf<RunKindName>, deps?: DepsOf<RunKindName>): Promise<ResultOf>;
 export function runSweep(input: SpecInputOf<RunKindName>, deps: DepsOf<RunKindName> = {}): Promise<ResultOf> {
   const driver = RUN_DRIVERS[kindOfSpec(input)];

@@ -34,6 +34,10 @@ interface KindEvents {
     | { kind: 'preflight'; model: string; path: string; engine: string }
     | { kind: 'level-start'; concurrency: number; index: number; total: number; requests: number; threads: number }
     | { kind: 'request'; concurrency: number; done: number; failed: number; requests: number; warmup: boolean };
+  transcriptions:
+    | { kind: 'preflight'; model: string; path: string }
+    | { kind: 'level-start'; concurrency: number; index: number; total: number; requests: number }
+    | { kind: 'request'; concurrency: number; done: number; failed: number; requests: number; warmup: boolean };
 }
 
 /** The events of a sweep of kind K (text generation unless named); `SweepEvent<RunKindName>` is any kind's. */

@@ -4,7 +4,7 @@
  * (its token, when it needs one, comes from GOODPUT_TOKEN); or the read door
  * of a CLI command holding it (read-door.ts), for reads only.
  */
-import { type ResultOf, type RunKindName, kindOfEndpoint } from '../core/index.js';
+import { RUN_KINDS, type ResultOf, kindOfEndpoint } from '../core/index.js';
 import type { BeginRun, RunDetail, RunSummary, ServerInput, ServerView, StoredRecord, WorkerView } from '../store/index.js';
 import { ApiError, type ApiErrorBody, type ApiErrorCode } from './api-error.js';
 import type { Catalog, RunWriter } from './catalog.js';
@@ -47,9 +47,8 @@ export function remoteCatalog(baseUrl: string, o: RemoteOptions = {}): Catalog {
     throw new ApiError((e?.code ?? 'internal') as ApiErrorCode, e?.message ?? `${holder} answered HTTP ${res.status}`, e?.field);
   }
   const enc = encodeURIComponent;
-  const writer = (runId: number, kind: RunKindName): RunWriter => {
+  const writer = (runId: number, routes: { level: string; finish: string }): RunWriter => {
     const post = (what: string, body: unknown = {}) => call<void>('POST', `/api/ingest/runs/${runId}/${what}`, body);
-    const routes = ingestRoutesOf(kind);
     return {
       runId,
       setModel: (model) => post('model', { model }),
@@ -75,8 +74,16 @@ export function remoteCatalog(baseUrl: string, o: RemoteOptions = {}): Catalog {
     exportRun: (id) => call<ResultOf>('GET', `/api/runs/${id}/result`),
     runRecords: (id, concurrency) => call<StoredRecord[]>('GET', `/api/runs/${id}/records${concurrency === undefined ? '' : `?concurrency=${concurrency}`}`),
     async beginRun(input: BeginRun) {
+      const kind = kindOfEndpoint(input.spec.endpoint);
+      const routes = ingestRoutesOf(kind);
+      if (routes === null)
+        throw new ApiError(
+          'bad-request',
+          `${holder} stores text and pooling runs only: a ${String(input.spec.endpoint)} (${RUN_KINDS[kind].label}) run is saved to the database directly (--database-url, or --data while no goodput serve holds it)`,
+          'endpoint',
+        );
       const { id } = await call<{ id: number }>('POST', '/api/ingest/runs', input);
-      return writer(id, kindOfEndpoint(input.spec.endpoint));
+      return writer(id, routes);
     },
     close: async () => {},
   };

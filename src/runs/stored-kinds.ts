@@ -15,8 +15,8 @@ interface StoredKind<K extends RunKindName> {
   storedSpec(spec: SpecOf<K>): RunSpec | PoolingRunSpec;
   /** The live event a stored level of this kind is on the page. */
   levelEvent(level: LevelOf<K>): LiveEvent;
-  /** The routes under /api/ingest/runs/:id/ a remote writer posts a level and the result to. */
-  ingest: { level: string; finish: string };
+  /** The routes under /api/ingest/runs/:id/ a remote writer posts a level and the result to; null: a goodput serve takes none. */
+  ingest: { level: string; finish: string } | null;
 }
 
 const STORED_KINDS: { [K in RunKindName]: StoredKind<K> } = {
@@ -65,6 +65,31 @@ const STORED_KINDS: { [K in RunKindName]: StoredKind<K> } = {
     levelEvent: (level) => ({ kind: 'pooling-level-end', level }),
     ingest: { level: 'pooling-levels', finish: 'pooling-finish' },
   },
+  // The store's spec types are text's and pooling's; a transcription spec is kept as JSON beside them, told apart by its endpoint.
+  transcriptions: {
+    storedSpec: (s) =>
+      ({
+        url: s.url,
+        model: s.model ?? null,
+        endpoint: s.endpoint,
+        levels: s.levels,
+        audioSeconds: s.audioSeconds,
+        requestsPerLevel: s.requestsPerLevel,
+        warmup: s.warmup,
+        seed: s.seed,
+        command: s.command,
+      }) as unknown as RunSpec,
+    // The page draws text and pooling levels only: a transcription level reaches it as a line saying so.
+    levelEvent: (level) => ({
+      kind: 'warning',
+      warning: {
+        code: 'not-drawn',
+        message: `concurrency ${level.concurrency}: a speech-to-text (transcriptions) level; the page does not draw transcriptions runs: read them with goodput runs export`,
+      },
+    }),
+    // A goodput serve's ingest checks text and pooling levels only: a transcriptions run is saved to the database directly.
+    ingest: null,
+  },
 };
 
 /** What the store keeps of `spec`, a spec of kind `kind`. */
@@ -77,7 +102,7 @@ export function levelEventOf(kind: RunKindName, level: LevelOf): LiveEvent {
   return (STORED_KINDS[kind].levelEvent as (l: LevelOf) => LiveEvent)(level);
 }
 
-/** The ingest routes of kind `kind`. */
-export function ingestRoutesOf(kind: RunKindName): { level: string; finish: string } {
+/** The ingest routes of kind `kind`; null when a goodput serve takes no run of it. */
+export function ingestRoutesOf(kind: RunKindName): { level: string; finish: string } | null {
   return STORED_KINDS[kind].ingest;
 }

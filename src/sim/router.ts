@@ -10,13 +10,18 @@ import { GENERATION_ENDPOINTS, RESPONSES_ENDPOINT, handleGeneration, nativeEndpo
 import { bindErrorShape, readBody, sendError } from './http-util.js';
 import { INFO_ROUTES, type InfoContext } from './info-routes.js';
 import { POOLING_ROUTES, type PoolingContext } from './pooling-route.js';
+import { TRANSCRIPTION_ROUTES } from './transcription-route.js';
 
 const GENERATION_ROUTES: Readonly<Record<string, Endpoint>> = {
   'POST /v1/chat/completions': GENERATION_ENDPOINTS.chat,
   'POST /v1/completions': GENERATION_ENDPOINTS.completion,
   'POST /v1/responses': RESPONSES_ENDPOINT,
 };
-const KNOWN_PATHS = new Set([...Object.keys(GENERATION_ROUTES), ...Object.keys(INFO_ROUTES), ...Object.keys(POOLING_ROUTES)].map((k) => k.split(' ')[1]));
+const KNOWN_PATHS = new Set(
+  [...Object.keys(GENERATION_ROUTES), ...Object.keys(INFO_ROUTES), ...Object.keys(POOLING_ROUTES), ...Object.keys(TRANSCRIPTION_ROUTES)].map(
+    (k) => k.split(' ')[1],
+  ),
+);
 
 /** Serves one request; rejects only on an internal error (the caller answers 500). */
 export async function route(rt: SimRuntime & InfoContext & PoolingContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -31,6 +36,9 @@ export async function route(rt: SimRuntime & InfoContext & PoolingContext, req: 
   const identity = dialect.routes[key];
   const info = INFO_ROUTES[key];
   const pooling = POOLING_ROUTES[key];
+  // A multipart upload: the route reads its own bytes (the body is no JSON).
+  const transcription = TRANSCRIPTION_ROUTES[key];
+  if (transcription !== undefined) return transcription(rt, req, res);
   if (generation === undefined && info === undefined && identity === undefined && pooling === undefined) {
     req.resume();
     const known = KNOWN_PATHS.has(path) || [...Object.keys(dialect.routes), ...Object.keys(dialect.nativeRoutes)].some((k) => k.endsWith(` ${path}`));

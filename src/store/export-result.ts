@@ -4,7 +4,15 @@
  * it; an embeddings or rerank run's is its own result (`poolingResultSchema`). Only a run that ended has a result: a running or interrupted run's
  * finished levels are readable, but they are not a result.
  */
-import { type PoolingResult, SCHEMA_VERSION, type SweepResult, sweepResultSchema } from '../core/index.js';
+import {
+  type PoolingResult,
+  SCHEMA_VERSION,
+  type SweepResult,
+  type TranscriptionResult,
+  kindOfEndpoint,
+  sweepResultSchema,
+  transcriptionResultSchema,
+} from '../core/index.js';
 import { StoreError } from './store-error.js';
 import type { RunDetail } from './types.js';
 
@@ -12,10 +20,14 @@ import type { RunDetail } from './types.js';
  * @throws StoreError 'not-exportable' for a running or interrupted run.
  * Parsing through the schema also restores its key order (JSONB keeps its own).
  */
-export function exportResult(run: RunDetail): SweepResult | PoolingResult {
+export function exportResult(run: RunDetail): SweepResult | PoolingResult | TranscriptionResult {
   // An embeddings or rerank run's result was checked whole when read (run-rows.ts).
   if (run.pooling?.result) return run.pooling.result;
-  if (run.status === 'running' || run.status === 'interrupted' || run.pooling || run.runInfo === null || run.cards === null) {
+  // A transcription run keeps no cards: its result is its run and levels, as stored (run-rows.ts keeps a value its text schema cannot read).
+  const transcription = kindOfEndpoint(run.spec.endpoint) === 'transcriptions';
+  if (transcription && run.status !== 'running' && run.status !== 'interrupted' && run.runInfo !== null)
+    return transcriptionResultSchema.parse({ schemaVersion: SCHEMA_VERSION, run: run.runInfo, warnings: run.warnings, levels: run.levels });
+  if (run.status === 'running' || run.status === 'interrupted' || run.pooling || transcription || run.runInfo === null || run.cards === null) {
     const why = run.status === 'running' ? 'is still running' : `was interrupted (${run.stopReason ?? 'its process ended'})`;
     throw new StoreError(
       'not-exportable',

@@ -35,6 +35,12 @@ const STORED_KINDS: { [K in RunKindName]: StoredKind<K> } = {
     levelRow: (l) => ({ key: l.concurrency, columns: [l.failed > 0 || l.itemsPerS === null, l.clientBound?.bound === true, l.failed, 0, l.itemsPerS] }),
     resultRow: () => ({ extras: {} }),
   },
+  // Speech to text has no peak in tokens or items: no level of it counts for the history's peak (its row keeps failures and requests/s).
+  // Its result is its run and levels, read back whole (export-result.ts).
+  transcriptions: {
+    levelRow: (l) => ({ key: l.concurrency, columns: [true, false, l.failed, 0, l.requestsPerS] }),
+    resultRow: () => ({ extras: {} }),
+  },
 };
 
 /** The row of a level of kind `kind`. */

@@ -27,9 +27,9 @@ export function historyPeak(r: HistoryRun): string {
   return r.promptsKind === 'sessions' ? `${v} sessions` : `c=${v}`;
 }
 
-/** "256 tok"; "trace lengths" for a replay; "per-turn lengths" for sessions; "embeddings" or "rerank". */
+/** "256 tok"; "trace lengths" for a replay; "per-turn lengths" for sessions; "embeddings", "rerank" or "transcriptions". */
 export function historyWorkload(r: HistoryRun): string {
-  if (isPooling(r)) return r.endpoint as string;
+  if (isPooling(r) || (r.endpoint as string | undefined) === 'transcriptions') return r.endpoint as string;
   if (r.promptsKind === 'trace') return 'trace lengths';
   if (r.promptsKind === 'sessions') return 'per-turn lengths';
   return `${r.outputTokens} tok`;

@@ -9,6 +9,9 @@ import { when } from './format.js';
 /** Whether a stored run is an embeddings or rerank sweep (the page reads the store's types only, never its code). */
 export const isPoolingSpec = (s: RunSpec | PoolingRunSpec): s is PoolingRunSpec => isPoolingEndpoint(s.endpoint);
 
+/** Whether a stored run is a speech-to-text sweep: the page draws none (its spec is kept as stored, told apart by its endpoint). */
+export const isTranscriptionSpec = (s: { endpoint: string }): boolean => s.endpoint === 'transcriptions';
+
 /** FNV-1a over the workload and target: the same configuration gets the same 8 hex digits. */
 export function configHash(r: Pick<RunDetail, 'spec' | 'targetUrl' | 'model'>): string {
   const s = r.spec;
@@ -33,6 +36,7 @@ export function identityLine(r: RunDetail): string {
 
 /** "run 3 · 256 tok · thinking off"; "run 4 · embeddings 16 × 128 tok". */
 export function runLabel(r: Pick<RunDetail, 'id' | 'spec'>): string {
+  if (isTranscriptionSpec(r.spec)) return `run ${r.id} · transcriptions`;
   if (isPoolingSpec(r.spec)) return `run ${r.id} · ${r.spec.endpoint} ${r.spec.itemsPerRequest} × ${r.spec.itemTokens} tok`;
   return `run ${r.id} · ${r.spec.outputTokens} tok · thinking ${r.spec.thinking ? 'on' : 'off'}`;
 }
