@@ -166,7 +166,7 @@ async function sweepWith(spec: SweepSpecInput, out: SweepOutputs, coordinator: C
     await saving?.afterLevel(level, records);
   };
   try {
-    const clients = coordinator ? { clients: coordinator.forSweep } : {};
+    const clients = coordinator ? { clients: coordinator.clients.text } : {};
     const result = await runSweep(spec, {
       signal: ctrl.signal,
       onEvent,
