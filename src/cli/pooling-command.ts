@@ -1,12 +1,12 @@
 /**
  * `goodput sweep --endpoint embeddings|rerank`: the sweep flags that apply to a
- * non-streaming endpoint → a pooling spec → runSweep → table, JSON and
- * raw records. Flags that only mean something for text generation are refused
+ * non-streaming endpoint → a pooling spec → runSweep (over `--workers` too)
+ * → table, JSON and raw records. Flags that only mean something for text generation are refused
  * by name rather than ignored.
  */
 import type { Command } from 'commander';
 import { type PoolingEndpoint, type PoolingResult, sanitizeForTerminal as clean } from '../core/index.js';
-import { type PoolingSpecInput, type SweepEvent, runSweep } from '../runner/index.js';
+import { type ClientsOf, type PoolingSpecInput, type SweepEvent, runSweep } from '../runner/index.js';
 import { EXIT } from './exit-codes.js';
 import { sayWritten, writeRecords } from './files.js';
 import { AfterMeasuring, writeResult } from './after-measuring.js';
@@ -65,12 +65,6 @@ export function poolingSpecFromFlags(
   given: (key: string) => boolean,
 ): PoolingSpecInput {
   for (const [key, flag] of TEXT_ONLY) if (given(key)) throw badFlag(flag, `does not apply to --endpoint ${endpoint}`);
-  // Worker processes take text levels from the queue; they have no pooling client, so their share would never be sent.
-  if (given('workers'))
-    throw badFlag(
-      '--workers',
-      `--endpoint ${endpoint} is sent from this process only (worker processes send text levels); use --client-threads to spread a level over event loops`,
-    );
   if (endpoint === 'embeddings' && (f.documents !== undefined || f.queryTokens !== undefined))
     throw badFlag(f.documents !== undefined ? '--documents' : '--query-tokens', 'needs --endpoint rerank');
   if (endpoint === 'rerank' && f.batchSize !== undefined) throw badFlag('--batch-size', 'needs --endpoint embeddings (rerank takes --documents)');
@@ -128,7 +122,7 @@ export function poolingExitCode(r: PoolingResult): number {
  */
 export async function poolingSweepAndReport(
   spec: PoolingSpecInput,
-  out: { json?: string | undefined; raw?: string | undefined; save?: SaveTarget | null },
+  out: { json?: string | undefined; raw?: string | undefined; save?: SaveTarget | null; clients?: ClientsOf<'pooling'> | undefined },
 ): Promise<number> {
   if (out.json !== undefined && out.json === out.raw) throw badFlag('--raw', 'must be a different file from --json');
   const saving = out.save ? await startSaving(spec, out.save) : null;
@@ -150,6 +144,7 @@ export async function poolingSweepAndReport(
         await saving?.afterLevel(level, records);
       },
       ...(saving ? { beforeLevel: () => saving.beforeLevel() } : {}),
+      ...(out.clients ? { clients: out.clients } : {}),
     }).catch(async (err: unknown) => {
       await saving?.fail(err);
       throw err;

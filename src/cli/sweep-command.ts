@@ -101,10 +101,15 @@ export async function toolsFromFlags(
 
 /** Runs a sweep from a spec and does the output side: progress, raw records, JSON, the table. Returns the exit code. */
 export async function sweepAndReport(spec: SweepSpecInput, out: SweepOutputs & { workers?: WorkersFlags }): Promise<{ code: number; result: SweepResult }> {
+  return withWorkers(out.workers ?? null, (coordinator) => sweepWith(spec, out, coordinator));
+}
+
+/** Runs `fn` with the workers' coordinator when `--workers` is given (closed after, whatever happened), else without. */
+async function withWorkers<T>(workers: WorkersFlags | null, fn: (coordinator: Coordinator | null) => Promise<T>): Promise<T> {
   // Workers first: a database that does not answer or too few workers stop the run before anything is stored.
-  const coordinator = out.workers ? await startWorkers(out.workers) : null;
+  const coordinator = workers ? await startWorkers(workers) : null;
   try {
-    return await sweepWith(spec, out, coordinator);
+    return await fn(coordinator);
   } finally {
     await coordinator?.close();
   }
@@ -167,7 +172,7 @@ async function sweepWith(spec: SweepSpecInput, out: SweepOutputs, coordinator: C
     await saving?.afterLevel(level, records);
   };
   try {
-    const clients = coordinator ? { clients: coordinator.forSweep } : {};
+    const clients = coordinator ? { clients: coordinator.clients.text } : {};
     const result = await runSweep(spec, {
       signal: ctrl.signal,
       onEvent,
@@ -212,8 +217,11 @@ export function registerSweepCommand(program: Command): void {
     const audio = audioFromFlags(flags, flags.endpoint);
     if (flags.endpoint === 'embeddings' || flags.endpoint === 'rerank') {
       const spec = poolingSpecFromFlags(flags, flags.endpoint, process.argv.slice(2), given);
-      // Stored as a text sweep is: with --save, or by default when a store is configured.
-      const code = await poolingSweepAndReport(spec, { json: flags.json, raw: flags.raw, save: saveTarget(flags, false, 'goodput sweep') });
+      const save = saveTarget(flags, false, 'goodput sweep');
+      // Stored as a text sweep is: with --save, or by default when a store is configured; over the workers as a text sweep is.
+      const code = await withWorkers(workersFromFlags(flags), (coordinator) =>
+        poolingSweepAndReport(spec, { json: flags.json, raw: flags.raw, save, clients: coordinator?.clients.pooling }),
+      );
       if (code !== EXIT.ok) throw new CliError(code, '');
       return;
     }

@@ -418,10 +418,11 @@ export const RUN_OPTIONS: readonly RunOption[] = [
     arg: '<n>',
     value: { type: 'number', integer: true, min: 1, limit: 'workers' },
     group: 'sweep',
-    endpoints: TEXT,
+    endpoints: ALL,
     help: 'split every level over N `goodput worker` processes coordinated through --database-url (this process sends nothing)',
     doc: {
-      meaning: 'split every level over N `goodput worker` processes that meet in `--database-url` ([scale-out](scale-out.md)); text endpoints only',
+      meaning:
+        'split every level over N `goodput worker` processes that meet in `--database-url` ([scale-out](scale-out.md)); every endpoint, embeddings and rerank too',
       default: '—',
     },
   },
@@ -431,7 +432,7 @@ export const RUN_OPTIONS: readonly RunOption[] = [
     value: { type: 'number', min: 0 },
     default: '60',
     group: 'sweep',
-    endpoints: TEXT,
+    endpoints: ALL,
     help: 'with --workers: how long to wait for N live workers, seconds',
     doc: { meaning: 'with `--workers`: how long to wait for N live workers' },
   },

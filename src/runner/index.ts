@@ -1,5 +1,5 @@
 /** runner/: sweep orchestration, one driver per run kind behind runSweep. */
-export { runSweep, kindOfSpec, specSchemaOf, type DepsOf, type SpecInputOf, type SpecOf } from './run-kinds.js';
+export { runSweep, kindOfSpec, specSchemaOf, type ClientsOf, type DepsOf, type SpecInputOf, type SpecOf } from './run-kinds.js';
 export type { SweepDeps } from './sweep.js';
 export type { SweepEvent, SweepHooks } from './sweep-events.js';
 export { sweepSpecSchema, levelOrder, requestsFor, type SweepSpec, type SweepSpecInput } from './sweep-spec.js';
@@ -12,7 +12,9 @@ export { runShare, type ShareRun } from './run-share.js';
 export { shareSeqs } from './share-parts.js';
 export { type ClientThreads, type LevelOnThreads, type ThreadedLevel } from './client-threads.js';
 export { recordBatches } from './record-batches.js';
-export { endpointsOffered } from './pooling-setup.js';
+export { endpointsOffered, routeOf } from './pooling-setup.js';
+export { CLIENT_LOST, runPoolingShare, type PoolingSend, type PoolingSharePlan } from './pooling-share.js';
+export type { PoolingShareResult, PoolingThreads } from './pooling-threads.js';
 export { poolingSpecSchema, type PoolingSpec, type PoolingSpecInput } from './pooling-spec.js';
 export { findPoolingCapacity, poolingCapacityReportSchema, type PoolingCapacityProbe, type PoolingCapacityReport } from './pooling-capacity.js';
 export { NO_RUN_STATE, runStateSchema, type RunState } from './run-state.js';

@@ -17,12 +17,12 @@ import {
   poolingLevel,
   poolingPeak,
 } from '../core/index.js';
-import { type Clock, type PoolingClient, type PoolingRoute, type Target, createPoolingClient, monotonicNs } from '../client/index.js';
+import { type Clock, type DialectKind, type PoolingClient, type PoolingRoute, type Target, createPoolingClient, monotonicNs } from '../client/index.js';
 import { threadsFor } from './client-threads.js';
 import { type EngineSetup, resolveEngine } from './engine-setup.js';
 import { SweepError } from './errors.js';
 import { type PoolingInputs, modelOf, poolingInputs, probeRoute, routeOf } from './pooling-setup.js';
-import { poolingSharePlans, runPoolingShare, type PoolingShareRun } from './pooling-share.js';
+import { CLIENT_LOST, poolingSharePlans, runPoolingShare, type PoolingShareRun } from './pooling-share.js';
 import { type PoolingSpec, type PoolingSpecInput, poolingRequestsFor, poolingSpecSchema } from './pooling-spec.js';
 import { startPoolingThreads, type PoolingThreads } from './pooling-threads.js';
 import { PROMPT_MISMATCH_SHARE } from './prompt-lengths.js';
@@ -30,9 +30,11 @@ import { levelOrder } from './sweep-spec.js';
 import type { SweepEvent, SweepHooks } from './sweep-events.js';
 import { TOOL_VERSION } from './version.js';
 
-/** What a pooling sweep takes besides its spec: the hooks every kind offers, and a clock (tests). */
+/** What a pooling sweep takes besides its spec: the hooks every kind offers, clients elsewhere, and a clock (tests). */
 export interface PoolingDeps extends SweepHooks<'pooling'> {
   clock?: Clock;
+  /** Clients elsewhere every level is split over (goodput worker processes), given the run's identity; replaces client threads. */
+  clients?: (init: { spec: PoolingSpec; model: string; dialect: DialectKind; connections: number }) => PoolingThreads;
 }
 
 function parseSpec(input: PoolingSpecInput): PoolingSpec {
@@ -60,7 +62,9 @@ export async function sweepPooling(input: PoolingSpecInput, deps: PoolingDeps = 
   const { dialect } = engine;
   const route = routeOf(dialect, spec);
   const order = levelOrder(spec.levels);
-  const senders = poolingSenders(spec, target, route, model, order[order.length - 1] as number, clock, deps.clock !== undefined);
+  const most = order[order.length - 1] as number;
+  const elsewhere = deps.clients?.({ spec, model, dialect: dialect.kind, connections: most }) ?? null;
+  const senders = poolingSenders(spec, target, route, model, most, clock, deps.clock !== undefined, elsewhere);
   const startedAt = new Date().toISOString();
   let tokenizer = { exact: false, label: '' };
   let end: PoolingEnd;
@@ -76,10 +80,12 @@ export async function sweepPooling(input: PoolingSpecInput, deps: PoolingDeps = 
   return poolingResult(spec, { model, route, engine, tokenizer, startedAt, warnings, ...end });
 }
 
-/** What sends a pooling level: the client on this loop, and client threads started for the first level that is split. */
+/** What sends a pooling level: the client on this loop, and client threads started for the first level that is split (or the clients elsewhere). */
 interface PoolingSenders {
   client: PoolingClient;
   threadCount: number;
+  /** Every level goes to the clients elsewhere, even one with a single share: this process sends none. */
+  always: boolean;
   threads(): PoolingThreads;
   close(): Promise<void>;
 }
@@ -92,15 +98,17 @@ function poolingSenders(
   most: number,
   clock: Clock,
   clockInjected: boolean,
+  elsewhere: PoolingThreads | null,
 ): PoolingSenders {
   // Client threads as a text sweep has them; one loop when the clock is injected (tests) or one stream is the most.
-  const threadCount = clockInjected ? 1 : threadsFor(spec.clientThreads, most);
+  const threadCount = elsewhere?.size ?? (clockInjected ? 1 : threadsFor(spec.clientThreads, most));
   const client = createPoolingClient(target, route, { connections: threadCount > 1 ? 1 : most, clock, timeoutMs: spec.timeoutMs, idleMs: spec.idleMs });
   // Started for the first level that is split, not before: a thread loading its modules would take the CPU from a level on one loop.
-  let threads: PoolingThreads | null = null;
+  let threads: PoolingThreads | null = elsewhere;
   return {
     client,
     threadCount,
+    always: elsewhere?.always === true,
     threads: () => (threads ??= startPoolingThreads(threadCount, { target, route, model, timeoutMs: spec.timeoutMs, idleMs: spec.idleMs }, most)),
     close: async () => {
       await Promise.all([client.close(), (threads as PoolingThreads | null)?.close()]);
@@ -144,7 +152,8 @@ async function poolingLevels(run: PoolingRun): Promise<PoolingEnd> {
     const { runs, records } = await sendPoolingLevel(run, { concurrency: c, index, requests, base });
     if (signal.aborted) break;
     const measured = records.filter((r) => !r.warmup);
-    if (measured.length > 0 && measured.every((r) => r.outcome.kind === 'connection-error')) {
+    // A worker lost mid-level fails its requests as client-lost: that is our side, not the server stopping.
+    if (measured.length > 0 && measured.every((r) => r.outcome.kind === 'connection-error' && r.outcome.code !== CLIENT_LOST)) {
       const last = measured[measured.length - 1]?.outcome;
       const stopReason = `the server stopped answering during the concurrency-${c} level: ${last?.kind === 'connection-error' ? last.message : ''}. ${levels.length} level(s) complete`;
       return { levels, status: 'server-failed', stopReason };
@@ -190,7 +199,7 @@ async function sendPoolingLevel(
   };
   const plans = poolingSharePlans(c, spec.warmup, lv.requests, shares, (k) => run.inputs.payloadAt(lv.base + k));
   const runs: Array<PoolingShareRun & { label: string }> =
-    shares > 1
+    shares > 1 || run.senders.always
       ? await run.senders.threads().runLevel(c, plans, run.signal, onRecord)
       : [
           {

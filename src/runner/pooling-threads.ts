@@ -22,6 +22,8 @@ export interface PoolingShareResult {
 
 export interface PoolingThreads {
   size: number;
+  /** Every level goes through the pool, even one with a single share (workers on other machines: this process sends nothing). */
+  always?: boolean;
   /** Runs the level's shares (at most `size`), one per thread; rejects naming a thread that failed or exited. */
   runLevel(concurrency: number, plans: readonly PoolingSharePlan[], signal: AbortSignal, onRecord: (r: PoolingRecord) => void): Promise<PoolingShareResult[]>;
   close(): Promise<void>;

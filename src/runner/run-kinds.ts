@@ -28,6 +28,9 @@ export type SpecOf<K extends RunKindName = 'text'> = K extends RunKindName ? z.o
 /** What a sweep of kind K takes besides its spec: the hooks every kind offers, and its own. */
 export type DepsOf<K extends RunKindName = 'text'> = K extends RunKindName ? NonNullable<Parameters<(typeof RUN_DRIVERS)[K]['sweep']>[1]> : never;
 
+/** Clients elsewhere (goodput worker processes) a sweep of kind K splits its levels over, as its driver takes them. */
+export type ClientsOf<K extends RunKindName = 'text'> = K extends RunKindName ? NonNullable<DepsOf<K>['clients']> : never;
+
 /** The kind a spec asks for, read from its endpoint (none: text generation). */
 export function kindOfSpec(input: { endpoint?: unknown }): RunKindName {
   return kindOfEndpoint(input.endpoint);

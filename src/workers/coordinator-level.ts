@@ -1,19 +1,23 @@
 /**
- * One level of a sweep sent by worker processes, as the coordinator runs it:
- * one signed job per share on the queue; every share ready; a start instant
- * named in the database's clock; every share done, or its worker lost; then
- * each share's records put on this process's clock through both clocks'
- * measured offsets to the database at that instant, and merged.
+ * One level of a sweep sent by worker processes, as the coordinator runs it,
+ * whatever its kind of traffic: one signed job per share on the queue; every
+ * share ready; a start instant named in the database's clock; every share
+ * done, or its worker lost; then each share's records read back (counted, not
+ * believed) with the offset that puts them on this process's clock through
+ * both clocks' measured offsets to the database at that instant. What differs
+ * by kind (the job's own fields, the sequence numbers a share owes, its record
+ * schema, how its lost requests are failed) is the level's WorkerLevel, made
+ * by text-on-workers.ts or pooling-on-workers.ts; they merge the shares.
  */
-import { LIMITS, type ShareRecords, mergeShareRecords } from '../core/index.js';
-import { arrivalOps } from '../workload/index.js';
+import type { z } from 'zod';
+import type { RecordOf, Spread } from '../core/index.js';
 import { WORKER_LOST_AFTER_MS, type WorkerView } from '../store/index.js';
-import { type DialectKind, monotonicNs, preflight } from '../client/index.js';
-import { type LevelOnThreads, type RunState, type SweepSpec, type ThreadedLevel, SweepError } from '../runner/index.js';
+import { monotonicNs, preflight } from '../client/index.js';
+import { SweepError } from '../runner/index.js';
 import { measureClockOffsetWell, offsetProblem, wallClock } from './clock-offset.js';
 import type { SweepKey } from './share-auth.js';
-import { type ShareDetail, type ShareJob, localNs, shareDetailSchema } from './share-job.js';
-import { lostRecords, shareRecords } from './share-records.js';
+import { type ShareDetail, localNs, shareDetailSchema } from './share-job.js';
+import { shareRecords } from './share-records.js';
 import { MAX_SHARE_DETAIL_BYTES } from './signed-rows.js';
 import { SHARE_QUEUE, START_CHANNEL, type WorkerDb } from './worker-db.js';
 
@@ -24,7 +28,7 @@ const TAKE_WITHIN_MS = 30_000;
 /** After Ctrl-C, the workers' last reports are waited for this long at most, ms (the coordinator stops within 2 s). */
 const STOP_GRACE_MS = 1200;
 /** A share may run this long past its plan's bound before its worker is called lost, whatever its heartbeat says, ms. */
-const SHARE_DEADLINE_SLACK_MS = 5_000;
+export const SHARE_DEADLINE_SLACK_MS = 5_000;
 /** A start or stop announcement heard later than this after its instant is stale (a replay), ms. */
 const START_EXPIRES_AFTER_MS = 5_000;
 
@@ -39,14 +43,53 @@ export interface Coordination {
   nextChange(): Promise<void>;
 }
 
-/** The sweep's identity as the pool is given it (SweepDeps.clients). */
-export interface SweepInit {
-  spec: SweepSpec;
-  state: RunState;
+/** One level as the workers send it: what every kind gives, and what is its own. */
+export interface WorkerLevel {
+  concurrency: number;
+  /** Shares asked for (one per live worker at most). */
+  count: number;
+  /** A text share computes its part from its index and count, so a level re-splits over the workers still live; a pooling share's plan is fixed. */
+  resplits: boolean;
+  signal: AbortSignal;
+  beforeMeasured(): Promise<void>;
+  /** The server needs an API key (each worker brings its own). */
+  needsApiKey: boolean;
   model: string;
-  dialect: DialectKind;
-  runId: string;
+  dialect: string;
+  /** The sweep's sockets, split over the shares. */
   connections: number;
+  /** Share `i` of `count`'s own job fields: its kind, its spec without the key, what it sends. */
+  jobOf(i: number, count: number): Record<string, unknown>;
+  /** How long a share may take from its start, ms. */
+  deadlineMs(count: number): number;
+  /** Every sequence number share `i` of `count` may write (its warm-ups and its part of the level). */
+  seqsOf(i: number, count: number): number[];
+  /** The kind's raw record, as another process sends it (core's RUN_KINDS). */
+  recordSchema: z.ZodType;
+  /** The requests share `i` owed and never recorded, failed naming why, at `atNs` on the worker's clock. */
+  lostOf(i: number, count: number, have: readonly RecordOf[], why: string, client: string, atNs: number): RecordOf[];
+  /** A finished share that recorded fewer than it owed lost them (a session ends at its first failed turn: not a loss). */
+  missingIsLoss: boolean;
+  /** The server and its key: this process probes it itself before believing a worker that says it stopped answering. */
+  target: { url: string; apiKey?: string | undefined };
+}
+
+/** One share's records as read back, with what puts them on this process's clock. */
+export interface WorkerShare {
+  label: string;
+  records: RecordOf[];
+  clockOffsetNs: number;
+  loopDelayMs: Spread | null;
+  clientCpuPct: number | null;
+  clockToDb: { offsetMs: number; uncertaintyMs: number } | null;
+}
+
+/** A level the workers sent: its shares, a server failure the coordinator's own probe confirmed, the start on this clock. */
+export interface WorkersLevel {
+  shares: WorkerShare[];
+  serverFailure: string | null;
+  startNs: number;
+  waitedForSlot: number;
 }
 
 /** The shares' reports signed by this sweep's workers, by share key. */
@@ -84,32 +127,30 @@ interface QueuedLevel {
 }
 
 /** Clears the level's share rows, then puts one signed job per share on the queue. */
-async function queueShares(c: Coordination, init: SweepInit, level: LevelOnThreads): Promise<QueuedLevel> {
-  const { apiKey: _key, ...withoutKey } = init.spec;
+async function queueShares(c: Coordination, lv: WorkerLevel): Promise<QueuedLevel> {
   // A worker lost at an earlier level is not waited for: the level is split over those still live.
-  const count = Math.max(1, Math.min(level.count, (await c.liveWorkers()).length));
-  const keys = Array.from({ length: count }, (_, i) => `${c.sweep}/${level.concurrency}/${i}`);
+  const live = (await c.liveWorkers()).length;
+  if (!lv.resplits && live < lv.count)
+    throw new SweepError('client-failed', `only ${live} live worker(s) for the ${lv.count} shares of the level at ${lv.concurrency}`);
+  const count = Math.max(1, Math.min(lv.count, live));
+  const keys = Array.from({ length: count }, (_, i) => `${c.sweep}/${lv.concurrency}/${i}`);
   const jobIds: string[] = [];
   // No row may be there before the jobs: anything at these shares now was written by someone else.
   await c.w.shares.clearShares(keys);
   // A job not taken by then would fail the level anyway: past it, no worker takes it.
   const expiresAtMs = Math.round(await c.w.nowMs()) + TAKE_WITHIN_MS;
   for (const [i, share] of keys.entries()) {
-    const job: ShareJob = {
+    const job = {
       share,
       sweep: c.sweep,
       index: i,
       count,
-      concurrency: level.concurrency,
-      requests: level.requests,
-      promptOffset: level.promptOffset,
-      spec: withoutKey,
-      state: init.state,
-      needsApiKey: init.spec.apiKey !== undefined,
-      model: init.model,
-      dialect: init.dialect,
-      runId: init.runId,
-      connections: Math.max(1, Math.ceil((init.connections - i) / count)),
+      concurrency: lv.concurrency,
+      ...lv.jobOf(i, count),
+      needsApiKey: lv.needsApiKey,
+      model: lv.model,
+      dialect: lv.dialect,
+      connections: Math.max(1, Math.ceil((lv.connections - i) / count)),
       expiresAtMs,
     };
     // Signed: a worker takes only jobs a holder of the workers' secret wrote.
@@ -126,7 +167,7 @@ interface LevelStopper {
   detach(): void;
 }
 
-function levelStopper(c: Coordination, level: LevelOnThreads): LevelStopper {
+function levelStopper(c: Coordination, level: WorkerLevel): LevelStopper {
   let stoppedAt = Infinity;
   const stop = () => {
     stoppedAt = Date.now();
@@ -140,7 +181,7 @@ function levelStopper(c: Coordination, level: LevelOnThreads): LevelStopper {
 }
 
 /** Waits until every share is ready (warm-ups sent, sockets open), or the level cannot start. */
-async function awaitReady(c: Coordination, keys: readonly string[], level: LevelOnThreads, liveAtStart: readonly string[], sentAt: number): Promise<void> {
+async function awaitReady(c: Coordination, keys: readonly string[], level: WorkerLevel, liveAtStart: readonly string[], sentAt: number): Promise<void> {
   for (;;) {
     const s = await sharesOf(c, keys);
     const bad = [...s.values()].find((x) => x.detail.status === 'refused' || x.detail.status === 'failed');
@@ -168,7 +209,7 @@ interface LevelStart {
 }
 
 /** Measures this machine's clock against the database's, then names the start instant a little ahead, signed. */
-async function announceStart(c: Coordination, level: LevelOnThreads): Promise<LevelStart> {
+async function announceStart(c: Coordination, level: WorkerLevel): Promise<LevelStart> {
   const own = await measureClockOffsetWell(() => c.w.nowMs(), wallClock);
   const problem = offsetProblem(own);
   if (problem) throw new SweepError('client-failed', `this machine: ${problem}`);
@@ -178,16 +219,9 @@ async function announceStart(c: Coordination, level: LevelOnThreads): Promise<Le
 }
 
 /** Waits until every share is done or its worker lost (`lost` says why, by share); after a stop, not past the grace. */
-async function awaitDone(
-  c: Coordination,
-  init: SweepInit,
-  level: LevelOnThreads,
-  queued: QueuedLevel,
-  stopper: LevelStopper,
-  lost: Map<string, string>,
-): Promise<ShareReports> {
+async function awaitDone(c: Coordination, level: WorkerLevel, queued: QueuedLevel, stopper: LevelStopper, lost: Map<string, string>): Promise<ShareReports> {
   const { keys, count } = queued;
-  const deadline = Date.now() + shareDeadlineMs(init.spec, level, count);
+  const deadline = Date.now() + level.deadlineMs(count);
   let s = await sharesOf(c, keys);
   for (;;) {
     const open = keys.filter((k) => s.get(k)?.detail.status !== 'done' && !lost.has(k));
@@ -209,7 +243,7 @@ async function awaitDone(
       else if (late)
         lost.set(
           k,
-          `worker ${who ?? '?'} did not finish share ${k} by its deadline (${Math.round(shareDeadlineMs(init.spec, level, count) / 1000)} s from its plan), whatever its heartbeat said`,
+          `worker ${who ?? '?'} did not finish share ${k} by its deadline (${Math.round(level.deadlineMs(count) / 1000)} s from its plan), whatever its heartbeat said`,
         );
     }
     await c.nextChange();
@@ -218,11 +252,11 @@ async function awaitDone(
 }
 
 /** The worker's claim, with this process's own probe of the server when it agrees; null when the server answers the probe. */
-async function probeAgrees(init: SweepInit, claim: string): Promise<string | null> {
-  const spec = init.spec;
-  const again = await preflight({ baseUrl: spec.url, ...(spec.apiKey === undefined ? {} : { apiKey: spec.apiKey }) }, init.model, { timeoutMs: 3000 }).catch(
-    (err: unknown) => ({ ok: false as const, message: (err as Error).message }),
-  );
+async function probeAgrees(level: WorkerLevel, claim: string): Promise<string | null> {
+  const { target } = level;
+  const again = await preflight({ baseUrl: target.url, ...(target.apiKey === undefined ? {} : { apiKey: target.apiKey }) }, level.model, {
+    timeoutMs: 3000,
+  }).catch((err: unknown) => ({ ok: false as const, message: (err as Error).message }));
   return again.ok ? null : `${claim} (the coordinator's own probe agrees: ${again.message})`;
 }
 
@@ -237,20 +271,19 @@ interface ShareBack {
   confirmed: string | null;
 }
 
-/** One share's records on this process's clock; a lost worker's unfinished requests, and any a finished one never got into the database, fail naming it. */
-async function takeShareBack(c: Coordination, init: SweepInit, level: LevelOnThreads, b: ShareBack): Promise<ShareRecords> {
+/** One share's records and its offset to this process's clock; a lost worker's unfinished requests, and any a finished one never got into the database, fail naming it. */
+async function takeShareBack(c: Coordination, level: WorkerLevel, b: ShareBack): Promise<WorkerShare> {
   const { k, i, count } = b;
   const row = b.reports.get(k);
   const detail = row?.detail;
   const clock = detail && 'clock' in detail ? detail.clock : null;
   const offsetNs = clock === null ? 0 : Math.round(b.start.startNs - localNs(b.start.atMs, clock));
-  const { records, refused } = await shareRecords(c.w, c.key, k, init.spec, level, { index: i, count });
+  const { records, refused } = await shareRecords(c.w, c.key, k, level.seqsOf(i, count), level.concurrency, level.recordSchema);
   const serverFailed = detail?.status === 'done' && detail.serverFailure !== null && b.confirmed !== null;
-  // (A session ends at its first failed turn, so a finished share of sessions may rightly send fewer.)
-  const missingIsLoss = b.lost.has(k) || refused !== null || init.spec.prompts.kind !== 'sessions';
+  const missingIsLoss = b.lost.has(k) || refused !== null || level.missingIsLoss;
   const why = b.lost.get(k) ?? refused ?? `worker ${row?.worker ?? '?'} finished its share but some of its records never reached the database`;
   if (!level.signal.aborted && !serverFailed && missingIsLoss)
-    records.push(...lostRecords(init.spec, level, { index: i, count }, records, why, `worker ${row?.worker ?? ''}`, monotonicNs() - offsetNs));
+    records.push(...level.lostOf(i, count, records, why, `worker ${row?.worker ?? ''}`, monotonicNs() - offsetNs));
   return {
     label: `worker ${row?.worker ?? `share ${i + 1}`}`,
     records,
@@ -261,41 +294,31 @@ async function takeShareBack(c: Coordination, init: SweepInit, level: LevelOnThr
   };
 }
 
-/** Every share's records back and merged; a worker saying the server stopped answering stops the sweep only once this process's own probe agrees. */
+/** Every share's records back; a worker saying the server stopped answering stops the sweep only once this process's own probe agrees. */
 async function collectLevel(
   c: Coordination,
-  init: SweepInit,
-  level: LevelOnThreads,
+  level: WorkerLevel,
   queued: QueuedLevel,
   reports: ShareReports,
   lost: ReadonlyMap<string, string>,
   start: LevelStart,
-): Promise<ThreadedLevel> {
+): Promise<WorkersLevel> {
   const { keys, count } = queued;
   const claimed =
     keys.map((k) => reports.get(k)?.detail).find((d): d is Extract<ShareDetail, { status: 'done' }> => d?.status === 'done' && d.serverFailure !== null)
       ?.serverFailure ?? null;
-  const confirmed = claimed === null || level.signal.aborted ? null : await probeAgrees(init, claimed);
-  const shares = await Promise.all(keys.map((k, i) => takeShareBack(c, init, level, { k, i, count, reports, lost, start, confirmed })));
-  const merged = mergeShareRecords(shares);
-  for (const r of merged) level.onRecord(r);
+  const confirmed = claimed === null || level.signal.aborted ? null : await probeAgrees(level, claimed);
+  const shares = await Promise.all(keys.map((k, i) => takeShareBack(c, level, { k, i, count, reports, lost, start, confirmed })));
   const dones = keys.flatMap((k) => {
     const d = reports.get(k)?.detail;
     return d?.status === 'done' ? [d] : [];
   });
-  const plan = init.spec.prompts.kind === 'sessions' ? null : planOffsets(init.spec, level);
-  return {
-    records: merged,
-    shares,
-    serverFailure: confirmed,
-    scheduledNs: plan === null ? null : plan.map((o) => start.startNs + o),
-    waitedForSlot: dones.reduce((a, d) => a + d.waitedForSlot, 0),
-  };
+  return { shares, serverFailure: confirmed, startNs: start.startNs, waitedForSlot: dones.reduce((a, d) => a + d.waitedForSlot, 0) };
 }
 
 /** A level over the workers; its jobs leave the queue when it ends, whatever happened. */
-export async function runLevelOnWorkers(c: Coordination, init: SweepInit, level: LevelOnThreads): Promise<ThreadedLevel> {
-  const queued = await queueShares(c, init, level);
+export async function runLevelOnWorkers(c: Coordination, level: WorkerLevel): Promise<WorkersLevel | null> {
+  const queued = await queueShares(c, level);
   const stopper = levelStopper(c, level);
   const sentAt = Date.now();
   const liveAtStart = (await c.liveWorkers()).map((x) => x.name);
@@ -303,13 +326,13 @@ export async function runLevelOnWorkers(c: Coordination, init: SweepInit, level:
   try {
     // Every share ready (warm-ups sent, sockets open), or the level cannot start.
     await awaitReady(c, queued.keys, level, liveAtStart, sentAt);
-    if (level.signal.aborted) return { records: [], shares: [], serverFailure: null, scheduledNs: null, waitedForSlot: 0 };
+    if (level.signal.aborted) return null;
     await level.beforeMeasured();
     const start = await announceStart(c, level);
     started = true;
     const lost = new Map<string, string>();
-    const reports = await awaitDone(c, init, level, queued, stopper, lost);
-    return await collectLevel(c, init, level, queued, reports, lost, start);
+    const reports = await awaitDone(c, level, queued, stopper, lost);
+    return await collectLevel(c, level, queued, reports, lost, start);
   } catch (err) {
     // Ready workers wait for a start that will not come: release them, and drop the jobs no one took.
     if (!started) stopper.stop();
@@ -320,21 +343,4 @@ export async function runLevelOnWorkers(c: Coordination, init: SweepInit, level:
     // The level's jobs, done or not, leave the queue: a signed job kept as `completed` could be put back and run again.
     await c.w.boss.deleteJob(SHARE_QUEUE, queued.jobIds).catch(() => {});
   }
-}
-
-/**
- * How long a share may take from its start, ms: each of its connections sends
- * its part of the level one request after the other, each within the request
- * timeout; bounded at a day, plus slack.
- */
-export function shareDeadlineMs(spec: SweepSpec, level: LevelOnThreads, count: number): number {
-  const streams = Math.max(1, Math.floor(Math.min(level.concurrency, LIMITS.concurrency.max) / count));
-  const perStream = Math.ceil((spec.warmup + level.requests / count) / streams);
-  return Math.min(perStream * spec.timeouts.totalMs, 86_400_000) + SHARE_DEADLINE_SLACK_MS;
-}
-
-/** An open loop's whole schedule (offsets from the start, ns), or null for a closed loop. */
-function planOffsets(spec: SweepSpec, level: LevelOnThreads): number[] | null {
-  const plan = arrivalOps(spec.arrival).plan(level.concurrency, level.requests);
-  return plan.kind === 'open' ? plan.offsetsNs : null;
 }

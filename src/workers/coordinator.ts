@@ -9,10 +9,12 @@
  * becomes failed records naming it, and the sweep goes on.
  */
 import { randomBytes } from 'node:crypto';
-import { sanitizeForTerminal } from '../core/index.js';
+import { type RunKindName, sanitizeForTerminal } from '../core/index.js';
 import type { WorkerView } from '../store/index.js';
-import { type ClientThreads, type LevelOnThreads, type ThreadedLevel, SweepError } from '../runner/index.js';
-import { type Coordination, type SweepInit, runLevelOnWorkers } from './coordinator-level.js';
+import { type ClientsOf, type ClientThreads, SweepError } from '../runner/index.js';
+import type { Coordination } from './coordinator-level.js';
+import { poolingOnWorkers } from './pooling-on-workers.js';
+import { textLevelOnWorkers } from './text-on-workers.js';
 import { SweepKey, registryKey } from './share-auth.js';
 import { beatSweep, deleteSweepJobs, signedLiveWorkers } from './signed-rows.js';
 import { SHARE_CHANNEL, type WorkerDb, openWorkerDb } from './worker-db.js';
@@ -28,8 +30,8 @@ const SWEEP_NONCE_BYTES = 12;
 
 export interface Coordinator {
   workers: WorkerView[];
-  /** The pool a sweep splits its levels over (the sweep's identity bound in). */
-  forSweep(init: SweepInit): ClientThreads;
+  /** The pool a sweep of each kind splits its levels over (the sweep's identity bound in), as runSweep's `clients` takes it. */
+  clients: { [K in RunKindName]: ClientsOf<K> };
   close(): Promise<void>;
 }
 
@@ -64,7 +66,7 @@ export async function startCoordinator(databaseUrl: string, n: number, waitMs: n
   const c: Coordination = { w, sweep, key, liveWorkers, nextChange };
   return {
     workers: live,
-    forSweep: (init) => workersPool(c, init, live.length),
+    clients: workersPools(c, live.length),
     async close() {
       clearInterval(beat);
       await endSweep(c);
@@ -109,20 +111,28 @@ async function watchShares(w: WorkerDb): Promise<() => Promise<void>> {
     });
 }
 
-/** The pool a sweep's levels are split over: every level goes to the workers, this process sends nothing. */
-function workersPool(c: Coordination, init: SweepInit, size: number): ClientThreads {
+/** The pools a sweep's levels are split over, by kind: every level goes to the workers, this process sends nothing. */
+function workersPools(c: Coordination, size: number): Coordinator['clients'] {
   /** A level; the database going away anywhere in it ends the sweep as stopped, naming it, with the finished levels kept. */
-  async function runLevel(level: LevelOnThreads): Promise<ThreadedLevel> {
-    return await runLevelOnWorkers(c, init, level).catch((err: unknown) => {
+  async function guard<T>(concurrency: number, run: () => Promise<T>): Promise<T> {
+    return await run().catch((err: unknown) => {
       if (err instanceof SweepError) throw err;
       // Anything else here is the database going away: one line, not a stack.
       throw new SweepError(
         'client-stopped',
-        `the workers' database stopped answering during the concurrency-${level.concurrency} level (${(err as Error).message}); the workers reconnect when it is back`,
+        `the workers' database stopped answering during the concurrency-${concurrency} level (${(err as Error).message}); the workers reconnect when it is back`,
       );
     });
   }
-  return { size: Math.max(1, size), always: true, runLevel, close: async () => {} };
+  return {
+    text: (init): ClientThreads => ({
+      size: Math.max(1, size),
+      always: true,
+      runLevel: (level) => guard(level.concurrency, () => textLevelOnWorkers(c, init, level)),
+      close: async () => {},
+    }),
+    pooling: (init) => poolingOnWorkers(c, init, size, guard),
+  };
 }
 
 /** The sweep is over: none of its jobs stays on the queue, none of its rows in the tables (its result holds the records). */

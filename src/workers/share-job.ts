@@ -1,35 +1,68 @@
 /**
  * One level share as a job on the queue, and what the worker reports back in
  * its worker_shares row. Both sides read these types; the job's data is JSON.
+ * A job carries its run kind: a text share names the level's part the worker
+ * computes from the spec, a pooling (embeddings, rerank) share carries its plan.
  */
 import { z } from 'zod';
-import { LIMITS, type Spread } from '../core/index.js';
+import { LIMITS, RUN_KIND_NAMES, type RunKindName, type Spread } from '../core/index.js';
 import { type DialectKind, dialects } from '../client/index.js';
-import { NO_RUN_STATE, type RunState, type SweepSpec, runStateSchema, sweepSpecSchema } from '../runner/index.js';
+import {
+  NO_RUN_STATE,
+  type PoolingSharePlan,
+  type PoolingSpec,
+  type RunState,
+  type SweepSpec,
+  poolingSpecSchema,
+  runStateSchema,
+  sweepSpecSchema,
+} from '../runner/index.js';
 import { MAX_CLOCK_UNCERTAINTY_MS } from './clock-offset.js';
 
-export interface ShareJob {
+/** What every share job carries, whatever its kind. */
+interface ShareJobBase {
   /** Unique per share: `${sweep}/${level}/${index}`. */
   share: string;
   sweep: string;
   index: number;
   count: number;
   concurrency: number;
-  requests: number;
-  promptOffset: number;
-  /** The sweep's spec without its API key: a key never goes through the database. */
-  spec: Omit<SweepSpec, 'apiKey'>;
-  /** What the sweep set for itself (its image server's address). */
-  state: RunState;
   /** The server needs an API key: each worker brings its own (GOODPUT_API_KEY where it runs). */
   needsApiKey: boolean;
   model: string;
   dialect: DialectKind;
-  runId: string;
   connections: number;
   /** Taken after this instant (the database's clock, epoch ms) the job is stale: refused, whatever its signature. */
   expiresAtMs: number;
+  /** What the sweep set for itself (its image server's address); a pooling sweep sets nothing. */
+  state: RunState;
 }
+
+/** A text-generation share: the worker computes its part of the level from the spec, as a client thread does. */
+export interface TextShareJob extends ShareJobBase {
+  kind: 'text';
+  requests: number;
+  promptOffset: number;
+  /** The sweep's spec without its API key: a key never goes through the database. */
+  spec: Omit<SweepSpec, 'apiKey'>;
+  runId: string;
+}
+
+/** An embeddings or rerank share: the inputs it sends, as a client thread is given them. */
+export interface PoolingShareJob extends ShareJobBase {
+  kind: 'pooling';
+  /** The sweep's spec without its API key. */
+  spec: Omit<PoolingSpec, 'apiKey'>;
+  plan: PoolingSharePlan;
+}
+
+/** A share job of each run kind. */
+interface ShareJobs {
+  text: TextShareJob;
+  pooling: PoolingShareJob;
+}
+export type ShareJobOf<K extends RunKindName> = ShareJobs[K];
+export type ShareJob = ShareJobs[RunKindName];
 
 /** A worker's clock against the database's, measured when it took the share. */
 export interface ShareClock {
@@ -76,52 +109,134 @@ export const shareDetailSchema: z.ZodType<ShareDetail> = z.discriminatedUnion('s
   }),
 ]);
 
-const shareJobSchema = z
+const baseShape = {
+  share: z.string().max(200),
+  sweep: z.string().regex(/^[0-9a-f]{24,64}$/),
+  index: z
+    .number()
+    .int()
+    .nonnegative()
+    .max(LIMITS.workers.max - 1),
+  count: z.number().int().positive().max(LIMITS.workers.max),
+  concurrency: z.number().positive().max(LIMITS.concurrency.max),
+  spec: z.record(z.string(), z.unknown()),
+  needsApiKey: z.boolean(),
+  model: z.string().min(1).max(512),
+  dialect: z.string().refine((d) => Object.hasOwn(dialects, d), 'is not a dialect'),
+  connections: z.number().int().positive().max(LIMITS.concurrency.max),
+  expiresAtMs: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+  state: runStateSchema.default(NO_RUN_STATE),
+};
+
+/** A job names its place: an index below its count, a share key of its sweep, level and index; or why not, naming the field. */
+function placeProblem(j: { index: number; count: number; share: string; sweep: string; concurrency: number }): string | null {
+  if (j.index >= j.count) return 'index: index must be below count';
+  if (j.share !== `${j.sweep}/${j.concurrency}/${j.index}`) return 'share: does not name its sweep, level and index';
+  return null;
+}
+
+const textJobSchema = z.object({
+  ...baseShape,
+  kind: z.literal('text').default('text'),
+  requests: z.number().int().nonnegative().max(LIMITS.requestsPerLevel.max),
+  promptOffset: z
+    .number()
+    .int()
+    .nonnegative()
+    .max(LIMITS.levels.max * (LIMITS.requestsPerLevel.max + LIMITS.warmupRequests.max)),
+  runId: z.string().max(200),
+});
+
+const bodyText = z.string().max(LIMITS.requestBodyBytes.max);
+const poolingSendSchema = z
   .object({
-    share: z.string().max(200),
-    sweep: z.string().regex(/^[0-9a-f]{24,64}$/),
-    index: z
+    seq: z
       .number()
       .int()
       .nonnegative()
-      .max(LIMITS.workers.max - 1),
-    count: z.number().int().positive().max(LIMITS.workers.max),
-    concurrency: z.number().positive().max(LIMITS.concurrency.max),
-    requests: z.number().int().nonnegative().max(LIMITS.requestsPerLevel.max),
-    promptOffset: z
-      .number()
-      .int()
-      .nonnegative()
-      .max(LIMITS.levels.max * (LIMITS.requestsPerLevel.max + LIMITS.warmupRequests.max)),
-    spec: z.record(z.string(), z.unknown()),
-    state: runStateSchema.default(NO_RUN_STATE),
-    needsApiKey: z.boolean(),
-    model: z.string().min(1).max(512),
-    dialect: z.string().refine((d) => Object.hasOwn(dialects, d), 'is not a dialect'),
-    runId: z.string().max(200),
-    connections: z.number().int().positive().max(LIMITS.concurrency.max),
-    expiresAtMs: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+      .max(LIMITS.requestsPerLevel.max + LIMITS.warmupRequests.max),
+    payload: z.discriminatedUnion('endpoint', [
+      z.object({ endpoint: z.literal('embeddings'), inputs: z.array(bodyText).min(1).max(LIMITS.embeddingBatch.max) }).strict(),
+      z.object({ endpoint: z.literal('rerank'), query: bodyText, documents: z.array(bodyText).min(1).max(LIMITS.rerankDocuments.max) }).strict(),
+    ]),
   })
-  .refine((j) => j.index < j.count, { message: 'index must be below count', path: ['index'] })
-  .refine((j) => j.share === `${j.sweep}/${j.concurrency}/${j.index}`, { message: 'does not name its sweep, level and index', path: ['share'] });
+  .strict();
+
+const poolingJobSchema = z.object({
+  ...baseShape,
+  kind: z.literal('pooling'),
+  plan: z
+    .object({
+      streams: z.number().int().positive().max(LIMITS.concurrency.max),
+      warmups: z.array(poolingSendSchema).max(LIMITS.warmupRequests.max),
+      measured: z.array(poolingSendSchema).max(LIMITS.requestsPerLevel.max),
+    })
+    .strict(),
+});
+
+type Checked<J> = { ok: true; job: J } | { ok: false; why: string };
+const issueText = (i: { path: PropertyKey[]; message: string } | undefined, prefix = '') =>
+  `${prefix}${i?.path.join('.') || (prefix === '' ? 'job' : '')}: ${i?.message ?? 'invalid'}`;
+
+/** A spec through its kind's own schema, as a command line's is; a key is never in a job. */
+function checkSpec<S extends { apiKey?: string | undefined }>(schema: z.ZodType<S>, spec: unknown): { ok: true; spec: S } | { ok: false; why: string } {
+  const parsed = schema.safeParse(spec);
+  if (!parsed.success) return { ok: false, why: issueText(parsed.error.issues[0], 'spec.') };
+  if (parsed.data.apiKey !== undefined) return { ok: false, why: 'spec.apiKey: a job never carries a key' };
+  return { ok: true, spec: parsed.data };
+}
+
+/** Every request of a pooling plan is of the spec's endpoint and carries at most its items, in at most a request body's bytes. */
+function planProblem(spec: PoolingSpec, plan: PoolingSharePlan): string | null {
+  for (const [part, sends] of [
+    ['warmups', plan.warmups],
+    ['measured', plan.measured],
+  ] as const)
+    for (const [i, { payload }] of sends.entries()) {
+      const where = `plan.${part}.${i}.payload`;
+      if (payload.endpoint !== spec.endpoint) return `${where}.endpoint: is not the spec's endpoint (${spec.endpoint})`;
+      const items = payload.endpoint === 'rerank' ? payload.documents : payload.inputs;
+      if (items.length > spec.itemsPerRequest) return `${where}: ${items.length} items, above the spec's ${spec.itemsPerRequest}`;
+      const chars = items.reduce((a, t) => a + t.length, payload.endpoint === 'rerank' ? payload.query.length : 0);
+      if (chars > LIMITS.requestBodyBytes.max) return `${where}: ${chars} characters, above the limit of ${LIMITS.requestBodyBytes.max}`;
+    }
+  return null;
+}
+
+/** Each kind's check of a job's data: its own fields, then its spec through the kind's schema. */
+const JOB_CHECKS: { [K in RunKindName]: (data: unknown) => Checked<ShareJobOf<K>> } = {
+  text(data) {
+    const j = textJobSchema.safeParse(data);
+    if (!j.success) return { ok: false, why: issueText(j.error.issues[0]) };
+    const place = placeProblem(j.data);
+    if (place !== null) return { ok: false, why: place };
+    const spec = checkSpec(sweepSpecSchema, j.data.spec);
+    if (!spec.ok) return spec;
+    return { ok: true, job: { ...j.data, spec: spec.spec, dialect: j.data.dialect as DialectKind } };
+  },
+  pooling(data) {
+    const j = poolingJobSchema.safeParse(data);
+    if (!j.success) return { ok: false, why: issueText(j.error.issues[0]) };
+    const place = placeProblem(j.data);
+    if (place !== null) return { ok: false, why: place };
+    const spec = checkSpec(poolingSpecSchema, j.data.spec);
+    if (!spec.ok) return spec;
+    const problem = planProblem(spec.spec, j.data.plan);
+    if (problem !== null) return { ok: false, why: problem };
+    return { ok: true, job: { ...j.data, spec: spec.spec, dialect: j.data.dialect as DialectKind } };
+  },
+};
 
 /**
  * A job's limits and target, checked after its signature: the same bounds as a
- * sweep given on the command line (its spec goes through the sweep's own schema).
+ * sweep given on the command line (its spec goes through its kind's own schema).
+ * A job that names no kind is text generation's.
  * @returns the job, or why it is refused naming the field.
  */
-export function checkShareJob(data: unknown): { ok: true; job: ShareJob } | { ok: false; why: string } {
-  const j = shareJobSchema.safeParse(data);
-  if (!j.success) {
-    const i = j.error.issues[0];
-    return { ok: false, why: `${i?.path.join('.') || 'job'}: ${i?.message ?? 'invalid'}` };
-  }
-  const spec = sweepSpecSchema.safeParse(j.data.spec);
-  if (!spec.success || spec.data.apiKey !== undefined) {
-    const i = spec.success ? { path: ['apiKey'], message: 'a job never carries a key' } : spec.error.issues[0];
-    return { ok: false, why: `spec.${i?.path.join('.') || ''}: ${i?.message ?? 'invalid'}` };
-  }
-  return { ok: true, job: { ...j.data, spec: spec.data, dialect: j.data.dialect as DialectKind } };
+export function checkShareJob(data: unknown): Checked<ShareJob> {
+  const kind = (typeof data === 'object' && data !== null ? (data as { kind?: unknown }).kind : undefined) ?? 'text';
+  if (!(RUN_KIND_NAMES as readonly unknown[]).includes(kind)) return { ok: false, why: 'kind: is not a run kind' };
+  return JOB_CHECKS[kind as RunKindName](data);
 }
 
 /** A share's start instant on a clock whose zero is `originMs` (epoch ms on that machine's wall clock), ns. */

@@ -2,10 +2,11 @@
  * A share's raw records as the coordinator takes them back, counted rather
  * than believed: only rows at the share's own sequence numbers, each signed by
  * the sweep's worker, measured in the database before any is fetched, read in
- * bounded batches and passing the record schema. And the records a lost worker
- * never wrote, failed naming it, so the level still counts every request.
+ * bounded batches and passing its kind's record schema. And the records a lost
+ * text worker never wrote, failed naming it, so the level still counts every request.
  */
-import { type RequestRecord, rawRecordSchema } from '../core/index.js';
+import type { z } from 'zod';
+import type { RecordOf, RequestRecord } from '../core/index.js';
 import { type LevelOnThreads, type SweepSpec, shareSeqs } from '../runner/index.js';
 import type { RecordRow } from '../store/index.js';
 import type { SweepKey } from './share-auth.js';
@@ -19,9 +20,10 @@ const RECORD_BATCH_ROWS = 500;
 
 /**
  * A share's records, counted rather than believed: only rows at its own
- * sequence numbers (its warm-ups and its part of the level), each signed by
+ * sequence numbers `seqList` (its warm-ups and its part of the level), each signed by
  * this sweep's worker, measured in the database before any is fetched (its
- * text, uncompressed), read in bounded batches and passing the record schema. Any
+ * text, uncompressed), read in bounded batches and passing the kind's record
+ * schema (`recordSchema`: a field out of bounds is refused naming it). Any
  * other row is refused naming it; with rows outside its sequence numbers the
  * share's records are not believed at all (the level becomes invalid, saying why).
  */
@@ -29,20 +31,17 @@ export async function shareRecords(
   w: WorkerDb,
   key: SweepKey,
   k: string,
-  spec: SweepSpec,
-  level: LevelOnThreads,
-  share: { index: number; count: number },
-): Promise<{ records: RequestRecord[]; refused: string | null }> {
-  const concurrency = level.concurrency;
-  const warm = spec.prompts.kind === 'sessions' ? 0 : spec.warmup;
-  const seqList = [...Array.from({ length: warm }, (_, q) => q), ...shareSeqs(spec, level.concurrency, level.requests, share)];
+  seqList: readonly number[],
+  concurrency: number,
+  recordSchema: z.ZodType,
+): Promise<{ records: RecordOf[]; refused: string | null }> {
   const extra = await w.shares.recordsOutside(k, seqList);
   if (extra.n > 0)
     return {
       records: [],
       refused: `worker_records holds ${extra.n} row(s) of share ${k} outside its sequence numbers (first: seq ${extra.first}): written by someone other than its worker, so none of the share's rows is believed`,
     };
-  const records: RequestRecord[] = [];
+  const records: RecordOf[] = [];
   let refused: string | null = null;
   const check = (r: RecordRow) => {
     const row = `worker_records row (share ${k}, seq ${r.seq})`;
@@ -50,12 +49,14 @@ export async function shareRecords(
     if (r.size > MAX_RECORD_ROW_BYTES) why = `${row} holds ${r.size} bytes, above ${MAX_RECORD_ROW_BYTES}: refused unread`;
     else if (!key.verify('record', { share: k, record: r.record }, r.mac)) why = `${row} is not signed by this sweep's worker: refused`;
     else {
-      const parsed = rawRecordSchema.safeParse(r.record);
+      const parsed = recordSchema.safeParse(r.record);
       if (!parsed.success)
         why = `${row} is not a record: ${parsed.error.issues[0]?.path.join('.') || 'record'}: ${parsed.error.issues[0]?.message ?? 'invalid'}`;
-      else if (parsed.data.seq !== r.seq || parsed.data.concurrency !== concurrency)
-        why = `${row} names seq ${parsed.data.seq} at level ${parsed.data.concurrency}: refused`;
-      else records.push(parsed.data as RequestRecord);
+      else {
+        const rec = parsed.data as RecordOf;
+        if (rec.seq !== r.seq || rec.concurrency !== concurrency) why = `${row} names seq ${rec.seq} at level ${rec.concurrency}: refused`;
+        else records.push(rec);
+      }
     }
     if (why !== null) refused ??= why;
   };

@@ -4,12 +4,13 @@
  * its records signed and streamed into worker_records as they come, the start
  * instant waited for (or a stop), and its outcome reported in worker_shares.
  */
-import { type RequestRecord } from '../core/index.js';
-import { createStreamingClient, dialects, monotonicNs } from '../client/index.js';
-import { type SweepSpec, recordBatches, runShare } from '../runner/index.js';
+import type { RecordOf } from '../core/index.js';
+import { monotonicNs } from '../client/index.js';
+import { recordBatches } from '../runner/index.js';
 import { measureClockOffsetWell, offsetProblem } from './clock-offset.js';
 import type { SweepKey } from './share-auth.js';
 import { type ShareClock, type ShareDetail, type ShareJob, localNs } from './share-job.js';
+import { sendShare, sharePace } from './share-senders.js';
 import { COORDINATOR_LOST_AFTER_MS, sweepIsLive, writeShare } from './signed-rows.js';
 import type { WorkerDb } from './worker-db.js';
 
@@ -62,46 +63,29 @@ export async function takeShare(w: WorkerDb, o: ShareTaker, job: ShareJob, key: 
   await w.workers.setShare(o.name, job.share);
   const clock = await shareClock(w, o, job, c, report);
   if (clock === null) return;
-  const spec = { ...job.spec, ...(job.needsApiKey ? { apiKey: o.apiKey } : {}) };
   const stop = new AbortController();
   c.active.add(stop);
   const level = `${job.sweep}/${job.concurrency}`;
   const watch = watchCoordinator(w, key, o, job, stop);
-  const client = createStreamingClient(
-    { baseUrl: spec.url, apiKey: spec.apiKey },
-    {
-      connections: job.connections,
-      clock: monotonicNs,
-      timeouts: spec.timeouts,
-      dialect: dialects[job.dialect],
-    },
-  );
   const writer = recordWriter(w, key, o, job, stop);
   try {
-    const { run, loopDelayMs, busyPct } = await runShare({
-      client,
-      spec,
-      state: job.state,
-      model: job.model,
-      runId: job.runId,
-      clock: monotonicNs,
-      index: job.index,
-      count: job.count,
-      concurrency: job.concurrency,
-      requests: job.requests,
-      promptOffset: job.promptOffset,
+    // The part that depends on the kind of traffic: what is sent, over which client.
+    const sent = await sendShare(job, {
+      apiKey: o.apiKey,
+      label: `worker ${o.name}`,
       signal: stop.signal,
       onRecord: writer.add,
-      ready: () => waitForStart({ o, job, key, c, spec, clock, level, stop, report }),
+      ready: () => waitForStart({ o, job, key, c, pace: sharePace(job), clock, level, stop, report }),
     });
     await writer.flush();
     const failed = writer.failed();
     if (failed !== null) return await report({ status: 'failed', reason: `worker ${o.name}: ${failed}` });
     if (watch.orphaned() !== null) return;
-    if (stop.signal.aborted && run.records.length === 0 && job.requests > 0) {
+    if (stop.signal.aborted && sent.sent === 0 && sent.owed > 0) {
       return await report({ status: 'failed', reason: `worker ${o.name}: stopped before the level started` });
     }
-    await report({ status: 'done', clock, loopDelayMs, busyPct, waitedForSlot: run.load.waitedForSlot, serverFailure: run.serverFailure });
+    const { loopDelayMs, busyPct, waitedForSlot, serverFailure } = sent;
+    await report({ status: 'done', clock, loopDelayMs, busyPct, waitedForSlot, serverFailure });
   } catch (err) {
     await writer.flush();
     await report({ status: 'failed', reason: `worker ${o.name}: ${(err as Error).message}` });
@@ -109,7 +93,6 @@ export async function takeShare(w: WorkerDb, o: ShareTaker, job: ShareJob, key: 
     c.starts.delete(level);
     c.active.delete(stop);
     watch.clear();
-    await client.close();
     await w.workers.setShare(o.name, null).catch(() => {});
   }
 }
@@ -163,11 +146,11 @@ function recordWriter(
   o: ShareTaker,
   job: ShareJob,
   stop: AbortController,
-): { add(r: RequestRecord): void; flush(): Promise<unknown>; failed(): string | null } {
+): { add(r: RecordOf): void; flush(): Promise<unknown>; failed(): string | null } {
   let writing: Promise<unknown> = Promise.resolve();
   let writeFailed: string | null = null;
   const macs: string[] = [];
-  const batches = recordBatches(BATCH_RECORDS, BATCH_MS, (rows, count) => {
+  const batches = recordBatches<RecordOf>(BATCH_RECORDS, BATCH_MS, (rows, count) => {
     const signed = macs.splice(0, count);
     writing = writing
       .then(() => w.shares.insertRecords(job.share, rows, JSON.stringify(signed)))
@@ -181,11 +164,9 @@ function recordWriter(
         stop.abort();
       });
   });
-  const label = `worker ${o.name}`;
   return {
     add: (r) => {
       if (writeFailed !== null) return;
-      r.client = label;
       macs.push(key.sign('record', { share: job.share, record: r }));
       batches.add(r);
     },
@@ -203,7 +184,8 @@ interface StartWait {
   job: ShareJob;
   key: SweepKey;
   c: Clocks;
-  spec: Pick<SweepSpec, 'timeouts' | 'warmup'>;
+  /** The share's request timeout and warm-ups: how long it waits for its start. */
+  pace: { timeoutMs: number; warmup: number };
   clock: ShareClock;
   level: string;
   stop: AbortController;
@@ -222,7 +204,7 @@ function waitForStart(s: StartWait): Promise<number> {
       clearTimeout(giveUp);
       resolve(monotonicNs());
     };
-    const waitMs = Math.min(s.spec.timeouts.totalMs * (s.spec.warmup + 1) + START_SLACK_MS, START_WAIT_MAX_MS);
+    const waitMs = Math.min(s.pace.timeoutMs * (s.pace.warmup + 1) + START_SLACK_MS, START_WAIT_MAX_MS);
     const giveUp = setTimeout(() => stop.abort(), waitMs);
     if (stop.signal.aborted) return release();
     stop.signal.addEventListener('abort', release, { once: true });
