@@ -1,5 +1,5 @@
 /** runner/: sweep orchestration, one driver per run kind behind runSweep. */
-export { runSweep, kindOfSpec, specSchemaOf, type ClientsOf, type DepsOf, type SpecInputOf, type SpecOf } from './run-kinds.js';
+export { runSweep, kindOfSpec, specSchemaOf, type ClientsOf, type WorkerKindName, type DepsOf, type SpecInputOf, type SpecOf } from './run-kinds.js';
 export type { SweepDeps } from './sweep.js';
 export type { SweepEvent, SweepHooks } from './sweep-events.js';
 export { sweepSpecSchema, levelOrder, requestsFor, type SweepSpec, type SweepSpecInput } from './sweep-spec.js';

@@ -29,7 +29,9 @@ export type SpecOf<K extends RunKindName = 'text'> = K extends RunKindName ? z.o
 export type DepsOf<K extends RunKindName = 'text'> = K extends RunKindName ? NonNullable<Parameters<(typeof RUN_DRIVERS)[K]['sweep']>[1]> : never;
 
 /** Clients elsewhere (goodput worker processes) a sweep of kind K splits its levels over, as its driver takes them. */
-export type ClientsOf<K extends RunKindName = 'text'> = K extends RunKindName ? NonNullable<DepsOf<K>['clients']> : never;
+export type ClientsOf<K extends RunKindName = 'text'> = DepsOf<K> extends { clients?: infer C } ? NonNullable<C> : never;
+/** The kinds whose driver can split its levels over worker processes (the others refuse --workers). */
+export type WorkerKindName = { [K in RunKindName]: DepsOf<K> extends { clients?: unknown } ? K : never }[RunKindName];
 
 /** The kind a spec asks for, read from its endpoint (none: text generation). */
 export function kindOfSpec(input: { endpoint?: unknown }): RunKindName {

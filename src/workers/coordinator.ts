@@ -9,9 +9,9 @@
  * becomes failed records naming it, and the sweep goes on.
  */
 import { randomBytes } from 'node:crypto';
-import { type RunKindName, sanitizeForTerminal } from '../core/index.js';
+import { sanitizeForTerminal } from '../core/index.js';
 import type { WorkerView } from '../store/index.js';
-import { type ClientsOf, type ClientThreads, SweepError } from '../runner/index.js';
+import { type ClientsOf, type ClientThreads, SweepError, type WorkerKindName } from '../runner/index.js';
 import type { Coordination } from './coordinator-level.js';
 import { poolingOnWorkers } from './pooling-on-workers.js';
 import { textLevelOnWorkers } from './text-on-workers.js';
@@ -31,7 +31,7 @@ const SWEEP_NONCE_BYTES = 12;
 export interface Coordinator {
   workers: WorkerView[];
   /** The pool a sweep of each kind splits its levels over (the sweep's identity bound in), as runSweep's `clients` takes it. */
-  clients: { [K in RunKindName]: ClientsOf<K> };
+  clients: { [K in WorkerKindName]: ClientsOf<K> };
   close(): Promise<void>;
 }
 

@@ -70,6 +70,10 @@ describe('a share job carries its run kind: an embeddings share carries its plan
     expect(checkShareJob({ ...job(), kind: 'speech' })).toEqual({ ok: false, why: 'kind: is not a run kind' });
   });
 
+  it('a job of a kind whose driver takes no workers (transcriptions) is refused, naming the kind', () => {
+    expect(checkShareJob({ ...job(), kind: 'transcriptions' })).toEqual({ ok: false, why: 'kind: transcriptions runs do not run on workers' });
+  });
+
   it('a plan past its spec or of another endpoint is refused, naming the field', () => {
     const plan = (measured: object[]) => ({ streams: 1, warmups: [], measured });
     expect(checkShareJob(poolingJob(plan([send(0, ['a', 'b', 'c'])])))).toEqual({ ok: false, why: "plan.measured.0.payload: 3 items, above the spec's 2" });

@@ -5,7 +5,7 @@
  * computes from the spec, a pooling (embeddings, rerank) share carries its plan.
  */
 import { z } from 'zod';
-import { LIMITS, RUN_KIND_NAMES, type RunKindName, type Spread } from '../core/index.js';
+import { LIMITS, RUN_KIND_NAMES, type Spread } from '../core/index.js';
 import { type DialectKind, dialects } from '../client/index.js';
 import {
   NO_RUN_STATE,
@@ -16,6 +16,7 @@ import {
   poolingSpecSchema,
   runStateSchema,
   sweepSpecSchema,
+  type WorkerKindName,
 } from '../runner/index.js';
 import { MAX_CLOCK_UNCERTAINTY_MS } from './clock-offset.js';
 
@@ -61,8 +62,8 @@ interface ShareJobs {
   text: TextShareJob;
   pooling: PoolingShareJob;
 }
-export type ShareJobOf<K extends RunKindName> = ShareJobs[K];
-export type ShareJob = ShareJobs[RunKindName];
+export type ShareJobOf<K extends WorkerKindName> = ShareJobs[K];
+export type ShareJob = ShareJobs[WorkerKindName];
 
 /** A worker's clock against the database's, measured when it took the share. */
 export interface ShareClock {
@@ -204,7 +205,7 @@ function planProblem(spec: PoolingSpec, plan: PoolingSharePlan): string | null {
 }
 
 /** Each kind's check of a job's data: its own fields, then its spec through the kind's schema. */
-const JOB_CHECKS: { [K in RunKindName]: (data: unknown) => Checked<ShareJobOf<K>> } = {
+const JOB_CHECKS: { [K in WorkerKindName]: (data: unknown) => Checked<ShareJobOf<K>> } = {
   text(data) {
     const j = textJobSchema.safeParse(data);
     if (!j.success) return { ok: false, why: issueText(j.error.issues[0]) };
@@ -236,7 +237,8 @@ const JOB_CHECKS: { [K in RunKindName]: (data: unknown) => Checked<ShareJobOf<K>
 export function checkShareJob(data: unknown): Checked<ShareJob> {
   const kind = (typeof data === 'object' && data !== null ? (data as { kind?: unknown }).kind : undefined) ?? 'text';
   if (!(RUN_KIND_NAMES as readonly unknown[]).includes(kind)) return { ok: false, why: 'kind: is not a run kind' };
-  return JOB_CHECKS[kind as RunKindName](data);
+  if (!Object.hasOwn(JOB_CHECKS, kind as string)) return { ok: false, why: `kind: ${String(kind)} runs do not run on workers` };
+  return JOB_CHECKS[kind as WorkerKindName](data);
 }
 
 /** A share's start instant on a clock whose zero is `originMs` (epoch ms on that machine's wall clock), ns. */

@@ -5,9 +5,9 @@
  * over a pooling client. The rest of a share (the claim, the clock, the start,
  * the signed records, the report) is the same for every kind (take-share.ts).
  */
-import type { RecordOf, RunKindName, Spread } from '../core/index.js';
+import type { RecordOf, Spread } from '../core/index.js';
 import { createPoolingClient, createStreamingClient, dialects, monotonicNs } from '../client/index.js';
-import { routeOf, runPoolingShare, runShare } from '../runner/index.js';
+import { type WorkerKindName, routeOf, runPoolingShare, runShare } from '../runner/index.js';
 import type { ShareJob, ShareJobOf } from './share-job.js';
 
 /** What sending a share needs from the worker. */
@@ -32,13 +32,13 @@ export interface ShareSent {
   serverFailure: string | null;
 }
 
-interface ShareSender<K extends RunKindName> {
+interface ShareSender<K extends WorkerKindName> {
   send(job: ShareJobOf<K>, s: ShareSending): Promise<ShareSent>;
   /** The request timeout and warm-ups per level: how long a ready share waits for its start. */
   pace(job: ShareJobOf<K>): { timeoutMs: number; warmup: number };
 }
 
-const SHARE_SENDERS: { [K in RunKindName]: ShareSender<K> } = {
+const SHARE_SENDERS: { [K in WorkerKindName]: ShareSender<K> } = {
   text: {
     async send(job, s) {
       const spec = { ...job.spec, ...(job.needsApiKey ? { apiKey: s.apiKey } : {}) };
@@ -113,10 +113,10 @@ const SHARE_SENDERS: { [K in RunKindName]: ShareSender<K> } = {
 
 /** Sends the share with its kind's sender. */
 export function sendShare(job: ShareJob, s: ShareSending): Promise<ShareSent> {
-  return (SHARE_SENDERS[job.kind] as ShareSender<RunKindName>).send(job, s);
+  return (SHARE_SENDERS[job.kind] as ShareSender<WorkerKindName>).send(job, s);
 }
 
 /** The request timeout and warm-ups of the share's kind. */
 export function sharePace(job: ShareJob): { timeoutMs: number; warmup: number } {
-  return (SHARE_SENDERS[job.kind] as ShareSender<RunKindName>).pace(job);
+  return (SHARE_SENDERS[job.kind] as ShareSender<WorkerKindName>).pace(job);
 }
