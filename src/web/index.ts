@@ -41,4 +41,4 @@ export { paretoLegend, renderPareto } from './view/pareto-chart.js';
 export { capacityMarkup, esc, figureMarkup, html, paretoFigure, Raw, scrollFrame } from './view/markup.js';
 export { reportHtml, reportMarkdown } from './view/report.js';
 export { agentJobRows, agentLevelRows } from './view/agents-model.js';
-export { poolingCharts } from './view/pooling-charts.js';
+export { poolingCharts } from './view/pooling-view.js';

@@ -28,4 +28,4 @@ export * from './report.js';
 export * from './agents-model.js';
 export * from './agent-charts.js';
 export * from './tool-charts.js';
-export * from './pooling-charts.js';
+export * from './pooling-view.js';
