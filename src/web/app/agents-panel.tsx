@@ -1,7 +1,7 @@
 /** Agent-trace levels: session and job goodput, makespans and both cache figures per level, session and job goodput against load and the makespan as charts, then each level's jobs with their critical paths. */
 import type { LevelResult } from '../../core/index.js';
 import { AGENT_JOB_HEADERS, AGENT_LEVEL_HEADERS, agentCharts, agentJobRows, agentLevelRows } from '../view/index.js';
-import { SmallChartFigure } from './chart-figure.js';
+import { ChartGrid } from './chart-figure.js';
 import { LevelTable as Table } from './level-table.js';
 
 export function AgentsPanel({ levels }: { levels: readonly LevelResult[] }) {
@@ -15,13 +15,7 @@ export function AgentsPanel({ levels }: { levels: readonly LevelResult[] }) {
         is set. The theoretical cache hit rate is what a perfect prefix cache would have held; reported is what the server said it served from its cache.
       </p>
       <Table headers={AGENT_LEVEL_HEADERS} rows={rows} label="Agent sessions and jobs by level" />
-      <div class="chart-grid">
-        {agentCharts(levels).map((c) => (
-          <div key={c.id}>
-            <SmallChartFigure chart={c} />
-          </div>
-        ))}
-      </div>
+      <ChartGrid charts={agentCharts(levels)} />
       {levels
         .filter((l) => l.agents)
         .map((l) => {

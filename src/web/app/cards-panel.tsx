@@ -1,17 +1,19 @@
 /**
- * The three cards (sections headed Model, Engine, Platform) and "Copy cards
- * as JSON", which puts exactly what `goodput cards` prints on the clipboard.
+ * The cards: a text run's three (sections headed Model, Engine, Platform) with
+ * "Copy cards as JSON", which puts exactly what `goodput cards` prints on the
+ * clipboard, or the cards another kind's view gives (nothing to copy there).
  */
 import { useState } from 'preact/hooks';
 import type { Cards } from '../../core/index.js';
-import { cardsJson, cardsMarkup } from '../view/index.js';
+import { type CardView, cardViews, cardsJson, cardsMarkup } from '../view/index.js';
 import { Markup } from './markup.js';
 
-export function CardsPanel({ cards }: { cards: Cards }) {
+export function CardsPanel(p: { cards: Cards } | { views: readonly CardView[] }) {
   const [said, setSaid] = useState('');
   const [fallback, setFallback] = useState<string | null>(null);
   async function copy() {
-    const text = cardsJson(cards);
+    if (!('cards' in p)) return;
+    const text = cardsJson(p.cards);
     try {
       await navigator.clipboard.writeText(text);
       setSaid('Copied the three cards as JSON (the same as goodput cards).');
@@ -24,14 +26,18 @@ export function CardsPanel({ cards }: { cards: Cards }) {
     <section class="cards-panel" aria-labelledby="cards-title">
       <div class="cards-head">
         <h3 id="cards-title">Cards</h3>
-        <button type="button" class="secondary" onClick={copy}>
-          Copy cards as JSON
-        </button>
-        <p role="status" class="hint">
-          {said}
-        </p>
+        {'cards' in p && (
+          <>
+            <button type="button" class="secondary" onClick={copy}>
+              Copy cards as JSON
+            </button>
+            <p role="status" class="hint">
+              {said}
+            </p>
+          </>
+        )}
       </div>
-      <Markup html={cardsMarkup(cards)} />
+      <Markup html={cardsMarkup('cards' in p ? cardViews(p.cards) : p.views)} />
       {fallback && <textarea aria-label="Cards as JSON" readOnly rows={12} value={fallback} ref={(el) => el?.select()} />}
     </section>
   );

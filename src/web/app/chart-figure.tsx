@@ -52,3 +52,16 @@ export function SmallChartFigure({ chart }: { chart: SmallChart }) {
     <Figure title={chart.title} subtitle={chart.subtitle} legend={chart.legend} table={chart.table} draw={(width) => chart.render({ width })} deps={[chart]} />
   );
 }
+
+/** Small charts side by side, each in its own cell of the grid. */
+export function ChartGrid({ charts }: { charts: readonly SmallChart[] }) {
+  return (
+    <div class="chart-grid">
+      {charts.map((c) => (
+        <div key={c.id}>
+          <SmallChartFigure chart={c} />
+        </div>
+      ))}
+    </div>
+  );
+}

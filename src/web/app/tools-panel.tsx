@@ -1,7 +1,7 @@
 /** A run sent with tools: each level's tool-call verdicts as a table, the validity shares and the time to first tool-call token as charts. */
 import type { LevelResult } from '../../core/index.js';
 import { toolCallCharts, toolCallTable } from '../view/index.js';
-import { SmallChartFigure } from './chart-figure.js';
+import { ChartGrid } from './chart-figure.js';
 import { LevelTable } from './level-table.js';
 
 export function ToolsPanel({ levels }: { levels: readonly LevelResult[] }) {
@@ -16,13 +16,7 @@ export function ToolsPanel({ levels }: { levels: readonly LevelResult[] }) {
         counted apart.
       </p>
       <LevelTable headers={table.headers} rows={table.rows} label="Tool calls by level" />
-      <div class="chart-grid">
-        {toolCallCharts(levels).map((c) => (
-          <div key={c.id}>
-            <SmallChartFigure chart={c} />
-          </div>
-        ))}
-      </div>
+      <ChartGrid charts={toolCallCharts(levels)} />
     </section>
   );
 }

@@ -14,7 +14,8 @@ export interface CardFact {
 }
 
 export interface CardView {
-  title: 'Model' | 'Engine' | 'Platform';
+  /** Model, Engine, Platform for a text run; a kind names its own (Latency). */
+  title: string;
   /** The question this card answers. */
   question: string;
   facts: CardFact[];

@@ -45,29 +45,39 @@ export interface ChartLine {
 /** Colours at 3:1 contrast or better on white. */
 export const COLORS = { accent: '#1d4ed8', baseline: '#6b7280', invalid: '#b91c1c', clientBound: '#b45309' } as const;
 
+/** Where a level of any kind sits on a chart: its x and how it is marked. */
+export type LevelPlace = Omit<ChartPoint, 'value'>;
+
+/** A text level's place: x is its own value on its axis (a replay's speed, not the peak it reached in flight). */
+export const levelPlace = (l: ChartLevel): LevelPlace => ({ concurrency: levelValue(l), invalid: l.invalid, clientBound: l.clientBound.bound });
+
+/** One line of `value` over the levels of any kind, in x order; unstyled parts are the accent colour with circles. */
+export function levelLine<L>(
+  levels: readonly L[],
+  place: (l: L) => LevelPlace,
+  style: Pick<ChartLine, 'label' | 'dash'> & Partial<Pick<ChartLine, 'color' | 'symbol'>>,
+  value: (l: L) => number | null,
+): ChartLine {
+  const points = levels.map((l) => ({ ...place(l), value: value(l) })).sort((a, b) => a.concurrency - b.concurrency);
+  return { color: COLORS.accent, symbol: 'circle', ...style, points };
+}
+
 /** Lines of `metrics` (each with a tag such as "p95", and a dash) for every series. */
 export function chartLines(series: readonly ChartSeries[], metrics: ReadonlyArray<{ key: MetricKey; tag: string | null; dash: string | null }>): ChartLine[] {
   return series.flatMap((s) =>
-    metrics.map((m) => {
-      const baseline = s.role === 'baseline';
-      const candidateDash = s.role === 'candidate' && m.dash === null ? '6 4' : m.dash;
-      const label = [series.length > 1 ? s.label : null, metrics.length > 1 ? m.tag : null].filter(Boolean).join(' · ');
-      return {
-        label,
-        color: s.color ?? (baseline ? COLORS.baseline : COLORS.accent),
-        dash: candidateDash,
-        symbol: s.role === 'candidate' ? 'square' : 'circle',
-        // x is the level's own value on its axis (a replay's speed, not the peak it reached in flight).
-        points: [...s.levels]
-          .sort((a, b) => levelValue(a) - levelValue(b))
-          .map((l) => ({
-            concurrency: levelValue(l),
-            value: METRICS[m.key].value(l),
-            invalid: l.invalid,
-            clientBound: l.clientBound.bound,
-          })),
-      } satisfies ChartLine;
-    }),
+    metrics.map((m) =>
+      levelLine(
+        s.levels,
+        levelPlace,
+        {
+          label: [series.length > 1 ? s.label : null, metrics.length > 1 ? m.tag : null].filter(Boolean).join(' · '),
+          color: s.color ?? (s.role === 'baseline' ? COLORS.baseline : COLORS.accent),
+          dash: s.role === 'candidate' && m.dash === null ? '6 4' : m.dash,
+          symbol: s.role === 'candidate' ? 'square' : 'circle',
+        },
+        (l) => METRICS[m.key].value(l),
+      ),
+    ),
   );
 }
 

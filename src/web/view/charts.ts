@@ -34,7 +34,32 @@ export interface ChartSpec {
   table(series: readonly ChartSeries[]): { headers: string[]; rows: string[][] };
 }
 
+/** A chart of its own data (a replay's time series, a kind's own figures): drawn, summarised and tabled without series. */
+export interface SmallChart {
+  id: string;
+  title: string;
+  subtitle: string;
+  /** What the line styles or colours mean, when there are several. */
+  legend?: string;
+  summary: string;
+  render(o?: ChartOptions): ChartElement;
+  table: { headers: string[]; rows: string[][] };
+}
+
+/** A SmallChart of lines over a log₂ level axis, drawn by plotLines with its summary as the SVG's label. */
+export function lineChart(c: Omit<SmallChart, 'render'> & { xName: string; yLabel: string; lines: readonly ChartLine[] }): SmallChart {
+  const { xName, yLabel, lines, ...chart } = c;
+  return { ...chart, render: (o = {}) => plotLines(lines, xName, yLabel, chart.summary, o) };
+}
+
 type MetricLine = { key: MetricKey; tag: string | null; dash: string | null };
+
+/** A plot in the page's frame (its width, type and tabular figures) as an image with its `ariaLabel`: every chart is drawn through it. */
+export function framedPlot(o: ChartOptions, plot: Plot.PlotOptions): ChartElement {
+  const svg = Plot.plot({ document: o.document, width: o.width ?? 640, style: { fontSize: '12px', fontVariantNumeric: 'tabular-nums' }, ...plot });
+  svg.setAttribute('role', 'img');
+  return svg;
+}
 
 /** Lines over a log₂ level axis (also the agent and tool-call charts' renderer). */
 export function plotLines(lines: readonly ChartLine[], xName: string, yLabel: string, ariaLabel: string, o: ChartOptions): ChartElement {
@@ -73,14 +98,11 @@ export function plotLines(lines: readonly ChartLine[], xName: string, yLabel: st
     if (l.label && last)
       marks.push(Plot.text([last], { x: 'concurrency', y: 'value', text: () => l.label, dx: 9, dy, textAnchor: 'start', fill: l.color, fontWeight: 'bold' }));
   }
-  const svg = Plot.plot({
-    document: o.document,
-    width: o.width ?? 640,
+  return framedPlot(o, {
     height: 280,
     marginLeft: 60,
     marginRight: 110,
     marginBottom: 44,
-    style: { fontSize: '12px', fontVariantNumeric: 'tabular-nums' },
     x: {
       type: 'log',
       base: 2,
@@ -95,8 +117,6 @@ export function plotLines(lines: readonly ChartLine[], xName: string, yLabel: st
     ariaLabel,
     marks,
   });
-  svg.setAttribute('role', 'img');
-  return svg;
 }
 
 function rise(series: readonly ChartSeries[], key: MetricKey, what: string): string {

@@ -5,8 +5,8 @@
  * renderer, so a report and the page cannot show different things.
  * Every interpolated string is escaped.
  */
-import { type Cards, type LevelResult, levelAxis } from '../../core/index.js';
-import { cardViews } from './cards-model.js';
+import { type LevelResult, levelAxis } from '../../core/index.js';
+import type { CardView } from './cards-model.js';
 import { type Comparison, compareHeader } from './compare-model.js';
 import type { CapacityAnswer, CapacityEntry, ParetoModel } from './pareto.js';
 import { PARETO_FOOTNOTE, type ParetoCell, paretoLegend, paretoSubtitle, paretoTable, paretoTitle } from './pareto-chart.js';
@@ -47,27 +47,63 @@ export function statusCell(badge: LevelBadge | null, status: string): Raw {
   return html`<td class="status"><details class="reason"><summary title="${badge.reason}"><span class="badge ${badge.tone}">${badge.text}</span></summary><p class="reason-text">${badge.reason}</p></details></td>`;
 }
 
-/** The results table: concurrency as the row header, the seed's columns, an invalid level's averages struck through, its reason in its own cell. */
-export function resultsTableMarkup(t: ResultsTableInput): Raw {
-  const rows = tableRows(t.levels, t.planned ?? [], t.live ?? null);
-  const axis = levelAxis(t.levels);
-  const table = html`<table class="results"><caption>${t.caption}</caption>
-<thead><tr><th scope="col">${axis.name}</th>${TABLE_HEADERS.map((h) => html`<th scope="col" class="num">${h}</th>`)}<th scope="col">Status</th></tr></thead>
-<tbody>${rows.map(
-    (r) =>
-      html`<tr class="${r.state}${r.invalid ? ' invalid' : ''}${r.clientBound ? ' client-bound' : ''}"><th scope="row" class="num">${axis.format(r.concurrency)}</th>${r.cells.map(
-        (c) =>
-          html`<td class="num${c.dimmed ? ' dim' : ''}">${
-            c.alarm ? html`<strong class="alarm"><span aria-hidden="true">⚠ </span>${c.text}</strong>` : c.text
-          }${c.dimmed ? html`<span class="sr-only"> (invalid)</span>` : ''}</td>`,
-      )}${statusCell(r.badge, r.status)}</tr>`,
-  )}</tbody></table>`;
+/** A column of a kind's per-level table: its header and a level's cell (text, or markup already escaped); numeric unless `text`. */
+export interface LevelColumn<L> {
+  header: string;
+  cell(l: L): string | Raw;
+  text?: boolean;
+}
+
+/** A row of a per-level table: its class, its level (the row header) and its cells, drawn. */
+export interface LevelRow {
+  class: string;
+  head: string;
+  cells: Raw;
+}
+
+/** A per-level table of any kind in its scrolling frame: the caption, the level axis as row headers, numeric columns right-aligned. */
+export function levelsTableMarkup(caption: Raw | string, headers: ReadonlyArray<Pick<LevelColumn<never>, 'header' | 'text'>>, rows: readonly LevelRow[]): Raw {
+  const th = (h: (typeof headers)[number], i: number) =>
+    i === 0 || h.text ? html`<th scope="col">${h.header}</th>` : html`<th scope="col" class="num">${h.header}</th>`;
+  const table = html`<table class="results"><caption>${caption}</caption>
+<thead><tr>${headers.map(th)}</tr></thead>
+<tbody>${rows.map((r) => html`<tr class="${r.class}"><th scope="row" class="num">${r.head}</th>${r.cells}</tr>`)}</tbody></table>`;
   return scrollFrame('Results table', table);
 }
 
-/** The three cards, each a section headed by its name. */
-export function cardsMarkup(cards: Cards): Raw {
-  return html`<div class="cards">${cardViews(cards).map(
+/** A kind's table from its own columns: a row per level by concurrency, one with failed requests marked invalid. */
+export function kindTableMarkup<L extends { concurrency: number; failed: number }>(
+  caption: string,
+  columns: ReadonlyArray<LevelColumn<L>>,
+  levels: readonly L[],
+): Raw {
+  const rows = levels.map((l) => ({
+    class: l.failed > 0 ? 'invalid' : '',
+    head: String(l.concurrency),
+    cells: html`${columns.map((c) => (c.text ? html`<td>${c.cell(l)}</td>` : html`<td class="num">${c.cell(l)}</td>`))}`,
+  }));
+  return levelsTableMarkup(caption, [{ header: 'Concurrency' }, ...columns], rows);
+}
+
+/** The text results table: the level axis as the row header, the seed's columns, an invalid level's averages struck through, its reason in its own cell. */
+export function resultsTableMarkup(t: ResultsTableInput): Raw {
+  const axis = levelAxis(t.levels);
+  const rows = tableRows(t.levels, t.planned ?? [], t.live ?? null).map((r) => ({
+    class: `${r.state}${r.invalid ? ' invalid' : ''}${r.clientBound ? ' client-bound' : ''}`,
+    head: axis.format(r.concurrency),
+    cells: html`${r.cells.map(
+      (c) =>
+        html`<td class="num${c.dimmed ? ' dim' : ''}">${
+          c.alarm ? html`<strong class="alarm"><span aria-hidden="true">⚠ </span>${c.text}</strong>` : c.text
+        }${c.dimmed ? html`<span class="sr-only"> (invalid)</span>` : ''}</td>`,
+    )}${statusCell(r.badge, r.status)}`,
+  }));
+  return levelsTableMarkup(t.caption, [{ header: axis.name }, ...TABLE_HEADERS.map((header) => ({ header })), { header: 'Status', text: true }], rows);
+}
+
+/** Cards (a kind's own, or the text run's three), each a section headed by its name. */
+export function cardsMarkup(cards: readonly CardView[]): Raw {
+  return html`<div class="cards">${cards.map(
     (c) =>
       html`<section class="card" aria-labelledby="card-${c.title}"><h4 id="card-${c.title}">${c.title}</h4><p class="question">${c.question}</p>${
         c.unavailable ? html`<p class="hint">Not available: ${c.unavailable}</p>` : ''

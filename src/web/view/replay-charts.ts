@@ -8,22 +8,11 @@
 import * as Plot from '@observablehq/plot';
 import type { LevelResult } from '../../core/index.js';
 import { COLORS } from './chart-lines.js';
-import type { ChartDocument, ChartElement } from './charts.js';
+import { type SmallChart, framedPlot } from './charts.js';
 import { num } from './format.js';
 
 type Point = NonNullable<LevelResult['replaySeries']>[number];
 type Turn = NonNullable<LevelResult['sessions']>['turns'][number];
-
-export interface SmallChart {
-  id: string;
-  title: string;
-  subtitle: string;
-  /** What the line styles or colours mean, when there are several. */
-  legend?: string;
-  summary: string;
-  render(o?: { document?: ChartDocument; width?: number }): ChartElement;
-  table: { headers: string[]; rows: string[][] };
-}
 
 const WHAT = {
   arrivals: { title: 'Arrivals', unit: 'requests/s', value: (p: Point, width: number) => p.arrivals / width },
@@ -31,11 +20,6 @@ const WHAT = {
   tokS: { title: 'Output throughput', unit: 'tok/s', value: (p: Point) => p.tokS },
   attainment: { title: 'Requests meeting every SLO', unit: '%', value: (p: Point) => (p.attainment === null ? null : p.attainment * 100) },
 } as const;
-
-function svgOf(el: ChartElement): ChartElement {
-  el.setAttribute('role', 'img');
-  return el;
-}
 
 /** The replay's time series as small charts (attainment only when the run had SLOs). */
 export function replayCharts(points: readonly Point[]): SmallChart[] {
@@ -54,26 +38,21 @@ export function replayCharts(points: readonly Point[]): SmallChart[] {
       subtitle: w.unit,
       summary,
       render: (o = {}) =>
-        svgOf(
-          Plot.plot({
-            document: o.document,
-            width: o.width ?? 640,
-            height: 150,
-            marginLeft: 56,
-            marginBottom: 36,
-            style: { fontSize: '12px', fontVariantNumeric: 'tabular-nums' },
-            x: { label: 'Seconds into the replay', labelArrow: 'none' },
-            y: { zero: true, grid: true, nice: true, label: w.unit, labelArrow: 'none', ...(k === 'attainment' ? { domain: [0, 100] } : {}) },
-            ariaLabel: summary,
-            marks: [
-              Plot.ruleY([0], { stroke: '#9ca3af' }),
-              Plot.line(
-                data.map((d) => ({ x: d.x, y: d.y ?? NaN })),
-                { x: 'x', y: 'y', stroke: COLORS.accent, strokeWidth: 2, curve: 'step-after' },
-              ),
-            ],
-          }),
-        ),
+        framedPlot(o, {
+          height: 150,
+          marginLeft: 56,
+          marginBottom: 36,
+          x: { label: 'Seconds into the replay', labelArrow: 'none' },
+          y: { zero: true, grid: true, nice: true, label: w.unit, labelArrow: 'none', ...(k === 'attainment' ? { domain: [0, 100] } : {}) },
+          ariaLabel: summary,
+          marks: [
+            Plot.ruleY([0], { stroke: '#9ca3af' }),
+            Plot.line(
+              data.map((d) => ({ x: d.x, y: d.y ?? NaN })),
+              { x: 'x', y: 'y', stroke: COLORS.accent, strokeWidth: 2, curve: 'step-after' },
+            ),
+          ],
+        }),
       table: { headers: ['Seconds', `${w.title} (${w.unit})`], rows: data.map((d) => [num(d.x, 1), num(d.y)]) },
     };
   });
@@ -94,25 +73,20 @@ export function turnsChart(turns: readonly Turn[]): SmallChart | null {
     subtitle: 'ms · lower is better',
     summary,
     render: (o = {}) =>
-      svgOf(
-        Plot.plot({
-          document: o.document,
-          width: o.width ?? 640,
-          height: 240,
-          marginLeft: 56,
-          marginBottom: 40,
-          style: { fontSize: '12px', fontVariantNumeric: 'tabular-nums' },
-          x: { ticks: pts.map((t) => t.turn), tickFormat: (d: number) => String(d), label: 'Turn', labelArrow: 'none' },
-          y: { zero: true, grid: true, nice: true, label: 'TTFT (ms)', labelArrow: 'none' },
-          ariaLabel: summary,
-          marks: [
-            Plot.ruleY([0], { stroke: '#9ca3af' }),
-            Plot.line(p50, { x: 'x', y: 'y', stroke: COLORS.accent, strokeWidth: 2 }),
-            Plot.dot(p50, { x: 'x', y: 'y', fill: COLORS.accent, r: 4 }),
-            Plot.line(p95, { x: 'x', y: 'y', stroke: COLORS.accent, strokeWidth: 2, strokeDasharray: '3 3' }),
-          ],
-        }),
-      ),
+      framedPlot(o, {
+        height: 240,
+        marginLeft: 56,
+        marginBottom: 40,
+        x: { ticks: pts.map((t) => t.turn), tickFormat: (d: number) => String(d), label: 'Turn', labelArrow: 'none' },
+        y: { zero: true, grid: true, nice: true, label: 'TTFT (ms)', labelArrow: 'none' },
+        ariaLabel: summary,
+        marks: [
+          Plot.ruleY([0], { stroke: '#9ca3af' }),
+          Plot.line(p50, { x: 'x', y: 'y', stroke: COLORS.accent, strokeWidth: 2 }),
+          Plot.dot(p50, { x: 'x', y: 'y', fill: COLORS.accent, r: 4 }),
+          Plot.line(p95, { x: 'x', y: 'y', stroke: COLORS.accent, strokeWidth: 2, strokeDasharray: '3 3' }),
+        ],
+      }),
     table: {
       headers: ['Turn', 'Requests', 'TTFT p50 (ms)', 'TTFT p95 (ms)', 'Prompt tokens (mean)', 'Cached (mean)'],
       rows: pts.map((t) => [

@@ -10,8 +10,9 @@
  * pull request.
  */
 import type { SweepResult } from '../../core/index.js';
+import { cardViews } from './cards-model.js';
 import type { ChartSeries } from './chart-lines.js';
-import { CHARTS, type ChartDocument } from './charts.js';
+import { CHARTS, type ChartDocument, type SmallChart } from './charts.js';
 import { CLIENT_HEADERS, SELF_CHECK_HEADERS, clientRows, selfCheckRows } from './clients.js';
 import { type CompareRun, type Comparison, compareHeader, compareRunOf, compareRuns, drawnRunTitle } from './compare-model.js';
 import { qualityVerdictPhrase } from './compare-quality.js';
@@ -35,7 +36,6 @@ import {
 import { agentCharts } from './agent-charts.js';
 import { type CapacityAnswer, type ParetoModel, capacityAt, defaultTarget, paretoModel } from './pareto.js';
 import { curvesLegend, paretoTitle, renderPareto, runColor } from './pareto-chart.js';
-import type { SmallChart } from './replay-charts.js';
 import { TABLE_HEADERS, tableCaption, tableRows } from './table-model.js';
 import { toolCallCharts } from './tool-charts.js';
 
@@ -144,7 +144,7 @@ ${res.warnings.length > 0 ? html`<ul class="warnings" aria-label="Warnings">${re
 ${paretoSection(m, at === null ? null : capacityAt(m, at), doc)}
 <h3>Client self-check</h3>${plainTable('Client self-check', 'Our client judged itself at every level: a level it could not keep up with is client-bound, shown but left out of peaks.', SELF_CHECK_HEADERS, selfCheckRows(res.levels))}
 ${clients.length > 0 ? plainTable('Clients', "Each split level's share per thread or worker, judged on its own.", CLIENT_HEADERS, clients) : ''}
-<h3>Cards</h3>${cardsMarkup(res.cards)}</section>`;
+<h3>Cards</h3>${cardsMarkup(cardViews(res.cards))}</section>`;
 }
 
 function comparisonSection(c: Comparison, m: ParetoModel, answer: CapacityAnswer | null, doc: ChartDocument): Raw {

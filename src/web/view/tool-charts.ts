@@ -7,10 +7,9 @@
  */
 import * as Plot from '@observablehq/plot';
 import { type LevelResult, levelAxis, levelValue } from '../../core/index.js';
-import { COLORS, type ChartLine } from './chart-lines.js';
-import { plotLines } from './charts.js';
+import { COLORS, levelLine, levelPlace } from './chart-lines.js';
+import { type SmallChart, framedPlot, lineChart } from './charts.js';
 import { num } from './format.js';
-import type { SmallChart } from './replay-charts.js';
 
 type Tools = NonNullable<LevelResult['toolCalls']>;
 const VERDICTS = ['valid', 'invalid', 'unparsed', 'missing'] as const;
@@ -88,14 +87,11 @@ export function toolCallCharts(levels: readonly LevelResult[]): SmallChart[] {
           return [at(l), String(t.requests - t.none), ...VERDICTS.map((v) => pct(share(t[v], t)))];
         }),
       },
-      render: (o = {}) => {
-        const svg = Plot.plot({
-          document: o.document,
-          width: o.width ?? 640,
+      render: (o = {}) =>
+        framedPlot(o, {
           height: 240,
           marginLeft: 56,
           marginBottom: 40,
-          style: { fontSize: '12px', fontVariantNumeric: 'tabular-nums' },
           x: { type: 'band', domain: tl.map(at), label: axis.name, labelAnchor: 'center', labelArrow: 'none' },
           y: { domain: [0, 100], grid: true, label: '% of judged requests', labelArrow: 'none' },
           color: { domain: [...VERDICTS], range: VERDICTS.map((v) => FILL[v]) },
@@ -113,30 +109,17 @@ export function toolCallCharts(levels: readonly LevelResult[]): SmallChart[] {
             ),
             Plot.ruleY([0], { stroke: '#9ca3af' }),
           ],
-        });
-        svg.setAttribute('role', 'img');
-        return svg;
-      },
+        }),
     },
   ];
-  const ttft = (pick: 'p50' | 'p95'): ChartLine => ({
-    label: pick,
-    color: COLORS.accent,
-    dash: pick === 'p50' ? null : '3 3',
-    symbol: 'circle',
-    points: tl.map((l) => ({
-      concurrency: levelValue(l),
-      value: (l.toolCalls as Tools).ttftToolMs?.[pick] ?? null,
-      invalid: l.invalid,
-      clientBound: l.clientBound.bound,
-    })),
-  });
+  const ttft = (pick: 'p50' | 'p95') =>
+    levelLine(tl, levelPlace, { label: pick, dash: pick === 'p50' ? null : '3 3' }, (l) => (l.toolCalls as Tools).ttftToolMs?.[pick] ?? null);
   const timed = tl.filter((l) => (l.toolCalls as Tools).ttftToolMs !== null);
   if (timed.length === 0) return charts;
   const summary = `First tool-call token p50: ${timed.map((l) => `${num((l.toolCalls as Tools).ttftToolMs?.p50 ?? null)} ms at ${axis.describe(levelValue(l))}`).join(', ')}.`;
   return [
     ...charts,
-    {
+    lineChart({
       id: 'tool-ttft',
       title: 'Time to first tool-call token',
       subtitle: 'ms · lower is better',
@@ -146,7 +129,9 @@ export function toolCallCharts(levels: readonly LevelResult[]): SmallChart[] {
         headers: [axis.name, 'First tool-call token p50 (ms)', 'p95 (ms)'],
         rows: timed.map((l) => [at(l), num((l.toolCalls as Tools).ttftToolMs?.p50 ?? null), num((l.toolCalls as Tools).ttftToolMs?.p95 ?? null)]),
       },
-      render: (o = {}) => plotLines([ttft('p50'), ttft('p95')], axis.name, 'First tool-call token (ms)', summary, o),
-    },
+      xName: axis.name,
+      yLabel: 'First tool-call token (ms)',
+      lines: [ttft('p50'), ttft('p95')],
+    }),
   ];
 }
