@@ -4,35 +4,14 @@ import type { LevelResult } from '../../core/index.js';
 import type { WorkerView } from '../../store/index.js';
 import { CLIENT_HEADERS, WORKER_HEADERS, clientRows, workerRows } from '../view/index.js';
 import { api } from './api.js';
-
-function Table({ caption, headers, rows }: { caption: string; headers: readonly string[]; rows: string[][] }) {
-  return (
-    <div class="table-wrap">
-      <table class="clients">
-        <caption>{caption}</caption>
-        <thead>
-          <tr>
-            {headers.map((h) => (
-              <th scope="col">{h}</th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr>{r.map((c, i) => (i === 0 ? <th scope="row">{c}</th> : <td>{c}</td>))}</tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
+import { LevelTable } from './level-table.js';
 
 export function ClientsPanel({ levels }: { levels: readonly LevelResult[] }) {
   const rows = clientRows(levels);
   if (rows.length === 0) return null;
   return (
     <section aria-label="Clients">
-      <Table caption="Clients: each split level's share per thread or worker, judged on its own" headers={CLIENT_HEADERS} rows={rows} />
+      <LevelTable plain caption="Clients: each split level's share per thread or worker, judged on its own" headers={CLIENT_HEADERS} rows={rows} />
     </section>
   );
 }
@@ -62,7 +41,12 @@ export function WorkersPanel() {
   return (
     <section class="panel" aria-label="Workers">
       <h2>Workers</h2>
-      <Table caption={`${workers.length} live goodput worker process${workers.length === 1 ? '' : 'es'}`} headers={WORKER_HEADERS} rows={workerRows(workers)} />
+      <LevelTable
+        plain
+        caption={`${workers.length} live goodput worker process${workers.length === 1 ? '' : 'es'}`}
+        headers={WORKER_HEADERS}
+        rows={workerRows(workers)}
+      />
     </section>
   );
 }

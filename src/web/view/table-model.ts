@@ -115,24 +115,26 @@ export function failureSummary(levels: readonly LevelResult[]): string | null {
   return `${bad.length === 1 ? '1 level has' : `${bad.length} levels have`} failed requests, so ${bad.length === 1 ? 'its' : 'their'} averages are invalid and left out of the peak: ${list}.`;
 }
 
-/** "256-token synthetic prompts (exact: …)", with how they were counted and what the server added, when the levels say. */
-function promptWords(tokens: number, levels: readonly LevelResult[]): string {
+/** How the levels' prompt lengths were counted, and what the server added, when they say; null otherwise. */
+function counted(levels: readonly LevelResult[]): string | null {
   const p = levels.find((l) => l.promptTokens.countedBy !== undefined)?.promptTokens;
-  if (p?.countedBy === undefined) return `${tokens}-token synthetic prompts`;
+  if (p?.countedBy === undefined) return null;
   const added = levels.flatMap((l) => (typeof l.promptTokens.templateTokens === 'number' ? [l.promptTokens.templateTokens] : []));
   const extra =
     added.length > 0 ? `; the server added ${num(added.reduce((a, x) => a + x, 0) / added.length, 1)} tokens of its own (${serverAddedLabel(levels)})` : '';
-  return `${tokens}-token synthetic prompts (${p.countedBy}${extra})`;
+  return `${p.countedBy}${extra}`;
+}
+
+/** "256-token synthetic prompts (exact: …)", with how they were counted and what the server added, when the levels say. */
+function promptWords(tokens: number, levels: readonly LevelResult[]): string {
+  const how = counted(levels);
+  return `${tokens}-token synthetic prompts${how === null ? '' : ` (${how})`}`;
 }
 
 /** How a replay's or a session run's prompt lengths were counted, and what the server added, when the levels say; '' otherwise. */
 function countedClause(levels: readonly LevelResult[]): string {
-  const p = levels.find((l) => l.promptTokens.countedBy !== undefined)?.promptTokens;
-  if (p?.countedBy === undefined) return '';
-  const added = levels.flatMap((l) => (typeof l.promptTokens.templateTokens === 'number' ? [l.promptTokens.templateTokens] : []));
-  const extra =
-    added.length > 0 ? `; the server added ${num(added.reduce((a, x) => a + x, 0) / added.length, 1)} tokens of its own (${serverAddedLabel(levels)})` : '';
-  return ` (prompt lengths ${p.countedBy}${extra})`;
+  const how = counted(levels);
+  return how === null ? '' : ` (prompt lengths ${how})`;
 }
 
 /** The table's caption: workload and statistics (a replay's and a session run's levels say what they were). */
