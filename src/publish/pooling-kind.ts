@@ -14,13 +14,19 @@ import { combinePoolingRuns } from '../contract/index.js';
 import { POOLING_ENDPOINTS, type PoolingEndpoint, type PoolingLevel, type PoolingResult, poolingResultSchema } from '../core/index.js';
 import { publicPoolingResult } from './evidence-files.js';
 import { type ConfigurationKey, type Fact, derived, measured, recorded } from './fact.js';
-import { missingLimitations, repeatsLimitation, STALE_PRICE_DAYS } from './limitations.js';
+import { missingLimitations, repeatsLimitation, simulatedLimit, stalePriceLimit, warningsLimit } from './limitations.js';
 import { checkPoolingEvidence, poolingRunsOf } from './pooling-evidence.js';
-import { POOLING_FIGURE_KEYS, POOLING_LEVEL_METRICS, type PoolingFigureKey, poolingFigures, poolingLevelFigures } from './pooling-figures.js';
+import {
+  POOLING_FIGURE_KEYS,
+  POOLING_LEVEL_METRICS,
+  type PoolingFigureKey,
+  type PoolingLevelMetric,
+  poolingFigures,
+  poolingLevelFigures,
+} from './pooling-figures.js';
 import { qualityFacts } from './quality-facts.js';
-import { daysBetween } from './receipt-dates.js';
 import type { ReceiptInput, ReceiptKind, ReceiptOutcome } from './receipt-kind.js';
-import { barCharts, checkedPair, day, headlinesOf, receiptOf, withRuns } from './receipt-parts.js';
+import { barCharts, checkedPair, headlinesOf, receiptOf, withRuns } from './receipt-parts.js';
 import type { Receipt } from './receipt-schema.js';
 import { refusal } from './refusal.js';
 import type { CheckedRun } from './run-pair.js';
@@ -104,20 +110,14 @@ function simulated(run: PoolingRun): boolean {
 
 function sideLimits(cfg: ConfigurationKey, run: PoolingRun): string[] {
   const r = run.result;
-  const out: string[] = [];
-  if (simulated(run)) out.push(`${cfg}: measured against the goodput simulator, not a real GPU; its figures show the method, not what any hardware achieves.`);
   const failed = r.levels.filter((l) => l.failed > 0).map((l) => l.concurrency);
-  if (failed.length > 0) out.push(`${cfg}: level(s) at concurrency ${failed.join(', ')} had failed requests and are excluded from the peak.`);
-  if (!r.run.tokenizer.exact) out.push(`${cfg}: input lengths were counted by the word approximation (no tokenizer was available), so they are approximate.`);
-  const asOf = run.contract.hardware.priceAsOf?.slice(0, 10);
-  const when = day(r.run.startedAt);
-  if (asOf !== undefined && daysBetween(asOf, when) > STALE_PRICE_DAYS) {
-    out.push(
-      `${cfg}: the GPU hourly rate is as of ${asOf}, ${daysBetween(asOf, when)} days before the run (more than ${STALE_PRICE_DAYS}); the cost may not reflect the rate when it was measured.`,
-    );
-  }
-  if (r.warnings.length > 0) out.push(`${cfg}: the run recorded warnings: ${[...new Set(r.warnings.map((w) => w.code))].join(', ')}.`);
-  return out;
+  return [
+    ...(simulated(run) ? [simulatedLimit(cfg)] : []),
+    ...(failed.length > 0 ? [`${cfg}: level(s) at concurrency ${failed.join(', ')} had failed requests and are excluded from the peak.`] : []),
+    ...(r.run.tokenizer.exact ? [] : [`${cfg}: input lengths were counted by the word approximation (no tokenizer was available), so they are approximate.`]),
+    ...stalePriceLimit(cfg, run),
+    ...warningsLimit(cfg, r.warnings),
+  ];
 }
 
 const article = (e: PoolingEndpoint) => (e === 'rerank' ? 'a' : 'an');
@@ -191,4 +191,17 @@ export const poolingKind: ReceiptKind<PoolingResult> = {
           ],
         },
   build: poolingReceipt,
+  page: {
+    factRows: (r) => {
+      const figs = poolingFigures(r.modality as PoolingEndpoint);
+      return POOLING_FIGURE_KEYS.map((key) => ({ key, def: figs[key] }));
+    },
+    cost: { peak: 'peakInputTokens', cost: 'costPer1MInput' },
+    pareto: false,
+    levelTable: (r) => {
+      const figs = poolingLevelFigures(r.modality as PoolingEndpoint);
+      return { metrics: POOLING_LEVEL_METRICS, header: (m) => figs[m as PoolingLevelMetric].header };
+    },
+    modalityNote: (r) => `the ${r.modality} endpoint: figures in ${r.modality === 'rerank' ? 'documents' : 'inputs'} and input tokens; nothing is generated`,
+  },
 };

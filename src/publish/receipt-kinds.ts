@@ -10,6 +10,7 @@ import { poolingKind } from './pooling-kind.js';
 import type { ReceiptKind, ReceiptResult } from './receipt-kind.js';
 import { textKind } from './text-kind.js';
 import type { SweepResult } from '../core/index.js';
+import type { Receipt } from './receipt-schema.js';
 
 export const RECEIPT_KINDS: readonly ReceiptKind[] = [textKind, poolingKind];
 
@@ -17,6 +18,9 @@ export const RECEIPT_KINDS: readonly ReceiptKind[] = [textKind, poolingKind];
 export function receiptKindOf(endpoint: unknown): ReceiptKind {
   return RECEIPT_KINDS.find((k) => k.endpoints.includes(endpoint as string)) ?? textKind;
 }
+
+/** The kind of a receipt, by the modality it names (text generation names none). */
+export const kindOfReceipt = (r: Pick<Receipt, 'modality'>): ReceiptKind => receiptKindOf(r.modality);
 
 /**
  * A result of any kind but text generation, read through its kind's schema:

@@ -26,8 +26,6 @@ import {
 import type { ConfigurationKey } from './fact.js';
 import { Raw, dataNumber, esc, html, scrollFrame } from './html.js';
 import { pointNumber } from './receipt-pareto.js';
-import { POOLING_LEVEL_METRICS, poolingLevelFigures } from './pooling-figures.js';
-import type { PoolingEndpoint } from '../core/index.js';
 import type { BarView, ReceiptView } from './receipt-view.js';
 import type { ViewNumber } from './view-number.js';
 
@@ -109,11 +107,10 @@ ${levelTable(v, spec.title, metrics, (m) => METRICS[m].header)}</figure>`,
   )}`;
 }
 
-/** An embeddings or rerank receipt's levels: one table, both configurations, the endpoint's own figures per level. */
-export function poolingLevels(v: ReceiptView, endpoint: PoolingEndpoint): Raw {
-  const figs = poolingLevelFigures(endpoint);
+/** A receipt's levels as one table (an embeddings or rerank receipt's): both configurations, the kind's own figures per level. */
+export function levelsTable(v: ReceiptView, table: { metrics: readonly string[]; header(metric: string): string }): Raw {
   return html`<section id="levels" aria-labelledby="levels-h"><h2 id="levels-h">Per level</h2><p class="muted">Each concurrency level of both runs, recomputed from their records; a level with a failed request is excluded from the peak.</p>
-${levelTable(v, 'per-level figures', POOLING_LEVEL_METRICS, (m) => figs[m].header)}</section>`;
+${levelTable(v, 'per-level figures', table.metrics, table.header)}</section>`;
 }
 
 /**

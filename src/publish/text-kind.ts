@@ -141,4 +141,10 @@ export const textKind: ReceiptKind<SweepResult> = {
   combineRuns: combineRepeats,
   evidenceQuality,
   build: textReceipt,
+  page: {
+    factRows: () => FACT_TABLE_ROWS.map((key) => ({ key, def: FIGURES[key] })),
+    cost: { peak: 'peakThroughput', cost: 'costPer1M' },
+    pareto: true,
+    modalityNote: () => null,
+  },
 };
