@@ -11,7 +11,7 @@ import type { Contract } from '../contract/index.js';
 import type { PoolingResult, QualityScore, SweepResult } from '../core/index.js';
 import type { FigureDef } from '../web/index.js';
 import type { ConfigurationKey } from './fact.js';
-import type { Receipt } from './receipt-schema.js';
+import type { FactSet, Receipt } from './receipt-schema.js';
 import type { Refusal } from './refusal.js';
 
 /** A result a receipt can be built from, of any kind. */
@@ -29,6 +29,8 @@ export interface ReceiptInput<R extends ReceiptResult = ReceiptResult> {
   title?: string;
   /** goodput's version, recorded as the generator. */
   generator: string;
+  /** The fact set to state: a recomputation states the receipt's; absent, the newest the runs have facts for. */
+  factSet?: FactSet;
 }
 
 export type ReceiptOutcome = { ok: true; receipt: Receipt } | { ok: false; problems: string[] };

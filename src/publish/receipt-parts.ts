@@ -9,7 +9,7 @@
 import { canonicalJson, type SweepResult } from '../core/index.js';
 import type { ConfigurationKey, Fact } from './fact.js';
 import type { ReceiptInput, ReceiptOutcome, ReceiptResult } from './receipt-kind.js';
-import { type Configuration, RECEIPT_VERSION, type Receipt } from './receipt-schema.js';
+import { type Configuration, type FactSet, RECEIPT_VERSION, type Receipt } from './receipt-schema.js';
 import { type CheckedRun, type PairRun, checkRunPair, workloadPart } from './run-pair.js';
 
 export const day = (iso: string): string => iso.slice(0, 10);
@@ -88,6 +88,8 @@ export function checkedPair<R extends ReceiptResult>(
 
 /** What a kind's receipt states its own way, in the receipt's order; receiptOf frames it. */
 export interface KindParts {
+  /** Stated only above the first fact set (receipt-schema.ts), so a receipt of set 1 reads as it always did. */
+  factSet?: FactSet;
   simulated: boolean;
   /** Beside the modality: a text run's media inputs, or a pooling run's endpoint. */
   tag: Pick<Receipt, 'inputs' | 'modality'>;
@@ -116,6 +118,7 @@ export function receiptOf<R extends ReceiptResult>(input: ReceiptInput<R>, runs:
     .sort();
   const receipt: Receipt = {
     receiptVersion: RECEIPT_VERSION,
+    ...(parts.factSet === undefined || parts.factSet === 1 ? {} : { factSetVersion: parts.factSet }),
     // The date is never cut off a long title: a re-measurement is a new receipt, not a collision.
     id: `${slug(title)}-${measuredAt}`,
     title,

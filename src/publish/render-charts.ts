@@ -21,6 +21,8 @@ import {
   paretoLegend,
   renderPareto,
   throughputChart,
+  toolTtftChart,
+  toolValidChart,
   ttftChart,
 } from '../web/index.js';
 import type { ConfigurationKey } from './fact.js';
@@ -53,6 +55,10 @@ function series(v: ReceiptView): ChartSeries[] {
       const p50 = valueOf(l.numbers, 'ttftP50');
       const p95 = valueOf(l.numbers, 'ttftP95');
       const perRequest = valueOf(l.numbers, 'perRequest');
+      const toolP50 = valueOf(l.numbers, 'toolTtftP50');
+      const toolP95 = valueOf(l.numbers, 'toolTtftP95');
+      // A level sent with tools carries its tool facts (fact set 2), each stated even without a value.
+      const tools = l.numbers.some((n) => n.id.endsWith('.toolValid'));
       return {
         concurrency: l.concurrency,
         invalid: l.invalid,
@@ -64,6 +70,14 @@ function series(v: ReceiptView): ChartSeries[] {
         e2eMs: null,
         failed: valueOf(l.numbers, 'failed') ?? 0,
         gpuMemMiB: { available: false },
+        ...(tools
+          ? {
+              toolCalls: {
+                validRate: valueOf(l.numbers, 'toolValid'),
+                ttftToolMs: toolP50 === null || toolP95 === null ? null : { p50: toolP50, p95: toolP95 },
+              },
+            }
+          : {}),
       };
     }),
   }));
@@ -95,9 +109,16 @@ const CURVE_CHARTS: ReadonlyArray<[ChartSpec, readonly MetricKey[]]> = [
   [ttftChart, ['ttftP50', 'ttftP95']],
 ];
 
+/** A receipt of runs sent with tools (fact set 2) draws these too, from each level's tool facts. */
+const TOOL_CHARTS: ReadonlyArray<[ChartSpec, readonly MetricKey[]]> = [
+  [toolValidChart, ['toolValid']],
+  [toolTtftChart, ['toolTtftP50', 'toolTtftP95']],
+];
+
 export function curveFigures(v: ReceiptView): Raw {
   const s = series(v);
-  return html`${CURVE_CHARTS.map(
+  const tools = s.some((x) => x.levels.some((l) => l.toolCalls !== undefined));
+  return html`${[...CURVE_CHARTS, ...(tools ? TOOL_CHARTS : [])].map(
     ([
       spec,
       metrics,

@@ -21,7 +21,8 @@ import type { KindQuality, KindSide, ReceiptInput, ReceiptKind, ReceiptOutcome }
 import { barCharts, checkedPair, headlinesOf, receiptOf, withRuns } from './receipt-parts.js';
 import { type Refusal, refusal } from './refusal.js';
 import { mediaInputs } from './run-pair.js';
-import { runFacts } from './run-facts.js';
+import { runFacts, sentWithTools } from './run-facts.js';
+import { FACT_SET_VERSION, type FactSet } from './receipt-schema.js';
 
 /** The configurations charted as bars, in page order. */
 export const BAR_FIGURES: readonly FigureKey[] = ['peakThroughput', 'singleStream', 'ttftSingle', 'tpotSingle', 'costPer1M'];
@@ -56,9 +57,12 @@ function textReceipt(input: ReceiptInput<SweepResult>): ReceiptOutcome {
   const pair = checkedPair(input);
   if (!pair.ok) return pair;
   const { runs } = pair;
+  // Set 2 only where it adds facts: a receipt of runs without tools states set 1, as every receipt did before.
+  const tools = sentWithTools(runs.baseline.result) || sentWithTools(runs.optimized.result);
+  const factSet: FactSet = tools && (input.factSet ?? FACT_SET_VERSION) >= 2 ? FACT_SET_VERSION : 1;
   const factsOf = (cfg: ConfigurationKey) => {
-    const first = runFacts(cfg, runs[cfg]);
-    const facts = withRuns(cfg, first.facts, runsOf(runs[cfg].result), (result) => runFacts(cfg, { ...runs[cfg], result }).facts, FACT_TABLE_ROWS);
+    const first = runFacts(cfg, runs[cfg], factSet);
+    const facts = withRuns(cfg, first.facts, runsOf(runs[cfg].result), (result) => runFacts(cfg, { ...runs[cfg], result }, factSet).facts, FACT_TABLE_ROWS);
     return { facts, curve: first.curve };
   };
   const b = factsOf('baseline');
@@ -67,6 +71,7 @@ function textReceipt(input: ReceiptInput<SweepResult>): ReceiptOutcome {
   const facts = [...b.facts, ...underQualityFloor(o.facts, runs.optimized.contract, input.quality), ...q.facts];
   const media = mediaInputs(runs.baseline.contract);
   return receiptOf(input, runs, {
+    factSet,
     simulated: isSimulated(runs.baseline) || isSimulated(runs.optimized),
     // Images or audio in every request: the receipt says so beside its modality (one workload on both sides).
     tag: media.length > 0 ? { inputs: media } : {},
