@@ -5,7 +5,7 @@
  * nothing is written unless there are none.
  */
 import type { Command } from 'commander';
-import { LIMITS, type PoolingResult, type QualityScore, poolingResultSchema, qualityScoreSchema, type SweepResult, sweepResultSchema } from '../core/index.js';
+import { LIMITS, type QualityScore, qualityScoreSchema, type SweepResult, sweepResultSchema } from '../core/index.js';
 import { dirname, join } from 'node:path';
 import { recordsSha256 } from '../contract/index.js';
 import { existsSync } from 'node:fs';
@@ -13,12 +13,14 @@ import {
   KEY_FILE_BYTES,
   NO_PRICES,
   type ReceiptOutcome,
+  type ReceiptResult,
   buildReceipt,
   checkSignedEvidence,
   checkSignedResult,
   datasetOf,
   gateDataset,
   gateSources,
+  otherKindResultSchema,
   packEvidence,
   publicResult,
   readBounded,
@@ -52,7 +54,7 @@ const isRunId = (s: string) => /^\d+$/.test(s);
 /** Both runs: ids through the store (opened once), files through the result schema. */
 async function readRuns(
   f: ReceiptFlags,
-): Promise<{ runs: Record<'baseline' | 'optimized', Read<SweepResult>>; pooling: Record<'baseline' | 'optimized', PoolingResult> | null }> {
+): Promise<{ runs: Record<'baseline' | 'optimized', Read<SweepResult>>; other: Record<'baseline' | 'optimized', ReceiptResult> | null }> {
   const sides = ['baseline', 'optimized'] as const;
   const stored = sides.filter((s) => isRunId(f[s]));
   const fromStore = new Map<string, SweepResult>();
@@ -68,29 +70,30 @@ async function readRuns(
   const read = async (s: (typeof sides)[number]): Promise<Read<SweepResult>> =>
     fromStore.has(s) ? { ok: true, value: fromStore.get(s) as SweepResult } : readJsonInput(`--${s}`, f[s], sweepResultSchema);
   const runs = { baseline: await read('baseline'), optimized: await read('optimized') };
-  const pooled = await poolingSides(f, runs);
-  return { runs: { ...runs, ...pooled.refusal }, pooling: pooled.pair ?? null };
+  const others = await otherKindSides(f, runs);
+  return { runs: { ...runs, ...others.refusal }, other: others.pair ?? null };
 }
 
 /**
- * An embeddings or rerank result is not a text result: its side is named by its endpoint. Two of one
- * endpoint make a pooling receipt; a pair of two endpoints is refused naming both. Empty when neither side is one.
+ * A result of another kind than text (embeddings, rerank: the kinds table's other schemas) is not a text result: its
+ * side is named by its endpoint. Two of one endpoint make that kind's receipt; a pair of two endpoints is refused
+ * naming both. Empty when neither side is one.
  */
-async function poolingSides(
+async function otherKindSides(
   f: ReceiptFlags,
   runs: Record<'baseline' | 'optimized', Read<SweepResult>>,
-): Promise<{ refusal?: Partial<Record<'baseline' | 'optimized', Read<SweepResult>>>; pair?: Record<'baseline' | 'optimized', PoolingResult> }> {
-  const read = async (s: 'baseline' | 'optimized'): Promise<{ endpoint: string | null; pooling: PoolingResult | null }> => {
+): Promise<{ refusal?: Partial<Record<'baseline' | 'optimized', Read<SweepResult>>>; pair?: Record<'baseline' | 'optimized', ReceiptResult> }> {
+  const read = async (s: 'baseline' | 'optimized'): Promise<{ endpoint: string | null; other: ReceiptResult | null }> => {
     const r = runs[s];
-    if (r.ok) return { endpoint: r.value.run.endpoint, pooling: null };
-    if (isRunId(f[s])) return { endpoint: null, pooling: null };
-    const pooling = await readJsonInput(`--${s}`, f[s], poolingResultSchema);
-    return pooling.ok ? { endpoint: pooling.value.run.endpoint, pooling: pooling.value } : { endpoint: null, pooling: null };
+    if (r.ok) return { endpoint: r.value.run.endpoint, other: null };
+    if (isRunId(f[s])) return { endpoint: null, other: null };
+    const other = await readJsonInput(`--${s}`, f[s], otherKindResultSchema);
+    return other.ok ? { endpoint: other.value.run.endpoint, other: other.value } : { endpoint: null, other: null };
   };
   const b = await read('baseline');
   const o = await read('optimized');
-  if (b.pooling === null && o.pooling === null) return {};
-  if (b.pooling !== null && o.pooling !== null && b.endpoint === o.endpoint) return { pair: { baseline: b.pooling, optimized: o.pooling } };
+  if (b.other === null && o.other === null) return {};
+  if (b.other !== null && o.other !== null && b.endpoint === o.endpoint) return { pair: { baseline: b.other, optimized: o.other } };
   const side = (x: typeof b, flag: string, is: string) =>
     x.endpoint === null ? `${flag} is not a result goodput reads` : `${flag}${is} ${article(x.endpoint)} ${x.endpoint} run`;
   const why = `a receipt compares two runs of one endpoint: ${side(b, '--baseline', ' is')}, ${side(o, '--optimized', '')}`;
@@ -124,15 +127,14 @@ async function builtReceipt(
   f: ReceiptFlags,
   problems: string[],
 ): Promise<{ built: ReceiptOutcome; evidence: Record<'baseline' | 'optimized', unknown>; quality: QualityScore | null } | null> {
-  const { runs, pooling } = await readRuns(f);
-  if (pooling !== null) {
-    if (f.quality !== undefined)
-      problems.push(
-        `--quality: ${article(pooling.baseline.run.endpoint)} ${pooling.baseline.run.endpoint} receipt carries no quality score: nothing is generated to score`,
-      );
+  const { runs, other } = await readRuns(f);
+  if (other !== null) {
+    // Only text generation is scored: no other kind generates text.
+    const e = other.baseline.run.endpoint;
+    if (f.quality !== undefined) problems.push(`--quality: ${article(e)} ${e} receipt carries no quality score: nothing is generated to score`);
     if (problems.length > 0) return null;
-    const built = buildReceipt({ ...pooling, quality: null, method: f.method, baselineMethod: f.baselineMethod, title: f.title, generator: TOOL_VERSION });
-    return { built, evidence: { baseline: publicResult(pooling.baseline), optimized: publicResult(pooling.optimized) }, quality: null };
+    const built = buildReceipt({ ...other, quality: null, method: f.method, baselineMethod: f.baselineMethod, title: f.title, generator: TOOL_VERSION });
+    return { built, evidence: { baseline: publicResult(other.baseline), optimized: publicResult(other.optimized) }, quality: null };
   }
   let quality: QualityScore | null = null;
   if (f.quality !== undefined) {

@@ -14,13 +14,31 @@ import { physicsRefusals } from './record-physics.js';
 import { serverTruthRefusals } from './server-agreement.js';
 import { type Refusal, refusal } from './refusal.js';
 import { differenceText, differences } from './same-numbers.js';
+import type { KindSide, ReceiptResult } from './receipt-kind.js';
 
-/** One side after its checks: the contract, its hash, and every run rebuilt from its records. */
-export interface CheckedSide {
-  contract: Contract;
-  contractHash: string;
-  /** Run 1 first; each with levels and cards recomputed from its records. */
-  runs: SweepResult[];
+/** How a kind checks one side: what it refuses of the contract before any run, its runs, their declared count, and one run rebuilt from its records. */
+export interface SideChecks<R> {
+  refuse(contract: Contract): Refusal | null;
+  runs: readonly R[];
+  repeats(contract: Contract, runs: readonly R[]): Refusal[];
+  run(run: R, k: number, contract: Contract): R | null;
+}
+
+/** One side checked as every kind checks it; refusals are appended to `out`, the side rebuilt from its records (run 1 first) returned when there are none. */
+export function checkedSide<R extends ReceiptResult>(side: ConfigurationKey, result: R, out: Refusal[], checks: SideChecks<R>): KindSide<R> | null {
+  const before = out.length;
+  const v = trustedContract(side, result, out);
+  if (v === null) return null;
+  const refused = checks.refuse(v.contract);
+  if (refused !== null) {
+    out.push(refused);
+    return null;
+  }
+  out.push(...checks.repeats(v.contract, checks.runs));
+  if (out.length > before) return null;
+  const runs = checks.runs.map((r, k) => checks.run(r, k, v.contract));
+  if (out.length > before) return null;
+  return { contract: v.contract, contractHash: v.hash, runs: runs as R[] };
 }
 
 /** The contract a side's result carries, once it parses and hashes to the stated hash; else null with the refusal in `out`. */
@@ -116,29 +134,20 @@ function checkRun(side: ConfigurationKey, k: number, run: SweepResult, contract:
 }
 
 /** Checks one side's result; refusals are appended to `out`, the rebuilt side returned when there are none. */
-export function checkEvidence(side: ConfigurationKey, result: SweepResult, out: Refusal[], allowServerDisagreement = false): CheckedSide | null {
-  const before = out.length;
-  const v = trustedContract(side, result, out);
-  if (v === null) return null;
-  const { contract, hash } = v;
-  if (contract.load.pattern.kind !== 'concurrency') {
-    out.push(
-      refusal(
-        'same-workload',
-        `evidence.${side}: contract.load.pattern.kind`,
-        `is ${contract.load.pattern.kind}; a receipt compares closed-loop concurrency sweeps`,
-      ),
-    );
-    return null;
-  }
-  if (result.matrix !== undefined) {
-    out.push(refusal('same-workload', `evidence.${side}: matrix`, 'a receipt compares one-cell contracts, not a matrix'));
-    return null;
-  }
-  const all = runsOf(result);
-  out.push(...repeatRefusals(`evidence.${side}`, contract, all));
-  if (out.length > before) return null;
-  const runs = all.map((r, k) => checkRun(side, k, r, contract, allowServerDisagreement, out));
-  if (out.length > before) return null;
-  return { contract, contractHash: hash, runs: runs as SweepResult[] };
+export function checkEvidence(side: ConfigurationKey, result: SweepResult, out: Refusal[], allowServerDisagreement = false): KindSide<SweepResult> | null {
+  return checkedSide(side, result, out, {
+    refuse: (contract) =>
+      contract.load.pattern.kind !== 'concurrency'
+        ? refusal(
+            'same-workload',
+            `evidence.${side}: contract.load.pattern.kind`,
+            `is ${contract.load.pattern.kind}; a receipt compares closed-loop concurrency sweeps`,
+          )
+        : result.matrix !== undefined
+          ? refusal('same-workload', `evidence.${side}: matrix`, 'a receipt compares one-cell contracts, not a matrix')
+          : null,
+    runs: runsOf(result),
+    repeats: (contract, all) => repeatRefusals(`evidence.${side}`, contract, all),
+    run: (r, k, contract) => checkRun(side, k, r, contract, allowServerDisagreement, out),
+  });
 }

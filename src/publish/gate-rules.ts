@@ -5,7 +5,7 @@
  */
 import { DERIVATIONS, agrees } from './derivations.js';
 import { CONFIGURATION_KEYS, type Fact } from './fact.js';
-import { factTableRows } from './pooling-figures.js';
+import { kindOfReceipt } from './receipt-kinds.js';
 import { workloadRule } from './gate-workload.js';
 import type { Receipt } from './receipt-schema.js';
 import { sameDefinition } from './view-number.js';
@@ -129,7 +129,8 @@ function sameDefinitionRule(r: Receipt): Violation[] {
 /** Both fact tables have the same rows: a figure missing on one side is "not recorded", never absent. */
 function sameRows(r: Receipt): Violation[] {
   const ids = new Set(r.facts.map((f) => f.id));
-  return factTableRows(r.modality)
+  return kindOfReceipt(r)
+    .page.factRows(r)
     .map((row) => row.key)
     .flatMap((key) =>
       CONFIGURATION_KEYS.filter((cfg) => !ids.has(`${cfg}.${key}`)).map((cfg) =>

@@ -4,7 +4,7 @@
  * recorded, how prompt lengths were counted, and that each side ran once.
  */
 import type { ConfigurationKey, Fact } from './fact.js';
-import { runsOf } from '../contract/index.js';
+import { type Contract, runsOf } from '../contract/index.js';
 import { daysBetween } from './receipt-dates.js';
 import { notSaturated } from '../core/index.js';
 import type { CheckedRun } from './run-pair.js';
@@ -23,9 +23,7 @@ export function isSimulated(run: CheckedRun): boolean {
 function runLimits(cfg: ConfigurationKey, run: CheckedRun): string[] {
   const r = run.result;
   const out: string[] = [];
-  if (isSimulated(run)) {
-    out.push(`${cfg}: measured against the goodput simulator, not a real GPU; its figures show the method, not what any hardware achieves.`);
-  }
+  if (isSimulated(run)) out.push(simulatedLimit(cfg));
   const invalid = r.levels.filter((l) => l.invalid).map((l) => l.concurrency);
   if (invalid.length > 0) out.push(`${cfg}: invalid level(s) at concurrency ${invalid.join(', ')} (failed requests) are excluded from peaks.`);
   const bound = r.levels.filter((l) => l.clientBound.bound).map((l) => l.concurrency);
@@ -42,19 +40,29 @@ function runLimits(cfg: ConfigurationKey, run: CheckedRun): string[] {
         ? 'by the word approximation (no tokenizer was available)'
         : `with the ${tok.kind === 'file' ? "contract's tokenizer file" : "server's tokenizer"}`;
   if (tok === undefined || !tok.exact) out.push(`${cfg}: prompt lengths were counted ${counted}, so they are approximate.`);
-  const asOf = run.contract.hardware.priceAsOf?.slice(0, 10);
-  const measured = r.run.startedAt.slice(0, 10);
-  if (asOf !== undefined && daysBetween(asOf, measured) > STALE_PRICE_DAYS) {
-    out.push(
-      `${cfg}: the GPU hourly rate is as of ${asOf}, ${daysBetween(asOf, measured)} days before the run (more than ${STALE_PRICE_DAYS}); the cost may not reflect the rate when it was measured.`,
-    );
-  }
+  out.push(...stalePriceLimit(cfg, run));
   const open = notSaturated(r.levels);
   if (open !== null) out.push(`${cfg}: ${open}; its peak is a floor, and its cost is at the highest throughput measured, not at saturation.`);
   out.push(...serverTruthLimitations(cfg, runsOf(r)));
-  if (r.warnings.length > 0) out.push(`${cfg}: the run recorded warnings: ${[...new Set(r.warnings.map((w) => w.code))].join(', ')}.`);
+  out.push(...warningsLimit(cfg, r.warnings));
   return out;
 }
+
+/** Limitations every kind states alike: a simulator, not a GPU; a stale rate; the run's warnings. */
+export const simulatedLimit = (cfg: ConfigurationKey): string =>
+  `${cfg}: measured against the goodput simulator, not a real GPU; its figures show the method, not what any hardware achieves.`;
+
+export function stalePriceLimit(cfg: ConfigurationKey, run: { contract: Contract; result: { run: { startedAt: string } } }): string[] {
+  const asOf = run.contract.hardware.priceAsOf?.slice(0, 10);
+  const measured = run.result.run.startedAt.slice(0, 10);
+  if (asOf === undefined || daysBetween(asOf, measured) <= STALE_PRICE_DAYS) return [];
+  return [
+    `${cfg}: the GPU hourly rate is as of ${asOf}, ${daysBetween(asOf, measured)} days before the run (more than ${STALE_PRICE_DAYS}); the cost may not reflect the rate when it was measured.`,
+  ];
+}
+
+export const warningsLimit = (cfg: ConfigurationKey, warnings: ReadonlyArray<{ code: string }>): string[] =>
+  warnings.length > 0 ? [`${cfg}: the run recorded warnings: ${[...new Set(warnings.map((w) => w.code))].join(', ')}.`] : [];
 
 /** How often each side ran, and what that lets a receipt call better or worse. */
 export function repeatsLimitation(n: Record<ConfigurationKey, number>): string {

@@ -7,19 +7,13 @@
  * run` used (core's poolingLevel). What comes back is the recomputation.
  */
 import { type Contract, isPoolingEndpoint, poolingRecordsSha256, poolingSpecOf } from '../contract/index.js';
-import { recordsRefusal, trustedContract } from './evidence-check.js';
+import { checkedSide, recordsRefusal } from './evidence-check.js';
+import type { KindSide } from './receipt-kind.js';
 import { clientBoundRefusals } from './contract-speaks.js';
 import { type PoolingRecord, type PoolingResult, poolingCapacity, poolingLevel, poolingPeak } from '../core/index.js';
 import type { ConfigurationKey } from './fact.js';
 import { type Refusal, refusal } from './refusal.js';
 import { differenceText, differences } from './same-numbers.js';
-
-export interface CheckedPoolingSide {
-  contract: Contract;
-  contractHash: string;
-  /** Run 1 first, each with levels, peak and capacity recomputed from its records. */
-  runs: PoolingResult[];
-}
 
 /** Every run of a pooling result, the top level first (repeats share its contract and report). */
 export function poolingRunsOf(r: PoolingResult): PoolingResult[] {
@@ -153,34 +147,24 @@ function checkRun(side: ConfigurationKey, k: number, run: PoolingResult, contrac
   return out.length > before ? null : { ...run, levels, peak, capacity };
 }
 
-/** Checks one pooling side; refusals are appended to `out`, the rebuilt side returned when there are none. */
-export function checkPoolingEvidence(side: ConfigurationKey, result: PoolingResult, out: Refusal[]): CheckedPoolingSide | null {
-  const before = out.length;
-  const v = trustedContract(side, result, out);
-  if (v === null) return null;
-  if (!isPoolingEndpoint(v.contract.server.endpoint) || v.contract.server.endpoint !== result.run.endpoint) {
-    out.push(
-      refusal(
-        'contract-speaks',
-        `evidence.${side}: run.endpoint`,
-        `is ${result.run.endpoint}, but its contract's server.endpoint is ${v.contract.server.endpoint}`,
-      ),
-    );
-    return null;
-  }
-  const all = poolingRunsOf(result);
-  const declared = v.contract.repeats ?? 1;
-  if (all.length !== declared) {
-    out.push(
-      refusal(
-        'repeats-declared',
-        `evidence.${side}: repeats`,
-        `holds ${all.length} ${all.length === 1 ? 'run' : 'runs'}, but the contract declares ${declared}; every run of a declared set ships`,
-      ),
-    );
-    return null;
-  }
-  const runs = all.map((r, k) => checkRun(side, k, r, v.contract, out));
-  if (out.length > before) return null;
-  return { contract: v.contract, contractHash: v.hash, runs: runs as PoolingResult[] };
+/** Checks one pooling side; refusals are appended to `out`, the side rebuilt (levels, peak and capacity from its records) returned when there are none. */
+export function checkPoolingEvidence(side: ConfigurationKey, result: PoolingResult, out: Refusal[]): KindSide<PoolingResult> | null {
+  return checkedSide(side, result, out, {
+    refuse: (contract) =>
+      !isPoolingEndpoint(contract.server.endpoint) || contract.server.endpoint !== result.run.endpoint
+        ? refusal(
+            'contract-speaks',
+            `evidence.${side}: run.endpoint`,
+            `is ${result.run.endpoint}, but its contract's server.endpoint is ${contract.server.endpoint}`,
+          )
+        : null,
+    runs: poolingRunsOf(result),
+    repeats: (contract, all) => {
+      const declared = contract.repeats ?? 1;
+      if (all.length === declared) return [];
+      const held = `holds ${all.length} ${all.length === 1 ? 'run' : 'runs'}, but the contract declares ${declared}; every run of a declared set ships`;
+      return [refusal('repeats-declared', `evidence.${side}: repeats`, held)];
+    },
+    run: (r, k, contract) => checkRun(side, k, r, contract, out),
+  });
 }

@@ -7,7 +7,6 @@
  */
 import type { PoolingEndpoint } from '../core/index.js';
 import { FIGURES, type FigureDef, type FigureKey } from '../web/index.js';
-import { FACT_TABLE_ROWS } from './fact.js';
 
 export const POOLING_FIGURE_KEYS = [
   'peakItems',
@@ -90,13 +89,6 @@ export function poolingLevelFigures(e: PoolingEndpoint): Record<PoolingLevelMetr
 export function poolingDirection(metric: string): FigureDef['direction'] | undefined {
   const all: Record<string, FigureDef> = { ...poolingFigures('embeddings'), ...poolingLevelFigures('embeddings') };
   return all[metric]?.direction;
-}
-
-/** The rows of a receipt's fact tables, in page order, by its modality (absent: text generation). */
-export function factTableRows(modality: PoolingEndpoint | undefined): Array<{ key: string; def: FigureDef }> {
-  if (modality === undefined) return FACT_TABLE_ROWS.map((key) => ({ key, def: FIGURES[key] }));
-  const figs = poolingFigures(modality);
-  return POOLING_FIGURE_KEYS.map((key) => ({ key, def: figs[key] }));
 }
 
 /** The better direction of a receipt figure by its metric key, text or pooling; null when it has none. */

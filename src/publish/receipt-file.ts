@@ -14,7 +14,7 @@ import type { ConfigurationKey } from './fact.js';
 import { TEXT_LIMITS, textRefusals } from './free-text.js';
 import { contractLabelRefusals } from './contract-labels.js';
 import { allowListRefusals } from './allow-list.js';
-import { type Receipt, RECEIPT_VERSION } from './receipt-schema.js';
+import { FACT_SET_VERSION, type Receipt, RECEIPT_VERSION } from './receipt-schema.js';
 import { type Refusal, refusal } from './refusal.js';
 import { modelProblem } from './run-pair.js';
 import { differenceText, differences } from './same-numbers.js';
@@ -36,6 +36,11 @@ const receiptFileSchema = z
     receiptVersion: z.literal(RECEIPT_FILE_VERSION, {
       error: `must be ${RECEIPT_FILE_VERSION}: receipts carry their evidence now; make it again with goodput receipt create`,
     }),
+    factSetVersion: z
+      .literal(FACT_SET_VERSION, {
+        error: `must be ${FACT_SET_VERSION} or absent (1): the fact sets this goodput recomputes; a later goodput made this receipt`,
+      })
+      .optional(),
     title: z.string(),
     configurations: z
       .object({
@@ -175,6 +180,7 @@ export async function recomputeReceipt(text: string, dir: EvidenceSource, today:
     baselineMethod: file.configurations.baseline.method,
     title: file.title,
     generator: file.generator,
+    factSet: file.factSetVersion ?? 1,
   });
   if (!built.ok) return { ok: false, refusals: [...out, ...built.problems.map((p) => refusal(pairRule(p), 'evidence', p))] };
   return statedAgainst(file, built.receipt, out, today, files);

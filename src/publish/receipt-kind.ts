@@ -9,8 +9,9 @@
 import type { z } from 'zod';
 import type { Contract } from '../contract/index.js';
 import type { PoolingResult, QualityScore, SweepResult } from '../core/index.js';
+import type { FigureDef } from '../web/index.js';
 import type { ConfigurationKey } from './fact.js';
-import type { Receipt } from './receipt-schema.js';
+import type { FactSet, Receipt } from './receipt-schema.js';
 import type { Refusal } from './refusal.js';
 
 /** A result a receipt can be built from, of any kind. */
@@ -28,6 +29,8 @@ export interface ReceiptInput<R extends ReceiptResult = ReceiptResult> {
   title?: string;
   /** goodput's version, recorded as the generator. */
   generator: string;
+  /** The fact set to state: a recomputation states the receipt's; absent, the newest the runs have facts for. */
+  factSet?: FactSet;
 }
 
 export type ReceiptOutcome = { ok: true; receipt: Receipt } | { ok: false; problems: string[] };
@@ -41,6 +44,20 @@ export interface KindSide<R extends ReceiptResult = ReceiptResult> {
 
 /** The score a receipt states, or refusals that end the recomputation there. */
 export type KindQuality = { ok: true; score: QualityScore | null } | { ok: false; refusals: Refusal[] };
+
+/** What a receipt page shows of its kind beyond what every receipt shows; the page reaches it by the receipt's modality. */
+export interface KindPage {
+  /** The fact tables' rows, in page order. */
+  factRows(r: Receipt): Array<{ key: string; def: FigureDef }>;
+  /** The figures of the cost formula: the peak rate it divides by and the cost. */
+  readonly cost: { peak: string; cost: string };
+  /** The Pareto view plots output tokens per user against throughput: a kind that generates text has one. */
+  readonly pareto: boolean;
+  /** Its levels as one table of these metrics; absent, as the scaling charts. */
+  levelTable?(r: Receipt): { metrics: readonly string[]; header(metric: string): string };
+  /** What the modality line adds in words, or null. */
+  modalityNote(r: Receipt): string | null;
+}
 
 export interface ReceiptKind<R extends ReceiptResult = ReceiptResult> {
   /** The endpoints a run of this kind states (`run.endpoint`), the first named when a run states none. */
@@ -56,4 +73,5 @@ export interface ReceiptKind<R extends ReceiptResult = ReceiptResult> {
   /** The score a receipt of this kind states, from its evidence: a standalone file, or one measured in the optimized run. */
   evidenceQuality(standalone: QualityScore | null, optimized: KindSide<R>, results: Record<ConfigurationKey, R>, today: string, out: Refusal[]): KindQuality;
   build(input: ReceiptInput<R>): ReceiptOutcome;
+  readonly page: KindPage;
 }

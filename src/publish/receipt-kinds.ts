@@ -5,9 +5,12 @@
  * kind of traffic is its module (receipt-kind.ts says what it brings) and a
  * line here.
  */
+import { z } from 'zod';
 import { poolingKind } from './pooling-kind.js';
 import type { ReceiptKind, ReceiptResult } from './receipt-kind.js';
 import { textKind } from './text-kind.js';
+import type { SweepResult } from '../core/index.js';
+import type { Receipt } from './receipt-schema.js';
 
 export const RECEIPT_KINDS: readonly ReceiptKind[] = [textKind, poolingKind];
 
@@ -15,6 +18,18 @@ export const RECEIPT_KINDS: readonly ReceiptKind[] = [textKind, poolingKind];
 export function receiptKindOf(endpoint: unknown): ReceiptKind {
   return RECEIPT_KINDS.find((k) => k.endpoints.includes(endpoint as string)) ?? textKind;
 }
+
+/** The kind of a receipt, by the modality it names (text generation names none). */
+export const kindOfReceipt = (r: Pick<Receipt, 'modality'>): ReceiptKind => receiptKindOf(r.modality);
+
+/**
+ * A result of any kind but text generation, read through its kind's schema:
+ * a file the text schema refuses may be one of these, and a file that is
+ * neither keeps the text schema's account of what is wrong.
+ */
+export const otherKindResultSchema = z.union(RECEIPT_KINDS.filter((k) => k !== textKind).map((k) => k.schema)) as z.ZodType<
+  Exclude<ReceiptResult, SweepResult>
+>;
 
 /**
  * The copy of a result a public site may ship, by its kind: the server's

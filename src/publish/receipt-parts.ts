@@ -1,12 +1,16 @@
 /**
- * What every kind's receipt says the same way: its id's slug, each
- * configuration's line (identity, method, engine, dates, hashes) and the
- * server's own account of itself. The kinds' builders (text-receipt.ts,
- * pooling-receipt.ts) share it, so a configuration reads alike on every page.
+ * What every kind's receipt says the same way: the checks of the pair, its
+ * id, title, dates and workload, each configuration's line (identity, method,
+ * engine, dates, hashes), the server's own account of itself, a figure's
+ * value in every run, and the frame around what a kind states its own way
+ * (KindParts). The kinds' builders (text-kind.ts, pooling-kind.ts) share it,
+ * so a receipt reads alike on every page whatever its kind.
  */
-import type { SweepResult } from '../core/index.js';
-import type { Configuration } from './receipt-schema.js';
-import type { CheckedRun, PairRun } from './run-pair.js';
+import { canonicalJson, type SweepResult } from '../core/index.js';
+import type { ConfigurationKey, Fact } from './fact.js';
+import type { ReceiptInput, ReceiptOutcome, ReceiptResult } from './receipt-kind.js';
+import { type Configuration, type FactSet, RECEIPT_VERSION, type Receipt } from './receipt-schema.js';
+import { type CheckedRun, type PairRun, checkRunPair, workloadPart } from './run-pair.js';
 
 export const day = (iso: string): string => iso.slice(0, 10);
 
@@ -66,4 +70,92 @@ export function configuration(run: ConfigurationRun, method: string): Configurat
     toolVersion: result.run.toolVersion,
     serverAccount: accountLines(result.serverAccount),
   };
+}
+
+/** Both runs checked as a pair after the method and the kind's own problems (`own`), or every problem. */
+export function checkedPair<R extends ReceiptResult>(
+  input: ReceiptInput<R>,
+  own: readonly string[] = [],
+): { ok: true; runs: Record<ConfigurationKey, CheckedRun<R>> } | { ok: false; problems: string[] } {
+  const problems: string[] = [];
+  if (input.method.trim() === '') problems.push('--method: state the optimization method of the optimized configuration');
+  problems.push(...own);
+  const pair = checkRunPair<R>(input.baseline, input.optimized);
+  if (!pair.ok) problems.push(...pair.problems);
+  if (!pair.ok || problems.length > 0) return { ok: false, problems };
+  return { ok: true, runs: { baseline: pair.baseline, optimized: pair.optimized } };
+}
+
+/** What a kind's receipt states its own way, in the receipt's order; receiptOf frames it. */
+export interface KindParts {
+  /** Stated only above the first fact set (receipt-schema.ts), so a receipt of set 1 reads as it always did. */
+  factSet?: FactSet;
+  simulated: boolean;
+  /** Beside the modality: a text run's media inputs, or a pooling run's endpoint. */
+  tag: Pick<Receipt, 'inputs' | 'modality'>;
+  costText: string;
+  facts: Fact[];
+  curves: Receipt['curves'];
+  headlines: Receipt['headlines'];
+  charts: Receipt['charts'];
+  quality: Receipt['quality'];
+  limitations: string[];
+}
+
+/** The receipt of a checked pair: the frame every kind shares around the kind's own parts. */
+export function receiptOf<R extends ReceiptResult>(input: ReceiptInput<R>, runs: Record<ConfigurationKey, CheckedRun<R>>, parts: KindParts): ReceiptOutcome {
+  const model = runs.baseline.contract.model.name;
+  const hardware = runs.baseline.contract.hardware.label;
+  const pair = [runs.baseline, runs.optimized];
+  const measuredAt = pair
+    .map((r) => day(r.result.run.startedAt))
+    .sort()
+    .at(-1) as string;
+  const title = input.title?.trim() || `${model} on ${hardware}: ${input.method.trim()}`;
+  const asOf = pair
+    .map((r) => r.contract.hardware.priceAsOf)
+    .filter((d): d is string => d !== undefined)
+    .sort();
+  const receipt: Receipt = {
+    receiptVersion: RECEIPT_VERSION,
+    ...(parts.factSet === undefined || parts.factSet === 1 ? {} : { factSetVersion: parts.factSet }),
+    // The date is never cut off a long title: a re-measurement is a new receipt, not a collision.
+    id: `${slug(title)}-${measuredAt}`,
+    title,
+    model,
+    hardware,
+    measuredAt,
+    simulated: parts.simulated,
+    ...parts.tag,
+    configurations: {
+      baseline: configuration(runs.baseline, input.baselineMethod?.trim() || 'baseline as deployed, no optimization'),
+      optimized: configuration(runs.optimized, input.method.trim()),
+    },
+    workload: { hash: runs.baseline.workloadHash, lines: Object.entries(workloadPart(runs.baseline.contract)).map(([k, v]) => `${k}: ${canonicalJson(v)}`) },
+    costBasis: { text: parts.costText, priceAsOf: asOf.at(-1) ?? null },
+    facts: parts.facts,
+    curves: parts.curves,
+    headlines: parts.headlines,
+    charts: parts.charts,
+    quality: parts.quality,
+    limitations: parts.limitations,
+    generator: input.generator,
+  };
+  return { ok: true, receipt };
+}
+
+/** Each figure of `keys` against its baseline, the optimized configuration's first; those in `alone` have none. */
+export const headlinesOf = (keys: readonly string[], alone: readonly string[] = []): Receipt['headlines'] =>
+  keys.map((k) => ({ factId: `optimized.${k}`, baselineFactId: alone.includes(k) ? null : `baseline.${k}` }));
+
+/** A bar chart of each figure by configuration, titled by `title`. */
+export const barCharts = (keys: readonly string[], title: (key: string) => string): Receipt['charts'] =>
+  keys.map((key) => ({ id: slug(key.replace(/[A-Z]/g, (c) => `-${c}`)), title: title(key), factIds: [`baseline.${key}`, `optimized.${key}`] }));
+
+/** A configuration's facts from its first run, each fact-table figure (`table`) with its value in every run when the contract ran more than once. */
+export function withRuns<T>(cfg: ConfigurationKey, first: readonly Fact[], runs: readonly T[], factsOf: (run: T) => Fact[], table: readonly string[]): Fact[] {
+  if (runs.length < 2) return [...first];
+  const each = runs.map((r) => new Map(factsOf(r).map((f) => [f.id, f.value])));
+  const ids = new Set(table.map((k) => `${cfg}.${k}`));
+  return first.map((f) => (ids.has(f.id) ? { ...f, runs: each.map((m) => m.get(f.id) ?? null) } : f));
 }

@@ -10,6 +10,16 @@ import { factSchema } from './fact.js';
 /** 2: the file carries its evidence by hash, and every number in it is recomputed from that evidence (receipt-file.ts). */
 export const RECEIPT_VERSION = 2;
 
+/**
+ * The facts a receipt states, by version: 1 (stated by its absence) is every
+ * receipt's set; 2 adds each level's tool-call facts (valid share, first
+ * tool-call token p50/p95) to a receipt of runs sent with tools. A receipt is
+ * recomputed with the set it states, so one made before a set was added still
+ * verifies.
+ */
+export const FACT_SET_VERSION = 2;
+export type FactSet = 1 | typeof FACT_SET_VERSION;
+
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date like 2026-06-01');
 
 export const configurationSchema = z.object({
@@ -51,6 +61,7 @@ export const barChartSchema = z.object({
 
 export const receiptSchema = z.object({
   receiptVersion: z.literal(RECEIPT_VERSION),
+  factSetVersion: z.literal(FACT_SET_VERSION).optional(),
   /** URL-safe, unique among published receipts: the page is `<id>.html`. */
   id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'must be lowercase letters, digits and dashes'),
   title: z.string().min(1),

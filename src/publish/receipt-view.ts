@@ -6,7 +6,8 @@
  */
 import { difference, meanStatistic } from '../core/index.js';
 import { type BarChartInput, type Direction, barSubtitle, num, signedPct } from '../web/index.js';
-import { directionOfMetric, factTableRows } from './pooling-figures.js';
+import { directionOfMetric } from './pooling-figures.js';
+import { kindOfReceipt } from './receipt-kinds.js';
 import type { ConfigurationKey, Fact } from './fact.js';
 import { type ReceiptPareto, receiptPareto } from './receipt-pareto.js';
 import type { Receipt } from './receipt-schema.js';
@@ -133,7 +134,8 @@ export function receiptView(r: Receipt): ReceiptView {
     const c = change(r, to, h.baselineFactId === null ? null : need(r, h.baselineFactId), direction);
     return { number: viewOfFact(r, to), direction, change: c.change, changeWords: c.words, verdict: c.verdict, verdictWord: c.word };
   });
-  const rows = factTableRows(r.modality).map(({ key, def }) => {
+  const page = kindOfReceipt(r).page;
+  const rows = page.factRows(r).map(({ key, def }) => {
     const b = need(r, `baseline.${key}`);
     const o = need(r, `optimized.${key}`);
     const c = change(r, o, b, def.direction);
@@ -175,7 +177,6 @@ export function receiptView(r: Receipt): ReceiptView {
   ) as ReceiptView['levels'];
   const quality = r.facts.filter((f) => f.id.startsWith('optimized.quality')).map((f) => viewOfFact(r, f));
   const costRates = (['baseline', 'optimized'] as const).map((cfg) => viewOfFact(r, need(r, `${cfg}.hourlyRate`)));
-  // The Pareto view plots output tokens per user against throughput: text generation only.
   return {
     receipt: r,
     page: `${r.id}.html`,
@@ -185,7 +186,7 @@ export function receiptView(r: Receipt): ReceiptView {
     levels,
     quality,
     costRates,
-    pareto: r.modality === undefined ? receiptPareto(r, levels) : null,
+    pareto: page.pareto ? receiptPareto(r, levels) : null,
   };
 }
 

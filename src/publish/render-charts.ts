@@ -21,13 +21,13 @@ import {
   paretoLegend,
   renderPareto,
   throughputChart,
+  toolTtftChart,
+  toolValidChart,
   ttftChart,
 } from '../web/index.js';
 import type { ConfigurationKey } from './fact.js';
 import { Raw, dataNumber, esc, html, scrollFrame } from './html.js';
 import { pointNumber } from './receipt-pareto.js';
-import { POOLING_LEVEL_METRICS, poolingLevelFigures } from './pooling-figures.js';
-import type { PoolingEndpoint } from '../core/index.js';
 import type { BarView, ReceiptView } from './receipt-view.js';
 import type { ViewNumber } from './view-number.js';
 
@@ -55,6 +55,10 @@ function series(v: ReceiptView): ChartSeries[] {
       const p50 = valueOf(l.numbers, 'ttftP50');
       const p95 = valueOf(l.numbers, 'ttftP95');
       const perRequest = valueOf(l.numbers, 'perRequest');
+      const toolP50 = valueOf(l.numbers, 'toolTtftP50');
+      const toolP95 = valueOf(l.numbers, 'toolTtftP95');
+      // A level sent with tools carries its tool facts (fact set 2), each stated even without a value.
+      const tools = l.numbers.some((n) => n.id.endsWith('.toolValid'));
       return {
         concurrency: l.concurrency,
         invalid: l.invalid,
@@ -66,6 +70,14 @@ function series(v: ReceiptView): ChartSeries[] {
         e2eMs: null,
         failed: valueOf(l.numbers, 'failed') ?? 0,
         gpuMemMiB: { available: false },
+        ...(tools
+          ? {
+              toolCalls: {
+                validRate: valueOf(l.numbers, 'toolValid'),
+                ttftToolMs: toolP50 === null || toolP95 === null ? null : { p50: toolP50, p95: toolP95 },
+              },
+            }
+          : {}),
       };
     }),
   }));
@@ -97,9 +109,16 @@ const CURVE_CHARTS: ReadonlyArray<[ChartSpec, readonly MetricKey[]]> = [
   [ttftChart, ['ttftP50', 'ttftP95']],
 ];
 
+/** A receipt of runs sent with tools (fact set 2) draws these too, from each level's tool facts. */
+const TOOL_CHARTS: ReadonlyArray<[ChartSpec, readonly MetricKey[]]> = [
+  [toolValidChart, ['toolValid']],
+  [toolTtftChart, ['toolTtftP50', 'toolTtftP95']],
+];
+
 export function curveFigures(v: ReceiptView): Raw {
   const s = series(v);
-  return html`${CURVE_CHARTS.map(
+  const tools = s.some((x) => x.levels.some((l) => l.toolCalls !== undefined));
+  return html`${[...CURVE_CHARTS, ...(tools ? TOOL_CHARTS : [])].map(
     ([
       spec,
       metrics,
@@ -109,11 +128,10 @@ ${levelTable(v, spec.title, metrics, (m) => METRICS[m].header)}</figure>`,
   )}`;
 }
 
-/** An embeddings or rerank receipt's levels: one table, both configurations, the endpoint's own figures per level. */
-export function poolingLevels(v: ReceiptView, endpoint: PoolingEndpoint): Raw {
-  const figs = poolingLevelFigures(endpoint);
+/** A receipt's levels as one table (an embeddings or rerank receipt's): both configurations, the kind's own figures per level. */
+export function levelsTable(v: ReceiptView, table: { metrics: readonly string[]; header(metric: string): string }): Raw {
   return html`<section id="levels" aria-labelledby="levels-h"><h2 id="levels-h">Per level</h2><p class="muted">Each concurrency level of both runs, recomputed from their records; a level with a failed request is excluded from the peak.</p>
-${levelTable(v, 'per-level figures', POOLING_LEVEL_METRICS, (m) => figs[m].header)}</section>`;
+${levelTable(v, 'per-level figures', table.metrics, table.header)}</section>`;
 }
 
 /**

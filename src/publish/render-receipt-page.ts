@@ -5,7 +5,8 @@
  * the workload, the limitations. Numbers come only from the view-model.
  */
 import { Raw, dataNumber, html, page, scrollFrame, signerLine } from './html.js';
-import { barFigure, curveFigures, paretoSection, poolingLevels } from './render-charts.js';
+import { barFigure, curveFigures, levelsTable, paretoSection } from './render-charts.js';
+import { kindOfReceipt } from './receipt-kinds.js';
 import type { ReceiptView } from './receipt-view.js';
 import { textModality } from './run-pair.js';
 
@@ -60,9 +61,9 @@ function costFormulas(v: ReceiptView): Raw[] {
   return (['baseline', 'optimized'] as const).map((cfg) => {
     const row = (key: string) => v.rows.find((x) => x[cfg].id === `${v.receipt.id}/${cfg}.${key}`)?.[cfg];
     const rate = v.costRates.find((n) => n.id === `${v.receipt.id}/${cfg}.hourlyRate`);
-    const pooled = v.receipt.modality !== undefined;
-    const peak = row(pooled ? 'peakInputTokens' : 'peakThroughput');
-    const cost = row(pooled ? 'costPer1MInput' : 'costPer1M');
+    const { cost: keys } = kindOfReceipt(v.receipt).page;
+    const peak = row(keys.peak);
+    const cost = row(keys.cost);
     if (rate === undefined || peak === undefined || cost === undefined) return html``;
     return html`<li>${rate.configuration}: ${dataNumber(cost, { unit: true })} = ${dataNumber(rate, { unit: true })} ÷ (${dataNumber(peak, { unit: true })} × 3,600 s) × 1,000,000 <span class="stat">(${rate.statistic}; ${peak.statistic})</span></li>`;
   });
@@ -71,11 +72,14 @@ function costFormulas(v: ReceiptView): Raw[] {
 export function receiptPage(v: ReceiptView, datasetSha256: string, generator: string, notClaimed: readonly string[], signer: string | null = null): string {
   const r = v.receipt;
   const { baseline, optimized } = r.configurations;
+  const kind = kindOfReceipt(r).page;
+  const note = kind.modalityNote(r);
+  const table = kind.levelTable?.(r);
   return page(
     r.title,
     html`<p><a href="index.html">All receipts</a></p>
 <h1>${r.model} · ${r.hardware} · ${r.measuredAt}</h1><p>${r.title}</p>
-<p id="modality">Modality: <strong>${r.modality ?? textModality(r.inputs)}</strong>${r.inputs === undefined ? '' : html` <span class="stat">(each request: ${r.inputs.join('; ')})</span>`}${r.modality === undefined ? '' : html` <span class="stat">(the ${r.modality} endpoint: figures in ${r.modality === 'rerank' ? 'documents' : 'inputs'} and input tokens; nothing is generated)</span>`}</p>
+<p id="modality">Modality: <strong>${r.modality ?? textModality(r.inputs)}</strong>${r.inputs === undefined ? '' : html` <span class="stat">(each request: ${r.inputs.join('; ')})</span>`}${note === null ? '' : html` <span class="stat">(${note})</span>`}</p>
 ${r.simulated ? html`<p class="simulated"><strong>Simulated:</strong> measured against the goodput simulator, not a real GPU; the figures show the method, not what any hardware achieves.</p>` : ''}
 <dl><dt>Baseline</dt><dd>${baseline.identity}; method: ${baseline.method}; measured ${baseline.measuredAt}</dd>
 <dt>Optimized</dt><dd>${optimized.identity}; method: ${optimized.method}; measured ${optimized.measuredAt}</dd>
@@ -86,7 +90,7 @@ ${r.simulated ? html`<p class="simulated"><strong>Simulated:</strong> measured a
 <h2>Fact tables</h2>${factTables(v)}
 <h2>Charts</h2><p class="muted">One unit per chart; bars start at zero; baseline grey and first. List prices are never drawn on these scales.</p>
 ${v.bars.map(barFigure)}
-${r.modality === undefined ? curveFigures(v) : poolingLevels(v, r.modality)}
+${table === undefined ? curveFigures(v) : levelsTable(v, table)}
 ${paretoSection(v)}
 ${quality(v)}
 <h2>Cost basis</h2><p>${r.costBasis.text}${r.costBasis.priceAsOf ? ` Rate as of ${r.costBasis.priceAsOf}.` : ''}</p>

@@ -8,10 +8,23 @@ import { type LevelResult, notSaturated } from '../core/index.js';
 import { FIGURES, type FigureKey, METRICS, type MetricKey, gpuCount } from '../web/index.js';
 import { type ConfigurationKey, type Fact, derived, measured, recorded } from './fact.js';
 import type { CheckedRun } from './run-pair.js';
-import type { CurvePoint } from './receipt-schema.js';
+import type { CurvePoint, FactSet } from './receipt-schema.js';
 
 /** Level metrics kept per level: the scaling charts and their data tables. */
 export const CURVE_METRICS = ['throughput', 'perRequest', 'ttftP50', 'ttftP95', 'failed'] as const satisfies readonly MetricKey[];
+
+/** Fact set 2 adds these to each level sent with tools: the tool-call charts and their data tables. */
+export const TOOL_METRICS = ['toolValid', 'toolTtftP50', 'toolTtftP95'] as const satisfies readonly MetricKey[];
+
+/** Why a level has no value of a metric. */
+const NO_VALUE: Partial<Record<MetricKey, string>> = {
+  toolValid: 'no request of the level called a tool or had to',
+  toolTtftP50: 'no tool call of the level was timed',
+  toolTtftP95: 'no tool call of the level was timed',
+};
+
+/** The runs were sent with tools: a receipt of them states fact set 2. */
+export const sentWithTools = (result: CheckedRun['result']): boolean => result.levels.some((l) => l.toolCalls !== undefined);
 
 const figure = (cfg: ConfigurationKey, key: FigureKey) => {
   const f = FIGURES[key];
@@ -33,9 +46,10 @@ export function levelStateNote(l: Pick<LevelResult, 'invalid' | 'invalidReason' 
   return null;
 }
 
-function levelFacts(cfg: ConfigurationKey, l: LevelResult): Fact[] {
+function levelFacts(cfg: ConfigurationKey, l: LevelResult, factSet: FactSet): Fact[] {
   const state = levelStateNote(l);
-  return CURVE_METRICS.map((key) => {
+  const keys: readonly MetricKey[] = factSet >= 2 && l.toolCalls !== undefined ? [...CURVE_METRICS, ...TOOL_METRICS] : CURVE_METRICS;
+  return keys.map((key) => {
     const m = METRICS[key];
     const base = {
       id: curveFactId(cfg, l.concurrency, key),
@@ -46,7 +60,7 @@ function levelFacts(cfg: ConfigurationKey, l: LevelResult): Fact[] {
       configuration: cfg,
       digits: m.digits,
     };
-    const f = measured(base, m.value(l), 'the level had no successful request');
+    const f = measured(base, m.value(l), NO_VALUE[key] ?? 'the level had no successful request');
     if (state !== null) f.note = f.note === undefined ? state : `${state}; ${f.note}`;
     return f;
   });
@@ -114,7 +128,8 @@ export interface RunFacts {
   curve: CurvePoint[];
 }
 
-export function runFacts(cfg: ConfigurationKey, run: CheckedRun): RunFacts {
+/** A configuration's facts of fact set `factSet` (receipt-schema.ts). */
+export function runFacts(cfg: ConfigurationKey, run: CheckedRun, factSet: FactSet): RunFacts {
   const { result, contract } = run;
   const single = result.levels.find((l) => l.concurrency === 1) ?? null;
   const singleOk = single !== null && !single.invalid && !single.clientBound.bound;
@@ -131,7 +146,7 @@ export function runFacts(cfg: ConfigurationKey, run: CheckedRun): RunFacts {
   const hourly = contract.hardware.gpuHourlyUsd ?? result.run.hourlyCostUsd;
   const rate = recorded(figure(cfg, 'hourlyRate'), hourly ?? null, 'no hourly rate was recorded with the run');
   if (rate.value !== null) rate.note = contract.hardware.priceAsOf ? `as of ${contract.hardware.priceAsOf}` : 'date not recorded';
-  const levels = result.levels.flatMap((l) => levelFacts(cfg, l));
+  const levels = result.levels.flatMap((l) => levelFacts(cfg, l, factSet));
   const gpus = gpuFact(cfg, contract.hardware.label);
   const facts: Fact[] = [
     peak,

@@ -1,19 +1,91 @@
 /**
  * The text-generation kind of receipt (chat, completions, Responses): read
  * through the sweep result's schema, checked by recomputing every level and
- * card from its records, repeats combined as `goodput run` combines them,
- * and a quality score taken from the optimized run or a standalone file.
+ * card from its records, repeats combined as `goodput run` combines them, a
+ * quality score taken from the optimized run or a standalone file, and its
+ * facts: peak throughput, single-stream figures, goodput, cost and each
+ * level's curve values (run-facts.ts).
  */
 import type { z } from 'zod';
-import { combineRepeats } from '../contract/index.js';
+import { type Contract, combineRepeats, runsOf } from '../contract/index.js';
 import { canonicalJson, type QualityScore, type SweepResult, sweepResultSchema } from '../core/index.js';
+import { FIGURES, type FigureKey } from '../web/index.js';
 import { checkEvidence } from './evidence-check.js';
 import { publicTextResult } from './evidence-files.js';
+import { type ConfigurationKey, FACT_TABLE_ROWS, type Fact } from './fact.js';
+import { isSimulated, limitationsOf, saturatedBoth } from './limitations.js';
+import { qualityFacts } from './quality-facts.js';
 import { qualityRefusals, recomputedQuality } from './quality-belongs.js';
 import { dayRefusal } from './receipt-dates.js';
-import type { KindQuality, KindSide, ReceiptKind } from './receipt-kind.js';
+import type { KindQuality, KindSide, ReceiptInput, ReceiptKind, ReceiptOutcome } from './receipt-kind.js';
+import { barCharts, checkedPair, headlinesOf, receiptOf, withRuns } from './receipt-parts.js';
 import { type Refusal, refusal } from './refusal.js';
-import { textReceipt } from './text-receipt.js';
+import { mediaInputs } from './run-pair.js';
+import { runFacts, sentWithTools } from './run-facts.js';
+import { FACT_SET_VERSION, type FactSet } from './receipt-schema.js';
+
+/** The configurations charted as bars, in page order. */
+export const BAR_FIGURES: readonly FigureKey[] = ['peakThroughput', 'singleStream', 'ttftSingle', 'tpotSingle', 'costPer1M'];
+
+/**
+ * Goodput counts requests that meet every SLO and the quality floor: with a
+ * floor in the contract, an optimized configuration scoring below it has no
+ * such request, and one without a score cannot be checked against it.
+ */
+function underQualityFloor(facts: readonly Fact[], contract: Contract, score: QualityScore | null): Fact[] {
+  const floor = contract.quality.floor ?? contract.slo.qualityFloor;
+  if (floor === undefined) return [...facts];
+  const composite = score?.composite ?? null;
+  if (composite !== null && composite >= floor) return [...facts];
+  const goodputIds = new Set(['optimized.goodput', 'optimized.sloAttainment']);
+  return facts.map((f) => {
+    if (!goodputIds.has(f.id)) return f;
+    if (composite === null) {
+      const { runs: _runs, ...rest } = f;
+      return { ...rest, value: null, provenance: 'not recorded' as const, note: `the quality floor ${floor} cannot be checked: no quality score was recorded` };
+    }
+    return {
+      ...f,
+      value: 0,
+      runs: f.runs?.map(() => 0),
+      note: `quality ${composite} is below the floor ${floor}: no request meets every SLO and the quality floor`,
+    };
+  });
+}
+
+function textReceipt(input: ReceiptInput<SweepResult>): ReceiptOutcome {
+  const pair = checkedPair(input);
+  if (!pair.ok) return pair;
+  const { runs } = pair;
+  // Set 2 only where it adds facts: a receipt of runs without tools states set 1, as every receipt did before.
+  const tools = sentWithTools(runs.baseline.result) || sentWithTools(runs.optimized.result);
+  const factSet: FactSet = tools && (input.factSet ?? FACT_SET_VERSION) >= 2 ? FACT_SET_VERSION : 1;
+  const factsOf = (cfg: ConfigurationKey) => {
+    const first = runFacts(cfg, runs[cfg], factSet);
+    const facts = withRuns(cfg, first.facts, runsOf(runs[cfg].result), (result) => runFacts(cfg, { ...runs[cfg], result }, factSet).facts, FACT_TABLE_ROWS);
+    return { facts, curve: first.curve };
+  };
+  const b = factsOf('baseline');
+  const o = factsOf('optimized');
+  const q = qualityFacts(input.quality);
+  const facts = [...b.facts, ...underQualityFloor(o.facts, runs.optimized.contract, input.quality), ...q.facts];
+  const media = mediaInputs(runs.baseline.contract);
+  return receiptOf(input, runs, {
+    factSet,
+    simulated: isSimulated(runs.baseline) || isSimulated(runs.optimized),
+    // Images or audio in every request: the receipt says so beside its modality (one workload on both sides).
+    tag: media.length > 0 ? { inputs: media } : {},
+    costText:
+      `${runs.baseline.contract.hardware.label} compute at the hourly rate recorded with each run. A GPU compute estimate at ${saturatedBoth(runs) ? 'measured saturation' : 'the highest throughput measured (not saturated: the highest level tested)'}: output tokens only, ` +
+      'at the measured peak throughput sustained for an hour; it excludes idle time, CPU, memory, networking, redundancy and platform fees.',
+    facts,
+    curves: { baseline: b.curve, optimized: o.curve },
+    headlines: headlinesOf(['peakThroughput', 'singleStream', 'costPer1M', 'quality', 'goodput'], ['quality']),
+    charts: barCharts(BAR_FIGURES, (key) => `${FIGURES[key as FigureKey].label} by configuration`),
+    quality: q.quality,
+    limitations: limitationsOf(runs, facts),
+  });
+}
 
 /**
  * The score a receipt states: the one measured in the optimized run (goodput
@@ -74,4 +146,10 @@ export const textKind: ReceiptKind<SweepResult> = {
   combineRuns: combineRepeats,
   evidenceQuality,
   build: textReceipt,
+  page: {
+    factRows: () => FACT_TABLE_ROWS.map((key) => ({ key, def: FIGURES[key] })),
+    cost: { peak: 'peakThroughput', cost: 'costPer1M' },
+    pareto: true,
+    modalityNote: () => null,
+  },
 };

@@ -9,7 +9,7 @@ export { num, signedPct } from './view/format.js';
 export { TABLE_HEADERS, tableCaption, tableRows } from './view/table-model.js';
 export { cardViews } from './view/cards-model.js';
 export { type ChartLevel, type ChartSeries } from './view/chart-lines.js';
-export { type ChartDocument, type ChartSpec, perRequestChart, throughputChart, ttftChart } from './view/charts.js';
+export { type ChartDocument, type ChartSpec, perRequestChart, throughputChart, toolTtftChart, toolValidChart, ttftChart } from './view/charts.js';
 export { barChart, type BarChartInput, barSubtitle } from './view/bars.js';
 export { SHARE_WIDTH, type ShareCardInput, shareCardSvg } from './view/share-card.js';
 export {

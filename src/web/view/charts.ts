@@ -23,7 +23,7 @@ export interface ChartOptions {
 }
 
 export interface ChartSpec {
-  id: 'throughput' | 'per-request' | 'ttft';
+  id: 'throughput' | 'per-request' | 'ttft' | 'tool-valid' | 'tool-ttft';
   title: string;
   /** Unit and direction: "tok/s · higher is better". */
   subtitle: string;
@@ -202,6 +202,25 @@ export const ttftChart = spec(
     { key: 'ttftP95', tag: 'p95', dash: '3 3' },
   ],
   'TTFT',
+);
+
+/** A run sent with tools, against concurrency: the share of valid calls, and time to first tool-call token (the receipt's tool charts). */
+export const toolValidChart = spec(
+  'tool-valid',
+  'Valid tool calls against concurrency',
+  'Valid tool calls (share)',
+  [{ key: 'toolValid', tag: null, dash: null }],
+  'valid tool-call share',
+);
+export const toolTtftChart = spec(
+  'tool-ttft',
+  'Time to first tool-call token against concurrency',
+  'First tool-call token (ms)',
+  [
+    { key: 'toolTtftP50', tag: 'p50', dash: null },
+    { key: 'toolTtftP95', tag: 'p95', dash: '3 3' },
+  ],
+  'first tool-call token',
 );
 
 /** Every chart of the Benchmarks page, in page order. */

@@ -17,6 +17,8 @@ export interface MetricLevel {
   e2eMs: { p50: number } | null;
   failed: number;
   gpuMemMiB: { available: true; peak: number } | { available: false };
+  /** A level sent with tools: the share of judged requests whose calls validated, and time to first tool-call token. */
+  toolCalls?: { validRate: number | null; ttftToolMs: { p50: number; p95: number } | null };
 }
 
 export interface MetricDef {
@@ -58,6 +60,33 @@ export const METRICS = {
   ttftP95: { header: 'TTFT p95 (ms)', label: 'TTFT', unit: 'ms', statistic: 'p95', direction: 'lower', digits: 1, value: (l) => l.ttftMs?.p95 ?? null },
   tpotP50: { header: 'TPOT p50 (ms)', label: 'TPOT', unit: 'ms', statistic: 'p50', direction: 'lower', digits: 2, value: (l) => l.tpotMs?.p50 ?? null },
   e2eP50: { header: 'e2e p50 (ms)', label: 'e2e', unit: 'ms', statistic: 'p50', direction: 'lower', digits: 0, value: (l) => l.e2eMs?.p50 ?? null },
+  toolValid: {
+    header: 'Valid tool calls (share)',
+    label: 'Valid tool calls',
+    unit: 'share of judged requests',
+    statistic: 'valid ÷ requests that called or had to',
+    direction: 'higher',
+    digits: 3,
+    value: (l) => l.toolCalls?.validRate ?? null,
+  },
+  toolTtftP50: {
+    header: 'Tool-call TTFT p50 (ms)',
+    label: 'First tool-call token',
+    unit: 'ms',
+    statistic: 'p50',
+    direction: 'lower',
+    digits: 1,
+    value: (l) => l.toolCalls?.ttftToolMs?.p50 ?? null,
+  },
+  toolTtftP95: {
+    header: 'Tool-call TTFT p95 (ms)',
+    label: 'First tool-call token',
+    unit: 'ms',
+    statistic: 'p95',
+    direction: 'lower',
+    digits: 1,
+    value: (l) => l.toolCalls?.ttftToolMs?.p95 ?? null,
+  },
   failed: { header: 'Failed', label: 'Failed requests', unit: 'requests', statistic: 'count', direction: 'lower', digits: 0, value: (l) => l.failed },
   gpuMem: {
     header: 'GPU mem (MiB)',
