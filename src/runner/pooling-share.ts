@@ -12,9 +12,6 @@ import type { Clock, PoolingClient, PoolingPayload } from '../client/index.js';
 import { startLoopMonitor } from './loop-delay.js';
 import { waitUntil } from './open-loop.js';
 
-/** The connection-error code of a request a lost worker never reported: our side failed, not the server. */
-export const CLIENT_LOST = 'client-lost';
-
 /** One request of a share: its sequence number in the level and what it carries. */
 export interface PoolingSend {
   seq: number;
