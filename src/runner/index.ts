@@ -15,7 +15,7 @@ export { recordBatches } from './record-batches.js';
 export { endpointsOffered, routeOf } from './pooling-setup.js';
 export { CLIENT_LOST } from './level-loop.js';
 export { runPoolingShare, type PoolingSend, type PoolingSharePlan } from './pooling-share.js';
-export type { PoolingShareResult, PoolingThreads } from './pooling-threads.js';
+export type { PoolingShareResult, PoolingThreads } from './client-threads.js';
 export { poolingSpecSchema, type PoolingSpec, type PoolingSpecInput } from './pooling-spec.js';
 export { findPoolingCapacity, poolingCapacityReportSchema, type PoolingCapacityProbe, type PoolingCapacityReport } from './pooling-capacity.js';
 export { NO_RUN_STATE, runStateSchema, type RunState } from './run-state.js';

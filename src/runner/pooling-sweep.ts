@@ -18,12 +18,11 @@ import {
   poolingPeak,
 } from '../core/index.js';
 import { type Clock, type DialectKind, type PoolingClient, type PoolingRoute, type Target, createPoolingClient, monotonicNs } from '../client/index.js';
-import { threadsFor } from './client-threads.js';
+import { type PoolingThreads, startPoolingThreads, threadsFor } from './client-threads.js';
 import { type EngineSetup, resolveEngine } from './engine-setup.js';
 import { type PoolingInputs, modelOf, poolingInputs, probeRoute, routeOf } from './pooling-setup.js';
 import { poolingSharePlans, runPoolingShare, type PoolingShareRun } from './pooling-share.js';
 import { type PoolingSpec, type PoolingSpecInput, poolingRequestsFor, poolingSpecSchema } from './pooling-spec.js';
-import { startPoolingThreads, type PoolingThreads } from './pooling-threads.js';
 import { PROMPT_MISMATCH_SHARE } from './prompt-lengths.js';
 import { levelOrder } from './sweep-spec.js';
 import { type LevelAt, type LevelKind, type LevelsEnd, failedWarning, parseSpec, sweepLevels, sweepTalk, unanswered } from './level-loop.js';

@@ -6,7 +6,7 @@ import { SweepError } from './errors.js';
 import { routeOf } from './pooling-setup.js';
 import type { PoolingSpec } from './pooling-spec.js';
 import { poolingSharePlans } from './pooling-share.js';
-import { type PoolingThreads, startPoolingThreads } from './pooling-threads.js';
+import { type PoolingThreads, startPoolingThreads } from './client-threads.js';
 import { runSweep } from './run-kinds.js';
 import type { SweepEvent } from './sweep-events.js';
 
