@@ -7,7 +7,15 @@ export { SweepError, type SweepErrorCode } from './errors.js';
 export { TOOL_VERSION } from './version.js';
 export { levelResult, levelFromRecords } from './level-result.js';
 export { findCapacity, type CapacityOptions } from './capacity.js';
-export { capacityReportSchema, capacityProbeSchema, type CapacityProbe, type CapacityReport } from './capacity-report.js';
+export {
+  capacityReportSchema,
+  capacityProbeSchema,
+  poolingCapacityReportSchema,
+  type CapacityProbe,
+  type CapacityReport,
+  type PoolingCapacityProbe,
+  type PoolingCapacityReport,
+} from './capacity-report.js';
 export { runShare, type ShareRun } from './run-share.js';
 export { shareSeqs } from './share-parts.js';
 export { type ClientThreads, type LevelOnThreads, type ThreadedLevel } from './client-threads.js';
@@ -17,5 +25,4 @@ export { CLIENT_LOST } from './level-loop.js';
 export { runPoolingShare, type PoolingSend, type PoolingSharePlan } from './pooling-share.js';
 export type { PoolingShareResult, PoolingThreads } from './client-threads.js';
 export { poolingSpecSchema, type PoolingSpec, type PoolingSpecInput } from './pooling-spec.js';
-export { findPoolingCapacity, poolingCapacityReportSchema, type PoolingCapacityProbe, type PoolingCapacityReport } from './pooling-capacity.js';
 export { NO_RUN_STATE, runStateSchema, type RunState } from './run-state.js';
