@@ -15,7 +15,6 @@ import { arrivalOps } from '../workload/index.js';
 import { type DepsOf, type SpecInputOf, type SpecOf, kindOfSpec, runSweep, specSchemaOf } from './run-kinds.js';
 import { levelOrder } from './sweep-spec.js';
 import type { CapacityProbe, CapacityReport, PoolingCapacityProbe, PoolingCapacityReport } from './capacity-report.js';
-import { type SearchProbe, searchCapacity, searchStatement } from './capacity-search.js';
 
 /** The kinds capacity searches, with their probe and report. */
 interface CapacityKinds {
@@ -46,7 +45,7 @@ interface KindSearch {
   label(level: number): string;
   bisect(lo: number, hi: number, resolution: number): number | null;
   /** Held or missed, and why. */
-  verdict(level: LevelOf): Pick<SearchProbe, 'holds' | 'reason'>;
+  verdict(level: LevelOf): Pick<Probe, 'holds' | 'reason'>;
 }
 
 const NO_SLO = 'capacity needs SLOs: the spec has none';
@@ -93,7 +92,7 @@ function textVerdict(l: LevelResult): { holds: boolean; reason: string; clientBo
 }
 
 /** Held or missed, and why: a failed request misses whatever the latency. */
-function poolingVerdict(l: PoolingLevel, slo: PoolingSlo): Pick<SearchProbe, 'holds' | 'reason'> {
+function poolingVerdict(l: PoolingLevel, slo: PoolingSlo): Pick<Probe, 'holds' | 'reason'> {
   if (l.failed > 0) return { holds: false, reason: `${l.failed} of ${l.requests} requests failed` };
   const seen = l.slo?.observedMs;
   if (seen === null || seen === undefined) return { holds: false, reason: `latency p${slo.p} beyond every sample` };
@@ -101,6 +100,18 @@ function poolingVerdict(l: PoolingLevel, slo: PoolingSlo): Pick<SearchProbe, 'ho
     ? { holds: true, reason: `latency p${slo.p} ${seen.toFixed(1)} ms ≤ ${slo.maxMs} ms` }
     : { holds: false, reason: `latency p${slo.p} ${seen.toFixed(1)} ms > ${slo.maxMs} ms` };
 }
+
+/** A probe: the level, whether it held and why, and the level measured. */
+interface Probe {
+  level: number;
+  label: string;
+  phase: 'coarse' | 'bisect';
+  holds: boolean;
+  reason: string;
+  result: LevelOf;
+}
+
+type Verdict = 'found' | 'below-range' | 'above-range' | 'budget-exhausted' | 'stopped';
 
 /** Capacity at SLO of the kind the probe specs' endpoint names. */
 export async function findCapacity(opts: CapacityOptions<'pooling'>): Promise<PoolingCapacityReport>;
@@ -110,25 +121,76 @@ export async function findCapacity(opts: CapacityOptions | CapacityOptions<'pool
   const kind = CAPACITY_KINDS[kindOfSpec(input) as CapacityKindName] as (spec: SpecOf<CapacityKindName>) => KindSearch;
   const k = kind(specSchemaOf(input).parse(input) as SpecOf<CapacityKindName>);
   const maxProbes = opts.maxProbes ?? 24;
-  const outcome = await searchCapacity<SearchProbe & { result: LevelOf }>({
-    coarse: levelOrder(opts.coarse),
-    maxProbes,
-    onProbe: opts.onProbe as ((p: SearchProbe) => void) | undefined,
-    bisect: (lo, hi) => k.bisect(lo, hi, opts.resolution ?? 0.1),
-    measure: async (level, phase) => {
-      const result = await runSweep({ ...(await opts.specFor(level)), levels: [level] }, opts.deps as DepsOf<CapacityKindName>);
-      const measured = result.levels[0];
-      if (result.run.status !== 'complete' || !measured) return result.run.stopReason ?? `the probe at ${k.label(level)} did not complete`;
-      return { level, label: k.label(level), phase, ...k.verdict(measured), result: measured };
-    },
-  });
+  const probes: Probe[] = [];
+  let stopped: string | null = null;
+  let outOfProbes = false;
+  const probe = async (level: number, phase: Probe['phase']): Promise<Probe | null> => {
+    if (stopped) return null;
+    if (probes.length >= maxProbes) {
+      outOfProbes = true;
+      return null;
+    }
+    const result = await runSweep({ ...(await opts.specFor(level)), levels: [level] }, opts.deps as DepsOf<CapacityKindName>);
+    const measured = result.levels[0];
+    if (result.run.status !== 'complete' || !measured) {
+      stopped = result.run.stopReason ?? `the probe at ${k.label(level)} did not complete`;
+      return null;
+    }
+    const p = { level, label: k.label(level), phase, ...k.verdict(measured), result: measured };
+    probes.push(p);
+    (opts.onProbe as ((p: Probe) => void) | undefined)?.(p);
+    return p;
+  };
+  let below: Probe | null = null;
+  let above: Probe | null = null;
+  for (const level of levelOrder(opts.coarse)) {
+    const p = await probe(level, 'coarse');
+    if (!p) break;
+    if (p.holds) below = p;
+    else {
+      above = p;
+      break;
+    }
+  }
+  for (let mid = below && above ? k.bisect(below.level, above.level, opts.resolution ?? 0.1) : null; mid !== null;) {
+    const p = await probe(mid, 'bisect');
+    if (!p) break;
+    if (p.holds) below = p;
+    else above = p;
+    mid = k.bisect((below as Probe).level, (above as Probe).level, opts.resolution ?? 0.1);
+  }
+  // Out of probes before the bracket closed: what held is a lower bound, not the capacity.
+  const verdict: Verdict = stopped ? 'stopped' : outOfProbes ? 'budget-exhausted' : !below ? 'below-range' : !above ? 'above-range' : 'found';
   return {
     ...k.head,
-    verdict: outcome.verdict,
-    capacity: outcome.capacity,
-    stepSize: outcome.stepSize,
-    statement: searchStatement(outcome, k.slo, maxProbes),
-    evidence: { below: outcome.below?.result ?? null, above: outcome.above?.result ?? null },
-    probes: outcome.probes,
+    verdict,
+    capacity: verdict === 'found' || verdict === 'above-range' ? (below?.level ?? null) : null,
+    stepSize: below && above ? above.level - below.level : null,
+    statement: statementOf(verdict, below, above, stopped ?? '', k.slo, maxProbes),
+    evidence: { below: below?.result ?? null, above: above?.result ?? null },
+    probes,
   } as CapacityReport | PoolingCapacityReport;
+}
+
+/** The statement of a search's outcome; `slo` describes the objectives, `stopped` is the reason a probe gave. */
+function statementOf(verdict: Verdict, b: Probe | null, a: Probe | null, stopped: string, slo: string, maxProbes: number): string {
+  switch (verdict) {
+    case 'budget-exhausted': {
+      const bracket =
+        b && a
+          ? `between ${b.label} (holds) and ${a.label} (misses)`
+          : b
+            ? `at least ${b.label} (holds); nothing above it was measured`
+            : 'not bracketed: no probe held';
+      return `the probe budget (${maxProbes}) ran out before the search finished: capacity at SLO (${slo}) is ${bracket}; raise --max-probes`;
+    }
+    case 'found':
+      return `capacity at SLO (${slo}): ${b?.label}; ${a?.label} misses (${a?.reason})`;
+    case 'below-range':
+      return `no level holds the SLOs (${slo}): even ${a?.label} misses (${a?.reason})`;
+    case 'above-range':
+      return `every level holds the SLOs (${slo}) up to ${b?.label}: the capacity is higher; extend the levels`;
+    case 'stopped':
+      return `the search stopped: ${stopped}`;
+  }
 }
