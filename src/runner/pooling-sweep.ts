@@ -22,9 +22,9 @@ import { type PoolingThreads, startPoolingThreads, threadsFor } from './client-t
 import { type EngineSetup, resolveEngine } from './engine-setup.js';
 import { type PoolingInputs, modelOf, poolingInputs, probeRoute, routeOf } from './pooling-setup.js';
 import { poolingSharePlans, runPoolingShare, type PoolingShareRun } from './pooling-share.js';
-import { type PoolingSpec, type PoolingSpecInput, poolingRequestsFor, poolingSpecSchema } from './pooling-spec.js';
+import { type PoolingSpec, type PoolingSpecInput, poolingSpecSchema } from './pooling-spec.js';
 import { PROMPT_MISMATCH_SHARE } from './prompt-lengths.js';
-import { levelOrder } from './sweep-spec.js';
+import { closedLoopRequests, levelOrder } from './sweep-spec.js';
 import { type LevelAt, type LevelKind, type LevelsEnd, failedWarning, parseSpec, sweepLevels, sweepTalk, unanswered } from './level-loop.js';
 import type { SweepHooks } from './sweep-events.js';
 import { TOOL_VERSION } from './version.js';
@@ -120,7 +120,7 @@ function poolingLevels(run: PoolingRun): LevelKind<'pooling'> {
   return {
     order: run.order,
     warmup: spec.warmup,
-    requestsAt: (c) => poolingRequestsFor(spec, c),
+    requestsAt: (c) => closedLoopRequests(spec, c),
     startFields: (c, requests) => ({ threads: sharesAt(c, requests), ...(run.senders.always ? { over: 'workers' } : {}) }),
     level: async (at, done) => {
       const { runs, records } = await sendPoolingLevel(run, at, sharesAt(at.concurrency, at.requests));

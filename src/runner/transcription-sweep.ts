@@ -15,13 +15,9 @@ import {
   type TranscriptionRecord,
   type TranscriptionResult,
   type Warning,
-  levelsSchema,
-  limitedCount,
-  limitedInt,
   limitMessage,
   numericDefault,
   transcriptionLevel,
-  urlCredentialProblem,
 } from '../core/index.js';
 import {
   type Clock,
@@ -36,28 +32,20 @@ import { syntheticWav } from '../workload/index.js';
 import { SweepError } from './errors.js';
 import { type LevelAt, type LevelsEnd, failedWarning, parseSpec, sweepLevels, sweepTalk, unanswered } from './level-loop.js';
 import type { SweepHooks } from './sweep-events.js';
-import { levelOrder } from './sweep-spec.js';
+import { closedLoopRequests, concurrencyLevels, countFields, levelOrder, serverFields } from './sweep-spec.js';
 import { TOOL_VERSION } from './version.js';
 
 export const transcriptionSpecSchema = z
   .object({
-    url: z
-      .url({ protocol: /^https?$/, error: 'url must be an http(s) URL, e.g. http://127.0.0.1:8000' })
-      .refine((u) => urlCredentialProblem(u) === null, { error: (i) => `url ${urlCredentialProblem(String(i.input))}` }),
-    apiKey: z.string().min(1).optional(),
-    model: z.string().min(1).optional(),
+    ...serverFields,
     endpoint: z.enum(TRANSCRIPTION_ENDPOINTS),
-    levels: levelsSchema
-      .refine((l) => l.every((c) => Number.isInteger(c)), 'each level must be a whole number of requests in flight')
-      .refine((l) => l.every((c) => c <= LIMITS.concurrency.max), { error: (i) => limitMessage('concurrency', Math.max(...(i.input as number[])), 'level') }),
+    levels: concurrencyLevels,
     /** Seconds of every clip (8 kHz mono WAV drawn from the seed). */
     audioSeconds: z
       .number({ error: 'audioSeconds must be a number of seconds' })
       .positive('audioSeconds must be above 0')
       .max(LIMITS.audioSeconds.max, { error: (i) => limitMessage('audioSeconds', Number(i.input), 'audioSeconds') }),
-    /** Requests per level; 'auto' = max(8, 4 × concurrency). */
-    requestsPerLevel: z.union([limitedInt('requestsPerLevel', 'requests per level'), z.literal('auto')]).default('auto'),
-    warmup: limitedCount('warmupRequests', 'warm-up').default(numericDefault('warmup')),
+    ...countFields,
     seed: z.number().int().default(numericDefault('seed')),
     /** Whole-request limit, ms. */
     timeoutMs: z.number().positive().default(600_000),
@@ -75,9 +63,6 @@ export interface TranscriptionDeps extends SweepHooks<'transcriptions'> {
 
 /** Distinct clips a run cycles through: enough that no two requests in flight carry one clip below 8 streams. */
 const CLIPS = 8;
-
-/** Measured requests of a level: the fixed count, or max(8, 4 × concurrency). */
-const requestsAt = (spec: TranscriptionSpec, c: number) => (spec.requestsPerLevel === 'auto' ? Math.max(8, 4 * c) : spec.requestsPerLevel);
 
 /** The served model, and one short clip sent (as a warm-up) proving the route answers. */
 async function preflightRoute(target: Target, spec: TranscriptionSpec, client: TranscriptionClient): Promise<string> {
@@ -111,7 +96,7 @@ export async function sweepTranscription(input: TranscriptionSpecInput, deps: Tr
     end = await sweepLevels<'transcriptions'>(talk, deps, {
       order,
       warmup: spec.warmup,
-      requestsAt: (c) => requestsAt(spec, c),
+      requestsAt: (c) => closedLoopRequests(spec, c),
       level: async (at, done) => {
         const records = await sendLevel(send, at);
         if (talk.signal.aborted) return { kind: 'aborted' };
