@@ -11,6 +11,7 @@
 import type { z } from 'zod';
 import type { LevelOf, RecordOf, RunKindName, Warning } from '../core/index.js';
 import { SweepError } from './errors.js';
+import { TOOL_VERSION } from './version.js';
 import type { SweepEvent, SweepHooks } from './sweep-events.js';
 
 /** The connection-error code of a request a lost worker never reported: our side failed, not the server. */
@@ -47,6 +48,11 @@ export interface LevelsEnd<K extends RunKindName> {
   levels: LevelOf<K>[];
   status: 'complete' | 'stopped' | 'server-failed';
   stopReason: string | null;
+}
+
+/** How the run went, as every kind's result file says it (in this order), once its levels are over. */
+export function runEnd(command: string, r: { startedAt: string; status: LevelsEnd<RunKindName>['status']; stopReason: string | null }) {
+  return { command, startedAt: r.startedAt, endedAt: new Date().toISOString(), status: r.status, stopReason: r.stopReason, toolVersion: TOOL_VERSION };
 }
 
 /** Where a level stands in the sweep, and its progress callback (counts every record into a request event). */

@@ -25,9 +25,8 @@ import { poolingSharePlans, runPoolingShare, type PoolingShareRun } from './pool
 import { type PoolingSpec, type PoolingSpecInput, poolingSpecSchema } from './pooling-spec.js';
 import { PROMPT_MISMATCH_SHARE } from './prompt-lengths.js';
 import { closedLoopRequests, levelOrder } from './sweep-spec.js';
-import { type LevelAt, type LevelKind, type LevelsEnd, failedWarning, parseSpec, sweepLevels, sweepTalk, unanswered } from './level-loop.js';
+import { runEnd, type LevelAt, type LevelKind, type LevelsEnd, failedWarning, parseSpec, sweepLevels, sweepTalk, unanswered } from './level-loop.js';
 import type { SweepHooks } from './sweep-events.js';
-import { TOOL_VERSION } from './version.js';
 
 /** What a pooling sweep takes besides its spec: the hooks every kind offers, clients elsewhere, and a clock (tests). */
 export interface PoolingDeps extends SweepHooks<'pooling'> {
@@ -212,12 +211,7 @@ function poolingResult(
       warmupPerLevel: spec.warmup,
       hourlyCostUsd: spec.hourlyCostUsd,
       seed: spec.seed,
-      command: spec.command,
-      startedAt: r.startedAt,
-      endedAt: new Date().toISOString(),
-      status: r.status,
-      stopReason: r.stopReason,
-      toolVersion: TOOL_VERSION,
+      ...runEnd(spec.command, r),
       latencySlo: spec.latencySlo,
     },
     warnings: r.warnings,

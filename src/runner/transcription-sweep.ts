@@ -30,10 +30,9 @@ import {
 } from '../client/index.js';
 import { syntheticWav } from '../workload/index.js';
 import { SweepError } from './errors.js';
-import { type LevelAt, type LevelsEnd, failedWarning, parseSpec, sweepLevels, sweepTalk, unanswered } from './level-loop.js';
+import { runEnd, type LevelAt, type LevelsEnd, failedWarning, parseSpec, sweepLevels, sweepTalk, unanswered } from './level-loop.js';
 import type { SweepHooks } from './sweep-events.js';
 import { closedLoopRequests, concurrencyLevels, countFields, levelOrder, serverFields } from './sweep-spec.js';
-import { TOOL_VERSION } from './version.js';
 
 export const transcriptionSpecSchema = z
   .object({
@@ -156,12 +155,7 @@ function transcriptionResult(
       requestsPerLevel: spec.requestsPerLevel,
       warmupPerLevel: spec.warmup,
       seed: spec.seed,
-      command: spec.command,
-      startedAt: r.startedAt,
-      endedAt: new Date().toISOString(),
-      status: r.status,
-      stopReason: r.stopReason,
-      toolVersion: TOOL_VERSION,
+      ...runEnd(spec.command, r),
     },
     warnings: r.warnings,
     levels: r.levels,
