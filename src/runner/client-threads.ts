@@ -41,7 +41,7 @@ export type ToThread =
   | { type: 'stop' }
   /** The sweep is over: close its sockets and wait for the next sweep's init. */
   | { type: 'release' }
-  /** An embeddings or rerank sweep (pooling-threads.ts): this thread's pooling client… */
+  /** An embeddings or rerank sweep (startPoolingThreads): this thread's pooling client… */
   | { type: 'pooling-init'; init: PoolingThreadInit }
   /** …and its share of one level, sent once its warm-ups are done and the start instant has come. */
   | { type: 'pooling-level'; concurrency: number; plan: PoolingSharePlan };

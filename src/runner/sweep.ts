@@ -3,7 +3,8 @@
  * Preflight, then each level in ascending order — warm-up, measured requests,
  * summary — emitting typed events the terminal, files and stores subscribe to.
  * Its steps: prepareSweep and the image server (sweep-setup.ts), the levels
- * (here, with judgeLevel and levelEndWarnings in sweep-level.ts) and the result
+ * (the level loop every kind runs, level-loop.ts, given the text sender here
+ * and judgeLevel and levelEndWarnings in sweep-level.ts) and the result
  * (sweep-result.ts).
  */
 import { type EventLoopUtilization, performance } from 'node:perf_hooks';
@@ -29,7 +30,7 @@ import { type LevelTelemetry, startRunTelemetry } from './level-telemetry.js';
 import { type LoopMonitor, startLoopMonitor } from './loop-delay.js';
 import { loadOf, runLevel } from './run-level.js';
 import type { RunState } from './run-state.js';
-import { type LevelAt, type LevelKind, type LevelStep, levelsComplete, parseSpec, sweepLevels, sweepTalk } from './level-loop.js';
+import { type LevelAt, type LevelStep, levelsComplete, parseSpec, sweepLevels, sweepTalk } from './level-loop.js';
 import { type SentLevel, imageConnectionsClosed, judgeLevel, levelEndWarnings } from './sweep-level.js';
 import { type SweepEnd, sweepResult } from './sweep-result.js';
 import { type OpenSweep, type PreparedSweep, closeSweep, imageServerFor, prepareSweep } from './sweep-setup.js';
@@ -68,7 +69,15 @@ export async function sweepText(input: SweepSpecInput, deps: SweepDeps = {}): Pr
   };
   let end: SweepEnd;
   try {
-    end = await sweepLevels<'text'>(talk, deps, textLevels({ spec, prep, opened, clock, signal: talk.signal, checkServer }));
+    const run: SweepRun = { spec, prep, opened, clock, signal: talk.signal, checkServer };
+    // The text kind's part of the level loop: its levels, its sender and judge (sweepLevel), counting output tokens.
+    end = await sweepLevels<'text'>(talk, deps, {
+      order: prep.order,
+      warmup: spec.warmup,
+      requestsAt: (c) => requestsFor(spec, c),
+      tokensOf: (r) => r.outputTokens,
+      level: (at, done) => sweepLevel(run, at, done),
+    });
   } finally {
     await closeSweep(opened);
   }
@@ -120,18 +129,6 @@ interface SweepRun {
   signal: AbortSignal;
   /** Asked after a connection failure: does the server still answer? Resolves a reason when it does not. */
   checkServer(): Promise<string | null>;
-}
-
-/** The text kind's part of the level loop: its levels, its sender and judge, and the warnings a level earns. */
-function textLevels(run: SweepRun): LevelKind<'text'> {
-  const { spec, prep } = run;
-  return {
-    order: prep.order,
-    warmup: spec.warmup,
-    requestsAt: (c) => requestsFor(spec, c),
-    tokensOf: (r) => r.outputTokens,
-    level: (at, done) => sweepLevel(run, at, done),
-  };
 }
 
 /** One level: sent with its progress events, its telemetry read, and judged. */
