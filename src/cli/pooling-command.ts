@@ -104,7 +104,7 @@ export function poolingProgress(e: SweepEvent<'pooling'>): void {
   else if (e.kind === 'warning') err.write(`warning: ${clean(e.warning.message)}\n`);
   else if (e.kind === 'level-start')
     err.write(
-      `level ${e.index + 1}/${e.total}: concurrency ${e.concurrency}, ${e.requests} requests${e.threads > 1 ? ` over ${e.threads} client threads` : ''}\n`,
+      `level ${e.index + 1}/${e.total}: concurrency ${e.concurrency}, ${e.requests} requests${e.threads > 1 ? ` over ${e.threads} ${e.over ?? 'client threads'}` : ''}\n`,
     );
   else if (e.kind === 'level-end') err.write(`  done: ${e.level.requests} requests, ${e.level.failed} failed\n`);
 }

@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import { capacityProvenance } from './contract-capacity.js';
-import { type PoolingCapacityProbe, TOOL_VERSION, findPoolingCapacity, poolingCapacityReportSchema } from '../runner/index.js';
+import { type PoolingCapacityProbe, TOOL_VERSION, findCapacity, poolingCapacityReportSchema } from '../runner/index.js';
 import { contractHash } from './contract-hash.js';
 import type { Contract } from './contract-schema.js';
 import { poolingSpecOf } from './run-pooling-contract.js';
@@ -30,7 +30,8 @@ export async function poolingContractCapacity(contract: Contract, opts: PoolingC
   const { resolved: tokenizer } = await tokenizerOf(contract, { url, apiKey: opts.apiKey, runId: '', command: opts.command });
   const resolved: Contract = { ...contract, model: { ...contract.model, tokenizer } };
   const startedAt = new Date().toISOString();
-  const report = await findPoolingCapacity({ spec: poolingSpecOf(resolved, url, opts.apiKey, opts.command), maxProbes: opts.maxProbes, onProbe: opts.onProbe });
+  const spec = poolingSpecOf(resolved, url, opts.apiKey, opts.command);
+  const report = await findCapacity({ specFor: async () => spec, coarse: spec.levels, maxProbes: opts.maxProbes, onProbe: opts.onProbe });
   return {
     ...report,
     contract: resolved as unknown as Record<string, unknown>,

@@ -1,9 +1,10 @@
 /**
- * The capacity report (`goodput capacity --json`): one zod schema for the file,
- * the type and the README reference.
+ * The capacity reports (`goodput capacity --json`), a text kind's and an
+ * embeddings or rerank one's: one zod schema each for the file, the type and
+ * the README reference.
  */
 import { z } from 'zod';
-import { ARRIVAL_KINDS, arrivalSchema, levelResultSchema, sloSchema } from '../core/index.js';
+import { ARRIVAL_KINDS, arrivalSchema, levelResultSchema, poolingLevelSchema, poolingSloSchema, sloSchema } from '../core/index.js';
 
 export const capacityProbeSchema = z.object({
   /** The probed level on the arrival kind's axis. */
@@ -36,3 +37,32 @@ export const capacityReportSchema = z.object({
 
 export type CapacityProbe = z.infer<typeof capacityProbeSchema>;
 export type CapacityReport = z.infer<typeof capacityReportSchema>;
+
+export const poolingCapacityProbeSchema = z
+  .object({
+    level: z.number().int().positive(),
+    label: z.string(),
+    phase: z.enum(['coarse', 'bisect']),
+    holds: z.boolean(),
+    /** The latency percentile against the objective, or how many requests failed. */
+    reason: z.string(),
+    result: poolingLevelSchema,
+  })
+  .strict();
+
+export const poolingCapacityReportSchema = z
+  .object({
+    axis: z.literal('concurrency'),
+    endpoint: z.enum(['embeddings', 'rerank']),
+    slo: poolingSloSchema,
+    verdict: z.enum(['found', 'below-range', 'above-range', 'budget-exhausted', 'stopped']),
+    capacity: z.number().int().positive().nullable(),
+    stepSize: z.number().nullable(),
+    statement: z.string(),
+    evidence: z.object({ below: poolingLevelSchema.nullable(), above: poolingLevelSchema.nullable() }).strict(),
+    probes: z.array(poolingCapacityProbeSchema),
+  })
+  .strict();
+
+export type PoolingCapacityProbe = z.infer<typeof poolingCapacityProbeSchema>;
+export type PoolingCapacityReport = z.infer<typeof poolingCapacityReportSchema>;

@@ -33,76 +33,76 @@ let originHrNs = 0;
 const clock = () => Math.round(Number(process.hrtime.bigint()) - originHrNs);
 
 // JSON bytes in a transferred buffer: one copy, no structured clone of every record.
-const batches = recordBatches(BATCH_RECORDS, BATCH_MS, (json) => {
+const batches = recordBatches<RequestRecord | PoolingRecord>(BATCH_RECORDS, BATCH_MS, (json) => {
   const bytes = new TextEncoder().encode(json);
   post({ type: 'records', bytes }, [bytes.buffer as ArrayBuffer]);
 });
-let label = '';
-function keep(r: RequestRecord): void {
-  r.client = label;
-  batches.add(r);
-}
 
 let stop: AbortController | null = null;
 let startAt: ((ns: number) => void) | null = null;
 
-async function level(m: Extract<ToThread, { type: 'level' }>): Promise<void> {
-  stop = new AbortController();
-  label = `thread ${m.index + 1}`;
-  const { run, loopDelayMs, busyPct } = await runShare({
-    client,
-    spec: init.spec,
-    state: init.state,
-    model: init.model,
-    runId: init.runId,
-    clock,
-    index: m.index,
-    count: m.count,
-    concurrency: m.concurrency,
-    requests: m.requests,
-    promptOffset: m.promptOffset,
-    signal: stop.signal,
-    onRecord: keep,
-    ready: () =>
-      new Promise<number>((resolve) => {
-        startAt = resolve;
-        post({ type: 'ready' });
-      }),
+/** Says this share is ready (warm-ups sent, sockets open); resolves with the start instant the main thread names. */
+const ready = () =>
+  new Promise<number>((resolve) => {
+    startAt = resolve;
+    post({ type: 'ready' });
   });
+
+/** This thread's share of a level of either kind, from its stop to its report (a pooling share has no schedule or server check). */
+async function share(send: (signal: AbortSignal) => Promise<Omit<Extract<FromThread, { type: 'done' }>, 'type'>>): Promise<void> {
+  stop = new AbortController();
+  const done = await send(stop.signal);
   startAt = null;
   batches.flush();
-  post({ type: 'done', serverFailure: run.serverFailure, waitedForSlot: run.load.waitedForSlot, scheduledNs: run.scheduledNs, loopDelayMs, busyPct });
+  post({ type: 'done', ...done });
   stop = null;
+}
+
+/** This thread's share of a text level. */
+function level(m: Extract<ToThread, { type: 'level' }>): Promise<void> {
+  const label = `thread ${m.index + 1}`;
+  return share(async (signal) => {
+    const { run, loopDelayMs, busyPct } = await runShare({
+      client,
+      spec: init.spec,
+      state: init.state,
+      model: init.model,
+      runId: init.runId,
+      clock,
+      index: m.index,
+      count: m.count,
+      concurrency: m.concurrency,
+      requests: m.requests,
+      promptOffset: m.promptOffset,
+      signal,
+      onRecord: (r) => {
+        r.client = label;
+        batches.add(r);
+      },
+      ready,
+    });
+    return { serverFailure: run.serverFailure, waitedForSlot: run.load.waitedForSlot, scheduledNs: run.scheduledNs, loopDelayMs, busyPct };
+  });
 }
 
 /** This thread's share of a pooling level: warm-ups, ready, the start instant, the measured requests. */
 async function poolingLevel(m: Extract<ToThread, { type: 'pooling-level' }>): Promise<void> {
-  if (pooling === null) throw new Error('a pooling level came before its init');
-  stop = new AbortController();
-  const run = await runPoolingShare({
-    client: pooling.client,
-    model: pooling.model,
-    concurrency: m.concurrency,
-    plan: m.plan,
-    clock,
-    signal: stop.signal,
-    onRecord: (r) => poolingBatches.add(r),
-    ready: () =>
-      new Promise<number>((resolve) => {
-        startAt = resolve;
-        post({ type: 'ready' });
-      }),
+  const p = pooling;
+  if (p === null) throw new Error('a pooling level came before its init');
+  return share(async (signal) => {
+    const run = await runPoolingShare({
+      client: p.client,
+      model: p.model,
+      concurrency: m.concurrency,
+      plan: m.plan,
+      clock,
+      signal,
+      onRecord: batches.add,
+      ready,
+    });
+    return { serverFailure: null, waitedForSlot: 0, scheduledNs: null, loopDelayMs: run.loopDelayMs, busyPct: run.busyPct };
   });
-  startAt = null;
-  poolingBatches.flush();
-  post({ type: 'pooling-done', loopDelayMs: run.loopDelayMs, busyPct: run.busyPct });
-  stop = null;
 }
-
-const poolingBatches = recordBatches<PoolingRecord>(BATCH_RECORDS, BATCH_MS, (json) => {
-  const bytes = new TextEncoder().encode(json);
-  post({ type: 'records', bytes }, [bytes.buffer as ArrayBuffer]);
-});
 
 port.on('message', (m: ToThread) => {
   switch (m.type) {

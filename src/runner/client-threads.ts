@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { RequestRecord, ShareRecords, Spread } from '../core/index.js';
+import type { PoolingRecord, RequestRecord, ShareRecords, Spread } from '../core/index.js';
 import type { DialectKind, PoolingRoute, Target } from '../client/index.js';
 import type { PoolingSharePlan } from './pooling-share.js';
 import { monotonicNs } from '../client/index.js';
@@ -41,7 +41,7 @@ export type ToThread =
   | { type: 'stop' }
   /** The sweep is over: close its sockets and wait for the next sweep's init. */
   | { type: 'release' }
-  /** An embeddings or rerank sweep (pooling-threads.ts): this thread's pooling client… */
+  /** An embeddings or rerank sweep (startPoolingThreads): this thread's pooling client… */
   | { type: 'pooling-init'; init: PoolingThreadInit }
   /** …and its share of one level, sent once its warm-ups are done and the start instant has come. */
   | { type: 'pooling-level'; concurrency: number; plan: PoolingSharePlan };
@@ -51,8 +51,7 @@ export type FromThread =
   | { type: 'ready' }
   | { type: 'records'; bytes: Uint8Array }
   | { type: 'done'; serverFailure: string | null; waitedForSlot: number; scheduledNs: number[] | null; loopDelayMs: Spread | null; busyPct: number | null }
-  | { type: 'failed'; message: string }
-  | { type: 'pooling-done'; loopDelayMs: Spread | null; busyPct: number | null };
+  | { type: 'failed'; message: string };
 
 /** What a thread sending pooling requests is started with. */
 export interface PoolingThreadInit {
@@ -63,6 +62,24 @@ export interface PoolingThreadInit {
   timeoutMs: number;
   idleMs: number;
   originHrNs: number;
+}
+
+/** One pooling share's end: its records and its own client's view of itself. */
+export interface PoolingShareResult {
+  label: string;
+  records: PoolingRecord[];
+  loopDelayMs: Spread | null;
+  busyPct: number | null;
+}
+
+/** Client threads (or workers elsewhere) an embeddings or rerank sweep splits its levels over. */
+export interface PoolingThreads {
+  size: number;
+  /** Every level goes through the pool, even one with a single share (workers on other machines: this process sends nothing). */
+  always?: boolean;
+  /** Runs the level's shares (at most `size`), one per thread; rejects naming a thread that failed or exited. */
+  runLevel(concurrency: number, plans: readonly PoolingSharePlan[], signal: AbortSignal, onRecord: (r: PoolingRecord) => void): Promise<PoolingShareResult[]>;
+  close(): Promise<void>;
 }
 
 /** The start instant is named this far ahead of the last ready share, ns: room for the message to reach every thread. */
@@ -141,26 +158,39 @@ export function takeThread(): Worker {
   return t;
 }
 
+/** A thread's report that its share is done. */
+type ShareDone = Extract<FromThread, { type: 'done' }>;
+
+/** One thread's share of a level as it came back: its records and its report. */
+interface ThreadShare<R> {
+  label: string;
+  records: R[];
+  done: ShareDone | null;
+}
+
 /** What one level over some threads needs from its caller (driveLevel). */
-export interface LevelDrive {
+interface LevelDrive<R> {
   signal: AbortSignal;
-  /** The message that gives thread `i` its share. */
-  levelMessage(i: number): ToThread;
+  /** The message that gives thread `i` of `count` its share. */
+  levelMessage(i: number, count: number): ToThread;
   /** Awaited once every share is ready, before the start instant is named (telemetry opens its window). */
   beforeStart(): Promise<void>;
-  /** Every message but ready and failed; true when thread `i` has finished its share. `stopAll` stops every share. */
-  onMessage(i: number, m: FromThread, stopAll: () => void): boolean;
-  /** Appended to an exit's message (what broke the thread, when known). */
-  exitNote(): string;
+  onRecord(r: R): void;
 }
 
 /**
- * Runs one level over `used` threads: gives each its share, names one start
- * instant a little ahead once all are ready, hands their messages to the caller,
- * and settles when every share is done — or rejects naming the thread that
- * failed or exited, after stopping the others. A stop (the signal) reaches every share.
+ * Runs one level over the first `count` threads of the pool: gives each its
+ * share, names one start instant a little ahead once all are ready, takes their
+ * records as they come, and settles when every share is done (its reports in
+ * the order they came) — or rejects naming the thread that failed or exited,
+ * after stopping the others. A stop (the signal), or a share that saw the
+ * server stop answering, reaches every share.
  */
-export async function driveLevel(used: readonly Worker[], o: LevelDrive): Promise<void> {
+async function driveLevel<R>(pool: ThreadPool, count: number, o: LevelDrive<R>): Promise<{ shares: ThreadShare<R>[]; dones: ShareDone[] }> {
+  pool.checkAlive(count);
+  const used = pool.threads.slice(0, count);
+  const shares: ThreadShare<R>[] = used.map((_, i) => ({ label: `thread ${i + 1}`, records: [], done: null }));
+  const dones: ShareDone[] = [];
   const stopAll = () => {
     for (const t of used) t.postMessage({ type: 'stop' } satisfies ToThread);
   };
@@ -168,21 +198,28 @@ export async function driveLevel(used: readonly Worker[], o: LevelDrive): Promis
   try {
     await new Promise<void>((resolve, reject) => {
       let ready = 0;
-      let done = 0;
       const listeners = used.map((t, i) => {
+        const share = shares[i] as ThreadShare<R>;
         const onMessage = (m: FromThread) => {
-          if (m.type === 'ready') {
-            if (++ready === used.length) {
-              void o.beforeStart().then(() => {
-                const atNs = monotonicNs() + START_AHEAD_NS;
-                for (const u of used) u.postMessage({ type: 'start', atNs } satisfies ToThread);
-              }, reject);
-            }
+          if (m.type === 'ready' && ++ready === used.length) {
+            void o.beforeStart().then(() => {
+              const atNs = monotonicNs() + START_AHEAD_NS;
+              for (const u of used) u.postMessage({ type: 'start', atNs } satisfies ToThread);
+            }, reject);
           } else if (m.type === 'failed') finish(new SweepError('client-failed', `client thread ${i + 1} failed: ${m.message}`));
-          else if (o.onMessage(i, m, stopAll) && ++done === used.length) finish(null);
+          else if (m.type === 'records') {
+            for (const r of JSON.parse(new TextDecoder().decode(m.bytes)) as R[]) {
+              share.records.push(r);
+              o.onRecord(r);
+            }
+          } else if (m.type === 'done') {
+            share.done = m;
+            if (m.serverFailure !== null && dones.every((d) => d.serverFailure === null)) stopAll();
+            if (dones.push(m) === used.length) finish(null);
+          }
         };
         const onExit = (code: number) =>
-          finish(new SweepError('client-failed', `client thread ${i + 1} exited (code ${code}) during the level${o.exitNote()}`));
+          finish(new SweepError('client-failed', `client thread ${i + 1} exited (code ${code}) during the level${pool.exitNote()}`));
         t.on('message', onMessage);
         t.once('exit', onExit);
         return () => {
@@ -197,11 +234,12 @@ export async function driveLevel(used: readonly Worker[], o: LevelDrive): Promis
           reject(err);
         } else resolve();
       };
-      for (const [i, t] of used.entries()) t.postMessage(o.levelMessage(i));
+      for (const [i, t] of used.entries()) t.postMessage(o.levelMessage(i, used.length));
     });
   } finally {
     o.signal.removeEventListener('abort', stopAll);
   }
+  return { shares, dones };
 }
 
 /** A thread's sweep is over: it closes its sockets and goes back to the idle pool (or is ended when it does not answer, or the pool is full). */
@@ -224,8 +262,18 @@ export function releaseThread(t: Worker, exited: boolean): Promise<void> {
   });
 }
 
-/** Starts `n` client threads for a sweep, each with its share of `connections` sockets. */
-export function startClientThreads(n: number, base: Omit<ThreadInit, 'connections' | 'originHrNs'>, connections: number): ClientThreads {
+/** Threads taken for one sweep, each told its part of the sweep once. */
+interface ThreadPool {
+  threads: Worker[];
+  /** Throws naming a thread among the first `count` that exited between levels: it would never say ready. */
+  checkAlive(count: number): void;
+  /** Appended to an exit's message: what broke the thread, when known. */
+  exitNote(): string;
+  close(): Promise<void>;
+}
+
+/** Takes `n` threads and tells each its init (`initOf` its share of `connections` sockets and the main clock's origin). */
+function takeThreads(n: number, connections: number, initOf: (connections: number, originHrNs: number) => ToThread): ThreadPool {
   const originHrNs = Number(process.hrtime.bigint()) - monotonicNs();
   const threads = Array.from({ length: n }, takeThread);
   let broken: Error | null = null;
@@ -237,69 +285,83 @@ export function startClientThreads(n: number, base: Omit<ThreadInit, 'connection
     const onExit = () => exited.add(i);
     t.on('error', onError);
     t.once('exit', onExit);
-    t.postMessage({ type: 'init', init: { ...base, originHrNs, connections: Math.max(1, Math.ceil((connections - i) / n)) } } satisfies ToThread);
+    t.postMessage(initOf(Math.max(1, Math.ceil((connections - i) / n)), originHrNs));
     return () => {
       t.off('error', onError);
       t.off('exit', onExit);
     };
   });
+  const exitNote = () => (broken ? `: ${(broken as Error).message}` : '');
+  return {
+    threads,
+    exitNote,
+    checkAlive(count) {
+      const dead = threads.slice(0, count).findIndex((_, i) => exited.has(i));
+      if (dead !== -1) throw new SweepError('client-failed', `client thread ${dead + 1} exited before the level${exitNote()}`);
+    },
+    // Each thread closes this sweep's sockets and goes back to the idle pool (or is ended when it does not answer, or the pool is full).
+    async close() {
+      await Promise.all(
+        threads.map((t, i) => {
+          (listeners[i] as () => void)();
+          return releaseThread(t, exited.has(i));
+        }),
+      );
+    },
+  };
+}
 
+/** Starts `n` client threads for a text sweep, each with its share of `connections` sockets. */
+export function startClientThreads(n: number, base: Omit<ThreadInit, 'connections' | 'originHrNs'>, connections: number): ClientThreads {
+  const pool = takeThreads(n, connections, (each, originHrNs) => ({ type: 'init', init: { ...base, originHrNs, connections: each } }));
   async function runLevel(level: LevelOnThreads): Promise<ThreadedLevel> {
-    const used = threads.slice(0, level.count);
-    // A thread that died between levels would never say ready.
-    const dead = used.findIndex((_, i) => exited.has(i));
-    if (dead !== -1)
-      throw new SweepError('client-failed', `client thread ${dead + 1} exited before the level${broken ? `: ${(broken as Error).message}` : ''}`);
-    const shares: ShareRecords[] = used.map((_, i) => ({ label: `thread ${i + 1}`, records: [], clockOffsetNs: 0, loopDelayMs: null, clientCpuPct: null }));
-    let serverFailure: string | null = null;
-    let scheduledNs: number[] | null = null;
-    let waitedForSlot = 0;
-    await driveLevel(used, {
+    const { shares, dones } = await driveLevel(pool, level.count, {
       signal: level.signal,
-      levelMessage: (i) => ({
+      levelMessage: (index, count) => ({
         type: 'level',
-        index: i,
-        count: used.length,
+        index,
+        count,
         concurrency: level.concurrency,
         requests: level.requests,
         promptOffset: level.promptOffset,
       }),
       beforeStart: level.beforeMeasured,
-      exitNote: () => (broken ? `: ${(broken as Error).message}` : ''),
-      onMessage(i, m, stopAll) {
-        const share = shares[i] as ShareRecords & { records: RequestRecord[] };
-        if (m.type === 'records') {
-          for (const r of JSON.parse(new TextDecoder().decode(m.bytes)) as RequestRecord[]) {
-            share.records.push(r);
-            level.onRecord(r);
-          }
-        } else if (m.type === 'done') {
-          share.loopDelayMs = m.loopDelayMs;
-          share.clientCpuPct = m.busyPct;
-          waitedForSlot += m.waitedForSlot;
-          scheduledNs ??= m.scheduledNs;
-          if (m.serverFailure !== null && serverFailure === null) {
-            serverFailure = m.serverFailure;
-            stopAll();
-          }
-          return true;
-        }
-        return false;
-      },
+      onRecord: level.onRecord,
     });
-    const records = shares.flatMap((s) => s.records).sort((a, b) => a.seq - b.seq);
-    return { records, shares, serverFailure, scheduledNs, waitedForSlot };
+    const out = shares.map((s): ShareRecords => ({
+      label: s.label,
+      records: s.records,
+      clockOffsetNs: 0,
+      loopDelayMs: s.done?.loopDelayMs ?? null,
+      clientCpuPct: s.done?.busyPct ?? null,
+    }));
+    return {
+      records: shares.flatMap((s) => s.records).sort((a, b) => a.seq - b.seq),
+      shares: out,
+      serverFailure: dones.find((d) => d.serverFailure !== null)?.serverFailure ?? null,
+      scheduledNs: dones.reduce<number[] | null>((a, d) => a ?? d.scheduledNs, null),
+      waitedForSlot: dones.reduce((a, d) => a + d.waitedForSlot, 0),
+    };
   }
+  return { size: n, runLevel, close: pool.close };
+}
 
-  /** Each thread closes this sweep's sockets and goes back to the idle pool (or is ended when it does not answer, or the pool is full). */
-  async function close(): Promise<void> {
-    await Promise.all(
-      threads.map((t, i) => {
-        (listeners[i] as () => void)();
-        return releaseThread(t, exited.has(i));
-      }),
-    );
+/** Starts `n` client threads for an embeddings or rerank sweep, each with its own pooling client on its share of `connections` sockets. */
+export function startPoolingThreads(n: number, init: Omit<PoolingThreadInit, 'connections' | 'originHrNs'>, connections: number): PoolingThreads {
+  const pool = takeThreads(n, connections, (each, originHrNs) => ({ type: 'pooling-init', init: { ...init, originHrNs, connections: each } }));
+  async function runLevel(concurrency: number, plans: readonly PoolingSharePlan[], signal: AbortSignal, onRecord: (r: PoolingRecord) => void) {
+    const { shares } = await driveLevel(pool, plans.length, {
+      signal,
+      levelMessage: (i) => ({ type: 'pooling-level', concurrency, plan: plans[i] as PoolingSharePlan }),
+      beforeStart: async () => {},
+      onRecord,
+    });
+    return shares.map((s): PoolingShareResult => ({
+      label: s.label,
+      records: s.records,
+      loopDelayMs: s.done?.loopDelayMs ?? null,
+      busyPct: s.done?.busyPct ?? null,
+    }));
   }
-
-  return { size: n, runLevel, close };
+  return { size: n, runLevel, close: pool.close };
 }

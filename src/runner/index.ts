@@ -7,14 +7,22 @@ export { SweepError, type SweepErrorCode } from './errors.js';
 export { TOOL_VERSION } from './version.js';
 export { levelResult, levelFromRecords } from './level-result.js';
 export { findCapacity, type CapacityOptions } from './capacity.js';
-export { capacityReportSchema, capacityProbeSchema, type CapacityProbe, type CapacityReport } from './capacity-report.js';
+export {
+  capacityReportSchema,
+  capacityProbeSchema,
+  poolingCapacityReportSchema,
+  type CapacityProbe,
+  type CapacityReport,
+  type PoolingCapacityProbe,
+  type PoolingCapacityReport,
+} from './capacity-report.js';
 export { runShare, type ShareRun } from './run-share.js';
 export { shareSeqs } from './share-parts.js';
 export { type ClientThreads, type LevelOnThreads, type ThreadedLevel } from './client-threads.js';
 export { recordBatches } from './record-batches.js';
 export { endpointsOffered, routeOf } from './pooling-setup.js';
-export { CLIENT_LOST, runPoolingShare, type PoolingSend, type PoolingSharePlan } from './pooling-share.js';
-export type { PoolingShareResult, PoolingThreads } from './pooling-threads.js';
+export { CLIENT_LOST } from './level-loop.js';
+export { runPoolingShare, type PoolingSend, type PoolingSharePlan } from './pooling-share.js';
+export type { PoolingShareResult, PoolingThreads } from './client-threads.js';
 export { poolingSpecSchema, type PoolingSpec, type PoolingSpecInput } from './pooling-spec.js';
-export { findPoolingCapacity, poolingCapacityReportSchema, type PoolingCapacityProbe, type PoolingCapacityReport } from './pooling-capacity.js';
 export { NO_RUN_STATE, runStateSchema, type RunState } from './run-state.js';

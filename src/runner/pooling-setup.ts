@@ -19,7 +19,8 @@ import {
 } from '../client/index.js';
 import { syntheticPrompt, type TokenCounter, WorkloadError } from '../workload/index.js';
 import { SweepError } from './errors.js';
-import { type PoolingSpec, poolingRequestsFor } from './pooling-spec.js';
+import type { PoolingSpec } from './pooling-spec.js';
+import { closedLoopRequests } from './sweep-spec.js';
 import { MAX_EXACT_PROMPTS, exactTexts, runCounter } from './prompt-lengths.js';
 
 /** Most tokens of distinct text built before a run (~60 MB of words); past it texts are reused in turn. */
@@ -143,7 +144,7 @@ export async function poolingInputs(
   runId: string,
   warn: (w: Warning) => void,
 ): Promise<PoolingInputs> {
-  const requestsOf = (c: number) => spec.warmup + poolingRequestsFor(spec, c);
+  const requestsOf = (c: number) => spec.warmup + closedLoopRequests(spec, c);
   const totalRequests = order.reduce((a, c) => a + requestsOf(c), 0);
   const counter = await runCounter(spec, model);
   const items = await buildTexts(counter, spec.itemTokens, totalRequests * spec.itemsPerRequest, spec.itemsPerRequest, `r${runId}i`, spec.seed, warn);

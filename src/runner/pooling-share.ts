@@ -4,16 +4,14 @@
  * then — from the agreed start instant — its measured requests closed-loop over
  * its own streams, with the client's view of itself (event-loop delay, how busy
  * its loop was) over the measured part. The level's C streams are split over
- * the shares as a text level's are (core splitConcurrency / splitRequests).
+ * the shares as a text level's closed loop is (share-parts.ts).
  */
 import { performance } from 'node:perf_hooks';
-import { type PoolingRecord, type Spread, splitConcurrency, splitRequests } from '../core/index.js';
+import type { PoolingRecord, Spread } from '../core/index.js';
 import type { Clock, PoolingClient, PoolingPayload } from '../client/index.js';
 import { startLoopMonitor } from './loop-delay.js';
 import { waitUntil } from './open-loop.js';
-
-/** The connection-error code of a request a lost worker never reported: our side failed, not the server. */
-export const CLIENT_LOST = 'client-lost';
+import { closedPart, openPart } from './share-parts.js';
 
 /** One request of a share: its sequence number in the level and what it carries. */
 export interface PoolingSend {
@@ -40,14 +38,11 @@ export function poolingSharePlans(
   count: number,
   payloadAt: (k: number) => PoolingPayload,
 ): PoolingSharePlan[] {
-  const streams = splitConcurrency(Math.min(concurrency, requests), count);
-  const ranges = splitRequests(requests, streams);
-  return streams.map((s, i) => {
-    const range = ranges[i] as { from: number; to: number };
-    const warmups: PoolingSend[] = [];
-    for (let w = i; w < warmup; w += count) warmups.push({ seq: w, payload: payloadAt(w) });
-    const measured = Array.from({ length: range.to - range.from }, (_, k) => ({ seq: warmup + range.from + k, payload: payloadAt(warmup + range.from + k) }));
-    return { streams: s, warmups, measured };
+  const send = (seq: number): PoolingSend => ({ seq, payload: payloadAt(seq) });
+  return Array.from({ length: count }, (_, index) => {
+    const part = closedPart(concurrency, requests, { index, count });
+    const measured = Array.from({ length: part.to - part.from }, (_, k) => send(warmup + part.from + k));
+    return { streams: part.slots, warmups: openPart(warmup, { index, count }).map(send), measured };
   });
 }
 

@@ -4,27 +4,13 @@
  * per query, tokens per input), with messages that name the field.
  */
 import { z } from 'zod';
-import {
-  DEFAULT_CLIENT_BUDGET_MS,
-  LIMITS,
-  POOLING_ENDPOINTS,
-  levelsSchema,
-  poolingSloSchema,
-  limitedInt,
-  limitedCount,
-  limitMessage,
-  numericDefault,
-  urlCredentialProblem,
-} from '../core/index.js';
+import { DEFAULT_CLIENT_BUDGET_MS, LIMITS, POOLING_ENDPOINTS, poolingSloSchema, limitedInt, limitMessage, numericDefault } from '../core/index.js';
 import { ENGINE_CHOICES, type EngineChoice } from '../client/index.js';
+import { concurrencyLevels, countFields, serverFields } from './sweep-spec.js';
 
 export const poolingSpecSchema = z
   .object({
-    url: z
-      .url({ protocol: /^https?$/, error: 'url must be an http(s) URL, e.g. http://127.0.0.1:8000' })
-      .refine((u) => urlCredentialProblem(u) === null, { error: (i) => `url ${urlCredentialProblem(String(i.input))}` }),
-    apiKey: z.string().min(1).optional(),
-    model: z.string().min(1).optional(),
+    ...serverFields,
     endpoint: z.enum(POOLING_ENDPOINTS),
     /** The engine's route to use when it serves more than one (vLLM's `/score` beside `/v1/rerank`, TEI's `/embed`); absent: the dialect's first. */
     route: z
@@ -38,9 +24,7 @@ export const poolingSpecSchema = z
     clientBudgetMs: z.number().positive().default(DEFAULT_CLIENT_BUDGET_MS),
     engine: z.enum(ENGINE_CHOICES as [EngineChoice, ...EngineChoice[]], { error: `engine must be one of ${ENGINE_CHOICES.join(', ')}` }).default('auto'),
     /** Concurrency levels (requests in flight), measured ascending. */
-    levels: levelsSchema
-      .refine((l) => l.every((c) => Number.isInteger(c)), 'each level must be a whole number of requests in flight')
-      .refine((l) => l.every((c) => c <= LIMITS.concurrency.max), { error: (i) => limitMessage('concurrency', Math.max(...(i.input as number[])), 'level') }),
+    levels: concurrencyLevels,
     /** Embeddings: inputs per request; rerank: documents per query. Bounded by `embeddingBatch` / `rerankDocuments`. */
     itemsPerRequest: z.number().int().positive(),
     /** Tokens per input or document. */
@@ -54,9 +38,7 @@ export const poolingSpecSchema = z
         z.object({ kind: z.literal('file'), path: z.string().min(1) }).strict(),
       ])
       .default({ kind: 'auto' }),
-    /** Requests per level; 'auto' = max(8, 4 × concurrency). */
-    requestsPerLevel: z.union([limitedInt('requestsPerLevel', 'requests per level'), z.literal('auto')]).default('auto'),
-    warmup: limitedCount('warmupRequests', 'warm-up').default(numericDefault('warmup')),
+    ...countFields,
     seed: z.number().int().default(numericDefault('seed')),
     hourlyCostUsd: z.number().nonnegative('hourly cost must not be negative').nullable().default(null),
     /** A latency objective: each level says whether it holds, and the result gives capacity at it. */
@@ -85,8 +67,3 @@ export const poolingSpecSchema = z
 
 export type PoolingSpec = z.infer<typeof poolingSpecSchema>;
 export type PoolingSpecInput = z.input<typeof poolingSpecSchema>;
-
-/** Measured requests of a level: the fixed count, or max(8, 4 × concurrency). */
-export function poolingRequestsFor(spec: PoolingSpec, concurrency: number): number {
-  return spec.requestsPerLevel === 'auto' ? Math.max(8, 4 * concurrency) : spec.requestsPerLevel;
-}

@@ -18,17 +18,15 @@ import {
   poolingPeak,
 } from '../core/index.js';
 import { type Clock, type DialectKind, type PoolingClient, type PoolingRoute, type Target, createPoolingClient, monotonicNs } from '../client/index.js';
-import { threadsFor } from './client-threads.js';
+import { type PoolingThreads, startPoolingThreads, threadsFor } from './client-threads.js';
 import { type EngineSetup, resolveEngine } from './engine-setup.js';
-import { SweepError } from './errors.js';
 import { type PoolingInputs, modelOf, poolingInputs, probeRoute, routeOf } from './pooling-setup.js';
-import { CLIENT_LOST, poolingSharePlans, runPoolingShare, type PoolingShareRun } from './pooling-share.js';
-import { type PoolingSpec, type PoolingSpecInput, poolingRequestsFor, poolingSpecSchema } from './pooling-spec.js';
-import { startPoolingThreads, type PoolingThreads } from './pooling-threads.js';
+import { poolingSharePlans, runPoolingShare, type PoolingShareRun } from './pooling-share.js';
+import { type PoolingSpec, type PoolingSpecInput, poolingSpecSchema } from './pooling-spec.js';
 import { PROMPT_MISMATCH_SHARE } from './prompt-lengths.js';
-import { levelOrder } from './sweep-spec.js';
-import type { SweepEvent, SweepHooks } from './sweep-events.js';
-import { TOOL_VERSION } from './version.js';
+import { closedLoopRequests, levelOrder } from './sweep-spec.js';
+import { runEnd, type LevelAt, type LevelKind, type LevelsEnd, failedWarning, parseSpec, sweepLevels, sweepTalk, unanswered } from './level-loop.js';
+import type { SweepHooks } from './sweep-events.js';
 
 /** What a pooling sweep takes besides its spec: the hooks every kind offers, clients elsewhere, and a clock (tests). */
 export interface PoolingDeps extends SweepHooks<'pooling'> {
@@ -37,26 +35,12 @@ export interface PoolingDeps extends SweepHooks<'pooling'> {
   clients?: (init: { spec: PoolingSpec; model: string; dialect: DialectKind; connections: number }) => PoolingThreads;
 }
 
-function parseSpec(input: PoolingSpecInput): PoolingSpec {
-  const parsed = poolingSpecSchema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new SweepError('bad-input', `${issue?.path.join('.') || 'spec'}: ${issue?.message ?? 'invalid'}`);
-}
-
 /** An embeddings or rerank sweep: the pooling kind's driver (run-kinds.ts); callers go through runSweep. */
 export async function sweepPooling(input: PoolingSpecInput, deps: PoolingDeps = {}): Promise<PoolingResult> {
-  const spec = parseSpec(input);
-  const emit = deps.onEvent ?? (() => {});
+  const spec = parseSpec(poolingSpecSchema, input);
+  const talk = sweepTalk<'pooling'>(deps);
   const clock = deps.clock ?? monotonicNs;
-  const signal = deps.signal ?? new AbortController().signal;
   const target = { baseUrl: spec.url, apiKey: spec.apiKey };
-  const warnings: Warning[] = [];
-  const warn = (w: Warning) => {
-    warnings.push(w);
-    emit({ kind: 'warning', warning: w });
-  };
-
   const model = await modelOf(target, spec);
   const engine = await resolveEngine(target, spec.engine, { model, endpoint: 'chat', thinking: false, forceLength: false });
   const { dialect } = engine;
@@ -67,17 +51,17 @@ export async function sweepPooling(input: PoolingSpecInput, deps: PoolingDeps = 
   const senders = poolingSenders(spec, target, route, model, most, clock, deps.clock !== undefined, elsewhere);
   const startedAt = new Date().toISOString();
   let tokenizer = { exact: false, label: '' };
-  let end: PoolingEnd;
+  let end: LevelsEnd<'pooling'>;
   try {
     await probeRoute(senders.client, spec, model, route, dialect);
-    emit({ kind: 'preflight', model, path: route.path, engine: dialect.label });
-    const inputs = await poolingInputs(spec, model, route, order, randomBytes(4).toString('hex'), warn);
+    talk.emit({ kind: 'preflight', model, path: route.path, engine: dialect.label });
+    const inputs = await poolingInputs(spec, model, route, order, randomBytes(4).toString('hex'), talk.warn);
     tokenizer = inputs.tokenizer;
-    end = await poolingLevels({ spec, model, order, inputs, senders, clock, signal, deps, emit, warn });
+    end = await sweepLevels<'pooling'>(talk, deps, poolingLevels({ spec, model, order, inputs, senders, clock, signal: talk.signal }));
   } finally {
     await senders.close();
   }
-  return poolingResult(spec, { model, route, engine, tokenizer, startedAt, warnings, ...end });
+  return poolingResult(spec, { model, route, engine, tokenizer, startedAt, warnings: talk.warnings, ...end });
 }
 
 /** What sends a pooling level: the client on this loop, and client threads started for the first level that is split (or the clients elsewhere). */
@@ -125,82 +109,47 @@ interface PoolingRun {
   senders: PoolingSenders;
   clock: Clock;
   signal: AbortSignal;
-  deps: PoolingDeps;
-  emit(e: SweepEvent<'pooling'>): void;
-  warn(w: Warning): void;
 }
 
-/** How the levels went: the finished ones, and why the sweep stopped early when it did. */
-interface PoolingEnd {
-  levels: PoolingLevel[];
-  status: PoolingResult['run']['status'];
-  stopReason: string | null;
-}
-
-/** The levels in order, each stored (afterLevel) before the next starts, until the last, a stop or a server that stopped answering. */
-async function poolingLevels(run: PoolingRun): Promise<PoolingEnd> {
-  const { spec, signal } = run;
-  const levels: PoolingLevel[] = [];
-  let cursor = 0;
+/** The pooling kind's part of the level loop: its shares, its sender and summary, and the warnings a level earns. */
+function poolingLevels(run: PoolingRun): LevelKind<'pooling'> {
+  const { spec } = run;
+  const sharesAt = (c: number, requests: number) => threadsFor(run.senders.threadCount, Math.min(c, requests));
   let lengthsChecked = false;
-  for (const [index, c] of run.order.entries()) {
-    if (signal.aborted) break;
-    await run.deps.beforeLevel?.();
-    const requests = poolingRequestsFor(spec, c);
-    const base = cursor;
-    cursor += spec.warmup + requests;
-    const { runs, records } = await sendPoolingLevel(run, { concurrency: c, index, requests, base });
-    if (signal.aborted) break;
-    const measured = records.filter((r) => !r.warmup);
-    // A worker lost mid-level fails its requests as client-lost: that is our side, not the server stopping.
-    if (measured.length > 0 && measured.every((r) => r.outcome.kind === 'connection-error' && r.outcome.code !== CLIENT_LOST)) {
-      const last = measured[measured.length - 1]?.outcome;
-      const stopReason = `the server stopped answering during the concurrency-${c} level: ${last?.kind === 'connection-error' ? last.message : ''}. ${levels.length} level(s) complete`;
-      return { levels, status: 'server-failed', stopReason };
-    }
-    // A lagging client would time the server late: the level is judged on its worst share's loop, and is then no peak.
-    const level = poolingLevel(c, records, spec.hourlyCostUsd, spec.latencySlo, poolingClientLoad(runs, spec.clientBudgetMs));
-    if (level.clientBound?.bound === true) run.warn({ code: 'client-bound', message: `concurrency ${c}: ${level.clientBound.reason}` });
-    levels.push(level);
-    run.emit({ kind: 'level-end', level, records });
-    await run.deps.afterLevel?.(level, records);
-    const mismatch = lengthsChecked ? null : inputLengthWarning(spec, level, run.inputs);
-    if (mismatch !== null) {
-      lengthsChecked = true;
-      run.warn(mismatch);
-    }
-    if (level.failed > 0)
-      run.warn({
-        code: 'failed-requests',
-        message: `concurrency ${c}: ${level.failed} of ${level.requests} requests failed (${level.failures.map((f) => `${f.count}× ${f.reason}`).join('; ')})`,
-      });
-  }
-  if (signal.aborted) return { levels, status: 'stopped', stopReason: `stopped by the user; ${levels.length} level(s) complete` };
-  return { levels, status: 'complete', stopReason: null };
+  return {
+    order: run.order,
+    warmup: spec.warmup,
+    requestsAt: (c) => closedLoopRequests(spec, c),
+    startFields: (c, requests) => ({ threads: sharesAt(c, requests), ...(run.senders.always ? { over: 'workers' } : {}) }),
+    level: async (at, done) => {
+      const { runs, records } = await sendPoolingLevel(run, at, sharesAt(at.concurrency, at.requests));
+      if (run.signal.aborted) return { kind: 'aborted' };
+      const stop = unanswered<'pooling'>(records, at.concurrency, done);
+      if (stop) return stop;
+      // A lagging client would time the server late: the level is judged on its worst share's loop, and is then no peak.
+      const level = poolingLevel(at.concurrency, records, spec.hourlyCostUsd, spec.latencySlo, poolingClientLoad(runs, spec.clientBudgetMs));
+      const bound = level.clientBound?.bound === true ? [{ code: 'client-bound', message: `concurrency ${at.concurrency}: ${level.clientBound.reason}` }] : [];
+      const later = () => {
+        const mismatch = lengthsChecked ? null : inputLengthWarning(spec, level, run.inputs);
+        if (mismatch !== null) lengthsChecked = true;
+        return [...(mismatch === null ? [] : [mismatch]), ...failedWarning(level)];
+      };
+      return { kind: 'level', level, records, warnings: bound, later };
+    },
+  };
 }
 
-/** One level, announced and sent with its progress events, over the client threads when it is split; its records warm-ups first, in send order. */
+/** One level sent over the client threads (or workers) when it is split, else on this loop; its records warm-ups first, in send order. */
 async function sendPoolingLevel(
   run: PoolingRun,
-  lv: { concurrency: number; index: number; requests: number; base: number },
+  at: LevelAt<'pooling'>,
+  shares: number,
 ): Promise<{ runs: Array<PoolingShareRun & { label: string }>; records: PoolingRecord[] }> {
-  const { spec } = run;
-  const c = lv.concurrency;
-  const shares = threadsFor(run.senders.threadCount, Math.min(c, lv.requests));
-  run.emit({ kind: 'level-start', concurrency: c, index: lv.index, total: run.order.length, requests: lv.requests, threads: shares });
-  let done = 0;
-  let failed = 0;
-  const onRecord = (r: PoolingRecord) => {
-    if (!r.warmup) {
-      done++;
-      if (r.outcome.kind !== 'ok') failed++;
-    }
-    run.emit({ kind: 'request', concurrency: c, done, failed, requests: lv.requests, warmup: r.warmup });
-  };
-  const plans = poolingSharePlans(c, spec.warmup, lv.requests, shares, (k) => run.inputs.payloadAt(lv.base + k));
+  const c = at.concurrency;
+  const plans = poolingSharePlans(c, run.spec.warmup, at.requests, shares, (k) => run.inputs.payloadAt(at.offset + k));
   const runs: Array<PoolingShareRun & { label: string }> =
     shares > 1 || run.senders.always
-      ? await run.senders.threads().runLevel(c, plans, run.signal, onRecord)
+      ? await run.senders.threads().runLevel(c, plans, run.signal, at.onRecord)
       : [
           {
             label: 'the client',
@@ -211,7 +160,7 @@ async function sendPoolingLevel(
               plan: plans[0] as (typeof plans)[number],
               clock: run.clock,
               signal: run.signal,
-              onRecord,
+              onRecord: at.onRecord,
             })),
           },
         ];
@@ -235,7 +184,7 @@ function inputLengthWarning(spec: PoolingSpec, level: PoolingLevel, inputs: Pool
 /** The result file: the run as asked and as it went, its warnings, levels, peak and capacity. */
 function poolingResult(
   spec: PoolingSpec,
-  r: PoolingEnd & {
+  r: LevelsEnd<'pooling'> & {
     model: string;
     route: PoolingRoute;
     engine: EngineSetup;
@@ -262,12 +211,7 @@ function poolingResult(
       warmupPerLevel: spec.warmup,
       hourlyCostUsd: spec.hourlyCostUsd,
       seed: spec.seed,
-      command: spec.command,
-      startedAt: r.startedAt,
-      endedAt: new Date().toISOString(),
-      status: r.status,
-      stopReason: r.stopReason,
-      toolVersion: TOOL_VERSION,
+      ...runEnd(spec.command, r),
       latencySlo: spec.latencySlo,
     },
     warnings: r.warnings,

@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { PoolingRecord } from '../core/index.js';
 import { useSimulators } from '../test-support/simulators.js';
+import { type DialectKind, dialects } from '../client/index.js';
+import { SweepError } from './errors.js';
+import { routeOf } from './pooling-setup.js';
+import type { PoolingSpec } from './pooling-spec.js';
 import { poolingSharePlans } from './pooling-share.js';
+import { type PoolingThreads, startPoolingThreads } from './client-threads.js';
 import { runSweep } from './run-kinds.js';
+import type { SweepEvent } from './sweep-events.js';
 
 // 4 inputs × 32 tokens at 0.05 ms a token: ~6 ms a request on one encoder, so requests in flight wait their turn.
 const sim = useSimulators({ pooling: { dimension: 16, msPerInputToken: 0.05 } });
@@ -124,5 +130,45 @@ describe('pooling levels over client threads', () => {
       clientBudgetMs: 1000,
     });
     expect(again.levels[0]).toMatchObject({ requests: 8, failed: 0 });
+  });
+
+  it('a pool lost after a level finished ends the sweep as stopped, keeping that level, as a text sweep does; lost before any, an error', async () => {
+    const s = await sim();
+    const spec = { url: s.url, endpoint: 'embeddings' as const, levels: [2, 4, 8], itemsPerRequest: 4, itemTokens: 32, requestsPerLevel: 8, warmup: 0 };
+    // Real threads (clients elsewhere, as workers are given), but the `at`-th level fails with `err`.
+    const losing = (at: number, err: SweepError) => {
+      let calls = 0;
+      const events: Array<SweepEvent<'pooling'>> = [];
+      const clients = (init: { spec: PoolingSpec; model: string; dialect: DialectKind; connections: number }): PoolingThreads => {
+        const route = routeOf(dialects[init.dialect], init.spec);
+        const real = startPoolingThreads(2, { target: { baseUrl: s.url }, route, model: init.model, timeoutMs: 10_000, idleMs: 10_000 }, init.connections);
+        return {
+          size: 2,
+          always: true,
+          runLevel: async (...a) => {
+            if (++calls === at) throw err;
+            return real.runLevel(...a);
+          },
+          close: () => real.close(),
+        };
+      };
+      return { deps: { clients, onEvent: (e: SweepEvent<'pooling'>) => events.push(e) }, events };
+    };
+    const lost = losing(2, new SweepError('client-failed', 'client thread 2 exited (code 1) during the level'));
+    const r = await runSweep(spec, lost.deps);
+    expect(r.run.status).toBe('stopped');
+    expect(r.levels.map((l) => l.concurrency)).toEqual([2]);
+    expect(r.run.stopReason).toBe('client thread 2 exited (code 1) during the level. Level 2 is complete.');
+    // The shares went to the clients elsewhere: the level-start says so.
+    expect(lost.events.filter((e) => e.kind === 'level-start')).toEqual([
+      { kind: 'level-start', concurrency: 2, index: 0, total: 3, requests: 8, threads: 2, over: 'workers' },
+      { kind: 'level-start', concurrency: 4, index: 1, total: 3, requests: 8, threads: 2, over: 'workers' },
+    ]);
+    // The workers' database going away stops the sweep even at its first level.
+    const db = await runSweep(spec, losing(1, new SweepError('client-stopped', "the workers' database stopped answering")).deps);
+    expect(db.run).toMatchObject({ status: 'stopped', stopReason: "the workers' database stopped answering. No level was completed." });
+    await expect(runSweep(spec, losing(1, new SweepError('client-failed', 'client thread 1 failed: boom')).deps)).rejects.toMatchObject({
+      code: 'client-failed',
+    });
   });
 });

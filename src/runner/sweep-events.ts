@@ -32,7 +32,8 @@ interface KindEvents {
     | { kind: 'stopped'; status: 'stopped' | 'server-failed'; reason: string };
   pooling:
     | { kind: 'preflight'; model: string; path: string; engine: string }
-    | { kind: 'level-start'; concurrency: number; index: number; total: number; requests: number; threads: number }
+    /** `threads`: the shares the level is split over, sent by client threads, or by goodput workers when `over` says so. */
+    | { kind: 'level-start'; concurrency: number; index: number; total: number; requests: number; threads: number; over?: 'workers' }
     | { kind: 'request'; concurrency: number; done: number; failed: number; requests: number; warmup: boolean };
   transcriptions:
     | { kind: 'preflight'; model: string; path: string }

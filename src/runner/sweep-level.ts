@@ -114,9 +114,3 @@ function capsOf(records: readonly RequestRecord[], capOf: (r: RequestRecord) => 
   const hi = Math.max(...caps);
   return lo === hi ? `${lo} tokens` : `their own output caps (${lo}–${hi} tokens)`;
 }
-
-/** The stop reason's last sentence: which levels stand. */
-export function levelsComplete(levels: readonly LevelResult[]): string {
-  if (levels.length === 0) return 'No level was completed.';
-  return levels.length === 1 ? `Level ${levels[0]?.concurrency} is complete.` : `Levels ${levels.map((l) => l.concurrency).join(', ')} are complete.`;
-}

@@ -18,7 +18,7 @@ import {
 } from '../core/index.js';
 import type { PreparedSweep } from './sweep-setup.js';
 import type { SweepSpec } from './sweep-spec.js';
-import { TOOL_VERSION } from './version.js';
+import { runEnd } from './level-loop.js';
 
 /** How the sweep's levels went: the finished ones, and why it stopped early when it did. */
 export interface SweepEnd {
@@ -67,12 +67,7 @@ export function sweepResult(spec: SweepSpec, prep: PreparedSweep, r: SweepRecord
       hourlyCostUsd: spec.hourlyCostUsd,
       baselineRateUsdPer1M: spec.baselineRateUsdPer1M,
       gpuLabel: spec.gpuLabel,
-      command: spec.command,
-      startedAt: r.startedAt,
-      endedAt: new Date().toISOString(),
-      status: r.status,
-      stopReason: r.stopReason,
-      toolVersion: TOOL_VERSION,
+      ...runEnd(spec.command, r),
       serverMetrics: r.serverMetrics,
       ...(spec.tools === null ? {} : { tools: toolsInfo(spec.tools) }),
       ...(spec.responseSchema === null

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import {
   DEFAULT_CLIENT_BUDGET_MS,
+  LIMITS,
   arrivalSchema,
   numericDefault,
   audioInputsSchema,
@@ -13,6 +14,7 @@ import {
   levelsSchema,
   limitedCount,
   limitedInt,
+  limitMessage,
   responseSchemaSpecSchema,
   sloSchema,
   toolsSpecSchema,
@@ -22,15 +24,33 @@ import { agentTurnsOf, arrivalOps, promptSourceSchema, turnsOf } from '../worklo
 import { GPU_SOURCE_CHOICES } from '../telemetry/index.js';
 import { ENGINE_CHOICES, type EngineChoice, isLoopback } from '../client/index.js';
 
+/** What every kind's spec opens with: the server, its key (never printed, stored or logged) and the model (the first one the server lists when omitted). */
+export const serverFields = {
+  url: z
+    .url({ protocol: /^https?$/, error: 'url must be an http(s) URL, e.g. http://127.0.0.1:8000' })
+    .refine((u) => urlCredentialProblem(u) === null, { error: (i) => `url ${urlCredentialProblem(String(i.input))}` }),
+  apiKey: z.string().min(1).optional(),
+  model: z.string().min(1).optional(),
+};
+
+/** How many requests every kind's level sends: the measured ones ('auto' = the axis' own count; concurrency: max(8, 4 × C)) after its warm-ups. */
+export const countFields = {
+  requestsPerLevel: z.union([limitedInt('requestsPerLevel', 'requests per level'), z.literal('auto')]).default('auto'),
+  warmup: limitedCount('warmupRequests', 'warm-up').default(numericDefault('warmup')),
+};
+
+/** Concurrency levels (requests in flight) of a kind that sends closed loops alone. */
+export const concurrencyLevels = levelsSchema
+  .refine((l) => l.every((c) => Number.isInteger(c)), 'each level must be a whole number of requests in flight')
+  .refine((l) => l.every((c) => c <= LIMITS.concurrency.max), { error: (i) => limitMessage('concurrency', Math.max(...(i.input as number[])), 'level') });
+
+/** Measured requests of a closed-loop level: the fixed count, or max(8, 4 × concurrency). */
+export const closedLoopRequests = (spec: { requestsPerLevel: number | 'auto' }, concurrency: number): number =>
+  spec.requestsPerLevel === 'auto' ? Math.max(8, 4 * concurrency) : spec.requestsPerLevel;
+
 export const sweepSpecSchema = z
   .object({
-    url: z
-      .url({ protocol: /^https?$/, error: 'url must be an http(s) URL, e.g. http://127.0.0.1:8000' })
-      .refine((u) => urlCredentialProblem(u) === null, { error: (i) => `url ${urlCredentialProblem(String(i.input))}` }),
-    /** Never printed, stored or logged. */
-    apiKey: z.string().min(1).optional(),
-    /** Model id; the first one the server lists when omitted. */
-    model: z.string().min(1).optional(),
+    ...serverFields,
     /** chat, completions, or responses (the OpenAI Responses API; sessions continue with previous_response_id). */
     endpoint: z.enum(['chat', 'completions', 'responses']).default('chat'),
     /** The engine's dialect, or 'auto' to detect it from cheap GETs (README: Engines). */
@@ -78,9 +98,7 @@ export const sweepSpecSchema = z
     slo: sloSchema.nullable().default(null),
     outputTokens: limitedInt('outputTokens', 'output tokens').default(numericDefault('outputTokens')),
     promptTokens: limitedInt('promptTokens', 'prompt tokens').default(numericDefault('promptTokens')),
-    /** Requests per level; 'auto' = max(8, 4 × concurrency). */
-    requestsPerLevel: z.union([limitedInt('requestsPerLevel', 'requests per level'), z.literal('auto')]).default('auto'),
-    warmup: limitedCount('warmupRequests', 'warm-up').default(numericDefault('warmup')),
+    ...countFields,
     thinking: z.boolean().default(false),
     forceLength: z.boolean().default(true),
     temperature: z.number().nonnegative().default(numericDefault('temperature')),

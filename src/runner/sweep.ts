@@ -3,11 +3,12 @@
  * Preflight, then each level in ascending order — warm-up, measured requests,
  * summary — emitting typed events the terminal, files and stores subscribe to.
  * Its steps: prepareSweep and the image server (sweep-setup.ts), the levels
- * (here, with judgeLevel and levelEndWarnings in sweep-level.ts) and the result
+ * (the level loop every kind runs, level-loop.ts, given the text sender here
+ * and judgeLevel and levelEndWarnings in sweep-level.ts) and the result
  * (sweep-result.ts).
  */
 import { type EventLoopUtilization, performance } from 'node:perf_hooks';
-import { type LevelResult, type RequestRecord, type SweepResult, type Warning, levelAxis, sharesLoad } from '../core/index.js';
+import { type LevelResult, type SweepResult, type Warning, levelAxis, sharesLoad } from '../core/index.js';
 import {
   type Clock,
   type Dialect,
@@ -29,7 +30,8 @@ import { type LevelTelemetry, startRunTelemetry } from './level-telemetry.js';
 import { type LoopMonitor, startLoopMonitor } from './loop-delay.js';
 import { loadOf, runLevel } from './run-level.js';
 import type { RunState } from './run-state.js';
-import { type JudgedLevel, type SentLevel, imageConnectionsClosed, judgeLevel, levelEndWarnings, levelsComplete } from './sweep-level.js';
+import { type LevelAt, type LevelStep, levelsComplete, parseSpec, sweepLevels, sweepTalk } from './level-loop.js';
+import { type SentLevel, imageConnectionsClosed, judgeLevel, levelEndWarnings } from './sweep-level.js';
 import { type SweepEnd, sweepResult } from './sweep-result.js';
 import { type OpenSweep, type PreparedSweep, closeSweep, imageServerFor, prepareSweep } from './sweep-setup.js';
 import { type SweepSpec, type SweepSpecInput, requestsFor, sweepSpecSchema } from './sweep-spec.js';
@@ -45,26 +47,15 @@ export interface SweepDeps extends SweepHooks<'text'> {
   client?: (spec: SweepSpec, connections: number, dialect: Dialect) => StreamingClient;
 }
 
-function parseSpec(input: SweepSpecInput): SweepSpec {
-  const parsed = sweepSpecSchema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new SweepError('bad-input', `${issue?.path.join('.') || 'spec'}: ${issue?.message ?? 'invalid'}`);
-}
-
 /** A text-generation sweep: the text kind's driver (runner/run-kinds.ts); callers go through runSweep. */
 export async function sweepText(input: SweepSpecInput, deps: SweepDeps = {}): Promise<SweepResult> {
-  const spec = parseSpec(input);
+  const spec = parseSpec(sweepSpecSchema, input);
   const imagesProblem = imageBytesProblem(spec.images, spec.audio, spec.mediaSeed ?? spec.seed);
   if (imagesProblem !== null) throw new SweepError('bad-input', imagesProblem);
-  const emit = deps.onEvent ?? (() => {});
+  const talk = sweepTalk<'text'>(deps);
+  const { emit, warn } = talk;
   const clock = deps.clock ?? monotonicNs;
   const target = { baseUrl: spec.url, apiKey: spec.apiKey };
-  const warnings: Warning[] = [];
-  const warn = (w: Warning) => {
-    warnings.push(w);
-    emit({ kind: 'warning', warning: w });
-  };
   const prep = await prepareSweep(spec, target, {
     preflight: (model, models) => emit({ kind: 'preflight', model, models }),
     engine: (engine) => emit(engineEvent(engine)),
@@ -72,29 +63,27 @@ export async function sweepText(input: SweepSpecInput, deps: SweepDeps = {}): Pr
   });
   const opened = await openSweep(spec, prep, target, deps, clock, warn);
   const startedAt = new Date().toISOString();
-  const run: SweepRun = {
-    spec,
-    prep,
-    opened,
-    deps,
-    clock,
-    emit,
-    warn,
-    signal: deps.signal ?? new AbortController().signal,
-    checkServer: async () => {
-      const again = await preflight(target, prep.model, { timeoutMs: 3000 });
-      return again.ok ? null : again.message;
-    },
+  const checkServer = async () => {
+    const again = await preflight(target, prep.model, { timeoutMs: 3000 });
+    return again.ok ? null : again.message;
   };
   let end: SweepEnd;
   try {
-    end = await sweepLevels(run);
+    const run: SweepRun = { spec, prep, opened, clock, signal: talk.signal, checkServer };
+    // The text kind's part of the level loop: its levels, its sender and judge (sweepLevel), counting output tokens.
+    end = await sweepLevels<'text'>(talk, deps, {
+      order: prep.order,
+      warmup: spec.warmup,
+      requestsAt: (c) => requestsFor(spec, c),
+      tokensOf: (r) => r.outputTokens,
+      level: (at, done) => sweepLevel(run, at, done),
+    });
   } finally {
     await closeSweep(opened);
   }
   for (const w of prep.checks.warnings()) warn(w);
   if (end.stopReason) emit({ kind: 'stopped', status: end.status as 'stopped' | 'server-failed', reason: end.stopReason });
-  return sweepResult(spec, prep, { ...end, startedAt, serverMetrics: opened.telemetry.serverMetrics, warnings });
+  return sweepResult(spec, prep, { ...end, startedAt, serverMetrics: opened.telemetry.serverMetrics, warnings: talk.warnings });
 }
 
 /** The engine event: the dialect the run speaks, detected (with its evidence) or given. */
@@ -136,102 +125,52 @@ interface SweepRun {
   spec: SweepSpec;
   prep: PreparedSweep;
   opened: OpenSweep;
-  deps: SweepDeps;
   clock: Clock;
   signal: AbortSignal;
-  emit(e: SweepEvent): void;
-  warn(w: Warning): void;
   /** Asked after a connection failure: does the server still answer? Resolves a reason when it does not. */
   checkServer(): Promise<string | null>;
 }
 
-/** The levels in order, each stored (afterLevel) before the next starts, until the last, a stop or a failure. */
-async function sweepLevels(run: SweepRun): Promise<SweepEnd> {
-  const { spec, prep, signal } = run;
-  const levels: LevelResult[] = [];
-  let promptOffset = 0;
-  for (const [index, c] of prep.order.entries()) {
-    if (signal.aborted) break;
-    await run.deps.beforeLevel?.();
-    if (signal.aborted) break;
-    const step = await sweepLevel(run, { concurrency: c, index, promptOffset }, levels);
-    if (step.kind === 'stop') return { levels, status: step.status, stopReason: step.reason };
-    if (step.kind === 'aborted') break;
-    const { level, records } = step;
-    promptOffset += spec.warmup + step.requests;
-    levels.push(level);
-    prep.checks.add(records);
-    run.emit({ kind: 'level-end', level, records });
-    await run.deps.afterLevel?.(level, records);
-    const imageClosed = imageConnectionsClosed(run.opened.imageServer) - step.imageClosed0;
-    for (const w of levelEndWarnings(spec, prep.engine.dialect, prep.lengths?.info ?? null, { ...step, concurrency: c, imageClosed })) run.warn(w);
-  }
-  if (signal.aborted) return { levels, status: 'stopped', stopReason: `stopped by the user; ${levels.length} level(s) complete` };
-  return { levels, status: 'complete', stopReason: null };
-}
-
-/** Where a level stands in the sweep. */
-interface LevelAt {
-  concurrency: number;
-  index: number;
-  promptOffset: number;
-}
-
-/** A level sent and judged; a stop naming why (the levels before it stand); or stopped by the signal. */
-type LevelStep =
-  | (JudgedLevel & { kind: 'level'; requests: number; records: RequestRecord[]; tel: LevelTelemetry; imageClosed0: number })
-  | { kind: 'stop'; status: 'stopped' | 'server-failed'; reason: string }
-  | { kind: 'aborted' };
-
-/** One level: announced, sent with its progress events, its telemetry read, and judged. */
-async function sweepLevel(run: SweepRun, at: LevelAt, done: readonly LevelResult[]): Promise<LevelStep> {
-  const { spec, opened } = run;
+/** One level: sent with its progress events, its telemetry read, and judged. */
+async function sweepLevel(run: SweepRun, at: LevelAt<'text'>, done: readonly LevelResult[]): Promise<LevelStep<'text'>> {
+  const { spec, opened, prep } = run;
   const c = at.concurrency;
-  const requests = requestsFor(spec, c);
   if (opened.imageServer !== null && spec.images !== null)
-    opened.imageServer.serveLevel(spec.images, spec.mediaSeed ?? spec.seed, at.promptOffset, spec.warmup + requests);
+    opened.imageServer.serveLevel(spec.images, spec.mediaSeed ?? spec.seed, at.offset, spec.warmup + at.requests);
   const imageClosed0 = imageConnectionsClosed(opened.imageServer);
-  run.emit({ kind: 'level-start', concurrency: c, index: at.index, total: run.prep.order.length, requests });
-  const progress = { done: 0, failed: 0, tokens: 0 };
-  const onRecord = (r: RequestRecord) => {
-    if (!r.warmup) {
-      progress.done++;
-      if (r.outcome.kind !== 'ok') progress.failed++;
-      else progress.tokens += r.outputTokens;
-    }
-    run.emit({ kind: 'request', concurrency: c, done: progress.done, failed: progress.failed, requests, outputTokens: progress.tokens, warmup: r.warmup });
-  };
   const loop = startLoopMonitor();
-  const sent = await sendLevel(run, { ...at, requests, onRecord, loop }, done.length > 0);
-  if ('stoppedBy' in sent) {
+  let sent: SentLevel;
+  let tel: LevelTelemetry;
+  let name: string;
+  try {
+    sent = await sendLevel(run, at, loop);
+    // A session run's levels are sessions at once (or per second) on its axis.
+    name = levelAxis([{ concurrency: c, load: sent.load, ...(spec.prompts.kind === 'sessions' ? { sessions: true } : {}) }]).describe(c);
+    tel = await opened.telemetry.afterMeasured(name, sent.records, sent.loopDelayMs ?? undefined);
+  } finally {
     loop.stop();
-    return { kind: 'stop', status: 'stopped', reason: `${sent.stoppedBy}. ${levelsComplete(done)}` };
   }
-  // A session run's levels are sessions at once (or per second) on its axis.
-  const name = levelAxis([{ concurrency: c, load: sent.load, ...(spec.prompts.kind === 'sessions' ? { sessions: true } : {}) }]).describe(c);
-  const tel = await opened.telemetry.afterMeasured(name, sent.records, sent.loopDelayMs ?? undefined);
-  loop.stop();
   if (sent.serverFailure) {
-    const reason = `the server stopped answering during the ${name} level, after ${progress.done} of ${requests} requests (${progress.failed} failed): ${sent.serverFailure.replace(/\.$/, '')}. ${levelsComplete(done)}`;
+    const reason = `the server stopped answering during the ${name} level, after ${at.counted.done} of ${at.requests} requests (${at.counted.failed} failed): ${sent.serverFailure.replace(/\.$/, '')}. ${levelsComplete(done)}`;
     return { kind: 'stop', status: 'server-failed', reason };
   }
   if (run.signal.aborted) return { kind: 'aborted' };
-  return { kind: 'level', requests, records: sent.records, tel, imageClosed0, ...judgeLevel(spec, sent, tel, at.promptOffset, run.prep.lengths?.info ?? null) };
-}
-
-/** What sending a level needs beside the sweep. */
-interface LevelSend extends LevelAt {
-  requests: number;
-  onRecord(r: RequestRecord): void;
-  loop: LoopMonitor;
+  const judged = judgeLevel(spec, sent, tel, at.offset, prep.lengths?.info ?? null);
+  const { records } = sent;
+  prep.checks.add(records);
+  const later = () => {
+    const imageClosed = imageConnectionsClosed(opened.imageServer) - imageClosed0;
+    return levelEndWarnings(spec, prep.engine.dialect, prep.lengths?.info ?? null, { ...judged, records, tel, concurrency: c, imageClosed });
+  };
+  return { kind: 'level', level: judged.level, records, later };
 }
 
 /**
  * Sends a level: over the client threads (or workers) when it is split, else on
  * this thread. Our side going away mid-level (the workers' database, a thread
- * or worker lost after a level finished) ends the sweep as a stop.
+ * or worker lost) rejects, and the level loop ends the sweep as a stop.
  */
-async function sendLevel(run: SweepRun, lv: LevelSend, finishedAny: boolean): Promise<SentLevel | { stoppedBy: string }> {
+async function sendLevel(run: SweepRun, lv: LevelAt<'text'>, loop: LoopMonitor): Promise<SentLevel> {
   const { spec, opened } = run;
   const c = lv.concurrency;
   // Our busy share: this event loop's utilisation over the measured requests (threads measure their own).
@@ -242,23 +181,20 @@ async function sendLevel(run: SweepRun, lv: LevelSend, finishedAny: boolean): Pr
   };
   const { threads } = opened;
   const n = threads ? threadsFor(threads.size, Math.min(arrivalOps(spec.arrival).connections(c), lv.requests)) : 1;
+  const promptOffset = lv.offset;
   if (threads && (n > 1 || threads.always)) {
-    return threads
-      .runLevel({ concurrency: c, requests: lv.requests, promptOffset: lv.promptOffset, count: n, signal: run.signal, onRecord: lv.onRecord, beforeMeasured })
-      .then(
-        (t) => ({
-          ...t,
-          load: loadOf(spec, c, t.records, t.scheduledNs, t.waitedForSlot),
-          ...sharesLoad(t.shares),
-        }),
-        (err: unknown) => {
-          const ours = err instanceof SweepError && (err.code === 'client-stopped' || (err.code === 'client-failed' && finishedAny));
-          if (!ours) throw err;
-          return { stoppedBy: err.message } as const;
-        },
-      );
+    const t = await threads.runLevel({
+      concurrency: c,
+      requests: lv.requests,
+      promptOffset,
+      count: n,
+      signal: run.signal,
+      onRecord: lv.onRecord,
+      beforeMeasured,
+    });
+    return { ...t, load: loadOf(spec, c, t.records, t.scheduledNs, t.waitedForSlot), ...sharesLoad(t.shares) };
   }
-  return runLevel({
+  const r = await runLevel({
     client: opened.client,
     spec: opened.sendSpec,
     state: opened.state,
@@ -267,15 +203,16 @@ async function sendLevel(run: SweepRun, lv: LevelSend, finishedAny: boolean): Pr
     requests: lv.requests,
     clock: run.clock,
     runId: run.prep.runId,
-    promptOffset: lv.promptOffset,
+    promptOffset,
     signal: run.signal,
     checkServer: run.checkServer,
     beforeMeasured,
     onRecord: lv.onRecord,
-  }).then((r) => ({
+  });
+  return {
     ...r,
     shares: undefined,
-    loopDelayMs: lv.loop.peek(),
+    loopDelayMs: loop.peek(),
     clientCpuPct: busy0 === null ? null : performance.eventLoopUtilization(busy0).utilization * 100,
-  }));
+  };
 }

@@ -12,17 +12,12 @@ import {
   SCHEMA_VERSION,
   TRANSCRIPTION_ENDPOINTS,
   TRANSCRIPTION_PATH,
-  type TranscriptionLevel,
   type TranscriptionRecord,
   type TranscriptionResult,
   type Warning,
-  levelsSchema,
-  limitedCount,
-  limitedInt,
   limitMessage,
   numericDefault,
   transcriptionLevel,
-  urlCredentialProblem,
 } from '../core/index.js';
 import {
   type Clock,
@@ -35,29 +30,21 @@ import {
 } from '../client/index.js';
 import { syntheticWav } from '../workload/index.js';
 import { SweepError } from './errors.js';
-import type { SweepEvent, SweepHooks } from './sweep-events.js';
-import { levelOrder } from './sweep-spec.js';
-import { TOOL_VERSION } from './version.js';
+import { runEnd, type LevelAt, type LevelsEnd, failedWarning, parseSpec, sweepLevels, sweepTalk, unanswered } from './level-loop.js';
+import type { SweepHooks } from './sweep-events.js';
+import { closedLoopRequests, concurrencyLevels, countFields, levelOrder, serverFields } from './sweep-spec.js';
 
 export const transcriptionSpecSchema = z
   .object({
-    url: z
-      .url({ protocol: /^https?$/, error: 'url must be an http(s) URL, e.g. http://127.0.0.1:8000' })
-      .refine((u) => urlCredentialProblem(u) === null, { error: (i) => `url ${urlCredentialProblem(String(i.input))}` }),
-    apiKey: z.string().min(1).optional(),
-    model: z.string().min(1).optional(),
+    ...serverFields,
     endpoint: z.enum(TRANSCRIPTION_ENDPOINTS),
-    levels: levelsSchema
-      .refine((l) => l.every((c) => Number.isInteger(c)), 'each level must be a whole number of requests in flight')
-      .refine((l) => l.every((c) => c <= LIMITS.concurrency.max), { error: (i) => limitMessage('concurrency', Math.max(...(i.input as number[])), 'level') }),
+    levels: concurrencyLevels,
     /** Seconds of every clip (8 kHz mono WAV drawn from the seed). */
     audioSeconds: z
       .number({ error: 'audioSeconds must be a number of seconds' })
       .positive('audioSeconds must be above 0')
       .max(LIMITS.audioSeconds.max, { error: (i) => limitMessage('audioSeconds', Number(i.input), 'audioSeconds') }),
-    /** Requests per level; 'auto' = max(8, 4 × concurrency). */
-    requestsPerLevel: z.union([limitedInt('requestsPerLevel', 'requests per level'), z.literal('auto')]).default('auto'),
-    warmup: limitedCount('warmupRequests', 'warm-up').default(numericDefault('warmup')),
+    ...countFields,
     seed: z.number().int().default(numericDefault('seed')),
     /** Whole-request limit, ms. */
     timeoutMs: z.number().positive().default(600_000),
@@ -76,16 +63,6 @@ export interface TranscriptionDeps extends SweepHooks<'transcriptions'> {
 /** Distinct clips a run cycles through: enough that no two requests in flight carry one clip below 8 streams. */
 const CLIPS = 8;
 
-/** Measured requests of a level: the fixed count, or max(8, 4 × concurrency). */
-const requestsAt = (spec: TranscriptionSpec, c: number) => (spec.requestsPerLevel === 'auto' ? Math.max(8, 4 * c) : spec.requestsPerLevel);
-
-function parseSpec(input: TranscriptionSpecInput): TranscriptionSpec {
-  const parsed = transcriptionSpecSchema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new SweepError('bad-input', `${issue?.path.join('.') || 'spec'}: ${issue?.message ?? 'invalid'}`);
-}
-
 /** The served model, and one short clip sent (as a warm-up) proving the route answers. */
 async function preflightRoute(target: Target, spec: TranscriptionSpec, client: TranscriptionClient): Promise<string> {
   const pre = await preflight(target, spec.model);
@@ -101,89 +78,49 @@ async function preflightRoute(target: Target, spec: TranscriptionSpec, client: T
 
 /** A speech-to-text sweep: the transcriptions kind's driver (run-kinds.ts); callers go through runSweep. */
 export async function sweepTranscription(input: TranscriptionSpecInput, deps: TranscriptionDeps = {}): Promise<TranscriptionResult> {
-  const spec = parseSpec(input);
-  const emit = deps.onEvent ?? (() => {});
-  const signal = deps.signal ?? new AbortController().signal;
+  const spec = parseSpec(transcriptionSpecSchema, input);
+  const talk = sweepTalk<'transcriptions'>(deps);
   const target = { baseUrl: spec.url, apiKey: spec.apiKey };
   const order = levelOrder(spec.levels);
   const clock = deps.clock ?? monotonicNs;
   const client = createTranscriptionClient(target, { connections: order[order.length - 1] as number, clock, timeoutMs: spec.timeoutMs });
   const startedAt = new Date().toISOString();
-  const warnings: Warning[] = [];
-  const run = { spec, client, signal, emit, deps, warnings, order, model: '', clips: [] as TranscriptionClip[] };
-  let end: LevelsEnd;
+  let model = '';
+  let end: LevelsEnd<'transcriptions'>;
   try {
-    run.model = await preflightRoute(target, spec, client);
-    emit({ kind: 'preflight', model: run.model, path: TRANSCRIPTION_PATH });
-    run.clips = Array.from({ length: CLIPS }, (_, i) => ({ wav: syntheticWav(spec.audioSeconds, spec.seed, i), seconds: spec.audioSeconds }));
-    end = await transcriptionLevels(run);
+    model = await preflightRoute(target, spec, client);
+    talk.emit({ kind: 'preflight', model, path: TRANSCRIPTION_PATH });
+    const clips = Array.from({ length: CLIPS }, (_, i) => ({ wav: syntheticWav(spec.audioSeconds, spec.seed, i), seconds: spec.audioSeconds }));
+    const send = { spec, client, signal: talk.signal, model, clips };
+    end = await sweepLevels<'transcriptions'>(talk, deps, {
+      order,
+      warmup: spec.warmup,
+      requestsAt: (c) => closedLoopRequests(spec, c),
+      level: async (at, done) => {
+        const records = await sendLevel(send, at);
+        if (talk.signal.aborted) return { kind: 'aborted' };
+        const level = transcriptionLevel(at.concurrency, records);
+        return unanswered<'transcriptions'>(records, at.concurrency, done) ?? { kind: 'level', level, records, later: () => failedWarning(level) };
+      },
+    });
   } finally {
     await client.close();
   }
-  return transcriptionResult(spec, { model: run.model, startedAt, warnings, ...end });
+  return transcriptionResult(spec, { model, startedAt, warnings: talk.warnings, ...end });
 }
 
-interface Run {
+/** What sending a level reads. */
+interface Send {
   spec: TranscriptionSpec;
   client: TranscriptionClient;
   signal: AbortSignal;
-  emit(e: SweepEvent<'transcriptions'>): void;
-  deps: TranscriptionDeps;
-  warnings: Warning[];
-  order: number[];
   model: string;
   clips: TranscriptionClip[];
 }
 
-interface LevelsEnd {
-  levels: TranscriptionLevel[];
-  status: TranscriptionResult['run']['status'];
-  stopReason: string | null;
-}
-
-/** The levels in order, each stored (afterLevel) before the next starts, until the last, a stop or a server that stopped answering. */
-async function transcriptionLevels(run: Run): Promise<LevelsEnd> {
-  const levels: TranscriptionLevel[] = [];
-  let base = 0;
-  for (const [index, c] of run.order.entries()) {
-    if (run.signal.aborted) break;
-    await run.deps.beforeLevel?.();
-    const requests = requestsAt(run.spec, c);
-    run.emit({ kind: 'level-start', concurrency: c, index, total: run.order.length, requests });
-    const records = await sendLevel(run, c, requests, base);
-    base += run.spec.warmup + requests;
-    if (run.signal.aborted) break;
-    const measured = records.filter((r) => !r.warmup);
-    if (measured.length > 0 && measured.every((r) => r.outcome.kind === 'connection-error')) {
-      const last = measured[measured.length - 1]?.outcome;
-      const why = last?.kind === 'connection-error' ? last.message : '';
-      return {
-        levels,
-        status: 'server-failed',
-        stopReason: `the server stopped answering during the concurrency-${c} level: ${why}. ${levels.length} level(s) complete`,
-      };
-    }
-    const level = transcriptionLevel(c, records);
-    levels.push(level);
-    run.emit({ kind: 'level-end', level, records });
-    await run.deps.afterLevel?.(level, records);
-    if (level.failed > 0) {
-      const warning = {
-        code: 'failed-requests',
-        message: `concurrency ${c}: ${level.failed} of ${level.requests} requests failed (${level.failures.map((f) => `${f.count}× ${f.reason}`).join('; ')})`,
-      };
-      run.warnings.push(warning);
-      run.emit({ kind: 'warning', warning });
-    }
-  }
-  if (run.signal.aborted) return { levels, status: 'stopped', stopReason: `stopped by the user; ${levels.length} level(s) complete` };
-  return { levels, status: 'complete', stopReason: null };
-}
-
 /** One level: its warm-ups, then its measured requests, each over `c` closed loops; records warm-ups first, in send order. */
-async function sendLevel(run: Run, c: number, requests: number, base: number): Promise<TranscriptionRecord[]> {
-  let done = 0;
-  let failed = 0;
+async function sendLevel(run: Send, at: LevelAt<'transcriptions'>): Promise<TranscriptionRecord[]> {
+  const c = at.concurrency;
   const loops = async (from: number, n: number, warmup: boolean): Promise<TranscriptionRecord[]> => {
     const out: TranscriptionRecord[] = [];
     let next = 0;
@@ -192,21 +129,20 @@ async function sendLevel(run: Run, c: number, requests: number, base: number): P
         const seq = from + next++;
         const r = await run.client.send(run.model, run.clips[seq % CLIPS] as TranscriptionClip, { seq, concurrency: c, warmup }, run.signal);
         out.push(r);
-        if (!warmup) {
-          done++;
-          if (r.outcome.kind !== 'ok') failed++;
-        }
-        run.emit({ kind: 'request', concurrency: c, done, failed, requests, warmup });
+        at.onRecord(r);
       }
     };
     await Promise.all(Array.from({ length: Math.min(c, n) }, loop));
     return out.sort((a, b) => a.seq - b.seq);
   };
-  const warm = await loops(base, run.spec.warmup, true);
-  return [...warm, ...(await loops(base + run.spec.warmup, requests, false))];
+  const warm = await loops(at.offset, run.spec.warmup, true);
+  return [...warm, ...(await loops(at.offset + run.spec.warmup, at.requests, false))];
 }
 
-function transcriptionResult(spec: TranscriptionSpec, r: LevelsEnd & { model: string; startedAt: string; warnings: Warning[] }): TranscriptionResult {
+function transcriptionResult(
+  spec: TranscriptionSpec,
+  r: LevelsEnd<'transcriptions'> & { model: string; startedAt: string; warnings: Warning[] },
+): TranscriptionResult {
   return {
     schemaVersion: SCHEMA_VERSION,
     run: {
@@ -219,12 +155,7 @@ function transcriptionResult(spec: TranscriptionSpec, r: LevelsEnd & { model: st
       requestsPerLevel: spec.requestsPerLevel,
       warmupPerLevel: spec.warmup,
       seed: spec.seed,
-      command: spec.command,
-      startedAt: r.startedAt,
-      endedAt: new Date().toISOString(),
-      status: r.status,
-      stopReason: r.stopReason,
-      toolVersion: TOOL_VERSION,
+      ...runEnd(spec.command, r),
     },
     warnings: r.warnings,
     levels: r.levels,

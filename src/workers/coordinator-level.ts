@@ -7,7 +7,7 @@
  * both clocks' measured offsets to the database at that instant. What differs
  * by kind (the job's own fields, the sequence numbers a share owes, its record
  * schema, how its lost requests are failed) is the level's WorkerLevel, made
- * by text-on-workers.ts or pooling-on-workers.ts; they merge the shares.
+ * made by kind-pools.ts, which merges the shares.
  */
 import type { z } from 'zod';
 import type { RecordOf, Spread } from '../core/index.js';

@@ -11,10 +11,9 @@
 import { randomBytes } from 'node:crypto';
 import { sanitizeForTerminal } from '../core/index.js';
 import type { WorkerView } from '../store/index.js';
-import { type ClientsOf, type ClientThreads, SweepError, type WorkerKindName } from '../runner/index.js';
+import { type ClientsOf, SweepError, type WorkerKindName } from '../runner/index.js';
 import type { Coordination } from './coordinator-level.js';
-import { poolingOnWorkers } from './pooling-on-workers.js';
-import { textLevelOnWorkers } from './text-on-workers.js';
+import { workersPools } from './kind-pools.js';
 import { SweepKey, registryKey } from './share-auth.js';
 import { beatSweep, deleteSweepJobs, signedLiveWorkers } from './signed-rows.js';
 import { SHARE_CHANNEL, type WorkerDb, openWorkerDb } from './worker-db.js';
@@ -109,30 +108,6 @@ async function watchShares(w: WorkerDb): Promise<() => Promise<void>> {
       const t = setTimeout(done, POLL_MS);
       changed.add(done);
     });
-}
-
-/** The pools a sweep's levels are split over, by kind: every level goes to the workers, this process sends nothing. */
-function workersPools(c: Coordination, size: number): Coordinator['clients'] {
-  /** A level; the database going away anywhere in it ends the sweep as stopped, naming it, with the finished levels kept. */
-  async function guard<T>(concurrency: number, run: () => Promise<T>): Promise<T> {
-    return await run().catch((err: unknown) => {
-      if (err instanceof SweepError) throw err;
-      // Anything else here is the database going away: one line, not a stack.
-      throw new SweepError(
-        'client-stopped',
-        `the workers' database stopped answering during the concurrency-${concurrency} level (${(err as Error).message}); the workers reconnect when it is back`,
-      );
-    });
-  }
-  return {
-    text: (init): ClientThreads => ({
-      size: Math.max(1, size),
-      always: true,
-      runLevel: (level) => guard(level.concurrency, () => textLevelOnWorkers(c, init, level)),
-      close: async () => {},
-    }),
-    pooling: (init) => poolingOnWorkers(c, init, size, guard),
-  };
 }
 
 /** The sweep is over: none of its jobs stays on the queue, none of its rows in the tables (its result holds the records). */

@@ -12,6 +12,7 @@ import {
   type PoolingSharePlan,
   type PoolingSpec,
   type RunState,
+  type SpecOf,
   type SweepSpec,
   poolingSpecSchema,
   runStateSchema,
@@ -204,29 +205,26 @@ function planProblem(spec: PoolingSpec, plan: PoolingSharePlan): string | null {
   return null;
 }
 
-/** Each kind's check of a job's data: its own fields, then its spec through the kind's schema. */
-const JOB_CHECKS: { [K in WorkerKindName]: (data: unknown) => Checked<ShareJobOf<K>> } = {
-  text(data) {
-    const j = textJobSchema.safeParse(data);
-    if (!j.success) return { ok: false, why: issueText(j.error.issues[0]) };
-    const place = placeProblem(j.data);
-    if (place !== null) return { ok: false, why: place };
-    const spec = checkSpec(sweepSpecSchema, j.data.spec);
-    if (!spec.ok) return spec;
-    return { ok: true, job: { ...j.data, spec: spec.spec, dialect: j.data.dialect as DialectKind } };
-  },
-  pooling(data) {
-    const j = poolingJobSchema.safeParse(data);
-    if (!j.success) return { ok: false, why: issueText(j.error.issues[0]) };
-    const place = placeProblem(j.data);
-    if (place !== null) return { ok: false, why: place };
-    const spec = checkSpec(poolingSpecSchema, j.data.spec);
-    if (!spec.ok) return spec;
-    const problem = planProblem(spec.spec, j.data.plan);
-    if (problem !== null) return { ok: false, why: problem };
-    return { ok: true, job: { ...j.data, spec: spec.spec, dialect: j.data.dialect as DialectKind } };
-  },
+/** Each kind's job schema, its spec's schema, and what else its job must hold (a pooling plan within its spec). */
+const JOB_CHECKS: { [K in WorkerKindName]: { job: z.ZodType; spec: z.ZodType<SpecOf<K>>; problem?(spec: SpecOf<K>, job: ShareJobOf<K>): string | null } } = {
+  text: { job: textJobSchema, spec: sweepSpecSchema },
+  pooling: { job: poolingJobSchema, spec: poolingSpecSchema, problem: (spec, job) => planProblem(spec, job.plan) },
 };
+
+/** A job of `kind`: its own fields, its place, then its spec through the kind's schema. */
+function checkKindJob(kind: WorkerKindName, data: unknown): Checked<ShareJob> {
+  const check = JOB_CHECKS[kind] as { job: z.ZodType; spec: z.ZodType<SpecOf<WorkerKindName>>; problem?(spec: unknown, job: unknown): string | null };
+  const j = check.job.safeParse(data);
+  if (!j.success) return { ok: false, why: issueText(j.error.issues[0]) };
+  const parsed = j.data as ShareJob;
+  const place = placeProblem(parsed);
+  if (place !== null) return { ok: false, why: place };
+  const spec = checkSpec(check.spec, parsed.spec);
+  if (!spec.ok) return spec;
+  const problem = check.problem?.(spec.spec, parsed) ?? null;
+  if (problem !== null) return { ok: false, why: problem };
+  return { ok: true, job: { ...parsed, spec: spec.spec, dialect: parsed.dialect } as ShareJob };
+}
 
 /**
  * A job's limits and target, checked after its signature: the same bounds as a
@@ -238,7 +236,7 @@ export function checkShareJob(data: unknown): Checked<ShareJob> {
   const kind = (typeof data === 'object' && data !== null ? (data as { kind?: unknown }).kind : undefined) ?? 'text';
   if (!(RUN_KIND_NAMES as readonly unknown[]).includes(kind)) return { ok: false, why: 'kind: is not a run kind' };
   if (!Object.hasOwn(JOB_CHECKS, kind as string)) return { ok: false, why: `kind: ${String(kind)} runs do not run on workers` };
-  return JOB_CHECKS[kind as WorkerKindName](data);
+  return checkKindJob(kind as WorkerKindName, data);
 }
 
 /** A share's start instant on a clock whose zero is `originMs` (epoch ms on that machine's wall clock), ns. */
