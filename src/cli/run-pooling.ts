@@ -10,7 +10,7 @@ import { asUsageErrors } from './contract-errors.js';
 import { badFlag, apiKeyFromEnv, parseUrl } from './parse-flags.js';
 import { sayWritten, writeRecords } from './files.js';
 import { AfterMeasuring, writeResult } from './after-measuring.js';
-import { poolingExitCode, poolingProgress } from './pooling-command.js';
+import { poolingExitCode, poolingProgress } from './pooling-view.js';
 import { renderPoolingResult } from './render-pooling.js';
 import { type RunFlags, repeatCount } from './run-flags.js';
 import { EXIT } from './exit-codes.js';

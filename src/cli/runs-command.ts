@@ -12,7 +12,7 @@ import { recordsText, sayWritten, writeFilesAtomic } from './files.js';
 import { renderPoolingLevels, renderPoolingResult } from './render-pooling.js';
 import { audioLine, imagesLine, renderCards, renderTable } from './render-table.js';
 import { type StoreCliFlags, addStoreOptions, withCatalog } from './store-flags.js';
-import { storedTranscriptionText } from './transcription-command.js';
+import { storedTranscriptionText } from './transcription-view.js';
 
 interface ExportFlags extends StoreCliFlags {
   out: string;

@@ -21,11 +21,11 @@ import { workerSecretFromEnv } from './worker-command.js';
 import { liveWarnings, progressReporter } from './progress.js';
 import { type ImageFlags, addImageOptions, audioFromFlags, imageBaseUrlFromFlags, imagesFromFlags } from './image-flags.js';
 import { renderResult } from './render-table.js';
-import { type PoolingFlags, addPoolingOptions, poolingSpecFromFlags, poolingSweepAndReport, refusePoolingFlags } from './pooling-command.js';
+import { type PoolingFlags, addPoolingOptions, poolingSpecFromFlags, poolingSweepAndReport, refusePoolingFlags } from './pooling-view.js';
 import type { Coordinator } from '../workers/index.js';
 import { type SaveTarget, addSaveOptions, discardIfNothingFinished, saveTarget, startSaving } from './save-run.js';
 import type { SweepFlags } from './sweep-flags.js';
-import { transcriptionSpecFromFlags, transcriptionSweepAndReport } from './transcription-command.js';
+import { transcriptionSpecFromFlags, transcriptionSweepAndReport } from './transcription-view.js';
 
 /** `--engine` → a dialect kind or 'auto', or a CliError listing the valid values. */
 function parseEngine(text: string): EngineChoice {
