@@ -1,20 +1,20 @@
 /**
- * `goodput sweep --endpoint embeddings|rerank`: the sweep flags that apply to a
- * non-streaming endpoint → a pooling spec → runSweep (over `--workers` too)
- * → table, JSON and raw records. Flags that only mean something for text generation are refused
- * by name rather than ignored.
+ * Embeddings and rerank (the pooling kind) as the command line shows them:
+ * the sweep flags that apply to a non-streaming endpoint → a pooling spec
+ * (flags that only mean something for text generation are refused by name
+ * rather than ignored), its progress words, its table (one row per level with
+ * its rates and latency percentiles, every failure reason, the peak the
+ * Engine card reports), and its levels exported as CSV or Markdown.
  */
 import type { Command } from 'commander';
-import { type PoolingEndpoint, type PoolingResult, sanitizeForTerminal as clean } from '../core/index.js';
-import { type ClientsOf, type PoolingSpecInput, type SweepEvent, runSweep } from '../runner/index.js';
-import { EXIT } from './exit-codes.js';
-import { sayWritten, writeRecords } from './files.js';
-import { AfterMeasuring, writeResult } from './after-measuring.js';
+import pc from 'picocolors';
+import { type PoolingEndpoint, type PoolingLevel, type PoolingResult, allFailed, poolingExclusion, sanitizeForTerminal as clean } from '../core/index.js';
+import type { PoolingSpecInput } from '../runner/index.js';
 import { apiKeyFromEnv, badFlag, parseLevels, parseUrl, redactedCommand } from './parse-flags.js';
 import { addRunOptions, flagNumber, flagNumberOr, groupKeys } from './option-flags.js';
-import { renderPoolingResult } from './render-pooling.js';
-import { type SaveTarget, discardIfNothingFinished, startSaving } from './save-run.js';
-import type { SweepFlags } from './sweep-flags.js';
+import { type KindView, levelRows, wholeAnswerExit, wholeAnswerProgress, wholeAnswerText } from './kind-view.js';
+import { audioFromFlags, imagesFromFlags } from './image-flags.js';
+import type { PoolingFlags, SweepFlags } from './sweep-flags.js';
 
 /** Flags of text generation that a non-streaming endpoint has no use for (by commander key and flag). */
 const TEXT_ONLY: ReadonlyArray<[string, string]> = [
@@ -29,15 +29,6 @@ const TEXT_ONLY: ReadonlyArray<[string, string]> = [
   // How requests arrive: a pooling sweep runs closed loops only.
   ...groupKeys('arrival').map(({ key, flag }): [string, string] => [key, flag]),
 ];
-
-/** The pooling flags: how many inputs or documents one request carries, and the rerank query's length. */
-export interface PoolingFlags {
-  batchSize?: string;
-  documents?: string;
-  queryTokens?: string;
-  latencySlo?: string;
-  route?: string;
-}
 
 /** `--latency-slo p95:200` → the objective, or a CliError naming the flag. */
 export function parseLatencySlo(text: string): { p: number; maxMs: number } {
@@ -98,69 +89,157 @@ export function poolingSpecFromFlags(
   };
 }
 
-export function poolingProgress(e: SweepEvent<'pooling'>): void {
-  const err = process.stderr;
-  if (e.kind === 'preflight') err.write(`${clean(e.engine)} serves ${clean(e.path)} for model ${clean(e.model)}\n`);
-  else if (e.kind === 'warning') err.write(`warning: ${clean(e.warning.message)}\n`);
-  else if (e.kind === 'level-start')
-    err.write(
-      `level ${e.index + 1}/${e.total}: concurrency ${e.concurrency}, ${e.requests} requests${e.threads > 1 ? ` over ${e.threads} client threads` : ''}\n`,
-    );
-  else if (e.kind === 'level-end') err.write(`  done: ${e.level.requests} requests, ${e.level.failed} failed\n`);
+/** What stderr says while a pooling sweep runs (a contract's run says the same). */
+export const poolingProgress = wholeAnswerProgress<'pooling'>((e) => `${clean(e.engine)} serves ${clean(e.path)} for model ${clean(e.model)}`);
+
+const fmt = (x: number | null | undefined, digits = 1) => (x === null || x === undefined ? '—' : x.toFixed(digits));
+
+/** What the table's columns depend on: the run's endpoint, cost and objective (a stored run's spec has them too). */
+export type PoolingShape = Pick<PoolingResult['run'], 'endpoint' | 'hourlyCostUsd' | 'latencySlo'>;
+
+function headers(r: { run: PoolingShape }): string[] {
+  const items = r.run.endpoint === 'rerank' ? 'Documents/s' : 'Inputs/s';
+  return [
+    'Concurrency',
+    'Requests/s',
+    items,
+    'Input tok/s',
+    'Latency p50 (ms)',
+    'p95 (ms)',
+    'p99 (ms)',
+    ...(r.run.endpoint === 'embeddings' ? ['Dimension'] : []),
+    ...(r.run.hourlyCostUsd === null ? [] : ['$/1M input tok']),
+    'Failed',
+    ...(r.run.latencySlo === null ? [] : [`SLO p${r.run.latencySlo.p} ≤ ${r.run.latencySlo.maxMs} ms`]),
+  ];
 }
 
-/** Exit code of a finished pooling run: stopped, server failed, no level without failures, or ok. */
-export function poolingExitCode(r: PoolingResult): number {
-  if (r.run.status === 'stopped') return EXIT.stopped;
-  if (r.run.status === 'server-failed') return EXIT.serverFailed;
-  return r.levels.some((l) => l.failed === 0) ? EXIT.ok : EXIT.noValidLevel;
+function row(l: PoolingLevel, r: { run: PoolingShape }): string[] {
+  // A level where every request failed has no rates, whatever an older stored level says.
+  const rate = (x: number | null, digits = 1) => (allFailed(l) ? '—' : fmt(x, digits));
+  return [
+    String(l.concurrency),
+    rate(l.requestsPerS),
+    rate(l.itemsPerS),
+    rate(l.inputTokensPerS, 0),
+    fmt(l.latencyMs?.p50),
+    fmt(l.latencyMs?.p95),
+    fmt(l.latencyMs?.p99),
+    ...(r.run.endpoint === 'embeddings' ? [l.dimension === null ? '—' : String(l.dimension)] : []),
+    ...(r.run.hourlyCostUsd === null ? [] : [rate(l.costPerMInputTokensUsd, 4)]),
+    `${l.failed}/${l.requests}${allFailed(l) ? ' all failed' : ''}`,
+    ...(l.slo === null ? [] : [`${l.slo.holds ? 'holds' : 'misses'} (${l.slo.observedMs === null ? 'failed' : `${fmt(l.slo.observedMs)} ms`})`]),
+  ];
 }
 
-/**
- * Runs the sweep and writes what was asked: progress on stderr, raw records per level, JSON, the table;
- * and, with a save target, the run in the store (begun before the first request, each level committed as it ends).
- */
-export async function poolingSweepAndReport(
-  spec: PoolingSpecInput,
-  out: { json?: string | undefined; raw?: string | undefined; save?: SaveTarget | null; clients?: ClientsOf<'pooling'> | undefined },
-): Promise<number> {
-  if (out.json !== undefined && out.json === out.raw) throw badFlag('--raw', 'must be a different file from --json');
-  const saving = out.save ? await startSaving(spec, out.save) : null;
-  const ctrl = new AbortController();
-  const onSignal = () => ctrl.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  let first = true;
-  try {
-    const result = await runSweep(spec, {
-      signal: ctrl.signal,
-      onEvent: (e) => {
-        poolingProgress(e);
-        saving?.onEvent(e);
-      },
-      afterLevel: async (level, records) => {
-        if (out.raw) await writeRecords(out.raw, records, first);
-        first = false;
-        await saving?.afterLevel(level, records);
-      },
-      ...(saving ? { beforeLevel: () => saving.beforeLevel() } : {}),
-      ...(out.clients ? { clients: out.clients } : {}),
-    }).catch(async (err: unknown) => {
-      await saving?.fail(err);
-      throw err;
-    });
-    if (saving && (await discardIfNothingFinished(result, saving))) return EXIT.stopped;
-    // Each step runs even when one before it failed: the file, the table and the stored run do not depend on each other.
-    const after = new AfterMeasuring();
-    const wrote = await writeResult(after, result, out.json, () => renderPoolingResult(result, process.stdout.isTTY === true));
-    sayWritten([wrote, first ? undefined : out.raw]);
-    await after.step('storing the run', () => saving?.finish(result, out));
-    return after.code(poolingExitCode(result));
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+/** One row per level, then every failure reason: the levels of a run that has no result yet (running or interrupted) show this alone. */
+export function renderPoolingLevels(levels: readonly PoolingLevel[], shape: PoolingShape, color: boolean): string[] {
+  const c = color ? pc : pc.createColors(false);
+  const r = { run: shape };
+  const bound = (l: PoolingLevel) => l.failed === 0 && l.clientBound?.bound === true;
+  return levelRows(levels, headers(r), (l) => row(l, r), color, {
+    mark: (l, line) => (l.clientBound?.bound === true ? c.yellow(line) : line),
+    notes: (l) =>
+      bound(l) ? [c.yellow(`concurrency ${l.concurrency}: client-bound, no peak: ${clean(l.clientBound?.reason ?? 'our own client lagged')}`)] : [],
+  });
+}
+
+/** The table, failure reasons and peak; `color` adds emphasis for a terminal. */
+export function renderPoolingResult(r: PoolingResult, color: boolean): string {
+  const c = color ? pc : pc.createColors(false);
+  const what =
+    r.run.endpoint === 'rerank'
+      ? `rerank ${clean(r.run.path)}: a query of ${r.run.queryTokens} tokens with ${r.run.itemsPerRequest} documents of ${r.run.itemTokens} tokens (${clean(r.run.tokenizer.label)})`
+      : `embeddings ${clean(r.run.path)}: ${r.run.itemsPerRequest} inputs of ${r.run.itemTokens} tokens per request (${clean(r.run.tokenizer.label)})`;
+  return wholeAnswerText(`${what}, model ${clean(r.run.model)}`, r, color, () => {
+    const out = renderPoolingLevels(r.levels, r.run, color);
+    if (r.peak) {
+      const tok = r.peak.inputTokensPerS === null ? '' : `, ${r.peak.inputTokensPerS.toFixed(0)} input tok/s`;
+      out.push(
+        `Engine: peak ${r.peak.itemsPerS.toFixed(1)} ${r.run.endpoint === 'rerank' ? 'documents' : 'inputs'}/s${tok} at concurrency ${r.peak.concurrency} (levels without failures, not client-bound)`,
+      );
+    } else {
+      const why = (l: PoolingLevel) => ((x) => (x === null || x.startsWith('client-bound') ? 'client-bound' : x))(poolingExclusion(l));
+      out.push(c.red(`Engine: no peak: no level counts (${r.levels.map((l) => `concurrency ${l.concurrency}: ${why(l)}`).join('; ')})`));
+    }
+    if (r.capacity) out.push(r.capacity.concurrency === null ? c.red(r.capacity.statement) : `Capacity: ${r.capacity.statement}`);
+    return out;
+  });
+}
+
+type Cell = string | number | null;
+
+const COLUMNS: ReadonlyArray<{ name: string; get(l: PoolingResult['levels'][number]): Cell }> = [
+  { name: 'concurrency', get: (l) => l.concurrency },
+  { name: 'requests', get: (l) => l.requests },
+  { name: 'failed', get: (l) => l.failed },
+  { name: 'duration_s', get: (l) => l.durationS },
+  { name: 'requests_per_s', get: (l) => l.requestsPerS },
+  { name: 'items_per_s', get: (l) => l.itemsPerS },
+  { name: 'input_tokens_per_s', get: (l) => l.inputTokensPerS },
+  { name: 'input_tokens_per_request', get: (l) => l.inputTokensPerRequest },
+  { name: 'latency_p50_ms', get: (l) => l.latencyMs?.p50 ?? null },
+  { name: 'latency_p95_ms', get: (l) => l.latencyMs?.p95 ?? null },
+  { name: 'latency_p99_ms', get: (l) => l.latencyMs?.p99 ?? null },
+  { name: 'dimension', get: (l) => l.dimension },
+  { name: 'cost_per_m_input_tokens_usd', get: (l) => l.costPerMInputTokensUsd },
+  { name: 'slo_holds', get: (l) => (l.slo === null ? null : String(l.slo.holds)) },
+  { name: 'failure_reasons', get: (l) => (l.failures.length === 0 ? null : l.failures.map((f) => `${f.count}x ${f.reason}`).join('; ')) },
+];
+
+const csvCell = (v: Cell) => (v === null ? '' : /[",\n\r]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
+const mdCell = (v: Cell) =>
+  v === null
+    ? '—'
+    : String(v)
+        .replace(/\|/g, '\\|')
+        .replace(/[\r\n]+/g, ' ');
+
+/** The result's levels in `format` (csv or markdown), or a CliError naming the format or a flag that asks for records. */
+export function exportPooling(result: PoolingResult, format: string, flags: { raw?: string; level?: string; outDir?: string } = {}): string {
+  for (const [given, flag] of [
+    [flags.raw, '--raw'],
+    [flags.level, '--level'],
+    [flags.outDir, '--out-dir'],
+  ] as const) {
+    if (given !== undefined)
+      throw badFlag(flag, `does not apply to ${result.run.endpoint === 'rerank' ? 'a rerank' : 'an embeddings'} result (its levels export whole)`);
   }
+  const rows = result.levels.map((l) => COLUMNS.map((c) => c.get(l)));
+  if (format === 'csv') return [COLUMNS.map((c) => c.name).join(','), ...rows.map((r) => r.map(csvCell).join(','))].join('\n') + '\n';
+  if (format === 'markdown') {
+    const head = `${result.run.endpoint} ${result.run.path}, model ${mdCell(result.run.model)}: ${result.run.itemsPerRequest} ${result.run.endpoint === 'rerank' ? 'documents' : 'inputs'} of ${result.run.itemTokens} tokens per request`;
+    return (
+      [
+        head,
+        '',
+        `| ${COLUMNS.map((c) => c.name).join(' | ')} |`,
+        `|${COLUMNS.map(() => ' --- |').join('')}`,
+        ...rows.map((r) => `| ${r.map(mdCell).join(' | ')} |`),
+      ].join('\n') + '\n'
+    );
+  }
+  throw badFlag(
+    '--format',
+    `${result.run.endpoint === 'rerank' ? 'a rerank' : 'an embeddings'} result exports as csv or markdown (one row per level); '${format}' is for text-generation records`,
+  );
 }
+
+/** The pooling kind's view for `goodput sweep`. */
+export const POOLING_VIEW: KindView<'pooling'> = {
+  async fromFlags(f, given, argv) {
+    // Images and audio are refused naming the endpoint, as for any endpoint but chat.
+    imagesFromFlags(f, f.endpoint);
+    audioFromFlags(f, f.endpoint);
+    return { spec: poolingSpecFromFlags(f, f.endpoint as PoolingEndpoint, argv, given) };
+  },
+  progress: () => poolingProgress,
+  table: renderPoolingResult,
+  exitCode: wholeAnswerExit,
+  clients: (c) => c.clients.pooling,
+  showsEmpty: true,
+  exportLevels: exportPooling,
+};
 
 /** Adds the pooling flags to a sweep command, as the option catalogue declares them. */
 export function addPoolingOptions(cmd: Command): Command {

@@ -10,8 +10,9 @@ import { asUsageErrors } from './contract-errors.js';
 import { badFlag, apiKeyFromEnv, parseUrl } from './parse-flags.js';
 import { sayWritten, writeRecords } from './files.js';
 import { AfterMeasuring, writeResult } from './after-measuring.js';
-import { poolingExitCode, poolingProgress } from './pooling-view.js';
-import { renderPoolingResult } from './render-pooling.js';
+import { poolingProgress } from './pooling-view.js';
+import { wholeAnswerExit } from './kind-view.js';
+import { renderPoolingResult } from './pooling-view.js';
 import { type RunFlags, repeatCount } from './run-flags.js';
 import { EXIT } from './exit-codes.js';
 
@@ -68,7 +69,7 @@ export async function runPoolingAndReport(contract: Contract, flags: RunFlags, c
     const contractLine = result.contractHash ? `\ncontract ${result.contractHash.slice(0, 12)}${runs.length > 1 ? `, ${runs.length} runs` : ''}` : '';
     const wrote = await writeResult(after, result, flags.json, () => renderPoolingResult(result, process.stdout.isTTY === true) + contractLine);
     sayWritten([wrote, first ? undefined : flags.raw]);
-    const worst = runs.map(poolingExitCode).find((c) => c !== EXIT.ok) ?? EXIT.ok;
+    const worst = runs.map(wholeAnswerExit).find((c) => c !== EXIT.ok) ?? EXIT.ok;
     return { code: after.code(runs.length < repeats && worst === EXIT.ok ? EXIT.stopped : worst), result };
   } finally {
     process.off('SIGINT', onSignal);

@@ -46,3 +46,12 @@ export interface SweepFlags {
   jsonSchema?: string;
   schemaControl?: string;
 }
+
+/** The pooling flags: how many inputs or documents one request carries, and the rerank query's length. */
+export interface PoolingFlags {
+  batchSize?: string;
+  documents?: string;
+  queryTokens?: string;
+  latencySlo?: string;
+  route?: string;
+}
