@@ -7,6 +7,7 @@
  * by name rather than ignored.
  */
 import {
+  LIMITS,
   RUN_OPTIONS,
   type RunOption,
   type TranscriptionLevel,
@@ -30,6 +31,18 @@ function refusal(o: RunOption): string | null {
   return 'does not apply to --endpoint transcriptions (speech to text)';
 }
 
+/**
+ * `--audio-seconds` read for speech to text: the limits table's bound is the
+ * chat clip's, so a length past it is refused naming the request it would be.
+ */
+function clipSeconds(text: string): number {
+  const seconds = Number(text);
+  const { max } = LIMITS.audioSeconds;
+  if (text.trim() !== '' && seconds > max)
+    throw badFlag('--audio-seconds', `${seconds} is above the limit of ${max} seconds of synthetic audio in one transcription request`);
+  return flagNumber('audioSeconds', text);
+}
+
 /** Flags → transcription spec input, or a CliError naming the flag. `given` says which flags the user set. */
 export function transcriptionSpecFromFlags(
   f: SweepFlags & { audioSeconds?: string },
@@ -48,7 +61,7 @@ export function transcriptionSpecFromFlags(
     model: f.model,
     endpoint: 'transcriptions',
     levels: parseLevels('--levels', f.levels),
-    audioSeconds: flagNumber('audioSeconds', f.audioSeconds),
+    audioSeconds: clipSeconds(f.audioSeconds),
     requestsPerLevel: f.requestsPerLevel === 'auto' ? 'auto' : flagNumber('requestsPerLevel', f.requestsPerLevel),
     warmup: flagNumber('warmup', f.warmup),
     seed: flagNumber('seed', f.seed),
