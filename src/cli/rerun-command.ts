@@ -12,10 +12,9 @@ import { renderComparison } from './compare-results.js';
 import { asUsageErrors, refuseReceiptLabels } from './contract-errors.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { redactedCommand } from './parse-flags.js';
-import { addRunOptions, runAndReport } from './run-command.js';
+import { addRunOptions, renderPoolingRerun, runAndReport, runPoolingAndReport } from './run-command.js';
 import type { RunFlags } from './run-flags.js';
 import { AfterMeasuring } from './after-measuring.js';
-import { renderPoolingRerun, runPoolingAndReport } from './run-pooling.js';
 
 /** An embeddings or rerank result rerun from its contract, then the two side by side. */
 async function rerunPooling(path: string, original: PoolingResult, flags: RunFlags): Promise<number> {

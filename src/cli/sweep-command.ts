@@ -19,7 +19,7 @@ import {
 import { type DepsOf, type SpecInputOf, type SweepEvent, type SweepSpecInput, kindOfSpec, runSweep } from '../runner/index.js';
 import type { Coordinator } from '../workers/index.js';
 import { AfterMeasuring, writeResult } from './after-measuring.js';
-import { CliError, EXIT } from './exit-codes.js';
+import { CliError, EXIT, untilStopped } from './exit-codes.js';
 import { sayWritten, writeRecords } from './files.js';
 import { viewOf } from './kind-views.js';
 import type { KindView, SweepCommandFlags } from './kind-view.js';
@@ -29,7 +29,7 @@ import { percentileBlock, percentileLine } from './render-percentiles.js';
 import { workerSecretFromEnv } from './worker-command.js';
 import { addImageOptions } from './image-flags.js';
 import { addPoolingOptions } from './pooling-view.js';
-import { type SaveTarget, addSaveOptions, discardIfNothingFinished, saveTarget, startSaving } from './save-run.js';
+import { type SaveSession, type SaveTarget, addSaveOptions, discardIfNothingFinished, saveTarget, startSaving } from './save-run.js';
 import type { SweepFlags } from './sweep-flags.js';
 
 /** Adds the sweep flags to a command (shared with `demo`, `replay` and `sessions`), as the option catalogue declares them. */
@@ -49,7 +49,10 @@ export async function sweepKind<K extends RunKindName>(
 ): Promise<{ code: number; result: ResultOf<K> }> {
   if (out.json !== undefined && out.json === out.raw) throw badFlag('--raw', 'must be a different file from --json');
   const view = viewOf(kindOfSpec(spec) as K);
-  return withWorkers(out.workers ?? null, (coordinator) => sweepWith(view, spec, out, coordinator));
+  return withWorkers(out.workers ?? null, async (coordinator) => {
+    const saving = out.save ? await startSaving(spec, out.save) : null;
+    return untilStopped((signal) => measure(view, spec, out, { saving, coordinator, signal }));
+  });
 }
 
 /** Runs `fn` with the workers' coordinator when `--workers` is given (closed after, whatever happened), else without. */
@@ -99,23 +102,19 @@ async function startWorkers(w: WorkersFlags): Promise<Coordinator> {
   return c;
 }
 
-async function sweepWith<K extends RunKindName>(
+/** The sweep itself, then the steps after measuring; `saving` begun and the workers started before it. */
+async function measure<K extends RunKindName>(
   view: KindView<K>,
   spec: SpecInputOf<K>,
   out: SweepOutputs,
-  coordinator: Coordinator | null,
+  { saving, coordinator, signal }: { saving: SaveSession | null; coordinator: Coordinator | null; signal: AbortSignal },
 ): Promise<{ code: number; result: ResultOf<K> }> {
-  const saving = out.save ? await startSaving(spec, out.save) : null;
-  const ctrl = new AbortController();
-  const onSignal = () => ctrl.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
   const progress = view.progress(out.json === '-');
   let firstLevel = true;
   // Between levels, never during one: the raw lines and the store's commit.
   const percentiles: string[] = [];
   const deps = {
-    signal: ctrl.signal,
+    signal,
     onEvent: (e: SweepEvent<K>) => {
       progress(e);
       saving?.onEvent(e);
@@ -130,26 +129,21 @@ async function sweepWith<K extends RunKindName>(
     ...(saving ? { beforeLevel: () => saving.beforeLevel() } : {}),
     ...(coordinator && view.clients ? { clients: view.clients(coordinator) } : {}),
   };
-  try {
-    const result = (await runSweep(spec, deps as DepsOf<RunKindName>).catch(async (err: unknown) => {
-      await saving?.fail(err);
-      throw err;
-    })) as ResultOf<K>;
-    // A stop no signal asked for is our side going away (the workers' database), not the user.
-    const byUser = ctrl.signal.aborted;
-    if ((saving || !view.showsEmpty) && (await discardIfNothingFinished(result, saving))) return { code: view.exitCode(result, byUser), result };
-    // Each step runs even when one before it failed: the file, the table and the stored run do not depend on each other.
-    const after = new AfterMeasuring();
-    const wrote = await writeResult(after, result, out.json, () => view.table(result, process.stdout.isTTY === true) + percentileBlock(percentiles));
-    sayWritten([wrote, firstLevel ? undefined : out.raw]);
-    await after.step('storing the run', () => saving?.finish(result, out));
-    const last = view.lastLine?.(result) ?? null;
-    if (last !== null) process.stderr.write(`${last}\n`);
-    return { code: after.code(view.exitCode(result, byUser)), result };
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
+  const result = (await runSweep(spec, deps as DepsOf<RunKindName>).catch(async (err: unknown) => {
+    await saving?.fail(err);
+    throw err;
+  })) as ResultOf<K>;
+  // A stop no signal asked for is our side going away (the workers' database), not the user.
+  const byUser = signal.aborted;
+  if ((saving || !view.showsEmpty) && (await discardIfNothingFinished(result, saving))) return { code: view.exitCode(result, byUser), result };
+  // Each step runs even when one before it failed: the file, the table and the stored run do not depend on each other.
+  const after = new AfterMeasuring();
+  const wrote = await writeResult(after, result, out.json, () => view.table(result, process.stdout.isTTY === true) + percentileBlock(percentiles));
+  sayWritten([wrote, firstLevel ? undefined : out.raw]);
+  await after.step('storing the run', () => saving?.finish(result, out));
+  const last = view.lastLine?.(result) ?? null;
+  if (last !== null) process.stderr.write(`${last}\n`);
+  return { code: after.code(view.exitCode(result, byUser)), result };
 }
 
 export function registerSweepCommand(program: Command): void {
