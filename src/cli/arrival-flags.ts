@@ -10,16 +10,9 @@ import type { SweepSpecInput } from '../runner/index.js';
 import { arrivalOps } from '../workload/index.js';
 import { badFlag, parseLevels } from './parse-flags.js';
 import { flagNumber, parsePercentiles } from './option-flags.js';
+import type { FlagsOf } from './sweep-flags.js';
 
-export interface ArrivalFlags {
-  levels: string;
-  arrival: string;
-  requestRate: string;
-  burstiness: string;
-  maxConcurrency?: string;
-  burstIntervalMs?: string;
-  metricPercentiles?: string;
-}
+export type ArrivalFlags = FlagsOf<'arrival'> & Pick<FlagsOf<'sweep'>, 'levels'>;
 
 type RateProcess = Pick<Extract<ArrivalSpec, { kind: 'rate' }>, 'process' | 'burstiness'>;
 

@@ -5,7 +5,8 @@
 import type { Command } from 'commander';
 import { EXIT, CliError } from './exit-codes.js';
 import { spawnSimProcess } from '../sim/index.js';
-import { addSweepOptions, specFromFlags, sweepAndReport, toolsFromFlags } from './sweep-command.js';
+import { addSweepOptions, sweepAndReport } from './sweep-command.js';
+import { specFromFlags, toolsFromFlags } from './text-view.js';
 import type { SweepFlags } from './sweep-flags.js';
 import { saveTarget } from './save-run.js';
 

@@ -49,3 +49,17 @@ export class CliError extends Error {
     this.name = 'CliError';
   }
 }
+
+/** Runs `fn` with a signal that SIGINT and SIGTERM abort (the user's stop), the handlers removed after, whatever happened. */
+export async function untilStopped<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const ctrl = new AbortController();
+  const onSignal = () => ctrl.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    return await fn(ctrl.signal);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}

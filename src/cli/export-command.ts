@@ -6,9 +6,9 @@
  * the result before anything is written.
  */
 import type { Command } from 'commander';
-import { LIMITS, type RawRecord, type SweepResult, parseRawRecord } from '../core/index.js';
+import { LIMITS, RUN_KINDS, type RawRecord, type SweepResult, parseRawRecord } from '../core/index.js';
 import { readAnyResult } from './cards-command.js';
-import { exportPooling } from './export-pooling.js';
+import { viewOf } from './kind-views.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { INPUT_FILE } from './json-input.js';
 import { FileRefusal, readRegularLines } from '../files/index.js';
@@ -82,16 +82,10 @@ export function registerExportCommand(program: Command): void {
       const format = EXPORT_FORMATS[flags.format];
       if (!format) throw badFlag('--format', `'${flags.format}' is not one of ${Object.keys(EXPORT_FORMATS).join(', ')}`);
       const read = await readAnyResult(resultPath);
-      if (read.kind === 'pooling') {
-        for (const [given, flag] of [
-          [flags.raw, '--raw'],
-          [flags.level, '--level'],
-          [flags.outDir, '--out-dir'],
-        ] as const) {
-          if (given !== undefined)
-            throw badFlag(flag, `does not apply to ${read.result.run.endpoint === 'rerank' ? 'a rerank' : 'an embeddings'} result (its levels export whole)`);
-        }
-        const text = exportPooling(read.result, flags.format);
+      if (read.kind !== 'text') {
+        const exportLevels = viewOf(read.kind).exportLevels;
+        if (exportLevels === undefined) throw new CliError(EXIT.usage, `${resultPath}: ${RUN_KINDS[read.kind].label} results do not export`);
+        const text = exportLevels(read.result, flags.format, flags);
         if (flags.out) await writeFileAtomic(flags.out, text);
         else process.stdout.write(text);
         return;

@@ -8,15 +8,9 @@ import { type AudioInputs, IMAGE_DELIVERIES, IMAGE_FORMATS, type ImageInputs, op
 import { audioSecondsProblem, imageSizeProblem } from '../workload/index.js';
 import { badFlag } from './parse-flags.js';
 import { addRunOptions, flagNumber } from './option-flags.js';
+import type { FlagsOf } from './sweep-flags.js';
 
-export interface ImageFlags {
-  images?: string;
-  imageSize?: string;
-  imageFormat?: string;
-  imageDelivery?: string;
-  imageBaseUrl?: string;
-  audioSeconds?: string;
-}
+export type ImageFlags = FlagsOf<'media'>;
 
 /** Adds the image and audio flags, as the option catalogue declares them. */
 export function addImageOptions(cmd: Command): Command {

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../core/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { parseLevels, parseNumber, parseUrl, redactedCommand } from './parse-flags.js';
-import { specFromFlags, workersFromFlags } from './sweep-command.js';
+import { workersFromFlags } from './sweep-command.js';
+import { specFromFlags } from './text-view.js';
 
 describe('redactedCommand', () => {
   it('hides API keys and database passwords in both flag forms', () => {

@@ -1,6 +1,6 @@
 /** The pooling progress line names what a split level is sent by: client threads here, or goodput workers. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { poolingProgress } from './pooling-command.js';
+import { poolingProgress } from './pooling-view.js';
 
 afterEach(() => {
   vi.restoreAllMocks();

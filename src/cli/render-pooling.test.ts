@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type PoolingLevel, type PoolingResult, poolingLevel, poolingPeak } from '../core/index.js';
 import { poolingCharts } from '../web/index.js';
-import { renderPoolingLevels, renderPoolingResult } from './render-pooling.js';
+import { renderPoolingLevels, renderPoolingResult } from './pooling-view.js';
 
 const rec = (seq: number, endMs: number) => ({
   seq,

@@ -23,7 +23,8 @@ import { asUsageErrors } from './contract-errors.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { badFlag, parseNumber, refuseGivenFlags } from './parse-flags.js';
 import { saveTarget } from './save-run.js';
-import { addSweepOptions, specFromFlags, sweepAndReport, toolsFromFlags } from './sweep-command.js';
+import { addSweepOptions, sweepAndReport } from './sweep-command.js';
+import { specFromFlags, toolsFromFlags } from './text-view.js';
 import type { SweepFlags } from './sweep-flags.js';
 
 export interface ReplayFlags extends SweepFlags {

@@ -2,15 +2,18 @@
  * `goodput run goodput.yaml`: runs a contract and writes one result that
  * embeds the resolved contract, its hash, the tool and engine versions and the
  * exact command. Raw records (`--raw`) carry the matrix cell of each request.
+ * An embeddings or rerank contract runs through the same steps with its
+ * kind's runner, table and exit rule (runPoolingAndReport), and a rerun shows
+ * it beside its original level by level.
  */
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
-import { type Contract, combineRepeats, isPoolingEndpoint, runContract } from '../contract/index.js';
-import { type SweepResult, sanitizeForTerminal, sweepResultSchema } from '../core/index.js';
+import { type Contract, combinePoolingRuns, combineRepeats, isPoolingEndpoint, runContract, runPoolingContract } from '../contract/index.js';
+import { type PoolingResult, type SweepResult, sanitizeForTerminal, sweepResultSchema } from '../core/index.js';
 import { packEvidence, publicResult, signedResult } from '../publish/index.js';
 import { asUsageErrors, loadCheckedContract } from './contract-errors.js';
 import { signingKey } from './keys-command.js';
-import { CliError, EXIT, exitCodeOf, invalidLevelsLine } from './exit-codes.js';
+import { CliError, EXIT, exitCodeOf, invalidLevelsLine, untilStopped } from './exit-codes.js';
 import { sayWritten, writeFileAtomic, writeRecords } from './files.js';
 import { apiKeyFromEnv, badFlag, parseUrl, redactedCommand } from './parse-flags.js';
 import { type SaveSession, addSaveOptions, discardIfNothingFinished, saveTarget, startSaving } from './save-run.js';
@@ -19,7 +22,8 @@ import { liveWarnings, progressReporter } from './progress.js';
 import { renderContractResult } from './render-contract.js';
 import { inRunQualityLine, withInRunQuality } from './in-run-quality.js';
 import { AfterMeasuring, writeResult } from './after-measuring.js';
-import { runPoolingAndReport } from './run-pooling.js';
+import { poolingProgress, renderPoolingResult } from './pooling-view.js';
+import { wholeAnswerExit } from './kind-view.js';
 import { type RunFlags, repeatCount } from './run-flags.js';
 
 /** Adds the flags `run` and `rerun` share. */
@@ -55,68 +59,64 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
     throw badFlag('--save', 'cannot be combined with --repeats: a stored run is one run; keep the repeated runs with --json');
   const url = flags.url === undefined ? undefined : parseUrl('--url', flags.url);
   const apiKey = apiKeyFromEnv(flags.apiKeyEnv, contract.server.apiKeyEnv ?? 'GOODPUT_API_KEY');
-  const ctrl = new AbortController();
-  const onSignal = () => ctrl.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  const progress = progressReporter(process.stderr, { warnings: liveWarnings(flags.json === '-') });
-  const target = repeats > 1 ? null : saveTarget(flags, false, command);
-  const saved: { session: SaveSession | null } = { session: null };
-  let first = true;
-  // A stored run is one sweep: a one-cell contract is stored whole (contract and hash with it); a matrix is not one run.
-  const onCellStart = async (_i: number, total: number, spec: SweepSpecInput) => {
-    if (!target || saved.session) return;
-    if (total === 1) saved.session = await startSaving(spec, target);
-    else if (flags.save === true)
-      throw badFlag('--save', `this contract is a matrix of ${total} cells, which is not one stored run; keep its result with --json`);
-    else process.stderr.write(`not stored: a matrix of ${total} cells is not one run (keep its result with --json)\n`);
-  };
-  const runOnce = () =>
-    asUsageErrors(() =>
-      runContract(declared, {
-        url,
-        apiKey,
-        command,
-        signal: ctrl.signal,
-        onCellStart,
-        onCell: (i, total, label) => process.stderr.write(`cell ${i + 1}/${total}: ${sanitizeForTerminal(label)}\n`),
-        onEvent: (e) => {
-          progress(e);
-          saved.session?.onEvent(e);
-        },
-        beforeLevel: async () => {
-          await saved.session?.beforeLevel();
-        },
-        afterLevel: async (level, records, cell) => {
-          if (flags.raw)
-            await writeRecords(
-              flags.raw,
-              records.map((r) => ({ ...r, cell })),
-              first,
-            );
-          first = false;
-          await saved.session?.afterLevel(level, records);
-        },
-      }),
-    ).catch(async (err: unknown) => {
-      await saved.session?.fail(err);
-      throw err;
-    });
-  try {
+  return untilStopped(async (signal) => {
+    const progress = progressReporter(process.stderr, { warnings: liveWarnings(flags.json === '-') });
+    const target = repeats > 1 ? null : saveTarget(flags, false, command);
+    const saved: { session: SaveSession | null } = { session: null };
+    let first = true;
+    // A stored run is one sweep: a one-cell contract is stored whole (contract and hash with it); a matrix is not one run.
+    const onCellStart = async (_i: number, total: number, spec: SweepSpecInput) => {
+      if (!target || saved.session) return;
+      if (total === 1) saved.session = await startSaving(spec, target);
+      else if (flags.save === true)
+        throw badFlag('--save', `this contract is a matrix of ${total} cells, which is not one stored run; keep its result with --json`);
+      else process.stderr.write(`not stored: a matrix of ${total} cells is not one run (keep its result with --json)\n`);
+    };
+    const runOnce = () =>
+      asUsageErrors(() =>
+        runContract(declared, {
+          url,
+          apiKey,
+          command,
+          signal,
+          onCellStart,
+          onCell: (i, total, label) => process.stderr.write(`cell ${i + 1}/${total}: ${sanitizeForTerminal(label)}\n`),
+          onEvent: (e) => {
+            progress(e);
+            saved.session?.onEvent(e);
+          },
+          beforeLevel: async () => {
+            await saved.session?.beforeLevel();
+          },
+          afterLevel: async (level, records, cell) => {
+            if (flags.raw)
+              await writeRecords(
+                flags.raw,
+                records.map((r) => ({ ...r, cell })),
+                first,
+              );
+            first = false;
+            await saved.session?.afterLevel(level, records);
+          },
+        }),
+      ).catch(async (err: unknown) => {
+        await saved.session?.fail(err);
+        throw err;
+      });
     const runs: SweepResult[] = [];
     for (let i = 0; i < repeats; i++) {
       if (repeats > 1) process.stderr.write(`run ${i + 1} of ${repeats}\n`);
       const one = await runOnce();
       runs.push(repeats > 1 ? { ...one, run: { ...one.run, repeat: { index: i + 1, of: repeats, set } } } : one);
-      if (one.run.status !== 'complete' || ctrl.signal.aborted) break;
+      if (one.run.status !== 'complete' || signal.aborted) break;
     }
     const combined = combineRepeats(runs);
     // A stop is the user's when a signal came; otherwise our own side went away (a lost client thread).
-    const byUser = ctrl.signal.aborted;
+    const byUser = signal.aborted;
     if (await discardIfNothingFinished(combined, saved.session)) return { code: byUser ? EXIT.stopped : EXIT.clientStopped, result: combined };
     // The score is measured after the last run, never in measured time, and only of runs that completed.
     // Each step after measuring runs even when one before it failed: no late failure costs the runs.
-    const complete = runs.length === repeats && combined.run.status === 'complete' && !ctrl.signal.aborted;
+    const complete = runs.length === repeats && combined.run.status === 'complete' && !signal.aborted;
     const after = new AfterMeasuring();
     const scoring = qualityBaseline !== undefined && complete;
     // The runs are in their file before the score is measured: a baseline that hangs, or a stop meanwhile, cannot cost them.
@@ -155,10 +155,80 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
     if (invalid !== null) process.stderr.write(`${invalid}\n`);
     const measured = runs.length < repeats && status === 'complete' ? EXIT.stopped : exitCodeOf({ run: { status }, levels }, byUser);
     return { code: after.code(measured), result };
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+  });
+}
+
+/** Flags of `run` that a pooling contract has no use for yet, refused by name rather than ignored. */
+function refuseTextFlags(flags: RunFlags): void {
+  if (flags.save === true)
+    throw badFlag(
+      '--save',
+      'an embeddings or rerank contract run is not stored yet (goodput sweep --endpoint … --save stores a sweep): keep the result with --json',
+    );
+  if (flags.sign === true) throw badFlag('--sign', 'signs text-generation results only: an embeddings or rerank result is not signed yet');
+  if (flags.key !== undefined) throw badFlag('--key', 'signs text-generation results only: an embeddings or rerank result is not signed yet');
+  if (flags.qualityBaseline !== undefined) throw badFlag('--quality-baseline', 'an embeddings or rerank contract generates no text to score');
+}
+
+/** Runs a pooling contract with progress on stderr, writes the files and prints the table. Returns the exit code and the result. */
+export async function runPoolingAndReport(contract: Contract, flags: RunFlags, command: string): Promise<{ code: number; result: PoolingResult }> {
+  refuseTextFlags(flags);
+  if (flags.json !== undefined && flags.json === flags.raw) throw badFlag('--raw', 'must be a different file from --json');
+  const repeats = repeatCount(contract, flags);
+  if (repeats > 1 && flags.raw !== undefined) throw badFlag('--raw', "cannot be combined with --repeats: every run's records are kept in the --json result");
+  const declared: Contract = repeats > 1 ? { ...contract, repeats } : contract;
+  const url = flags.url === undefined ? undefined : parseUrl('--url', flags.url);
+  const apiKey = apiKeyFromEnv(flags.apiKeyEnv, contract.server.apiKeyEnv ?? 'GOODPUT_API_KEY');
+  let first = true;
+  const set = randomBytes(8).toString('hex');
+  return untilStopped(async (signal) => {
+    const runs: PoolingResult[] = [];
+    for (let i = 0; i < repeats; i++) {
+      if (repeats > 1) process.stderr.write(`run ${i + 1} of ${repeats} (set ${set})\n`);
+      const one = await asUsageErrors(() =>
+        runPoolingContract(declared, {
+          url,
+          apiKey,
+          command,
+          signal,
+          onEvent: poolingProgress,
+          afterLevel: async (records) => {
+            if (flags.raw) await writeRecords(flags.raw, records, first);
+            first = false;
+          },
+        }),
+      );
+      runs.push(one);
+      if (one.run.status !== 'complete' || signal.aborted) break;
+    }
+    const result = combinePoolingRuns(runs);
+    // Each step runs even when one before it failed: a late failure never costs the runs.
+    const after = new AfterMeasuring();
+    const contractLine = result.contractHash ? `\ncontract ${result.contractHash.slice(0, 12)}${runs.length > 1 ? `, ${runs.length} runs` : ''}` : '';
+    const wrote = await writeResult(after, result, flags.json, () => renderPoolingResult(result, process.stdout.isTTY === true) + contractLine);
+    sayWritten([wrote, first ? undefined : flags.raw]);
+    const worst = runs.map(wholeAnswerExit).find((c) => c !== EXIT.ok) ?? EXIT.ok;
+    return { code: after.code(runs.length < repeats && worst === EXIT.ok ? EXIT.stopped : worst), result };
+  });
+}
+
+const f1 = (x: number | null | undefined) => (x === null || x === undefined ? '—' : x.toFixed(1));
+
+/** A rerun beside its original: the contract hashes, then each level's items/s and latency p95 on both sides. */
+export function renderPoolingRerun(a: PoolingResult, b: PoolingResult, names: [string, string]): string {
+  const same = a.contractHash !== undefined && a.contractHash === b.contractHash;
+  const out = [
+    same
+      ? `same contract (${a.contractHash?.slice(0, 12)})`
+      : `contracts differ: ${a.contractHash?.slice(0, 12) ?? 'none'} vs ${b.contractHash?.slice(0, 12) ?? 'none'}`,
+  ];
+  const items = a.run.endpoint === 'rerank' ? 'documents/s' : 'inputs/s';
+  out.push(`concurrency  ${items} (${names[0]} → ${names[1]})  latency p95 ms`);
+  for (const l of a.levels) {
+    const m = b.levels.find((x) => x.concurrency === l.concurrency);
+    out.push(`${String(l.concurrency).padStart(11)}  ${f1(l.itemsPerS)} → ${f1(m?.itemsPerS)}  ${f1(l.latencyMs?.p95)} → ${f1(m?.latencyMs?.p95)}`);
   }
+  return out.join('\n');
 }
 
 export function registerRunCommand(program: Command): void {

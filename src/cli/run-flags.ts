@@ -1,7 +1,6 @@
 /**
- * What `goodput run` and `rerun` were given, and the run count read from it.
- * Both kinds' contract runs (run-command.ts, run-pooling.ts) read these, so
- * they live apart from either: neither imports the other back.
+ * What `goodput run` and `rerun` were given, and the run count read from it
+ * (every kind's contract run reads them).
  */
 import { type Contract, repeatsProblem } from '../contract/index.js';
 import { badFlag, parseNumber } from './parse-flags.js';

@@ -9,10 +9,10 @@ import { historyPeak, historyPeakRate, historyWorkload } from '../web/index.js';
 import { type RunDetail, type RunSummary, isPoolingSpec } from '../store/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { recordsText, sayWritten, writeFilesAtomic } from './files.js';
-import { renderPoolingLevels, renderPoolingResult } from './render-pooling.js';
+import { renderPoolingLevels, renderPoolingResult } from './pooling-view.js';
 import { audioLine, imagesLine, renderCards, renderTable } from './render-table.js';
 import { type StoreCliFlags, addStoreOptions, withCatalog } from './store-flags.js';
-import { storedTranscriptionText } from './transcription-command.js';
+import { storedTranscriptionText } from './transcription-view.js';
 
 interface ExportFlags extends StoreCliFlags {
   out: string;
@@ -53,7 +53,7 @@ function listText(runs: RunSummary[]): string {
     .join('\n');
 }
 
-/** An embeddings or rerank run: its table (render-pooling.ts), then how it ended. */
+/** An embeddings or rerank run: its table (pooling-view.ts), then how it ended. */
 function showPoolingText(r: RunDetail): string {
   const spec = r.spec;
   if (!isPoolingSpec(spec)) throw new Error('not an embeddings or rerank run');

@@ -14,7 +14,8 @@ import { asUsageErrors } from './contract-errors.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { badFlag, parseNumber, refuseGivenFlags } from './parse-flags.js';
 import { saveTarget } from './save-run.js';
-import { addSweepOptions, specFromFlags, sweepAndReport } from './sweep-command.js';
+import { addSweepOptions, sweepAndReport } from './sweep-command.js';
+import { specFromFlags } from './text-view.js';
 import type { SweepFlags } from './sweep-flags.js';
 
 interface SessionsFlags extends SweepFlags {

@@ -120,6 +120,13 @@ describe('goodput sweep --endpoint transcriptions', () => {
     expect(none.stderr).toContain('--audio-seconds: needs a length');
   });
 
+  it('refuses a clip past the limit naming the transcription request, not a chat one', async () => {
+    const r = await cli(['sweep', '--url', sim.url, '--endpoint', 'transcriptions', '--audio-seconds', '1e9', '--levels', '1']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--audio-seconds: 1000000000 is above the limit of 120 seconds of synthetic audio in one transcription request');
+    expect(r.stderr).not.toContain('chat request');
+  });
+
   it('is refused by name where text or pooling results are read: compare, report, cards, export, and a stored run for compare', async () => {
     const copy = join(dir, 'stt-copy.json');
     writeFileSync(copy, readFileSync(json));

@@ -7,7 +7,7 @@
 import { hostname } from 'node:os';
 import type { Command } from 'commander';
 import { sanitizeForTerminal } from '../core/index.js';
-import { CliError, EXIT } from './exit-codes.js';
+import { CliError, EXIT, untilStopped } from './exit-codes.js';
 import { apiKeyFromEnv, badFlag, parseNumber } from './parse-flags.js';
 
 interface WorkerFlags {
@@ -51,27 +51,20 @@ export function registerWorkerCommand(program: Command): void {
       const env = (name: string) => (process.env[name] === undefined ? undefined : parseNumber(name, process.env[name] as string, {}));
       const apiKey = apiKeyFromEnv(flags.apiKeyEnv, 'GOODPUT_API_KEY');
       const { runWorker, WorkerError } = await import('../workers/index.js');
-      const stop = new AbortController();
-      const onSignal = () => stop.abort();
-      process.once('SIGINT', onSignal);
-      process.once('SIGTERM', onSignal);
-      try {
-        await runWorker({
+      await untilStopped((signal) =>
+        runWorker({
           databaseUrl: url,
           name: flags.name ?? `${hostname()}-${process.pid}`,
-          signal: stop.signal,
+          signal,
           apiKey,
           secret,
           log: (line) => process.stderr.write(`${sanitizeForTerminal(line)}\n`),
           clockSkewMs: env('GOODPUT_TEST_CLOCK_SKEW_MS'),
           dbDelayMs: env('GOODPUT_TEST_DB_DELAY_MS'),
-        });
-      } catch (err) {
+        }),
+      ).catch((err: unknown) => {
         if (err instanceof WorkerError || /PostgreSQL at /.test((err as Error).message)) throw new CliError(EXIT.usage, (err as Error).message);
         throw err;
-      } finally {
-        process.off('SIGINT', onSignal);
-        process.off('SIGTERM', onSignal);
-      }
+      });
     });
 }

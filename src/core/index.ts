@@ -173,6 +173,7 @@ export {
 export {
   RUN_ENDPOINTS,
   RUN_OPTIONS,
+  type DeclaredOption,
   START_ENDPOINTS,
   numericDefault,
   optionDefault,

@@ -136,7 +136,7 @@ const itemTokens = (label: string): BodyField => ({
 const latencySloField: BodyField = { field: 'latencySlo', value: 'latency-slo' };
 
 /** The sweep's options, in the order --help lists them. */
-export const RUN_OPTIONS: readonly RunOption[] = [
+const CATALOGUE = [
   {
     flag: '--url',
     arg: '<url>',
@@ -763,7 +763,11 @@ export const RUN_OPTIONS: readonly RunOption[] = [
         "as `vllm bench serve`: after the table, each level's TTFT, TPOT, ITL and E2EL at these percentiles, computed from the records with vLLM's definitions; each above 0 and at most 100",
     },
   },
-];
+] as const satisfies readonly RunOption[];
+
+export const RUN_OPTIONS: readonly RunOption[] = CATALOGUE;
+/** Every option as declared, its literal types kept: the command line's flag types are read from it. */
+export type DeclaredOption = (typeof CATALOGUE)[number];
 
 /** The key commander stores a flag's value under: '--output-tokens' → 'outputTokens', '--no-force-length' → 'forceLength'. */
 export function optionKey(o: Pick<RunOption, 'flag'>): string {
