@@ -5,29 +5,14 @@
  * sampling parameters), reasoning counted but never returned, and
  * `include_obfuscation: false` so deltas carry no padding.
  */
+import { OPENAI_COMMON_KEYS, OPENAI_COMPLETION_KEYS } from '../../core/index.js';
 import { OPENAI_EMBEDDINGS, defineOpenAiDialect, openAiReading } from './define.js';
 import { modelFamily } from './model-family.js';
 import { header, ownedBy, ownedByLine } from './probe-helpers.js';
 import type { Dialect } from './types.js';
 
-const COMMON = [
-  'model',
-  'stream',
-  'stream_options',
-  'temperature',
-  'top_p',
-  'n',
-  'stop',
-  'presence_penalty',
-  'frequency_penalty',
-  'logit_bias',
-  'logprobs',
-  'user',
-  'seed',
-  'max_tokens',
-];
 const CHAT_KEYS = new Set([
-  ...COMMON,
+  ...OPENAI_COMMON_KEYS,
   'messages',
   'max_completion_tokens',
   'top_logprobs',
@@ -47,7 +32,6 @@ const CHAT_KEYS = new Set([
   'prediction',
   'web_search_options',
 ]);
-const COMPLETION_KEYS = new Set([...COMMON, 'prompt', 'echo', 'suffix', 'best_of']);
 const OWNERS = new Set(['system', 'openai', 'openai-internal']);
 
 const base = defineOpenAiDialect({
@@ -66,7 +50,7 @@ const base = defineOpenAiDialect({
     streamOptions: { include_usage: true, include_obfuscation: false },
     fixed: {},
     coldCache: { chat: null, completions: null },
-    acceptedKeys: { chat: CHAT_KEYS, completions: COMPLETION_KEYS },
+    acceptedKeys: { chat: CHAT_KEYS, completions: OPENAI_COMPLETION_KEYS },
     samplingAllowed: (model) => modelFamily(model).kind !== 'openai-reasoning',
   },
   stream: openAiReading({

@@ -5,26 +5,10 @@
  * `content: ""`, `usage: null` on every chunk, nested errors with a string
  * code, `owned_by: "system"` and an `openai-version` header.
  */
+import { OPENAI_COMMON_KEYS, OPENAI_COMPLETION_KEYS } from '../../core/index.js';
 import { defineSimDialect } from './define.js';
 import { nestedStringCode, sseWire } from './error-shapes.js';
 import { detailedUsage } from './openai-style.js';
-
-const COMMON = [
-  'model',
-  'stream',
-  'stream_options',
-  'temperature',
-  'top_p',
-  'n',
-  'stop',
-  'presence_penalty',
-  'frequency_penalty',
-  'logit_bias',
-  'logprobs',
-  'user',
-  'seed',
-  'max_tokens',
-];
 
 export const openai = defineSimDialect({
   kind: 'openai',
@@ -36,7 +20,7 @@ export const openai = defineSimDialect({
   rules: {
     allowed: {
       chat: new Set([
-        ...COMMON,
+        ...OPENAI_COMMON_KEYS,
         'messages',
         'max_completion_tokens',
         'top_logprobs',
@@ -50,7 +34,7 @@ export const openai = defineSimDialect({
         'metadata',
         'prompt_cache_key',
       ]),
-      completion: new Set([...COMMON, 'prompt', 'echo', 'suffix', 'best_of']),
+      completion: OPENAI_COMPLETION_KEYS,
       streamOptions: new Set(['include_usage', 'include_obfuscation']),
     },
     unknownKey: (key) => ({ status: 400, message: `Unrecognized request argument supplied: ${key}` }),
