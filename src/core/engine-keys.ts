@@ -68,7 +68,7 @@ export const TRTLLM_KEYS: { readonly chat: ReadonlySet<string>; readonly complet
 };
 
 /** The OpenAI API: the keys chat and completions share. */
-export const OPENAI_COMMON_KEYS: readonly string[] = [
+const OPENAI_COMMON_KEYS = [
   'model',
   'stream',
   'stream_options',
@@ -83,6 +83,23 @@ export const OPENAI_COMMON_KEYS: readonly string[] = [
   'user',
   'seed',
   'max_tokens',
+];
+
+/** The OpenAI API's chat request keys the simulator playing it takes (the client's allowlist adds newer ones it never sends). */
+export const OPENAI_CHAT_KEYS: readonly string[] = [
+  ...OPENAI_COMMON_KEYS,
+  'messages',
+  'max_completion_tokens',
+  'top_logprobs',
+  'reasoning_effort',
+  'response_format',
+  'tools',
+  'tool_choice',
+  'parallel_tool_calls',
+  'service_tier',
+  'store',
+  'metadata',
+  'prompt_cache_key',
 ];
 
 /** The OpenAI API's completion request keys (the legacy route takes no newer chat keys). */

@@ -2,7 +2,7 @@
 // inside them, and the simulator playing the engine takes exactly them.
 import { describe, expect, it } from 'vitest';
 import { type RequestSpec, dialects } from '../client/index.js';
-import { OPENAI_COMMON_KEYS, OPENAI_COMPLETION_KEYS, TRTLLM_KEYS } from '../core/index.js';
+import { OPENAI_CHAT_KEYS, OPENAI_COMPLETION_KEYS, TRTLLM_KEYS } from '../core/index.js';
 import { SIM_DIALECTS } from './dialects/registry.js';
 
 const spec: RequestSpec = {
@@ -34,7 +34,8 @@ describe('engine request keys', () => {
 
   it("OpenAI: the shared keys open both routes' lists; completions take no chat-only key", () => {
     for (const k of keys('openai', 'completions')) expect(OPENAI_COMPLETION_KEYS.has(k)).toBe(true);
-    for (const k of OPENAI_COMMON_KEYS) expect(simTakes('openai', 'chat', k)).toBe(true);
+    for (const k of OPENAI_CHAT_KEYS) expect(simTakes('openai', 'chat', k)).toBe(true);
+    expect(simTakes('openai', 'chat', 'safety_identifier')).toBe(false);
     for (const k of OPENAI_COMPLETION_KEYS) expect(simTakes('openai', 'completion', k)).toBe(true);
     expect(simTakes('openai', 'completion', 'max_completion_tokens')).toBe(false);
     expect(OPENAI_COMPLETION_KEYS.has('max_completion_tokens')).toBe(false);

@@ -5,33 +5,13 @@
  * sampling parameters), reasoning counted but never returned, and
  * `include_obfuscation: false` so deltas carry no padding.
  */
-import { OPENAI_COMMON_KEYS, OPENAI_COMPLETION_KEYS } from '../../core/index.js';
+import { OPENAI_CHAT_KEYS, OPENAI_COMPLETION_KEYS } from '../../core/index.js';
 import { OPENAI_EMBEDDINGS, defineOpenAiDialect, openAiReading } from './define.js';
 import { modelFamily } from './model-family.js';
 import { header, ownedBy, ownedByLine } from './probe-helpers.js';
 import type { Dialect } from './types.js';
 
-const CHAT_KEYS = new Set([
-  ...OPENAI_COMMON_KEYS,
-  'messages',
-  'max_completion_tokens',
-  'top_logprobs',
-  'reasoning_effort',
-  'response_format',
-  'tools',
-  'tool_choice',
-  'parallel_tool_calls',
-  'service_tier',
-  'store',
-  'metadata',
-  'prompt_cache_key',
-  'safety_identifier',
-  'verbosity',
-  'modalities',
-  'audio',
-  'prediction',
-  'web_search_options',
-]);
+const CHAT_KEYS = new Set([...OPENAI_CHAT_KEYS, 'safety_identifier', 'verbosity', 'modalities', 'audio', 'prediction', 'web_search_options']);
 const OWNERS = new Set(['system', 'openai', 'openai-internal']);
 
 const base = defineOpenAiDialect({

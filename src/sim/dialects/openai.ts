@@ -5,7 +5,7 @@
  * `content: ""`, `usage: null` on every chunk, nested errors with a string
  * code, `owned_by: "system"` and an `openai-version` header.
  */
-import { OPENAI_COMMON_KEYS, OPENAI_COMPLETION_KEYS } from '../../core/index.js';
+import { OPENAI_CHAT_KEYS, OPENAI_COMPLETION_KEYS } from '../../core/index.js';
 import { defineSimDialect } from './define.js';
 import { nestedStringCode, sseWire } from './error-shapes.js';
 import { detailedUsage } from './openai-style.js';
@@ -19,21 +19,7 @@ export const openai = defineSimDialect({
   errorBody: nestedStringCode,
   rules: {
     allowed: {
-      chat: new Set([
-        ...OPENAI_COMMON_KEYS,
-        'messages',
-        'max_completion_tokens',
-        'top_logprobs',
-        'reasoning_effort',
-        'response_format',
-        'tools',
-        'tool_choice',
-        'parallel_tool_calls',
-        'service_tier',
-        'store',
-        'metadata',
-        'prompt_cache_key',
-      ]),
+      chat: new Set(OPENAI_CHAT_KEYS),
       completion: OPENAI_COMPLETION_KEYS,
       streamOptions: new Set(['include_usage', 'include_obfuscation']),
     },
