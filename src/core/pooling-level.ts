@@ -111,18 +111,14 @@ export function poolingLevel(
   slo: PoolingSlo | null = null,
   client: PoolingClientLoad | null = null,
 ): PoolingLevel {
-  const { measured, ok, durationS, per, latenciesMs: lat, failures } = wholeLevelBase(records);
+  const { head, measured, ok, durationS, per, latenciesMs: lat, failures } = wholeLevelBase(concurrency, records);
   const tokens = ok.map((r) => r.inputTokens);
   const allTokens = ok.length > 0 && tokens.every((t): t is number => t !== null);
   const inputTokensPerS = allTokens ? per((tokens as number[]).reduce((a, b) => a + b, 0)) : null;
   const p = percentiles(lat, [50, 95, 99] as const);
   const dims = new Set(ok.map((r) => r.dimension).filter((d): d is number => d !== null));
   return {
-    concurrency,
-    requests: measured.length,
-    failed: measured.length - ok.length,
-    durationS,
-    requestsPerS: per(measured.length),
+    ...head,
     itemsPerS: per(ok.reduce((a, r) => a + r.items, 0)),
     inputTokensPerS,
     inputTokensPerRequest: allTokens ? mean(tokens as number[]) : null,

@@ -93,13 +93,9 @@ function spreadOf(samples: readonly number[]): z.infer<typeof spread> | null {
 
 /** The level's figures from its records (warm-ups are ignored); a level where every request failed has no rates. */
 export function transcriptionLevel(concurrency: number, records: readonly TranscriptionRecord[]): TranscriptionLevel {
-  const { measured, ok, durationS, per, latenciesMs, failures } = wholeLevelBase(records);
+  const { head, ok, per, latenciesMs, failures } = wholeLevelBase(concurrency, records);
   return {
-    concurrency,
-    requests: measured.length,
-    failed: measured.length - ok.length,
-    durationS,
-    requestsPerS: per(measured.length),
+    ...head,
     latencyMs: spreadOf(latenciesMs),
     realTimeFactor: spreadOf(ok.map((r, i) => (latenciesMs[i] as number) / 1000 / r.audioS)),
     wordsPerS: per(ok.reduce((a, r) => a + (r.words ?? 0), 0)),

@@ -26,7 +26,14 @@ describe('wholeRecordSchema', () => {
 describe('wholeLevelBase', () => {
   it('spans first measured send to last end, rates over it, latencies of successes, failures most common first', () => {
     const http = { kind: 'http-error', status: 503, message: 'busy' } as const;
-    const b = wholeLevelBase([rec(-100, -50, { kind: 'ok' }, true), rec(0, 100), rec(0, 300, http), rec(100, 400, http), rec(200, 500, { kind: 'aborted' })]);
+    const b = wholeLevelBase(3, [
+      rec(-100, -50, { kind: 'ok' }, true),
+      rec(0, 100),
+      rec(0, 300, http),
+      rec(100, 400, http),
+      rec(200, 500, { kind: 'aborted' }),
+    ]);
+    expect(b.head).toEqual({ concurrency: 3, requests: 4, failed: 3, durationS: 0.5, requestsPerS: 8 });
     expect(b.measured).toHaveLength(4);
     expect(b.durationS).toBe(0.5);
     expect(b.per(10)).toBe(20);
@@ -38,7 +45,7 @@ describe('wholeLevelBase', () => {
   });
 
   it('has no rates when nothing succeeded, and no span without measured requests', () => {
-    expect(wholeLevelBase([rec(0, 100, { kind: 'timeout', message: 't' })]).per(1)).toBeNull();
-    expect(wholeLevelBase([]).durationS).toBeNull();
+    expect(wholeLevelBase(3, [rec(0, 100, { kind: 'timeout', message: 't' })]).per(1)).toBeNull();
+    expect(wholeLevelBase(3, []).durationS).toBeNull();
   });
 });

@@ -84,11 +84,11 @@ interface WholeRecord {
 }
 
 /**
- * A level's common figures from its records (warm-ups are ignored): its measured and successful records, their
- * span, a rate over it (null when nothing succeeded: every request failed, it has no rates), successful latencies
- * (ms, in record order) and the most common failure reasons (at most 5).
+ * A level's common figures from its records (warm-ups are ignored): its first fields (`head`, wholeLevelHead's), its
+ * measured and successful records, their span, a rate over it (null when nothing succeeded: every request failed, it
+ * has no rates), successful latencies (ms, in record order) and the most common failure reasons (at most 5).
  */
-export function wholeLevelBase<R extends WholeRecord>(records: readonly R[]) {
+export function wholeLevelBase<R extends WholeRecord>(concurrency: number, records: readonly R[]) {
   const measured = records.filter((r) => !r.warmup);
   const ok = measured.filter((r) => r.outcome.kind === 'ok');
   const start = Math.min(...measured.map((r) => r.sentNs));
@@ -101,6 +101,7 @@ export function wholeLevelBase<R extends WholeRecord>(records: readonly R[]) {
     if (why !== null) counts.set(why, (counts.get(why) ?? 0) + 1);
   }
   return {
+    head: { concurrency, requests: measured.length, failed: measured.length - ok.length, durationS, requestsPerS: per(measured.length) },
     measured,
     ok,
     durationS,
