@@ -13,12 +13,8 @@ export { recordsSha256, type StoredRecord } from './records-hash.js';
 export { runContract, type RunContractOptions } from './run-contract.js';
 export { contractCapacity, contractCapacitySchema, type ContractCapacity, type CapacityRunOptions } from './contract-capacity.js';
 export { combineRepeats, repeatsProblem, runsOf, MIN_REPEATS } from './repeat-runs.js';
+export { runPoolingContract, combinePoolingRuns, poolingSpecOf, poolingRecordsSha256, type PoolingRunOptions } from './run-pooling-contract.js';
 export {
-  runPoolingContract,
-  combinePoolingRuns,
-  poolingSpecOf,
-  poolingRecordsSha256,
-  type PoolingRunOptions,
   poolingContractCapacity,
   poolingContractCapacitySchema,
   type PoolingContractCapacity,
