@@ -8,7 +8,7 @@
 import { OPENAI_CHAT_KEYS, OPENAI_COMPLETION_KEYS } from '../../core/index.js';
 import { defineSimDialect } from './define.js';
 import { nestedStringCode, sseWire } from './error-shapes.js';
-import { detailedUsage } from './openai-style.js';
+import { detailedUsage, PLAIN_STREAM } from './openai-style.js';
 
 export const openai = defineSimDialect({
   kind: 'openai',
@@ -29,18 +29,13 @@ export const openai = defineSimDialect({
     renamed: {},
   },
   chatStyle: {
+    ...PLAIN_STREAM,
     reasoning: { kind: 'hidden' },
     role: { kind: 'opening', content: '""' },
     finish: { kind: 'own-chunk', delta: '{}' },
-    eventPerToken: false,
-    preamble: '',
-    completionOpening: false,
-    eventSuffix: '',
     extraFields: ',"system_fingerprint":"fp_goodput_sim","service_tier":"default"',
     nullUsage: true,
     usage: detailedUsage,
-    usageChunkId: null,
-    progress: 'usage',
     wire: sseWire((m) => nestedStringCode(500, m, null, 'server_error'), false),
   },
   overload: null,

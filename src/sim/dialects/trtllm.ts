@@ -8,7 +8,7 @@
 import { TRTLLM_KEYS } from '../../core/index.js';
 import { defineSimDialect, versionRoute } from './define.js';
 import { flatError, sseWire } from './error-shapes.js';
-import { cachedUsage } from './openai-style.js';
+import { cachedUsage, PLAIN_STREAM } from './openai-style.js';
 
 const VERSION = '1.1.0+goodput.sim';
 
@@ -33,18 +33,13 @@ export const trtllm = defineSimDialect({
     includeUsageByDefault: true,
   },
   chatStyle: {
+    ...PLAIN_STREAM,
     reasoning: { kind: 'field', field: 'reasoning_content', splitMixed: false },
     role: { kind: 'opening', content: null },
     finish: { kind: 'on-last' },
-    eventPerToken: false,
-    preamble: '',
     completionOpening: true,
     eventSuffix: ' ',
-    extraFields: '',
-    nullUsage: false,
     usage: cachedUsage,
-    usageChunkId: null,
-    progress: 'usage',
     wire: sseWire((m) => flatError(500, m, null, 'InternalServerError'), true, ' '),
   },
   overload: null,
