@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { LIMITS } from './limits.js';
 import { mean, percentiles } from './percentiles.js';
-import type { PoolingOutcome } from './pooling-record.js';
+import type { WholeRecord } from './pooling-record.js';
 import { SCHEMA_VERSION } from './result-schema.js';
 import { wholeLevelBase, wholeLevelHead, wholeRecordSchema, wholeRunEnd, wholeRunPlan } from './whole-level.js';
 
@@ -21,17 +21,11 @@ export const TRANSCRIPTION_ENDPOINTS = ['transcriptions'] as const;
 export const TRANSCRIPTION_PATH = '/v1/audio/transcriptions';
 
 /** One transcription request, as measured. Instants are monotonic nanoseconds; a request ends as a whole answer does (pooling-record.ts). */
-export interface TranscriptionRecord {
-  seq: number;
-  concurrency: number;
-  warmup: boolean;
-  sentNs: number;
-  endNs: number;
+export interface TranscriptionRecord extends WholeRecord {
   /** Seconds of audio the clip sent held. */
   audioS: number;
   /** Words of the text answered; null for a failed request. */
   words: number | null;
-  outcome: PoolingOutcome;
 }
 
 const count = z.number().int().nonnegative();

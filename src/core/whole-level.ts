@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { LIMITS } from './limits.js';
-import type { PoolingOutcome } from './pooling-record.js';
+import type { PoolingOutcome, WholeRecord } from './pooling-record.js';
 
 const count = z.number().int().nonnegative();
 const reason = z.string().max(4096);
@@ -73,14 +73,6 @@ export function wholeFailureReason(o: PoolingOutcome): string | null {
   if (o.kind === 'ok') return null;
   if (o.kind === 'aborted') return 'aborted';
   return o.kind === 'http-error' ? `HTTP ${o.status}: ${o.message}` : o.message;
-}
-
-/** What every whole-answer record has that a level reads. */
-interface WholeRecord {
-  warmup: boolean;
-  sentNs: number;
-  endNs: number;
-  outcome: PoolingOutcome;
 }
 
 /**
