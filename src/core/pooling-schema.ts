@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { LIMITS } from './limits.js';
 import { POOLING_ENDPOINTS, isPoolingEndpoint } from './pooling-record.js';
-import { SCHEMA_VERSION, clientBoundSchema, serverReportSchema } from './result-schema.js';
+import { SCHEMA_VERSION, clientBoundSchema, serverReportSchema, warningSchema } from './result-schema.js';
 import { wholeLevelHead, wholeRecordSchema, wholeRunEnd, wholeRunPlan } from './whole-level.js';
 
 const rate = z.number().nonnegative().nullable();
@@ -110,28 +110,24 @@ const poolingEvidence = {
     .optional(),
 };
 
+/** What one run holds, the top one or a repeat: its run facts, warnings, levels, peak and capacity. */
+const poolingRunFields = {
+  run: poolingRunSchema,
+  warnings: z.array(warningSchema),
+  levels: z.array(poolingLevelSchema).max(LIMITS.levels.max),
+  /** The level with the most items per second among levels without failures, not client-bound; null when none. */
+  peak: poolingPeakSchema.nullable(),
+  /** With a latency objective: capacity at SLO over the levels measured; null without one. */
+  capacity: poolingCapacitySchema.nullable(),
+};
+
 /** One more run of the same contract (goodput run --repeats N): its own run facts, levels and records. */
-export const poolingRepeatSchema = z
-  .object({
-    run: poolingRunSchema,
-    warnings: z.array(z.object({ code: z.string(), message: z.string() })),
-    levels: z.array(poolingLevelSchema).max(LIMITS.levels.max),
-    peak: poolingPeakSchema.nullable(),
-    capacity: poolingCapacitySchema.nullable(),
-    ...poolingEvidence,
-  })
-  .strict();
+export const poolingRepeatSchema = z.object({ ...poolingRunFields, ...poolingEvidence }).strict();
 
 export const poolingResultSchema = z
   .object({
     schemaVersion: z.literal(SCHEMA_VERSION),
-    run: poolingRunSchema,
-    warnings: z.array(z.object({ code: z.string(), message: z.string() })),
-    levels: z.array(poolingLevelSchema).max(LIMITS.levels.max),
-    /** The level with the most items per second among levels without failures, not client-bound; null when none. */
-    peak: poolingPeakSchema.nullable(),
-    /** With a latency objective: capacity at SLO over the levels measured; null without one. */
-    capacity: poolingCapacitySchema.nullable(),
+    ...poolingRunFields,
     /** From a contract (goodput run): the resolved contract and its hash. */
     contract: z.record(z.string(), z.unknown()).optional(),
     contractHash: z

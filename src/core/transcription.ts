@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { LIMITS } from './limits.js';
 import { mean, percentiles } from './percentiles.js';
 import type { WholeRecord } from './pooling-record.js';
-import { SCHEMA_VERSION } from './result-schema.js';
+import { SCHEMA_VERSION, warningSchema } from './result-schema.js';
 import { wholeLevelBase, wholeLevelHead, wholeRecordSchema, wholeRunEnd, wholeRunPlan } from './whole-level.js';
 
 /** The endpoint that makes a transcription run. */
@@ -72,7 +72,7 @@ export const transcriptionResultSchema = z
   .object({
     schemaVersion: z.literal(SCHEMA_VERSION),
     run: transcriptionRunSchema,
-    warnings: z.array(z.object({ code: z.string(), message: z.string() })),
+    warnings: z.array(warningSchema),
     levels: z.array(transcriptionLevelSchema).max(LIMITS.levels.max),
   })
   .strict();
