@@ -28,8 +28,6 @@ const base = defineOpenAiDialect({
     thinking: { kind: 'reasoning-effort' },
     sampling: { top_p: 1 },
     streamOptions: { include_usage: true, include_obfuscation: false },
-    fixed: {},
-    coldCache: { chat: null, completions: null },
     acceptedKeys: { chat: CHAT_KEYS, completions: OPENAI_COMPLETION_KEYS },
     samplingAllowed: (model) => modelFamily(model).kind !== 'openai-reasoning',
   },

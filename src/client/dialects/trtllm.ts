@@ -19,7 +19,6 @@ export const trtllm = defineOpenAiDialect({
     thinking: { kind: 'template-kwargs' },
     sampling: { top_p: 1, top_k: 0, min_p: 0 },
     streamOptions: { include_usage: true, continuous_usage_stats: true },
-    fixed: {},
     coldCache: { chat: 'cache_salt', completions: null },
     acceptedKeys: TRTLLM_KEYS,
   },
