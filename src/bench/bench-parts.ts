@@ -1,8 +1,8 @@
 /**
  * What the accuracy benches share: the simulator's flags for a known schedule
  * (fixed prefill, fixed decode step, no batching slowdown, no prefix cache),
- * one goodput level swept with its records kept, the floor's TPOT of a
- * stream, a percentile of a list, and the table they print.
+ * one goodput level swept with its records kept, the floor's request body
+ * and TPOT of a stream, a percentile of a list, and the table they print.
  */
 import { type LevelResult, type RequestRecord, percentiles } from '../core/index.js';
 import { type SweepSpecInput, runSweep } from '../runner/index.js';
@@ -29,6 +29,10 @@ export async function sweepLevel(spec: SweepSpecInput, noLevel: string): Promise
   if (!level) throw new Error(`${noLevel}: ${result.run.stopReason}`);
   return { level, records };
 }
+
+/** The floor's request body: one streamed chat turn of `content` to the simulator's model, capped at `maxTokens`. */
+export const floorChatBody = (content: string, maxTokens: number): string =>
+  JSON.stringify({ model: 'goodput-sim-1', messages: [{ role: 'user', content }], max_tokens: maxTokens, stream: true });
 
 /** The floor's TPOT of one stream, ms: first to last token over the tokens after the first; null with fewer than two. */
 export const floorTpotMs = (r: FloorRecord): number | null =>

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { tpotMs, ttftMs } from '../core/index.js';
 import { monotonicNs } from '../client/index.js';
 import { spawnSimProcess } from '../sim/index.js';
-import { floorTpotMs, pct, scheduleFlags, sweepLevel, writeTable } from './bench-parts.js';
+import { floorChatBody, floorTpotMs, pct, scheduleFlags, sweepLevel, writeTable } from './bench-parts.js';
 import { breakdownLines } from './burst-trace.js';
 import { runFloorLevel } from './floor-client.js';
 import { pin } from './pin.js';
@@ -55,13 +55,7 @@ async function floorRun(url: string, c: number): Promise<Measured> {
     streams: c,
     requests: 4 * c,
     clock: monotonicNs,
-    body: (i) =>
-      JSON.stringify({
-        model: 'goodput-sim-1',
-        messages: [{ role: 'user', content: `f${i} alpha beta gamma delta epsilon zeta eta theta` }],
-        max_tokens: OUTPUT,
-        stream: true,
-      }),
+    body: (i) => floorChatBody(`f${i} alpha beta gamma delta epsilon zeta eta theta`, OUTPUT),
   });
   const ok = level.records.filter((r) => r.ok);
   return {

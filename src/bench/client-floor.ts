@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { tpotMs, ttftMs } from '../core/index.js';
 import { monotonicNs } from '../client/index.js';
 import { spawnSimProcess } from '../sim/index.js';
-import { floorTpotMs, pct, scheduleFlags, sweepLevel, writeTable } from './bench-parts.js';
+import { floorChatBody, floorTpotMs, pct, scheduleFlags, sweepLevel, writeTable } from './bench-parts.js';
 import { runFloorLevel } from './floor-client.js';
 import { clientMinusServer, serverTtfts } from './server-log.js';
 
@@ -72,7 +72,7 @@ async function floorRun(url: string, log: string, c: number): Promise<Measured> 
     streams: c,
     requests: requestsAt(c),
     clock: monotonicNs,
-    body: (i) => JSON.stringify({ model: 'goodput-sim-1', messages: [{ role: 'user', content: `f${i} ${words}` }], max_tokens: OUTPUT, stream: true }),
+    body: (i) => floorChatBody(`f${i} ${words}`, OUTPUT),
   });
   const rows = level.records.map((r) => ({
     id: r.id,
