@@ -21,6 +21,7 @@ import { capacityProvenance, capacityProvenanceOf } from './contract-capacity.js
 import { contractHash } from './contract-hash.js';
 import type { Contract } from './contract-schema.js';
 import { ContractError } from './errors.js';
+import { evidenceOf, stackRuns } from './repeat-runs.js';
 import { tokenizerOf } from './prepare-cells.js';
 import { checkServer } from './server-facts.js';
 
@@ -112,21 +113,11 @@ export async function runPoolingContract(contract: Contract, opts: PoolingRunOpt
 
 /** Runs of one pooling contract as one result: the first on top, the others in `repeats` (each with its records). */
 export function combinePoolingRuns(runs: readonly PoolingResult[]): PoolingResult {
-  const [first, ...rest] = runs;
-  if (first === undefined) throw new RangeError('combinePoolingRuns needs at least one run');
-  if (rest.length === 0) return first;
-  return {
-    ...first,
-    repeats: rest.map((r) => ({
-      run: r.run,
-      warnings: r.warnings,
-      levels: r.levels,
-      peak: r.peak,
-      capacity: r.capacity,
-      ...(r.records === undefined ? {} : { records: r.records }),
-      ...(r.recordsSha256 === undefined ? {} : { recordsSha256: r.recordsSha256 }),
-    })),
-  };
+  return stackRuns(
+    runs,
+    (r) => ({ run: r.run, warnings: r.warnings, levels: r.levels, peak: r.peak, capacity: r.capacity, ...evidenceOf(r) }),
+    'combinePoolingRuns',
+  );
 }
 
 /** `goodput capacity`'s file for a pooling contract: the search's report plus what makes it rerunnable and comparable. */
