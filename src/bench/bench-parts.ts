@@ -8,10 +8,18 @@ import { type LevelResult, type RequestRecord, percentiles } from '../core/index
 import { type SweepSpecInput, runSweep } from '../runner/index.js';
 import type { FloorRecord } from './floor-client.js';
 
-/** The simulator's flags for a schedule: every first token `prefillMs` after the request, then one token per `stepMs`. */
+/** The simulator's flags for fixed steps: every first token `prefillMs` after the request, then one token per `stepMs`, whatever the batch. */
+export function stepFlags(prefillMs: number, stepMs: number): string[] {
+  return [
+    ...['--prefill-base-ms', String(prefillMs), '--prefill-ms-per-token', '0'],
+    ...['--decode-step-ms', String(stepMs), '--decode-ms-per-extra-seq', '0'],
+  ];
+}
+
+/** The simulator's flags for a schedule: fixed steps, a batch and cache never full, no prefix cache, natural lengths in a range. */
 export function scheduleFlags(s: { prefillMs: number; stepMs: number; maxBatch: number; kvCacheTokens: number; natural: [number, number] }): string[] {
   return [
-    ...['--prefill-base-ms', String(s.prefillMs), '--prefill-ms-per-token', '0', '--decode-step-ms', String(s.stepMs), '--decode-ms-per-extra-seq', '0'],
+    ...stepFlags(s.prefillMs, s.stepMs),
     ...['--max-batch', String(s.maxBatch), '--kv-cache-tokens', String(s.kvCacheTokens), '--no-prefix-caching'],
     ...['--natural-min', String(s.natural[0]), '--natural-max', String(s.natural[1])],
   ];
