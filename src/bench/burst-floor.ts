@@ -16,10 +16,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type RequestRecord, percentiles, tpotMs, ttftMs } from '../core/index.js';
+import { tpotMs, ttftMs } from '../core/index.js';
 import { monotonicNs } from '../client/index.js';
-import { runSweep } from '../runner/index.js';
 import { spawnSimProcess } from '../sim/index.js';
+import { floorChatBody, floorTpotMs, pct, scheduleFlags, sweepLevel, writeTable } from './bench-parts.js';
 import { breakdownLines } from './burst-trace.js';
 import { runFloorLevel } from './floor-client.js';
 import { pin } from './pin.js';
@@ -36,27 +36,8 @@ const TRACE = process.env.BENCH_SEND_TRACE === '1';
 if (TRACE) process.env.GOODPUT_SEND_TRACE = '1';
 
 const simFlags = (cadenceMs: number, log: string) => [
-  '--prefill-base-ms',
-  String(FIRST_TOKEN_MS),
-  '--prefill-ms-per-token',
-  '0',
-  '--decode-step-ms',
-  String(cadenceMs),
-  '--decode-ms-per-extra-seq',
-  '0',
-  '--max-batch',
-  '8192',
-  '--kv-cache-tokens',
-  '1000000000',
-  '--no-prefix-caching',
-  '--natural-min',
-  String(OUTPUT),
-  '--natural-max',
-  String(OUTPUT),
-  '--step-timing',
-  'independent',
-  '--request-log',
-  log,
+  ...scheduleFlags({ prefillMs: FIRST_TOKEN_MS, stepMs: cadenceMs, maxBatch: 8192, kvCacheTokens: 1_000_000_000, natural: [OUTPUT, OUTPUT] }),
+  ...['--step-timing', 'independent', '--request-log', log],
 ];
 
 interface Measured {
@@ -74,20 +55,12 @@ async function floorRun(url: string, c: number): Promise<Measured> {
     streams: c,
     requests: 4 * c,
     clock: monotonicNs,
-    body: (i) =>
-      JSON.stringify({
-        model: 'goodput-sim-1',
-        messages: [{ role: 'user', content: `f${i} alpha beta gamma delta epsilon zeta eta theta` }],
-        max_tokens: OUTPUT,
-        stream: true,
-      }),
+    body: (i) => floorChatBody(`f${i} alpha beta gamma delta epsilon zeta eta theta`, OUTPUT),
   });
   const ok = level.records.filter((r) => r.ok);
   return {
     ttft: ok.flatMap((r) => (r.firstTokenNs === null ? [] : [(r.firstTokenNs - r.sendNs) / 1e6])),
-    tpot: ok.flatMap((r) =>
-      r.firstTokenNs === null || r.lastTokenNs === null || r.tokens < 2 ? [] : [(r.lastTokenNs - r.firstTokenNs) / 1e6 / (r.tokens - 1)],
-    ),
+    tpot: ok.flatMap((r) => floorTpotMs(r) ?? []),
     lateMs: level.records.map((r) => (r.writtenNs - r.targetNs) / 1e6),
     cpuPct: level.cpuPct,
     bound: null,
@@ -97,8 +70,7 @@ async function floorRun(url: string, c: number): Promise<Measured> {
 }
 
 async function goodputRun(url: string, c: number): Promise<Measured> {
-  let records: readonly RequestRecord[] = [];
-  const result = await runSweep(
+  const { level: l, records } = await sweepLevel(
     {
       url,
       levels: [c],
@@ -110,14 +82,8 @@ async function goodputRun(url: string, c: number): Promise<Measured> {
       serverMetrics: false,
       gpuSource: 'none',
     },
-    {
-      onEvent: (e) => {
-        if (e.kind === 'level-end') records = e.records;
-      },
-    },
+    `goodput produced no level at ${c}`,
   );
-  const l = result.levels[0];
-  if (!l) throw new Error(`goodput produced no level at ${c}: ${result.run.stopReason}`);
   const measured = records.filter((r) => !r.warmup);
   return {
     ttft: measured.flatMap((r) => ttftMs(r) ?? []),
@@ -130,7 +96,7 @@ async function goodputRun(url: string, c: number): Promise<Measured> {
   };
 }
 
-const p = (xs: readonly number[], q: 50 | 99) => percentiles(xs, [50, 99])?.[`p${q}`] ?? null;
+const p = pct;
 const f = (x: number | null, d = 2) => (x === null ? '—' : x.toFixed(d));
 
 async function main() {
@@ -198,18 +164,11 @@ async function main() {
       for (const line of m.breakdown) process.stdout.write(`  ${c} × ${cadenceMs} ms ${line}\n`);
     }
   }
-  const widths = header.map((_, i) => Math.max(...table.map((r) => (r[i] ?? '').length)));
   process.stdout.write(
     `\nbursts at the floor — independent streams, first token ${FIRST_TOKEN_MS} ms after the request is read, ${OUTPUT} tokens, 4 × C requests; ${pinned}\n` +
       "TTFT error = the whole level's TTFT minus the stub's 20 ms; send lateness = last request byte written minus slot freed (or level start); busy % = the floor process's CPU, goodput's busiest sending loop\n",
   );
-  for (const r of table)
-    process.stdout.write(
-      r
-        .map((cell, i) => cell.padEnd(widths[i] as number))
-        .join('  ')
-        .trimEnd() + '\n',
-    );
+  writeTable(table);
   if (missed > 0) {
     process.stdout.write(
       `${missed} level(s) missed: goodput's TTFT p50 error over max(1.5 × the floor's, the floor's + 2 ms) unflagged, or TPOT more than 1 % off\n`,

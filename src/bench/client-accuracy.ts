@@ -17,8 +17,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RequestRecord, mean, ttftMs } from '../core/index.js';
 import { clientMinusServer, serverTtfts, spreadText } from './server-log.js';
-import { runSweep } from '../runner/index.js';
 import { spawnSimProcess } from '../sim/index.js';
+import { scheduleFlags, sweepLevel } from './bench-parts.js';
 
 const PREFILL_MS = 50;
 const STEP_MS = 40;
@@ -27,25 +27,7 @@ const LEVELS = (process.env.BENCH_LEVELS ?? '1,64,256,1024').split(',').map(Numb
 const pct = (measured: number | undefined, truth: number) => (measured === undefined ? '—' : `${(((measured - truth) / truth) * 100).toFixed(2)}%`);
 const err = (measured: number | undefined, truth: number) => (measured === undefined ? '—' : (measured - truth).toFixed(2));
 
-const SIM_FLAGS = [
-  '--prefill-base-ms',
-  String(PREFILL_MS),
-  '--prefill-ms-per-token',
-  '0',
-  '--decode-step-ms',
-  String(STEP_MS),
-  '--decode-ms-per-extra-seq',
-  '0',
-  '--max-batch',
-  '4096',
-  '--kv-cache-tokens',
-  '100000000',
-  '--no-prefix-caching',
-  '--natural-min',
-  '48',
-  '--natural-max',
-  '144',
-];
+const SIM_FLAGS = scheduleFlags({ prefillMs: PREFILL_MS, stepMs: STEP_MS, maxBatch: 4096, kvCacheTokens: 100_000_000, natural: [48, 144] });
 
 function metricValue(text: string, name: string): number {
   const line = text.split('\n').find((l) => l.startsWith(name));
@@ -101,25 +83,10 @@ async function main() {
     const sim = await spawnSimProcess([...SIM_FLAGS, '--request-log', log]);
     let perRequest = '—';
     try {
-      let records: readonly RequestRecord[] = [];
-      const result = await runSweep(
-        {
-          url: sim.url,
-          levels: [c],
-          outputTokens: 144,
-          forceLength: false,
-          promptTokens: 16,
-          requestsPerLevel: Math.max(16, 3 * c),
-          warmup: 1,
-        },
-        {
-          onEvent: (e) => {
-            if (e.kind === 'level-end') records = e.records;
-          },
-        },
+      const { level: l, records } = await sweepLevel(
+        { url: sim.url, levels: [c], outputTokens: 144, forceLength: false, promptTokens: 16, requestsPerLevel: Math.max(16, 3 * c), warmup: 1 },
+        `level ${c} produced no result`,
       );
-      const l = result.levels[0];
-      if (!l) throw new Error(`level ${c} produced no result: ${result.run.stopReason}`);
       const stats = (await (await fetch(`${sim.url}/sim/stats`)).json()) as { writeLateness: SimLateness };
       const late = stats.writeLateness;
       // The server's own TTFT (arrival → first write) from its /metrics, against ours (send → first byte read).

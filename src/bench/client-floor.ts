@@ -17,10 +17,10 @@
 import { mkdtempSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type RequestRecord, percentiles, tpotMs, ttftMs } from '../core/index.js';
+import { tpotMs, ttftMs } from '../core/index.js';
 import { monotonicNs } from '../client/index.js';
-import { runSweep } from '../runner/index.js';
 import { spawnSimProcess } from '../sim/index.js';
+import { floorChatBody, floorTpotMs, pct, scheduleFlags, sweepLevel, writeTable } from './bench-parts.js';
 import { runFloorLevel } from './floor-client.js';
 import { clientMinusServer, serverTtfts } from './server-log.js';
 
@@ -29,25 +29,7 @@ const STEP_MS = 40;
 const OUTPUT = 144;
 const LEVELS = (process.env.BENCH_FLOOR_LEVELS ?? '1,64,256,1024,4096').split(',').map(Number);
 const MODES = (process.env.BENCH_FLOOR_MODES ?? 'independent,batched').split(',');
-const SIM_FLAGS = [
-  '--prefill-base-ms',
-  String(PREFILL_MS),
-  '--prefill-ms-per-token',
-  '0',
-  '--decode-step-ms',
-  String(STEP_MS),
-  '--decode-ms-per-extra-seq',
-  '0',
-  '--max-batch',
-  '8192',
-  '--kv-cache-tokens',
-  '1000000000',
-  '--no-prefix-caching',
-  '--natural-min',
-  '48',
-  '--natural-max',
-  String(OUTPUT),
-];
+const SIM_FLAGS = scheduleFlags({ prefillMs: PREFILL_MS, stepMs: STEP_MS, maxBatch: 8192, kvCacheTokens: 1_000_000_000, natural: [48, OUTPUT] });
 
 /** What one client measured at one level, reduced to the figures compared. */
 interface Measured {
@@ -90,20 +72,19 @@ async function floorRun(url: string, log: string, c: number): Promise<Measured> 
     streams: c,
     requests: requestsAt(c),
     clock: monotonicNs,
-    body: (i) => JSON.stringify({ model: 'goodput-sim-1', messages: [{ role: 'user', content: `f${i} ${words}` }], max_tokens: OUTPUT, stream: true }),
+    body: (i) => floorChatBody(`f${i} ${words}`, OUTPUT),
   });
   const rows = level.records.map((r) => ({
     id: r.id,
     sendNs: r.sendNs,
     ttftMs: r.firstTokenNs === null ? null : (r.firstTokenNs - r.sendNs) / 1e6,
-    tpotMs: r.firstTokenNs === null || r.lastTokenNs === null || r.tokens < 2 ? null : (r.lastTokenNs - r.firstTokenNs) / 1e6 / (r.tokens - 1),
+    tpotMs: floorTpotMs(r),
   }));
   return reduce('floor', rows, log, c, level.cpuPct, null, requestsAt(c) - level.records.filter((r) => r.ok).length);
 }
 
 async function goodputRun(url: string, log: string, c: number, threads: number | 'auto'): Promise<Measured> {
-  let records: readonly RequestRecord[] = [];
-  const result = await runSweep(
+  const { level: l, records } = await sweepLevel(
     {
       url,
       levels: [c],
@@ -116,14 +97,8 @@ async function goodputRun(url: string, log: string, c: number, threads: number |
       serverMetrics: false,
       gpuSource: 'none',
     },
-    {
-      onEvent: (e) => {
-        if (e.kind === 'level-end') records = e.records;
-      },
-    },
+    `goodput produced no level at ${c}`,
   );
-  const l = result.levels[0];
-  if (!l) throw new Error(`goodput produced no level at ${c}: ${result.run.stopReason}`);
   const rows = records.filter((r) => !r.warmup).map((r) => ({ id: r.requestId, sendNs: r.sendNs, ttftMs: ttftMs(r), tpotMs: tpotMs(r) }));
   const n = l.shares?.length ?? 1;
   return reduce(
@@ -137,7 +112,7 @@ async function goodputRun(url: string, log: string, c: number, threads: number |
   );
 }
 
-const p = (xs: readonly number[], q: 50 | 99) => percentiles(xs, [50, 99])?.[`p${q}`] ?? null;
+const p = pct;
 const f2 = (x: number | null) => (x === null ? '—' : x.toFixed(2));
 
 async function main() {
@@ -204,18 +179,11 @@ async function main() {
       }
     }
   }
-  const widths = header.map((_, i) => Math.max(...table.map((r) => (r[i] ?? '').length)));
   process.stdout.write(
     `\nclient vs floor — schedule: TTFT ${PREFILL_MS} ms, TPOT ${STEP_MS} ms, natural outputs 48–${OUTPUT} tokens; TTFT error = client − server per request (the simulator's log);\n` +
       "busy % = the floor process's CPU, goodput's busiest sending loop (event-loop utilisation)\n",
   );
-  for (const r of table)
-    process.stdout.write(
-      r
-        .map((cell, i) => cell.padEnd(widths[i] as number))
-        .join('  ')
-        .trimEnd() + '\n',
-    );
+  writeTable(table);
   if (unflagged > 0) {
     process.stdout.write(`${unflagged} level(s) had TPOT more than 5 % above the schedule without goodput marking them client-bound\n`);
     process.exitCode = 1;

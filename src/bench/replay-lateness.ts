@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runSweep } from '../runner/index.js';
 import { spawnSimProcess } from '../sim/index.js';
+import { stepFlags } from './bench-parts.js';
 import { pin } from './pin.js';
 import { writeMooncakeTrace } from '../test-support/trace-fixtures.js';
 import { readTrace, replayParts } from '../workload/index.js';
@@ -26,18 +27,7 @@ async function main() {
   const path = join(mkdtempSync(join(tmpdir(), 'goodput-bench-replay-')), 'mooncake.jsonl');
   writeMooncakeTrace(path, 2000, 20_000);
   const trace = await readTrace(path);
-  const sim = await spawnSimProcess([
-    '--prefill-base-ms',
-    '2',
-    '--prefill-ms-per-token',
-    '0',
-    '--decode-step-ms',
-    '2',
-    '--decode-ms-per-extra-seq',
-    '0',
-    '--max-batch',
-    '1024',
-  ]);
+  const sim = await spawnSimProcess([...stepFlags(2, 2), '--max-batch', '1024']);
   const pinned = pin(sim.child.pid);
   try {
     const result = await runSweep({

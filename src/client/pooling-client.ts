@@ -4,17 +4,14 @@
  * `poolingResponseBytes`, timed from the hand-over to the last byte (before
  * parsing), then checked (pooling-answer.ts). Every failure is a record.
  */
-import { Pool } from 'undici';
 import { LIMITS, type PoolingEndpoint, type PoolingOutcome, type PoolingRecord } from '../core/index.js';
-import { readBounded } from './bounded-body.js';
 import type { Clock } from './clock.js';
 import type { PoolingRoutes, PoolingShape } from './dialects/types.js';
-import { httpErrorMessage, truncate } from './error-text.js';
-import { errorCode } from './failure.js';
-import { overflow } from './response-limits.js';
+import { truncate } from './error-text.js';
 import { readPoolingAnswer } from './pooling-answer.js';
 import { resolveTarget } from './target.js';
 import type { Target } from './types.js';
+import { postWhole, wholeAnswerPool } from './whole-answer.js';
 
 /** What one request sends: the inputs to embed, or a query and the documents to rank. */
 export type PoolingPayload = { endpoint: 'embeddings'; inputs: readonly string[] } | { endpoint: 'rerank'; query: string; documents: readonly string[] };
@@ -89,67 +86,32 @@ function headerTokens(v: string | string[] | undefined): number | null {
   return Number.isSafeInteger(n) ? n : null;
 }
 
-function failure(err: unknown, limits: { timeoutMs: number; idleMs: number }, aborted: boolean): PoolingOutcome {
-  if (aborted) return { kind: 'aborted' };
-  const code = errorCode(err);
-  const timeoutMs = limits.timeoutMs;
-  if (code === 'UND_ERR_BODY_TIMEOUT') return { kind: 'timeout', message: `the answer went silent: no bytes for ${limits.idleMs} ms after its headers` };
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'TimeoutError' || code === 'UND_ERR_CONNECT_TIMEOUT') {
-    return { kind: 'timeout', message: `no complete answer within ${timeoutMs} ms` };
-  }
-  return { kind: 'connection-error', code, message: truncate(`${code}: ${err instanceof Error ? err.message : String(err)}`) };
-}
-
 /** A pooled client for `route` on `target`. */
 export function createPoolingClient(target: Target, route: PoolingRoute, opts: PoolingClientOptions): PoolingClient {
   const t = resolveTarget(target);
   const limits = { timeoutMs: opts.timeoutMs, idleMs: Math.min(opts.idleMs ?? DEFAULT_POOLING_IDLE_MS, opts.timeoutMs) };
-  // Headers come when the answer is computed (a large batch may take long): only the whole limit bounds them. Once they
-  // came, bytes follow at once unless the server stalled, which the idle limit sees.
-  const pool = new Pool(t.origin, {
-    connections: opts.connections,
-    pipelining: 1,
-    headersTimeout: opts.timeoutMs,
-    bodyTimeout: limits.idleMs,
-    connectTimeout: Math.min(10_000, opts.timeoutMs),
-  });
+  const pool = wholeAnswerPool(t.origin, opts.connections, limits);
   const headers = { 'content-type': 'application/json', accept: 'application/json', ...t.authHeaders };
   return {
     async send(model, payload, meta, signal) {
       const items = payload.endpoint === 'rerank' ? payload.documents.length : payload.inputs.length;
       const body = poolingBody(model, payload, route.shape);
-      const limit = AbortSignal.timeout(opts.timeoutMs);
-      const both = signal ? AbortSignal.any([signal, limit]) : limit;
       const sentNs = opts.clock();
+      const got = await postWhole(pool, { path: t.prefix + route.path, headers, body }, limits, opts.clock, signal);
       const record = (outcome: PoolingOutcome, extra: { inputTokens?: number | null; dimension?: number | null } = {}): PoolingRecord => ({
         ...meta,
         sentNs,
-        endNs: opts.clock(),
+        endNs: got.endNs,
         items,
         inputTokens: extra.inputTokens ?? null,
         dimension: extra.dimension ?? null,
         outcome,
       });
-      try {
-        const res = await pool.request({ path: t.prefix + route.path, method: 'POST', headers, body, signal: both });
-        if (res.statusCode < 200 || res.statusCode > 299) {
-          const text = await readBounded(res.body, LIMITS.errorBodyBytes.max);
-          return record({
-            kind: 'http-error',
-            status: res.statusCode,
-            message: text.ok ? httpErrorMessage(res.statusCode, '', text.text) : `HTTP ${res.statusCode}`,
-          });
-        }
-        const text = await readBounded(res.body, LIMITS.poolingResponseBytes.max);
-        const endNs = opts.clock();
-        if (!text.ok) return { ...record({ kind: 'response-too-large', message: overflow('poolingResponseBytes', 'the answer').message }), endNs };
-        const answer = readPoolingAnswer(text.text, route.shape, items);
-        if (!answer.ok) return { ...record({ kind: 'bad-answer', message: truncate(answer.message) }), endNs };
-        // TEI's own routes carry no usage in the body: its count is the x-compute-tokens header.
-        return { ...record({ kind: 'ok' }, { ...answer, inputTokens: answer.inputTokens ?? headerTokens(res.headers['x-compute-tokens']) }), endNs };
-      } catch (err) {
-        return record(failure(err, limits, signal?.aborted === true));
-      }
+      if (!got.ok) return record(got.outcome);
+      const answer = readPoolingAnswer(got.text, route.shape, items);
+      if (!answer.ok) return record({ kind: 'bad-answer', message: truncate(answer.message) });
+      // TEI's own routes carry no usage in the body: its count is the x-compute-tokens header.
+      return record({ kind: 'ok' }, { ...answer, inputTokens: answer.inputTokens ?? headerTokens(got.headers['x-compute-tokens']) });
     },
     async warm() {
       try {

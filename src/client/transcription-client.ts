@@ -7,15 +7,12 @@
  * request's is.
  */
 import { randomBytes } from 'node:crypto';
-import { Pool } from 'undici';
-import { LIMITS, type PoolingOutcome, TRANSCRIPTION_PATH, type TranscriptionRecord } from '../core/index.js';
-import { readBounded } from './bounded-body.js';
+import { type PoolingOutcome, TRANSCRIPTION_PATH, type TranscriptionRecord } from '../core/index.js';
 import type { Clock } from './clock.js';
-import { httpErrorMessage, truncate } from './error-text.js';
-import { errorCode } from './failure.js';
-import { overflow } from './response-limits.js';
+import { truncate } from './error-text.js';
 import { resolveTarget } from './target.js';
 import type { Target } from './types.js';
+import { postWhole, wholeAnswerPool } from './whole-answer.js';
 
 /** One clip to transcribe: its WAV bytes and the seconds they hold. */
 export interface TranscriptionClip {
@@ -51,58 +48,29 @@ export function wordsOfAnswer(text: string): { ok: true; words: number } | { ok:
   return { ok: true, words: said.split(/\s+/).filter((w) => w !== '').length };
 }
 
-function failure(err: unknown, timeoutMs: number, aborted: boolean): PoolingOutcome {
-  if (aborted) return { kind: 'aborted' };
-  const code = errorCode(err);
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'TimeoutError' || code === 'UND_ERR_CONNECT_TIMEOUT')
-    return { kind: 'timeout', message: `no complete answer within ${timeoutMs} ms` };
-  return { kind: 'connection-error', code, message: truncate(`${code}: ${err instanceof Error ? err.message : String(err)}`) };
-}
-
 /** A pooled client for the transcription route on `target`; warm-up requests say so in `x-goodput-warmup`. */
 export function createTranscriptionClient(target: Target, opts: { connections: number; clock: Clock; timeoutMs: number }): TranscriptionClient {
   const t = resolveTarget(target);
-  const pool = new Pool(t.origin, {
-    connections: opts.connections,
-    pipelining: 1,
-    headersTimeout: opts.timeoutMs,
-    bodyTimeout: opts.timeoutMs,
-    connectTimeout: Math.min(10_000, opts.timeoutMs),
-  });
+  // No idle limit of its own: the whole request's bounds the answer's body too.
+  const limits = { timeoutMs: opts.timeoutMs, idleMs: null };
+  const pool = wholeAnswerPool(t.origin, opts.connections, limits);
   return {
     async send(model, clip, meta, signal) {
       const { body, contentType } = transcriptionBody(model, clip.wav);
       const headers = { 'content-type': contentType, accept: 'application/json', ...(meta.warmup ? { 'x-goodput-warmup': '1' } : {}), ...t.authHeaders };
-      const limit = AbortSignal.timeout(opts.timeoutMs);
-      const both = signal ? AbortSignal.any([signal, limit]) : limit;
       const sentNs = opts.clock();
-      const record = (outcome: PoolingOutcome, words: number | null = null, endNs = opts.clock()): TranscriptionRecord => ({
+      const got = await postWhole(pool, { path: t.prefix + TRANSCRIPTION_PATH, headers, body }, limits, opts.clock, signal);
+      const record = (outcome: PoolingOutcome, words: number | null = null): TranscriptionRecord => ({
         ...meta,
         sentNs,
-        endNs,
+        endNs: got.endNs,
         audioS: clip.seconds,
         words,
         outcome,
       });
-      try {
-        const res = await pool.request({ path: t.prefix + TRANSCRIPTION_PATH, method: 'POST', headers, body, signal: both });
-        if (res.statusCode < 200 || res.statusCode > 299) {
-          const text = await readBounded(res.body, LIMITS.errorBodyBytes.max);
-          return record({
-            kind: 'http-error',
-            status: res.statusCode,
-            message: text.ok ? httpErrorMessage(res.statusCode, '', text.text) : `HTTP ${res.statusCode}`,
-          });
-        }
-        const text = await readBounded(res.body, LIMITS.poolingResponseBytes.max);
-        const endNs = opts.clock();
-        if (!text.ok) return record({ kind: 'response-too-large', message: overflow('poolingResponseBytes', 'the answer').message }, null, endNs);
-        const answer = wordsOfAnswer(text.text);
-        if (!answer.ok) return record({ kind: 'bad-answer', message: truncate(answer.message) }, null, endNs);
-        return record({ kind: 'ok' }, answer.words, endNs);
-      } catch (err) {
-        return record(failure(err, opts.timeoutMs, signal?.aborted === true));
-      }
+      if (!got.ok) return record(got.outcome);
+      const answer = wordsOfAnswer(got.text);
+      return answer.ok ? record({ kind: 'ok' }, answer.words) : record({ kind: 'bad-answer', message: truncate(answer.message) });
     },
     close: () => pool.close(),
   };

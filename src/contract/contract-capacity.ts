@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { preflight } from '../client/index.js';
-import { serverReportSchema } from '../core/index.js';
+import { type ServerReport, serverReportSchema } from '../core/index.js';
 import { type CapacityProbe, type SweepDeps, SweepError, TOOL_VERSION, capacityReportSchema, findCapacity } from '../runner/index.js';
 import { contractHash } from './contract-hash.js';
 import type { Contract } from './contract-schema.js';
@@ -24,6 +24,18 @@ export const capacityProvenance = {
   toolVersion: z.string(),
   startedAt: z.string(),
 };
+
+/** The provenance of a capacity search of the resolved contract `resolved`, begun at `startedAt`. */
+export function capacityProvenanceOf(resolved: Contract, serverReport: ServerReport, command: string, startedAt: string) {
+  return {
+    contract: resolved as unknown as Record<string, unknown>,
+    contractHash: contractHash(resolved),
+    serverReport,
+    command,
+    toolVersion: TOOL_VERSION,
+    startedAt,
+  };
+}
 
 /** The capacity file: the report plus what makes it rerunnable and comparable. */
 export const contractCapacitySchema = capacityReportSchema.extend(capacityProvenance);
@@ -70,13 +82,5 @@ export async function contractCapacity(contract: Contract, opts: CapacityRunOpti
       return (prepared.cells[0] as (typeof prepared.cells)[number]).spec;
     },
   });
-  return {
-    ...report,
-    contract: resolved as unknown as Record<string, unknown>,
-    contractHash: contractHash(resolved),
-    serverReport,
-    command: opts.command,
-    toolVersion: TOOL_VERSION,
-    startedAt,
-  };
+  return { ...report, ...capacityProvenanceOf(resolved, serverReport, opts.command, startedAt) };
 }

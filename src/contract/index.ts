@@ -14,5 +14,11 @@ export { runContract, type RunContractOptions } from './run-contract.js';
 export { contractCapacity, contractCapacitySchema, type ContractCapacity, type CapacityRunOptions } from './contract-capacity.js';
 export { combineRepeats, repeatsProblem, runsOf, MIN_REPEATS } from './repeat-runs.js';
 export { runPoolingContract, combinePoolingRuns, poolingSpecOf, poolingRecordsSha256, type PoolingRunOptions } from './run-pooling-contract.js';
-export { isPoolingEndpoint } from './pooling-contract.js';
-export { poolingContractCapacity, poolingContractCapacitySchema, type PoolingContractCapacity, type PoolingCapacityRunOptions } from './pooling-capacity.js';
+export {
+  poolingContractCapacity,
+  poolingContractCapacitySchema,
+  type PoolingContractCapacity,
+  type PoolingCapacityRunOptions,
+} from './run-pooling-contract.js';
+// The pooling endpoints are core's fact; named here too for the callers that decide a contract's path by it.
+export { isPoolingEndpoint } from '../core/index.js';

@@ -77,8 +77,3 @@ export function poolingContractIssues(c: PoolingView, endpoint: PoolingEndpoint,
     );
   }
 }
-
-/** The contract fields for the pooling spec (a contract that passed the checks above). */
-export function isPoolingEndpoint(e: string): e is PoolingEndpoint {
-  return e === 'embeddings' || e === 'rerank';
-}

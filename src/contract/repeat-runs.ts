@@ -18,21 +18,24 @@ export function repeatsProblem(n: number): string | null {
   return null;
 }
 
-const repeatOf = (r: SweepResult): RepeatRun => ({
-  run: r.run,
-  warnings: r.warnings,
-  levels: r.levels,
-  cards: r.cards,
-  ...(r.records === undefined ? {} : { records: r.records }),
-  ...(r.recordsSha256 === undefined ? {} : { recordsSha256: r.recordsSha256 }),
-});
+/** A run's evidence, its records and their hash, where it kept them. */
+export function evidenceOf<T>(r: { records?: T; recordsSha256?: string }): { records?: T; recordsSha256?: string } {
+  return { ...(r.records === undefined ? {} : { records: r.records }), ...(r.recordsSha256 === undefined ? {} : { recordsSha256: r.recordsSha256 }) };
+}
+
+/** Runs of one contract as one result of any kind: the first on top, the others in `repeats` as `repeatOf` keeps them. @throws RangeError on an empty list. */
+export function stackRuns<R extends object, P>(runs: readonly R[], repeatOf: (r: R) => P, caller: string): R & { repeats?: P[] } {
+  const [first, ...rest] = runs;
+  if (first === undefined) throw new RangeError(`${caller} needs at least one run`);
+  return rest.length === 0 ? first : { ...first, repeats: rest.map(repeatOf) };
+}
+
+const repeatOf = (r: SweepResult): RepeatRun => ({ run: r.run, warnings: r.warnings, levels: r.levels, cards: r.cards, ...evidenceOf(r) });
 
 /** Runs of one contract (same contract hash), the first on top. @throws RangeError on an empty list or runs of different contracts. */
 export function combineRepeats(runs: readonly SweepResult[]): SweepResult {
-  const [first, ...rest] = runs;
-  if (first === undefined) throw new RangeError('combineRepeats needs at least one run');
-  if (rest.some((r) => r.contractHash !== first.contractHash)) throw new RangeError('repeats must be runs of one contract');
-  return rest.length === 0 ? first : { ...first, repeats: rest.map(repeatOf) };
+  if (runs.some((r) => r.contractHash !== runs[0]?.contractHash)) throw new RangeError('repeats must be runs of one contract');
+  return stackRuns(runs, repeatOf, 'combineRepeats');
 }
 
 /** Every run of a result, the top level first, as full results (repeats share the top level's contract, tokenizer and report). */

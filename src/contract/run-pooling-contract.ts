@@ -1,17 +1,20 @@
 /**
- * `goodput run` for an embeddings or rerank contract: the server's declared
- * facts checked, the tokenizer resolved (a file's hash checked against the
- * contract's), then one pooling sweep. The result carries the resolved
- * contract, its hash, what the server reported, and every request record with
- * their hash: the evidence each level is recomputed from.
+ * `goodput run` and `goodput capacity` for an embeddings or rerank contract:
+ * the server's declared facts checked, the tokenizer resolved (a file's hash
+ * checked against the contract's), then one pooling sweep, or a search of its
+ * levels for the highest at which slo.e2eMs holds. A run's result carries the
+ * resolved contract, its hash, what the server reported, and every request
+ * record with their hash: the evidence each level is recomputed from.
  */
-import { type PoolingEndpoint, type PoolingRecord, type PoolingResult, type PoolingSlo, canonicalJson } from '../core/index.js';
-import { type PoolingSpecInput, type SweepEvent, runSweep } from '../runner/index.js';
+import { type PoolingEndpoint, type PoolingRecord, type PoolingResult, type PoolingSlo, canonicalJson, isPoolingEndpoint } from '../core/index.js';
+import { type PoolingCapacityProbe, type PoolingSpecInput, type SweepEvent, findCapacity, poolingCapacityReportSchema, runSweep } from '../runner/index.js';
+import type { z } from 'zod';
 import { sha256Hex } from '../workload/index.js';
+import { capacityProvenance, capacityProvenanceOf } from './contract-capacity.js';
 import { contractHash } from './contract-hash.js';
 import type { Contract } from './contract-schema.js';
 import { ContractError } from './errors.js';
-import { isPoolingEndpoint } from './pooling-contract.js';
+import { evidenceOf, stackRuns } from './repeat-runs.js';
 import { tokenizerOf } from './prepare-cells.js';
 import { checkServer } from './server-facts.js';
 
@@ -66,15 +69,24 @@ export function poolingSpecOf(
   };
 }
 
-export async function runPoolingContract(contract: Contract, opts: PoolingRunOptions): Promise<PoolingResult> {
+/**
+ * What a run and a capacity search of a pooling contract both start from: its fields checked before the server is
+ * asked anything, the server's report on its declared facts, the tokenizer resolved (frozen in the contract) and the
+ * sweep the resolved contract describes.
+ */
+async function preparePooling(contract: Contract, opts: { url?: string; apiKey?: string; command: string }) {
   const url = opts.url ?? contract.server.url;
-  // Fields the contract gets wrong stop here, before the server is asked anything.
   poolingSpecOf(contract, url, opts.apiKey, opts.command);
   const serverReport = await checkServer(contract, url, opts.apiKey);
   const { resolved: tokenizer } = await tokenizerOf(contract, { url, apiKey: opts.apiKey, runId: '', command: opts.command });
   const resolved: Contract = { ...contract, model: { ...contract.model, tokenizer } };
+  return { serverReport, resolved, spec: poolingSpecOf(resolved, url, opts.apiKey, opts.command) };
+}
+
+export async function runPoolingContract(contract: Contract, opts: PoolingRunOptions): Promise<PoolingResult> {
+  const { serverReport, resolved, spec } = await preparePooling(contract, opts);
   const records: PoolingRecord[] = [];
-  const result = await runSweep(poolingSpecOf(resolved, url, opts.apiKey, opts.command), {
+  const result = await runSweep(spec, {
     signal: opts.signal,
     onEvent: opts.onEvent,
     afterLevel: async (_level, recs) => {
@@ -94,19 +106,29 @@ export async function runPoolingContract(contract: Contract, opts: PoolingRunOpt
 
 /** Runs of one pooling contract as one result: the first on top, the others in `repeats` (each with its records). */
 export function combinePoolingRuns(runs: readonly PoolingResult[]): PoolingResult {
-  const [first, ...rest] = runs;
-  if (first === undefined) throw new RangeError('combinePoolingRuns needs at least one run');
-  if (rest.length === 0) return first;
-  return {
-    ...first,
-    repeats: rest.map((r) => ({
-      run: r.run,
-      warnings: r.warnings,
-      levels: r.levels,
-      peak: r.peak,
-      capacity: r.capacity,
-      ...(r.records === undefined ? {} : { records: r.records }),
-      ...(r.recordsSha256 === undefined ? {} : { recordsSha256: r.recordsSha256 }),
-    })),
-  };
+  return stackRuns(
+    runs,
+    (r) => ({ run: r.run, warnings: r.warnings, levels: r.levels, peak: r.peak, capacity: r.capacity, ...evidenceOf(r) }),
+    'combinePoolingRuns',
+  );
+}
+
+/** `goodput capacity`'s file for a pooling contract: the search's report plus what makes it rerunnable and comparable. */
+export const poolingContractCapacitySchema = poolingCapacityReportSchema.extend(capacityProvenance);
+export type PoolingContractCapacity = z.infer<typeof poolingContractCapacitySchema>;
+
+export interface PoolingCapacityRunOptions {
+  url?: string;
+  apiKey?: string;
+  command: string;
+  maxProbes?: number;
+  onProbe?: (p: PoolingCapacityProbe) => void;
+}
+
+/** `goodput capacity` for a pooling contract: its levels searched for the highest at which slo.e2eMs holds with no failed request. */
+export async function poolingContractCapacity(contract: Contract, opts: PoolingCapacityRunOptions): Promise<PoolingContractCapacity> {
+  const { serverReport, resolved, spec } = await preparePooling(contract, opts);
+  const startedAt = new Date().toISOString();
+  const report = await findCapacity({ specFor: async () => spec, coarse: spec.levels, maxProbes: opts.maxProbes, onProbe: opts.onProbe });
+  return { ...report, ...capacityProvenanceOf(resolved, serverReport, opts.command, startedAt) };
 }

@@ -40,6 +40,7 @@ export { formatQualityScore, formatScoreValue, qualityScoreLine } from './qualit
 export { qualityScoreSchema } from './quality-score-schema.js';
 export { recomputeQualityScore } from './quality-evidence.js';
 export { runIdOf } from './run-id.js';
+export { OPENAI_CHAT_KEYS, OPENAI_COMPLETION_KEYS, TRTLLM_KEYS } from './engine-keys.js';
 export {
   type Cards,
   cardsSchema,

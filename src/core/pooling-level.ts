@@ -8,6 +8,7 @@ import { mean, percentileOfSorted, percentiles, sortedCopy } from './percentiles
 import type { PoolingRecord } from './pooling-record.js';
 import type { ClientBound } from './result-schema.js';
 import { type Spread, judgeClientBound } from './client-bound.js';
+import { wholeLevelBase } from './whole-level.js';
 
 /** One failure reason and how many requests ended with it. */
 export interface PoolingFailure {
@@ -97,21 +98,6 @@ function sloVerdict(slo: PoolingSlo, measured: readonly PoolingRecord[], duratio
   };
 }
 
-/** A failed request's reason, one line. */
-export function poolingFailureReason(r: PoolingRecord): string | null {
-  const o = r.outcome;
-  switch (o.kind) {
-    case 'ok':
-      return null;
-    case 'aborted':
-      return 'aborted';
-    case 'http-error':
-      return `HTTP ${o.status}: ${o.message}`;
-    default:
-      return o.message;
-  }
-}
-
 /** Every measured request of the level failed: it has no rates, only its failures (its requests/s would count refusals). */
 export function allFailed(l: Pick<PoolingLevel, 'requests' | 'failed'>): boolean {
   return l.requests > 0 && l.failed === l.requests;
@@ -125,29 +111,14 @@ export function poolingLevel(
   slo: PoolingSlo | null = null,
   client: PoolingClientLoad | null = null,
 ): PoolingLevel {
-  const measured = records.filter((r) => !r.warmup);
-  const ok = measured.filter((r) => r.outcome.kind === 'ok');
-  const start = Math.min(...measured.map((r) => r.sentNs));
-  const end = Math.max(...measured.map((r) => r.endNs));
-  const durationS = measured.length > 0 && end > start ? (end - start) / 1e9 : null;
-  const per = (n: number) => (durationS === null || ok.length === 0 ? null : n / durationS);
+  const { head, measured, ok, durationS, per, latenciesMs: lat, failures } = wholeLevelBase(concurrency, records);
   const tokens = ok.map((r) => r.inputTokens);
   const allTokens = ok.length > 0 && tokens.every((t): t is number => t !== null);
   const inputTokensPerS = allTokens ? per((tokens as number[]).reduce((a, b) => a + b, 0)) : null;
-  const lat = ok.map((r) => (r.endNs - r.sentNs) / 1e6);
   const p = percentiles(lat, [50, 95, 99] as const);
   const dims = new Set(ok.map((r) => r.dimension).filter((d): d is number => d !== null));
-  const counts = new Map<string, number>();
-  for (const r of measured) {
-    const why = poolingFailureReason(r);
-    if (why !== null) counts.set(why, (counts.get(why) ?? 0) + 1);
-  }
   return {
-    concurrency,
-    requests: measured.length,
-    failed: measured.length - ok.length,
-    durationS,
-    requestsPerS: per(measured.length),
+    ...head,
     itemsPerS: per(ok.reduce((a, r) => a + r.items, 0)),
     inputTokensPerS,
     inputTokensPerRequest: allTokens ? mean(tokens as number[]) : null,
@@ -155,10 +126,7 @@ export function poolingLevel(
     dimension: dims.size === 1 ? ([...dims][0] as number) : null,
     costPerMInputTokensUsd:
       hourlyCostUsd === null || inputTokensPerS === null || inputTokensPerS === 0 ? null : (hourlyCostUsd / (inputTokensPerS * 3600)) * 1e6,
-    failures: [...counts]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 5)
-      .map(([reason, count]) => ({ reason, count })),
+    failures,
     slo: slo === null ? null : sloVerdict(slo, measured, durationS),
     // One answer per request: its latency is what a delayed loop distorts, both its start and its end.
     ...(client === null ? {} : { clientBound: judgeClientBound({ ...client, sendLagMs: null, timings: { ttftP50Ms: p?.p50 ?? null, tpotP50Ms: null } }) }),

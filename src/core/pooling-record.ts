@@ -25,8 +25,8 @@ export type PoolingOutcome =
   /** Cancelled by us (run stopped). */
   | { kind: 'aborted' };
 
-/** One embeddings or rerank request, as measured. Instants are monotonic nanoseconds. */
-export interface PoolingRecord {
+/** What every request whose answer comes whole records, whatever its kind. Instants are monotonic nanoseconds. */
+export interface WholeRecord {
   seq: number;
   concurrency: number;
   warmup: boolean;
@@ -34,11 +34,15 @@ export interface PoolingRecord {
   sentNs: number;
   /** When the whole body had arrived (or the request failed). */
   endNs: number;
+  outcome: PoolingOutcome;
+}
+
+/** One embeddings or rerank request, as measured. */
+export interface PoolingRecord extends WholeRecord {
   /** Inputs (embeddings) or documents (rerank) the request carried. */
   items: number;
   /** Input tokens the server reported (usage.prompt_tokens, Ollama's prompt_eval_count); null when it reported none. */
   inputTokens: number | null;
   /** Embeddings: the one dimension of every vector returned; null for rerank or a failed request. */
   dimension: number | null;
-  outcome: PoolingOutcome;
 }

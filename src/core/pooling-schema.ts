@@ -6,18 +6,15 @@
 import { z } from 'zod';
 import { LIMITS } from './limits.js';
 import { POOLING_ENDPOINTS, isPoolingEndpoint } from './pooling-record.js';
-import { SCHEMA_VERSION, clientBoundSchema, serverReportSchema } from './result-schema.js';
+import { SCHEMA_VERSION, clientBoundSchema, serverReportSchema, warningSchema } from './result-schema.js';
+import { wholeLevelHead, wholeRecordSchema, wholeRunEnd, wholeRunPlan } from './whole-level.js';
 
 const rate = z.number().nonnegative().nullable();
 const count = z.number().int().nonnegative();
 
 export const poolingLevelSchema = z
   .object({
-    concurrency: z.number().int().positive().max(LIMITS.concurrency.max),
-    requests: count.max(LIMITS.requestsPerLevel.max),
-    failed: count.max(LIMITS.requestsPerLevel.max),
-    durationS: z.number().positive().nullable(),
-    requestsPerS: rate,
+    ...wholeLevelHead,
     itemsPerS: rate,
     inputTokensPerS: rate,
     inputTokensPerRequest: rate,
@@ -87,46 +84,19 @@ export const poolingRunSchema = z
     queryTokens: z.number().int().positive().max(LIMITS.promptTokens.max).nullable(),
     /** How lengths were counted, e.g. `server (/tokenize)` or `approximate (words; …)`. */
     tokenizer: z.object({ exact: z.boolean(), label: z.string() }).strict(),
-    levelsRequested: z.array(z.number().int().positive()).max(LIMITS.levels.max),
-    requestsPerLevel: z.union([z.number().int().positive().max(LIMITS.requestsPerLevel.max), z.literal('auto')]),
-    warmupPerLevel: count.max(LIMITS.warmupRequests.max),
+    ...wholeRunPlan,
     hourlyCostUsd: z.number().nonnegative().nullable(),
-    seed: z.number().int(),
-    command: z.string(),
-    startedAt: z.string(),
-    endedAt: z.string(),
-    status: z.enum(['complete', 'stopped', 'server-failed']),
-    stopReason: z.string().nullable(),
-    toolVersion: z.string(),
+    ...wholeRunEnd,
     latencySlo: poolingSloSchema.nullable(),
   })
   .strict();
 
-const reason = z.string().max(4096);
-
 /** One raw embeddings or rerank request record (pooling-record.ts) as another process sends it: bounded like the level it makes. */
-export const poolingRecordSchema = z
-  .object({
-    seq: count.max(LIMITS.requestsPerLevel.max + LIMITS.warmupRequests.max),
-    concurrency: z.number().int().positive().max(LIMITS.concurrency.max),
-    warmup: z.boolean(),
-    sentNs: z.number().nonnegative(),
-    endNs: z.number().nonnegative(),
-    items: z.number().int().positive().max(Math.max(LIMITS.embeddingBatch.max, LIMITS.rerankDocuments.max)),
-    inputTokens: count.nullable(),
-    dimension: z.number().int().positive().max(LIMITS.embeddingDimension.max).nullable(),
-    outcome: z.discriminatedUnion('kind', [
-      z.object({ kind: z.literal('ok') }).strict(),
-      z.object({ kind: z.literal('http-error'), status: z.number().int().min(100).max(599), message: reason }).strict(),
-      z.object({ kind: z.literal('bad-answer'), message: reason }).strict(),
-      z.object({ kind: z.literal('timeout'), message: reason }).strict(),
-      z.object({ kind: z.literal('connection-error'), code: z.string().max(256), message: reason }).strict(),
-      z.object({ kind: z.literal('response-too-large'), message: reason }).strict(),
-      z.object({ kind: z.literal('aborted') }).strict(),
-    ]),
-  })
-  .strict()
-  .refine((r) => r.endNs >= r.sentNs, { error: 'endNs must not be before sentNs', path: ['endNs'] });
+export const poolingRecordSchema = wholeRecordSchema({
+  items: z.number().int().positive().max(Math.max(LIMITS.embeddingBatch.max, LIMITS.rerankDocuments.max)),
+  inputTokens: count.nullable(),
+  dimension: z.number().int().positive().max(LIMITS.embeddingDimension.max).nullable(),
+});
 
 /** Records one pooling run may keep: every level's warm-ups and measured requests. */
 export const MAX_POOLING_RECORDS = LIMITS.levels.max * (LIMITS.requestsPerLevel.max + LIMITS.warmupRequests.max);
@@ -140,28 +110,24 @@ const poolingEvidence = {
     .optional(),
 };
 
+/** What one run holds, the top one or a repeat: its run facts, warnings, levels, peak and capacity. */
+const poolingRunFields = {
+  run: poolingRunSchema,
+  warnings: z.array(warningSchema),
+  levels: z.array(poolingLevelSchema).max(LIMITS.levels.max),
+  /** The level with the most items per second among levels without failures, not client-bound; null when none. */
+  peak: poolingPeakSchema.nullable(),
+  /** With a latency objective: capacity at SLO over the levels measured; null without one. */
+  capacity: poolingCapacitySchema.nullable(),
+};
+
 /** One more run of the same contract (goodput run --repeats N): its own run facts, levels and records. */
-export const poolingRepeatSchema = z
-  .object({
-    run: poolingRunSchema,
-    warnings: z.array(z.object({ code: z.string(), message: z.string() })),
-    levels: z.array(poolingLevelSchema).max(LIMITS.levels.max),
-    peak: poolingPeakSchema.nullable(),
-    capacity: poolingCapacitySchema.nullable(),
-    ...poolingEvidence,
-  })
-  .strict();
+export const poolingRepeatSchema = z.object({ ...poolingRunFields, ...poolingEvidence }).strict();
 
 export const poolingResultSchema = z
   .object({
     schemaVersion: z.literal(SCHEMA_VERSION),
-    run: poolingRunSchema,
-    warnings: z.array(z.object({ code: z.string(), message: z.string() })),
-    levels: z.array(poolingLevelSchema).max(LIMITS.levels.max),
-    /** The level with the most items per second among levels without failures, not client-bound; null when none. */
-    peak: poolingPeakSchema.nullable(),
-    /** With a latency objective: capacity at SLO over the levels measured; null without one. */
-    capacity: poolingCapacitySchema.nullable(),
+    ...poolingRunFields,
     /** From a contract (goodput run): the resolved contract and its hash. */
     contract: z.record(z.string(), z.unknown()).optional(),
     contractHash: z

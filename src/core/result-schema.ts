@@ -413,22 +413,15 @@ const evidenceFields = {
   recordsSha256: sha256Schema.optional(),
 };
 
+/** What one run of a result holds, the top one or a repeat: its run facts, warnings, levels, cards and records. */
+const runFields = { run: runSchema, warnings: z.array(warningSchema), levels: boundedLevels, cards: cardsSchema, ...evidenceFields };
+
 /** One more run of the same contract (`goodput run --repeats N`): its own run facts, levels, cards and records. */
-export const repeatRunSchema = z.object({
-  run: runSchema,
-  warnings: z.array(warningSchema),
-  levels: boundedLevels,
-  cards: cardsSchema,
-  ...evidenceFields,
-});
+export const repeatRunSchema = z.object(runFields);
 
 export const sweepResultSchema = z.object({
   schemaVersion: z.literal(SCHEMA_VERSION),
-  run: runSchema,
-  warnings: z.array(warningSchema),
-  levels: boundedLevels,
-  cards: cardsSchema,
-  ...evidenceFields,
+  ...runFields,
   /** Runs 2..N of `goodput run --repeats N` (the top level is run 1); absent for a single run. */
   repeats: z.array(repeatRunSchema).max(LIMITS.repeats.max).optional(),
   /** The resolved contract (goodput run); validated by the contract schema when rerun. */

@@ -21,8 +21,8 @@ const ERROR_TYPES: Record<number, string> = {
   503: 'ServiceUnavailableError',
 };
 
-/** The raw body as text, or null when it exceeds MAX_BODY_BYTES. */
-export function readBody(req: IncomingMessage): Promise<string | null> {
+/** The raw body, or null when it exceeds MAX_BODY_BYTES (the rest is read and dropped). */
+export function readRawBody(req: IncomingMessage): Promise<Buffer | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -30,9 +30,14 @@ export function readBody(req: IncomingMessage): Promise<string | null> {
       size += chunk.length;
       if (size <= MAX_BODY_BYTES) chunks.push(chunk);
     });
-    req.on('end', () => resolve(size > MAX_BODY_BYTES ? null : Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(size > MAX_BODY_BYTES ? null : Buffer.concat(chunks)));
     req.on('error', reject);
   });
+}
+
+/** The raw body as text, or null when it exceeds MAX_BODY_BYTES. */
+export async function readBody(req: IncomingMessage): Promise<string | null> {
+  return (await readRawBody(req))?.toString('utf8') ?? null;
 }
 
 /** Answers `status` with a JSON text body. */

@@ -12,7 +12,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LIMITS, hashString53 } from '../core/index.js';
 import { type FaultPicker, HTTP_FAULTS, isHttpFault } from './faults.js';
-import { MAX_BODY_BYTES, sendError, sendJsonText } from './http-util.js';
+import { readRawBody, sendError, sendJsonText } from './http-util.js';
 import type { SimProfile } from './profile-schema.js';
 
 /** The transcriber's performance model: what a test or a doc can check latency against. */
@@ -28,20 +28,6 @@ export interface TranscriptionContext {
 const freeAt = new WeakMap<object, number>();
 
 const WORDS = ['the', 'signal', 'carries', 'a', 'steady', 'tone', 'over', 'quiet', 'noise', 'and', 'then', 'rises', 'once', 'more', 'before', 'it', 'fades'];
-
-/** The raw body, or null past MAX_BODY_BYTES. */
-function readRaw(req: IncomingMessage): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-    });
-    req.on('end', () => resolve(size > MAX_BODY_BYTES ? null : Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
 
 /** The parts of a multipart/form-data body by field name, or why it is not one. */
 export function formParts(contentType: string | undefined, body: Buffer): Map<string, Buffer> | string {
@@ -98,7 +84,7 @@ function actFault(ctx: TranscriptionContext, req: IncomingMessage, res: ServerRe
 
 /** Answers one transcription request once the transcriber has served it. */
 export async function serveTranscription(ctx: TranscriptionContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const body = await readRaw(req);
+  const body = await readRawBody(req);
   const arrivalMs = ctx.now();
   if (body === null) return sendError(res, 413, 'Request body too large.');
   const parts = formParts(req.headers['content-type'], body);

@@ -21,9 +21,15 @@ export const OPENAI_EMBEDDINGS = { path: '/v1/embeddings', shape: 'openai' } as 
 /** The Cohere/Jina-style `/v1/rerank` most engines with a rerank route serve. */
 export const RERANK_V1 = { path: '/v1/rerank', shape: 'rerank' } as const;
 
+/**
+ * Body rules most engines share, stated by a dialect only where its engine differs: no key always sent, no cache
+ * switch of its own (a cold request's prompt carries its salt), every key accepted.
+ */
+const RULE_DEFAULTS = { fixed: {}, coldCache: { chat: null, completions: null }, acceptedKeys: 'any' } as const satisfies Partial<OpenAiBodyRules>;
+
 /** A dialect's declarations; what `defineOpenAiDialect` derives is left out. */
 export type OpenAiDialectDef = Omit<Dialect, 'api' | 'pooling' | 'length' | 'sampling' | 'acceptedKeys' | 'cacheControl' | 'buildBody' | 'warnings'> & {
-  rules: OpenAiBodyRules;
+  rules: Omit<OpenAiBodyRules, keyof typeof RULE_DEFAULTS> & Partial<OpenAiBodyRules>;
   /** The engine's own request-id headers, when it reads one (see `Dialect.api`). */
   requestIdHeaders?: readonly string[];
   /**
@@ -45,7 +51,8 @@ export function noteWarnings(label: string, notes: readonly string[] | undefined
 
 /** A dialect whose body is {@link openAiBody} under `def.rules`. */
 export function defineOpenAiDialect(def: OpenAiDialectDef): Dialect {
-  const { rules, notes, requestIdHeaders, responses, pooling, ...facts } = def;
+  const { rules: own, notes, requestIdHeaders, responses, pooling, ...facts } = def;
+  const rules: OpenAiBodyRules = { ...RULE_DEFAULTS, ...own };
   return {
     ...facts,
     pooling: { embeddings: null, rerank: null, more: [], ...pooling },

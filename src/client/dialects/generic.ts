@@ -21,9 +21,6 @@ export const generic = defineOpenAiDialect({
     thinking: { kind: 'template-kwargs' },
     sampling: {},
     streamOptions: { include_usage: true },
-    fixed: {},
-    coldCache: { chat: null, completions: null },
-    acceptedKeys: 'any',
   },
   stream: openAiReading({
     reasoningFields: ['reasoning_content', 'reasoning'],

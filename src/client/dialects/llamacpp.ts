@@ -35,7 +35,6 @@ export const llamacpp = defineOpenAiDialect({
     streamOptions: { include_usage: true },
     fixed: { timings_per_token: true },
     coldCache: { chat: 'cache_prompt', completions: 'cache_prompt' },
-    acceptedKeys: 'any',
     // common/chat.cpp parses tool_choice as auto, none or required only (tool calls need --jinja).
     namedToolChoice: 'required',
   },

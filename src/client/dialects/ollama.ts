@@ -35,9 +35,6 @@ export const ollama = defineOpenAiDialect({
     // /v1 forces temperature and top_p to 1 when they are not given.
     sampling: { top_p: 1 },
     streamOptions: { include_usage: true },
-    fixed: {},
-    coldCache: { chat: null, completions: null },
-    acceptedKeys: 'any',
   },
   notes: OLLAMA_NOTES,
   stream: openAiReading({ reasoningFields: ['reasoning'] }),

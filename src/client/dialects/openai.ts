@@ -5,49 +5,13 @@
  * sampling parameters), reasoning counted but never returned, and
  * `include_obfuscation: false` so deltas carry no padding.
  */
+import { OPENAI_CHAT_KEYS, OPENAI_COMPLETION_KEYS } from '../../core/index.js';
 import { OPENAI_EMBEDDINGS, defineOpenAiDialect, openAiReading } from './define.js';
 import { modelFamily } from './model-family.js';
 import { header, ownedBy, ownedByLine } from './probe-helpers.js';
 import type { Dialect } from './types.js';
 
-const COMMON = [
-  'model',
-  'stream',
-  'stream_options',
-  'temperature',
-  'top_p',
-  'n',
-  'stop',
-  'presence_penalty',
-  'frequency_penalty',
-  'logit_bias',
-  'logprobs',
-  'user',
-  'seed',
-  'max_tokens',
-];
-const CHAT_KEYS = new Set([
-  ...COMMON,
-  'messages',
-  'max_completion_tokens',
-  'top_logprobs',
-  'reasoning_effort',
-  'response_format',
-  'tools',
-  'tool_choice',
-  'parallel_tool_calls',
-  'service_tier',
-  'store',
-  'metadata',
-  'prompt_cache_key',
-  'safety_identifier',
-  'verbosity',
-  'modalities',
-  'audio',
-  'prediction',
-  'web_search_options',
-]);
-const COMPLETION_KEYS = new Set([...COMMON, 'prompt', 'echo', 'suffix', 'best_of']);
+const CHAT_KEYS = new Set([...OPENAI_CHAT_KEYS, 'safety_identifier', 'verbosity', 'modalities', 'audio', 'prediction', 'web_search_options']);
 const OWNERS = new Set(['system', 'openai', 'openai-internal']);
 
 const base = defineOpenAiDialect({
@@ -64,9 +28,7 @@ const base = defineOpenAiDialect({
     thinking: { kind: 'reasoning-effort' },
     sampling: { top_p: 1 },
     streamOptions: { include_usage: true, include_obfuscation: false },
-    fixed: {},
-    coldCache: { chat: null, completions: null },
-    acceptedKeys: { chat: CHAT_KEYS, completions: COMPLETION_KEYS },
+    acceptedKeys: { chat: CHAT_KEYS, completions: OPENAI_COMPLETION_KEYS },
     samplingAllowed: (model) => modelFamily(model).kind !== 'openai-reasoning',
   },
   stream: openAiReading({

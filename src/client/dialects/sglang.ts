@@ -6,6 +6,7 @@
  */
 import { OPENAI_EMBEDDINGS, RERANK_V1, defineOpenAiDialect, openAiReading } from './define.js';
 import { modelsContext, ownedBy, ownedByLine, stringAt, versionLine } from './probe-helpers.js';
+import { VLLM_RULES } from './vllm.js';
 
 export const sglang = defineOpenAiDialect({
   kind: 'sglang',
@@ -15,16 +16,8 @@ export const sglang = defineOpenAiDialect({
   responses: 'stored',
   // SGLang serves /v1/embeddings and, for cross-encoder models, /v1/rerank.
   pooling: { embeddings: OPENAI_EMBEDDINGS, rerank: RERANK_V1 },
-  rules: {
-    maxTokensKeys: { chat: ['max_tokens', 'max_completion_tokens'], completions: ['max_tokens'] },
-    length: { kind: 'ignore-eos-min', minKey: 'min_tokens' },
-    thinking: { kind: 'template-kwargs' },
-    sampling: { top_p: 1, top_k: -1, min_p: 0 },
-    streamOptions: { include_usage: true, continuous_usage_stats: true },
-    fixed: {},
-    coldCache: { chat: 'cache_salt', completions: 'cache_salt' },
-    acceptedKeys: 'any',
-  },
+  // SGLang's OpenAI routes take vLLM's keys: both cap keys, ignore_eos + min_tokens, its neutral sampling, cache_salt.
+  rules: VLLM_RULES,
   stream: openAiReading({ reasoningTokenPaths: [['reasoning_tokens'], ['completion_tokens_details', 'reasoning_tokens']] }),
   usage: { placement: 'usage-only-chunk', perChunk: 'continuous_usage_stats', cachedTokens: { flag: '--enable-cache-report' } },
   errors: { shape: 'flat', statusNotes: {} },

@@ -19,9 +19,6 @@ export const tgi = defineOpenAiDialect({
     // top_p must lie strictly inside (0, 1) and top_k be positive: leaving them out is TGI's neutral setting.
     sampling: {},
     streamOptions: { include_usage: true },
-    fixed: {},
-    coldCache: { chat: null, completions: null },
-    acceptedKeys: 'any',
     // router/src/lib.rs GrammarType: `{type: "json", value: schema}` is read by every TGI version (json_schema only by newer ones).
     answerSchema: 'tgi-grammar',
   },

@@ -5,65 +5,9 @@
  * key), `ignore_eos` + `min_tokens`, `continuous_usage_stats`, `cache_salt` on
  * chat only, Prometheus at `/prometheus/metrics` (`/metrics` is JSON, emptied when read).
  */
+import { TRTLLM_KEYS } from '../../core/index.js';
 import { defineOpenAiDialect, openAiReading } from './define.js';
 import { byOwner } from './probe-helpers.js';
-
-const SAMPLING_KEYS = [
-  'model',
-  'seed',
-  'stop',
-  'stream',
-  'stream_options',
-  'temperature',
-  'top_p',
-  'n',
-  'best_of',
-  'frequency_penalty',
-  'presence_penalty',
-  'logit_bias',
-  'logprobs',
-  'use_beam_search',
-  'top_k',
-  'top_p_min',
-  'min_p',
-  'repetition_penalty',
-  'length_penalty',
-  'early_stopping',
-  'stop_token_ids',
-  'include_stop_str_in_output',
-  'ignore_eos',
-  'min_tokens',
-  'skip_special_tokens',
-  'spaces_between_special_tokens',
-  'truncate_prompt_tokens',
-  'add_special_tokens',
-  'response_format',
-  'priority',
-  'thinking_token_budget',
-  'user',
-  'echo',
-  'lora_request',
-  'prompt_ignore_length',
-];
-const CHAT_KEYS = new Set([
-  ...SAMPLING_KEYS,
-  'messages',
-  'max_tokens',
-  'max_completion_tokens',
-  'top_logprobs',
-  'tools',
-  'tool_choice',
-  'parallel_tool_calls',
-  'reasoning_effort',
-  'thinking',
-  'add_generation_prompt',
-  'documents',
-  'chat_template',
-  'chat_template_kwargs',
-  'cache_salt',
-  'mm_processor_kwargs',
-]);
-const COMPLETION_KEYS = new Set([...SAMPLING_KEYS, 'prompt', 'max_tokens', 'suffix', 'return_context_logits', 'detokenize']);
 
 export const trtllm = defineOpenAiDialect({
   kind: 'trtllm',
@@ -75,9 +19,8 @@ export const trtllm = defineOpenAiDialect({
     thinking: { kind: 'template-kwargs' },
     sampling: { top_p: 1, top_k: 0, min_p: 0 },
     streamOptions: { include_usage: true, continuous_usage_stats: true },
-    fixed: {},
     coldCache: { chat: 'cache_salt', completions: null },
-    acceptedKeys: { chat: CHAT_KEYS, completions: COMPLETION_KEYS },
+    acceptedKeys: TRTLLM_KEYS,
   },
   stream: openAiReading({ reasoningFields: ['reasoning_content', 'reasoning'] }),
   usage: { placement: 'usage-only-chunk', perChunk: 'continuous_usage_stats', cachedTokens: 'always' },

@@ -4,8 +4,19 @@
  * tokens per chunk from `continuous_usage_stats`, reasoning in `reasoning`
  * (`reasoning_content` before PR #27752), `cache_salt` for cold runs.
  */
-import { OPENAI_EMBEDDINGS, RERANK_V1, defineOpenAiDialect, openAiReading } from './define.js';
+import { OPENAI_EMBEDDINGS, type OpenAiDialectDef, RERANK_V1, defineOpenAiDialect, openAiReading } from './define.js';
 import { byOwner, modelsContext } from './probe-helpers.js';
+
+/** vLLM's request body: what SGLang's OpenAI routes take too. */
+export const VLLM_RULES: OpenAiDialectDef['rules'] = {
+  maxTokensKeys: { chat: ['max_tokens', 'max_completion_tokens'], completions: ['max_tokens'] },
+  length: { kind: 'ignore-eos-min', minKey: 'min_tokens' },
+  thinking: { kind: 'template-kwargs' },
+  // Defaults otherwise come from the model's generation_config.json.
+  sampling: { top_p: 1, top_k: -1, min_p: 0 },
+  streamOptions: { include_usage: true, continuous_usage_stats: true },
+  coldCache: { chat: 'cache_salt', completions: 'cache_salt' },
+};
 
 export const vllm = defineOpenAiDialect({
   kind: 'vllm',
@@ -27,17 +38,7 @@ export const vllm = defineOpenAiDialect({
       { endpoint: 'rerank', path: '/v1/score', shape: 'score' },
     ],
   },
-  rules: {
-    maxTokensKeys: { chat: ['max_tokens', 'max_completion_tokens'], completions: ['max_tokens'] },
-    length: { kind: 'ignore-eos-min', minKey: 'min_tokens' },
-    thinking: { kind: 'template-kwargs' },
-    // Defaults otherwise come from the model's generation_config.json.
-    sampling: { top_p: 1, top_k: -1, min_p: 0 },
-    streamOptions: { include_usage: true, continuous_usage_stats: true },
-    fixed: {},
-    coldCache: { chat: 'cache_salt', completions: 'cache_salt' },
-    acceptedKeys: 'any',
-  },
+  rules: VLLM_RULES,
   stream: openAiReading({
     reasoningFields: ['reasoning', 'reasoning_content'],
     reasoningTokenPaths: [['completion_tokens_details', 'reasoning_tokens']],

@@ -8,7 +8,7 @@
  */
 import { defineSimDialect, jsonRoute } from './define.js';
 import { llamacppError, sseWire } from './error-shapes.js';
-import { cachedUsage } from './openai-style.js';
+import { cachedUsage, PLAIN_STREAM } from './openai-style.js';
 
 const BUILD = 'b6500-goodput-sim';
 
@@ -36,17 +36,12 @@ export const llamacpp = defineSimDialect({
     progressKey: 'timings_per_token',
   },
   chatStyle: {
+    ...PLAIN_STREAM,
     reasoning: { kind: 'field', field: 'reasoning_content', splitMixed: false },
     role: { kind: 'opening', content: 'null' },
     finish: { kind: 'own-chunk', delta: '{}' },
-    eventPerToken: false,
-    preamble: '',
-    completionOpening: false,
-    eventSuffix: '',
     extraFields: `,"system_fingerprint":"${BUILD}"`,
-    nullUsage: false,
     usage: cachedUsage,
-    usageChunkId: null,
     progress: 'timings',
     wire: sseWire((m) => llamacppError(500, m, null, 'server_error'), false),
   },

@@ -6,7 +6,7 @@
  */
 import { defineSimDialect } from './define.js';
 import { flatError, sseWire } from './error-shapes.js';
-import { detailedUsage } from './openai-style.js';
+import { detailedUsage, PLAIN_STREAM } from './openai-style.js';
 
 export const lmdeploy = defineSimDialect({
   kind: 'lmdeploy',
@@ -22,18 +22,12 @@ export const lmdeploy = defineSimDialect({
     renamed: { min_new_tokens: 'min_tokens' },
   },
   chatStyle: {
+    ...PLAIN_STREAM,
     reasoning: { kind: 'field', field: 'reasoning_content', splitMixed: false },
     role: { kind: 'every-chunk' },
     finish: { kind: 'on-last' },
-    eventPerToken: false,
-    preamble: '',
-    completionOpening: false,
-    eventSuffix: '',
-    extraFields: '',
     nullUsage: true,
     usage: detailedUsage,
-    usageChunkId: null,
-    progress: 'usage',
     wire: sseWire((m) => flatError(500, m, null, 'internal_error'), true),
   },
   overload: null,

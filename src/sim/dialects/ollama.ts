@@ -9,7 +9,7 @@
 import { defineSimDialect, jsonRoute } from './define.js';
 import { nestedNullCode, sseWire } from './error-shapes.js';
 import { OLLAMA_NATIVE_ROUTES } from './ollama-native.js';
-import { plainUsage } from './openai-style.js';
+import { PLAIN_STREAM, plainUsage } from './openai-style.js';
 
 const VERSION = '0.12.6-goodput-sim';
 const DEFAULT_MAX_QUEUE = 512;
@@ -35,18 +35,12 @@ export const ollama = defineSimDialect({
     renamed: {},
   },
   chatStyle: {
+    ...PLAIN_STREAM,
     reasoning: { kind: 'field', field: 'reasoning', splitMixed: true },
     role: { kind: 'first-chunk' },
     finish: { kind: 'own-chunk', delta: '{"role":"assistant","content":""}' },
-    eventPerToken: false,
-    preamble: '',
-    completionOpening: false,
-    eventSuffix: '',
     extraFields: ',"system_fingerprint":"fp_ollama"',
-    nullUsage: false,
     usage: plainUsage,
-    usageChunkId: null,
-    progress: 'usage',
     wire: sseWire((m) => nestedNullCode(500, m, null, 'api_error'), false),
   },
   overload: {

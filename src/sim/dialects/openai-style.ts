@@ -35,6 +35,22 @@ export interface OpenAiStyle {
   wire: Wire;
 }
 
+/**
+ * The stream habits most engines share: one event per step, nothing before the first event or after each one, no
+ * extra top-level fields, no `"usage":null`, the usage chunk under the response's id, progress as usage. A dialect
+ * spreads these and states only where its engine differs.
+ */
+export const PLAIN_STREAM = {
+  eventPerToken: false,
+  preamble: '',
+  completionOpening: false,
+  eventSuffix: '',
+  extraFields: '',
+  nullUsage: false,
+  usageChunkId: null,
+  progress: 'usage',
+} as const satisfies Partial<OpenAiStyle>;
+
 /** Counts of a vLLM-shaped usage JSON (what the generation run hands a format). */
 export function usageCounts(json: string): UsageCounts {
   const u = JSON.parse(json) as {

@@ -5,26 +5,10 @@
  * `content: ""`, `usage: null` on every chunk, nested errors with a string
  * code, `owned_by: "system"` and an `openai-version` header.
  */
+import { OPENAI_CHAT_KEYS, OPENAI_COMPLETION_KEYS } from '../../core/index.js';
 import { defineSimDialect } from './define.js';
 import { nestedStringCode, sseWire } from './error-shapes.js';
-import { detailedUsage } from './openai-style.js';
-
-const COMMON = [
-  'model',
-  'stream',
-  'stream_options',
-  'temperature',
-  'top_p',
-  'n',
-  'stop',
-  'presence_penalty',
-  'frequency_penalty',
-  'logit_bias',
-  'logprobs',
-  'user',
-  'seed',
-  'max_tokens',
-];
+import { detailedUsage, PLAIN_STREAM } from './openai-style.js';
 
 export const openai = defineSimDialect({
   kind: 'openai',
@@ -35,22 +19,8 @@ export const openai = defineSimDialect({
   errorBody: nestedStringCode,
   rules: {
     allowed: {
-      chat: new Set([
-        ...COMMON,
-        'messages',
-        'max_completion_tokens',
-        'top_logprobs',
-        'reasoning_effort',
-        'response_format',
-        'tools',
-        'tool_choice',
-        'parallel_tool_calls',
-        'service_tier',
-        'store',
-        'metadata',
-        'prompt_cache_key',
-      ]),
-      completion: new Set([...COMMON, 'prompt', 'echo', 'suffix', 'best_of']),
+      chat: new Set(OPENAI_CHAT_KEYS),
+      completion: OPENAI_COMPLETION_KEYS,
       streamOptions: new Set(['include_usage', 'include_obfuscation']),
     },
     unknownKey: (key) => ({ status: 400, message: `Unrecognized request argument supplied: ${key}` }),
@@ -59,18 +29,13 @@ export const openai = defineSimDialect({
     renamed: {},
   },
   chatStyle: {
+    ...PLAIN_STREAM,
     reasoning: { kind: 'hidden' },
     role: { kind: 'opening', content: '""' },
     finish: { kind: 'own-chunk', delta: '{}' },
-    eventPerToken: false,
-    preamble: '',
-    completionOpening: false,
-    eventSuffix: '',
     extraFields: ',"system_fingerprint":"fp_goodput_sim","service_tier":"default"',
     nullUsage: true,
     usage: detailedUsage,
-    usageChunkId: null,
-    progress: 'usage',
     wire: sseWire((m) => nestedStringCode(500, m, null, 'server_error'), false),
   },
   overload: null,

@@ -6,6 +6,7 @@
  */
 import { defineSimDialect, jsonRoute } from './define.js';
 import { flatError, sseWire } from './error-shapes.js';
+import { PLAIN_STREAM } from './openai-style.js';
 import type { UsageCounts } from '../response-format.js';
 import { PERMISSIVE } from './request-rules.js';
 
@@ -35,18 +36,11 @@ export const sglang = defineSimDialect({
   errorBody: flatError,
   rules: PERMISSIVE,
   chatStyle: {
+    ...PLAIN_STREAM,
     reasoning: { kind: 'field', field: 'reasoning_content', splitMixed: false },
     role: { kind: 'opening', content: '""' },
     finish: { kind: 'own-chunk', delta: '{"role":null,"content":null,"reasoning_content":null}' },
-    eventPerToken: false,
-    preamble: '',
-    completionOpening: false,
-    eventSuffix: '',
-    extraFields: '',
-    nullUsage: false,
     usage,
-    usageChunkId: null,
-    progress: 'usage',
     wire: sseWire((m) => flatError(500, m, null, 'InternalServerError'), true),
   },
   overload: null,

@@ -8,7 +8,7 @@
  */
 import { defineSimDialect, jsonRoute } from './define.js';
 import { sseWire, tgiError } from './error-shapes.js';
-import { plainUsage } from './openai-style.js';
+import { PLAIN_STREAM, plainUsage } from './openai-style.js';
 
 const VERSION = '3.3.4+goodput.sim';
 const DEFAULT_MAX_CONCURRENT = 128;
@@ -50,18 +50,15 @@ export const tgi = defineSimDialect({
     softThinkingOff: '/no_think',
   },
   chatStyle: {
+    ...PLAIN_STREAM,
     reasoning: { kind: 'inline' },
     role: { kind: 'every-chunk' },
     finish: { kind: 'on-last' },
     eventPerToken: true,
     preamble: ':\n\n',
-    completionOpening: false,
-    eventSuffix: '',
     extraFields: `,"system_fingerprint":"${VERSION}-goodput-sim"`,
-    nullUsage: false,
     usage: plainUsage,
     usageChunkId: '',
-    progress: 'usage',
     wire: sseWire((m) => JSON.stringify({ error: { message: m, http_status_code: 500 } }), false),
   },
   overload: {

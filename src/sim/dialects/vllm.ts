@@ -7,7 +7,7 @@
  */
 import { defineSimDialect, versionRoute } from './define.js';
 import { nestedIntCode, sseWire } from './error-shapes.js';
-import { detailedUsage } from './openai-style.js';
+import { detailedUsage, PLAIN_STREAM } from './openai-style.js';
 import { PERMISSIVE } from './request-rules.js';
 
 const VERSION = '0.11.0+goodput.sim';
@@ -21,18 +21,11 @@ export const vllm = defineSimDialect({
   errorBody: nestedIntCode,
   rules: PERMISSIVE,
   chatStyle: {
+    ...PLAIN_STREAM,
     reasoning: { kind: 'field', field: 'reasoning', splitMixed: false },
     role: { kind: 'opening', content: '""' },
     finish: { kind: 'on-last' },
-    eventPerToken: false,
-    preamble: '',
-    completionOpening: false,
-    eventSuffix: '',
-    extraFields: '',
-    nullUsage: false,
     usage: detailedUsage,
-    usageChunkId: null,
-    progress: 'usage',
     wire: sseWire((m) => nestedIntCode(500, m, null, 'InternalServerError'), true),
   },
   overload: null,
