@@ -4,7 +4,7 @@
  * per-request formats (jsonl, parquet-free-json, vllm) are text-generation
  * records and are refused naming the format.
  */
-import type { PoolingResult } from '../core/index.js';
+import { type PoolingResult, type SurfaceName, refusalOf } from '../core/index.js';
 import { badFlag } from './parse-flags.js';
 
 type Cell = string | number | null;
@@ -51,8 +51,5 @@ export function exportPooling(result: PoolingResult, format: string): string {
       ].join('\n') + '\n'
     );
   }
-  throw badFlag(
-    '--format',
-    `${result.run.endpoint === 'rerank' ? 'a rerank' : 'an embeddings'} result exports as csv or markdown (one row per level); '${format}' is for text-generation records`,
-  );
+  throw badFlag('--format', refusalOf('pooling', `export-${format}` as SurfaceName, { endpoint: result.run.endpoint, format }));
 }
