@@ -32,6 +32,10 @@ import { TRANSCRIPTION_CAPABILITIES } from './transcription-capabilities.js';
 /** The streaming text-generation endpoints. */
 export const TEXT_ENDPOINTS = ['chat', 'completions', 'responses'] as const;
 
+/** Every endpoint a sweep can measure, each kind's in turn (the option catalogue's --endpoint choices). */
+export const RUN_ENDPOINTS = [...TEXT_ENDPOINTS, ...POOLING_ENDPOINTS, ...TRANSCRIPTION_ENDPOINTS] as const;
+export type RunEndpoint = (typeof RUN_ENDPOINTS)[number];
+
 /** What one kind's sweep produces, by type: what its events, writer and recorder carry. */
 export interface RunKindShapes {
   text: { level: LevelResult; record: RequestRecord; result: SweepResult };

@@ -36,6 +36,7 @@ import {
 import { syntheticWav } from '../workload/index.js';
 import { SweepError } from './errors.js';
 import type { SweepEvent, SweepHooks } from './sweep-events.js';
+import './transcription-events.js';
 import { levelOrder } from './sweep-spec.js';
 import { TOOL_VERSION } from './version.js';
 
