@@ -51,5 +51,6 @@ export function otherKindRefusal(data: unknown, reads: readonly RunKindName[]): 
   const run = (data as { run?: unknown } | null)?.run;
   if (typeof run !== 'object' || run === null) return null;
   const kind = kindOfResult({ run });
-  return reads.includes(kind) ? null : refusalOf(kind, 'compare', { endpoint: String((run as { endpoint?: unknown }).endpoint) });
+  // Text generation is also what a result of no known endpoint reads as: its own schema says what is wrong with it.
+  return kind === 'text' || reads.includes(kind) ? null : refusalOf(kind, 'compare', { endpoint: String((run as { endpoint?: unknown }).endpoint) });
 }
