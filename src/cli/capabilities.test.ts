@@ -15,6 +15,7 @@ import { RUN_KINDS, RUN_KIND_NAMES, type RunKindName, SURFACES, type SurfaceName
 import { startRunSchema } from '../api/index.js';
 import { levelEventOf, remoteCatalog } from '../runs/index.js';
 import { runSweep } from '../runner/index.js';
+import { synthAgentTrace } from '../workload/index.js';
 import { type SimServer, startSimulator } from '../sim/index.js';
 import { cli } from '../test-support/cli-in-process.js';
 import { poolingContract } from '../test-support/pooling-contract.js';
@@ -154,6 +155,22 @@ const sweepWith = async (kind: RunKindName, ...flags: string[]) =>
   (await cli(['sweep', '--url', sim.url, '--endpoint', ENDPOINT[kind], ...SWEEP_FLAGS[kind], '--levels', '1', ...flags])).stderr;
 const exportAs = async (kind: RunKindName, format: string) => (await cli(['export', files[kind][0], '--format', format])).stderr;
 
+/** A small agent trace, as `goodput trace synth` writes one. */
+const AGENTS = {
+  agents: 2,
+  fanOut: [1, 1],
+  turns: [2, 2],
+  toolWaitS: [0, 0],
+  delayS: [0, 0],
+  rootGapS: [0, 0],
+  systemTokens: 16,
+  firstTokens: [8, 8],
+  growTokens: [8, 8],
+  outTokens: [4, 4],
+  blockTokens: 16,
+  seed: 1,
+} as const;
+
 /** Each surface driven with a kind: what the user reads. */
 const DRIVE: Record<SurfaceName, (kind: RunKindName) => Promise<string>> = {
   sweep: (k) => sweepWith(k),
@@ -193,7 +210,11 @@ const DRIVE: Record<SurfaceName, (kind: RunKindName) => Promise<string>> = {
   verify: async (k) => ('refused' in capabilityOf(k, 'receipt') ? refusalOf(k, 'verify', { endpoint: ENDPOINT[k] }) : ''),
   replay: async (k) => (await cli(['replay', files[k][0], '--url', sim.url, '--endpoint', ENDPOINT[k]])).stderr,
   sessions: async (k) => (await cli(['sessions', '--url', sim.url, '--endpoint', ENDPOINT[k]])).stderr,
-  agents: async (k) => (await cli(['replay', files[k][0], '--url', sim.url, '--endpoint', ENDPOINT[k], '--max-concurrency', '2'])).stderr,
+  agents: async (k) => {
+    const trace = join(dir, 'agents.jsonl');
+    writeFileSync(trace, synthAgentTrace(AGENTS).join('\n') + '\n');
+    return (await cli(['replay', trace, '--url', sim.url, '--endpoint', ENDPOINT[k]])).stderr;
+  },
 };
 
 /** The words a surface fills the reason with, for this test's runs. */

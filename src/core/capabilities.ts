@@ -34,7 +34,7 @@ export const SURFACES = {
   verify: 'goodput verify (a receipt of the kind)',
   replay: 'goodput replay (a trace)',
   sessions: 'goodput sessions',
-  agents: 'goodput replay --agents (agent traces)',
+  agents: 'goodput replay of an agent trace (goodput trace synth)',
 } as const;
 
 export type SurfaceName = keyof typeof SURFACES;
