@@ -4,7 +4,7 @@
  * runSweep in the background with an AbortController for Stop. Its events go
  * to the store (through the recorder) and to the live hub.
  */
-import { type RunKindName, kindOfEndpoint } from '../core/index.js';
+import { type RunKindName, kindOfEndpoint, refusalOf } from '../core/index.js';
 import { type PoolingSpecInput, type SpecInputOf, type SweepEvent, type SweepSpecInput, SweepError, runSweep, specSchemaOf } from '../runner/index.js';
 import type { ServerView, Store } from '../store/index.js';
 import { ApiError, type Catalog, type LevelProgress, notRunnableReason, recordSweep, beginRunOf } from '../runs/index.js';
@@ -34,12 +34,7 @@ export class RunManager {
   async start(body: StartRunBody): Promise<{ runId: number }> {
     const server = await this.runnable(body.serverId);
     const apiKey = (await this.store.servers.secret(server.id)) ?? undefined;
-    const specOf = SPEC_OF_BODY[kindOfEndpoint((body as { endpoint?: unknown }).endpoint)] as (
-      b: typeof body,
-      s: ServerView,
-      k: string | undefined,
-    ) => SpecInputOf<RunKindName>;
-    const input = specOf(body, server, apiKey);
+    const input = specOfBody((body as { endpoint?: unknown }).endpoint)(body, server, apiKey);
     // What the body schema cannot see alone (a request too large to send) is refused here, naming the field, before any run is begun.
     const valid = specSchemaOf(input).safeParse(input);
     if (!valid.success) {
@@ -196,23 +191,25 @@ function poolingInput(body: StartPoolingRunBody, server: ServerView, apiKey: str
   };
 }
 
-/** The page's Start body of each kind (the endpoint names the kind; none is text generation). */
+/** The page's Start body of each kind it starts (the endpoint names the kind; none is text generation). */
 interface StartBodies {
   text: StartTextRunBody;
   pooling: StartPoolingRunBody;
-  /** The start body's union has no transcriptions member: such a body is refused by its schema, and here should one pass. */
-  transcriptions: never;
 }
 
-/** Each kind's spec from its Start body and the registered server. */
-const SPEC_OF_BODY: { [K in RunKindName]: (body: StartBodies[K], server: ServerView, apiKey: string | undefined) => SpecInputOf<K> } = {
+/**
+ * Each startable kind's spec from its Start body and the registered server.
+ * A kind with no entry has no Start body: its schema refuses such a body, and
+ * here, should one pass, the capability matrix's reason does.
+ */
+const SPEC_OF_BODY: { [K in keyof StartBodies]: (body: StartBodies[K], server: ServerView, apiKey: string | undefined) => SpecInputOf<K> } = {
   text: textInput,
   pooling: poolingInput,
-  transcriptions: () => {
-    throw new ApiError(
-      'bad-request',
-      'endpoint: transcriptions (speech to text) runs are not started from the page or the API: run goodput sweep --endpoint transcriptions --save',
-      'endpoint',
-    );
-  },
 };
+
+/** The spec maker of the kind `endpoint` names. @throws ApiError for a kind the page does not start. */
+function specOfBody(endpoint: unknown): (b: StartRunBody, s: ServerView, k: string | undefined) => SpecInputOf<RunKindName> {
+  const kind = kindOfEndpoint(endpoint);
+  if (!(kind in SPEC_OF_BODY)) throw new ApiError('bad-request', refusalOf(kind, 'api-start', { endpoint: String(endpoint) }), 'endpoint');
+  return SPEC_OF_BODY[kind as keyof StartBodies] as (b: StartRunBody, s: ServerView, k: string | undefined) => SpecInputOf<RunKindName>;
+}

@@ -17,6 +17,7 @@ import {
   type StartEndpoint,
   kindOfEndpoint,
   limitMessage,
+  refusalOf,
   limitedInt,
   overLimit,
   poolingSloSchema,
@@ -90,7 +91,7 @@ function notStartable(input: unknown): string | null {
   const e = typeof input === 'string' ? input : (input as { endpoint?: unknown } | null | undefined)?.endpoint;
   const kind = RUN_KINDS[kindOfEndpoint(e)];
   if (typeof e !== 'string' || !kind.endpoints.includes(e) || kind.endpoints.some((x) => (START_ENDPOINTS as readonly string[]).includes(x))) return null;
-  return `endpoint: ${e} (${kind.label}) runs are not started from the page or the API: run goodput sweep --endpoint ${e} --save`;
+  return refusalOf(kind.name, 'api-start', { endpoint: e });
 }
 
 /** The start body schema of a catalogue (the real one, or one a test extends). */

@@ -1,16 +1,15 @@
 /** `goodput cards RESULT.json`: the three cards as one JSON object ("Copy cards as JSON"). */
 import type { Command } from 'commander';
-import { type PoolingResult, type SweepResult, poolingResultSchema, sweepResultSchema } from '../core/index.js';
+import { type PoolingResult, type SweepResult, poolingResultSchema, refusalOf, sweepResultSchema } from '../core/index.js';
 import { FileRefusal, readRegularText } from '../files/index.js';
 import { CliError, EXIT } from './exit-codes.js';
-import { INPUT_FILE, laterKindOf } from './json-input.js';
+import { INPUT_FILE, otherKindRefusal } from './json-input.js';
 
 /** Reads and validates a result file; errors name the file and the field. */
 export async function readResult(path: string) {
   const any = await readAnyResult(path);
   if (any.kind === 'text') return any.result;
-  const e = any.result.run.endpoint;
-  throw new CliError(EXIT.usage, `${path}: ${e === 'rerank' ? 'a' : 'an'} ${e} result: this command reads text-generation results only (docs/endpoints.md)`);
+  throw new CliError(EXIT.usage, `${path}: ${refusalOf(any.kind, 'compare', { endpoint: any.result.run.endpoint })}`);
 }
 
 /** A text-generation result, or an embeddings or rerank one; errors name the file and the field. */
@@ -28,8 +27,8 @@ export async function readAnyResult(path: string): Promise<{ kind: 'text'; resul
   } catch {
     throw new CliError(EXIT.usage, `${path}: not JSON`);
   }
-  const other = laterKindOf(data);
-  if (other !== null) throw new CliError(EXIT.usage, `${path} is ${other}, which this command does not read (docs/endpoints.md)`);
+  const other = otherKindRefusal(data, ['text', 'pooling']);
+  if (other !== null) throw new CliError(EXIT.usage, `${path}: ${other}`);
   const parsed = sweepResultSchema.safeParse(data);
   if (!parsed.success) {
     const pooling = poolingResultSchema.safeParse(data);

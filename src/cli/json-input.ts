@@ -3,7 +3,7 @@
  * and each schema issue become one line naming the file and the field.
  */
 import type { z } from 'zod';
-import { LIMITS, RUN_KINDS, kindOfResult } from '../core/index.js';
+import { LIMITS, RUN_KINDS, RUN_KIND_NAMES, type RunKindName, kindOfResult, refusalOf } from '../core/index.js';
 import { FileRefusal, readRegularText } from '../files/index.js';
 
 /** The input-file row of the limits table, as the file reader takes it. */
@@ -32,21 +32,25 @@ export async function readJsonInput<T>(what: string, path: string, schema: z.Zod
     return { ok: false, problems: [`${what}: ${path} is not valid JSON (${(err as Error).message})`] };
   }
   const parsed = schema.safeParse(data);
-  const other = parsed.success ? null : laterKindOf(data);
-  if (other !== null) return { ok: false, problems: [`${what}: ${path} is ${other}, which this command does not read (docs/endpoints.md)`] };
+  const reads = RUN_KIND_NAMES.filter((k) => RUN_KINDS[k].resultSchema === schema);
+  const other = parsed.success || reads.length === 0 ? null : otherKindRefusal(data, reads);
+  if (other !== null) return { ok: false, problems: [`${what}: ${path}: ${other}`] };
   if (!parsed.success)
     return { ok: false, problems: parsed.error.issues.slice(0, 20).map((i) => `${what}: ${path}: ${i.path.join('.') || '(top level)'}: ${i.message}`) };
   return { ok: true, value: parsed.data };
 }
 
 /**
- * "a transcriptions (speech to text) result" when `data` is the result of a kind
- * besides text generation and pooling (whose files each reader already names in
- * its own words); null for anything else.
+ * Why a reader of results of the kinds `reads` refuses `data`, a result of
+ * another kind, in the capability matrix's words (the reason it gives for a
+ * result file given to compare; the matrix's tests check every other reader
+ * of result files says the same); null when `data` is of a kind it reads, or
+ * no result at all (its schema then names what is wrong).
  */
-export function laterKindOf(data: unknown): string | null {
+export function otherKindRefusal(data: unknown, reads: readonly RunKindName[]): string | null {
   const run = (data as { run?: unknown } | null)?.run;
   if (typeof run !== 'object' || run === null) return null;
   const kind = kindOfResult({ run });
-  return kind === 'text' || kind === 'pooling' ? null : `a ${String((run as { endpoint?: unknown }).endpoint)} (${RUN_KINDS[kind].label}) result`;
+  // Text generation is also what a result of no known endpoint reads as: its own schema says what is wrong with it.
+  return kind === 'text' || reads.includes(kind) ? null : refusalOf(kind, 'compare', { endpoint: String((run as { endpoint?: unknown }).endpoint) });
 }

@@ -8,7 +8,16 @@
  */
 import type { Command } from 'commander';
 import pc from 'picocolors';
-import { type PoolingEndpoint, type PoolingLevel, type PoolingResult, allFailed, poolingExclusion, sanitizeForTerminal as clean } from '../core/index.js';
+import {
+  type PoolingEndpoint,
+  type PoolingLevel,
+  type PoolingResult,
+  type SurfaceName,
+  allFailed,
+  poolingExclusion,
+  refusalOf,
+  sanitizeForTerminal as clean,
+} from '../core/index.js';
 import type { PoolingSpecInput } from '../runner/index.js';
 import { apiKeyFromEnv, badFlag, parseLevels, parseUrl, redactedCommand } from './parse-flags.js';
 import { addRunOptions, flagNumber, flagNumberOr, groupKeys } from './option-flags.js';
@@ -219,10 +228,7 @@ export function exportPooling(result: PoolingResult, format: string, flags: { ra
       ].join('\n') + '\n'
     );
   }
-  throw badFlag(
-    '--format',
-    `${result.run.endpoint === 'rerank' ? 'a rerank' : 'an embeddings'} result exports as csv or markdown (one row per level); '${format}' is for text-generation records`,
-  );
+  throw badFlag('--format', refusalOf('pooling', `export-${format}` as SurfaceName, { endpoint: result.run.endpoint, format }));
 }
 
 /** The pooling kind's view for `goodput sweep`. */

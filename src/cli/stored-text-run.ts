@@ -1,5 +1,5 @@
 /** A stored run read for a command that compares or publishes text-generation runs: a run of any other kind is refused naming its endpoint. */
-import { type RequestRecord, type SweepResult, kindOfResult } from '../core/index.js';
+import { type RequestRecord, type SweepResult, kindOfResult, refusalOf } from '../core/index.js';
 import type { Catalog } from '../runs/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 
@@ -9,7 +9,7 @@ export async function storedTextRun(c: Catalog, id: number, command: string): Pr
   if (kind !== 'text')
     throw new CliError(
       EXIT.usage,
-      `${command}: run ${id} is ${kind === 'pooling' ? 'an' : 'a'} ${result.run.endpoint} run; this reads text-generation runs (see goodput runs show ${id})`,
+      `${command}: run ${id} is ${refusalOf(kind, 'stored-runs', { endpoint: result.run.endpoint })} (see goodput runs show ${id})`,
     );
   return { result: result as SweepResult, records: (await c.runRecords(id)) as RequestRecord[] };
 }

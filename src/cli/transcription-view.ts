@@ -13,6 +13,7 @@ import {
   type TranscriptionLevel,
   type TranscriptionResult,
   optionKey,
+  refusalOf,
   sanitizeForTerminal as clean,
   transcriptionLevelSchema,
 } from '../core/index.js';
@@ -26,8 +27,8 @@ import type { SweepFlags } from './sweep-flags.js';
 /** Why a flag given is refused for speech to text (the catalogue says which options it reads), or null when it is read. */
 function refusal(o: RunOption): string | null {
   if (o.endpoints.includes('transcriptions')) return null;
-  if (o.flag === '--workers') return 'transcriptions (speech to text) is sent from this process only: worker processes send text levels';
-  if (o.flag === '--client-threads') return 'transcriptions (speech to text) is sent from one event loop: it has no client threads';
+  if (o.flag === '--workers') return refusalOf('transcriptions', 'workers', { endpoint: 'transcriptions' });
+  if (o.flag === '--client-threads') return refusalOf('transcriptions', 'client-threads', { endpoint: 'transcriptions' });
   return 'does not apply to --endpoint transcriptions (speech to text)';
 }
 

@@ -158,6 +158,8 @@ export {
   transcriptionLevelSchema,
   transcriptionResultSchema,
 } from './transcription.js';
+export { SURFACES, type Capabilities, type Capability, type RefusalWords, type SurfaceName } from './capabilities.js';
+export { capabilityOf, capabilityTable, refusalOf, serves } from './capability-matrix.js';
 export {
   RUN_KINDS,
   RUN_KIND_NAMES,

@@ -9,12 +9,15 @@
  * by the same names; a new kind adds a line to each.
  */
 import type { z } from 'zod';
+import type { Capabilities } from './capabilities.js';
+import { POOLING_CAPABILITIES } from './pooling-capabilities.js';
 import type { PoolingLevel } from './pooling-level.js';
 import { POOLING_ENDPOINTS, type PoolingRecord } from './pooling-record.js';
 import { type PoolingResult, poolingLevelSchema, poolingRecordSchema, poolingResultSchema } from './pooling-schema.js';
 import type { RequestRecord } from './record.js';
 import { rawRecordSchema } from './record-schema.js';
 import { type LevelResult, type SweepResult, levelResultSchema, sweepResultSchema } from './result-schema.js';
+import { TEXT_CAPABILITIES } from './text-capabilities.js';
 import {
   TRANSCRIPTION_ENDPOINTS,
   type TranscriptionLevel,
@@ -24,9 +27,14 @@ import {
   transcriptionRecordSchema,
   transcriptionResultSchema,
 } from './transcription.js';
+import { TRANSCRIPTION_CAPABILITIES } from './transcription-capabilities.js';
 
 /** The streaming text-generation endpoints. */
 export const TEXT_ENDPOINTS = ['chat', 'completions', 'responses'] as const;
+
+/** Every endpoint a sweep can measure, each kind's in turn (the option catalogue's --endpoint choices). */
+export const RUN_ENDPOINTS = [...TEXT_ENDPOINTS, ...POOLING_ENDPOINTS, ...TRANSCRIPTION_ENDPOINTS] as const;
+export type RunEndpoint = (typeof RUN_ENDPOINTS)[number];
 
 /** What one kind's sweep produces, by type: what its events, writer and recorder carry. */
 export interface RunKindShapes {
@@ -47,6 +55,8 @@ export interface RunKind {
   readonly levelSchema: z.ZodType;
   readonly recordSchema: z.ZodType;
   readonly resultSchema: z.ZodType;
+  /** Its column of the capability matrix: each surface works (and the test showing it) or refuses it (and why). */
+  readonly capabilities: Capabilities;
 }
 
 /** Every kind by name (each entry's `name` is its key; a test checks it, and that no endpoint is in two kinds). */
@@ -58,6 +68,7 @@ export const RUN_KINDS: { readonly [K in RunKindName]: RunKind & { readonly name
     levelSchema: levelResultSchema,
     recordSchema: rawRecordSchema,
     resultSchema: sweepResultSchema,
+    capabilities: TEXT_CAPABILITIES,
   },
   pooling: {
     name: 'pooling',
@@ -66,6 +77,7 @@ export const RUN_KINDS: { readonly [K in RunKindName]: RunKind & { readonly name
     levelSchema: poolingLevelSchema,
     recordSchema: poolingRecordSchema,
     resultSchema: poolingResultSchema,
+    capabilities: POOLING_CAPABILITIES,
   },
   transcriptions: {
     name: 'transcriptions',
@@ -74,6 +86,7 @@ export const RUN_KINDS: { readonly [K in RunKindName]: RunKind & { readonly name
     levelSchema: transcriptionLevelSchema,
     recordSchema: transcriptionRecordSchema,
     resultSchema: transcriptionResultSchema,
+    capabilities: TRANSCRIPTION_CAPABILITIES,
   },
 };
 

@@ -9,10 +9,9 @@
  */
 import { DEFAULT_CLIENT_BUDGET_MS } from './client-bound.js';
 import type { LimitName } from './limits.js';
+import { RUN_ENDPOINTS, type RunEndpoint } from './run-kinds.js';
 
-/** Every endpoint a sweep can measure: text generation (streamed), pooling and speech to text (whole answers). */
-export const RUN_ENDPOINTS = ['chat', 'completions', 'responses', 'embeddings', 'rerank', 'transcriptions'] as const;
-export type RunEndpoint = (typeof RUN_ENDPOINTS)[number];
+export { RUN_ENDPOINTS, type RunEndpoint };
 /** The endpoints the page and the API start a run on: the start body is a union discriminated by them. */
 export const START_ENDPOINTS = ['chat', 'embeddings', 'rerank'] as const;
 export type StartEndpoint = (typeof START_ENDPOINTS)[number];

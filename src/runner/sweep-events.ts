@@ -11,8 +11,13 @@ import type { LevelOf, RecordOf, RunKindName, Warning } from '../core/index.js';
 /** What every kind emits. */
 type CommonEvent<K extends RunKindName> = { kind: 'warning'; warning: Warning } | { kind: 'level-end'; level: LevelOf<K>; records: readonly RecordOf<K>[] };
 
-/** What each kind emits besides. */
-interface KindEvents {
+/**
+ * What each kind emits besides, by kind. Text generation's and pooling's are
+ * here; a later kind declares its own beside its driver, merged into this
+ * interface (`declare module './sweep-events.js'`), so adding one touches
+ * nothing here. Its driver, which emits them, does not compile without them.
+ */
+export interface KindEvents {
   text:
     | { kind: 'preflight'; model: string; models: string[] }
     /** The engine dialect the run speaks, detected (with its evidence) or given. */
@@ -35,14 +40,10 @@ interface KindEvents {
     /** `threads`: the shares the level is split over, sent by client threads, or by goodput workers when `over` says so. */
     | { kind: 'level-start'; concurrency: number; index: number; total: number; requests: number; threads: number; over?: 'workers' }
     | { kind: 'request'; concurrency: number; done: number; failed: number; requests: number; warmup: boolean };
-  transcriptions:
-    | { kind: 'preflight'; model: string; path: string }
-    | { kind: 'level-start'; concurrency: number; index: number; total: number; requests: number }
-    | { kind: 'request'; concurrency: number; done: number; failed: number; requests: number; warmup: boolean };
 }
 
 /** The events of a sweep of kind K (text generation unless named); `SweepEvent<RunKindName>` is any kind's. */
-export type SweepEvent<K extends RunKindName = 'text'> = K extends RunKindName ? CommonEvent<K> | KindEvents[K] : never;
+export type SweepEvent<K extends RunKindName = 'text'> = K extends RunKindName ? CommonEvent<K> | (K extends keyof KindEvents ? KindEvents[K] : never) : never;
 
 /** The hooks every kind's sweep offers its caller (the recorder, the read door's gate, Stop). */
 export interface SweepHooks<K extends RunKindName = 'text'> {

@@ -32,6 +32,7 @@ import { syntheticWav } from '../workload/index.js';
 import { SweepError } from './errors.js';
 import { runEnd, type LevelAt, type LevelsEnd, failedWarning, parseSpec, sweepLevels, sweepTalk, unanswered } from './level-loop.js';
 import type { SweepHooks } from './sweep-events.js';
+import './transcription-events.js';
 import { closedLoopRequests, concurrencyLevels, countFields, levelOrder, serverFields } from './sweep-spec.js';
 
 export const transcriptionSpecSchema = z

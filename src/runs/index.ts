@@ -18,5 +18,6 @@ export { measuringGate, type MeasuringGate } from './read-door.js';
 export { probeServer, notRunnableReason } from './probe.js';
 export { recordSweep, type SweepRecorder } from './run-recorder.js';
 export { beginRunOf } from './run-spec.js';
+export { levelEventOf } from './stored-kinds.js';
 export { targetKey } from './target-key.js';
 export type { LevelProgress, LiveEvent, LiveSink, LiveState } from './live-events.js';

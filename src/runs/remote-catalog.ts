@@ -4,7 +4,7 @@
  * (its token, when it needs one, comes from GOODPUT_TOKEN); or the read door
  * of a CLI command holding it (read-door.ts), for reads only.
  */
-import { RUN_KINDS, type ResultOf, kindOfEndpoint } from '../core/index.js';
+import { type ResultOf, kindOfEndpoint, refusalOf } from '../core/index.js';
 import type { BeginRun, RunDetail, RunSummary, ServerInput, ServerView, StoredRecord, WorkerView } from '../store/index.js';
 import { ApiError, type ApiErrorBody, type ApiErrorCode } from './api-error.js';
 import type { Catalog, RunWriter } from './catalog.js';
@@ -77,11 +77,7 @@ export function remoteCatalog(baseUrl: string, o: RemoteOptions = {}): Catalog {
       const kind = kindOfEndpoint(input.spec.endpoint);
       const routes = ingestRoutesOf(kind);
       if (routes === null)
-        throw new ApiError(
-          'bad-request',
-          `${holder} stores text and pooling runs only: a ${String(input.spec.endpoint)} (${RUN_KINDS[kind].label}) run is saved to the database directly (--database-url, or --data while no goodput serve holds it)`,
-          'endpoint',
-        );
+        throw new ApiError('bad-request', `${holder} ${refusalOf(kind, 'serve-save', { endpoint: String(input.spec.endpoint) })}`, 'endpoint');
       const { id } = await call<{ id: number }>('POST', '/api/ingest/runs', input);
       return writer(id, routes);
     },

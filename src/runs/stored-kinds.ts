@@ -5,7 +5,7 @@
  * posts its levels and result to. Everything else (the writer, the recorder,
  * the saving session) is the same for every kind. A new kind is one line here.
  */
-import type { LevelOf, RunKindName } from '../core/index.js';
+import { type LevelOf, type RunKindName, refusalOf } from '../core/index.js';
 import type { SpecOf } from '../runner/index.js';
 import type { PoolingRunSpec, RunSpec } from '../store/index.js';
 import type { LiveEvent } from './live-events.js';
@@ -79,13 +79,10 @@ const STORED_KINDS: { [K in RunKindName]: StoredKind<K> } = {
         seed: s.seed,
         command: s.command,
       }) as unknown as RunSpec,
-    // The page draws text and pooling levels only: a transcription level reaches it as a line saying so.
+    // The page draws text and pooling levels only: a transcription level reaches it as a line saying so, in the capability matrix's words.
     levelEvent: (level) => ({
       kind: 'warning',
-      warning: {
-        code: 'not-drawn',
-        message: `concurrency ${level.concurrency}: a speech-to-text (transcriptions) level; the page does not draw transcriptions runs: read them with goodput runs export`,
-      },
+      warning: { code: 'not-drawn', message: `concurrency ${level.concurrency}: ${refusalOf('transcriptions', 'page', { endpoint: 'transcriptions' })}` },
     }),
     // A goodput serve's ingest checks text and pooling levels only: a transcriptions run is saved to the database directly.
     ingest: null,

@@ -1,7 +1,8 @@
 /**
  * Routes one HTTP request: generation endpoints (the dialect's native ones too) to
  * the generation handler (with the body's arrival time), the dialect's identity
- * routes, then the info routes; 404 for unknown paths, 405 for a wrong method, 400
+ * routes, each other kind's routes (one table: a JSON body, or an upload the
+ * route reads itself), then the info routes; 404 for unknown paths, 405 for a wrong method, 400
  * for a body that is not JSON, 413 for one too large. Every answer carries the
  * dialect's headers and error-body shape.
  */
@@ -17,14 +18,23 @@ const GENERATION_ROUTES: Readonly<Record<string, Endpoint>> = {
   'POST /v1/completions': GENERATION_ENDPOINTS.completion,
   'POST /v1/responses': RESPONSES_ENDPOINT,
 };
-const KNOWN_PATHS = new Set(
-  [...Object.keys(GENERATION_ROUTES), ...Object.keys(INFO_ROUTES), ...Object.keys(POOLING_ROUTES), ...Object.keys(TRANSCRIPTION_ROUTES)].map(
-    (k) => k.split(' ')[1],
-  ),
-);
+type KindContext = SimRuntime & InfoContext & PoolingContext;
+/** A kind's route: it answers a JSON body (parsed here), or reads its own bytes (an upload, no JSON). */
+type KindRoute =
+  | { body: 'json'; serve: (rt: KindContext, res: ServerResponse, body: unknown, arrivalMs: number) => void }
+  | { body: 'own'; serve: (rt: KindContext, req: IncomingMessage, res: ServerResponse) => Promise<void> };
+const routesOf = <R extends KindRoute>(body: R['body'], routes: Readonly<Record<string, R['serve']>>): Record<string, KindRoute> =>
+  Object.fromEntries(Object.entries(routes).map(([key, serve]) => [key, { body, serve } as KindRoute]));
+
+/** The routes of each kind besides text generation, by "METHOD /path": a new kind registers its routes here. */
+const KIND_ROUTES: Readonly<Record<string, KindRoute>> = {
+  ...routesOf('json', POOLING_ROUTES),
+  ...routesOf('own', TRANSCRIPTION_ROUTES),
+};
+const KNOWN_PATHS = new Set([...Object.keys(GENERATION_ROUTES), ...Object.keys(INFO_ROUTES), ...Object.keys(KIND_ROUTES)].map((k) => k.split(' ')[1]));
 
 /** Serves one request; rejects only on an internal error (the caller answers 500). */
-export async function route(rt: SimRuntime & InfoContext & PoolingContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function route(rt: KindContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const receivedMs = rt.now();
   const path = (req.url ?? '/').split('?')[0] ?? '/';
   const key = `${req.method ?? 'GET'} ${path}`;
@@ -35,11 +45,9 @@ export async function route(rt: SimRuntime & InfoContext & PoolingContext, req: 
   const generation = GENERATION_ROUTES[key] ?? (native === undefined ? undefined : nativeEndpoint(native));
   const identity = dialect.routes[key];
   const info = INFO_ROUTES[key];
-  const pooling = POOLING_ROUTES[key];
-  // A multipart upload: the route reads its own bytes (the body is no JSON).
-  const transcription = TRANSCRIPTION_ROUTES[key];
-  if (transcription !== undefined) return transcription(rt, req, res);
-  if (generation === undefined && info === undefined && identity === undefined && pooling === undefined) {
+  const kind = KIND_ROUTES[key];
+  if (kind?.body === 'own') return kind.serve(rt, req, res);
+  if (generation === undefined && info === undefined && identity === undefined && kind === undefined) {
     req.resume();
     const known = KNOWN_PATHS.has(path) || [...Object.keys(dialect.routes), ...Object.keys(dialect.nativeRoutes)].some((k) => k.endsWith(` ${path}`));
     if (known) return sendError(res, 405, `Method ${req.method ?? ''} not allowed on ${path}.`);
@@ -67,6 +75,6 @@ export async function route(rt: SimRuntime & InfoContext & PoolingContext, req: 
     req.resume();
   }
   if (generation !== undefined) return handleGeneration(rt, generation, req, res, body, arrivalMs, receivedMs);
-  if (pooling !== undefined) return pooling(rt, res, body, arrivalMs);
+  if (kind !== undefined) return kind.serve(rt, res, body, arrivalMs);
   info?.(rt, res, body);
 }

@@ -4,15 +4,7 @@
  * it; an embeddings or rerank run's is its own result (`poolingResultSchema`). Only a run that ended has a result: a running or interrupted run's
  * finished levels are readable, but they are not a result.
  */
-import {
-  type PoolingResult,
-  SCHEMA_VERSION,
-  type SweepResult,
-  type TranscriptionResult,
-  kindOfEndpoint,
-  sweepResultSchema,
-  transcriptionResultSchema,
-} from '../core/index.js';
+import { RUN_KINDS, type ResultOf, SCHEMA_VERSION, kindOfEndpoint, sweepResultSchema } from '../core/index.js';
 import { StoreError } from './store-error.js';
 import type { RunDetail } from './types.js';
 
@@ -20,14 +12,15 @@ import type { RunDetail } from './types.js';
  * @throws StoreError 'not-exportable' for a running or interrupted run.
  * Parsing through the schema also restores its key order (JSONB keeps its own).
  */
-export function exportResult(run: RunDetail): SweepResult | PoolingResult | TranscriptionResult {
+export function exportResult(run: RunDetail): ResultOf {
   // An embeddings or rerank run's result was checked whole when read (run-rows.ts).
   if (run.pooling?.result) return run.pooling.result;
-  // A transcription run keeps no cards: its result is its run and levels, as stored (run-rows.ts keeps a value its text schema cannot read).
-  const transcription = kindOfEndpoint(run.spec.endpoint) === 'transcriptions';
-  if (transcription && run.status !== 'running' && run.status !== 'interrupted' && run.runInfo !== null)
-    return transcriptionResultSchema.parse({ schemaVersion: SCHEMA_VERSION, run: run.runInfo, warnings: run.warnings, levels: run.levels });
-  if (run.status === 'running' || run.status === 'interrupted' || run.pooling || transcription || run.runInfo === null || run.cards === null) {
+  // A run of a later kind keeps no cards: its result is its run and levels, as stored, read through its kind's schema (run-rows.ts keeps a value the text schema cannot read).
+  const kind = kindOfEndpoint(run.spec.endpoint);
+  const later = kind !== 'text' && kind !== 'pooling';
+  if (later && run.status !== 'running' && run.status !== 'interrupted' && run.runInfo !== null)
+    return RUN_KINDS[kind].resultSchema.parse({ schemaVersion: SCHEMA_VERSION, run: run.runInfo, warnings: run.warnings, levels: run.levels }) as ResultOf;
+  if (run.status === 'running' || run.status === 'interrupted' || run.pooling || later || run.runInfo === null || run.cards === null) {
     const why = run.status === 'running' ? 'is still running' : `was interrupted (${run.stopReason ?? 'its process ended'})`;
     throw new StoreError(
       'not-exportable',

@@ -25,6 +25,7 @@ export {
 export { qualityVerdictPhrase } from './view/compare-quality.js';
 export { repeatSetProblem } from './view/repeat-sets.js';
 export { historyPeak, historyPeakRate, historyWorkload } from './view/history-model.js';
+export { undrawnReason } from './view/identity.js';
 export { scheduleRows } from './view/schedule-model.js';
 export {
   type CapacityAnswer,

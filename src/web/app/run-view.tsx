@@ -4,7 +4,7 @@
  * An interrupted run shows its finished levels but is not a result: no cards.
  */
 import { useEffect } from 'preact/hooks';
-import { failureSummary, identityLine, isPoolingSpec, isTranscriptionSpec, runLabel } from '../view/index.js';
+import { failureSummary, identityLine, isPoolingSpec, runLabel, undrawnReason } from '../view/index.js';
 import { CardsPanel } from './cards-panel.js';
 import { ChartsPanel } from './charts-panel.js';
 import { ClientsPanel } from './clients-panel.js';
@@ -82,10 +82,9 @@ export function RunView({ id, onLive, onEnded }: { id: number; onLive(id: number
           ))}
         </ul>
       )}
-      {isTranscriptionSpec(spec) ? (
+      {undrawnReason(spec) !== null ? (
         <p class="banner">
-          A speech-to-text (transcriptions) run: the page does not draw its levels. Its table: goodput runs show {run.id}; its result: goodput runs export{' '}
-          {run.id}.
+          {undrawnReason(spec)}: goodput runs show {run.id}, goodput runs export {run.id}.
         </p>
       ) : isPoolingSpec(spec) ? (
         <PoolingPanels spec={spec} pooling={run.pooling} live={live ? (live.poolingLevels ?? []) : null} />

@@ -4,6 +4,7 @@
  * a run whose requests carried their own lengths is not labelled with the
  * sweep default.
  */
+import { kindOfEndpoint } from '../../core/index.js';
 import type { RunSummary } from '../../store/index.js';
 
 type HistoryRun = Pick<RunSummary, 'peakConcurrency' | 'outputTokens' | 'arrivalKind' | 'promptsKind' | 'endpoint'>;
@@ -27,9 +28,9 @@ export function historyPeak(r: HistoryRun): string {
   return r.promptsKind === 'sessions' ? `${v} sessions` : `c=${v}`;
 }
 
-/** "256 tok"; "trace lengths" for a replay; "per-turn lengths" for sessions; "embeddings", "rerank" or "transcriptions". */
+/** "256 tok"; "trace lengths" for a replay; "per-turn lengths" for sessions; a run of another kind than text generation: its endpoint ("embeddings"). */
 export function historyWorkload(r: HistoryRun): string {
-  if (isPooling(r) || (r.endpoint as string | undefined) === 'transcriptions') return r.endpoint as string;
+  if (kindOfEndpoint(r.endpoint) !== 'text') return r.endpoint as string;
   if (r.promptsKind === 'trace') return 'trace lengths';
   if (r.promptsKind === 'sessions') return 'per-turn lengths';
   return `${r.outputTokens} tok`;

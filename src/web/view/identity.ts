@@ -2,15 +2,19 @@
  * A run's identity: the one line that opens it (server, model, engine, GPU,
  * date, configuration hash) and the short label that names it on charts.
  */
-import { isPoolingEndpoint } from '../../core/index.js';
+import { isPoolingEndpoint, kindOfEndpoint, refusalOf, serves } from '../../core/index.js';
 import type { PoolingRunSpec, RunDetail, RunSpec } from '../../store/index.js';
 import { when } from './format.js';
 
 /** Whether a stored run is an embeddings or rerank sweep (the page reads the store's types only, never its code). */
 export const isPoolingSpec = (s: RunSpec | PoolingRunSpec): s is PoolingRunSpec => isPoolingEndpoint(s.endpoint);
 
-/** Whether a stored run is a speech-to-text sweep: the page draws none (its spec is kept as stored, told apart by its endpoint). */
-export const isTranscriptionSpec = (s: { endpoint: string }): boolean => s.endpoint === 'transcriptions';
+/** Whether a stored run is of a kind the page does not draw (the capability matrix says so; its spec is kept as stored, told apart by its endpoint). */
+export const isUndrawnSpec = (s: { endpoint: string }): boolean => !serves(kindOfEndpoint(s.endpoint), 'page');
+
+/** Why the page does not draw a run of `s`'s kind, in the capability matrix's words; null for a kind it draws. */
+export const undrawnReason = (s: { endpoint: string }): string | null =>
+  isUndrawnSpec(s) ? refusalOf(kindOfEndpoint(s.endpoint), 'page', { endpoint: s.endpoint }) : null;
 
 /** FNV-1a over the workload and target: the same configuration gets the same 8 hex digits. */
 export function configHash(r: Pick<RunDetail, 'spec' | 'targetUrl' | 'model'>): string {
@@ -36,7 +40,7 @@ export function identityLine(r: RunDetail): string {
 
 /** "run 3 · 256 tok · thinking off"; "run 4 · embeddings 16 × 128 tok". */
 export function runLabel(r: Pick<RunDetail, 'id' | 'spec'>): string {
-  if (isTranscriptionSpec(r.spec)) return `run ${r.id} · transcriptions`;
+  if (isUndrawnSpec(r.spec)) return `run ${r.id} · ${r.spec.endpoint}`;
   if (isPoolingSpec(r.spec)) return `run ${r.id} · ${r.spec.endpoint} ${r.spec.itemsPerRequest} × ${r.spec.itemTokens} tok`;
   return `run ${r.id} · ${r.spec.outputTokens} tok · thinking ${r.spec.thinking ? 'on' : 'off'}`;
 }
