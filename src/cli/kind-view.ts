@@ -9,6 +9,7 @@
 import pc from 'picocolors';
 import { type LevelOf, type ResultOf, type RunKindName, sanitizeForTerminal as clean } from '../core/index.js';
 import type { ClientsOf, SpecInputOf, SweepEvent } from '../runner/index.js';
+import type { RunDetail } from '../store/index.js';
 import type { Coordinator } from '../workers/index.js';
 import type { ArrivalFlags } from './arrival-flags.js';
 import { EXIT } from './exit-codes.js';
@@ -38,6 +39,8 @@ export interface KindView<K extends RunKindName> {
   clients?(c: Coordinator): ClientsOf<K>;
   /** `goodput export` of a result that carries no request records: its levels in `format`, or a CliError naming the format or a flag. */
   exportLevels?(result: ResultOf<K>, format: string, flags: { raw?: string; level?: string; outDir?: string }): string;
+  /** `goodput runs show` of a stored run of this kind, when the kind shows it its own way (text and pooling have their own command's). */
+  storedText?(r: RunDetail): string;
   /** A run stopped before any level ended still prints its (empty) table and writes its file when nothing is stored. */
   showsEmpty?: true;
 }

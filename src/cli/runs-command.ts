@@ -9,10 +9,10 @@ import { historyPeak, historyPeakRate, historyWorkload } from '../web/index.js';
 import { type RunDetail, type RunSummary, isPoolingSpec } from '../store/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { recordsText, sayWritten, writeFilesAtomic } from './files.js';
+import { viewOf } from './kind-views.js';
 import { renderPoolingLevels, renderPoolingResult } from './pooling-view.js';
 import { audioLine, imagesLine, renderCards, renderTable } from './render-table.js';
 import { type StoreCliFlags, addStoreOptions, withCatalog } from './store-flags.js';
-import { storedTranscriptionText } from './transcription-view.js';
 
 interface ExportFlags extends StoreCliFlags {
   out: string;
@@ -75,7 +75,8 @@ function showPoolingText(r: RunDetail): string {
 
 function showText(r: RunDetail): string {
   if (isPoolingSpec(r.spec)) return showPoolingText(r);
-  if (kindOfEndpoint(r.spec.endpoint) === 'transcriptions') return storedTranscriptionText(r);
+  const own = viewOf(kindOfEndpoint(r.spec.endpoint)).storedText;
+  if (own) return own(r);
   const out = [
     `run ${r.id} · ${r.status} · ${r.serverName === null ? r.targetUrl : `${r.serverName} (${r.targetUrl})`} · model ${r.model ?? 'not known'} · started ${r.startedAt}` +
       ` · ${historyWorkload(r) === `${r.outputTokens} tok` ? `${r.outputTokens} output tokens` : historyWorkload(r)} · thinking ${r.thinking ? 'on' : 'off'}`,

@@ -98,7 +98,7 @@ export function renderTranscriptionResult(r: TranscriptionResult, color: boolean
 }
 
 /** A stored transcriptions run (`goodput runs show`): how it went, then its finished levels' table. */
-export function storedTranscriptionText(r: RunDetail): string {
+function storedTranscriptionText(r: RunDetail): string {
   const spec = r.spec as unknown as { audioSeconds?: number };
   const levels = (r.levels as unknown[]).map((l) => transcriptionLevelSchema.parse(l));
   const out = [
@@ -118,4 +118,5 @@ export const TRANSCRIPTION_VIEW: KindView<'transcriptions'> = {
   table: renderTranscriptionResult,
   exitCode: wholeAnswerExit,
   showsEmpty: true,
+  storedText: storedTranscriptionText,
 };

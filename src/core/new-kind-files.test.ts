@@ -21,10 +21,13 @@ function sources(dir: string): string[] {
   });
 }
 
-/** The files outside speech to text's module (files named for it) that name it. */
+/** A file's code without its comments: a comment naming the kind as an example is no place a new kind must edit. */
+const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+
+/** The files outside speech to text's module (files named for it) whose code names it. */
 const naming = sources(join(ROOT, 'src'))
   .filter((f) => !f.includes('/transcription'))
-  .filter((f) => /transcri/i.test(readFileSync(join(ROOT, f), 'utf8')))
+  .filter((f) => /transcri/i.test(code(readFileSync(join(ROOT, f), 'utf8'))))
   .sort();
 
 const doc = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
@@ -37,7 +40,7 @@ describe('a new kind outside its module', () => {
     expect(naming).toEqual(listed);
   });
 
-  it('touches at most ten of them (the design aims at eight: see docs/architecture.md)', () => {
-    expect(naming.length).toBeLessThanOrEqual(10);
+  it('touches at most eight of them', () => {
+    expect(naming.length).toBeLessThanOrEqual(8);
   });
 });

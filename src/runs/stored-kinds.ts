@@ -3,9 +3,11 @@
  * the fields a run of the kind stores of its spec, the live event a stored
  * level of it becomes on the page, and the ingest routes a remote writer
  * posts its levels and result to. Everything else (the writer, the recorder,
- * the saving session) is the same for every kind. A new kind is one line here.
+ * the saving session) is the same for every kind. A kind the page does not
+ * draw and a serve does not ingest takes the default: a new kind needs a line
+ * here only once the page draws it.
  */
-import { type LevelOf, type RunKindName, refusalOf } from '../core/index.js';
+import { type LevelOf, RUN_KINDS, type RunKindName, refusalOf } from '../core/index.js';
 import type { SpecOf } from '../runner/index.js';
 import type { PoolingRunSpec, RunSpec } from '../store/index.js';
 import type { LiveEvent } from './live-events.js';
@@ -19,7 +21,7 @@ interface StoredKind<K extends RunKindName> {
   ingest: { level: string; finish: string } | null;
 }
 
-const STORED_KINDS: { [K in RunKindName]: StoredKind<K> } = {
+const STORED_KINDS: { [K in 'text' | 'pooling']: StoredKind<K> } = {
   text: {
     storedSpec: (spec) => ({
       url: spec.url,
@@ -65,41 +67,44 @@ const STORED_KINDS: { [K in RunKindName]: StoredKind<K> } = {
     levelEvent: (level) => ({ kind: 'pooling-level-end', level }),
     ingest: { level: 'pooling-levels', finish: 'pooling-finish' },
   },
-  // The store's spec types are text's and pooling's; a transcription spec is kept as JSON beside them, told apart by its endpoint.
-  transcriptions: {
-    storedSpec: (s) =>
-      ({
-        url: s.url,
-        model: s.model ?? null,
-        endpoint: s.endpoint,
-        levels: s.levels,
-        audioSeconds: s.audioSeconds,
-        requestsPerLevel: s.requestsPerLevel,
-        warmup: s.warmup,
-        seed: s.seed,
-        command: s.command,
-      }) as unknown as RunSpec,
-    // The page draws text and pooling levels only: a transcription level reaches it as a line saying so, in the capability matrix's words.
+};
+
+/**
+ * Any other kind (speech to text): its spec kept as JSON beside the store's
+ * spec types (never the API key), told apart by its endpoint; a stored level
+ * reaches the page as a line saying it is not drawn, in the capability
+ * matrix's words; a serve's ingest takes none (such a run is saved to the
+ * database directly).
+ */
+function undrawn(kind: RunKindName): StoredKind<RunKindName> {
+  const endpoint = RUN_KINDS[kind].endpoints[0];
+  return {
+    storedSpec: (spec) => {
+      const { apiKey: _key, ...kept } = spec as { apiKey?: string };
+      return kept as unknown as RunSpec;
+    },
     levelEvent: (level) => ({
       kind: 'warning',
-      warning: { code: 'not-drawn', message: `concurrency ${level.concurrency}: ${refusalOf('transcriptions', 'page', { endpoint: 'transcriptions' })}` },
+      warning: { code: 'not-drawn', message: `concurrency ${level.concurrency}: ${refusalOf(kind, 'page', { endpoint })}` },
     }),
-    // A goodput serve's ingest checks text and pooling levels only: a transcriptions run is saved to the database directly.
     ingest: null,
-  },
-};
+  };
+}
+
+const storedKind = (kind: RunKindName): StoredKind<RunKindName> =>
+  (kind === 'text' || kind === 'pooling' ? STORED_KINDS[kind] : undrawn(kind)) as StoredKind<RunKindName>;
 
 /** What the store keeps of `spec`, a spec of kind `kind`. */
 export function storedSpecOf(kind: RunKindName, spec: SpecOf<RunKindName>): RunSpec | PoolingRunSpec {
-  return (STORED_KINDS[kind].storedSpec as (s: SpecOf<RunKindName>) => RunSpec | PoolingRunSpec)(spec);
+  return storedKind(kind).storedSpec(spec);
 }
 
 /** The live event a stored level of kind `kind` is on the page. */
 export function levelEventOf(kind: RunKindName, level: LevelOf): LiveEvent {
-  return (STORED_KINDS[kind].levelEvent as (l: LevelOf) => LiveEvent)(level);
+  return storedKind(kind).levelEvent(level);
 }
 
 /** The ingest routes of kind `kind`; null when a goodput serve takes no run of it. */
 export function ingestRoutesOf(kind: RunKindName): { level: string; finish: string } | null {
-  return STORED_KINDS[kind].ingest;
+  return storedKind(kind).ingest;
 }

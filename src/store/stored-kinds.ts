@@ -3,7 +3,8 @@
  * level's columns (the ones the history and the peak read without parsing
  * it) and what the run row takes of a finished result. Keyed by core's run
  * kinds, so a level and a result are filed by their run's kind through one
- * table, and a new kind is one line here.
+ * table. A kind with no columns of its own (no peak in tokens or items) is
+ * filed by the default: a new kind needs a line here only to count for a peak.
  */
 import type { LevelOf, ResultOf, RunKindName } from '../core/index.js';
 
@@ -24,7 +25,8 @@ interface StoredKind<K extends RunKindName> {
   resultRow(result: ResultOf<K>): ResultRow;
 }
 
-const STORED_KINDS: { [K in RunKindName]: StoredKind<K> } = {
+/** The kinds the history's peak reads: their own columns. */
+const STORED_KINDS: { [K in 'text' | 'pooling']: StoredKind<K> } = {
   text: {
     levelRow: (l) => ({ key: l.load?.level ?? l.concurrency, columns: [l.invalid, l.clientBound.bound, l.failed, l.throughputTokS, null] }),
     resultRow: ({ run: _run, warnings: _w, cards, levels: _levels, schemaVersion: _v, ...extras }) => ({ cards, extras }),
@@ -35,20 +37,27 @@ const STORED_KINDS: { [K in RunKindName]: StoredKind<K> } = {
     levelRow: (l) => ({ key: l.concurrency, columns: [l.failed > 0 || l.itemsPerS === null, l.clientBound?.bound === true, l.failed, 0, l.itemsPerS] }),
     resultRow: () => ({ extras: {} }),
   },
-  // Speech to text has no peak in tokens or items: no level of it counts for the history's peak (its row keeps failures and requests/s).
-  // Its result is its run and levels, read back whole (export-result.ts).
-  transcriptions: {
-    levelRow: (l) => ({ key: l.concurrency, columns: [true, false, l.failed, 0, l.requestsPerS] }),
-    resultRow: () => ({ extras: {} }),
-  },
 };
+
+/**
+ * Any other kind (speech to text): no level of it counts for the history's
+ * peak, its row keeps failures and requests/s, and its result is its run and
+ * levels, read back whole (export-result.ts).
+ */
+const NO_PEAK: StoredKind<RunKindName> = {
+  levelRow: (l) => ({ key: l.concurrency, columns: [true, false, l.failed, 0, 'requestsPerS' in l ? l.requestsPerS : null] }),
+  resultRow: () => ({ extras: {} }),
+};
+
+const storedKind = (kind: RunKindName): StoredKind<RunKindName> =>
+  (kind === 'text' || kind === 'pooling' ? STORED_KINDS[kind] : NO_PEAK) as StoredKind<RunKindName>;
 
 /** The row of a level of kind `kind`. */
 export function levelRowOf(kind: RunKindName, level: LevelOf): LevelRow {
-  return (STORED_KINDS[kind].levelRow as (l: LevelOf) => LevelRow)(level);
+  return storedKind(kind).levelRow(level);
 }
 
 /** What the run row takes of a result of kind `kind`. */
 export function resultRowOf(kind: RunKindName, result: ResultOf): ResultRow {
-  return (STORED_KINDS[kind].resultRow as (r: ResultOf) => ResultRow)(result);
+  return storedKind(kind).resultRow(result);
 }
