@@ -18,3 +18,4 @@ export type { PoolingShareResult, PoolingThreads } from './pooling-threads.js';
 export { poolingSpecSchema, type PoolingSpec, type PoolingSpecInput } from './pooling-spec.js';
 export { findPoolingCapacity, poolingCapacityReportSchema, type PoolingCapacityProbe, type PoolingCapacityReport } from './pooling-capacity.js';
 export { NO_RUN_STATE, runStateSchema, type RunState } from './run-state.js';
+export { agentReplayOfText, agentReplaySpec, agentTraceSummary, traceReplaySpec } from './replay-spec.js';

@@ -17,7 +17,7 @@
 import { LIMITS, limitMessage } from '../core/index.js';
 import type { AgentsSource } from './agent-source.js';
 import { WorkloadError } from './errors.js';
-import { forEachTraceLine } from './trace-lines.js';
+import { forEachTextLine, forEachTraceLine } from './trace-lines.js';
 import { DEFAULT_BLOCK_TOKENS, jsonObject, shown } from './trace-read.js';
 
 export type AgentTraceFormat = 'goodput-agents' | 'agentx';
@@ -195,14 +195,29 @@ function checkHashIds(where: string, r: Raw, blockTokens: number): void {
 }
 
 /** Reads, validates and links an agent trace. @throws WorkloadError naming the file and line. */
-export async function readAgentTrace(path: string): Promise<AgentTrace> {
+export function readAgentTrace(path: string): Promise<AgentTrace> {
+  return agentTraceOf(path, (onLine) => forEachTraceLine(path, onLine));
+}
+
+/**
+ * An agent trace given as its text (a file picked in the page, sent in the API's start body), read and
+ * checked as a file is; `name` (the file's name) names it in messages and in the replay's source.
+ * @throws WorkloadError naming the file and line.
+ */
+export function parseAgentTrace(name: string, text: string): Promise<AgentTrace> {
+  return agentTraceOf(name, async (onLine) => forEachTextLine(name, text, onLine));
+}
+
+type LineSource = (onLine: (text: string, line: number) => boolean | void) => Promise<{ sha256: string }>;
+
+async function agentTraceOf(path: string, lines: LineSource): Promise<AgentTrace> {
   const raws: Raw[] = [];
   let format: AgentTraceFormat | null = null;
   let blockTokens = DEFAULT_BLOCK_TOKENS;
   let context: number | null = null;
   let turns = 0;
   let nextId = 0;
-  const { sha256 } = await forEachTraceLine(path, (text, line) => {
+  const { sha256 } = await lines((text, line) => {
     const where = `agent trace ${path}: line ${line}`;
     if (text.trim() === '') return;
     const o = jsonObject(where, text);
