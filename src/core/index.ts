@@ -180,6 +180,7 @@ export {
   runOption,
   startBodyFields,
   startFormFields,
+  type AgentTraceBody,
   type BodyField,
   type BodyValue,
   type FormCheck,

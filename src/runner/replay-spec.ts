@@ -42,9 +42,12 @@ export function agentTraceSummary(trace: AgentTrace): string {
  * An agent trace given as text (named by its file's name) as a replay's spec parts, and its summary.
  * @throws SweepError 'bad-input' naming the line and what is wrong with it.
  */
-export async function agentReplayOfText(name: string, text: string, speeds: number[]): Promise<{ parts: ReplayParts; summary: string }> {
-  const trace = await parseAgentTrace(name, text).catch((err: unknown) => {
+export function agentReplayOfText(name: string, text: string, speeds: number[]): { parts: ReplayParts; summary: string } {
+  let trace: AgentTrace;
+  try {
+    trace = parseAgentTrace(name, text);
+  } catch (err) {
     throw err instanceof WorkloadError ? new SweepError('bad-input', err.message) : err;
-  });
+  }
   return { parts: agentReplaySpec(trace, speeds), summary: agentTraceSummary(trace) };
 }

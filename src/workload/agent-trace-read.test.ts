@@ -241,7 +241,7 @@ describe('an agent trace given as text (picked in the page)', () => {
     const text = lines.map((l) => JSON.stringify(l)).join('\r\n') + '\r\n';
     writeFileSync(p, text);
     const fromFile = await readAgentTrace(p);
-    const fromText = await parseAgentTrace('mine.jsonl', text);
+    const fromText = parseAgentTrace('mine.jsonl', text);
     expect(fromText.source).toEqual(fromFile.source);
     expect(fromText.sha256).toBe(fromFile.sha256);
     expect(fromText.path).toBe('mine.jsonl');
@@ -250,10 +250,8 @@ describe('an agent trace given as text (picked in the page)', () => {
   it('is refused naming its name and the bad line, as a file is', async () => {
     const text =
       [HEADER, { agent: 'a', t: 0, turns: [turn(8)] }].map((l) => JSON.stringify(l)).join('\n') + '\n{"agent": "b", "t": 1, "turns": [{"in": 0, "out": 2}]}\n';
-    await expect(parseAgentTrace('mine.jsonl', text)).rejects.toThrow(
-      'agent trace mine.jsonl: line 3: agent b turn 1: in 0 is not a whole number of at least 1',
-    );
-    await expect(parseAgentTrace('long.jsonl', `${JSON.stringify(HEADER)}\n${'x'.repeat(1024 * 1024 + 1)}\n`)).rejects.toThrow(
+    expect(() => parseAgentTrace('mine.jsonl', text)).toThrow('agent trace mine.jsonl: line 3: agent b turn 1: in 0 is not a whole number of at least 1');
+    expect(() => parseAgentTrace('long.jsonl', `${JSON.stringify(HEADER)}\n${'x'.repeat(1024 * 1024 + 1)}\n`)).toThrow(
       'trace long.jsonl: line 2 is longer than 1 MiB',
     );
   });

@@ -195,8 +195,9 @@ function checkHashIds(where: string, r: Raw, blockTokens: number): void {
 }
 
 /** Reads, validates and links an agent trace. @throws WorkloadError naming the file and line. */
-export function readAgentTrace(path: string): Promise<AgentTrace> {
-  return agentTraceOf(path, (onLine) => forEachTraceLine(path, onLine));
+export async function readAgentTrace(path: string): Promise<AgentTrace> {
+  const reader = agentTraceReader(path);
+  return reader.finish((await forEachTraceLine(path, reader.onLine)).sha256);
 }
 
 /**
@@ -204,20 +205,20 @@ export function readAgentTrace(path: string): Promise<AgentTrace> {
  * checked as a file is; `name` (the file's name) names it in messages and in the replay's source.
  * @throws WorkloadError naming the file and line.
  */
-export function parseAgentTrace(name: string, text: string): Promise<AgentTrace> {
-  return agentTraceOf(name, async (onLine) => forEachTextLine(name, text, onLine));
+export function parseAgentTrace(name: string, text: string): AgentTrace {
+  const reader = agentTraceReader(name);
+  return reader.finish(forEachTextLine(name, text, reader.onLine).sha256);
 }
 
-type LineSource = (onLine: (text: string, line: number) => boolean | void) => Promise<{ sha256: string }>;
-
-async function agentTraceOf(path: string, lines: LineSource): Promise<AgentTrace> {
+/** Reads a trace's lines as they come (`onLine`), then links them (`finish`, given the bytes' sha256). */
+function agentTraceReader(path: string): { onLine: (text: string, line: number) => void; finish: (sha256: string) => AgentTrace } {
   const raws: Raw[] = [];
   let format: AgentTraceFormat | null = null;
   let blockTokens = DEFAULT_BLOCK_TOKENS;
   let context: number | null = null;
   let turns = 0;
   let nextId = 0;
-  const { sha256 } = await lines((text, line) => {
+  const onLine = (text: string, line: number): void => {
     const where = `agent trace ${path}: line ${line}`;
     if (text.trim() === '') return;
     const o = jsonObject(where, text);
@@ -255,9 +256,12 @@ async function agentTraceOf(path: string, lines: LineSource): Promise<AgentTrace
     if (raws.length > 0 && got.blockTokens !== blockTokens) throw bad(where, `block_size ${got.blockTokens} differs from the first trace's ${blockTokens}`);
     blockTokens = got.blockTokens;
     for (const r of got.sessions) add(r);
-  });
-  if (format === null || raws.length === 0) throw bad(`agent trace ${path}`, 'no agent sessions');
-  return { path, format, sha256, source: link(path, raws, blockTokens, context) };
+  };
+  const finish = (sha256: string): AgentTrace => {
+    if (format === null || raws.length === 0) throw bad(`agent trace ${path}`, 'no agent sessions');
+    return { path, format, sha256, source: link(path, raws, blockTokens, context) };
+  };
+  return { onLine, finish };
 }
 
 /** Resolves parents, refuses what cannot run (missing parent, no join, a cycle, a turn past the context) and orders roots by start. */

@@ -7,7 +7,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import type { ServerView } from '../../store/index.js';
-import { LIMITS, type RunOption, START_ENDPOINTS, type StartEndpoint, startFormFields } from '../../core/index.js';
+import { type AgentTraceBody, LIMITS, type RunOption, START_ENDPOINTS, type StartEndpoint, startFormFields } from '../../core/index.js';
 import { type FieldRule, type FieldValue, checkField, shortOutputWarning, when } from '../view/index.js';
 import { ApiFailure, api } from './api.js';
 import { FormFieldView } from './form-field.js';
@@ -20,8 +20,8 @@ interface Props {
   onStarted(runId: number): void;
 }
 
-/** What each field holds, by its start body name: text, or a checkbox's state. */
-type Values = Record<string, string | boolean>;
+/** What each field holds, by its start body name: text, a checkbox's state, or a picked agent trace. */
+type Values = Record<string, string | boolean | AgentTraceBody>;
 /** Errors by start body field name, and 'server'. */
 type Errors = Record<string, string>;
 
@@ -92,7 +92,7 @@ export function RunForm({ servers, liveRunId, onServersChanged, onStarted }: Pro
     setErrors({});
   }
 
-  const set = (field: string, value: string | boolean) => setValues((v) => ({ ...v, [field]: value }));
+  const set = (field: string, value: string | boolean | AgentTraceBody) => setValues((v) => ({ ...v, [field]: value }));
   const outputField = fields.find((f) => f.form.check === 'output-tokens');
   const outputChecked = outputField
     ? checkField(ruleOf(outputField.option, 'output-tokens', outputField.form.label), values[outputField.field.field] ?? '')
