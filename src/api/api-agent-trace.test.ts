@@ -80,6 +80,9 @@ describe('an agent trace in the start body', () => {
       expect(r.json.error).toMatchObject({ code: 'bad-request', field: 'agentTrace' });
       expect(r.json.error.message).toContain(message);
     }
+    const fast = await h.call('POST', '/api/runs', { serverId: simId, levels: [1, 2000], agentTrace: { name: 'agents.jsonl', text: TEXT } });
+    expect(fast.status).toBe(400);
+    expect(fast.json.error.message).toContain('2000 is not a speed above 0 and at most 1000 (1 = as recorded)');
     const big = 'x'.repeat(LIMITS.agentTraceTextBytes.max + 1);
     const tooBig = await h.call('POST', '/api/runs', { serverId: simId, levels: [1], agentTrace: { name: 'big.jsonl', text: big } });
     expect(tooBig.status).toBe(400);

@@ -79,13 +79,16 @@ export function RunForm({ servers, liveRunId, onServersChanged, onStarted }: Pro
     setRefusal(null);
   }
 
-  /** Another endpoint: a field it shares keeps its text unless it starts elsewhere there (inputs per request vs documents per query). */
+  /**
+   * Another endpoint: a field it shares keeps its text unless it starts elsewhere there (inputs per request vs
+   * documents per query). A picked file is dropped: the new file input shows none, so none may be sent.
+   */
   function switchTo(next: StartEndpoint) {
     const before = initialValues(endpoint);
     const after = initialValues(next);
     setValues((v) => {
       const out = { ...v };
-      for (const [k, init] of Object.entries(after)) if (!(k in v) || before[k] !== init) out[k] = init;
+      for (const [k, init] of Object.entries(after)) if (!(k in v) || before[k] !== init || typeof v[k] === 'object') out[k] = init;
       return out;
     });
     setEndpoint(next);
