@@ -4,8 +4,17 @@
  * runSweep in the background with an AbortController for Stop. Its events go
  * to the store (through the recorder) and to the live hub.
  */
-import { type RunKindName, kindOfEndpoint, refusalOf } from '../core/index.js';
-import { type PoolingSpecInput, type SpecInputOf, type SweepEvent, type SweepSpecInput, SweepError, runSweep, specSchemaOf } from '../runner/index.js';
+import { type AgentTraceBody, type RunKindName, kindOfEndpoint, refusalOf } from '../core/index.js';
+import {
+  agentReplayOfText,
+  type PoolingSpecInput,
+  type SpecInputOf,
+  type SweepEvent,
+  type SweepSpecInput,
+  SweepError,
+  runSweep,
+  specSchemaOf,
+} from '../runner/index.js';
 import type { ServerView, Store } from '../store/index.js';
 import { ApiError, type Catalog, type LevelProgress, notRunnableReason, recordSweep, beginRunOf } from '../runs/index.js';
 import type { RunHub } from './run-hub.js';
@@ -153,8 +162,9 @@ export class RunManager {
   }
 }
 
-/** A text sweep's spec from the page's Start body and the registered server. */
+/** A text sweep's spec from the page's Start body and the registered server; with an agent trace, its replay at the levels as speeds. */
 function textInput(body: StartTextRunBody, server: ServerView, apiKey: string | undefined): SweepSpecInput {
+  if (body.agentTrace) return agentReplayInput(body, body.agentTrace, server, apiKey);
   return {
     url: server.baseUrl,
     apiKey,
@@ -168,6 +178,28 @@ function textInput(body: StartTextRunBody, server: ServerView, apiKey: string | 
     baselineRateUsdPer1M: body.baselineRateUsdPer1M,
     gpuLabel: server.gpuLabel,
     command: `goodput serve: Start on "${server.name}", levels ${body.levels.join(',')}, ${body.outputTokens} output tokens, thinking ${body.thinking ? 'on' : 'off'}`,
+  };
+}
+
+/** An agent trace's replay from the Start body: the spec `goodput replay` builds; a trace that cannot run is a 400 naming its line. */
+function agentReplayInput(body: StartTextRunBody, trace: AgentTraceBody, server: ServerView, apiKey: string | undefined): SweepSpecInput {
+  let replay: ReturnType<typeof agentReplayOfText>;
+  try {
+    replay = agentReplayOfText(trace.name, trace.text, body.levels);
+  } catch (err) {
+    if (err instanceof SweepError) throw new ApiError('bad-request', `agentTrace: ${err.message}`, 'agentTrace');
+    throw err;
+  }
+  return {
+    url: server.baseUrl,
+    apiKey,
+    model: server.model ?? undefined,
+    ...replay.parts,
+    thinking: body.thinking,
+    hourlyCostUsd: body.hourlyCostUsd === undefined ? server.hourlyCostUsd : body.hourlyCostUsd,
+    baselineRateUsdPer1M: body.baselineRateUsdPer1M,
+    gpuLabel: server.gpuLabel,
+    command: `goodput serve: Start on "${server.name}", replay of ${replay.summary}, speeds ${body.levels.join(',')}, thinking ${body.thinking ? 'on' : 'off'}`,
   };
 }
 

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import {
+  type AgentTraceBody,
   type BodyField,
   LIMITS,
   MAX_CONCURRENCY,
@@ -41,6 +42,28 @@ const serverId = z
   .int('serverId must be a whole number')
   .positive('serverId must be positive');
 
+/** An agent trace picked in the page: its file's name and its text, bounded in UTF-8 bytes (what the body carries). */
+function agentTraceSchema(name: string) {
+  return z.strictObject(
+    {
+      name: z
+        .string({ error: `${name}.name must be the trace file's name` })
+        .min(1, `${name}.name must not be empty`)
+        .max(256, `${name}.name must be at most 256 characters`),
+      text: z
+        .string({ error: `${name}.text must be the trace's text` })
+        .min(1, `${name}.text is empty: the trace file has no lines`)
+        .refine((t) => Buffer.byteLength(t) <= LIMITS.agentTraceTextBytes.max, {
+          error: (iss) =>
+            `${name}.text holds ${Buffer.byteLength(String(iss.input))} bytes, above the limit of ${LIMITS.agentTraceTextBytes.max} ${LIMITS.agentTraceTextBytes.what}: replay it with goodput replay TRACE --save`,
+        }),
+    },
+    {
+      error: (iss) => (iss.code === 'unrecognized_keys' ? `${name}: unknown field(s): ${(iss.keys ?? []).join(', ')}` : `${name} must be {name, text} or null`),
+    },
+  );
+}
+
 function limitOf(o: RunOption): keyof typeof LIMITS {
   if (o.value.type !== 'number' || o.value.limit === undefined) throw new Error(`${o.flag} has no limits row for the start body`);
   return o.value.limit;
@@ -68,6 +91,8 @@ function fieldSchema(o: RunOption, f: BodyField): z.ZodType {
     }
     case 'latency-slo':
       return poolingSloSchema.nullable().default(null);
+    case 'agent-trace':
+      return agentTraceSchema(name).nullable().default(null);
   }
 }
 
@@ -119,6 +144,8 @@ export interface StartTextRunBody {
   baselineRateUsdPer1M: number | null;
   promptTokens: number;
   requestsPerLevel: number | 'auto';
+  /** An agent trace to replay instead of synthetic prompts: the levels are its speeds. */
+  agentTrace: AgentTraceBody | null;
 }
 
 /** An embeddings or rerank run started from the page. */

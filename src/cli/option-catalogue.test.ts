@@ -52,6 +52,7 @@ describe('an option added to the catalogue', () => {
       'thinking',
       'hourly-cost',
       'baseline-rate',
+      'agent-trace',
     ]);
     expect(startFormFields('embeddings', extended).map((f) => f.form.id)).not.toContain('top-k');
   });

@@ -84,9 +84,9 @@ function docDefault(o: RunOption): string {
   return o.default === undefined ? 'none' : `\`${o.default}\``;
 }
 
-/** The flag table of docs/cli.md: one row per option, in catalogue order. */
+/** The flag table of docs/cli.md: one row per flag, in catalogue order (a start body field with no flag has none). */
 export function cliFlagTable(options: readonly RunOption[] = RUN_OPTIONS): string {
-  const rows = options.map((o) => `| ${docFlag(o)} | ${docDefault(o)} | ${o.doc?.meaning ?? cell(helpText(o))} |`);
+  const rows = options.filter((o) => o.group !== 'body').map((o) => `| ${docFlag(o)} | ${docDefault(o)} | ${o.doc?.meaning ?? cell(helpText(o))} |`);
   return ['| flag | default | meaning |', '| --- | --- | --- |', ...rows].join('\n');
 }
 

@@ -7,18 +7,8 @@
  */
 import type { Command } from 'commander';
 import { LIMITS, limitMessage } from '../core/index.js';
-import type { SweepSpecInput } from '../runner/index.js';
-import {
-  DEFAULT_BLOCK_TOKENS,
-  type AgentTrace,
-  type Trace,
-  agentReplayParts,
-  agentTraceFormat,
-  parseWindow,
-  readAgentTrace,
-  readTrace,
-  replayParts,
-} from '../workload/index.js';
+import { type SweepSpecInput, agentReplaySpec, agentTraceSummary, traceReplaySpec } from '../runner/index.js';
+import { DEFAULT_BLOCK_TOKENS, type AgentTrace, type Trace, agentTraceFormat, parseWindow, readAgentTrace, readTrace } from '../workload/index.js';
 import { asUsageErrors } from './contract-errors.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { badFlag, parseNumber, refuseGivenFlags } from './parse-flags.js';
@@ -84,13 +74,8 @@ export async function replaySpec(cmd: Command, path: string, flags: ReplayFlags)
     refuseGivenFlags(cmd, FROM_AGENT_TRACE);
     const base = { ...specFromFlags(flags, process.argv.slice(2)), ...(await toolsFromFlags(flags)) };
     const trace = await asUsageErrors(() => readAgentTrace(path));
-    const sessions = trace.source.sessions;
-    const roots = sessions.filter((s) => s.parent === null).length;
-    process.stderr.write(
-      `agent trace ${trace.format}: ${roots} job${roots === 1 ? '' : 's'}, ${sessions.length - roots} sub-agent${sessions.length - roots === 1 ? '' : 's'}, ${sessions.reduce((a, s) => a + s.turns.length, 0)} turns; sha256 ${trace.sha256.slice(0, 12)}…\n`,
-    );
-    // Turns share their sessions' history and the trace's blocks on purpose: no per-request cache salt.
-    return { spec: { ...base, ...agentReplayParts(trace), levels: speeds, warmup: 0, requestsPerLevel: 'auto', cache: 'warm' }, trace };
+    process.stderr.write(`${agentTraceSummary(trace)}\n`);
+    return { spec: { ...base, ...agentReplaySpec(trace, speeds) }, trace };
   }
   const window = flags.window === undefined ? null : await asUsageErrors(async () => parseWindow(flags.window as string));
   const maxConcurrency =
@@ -107,15 +92,7 @@ export async function replaySpec(cmd: Command, path: string, flags: ReplayFlags)
   process.stderr.write(
     `trace ${trace.format}: ${trace.requests.length} requests over ${spanS.toFixed(1)} s${skipped.length ? ` (left out: ${skipped.join(', ')})` : ''}; sha256 ${trace.sha256.slice(0, 12)}…\n`,
   );
-  const spec: SweepSpecInput = {
-    ...base,
-    ...replayParts(trace, { blockTokens, maxConcurrency }),
-    levels: speeds,
-    warmup: 0,
-    requestsPerLevel: 'auto',
-    // Requests share prefixes on purpose: no per-request cache salt (the run's own salt word keeps runs apart).
-    cache: 'warm',
-  };
+  const spec: SweepSpecInput = { ...base, ...traceReplaySpec(trace, speeds, { blockTokens, maxConcurrency }) };
   return { spec, trace };
 }
 

@@ -184,6 +184,7 @@ export {
   runOption,
   startBodyFields,
   startFormFields,
+  type AgentTraceBody,
   type BodyField,
   type BodyValue,
   type FormCheck,

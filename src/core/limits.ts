@@ -35,6 +35,8 @@ export const LIMITS = {
   // Every turn's context is counted in blocks (a perfect cache's hits are judged block by block): bounded over the whole trace.
   agentTraceBlocks: { max: 16_777_216, what: "blocks over every turn of an agent trace (each turn's prompt tokens / block tokens, rounded up)" },
   traceLineBytes: { max: 1 * MiB, what: 'bytes in one line of a replayed trace' },
+  /** Under apiBodyBytes with room for JSON's escaping of the trace's quotes. */
+  agentTraceTextBytes: { max: 384 * 1024, what: 'bytes of an agent trace sent in a start body (a file picked in the page)' },
   traceBlockTokens: { max: 65_536, what: 'prompt tokens per trace block (one Mooncake hash id)' },
   traceSpeed: { max: 1000, what: 'times the recorded speed of a replayed trace' },
   clientThreads: { max: 64, what: 'client threads sending one level' },

@@ -8,7 +8,7 @@
  * them. Pure data: the page reads it too.
  */
 import { DEFAULT_CLIENT_BUDGET_MS } from './client-bound.js';
-import type { LimitName } from './limits.js';
+import { LIMITS, type LimitName } from './limits.js';
 import { RUN_ENDPOINTS, type RunEndpoint } from './run-kinds.js';
 
 export { RUN_ENDPOINTS, type RunEndpoint };
@@ -35,7 +35,7 @@ export type OptionValue =
   | { type: 'switch' };
 
 /** How the page's form reads a field before sending it (the API checks it again). */
-export type FormCheck = 'levels' | 'output-tokens' | 'count' | 'requests' | 'money' | 'boolean';
+export type FormCheck = 'levels' | 'output-tokens' | 'count' | 'requests' | 'money' | 'boolean' | 'agent-trace';
 
 /** A field of the Start form. Its error and hint are `${id}-error` and `${id}-hint`. */
 export interface FormField {
@@ -54,7 +54,13 @@ export interface FormField {
 }
 
 /** How a start body field is read; the option's limit row bounds it, its default fills it. */
-export type BodyValue = 'levels' | 'count' | 'count-or-auto' | 'boolean' | 'money' | 'latency-slo';
+export type BodyValue = 'levels' | 'count' | 'count-or-auto' | 'boolean' | 'money' | 'latency-slo' | 'agent-trace';
+
+/** An agent trace in the start body: a file's name and its text (read in the browser), or null for none. */
+export interface AgentTraceBody {
+  name: string;
+  text: string;
+}
 
 /** Where an option sits in the API's start body for one endpoint, and in the page's form. */
 export interface BodyField {
@@ -65,8 +71,11 @@ export interface BodyField {
   form?: FormField;
 }
 
-/** The command's groups of flags: every sweep-like command takes 'sweep'; the others are `goodput sweep`'s own. */
-export type OptionGroup = 'sweep' | 'pooling' | 'media' | 'arrival';
+/**
+ * The command's groups of flags: every sweep-like command takes 'sweep'; the others are `goodput sweep`'s own;
+ * 'body' is no flag: a start body field the command line takes otherwise (`goodput replay TRACE`).
+ */
+export type OptionGroup = 'sweep' | 'pooling' | 'media' | 'arrival' | 'body';
 
 export interface RunOption {
   flag: string;
@@ -133,6 +142,8 @@ const itemTokens = (label: string): BodyField => ({
   form: { id: 'item-tokens', label, hint: "in the server's own tokens where it can count them", check: 'count', order: 4 },
 });
 const latencySloField: BodyField = { field: 'latencySlo', value: 'latency-slo' };
+/** The most bytes of an agent trace the start body carries, in the words the form's hint uses. */
+const TRACE_KIB = LIMITS.agentTraceTextBytes.max / 1024;
 
 /** The sweep's options, in the order --help lists them. */
 const CATALOGUE = [
@@ -749,6 +760,26 @@ const CATALOGUE = [
     group: 'arrival',
     endpoints: TEXT,
     help: 'with --arrival burst: ms from one burst to the next',
+  },
+  {
+    flag: 'TRACE',
+    value: { type: 'text' },
+    group: 'body',
+    endpoints: TEXT,
+    help: 'an agent trace to replay (goodput replay TRACE): the levels are its speeds, the requests its turns',
+    body: {
+      chat: {
+        field: 'agentTrace',
+        value: 'agent-trace',
+        form: {
+          id: 'agent-trace',
+          label: 'Agent trace',
+          hint: `optional: a goodput agents JSONL or AgentX file of at most ${TRACE_KIB} KiB, replayed at its recorded times; the levels are then speeds (1 = as recorded) and each turn's prompt and output tokens are the trace's`,
+          check: 'agent-trace',
+          order: 10,
+        },
+      },
+    },
   },
   {
     flag: '--metric-percentiles',

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentBlockKeys, agentChildren, agentPrompt } from './agent-source.js';
-import { agentTraceFormat, readAgentTrace } from './agent-trace-read.js';
+import { agentTraceFormat, parseAgentTrace, readAgentTrace } from './agent-trace-read.js';
 import { synthAgentTrace } from './agent-synth.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'goodput-agents-'));
@@ -231,5 +231,28 @@ describe('synthetic agent traces', () => {
 
   it('refuses what a replay could not send', () => {
     expect(() => synthAgentTrace({ ...o, agents: 20_000, turns: [4, 4] })).toThrow(/above the limit of 20000/);
+  });
+});
+
+describe('an agent trace given as text (picked in the page)', () => {
+  it('is read as its file is: the same sessions, the same sha256, the file named by the name it was given', async () => {
+    const lines = [HEADER, { agent: 'a', t: 0, turns: [turn(8), turn(12)] }, { agent: 'b', parent: 'a', after: 1, turns: [turn(6)] }];
+    const p = file(lines);
+    const text = lines.map((l) => JSON.stringify(l)).join('\r\n') + '\r\n';
+    writeFileSync(p, text);
+    const fromFile = await readAgentTrace(p);
+    const fromText = parseAgentTrace('mine.jsonl', text);
+    expect(fromText.source).toEqual(fromFile.source);
+    expect(fromText.sha256).toBe(fromFile.sha256);
+    expect(fromText.path).toBe('mine.jsonl');
+  });
+
+  it('is refused naming its name and the bad line, as a file is', async () => {
+    const text =
+      [HEADER, { agent: 'a', t: 0, turns: [turn(8)] }].map((l) => JSON.stringify(l)).join('\n') + '\n{"agent": "b", "t": 1, "turns": [{"in": 0, "out": 2}]}\n';
+    expect(() => parseAgentTrace('mine.jsonl', text)).toThrow('agent trace mine.jsonl: line 3: agent b turn 1: in 0 is not a whole number of at least 1');
+    expect(() => parseAgentTrace('long.jsonl', `${JSON.stringify(HEADER)}\n${'x'.repeat(1024 * 1024 + 1)}\n`)).toThrow(
+      'trace long.jsonl: line 2 is longer than 1 MiB',
+    );
   });
 });

@@ -17,7 +17,7 @@
 import { LIMITS, limitMessage } from '../core/index.js';
 import type { AgentsSource } from './agent-source.js';
 import { WorkloadError } from './errors.js';
-import { forEachTraceLine } from './trace-lines.js';
+import { forEachTextLine, forEachTraceLine } from './trace-lines.js';
 import { DEFAULT_BLOCK_TOKENS, jsonObject, shown } from './trace-read.js';
 
 export type AgentTraceFormat = 'goodput-agents' | 'agentx';
@@ -196,13 +196,29 @@ function checkHashIds(where: string, r: Raw, blockTokens: number): void {
 
 /** Reads, validates and links an agent trace. @throws WorkloadError naming the file and line. */
 export async function readAgentTrace(path: string): Promise<AgentTrace> {
+  const reader = agentTraceReader(path);
+  return reader.finish((await forEachTraceLine(path, reader.onLine)).sha256);
+}
+
+/**
+ * An agent trace given as its text (a file picked in the page, sent in the API's start body), read and
+ * checked as a file is; `name` (the file's name) names it in messages and in the replay's source.
+ * @throws WorkloadError naming the file and line.
+ */
+export function parseAgentTrace(name: string, text: string): AgentTrace {
+  const reader = agentTraceReader(name);
+  return reader.finish(forEachTextLine(name, text, reader.onLine).sha256);
+}
+
+/** Reads a trace's lines as they come (`onLine`), then links them (`finish`, given the bytes' sha256). */
+function agentTraceReader(path: string): { onLine: (text: string, line: number) => void; finish: (sha256: string) => AgentTrace } {
   const raws: Raw[] = [];
   let format: AgentTraceFormat | null = null;
   let blockTokens = DEFAULT_BLOCK_TOKENS;
   let context: number | null = null;
   let turns = 0;
   let nextId = 0;
-  const { sha256 } = await forEachTraceLine(path, (text, line) => {
+  const onLine = (text: string, line: number): void => {
     const where = `agent trace ${path}: line ${line}`;
     if (text.trim() === '') return;
     const o = jsonObject(where, text);
@@ -240,9 +256,12 @@ export async function readAgentTrace(path: string): Promise<AgentTrace> {
     if (raws.length > 0 && got.blockTokens !== blockTokens) throw bad(where, `block_size ${got.blockTokens} differs from the first trace's ${blockTokens}`);
     blockTokens = got.blockTokens;
     for (const r of got.sessions) add(r);
-  });
-  if (format === null || raws.length === 0) throw bad(`agent trace ${path}`, 'no agent sessions');
-  return { path, format, sha256, source: link(path, raws, blockTokens, context) };
+  };
+  const finish = (sha256: string): AgentTrace => {
+    if (format === null || raws.length === 0) throw bad(`agent trace ${path}`, 'no agent sessions');
+    return { path, format, sha256, source: link(path, raws, blockTokens, context) };
+  };
+  return { onLine, finish };
 }
 
 /** Resolves parents, refuses what cannot run (missing parent, no join, a cycle, a turn past the context) and orders roots by start. */

@@ -21,7 +21,7 @@ export { BUILTIN_TOOL_SETS, builtinTools, type BuiltinToolSet } from './builtin-
 export { checkToolsSpec, loadTools } from './tools-file.js';
 export { loadResponseSchema } from './response-schema-file.js';
 export { agentBlockKeys, agentChildren, agentPrompt, agentTurnsOf, type AgentSession, type AgentsSource } from './agent-source.js';
-export { agentTraceFormat, readAgentTrace, type AgentTrace, type AgentTraceFormat } from './agent-trace-read.js';
+export { agentTraceFormat, parseAgentTrace, readAgentTrace, type AgentTrace, type AgentTraceFormat } from './agent-trace-read.js';
 export { synthAgentTrace, type AgentSynthOptions } from './agent-synth.js';
 export { imageMime, imageSizeProblem, syntheticImage, syntheticImageUrl, syntheticPng, type ImageSpec } from './synthetic-image.js';
 export { IMAGE_TILE } from './image-tiles.js';

@@ -34,10 +34,7 @@ export async function forEachTraceLine(path: string, onLine: (text: string, line
     } catch {
       throw new WorkloadError('bad-format', `trace ${path}: line ${line} is not UTF-8 text`);
     }
-    if (text.endsWith('\r')) text = text.slice(0, -1);
-    // A byte-order mark opening the file is not part of its first line (every reader accepts BOM files alike).
-    if (line === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    if (onLine(text, line) === false) wanted = false;
+    if (onLine(cleanLine(text, line), line) === false) wanted = false;
   };
   try {
     // A regular file only: a FIFO or a device would block or stream forever.
@@ -66,6 +63,26 @@ export async function forEachTraceLine(path: string, onLine: (text: string, line
   }
   if (pendingBytes > 0 && wanted) emit(Buffer.concat(pending));
   return { sha256: hash.digest('hex'), lines: line };
+}
+
+/** A line without its trailing CR; the first without a byte-order mark (not part of its text: every reader accepts BOM files alike). */
+function cleanLine(text: string, line: number): string {
+  const t = text.endsWith('\r') ? text.slice(0, -1) : text;
+  return line === 1 && t.charCodeAt(0) === 0xfeff ? t.slice(1) : t;
+}
+
+/**
+ * The same for a trace already in memory as text (a file picked in the page, sent in a request body): the
+ * same lines, the same bound on each, and the sha256 of the text's UTF-8 bytes, the file's own for a UTF-8 file.
+ */
+export function forEachTextLine(name: string, text: string, onLine: (text: string, line: number) => boolean | void): { sha256: string; lines: number } {
+  const pieces = text.split('\n');
+  if (pieces.at(-1) === '') pieces.pop();
+  for (const [i, piece] of pieces.entries()) {
+    if (Buffer.byteLength(piece) > TRACE_LINE_BYTES) throw tooLong(name, i + 1);
+    if (onLine(cleanLine(piece, i + 1), i + 1) === false) break;
+  }
+  return { sha256: createHash('sha256').update(text, 'utf8').digest('hex'), lines: pieces.length };
 }
 
 function tooLong(path: string, line: number): WorkloadError {

@@ -4,16 +4,24 @@
  * spin buttons, levels, requests and money as text), with its hint (or a
  * warning in its place) and its error tied to it by id.
  */
-import type { FormField, RunOption } from '../../core/index.js';
+import type { AgentTraceBody, FormField, RunOption } from '../../core/index.js';
+import { FORM_MAX_AGENT_TRACE_BYTES } from '../view/index.js';
 
 interface Props {
   option: RunOption;
   form: FormField;
-  value: string | boolean;
+  value: string | boolean | AgentTraceBody;
   error: string | undefined;
   /** Shown in the hint's place (a short output's warning). */
   warning: string | null;
-  onChange(value: string | boolean): void;
+  onChange(value: string | boolean | AgentTraceBody): void;
+}
+
+/** A picked file as its name and text; past the bound only its first bytes are read (enough to refuse it, never a huge file whole). */
+async function readPicked(input: HTMLInputElement): Promise<AgentTraceBody | ''> {
+  const file = input.files?.[0];
+  if (!file) return '';
+  return { name: file.name, text: await file.slice(0, FORM_MAX_AGENT_TRACE_BYTES + 1).text() };
 }
 
 /** The input's attributes for a field's check. */
@@ -35,6 +43,32 @@ export function FormFieldView({ option, form, value, error, warning, onChange }:
   const hintId = `${form.id}-hint`;
   const errorId = `${form.id}-error`;
   const hint = form.hint?.replaceAll('{default}', option.default ?? '');
+  const described = `${hint ? hintId : ''} ${errorId}`.trim();
+  if (form.check === 'agent-trace') {
+    return (
+      <div class="field wide">
+        <label for={form.id}>{form.label}</label>
+        <input
+          id={form.id}
+          type="file"
+          accept=".jsonl,.json,.txt,application/json,text/plain"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={described}
+          onChange={(e) => void readPicked(e.target as HTMLInputElement).then(onChange)}
+        />
+        {hint && (
+          <p id={hintId} class="hint">
+            {hint}
+          </p>
+        )}
+        {error && (
+          <p id={errorId} class="field-error">
+            {error}
+          </p>
+        )}
+      </div>
+    );
+  }
   if (form.check === 'boolean') {
     return (
       <div class="field check">

@@ -7,7 +7,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import type { ServerView } from '../../store/index.js';
-import { LIMITS, type RunOption, START_ENDPOINTS, type StartEndpoint, startFormFields } from '../../core/index.js';
+import { type AgentTraceBody, LIMITS, type RunOption, START_ENDPOINTS, type StartEndpoint, startFormFields } from '../../core/index.js';
 import { type FieldRule, type FieldValue, checkField, shortOutputWarning, when } from '../view/index.js';
 import { ApiFailure, api } from './api.js';
 import { FormFieldView } from './form-field.js';
@@ -20,8 +20,8 @@ interface Props {
   onStarted(runId: number): void;
 }
 
-/** What each field holds, by its start body name: text, or a checkbox's state. */
-type Values = Record<string, string | boolean>;
+/** What each field holds, by its start body name: text, a checkbox's state, or a picked agent trace. */
+type Values = Record<string, string | boolean | AgentTraceBody>;
 /** Errors by start body field name, and 'server'. */
 type Errors = Record<string, string>;
 
@@ -79,20 +79,23 @@ export function RunForm({ servers, liveRunId, onServersChanged, onStarted }: Pro
     setRefusal(null);
   }
 
-  /** Another endpoint: a field it shares keeps its text unless it starts elsewhere there (inputs per request vs documents per query). */
+  /**
+   * Another endpoint: a field it shares keeps its text unless it starts elsewhere there (inputs per request vs
+   * documents per query). A picked file is dropped: the new file input shows none, so none may be sent.
+   */
   function switchTo(next: StartEndpoint) {
     const before = initialValues(endpoint);
     const after = initialValues(next);
     setValues((v) => {
       const out = { ...v };
-      for (const [k, init] of Object.entries(after)) if (!(k in v) || before[k] !== init) out[k] = init;
+      for (const [k, init] of Object.entries(after)) if (!(k in v) || before[k] !== init || typeof v[k] === 'object') out[k] = init;
       return out;
     });
     setEndpoint(next);
     setErrors({});
   }
 
-  const set = (field: string, value: string | boolean) => setValues((v) => ({ ...v, [field]: value }));
+  const set = (field: string, value: string | boolean | AgentTraceBody) => setValues((v) => ({ ...v, [field]: value }));
   const outputField = fields.find((f) => f.form.check === 'output-tokens');
   const outputChecked = outputField
     ? checkField(ruleOf(outputField.option, 'output-tokens', outputField.form.label), values[outputField.field.field] ?? '')

@@ -3,7 +3,7 @@
  * API checks them again): concurrency levels, prompt and output tokens, requests per level, money.
  * Messages name the field as its label reads.
  */
-import type { FormCheck } from '../../core/index.js';
+import type { AgentTraceBody, FormCheck } from '../../core/index.js';
 
 /** At most this many levels (core's MAX_LEVELS; not imported, so the page's bundle stays free of core and zod). */
 export const FORM_MAX_LEVELS = 64;
@@ -19,6 +19,8 @@ export const FORM_MAX_RERANK_DOCUMENTS = 1024;
 export const FORM_MAX_ITEM_TOKENS = 262_144;
 /** Measured requests per level (core's limits row requestsPerLevel). */
 export const FORM_MAX_REQUESTS_PER_LEVEL = 20_000;
+/** Bytes of an agent trace picked in the form (core's limits row agentTraceTextBytes). */
+export const FORM_MAX_AGENT_TRACE_BYTES = 384 * 1024;
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -85,11 +87,39 @@ export interface FieldRule {
   positive: boolean;
 }
 
-export type FieldValue = number | number[] | 'auto' | boolean | null;
+export type FieldValue = number | number[] | 'auto' | boolean | AgentTraceBody | null;
 
-/** A field's text (or a checkbox's state) read by its rule. */
-export function checkField(rule: FieldRule, input: string | boolean): Checked<FieldValue> {
+/**
+ * A picked agent trace: within the start body's bound, and every line a JSON object. The server reads the
+ * rest (the graph, the lengths) and names the line it refuses, shown beside the field.
+ */
+export function checkAgentTrace(trace: AgentTraceBody): Checked<AgentTraceBody> {
+  const bytes = new TextEncoder().encode(trace.text).length;
+  if (bytes > FORM_MAX_AGENT_TRACE_BYTES)
+    return {
+      ok: false,
+      message: `${trace.name} is larger than ${FORM_MAX_AGENT_TRACE_BYTES / 1024} KiB, the most the page sends: replay it with goodput replay TRACE --save.`,
+    };
+  const lines = trace.text.split('\n');
+  if (lines.every((l) => l.trim() === '')) return { ok: false, message: `${trace.name} is empty: an agent trace has one JSON object per line.` };
+  for (const [i, line] of lines.entries()) {
+    if (line.trim() === '') continue;
+    let o: unknown;
+    try {
+      o = JSON.parse(line);
+    } catch {
+      o = undefined;
+    }
+    if (o === null || typeof o !== 'object' || Array.isArray(o))
+      return { ok: false, message: `${trace.name}: line ${i + 1} is not a JSON object (an agent trace has one per line).` };
+  }
+  return { ok: true, value: trace };
+}
+
+/** A field's text (or a checkbox's state, or a picked file) read by its rule. */
+export function checkField(rule: FieldRule, input: string | boolean | AgentTraceBody): Checked<FieldValue> {
   if (typeof input === 'boolean') return { ok: true, value: input };
+  if (typeof input === 'object') return checkAgentTrace(input);
   switch (rule.check) {
     case 'levels':
       return parseLevelsText(input);
@@ -103,5 +133,8 @@ export function checkField(rule: FieldRule, input: string | boolean): Checked<Fi
       return parseCount(rule.name, input, rule.max, rule.example);
     case 'boolean':
       return { ok: true, value: input === 'true' };
+    case 'agent-trace':
+      // No file picked: a synthetic sweep.
+      return { ok: true, value: null };
   }
 }
