@@ -6,21 +6,27 @@
 import { type Prices } from './prices.js';
 import { type GateRule, RECEIPT_RULES, type Violation, violation } from './gate-rules.js';
 import type { Receipt } from './receipt-schema.js';
+import { costSanity } from './cost-sanity.js';
 
 export type { GateRule, Violation };
+
+/** Hosts that name our machines rather than a public page: loopback, IP literals, internal names. */
+const INTERNAL_HOSTS: ReadonlyArray<[RegExp, string]> = [
+  [/\blocalhost\b/i, 'a hostname'],
+  [/\b\d{1,3}(\.\d{1,3}){3}(:\d+)?\b/, 'an IP address'],
+  [/\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:internal|local|lan|corp|intranet|home\.arpa)\b/i, 'an internal hostname'],
+];
 
 /** Strings that identify our machines, runs or secrets: never in a public dataset. */
 const INTERNAL: ReadonlyArray<[RegExp, string]> = [
   [/\bhttps?:\/\/\S+/i, 'a URL'],
-  [/\blocalhost\b/i, 'a hostname'],
-  [/\b\d{1,3}(\.\d{1,3}){3}(:\d+)?\b/, 'an IP address'],
+  ...INTERNAL_HOSTS,
   [/\b(sk|pk|api|key)-[A-Za-z0-9_-]{6,}/, 'an API key'],
   [/\bBearer\s+\S+/i, 'a bearer token'],
   [/\b(stored )?runs? (ids? )?#?\d+\b/i, 'a stored run id'],
   // Two or more segments after a leading slash (an API route like /v1/completions names no machine), ~/…, C:\…
   [/(?:^|[\s"'(=])((?!\/v1\/|\/api\/)(?:\/[\w.@+-]+){2,}\/?|~\/\S+|[A-Za-z]:\\\S+)/, 'a file path'],
   [/\b(?:[a-z][a-z0-9-]*\.)+[a-z][a-z0-9-]*:\d{2,5}\b/i, 'a host and port'],
-  [/\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:internal|local|lan|corp|intranet|home\.arpa)\b/i, 'an internal hostname'],
 ];
 const INTERNAL_KEYS = /^(url|baseUrl|targetUrl|host|hostname|runId|serverId|apiKey|command)$/i;
 
@@ -47,6 +53,29 @@ function scan(value: unknown, path: string, out: Violation[]): void {
   }
 }
 
+/**
+ * A price's source is the one URL a dataset ships, so its host gets the
+ * dataset's host rules: a page at a loopback, IP-literal (link-local and
+ * private included), IPv6-literal or internal name is no public citation.
+ */
+function sourceHostViolations(name: string, sourceUrl: string): Violation[] {
+  let host: string;
+  try {
+    host = new URL(sourceUrl).hostname;
+  } catch {
+    return [];
+  }
+  const why: string | null = host.startsWith('[') ? 'an IP address' : (INTERNAL_HOSTS.find(([re]) => re.test(host))?.[1] ?? null);
+  if (why === null) return [];
+  return [
+    violation(
+      'no-internal-identifiers',
+      `${name} sourceUrl`,
+      `cites a page at ${why} (${JSON.stringify(host)}); a price's source is a public page a reader can open`,
+    ),
+  ];
+}
+
 function priceCitations(p: Prices): Violation[] {
   const rows = [
     ...p.tokenPrices.map((r, i) => [`prices token row ${i + 1} (${r.provider} ${r.model})`, r] as const),
@@ -54,6 +83,7 @@ function priceCitations(p: Prices): Violation[] {
   ];
   return rows.flatMap(([name, r]) => [
     ...(/^https?:\/\/[^\s/]+\.[^\s]+/.test(r.sourceUrl) ? [] : [violation('price-cited', name, `has no http(s) source URL ("${r.sourceUrl}")`)]),
+    ...sourceHostViolations(name, r.sourceUrl),
     ...(/^\d{4}-\d{2}-\d{2}$/.test(r.asOf) ? [] : [violation('price-cited', name, `has no as-of date ("${r.asOf}")`)]),
   ]);
 }
@@ -72,6 +102,7 @@ export function gateSources(receipts: readonly Receipt[], prices: Prices): Viola
     if (ids.has(r.id)) out.push(violation('unique-ids', `receipt ${r.id}`, 'is given twice; receipts must have distinct ids'));
     ids.add(r.id);
     for (const rule of RECEIPT_RULES) out.push(...rule(r));
+    out.push(...costSanity(r, prices));
   }
   return [...out, ...priceCitations(prices)];
 }

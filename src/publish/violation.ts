@@ -18,6 +18,7 @@ export type GateRule =
   | 'quality-evaluator'
   | 'no-internal-identifiers'
   | 'price-cited'
+  | 'cost-cited'
   | 'no-prices-on-charts';
 
 export interface Violation {
