@@ -119,8 +119,9 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
         if (ctx.trace) handler.builtNs = builtNs;
         if (spec.keepAnswer) handler.keepAnswer();
         if (spec.endpoint === 'responses') handler.readResponsesEvents();
-        // Session turns: what each turn resends is part of what a session compares.
-        if (meta.session !== undefined) handler.sentBytes(bytes);
+        // Session turns: what each turn resends is part of what a session compares. Images or audio: the body's
+        // size is what shows a receipt's reader that the media were sent.
+        if (meta.session !== undefined || (spec.images?.length ?? 0) > 0 || spec.audio !== undefined) handler.sentBytes(bytes);
         if (spec.tools !== undefined && spec.endpoint !== 'completions') handler.expectTools(toolExpectation(spec.tools));
         if (spec.structured !== undefined && spec.endpoint !== 'completions')
           handler.expectAnswerSchema(spec.structured.control ? null : answerChecker(spec.structured.spec));

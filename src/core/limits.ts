@@ -44,6 +44,10 @@ export const LIMITS = {
   repeats: { max: 20, what: 'runs of one contract in one result (goodput run --repeats)' },
   chunkTokens: { max: 256, what: 'tokens one stream chunk carries (a recorded chunk above it cannot have been streamed)' },
   streamTokS: { max: 20_000, what: 'tokens per second one stream decodes (a recorded stream faster than it cannot have been measured)' },
+  encodeTokS: {
+    max: 10_000_000,
+    what: 'input tokens per second one embeddings or rerank request is encoded at (a recorded request faster than it cannot have been measured)',
+  },
   tools: { max: 128, what: 'tools offered with one request' },
   toolDefinitionBytes: { max: 64 * 1024, what: 'bytes of one tool definition, its JSON schema included' },
   toolCallsPerResponse: { max: 32, what: 'tool calls read from one response' },

@@ -111,7 +111,7 @@ function checkRun(side: ConfigurationKey, k: number, run: SweepResult, contract:
   for (const l of run.levels) out.push(...clientBoundRefusals(where, l, byLevel.get(l.concurrency) ?? []));
   if (out.length > before) return null;
   const stall = (c: number) => run.levels.find((l) => l.concurrency === c)?.clientBound.loopDelayMs?.max ?? null;
-  out.push(...physicsRefusals(where, contract, run.records, stall));
+  out.push(...physicsRefusals(where, contract, run.records, stall, run.tokenizer?.exact === true));
   if (out.length > before) return null;
   out.push(...serverTruthRefusals(where, run, allow));
   if (out.length > before) return null;

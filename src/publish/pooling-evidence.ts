@@ -10,6 +10,7 @@ import { type Contract, isPoolingEndpoint, poolingRecordsSha256, poolingSpecOf }
 import { checkedSide, recordsRefusal } from './evidence-check.js';
 import type { KindSide } from './receipt-kind.js';
 import { clientBoundRefusals } from './contract-speaks.js';
+import { wholePhysicsRefusals } from './whole-physics.js';
 import { type PoolingRecord, type PoolingResult, poolingCapacity, poolingLevel, poolingPeak } from '../core/index.js';
 import type { ConfigurationKey } from './fact.js';
 import { type Refusal, refusal } from './refusal.js';
@@ -124,6 +125,16 @@ function checkRun(side: ConfigurationKey, k: number, run: PoolingResult, contrac
     const records = run.records.filter((r) => r.concurrency === l.concurrency).map((r) => ({ sendNs: r.sentNs, endNs: r.endNs }));
     if (l.clientBound !== undefined) out.push(...clientBoundRefusals(where, { concurrency: l.concurrency, clientBound: l.clientBound }, records));
   }
+  if (out.length > before) return null;
+  const view = {
+    itemTokens: run.run.itemTokens,
+    queryTokens: run.run.queryTokens,
+    tokenizerExact: run.run.tokenizer.exact,
+    startedAt: run.run.startedAt,
+    endedAt: run.run.endedAt,
+    levels: run.levels.length,
+  };
+  out.push(...wholePhysicsRefusals(where, view, run.records));
   if (out.length > before) return null;
   const levels = run.levels.map((stated) => {
     // The loop delay and busy share are not in the records: taken from the stated level, the verdict recomputed.

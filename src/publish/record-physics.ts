@@ -9,10 +9,11 @@
 import type { Contract, StoredRecord } from '../contract/index.js';
 import { LIMITS } from '../core/index.js';
 import { arrivalOps } from '../workload/index.js';
+import { type MediaClaim, mediaClaim, mediaProblem } from './media-claims.js';
 import { type Refusal, type Rule, refusal } from './refusal.js';
 
 /** Refusals past this many per run are counted, not listed: one forged run must not flood the terminal. */
-const LISTED_PER_RUN = 12;
+export const LISTED_PER_RUN = 12;
 
 /** Measured requests a closed-loop level of the contract runs (the fixed count, or 'auto'). */
 export function requestsAtLevel(contract: Contract, level: number): number {
@@ -115,6 +116,8 @@ export interface LevelPhysics {
   records: readonly StoredRecord[];
   /** The client's longest recorded event-loop stall at this level (ms), or null when none was recorded. */
   loopDelayMaxMs: number | null;
+  /** The images or audio the contract claims for every request, or null for text alone. */
+  media?: MediaClaim | null;
 }
 
 /** Problems of one level's records, each naming the record. */
@@ -134,6 +137,8 @@ function levelProblems(l: LevelPhysics): Array<[string, Problem]> {
     if (length !== null) out.push([at(r), ['output-cap', length]]);
     const chunk = orderProblem(r) === null ? chunkProblem(r, stallNs) : null;
     if (chunk !== null) out.push([at(r), ['stream-rate', chunk]]);
+    const media = l.media ? mediaProblem(r, l.media) : null;
+    if (media !== null) out.push([at(r), ['media-inputs', media]]);
   }
   const warmups = l.records.filter((r) => r.warmup).length;
   const measured = l.records.length - warmups;
@@ -153,13 +158,15 @@ function levelProblems(l: LevelPhysics): Array<[string, Problem]> {
 
 /**
  * Physics refusals for one run's records, level by level; `where` names the run
- * ("evidence.optimized: run 2"), `loopDelayMaxMs` gives each level's recorded stall.
+ * ("evidence.optimized: run 2"), `loopDelayMaxMs` gives each level's recorded stall, `promptsExact`
+ * whether the run counted its prompts' lengths exactly.
  */
 export function physicsRefusals(
   where: string,
   contract: Contract,
   records: readonly StoredRecord[],
   loopDelayMaxMs: (level: number) => number | null,
+  promptsExact = true,
 ): Refusal[] {
   const byLevel = new Map<number, StoredRecord[]>();
   for (const r of records) byLevel.set(r.concurrency, [...(byLevel.get(r.concurrency) ?? []), r]);
@@ -178,9 +185,10 @@ export function physicsRefusals(
       );
     else ids.set(r.requestId, r.concurrency);
   }
+  const media = mediaClaim(contract, promptsExact);
   for (const level of [...new Set(contract.load.levels)]) {
     const recs = byLevel.get(level) ?? [];
-    for (const [rec, [rule, why]] of levelProblems({ contract, concurrency: level, records: recs, loopDelayMaxMs: loopDelayMaxMs(level) })) {
+    for (const [rec, [rule, why]] of levelProblems({ contract, concurrency: level, records: recs, loopDelayMaxMs: loopDelayMaxMs(level), media })) {
       problems.push(refusal(rule, `${where} records[c=${level}]${rec === 'records' ? '' : ` ${rec}`}`, why));
     }
   }
