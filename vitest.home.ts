@@ -10,7 +10,8 @@ import { join } from 'node:path';
  * contend for it.
  */
 export const testHomeRoot = join(tmpdir(), `goodput-test-home-${process.pid}`);
-export const testHomeEnv = { GOODPUT_HOME: testHomeRoot };
+/** `goodput verify` and `publish --key` remember site versions under GOODPUT_STATE_DIR: here too, never in ~/.local/state. */
+export const testHomeEnv = { GOODPUT_HOME: testHomeRoot, GOODPUT_STATE_DIR: join(testHomeRoot, 'state') };
 
 /** Global setup: nothing to start, and the root goes away when the run ends. */
 export default function setup(): () => void {

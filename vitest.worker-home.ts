@@ -4,3 +4,5 @@ import { join } from 'node:path';
 // the config put in GOODPUT_HOME (see vitest.home.ts).
 const root = process.env.GOODPUT_HOME;
 if (root && !root.includes(`worker-${process.pid}`)) process.env.GOODPUT_HOME = join(root, `worker-${process.pid}`);
+const state = process.env.GOODPUT_STATE_DIR;
+if (state && !state.includes(`worker-${process.pid}`)) process.env.GOODPUT_STATE_DIR = join(state, `worker-${process.pid}`);

@@ -9,6 +9,7 @@ import type { Command } from 'commander';
 import { PublishRefused, publishReceipts } from '../publish/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { signingKey } from './keys-command.js';
+import { siteVersionsFile } from './verify-command.js';
 
 export interface PublishFlags {
   receipts: string[];
@@ -17,10 +18,22 @@ export interface PublishFlags {
   out: string;
   key?: string;
   sign?: boolean;
+  previous?: string;
+  stateDir?: string;
+}
+
+/** --previous: the newest site version the key signed before, a whole number. */
+function previousOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d{1,15}$/.test(text))
+    throw new CliError(EXIT.usage, `--previous: ${JSON.stringify(text.slice(0, 40))} is not a site version (a whole number, 0 or more)`);
+  return Number(text);
 }
 
 export async function publishFromFlags(f: PublishFlags, today = new Date().toISOString().slice(0, 10)): Promise<string[]> {
   const signs = f.key !== undefined || f.sign === true;
+  const previous = previousOf(f.previous);
+  if (previous !== undefined && !signs) throw new CliError(EXIT.usage, '--previous: only a signed site carries a version; add --sign or --key');
   try {
     return await publishReceipts({
       receipts: f.receipts,
@@ -28,7 +41,13 @@ export async function publishFromFlags(f: PublishFlags, today = new Date().toISO
       site: f.site,
       out: f.out,
       today,
-      ...(signs ? { signer: () => signingKey(f.key === undefined ? '--sign' : '--key', f.key) } : {}),
+      ...(signs
+        ? {
+            signer: () => signingKey(f.key === undefined ? '--sign' : '--key', f.key),
+            versions: siteVersionsFile(f.stateDir),
+            ...(previous === undefined ? {} : { previous }),
+          }
+        : {}),
     });
   } catch (err) {
     if (err instanceof PublishRefused) throw new CliError(EXIT.usage, err.message);
@@ -46,6 +65,8 @@ export function registerPublishCommand(program: Command): void {
     .requiredOption('--out <dir>', 'the site directory (replaced whole, only when everything passes)')
     .option('--sign', "sign the site's manifest with the data folder's publisher key (goodput keys create)")
     .option('--key <file>', 'sign with this Ed25519 private key file instead')
+    .option('--previous <n>', "the newest site version this key signed before, when neither --out's site nor this machine's state holds it")
+    .option('--state-dir <dir>', 'where the newest site version per key is kept (default: GOODPUT_STATE_DIR, or ~/.local/state/goodput)')
     .action(async (f: PublishFlags) => {
       const files = await publishFromFlags(f);
       process.stdout.write(`published ${files.length} files to ${f.out}: ${files.join(', ')}\n`);

@@ -29,6 +29,8 @@ export const LIMITS = {
   inputFileBytes: { max: 512 * MiB, what: 'bytes in one result, receipt, score or evidence file we read' },
   // One request record: its chunk timings and tool-call arguments are bounded (RECORD_BOUNDS), far below this.
   recordLineBytes: { max: 16 * MiB, what: 'bytes in one line (one request record) of a raw records file' },
+  // A run's stated start and end are inside its evidence; a start moved back alone (to drop a stale-rate limitation) stretches the run past this.
+  runDays: { max: 7, what: "days from a run's start to its end" },
   sessionTurns: { max: 64, what: 'turns in one multi-turn session' },
   // A recorded coding agent runs hundreds of turns; a trace's turns together stay within requestsPerLevel.
   agentTurns: { max: 1024, what: 'turns in one agent session of a replayed trace' },

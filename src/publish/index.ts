@@ -21,5 +21,6 @@ export { KEY_FILE_BYTES, checkSignedEvidence, checkSignedResult, keyIdOf, newKey
 export { readBounded } from './site-walk.js';
 export { contractLabelRefusals, type ContractLabels } from './contract-labels.js';
 export { publishReceipts, PublishRefused, type PublishReceiptsInput } from './publish-receipts.js';
-export { verifySite, SiteNotVerified, type VerifiedSite, type VerifyOptions } from './verify-site.js';
+export { verifySite, SiteNotVerified, type Freshness, type VerifiedSite, type VerifyOptions } from './verify-site.js';
+export { SITE_VERSIONS_FILE, defaultStateDir } from './site-versions.js';
 export { type MediaClaim, mediaClaim, mediaProblem } from './media-claims.js';

@@ -49,6 +49,10 @@ export interface PublishReceiptsInput {
   today?: string;
   /** goodput's version, recorded as the generator; default this one. */
   generator?: string;
+  /** The site-versions file a signed site is numbered from and recorded in (site-versions.ts); none when absent. */
+  versions?: string;
+  /** The newest version the key signed before, as the publisher states it. */
+  previous?: number;
 }
 
 /** A receipt file's text, bounded like every input file; a problem line naming `what` when it cannot be read. */
@@ -142,6 +146,8 @@ export async function publishReceipts(input: PublishReceiptsInput): Promise<stri
     today,
     notClaimed,
     ...(signer === undefined ? {} : { signer }),
+    ...(input.versions === undefined ? {} : { versions: input.versions }),
+    ...(input.previous === undefined ? {} : { previous: input.previous }),
   });
   if (!out.ok) {
     const why = out.violations.length > 0 ? `nothing published: the provenance gate refused ${out.violations.length} number(s):` : 'nothing published:';

@@ -19,7 +19,7 @@ import { type Refusal, refusal } from './refusal.js';
 import { modelProblem } from './run-pair.js';
 import { differenceText, differences } from './same-numbers.js';
 import { parseStrictJson } from './strict-json.js';
-import { dateRefusals } from './receipt-dates.js';
+import { dateRefusals, runDateRefusals } from './receipt-dates.js';
 import type { KindSide, ReceiptKind, ReceiptResult } from './receipt-kind.js';
 import { receiptKindOf } from './receipt-kinds.js';
 
@@ -153,7 +153,8 @@ export async function recomputeReceipt(text: string, dir: EvidenceSource, today:
     ['optimized', sideO],
   ] as const)
     if (s !== null) out.push(...identityLabelRefusals(`evidence.${k}`, s.checked));
-  if (sideB === null || sideO === null || out.length > 0) return { ok: false, refusals: out };
+  const dated = runDates({ baseline: sideB, optimized: sideO }, today);
+  if (sideB === null || sideO === null || out.length > 0) return { ok: false, refusals: [...out, ...dated] };
   const model = modelProblem(sideB.checked.contract, sideO.checked.contract);
   if (model !== null) return { ok: false, refusals: [refusal('one-model', 'evidence', model)] };
   if (endpointOf(sideB) !== endpointOf(sideO)) {
@@ -183,7 +184,14 @@ export async function recomputeReceipt(text: string, dir: EvidenceSource, today:
     factSet: file.factSetVersion ?? 1,
   });
   if (!built.ok) return { ok: false, refusals: [...out, ...built.problems.map((p) => refusal(pairRule(p), 'evidence', p))] };
-  return statedAgainst(file, built.receipt, out, today, files);
+  return statedAgainst(file, built.receipt, [...out, ...dated], today, files);
+}
+
+/** Every run's start and end on both sides, each named by its side and run (receipt-dates.ts). */
+function runDates(sides: Record<ConfigurationKey, Side | null>, today: string): Refusal[] {
+  return (['baseline', 'optimized'] as const).flatMap(
+    (key) => sides[key]?.checked.runs.flatMap((r, k) => runDateRefusals(`evidence.${key}: run ${k + 1}`, r.run, today)) ?? [],
+  );
 }
 
 /** The rule a pair problem breaks, by its wording. */

@@ -115,6 +115,7 @@ function withEvidence(name: string, over: Partial<{ baseline: SweepResult; optim
   return packReceipt(join(dir, 'r.json'), { ...evidencePair(), quality: mq(), ...over });
 }
 const withoutRecomputing = (d: ReceiptDir) => refusalsOf(d.text, join(d.file, '..'));
+const daysBefore = (at: string | null, days: number) => new Date(Date.parse(at ?? '') - days * 86_400_000).toISOString();
 
 describe('edited evidence is refused, naming the number and the rule', () => {
   const pair = evidencePair();
@@ -257,6 +258,32 @@ describe('edited evidence is refused, naming the number and the rule', () => {
       () => withEvidence('qnone', { quality: { ...mq(), compared: undefined } }),
       'evidence.quality: compared: is absent',
       'quality-belongs',
+    ],
+    [
+      'a run backdated 200 days, its start moved and its end left (a stale GPU rate would no longer be flagged)',
+      () =>
+        withEvidence('backdated', { baseline: { ...pair.baseline, run: { ...pair.baseline.run, startedAt: daysBefore(pair.baseline.run.startedAt, 200) } } }),
+      `evidence.baseline: run 1 run.startedAt: ${daysBefore(pair.baseline.run.startedAt, 200)} is 200.0 days before the run's end ${pair.baseline.run.endedAt}, more than the limit of 7 days`,
+      'date',
+    ],
+    [
+      'a run that ends before it starts',
+      () =>
+        withEvidence('reversed', { optimized: { ...pair.optimized, run: { ...pair.optimized.run, endedAt: daysBefore(pair.optimized.run.startedAt, 1) } } }),
+      `evidence.optimized: run 1 run.endedAt: ${daysBefore(pair.optimized.run.startedAt, 1)} is before the run's start ${pair.optimized.run.startedAt}`,
+      'date',
+    ],
+    [
+      'a run start that is not an instant',
+      () => withEvidence('notinstant', { baseline: { ...pair.baseline, run: { ...pair.baseline.run, startedAt: '2026-06-02' } } }),
+      'evidence.baseline: run 1 run.startedAt: "2026-06-02" is not an ISO instant',
+      'date',
+    ],
+    [
+      'a run ending after the publishing day',
+      () => withEvidence('endslater', { baseline: { ...pair.baseline, run: { ...pair.baseline.run, endedAt: '2026-07-02T00:00:00.000Z' } } }),
+      'evidence.baseline: run 1 run.endedAt: 2026-07-02T00:00:00.000Z is after the publishing day 2026-07-01',
+      'date',
     ],
     [
       'a quality score measured in the future',

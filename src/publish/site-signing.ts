@@ -13,6 +13,8 @@ import { parseStrictJson } from './strict-json.js';
 export const MANIFEST_FILE = 'manifest.dsse.json';
 export const MANIFEST_PAYLOAD_TYPE = 'application/vnd.goodput.site-manifest+json';
 export const MANIFEST_VERSION = 'goodput-site-manifest/1';
+/** A manifest that also states the site's version and publish time, so an older signed site cannot pass as the current one. */
+export const MANIFEST_VERSION_FRESH = 'goodput-site-manifest/2';
 /** A PEM key file is well under this; anything larger is not one. */
 export const KEY_FILE_BYTES = 16 * 1024;
 
@@ -60,14 +62,27 @@ export function parseKey(pem: string, kind: 'private' | 'public'): { ok: true; k
 
 const sha = z.string().regex(/^[0-9a-f]{64}$/);
 const manifestEntry = z.object({ path: z.string().min(1).max(300), size: z.number().int().nonnegative(), sha256: sha }).strict();
-export const manifestSchema = z
-  .object({
-    version: z.literal(MANIFEST_VERSION),
-    generator: z.string().regex(/^goodput [0-9A-Za-z.+-]{1,40}$/),
-    signer: z.object({ keyid: z.string().regex(/^ed25519:[0-9a-f]{32}$/), publicKey: z.string().max(KEY_FILE_BYTES) }).strict(),
-    files: z.array(manifestEntry).max(100_000),
-  })
-  .strict();
+const manifestFields = {
+  generator: z.string().regex(/^goodput [0-9A-Za-z.+-]{1,40}$/),
+  signer: z.object({ keyid: z.string().regex(/^ed25519:[0-9a-f]{32}$/), publicKey: z.string().max(KEY_FILE_BYTES) }).strict(),
+  files: z.array(manifestEntry).max(100_000),
+};
+/**
+ * Version 2 adds `siteVersion` (1 for a key's first site, then one more than
+ * the newest site that key signed before) and `publishedAt` (an ISO instant);
+ * version 1 manifests, signed before, carry neither and still open.
+ */
+export const manifestSchema = z.discriminatedUnion('version', [
+  z.object({ version: z.literal(MANIFEST_VERSION), ...manifestFields }).strict(),
+  z
+    .object({
+      version: z.literal(MANIFEST_VERSION_FRESH),
+      siteVersion: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+      publishedAt: z.iso.datetime({ offset: true }),
+      ...manifestFields,
+    })
+    .strict(),
+]);
 export type SiteManifest = z.infer<typeof manifestSchema>;
 
 const envelopeSchema = z
@@ -81,8 +96,14 @@ const envelopeSchema = z
   })
   .strict();
 
-/** The manifest of `files` (path → bytes), every path with its size and SHA-256, in path order. */
-export function manifestOf(files: ReadonlyMap<string, string | Buffer>, generator: string, signer: KeyObject): SiteManifest {
+/** A site's place in its key's sequence: what a version 2 manifest states. */
+export interface SiteFreshness {
+  siteVersion: number;
+  publishedAt: string;
+}
+
+/** The manifest of `files` (path → bytes), every path with its size and SHA-256, in path order; version 2 when `fresh` is given. */
+export function manifestOf(files: ReadonlyMap<string, string | Buffer>, generator: string, signer: KeyObject, fresh?: SiteFreshness): SiteManifest {
   const pub = signer.type === 'private' ? createPublicKey(signer) : signer;
   const entries = [...files]
     .filter(([path]) => path !== MANIFEST_FILE)
@@ -91,12 +112,14 @@ export function manifestOf(files: ReadonlyMap<string, string | Buffer>, generato
       return { path, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
     })
     .sort((a, b) => (a.path < b.path ? -1 : 1));
-  return {
-    version: MANIFEST_VERSION,
+  const common = {
     generator: `goodput ${generator}`,
     signer: { keyid: keyIdOf(pub), publicKey: pub.export({ type: 'spki', format: 'pem' }).toString() },
     files: entries,
   };
+  return fresh === undefined
+    ? { version: MANIFEST_VERSION, ...common }
+    : { version: MANIFEST_VERSION_FRESH, siteVersion: fresh.siteVersion, publishedAt: fresh.publishedAt, ...common };
 }
 
 /** The DSSE envelope file's text: the manifest as payload, one Ed25519 signature over its PAE. */
@@ -115,7 +138,8 @@ export function signedManifest(manifest: SiteManifest, privateKey: KeyObject): s
 /** What a reader trusts: a public key they hold, or the id of one they pinned. */
 export type Trust = { key: KeyObject } | { keyId: string } | null;
 
-export type OpenedManifest = { ok: true; manifest: SiteManifest; trusted: boolean } | { ok: false; problems: string[] };
+/** `payloadSha256` is the SHA-256 of the signed manifest's bytes: two sites of one version must share it. */
+export type OpenedManifest = { ok: true; manifest: SiteManifest; trusted: boolean; payloadSha256: string } | { ok: false; problems: string[] };
 
 /**
  * Opens the envelope: its signature must verify over the PAE with the key the
@@ -145,7 +169,7 @@ export function openManifest(text: string, trust: Trust): OpenedManifest {
     const want = 'key' in trust ? keyIdOf(trust.key) : trust.keyId;
     if (want !== manifest.signer.keyid) return fail(`is signed by ${manifest.signer.keyid}, not by the key you trust (${want})`);
   }
-  return { ok: true, manifest, trusted: trust !== null };
+  return { ok: true, manifest, trusted: trust !== null, payloadSha256: createHash('sha256').update(body).digest('hex') };
 }
 
 export const RESULT_PAYLOAD_TYPE = 'application/vnd.goodput.result-signature+json';

@@ -26,7 +26,7 @@ describe('verifySite and publishReceipts as library functions', () => {
     const out = vi.spyOn(process.stdout, 'write');
     const exit = vi.spyOn(process, 'exit');
     const v = await verifySite(site);
-    expect(v).toEqual({ receipts: 1, files: expect.any(Number), signer: null, trusted: false });
+    expect(v).toEqual({ receipts: 1, files: expect.any(Number), signer: null, trusted: false, freshness: null });
     expect(v.files).toBe(files.length);
     expect(files).toContain('dataset.json');
     expect(out).not.toHaveBeenCalled();

@@ -6,6 +6,7 @@
  * checks again (generator, changelog, price dates), then every receipt
  * recomputed from the evidence the site ships and the site rendered again in
  * memory: dataset.json number by number, pages and images byte by byte.
+ * Last, a signed site's version against the newest its key was seen at.
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -17,7 +18,8 @@ import { renderSite } from './publish-site.js';
 import { PRICES_FILE, SITE_FILE, recomputeAll } from './publish-receipts.js';
 import { differenceText, differences } from './same-numbers.js';
 import { readSiteFile } from './site-file.js';
-import { MANIFEST_FILE, type SiteManifest, type Trust, openManifest } from './site-signing.js';
+import { MANIFEST_FILE, MANIFEST_VERSION_FRESH, type SiteManifest, type Trust, openManifest } from './site-signing.js';
+import { type SiteVersions, freshnessProblem, readSiteVersions, withSeen, writeSiteVersions } from './site-versions.js';
 import { type SiteTree, listSome, readBounded, walkSite } from './site-walk.js';
 import { parseStrictJson } from './strict-json.js';
 import { LIMITS } from '../core/index.js';
@@ -29,7 +31,18 @@ export interface VerifyOptions {
   today?: string;
   trust?: Trust;
   version?: string;
+  /** The site-versions file (site-versions.ts): a signed site older than the newest its key was seen at is refused, and a newer one recorded; none when absent. */
+  versions?: string;
+  /** The present instant (ms) a publish time may not be after; default now. */
+  now?: number;
 }
+
+/**
+ * A signed site's place in its key's sequence: its version and publish time,
+ * and the newest version seen before (null: none); or "unversioned", a site
+ * signed before sites carried a version, whose rollback cannot be checked.
+ */
+export type Freshness = { siteVersion: number; publishedAt: string; seenBefore: number | null } | 'unversioned';
 
 /** What a site that verifies is: its receipts and files, who signed it, and whether that is the key the reader trusts. */
 export interface VerifiedSite {
@@ -37,6 +50,8 @@ export interface VerifiedSite {
   files: number;
   signer: string | null;
   trusted: boolean;
+  /** Null for an unsigned site. */
+  freshness: Freshness | null;
 }
 
 /** The site does not verify: `lines` names every file or number that differs, one line each. */
@@ -95,11 +110,15 @@ function unexpectedPaths(tree: SiteTree, expected: ReadonlyMap<string, unknown>)
  * reader trusts (or the key it names, when none is given) and list every file
  * as it is. A reader who trusts a key gets no unsigned site.
  */
-async function signedManifestOf(dir: string, tree: SiteTree, trust: Trust): Promise<{ manifest: SiteManifest | null; trusted: boolean }> {
+async function signedManifestOf(
+  dir: string,
+  tree: SiteTree,
+  trust: Trust,
+): Promise<{ manifest: SiteManifest | null; trusted: boolean; payloadSha256: string }> {
   if (!tree.files.has(MANIFEST_FILE)) {
     if (trust !== null)
       throw new SiteNotVerified(dir, [`${MANIFEST_FILE}: the site is not signed, so nothing shows that the key you trust stands behind it [rule: signature]`]);
-    return { manifest: null, trusted: false };
+    return { manifest: null, trusted: false, payloadSha256: '' };
   }
   const read = await readBounded(join(dir, MANIFEST_FILE), LIMITS.inputFileBytes.max);
   if (!read.ok) throw new SiteNotVerified(dir, [`${MANIFEST_FILE}: ${read.problem} [rule: signature]`]);
@@ -107,7 +126,7 @@ async function signedManifestOf(dir: string, tree: SiteTree, trust: Trust): Prom
   if (!opened.ok) throw new SiteNotVerified(dir, opened.problems);
   const lines = await manifestProblems(dir, tree, opened.manifest);
   if (lines.length > 0) throw new SiteNotVerified(dir, lines);
-  return { manifest: opened.manifest, trusted: opened.trusted };
+  return { manifest: opened.manifest, trusted: opened.trusted, payloadSha256: opened.payloadSha256 };
 }
 
 /** Every file the evidence renders that the site lacks or holds otherwise (dataset.json number by number), and every path it does not render. */
@@ -147,7 +166,12 @@ export async function verifySite(dir: string, o: VerifyOptions = {}): Promise<Ve
     ]);
   }
   if (tree.problems.length > 0) throw fail(tree.problems);
-  const { manifest, trusted } = await signedManifestOf(dir, tree, o.trust ?? null);
+  // Read first, so a broken state file is named before any work; checked and written only once the site verifies.
+  const state = o.versions === undefined ? null : await readSiteVersions(o.versions);
+  if (state !== null && !state.ok) throw fail([state.problem]);
+  const { manifest, trusted, payloadSha256 } = await signedManifestOf(dir, tree, o.trust ?? null);
+  if (manifest?.version === MANIFEST_VERSION_FRESH && Date.parse(manifest.publishedAt) > (o.now ?? Date.now()) + CLOCK_SLACK_MS)
+    throw fail([`${MANIFEST_FILE}: publishedAt: ${manifest.publishedAt} is in the future: a publish time after now is an edit [rule: date]`]);
   const datasetRead = tree.files.has('dataset.json')
     ? await readBounded(join(dir, 'dataset.json'), LIMITS.inputFileBytes.max)
     : { ok: false as const, problem: 'does not exist' };
@@ -198,5 +222,33 @@ export async function verifySite(dir: string, o: VerifyOptions = {}): Promise<Ve
   const expected = new Map([...site.files, ...shipped]);
   const lines = await renderedDifferences(dir, tree, expected, datasetText);
   if (lines.length > 0) throw fail(lines);
-  return { receipts: receipts.length, files: expected.size, signer, trusted };
+  const freshness = manifest === null ? null : await checkedFreshness(dir, manifest, payloadSha256, state?.state ?? null, o.versions);
+  return { receipts: receipts.length, files: expected.size, signer, trusted, freshness };
+}
+
+/** Clocks differ: a publish time up to this far ahead of the reader's clock is not refused. */
+const CLOCK_SLACK_MS = 10 * 60_000;
+
+/** The site's version against the newest its key was seen at, recorded when it is newer; throws naming a rollback or an equivocation. */
+async function checkedFreshness(
+  dir: string,
+  m: SiteManifest,
+  manifestSha256: string,
+  state: SiteVersions | null,
+  file: string | undefined,
+): Promise<Freshness> {
+  if (m.version !== MANIFEST_VERSION_FRESH) return 'unversioned';
+  const keyid = m.signer.keyid;
+  const site = { siteVersion: m.siteVersion, publishedAt: m.publishedAt, manifestSha256 };
+  const seenBefore = state?.keys[keyid]?.siteVersion ?? null;
+  if (state === null || file === undefined) return { siteVersion: m.siteVersion, publishedAt: m.publishedAt, seenBefore };
+  const problem = freshnessProblem(state, keyid, site);
+  if (problem !== null) throw new SiteNotVerified(dir, [`${MANIFEST_FILE}: ${problem}`]);
+  const next = withSeen(state, keyid, { ...site, seenAt: new Date().toISOString() });
+  if (!next.ok) throw new SiteNotVerified(dir, [`${file}: ${next.problem}`]);
+  if (next.state !== state)
+    await writeSiteVersions(file, next.state).catch((err: NodeJS.ErrnoException) => {
+      throw new SiteNotVerified(dir, [`${file}: cannot record the site's version (${err.code ?? err.message}) [rule: freshness]`]);
+    });
+  return { siteVersion: m.siteVersion, publishedAt: m.publishedAt, seenBefore };
 }
