@@ -41,6 +41,7 @@ export type Rule =
   | 'contract-speaks'
   | 'client-bound-evidence'
   | 'repeats-declared'
+  | 'run-set'
   | 'signature'
   | 'generator'
   | 'server-truth'
