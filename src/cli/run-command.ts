@@ -21,6 +21,7 @@ import type { SweepSpecInput } from '../runner/index.js';
 import { liveWarnings, progressReporter } from './progress.js';
 import { renderContractResult } from './render-contract.js';
 import { inRunQualityLine, withInRunQuality } from './in-run-quality.js';
+import { SetSeal } from './set-seal.js';
 import { AfterMeasuring, writeResult } from './after-measuring.js';
 import { poolingProgress, renderPoolingResult } from './pooling-view.js';
 import { wholeAnswerExit } from './kind-view.js';
@@ -33,7 +34,10 @@ export function addRunOptions(cmd: Command): Command {
     .option('--api-key-env <name>', 'environment variable holding the API key (default: server.apiKeyEnv, else GOODPUT_API_KEY)')
     .option('--json <file|->', 'write the result JSON to a file, or to stdout with -')
     .option('--raw <file>', 'write every request record as JSON lines (with its matrix cell), level by level')
-    .option('--sign', "sign the --json result with the data folder's publisher key (goodput keys create), beside it as FILE.dsse.json")
+    .option(
+      '--sign',
+      "sign the --json result with the data folder's publisher key (goodput keys create), beside it as FILE.dsse.json; with --repeats, the set too (a manifest signed before the first run, then each run as it ends)",
+    )
     .option('--key <file>', 'sign with this Ed25519 private key file instead')
     .option(
       '--quality-baseline <url>',
@@ -52,7 +56,7 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
   const qualityBaseline = flags.qualityBaseline === undefined ? contract.quality.baselineUrl : parseUrl('--quality-baseline', flags.qualityBaseline);
   const counted: Contract = repeats > 1 ? { ...contract, repeats } : contract;
   const declared: Contract = qualityBaseline === undefined ? counted : { ...counted, quality: { ...counted.quality, baselineUrl: qualityBaseline } };
-  const set = randomBytes(8).toString('hex');
+  const seal = new SetSeal(repeats, signer);
   // Repeated runs are one result with every run's records in it; a raw file or a stored run is one run.
   if (repeats > 1 && flags.raw !== undefined) throw badFlag('--raw', "cannot be combined with --repeats: every run's records are kept in the --json result");
   if (repeats > 1 && flags.save === true)
@@ -80,6 +84,7 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
           command,
           signal,
           onCellStart,
+          onPrepared: seal.onPrepared,
           onCell: (i, total, label) => process.stderr.write(`cell ${i + 1}/${total}: ${sanitizeForTerminal(label)}\n`),
           onEvent: (e) => {
             progress(e);
@@ -107,10 +112,10 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
     for (let i = 0; i < repeats; i++) {
       if (repeats > 1) process.stderr.write(`run ${i + 1} of ${repeats}\n`);
       const one = await runOnce();
-      runs.push(repeats > 1 ? { ...one, run: { ...one.run, repeat: { index: i + 1, of: repeats, set } } } : one);
+      runs.push(seal.place(one, i));
       if (one.run.status !== 'complete' || signal.aborted) break;
     }
-    const combined = combineRepeats(runs);
+    const combined = seal.seal(combineRepeats(runs));
     // A stop is the user's when a signal came; otherwise our own side went away (a lost client thread).
     const byUser = signal.aborted;
     if (await discardIfNothingFinished(combined, saved.session)) return { code: byUser ? EXIT.stopped : EXIT.clientStopped, result: combined };

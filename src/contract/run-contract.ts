@@ -11,6 +11,7 @@ import { preflight } from '../client/index.js';
 import { type SweepDeps, type SweepEvent, SweepError, type SweepSpecInput, runSweep } from '../runner/index.js';
 import { type CellOutcome, assembleResult } from './assemble-result.js';
 import type { Contract } from './contract-schema.js';
+import { contractHash } from './contract-hash.js';
 import { prepareCells } from './prepare-cells.js';
 import { checkServer } from './server-facts.js';
 import { collectServerAccount } from './server-account.js';
@@ -30,6 +31,8 @@ export interface RunContractOptions {
   beforeLevel?: () => Promise<void>;
   /** Told before each cell starts. */
   onCell?: (index: number, total: number, label: string) => void;
+  /** Awaited once every prompt is built and before the first request is measured, with the hash the result will carry (a signed repeat set signs it here). */
+  onPrepared?: (contractHash: string) => Promise<void>;
   /** Awaited before each cell's sweep, with the spec it runs (the CLI opens its store here). */
   onCellStart?: (index: number, total: number, spec: SweepSpecInput) => Promise<void>;
   /** Swaps the sweep's dependencies (tests). */
@@ -45,6 +48,7 @@ export async function runContract(contract: Contract, opts: RunContractOptions):
   const serverAccount = await collectServerAccount(url, opts.apiKey);
   const runId = randomBytes(4).toString('hex');
   const prepared = await prepareCells(contract, { url, apiKey: opts.apiKey, runId, command: opts.command });
+  await opts.onPrepared?.(contractHash(prepared.resolved));
   const outcomes: CellOutcome[] = [];
   // Every record, warm-ups included, kept in the result: the evidence its summaries are recomputed from.
   const records: RawRecord[] = [];

@@ -52,6 +52,7 @@ export {
   type Matrix,
   type MatrixCell,
   type RepeatRun,
+  type RunSet,
   type RunInfo,
   runSchema,
   SCHEMA_VERSION,

@@ -419,11 +419,32 @@ const runFields = { run: runSchema, warnings: z.array(warningSchema), levels: bo
 /** One more run of the same contract (`goodput run --repeats N`): its own run facts, levels, cards and records. */
 export const repeatRunSchema = z.object(runFields);
 
+/** A DSSE envelope as a signed repeat set carries it: one signature over a small statement. */
+const runSetEnvelopeSchema = z
+  .object({
+    payloadType: z.string().max(200),
+    payload: z.string().max(LIMITS.runSetSignatureBytes.max),
+    signatures: z
+      .array(z.object({ keyid: z.string().max(200), sig: z.string().max(200) }).strict())
+      .min(1)
+      .max(1),
+  })
+  .strict();
+
+/**
+ * A signed repeat set (goodput run --repeats N with a signing key): the set's
+ * manifest, signed before the first run, and one signature per run, in run
+ * order, over its place in the set and the manifest's hash. Absent for
+ * unsigned sets, single runs and results written before sets were signed.
+ */
+export const runSetSchema = z.object({ manifest: runSetEnvelopeSchema, runs: z.array(runSetEnvelopeSchema).max(LIMITS.repeats.max) }).strict();
+
 export const sweepResultSchema = z.object({
   schemaVersion: z.literal(SCHEMA_VERSION),
   ...runFields,
   /** Runs 2..N of `goodput run --repeats N` (the top level is run 1); absent for a single run. */
   repeats: z.array(repeatRunSchema).max(LIMITS.repeats.max).optional(),
+  runSet: runSetSchema.optional(),
   /** The resolved contract (goodput run); validated by the contract schema when rerun. */
   contract: z.record(z.string(), z.unknown()).nullable().optional(),
   /** sha256 of the canonical contract without its server URL. */
@@ -449,6 +470,7 @@ export type EngineCard = z.infer<typeof engineCardSchema>;
 export type PlatformCard = z.infer<typeof platformCardSchema>;
 export type SweepResult = z.infer<typeof sweepResultSchema>;
 export type RepeatRun = z.infer<typeof repeatRunSchema>;
+export type RunSet = z.infer<typeof runSetSchema>;
 export type CellKey = z.infer<typeof cellKeySchema>;
 export type MatrixCell = z.infer<typeof matrixCellSchema>;
 export type Matrix = z.infer<typeof matrixSchema>;

@@ -13,6 +13,7 @@ import type { ConfigurationKey } from './fact.js';
 import { physicsRefusals } from './record-physics.js';
 import { serverTruthRefusals } from './server-agreement.js';
 import { type Refusal, refusal } from './refusal.js';
+import { runSetRefusals } from './run-set-check.js';
 import { differenceText, differences } from './same-numbers.js';
 import type { KindSide, ReceiptResult } from './receipt-kind.js';
 
@@ -147,7 +148,11 @@ export function checkEvidence(side: ConfigurationKey, result: SweepResult, out: 
           ? refusal('same-workload', `evidence.${side}: matrix`, 'a receipt compares one-cell contracts, not a matrix')
           : null,
     runs: runsOf(result),
-    repeats: (contract, all) => repeatRefusals(`evidence.${side}`, contract, all),
+    // A signed set's own rules come beside the declared count's, so a dropped run is named by both.
+    repeats: (contract, all) => [
+      ...repeatRefusals(`evidence.${side}`, contract, all),
+      ...runSetRefusals(`evidence.${side}`, contract.repeats ?? 1, result.contractHash ?? '', result.runSet, all),
+    ],
     run: (r, k, contract) => checkRun(side, k, r, contract, allowServerDisagreement, out),
   });
 }

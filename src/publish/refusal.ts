@@ -45,6 +45,7 @@ export type Rule =
   | 'contract-speaks'
   | 'client-bound-evidence'
   | 'repeats-declared'
+  | 'run-set'
   | 'signature'
   | 'generator'
   | 'server-truth'

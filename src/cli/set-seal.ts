@@ -1,0 +1,44 @@
+/**
+ * The signatures of a repeat set as `goodput run --repeats N` makes it with a
+ * signing key: the set's manifest is signed once the first run's prompts are
+ * built, before its first measured request, and the set's id is cut from it;
+ * each run is signed as it ends, over its index and the manifest's hash. An
+ * unsigned set keeps a random id and carries no signatures, as before.
+ */
+import { randomBytes, type KeyObject } from 'node:crypto';
+import type { RunSet, SweepResult } from '../core/index.js';
+import { signRunOfSet, signSetManifest } from '../publish/index.js';
+
+export class SetSeal {
+  private manifest: ReturnType<typeof signSetManifest> | undefined;
+  private readonly runs: RunSet['runs'] = [];
+  private readonly unsealed = randomBytes(8).toString('hex');
+  private readonly key: KeyObject | undefined;
+
+  /** `key` signs the set when there is one and `n` is more than one run. */
+  constructor(
+    private readonly n: number,
+    key: KeyObject | undefined,
+  ) {
+    this.key = n > 1 ? key : undefined;
+  }
+
+  /** runContract's onPrepared: the manifest over the hash the runs will carry, signed before the first run measures anything. */
+  readonly onPrepared = (contractHash: string): Promise<void> => {
+    if (this.key !== undefined && this.manifest === undefined) this.manifest = signSetManifest(this.n, contractHash, this.key);
+    return Promise.resolve();
+  };
+
+  /** Run `i` (0-based) with its place in the set, signed when the set is. */
+  place(one: SweepResult, i: number): SweepResult {
+    if (this.n === 1) return one;
+    const placed = { ...one, run: { ...one.run, repeat: { index: i + 1, of: this.n, set: this.manifest?.set ?? this.unsealed } } };
+    if (this.key !== undefined && this.manifest !== undefined) this.runs.push(signRunOfSet(this.manifest.sha256, i + 1, placed, this.key));
+    return placed;
+  }
+
+  /** The combined result with the set's signatures, when it was signed. */
+  seal(combined: SweepResult): SweepResult {
+    return this.manifest === undefined ? combined : { ...combined, runSet: { manifest: this.manifest.envelope, runs: [...this.runs] } };
+  }
+}
