@@ -13,6 +13,7 @@ import { type CellOutcome, assembleResult } from './assemble-result.js';
 import type { Contract } from './contract-schema.js';
 import { prepareCells } from './prepare-cells.js';
 import { checkServer } from './server-facts.js';
+import { clientMachine } from './client-machine.js';
 import { collectServerAccount } from './server-account.js';
 
 export interface RunContractOptions {
@@ -42,7 +43,7 @@ export async function runContract(contract: Contract, opts: RunContractOptions):
   const pre = await preflight(target, contract.model.name);
   if (!pre.ok) throw new SweepError('preflight-refused', `${url} cannot be benchmarked: ${pre.message}`);
   const serverReport = await checkServer(contract, url, opts.apiKey);
-  const serverAccount = await collectServerAccount(url, opts.apiKey);
+  const serverAccount = await collectServerAccount(url, opts.apiKey, contract.model.name);
   const runId = randomBytes(4).toString('hex');
   const prepared = await prepareCells(contract, { url, apiKey: opts.apiKey, runId, command: opts.command });
   const outcomes: CellOutcome[] = [];
@@ -75,5 +76,5 @@ export async function runContract(contract: Contract, opts: RunContractOptions):
     records,
     serverFingerprint: pre.fingerprint,
   });
-  return { ...result, serverAccount };
+  return { ...result, serverAccount, clientMachine: clientMachine() };
 }
