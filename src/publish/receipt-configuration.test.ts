@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runContract, validateContract } from '../contract/index.js';
 import type { SweepResult } from '../core/index.js';
+import { goodReceipt } from '../test-support/receipt-dir.js';
 import { useSimulators } from '../test-support/simulators.js';
 import { buildReceipt } from './build-receipt.js';
 import { packEvidence } from './evidence-files.js';
@@ -122,4 +123,18 @@ describe('server configurations on a receipt', () => {
       "serverConfiguration: is absent, but the evidence gives both servers' configurations (1 handicap(s) flagged); a receipt states them [rule: stated-equals-recomputed]",
     ]);
   }, 60_000);
+
+  it('a receipt over runs that recorded no configuration states no section and renders its page as before', async () => {
+    const dir = join(root, 'old');
+    mkdirSync(dir, { recursive: true });
+    const old = goodReceipt(join(dir, 'r.json'));
+    expect(old.receipt.serverConfiguration).toBeUndefined();
+    expect(await recomputeReceipt(old.text, dir, '2026-07-01')).toMatchObject({ ok: true });
+    const site = join(root, 'old-site');
+    expect((await publishSite({ receipts: [old.receipt], prices: NO_PRICES, outDir: site, generator: '0.1.0', today: '2026-07-01' })).ok).toBe(true);
+    const page = readFileSync(join(site, `${old.receipt.id}.html`), 'utf8');
+    // Not even a blank line: a page published before this section existed must recompute byte for byte.
+    expect(page).toContain('</dd></dl>\n<h2>Headline stats</h2><ul class="headlines"');
+    expect(page).not.toMatch(/Server configuration|class="handicap"/);
+  });
 });
