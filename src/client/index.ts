@@ -33,6 +33,7 @@ export {
   type ProbeReply,
 } from './dialects/types.js';
 export { serverFingerprint } from './server-fingerprint.js';
+export { configurationFrom, engineConfiguration, settingsIn, simConfiguration } from './server-configuration.js';
 export {
   createPoolingClient,
   poolingBody,

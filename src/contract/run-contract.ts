@@ -14,6 +14,7 @@ import type { Contract } from './contract-schema.js';
 import { contractHash } from './contract-hash.js';
 import { prepareCells } from './prepare-cells.js';
 import { checkServer } from './server-facts.js';
+import { clientMachine } from './client-machine.js';
 import { collectServerAccount } from './server-account.js';
 
 export interface RunContractOptions {
@@ -45,7 +46,7 @@ export async function runContract(contract: Contract, opts: RunContractOptions):
   const pre = await preflight(target, contract.model.name);
   if (!pre.ok) throw new SweepError('preflight-refused', `${url} cannot be benchmarked: ${pre.message}`);
   const serverReport = await checkServer(contract, url, opts.apiKey);
-  const serverAccount = await collectServerAccount(url, opts.apiKey);
+  const serverAccount = await collectServerAccount(url, opts.apiKey, contract.model.name);
   const runId = randomBytes(4).toString('hex');
   const prepared = await prepareCells(contract, { url, apiKey: opts.apiKey, runId, command: opts.command });
   await opts.onPrepared?.(contractHash(prepared.resolved));
@@ -79,5 +80,5 @@ export async function runContract(contract: Contract, opts: RunContractOptions):
     records,
     serverFingerprint: pre.fingerprint,
   });
-  return { ...result, serverAccount };
+  return { ...result, serverAccount, clientMachine: clientMachine() };
 }

@@ -2,13 +2,14 @@
  * What the server says about itself, collected when a run starts and kept in
  * its result as the server's account: the `/v1/models` entries, llama.cpp's
  * `/props` (model file and context), `/version`, the `server` header, and the
- * goodput simulator's `/sim/config`. Only what a public page may show is
+ * goodput simulator's `/sim/config`, and the server's configuration as it
+ * reports it (client's engineConfiguration). Only what a public page may show is
  * kept (a model file's base name, never its path); every answer is one
  * bounded request with a timeout, and a route that is absent adds nothing.
  */
 import { createHash } from 'node:crypto';
 import { request } from 'undici';
-import { readBounded, serverRoot } from '../client/index.js';
+import { engineConfiguration, readBounded, serverRoot, simConfiguration } from '../client/index.js';
 import { type ServerAccount, canonicalJson } from '../core/index.js';
 
 const TIMEOUT_MS = 3000;
@@ -52,8 +53,8 @@ async function getJson(base: string, path: string, apiKey: string | undefined): 
   }
 }
 
-/** The server's account of itself at `baseUrl`. */
-export async function collectServerAccount(baseUrl: string, apiKey: string | undefined): Promise<ServerAccount> {
+/** The server's account of itself at `baseUrl`; `model` picks its model card where the configuration is read there (vLLM). */
+export async function collectServerAccount(baseUrl: string, apiKey: string | undefined, model = ''): Promise<ServerAccount> {
   const base = serverRoot(baseUrl);
   const models = await getJson(base, '/v1/models', apiKey);
   const data = Array.isArray(models.json?.data) ? (models.json.data as unknown[]).slice(0, 16) : [];
@@ -67,6 +68,9 @@ export async function collectServerAccount(baseUrl: string, apiKey: string | und
   const nCtx = settings !== null && typeof settings === 'object' ? (settings as Record<string, unknown>).n_ctx : undefined;
   const version = (await getJson(base, '/version', apiKey)).json;
   const sim = (await getJson(base, '/sim/config', apiKey)).json;
+  const isSim = sim !== null && sim.simulator === 'goodput-sim';
+  // The simulator's own account decides, whatever engine it plays; else the engine's own configuration route.
+  const configuration = isSim ? simConfiguration(sim) : await engineConfiguration({ baseUrl, apiKey }, model);
   return {
     models: entries,
     server: models.server,
@@ -74,7 +78,7 @@ export async function collectServerAccount(baseUrl: string, apiKey: string | und
     props:
       props === null ? null : { modelFile: baseName(props.model_path), contextTokens: typeof nCtx === 'number' ? nCtx : null, build: text(props.build_info) },
     simulator:
-      sim === null || sim.simulator !== 'goodput-sim'
+      sim === null || !isSim
         ? null
         : {
             version: text(sim.version),
@@ -83,5 +87,6 @@ export async function collectServerAccount(baseUrl: string, apiKey: string | und
               .update(canonicalJson(sim.profile ?? null))
               .digest('hex'),
           },
+    configuration,
   };
 }

@@ -57,6 +57,8 @@ export {
   runSchema,
   SCHEMA_VERSION,
   type ServerAccount,
+  type ServerConfiguration,
+  type ServerSetting,
   type ServerReport,
   serverReportSchema,
   type SweepResult,
@@ -100,6 +102,7 @@ export {
   SHORT_OUTPUT_TOKENS,
 } from './limits.js';
 export { peakOverlap } from './overlap.js';
+export { type Handicap, handicapsOf, SERVER_SETTINGS, type SettingDoc, type SettingRow, settingRows, settingsOf, settingValueText } from './server-settings.js';
 export { limitedCount, limitedInt, overLimit, unionError } from './limit-schema.js';
 export { capacityOfLevels, replaySeries, sparkline } from './utilisation.js';
 export { summarizeSessions } from './session-summary.js';

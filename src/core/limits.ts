@@ -21,6 +21,7 @@ export const LIMITS = {
   sseEventBytes: { max: 1 * MiB, what: 'bytes in one SSE event from a server' },
   ndjsonLineBytes: { max: 1 * MiB, what: 'bytes in one NDJSON line from a server' },
   probeResponseBytes: { max: 8 * MiB, what: 'bytes in a probe response (/v1/models, /props, /metrics)' },
+  serverSettings: { max: 48, what: "settings kept from a server's report of its configuration (/props, /get_server_info, /info, /sim/config)" },
   errorBodyBytes: { max: 64 * 1024, what: 'bytes of an error body kept for its message' },
   apiBodyBytes: { max: 1 * MiB, what: 'bytes in one body sent to goodput serve' },
   // A sweep saving through serve sends each level with its raw records in one body: far above 1 MiB.

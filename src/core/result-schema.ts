@@ -452,6 +452,8 @@ export const sweepResultSchema = z.object({
   tokenizer: tokenizerInfoSchema.optional(),
   serverReport: serverReportSchema.optional(),
   serverAccount: serverAccountSchema.optional(),
+  /** The machine that ran the client, in words (OS, CPU, memory, Node; never its name); absent in results written before it was recorded. */
+  clientMachine: z.string().max(200).optional(),
   /** The quality score measured in this same invocation against the baseline's server (goodput run --quality-baseline), with its raw evidence. */
   quality: qualityScoreSchema.optional(),
   matrix: matrixSchema.optional(),
@@ -476,4 +478,4 @@ export type MatrixCell = z.infer<typeof matrixCellSchema>;
 export type Matrix = z.infer<typeof matrixSchema>;
 export type TokenizerInfo = z.infer<typeof tokenizerInfoSchema>;
 export type ServerReport = z.infer<typeof serverReportSchema>;
-export { serverAccountSchema, type ServerAccount } from './server-account-schema.js';
+export { serverAccountSchema, type ServerAccount, type ServerConfiguration, type ServerSetting } from './server-account-schema.js';

@@ -43,6 +43,7 @@ export function datasetOf(site: SiteView): unknown {
         ...(r.inputs === undefined ? {} : { inputs: r.inputs }),
         measuredAt: r.measuredAt,
         configurations: { baseline: cfg('baseline'), optimized: cfg('optimized') },
+        ...(r.serverConfiguration === undefined ? {} : { serverConfiguration: r.serverConfiguration }),
         workload: r.workload,
         costBasis: { text: r.costBasis.text, priceAsOf: r.costBasis.priceAsOf },
         quality:

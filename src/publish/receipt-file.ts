@@ -204,6 +204,15 @@ function statedAgainst(file: z.infer<typeof receiptFileSchema>, receipt: Receipt
   const { evidence: _e, receiptVersion: _v, allowServerDisagreement: _a, ...stated } = file;
   const { receiptVersion: _rv, ...recomputed } = receipt;
   for (const d of differences(stated, recomputed, '', true)) out.push(refusal('stated-equals-recomputed', d.path, differenceText(d)));
+  // Optional keys are compared where stated; this one the evidence gives is stated, so a handicapped baseline cannot be left off.
+  if (recomputed.serverConfiguration !== undefined && stated.serverConfiguration === undefined)
+    out.push(
+      refusal(
+        'stated-equals-recomputed',
+        'serverConfiguration',
+        `is absent, but the evidence gives both servers' configurations (${recomputed.serverConfiguration.handicaps.length} handicap(s) flagged); a receipt states them`,
+      ),
+    );
   return out.length > 0 ? { ok: false, refusals: out } : { ok: true, receipt, files };
 }
 

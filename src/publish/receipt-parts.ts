@@ -100,6 +100,8 @@ export interface KindParts {
   charts: Receipt['charts'];
   quality: Receipt['quality'];
   limitations: string[];
+  /** The two servers' configurations side by side (configuration-part.ts); absent when neither run recorded one. */
+  serverConfiguration?: Receipt['serverConfiguration'];
 }
 
 /** The receipt of a checked pair: the frame every kind shares around the kind's own parts. */
@@ -131,6 +133,7 @@ export function receiptOf<R extends ReceiptResult>(input: ReceiptInput<R>, runs:
       baseline: configuration(runs.baseline, input.baselineMethod?.trim() || 'baseline as deployed, no optimization'),
       optimized: configuration(runs.optimized, input.method.trim()),
     },
+    ...(parts.serverConfiguration === undefined ? {} : { serverConfiguration: parts.serverConfiguration }),
     workload: { hash: runs.baseline.workloadHash, lines: Object.entries(workloadPart(runs.baseline.contract)).map(([k, v]) => `${k}: ${canonicalJson(v)}`) },
     costBasis: { text: parts.costText, priceAsOf: asOf.at(-1) ?? null },
     facts: parts.facts,

@@ -39,6 +39,20 @@ export const configurationSchema = z.object({
   serverAccount: z.array(z.string()),
 });
 
+/**
+ * The two servers' configurations as each reported it when its run started,
+ * side by side: where each came from (or why none did), one row per setting with
+ * both values, and every setting of the baseline below its engine's documented
+ * default that holds the engine back. Absent when neither run recorded its
+ * server's configuration, so a receipt made before reads as it always did.
+ */
+export const serverConfigurationSectionSchema = z.object({
+  sources: z.object({ baseline: z.string(), optimized: z.string() }),
+  rows: z.array(z.object({ setting: z.string(), baseline: z.string().nullable(), optimized: z.string().nullable(), differs: z.boolean() })),
+  /** "handicapped baseline: max batch 1 (engine default 256)": shown beside the headlines. */
+  handicaps: z.array(z.string()),
+});
+
 /** A curve point's identity; its numbers are facts `<configuration>.c<concurrency>.<metric>`. */
 export const curvePointSchema = z.object({
   concurrency: z.number().int().positive(),
@@ -76,6 +90,7 @@ export const receiptSchema = z.object({
   /** A text-generation receipt whose requests carried images or audio: what each carried, from the contract ("2 images of 512×512 PNG per request"); absent for text alone. */
   inputs: z.array(z.string().max(200)).max(9).optional(),
   configurations: z.object({ baseline: configurationSchema, optimized: configurationSchema }),
+  serverConfiguration: serverConfigurationSectionSchema.optional(),
   workload: z.object({
     /** Equal on both sides, else there is no receipt. */
     hash: z.string().nullable(),
@@ -105,6 +120,7 @@ export const receiptSchema = z.object({
 
 export type Receipt = z.infer<typeof receiptSchema>;
 export type Configuration = z.infer<typeof configurationSchema>;
+export type ServerConfigurationSection = z.infer<typeof serverConfigurationSectionSchema>;
 export type CurvePoint = z.infer<typeof curvePointSchema>;
 export type Headline = z.infer<typeof headlineSchema>;
 export type BarChartDef = z.infer<typeof barChartSchema>;

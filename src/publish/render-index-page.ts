@@ -36,7 +36,7 @@ export function indexPage(s: SiteView, datasetSha256: string): string {
     'Benchmark receipts',
     html`<h1>Benchmark receipts</h1>
 <p>Each receipt is one model on one GPU: a baseline and an optimized configuration under the same load test, every number with its statistic and provenance.</p>
-<h2>Receipts</h2><ul id="receipts">${s.receipts.map((v) => html`<li><a href="${v.page}">${v.receipt.title}</a>${v.receipt.simulated ? html` <strong class="simulated">simulated</strong>` : ''} <span class="muted">(${v.receipt.model} · ${v.receipt.hardware} · measured ${v.receipt.measuredAt})</span></li>`)}</ul>
+<h2>Receipts</h2><ul id="receipts">${s.receipts.map((v) => html`<li><a href="${v.page}">${v.receipt.title}</a>${v.receipt.simulated ? html` <strong class="simulated">simulated</strong>` : ''}${(v.receipt.serverConfiguration?.handicaps ?? []).map((h) => html` <strong class="handicap">${h}</strong>`)} <span class="muted">(${v.receipt.model} · ${v.receipt.hardware} · measured ${v.receipt.measuredAt})</span></li>`)}</ul>
 <h2>Changelog</h2>${scrollFrame(
       'Changelog',
       html`<table id="changelog"><thead><tr><th scope="col">Added on</th><th scope="col">Receipt</th><th scope="col">Measured</th><th scope="col">Prices captured</th><th scope="col">Withdrawn</th></tr></thead><tbody>

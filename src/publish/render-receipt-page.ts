@@ -27,6 +27,32 @@ function headlines(v: ReceiptView): Raw {
   )}</ul>`;
 }
 
+/** The two servers' configurations as each reported it, side by side, each differing setting marked; nothing (not even a line) for a receipt without them, so its page renders as before. */
+function serverConfiguration(r: ReceiptView['receipt']): Raw | string {
+  const c = r.serverConfiguration;
+  if (c === undefined) return '';
+  const cell = (x: string | null) => x ?? 'not reported';
+  return html`<h2>Server configuration</h2><p class="muted">As each server reported it when its run started (baseline: ${c.sources.baseline}; optimized: ${c.sources.optimized}).</p>
+${scrollFrame(
+  'Server configuration',
+  html`<table id="server-configuration"><caption>Each setting either server reported, with both values; a differing setting is marked</caption>
+<thead><tr><th scope="col">Setting</th><th scope="col">Baseline</th><th scope="col">Optimized</th><th scope="col">Differs</th></tr></thead><tbody>
+${c.rows.map(
+  (x) =>
+    html`<tr${x.differs ? html` class="differs"` : ''}><th scope="row">${x.setting}</th><td data-label="Baseline">${cell(x.baseline)}</td><td data-label="Optimized">${cell(x.optimized)}</td><td data-label="Differs">${x.differs ? 'differs' : 'same'}</td></tr>`,
+)}</tbody></table>`,
+)}
+`;
+}
+
+/** A baseline configured below its engine's documented defaults, said beside the headlines it colours. */
+function handicaps(r: ReceiptView['receipt']): Raw | string {
+  const h = r.serverConfiguration?.handicaps ?? [];
+  return h.length === 0
+    ? ''
+    : html`<p class="handicap" id="handicaps"><strong>Limitation:</strong> ${h.join('; ')}; see the server configuration and the limitations below.</p>`;
+}
+
 function factTables(v: ReceiptView): Raw {
   const { baseline, optimized } = v.receipt.configurations;
   return scrollFrame(
@@ -86,7 +112,7 @@ ${r.simulated ? html`<p class="simulated"><strong>Simulated:</strong> measured a
 <dt>Hardware</dt><dd id="hardware">${r.hardware} <span class="stat">(declared by the publisher: no server reports its GPU, so the GPU, the hardware and the price are the publisher's word)</span></dd></dl>
 <h2>What each server said about itself</h2><p class="muted">Recorded by goodput run from the server's own routes when the run started, beside the labels the publisher declared above.</p>
 <dl id="server-accounts">${(['baseline', 'optimized'] as const).map((k) => html`<dt>${k === 'baseline' ? 'Baseline' : 'Optimized'} server</dt><dd>${r.configurations[k].serverAccount.length === 0 ? 'not recorded (the run kept no account of the server)' : html`<ul>${r.configurations[k].serverAccount.map((l) => html`<li>${l}</li>`)}</ul>`}</dd>`)}</dl>
-<h2>Headline stats</h2>${headlines(v)}
+${serverConfiguration(r)}<h2>Headline stats</h2>${handicaps(r)}${headlines(v)}
 <h2>Fact tables</h2>${factTables(v)}
 <h2>Charts</h2><p class="muted">One unit per chart; bars start at zero; baseline grey and first. List prices are never drawn on these scales.</p>
 ${v.bars.map(barFigure)}

@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import { type Contract, combineRepeats, runsOf } from '../contract/index.js';
 import { canonicalJson, type QualityScore, type SweepResult, sweepResultSchema } from '../core/index.js';
 import { FIGURES, type FigureKey } from '../web/index.js';
+import { configurationPart } from './configuration-part.js';
 import { checkEvidence } from './evidence-check.js';
 import { publicTextResult } from './evidence-files.js';
 import { type ConfigurationKey, FACT_TABLE_ROWS, type Fact } from './fact.js';
@@ -70,6 +71,7 @@ function textReceipt(input: ReceiptInput<SweepResult>): ReceiptOutcome {
   const q = qualityFacts(input.quality);
   const facts = [...b.facts, ...underQualityFloor(o.facts, runs.optimized.contract, input.quality), ...q.facts];
   const media = mediaInputs(runs.baseline.contract);
+  const config = configurationPart(runs);
   return receiptOf(input, runs, {
     factSet,
     simulated: isSimulated(runs.baseline) || isSimulated(runs.optimized),
@@ -83,7 +85,9 @@ function textReceipt(input: ReceiptInput<SweepResult>): ReceiptOutcome {
     headlines: headlinesOf(['peakThroughput', 'singleStream', 'costPer1M', 'quality', 'goodput'], ['quality']),
     charts: barCharts(BAR_FIGURES, (key) => `${FIGURES[key as FigureKey].label} by configuration`),
     quality: q.quality,
-    limitations: limitationsOf(runs, facts),
+    // The handicap and the differing conditions follow what the runs carry; runs recorded before configurations add none.
+    limitations: [...limitationsOf(runs, facts), ...config.limitations],
+    ...(config.section === undefined ? {} : { serverConfiguration: config.section }),
   });
 }
 

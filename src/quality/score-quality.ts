@@ -68,7 +68,7 @@ async function checkedSide(side: string, target: Target, model: string | undefin
   if (!r.ok) throw new QualityError('preflight-refused', `${side}: ${r.message}`);
   const found = await detectEngine(target, { timeoutMs: Math.min(timeoutMs, 10_000) });
   // The server's own account, as goodput run records it: a receipt matches the score to its runs by it.
-  const account = await collectServerAccount(target.baseUrl, target.apiKey);
+  const account = await collectServerAccount(target.baseUrl, target.apiKey, r.model);
   return { model: r.model, fingerprint: r.fingerprint, engine: found.dialect.engine, engineVersion: found.version, account };
 }
 

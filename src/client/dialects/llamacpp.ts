@@ -60,6 +60,7 @@ export const llamacpp = defineOpenAiDialect({
   },
   // The context of one slot (-c divided by --parallel): what a single request may use.
   context: routeContext('/props', ['default_generation_settings', 'n_ctx'], ' (per slot)'),
+  configuration: { route: '/props' },
   probePaths: ['/props'],
   identify(e) {
     const build = stringAt(e, '/props', 'build_info');

@@ -46,7 +46,13 @@ function tokens(v: unknown): number | null {
 
 /** The `/v1/models` entry of `model` (the first one when it is not listed), or null. */
 function modelEntry(e: ProbeEvidence, model: string): Record<string, unknown> | null {
-  const data = okJson(e, '/v1/models')?.data;
+  const json = okJson(e, '/v1/models');
+  return json === null ? null : modelEntryOf(json, model);
+}
+
+/** The entry of `model` in a `/v1/models` answer (the first one when it is not listed), or null. */
+export function modelEntryOf(json: Record<string, unknown>, model: string): Record<string, unknown> | null {
+  const data = json.data;
   if (!Array.isArray(data)) return null;
   const entries = data.filter((d): d is Record<string, unknown> => typeof d === 'object' && d !== null);
   return entries.find((d) => d.id === model) ?? entries[0] ?? null;

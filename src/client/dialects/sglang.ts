@@ -40,6 +40,7 @@ export const sglang = defineOpenAiDialect({
   },
   // SGLang's model card carries max_model_len like vLLM's.
   context: modelsContext(['max_model_len']),
+  configuration: { route: '/get_server_info' },
   probePaths: ['/get_server_info'],
   identify(e) {
     const version = stringAt(e, '/get_server_info', 'version');

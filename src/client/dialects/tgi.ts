@@ -49,6 +49,7 @@ export const tgi = defineOpenAiDialect({
   },
   // Prompt plus output must stay within max_total_tokens (TGI answers 422 past it).
   context: routeContext('/info', ['max_total_tokens']),
+  configuration: { route: '/info' },
   probePaths: ['/info'],
   identify(e) {
     const info = okJson(e, '/info');

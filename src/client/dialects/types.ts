@@ -105,6 +105,17 @@ export interface ContextReading {
   read(evidence: ProbeEvidence, model: string): number | null;
 }
 
+/**
+ * Where an engine reports its configuration (slots, batch, context): a GET route
+ * detection already fetches, and the object in its answer that holds the settings
+ * (the answer itself unless `select` says otherwise, e.g. vLLM's model entry).
+ * Which settings are read, and their documented defaults, is core's SERVER_SETTINGS.
+ */
+export interface ConfigurationReading {
+  readonly route: string;
+  select?(json: Record<string, unknown>, model: string): Record<string, unknown> | null;
+}
+
 /** What a dialect recognised in the evidence. */
 export interface Identification {
   version: string | null;
@@ -201,6 +212,8 @@ export interface Dialect {
   readonly metrics: MetricsFacts;
   /** Where the engine reports its context length (read from the detection answers), or null when it does not. */
   readonly context: ContextReading | null;
+  /** Where the engine reports its configuration, read from the detection answers; absent when it reports none. */
+  readonly configuration?: ConfigurationReading;
   /** GET paths detection should fetch for this dialect (never a generation route). */
   readonly probePaths: readonly string[];
   /** Recognises the engine from the collected GET answers, or null. */

@@ -5,7 +5,7 @@
  * (`reasoning_content` before PR #27752), `cache_salt` for cold runs.
  */
 import { OPENAI_EMBEDDINGS, type OpenAiDialectDef, RERANK_V1, defineOpenAiDialect, openAiReading } from './define.js';
-import { byOwner, modelsContext } from './probe-helpers.js';
+import { byOwner, modelEntryOf, modelsContext } from './probe-helpers.js';
 
 /** vLLM's request body: what SGLang's OpenAI routes take too. */
 export const VLLM_RULES: OpenAiDialectDef['rules'] = {
@@ -66,6 +66,8 @@ export const vllm = defineOpenAiDialect({
     },
   },
   context: modelsContext(['max_model_len']),
+  // vLLM reports no batch settings outside its development mode: the model card's max_model_len is what it says.
+  configuration: { route: '/v1/models', select: modelEntryOf },
   probePaths: ['/version'],
   identify: (e) => byOwner(e, 'vllm'),
 });
