@@ -22,3 +22,4 @@ export { readBounded } from './site-walk.js';
 export { contractLabelRefusals, type ContractLabels } from './contract-labels.js';
 export { publishReceipts, PublishRefused, type PublishReceiptsInput } from './publish-receipts.js';
 export { verifySite, SiteNotVerified, type VerifiedSite, type VerifyOptions } from './verify-site.js';
+export { reproduceClaims, REPRODUCE_TOLERANCE, type ClaimCheck } from './reproduce-claims.js';

@@ -63,7 +63,8 @@ export function receiptFile(receipt: Receipt, evidence: EvidenceRefs, allowServe
 }
 
 /** The recomputed receipt and its evidence files (path → gzip bytes), which a site ships so readers can recompute it too. */
-export type Recomputation = { ok: true; receipt: Receipt; files: Map<string, Buffer> } | { ok: false; refusals: Refusal[] };
+export type Recomputation =
+  { ok: true; receipt: Receipt; files: Map<string, Buffer>; results: Record<ConfigurationKey, ReceiptResult> } | { ok: false; refusals: Refusal[] };
 
 /** One evidence file loaded, kept for shipping, and parsed by its schema; refusals go to `out`. */
 async function loadParsed<T>(
@@ -183,7 +184,7 @@ export async function recomputeReceipt(text: string, dir: EvidenceSource, today:
     factSet: file.factSetVersion ?? 1,
   });
   if (!built.ok) return { ok: false, refusals: [...out, ...built.problems.map((p) => refusal(pairRule(p), 'evidence', p))] };
-  return statedAgainst(file, built.receipt, out, today, files);
+  return statedAgainst(file, built.receipt, out, today, files, results);
 }
 
 /** The rule a pair problem breaks, by its wording. */
@@ -191,12 +192,19 @@ const pairRule = (p: string) =>
   /identical accounts/.test(p) ? 'self-comparison' : /models differ/.test(p) ? 'one-model' : /GPUs differ|hourly rates/.test(p) ? 'same-gpu' : 'same-workload';
 
 /** Whatever else the file states must be exactly what the evidence gives. */
-function statedAgainst(file: z.infer<typeof receiptFileSchema>, receipt: Receipt, out: Refusal[], today: string, files: Map<string, Buffer>): Recomputation {
+function statedAgainst(
+  file: z.infer<typeof receiptFileSchema>,
+  receipt: Receipt,
+  out: Refusal[],
+  today: string,
+  files: Map<string, Buffer>,
+  results: Record<ConfigurationKey, ReceiptResult>,
+): Recomputation {
   out.push(...identifierRefusals(receipt), ...dateRefusals(receipt, today));
   const { evidence: _e, receiptVersion: _v, allowServerDisagreement: _a, ...stated } = file;
   const { receiptVersion: _rv, ...recomputed } = receipt;
   for (const d of differences(stated, recomputed, '', true)) out.push(refusal('stated-equals-recomputed', d.path, differenceText(d)));
-  return out.length > 0 ? { ok: false, refusals: out } : { ok: true, receipt, files };
+  return out.length > 0 ? { ok: false, refusals: out } : { ok: true, receipt, files, results };
 }
 
 /** Words the evidence contributes to every page (model, hardware, engines) carry no internal identifier either. */
