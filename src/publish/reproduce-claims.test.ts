@@ -68,6 +68,14 @@ describe('reproduceClaims', () => {
     expect(check(fact('optimized.failedTotal', 0, { unit: 'requests' }), fact('optimized.failedTotal', 0, { unit: 'requests' }))?.holds).toBe(true);
   });
 
+  it('allows a quality score 20 % of its distance from a perfect score, at least 0.01, not 20 % of itself', () => {
+    const score = (v: number) => fact('optimized.quality', v, { metric: 'quality', unit: 'score (0–1)', provenance: 'derived' });
+    expect(check(score(0.99), score(0.981))).toMatchObject({ holds: true, why: 'within ± 20 % of the distance from a perfect score, at least 0.01' });
+    expect(check(score(0.99), score(0.97))?.holds).toBe(false);
+    expect(check(score(0.8), score(0.77))).toMatchObject({ holds: true });
+    expect(check(score(0.8), score(0.75))?.holds).toBe(false);
+  });
+
   it('does not hold where the reproduction records no value, saying why', () => {
     expect(check(fact('optimized.quality', 0.99), null)).toMatchObject({ holds: false, reproduced: null, why: 'the reproduction records no value' });
     const missing = fact('optimized.quality', null, { note: 'no score was measured' });

@@ -6,8 +6,9 @@
  * reproduced figure is the median of the reader's runs (one disturbed run
  * does not move it); it holds when it lies within the published runs' range
  * (the figure alone for a single run) widened by a floor: a share of the
- * figure, and for durations a few milliseconds (a loopback round trip and a
- * timer's jitter are that large on any machine). Recorded inputs (the GPU's
+ * figure (of a quality score, of its distance from a perfect score), and for
+ * durations a few milliseconds (a loopback round trip and a timer's jitter
+ * are that large on any machine). Recorded inputs (the GPU's
  * hourly rate and count) are the contract's, not measurements; a number the
  * receipt does not record claims nothing; per-level curve points are run 1's
  * data, drawn, not claims: none of them is checked.
@@ -16,7 +17,7 @@ import type { Fact } from './fact.js';
 import type { Receipt } from './receipt-schema.js';
 
 /** The allowance's floors, stated in docs/receipts.md ("Checking a receipt"). */
-export const REPRODUCE_TOLERANCE = { relative: 0.2, durationMs: 2 } as const;
+export const REPRODUCE_TOLERANCE = { relative: 0.2, durationMs: 2, scorePoints: 0.01 } as const;
 
 export interface ClaimCheck {
   id: string;
@@ -55,7 +56,13 @@ function median(xs: readonly number[]): number | null {
 
 /** The floor of a claim's allowance and the words that name it. */
 function floorOf(claim: Fact): { width: number; from: string } {
-  const share = REPRODUCE_TOLERANCE.relative * Math.abs(claim.value as number);
+  const value = claim.value as number;
+  // A score near 1 differs by its distance from a perfect score: 20 % of the figure would let 0.99 hold at 0.8.
+  if (claim.metric === 'quality') {
+    const width = Math.max(REPRODUCE_TOLERANCE.relative * (1 - value), REPRODUCE_TOLERANCE.scorePoints);
+    return { width, from: `${REPRODUCE_TOLERANCE.relative * 100} % of the distance from a perfect score, at least ${REPRODUCE_TOLERANCE.scorePoints}` };
+  }
+  const share = REPRODUCE_TOLERANCE.relative * Math.abs(value);
   const ms = claim.unit === 'ms' ? REPRODUCE_TOLERANCE.durationMs : 0;
   return share >= ms ? { width: share, from: `${REPRODUCE_TOLERANCE.relative * 100} % of the figure` } : { width: ms, from: `${ms} ms` };
 }
