@@ -1,150 +1,74 @@
 /**
- * `goodput reproduce`, end to end over loopback: a receipt made from two
- * simulators (three runs a side, the score measured in the optimized run) is
- * reproduced against the same two and every claim holds; against an optimized
- * simulator four times slower per decode step, the claims that do not hold
- * are named (exit 8), the optimized single-stream figures among them. A
- * tampered receipt, a URL with credentials and a run count past the limits
- * are refused (exit 2) before anything runs.
+ * `goodput reproduce` refuses before anything runs: a tampered receipt (one
+ * stated figure edited) names the field and its rule, exit 2; a URL carrying
+ * credentials and a run count past the limits table are refused as `run`
+ * refuses them, before the receipt is read; a receipt whose evidence is not
+ * beside it is refused naming the file. Nothing is run or written. (The runs
+ * themselves, against simulators, are in reproduce.timing.test.ts.)
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ClaimCheck, receiptSchema } from '../publish/index.js';
-import { type SimProcess, spawnSimProcess } from '../sim/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../test-support/cli-in-process.js';
-import type { Ran } from '../test-support/goodput-process.js';
-import { patient } from '../test-support/patience.js';
-import { writeReceiptContract } from '../test-support/receipt-contracts.js';
+import { evidencePair } from '../test-support/evidence-fixture.js';
 import { EXIT } from './exit-codes.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'goodput-reproduce-'));
+const dir = mkdtempSync(join(tmpdir(), 'goodput-reproduce-refusals-'));
 const receiptPath = join(dir, 'receipts', 'receipt.json');
-/** A decode step of `stepMs`, a fixed prefill, no batching slowdown: figures a loaded machine moves little. */
-const profile = (stepMs: number, noise: number) => [
-  ...['--prefill-base-ms', '5', '--prefill-ms-per-token', '0', '--decode-step-ms', String(stepMs), '--decode-ms-per-extra-seq', '0'],
-  ...(noise > 0 ? ['--quantization-noise', String(noise)] : []),
-];
-const sims: Record<'baseline' | 'optimized' | 'slower', SimProcess | null> = { baseline: null, optimized: null, slower: null };
-const url = (k: keyof typeof sims) => (sims[k] as SimProcess).url;
-
-const ok = (r: Ran, what: string) => expect(r.code, `${what}:\n${r.stdout}\n${r.stderr}`).toBe(0);
+/** Nothing listens here: a run against it would fail, so a refusal must come first. */
+const NOWHERE = 'http://127.0.0.1:9';
 
 beforeAll(async () => {
-  [sims.baseline, sims.optimized, sims.slower] = await Promise.all([
-    spawnSimProcess(profile(10, 0)),
-    spawnSimProcess(profile(5, 0.2)),
-    spawnSimProcess(profile(20, 0.2)),
-  ]);
-  // The first requests of a process are its client's cold start (a client-bound level, whose figures are not recorded).
-  ok(
-    await cli(['sweep', '--url', url('baseline'), '--levels', '1', '--requests-per-level', '4', '--prompt-tokens', '16', '--output-tokens', '8', '--no-save']),
-    'warm-up',
-  );
-  const shape = { promptTokens: 16, outputTokens: 12, ttftSloMs: 500 };
+  const pair = evidencePair();
   const b = join(dir, 'baseline.json');
   const o = join(dir, 'optimized.json');
-  ok(await cli(['run', writeReceiptContract(dir, 'baseline', url('baseline'), 'none', shape), '--json', b, '--repeats', '3']), 'baseline run');
-  ok(
-    await cli([
-      'run',
-      writeReceiptContract(dir, 'optimized', url('optimized'), 'fp8', shape),
-      '--json',
-      o,
-      '--repeats',
-      '3',
-      '--quality-baseline',
-      url('baseline'),
-    ]),
-    'optimized run',
-  );
-  const made = await cli([
-    'receipt',
-    'create',
-    '--baseline',
-    b,
-    '--optimized',
-    o,
-    '--method',
-    'FP8 quantization, faster decode',
-    '--out',
-    receiptPath,
-    '--allow-server-disagreement',
-  ]);
-  ok(made, 'receipt create');
-}, patient(120_000));
-afterAll(async () => {
-  await Promise.all(Object.values(sims).map((s) => s?.stop()));
+  writeFileSync(b, JSON.stringify(pair.baseline));
+  writeFileSync(o, JSON.stringify(pair.optimized));
+  const made = await cli(['receipt', 'create', '--baseline', b, '--optimized', o, '--method', 'FP8 dynamic quantization', '--out', receiptPath]);
+  expect(made.code, made.stderr).toBe(0);
 });
 
-const reproduce = (optimized: keyof typeof sims, more: string[] = [], path = receiptPath) =>
-  cli(['reproduce', path, '--baseline-url', url('baseline'), '--optimized-url', url(optimized), ...more]);
-type Hashes = Record<'baseline' | 'optimized', { published: string | null; reproduced: string | null }>;
-const claimsIn = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as { holds: boolean; claims: ClaimCheck[]; contractHashes: Hashes };
+const reproduce = (path: string, more: string[] = []) =>
+  cli(['reproduce', path, '--baseline-url', NOWHERE, '--optimized-url', NOWHERE, '--json', join(dir, 'claims.json'), ...more]);
 
-describe('goodput reproduce', () => {
-  it('against the two simulators that made the receipt: every claim holds, the quality score among them', async () => {
-    const json = join(dir, 'same.json');
-    const r = await reproduce('optimized', ['--json', json]);
-    ok(r, 'reproduce');
-    const doc = claimsIn(json);
-    expect(doc.holds).toBe(true);
-    const ids = doc.claims.map((c) => c.id);
-    // A figure the receipt does not record (a level our client bound on a loaded machine) claims nothing; the optimized side's are recorded.
-    for (const id of ['optimized.tpotSingle', 'optimized.peakThroughput', 'optimized.costPer1M', 'optimized.quality']) expect(ids).toContain(id);
-    expect(doc.claims.every((c) => c.holds && c.reproduced !== null && c.low <= c.reproduced && c.reproduced <= c.high)).toBe(true);
-    // Three runs a side: the published runs are the receipt's, the reproduced runs the reader's.
-    expect(doc.claims.find((c) => c.id === 'optimized.tpotSingle')?.reproducedRuns).toHaveLength(3);
-    expect(r.stdout.trim().split('\n').at(-1)).toMatch(/^every claim of .+ holds \((\d+) of \1\)$/);
-    // The reruns are the receipt's experiment by its hash: the reader's addresses are not in it.
-    for (const side of ['baseline', 'optimized'] as const) expect(doc.contractHashes[side].reproduced).toBe(doc.contractHashes[side].published);
-  });
-
-  it('against a slower optimized simulator: names the claims that do not hold, exit 8', async () => {
-    const json = join(dir, 'slower.json');
-    const r = await reproduce('slower', ['--json', json]);
-    expect(r.code, r.stderr).toBe(EXIT.notReproduced);
-    const failing = claimsIn(json)
-      .claims.filter((c) => !c.holds)
-      .map((c) => c.id);
-    expect(failing).toEqual(expect.arrayContaining(['optimized.tpotSingle', 'optimized.e2eSingle', 'optimized.singleStream']));
-    // The baseline ran on the server that made it: only the optimized configuration's claims fail.
-    expect(failing.every((id) => id.startsWith('optimized.'))).toBe(true);
-    const tpot = claimsIn(json).claims.find((c) => c.id === 'optimized.tpotSingle') as ClaimCheck;
-    expect(tpot.reproduced).toBeGreaterThan(tpot.high);
-    expect(r.stdout).toMatch(/^optimized\.tpotSingle .* does not hold: beyond /m);
-    expect(r.stdout.trim().split('\n').at(-1)).toMatch(new RegExp(`^${failing.length} of \\d+ claims of .+ do not hold: .*optimized\\.tpotSingle`));
-  });
-
-  it('refuses a tampered receipt naming the field, and runs nothing', async () => {
+describe('goodput reproduce refuses before it runs', () => {
+  it('a tampered receipt, naming the field and the rule', async () => {
     const file = JSON.parse(readFileSync(receiptPath, 'utf8')) as { facts: Array<{ id: string; value: number | null }> };
     const fact = file.facts.find((f) => f.id === 'optimized.tpotSingle') as { value: number };
-    fact.value = fact.value / 2;
+    const stated = fact.value;
+    fact.value = stated / 2;
     const forged = join(dir, 'receipts', 'forged.json');
     writeFileSync(forged, JSON.stringify(file, null, 2));
-    const r = await reproduce('optimized', [], forged);
+    const r = await reproduce(forged);
     expect(r.code).toBe(EXIT.usage);
-    expect(r.stderr).toMatch(/receipt refused, nothing run:\n {2}facts\[optimized\.tpotSingle\]\.value: states .*\[rule: stated-equals-recomputed\]/);
-    expect(r.stderr).not.toMatch(/run 1 of/);
+    expect(r.stderr).toContain('goodput: receipt refused, nothing run:\n');
+    expect(r.stderr).toContain(`  facts[optimized.tpotSingle].value: states ${stated / 2}, the evidence gives ${stated} [rule: stated-equals-recomputed]`);
     expect(r.stdout).toBe('');
+    expect(existsSync(join(dir, 'claims.json'))).toBe(false);
   });
 
-  it('refuses a URL with credentials and a run count past the limits, before reading the receipt', async () => {
-    const secret = await cli(['reproduce', join(dir, 'absent.json'), '--baseline-url', 'http://user:hunter2@127.0.0.1:1', '--optimized-url', url('optimized')]);
-    expect(secret.code).toBe(EXIT.usage);
-    expect(secret.stderr).toMatch(/^goodput: --baseline-url: /);
-    expect(secret.stderr).not.toContain('hunter2');
-    const many = await reproduce('optimized', ['--repeats', '21']);
+  it('a receipt whose evidence is not beside it', async () => {
+    const alone = join(dir, 'alone.json');
+    writeFileSync(alone, readFileSync(receiptPath));
+    const r = await reproduce(alone);
+    expect(r.code).toBe(EXIT.usage);
+    expect(r.stderr).toMatch(/evidence\.baseline: .*\[rule: evidence-file\]/);
+  });
+
+  it('a URL with credentials, without echoing them, before reading the receipt', async () => {
+    const r = await cli(['reproduce', join(dir, 'absent.json'), '--baseline-url', NOWHERE, '--optimized-url', 'http://user:hunter2@127.0.0.1:9']);
+    expect(r.code).toBe(EXIT.usage);
+    expect(r.stderr).toMatch(/^goodput: --optimized-url: /);
+    expect(r.stderr).not.toContain('hunter2');
+  });
+
+  it('a run count past the limits table, or one that gives no spread', async () => {
+    const many = await reproduce(receiptPath, ['--repeats', '21']);
     expect(many.code).toBe(EXIT.usage);
-    expect(many.stderr).toMatch(/--repeats: 21 is above the limit of 20/);
-    const two = await reproduce('optimized', ['--repeats', '2']);
-    expect(two.stderr).toMatch(/--repeats: 2 runs give no spread worth stating/);
-  });
-
-  it('keeps the receipt it read: the published figures are the recomputed ones', () => {
-    const receipt = receiptSchema.parse(JSON.parse(readFileSync(receiptPath, 'utf8')));
-    const published = claimsIn(join(dir, 'same.json')).claims.find((c) => c.id === 'optimized.tpotSingle');
-    expect(published?.published).toBe(receipt.facts.find((f) => f.id === 'optimized.tpotSingle')?.value);
+    expect(many.stderr).toContain('--repeats: 21 is above the limit of 20');
+    const two = await reproduce(receiptPath, ['--repeats', '2']);
+    expect(two.code).toBe(EXIT.usage);
+    expect(two.stderr).toContain('--repeats: 2 runs give no spread worth stating');
   });
 });
