@@ -51,6 +51,7 @@ const SURFACE_WORDS: Record<SurfaceName, RegExp> = {
   'export-vllm': /vllm/,
   receipt: /receipt/,
   verify: /verif/,
+  reproduce: /reproduce/,
   replay: /replay/,
   sessions: /sessions/,
   agents: /agent/,
@@ -208,6 +209,7 @@ const DRIVE: Record<SurfaceName, (kind: RunKindName) => Promise<string>> = {
     (await cli(['receipt', 'create', '--baseline', files[k][0], '--optimized', files[k][1], '--method', 'm', '--out', join(dir, 'r.json')])).stderr,
   // No receipt of a kind receipt create refuses can exist: what verify would check is never made.
   verify: async (k) => ('refused' in capabilityOf(k, 'receipt') ? refusalOf(k, 'verify', { endpoint: ENDPOINT[k] }) : ''),
+  reproduce: async (k) => ('refused' in capabilityOf(k, 'receipt') ? refusalOf(k, 'reproduce', { endpoint: ENDPOINT[k] }) : ''),
   replay: async (k) => (await cli(['replay', files[k][0], '--url', sim.url, '--endpoint', ENDPOINT[k]])).stderr,
   sessions: async (k) => (await cli(['sessions', '--url', sim.url, '--endpoint', ENDPOINT[k]])).stderr,
   agents: async (k) => {

@@ -15,6 +15,8 @@ export const EXIT = {
   clientStopped: 6,
   /** Measured and written, but a step after the measurement failed (the in-run quality score, the result file, the table): the message says which, and everything else was written and stored. */
   afterMeasuring: 7,
+  /** goodput reproduce: the reader's runs were made, but a claim of the receipt does not hold (each is named). */
+  notReproduced: 8,
   /** Stopped by the user (SIGINT/SIGTERM): finished levels were kept and written. */
   stopped: 130,
 } as const;

@@ -11,6 +11,7 @@ export { registerRunsCommand } from './runs-command.js';
 export { registerReceiptCommand } from './receipt-command.js';
 export { registerPublishCommand } from './publish-command.js';
 export { registerVerifyCommand } from './verify-command.js';
+export { registerReproduceCommand } from './reproduce-command.js';
 export { registerKeysCommand, createKeys } from './keys-command.js';
 export { registerCompareCommand } from './compare-command.js';
 export { registerExportCommand } from './export-command.js';

@@ -37,6 +37,7 @@ export const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   receipt: async () => (await import('./receipt-command.js')).registerReceiptCommand,
   publish: async () => (await import('./publish-command.js')).registerPublishCommand,
   verify: async () => (await import('./verify-command.js')).registerVerifyCommand,
+  reproduce: async () => (await import('./reproduce-command.js')).registerReproduceCommand,
   keys: async () => (await import('./keys-command.js')).registerKeysCommand,
 };
 

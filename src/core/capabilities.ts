@@ -32,6 +32,7 @@ export const SURFACES = {
   'export-vllm': 'goodput export --format vllm',
   receipt: 'goodput receipt create',
   verify: 'goodput verify (a receipt of the kind)',
+  reproduce: 'goodput reproduce (a receipt of the kind, rerun on your servers)',
   replay: 'goodput replay (a trace)',
   sessions: 'goodput sessions',
   agents: 'goodput replay of an agent trace (goodput trace synth)',

@@ -35,6 +35,7 @@ export const POOLING_CAPABILITIES: Capabilities = {
   'export-vllm': { refused: LEVELS_ONLY },
   receipt: { works: 'cli/pooling-receipt.test.ts' },
   verify: { works: 'cli/pooling-receipt.test.ts' },
+  reproduce: { works: 'cli/reproduce-pooling.test.ts' },
   replay: { refused: TEXT_ENDPOINT },
   sessions: { refused: TEXT_ENDPOINT },
   agents: { refused: TEXT_ENDPOINT },

@@ -26,6 +26,7 @@ export const TEXT_CAPABILITIES: Capabilities = {
   'export-vllm': { works: 'cli/export-vllm.test.ts' },
   receipt: { works: 'cli/receipt-publish.test.ts' },
   verify: { works: 'cli/verify-command.test.ts' },
+  reproduce: { works: 'cli/reproduce.timing.test.ts' },
   replay: { works: 'cli/replay-command.test.ts' },
   sessions: { works: 'cli/sessions-command.test.ts' },
   agents: { works: 'cli/agents-replay.test.ts' },

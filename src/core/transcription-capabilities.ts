@@ -40,6 +40,7 @@ export const TRANSCRIPTION_CAPABILITIES: Capabilities = {
   'export-vllm': { refused: NOT_READ },
   receipt: { refused: NOT_READ },
   verify: { refused: 'no receipt is made of a {endpoint} (speech to text) run (goodput receipt create refuses it), so there is none to verify' },
+  reproduce: { refused: 'no receipt is made of a {endpoint} (speech to text) run (goodput receipt create refuses it), so there is none to reproduce' },
   replay: { refused: TEXT_ENDPOINT },
   sessions: { refused: TEXT_ENDPOINT },
   agents: { refused: TEXT_ENDPOINT },

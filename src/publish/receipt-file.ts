@@ -63,7 +63,8 @@ export function receiptFile(receipt: Receipt, evidence: EvidenceRefs, allowServe
 }
 
 /** The recomputed receipt and its evidence files (path → gzip bytes), which a site ships so readers can recompute it too. */
-export type Recomputation = { ok: true; receipt: Receipt; files: Map<string, Buffer> } | { ok: false; refusals: Refusal[] };
+export type Recomputation =
+  { ok: true; receipt: Receipt; files: Map<string, Buffer>; results: Record<ConfigurationKey, ReceiptResult> } | { ok: false; refusals: Refusal[] };
 
 /** One evidence file loaded, kept for shipping, and parsed by its schema; refusals go to `out`. */
 async function loadParsed<T>(
@@ -184,7 +185,7 @@ export async function recomputeReceipt(text: string, dir: EvidenceSource, today:
     factSet: file.factSetVersion ?? 1,
   });
   if (!built.ok) return { ok: false, refusals: [...out, ...built.problems.map((p) => refusal(pairRule(p), 'evidence', p))] };
-  return statedAgainst(file, built.receipt, [...out, ...dated], today, files);
+  return statedAgainst(file, built.receipt, [...out, ...dated], today, files, results);
 }
 
 /** Every run's start and end on both sides, each named by its side and run (receipt-dates.ts). */
@@ -199,7 +200,14 @@ const pairRule = (p: string) =>
   /identical accounts/.test(p) ? 'self-comparison' : /models differ/.test(p) ? 'one-model' : /GPUs differ|hourly rates/.test(p) ? 'same-gpu' : 'same-workload';
 
 /** Whatever else the file states must be exactly what the evidence gives. */
-function statedAgainst(file: z.infer<typeof receiptFileSchema>, receipt: Receipt, out: Refusal[], today: string, files: Map<string, Buffer>): Recomputation {
+function statedAgainst(
+  file: z.infer<typeof receiptFileSchema>,
+  receipt: Receipt,
+  out: Refusal[],
+  today: string,
+  files: Map<string, Buffer>,
+  results: Record<ConfigurationKey, ReceiptResult>,
+): Recomputation {
   out.push(...identifierRefusals(receipt), ...dateRefusals(receipt, today));
   const { evidence: _e, receiptVersion: _v, allowServerDisagreement: _a, ...stated } = file;
   const { receiptVersion: _rv, ...recomputed } = receipt;
@@ -213,7 +221,7 @@ function statedAgainst(file: z.infer<typeof receiptFileSchema>, receipt: Receipt
         `is absent, but the evidence gives both servers' configurations (${recomputed.serverConfiguration.handicaps.length} handicap(s) flagged); a receipt states them`,
       ),
     );
-  return out.length > 0 ? { ok: false, refusals: out } : { ok: true, receipt, files };
+  return out.length > 0 ? { ok: false, refusals: out } : { ok: true, receipt, files, results };
 }
 
 /** Words the evidence contributes to every page (model, hardware, engines) carry no internal identifier either. */

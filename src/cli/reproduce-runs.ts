@@ -1,0 +1,109 @@
+/**
+ * `goodput reproduce`'s runs: each side's contract, as the receipt's evidence
+ * carries it, run again against the server the reader names, through the
+ * contract runners `goodput run` uses, as many times as the receipt's set
+ * declares. The evidence's copy withholds every location (the server's
+ * address, the quality baseline's, file paths); the reader's addresses take
+ * their place, none of which is in the contract hash, so a rerun is the
+ * receipt's experiment by its hash. A contract that reads a file the copy
+ * withholds (a prompt corpus, a tokenizer file, a trace) cannot be rerun from
+ * the receipt and is refused, naming the field.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  type Contract,
+  combinePoolingRuns,
+  combineRepeats,
+  contractSchema,
+  isPoolingEndpoint,
+  repeatsProblem,
+  runContract,
+  runPoolingContract,
+} from '../contract/index.js';
+import type { PoolingResult, SweepResult } from '../core/index.js';
+import type { ReceiptResult } from '../publish/index.js';
+import { asUsageErrors } from './contract-errors.js';
+import { CliError, EXIT } from './exit-codes.js';
+import { badFlag, parseNumber } from './parse-flags.js';
+import { progressReporter } from './progress.js';
+import { poolingProgress } from './pooling-view.js';
+
+/** What the evidence's copy puts where a file's path was (publish/evidence-files.ts). */
+const WITHHELD = 'withheld';
+
+/** The fields of a contract that name a file the public copy withheld. */
+function withheldFiles(c: Contract): string[] {
+  const named: Array<[string, unknown]> = [
+    ['model.tokenizer.path', (c.model.tokenizer as { path?: unknown }).path],
+    ['workload.prompts.path', (c.workload.prompts as { path?: unknown }).path],
+    ['load.pattern.path', (c.load.pattern as { path?: unknown }).path],
+  ];
+  return named.filter(([, v]) => v === WITHHELD).map(([k]) => k);
+}
+
+/**
+ * One side's contract, readied to run against `url`: its quality baseline (where it declares one) at `baselineUrl`,
+ * its run count the one it declares, or `--repeats` (`repeatsFlag`) when the reader gives one.
+ */
+export function rerunnable(side: string, result: ReceiptResult, url: string, baselineUrl: string, repeatsFlag: string | undefined): Contract {
+  const parsed = contractSchema.safeParse(result.contract);
+  if (!parsed.success) throw new CliError(EXIT.usage, `${side}: the receipt's evidence carries no contract to run again`);
+  const c = parsed.data;
+  const files = withheldFiles(c);
+  if (files.length > 0)
+    throw new CliError(
+      EXIT.usage,
+      `${side}: contract.${files.join(', contract.')}: the receipt withholds the file its contract reads, so it cannot be run again from the receipt (only its SHA-256 is published)`,
+    );
+  const repeats = reproduceRepeats(c.repeats, repeatsFlag);
+  const { repeats: _r, ...rest } = c;
+  return {
+    ...rest,
+    ...(repeats > 1 ? { repeats } : {}),
+    server: { ...c.server, url },
+    // Where the score's baseline answers is a location; that the score is measured in the run is in the hash.
+    quality: c.quality.baselineUrl === undefined ? c.quality : { ...c.quality, baselineUrl },
+  };
+}
+
+/** The run count: --repeats, bounded like run's, else the count the receipt's contract declares (1 when none). */
+export function reproduceRepeats(declared: number | undefined, flag: string | undefined): number {
+  if (flag === undefined) return declared ?? 1;
+  const n = parseNumber('--repeats', flag, { integer: true, min: 1 });
+  const why = repeatsProblem(n);
+  if (why !== null) throw badFlag('--repeats', why);
+  return n;
+}
+
+/** A run that did not complete checks nothing: the reader is told which server and why. */
+function completed<R extends { run: { status: string; stopReason?: string | null } }>(side: string, r: R, signal: AbortSignal): R {
+  if (signal.aborted) throw new CliError(EXIT.stopped, 'stopped: no claim was checked');
+  if (r.run.status !== 'complete')
+    throw new CliError(
+      EXIT.serverFailed,
+      `${side}: the run did not complete (${r.run.status}${r.run.stopReason ? `: ${r.run.stopReason}` : ''}); no claim was checked`,
+    );
+  return r;
+}
+
+/** Every run of one side's contract, as one result of its kind (the first run on top, as run --repeats keeps them). */
+export async function runSide(side: string, contract: Contract, apiKey: string | undefined, signal: AbortSignal): Promise<ReceiptResult> {
+  const repeats = contract.repeats ?? 1;
+  const command = `goodput reproduce (${side})`;
+  const opts = { url: contract.server.url, apiKey, command, signal };
+  if (isPoolingEndpoint(contract.server.endpoint)) {
+    const runs: PoolingResult[] = [];
+    for (let i = 0; i < repeats; i++)
+      runs.push(completed(side, await asUsageErrors(() => runPoolingContract(contract, { ...opts, onEvent: poolingProgress })), signal));
+    return combinePoolingRuns(runs);
+  }
+  const set = randomBytes(8).toString('hex');
+  const progress = progressReporter(process.stderr);
+  const runs: SweepResult[] = [];
+  for (let i = 0; i < repeats; i++) {
+    process.stderr.write(`${side}: run ${i + 1} of ${repeats}\n`);
+    const one = completed(side, await asUsageErrors(() => runContract(contract, { ...opts, onEvent: progress })), signal);
+    runs.push(repeats > 1 ? { ...one, run: { ...one.run, repeat: { index: i + 1, of: repeats, set } } } : one);
+  }
+  return combineRepeats(runs);
+}
