@@ -184,6 +184,14 @@ describe('buildReceipt refuses runs that cannot share a receipt', () => {
     const r = build({ optimized: pair.baseline });
     expect(r.ok === false && r.problems).toEqual(['the baseline and the optimized run are the same run; a receipt compares two measured configurations']);
   });
+  it('two runs of one contract started in the same millisecond are told apart by their records', () => {
+    const same = 'the baseline and the optimized run are the same run; a receipt compares two measured configurations';
+    const withRecords = (sha: string) => ({ ...pair.baseline, recordsSha256: sha });
+    const apart = build({ baseline: withRecords('a'.repeat(64)), optimized: withRecords('b'.repeat(64)) });
+    expect(apart.ok === false ? apart.problems : []).not.toContain(same);
+    const cloned = build({ baseline: withRecords('a'.repeat(64)), optimized: withRecords('a'.repeat(64)) });
+    expect(cloned.ok === false && cloned.problems).toContain(same);
+  });
   it('an empty method, together with every other problem', () => {
     const r = build({ method: ' ', optimized: { ...pair.optimized, contractHash: null } });
     expect(r.ok === false && r.problems).toEqual([

@@ -20,6 +20,7 @@ export interface PairRun {
   contractHash?: string | null;
   run: { status: string; stopReason: string | null; startedAt: string; hourlyCostUsd: number | null };
   serverAccount?: unknown;
+  recordsSha256?: string | null;
 }
 
 export interface CheckedRun<R extends PairRun = SweepResult> {
@@ -91,7 +92,10 @@ export function checkRunPair<R extends PairRun = SweepResult>(baseline: R, optim
   });
   const model = modelProblem(b.contract, o.contract);
   if (model !== null) problems.push(model);
-  if (b.contractHash === o.contractHash && b.result.run.startedAt === o.result.run.startedAt) {
+  // Two runs of one contract can start in the same millisecond (in parallel, on two servers): their records tell them apart.
+  const sameRecords =
+    (b.result.recordsSha256 ?? null) === null || (o.result.recordsSha256 ?? null) === null || b.result.recordsSha256 === o.result.recordsSha256;
+  if (b.contractHash === o.contractHash && b.result.run.startedAt === o.result.run.startedAt && sameRecords) {
     problems.push('the baseline and the optimized run are the same run; a receipt compares two measured configurations');
   }
   const accounts = [b, o].map((r) => (r.result.serverAccount === undefined ? null : canonicalJson(r.result.serverAccount)));
