@@ -106,4 +106,40 @@ describe('retry on a reused keep-alive socket', () => {
     expect(r).toMatchObject({ outcome: { kind: 'connection-error' }, clientRetry: true });
     expect(server.requests).toHaveLength(3);
   });
+
+  it('learns a server that closes every connection after its response (as llama.cpp streams do) and stops reusing sockets', async () => {
+    const server = await startServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'keep-alive': 'timeout=5, max=100' });
+      res.end(stream, () => req.socket.end());
+    });
+    servers.push(server);
+    const client = createStreamingClient({ baseUrl: server.url }, { connections: 1 });
+    const records = [];
+    for (let seq = 0; seq < 10; seq++) records.push(await client.send(spec, { ...meta, seq }));
+    await client.close();
+    expect(records.map((r) => r.outcome.kind)).toEqual(Array(10).fill('ok'));
+    // Two reuses (of the sockets the 1st and 3rd requests find) meet a closed socket and are sent again; after that
+    // every request opens its own connection.
+    expect(records.filter((r) => r.clientRetry === true).map((r) => r.seq)).toEqual([1, 3]);
+    expect(server.requests).toHaveLength(12);
+  });
+
+  it('keeps reusing sockets when a server closes one idle socket now and then', async () => {
+    const served = new WeakMap<Socket, number>();
+    let closed = 0;
+    const server = await startServer((req, res) => {
+      const n = (served.get(req.socket) ?? 0) + 1;
+      served.set(req.socket, n);
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      // One socket in the run is closed after its fourth answer: an idle timeout, not the server's habit.
+      res.end(stream, () => n === 4 && closed++ === 0 && req.socket.end());
+    });
+    servers.push(server);
+    const client = createStreamingClient({ baseUrl: server.url }, { connections: 1 });
+    const records = [];
+    for (let seq = 0; seq < 12; seq++) records.push(await client.send(spec, { ...meta, seq }));
+    await client.close();
+    expect(records.filter((r) => r.clientRetry === true)).toHaveLength(1);
+    expect(server.requests).toHaveLength(13);
+  });
 });

@@ -120,6 +120,7 @@ class Conn {
     job.handler.onRequestStart(job, {});
     if (job.aborted || this.dead) return;
     this.reused = this.uses > 0;
+    if (this.reused) this.pool.reuses++;
     this.uses++;
     this.bytesAtWrite = this.socket.bytesRead;
     this.response = new H1Response(this.listener, false);
@@ -149,8 +150,9 @@ class Conn {
       if (job === null) return;
       this.finish(job);
       job.handler.onResponseEnd(job, {});
-      if (keepAlive) this.pool.release(this);
-      else this.destroy();
+      if (keepAlive && !this.pool.closesAfterResponse) return this.pool.release(this);
+      this.destroy();
+      this.pool.refill();
     },
   };
 
@@ -187,7 +189,10 @@ class Conn {
     const job = this.job;
     this.destroy();
     if (job === null || job.done) return;
-    if (this.reused && this.socket.bytesRead === this.bytesAtWrite) Object.assign(err, { [UNANSWERED_ON_REUSED]: true });
+    if (this.reused && this.socket.bytesRead === this.bytesAtWrite) {
+      Object.assign(err, { [UNANSWERED_ON_REUSED]: true });
+      this.pool.noteUnansweredReuse();
+    }
     this.finish(job);
     job.handler.onResponseError(job, err);
   }
@@ -228,6 +233,9 @@ export class H1Pool {
   private readonly port: number;
   private readonly tls: boolean;
   private closed = false;
+  /** Requests written on a socket that had answered before, and how many of them the server had already closed. */
+  reuses = 0;
+  private unansweredReuses = 0;
 
   /** The `host` header value of this origin. */
   readonly hostHeader: string;
@@ -290,6 +298,27 @@ export class H1Pool {
     });
     socket.once('close', () => clearTimeout(timer));
     return conn;
+  }
+
+  /**
+   * Whether the server closes each connection after a response while its headers promise keep-alive (llama.cpp's
+   * streams do): learnt when at least two reuses, and half of them, found the socket closed before any byte. From
+   * then on a socket is not reused (each request pays the connect the server imposes, in its own timings) and is
+   * replaced as its response ends, instead of every other request failing once and being sent again.
+   */
+  get closesAfterResponse(): boolean {
+    return this.unansweredReuses >= 2 && this.unansweredReuses * 2 >= this.reuses;
+  }
+
+  noteUnansweredReuse(): void {
+    this.unansweredReuses++;
+    // Sockets that answered before and wait idle are closed by now too.
+    if (this.closesAfterResponse) for (const c of [...this.idle]) if (c.uses > 0) c.destroy();
+  }
+
+  /** Opens a replacement for a connection that closed after its response, so the next request need not wait for it. */
+  refill(): void {
+    if (!this.closed && this.all.size < this.o.connections) this.open();
   }
 
   /** A connection failed before it connected: the oldest waiting request hears why. */
