@@ -178,7 +178,7 @@ describe('forgeries and mixed endpoints are refused, naming the field; nothing i
     await refused('items', base, forged, /evidence\.optimized: run 1 records\[0\]\.items: is 3; the contract sends 4 per request \[rule: records-reproduce\]/);
   });
 
-  it('records that could not have been measured: two in flight at concurrency 1, a level dropped whole', async () => {
+  it('records that could not have been measured: two in flight at concurrency 1, one number twice, a warm-up dropped, a level dropped whole', async () => {
     const overlap = structuredClone(fast);
     const [first, second] = (overlap.records ?? []).filter((x) => !x.warmup && x.concurrency === 1);
     if (first === undefined || second === undefined) throw new Error('no records');
@@ -188,8 +188,23 @@ describe('forgeries and mixed endpoints are refused, naming the field; nothing i
       'overlap',
       base,
       overlap,
-      /evidence\.optimized: run 1 records at concurrency 1: have 2 requests in flight at once; a closed loop of 1 never has more \[rule: in-flight\]/,
+      /evidence\.optimized: run 1 records\[c=1\]: have 2 requests in flight at once; a closed loop at concurrency 1 never has more \[rule: in-flight\]/,
     );
+    const twice = structuredClone(fast);
+    const [one, other] = (twice.records ?? []).filter((x) => !x.warmup && x.concurrency === 2);
+    if (one === undefined || other === undefined) throw new Error('no records');
+    other.seq = one.seq;
+    twice.recordsSha256 = poolingRecordsSha256(twice.records ?? []);
+    await refused(
+      'twice',
+      base,
+      twice,
+      /evidence\.optimized: run 1 records\[c=2\] record seq \d+: appears twice in its level; every request has its own sequence number \[rule: unique-records\]/,
+    );
+    const cold = structuredClone(fast);
+    cold.records = (cold.records ?? []).filter((x) => !(x.warmup && x.concurrency === 2));
+    cold.recordsSha256 = poolingRecordsSha256(cold.records);
+    await refused('cold', base, cold, /evidence\.optimized: run 1 records\[c=2\]: hold 0 warm-ups; the contract runs 1 per level \[rule: level-count\]/);
     const dropped = structuredClone(fast);
     dropped.levels = dropped.levels.filter((l) => l.concurrency !== 2);
     dropped.records = (dropped.records ?? []).filter((x) => x.concurrency !== 2);
