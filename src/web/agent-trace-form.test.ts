@@ -16,6 +16,7 @@ import { type SimProcess } from '../sim/index.js';
 import { type Started } from '../test-support/goodput-process.js';
 import { desktopPage, launchChromium, needBuiltPage, startServe, steadySim } from '../test-support/chromium.js';
 import { patient } from '../test-support/patience.js';
+import { AGENT_TRACE_LINES, jsonl } from '../test-support/trace-fixtures.js';
 
 let sim: SimProcess;
 let serve: Started;
@@ -24,21 +25,7 @@ let page: Page;
 let url: string;
 let key = '';
 
-const jsonl = (lines: object[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
-const GOOD = [
-  { goodput: 'agents', block_tokens: 16 },
-  {
-    agent: 'a',
-    t: 0,
-    turns: [
-      { in: 64, out: 4 },
-      { in: 96, out: 4, wait: 0.01 },
-      { in: 128, out: 4 },
-    ],
-  },
-  { agent: 'a.1', parent: 'a', after: 1, turns: [{ in: 32, out: 4 }] },
-  { agent: 'b', t: 0.05, turns: [{ in: 48, out: 4 }] },
-];
+const GOOD = AGENT_TRACE_LINES;
 const pick = (name: string, text: string) => page.getByLabel('Agent trace').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(text) });
 const fieldError = () => page.locator('#agent-trace-error').textContent();
 
