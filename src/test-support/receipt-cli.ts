@@ -7,8 +7,10 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
+import type { SweepResult } from '../core/index.js';
 import { cli } from './cli-in-process.js';
 import type { Ran } from './goodput-process.js';
+import { measuredQualityFixture } from './quality-fixture.js';
 
 export interface ReceiptCli {
   /** Writes `body` as JSON to `name` in the folder; returns its path. */
@@ -50,4 +52,11 @@ export function receiptCli(dir: string, method: string): ReceiptCli {
       return r.stderr;
     },
   };
+}
+
+/** A receipt of `pair` with the quality score measured between its servers, made in `dir` (files named after `name`) and written to `out`: the test fails on any word on stderr. */
+export async function qualityReceipt(dir: string, name: string, pair: { baseline: SweepResult; optimized: SweepResult }, out: string): Promise<void> {
+  const { write, create } = receiptCli(dir, 'FP8 dynamic quantization');
+  const r = await create(name, pair.baseline, pair.optimized, out, ['--quality', write(`${name}-q.json`, measuredQualityFixture(pair))]);
+  expect(r.stderr).toBe('');
 }
