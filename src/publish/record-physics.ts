@@ -7,7 +7,7 @@
  * level and the rule.
  */
 import type { Contract, StoredRecord } from '../contract/index.js';
-import { LIMITS } from '../core/index.js';
+import { LIMITS, peakOverlap } from '../core/index.js';
 import { arrivalOps } from '../workload/index.js';
 import { type MediaClaim, mediaClaim, mediaProblem } from './media-claims.js';
 import { type Refusal, type Rule, refusal } from './refusal.js';
@@ -96,17 +96,6 @@ function chunkProblem(r: StoredRecord, stallNs: number): string | null {
   return null;
 }
 
-/** Most requests in flight at once among spans of [send, end] instants (ends before sends at one instant). */
-function peakInFlight(spans: ReadonlyArray<readonly [number, number]>): number {
-  const events: Array<[number, number]> = [];
-  for (const [send, end] of spans) events.push([send, 1], [end, -1]);
-  events.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  let now = 0;
-  let peak = 0;
-  for (const [, d] of events) peak = Math.max(peak, (now += d));
-  return peak;
-}
-
 /** One closed-loop level's records of any kind, as the checks every kind shares read them. */
 export interface LevelRecords<R> {
   contract: Contract;
@@ -144,7 +133,8 @@ export function sharedLevelProblems<R extends { seq: number; warmup: boolean }>(
       'records',
       ['level-count', `hold ${measured} measured requests; the contract runs ${expected} per level (failures are kept as records, never dropped)`],
     ]);
-  const peak = peakInFlight(l.records.filter((r) => !r.warmup).map(l.span));
+  // An answer ending as another is sent counts once.
+  const peak = peakOverlap(l.records.filter((r) => !r.warmup).map(l.span));
   if (peak > l.concurrency)
     out.push(['records', ['in-flight', `have ${peak} requests in flight at once; a closed loop at concurrency ${l.concurrency} never has more`]]);
   return out;
