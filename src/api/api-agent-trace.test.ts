@@ -10,25 +10,12 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../core/index.js';
 import { type ApiHarness, apiHarness, readEvents } from '../test-support/api-harness.js';
+import { AGENT_TRACE_LINES, jsonl } from '../test-support/trace-fixtures.js';
 
 let h: ApiHarness;
 let simId: number;
 
-const lines = [
-  { goodput: 'agents', block_tokens: 16 },
-  {
-    agent: 'a',
-    t: 0,
-    turns: [
-      { in: 64, out: 4 },
-      { in: 96, out: 4, wait: 0.01 },
-      { in: 128, out: 4 },
-    ],
-  },
-  { agent: 'a.1', parent: 'a', after: 1, turns: [{ in: 32, out: 4 }] },
-  { agent: 'b', t: 0.05, turns: [{ in: 48, out: 4 }] },
-];
-const TEXT = lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
+const TEXT = jsonl(AGENT_TRACE_LINES);
 
 beforeAll(async () => {
   h = await apiHarness();

@@ -8,6 +8,7 @@ import { hostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepResultSchema } from '../core/index.js';
 import { type ApiHarness, apiHarness, readEvents } from '../test-support/api-harness.js';
+import { storedTextSpec } from '../test-support/stored-spec.js';
 
 let h: ApiHarness;
 let simId: number;
@@ -118,24 +119,7 @@ describe('runs', () => {
       targetUrl: 'http://127.0.0.1:9999',
       ownerPid: process.pid,
       ownerHost: hostname(),
-      spec: {
-        url: 'http://127.0.0.1:9999',
-        model: null,
-        endpoint: 'chat',
-        levels: [1, 2],
-        outputTokens: 16,
-        promptTokens: 8,
-        requestsPerLevel: 3,
-        warmup: 1,
-        thinking: false,
-        forceLength: true,
-        temperature: 0,
-        seed: 42,
-        hourlyCostUsd: null,
-        baselineRateUsdPer1M: null,
-        gpuLabel: null,
-        command: '',
-      },
+      spec: storedTextSpec({ url: 'http://127.0.0.1:9999', hourlyCostUsd: null, command: '' }),
     });
     const res = await h.app.request(`/api/runs/${id}/events`, { headers: { host: '127.0.0.1:7878' } });
     const reading = readEvents(res);

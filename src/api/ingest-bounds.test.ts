@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, type Json, apiHarness } from '../test-support/api-harness.js';
 import { cli } from '../test-support/cli-in-process.js';
 import { type SweepFixture, sweepFixture } from '../test-support/sweep-fixture.js';
+import { storedTextSpec } from '../test-support/stored-spec.js';
 import { openStore } from '../store/index.js';
 import { localCatalog } from '../runs/index.js';
 import { patient } from '../test-support/patience.js';
@@ -25,25 +26,7 @@ afterAll(async () => {
   await h.close();
 });
 
-const spec = (over: Json = {}) => ({
-  url: 'http://127.0.0.1:9',
-  model: null,
-  endpoint: 'chat',
-  levels: [1, 2],
-  outputTokens: 16,
-  promptTokens: 8,
-  requestsPerLevel: 3,
-  warmup: 1,
-  thinking: false,
-  forceLength: false,
-  temperature: 0,
-  seed: 1,
-  hourlyCostUsd: 2,
-  baselineRateUsdPer1M: null,
-  gpuLabel: null,
-  command: 'goodput sweep (test)',
-  ...over,
-});
+const spec = (over: Json = {}) => storedTextSpec({ forceLength: false, seed: 1, command: 'goodput sweep (test)', ...over });
 // Each run its own target: a second running run against one target is refused.
 let port = 9000;
 const beginBody = (s: Json = spec()) => ({

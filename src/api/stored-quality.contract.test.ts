@@ -14,6 +14,7 @@ import { type Store, exportResult } from '../store/index.js';
 import { measuredQualityFixture } from '../test-support/quality-fixture.js';
 import { backends } from '../test-support/store-backends.js';
 import { type SweepFixture, sweepFixture } from '../test-support/sweep-fixture.js';
+import { storedTextSpec } from '../test-support/stored-spec.js';
 import { RunHub, RunManager, createApp } from './index.js';
 
 let fx: SweepFixture;
@@ -22,24 +23,7 @@ beforeAll(async () => {
 });
 
 const url = 'http://127.0.0.1:9001';
-const spec = {
-  url,
-  model: null,
-  endpoint: 'chat' as const,
-  levels: [1, 2],
-  outputTokens: 16,
-  promptTokens: 8,
-  requestsPerLevel: 3,
-  warmup: 1,
-  thinking: false,
-  forceLength: true,
-  temperature: 0,
-  seed: 42,
-  hourlyCostUsd: 2,
-  baselineRateUsdPer1M: null,
-  gpuLabel: null,
-  command: 'goodput run goodput.yaml',
-};
+const spec = storedTextSpec({ url, command: 'goodput run goodput.yaml' });
 
 async function stored(store: Store, result: SweepResult): Promise<number> {
   const id = await store.runs.begin({ serverId: null, serverName: null, targetUrl: url, spec, ownerPid: process.pid, ownerHost: hostname() });

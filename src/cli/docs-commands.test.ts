@@ -11,15 +11,15 @@
  * 127.0.0.1:8001) are simulators on free ports; serve's 7878 is a free port.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SimProcess, spawnSimProcess } from '../sim/index.js';
 import { startCommand } from '../test-support/goodput-process.js';
+import { launchChromium } from '../test-support/chromium.js';
 import { patient } from '../test-support/patience.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -31,7 +31,6 @@ const DOCS = [
 ];
 /** The files whose runnable blocks make the newcomer's path, in reading order. */
 const PATH_DOCS = ['README.md', 'docs/receipts.md'];
-const CHROMIUM = process.env['GOODPUT_CHROMIUM'] ?? '/usr/bin/chromium';
 const run = promisify(execFile);
 
 /** The fenced blocks of a Markdown file whose info string is `info`, with the line each starts on. */
@@ -109,8 +108,7 @@ describe("the newcomer's path", () => {
       const serve = startCommand('goodput', ['serve', '--port', '0'], { cwd: work, env });
       try {
         const url = (await serve.waitFor(/goodput serve: (http:\/\/127\.0\.0\.1:\d+\/)/))[1] as string;
-        if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not at ${CHROMIUM}: install Debian's chromium or set GOODPUT_CHROMIUM`);
-        const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+        const browser = await launchChromium();
         try {
           const page = await browser.newPage();
           await page.goto(`${url}#/runs/1`);

@@ -5,7 +5,7 @@
  * of audio" (re-hashed with goodput's own code) are refused by `goodput receipt
  * create`: exit 2, the rule and the record named, nothing written.
  */
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ import { type MediaClaim, mediaClaim, mediaProblem } from '../publish/index.js';
 import { type SimServer, startSimulator } from '../sim/index.js';
 import { cli } from '../test-support/cli-in-process.js';
 import { type Forgery, forge } from '../test-support/forger.js';
+import { receiptCli } from '../test-support/receipt-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'goodput-media-claims-'));
 let n = 0;
@@ -42,24 +43,7 @@ async function runOn(sim: SimServer, media: Record<string, unknown>): Promise<Sw
   return sweepResultSchema.parse(JSON.parse(readFileSync(json, 'utf8')));
 }
 
-const write = (name: string, body: unknown) => {
-  const p = join(dir, name);
-  writeFileSync(p, JSON.stringify(body));
-  return p;
-};
-const create = (name: string, baseline: SweepResult, optimized: SweepResult, out: string) =>
-  cli([
-    'receipt',
-    'create',
-    '--baseline',
-    write(`${name}-b.json`, baseline),
-    '--optimized',
-    write(`${name}-o.json`, optimized),
-    '--method',
-    'a faster decoder',
-    '--out',
-    out,
-  ]);
+const { create, refused: refusedPair } = receiptCli(dir, 'a faster decoder');
 
 const MEDIA = { images: { perRequest: 2, width: 64, height: 32 }, audio: { seconds: 1 } };
 let media: [SweepResult, SweepResult];
@@ -88,12 +72,7 @@ const claiming = (claim: Record<string, unknown>, more: Forgery = {}, server: Re
     }),
   ) as [SweepResult, SweepResult];
 
-async function refused(name: string, sides: [SweepResult, SweepResult]): Promise<string> {
-  const r = await create(name, sides[0], sides[1], join(dir, 'never', `${name}.json`));
-  expect(r.code, r.stderr).toBe(2);
-  expect(() => readdirSync(join(dir, 'never'))).toThrow();
-  return r.stderr;
-}
+const refused = (name: string, sides: [SweepResult, SweepResult]): Promise<string> => refusedPair(name, sides[0], sides[1]);
 
 describe('a modality claim corroborated by the records', () => {
   it('runs that sent images and audio show their bytes and the prompt tokens the server counted, and make a receipt', async () => {

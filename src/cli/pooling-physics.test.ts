@@ -6,22 +6,18 @@
  * with exit 2, its rule and record named, and nothing written. The untouched
  * runs make a receipt.
  */
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { poolingRecordsSha256, runPoolingContract, validateContract } from '../contract/index.js';
 import { type PoolingRecord, type PoolingResult, poolingCapacity, poolingLevel, poolingPeak } from '../core/index.js';
 import { type SimServer, startSimulator } from '../sim/index.js';
-import { cli } from '../test-support/cli-in-process.js';
 import { type Doc, poolingContract } from '../test-support/pooling-contract.js';
+import { receiptCli } from '../test-support/receipt-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'goodput-pooling-physics-'));
-const write = (name: string, body: unknown) => {
-  const p = join(dir, name);
-  writeFileSync(p, JSON.stringify(body));
-  return p;
-};
+const { create, refused: refusedPair } = receiptCli(dir, 'a faster encoder');
 const sims: SimServer[] = [];
 let base: PoolingResult;
 let fast: PoolingResult;
@@ -69,25 +65,7 @@ afterAll(async () => {
 });
 
 let n = 0;
-async function refused(baseline: PoolingResult, optimized: PoolingResult): Promise<string> {
-  const name = `case-${n++}`;
-  const out = join(dir, 'never', `${name}.json`);
-  const r = await cli([
-    'receipt',
-    'create',
-    '--baseline',
-    write(`${name}-b.json`, baseline),
-    '--optimized',
-    write(`${name}-o.json`, optimized),
-    '--method',
-    'a faster encoder',
-    '--out',
-    out,
-  ]);
-  expect(r.code, r.stderr).toBe(2);
-  expect(() => readdirSync(join(dir, 'never'))).toThrow();
-  return r.stderr;
-}
+const refused = (baseline: PoolingResult, optimized: PoolingResult): Promise<string> => refusedPair(`case-${n++}`, baseline, optimized);
 
 describe('pooling records have the physics of every record', () => {
   it("the untouched runs were counted by the server's own tokenizer and make receipts", async () => {
@@ -97,18 +75,7 @@ describe('pooling records have the physics of every record', () => {
       [slowBase, slowFast, 'slow'],
     ] as const) {
       const out = join(dir, 'good', `${name}.json`);
-      const r = await cli([
-        'receipt',
-        'create',
-        '--baseline',
-        write(`${name}-b.json`, b),
-        '--optimized',
-        write(`${name}-o.json`, o),
-        '--method',
-        'a faster encoder',
-        '--out',
-        out,
-      ]);
+      const r = await create(name, b, o, out);
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
     }

@@ -5,7 +5,7 @@
  * and each forgery (an edited figure, an edited record, a stated number, mixed
  * endpoints) refused naming what was edited.
  */
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,13 +15,10 @@ import { receiptSchema } from '../publish/index.js';
 import { type SimServer, startSimulator } from '../sim/index.js';
 import { cli } from '../test-support/cli-in-process.js';
 import { poolingContract } from '../test-support/pooling-contract.js';
+import { receiptCli } from '../test-support/receipt-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'goodput-pooling-receipt-'));
-const write = (name: string, body: unknown) => {
-  const p = join(dir, name);
-  writeFileSync(p, JSON.stringify(body));
-  return p;
-};
+const { write, create: createPair, refused: refusedPair } = receiptCli(dir, 'a faster encoder');
 const sims: SimServer[] = [];
 let base: PoolingResult;
 let fast: PoolingResult;
@@ -41,13 +38,10 @@ afterAll(async () => {
   await Promise.all(sims.map((s) => s.close()));
 });
 
-const create = (baseline: string, optimized: string, out: string, more: string[] = []) =>
-  cli(['receipt', 'create', '--baseline', baseline, '--optimized', optimized, '--method', 'a faster encoder', '--out', out, ...more]);
-
 describe('a receipt of two embeddings runs', () => {
   it("publishes with the endpoint's own headlines, names its modality, and verifies", async () => {
     const out = join(dir, 'receipts', 'embeddings.json');
-    const r = await create(write('base.json', base), write('fast.json', fast), out);
+    const r = await createPair('embeddings', base, fast, out);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const receipt = receiptSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
@@ -105,7 +99,7 @@ describe('a receipt of two rerank runs', () => {
   it('states documents/s and names its modality', async () => {
     const out = join(dir, 'rerank-receipts', 'rerank.json');
     const slow = await run(sims[0] as SimServer, 'rerank');
-    const r = await create(write('rerank-b.json', slow), write('rerank-o.json', rerank), out);
+    const r = await createPair('rerank', slow, rerank, out);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const receipt = receiptSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
@@ -119,13 +113,8 @@ describe('a receipt of two rerank runs', () => {
 });
 
 describe('forgeries and mixed endpoints are refused, naming the field; nothing is written', () => {
-  const refused = async (name: string, baseline: unknown, optimized: unknown, message: RegExp) => {
-    const out = join(dir, 'never', `${name}.json`);
-    const r = await create(write(`${name}-b.json`, baseline), write(`${name}-o.json`, optimized), out);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(message);
-    expect(() => readdirSync(join(dir, 'never'))).toThrow();
-  };
+  const refused = async (name: string, baseline: unknown, optimized: unknown, message: RegExp) =>
+    expect(await refusedPair(name, baseline, optimized)).toMatch(message);
 
   it('an edited level figure', async () => {
     const forged = structuredClone(fast);
@@ -189,7 +178,7 @@ describe('forgeries and mixed endpoints are refused, naming the field; nothing i
     await refused('items', base, forged, /evidence\.optimized: run 1 records\[0\]\.items: is 3; the contract sends 4 per request \[rule: records-reproduce\]/);
   });
 
-  it('records that could not have been measured: two in flight at concurrency 1, a level dropped whole', async () => {
+  it('records that could not have been measured: two in flight at concurrency 1, one number twice, a warm-up dropped, a level dropped whole', async () => {
     const overlap = structuredClone(fast);
     const [first, second] = (overlap.records ?? []).filter((x) => !x.warmup && x.concurrency === 1);
     if (first === undefined || second === undefined) throw new Error('no records');
@@ -199,8 +188,23 @@ describe('forgeries and mixed endpoints are refused, naming the field; nothing i
       'overlap',
       base,
       overlap,
-      /evidence\.optimized: run 1 records at concurrency 1: have 2 requests in flight at once; a closed loop of 1 never has more \[rule: in-flight\]/,
+      /evidence\.optimized: run 1 records\[c=1\]: have 2 requests in flight at once; a closed loop at concurrency 1 never has more \[rule: in-flight\]/,
     );
+    const twice = structuredClone(fast);
+    const [one, other] = (twice.records ?? []).filter((x) => !x.warmup && x.concurrency === 2);
+    if (one === undefined || other === undefined) throw new Error('no records');
+    other.seq = one.seq;
+    twice.recordsSha256 = poolingRecordsSha256(twice.records ?? []);
+    await refused(
+      'twice',
+      base,
+      twice,
+      /evidence\.optimized: run 1 records\[c=2\] record seq \d+: appears twice in its level; every request has its own sequence number \[rule: unique-records\]/,
+    );
+    const cold = structuredClone(fast);
+    cold.records = (cold.records ?? []).filter((x) => !(x.warmup && x.concurrency === 2));
+    cold.recordsSha256 = poolingRecordsSha256(cold.records);
+    await refused('cold', base, cold, /evidence\.optimized: run 1 records\[c=2\]: hold 0 warm-ups; the contract runs 1 per level \[rule: level-count\]/);
     const dropped = structuredClone(fast);
     dropped.levels = dropped.levels.filter((l) => l.concurrency !== 2);
     dropped.records = (dropped.records ?? []).filter((x) => x.concurrency !== 2);
@@ -215,7 +219,7 @@ describe('forgeries and mixed endpoints are refused, naming the field; nothing i
 
   it('a stated number in the receipt file', async () => {
     const out = join(dir, 'stated', 'r.json');
-    expect((await create(write('s-b.json', base), write('s-o.json', fast), out)).code).toBe(0);
+    expect((await createPair('s', base, fast, out)).code).toBe(0);
     const text = readFileSync(out, 'utf8');
     const file = JSON.parse(text) as { facts: Array<{ id: string; value: number | null }> };
     // The peak when the run has one (a loaded machine can leave every level client-bound, and then no peak is stated), else the first measured figure.
@@ -238,7 +242,7 @@ describe('forgeries and mixed endpoints are refused, naming the field; nothing i
 
   it('a quality score offered with embeddings runs', async () => {
     const out = join(dir, 'never', 'q.json');
-    const r = await create(write('q-b.json', base), write('q-o.json', fast), out, ['--quality', write('q.json', {})]);
+    const r = await createPair('q', base, fast, out, ['--quality', write('q.json', {})]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--quality: an embeddings receipt carries no quality score/);
   });

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../test-support/cli-in-process.js';
 import { evidencePair } from '../test-support/evidence-fixture.js';
-import { measuredQualityFixture } from '../test-support/quality-fixture.js';
+import { qualityReceipt } from '../test-support/receipt-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'goodput-price-claims-'));
 const file = (name: string, body: string) => {
@@ -26,23 +26,8 @@ const instanceRow = (url: string) =>
   `instancePrices:\n  - { provider: Example Cloud, sku: p5-H100, gpus: 8, usdPerHourWholeInstance: 80, sourceUrl: "${url}", asOf: 2026-06-01 }\n`;
 
 async function receiptAt(name: string, hourly: number): Promise<string> {
-  const pair = pairAt(hourly);
   const out = join(dir, name, 'r.json');
-  const r = await cli([
-    'receipt',
-    'create',
-    '--baseline',
-    file(`${name}-b.json`, JSON.stringify(pair.baseline)),
-    '--optimized',
-    file(`${name}-o.json`, JSON.stringify(pair.optimized)),
-    '--quality',
-    file(`${name}-q.json`, JSON.stringify(measuredQualityFixture(pair))),
-    '--method',
-    'FP8 dynamic quantization',
-    '--out',
-    out,
-  ]);
-  expect(r.stderr).toBe('');
+  await qualityReceipt(dir, name, pairAt(hourly), out);
   return out;
 }
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../test-support/cli-in-process.js';
 import { evidencePair } from '../test-support/evidence-fixture.js';
-import { measuredQualityFixture } from '../test-support/quality-fixture.js';
+import { qualityReceipt } from '../test-support/receipt-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'goodput-verify-'));
 const site = join(dir, 'site');
@@ -20,21 +20,7 @@ const write = (name: string, body: string) => {
 
 beforeAll(async () => {
   const pair = evidencePair();
-  const made = await cli([
-    'receipt',
-    'create',
-    '--baseline',
-    write('b.json', JSON.stringify(pair.baseline)),
-    '--optimized',
-    write('o.json', JSON.stringify(pair.optimized)),
-    '--quality',
-    write('q.json', JSON.stringify(measuredQualityFixture(pair))),
-    '--method',
-    'FP8 dynamic quantization',
-    '--out',
-    join(dir, 'receipts', 'r.json'),
-  ]);
-  expect(made.stderr).toBe('');
+  await qualityReceipt(dir, 'r', pair, join(dir, 'receipts', 'r.json'));
   const prices = write(
     'prices.yaml',
     'tokenPrices:\n  - { provider: Example Cloud, model: demo-model, inputUsdPer1M: 0.5, outputUsdPer1M: 1.5, sourceUrl: "https://example.com/pricing", asOf: 2026-06-01 }\n',

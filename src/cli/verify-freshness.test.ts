@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../test-support/cli-in-process.js';
 import { evidencePair } from '../test-support/evidence-fixture.js';
-import { measuredQualityFixture } from '../test-support/quality-fixture.js';
+import { qualityReceipt } from '../test-support/receipt-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'goodput-fresh-'));
 const keys = join(dir, 'keys');
@@ -33,18 +33,7 @@ const fresh = (name: string) => join(mkdtempSync(join(dir, `${name}-`)), 'state'
 
 beforeAll(async () => {
   keyId = /created key (ed25519:[0-9a-f]{32})/.exec((await cli(['keys', 'create', '--dir', keys])).stdout)?.[1] ?? '';
-  const pair = evidencePair();
-  const file = (name: string, body: unknown) => {
-    writeFileSync(join(dir, name), JSON.stringify(body));
-    return join(dir, name);
-  };
-  const r = await cli([
-    'receipt',
-    'create',
-    ...['--baseline', file('b.json', pair.baseline), '--optimized', file('o.json', pair.optimized)],
-    ...['--quality', file('q.json', measuredQualityFixture(pair)), '--method', 'FP8 dynamic quantization', '--out', join(dir, 'receipts', 'r.json')],
-  ]);
-  expect(r.stderr).toBe('');
+  await qualityReceipt(dir, 'r', evidencePair(), join(dir, 'receipts', 'r.json'));
 });
 
 describe('publish numbers the sites a key signs', () => {

@@ -12,16 +12,12 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../test-support/cli-in-process.js';
 import { evidencePair } from '../test-support/evidence-fixture.js';
-import { measuredQualityFixture } from '../test-support/quality-fixture.js';
+import { qualityReceipt } from '../test-support/receipt-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'goodput-signed-'));
 const site = join(dir, 'site');
 const keys = join(dir, 'keys');
 const other = join(dir, 'other-keys');
-const write = (name: string, body: string) => {
-  writeFileSync(join(dir, name), body);
-  return join(dir, name);
-};
 let keyId = '';
 
 beforeAll(async () => {
@@ -30,21 +26,7 @@ beforeAll(async () => {
   keyId = /created key (ed25519:[0-9a-f]{32})/.exec(made.stdout)?.[1] ?? '';
   expect((await cli(['keys', 'create', '--dir', other])).code).toBe(0);
   const pair = evidencePair();
-  const r = await cli([
-    'receipt',
-    'create',
-    '--baseline',
-    write('b.json', JSON.stringify(pair.baseline)),
-    '--optimized',
-    write('o.json', JSON.stringify(pair.optimized)),
-    '--quality',
-    write('q.json', JSON.stringify(measuredQualityFixture(pair))),
-    '--method',
-    'FP8 dynamic quantization',
-    '--out',
-    join(dir, 'receipts', 'r.json'),
-  ]);
-  expect(r.stderr).toBe('');
+  await qualityReceipt(dir, 'r', pair, join(dir, 'receipts', 'r.json'));
   const p = await cli(['publish', '--receipts', join(dir, 'receipts'), '--key', join(keys, 'publisher.key'), '--out', site]);
   expect(p.stderr).toBe('');
 });

@@ -15,31 +15,12 @@ import { type PoolingRecord, type PoolingResult, poolingCapacity, poolingLevel, 
 import type { ConfigurationKey } from './fact.js';
 import { type Refusal, refusal } from './refusal.js';
 import { differenceText, differences } from './same-numbers.js';
+import { impossibleRecords, levelRefusal, listed, sharedLevelProblems } from './record-physics.js';
 
 /** Every run of a pooling result, the top level first (repeats share its contract and report). */
 export function poolingRunsOf(r: PoolingResult): PoolingResult[] {
   const { repeats, ...top } = r;
   return [top, ...(repeats ?? []).map((x) => ({ ...top, records: undefined, recordsSha256: undefined, ...x }))];
-}
-
-/** The most requests in flight at one instant (an answer ending as another is sent counts once). */
-function mostInFlight(records: readonly PoolingRecord[]): number {
-  const events = records
-    .flatMap(
-      (r) =>
-        [
-          [r.sentNs, 1],
-          [r.endNs, -1],
-        ] as const,
-    )
-    .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  let now = 0;
-  let most = 0;
-  for (const [, step] of events) {
-    now += step;
-    most = Math.max(most, now);
-  }
-  return most;
 }
 
 /** What each record must be, by the contract: the level's warm-ups then its measured requests, each carrying the contract's items. */
@@ -59,40 +40,13 @@ function recordRefusals(where: string, contract: Contract, run: PoolingResult, r
   const asked = [...new Set(run.run.levelsRequested)].sort((a, b) => a - b).join(', ');
   if (measuredLevels !== asked)
     out.push(refusal('level-count', `${where} levels`, `are at concurrency ${measuredLevels}; a complete run measures every level it asked for (${asked})`));
-  for (const l of run.levels) {
+  // Sequence numbers, counts and requests in flight: the checks every kind's records get, worded as for text.
+  const shared = run.levels.flatMap((l) => {
     const own = records.filter((r) => r.concurrency === l.concurrency);
-    const seqs = new Set(own.map((r) => r.seq));
-    if (seqs.size !== own.length)
-      out.push(
-        refusal(
-          'unique-records',
-          `${where} records at concurrency ${l.concurrency}`,
-          `repeat a sequence number (${own.length} records, ${seqs.size} distinct)`,
-        ),
-      );
-    const most = mostInFlight(own.filter((r) => !r.warmup));
-    if (most > l.concurrency)
-      out.push(
-        refusal(
-          'in-flight',
-          `${where} records at concurrency ${l.concurrency}`,
-          `have ${most} requests in flight at once; a closed loop of ${l.concurrency} never has more`,
-        ),
-      );
-    const warm = own.filter((r) => r.warmup).length;
-    const measured = own.length - warm;
-    const expected = contract.workload.requestsPerLevel === 'auto' ? Math.max(8, 4 * l.concurrency) : contract.workload.requestsPerLevel;
-    if (warm !== contract.workload.warmup || measured !== expected) {
-      out.push(
-        refusal(
-          'level-count',
-          `${where} records at concurrency ${l.concurrency}`,
-          `hold ${warm} warm-up and ${measured} measured requests; the contract sends ${contract.workload.warmup} and ${expected}`,
-        ),
-      );
-    }
-  }
-  return out;
+    const span = (r: PoolingRecord) => [r.sentNs, r.endNs] as const;
+    return sharedLevelProblems({ contract, concurrency: l.concurrency, records: own, span }).map((p) => levelRefusal(where, l.concurrency, p));
+  });
+  return [...out, ...listed(where, shared, impossibleRecords)];
 }
 
 function checkRun(side: ConfigurationKey, k: number, run: PoolingResult, contract: Contract, out: Refusal[]): PoolingResult | null {

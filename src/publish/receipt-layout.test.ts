@@ -6,11 +6,11 @@
  * past the window, and the Pareto chart's text is at least 10 px as drawn.
  * Screenshots: test-artifacts/layout/receipt-{facts,pareto}-<width>.png.
  */
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evidencePair } from '../test-support/evidence-fixture.js';
 import { measureFit, offscreen, smallestSvgText } from '../test-support/page-fit.js';
@@ -18,26 +18,16 @@ import { buildReceipt } from './build-receipt.js';
 import { FACT_TABLE_ROWS } from './fact.js';
 import { receiptPage } from './render-receipt-page.js';
 import { receiptView } from './receipt-view.js';
+import { launchChromium } from '../test-support/chromium.js';
 import { patient } from '../test-support/patience.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ARTIFACTS = join(ROOT, 'test-artifacts', 'layout');
-const CHROMIUM = process.env['GOODPUT_CHROMIUM'] ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 let browser: Browser;
 let pageUrl: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not at ${CHROMIUM}: install Debian's chromium or set GOODPUT_CHROMIUM`);
   mkdirSync(ARTIFACTS, { recursive: true });
   const long = { label: '8× Example Accelerator 141GB HBM3e', repeats: 3, spread: 0.3 };
   const built = buildReceipt({
@@ -55,7 +45,7 @@ beforeAll(async () => {
   mkdirSync(site);
   writeFileSync(join(site, `${receipt.id}.html`), receiptPage(receiptView(receipt), '0'.repeat(64), '0.1.0', []));
   pageUrl = pathToFileURL(join(site, `${receipt.id}.html`)).href;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  browser = await launchChromium();
 }, patient(60_000));
 
 afterAll(async () => {

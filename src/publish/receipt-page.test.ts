@@ -6,11 +6,11 @@
  * is fetched from anywhere but the site's own folder. Screenshot:
  * test-artifacts/receipt-page.png.
  */
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { type Browser, type Page, chromium } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUALITY_SCALE_NOTE, qualityScoreSchema } from '../core/index.js';
 import { qualityFixture } from '../test-support/quality-fixture.js';
@@ -18,20 +18,11 @@ import { receiptPair } from '../test-support/receipt-fixture.js';
 import { type Receipt } from './receipt-schema.js';
 import { buildReceipt } from './build-receipt.js';
 import { publishSite } from './publish-site.js';
+import { launchChromium } from '../test-support/chromium.js';
 import { patient } from '../test-support/patience.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ARTIFACTS = join(ROOT, 'test-artifacts');
-const CHROMIUM = process.env['GOODPUT_CHROMIUM'] ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 let browser: Browser;
 let page: Page;
@@ -40,8 +31,6 @@ let site: string;
 const requested: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`Chromium is not at ${CHROMIUM}: install Debian's chromium (CI: apt-get install -y chromium) or set GOODPUT_CHROMIUM`);
   mkdirSync(ARTIFACTS, { recursive: true });
   const built = buildReceipt({
     ...receiptPair('2× Test GPU 24GB'),
@@ -60,7 +49,7 @@ beforeAll(async () => {
   };
   const out = await publishSite({ receipts: [receipt], prices, outDir: site, generator: '0.1.0', today: '2026-06-04' });
   if (!out.ok) throw new Error(out.violations.map((v) => v.message).join('\n'));
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, javaScriptEnabled: false });
   page = await context.newPage();
   page.on('request', (r) => requested.push(r.url()));

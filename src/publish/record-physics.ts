@@ -7,7 +7,7 @@
  * level and the rule.
  */
 import type { Contract, StoredRecord } from '../contract/index.js';
-import { LIMITS } from '../core/index.js';
+import { LIMITS, peakOverlap } from '../core/index.js';
 import { arrivalOps } from '../workload/index.js';
 import { type MediaClaim, mediaClaim, mediaProblem } from './media-claims.js';
 import { type Refusal, type Rule, refusal } from './refusal.js';
@@ -28,7 +28,7 @@ export function contractCap(contract: Contract): number | null {
   return Array.isArray(o) && o.length === 1 ? (o[0] as number) : null;
 }
 
-type Problem = [Rule, string];
+export type Problem = [Rule, string];
 
 /** send ≤ headers ≤ first token ≤ every chunk (in order) ≤ end; first answer after first token. */
 function orderProblem(r: StoredRecord): string | null {
@@ -96,18 +96,59 @@ function chunkProblem(r: StoredRecord, stallNs: number): string | null {
   return null;
 }
 
-/** Most requests in flight at once among a level's measured records (ends before sends at one instant). */
-function peakInFlight(records: readonly StoredRecord[]): number {
-  const events: Array<[number, number]> = [];
-  for (const r of records) {
-    const end = r.endNs ?? Math.max(r.sendNs, r.headersNs ?? 0, r.firstTokenNs ?? 0, ...r.chunkNs);
-    events.push([r.sendNs, 1], [end, -1]);
+/** One closed-loop level's records of any kind, as the checks every kind shares read them. */
+export interface LevelRecords<R> {
+  contract: Contract;
+  concurrency: number;
+  records: readonly R[];
+  /** The instants a record was sent and answered in full (ns). */
+  span(r: R): readonly [number, number];
+}
+
+/**
+ * The checks every kind's level gets, each problem naming its record ('records'
+ * for the whole level): every sequence number once (beside `each` record's own
+ * problems, in record order), the contract's warm-ups and measured requests,
+ * and no more requests in flight than the level's concurrency.
+ */
+export function sharedLevelProblems<R extends { seq: number; warmup: boolean }>(
+  l: LevelRecords<R>,
+  each: (r: R) => Problem[] = () => [],
+): Array<[string, Problem]> {
+  const out: Array<[string, Problem]> = [];
+  const seqs = new Set<number>();
+  for (const r of l.records) {
+    const at = `record seq ${r.seq}`;
+    if (seqs.has(r.seq)) out.push([at, ['unique-records', 'appears twice in its level; every request has its own sequence number']]);
+    seqs.add(r.seq);
+    for (const p of each(r)) out.push([at, p]);
   }
-  events.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  let now = 0;
-  let peak = 0;
-  for (const [, d] of events) peak = Math.max(peak, (now += d));
-  return peak;
+  const warmups = l.records.filter((r) => r.warmup).length;
+  const measured = l.records.length - warmups;
+  const expected = requestsAtLevel(l.contract, l.concurrency);
+  if (warmups !== l.contract.workload.warmup)
+    out.push(['records', ['level-count', `hold ${warmups} warm-ups; the contract runs ${l.contract.workload.warmup} per level`]]);
+  if (measured !== expected)
+    out.push([
+      'records',
+      ['level-count', `hold ${measured} measured requests; the contract runs ${expected} per level (failures are kept as records, never dropped)`],
+    ]);
+  // An answer ending as another is sent counts once.
+  const peak = peakOverlap(l.records.filter((r) => !r.warmup).map(l.span));
+  if (peak > l.concurrency)
+    out.push(['records', ['in-flight', `have ${peak} requests in flight at once; a closed loop at concurrency ${l.concurrency} never has more`]]);
+  return out;
+}
+
+/** A level's problem as a refusal: `where` names the run ("evidence.optimized: run 2"), the level and record follow. */
+export const levelRefusal = (where: string, level: number, [rec, [rule, why]]: [string, Problem]): Refusal =>
+  refusal(rule, `${where} records[c=${level}]${rec === 'records' ? '' : ` ${rec}`}`, why);
+
+/** The first LISTED_PER_RUN refusals of a run, the rest counted in one more: `tail` words the count. */
+export function listed(where: string, problems: Refusal[], tail: (rest: number) => string): Refusal[] {
+  if (problems.length <= LISTED_PER_RUN) return problems;
+  const rest = problems.length - LISTED_PER_RUN;
+  return [...problems.slice(0, LISTED_PER_RUN), refusal((problems[LISTED_PER_RUN] as Refusal).rule, `${where} records`, tail(rest))];
 }
 
 export interface LevelPhysics {
@@ -122,38 +163,23 @@ export interface LevelPhysics {
 
 /** Problems of one level's records, each naming the record. */
 function levelProblems(l: LevelPhysics): Array<[string, Problem]> {
-  const out: Array<[string, Problem]> = [];
-  const at = (r: StoredRecord) => `record seq ${r.seq}`;
   const cap = contractCap(l.contract);
   const forced = l.contract.decoding.ignoreEos;
   const stallNs = (l.loopDelayMaxMs ?? 0) * 1e6;
-  const seqs = new Set<number>();
-  for (const r of l.records) {
-    if (seqs.has(r.seq)) out.push([at(r), ['unique-records', 'appears twice in its level; every request has its own sequence number']]);
-    seqs.add(r.seq);
+  // A record never answered in full ends at its last instant.
+  const span = (r: StoredRecord) => [r.sendNs, r.endNs ?? Math.max(r.sendNs, r.headersNs ?? 0, r.firstTokenNs ?? 0, ...r.chunkNs)] as const;
+  return sharedLevelProblems({ ...l, span }, (r) => {
+    const out: Problem[] = [];
     const order = orderProblem(r);
-    if (order !== null) out.push([at(r), ['record-order', order]]);
+    if (order !== null) out.push(['record-order', order]);
     const length = lengthProblem(r, cap, forced);
-    if (length !== null) out.push([at(r), ['output-cap', length]]);
-    const chunk = orderProblem(r) === null ? chunkProblem(r, stallNs) : null;
-    if (chunk !== null) out.push([at(r), ['stream-rate', chunk]]);
+    if (length !== null) out.push(['output-cap', length]);
+    const chunk = order === null ? chunkProblem(r, stallNs) : null;
+    if (chunk !== null) out.push(['stream-rate', chunk]);
     const media = l.media ? mediaProblem(r, l.media) : null;
-    if (media !== null) out.push([at(r), ['media-inputs', media]]);
-  }
-  const warmups = l.records.filter((r) => r.warmup).length;
-  const measured = l.records.length - warmups;
-  const expected = requestsAtLevel(l.contract, l.concurrency);
-  if (warmups !== l.contract.workload.warmup)
-    out.push(['records', ['level-count', `hold ${warmups} warm-ups; the contract runs ${l.contract.workload.warmup} per level`]]);
-  if (measured !== expected)
-    out.push([
-      'records',
-      ['level-count', `hold ${measured} measured requests; the contract runs ${expected} per level (failures are kept as records, never dropped)`],
-    ]);
-  const peak = peakInFlight(l.records.filter((r) => !r.warmup));
-  if (peak > l.concurrency)
-    out.push(['records', ['in-flight', `have ${peak} requests in flight at once; a closed loop at concurrency ${l.concurrency} never has more`]]);
-  return out;
+    if (media !== null) out.push(['media-inputs', media]);
+    return out;
+  });
 }
 
 /**
@@ -188,18 +214,11 @@ export function physicsRefusals(
   const media = mediaClaim(contract, promptsExact);
   for (const level of [...new Set(contract.load.levels)]) {
     const recs = byLevel.get(level) ?? [];
-    for (const [rec, [rule, why]] of levelProblems({ contract, concurrency: level, records: recs, loopDelayMaxMs: loopDelayMaxMs(level), media })) {
-      problems.push(refusal(rule, `${where} records[c=${level}]${rec === 'records' ? '' : ` ${rec}`}`, why));
-    }
+    for (const p of levelProblems({ contract, concurrency: level, records: recs, loopDelayMaxMs: loopDelayMaxMs(level), media }))
+      problems.push(levelRefusal(where, level, p));
   }
-  if (problems.length <= LISTED_PER_RUN) return problems;
-  const rest = problems.length - LISTED_PER_RUN;
-  return [
-    ...problems.slice(0, LISTED_PER_RUN),
-    refusal(
-      problems[LISTED_PER_RUN]?.rule ?? 'record-order',
-      `${where} records`,
-      `and ${rest} more impossible ${rest === 1 ? 'record' : 'records'} like these`,
-    ),
-  ];
+  return listed(where, problems, impossibleRecords);
 }
+
+/** How the refusals past the listed ones are counted. */
+export const impossibleRecords = (rest: number): string => `and ${rest} more impossible ${rest === 1 ? 'record' : 'records'} like these`;

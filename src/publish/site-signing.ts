@@ -122,17 +122,19 @@ export function manifestOf(files: ReadonlyMap<string, string | Buffer>, generato
     : { version: MANIFEST_VERSION_FRESH, siteVersion: fresh.siteVersion, publishedAt: fresh.publishedAt, ...common };
 }
 
+/** A DSSE envelope file's text: `statement` as the payload of `payloadType`, one Ed25519 signature over its PAE by its signer's key. */
+function envelope(payloadType: string, statement: { signer: { keyid: string } }, privateKey: KeyObject): string {
+  const body = Buffer.from(JSON.stringify(statement), 'utf8');
+  const sig = sign(null, pae(payloadType, body), privateKey);
+  return (
+    JSON.stringify({ payloadType, payload: body.toString('base64'), signatures: [{ keyid: statement.signer.keyid, sig: sig.toString('base64') }] }, null, 2) +
+    '\n'
+  );
+}
+
 /** The DSSE envelope file's text: the manifest as payload, one Ed25519 signature over its PAE. */
 export function signedManifest(manifest: SiteManifest, privateKey: KeyObject): string {
-  const body = Buffer.from(JSON.stringify(manifest), 'utf8');
-  const sig = sign(null, pae(MANIFEST_PAYLOAD_TYPE, body), privateKey);
-  return (
-    JSON.stringify(
-      { payloadType: MANIFEST_PAYLOAD_TYPE, payload: body.toString('base64'), signatures: [{ keyid: manifest.signer.keyid, sig: sig.toString('base64') }] },
-      null,
-      2,
-    ) + '\n'
-  );
+  return envelope(MANIFEST_PAYLOAD_TYPE, manifest, privateKey);
 }
 
 /** What a reader trusts: a public key they hold, or the id of one they pinned. */
@@ -198,15 +200,7 @@ export function signedResult(bytes: Buffer, privateKey: KeyObject, evidenceSha25
     ...(evidenceSha256 === undefined ? {} : { evidenceSha256 }),
     signer: { keyid: keyIdOf(pub), publicKey: pub.export({ type: 'spki', format: 'pem' }).toString() },
   };
-  const body = Buffer.from(JSON.stringify(statement), 'utf8');
-  const sig = sign(null, pae(RESULT_PAYLOAD_TYPE, body), privateKey);
-  return (
-    JSON.stringify(
-      { payloadType: RESULT_PAYLOAD_TYPE, payload: body.toString('base64'), signatures: [{ keyid: statement.signer.keyid, sig: sig.toString('base64') }] },
-      null,
-      2,
-    ) + '\n'
-  );
+  return envelope(RESULT_PAYLOAD_TYPE, statement, privateKey);
 }
 
 type ResultStatement = z.infer<typeof resultStatementSchema>;

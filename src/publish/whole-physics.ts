@@ -5,7 +5,7 @@
  * long the records can last inside the run that made them.
  */
 import { LIMITS } from '../core/index.js';
-import { LISTED_PER_RUN } from './record-physics.js';
+import { listed } from './record-physics.js';
 import { type Refusal, refusal } from './refusal.js';
 
 /** What a whole-answer record (embeddings, rerank) shows of its physics: its instants, outcome, items and the server's input count. */
@@ -92,7 +92,5 @@ export function wholePhysicsRefusals(where: string, run: WholeRunView, records: 
   }
   const wall = wallClockProblem(records, run);
   if (wall !== null) problems.push(refusal('wall-clock', `${where} records`, wall));
-  if (problems.length <= LISTED_PER_RUN) return problems;
-  const rest = problems.length - LISTED_PER_RUN;
-  return [...problems.slice(0, LISTED_PER_RUN), refusal(problems[LISTED_PER_RUN]?.rule ?? 'input-tokens', `${where} records`, `and ${rest} more like these`)];
+  return listed(where, problems, (rest) => `and ${rest} more like these`);
 }

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type SweepResult, sweepResultSchema } from '../core/index.js';
 import { backends } from '../test-support/store-backends.js';
 import { type SweepFixture, sweepFixture } from '../test-support/sweep-fixture.js';
+import { storedTextSpec } from '../test-support/stored-spec.js';
 import { type BeginRun, type Store, StoreError, MIGRATIONS, exportResult, migrate } from './index.js';
 
 let fx: SweepFixture;
@@ -22,24 +23,7 @@ const status = (state: 'running' | 'stopped' | 'unreachable' = 'running') => ({
   model: 'sim-model',
   checkedAt: '2025-01-02T03:04:05.000Z',
 });
-const spec = (url: string) => ({
-  url,
-  model: null,
-  endpoint: 'chat' as const,
-  levels: [1, 2],
-  outputTokens: 16,
-  promptTokens: 8,
-  requestsPerLevel: 3,
-  warmup: 1,
-  thinking: false,
-  forceLength: true,
-  temperature: 0,
-  seed: 42,
-  hourlyCostUsd: 2,
-  baselineRateUsdPer1M: null,
-  gpuLabel: null,
-  command: 'goodput sweep',
-});
+const spec = (url: string) => storedTextSpec({ url });
 const begin = (url = 'http://127.0.0.1:9001', pid = process.pid): BeginRun => ({
   serverId: null,
   serverName: null,

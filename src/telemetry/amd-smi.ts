@@ -8,7 +8,7 @@
  */
 import type { GpuSample } from '../core/index.js';
 import { execText } from './exec-text.js';
-import { type GpuSource, pollingGpuSource } from './gpu-source.js';
+import { type GpuSource, pollingGpuSource, sumAll, toolJson } from './gpu-source.js';
 
 type Reading = Omit<GpuSample, 'atMs'>;
 
@@ -29,19 +29,11 @@ export function amdValue(field: unknown, factors: Readonly<Record<string, number
 const at = (o: unknown, ...path: string[]): unknown =>
   path.reduce<unknown>((x, k) => (typeof x === 'object' && x !== null ? (x as Record<string, unknown>)[k] : undefined), o);
 
-/** Sum over GPUs; null when any GPU lacks the figure. */
-function sumAll(xs: ReadonlyArray<number | null>): number | null {
-  return xs.length === 0 || xs.some((x) => x === null) ? null : (xs as number[]).reduce((a, b) => a + b, 0);
-}
-
 /** Parses `amd-smi metric --json`; null when it holds no GPU object, or a message when it is not JSON. */
 export function parseAmdSmiMetric(text: string): Reading | null | { error: string } {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    return { error: 'amd-smi printed something that is not JSON' };
-  }
+  const parsed = toolJson(text, 'amd-smi');
+  if ('error' in parsed) return parsed;
+  const { data } = parsed;
   const gpus = Array.isArray(data) ? data : at(data, 'gpu_data');
   if (!Array.isArray(gpus) || gpus.length === 0) return null;
   const power = (g: unknown) => {

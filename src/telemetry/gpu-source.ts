@@ -32,6 +32,20 @@ export type GpuNotes = (samples: readonly GpuSample[]) => { notes: string[]; war
 
 const MAX_SAMPLES = 100_000;
 
+/** Sum over GPUs; null when any GPU lacks the figure. */
+export function sumAll(xs: ReadonlyArray<number | null>): number | null {
+  return xs.length === 0 || xs.some((x) => x === null) ? null : (xs as number[]).reduce((a, b) => a + b, 0);
+}
+
+/** A tool's `--json` output parsed, or a message naming the tool when it printed something else. */
+export function toolJson(text: string, tool: string): { data: unknown } | { error: string } {
+  try {
+    return { data: JSON.parse(text) as unknown };
+  } catch {
+    return { error: `${tool} printed something that is not JSON` };
+  }
+}
+
 /** A source that calls `read` every `intervalMs` while started, one read at a time. */
 export function pollingGpuSource(kind: GpuSourceKind, label: string, read: GpuRead, intervalMs: number, notesFor?: GpuNotes): GpuSource {
   let samples: GpuSample[] = [];

@@ -7,7 +7,7 @@
  */
 import type { GpuSample } from '../core/index.js';
 import { execText } from './exec-text.js';
-import { type GpuSource, pollingGpuSource } from './gpu-source.js';
+import { type GpuSource, pollingGpuSource, sumAll, toolJson } from './gpu-source.js';
 
 type Reading = Omit<GpuSample, 'atMs'>;
 
@@ -20,18 +20,11 @@ function num(v: unknown): number | null {
   return Number.isFinite(x) ? x : null;
 }
 
-function sumAll(xs: ReadonlyArray<number | null>): number | null {
-  return xs.length === 0 || xs.some((x) => x === null) ? null : (xs as number[]).reduce((a, b) => a + b, 0);
-}
-
 /** Parses `rocm-smi --json`; null when it lists no card, or a message when it is not JSON. */
 export function parseRocmSmi(text: string): Reading | null | { error: string } {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    return { error: 'rocm-smi printed something that is not JSON' };
-  }
+  const parsed = toolJson(text, 'rocm-smi');
+  if ('error' in parsed) return parsed;
+  const { data } = parsed;
   if (typeof data !== 'object' || data === null) return null;
   const cards = Object.entries(data as Record<string, unknown>)
     .filter(([k, v]) => /^card\d+$/.test(k) && typeof v === 'object' && v !== null)

@@ -58,3 +58,22 @@ export function writeBurstGptTrace(path: string, n: number, gapS: number, seed =
   );
   return rows;
 }
+
+/** A small agent trace that runs: two root agents, one with a sub-agent after its first turn, one tool wait (the header line first). */
+export const AGENT_TRACE_LINES: ReadonlyArray<Record<string, unknown>> = [
+  { goodput: 'agents', block_tokens: 16 },
+  {
+    agent: 'a',
+    t: 0,
+    turns: [
+      { in: 64, out: 4 },
+      { in: 96, out: 4, wait: 0.01 },
+      { in: 128, out: 4 },
+    ],
+  },
+  { agent: 'a.1', parent: 'a', after: 1, turns: [{ in: 32, out: 4 }] },
+  { agent: 'b', t: 0.05, turns: [{ in: 48, out: 4 }] },
+];
+
+/** Lines as a JSONL file's text. */
+export const jsonl = (lines: readonly object[]): string => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';

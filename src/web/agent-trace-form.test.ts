@@ -6,29 +6,17 @@
  * a good one starts its replay at the levels as speeds, and the run view shows
  * its agent sessions and jobs level by level, with the stored result's counts.
  */
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type Browser, type Page, chromium } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SweepResult } from '../core/index.js';
-import { type SimProcess, spawnSimProcess } from '../sim/index.js';
-import { type Started, startGoodput } from '../test-support/goodput-process.js';
+import { type SimProcess } from '../sim/index.js';
+import { type Started } from '../test-support/goodput-process.js';
+import { desktopPage, launchChromium, needBuiltPage, startServe, steadySim } from '../test-support/chromium.js';
 import { patient } from '../test-support/patience.js';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CHROMIUM = process.env['GOODPUT_CHROMIUM'] ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { AGENT_TRACE_LINES, jsonl } from '../test-support/trace-fixtures.js';
 
 let sim: SimProcess;
 let serve: Started;
@@ -37,38 +25,22 @@ let page: Page;
 let url: string;
 let key = '';
 
-const jsonl = (lines: object[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
-const GOOD = [
-  { goodput: 'agents', block_tokens: 16 },
-  {
-    agent: 'a',
-    t: 0,
-    turns: [
-      { in: 64, out: 4 },
-      { in: 96, out: 4, wait: 0.01 },
-      { in: 128, out: 4 },
-    ],
-  },
-  { agent: 'a.1', parent: 'a', after: 1, turns: [{ in: 32, out: 4 }] },
-  { agent: 'b', t: 0.05, turns: [{ in: 48, out: 4 }] },
-];
+const GOOD = AGENT_TRACE_LINES;
 const pick = (name: string, text: string) => page.getByLabel('Agent trace').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(text) });
 const fieldError = () => page.locator('#agent-trace-error').textContent();
 
 beforeAll(async () => {
-  if (!existsSync(`${ROOT}dist/web-app/index.html`)) throw new Error('the page is not built: run `npm run build` before this test (npm test does)');
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not at ${CHROMIUM}: install Debian's chromium or set GOODPUT_CHROMIUM`);
-  sim = await spawnSimProcess(['--prefill-base-ms', '2', '--prefill-ms-per-token', '0', '--decode-step-ms', '1', '--decode-ms-per-extra-seq', '0']);
-  serve = startGoodput(['serve', '--port', '0', '--data', join(mkdtempSync(join(tmpdir(), 'goodput-agent-trace-form-')), 'db')]);
-  [, url = '', key = ''] = await serve.waitFor(/goodput serve: (http:\/\/127\.0\.0\.1:\d+\/)(\?token=\S+)/);
+  needBuiltPage();
+  sim = await steadySim(2, 1);
+  ({ serve, url, key } = await startServe(join(mkdtempSync(join(tmpdir(), 'goodput-agent-trace-form-')), 'db')));
   const added = await fetch(`${url}api/servers`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${key.slice('?token='.length)}` },
     body: JSON.stringify({ name: 'sim', baseUrl: sim.url }),
   });
   expect(added.status, await added.clone().text()).toBeLessThan(300);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-  page = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
+  browser = await launchChromium();
+  page = await desktopPage(browser);
 }, patient(120_000));
 
 afterAll(async () => {

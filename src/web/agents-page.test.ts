@@ -6,31 +6,18 @@
  * simulator) shows each level's tool-call verdicts as a table and charts. The
  * numbers on the page are the JSON result's; neither panel shows on the other run.
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type Browser, type Locator, type Page, chromium } from 'playwright-core';
+import { type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LevelResult, type SweepResult, sweepResultSchema } from '../core/index.js';
-import { type SimProcess, spawnSimProcess } from '../sim/index.js';
-import { type Started, runGoodput, startGoodput } from '../test-support/goodput-process.js';
+import { type SimProcess } from '../sim/index.js';
+import { type Started, runGoodput } from '../test-support/goodput-process.js';
 import { measureFit } from '../test-support/page-fit.js';
 import { num } from './index.js';
+import { desktopPage, launchChromium, needBuiltPage, startServe, steadySim, visible } from '../test-support/chromium.js';
 import { patient } from '../test-support/patience.js';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CHROMIUM = process.env['GOODPUT_CHROMIUM'] ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 const dir = mkdtempSync(join(tmpdir(), 'goodput-agents-page-'));
 const data = join(dir, 'db');
@@ -42,7 +29,6 @@ let url: string;
 let agentRun: SweepResult;
 let toolRun: SweepResult;
 
-const visible = (l: Locator, timeout = 15_000) => l.first().waitFor({ state: 'visible', timeout });
 const read = (path: string) => sweepResultSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
 /** A table's body rows as cell texts (the row header first). */
 const rowsOf = (table: Locator) => table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => (c.textContent ?? '').trim())));
@@ -50,22 +36,8 @@ const rowsOf = (table: Locator) => table.locator('tbody tr').evaluateAll((trs) =
 const figure = (title: string) => page.locator('figure.chart', { has: page.locator('figcaption strong', { hasText: title }) });
 
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'dist/web-app/index.html'))) throw new Error('the page is not built: run `npm run build` before this test (npm test does)');
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not at ${CHROMIUM}: install Debian's chromium or set GOODPUT_CHROMIUM`);
-  sim = await spawnSimProcess([
-    '--prefill-base-ms',
-    '2',
-    '--prefill-ms-per-token',
-    '0',
-    '--decode-step-ms',
-    '1',
-    '--decode-ms-per-extra-seq',
-    '0',
-    '--tool-call-invalid',
-    '0.1',
-    '--seed',
-    '5',
-  ]);
+  needBuiltPage();
+  sim = await steadySim(2, 1, ['--tool-call-invalid', '0.1', '--seed', '5']);
   // Run 1: a synthetic agent trace (8 root agents, 1–2 sub-agents, short tool waits) replayed at speeds 1 and 2.
   const trace = join(dir, 'agents.jsonl');
   const made = await runGoodput([
@@ -127,10 +99,9 @@ beforeAll(async () => {
   );
   expect(sweep.code, sweep.stderr).toBe(0);
   toolRun = read(toolsJson);
-  serve = startGoodput(['serve', '--port', '0', '--data', data]);
-  url = (await serve.waitFor(/goodput serve: (http:\/\/127\.0\.0\.1:\d+\/)/))[1] as string;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-  page = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
+  ({ serve, url } = await startServe(data));
+  browser = await launchChromium();
+  page = await desktopPage(browser);
 }, patient(300_000));
 
 afterAll(async () => {

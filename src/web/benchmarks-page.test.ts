@@ -6,30 +6,20 @@
  * with `goodput cards`, warn about a short output, compare two runs, stop one.
  * Screenshots go to test-artifacts/. Controls are found by role and label.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, type Locator, type Page, chromium } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SimProcess, spawnSimProcess } from '../sim/index.js';
+import { type SimProcess } from '../sim/index.js';
 import { type Started, runGoodput, startGoodput } from '../test-support/goodput-process.js';
 import { TABLE_HEADERS } from './index.js';
+import { launchChromium, needBuiltPage, startServe, steadySim, visible } from '../test-support/chromium.js';
 import { patient } from '../test-support/patience.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ARTIFACTS = join(ROOT, 'test-artifacts');
-const CHROMIUM = process.env['GOODPUT_CHROMIUM'] ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 let sim: SimProcess;
 let serve: Started;
@@ -42,15 +32,12 @@ const dir = mkdtempSync(join(tmpdir(), 'goodput-page-'));
 const data = join(dir, 'db');
 
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'dist/web-app/index.html'))) throw new Error('the page is not built: run `npm run build` before this test (npm test does)');
-  if (!existsSync(CHROMIUM))
-    throw new Error(`Chromium is not at ${CHROMIUM}: install Debian's chromium (CI: apt-get install -y chromium) or set GOODPUT_CHROMIUM`);
+  needBuiltPage();
   mkdirSync(ARTIFACTS, { recursive: true });
   // 2 ms per decode step: a 256-token request takes ~0.5 s, so levels last long enough to watch.
-  sim = await spawnSimProcess(['--prefill-base-ms', '5', '--prefill-ms-per-token', '0', '--decode-step-ms', '2', '--decode-ms-per-extra-seq', '0']);
-  serve = startGoodput(['serve', '--port', '0', '--data', data]);
-  [, url = '', key = ''] = await serve.waitFor(/goodput serve: (http:\/\/127\.0\.0\.1:\d+\/)(\?token=\S+)/);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  sim = await steadySim(5, 2);
+  ({ serve, url, key } = await startServe(data));
+  browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url.replace(/\/$/, '') });
   page = await context.newPage();
@@ -64,8 +51,6 @@ afterAll(async () => {
   await sim?.stop();
 });
 
-/** Waits (bounded) until the locator shows. */
-const visible = (l: Locator, timeout = 15_000) => l.first().waitFor({ state: 'visible', timeout });
 const poll = <T>(fn: () => Promise<T>, timeout = 15_000) => expect.poll(fn, { timeout, interval: 100 });
 
 const runsStored = async () => ((await (await fetch(`${url}api/runs`)).json()) as unknown[]).length;

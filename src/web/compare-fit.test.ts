@@ -7,32 +7,22 @@
  * is named by them, and the Pareto chart's labels do not overlap. The runs
  * are stored with `goodput runs import` into an embedded store.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { type Browser, type Page, chromium } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../test-support/cli-in-process.js';
 import { evidenceResult } from '../test-support/evidence-fixture.js';
-import { type Started, runGoodput, startGoodput } from '../test-support/goodput-process.js';
+import { type Started, runGoodput } from '../test-support/goodput-process.js';
 import { measureFit } from '../test-support/page-fit.js';
 import { LONG_REASON, MODEL_FILES } from '../test-support/quantization-runs.js';
+import { launchChromium, needBuiltPage, startServe } from '../test-support/chromium.js';
 import { patient } from '../test-support/patience.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ARTIFACTS = join(ROOT, 'test-artifacts', 'layout');
-const CHROMIUM = process.env['GOODPUT_CHROMIUM'] ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 const dir = mkdtempSync(join(tmpdir(), 'goodput-compare-fit-'));
 const data = join(dir, 'db');
@@ -42,7 +32,7 @@ let browser: Browser;
 let url: string;
 
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'dist/web-app/index.html'))) throw new Error('the page is not built: run `npm run build` before this test (npm test does)');
+  needBuiltPage();
   mkdirSync(ARTIFACTS, { recursive: true });
   const levels = [
     { c: 1, ttftMs: 40, tpotMs: 10 },
@@ -77,9 +67,8 @@ beforeAll(async () => {
   }
   const out = await runGoodput(['report', '1', '2', '3', '--out', report, '--data', data], {}, 60_000);
   expect(out.code, out.stderr).toBe(0);
-  serve = startGoodput(['serve', '--port', '0', '--data', data]);
-  url = (await serve.waitFor(/goodput serve: (http:\/\/127\.0\.0\.1:\d+\/)/))[1] as string;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  ({ serve, url } = await startServe(data));
+  browser = await launchChromium();
 }, patient(180_000));
 
 afterAll(async () => {

@@ -9,35 +9,25 @@
  * scrolling frame runs past the window, and no header takes more than two
  * lines. Screenshots: test-artifacts/layout/. One browser for the file.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SweepResult, qualityScoreSchema } from '../core/index.js';
 import { buildReceipt, publishSite } from '../publish/index.js';
 import { type SimProcess, spawnSimProcess } from '../sim/index.js';
-import { type Started, runGoodput, startGoodput } from '../test-support/goodput-process.js';
+import { type Started, runGoodput } from '../test-support/goodput-process.js';
 import { qualityFixture } from '../test-support/quality-fixture.js';
 import { receiptPair } from '../test-support/receipt-fixture.js';
 import { measureFit } from '../test-support/page-fit.js';
 import { type ParetoModel, type ParetoSeries, TABLE_HEADERS, capacityAt, tableRows } from './index.js';
+import { launchChromium, needBuiltPage, startServe } from '../test-support/chromium.js';
 import { patient } from '../test-support/patience.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ARTIFACTS = join(ROOT, 'test-artifacts', 'layout');
-const CHROMIUM = process.env['GOODPUT_CHROMIUM'] ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const WIDTHS = [360, 768, 1400, 1920] as const;
 
 const dir = mkdtempSync(join(tmpdir(), 'goodput-compare-'));
@@ -52,8 +42,7 @@ let receiptPage: string;
 const ok = (r: { code: number | null; stderr: string }, what: string) => expect(r.code, `${what}: ${r.stderr}`).toBe(0);
 
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'dist/web-app/index.html'))) throw new Error('the page is not built: run `npm run build` before this test (npm test does)');
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not at ${CHROMIUM}: install Debian's chromium or set GOODPUT_CHROMIUM`);
+  needBuiltPage();
   mkdirSync(ARTIFACTS, { recursive: true });
   // Decode steps of 4, 2 and 8 ms (stored as runs 1, 2, 3), each extra sequence adding 1 ms: per-user speed falls with load and the
   // three runs' ranges overlap around 90 tok/s per user. A loaded test machine would mark levels client-bound (off the frontier): a wide budget.
@@ -122,7 +111,7 @@ beforeAll(async () => {
   });
   if (!out.ok) throw new Error(out.violations.map((v) => v.message).join('\n'));
   receiptPage = join(site, `${built.receipt.id}.html`);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  browser = await launchChromium();
 }, patient(300_000));
 
 afterAll(async () => {
@@ -263,8 +252,7 @@ describe('goodput report', () => {
 
 describe('pages that fit', () => {
   beforeAll(async () => {
-    serve = startGoodput(['serve', '--port', '0', '--data', data]);
-    url = (await serve.waitFor(/goodput serve: (http:\/\/127\.0\.0\.1:\d+\/)/))[1] as string;
+    ({ serve, url } = await startServe(data));
   }, patient(60_000));
 
   const PAGES: ReadonlyArray<[string, () => string, string | null]> = [

@@ -4,31 +4,18 @@
  * the quality row the stored runs carry: real processes, a real store, the
  * simulators over loopback, Debian's Chromium.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { type SimServer, startSimulator } from '../sim/index.js';
-import { type Started, runGoodput, startGoodput } from '../test-support/goodput-process.js';
+import { type Started, runGoodput } from '../test-support/goodput-process.js';
+import { launchChromium, needBuiltPage, startServe } from '../test-support/chromium.js';
 import { patient } from '../test-support/patience.js';
 import type { SweepResult } from '../core/index.js';
 import { num } from './view/index.js';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CHROMIUM = process.env['GOODPUT_CHROMIUM'] ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 const dir = mkdtempSync(join(tmpdir(), 'goodput-compare-sets-page-'));
 const data = join(dir, 'db');
@@ -38,7 +25,7 @@ let browser: Browser;
 let url: string;
 
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'dist/web-app/index.html'))) throw new Error('the page is not built: run `npm run build` before this test (npm test does)');
+  needBuiltPage();
   const simAt = (quantizationNoise: number) =>
     startSimulator({ port: 0, prefillBaseMs: 1, prefillMsPerToken: 0, decodeStepMs: 0.5, decodeMsPerExtraSeq: 0, quantizationNoise });
   const [base, a, b] = await Promise.all([simAt(0), simAt(0.2), simAt(0.3)]);
@@ -61,9 +48,8 @@ beforeAll(async () => {
     const r = await runGoodput(['run', contract, '--quality-baseline', base.url, '--data', data], {}, 120_000);
     expect(r.code, r.stderr).toBe(0);
   }
-  serve = startGoodput(['serve', '--port', '0', '--data', data]);
-  url = (await serve.waitFor(/goodput serve: (http:\/\/127\.0\.0\.1:\d+\/)/))[1] as string;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  ({ serve, url } = await startServe(data));
+  browser = await launchChromium();
 }, patient(300_000));
 
 afterAll(async () => {

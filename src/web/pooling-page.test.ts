@@ -6,31 +6,18 @@
  * a Latency card, capacity at the objective, no TTFT chart, and the history row
  * in inputs/s; at 360 and 1,400 px wide nothing runs past the window.
  */
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type Browser, type Locator, chromium } from 'playwright-core';
+import { type Browser, type Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PoolingResult } from '../core/index.js';
 import { type SimProcess, spawnSimProcess } from '../sim/index.js';
-import { type Started, runGoodput, startGoodput } from '../test-support/goodput-process.js';
+import { type Started, runGoodput } from '../test-support/goodput-process.js';
 import { measureFit } from '../test-support/page-fit.js';
 import { num } from './index.js';
+import { desktopPage, launchChromium, needBuiltPage, startServe, visible } from '../test-support/chromium.js';
 import { patient } from '../test-support/patience.js';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CHROMIUM = process.env['GOODPUT_CHROMIUM'] ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 const dir = mkdtempSync(join(tmpdir(), 'goodput-pooling-page-'));
 const data = join(dir, 'db');
@@ -42,14 +29,10 @@ let url: string;
 let key = '';
 let result: PoolingResult;
 
-const visible = (l: Locator, timeout = 15_000) => l.first().waitFor({ state: 'visible', timeout });
-
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'dist/web-app/index.html'))) throw new Error('the page is not built: run `npm run build` before this test (npm test does)');
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not at ${CHROMIUM}: install Debian's chromium or set GOODPUT_CHROMIUM`);
+  needBuiltPage();
   sim = await spawnSimProcess(['--embedding-dimension', '32', '--pooling-ms-per-token', '0.0005']);
-  serve = startGoodput(['serve', '--port', '0', '--data', data]);
-  [, url = '', key = ''] = await serve.waitFor(/goodput serve: (http:\/\/127\.0\.0\.1:\d+\/)(\?token=\S+)/);
+  ({ serve, url, key } = await startServe(data));
   const r = await runGoodput(
     [
       'sweep',
@@ -82,7 +65,7 @@ beforeAll(async () => {
   expect(r.code, r.stderr).toBe(0);
   expect(r.stderr).toContain('stored as run 1 (complete) in the store of goodput serve');
   result = JSON.parse(r.stdout) as PoolingResult;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  browser = await launchChromium();
 }, patient(180_000));
 
 afterAll(async () => {
@@ -97,7 +80,7 @@ describe('an embeddings run on the page', () => {
     async () => {
       const stored = (await (await fetch(`${url}api/runs/1/result`)).json()) as PoolingResult;
       expect(stored).toEqual(result);
-      const page = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
+      const page = await desktopPage(browser);
       await page.goto(`${url}#/runs/1`);
       const engine = page.getByRole('region', { name: 'Engine' });
       await visible(engine, 30_000);
@@ -163,7 +146,7 @@ describe('starting an embeddings sweep from the page', () => {
         body: JSON.stringify({ name: 'sim', baseUrl: sim.url }),
       });
       expect(added.status, await added.clone().text()).toBeLessThan(300);
-      const page = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
+      const page = await desktopPage(browser);
       await page.goto(`${url}${key}#/`);
       await page.getByRole('button', { name: 'Check status' }).click();
       await expect.poll(() => page.locator('#server-status').textContent(), { timeout: patient(15_000) }).toMatch(/^running/);

@@ -5,29 +5,15 @@
  * and a run whose server died while the page watched it shows its stop
  * reason once, not once in a banner and again in the status line.
  */
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type Browser, type Locator, type Page, chromium } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SimProcess, spawnSimProcess } from '../sim/index.js';
-import { type Started, runGoodput, startGoodput } from '../test-support/goodput-process.js';
+import { type SimProcess } from '../sim/index.js';
+import { type Started, runGoodput } from '../test-support/goodput-process.js';
+import { desktopPage, launchChromium, needBuiltPage, startServe, steadySim, visible } from '../test-support/chromium.js';
 import { patient } from '../test-support/patience.js';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CHROMIUM = process.env['GOODPUT_CHROMIUM'] ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const SIM = ['--prefill-base-ms', '2', '--prefill-ms-per-token', '0', '--decode-ms-per-extra-seq', '0'];
 
 const dir = mkdtempSync(join(tmpdir(), 'goodput-run-page-'));
 const data = join(dir, 'db');
@@ -40,12 +26,9 @@ let url: string;
 /** `?token=…`: the write key serve printed with its address. */
 let key = '';
 
-const visible = (l: Locator, timeout = 15_000) => l.first().waitFor({ state: 'visible', timeout });
-
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'dist/web-app/index.html'))) throw new Error('the page is not built: run `npm run build` before this test (npm test does)');
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not at ${CHROMIUM}: install Debian's chromium or set GOODPUT_CHROMIUM`);
-  sim = await spawnSimProcess([...SIM, '--decode-step-ms', '1']);
+  needBuiltPage();
+  sim = await steadySim(2, 1);
   // Four evenly spaced requests: each is done before the next arrives at every speed, so the peak in flight is 1 throughout.
   const trace = join(dir, 'trace.jsonl');
   writeFileSync(
@@ -58,10 +41,9 @@ beforeAll(async () => {
     90_000,
   );
   expect(r.code, r.stderr).toBe(0);
-  serve = startGoodput(['serve', '--port', '0', '--data', data]);
-  [, url = '', key = ''] = await serve.waitFor(/goodput serve: (http:\/\/127\.0\.0\.1:\d+\/)(\?token=\S+)/);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-  page = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
+  ({ serve, url, key } = await startServe(data));
+  browser = await launchChromium();
+  page = await desktopPage(browser);
 }, patient(180_000));
 
 afterAll(async () => {
@@ -96,7 +78,7 @@ describe('the run page', () => {
     'a run whose server died while the page watched shows its stop reason once',
     async () => {
       // 2 ms a token, 256 tokens: each request takes about half a second, so the page is following when the server dies.
-      dying = await spawnSimProcess([...SIM, '--decode-step-ms', '2', '--die-after', '3']);
+      dying = await steadySim(2, 2, ['--die-after', '3']);
       // Opened as serve printed it: the page keeps the write key its writes need.
       await page.goto(`${url}${key}`);
       await page.getByText('Register a server', { exact: true }).click();

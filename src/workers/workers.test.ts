@@ -8,7 +8,6 @@
  * refused with one line and exit 2, storing nothing; eight workers and a
  * coordinator started at one instant on an empty database all come up.
  */
-import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,9 +15,9 @@ import { join } from 'node:path';
 import type { LevelResult, RequestRecord, SweepResult } from '../core/index.js';
 import { runGoodput, startGoodput } from '../test-support/goodput-process.js';
 import { FLEET_SWEEP_ARGS as COMMON, useWorkerFleet } from '../test-support/worker-fleet.js';
+import { launchChromium } from '../test-support/chromium.js';
 import { patient } from '../test-support/patience.js';
 
-const CHROMIUM = process.env['GOODPUT_CHROMIUM'] ?? '/usr/bin/chromium';
 const fleet = useWorkerFleet(['w1', 'w2', 'w3']);
 const { workers, startWorker, sweep, query } = fleet;
 
@@ -60,7 +59,7 @@ describe('goodput sweep --workers', () => {
     "the page shows the live workers and, for the stored run, each level's share per worker",
     async () => {
       const serve = startGoodput(['serve', '--port', '0', '--database-url', fleet.db()]);
-      const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+      const browser = await launchChromium();
       try {
         const url = (await serve.waitFor(/goodput serve: (http:\/\/127\.0\.0\.1:\d+\/)/))[1] as string;
         const live = (await (await fetch(`${url}api/workers`)).json()) as Array<{ name: string }>;

@@ -4,24 +4,19 @@
  * into the seeded tile colours the PNG of the same seed shows.
  */
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tileColours } from './image-tiles.js';
 import { syntheticImageUrl } from './synthetic-image.js';
 import { syntheticJpeg } from './synthetic-jpeg.js';
+import { launchChromium } from '../test-support/chromium.js';
 import { patient } from '../test-support/patience.js';
 
 const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
-const CHROMIUM = process.env['GOODPUT_CHROMIUM'] ?? '/usr/bin/chromium';
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not at ${CHROMIUM}: install Debian's chromium or set GOODPUT_CHROMIUM`);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
+  browser = await launchChromium();
 }, patient(60_000));
 afterAll(async () => {
   await browser?.close();

@@ -39,6 +39,30 @@ function inputKind(form: FormField): Record<string, string | number> {
   }
 }
 
+/** The field's hint (or a warning in its place) and its error, each under the id its input names. */
+function Notes({ id, hint, warning = null, error }: { id: string; hint: string | undefined; warning?: string | null; error?: string | undefined }) {
+  return (
+    <>
+      {warning ? (
+        <p id={`${id}-hint`} class="warning">
+          {warning}
+        </p>
+      ) : (
+        hint && (
+          <p id={`${id}-hint`} class="hint">
+            {hint}
+          </p>
+        )
+      )}
+      {error && (
+        <p id={`${id}-error`} class="field-error">
+          {error}
+        </p>
+      )}
+    </>
+  );
+}
+
 export function FormFieldView({ option, form, value, error, warning, onChange }: Props) {
   const hintId = `${form.id}-hint`;
   const errorId = `${form.id}-error`;
@@ -56,16 +80,7 @@ export function FormFieldView({ option, form, value, error, warning, onChange }:
           aria-describedby={described}
           onChange={(e) => void readPicked(e.target as HTMLInputElement).then(onChange)}
         />
-        {hint && (
-          <p id={hintId} class="hint">
-            {hint}
-          </p>
-        )}
-        {error && (
-          <p id={errorId} class="field-error">
-            {error}
-          </p>
-        )}
+        <Notes id={form.id} hint={hint} error={error} />
       </div>
     );
   }
@@ -80,11 +95,7 @@ export function FormFieldView({ option, form, value, error, warning, onChange }:
           onChange={(e) => onChange((e.target as HTMLInputElement).checked)}
         />
         <label for={form.id}>{form.label}</label>
-        {hint && (
-          <p id={hintId} class="hint">
-            {hint}
-          </p>
-        )}
+        <Notes id={form.id} hint={hint} />
       </div>
     );
   }
@@ -100,22 +111,7 @@ export function FormFieldView({ option, form, value, error, warning, onChange }:
         aria-describedby={`${hint || warning ? hintId : ''} ${errorId}`.trim()}
         onInput={(e) => onChange((e.target as HTMLInputElement).value)}
       />
-      {warning ? (
-        <p id={hintId} class="warning">
-          {warning}
-        </p>
-      ) : (
-        hint && (
-          <p id={hintId} class="hint">
-            {hint}
-          </p>
-        )
-      )}
-      {error && (
-        <p id={errorId} class="field-error">
-          {error}
-        </p>
-      )}
+      <Notes id={form.id} hint={hint} warning={warning} error={error} />
     </div>
   );
 }
