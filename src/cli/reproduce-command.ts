@@ -21,12 +21,15 @@ import { writeFileAtomic } from './files.js';
 import { withInRunQuality } from './in-run-quality.js';
 import { apiKeyFromEnv, parseUrl } from './parse-flags.js';
 import { renderClaims } from './render-claims.js';
-import { reproduceRepeats, rerunnable, runSide } from './reproduce-runs.js';
+import { parseFileFlags, readiedContracts } from './reproduce-files.js';
+import { reproduceRepeats, runSide } from './reproduce-runs.js';
 
 export interface ReproduceFlags {
   baselineUrl: string;
   optimizedUrl: string;
   repeats?: string;
+  file?: string[];
+  imageBaseUrl?: string;
   apiKeyEnv?: string;
   json?: string;
 }
@@ -68,10 +71,7 @@ async function reproduced(
   urls: { baseline: string; optimized: string },
   apiKey: string | undefined,
 ): Promise<Receipt> {
-  const contracts = {
-    baseline: rerunnable('baseline', results.baseline, urls.baseline, urls.baseline, f.repeats),
-    optimized: rerunnable('optimized', results.optimized, urls.optimized, urls.baseline, f.repeats),
-  };
+  const contracts = await readiedContracts(results, urls, { repeats: f.repeats, files: parseFileFlags(f.file ?? []), imageBaseUrl: f.imageBaseUrl });
   const runs = await untilStopped(async (signal) => ({
     baseline: await runSide('baseline', contracts.baseline, apiKey, signal),
     optimized: await runSide('optimized', contracts.optimized, apiKey, signal),
@@ -99,6 +99,7 @@ export async function reproduceReceipt(path: string, f: ReproduceFlags): Promise
   // Every flag is checked before anything is read or run: a URL carrying credentials is refused as everywhere else.
   const urls = { baseline: parseUrl('--baseline-url', f.baselineUrl), optimized: parseUrl('--optimized-url', f.optimizedUrl) };
   if (f.repeats !== undefined) reproduceRepeats(undefined, f.repeats);
+  parseFileFlags(f.file ?? []);
   const apiKey = apiKeyFromEnv(f.apiKeyEnv, 'GOODPUT_API_KEY');
   const { receipt, results } = await checkedReceipt(path);
   const again = await reproduced(receipt, results, f, urls, apiKey);
@@ -113,6 +114,15 @@ export function registerReproduceCommand(program: Command): void {
     .requiredOption('--baseline-url <url>', "the server to run the baseline's contract on")
     .requiredOption('--optimized-url <url>', 'the server to run the optimized contract on (its quality score is measured against --baseline-url)')
     .option('--repeats <n>', "runs per side (1, or 3 to 20; default the count the receipt's runs declared)")
+    .option(
+      '--file <name=path>',
+      'your copy of a file the receipt withholds (corpus, tokenizer; baseline.NAME or optimized.NAME for one side), checked by SHA-256 against its evidence before anything runs; repeatable',
+      (v: string, all: string[] = []) => [...all, v],
+    )
+    .option(
+      '--image-base-url <url>',
+      "for a receipt of images sent by URL to a server not on this machine: http://HOST:PORT of this machine it can reach (goodput's image server listens there)",
+    )
     .option('--api-key-env <name>', 'environment variable holding the API key (default GOODPUT_API_KEY)')
     .option('--json <file|->', 'write the claims as JSON to a file, or to stdout with -')
     .action(async (path: string, f: ReproduceFlags) => {
