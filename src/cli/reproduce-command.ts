@@ -12,8 +12,18 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Command } from 'commander';
-import { type ClaimCheck, type Receipt, type ReceiptResult, buildReceipt, readBounded, recomputeReceipt, reproduceClaims } from '../publish/index.js';
-import { LIMITS, type SweepResult, sanitizeForTerminal } from '../core/index.js';
+import {
+  type ClaimCheck,
+  type Receipt,
+  type ReceiptResult,
+  buildReceipt,
+  levelVerdicts,
+  readBounded,
+  recomputeReceipt,
+  reproduceClaims,
+  withLevelRuns,
+} from '../publish/index.js';
+import { LIMITS, type QualityScore, type SweepResult, sanitizeForTerminal } from '../core/index.js';
 import type { Contract } from '../contract/index.js';
 import { TOOL_VERSION } from '../runner/index.js';
 import { CliError, EXIT, untilStopped } from './exit-codes.js';
@@ -49,6 +59,26 @@ async function checkedReceipt(path: string): Promise<{ receipt: Receipt; results
   return { receipt: again.receipt, results: again.results };
 }
 
+/** The receipt as the builder gives it from `results`, in the published receipt's words, with every fact's figure in each run (per-level points included). */
+function builtFrom(published: Receipt, results: Record<'baseline' | 'optimized', ReceiptResult>, quality: QualityScore | null) {
+  return buildReceipt({
+    ...results,
+    quality,
+    method: published.configurations.optimized.method,
+    baselineMethod: published.configurations.baseline.method,
+    title: published.title,
+    generator: TOOL_VERSION,
+    factSet: published.factSetVersion ?? 1,
+    perLevelRuns: true,
+  });
+}
+
+/** The published per-level points with their figure in every published run, rebuilt from the checked evidence (the receipt states run 1's). */
+function publishedLevelRuns(published: Receipt, results: Record<'baseline' | 'optimized', ReceiptResult>): Receipt {
+  const rebuilt = builtFrom(published, results, null);
+  return rebuilt.ok ? withLevelRuns(published, rebuilt.receipt) : published;
+}
+
 /** The in-run score measured again, of the optimized server against the baseline's; null (and said) when it cannot be. */
 async function scoredAgain(optimized: ReceiptResult, contract: Contract, receipt: Receipt, urls: { baseline: string; optimized: string }, apiKey?: string) {
   const states = receipt.facts.some((f) => f.id === 'optimized.quality' && f.value !== null);
@@ -77,16 +107,7 @@ async function reproduced(
     optimized: await runSide('optimized', contracts.optimized, apiKey, signal),
   }));
   const quality = await scoredAgain(runs.optimized, contracts.optimized, published, urls, apiKey);
-  const built = buildReceipt({
-    baseline: runs.baseline,
-    optimized: runs.optimized,
-    quality,
-    method: published.configurations.optimized.method,
-    baselineMethod: published.configurations.baseline.method,
-    title: published.title,
-    generator: TOOL_VERSION,
-    factSet: published.factSetVersion ?? 1,
-  });
+  const built = builtFrom(published, runs, quality);
   if (!built.ok)
     throw new CliError(EXIT.usage, `the reproduction makes no receipt, so no claim is checked:\n${built.problems.map((p) => `  ${p}`).join('\n')}`);
   for (const side of ['baseline', 'optimized'] as const)
@@ -103,7 +124,7 @@ export async function reproduceReceipt(path: string, f: ReproduceFlags): Promise
   const apiKey = apiKeyFromEnv(f.apiKeyEnv, 'GOODPUT_API_KEY');
   const { receipt, results } = await checkedReceipt(path);
   const again = await reproduced(receipt, results, f, urls, apiKey);
-  return { claims: reproduceClaims(receipt, again), receipt, again };
+  return { claims: reproduceClaims(publishedLevelRuns(receipt, results), again), receipt, again };
 }
 
 export function registerReproduceCommand(program: Command): void {
@@ -128,7 +149,7 @@ export function registerReproduceCommand(program: Command): void {
     .action(async (path: string, f: ReproduceFlags) => {
       const { claims, receipt, again } = await reproduceReceipt(path, f);
       const failing = claims.filter((c) => !c.holds);
-      const doc = { receipt: receipt.id, holds: failing.length === 0, claims, contractHashes: hashes(receipt, again) };
+      const doc = { receipt: receipt.id, holds: failing.length === 0, claims, levels: levelVerdicts(claims), contractHashes: hashes(receipt, again) };
       if (f.json !== undefined && f.json !== '-') await writeFileAtomic(f.json, JSON.stringify(doc, null, 2) + '\n');
       process.stdout.write(f.json === '-' ? JSON.stringify(doc, null, 2) + '\n' : renderClaims(receipt.id, claims, process.stdout.isTTY === true) + '\n');
       if (failing.length > 0) throw new CliError(EXIT.notReproduced, '');
