@@ -3,7 +3,8 @@
  * the server's address (and so where it fetched the images from), each level
  * keeps what identifies the files goodput's image server offered it, and the
  * receipt says the image base URL was withheld. Two real runs against
- * simulators make a receipt that publishes and verifies; an edited image hash,
+ * simulators make a receipt that publishes, verifies and is reproduced (the
+ * image base URL asked for a server off this machine); an edited image hash,
  * re-hashed with goodput's own code, is refused naming the field.
  */
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -13,9 +14,11 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { type SweepResult, sweepResultSchema } from '../core/index.js';
+import type { ClaimCheck } from '../publish/index.js';
 import { type SimServer, startSimulator } from '../sim/index.js';
 import { cli } from '../test-support/cli-in-process.js';
 import { forge } from '../test-support/forger.js';
+import { EXIT } from './exit-codes.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'goodput-image-url-'));
 const sims: SimServer[] = [];
@@ -109,6 +112,30 @@ describe('a receipt of images sent by URL', () => {
     const verified = await cli(['verify', site]);
     expect(verified.stderr).toBe('');
     expect(verified.code).toBe(0);
+  });
+
+  it("is reproduced on the simulators: the images redrawn from the seed, the contract hashes the receipt's", async () => {
+    const json = join(dir, 'claims.json');
+    const sides = ['--baseline-url', (sims[0] as SimServer).url, '--optimized-url', (sims[1] as SimServer).url];
+    const r = await cli(['reproduce', join(dir, 'receipts', 'good.json'), ...sides, '--json', json]);
+    // Verdicts rest on the wall clock of tiny runs (the timing pass judges them); that every claim gets one does not.
+    expect([EXIT.ok, EXIT.notReproduced], r.stderr).toContain(r.code);
+    const doc = JSON.parse(readFileSync(json, 'utf8')) as {
+      claims: ClaimCheck[];
+      contractHashes: Record<string, { published: string; reproduced: string }>;
+    };
+    for (const s of ['baseline', 'optimized']) expect(doc.contractHashes[s]?.reproduced).toBe(doc.contractHashes[s]?.published);
+    expect(doc.claims.map((c) => c.id)).toEqual(expect.arrayContaining(['optimized.c1.throughput', 'optimized.c2.throughput']));
+    const remote = await cli([
+      'reproduce',
+      join(dir, 'receipts', 'good.json'),
+      '--baseline-url',
+      'http://192.0.2.1:8000',
+      '--optimized-url',
+      'http://192.0.2.2:8000',
+    ]);
+    expect(remote.code).toBe(EXIT.usage);
+    expect(remote.stderr).toContain('give --image-base-url http://HOST:PORT');
   });
 
   it('an edited image hash, every other hash recomputed, is refused naming the field', async () => {
