@@ -1,12 +1,12 @@
 /**
  * `goodput reproduce`'s table: one row per published claim — the figure and
  * the interval it holds within, the reproduced figure, and the verdict with
- * the allowance that decided it — then one line naming every claim that does
- * not hold. Everything printed from a receipt passes through the terminal
+ * the allowance that decided it — then one line a configuration and level
+ * for the curve points, and one naming every claim that does not hold. Everything printed from a receipt passes through the terminal
  * guard, as every other table does.
  */
 import { sanitizeForTerminal } from '../core/index.js';
-import type { ClaimCheck } from '../publish/index.js';
+import { type ClaimCheck, levelVerdicts } from '../publish/index.js';
 
 const num = (x: number | null, digits: number) => (x === null ? '—' : x.toFixed(Math.min(digits + 1, 6)));
 
@@ -34,5 +34,12 @@ export function renderClaims(receiptId: string, claims: readonly ClaimCheck[], c
     failing.length === 0
       ? `every claim of ${sanitizeForTerminal(receiptId)} holds (${claims.length} of ${claims.length})`
       : `${failing.length} of ${claims.length} claims of ${sanitizeForTerminal(receiptId)} do not hold: ${failing.map((c) => sanitizeForTerminal(c.id)).join(', ')}`;
-  return [...verdicts, '', last].join('\n');
+  // Each level's curve points, level by level: which levels reproduce and which do not.
+  const levels = levelVerdicts(claims).map((v) =>
+    paint(
+      v.failing.length === 0,
+      `${v.configuration} at concurrency ${v.concurrency}: ${v.failing.length === 0 ? `every point holds (${v.claims} of ${v.claims})` : `${v.failing.length} of ${v.claims} points do not hold: ${v.failing.map((id) => sanitizeForTerminal(id)).join(', ')}`}`,
+    ),
+  );
+  return [...verdicts, '', ...(levels.length > 0 ? [...levels, ''] : []), last].join('\n');
 }

@@ -3,7 +3,8 @@
  * stated figure edited) names the field and its rule, exit 2; a URL carrying
  * credentials and a run count past the limits table are refused as `run`
  * refuses them, before the receipt is read; a receipt whose evidence is not
- * beside it is refused naming the file. Nothing is run or written. (The runs
+ * beside it is refused naming the file; so are files and an image base URL
+ * given back that the receipt does not withhold. Nothing is run or written. (The runs
  * themselves, against simulators, are in reproduce.timing.test.ts.)
  */
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -70,5 +71,16 @@ describe('goodput reproduce refuses before it runs', () => {
     const two = await reproduce(receiptPath, ['--repeats', '2']);
     expect(two.code).toBe(EXIT.usage);
     expect(two.stderr).toContain('--repeats: 2 runs give no spread worth stating');
+  });
+
+  it('a --file no side reads, or an image base URL for images not sent by URL, before anything runs', async () => {
+    const file = await reproduce(receiptPath, ['--file', `corpus=${receiptPath}`]);
+    expect(file.code).toBe(EXIT.usage);
+    expect(file.stderr).toBe('goodput: --file: corpus: no side of this receipt reads a withheld corpus\n');
+    expect(file.stdout).toBe('');
+    const images = await reproduce(receiptPath, ['--image-base-url', 'http://127.0.0.1:8090']);
+    expect(images.code).toBe(EXIT.usage);
+    expect(images.stderr).toBe("goodput: --image-base-url: applies to a receipt whose images were sent by URL; this one's were not\n");
+    expect(existsSync(join(dir, 'claims.json'))).toBe(false);
   });
 });

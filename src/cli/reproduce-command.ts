@@ -12,8 +12,18 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Command } from 'commander';
-import { type ClaimCheck, type Receipt, type ReceiptResult, buildReceipt, readBounded, recomputeReceipt, reproduceClaims } from '../publish/index.js';
-import { LIMITS, type SweepResult, sanitizeForTerminal } from '../core/index.js';
+import {
+  type ClaimCheck,
+  type Receipt,
+  type ReceiptResult,
+  buildReceipt,
+  levelVerdicts,
+  readBounded,
+  recomputeReceipt,
+  reproduceClaims,
+  withLevelRuns,
+} from '../publish/index.js';
+import { LIMITS, type QualityScore, type SweepResult, sanitizeForTerminal } from '../core/index.js';
 import type { Contract } from '../contract/index.js';
 import { TOOL_VERSION } from '../runner/index.js';
 import { CliError, EXIT, untilStopped } from './exit-codes.js';
@@ -21,12 +31,15 @@ import { writeFileAtomic } from './files.js';
 import { withInRunQuality } from './in-run-quality.js';
 import { apiKeyFromEnv, parseUrl } from './parse-flags.js';
 import { renderClaims } from './render-claims.js';
-import { reproduceRepeats, rerunnable, runSide } from './reproduce-runs.js';
+import { parseFileFlags, readiedContracts } from './reproduce-files.js';
+import { reproduceRepeats, runSide } from './reproduce-runs.js';
 
 export interface ReproduceFlags {
   baselineUrl: string;
   optimizedUrl: string;
   repeats?: string;
+  file?: string[];
+  imageBaseUrl?: string;
   apiKeyEnv?: string;
   json?: string;
 }
@@ -44,6 +57,26 @@ async function checkedReceipt(path: string): Promise<{ receipt: Receipt; results
   const again = await recomputeReceipt(read.bytes.toString('utf8'), evidenceDirOf(path), new Date().toISOString().slice(0, 10));
   if (!again.ok) throw new CliError(EXIT.usage, `receipt refused, nothing run:\n${again.refusals.map((r) => `  ${r.message}`).join('\n')}`);
   return { receipt: again.receipt, results: again.results };
+}
+
+/** The receipt as the builder gives it from `results`, in the published receipt's words, with every fact's figure in each run (per-level points included). */
+function builtFrom(published: Receipt, results: Record<'baseline' | 'optimized', ReceiptResult>, quality: QualityScore | null) {
+  return buildReceipt({
+    ...results,
+    quality,
+    method: published.configurations.optimized.method,
+    baselineMethod: published.configurations.baseline.method,
+    title: published.title,
+    generator: TOOL_VERSION,
+    factSet: published.factSetVersion ?? 1,
+    perLevelRuns: true,
+  });
+}
+
+/** The published per-level points with their figure in every published run, rebuilt from the checked evidence (the receipt states run 1's). */
+function publishedLevelRuns(published: Receipt, results: Record<'baseline' | 'optimized', ReceiptResult>): Receipt {
+  const rebuilt = builtFrom(published, results, null);
+  return rebuilt.ok ? withLevelRuns(published, rebuilt.receipt) : published;
 }
 
 /** The in-run score measured again, of the optimized server against the baseline's; null (and said) when it cannot be. */
@@ -68,25 +101,13 @@ async function reproduced(
   urls: { baseline: string; optimized: string },
   apiKey: string | undefined,
 ): Promise<Receipt> {
-  const contracts = {
-    baseline: rerunnable('baseline', results.baseline, urls.baseline, urls.baseline, f.repeats),
-    optimized: rerunnable('optimized', results.optimized, urls.optimized, urls.baseline, f.repeats),
-  };
+  const contracts = await readiedContracts(results, urls, { repeats: f.repeats, files: parseFileFlags(f.file ?? []), imageBaseUrl: f.imageBaseUrl });
   const runs = await untilStopped(async (signal) => ({
     baseline: await runSide('baseline', contracts.baseline, apiKey, signal),
     optimized: await runSide('optimized', contracts.optimized, apiKey, signal),
   }));
   const quality = await scoredAgain(runs.optimized, contracts.optimized, published, urls, apiKey);
-  const built = buildReceipt({
-    baseline: runs.baseline,
-    optimized: runs.optimized,
-    quality,
-    method: published.configurations.optimized.method,
-    baselineMethod: published.configurations.baseline.method,
-    title: published.title,
-    generator: TOOL_VERSION,
-    factSet: published.factSetVersion ?? 1,
-  });
+  const built = builtFrom(published, runs, quality);
   if (!built.ok)
     throw new CliError(EXIT.usage, `the reproduction makes no receipt, so no claim is checked:\n${built.problems.map((p) => `  ${p}`).join('\n')}`);
   for (const side of ['baseline', 'optimized'] as const)
@@ -99,10 +120,11 @@ export async function reproduceReceipt(path: string, f: ReproduceFlags): Promise
   // Every flag is checked before anything is read or run: a URL carrying credentials is refused as everywhere else.
   const urls = { baseline: parseUrl('--baseline-url', f.baselineUrl), optimized: parseUrl('--optimized-url', f.optimizedUrl) };
   if (f.repeats !== undefined) reproduceRepeats(undefined, f.repeats);
+  parseFileFlags(f.file ?? []);
   const apiKey = apiKeyFromEnv(f.apiKeyEnv, 'GOODPUT_API_KEY');
   const { receipt, results } = await checkedReceipt(path);
   const again = await reproduced(receipt, results, f, urls, apiKey);
-  return { claims: reproduceClaims(receipt, again), receipt, again };
+  return { claims: reproduceClaims(publishedLevelRuns(receipt, results), again), receipt, again };
 }
 
 export function registerReproduceCommand(program: Command): void {
@@ -113,12 +135,21 @@ export function registerReproduceCommand(program: Command): void {
     .requiredOption('--baseline-url <url>', "the server to run the baseline's contract on")
     .requiredOption('--optimized-url <url>', 'the server to run the optimized contract on (its quality score is measured against --baseline-url)')
     .option('--repeats <n>', "runs per side (1, or 3 to 20; default the count the receipt's runs declared)")
+    .option(
+      '--file <name=path>',
+      'your copy of a file the receipt withholds (corpus, tokenizer; baseline.NAME or optimized.NAME for one side), checked by SHA-256 against its evidence before anything runs; repeatable',
+      (v: string, all: string[] = []) => [...all, v],
+    )
+    .option(
+      '--image-base-url <url>',
+      "for a receipt of images sent by URL to a server not on this machine: http://HOST:PORT of this machine it can reach (goodput's image server listens there)",
+    )
     .option('--api-key-env <name>', 'environment variable holding the API key (default GOODPUT_API_KEY)')
     .option('--json <file|->', 'write the claims as JSON to a file, or to stdout with -')
     .action(async (path: string, f: ReproduceFlags) => {
       const { claims, receipt, again } = await reproduceReceipt(path, f);
       const failing = claims.filter((c) => !c.holds);
-      const doc = { receipt: receipt.id, holds: failing.length === 0, claims, contractHashes: hashes(receipt, again) };
+      const doc = { receipt: receipt.id, holds: failing.length === 0, claims, levels: levelVerdicts(claims), contractHashes: hashes(receipt, again) };
       if (f.json !== undefined && f.json !== '-') await writeFileAtomic(f.json, JSON.stringify(doc, null, 2) + '\n');
       process.stdout.write(f.json === '-' ? JSON.stringify(doc, null, 2) + '\n' : renderClaims(receipt.id, claims, process.stdout.isTTY === true) + '\n');
       if (failing.length > 0) throw new CliError(EXIT.notReproduced, '');

@@ -1,8 +1,8 @@
 /**
  * A receipt's contract readied to run again: the reader's addresses where the
  * evidence withheld them (neither in the hash, so the hash is the receipt's),
- * the declared run count or a bounded --repeats, and a contract that reads a
- * file the evidence withheld refused naming the field.
+ * the declared run count or a bounded --repeats (withheld files:
+ * reproduce-files.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { contractHash, contractSchema } from '../contract/index.js';
@@ -58,13 +58,6 @@ describe('rerunnable', () => {
     expect(() => reproduceRepeats(3, '21')).toThrow('--repeats: 21 is above the limit of 20');
     expect(() => reproduceRepeats(3, '2')).toThrow(/--repeats: 2 runs give no spread worth stating/);
     expect(reproduceRepeats(undefined, undefined)).toBe(1);
-  });
-
-  it('refuses a contract that reads a file the evidence withholds, naming the field', () => {
-    const corpus = evidence((c) => (c.workload.prompts = { kind: 'jsonl', path: 'withheld', sha256: 'a'.repeat(64) }));
-    expect(() => rerunnable('baseline', corpus, 'http://127.0.0.1:9000', 'http://127.0.0.1:9000', undefined)).toThrow(
-      /^baseline: contract\.workload\.prompts\.path: the receipt withholds the file its contract reads/,
-    );
   });
 
   it('refuses evidence without a contract', () => {

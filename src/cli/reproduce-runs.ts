@@ -5,9 +5,8 @@
  * declares. The evidence's copy withholds every location (the server's
  * address, the quality baseline's, file paths); the reader's addresses take
  * their place, none of which is in the contract hash, so a rerun is the
- * receipt's experiment by its hash. A contract that reads a file the copy
- * withholds (a prompt corpus, a tokenizer file, a trace) cannot be rerun from
- * the receipt and is refused, naming the field.
+ * receipt's experiment by its hash. The files the copy withholds (a prompt
+ * corpus, a tokenizer file) are the reader's to give (reproduce-files.ts).
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -28,19 +27,6 @@ import { badFlag, parseNumber } from './parse-flags.js';
 import { progressReporter } from './progress.js';
 import { poolingProgress } from './pooling-view.js';
 
-/** What the evidence's copy puts where a file's path was (publish/evidence-files.ts). */
-const WITHHELD = 'withheld';
-
-/** The fields of a contract that name a file the public copy withheld. */
-function withheldFiles(c: Contract): string[] {
-  const named: Array<[string, unknown]> = [
-    ['model.tokenizer.path', (c.model.tokenizer as { path?: unknown }).path],
-    ['workload.prompts.path', (c.workload.prompts as { path?: unknown }).path],
-    ['load.pattern.path', (c.load.pattern as { path?: unknown }).path],
-  ];
-  return named.filter(([, v]) => v === WITHHELD).map(([k]) => k);
-}
-
 /**
  * One side's contract, readied to run against `url`: its quality baseline (where it declares one) at `baselineUrl`,
  * its run count the one it declares, or `--repeats` (`repeatsFlag`) when the reader gives one.
@@ -49,12 +35,6 @@ export function rerunnable(side: string, result: ReceiptResult, url: string, bas
   const parsed = contractSchema.safeParse(result.contract);
   if (!parsed.success) throw new CliError(EXIT.usage, `${side}: the receipt's evidence carries no contract to run again`);
   const c = parsed.data;
-  const files = withheldFiles(c);
-  if (files.length > 0)
-    throw new CliError(
-      EXIT.usage,
-      `${side}: contract.${files.join(', contract.')}: the receipt withholds the file its contract reads, so it cannot be run again from the receipt (only its SHA-256 is published)`,
-    );
   const repeats = reproduceRepeats(c.repeats, repeatsFlag);
   const { repeats: _r, ...rest } = c;
   return {

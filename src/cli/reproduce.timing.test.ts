@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ClaimCheck, receiptSchema } from '../publish/index.js';
+import { type ClaimCheck, type LevelVerdict, receiptSchema } from '../publish/index.js';
 import { type SimProcess, spawnSimProcess } from '../sim/index.js';
 import { cli } from '../test-support/cli-in-process.js';
 import type { Ran } from '../test-support/goodput-process.js';
@@ -84,7 +84,8 @@ afterAll(async () => {
 const reproduce = (optimized: keyof typeof sims, more: string[] = [], path = receiptPath) =>
   cli(['reproduce', path, '--baseline-url', url('baseline'), '--optimized-url', url(optimized), ...more]);
 type Hashes = Record<'baseline' | 'optimized', { published: string | null; reproduced: string | null }>;
-const claimsIn = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as { holds: boolean; claims: ClaimCheck[]; contractHashes: Hashes };
+const claimsIn = (file: string) =>
+  JSON.parse(readFileSync(file, 'utf8')) as { holds: boolean; claims: ClaimCheck[]; levels: LevelVerdict[]; contractHashes: Hashes };
 
 describe('goodput reproduce', () => {
   it('against the two simulators that made the receipt: every claim holds, the quality score among them', async () => {
@@ -106,6 +107,12 @@ describe('goodput reproduce', () => {
     expect(doc.claims.find((c) => c.id === 'optimized.quality')?.publishedRuns).toBeNull();
     wallClock(doc.claims.find((c) => c.id === 'optimized.tpotSingle')?.reproducedRuns, 'reproduced runs').toHaveLength(3);
     wallClock(r.stdout.trim().split('\n').at(-1), 'last line').toMatch(/^every claim of .+ holds \((\d+) of \1\)$/);
+    // Each level's curve points are claims too: their published range is rebuilt from the receipt's three runs.
+    const point = doc.claims.find((c) => c.id === 'optimized.c1.throughput');
+    expect(point?.level).toBe(1);
+    expect(point?.publishedRuns).toHaveLength(3);
+    wallClock(point?.reproducedRuns, 'reproduced runs of a curve point').toHaveLength(3);
+    expect(doc.levels.map((l) => `${l.configuration} ${l.concurrency}`)).toContain('optimized 1');
     // The reruns are the receipt's experiment by its hash: the reader's addresses are not in it.
     for (const side of ['baseline', 'optimized'] as const) expect(doc.contractHashes[side].reproduced).toBe(doc.contractHashes[side].published);
   });
@@ -118,7 +125,10 @@ describe('goodput reproduce', () => {
     const failing = claimsIn(json)
       .claims.filter((c) => !c.holds)
       .map((c) => c.id);
-    wallClock(failing, 'claims that do not hold').toEqual(expect.arrayContaining(['optimized.tpotSingle', 'optimized.e2eSingle', 'optimized.singleStream']));
+    wallClock(failing, 'claims that do not hold').toEqual(
+      expect.arrayContaining(['optimized.tpotSingle', 'optimized.e2eSingle', 'optimized.singleStream', 'optimized.c1.throughput']),
+    );
+    wallClock(r.stdout, 'level lines').toMatch(/^optimized at concurrency 1: \d+ of \d+ points do not hold: .*optimized\.c1\.throughput/m);
     // The baseline ran on the server that made it: only the optimized configuration's claims fail.
     wallClock(
       failing.filter((id) => !id.startsWith('optimized.')),

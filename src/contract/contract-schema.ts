@@ -105,6 +105,14 @@ const toolsSchema = z.discriminatedUnion(
   { error: (i) => (i.code === 'invalid_union' ? 'kind must be builtin or file' : undefined) },
 );
 
+/**
+ * The address a published copy of a contract gives in place of a withheld one
+ * (the server's, the quality baseline's): `.invalid` is reserved (RFC 2606), so
+ * no server answers there and nothing is run against it by mistake.
+ */
+export const WITHHELD_URL = 'http://withheld.invalid/';
+const WITHHELD_HOST = new URL(WITHHELD_URL).hostname;
+
 export const contractSchema = z
   .object({
     version: z.literal(1, { error: 'version must be 1' }),
@@ -261,7 +269,9 @@ export const contractSchema = z
     if (traced && (c.workload.images?.length ?? 0) > 1)
       ctx.addIssue({ code: 'custom', path: ['workload', 'images'], message: 'a trace replay has one cell: one images setting' });
     const byUrl = c.workload.images?.some((i) => i?.delivery === 'url') === true;
-    if (byUrl && c.server.imageBaseUrl === undefined && !isLoopback(new URL(c.server.url).hostname)) {
+    // A published copy withholds the address (WITHHELD_URL): where that server could fetch from is not the copy's to say.
+    const host = new URL(c.server.url).hostname;
+    if (byUrl && c.server.imageBaseUrl === undefined && !isLoopback(host) && host !== WITHHELD_HOST) {
       ctx.addIssue({
         code: 'custom',
         path: ['workload', 'images'],

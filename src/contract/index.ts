@@ -1,5 +1,5 @@
 /** contract/: the benchmark contract (goodput.yaml) — schema, loading, hashing, diffs, running it and searching its capacity. */
-export { contractSchema, type Contract, type ContractInput } from './contract-schema.js';
+export { contractSchema, type Contract, type ContractInput, WITHHELD_URL } from './contract-schema.js';
 export { loadContract, validateContract } from './load-contract.js';
 export { contractHash, hashedPart } from './contract-hash.js';
 export { verifiedContract, type VerifiedContract } from './verified-contract.js';

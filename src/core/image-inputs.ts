@@ -28,6 +28,26 @@ export const imageBaseUrlSchema = z
   .url({ protocol: /^http$/, error: 'imageBaseUrl must be an http URL with a port, e.g. http://10.0.0.5:8090' })
   .refine((u) => new URL(u).port !== '' && new URL(u).pathname === '/', { error: 'imageBaseUrl must name a port and no path, e.g. http://10.0.0.5:8090' });
 
+/**
+ * The image files goodput's image server offered one level (images by URL): how
+ * many, their bytes together, and the SHA-256 of their SHA-256s in turn
+ * (imageFilesDigest). What identifies the images a server fetched without the
+ * address it fetched them from; a reader redraws them from the contract's seed.
+ */
+export const imageFilesSchema = z
+  .object({
+    files: z
+      .number()
+      .int()
+      .positive()
+      .max((LIMITS.requestsPerLevel.max + LIMITS.warmupRequests.max) * LIMITS.imagesPerRequest.max),
+    bytes: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 (64 lowercase hex digits)'),
+  })
+  .strict();
+
+export type ImageFiles = z.infer<typeof imageFilesSchema>;
+
 export type ImageFormat = (typeof IMAGE_FORMATS)[number];
 export type ImageDelivery = (typeof IMAGE_DELIVERIES)[number];
 

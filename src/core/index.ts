@@ -147,6 +147,8 @@ export {
   IMAGE_DELIVERIES,
   IMAGE_FORMATS,
   imageBaseUrlSchema,
+  type ImageFiles,
+  imageFilesSchema,
   type ImageFormat,
   type ImageInputs,
   imageInputsLabel,

@@ -7,7 +7,7 @@
 import { agentSummarySchema } from './agent-summary.js';
 import { z } from 'zod';
 import { arrivalSchema, levelLoadSchema } from './arrival-spec.js';
-import { audioInputsSchema, imageInputsSchema } from './image-inputs.js';
+import { audioInputsSchema, imageFilesSchema, imageInputsSchema } from './image-inputs.js';
 import { businessCostSchema } from './cost-success.js';
 import { levelGoodputSchema } from './goodput.js';
 import { rawRecordSchema } from './record-schema.js';
@@ -205,6 +205,8 @@ export const levelResultSchema = z
     structured: structuredSummarySchema.optional(),
     /** Chat with image inputs: how many images of what size each request carried (their tokens are in promptTokens.mean). Absent without images. */
     images: imageInputsSchema.optional(),
+    /** Images by URL: the files goodput's image server offered the level (count, bytes, digest); absent otherwise and in earlier results. */
+    imageFiles: imageFilesSchema.optional(),
     /** Chat with audio inputs: the clip each request carried (its tokens are in promptTokens.mean). Absent without audio. */
     audio: audioInputsSchema.optional(),
   })

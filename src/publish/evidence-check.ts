@@ -10,6 +10,7 @@ import { type SweepResult, buildCards, engineCard, modelCard } from '../core/ind
 import { levelFromRecords } from '../runner/index.js';
 import { clientBoundRefusals, contractSpeaksRefusals, repeatRefusals } from './contract-speaks.js';
 import type { ConfigurationKey } from './fact.js';
+import { imageFilesRefusals } from './image-files.js';
 import { physicsRefusals } from './record-physics.js';
 import { serverTruthRefusals } from './server-agreement.js';
 import { type Refusal, refusal } from './refusal.js';
@@ -108,7 +109,7 @@ function checkRun(side: ConfigurationKey, k: number, run: SweepResult, contract:
   const stray = [...byLevel.keys()].filter((c) => !run.levels.some((l) => l.concurrency === c));
   if (stray.length > 0) out.push(refusal('records-reproduce', `${where} records`, `include concurrency ${stray.join(', ')}, which has no level summary`));
   const before = out.length;
-  out.push(...contractSpeaksRefusals(where, contract, run));
+  out.push(...contractSpeaksRefusals(where, contract, run), ...imageFilesRefusals(where, contract, run));
   for (const l of run.levels) out.push(...clientBoundRefusals(where, l, byLevel.get(l.concurrency) ?? []));
   if (out.length > before) return null;
   const stall = (c: number) => run.levels.find((l) => l.concurrency === c)?.clientBound.loopDelayMs?.max ?? null;

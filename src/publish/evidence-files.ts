@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { WITHHELD_URL } from '../contract/index.js';
 import { LIMITS, type PoolingResult, type SweepResult } from '../core/index.js';
 import { type Refusal, refusal } from './refusal.js';
 import { parseStrictJson } from './strict-json.js';
@@ -99,8 +100,6 @@ export async function loadEvidence(source: EvidenceSource, sha256: string, field
   }
   return { ok: true, value: parsed.value, gz: found.gz };
 }
-
-const WITHHELD_URL = 'http://withheld.invalid/';
 
 type Loose = Record<string, unknown>;
 const obj = (v: unknown): Loose | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Loose) : null);

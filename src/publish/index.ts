@@ -25,4 +25,4 @@ export { publishReceipts, PublishRefused, type PublishReceiptsInput } from './pu
 export { verifySite, SiteNotVerified, type Freshness, type VerifiedSite, type VerifyOptions } from './verify-site.js';
 export { SITE_VERSIONS_FILE, defaultStateDir } from './site-versions.js';
 export { type MediaClaim, mediaClaim, mediaProblem } from './media-claims.js';
-export { reproduceClaims, REPRODUCE_TOLERANCE, type ClaimCheck } from './reproduce-claims.js';
+export { levelVerdicts, type LevelVerdict, reproduceClaims, REPRODUCE_TOLERANCE, type ClaimCheck, withLevelRuns } from './reproduce-claims.js';

@@ -82,8 +82,19 @@ export function limitationsOf(runs: Record<ConfigurationKey, CheckedRun>, facts:
     ...runLimits('baseline', runs.baseline),
     ...runLimits('optimized', runs.optimized),
     ...missingLimitations(facts),
+    ...imagesByUrlLimitation(runs.baseline.contract),
     `The cost figure is a GPU compute estimate at ${saturatedBoth(runs) ? 'measured saturation' : 'the highest throughput measured'}: it excludes idle time, CPU, memory, networking, redundancy and platform fees.`,
   ];
+}
+
+/** Images by URL: where the servers fetched them is withheld, and what stands in for it (one workload on both sides). */
+function imagesByUrlLimitation(c: Contract): string[] {
+  const byUrl = (c.workload.images ?? []).some((i) => i?.delivery === 'url');
+  return byUrl
+    ? [
+        "The images were sent by URL: the image base URL the servers fetched them from is withheld. Each level's evidence names the files goodput's image server offered (count, bytes, SHA-256), which the contract's seed redraws.",
+      ]
+    : [];
 }
 
 /** Both configurations' peaks are saturation points (see notSaturated). */

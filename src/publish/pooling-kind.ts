@@ -134,7 +134,14 @@ function poolingReceipt(input: ReceiptInput<PoolingResult>): ReceiptOutcome {
   const endpoint: PoolingEndpoint = b;
   const factsOf = (cfg: ConfigurationKey) => {
     const all = poolingRunsOf(runs[cfg].result);
-    return withRuns(cfg, poolingFacts(cfg, runs[cfg], all[0] as PoolingResult), all, (r) => poolingFacts(cfg, runs[cfg], r), POOLING_FIGURE_KEYS);
+    return withRuns(
+      cfg,
+      poolingFacts(cfg, runs[cfg], all[0] as PoolingResult),
+      all,
+      (r) => poolingFacts(cfg, runs[cfg], r),
+      POOLING_FIGURE_KEYS,
+      input.perLevelRuns,
+    );
   };
   const measuredFacts = [...factsOf('baseline'), ...factsOf('optimized')];
   const items = endpoint === 'rerank' ? 'documents' : 'inputs';

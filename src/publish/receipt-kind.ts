@@ -31,6 +31,12 @@ export interface ReceiptInput<R extends ReceiptResult = ReceiptResult> {
   generator: string;
   /** The fact set to state: a recomputation states the receipt's; absent, the newest the runs have facts for. */
   factSet?: FactSet;
+  /**
+   * Every fact's figure in each run, per-level curve points included: what a
+   * reproduction reads (the median of a level's runs). Never set for a receipt
+   * that is written, whose per-level points state run 1 alone.
+   */
+  perLevelRuns?: boolean;
 }
 
 export type ReceiptOutcome = { ok: true; receipt: Receipt } | { ok: false; problems: string[] };

@@ -155,10 +155,17 @@ export const headlinesOf = (keys: readonly string[], alone: readonly string[] = 
 export const barCharts = (keys: readonly string[], title: (key: string) => string): Receipt['charts'] =>
   keys.map((key) => ({ id: slug(key.replace(/[A-Z]/g, (c) => `-${c}`)), title: title(key), factIds: [`baseline.${key}`, `optimized.${key}`] }));
 
-/** A configuration's facts from its first run, each fact-table figure (`table`) with its value in every run when the contract ran more than once. */
-export function withRuns<T>(cfg: ConfigurationKey, first: readonly Fact[], runs: readonly T[], factsOf: (run: T) => Fact[], table: readonly string[]): Fact[] {
+/** A configuration's facts from its first run, each fact-table figure (`table`; every fact when `everyFact`) with its value in every run when the contract ran more than once. */
+export function withRuns<T>(
+  cfg: ConfigurationKey,
+  first: readonly Fact[],
+  runs: readonly T[],
+  factsOf: (run: T) => Fact[],
+  table: readonly string[],
+  everyFact = false,
+): Fact[] {
   if (runs.length < 2) return [...first];
   const each = runs.map((r) => new Map(factsOf(r).map((f) => [f.id, f.value])));
-  const ids = new Set(table.map((k) => `${cfg}.${k}`));
+  const ids = new Set(everyFact ? first.map((f) => f.id) : table.map((k) => `${cfg}.${k}`));
   return first.map((f) => (ids.has(f.id) ? { ...f, runs: each.map((m) => m.get(f.id) ?? null) } : f));
 }

@@ -2,12 +2,12 @@
  * The reproduce rule, claim by claim: the median of the reproduced runs holds
  * within the published runs' range (the figure alone for one run) widened by
  * 20 % of the figure or, for durations, at least 2 ms; a figure the
- * reproduction does not record does not hold; recorded inputs, unrecorded
- * numbers and per-level curve points are no claims.
+ * reproduction does not record does not hold; recorded inputs and unrecorded
+ * numbers are no claims; per-level curve points are, reported level by level.
  */
 import { describe, expect, it } from 'vitest';
 import type { Fact } from './fact.js';
-import { REPRODUCE_TOLERANCE, reproduceClaims } from './reproduce-claims.js';
+import { REPRODUCE_TOLERANCE, levelVerdicts, reproduceClaims, withLevelRuns } from './reproduce-claims.js';
 import type { Receipt } from './receipt-schema.js';
 
 const fact = (id: string, value: number | null, over: Partial<Fact> = {}): Fact => ({
@@ -82,7 +82,7 @@ describe('reproduceClaims', () => {
     expect(check(fact('optimized.quality', 0.99), missing)).toMatchObject({ holds: false, why: 'the reproduction records no value (no score was measured)' });
   });
 
-  it('checks measured and derived figures of the fact table only: a recorded input, an unrecorded number or a curve point is no claim', () => {
+  it('checks measured and derived figures: a recorded input or an unrecorded number is no claim; a curve point is one, of its level', () => {
     const claims = reproduceClaims(
       receipt([
         fact('optimized.c2.throughput', 180),
@@ -90,8 +90,38 @@ describe('reproduceClaims', () => {
         fact('optimized.goodput', null),
         fact('optimized.costPer1M', 1.2, { provenance: 'derived' }),
       ]),
-      receipt([fact('optimized.hourlyRate', 9), fact('optimized.costPer1M', 1.2, { provenance: 'derived' })]),
+      receipt([fact('optimized.hourlyRate', 9), fact('optimized.c2.throughput', 150), fact('optimized.costPer1M', 1.2, { provenance: 'derived' })]),
     );
-    expect(claims.map((c) => c.id)).toEqual(['optimized.costPer1M']);
+    expect(claims.map((c) => [c.id, c.level, c.holds])).toEqual([
+      ['optimized.c2.throughput', 2, true],
+      ['optimized.costPer1M', null, true],
+    ]);
+  });
+});
+
+describe('per-level curve points', () => {
+  const point = (id: string, value: number, runs?: number[]) => fact(id, value, { unit: 'ms', ...(runs ? { runs } : {}) });
+
+  it("take the published runs' range from the evidence rebuilt, since the receipt states run 1's figure alone", () => {
+    const published = receipt([point('baseline.c4.ttftP50', 100), fact('baseline.peak', 50, { runs: [50, 52, 48] })]);
+    const rebuilt = receipt([point('baseline.c4.ttftP50', 100, [100, 60, 140]), fact('baseline.peak', 50, { runs: [50, 52, 48] })]);
+    const read = withLevelRuns(published, rebuilt);
+    expect(read.facts[0]?.runs).toEqual([100, 60, 140]);
+    // A rebuilt point whose run 1 is not the published figure lends it nothing.
+    expect(withLevelRuns(published, receipt([point('baseline.c4.ttftP50', 99, [99, 1, 2])])).facts[0]?.runs).toBeUndefined();
+    const again = receipt([point('baseline.c4.ttftP50', 160, [160, 165, 300])]);
+    expect(reproduceClaims(read, again)[0]).toMatchObject({ low: 40, high: 160, reproduced: 165, holds: false });
+    expect(reproduceClaims(read, receipt([point('baseline.c4.ttftP50', 30, [30, 150, 159])]))[0]).toMatchObject({ reproduced: 150, holds: true });
+  });
+
+  it('are reported level by level, naming the points that do not hold', () => {
+    const claims = reproduceClaims(
+      receipt([point('optimized.c1.ttftP50', 10), point('optimized.c1.tpotP50', 5), point('optimized.c8.ttftP50', 40), fact('optimized.peak', 100)]),
+      receipt([point('optimized.c1.ttftP50', 11), point('optimized.c1.tpotP50', 5), point('optimized.c8.ttftP50', 90), fact('optimized.peak', 100)]),
+    );
+    expect(levelVerdicts(claims)).toEqual([
+      { configuration: 'optimized', concurrency: 1, claims: 2, failing: [] },
+      { configuration: 'optimized', concurrency: 8, claims: 1, failing: ['optimized.c8.ttftP50'] },
+    ]);
   });
 });

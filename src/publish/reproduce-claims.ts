@@ -10,8 +10,10 @@
  * durations a few milliseconds (a loopback round trip and a timer's jitter
  * are that large on any machine). Recorded inputs (the GPU's
  * hourly rate and count) are the contract's, not measurements; a number the
- * receipt does not record claims nothing; per-level curve points are run 1's
- * data, drawn, not claims: none of them is checked.
+ * receipt does not record claims nothing. Each level's curve points are
+ * claims too, judged by the same rule and reported level by level: the
+ * receipt states run 1's figure, so the published range is rebuilt from every
+ * run of its evidence (withLevelRuns).
  */
 import type { Fact } from './fact.js';
 import type { Receipt } from './receipt-schema.js';
@@ -25,6 +27,8 @@ export interface ClaimCheck {
   unit: string;
   statistic: string;
   configuration: Fact['configuration'];
+  /** The concurrency of a per-level curve point; null for a figure of the fact table. */
+  level: number | null;
   digits: number;
   /** The receipt's figure and, for repeated runs, the figure in each run. */
   published: number;
@@ -67,15 +71,55 @@ function floorOf(claim: Fact): { width: number; from: string } {
   return share >= ms ? { width: share, from: `${REPRODUCE_TOLERANCE.relative * 100} % of the figure` } : { width: ms, from: `${ms} ms` };
 }
 
-/** A per-level point of a curve (`optimized.c2.throughput`): run 1's data, drawn, not a claim of the fact table. */
-const PER_LEVEL = /^(baseline|optimized)\.c\d+\./;
+/** A per-level point of a curve (`optimized.c2.throughput`) and its concurrency. */
+const PER_LEVEL = /^(?:baseline|optimized)\.c(\d+)\./;
+const levelOf = (id: string): number | null => {
+  const m = PER_LEVEL.exec(id);
+  return m === null ? null : Number(m[1]);
+};
+
+/**
+ * The published receipt with each per-level point's figure in every run, taken
+ * from `rebuilt` (the receipt built again from the same checked evidence with
+ * perLevelRuns): the published receipt states run 1's alone. A point whose
+ * run 1 figure is not the published one keeps its own figure.
+ */
+export function withLevelRuns(published: Receipt, rebuilt: Receipt): Receipt {
+  const again = new Map(rebuilt.facts.map((f) => [f.id, f]));
+  const facts = published.facts.map((f) => {
+    const runs = again.get(f.id);
+    return levelOf(f.id) !== null && runs?.runs !== undefined && runs.value === f.value ? { ...f, runs: runs.runs } : f;
+  });
+  return { ...published, facts };
+}
+
+export interface LevelVerdict {
+  configuration: Fact['configuration'];
+  concurrency: number;
+  claims: number;
+  /** Ids of the level's points that do not hold. */
+  failing: string[];
+}
+
+/** The per-level points' verdicts, one entry a configuration and level, in the order the claims come. */
+export function levelVerdicts(claims: readonly ClaimCheck[]): LevelVerdict[] {
+  const out = new Map<string, LevelVerdict>();
+  for (const c of claims) {
+    if (c.level === null) continue;
+    const key = `${c.configuration}.${c.level}`;
+    const v = out.get(key) ?? { configuration: c.configuration, concurrency: c.level, claims: 0, failing: [] };
+    v.claims++;
+    if (!c.holds) v.failing.push(c.id);
+    out.set(key, v);
+  }
+  return [...out.values()];
+}
 
 /** Each claim of `published` against the figure `reproduced` (the receipt built from the reader's runs) states under the same id. */
 export function reproduceClaims(published: Receipt, reproduced: Receipt): ClaimCheck[] {
   const again = new Map(reproduced.facts.map((f) => [f.id, f]));
   return published.facts
     .filter((f) => f.value !== null && (f.provenance === 'measured' || f.provenance === 'derived'))
-    .filter((f) => !PER_LEVEL.test(f.id))
     .map((claim) => {
       const value = claim.value as number;
       const other = again.get(claim.id);
@@ -94,6 +138,7 @@ export function reproduceClaims(published: Receipt, reproduced: Receipt): ClaimC
         unit: claim.unit,
         statistic: claim.statistic,
         configuration: claim.configuration,
+        level: levelOf(claim.id),
         digits: claim.digits,
         published: value,
         publishedRuns: claim.runs ?? null,

@@ -63,7 +63,14 @@ function textReceipt(input: ReceiptInput<SweepResult>): ReceiptOutcome {
   const factSet: FactSet = tools && (input.factSet ?? FACT_SET_VERSION) >= 2 ? FACT_SET_VERSION : 1;
   const factsOf = (cfg: ConfigurationKey) => {
     const first = runFacts(cfg, runs[cfg], factSet);
-    const facts = withRuns(cfg, first.facts, runsOf(runs[cfg].result), (result) => runFacts(cfg, { ...runs[cfg], result }, factSet).facts, FACT_TABLE_ROWS);
+    const facts = withRuns(
+      cfg,
+      first.facts,
+      runsOf(runs[cfg].result),
+      (result) => runFacts(cfg, { ...runs[cfg], result }, factSet).facts,
+      FACT_TABLE_ROWS,
+      input.perLevelRuns,
+    );
     return { facts, curve: first.curve };
   };
   const b = factsOf('baseline');

@@ -5,7 +5,8 @@
  * is spent (then the pool is reused in turn); the pool depends only on the seed
  * and where the level starts, so a rerun sends the same bytes.
  */
-import { type AudioInputs, type ImageFormat, type ImageInputs, LIMITS } from '../core/index.js';
+import { createHash } from 'node:crypto';
+import { type AudioInputs, type ImageFiles, type ImageFormat, type ImageInputs, LIMITS } from '../core/index.js';
 import { imageMime, syntheticImage, syntheticWav } from '../workload/index.js';
 
 /** Bytes of data URLs (or base64 clips) one level holds at most (per client thread): drawing them costs ~5 ms per 512×512 image. */
@@ -35,6 +36,17 @@ export function imageFiles(images: ImageInputs, seed: number, promptOffset: numb
     (i) => ({ index: first + i, file: syntheticImage(images.format, images.width, images.height, seed, first + i) }),
     (f) => base64Length(f.file.length),
   );
+}
+
+/** What identifies a level's image files without their address: how many, their bytes, and the SHA-256 of each file's SHA-256 (hex, one a line) in turn. */
+export function imageFilesDigest(files: ReadonlyArray<{ file: Buffer }>): ImageFiles {
+  const all = createHash('sha256');
+  let bytes = 0;
+  for (const { file } of files) {
+    all.update(`${createHash('sha256').update(file).digest('hex')}\n`);
+    bytes += file.length;
+  }
+  return { files: files.length, bytes, sha256: all.digest('hex') };
 }
 
 /** Where image `index` is served by goodput's image server under `base` (…/<secret>). */

@@ -10,16 +10,16 @@
 import { randomBytes } from 'node:crypto';
 import { type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ImageInputs } from '../core/index.js';
+import type { ImageFiles, ImageInputs } from '../core/index.js';
 import { imageMime } from '../workload/index.js';
 import { type ConnectionsClosed, guardConnections } from './image-connections.js';
-import { imageFiles, servedImageUrl } from './image-pool.js';
+import { imageFiles, imageFilesDigest, servedImageUrl } from './image-pool.js';
 
 export interface ImageServer {
   /** The URL prefix every image URL starts with: http://host:port/<secret>. */
   readonly servedAt: string;
-  /** Serves the images of a level (and only those) from now on: the files its requests name. */
-  serveLevel(images: ImageInputs, seed: number, promptOffset: number, requests: number): void;
+  /** Serves the images of a level (and only those) from now on: the files its requests name. Returns what identifies them. */
+  serveLevel(images: ImageInputs, seed: number, promptOffset: number, requests: number): ImageFiles;
   /** Images answered so far. */
   readonly served: number;
   /** Connections the server closed because they sat silent or made way for others (see image-connections.ts). */
@@ -73,10 +73,12 @@ export async function startImageServer(listen: string | null): Promise<ImageServ
     closed,
     serveLevel(images, seed, promptOffset, requests) {
       const next = new Map<string, { mime: string; file: Buffer }>();
-      for (const { index, file } of imageFiles(images, seed, promptOffset, requests)) {
+      const drawn = imageFiles(images, seed, promptOffset, requests);
+      for (const { index, file } of drawn) {
         next.set(servedImageUrl(servedAt, images.format, index).slice(base.length), { mime: imageMime(images.format), file });
       }
       files = next;
+      return imageFilesDigest(drawn);
     },
     close: () =>
       new Promise<void>((resolve) => {

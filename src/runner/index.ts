@@ -27,3 +27,4 @@ export type { PoolingShareResult, PoolingThreads } from './client-threads.js';
 export { poolingSpecSchema, type PoolingSpec, type PoolingSpecInput } from './pooling-spec.js';
 export { NO_RUN_STATE, runStateSchema, type RunState } from './run-state.js';
 export { agentReplayOfText, agentReplaySpec, agentTraceSummary, traceReplaySpec } from './replay-spec.js';
+export { imageFiles, imageFilesDigest } from './image-pool.js';

@@ -128,6 +128,7 @@ export function levelFromRecords(run: SweepResult, stated: LevelResult, records:
     ...(stated.gpu === undefined ? {} : { gpu: stated.gpu }),
     ...(stated.serverTruth === undefined ? {} : { serverTruth: stated.serverTruth }),
     ...(stated.images === undefined ? {} : { images: stated.images }),
+    ...(stated.imageFiles === undefined ? {} : { imageFiles: stated.imageFiles }),
     ...(stated.audio === undefined ? {} : { audio: stated.audio }),
     ...promptLengthsOf(stated, records),
   };

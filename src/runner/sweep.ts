@@ -135,8 +135,10 @@ interface SweepRun {
 async function sweepLevel(run: SweepRun, at: LevelAt<'text'>, done: readonly LevelResult[]): Promise<LevelStep<'text'>> {
   const { spec, opened, prep } = run;
   const c = at.concurrency;
-  if (opened.imageServer !== null && spec.images !== null)
-    opened.imageServer.serveLevel(spec.images, spec.mediaSeed ?? spec.seed, at.offset, spec.warmup + at.requests);
+  const imageFiles =
+    opened.imageServer !== null && spec.images !== null
+      ? opened.imageServer.serveLevel(spec.images, spec.mediaSeed ?? spec.seed, at.offset, spec.warmup + at.requests)
+      : null;
   const imageClosed0 = imageConnectionsClosed(opened.imageServer);
   const loop = startLoopMonitor();
   let sent: SentLevel;
@@ -162,7 +164,9 @@ async function sweepLevel(run: SweepRun, at: LevelAt<'text'>, done: readonly Lev
     const imageClosed = imageConnectionsClosed(opened.imageServer) - imageClosed0;
     return levelEndWarnings(spec, prep.engine.dialect, prep.lengths?.info ?? null, { ...judged, records, tel, concurrency: c, imageClosed });
   };
-  return { kind: 'level', level: judged.level, records, later };
+  // What identifies the images the server fetched, kept where the address they came from is not (a receipt withholds it).
+  const level = imageFiles === null ? judged.level : { ...judged.level, imageFiles };
+  return { kind: 'level', level, records, later };
 }
 
 /**
