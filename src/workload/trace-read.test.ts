@@ -75,6 +75,10 @@ describe('reading traces', () => {
     await expect(readTrace(file('TIMESTAMP,ContextTokens\n2023-11-16 18:15:46,1\n', 'csv'))).rejects.toThrow(
       /: line 1: the CSV header lacks "GeneratedTokens" \(Azure columns: TIMESTAMP, ContextTokens, GeneratedTokens\)$/,
     );
+    const share = file('[{"id": "a", "conversations": []}]', 'json');
+    await expect(readTrace(share)).rejects.toThrow(
+      `trace ${share}: line 1: a JSON list (ShareGPT?) has no send times: its first turns are a sweep's prompts (goodput sweep --dataset FILE), its conversations sessions (goodput sessions --conversations FILE)`,
+    );
     const bad = file('TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:15:46.68,374,44\n16/11/2023 18:15,374,44\n', 'csv');
     await expect(readTrace(bad)).rejects.toThrow(`trace ${bad}: line 3: TIMESTAMP "16/11/2023 18:15" is not a date and time like 2023-11-16 18:15:46.6805900`);
     const zero = file('TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:15:46.68,0,44\n', 'csv');

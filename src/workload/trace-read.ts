@@ -227,6 +227,12 @@ export async function readTrace(path: string, o: TraceOptions = {}): Promise<Tra
             'bad-format',
             `${where}: a JSON line with neither "timestamp" (Mooncake) nor "t" (goodput): not a trace format goodput reads`,
           );
+      } else if (text.trimStart().startsWith('[')) {
+        // A JSON list has no send times: ShareGPT's conversations are prompts or sessions, not a trace.
+        throw new WorkloadError(
+          'bad-format',
+          `${where}: a JSON list (ShareGPT?) has no send times: its first turns are a sweep's prompts (goodput sweep --dataset FILE), its conversations sessions (goodput sessions --conversations FILE)`,
+        );
       } else {
         header = csvFields(text);
         format = header.includes(AZURE_COLUMNS[0]) ? 'azure' : 'burstgpt';
