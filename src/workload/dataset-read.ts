@@ -9,7 +9,6 @@
  * (the first requestsPerLevel rows: a level never sends more distinct prompts);
  * a bad row is refused naming the file and its line (row index for Parquet).
  */
-import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { LIMITS, limitMessage } from '../core/index.js';
 import { FileRefusal, readRegularFile } from '../files/index.js';
 import { sha256Hex } from './content-hash.js';
@@ -129,6 +128,8 @@ export async function readDataset(path: string, columns: ColumnMap | null): Prom
 type Read = Pick<Dataset, 'format' | 'rows' | 'skipped'>;
 
 async function parquetRows(path: string, bytes: Buffer, columns: ColumnMap): Promise<Read> {
+  // Loaded when a Parquet file is read, not with every command.
+  const { parquetMetadata, parquetReadObjects } = await import('hyparquet');
   const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   let total: number;
   let names: string[];
