@@ -55,6 +55,7 @@ const SURFACE_WORDS: Record<SurfaceName, RegExp> = {
   replay: /replay/,
   sessions: /sessions/,
   agents: /agent/,
+  dataset: /--dataset/,
 };
 
 describe('docs/capabilities.md', () => {
@@ -212,6 +213,11 @@ const DRIVE: Record<SurfaceName, (kind: RunKindName) => Promise<string>> = {
   reproduce: async (k) => ('refused' in capabilityOf(k, 'receipt') ? refusalOf(k, 'reproduce', { endpoint: ENDPOINT[k] }) : ''),
   replay: async (k) => (await cli(['replay', files[k][0], '--url', sim.url, '--endpoint', ENDPOINT[k]])).stderr,
   sessions: async (k) => (await cli(['sessions', '--url', sim.url, '--endpoint', ENDPOINT[k]])).stderr,
+  dataset: async (k) => {
+    const file = join(dir, 'prompts.jsonl');
+    writeFileSync(file, '{"q": "a question"}\n');
+    return (await cli(['sweep', '--url', sim.url, '--endpoint', ENDPOINT[k], '--dataset', file, '--column', 'prompt=q'])).stderr;
+  },
   agents: async (k) => {
     const trace = join(dir, 'agents.jsonl');
     writeFileSync(trace, synthAgentTrace(AGENTS).join('\n') + '\n');

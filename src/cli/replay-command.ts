@@ -100,7 +100,7 @@ export function registerReplayCommand(program: Command): void {
   const cmd = addReplayOptions(
     program
       .command('replay')
-      .description('replay a request trace (Mooncake JSONL, BurstGPT CSV or goodput JSONL) at its recorded times')
+      .description('replay a request trace (Mooncake JSONL, BurstGPT or Azure CSV, goodput JSONL) at its recorded times')
       .argument('<trace>', 'the trace file'),
   );
   cmd.action(async (path: string, flags: ReplayFlags) => {

@@ -14,6 +14,7 @@ import { refuseLevelsPastFileLimit } from './socket-room.js';
 import { apiKeyFromEnv, badFlag, parseChoice, parseLevels, parseUrl, redactedCommand } from './parse-flags.js';
 import { flagNumber } from './option-flags.js';
 import { arrivalFromFlags, percentilesFromFlags } from './arrival-flags.js';
+import { datasetFromFlags } from './dataset-flags.js';
 import { telemetryFromFlags } from './telemetry-flags.js';
 import { liveWarnings, progressReporter } from './progress.js';
 import { audioFromFlags, imageBaseUrlFromFlags, imagesFromFlags } from './image-flags.js';
@@ -97,7 +98,9 @@ export const TEXT_VIEW: KindView<'text'> = {
     refusePoolingFlags(f, f.endpoint);
     const load = arrivalFromFlags(f, given);
     const percentiles = percentilesFromFlags(f);
-    const spec = { ...specFromFlags(f, argv, load), ...(await toolsFromFlags(f)), images, imageBaseUrl: imageBaseUrlFromFlags(f, images), audio };
+    const base = specFromFlags(f, argv, load);
+    const dataset = await datasetFromFlags(f, given, base.seed ?? flagNumber('seed', optionDefault('seed')));
+    const spec = { ...base, ...dataset, ...(await toolsFromFlags(f)), images, imageBaseUrl: imageBaseUrlFromFlags(f, images), audio };
     // Split over workers, each worker's process opens only its share's sockets.
     if (f.workers === undefined && Array.isArray(spec.levels)) refuseLevelsPastFileLimit(spec.levels, spec.arrival?.kind ?? 'concurrency');
     return { spec, percentiles };

@@ -11,6 +11,7 @@ import { asUsageErrors } from './contract-errors.js';
 import { writeFileAtomic } from './files.js';
 import { parseNumber } from './parse-flags.js';
 import { parseRange } from './sessions-command.js';
+import { registerTraceTools } from './trace-tools.js';
 
 interface SynthFlags {
   agents: string;
@@ -29,7 +30,8 @@ interface SynthFlags {
 }
 
 export function registerTraceCommand(program: Command): void {
-  const trace = program.command('trace').description('make traces to replay');
+  const trace = program.command('trace').description('make, look at and anonymise traces to replay');
+  registerTraceTools(trace);
   trace
     .command('synth')
     .description('write a seeded synthetic agent trace (goodput agents JSONL) for goodput replay')

@@ -36,6 +36,7 @@ export const SURFACES = {
   replay: 'goodput replay (a trace)',
   sessions: 'goodput sessions',
   agents: 'goodput replay of an agent trace (goodput trace synth)',
+  dataset: 'goodput sweep --dataset (Parquet, JSONL, CSV or ShareGPT prompts)',
 } as const;
 
 export type SurfaceName = keyof typeof SURFACES;

@@ -42,6 +42,9 @@ export const LIMITS = {
   agentTraceTextBytes: { max: 384 * 1024, what: 'bytes of an agent trace sent in a start body (a file picked in the page)' },
   traceBlockTokens: { max: 65_536, what: 'prompt tokens per trace block (one Mooncake hash id)' },
   traceSpeed: { max: 1000, what: 'times the recorded speed of a replayed trace' },
+  // A dataset is read whole (Parquet's footer is at its end); its rows past requestsPerLevel are not read.
+  datasetFileBytes: { max: 512 * MiB, what: 'bytes in one dataset file (Parquet, JSONL, CSV or ShareGPT JSON)' },
+  datasetFieldBytes: { max: 1 * MiB, what: 'bytes in one text field of a dataset row' },
   clientThreads: { max: 64, what: 'client threads sending one level' },
   workers: { max: 256, what: 'goodput worker processes one sweep is split over' },
   repeats: { max: 20, what: 'runs of one contract in one result (goodput run --repeats)' },

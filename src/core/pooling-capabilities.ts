@@ -39,4 +39,5 @@ export const POOLING_CAPABILITIES: Capabilities = {
   replay: { refused: TEXT_ENDPOINT },
   sessions: { refused: TEXT_ENDPOINT },
   agents: { refused: TEXT_ENDPOINT },
+  dataset: { refused: '--dataset: does not apply to --endpoint {endpoint}' },
 };

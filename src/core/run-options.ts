@@ -762,6 +762,26 @@ const CATALOGUE = [
     help: 'with --arrival burst: ms from one burst to the next',
   },
   {
+    flag: '--dataset',
+    arg: '<file>',
+    value: { type: 'text' },
+    group: 'arrival',
+    endpoints: TEXT,
+    help: "a local dataset as the prompts, in order: Parquet, JSONL or CSV (name its columns with --column) or ShareGPT JSON (each conversation's first human turn and its answer's length)",
+    doc: {
+      meaning:
+        "the sweep's prompts and output lengths from a local dataset, used in order across the sweep: Parquet, JSONL or CSV with `--column`, or a ShareGPT JSON list (first human turns as prompts; for whole conversations use `goodput sessions --conversations`) ([replay](replay.md#datasets))",
+    },
+  },
+  {
+    flag: '--column',
+    arg: '<field=col,…>',
+    value: { type: 'text' },
+    group: 'arrival',
+    endpoints: TEXT,
+    help: "with --dataset: which column is the prompt's text (prompt=) or length (input_len=), and the output length (output_len=), e.g. prompt=question,output_len=n",
+  },
+  {
     flag: 'TRACE',
     value: { type: 'text' },
     group: 'body',

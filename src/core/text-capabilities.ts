@@ -30,4 +30,5 @@ export const TEXT_CAPABILITIES: Capabilities = {
   replay: { works: 'cli/replay-command.test.ts' },
   sessions: { works: 'cli/sessions-command.test.ts' },
   agents: { works: 'cli/agents-replay.test.ts' },
+  dataset: { works: 'cli/replay-datasets.test.ts' },
 };

@@ -44,4 +44,5 @@ export const TRANSCRIPTION_CAPABILITIES: Capabilities = {
   replay: { refused: TEXT_ENDPOINT },
   sessions: { refused: TEXT_ENDPOINT },
   agents: { refused: TEXT_ENDPOINT },
+  dataset: { refused: '--dataset: does not apply to --endpoint transcriptions (speech to text)' },
 };

@@ -53,6 +53,38 @@ describe('reading traces', () => {
     expect(t.labels).toEqual({ Model: { ChatGPT: 1, 'GPT-4': 1 }, 'Log Type': { 'Conversation log': 1, 'API, log': 1 } });
   });
 
+  it('reads the Azure LLM inference trace CSV by its header: its dates as published (2023 and 2024), offsets to the microsecond', async () => {
+    const csv =
+      'TIMESTAMP,ContextTokens,GeneratedTokens\r\n' +
+      '2023-11-16 18:15:46.6805900,374,44\r\n' +
+      '2023-11-16 18:15:50.9951690,396,109\r\n' +
+      '2023-11-16 18:16:00,879,21\r\n';
+    const t = await readTrace(file(csv, 'csv'));
+    expect(t.format).toBe('azure');
+    // Epoch milliseconds in a double keep the microseconds to within a nanosecond.
+    const us = (ms: number) => Math.round(ms * 1000) / 1000;
+    expect(t.requests.map((r) => [us(r.atMs), r.promptTokens, r.outputTokens, r.line])).toEqual([
+      [0, 374, 44, 2],
+      [4314.579, 396, 109, 3],
+      [13319.41, 879, 21, 4],
+    ]);
+    const t2 = await readTrace(
+      file('TIMESTAMP,ContextTokens,GeneratedTokens\n2024-05-10 00:00:00.009930+00:00,10,2\n2024-05-10 01:00:00.5+01:00,20,3\n', 'csv'),
+    );
+    expect(t2.requests.map((r) => us(r.atMs))).toEqual([0, 490.07]);
+    await expect(readTrace(file('TIMESTAMP,ContextTokens\n2023-11-16 18:15:46,1\n', 'csv'))).rejects.toThrow(
+      /: line 1: the CSV header lacks "GeneratedTokens" \(Azure columns: TIMESTAMP, ContextTokens, GeneratedTokens\)$/,
+    );
+    const share = file('[{"id": "a", "conversations": []}]', 'json');
+    await expect(readTrace(share)).rejects.toThrow(
+      `trace ${share}: line 1: a JSON list (ShareGPT?) has no send times: its first turns are a sweep's prompts (goodput sweep --dataset FILE), its conversations sessions (goodput sessions --conversations FILE)`,
+    );
+    const bad = file('TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:15:46.68,374,44\n16/11/2023 18:15,374,44\n', 'csv');
+    await expect(readTrace(bad)).rejects.toThrow(`trace ${bad}: line 3: TIMESTAMP "16/11/2023 18:15" is not a date and time like 2023-11-16 18:15:46.6805900`);
+    const zero = file('TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:15:46.68,0,44\n', 'csv');
+    await expect(readTrace(zero)).rejects.toThrow(`trace ${zero}: line 2: ContextTokens "0" is not a whole number of at least 1`);
+  });
+
   it('reads goodput JSONL with token counts or literal prompts', async () => {
     const t = await readTrace(
       file(

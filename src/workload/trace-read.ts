@@ -8,6 +8,8 @@
  * - BurstGPT-style CSV: `Timestamp` (s), `Request tokens`, `Response tokens`;
  *   a row whose response is 0 tokens is a failure in the log: skipped, counted;
  *   other columns are kept as labels (counted per value);
+ * - Azure LLM inference trace CSV: `TIMESTAMP` (a date and time, as the published
+ *   files write it), `ContextTokens`, `GeneratedTokens`; a CSV is told apart by its header;
  * - goodput JSONL: `{ "t": seconds, "promptTokens" | "prompt", "outputTokens" }`.
  *
  * Times become offsets from the first request of the window taken. A timestamp
@@ -18,7 +20,7 @@ import { LIMITS, limitMessage } from '../core/index.js';
 import { WorkloadError } from './errors.js';
 import { forEachTraceLine } from './trace-lines.js';
 
-export type TraceFormat = 'mooncake' | 'burstgpt' | 'goodput';
+export type TraceFormat = 'mooncake' | 'burstgpt' | 'azure' | 'goodput';
 
 /** Mooncake's block size: one hash id per 512 prompt tokens. */
 export const DEFAULT_BLOCK_TOKENS = 512;
@@ -104,7 +106,7 @@ export function jsonObject(where: string, text: string): Record<string, unknown>
   return v as Record<string, unknown>;
 }
 
-const PARSERS: Record<Exclude<TraceFormat, 'burstgpt'>, (where: string, o: Record<string, unknown>) => Row> = {
+const PARSERS: Record<Exclude<TraceFormat, 'burstgpt' | 'azure'>, (where: string, o: Record<string, unknown>) => Row> = {
   mooncake(where, o) {
     const row: Row = {
       tMs: time(where, 'timestamp', o['timestamp']),
@@ -145,6 +147,32 @@ const PARSERS: Record<Exclude<TraceFormat, 'burstgpt'>, (where: string, o: Recor
 
 /** BurstGPT's required columns. */
 const CSV_COLUMNS = ['Timestamp', 'Request tokens', 'Response tokens'] as const;
+/** The Azure LLM inference traces' columns (2023 and 2024 releases). */
+const AZURE_COLUMNS = ['TIMESTAMP', 'ContextTokens', 'GeneratedTokens'] as const;
+
+/**
+ * An Azure trace's time, ms since the epoch: `2023-11-16 18:15:46.6805900` (2023: no zone, UTC) or
+ * `2024-05-10 00:00:00.009930+00:00` (2024); up to nine fraction digits, kept to the microsecond.
+ */
+export function azureTime(where: string, v: string | undefined): number {
+  const m = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})?$/.exec(v ?? '');
+  const [y, mo, d, h, mi, sec] = (m?.slice(1, 7) ?? []).map(Number) as number[];
+  const base = m ? Date.UTC(y as number, (mo as number) - 1, d, h, mi, sec) : NaN;
+  const inRange =
+    m !== null &&
+    (mo as number) >= 1 &&
+    (mo as number) <= 12 &&
+    (d as number) >= 1 &&
+    (d as number) <= 31 &&
+    (h as number) < 24 &&
+    (mi as number) < 60 &&
+    (sec as number) < 61;
+  if (!inRange || !Number.isFinite(base))
+    throw new WorkloadError('bad-format', `${where}: TIMESTAMP ${shown(v)} is not a date and time like 2023-11-16 18:15:46.6805900`);
+  const fraction = Math.round(Number(`0.${(m[7] ?? '0').padEnd(6, '0').slice(0, 6)}`) * 1e6) / 1e3;
+  const zone = m[8] === undefined || m[8] === 'Z' ? 0 : (m[8].startsWith('-') ? -1 : 1) * (Number(m[8].slice(1, 3)) * 60 + Number(m[8].slice(4, 6))) * 60_000;
+  return base + fraction - zone;
+}
 
 /** Splits one CSV line (RFC 4180 quotes; no newline inside a field). */
 function csvFields(line: string): string[] {
@@ -199,20 +227,36 @@ export async function readTrace(path: string, o: TraceOptions = {}): Promise<Tra
             'bad-format',
             `${where}: a JSON line with neither "timestamp" (Mooncake) nor "t" (goodput): not a trace format goodput reads`,
           );
+      } else if (text.trimStart().startsWith('[')) {
+        // A JSON list has no send times: ShareGPT's conversations are prompts or sessions, not a trace.
+        throw new WorkloadError(
+          'bad-format',
+          `${where}: a JSON list (ShareGPT?) has no send times: its first turns are a sweep's prompts (goodput sweep --dataset FILE), its conversations sessions (goodput sessions --conversations FILE)`,
+        );
       } else {
-        format = 'burstgpt';
         header = csvFields(text);
-        const missing = CSV_COLUMNS.filter((c) => !header.includes(c));
+        format = header.includes(AZURE_COLUMNS[0]) ? 'azure' : 'burstgpt';
+        const columns: readonly string[] = format === 'azure' ? AZURE_COLUMNS : CSV_COLUMNS;
+        const missing = columns.filter((c) => !header.includes(c));
         if (missing.length > 0)
           throw new WorkloadError(
             'bad-format',
-            `${where}: the CSV header lacks ${missing.map((c) => `"${c}"`).join(', ')} (BurstGPT columns: ${CSV_COLUMNS.join(', ')})`,
+            `${where}: the CSV header lacks ${missing.map((c) => `"${c}"`).join(', ')} (${format === 'azure' ? 'Azure' : 'BurstGPT'} columns: ${columns.join(', ')})`,
           );
         return;
       }
     }
     let row: Row;
-    if (format === 'burstgpt') {
+    if (format === 'azure') {
+      const f = csvFields(text);
+      if (f.length !== header.length) throw new WorkloadError('bad-format', `${where}: ${f.length} fields where the header has ${header.length}`);
+      const col = (name: string) => f[header.indexOf(name)];
+      row = {
+        tMs: azureTime(where, col('TIMESTAMP')),
+        promptTokens: whole(where, 'ContextTokens', col('ContextTokens'), 1, 'promptTokens'),
+        outputTokens: whole(where, 'GeneratedTokens', col('GeneratedTokens'), 1, 'outputTokens'),
+      };
+    } else if (format === 'burstgpt') {
       const f = csvFields(text);
       if (f.length !== header.length) throw new WorkloadError('bad-format', `${where}: ${f.length} fields where the header has ${header.length}`);
       const col = (name: string) => f[header.indexOf(name)];
@@ -275,7 +319,10 @@ export async function readTrace(path: string, o: TraceOptions = {}): Promise<Tra
     }
   });
   if (format === null || (rows.length === 0 && failed === 0 && outsideWindow === 0))
-    throw new WorkloadError('bad-format', `trace ${path}: no requests (the file is empty${format === 'burstgpt' ? ' below its header' : ''})`);
+    throw new WorkloadError(
+      'bad-format',
+      `trace ${path}: no requests (the file is empty${format === 'burstgpt' || format === 'azure' ? ' below its header' : ''})`,
+    );
   if (rows.length === 0)
     throw new WorkloadError('bad-format', `trace ${path}: no requests${window ? ` in the window ${window.startS}..${window.endS} s` : ' that did not fail'}`);
   const warnings: string[] = [];
