@@ -98,7 +98,8 @@ const notSigned = (s: Signer): string =>
 /** The quality score's signer: the optimized run's when it was measured in that run, none for a score file. */
 function qualitySigner(sig: RunSignatures, measurers: ReadonlySet<string>): Signer {
   const q = sig.quality;
-  if (q === null || q.source === 'file') return { key: null, why: 'unsigned quality evidence: a score file carries no run signature' };
+  if (q === null) return { key: null, why: 'no quality score was given' };
+  if (q.source === 'file') return { key: null, why: 'unsigned quality evidence: a score file carries no run signature' };
   return signerOf(sig.optimized, measurers);
 }
 

@@ -156,6 +156,11 @@ describe('a receipt of runs sent with tools', () => {
     const later = await recomputeReceipt(JSON.stringify({ ...doc, factSetVersion: 4 }), join(dir, 'versions'), today);
     expect(later.ok ? [] : later.refusals.map((x) => [x.field, x.rule])).toEqual([['factSetVersion', 'schema']]);
     if (!later.ok) expect(later.refusals[0]?.message).toMatch(/must be 2, 3 or absent \(1\)/);
+    // The receipt as goodput made it before set 3 (set 2, no signatures) still recomputes to exactly what it states.
+    const { signatures: _signatures, ...set2 } = doc;
+    const older = await recomputeReceipt(JSON.stringify({ ...set2, factSetVersion: 2 }), join(dir, 'versions'), today);
+    expect(older.ok ? [] : older.refusals.map((x) => x.message)).toEqual([]);
+    if (older.ok) expect([older.receipt.factSetVersion, 'signatures' in older.receipt]).toEqual([2, false]);
     // Runs without tools have no set-2 facts: a receipt of them claiming the set is refused as a statement the evidence does not give.
     const plain = packReceipt(join(dir, 'plain', 'receipt.json'), { ...evidencePair(), quality: null });
     expect(plain.receipt.factSetVersion).toBe(3);
