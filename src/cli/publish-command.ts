@@ -6,7 +6,7 @@
  * written.
  */
 import type { Command } from 'commander';
-import { PublishRefused, publishReceipts } from '../publish/index.js';
+import { KEY_FILE_BYTES, PublishRefused, publishReceipts, readBounded } from '../publish/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { signingKey } from './keys-command.js';
 import { siteVersionsFile } from './verify-command.js';
@@ -20,6 +20,19 @@ export interface PublishFlags {
   sign?: boolean;
   previous?: string;
   stateDir?: string;
+  measurerKey?: string[];
+  requireSigned?: boolean;
+}
+
+/** Each --measurer-key file's text: a public key, bounded like every key file (the key itself is checked where the site is built). */
+async function measurerKeys(files: readonly string[] | undefined): Promise<Array<{ name: string; pem: string }>> {
+  const out: Array<{ name: string; pem: string }> = [];
+  for (const file of files ?? []) {
+    const read = await readBounded(file, KEY_FILE_BYTES);
+    if (!read.ok) throw new CliError(EXIT.usage, `--measurer-key: ${file} ${read.problem}`);
+    out.push({ name: `--measurer-key: ${file}`, pem: read.bytes.toString('utf8') });
+  }
+  return out;
 }
 
 /** --previous: the newest site version the key signed before, a whole number. */
@@ -34,6 +47,9 @@ export async function publishFromFlags(f: PublishFlags, today = new Date().toISO
   const signs = f.key !== undefined || f.sign === true;
   const previous = previousOf(f.previous);
   if (previous !== undefined && !signs) throw new CliError(EXIT.usage, '--previous: only a signed site carries a version; add --sign or --key');
+  if (f.requireSigned === true && (f.measurerKey ?? []).length === 0)
+    throw new CliError(EXIT.usage, '--require-signed: name the measurer keys whose signatures count with --measurer-key FILE.pub');
+  const measurers = await measurerKeys(f.measurerKey);
   try {
     return await publishReceipts({
       receipts: f.receipts,
@@ -41,6 +57,8 @@ export async function publishFromFlags(f: PublishFlags, today = new Date().toISO
       site: f.site,
       out: f.out,
       today,
+      ...(measurers.length === 0 ? {} : { measurerKeys: measurers }),
+      ...(f.requireSigned === true ? { requireSigned: true } : {}),
       ...(signs
         ? {
             signer: () => signingKey(f.key === undefined ? '--sign' : '--key', f.key),
@@ -67,6 +85,11 @@ export function registerPublishCommand(program: Command): void {
     .option('--key <file>', 'sign with this Ed25519 private key file instead')
     .option('--previous <n>', "the newest site version this key signed before, when neither --out's site nor this machine's state holds it")
     .option('--state-dir <dir>', 'where the newest site version per key is kept (default: GOODPUT_STATE_DIR, or ~/.local/state/goodput)')
+    .option(
+      '--measurer-key <file...>',
+      "a measurer's Ed25519 public key (goodput keys create writes one); repeatable: the site lists them, and a run signed by one stands as signed",
+    )
+    .option('--require-signed', 'refuse any run or quality score not signed by a listed measurer key')
     .action(async (f: PublishFlags) => {
       const files = await publishFromFlags(f);
       process.stdout.write(`published ${files.length} files to ${f.out}: ${files.join(', ')}\n`);

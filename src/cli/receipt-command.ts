@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs';
 import {
   KEY_FILE_BYTES,
   NO_PRICES,
+  type Receipt,
   type ReceiptOutcome,
   type ReceiptResult,
   buildReceipt,
@@ -26,6 +27,7 @@ import {
   readBounded,
   receiptFile,
   recomputeReceipt,
+  signedWith,
   signaturePath,
   siteView,
 } from '../publish/index.js';
@@ -161,6 +163,10 @@ async function builtReceipt(
   return { built, evidence: { baseline: publicResult(runs.baseline.value), optimized: publicResult(runs.optimized.value) }, quality };
 }
 
+/** A receipt of fact set 3 states who signed its evidence, as the recomputation will find it (standing.ts). */
+const withSignatures = (r: Receipt, keyids: Record<'baseline' | 'optimized', string | null>): Receipt =>
+  r.signatures === undefined ? r : { ...r, signatures: signedWith(r.signatures, keyids) };
+
 export async function createReceiptFile(f: ReceiptFlags): Promise<string> {
   const problems: string[] = [];
   if (f.out.trim() === '') problems.push('--out: must name a file');
@@ -175,15 +181,20 @@ export async function createReceiptFile(f: ReceiptFlags): Promise<string> {
         quality: quality === null ? null : packEvidence(quality),
       };
       const files = new Map([packed.baseline, packed.optimized, packed.quality].flatMap((p) => (p === null ? [] : [[p.path, p.gz] as const])));
+      const keyids = { baseline: null as string | null, optimized: null as string | null };
       for (const side of ['baseline', 'optimized'] as const) {
         const signed = await runSignatureOf(`--${side}`, f[side], packed[side].sha256);
         if (typeof signed === 'string') problems.push(signed);
-        else if (signed !== null) files.set(signaturePath(packed[side].sha256), signed);
+        else if (signed !== null) {
+          files.set(signaturePath(packed[side].sha256), signed);
+          const checked = checkSignedEvidence(signed.toString('utf8'), packed[side].sha256);
+          keyids[side] = checked.ok ? checked.keyId : null;
+        }
       }
       const text =
         JSON.stringify(
           receiptFile(
-            r,
+            withSignatures(r, keyids),
             { baseline: packed.baseline.sha256, optimized: packed.optimized.sha256, quality: packed.quality?.sha256 ?? null },
             f.allowServerDisagreement === true,
           ),

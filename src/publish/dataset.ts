@@ -17,6 +17,8 @@ export function datasetOf(site: SiteView): unknown {
     version: DATASET_VERSION,
     generator: `goodput ${site.generator}`,
     signedBy: site.signer,
+    // Listed only by a site that lists measurers, so a site published before reads as it did.
+    ...(site.measurers.length === 0 ? {} : { measurers: site.measurers }),
     notClaimed: site.notClaimed,
     changelog: site.changelog,
     receipts: site.receipts.map((v) => {
@@ -71,7 +73,18 @@ export function datasetOf(site: SiteView): unknown {
           ]),
         ),
         limitations: r.limitations,
-        numbers: receiptNumbers(v).map(n),
+        ...(v.standing === null
+          ? {}
+          : {
+              standing: {
+                hardware: v.standing.labels.hardware,
+                simulated: v.standing.labels.simulated,
+                engine: { baseline: v.standing.labels.baseline, optimized: v.standing.labels.optimized },
+                ...(r.serverConfiguration === undefined ? {} : { serverConfiguration: v.standing.labels.configuration }),
+              },
+              runSignatures: v.standing.signatures,
+            }),
+        numbers: receiptNumbers(v).map((x) => (v.standing === null ? n(x) : { ...n(x), standing: v.standing.of(x.id) })),
       };
     }),
     prices: {

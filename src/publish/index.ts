@@ -9,6 +9,7 @@ export { buildReceipt } from './build-receipt.js';
 export type { ReceiptInput, ReceiptOutcome, ReceiptResult } from './receipt-kind.js';
 export { otherKindResultSchema, publicResult } from './receipt-kinds.js';
 export { receiptSchema, type Receipt } from './receipt-schema.js';
+export { signedWith } from './standing.js';
 export { NO_PRICES } from './prices.js';
 export { gateSources, gateDataset } from './gate.js';
 export { siteView } from './site-view.js';

@@ -27,7 +27,7 @@ import {
 import { qualityFacts } from './quality-facts.js';
 import type { ReceiptInput, ReceiptKind, ReceiptOutcome } from './receipt-kind.js';
 import { barCharts, checkedPair, headlinesOf, receiptOf, withRuns } from './receipt-parts.js';
-import type { Receipt } from './receipt-schema.js';
+import { type Receipt, factSetOf } from './receipt-schema.js';
 import { refusal } from './refusal.js';
 import type { CheckedRun } from './run-pair.js';
 
@@ -147,6 +147,8 @@ function poolingReceipt(input: ReceiptInput<PoolingResult>): ReceiptOutcome {
   const items = endpoint === 'rerank' ? 'documents' : 'inputs';
   const figs = poolingFigures(endpoint);
   return receiptOf(input, runs, {
+    // No tool facts here: set 3 (run signatures) for a new receipt, set 1 as every pooling receipt before it.
+    factSet: factSetOf(input.factSet, false),
     simulated: simulated(runs.baseline) || simulated(runs.optimized),
     tag: { modality: endpoint },
     costText:

@@ -14,7 +14,9 @@ import { FileRefusal, readRegularText } from '../files/index.js';
 import { TOOL_VERSION } from '../runner/index.js';
 import { NO_PRICES, type Prices, readPrices } from './prices.js';
 import { publishSite } from './publish-site.js';
-import { recomputeReceipt } from './receipt-file.js';
+import { type EvidenceRefs, recomputeReceipt } from './receipt-file.js';
+import { measurersOf } from './measurers.js';
+import { requireSignedRefusals } from './standing.js';
 import type { Receipt } from './receipt-schema.js';
 import { readSiteFile } from './site-file.js';
 
@@ -53,6 +55,10 @@ export interface PublishReceiptsInput {
   versions?: string;
   /** The newest version the key signed before, as the publisher states it. */
   previous?: number;
+  /** The measurer keys the site lists (public key PEMs, each named by where it came from in a problem). */
+  measurerKeys?: ReadonlyArray<{ name: string; pem: string }>;
+  /** Refuse any run or quality score not signed by a listed measurer key (publish --require-signed). */
+  requireSigned?: boolean;
 }
 
 /** A receipt file's text, bounded like every input file; a problem line naming `what` when it cannot be read. */
@@ -91,6 +97,7 @@ export async function recomputeAll(
   today: string,
   what = '--receipts',
   evidenceDir?: string,
+  measurers?: ReadonlySet<string>,
 ): Promise<{ receipts: Receipt[]; shipped: Map<string, string | Buffer>; problems: string[] }> {
   const receipts: Receipt[] = [];
   const shipped = new Map<string, string | Buffer>();
@@ -106,6 +113,10 @@ export async function recomputeAll(
       problems.push(...r.refusals.map((x) => `${what}: ${file}: ${x.message}`));
       continue;
     }
+    if (measurers !== undefined) {
+      const refs = (JSON.parse(text.value) as { evidence: EvidenceRefs }).evidence;
+      problems.push(...requireSignedRefusals(r.signatures, refs, measurers).map((x) => `${what}: ${file}: ${x.message}`));
+    }
     if (receipts.some((x) => x.id === r.receipt.id)) problems.push(`${what}: ${file}: id ${r.receipt.id} is already published by another receipt file`);
     receipts.push(r.receipt);
     shipped.set(`receipts/${r.receipt.id}.json`, text.value);
@@ -118,8 +129,10 @@ export async function recomputeAll(
 export async function publishReceipts(input: PublishReceiptsInput): Promise<string[]> {
   const today = input.today ?? new Date().toISOString().slice(0, 10);
   const found = await receiptFiles(input.receipts);
-  const { receipts, shipped, problems } = await recomputeAll(found.files, today);
-  problems.unshift(...found.problems);
+  const listed = input.measurerKeys === undefined || input.measurerKeys.length === 0 ? null : measurersOf(input.measurerKeys);
+  const required = input.requireSigned === true ? new Set(listed?.ok ? listed.measurers.keys.map((k) => k.keyid) : []) : undefined;
+  const { receipts, shipped, problems } = await recomputeAll(found.files, today, '--receipts', undefined, required);
+  problems.unshift(...found.problems, ...(listed !== null && !listed.ok ? listed.problems : []));
   let prices: Prices = NO_PRICES;
   if (input.prices !== undefined) {
     const p = await readPrices(input.prices);
@@ -148,6 +161,7 @@ export async function publishReceipts(input: PublishReceiptsInput): Promise<stri
     ...(signer === undefined ? {} : { signer }),
     ...(input.versions === undefined ? {} : { versions: input.versions }),
     ...(input.previous === undefined ? {} : { previous: input.previous }),
+    ...(listed?.ok ? { measurers: listed.measurers } : {}),
   });
   if (!out.ok) {
     const why = out.violations.length > 0 ? `nothing published: the provenance gate refused ${out.violations.length} number(s):` : 'nothing published:';

@@ -22,6 +22,7 @@ import { changelogRefusals, previousChangelog } from './changelog.js';
 import { MANIFEST_FILE, MANIFEST_VERSION_FRESH, type SiteFreshness, keyIdOf, manifestOf, openManifest, signedManifest } from './site-signing.js';
 import { type SiteVersions, readSiteVersions, withSeen, writeSiteVersions } from './site-versions.js';
 import { readBounded } from './site-walk.js';
+import { MEASURERS_FILE, type Measurers, measurersText } from './measurers.js';
 import { LIMITS } from '../core/index.js';
 import { SiteTargetError, siteTargetProblem, writeSite } from './write-site.js';
 
@@ -44,6 +45,8 @@ export interface PublishInput {
   previous?: number;
   /** The instant the signed manifest states as the publish time (ISO); default now. */
   publishedAt?: string;
+  /** The measurer keys the site lists (measurers.ts), shipped as measurers.json; none when absent. */
+  measurers?: Measurers;
 }
 
 export type PublishOutcome = { ok: true; files: string[]; datasetSha256: string } | { ok: false; violations: Violation[]; problems: string[] };
@@ -56,11 +59,12 @@ export function renderSite(
   history?: SiteHistory,
   notClaimed?: readonly string[],
   signer: string | null = null,
+  measurers: readonly string[] = [],
 ): { violations: Violation[]; files: Map<string, string | Buffer>; datasetSha256: string } {
   const refused = (violations: Violation[]) => ({ violations, files: new Map<string, string | Buffer>(), datasetSha256: '' });
   const broken = gateSources(receipts, prices);
   if (broken.length > 0) return refused(broken);
-  const site = siteView(receipts, prices, generator, history, notClaimed, signer);
+  const site = siteView(receipts, prices, generator, history, notClaimed, signer, measurers);
   const dataset = datasetOf(site);
   const violations = gateDataset(dataset);
   if (violations.length > 0) return refused(violations);
@@ -92,12 +96,14 @@ export async function publishSite(input: PublishInput): Promise<PublishOutcome> 
     history,
     input.notClaimed,
     input.signer === undefined ? null : keyIdOf(input.signer),
+    input.measurers?.keys.map((k) => k.keyid) ?? [],
   );
   const problems = [...(problem === null ? [] : [problem]), ...forged, ...priceRefusals(input.prices, history.today).map((r) => `--prices: ${r.message}`)];
   const numbered = input.signer === undefined || problems.length > 0 || violations.length > 0 ? null : await nextVersion(input, keyIdOf(input.signer));
   if (numbered !== null && !numbered.ok) problems.push(numbered.problem);
   if (problems.length > 0 || violations.length > 0) return { ok: false, violations, problems };
   for (const [name, body] of input.shipped ?? []) files.set(name, body);
+  if (input.measurers !== undefined) files.set(MEASURERS_FILE, measurersText(input.measurers));
   // Every published receipt is kept in the site: the next publish checks its changelog against them.
   for (const r of input.receipts) if (!files.has(`receipts/${r.id}.json`)) files.set(`receipts/${r.id}.json`, JSON.stringify(r, null, 2) + '\n');
   try {

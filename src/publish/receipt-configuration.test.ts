@@ -115,6 +115,20 @@ describe('server configurations on a receipt', () => {
     );
     expect(messages).toContainEqual(expect.stringMatching(/^serverConfiguration\.handicaps.*\[rule: stated-equals-recomputed\]$/));
 
+    // The same edit followed by a full rebuild with goodput's own code is consistent evidence: no signature stands behind it,
+    // so the configuration it shows stands as the publisher's word, and the page says so.
+    const rebuilt = buildReceipt({ baseline: edited, optimized, quality: null, method: 'FP8 quantization', generator: '0.1.0' });
+    if (!rebuilt.ok) throw new Error(rebuilt.problems.join('\n'));
+    expect(rebuilt.receipt.serverConfiguration?.handicaps).toEqual([]);
+    const rebuiltSite = join(root, 'rebuilt-site');
+    expect((await publishSite({ receipts: [rebuilt.receipt], prices: NO_PRICES, outDir: rebuiltSite, generator: '0.1.0', today: TODAY })).ok).toBe(true);
+    const standing = (JSON.parse(readFileSync(join(rebuiltSite, 'dataset.json'), 'utf8')) as { receipts: Array<{ standing: Record<string, unknown> }> })
+      .receipts[0]?.standing;
+    expect(standing?.serverConfiguration).toEqual({ by: 'declared', what: 'declared by the publisher, not signed by a measurer (the run is not signed)' });
+    expect(readFileSync(join(rebuiltSite, `${rebuilt.receipt.id}.html`), 'utf8')).toContain(
+      '<li id="configuration-standing">Server configuration: declared by the publisher, not signed by a measurer (the run is not signed)</li>',
+    );
+
     // Leaving the section out of the stated receipt does not drop the flag either.
     const { serverConfiguration: _dropped, ...without } = r;
     const omitted = join(root, 'omitted');

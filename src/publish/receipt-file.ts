@@ -14,7 +14,9 @@ import type { ConfigurationKey } from './fact.js';
 import { TEXT_LIMITS, textRefusals } from './free-text.js';
 import { contractLabelRefusals } from './contract-labels.js';
 import { allowListRefusals } from './allow-list.js';
-import { FACT_SET_VERSION, type Receipt, RECEIPT_VERSION } from './receipt-schema.js';
+import { FACT_SET_VERSION, type Receipt, RECEIPT_VERSION, TOOL_FACT_SET } from './receipt-schema.js';
+import type { RunSignatures } from './standing-schema.js';
+import { runSignaturesOf, signedWith } from './standing.js';
 import { type Refusal, refusal } from './refusal.js';
 import { modelProblem } from './run-pair.js';
 import { differenceText, differences } from './same-numbers.js';
@@ -37,8 +39,8 @@ const receiptFileSchema = z
       error: `must be ${RECEIPT_FILE_VERSION}: receipts carry their evidence now; make it again with goodput receipt create`,
     }),
     factSetVersion: z
-      .literal(FACT_SET_VERSION, {
-        error: `must be ${FACT_SET_VERSION} or absent (1): the fact sets this goodput recomputes; a later goodput made this receipt`,
+      .union([z.literal(TOOL_FACT_SET), z.literal(FACT_SET_VERSION)], {
+        error: `must be ${TOOL_FACT_SET}, ${FACT_SET_VERSION} or absent (1): the fact sets this goodput recomputes; a later goodput made this receipt`,
       })
       .optional(),
     title: z.string(),
@@ -62,9 +64,14 @@ export function receiptFile(receipt: Receipt, evidence: EvidenceRefs, allowServe
   return { ...receipt, evidence, ...(allowServerDisagreement ? { allowServerDisagreement: true as const } : {}) };
 }
 
-/** The recomputed receipt and its evidence files (path → gzip bytes), which a site ships so readers can recompute it too. */
+/**
+ * The recomputed receipt and its evidence files (path → gzip bytes), which a
+ * site ships so readers can recompute it too, and who signed its evidence
+ * (stated by a receipt of fact set 3, read by publish --require-signed for any).
+ */
 export type Recomputation =
-  { ok: true; receipt: Receipt; files: Map<string, Buffer>; results: Record<ConfigurationKey, ReceiptResult> } | { ok: false; refusals: Refusal[] };
+  | { ok: true; receipt: Receipt; files: Map<string, Buffer>; results: Record<ConfigurationKey, ReceiptResult>; signatures: RunSignatures }
+  | { ok: false; refusals: Refusal[] };
 
 /** One evidence file loaded, kept for shipping, and parsed by its schema; refusals go to `out`. */
 async function loadParsed<T>(
@@ -94,24 +101,25 @@ async function loadParsed<T>(
  * beside its evidence: it must verify with the key it names and sign exactly
  * that evidence, or the receipt is refused. Unsigned runs are accepted.
  */
-async function runSignature(dir: EvidenceSource, key: ConfigurationKey, ref: string, out: Refusal[], files: Map<string, Buffer>): Promise<void> {
+async function runSignature(dir: EvidenceSource, key: ConfigurationKey, ref: string, out: Refusal[], files: Map<string, Buffer>): Promise<string | null> {
   const loaded = await loadEvidenceSignature(dir, ref);
-  if (loaded === null) return;
+  if (loaded === null) return null;
   const checked = loaded.ok ? checkSignedEvidence(loaded.bytes.toString('utf8'), ref) : loaded;
   if (!checked.ok) out.push(refusal('signature', `evidence.${key}: ${signaturePath(ref)}`, checked.problem));
   else if (loaded.ok) files.set(signaturePath(ref), loaded.bytes);
+  return checked.ok ? checked.keyId : null;
 }
 
-/** One side: a result of the kind its run's endpoint names, checked against its evidence. */
-type Side = { kind: ReceiptKind; checked: KindSide };
+/** One side: a result of the kind its run's endpoint names, checked against its evidence, and the key its run signature verified with. */
+type Side = { kind: ReceiptKind; checked: KindSide; keyid: string | null };
 
 async function side(dir: EvidenceSource, key: ConfigurationKey, ref: string, out: Refusal[], files: Map<string, Buffer>, allow: boolean): Promise<Side | null> {
-  await runSignature(dir, key, ref, out, files);
+  const keyid = await runSignature(dir, key, ref, out, files);
   const peek = await loadEvidence(dir, ref, `evidence.${key}`);
   const kind = receiptKindOf(peek.ok ? (peek.value as { run?: { endpoint?: unknown } } | null)?.run?.endpoint : undefined);
   const result = await loadParsed<ReceiptResult>(dir, ref, `evidence.${key}`, kind.schema, out, files);
   const checked = result === null ? null : kind.checkEvidence(key, result, out, allow);
-  return checked === null ? null : { kind, checked };
+  return checked === null ? null : { kind, checked, keyid };
 }
 
 const endpointOf = (s: Side): string => s.checked.runs[0]?.run.endpoint ?? (s.kind.endpoints[0] as string);
@@ -185,7 +193,14 @@ export async function recomputeReceipt(text: string, dir: EvidenceSource, today:
     factSet: file.factSetVersion ?? 1,
   });
   if (!built.ok) return { ok: false, refusals: [...out, ...built.problems.map((p) => refusal(pairRule(p), 'evidence', p))] };
-  return statedAgainst(file, built.receipt, [...out, ...dated], today, files, results);
+  const keyids = { baseline: sideB.keyid, optimized: sideO.keyid };
+  const inRun = (results.optimized as { quality?: unknown }).quality !== undefined;
+  const signatures = signedWith(
+    built.receipt.signatures ?? runSignaturesOf(results, inRun ? 'in-run' : file.evidence.quality === null ? null : 'file'),
+    keyids,
+  );
+  const receipt = built.receipt.signatures === undefined ? built.receipt : { ...built.receipt, signatures };
+  return statedAgainst(file, receipt, [...out, ...dated], today, files, results, signatures);
 }
 
 /** Every run's start and end on both sides, each named by its side and run (receipt-dates.ts). */
@@ -207,6 +222,7 @@ function statedAgainst(
   today: string,
   files: Map<string, Buffer>,
   results: Record<ConfigurationKey, ReceiptResult>,
+  signatures: RunSignatures,
 ): Recomputation {
   out.push(...identifierRefusals(receipt), ...dateRefusals(receipt, today));
   const { evidence: _e, receiptVersion: _v, allowServerDisagreement: _a, ...stated } = file;
@@ -221,7 +237,12 @@ function statedAgainst(
         `is absent, but the evidence gives both servers' configurations (${recomputed.serverConfiguration.handicaps.length} handicap(s) flagged); a receipt states them`,
       ),
     );
-  return out.length > 0 ? { ok: false, refusals: out } : { ok: true, receipt, files, results };
+  // Fact set 3 states who signed: leaving it off would make every fact read as signed by no one without saying so.
+  if (recomputed.signatures !== undefined && stated.signatures === undefined)
+    out.push(
+      refusal('stated-equals-recomputed', 'signatures', 'is absent, but a receipt of fact set 3 states who signed its evidence (each fact stands on it)'),
+    );
+  return out.length > 0 ? { ok: false, refusals: out } : { ok: true, receipt, files, results, signatures };
 }
 
 /** Words the evidence contributes to every page (model, hardware, engines) carry no internal identifier either. */

@@ -79,19 +79,23 @@ describe('the published receipt page (file://, no JavaScript)', () => {
     expect(page.url()).toBe(pathToFileURL(join(site, `${receipt.id}.html`)).href);
   });
 
-  it('shows the title, and five headline stats each with value, statistic, configuration and change', async () => {
+  it('shows the title, and five headline stats each with value, statistic, configuration, standing and change', async () => {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('demo-model · 2× Test GPU 24GB · 2026-06-03');
     const stats = page.getByRole('list', { name: 'Headline stats' }).getByRole('listitem');
     expect(await stats.count()).toBe(5);
     const texts = (await stats.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
     expect(texts[0]).toBe(
-      'Peak throughput 360.0 tok/s peak over the valid levels tested, measured optimized: bf16, fp8 quantization, vllm 0.9.1 higher is better; +100 % against the baseline, no difference established (fewer than 3 runs on a side)',
+      'Peak throughput 360.0 tok/s peak over the valid levels tested, measured optimized: bf16, fp8 quantization, vllm 0.9.1 recomputed from the records, not signed by a measurer higher is better; +100 % against the baseline, no difference established (fewer than 3 runs on a side)',
     );
-    expect(texts[2]).toContain('1.54 USD hourly rate at peak throughput, derived optimized: bf16, fp8 quantization, vllm 0.9.1 lower is better; −50 %');
+    // A cost stands on the hourly rate the publisher declared with the run.
+    expect(texts[2]).toContain(
+      '1.54 USD hourly rate at peak throughput, derived optimized: bf16, fp8 quantization, vllm 0.9.1 declared by the publisher, not signed by a measurer lower is better; −50 %',
+    );
     // The score never renders without its scale and evaluator, the headline card included.
     expect(texts[3]).toBe(
       'Quality score 0.9712 score (0–1) composite against the baseline, derived optimized: bf16, fp8 quantization, vllm 0.9.1 ' +
-        '1.0 = no detected degradation on this composite under the disclosed workload; evaluator goodput-quality-v1 (defined below) higher is better',
+        '1.0 = no detected degradation on this composite under the disclosed workload; evaluator goodput-quality-v1 (defined below) ' +
+        'recomputed from the quality evidence, not signed by a measurer higher is better',
     );
   });
 

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { factSchema } from './fact.js';
+import { runSignaturesSchema } from './standing-schema.js';
 
 /** 2: the file carries its evidence by hash, and every number in it is recomputed from that evidence (receipt-file.ts). */
 export const RECEIPT_VERSION = 2;
@@ -13,12 +14,27 @@ export const RECEIPT_VERSION = 2;
 /**
  * The facts a receipt states, by version: 1 (stated by its absence) is every
  * receipt's set; 2 adds each level's tool-call facts (valid share, first
- * tool-call token p50/p95) to a receipt of runs sent with tools. A receipt is
+ * tool-call token p50/p95) to a receipt of runs sent with tools; 3 states
+ * every receipt's run signatures (`signatures`), from which each fact's
+ * standing is shown (standing.ts), and keeps set 2's tool facts. A receipt is
  * recomputed with the set it states, so one made before a set was added still
  * verifies.
  */
-export const FACT_SET_VERSION = 2;
-export type FactSet = 1 | typeof FACT_SET_VERSION;
+export const FACT_SET_VERSION = 3;
+/** The set that added tool-call facts, stated only by receipts of runs sent with tools. */
+export const TOOL_FACT_SET = 2;
+export type FactSet = 1 | typeof TOOL_FACT_SET | typeof FACT_SET_VERSION;
+
+/**
+ * The set a receipt states, from the set asked for (a recomputation asks for
+ * the receipt's; a new receipt for the newest): set 2 only where it adds tool
+ * facts, so a receipt of runs without tools made before set 3 states set 1.
+ */
+export function factSetOf(requested: FactSet | undefined, tools: boolean): FactSet {
+  const asked = requested ?? FACT_SET_VERSION;
+  if (asked >= FACT_SET_VERSION) return FACT_SET_VERSION;
+  return asked === TOOL_FACT_SET && tools ? TOOL_FACT_SET : 1;
+}
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date like 2026-06-01');
 
@@ -75,7 +91,7 @@ export const barChartSchema = z.object({
 
 export const receiptSchema = z.object({
   receiptVersion: z.literal(RECEIPT_VERSION),
-  factSetVersion: z.literal(FACT_SET_VERSION).optional(),
+  factSetVersion: z.union([z.literal(TOOL_FACT_SET), z.literal(FACT_SET_VERSION)]).optional(),
   /** URL-safe, unique among published receipts: the page is `<id>.html`. */
   id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'must be lowercase letters, digits and dashes'),
   title: z.string().min(1),
@@ -116,6 +132,8 @@ export const receiptSchema = z.object({
     .nullable(),
   limitations: z.array(z.string()),
   generator: z.string(),
+  /** Fact set 3: who signed each side's evidence and the quality score, as verified from the evidence; each fact's standing rests on it. */
+  signatures: runSignaturesSchema.optional(),
 });
 
 export type Receipt = z.infer<typeof receiptSchema>;

@@ -11,6 +11,7 @@ import { kindOfReceipt } from './receipt-kinds.js';
 import type { ConfigurationKey, Fact } from './fact.js';
 import { type ReceiptPareto, receiptPareto } from './receipt-pareto.js';
 import type { Receipt } from './receipt-schema.js';
+import { type StandingView, standingView } from './standing-view.js';
 import { type LevelState, type ViewNumber, digitsShowingChange, factById, sameDefinition, viewOfFact } from './view-number.js';
 
 export interface HeadlineView {
@@ -50,6 +51,8 @@ export interface ReceiptView {
   costRates: ViewNumber[];
   /** Throughput per GPU against speed per user, with the capacity answer beside it. */
   pareto: ReceiptPareto | null;
+  /** Each number's standing and the run signatures (fact set 3); null for a receipt that states no signatures. */
+  standing: StandingView | null;
 }
 
 const need = (r: Receipt, id: string): Fact => {
@@ -127,7 +130,8 @@ function change(r: Receipt, to: Fact, from: Fact | null, direction: Direction | 
 
 const directionOf = (f: Fact): Direction | null => directionOfMetric(f.metric);
 
-export function receiptView(r: Receipt): ReceiptView {
+/** `measurers`: the key ids the site lists as measurers, which a receipt's standings rest on (standing.ts). */
+export function receiptView(r: Receipt, measurers: ReadonlySet<string> = new Set()): ReceiptView {
   const headlines = r.headlines.map((h) => {
     const to = need(r, h.factId);
     const direction = directionOf(to);
@@ -187,6 +191,7 @@ export function receiptView(r: Receipt): ReceiptView {
     quality,
     costRates,
     pareto: page.pareto ? receiptPareto(r, levels) : null,
+    standing: standingView(r, measurers),
   };
 }
 

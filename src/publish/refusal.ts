@@ -46,6 +46,7 @@ export type Rule =
   | 'client-bound-evidence'
   | 'repeats-declared'
   | 'run-set'
+  | 'require-signed'
   | 'signature'
   | 'generator'
   | 'server-truth'

@@ -5,6 +5,7 @@
  */
 import { Raw, dataNumber, html, page, scrollFrame, signerLine } from './html.js';
 import type { SiteView } from './site-view.js';
+import { standingWords } from './standing.js';
 
 function priceTables(s: SiteView): Raw {
   const { token, instance } = s.prices;
@@ -31,13 +32,20 @@ ${instance.map((t) => html`<tr><td>${t.provider}</td><td>${t.sku}</td><td>${t.gp
 }`;
 }
 
+/** The measurer keys the site lists, said where a reader looks first; nothing for a site that lists none, so its index renders as before. */
+function measurerList(s: SiteView): Raw | string {
+  if (s.measurers.length === 0) return '';
+  return html`<p id="measurers">Measurer keys this site lists (a run signed by one of them stands as signed): ${s.measurers.map((k, i) => html`${i === 0 ? '' : ', '}<code>${k}</code>`)}.</p>
+`;
+}
+
 export function indexPage(s: SiteView, datasetSha256: string): string {
   return page(
     'Benchmark receipts',
     html`<h1>Benchmark receipts</h1>
 <p>Each receipt is one model on one GPU: a baseline and an optimized configuration under the same load test, every number with its statistic and provenance.</p>
-<h2>Receipts</h2><ul id="receipts">${s.receipts.map((v) => html`<li><a href="${v.page}">${v.receipt.title}</a>${v.receipt.simulated ? html` <strong class="simulated">simulated</strong>` : ''}${(v.receipt.serverConfiguration?.handicaps ?? []).map((h) => html` <strong class="handicap">${h}</strong>`)} <span class="muted">(${v.receipt.model} · ${v.receipt.hardware} · measured ${v.receipt.measuredAt})</span></li>`)}</ul>
-<h2>Changelog</h2>${scrollFrame(
+<h2>Receipts</h2><ul id="receipts">${s.receipts.map((v) => html`<li><a href="${v.page}">${v.receipt.title}</a>${v.receipt.simulated ? html` <strong class="simulated">simulated</strong>` : ''}${(v.receipt.serverConfiguration?.handicaps ?? []).map((h) => html` <strong class="handicap">${h}</strong>`)}${v.standing === null ? '' : html` <span class="standing">${standingWords(v.standing.labels.hardware)}</span>`} <span class="muted">(${v.receipt.model} · ${v.receipt.hardware} · measured ${v.receipt.measuredAt})</span></li>`)}</ul>
+${measurerList(s)}<h2>Changelog</h2>${scrollFrame(
       'Changelog',
       html`<table id="changelog"><thead><tr><th scope="col">Added on</th><th scope="col">Receipt</th><th scope="col">Measured</th><th scope="col">Prices captured</th><th scope="col">Withdrawn</th></tr></thead><tbody>
 ${s.changelog.map((c) => html`<tr><td>${c.addedOn}</td><td>${c.withdrawnOn === null ? html`<a href="${c.page}">${c.title}</a>` : c.title}</td><td>${c.measuredAt}</td><td>${c.pricesCapturedAt ?? 'no prices given'}</td><td>${c.withdrawnOn ?? '—'}</td></tr>`)}</tbody></table>`,

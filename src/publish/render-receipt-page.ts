@@ -9,6 +9,7 @@ import { barFigure, curveFigures, levelsTable, paretoSection } from './render-ch
 import { kindOfReceipt } from './receipt-kinds.js';
 import type { ReceiptView } from './receipt-view.js';
 import { textModality } from './run-pair.js';
+import { standingWords } from './standing.js';
 
 /** A quality score never renders without its scale and evaluator beside it, the headline card included. */
 function qualityNote(v: ReceiptView, factId: string): Raw | string {
@@ -17,12 +18,29 @@ function qualityNote(v: ReceiptView, factId: string): Raw | string {
   return html`<div class="stat quality-scale">${q.scaleNote}; evaluator ${q.evaluatorId} (defined below)</div>`;
 }
 
+/** The standing beside a number (fact set 3 only, so an older receipt's page renders as before). */
+function standingNote(v: ReceiptView, numberId: string): Raw | string {
+  return v.standing === null ? '' : html`<div class="standing">${standingWords(v.standing.of(numberId))}</div>`;
+}
+
+/** Who stands behind the labels and each run: the labels' standings and every run signature, verified (fact set 3 only). */
+function signatures(v: ReceiptView): Raw | string {
+  const s = v.standing;
+  if (s === null) return '';
+  const r = v.receipt;
+  return html`<h2>Who stands behind it</h2><p class="muted">Hardware, engine and "simulated" are the publisher's word unless both runs are signed by a measurer key this site lists.</p>
+<ul id="standing"><li>Hardware (${r.hardware}): ${s.labels.hardware.what}</li><li>${r.simulated ? 'Simulated' : 'Not simulated'}: ${s.labels.simulated.what}</li>
+<li>Baseline engine (${r.configurations.baseline.engine ?? 'not recorded'}): ${s.labels.baseline.what}</li><li>Optimized engine (${r.configurations.optimized.engine ?? 'not recorded'}): ${s.labels.optimized.what}</li>${r.serverConfiguration === undefined ? '' : html`<li id="configuration-standing">Server configuration: ${s.labels.configuration.what}</li>`}</ul>
+<h2>Run signatures</h2><ul id="run-signatures">${s.signatures.map((l) => html`<li>${l}</li>`)}</ul>
+`;
+}
+
 function headlines(v: ReceiptView): Raw {
   return html`<ul class="headlines" aria-label="Headline stats">${v.headlines.map(
     (h) => html`<li class="headline">
 <div class="label">${h.number.label}</div><div class="value">${dataNumber(h.number, { unit: true })}</div>
 <div class="stat">${h.number.statistic}, ${h.number.value === null ? 'not recorded' : h.number.provenance}</div>
-<div class="cfg">${h.number.configuration}</div>${qualityNote(v, h.number.id)}
+<div class="cfg">${h.number.configuration}</div>${qualityNote(v, h.number.id)}${standingNote(v, h.number.id)}
 <div class="muted">${h.direction === null ? '' : `${h.direction} is better`}${h.change ? html`; ${dataNumber(h.change)} against the baseline, ${h.verdict}` : h.changeWords ? `; ${h.changeWords}` : ''}</div></li>`,
   )}</ul>`;
 }
@@ -119,7 +137,7 @@ ${v.bars.map(barFigure)}
 ${table === undefined ? curveFigures(v) : levelsTable(v, table)}
 ${paretoSection(v)}
 ${quality(v)}
-<h2>Cost basis</h2><p>${r.costBasis.text}${r.costBasis.priceAsOf ? ` Rate as of ${r.costBasis.priceAsOf}.` : ''}</p>
+${signatures(v)}<h2>Cost basis</h2><p>${r.costBasis.text}${r.costBasis.priceAsOf ? ` Rate as of ${r.costBasis.priceAsOf}.` : ''}</p>
 <ul>${costFormulas(v)}</ul>
 <h2>Workload</h2><p>The same automated load test on both sides: workload sha256:${r.workload.hash ?? 'not recorded'}, reconstructable from the stored contract.</p>
 <ul>${r.workload.lines.map((l) => html`<li><code>${l}</code></li>`)}</ul>

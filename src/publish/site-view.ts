@@ -25,6 +25,8 @@ export interface SiteView {
   notClaimed: readonly string[];
   /** The publisher key id that signs the site's manifest, or null for an unsigned site. */
   signer: string | null;
+  /** The measurer key ids the site lists (measurers.ts), sorted; empty when it lists none. */
+  measurers: readonly string[];
 }
 
 /** What the site already said (its changelog) and today's date, so the changelog is a history. */
@@ -40,8 +42,10 @@ export function siteView(
   history: SiteHistory = { previous: [], today: new Date().toISOString().slice(0, 10) },
   notClaimed: readonly string[] = NOT_CLAIMED,
   signer: string | null = null,
+  measurers: readonly string[] = [],
 ): SiteView {
-  const views = [...receipts].sort((a, b) => b.measuredAt.localeCompare(a.measuredAt) || a.id.localeCompare(b.id)).map(receiptView);
+  const listed = new Set(measurers);
+  const views = [...receipts].sort((a, b) => b.measuredAt.localeCompare(a.measuredAt) || a.id.localeCompare(b.id)).map((r) => receiptView(r, listed));
   const capturedAt = pricesCapturedAt(prices);
   return {
     generator,
@@ -55,5 +59,6 @@ export function siteView(
     ),
     notClaimed,
     signer,
+    measurers: [...listed].sort(),
   };
 }

@@ -23,7 +23,7 @@ import { barCharts, checkedPair, headlinesOf, receiptOf, withRuns } from './rece
 import { type Refusal, refusal } from './refusal.js';
 import { mediaInputs } from './run-pair.js';
 import { runFacts, sentWithTools } from './run-facts.js';
-import { FACT_SET_VERSION, type FactSet } from './receipt-schema.js';
+import { factSetOf } from './receipt-schema.js';
 
 /** The configurations charted as bars, in page order. */
 export const BAR_FIGURES: readonly FigureKey[] = ['peakThroughput', 'singleStream', 'ttftSingle', 'tpotSingle', 'costPer1M'];
@@ -58,9 +58,8 @@ function textReceipt(input: ReceiptInput<SweepResult>): ReceiptOutcome {
   const pair = checkedPair(input);
   if (!pair.ok) return pair;
   const { runs } = pair;
-  // Set 2 only where it adds facts: a receipt of runs without tools states set 1, as every receipt did before.
   const tools = sentWithTools(runs.baseline.result) || sentWithTools(runs.optimized.result);
-  const factSet: FactSet = tools && (input.factSet ?? FACT_SET_VERSION) >= 2 ? FACT_SET_VERSION : 1;
+  const factSet = factSetOf(input.factSet, tools);
   const factsOf = (cfg: ConfigurationKey) => {
     const first = runFacts(cfg, runs[cfg], factSet);
     const facts = withRuns(

@@ -81,13 +81,13 @@ async function publishAndVerify(name: string, receipts: string[]): Promise<strin
 }
 
 describe('a receipt of runs sent with tools', () => {
-  it('made now states fact set 2, each level’s tool facts and the two tool-call charts, and verifies', async () => {
+  it('made now states fact set 3 (set 2 and the run signatures), each level’s tool facts and the two tool-call charts, and verifies', async () => {
     const out = join(dir, 'new', 'receipt.json');
     const r = await cli(['receipt', 'create', '--baseline', runs.baseline, '--optimized', runs.optimized, '--method', 'a faster decoder', '--out', out]);
     expect(r.code, r.stderr).toBe(0);
     const receipt = JSON.parse(readFileSync(out, 'utf8')) as Doc;
     expect(Object.keys(receipt).slice(0, 2)).toEqual(['receiptVersion', 'factSetVersion']);
-    expect(receipt.factSetVersion).toBe(2);
+    expect(receipt.factSetVersion).toBe(3);
     const tools = (receipt.facts as Doc[]).filter((f) => TOOL_FACT.test(f.id));
     expect(tools.map((f) => f.id).sort()).toEqual(
       ['baseline', 'optimized'].flatMap((cfg) => [1, 2].flatMap((c) => ['toolTtftP50', 'toolTtftP95', 'toolValid'].map((m) => `${cfg}.c${c}.${m}`))),
@@ -153,13 +153,19 @@ describe('a receipt of runs sent with tools', () => {
       (await cli(['receipt', 'create', '--baseline', runs.baseline, '--optimized', runs.optimized, '--method', 'a faster decoder', '--out', out])).code,
     ).toBe(0);
     const doc = JSON.parse(readFileSync(out, 'utf8')) as Doc;
-    const later = await recomputeReceipt(JSON.stringify({ ...doc, factSetVersion: 3 }), join(dir, 'versions'), today);
+    const later = await recomputeReceipt(JSON.stringify({ ...doc, factSetVersion: 4 }), join(dir, 'versions'), today);
     expect(later.ok ? [] : later.refusals.map((x) => [x.field, x.rule])).toEqual([['factSetVersion', 'schema']]);
-    if (!later.ok) expect(later.refusals[0]?.message).toMatch(/must be 2 or absent \(1\)/);
+    if (!later.ok) expect(later.refusals[0]?.message).toMatch(/must be 2, 3 or absent \(1\)/);
+    // The receipt as goodput made it before set 3 (set 2, no signatures) still recomputes to exactly what it states.
+    const { signatures: _signatures, ...set2 } = doc;
+    const older = await recomputeReceipt(JSON.stringify({ ...set2, factSetVersion: 2 }), join(dir, 'versions'), today);
+    expect(older.ok ? [] : older.refusals.map((x) => x.message)).toEqual([]);
+    if (older.ok) expect([older.receipt.factSetVersion, 'signatures' in older.receipt]).toEqual([2, false]);
     // Runs without tools have no set-2 facts: a receipt of them claiming the set is refused as a statement the evidence does not give.
     const plain = packReceipt(join(dir, 'plain', 'receipt.json'), { ...evidencePair(), quality: null });
-    expect('factSetVersion' in plain.receipt).toBe(false);
-    const claimed = await recomputeReceipt(JSON.stringify({ ...JSON.parse(plain.text), factSetVersion: 2 }), join(dir, 'plain'), today);
+    expect(plain.receipt.factSetVersion).toBe(3);
+    const { signatures: _s, ...set3 } = JSON.parse(plain.text) as Doc;
+    const claimed = await recomputeReceipt(JSON.stringify({ ...set3, factSetVersion: 2 }), join(dir, 'plain'), today);
     expect(claimed.ok ? [] : claimed.refusals.map((x) => [x.field, x.rule])).toEqual([['factSetVersion', 'stated-equals-recomputed']]);
   });
 });

@@ -22,6 +22,7 @@ import { MANIFEST_FILE, MANIFEST_VERSION_FRESH, type SiteManifest, type Trust, o
 import { type SiteVersions, freshnessProblem, readSiteVersions, withSeen, writeSiteVersions } from './site-versions.js';
 import { type SiteTree, listSome, readBounded, walkSite } from './site-walk.js';
 import { parseStrictJson } from './strict-json.js';
+import { MEASURERS_FILE, measurersText, readMeasurers } from './measurers.js';
 import { LIMITS } from '../core/index.js';
 import { TOOL_VERSION } from '../runner/index.js';
 
@@ -203,6 +204,14 @@ export async function verifySite(dir: string, o: VerifyOptions = {}): Promise<Ve
     else problems.push(...p.problems);
     shipped.set(PRICES_FILE, JSON.stringify(prices, null, 2) + '\n');
   }
+  let measurers: readonly string[] = [];
+  if (tree.files.has(MEASURERS_FILE)) {
+    const m = await readMeasurers(join(dir, MEASURERS_FILE));
+    if (m.ok) {
+      measurers = m.measurers.keys.map((k) => k.keyid);
+      shipped.set(MEASURERS_FILE, measurersText(m.measurers));
+    } else problems.push(...m.problems);
+  }
   let notClaimed: readonly string[] | undefined;
   if (tree.files.has(SITE_FILE)) {
     const s = await readSiteFile(join(dir, SITE_FILE));
@@ -217,7 +226,7 @@ export async function verifySite(dir: string, o: VerifyOptions = {}): Promise<Ve
   problems.push(...priceRefusals(prices, today).map((r) => `${PRICES_FILE}: ${r.message}`));
   if (problems.length > 0) throw fail(problems);
   const signer = manifest?.signer.keyid ?? null;
-  const site = renderSite(receipts, prices, generator, { previous: published.data.changelog, today }, notClaimed, signer);
+  const site = renderSite(receipts, prices, generator, { previous: published.data.changelog, today }, notClaimed, signer, measurers);
   if (site.violations.length > 0) throw fail(site.violations.map((v) => v.message));
   const expected = new Map([...site.files, ...shipped]);
   const lines = await renderedDifferences(dir, tree, expected, datasetText);
