@@ -1,5 +1,5 @@
 /** Flag values from text to numbers, with messages that name the flag and the value. */
-import { LIMITS, type LimitName, limitMessage, urlCredentialProblem } from '../core/index.js';
+import { LIMITS, type LimitName, REDACTED, isSecretHeader, limitMessage, urlCredentialProblem } from '../core/index.js';
 import { redactDatabaseUrl } from '../store/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 
@@ -66,10 +66,19 @@ export function parseChoice<T extends string>(flag: string, text: string, choice
   return text as T;
 }
 
+/** A `--header` argument as the recorded command line shows it: the value redacted when it looks like a secret. */
+export function redactHeaderArg(text: string): string {
+  const colon = text.indexOf(':');
+  if (colon <= 0) return text;
+  const name = text.slice(0, colon).trim();
+  return isSecretHeader(name, text.slice(colon + 1).trim()) ? `${name}: ${REDACTED}` : text;
+}
+
 /** Flags whose value is a secret, or holds one: how each is recorded. */
 const SECRET_FLAGS: Readonly<Record<string, (value: string) => string>> = {
   '--api-key': () => '***',
   '--database-url': redactDatabaseUrl,
+  '--header': redactHeaderArg,
 };
 
 /** The command line as recorded in results: secrets replaced. */

@@ -89,6 +89,17 @@ export { buildMatrix, cellLabel } from './matrix.js';
 export { hashString53, mulberry32 } from './random.js';
 export { redactUrl, urlCredentialProblem } from './url-credentials.js';
 export {
+  type ExtraHeader,
+  REDACTED,
+  extraBodyProblem,
+  extraBodySchema,
+  extraHeadersSchema,
+  headerProblem,
+  isSecretHeader,
+  parseHeaderArg,
+  redactedHeaders,
+} from './request-extras.js';
+export {
   levelsSchema,
   limitMessage,
   type LimitName,
