@@ -81,6 +81,9 @@ const SECRET_FLAGS: Readonly<Record<string, (value: string) => string>> = {
   '--header': redactHeaderArg,
 };
 
+/** An argument as a shell reads it back: quoted when it holds a space. */
+const quoted = (a: string): string => (/\s/.test(a) ? JSON.stringify(a) : a);
+
 /** The command line as recorded in results: secrets replaced. */
 export function redactedCommand(argv: readonly string[]): string {
   const out: string[] = [];
@@ -89,9 +92,9 @@ export function redactedCommand(argv: readonly string[]): string {
     const eq = a.indexOf('=');
     const flag = eq > 0 ? a.slice(0, eq) : a;
     const redact = SECRET_FLAGS[flag];
-    if (redact && eq > 0) out.push(`${flag}=${redact(a.slice(eq + 1))}`);
-    else if (redact && i + 1 < argv.length) out.push(a, redact(argv[++i] as string));
-    else out.push(/\s/.test(a) ? JSON.stringify(a) : a);
+    if (redact && eq > 0) out.push(quoted(`${flag}=${redact(a.slice(eq + 1))}`));
+    else if (redact && i + 1 < argv.length) out.push(a, quoted(redact(argv[++i] as string)));
+    else out.push(quoted(a));
   }
   return out.join(' ');
 }

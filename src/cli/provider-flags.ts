@@ -44,7 +44,7 @@ export function headersFromFlags(given: readonly string[] | undefined): ExtraHea
 /** `--extra-body` → its object, checked: JSON, an object, within the limit, no key goodput writes itself. */
 export function extraBodyFromFlag(text: string | undefined): Record<string, unknown> | null {
   if (text === undefined) return null;
-  if (Buffer.byteLength(text) > LIMITS.extraBodyBytes.max) throw badFlag('--extra-body', limitMessage('extraBodyBytes', Buffer.byteLength(text), 'it is'));
+  if (Buffer.byteLength(text) > LIMITS.extraBodyBytes.max) throw badFlag('--extra-body', limitMessage('extraBodyBytes', Buffer.byteLength(text), 'size'));
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -84,7 +84,7 @@ export function apiKeyFromFile(path: string): string {
   }
   try {
     const size = fstatSync(fd).size;
-    if (size > LIMITS.apiKeyFileBytes.max) throw badFlag('--api-key-file', `${path}: ${limitMessage('apiKeyFileBytes', size, 'it holds')}`);
+    if (size > LIMITS.apiKeyFileBytes.max) throw badFlag('--api-key-file', `${path}: ${limitMessage('apiKeyFileBytes', size, 'size')}`);
     const buf = Buffer.alloc(size);
     const read = size === 0 ? 0 : readSync(fd, buf, 0, size, 0);
     const key = (buf.subarray(0, read).toString('utf8').split(/\r?\n/)[0] ?? '').trim();

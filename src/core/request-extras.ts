@@ -47,10 +47,10 @@ const REFUSED = new Set([
 /** Why `name`/`value` cannot be sent as an extra header, or null. */
 export function headerProblem(name: string, value: string): string | null {
   if (name.length === 0) return 'has no name (write it as Name: value)';
-  if (name.length > LIMITS.headerNameChars.max) return limitMessage('headerNameChars', name.length, 'the name is');
+  if (name.length > LIMITS.headerNameChars.max) return limitMessage('headerNameChars', name.length, 'name length');
   if (!TOKEN.test(name)) return `name ${JSON.stringify(name.slice(0, 64))} holds a character a header name cannot (letters, digits and !#$%&'*+.^_\`|~- only)`;
   if (REFUSED.has(name.toLowerCase())) return `${name} is set by goodput or by the connection itself, never by --header`;
-  if (value.length > LIMITS.headerValueChars.max) return limitMessage('headerValueChars', value.length, `the value of ${name} is`);
+  if (value.length > LIMITS.headerValueChars.max) return limitMessage('headerValueChars', value.length, `${name} value length`);
   if (!VALUE.test(value)) return `the value of ${name} holds a line break or a control or non-ASCII character`;
   return null;
 }
@@ -112,7 +112,7 @@ const OWN_BODY_KEYS = new Set(['stream', 'model', 'messages', 'prompt', 'input']
 export function extraBodyProblem(body: unknown): string | null {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'must be a JSON object, e.g. {"priority":1}';
   const bytes = Buffer.byteLength(JSON.stringify(body));
-  if (bytes > LIMITS.extraBodyBytes.max) return limitMessage('extraBodyBytes', bytes, 'it is');
+  if (bytes > LIMITS.extraBodyBytes.max) return limitMessage('extraBodyBytes', bytes, 'size');
   const own = Object.keys(body).find((k) => OWN_BODY_KEYS.has(k));
   if (own !== undefined) return `sets ${own}, which goodput writes itself (the workload and the stream are what is measured)`;
   return null;
