@@ -110,9 +110,12 @@ describe('Azure OpenAI', () => {
       res.end(Buffer.from(await r.arrayBuffer()));
     });
     try {
+      const completions = await runSweep({ ...base, url: server.url, endpoint: 'completions', azure: { deployment: 'goodput-sim-1', apiVersion: 'v1' } });
+      expect(completions.levels[0]).toMatchObject({ succeeded: 3, failed: 0 });
+      expect(server.requests.filter((r) => r.url === '/openai/deployments/goodput-sim-1/completions?api-version=v1')).toHaveLength(3);
       const result = await runSweep({ ...base, url: server.url, apiKey: 'azure-key-0123', azure: { deployment: 'goodput-sim-1', apiVersion: '2024-10-21' } });
       expect(result.levels[0]).toMatchObject({ succeeded: 3, failed: 0 });
-      const posts = server.requests.filter((r) => r.url.startsWith('/openai/'));
+      const posts = server.requests.filter((r) => r.url.startsWith('/openai/deployments/goodput-sim-1/chat/'));
       expect(posts.map((r) => r.url)).toEqual(Array(3).fill('/openai/deployments/goodput-sim-1/chat/completions?api-version=2024-10-21'));
       expect(posts[0]?.headers['api-key']).toBe('azure-key-0123');
       expect(posts[0]?.headers.authorization).toBeUndefined();
@@ -155,6 +158,28 @@ describe('--endpoint messages against the simulator', () => {
     for (const r of records) expect(r).toMatchObject({ outputTokens: 8, outputTokenSource: 'usage', reasoningChunks: 4, promptTokens: expect.any(Number) });
     expect(result.warnings.map((w) => w.code)).toContain('cannot-force-length');
     expect(JSON.stringify(result)).not.toContain('sk-ant-0123');
+  });
+
+  it("a session's turns carry the conversation so far: each turn's prompt holds the turns before it", async () => {
+    const s = await sim({ naturalOutputTokens: { min: 4, max: 4 } });
+    const records: RequestRecord[] = [];
+    const onEvent = (e: SweepEvent) => {
+      if (e.kind === 'level-end') records.push(...(e.records as RequestRecord[]));
+    };
+    const turns = [
+      { p: 6, o: 4 },
+      { p: 6, o: 4 },
+      { p: 6, o: 4 },
+    ];
+    await runSweep(
+      { ...base, url: s.url, endpoint: 'messages', forceLength: false, prompts: { kind: 'sessions', sessions: [{ turns, thinkMs: [0, 0] }] } },
+      { onEvent },
+    );
+    const prompts = records.sort((a, b) => (a.session?.turn ?? 0) - (b.session?.turn ?? 0)).map((r) => r.promptTokens ?? 0);
+    expect(prompts).toHaveLength(3);
+    // Each turn resends the earlier messages and answers: the prompt grows by a turn and an answer.
+    expect(prompts[1]).toBeGreaterThan((prompts[0] ?? 0) + 4);
+    expect(prompts[2]).toBeGreaterThan((prompts[1] ?? 0) + 4);
   });
 
   it('an engine without the Messages API is refused before anything is sent', async () => {
