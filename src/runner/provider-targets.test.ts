@@ -146,15 +146,17 @@ describe('Azure OpenAI', () => {
 
 describe('--endpoint messages against the simulator', () => {
   it('output and thinking tokens counted from its usage events; the key travels as x-api-key, never in the result', async () => {
-    const s = await sim({ reasoningTokens: 4 });
+    const s = await sim({ reasoningTokens: 4, naturalOutputTokens: { min: 4, max: 4 } });
     const records: RequestRecord[] = [];
     const onEvent = (e: SweepEvent) => {
       if (e.kind === 'level-end') records.push(...(e.records as RequestRecord[]));
     };
-    const result = await runSweep({ ...base, url: s.url, endpoint: 'messages', thinking: true, apiKey: 'sk-ant-0123' }, { onEvent });
+    // Thinking's budget is at least 1024 tokens below max_tokens: the cap is above it, the answers short.
+    const result = await runSweep({ ...base, url: s.url, endpoint: 'messages', thinking: true, outputTokens: 1100, apiKey: 'sk-ant-0123' }, { onEvent });
     expect(result.run.endpoint).toBe('messages');
     expect(result.levels[0]).toMatchObject({ succeeded: 3, failed: 0 });
     expect(records).toHaveLength(3);
+    // Output counts thinking and answer together, as Anthropic's output_tokens does: 4 + 4.
     for (const r of records) expect(r).toMatchObject({ outputTokens: 8, outputTokenSource: 'usage', reasoningChunks: 4, promptTokens: expect.any(Number) });
     expect(result.warnings.map((w) => w.code)).toContain('cannot-force-length');
     expect(JSON.stringify(result)).not.toContain('sk-ant-0123');
@@ -180,6 +182,12 @@ describe('--endpoint messages against the simulator', () => {
     // Each turn resends the earlier messages and answers: the prompt grows by a turn and an answer.
     expect(prompts[1]).toBeGreaterThan((prompts[0] ?? 0) + 4);
     expect(prompts[2]).toBeGreaterThan((prompts[1] ?? 0) + 4);
+  });
+
+  it('thinking with a cap too small for its budget is refused before anything is sent', async () => {
+    await expect(runSweep({ ...base, url: 'http://127.0.0.1:9', endpoint: 'messages', thinking: true, outputTokens: 1024 })).rejects.toThrow(
+      'outputTokens: extended thinking on the Messages API takes a budget of at least 1024 tokens below max_tokens: output tokens must be above 1024 with thinking on',
+    );
   });
 
   it('an engine without the Messages API is refused before anything is sent', async () => {

@@ -24,7 +24,7 @@ import {
 } from '../core/index.js';
 import { agentTurnsOf, arrivalOps, promptSourceSchema, turnsOf } from '../workload/index.js';
 import { GPU_SOURCE_CHOICES } from '../telemetry/index.js';
-import { ENGINE_CHOICES, type EngineChoice, type Target, isLoopback } from '../client/index.js';
+import { ENGINE_CHOICES, type EngineChoice, MIN_THINKING_BUDGET, type Target, isLoopback } from '../client/index.js';
 
 /** The Messages API version sent unless told otherwise (the one Anthropic's documentation sends). */
 export const ANTHROPIC_VERSION = '2023-06-01';
@@ -61,6 +61,22 @@ export const concurrencyLevels = levelsSchema
 /** Measured requests of a closed-loop level: the fixed count, or max(8, 4 × concurrency). */
 export const closedLoopRequests = (spec: { requestsPerLevel: number | 'auto' }, concurrency: number): number =>
   spec.requestsPerLevel === 'auto' ? Math.max(8, 4 * concurrency) : spec.requestsPerLevel;
+
+/** What a provider's API cannot take: an Azure deployment off chat and completions, thinking without room for its budget. */
+function providerIssues(
+  spec: { endpoint: string; thinking: boolean; outputTokens: number; azure: object | null },
+  ctx: { addIssue(issue: { code: 'custom'; path: string[]; message: string }): void },
+): void {
+  // Extended thinking takes a budget of at least 1024 tokens, below max_tokens: a smaller cap is Anthropic's 400 on every request.
+  if (spec.endpoint === 'messages' && spec.thinking && spec.outputTokens <= MIN_THINKING_BUDGET)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['outputTokens'],
+      message: `extended thinking on the Messages API takes a budget of at least ${MIN_THINKING_BUDGET} tokens below max_tokens: output tokens must be above ${MIN_THINKING_BUDGET} with thinking on`,
+    });
+  if (spec.azure !== null && spec.endpoint !== 'chat' && spec.endpoint !== 'completions')
+    ctx.addIssue({ code: 'custom', path: ['azure'], message: `an Azure deployment serves chat and completions here, not ${spec.endpoint}` });
+}
 
 export const sweepSpecSchema = z
   .object({
@@ -231,8 +247,7 @@ export const sweepSpecSchema = z
       if (spec.prompts.kind === 'sessions' || spec.prompts.kind === 'agents')
         ctx.addIssue({ code: 'custom', path: ['audio'], message: `audio is sent with single requests, not with ${spec.prompts.kind}` });
     }
-    if (spec.azure !== null && spec.endpoint !== 'chat' && spec.endpoint !== 'completions')
-      ctx.addIssue({ code: 'custom', path: ['azure'], message: `an Azure deployment serves chat and completions here, not ${spec.endpoint}` });
+    providerIssues(spec, ctx);
     if (spec.slo?.toolCallValid === true && spec.tools === null)
       ctx.addIssue({ code: 'custom', path: ['slo', 'toolCallValid'], message: 'the toolCallValid SLO needs tools' });
     // Trace prompts are matched to the trace's send offsets by position: a warm-up would shift every one.
