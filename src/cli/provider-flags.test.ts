@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { cli } from '../test-support/cli-in-process.js';
 import { CliError } from './exit-codes.js';
 import { redactedCommand } from './parse-flags.js';
 import { apiKeyFromFile, providerFromFlags } from './provider-flags.js';
@@ -68,5 +69,19 @@ describe('provider flags', () => {
     expect(redactedCommand(['goodput', 'sweep', '--header', 'X-Api-Key: sk-1', '--header=Authorization: Bearer t', '--header', 'X-Tenant: a'])).toBe(
       'goodput sweep --header "X-Api-Key: [redacted]" "--header=Authorization: [redacted]" --header "X-Tenant: a"',
     );
+  });
+});
+
+describe('goodput sweep with the provider flags, in-process', () => {
+  it('refuses a key given two ways and a secret header with --workers, nothing sent', async () => {
+    const key = join(dir, 'key2');
+    writeFileSync(key, 'sk-file\n');
+    const two = await cli(['sweep', '--url', 'http://127.0.0.1:9', '--levels', '1', '--api-key-file', key, '--api-key', 'sk-flag', '--no-save']);
+    expect(two.code).toBe(2);
+    expect(two.stderr).toContain('--api-key-file: give the key one way: --api-key-file, --api-key-env or --api-key');
+    const workers = await cli(['sweep', '--url', 'http://127.0.0.1:9', '--levels', '1', '--workers', '2', '--header', 'X-Api-Key: sk-1', '--no-save']);
+    expect(workers.code).toBe(2);
+    expect(workers.stderr).toContain('--header: a secret-looking header is never handed to worker processes (their jobs are stored): run it without --workers');
+    expect(workers.stderr).not.toContain('sk-1');
   });
 });
