@@ -98,6 +98,7 @@ export {
   headerProblem,
   isSecretHeader,
   parseHeaderArg,
+  redactedBody,
   redactedHeaders,
 } from './request-extras.js';
 export {

@@ -1,6 +1,6 @@
 // Extra headers and extra body: each refusal names its rule, a secret-looking value is redacted.
 import { describe, expect, it } from 'vitest';
-import { extraBodyProblem, extraHeadersSchema, headerProblem, isSecretHeader, parseHeaderArg, redactedHeaders } from './request-extras.js';
+import { extraBodyProblem, redactedBody, extraHeadersSchema, headerProblem, isSecretHeader, parseHeaderArg, redactedHeaders } from './request-extras.js';
 
 describe('extra headers', () => {
   it('parses Name: value, trimming around the colon', () => {
@@ -52,6 +52,14 @@ describe('extra headers', () => {
 });
 
 describe('extra body', () => {
+  it('is recorded with values under credential-like keys redacted, at any depth', () => {
+    expect(redactedBody({ priority: 1, metadata: { user_id: 'u1', api_key: 'sk-x' }, list: [{ token: 't' }] })).toEqual({
+      priority: 1,
+      metadata: { user_id: 'u1', api_key: '[redacted]' },
+      list: [{ token: '[redacted]' }],
+    });
+  });
+
   it('takes an object within the limit that leaves the workload alone', () => {
     expect(extraBodyProblem({ priority: 1 })).toBeNull();
     expect(extraBodyProblem([1])).toBe('must be a JSON object, e.g. {"priority":1}');

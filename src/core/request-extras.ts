@@ -5,7 +5,8 @@
  * enters. Header values that look like secrets (a name with key, token,
  * secret, auth or cookie in it, or a long random-looking value) are sent as
  * given and never written anywhere else: results, logs and stored runs carry
- * them as `[redacted]`.
+ * them as `[redacted]`, as they carry a value of the extra body under a key
+ * named so.
  */
 import { z } from 'zod';
 import { LIMITS, limitMessage } from './limits.js';
@@ -89,6 +90,17 @@ export const REDACTED = '[redacted]';
 /** The headers as results, logs and stored runs may carry them. */
 export function redactedHeaders(headers: readonly ExtraHeader[]): ExtraHeader[] {
   return headers.map((h) => ({ name: h.name, value: isSecretHeader(h.name, h.value) ? REDACTED : h.value }));
+}
+
+/** The extra body as results may carry it: a value under a key named like a credential (at any depth) as `[redacted]`. */
+export function redactedBody(body: Record<string, unknown>): Record<string, unknown> {
+  const walk = (v: unknown, depth: number): unknown => {
+    if (Array.isArray(v)) return depth > 32 ? REDACTED : v.map((x) => walk(x, depth + 1));
+    if (typeof v !== 'object' || v === null) return v;
+    if (depth > 32) return REDACTED;
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, SECRET_NAME.test(k) ? REDACTED : walk(x, depth + 1)]));
+  };
+  return walk(body, 0) as Record<string, unknown>;
 }
 
 /** Extra headers in a spec: each checked, at most the table's count, no name twice. */

@@ -290,8 +290,10 @@ export const runSchema = z.object({
     .array(z.object({ name: z.string().max(LIMITS.headerNameChars.max), value: z.string().max(LIMITS.headerValueChars.max) }).strict())
     .max(LIMITS.extraHeaders.max)
     .optional(),
-  /** JSON merged into every request body (--extra-body); absent when none was. */
+  /** JSON merged into every request body (--extra-body), a value under a key named like a credential as `[redacted]`; absent when none was. */
   extraBody: z.record(z.string(), z.unknown()).optional(),
+  /** The anthropic-version header a Messages API run sent; absent on other endpoints. */
+  anthropicVersion: z.string().max(LIMITS.azureNameChars.max).optional(),
   /** The Azure OpenAI deployment and api-version the requests went to; absent for the /v1 routes. */
   azure: z
     .object({ deployment: z.string().max(LIMITS.azureNameChars.max), apiVersion: z.string().max(LIMITS.azureNameChars.max) })

@@ -153,7 +153,7 @@ describe('--endpoint messages against the simulator', () => {
     };
     // Thinking's budget is at least 1024 tokens below max_tokens: the cap is above it, the answers short.
     const result = await runSweep({ ...base, url: s.url, endpoint: 'messages', thinking: true, outputTokens: 1100, apiKey: 'sk-ant-0123' }, { onEvent });
-    expect(result.run.endpoint).toBe('messages');
+    expect(result.run).toMatchObject({ endpoint: 'messages', anthropicVersion: '2023-06-01' });
     expect(result.levels[0]).toMatchObject({ succeeded: 3, failed: 0 });
     expect(records).toHaveLength(3);
     // Output counts thinking and answer together, as Anthropic's output_tokens does: 4 + 4.
