@@ -36,7 +36,7 @@ const bounded = (what: string, limit: LimitName) => positiveInt(what).max(LIMITS
 export const runSpecSchema = z.object({
   url: z.string().min(1),
   model: z.string().nullable(),
-  endpoint: z.enum(['chat', 'completions', 'responses']),
+  endpoint: z.enum(['chat', 'completions', 'responses', 'messages']),
   levels: z
     .array(z.number().positive().finite())
     .min(1)

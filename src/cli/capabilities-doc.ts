@@ -3,7 +3,7 @@
  * written by `npm run docs:capabilities`, and a test fails when the file and
  * the matrix disagree, so the page is never edited by hand.
  */
-import { capabilityTable } from '../core/index.js';
+import { capabilityTable, textEndpointTable } from '../core/index.js';
 
 export const CAPABILITIES_DOC = new URL('../../docs/capabilities.md', import.meta.url);
 
@@ -20,6 +20,16 @@ export function capabilitiesDoc(): string {
     'export format asked for.',
     '',
     capabilityTable(),
+    '',
+    '## Text generation by endpoint',
+    '',
+    '<!-- Generated from src/core/text-endpoints.ts. -->',
+    '',
+    'Text generation speaks four APIs (`--endpoint`; see [providers](providers.md) for the Messages API,',
+    'Azure OpenAI, extra headers and body). What each carries, shown by the test file named or refused',
+    'before anything is sent with the reason below:',
+    '',
+    textEndpointTable(),
     '',
   ].join('\n');
 }

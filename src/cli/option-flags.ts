@@ -24,6 +24,7 @@ export function helpText(o: RunOption): string {
 function commanderOption(o: RunOption): Option {
   const opt = new Option(o.arg === undefined ? o.flag : `${o.flag} ${o.arg}`, helpText(o));
   if (o.value.type === 'choice' && o.value.strict) opt.choices(o.value.choices);
+  if (o.value.type === 'repeat') opt.argParser((value: string, given: string[] | undefined) => [...(given ?? []), value]);
   if (o.default !== undefined && !o.unset) opt.default(o.default);
   if (o.required) opt.makeOptionMandatory();
   return opt;

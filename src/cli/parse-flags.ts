@@ -1,5 +1,5 @@
 /** Flag values from text to numbers, with messages that name the flag and the value. */
-import { LIMITS, type LimitName, limitMessage, urlCredentialProblem } from '../core/index.js';
+import { LIMITS, type LimitName, REDACTED, isSecretHeader, limitMessage, urlCredentialProblem } from '../core/index.js';
 import { redactDatabaseUrl } from '../store/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 
@@ -66,11 +66,23 @@ export function parseChoice<T extends string>(flag: string, text: string, choice
   return text as T;
 }
 
+/** A `--header` argument as the recorded command line shows it: the value redacted when it looks like a secret. */
+export function redactHeaderArg(text: string): string {
+  const colon = text.indexOf(':');
+  if (colon <= 0) return text;
+  const name = text.slice(0, colon).trim();
+  return isSecretHeader(name, text.slice(colon + 1).trim()) ? `${name}: ${REDACTED}` : text;
+}
+
 /** Flags whose value is a secret, or holds one: how each is recorded. */
 const SECRET_FLAGS: Readonly<Record<string, (value: string) => string>> = {
   '--api-key': () => '***',
   '--database-url': redactDatabaseUrl,
+  '--header': redactHeaderArg,
 };
+
+/** An argument as a shell reads it back: quoted when it holds a space. */
+const quoted = (a: string): string => (/\s/.test(a) ? JSON.stringify(a) : a);
 
 /** The command line as recorded in results: secrets replaced. */
 export function redactedCommand(argv: readonly string[]): string {
@@ -80,9 +92,9 @@ export function redactedCommand(argv: readonly string[]): string {
     const eq = a.indexOf('=');
     const flag = eq > 0 ? a.slice(0, eq) : a;
     const redact = SECRET_FLAGS[flag];
-    if (redact && eq > 0) out.push(`${flag}=${redact(a.slice(eq + 1))}`);
-    else if (redact && i + 1 < argv.length) out.push(a, redact(argv[++i] as string));
-    else out.push(/\s/.test(a) ? JSON.stringify(a) : a);
+    if (redact && eq > 0) out.push(quoted(`${flag}=${redact(a.slice(eq + 1))}`));
+    else if (redact && i + 1 < argv.length) out.push(a, quoted(redact(argv[++i] as string)));
+    else out.push(quoted(a));
   }
   return out.join(' ');
 }

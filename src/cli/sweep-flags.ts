@@ -11,7 +11,7 @@ import type { SaveFlags } from './save-run.js';
 /** 'output-tokens' → 'outputTokens', as commander names a flag's key (core's optionKey). */
 type Camel<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : S;
 type KeyOf<Flag extends string> = Flag extends `--no-${infer Name}` ? Camel<Name> : Flag extends `--${infer Name}` ? Camel<Name> : never;
-type ValueOf<O extends DeclaredOption> = O['value']['type'] extends 'switch' ? boolean : string;
+type ValueOf<O extends DeclaredOption> = O['value']['type'] extends 'switch' ? boolean : O['value']['type'] extends 'repeat' ? string[] : string;
 /** Present whatever was typed: required, held by commander as a default, or a `--no-` switch (on unless turned off). */
 type Present<O> = O extends { required: true }
   ? true

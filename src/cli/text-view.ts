@@ -4,7 +4,7 @@
  * (the progress bar, the table, the invalid-levels line). `demo`, `replay`
  * and `sessions` read their specs with the same functions.
  */
-import { optionDefault } from '../core/index.js';
+import { isSecretHeader, optionDefault } from '../core/index.js';
 import { type EngineChoice, parseEngineChoice } from '../client/index.js';
 import type { SweepSpecInput } from '../runner/index.js';
 import { loadResponseSchema, loadTools } from '../workload/index.js';
@@ -13,6 +13,7 @@ import { exitCodeOf, invalidLevelsLine } from './exit-codes.js';
 import { refuseLevelsPastFileLimit } from './socket-room.js';
 import { apiKeyFromEnv, badFlag, parseChoice, parseLevels, parseUrl, redactedCommand } from './parse-flags.js';
 import { flagNumber } from './option-flags.js';
+import { apiKeyFromFile, providerFromFlags } from './provider-flags.js';
 import { arrivalFromFlags, percentilesFromFlags } from './arrival-flags.js';
 import { datasetFromFlags } from './dataset-flags.js';
 import { telemetryFromFlags } from './telemetry-flags.js';
@@ -32,7 +33,9 @@ function parseEngine(text: string): EngineChoice {
 
 /** Flags → spec input, or a CliError naming the flag; `load` gives the levels and arrival when the command reads them itself. Pure apart from reading the API key's variable. */
 export function specFromFlags(f: SweepFlags, argv: readonly string[], load?: Pick<SweepSpecInput, 'levels' | 'arrival'>): SweepSpecInput {
-  const apiKey = f.apiKey ?? apiKeyFromEnv(f.apiKeyEnv, 'GOODPUT_API_KEY');
+  if (f.apiKeyFile !== undefined && (f.apiKey !== undefined || f.apiKeyEnv !== undefined))
+    throw badFlag('--api-key-file', 'give the key one way: --api-key-file, --api-key-env or --api-key');
+  const apiKey = f.apiKeyFile !== undefined ? apiKeyFromFile(f.apiKeyFile) : (f.apiKey ?? apiKeyFromEnv(f.apiKeyEnv, 'GOODPUT_API_KEY'));
   const requests = f.requestsPerLevel === 'auto' ? 'auto' : flagNumber('requestsPerLevel', f.requestsPerLevel);
   const timeoutMs = flagNumber('timeoutS', f.timeoutS) * 1000;
   const idleMs = flagNumber('idleTimeoutS', f.idleTimeoutS) * 1000;
@@ -41,7 +44,7 @@ export function specFromFlags(f: SweepFlags, argv: readonly string[], load?: Pic
     url: parseUrl('--url', f.url),
     apiKey: apiKey === '' ? undefined : apiKey,
     model: f.model,
-    endpoint: parseChoice('--endpoint', f.endpoint, ['chat', 'completions', 'responses'] as const),
+    endpoint: parseChoice('--endpoint', f.endpoint, ['chat', 'completions', 'responses', 'messages'] as const),
     engine: parseEngine(f.engine),
     ...(load ?? { levels: parseLevels('--levels', f.levels) }),
     outputTokens: flagNumber('outputTokens', f.outputTokens),
@@ -63,6 +66,7 @@ export function specFromFlags(f: SweepFlags, argv: readonly string[], load?: Pic
     clientThreads: f.clientThreads === 'auto' ? 'auto' : flagNumber('clientThreads', f.clientThreads),
     timeouts: { totalMs: timeoutMs, idleMs: Math.min(idleMs, timeoutMs), headersMs: Math.min(120_000, timeoutMs) },
     command: redactedCommand(['goodput', ...argv]),
+    ...providerFromFlags(f),
     ...telemetryFromFlags(f),
   };
 }
@@ -101,6 +105,9 @@ export const TEXT_VIEW: KindView<'text'> = {
     const base = specFromFlags(f, argv, load);
     const dataset = await datasetFromFlags(f, given, base.seed ?? flagNumber('seed', optionDefault('seed')));
     const spec = { ...base, ...dataset, ...(await toolsFromFlags(f)), images, imageBaseUrl: imageBaseUrlFromFlags(f, images), audio };
+    // A worker's job is stored where every worker reads it: a key travels apart from it, a secret header could not.
+    if (f.workers !== undefined && (spec.headers ?? []).some((h) => isSecretHeader(h.name, h.value)))
+      throw badFlag('--header', 'a secret-looking header is never handed to worker processes (their jobs are stored): run it without --workers');
     // Split over workers, each worker's process opens only its share's sockets.
     if (f.workers === undefined && Array.isArray(spec.levels)) refuseLevelsPastFileLimit(spec.levels, spec.arrival?.kind ?? 'concurrency');
     return { spec, percentiles };

@@ -8,6 +8,7 @@ export { DEFAULT_TIMEOUTS, type RequestMeta, type RequestSpec, type Target, type
 export { createStreamingClient, type StreamingClient, type StreamingClientOptions } from './streaming-client.js';
 export { answerOf, responseIdOf, toolCallsOf } from './stream-handler.js';
 export { preflight, type PreflightResult } from './preflight.js';
+export { MIN_THINKING_BUDGET } from './dialects/messages-body.js';
 export { resolveTarget, type ResolvedTarget } from './target.js';
 export { isLoopback, serverRoot } from './server-url.js';
 export { httpErrorMessage } from './error-text.js';

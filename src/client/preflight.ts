@@ -105,6 +105,9 @@ export async function preflight(target: Target, model: string | undefined, opts:
   } catch (err) {
     return fail('unreachable', (err as Error).message);
   }
+  // Azure's data plane lists base models, not deployments: the deployment names what is served, and its first request says whether key and name are good.
+  const azure = target.azure;
+  if (azure !== undefined) return { ok: true, models: [azure.deployment], model: model ?? azure.deployment, fingerprint: null };
   const found = await fetchModels(t, opts.timeoutMs ?? 5_000);
   if (!found.ok) return { ...found, message: t.redact(found.message) };
   if (found.models.length === 0) {

@@ -16,6 +16,7 @@ import { type Abortable, unwatchAbort, watchAbort } from './abort-watch.js';
 import { type H1Controller, type H1Handler, UNANSWERED_ON_REUSED } from './h1-pool.js';
 import { streamOutcome, toRecord } from './stream-outcome.js';
 import { StreamRecorder } from './stream-recorder.js';
+import { messagesReader } from './messages-reader.js';
 import { responsesReader } from './responses-reader.js';
 import { structuredRecord } from './structured-answer.js';
 import type { ToolExpectation } from './tool-calls.js';
@@ -271,6 +272,12 @@ export class StreamHandler implements H1Handler, Abortable {
         this.responseId ??= id;
       }),
     );
+    return this;
+  }
+
+  /** The request went to Anthropic's Messages API: its events are read as such. */
+  readMessagesEvents(): this {
+    this.rec.useReader(messagesReader());
     return this;
   }
 

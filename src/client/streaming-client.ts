@@ -16,7 +16,7 @@ import { H1Pool, type H1PoolOptions, headerLines, requestHead } from './h1-pool.
 import { StreamHandler, type HandlerContext, withAnswerOf } from './stream-handler.js';
 import { answerChecker } from './structured-answer.js';
 import { toolExpectation } from './tool-calls.js';
-import { resolveTarget } from './target.js';
+import { azurePath, resolveTarget } from './target.js';
 import { DEFAULT_TIMEOUTS, type RequestMeta, type RequestSpec, type Target, type Timeouts } from './types.js';
 
 /** Sends streamed completions and records each one. */
@@ -76,11 +76,16 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
   // Unique across clients, threads and machines: a random prefix per client, then a counter.
   const idPrefix = `gp-${randomBytes(6).toString('hex')}-`;
   let sent = 0;
+  const routed = (path: string | null): string | null => (path === null ? null : `${resolved.prefix}${path}`);
+  const azure = target.azure;
+  // An Azure deployment is its own route (and serves only chat and completions here): its name and api-version in the path.
   const paths = {
-    chat: `${resolved.prefix}${dialect.api.paths.chat}`,
-    completions: `${resolved.prefix}${dialect.api.paths.completions}`,
-    responses: dialect.api.paths.responses === null ? null : `${resolved.prefix}${dialect.api.paths.responses}`,
+    chat: azure === undefined ? `${resolved.prefix}${dialect.api.paths.chat}` : azurePath(resolved.prefix, { azure }, 'chat'),
+    completions: azure === undefined ? `${resolved.prefix}${dialect.api.paths.completions}` : azurePath(resolved.prefix, { azure }, 'completions'),
+    responses: azure === undefined ? routed(dialect.api.paths.responses) : null,
+    messages: azure === undefined ? routed(dialect.api.paths.messages) : null,
   };
+  const apiNames = { responses: 'Responses API', messages: "Anthropic's Messages API" } as const;
 
   function send(spec: RequestSpec, given: RequestMeta, signal?: AbortSignal): Promise<RequestRecord> {
     const meta = given.requestId === undefined ? { ...given, requestId: `${idPrefix}${sent++}` } : given;
@@ -90,7 +95,8 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
       let bytes = 0;
       const path = paths[spec.endpoint];
       try {
-        if (path === null) throw new Error(`${dialect.label} has no Responses API`);
+        if (path === null)
+          throw new Error(`${azure === undefined ? dialect.label : 'an Azure deployment'} has no ${apiNames[spec.endpoint as keyof typeof apiNames]}`);
         const body = dialect.buildBody(spec);
         // A session resends the server's own answers: a body past the limit is refused here, never sent,
         // and recorded as our limit (its own code), not as the server failing.
@@ -119,6 +125,7 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
         if (ctx.trace) handler.builtNs = builtNs;
         if (spec.keepAnswer) handler.keepAnswer();
         if (spec.endpoint === 'responses') handler.readResponsesEvents();
+        if (spec.endpoint === 'messages') handler.readMessagesEvents();
         // Session turns: what each turn resends is part of what a session compares. Images or audio: the body's
         // size is what shows a receipt's reader that the media were sent.
         if (meta.session !== undefined || (spec.images?.length ?? 0) > 0 || spec.audio !== undefined) handler.sentBytes(bytes);

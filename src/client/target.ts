@@ -1,8 +1,11 @@
 /**
- * Normalises a {@link Target} into an origin, a path prefix and request headers,
- * and provides the one function that scrubs the API key from any text we emit.
+ * Normalises a {@link Target} into an origin, a path prefix and request headers
+ * (the key in the header its API reads, then the extra headers), and provides
+ * the one function that scrubs the key and every secret-looking header value
+ * from any text we emit.
  */
-import type { Target } from './types.js';
+import { isSecretHeader } from '../core/index.js';
+import type { AuthStyle, Target } from './types.js';
 import { serverRoot } from './server-url.js';
 
 /** A target ready for undici: `origin` for the pool, `prefix` for every path. */
@@ -13,10 +16,17 @@ export interface ResolvedTarget {
   prefix: string;
   /** Shown to users in messages; never contains the key. */
   displayUrl: string;
-  /** `Authorization` header when a key is set, else empty. */
+  /** The key's header when a key is set, then the extra headers. */
   authHeaders: Record<string, string>;
-  /** Replaces every occurrence of the API key in `text` with `[redacted]`. */
+  /** Replaces every occurrence of the API key and of a secret header value in `text` with `[redacted]`. */
   redact: (text: string) => string;
+}
+
+/** The header that carries the key, per style. */
+function keyHeader(style: AuthStyle, key: string): Record<string, string> {
+  if (style === 'x-api-key') return { 'x-api-key': key };
+  if (style === 'api-key') return { 'api-key': key };
+  return { authorization: `Bearer ${key}` };
 }
 
 /**
@@ -36,11 +46,21 @@ export function resolveTarget(target: Target): ResolvedTarget {
   }
   const prefix = serverRoot(url).slice(url.origin.length);
   const key = target.apiKey ?? '';
+  const extra = target.headers ?? [];
+  // A short header value is scrubbed only as the key: replacing two letters everywhere would garble every message.
+  const secrets = [...(key === '' ? [] : [key]), ...extra.filter((h) => h.value.length >= 4 && isSecretHeader(h.name, h.value)).map((h) => h.value)];
   return {
     origin: url.origin,
     prefix,
     displayUrl: url.origin + prefix,
-    authHeaders: key === '' ? {} : { authorization: `Bearer ${key}` },
-    redact: key === '' ? (text) => text : (text) => text.split(key).join('[redacted]'),
+    authHeaders: { ...(key === '' ? {} : keyHeader(target.auth ?? 'bearer', key)), ...Object.fromEntries(extra.map((h) => [h.name.toLowerCase(), h.value])) },
+    redact: secrets.length === 0 ? (text) => text : (text) => secrets.reduce((t, s) => t.split(s).join('[redacted]'), text),
   };
+}
+
+/** Azure OpenAI's path of a generation endpoint for its deployment. */
+export function azurePath(prefix: string, target: Required<Pick<Target, 'azure'>>, endpoint: 'chat' | 'completions'): string {
+  const { deployment, apiVersion } = target.azure;
+  const route = endpoint === 'chat' ? 'chat/completions' : 'completions';
+  return `${prefix}/openai/deployments/${encodeURIComponent(deployment)}/${route}?api-version=${encodeURIComponent(apiVersion)}`;
 }

@@ -1,14 +1,32 @@
 /**
  * Public input types of the client: where to send, what to send, how long to wait.
  */
-import type { ResponseSchemaSpec, ToolsSpec } from '../core/index.js';
+import type { ExtraHeader, ResponseSchemaSpec, ToolsSpec } from '../core/index.js';
+
+/**
+ * How the key is sent: `Authorization: Bearer …` (OpenAI and compatible servers), `x-api-key` (Anthropic's
+ * Messages API) or `api-key` (Azure OpenAI).
+ */
+export type AuthStyle = 'bearer' | 'x-api-key' | 'api-key';
+
+/** An Azure OpenAI deployment: generation goes to `/openai/deployments/{deployment}/…?api-version=…`. */
+export interface AzureDeployment {
+  deployment: string;
+  apiVersion: string;
+}
 
 /** An OpenAI-compatible server. */
 export interface Target {
   /** `http://host:port` or `http://host:port/v1` (both accepted; a path prefix before `/v1` is kept). */
   baseUrl: string;
-  /** Sent only as `Authorization: Bearer …`; never copied into a record, message or log. */
+  /** Sent only in the header `auth` names; never copied into a record, message or log. */
   apiKey?: string;
+  /** Default `bearer`. */
+  auth?: AuthStyle;
+  /** Sent with every request (a gateway's tenant, an affinity hint, `anthropic-version`); secret-looking values are scrubbed from messages. */
+  headers?: readonly ExtraHeader[];
+  /** Azure OpenAI's deployment paths instead of `/v1/…`. */
+  azure?: AzureDeployment;
 }
 
 /** The text-generation endpoints every dialect has. */
@@ -16,8 +34,8 @@ export type TextEndpoint = 'chat' | 'completions';
 
 /** One streamed completion to request. */
 export interface RequestSpec {
-  /** `responses`: the OpenAI Responses API (`/v1/responses`), where the dialect has it. */
-  endpoint: TextEndpoint | 'responses';
+  /** `responses`: the OpenAI Responses API (`/v1/responses`), where the dialect has it; `messages`: Anthropic's Messages API (`/v1/messages`). */
+  endpoint: TextEndpoint | 'responses' | 'messages';
   model: string;
   /** Chat: the content of the (last) user message. Completions: the raw prompt. */
   prompt: string;
@@ -60,6 +78,8 @@ export interface RequestSpec {
    * an engine dialect removes a key the engine rejects (e.g. `max_tokens`).
    */
   extraBody?: Record<string, unknown>;
+  /** The user's `--extra-body`: merged after everything else whatever the engine's key allowlist, so it reaches the server as given. */
+  passThrough?: Record<string, unknown>;
 }
 
 /** Scheduling facts copied into the record unchanged. */

@@ -86,8 +86,21 @@ export { sanitizeForTerminal } from './terminal-text.js';
 export { outputAsked, serverAddedLabel } from './server-added.js';
 export { parseRawRecord, type RawRecord, rawRecordSchema } from './record-schema.js';
 export { buildMatrix, cellLabel } from './matrix.js';
+export { TEXT_ENDPOINT_ROWS, TEXT_FEATURES, type TextFeature, textEndpointTable } from './text-endpoints.js';
 export { hashString53, mulberry32 } from './random.js';
 export { redactUrl, urlCredentialProblem } from './url-credentials.js';
+export {
+  type ExtraHeader,
+  REDACTED,
+  extraBodyProblem,
+  extraBodySchema,
+  extraHeadersSchema,
+  headerProblem,
+  isSecretHeader,
+  parseHeaderArg,
+  redactedBody,
+  redactedHeaders,
+} from './request-extras.js';
 export {
   levelsSchema,
   limitMessage,

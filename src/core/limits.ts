@@ -76,6 +76,13 @@ export const LIMITS = {
   qualityTopK: { max: 20, what: "top logprobs per prompt and side in a quality score's evidence (the largest top_logprobs asked for)" },
   qualityTokenChars: { max: 256, what: "characters of one token's text in a quality score's evidence" },
   qualityReferenceTokens: { max: 4096, what: "scored reference-text tokens per side in a quality score's evidence" },
+  // Gateways and routers read a tenant, an affinity hint or a provider option: a handful, never a second request.
+  extraHeaders: { max: 32, what: 'extra headers sent with every request (--header)' },
+  headerNameChars: { max: 128, what: 'characters in the name of an extra header' },
+  headerValueChars: { max: 4096, what: 'characters in the value of an extra header' },
+  extraBodyBytes: { max: 64 * 1024, what: 'bytes of JSON merged into every request body (--extra-body)' },
+  apiKeyFileBytes: { max: 16 * 1024, what: 'bytes in an API key file (--api-key-file)' },
+  azureNameChars: { max: 256, what: 'characters in an Azure deployment name or api-version' },
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

@@ -247,7 +247,7 @@ export const runSchema = z.object({
       sampling: z.record(z.string(), z.number()).optional(),
     })
     .nullable(),
-  endpoint: z.enum(['chat', 'completions', 'responses']),
+  endpoint: z.enum(['chat', 'completions', 'responses', 'messages']),
   outputTokens: z.number().int().positive(),
   forceLength: z.boolean(),
   promptTokens: z.number().int().positive(),
@@ -287,6 +287,20 @@ export const runSchema = z.object({
   responseSchema: z.object({ label: z.string(), name: z.string(), control: z.number(), sha256: sha256Inline }).optional(),
   /** What the server's metrics endpoint offered, found once at the start; null when scraping was off (absent in earlier results). */
   serverMetrics: serverMetricsRunSchema.nullable().optional(),
+  /** Extra headers sent with every request (--header), secret-looking values as `[redacted]`; absent when none were. */
+  headers: z
+    .array(z.object({ name: z.string().max(LIMITS.headerNameChars.max), value: z.string().max(LIMITS.headerValueChars.max) }).strict())
+    .max(LIMITS.extraHeaders.max)
+    .optional(),
+  /** JSON merged into every request body (--extra-body), a value under a key named like a credential as `[redacted]`; absent when none was. */
+  extraBody: z.record(z.string(), z.unknown()).optional(),
+  /** The anthropic-version header a Messages API run sent; absent on other endpoints. */
+  anthropicVersion: z.string().max(LIMITS.azureNameChars.max).optional(),
+  /** The Azure OpenAI deployment and api-version the requests went to; absent for the /v1 routes. */
+  azure: z
+    .object({ deployment: z.string().max(LIMITS.azureNameChars.max), apiVersion: z.string().max(LIMITS.azureNameChars.max) })
+    .strict()
+    .optional(),
   /** This run's place in its declared repeat set (goodput run --repeats N): index 1..N and the set's random id. */
   repeat: z
     .object({ index: z.number().int().positive(), of: z.number().int().positive(), set: z.string().regex(/^[0-9a-f]{16}$/) })

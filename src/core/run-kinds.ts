@@ -30,7 +30,7 @@ import {
 import { TRANSCRIPTION_CAPABILITIES } from './transcription-capabilities.js';
 
 /** The streaming text-generation endpoints. */
-export const TEXT_ENDPOINTS = ['chat', 'completions', 'responses'] as const;
+export const TEXT_ENDPOINTS = ['chat', 'completions', 'responses', 'messages'] as const;
 
 /** Every endpoint a sweep can measure, each kind's in turn (the option catalogue's --endpoint choices). */
 export const RUN_ENDPOINTS = [...TEXT_ENDPOINTS, ...POOLING_ENDPOINTS, ...TRANSCRIPTION_ENDPOINTS] as const;

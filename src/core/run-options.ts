@@ -16,7 +16,7 @@ export { RUN_ENDPOINTS, type RunEndpoint };
 export const START_ENDPOINTS = ['chat', 'embeddings', 'rerank'] as const;
 export type StartEndpoint = (typeof START_ENDPOINTS)[number];
 
-const TEXT = ['chat', 'completions', 'responses'] as const;
+const TEXT = ['chat', 'completions', 'responses', 'messages'] as const;
 const POOLING = ['embeddings', 'rerank'] as const;
 /** Text generation and pooling; speech to text reads only the options that name it (ANY). */
 const ALL = [...TEXT, ...POOLING] as const;
@@ -31,6 +31,8 @@ export type OptionValue =
   /** Comma-separated numbers: concurrency levels, rates, percentiles. */
   | { type: 'list' }
   | { type: 'text' }
+  /** Text given once per value (`--header A --header B`): commander collects them in order. */
+  | { type: 'repeat' }
   /** A flag without a value (`--no-x` turns off what is on by default). */
   | { type: 'switch' };
 
@@ -333,10 +335,10 @@ const CATALOGUE = [
     default: 'chat',
     group: 'sweep',
     endpoints: ANY,
-    help: 'API to call (responses: the OpenAI Responses API; embeddings, rerank and transcriptions: docs/endpoints.md)',
+    help: "API to call (responses: the OpenAI Responses API; messages: Anthropic's Messages API; embeddings, rerank and transcriptions: docs/endpoints.md)",
     doc: {
       meaning:
-        '`/v1/chat/completions`, `/v1/completions` or the Responses API `/v1/responses` (vLLM, SGLang, llama.cpp, OpenAI, generic; [agents](agents.md#the-responses-api)); embeddings and rerank ([endpoints](endpoints.md)); speech to text `/v1/audio/transcriptions` ([endpoints](endpoints.md#speech-to-text-transcriptions))',
+        "`/v1/chat/completions`, `/v1/completions` or the Responses API `/v1/responses` (vLLM, SGLang, llama.cpp, OpenAI, generic; [agents](agents.md#the-responses-api)); Anthropic's Messages API `/v1/messages` ([providers](providers.md)); embeddings and rerank ([endpoints](endpoints.md)); speech to text `/v1/audio/transcriptions` ([endpoints](endpoints.md#speech-to-text-transcriptions))",
     },
   },
   {
@@ -396,6 +398,59 @@ const CATALOGUE = [
     endpoints: ANY,
     help: 'API key (prefer --api-key-env: flags show in process lists); never printed or stored',
     doc: { meaning: 'the key itself (prefer the variable: flags show in process lists)' },
+  },
+  {
+    flag: '--api-key-file',
+    arg: '<path>',
+    value: { type: 'text' },
+    group: 'sweep',
+    endpoints: TEXT,
+    help: 'file holding the API key (its first line; at most 16 KiB); never printed or stored',
+    doc: { meaning: 'file holding the API key (its first line), read once; instead of the variable or the flag' },
+  },
+  {
+    flag: '--header',
+    arg: '<name: value>',
+    value: { type: 'repeat' },
+    group: 'sweep',
+    endpoints: TEXT,
+    help: 'extra header sent with every request (repeatable; secret-looking values are redacted from results and logs)',
+    doc: {
+      meaning:
+        'extra header sent with every request, repeatable (at most 32); hop-by-hop headers, `Host`, `Content-Length` and `X-Request-Id` are refused; a value whose name holds key, token, secret, auth or cookie, or that looks random, is `[redacted]` in results, logs and stored runs ([providers](providers.md))',
+    },
+  },
+  {
+    flag: '--extra-body',
+    arg: '<json>',
+    value: { type: 'text' },
+    group: 'sweep',
+    endpoints: TEXT,
+    help: 'JSON object merged into every request body (at most 64 KiB; model, messages, prompt, input and stream are refused)',
+    doc: { meaning: 'a JSON object merged into every request body, e.g. `{"priority":1}` ([providers](providers.md))' },
+  },
+  {
+    flag: '--azure-deployment',
+    arg: '<name>',
+    value: { type: 'text' },
+    group: 'sweep',
+    endpoints: ['chat', 'completions'],
+    help: 'Azure OpenAI: send to /openai/deployments/<name>/… with the api-key header (needs --api-version)',
+    doc: {
+      meaning:
+        'Azure OpenAI deployment: requests go to `/openai/deployments/<name>/chat/completions?api-version=…` with the `api-key` header ([providers](providers.md))',
+    },
+  },
+  {
+    flag: '--api-version',
+    arg: '<version>',
+    value: { type: 'text' },
+    group: 'sweep',
+    endpoints: ['chat', 'completions', 'messages'],
+    help: "Azure OpenAI's api-version (with --azure-deployment), or the anthropic-version header of --endpoint messages (default 2023-06-01)",
+    doc: {
+      meaning: "Azure's `api-version` query (with `--azure-deployment`), or the `anthropic-version` header of `--endpoint messages` (default `2023-06-01`)",
+    },
   },
   {
     flag: '--client-budget-ms',

@@ -149,7 +149,7 @@ function evidenceQuality(
 }
 
 export const textKind: ReceiptKind<SweepResult> = {
-  endpoints: ['chat', 'completions', 'responses'],
+  endpoints: ['chat', 'completions', 'responses', 'messages'],
   schema: sweepResultSchema as z.ZodType<SweepResult>,
   publicCopy: publicTextResult,
   checkEvidence,

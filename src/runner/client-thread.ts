@@ -13,6 +13,7 @@ import { runPoolingShare } from './pooling-share.js';
 import { recordBatches } from './record-batches.js';
 import { runShare } from './run-share.js';
 import type { FromThread, ThreadInit, ToThread } from './client-threads.js';
+import { targetOf } from './sweep-spec.js';
 
 /** A batch leaves when it holds this many records… */
 const BATCH_RECORDS = 256;
@@ -124,15 +125,12 @@ port.on('message', (m: ToThread) => {
     case 'init':
       init = m.init;
       originHrNs = init.originHrNs;
-      client = createStreamingClient(
-        { baseUrl: init.spec.url, apiKey: init.spec.apiKey },
-        {
-          connections: init.connections,
-          clock,
-          timeouts: init.spec.timeouts,
-          dialect: dialects[init.dialect],
-        },
-      );
+      client = createStreamingClient(targetOf(init.spec), {
+        connections: init.connections,
+        clock,
+        timeouts: init.spec.timeouts,
+        dialect: dialects[init.dialect],
+      });
       break;
     case 'level':
       level(m).catch((err: unknown) => post({ type: 'failed', message: (err as Error).message }));

@@ -82,6 +82,7 @@ export function requestSpec(ctx: LevelContext, seq: number, given?: PromptItem):
     // A cold run also asks the engine's own switch (cache_salt, cache_prompt: false) to keep the prefix cache cold.
     ...(spec.cache === 'cold' ? { cacheSalt: salt } : {}),
     ...(spec.topP === null ? {} : { topP: spec.topP }),
+    ...(spec.extraBody === null ? {} : { passThrough: spec.extraBody }),
     ...(spec.tools === null ? {} : { tools: spec.tools }),
     ...(spec.images === null || ctx.imagePool === undefined ? {} : { images: imagesOf(ctx.imagePool, spec.images.perRequest, seq) }),
     ...(ctx.audioPool === undefined || ctx.audioPool.length === 0 ? {} : { audio: ctx.audioPool[seq % ctx.audioPool.length] as string }),

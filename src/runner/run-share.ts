@@ -11,7 +11,7 @@ import { startLoopMonitor } from './loop-delay.js';
 import { waitUntil } from './open-loop.js';
 import { type LevelRun, runLevel } from './run-level.js';
 import type { RunState } from './run-state.js';
-import type { SweepSpec } from './sweep-spec.js';
+import { type SweepSpec, targetOf } from './sweep-spec.js';
 
 export interface ShareInput {
   client: StreamingClient;
@@ -41,7 +41,7 @@ export interface ShareRun {
 export async function runShare(o: ShareInput): Promise<ShareRun> {
   let loop: ReturnType<typeof startLoopMonitor> | null = null;
   let busy0: ReturnType<typeof performance.eventLoopUtilization> | null = null;
-  const target = { baseUrl: o.spec.url, apiKey: o.spec.apiKey };
+  const target = targetOf(o.spec);
   const run = await runLevel({
     client: o.client,
     spec: o.spec,

@@ -5,6 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import {
+  redactedBody,
+  redactedHeaders,
   type LevelResult,
   type RunInfo,
   SCHEMA_VERSION,
@@ -69,6 +71,11 @@ export function sweepResult(spec: SweepSpec, prep: PreparedSweep, r: SweepRecord
       gpuLabel: spec.gpuLabel,
       ...runEnd(spec.command, r),
       serverMetrics: r.serverMetrics,
+      // What went with every request beside the workload, secrets redacted: a reader sees the gateway's hints and options.
+      ...(spec.headers.length === 0 ? {} : { headers: redactedHeaders(spec.headers) }),
+      ...(spec.extraBody === null ? {} : { extraBody: redactedBody(spec.extraBody) }),
+      ...(spec.endpoint === 'messages' ? { anthropicVersion: spec.anthropicVersion } : {}),
+      ...(spec.azure === null ? {} : { azure: spec.azure }),
       ...(spec.tools === null ? {} : { tools: toolsInfo(spec.tools) }),
       ...(spec.responseSchema === null
         ? {}

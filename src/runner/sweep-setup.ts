@@ -87,6 +87,18 @@ function checkDialect(spec: SweepSpec, dialect: Dialect, warn: (w: Warning) => v
   if (spec.endpoint === 'responses' && dialect.api.paths.responses === null) {
     throw new SweepError('bad-input', `endpoint responses: ${dialect.label} has no Responses API (/v1/responses); use --endpoint chat`);
   }
+  if (spec.endpoint === 'messages' && dialect.api.paths.messages === null) {
+    throw new SweepError(
+      'bad-input',
+      `endpoint messages: ${dialect.label} has no Messages API (/v1/messages); use --endpoint chat, or --engine generic for a server that speaks it`,
+    );
+  }
+  if (spec.endpoint === 'messages' && spec.forceLength) {
+    warn({
+      code: 'cannot-force-length',
+      message: "Anthropic's Messages API has no ignore_eos or min_tokens: actual lengths are checked and requests that end short are flagged",
+    });
+  }
   // An engine that turns Responses into chat requests takes the chat's length keys.
   if (spec.endpoint === 'responses' && spec.forceLength && dialect.responsesMode !== 'via-chat') {
     warn({
@@ -106,7 +118,8 @@ export async function prepareSweep(spec: SweepSpec, target: Target, out: SetupLi
   if (!pre.ok) throw new SweepError('preflight-refused', `${spec.url} cannot be benchmarked: ${pre.message}`);
   out.preflight(pre.model, pre.models);
   for (const w of specWarnings(spec)) out.warn(w);
-  const engine = await resolveEngine(target, spec.engine, {
+  // An Azure deployment is OpenAI's API: detection's GETs find nothing there.
+  const engine = await resolveEngine(target, spec.azure !== null && spec.engine === 'auto' ? 'openai' : spec.engine, {
     model: pre.model,
     endpoint: spec.endpoint,
     thinking: spec.thinking,
@@ -116,7 +129,7 @@ export async function prepareSweep(spec: SweepSpec, target: Target, out: SetupLi
   checkDialect(spec, dialect, out.warn);
   // Synthetic and traced prompts are counted with the run's tokenizer; the server's own counter also says what its chat template adds, before anything is sent.
   const counter = hasBuiltLengths(spec.prompts) ? await runCounter(spec, pre.model) : null;
-  const templated = spec.endpoint === 'chat' || spec.endpoint === 'responses';
+  const templated = spec.endpoint !== 'completions';
   const template = counter !== null && templated && engine.context !== null ? ((await counter.chatTemplateTokens?.()) ?? null) : null;
   checkContext(spec, engine.context, template);
   out.engine(engine);

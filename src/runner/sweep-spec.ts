@@ -9,6 +9,8 @@ import {
   arrivalSchema,
   numericDefault,
   audioInputsSchema,
+  extraBodySchema,
+  extraHeadersSchema,
   imageBaseUrlSchema,
   imageInputsSchema,
   levelsSchema,
@@ -22,7 +24,19 @@ import {
 } from '../core/index.js';
 import { agentTurnsOf, arrivalOps, promptSourceSchema, turnsOf } from '../workload/index.js';
 import { GPU_SOURCE_CHOICES } from '../telemetry/index.js';
-import { ENGINE_CHOICES, type EngineChoice, isLoopback } from '../client/index.js';
+import { ENGINE_CHOICES, type EngineChoice, MIN_THINKING_BUDGET, type Target, isLoopback } from '../client/index.js';
+
+/** The Messages API version sent unless told otherwise (the one Anthropic's documentation sends). */
+export const ANTHROPIC_VERSION = '2023-06-01';
+
+/** A name sent in a path or a header (an Azure deployment, an API version): printable, no slash, bounded. */
+const limitedName = (what: string) =>
+  z
+    .string()
+    .min(1, `${what} must not be empty`)
+    .max(LIMITS.azureNameChars.max, { error: (i) => limitMessage('azureNameChars', String(i.input).length, what) })
+    .regex(/^[\x21-\x7e]+$/, `${what} must be visible ASCII characters without spaces`)
+    .refine((v) => !v.includes('/') && !v.includes('?') && !v.includes('#'), `${what} must not hold / ? or #`);
 
 /** What every kind's spec opens with: the server, its key (never printed, stored or logged) and the model (the first one the server lists when omitted). */
 export const serverFields = {
@@ -48,11 +62,27 @@ export const concurrencyLevels = levelsSchema
 export const closedLoopRequests = (spec: { requestsPerLevel: number | 'auto' }, concurrency: number): number =>
   spec.requestsPerLevel === 'auto' ? Math.max(8, 4 * concurrency) : spec.requestsPerLevel;
 
+/** What a provider's API cannot take: an Azure deployment off chat and completions, thinking without room for its budget. */
+function providerIssues(
+  spec: { endpoint: string; thinking: boolean; outputTokens: number; azure: object | null },
+  ctx: { addIssue(issue: { code: 'custom'; path: string[]; message: string }): void },
+): void {
+  // Extended thinking takes a budget of at least 1024 tokens, below max_tokens: a smaller cap is Anthropic's 400 on every request.
+  if (spec.endpoint === 'messages' && spec.thinking && spec.outputTokens <= MIN_THINKING_BUDGET)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['outputTokens'],
+      message: `extended thinking on the Messages API takes a budget of at least ${MIN_THINKING_BUDGET} tokens below max_tokens: output tokens must be above ${MIN_THINKING_BUDGET} with thinking on`,
+    });
+  if (spec.azure !== null && spec.endpoint !== 'chat' && spec.endpoint !== 'completions')
+    ctx.addIssue({ code: 'custom', path: ['azure'], message: `an Azure deployment serves chat and completions here, not ${spec.endpoint}` });
+}
+
 export const sweepSpecSchema = z
   .object({
     ...serverFields,
     /** chat, completions, or responses (the OpenAI Responses API; sessions continue with previous_response_id). */
-    endpoint: z.enum(['chat', 'completions', 'responses']).default('chat'),
+    endpoint: z.enum(['chat', 'completions', 'responses', 'messages']).default('chat'),
     /** The engine's dialect, or 'auto' to detect it from cheap GETs (README: Engines). */
     engine: z.enum(ENGINE_CHOICES as [EngineChoice, ...EngineChoice[]], { error: `engine must be one of ${ENGINE_CHOICES.join(', ')}` }).default('auto'),
     /**
@@ -125,6 +155,18 @@ export const sweepSpecSchema = z
       .prefault({}),
     /** The command line that started the sweep, recorded in the result. */
     command: z.string().default(''),
+    /** Sent with every request (a gateway's tenant, an affinity hint); secret-looking values are redacted wherever they are written. */
+    headers: extraHeadersSchema.default([]),
+    /** Merged into every request body as given (a provider's option, a router's priority). */
+    extraBody: extraBodySchema.nullable().default(null),
+    /** An Azure OpenAI deployment: requests go to its path with the api-key header; null: the /v1 routes. */
+    azure: z
+      .object({ deployment: limitedName('Azure deployment'), apiVersion: limitedName('Azure api-version') })
+      .strict()
+      .nullable()
+      .default(null),
+    /** The anthropic-version header of the Messages API. */
+    anthropicVersion: limitedName('anthropic-version').default(ANTHROPIC_VERSION),
     /** Scrape the server's Prometheus endpoint around each level (the server's own view beside ours). */
     serverMetrics: z.boolean().default(true),
     /** The metrics URL; null: probe /prometheus/metrics then /metrics under the server's root. */
@@ -159,13 +201,14 @@ export const sweepSpecSchema = z
       if (spec.warmup !== 0) ctx.addIssue({ code: 'custom', path: ['warmup'], message: 'an agent trace runs no warm-ups' });
     }
     if (spec.tools !== null) {
-      if (spec.endpoint === 'completions') ctx.addIssue({ code: 'custom', path: ['tools'], message: 'tools need the chat or responses endpoint' });
+      if (spec.endpoint === 'completions' || spec.endpoint === 'messages')
+        ctx.addIssue({ code: 'custom', path: ['tools'], message: 'tools need the chat or responses endpoint' });
       // A forced length (ignore_eos, min_tokens) would make the model write on past its call.
       if (spec.forceLength)
         ctx.addIssue({ code: 'custom', path: ['forceLength'], message: 'a request with tools ends when its call is complete: forceLength must be false' });
     }
     if (spec.responseSchema !== null) {
-      if (spec.endpoint === 'completions')
+      if (spec.endpoint === 'completions' || spec.endpoint === 'messages')
         ctx.addIssue({ code: 'custom', path: ['responseSchema'], message: 'a JSON schema for the answer needs the chat or responses endpoint' });
       if (spec.forceLength)
         ctx.addIssue({
@@ -204,6 +247,7 @@ export const sweepSpecSchema = z
       if (spec.prompts.kind === 'sessions' || spec.prompts.kind === 'agents')
         ctx.addIssue({ code: 'custom', path: ['audio'], message: `audio is sent with single requests, not with ${spec.prompts.kind}` });
     }
+    providerIssues(spec, ctx);
     if (spec.slo?.toolCallValid === true && spec.tools === null)
       ctx.addIssue({ code: 'custom', path: ['slo', 'toolCallValid'], message: 'the toolCallValid SLO needs tools' });
     // Trace prompts are matched to the trace's send offsets by position: a warm-up would shift every one.
@@ -216,6 +260,21 @@ export const sweepSpecSchema = z
   });
 
 export type SweepSpecInput = z.input<typeof sweepSpecSchema>;
+
+/**
+ * Where a sweep sends and how it signs in: the key in the header its API reads (Azure's `api-key`, the Messages
+ * API's `x-api-key` beside its `anthropic-version`, else `Authorization: Bearer`), the extra headers after it.
+ */
+export function targetOf(spec: Pick<SweepSpec, 'url' | 'apiKey' | 'endpoint' | 'headers' | 'azure' | 'anthropicVersion'>): Target {
+  const messages = spec.endpoint === 'messages';
+  return {
+    baseUrl: spec.url,
+    ...(spec.apiKey === undefined ? {} : { apiKey: spec.apiKey }),
+    auth: spec.azure !== null ? 'api-key' : messages ? 'x-api-key' : 'bearer',
+    headers: messages ? [{ name: 'anthropic-version', value: spec.anthropicVersion }, ...spec.headers] : spec.headers,
+    ...(spec.azure === null ? {} : { azure: spec.azure }),
+  };
+}
 export type SweepSpec = z.output<typeof sweepSpecSchema>;
 
 /** Requests a level runs: the fixed count, or the arrival kind's 'auto' (concurrency: max(8, 4 × C)). */

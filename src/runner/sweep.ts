@@ -34,7 +34,7 @@ import { type LevelAt, type LevelStep, levelsComplete, parseSpec, sweepLevels, s
 import { type SentLevel, imageConnectionsClosed, judgeLevel, levelEndWarnings } from './sweep-level.js';
 import { type SweepEnd, sweepResult } from './sweep-result.js';
 import { type OpenSweep, type PreparedSweep, closeSweep, imageServerFor, prepareSweep } from './sweep-setup.js';
-import { type SweepSpec, type SweepSpecInput, requestsFor, sweepSpecSchema } from './sweep-spec.js';
+import { type SweepSpec, type SweepSpecInput, requestsFor, sweepSpecSchema, targetOf } from './sweep-spec.js';
 import type { SweepEvent, SweepHooks } from './sweep-events.js';
 
 export interface SweepDeps extends SweepHooks<'text'> {
@@ -55,7 +55,7 @@ export async function sweepText(input: SweepSpecInput, deps: SweepDeps = {}): Pr
   const talk = sweepTalk<'text'>(deps);
   const { emit, warn } = talk;
   const clock = deps.clock ?? monotonicNs;
-  const target = { baseUrl: spec.url, apiKey: spec.apiKey };
+  const target = targetOf(spec);
   const prep = await prepareSweep(spec, target, {
     preflight: (model, models) => emit({ kind: 'preflight', model, models }),
     engine: (engine) => emit(engineEvent(engine)),

@@ -22,6 +22,7 @@ import type { ResponseFormat, ResponseIdentity } from './response-format.js';
 import { emissionCount } from './sequence.js';
 import { outputText, templateWords, tokenize } from './tokenizer.js';
 import { RESPONSES_ROUTE, type ResponseStore } from './responses-route.js';
+import { MESSAGES_ROUTE } from './messages-route.js';
 import { firstProblem } from './zod-issues.js';
 import { fetchImages, remoteImageUrls } from './image-fetch.js';
 import { imageInputs } from './image-inputs.js';
@@ -102,6 +103,9 @@ export function nativeEndpoint(route: NativeRoute): Endpoint {
 
 /** `POST /v1/responses`: the chat endpoint over the translated body, Responses events, stateful. */
 export const RESPONSES_ENDPOINT: Endpoint = { ...nativeEndpoint(RESPONSES_ROUTE), idPrefix: 'resp', promptField: 'input', stateful: true };
+
+/** `POST /v1/messages`: the chat endpoint over the translated body, Anthropic's Messages events. */
+export const MESSAGES_ENDPOINT: Endpoint = { ...nativeEndpoint(MESSAGES_ROUTE), idPrefix: 'msg', promptField: 'messages' };
 
 /** The body as the played engine would read it: translated (native route), normalised, or refused. */
 function prepare(rt: SimRuntime, ep: Endpoint, raw: unknown): Normalized {
@@ -210,7 +214,12 @@ function admit(
     return;
   }
   const plan = result.plan;
-  const idn = { id: `${ep.idPrefix}-sim-${requestIndex.toString(16).padStart(8, '0')}`, created: Math.floor(Date.now() / 1000), model: rt.profile.model };
+  const idn = {
+    id: `${ep.idPrefix}-sim-${requestIndex.toString(16).padStart(8, '0')}`,
+    created: Math.floor(Date.now() / 1000),
+    model: rt.profile.model,
+    promptTokens: plan.promptTokens,
+  };
   // The conversation so far, for a later previous_response_id: the prompt and the answer's words.
   if (ep.stateful === true)
     rt.responses.set(idn.id, [...words, ...tokenize(outputText(rt.profile.seed, requestIndex, plan.reasoningTokens, plan.outputTokens))]);

@@ -82,6 +82,8 @@ export interface ResponseIdentity {
   /** Unix seconds. */
   created: number;
   model: string;
+  /** The prompt's tokens as planned (before the prefix cache is asked): what a format that states them up front (the Messages API's message_start) says. */
+  promptTokens?: number;
 }
 
 function header(idn: ResponseIdentity, object: string): string {

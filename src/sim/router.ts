@@ -7,7 +7,16 @@
  * dialect's headers and error-body shape.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { GENERATION_ENDPOINTS, RESPONSES_ENDPOINT, handleGeneration, nativeEndpoint, type Endpoint, type SimRuntime } from './generation-handler.js';
+import {
+  GENERATION_ENDPOINTS,
+  MESSAGES_ENDPOINT,
+  RESPONSES_ENDPOINT,
+  handleGeneration,
+  nativeEndpoint,
+  type Endpoint,
+  type SimRuntime,
+} from './generation-handler.js';
+import { azureRoute } from './azure-route.js';
 import { bindErrorShape, readBody, sendError } from './http-util.js';
 import { INFO_ROUTES, type InfoContext } from './info-routes.js';
 import { POOLING_ROUTES, type PoolingContext } from './pooling-route.js';
@@ -17,6 +26,7 @@ const GENERATION_ROUTES: Readonly<Record<string, Endpoint>> = {
   'POST /v1/chat/completions': GENERATION_ENDPOINTS.chat,
   'POST /v1/completions': GENERATION_ENDPOINTS.completion,
   'POST /v1/responses': RESPONSES_ENDPOINT,
+  'POST /v1/messages': MESSAGES_ENDPOINT,
 };
 type KindContext = SimRuntime & InfoContext & PoolingContext;
 /** A kind's route: it answers a JSON body (parsed here), or reads its own bytes (an upload, no JSON). */
@@ -41,8 +51,15 @@ export async function route(rt: KindContext, req: IncomingMessage, res: ServerRe
   const dialect = rt.dialect;
   for (const [name, value] of Object.entries(dialect.headers)) res.setHeader(name, value);
   const native = dialect.nativeRoutes[key];
-  bindErrorShape(res, native?.errorBody ?? dialect.errorBody);
-  const generation = GENERATION_ROUTES[key] ?? (native === undefined ? undefined : nativeEndpoint(native));
+  // The Messages API answers in Anthropic's error shape whatever engine the simulator plays.
+  bindErrorShape(res, native?.errorBody ?? (key === 'POST /v1/messages' ? MESSAGES_ENDPOINT.native?.errorBody : undefined) ?? dialect.errorBody);
+  const azure = azureRoute(rt.profile.model, req.method ?? 'GET', req.url ?? '/');
+  if (azure?.ok === false) {
+    req.resume();
+    return sendError(res, azure.status, azure.message, azure.param);
+  }
+  const generation =
+    GENERATION_ROUTES[key] ?? (azure?.ok === true ? GENERATION_ENDPOINTS[azure.endpoint] : native === undefined ? undefined : nativeEndpoint(native));
   const identity = dialect.routes[key];
   const info = INFO_ROUTES[key];
   const kind = KIND_ROUTES[key];

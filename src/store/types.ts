@@ -48,7 +48,7 @@ export type RunStatus = 'running' | 'complete' | 'stopped' | 'server-failed' | '
 export interface RunSpec {
   url: string;
   model: string | null;
-  endpoint: 'chat' | 'completions' | 'responses';
+  endpoint: 'chat' | 'completions' | 'responses' | 'messages';
   levels: number[];
   outputTokens: number;
   promptTokens: number;

@@ -7,7 +7,7 @@
  */
 import type { RecordOf, Spread } from '../core/index.js';
 import { createPoolingClient, createStreamingClient, dialects, monotonicNs } from '../client/index.js';
-import { type WorkerKindName, routeOf, runPoolingShare, runShare } from '../runner/index.js';
+import { type WorkerKindName, routeOf, runPoolingShare, runShare, targetOf } from '../runner/index.js';
 import type { ShareJob, ShareJobOf } from './share-job.js';
 
 /** What sending a share needs from the worker. */
@@ -42,10 +42,12 @@ const SHARE_SENDERS: { [K in WorkerKindName]: ShareSender<K> } = {
   text: {
     async send(job, s) {
       const spec = { ...job.spec, ...(job.needsApiKey ? { apiKey: s.apiKey } : {}) };
-      const client = createStreamingClient(
-        { baseUrl: spec.url, apiKey: spec.apiKey },
-        { connections: job.connections, clock: monotonicNs, timeouts: spec.timeouts, dialect: dialects[job.dialect] },
-      );
+      const client = createStreamingClient(targetOf(spec), {
+        connections: job.connections,
+        clock: monotonicNs,
+        timeouts: spec.timeouts,
+        dialect: dialects[job.dialect],
+      });
       try {
         const { run, loopDelayMs, busyPct } = await runShare({
           client,

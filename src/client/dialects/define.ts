@@ -10,7 +10,7 @@ import type { Dialect, DialectSettings, DialectWarning, PoolingRoutes, Responses
 /** The OpenAI-compatible generation routes over SSE. */
 export const OPENAI_API: Dialect['api'] = {
   framing: 'sse',
-  paths: { chat: '/v1/chat/completions', completions: '/v1/completions', responses: null },
+  paths: { chat: '/v1/chat/completions', completions: '/v1/completions', responses: null, messages: null },
   accept: 'text/event-stream',
   requestIdHeaders: [],
 };
@@ -38,6 +38,8 @@ export type OpenAiDialectDef = Omit<Dialect, 'api' | 'pooling' | 'length' | 'sam
    * keeps nothing (a later turn resends the conversation) and reads the chat body's own keys. Default: none.
    */
   responses?: ResponsesMode;
+  /** The engine serves Anthropic's Messages API at `/v1/messages` (llama.cpp, and any server that speaks it). Default: none. */
+  messages?: true;
   /** Embeddings and rerank routes the engine serves. Default: none. */
   pooling?: Partial<PoolingRoutes>;
   /** Facts worth a run warning whatever the settings (e.g. Ollama's serialised requests). */
@@ -51,14 +53,14 @@ export function noteWarnings(label: string, notes: readonly string[] | undefined
 
 /** A dialect whose body is {@link openAiBody} under `def.rules`. */
 export function defineOpenAiDialect(def: OpenAiDialectDef): Dialect {
-  const { rules: own, notes, requestIdHeaders, responses, pooling, ...facts } = def;
+  const { rules: own, notes, requestIdHeaders, responses, messages, pooling, ...facts } = def;
   const rules: OpenAiBodyRules = { ...RULE_DEFAULTS, ...own };
   return {
     ...facts,
     pooling: { embeddings: null, rerank: null, more: [], ...pooling },
     api: {
       ...OPENAI_API,
-      paths: { ...OPENAI_API.paths, responses: responses === undefined ? null : '/v1/responses' },
+      paths: { ...OPENAI_API.paths, responses: responses === undefined ? null : '/v1/responses', messages: messages === true ? '/v1/messages' : null },
       requestIdHeaders: requestIdHeaders ?? [],
     },
     ...(responses === undefined ? {} : { responsesMode: responses }),

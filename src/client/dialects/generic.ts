@@ -13,6 +13,8 @@ export const generic = defineOpenAiDialect({
   label: 'OpenAI-compatible server',
   // Tried as the OpenAI API has it; a server without it answers 404, a failed request.
   responses: 'stored',
+  // Anthropic's Messages API, as Anthropic and the servers that copy it serve it.
+  messages: true,
   // Any other OpenAI-compatible server (TEI among them): tried, and refused by the preflight probe when absent.
   pooling: { embeddings: OPENAI_EMBEDDINGS, rerank: RERANK_V1 },
   rules: {

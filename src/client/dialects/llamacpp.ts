@@ -27,6 +27,8 @@ export const llamacpp = defineOpenAiDialect({
   // tools/server/server-chat.cpp turns a /v1/responses request into a chat request: the chat keys apply,
   // and previous_response_id is refused ("llama.cpp does not support 'previous_response_id'").
   responses: 'via-chat',
+  // tools/server/server.cpp serves Anthropic's Messages API at /v1/messages (post_anthropic_messages).
+  messages: true,
   rules: {
     maxTokensKeys: { chat: ['max_tokens'], completions: ['max_tokens'] },
     length: { kind: 'ignore-eos' },

@@ -42,6 +42,7 @@ function buildBody(spec: RequestSpec): string {
   }
   body.options = options;
   mergeExtra(body, spec.extraBody, 'any');
+  mergeExtra(body, spec.passThrough, 'any');
   body.stream = true;
   return JSON.stringify(body);
 }
@@ -50,7 +51,12 @@ export const ollamaNative: Dialect = {
   ...ollama,
   kind: 'ollama-native',
   label: 'Ollama (native API)',
-  api: { framing: 'ndjson', paths: { chat: '/api/chat', completions: '/api/generate', responses: null }, accept: 'application/x-ndjson', requestIdHeaders: [] },
+  api: {
+    framing: 'ndjson',
+    paths: { chat: '/api/chat', completions: '/api/generate', responses: null, messages: null },
+    accept: 'application/x-ndjson',
+    requestIdHeaders: [],
+  },
   pooling: { embeddings: { path: '/api/embed', shape: 'ollama' }, rerank: null, more: [] },
   length: LENGTH,
   sampling: SAMPLING,

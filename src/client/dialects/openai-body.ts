@@ -7,6 +7,7 @@
 import type { ResponseSchemaSpec, ToolsSpec } from '../../core/index.js';
 import type { RequestSpec, TextEndpoint } from '../types.js';
 import { isRecord, lengthKeys, mergeExtra, promptText } from './compose.js';
+import { messagesBody } from './messages-body.js';
 import { thinkingChoice, type ThinkingStyle } from './thinking.js';
 import type { LengthControl, ResponsesMode } from './types.js';
 
@@ -78,6 +79,7 @@ function responsesContent(text: string, images: readonly string[] | undefined, a
 /** The JSON body of `spec` under `rules` (`responses`: how the engine serves the Responses API). `stream` is always true. */
 export function openAiBody(spec: RequestSpec, rules: OpenAiBodyRules, responses: ResponsesMode = 'stored'): string {
   if (spec.endpoint === 'responses') return responsesBody(spec, rules, responses);
+  if (spec.endpoint === 'messages') return messagesBody(spec);
   const endpoint = spec.endpoint;
   const chat = endpoint === 'chat';
   const thinking = chat ? thinkingChoice(rules.thinking, spec.model, spec.thinking) : null;
@@ -92,6 +94,7 @@ export function openAiBody(spec: RequestSpec, rules: OpenAiBodyRules, responses:
   Object.assign(body, engineKeys(spec, rules, endpoint, thinking?.body ?? null));
   const extra = spec.extraBody;
   mergeExtra(body, extra, rules.acceptedKeys === 'any' ? 'any' : rules.acceptedKeys[endpoint]);
+  mergeExtra(body, spec.passThrough, 'any');
   body.stream = true;
   body.stream_options = { ...rules.streamOptions, ...(isRecord(extra?.stream_options) ? extra.stream_options : {}) };
   if (!chat) delete body.chat_template_kwargs;
@@ -150,6 +153,7 @@ export function responsesBody(spec: RequestSpec, rules: OpenAiBodyRules, mode: R
     if (sampling) body.top_p = spec.topP ?? rules.sampling.top_p ?? 1;
   } else Object.assign(body, engineKeys(spec, rules, 'chat', thinking?.body ?? null));
   mergeExtra(body, spec.extraBody, 'any');
+  mergeExtra(body, spec.passThrough, 'any');
   body.stream = true;
   return JSON.stringify(body);
 }

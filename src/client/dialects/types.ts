@@ -184,6 +184,8 @@ export interface Dialect {
     paths: Readonly<Record<TextEndpoint, string>> & {
       /** The OpenAI Responses API route, or null when the engine has none. */
       readonly responses: string | null;
+      /** Anthropic's Messages API route, or null when the engine has none. */
+      readonly messages: string | null;
     };
     accept: string;
     requestIdHeaders: readonly string[];
