@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { arrivalSchema, levelLoadSchema } from './arrival-spec.js';
 import { audioInputsSchema, imageInputsSchema } from './image-inputs.js';
 import { businessCostSchema } from './cost-success.js';
+import { providerPriceSchema } from './provider-price.js';
 import { levelGoodputSchema } from './goodput.js';
 import { rawRecordSchema } from './record-schema.js';
 import { LIMITS, limitMessage } from './limits.js';
@@ -262,6 +263,8 @@ export const runSchema = z.object({
   warmupPerLevel: z.number().int().nonnegative(),
   hourlyCostUsd: z.number().nonnegative().nullable(),
   baselineRateUsdPer1M: z.number().positive().nullable(),
+  /** The hosted provider's price row the run was sent at (`--provider-price`), dated and cited; absent for a self-hosted run and in earlier results. */
+  providerPrice: providerPriceSchema.optional(),
   gpuLabel: z.string().nullable(),
   command: z.string(),
   startedAt: z.string(),

@@ -66,6 +66,7 @@ export function sweepResult(spec: SweepSpec, prep: PreparedSweep, r: SweepRecord
       warmupPerLevel: spec.warmup,
       hourlyCostUsd: spec.hourlyCostUsd,
       baselineRateUsdPer1M: spec.baselineRateUsdPer1M,
+      ...(spec.providerPrice === null ? {} : { providerPrice: spec.providerPrice }),
       gpuLabel: spec.gpuLabel,
       ...runEnd(spec.command, r),
       serverMetrics: r.serverMetrics,
