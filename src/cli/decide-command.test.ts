@@ -15,6 +15,7 @@ import { type SimServer, startSimulator } from '../sim/index.js';
 import { cli } from '../test-support/cli-in-process.js';
 
 let sim: SimServer;
+const tables = new Map<string, string>();
 const dir = mkdtempSync(join(tmpdir(), 'goodput-decide-'));
 const prices = join(dir, 'prices.yaml');
 const self = join(dir, 'self.json');
@@ -46,6 +47,7 @@ beforeAll(async () => {
   for (const [json, flags] of runs) {
     const r = await cli(['sweep', '--url', sim.url, ...quick, ...flags, '--json', json]);
     expect(r.code, r.stderr).toBe(0);
+    tables.set(json, r.stdout);
   }
 }, 120_000);
 
@@ -66,7 +68,10 @@ describe('goodput decide', () => {
       sourceUrl: 'https://example.com/pricing',
       asOf: '2026-06-01',
     });
-    expect('providerPrice' in JSON.parse(readFileSync(self, 'utf8')).run).toBe(false);
+    const s = JSON.parse(readFileSync(self, 'utf8'));
+    expect('providerPrice' in s.run).toBe(false);
+    expect('providerCost' in s).toBe(false);
+    expect(tables.get(self)).not.toContain('Provider  ');
   });
 
   it('prints both costs per successful 1M and the break-even, the same in the terminal and the JSON', async () => {
@@ -94,6 +99,14 @@ describe('goodput decide', () => {
     const selfFull = (2 / (d.self.goodputTokS * 3600)) * 1e6;
     expect(d.breakEven.utilisation).toBeCloseTo(selfFull / (d.provider.costPer1MSuccessfulUsd as number), 9);
     expect(d.breakEven.monthlyOutputTokens).toBeCloseTo(((2 * 730) / (d.provider.costPer1MSuccessfulUsd as number)) * 1e6, 3);
+    // The run's own JSON and table state the same provider figure.
+    expect(p.providerCost?.costPer1MSuccessfulUsd).toBe(d.provider.costPer1MSuccessfulUsd);
+    expect(tables.get(provider)).toContain(
+      `Provider  $${(d.provider.costPer1MSuccessfulUsd as number).toFixed(4)} per successful 1M output tokens at level ${d.provider.level}`,
+    );
+    expect(tables.get(provider)).toContain(
+      'price simcloud/goodput-sim-1: $3 input, $0.3 cached input, $15 output per 1M tokens, as of 2026-06-01 (https://example.com/pricing)',
+    );
     expect(d.breakEven.verdict).toMatch(/self-hosting is (cheaper above utilisation|dearer even at full use)/);
   });
 

@@ -8,7 +8,8 @@
  * and the page show the same text.
  */
 import { canonicalJson } from './canonical-json.js';
-import { type ProviderPrice, priceLine, spendUsd } from './provider-price.js';
+import { decisionLevel, goodputTokS, providerCost } from './provider-cost.js';
+import { type ProviderPrice, priceLine } from './provider-price.js';
 import type { LevelResult, SweepResult } from './result-schema.js';
 
 /** Hours in the month the volume break-even is given for: 365 × 24 / 12. */
@@ -61,33 +62,14 @@ function workloadOf(r: SweepResult): Record<string, unknown> {
   };
 }
 
-/** The run's valid level of highest goodput (output tok/s of requests meeting every SLO; of successful requests without SLOs). */
-export function decisionLevel(r: SweepResult): LevelResult | null {
-  const tokS = (l: LevelResult) => l.goodput?.tokensPerS ?? (l.failed === 0 ? l.throughputTokS : 0);
-  return r.levels.filter((l) => !l.invalid && tokS(l) > 0).reduce<LevelResult | null>((best, l) => (best === null || tokS(l) > tokS(best) ? l : best), null);
-}
-
 function sideOf(label: string, l: LevelResult): Omit<DecideSide, 'costPer1MSuccessfulUsd'> {
   return {
     label,
     level: l.concurrency,
-    goodputTokS: l.goodput?.tokensPerS ?? l.throughputTokS,
+    goodputTokS: goodputTokS(l),
     successShare: l.goodput?.share ?? (l.requests > 0 ? l.succeeded / l.requests : null),
     ttftMs: l.ttftMs,
     tpotMs: l.tpotMs,
-  };
-}
-
-/** The tokens a provider billed at a level: input as the server counted it (else as sent), cached input as it reported, output. */
-function billedTokens(r: SweepResult, l: LevelResult): { input: number; cachedInput: number; output: number; inputFrom: string } {
-  const counted = l.promptTokens.mean;
-  const perRequest = counted ?? l.promptTokens.sent ?? r.run.promptTokens;
-  const cached = Math.min(l.cachedPromptTokens?.mean ?? 0, perRequest);
-  return {
-    input: perRequest * l.succeeded,
-    cachedInput: cached * l.succeeded,
-    output: l.outputTokensTotal,
-    inputFrom: counted !== null ? 'as the server counted them, usage.prompt_tokens' : 'as sent, the server reported no count',
   };
 }
 
@@ -130,22 +112,22 @@ export function decide(self: { label: string; result: SweepResult }, provider: {
   }
   const [sa, sb] = [canonicalJson(self.result.run.slo ?? null), canonicalJson(provider.result.run.slo ?? null)];
   if (sa !== sb) throw new DecideRefused(`the runs were judged by different SLOs: run.slo is ${sa} in SELF, ${sb} in PROVIDER`);
-  const [ls, lp] = [decisionLevel(self.result), decisionLevel(provider.result)];
+  const [ls, lp] = [decisionLevel(self.result.levels), decisionLevel(provider.result.levels)];
   if (ls === null) throw new DecideRefused('SELF: no valid level delivered goodput, so there is nothing to cost');
   if (lp === null) throw new DecideRefused('PROVIDER: no valid level delivered goodput, so there is nothing to cost');
 
   const s = selfCostInputs(self.result);
   const selfSide = sideOf(self.label, ls);
   const selfCost = (s.hourlyUsd / (selfSide.goodputTokS * s.utilisation * 3600)) * 1e6;
-  const billed = billedTokens(provider.result, lp);
-  const spend = spendUsd(price, billed);
-  const successful = lp.goodput ? Math.round((lp.goodput.tokensPerS * lp.durationMs) / 1000) : lp.outputTokensTotal;
-  const providerCost = successful > 0 ? (spend / successful) * 1e6 : null;
+  // Recomputed from the levels at the recorded price: a stated figure is never taken.
+  const pc = providerCost(provider.result.levels, provider.result.run.promptTokens, price) as NonNullable<ReturnType<typeof providerCost>>;
+  const [billed, spend, successful, provCost] = [pc.tokens, pc.spendUsd, pc.successfulOutputTokens, pc.costPer1MSuccessfulUsd];
+  const inputFrom = pc.inputFrom === 'server' ? 'as the server counted them, usage.prompt_tokens' : 'as sent, the server reported no count';
 
   // Self-hosting costs the same whatever it serves: cheaper once its cost at utilisation u falls under the provider's.
   const fullUse = (s.hourlyUsd / (selfSide.goodputTokS * 3600)) * 1e6;
-  const beU = providerCost === null || providerCost === 0 ? null : fullUse / providerCost;
-  const beVolume = providerCost === null || providerCost === 0 ? null : ((s.hourlyUsd * HOURS_PER_MONTH) / providerCost) * 1e6;
+  const beU = provCost === null || provCost === 0 ? null : fullUse / provCost;
+  const beVolume = provCost === null || provCost === 0 ? null : ((s.hourlyUsd * HOURS_PER_MONTH) / provCost) * 1e6;
   const capacity = selfSide.goodputTokS * 3600 * HOURS_PER_MONTH;
   let verdict: string;
   if (beU === null || beVolume === null) verdict = 'no break-even: the provider side has no cost figure';
@@ -157,7 +139,7 @@ export function decide(self: { label: string; result: SweepResult }, provider: {
   const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)} %`);
   const rows: Array<[string, string, string]> = [
     ['level compared', `${ls.concurrency}`, `${lp.concurrency}`],
-    ['goodput (successful output tok/s)', selfSide.goodputTokS.toFixed(1), lp.goodput?.tokensPerS.toFixed(1) ?? lp.throughputTokS.toFixed(1)],
+    ['goodput (successful output tok/s)', selfSide.goodputTokS.toFixed(1), goodputTokS(lp).toFixed(1)],
     ['successful requests (meeting every SLO)', pct(selfSide.successShare), pct(sideOf(provider.label, lp).successShare)],
     [
       'TTFT p50 / p95 / p99',
@@ -165,15 +147,15 @@ export function decide(self: { label: string; result: SweepResult }, provider: {
       `${ms(lp.ttftMs?.p50)} / ${ms(lp.ttftMs?.p95)} / ${ms(lp.ttftMs?.p99)}`,
     ],
     ['TPOT p50 / p95', `${ms(ls.tpotMs?.p50)} / ${ms(ls.tpotMs?.p95)}`, `${ms(lp.tpotMs?.p50)} / ${ms(lp.tpotMs?.p95)}`],
-    ['cost per successful 1M output tokens', usd(selfCost), usd(providerCost)],
+    ['cost per successful 1M output tokens', usd(selfCost), usd(provCost)],
   ];
   const assumptions = [
     `SLO: ${sa === 'null' ? 'none on either run, so every successful request counts as meeting it' : `the same on both runs, ${sa}`}`,
     `SELF: ${s.said.join('; ')}; cost = hourly / (goodput tok/s × utilisation × 3600) × 1e6`,
     `PROVIDER: ${priceLine(price)}`,
-    `PROVIDER: spend $${spend.toFixed(6)} for ${lp.succeeded} successful requests at level ${lp.concurrency}: ${tokens(billed.input)} input tokens (${billed.inputFrom}), ${tokens(billed.cachedInput)} of them cached as the server reported, ${tokens(billed.output)} output tokens; failed requests and warm-ups are not billed`,
+    `PROVIDER: spend $${spend.toFixed(6)} for ${lp.succeeded} successful requests at level ${lp.concurrency}: ${tokens(billed.input)} input tokens (${inputFrom}), ${tokens(billed.cachedInput)} of them cached as the server reported, ${tokens(billed.output)} output tokens; failed requests and warm-ups are not billed`,
     `PROVIDER: cost = spend / ${tokens(successful)} output tokens of requests that met every SLO × 1e6`,
-    `break-even: self-hosted cost at full use ${usd(fullUse)} ÷ provider ${usd(providerCost)}; a month is ${HOURS_PER_MONTH} hours of the hourly cost, whatever is served`,
+    `break-even: self-hosted cost at full use ${usd(fullUse)} ÷ provider ${usd(provCost)}; a month is ${HOURS_PER_MONTH} hours of the hourly cost, whatever is served`,
   ];
   return {
     workload: wa,
@@ -181,7 +163,7 @@ export function decide(self: { label: string; result: SweepResult }, provider: {
     self: { ...selfSide, costPer1MSuccessfulUsd: selfCost, hourlyUsd: s.hourlyUsd, utilisation: s.utilisation },
     provider: {
       ...sideOf(provider.label, lp),
-      costPer1MSuccessfulUsd: providerCost,
+      costPer1MSuccessfulUsd: provCost,
       price,
       spendUsd: spend,
       successfulOutputTokens: successful,

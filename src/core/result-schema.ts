@@ -10,6 +10,7 @@ import { arrivalSchema, levelLoadSchema } from './arrival-spec.js';
 import { audioInputsSchema, imageInputsSchema } from './image-inputs.js';
 import { businessCostSchema } from './cost-success.js';
 import { providerPriceSchema } from './provider-price.js';
+import { providerCostSchema } from './provider-cost.js';
 import { levelGoodputSchema } from './goodput.js';
 import { rawRecordSchema } from './record-schema.js';
 import { LIMITS, limitMessage } from './limits.js';
@@ -461,6 +462,8 @@ export const sweepResultSchema = z.object({
   quality: qualityScoreSchema.optional(),
   matrix: matrixSchema.optional(),
   businessCost: businessCostSchema.optional(),
+  /** A provider run's cost per successful 1M output tokens at its recorded price row; absent for a self-hosted run and in earlier results. */
+  providerCost: providerCostSchema.optional(),
 });
 
 export type FailureKind = z.infer<typeof failureKindSchema>;
