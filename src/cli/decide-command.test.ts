@@ -110,6 +110,22 @@ describe('goodput decide', () => {
     expect(d.breakEven.verdict).toMatch(/self-hosting is (cheaper above utilisation|dearer even at full use)/);
   });
 
+  it('is a section of goodput report with the same rows, break-even and assumptions', async () => {
+    const d = JSON.parse((await cli(['decide', self, provider, '--json'])).stdout) as Decision;
+    const md = await cli(['report', self, provider, '--format', 'md']);
+    expect(md.code, md.stderr).toBe(0);
+    const cell = (s: string) => s.replace(/\|/g, '\\|');
+    expect(md.stdout).toContain(`| Figure | ${d.self.label} | ${d.provider.label} |`);
+    for (const row of d.rows) expect(md.stdout).toContain(`| ${row.map(cell).join(' | ')} |`);
+    expect(md.stdout).toContain(`**break-even:** ${d.breakEven.verdict}`);
+    for (const a of d.assumptions) expect(md.stdout).toContain(`- ${a}`);
+    // Runs of different workloads: the report says why there is no decision instead of costing them.
+    const refused = await cli(['report', self, other, '--format', 'md']);
+    expect(refused.stdout).toContain('goodput decide: refused: the runs sent different workloads: outputTokens is 16 in SELF, 12 in PROVIDER');
+    // A report of runs that are no decision pair has no such section.
+    expect((await cli(['report', self, '--format', 'md'])).stdout).not.toContain('Self-host or provider');
+  });
+
   it('refuses two runs of different workloads, naming the field', async () => {
     const r = await cli(['decide', self, other]);
     expect(r.code).toBe(2);

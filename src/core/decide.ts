@@ -12,6 +12,13 @@ import { decisionLevel, goodputTokS, providerCost } from './provider-cost.js';
 import { type ProviderPrice, priceLine } from './provider-price.js';
 import type { LevelResult, SweepResult } from './result-schema.js';
 
+/** What a decision reads of a run: its facts, its levels and its business cost (a compared run on the page has them too). */
+export interface DecideRun {
+  run: SweepResult['run'];
+  levels: readonly LevelResult[];
+  businessCost?: SweepResult['businessCost'];
+}
+
 /** Hours in the month the volume break-even is given for: 365 × 24 / 12. */
 export const HOURS_PER_MONTH = 730;
 
@@ -47,7 +54,7 @@ export interface Decision {
 export class DecideRefused extends Error {}
 
 /** What the runs sent, as one canonical text: two runs of different workloads are not one decision. */
-function workloadOf(r: SweepResult): Record<string, unknown> {
+function workloadOf(r: DecideRun): Record<string, unknown> {
   const run = r.run;
   return {
     endpoint: run.endpoint,
@@ -79,7 +86,7 @@ const tokens = (x: number): string =>
   x >= 1e9 ? `${(x / 1e9).toFixed(2)} billion` : x >= 1e6 ? `${(x / 1e6).toFixed(1)} million` : Math.round(x).toLocaleString('en-US');
 
 /** The self-hosted side's hourly cost and utilisation: the contract's business cost when it has one, else `--hourly-cost` at full use. */
-function selfCostInputs(r: SweepResult): { hourlyUsd: number; utilisation: number; said: string[] } {
+function selfCostInputs(r: DecideRun): { hourlyUsd: number; utilisation: number; said: string[] } {
   const b = r.businessCost;
   if (b !== undefined) {
     const u = b.inputs.find((i) => i.name.startsWith('utilisation'));
@@ -96,7 +103,7 @@ function selfCostInputs(r: SweepResult): { hourlyUsd: number; utilisation: numbe
 }
 
 /** The decision between a self-hosted run and a provider run; throws DecideRefused naming why two runs are not one decision. */
-export function decide(self: { label: string; result: SweepResult }, provider: { label: string; result: SweepResult }): Decision {
+export function decide(self: { label: string; result: DecideRun }, provider: { label: string; result: DecideRun }): Decision {
   const price = provider.result.run.providerPrice;
   if (price === undefined)
     throw new DecideRefused('PROVIDER: run.providerPrice is not set: run it with --provider-price provider/model so the price it was sent at is recorded');

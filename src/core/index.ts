@@ -92,7 +92,7 @@ export {
   selectProviderPrice,
   spendUsd,
 } from './provider-price.js';
-export { DecideRefused, type Decision, HOURS_PER_MONTH, decide, decisionLines } from './decide.js';
+export { DecideRefused, type DecideRun, type Decision, HOURS_PER_MONTH, decide, decisionLines } from './decide.js';
 export { PROVIDER_COST_BASIS, type ProviderCost, decisionLevel, providerCost, providerCostSchema } from './provider-cost.js';
 export { canonicalJson } from './canonical-json.js';
 export { leafDifferences } from './leaf-diff.js';
