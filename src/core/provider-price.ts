@@ -66,7 +66,7 @@ export const providerPriceSchema = z
     asOf: z
       .string()
       .regex(/^\d{4}-\d{2}-\d{2}$/, 'asOf must be the date the price was read, like 2026-06-01')
-      .refine(isCalendarDay, { error: (i) => `asOf ${JSON.stringify(i.input)} is not a calendar date` }),
+      .refine((s) => !/^\d{4}-\d{2}-\d{2}$/.test(s) || isCalendarDay(s), { error: (i) => `asOf ${JSON.stringify(i.input)} is not a calendar date` }),
   })
   .strict();
 export type ProviderPrice = z.infer<typeof providerPriceSchema>;
