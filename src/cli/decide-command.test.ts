@@ -124,6 +124,10 @@ describe('goodput decide', () => {
     expect(refused.stdout).toContain('goodput decide: refused: the runs sent different workloads: outputTokens is 16 in SELF, 12 in PROVIDER');
     // A report of runs that are no decision pair has no such section.
     expect((await cli(['report', self, '--format', 'md'])).stdout).not.toContain('Self-host or provider');
+    // Two priced runs are two providers compared, not a decision.
+    const two = await cli(['report', provider, other, '--format', 'md']);
+    expect(two.code, two.stderr).toBe(0);
+    expect(two.stdout).not.toContain('Self-host or provider');
   });
 
   it('refuses two runs of different workloads, naming the field', async () => {

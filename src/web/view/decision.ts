@@ -9,10 +9,11 @@ import { type Raw, html, scrollFrame } from './markup.js';
 
 export type DecisionView = { decision: Decision } | { refused: string };
 
-/** The decision of `[self, provider]`, its refusal, or null when the runs are not such a pair (not two, or the second has no price). */
+/** The decision of `[self, provider]`, its refusal, or null when the runs are not such a pair (not two, the second unpriced, or both priced: two providers). */
 export function decisionView(runs: ReadonlyArray<{ label: string } & DecideRun>): DecisionView | null {
   const [self, provider] = runs;
-  if (runs.length !== 2 || self === undefined || provider === undefined || provider.run.providerPrice === undefined) return null;
+  if (runs.length !== 2 || self === undefined || provider === undefined) return null;
+  if (provider.run.providerPrice === undefined || self.run.providerPrice !== undefined) return null;
   try {
     return {
       decision: decide({ label: `self-hosted (${self.label})`, result: self }, { label: `provider (${provider.label})`, result: provider }),
