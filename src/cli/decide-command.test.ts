@@ -13,6 +13,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Decision, sweepResultSchema } from '../core/index.js';
 import { type SimServer, startSimulator } from '../sim/index.js';
 import { cli } from '../test-support/cli-in-process.js';
+import { BUILTIN_PROVIDER_PRICES } from '../core/index.js';
+import { guardSpend } from './spend-guard.js';
 
 let sim: SimServer;
 const tables = new Map<string, string>();
@@ -175,6 +177,38 @@ describe('the spend guard', () => {
     expect(connect).not.toHaveBeenCalled();
     expect(existsSync(json)).toBe(false);
     connect.mockRestore();
+  });
+
+  it('lets a run past the guard with --yes after printing its estimate, needs --yes when the prompts cannot be estimated, and never guards loopback', () => {
+    const price = BUILTIN_PROVIDER_PRICES[0];
+    const spec = {
+      url: 'http://192.0.2.1:8000',
+      model: 'm',
+      levels: [4],
+      requestsPerLevel: 100,
+      warmup: 0,
+      promptTokens: 1000,
+      outputTokens: 1000,
+      providerPrice: price,
+    };
+    const said: string[] = [];
+    // 100 requests × (1000 × $0.15 + 1000 × $0.6) / 1e6 = $0.075: under the default $5.
+    guardSpend(spec, { maxUsd: 5, yes: false }, (l) => said.push(l));
+    expect(said.join('')).toMatch(
+      /^estimated spend: 100 requests × \(1000 input \+ 1000 output tokens, no cache\) at .* = \$0\.0750 \(--max-spend \$5\.00\)\n$/,
+    );
+    expect(() => guardSpend(spec, { maxUsd: 0.05, yes: false }, () => undefined)).toThrow(
+      '--max-spend: refused, nothing sent: the estimated spend $0.0750 is above --max-spend $0.05; pass --yes to send it',
+    );
+    expect(() => guardSpend(spec, { maxUsd: 0.05, yes: true }, () => undefined)).not.toThrow();
+    const listed = { ...spec, prompts: { kind: 'list' as const, items: [{ text: 'hello' }] } };
+    expect(() => guardSpend(listed, { maxUsd: 5, yes: false }, () => undefined)).toThrow(
+      '--max-spend: refused, nothing sent: the spend of this run cannot be estimated before sending; pass --yes to send it',
+    );
+    expect(() => guardSpend(listed, { maxUsd: 5, yes: true }, () => undefined)).not.toThrow();
+    const quiet: string[] = [];
+    guardSpend({ ...spec, url: 'http://127.0.0.1:9', requestsPerLevel: 20_000 }, { maxUsd: 0, yes: false }, (l) => quiet.push(l));
+    expect(quiet).toEqual([]);
   });
 
   it('refuses a price file citing an internal page, and a row not in the table', async () => {

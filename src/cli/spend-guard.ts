@@ -10,11 +10,13 @@ import { readFileSync, statSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import {
   BUILTIN_PROVIDER_PRICES,
+  LIMITS,
   type ProviderPrice,
   optionDefault,
   priceLine,
   providerPriceFileSchema,
   selectProviderPrice,
+  sanitizeForTerminal as clean,
   spendUsd,
 } from '../core/index.js';
 import { isLoopback } from '../client/index.js';
@@ -24,7 +26,7 @@ import { badFlag } from './parse-flags.js';
 import { flagNumber } from './option-flags.js';
 
 /** A price table is a page of rows, not a data set. */
-const PRICE_FILE_BYTES = 1024 * 1024;
+const PRICE_FILE_BYTES = LIMITS.providerPriceFileBytes.max;
 
 /** `--provider-prices FILE` read and checked (every problem one line naming its field), or the built-in example table. */
 export function providerPriceTable(file: string | undefined): readonly ProviderPrice[] {
@@ -32,7 +34,7 @@ export function providerPriceTable(file: string | undefined): readonly ProviderP
   let text: string;
   try {
     if (statSync(file).size > PRICE_FILE_BYTES)
-      throw badFlag('--provider-prices', `${file} is larger than ${PRICE_FILE_BYTES} bytes; a price table is a page of rows`);
+      throw badFlag('--provider-prices', `${file} is larger than ${PRICE_FILE_BYTES} bytes (${LIMITS.providerPriceFileBytes.what})`);
     text = readFileSync(file, 'utf8');
   } catch (err) {
     if (err instanceof CliError) throw err;
@@ -62,6 +64,9 @@ export function providerPriceFromFlags(f: { providerPrice?: string | undefined; 
   if (!picked.ok) throw badFlag('--provider-price', picked.message);
   return picked.price;
 }
+
+/** Cents, or three figures under a dollar, so a small estimate is not rounded away. */
+const dollars = (x: number): string => `$${x >= 1 ? x.toFixed(2) : x.toPrecision(3)}`;
 
 export interface SpendGuard {
   maxUsd: number;
@@ -102,14 +107,14 @@ export function guardSpend(spec: SweepSpecInput, guard: SpendGuard, write: (line
   if (e === null) return;
   const limit = `--max-spend $${guard.maxUsd.toFixed(2)}`;
   if (Number.isNaN(e.usd)) {
-    write(`estimated spend: unknown (its prompts are not synthetic, so their tokens are not known before sending) at ${priceLine(e.price)}\n`);
+    write(`estimated spend: unknown (its prompts are not synthetic, so their tokens are not known before sending) at ${clean(priceLine(e.price))}\n`);
     if (!guard.yes) throw badFlag('--max-spend', `refused, nothing sent: the spend of this run cannot be estimated before sending; pass --yes to send it`);
     return;
   }
   const s = sweepSpecSchema.parse(spec);
   write(
-    `estimated spend: ${e.requests} requests × (${s.promptTokens} input + ${s.outputTokens} output tokens, no cache) at ${priceLine(e.price)} = $${e.usd.toFixed(2)} (${limit})\n`,
+    `estimated spend: ${e.requests} requests × (${s.promptTokens} input + ${s.outputTokens} output tokens, no cache) at ${clean(priceLine(e.price))} = ${dollars(e.usd)} (${limit})\n`,
   );
   if (e.usd > guard.maxUsd && !guard.yes)
-    throw badFlag('--max-spend', `refused, nothing sent: the estimated spend $${e.usd.toFixed(2)} is above ${limit}; pass --yes to send it`);
+    throw badFlag('--max-spend', `refused, nothing sent: the estimated spend ${dollars(e.usd)} is above ${limit}; pass --yes to send it`);
 }

@@ -6,6 +6,7 @@
  * records the row it was priced with; `goodput decide` costs it.
  */
 import { z } from 'zod';
+import { LIMITS } from './limits.js';
 
 /** Hosts that name a machine rather than a public page: loopback, IP literals, internal names. */
 export const INTERNAL_HOSTS: ReadonlyArray<[RegExp, string]> = [
@@ -73,7 +74,10 @@ export type ProviderPrice = z.infer<typeof providerPriceSchema>;
 
 /** A provider price file: the `tokenPrices` rows of a receipts' price file (its instance rows are read past). */
 export const providerPriceFileSchema = z.object({
-  tokenPrices: z.array(providerPriceSchema).min(1, 'tokenPrices must list at least one price').max(500, 'tokenPrices lists more than 500 prices'),
+  tokenPrices: z
+    .array(providerPriceSchema)
+    .min(1, 'tokenPrices must list at least one price')
+    .max(LIMITS.providerPrices.max, `tokenPrices lists more than ${LIMITS.providerPrices.max} prices (${LIMITS.providerPrices.what})`),
   instancePrices: z.array(z.unknown()).optional(),
 });
 
