@@ -228,6 +228,9 @@ describe('the spend guard', () => {
     const c = await cli(['sweep', '--url', sim.url, ...quick, '--provider-prices', prices]);
     expect(c.code).toBe(2);
     expect(c.stderr).toContain('--provider-prices: needs --provider-price provider/model');
+    const e = await cli(['sweep', '--url', 'http://127.0.0.1:9', '--endpoint', 'embeddings', '--provider-price', 'openai/gpt-4o-mini']);
+    expect(e.code).toBe(2);
+    expect(e.stderr).toContain('--provider-price: does not apply to --endpoint embeddings');
     const d = await cli(['sweep', '--url', sim.url, ...quick, '--max-spend', '100001']);
     expect(d.code).toBe(2);
     expect(d.stderr).toMatch(/--max-spend: .*100000/);
