@@ -9,6 +9,7 @@ import { addSweepOptions, sweepAndReport } from './sweep-command.js';
 import { specFromFlags, toolsFromFlags } from './text-view.js';
 import type { SweepFlags } from './sweep-flags.js';
 import { saveTarget } from './save-run.js';
+import { spendGuardFromFlags } from './spend-guard.js';
 
 /** A fast simulated server so the demo takes seconds: 30 ms + 0.02 ms/token prefill, 4 ms decode steps. */
 export const DEMO_SIM_FLAGS = ['--prefill-base-ms', '30', '--prefill-ms-per-token', '0.02', '--decode-step-ms', '4', '--decode-ms-per-extra-seq', '0.15'];
@@ -21,7 +22,12 @@ export function registerDemoCommand(program: Command): void {
     process.stderr.write(`simulator started at ${sim.url} (its own process)\n`);
     try {
       const spec = { ...specFromFlags({ ...flags, url: sim.url }, process.argv.slice(2)), ...(await toolsFromFlags(flags)) };
-      const { code } = await sweepAndReport(spec, { json: flags.json, raw: flags.raw, save: saveTarget(flags, true, 'goodput demo') });
+      const { code } = await sweepAndReport(spec, {
+        json: flags.json,
+        raw: flags.raw,
+        save: saveTarget(flags, true, 'goodput demo'),
+        spend: spendGuardFromFlags(flags),
+      });
       if (code !== EXIT.ok) throw new CliError(code, '');
     } finally {
       await sim.stop();

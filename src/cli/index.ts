@@ -16,6 +16,7 @@ export { registerKeysCommand, createKeys } from './keys-command.js';
 export { registerCompareCommand } from './compare-command.js';
 export { registerExportCommand } from './export-command.js';
 export { registerReportCommand } from './report-command.js';
+export { registerDecideCommand } from './decide-command.js';
 export { guardTerminalWrites } from './terminal-guard.js';
 export { registerK8sCommand } from './k8s-command.js';
 export { registerRunCommand } from './run-command.js';

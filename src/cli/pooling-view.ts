@@ -35,6 +35,11 @@ const TEXT_ONLY: ReadonlyArray<[string, string]> = [
   ['temperature', '--temperature'],
   ['dcgmUrl', '--dcgm-url'],
   ['metricsUrl', '--metrics-url'],
+  // A provider's price is per generated token: pooling is never priced.
+  ['providerPrice', '--provider-price'],
+  ['providerPrices', '--provider-prices'],
+  ['maxSpend', '--max-spend'],
+  ['yes', '--yes'],
   // How requests arrive: a pooling sweep runs closed loops only.
   ...groupKeys('arrival').map(({ key, flag }): [string, string] => [key, flag]),
 ];

@@ -25,6 +25,7 @@ export const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   rerun: async () => (await import('./rerun-command.js')).registerRerunCommand,
   compare: async () => (await import('./compare-command.js')).registerCompareCommand,
   report: async () => (await import('./report-command.js')).registerReportCommand,
+  decide: async () => (await import('./decide-command.js')).registerDecideCommand,
   capacity: async () => (await import('./capacity-command.js')).registerCapacityCommand,
   export: async () => (await import('./export-command.js')).registerExportCommand,
   quality: async () => (await import('./quality-command.js')).registerQualityCommand,

@@ -15,6 +15,8 @@ import {
   levelValue,
   sanitizeForTerminal as clean,
   outputAsked,
+  priceLine,
+  providerCost,
   serverAddedLabel,
 } from '../core/index.js';
 import { levelNotes } from './level-notes.js';
@@ -161,6 +163,20 @@ function sentRange(levels: readonly LevelResult[]): string {
 }
 
 /** Everything a person reads after a sweep: warnings, the table, the cards, the stop reason. */
+/** A priced run's cost per successful 1M output tokens, with the price row it used and what was billed (recomputed from the levels: a stored run keeps no figure). */
+function providerLines(result: SweepResult): string[] {
+  const price = result.run.providerPrice;
+  if (price === undefined) return [];
+  const c = providerCost(result.levels, result.run.promptTokens, price);
+  const figure =
+    c === null || c.costPer1MSuccessfulUsd === null
+      ? 'no level delivered goodput, so no cost figure'
+      : `$${c.costPer1MSuccessfulUsd.toFixed(4)} per successful 1M output tokens at level ${c.level} (spend $${c.spendUsd.toFixed(6)}: ` +
+        `${c.tokens.input} input tokens ${c.inputFrom === 'server' ? 'as the server counted them' : 'as sent'}, ${c.tokens.cachedInput} cached, ${c.tokens.output} output; ` +
+        `${c.successfulOutputTokens} output tokens met every SLO)`;
+  return [`Provider  ${figure}`, `          price ${clean(priceLine(price))}`, ...(c === null ? [] : [`          basis: ${c.basis}`])];
+}
+
 export function renderResult(result: SweepResult, color: boolean, table?: string): string {
   const c = color ? pc : pc.createColors(false);
   const parts: string[] = [];
@@ -192,6 +208,7 @@ export function renderResult(result: SweepResult, color: boolean, table?: string
       ...renderTelemetry(result.levels),
       '',
       renderCards(result.cards),
+      ...providerLines(result),
     );
   if (result.run.stopReason) parts.push('', c.red(`Sweep ${result.run.status}: ${clean(result.run.stopReason)}`));
   return parts.join('\n');

@@ -16,6 +16,7 @@ import { saveTarget } from './save-run.js';
 import { addSweepOptions, sweepAndReport } from './sweep-command.js';
 import { specFromFlags, toolsFromFlags } from './text-view.js';
 import type { SweepFlags } from './sweep-flags.js';
+import { spendGuardFromFlags } from './spend-guard.js';
 
 export interface ReplayFlags extends SweepFlags {
   speed: string;
@@ -105,7 +106,12 @@ export function registerReplayCommand(program: Command): void {
   );
   cmd.action(async (path: string, flags: ReplayFlags) => {
     const { spec } = await replaySpec(cmd, path, flags);
-    const { code } = await sweepAndReport(spec, { json: flags.json, raw: flags.raw, save: saveTarget(flags, false, 'goodput replay') });
+    const { code } = await sweepAndReport(spec, {
+      json: flags.json,
+      raw: flags.raw,
+      save: saveTarget(flags, false, 'goodput replay'),
+      spend: spendGuardFromFlags(flags),
+    });
     if (code !== EXIT.ok) throw new CliError(code, '');
   });
 }

@@ -17,6 +17,7 @@ import { saveTarget } from './save-run.js';
 import { addSweepOptions, sweepAndReport } from './sweep-command.js';
 import { specFromFlags } from './text-view.js';
 import type { SweepFlags } from './sweep-flags.js';
+import { spendGuardFromFlags } from './spend-guard.js';
 
 interface SessionsFlags extends SweepFlags {
   conversations?: string;
@@ -146,7 +147,12 @@ export function registerSessionsCommand(program: Command): void {
       ...(flags.sessionRate ? { arrival: { kind: 'rate' as const, process: 'poisson' as const, seed } } : {}),
     };
     if (flags.compareEndpoints === true) return compareEndpoints(spec, flags);
-    const { code: measured, result } = await sweepAndReport(spec, { json: flags.json, raw: flags.raw, save: saveTarget(flags, false, 'goodput sessions') });
+    const { code: measured, result } = await sweepAndReport(spec, {
+      json: flags.json,
+      raw: flags.raw,
+      save: saveTarget(flags, false, 'goodput sessions'),
+      spend: spendGuardFromFlags(flags),
+    });
     const after = new AfterMeasuring();
     if (flags.json !== '-') await after.step('rendering the sessions', () => process.stdout.write(sessionLines(result.levels).join('\n') + '\n'));
     const code = after.code(measured);
@@ -161,7 +167,10 @@ async function compareEndpoints(spec: SweepSpecInput, flags: SessionsFlags): Pro
   const runs: LevelResult[][] = [];
   for (const endpoint of ['chat', 'responses'] as const) {
     process.stderr.write(`sessions through ${endpoint}\n`);
-    const { code: measured, result } = await sweepAndReport({ ...spec, endpoint }, { save: saveTarget(flags, false, 'goodput sessions') });
+    const { code: measured, result } = await sweepAndReport(
+      { ...spec, endpoint },
+      { save: saveTarget(flags, false, 'goodput sessions'), spend: spendGuardFromFlags(flags) },
+    );
     const after = new AfterMeasuring();
     await after.step('rendering the sessions', () => process.stdout.write(sessionLines(result.levels).join('\n') + '\n'));
     const code = after.code(measured);

@@ -31,6 +31,7 @@ import { addImageOptions } from './image-flags.js';
 import { addPoolingOptions } from './pooling-view.js';
 import { type SaveSession, type SaveTarget, addSaveOptions, discardIfNothingFinished, saveTarget, startSaving } from './save-run.js';
 import type { SweepFlags } from './sweep-flags.js';
+import { type SpendGuard, guardSpend, spendGuardFromFlags } from './spend-guard.js';
 
 /** Adds the sweep flags to a command (shared with `demo`, `replay` and `sessions`), as the option catalogue declares them. */
 export function addSweepOptions(cmd: Command, withUrl = true): Command {
@@ -49,6 +50,8 @@ export async function sweepKind<K extends RunKindName>(
 ): Promise<{ code: number; result: ResultOf<K> }> {
   if (out.json !== undefined && out.json === out.raw) throw badFlag('--raw', 'must be a different file from --json');
   const view = viewOf(kindOfSpec(spec) as K);
+  // Before the workers, the store or any socket: a refused spend sends nothing.
+  if (kindOfSpec(spec) === 'text') guardSpend(spec as SweepSpecInput, out.spend ?? spendGuardFromFlags({}));
   return withWorkers(out.workers ?? null, async (coordinator) => {
     const saving = out.save ? await startSaving(spec, out.save) : null;
     return untilStopped((signal) => measure(view, spec, out, { saving, coordinator, signal }));
@@ -72,6 +75,8 @@ export interface SweepOutputs {
   raw?: string | undefined;
   save?: SaveTarget | null;
   percentiles?: readonly number[] | null;
+  /** The spend guard of a priced run (`--max-spend`, `--yes`); absent: its defaults. */
+  spend?: SpendGuard;
 }
 
 /** `--workers N` with its database: validated here, connected by startWorkers. */
@@ -155,7 +160,14 @@ export function registerSweepCommand(program: Command): void {
     const view = viewOf(kindOfEndpoint(flags.endpoint));
     const { spec, percentiles } = await view.fromFlags(flags, given, process.argv.slice(2));
     const workers = workersFromFlags(flags);
-    const { code } = await sweepKind(spec, { json: flags.json, raw: flags.raw, save: saveTarget(flags, false, 'goodput sweep'), percentiles, workers });
+    const { code } = await sweepKind(spec, {
+      json: flags.json,
+      raw: flags.raw,
+      save: saveTarget(flags, false, 'goodput sweep'),
+      percentiles,
+      workers,
+      spend: spendGuardFromFlags(flags),
+    });
     if (code !== EXIT.ok) throw new CliError(code, '');
   });
 }

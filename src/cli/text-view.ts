@@ -23,6 +23,7 @@ import { renderResult } from './render-table.js';
 import { refusePoolingFlags } from './pooling-view.js';
 import type { KindView } from './kind-view.js';
 import type { SweepFlags } from './sweep-flags.js';
+import { providerPriceFromFlags } from './spend-guard.js';
 
 /** `--engine` → a dialect kind or 'auto', or a CliError listing the valid values. */
 function parseEngine(text: string): EngineChoice {
@@ -61,6 +62,7 @@ export function specFromFlags(f: SweepFlags, argv: readonly string[], load?: Pic
     seed: flagNumber('seed', f.seed),
     hourlyCostUsd: f.hourlyCost === undefined ? null : flagNumber('hourlyCost', f.hourlyCost),
     baselineRateUsdPer1M: f.baselineRate === undefined ? null : flagNumber('baselineRate', f.baselineRate),
+    providerPrice: providerPriceFromFlags(f),
     gpuLabel: f.gpu ?? null,
     clientBudgetMs: flagNumber('clientBudgetMs', f.clientBudgetMs),
     clientThreads: f.clientThreads === 'auto' ? 'auto' : flagNumber('clientThreads', f.clientThreads),

@@ -33,6 +33,7 @@ import { parseNumber } from './parse-flags.js';
 import { type ReplayFlags, addReplayOptions, replaySpec } from './replay-command.js';
 import { saveTarget } from './save-run.js';
 import { sweepAndReport } from './sweep-command.js';
+import { spendGuardFromFlags } from './spend-guard.js';
 
 interface UtilisationFlags extends ReplayFlags {
   capacity: string;
@@ -111,6 +112,7 @@ export function registerUtilisationCommand(program: Command): void {
         json: flags.json,
         raw: flags.raw,
         save: saveTarget(flags, false, 'goodput utilisation'),
+        spend: spendGuardFromFlags(flags),
       },
     );
     const level = result.levels[0];

@@ -80,6 +80,20 @@ export { ARRIVAL_KINDS, type ArrivalKind, arrivalSchema, type ArrivalSpec, GENER
 export { describeSlo, judgeRequest, type Slo, sloSchema } from './slo.js';
 export { levelGoodput } from './goodput.js';
 export { BUSINESS_COST_FORMULA, type BusinessCost, businessCost, costLineSchema, costPer1MSuccessfulUsd } from './cost-success.js';
+export {
+  BUILTIN_PROVIDER_PRICES,
+  INTERNAL_HOSTS,
+  type ProviderPrice,
+  internalSourceHost,
+  isCalendarDay,
+  priceLine,
+  providerPriceFileSchema,
+  providerPriceSchema,
+  selectProviderPrice,
+  spendUsd,
+} from './provider-price.js';
+export { DecideRefused, type DecideRun, type Decision, HOURS_PER_MONTH, decide, decisionLines } from './decide.js';
+export { PROVIDER_COST_BASIS, type ProviderCost, decisionLevel, providerCost, providerCostSchema } from './provider-cost.js';
 export { canonicalJson } from './canonical-json.js';
 export { leafDifferences } from './leaf-diff.js';
 export { sanitizeForTerminal } from './terminal-text.js';

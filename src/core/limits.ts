@@ -48,6 +48,10 @@ export const LIMITS = {
   clientThreads: { max: 64, what: 'client threads sending one level' },
   workers: { max: 256, what: 'goodput worker processes one sweep is split over' },
   repeats: { max: 20, what: 'runs of one contract in one result (goodput run --repeats)' },
+  // The spend guard's ceiling: a run estimated above it is refused unless --yes, whatever --max-spend says.
+  providerPriceFileBytes: { max: 1 * MiB, what: 'bytes in a provider price table (--provider-prices)' },
+  providerPrices: { max: 500, what: 'rows in a provider price table (--provider-prices)' },
+  maxSpendUsd: { max: 100_000, what: 'USD a run against a priced provider may be estimated to spend (--max-spend)' },
   runSetSignatureBytes: { max: 8192, what: "characters of one run-set signature's payload (a signed repeat set's manifest or one run's statement)" },
   chunkTokens: { max: 256, what: 'tokens one stream chunk carries (a recorded chunk above it cannot have been streamed)' },
   streamTokS: { max: 20_000, what: 'tokens per second one stream decodes (a recorded stream faster than it cannot have been measured)' },

@@ -9,6 +9,8 @@ import { z } from 'zod';
 import { arrivalSchema, levelLoadSchema } from './arrival-spec.js';
 import { audioInputsSchema, imageFilesSchema, imageInputsSchema } from './image-inputs.js';
 import { businessCostSchema } from './cost-success.js';
+import { providerPriceSchema } from './provider-price.js';
+import { providerCostSchema } from './provider-cost.js';
 import { levelGoodputSchema } from './goodput.js';
 import { rawRecordSchema } from './record-schema.js';
 import { LIMITS, limitMessage } from './limits.js';
@@ -264,6 +266,8 @@ export const runSchema = z.object({
   warmupPerLevel: z.number().int().nonnegative(),
   hourlyCostUsd: z.number().nonnegative().nullable(),
   baselineRateUsdPer1M: z.number().positive().nullable(),
+  /** The hosted provider's price row the run was sent at (`--provider-price`), dated and cited; absent for a self-hosted run and in earlier results. */
+  providerPrice: providerPriceSchema.optional(),
   gpuLabel: z.string().nullable(),
   command: z.string(),
   startedAt: z.string(),
@@ -474,6 +478,8 @@ export const sweepResultSchema = z.object({
   quality: qualityScoreSchema.optional(),
   matrix: matrixSchema.optional(),
   businessCost: businessCostSchema.optional(),
+  /** A provider run's cost per successful 1M output tokens at its recorded price row; absent for a self-hosted run and in earlier results. */
+  providerCost: providerCostSchema.optional(),
 });
 
 export type FailureKind = z.infer<typeof failureKindSchema>;

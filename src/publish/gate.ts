@@ -3,19 +3,13 @@
  * the dataset about to be published. It returns every violation (empty means
  * publishable); `goodput publish` refuses and writes nothing on any.
  */
+import { INTERNAL_HOSTS, internalSourceHost } from '../core/index.js';
 import { type Prices } from './prices.js';
 import { type GateRule, RECEIPT_RULES, type Violation, violation } from './gate-rules.js';
 import type { Receipt } from './receipt-schema.js';
 import { costSanity } from './cost-sanity.js';
 
 export type { GateRule, Violation };
-
-/** Hosts that name our machines rather than a public page: loopback, IP literals, internal names. */
-const INTERNAL_HOSTS: ReadonlyArray<[RegExp, string]> = [
-  [/\blocalhost\b/i, 'a hostname'],
-  [/\b\d{1,3}(\.\d{1,3}){3}(:\d+)?\b/, 'an IP address'],
-  [/\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:internal|local|lan|corp|intranet|home\.arpa)\b/i, 'an internal hostname'],
-];
 
 /** Strings that identify our machines, runs or secrets: never in a public dataset. */
 const INTERNAL: ReadonlyArray<[RegExp, string]> = [
@@ -59,19 +53,13 @@ function scan(value: unknown, path: string, out: Violation[]): void {
  * private included), IPv6-literal or internal name is no public citation.
  */
 function sourceHostViolations(name: string, sourceUrl: string): Violation[] {
-  let host: string;
-  try {
-    host = new URL(sourceUrl).hostname;
-  } catch {
-    return [];
-  }
-  const why: string | null = host.startsWith('[') ? 'an IP address' : (INTERNAL_HOSTS.find(([re]) => re.test(host))?.[1] ?? null);
-  if (why === null) return [];
+  const bad = internalSourceHost(sourceUrl);
+  if (bad === null) return [];
   return [
     violation(
       'no-internal-identifiers',
       `${name} sourceUrl`,
-      `cites a page at ${why} (${JSON.stringify(host)}); a price's source is a public page a reader can open`,
+      `cites a page at ${bad.why} (${JSON.stringify(bad.host)}); a price's source is a public page a reader can open`,
     ),
   ];
 }

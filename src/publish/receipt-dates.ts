@@ -4,17 +4,12 @@
  * start and end, inside the evidence file the receipt's SHA-256 names, are
  * checked too: instants, in order, within a run's length, none in the future.
  */
-import { LIMITS } from '../core/index.js';
+import { LIMITS, isCalendarDay } from '../core/index.js';
 import type { Receipt } from './receipt-schema.js';
 import { type Refusal, refusal } from './refusal.js';
 
-/** True for a real YYYY-MM-DD day (no 2026-02-30). */
-export function isCalendarDay(s: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
-  if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.toISOString().slice(0, 10) === s;
-}
+/** True for a real YYYY-MM-DD day (no 2026-02-30): core's rule, which provider price rows are read by too. */
+export { isCalendarDay };
 
 /** Days from `a` to `b` (both calendar days). */
 export const daysBetween = (a: string, b: string): number => Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);

@@ -15,6 +15,8 @@ import {
   type ToolsSpec,
   type Warning,
   buildCards,
+  type ProviderCost,
+  providerCost,
   canonicalJson,
   toolChoiceLabel,
 } from '../core/index.js';
@@ -68,6 +70,7 @@ export function sweepResult(spec: SweepSpec, prep: PreparedSweep, r: SweepRecord
       warmupPerLevel: spec.warmup,
       hourlyCostUsd: spec.hourlyCostUsd,
       baselineRateUsdPer1M: spec.baselineRateUsdPer1M,
+      ...(spec.providerPrice === null ? {} : { providerPrice: spec.providerPrice }),
       gpuLabel: spec.gpuLabel,
       ...runEnd(spec.command, r),
       serverMetrics: r.serverMetrics,
@@ -92,7 +95,14 @@ export function sweepResult(spec: SweepSpec, prep: PreparedSweep, r: SweepRecord
     levels,
     ...(lengths ? { tokenizer: lengths.info } : {}),
     cards: buildCards({ levels, hourlyCostUsd: spec.hourlyCostUsd, baselineRateUsdPer1M: spec.baselineRateUsdPer1M, gpuLabel: spec.gpuLabel }),
+    ...providerCostOf(spec, levels),
   };
+}
+
+/** A priced run's cost per successful 1M output tokens; nothing for a self-hosted run or one with no goodput. */
+function providerCostOf(spec: SweepSpec, levels: readonly LevelResult[]): { providerCost?: ProviderCost } {
+  const cost = spec.providerPrice === null ? null : providerCost(levels, spec.promptTokens, spec.providerPrice);
+  return cost === null ? {} : { providerCost: cost };
 }
 
 /** What the result records of the tools offered: label, count, choice and the definitions' hash. */

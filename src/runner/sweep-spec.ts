@@ -17,6 +17,7 @@ import {
   limitedCount,
   limitedInt,
   limitMessage,
+  providerPriceSchema,
   responseSchemaSpecSchema,
   sloSchema,
   toolsSpecSchema,
@@ -137,6 +138,8 @@ export const sweepSpecSchema = z
     seed: z.number().int().default(numericDefault('seed')),
     hourlyCostUsd: z.number().nonnegative('hourly cost must not be negative').nullable().default(null),
     baselineRateUsdPer1M: z.number().positive('baseline rate must be positive').nullable().default(null),
+    /** A hosted provider's price row the run is sent at, recorded in the result (`--provider-price`). */
+    providerPrice: providerPriceSchema.nullable().default(null),
     gpuLabel: z.string().min(1).nullable().default(null),
     clientBudgetMs: z.number().positive().default(DEFAULT_CLIENT_BUDGET_MS),
     /**

@@ -24,6 +24,7 @@ import {
   registerCapacityCommand,
   registerExportCommand,
   registerReportCommand,
+  registerDecideCommand,
   guardTerminalWrites,
 } from '../cli/index.js';
 import { sanitizeForTerminal } from '../core/index.js';
@@ -51,6 +52,7 @@ export async function cli(args: readonly string[], env: Record<string, string> =
     registerCapacityCommand,
     registerExportCommand,
     registerReportCommand,
+    registerDecideCommand,
   ])
     register(program);
   for (const c of program.commands)

@@ -12,6 +12,9 @@ import {
   capacityAt,
   compareRunOf,
   curvesLegend,
+  DECISION_TITLE,
+  decisionMarkup,
+  decisionView,
   runColor,
   capacityMarkup,
   compareRuns,
@@ -64,7 +67,7 @@ export function CompareView({ sets }: { sets: number[][] }) {
     }
     Promise.all(sets.map(load)).then(setRuns, (e: Error) => setError(`Cannot compare: ${e.message}`));
   }, [key]);
-  const model = useMemo(() => (runs ? { cmp: compareRuns(runs), pareto: paretoModel(runs) } : null), [runs]);
+  const model = useMemo(() => (runs ? { cmp: compareRuns(runs), pareto: paretoModel(runs), decision: decisionView(runs) } : null), [runs]);
   const title = `Compare runs ${sets.map((s) => s.join('+')).join(', ')}`;
   if (error)
     return (
@@ -82,13 +85,19 @@ export function CompareView({ sets }: { sets: number[][] }) {
         <p class="hint">Loading…</p>
       </section>
     );
-  const { cmp, pareto } = model;
+  const { cmp, pareto, decision } = model;
   const at = target ?? defaultTarget(pareto);
   const answer = at === null ? null : capacityAt(pareto, at);
   return (
     <section class="panel compare-view" aria-labelledby="compare-title">
       <h2 id="compare-title">{title}</h2>
       <p class="hint">{runs[0]?.label} is the baseline: every difference is another run minus it.</p>
+      {decision && (
+        <>
+          <h3 id="decision-title">{DECISION_TITLE}</h3>
+          <Markup html={decisionMarkup(decision)} class="decision" />
+        </>
+      )}
       <h3>What differs</h3>
       <Markup html={contractDiffsMarkup(cmp)} />
       <h3>Side by side</h3>

@@ -51,6 +51,8 @@ export interface CompareRun extends DiffSource {
   repeats?: ReadonlyArray<{ levels: readonly LevelResult[] }> | undefined;
   /** The quality score measured in the run (goodput run --quality-baseline). */
   quality?: QualityScore | undefined;
+  /** The contract's cost per successful 1M (hourly cost, overheads, utilisation): the self-hosted side of a decision. */
+  businessCost?: SweepResult['businessCost'];
 }
 
 /** A result as a compared run: every view builds its runs here, so none leaves out a field the others compare. */
@@ -64,6 +66,7 @@ export const compareRunOf = (label: string, r: SweepResult): CompareRun => ({
   contractHash: r.contractHash,
   serverAccount: r.serverAccount,
   quality: r.quality,
+  businessCost: r.businessCost,
 });
 
 /** Why no differences are computed (the workloads differ), or null when the runs are comparable. */

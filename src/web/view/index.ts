@@ -29,3 +29,4 @@ export * from './agents-model.js';
 export * from './agent-charts.js';
 export * from './tool-charts.js';
 export * from './pooling-view.js';
+export * from './decision.js';

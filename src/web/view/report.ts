@@ -38,6 +38,7 @@ import { type CapacityAnswer, type ParetoModel, capacityAt, defaultTarget, paret
 import { curvesLegend, paretoTitle, renderPareto, runColor } from './pareto-chart.js';
 import { TABLE_HEADERS, tableCaption, tableRows } from './table-model.js';
 import { toolCallCharts } from './tool-charts.js';
+import { DECISION_TITLE, decisionMarkdown, decisionMarkup, decisionView } from './decision.js';
 
 export interface ReportRun {
   label: string;
@@ -170,8 +171,13 @@ export function reportBody(input: ReportInput, doc: ChartDocument): { title: str
     titles = c.titles;
     compare = comparisonSection(c, m, at === null ? null : capacityAt(m, at), doc);
   }
+  const decision = decisionView(runs.map((r) => ({ ...r.result, label: r.label })));
+  const decided =
+    decision === null
+      ? ''
+      : html`<section class="panel decision" aria-labelledby="decision-title"><h2 id="decision-title">${DECISION_TITLE}</h2>${decisionMarkup(decision)}</section>`;
   const body = html`<header class="top"><h1>${title}</h1><p class="lede">Written by goodput ${input.generator} on ${when(input.generatedAt)}. One self-contained file: every chart is drawn in it, nothing is loaded from the network.</p></header>
-<main>${compare}${runs.map((r, i) => runSection(r, i, doc, input.target, drawnRunTitle(titles[i] ?? r.label, compareRunOfReport(r))))}</main>`;
+<main>${decided}${compare}${runs.map((r, i) => runSection(r, i, doc, input.target, drawnRunTitle(titles[i] ?? r.label, compareRunOfReport(r))))}</main>`;
   return { title, body: body.html };
 }
 
@@ -200,6 +206,8 @@ export function reportMarkdown(input: ReportInput): string {
     `Written by goodput ${input.generator} on ${when(input.generatedAt)}.`,
     '',
   );
+  const decision = decisionView(runs.map((r) => ({ ...r.result, label: r.label })));
+  if (decision !== null) out.push(...decisionMarkdown(decision, mdTable));
   const cmpRuns = runs.map(compareRunOfReport);
   const c = runs.length > 1 ? compareRuns(cmpRuns) : null;
   if (c !== null) {
