@@ -12,6 +12,7 @@
 import type { z } from 'zod';
 import { combinePoolingRuns } from '../contract/index.js';
 import { POOLING_ENDPOINTS, type PoolingEndpoint, type PoolingLevel, type PoolingResult, poolingResultSchema } from '../core/index.js';
+import { configurationPart } from './configuration-part.js';
 import { publicPoolingResult } from './evidence-files.js';
 import { type ConfigurationKey, type Fact, derived, measured, recorded } from './fact.js';
 import { missingLimitations, repeatsLimitation, simulatedLimit, stalePriceLimit, warningsLimit } from './limitations.js';
@@ -120,6 +121,9 @@ function sideLimits(cfg: ConfigurationKey, run: PoolingRun): string[] {
   ];
 }
 
+/** A pooling run's round trip: its records carry no response headers, so none is shown. */
+const poolingRoundTripMs = (): number | null => null;
+
 const article = (e: PoolingEndpoint) => (e === 'rerank' ? 'a' : 'an');
 
 function poolingReceipt(input: ReceiptInput<PoolingResult>): ReceiptOutcome {
@@ -139,6 +143,8 @@ function poolingReceipt(input: ReceiptInput<PoolingResult>): ReceiptOutcome {
   const measuredFacts = [...factsOf('baseline'), ...factsOf('optimized')];
   const items = endpoint === 'rerank' ? 'documents' : 'inputs';
   const figs = poolingFigures(endpoint);
+  // The text kind's section: each side's configuration as its server reported it, a handicapped baseline flagged.
+  const config = configurationPart(runs, poolingRoundTripMs);
   return receiptOf(input, runs, {
     simulated: simulated(runs.baseline) || simulated(runs.optimized),
     tag: { modality: endpoint },
@@ -167,7 +173,9 @@ function poolingReceipt(input: ReceiptInput<PoolingResult>): ReceiptOutcome {
       ...sideLimits('baseline', runs.baseline),
       ...sideLimits('optimized', runs.optimized),
       ...missingLimitations(measuredFacts),
+      ...config.limitations,
     ],
+    ...(config.section === undefined ? {} : { serverConfiguration: config.section }),
   });
 }
 
