@@ -74,6 +74,7 @@ export { FAMILY_PREFIXES, type MetricFamily, METRICS_PATHS, requiredNames } from
 export { describeRoles, discoverMetrics, type MetricMap } from './metric-discovery.js';
 export { type GaugeReading, readGauges, SERVER_LATENESS_METRIC, type ServerFigures, serverFigures } from './server-truth.js';
 export { boundedRttMs, compareWithServer, describeDisagreement, describeQueue, fastestHeadersMs } from './server-compare.js';
+export { boundedWholeRttMs, compareWholeWithServer, fastestAnswerMs } from './whole-compare.js';
 export { type GpuCollection, type GpuSample, summarizeGpu } from './gpu-summary.js';
 export { vllmBenchMetrics, type VllmStats, vllmView } from './vllm-bench-metrics.js';
 export { ARRIVAL_KINDS, type ArrivalKind, arrivalSchema, type ArrivalSpec, GENERATED_ARRIVALS, type LevelLoad } from './arrival-spec.js';

@@ -8,6 +8,7 @@ import { LIMITS } from './limits.js';
 import { POOLING_ENDPOINTS, isPoolingEndpoint } from './pooling-record.js';
 import { SCHEMA_VERSION, clientBoundSchema, serverReportSchema, warningSchema } from './result-schema.js';
 import { serverAccountSchema } from './server-account-schema.js';
+import { serverTruthSchema } from './telemetry-schema.js';
 import { wholeLevelHead, wholeRecordSchema, wholeRunEnd, wholeRunPlan } from './whole-level.js';
 
 const rate = z.number().nonnegative().nullable();
@@ -38,6 +39,8 @@ export const poolingLevelSchema = z
       .nullable(),
     /** Whether our own client bounded the level; absent in results of earlier versions (judged then by warnings only). */
     clientBound: clientBoundSchema.optional(),
+    /** The server's own view of the whole level from its Prometheus endpoint, beside ours; null when it has none, absent in earlier results. */
+    serverTruth: serverTruthSchema.nullable().optional(),
   })
   .strict();
 

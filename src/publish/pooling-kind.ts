@@ -30,6 +30,7 @@ import type { ReceiptInput, ReceiptKind, ReceiptOutcome } from './receipt-kind.j
 import { barCharts, checkedPair, headlinesOf, receiptOf, withRuns } from './receipt-parts.js';
 import type { Receipt } from './receipt-schema.js';
 import { refusal } from './refusal.js';
+import { serverTruthLimitations } from './server-agreement.js';
 import type { CheckedRun } from './run-pair.js';
 
 type PoolingRun = CheckedRun<PoolingResult>;
@@ -118,11 +119,16 @@ function sideLimits(cfg: ConfigurationKey, run: PoolingRun): string[] {
     ...(r.run.tokenizer.exact ? [] : [`${cfg}: input lengths were counted by the word approximation (no tokenizer was available), so they are approximate.`]),
     ...stalePriceLimit(cfg, run),
     ...warningsLimit(cfg, r.warnings),
+    // Runs recorded before pooling runs kept a server account had no server view either: no sentence for them.
+    ...serverTruthLimitations(cfg, poolingRunsOf(r), r.serverAccount !== undefined),
   ];
 }
 
-/** A pooling run's round trip: its records carry no response headers, so none is shown. */
-const poolingRoundTripMs = (): number | null => null;
+/** A pooling run's round trip: the shortest its first run's levels recorded beside the server's view (none without one). */
+function poolingRoundTripMs(r: PoolingResult): number | null {
+  const rtts = r.levels.flatMap((l) => (l.serverTruth?.rttMs === undefined || l.serverTruth.rttMs === null ? [] : [l.serverTruth.rttMs]));
+  return rtts.length === 0 ? null : Math.min(...rtts);
+}
 
 const article = (e: PoolingEndpoint) => (e === 'rerank' ? 'a' : 'an');
 
@@ -183,7 +189,7 @@ export const poolingKind: ReceiptKind<PoolingResult> = {
   endpoints: POOLING_ENDPOINTS,
   schema: poolingResultSchema as z.ZodType<PoolingResult>,
   publicCopy: publicPoolingResult,
-  checkEvidence: (side, result, out) => checkPoolingEvidence(side, result, out),
+  checkEvidence: checkPoolingEvidence,
   combineRuns: combinePoolingRuns,
   evidenceQuality: (standalone, _optimized, results) =>
     standalone === null
