@@ -6,7 +6,8 @@
  * levels), so a compressed timeline or another run's server truth shows up as
  * a disagreement. The inputs that widen the allowance are bounded by the
  * records: no round trip is longer than the fastest response's headers (the
- * fastest whole answer, for pooling), no lateness longer than the level. A disagreement past the
+ * fastest whole answer, for pooling), no lateness longer than the level (as
+ * the lateness histogram's buckets can state it). A disagreement past the
  * documented allowance is refused unless the receipt allows it, and then it
  * is a limitation naming the metric and both numbers.
  */
@@ -20,6 +21,7 @@ import {
   compareWithServer,
   fastestAnswerMs,
   fastestHeadersMs,
+  latenessCeilingMs,
 } from '../core/index.js';
 import { type Refusal, refusal } from './refusal.js';
 import { differenceText, differences } from './same-numbers.js';
@@ -59,8 +61,16 @@ function boundRefusals(field: string, st: ServerTruth, basis: TruthBasis): Refus
   if (st.rttMs !== null && fastest !== null && st.rttMs > fastest)
     out.push(refusal('server-truth', `${field}.rttMs`, `states a ${st.rttMs} ms round trip, longer than ${basis.fastest(fastest.toFixed(2))}`));
   const span = basis.spanMs;
-  if (st.lateP99Ms !== undefined && st.lateP99Ms !== null && st.lateP99Ms > span)
-    out.push(refusal('server-truth', `${field}.lateP99Ms`, `states ${st.lateP99Ms} ms of server lateness in a level whose records span ${span.toFixed(1)} ms`));
+  // The p99 is a histogram bucket's upper bound: a lateness inside the span may read as the next bound above it.
+  const ceiling = latenessCeilingMs(span);
+  if (st.lateP99Ms !== undefined && st.lateP99Ms !== null && st.lateP99Ms > ceiling)
+    out.push(
+      refusal(
+        'server-truth',
+        `${field}.lateP99Ms`,
+        `states ${st.lateP99Ms} ms of server lateness in a level whose records span ${span.toFixed(1)} ms (read off the histogram's buckets, at most ${fmt(ceiling)} ms)`,
+      ),
+    );
   return out;
 }
 
