@@ -181,7 +181,15 @@ describe('server configurations on a receipt', () => {
     const plain = buildReceipt({ baseline: older(baseline), optimized: older(optimized), quality: null, method: 'a faster encoder', generator: '0.1.0' });
     if (!plain.ok) throw new Error(plain.problems.join('\n'));
     expect(plain.receipt.serverConfiguration).toBeUndefined();
-    expect(plain.receipt.limitations.some((l) => /handicapped|configured differently/.test(l))).toBe(false);
+    expect(plain.receipt.limitations.some((l) => /handicapped|configured differently|reported no figures of its own/.test(l))).toBe(false);
+    // A run of this version against a server with no /metrics says so, as a text run does.
+    const unmetered = (x: PoolingResult): PoolingResult => ({ ...x, levels: x.levels.map(({ serverTruth: _s, ...l }) => l) });
+    expect(r.limitations.some((l) => /reported no figures of its own/.test(l))).toBe(false);
+    const bare = buildReceipt({ baseline: unmetered(baseline), optimized, quality: null, method: 'a faster encoder', generator: '0.1.0' });
+    if (!bare.ok) throw new Error(bare.problems.join('\n'));
+    expect(bare.receipt.limitations).toContain(
+      "baseline: the server reported no figures of its own (no /metrics), so no number here is checked against the server's account.",
+    );
     const oldDir = join(root, 'pooling-old');
     expect(await recomputeReceipt(write(oldDir, plain.receipt, { baseline: older(baseline), optimized: older(optimized) }), oldDir, TODAY)).toMatchObject({
       ok: true,
