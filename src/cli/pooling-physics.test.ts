@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { poolingRecordsSha256, runPoolingContract, validateContract } from '../contract/index.js';
-import { type PoolingRecord, type PoolingResult, poolingCapacity, poolingLevel, poolingPeak } from '../core/index.js';
+import { type PoolingRecord, type PoolingResult, compareWholeWithServer, poolingCapacity, poolingLevel, poolingPeak } from '../core/index.js';
 import { type SimServer, startSimulator } from '../sim/index.js';
 import { type Doc, poolingContract } from '../test-support/pooling-contract.js';
 import { receiptCli } from '../test-support/receipt-cli.js';
@@ -29,15 +29,24 @@ const run = async (sim: SimServer, over: (c: Doc) => void = () => {}) =>
     command: 'goodput run contract.yaml',
   });
 
-/** A forger with goodput's own code: the records edited, then every level, the peak, the capacity and the hash recomputed from them. */
-function forged(r: PoolingResult, edit: (records: PoolingRecord[]) => PoolingRecord[]): PoolingResult {
+/**
+ * A forger with goodput's own code: the records edited, then every level, the peak, the capacity and the hash recomputed
+ * from them. The server's figures are left as the server gave them; with `recompare`, the comparison beside them is
+ * recomputed from the edited records too.
+ */
+function forged(r: PoolingResult, edit: (records: PoolingRecord[]) => PoolingRecord[], recompare = false): PoolingResult {
   const f = structuredClone(r);
   const records = edit(f.records ?? []);
   const levels = f.levels.map((l) => {
     const cb = l.clientBound;
     const client = cb === undefined ? null : { loopDelayMs: cb.loopDelayMs, clientCpuPct: cb.clientCpuPct, budgetMs: cb.budgetMs };
     const own = records.filter((x) => x.concurrency === l.concurrency);
-    return poolingLevel(l.concurrency, own, f.run.hourlyCostUsd, f.run.latencySlo, client);
+    const level = poolingLevel(l.concurrency, own, f.run.hourlyCostUsd, f.run.latencySlo, client);
+    const st = l.serverTruth;
+    if (st === undefined || st === null) return level;
+    const { metricsUrl: _u, rttMs: _r, comparison: _c, queued: _q, ...figures } = st;
+    const again = compareWholeWithServer(own, { ...figures, missing: [], lateP99Ms: figures.lateP99Ms ?? null });
+    return { ...level, serverTruth: recompare ? { ...st, ...again } : st };
   });
   const capacity = f.run.latencySlo === null ? null : poolingCapacity(levels, f.run.latencySlo);
   return { ...f, records, recordsSha256: poolingRecordsSha256(records), levels, peak: poolingPeak(levels), capacity };
@@ -83,7 +92,8 @@ describe('pooling records have the physics of every record', () => {
 
   it("input tokens ×4 (+300 %): refused against the tokens sent, by the server's own tokenizer", async () => {
     const lie = forged(fast, (rs) => rs.map((x) => (x.inputTokens === null ? x : { ...x, inputTokens: x.inputTokens * 4 })));
-    expect(lie.peak?.inputTokensPerS).toBeCloseTo((fast.peak?.inputTokensPerS ?? 0) * 4, 6);
+    // The level's rate, not the peak: on a busy machine a level can be client-bound and leave the peak.
+    expect(lie.levels[0]?.inputTokensPerS).toBeCloseTo((fast.levels[0]?.inputTokensPerS ?? 0) * 4, 6);
     const stderr = await refused(base, lie);
     expect(stderr).toMatch(
       /evidence\.optimized: run 1 records\[c=\d\] record seq \d+\.inputTokens: states \d+ input tokens; its 4 items were 128 tokens by the server's own tokenizer, so the server counts 64 to 288 \[rule: input-tokens\]/,
@@ -102,10 +112,46 @@ describe('pooling records have the physics of every record', () => {
     const origin = Math.min(...(slowFast.records ?? []).map((x) => x.sentNs));
     const squeeze = (t: number) => origin + (t - origin) / 4;
     const lie = forged(slowFast, (rs) => rs.map((x) => ({ ...x, sentNs: squeeze(x.sentNs), endNs: squeeze(x.endNs) })));
-    expect(lie.peak?.itemsPerS ?? 0).toBeGreaterThan((slowFast.peak?.itemsPerS ?? 0) * 3.9);
+    // The level's rate, not the peak: on a busy machine the forger's squeezed level can turn client-bound and leave the peak.
+    expect(lie.levels[0]?.itemsPerS ?? 0).toBeGreaterThan((slowFast.levels[0]?.itemsPerS ?? 0) * 3.9);
     const stderr = await refused(slowBase, lie);
     expect(stderr).toMatch(
       /evidence\.optimized: run 1 records: last [\d.]+ s of a run that went from \S+ to \S+ \([\d.]+ s\); setup and 1 level gaps account for at most 6 s \[rule: wall-clock\]/,
+    );
+  });
+
+  it("a timeline compressed fourfold with the run's start and end moved to fit: refused against the server's own latency", async () => {
+    for (const l of slowFast.levels) expect(l.serverTruth?.e2eMeanMs ?? 0).toBeGreaterThan(700);
+    const origin = Math.min(...(slowFast.records ?? []).map((x) => x.sentNs));
+    const squeeze = (t: number) => origin + (t - origin) / 4;
+    const squeezed = (recompare: boolean) => {
+      const lie = forged(slowFast, (rs) => rs.map((x) => ({ ...x, sentNs: squeeze(x.sentNs), endNs: squeeze(x.endNs) })), recompare);
+      // The run's wall clock moved to fit the records, so the wall-clock rule alone lets it through.
+      const start = Date.parse(lie.run.startedAt);
+      const span = (Date.parse(lie.run.endedAt) - start) / 4;
+      return { ...lie, run: { ...lie.run, endedAt: new Date(start + span).toISOString() } };
+    };
+    // The comparison beside the server's figures recomputed by the forger: the server's latency is four times ours.
+    const recompared = await refused(slowBase, squeezed(true));
+    expect(recompared).not.toMatch(/\[rule: wall-clock\]/);
+    expect(recompared).toMatch(
+      /evidence\.optimized: run 1 levels\[c=1\]\.serverTruth e2e-mean-ms: latency mean: ours [\d.]+ ms, the server's [\d.]+ ms \(allowed -[\d.]+ to \+[\d.]+ ms\): the server's own account disagrees past the allowance.*\[rule: server-agreement\]/,
+    );
+    // The comparison left as the run recorded it: it no longer follows from the records.
+    const kept = await refused(slowBase, squeezed(false));
+    expect(kept).toMatch(
+      /evidence\.optimized: run 1 levels\[c=1\]\.serverTruth\.comparison\[0\]\.client: states [\d.]+, its records and the server's deltas give [\d.]+ \[rule: server-truth\]/,
+    );
+  });
+
+  it('a round trip longer than the fastest answer: refused', async () => {
+    const lie = structuredClone(fast);
+    const st = lie.levels[0]?.serverTruth;
+    if (st === undefined || st === null) throw new Error('no server view recorded');
+    st.rttMs = 60_000;
+    const stderr = await refused(base, lie);
+    expect(stderr).toMatch(
+      /evidence\.optimized: run 1 levels\[c=\d\]\.serverTruth\.rttMs: states a 60000 ms round trip, longer than the fastest answer \([\d.]+ ms from its send to its last byte\) \[rule: server-truth\]/,
     );
   });
 

@@ -161,8 +161,17 @@ describe('forgeries and mixed endpoints are refused, naming the field; nothing i
       /evidence\.optimized: run 1 recordsSha256: states [0-9a-f]{64}, its records hash to [0-9a-f]{64}; the records were edited \[rule: records-hash\]/,
     );
     forged.recordsSha256 = poolingRecordsSha256(forged.records ?? []);
+    // The level's comparison with the server's own view no longer follows from its records; that is checked first.
     await refused(
       'rehashed',
+      base,
+      forged,
+      /evidence\.optimized: run 1 levels\[c=1\]\.serverTruth\.comparison\[0\]\.client: states [\d.]+, its records and the server's deltas give [\d.]+ \[rule: server-truth\]/,
+    );
+    // Without the server's view (a server with no /metrics), the level itself does not follow from them.
+    for (const l of forged.levels) delete l.serverTruth;
+    await refused(
+      'rehashed-no-server-view',
       base,
       forged,
       /evidence\.optimized: run 1 levels\[c=1\]\.latencyMs\.(p50|p95|p99|mean): states [\d.]+, its records give [\d.]+ \[rule: records-reproduce\]/,

@@ -17,6 +17,8 @@ import { ContractError } from './errors.js';
 import { evidenceOf, stackRuns } from './repeat-runs.js';
 import { tokenizerOf } from './prepare-cells.js';
 import { checkServer } from './server-facts.js';
+import { clientMachine } from './client-machine.js';
+import { collectServerAccount } from './server-account.js';
 
 export interface PoolingRunOptions {
   url?: string;
@@ -85,6 +87,8 @@ async function preparePooling(contract: Contract, opts: { url?: string; apiKey?:
 
 export async function runPoolingContract(contract: Contract, opts: PoolingRunOptions): Promise<PoolingResult> {
   const { serverReport, resolved, spec } = await preparePooling(contract, opts);
+  // The server's account and configuration, collected as a text run collects them: a receipt lays both sides' side by side.
+  const serverAccount = await collectServerAccount(spec.url, opts.apiKey, contract.model.name);
   const records: PoolingRecord[] = [];
   const result = await runSweep(spec, {
     signal: opts.signal,
@@ -97,6 +101,8 @@ export async function runPoolingContract(contract: Contract, opts: PoolingRunOpt
   return {
     ...result,
     serverReport,
+    serverAccount,
+    clientMachine: clientMachine(),
     contract: resolved as unknown as Record<string, unknown>,
     contractHash: contractHash(resolved),
     records,

@@ -72,8 +72,17 @@ export { parsePrometheusText, type PromScrape } from './prometheus-text.js';
 export { seriesList, seriesValue } from './prometheus-series.js';
 export { FAMILY_PREFIXES, type MetricFamily, METRICS_PATHS, requiredNames } from './metric-catalog.js';
 export { describeRoles, discoverMetrics, type MetricMap } from './metric-discovery.js';
-export { type GaugeReading, readGauges, SERVER_LATENESS_METRIC, type ServerFigures, serverFigures } from './server-truth.js';
+export {
+  type GaugeReading,
+  latenessCeilingMs,
+  readGauges,
+  SERVER_LATENESS_BUCKETS_S,
+  SERVER_LATENESS_METRIC,
+  type ServerFigures,
+  serverFigures,
+} from './server-truth.js';
 export { boundedRttMs, compareWithServer, describeDisagreement, describeQueue, fastestHeadersMs } from './server-compare.js';
+export { boundedWholeRttMs, compareWholeWithServer, fastestAnswerMs } from './whole-compare.js';
 export { type GpuCollection, type GpuSample, summarizeGpu } from './gpu-summary.js';
 export { vllmBenchMetrics, type VllmStats, vllmView } from './vllm-bench-metrics.js';
 export { ARRIVAL_KINDS, type ArrivalKind, arrivalSchema, type ArrivalSpec, GENERATED_ARRIVALS, type LevelLoad } from './arrival-spec.js';

@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { LIMITS } from './limits.js';
 import { POOLING_ENDPOINTS, isPoolingEndpoint } from './pooling-record.js';
 import { SCHEMA_VERSION, clientBoundSchema, serverReportSchema, warningSchema } from './result-schema.js';
+import { serverAccountSchema } from './server-account-schema.js';
+import { serverTruthSchema } from './telemetry-schema.js';
 import { wholeLevelHead, wholeRecordSchema, wholeRunEnd, wholeRunPlan } from './whole-level.js';
 
 const rate = z.number().nonnegative().nullable();
@@ -37,6 +39,8 @@ export const poolingLevelSchema = z
       .nullable(),
     /** Whether our own client bounded the level; absent in results of earlier versions (judged then by warnings only). */
     clientBound: clientBoundSchema.optional(),
+    /** The server's own view of the whole level from its Prometheus endpoint, beside ours; null when it has none, absent in earlier results. */
+    serverTruth: serverTruthSchema.nullable().optional(),
   })
   .strict();
 
@@ -136,6 +140,10 @@ export const poolingResultSchema = z
       .optional(),
     /** What the server reported about itself, each declared contract field checked against it. */
     serverReport: serverReportSchema.optional(),
+    /** The server's account of itself and its configuration, as a text run records it; absent in results written before pooling runs recorded it. */
+    serverAccount: serverAccountSchema.optional(),
+    /** The machine that ran the client, in words (OS, CPU, memory, Node; never its name); absent in earlier results. */
+    clientMachine: z.string().max(200).optional(),
     ...poolingEvidence,
     /** goodput run --repeats N: the other runs of the contract, the first being the top level. */
     repeats: z.array(poolingRepeatSchema).max(LIMITS.repeats.max).optional(),

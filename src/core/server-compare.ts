@@ -31,7 +31,8 @@ export const SERVER_TOLERANCE = {
 const mean = (xs: readonly number[]) => (xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length);
 const fmt = (x: number, d = 1) => x.toFixed(d);
 
-function row(metric: ComparisonRow['metric'], client: number, server: number, min: number, max: number, basis: string): ComparisonRow {
+/** One row of a comparison: our figure, the server's, their difference and whether it lies in the allowed range. */
+export function comparisonRow(metric: ComparisonRow['metric'], client: number, server: number, min: number, max: number, basis: string): ComparisonRow {
   const diff = client - server;
   return {
     metric,
@@ -121,22 +122,26 @@ export function compareWithServer(
       rttMs === null
         ? `±max(${T.relative * 100}%, ${T.ttftFloorMs} ms)${ours}; no round trip was measured`
         : `one ${fmt(rtt, 2)} ms round trip${ours} + max(${T.relative * 100}%, ${T.ttftFloorMs} ms)`;
-    rows.push(row('ttft-mean-ms', ttft, s.ttftMeanMs, -slack, rtt + late + slack, basis));
+    rows.push(comparisonRow('ttft-mean-ms', ttft, s.ttftMeanMs, -slack, rtt + late + slack, basis));
   }
   const ours = clientItl(ok, s.itlPer);
   if (ours !== null && s.itlMeanMs !== null) {
     const late = (clientLateMs ?? 0) * ours.perLateMs;
     const slack = Math.max(T.relative * s.itlMeanMs, T.itlFloorMs) + late;
     const why = clientLateMs === null ? '' : ` + our event-loop delay ${fmt(clientLateMs, 2)} ms (p99) over ${fmt(1 / ours.perLateMs)} gaps a request`;
-    rows.push(row('itl-mean-ms', ours.itl, s.itlMeanMs, -slack, slack, `±max(${T.relative * 100}%, ${T.itlFloorMs} ms)${why}, per ${s.itlPer ?? 'chunk'}`));
+    rows.push(
+      comparisonRow('itl-mean-ms', ours.itl, s.itlMeanMs, -slack, slack, `±max(${T.relative * 100}%, ${T.itlFloorMs} ms)${why}, per ${s.itlPer ?? 'chunk'}`),
+    );
   }
   if (s.generatedTokens !== null && measured.length > 0) {
     const tokens = measured.reduce((a, r) => a + r.outputTokens, 0);
     const slack = Math.max(T.tokensRelative * s.generatedTokens, 1);
-    rows.push(row('generated-tokens', tokens, s.generatedTokens, -slack, slack, `±${T.tokensRelative * 100}% of the server's count`));
+    rows.push(comparisonRow('generated-tokens', tokens, s.generatedTokens, -slack, slack, `±${T.tokensRelative * 100}% of the server's count`));
   }
   if (s.requests !== null && measured.length > 0) {
-    rows.push(row('requests', measured.length, s.requests, 0, measured.length, 'the server may count fewer (rejected before it started them), never more'));
+    rows.push(
+      comparisonRow('requests', measured.length, s.requests, 0, measured.length, 'the server may count fewer (rejected before it started them), never more'),
+    );
   }
   const stepMs = s.itlPer === 'request' ? 0 : (s.itlMeanMs ?? 0);
   const queueLimit = Math.max(T.queueFloorMs, T.queueStepFactor * stepMs, T.queueShareOfTtft * (s.ttftMeanMs ?? 0));
@@ -149,6 +154,7 @@ const WHAT: Readonly<Record<ComparisonRow['metric'], string>> = {
   'itl-mean-ms': 'inter-token mean',
   'generated-tokens': 'generated tokens',
   requests: 'requests',
+  'e2e-mean-ms': 'latency mean',
 };
 
 /** "TTFT mean: ours 80.2, server 20.1 (+60.1; allowed −1.0…+1.3: one 0.30 ms round trip + …)" for each disagreeing row; null when all agree. */

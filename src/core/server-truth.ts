@@ -80,6 +80,19 @@ function delta(before: PromScrape, after: PromScrape, shape: MetricShape): Delta
 
 /** A server that reports its own write lateness as a histogram (goodput's simulator does; no engine does yet). */
 export const SERVER_LATENESS_METRIC = 'goodput_sim:write_lateness_seconds';
+/** That histogram's upper bucket bounds, s: fine below a millisecond, where a healthy loopback server lives. */
+export const SERVER_LATENESS_BUCKETS_S = [0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1] as const;
+
+/**
+ * The most write lateness (p99, ms) a level whose records span `spanMs` can state. No write is later
+ * than the level is long, but a level's p99 is read off the histogram as the upper bound of the
+ * bucket that holds it (histogramQuantileDelta), so a lateness inside the span reads as the first
+ * bound at or above the span: 120 ms of lateness in a 165 ms level is stated as 250 ms.
+ */
+export function latenessCeilingMs(spanMs: number): number {
+  const bound = SERVER_LATENESS_BUCKETS_S.find((b) => b * 1000 >= spanMs);
+  return bound === undefined ? spanMs : Math.max(spanMs, bound * 1000);
+}
 
 /**
  * The q-quantile of a histogram over the level, from its bucket deltas: the upper

@@ -14,7 +14,7 @@ export const gaugeStatsSchema = z.object({ mean: num, max: num, samples: z.numbe
 
 /** One figure we measured next to the server's, judged against a stated tolerance. */
 export const comparisonRowSchema = z.object({
-  metric: z.enum(['ttft-mean-ms', 'itl-mean-ms', 'generated-tokens', 'requests']),
+  metric: z.enum(['ttft-mean-ms', 'itl-mean-ms', 'generated-tokens', 'requests', 'e2e-mean-ms']),
   client: num,
   server: num,
   /** client − server. */

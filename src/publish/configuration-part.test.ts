@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ServerConfiguration, SweepResult } from '../core/index.js';
 import { evidencePair } from '../test-support/evidence-fixture.js';
-import { configurationPart } from './configuration-part.js';
+import { configurationPart, headersRoundTripMs } from './configuration-part.js';
 import type { CheckedRun } from './run-pair.js';
 
 const sim = (maxBatch: number): ServerConfiguration => ({
@@ -19,7 +19,8 @@ const withConfig = (r: SweepResult, configuration: ServerConfiguration | undefin
   ...over,
   serverAccount: { models: [], server: null, version: null, props: null, simulator: null, ...(configuration === undefined ? {} : { configuration }) },
 });
-const part = (b: SweepResult, o: SweepResult) => configurationPart({ baseline: { result: b } as CheckedRun, optimized: { result: o } as CheckedRun });
+const part = (b: SweepResult, o: SweepResult) =>
+  configurationPart({ baseline: { result: b } as CheckedRun, optimized: { result: o } as CheckedRun }, headersRoundTripMs);
 
 describe('configurationPart', () => {
   const pair = evidencePair();

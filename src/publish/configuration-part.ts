@@ -4,18 +4,26 @@
  * settings each server reported side by side, a baseline configured below its
  * engine's documented default (core's SERVER_SETTINGS) flagged as handicapped,
  * and, as limitations, every configuration difference in words and every
- * condition that differs between the sides: the round trip to the server (the
- * fastest answer's headers in the records), the days measured, the goodput
- * version and the client machine. Runs recorded before configurations were
- * (no `serverAccount.configuration` on either side) add nothing, so their
- * receipts recompute as they always did.
+ * condition that differs between the sides: the round trip to the server (as
+ * each kind's records bound it), the days measured, the goodput version and
+ * the client machine. One section for every kind of receipt (text, embeddings,
+ * rerank): it reads only what every kind's result carries. Runs recorded
+ * before configurations were (no `serverAccount.configuration` on either side)
+ * add nothing, so their receipts recompute as they always did.
  */
 import { runsOf } from '../contract/index.js';
 import { type ServerConfiguration, type SweepResult, fastestHeadersMs, handicapsOf, settingRows } from '../core/index.js';
 import type { ConfigurationKey } from './fact.js';
 import { daysBetween } from './receipt-dates.js';
 import type { ServerConfigurationSection } from './receipt-schema.js';
-import type { CheckedRun } from './run-pair.js';
+import type { CheckedRun, PairRun } from './run-pair.js';
+
+/** What the section reads of a side's result, whatever its kind. */
+export interface ConfiguredRun extends PairRun {
+  serverAccount?: { configuration?: ServerConfiguration } | undefined;
+  clientMachine?: string | undefined;
+  run: PairRun['run'] & { toolVersion: string };
+}
 
 /** Sides measured further apart than this many days are a limitation. */
 export const APART_DAYS = 7;
@@ -40,10 +48,13 @@ const sourceText = (c: ServerConfiguration): string =>
 
 const ms = (x: number) => x.toFixed(1);
 
-/** The conditions that differ between the sides, each one sentence. */
-function conditionLimits(b: SweepResult, o: SweepResult): string[] {
+/** A text run's round trip: its first run's fastest response headers after their send. */
+export const headersRoundTripMs = (r: SweepResult): number | null => fastestHeadersMs(runsOf(r)[0]?.records ?? []);
+
+/** The conditions that differ between the sides, each one sentence; `roundTripMs` is the round trip a side's records show (null: none). */
+function conditionLimits<R extends ConfiguredRun>(b: R, o: R, roundTripMs: (r: R) => number | null): string[] {
   const out: string[] = [];
-  const [bRtt, oRtt] = [b, o].map((r) => fastestHeadersMs(runsOf(r)[0]?.records ?? [])) as [number | null, number | null];
+  const [bRtt, oRtt] = [roundTripMs(b), roundTripMs(o)];
   if (bRtt !== null && oRtt !== null && Math.abs(bRtt - oRtt) > ROUND_TRIP_MS && Math.max(bRtt, oRtt) > ROUND_TRIP_RATIO * Math.min(bRtt, oRtt))
     out.push(
       `The round trip to the servers differs: the fastest answer's headers came ${ms(bRtt)} ms after its send on the baseline and ${ms(oRtt)} ms on the optimized run, so every latency differs by about that much besides the method.`,
@@ -63,8 +74,14 @@ function conditionLimits(b: SweepResult, o: SweepResult): string[] {
   return out;
 }
 
-/** The receipt's configuration section and its limitations; none of either when neither run recorded a configuration. */
-export function configurationPart(runs: Record<ConfigurationKey, CheckedRun>): { section?: ServerConfigurationSection; limitations: string[] } {
+/**
+ * The receipt's configuration section and its limitations; none of either when neither run recorded a configuration.
+ * `roundTripMs` is the kind's own bound on a side's round trip (text: its fastest response's headers).
+ */
+export function configurationPart<R extends ConfiguredRun>(
+  runs: Record<ConfigurationKey, CheckedRun<R>>,
+  roundTripMs: (r: R) => number | null,
+): { section?: ServerConfigurationSection; limitations: string[] } {
   const [bRes, oRes] = [runs.baseline.result, runs.optimized.result];
   const [bAcc, oAcc] = [bRes.serverAccount?.configuration, oRes.serverAccount?.configuration];
   if (bAcc === undefined && oAcc === undefined) return { limitations: [] };
@@ -85,6 +102,6 @@ export function configurationPart(runs: Record<ConfigurationKey, CheckedRun>): {
     limitations.push(
       `The two servers were configured differently, as each reported it: ${differs.map((r) => `${r.setting} ${r.baseline} on the baseline, ${r.optimized} optimized`).join('; ')}; the receipt compares these configurations, not the method alone.`,
     );
-  limitations.push(...conditionLimits(bRes, oRes));
+  limitations.push(...conditionLimits(bRes, oRes, roundTripMs));
   return { section: { sources: { baseline: sourceText(b), optimized: sourceText(o) }, rows, handicaps: handicaps.map((h) => h.text) }, limitations };
 }

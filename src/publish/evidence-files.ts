@@ -125,7 +125,7 @@ function publicContract<C>(contract: C): C {
   ) as C;
 }
 
-/** The public copy of an embeddings or rerank result: its address, command and the tokenizer's route withheld; everything measured kept. */
+/** The public copy of an embeddings or rerank result: its address, command, the tokenizer's route and the metrics address withheld; everything measured kept. */
 export function publicPoolingResult(result: PoolingResult): PoolingResult {
   const hide = <T extends PoolingResult['run']>(run: T): T => ({
     ...run,
@@ -133,11 +133,13 @@ export function publicPoolingResult(result: PoolingResult): PoolingResult {
     command: 'withheld',
     tokenizer: { ...run.tokenizer, label: `withheld (${run.tokenizer.exact ? 'exact' : 'approximate'})` },
   });
+  const levels = (ls: PoolingResult['levels']) => ls.map((l) => (l.serverTruth ? { ...l, serverTruth: { ...l.serverTruth, metricsUrl: WITHHELD_URL } } : l));
   return {
     ...result,
     run: hide(result.run),
+    levels: levels(result.levels),
     ...(result.contract === undefined ? {} : { contract: publicContract(result.contract) }),
-    ...(result.repeats === undefined ? {} : { repeats: result.repeats.map((x) => ({ ...x, run: hide(x.run) })) }),
+    ...(result.repeats === undefined ? {} : { repeats: result.repeats.map((x) => ({ ...x, run: hide(x.run), levels: levels(x.levels) })) }),
   };
 }
 

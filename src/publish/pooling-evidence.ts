@@ -4,7 +4,9 @@
  * under a hash that recomputes, the records are what the contract sends (items
  * per request, levels, warm-ups and measured counts), and every level, the
  * peak and the capacity recompute from those records with the code `goodput
- * run` used (core's poolingLevel). What comes back is the recomputation.
+ * run` used (core's poolingLevel). A level's server truth (runs that recorded
+ * one) is checked as a text level's is (server-agreement.ts). What comes back
+ * is the recomputation.
  */
 import { type Contract, isPoolingEndpoint, poolingRecordsSha256, poolingSpecOf } from '../contract/index.js';
 import { checkedSide, recordsRefusal } from './evidence-check.js';
@@ -16,6 +18,7 @@ import type { ConfigurationKey } from './fact.js';
 import { type Refusal, refusal } from './refusal.js';
 import { differenceText, differences } from './same-numbers.js';
 import { impossibleRecords, levelRefusal, listed, sharedLevelProblems } from './record-physics.js';
+import { poolingServerTruthRefusals } from './server-agreement.js';
 
 /** Every run of a pooling result, the top level first (repeats share its contract and report). */
 export function poolingRunsOf(r: PoolingResult): PoolingResult[] {
@@ -49,7 +52,7 @@ function recordRefusals(where: string, contract: Contract, run: PoolingResult, r
   return [...out, ...listed(where, shared, impossibleRecords)];
 }
 
-function checkRun(side: ConfigurationKey, k: number, run: PoolingResult, contract: Contract, out: Refusal[]): PoolingResult | null {
+function checkRun(side: ConfigurationKey, k: number, run: PoolingResult, contract: Contract, allow: boolean, out: Refusal[]): PoolingResult | null {
   const where = `evidence.${side}: run ${k + 1}`;
   const before = out.length;
   const unusable = recordsRefusal(where, run, poolingRecordsSha256);
@@ -89,18 +92,23 @@ function checkRun(side: ConfigurationKey, k: number, run: PoolingResult, contrac
     levels: run.levels.length,
   };
   out.push(...wholePhysicsRefusals(where, view, run.records));
+  out.push(...poolingServerTruthRefusals(where, run, allow));
   if (out.length > before) return null;
   const levels = run.levels.map((stated) => {
     // The loop delay and busy share are not in the records: taken from the stated level, the verdict recomputed.
     const cb = stated.clientBound;
     const client = cb === undefined ? null : { loopDelayMs: cb.loopDelayMs, clientCpuPct: cb.clientCpuPct, budgetMs: cb.budgetMs };
-    const again = poolingLevel(
-      stated.concurrency,
-      run.records?.filter((r) => r.concurrency === stated.concurrency) ?? [],
-      run.run.hourlyCostUsd,
-      run.run.latencySlo,
-      client,
-    );
+    // The server's own view is not in the records: checked above against them, and kept as stated.
+    const again = {
+      ...poolingLevel(
+        stated.concurrency,
+        run.records?.filter((r) => r.concurrency === stated.concurrency) ?? [],
+        run.run.hourlyCostUsd,
+        run.run.latencySlo,
+        client,
+      ),
+      ...(stated.serverTruth === undefined ? {} : { serverTruth: stated.serverTruth }),
+    };
     for (const d of differences(stated, again, `levels[c=${stated.concurrency}]`, false))
       out.push(refusal('records-reproduce', `${where} ${d.path}`, differenceText(d, 'its records give')));
     return again;
@@ -113,7 +121,12 @@ function checkRun(side: ConfigurationKey, k: number, run: PoolingResult, contrac
 }
 
 /** Checks one pooling side; refusals are appended to `out`, the side rebuilt (levels, peak and capacity from its records) returned when there are none. */
-export function checkPoolingEvidence(side: ConfigurationKey, result: PoolingResult, out: Refusal[]): KindSide<PoolingResult> | null {
+export function checkPoolingEvidence(
+  side: ConfigurationKey,
+  result: PoolingResult,
+  out: Refusal[],
+  allowServerDisagreement = false,
+): KindSide<PoolingResult> | null {
   return checkedSide(side, result, out, {
     refuse: (contract) =>
       !isPoolingEndpoint(contract.server.endpoint) || contract.server.endpoint !== result.run.endpoint
@@ -130,6 +143,6 @@ export function checkPoolingEvidence(side: ConfigurationKey, result: PoolingResu
       const held = `holds ${all.length} ${all.length === 1 ? 'run' : 'runs'}, but the contract declares ${declared}; every run of a declared set ships`;
       return [refusal('repeats-declared', `evidence.${side}: repeats`, held)];
     },
-    run: (r, k, contract) => checkRun(side, k, r, contract, out),
+    run: (r, k, contract) => checkRun(side, k, r, contract, allowServerDisagreement, out),
   });
 }

@@ -12,6 +12,7 @@
 import type { z } from 'zod';
 import { combinePoolingRuns } from '../contract/index.js';
 import { POOLING_ENDPOINTS, type PoolingEndpoint, type PoolingLevel, type PoolingResult, poolingResultSchema } from '../core/index.js';
+import { configurationPart } from './configuration-part.js';
 import { publicPoolingResult } from './evidence-files.js';
 import { type ConfigurationKey, type Fact, derived, measured, recorded } from './fact.js';
 import { missingLimitations, repeatsLimitation, simulatedLimit, stalePriceLimit, warningsLimit } from './limitations.js';
@@ -29,6 +30,7 @@ import type { ReceiptInput, ReceiptKind, ReceiptOutcome } from './receipt-kind.j
 import { barCharts, checkedPair, headlinesOf, receiptOf, withRuns } from './receipt-parts.js';
 import { type Receipt, factSetOf } from './receipt-schema.js';
 import { refusal } from './refusal.js';
+import { serverTruthLimitations } from './server-agreement.js';
 import type { CheckedRun } from './run-pair.js';
 
 type PoolingRun = CheckedRun<PoolingResult>;
@@ -117,7 +119,15 @@ function sideLimits(cfg: ConfigurationKey, run: PoolingRun): string[] {
     ...(r.run.tokenizer.exact ? [] : [`${cfg}: input lengths were counted by the word approximation (no tokenizer was available), so they are approximate.`]),
     ...stalePriceLimit(cfg, run),
     ...warningsLimit(cfg, r.warnings),
+    // Runs recorded before pooling runs kept a server account had no server view either: no sentence for them.
+    ...serverTruthLimitations(cfg, poolingRunsOf(r), r.serverAccount !== undefined),
   ];
+}
+
+/** A pooling run's round trip: the shortest its first run's levels recorded beside the server's view (none without one). */
+function poolingRoundTripMs(r: PoolingResult): number | null {
+  const rtts = r.levels.flatMap((l) => (l.serverTruth?.rttMs === undefined || l.serverTruth.rttMs === null ? [] : [l.serverTruth.rttMs]));
+  return rtts.length === 0 ? null : Math.min(...rtts);
 }
 
 const article = (e: PoolingEndpoint) => (e === 'rerank' ? 'a' : 'an');
@@ -146,6 +156,8 @@ function poolingReceipt(input: ReceiptInput<PoolingResult>): ReceiptOutcome {
   const measuredFacts = [...factsOf('baseline'), ...factsOf('optimized')];
   const items = endpoint === 'rerank' ? 'documents' : 'inputs';
   const figs = poolingFigures(endpoint);
+  // The text kind's section: each side's configuration as its server reported it, a handicapped baseline flagged.
+  const config = configurationPart(runs, poolingRoundTripMs);
   return receiptOf(input, runs, {
     // No tool facts here: set 3 (run signatures) for a new receipt, set 1 as every pooling receipt before it.
     factSet: factSetOf(input.factSet, false),
@@ -176,7 +188,9 @@ function poolingReceipt(input: ReceiptInput<PoolingResult>): ReceiptOutcome {
       ...sideLimits('baseline', runs.baseline),
       ...sideLimits('optimized', runs.optimized),
       ...missingLimitations(measuredFacts),
+      ...config.limitations,
     ],
+    ...(config.section === undefined ? {} : { serverConfiguration: config.section }),
   });
 }
 
@@ -184,7 +198,7 @@ export const poolingKind: ReceiptKind<PoolingResult> = {
   endpoints: POOLING_ENDPOINTS,
   schema: poolingResultSchema as z.ZodType<PoolingResult>,
   publicCopy: publicPoolingResult,
-  checkEvidence: (side, result, out) => checkPoolingEvidence(side, result, out),
+  checkEvidence: checkPoolingEvidence,
   combineRuns: combinePoolingRuns,
   evidenceQuality: (standalone, _optimized, results) =>
     standalone === null

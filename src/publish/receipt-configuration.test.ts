@@ -2,13 +2,16 @@
 // max batch 1: the receipt lays both servers' configurations side by side,
 // flags the handicapped baseline beside the headlines and in its limitations
 // with no hand edit, publishes, and recomputes; the recorded configuration
-// edited in the evidence (re-hashed) is refused naming it.
+// edited in the evidence (re-hashed) is refused naming it. Embeddings runs get
+// the same section from the same code; embeddings runs recorded before pooling
+// runs recorded a configuration still make a receipt without one.
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runContract, validateContract } from '../contract/index.js';
-import type { SweepResult } from '../core/index.js';
+import { runContract, runPoolingContract, validateContract } from '../contract/index.js';
+import type { PoolingResult, SweepResult } from '../core/index.js';
+import { poolingContract } from '../test-support/pooling-contract.js';
 import { goodReceipt } from '../test-support/receipt-dir.js';
 import { useSimulators } from '../test-support/simulators.js';
 import { buildReceipt } from './build-receipt.js';
@@ -41,7 +44,7 @@ const contract = (url: string, quantization: string) =>
   );
 
 /** The receipt file in `dir` stating `receipt` over these evidence files. */
-function write(dir: string, receipt: Receipt, sides: { baseline: SweepResult; optimized: SweepResult }): string {
+function write<R extends SweepResult | PoolingResult>(dir: string, receipt: Receipt, sides: { baseline: R; optimized: R }): string {
   mkdirSync(join(dir, 'evidence'), { recursive: true });
   const b = packEvidence(publicResult(sides.baseline));
   const o = packEvidence(publicResult(sides.optimized));
@@ -136,6 +139,75 @@ describe('server configurations on a receipt', () => {
     expect(left.ok ? [] : left.refusals.map((x) => x.message)).toEqual([
       "serverConfiguration: is absent, but the evidence gives both servers' configurations (1 handicap(s) flagged); a receipt states them [rule: stated-equals-recomputed]",
     ]);
+  }, 60_000);
+
+  it('an embeddings baseline at max batch 1 is flagged the same way; pooling runs recorded before configurations make a receipt without the section', async () => {
+    const base = await sims({ maxBatch: 1, pooling: { dimension: 8, baseMs: 2, msPerInputToken: 0 } });
+    const opt = await sims({ pooling: { dimension: 8, baseMs: 1, msPerInputToken: 0 } });
+    const run = (url: string) =>
+      runPoolingContract(
+        validateContract(
+          poolingContract(url, 'embeddings', (c) => {
+            c.load.levels = [1];
+          }),
+          'test contract',
+          process.cwd(),
+        ),
+        { command: 'test' },
+      );
+    const [baseline, optimized] = [await run(base.url), await run(opt.url)];
+    expect(baseline.serverAccount?.configuration?.settings).toContainEqual({ name: 'profile.maxBatch', value: 1 });
+    expect(baseline.clientMachine).toMatch(/Node \d+/);
+
+    const built = buildReceipt({ baseline, optimized, quality: null, method: 'a faster encoder', generator: '0.1.0' });
+    if (!built.ok) throw new Error(built.problems.join('\n'));
+    const r = built.receipt;
+    expect(r.modality).toBe('embeddings');
+    expect(r.serverConfiguration?.handicaps).toEqual(['handicapped baseline: max batch 1 (engine default 256)']);
+    expect(r.serverConfiguration?.rows).toContainEqual({ setting: 'max batch', baseline: '1', optimized: '256', differs: true });
+    expect(r.limitations).toContainEqual(
+      expect.stringMatching(/^handicapped baseline: max batch 1 \(engine default 256\): the baseline's server reported profile\.maxBatch 1/),
+    );
+    const dir = join(root, 'pooling');
+    expect(await recomputeReceipt(write(dir, r, { baseline, optimized }), dir, TODAY)).toMatchObject({ ok: true });
+
+    const account = baseline.serverAccount as NonNullable<PoolingResult['serverAccount']>;
+    const configuration = account.configuration as NonNullable<typeof account.configuration>;
+    const edited: PoolingResult = {
+      ...baseline,
+      serverAccount: {
+        ...account,
+        configuration: { ...configuration, settings: configuration.settings.map((s) => (s.name === 'profile.maxBatch' ? { ...s, value: 256 } : s)) },
+      },
+    };
+    const forged = join(root, 'pooling-forged');
+    const again = await recomputeReceipt(write(forged, r, { baseline: edited, optimized }), forged, TODAY);
+    const messages = again.ok ? [] : again.refusals.map((x) => x.message);
+    expect(messages, messages.join('\n')).toContainEqual(
+      expect.stringMatching(/^serverConfiguration\.rows\[\d+\]\.baseline: states "1".*\[rule: stated-equals-recomputed\]$/),
+    );
+
+    // Runs of an earlier version carry no account: no section, and the receipt recomputes.
+    const older = (x: PoolingResult): PoolingResult => {
+      const { serverAccount: _a, clientMachine: _m, ...rest } = x;
+      return rest;
+    };
+    const plain = buildReceipt({ baseline: older(baseline), optimized: older(optimized), quality: null, method: 'a faster encoder', generator: '0.1.0' });
+    if (!plain.ok) throw new Error(plain.problems.join('\n'));
+    expect(plain.receipt.serverConfiguration).toBeUndefined();
+    expect(plain.receipt.limitations.some((l) => /handicapped|configured differently|reported no figures of its own/.test(l))).toBe(false);
+    // A run of this version against a server with no /metrics says so, as a text run does.
+    const unmetered = (x: PoolingResult): PoolingResult => ({ ...x, levels: x.levels.map(({ serverTruth: _s, ...l }) => l) });
+    expect(r.limitations.some((l) => /reported no figures of its own/.test(l))).toBe(false);
+    const bare = buildReceipt({ baseline: unmetered(baseline), optimized, quality: null, method: 'a faster encoder', generator: '0.1.0' });
+    if (!bare.ok) throw new Error(bare.problems.join('\n'));
+    expect(bare.receipt.limitations).toContain(
+      "baseline: the server reported no figures of its own (no /metrics), so no number here is checked against the server's account.",
+    );
+    const oldDir = join(root, 'pooling-old');
+    expect(await recomputeReceipt(write(oldDir, plain.receipt, { baseline: older(baseline), optimized: older(optimized) }), oldDir, TODAY)).toMatchObject({
+      ok: true,
+    });
   }, 60_000);
 
   it('a receipt over runs that recorded no configuration states no section and renders its page as before', async () => {

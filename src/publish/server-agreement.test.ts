@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { StoredRecord } from '../contract/index.js';
-import { type ServerTruth, type SweepResult, compareWithServer, ttftMs } from '../core/index.js';
+import { SERVER_LATENESS_BUCKETS_S, type ServerTruth, type SweepResult, compareWithServer, ttftMs } from '../core/index.js';
 import { evidencePair } from '../test-support/evidence-fixture.js';
 import { forge } from '../test-support/forger.js';
 import { measuredQualityFixture } from '../test-support/quality-fixture.js';
@@ -165,6 +165,31 @@ describe('server truth recomputed at publish', () => {
     expect(messages).toEqual([]);
     expect(limitations).toContainEqual(
       expect.stringMatching(/^optimized: concurrency 1: the server's account disagrees: TTFT mean: ours [\d.]+ ms, the server's [\d.]+ ms \(allowed/),
+    );
+  });
+  /** Each level's server lateness set to `late(span)` ms, its comparison recomputed as the run would have. */
+  const withLate = (late: (spanMs: number) => number) =>
+    forge(good, {
+      levels: (ls) =>
+        ls.map((l) => {
+          const records = (good.records ?? []).filter((x) => x.concurrency === l.concurrency);
+          const span = (Math.max(...records.map((x) => x.endNs ?? x.sendNs)) - Math.min(...records.map((x) => x.sendNs))) / 1e6;
+          const st = { ...(l.serverTruth as ServerTruth), lateP99Ms: late(span) };
+          return { ...l, serverTruth: { ...st, ...compareWithServer(records, { ...st, missing: [], lateP99Ms: st.lateP99Ms }, st.rttMs, null) } };
+        }),
+    });
+  /** The first lateness bucket bound at or above `spanMs`, ms: how a lateness inside the level reads off the histogram. */
+  const bucketAbove = (spanMs: number) => 1000 * (SERVER_LATENESS_BUCKETS_S.find((b) => b * 1000 >= spanMs) ?? 1);
+  it("a short level's lateness read off the histogram as the bucket bound above its span passes", async () => {
+    const { messages } = await refusals(withLate(bucketAbove));
+    expect(messages).toEqual([]);
+  });
+  it('a lateness past the bucket that could hold the level is refused', async () => {
+    const { messages } = await refusals(withLate((span) => 2 * bucketAbove(span) + 1));
+    expect(messages).toContainEqual(
+      expect.stringMatching(
+        /^evidence\.optimized: run 1 levels\[c=1\]\.serverTruth\.lateP99Ms: states [\d.]+ ms of server lateness in a level whose records span [\d.]+ ms \(read off the histogram's buckets, at most [\d.]+ ms\) \[rule: server-truth\]$/,
+      ),
     );
   });
   it('a configuration whose server reported nothing says so', async () => {

@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import { type Contract, combineRepeats, runsOf } from '../contract/index.js';
 import { canonicalJson, type QualityScore, type SweepResult, sweepResultSchema } from '../core/index.js';
 import { FIGURES, type FigureKey } from '../web/index.js';
-import { configurationPart } from './configuration-part.js';
+import { configurationPart, headersRoundTripMs } from './configuration-part.js';
 import { checkEvidence } from './evidence-check.js';
 import { publicTextResult } from './evidence-files.js';
 import { type ConfigurationKey, FACT_TABLE_ROWS, type Fact } from './fact.js';
@@ -77,7 +77,7 @@ function textReceipt(input: ReceiptInput<SweepResult>): ReceiptOutcome {
   const q = qualityFacts(input.quality);
   const facts = [...b.facts, ...underQualityFloor(o.facts, runs.optimized.contract, input.quality), ...q.facts];
   const media = mediaInputs(runs.baseline.contract);
-  const config = configurationPart(runs);
+  const config = configurationPart(runs, headersRoundTripMs);
   return receiptOf(input, runs, {
     factSet,
     simulated: isSimulated(runs.baseline) || isSimulated(runs.optimized),

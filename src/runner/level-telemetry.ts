@@ -69,7 +69,7 @@ export interface RunTelemetry {
 }
 
 /** The detected engine's metrics path first, its family as the naming hint, and its own advice when nothing answers. */
-function engineHints(e: EngineMetricsHint | undefined): { hint: MetricFamily | null; preferredPath: string | null; missingHint?: string } {
+export function engineHints(e: EngineMetricsHint | undefined): { hint: MetricFamily | null; preferredPath: string | null; missingHint?: string } {
   if (!e) return { hint: null, preferredPath: null };
   const hint = e.engine in FAMILY_PREFIXES ? (e.engine as MetricFamily) : null;
   const missingHint =

@@ -17,11 +17,21 @@ import {
   poolingLevel,
   poolingPeak,
 } from '../core/index.js';
-import { type Clock, type DialectKind, type PoolingClient, type PoolingRoute, type Target, createPoolingClient, monotonicNs } from '../client/index.js';
+import {
+  type Clock,
+  type DialectKind,
+  type PoolingClient,
+  type PoolingRoute,
+  type Target,
+  createPoolingClient,
+  monotonicNs,
+  resolveTarget,
+} from '../client/index.js';
 import { type PoolingThreads, startPoolingThreads, threadsFor } from './client-threads.js';
 import { type EngineSetup, resolveEngine } from './engine-setup.js';
 import { type PoolingInputs, modelOf, poolingInputs, probeRoute, routeOf } from './pooling-setup.js';
 import { poolingSharePlans, runPoolingShare, type PoolingShareRun } from './pooling-share.js';
+import { type PoolingTelemetry, startPoolingTelemetry } from './pooling-telemetry.js';
 import { type PoolingSpec, type PoolingSpecInput, poolingSpecSchema } from './pooling-spec.js';
 import { PROMPT_MISMATCH_SHARE } from './prompt-lengths.js';
 import { closedLoopRequests, levelOrder } from './sweep-spec.js';
@@ -49,6 +59,7 @@ export async function sweepPooling(input: PoolingSpecInput, deps: PoolingDeps = 
   const most = order[order.length - 1] as number;
   const elsewhere = deps.clients?.({ spec, model, dialect: dialect.kind, connections: most }) ?? null;
   const senders = poolingSenders(spec, target, route, model, most, clock, deps.clock !== undefined, elsewhere);
+  const telemetry = await startPoolingTelemetry(spec.url, resolveTarget(target).authHeaders, dialect);
   const startedAt = new Date().toISOString();
   let tokenizer = { exact: false, label: '' };
   let end: LevelsEnd<'pooling'>;
@@ -57,7 +68,7 @@ export async function sweepPooling(input: PoolingSpecInput, deps: PoolingDeps = 
     talk.emit({ kind: 'preflight', model, path: route.path, engine: dialect.label });
     const inputs = await poolingInputs(spec, model, route, order, randomBytes(4).toString('hex'), talk.warn);
     tokenizer = inputs.tokenizer;
-    end = await sweepLevels<'pooling'>(talk, deps, poolingLevels({ spec, model, order, inputs, senders, clock, signal: talk.signal }));
+    end = await sweepLevels<'pooling'>(talk, deps, poolingLevels({ spec, model, order, inputs, senders, telemetry, clock, signal: talk.signal }));
   } finally {
     await senders.close();
   }
@@ -107,6 +118,7 @@ interface PoolingRun {
   order: number[];
   inputs: PoolingInputs;
   senders: PoolingSenders;
+  telemetry: PoolingTelemetry;
   clock: Clock;
   signal: AbortSignal;
 }
@@ -122,12 +134,17 @@ function poolingLevels(run: PoolingRun): LevelKind<'pooling'> {
     requestsAt: (c) => closedLoopRequests(spec, c),
     startFields: (c, requests) => ({ threads: sharesAt(c, requests), ...(run.senders.always ? { over: 'workers' } : {}) }),
     level: async (at, done) => {
+      await run.telemetry.before();
       const { runs, records } = await sendPoolingLevel(run, at, sharesAt(at.concurrency, at.requests));
       if (run.signal.aborted) return { kind: 'aborted' };
       const stop = unanswered<'pooling'>(records, at.concurrency, done);
       if (stop) return stop;
+      const serverTruth = await run.telemetry.after(records);
       // A lagging client would time the server late: the level is judged on its worst share's loop, and is then no peak.
-      const level = poolingLevel(at.concurrency, records, spec.hourlyCostUsd, spec.latencySlo, poolingClientLoad(runs, spec.clientBudgetMs));
+      const level = {
+        ...poolingLevel(at.concurrency, records, spec.hourlyCostUsd, spec.latencySlo, poolingClientLoad(runs, spec.clientBudgetMs)),
+        ...(serverTruth === undefined ? {} : { serverTruth }),
+      };
       const bound = level.clientBound?.bound === true ? [{ code: 'client-bound', message: `concurrency ${at.concurrency}: ${level.clientBound.reason}` }] : [];
       const later = () => {
         const mismatch = lengthsChecked ? null : inputLengthWarning(spec, level, run.inputs);

@@ -2,6 +2,7 @@
  * A Prometheus histogram (cumulative buckets, sum, count) rendered in the text
  * exposition format, with vLLM's bucket bounds for its latency metrics (seconds).
  */
+import { SERVER_LATENESS_BUCKETS_S } from '../core/index.js';
 
 /** vLLM's `time_to_first_token_seconds` buckets, s. */
 export const TTFT_BUCKETS_S = [0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10, 20, 40, 80, 160, 640, 2560];
@@ -10,8 +11,8 @@ export const ITL_BUCKETS_S = [0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4
 /** vLLM's request-latency buckets (e2e, queue), s. */
 export const REQUEST_BUCKETS_S = [0.3, 0.5, 0.8, 1, 1.5, 2, 2.5, 5, 10, 15, 20, 30, 40, 50, 60, 120, 240, 480, 960, 1920, 7680];
 
-/** Write-lateness buckets, s: fine below a millisecond, where a healthy loopback server lives. */
-export const LATENESS_BUCKETS_S = [0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1];
+/** Write-lateness buckets, s: core's, where a receipt check reads them too (a level's lateness p99 is one of these bounds). */
+export const LATENESS_BUCKETS_S: readonly number[] = SERVER_LATENESS_BUCKETS_S;
 
 /** Prometheus number text: integers as `N.0`, like prometheus_client. */
 export function promNumber(v: number): string {

@@ -6,11 +6,13 @@
  * One encoder serves requests in arrival order, each for `baseMs` + input
  * tokens × `msPerInputToken` (the profile's `pooling`): the schedule a sweep's
  * input tokens/s is checked against. Vectors are seeded by the input's words.
+ * Each answer is counted in /metrics (input tokens, latency, a success).
  */
 import type { ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { sendError, sendJsonText } from './http-util.js';
 import type { SimProfile } from './profile-schema.js';
+import type { SimMetrics } from './sim-metrics.js';
 import { tokenize } from './tokenizer.js';
 import { firstProblem } from './zod-issues.js';
 
@@ -25,6 +27,7 @@ export interface PoolingContext {
   profile: SimProfile;
   now(): number;
   encoder: PoolingEncoder;
+  metrics: SimMetrics;
 }
 
 type Kind = 'openai' | 'ollama' | 'tei-embed' | 'rerank' | 'score';
@@ -150,8 +153,13 @@ function serve(kind: Kind) {
     ctx.encoder.inputTokens += a.tokens;
     const wait = ctx.encoder.freeAtMs - ctx.now();
     // TEI's own routes count tokens in a header, not the body.
+    // Counted in /metrics as vLLM counts a pooling request: its input tokens, its latency from arrival, one success.
     const send = () => {
-      if (!res.destroyed) sendJsonText(res, 200, a.json, { 'x-compute-tokens': String(a.tokens) });
+      if (res.destroyed) return;
+      ctx.metrics.promptTokens += a.tokens;
+      ctx.metrics.e2e.observe((ctx.now() - arrivalMs) / 1000);
+      ctx.metrics.finished('stop');
+      sendJsonText(res, 200, a.json, { 'x-compute-tokens': String(a.tokens) });
     };
     if (wait <= 0) send();
     else setTimeout(send, wait);
