@@ -2,6 +2,7 @@
 // beside its evidence; a receipt whose run signature does not verify, or does
 // not sign the evidence it ships, is refused naming the file and the rule.
 // Unsigned runs are accepted (the untouched receipt carries none).
+import { createPublicKey } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { goodReceipt } from '../test-support/receipt-dir.js';
 import { signaturePath } from './evidence-files.js';
 import { recomputeReceipt } from './receipt-file.js';
-import { newKeyPair, parseKey, signedResult } from './site-signing.js';
+import { keyIdOf, newKeyPair, parseKey, signedResult } from './site-signing.js';
 
 const root = mkdtempSync(join(tmpdir(), 'goodput-run-signature-'));
 const TODAY = '2026-07-01';
@@ -21,21 +22,33 @@ const key = (() => {
 })();
 let n = 0;
 
-/** The good receipt in its own folder with `envelope(ref)` written beside the baseline's evidence. */
-async function withSignature(envelope: (ref: string) => string) {
+/**
+ * The good receipt in its own folder with `envelope(ref)` written beside the baseline's evidence; with `stated`, the
+ * receipt also states the signer, as receipt create does when it finds the signature (fact set 3 names it).
+ */
+async function withSignature(envelope: (ref: string) => string, stated = false) {
   const dir = join(root, `case-${n++}`);
   mkdirSync(dir, { recursive: true });
   const d = goodReceipt(join(dir, 'r.json'));
   writeFileSync(join(dir, signaturePath(d.refs.baseline)), envelope(d.refs.baseline));
-  return { d, r: await recomputeReceipt(d.text, dir, TODAY) };
+  const receipt = JSON.parse(d.text) as { signatures: { baseline: { keyid: string | null } } };
+  if (stated) receipt.signatures.baseline.keyid = keyIdOf(createPublicKey(key));
+  return { d, r: await recomputeReceipt(stated ? JSON.stringify(receipt) : d.text, dir, TODAY) };
 }
 const messages = (r: Awaited<ReturnType<typeof recomputeReceipt>>) => (r.ok ? [] : r.refusals.map((x) => x.message));
 
 describe('run signatures shipped with a receipt', () => {
   it('a signature over the shipped evidence verifies and is shipped with it', async () => {
-    const { d, r } = await withSignature((ref) => signedResult(Buffer.from('the result file as written'), key, ref));
+    const { d, r } = await withSignature((ref) => signedResult(Buffer.from('the result file as written'), key, ref), true);
     expect(messages(r)).toEqual([]);
     expect(r.ok && r.files.has(signaturePath(d.refs.baseline))).toBe(true);
+  });
+
+  it('a signature added beside the evidence after the receipt was made is refused: the receipt does not name its signer', async () => {
+    const { r } = await withSignature((ref) => signedResult(Buffer.from('the result file as written'), key, ref));
+    expect(messages(r)).toEqual([
+      `signatures.baseline.keyid: states null, the evidence gives "${keyIdOf(createPublicKey(key))}" [rule: stated-equals-recomputed]`,
+    ]);
   });
 
   it('an unsigned run is accepted and ships no signature', async () => {
