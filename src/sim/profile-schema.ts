@@ -167,6 +167,14 @@ export const simProfileSchema = z
     audio: audioSchema.prefault({}),
     gpu: gpuSchema.prefault({}),
     faults: faultsSchema.prefault({}),
+    /**
+     * Play a rate-limited provider: requests and tokens (prompt + max output) per minute, null for none (the default).
+     * Over budget is a 429 with Retry-After; every answer carries x-ratelimit-* and anthropic-ratelimit-* headers.
+     */
+    rateLimit: z
+      .object({ rpm: z.number().positive().max(10_000_000).nullable().default(null), tpm: z.number().positive().max(10_000_000_000).nullable().default(null) })
+      .strict()
+      .prefault({}),
     toolCalls: toolCallsSchema.prefault({}),
     structuredOutput: structuredOutputSchema.prefault({}),
   })

@@ -51,6 +51,7 @@ describe('simProfileSchema', () => {
         stallMs: 2000,
         dieAfterRequests: null,
       },
+      rateLimit: { rpm: null, tpm: null },
       toolCalls: { autoShare: 0.5, invalid: 0, malformed: 0 },
       structuredOutput: { invalid: 0, malformed: 0 },
     });

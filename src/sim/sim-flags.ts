@@ -89,6 +89,13 @@ export const NUMBER_FLAGS: readonly NumberFlag[] = [
     ['pooling', 'msPerInputToken'],
     'embeddings and rerank: encoder time per input token, one request at a time (default 0.01)',
   ),
+  n(
+    '--rate-limit-rpm <n>',
+    'rateLimitRpm',
+    ['rateLimit', 'rpm'],
+    'play a rate-limited provider: requests per minute, then 429 with Retry-After (default none)',
+  ),
+  n('--rate-limit-tpm <n>', 'rateLimitTpm', ['rateLimit', 'tpm'], 'play a rate-limited provider: tokens (prompt + max output) per minute (default none)'),
   n('--overload-limit <n>', 'overloadLimit', ['overloadLimit'], 'TGI: 429 at this many in flight (128); Ollama: 503 at this many waiting (512)'),
 ];
 
