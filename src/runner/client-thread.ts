@@ -131,6 +131,7 @@ port.on('message', (m: ToThread) => {
           clock,
           timeouts: init.spec.timeouts,
           dialect: dialects[init.dialect],
+          retry: init.spec.retry,
         },
       );
       break;

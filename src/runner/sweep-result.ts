@@ -69,6 +69,8 @@ export function sweepResult(spec: SweepSpec, prep: PreparedSweep, r: SweepRecord
       gpuLabel: spec.gpuLabel,
       ...runEnd(spec.command, r),
       serverMetrics: r.serverMetrics,
+      retry: spec.retry,
+      ...(spec.rateLimit === null ? {} : { rateLimit: spec.rateLimit }),
       ...(spec.tools === null ? {} : { tools: toolsInfo(spec.tools) }),
       ...(spec.responseSchema === null
         ? {}

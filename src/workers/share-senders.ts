@@ -44,7 +44,7 @@ const SHARE_SENDERS: { [K in WorkerKindName]: ShareSender<K> } = {
       const spec = { ...job.spec, ...(job.needsApiKey ? { apiKey: s.apiKey } : {}) };
       const client = createStreamingClient(
         { baseUrl: spec.url, apiKey: spec.apiKey },
-        { connections: job.connections, clock: monotonicNs, timeouts: spec.timeouts, dialect: dialects[job.dialect] },
+        { connections: job.connections, clock: monotonicNs, timeouts: spec.timeouts, dialect: dialects[job.dialect], retry: spec.retry },
       );
       try {
         const { run, loopDelayMs, busyPct } = await runShare({
