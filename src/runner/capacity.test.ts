@@ -1,6 +1,7 @@
 /** The capacity search's verdicts at the edges of its range (the knee itself: capacity.timing.test.ts). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SimServer, startSimulator } from '../sim/index.js';
+import type { RatePacing } from '../core/index.js';
 import { findCapacity } from './capacity.js';
 
 let sim: SimServer;
@@ -53,7 +54,7 @@ describe('capacity verdicts', () => {
       rateLimit: { rpm: 600_000 },
     });
     try {
-      const on = (rateLimit: object | null) => async (level: number) => ({
+      const on = (rateLimit: RatePacing | null) => async (level: number) => ({
         ...(await spec({ e2eMs: { p: 50, max: 60_000 } })(level)),
         url: provider.url,
         rateLimit,
