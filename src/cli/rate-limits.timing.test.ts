@@ -5,7 +5,7 @@
 // is the provider's, in wall time), so this is a timing test: a few seconds each.
 import { describe, expect, it } from 'vitest';
 import { ttftMs, type RequestRecord } from '../core/index.js';
-import { runSweep } from '../runner/index.js';
+import { levelFromRecords, runSweep } from '../runner/index.js';
 import { useSimulators } from '../test-support/simulators.js';
 import { renderResult } from './render-table.js';
 
@@ -34,6 +34,8 @@ describe('a provider allowing 60 requests a minute', () => {
     // No capacity is read from it (on a loaded machine it may be excluded as client-bound first).
     expect(result.cards.engine.peakThroughputTokS).toBeNull();
     expect(result.run.rateLimit).toEqual({ kind: 'budget', rpm: 60, tpm: null });
+    // What a receipt's check recomputes from the records is what the run stated.
+    expect(levelFromRecords(result, level as NonNullable<typeof level>, c.records)).toEqual(level);
   });
 
   it('unpaced, the 429s are retried after Retry-After, counted from the first attempt, shown, and the level is marked', async () => {
@@ -57,5 +59,13 @@ describe('a provider allowing 60 requests a minute', () => {
     expect(text).toContain(`${level?.retries?.attempts} (${level?.retries?.requests} request`);
     expect(text).toContain(LIMITED);
     expect(JSON.parse(JSON.stringify(result)).levels[0].retries).toEqual(level?.retries);
+    expect(levelFromRecords(result, level as NonNullable<typeof level>, c.records)).toEqual(level);
+  });
+
+  it('--rate-limit from-headers paces to the limit the answers state: no 429', async () => {
+    const s = await sim();
+    const result = await runSweep({ ...base, url: s.url, levels: [2], rateLimit: { kind: 'from-headers' } });
+    expect(s.stats().rateLimited).toBe(0);
+    expect(result.levels[0]).toMatchObject({ failed: 0, rateLimit: { answered429: 0, limited: true, reason: LIMITED, pace: { rpm: 60, source: 'headers' } } });
   });
 });
