@@ -19,6 +19,8 @@ const faultsSchema = z
     http429: share.default(0),
     /** Answer HTTP 503 before any stream. */
     http503: share.default(0),
+    /** Answer HTTP 529 (Anthropic's "overloaded") with Retry-After before any stream. */
+    http529: share.default(0),
     /** Destroy the socket after about half the tokens, without `[DONE]`. */
     dropStream: share.default(0),
     /** One event mid-stream is `data: {not json`. */
@@ -37,7 +39,7 @@ const faultsSchema = z
     dieAfterRequests: z.number().int().min(0).nullable().default(null),
   })
   .strict()
-  .refine((f) => f.http500 + f.http429 + f.http503 + f.dropStream + f.malformedSse + f.midStreamError + f.stall <= 1, {
+  .refine((f) => f.http500 + f.http429 + f.http503 + f.http529 + f.dropStream + f.malformedSse + f.midStreamError + f.stall <= 1, {
     message: 'the fault shares add up to more than 1',
   });
 

@@ -44,6 +44,7 @@ describe('simProfileSchema', () => {
         http500: 0,
         http429: 0,
         http503: 0,
+        http529: 0,
         dropStream: 0,
         malformedSse: 0,
         midStreamError: 0,

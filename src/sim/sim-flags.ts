@@ -39,6 +39,7 @@ export const NUMBER_FLAGS: readonly NumberFlag[] = [
   n('--fail-500 <share>', 'fail500', ['faults', 'http500'], 'share of requests answered HTTP 500'),
   n('--fail-429 <share>', 'fail429', ['faults', 'http429'], 'share of requests answered HTTP 429'),
   n('--fail-503 <share>', 'fail503', ['faults', 'http503'], 'share of requests answered HTTP 503'),
+  n('--fail-529 <share>', 'fail529', ['faults', 'http529'], "share of requests answered HTTP 529 (Anthropic's overloaded) with Retry-After"),
   n('--drop-stream <share>', 'dropStream', ['faults', 'dropStream'], 'share of streams cut mid-way without [DONE]'),
   n('--malformed-sse <share>', 'malformedSse', ['faults', 'malformedSse'], 'share of streams with one unparseable event'),
   n('--mid-stream-error <share>', 'midStreamError', ['faults', 'midStreamError'], 'share of streams ending in an error event'),
