@@ -32,12 +32,8 @@ export async function withProviderRetries(once: () => Promise<RequestRecord>, po
   const attempts: RetryAttempt[] = [];
   let waitedMs = 0;
   for (;;) {
-    const verdict = retryVerdict(
-      record.outcome.kind === 'http-error' ? record.outcome.status : null,
-      retryAfterOf(record),
-      { attempts: attempts.length, waitedMs },
-      policy,
-    );
+    const status = record.outcome.kind === 'http-error' ? record.outcome.status : null;
+    const verdict = retryVerdict(status, retryAfterOf(record), { attempts: attempts.length, waitedMs }, policy);
     if (verdict.kind === 'stop') {
       if (verdict.why !== null && record.outcome.kind === 'http-error')
         record = withAnswerOf(record, { ...record, outcome: { ...record.outcome, message: `${record.outcome.message} (${verdict.why})` } });
@@ -45,7 +41,8 @@ export async function withProviderRetries(once: () => Promise<RequestRecord>, po
     }
     await sleep(verdict.waitMs, signal);
     if (signal?.aborted) break;
-    attempts.push({ status: record.httpStatus ?? 0, sendNs: record.sendNs, endNs: record.endNs ?? record.sendNs, waitMs: verdict.waitMs });
+    // Only a retryable http-error gets here: its status is the one judged.
+    attempts.push({ status: status as number, sendNs: record.sendNs, endNs: record.endNs ?? record.sendNs, waitMs: verdict.waitMs });
     waitedMs += verdict.waitMs;
     record = await once();
   }
