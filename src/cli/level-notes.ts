@@ -48,6 +48,7 @@ export function levelNotes(levels: readonly LevelResult[]): string[] {
     const cached = l.cachedPromptTokens?.mean == null ? '' : ` · cached prompt tokens mean ${l.cachedPromptTokens.mean.toFixed(0)}`;
     return [`  ${label(l)}: offered ${rate(load.offeredRps)}, sent ${rate(load.achievedRps)}, peak ${load.peakInFlight} in flight${lag}${waited}${cached}`];
   });
+  const limits = levels.flatMap((l) => (l.rateLimit === undefined && l.retries === undefined ? [] : [`  ${label(l)}: ${rateLimitNote(l)}`]));
   const ms = (x: number) => `${x.toFixed(1)} ms`;
   const burst = levels.flatMap((l) => {
     const b = l.ttftSplitMs?.burst;
@@ -70,5 +71,47 @@ export function levelNotes(levels: readonly LevelResult[]): string[] {
     ...(open.length > 0 ? ['', 'Open-loop schedule:', ...open] : []),
     ...(failures.length > 0 ? ['', 'First failure of each failing level:', ...failures] : []),
     ...(retries.length > 0 ? ['', 'Client-side retries:', ...retries] : []),
+    ...(limits.length > 0
+      ? ['', "Provider's rate limits and retries (429, 529, 503 with Retry-After; latency counts from each request's first attempt):", ...limits]
+      : []),
   ];
+}
+
+/** What the provider's headers said, the pace, the 429s and the retries of one level, in one line. */
+function rateLimitNote(l: LevelResult): string {
+  const rl = l.rateLimit;
+  const h = rl?.headers ?? null;
+  const n = (x: number | null) => (x === null ? '—' : String(x));
+  const s = (x: number | null) => (x === null ? '—' : `${(x / 1000).toFixed(1)} s`);
+  const parts: string[] = [];
+  if (h !== null) {
+    if (h.limitRequests !== null || h.remainingRequestsMin !== null)
+      parts.push(
+        `requests limit ${n(h.limitRequests)}/min, remaining least ${n(h.remainingRequestsMin)} last ${n(h.remainingRequestsLast)}, reset ${s(h.resetRequestsMs)}`,
+      );
+    if (h.limitTokens !== null || h.remainingTokensMin !== null)
+      parts.push(
+        `tokens limit ${n(h.limitTokens)}/min, remaining least ${n(h.remainingTokensMin)} last ${n(h.remainingTokensLast)}, reset ${s(h.resetTokensMs)}`,
+      );
+  }
+  if (rl?.pace) {
+    const budget = [rl.pace.rpm === null ? null : `${rl.pace.rpm} requests/min`, rl.pace.tpm === null ? null : `${rl.pace.tpm} tokens/min`].filter(
+      (x) => x !== null,
+    );
+    parts.push(
+      `paced to ${budget.length > 0 ? budget.join(' and ') : 'no limit yet stated'} (${rl.pace.source === 'flag' ? '--rate-limit' : 'from the headers'})`,
+    );
+  }
+  if ((rl?.answered429 ?? 0) > 0) parts.push(`${rl?.answered429} answered 429`);
+  const r = l.retries;
+  if (r !== undefined) {
+    const statuses = Object.entries(r.statuses)
+      .map(([k, v]) => `${v}× ${k}`)
+      .join(', ');
+    parts.push(
+      `${r.attempts} retr${r.attempts === 1 ? 'y' : 'ies'} of ${r.requests} request${r.requests === 1 ? '' : 's'} (${statuses}), ${(r.waitMs / 1000).toFixed(1)} s waited`,
+    );
+  }
+  if (rl?.limited === true) parts.push(`${rl.reason ?? ''}: no capacity is read from this level`);
+  return parts.join(' · ');
 }

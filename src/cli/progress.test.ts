@@ -3,6 +3,8 @@
  * prints them only when that report does not reach the same screen or log.
  */
 import { describe, expect, it } from 'vitest';
+import { summarizeLevel } from '../core/index.js';
+import { rec } from '../test-support/records.js';
 import { liveWarnings, progressReporter } from './progress.js';
 
 function capture() {
@@ -36,5 +38,30 @@ describe('live warnings', () => {
     const live = capture();
     progressReporter(live.stream, { warnings: true })(warning);
     expect(live.text()).toContain('warning: speed 4×: late');
+  });
+});
+
+describe('the level-end line', () => {
+  it("names a level's retries after 429/529/503 and the provider's limit that set its pace", () => {
+    const gpu = { available: false as const, source: 'not available' as const, reason: 'test' };
+    const retried = {
+      ...rec({ chunksMs: [1010, 1020], endMs: 1021 }),
+      headersNs: 1001e6,
+      attempts: [{ status: 429, sendNs: 0, endNs: 1e6, waitMs: 1000 }],
+      rateLimit: { limitRequests: 60 },
+    };
+    const level = summarizeLevel({
+      concurrency: 2,
+      records: [retried],
+      targetOutputTokens: 2,
+      forceLength: false,
+      loopDelayMs: null,
+      clientCpuPct: null,
+      clientBudgetMs: 1e6,
+      gpu,
+    });
+    const out = capture();
+    progressReporter(out.stream, { warnings: false })({ kind: 'level-end', level, records: [retried] } as never);
+    expect(out.text()).toContain("0 failed, 1 retries after 429/529/503 (1.0 s waited), limited by the provider's rate limit (60 requests/min)");
   });
 });

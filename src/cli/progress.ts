@@ -64,7 +64,10 @@ export function progressReporter(stream: NodeJS.WriteStream, o: { warnings?: boo
         const l = e.level;
         const mark = l.invalid ? pc.red(` INVALID (${clean(l.invalidReason ?? '')})`) : l.clientBound.bound ? pc.yellow(' client-bound') : '';
         const first = l.failed > 0 && l.failureExamples[0] !== undefined ? `; first failure: ${clean(l.failureExamples[0])}` : '';
-        const retried = (l.clientRetries ?? 0) > 0 ? `, ${l.clientRetries} client-side retries` : '';
+        const retried =
+          ((l.clientRetries ?? 0) > 0 ? `, ${l.clientRetries} client-side retries` : '') +
+          (l.retries ? `, ${l.retries.attempts} retries after 429/529/503 (${(l.retries.waitMs / 1000).toFixed(1)} s waited)` : '') +
+          (l.rateLimit?.limited ? `, ${clean(l.rateLimit.reason ?? '')}` : '');
         if (!tty)
           stream.write(
             `level ${l.load && (l.load.kind !== 'concurrency' || l.sessions) ? clean(l.load.label) : `c=${l.concurrency}`}: ${l.requests} requests, ${l.failed} failed${retried}, ${l.throughputTokS.toFixed(1)} tok/s${mark}${first}\n`,

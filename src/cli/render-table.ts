@@ -40,12 +40,20 @@ const HEADERS = [
 
 function status(l: LevelResult): string {
   if (l.invalid) return `INVALID: ${clean(l.invalidReason ?? '')}`;
+  // A provider's limit set the pace: no capacity is read from the level.
+  if (l.rateLimit?.limited === true) return clean(l.rateLimit.reason ?? "limited by the provider's rate limit");
   if (l.clientBound.bound) return `client-bound: ${clean(l.clientBound.reason ?? '')}`;
   return 'ok';
 }
 
-/** The level's place on its axis first; an open loop's peak in flight beside it. */
-function row(l: LevelResult, axis: LevelAxis): string[] {
+/** "3 (2 requests, 4.0 s waited)": retries after 429, 529 or 503, never hidden. */
+function retriesCell(l: LevelResult): string {
+  const r = l.retries;
+  return r === undefined ? '0' : `${r.attempts} (${r.requests} request${r.requests === 1 ? '' : 's'}, ${(r.waitMs / 1000).toFixed(1)} s waited)`;
+}
+
+/** The level's place on its axis first; an open loop's peak in flight beside it; retries when any level made one. */
+function row(l: LevelResult, axis: LevelAxis, retries: boolean): string[] {
   const mem = l.gpuMemMiB.available ? fmt(l.gpuMemMiB.peak, 0) : 'n/a';
   return [
     axis.format(levelValue(l)),
@@ -58,6 +66,7 @@ function row(l: LevelResult, axis: LevelAxis): string[] {
     fmt(l.e2eMs?.p50, 0),
     ...(axis.open ? [fmt(l.fromSchedule?.ttftMs?.p50), fmt(l.fromSchedule?.e2eMs?.p50, 0), fmt(l.load?.scheduleLagMs?.p99, 2)] : []),
     String(l.failed),
+    ...(retries ? [retriesCell(l)] : []),
     mem,
     status(l),
   ];
@@ -70,15 +79,25 @@ export function renderTable(levels: readonly LevelResult[], color: boolean): str
   // Open loops: latency from the scheduled send beside the usual (from the actual send), and the lag between them.
   const sched = axis.open ? ['TTFT p50 from schedule (ms)', 'e2e p50 from schedule (ms)', 'Schedule lag p99 (ms)'] : [];
   const base = HEADERS.slice(0, HEADERS.indexOf('Failed'));
-  const headers = [axis.name, ...(axis.open ? ['Peak in flight'] : []), ...base, ...sched, ...HEADERS.slice(base.length)];
-  const rows = levels.map((l) => row(l, axis));
+  const retries = levels.some((l) => l.retries !== undefined);
+  const rest = HEADERS.slice(base.length);
+  const headers = [
+    axis.name,
+    ...(axis.open ? ['Peak in flight'] : []),
+    ...base,
+    ...sched,
+    rest[0] as string,
+    ...(retries ? ['Retries'] : []),
+    ...rest.slice(1),
+  ];
+  const rows = levels.map((l) => row(l, axis, retries));
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   const line = (cells: string[]) => cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padStart(widths[i] as number))).join('  ');
   const out = [c.bold(line(headers))];
   levels.forEach((l) => {
-    const text = line(row(l, axis));
+    const text = line(row(l, axis, retries));
     if (l.invalid) out.push(c.red(text));
-    else if (l.clientBound.bound) out.push(c.yellow(text));
+    else if (l.clientBound.bound || l.rateLimit?.limited === true) out.push(c.yellow(text));
     else out.push(text);
   });
   return out.join('\n');

@@ -49,6 +49,9 @@ export async function sweepKind<K extends RunKindName>(
   out: SweepOutputs & { workers?: WorkersFlags | null },
 ): Promise<{ code: number; result: ResultOf<K> }> {
   if (out.json !== undefined && out.json === out.raw) throw badFlag('--raw', 'must be a different file from --json');
+  // One pacer holds a provider's budget; workers on other machines could not share it.
+  if (out.workers && (spec as { rateLimit?: unknown }).rateLimit != null)
+    throw badFlag('--rate-limit', 'cannot pace --workers: one process holds the budget (run the sweep without --workers)');
   const view = viewOf(kindOfSpec(spec) as K);
   // Before the workers, the store or any socket: a refused spend sends nothing.
   if (kindOfSpec(spec) === 'text') guardSpend(spec as SweepSpecInput, out.spend ?? spendGuardFromFlags({}));

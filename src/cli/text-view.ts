@@ -4,7 +4,7 @@
  * (the progress bar, the table, the invalid-levels line). `demo`, `replay`
  * and `sessions` read their specs with the same functions.
  */
-import { isSecretHeader, optionDefault } from '../core/index.js';
+import { type RatePacing, isSecretHeader, optionDefault, parseRatePacing } from '../core/index.js';
 import { type EngineChoice, parseEngineChoice } from '../client/index.js';
 import type { SweepSpecInput } from '../runner/index.js';
 import { loadResponseSchema, loadTools } from '../workload/index.js';
@@ -12,7 +12,7 @@ import { asUsageErrors } from './contract-errors.js';
 import { exitCodeOf, invalidLevelsLine } from './exit-codes.js';
 import { refuseLevelsPastFileLimit } from './socket-room.js';
 import { apiKeyFromEnv, badFlag, parseChoice, parseLevels, parseUrl, redactedCommand } from './parse-flags.js';
-import { flagNumber } from './option-flags.js';
+import { flagNumber, flagNumberOr } from './option-flags.js';
 import { apiKeyFromFile, providerFromFlags } from './provider-flags.js';
 import { arrivalFromFlags, percentilesFromFlags } from './arrival-flags.js';
 import { datasetFromFlags } from './dataset-flags.js';
@@ -24,6 +24,13 @@ import { refusePoolingFlags } from './pooling-view.js';
 import type { KindView } from './kind-view.js';
 import type { SweepFlags } from './sweep-flags.js';
 import { providerPriceFromFlags } from './spend-guard.js';
+
+/** `--rate-limit` → the pacing, or a CliError naming the flag. */
+function ratePacingFlag(text: string): RatePacing {
+  const parsed = parseRatePacing(text);
+  if (!parsed.ok) throw badFlag('--rate-limit', parsed.message);
+  return parsed.pacing;
+}
 
 /** `--engine` → a dialect kind or 'auto', or a CliError listing the valid values. */
 function parseEngine(text: string): EngineChoice {
@@ -67,6 +74,8 @@ export function specFromFlags(f: SweepFlags, argv: readonly string[], load?: Pic
     clientBudgetMs: flagNumber('clientBudgetMs', f.clientBudgetMs),
     clientThreads: f.clientThreads === 'auto' ? 'auto' : flagNumber('clientThreads', f.clientThreads),
     timeouts: { totalMs: timeoutMs, idleMs: Math.min(idleMs, timeoutMs), headersMs: Math.min(120_000, timeoutMs) },
+    retry: { retries: f.retry === 'off' ? 0 : flagNumberOr('retry', f.retry), maxWaitMs: flagNumberOr('retryMaxWaitS', f.retryMaxWaitS) * 1000 },
+    ...(f.rateLimit === undefined ? {} : { rateLimit: ratePacingFlag(f.rateLimit) }),
     command: redactedCommand(['goodput', ...argv]),
     ...providerFromFlags(f),
     ...telemetryFromFlags(f),

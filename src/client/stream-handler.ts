@@ -7,7 +7,7 @@
 import type { AnswerChecker, Outcome, Phase, RequestRecord } from '../core/index.js';
 import type { Clock } from './clock.js';
 import type { Dialect } from './dialects/types.js';
-import { LIMITS, wholeInstants } from '../core/index.js';
+import { LIMITS, type RateLimitSeen, parseRateLimitHeaders, parseRetryAfterMs, wholeInstants } from '../core/index.js';
 import { excerpt, httpErrorMessage } from './error-text.js';
 import { failureOutcome } from './failure.js';
 import { eventParser, type EventParser } from './event-parser.js';
@@ -52,6 +52,14 @@ export function responseIdOf(record: RequestRecord): string | undefined {
   return RESPONSE_IDS.get(record);
 }
 
+/** What an answer's Retry-After asked for, ms, kept beside its record (the retry policy reads it; a record never holds it). */
+const RETRY_AFTER = new WeakMap<RequestRecord, number>();
+
+/** The Retry-After (or retry-after-ms) of the answer a record ended with, ms, or null. */
+export function retryAfterOf(record: RequestRecord): number | null {
+  return RETRY_AFTER.get(record) ?? null;
+}
+
 /** The calls a request sent with tools received, or undefined. */
 export function toolCallsOf(record: RequestRecord): ReadonlyArray<{ name: string; arguments: string }> | undefined {
   return TOOL_CALLS.get(record);
@@ -69,6 +77,8 @@ export interface HandlerContext {
   dialect: Dialect;
   /** Keep each send's breakdown (body built, write started) on its record: the bench's GOODPUT_SEND_TRACE. */
   trace: boolean;
+  /** Wall-clock ms, read only to turn a header's date (Retry-After, a reset) into a wait. */
+  wallMs: () => number;
 }
 
 /** Most bytes of a non-2xx body kept to extract its message. */
@@ -92,6 +102,8 @@ export class StreamHandler implements H1Handler, Abortable {
   private status: number | null = null;
   private statusText = '';
   private contentType = '';
+  private rateLimit: RateLimitSeen | null = null;
+  private retryAfterMs: number | null = null;
   private errorBody: Buffer[] | null = null;
   private errorBytes = 0;
   private settled = false;
@@ -155,7 +167,12 @@ export class StreamHandler implements H1Handler, Abortable {
     this.status = statusCode;
     this.statusText = statusMessage ?? '';
     this.contentType = String(headers['content-type'] ?? '');
-    if (statusCode >= 300) this.errorBody = [];
+    const wall = this.ctx.wallMs();
+    this.rateLimit = parseRateLimitHeaders(headers, wall);
+    if (statusCode >= 300) {
+      this.errorBody = [];
+      this.retryAfterMs = parseRetryAfterMs(headers, wall);
+    }
   }
 
   onResponseData(_c: H1Controller, chunk: Buffer): void {
@@ -301,6 +318,7 @@ export class StreamHandler implements H1Handler, Abortable {
       trace: this.ctx.trace ? { builtNs: this.builtNs, writeStartNs: this.writeStartNs } : null,
     });
     if (this.bodyBytes !== null) built.requestBodyBytes = this.bodyBytes;
+    if (this.rateLimit !== null) built.rateLimit = this.rateLimit;
     if (this.tools !== null) built.toolCalls = this.rec.tools.toRecord(this.tools, this.rec.finishReason);
     // Whole before anything is keyed on it: what the maps below hold is the record returned.
     const record = wholeInstants(built);
@@ -309,6 +327,7 @@ export class StreamHandler implements H1Handler, Abortable {
     if (this.structured !== null) record.structured = structuredRecord(this.structured.check, answer ?? '');
     if (answer !== null) ANSWERS.set(record, answer);
     if (this.responseId !== null) RESPONSE_IDS.set(record, this.responseId);
+    if (this.retryAfterMs !== null) RETRY_AFTER.set(record, this.retryAfterMs);
     this.resolve(record);
   }
 }

@@ -8,11 +8,12 @@
  * its own, and its record says so (`clientRetry`): counted, never silent.
  */
 import { randomBytes } from 'node:crypto';
-import { LIMITS, type RequestRecord, limitMessage } from '../core/index.js';
+import { DEFAULT_RETRY, LIMITS, type RequestRecord, type RetryPolicy, boundedRetry, limitMessage } from '../core/index.js';
 import { monotonicNs, type Clock } from './clock.js';
 import { generic } from './dialects/generic.js';
 import type { Dialect } from './dialects/types.js';
 import { H1Pool, type H1PoolOptions, headerLines, requestHead } from './h1-pool.js';
+import { type Sleep, sleepMs, withProviderRetries } from './provider-retry.js';
 import { StreamHandler, type HandlerContext, withAnswerOf } from './stream-handler.js';
 import { answerChecker } from './structured-answer.js';
 import { toolExpectation } from './tool-calls.js';
@@ -47,6 +48,12 @@ export interface StreamingClientOptions {
   timeouts?: Partial<Timeouts>;
   /** The engine's dialect: body, paths, framing and stream fields. Default: the generic OpenAI-compatible one. */
   dialect?: Dialect;
+  /** Retries of answers 429, 529 or 503 with Retry-After; default {@link DEFAULT_RETRY} (3 retries, 60 s of waiting in all). */
+  retry?: RetryPolicy;
+  /** How a retry waits (tests pass one that does not); default a timer. */
+  sleep?: Sleep;
+  /** Wall-clock ms, read only to turn a header's date into a wait; default Date.now. */
+  wallMs?: () => number;
 }
 
 /**
@@ -65,7 +72,10 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
     closing: () => closing,
     dialect,
     trace: process.env.GOODPUT_SEND_TRACE === '1',
+    wallMs: opts.wallMs ?? Date.now,
   };
+  const retryPolicy = boundedRetry(opts.retry ?? DEFAULT_RETRY);
+  const sleep = opts.sleep ?? sleepMs;
   const socketOptions: Omit<H1PoolOptions, 'connections'> = { connectMs: timeouts.connectMs, headersMs: timeouts.headersMs, idleMs: timeouts.idleMs };
   const pool = new H1Pool(resolved.origin, { ...socketOptions, connections: Math.max(1, Math.floor(opts.connections)) });
   /** One-socket pools of retries in flight, closed with the client. */
@@ -89,6 +99,11 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
 
   function send(spec: RequestSpec, given: RequestMeta, signal?: AbortSignal): Promise<RequestRecord> {
     const meta = given.requestId === undefined ? { ...given, requestId: `${idPrefix}${sent++}` } : given;
+    // Every attempt carries the same request id: one request to the user, and to the server's log.
+    return withProviderRetries(() => sendOnce(spec, meta, signal), retryPolicy, sleep, signal);
+  }
+
+  function sendOnce(spec: RequestSpec, meta: RequestMeta, signal?: AbortSignal): Promise<RequestRecord> {
     return new Promise<RequestRecord>((resolve) => {
       let wire: string;
       let builtNs = 0;

@@ -42,7 +42,7 @@ export const SATURATION_RISE = 0.05;
 export function notSaturated(levels: readonly LevelResult[]): string | null {
   // On the run's own axis: an open loop's levels are speeds or rates, not the peak in flight each reached.
   const axis = levelAxis(levels);
-  const valid = levels.filter((l) => !l.invalid && !l.clientBound.bound).sort((a, b) => levelValue(a) - levelValue(b));
+  const valid = levels.filter((l) => !l.invalid && !l.clientBound.bound && !providerLimited(l)).sort((a, b) => levelValue(a) - levelValue(b));
   const top = valid.at(-1);
   const highest = Math.max(...levels.map(levelValue));
   if (top === undefined || levelValue(top) !== highest) return null;
@@ -53,10 +53,13 @@ export function notSaturated(levels: readonly LevelResult[]): string | null {
   return `not saturated: the highest level tested (${axis.describe(levelValue(top))}) gives the peak, ${Math.round(rise * 100)} % above ${axis.describe(levelValue(before))}`;
 }
 
+/** A level whose pace the provider's rate limit set: its throughput is the limit's, not a capacity. */
+const providerLimited = (l: LevelResult): boolean => l.rateLimit?.limited === true;
+
 /** The level with the most throughput among valid, trustworthy levels; null when none. */
 function peakLevel(levels: readonly LevelResult[]): LevelResult | null {
   let peak: LevelResult | null = null;
-  for (const l of levels) if (!l.invalid && !l.clientBound.bound && (!peak || l.throughputTokS > peak.throughputTokS)) peak = l;
+  for (const l of levels) if (!l.invalid && !l.clientBound.bound && !providerLimited(l) && (!peak || l.throughputTokS > peak.throughputTokS)) peak = l;
   return peak;
 }
 
@@ -73,6 +76,7 @@ export function engineCard(levels: readonly LevelResult[]): EngineCard {
     const on = axis.open ? { level: axis.format(levelValue(l)) } : {};
     if (l.invalid) excluded.push({ concurrency: l.concurrency, reason: `invalid: ${l.invalidReason}`, ...on });
     else if (l.clientBound.bound) excluded.push({ concurrency: l.concurrency, reason: `client-bound: ${l.clientBound.reason}`, ...on });
+    else if (providerLimited(l)) excluded.push({ concurrency: l.concurrency, reason: l.rateLimit?.reason ?? "limited by the provider's rate limit", ...on });
   }
   const peak = peakLevel(levels);
   return {

@@ -2,7 +2,7 @@
  * core/: pure measurement math. No I/O, no clock; tests feed it literals.
  * This door names what other areas use; everything else stays inside core.
  */
-export { isOk, type Outcome, type Phase, type RequestRecord, type StructuredRecord, type ToolCallRecord, wholeInstants } from './record.js';
+export { isOk, type Outcome, type Phase, type RequestRecord, type RetryAttempt, type StructuredRecord, type ToolCallRecord, wholeInstants } from './record.js';
 export { maxOf, mean, minOf, percentiles } from './percentiles.js';
 export {
   e2eFromScheduleMs,
@@ -237,3 +237,15 @@ export {
   type RunOption,
   type StartEndpoint,
 } from './run-options.js';
+export { type HeaderBag, parseDurationMs, parseRateLimitHeaders, parseRetryAfterMs, RETRYABLE_STATUSES, type RateLimitSeen } from './rate-limit.js';
+export {
+  type LevelRateLimit,
+  type LevelRetries,
+  limitedReason,
+  type RateLimitHeadersSummary,
+  summarizeRateLimit,
+  summarizeRetries,
+} from './rate-limit-summary.js';
+export { boundedRetry, DEFAULT_RETRY, type RetryPolicy, retryVerdict, type RetryVerdict } from './retry-policy.js';
+export { nextPacedSend, type PaceState } from './rate-pace.js';
+export { parseRatePacing, type RatePacing, ratePacingSchema } from './rate-pacing.js';

@@ -10,6 +10,8 @@ import { steadyWindow } from './steady-state.js';
 import { summarizeStructured } from './structured-summary.js';
 import { summarizeToolCalls } from './tool-call-summary.js';
 import { type Spread, judgeClientBound } from './client-bound.js';
+import { summarizeRateLimit, summarizeRetries } from './rate-limit-summary.js';
+import type { RatePacing } from './rate-pacing.js';
 
 export interface LevelInput {
   concurrency: number;
@@ -29,6 +31,8 @@ export interface LevelInput {
    */
   clientBudgetRule?: ClientBudgetRule;
   gpu: GpuMem;
+  /** How the sweep paced its sends to a rate limit; absent or null: not paced. */
+  pacing?: RatePacing | null;
 }
 
 export type ClientBudgetRule = 'scaled' | 'floor';
@@ -173,6 +177,8 @@ export function summarizeLevel(input: LevelInput): LevelResult {
 
   const toolCalls = summarizeToolCalls(input.records);
   const structured = summarizeStructured(input.records);
+  const retries = summarizeRetries(input.records);
+  const rateLimit = summarizeRateLimit(input.records, input.pacing ?? null);
   return {
     concurrency: input.concurrency,
     requests: measured.length,
@@ -183,6 +189,8 @@ export function summarizeLevel(input: LevelInput): LevelResult {
     invalid: failed > 0,
     invalidReason,
     clientRetries: measured.filter((r) => r.clientRetry === true).length,
+    ...(retries === null ? {} : { retries }),
+    ...(rateLimit === null ? {} : { rateLimit }),
     warmupRequests: input.records.length - measured.length,
     durationMs,
     outputTokensTotal,

@@ -76,6 +76,11 @@ export const LIMITS = {
   imageSets: { max: 8, what: "image settings on a contract's workload matrix axis" },
   // 8 kHz 16-bit mono WAV: 120 s is 1.9 MB, 2.6 MB as base64, inside the request-body row.
   audioSeconds: { max: 120, what: 'seconds of synthetic audio in one chat request' },
+  retryAttempts: { max: 10, what: 'retries of one request answered 429, 529 or 503 with Retry-After' },
+  retryWaitS: { max: 600, what: 'seconds one request may wait for retries in all (and the longest Retry-After honoured)' },
+  rateLimitRpm: { max: 10_000_000, what: 'requests per minute of a rate-limit budget' },
+  rateLimitTpm: { max: 10_000_000_000, what: 'tokens per minute of a rate-limit budget' },
+  rateLimitResetS: { max: 86_400, what: 'seconds until a rate limit resets, as a server states it' },
   qualityPrompts: { max: 256, what: "prompts in one quality score's per-prompt evidence" },
   qualityTopK: { max: 20, what: "top logprobs per prompt and side in a quality score's evidence (the largest top_logprobs asked for)" },
   qualityTokenChars: { max: 256, what: "characters of one token's text in a quality score's evidence" },

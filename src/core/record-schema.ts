@@ -13,6 +13,12 @@ const count = (max: number, what: string) => z.number().nonnegative().max(max, `
 const tokens = count(B.tokens, 'the output-token limit with its stream allowance');
 const text = (max: number) => z.string().max(max);
 const message = text(B.messageChars);
+const reqCount = z.number().int().nonnegative().max(LIMITS.rateLimitRpm.max);
+const tokCount = z.number().int().nonnegative().max(LIMITS.rateLimitTpm.max);
+const resetMs = z
+  .number()
+  .nonnegative()
+  .max(LIMITS.rateLimitResetS.max * 1000);
 const phase = z.enum(['connect', 'headers', 'first-token', 'stream']);
 
 export const outcomeSchema = z.discriminatedUnion('kind', [
@@ -53,6 +59,34 @@ const recordFields = z.object({
   httpStatus: z.number().int().min(0).max(999).nullable(),
   outcome: outcomeSchema,
   clientRetry: z.literal(true).optional(),
+  attempts: z
+    .array(
+      z
+        .object({
+          status: z.number().int().min(100).max(999),
+          sendNs: ns,
+          endNs: ns,
+          waitMs: z
+            .number()
+            .nonnegative()
+            .max(LIMITS.retryWaitS.max * 1000),
+        })
+        .strict(),
+    )
+    .min(1)
+    .max(LIMITS.retryAttempts.max, `at most ${LIMITS.retryAttempts.max} earlier attempts (the retry limit)`)
+    .optional(),
+  rateLimit: z
+    .object({
+      limitRequests: reqCount.optional(),
+      remainingRequests: reqCount.optional(),
+      resetRequestsMs: resetMs.optional(),
+      limitTokens: tokCount.optional(),
+      remainingTokens: tokCount.optional(),
+      resetTokensMs: resetMs.optional(),
+    })
+    .strict()
+    .optional(),
   session: z.object({ id: z.number().int().nonnegative().max(B.levelRecords), turn: z.number().int().nonnegative().max(LIMITS.agentTurns.max) }).optional(),
   requestId: z.string().max(256).optional(),
   client: z.string().max(128).optional(),
@@ -97,6 +131,12 @@ export function recordShapeProblem(r: z.infer<typeof recordFields>): { path: str
   for (const key of ['headersNs', 'firstTokenNs', 'firstAnswerNs', 'endNs'] as const) {
     const t = r[key];
     if (t !== null && t < r.sendNs) return { path: key, message: 'is before the request was sent (sendNs)' };
+  }
+  let at = r.sendNs;
+  for (const [i, a] of (r.attempts ?? []).entries()) {
+    if (a.sendNs < at || a.endNs < a.sendNs)
+      return { path: `attempts.${i}`, message: 'is out of order (each attempt starts after the one before it, from sendNs, and ends after it starts)' };
+    at = a.endNs;
   }
   if (r.endNs !== null) {
     for (const key of ['headersNs', 'firstTokenNs', 'firstAnswerNs'] as const) {

@@ -6,6 +6,8 @@
  * exact to the nanosecond for ~104 days), taken as bytes arrive, before parsing.
  */
 
+import type { RateLimitSeen } from './rate-limit.js';
+
 /** Where an output-token count came from, strongest first. */
 export type TokenSource = 'usage' | 'tokenizer' | 'chunks';
 
@@ -83,6 +85,19 @@ export interface StructuredRecord {
   problem: string | null;
 }
 
+/**
+ * An earlier attempt of a retried request: answered with a retryable status (429,
+ * 529, 503) and a Retry-After, then waited on. Instants in ns of the client clock.
+ */
+export interface RetryAttempt {
+  status: number;
+  sendNs: number;
+  /** Its answer ended. */
+  endNs: number;
+  /** What was waited after it before the next attempt, ms (its Retry-After). */
+  waitMs: number;
+}
+
 export interface RequestRecord {
   /** Sequence number within its level (warm-ups included). */
   seq: number;
@@ -131,6 +146,15 @@ export interface RequestRecord {
    * fault, counted per level). Absent: sent once.
    */
   clientRetry?: true;
+  /**
+   * A request sent again after the provider answered 429, 529 or 503 with Retry-After:
+   * its earlier attempts, in order. `sendNs` is then the first attempt's send (the
+   * latency the user felt counts from it) and the rest of the record is the last
+   * attempt's. Absent: sent once.
+   */
+  attempts?: RetryAttempt[];
+  /** The rate limits the last answer's headers stated (x-ratelimit-*, anthropic-ratelimit-*); absent when none. */
+  rateLimit?: RateLimitSeen;
   /** In a multi-turn run: the session (0-based, in start order) and the turn within it (0-based). */
   session?: { id: number; turn: number };
   /** The id sent as `X-Request-Id` (and the engine's own header), to join a server's per-request log; absent in older records. */
@@ -178,6 +202,7 @@ export function wholeInstants(r: RequestRecord): RequestRecord {
     ...(r.toolCalls === undefined
       ? {}
       : { toolCalls: { ...r.toolCalls, firstNs: whole(r.toolCalls.firstNs), argumentsDoneNs: whole(r.toolCalls.argumentsDoneNs) } }),
+    ...(r.attempts === undefined ? {} : { attempts: r.attempts.map((a) => ({ ...a, sendNs: Math.round(a.sendNs), endNs: Math.round(a.endNs) })) }),
     ...(r.sendTrace === undefined ? {} : { sendTrace: { builtNs: Math.round(r.sendTrace.builtNs), writeStartNs: Math.round(r.sendTrace.writeStartNs) } }),
   };
 }

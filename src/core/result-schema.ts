@@ -6,6 +6,7 @@
  */
 import { agentSummarySchema } from './agent-summary.js';
 import { z } from 'zod';
+import { ratePacingSchema } from './rate-pacing.js';
 import { arrivalSchema, levelLoadSchema } from './arrival-spec.js';
 import { audioInputsSchema, imageFilesSchema, imageInputsSchema } from './image-inputs.js';
 import { businessCostSchema } from './cost-success.js';
@@ -100,6 +101,36 @@ export const levelResultSchema = z
     invalidReason: z.string().nullable(),
     /** Measured requests sent a second time after failing on a reused keep-alive socket before any response byte (absent in earlier results). */
     clientRetries: z.number().int().nonnegative().optional(),
+    /** Measured requests sent again after a 429, 529 or 503 with Retry-After: requests, retries, the time waited and the statuses (absent when none). */
+    retries: z
+      .object({
+        requests: z.number().int().nonnegative(),
+        attempts: z.number().int().nonnegative(),
+        waitMs: ms,
+        statuses: z.record(z.string().regex(/^\d{3}$/), z.number().int().nonnegative()),
+      })
+      .optional(),
+    /** What the provider's rate-limit headers said, the budget the sends were paced to, and whether the limit set the level's pace (absent when none of it). */
+    rateLimit: z
+      .object({
+        headers: z
+          .object({
+            limitRequests: z.number().nonnegative().nullable(),
+            remainingRequestsMin: z.number().nonnegative().nullable(),
+            remainingRequestsLast: z.number().nonnegative().nullable(),
+            resetRequestsMs: z.number().nonnegative().nullable(),
+            limitTokens: z.number().nonnegative().nullable(),
+            remainingTokensMin: z.number().nonnegative().nullable(),
+            remainingTokensLast: z.number().nonnegative().nullable(),
+            resetTokensMs: z.number().nonnegative().nullable(),
+          })
+          .nullable(),
+        pace: z.object({ rpm: z.number().positive().nullable(), tpm: z.number().positive().nullable(), source: z.enum(['flag', 'headers']) }).nullable(),
+        answered429: z.number().int().nonnegative(),
+        limited: z.boolean(),
+        reason: z.string().nullable(),
+      })
+      .optional(),
     warmupRequests: z.number().int().nonnegative(),
     durationMs: ms,
     outputTokensTotal: z.number().nonnegative(),
@@ -305,6 +336,10 @@ export const runSchema = z.object({
     .object({ deployment: z.string().max(LIMITS.azureNameChars.max), apiVersion: z.string().max(LIMITS.azureNameChars.max) })
     .strict()
     .optional(),
+  /** Retries of answers 429, 529 or 503 with Retry-After: at most `retries` per request, waiting at most `maxWaitMs` in all (absent in earlier results). */
+  retry: z.object({ retries: z.number().int().nonnegative(), maxWaitMs: z.number().nonnegative() }).strict().optional(),
+  /** The rate limit the sends were paced to (--rate-limit); absent when not paced. */
+  rateLimit: ratePacingSchema.optional(),
   /** This run's place in its declared repeat set (goodput run --repeats N): index 1..N and the set's random id. */
   repeat: z
     .object({ index: z.number().int().positive(), of: z.number().int().positive(), set: z.string().regex(/^[0-9a-f]{16}$/) })

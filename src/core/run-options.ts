@@ -564,6 +564,43 @@ const CATALOGUE = [
     },
   },
   {
+    flag: '--retry',
+    arg: '<n|off>',
+    value: { type: 'number', integer: true, min: 0, limit: 'retryAttempts' },
+    default: '3',
+    group: 'sweep',
+    endpoints: TEXT,
+    help: 'retries of a request answered 429, 529 or 503 with Retry-After, after waiting what it asks (off or 0: none); its latency counts from its first attempt',
+    doc: {
+      meaning:
+        'retries of a request the provider answered 429, 529 or 503 **with** `Retry-After` (or `retry-after-ms`), each after the wait it asks; `off` or 0: none. Its TTFT and e2e count from its first attempt, and every attempt is on its record and in the level ([rate limits](rate-limits.md))',
+    },
+  },
+  {
+    flag: '--retry-max-wait-s',
+    arg: '<s>',
+    value: { type: 'number', min: 0, limit: 'retryWaitS' },
+    default: '60',
+    group: 'sweep',
+    endpoints: TEXT,
+    help: 'most one request waits over all its retries, seconds (a Retry-After past what is left is not waited for)',
+    doc: { meaning: 'most one request waits over all its retries; a `Retry-After` past what is left fails the request, saying so' },
+  },
+  {
+    flag: '--rate-limit',
+    arg: '<rpm=N,tpm=M|from-headers>',
+    value: { type: 'text' },
+    unset: true,
+    group: 'sweep',
+    endpoints: TEXT,
+    help: "pace sends to a provider's rate limit: requests and tokens per minute (tokens: the prompt's characters / 3 plus max output tokens, an estimate), or the limits its x-ratelimit-* headers state",
+    doc: {
+      meaning:
+        "pace sends to a provider's rate limit: `rpm=N`, `tpm=M` or both (tokens estimated as the prompt's characters / 3, rounded up, plus the max output tokens), or `from-headers` (the limits its `x-ratelimit-*` / `anthropic-ratelimit-*` headers state). A paced level says it was limited by the provider instead of reporting a capacity ([rate limits](rate-limits.md))",
+      default: 'none',
+    },
+  },
+  {
     flag: '--gpu-source',
     arg: '<kind>',
     value: { type: 'text' },

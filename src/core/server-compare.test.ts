@@ -131,4 +131,11 @@ describe('queueing', () => {
       'mean queue time 30.0 ms (50% of its TTFT), up to 6 waiting (mean 2.5)',
     );
   });
+
+  it("compares a retried request's TTFT from the attempt the server answered, not from the first", () => {
+    // Sent at 0, answered 429 at 2 ms, waited 1000 ms, sent again at 1002 ms: first token at 1050 ms, so 48 ms to the server.
+    const retried = { ...rec({ chunksMs: [1050, 1060, 1070] }), headersNs: 1003e6, attempts: [{ status: 429, sendNs: 0, endNs: 2e6, waitMs: 1000 }] };
+    const ttft = compareWithServer([retried], { ...server, requests: 1, ttftMeanMs: 48 }, 0.3).comparison.find((r) => r.metric === 'ttft-mean-ms');
+    expect(ttft?.client).toBeCloseTo(48, 9);
+  });
 });

@@ -71,6 +71,13 @@ function clientItl(ok: readonly RequestRecord[], per: ServerFigures['itlPer']): 
   return itl === null ? null : { itl, perLateMs: requests / gaps.length };
 }
 
+/** TTFT from the send of the attempt the server answered: a retried request's last one, sent after the wait that followed the attempt before it. */
+function servedTtftMs(r: RequestRecord): number | null {
+  const before = r.attempts?.at(-1);
+  if (before === undefined) return ttftMs(r);
+  return r.firstTokenNs === null ? null : (r.firstTokenNs - (before.endNs + before.waitMs * 1e6)) / 1e6;
+}
+
 /** The fastest measured response's headers after its send, ms: no round trip to that server was longer. */
 export function fastestHeadersMs(records: readonly RequestRecord[]): number | null {
   let best: number | null = null;
@@ -110,7 +117,8 @@ export function compareWithServer(
   const measured = records.filter((r) => !r.warmup);
   const ok = measured.filter(isOk);
   const rows: ComparisonRow[] = [];
-  const ttft = mean(ok.map(ttftMs).filter((v): v is number => v !== null));
+  // The server saw a retried request's last attempt only: ours is compared from that send (its wait after the attempt before it).
+  const ttft = mean(ok.map(servedTtftMs).filter((v): v is number => v !== null));
   if (ttft !== null && s.ttftMeanMs !== null) {
     const slack = Math.max(T.relative * s.ttftMeanMs, T.ttftFloorMs);
     const rtt = rttMs ?? 0;

@@ -139,6 +139,12 @@ export async function findCapacity(opts: CapacityOptions | CapacityOptions<'pool
     const p = { level, label: k.label(level), phase, ...k.verdict(measured), result: measured };
     probes.push(p);
     (opts.onProbe as ((p: Probe) => void) | undefined)?.(p);
+    // A provider's rate limit set this level's pace: what it held or missed says nothing of the server's capacity.
+    const limited = (measured as Partial<LevelResult>).rateLimit;
+    if (limited?.limited === true) {
+      stopped = `at ${p.label}, ${limited.reason}: a provider's limit is not the server's capacity, so the search reads no saturation from it`;
+      return null;
+    }
     return p;
   };
   let below: Probe | null = null;

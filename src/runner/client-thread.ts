@@ -130,6 +130,7 @@ port.on('message', (m: ToThread) => {
         clock,
         timeouts: init.spec.timeouts,
         dialect: dialects[init.dialect],
+        retry: init.spec.retry,
       });
       break;
     case 'level':

@@ -8,6 +8,7 @@ import type { RequestRecord } from '../core/index.js';
 import type { Clock, RequestSpec, StreamingClient } from '../client/index.js';
 import { type PromptItem, promptFor } from '../workload/index.js';
 import { imagesOf } from './image-pool.js';
+import type { RatePacer } from './rate-pacer.js';
 import type { RunState } from './run-state.js';
 import type { SweepSpec } from './sweep-spec.js';
 
@@ -36,6 +37,8 @@ export interface LevelContext {
   imagePool?: readonly string[];
   /** Chat with audio: the level's drawn clips (base64 WAV); set by runLevel. */
   audioPool?: readonly string[];
+  /** Paces sends to a provider's rate limit (--rate-limit); absent: not paced. */
+  pacer?: RatePacer;
   /** Set when this client sends only its share of the level (a client thread); the other shares run elsewhere. */
   share?: LevelShare;
 }

@@ -121,6 +121,7 @@ export function levelFromRecords(run: SweepResult, stated: LevelResult, records:
       clientCpuPct: cb.clientCpuPct,
       clientBudgetMs: cb.budgetMs,
       gpu: stated.gpuMemMiB,
+      pacing: run.run.rateLimit ?? null,
       // A result of an earlier version, judged at the floor alone, is recomputed by its own rule.
       clientBudgetRule: cb.budgets === undefined ? 'floor' : 'scaled',
       ...(stated.shares ? { shares: sharesFromRecords(stated.shares, records) } : {}),

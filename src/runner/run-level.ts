@@ -109,8 +109,10 @@ function levelTally(ctx: LevelContext, stop: AbortController): LevelTally {
 /** Warm-ups, one at a time (share 0 alone sends them), each waiting for the server check it may start. */
 async function sendWarmups(ctx: LevelContext, tally: LevelTally, signal: AbortSignal): Promise<void> {
   for (let i = 0; i < (ctx.share && ctx.share.index > 0 ? 0 : ctx.spec.warmup) && !signal.aborted; i++) {
-    const now = ctx.clock();
-    const r = await ctx.client.send(requestSpec(ctx, i), { seq: i, concurrency: ctx.concurrency, warmup: true, targetSendNs: now }, signal);
+    const spec = requestSpec(ctx, i);
+    const now = ctx.pacer ? await ctx.pacer.before(spec, signal) : ctx.clock();
+    const r = await ctx.client.send(spec, { seq: i, concurrency: ctx.concurrency, warmup: true, targetSendNs: now }, signal);
+    ctx.pacer?.seen(r);
     tally.finish(r);
     await tally.settled();
   }
@@ -137,8 +139,12 @@ function levelSends(ctx: LevelContext, tally: LevelTally, signal: AbortSignal): 
     prepare: (i) => {
       prepared.set(i, requestSpec(ctx, warmups + i));
     },
-    async send(i, targetSendNs) {
-      const r = await ctx.client.send(specAt(i), { seq: warmups + i, concurrency: ctx.concurrency, warmup: false, targetSendNs }, signal);
+    async send(i, scheduledNs) {
+      const spec = specAt(i);
+      // Paced to a rate limit: the request is meant to leave when the budget lets it, not before.
+      const targetSendNs = ctx.pacer ? Math.max(scheduledNs, await ctx.pacer.before(spec, signal)) : scheduledNs;
+      const r = await ctx.client.send(spec, { seq: warmups + i, concurrency: ctx.concurrency, warmup: false, targetSendNs }, signal);
+      ctx.pacer?.seen(r);
       tally.finish(r);
       return r;
     },

@@ -65,6 +65,7 @@ export function judgeLevel(spec: SweepSpec, sent: SentLevel, tel: LevelTelemetry
         gpu: tel.gpuMem,
         images: spec.images,
         audio: spec.audio,
+        pacing: spec.rateLimit,
       }),
       gpu: tel.gpu,
       serverTruth: tel.serverTruth,

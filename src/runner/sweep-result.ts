@@ -79,6 +79,8 @@ export function sweepResult(spec: SweepSpec, prep: PreparedSweep, r: SweepRecord
       ...(spec.extraBody === null ? {} : { extraBody: redactedBody(spec.extraBody) }),
       ...(spec.endpoint === 'messages' ? { anthropicVersion: spec.anthropicVersion } : {}),
       ...(spec.azure === null ? {} : { azure: spec.azure }),
+      retry: spec.retry,
+      ...(spec.rateLimit === null ? {} : { rateLimit: spec.rateLimit }),
       ...(spec.tools === null ? {} : { tools: toolsInfo(spec.tools) }),
       ...(spec.responseSchema === null
         ? {}

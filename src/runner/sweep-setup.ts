@@ -15,6 +15,7 @@ import { type EngineSetup, resolveEngine } from './engine-setup.js';
 import { SweepError } from './errors.js';
 import { type ImageServer, startImageServer } from './image-server.js';
 import type { RunTelemetry } from './level-telemetry.js';
+import type { RatePacer } from './rate-pacer.js';
 import { endpointsOffered } from './pooling-setup.js';
 import { exactPrompts, hasBuiltLengths, runCounter } from './prompt-lengths.js';
 import type { RunState } from './run-state.js';
@@ -48,6 +49,8 @@ export interface OpenSweep {
   imageServer: ImageServer | null;
   client: StreamingClient;
   threads: ClientThreads | null;
+  /** Paces every level's sends to the provider's rate limit (--rate-limit); null: not paced. */
+  pacer: RatePacer | null;
 }
 
 /** The warnings the spec alone earns, before anything is sent. */

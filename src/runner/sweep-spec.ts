@@ -5,6 +5,8 @@
 import { z } from 'zod';
 import {
   DEFAULT_CLIENT_BUDGET_MS,
+  DEFAULT_RETRY,
+  ratePacingSchema,
   LIMITS,
   arrivalSchema,
   numericDefault,
@@ -156,6 +158,19 @@ export const sweepSpecSchema = z
         totalMs: z.number().positive().default(600_000),
       })
       .prefault({}),
+    /** Retries of answers 429, 529 or 503 with Retry-After (retries: 0 turns them off); docs/rate-limits.md. */
+    retry: z
+      .object({
+        retries: limitedCount('retryAttempts', 'retries').default(DEFAULT_RETRY.retries),
+        maxWaitMs: z
+          .number()
+          .nonnegative('retry maxWaitMs must be 0 or more')
+          .max(LIMITS.retryWaitS.max * 1000, { error: (i) => limitMessage('retryWaitS', Number(i.input) / 1000, 'retry wait (s)') })
+          .default(DEFAULT_RETRY.maxWaitMs),
+      })
+      .prefault({}),
+    /** Sends paced to a provider's rate limit (a budget, or its headers' limits); null: not paced. One client thread sends it. */
+    rateLimit: ratePacingSchema.nullable().default(null),
     /** The command line that started the sweep, recorded in the result. */
     command: z.string().default(''),
     /** Sent with every request (a gateway's tenant, an affinity hint); secret-looking values are redacted wherever they are written. */

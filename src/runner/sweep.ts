@@ -28,6 +28,7 @@ import { SweepError } from './errors.js';
 import { imageBytesProblem } from './image-pool.js';
 import { type LevelTelemetry, startRunTelemetry } from './level-telemetry.js';
 import { type LoopMonitor, startLoopMonitor } from './loop-delay.js';
+import { ratePacer } from './rate-pacer.js';
 import { loadOf, runLevel } from './run-level.js';
 import type { RunState } from './run-state.js';
 import { type LevelAt, type LevelStep, levelsComplete, parseSpec, sweepLevels, sweepTalk } from './level-loop.js';
@@ -110,14 +111,16 @@ async function openSweep(spec: SweepSpec, prep: PreparedSweep, target: Target, d
   const state: RunState = { imagesServedAt: imageServer === null ? null : imageServer.servedAt };
   const sendSpec: SweepSpec = { ...spec, ...(prep.lengths ? { prompts: prep.lengths.prompts } : {}) };
   const maxC = arrivalOps(spec.arrival).connections(prep.order[prep.order.length - 1] as number);
-  const client = deps.client?.(sendSpec, maxC, dialect) ?? createStreamingClient(target, { connections: maxC, clock, timeouts: spec.timeouts, dialect });
+  const client =
+    deps.client?.(sendSpec, maxC, dialect) ?? createStreamingClient(target, { connections: maxC, clock, timeouts: spec.timeouts, dialect, retry: spec.retry });
   // An injected client or clock lives on this thread: such a sweep runs in it.
-  // An agent trace's joins wait on turns of other sessions: its level runs on one thread.
-  const threadsAsked = deps.client || deps.clock || spec.prompts.kind === 'agents' ? 1 : spec.clientThreads;
+  // An agent trace's joins wait on turns of other sessions, and one pacer holds a rate limit's budget: their levels run on one thread.
+  const threadsAsked = deps.client || deps.clock || spec.prompts.kind === 'agents' || spec.rateLimit !== null ? 1 : spec.clientThreads;
   const threadsMax = threadsFor(threadsAsked, maxC);
   const init = { spec: sendSpec, state, model: prep.model, dialect: dialect.kind, runId: prep.runId };
   const threads: ClientThreads | null = deps.clients?.({ ...init, connections: maxC }) ?? (threadsMax > 1 ? startClientThreads(threadsMax, init, maxC) : null);
-  return { sendSpec, state, telemetry, imageServer, client, threads };
+  const pacer = spec.rateLimit === null ? null : ratePacer(spec.rateLimit, clock);
+  return { sendSpec, state, telemetry, imageServer, client, threads, pacer };
 }
 
 /** What every level of a sweep reads: fixed once the sweep is open. */
@@ -212,6 +215,7 @@ async function sendLevel(run: SweepRun, lv: LevelAt<'text'>, loop: LoopMonitor):
     checkServer: run.checkServer,
     beforeMeasured,
     onRecord: lv.onRecord,
+    ...(opened.pacer === null ? {} : { pacer: opened.pacer }),
   });
   return {
     ...r,

@@ -8,20 +8,21 @@ import type { SimFaults } from './profile-schema.js';
 import { hashInts, mulberry32 } from './random.js';
 
 /** Faults that answer with an HTTP error status before any stream. */
-export type HttpFaultKind = 'http500' | 'http429' | 'http503';
+export type HttpFaultKind = 'http500' | 'http429' | 'http503' | 'http529';
 /** Faults that act mid-way through a response (streamed or not). */
 export type StreamFaultKind = 'dropStream' | 'malformedSse' | 'midStreamError' | 'stall';
 /** Every injectable per-request fault. */
 export type FaultKind = HttpFaultKind | StreamFaultKind;
 
-/** Every fault kind, in the order shares are laid out on [0, 1). */
-export const FAULT_KINDS: readonly FaultKind[] = ['http500', 'http429', 'http503', 'dropStream', 'malformedSse', 'midStreamError', 'stall'];
+/** Every fault kind, in the order shares are laid out on [0, 1) (a kind added later goes last, so a seed draws the same faults it did). */
+export const FAULT_KINDS: readonly FaultKind[] = ['http500', 'http429', 'http503', 'dropStream', 'malformedSse', 'midStreamError', 'stall', 'http529'];
 
 /** Status, OpenAI error type and message of each HTTP fault. */
 export const HTTP_FAULTS: { readonly [K in HttpFaultKind]: { status: number; type: string; message: string } } = {
   http500: { status: 500, type: 'InternalServerError', message: 'Simulated internal server error (injected fault).' },
   http429: { status: 429, type: 'RateLimitError', message: 'Simulated rate limit: too many requests (injected fault).' },
   http503: { status: 503, type: 'ServiceUnavailableError', message: 'Simulated overload: service unavailable (injected fault).' },
+  http529: { status: 529, type: 'overloaded_error', message: 'Simulated overload: Overloaded, as Anthropic answers 529 (injected fault).' },
 };
 
 /** True for the faults answered with an HTTP status before any stream. */

@@ -26,6 +26,7 @@ import { MESSAGES_ROUTE } from './messages-route.js';
 import { firstProblem } from './zod-issues.js';
 import { fetchImages, remoteImageUrls } from './image-fetch.js';
 import { imageInputs } from './image-inputs.js';
+import type { RateLimiter } from './rate-limiter.js';
 
 /** Everything a generation request needs from the running server. */
 export interface SimRuntime extends RunContext {
@@ -41,6 +42,8 @@ export interface SimRuntime extends RunContext {
    * counts (not over all requests), so a level that mixes kinds still sees the configured shares.
    */
   answers: { toolCalls: number; json: number };
+  /** The provider's rate limit the simulator plays, or null. */
+  rateLimiter: RateLimiter | null;
   /** Kills the server the way a crashed process dies. */
   die(): void;
 }
@@ -199,6 +202,15 @@ function admit(
     json: schema === null ? null : answerPieces(rt.profile, schema, requestIndex, rt.answers.json),
   });
   if (!result.ok) return reject(400, `${result.param}: ${result.message}`, result.param);
+  // A provider counts every request against the budget, warm-ups too.
+  if (rt.rateLimiter !== null) {
+    const limit = rt.rateLimiter.take(result.plan.promptTokens + result.plan.capTokens);
+    for (const [k, v] of Object.entries(limit.headers)) res.setHeader(k, v);
+    if (limit.message !== null) {
+      rt.stats.rateLimited++;
+      return sendError(res, 429, limit.message, null, 'rate_limit_error');
+    }
+  }
   // dieAfterRequests: the N-th accepted request kills the server (it is cut with the rest).
   const dieAfter = rt.profile.faults.dieAfterRequests;
   if (dieAfter !== null && requestIndex >= dieAfter) return rt.die();

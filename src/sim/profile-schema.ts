@@ -19,6 +19,8 @@ const faultsSchema = z
     http429: share.default(0),
     /** Answer HTTP 503 before any stream. */
     http503: share.default(0),
+    /** Answer HTTP 529 (Anthropic's "overloaded") with Retry-After before any stream. */
+    http529: share.default(0),
     /** Destroy the socket after about half the tokens, without `[DONE]`. */
     dropStream: share.default(0),
     /** One event mid-stream is `data: {not json`. */
@@ -37,7 +39,7 @@ const faultsSchema = z
     dieAfterRequests: z.number().int().min(0).nullable().default(null),
   })
   .strict()
-  .refine((f) => f.http500 + f.http429 + f.http503 + f.dropStream + f.malformedSse + f.midStreamError + f.stall <= 1, {
+  .refine((f) => f.http500 + f.http429 + f.http503 + f.http529 + f.dropStream + f.malformedSse + f.midStreamError + f.stall <= 1, {
     message: 'the fault shares add up to more than 1',
   });
 
@@ -167,6 +169,14 @@ export const simProfileSchema = z
     audio: audioSchema.prefault({}),
     gpu: gpuSchema.prefault({}),
     faults: faultsSchema.prefault({}),
+    /**
+     * Play a rate-limited provider: requests and tokens (prompt + max output) per minute, null for none (the default).
+     * Over budget is a 429 with Retry-After; every answer carries x-ratelimit-* and anthropic-ratelimit-* headers.
+     */
+    rateLimit: z
+      .object({ rpm: z.number().positive().max(10_000_000).nullable().default(null), tpm: z.number().positive().max(10_000_000_000).nullable().default(null) })
+      .strict()
+      .prefault({}),
     toolCalls: toolCallsSchema.prefault({}),
     structuredOutput: structuredOutputSchema.prefault({}),
   })

@@ -44,6 +44,7 @@ describe('simProfileSchema', () => {
         http500: 0,
         http429: 0,
         http503: 0,
+        http529: 0,
         dropStream: 0,
         malformedSse: 0,
         midStreamError: 0,
@@ -51,6 +52,7 @@ describe('simProfileSchema', () => {
         stallMs: 2000,
         dieAfterRequests: null,
       },
+      rateLimit: { rpm: null, tpm: null },
       toolCalls: { autoShare: 0.5, invalid: 0, malformed: 0 },
       structuredOutput: { invalid: 0, malformed: 0 },
     });

@@ -23,6 +23,7 @@ describe('HTTP error faults', () => {
     ['http500', 500],
     ['http429', 429],
     ['http503', 503],
+    ['http529', 529],
   ] as const) {
     it(`${kind} answers ${status} with an OpenAI error body before any stream`, async () => {
       const s = await sim({ faults: { [kind]: 1 } });

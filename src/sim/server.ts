@@ -22,6 +22,7 @@ import { Scheduler } from './scheduler.js';
 import { SimMetrics } from './sim-metrics.js';
 import { StatsCollector, type SimStats } from './sim-stats.js';
 import { RequestLog } from './request-log.js';
+import { RateLimiter } from './rate-limiter.js';
 import { describeZodError } from './zod-issues.js';
 
 /** A profile as given: every field optional, nested objects too. */
@@ -112,6 +113,7 @@ export async function startSimulator(options: SimServerOptions = {}): Promise<Si
     now: scheduler.now,
     faultPicker: new FaultPicker(profile.faults, profile.seed),
     answers: { toolCalls: 0, json: 0 },
+    rateLimiter: profile.rateLimit.rpm === null && profile.rateLimit.tpm === null ? null : new RateLimiter(profile.rateLimit, scheduler.now),
     responses: new ResponseStore(),
     dialect: SIM_DIALECTS[profile.dialect],
     version: await packageVersion(),

@@ -39,6 +39,7 @@ export const NUMBER_FLAGS: readonly NumberFlag[] = [
   n('--fail-500 <share>', 'fail500', ['faults', 'http500'], 'share of requests answered HTTP 500'),
   n('--fail-429 <share>', 'fail429', ['faults', 'http429'], 'share of requests answered HTTP 429'),
   n('--fail-503 <share>', 'fail503', ['faults', 'http503'], 'share of requests answered HTTP 503'),
+  n('--fail-529 <share>', 'fail529', ['faults', 'http529'], "share of requests answered HTTP 529 (Anthropic's overloaded) with Retry-After"),
   n('--drop-stream <share>', 'dropStream', ['faults', 'dropStream'], 'share of streams cut mid-way without [DONE]'),
   n('--malformed-sse <share>', 'malformedSse', ['faults', 'malformedSse'], 'share of streams with one unparseable event'),
   n('--mid-stream-error <share>', 'midStreamError', ['faults', 'midStreamError'], 'share of streams ending in an error event'),
@@ -89,6 +90,13 @@ export const NUMBER_FLAGS: readonly NumberFlag[] = [
     ['pooling', 'msPerInputToken'],
     'embeddings and rerank: encoder time per input token, one request at a time (default 0.01)',
   ),
+  n(
+    '--rate-limit-rpm <n>',
+    'rateLimitRpm',
+    ['rateLimit', 'rpm'],
+    'play a rate-limited provider: requests per minute, then 429 with Retry-After (default none)',
+  ),
+  n('--rate-limit-tpm <n>', 'rateLimitTpm', ['rateLimit', 'tpm'], 'play a rate-limited provider: tokens (prompt + max output) per minute (default none)'),
   n('--overload-limit <n>', 'overloadLimit', ['overloadLimit'], 'TGI: 429 at this many in flight (128); Ollama: 503 at this many waiting (512)'),
 ];
 

@@ -19,6 +19,8 @@ export interface SimStats {
   cancelled: number;
   /** Generation requests answered 4xx (bad body, unknown model, too long). */
   rejected: number;
+  /** Requests answered 429 by the rate limit it plays (--rate-limit-rpm, --rate-limit-tpm). */
+  rateLimited: number;
   /** Images given by URL that the simulator fetched (from loopback) before queueing their requests. */
   imagesFetched: number;
   /** Faults injected, by kind. */
@@ -48,6 +50,7 @@ export class StatsCollector {
   completed = 0;
   cancelled = 0;
   rejected = 0;
+  rateLimited = 0;
   imagesFetched = 0;
   promptTokens = 0;
   completionTokens = 0;
@@ -77,6 +80,7 @@ export class StatsCollector {
       completed: this.completed,
       cancelled: this.cancelled,
       rejected: this.rejected,
+      rateLimited: this.rateLimited,
       imagesFetched: this.imagesFetched,
       faults: { ...this.faults },
       ...live,

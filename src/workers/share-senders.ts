@@ -47,6 +47,7 @@ const SHARE_SENDERS: { [K in WorkerKindName]: ShareSender<K> } = {
         clock: monotonicNs,
         timeouts: spec.timeouts,
         dialect: dialects[job.dialect],
+        retry: spec.retry,
       });
       try {
         const { run, loopDelayMs, busyPct } = await runShare({

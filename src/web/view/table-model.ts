@@ -54,14 +54,26 @@ export interface LevelBadge {
 
 export function levelBadge(l: LevelResult): LevelBadge {
   if (l.invalid) return { text: l.failed > 0 ? `failed ${l.failed}` : 'invalid', tone: 'bad', reason: statusText(l) };
+  // The provider's limit set the pace: no capacity is read from the level.
+  if (l.rateLimit?.limited === true) return { text: 'rate-limited', tone: 'warn', reason: statusText(l) };
   if (l.clientBound.bound) return { text: 'client-bound', tone: 'warn', reason: statusText(l) };
-  return { text: 'ok', tone: 'ok', reason: null };
+  return { text: 'ok', tone: 'ok', reason: l.retries === undefined ? null : statusText(l) };
+}
+
+/** "3 retries of 2 requests, 2.9 s waited": retries after 429, 529 or 503, never hidden; null without any. */
+function retriesText(l: LevelResult): string | null {
+  const r = l.retries;
+  if (r === undefined) return null;
+  return `${r.attempts} ${r.attempts === 1 ? 'retry' : 'retries'} of ${r.requests} ${r.requests === 1 ? 'request' : 'requests'}, ${(r.waitMs / 1000).toFixed(1)} s waited (latency from each first attempt)`;
 }
 
 export function statusText(l: LevelResult): string {
-  if (l.invalid) return `invalid: ${failures(l)}`;
-  if (l.clientBound.bound) return `client-bound: ${l.clientBound.reason ?? 'our client was the bottleneck'}`;
-  return 'ok';
+  const retries = retriesText(l);
+  const plus = retries === null ? '' : `; ${retries}`;
+  if (l.invalid) return `invalid: ${failures(l)}${plus}`;
+  if (l.rateLimit?.limited === true) return `${l.rateLimit.reason ?? "limited by the provider's rate limit"}${plus}`;
+  if (l.clientBound.bound) return `client-bound: ${l.clientBound.reason ?? 'our client was the bottleneck'}${plus}`;
+  return `ok${plus}`;
 }
 
 function doneRow(l: LevelResult): TableRow {
