@@ -32,7 +32,7 @@ describe('HTTP errors per engine', () => {
     expect(await outcome('tgi', 429, '{"error":"Model is overloaded","error_type":"overloaded"}')).toEqual({
       kind: 'http-error',
       status: 429,
-      message: 'overloaded (TGI rejects requests above max_concurrent_requests, default 128): Model is overloaded',
+      message: 'overloaded (TGI rejects requests above max_concurrent_requests, default 128): Model is overloaded (not retried: the answer has no Retry-After)',
     });
     expect(
       await outcome('tgi', 422, '{"error":"Input validation error: `inputs` tokens + `max_new_tokens` must be <= 4096","error_type":"validation"}'),
@@ -70,6 +70,10 @@ describe('HTTP errors per engine', () => {
   it('classifies by status, never by the message: the same body is a different failure under another status', async () => {
     const body = '{"error":"Model is overloaded","error_type":"overloaded"}';
     expect(await outcome('tgi', 500, body)).toEqual({ kind: 'http-error', status: 500, message: 'Model is overloaded' });
-    expect(await outcome('vllm', 429, body)).toEqual({ kind: 'http-error', status: 429, message: 'Model is overloaded' });
+    expect(await outcome('vllm', 429, body)).toEqual({
+      kind: 'http-error',
+      status: 429,
+      message: 'Model is overloaded (not retried: the answer has no Retry-After)',
+    });
   });
 });

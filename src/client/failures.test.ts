@@ -47,8 +47,16 @@ describe('HTTP errors, classified by status', () => {
       '{"error":{"code":500,"message":"[json.exception.parse_error.101] parse error","type":"server_error"}}',
       '[json.exception.parse_error.101] parse error',
     ],
-    [429, '{"object":"error","message":"Too many requests, retry later","type":"RateLimitError","code":429}', 'Too many requests, retry later'],
-    [503, '{"error":"server busy, please try again. maximum pending requests exceeded"}', 'server busy, please try again. maximum pending requests exceeded'],
+    [
+      429,
+      '{"object":"error","message":"Too many requests, retry later","type":"RateLimitError","code":429}',
+      'Too many requests, retry later (not retried: the answer has no Retry-After)',
+    ],
+    [
+      503,
+      '{"error":"server busy, please try again. maximum pending requests exceeded"}',
+      'server busy, please try again. maximum pending requests exceeded (not retried: the answer has no Retry-After)',
+    ],
     [422, '{"error":"Input validation error: inputs too long","error_type":"validation"}', 'Input validation error: inputs too long'],
     [502, '<html><body>Bad Gateway</body></html>', 'HTTP 502 Bad Gateway: <html><body>Bad Gateway</body></html>'],
   ];
