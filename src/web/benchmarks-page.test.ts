@@ -363,7 +363,9 @@ describe('the Benchmarks page', () => {
       await page.goto(`${url}#/runs/${sessionsId}`);
       await visible(page.getByRole('heading', { name: 'Turns: 2 sessions at once' }), 30_000);
       expect(await page.getByRole('table', { name: /^Per level, multi-turn sessions: each turn sent with the conversation so far/ }).count()).toBe(1);
-      expect(await page.getByRole('img', { name: /^TTFT p50 is [\d,.]+ ms at turn 1 and [\d,.]+ ms at turn 3, as the conversation grows from/ }).count()).toBe(1);
+      expect(await page.getByRole('img', { name: /^TTFT p50 is [\d,.]+ ms at turn 1 and [\d,.]+ ms at turn 3, as the conversation grows from/ }).count()).toBe(
+        1,
+      );
       await page.screenshot({ path: join(ARTIFACTS, 'benchmarks-sessions-run.png'), fullPage: true });
     },
     patient(150_000),
