@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { type EnergyWindow, gpuWithEnergy, summarizeEnergy } from './energy-summary.js';
 import type { GpuCollection, GpuSample } from './gpu-summary.js';
-import type { GpuLevel } from './telemetry-schema.js';
+import { type GpuLevel, energyLevelSchema } from './telemetry-schema.js';
 
 const reading = (atMs: number, powerW: number | null, energyJ: number | null = null): GpuSample => ({
   atMs,
@@ -120,6 +120,13 @@ describe('summarizeEnergy', () => {
     const e = summarizeEnergy(collection(stuck, null), window);
     expect(e).toMatchObject({ valid: false, intervalMs: null, coverage: 0 });
     expect(e.reason).toBe("nvidia-smi's 3 readings inside the window give no sample interval (stamped at one instant)");
+  });
+
+  it('writes what the result schema reads back, valid or not', () => {
+    for (const samples of [steady(1000, 3000, 300), steady(2000, 3000, 300), []]) {
+      const e = summarizeEnergy(collection(samples), window);
+      expect(energyLevelSchema.parse(e)).toEqual(e);
+    }
   });
 
   it('has no window when no measured request was sent', () => {
