@@ -1,10 +1,10 @@
 /**
  * The server's view and the GPU figures of each level as terminal lines, under
  * the results table: what the server's /metrics said beside what we measured,
- * and utilisation, power and energy with their source. Nothing is printed for
- * what was not measured.
+ * and utilisation, power and energy with their source (energy over the measured
+ * window, or "energy not valid" and why). Nothing is printed for what was not measured.
  */
-import { type ComparisonRow, type LevelResult, sanitizeForTerminal as clean } from '../core/index.js';
+import { type ComparisonRow, type EnergyLevel, type LevelResult, sanitizeForTerminal as clean } from '../core/index.js';
 
 const f = (x: number | null | undefined, d = 1) => (x === null || x === undefined ? '—' : x.toFixed(d));
 const signed = (x: number, d = 1) => `${x >= 0 ? '+' : ''}${x.toFixed(d)}`;
@@ -31,15 +31,30 @@ function serverLine(l: LevelResult): string | null {
   return parts.length === 0 ? null : `  ${l.concurrency}: ${parts.join(' · ')}`;
 }
 
+/** The level's energy over its measured window: per-token figures when valid, else "energy not valid" and why. */
+function energyPart(e: EnergyLevel): string {
+  if (!e.valid) return `energy not valid: ${clean(e.reason ?? '')}`;
+  const over = `over the ${f(e.windowMs / 1000, 2)} s measured window, ${e.samples} readings every ${f((e.intervalMs ?? 0) / 1000, 2)} s, coverage ${f((e.coverage ?? 0) * 100, 0)}%`;
+  const per = [
+    `${f(e.joulesPerOutputToken, 3)} J/output token`,
+    e.joulesPerInputToken === null ? null : `${f(e.joulesPerInputToken, 4)} J/input token`,
+    e.joulesPerTotalToken === null ? null : `${f(e.joulesPerTotalToken, 4)} J/token`,
+  ].filter((p): p is string => p !== null);
+  return `${per.join(', ')} (${e.method === 'counter' ? 'energy counter' : 'from power'} ${over})`;
+}
+
 function gpuLine(l: LevelResult): string | null {
   const g = l.gpu;
   if (!g?.available) return null;
+  const e = l.energy;
   const parts = [
     g.utilizationPct === null ? null : `utilisation ${f(g.utilizationPct.mean, 0)}%`,
     g.powerW === null ? null : `power ${f(g.powerW.mean, 0)} W`,
-    g.joulesPerOutputToken === null
-      ? null
-      : `${f(g.joulesPerOutputToken, 3)} J/output token (${g.energyMethod === 'counter' ? 'energy counter' : 'from power'})`,
+    e !== undefined
+      ? energyPart(e)
+      : g.joulesPerOutputToken === null
+        ? null
+        : `${f(g.joulesPerOutputToken, 3)} J/output token (${g.energyMethod === 'counter' ? 'energy counter' : 'from power'})`,
   ].filter((p): p is string => p !== null);
   return parts.length === 0 ? null : `  ${l.concurrency}: ${parts.join(' · ')} (${clean(g.source)})`;
 }

@@ -4,7 +4,8 @@
  * level's mean power × its duration; the mean power comes from the source's
  * energy counter where it has one (its delta over the sampled span), else from
  * its power readings weighted by time. A figure nobody reported is null with a
- * note, never a zero.
+ * note, never a zero. A sweep then replaces the energy figures with its measured
+ * window's, valid or not (energy-summary.ts).
  */
 import type { GpuMem } from './result-schema.js';
 import type { GpuLevel } from './telemetry-schema.js';
@@ -34,6 +35,8 @@ export interface GpuCollection {
   notes: readonly string[];
   /** Remarks that also become run warnings (a DCGM interval longer than the level). */
   warnings: readonly string[];
+  /** How often the source reads, ms, when it says; the energy's gaps are judged against it (else the readings' median spacing). */
+  intervalMs?: number;
 }
 
 function values(samples: readonly GpuSample[], f: (s: GpuSample) => number | null): Array<{ atMs: number; v: number }> {

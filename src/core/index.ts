@@ -67,7 +67,7 @@ export {
   type Warning,
   warningSchema,
 } from './result-schema.js';
-export { type ComparisonRow, type GpuLevel, type ServerMetricsRun, type ServerTruth } from './telemetry-schema.js';
+export { type ComparisonRow, type EnergyLevel, type GpuLevel, type ServerMetricsRun, type ServerTruth } from './telemetry-schema.js';
 export { parsePrometheusText, type PromScrape } from './prometheus-text.js';
 export { seriesList, seriesValue } from './prometheus-series.js';
 export { FAMILY_PREFIXES, type MetricFamily, METRICS_PATHS, requiredNames } from './metric-catalog.js';
@@ -84,6 +84,7 @@ export {
 export { boundedRttMs, compareWithServer, describeDisagreement, describeQueue, fastestHeadersMs } from './server-compare.js';
 export { boundedWholeRttMs, compareWholeWithServer, fastestAnswerMs } from './whole-compare.js';
 export { type GpuCollection, type GpuSample, summarizeGpu } from './gpu-summary.js';
+export { ENERGY_GAP_FACTOR, ENERGY_MIN_SAMPLES, type EnergyWindow, gpuWithEnergy, summarizeEnergy } from './energy-summary.js';
 export { vllmBenchMetrics, type VllmStats, vllmView } from './vllm-bench-metrics.js';
 export { ARRIVAL_KINDS, type ArrivalKind, arrivalSchema, type ArrivalSpec, GENERATED_ARRIVALS, type LevelLoad } from './arrival-spec.js';
 export { describeSlo, judgeRequest, type Slo, sloSchema } from './slo.js';

@@ -22,7 +22,7 @@ import { toolCallSummarySchema } from './tool-call-summary.js';
 import { seriesPointSchema } from './replay-series-schema.js';
 import { serverAccountSchema } from './server-account-schema.js';
 import { qualityScoreSchema } from './quality-score-schema.js';
-import { gpuLevelSchema, serverMetricsRunSchema, serverTruthSchema } from './telemetry-schema.js';
+import { energyLevelSchema, gpuLevelSchema, serverMetricsRunSchema, serverTruthSchema } from './telemetry-schema.js';
 
 export const SCHEMA_VERSION = 1;
 
@@ -218,6 +218,8 @@ export const levelResultSchema = z
     gpuMemMiB: gpuMemSchema,
     /** GPU utilisation, power and energy with their source; null when no GPU source was used (absent in earlier results). */
     gpu: gpuLevelSchema.nullable().optional(),
+    /** Energy over the measured window, valid or not and why (absent in earlier results and without a GPU source). */
+    energy: energyLevelSchema.optional(),
     /** The server's own view from its Prometheus endpoint, beside ours; null when it has none (absent in earlier results). */
     serverTruth: serverTruthSchema.nullable().optional(),
     /** How the load was applied (absent in results of earlier versions: closed-loop concurrency). */

@@ -91,6 +91,42 @@ export const gpuLevelSchema = z.discriminatedUnion('available', [
   z.object({ available: z.literal(false), source: z.literal('not available'), reason: z.string() }),
 ]);
 
+const share = z.number().min(0).max(1);
+const joules = num.nonnegative().nullable();
+
+/**
+ * A level's energy over its measured window only (first measured send to last
+ * measured end; the warm-up is outside), valid or not. Not valid: no joules and
+ * no per-token figure, and the reason (a gap named from when to when, or too
+ * few readings). Absent in results of earlier versions.
+ */
+export const energyLevelSchema = z.object({
+  source: z.string(),
+  valid: z.boolean(),
+  /** Why the energy is not valid; null when it is. */
+  reason: z.string().nullable(),
+  /** The measured window, ms. */
+  windowMs: num.nonnegative(),
+  /** Readings used inside the window. */
+  samples: z.number().int().nonnegative(),
+  /** Readings left out: taken before the first measured send or after the last measured end. */
+  outside: z.number().int().nonnegative(),
+  /** The source's sample interval, ms (else the readings' median spacing); null with fewer than two readings. */
+  intervalMs: num.positive().nullable(),
+  /** Share of the window between the first and last reading used, 0–1. */
+  coverage: share.nullable(),
+  /** 'counter': the source's energy counter difference; 'power': trapezoids over power readings. */
+  method: z.enum(['counter', 'power']).nullable(),
+  joules,
+  meanPowerW: joules,
+  outputTokens: z.number().int().nonnegative(),
+  inputTokens: z.number().int().nonnegative().nullable(),
+  joulesPerOutputToken: joules,
+  joulesPerInputToken: joules,
+  joulesPerTotalToken: joules,
+});
+
+export type EnergyLevel = z.infer<typeof energyLevelSchema>;
 export type GaugeStats = z.infer<typeof gaugeStatsSchema>;
 export type ComparisonRow = z.infer<typeof comparisonRowSchema>;
 export type ServerTruth = z.infer<typeof serverTruthSchema>;

@@ -127,6 +127,7 @@ export function levelFromRecords(run: SweepResult, stated: LevelResult, records:
       ...(stated.shares ? { shares: sharesFromRecords(stated.shares, records) } : {}),
     }),
     ...(stated.gpu === undefined ? {} : { gpu: stated.gpu }),
+    ...(stated.energy === undefined ? {} : { energy: stated.energy }),
     ...(stated.serverTruth === undefined ? {} : { serverTruth: stated.serverTruth }),
     ...(stated.images === undefined ? {} : { images: stated.images }),
     ...(stated.imageFiles === undefined ? {} : { imageFiles: stated.imageFiles }),

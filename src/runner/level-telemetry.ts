@@ -3,11 +3,15 @@
  * server's metrics endpoint and names and chooses the GPU source; just before a
  * level's measured requests it times the round trip, scrapes the server and
  * starts the GPU readings; after them it stops both and turns what it got into
- * the level's `gpuMemMiB`, `gpu` and `serverTruth`, with warnings. Warm-ups fall
- * outside the window, so the server's deltas cover exactly our measured requests.
+ * the level's `gpuMemMiB`, `gpu`, `energy` and `serverTruth`, with warnings. Warm-ups
+ * fall outside the window, so the server's deltas cover exactly our measured
+ * requests; energy keeps only the readings between the first measured send and
+ * the last measured end.
  */
 import {
   FAMILY_PREFIXES,
+  type GpuCollection,
+  type EnergyLevel,
   type GpuLevel,
   type GpuMem,
   type LevelResult,
@@ -22,9 +26,11 @@ import {
   describeDisagreement,
   describeQueue,
   describeRoles,
+  gpuWithEnergy,
   isOk,
   requiredNames,
   serverFigures,
+  summarizeEnergy,
   summarizeGpu,
 } from '../core/index.js';
 import { type GpuSource, type ServerMetricsSession, absentGpuSource, measureRttMs, openServerMetrics, selectGpuSource } from '../telemetry/index.js';
@@ -42,8 +48,29 @@ export interface EngineMetricsHint {
 export interface LevelTelemetry {
   gpuMem: GpuMem;
   gpu: GpuLevel | null;
+  /** Energy over the measured window; absent without a GPU source. */
+  energy?: EnergyLevel;
   serverTruth: ServerTruth | null;
   warnings: Warning[];
+}
+
+/**
+ * The level's energy over its measured window: first measured send to last
+ * measured end (ns of the client clock, which GPU readings share), so a
+ * reading taken during the warm-up or after the level is outside.
+ */
+export function measuredEnergy(collected: GpuCollection, records: readonly RequestRecord[]): EnergyLevel {
+  const measured = records.filter((r) => !r.warmup);
+  const ok = measured.filter(isOk);
+  const startNs = Math.min(...measured.map((r) => r.sendNs));
+  const endNs = Math.max(...measured.map((r) => r.endNs ?? r.headersNs ?? r.sendNs));
+  const prompts = ok.map((r) => r.promptTokens);
+  return summarizeEnergy(collected, {
+    startMs: measured.length === 0 ? 0 : startNs / 1e6,
+    endMs: measured.length === 0 ? 0 : endNs / 1e6,
+    outputTokens: ok.reduce((a, r) => a + r.outputTokens, 0),
+    inputTokens: prompts.some((p) => p === null) ? null : (prompts as number[]).reduce((a, p) => a + p, 0),
+  });
 }
 
 /** The level's telemetry warnings; a disagreement on a client-bound level says that our own delay may explain it. */
@@ -164,14 +191,15 @@ export async function startRunTelemetry(
       const collected = await gpu.stop();
       const outputTokens = records.filter((r) => !r.warmup && isOk(r)).reduce((a, r) => a + r.outputTokens, 0);
       const { mem, gpu: gpuLevel } = summarizeGpu(collected, { durationMs: windowMs, outputTokens });
-      const gpuOut = spec.gpuSource === 'none' ? null : gpuLevel;
+      const energy = spec.gpuSource !== 'none' && gpuLevel.available ? measuredEnergy(collected, records) : undefined;
+      const gpuOut = spec.gpuSource === 'none' ? null : energy ? gpuWithEnergy(gpuLevel, energy) : gpuLevel;
       const warnings: Warning[] = collected.warnings.map((m) => ({ code: 'gpu-source', message: `${level}: ${m}` }));
-      if (!session) return { gpuMem: mem, gpu: gpuOut, serverTruth: null, warnings };
+      if (!session) return { gpuMem: mem, gpu: gpuOut, ...(energy && { energy }), serverTruth: null, warnings };
       const finished = records.filter((r) => !r.warmup && r.firstTokenNs !== null).length;
       const scrapes = await session.end(finished);
       if ('error' in scrapes) {
         warnings.push({ code: 'metrics-missing', message: `${level}: no server view: ${scrapes.error}` });
-        return { gpuMem: mem, gpu: gpuOut, serverTruth: null, warnings };
+        return { gpuMem: mem, gpu: gpuOut, ...(energy && { energy }), serverTruth: null, warnings };
       }
       const figures = serverFigures(scrapes.before, scrapes.after, session.map, scrapes.readings);
       const rtt = boundedRttMs(rttMs, records);
@@ -185,7 +213,7 @@ export async function startRunTelemetry(
           message: `${level}: the server queued requests (${describeQueue(serverTruth)}): load shows up as latency, not as errors — the server is saturated at this level`,
         });
       }
-      return { gpuMem: mem, gpu: gpuOut, serverTruth, warnings };
+      return { gpuMem: mem, gpu: gpuOut, ...(energy && { energy }), serverTruth, warnings };
     },
   };
 }

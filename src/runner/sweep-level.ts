@@ -68,6 +68,7 @@ export function judgeLevel(spec: SweepSpec, sent: SentLevel, tel: LevelTelemetry
         pacing: spec.rateLimit,
       }),
       gpu: tel.gpu,
+      ...(tel.energy && { energy: tel.energy }),
       serverTruth: tel.serverTruth,
     },
     tokens,

@@ -86,6 +86,7 @@ describe('DCGM exporter source', () => {
     for (let i = 0; i < 400 && n < 4; i++) await new Promise((r) => setTimeout(r, 25));
     const c = await source.stop();
     expect(c.source).toBe('dcgm-exporter');
+    expect(c.intervalMs).toBe(20);
     expect(c.samples.length).toBeGreaterThanOrEqual(3);
     expect(c.warnings).toEqual([]);
     const { gpu } = summarizeGpu(c, { durationMs: 1000, outputTokens: 100 });

@@ -89,7 +89,7 @@ export function pollingGpuSource(kind: GpuSourceKind, label: string, read: GpuRe
       started = false;
       const { notes, warnings } = notesFor ? notesFor(samples) : { notes: [], warnings: [] };
       if (errors > 0 && samples.length > 0) notes.push(`${errors} of ${errors + samples.length} ${label} readings failed: ${lastError}`);
-      return { source: label, samples, reason: samples.length === 0 ? (lastError ?? 'no reading was taken') : null, notes, warnings };
+      return { source: label, samples, reason: samples.length === 0 ? (lastError ?? 'no reading was taken') : null, notes, warnings, intervalMs };
     },
     async close() {
       if (timer) clearInterval(timer);

@@ -121,7 +121,7 @@ export function nvidiaSmiSource(intervalMs = 200, timeouts: NvidiaSmiCloseTimeou
         }
       }
       const reason = samples.length === 0 ? (error ?? 'nvidia-smi printed no reading') : null;
-      return { source: 'nvidia-smi', samples, reason, notes, warnings: [] };
+      return { source: 'nvidia-smi', samples, reason, notes, warnings: [], intervalMs };
     },
     async close() {
       const proc = child;

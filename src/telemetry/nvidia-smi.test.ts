@@ -79,6 +79,8 @@ describe('nvidia-smi as a process', () => {
     await source.close();
     expect(c.source).toBe('nvidia-smi');
     expect(c.reason).toBeNull();
+    // The -lms interval goes with the readings: the level's energy judges its gaps against it.
+    expect(c.intervalMs).toBe(20);
     expect(c.samples.length).toBeGreaterThanOrEqual(3);
     expect(c.samples.length).toBeLessThanOrEqual(51);
     for (const s of c.samples) expect(s).toMatchObject({ name: '2× G', usedMiB: 400, utilizationPct: 20, powerW: 120 });

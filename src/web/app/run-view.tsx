@@ -8,6 +8,7 @@ import { failureSummary, identityLine, isPoolingSpec, runLabel, undrawnReason } 
 import { CardsPanel } from './cards-panel.js';
 import { ChartsPanel } from './charts-panel.js';
 import { ClientsPanel } from './clients-panel.js';
+import { EnergyPanel } from './energy-panel.js';
 import { PoolingPanels } from './pooling-panels.js';
 import { ProgressPanel } from './progress-panel.js';
 import { ReplayPanel } from './replay-panel.js';
@@ -107,6 +108,7 @@ export function RunView({ id, onLive, onEnded }: { id: number; onLive(id: number
           )}
           {levels.length > 0 && <ChartsPanel series={[{ label: runLabel(run), role: 'single', levels }]} />}
           <ClientsPanel levels={levels} />
+          <EnergyPanel levels={levels} />
           <SchedulePanel levels={levels} />
           <ReplayPanel levels={levels} />
           <ToolsPanel levels={levels} />

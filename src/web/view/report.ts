@@ -3,7 +3,8 @@
  * with every chart drawn now into the given document (linkedom in Node), so
  * the file needs no script and no network. Several runs open with their
  * comparison (contract differences first); every run then has its identity,
- * contract, warnings, table, charts, Pareto view, client self-check and cards;
+ * contract, warnings, table, charts, Pareto view, client self-check, energy (when
+ * a GPU source read it) and cards;
  * a run sent with tools or replaying an agent trace adds the page's own charts
  * of those figures (tool-call validity and timing, sessions and jobs), drawn
  * by the same chart functions. The same models give the Markdown form for a
@@ -14,6 +15,7 @@ import { cardViews } from './cards-model.js';
 import type { ChartSeries } from './chart-lines.js';
 import { CHARTS, type ChartDocument, type SmallChart } from './charts.js';
 import { CLIENT_HEADERS, SELF_CHECK_HEADERS, clientRows, selfCheckRows } from './clients.js';
+import { ENERGY_CAPTION, ENERGY_HEADERS, energyRows } from './energy.js';
 import { type CompareRun, type Comparison, compareHeader, compareRunOf, compareRuns, drawnRunTitle } from './compare-model.js';
 import { qualityVerdictPhrase } from './compare-quality.js';
 import { num, when } from './format.js';
@@ -137,6 +139,7 @@ function runSection(r: ReportRun, i: number, doc: ChartDocument, target: number 
   const m = paretoModel([{ label: r.label, run: res.run, levels: res.levels }]);
   const at = target ?? defaultTarget(m);
   const clients = clientRows(res.levels);
+  const energy = energyRows(res.levels);
   return html`<section class="panel run" aria-labelledby="run-${i + 1}"><h2 id="run-${i + 1}">${title}</h2><p class="identity">${resultIdentity(res)}</p>
 ${res.warnings.length > 0 ? html`<ul class="warnings" aria-label="Warnings">${res.warnings.map((w) => html`<li><strong>Warning:</strong> ${w.message}</li>`)}</ul>` : html`<p class="hint">No warnings.</p>`}
 <h3>Contract</h3>${plainTable('Contract', 'What was measured: every figure below depends on these.', ['Field', 'Value'], contractRows(res))}
@@ -145,6 +148,7 @@ ${res.warnings.length > 0 ? html`<ul class="warnings" aria-label="Warnings">${re
 ${paretoSection(m, at === null ? null : capacityAt(m, at), doc)}
 <h3>Client self-check</h3>${plainTable('Client self-check', 'Our client judged itself at every level: a level it could not keep up with is client-bound, shown but left out of peaks.', SELF_CHECK_HEADERS, selfCheckRows(res.levels))}
 ${clients.length > 0 ? plainTable('Clients', "Each split level's share per thread or worker, judged on its own.", CLIENT_HEADERS, clients) : ''}
+${energy.length > 0 ? html`<h3>Energy</h3>${plainTable('Energy', ENERGY_CAPTION, ENERGY_HEADERS, energy)}` : ''}
 <h3>Cards</h3>${cardsMarkup(cardViews(res.cards))}</section>`;
 }
 
@@ -304,6 +308,8 @@ export function reportMarkdown(input: ReportInput): string {
       for (const c of g.charts) out.push(`#### ${c.title}`, '', c.summary, '', mdTable(c.table.headers, c.table.rows), '');
     }
     out.push('### Client self-check', '', mdTable(SELF_CHECK_HEADERS, selfCheckRows(res.levels)), '');
+    const energy = energyRows(res.levels);
+    if (energy.length > 0) out.push('### Energy', '', ENERGY_CAPTION, '', mdTable(ENERGY_HEADERS, energy), '');
   }
   return `${out.join('\n')}\n`;
 }
