@@ -56,6 +56,7 @@ const SURFACE_WORDS: Record<SurfaceName, RegExp> = {
   sessions: /sessions/,
   agents: /agent/,
   dataset: /--dataset/,
+  'server-hooks': /--reset-cache-between/,
 };
 
 describe('docs/capabilities.md', () => {
@@ -218,6 +219,7 @@ const DRIVE: Record<SurfaceName, (kind: RunKindName) => Promise<string>> = {
     writeFileSync(file, '{"q": "a question"}\n');
     return (await cli(['sweep', '--url', sim.url, '--endpoint', ENDPOINT[k], '--dataset', file, '--column', 'prompt=q'])).stderr;
   },
+  'server-hooks': async (k) => (await cli(['sweep', '--url', sim.url, '--endpoint', ENDPOINT[k], '--reset-cache-between', 'levels'])).stderr,
   agents: async (k) => {
     const trace = join(dir, 'agents.jsonl');
     writeFileSync(trace, synthAgentTrace(AGENTS).join('\n') + '\n');

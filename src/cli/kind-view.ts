@@ -13,11 +13,12 @@ import type { RunDetail } from '../store/index.js';
 import type { Coordinator } from '../workers/index.js';
 import type { ArrivalFlags } from './arrival-flags.js';
 import { EXIT } from './exit-codes.js';
+import type { HookFlags } from './hook-flags.js';
 import type { ImageFlags } from './image-flags.js';
 import type { PoolingFlags, SweepFlags } from './sweep-flags.js';
 
 /** Every flag `goodput sweep` takes, as commander hands them over. */
-export type SweepCommandFlags = SweepFlags & PoolingFlags & ImageFlags & ArrivalFlags;
+export type SweepCommandFlags = SweepFlags & PoolingFlags & ImageFlags & ArrivalFlags & HookFlags;
 
 /** A sweep as its flags ask for it: the spec, and (text generation) the percentiles printed after the table. */
 export interface SweepPlan<K extends RunKindName> {

@@ -42,6 +42,8 @@ const TEXT_ONLY: ReadonlyArray<[string, string]> = [
   ['yes', '--yes'],
   // How requests arrive: a pooling sweep runs closed loops only.
   ...groupKeys('arrival').map(({ key, flag }): [string, string] => [key, flag]),
+  // The server hooks reset a generation engine's prefix cache and profile its decoding.
+  ...groupKeys('hooks').map(({ key, flag }): [string, string] => [key, flag]),
 ];
 
 /** `--latency-slo p95:200` → the objective, or a CliError naming the flag. */

@@ -27,6 +27,7 @@ export const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   report: async () => (await import('./report-command.js')).registerReportCommand,
   decide: async () => (await import('./decide-command.js')).registerDecideCommand,
   capacity: async () => (await import('./capacity-command.js')).registerCapacityCommand,
+  coldstart: async () => (await import('./coldstart-command.js')).registerColdstartCommand,
   export: async () => (await import('./export-command.js')).registerExportCommand,
   quality: async () => (await import('./quality-command.js')).registerQualityCommand,
   sim: async () => (await import('../sim/index.js')).registerSimCommand,

@@ -26,10 +26,11 @@ import { AfterMeasuring, writeResult } from './after-measuring.js';
 import { poolingProgress, renderPoolingResult } from './pooling-view.js';
 import { wholeAnswerExit } from './kind-view.js';
 import { type RunFlags, repeatCount } from './run-flags.js';
+import { addHookOptions, cellHooks, hooksFromFlags } from './hook-flags.js';
 
 /** Adds the flags `run` and `rerun` share. */
 export function addRunOptions(cmd: Command): Command {
-  return addSaveOptions(cmd)
+  return addHookOptions(addSaveOptions(cmd))
     .option('--url <url>', 'server base URL, overriding server.url (not part of the contract hash)')
     .option('--api-key-env <name>', 'environment variable holding the API key (default: server.apiKeyEnv, else GOODPUT_API_KEY)')
     .option('--json <file|->', 'write the result JSON to a file, or to stdout with -')
@@ -63,6 +64,7 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
     throw badFlag('--save', 'cannot be combined with --repeats: a stored run is one run; keep the repeated runs with --json');
   const url = flags.url === undefined ? undefined : parseUrl('--url', flags.url);
   const apiKey = apiKeyFromEnv(flags.apiKeyEnv, contract.server.apiKeyEnv ?? 'GOODPUT_API_KEY');
+  const serverHooks = cellHooks(hooksFromFlags(flags, contract.load.levels));
   return untilStopped(async (signal) => {
     const progress = progressReporter(process.stderr, { warnings: liveWarnings(flags.json === '-') });
     const target = repeats > 1 ? null : saveTarget(flags, false, command);
@@ -83,6 +85,7 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
           apiKey,
           command,
           signal,
+          serverHooks,
           onCellStart,
           onPrepared: seal.onPrepared,
           onCell: (i, total, label) => process.stderr.write(`cell ${i + 1}/${total}: ${sanitizeForTerminal(label)}\n`),
@@ -173,6 +176,9 @@ function refuseTextFlags(flags: RunFlags): void {
   if (flags.sign === true) throw badFlag('--sign', 'signs text-generation results only: an embeddings or rerank result is not signed yet');
   if (flags.key !== undefined) throw badFlag('--key', 'signs text-generation results only: an embeddings or rerank result is not signed yet');
   if (flags.qualityBaseline !== undefined) throw badFlag('--quality-baseline', 'an embeddings or rerank contract generates no text to score');
+  if (flags.resetCacheBetween !== undefined)
+    throw badFlag('--reset-cache-between', "empties a generation engine's prefix cache: an embeddings or rerank contract has none to empty");
+  if (flags.profileLevel !== undefined) throw badFlag('--profile-level', 'profiles text generation: an embeddings or rerank contract is not profiled yet');
 }
 
 /** Runs a pooling contract with progress on stderr, writes the files and prints the table. Returns the exit code and the result. */

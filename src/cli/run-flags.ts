@@ -5,17 +5,19 @@
 import { type Contract, repeatsProblem } from '../contract/index.js';
 import { badFlag, parseNumber } from './parse-flags.js';
 import type { SaveFlags } from './save-run.js';
+import type { HookFlags } from './hook-flags.js';
 
-export interface RunFlags extends SaveFlags {
-  url?: string;
-  json?: string;
-  raw?: string;
-  apiKeyEnv?: string;
-  repeats?: string;
-  sign?: boolean;
-  key?: string;
-  qualityBaseline?: string;
-}
+export type RunFlags = SaveFlags &
+  HookFlags & {
+    url?: string;
+    json?: string;
+    raw?: string;
+    apiKeyEnv?: string;
+    repeats?: string;
+    sign?: boolean;
+    key?: string;
+    qualityBaseline?: string;
+  };
 
 /** How many runs: --repeats, else the contract's; refused by name when it is no count or contradicts the contract's. */
 export function repeatCount(contract: Contract, flags: Pick<RunFlags, 'repeats'>): number {

@@ -28,6 +28,7 @@ import { addRunOptions, flagNumber } from './option-flags.js';
 import { percentileBlock, percentileLine } from './render-percentiles.js';
 import { workerSecretFromEnv } from './worker-command.js';
 import { addImageOptions } from './image-flags.js';
+import { addHookOptions } from './hook-flags.js';
 import { addPoolingOptions } from './pooling-view.js';
 import { type SaveSession, type SaveTarget, addSaveOptions, discardIfNothingFinished, saveTarget, startSaving } from './save-run.js';
 import type { SweepFlags } from './sweep-flags.js';
@@ -155,9 +156,11 @@ async function measure<K extends RunKindName>(
 }
 
 export function registerSweepCommand(program: Command): void {
-  addRunOptions(
-    addImageOptions(addPoolingOptions(addSweepOptions(program.command('sweep').description('run a concurrency sweep against an OpenAI-compatible server')))),
-    'arrival',
+  addHookOptions(
+    addRunOptions(
+      addImageOptions(addPoolingOptions(addSweepOptions(program.command('sweep').description('run a concurrency sweep against an OpenAI-compatible server')))),
+      'arrival',
+    ),
   ).action(async (flags: SweepCommandFlags, cmd: Command) => {
     const given = (key: string) => cmd.getOptionValueSource(key) === 'cli';
     const view = viewOf(kindOfEndpoint(flags.endpoint));

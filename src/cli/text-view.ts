@@ -16,6 +16,7 @@ import { flagNumber, flagNumberOr } from './option-flags.js';
 import { apiKeyFromFile, providerFromFlags } from './provider-flags.js';
 import { arrivalFromFlags, percentilesFromFlags } from './arrival-flags.js';
 import { datasetFromFlags } from './dataset-flags.js';
+import { sweepHooksFromFlags } from './hook-flags.js';
 import { telemetryFromFlags } from './telemetry-flags.js';
 import { liveWarnings, progressReporter } from './progress.js';
 import { audioFromFlags, imageBaseUrlFromFlags, imagesFromFlags } from './image-flags.js';
@@ -115,7 +116,8 @@ export const TEXT_VIEW: KindView<'text'> = {
     const percentiles = percentilesFromFlags(f);
     const base = specFromFlags(f, argv, load);
     const dataset = await datasetFromFlags(f, given, base.seed ?? flagNumber('seed', optionDefault('seed')));
-    const spec = { ...base, ...dataset, ...(await toolsFromFlags(f)), images, imageBaseUrl: imageBaseUrlFromFlags(f, images), audio };
+    const serverHooks = sweepHooksFromFlags(f, load.levels);
+    const spec = { ...base, ...dataset, ...(await toolsFromFlags(f)), images, imageBaseUrl: imageBaseUrlFromFlags(f, images), audio, serverHooks };
     // A worker's job is stored where every worker reads it: a key travels apart from it, a secret header could not.
     if (f.workers !== undefined && (spec.headers ?? []).some((h) => isSecretHeader(h.name, h.value)))
       throw badFlag('--header', 'a secret-looking header is never handed to worker processes (their jobs are stored): run it without --workers');

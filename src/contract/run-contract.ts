@@ -36,6 +36,8 @@ export interface RunContractOptions {
   onPrepared?: (contractHash: string) => Promise<void>;
   /** Awaited before each cell's sweep, with the spec it runs (the CLI opens its store here). */
   onCellStart?: (index: number, total: number, spec: SweepSpecInput) => Promise<void>;
+  /** The server hooks of every cell's sweep (a cache reset before each cell or level, the profiler around a level). */
+  serverHooks?: SweepSpecInput['serverHooks'];
   /** Swaps the sweep's dependencies (tests). */
   deps?: Omit<SweepDeps, 'signal' | 'onEvent' | 'afterLevel' | 'beforeLevel'>;
 }
@@ -57,7 +59,7 @@ export async function runContract(contract: Contract, opts: RunContractOptions):
     if (opts.signal?.aborted && outcomes.length > 0) break;
     opts.onCell?.(i, prepared.cells.length, cell.key.prompt);
     await opts.onCellStart?.(i, prepared.cells.length, cell.spec);
-    const result = await runSweep(cell.spec, {
+    const result = await runSweep(opts.serverHooks === undefined ? cell.spec : { ...cell.spec, serverHooks: opts.serverHooks }, {
       ...opts.deps,
       signal: opts.signal,
       onEvent: (e) => opts.onEvent?.(e, i),

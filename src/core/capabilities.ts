@@ -37,6 +37,7 @@ export const SURFACES = {
   sessions: 'goodput sessions',
   agents: 'goodput replay of an agent trace (goodput trace synth)',
   dataset: 'goodput sweep --dataset (Parquet, JSONL, CSV or ShareGPT prompts)',
+  'server-hooks': 'the server hooks (--reset-cache-between, --profile-level)',
 } as const;
 
 export type SurfaceName = keyof typeof SURFACES;

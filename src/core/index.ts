@@ -139,6 +139,15 @@ export {
   SHORT_OUTPUT_TOKENS,
 } from './limits.js';
 export { peakOverlap } from './overlap.js';
+export {
+  MAX_HOOK_CALLS,
+  RESET_CACHE_BETWEEN,
+  type ResetCacheBetween,
+  SERVER_HOOK_KINDS,
+  type ServerHookCall,
+  type ServerHookKind,
+  serverHookCallSchema,
+} from './server-hooks.js';
 export { type Handicap, handicapsOf, SERVER_SETTINGS, type SettingDoc, type SettingRow, settingRows, settingsOf, settingValueText } from './server-settings.js';
 export { limitedCount, limitedInt, overLimit, unionError } from './limit-schema.js';
 export { capacityOfLevels, replaySeries, sparkline } from './utilisation.js';

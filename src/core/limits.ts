@@ -92,6 +92,14 @@ export const LIMITS = {
   extraBodyBytes: { max: 64 * 1024, what: 'bytes of JSON merged into every request body (--extra-body)' },
   apiKeyFileBytes: { max: 16 * 1024, what: 'bytes in an API key file (--api-key-file)' },
   azureNameChars: { max: 256, what: 'characters in an Azure deployment name or api-version' },
+  // Server hooks run between levels, never during one: each call is bounded in time, and what it answers is kept short.
+  hookWaitS: { max: 600, what: 'seconds one server hook (a cache reset, the profiler) may take to answer' },
+  hookAnswerChars: { max: 512, what: "characters of a server hook's answer kept in the level" },
+  serverSlots: { max: 1024, what: 'slots of a llama.cpp server erased by one cache reset' },
+  coldStartRuns: { max: 20, what: 'cold starts one goodput coldstart times' },
+  coldStartWaitS: { max: 3600, what: 'seconds goodput coldstart waits for a started server to answer ready and stream its first token' },
+  processStopS: { max: 30, what: 'seconds a started server process is given to exit after SIGTERM before it is killed' },
+  commandArgs: { max: 256, what: 'arguments in a server command (goodput coldstart --cmd)' },
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

@@ -40,4 +40,5 @@ export const POOLING_CAPABILITIES: Capabilities = {
   sessions: { refused: TEXT_ENDPOINT },
   agents: { refused: TEXT_ENDPOINT },
   dataset: { refused: '--dataset: does not apply to --endpoint {endpoint}' },
+  'server-hooks': { refused: '--reset-cache-between: does not apply to --endpoint {endpoint}' },
 };

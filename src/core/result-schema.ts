@@ -20,6 +20,7 @@ import { sessionSummarySchema } from './session-summary.js';
 import { structuredSummarySchema } from './structured-summary.js';
 import { toolCallSummarySchema } from './tool-call-summary.js';
 import { seriesPointSchema } from './replay-series-schema.js';
+import { MAX_HOOK_CALLS, serverHookCallSchema } from './server-hooks.js';
 import { serverAccountSchema } from './server-account-schema.js';
 import { qualityScoreSchema } from './quality-score-schema.js';
 import { energyLevelSchema, gpuLevelSchema, serverMetricsRunSchema, serverTruthSchema } from './telemetry-schema.js';
@@ -244,6 +245,8 @@ export const levelResultSchema = z
     imageFiles: imageFilesSchema.optional(),
     /** Chat with audio inputs: the clip each request carried (its tokens are in promptTokens.mean). Absent without audio. */
     audio: audioInputsSchema.optional(),
+    /** The engine's admin routes called beside the level (a prefix-cache reset before it, the profiler around it): when and what each answered. Absent when none. */
+    serverHooks: z.array(serverHookCallSchema).max(MAX_HOOK_CALLS).optional(),
   })
   .superRefine((l, ctx) => {
     if (l.toolCalls !== undefined && l.toolCalls.requests > l.succeeded) {

@@ -9,6 +9,7 @@
  */
 import { DEFAULT_CLIENT_BUDGET_MS } from './client-bound.js';
 import { LIMITS, type LimitName } from './limits.js';
+import { RESET_CACHE_BETWEEN } from './server-hooks.js';
 import { RUN_ENDPOINTS, type RunEndpoint } from './run-kinds.js';
 
 export { RUN_ENDPOINTS, type RunEndpoint };
@@ -74,10 +75,10 @@ export interface BodyField {
 }
 
 /**
- * The command's groups of flags: every sweep-like command takes 'sweep'; the others are `goodput sweep`'s own;
- * 'body' is no flag: a start body field the command line takes otherwise (`goodput replay TRACE`).
+ * The command's groups of flags: every sweep-like command takes 'sweep'; the others are `goodput sweep`'s own
+ * ('hooks': `goodput run`'s too); 'body' is no flag: a start body field the command line takes otherwise (`goodput replay TRACE`).
  */
-export type OptionGroup = 'sweep' | 'pooling' | 'media' | 'arrival' | 'body';
+export type OptionGroup = 'sweep' | 'pooling' | 'media' | 'arrival' | 'hooks' | 'body';
 
 export interface RunOption {
   flag: string;
@@ -911,6 +912,31 @@ const CATALOGUE = [
     group: 'arrival',
     endpoints: TEXT,
     help: "with --dataset: which column is the prompt's text (prompt=) or length (input_len=), and the output length (output_len=), e.g. prompt=question,output_len=n",
+  },
+  {
+    flag: '--reset-cache-between',
+    arg: '<cells|levels>',
+    value: { type: 'choice', choices: RESET_CACHE_BETWEEN, strict: true },
+    group: 'hooks',
+    endpoints: TEXT,
+    help: "empty the server's prefix cache before every level, or before each cell of a contract (goodput run): vLLM, SGLang, llama.cpp, the simulator; refused where the engine has no such route",
+    doc: {
+      meaning:
+        "empty the server's prefix cache before every level (`levels`), or before the first level of each contract cell (`cells`, `goodput run`): vLLM `POST /reset_prefix_cache`, SGLang `POST /flush_cache`, llama.cpp `POST /slots/{id}?action=erase` per slot, the simulator `POST /sim/reset-prefix-cache`; each call and its answer kept in the level's `serverHooks`; refused before anything is sent where the engine has none ([engines](engines.md#server-hooks))",
+      default: 'none',
+    },
+  },
+  {
+    flag: '--profile-level',
+    arg: '<level>',
+    value: { type: 'number', min: 0, exclusiveMin: true },
+    group: 'hooks',
+    endpoints: TEXT,
+    help: "start the engine's profiler (POST /start_profile) before this level and stop it (POST /stop_profile) after it: vLLM, SGLang",
+    doc: {
+      meaning:
+        "start the engine's profiler (`POST /start_profile`) before the level of this value (one of `--levels`) and stop it (`POST /stop_profile`) after its last request: vLLM, SGLang; both calls kept in the level's `serverHooks`; refused where the engine has no profiler ([engines](engines.md#server-hooks))",
+    },
   },
   {
     flag: 'TRACE',

@@ -31,4 +31,5 @@ export const TEXT_CAPABILITIES: Capabilities = {
   sessions: { works: 'cli/sessions-command.test.ts' },
   agents: { works: 'cli/agents-replay.test.ts' },
   dataset: { works: 'cli/replay-datasets.test.ts' },
+  'server-hooks': { works: 'cli/server-hooks.test.ts' },
 };

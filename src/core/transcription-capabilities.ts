@@ -45,4 +45,5 @@ export const TRANSCRIPTION_CAPABILITIES: Capabilities = {
   sessions: { refused: TEXT_ENDPOINT },
   agents: { refused: TEXT_ENDPOINT },
   dataset: { refused: '--dataset: does not apply to --endpoint transcriptions (speech to text)' },
+  'server-hooks': { refused: '--reset-cache-between: does not apply to --endpoint transcriptions (speech to text)' },
 };

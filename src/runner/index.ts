@@ -28,3 +28,4 @@ export { poolingSpecSchema, type PoolingSpec, type PoolingSpecInput } from './po
 export { NO_RUN_STATE, runStateSchema, type RunState } from './run-state.js';
 export { agentReplayOfText, agentReplaySpec, agentTraceSummary, traceReplaySpec } from './replay-spec.js';
 export { imageFiles, imageFilesDigest } from './image-pool.js';
+export { coldStart, type ColdStartOptions, type ColdStartRun } from './cold-start.js';

@@ -9,7 +9,7 @@
  * and warnings every kind's sweep keeps.
  */
 import type { z } from 'zod';
-import type { LevelOf, RecordOf, RunKindName, Warning } from '../core/index.js';
+import type { LevelOf, RecordOf, RunKindName, ServerHookCall, Warning } from '../core/index.js';
 import { SweepError } from './errors.js';
 import { TOOL_VERSION } from './version.js';
 import type { SweepEvent, SweepHooks } from './sweep-events.js';
@@ -73,6 +73,21 @@ export type LevelStep<K extends RunKindName> =
   | { kind: 'stop'; status: 'stopped' | 'server-failed'; reason: string }
   | { kind: 'aborted' };
 
+/** What a server hook did beside a level: its calls (kept on the level), and why it failed (null: it did not). */
+export interface HookStep {
+  calls: ServerHookCall[];
+  failed: string | null;
+}
+
+/**
+ * The engine's admin routes called around each level (server-hooks.ts): before
+ * it (after the caller's beforeLevel), and after its last request, before it is stored.
+ */
+export interface LevelHooks {
+  before(level: number, index: number): Promise<HookStep>;
+  after(level: number, index: number): Promise<HookStep>;
+}
+
 /** What a kind gives the loop. */
 export interface LevelKind<K extends RunKindName> {
   order: readonly number[];
@@ -84,6 +99,8 @@ export interface LevelKind<K extends RunKindName> {
   tokensOf?(r: RecordOf<K>): number;
   /** Sends the level and sums it up; `done` are the levels before it. */
   level(at: LevelAt<K>, done: readonly LevelOf<K>[]): Promise<LevelStep<K>>;
+  /** The server hooks around each level; their calls are kept on the level as `serverHooks`. */
+  serverHooks?: LevelHooks | null;
 }
 
 /** The stop reason's last sentence: which levels stand. */
@@ -102,6 +119,9 @@ export async function sweepLevels<K extends RunKindName>(talk: SweepTalk<K>, hoo
     if (signal.aborted) break;
     await hooks.beforeLevel?.();
     if (signal.aborted) break;
+    const pre = (await kind.serverHooks?.before(c, index)) ?? null;
+    // A level the hook could not prepare (a cache left warm, no profiler) would not be what it says: none is sent.
+    if (pre?.failed) return { levels, status: 'server-failed', stopReason: `${pre.failed}. ${levelsComplete(levels)}` };
     const requests = kind.requestsAt(c);
     emit({ kind: 'level-start', concurrency: c, index, total: kind.order.length, requests, ...kind.startFields?.(c, requests) });
     const p = { done: 0, failed: 0, tokens: 0 };
@@ -115,13 +135,18 @@ export async function sweepLevels<K extends RunKindName>(talk: SweepTalk<K>, hoo
       emit({ kind: 'request', concurrency: c, done: p.done, failed: p.failed, requests, ...tokens, warmup: r.warmup });
     };
     const step = await kind.level({ concurrency: c, index, requests, offset, onRecord, counted: p }, levels).catch((err: unknown) => poolLost(err, levels));
+    // The profiler is stopped whatever became of the level.
+    const post = (await kind.serverHooks?.after(c, index)) ?? null;
     if (step.kind === 'stop') return { levels, status: step.status, stopReason: step.reason };
     if (step.kind === 'aborted') break;
     offset += kind.warmup + requests;
     for (const w of step.warnings ?? []) talk.warn(w);
-    levels.push(step.level);
-    emit({ kind: 'level-end', level: step.level, records: step.records });
-    await hooks.afterLevel?.(step.level, step.records);
+    if (post?.failed) talk.warn({ code: 'server-hook-failed', message: post.failed });
+    const calls = [...(pre?.calls ?? []), ...(post?.calls ?? [])];
+    const level = calls.length === 0 ? step.level : ({ ...step.level, serverHooks: calls } as LevelOf<K>);
+    levels.push(level);
+    emit({ kind: 'level-end', level, records: step.records });
+    await hooks.afterLevel?.(level, step.records);
     for (const w of step.later?.() ?? []) talk.warn(w);
   }
   if (signal.aborted) return { levels, status: 'stopped', stopReason: `stopped by the user; ${levels.length} level(s) complete` };

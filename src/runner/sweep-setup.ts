@@ -16,6 +16,8 @@ import { SweepError } from './errors.js';
 import { type ImageServer, startImageServer } from './image-server.js';
 import type { RunTelemetry } from './level-telemetry.js';
 import type { RatePacer } from './rate-pacer.js';
+import type { LevelHooks } from './level-loop.js';
+import { levelHooksFor } from './server-hooks.js';
 import { endpointsOffered } from './pooling-setup.js';
 import { exactPrompts, hasBuiltLengths, runCounter } from './prompt-lengths.js';
 import type { RunState } from './run-state.js';
@@ -37,6 +39,8 @@ export interface PreparedSweep {
   /** Prompts of exactly their lengths in the server's tokens, with how they were counted; null when the prompts are given as text. */
   lengths: { prompts: PromptSource; info: TokenizerInfo } | null;
   checks: EngineChecks;
+  /** The server hooks around each level (a cache reset, the profiler); null when none was asked for. */
+  hooks: LevelHooks | null;
 }
 
 /** What the sweep opens for its lifetime (closeSweep closes it, a stop included). */
@@ -130,6 +134,8 @@ export async function prepareSweep(spec: SweepSpec, target: Target, out: SetupLi
   });
   const { dialect } = engine;
   checkDialect(spec, dialect, out.warn);
+  // An engine without the routes a hook needs is refused here, before a request is sent.
+  const hooks = await levelHooksFor(spec, target, dialect);
   // Synthetic and traced prompts are counted with the run's tokenizer; the server's own counter also says what its chat template adds, before anything is sent.
   const counter = hasBuiltLengths(spec.prompts) ? await runCounter(spec, pre.model) : null;
   const templated = spec.endpoint !== 'completions';
@@ -143,7 +149,7 @@ export async function prepareSweep(spec: SweepSpec, target: Target, out: SetupLi
   // Prompts of exactly their lengths in the server's tokens, built before anything is measured.
   const lengths = counter !== null ? await exactPrompts(spec, order, runId, counter) : null;
   if (lengths && !lengths.info.exact) out.warn({ code: 'prompt-length-approximate', message: `prompt lengths are ${lengths.info.label}` });
-  return { model: pre.model, engine, runId, order, lengths, checks };
+  return { model: pre.model, engine, runId, order, lengths, checks, hooks };
 }
 
 /** Images by URL: our own image server, for the sweep's lifetime; null when images go inline. Telemetry is closed when it cannot listen. */

@@ -201,6 +201,17 @@ export const sweepSpecSchema = z
       .url({ protocol: /^https?$/, error: 'dcgmUrl must be an http(s) URL' })
       .nullable()
       .default(null),
+    /**
+     * The engine's admin routes called between levels: its prefix cache emptied before every level, or before
+     * the first (a contract cell's), and its profiler started before the level of `profileLevel` and stopped after it.
+     */
+    serverHooks: z
+      .object({
+        resetCache: z.enum(['every-level', 'first-level'], { error: 'resetCache must be every-level or first-level' }).nullable().default(null),
+        profileLevel: z.number().positive('profileLevel must be a level').nullable().default(null),
+      })
+      .strict()
+      .prefault({}),
   })
   .superRefine((spec, ctx) => {
     const ops = arrivalOps(spec.arrival);
@@ -271,6 +282,7 @@ export const sweepSpecSchema = z
     // Trace prompts are matched to the trace's send offsets by position: a warm-up would shift every one.
     if (spec.prompts.kind === 'trace' && spec.warmup !== 0)
       ctx.addIssue({ code: 'custom', path: ['warmup'], message: 'a trace replay runs no warm-ups (they would shift its recorded schedule)' });
+    profiledLevelIssue(spec, ctx);
     spec.levels.forEach((level, i) => {
       const problem = ops.checkLevel(level);
       if (problem) ctx.addIssue({ code: 'custom', path: ['levels', i], message: `${problem} (arrival ${spec.arrival.kind})` });
@@ -278,6 +290,17 @@ export const sweepSpecSchema = z
   });
 
 export type SweepSpecInput = z.input<typeof sweepSpecSchema>;
+
+/** The level profiled (serverHooks.profileLevel) must be one of the levels. */
+function profiledLevelIssue(spec: { serverHooks: { profileLevel: number | null }; levels: number[] }, ctx: z.RefinementCtx): void {
+  const profiled = spec.serverHooks.profileLevel;
+  if (profiled !== null && !spec.levels.includes(profiled))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['serverHooks', 'profileLevel'],
+      message: `${profiled} is not one of the levels (${levelOrder(spec.levels).join(', ')})`,
+    });
+}
 
 /**
  * Where a sweep sends and how it signs in: the key in the header its API reads (Azure's `api-key`, the Messages

@@ -78,6 +78,7 @@ export async function sweepText(input: SweepSpecInput, deps: SweepDeps = {}): Pr
       requestsAt: (c) => requestsFor(spec, c),
       tokensOf: (r) => r.outputTokens,
       level: (at, done) => sweepLevel(run, at, done),
+      serverHooks: prep.hooks,
     });
   } finally {
     await closeSweep(opened);

@@ -58,6 +58,13 @@ export class PrefixCache {
     }
   }
 
+  /** Empties the cache (a server hook's reset); returns how many blocks it held. */
+  clear(): number {
+    const n = this.blocks.size;
+    this.blocks.clear();
+    return n;
+  }
+
   /** Blocks currently cached. */
   get size(): number {
     return this.blocks.size;

@@ -18,6 +18,7 @@ import {
 } from './generation-handler.js';
 import { azureRoute } from './azure-route.js';
 import { bindErrorShape, readBody, sendError } from './http-util.js';
+import { hookRoute, type HookContext } from './hook-routes.js';
 import { INFO_ROUTES, type InfoContext } from './info-routes.js';
 import { POOLING_ROUTES, type PoolingContext } from './pooling-route.js';
 import { TRANSCRIPTION_ROUTES } from './transcription-route.js';
@@ -28,7 +29,7 @@ const GENERATION_ROUTES: Readonly<Record<string, Endpoint>> = {
   'POST /v1/responses': RESPONSES_ENDPOINT,
   'POST /v1/messages': MESSAGES_ENDPOINT,
 };
-type KindContext = SimRuntime & InfoContext & PoolingContext;
+type KindContext = SimRuntime & InfoContext & PoolingContext & HookContext;
 /** A kind's route: it answers a JSON body (parsed here), or reads its own bytes (an upload, no JSON). */
 type KindRoute =
   | { body: 'json'; serve: (rt: KindContext, res: ServerResponse, body: unknown, arrivalMs: number) => void }
@@ -64,6 +65,12 @@ export async function route(rt: KindContext, req: IncomingMessage, res: ServerRe
   const info = INFO_ROUTES[key];
   const kind = KIND_ROUTES[key];
   if (kind?.body === 'own') return kind.serve(rt, req, res);
+  // The engine's admin routes the server hooks call (a cache reset, the profiler): no body is read.
+  const hook = hookRoute(dialect.kind, req.method ?? 'GET', req.url ?? '/');
+  if (hook !== undefined) {
+    req.resume();
+    return hook(rt, res);
+  }
   if (generation === undefined && info === undefined && identity === undefined && kind === undefined) {
     req.resume();
     const known = KNOWN_PATHS.has(path) || [...Object.keys(dialect.routes), ...Object.keys(dialect.nativeRoutes)].some((k) => k.endsWith(` ${path}`));

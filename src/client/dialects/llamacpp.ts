@@ -63,6 +63,13 @@ export const llamacpp = defineOpenAiDialect({
   // The context of one slot (-c divided by --parallel): what a single request may use.
   context: routeContext('/props', ['default_generation_settings', 'n_ctx'], ' (per slot)'),
   configuration: { route: '/props' },
+  // tools/server/server-context.cpp: POST /slots/:id_slot?action=erase clears one slot's tokens; every slot action needs --slot-save-path.
+  // A prompt kept in host memory (--cache-ram, on by default) can still be restored into a slot: --cache-ram 0 makes the reset whole.
+  hooks: {
+    resetCache: { kind: 'slots-erase' },
+    profiler: null,
+    needs: 'llama-server erases slots only when started with --slot-save-path DIR, and keeps prompts in host memory unless started with --cache-ram 0',
+  },
   probePaths: ['/props'],
   identify(e) {
     const build = stringAt(e, '/props', 'build_info');

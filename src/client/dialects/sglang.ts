@@ -41,6 +41,12 @@ export const sglang = defineOpenAiDialect({
   // SGLang's model card carries max_model_len like vLLM's.
   context: modelsContext(['max_model_len']),
   configuration: { route: '/get_server_info' },
+  // python/sglang/srt/entrypoints/http_server.py: /flush_cache empties the radix cache (refused while requests run); the profiler writes to SGLANG_TORCH_PROFILER_DIR.
+  hooks: {
+    resetCache: { kind: 'post', path: '/flush_cache' },
+    profiler: { start: '/start_profile', stop: '/stop_profile' },
+    needs: 'SGLang flushes its cache only when no request is running, and writes profiles to SGLANG_TORCH_PROFILER_DIR (default /tmp)',
+  },
   probePaths: ['/get_server_info'],
   identify(e) {
     const version = stringAt(e, '/get_server_info', 'version');

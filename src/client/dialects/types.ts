@@ -167,6 +167,18 @@ export interface PoolingRoutes {
   readonly refusalHints?: ReadonlyArray<{ readonly when: RegExp; readonly hint: string }>;
 }
 
+/**
+ * The engine's own admin routes goodput may call between levels, never during
+ * one: how its prefix cache is emptied (one POST, or llama.cpp's erase of every
+ * slot that `GET /props` counts) and where its profiler starts and stops.
+ */
+export interface EngineHooks {
+  readonly resetCache: { readonly kind: 'post'; readonly path: string } | { readonly kind: 'slots-erase' } | null;
+  readonly profiler: { readonly start: string; readonly stop: string } | null;
+  /** What the engine needs before it serves them (a start flag, an environment variable), quoted when a call fails. */
+  readonly needs: string;
+}
+
 /** One engine's dialect. See README "Engines: detection, dialects and server-side ground truth". */
 export interface Dialect {
   readonly kind: DialectKind;
@@ -216,6 +228,8 @@ export interface Dialect {
   readonly context: ContextReading | null;
   /** Where the engine reports its configuration, read from the detection answers; absent when it reports none. */
   readonly configuration?: ConfigurationReading;
+  /** The engine's admin routes for the server hooks (cache reset, profiler); absent when it has none. */
+  readonly hooks?: EngineHooks;
   /** GET paths detection should fetch for this dialect (never a generation route). */
   readonly probePaths: readonly string[];
   /** Recognises the engine from the collected GET answers, or null. */

@@ -68,6 +68,13 @@ export const vllm = defineOpenAiDialect({
   context: modelsContext(['max_model_len']),
   // vLLM reports no batch settings outside its development mode: the model card's max_model_len is what it says.
   configuration: { route: '/v1/models', select: modelEntryOf },
+  // vllm/entrypoints/serve: /reset_prefix_cache is a development route, and the profiler routes need a profiler configured.
+  hooks: {
+    resetCache: { kind: 'post', path: '/reset_prefix_cache' },
+    profiler: { start: '/start_profile', stop: '/stop_profile' },
+    needs:
+      'vLLM serves /reset_prefix_cache with VLLM_SERVER_DEV_MODE=1, and /start_profile and /stop_profile with a profiler configured (VLLM_TORCH_PROFILER_DIR or --profiler-config)',
+  },
   probePaths: ['/version'],
   identify: (e) => byOwner(e, 'vllm'),
 });
