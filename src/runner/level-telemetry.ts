@@ -3,7 +3,7 @@
  * server's metrics endpoint and names and chooses the GPU source; just before a
  * level's measured requests it times the round trip, scrapes the server and
  * starts the GPU readings; after them it stops both and turns what it got into
- * the level's `gpuMemMiB`, `gpu` and `serverTruth`, with warnings. Warm-ups fall
+ * the level's `gpuMemMiB`, `gpu`, `serverTruth` and `specDecode`, with warnings. Warm-ups fall
  * outside the window, so the server's deltas cover exactly our measured requests.
  */
 import {
@@ -15,6 +15,7 @@ import {
   type RequestRecord,
   type ServerMetricsRun,
   type ServerTruth,
+  type SpecDecode,
   type Spread,
   type Warning,
   boundedRttMs,
@@ -25,6 +26,7 @@ import {
   isOk,
   requiredNames,
   serverFigures,
+  specDecodeLevel,
   summarizeGpu,
 } from '../core/index.js';
 import { type GpuSource, type ServerMetricsSession, absentGpuSource, measureRttMs, openServerMetrics, selectGpuSource } from '../telemetry/index.js';
@@ -43,6 +45,8 @@ export interface LevelTelemetry {
   gpuMem: GpuMem;
   gpu: GpuLevel | null;
   serverTruth: ServerTruth | null;
+  /** Speculative decoding over the level, where the server reports it. */
+  specDecode?: SpecDecode;
   warnings: Warning[];
 }
 
@@ -185,7 +189,14 @@ export async function startRunTelemetry(
           message: `${level}: the server queued requests (${describeQueue(serverTruth)}): load shows up as latency, not as errors — the server is saturated at this level`,
         });
       }
-      return { gpuMem: mem, gpu: gpuOut, serverTruth, warnings };
+      const speculative = specDecodeLevel(scrapes.before, scrapes.after, records);
+      if (speculative?.disagreement) {
+        warnings.push({
+          code: 'spec-decode-disagrees',
+          message: `${level}: our tokens per chunk and the server's speculative decoding disagree: ${speculative.disagreement}`,
+        });
+      }
+      return { gpuMem: mem, gpu: gpuOut, serverTruth, warnings, ...(speculative === null ? {} : { specDecode: speculative.specDecode }) };
     },
   };
 }

@@ -69,6 +69,7 @@ export function judgeLevel(spec: SweepSpec, sent: SentLevel, tel: LevelTelemetry
       }),
       gpu: tel.gpu,
       serverTruth: tel.serverTruth,
+      ...(tel.specDecode === undefined ? {} : { specDecode: tel.specDecode }),
     },
     tokens,
     info,
