@@ -5,9 +5,10 @@
  * streamed. Counts only: no wall-clock verdicts.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { VLLM_SPEC_DECODE, parsePrometheusText, seriesList, seriesValue } from '../core/index.js';
+import { type LevelResult, type RequestRecord, VLLM_SPEC_DECODE, parsePrometheusText, seriesList, seriesValue } from '../core/index.js';
 import { type SimServer, startSimulator } from '../sim/index.js';
 import { type TextServer, startTextServer } from '../test-support/text-server.js';
+import { levelFromRecords } from './level-result.js';
 import { runSweep } from './run-kinds.js';
 
 const FAST = { prefillBaseMs: 2, prefillMsPerToken: 0, decodeStepMs: 1, decodeMsPerExtraSeq: 0 };
@@ -31,14 +32,16 @@ describe('speculative decoding per level', () => {
     const scrape = async () => parsePrometheusText(await (await fetch(`${s.url}/metrics`)).text());
     let before = await scrape();
     let after = before;
+    let records: readonly RequestRecord[] = [];
     const result = await runSweep(
       { ...base, url: s.url, levels: [4], requestsPerLevel: 48, warmup: 0 },
       {
         beforeLevel: async () => {
           before = await scrape();
         },
-        afterLevel: async () => {
+        afterLevel: async (_, r) => {
           after = await scrape();
+          records = r;
         },
       },
     );
@@ -64,6 +67,8 @@ describe('speculative decoding per level', () => {
     expect(Math.abs(client.tokensPerChunk - spec.acceptanceLength) / spec.acceptanceLength).toBeLessThan(0.05);
     expect(spec.agrees).toBe(true);
     expect(result.warnings.map((w) => w.code)).not.toContain('spec-decode-disagrees');
+    // A level recomputed from its records (receipts, verify) keeps the stated figures: the counters are not in the records.
+    expect(levelFromRecords(result, result.levels[0] as LevelResult, records).specDecode).toEqual(spec);
     // The generated tokens still match the server's count: one chunk now carries several.
     expect(result.levels[0]?.serverTruth?.comparison.find((r) => r.metric === 'generated-tokens')).toMatchObject({ client: 48 * 256, agrees: true });
   });
