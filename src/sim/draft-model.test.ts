@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { VLLM_SPEC_DECODE, parsePrometheusText, seriesList, seriesValue } from '../core/index.js';
 import { DraftModel } from './draft-model.js';
 import { simProfileSchema } from './profile-schema.js';
+import { applyFlags } from './sim-flags.js';
 
 describe('the draft model', () => {
   it('accepts each position with the given chance once the one before was, seeded, and counts as vLLM does', () => {
@@ -39,6 +40,11 @@ describe('the draft model', () => {
       ['2', 2],
     ]);
     expect(scrape.types.get('vllm:spec_decode_num_drafts')).toBe('counter');
+  });
+
+  it('is set by --spec-decode-positions and --spec-accept', () => {
+    const profile = simProfileSchema.parse(applyFlags({}, { specDecodePositions: '4', specAccept: '0.6' }));
+    expect(profile.specDecode).toEqual({ positions: 4, accept: 0.6 });
   });
 
   it('is refused beside tokensPerChunk, which it replaces', () => {
