@@ -1,6 +1,6 @@
-/** The "GPU, by level" lines: energy per token over the measured window, or "energy not valid" and why. */
+/** The telemetry lines under the table: energy per token over the measured window ("energy not valid" and why), and speculative decoding by level. */
 import { describe, expect, it } from 'vitest';
-import type { EnergyLevel, GpuLevel, LevelResult } from '../core/index.js';
+import type { EnergyLevel, GpuLevel, LevelResult, SpecDecode } from '../core/index.js';
 import { level } from '../test-support/receipt-fixture.js';
 import { renderTelemetry } from './render-telemetry.js';
 
@@ -53,5 +53,36 @@ describe('renderTelemetry', () => {
   });
   it('keeps the earlier line for a result written before levels carried their energy', () => {
     expect(renderTelemetry([at(1, { gpu })])[2]).toBe('  1: utilisation 50% · power 300 W · 6.000 J/output token (from power) (nvidia-smi)');
+  });
+});
+
+describe('the telemetry lines under the table', () => {
+  it("print speculative decoding by level, the server's figures beside ours, only where a level has them", () => {
+    const sglang: SpecDecode = {
+      source: 'sglang-gauge',
+      acceptanceLength: 3.1,
+      acceptanceRate: null,
+      perPosition: [],
+      counters: null,
+      client: { tokensPerChunk: 2.2, chunks: 90, exact: true },
+      agrees: false,
+    };
+    const vllm: SpecDecode = {
+      ...sglang,
+      source: 'vllm-counters',
+      acceptanceLength: 2.77,
+      acceptanceRate: 0.4425,
+      perPosition: [0.7, 0.49],
+      agrees: true,
+      client: { tokensPerChunk: 2.75, chunks: 900, exact: true },
+    };
+    const levels = [level({ c: 1, ...spec }), { ...level({ c: 2, ...spec }), specDecode: vllm }, { ...level({ c: 4, ...spec }), specDecode: sglang }];
+    expect(renderTelemetry(levels)).toEqual([
+      '',
+      "Speculative decoding (the server's own figures over each level; ours: tokens per chunk after the first), by level:",
+      '  2: acceptance length 2.77 (rate 0.44; per position 0.70 0.49), ours 2.75 tokens per chunk',
+      "  4: acceptance length 3.10 (SGLang's sglang:spec_accept_length), ours 2.20 tokens per chunk (disagrees)",
+    ]);
+    expect(renderTelemetry([level({ c: 1, ...spec })])).toEqual([]);
   });
 });

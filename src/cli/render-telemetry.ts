@@ -1,10 +1,11 @@
 /**
  * The server's view and the GPU figures of each level as terminal lines, under
  * the results table: what the server's /metrics said beside what we measured,
- * and utilisation, power and energy with their source (energy over the measured
- * window, or "energy not valid" and why). Nothing is printed for what was not measured.
+ * speculative decoding's acceptance beside our tokens per chunk, and utilisation,
+ * power and energy with their source (energy over the measured window, or "energy
+ * not valid" and why). Nothing is printed for what was not measured.
  */
-import { type ComparisonRow, type EnergyLevel, type LevelResult, sanitizeForTerminal as clean } from '../core/index.js';
+import { type ComparisonRow, type EnergyLevel, type LevelResult, describeSpecDecode, sanitizeForTerminal as clean } from '../core/index.js';
 
 const f = (x: number | null | undefined, d = 1) => (x === null || x === undefined ? '—' : x.toFixed(d));
 const signed = (x: number, d = 1) => `${x >= 0 ? '+' : ''}${x.toFixed(d)}`;
@@ -43,6 +44,11 @@ function energyPart(e: EnergyLevel): string {
   return `${per.join(', ')} (${e.method === 'counter' ? 'energy counter' : 'from power'} ${over})`;
 }
 
+/** The server's speculative decoding beside our tokens per chunk, for a level where the server reported it. */
+function specLine(l: LevelResult): string | null {
+  return l.specDecode ? `  ${l.concurrency}: ${describeSpecDecode(l.specDecode)}` : null;
+}
+
 function gpuLine(l: LevelResult): string | null {
   const g = l.gpu;
   if (!g?.available) return null;
@@ -62,10 +68,14 @@ function gpuLine(l: LevelResult): string | null {
 /** Lines for the levels that have a server view or GPU figures; empty when none has. */
 export function renderTelemetry(levels: readonly LevelResult[]): string[] {
   const server = levels.map(serverLine).filter((x): x is string => x !== null);
+  const spec = levels.map(specLine).filter((x): x is string => x !== null);
   const gpu = levels.map(gpuLine).filter((x): x is string => x !== null);
   const url = levels.find((l) => l.serverTruth)?.serverTruth?.metricsUrl;
   return [
     ...(server.length > 0 ? ['', `Server view (its own metrics at ${clean(url ?? '')}), by level:`, ...server] : []),
+    ...(spec.length > 0
+      ? ['', "Speculative decoding (the server's own figures over each level; ours: tokens per chunk after the first), by level:", ...spec]
+      : []),
     ...(gpu.length > 0 ? ['', 'GPU, by level:', ...gpu] : []),
   ];
 }

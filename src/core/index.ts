@@ -67,7 +67,16 @@ export {
   type Warning,
   warningSchema,
 } from './result-schema.js';
-export { type ComparisonRow, type EnergyLevel, type GpuLevel, type ServerMetricsRun, type ServerTruth } from './telemetry-schema.js';
+export { type ComparisonRow, type EnergyLevel, type GpuLevel, type ServerMetricsRun, type ServerTruth, type SpecDecode } from './telemetry-schema.js';
+export {
+  SGLANG_SPEC_ACCEPT_LENGTH,
+  SPEC_DECODE_TOLERANCE,
+  type SpecDecodeLevel,
+  VLLM_SPEC_DECODE,
+  clientTokensPerStep,
+  describeSpecDecode,
+  specDecodeLevel,
+} from './spec-decode.js';
 export { parsePrometheusText, type PromScrape } from './prometheus-text.js';
 export { seriesList, seriesValue } from './prometheus-series.js';
 export { FAMILY_PREFIXES, type MetricFamily, METRICS_PATHS, requiredNames } from './metric-catalog.js';

@@ -53,6 +53,10 @@ export const LIMITS = {
   providerPrices: { max: 500, what: 'rows in a provider price table (--provider-prices)' },
   maxSpendUsd: { max: 100_000, what: 'USD a run against a priced provider may be estimated to spend (--max-spend)' },
   runSetSignatureBytes: { max: 8192, what: "characters of one run-set signature's payload (a signed repeat set's manifest or one run's statement)" },
+  specDecodePositions: {
+    max: 64,
+    what: 'draft positions of speculative decoding per verification step (vLLM --speculative-config num_speculative_tokens; goodput sim --spec-decode-positions)',
+  },
   chunkTokens: { max: 256, what: 'tokens one stream chunk carries (a recorded chunk above it cannot have been streamed)' },
   streamTokS: { max: 20_000, what: 'tokens per second one stream decodes (a recorded stream faster than it cannot have been measured)' },
   encodeTokS: {

@@ -6,6 +6,7 @@
  * reason, never a zero.
  */
 import { z } from 'zod';
+import { LIMITS, limitMessage } from './limits.js';
 
 const num = z.number();
 
@@ -57,6 +58,30 @@ export const serverTruthSchema = z.object({
   comparison: z.array(comparisonRowSchema),
   /** True when the server held requests in its queue: load showing up as latency. */
   queued: z.boolean(),
+});
+
+/**
+ * Speculative decoding over one level: the engine's own figures (vLLM's counters' differences over the
+ * level's window, or SGLang's gauge) beside our estimate from the tokens each streamed chunk carried.
+ * Present only where the server reports speculative decoding (absent in earlier results).
+ */
+export const specDecodeSchema = z.object({
+  /** Where the server's figures come from: vLLM's `spec_decode_*` counters, or SGLang's `spec_accept_length` gauge. */
+  source: z.enum(['vllm-counters', 'sglang-gauge']),
+  /** Mean tokens per verification step, the bonus token included (vLLM: 1 + Δaccepted / Δdrafts); the headline. */
+  acceptanceLength: num.positive(),
+  /** Δaccepted tokens / Δdraft tokens; null where the engine does not say (SGLang's gauge). */
+  acceptanceRate: num.min(0).max(1).nullable(),
+  /** Δaccepted at draft position i / Δdrafts, from position 0; empty where the engine does not say. */
+  perPosition: z.array(num.min(0).max(1)).max(LIMITS.specDecodePositions.max, {
+    error: (i) => limitMessage('specDecodePositions', Array.isArray(i.input) ? i.input.length : Number(i.input), 'specDecode.perPosition'),
+  }),
+  /** The counters' differences over the level (vLLM), so the arithmetic can be redone; null for SGLang's gauge. */
+  counters: z.object({ drafts: num.positive(), draftTokens: num.nonnegative(), acceptedTokens: num.nonnegative() }).nullable(),
+  /** Our estimate: mean tokens per content chunk after each request's first (one verification step each), and how many chunks; null without any. */
+  client: z.object({ tokensPerChunk: num.positive(), chunks: z.number().int().positive(), exact: z.boolean() }).nullable(),
+  /** Whether our estimate lies within the stated tolerance of the server's acceptance length; null without an estimate. */
+  agrees: z.boolean().nullable(),
 });
 
 /** What the run found at the server's metrics endpoint, once, at the start. */
@@ -130,5 +155,6 @@ export type EnergyLevel = z.infer<typeof energyLevelSchema>;
 export type GaugeStats = z.infer<typeof gaugeStatsSchema>;
 export type ComparisonRow = z.infer<typeof comparisonRowSchema>;
 export type ServerTruth = z.infer<typeof serverTruthSchema>;
+export type SpecDecode = z.infer<typeof specDecodeSchema>;
 export type ServerMetricsRun = z.infer<typeof serverMetricsRunSchema>;
 export type GpuLevel = z.infer<typeof gpuLevelSchema>;

@@ -3,7 +3,7 @@
  * server's metrics endpoint and names and chooses the GPU source; just before a
  * level's measured requests it times the round trip, scrapes the server and
  * starts the GPU readings; after them it stops both and turns what it got into
- * the level's `gpuMemMiB`, `gpu`, `energy` and `serverTruth`, with warnings. Warm-ups
+ * the level's `gpuMemMiB`, `gpu`, `energy`, `serverTruth` and `specDecode`, with warnings. Warm-ups
  * fall outside the window, so the server's deltas cover exactly our measured
  * requests; energy keeps only the readings between the first measured send and
  * the last measured end.
@@ -19,6 +19,7 @@ import {
   type RequestRecord,
   type ServerMetricsRun,
   type ServerTruth,
+  type SpecDecode,
   type Spread,
   type Warning,
   boundedRttMs,
@@ -31,6 +32,7 @@ import {
   requiredNames,
   serverFigures,
   summarizeEnergy,
+  specDecodeLevel,
   summarizeGpu,
 } from '../core/index.js';
 import { type GpuSource, type ServerMetricsSession, absentGpuSource, measureRttMs, openServerMetrics, selectGpuSource } from '../telemetry/index.js';
@@ -51,6 +53,8 @@ export interface LevelTelemetry {
   /** Energy over the measured window; absent without a GPU source. */
   energy?: EnergyLevel;
   serverTruth: ServerTruth | null;
+  /** Speculative decoding over the level, where the server reports it. */
+  specDecode?: SpecDecode;
   warnings: Warning[];
 }
 
@@ -213,7 +217,21 @@ export async function startRunTelemetry(
           message: `${level}: the server queued requests (${describeQueue(serverTruth)}): load shows up as latency, not as errors — the server is saturated at this level`,
         });
       }
-      return { gpuMem: mem, gpu: gpuOut, ...(energy && { energy }), serverTruth, warnings };
+      const speculative = specDecodeLevel(scrapes.before, scrapes.after, records);
+      if (speculative?.disagreement) {
+        warnings.push({
+          code: 'spec-decode-disagrees',
+          message: `${level}: our tokens per chunk and the server's speculative decoding disagree: ${speculative.disagreement}`,
+        });
+      }
+      return {
+        gpuMem: mem,
+        gpu: gpuOut,
+        ...(energy && { energy }),
+        serverTruth,
+        warnings,
+        ...(speculative === null ? {} : { specDecode: speculative.specDecode }),
+      };
     },
   };
 }

@@ -70,6 +70,7 @@ export function judgeLevel(spec: SweepSpec, sent: SentLevel, tel: LevelTelemetry
       gpu: tel.gpu,
       ...(tel.energy && { energy: tel.energy }),
       serverTruth: tel.serverTruth,
+      ...(tel.specDecode === undefined ? {} : { specDecode: tel.specDecode }),
     },
     tokens,
     info,

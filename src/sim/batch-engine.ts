@@ -5,9 +5,11 @@
  * emission per decode step, the step time taken from the number of sequences
  * running at that step (`independent` step timing), or on one engine-wide step loop
  * that emits for every ready sequence at once (`batched`, see step-timing.ts).
- * A sequence leaves at its last emission (or on cancel), which
+ * With a draft model each decode step carries the tokens its verification accepted
+ * plus the bonus token; without one, `tokensPerChunk`. A sequence leaves at its last emission (or on cancel), which
  * frees its slot and KV reservation and admits the queue head at that same instant.
  */
+import type { DraftModel } from './draft-model.js';
 import type { PrefixCache } from './prefix-cache.js';
 import type { SimProfile } from './profile-schema.js';
 import type { Scheduler } from './scheduler.js';
@@ -27,6 +29,7 @@ export class BatchEngine {
     private readonly profile: SimProfile,
     private readonly scheduler: Scheduler,
     private readonly cache: PrefixCache | null,
+    private readonly draft: DraftModel | null = null,
   ) {
     this.timing = stepTiming(profile.stepTiming, scheduler, () => this.stepMs());
   }
@@ -109,27 +112,33 @@ export class BatchEngine {
     const cachedTokens = this.cache === null ? 0 : this.cache.lookup(seq.spec.blockKeys) * prefixBlockTokens;
     seq.events.onAdmit(atMs, cachedTokens);
     const prefillMs = prefillBaseMs + prefillMsPerToken * (seq.spec.promptTokens - cachedTokens) + (seq.spec.encoderMs ?? 0);
-    this.schedule(seq, 0, atMs + prefillMs);
+    this.schedule(seq, 0, atMs + prefillMs, 0);
   }
 
-  private schedule(seq: Sequence, index: number, dueMs: number): void {
+  /** Schedules emission `index`, whose tokens start at `from`. */
+  private schedule(seq: Sequence, index: number, dueMs: number, from: number): void {
     const stall = seq.spec.stall;
     const due = stall !== null && stall.beforeEmission === index ? dueMs + stall.ms : dueMs;
-    this.timing.schedule(seq, due, (firedDueMs) => this.emit(seq, index, firedDueMs));
+    this.timing.schedule(seq, due, (firedDueMs) => this.emit(seq, index, firedDueMs, from));
   }
 
-  private emit(seq: Sequence, index: number, dueMs: number): void {
+  /** Tokens emission `index` carries: the prefill's one, then a verification's or `tokensPerChunk`. */
+  private stepTokens(index: number): number {
+    if (index === 0) return 1;
+    return this.draft === null ? this.profile.tokensPerChunk : this.draft.verify();
+  }
+
+  private emit(seq: Sequence, index: number, dueMs: number, from: number): void {
     seq.next = null;
     if (seq.state !== 'running') return;
     if (index === 0) this.cache?.insert(seq.spec.blockKeys);
     const total = seq.spec.outputTokens;
-    const from = index === 0 ? 0 : 1 + (index - 1) * this.profile.tokensPerChunk;
-    const to = index === 0 ? 1 : Math.min(total, from + this.profile.tokensPerChunk);
+    const to = Math.min(total, from + this.stepTokens(index));
     const last = to >= total;
     const goOn = seq.events.onEmit({ index, from, to, last, dueMs });
     if (seq.state !== 'running') return;
     if (last || !goOn) this.release(seq, dueMs);
-    else this.schedule(seq, index + 1, this.timing.nextReadyMs(dueMs));
+    else this.schedule(seq, index + 1, this.timing.nextReadyMs(dueMs), to);
   }
 
   private release(seq: Sequence, atMs: number): void {

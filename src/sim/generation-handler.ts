@@ -235,7 +235,9 @@ function admit(
   // The conversation so far, for a later previous_response_id: the prompt and the answer's words.
   if (ep.stateful === true)
     rt.responses.set(idn.id, [...words, ...tokenize(outputText(rt.profile.seed, requestIndex, plan.reasoningTokens, plan.outputTokens))]);
-  const half = Math.floor(emissionCount(plan.outputTokens, rt.profile.tokensPerChunk) / 2);
+  // A draft model's steps carry at most positions + 1 tokens: counting with that, the mid-stream fault falls within the stream whatever is accepted.
+  const positions = rt.profile.specDecode?.positions ?? 0;
+  const half = Math.floor(emissionCount(plan.outputTokens, positions > 0 ? positions + 1 : rt.profile.tokensPerChunk) / 2);
   const id = req.headers['x-request-id'];
   const trace = { id: typeof id === 'string' ? id.slice(0, 256) : null, receivedMs };
   const run = new GenerationRun(rt, plan, logprobs.wrap(ep.format(idn, rt)), res, arrivalMs, requestIndex, fault, half, trace);

@@ -4,6 +4,7 @@
  * unknown keys are errors that name the key. All times are milliseconds.
  */
 import { z } from 'zod';
+import { LIMITS } from '../core/index.js';
 import { SIM_DIALECT_KINDS } from './dialects/kinds.js';
 import { STEP_TIMINGS } from './step-timing.js';
 
@@ -143,6 +144,19 @@ export const simProfileSchema = z
     kvCacheTokens: z.number().int().positive().default(1_000_000),
     /** Tokens per decode step and SSE chunk (speculative decoding). Default 1. */
     tokensPerChunk: z.number().int().positive().default(1),
+    /**
+     * A draft model (speculative decoding): each decode step verifies `positions` draft tokens, each accepted with
+     * probability `accept` once the one before it was, and streams the accepted ones plus the bonus token as one chunk,
+     * counted in vLLM's `spec_decode_*` counters. Absent (the default): no draft model, and a profile as it was before
+     * there was one. It sets tokens per chunk itself, so `tokensPerChunk` stays 1. `accept` defaults to 0.7.
+     */
+    specDecode: z
+      .object({
+        positions: z.number().int().min(1).max(LIMITS.specDecodePositions.max),
+        accept: z.number().min(0).max(1).default(0.7),
+      })
+      .strict()
+      .optional(),
     /** Reasoning tokens emitted before the answer on chat requests with thinking on. Default 0. */
     reasoningTokens: z.number().int().min(0).default(0),
     /** Field that carries reasoning text in a delta. Default "reasoning_content" (vLLM before PR #27752). */
@@ -180,7 +194,11 @@ export const simProfileSchema = z
     toolCalls: toolCallsSchema.prefault({}),
     structuredOutput: structuredOutputSchema.prefault({}),
   })
-  .strict();
+  .strict()
+  .refine((p) => p.specDecode === undefined || p.tokensPerChunk === 1, {
+    path: ['specDecode', 'positions'],
+    error: 'a draft model sets the tokens of each chunk itself: leave tokensPerChunk at 1',
+  });
 
 /** A validated profile with every default applied. */
 export type SimProfile = z.infer<typeof simProfileSchema>;

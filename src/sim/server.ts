@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import type { z } from 'zod';
 import { BatchEngine } from './batch-engine.js';
+import { DraftModel } from './draft-model.js';
 import { SIM_DIALECTS } from './dialects/registry.js';
 import { FaultPicker } from './faults.js';
 import type { SimRuntime } from './generation-handler.js';
@@ -76,8 +77,9 @@ export async function startSimulator(options: SimServerOptions = {}): Promise<Si
     });
   const scheduler = new Scheduler();
   const cache = profile.prefixCaching ? new PrefixCache() : null;
-  const engine = new BatchEngine(profile, scheduler, cache);
-  const metrics = new SimMetrics(profile.model);
+  const draft = profile.specDecode === undefined ? null : new DraftModel(profile.specDecode.positions, profile.specDecode.accept, profile.seed);
+  const engine = new BatchEngine(profile, scheduler, cache, draft);
+  const metrics = new SimMetrics(profile.model, draft);
   const stats = new StatsCollector();
   const sockets = new Set<Socket>();
   const encoder: PoolingEncoder = { freeAtMs: 0, requests: 0, inputTokens: 0 };

@@ -30,6 +30,18 @@ export const NUMBER_FLAGS: readonly NumberFlag[] = [
   n('--max-batch <n>', 'maxBatch', ['maxBatch'], 'sequences running at once; the rest queue (default 256)'),
   n('--kv-cache-tokens <n>', 'kvCacheTokens', ['kvCacheTokens'], 'KV budget; a request reserves prompt + max output (default 1000000)'),
   n('--tokens-per-chunk <n>', 'tokensPerChunk', ['tokensPerChunk'], 'tokens per decode step and SSE chunk (default 1)'),
+  n(
+    '--spec-decode-positions <k>',
+    'specDecodePositions',
+    ['specDecode', 'positions'],
+    'draft model: draft tokens verified per decode step (default: no draft model)',
+  ),
+  n(
+    '--spec-accept <p>',
+    'specAccept',
+    ['specDecode', 'accept'],
+    'draft model: chance each draft token is accepted once the one before was (default 0.7; needs --spec-decode-positions)',
+  ),
   n('--reasoning-tokens <n>', 'reasoningTokens', ['reasoningTokens'], 'reasoning tokens before the answer when thinking is on (default 0)'),
   n('--natural-min <tokens>', 'naturalMin', ['naturalOutputTokens', 'min'], 'shortest natural answer (default 20)'),
   n('--natural-max <tokens>', 'naturalMax', ['naturalOutputTokens', 'max'], 'longest natural answer (default 400)'),

@@ -4,6 +4,7 @@
  * can compare what it measured with what the server did.
  */
 import { SERVER_LATENESS_METRIC } from '../core/index.js';
+import type { DraftModel } from './draft-model.js';
 import { Histogram, ITL_BUCKETS_S, LATENESS_BUCKETS_S, REQUEST_BUCKETS_S, TTFT_BUCKETS_S, promNumber } from './histogram.js';
 
 /** Live gauges read when `/metrics` is rendered. */
@@ -32,7 +33,11 @@ export class SimMetrics {
   prefixHits = 0;
   private readonly success = new Map<string, number>();
 
-  constructor(private readonly model: string) {}
+  constructor(
+    private readonly model: string,
+    /** The draft model whose speculative-decoding counters /metrics shows; null without one (no such counters, as vLLM without speculation). */
+    private readonly draft: DraftModel | null = null,
+  ) {}
 
   /** Counts a request that finished with `reason` ("stop", "length", "abort", "error"). */
   finished(reason: string): void {
@@ -66,6 +71,7 @@ export class SimMetrics {
         this.e2e.render(l),
         this.queue.render(l),
         this.lateness.render(l),
+        ...(this.draft === null ? [] : [this.draft.render(l)]),
       ].join('\n') + '\n'
     );
   }

@@ -16,6 +16,7 @@ import { AgentsPanel } from './agents-panel.js';
 import { ToolsPanel } from './tools-panel.js';
 import { ResultsTable } from './results-table.js';
 import { SchedulePanel } from './schedule-panel.js';
+import { SpecDecodePanel } from './spec-decode-panel.js';
 import { useRun } from './use-run.js';
 
 /** A stop reason as a sentence of its own (the store's reasons end without a full stop). */
@@ -109,6 +110,7 @@ export function RunView({ id, onLive, onEnded }: { id: number; onLive(id: number
           {levels.length > 0 && <ChartsPanel series={[{ label: runLabel(run), role: 'single', levels }]} />}
           <ClientsPanel levels={levels} />
           <EnergyPanel levels={levels} />
+          <SpecDecodePanel levels={levels} />
           <SchedulePanel levels={levels} />
           <ReplayPanel levels={levels} />
           <ToolsPanel levels={levels} />
