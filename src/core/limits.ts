@@ -92,6 +92,11 @@ export const LIMITS = {
   extraBodyBytes: { max: 64 * 1024, what: 'bytes of JSON merged into every request body (--extra-body)' },
   apiKeyFileBytes: { max: 16 * 1024, what: 'bytes in an API key file (--api-key-file)' },
   azureNameChars: { max: 256, what: 'characters in an Azure deployment name or api-version' },
+  // Spans wait between levels for their export: past this further spans are dropped, and counted, rather than memory growing with a slow collector.
+  otlpQueueSpans: { max: 65_536, what: 'spans waiting to be exported over OTLP (--otlp); past it further spans are dropped and counted' },
+  otlpBatchSpans: { max: 512, what: 'spans in one OTLP export request (--otlp)' },
+  otlpResponseBytes: { max: 64 * 1024, what: "bytes of an OTLP collector's answer read (--otlp)" },
+  metricsConnections: { max: 16, what: 'connections open at once to the live metrics endpoint (--serve-metrics)' },
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

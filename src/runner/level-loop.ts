@@ -113,6 +113,7 @@ export async function sweepLevels<K extends RunKindName>(talk: SweepTalk<K>, hoo
       }
       const tokens = kind.tokensOf ? { outputTokens: p.tokens } : {};
       emit({ kind: 'request', concurrency: c, done: p.done, failed: p.failed, requests, ...tokens, warmup: r.warmup });
+      hooks.onRecord?.(r, c);
     };
     const step = await kind.level({ concurrency: c, index, requests, offset, onRecord, counted: p }, levels).catch((err: unknown) => poolLost(err, levels));
     if (step.kind === 'stop') return { levels, status: step.status, stopReason: step.reason };
