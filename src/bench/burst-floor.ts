@@ -11,7 +11,8 @@
  * flag client-bound, or its TPOT is more than 1 % off.
  *
  * BENCH_BURST_LEVELS (default 256x20,500x10,1024x40: streams × cadence ms) narrows
- * it. BENCH_SEND_TRACE=1 also prints where each send's time went (burst-trace.ts).
+ * it. BENCH_SEND_TRACE=1 also prints where each send's time went (burst-trace.ts);
+ * BENCH_TRACEPARENT=off sends no traceparent (its cost is the difference).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,6 +33,8 @@ const LEVELS = (process.env.BENCH_BURST_LEVELS ?? '256x20,500x10,1024x40').split
   return { c: c as number, cadenceMs: cadence as number };
 });
 const TRACE = process.env.BENCH_SEND_TRACE === '1';
+// The per-request traceparent's cost: the same levels with it turned off.
+const NO_TRACEPARENT = process.env.BENCH_TRACEPARENT === 'off';
 // Read by the client (threads take a copy of the environment when they start).
 if (TRACE) process.env.GOODPUT_SEND_TRACE = '1';
 
@@ -81,6 +84,7 @@ async function goodputRun(url: string, c: number): Promise<Measured> {
       warmup: 1,
       serverMetrics: false,
       gpuSource: 'none',
+      traceparent: !NO_TRACEPARENT,
     },
     `goodput produced no level at ${c}`,
   );

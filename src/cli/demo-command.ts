@@ -9,6 +9,7 @@ import { addSweepOptions, sweepAndReport } from './sweep-command.js';
 import { specFromFlags, toolsFromFlags } from './text-view.js';
 import type { SweepFlags } from './sweep-flags.js';
 import { saveTarget } from './save-run.js';
+import { observeFromFlags } from './observe-flags.js';
 import { spendGuardFromFlags } from './spend-guard.js';
 
 /** A fast simulated server so the demo takes seconds: 30 ms + 0.02 ms/token prefill, 4 ms decode steps. */
@@ -27,6 +28,7 @@ export function registerDemoCommand(program: Command): void {
         raw: flags.raw,
         save: saveTarget(flags, true, 'goodput demo'),
         spend: spendGuardFromFlags(flags),
+        observe: observeFromFlags(flags),
       });
       if (code !== EXIT.ok) throw new CliError(code, '');
     } finally {

@@ -40,6 +40,10 @@ const TEXT_ONLY: ReadonlyArray<[string, string]> = [
   ['providerPrices', '--provider-prices'],
   ['maxSpend', '--max-spend'],
   ['yes', '--yes'],
+  // Traces and live metrics watch text generation's records (TTFT, tokens).
+  ['traceparent', '--no-traceparent'],
+  ['otlp', '--otlp'],
+  ['serveMetrics', '--serve-metrics'],
   // How requests arrive: a pooling sweep runs closed loops only.
   ...groupKeys('arrival').map(({ key, flag }): [string, string] => [key, flag]),
   // The server hooks reset a generation engine's prefix cache and profile its decoding.

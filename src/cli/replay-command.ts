@@ -16,6 +16,7 @@ import { saveTarget } from './save-run.js';
 import { addSweepOptions, sweepAndReport } from './sweep-command.js';
 import { specFromFlags, toolsFromFlags } from './text-view.js';
 import type { SweepFlags } from './sweep-flags.js';
+import { observeFromFlags } from './observe-flags.js';
 import { spendGuardFromFlags } from './spend-guard.js';
 
 export interface ReplayFlags extends SweepFlags {
@@ -111,6 +112,7 @@ export function registerReplayCommand(program: Command): void {
       raw: flags.raw,
       save: saveTarget(flags, false, 'goodput replay'),
       spend: spendGuardFromFlags(flags),
+      observe: observeFromFlags(flags),
     });
     if (code !== EXIT.ok) throw new CliError(code, '');
   });

@@ -17,6 +17,7 @@ import { saveTarget } from './save-run.js';
 import { addSweepOptions, sweepAndReport } from './sweep-command.js';
 import { specFromFlags } from './text-view.js';
 import type { SweepFlags } from './sweep-flags.js';
+import { observeFromFlags } from './observe-flags.js';
 import { spendGuardFromFlags } from './spend-guard.js';
 
 interface SessionsFlags extends SweepFlags {
@@ -152,6 +153,7 @@ export function registerSessionsCommand(program: Command): void {
       raw: flags.raw,
       save: saveTarget(flags, false, 'goodput sessions'),
       spend: spendGuardFromFlags(flags),
+      observe: observeFromFlags(flags),
     });
     const after = new AfterMeasuring();
     if (flags.json !== '-') await after.step('rendering the sessions', () => process.stdout.write(sessionLines(result.levels).join('\n') + '\n'));
@@ -169,7 +171,7 @@ async function compareEndpoints(spec: SweepSpecInput, flags: SessionsFlags): Pro
     process.stderr.write(`sessions through ${endpoint}\n`);
     const { code: measured, result } = await sweepAndReport(
       { ...spec, endpoint },
-      { save: saveTarget(flags, false, 'goodput sessions'), spend: spendGuardFromFlags(flags) },
+      { save: saveTarget(flags, false, 'goodput sessions'), spend: spendGuardFromFlags(flags), observe: observeFromFlags(flags) },
     );
     const after = new AfterMeasuring();
     await after.step('rendering the sessions', () => process.stdout.write(sessionLines(result.levels).join('\n') + '\n'));

@@ -18,6 +18,7 @@ import {
 } from '../core/index.js';
 import { type DepsOf, type SpecInputOf, type SweepEvent, type SweepSpecInput, kindOfSpec, runSweep } from '../runner/index.js';
 import type { Coordinator } from '../workers/index.js';
+import type { ObserveTarget, RunObserver } from '../telemetry/index.js';
 import { AfterMeasuring, writeResult } from './after-measuring.js';
 import { CliError, EXIT, untilStopped } from './exit-codes.js';
 import { sayWritten, writeRecords } from './files.js';
@@ -25,6 +26,7 @@ import { viewOf } from './kind-views.js';
 import type { KindView, SweepCommandFlags } from './kind-view.js';
 import { badFlag } from './parse-flags.js';
 import { addRunOptions, flagNumber } from './option-flags.js';
+import { observeFromFlags, startObserving, stopObserving } from './observe-flags.js';
 import { percentileBlock, percentileLine } from './render-percentiles.js';
 import { workerSecretFromEnv } from './worker-command.js';
 import { addImageOptions } from './image-flags.js';
@@ -56,10 +58,16 @@ export async function sweepKind<K extends RunKindName>(
   const view = viewOf(kindOfSpec(spec) as K);
   // Before the workers, the store or any socket: a refused spend sends nothing.
   if (kindOfSpec(spec) === 'text') guardSpend(spec as SweepSpecInput, out.spend ?? spendGuardFromFlags({}));
-  return withWorkers(out.workers ?? null, async (coordinator) => {
-    const saving = out.save ? await startSaving(spec, out.save) : null;
-    return untilStopped((signal) => measure(view, spec, out, { saving, coordinator, signal }));
-  });
+  // Before the workers and the store: a port that cannot be opened stops the run before anything is stored.
+  const observer = out.observe ? await startObserving(out.observe) : null;
+  try {
+    return await withWorkers(out.workers ?? null, async (coordinator) => {
+      const saving = out.save ? await startSaving(spec, out.save) : null;
+      return untilStopped((signal) => measure(view, spec, out, { saving, coordinator, signal, observer }));
+    });
+  } finally {
+    if (observer) await stopObserving(observer);
+  }
 }
 
 /** Runs `fn` with the workers' coordinator when `--workers` is given (closed after, whatever happened), else without. */
@@ -81,6 +89,8 @@ export interface SweepOutputs {
   percentiles?: readonly number[] | null;
   /** The spend guard of a priced run (`--max-spend`, `--yes`); absent: its defaults. */
   spend?: SpendGuard;
+  /** `--otlp` and `--serve-metrics`: what watches the run from outside; absent or null: nothing. */
+  observe?: ObserveTarget | null;
 }
 
 /** `--workers N` with its database: validated here, connected by startWorkers. */
@@ -116,7 +126,7 @@ async function measure<K extends RunKindName>(
   view: KindView<K>,
   spec: SpecInputOf<K>,
   out: SweepOutputs,
-  { saving, coordinator, signal }: { saving: SaveSession | null; coordinator: Coordinator | null; signal: AbortSignal },
+  { saving, coordinator, signal, observer }: { saving: SaveSession | null; coordinator: Coordinator | null; signal: AbortSignal; observer: RunObserver | null },
 ): Promise<{ code: number; result: ResultOf<K> }> {
   const progress = view.progress(out.json === '-');
   let firstLevel = true;
@@ -127,13 +137,17 @@ async function measure<K extends RunKindName>(
     onEvent: (e: SweepEvent<K>) => {
       progress(e);
       saving?.onEvent(e);
+      observer?.onEvent(e);
     },
+    // Only text generation is observed (the flags are its own): its records.
+    ...(observer ? { onRecord: (r: RecordOf<K>) => observer.onRecord(r as RequestRecord) } : {}),
     afterLevel: async (level: LevelOf<K>, records: readonly RecordOf<K>[]) => {
       // Percentiles are asked of text generation only: its levels and records.
       if (out.percentiles) percentiles.push(percentileLine(level as LevelResult, records as RequestRecord[], out.percentiles));
       if (out.raw) await writeRecords(out.raw, records, firstLevel);
       firstLevel = false;
       await saving?.afterLevel(level, records);
+      await observer?.afterLevel();
     },
     ...(saving ? { beforeLevel: () => saving.beforeLevel() } : {}),
     ...(coordinator && view.clients ? { clients: view.clients(coordinator) } : {}),
@@ -173,6 +187,7 @@ export function registerSweepCommand(program: Command): void {
       percentiles,
       workers,
       spend: spendGuardFromFlags(flags),
+      observe: observeFromFlags(flags),
     });
     if (code !== EXIT.ok) throw new CliError(code, '');
   });

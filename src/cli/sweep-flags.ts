@@ -29,7 +29,7 @@ export type FlagsOf<G extends OptionGroup> = {
 } & { [O in Extract<DeclaredOption, { group: G }> as Present<O> extends true ? never : KeyOf<O['flag']>]?: ValueOf<O> };
 
 /** Read with their own default when absent, so a command that builds these flags itself (demo, replay) may leave them out. */
-type ReaderDefaults = 'tokenizer' | 'toolChoice' | 'schemaControl' | 'maxSpend' | 'retry' | 'retryMaxWaitS';
+type ReaderDefaults = 'tokenizer' | 'toolChoice' | 'schemaControl' | 'maxSpend' | 'retry' | 'retryMaxWaitS' | 'traceparent';
 
 /** The flags every sweep-like command takes (sweep, demo, replay, sessions), with the store's. */
 export type SweepFlags = Omit<FlagsOf<'sweep'>, ReaderDefaults> & Partial<Pick<FlagsOf<'sweep'>, ReaderDefaults>> & SaveFlags;

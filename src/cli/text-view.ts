@@ -80,6 +80,7 @@ export function specFromFlags(f: SweepFlags, argv: readonly string[], load?: Pic
     command: redactedCommand(['goodput', ...argv]),
     ...providerFromFlags(f),
     ...telemetryFromFlags(f),
+    traceparent: f.traceparent ?? true,
   };
 }
 

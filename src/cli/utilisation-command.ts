@@ -33,6 +33,7 @@ import { parseNumber } from './parse-flags.js';
 import { type ReplayFlags, addReplayOptions, replaySpec } from './replay-command.js';
 import { saveTarget } from './save-run.js';
 import { sweepAndReport } from './sweep-command.js';
+import { observeFromFlags } from './observe-flags.js';
 import { spendGuardFromFlags } from './spend-guard.js';
 
 interface UtilisationFlags extends ReplayFlags {
@@ -113,6 +114,7 @@ export function registerUtilisationCommand(program: Command): void {
         raw: flags.raw,
         save: saveTarget(flags, false, 'goodput utilisation'),
         spend: spendGuardFromFlags(flags),
+        observe: observeFromFlags(flags),
       },
     );
     const level = result.levels[0];

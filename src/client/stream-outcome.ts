@@ -67,6 +67,7 @@ export function toRecord(rec: StreamRecorder, meta: RequestMeta, end: Ending): R
     outcome: end.outcome,
     ...(meta.session ? { session: meta.session } : {}),
     ...(meta.requestId === undefined ? {} : { requestId: meta.requestId }),
+    ...(meta.trace === undefined ? {} : { traceId: meta.trace.traceId, spanId: meta.trace.spanId }),
     ...(end.writtenNs === null ? {} : { writtenNs: end.writtenNs }),
     ...(end.trace === null ? {} : { sendTrace: end.trace }),
   };

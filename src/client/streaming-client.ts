@@ -2,7 +2,7 @@
  * The streaming client: one pool of keep-alive sockets (no pipelining) per
  * target over the measured send path (h1-pool.ts: each request written in one
  * write the moment a socket is free, its head computed once per client but for
- * its length and id), one {@link StreamHandler} per request. `send` never rejects.
+ * its length, id and traceparent), one {@link StreamHandler} per request. `send` never rejects.
  * A request that fails on a reused keep-alive socket before any response byte
  * (the server closed it while idle) is sent once more on a fresh connection of
  * its own, and its record says so (`clientRetry`): counted, never silent.
@@ -17,6 +17,7 @@ import { type Sleep, sleepMs, withProviderRetries } from './provider-retry.js';
 import { StreamHandler, type HandlerContext, withAnswerOf } from './stream-handler.js';
 import { answerChecker } from './structured-answer.js';
 import { toolExpectation } from './tool-calls.js';
+import { traceIdSource, traceparentLine } from './trace-context.js';
 import { azurePath, resolveTarget } from './target.js';
 import { DEFAULT_TIMEOUTS, type RequestMeta, type RequestSpec, type Target, type Timeouts } from './types.js';
 
@@ -54,6 +55,8 @@ export interface StreamingClientOptions {
   sleep?: Sleep;
   /** Wall-clock ms, read only to turn a header's date into a wait; default Date.now. */
   wallMs?: () => number;
+  /** Send a W3C `traceparent` header with every request (its ids kept on the record); default true. */
+  traceparent?: boolean;
 }
 
 /**
@@ -86,6 +89,9 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
   // Unique across clients, threads and machines: a random prefix per client, then a counter.
   const idPrefix = `gp-${randomBytes(6).toString('hex')}-`;
   let sent = 0;
+  // A traceparent the user set with --header is theirs to send, on every request: ours would be a second one.
+  const userTrace = Object.keys(resolved.authHeaders).some((h) => h.toLowerCase() === 'traceparent');
+  const nextTrace = opts.traceparent === false || userTrace ? null : traceIdSource();
   const routed = (path: string | null): string | null => (path === null ? null : `${resolved.prefix}${path}`);
   const azure = target.azure;
   // An Azure deployment is its own route (and serves only chat and completions here): its name and api-version in the path.
@@ -98,8 +104,12 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
   const apiNames = { responses: 'Responses API', messages: "Anthropic's Messages API" } as const;
 
   function send(spec: RequestSpec, given: RequestMeta, signal?: AbortSignal): Promise<RequestRecord> {
-    const meta = given.requestId === undefined ? { ...given, requestId: `${idPrefix}${sent++}` } : given;
-    // Every attempt carries the same request id: one request to the user, and to the server's log.
+    const meta: RequestMeta = {
+      ...given,
+      ...(given.requestId === undefined ? { requestId: `${idPrefix}${sent++}` } : {}),
+      ...(nextTrace === null ? {} : { trace: nextTrace() }),
+    };
+    // Every attempt carries the same request id and traceparent: one request to the user, to the server's log and its traces.
     return withProviderRetries(() => sendOnce(spec, meta, signal), retryPolicy, sleep, signal);
   }
 
@@ -126,6 +136,7 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
         if (!/^[\x21-\x7e]{1,256}$/.test(id)) throw new Error('the request id must be 1 to 256 visible ASCII characters');
         let lines = fixedLines;
         for (const h of idHeaders) lines += `${h}: ${id}\r\n`;
+        if (meta.trace !== undefined) lines += traceparentLine(meta.trace);
         wire = requestHead('POST', path, pool.hostHeader, lines, bytes) + body;
         if (ctx.trace) builtNs = ctx.clock();
       } catch (err) {

@@ -2,6 +2,7 @@
  * Public input types of the client: where to send, what to send, how long to wait.
  */
 import type { ExtraHeader, ResponseSchemaSpec, ToolsSpec } from '../core/index.js';
+import type { TraceIds } from './trace-context.js';
 
 /**
  * How the key is sent: `Authorization: Bearer …` (OpenAI and compatible servers), `x-api-key` (Anthropic's
@@ -96,6 +97,8 @@ export interface RequestMeta {
   session?: { id: number; turn: number };
   /** Sent as `X-Request-Id` (and the dialect's own header) and kept on the record; the client makes one when unset. */
   requestId?: string;
+  /** The request's trace and span ids, sent as `traceparent` and kept on the record; the client makes them unless turned off. */
+  trace?: TraceIds;
 }
 
 /** Per-phase limits, all in milliseconds. */

@@ -104,6 +104,11 @@ export const LIMITS = {
   coldStartWaitS: { max: 3600, what: 'seconds goodput coldstart waits for a started server to answer ready and stream its first token' },
   processStopS: { max: 30, what: 'seconds a started server process is given to exit after SIGTERM before it is killed' },
   commandArgs: { max: 256, what: 'arguments in a server command (goodput coldstart --cmd)' },
+  // Spans wait between levels for their export: past this further spans are dropped, and counted, rather than memory growing with a slow collector.
+  otlpQueueSpans: { max: 65_536, what: 'spans waiting to be exported over OTLP (--otlp); past it further spans are dropped and counted' },
+  otlpBatchSpans: { max: 512, what: 'spans in one OTLP export request (--otlp)' },
+  otlpResponseBytes: { max: 64 * 1024, what: "bytes of an OTLP collector's answer read (--otlp)" },
+  metricsConnections: { max: 16, what: 'connections open at once to the live metrics endpoint (--serve-metrics)' },
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

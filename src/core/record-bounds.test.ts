@@ -181,4 +181,15 @@ describe('the record schema', () => {
   it('refuses non-finite and non-number instants', () => {
     for (const v of [Infinity, -Infinity, NaN, '1']) expect(parseRawRecord({ ...base(), sendNs: v }).ok).toBe(false);
   });
+
+  it('keeps the traceparent ids a record carries, and refuses ids that are not lower-case hex of their length', () => {
+    const ids = { traceId: 'ab'.repeat(16), spanId: 'cd'.repeat(8) };
+    const parsed = parseRawRecord({ ...base(), ...ids });
+    expect(parsed.ok && { traceId: parsed.record.traceId, spanId: parsed.record.spanId }).toEqual(ids);
+    expect(parseRawRecord({ ...base(), ...ids, traceId: 'AB'.repeat(16) })).toEqual({
+      ok: false,
+      message: 'traceId: traceId must be 32 lower-case hex digits',
+    });
+    expect(parseRawRecord({ ...base(), ...ids, spanId: 'cd'.repeat(9) })).toEqual({ ok: false, message: 'spanId: spanId must be 16 lower-case hex digits' });
+  });
 });

@@ -89,6 +89,14 @@ const recordFields = z.object({
     .optional(),
   session: z.object({ id: z.number().int().nonnegative().max(B.levelRecords), turn: z.number().int().nonnegative().max(LIMITS.agentTurns.max) }).optional(),
   requestId: z.string().max(256).optional(),
+  traceId: z
+    .string()
+    .regex(/^[0-9a-f]{32}$/, 'traceId must be 32 lower-case hex digits')
+    .optional(),
+  spanId: z
+    .string()
+    .regex(/^[0-9a-f]{16}$/, 'spanId must be 16 lower-case hex digits')
+    .optional(),
   client: z.string().max(128).optional(),
   toolCalls: z
     .object({

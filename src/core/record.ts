@@ -159,6 +159,10 @@ export interface RequestRecord {
   session?: { id: number; turn: number };
   /** The id sent as `X-Request-Id` (and the engine's own header), to join a server's per-request log; absent in older records. */
   requestId?: string;
+  /** The W3C trace id sent in `traceparent` (32 hex), to join the server's traces; absent when turned off and in older records. */
+  traceId?: string;
+  /** The client span id sent in `traceparent` (16 hex): the parent of the server's spans for this request. */
+  spanId?: string;
   /** Requests sent with tools: what became of the calls. Absent otherwise. */
   toolCalls?: ToolCallRecord;
   /** Session turns: bytes of the request body sent (grows with the history a chat session resends; a Responses continuation's does not). Absent otherwise. */

@@ -638,6 +638,38 @@ const CATALOGUE = [
     doc: { meaning: "do not scrape the server's Prometheus endpoint (no server-side ground truth)", default: 'on' },
   },
   {
+    flag: '--no-traceparent',
+    value: { type: 'switch' },
+    group: 'sweep',
+    endpoints: TEXT,
+    help: 'do not send a W3C traceparent header with each request',
+    doc: {
+      meaning: 'do not send a W3C `traceparent` header (a random trace and span id per request, kept on the record) ([observability](observability.md))',
+      default: 'on',
+    },
+  },
+  {
+    flag: '--otlp',
+    arg: '<url>',
+    value: { type: 'text' },
+    group: 'sweep',
+    endpoints: TEXT,
+    help: "export one span per request over OTLP/HTTP JSON to this URL (a collector's /v1/traces), after each level",
+    doc: { meaning: "one span per request over OTLP/HTTP JSON to a collector's `/v1/traces`, sent after each level ([observability](observability.md))" },
+  },
+  {
+    flag: '--serve-metrics',
+    arg: '<[host:]port>',
+    value: { type: 'text' },
+    group: 'sweep',
+    endpoints: TEXT,
+    help: "serve the run's own counters and histograms at http://HOST:PORT/metrics while it runs (host 127.0.0.1 unless given)",
+    doc: {
+      meaning:
+        "the run's own live counters and histograms in Prometheus format at `/metrics` while it runs; loopback unless another host is given ([observability](observability.md))",
+    },
+  },
+  {
     flag: '--metrics-interval-ms',
     arg: '<ms>',
     value: { type: 'number', integer: true, min: 100 },

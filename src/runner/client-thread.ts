@@ -131,6 +131,7 @@ port.on('message', (m: ToThread) => {
         timeouts: init.spec.timeouts,
         dialect: dialects[init.dialect],
         retry: init.spec.retry,
+        traceparent: init.spec.traceparent,
       });
       break;
     case 'level':

@@ -133,6 +133,7 @@ export async function sweepLevels<K extends RunKindName>(talk: SweepTalk<K>, hoo
       }
       const tokens = kind.tokensOf ? { outputTokens: p.tokens } : {};
       emit({ kind: 'request', concurrency: c, done: p.done, failed: p.failed, requests, ...tokens, warmup: r.warmup });
+      hooks.onRecord?.(r, c);
     };
     const step = await kind.level({ concurrency: c, index, requests, offset, onRecord, counted: p }, levels).catch((err: unknown) => poolLost(err, levels));
     // The profiler is stopped whatever became of the level.

@@ -57,4 +57,6 @@ export interface SweepHooks<K extends RunKindName = 'text'> {
   afterLevel?: (level: LevelOf<K>, records: readonly RecordOf<K>[]) => Promise<void>;
   /** Awaited before each level starts, warm-ups included: a reader of the store (an export) finishes before measured time begins. */
   beforeLevel?: () => Promise<void>;
+  /** Each record as it completes (warm-ups included) at its level's concurrency: live views outside the run (metrics, spans) read it; it must not block. */
+  onRecord?: (record: RecordOf<K>, concurrency: number) => void;
 }

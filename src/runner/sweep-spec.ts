@@ -187,6 +187,8 @@ export const sweepSpecSchema = z
     anthropicVersion: limitedName('anthropic-version').default(ANTHROPIC_VERSION),
     /** Scrape the server's Prometheus endpoint around each level (the server's own view beside ours). */
     serverMetrics: z.boolean().default(true),
+    /** Send a W3C traceparent with every request, its ids kept on the record (a request joins the server's traces). */
+    traceparent: z.boolean().default(true),
     /** The metrics URL; null: probe /prometheus/metrics then /metrics under the server's root. */
     metricsUrl: z
       .url({ protocol: /^https?$/, error: 'metricsUrl must be an http(s) URL' })

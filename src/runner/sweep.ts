@@ -113,7 +113,15 @@ async function openSweep(spec: SweepSpec, prep: PreparedSweep, target: Target, d
   const sendSpec: SweepSpec = { ...spec, ...(prep.lengths ? { prompts: prep.lengths.prompts } : {}) };
   const maxC = arrivalOps(spec.arrival).connections(prep.order[prep.order.length - 1] as number);
   const client =
-    deps.client?.(sendSpec, maxC, dialect) ?? createStreamingClient(target, { connections: maxC, clock, timeouts: spec.timeouts, dialect, retry: spec.retry });
+    deps.client?.(sendSpec, maxC, dialect) ??
+    createStreamingClient(target, {
+      connections: maxC,
+      clock,
+      timeouts: spec.timeouts,
+      dialect,
+      retry: spec.retry,
+      traceparent: spec.traceparent,
+    });
   // An injected client or clock lives on this thread: such a sweep runs in it.
   // An agent trace's joins wait on turns of other sessions, and one pacer holds a rate limit's budget: their levels run on one thread.
   const threadsAsked = deps.client || deps.clock || spec.prompts.kind === 'agents' || spec.rateLimit !== null ? 1 : spec.clientThreads;

@@ -17,7 +17,8 @@ export interface GetTextOptions {
   headers?: Record<string, string>;
 }
 
-function describe(err: unknown, timeoutMs: number): string {
+/** A failed request in a few words: no answer in time, or the system's code. */
+export function httpFailure(err: unknown, timeoutMs: number): string {
   const e = err as { name?: string; code?: string; message?: string };
   if (e.name === 'TimeoutError' || e.name === 'AbortError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT') {
     return `no answer within ${timeoutMs} ms`;
@@ -58,6 +59,6 @@ export async function getText(url: string, opts: GetTextOptions = {}): Promise<H
       ms: performance.now() - started,
     };
   } catch (err) {
-    return { ok: false, error: describe(err, timeoutMs) };
+    return { ok: false, error: httpFailure(err, timeoutMs) };
   }
 }

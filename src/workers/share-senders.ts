@@ -48,6 +48,7 @@ const SHARE_SENDERS: { [K in WorkerKindName]: ShareSender<K> } = {
         timeouts: spec.timeouts,
         dialect: dialects[job.dialect],
         retry: spec.retry,
+        traceparent: spec.traceparent,
       });
       try {
         const { run, loopDelayMs, busyPct } = await runShare({
