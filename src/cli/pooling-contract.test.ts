@@ -3,7 +3,7 @@
  * real processes, real files, the simulator over loopback. Structure, evidence
  * and refusals only; the simulator's rates are checked in the timing pass.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { contractHash, poolingContractCapacitySchema, validateContract } from '.
 import { canonicalJson, poolingLevel, poolingResultSchema } from '../core/index.js';
 import { type SimServer, startSimulator } from '../sim/index.js';
 import { runGoodput } from '../test-support/goodput-process.js';
+import { cli } from '../test-support/cli-in-process.js';
 import { type Doc, poolingContract } from '../test-support/pooling-contract.js';
 import { sha256Hex } from '../workload/index.js';
 
@@ -373,16 +374,84 @@ describe('bad embeddings and rerank contracts are refused naming the field, noth
     expect(sim.stats().pooling.requests).toBe(before);
   });
 
-  it('flags of text generation are refused by name', async () => {
+  it('what a pooling run still cannot do is refused by name, sending nothing', async () => {
     const path = writeContract(poolingContract(sim.url, 'embeddings'));
-    for (const [flag, message] of [
-      [['--sign'], /--sign: signs text-generation results only/],
-      [['--quality-baseline', sim.url], /--quality-baseline: an embeddings or rerank contract generates no text/],
-      [['--save'], /--save: an embeddings or rerank contract run is not stored yet/],
+    const before = sim.stats().pooling.requests;
+    const json = join(dir, 'never.json');
+    for (const [flags, message] of [
+      [['--json', json, '--quality-baseline', sim.url], '--quality-baseline: an embeddings or rerank contract generates no text to score'],
+      [['--sign'], '--sign: signs the result file: give --json FILE'],
+      [['--json', '-', '--key', join(dir, 'no.key')], '--key: signs the result file: give --json FILE'],
+      [['--json', json, '--key', join(dir, 'no.key')], `--key: ${join(dir, 'no.key')} `],
+      [
+        ['--json', json, '--repeats', '3', '--save', '--data', join(dir, 'never-db')],
+        '--save: cannot be combined with --repeats: a stored run is one run; keep the repeated runs with --json',
+      ],
     ] as const) {
-      const r = await goodput(['run', path, '--json', join(dir, 'never.json'), ...flag]);
-      expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(message);
+      const r = await cli(['run', path, ...flags]);
+      expect(r.code, flags.join(' ')).toBe(2);
+      expect(r.stderr).toContain(message);
+      expect(existsSync(json)).toBe(false);
     }
+    expect(sim.stats().pooling.requests).toBe(before);
+  });
+});
+
+describe('goodput run of an embeddings or rerank contract, signed and stored', () => {
+  const keys = () => join(dir, 'keys');
+  const keyFile = () => join(keys(), 'publisher.key');
+  beforeAll(async () => {
+    expect((await cli(['keys', 'create', '--dir', keys()])).code).toBe(0);
+  });
+
+  it('--key signs the result beside it, as a text run is signed; keys verify-result checks it', async () => {
+    const json = join(dir, 'signed-emb.json');
+    const r = await cli(['run', writeContract(poolingContract(sim.url, 'embeddings')), '--json', json, '--key', keyFile()]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(`${json}.dsse.json`)).toBe(true);
+    const result = poolingResultSchema.parse(JSON.parse(readFileSync(json, 'utf8')));
+    // One run carries no set.
+    expect(result.runSet).toBeUndefined();
+    const checked = await cli(['keys', 'verify-result', json, '--key', join(keys(), 'publisher.pub')]);
+    expect(checked.code, checked.stderr).toBe(0);
+    writeFileSync(json, readFileSync(json, 'utf8').replace('"itemsPerRequest": 4', '"itemsPerRequest": 5'));
+    const edited = await cli(['keys', 'verify-result', json, '--key', join(keys(), 'publisher.pub')]);
+    expect(edited.code).toBe(2);
+    expect(edited.stderr).toContain('[rule: signature]');
+  });
+
+  it('--repeats 3 with --key signs the set: a manifest of 3 runs over the contract, and each run at its place', async () => {
+    const json = join(dir, 'signed-rerank.json');
+    const r = await cli(['run', writeContract(poolingContract(sim.url, 'rerank')), '--repeats', '3', '--json', json, '--key', keyFile()]);
+    expect(r.code, r.stderr).toBe(0);
+    // A signed set is named by its manifest, not by a random id.
+    expect(r.stderr).toMatch(/run 1 of 3\n/);
+    const result = poolingResultSchema.parse(JSON.parse(readFileSync(json, 'utf8')));
+    const set = result.runSet;
+    if (set === undefined) throw new Error('no signed set');
+    const statement = (env: { payload: string }) => JSON.parse(Buffer.from(env.payload, 'base64').toString('utf8')) as Record<string, unknown>;
+    expect(statement(set.manifest)).toMatchObject({ version: 'goodput-run-set/1', n: 3, contractHash: result.contractHash });
+    expect(set.runs.map((env) => statement(env)['index'])).toEqual([1, 2, 3]);
+    expect(result.repeats).toHaveLength(2);
+    // The set's own rules (each run's signature against what its receipt ships) are checked in publish/pooling-run-set-e2e.test.ts.
+  });
+
+  it('--save stores one run as goodput sweep --save stores a pooling sweep, level by level', async () => {
+    const json = join(dir, 'stored-emb.json');
+    const data = join(dir, 'contract-db');
+    const r = await cli(['run', writeContract(poolingContract(sim.url, 'embeddings')), '--json', json, '--save', '--data', data]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/level c=1 stored in run 1\n[\s\S]*level c=2 stored in run 1\n/);
+    expect(r.stderr).toContain(`stored as run 1 (complete) in embedded database at ${data}`);
+    const out = join(dir, 'stored-export.json');
+    const exported = await cli(['runs', 'export', '1', '--out', out, '--data', data]);
+    expect(exported.code, exported.stderr).toBe(0);
+    const written = poolingResultSchema.parse(JSON.parse(readFileSync(json, 'utf8')));
+    const stored = poolingResultSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
+    expect(stored.run).toEqual(written.run);
+    expect(stored.levels).toEqual(written.levels);
+    expect(stored.peak).toEqual(written.peak);
+    const listed = await cli(['runs', 'list', '--data', data]);
+    expect(listed.stdout).toContain('embeddings');
   });
 });

@@ -3,13 +3,13 @@
  * embeds the resolved contract, its hash, the tool and engine versions and the
  * exact command. Raw records (`--raw`) carry the matrix cell of each request.
  * An embeddings or rerank contract runs through the same steps with its
- * kind's runner, table and exit rule (runPoolingAndReport), and a rerun shows
- * it beside its original level by level.
+ * kind's runner, table and exit rule (runPoolingAndReport), signed and stored
+ * as a text run is, and a rerun shows it beside its original level by level.
  */
-import { randomBytes } from 'node:crypto';
+import { type KeyObject, randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { type Contract, combinePoolingRuns, combineRepeats, isPoolingEndpoint, runContract, runPoolingContract } from '../contract/index.js';
-import { type PoolingResult, type SweepResult, sanitizeForTerminal, sweepResultSchema } from '../core/index.js';
+import { type PoolingResult, type SweepResult, poolingResultSchema, sanitizeForTerminal, sweepResultSchema } from '../core/index.js';
 import { packEvidence, publicResult, signedResult } from '../publish/index.js';
 import { asUsageErrors, loadCheckedContract } from './contract-errors.js';
 import { signingKey } from './keys-command.js';
@@ -46,22 +46,46 @@ export function addRunOptions(cmd: Command): Command {
     );
 }
 
+/** The key `--sign` or `--key` names, for a result that has a file to sign beside; undefined without either. */
+async function signerOf(flags: RunFlags): Promise<KeyObject | undefined> {
+  if (flags.sign !== true && flags.key === undefined) return undefined;
+  const flag = flags.key === undefined ? '--sign' : '--key';
+  if (flags.json === undefined || flags.json === '-') throw badFlag(flag, 'signs the result file: give --json FILE');
+  return signingKey(flag, flags.key);
+}
+
+/** Repeated runs are one result with every run's records in it; a raw file or a stored run is one run. */
+function refuseOneRunOutputs(repeats: number, flags: RunFlags): void {
+  if (repeats > 1 && flags.raw !== undefined) throw badFlag('--raw', "cannot be combined with --repeats: every run's records are kept in the --json result");
+  if (repeats > 1 && flags.save === true)
+    throw badFlag('--save', 'cannot be combined with --repeats: a stored run is one run; keep the repeated runs with --json');
+}
+
+/**
+ * Signed over the result file's exact bytes, beside it: who stands behind this result (goodput keys verify-result
+ * checks it). The published copy's hash is signed too, so a receipt can ship the signature beside the evidence it covers.
+ */
+async function signBeside(after: AfterMeasuring, wrote: string | undefined, result: SweepResult | PoolingResult, signer: KeyObject | undefined) {
+  if (wrote === undefined || signer === undefined) return;
+  await after.step('signing the result', async () => {
+    const json = JSON.stringify(result, null, 2) + '\n';
+    const read = isPoolingEndpoint(result.run.endpoint) ? poolingResultSchema.parse(JSON.parse(json)) : sweepResultSchema.parse(JSON.parse(json));
+    const published = packEvidence(publicResult(read)).sha256;
+    await writeFileAtomic(`${wrote}.dsse.json`, signedResult(Buffer.from(json, 'utf8'), signer, published));
+  });
+}
+
 /** Runs a contract with progress on stderr, writes the files and prints the report. Returns the exit code and the result. */
 export async function runAndReport(contract: Contract, flags: RunFlags, command: string): Promise<{ code: number; result: SweepResult }> {
   if (flags.json !== undefined && flags.json === flags.raw) throw badFlag('--raw', 'must be a different file from --json');
   const repeats = repeatCount(contract, flags);
-  if ((flags.sign === true || flags.key !== undefined) && (flags.json === undefined || flags.json === '-'))
-    throw badFlag(flags.key === undefined ? '--sign' : '--key', 'signs the result file: give --json FILE');
-  const signer = flags.sign === true || flags.key !== undefined ? await signingKey(flags.key === undefined ? '--sign' : '--key', flags.key) : undefined;
+  const signer = await signerOf(flags);
   // The count is declared up front in the hashed contract, so no run of the set can be dropped unseen.
   const qualityBaseline = flags.qualityBaseline === undefined ? contract.quality.baselineUrl : parseUrl('--quality-baseline', flags.qualityBaseline);
   const counted: Contract = repeats > 1 ? { ...contract, repeats } : contract;
   const declared: Contract = qualityBaseline === undefined ? counted : { ...counted, quality: { ...counted.quality, baselineUrl: qualityBaseline } };
   const seal = new SetSeal(repeats, signer);
-  // Repeated runs are one result with every run's records in it; a raw file or a stored run is one run.
-  if (repeats > 1 && flags.raw !== undefined) throw badFlag('--raw', "cannot be combined with --repeats: every run's records are kept in the --json result");
-  if (repeats > 1 && flags.save === true)
-    throw badFlag('--save', 'cannot be combined with --repeats: a stored run is one run; keep the repeated runs with --json');
+  refuseOneRunOutputs(repeats, flags);
   const url = flags.url === undefined ? undefined : parseUrl('--url', flags.url);
   const apiKey = apiKeyFromEnv(flags.apiKeyEnv, contract.server.apiKeyEnv ?? 'GOODPUT_API_KEY');
   const serverHooks = cellHooks(hooksFromFlags(flags, contract.load.levels));
@@ -145,15 +169,7 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
       flags.json,
       () => renderContractResult(result, process.stdout.isTTY === true) + (qualityLine === null ? '' : `\n${qualityLine}`),
     );
-    // Signed over the file's exact bytes, beside it: who stands behind this result (goodput keys verify-result checks it).
-    // The published copy's hash is signed too, so a receipt can ship the signature beside the evidence it covers.
-    if (wrote !== undefined && signer !== undefined) {
-      await after.step('signing the result', async () => {
-        const json = JSON.stringify(result, null, 2) + '\n';
-        const published = packEvidence(publicResult(sweepResultSchema.parse(JSON.parse(json)))).sha256;
-        await writeFileAtomic(`${wrote}.dsse.json`, signedResult(Buffer.from(json, 'utf8'), signer, published));
-      });
-    }
+    await signBeside(after, wrote, result, signer);
     sayWritten([wrote, first ? undefined : flags.raw]);
     await after.step('storing the run', () => saved.session?.finish(result, flags));
     const status = (runs.find((r) => r.run.status !== 'complete') ?? result).run.status;
@@ -166,60 +182,81 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
   });
 }
 
-/** Flags of `run` that a pooling contract has no use for yet, refused by name rather than ignored. */
+/** What `run` of a pooling contract refuses by name rather than ignores: a score, since it generates no text. */
 function refuseTextFlags(flags: RunFlags): void {
-  if (flags.save === true)
-    throw badFlag(
-      '--save',
-      'an embeddings or rerank contract run is not stored yet (goodput sweep --endpoint … --save stores a sweep): keep the result with --json',
-    );
-  if (flags.sign === true) throw badFlag('--sign', 'signs text-generation results only: an embeddings or rerank result is not signed yet');
-  if (flags.key !== undefined) throw badFlag('--key', 'signs text-generation results only: an embeddings or rerank result is not signed yet');
   if (flags.qualityBaseline !== undefined) throw badFlag('--quality-baseline', 'an embeddings or rerank contract generates no text to score');
   if (flags.resetCacheBetween !== undefined)
     throw badFlag('--reset-cache-between', "empties a generation engine's prefix cache: an embeddings or rerank contract has none to empty");
   if (flags.profileLevel !== undefined) throw badFlag('--profile-level', 'profiles text generation: an embeddings or rerank contract is not profiled yet');
 }
 
-/** Runs a pooling contract with progress on stderr, writes the files and prints the table. Returns the exit code and the result. */
+/**
+ * Runs a pooling contract with progress on stderr, writes the files and prints the table, signs the result and its
+ * set as a text run's are (set-seal.ts) and stores a single run as `sweep --save` stores a pooling sweep. Returns the
+ * exit code and the result.
+ */
 export async function runPoolingAndReport(contract: Contract, flags: RunFlags, command: string): Promise<{ code: number; result: PoolingResult }> {
   refuseTextFlags(flags);
   if (flags.json !== undefined && flags.json === flags.raw) throw badFlag('--raw', 'must be a different file from --json');
   const repeats = repeatCount(contract, flags);
-  if (repeats > 1 && flags.raw !== undefined) throw badFlag('--raw', "cannot be combined with --repeats: every run's records are kept in the --json result");
+  const signer = await signerOf(flags);
+  refuseOneRunOutputs(repeats, flags);
   const declared: Contract = repeats > 1 ? { ...contract, repeats } : contract;
+  const seal = new SetSeal(repeats, signer);
   const url = flags.url === undefined ? undefined : parseUrl('--url', flags.url);
   const apiKey = apiKeyFromEnv(flags.apiKeyEnv, contract.server.apiKeyEnv ?? 'GOODPUT_API_KEY');
   let first = true;
   const set = randomBytes(8).toString('hex');
   return untilStopped(async (signal) => {
+    const target = repeats > 1 ? null : saveTarget(flags, false, command);
+    const saved: { session: SaveSession | null } = { session: null };
     const runs: PoolingResult[] = [];
     for (let i = 0; i < repeats; i++) {
-      if (repeats > 1) process.stderr.write(`run ${i + 1} of ${repeats} (set ${set})\n`);
+      // A signed set is named by its manifest, signed once the run is prepared: no random id is shown for it.
+      if (repeats > 1) process.stderr.write(`run ${i + 1} of ${repeats}${seal.signed ? '' : ` (set ${set})`}\n`);
       const one = await asUsageErrors(() =>
         runPoolingContract(declared, {
           url,
           apiKey,
           command,
           signal,
-          onEvent: poolingProgress,
-          afterLevel: async (records) => {
+          onPrepared: async (hash, spec) => {
+            await seal.onPrepared(hash);
+            if (target !== null && saved.session === null) saved.session = await startSaving(spec, target);
+          },
+          onEvent: (e) => {
+            poolingProgress(e);
+            saved.session?.onEvent(e);
+          },
+          beforeLevel: async () => {
+            await saved.session?.beforeLevel();
+          },
+          afterLevel: async (records, level) => {
             if (flags.raw) await writeRecords(flags.raw, records, first);
             first = false;
+            await saved.session?.afterLevel(level, records);
           },
         }),
-      );
-      runs.push(one);
+      ).catch(async (err: unknown) => {
+        await saved.session?.fail(err);
+        throw err;
+      });
+      runs.push(seal.placePooling(one, i));
       if (one.run.status !== 'complete' || signal.aborted) break;
     }
-    const result = combinePoolingRuns(runs);
+    const result = seal.seal(combinePoolingRuns(runs));
+    const worst = runs.map(wholeAnswerExit).find((c) => c !== EXIT.ok) ?? EXIT.ok;
+    const measured = runs.length < repeats && worst === EXIT.ok ? EXIT.stopped : worst;
+    // A stored run with no finished level is removed, as a stopped sweep's is; without a store the result is written as before.
+    if (saved.session !== null && (await discardIfNothingFinished(result, saved.session))) return { code: measured, result };
     // Each step runs even when one before it failed: a late failure never costs the runs.
     const after = new AfterMeasuring();
     const contractLine = result.contractHash ? `\ncontract ${result.contractHash.slice(0, 12)}${runs.length > 1 ? `, ${runs.length} runs` : ''}` : '';
     const wrote = await writeResult(after, result, flags.json, () => renderPoolingResult(result, process.stdout.isTTY === true) + contractLine);
+    await signBeside(after, wrote, result, signer);
     sayWritten([wrote, first ? undefined : flags.raw]);
-    const worst = runs.map(wholeAnswerExit).find((c) => c !== EXIT.ok) ?? EXIT.ok;
-    return { code: after.code(runs.length < repeats && worst === EXIT.ok ? EXIT.stopped : worst), result };
+    await after.step('storing the run', () => saved.session?.finish(result, flags));
+    return { code: after.code(measured), result };
   });
 }
 

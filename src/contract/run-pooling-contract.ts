@@ -6,7 +6,15 @@
  * resolved contract, its hash, what the server reported, and every request
  * record with their hash: the evidence each level is recomputed from.
  */
-import { type PoolingEndpoint, type PoolingRecord, type PoolingResult, type PoolingSlo, canonicalJson, isPoolingEndpoint } from '../core/index.js';
+import {
+  type PoolingEndpoint,
+  type PoolingLevel,
+  type PoolingRecord,
+  type PoolingResult,
+  type PoolingSlo,
+  canonicalJson,
+  isPoolingEndpoint,
+} from '../core/index.js';
 import { type PoolingCapacityProbe, type PoolingSpecInput, type SweepEvent, findCapacity, poolingCapacityReportSchema, runSweep } from '../runner/index.js';
 import type { z } from 'zod';
 import { sha256Hex } from '../workload/index.js';
@@ -26,8 +34,15 @@ export interface PoolingRunOptions {
   command: string;
   signal?: AbortSignal;
   onEvent?: (e: SweepEvent<'pooling'>) => void;
-  /** Awaited between levels, with the level's records. */
-  afterLevel?: (records: readonly PoolingRecord[]) => Promise<void>;
+  /** Awaited between levels, with the level's records and the level itself. */
+  afterLevel?: (records: readonly PoolingRecord[], level: PoolingLevel) => Promise<void>;
+  /** Awaited before each level (runSweep's beforeLevel). */
+  beforeLevel?: () => Promise<void>;
+  /**
+   * Awaited once the tokenizer is resolved and before the first request, with the hash the result will carry and the
+   * sweep it runs (a signed repeat set signs the hash here; the CLI opens its store with the sweep).
+   */
+  onPrepared?: (contractHash: string, spec: PoolingSpecInput) => Promise<void>;
 }
 
 /** sha256 (hex) of the canonical JSON of a pooling run's records. */
@@ -89,13 +104,15 @@ export async function runPoolingContract(contract: Contract, opts: PoolingRunOpt
   const { serverReport, resolved, spec } = await preparePooling(contract, opts);
   // The server's account and configuration, collected as a text run collects them: a receipt lays both sides' side by side.
   const serverAccount = await collectServerAccount(spec.url, opts.apiKey, contract.model.name);
+  await opts.onPrepared?.(contractHash(resolved), spec);
   const records: PoolingRecord[] = [];
   const result = await runSweep(spec, {
     signal: opts.signal,
     onEvent: opts.onEvent,
-    afterLevel: async (_level, recs) => {
+    ...(opts.beforeLevel ? { beforeLevel: opts.beforeLevel } : {}),
+    afterLevel: async (level, recs) => {
       records.push(...recs);
-      await opts.afterLevel?.(recs);
+      await opts.afterLevel?.(recs, level);
     },
   });
   return {

@@ -16,6 +16,8 @@ export const SURFACES = {
   rerun: 'goodput rerun',
   capacity: 'goodput capacity',
   repeats: "a contract's repeats",
+  sign: 'goodput run --sign or --key (a signed result; with --repeats, a signed set)',
+  'contract-save': 'goodput run --save (a contract run stored)',
   'client-threads': '--client-threads',
   workers: '--workers',
   save: 'save and read back (--save, runs show, runs export)',

@@ -19,6 +19,8 @@ export const POOLING_CAPABILITIES: Capabilities = {
   rerun: { works: 'cli/pooling-contract.test.ts' },
   capacity: { works: 'cli/pooling-contract.test.ts' },
   repeats: { works: 'cli/pooling-contract.test.ts' },
+  sign: { works: 'publish/pooling-run-set-e2e.test.ts' },
+  'contract-save': { works: 'cli/pooling-contract.test.ts' },
   'client-threads': { works: 'cli/pooling-command.test.ts' },
   workers: { works: 'workers/workers-pooling.test.ts' },
   save: { works: 'cli/pooling-store.test.ts' },

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { LIMITS } from './limits.js';
 import { POOLING_ENDPOINTS, isPoolingEndpoint } from './pooling-record.js';
-import { SCHEMA_VERSION, clientBoundSchema, serverReportSchema, warningSchema } from './result-schema.js';
+import { SCHEMA_VERSION, clientBoundSchema, runSetSchema, serverReportSchema, warningSchema } from './result-schema.js';
 import { serverAccountSchema } from './server-account-schema.js';
 import { serverTruthSchema } from './telemetry-schema.js';
 import { wholeLevelHead, wholeRecordSchema, wholeRunEnd, wholeRunPlan } from './whole-level.js';
@@ -147,6 +147,8 @@ export const poolingResultSchema = z
     ...poolingEvidence,
     /** goodput run --repeats N: the other runs of the contract, the first being the top level. */
     repeats: z.array(poolingRepeatSchema).max(LIMITS.repeats.max).optional(),
+    /** A signed repeat set, as a text result carries it (goodput run --repeats N --sign); absent unsigned, for one run, and in earlier results. */
+    runSet: runSetSchema.optional(),
   })
   .strict();
 

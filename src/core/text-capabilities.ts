@@ -10,6 +10,8 @@ export const TEXT_CAPABILITIES: Capabilities = {
   rerun: { works: 'cli/contract-commands.test.ts' },
   capacity: { works: 'cli/contract-commands.test.ts' },
   repeats: { works: 'cli/render-repeats.test.ts' },
+  sign: { works: 'publish/run-set-e2e.test.ts' },
+  'contract-save': { works: 'cli/contract-commands.test.ts' },
   'client-threads': { works: 'cli/late-failures.test.ts' },
   workers: { works: 'workers/workers.test.ts' },
   save: { works: 'cli/save-run.test.ts' },

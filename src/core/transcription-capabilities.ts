@@ -19,6 +19,8 @@ export const TRANSCRIPTION_CAPABILITIES: Capabilities = {
   rerun: { refused: NOT_READ },
   capacity: { refused: NOT_A_CONTRACT },
   repeats: { refused: NOT_A_CONTRACT },
+  sign: { refused: NOT_A_CONTRACT },
+  'contract-save': { refused: NOT_A_CONTRACT },
   'client-threads': { refused: '{endpoint} (speech to text) is sent from one event loop: it has no client threads' },
   workers: { refused: '{endpoint} (speech to text) is sent from this process only: worker processes send text levels' },
   save: { works: 'cli/transcription-command.test.ts' },

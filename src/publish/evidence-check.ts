@@ -152,7 +152,7 @@ export function checkEvidence(side: ConfigurationKey, result: SweepResult, out: 
     // A signed set's own rules come beside the declared count's, so a dropped run is named by both.
     repeats: (contract, all) => [
       ...repeatRefusals(`evidence.${side}`, contract, all),
-      ...runSetRefusals(`evidence.${side}`, contract.repeats ?? 1, result.contractHash ?? '', result.runSet, all),
+      ...runSetRefusals(`evidence.${side}`, contract.repeats ?? 1, result.contractHash ?? '', result.runSet, all, recordsSha256),
     ],
     run: (r, k, contract) => checkRun(side, k, r, contract, allowServerDisagreement, out),
   });

@@ -19,7 +19,7 @@ export { packEvidence, signaturePath } from './evidence-files.js';
 export { recomputeReceipt, receiptFile } from './receipt-file.js';
 export type { Rule } from './refusal.js';
 export { KEY_FILE_BYTES, checkSignedEvidence, checkSignedResult, keyIdOf, newKeyPair, parseKey, signedResult, type Trust } from './site-signing.js';
-export { signRunOfSet, signSetManifest } from './run-set.js';
+export { signPoolingRunOfSet, signRunOfSet, signSetManifest } from './run-set.js';
 export { readBounded } from './site-walk.js';
 export { contractLabelRefusals, type ContractLabels } from './contract-labels.js';
 export { publishReceipts, PublishRefused, type PublishReceiptsInput } from './publish-receipts.js';

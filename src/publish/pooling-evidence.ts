@@ -19,6 +19,7 @@ import { type Refusal, refusal } from './refusal.js';
 import { differenceText, differences } from './same-numbers.js';
 import { impossibleRecords, levelRefusal, listed, sharedLevelProblems } from './record-physics.js';
 import { poolingServerTruthRefusals } from './server-agreement.js';
+import { runSetRefusals } from './run-set-check.js';
 
 /** Every run of a pooling result, the top level first (repeats share its contract and report). */
 export function poolingRunsOf(r: PoolingResult): PoolingResult[] {
@@ -137,11 +138,14 @@ export function checkPoolingEvidence(
           )
         : null,
     runs: poolingRunsOf(result),
+    // A signed set's own rules come beside the declared count's, as for text, so a dropped run is named by both.
     repeats: (contract, all) => {
       const declared = contract.repeats ?? 1;
-      if (all.length === declared) return [];
       const held = `holds ${all.length} ${all.length === 1 ? 'run' : 'runs'}, but the contract declares ${declared}; every run of a declared set ships`;
-      return [refusal('repeats-declared', `evidence.${side}: repeats`, held)];
+      return [
+        ...(all.length === declared ? [] : [refusal('repeats-declared', `evidence.${side}: repeats`, held)]),
+        ...runSetRefusals(`evidence.${side}`, declared, result.contractHash ?? '', result.runSet, all, poolingRecordsSha256),
+      ];
     },
     run: (r, k, contract) => checkRun(side, k, r, contract, allowServerDisagreement, out),
   });

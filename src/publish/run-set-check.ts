@@ -7,15 +7,20 @@
  * manifest, as goodput makes them. A set without a manifest (unsigned, or
  * signed before sets were) is left to the repeats-declared rule alone.
  */
-import { recordsSha256 } from '../contract/index.js';
-import type { RunSet, SweepResult } from '../core/index.js';
+import type { RunSet } from '../core/index.js';
 import { type Refusal, refusal } from './refusal.js';
-import { type RunStatement, type SetManifest, manifestSha256, openRunStatement, openSetManifest, runSha256 } from './run-set.js';
+import { type RunStatement, type SetManifest, type SignedRun, manifestSha256, openRunStatement, openSetManifest, runSha256 } from './run-set.js';
+
+/** One run of a set as it is checked, of any kind: what its signature covers, its span and its records. */
+type SetRun = SignedRun & { run: { startedAt: string; endedAt: string | null }; records?: readonly unknown[] };
+
+/** How a kind hashes its records (the hash a run states as recordsSha256). */
+type RecordsHash = (records: readonly never[]) => string;
 
 const runSetRefusal = (field: string, message: string) => refusal('run-set', field, message);
 
 /** Each signed index shipped exactly once, and each shipped run where it was signed and as it was signed. */
-function placeRefusals(where: string, n: number, statements: ReadonlyArray<RunStatement | null | undefined>, runs: readonly SweepResult[]): Refusal[] {
+function placeRefusals(where: string, n: number, statements: ReadonlyArray<RunStatement | null | undefined>, runs: readonly SetRun[]): Refusal[] {
   const out: Refusal[] = [];
   if (runs.length > n) out.push(runSetRefusal(`${where}: repeats`, `ships ${runs.length} runs; the set's manifest signs ${n}`));
   for (let i = 1; i <= n; i++) {
@@ -46,11 +51,11 @@ function placeRefusals(where: string, n: number, statements: ReadonlyArray<RunSt
 }
 
 /** No two runs with byte-identical records: each run of a set is its own measurement. */
-function cloneRefusals(where: string, runs: readonly SweepResult[]): Refusal[] {
+function cloneRefusals(where: string, runs: readonly SetRun[], hashOf: RecordsHash): Refusal[] {
   const seen = new Map<string, number>();
   const out: Refusal[] = [];
   runs.forEach((r, k) => {
-    const hash = r.records === undefined ? r.recordsSha256 : recordsSha256(r.records);
+    const hash = r.records === undefined ? r.recordsSha256 : hashOf(r.records as readonly never[]);
     if (hash === undefined) return;
     const first = seen.get(hash);
     if (first === undefined) seen.set(hash, k + 1);
@@ -63,7 +68,7 @@ function cloneRefusals(where: string, runs: readonly SweepResult[]): Refusal[] {
 }
 
 /** The runs one after another, the first after the manifest was signed: goodput makes a set's runs in sequence. */
-function timeRefusals(where: string, manifest: SetManifest, runs: readonly SweepResult[]): Refusal[] {
+function timeRefusals(where: string, manifest: SetManifest, runs: readonly SetRun[]): Refusal[] {
   const out: Refusal[] = [];
   let after = { at: Date.parse(manifest.startedAt), what: `the set's manifest was signed (${manifest.startedAt})` };
   runs.forEach((r, k) => {
@@ -85,8 +90,15 @@ function timeRefusals(where: string, manifest: SetManifest, runs: readonly Sweep
   return out;
 }
 
-/** Every refusal of a side's signed set (none when the result carries no set manifest). */
-export function runSetRefusals(where: string, declared: number, contractHash: string, runSet: RunSet | undefined, runs: readonly SweepResult[]): Refusal[] {
+/** Every refusal of a side's signed set (none when the result carries no set manifest); `hashOf` hashes its kind's records. */
+export function runSetRefusals(
+  where: string,
+  declared: number,
+  contractHash: string,
+  runSet: RunSet | undefined,
+  runs: readonly SetRun[],
+  hashOf: RecordsHash,
+): Refusal[] {
   if (runSet === undefined) return [];
   const m = openSetManifest(runSet.manifest);
   if (!m.ok) return [runSetRefusal(`${where}: runSet.manifest`, m.problem)];
@@ -111,5 +123,5 @@ export function runSetRefusals(where: string, declared: number, contractHash: st
       );
     return s.ok && s.statement.set === digest ? s.statement : null;
   });
-  return [...out, ...placeRefusals(where, manifest.n, statements, runs), ...cloneRefusals(where, runs), ...timeRefusals(where, manifest, runs)];
+  return [...out, ...placeRefusals(where, manifest.n, statements, runs), ...cloneRefusals(where, runs, hashOf), ...timeRefusals(where, manifest, runs)];
 }

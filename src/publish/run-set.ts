@@ -8,8 +8,17 @@
  */
 import { createHash, createPublicKey, type KeyObject, randomBytes, sign, verify } from 'node:crypto';
 import { z } from 'zod';
-import { LIMITS, type RepeatRun, type RunSet, type SweepResult, canonicalJson, sweepResultSchema } from '../core/index.js';
-import { publicTextResult } from './evidence-files.js';
+import {
+  LIMITS,
+  type PoolingResult,
+  type RepeatRun,
+  type RunSet,
+  type SweepResult,
+  canonicalJson,
+  poolingResultSchema,
+  sweepResultSchema,
+} from '../core/index.js';
+import { publicPoolingResult, publicTextResult } from './evidence-files.js';
 import { keyIdOf, pae, parseKey } from './site-signing.js';
 import { parseStrictJson } from './strict-json.js';
 
@@ -43,9 +52,15 @@ const runStatementSchema = z
 export type RunStatement = z.infer<typeof runStatementSchema>;
 type Envelope = RunSet['manifest'];
 
-/** What of one run its signature covers: its run facts (its place in the set among them), warnings, levels, cards and records' hash. */
-export function runSha256(r: Pick<RepeatRun, 'run' | 'warnings' | 'levels' | 'cards' | 'recordsSha256'>): string {
-  const covered = { run: r.run, warnings: r.warnings, levels: r.levels, cards: r.cards, recordsSha256: r.recordsSha256 ?? null };
+/** One run of a set as its signature sees it: a text run with its cards, or an embeddings or rerank run with its peak and capacity. */
+export type SignedRun =
+  | Pick<RepeatRun, 'run' | 'warnings' | 'levels' | 'cards' | 'recordsSha256'>
+  | Pick<PoolingResult, 'run' | 'warnings' | 'levels' | 'peak' | 'capacity' | 'recordsSha256'>;
+
+/** What of one run its signature covers: its run facts (a text run's place in the set among them), warnings, levels, what its kind derives from them (cards; peak and capacity) and records' hash. */
+export function runSha256(r: SignedRun): string {
+  const derived = 'cards' in r ? { cards: r.cards } : { peak: r.peak, capacity: r.capacity };
+  const covered = { run: r.run, warnings: r.warnings, levels: r.levels, ...derived, recordsSha256: r.recordsSha256 ?? null };
   return createHash('sha256').update(canonicalJson(covered)).digest('hex');
 }
 
@@ -74,7 +89,7 @@ export function signSetManifest(n: number, contractHash: string, key: KeyObject,
 }
 
 /** One run's signature: its index in the set, the manifest's hash and the run as its receipt ships it (`run`, already public). */
-export function signRunInSet(manifest: string, index: number, run: Parameters<typeof runSha256>[0], key: KeyObject): Envelope {
+export function signRunInSet(manifest: string, index: number, run: SignedRun, key: KeyObject): Envelope {
   const id = keyIdOf(key);
   const statement: RunStatement = { version: 'goodput-run-in-set/1', set: manifest, index, runSha256: runSha256(run), keyid: id };
   return envelope(SET_RUN_PAYLOAD_TYPE, statement, key, id);
@@ -83,6 +98,11 @@ export function signRunInSet(manifest: string, index: number, run: Parameters<ty
 /** One run's signature over the run as its receipt will ship it: the result's JSON read back and its public copy taken, as receipt create does. */
 export function signRunOfSet(manifest: string, index: number, one: SweepResult, key: KeyObject): Envelope {
   return signRunInSet(manifest, index, publicTextResult(sweepResultSchema.parse(JSON.parse(JSON.stringify(one)))), key);
+}
+
+/** The same for one embeddings or rerank run: its public copy as a pooling receipt ships it. */
+export function signPoolingRunOfSet(manifest: string, index: number, one: PoolingResult, key: KeyObject): Envelope {
+  return signRunInSet(manifest, index, publicPoolingResult(poolingResultSchema.parse(JSON.parse(JSON.stringify(one)))), key);
 }
 
 /** The statement of an envelope of `type` whose one signature verifies with the key `keyOf` gives (id and PEM, which must match), or why not. */
