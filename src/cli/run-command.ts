@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
-import { type Contract, combinePoolingRuns, combineRepeats, isPoolingEndpoint, runContract, runPoolingContract } from '../contract/index.js';
+import { type Contract, type RunPolicy, combinePoolingRuns, combineRepeats, isPoolingEndpoint, runContract, runPoolingContract } from '../contract/index.js';
 import { type PoolingResult, type SweepResult, sanitizeForTerminal, sweepResultSchema } from '../core/index.js';
 import { packEvidence, publicResult, signedResult } from '../publish/index.js';
 import { asUsageErrors, loadCheckedContract } from './contract-errors.js';
@@ -45,8 +45,11 @@ export function addRunOptions(cmd: Command): Command {
     );
 }
 
-/** Runs a contract with progress on stderr, writes the files and prints the report. Returns the exit code and the result. */
-export async function runAndReport(contract: Contract, flags: RunFlags, command: string): Promise<{ code: number; result: SweepResult }> {
+/**
+ * Runs a contract with progress on stderr, writes the files and prints the report. Returns the exit code and the result.
+ * `policy`: the pacing and retries to run under when not the contract's own (a rerun's, as its result recorded them).
+ */
+export async function runAndReport(contract: Contract, flags: RunFlags, command: string, policy?: RunPolicy): Promise<{ code: number; result: SweepResult }> {
   if (flags.json !== undefined && flags.json === flags.raw) throw badFlag('--raw', 'must be a different file from --json');
   const repeats = repeatCount(contract, flags);
   if ((flags.sign === true || flags.key !== undefined) && (flags.json === undefined || flags.json === '-'))
@@ -84,6 +87,7 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
           command,
           signal,
           onCellStart,
+          ...(policy === undefined ? {} : { policy }),
           onPrepared: seal.onPrepared,
           onCell: (i, total, label) => process.stderr.write(`cell ${i + 1}/${total}: ${sanitizeForTerminal(label)}\n`),
           onEvent: (e) => {
