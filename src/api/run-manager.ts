@@ -17,6 +17,7 @@ import {
 } from '../runner/index.js';
 import type { ServerView, Store } from '../store/index.js';
 import { ApiError, type Catalog, type LevelProgress, notRunnableReason, recordSweep, beginRunOf } from '../runs/index.js';
+import { providerSpecOf, retryOf } from './provider-fields.js';
 import type { RunHub } from './run-hub.js';
 import type { StartRunBody, StartTextRunBody, StartPoolingRunBody } from './start-run-schema.js';
 
@@ -177,6 +178,7 @@ function textInput(body: StartTextRunBody, server: ServerView, apiKey: string | 
     hourlyCostUsd: body.hourlyCostUsd === undefined ? server.hourlyCostUsd : body.hourlyCostUsd,
     baselineRateUsdPer1M: body.baselineRateUsdPer1M,
     gpuLabel: server.gpuLabel,
+    ...providerSpecOf(body),
     command: `goodput serve: Start on "${server.name}", levels ${body.levels.join(',')}, ${body.outputTokens} output tokens, thinking ${body.thinking ? 'on' : 'off'}`,
   };
 }
@@ -199,6 +201,7 @@ function agentReplayInput(body: StartTextRunBody, trace: AgentTraceBody, server:
     hourlyCostUsd: body.hourlyCostUsd === undefined ? server.hourlyCostUsd : body.hourlyCostUsd,
     baselineRateUsdPer1M: body.baselineRateUsdPer1M,
     gpuLabel: server.gpuLabel,
+    ...providerSpecOf(body),
     command: `goodput serve: Start on "${server.name}", replay of ${replay.summary}, speeds ${body.levels.join(',')}, thinking ${body.thinking ? 'on' : 'off'}`,
   };
 }
@@ -219,6 +222,7 @@ function poolingInput(body: StartPoolingRunBody, server: ServerView, apiKey: str
     requestsPerLevel: body.requestsPerLevel,
     hourlyCostUsd: body.hourlyCostUsd === undefined ? server.hourlyCostUsd : body.hourlyCostUsd,
     latencySlo: body.latencySlo,
+    retry: retryOf(body),
     command: `goodput serve: Start ${body.endpoint} on "${server.name}", levels ${body.levels.join(',')}, ${items} ${what} of ${body.itemTokens} tokens`,
   };
 }

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import {
   type AgentTraceBody,
   type BodyField,
+  type ExtraHeader,
   LIMITS,
   MAX_CONCURRENCY,
   RUN_KINDS,
@@ -19,12 +20,15 @@ import {
   kindOfEndpoint,
   limitMessage,
   refusalOf,
+  limitedCount,
   limitedInt,
   overLimit,
   poolingSloSchema,
   startBodyFields,
   unionError,
+  type RatePacing,
 } from '../core/index.js';
+import { extraBodyOf, headersOf, ratePacingOf } from './provider-fields.js';
 
 const level = z
   .number({ error: 'each level must be a number' })
@@ -93,6 +97,24 @@ function fieldSchema(o: RunOption, f: BodyField): z.ZodType {
       return poolingSloSchema.nullable().default(null);
     case 'agent-trace':
       return agentTraceSchema(name).nullable().default(null);
+    case 'retries':
+      return z
+        .union([limitedCount(limitOf(o), name), z.literal('off').transform(() => 0)], unionError(`${name} must be a whole number of retries or "off"`))
+        .default(Number(o.default));
+    case 'seconds': {
+      const limit = limitOf(o);
+      return z
+        .number({ error: `${name} must be a number of seconds` })
+        .nonnegative(`${name} must be 0 or more`)
+        .max(LIMITS[limit].max, overLimit(limit, name))
+        .default(Number(o.default));
+    }
+    case 'rate-limit':
+      return ratePacingOf(name).nullable().default(null);
+    case 'json-object':
+      return extraBodyOf(name).nullable().default(null);
+    case 'headers':
+      return headersOf(name).default([]);
   }
 }
 
@@ -146,6 +168,14 @@ export interface StartTextRunBody {
   requestsPerLevel: number | 'auto';
   /** An agent trace to replay instead of synthetic prompts: the levels are its speeds. */
   agentTrace: AgentTraceBody | null;
+  /** Retries of a 429, 529 or 503 with Retry-After, and the most one request waits over them, s. */
+  retry: number;
+  retryMaxWaitS: number;
+  /** Sends paced to a provider's rate limit; null: not paced. */
+  rateLimit: RatePacing | null;
+  extraBody: Record<string, unknown> | null;
+  /** Non-secret extra headers only (a secret-looking one is refused by name). */
+  headers: ExtraHeader[];
 }
 
 /** An embeddings or rerank run started from the page. */
@@ -161,6 +191,9 @@ export interface StartPoolingRunBody {
   /** Omitted: the server's registered hourly cost; null: none. */
   hourlyCostUsd?: number | null | undefined;
   latencySlo: { p: number; maxMs: number } | null;
+  /** Retries of a 429, 529 or 503 with Retry-After, and the most one request waits over them, s. */
+  retry: number;
+  retryMaxWaitS: number;
 }
 
 /** The start body: one union, discriminated by `endpoint`. */

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { RUN_OPTIONS, type RunOption, numericDefault, optionKey, startFormFields } from '../core/index.js';
+import { RUN_OPTIONS, type RunOption, START_ENDPOINTS, numericDefault, optionKey, startFormFields } from '../core/index.js';
 import { startRunSchema, startRunSchemaOf } from '../api/index.js';
 import { sweepSpecSchema } from '../runner/index.js';
 import { ENGINE_CHOICES } from '../client/index.js';
@@ -53,6 +53,10 @@ describe('an option added to the catalogue', () => {
       'hourly-cost',
       'baseline-rate',
       'agent-trace',
+      'retry',
+      'retry-max-wait',
+      'rate-limit',
+      'extra-body',
     ]);
     expect(startFormFields('embeddings', extended).map((f) => f.form.id)).not.toContain('top-k');
   });
@@ -63,6 +67,22 @@ describe('an option added to the catalogue', () => {
 });
 
 describe('the catalogue', () => {
+  it('puts every option that declares a start body field in the API body and, where it has one, the form, with no other edit', () => {
+    for (const endpoint of START_ENDPOINTS) {
+      const parsed = startRunSchema.parse({ serverId: 1, endpoint, levels: [1] }) as unknown as Record<string, unknown>;
+      const form = startFormFields(endpoint).map((f) => f.form.id);
+      for (const o of RUN_OPTIONS) {
+        const field = o.body?.[endpoint];
+        if (field === undefined) continue;
+        if (field.omitted === undefined) expect(parsed, `${o.flag} in the ${endpoint} body`).toHaveProperty(field.field);
+        if (field.form !== undefined) expect(form, `${o.flag} in the ${endpoint} form`).toContain(field.form.id);
+      }
+    }
+    // The provider's options are among them: pacing, retries, the extra body and (API only) the headers.
+    const chat = RUN_OPTIONS.filter((o) => o.body?.chat !== undefined).map((o) => o.flag);
+    expect(chat).toEqual(expect.arrayContaining(['--rate-limit', '--retry', '--retry-max-wait-s', '--extra-body', '--header']));
+  });
+
   it("is what docs/cli.md's flag table says (run `npm run docs:cli` after changing it)", () => {
     const doc = readFileSync(new URL('../../docs/cli.md', import.meta.url), 'utf8');
     expect(withFlagTable(doc, cliFlagTable())).toBe(doc);

@@ -59,6 +59,11 @@ export function flagNumberOr(key: string, text: string | undefined): number {
   return flagNumber(key, text ?? runOption(key).default ?? '');
 }
 
+/** `--retry` (a count or off) and `--retry-max-wait-s` → the retry policy a spec holds, or a CliError naming the flag. */
+export function retryFromFlags(f: { retry?: string | undefined; retryMaxWaitS?: string | undefined }): { retries: number; maxWaitMs: number } {
+  return { retries: f.retry === 'off' ? 0 : flagNumberOr('retry', f.retry), maxWaitMs: flagNumberOr('retryMaxWaitS', f.retryMaxWaitS) * 1000 };
+}
+
 /** "50,90,99" → [50, 90, 99]: each above 0 and at most 100, at most 20 of them, ascending as given. */
 export function parsePercentiles(flag: string, text: string): number[] {
   const items = text.split(',').map((s) => s.trim());

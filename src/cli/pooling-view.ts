@@ -20,7 +20,7 @@ import {
 } from '../core/index.js';
 import type { PoolingSpecInput } from '../runner/index.js';
 import { apiKeyFromEnv, badFlag, parseLevels, parseUrl, redactedCommand } from './parse-flags.js';
-import { addRunOptions, flagNumber, flagNumberOr, groupKeys } from './option-flags.js';
+import { addRunOptions, flagNumber, flagNumberOr, groupKeys, retryFromFlags } from './option-flags.js';
 import { type KindView, levelRows, wholeAnswerExit, wholeAnswerProgress, wholeAnswerText } from './kind-view.js';
 import { audioFromFlags, imagesFromFlags } from './image-flags.js';
 import type { PoolingFlags, SweepFlags } from './sweep-flags.js';
@@ -44,6 +44,8 @@ const TEXT_ONLY: ReadonlyArray<[string, string]> = [
   ['traceparent', '--no-traceparent'],
   ['otlp', '--otlp'],
   ['serveMetrics', '--serve-metrics'],
+  // Pacing is of text sends (its token estimate counts output tokens): a pooling request is retried, never paced.
+  ['rateLimit', '--rate-limit'],
   // How requests arrive: a pooling sweep runs closed loops only.
   ...groupKeys('arrival').map(({ key, flag }): [string, string] => [key, flag]),
   // The server hooks reset a generation engine's prefix cache and profile its decoding.
@@ -105,6 +107,7 @@ export function poolingSpecFromFlags(
     latencySlo: f.latencySlo === undefined ? null : parseLatencySlo(f.latencySlo),
     timeoutMs: flagNumber('timeoutS', f.timeoutS) * 1000,
     idleMs: flagNumber('idleTimeoutS', f.idleTimeoutS) * 1000,
+    retry: retryFromFlags(f),
     command: redactedCommand(['goodput', ...argv]),
   };
 }

@@ -103,8 +103,8 @@ async function reproduced(
 ): Promise<Receipt> {
   const contracts = await readiedContracts(results, urls, { repeats: f.repeats, files: parseFileFlags(f.file ?? []), imageBaseUrl: f.imageBaseUrl });
   const runs = await untilStopped(async (signal) => ({
-    baseline: await runSide('baseline', contracts.baseline, apiKey, signal),
-    optimized: await runSide('optimized', contracts.optimized, apiKey, signal),
+    baseline: await runSide('baseline', contracts.baseline, apiKey, signal, results.baseline),
+    optimized: await runSide('optimized', contracts.optimized, apiKey, signal, results.optimized),
   }));
   const quality = await scoredAgain(runs.optimized, contracts.optimized, published, urls, apiKey);
   const built = builtFrom(published, runs, quality);

@@ -15,6 +15,7 @@ import {
   combineRepeats,
   contractSchema,
   isPoolingEndpoint,
+  recordedPolicy,
   repeatsProblem,
   runContract,
   runPoolingContract,
@@ -66,8 +67,17 @@ function completed<R extends { run: { status: string; stopReason?: string | null
   return r;
 }
 
-/** Every run of one side's contract, as one result of its kind (the first run on top, as run --repeats keeps them). */
-export async function runSide(side: string, contract: Contract, apiKey: string | undefined, signal: AbortSignal): Promise<ReceiptResult> {
+/**
+ * Every run of one side's contract, as one result of its kind (the first run on top, as run --repeats keeps them); a
+ * text side under the pacing and retries the published run recorded (`published`).
+ */
+export async function runSide(
+  side: string,
+  contract: Contract,
+  apiKey: string | undefined,
+  signal: AbortSignal,
+  published: ReceiptResult,
+): Promise<ReceiptResult> {
   const repeats = contract.repeats ?? 1;
   const command = `goodput reproduce (${side})`;
   const opts = { url: contract.server.url, apiKey, command, signal };
@@ -82,7 +92,8 @@ export async function runSide(side: string, contract: Contract, apiKey: string |
   const runs: SweepResult[] = [];
   for (let i = 0; i < repeats; i++) {
     process.stderr.write(`${side}: run ${i + 1} of ${repeats}\n`);
-    const one = completed(side, await asUsageErrors(() => runContract(contract, { ...opts, onEvent: progress })), signal);
+    const policy = recordedPolicy(contract, (published as SweepResult).run);
+    const one = completed(side, await asUsageErrors(() => runContract(contract, { ...opts, policy, onEvent: progress })), signal);
     runs.push(repeats > 1 ? { ...one, run: { ...one.run, repeat: { index: i + 1, of: repeats, set } } } : one);
   }
   return combineRepeats(runs);

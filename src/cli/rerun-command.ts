@@ -5,7 +5,7 @@
  * and the two results side by side.
  */
 import type { Command } from 'commander';
-import { type Contract, validateContract } from '../contract/index.js';
+import { type Contract, type RunPolicy, recordedPolicy, validateContract } from '../contract/index.js';
 import { readAnyResult } from './cards-command.js';
 import { renderComparison } from './compare-results.js';
 import { asUsageErrors, refuseReceiptLabels } from './contract-errors.js';
@@ -17,12 +17,13 @@ import { AfterMeasuring } from './after-measuring.js';
 
 /** Each kind a contract runs, rerun: its run, the two results side by side, and why a result without a contract cannot be. */
 const RERUNS = {
+  // A text run is redone under the pacing and retries its result recorded (its contract's, or of a result of before contracts declared them).
   text: { run: runAndReport, beside: renderComparison, noContract: 'it was not written by goodput run' },
   pooling: { run: runPoolingAndReport, beside: renderPoolingRerun, noContract: 'it was written by goodput sweep, not goodput run' },
 };
 
 type Rerun<R> = {
-  run(contract: Contract, flags: RunFlags, command: string): Promise<{ code: number; result: R }>;
+  run(contract: Contract, flags: RunFlags, command: string, policy?: RunPolicy): Promise<{ code: number; result: R }>;
   beside(a: R, b: R, names: [string, string]): string;
   noContract: string;
 };
@@ -36,7 +37,8 @@ export function registerRerunCommand(program: Command): void {
       if (!original.contract) throw new CliError(EXIT.usage, `${path}: has no contract (${rerun.noContract}), so it cannot be rerun`);
       const contract = await asUsageErrors(async () => validateContract(original.contract, `${path}: contract`, process.cwd()));
       refuseReceiptLabels(`${path}: contract`, contract);
-      const { code: measured, result } = await rerun.run(contract, flags, redactedCommand(['goodput', ...process.argv.slice(2)]));
+      const policy = kind === 'text' ? recordedPolicy(contract, (original as { run: Parameters<typeof recordedPolicy>[1] }).run) : undefined;
+      const { code: measured, result } = await rerun.run(contract, flags, redactedCommand(['goodput', ...process.argv.slice(2)]), policy);
       const out = flags.json === '-' ? process.stderr : process.stdout;
       const after = new AfterMeasuring();
       await after.step('comparing with the original', () => out.write(`\n${rerun.beside(original, result, [path, 'this rerun'])}\n`));

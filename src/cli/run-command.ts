@@ -8,7 +8,7 @@
  */
 import { type KeyObject, randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
-import { type Contract, combinePoolingRuns, combineRepeats, isPoolingEndpoint, runContract, runPoolingContract } from '../contract/index.js';
+import { type Contract, type RunPolicy, combinePoolingRuns, combineRepeats, isPoolingEndpoint, runContract, runPoolingContract } from '../contract/index.js';
 import { type PoolingResult, type SweepResult, poolingResultSchema, sanitizeForTerminal, sweepResultSchema } from '../core/index.js';
 import { packEvidence, publicResult, signedResult } from '../publish/index.js';
 import { asUsageErrors, loadCheckedContract } from './contract-errors.js';
@@ -75,8 +75,11 @@ async function signBeside(after: AfterMeasuring, wrote: string | undefined, resu
   });
 }
 
-/** Runs a contract with progress on stderr, writes the files and prints the report. Returns the exit code and the result. */
-export async function runAndReport(contract: Contract, flags: RunFlags, command: string): Promise<{ code: number; result: SweepResult }> {
+/**
+ * Runs a contract with progress on stderr, writes the files and prints the report. Returns the exit code and the result.
+ * `policy`: the pacing and retries to run under when not the contract's own (a rerun's, as its result recorded them).
+ */
+export async function runAndReport(contract: Contract, flags: RunFlags, command: string, policy?: RunPolicy): Promise<{ code: number; result: SweepResult }> {
   if (flags.json !== undefined && flags.json === flags.raw) throw badFlag('--raw', 'must be a different file from --json');
   const repeats = repeatCount(contract, flags);
   const signer = await signerOf(flags);
@@ -111,6 +114,7 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
           signal,
           serverHooks,
           onCellStart,
+          ...(policy === undefined ? {} : { policy }),
           onPrepared: seal.onPrepared,
           onCell: (i, total, label) => process.stderr.write(`cell ${i + 1}/${total}: ${sanitizeForTerminal(label)}\n`),
           onEvent: (e) => {

@@ -12,7 +12,7 @@ import { asUsageErrors } from './contract-errors.js';
 import { exitCodeOf, invalidLevelsLine } from './exit-codes.js';
 import { refuseLevelsPastFileLimit } from './socket-room.js';
 import { apiKeyFromEnv, badFlag, parseChoice, parseLevels, parseUrl, redactedCommand } from './parse-flags.js';
-import { flagNumber, flagNumberOr } from './option-flags.js';
+import { flagNumber, retryFromFlags } from './option-flags.js';
 import { apiKeyFromFile, providerFromFlags } from './provider-flags.js';
 import { arrivalFromFlags, percentilesFromFlags } from './arrival-flags.js';
 import { datasetFromFlags } from './dataset-flags.js';
@@ -75,7 +75,7 @@ export function specFromFlags(f: SweepFlags, argv: readonly string[], load?: Pic
     clientBudgetMs: flagNumber('clientBudgetMs', f.clientBudgetMs),
     clientThreads: f.clientThreads === 'auto' ? 'auto' : flagNumber('clientThreads', f.clientThreads),
     timeouts: { totalMs: timeoutMs, idleMs: Math.min(idleMs, timeoutMs), headersMs: Math.min(120_000, timeoutMs) },
-    retry: { retries: f.retry === 'off' ? 0 : flagNumberOr('retry', f.retry), maxWaitMs: flagNumberOr('retryMaxWaitS', f.retryMaxWaitS) * 1000 },
+    retry: retryFromFlags(f),
     ...(f.rateLimit === undefined ? {} : { rateLimit: ratePacingFlag(f.rateLimit) }),
     command: redactedCommand(['goodput', ...argv]),
     ...providerFromFlags(f),

@@ -4,11 +4,12 @@
  * `poolingResponseBytes`, timed from the hand-over to the last byte (before
  * parsing), then checked (pooling-answer.ts). Every failure is a record.
  */
-import { LIMITS, type PoolingEndpoint, type PoolingOutcome, type PoolingRecord } from '../core/index.js';
+import { DEFAULT_RETRY, LIMITS, type PoolingEndpoint, type PoolingOutcome, type PoolingRecord, type RetryPolicy, boundedRetry } from '../core/index.js';
 import type { Clock } from './clock.js';
 import type { PoolingRoutes, PoolingShape } from './dialects/types.js';
 import { truncate } from './error-text.js';
 import { readPoolingAnswer } from './pooling-answer.js';
+import { type Retryable, type Sleep, retrying, sleepMs } from './provider-retry.js';
 import { resolveTarget } from './target.js';
 import type { Target } from './types.js';
 import { postWhole, wholeAnswerPool } from './whole-answer.js';
@@ -64,6 +65,12 @@ export interface PoolingClientOptions {
    * DEFAULT_POOLING_IDLE_MS; never longer than timeoutMs.
    */
   idleMs?: number;
+  /** Retries of an answer 429, 529 or 503 with Retry-After (the text client's policy); default DEFAULT_RETRY. */
+  retry?: RetryPolicy;
+  /** How a retry waits (tests advance a fake clock); default a timer. */
+  sleep?: Sleep;
+  /** Wall clock for a Retry-After given as a date, ms; default Date.now. */
+  wallMs?: () => number;
 }
 
 /** An answer silent this long after its headers fails: 60 s, as a text stream's. */
@@ -86,32 +93,63 @@ function headerTokens(v: string | string[] | undefined): number | null {
   return Number.isSafeInteger(n) ? n : null;
 }
 
+/** What a refused answer's Retry-After asked, beside its record (never stored: the record keeps the waits). */
+const RETRY_AFTER = new WeakMap<PoolingRecord, number>();
+
+/** How the shared retry loop reads a whole answer's record. */
+const WHOLE: Retryable<PoolingRecord> = {
+  status: (r) => (r.outcome.kind === 'http-error' ? r.outcome.status : null),
+  retryAfterMs: (r) => RETRY_AFTER.get(r) ?? null,
+  span: (r) => ({ sendNs: r.sentNs, endNs: r.endNs }),
+  withWhy: (r, why) => (r.outcome.kind === 'http-error' ? { ...r, outcome: { ...r.outcome, message: `${r.outcome.message} (${why})` } } : r),
+};
+
 /** A pooled client for `route` on `target`. */
 export function createPoolingClient(target: Target, route: PoolingRoute, opts: PoolingClientOptions): PoolingClient {
   const t = resolveTarget(target);
   const limits = { timeoutMs: opts.timeoutMs, idleMs: Math.min(opts.idleMs ?? DEFAULT_POOLING_IDLE_MS, opts.timeoutMs) };
   const pool = wholeAnswerPool(t.origin, opts.connections, limits);
   const headers = { 'content-type': 'application/json', accept: 'application/json', ...t.authHeaders };
+  const policy = boundedRetry(opts.retry ?? DEFAULT_RETRY);
+  const sleep = opts.sleep ?? sleepMs;
+  const wallMs = opts.wallMs ?? Date.now;
+
+  /** One attempt: the POST, its answer read and checked. */
+  async function once(
+    model: string,
+    payload: PoolingPayload,
+    meta: { seq: number; concurrency: number; warmup: boolean },
+    signal?: AbortSignal,
+  ): Promise<PoolingRecord> {
+    const items = payload.endpoint === 'rerank' ? payload.documents.length : payload.inputs.length;
+    const body = poolingBody(model, payload, route.shape);
+    const sentNs = opts.clock();
+    const got = await postWhole(pool, { path: t.prefix + route.path, headers, body }, limits, opts.clock, signal, wallMs);
+    const record = (outcome: PoolingOutcome, extra: { inputTokens?: number | null; dimension?: number | null } = {}): PoolingRecord => ({
+      ...meta,
+      sentNs,
+      endNs: got.endNs,
+      items,
+      inputTokens: extra.inputTokens ?? null,
+      dimension: extra.dimension ?? null,
+      outcome,
+    });
+    if (!got.ok) {
+      const failed = record(got.outcome);
+      if (got.retryAfterMs != null) RETRY_AFTER.set(failed, got.retryAfterMs);
+      return failed;
+    }
+    const answer = readPoolingAnswer(got.text, route.shape, items);
+    if (!answer.ok) return record({ kind: 'bad-answer', message: truncate(answer.message) });
+    // TEI's own routes carry no usage in the body: its count is the x-compute-tokens header.
+    return record({ kind: 'ok' }, { ...answer, inputTokens: answer.inputTokens ?? headerTokens(got.headers['x-compute-tokens']) });
+  }
+
   return {
     async send(model, payload, meta, signal) {
-      const items = payload.endpoint === 'rerank' ? payload.documents.length : payload.inputs.length;
-      const body = poolingBody(model, payload, route.shape);
-      const sentNs = opts.clock();
-      const got = await postWhole(pool, { path: t.prefix + route.path, headers, body }, limits, opts.clock, signal);
-      const record = (outcome: PoolingOutcome, extra: { inputTokens?: number | null; dimension?: number | null } = {}): PoolingRecord => ({
-        ...meta,
-        sentNs,
-        endNs: got.endNs,
-        items,
-        inputTokens: extra.inputTokens ?? null,
-        dimension: extra.dimension ?? null,
-        outcome,
-      });
-      if (!got.ok) return record(got.outcome);
-      const answer = readPoolingAnswer(got.text, route.shape, items);
-      if (!answer.ok) return record({ kind: 'bad-answer', message: truncate(answer.message) });
-      // TEI's own routes carry no usage in the body: its count is the x-compute-tokens header.
-      return record({ kind: 'ok' }, { ...answer, inputTokens: answer.inputTokens ?? headerTokens(got.headers['x-compute-tokens']) });
+      const { first, last, attempts } = await retrying(() => once(model, payload, meta, signal), WHOLE, policy, sleep, signal);
+      // One request to the user: its latency counts from the first attempt's send, every earlier attempt kept.
+      return attempts.length === 0 ? last : { ...last, sentNs: first.sentNs, attempts };
     },
     async warm() {
       try {

@@ -4,7 +4,8 @@
  * retryVerdict). The record returned is one request to the user: `sendNs` is
  * its first attempt's send, so TTFT and e2e count every wait; each earlier
  * attempt is kept in `attempts` (status, instants, the wait after it). A
- * retryable answer that is not retried says why in its failure message.
+ * retryable answer that is not retried says why in its failure message. The
+ * loop is shared with the whole-answer requests (embeddings, rerank).
  */
 import { type RequestRecord, type RetryAttempt, type RetryPolicy, retryVerdict } from '../core/index.js';
 import { retryAfterOf, withAnswerOf } from './stream-handler.js';
@@ -25,27 +26,61 @@ export const sleepMs: Sleep = (ms, signal) =>
     signal?.addEventListener('abort', done, { once: true });
   });
 
-/** Runs `once` until an answer is not to be retried; the record of the whole request. */
-export async function withProviderRetries(once: () => Promise<RequestRecord>, policy: RetryPolicy, sleep: Sleep, signal?: AbortSignal): Promise<RequestRecord> {
-  const first = await once();
-  let record = first;
+/** How the retry loop reads one kind of record (a streamed request's, or a whole answer's). */
+export interface Retryable<R> {
+  /** The HTTP status of a refused answer, null for any other outcome. */
+  status(r: R): number | null;
+  /** What the answer's Retry-After asked, ms; null: nothing. */
+  retryAfterMs(r: R): number | null;
+  /** When the attempt was sent and ended. */
+  span(r: R): { sendNs: number; endNs: number };
+  /** The record, its failure message saying why it was not retried. */
+  withWhy(r: R, why: string): R;
+}
+
+/**
+ * Runs `once` until an answer is not to be retried: the first attempt, the last, and every earlier one with the
+ * wait after it. One loop for every kind of request, so each retries by the same policy and the same words.
+ */
+export async function retrying<R>(
+  once: () => Promise<R>,
+  how: Retryable<R>,
+  policy: RetryPolicy,
+  sleep: Sleep,
+  signal?: AbortSignal,
+): Promise<{ first: R; last: R; attempts: RetryAttempt[] }> {
+  const first: R = await once();
+  let record: R = first;
   const attempts: RetryAttempt[] = [];
   let waitedMs = 0;
   for (;;) {
-    const status = record.outcome.kind === 'http-error' ? record.outcome.status : null;
-    const verdict = retryVerdict(status, retryAfterOf(record), { attempts: attempts.length, waitedMs }, policy);
+    const status = how.status(record);
+    const verdict = retryVerdict(status, how.retryAfterMs(record), { attempts: attempts.length, waitedMs }, policy);
     if (verdict.kind === 'stop') {
-      if (verdict.why !== null && record.outcome.kind === 'http-error')
-        record = withAnswerOf(record, { ...record, outcome: { ...record.outcome, message: `${record.outcome.message} (${verdict.why})` } });
+      if (verdict.why !== null && status !== null) record = how.withWhy(record, verdict.why);
       break;
     }
     await sleep(verdict.waitMs, signal);
     if (signal?.aborted) break;
-    // Only a retryable http-error gets here: its status is the one judged.
-    attempts.push({ status: status as number, sendNs: record.sendNs, endNs: record.endNs ?? record.sendNs, waitMs: verdict.waitMs });
+    // Only a retryable status gets here: it is the one judged.
+    const span = how.span(record);
+    attempts.push({ status: status as number, sendNs: span.sendNs, endNs: span.endNs, waitMs: verdict.waitMs });
     waitedMs += verdict.waitMs;
     record = await once();
   }
+  return { first, last: record, attempts };
+}
+
+const STREAMED: Retryable<RequestRecord> = {
+  status: (r) => (r.outcome.kind === 'http-error' ? r.outcome.status : null),
+  retryAfterMs: retryAfterOf,
+  span: (r) => ({ sendNs: r.sendNs, endNs: r.endNs ?? r.sendNs }),
+  withWhy: (r, why) => (r.outcome.kind === 'http-error' ? withAnswerOf(r, { ...r, outcome: { ...r.outcome, message: `${r.outcome.message} (${why})` } }) : r),
+};
+
+/** Runs `once` until an answer is not to be retried; the record of the whole request. */
+export async function withProviderRetries(once: () => Promise<RequestRecord>, policy: RetryPolicy, sleep: Sleep, signal?: AbortSignal): Promise<RequestRecord> {
+  const { first, last: record, attempts } = await retrying(once, STREAMED, policy, sleep, signal);
   if (attempts.length === 0) return record;
   // The user's request began at the first send: every instant of the last attempt is measured from there, and our
   // send lateness is the first write's (the waits are the provider's, never our lag).

@@ -8,7 +8,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { Pool } from 'undici';
-import { LIMITS, type PoolingOutcome } from '../core/index.js';
+import { LIMITS, type PoolingOutcome, parseRetryAfterMs } from '../core/index.js';
 import { readBounded } from './bounded-body.js';
 import type { Clock } from './clock.js';
 import { httpErrorMessage, truncate } from './error-text.js';
@@ -24,8 +24,12 @@ export interface WholeAnswerLimits {
   idleMs: number | null;
 }
 
-/** The answer's text and headers, or the outcome of a failed request; `endNs` when it ended either way. */
-export type WholeAnswer = { ok: true; text: string; headers: IncomingHttpHeaders; endNs: number } | { ok: false; outcome: PoolingOutcome; endNs: number };
+/**
+ * The answer's text and headers, or the outcome of a failed request; `endNs` when it ended either way. A refused
+ * answer's `retryAfterMs` is what its Retry-After asked (null: nothing readable), for the retry policy to judge.
+ */
+export type WholeAnswer =
+  { ok: true; text: string; headers: IncomingHttpHeaders; endNs: number } | { ok: false; outcome: PoolingOutcome; endNs: number; retryAfterMs?: number | null };
 
 /**
  * A pool of `connections` sockets to `origin`. Headers come when the answer is computed (a large batch may take long):
@@ -58,6 +62,7 @@ export async function postWhole(
   limits: WholeAnswerLimits,
   clock: Clock,
   signal?: AbortSignal,
+  wallMs: () => number = Date.now,
 ): Promise<WholeAnswer> {
   const limit = AbortSignal.timeout(limits.timeoutMs);
   const both = signal ? AbortSignal.any([signal, limit]) : limit;
@@ -66,7 +71,12 @@ export async function postWhole(
     if (res.statusCode < 200 || res.statusCode > 299) {
       const text = await readBounded(res.body, LIMITS.errorBodyBytes.max);
       const message = text.ok ? httpErrorMessage(res.statusCode, '', text.text) : `HTTP ${res.statusCode}`;
-      return { ok: false, outcome: { kind: 'http-error', status: res.statusCode, message }, endNs: clock() };
+      return {
+        ok: false,
+        outcome: { kind: 'http-error', status: res.statusCode, message },
+        endNs: clock(),
+        retryAfterMs: parseRetryAfterMs(res.headers, wallMs()),
+      };
     }
     const text = await readBounded(res.body, LIMITS.poolingResponseBytes.max);
     const endNs = clock();

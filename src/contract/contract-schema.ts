@@ -25,6 +25,7 @@ import {
 import { arrivalOps } from '../workload/index.js';
 import { isLoopback } from '../client/index.js';
 import { imageAxisSchema } from './image-axis.js';
+import { providerPolicySchema } from './provider-policy.js';
 
 /** A positive whole number within the limits table's row `limit`. */
 const int = (what: string, limit: LimitName) => limitedInt(limit, what);
@@ -197,6 +198,8 @@ export const contractSchema = z
     /** Runs of the contract declared up front (goodput run --repeats N writes it): a receipt ships every one of them. */
     repeats: z.number().int('repeats must be a whole number').min(1, 'repeats must be at least 1').optional(),
     slo: sloSchema,
+    /** How a hosted provider's rate limit is met: retries and pacing (docs/rate-limits.md); absent: the defaults, unpaced. In the hash. */
+    provider: providerPolicySchema.optional(),
     hardware: z
       .object({
         label: text('label'),
@@ -249,6 +252,12 @@ export const contractSchema = z
     if (c.server.endpoint === 'embeddings' || c.server.endpoint === 'rerank') poolingContractIssues(c, c.server.endpoint, ctx);
     else if (c.workload.outputTokens === undefined)
       ctx.addIssue({ code: 'custom', path: ['workload', 'outputTokens'], message: `outputTokens is required for server.endpoint ${c.server.endpoint}` });
+    if ((c.server.endpoint === 'embeddings' || c.server.endpoint === 'rerank') && c.provider?.rateLimit !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['provider', 'rateLimit'],
+        message: `applies to chat and completions: ${c.server.endpoint} requests are retried, never paced (docs/rate-limits.md)`,
+      });
     if (c.workload.outputTokens === 'corpus' && synthetic) {
       ctx.addIssue({ code: 'custom', path: ['workload', 'outputTokens'], message: '"corpus" needs a jsonl or sharegpt corpus' });
     }

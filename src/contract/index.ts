@@ -11,6 +11,7 @@ export { prepareCells, type PreparedCell, type PreparedRun } from './prepare-cel
 export { assembleResult, costOf } from './assemble-result.js';
 export { recordsSha256, type StoredRecord } from './records-hash.js';
 export { runContract, type RunContractOptions } from './run-contract.js';
+export { providerPolicySchema, type ProviderPolicy, type RunPolicy, declaredPolicy, recordedPolicy } from './provider-policy.js';
 export { contractCapacity, contractCapacitySchema, type ContractCapacity, type CapacityRunOptions } from './contract-capacity.js';
 export { combineRepeats, repeatsProblem, runsOf, MIN_REPEATS } from './repeat-runs.js';
 export { runPoolingContract, combinePoolingRuns, poolingSpecOf, poolingRecordsSha256, type PoolingRunOptions } from './run-pooling-contract.js';

@@ -26,6 +26,7 @@ import {
 } from '../workload/index.js';
 import type { Contract } from './contract-schema.js';
 import { ContractError } from './errors.js';
+import { type RunPolicy, declaredPolicy } from './provider-policy.js';
 
 export interface PreparedCell {
   cell: CellSpec;
@@ -48,6 +49,8 @@ export interface PrepareOptions {
   command: string;
   /** The contract's tools once read (set by prepareCells). */
   tools?: ToolsSpec | null;
+  /** The pacing and retries to run under; absent: the contract's `provider` section (its defaults when it has none). */
+  policy?: RunPolicy;
 }
 
 function checkHash(field: string, declared: string | undefined, actual: string, path: string): void {
@@ -108,6 +111,7 @@ function baseSpec(c: Contract, opts: PrepareOptions, images: ImageInputs | null)
     hourlyCostUsd: c.hardware.gpuHourlyUsd ?? null,
     baselineRateUsdPer1M: c.hardware.baselineRateUsdPer1M ?? null,
     gpuLabel: c.hardware.label,
+    ...(opts.policy ?? declaredPolicy(c.provider)),
     command: opts.command,
   };
 }

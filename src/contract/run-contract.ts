@@ -13,6 +13,7 @@ import { type CellOutcome, assembleResult } from './assemble-result.js';
 import type { Contract } from './contract-schema.js';
 import { contractHash } from './contract-hash.js';
 import { prepareCells } from './prepare-cells.js';
+import type { RunPolicy } from './provider-policy.js';
 import { checkServer } from './server-facts.js';
 import { clientMachine } from './client-machine.js';
 import { collectServerAccount } from './server-account.js';
@@ -38,6 +39,8 @@ export interface RunContractOptions {
   onCellStart?: (index: number, total: number, spec: SweepSpecInput) => Promise<void>;
   /** The server hooks of every cell's sweep (a cache reset before each cell or level, the profiler around a level). */
   serverHooks?: SweepSpecInput['serverHooks'];
+  /** The pacing and retries to run under, when not the contract's own (a rerun of a result that recorded its policy). */
+  policy?: RunPolicy;
   /** Swaps the sweep's dependencies (tests). */
   deps?: Omit<SweepDeps, 'signal' | 'onEvent' | 'afterLevel' | 'beforeLevel'>;
 }
@@ -50,7 +53,7 @@ export async function runContract(contract: Contract, opts: RunContractOptions):
   const serverReport = await checkServer(contract, url, opts.apiKey);
   const serverAccount = await collectServerAccount(url, opts.apiKey, contract.model.name);
   const runId = randomBytes(4).toString('hex');
-  const prepared = await prepareCells(contract, { url, apiKey: opts.apiKey, runId, command: opts.command });
+  const prepared = await prepareCells(contract, { url, apiKey: opts.apiKey, runId, command: opts.command, ...(opts.policy ? { policy: opts.policy } : {}) });
   await opts.onPrepared?.(contractHash(prepared.resolved));
   const outcomes: CellOutcome[] = [];
   // Every record, warm-ups included, kept in the result: the evidence its summaries are recomputed from.

@@ -22,6 +22,7 @@ import { capacityProvenance, capacityProvenanceOf } from './contract-capacity.js
 import { contractHash } from './contract-hash.js';
 import type { Contract } from './contract-schema.js';
 import { ContractError } from './errors.js';
+import { declaredPolicy } from './provider-policy.js';
 import { evidenceOf, stackRuns } from './repeat-runs.js';
 import { tokenizerOf } from './prepare-cells.js';
 import { checkServer } from './server-facts.js';
@@ -82,6 +83,8 @@ export function poolingSpecOf(
     seed: c.decoding.seed,
     hourlyCostUsd: c.hardware.gpuHourlyUsd ?? null,
     latencySlo: { p: slo.p, maxMs: slo.max },
+    // Retried as the contract declares (its defaults without a provider section); never paced.
+    retry: declaredPolicy(c.provider).retry,
     command,
   };
 }

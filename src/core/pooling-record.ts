@@ -3,6 +3,7 @@
  * two instants and what the answer held. Nothing is derived here; a level's
  * figures are functions of these records (pooling-level.ts).
  */
+import type { RetryAttempt } from './record.js';
 
 /** The non-streaming endpoints goodput measures beside text generation. */
 export const POOLING_ENDPOINTS = ['embeddings', 'rerank'] as const;
@@ -35,6 +36,11 @@ export interface WholeRecord {
   /** When the whole body had arrived (or the request failed). */
   endNs: number;
   outcome: PoolingOutcome;
+  /**
+   * A request sent again after a 429, 529 or 503 with Retry-After: its earlier attempts, in order; `sentNs` is
+   * then the first attempt's send, so its latency counts every wait. Absent when it was sent once.
+   */
+  attempts?: RetryAttempt[];
 }
 
 /** One embeddings or rerank request, as measured. */

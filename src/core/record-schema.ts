@@ -9,6 +9,24 @@ import type { RequestRecord } from './record.js';
 
 const B = RECORD_BOUNDS;
 const ns = z.number().min(-B.instantNs).max(B.instantNs);
+
+/** A retried request's earlier attempts, in order: each one's status, instants and the wait after it (at most the retry limit). */
+export const retryAttemptsSchema = z
+  .array(
+    z
+      .object({
+        status: z.number().int().min(100).max(999),
+        sendNs: ns,
+        endNs: ns,
+        waitMs: z
+          .number()
+          .nonnegative()
+          .max(LIMITS.retryWaitS.max * 1000),
+      })
+      .strict(),
+  )
+  .min(1)
+  .max(LIMITS.retryAttempts.max, `at most ${LIMITS.retryAttempts.max} earlier attempts (the retry limit)`);
 const count = (max: number, what: string) => z.number().nonnegative().max(max, `must be at most ${max} (${what})`);
 const tokens = count(B.tokens, 'the output-token limit with its stream allowance');
 const text = (max: number) => z.string().max(max);
@@ -59,23 +77,7 @@ const recordFields = z.object({
   httpStatus: z.number().int().min(0).max(999).nullable(),
   outcome: outcomeSchema,
   clientRetry: z.literal(true).optional(),
-  attempts: z
-    .array(
-      z
-        .object({
-          status: z.number().int().min(100).max(999),
-          sendNs: ns,
-          endNs: ns,
-          waitMs: z
-            .number()
-            .nonnegative()
-            .max(LIMITS.retryWaitS.max * 1000),
-        })
-        .strict(),
-    )
-    .min(1)
-    .max(LIMITS.retryAttempts.max, `at most ${LIMITS.retryAttempts.max} earlier attempts (the retry limit)`)
-    .optional(),
+  attempts: retryAttemptsSchema.optional(),
   rateLimit: z
     .object({
       limitRequests: reqCount.optional(),

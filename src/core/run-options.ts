@@ -38,7 +38,22 @@ export type OptionValue =
   | { type: 'switch' };
 
 /** How the page's form reads a field before sending it (the API checks it again). */
-export type FormCheck = 'levels' | 'output-tokens' | 'count' | 'requests' | 'money' | 'boolean' | 'agent-trace';
+export type FormCheck =
+  | 'levels'
+  | 'output-tokens'
+  | 'count'
+  | 'requests'
+  | 'money'
+  | 'boolean'
+  | 'agent-trace'
+  /** A count that may be 0, or 'off' (0). */
+  | 'retries'
+  /** Seconds, 0 or more, within the option's limit. */
+  | 'seconds'
+  /** Optional text the API reads with the option's own parser (blank: none). */
+  | 'text'
+  /** An optional JSON object (blank: none). */
+  | 'json-object';
 
 /** A field of the Start form. Its error and hint are `${id}-error` and `${id}-hint`. */
 export interface FormField {
@@ -57,7 +72,24 @@ export interface FormField {
 }
 
 /** How a start body field is read; the option's limit row bounds it, its default fills it. */
-export type BodyValue = 'levels' | 'count' | 'count-or-auto' | 'boolean' | 'money' | 'latency-slo' | 'agent-trace';
+export type BodyValue =
+  | 'levels'
+  | 'count'
+  | 'count-or-auto'
+  | 'boolean'
+  | 'money'
+  | 'latency-slo'
+  | 'agent-trace'
+  /** 0 or more within the limit, or 'off' (0): `--retry`. */
+  | 'retries'
+  /** Seconds, 0 or more within the limit: `--retry-max-wait-s`. */
+  | 'seconds'
+  /** The flag's own text, read by its parser (`rpm=60,tpm=90000`, `from-headers`), or null: `--rate-limit`. */
+  | 'rate-limit'
+  /** A JSON object or null: `--extra-body`. */
+  | 'json-object'
+  /** A list of `Name: value` texts (never a secret-looking one: the API refuses it by name): `--header`. */
+  | 'headers';
 
 /** An agent trace in the start body: a file's name and its text (read in the browser), or null for none. */
 export interface AgentTraceBody {
@@ -144,6 +176,41 @@ const itemTokens = (label: string): BodyField => ({
   value: 'count',
   form: { id: 'item-tokens', label, hint: "in the server's own tokens where it can count them", check: 'count', order: 4 },
 });
+const retryField: BodyField = {
+  field: 'retry',
+  value: 'retries',
+  form: {
+    id: 'retry',
+    label: 'Retries',
+    hint: 'of a request answered 429, 529 or 503 with Retry-After; {default} by default, off or 0: none',
+    check: 'retries',
+    order: 11,
+  },
+};
+const retryWaitField: BodyField = {
+  field: 'retryMaxWaitS',
+  value: 'seconds',
+  form: {
+    id: 'retry-max-wait',
+    label: 'Longest retry wait (s)',
+    name: 'Longest retry wait',
+    hint: 'per request, over all its retries',
+    check: 'seconds',
+    order: 12,
+  },
+};
+const rateLimitField: BodyField = {
+  field: 'rateLimit',
+  value: 'rate-limit',
+  form: {
+    id: 'rate-limit',
+    label: 'Rate limit',
+    hint: "optional: pace sends to a provider's limit, rpm=N, tpm=M, both (rpm=60,tpm=90000) or from-headers",
+    check: 'text',
+    placeholder: 'none',
+    order: 13,
+  },
+};
 const latencySloField: BodyField = { field: 'latencySlo', value: 'latency-slo' };
 /** The most bytes of an agent trace the start body carries, in the words the form's hint uses. */
 const TRACE_KIB = LIMITS.agentTraceTextBytes.max / 1024;
@@ -455,6 +522,7 @@ const CATALOGUE = [
     group: 'sweep',
     endpoints: TEXT,
     help: 'extra header sent with every request (repeatable; secret-looking values are redacted from results and logs)',
+    body: { chat: { field: 'headers', value: 'headers' } },
     doc: {
       meaning:
         'extra header sent with every request, repeatable (at most 32); hop-by-hop headers, `Host`, `Content-Length` and `X-Request-Id` are refused; a value whose name holds key, token, secret, auth or cookie, or that looks random, is `[redacted]` in results, logs and stored runs ([providers](providers.md))',
@@ -468,6 +536,21 @@ const CATALOGUE = [
     endpoints: TEXT,
     help: 'JSON object merged into every request body (at most 64 KiB; model, messages, prompt, input and stream are refused)',
     doc: { meaning: 'a JSON object merged into every request body, e.g. `{"priority":1}` ([providers](providers.md))' },
+    body: {
+      chat: {
+        field: 'extraBody',
+        value: 'json-object',
+        form: {
+          id: 'extra-body',
+          label: 'Extra request body (JSON)',
+          name: 'Extra body',
+          hint: 'optional: a JSON object merged into every request, e.g. {"priority":1}',
+          check: 'json-object',
+          placeholder: 'optional',
+          order: 14,
+        },
+      },
+    },
   },
   {
     flag: '--azure-deployment',
@@ -570,8 +653,9 @@ const CATALOGUE = [
     value: { type: 'number', integer: true, min: 0, limit: 'retryAttempts' },
     default: '3',
     group: 'sweep',
-    endpoints: TEXT,
+    endpoints: ALL,
     help: 'retries of a request answered 429, 529 or 503 with Retry-After, after waiting what it asks (off or 0: none); its latency counts from its first attempt',
+    body: { chat: retryField, embeddings: retryField, rerank: retryField },
     doc: {
       meaning:
         'retries of a request the provider answered 429, 529 or 503 **with** `Retry-After` (or `retry-after-ms`), each after the wait it asks; `off` or 0: none. Its TTFT and e2e count from its first attempt, and every attempt is on its record and in the level ([rate limits](rate-limits.md))',
@@ -583,9 +667,10 @@ const CATALOGUE = [
     value: { type: 'number', min: 0, limit: 'retryWaitS' },
     default: '60',
     group: 'sweep',
-    endpoints: TEXT,
+    endpoints: ALL,
     help: 'most one request waits over all its retries, seconds (a Retry-After past what is left is not waited for)',
     doc: { meaning: 'most one request waits over all its retries; a `Retry-After` past what is left fails the request, saying so' },
+    body: { chat: retryWaitField, embeddings: retryWaitField, rerank: retryWaitField },
   },
   {
     flag: '--rate-limit',
@@ -600,6 +685,7 @@ const CATALOGUE = [
         "pace sends to a provider's rate limit: `rpm=N`, `tpm=M` or both (tokens estimated as the prompt's characters / 3, rounded up, plus the max output tokens), or `from-headers` (the limits its `x-ratelimit-*` / `anthropic-ratelimit-*` headers state). A paced level says it was limited by the provider instead of reporting a capacity ([rate limits](rate-limits.md))",
       default: 'none',
     },
+    body: { chat: rateLimitField },
   },
   {
     flag: '--gpu-source',

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { LIMITS } from './limits.js';
 import type { PoolingOutcome, WholeRecord } from './pooling-record.js';
+import { retryAttemptsSchema } from './record-schema.js';
 
 const count = z.number().int().nonnegative();
 const reason = z.string().max(4096);
@@ -25,6 +26,16 @@ export const wholeOutcomeSchema = z.discriminatedUnion('kind', [
 /** The kind's own fields make a record's type opaque to a generic refinement; its two instants are always in it. */
 const inOrder = (r: object) => (r as { endNs: number }).endNs >= (r as { sentNs: number }).sentNs;
 
+/** A retried request's earlier attempts start at its send and follow one another, each ending after it starts. */
+function attemptsInOrder(r: object): boolean {
+  let at = (r as { sentNs: number }).sentNs;
+  for (const a of (r as { attempts?: Array<{ sendNs: number; endNs: number }> }).attempts ?? []) {
+    if (a.sendNs < at || a.endNs < a.sendNs) return false;
+    at = a.endNs;
+  }
+  return at <= (r as { endNs: number }).endNs;
+}
+
 /** One record of a kind: its seq, level, warm-up flag and two instants, the kind's own fields, then its ending; bounded, instants in order. */
 export function wholeRecordSchema<T extends z.ZodRawShape>(own: T) {
   return z
@@ -36,9 +47,15 @@ export function wholeRecordSchema<T extends z.ZodRawShape>(own: T) {
       endNs: z.number().nonnegative(),
       ...own,
       outcome: wholeOutcomeSchema,
+      /** A request sent again after a 429, 529 or 503 with Retry-After: its earlier attempts (sentNs is the first's send). */
+      attempts: retryAttemptsSchema.optional(),
     })
     .strict()
-    .refine(inOrder, { error: 'endNs must not be before sentNs', path: ['endNs'] });
+    .refine(inOrder, { error: 'endNs must not be before sentNs', path: ['endNs'] })
+    .refine(attemptsInOrder, {
+      error: 'is out of order (each attempt starts after the one before it, from sentNs, and ends after it starts, before endNs)',
+      path: ['attempts'],
+    });
 }
 
 /** The first fields of a level: its concurrency, measured and failed requests, span (first send to last end) and requests per second. */

@@ -116,6 +116,7 @@ port.on('message', (m: ToThread) => {
           clock,
           timeoutMs: m.init.timeoutMs,
           idleMs: m.init.idleMs,
+          ...(m.init.retry === undefined ? {} : { retry: m.init.retry }),
         }),
       };
       break;

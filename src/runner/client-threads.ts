@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { PoolingRecord, RequestRecord, ShareRecords, Spread } from '../core/index.js';
+import type { PoolingRecord, RequestRecord, RetryPolicy, ShareRecords, Spread } from '../core/index.js';
 import type { DialectKind, PoolingRoute, Target } from '../client/index.js';
 import type { PoolingSharePlan } from './pooling-share.js';
 import { monotonicNs } from '../client/index.js';
@@ -61,6 +61,8 @@ export interface PoolingThreadInit {
   connections: number;
   timeoutMs: number;
   idleMs: number;
+  /** Absent: the client's default policy. */
+  retry?: RetryPolicy;
   originHrNs: number;
 }
 

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { DEFAULT_CLIENT_BUDGET_MS, LIMITS, POOLING_ENDPOINTS, poolingSloSchema, limitedInt, limitMessage, numericDefault } from '../core/index.js';
 import { ENGINE_CHOICES, type EngineChoice } from '../client/index.js';
-import { concurrencyLevels, countFields, serverFields } from './sweep-spec.js';
+import { concurrencyLevels, countFields, retrySpec, serverFields } from './sweep-spec.js';
 
 export const poolingSpecSchema = z
   .object({
@@ -47,6 +47,8 @@ export const poolingSpecSchema = z
     timeoutMs: z.number().positive().default(600_000),
     /** The longest silence of an answer once its headers came (no byte arriving), ms; never longer than timeoutMs. */
     idleMs: z.number().positive().default(60_000),
+    /** Retries of answers 429, 529 or 503 with Retry-After, as a text sweep's (docs/rate-limits.md). */
+    retry: retrySpec,
     command: z.string().default(''),
   })
   .superRefine((s, ctx) => {

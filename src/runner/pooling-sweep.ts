@@ -97,14 +97,21 @@ function poolingSenders(
 ): PoolingSenders {
   // Client threads as a text sweep has them; one loop when the clock is injected (tests) or one stream is the most.
   const threadCount = elsewhere?.size ?? (clockInjected ? 1 : threadsFor(spec.clientThreads, most));
-  const client = createPoolingClient(target, route, { connections: threadCount > 1 ? 1 : most, clock, timeoutMs: spec.timeoutMs, idleMs: spec.idleMs });
+  const client = createPoolingClient(target, route, {
+    connections: threadCount > 1 ? 1 : most,
+    clock,
+    timeoutMs: spec.timeoutMs,
+    idleMs: spec.idleMs,
+    retry: spec.retry,
+  });
   // Started for the first level that is split, not before: a thread loading its modules would take the CPU from a level on one loop.
   let threads: PoolingThreads | null = elsewhere;
   return {
     client,
     threadCount,
     always: elsewhere?.always === true,
-    threads: () => (threads ??= startPoolingThreads(threadCount, { target, route, model, timeoutMs: spec.timeoutMs, idleMs: spec.idleMs }, most)),
+    threads: () =>
+      (threads ??= startPoolingThreads(threadCount, { target, route, model, timeoutMs: spec.timeoutMs, idleMs: spec.idleMs, retry: spec.retry }, most)),
     close: async () => {
       await Promise.all([client.close(), (threads as PoolingThreads | null)?.close()]);
     },

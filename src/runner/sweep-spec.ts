@@ -81,6 +81,18 @@ function providerIssues(
     ctx.addIssue({ code: 'custom', path: ['azure'], message: `an Azure deployment serves chat and completions here, not ${spec.endpoint}` });
 }
 
+/** Retries of answers 429, 529 or 503 with Retry-After (retries: 0 turns them off), a text or pooling sweep's; docs/rate-limits.md. */
+export const retrySpec = z
+  .object({
+    retries: limitedCount('retryAttempts', 'retries').default(DEFAULT_RETRY.retries),
+    maxWaitMs: z
+      .number()
+      .nonnegative('retry maxWaitMs must be 0 or more')
+      .max(LIMITS.retryWaitS.max * 1000, { error: (i) => limitMessage('retryWaitS', Number(i.input) / 1000, 'retry wait (s)') })
+      .default(DEFAULT_RETRY.maxWaitMs),
+  })
+  .prefault({});
+
 export const sweepSpecSchema = z
   .object({
     ...serverFields,
@@ -159,16 +171,7 @@ export const sweepSpecSchema = z
       })
       .prefault({}),
     /** Retries of answers 429, 529 or 503 with Retry-After (retries: 0 turns them off); docs/rate-limits.md. */
-    retry: z
-      .object({
-        retries: limitedCount('retryAttempts', 'retries').default(DEFAULT_RETRY.retries),
-        maxWaitMs: z
-          .number()
-          .nonnegative('retry maxWaitMs must be 0 or more')
-          .max(LIMITS.retryWaitS.max * 1000, { error: (i) => limitMessage('retryWaitS', Number(i.input) / 1000, 'retry wait (s)') })
-          .default(DEFAULT_RETRY.maxWaitMs),
-      })
-      .prefault({}),
+    retry: retrySpec,
     /** Sends paced to a provider's rate limit (a budget, or its headers' limits); null: not paced. One client thread sends it. */
     rateLimit: ratePacingSchema.nullable().default(null),
     /** The command line that started the sweep, recorded in the result. */

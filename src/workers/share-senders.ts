@@ -87,6 +87,7 @@ const SHARE_SENDERS: { [K in WorkerKindName]: ShareSender<K> } = {
         clock: monotonicNs,
         timeoutMs: spec.timeoutMs,
         idleMs: spec.idleMs,
+        retry: spec.retry,
       });
       try {
         const run = await runPoolingShare({

@@ -33,7 +33,10 @@ function inputKind(form: FormField): Record<string, string | number> {
     case 'requests':
       return { type: 'text', inputMode: 'numeric' };
     case 'money':
+    case 'seconds':
       return { type: 'text', inputMode: 'decimal' };
+    case 'retries':
+      return { type: 'text', inputMode: 'numeric' };
     default:
       return { type: 'text' };
   }

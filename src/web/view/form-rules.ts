@@ -1,6 +1,7 @@
 /**
  * The Start form's rules, checked in the page before anything is sent (the
- * API checks them again): concurrency levels, prompt and output tokens, requests per level, money.
+ * API checks them again): concurrency levels, prompt and output tokens, requests per level, money,
+ * retries and their longest wait, a rate limit's text and an extra request body.
  * Messages name the field as its label reads.
  */
 import type { AgentTraceBody, FormCheck } from '../../core/index.js';
@@ -87,7 +88,39 @@ export interface FieldRule {
   positive: boolean;
 }
 
-export type FieldValue = number | number[] | 'auto' | boolean | AgentTraceBody | null;
+export type FieldValue = number | number[] | 'auto' | boolean | AgentTraceBody | string | Record<string, unknown> | null;
+
+/** Retries: a whole number from 0 to `max`, or "off" (0). */
+export function parseRetries(label: string, text: string, max: number, example: number): Checked<number> {
+  const t = text.trim().toLowerCase();
+  if (t === 'off') return { ok: true, value: 0 };
+  if (!/^\d+$/.test(t)) return { ok: false, message: `${label} must be a whole number from 0 to ${max}, e.g. ${example}, or off.` };
+  if (Number(t) > max) return { ok: false, message: `${label} must be at most ${max}.` };
+  return { ok: true, value: Number(t) };
+}
+
+/** Seconds: 0 or more, at most `max`. */
+export function parseSeconds(label: string, text: string, max: number, example: number): Checked<number> {
+  const t = text.trim();
+  const x = Number(t);
+  if (t === '' || !Number.isFinite(x) || x < 0) return { ok: false, message: `${label} must be a number of seconds, 0 or more, e.g. ${example}.` };
+  if (x > max) return { ok: false, message: `${label} must be at most ${max} s.` };
+  return { ok: true, value: x };
+}
+
+/** Optional JSON object: blank → null; anything but an object is refused here (the API checks its keys and size). */
+export function parseJsonObject(label: string, text: string): Checked<Record<string, unknown> | null> {
+  const t = text.trim();
+  if (t === '') return { ok: true, value: null };
+  let o: unknown;
+  try {
+    o = JSON.parse(t);
+  } catch {
+    return { ok: false, message: `${label} is not JSON: write an object, e.g. {"priority":1}.` };
+  }
+  if (o === null || typeof o !== 'object' || Array.isArray(o)) return { ok: false, message: `${label} must be a JSON object, e.g. {"priority":1}.` };
+  return { ok: true, value: o as Record<string, unknown> };
+}
 
 /**
  * A picked agent trace: within the start body's bound, and every line a JSON object. The server reads the
@@ -136,5 +169,14 @@ export function checkField(rule: FieldRule, input: string | boolean | AgentTrace
     case 'agent-trace':
       // No file picked: a synthetic sweep.
       return { ok: true, value: null };
+    case 'retries':
+      return parseRetries(rule.name, input, rule.max, rule.example);
+    case 'seconds':
+      return parseSeconds(rule.name, input, rule.max, rule.example);
+    case 'text':
+      // Read by the option's own parser on the server, which names the field when it refuses.
+      return { ok: true, value: input.trim() === '' ? null : input.trim() };
+    case 'json-object':
+      return parseJsonObject(rule.name, input);
   }
 }
