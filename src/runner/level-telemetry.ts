@@ -205,35 +205,42 @@ export async function startRunTelemetry(
         warnings.push({ code: 'metrics-missing', message: `${level}: no server view: ${scrapes.error}` });
         return { gpuMem: mem, gpu: gpuOut, ...(energy && { energy }), serverTruth: null, warnings };
       }
-      const figures = serverFigures(scrapes.before, scrapes.after, session.map, scrapes.readings);
-      const rtt = boundedRttMs(rttMs, records);
-      const { comparison, queued } = compareWithServer(records, figures, rtt, loopDelay?.p99 ?? null);
-      const serverTruth: ServerTruth = { metricsUrl: session.url, ...figures, rttMs: rtt, comparison, queued };
-      const disagreement = describeDisagreement(comparison);
-      if (disagreement) warnings.push({ code: 'server-disagrees', message: `${level}: our figures and the server's disagree: ${disagreement}` });
-      if (queued) {
-        warnings.push({
-          code: 'server-queued',
-          message: `${level}: the server queued requests (${describeQueue(serverTruth)}): load shows up as latency, not as errors — the server is saturated at this level`,
-        });
-      }
-      const speculative = specDecodeLevel(scrapes.before, scrapes.after, records);
-      if (speculative?.disagreement) {
-        warnings.push({
-          code: 'spec-decode-disagrees',
-          message: `${level}: our tokens per chunk and the server's speculative decoding disagree: ${speculative.disagreement}`,
-        });
-      }
-      return {
-        gpuMem: mem,
-        gpu: gpuOut,
-        ...(energy && { energy }),
-        serverTruth,
-        warnings,
-        ...(speculative === null ? {} : { specDecode: speculative.specDecode }),
-      };
+      const view = serverView(level, session.url, session.map, scrapes, records, boundedRttMs(rttMs, records), loopDelay?.p99 ?? null);
+      return { gpuMem: mem, gpu: gpuOut, ...(energy && { energy }), ...view, warnings: [...warnings, ...view.warnings] };
     },
   };
+}
+
+/** The server's own account of a level (its figures beside ours, queueing, speculative decoding), with the warnings it raises. */
+function serverView(
+  level: string,
+  metricsUrl: string,
+  map: ServerMetricsSession['map'],
+  scrapes: Exclude<Awaited<ReturnType<ServerMetricsSession['end']>>, { error: string }>,
+  records: readonly RequestRecord[],
+  rtt: number | null,
+  loopDelayP99: number | null,
+): { serverTruth: ServerTruth; specDecode?: SpecDecode; warnings: Warning[] } {
+  const warnings: Warning[] = [];
+  const figures = serverFigures(scrapes.before, scrapes.after, map, scrapes.readings);
+  const { comparison, queued } = compareWithServer(records, figures, rtt, loopDelayP99);
+  const serverTruth: ServerTruth = { metricsUrl, ...figures, rttMs: rtt, comparison, queued };
+  const disagreement = describeDisagreement(comparison);
+  if (disagreement) warnings.push({ code: 'server-disagrees', message: `${level}: our figures and the server's disagree: ${disagreement}` });
+  if (queued) {
+    warnings.push({
+      code: 'server-queued',
+      message: `${level}: the server queued requests (${describeQueue(serverTruth)}): load shows up as latency, not as errors — the server is saturated at this level`,
+    });
+  }
+  const speculative = specDecodeLevel(scrapes.before, scrapes.after, records);
+  if (speculative?.disagreement) {
+    warnings.push({
+      code: 'spec-decode-disagrees',
+      message: `${level}: our tokens per chunk and the server's speculative decoding disagree: ${speculative.disagreement}`,
+    });
+  }
+  return { serverTruth, ...(speculative === null ? {} : { specDecode: speculative.specDecode }), warnings };
 }
 
 /**
