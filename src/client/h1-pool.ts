@@ -94,6 +94,12 @@ class Conn {
   dead = false;
   private response: H1Response | null = null;
   private timer: NodeJS.Timeout | null = null;
+  /** When the timer fires (performance.now() ms); it may fire before the deadline, never after. */
+  private timerAt = 0;
+  /** The wait in force (for the response head, or between body bytes), pushed on by every read; 0: none. */
+  private deadline = 0;
+  private waitMs = 0;
+  private waitFor: 'headers' | 'body' = 'headers';
   private bytesAtWrite = 0;
   private reused = false;
   /** The socket's own error, or why this connection was failed: what a request waiting for it hears. */
@@ -126,19 +132,54 @@ class Conn {
     this.response = new H1Response(this.listener, false);
     this.socket.write(job.req.wire);
     job.handler.onWritten?.();
-    this.arm(this.o.headersMs, 'UND_ERR_HEADERS_TIMEOUT', `no response headers within ${this.o.headersMs} ms`);
+    this.arm(this.o.headersMs, 'headers');
   }
 
-  private arm(ms: number, code: string, message: string): void {
+  /**
+   * Starts a wait of `ms` (0: none). One lazy timer serves every wait of the connection: a read only moves the
+   * deadline, and the timer, when it fires early, sleeps again for what is left (a timer reset on every read of
+   * every stream costs the loop more than the reads themselves).
+   */
+  private arm(ms: number, waitFor: 'headers' | 'body'): void {
+    this.waitMs = ms;
+    this.waitFor = waitFor;
+    this.deadline = ms > 0 ? performance.now() + ms : 0;
+    if (this.deadline === 0) return;
+    this.timer?.ref();
+    // First asleep for the shorter of the two waits, so the body's wait that follows the head finds it due in time.
+    if (this.timer === null || this.timerAt > this.deadline) this.sleep(Math.min(ms, this.o.idleMs > 0 ? this.o.idleMs : ms));
+  }
+
+  private sleep(ms: number): void {
     if (this.timer !== null) clearTimeout(this.timer);
-    this.timer = ms > 0 ? setTimeout(() => this.fail(protocolError(code, message)), ms) : null;
+    this.timerAt = performance.now() + ms;
+    this.timer = setTimeout(this.onTimer, ms);
+  }
+
+  private readonly onTimer = (): void => {
+    this.timer = null;
+    if (this.deadline === 0) return;
+    const left = this.deadline - performance.now();
+    if (left > 0) return this.sleep(Math.ceil(left));
+    const ms = this.waitMs;
+    this.fail(
+      this.waitFor === 'headers'
+        ? protocolError('UND_ERR_HEADERS_TIMEOUT', `no response headers within ${ms} ms`)
+        : protocolError('UND_ERR_BODY_TIMEOUT', `no body bytes for ${ms} ms`),
+    );
+  };
+
+  private stopTimer(): void {
+    this.deadline = 0;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
   }
 
   private readonly listener = {
     head: (status: number, statusText: string, headers: Record<string, string | string[]>) => {
       const job = this.job;
       if (job === null) return;
-      this.arm(this.o.idleMs, 'UND_ERR_BODY_TIMEOUT', `no body bytes for ${this.o.idleMs} ms`);
+      this.arm(this.o.idleMs, 'body');
       job.handler.onResponseStart(job, status, headers, statusText);
     },
     body: (chunk: Buffer) => {
@@ -161,7 +202,7 @@ class Conn {
       // Bytes no request asked for, on an idle socket: it cannot be trusted with the next one.
       return this.destroy();
     }
-    this.timer?.refresh();
+    if (this.deadline !== 0) this.deadline = performance.now() + this.waitMs;
     try {
       this.response.push(chunk);
     } catch (err) {
@@ -171,7 +212,7 @@ class Conn {
 
   private readonly onClose = (): void => {
     this.dead = true;
-    if (this.timer !== null) clearTimeout(this.timer);
+    this.stopTimer();
     const job = this.job;
     if (job !== null && this.response?.untilClose === true && this.error === null) {
       // A body framed by the close: the close is its end.
@@ -201,8 +242,8 @@ class Conn {
     job.done = true;
     this.job = null;
     this.response = null;
-    if (this.timer !== null) clearTimeout(this.timer);
-    this.timer = null;
+    // The timer stays for the connection's next request (it finds no deadline if it fires first).
+    this.deadline = 0;
   }
 
   /** Detaches the current request (aborted) and closes the socket. */
@@ -213,6 +254,7 @@ class Conn {
   }
 
   destroy(): void {
+    this.stopTimer();
     if (this.dead) return;
     this.dead = true;
     this.socket.destroy();
@@ -221,6 +263,7 @@ class Conn {
 
   idle(): void {
     this.socket.unref();
+    this.timer?.unref();
   }
 }
 
