@@ -70,7 +70,7 @@ async function replay(url: string, speeds: number[]) {
       return {
         ...c,
         send: (req, meta, signal) => {
-          sent.push(req.prompt);
+          sent.push(('wire' in req ? req.spec : req).prompt);
           return c.send(req, meta, signal);
         },
       };

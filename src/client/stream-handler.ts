@@ -21,6 +21,7 @@ import { responsesReader } from './responses-reader.js';
 import { structuredRecord } from './structured-answer.js';
 import type { ToolExpectation } from './tool-calls.js';
 import type { RequestMeta, Timeouts } from './types.js';
+import type { QuietQueue } from './quiet-queue.js';
 
 /** Answer texts kept beside their records, never in them: records are stored and exported; answers are only sent back. */
 const ANSWERS = new WeakMap<RequestRecord, string>();
@@ -79,6 +80,8 @@ export interface HandlerContext {
   trace: boolean;
   /** Wall-clock ms, read only to turn a header's date (Retry-After, a reset) into a wait. */
   wallMs: () => number;
+  /** Where the records of streams already replaced (onEnded) are built: after the burst of reads. */
+  later: QuietQueue;
 }
 
 /** Most bytes of a non-2xx body kept to extract its message. */
@@ -97,6 +100,8 @@ export class StreamHandler implements H1Handler, Abortable {
   private writeStartNs = 0;
   /** Set by the client when tracing: when the body was built. */
   builtNs = 0;
+  /** Hears a stream that ended well as its end is read; its record is then built in a quiet moment (ctx.later). */
+  onEnded: ((endNs: number) => void) | null = null;
   private headersNs: number | null = null;
   private lastReadNs = 0;
   private status: number | null = null;
@@ -307,6 +312,19 @@ export class StreamHandler implements H1Handler, Abortable {
   private settle(outcome: Outcome, endNs: number): void {
     if (this.settled) return;
     this.release();
+    const ended = this.onEnded;
+    if (ended !== null && outcome.kind === 'ok') {
+      // The slot is free now: its replacement leaves first, and the record is built once the burst of reads is
+      // over, so a burst of ends is not replaced one record-build apart.
+      ended(endNs);
+      this.ctx.later.push(() => this.complete(outcome, endNs));
+      return;
+    }
+    this.complete(outcome, endNs);
+  }
+
+  /** Builds the record of a settled stream and resolves it. */
+  private complete(outcome: Outcome, endNs: number): void {
     if ('message' in outcome) outcome.message = this.ctx.redact(outcome.message);
     const built = toRecord(this.rec, this.meta, {
       sendNs: this.sendNs,

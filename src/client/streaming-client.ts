@@ -15,20 +15,39 @@ import type { Dialect } from './dialects/types.js';
 import { H1Pool, type H1PoolOptions, headerLines, requestHead } from './h1-pool.js';
 import { type Sleep, sleepMs, withProviderRetries } from './provider-retry.js';
 import { StreamHandler, type HandlerContext, withAnswerOf } from './stream-handler.js';
+import { quietQueue } from './quiet-queue.js';
 import { answerChecker } from './structured-answer.js';
 import { toolExpectation } from './tool-calls.js';
 import { traceIdSource, traceparentLine } from './trace-context.js';
 import { azurePath, resolveTarget } from './target.js';
 import { DEFAULT_TIMEOUTS, type RequestMeta, type RequestSpec, type Target, type Timeouts } from './types.js';
 
+/**
+ * A request built ahead of its send: its meta with the request id and traceparent it will carry, and its bytes
+ * (or the error that refuses it before any byte leaves), so the send pays only the write.
+ */
+export interface PreparedRequest {
+  readonly spec: RequestSpec;
+  readonly meta: RequestMeta;
+  readonly wire: string | Error;
+  readonly bytes: number;
+  readonly builtNs: number;
+}
+
 /** Sends streamed completions and records each one. */
 export interface StreamingClient {
+  /** Builds `spec` for a later send (its request id and traceparent drawn now); `meta.targetSendNs` is the send's. */
+  prepare(spec: RequestSpec, meta: RequestMeta): PreparedRequest;
   /**
-   * Sends one request and resolves with its record when the stream ends
+   * Sends one request (built now, or by `prepare`) and resolves with its record when the stream ends
    * (`[DONE]`, close, error, timeout or abort). Never rejects: every failure is
    * a record with an outcome. An aborted `signal` yields outcome `aborted`.
+   * `onEnded`, when given, hears a stream that ended well (`[DONE]`) the moment
+   * its end is read, before its record is built (the record follows once the
+   * sockets with bytes waiting are read): a closed loop sends the request that
+   * replaces it from there.
    */
-  send(spec: RequestSpec, meta: RequestMeta, signal?: AbortSignal): Promise<RequestRecord>;
+  send(request: RequestSpec | PreparedRequest, meta: RequestMeta, signal?: AbortSignal, onEnded?: (endNs: number) => void): Promise<RequestRecord>;
   /**
    * Opens up to `n` keep-alive sockets before a level (connected, TLS done), so no
    * measured request pays a handshake. Resolves with how many connected; failures
@@ -76,6 +95,7 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
     dialect,
     trace: process.env.GOODPUT_SEND_TRACE === '1',
     wallMs: opts.wallMs ?? Date.now,
+    later: quietQueue(),
   };
   const retryPolicy = boundedRetry(opts.retry ?? DEFAULT_RETRY);
   const sleep = opts.sleep ?? sleepMs;
@@ -103,52 +123,57 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
   };
   const apiNames = { responses: 'Responses API', messages: "Anthropic's Messages API" } as const;
 
-  function send(spec: RequestSpec, given: RequestMeta, signal?: AbortSignal): Promise<RequestRecord> {
+  function prepare(spec: RequestSpec, given: RequestMeta): PreparedRequest {
     const meta: RequestMeta = {
       ...given,
       ...(given.requestId === undefined ? { requestId: `${idPrefix}${sent++}` } : {}),
       ...(nextTrace === null ? {} : { trace: nextTrace() }),
     };
-    // Every attempt carries the same request id and traceparent: one request to the user, to the server's log and its traces.
-    return withProviderRetries(() => sendOnce(spec, meta, signal), retryPolicy, sleep, signal);
+    const path = paths[spec.endpoint];
+    try {
+      if (path === null)
+        throw new Error(`${azure === undefined ? dialect.label : 'an Azure deployment'} has no ${apiNames[spec.endpoint as keyof typeof apiNames]}`);
+      const body = dialect.buildBody(spec);
+      // A session resends the server's own answers: a body past the limit is refused here, never sent,
+      // and recorded as our limit (its own code), not as the server failing.
+      const bytes = Buffer.byteLength(body);
+      if (bytes > LIMITS.requestBodyBytes.max) {
+        const message = `our request-body limit: ${limitMessage('requestBodyBytes', bytes, 'the body')}; never sent`;
+        return { spec, meta, wire: Object.assign(new Error(message), { code: 'ERR_REQUEST_BODY_LIMIT' }), bytes, builtNs: 0 };
+      }
+      const id = meta.requestId as string;
+      if (!/^[\x21-\x7e]{1,256}$/.test(id)) throw new Error('the request id must be 1 to 256 visible ASCII characters');
+      let lines = fixedLines;
+      for (const h of idHeaders) lines += `${h}: ${id}\r\n`;
+      if (meta.trace !== undefined) lines += traceparentLine(meta.trace);
+      const wire = requestHead('POST', path, pool.hostHeader, lines, bytes) + body;
+      return { spec, meta, wire, bytes, builtNs: ctx.trace ? ctx.clock() : 0 };
+    } catch (err) {
+      const error = Object.assign(new Error(`request body could not be built: ${(err as Error).message}`), { code: 'ERR_REQUEST_BODY' });
+      return { spec, meta, wire: error, bytes: 0, builtNs: 0 };
+    }
   }
 
-  function sendOnce(spec: RequestSpec, meta: RequestMeta, signal?: AbortSignal): Promise<RequestRecord> {
+  function send(request: RequestSpec | PreparedRequest, given: RequestMeta, signal?: AbortSignal, onEnded?: (endNs: number) => void): Promise<RequestRecord> {
+    const built = 'wire' in request ? request : prepare(request, given);
+    // Built ahead: the send's own moment is the one it was meant to leave at.
+    const p = built === request ? { ...built, meta: { ...built.meta, targetSendNs: given.targetSendNs } } : built;
+    // Every attempt carries the same request id and traceparent: one request to the user, to the server's log and its traces.
+    return withProviderRetries(() => sendOnce(p, signal, onEnded), retryPolicy, sleep, signal);
+  }
+
+  function sendOnce(p: PreparedRequest, signal?: AbortSignal, onEnded?: (endNs: number) => void): Promise<RequestRecord> {
+    const { spec, meta, wire, bytes, builtNs } = p;
     return new Promise<RequestRecord>((resolve) => {
-      let wire: string;
-      let builtNs = 0;
-      let bytes = 0;
-      const path = paths[spec.endpoint];
-      try {
-        if (path === null)
-          throw new Error(`${azure === undefined ? dialect.label : 'an Azure deployment'} has no ${apiNames[spec.endpoint as keyof typeof apiNames]}`);
-        const body = dialect.buildBody(spec);
-        // A session resends the server's own answers: a body past the limit is refused here, never sent,
-        // and recorded as our limit (its own code), not as the server failing.
-        bytes = Buffer.byteLength(body);
-        if (bytes > LIMITS.requestBodyBytes.max) {
-          const message = `our request-body limit: ${limitMessage('requestBodyBytes', bytes, 'the body')}; never sent`;
-          return new StreamHandler(ctx, meta, spec.maxTokens, resolve).start(() => {
-            throw Object.assign(new Error(message), { code: 'ERR_REQUEST_BODY_LIMIT' });
-          }, signal);
-        }
-        const id = meta.requestId as string;
-        if (!/^[\x21-\x7e]{1,256}$/.test(id)) throw new Error('the request id must be 1 to 256 visible ASCII characters');
-        let lines = fixedLines;
-        for (const h of idHeaders) lines += `${h}: ${id}\r\n`;
-        if (meta.trace !== undefined) lines += traceparentLine(meta.trace);
-        wire = requestHead('POST', path, pool.hostHeader, lines, bytes) + body;
-        if (ctx.trace) builtNs = ctx.clock();
-      } catch (err) {
-        const error = Object.assign(new Error(`request body could not be built: ${(err as Error).message}`), { code: 'ERR_REQUEST_BODY' });
+      if (typeof wire !== 'string')
         return new StreamHandler(ctx, meta, spec.maxTokens, resolve).start(() => {
-          throw error;
+          throw wire;
         }, signal);
-      }
       const request = { method: 'POST' as const, wire };
       const attempt = (dispatcher: H1Pool, done: (r: RequestRecord) => void, retry: (() => void) | null) => {
         const handler = new StreamHandler(ctx, meta, spec.maxTokens, done, retry);
         if (ctx.trace) handler.builtNs = builtNs;
+        if (onEnded !== undefined) handler.onEnded = onEnded;
         if (spec.keepAnswer) handler.keepAnswer();
         if (spec.endpoint === 'responses') handler.readResponsesEvents();
         if (spec.endpoint === 'messages') handler.readMessagesEvents();
@@ -190,5 +215,5 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
     await Promise.resolve();
   }
 
-  return { send, openConnections, close };
+  return { prepare, send, openConnections, close };
 }

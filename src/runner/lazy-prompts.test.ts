@@ -51,8 +51,9 @@ describe('lazy request bodies', () => {
     const sent: RequestSpec[] = [];
     let ns = 0;
     const client: StreamingClient = {
+      prepare: (spec, meta) => ({ spec, meta, wire: '', bytes: 0, builtNs: 0 }),
       async send(s, meta) {
-        sent.push(s);
+        sent.push('wire' in s ? s.spec : s);
         if (sent.length === 5) outer.abort();
         await new Promise((r) => setImmediate(r));
         return record(meta.seq, meta.warmup, ++ns);

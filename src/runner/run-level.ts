@@ -9,12 +9,13 @@
  */
 import { setMaxListeners } from 'node:events';
 import { type LevelLoad, type RequestRecord, splitConcurrency } from '../core/index.js';
-import type { RequestSpec } from '../client/index.js';
+import type { PreparedRequest } from '../client/index.js';
 import { type LevelPlan, arrivalOps } from '../workload/index.js';
 import { audioPool, imagePool } from './image-pool.js';
 import { type LevelContext, requestSpec } from './level-request.js';
 import { levelLoad } from './level-load.js';
 import { runAgentLevel, runSessions } from './level-sessions.js';
+import { runClosedLoop } from './closed-loop.js';
 import { runOpenLoop } from './open-loop.js';
 import { capPart, closedPart, openPart } from './share-parts.js';
 import type { SweepSpec } from './sweep-spec.js';
@@ -120,30 +121,28 @@ async function sendWarmups(ctx: LevelContext, tally: LevelTally, signal: AbortSi
 
 /** The level's measured sends by index: each request built when it leaves, or taken from those built ahead (each used once, then dropped). */
 interface LevelSends {
-  prepared: Map<number, RequestSpec>;
-  /** Builds measured request `i` ahead of its send. */
+  prepared: Map<number, PreparedRequest>;
+  /** Builds measured request `i` (its prompt, body and head) ahead of its send. */
   prepare(i: number): void;
-  send(i: number, targetSendNs: number): Promise<RequestRecord>;
+  send(i: number, targetSendNs: number, onEnded?: (endNs: number) => void): Promise<RequestRecord>;
 }
 
 function levelSends(ctx: LevelContext, tally: LevelTally, signal: AbortSignal): LevelSends {
   const warmups = ctx.spec.warmup;
-  const prepared = new Map<number, RequestSpec>();
-  const specAt = (i: number) => {
-    const spec = prepared.get(i) ?? requestSpec(ctx, warmups + i);
-    prepared.delete(i);
-    return spec;
-  };
+  const prepared = new Map<number, PreparedRequest>();
+  const build = (i: number) =>
+    ctx.client.prepare(requestSpec(ctx, warmups + i), { seq: warmups + i, concurrency: ctx.concurrency, warmup: false, targetSendNs: 0 });
   return {
     prepared,
     prepare: (i) => {
-      prepared.set(i, requestSpec(ctx, warmups + i));
+      if (!prepared.has(i)) prepared.set(i, build(i));
     },
-    async send(i, scheduledNs) {
-      const spec = specAt(i);
+    async send(i, scheduledNs, onEnded) {
+      const request = prepared.get(i) ?? build(i);
+      prepared.delete(i);
       // Paced to a rate limit: the request is meant to leave when the budget lets it, not before.
-      const targetSendNs = ctx.pacer ? Math.max(scheduledNs, await ctx.pacer.before(spec, signal)) : scheduledNs;
-      const r = await ctx.client.send(spec, { seq: warmups + i, concurrency: ctx.concurrency, warmup: false, targetSendNs }, signal);
+      const targetSendNs = ctx.pacer ? Math.max(scheduledNs, await ctx.pacer.before(request.spec, signal)) : scheduledNs;
+      const r = await ctx.client.send(request, { seq: warmups + i, concurrency: ctx.concurrency, warmup: false, targetSendNs }, signal, onEnded);
       ctx.pacer?.seen(r);
       tally.finish(r);
       return r;
@@ -188,16 +187,8 @@ async function sendMeasured(ctx: LevelContext, plan: LevelPlan, tally: LevelTall
   }
   if (plan.kind === 'closed') {
     const part = closedPart(plan.slots, ctx.requests, ctx.share);
-    let next = part.from;
-    const worker = async () => {
-      let targetSendNs = startNs;
-      while (next < part.to && !signal.aborted) {
-        const r = await sends.send(next++, targetSendNs);
-        // Closed loop: the replacement is meant to leave the moment this one ended.
-        targetSendNs = r.endNs ?? ctx.clock();
-      }
-    };
-    await Promise.all(Array.from({ length: part.slots }, worker));
+    // Closed loop: the replacement is meant to leave the moment its slot's request ended (a paced one waits for the pacer).
+    await runClosedLoop({ ...part, startNs, clock: ctx.clock, signal, early: !ctx.pacer, send: sends.send });
     return { scheduledNs: null, waitedForSlot: 0 };
   }
   const mine = openPart(plan.offsetsNs.length, ctx.share);
