@@ -60,8 +60,15 @@ function resetMs(text: string | null, nowMs: number): number | undefined {
   return ms !== undefined && ms <= LIMITS.rateLimitResetS.max * 1000 ? Math.round(ms) : undefined;
 }
 
+/** Every header a rate limit is stated in: an answer with none of them (a self-hosted engine's) costs one look each. */
+const LIMIT_HEADERS = ['requests', 'tokens'].flatMap((k) => [
+  ...['limit', 'remaining', 'reset'].map((f) => `x-ratelimit-${f}-${k}`),
+  ...['limit', 'remaining', 'reset'].map((f) => `anthropic-ratelimit-${k}-${f}`),
+]);
+
 /** The limits an answer's headers state (OpenAI's names first, then Anthropic's), or null when it states none. */
 export function parseRateLimitHeaders(h: HeaderBag, nowMs: number): RateLimitSeen | null {
+  if (!LIMIT_HEADERS.some((name) => h[name] !== undefined)) return null;
   const R = LIMITS.rateLimitRpm.max;
   const T = LIMITS.rateLimitTpm.max;
   const pick = (openai: string, anthropic: string) => first(h, openai) ?? first(h, anthropic);
