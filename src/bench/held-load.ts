@@ -129,6 +129,7 @@ async function main() {
   let missed = 0;
   for (const { c, cadenceMs } of LEVELS) {
     let floorOverhead: number | null = null;
+    let floorInFlight: number | null = null;
     for (const client of ['floor', 'goodput'] as const) {
       const stub = await startStub(cadenceMs);
       let m: ClientFigures;
@@ -143,8 +144,10 @@ async function main() {
       const tpotErr = m.tpotP50 === null || s.tpotP50 === null ? null : (m.tpotP50 - s.tpotP50) / s.tpotP50;
       let ratio = '—';
       const verdicts: string[] = [];
-      if (client === 'floor') floorOverhead = overhead;
-      else if (floorOverhead !== null && overhead !== null) {
+      if (client === 'floor') {
+        floorOverhead = overhead;
+        floorInFlight = s.inFlightP50;
+      } else if (floorOverhead !== null && overhead !== null) {
         ratio = floorOverhead > 0 ? `${(overhead / floorOverhead).toFixed(2)}×` : '—';
         const allowed = c <= 256 ? Math.max(1.5 * floorOverhead, floorOverhead + 2) : 2 * floorOverhead;
         if (overhead > allowed) verdicts.push(m.bound === null ? `MISSED: overhead over ${allowed.toFixed(1)} ms, not flagged` : 'over, flagged client-bound');
@@ -159,7 +162,7 @@ async function main() {
         f(overhead),
         ratio,
         tpotErr === null ? '—' : `${(tpotErr * 100).toFixed(3)}%`,
-        `${f(s.inFlightP50, 0)}/${f(s.inFlightMin, 0)}`,
+        `${f(s.inFlightP50, 0)}/${f(s.inFlightMin, 0)}${client === 'goodput' && floorInFlight && s.inFlightP50 !== null ? ` (${((s.inFlightP50 / floorInFlight) * 100).toFixed(1)} % of the floor's)` : ''}`,
         `${f(s.gapP50)}/${f(s.gapP99)}`,
         `${verdicts.join('; ')}${m.failed > 0 ? ` (${m.failed} failed)` : ''}`,
       ]);

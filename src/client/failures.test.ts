@@ -113,6 +113,16 @@ describe('transport failures', () => {
     expect(r.chunkNs).toHaveLength(1);
   });
 
+  it('reads keep a stream alive past the idle limit: each moves the deadline on', async () => {
+    const paced = Array.from({ length: 12 }, () => ({ delayMs: 50, bytes: token }));
+    const server = await serve(scripted([{ delayMs: 0, bytes: role }, ...paced, { delayMs: 0, bytes: 'data: [DONE]\n\n' }]));
+    const r = await sendOnce({ baseUrl: server.url }, { idleMs: 400 });
+    expect(r.outcome).toEqual({ kind: 'ok' });
+    // Longer than one idle limit in all, never that long without a byte.
+    expect((r.endNs as number) - r.sendNs).toBeGreaterThan(400e6);
+    expect(r.chunkNs).toHaveLength(12);
+  });
+
   it('keep-alives forever → total timeout, in the phase it was in', async () => {
     const pings = Array.from({ length: 20 }, () => ({ delayMs: 50, bytes: ': ping\n\n' }));
     const server = await serve(scripted([{ delayMs: 0, bytes: role }, ...pings]));
