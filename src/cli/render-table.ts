@@ -11,6 +11,8 @@ import {
   type LevelAxis,
   type LevelResult,
   type SweepResult,
+  heldPct,
+  heldShort,
   levelAxis,
   levelValue,
   sanitizeForTerminal as clean,
@@ -43,7 +45,15 @@ function status(l: LevelResult): string {
   // A provider's limit set the pace: no capacity is read from the level.
   if (l.rateLimit?.limited === true) return clean(l.rateLimit.reason ?? "limited by the provider's rate limit");
   if (l.clientBound.bound) return `client-bound: ${clean(l.clientBound.reason ?? '')}`;
+  if (l.inFlight !== undefined && heldShort(l.inFlight)) return `not held: ${heldPct(l.inFlight)} % of ${l.inFlight.asked} in flight`;
   return 'ok';
+}
+
+/** "64 / 61": requests in flight at the sends (median / min); a closed loop below 95 % of C marked "!"; "—" without figures. */
+function inFlightCell(l: LevelResult): string {
+  const f = l.inFlight;
+  if (f === undefined) return '—';
+  return `${fmt(f.median, Number.isInteger(f.median) ? 0 : 1)} / ${f.min}${heldShort(f) ? ' !' : ''}`;
 }
 
 /** "3 (2 requests, 4.0 s waited)": retries after 429, 529 or 503, never hidden. */
@@ -52,12 +62,13 @@ function retriesCell(l: LevelResult): string {
   return r === undefined ? '0' : `${r.attempts} (${r.requests} request${r.requests === 1 ? '' : 's'}, ${(r.waitMs / 1000).toFixed(1)} s waited)`;
 }
 
-/** The level's place on its axis first; an open loop's peak in flight beside it; retries when any level made one. */
-function row(l: LevelResult, axis: LevelAxis, retries: boolean): string[] {
+/** The level's place on its axis first; an open loop's peak in flight beside it; what the client held; retries when any level made one. */
+function row(l: LevelResult, axis: LevelAxis, retries: boolean, held: boolean): string[] {
   const mem = l.gpuMemMiB.available ? fmt(l.gpuMemMiB.peak, 0) : 'n/a';
   return [
     axis.format(levelValue(l)),
     ...(axis.open ? [String(l.concurrency)] : []),
+    ...(held ? [inFlightCell(l)] : []),
     fmt(l.throughputTokS),
     fmt(l.perRequestTokS?.mean),
     fmt(l.ttftMs?.p50),
@@ -80,24 +91,27 @@ export function renderTable(levels: readonly LevelResult[], color: boolean): str
   const sched = axis.open ? ['TTFT p50 from schedule (ms)', 'e2e p50 from schedule (ms)', 'Schedule lag p99 (ms)'] : [];
   const base = HEADERS.slice(0, HEADERS.indexOf('Failed'));
   const retries = levels.some((l) => l.retries !== undefined);
+  // Results of earlier versions hold no in-flight figures: their tables keep their columns.
+  const held = levels.some((l) => l.inFlight !== undefined);
   const rest = HEADERS.slice(base.length);
   const headers = [
     axis.name,
     ...(axis.open ? ['Peak in flight'] : []),
+    ...(held ? ['In flight p50 / min'] : []),
     ...base,
     ...sched,
     rest[0] as string,
     ...(retries ? ['Retries'] : []),
     ...rest.slice(1),
   ];
-  const rows = levels.map((l) => row(l, axis, retries));
+  const rows = levels.map((l) => row(l, axis, retries, held));
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   const line = (cells: string[]) => cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padStart(widths[i] as number))).join('  ');
   const out = [c.bold(line(headers))];
   levels.forEach((l) => {
-    const text = line(row(l, axis, retries));
+    const text = line(row(l, axis, retries, held));
     if (l.invalid) out.push(c.red(text));
-    else if (l.clientBound.bound || l.rateLimit?.limited === true) out.push(c.yellow(text));
+    else if (l.clientBound.bound || l.rateLimit?.limited === true || heldShort(l.inFlight)) out.push(c.yellow(text));
     else out.push(text);
   });
   return out.join('\n');

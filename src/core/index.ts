@@ -149,6 +149,17 @@ export {
 } from './limits.js';
 export { peakOverlap } from './overlap.js';
 export {
+  describeInFlight,
+  HELD_SHARE,
+  heldPct,
+  heldShort,
+  type InFlight,
+  inFlightAtSends,
+  inFlightHeld,
+  type InFlightRecord,
+  inFlightSchema,
+} from './in-flight.js';
+export {
   MAX_HOOK_CALLS,
   RESET_CACHE_BETWEEN,
   type ResetCacheBetween,

@@ -7,6 +7,7 @@ import type { ClientBound, FailureKind, GpuMem, LevelResult } from './result-sch
 import { maxOf, mean, minOf, percentiles } from './percentiles.js';
 import { chunkGapsMs, e2eMs, itlPerTokenMs, perRequestTokS, sendLagMs, tokensPerChunk, tpotMs, ttfaMs, ttftMs } from './request-metrics.js';
 import { steadyWindow } from './steady-state.js';
+import { inFlightHeld } from './in-flight.js';
 import { summarizeStructured } from './structured-summary.js';
 import { summarizeToolCalls } from './tool-call-summary.js';
 import { type Spread, judgeClientBound } from './client-bound.js';
@@ -33,6 +34,8 @@ export interface LevelInput {
   gpu: GpuMem;
   /** How the sweep paced its sends to a rate limit; absent or null: not paced. */
   pacing?: RatePacing | null;
+  /** The concurrency the in-flight figures are judged against; absent: `concurrency`; null: none was asked (an open loop). */
+  heldAgainst?: number | null;
 }
 
 export type ClientBudgetRule = 'scaled' | 'floor';
@@ -149,6 +152,7 @@ export function summarizeLevel(input: LevelInput): LevelResult {
   const throughputTokS = durationMs > 0 ? outputTokensTotal / (durationMs / 1000) : 0;
   // Failed requests held slots too: they count for in-flight, not for tokens.
   const steady = steadyWindow(measured, input.concurrency);
+  const inFlight = inFlightHeld(measured, input.heldAgainst === undefined ? input.concurrency : input.heldAgainst);
 
   const icl: number[] = [];
   const itl: number[] = [];
@@ -197,6 +201,7 @@ export function summarizeLevel(input: LevelInput): LevelResult {
     throughputTokS,
     steadyThroughputTokS: steady?.throughputTokS ?? null,
     steadyWindowMs: steady ? (steady.endNs - steady.startNs) / 1e6 : null,
+    ...(inFlight === null ? {} : { inFlight }),
     perRequestTokS: perReq === null ? null : { mean: perReq },
     ttftMs: percentiles(collect(ok, ttftMs), [50, 95, 99]),
     ttftSplitMs: { burst: split(true), steady: split(false) },

@@ -13,6 +13,7 @@ import { businessCostSchema } from './cost-success.js';
 import { providerPriceSchema } from './provider-price.js';
 import { providerCostSchema } from './provider-cost.js';
 import { levelGoodputSchema } from './goodput.js';
+import { inFlightSchema } from './in-flight.js';
 import { rawRecordSchema } from './record-schema.js';
 import { LIMITS, limitMessage } from './limits.js';
 import { sloSchema } from './slo.js';
@@ -138,6 +139,13 @@ export const levelResultSchema = z
     throughputTokS: z.number().nonnegative(),
     steadyThroughputTokS: z.number().nonnegative().nullable(),
     steadyWindowMs: ms.nullable(),
+    /**
+     * What the client held: requests open at each measured send after the level's first (median, min),
+     * beside the concurrency asked and their ratio; a closed loop below 95 % of it is marked. Recomputed
+     * from the records' send and end instants wherever a result is verified. Absent in earlier results
+     * and where no send followed the level's first ones.
+     */
+    inFlight: inFlightSchema.optional(),
     perRequestTokS: z.object({ mean: z.number() }).nullable(),
     ttftMs: nullable(z.object({ p50: ms, p95: ms, p99: ms })),
     /**

@@ -39,6 +39,24 @@ describe('checkEvidence', () => {
       expect.stringMatching(/^evidence\.baseline: run 1 levels\[c=2\]\.throughputTokS: states 900, its records give [\d.]+ \[rule: records-reproduce\]$/),
     ]);
   });
+  it('refuses in-flight figures edited to claim more load than the records held', () => {
+    const r = fresh();
+    // Sent in rounds of two, each round's second send seeing the first: 1.5 at the median of 2 asked.
+    expect(r.levels[1]?.inFlight).toEqual({ median: 1.5, min: 1, asked: 2, held: 0.75, samples: 6 });
+    (r.levels[1]?.inFlight as { median: number; held: number }).median = 2;
+    (r.levels[1]?.inFlight as { median: number; held: number }).held = 1;
+    expect(check(r).out).toEqual([
+      'evidence.baseline: run 1 levels[c=2].inFlight.median: states 2, its records give 1.5 [rule: records-reproduce]',
+      'evidence.baseline: run 1 levels[c=2].inFlight.held: states 1, its records give 0.75 [rule: records-reproduce]',
+    ]);
+  });
+  it('accepts a result of an earlier version, whose levels state no in-flight figures', () => {
+    const r = fresh();
+    for (const run of [r, ...(r.repeats ?? [])]) for (const l of run.levels) delete (l as { inFlight?: unknown }).inFlight;
+    const { side, out } = check(r);
+    expect(out).toEqual([]);
+    expect(side?.runs[0]?.levels[1]?.inFlight).toBeUndefined();
+  });
   it('refuses edited records under their old hash, and a recomputed hash does not help the summaries', () => {
     const r = fresh();
     const rec = r.repeats?.[0]?.records?.[3] as { chunkNs: number[] };

@@ -66,7 +66,9 @@ export function agentsOf(src: AgentsSource): NonNullable<LevelResultInput['agent
 export function levelResult(input: LevelResultInput): LevelResult {
   const { load, slo, capOf, sessionTurns, shares, agents, images, audio, ...rest } = input;
   const closed = load.kind === 'concurrency';
-  const summary = summarizeLevel({ ...rest, concurrency: closed ? load.level : Math.max(1, load.peakInFlight) });
+  // A session's turns wait out its think time between them: its slot is idle by design, so nothing is judged against C.
+  const heldAgainst = closed && !input.records.some((r) => r.session !== undefined) ? load.level : null;
+  const summary = summarizeLevel({ ...rest, concurrency: closed ? load.level : Math.max(1, load.peakInFlight), heldAgainst });
   const ok = input.records.filter((r) => !r.warmup && isOk(r));
   const cached = ok.flatMap((r) => (r.cachedPromptTokens === null ? [] : [r.cachedPromptTokens]));
   return {
@@ -109,23 +111,26 @@ const closedLoad = (c: number): LevelLoad => ({
  */
 export function levelFromRecords(run: SweepResult, stated: LevelResult, records: readonly RequestRecord[]): LevelResult {
   const cb = stated.clientBound;
+  const { inFlight, ...again } = levelResult({
+    load: stated.load ?? closedLoad(stated.concurrency),
+    slo: run.run.slo ?? null,
+    capOf: () => run.run.outputTokens,
+    records,
+    targetOutputTokens: run.run.outputTokens,
+    forceLength: run.run.forceLength,
+    loopDelayMs: cb.loopDelayMs,
+    clientCpuPct: cb.clientCpuPct,
+    clientBudgetMs: cb.budgetMs,
+    gpu: stated.gpuMemMiB,
+    pacing: run.run.rateLimit ?? null,
+    // A result of an earlier version, judged at the floor alone, is recomputed by its own rule.
+    clientBudgetRule: cb.budgets === undefined ? 'floor' : 'scaled',
+    ...(stated.shares ? { shares: sharesFromRecords(stated.shares, records) } : {}),
+  });
   return {
-    ...levelResult({
-      load: stated.load ?? closedLoad(stated.concurrency),
-      slo: run.run.slo ?? null,
-      capOf: () => run.run.outputTokens,
-      records,
-      targetOutputTokens: run.run.outputTokens,
-      forceLength: run.run.forceLength,
-      loopDelayMs: cb.loopDelayMs,
-      clientCpuPct: cb.clientCpuPct,
-      clientBudgetMs: cb.budgetMs,
-      gpu: stated.gpuMemMiB,
-      pacing: run.run.rateLimit ?? null,
-      // A result of an earlier version, judged at the floor alone, is recomputed by its own rule.
-      clientBudgetRule: cb.budgets === undefined ? 'floor' : 'scaled',
-      ...(stated.shares ? { shares: sharesFromRecords(stated.shares, records) } : {}),
-    }),
+    ...again,
+    // A result of an earlier version states no in-flight figures; one that does gets them from its records, never its own.
+    ...(stated.inFlight === undefined ? {} : { inFlight }),
     ...(stated.gpu === undefined ? {} : { gpu: stated.gpu }),
     ...(stated.energy === undefined ? {} : { energy: stated.energy }),
     ...(stated.serverTruth === undefined ? {} : { serverTruth: stated.serverTruth }),

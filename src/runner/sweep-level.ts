@@ -12,6 +12,9 @@ import {
   type Spread,
   type TokenizerInfo,
   type Warning,
+  HELD_SHARE,
+  describeInFlight,
+  heldShort,
   levelAxis,
   levelValue,
 } from '../core/index.js';
@@ -101,6 +104,11 @@ export function levelEndWarnings(spec: SweepSpec, dialect: Dialect, info: Tokeni
   const mismatch = info && spec.images === null && spec.audio === null ? promptLengthWarning(level, end.tokens, info, name) : null;
   if (mismatch) out.push(mismatch);
   if (level.clientBound.bound) out.push({ code: 'client-bound', message: `${name}: ${level.clientBound.reason}` });
+  if (level.inFlight !== undefined && heldShort(level.inFlight))
+    out.push({
+      code: 'concurrency-not-held',
+      message: `${name}: our client kept ${describeInFlight(level.inFlight)}: below ${Math.round(HELD_SHARE * 100)} % of the concurrency asked, so the level measured less load than it says`,
+    });
   if (level.outputTokens.short > 0) {
     const why =
       dialect.length.kind === 'cannot' ? `: ${dialect.label} cannot force the length, so they are measured as they came` : ' although the length was forced';

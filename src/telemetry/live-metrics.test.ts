@@ -39,6 +39,28 @@ describe('live metrics', () => {
   });
 });
 
+describe('the live in-flight gauge', () => {
+  it("counts the level's requests open at its sends from the completed records, as the level's own figure does, and starts over each level", () => {
+    const m = new LiveMetrics();
+    m.levelStart(2, 6);
+    // Only the level's first two sends back: nothing past the ramp to count yet.
+    m.record(rec({ sendMs: 0, chunksMs: [5], endMs: 10 }));
+    m.record(rec({ sendMs: 0, chunksMs: [6], endMs: 12 }));
+    expect(m.text()).not.toContain('goodput_level_in_flight');
+    // A replacement on time (at 10, with the other still open), then one that lagged (sent at 30, alone).
+    m.record(rec({ targetSendMs: 10, sendMs: 10, chunksMs: [15], endMs: 20 }));
+    m.record(rec({ targetSendMs: 12, sendMs: 30, chunksMs: [35], endMs: 40 }));
+    m.record(rec({ warmup: true, sendMs: 50, endMs: 60 }));
+    const text = m.text();
+    expect(parsePrometheusText(text).badLines).toEqual([]);
+    expect(value(text, 'goodput_level_in_flight', { statistic: 'latest' })).toBe(1);
+    expect(value(text, 'goodput_level_in_flight', { statistic: 'p50' })).toBe(1.5);
+    expect(value(text, 'goodput_level_in_flight', { statistic: 'min' })).toBe(1);
+    m.levelStart(4, 8);
+    expect(m.text()).not.toContain('goodput_level_in_flight');
+  });
+});
+
 describe('the metrics endpoint', () => {
   it('answers GET /metrics only, on loopback, and is gone once closed', async () => {
     let n = 0;

@@ -5,10 +5,15 @@
  * many of its measured requests are still to complete; TTFT and TPOT
  * histograms of measured successful requests. Records are counted as they
  * complete (on the thread that gathers them): a request still being sent is
- * inside `goodput_level_requests_left`, not yet in the counters. Labels are our
- * own fixed words (outcome kinds), never a server's text.
+ * inside `goodput_level_requests_left`, not yet in the counters. The level's
+ * requests in flight are counted as the level's figure is (core in-flight.ts),
+ * from the send and end instants of the records completed so far: at the latest
+ * measured send they show, and their median and least so far. A request still
+ * open is counted once it has ended (a thread's records come back in batches),
+ * so a count can rise as later records arrive. Labels are our own fixed words
+ * (outcome kinds, statistics), never a server's text.
  */
-import { type RequestRecord, tpotMs, ttftMs } from '../core/index.js';
+import { type InFlightRecord, type RequestRecord, inFlightAtSends, inFlightHeld, tpotMs, ttftMs } from '../core/index.js';
 
 /** Bucket bounds, seconds: TTFT from 5 ms to a minute, TPOT from 1 ms to a second. */
 const TTFT_BOUNDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
@@ -46,10 +51,13 @@ export class LiveMetrics {
   private levelsDone = 0;
   private readonly ttft = new Histogram(TTFT_BOUNDS);
   private readonly tpot = new Histogram(TPOT_BOUNDS);
+  /** The level's measured records' instants so far: its in-flight counts are taken from them when asked. */
+  private sent: InFlightRecord[] = [];
 
   /** A level begins: its concurrency (or rate) and measured requests. */
   levelStart(concurrency: number, requests: number): void {
     this.level = { concurrency, requests, done: 0 };
+    this.sent = [];
   }
 
   levelEnd(): void {
@@ -62,6 +70,7 @@ export class LiveMetrics {
     this.completed.set(key, (this.completed.get(key) ?? 0) + 1);
     if (r.warmup) return;
     this.level.done++;
+    this.sent.push({ sendNs: r.sendNs, endNs: r.endNs, targetSendNs: r.targetSendNs });
     if (r.outcome.kind !== 'ok') {
       this.failed++;
       return;
@@ -72,6 +81,26 @@ export class LiveMetrics {
     if (t !== null) this.ttft.observe(t / 1000);
     const p = tpotMs(r);
     if (p !== null) this.tpot.observe(p / 1000);
+  }
+
+  /** The in-flight gauge by statistic; absent until a send past the level's first has completed. */
+  private inFlightFamily(): string[] {
+    const at = inFlightAtSends(this.sent);
+    const held = inFlightHeld(this.sent, null);
+    if (held === null || at.length === 0) return [];
+    const latest = at.reduce((a, s) => (s.sendNs >= a.sendNs ? s : a));
+    return [
+      family(
+        'goodput_level_in_flight',
+        'gauge',
+        "The level's requests open (sent, not ended) at its measured sends, from the records completed so far: at the latest, and the median and least.",
+        [
+          `goodput_level_in_flight{statistic="latest"} ${latest.open}`,
+          `goodput_level_in_flight{statistic="p50"} ${held.median}`,
+          `goodput_level_in_flight{statistic="min"} ${held.min}`,
+        ],
+      ),
+    ];
   }
 
   /** The exposition, as GET /metrics answers it. */
@@ -93,6 +122,7 @@ export class LiveMetrics {
       family('goodput_level_requests_left', 'gauge', 'Measured requests of the level not yet completed (in flight or still to send).', [
         `goodput_level_requests_left ${left}`,
       ]),
+      ...this.inFlightFamily(),
       family('goodput_levels_completed_total', 'counter', 'Levels finished.', [`goodput_levels_completed_total ${this.levelsDone}`]),
       family('goodput_ttft_seconds', 'histogram', 'Time to first token of measured successful requests.', this.ttft.lines('goodput_ttft_seconds')),
       family(

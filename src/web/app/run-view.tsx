@@ -17,6 +17,7 @@ import { ToolsPanel } from './tools-panel.js';
 import { ResultsTable } from './results-table.js';
 import { SchedulePanel } from './schedule-panel.js';
 import { SpecDecodePanel } from './spec-decode-panel.js';
+import { InFlightPanel } from './in-flight-panel.js';
 import { useRun } from './use-run.js';
 
 /** A stop reason as a sentence of its own (the store's reasons end without a full stop). */
@@ -108,6 +109,7 @@ export function RunView({ id, onLive, onEnded }: { id: number; onLive(id: number
             />
           )}
           {levels.length > 0 && <ChartsPanel series={[{ label: runLabel(run), role: 'single', levels }]} />}
+          <InFlightPanel levels={levels} />
           <ClientsPanel levels={levels} />
           <EnergyPanel levels={levels} />
           <SpecDecodePanel levels={levels} />

@@ -18,6 +18,7 @@ import { CHARTS, type ChartDocument, type SmallChart } from './charts.js';
 import { CLIENT_HEADERS, SELF_CHECK_HEADERS, clientRows, selfCheckRows } from './clients.js';
 import { ENERGY_CAPTION, ENERGY_HEADERS, energyRows } from './energy.js';
 import { SPEC_DECODE_CAPTION, SPEC_DECODE_HEADERS, specDecodeRows } from './spec-decode.js';
+import { IN_FLIGHT_CAPTION, IN_FLIGHT_HEADERS, inFlightRows } from './in-flight.js';
 import { type CompareRun, type Comparison, compareHeader, compareRunOf, compareRuns, drawnRunTitle } from './compare-model.js';
 import { qualityVerdictPhrase } from './compare-quality.js';
 import { num, when } from './format.js';
@@ -143,6 +144,7 @@ function runSection(r: ReportRun, i: number, doc: ChartDocument, target: number 
   const clients = clientRows(res.levels);
   const energy = energyRows(res.levels);
   const spec = specDecodeRows(res.levels);
+  const held = inFlightRows(res.levels);
   return html`<section class="panel run" aria-labelledby="run-${i + 1}"><h2 id="run-${i + 1}">${title}</h2><p class="identity">${resultIdentity(res)}</p>
 ${res.warnings.length > 0 ? html`<ul class="warnings" aria-label="Warnings">${res.warnings.map((w) => html`<li><strong>Warning:</strong> ${w.message}</li>`)}</ul>` : html`<p class="hint">No warnings.</p>`}
 <h3>Contract</h3>${plainTable('Contract', 'What was measured: every figure below depends on these.', ['Field', 'Value'], contractRows(res))}
@@ -151,6 +153,7 @@ ${spec.length > 0 ? html`<h3>Speculative decoding</h3>${plainTable('Speculative 
 <h3>Charts</h3>${chartsMarkup([{ label: r.label, role: 'single', levels: res.levels }], doc)}${ownChartsMarkup(res.levels, doc)}
 ${paretoSection(m, at === null ? null : capacityAt(m, at), doc)}
 <h3>Client self-check</h3>${plainTable('Client self-check', 'Our client judged itself at every level: a level it could not keep up with is client-bound, shown but left out of peaks.', SELF_CHECK_HEADERS, selfCheckRows(res.levels))}
+${held.length > 0 ? plainTable('Load held', `${IN_FLIGHT_CAPTION}.`, IN_FLIGHT_HEADERS, held) : ''}
 ${clients.length > 0 ? plainTable('Clients', "Each split level's share per thread or worker, judged on its own.", CLIENT_HEADERS, clients) : ''}
 ${energy.length > 0 ? html`<h3>Energy</h3>${plainTable('Energy', ENERGY_CAPTION, ENERGY_HEADERS, energy)}` : ''}
 <h3>Cards</h3>${cardsMarkup(cardViews(res.cards))}</section>`;
@@ -314,6 +317,8 @@ export function reportMarkdown(input: ReportInput): string {
       for (const c of g.charts) out.push(`#### ${c.title}`, '', c.summary, '', mdTable(c.table.headers, c.table.rows), '');
     }
     out.push('### Client self-check', '', mdTable(SELF_CHECK_HEADERS, selfCheckRows(res.levels)), '');
+    const held = inFlightRows(res.levels);
+    if (held.length > 0) out.push('### Load held', '', `${IN_FLIGHT_CAPTION}.`, '', mdTable(IN_FLIGHT_HEADERS, held), '');
     const energy = energyRows(res.levels);
     if (energy.length > 0) out.push('### Energy', '', ENERGY_CAPTION, '', mdTable(ENERGY_HEADERS, energy), '');
   }

@@ -3,7 +3,7 @@
  * queued), cells in the seed's column order, an invalid level's averages
  * marked dimmed with the reason, and Failed emphasized when non-zero.
  */
-import { type LevelResult, levelValue, outputAsked, serverAddedLabel } from '../../core/index.js';
+import { type LevelResult, HELD_SHARE, describeInFlight, heldShort, levelValue, outputAsked, serverAddedLabel } from '../../core/index.js';
 import { num } from './format.js';
 import { AVERAGE_METRICS, METRICS, type MetricKey, TABLE_METRICS } from './metrics.js';
 
@@ -57,6 +57,8 @@ export function levelBadge(l: LevelResult): LevelBadge {
   // The provider's limit set the pace: no capacity is read from the level.
   if (l.rateLimit?.limited === true) return { text: 'rate-limited', tone: 'warn', reason: statusText(l) };
   if (l.clientBound.bound) return { text: 'client-bound', tone: 'warn', reason: statusText(l) };
+  // The client kept fewer requests open than asked: the level's figures are of less load than its label says.
+  if (heldShort(l.inFlight)) return { text: 'not held', tone: 'warn', reason: statusText(l) };
   return { text: 'ok', tone: 'ok', reason: l.retries === undefined ? null : statusText(l) };
 }
 
@@ -73,6 +75,8 @@ export function statusText(l: LevelResult): string {
   if (l.invalid) return `invalid: ${failures(l)}${plus}`;
   if (l.rateLimit?.limited === true) return `${l.rateLimit.reason ?? "limited by the provider's rate limit"}${plus}`;
   if (l.clientBound.bound) return `client-bound: ${l.clientBound.reason ?? 'our client was the bottleneck'}${plus}`;
+  if (l.inFlight !== undefined && heldShort(l.inFlight))
+    return `not held: our client kept ${describeInFlight(l.inFlight)}, below ${Math.round(HELD_SHARE * 100)} % of the concurrency asked${plus}`;
   return `ok${plus}`;
 }
 
