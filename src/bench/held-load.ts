@@ -73,6 +73,8 @@ interface ClientFigures {
   tpotP50: number | null;
   failed: number;
   bound: string | null;
+  /** What goodput says it kept open (its levels[].inFlight), beside what the stub saw. */
+  held?: string;
 }
 
 async function floor(url: string, c: number): Promise<ClientFigures> {
@@ -86,7 +88,13 @@ async function goodput(url: string, c: number, dir: string): Promise<ClientFigur
     ...[process.execPath, GOODPUT, 'sweep', '--url', url, '--model', 'stub', '--levels', String(c), '--requests-per-level', String(4 * c)],
     ...['--output-tokens', String(OUTPUT), '--prompt-tokens', '16', '--no-server-metrics', '--gpu-source', 'none', '--no-save', '--json', out],
   ]);
-  type Level = { ttftMs: { p50: number } | null; tpotMs: { p50: number } | null; failed: number; clientBound: { bound: boolean; reason?: string } };
+  type Level = {
+    ttftMs: { p50: number } | null;
+    tpotMs: { p50: number } | null;
+    failed: number;
+    clientBound: { bound: boolean; reason?: string };
+    inFlight?: { median: number; min: number };
+  };
   const level = (JSON.parse(readFileSync(out, 'utf8')) as { levels: Level[] }).levels[0];
   if (!level) throw new Error(`goodput produced no level at ${c}`);
   return {
@@ -125,7 +133,9 @@ const f = (x: number | null, d = 2) => (x === null ? '—' : x.toFixed(d));
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'goodput-bench-held-'));
-  const table: string[][] = [['streams × cadence', 'client', 'overhead ms', '× floor', 'TPOT err', 'in flight p50/min', 'slot gap p50/p99 ms', 'verdict']];
+  const table: string[][] = [
+    ['streams × cadence', 'client', 'overhead ms', '× floor', 'TPOT err', 'in flight p50/min', 'its own p50/min', 'slot gap p50/p99 ms', 'verdict'],
+  ];
   let missed = 0;
   for (const { c, cadenceMs } of LEVELS) {
     let floorOverhead: number | null = null;
@@ -163,6 +173,7 @@ async function main() {
         ratio,
         tpotErr === null ? '—' : `${(tpotErr * 100).toFixed(3)}%`,
         `${f(s.inFlightP50, 0)}/${f(s.inFlightMin, 0)}${client === 'goodput' && floorInFlight && s.inFlightP50 !== null ? ` (${((s.inFlightP50 / floorInFlight) * 100).toFixed(1)} % of the floor's)` : ''}`,
+        m.held ?? '—',
         `${f(s.gapP50)}/${f(s.gapP99)}`,
         `${verdicts.join('; ')}${m.failed > 0 ? ` (${m.failed} failed)` : ''}`,
       ]);
@@ -172,7 +183,7 @@ async function main() {
   process.stdout.write(
     `\nheld load — an independent stub (first token ${FIRST_TOKEN_MS} ms after the request is read, ${OUTPUT} tokens, one per event), 4 × C requests; ` +
       `${PINNED ? 'clients pinned to CPU 0, the stub to CPU 1' : 'not pinned'}\n` +
-      "overhead = the client's TTFT p50 minus the stub's own; in flight = the requests the stub saw open as each arrived, after the level's first C; slot gap = the i-th answer's end to the (C + i)-th request's arrival, as the stub saw them\n",
+      "overhead = the client's TTFT p50 minus the stub's own; in flight = the requests the stub saw open as each arrived, after the level's first C; its own = what the client says it kept open (goodput's levels[].inFlight); slot gap = the i-th answer's end to the (C + i)-th request's arrival, as the stub saw them\n",
   );
   writeTable(table);
   if (missed > 0) {
