@@ -68,12 +68,21 @@ describe('a disaggregated server per level', () => {
       expect(dec).toMatchObject({ role: 'decode', gpus: 6, requests: 8, generatedTokens: output, error: null });
       expect(dec?.generatedTokensPerSPerGpu).toBe(output / (windowMs / 1000) / 6);
       expect(r).toMatchObject({ role: 'router', gpus: null, requests: 8, error: null });
-      // One transfer per request of its prompt's KV, read over the decode pool's link.
+      // One transfer per request of its prompt's KV, read over the decode pool's one link, in turn.
       const bytes = prompt * KV_BYTES_PER_TOKEN;
       expect(d.kvTransfer).toMatchObject({ source: 'vllm-nixl', role: 'decode', bytes, transfers: 8, failed: 0, linkGbps: 100 });
       expect(d.kvTransfer?.levelGbps).toBe((bytes * 8) / 1e9 / (windowMs / 1000));
-      expect(d.kvTransfer?.transferGbps).toBeCloseTo(LINK_GBPS, 6);
-      expect(d.kvTransfer?.meanTransferMs).toBeCloseTo((bytes * 8 * 1000) / (LINK_GBPS * 1e9) / 8, 6);
+      expect(d.kvTransfer?.levelGbps).toBeLessThanOrEqual(LINK_GBPS);
+      const alone = (bytes * 8 * 1000) / (LINK_GBPS * 1e9) / 8;
+      if (level.concurrency === 1) {
+        // One at a time: each transfer has the link to itself.
+        expect(d.kvTransfer?.transferGbps).toBeCloseTo(LINK_GBPS, 6);
+        expect(d.kvTransfer?.meanTransferMs).toBeCloseTo(alone, 6);
+      } else {
+        // Four at once share it: a transfer waits for those before it, so none beats the link.
+        expect(d.kvTransfer?.transferGbps).toBeLessThanOrEqual(LINK_GBPS * (1 + 1e-9));
+        expect(d.kvTransfer?.meanTransferMs).toBeGreaterThanOrEqual(alone * (1 - 1e-9));
+      }
       const split = d.ttftSplit;
       expect(split?.transferMs).toBe(d.kvTransfer?.meanTransferMs);
       expect(split?.queueMs).toBe(p?.queueMeanMs);

@@ -14,15 +14,18 @@ const FAST = { prefillBaseMs: 1, prefillMsPerToken: 0, decodeStepMs: 1, decodeMs
 const sum = (text: string, name: string) => seriesValue(parsePrometheusText(text), name, { combine: 'sum' });
 
 describe("a simulator's part in a disaggregated server", () => {
-  it("a decode pool's transfer takes bytes × 8 / the link and is counted in vLLM's NIXL histograms", () => {
+  it("a decode pool's transfers take its one link in turn, bytes × 8 / the link each, counted in vLLM's NIXL histograms", () => {
     const m = new RoleMetrics(simProfileSchema.parse({ disagg: { role: 'decode', kvBytesPerToken: 1000, linkGbps: 8 } }).disagg as never);
     // 500 tokens × 1,000 bytes = 4 Mbit over 8 Gbit/s: 0.5 ms.
-    expect(m.transfer(500)).toBe(0.5);
-    expect(m.transfer(1500)).toBe(1.5);
+    expect(m.transfer(500, 10)).toBe(0.5);
+    // Asked at the same moment, the next waits for the link: done 1.5 ms after the first, 2 ms after it was asked.
+    expect(m.transfer(1500, 10)).toBe(2);
+    // Asked once the link is free, it takes its own time only.
+    expect(m.transfer(500, 100)).toBe(0.5);
     const text = m.render('model_name="m"').join('\n');
-    expect(sum(text, `${VLLM_NIXL.bytes}_sum`)).toBe(2_000_000);
-    expect(sum(text, `${VLLM_NIXL.bytes}_count`)).toBe(2);
-    expect(sum(text, `${VLLM_NIXL.xferTime}_sum`)).toBeCloseTo(0.002, 12);
+    expect(sum(text, `${VLLM_NIXL.bytes}_sum`)).toBe(2_500_000);
+    expect(sum(text, `${VLLM_NIXL.bytes}_count`)).toBe(3);
+    expect(sum(text, `${VLLM_NIXL.xferTime}_sum`)).toBeCloseTo(0.003, 12);
     expect(sum(text, VLLM_NIXL.failed)).toBe(0);
     expect(parsePrometheusText(text).badLines).toEqual([]);
     // A prefill pool reports its prefill time but no transfers; a router neither.

@@ -1,8 +1,8 @@
 /**
  * A simulator's part in a disaggregated server (profile field `disagg`): a
  * prefill pool computes prompts and reports its prefill time; a decode pool
- * receives each prompt's KV cache over a link of `linkGbps` instead of computing
- * it, and counts the transfers in vLLM's NIXL connector histograms
+ * receives each prompt's KV cache over one link of `linkGbps` (transfers take it
+ * in turn, so the link is never beaten) instead of computing it, and counts the transfers in vLLM's NIXL connector histograms
  * (`vllm:nixl_bytes_transferred`, `vllm:nixl_xfer_time_seconds`, observed where
  * the KV is read, as vLLM does); a router sends each request to the prefill pool
  * for one token, then to the decode pool, and streams the decode pool's answer
@@ -45,19 +45,28 @@ export class RoleMetrics {
   readonly xferTime = new Histogram('vllm:nixl_xfer_time_seconds', 'Histogram of transfer duration for NIXL KV Cache transfers.', XFER_BUCKETS_S);
   readonly bytes = new Histogram('vllm:nixl_bytes_transferred', 'Histogram of bytes transferred per NIXL KV Cache transfers.', BYTES_BUCKETS);
 
+  /** When the link is free again, on the simulator's clock (ms). */
+  private linkFreeAtMs = 0;
+
   constructor(readonly profile: DisaggProfile) {}
 
   get role(): SimRole {
     return this.profile.role;
   }
 
-  /** A decode pool's transfer of a prompt's KV: counted, and its time (ms) returned to be waited before the first token. */
-  transfer(promptTokens: number): number {
+  /**
+   * A decode pool's transfer of a prompt's KV asked at `nowMs`: it takes the link once the transfers before it are done,
+   * for bytes × 8 ÷ linkGbps. Counted with its duration from the ask to its end (NIXL's from post to completion), which
+   * is returned (ms) to be waited before the first token.
+   */
+  transfer(promptTokens: number, nowMs: number): number {
     const bytes = promptTokens * this.profile.kvBytesPerToken;
-    const seconds = (bytes * 8) / (this.profile.linkGbps * 1e9);
+    const onLinkMs = ((bytes * 8) / (this.profile.linkGbps * 1e9)) * 1000;
+    this.linkFreeAtMs = Math.max(nowMs, this.linkFreeAtMs) + onLinkMs;
+    const ms = this.linkFreeAtMs - nowMs;
     this.bytes.observe(bytes);
-    this.xferTime.observe(seconds);
-    return seconds * 1000;
+    this.xferTime.observe(ms / 1000);
+    return ms;
   }
 
   /** The role's series: prefill time where prompts are computed or received, and the NIXL histograms on a decode pool. */

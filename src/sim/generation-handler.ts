@@ -243,7 +243,7 @@ function admit(
   const run = new GenerationRun(rt, plan, logprobs.wrap(ep.format(idn, rt)), res, arrivalMs, requestIndex, fault, half, trace);
   // A decode pool reads the prompt's KV from the prefill pool rather than computing it.
   const role = rt.metrics.role;
-  const remoteKvMs = role?.role === 'decode' ? role.transfer(plan.promptTokens) : undefined;
+  const remoteKvMs = role?.role === 'decode' ? role.transfer(plan.promptTokens, rt.now()) : undefined;
   run.sequence = rt.engine.submit(
     {
       promptTokens: plan.promptTokens,
