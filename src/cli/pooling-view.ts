@@ -35,6 +35,9 @@ const TEXT_ONLY: ReadonlyArray<[string, string]> = [
   ['temperature', '--temperature'],
   ['dcgmUrl', '--dcgm-url'],
   ['metricsUrl', '--metrics-url'],
+  // A disaggregated server's pools split prefill and decode: a pooling request only encodes.
+  ['poolGpus', '--pool-gpus'],
+  ['kvLinkGbps', '--kv-link-gbps'],
   // A provider's price is per generated token: pooling is never priced.
   ['providerPrice', '--provider-price'],
   ['providerPrices', '--provider-prices'],

@@ -1,6 +1,6 @@
-/** The telemetry lines under the table: energy per token over the measured window ("energy not valid" and why), and speculative decoding by level. */
+/** The telemetry lines under the table: energy per token over the measured window ("energy not valid" and why), speculative decoding, and a disaggregated server's pools by level. */
 import { describe, expect, it } from 'vitest';
-import type { EnergyLevel, GpuLevel, LevelResult, SpecDecode } from '../core/index.js';
+import type { DisaggLevel, EnergyLevel, GpuLevel, LevelResult, SpecDecode } from '../core/index.js';
 import { level } from '../test-support/receipt-fixture.js';
 import { renderTelemetry } from './render-telemetry.js';
 
@@ -84,5 +84,64 @@ describe('the telemetry lines under the table', () => {
       "  4: acceptance length 3.10 (SGLang's sglang:spec_accept_length), ours 2.20 tokens per chunk (disagrees)",
     ]);
     expect(renderTelemetry([level({ c: 1, ...spec })])).toEqual([]);
+  });
+});
+
+describe("a disaggregated server's pools under the table", () => {
+  it('print each pool, the KV moved and the TTFT split by level, with what a server said sanitised', () => {
+    const none = {
+      requests: null,
+      promptTokens: null,
+      generatedTokens: null,
+      queueMeanMs: null,
+      prefillMeanMs: null,
+      ttftMeanMs: null,
+      waiting: null,
+      notes: [],
+    };
+    const rates = { promptTokensPerS: null, promptTokensPerSPerGpu: null, generatedTokensPerS: null, generatedTokensPerSPerGpu: null };
+    const disagg: DisaggLevel = {
+      windowMs: 2000,
+      roles: [
+        {
+          role: 'prefill',
+          metricsUrl: 'http://p',
+          family: 'vllm',
+          gpus: 2,
+          ...none,
+          ...rates,
+          requests: 8,
+          promptTokensPerS: 2000,
+          promptTokensPerSPerGpu: 1000,
+          queueMeanMs: 12.5,
+          prefillMeanMs: 40,
+          error: null,
+        },
+        { role: 'decode', metricsUrl: 'http://d', family: 'vllm', gpus: null, ...none, ...rates, generatedTokensPerS: 3000, error: null },
+        { role: 'router', metricsUrl: 'http://r', family: null, gpus: null, ...none, ...rates, error: 'the scrape after the level failed: \u001b[2Jgone' },
+      ],
+      kvTransfer: {
+        source: 'vllm-nixl',
+        role: 'decode',
+        bytes: 250_000_000,
+        transfers: 8,
+        seconds: 0.25,
+        meanTransferMs: 31.25,
+        failed: 1,
+        levelGbps: 1,
+        transferGbps: 8,
+        linkGbps: 100,
+      },
+      ttftSplit: { ttftMs: 120, queueMs: 12.5, prefillMs: 40, transferMs: 31.25, otherMs: 36.25 },
+    };
+    expect(renderTelemetry([level({ c: 1, ...spec }), { ...level({ c: 4, ...spec }), disagg }])).toEqual([
+      '',
+      "Disaggregated pools (each pool's own metrics over the level's measured window), by level:",
+      '  4: prefill (2 GPUs): 2,000 prompt tok/s (1,000 per GPU), 8 requests, queue 12.5 ms, prefill 40.0 ms',
+      '  4: decode: 3,000 generated tok/s',
+      '  4: router: no figures: the scrape after the level failed: gone',
+      '     KV 250.00 MB in 8 transfers (mean 31.3 ms), 1.00 Gbit/s over the level, 8.00 Gbit/s while transferring; 1 failed; link 100 Gbit/s (vllm-nixl, decode pool)',
+      '     TTFT 120.0 ms = queue 12.5 ms + prefill 40.0 ms + transfer 31.3 ms + other 36.3 ms',
+    ]);
   });
 });

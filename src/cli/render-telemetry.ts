@@ -3,9 +3,19 @@
  * the results table: what the server's /metrics said beside what we measured,
  * speculative decoding's acceptance beside our tokens per chunk, and utilisation,
  * power and energy with their source (energy over the measured window, or "energy
- * not valid" and why). Nothing is printed for what was not measured.
+ * not valid" and why), and a disaggregated server's pools (each pool's figures,
+ * the KV moved between them, the TTFT split). Nothing is printed for what was not measured.
  */
-import { type ComparisonRow, type EnergyLevel, type LevelResult, describeSpecDecode, sanitizeForTerminal as clean } from '../core/index.js';
+import {
+  type ComparisonRow,
+  type EnergyLevel,
+  type LevelResult,
+  describeKvTransfer,
+  describeRole,
+  describeSpecDecode,
+  describeTtftSplit,
+  sanitizeForTerminal as clean,
+} from '../core/index.js';
 
 const f = (x: number | null | undefined, d = 1) => (x === null || x === undefined ? '—' : x.toFixed(d));
 const signed = (x: number, d = 1) => `${x >= 0 ? '+' : ''}${x.toFixed(d)}`;
@@ -49,6 +59,16 @@ function specLine(l: LevelResult): string | null {
   return l.specDecode ? `  ${l.concurrency}: ${describeSpecDecode(l.specDecode)}` : null;
 }
 
+/** A level's pools, one line each, then its KV transfer and TTFT split where reported; server text is sanitised. */
+function poolLines(l: LevelResult): string[] {
+  const d = l.disagg;
+  if (!d) return [];
+  const lines = d.roles.map((r) => `  ${l.concurrency}: ${describeRole(r)}`);
+  if (d.kvTransfer) lines.push(`     ${describeKvTransfer(d.kvTransfer)}`);
+  if (d.ttftSplit) lines.push(`     ${describeTtftSplit(d.ttftSplit)}`);
+  return lines.map((x) => clean(x));
+}
+
 function gpuLine(l: LevelResult): string | null {
   const g = l.gpu;
   if (!g?.available) return null;
@@ -70,12 +90,14 @@ export function renderTelemetry(levels: readonly LevelResult[]): string[] {
   const server = levels.map(serverLine).filter((x): x is string => x !== null);
   const spec = levels.map(specLine).filter((x): x is string => x !== null);
   const gpu = levels.map(gpuLine).filter((x): x is string => x !== null);
+  const pools = levels.flatMap(poolLines);
   const url = levels.find((l) => l.serverTruth)?.serverTruth?.metricsUrl;
   return [
     ...(server.length > 0 ? ['', `Server view (its own metrics at ${clean(url ?? '')}), by level:`, ...server] : []),
     ...(spec.length > 0
       ? ['', "Speculative decoding (the server's own figures over each level; ours: tokens per chunk after the first), by level:", ...spec]
       : []),
+    ...(pools.length > 0 ? ['', "Disaggregated pools (each pool's own metrics over the level's measured window), by level:", ...pools] : []),
     ...(gpu.length > 0 ? ['', 'GPU, by level:', ...gpu] : []),
   ];
 }

@@ -77,6 +77,31 @@ export {
   describeSpecDecode,
   specDecodeLevel,
 } from './spec-decode.js';
+export {
+  DISAGG_ROLES,
+  type DisaggLevel,
+  type DisaggRole,
+  type DisaggRoleLevel,
+  type DisaggSpec,
+  disaggSpecSchema,
+  type KvTransfer,
+  type TtftSplit,
+  disaggLevelSchema,
+  kvPhysicsProblem,
+} from './disagg-schema.js';
+export {
+  type DisaggOutcome,
+  type RoleScrapes,
+  SGLANG_KV_LATENCY,
+  VLLM_NIXL,
+  VLLM_PREFILL_TIME,
+  describeKvTransfer,
+  describeRole,
+  describeTtftSplit,
+  disaggLevel,
+  measuredSpanMs,
+  measuredWindowMs,
+} from './disagg.js';
 export { parsePrometheusText, type PromScrape } from './prometheus-text.js';
 export { seriesList, seriesValue } from './prometheus-series.js';
 export { FAMILY_PREFIXES, type MetricFamily, METRICS_PATHS, requiredNames } from './metric-catalog.js';

@@ -57,6 +57,8 @@ export const LIMITS = {
     max: 64,
     what: 'draft positions of speculative decoding per verification step (vLLM --speculative-config num_speculative_tokens; goodput sim --spec-decode-positions)',
   },
+  poolGpus: { max: 100_000, what: 'GPUs in one pool of a disaggregated server (--pool-gpus)' },
+  kvLinkGbps: { max: 100_000, what: 'Gbit/s of the declared link between the prefill and decode pools (--kv-link-gbps)' },
   chunkTokens: { max: 256, what: 'tokens one stream chunk carries (a recorded chunk above it cannot have been streamed)' },
   streamTokS: { max: 20_000, what: 'tokens per second one stream decodes (a recorded stream faster than it cannot have been measured)' },
   encodeTokS: {

@@ -24,6 +24,7 @@ import { seriesPointSchema } from './replay-series-schema.js';
 import { MAX_HOOK_CALLS, serverHookCallSchema } from './server-hooks.js';
 import { serverAccountSchema } from './server-account-schema.js';
 import { qualityScoreSchema } from './quality-score-schema.js';
+import { disaggLevelSchema } from './disagg-schema.js';
 import { energyLevelSchema, gpuLevelSchema, serverMetricsRunSchema, serverTruthSchema, specDecodeSchema } from './telemetry-schema.js';
 
 export const SCHEMA_VERSION = 1;
@@ -233,6 +234,8 @@ export const levelResultSchema = z
     serverTruth: serverTruthSchema.nullable().optional(),
     /** Speculative decoding over the level where the server reports it: acceptance length, rate and per position, beside our tokens-per-chunk estimate (absent in earlier results and for servers without it). */
     specDecode: specDecodeSchema.optional(),
+    /** A disaggregated server's pools (`--metrics-url ROLE=URL`): figures per role, the KV moved between them and the TTFT split (absent in earlier results and without roles). */
+    disagg: disaggLevelSchema.optional(),
     /** How the load was applied (absent in results of earlier versions: closed-loop concurrency). */
     load: levelLoadSchema.optional(),
     /** Mean prompt tokens the server reported as served from its prefix cache (usage.prompt_tokens_details.cached_tokens). */

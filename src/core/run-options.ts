@@ -708,12 +708,37 @@ const CATALOGUE = [
   },
   {
     flag: '--metrics-url',
-    arg: '<url>',
+    arg: '<[role=]url>',
+    value: { type: 'repeat' },
+    group: 'sweep',
+    endpoints: TEXT,
+    help: "the server's Prometheus endpoint (default: probe /prometheus/metrics, then /metrics); repeat with prefill=URL, decode=URL, router=URL for a disaggregated server's pools",
+    doc: {
+      meaning:
+        "the server's Prometheus endpoint (default: the engine's path, `/prometheus/metrics`, then `/metrics`); given as `prefill=URL`, `decode=URL` or `router=URL` (repeatable, each role once), a disaggregated server's pool, scraped around every level for its own figures, KV transfer and TTFT split ([metrics](metrics.md#disaggregated-serving))",
+      default: 'probed',
+    },
+  },
+  {
+    flag: '--pool-gpus',
+    arg: '<role=n,...>',
     value: { type: 'text' },
     group: 'sweep',
     endpoints: TEXT,
-    help: "the server's Prometheus endpoint (default: probe /prometheus/metrics, then /metrics)",
-    doc: { meaning: "the server's Prometheus endpoint (default: the engine's path, `/prometheus/metrics`, then `/metrics`)", default: 'probed' },
+    help: 'GPUs in each pool given with --metrics-url ROLE=URL, e.g. prefill=2,decode=6: its tokens/s are also given per GPU',
+    doc: { meaning: "GPUs in each pool given with `--metrics-url ROLE=URL`, e.g. `prefill=2,decode=6`: the pool's tokens/s per GPU" },
+  },
+  {
+    flag: '--kv-link-gbps',
+    arg: '<gbps>',
+    value: { type: 'number', min: 0, exclusiveMin: true, limit: 'kvLinkGbps' },
+    group: 'sweep',
+    endpoints: TEXT,
+    help: 'bandwidth of the link between the prefill and decode pools, Gbit/s: a KV transfer rate above it is refused as impossible',
+    doc: {
+      meaning:
+        "bandwidth of the link between the prefill and decode pools, Gbit/s; a level whose KV transfer rate (over its window, or over the transfers' own time) is above it is refused as impossible, exit 2, nothing written",
+    },
   },
   {
     flag: '--no-server-metrics',

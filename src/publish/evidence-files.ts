@@ -156,7 +156,12 @@ export function publicTextResult(result: SweepResult): SweepResult {
     command: 'withheld',
     ...(run.serverMetrics?.url ? { serverMetrics: { ...run.serverMetrics, url: WITHHELD_URL } } : {}),
   });
-  const levels = (ls: SweepResult['levels']) => ls.map((l) => (l.serverTruth ? { ...l, serverTruth: { ...l.serverTruth, metricsUrl: WITHHELD_URL } } : l));
+  const levels = (ls: SweepResult['levels']) =>
+    ls.map((l) => {
+      const own = l.serverTruth ? { ...l, serverTruth: { ...l.serverTruth, metricsUrl: WITHHELD_URL } } : l;
+      // A disaggregated server's pools are addresses too.
+      return l.disagg ? { ...own, disagg: { ...l.disagg, roles: l.disagg.roles.map((r) => ({ ...r, metricsUrl: WITHHELD_URL })) } } : own;
+    });
   // The tokenizer's label names its route or file (`POST http://127.0.0.1:…/tokenize`); its kind says what a reader needs.
   const tokenizer = result.tokenizer === undefined ? {} : { tokenizer: { ...result.tokenizer, label: `withheld (${result.tokenizer.kind})` } };
   return {

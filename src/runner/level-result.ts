@@ -136,6 +136,7 @@ export function levelFromRecords(run: SweepResult, stated: LevelResult, records:
     ...(stated.serverTruth === undefined ? {} : { serverTruth: stated.serverTruth }),
     // The server's counters are not in the records: as with serverTruth, the stated figures are carried.
     ...(stated.specDecode === undefined ? {} : { specDecode: stated.specDecode }),
+    ...(stated.disagg === undefined ? {} : { disagg: stated.disagg }),
     ...(stated.images === undefined ? {} : { images: stated.images }),
     ...(stated.imageFiles === undefined ? {} : { imageFiles: stated.imageFiles }),
     ...(stated.audio === undefined ? {} : { audio: stated.audio }),

@@ -3,13 +3,15 @@
  * server's metrics endpoint and names and chooses the GPU source; just before a
  * level's measured requests it times the round trip, scrapes the server and
  * starts the GPU readings; after them it stops both and turns what it got into
- * the level's `gpuMemMiB`, `gpu`, `energy`, `serverTruth` and `specDecode`, with warnings. Warm-ups
+ * the level's `gpuMemMiB`, `gpu`, `energy`, `serverTruth`, `specDecode` and a
+ * disaggregated server's `disagg` (pool-telemetry.ts), with warnings. Warm-ups
  * fall outside the window, so the server's deltas cover exactly our measured
  * requests; energy keeps only the readings between the first measured send and
  * the last measured end.
  */
 import {
   FAMILY_PREFIXES,
+  type DisaggLevel,
   type GpuCollection,
   type EnergyLevel,
   type GpuLevel,
@@ -29,6 +31,7 @@ import {
   describeRoles,
   gpuWithEnergy,
   isOk,
+  measuredSpanMs,
   requiredNames,
   serverFigures,
   summarizeEnergy,
@@ -37,6 +40,7 @@ import {
 } from '../core/index.js';
 import { type GpuSource, type ServerMetricsSession, absentGpuSource, measureRttMs, openServerMetrics, selectGpuSource } from '../telemetry/index.js';
 import { SweepError } from './errors.js';
+import { openPools } from './pool-telemetry.js';
 import type { SweepSpec } from './sweep-spec.js';
 
 /** What detection learned about the engine's metrics (its dialect's data), used as hints. */
@@ -55,6 +59,8 @@ export interface LevelTelemetry {
   serverTruth: ServerTruth | null;
   /** Speculative decoding over the level, where the server reports it. */
   specDecode?: SpecDecode;
+  /** A disaggregated server's pools over the level, where roles were given. */
+  disagg?: DisaggLevel;
   warnings: Warning[];
 }
 
@@ -64,14 +70,12 @@ export interface LevelTelemetry {
  * reading taken during the warm-up or after the level is outside.
  */
 export function measuredEnergy(collected: GpuCollection, records: readonly RequestRecord[]): EnergyLevel {
-  const measured = records.filter((r) => !r.warmup);
-  const ok = measured.filter(isOk);
-  const startNs = Math.min(...measured.map((r) => r.sendNs));
-  const endNs = Math.max(...measured.map((r) => r.endNs ?? r.headersNs ?? r.sendNs));
+  const ok = records.filter((r) => !r.warmup && isOk(r));
+  const span = measuredSpanMs(records);
   const prompts = ok.map((r) => r.promptTokens);
   return summarizeEnergy(collected, {
-    startMs: measured.length === 0 ? 0 : startNs / 1e6,
-    endMs: measured.length === 0 ? 0 : endNs / 1e6,
+    startMs: span?.startMs ?? 0,
+    endMs: span?.endMs ?? 0,
     outputTokens: ok.reduce((a, r) => a + r.outputTokens, 0),
     inputTokens: prompts.some((p) => p === null) ? null : (prompts as number[]).reduce((a, p) => a + p, 0),
   });
@@ -162,9 +166,10 @@ export async function startRunTelemetry(
 ): Promise<RunTelemetry> {
   if (spec.gpuSource === 'dcgm' && spec.dcgmUrl === null) throw new SweepError('bad-input', 'gpuSource: dcgm needs a DCGM exporter URL (--dcgm-url)');
   // The API key goes only to the server itself, never to a --metrics-url elsewhere.
-  const sameOrigin = spec.metricsUrl === null || new URL(spec.metricsUrl).origin === new URL(spec.url).origin;
-  const metricsHeaders = sameOrigin ? headers : {};
+  const headersFor = (url: string | null) => (url === null || new URL(url).origin === new URL(spec.url).origin ? headers : {});
+  const metricsHeaders = headersFor(spec.metricsUrl);
   const { session, serverMetrics } = spec.serverMetrics ? await openMetrics(spec, metricsHeaders, warn, engine) : { session: null, serverMetrics: null };
+  const pools = await openPools(spec, headersFor, warn);
   const selection = gpuOverride
     ? { source: gpuOverride, warnings: [] }
     : await selectGpuSource({
@@ -187,6 +192,7 @@ export async function startRunTelemetry(
         rttMs = await measureRttMs(spec.url);
         await session.begin();
       }
+      await pools?.begin();
       windowStart = performance.now();
       gpu.start();
     },
@@ -198,15 +204,19 @@ export async function startRunTelemetry(
       const energy = spec.gpuSource !== 'none' && gpuLevel.available ? measuredEnergy(collected, records) : undefined;
       const gpuOut = spec.gpuSource === 'none' ? null : energy ? gpuWithEnergy(gpuLevel, energy) : gpuLevel;
       const warnings: Warning[] = collected.warnings.map((m) => ({ code: 'gpu-source', message: `${level}: ${m}` }));
-      if (!session) return { gpuMem: mem, gpu: gpuOut, ...(energy && { energy }), serverTruth: null, warnings };
       const finished = records.filter((r) => !r.warmup && r.firstTokenNs !== null).length;
-      const scrapes = await session.end(finished);
+      const scrapes = session === null ? null : await session.end(finished);
+      // After the server's own scrape, so that every session has ended when an impossible KV rate stops the sweep.
+      const pooled = pools === null ? null : await pools.end(level, records);
+      if (pooled) warnings.push(...pooled.warnings);
+      const own = { gpuMem: mem, gpu: gpuOut, ...(energy && { energy }), ...(pooled === null ? {} : { disagg: pooled.disagg }) };
+      if (session === null || scrapes === null) return { ...own, serverTruth: null, warnings };
       if ('error' in scrapes) {
         warnings.push({ code: 'metrics-missing', message: `${level}: no server view: ${scrapes.error}` });
-        return { gpuMem: mem, gpu: gpuOut, ...(energy && { energy }), serverTruth: null, warnings };
+        return { ...own, serverTruth: null, warnings };
       }
       const view = serverView(level, session.url, session.map, scrapes, records, boundedRttMs(rttMs, records), loopDelay?.p99 ?? null);
-      return { gpuMem: mem, gpu: gpuOut, ...(energy && { energy }), ...view, warnings: [...warnings, ...view.warnings] };
+      return { ...own, ...view, warnings: [...warnings, ...view.warnings] };
     },
   };
 }

@@ -74,6 +74,7 @@ export function judgeLevel(spec: SweepSpec, sent: SentLevel, tel: LevelTelemetry
       ...(tel.energy && { energy: tel.energy }),
       serverTruth: tel.serverTruth,
       ...(tel.specDecode === undefined ? {} : { specDecode: tel.specDecode }),
+      ...(tel.disagg === undefined ? {} : { disagg: tel.disagg }),
     },
     tokens,
     info,

@@ -11,6 +11,7 @@ import {
   arrivalSchema,
   numericDefault,
   audioInputsSchema,
+  disaggSpecSchema,
   extraBodySchema,
   extraHeadersSchema,
   imageBaseUrlSchema,
@@ -197,6 +198,8 @@ export const sweepSpecSchema = z
       .url({ protocol: /^https?$/, error: 'metricsUrl must be an http(s) URL' })
       .nullable()
       .default(null),
+    /** A disaggregated server's pools, each scraped around every level as the server's endpoint is; null: none. */
+    disagg: disaggSpecSchema.nullable().default(null),
     /** How often gauges (running, waiting, KV-cache usage) are scraped during a level, ms. */
     metricsIntervalMs: z.number().int().min(100, 'metricsIntervalMs must be at least 100').default(1000),
     /** Where GPU readings come from. */
@@ -220,6 +223,8 @@ export const sweepSpecSchema = z
   })
   .superRefine((spec, ctx) => {
     const ops = arrivalOps(spec.arrival);
+    if (spec.disagg !== null && !spec.serverMetrics)
+      ctx.addIssue({ code: 'custom', path: ['disagg'], message: "the pools' metrics endpoints are scraped only with serverMetrics on" });
     if (spec.prompts.kind === 'sessions') {
       if (spec.endpoint === 'completions')
         ctx.addIssue({ code: 'custom', path: ['endpoint'], message: 'sessions are conversations: they need the chat or responses endpoint' });

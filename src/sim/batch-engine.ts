@@ -111,7 +111,9 @@ export class BatchEngine {
     this.kvReserved += seq.spec.kvTokens;
     const cachedTokens = this.cache === null ? 0 : this.cache.lookup(seq.spec.blockKeys) * prefixBlockTokens;
     seq.events.onAdmit(atMs, cachedTokens);
-    const prefillMs = prefillBaseMs + prefillMsPerToken * (seq.spec.promptTokens - cachedTokens) + (seq.spec.encoderMs ?? 0);
+    const remote = seq.spec.remoteKvMs;
+    const computed = remote === undefined ? prefillMsPerToken * (seq.spec.promptTokens - cachedTokens) : remote;
+    const prefillMs = prefillBaseMs + computed + (seq.spec.encoderMs ?? 0);
     this.schedule(seq, 0, atMs + prefillMs, 0);
   }
 

@@ -241,6 +241,9 @@ function admit(
   const id = req.headers['x-request-id'];
   const trace = { id: typeof id === 'string' ? id.slice(0, 256) : null, receivedMs };
   const run = new GenerationRun(rt, plan, logprobs.wrap(ep.format(idn, rt)), res, arrivalMs, requestIndex, fault, half, trace);
+  // A decode pool reads the prompt's KV from the prefill pool rather than computing it.
+  const role = rt.metrics.role;
+  const remoteKvMs = role?.role === 'decode' ? role.transfer(plan.promptTokens, rt.now()) : undefined;
   run.sequence = rt.engine.submit(
     {
       promptTokens: plan.promptTokens,
@@ -248,6 +251,7 @@ function admit(
       blockKeys: rt.cache === null ? [] : prefixBlockKeys(words, rt.profile.prefixBlockTokens, plan.cacheSalt),
       outputTokens: plan.outputTokens,
       ...(images?.ok === true && images.encoderMs > 0 ? { encoderMs: images.encoderMs } : {}),
+      ...(remoteKvMs === undefined ? {} : { remoteKvMs }),
       stall: fault === 'stall' ? { beforeEmission: Math.max(1, half), ms: rt.profile.faults.stallMs } : null,
     },
     run,

@@ -46,6 +46,7 @@ export class GenerationRun implements SequenceEvents {
   private ended = false;
   private cachedTokens = 0;
   private firstDueMs = 0;
+  private admitMs = 0;
   private lastWriteMs = 0;
   private firstWriteMs: number | null = null;
   private tokensWritten = 0;
@@ -70,6 +71,7 @@ export class GenerationRun implements SequenceEvents {
   onAdmit(atMs: number, cachedTokens: number): void {
     const m = this.ctx.metrics;
     this.cachedTokens = cachedTokens;
+    this.admitMs = atMs;
     m.queue.observe((atMs - this.arrivalMs) / 1000);
     m.promptTokens += this.plan.promptTokens;
     if (this.ctx.profile.prefixCaching) {
@@ -80,7 +82,10 @@ export class GenerationRun implements SequenceEvents {
 
   onEmit(e: Emission): boolean {
     if (this.ended || this.res.destroyed) return false;
-    if (e.index === 0) this.firstDueMs = e.dueMs;
+    if (e.index === 0) {
+      this.firstDueMs = e.dueMs;
+      this.ctx.metrics.role?.prefillTime.observe((e.dueMs - this.admitMs) / 1000);
+    }
     if (e.index === this.faultEmission && (this.fault === 'dropStream' || this.fault === 'midStreamError')) {
       return this.failMidway(this.fault);
     }

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../core/index.js';
 import { SIM_DIALECT_KINDS } from './dialects/kinds.js';
+import { disaggProfileSchema } from './disagg-role.js';
 import { STEP_TIMINGS } from './step-timing.js';
 
 const share = z.number().min(0).max(1);
@@ -157,6 +158,12 @@ export const simProfileSchema = z
       })
       .strict()
       .optional(),
+    /**
+     * The simulator's part in a disaggregated server: a prefill pool, a decode pool that reads each prompt's KV over
+     * a link and counts vLLM's NIXL transfer histograms, or a router in front of both (disagg-role.ts). Absent (the
+     * default): none, and a profile as it was before there were roles.
+     */
+    disagg: disaggProfileSchema.optional(),
     /** Reasoning tokens emitted before the answer on chat requests with thinking on. Default 0. */
     reasoningTokens: z.number().int().min(0).default(0),
     /** Field that carries reasoning text in a delta. Default "reasoning_content" (vLLM before PR #27752). */

@@ -1,6 +1,7 @@
 /**
  * Routes one HTTP request: generation endpoints (the dialect's native ones too) to
- * the generation handler (with the body's arrival time), the dialect's identity
+ * the generation handler (with the body's arrival time), or a router simulator's
+ * pools (disagg-router.ts), the dialect's identity
  * routes, each other kind's routes (one table: a JSON body, or an upload the
  * route reads itself), then the info routes; 404 for unknown paths, 405 for a wrong method, 400
  * for a body that is not JSON, 413 for one too large. Every answer carries the
@@ -17,6 +18,7 @@ import {
   type SimRuntime,
 } from './generation-handler.js';
 import { azureRoute } from './azure-route.js';
+import { proxyGeneration } from './disagg-router.js';
 import { bindErrorShape, readBody, sendError } from './http-util.js';
 import { hookRoute, type HookContext } from './hook-routes.js';
 import { INFO_ROUTES, type InfoContext } from './info-routes.js';
@@ -98,6 +100,8 @@ export async function route(rt: KindContext, req: IncomingMessage, res: ServerRe
   } else {
     req.resume();
   }
+  // A router simulator computes nothing itself: its pools do (disagg-router.ts).
+  if (generation !== undefined && rt.profile.disagg?.role === 'router') return proxyGeneration(rt, req, res, req.url ?? path, body, arrivalMs);
   if (generation !== undefined) return handleGeneration(rt, generation, req, res, body, arrivalMs, receivedMs);
   if (kind !== undefined) return kind.serve(rt, res, body, arrivalMs);
   info?.(rt, res, body);

@@ -16,6 +16,8 @@ export interface SequenceSpec {
   outputTokens: number;
   /** Vision-encoder time of the request's images, added to its prefill, ms. */
   encoderMs?: number;
+  /** A decode pool's: the prompt's KV arrives from the prefill pool in this time instead of being computed, ms. */
+  remoteKvMs?: number;
   /** Extra pause before one emission (the stall fault), or null. */
   stall: { beforeEmission: number; ms: number } | null;
 }

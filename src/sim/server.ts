@@ -10,6 +10,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { z } from 'zod';
 import { BatchEngine } from './batch-engine.js';
 import { DraftModel } from './draft-model.js';
+import { RoleMetrics } from './disagg-role.js';
 import { SIM_DIALECTS } from './dialects/registry.js';
 import { FaultPicker } from './faults.js';
 import type { SimRuntime } from './generation-handler.js';
@@ -79,7 +80,7 @@ export async function startSimulator(options: SimServerOptions = {}): Promise<Si
   const cache = profile.prefixCaching ? new PrefixCache() : null;
   const draft = profile.specDecode === undefined ? null : new DraftModel(profile.specDecode.positions, profile.specDecode.accept, profile.seed);
   const engine = new BatchEngine(profile, scheduler, cache, draft);
-  const metrics = new SimMetrics(profile.model, draft);
+  const metrics = new SimMetrics(profile.model, draft, profile.disagg === undefined ? null : new RoleMetrics(profile.disagg));
   const stats = new StatsCollector();
   const sockets = new Set<Socket>();
   const encoder: PoolingEncoder = { freeAtMs: 0, requests: 0, inputTokens: 0 };

@@ -5,6 +5,7 @@
  */
 import { Option, type Command } from 'commander';
 import { SIM_DIALECT_KINDS } from './dialects/kinds.js';
+import { SIM_ROLES } from './disagg-role.js';
 import type { SimProfileInput } from './server.js';
 import { STEP_TIMINGS } from './step-timing.js';
 
@@ -42,6 +43,13 @@ export const NUMBER_FLAGS: readonly NumberFlag[] = [
     ['specDecode', 'accept'],
     'draft model: chance each draft token is accepted once the one before was (default 0.7; needs --spec-decode-positions)',
   ),
+  n(
+    '--kv-bytes-per-token <n>',
+    'kvBytesPerToken',
+    ['disagg', 'kvBytesPerToken'],
+    'disaggregated: KV bytes per prompt token a decode pool reads (default 131072; needs --role)',
+  ),
+  n('--link-gbps <gbps>', 'linkGbps', ['disagg', 'linkGbps'], 'disaggregated: the link a decode pool reads KV over, Gbit/s (default 100; needs --role)'),
   n('--reasoning-tokens <n>', 'reasoningTokens', ['reasoningTokens'], 'reasoning tokens before the answer when thinking is on (default 0)'),
   n('--natural-min <tokens>', 'naturalMin', ['naturalOutputTokens', 'min'], 'shortest natural answer (default 20)'),
   n('--natural-max <tokens>', 'naturalMax', ['naturalOutputTokens', 'max'], 'longest natural answer (default 400)'),
@@ -136,6 +144,13 @@ export function declareSimFlags(cmd: Command): Command {
         "independent: each stream on its own cadence; batched: every stream's token in one step, as vLLM (default independent)",
       ).choices([...STEP_TIMINGS]),
     )
+    .addOption(
+      new Option('--role <role>', "a disaggregated server's part: a prefill or decode pool, or a router in front of both (default: none)").choices([
+        ...SIM_ROLES,
+      ]),
+    )
+    .option('--prefill-url <url>', "router: the prefill pool's base URL")
+    .option('--decode-url <url>', "router: the decode pool's base URL")
     .option('--request-log <file>', 'write one JSON line per request: id, arrival, first-token write and last write (epoch ms)')
     .option('--no-prefix-caching', 'turn the prefix cache off');
   for (const f of NUMBER_FLAGS) cmd.option(f.flag, f.help);
@@ -164,5 +179,7 @@ export function applyFlags(base: SimProfileInput, flags: Record<string, unknown>
   if (typeof flags['dialect'] === 'string') out['dialect'] = flags['dialect'];
   if (typeof flags['stepTiming'] === 'string') out['stepTiming'] = flags['stepTiming'];
   if (flags['prefixCaching'] === false) out['prefixCaching'] = false;
+  const disagg = { role: flags['role'], prefillUrl: flags['prefillUrl'], decodeUrl: flags['decodeUrl'] };
+  for (const [key, value] of Object.entries(disagg)) if (typeof value === 'string') nested('disagg')[key] = value;
   return out as SimProfileInput;
 }

@@ -4,6 +4,7 @@
  * can compare what it measured with what the server did.
  */
 import { SERVER_LATENESS_METRIC } from '../core/index.js';
+import type { RoleMetrics } from './disagg-role.js';
 import type { DraftModel } from './draft-model.js';
 import { Histogram, ITL_BUCKETS_S, LATENESS_BUCKETS_S, REQUEST_BUCKETS_S, TTFT_BUCKETS_S, promNumber } from './histogram.js';
 
@@ -37,6 +38,8 @@ export class SimMetrics {
     private readonly model: string,
     /** The draft model whose speculative-decoding counters /metrics shows; null without one (no such counters, as vLLM without speculation). */
     private readonly draft: DraftModel | null = null,
+    /** The simulator's part in a disaggregated server; null without one. */
+    readonly role: RoleMetrics | null = null,
   ) {}
 
   /** Counts a request that finished with `reason` ("stop", "length", "abort", "error"). */
@@ -56,6 +59,8 @@ export class SimMetrics {
       '# TYPE vllm:request_success counter',
       ...reasons.map((r) => `vllm:request_success_total{finished_reason="${r}",${l}} ${promNumber(this.success.get(r) ?? 0)}`),
     ].join('\n');
+    // A router computes nothing: it knows its requests and when their first and last bytes passed, not tokens or engine steps.
+    if (this.role?.role === 'router') return [success, this.ttft.render(l), this.e2e.render(l)].join('\n') + '\n';
     return (
       [
         gauge('vllm:num_requests_running', 'Number of requests in model execution batches.', g.running),
@@ -72,6 +77,7 @@ export class SimMetrics {
         this.queue.render(l),
         this.lateness.render(l),
         ...(this.draft === null ? [] : [this.draft.render(l)]),
+        ...(this.role === null ? [] : this.role.render(l)),
       ].join('\n') + '\n'
     );
   }

@@ -8,6 +8,7 @@ import { failureSummary, identityLine, isPoolingSpec, runLabel, undrawnReason } 
 import { CardsPanel } from './cards-panel.js';
 import { ChartsPanel } from './charts-panel.js';
 import { ClientsPanel } from './clients-panel.js';
+import { DisaggPanel } from './disagg-panel.js';
 import { EnergyPanel } from './energy-panel.js';
 import { PoolingPanels } from './pooling-panels.js';
 import { ProgressPanel } from './progress-panel.js';
@@ -113,6 +114,7 @@ export function RunView({ id, onLive, onEnded }: { id: number; onLive(id: number
           <ClientsPanel levels={levels} />
           <EnergyPanel levels={levels} />
           <SpecDecodePanel levels={levels} />
+          <DisaggPanel levels={levels} />
           <SchedulePanel levels={levels} />
           <ReplayPanel levels={levels} />
           <ToolsPanel levels={levels} />

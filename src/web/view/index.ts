@@ -22,6 +22,7 @@ export * from './clients.js';
 export * from './energy.js';
 export * from './spec-decode.js';
 export * from './in-flight.js';
+export * from './disagg.js';
 export * from './history-model.js';
 export * from './schedule-model.js';
 export * from './pareto.js';

@@ -4,7 +4,7 @@
  * the file needs no script and no network. Several runs open with their
  * comparison (contract differences first); every run then has its identity,
  * contract, warnings, table (with speculative decoding where the server reported
- * it), charts, Pareto view, client self-check, energy (when a GPU source read it)
+ * it, and a disaggregated server's pools where they were scraped), charts, Pareto view, client self-check, energy (when a GPU source read it)
  * and cards;
  * a run sent with tools or replaying an agent trace adds the page's own charts
  * of those figures (tool-call validity and timing, sessions and jobs), drawn
@@ -19,6 +19,7 @@ import { CLIENT_HEADERS, SELF_CHECK_HEADERS, clientRows, selfCheckRows } from '.
 import { ENERGY_CAPTION, ENERGY_HEADERS, energyRows } from './energy.js';
 import { SPEC_DECODE_CAPTION, SPEC_DECODE_HEADERS, specDecodeRows } from './spec-decode.js';
 import { IN_FLIGHT_CAPTION, IN_FLIGHT_HEADERS, inFlightRows } from './in-flight.js';
+import { DISAGG_KV_CAPTION, DISAGG_KV_HEADERS, DISAGG_ROLE_CAPTION, DISAGG_ROLE_HEADERS, disaggKvRows, disaggRoleRows } from './disagg.js';
 import { type CompareRun, type Comparison, compareHeader, compareRunOf, compareRuns, drawnRunTitle } from './compare-model.js';
 import { qualityVerdictPhrase } from './compare-quality.js';
 import { num, when } from './format.js';
@@ -145,11 +146,14 @@ function runSection(r: ReportRun, i: number, doc: ChartDocument, target: number 
   const energy = energyRows(res.levels);
   const spec = specDecodeRows(res.levels);
   const held = inFlightRows(res.levels);
+  const pools = disaggRoleRows(res.levels);
+  const kv = disaggKvRows(res.levels);
   return html`<section class="panel run" aria-labelledby="run-${i + 1}"><h2 id="run-${i + 1}">${title}</h2><p class="identity">${resultIdentity(res)}</p>
 ${res.warnings.length > 0 ? html`<ul class="warnings" aria-label="Warnings">${res.warnings.map((w) => html`<li><strong>Warning:</strong> ${w.message}</li>`)}</ul>` : html`<p class="hint">No warnings.</p>`}
 <h3>Contract</h3>${plainTable('Contract', 'What was measured: every figure below depends on these.', ['Field', 'Value'], contractRows(res))}
 <h3>Results</h3>${resultsTableMarkup({ levels: res.levels, caption: tableCaption({ ...res.run, thinking: res.run.thinking === 'on', requestsPerLevel: res.run.requestsPerLevel }, res.levels) })}
 ${spec.length > 0 ? html`<h3>Speculative decoding</h3>${plainTable('Speculative decoding', `${SPEC_DECODE_CAPTION}.`, SPEC_DECODE_HEADERS, spec)}` : ''}
+${pools.length > 0 ? html`<h3>Disaggregated pools</h3>${plainTable('Pools', `${DISAGG_ROLE_CAPTION}.`, DISAGG_ROLE_HEADERS, pools)}${kv.length > 0 ? plainTable('KV transfer and TTFT', `${DISAGG_KV_CAPTION}.`, DISAGG_KV_HEADERS, kv) : ''}` : ''}
 <h3>Charts</h3>${chartsMarkup([{ label: r.label, role: 'single', levels: res.levels }], doc)}${ownChartsMarkup(res.levels, doc)}
 ${paretoSection(m, at === null ? null : capacityAt(m, at), doc)}
 <h3>Client self-check</h3>${plainTable('Client self-check', 'Our client judged itself at every level: a level it could not keep up with is client-bound, shown but left out of peaks.', SELF_CHECK_HEADERS, selfCheckRows(res.levels))}
@@ -312,6 +316,10 @@ export function reportMarkdown(input: ReportInput): string {
     );
     const spec = specDecodeRows(res.levels);
     if (spec.length > 0) out.push('### Speculative decoding', '', `${SPEC_DECODE_CAPTION}.`, '', mdTable(SPEC_DECODE_HEADERS, spec), '');
+    const pools = disaggRoleRows(res.levels);
+    const kv = disaggKvRows(res.levels);
+    if (pools.length > 0) out.push('### Disaggregated pools', '', `${DISAGG_ROLE_CAPTION}.`, '', mdTable(DISAGG_ROLE_HEADERS, pools), '');
+    if (kv.length > 0) out.push(`${DISAGG_KV_CAPTION}.`, '', mdTable(DISAGG_KV_HEADERS, kv), '');
     for (const g of ownChartGroups(res.levels)) {
       out.push(`### ${g.heading}`, '');
       for (const c of g.charts) out.push(`#### ${c.title}`, '', c.summary, '', mdTable(c.table.headers, c.table.rows), '');
