@@ -11,7 +11,7 @@ export { resolveTokenizer, type TokenizerChoice, type TokenizerServer } from './
 export { exactPrompt } from './exact-prompt.js';
 export { loadCorpus, type Corpus, type CorpusFormat, type CorpusItem } from './corpus.js';
 export { seededSample } from './sample.js';
-export { buildCellPrompts, sharedPrefix, type CacheCondition, type CellPromptPlan, type CellSource, type PromptItem } from './cell-prompts.js';
+export { buildCellPrompts, cellPrime, sharedPrefix, type CacheCondition, type CellPromptPlan, type CellSource, type PromptItem } from './cell-prompts.js';
 export { expandMatrix, MATRIX_ORDER, type CellSpec, type MatrixAxes, type PromptAxis } from './matrix-cells.js';
 export { DEFAULT_BLOCK_TOKENS, readTrace, parseWindow, type Trace } from './trace-read.js';
 export { agentReplayParts, replayParts } from './trace-replay.js';
