@@ -1029,7 +1029,11 @@ const CATALOGUE = [
     value: { type: 'text' },
     group: 'arrival',
     endpoints: TEXT,
-    help: "with --dataset: which column is the prompt's text (prompt=) or length (input_len=), and the output length (output_len=), e.g. prompt=question,output_len=n",
+    help: "with --dataset: which column is the prompt's text (prompt=) or length (input_len=), and the output length (output_len=), e.g. prompt=question,output_len=n; goodput replay FILE takes it with the send time too (timestamp= seconds or a date and time, or timestamp_ms=)",
+    doc: {
+      meaning:
+        "with `--dataset`: which column is the prompt's text (`prompt=`) or length (`input_len=`), and the output length (`output_len=`), e.g. `prompt=question,output_len=n`. `goodput replay FILE --column …` reads FILE as a dataset and sends each row at its own time: map `timestamp=` (seconds, or a date and time) or `timestamp_ms=`, and `output_len=` ([replay](replay.md#datasets))",
+    },
   },
   {
     flag: '--reset-cache-between',
