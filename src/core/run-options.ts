@@ -727,7 +727,7 @@ const CATALOGUE = [
     flag: '--no-traceparent',
     value: { type: 'switch' },
     group: 'sweep',
-    endpoints: TEXT,
+    endpoints: ALL,
     help: 'do not send a W3C traceparent header with each request',
     doc: {
       meaning: 'do not send a W3C `traceparent` header (a random trace and span id per request, kept on the record) ([observability](observability.md))',
