@@ -42,6 +42,7 @@ const TEXT_ONLY: ReadonlyArray<[string, string]> = [
   ['yes', '--yes'],
   // Spans and live metrics are made of text generation's records (TTFT, tokens); a traceparent every request carries.
   ['otlp', '--otlp'],
+  ['otlpHeader', '--otlp-header'],
   ['serveMetrics', '--serve-metrics'],
   // Pacing is of text sends (its token estimate counts output tokens): a pooling request is retried, never paced.
   ['rateLimit', '--rate-limit'],

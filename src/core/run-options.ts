@@ -744,6 +744,18 @@ const CATALOGUE = [
     doc: { meaning: "one span per request over OTLP/HTTP JSON to a collector's `/v1/traces`, sent after each level ([observability](observability.md))" },
   },
   {
+    flag: '--otlp-header',
+    arg: '<name=value>',
+    value: { type: 'repeat' },
+    group: 'sweep',
+    endpoints: TEXT,
+    help: 'with --otlp: a header sent with every export, e.g. a hosted collector\'s Authorization=Bearer … (repeatable; secret-looking values are redacted from results and logs)',
+    doc: {
+      meaning:
+        'with `--otlp`: a header sent with every export request, `NAME=value` as `OTEL_EXPORTER_OTLP_HEADERS` writes them (a hosted collector\'s `Authorization=Bearer …`, `x-honeycomb-team=…`), repeatable (at most 32), checked as `--header`\'s are; a secret-looking value is `[redacted]` in the recorded command ([observability](observability.md))',
+    },
+  },
+  {
     flag: '--serve-metrics',
     arg: '<[host:]port>',
     value: { type: 'text' },
