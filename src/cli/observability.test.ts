@@ -105,7 +105,7 @@ describe('--otlp-header', () => {
     collector.requests.length = 0;
     const out = join(mkdtempSync(join(tmpdir(), 'goodput-otlp-')), 'run.json');
     const secret = 'sk-4f9a2c7e1b8d3f6a0c5e9b2d';
-    const r = await cli([
+    const args = [
       'sweep',
       '--url',
       front.url,
@@ -123,7 +123,13 @@ describe('--otlp-header', () => {
       '--otlp-header=X-Team=blue',
       '--json',
       out,
-    ]);
+    ];
+    // The command a result records is read from the process's own argv, as the real CLI's is.
+    const argv = process.argv;
+    process.argv = ['node', 'goodput', ...args];
+    const r = await cli(args).finally(() => {
+      process.argv = argv;
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(collector.requests.length).toBeGreaterThan(0);
     for (const c of collector.requests) {
@@ -133,7 +139,7 @@ describe('--otlp-header', () => {
     }
     const saved = readFileSync(out, 'utf8');
     expect(saved).not.toContain(secret);
-    expect(JSON.parse(saved).run.command).toContain('--otlp-header "Authorization=[redacted]" --otlp-header=X-Team=blue');
+    expect(JSON.parse(saved).run.command).toContain('--otlp-header Authorization=[redacted] --otlp-header=X-Team=blue');
   });
 
   it('refuses a header without --otlp, one not NAME=value (naming its place, not its value), one of our own, and pooling', async () => {
