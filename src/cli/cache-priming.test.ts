@@ -29,7 +29,7 @@ afterAll(async () => {
   await Promise.all(sims.map((s) => s.close()));
 });
 
-/** One cell of the cache condition given, one request per level and no warm-up, on a simulator of its own. */
+/** A cell per cache condition given, one request per level and no warm-up, on a simulator of its own. */
 async function run(name: string, cache: object, levels: number[], flags: string[] = []): Promise<SweepResult> {
   const s = await startSimulator({ prefillBaseMs: 1, decodeStepMs: 1, decodeMsPerExtraSeq: 0 });
   sims.push(s);
@@ -52,8 +52,8 @@ async function run(name: string, cache: object, levels: number[], flags: string[
   return sweepResultSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
 }
 
-/** The cached prompt tokens of each level's first measured request. */
-const firstCached = (r: SweepResult) => (r.matrix?.cells[0]?.levels ?? []).map((l) => l.cachedPromptTokens?.mean);
+/** The cached prompt tokens of each level's first (and only) measured request, in the cell given. */
+const firstCached = (r: SweepResult, cell: number) => (r.matrix?.cells[cell]?.levels ?? []).map((l) => l.cachedPromptTokens?.mean);
 const primeCall = (answer: RegExp) => ({
   hook: 'prime',
   at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
@@ -65,22 +65,25 @@ const primeCall = (answer: RegExp) => ({
 
 describe('a primed cache condition', () => {
   it("shows cached tokens from the first measured request, where a warm cell's first finds none", async () => {
-    const warm = await run('warm', { kind: 'warm', sharedPrefixTokens: 32 }, [1]);
-    expect(firstCached(warm)).toEqual([0]);
-    expect(warm.matrix?.cells[0]?.levels[0]?.serverHooks).toBeUndefined();
+    // A cold cell first: its salted prompts leave nothing of the shared prefix in the cache.
+    const warm = await run('warm', [{ kind: 'cold' }, { kind: 'warm', sharedPrefixTokens: 32 }], [1]);
+    expect(firstCached(warm, 1)).toEqual([0]);
+    expect(warm.matrix?.cells[1]?.levels[0]?.serverHooks).toBeUndefined();
 
-    const primed = await run('primed', { kind: 'primed', sharedPrefixTokens: 32 }, [1]);
-    const cell = primed.matrix?.cells[0];
+    const primed = await run('primed', [{ kind: 'cold' }, { kind: 'primed', sharedPrefixTokens: 32 }], [1]);
+    const cell = primed.matrix?.cells[1];
     expect(cell?.key).toMatchObject({ cache: 'primed', sharedPrefixTokens: 32 });
-    expect(firstCached(primed)[0]).toBeGreaterThan(0);
-    // One prime (times defaults to 1), itself sent to an empty cache.
+    expect(firstCached(primed, 1)[0]).toBeGreaterThan(0);
+    // One prime (times defaults to 1), itself sent to a cache without the prefix; none for the cold cell.
     expect(cell?.levels[0]?.serverHooks).toEqual([primeCall(/^\d+ prompt tokens, 0 cached$/)]);
-    expect(primed.matrix?.table.rows[0]?.[3]).toBe('primed 32');
+    expect(primed.matrix?.cells[0]?.levels[0]?.serverHooks).toBeUndefined();
+    expect(primed.matrix?.table.rows.map((row) => row[3])).toEqual(['cold', 'primed 32']);
   });
 
   it('with --reset-cache-between levels: each level emptied, then primed as many times as the contract says', async () => {
     const r = await run('reset', { kind: 'primed', sharedPrefixTokens: 32, times: 2 }, [1, 2], ['--reset-cache-between', 'levels']);
-    const levels = r.matrix?.cells[0]?.levels ?? [];
+    // One cell: the result's levels are its own.
+    const levels = r.levels;
     expect(levels).toHaveLength(2);
     for (const l of levels) {
       expect(l.serverHooks?.map((c) => c.hook)).toEqual(['reset-cache', 'prime', 'prime']);

@@ -142,13 +142,6 @@ describe('loading a contract', () => {
       /workload\.cache\[0\]\.times: times 17 is above the limit of 16 requests that send a primed cell's shared prefix before each of its levels/,
     ],
     [
-      'a cache condition that does not exist',
-      patch((c) => {
-        c.workload.cache = [{ kind: 'hot' }];
-      }),
-      /workload\.cache\[0\]\.kind: kind must be cold, warm or primed/,
-    ],
-    [
       'a primed trace replay',
       patch((c) => {
         c.workload = { prompts: { kind: 'trace' }, outputTokens: 'trace', warmup: 0, cache: { kind: 'primed', sharedPrefixTokens: 16 } };

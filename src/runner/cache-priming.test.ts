@@ -32,7 +32,7 @@ function fakeClient(outcomes: Array<RequestRecord['outcome']> = []): StreamingCl
       const r = rec({ sendMs: 10, chunksMs: [12], endMs: 13.5, outcome, promptTokens: 3 });
       return { ...r, httpStatus: outcome.kind === 'http-error' ? outcome.status : 200, cachedPromptTokens: sent.length === 1 ? 0 : 2 };
     },
-    openConnections: () => 0,
+    openConnections: async () => 0,
     close: async () => {},
   };
 }

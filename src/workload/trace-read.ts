@@ -207,7 +207,7 @@ function csvFields(line: string): string[] {
 export async function readTrace(path: string, o: TraceOptions = {}): Promise<Trace> {
   const window = o.window ?? null;
   const rows: Array<Row & { line: number }> = [];
-  let format: TraceFormat | null = null;
+  let format: Exclude<TraceFormat, 'dataset'> | null = null;
   let header: string[] = [];
   let firstBackwards: number | null = null;
   let lastMs = Number.NEGATIVE_INFINITY;
