@@ -75,7 +75,8 @@ export function datasetTrace(ds: Dataset, o: TraceOptions = {}): Trace {
     warnings: firstBackwards === null ? [] : [`the dataset's timestamps go backwards (first at ${rowIn(ds, firstBackwards)}); its rows were sorted by time`],
     skipped: { failed: 0, outsideWindow },
     requests: kept.map((r) => ({
-      atMs: Math.round((r.tMs - w0) * 1e6) / 1e6,
+      // Kept to the microsecond: an epoch time in ms holds no finer fraction in a double.
+      atMs: Math.round((r.tMs - w0) * 1e3) / 1e3,
       promptTokens: promptTokensOf(ds, r),
       outputTokens: r.outputLen,
       line: r.line ?? 0,
