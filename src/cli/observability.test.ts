@@ -156,7 +156,9 @@ describe('--otlp-header', () => {
     expect(colon.stderr).not.toContain('hunter2');
     await refused([...otlp, '--otlp-header', 'Content-Type=text/plain'], '--otlp-header: Content-Type is set by goodput or by the connection itself, never by --otlp-header');
     await refused([...otlp, '--otlp-header', 'X-Team=a', '--otlp-header', 'x-team=b'], '--otlp-header: x-team is given twice');
-    await refused(['--endpoint', 'embeddings', ...otlp, '--otlp-header', 'X-Team=a'], '--otlp: does not apply to --endpoint embeddings');
+    const pooling = await cli(['sweep', '--url', front.url, '--endpoint', 'embeddings', '--levels', '1', '--otlp-header', 'X-Team=a']);
+    expect(pooling.code).toBe(2);
+    expect(pooling.stderr).toContain('--otlp-header: does not apply to --endpoint embeddings');
   });
 });
 
@@ -168,13 +170,14 @@ describe('traceparent on embeddings', () => {
     const on = await cli(args);
     expect(on.code, on.stderr).toBe(0);
     const seen = embeddings().map((g) => String(g.headers.traceparent));
-    expect(seen).toHaveLength(8);
+    // The route's probe, then two levels of a warm-up and 3 requests.
+    expect(seen).toHaveLength(9);
     for (const t of seen) expect(t).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
-    expect(new Set(seen).size).toBe(8);
+    expect(new Set(seen).size).toBe(9);
     front.requests.length = 0;
     const off = await cli([...args, '--no-traceparent']);
     expect(off.code, off.stderr).toBe(0);
-    expect(embeddings().map((g) => g.headers.traceparent)).toEqual(Array(8).fill(undefined));
+    expect(embeddings().map((g) => g.headers.traceparent)).toEqual(Array(9).fill(undefined));
   });
 });
 
