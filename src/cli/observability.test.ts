@@ -152,9 +152,15 @@ describe('--otlp-header', () => {
     };
     await refused(['--otlp-header', 'X-Team=blue'], '--otlp-header: needs --otlp');
     const otlp = ['--otlp', `${collector.url}/v1/traces`];
-    const colon = await refused([...otlp, '--otlp-header', 'X-Team=blue', '--otlp-header', 'Authorization: Bearer hunter2'], '--otlp-header: argument 2 is not NAME=value (e.g. Authorization=Bearer …)');
+    const colon = await refused(
+      [...otlp, '--otlp-header', 'X-Team=blue', '--otlp-header', 'Authorization: Bearer hunter2'],
+      '--otlp-header: argument 2 is not NAME=value (e.g. Authorization=Bearer …)',
+    );
     expect(colon.stderr).not.toContain('hunter2');
-    await refused([...otlp, '--otlp-header', 'Content-Type=text/plain'], '--otlp-header: Content-Type is set by goodput or by the connection itself, never by --otlp-header');
+    await refused(
+      [...otlp, '--otlp-header', 'Content-Type=text/plain'],
+      '--otlp-header: Content-Type is set by goodput or by the connection itself, never by --otlp-header',
+    );
     await refused([...otlp, '--otlp-header', 'X-Team=a', '--otlp-header', 'x-team=b'], '--otlp-header: x-team is given twice');
     const pooling = await cli(['sweep', '--url', front.url, '--endpoint', 'embeddings', '--levels', '1', '--otlp-header', 'X-Team=a']);
     expect(pooling.code).toBe(2);
@@ -165,7 +171,23 @@ describe('--otlp-header', () => {
 describe('traceparent on embeddings', () => {
   it('each embeddings request carries one, a fresh trace each, and none with --no-traceparent', async () => {
     const embeddings = () => front.requests.filter((r) => r.url.endsWith('/embeddings'));
-    const args = ['sweep', '--url', front.url, '--endpoint', 'embeddings', '--levels', '1,2', '--requests-per-level', '3', '--warmup', '1', '--prompt-tokens', '8', '--client-threads', '1'];
+    const args = [
+      'sweep',
+      '--url',
+      front.url,
+      '--endpoint',
+      'embeddings',
+      '--levels',
+      '1,2',
+      '--requests-per-level',
+      '3',
+      '--warmup',
+      '1',
+      '--prompt-tokens',
+      '8',
+      '--client-threads',
+      '1',
+    ];
     front.requests.length = 0;
     const on = await cli(args);
     expect(on.code, on.stderr).toBe(0);

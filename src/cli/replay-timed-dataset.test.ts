@@ -36,7 +36,20 @@ describe('goodput replay DATASET --column …,timestamp=COL', () => {
     const path = csv('timed.csv', ...TIMED);
     const json = join(dir, 'timed.json');
     const raw = join(dir, 'timed-raw.jsonl');
-    const ran = await cli(['replay', path, '--column', 'prompt=question,output_len=n,timestamp=sent', '--url', sim.url, '--speed', '1,2', '--json', json, '--raw', raw]);
+    const ran = await cli([
+      'replay',
+      path,
+      '--column',
+      'prompt=question,output_len=n,timestamp=sent',
+      '--url',
+      sim.url,
+      '--speed',
+      '1,2',
+      '--json',
+      json,
+      '--raw',
+      raw,
+    ]);
     expect(ran.stderr).toMatch(/trace dataset: 3 requests over 0\.5 s; sha256 [0-9a-f]{12}…/);
     expect(ran.code).toBe(0);
     const result = sweepResultSchema.parse(JSON.parse(readFileSync(json, 'utf8')));
@@ -60,7 +73,9 @@ describe('goodput replay DATASET --column …,timestamp=COL', () => {
     const json = join(dir, 'refused.json');
     const sweep = await cli(['sweep', '--url', sim.url, '--dataset', path, '--column', 'prompt=question,output_len=n,timestamp=sent', '--json', json]);
     expect(sweep.code).toBe(2);
-    expect(sweep.stderr).toContain('--column: timestamp= sends each row at its own time: replay the dataset with goodput replay FILE --column … (its levels are speeds)');
+    expect(sweep.stderr).toContain(
+      '--column: timestamp= sends each row at its own time: replay the dataset with goodput replay FILE --column … (its levels are speeds)',
+    );
     const untimed = await cli(['replay', path, '--column', 'prompt=question,output_len=n', '--url', sim.url, '--json', json]);
     expect(untimed.code).toBe(2);
     expect(untimed.stderr).toContain(

@@ -79,7 +79,16 @@ describe('preparing cells with a tokenizer.json', () => {
 
   it('a primed cell: the prompts of a warm one, no cache control, and its prime the very prefix they start with', async () => {
     const p = await prepareCells(
-      contract({}, { prompts: { kind: 'synthetic', tokens: 48 }, cache: [{ kind: 'warm', sharedPrefixTokens: 32 }, { kind: 'primed', sharedPrefixTokens: 32, times: 3 }] }),
+      contract(
+        {},
+        {
+          prompts: { kind: 'synthetic', tokens: 48 },
+          cache: [
+            { kind: 'warm', sharedPrefixTokens: 32 },
+            { kind: 'primed', sharedPrefixTokens: 32, times: 3 },
+          ],
+        },
+      ),
       opts,
     );
     expect(p.cells.map((c) => [c.key.cache, c.key.sharedPrefixTokens, c.spec.cache])).toEqual([

@@ -74,9 +74,7 @@ async function sendPrime(spec: SweepSpec, prime: Prime, ctx: PrimingContext, lev
     const r = await ctx.client.send(request, { seq: i, concurrency: level, warmup: true, targetSendNs: ctx.clock() }, ctx.signal);
     if (r.outcome.kind === 'aborted') return { calls, failed: null };
     const ok = r.outcome.kind === 'ok';
-    const answer = ok
-      ? `${r.promptTokens ?? 'unreported'} prompt tokens, ${r.cachedPromptTokens ?? 'unreported'} cached`
-      : keptAnswer(outcomeWords(r.outcome));
+    const answer = ok ? `${r.promptTokens ?? 'unreported'} prompt tokens, ${r.cachedPromptTokens ?? 'unreported'} cached` : keptAnswer(outcomeWords(r.outcome));
     calls.push({ hook: 'prime', at, route, status: r.httpStatus ?? 0, ms: Math.max(0, e2eMs(r) ?? 0), answer });
     if (!ok)
       return {

@@ -112,7 +112,11 @@ function poolingSenders(
     threadCount,
     always: elsewhere?.always === true,
     threads: () =>
-      (threads ??= startPoolingThreads(threadCount, { target, route, model, timeoutMs: spec.timeoutMs, idleMs: spec.idleMs, retry: spec.retry, traceparent: spec.traceparent }, most)),
+      (threads ??= startPoolingThreads(
+        threadCount,
+        { target, route, model, timeoutMs: spec.timeoutMs, idleMs: spec.idleMs, retry: spec.retry, traceparent: spec.traceparent },
+        most,
+      )),
     close: async () => {
       await Promise.all([client.close(), (threads as PoolingThreads | null)?.close()]);
     },

@@ -14,10 +14,7 @@ import type { CorpusItem } from './corpus.js';
 import { seededSample } from './sample.js';
 import type { TokenCounter } from './token-counter.js';
 
-export type CacheCondition =
-  | { kind: 'cold' }
-  | { kind: 'warm'; sharedPrefixTokens: number }
-  | { kind: 'primed'; sharedPrefixTokens: number; times: number };
+export type CacheCondition = { kind: 'cold' } | { kind: 'warm'; sharedPrefixTokens: number } | { kind: 'primed'; sharedPrefixTokens: number; times: number };
 
 export type CellSource = { kind: 'synthetic'; tokens: number } | { kind: 'corpus'; items: readonly CorpusItem[] };
 

@@ -19,8 +19,7 @@ export function datasetTimeMs(where: string, field: 'timestamp' | 'timestamp_ms'
   const text = typeof v === 'string' ? v.trim() : null;
   let ms: number;
   if (v instanceof Date) ms = v.getTime();
-  else if (typeof v === 'number' || typeof v === 'bigint' || (text !== null && NUMBER.test(text)))
-    ms = Number(text ?? v) * (field === 'timestamp' ? 1000 : 1);
+  else if (typeof v === 'number' || typeof v === 'bigint' || (text !== null && NUMBER.test(text))) ms = Number(text ?? v) * (field === 'timestamp' ? 1000 : 1);
   else if (text !== null && text !== '' && field === 'timestamp') ms = azureTime(where, text, name);
   else
     throw new WorkloadError(

@@ -91,7 +91,9 @@ describe('datasetTrace', () => {
 
   it('refuses a bad time naming the file, the line, the field and its column', async () => {
     const notTime = csv('t,q,n', '0,a,1', 'soon,b,1');
-    await expect(traceOf(notTime)).rejects.toThrow(`dataset ${notTime}: line 3: timestamp (column "t") "soon" is not a date and time like 2023-11-16 18:15:46.6805900`);
+    await expect(traceOf(notTime)).rejects.toThrow(
+      `dataset ${notTime}: line 3: timestamp (column "t") "soon" is not a date and time like 2023-11-16 18:15:46.6805900`,
+    );
     const notMs = file('{"t": 1, "q": "a", "n": 1}\n{"t": "2024-05-10 00:00:00", "q": "b", "n": 1}\n', 'jsonl');
     await expect(traceOf(notMs, { prompt: 'q', output_len: 'n', timestamp_ms: 't' })).rejects.toThrow(
       `dataset ${notMs}: line 2: timestamp_ms (column "t") "2024-05-10 00:00:00" is not a number of milliseconds`,

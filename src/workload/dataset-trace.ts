@@ -46,8 +46,10 @@ export function datasetTrace(ds: Dataset, o: TraceOptions = {}): Trace {
   let outsideWindow = 0;
   const kept: Array<DatasetRow & { tMs: number; outputLen: number }> = [];
   for (const r of ds.rows) {
-    if (r.tMs === undefined || firstMs === undefined) throw new WorkloadError('bad-format', `dataset ${ds.path}: replayed on its own times, it needs --column timestamp=COLUMN (or timestamp_ms=)`);
-    if (r.outputLen === undefined) throw new WorkloadError('bad-format', `dataset ${ds.path}: a replay takes each request's output length from its row: map output_len=COLUMN`);
+    if (r.tMs === undefined || firstMs === undefined)
+      throw new WorkloadError('bad-format', `dataset ${ds.path}: replayed on its own times, it needs --column timestamp=COLUMN (or timestamp_ms=)`);
+    if (r.outputLen === undefined)
+      throw new WorkloadError('bad-format', `dataset ${ds.path}: a replay takes each request's output length from its row: map output_len=COLUMN`);
     if (r.tMs - firstMs > TRACE_SPAN_MS)
       throw new WorkloadError(
         'bad-format',
@@ -55,7 +57,10 @@ export function datasetTrace(ds: Dataset, o: TraceOptions = {}): Trace {
       );
     if (r.tMs < lastMs) {
       if (o.strict)
-        throw new WorkloadError('bad-format', `${rowAt(ds, r)}: the timestamp goes backwards (${r.tMs / 1000} s after ${lastMs / 1000} s); without --strict the rows are sorted`);
+        throw new WorkloadError(
+          'bad-format',
+          `${rowAt(ds, r)}: the timestamp goes backwards (${r.tMs / 1000} s after ${lastMs / 1000} s); without --strict the rows are sorted`,
+        );
       firstBackwards ??= r;
     }
     lastMs = Math.max(lastMs, r.tMs);
@@ -63,7 +68,8 @@ export function datasetTrace(ds: Dataset, o: TraceOptions = {}): Trace {
     if (window !== null && !(sinceFirstS >= window.startS && sinceFirstS < window.endS)) outsideWindow++;
     else kept.push(r as DatasetRow & { tMs: number; outputLen: number });
   }
-  if (kept.length === 0) throw new WorkloadError('bad-format', `dataset ${ds.path}: no rows${window ? ` in the window ${window.startS}..${window.endS} s` : ''}`);
+  if (kept.length === 0)
+    throw new WorkloadError('bad-format', `dataset ${ds.path}: no rows${window ? ` in the window ${window.startS}..${window.endS} s` : ''}`);
   kept.sort((a, b) => a.tMs - b.tMs);
   const w0 = kept[0]?.tMs ?? 0;
   return {
