@@ -5,7 +5,10 @@
  * scraped while a slow run runs returns the live request counter; the flags'
  * refusals name the flag.
  */
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePrometheusText } from '../core/index.js';
 import { type SimServer, startSimulator } from '../sim/index.js';
@@ -94,6 +97,109 @@ describe('--otlp with traceparent', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(generations().map((g) => g.headers.traceparent)).toEqual([undefined, undefined]);
     expect(r.stderr).toContain('--otlp: 0 of 2 spans exported; 2 failed, 0 dropped past the queue (last: ECONNREFUSED)');
+  });
+});
+
+describe('--otlp-header', () => {
+  it("sends each header with every export, and records a secret-looking value redacted in the result's command", async () => {
+    collector.requests.length = 0;
+    const out = join(mkdtempSync(join(tmpdir(), 'goodput-otlp-')), 'run.json');
+    const secret = 'sk-4f9a2c7e1b8d3f6a0c5e9b2d';
+    const args = [
+      'sweep',
+      '--url',
+      front.url,
+      '--levels',
+      '1',
+      '--requests-per-level',
+      '2',
+      '--warmup',
+      '0',
+      ...QUICK,
+      '--otlp',
+      `${collector.url}/v1/traces`,
+      '--otlp-header',
+      `Authorization=Bearer ${secret}`,
+      '--otlp-header=X-Team=blue',
+      '--json',
+      out,
+    ];
+    // The command a result records is read from the process's own argv, as the real CLI's is.
+    const argv = process.argv;
+    process.argv = ['node', 'goodput', ...args];
+    const r = await cli(args).finally(() => {
+      process.argv = argv;
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(collector.requests.length).toBeGreaterThan(0);
+    for (const c of collector.requests) {
+      expect(c.headers['authorization']).toBe(`Bearer ${secret}`);
+      expect(c.headers['x-team']).toBe('blue');
+      expect(c.headers['content-type']).toBe('application/json');
+    }
+    const saved = readFileSync(out, 'utf8');
+    expect(saved).not.toContain(secret);
+    expect(JSON.parse(saved).run.command).toContain('--otlp-header Authorization=[redacted] --otlp-header=X-Team=blue');
+  });
+
+  it('refuses a header without --otlp, one not NAME=value (naming its place, not its value), one of our own, and pooling', async () => {
+    const base = ['sweep', '--url', front.url, '--levels', '1', ...QUICK];
+    const refused = async (args: string[], message: string) => {
+      const r = await cli([...base, ...args]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(message);
+      return r;
+    };
+    await refused(['--otlp-header', 'X-Team=blue'], '--otlp-header: needs --otlp');
+    const otlp = ['--otlp', `${collector.url}/v1/traces`];
+    const colon = await refused(
+      [...otlp, '--otlp-header', 'X-Team=blue', '--otlp-header', 'Authorization: Bearer hunter2'],
+      '--otlp-header: argument 2 is not NAME=value (e.g. Authorization=Bearer …)',
+    );
+    expect(colon.stderr).not.toContain('hunter2');
+    await refused(
+      [...otlp, '--otlp-header', 'Content-Type=text/plain'],
+      '--otlp-header: Content-Type is set by goodput or by the connection itself, never by --otlp-header',
+    );
+    await refused([...otlp, '--otlp-header', 'X-Team=a', '--otlp-header', 'x-team=b'], '--otlp-header: x-team is given twice');
+    const pooling = await cli(['sweep', '--url', front.url, '--endpoint', 'embeddings', '--levels', '1', '--otlp-header', 'X-Team=a']);
+    expect(pooling.code).toBe(2);
+    expect(pooling.stderr).toContain('--otlp-header: does not apply to --endpoint embeddings');
+  });
+});
+
+describe('traceparent on embeddings', () => {
+  it('each embeddings request carries one, a fresh trace each, and none with --no-traceparent', async () => {
+    const embeddings = () => front.requests.filter((r) => r.url.endsWith('/embeddings'));
+    const args = [
+      'sweep',
+      '--url',
+      front.url,
+      '--endpoint',
+      'embeddings',
+      '--levels',
+      '1,2',
+      '--requests-per-level',
+      '3',
+      '--warmup',
+      '1',
+      '--prompt-tokens',
+      '8',
+      '--client-threads',
+      '1',
+    ];
+    front.requests.length = 0;
+    const on = await cli(args);
+    expect(on.code, on.stderr).toBe(0);
+    const seen = embeddings().map((g) => String(g.headers.traceparent));
+    // The route's probe, then two levels of a warm-up and 3 requests.
+    expect(seen).toHaveLength(9);
+    for (const t of seen) expect(t).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+    expect(new Set(seen).size).toBe(9);
+    front.requests.length = 0;
+    const off = await cli([...args, '--no-traceparent']);
+    expect(off.code, off.stderr).toBe(0);
+    expect(embeddings().map((g) => g.headers.traceparent)).toEqual(Array(9).fill(undefined));
   });
 });
 

@@ -1,10 +1,10 @@
 /**
- * `--otlp URL` and `--serve-metrics [HOST:]PORT` → what watches the run, checked
+ * `--otlp URL` (with `--otlp-header`) and `--serve-metrics [HOST:]PORT` → what watches the run, checked
  * before anything runs; and the run's hooks that feed it. The endpoint listens
  * on loopback (127.0.0.1) unless the user names another host: the address is
  * theirs to open. Export failures are reported after the run, never fail it.
  */
-import { sanitizeForTerminal as clean } from '../core/index.js';
+import { type ExtraHeader, LIMITS, sanitizeForTerminal as clean, headerProblem, limitMessage } from '../core/index.js';
 import { TOOL_VERSION } from '../runner/index.js';
 import { type ObserveTarget, type RunObserver, startRunObserver } from '../telemetry/index.js';
 import { badFlag, parseUrl } from './parse-flags.js';
@@ -18,11 +18,32 @@ export function parseMetricsAddress(text: string): { host: string; port: number 
   return { host, port };
 }
 
+/**
+ * `--otlp-header NAME=value`, repeatable, as OTEL_EXPORTER_OTLP_HEADERS writes them → the headers every export
+ * sends, each checked as --header's are. A refusal names the argument by its place, never its value (a credential).
+ */
+export function otlpHeadersFromFlags(given: readonly string[]): ExtraHeader[] {
+  if (given.length > LIMITS.extraHeaders.max) throw badFlag('--otlp-header', limitMessage('extraHeaders', given.length, 'headers'));
+  const out: ExtraHeader[] = [];
+  for (const [i, text] of given.entries()) {
+    const eq = text.indexOf('=');
+    if (eq <= 0) throw badFlag('--otlp-header', `argument ${i + 1} is not NAME=value (e.g. Authorization=Bearer …)`);
+    const h = { name: text.slice(0, eq).trim(), value: text.slice(eq + 1).trim() };
+    const problem = headerProblem(h.name, h.value, '--otlp-header');
+    if (problem !== null) throw badFlag('--otlp-header', problem);
+    if (out.some((o) => o.name.toLowerCase() === h.name.toLowerCase())) throw badFlag('--otlp-header', `${h.name} is given twice`);
+    out.push(h);
+  }
+  return out;
+}
+
 /** The flags → what to start, or null when neither is given. */
-export function observeFromFlags(f: { otlp?: string | undefined; serveMetrics?: string | undefined }): ObserveTarget | null {
+export function observeFromFlags(f: { otlp?: string | undefined; otlpHeader?: string[] | undefined; serveMetrics?: string | undefined }): ObserveTarget | null {
+  if (f.otlpHeader !== undefined && f.otlp === undefined) throw badFlag('--otlp-header', 'needs --otlp');
   if (f.otlp === undefined && f.serveMetrics === undefined) return null;
   return {
     otlp: f.otlp === undefined ? null : parseUrl('--otlp', f.otlp),
+    ...(f.otlpHeader === undefined ? {} : { otlpHeaders: otlpHeadersFromFlags(f.otlpHeader) }),
     metrics: f.serveMetrics === undefined ? null : parseMetricsAddress(f.serveMetrics),
   };
 }

@@ -29,6 +29,26 @@ describe('redactedCommand', () => {
   });
 });
 
+describe('redactedCommand of --otlp-header', () => {
+  it('hides a secret-looking value in both flag forms, keeping its name, and leaves the rest as typed', () => {
+    const cmd = redactedCommand([
+      'goodput',
+      'sweep',
+      '--otlp-header',
+      'Authorization=Bearer hunter2',
+      '--otlp-header=x-honeycomb-team=9f8e7d6c5b4a39281706f5e4d3c2',
+      '--otlp-header',
+      'X-Scope-OrgID=team-a',
+      '--otlp-header',
+      'no-equals-sign',
+    ]);
+    expect(cmd).not.toMatch(/hunter2|9f8e7d6c5b4a/);
+    expect(cmd).toBe(
+      'goodput sweep --otlp-header Authorization=[redacted] --otlp-header=x-honeycomb-team=[redacted] --otlp-header X-Scope-OrgID=team-a --otlp-header no-equals-sign',
+    );
+  });
+});
+
 describe('parseUrl', () => {
   it('refuses credentials in a server URL, naming the flag', () => {
     expect(() => parseUrl('--url', 'https://me:sk-1@host/v1')).toThrow(/^--url: must not contain a user name or password/);

@@ -74,11 +74,20 @@ export function redactHeaderArg(text: string): string {
   return isSecretHeader(name, text.slice(colon + 1).trim()) ? `${name}: ${REDACTED}` : text;
 }
 
+/** An `--otlp-header NAME=value` argument as the recorded command line shows it: the value redacted when it looks like a secret. */
+export function redactOtlpHeaderArg(text: string): string {
+  const eq = text.indexOf('=');
+  if (eq <= 0) return text;
+  const name = text.slice(0, eq).trim();
+  return isSecretHeader(name, text.slice(eq + 1).trim()) ? `${name}=${REDACTED}` : text;
+}
+
 /** Flags whose value is a secret, or holds one: how each is recorded. */
 const SECRET_FLAGS: Readonly<Record<string, (value: string) => string>> = {
   '--api-key': () => '***',
   '--database-url': redactDatabaseUrl,
   '--header': redactHeaderArg,
+  '--otlp-header': redactOtlpHeaderArg,
 };
 
 /** An argument as a shell reads it back: quoted when it holds a space. */

@@ -43,9 +43,9 @@ const TEXT_ONLY: ReadonlyArray<[string, string]> = [
   ['providerPrices', '--provider-prices'],
   ['maxSpend', '--max-spend'],
   ['yes', '--yes'],
-  // Traces and live metrics watch text generation's records (TTFT, tokens).
-  ['traceparent', '--no-traceparent'],
+  // Spans and live metrics are made of text generation's records (TTFT, tokens); a traceparent every request carries.
   ['otlp', '--otlp'],
+  ['otlpHeader', '--otlp-header'],
   ['serveMetrics', '--serve-metrics'],
   // Pacing is of text sends (its token estimate counts output tokens): a pooling request is retried, never paced.
   ['rateLimit', '--rate-limit'],
@@ -111,6 +111,7 @@ export function poolingSpecFromFlags(
     timeoutMs: flagNumber('timeoutS', f.timeoutS) * 1000,
     idleMs: flagNumber('idleTimeoutS', f.idleTimeoutS) * 1000,
     retry: retryFromFlags(f),
+    traceparent: f.traceparent ?? true,
     command: redactedCommand(['goodput', ...argv]),
   };
 }

@@ -15,11 +15,15 @@ import { badFlag, parseNumber, refuseGivenFlags } from './parse-flags.js';
 import { saveTarget } from './save-run.js';
 import { addSweepOptions, sweepAndReport } from './sweep-command.js';
 import { specFromFlags, toolsFromFlags } from './text-view.js';
+import { readReplayDataset } from './dataset-flags.js';
+import { addRunOptions, groupKeys } from './option-flags.js';
 import type { SweepFlags } from './sweep-flags.js';
 import { observeFromFlags } from './observe-flags.js';
 import { spendGuardFromFlags } from './spend-guard.js';
 
 export interface ReplayFlags extends SweepFlags {
+  /** A dataset's column mapping, its send times included: the file is read as a dataset (dataset-flags.ts). */
+  column?: string;
   speed: string;
   window?: string;
   maxConcurrency?: string;
@@ -58,9 +62,12 @@ export function parseSpeeds(text: string): number[] {
   return items.map(Number);
 }
 
-/** The replay flags, after the sweep's (shared with `goodput utilisation`). */
+/** The replay flags, after the sweep's (shared with `goodput utilisation`); `--column` as the catalogue declares it, for a dataset with its send times. */
 export function addReplayOptions(cmd: Command): Command {
-  return addSweepOptions(cmd)
+  const notColumn = groupKeys('arrival')
+    .map((k) => k.flag)
+    .filter((f) => f !== '--column');
+  return addRunOptions(addSweepOptions(cmd), 'arrival', notColumn)
     .option('--speed <list>', 'time compression, comma-separated: 1 = as recorded, 2 = twice as fast; one level each', '1')
     .option('--window <start..end>', "replay only the requests from START to END seconds after the trace's first")
     .option('--max-concurrency <n>', 'a safety cap on requests in flight; a request due while it binds waits (counted and reported)')
@@ -72,7 +79,7 @@ export function addReplayOptions(cmd: Command): Command {
 export async function replaySpec(cmd: Command, path: string, flags: ReplayFlags): Promise<{ spec: SweepSpecInput; trace: Trace | AgentTrace }> {
   refuseGivenFlags(cmd, FROM_TRACE);
   const speeds = parseSpeeds(flags.speed);
-  if ((await asUsageErrors(() => agentTraceFormat(path))) !== null) {
+  if (flags.column === undefined && (await asUsageErrors(() => agentTraceFormat(path))) !== null) {
     refuseGivenFlags(cmd, FROM_AGENT_TRACE);
     const base = { ...specFromFlags(flags, process.argv.slice(2)), ...(await toolsFromFlags(flags)) };
     const trace = await asUsageErrors(() => readAgentTrace(path));
@@ -84,7 +91,9 @@ export async function replaySpec(cmd: Command, path: string, flags: ReplayFlags)
     flags.maxConcurrency === undefined ? null : parseNumber('--max-concurrency', flags.maxConcurrency, { integer: true, min: 1, limit: 'concurrency' });
   const blockTokens = parseNumber('--block-tokens', flags.blockTokens, { integer: true, min: 1, limit: 'traceBlockTokens' });
   const base = { ...specFromFlags(flags, process.argv.slice(2)), ...(await toolsFromFlags(flags)) };
-  const trace = await asUsageErrors(() => readTrace(path, { window, strict: flags.strict === true }));
+  const o = { window, strict: flags.strict === true };
+  // With a column mapping the file is a dataset whose rows carry their send times.
+  const trace = flags.column === undefined ? await asUsageErrors(() => readTrace(path, o)) : await readReplayDataset(path, flags.column, o);
   for (const w of trace.warnings) process.stderr.write(`goodput: ${w}\n`);
   const skipped = [
     trace.skipped.failed > 0 ? `${trace.skipped.failed} failed in the log` : '',
@@ -102,7 +111,9 @@ export function registerReplayCommand(program: Command): void {
   const cmd = addReplayOptions(
     program
       .command('replay')
-      .description('replay a request trace (Mooncake JSONL, BurstGPT or Azure CSV, goodput JSONL) at its recorded times')
+      .description(
+        'replay a request trace (Mooncake JSONL, BurstGPT or Azure CSV, goodput JSONL), or a dataset with a timestamp column (--column), at its recorded times',
+      )
       .argument('<trace>', 'the trace file'),
   );
   cmd.action(async (path: string, flags: ReplayFlags) => {

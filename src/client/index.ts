@@ -19,7 +19,16 @@ export { NdjsonParser, type NdjsonLineListener } from './ndjson-parser.js';
 export { countTokens, countOf, type TokenCount } from './tokenize.js';
 export { readBounded } from './bounded-body.js';
 export { detectEngine, identify, probePaths, type Detection } from './dialects/detect.js';
-export { type HookOutcome, SIMULATOR_HOOKS, type ServerHooks, hookSucceeded, profilerCall, resetPrefixCache, serverHooksOf } from './dialects/hooks.js';
+export {
+  type HookOutcome,
+  SIMULATOR_HOOKS,
+  type ServerHooks,
+  hookSucceeded,
+  keptAnswer,
+  profilerCall,
+  resetPrefixCache,
+  serverHooksOf,
+} from './dialects/hooks.js';
 export { dialects, DETECTION_ORDER, ENGINE_CHOICES, parseEngineChoice, type EngineChoice } from './dialects/registry.js';
 export { modelFamily, type ModelFamily } from './dialects/model-family.js';
 export {

@@ -3,6 +3,8 @@
  * or rerank, in the dialect's route and shape), the answer read whole up to
  * `poolingResponseBytes`, timed from the hand-over to the last byte (before
  * parsing), then checked (pooling-answer.ts). Every failure is a record.
+ * Each request carries a W3C traceparent as a text request does (its ids on
+ * the record, the same on every retry) unless turned off or given by the user.
  */
 import { DEFAULT_RETRY, LIMITS, type PoolingEndpoint, type PoolingOutcome, type PoolingRecord, type RetryPolicy, boundedRetry } from '../core/index.js';
 import type { Clock } from './clock.js';
@@ -11,6 +13,7 @@ import { truncate } from './error-text.js';
 import { readPoolingAnswer } from './pooling-answer.js';
 import { type Retryable, type Sleep, retrying, sleepMs } from './provider-retry.js';
 import { resolveTarget } from './target.js';
+import { type TraceIds, traceIdSource, traceparentValue } from './trace-context.js';
 import type { Target } from './types.js';
 import { postWhole, wholeAnswerPool } from './whole-answer.js';
 
@@ -71,6 +74,8 @@ export interface PoolingClientOptions {
   sleep?: Sleep;
   /** Wall clock for a Retry-After given as a date, ms; default Date.now. */
   wallMs?: () => number;
+  /** Send a W3C traceparent with every request, its ids kept on the record; default true. */
+  traceparent?: boolean;
 }
 
 /** An answer silent this long after its headers fails: 60 s, as a text stream's. */
@@ -113,18 +118,23 @@ export function createPoolingClient(target: Target, route: PoolingRoute, opts: P
   const policy = boundedRetry(opts.retry ?? DEFAULT_RETRY);
   const sleep = opts.sleep ?? sleepMs;
   const wallMs = opts.wallMs ?? Date.now;
+  // A traceparent the user set with --header is theirs to send, on every request: ours would be a second one.
+  const userTrace = Object.keys(t.authHeaders).some((h) => h.toLowerCase() === 'traceparent');
+  const nextTrace = opts.traceparent === false || userTrace ? null : traceIdSource();
 
   /** One attempt: the POST, its answer read and checked. */
   async function once(
     model: string,
     payload: PoolingPayload,
     meta: { seq: number; concurrency: number; warmup: boolean },
+    ids: TraceIds | null,
     signal?: AbortSignal,
   ): Promise<PoolingRecord> {
     const items = payload.endpoint === 'rerank' ? payload.documents.length : payload.inputs.length;
     const body = poolingBody(model, payload, route.shape);
+    const sent = ids === null ? headers : { ...headers, traceparent: traceparentValue(ids) };
     const sentNs = opts.clock();
-    const got = await postWhole(pool, { path: t.prefix + route.path, headers, body }, limits, opts.clock, signal, wallMs);
+    const got = await postWhole(pool, { path: t.prefix + route.path, headers: sent, body }, limits, opts.clock, signal, wallMs);
     const record = (outcome: PoolingOutcome, extra: { inputTokens?: number | null; dimension?: number | null } = {}): PoolingRecord => ({
       ...meta,
       sentNs,
@@ -133,6 +143,7 @@ export function createPoolingClient(target: Target, route: PoolingRoute, opts: P
       inputTokens: extra.inputTokens ?? null,
       dimension: extra.dimension ?? null,
       outcome,
+      ...(ids === null ? {} : ids),
     });
     if (!got.ok) {
       const failed = record(got.outcome);
@@ -147,7 +158,9 @@ export function createPoolingClient(target: Target, route: PoolingRoute, opts: P
 
   return {
     async send(model, payload, meta, signal) {
-      const { first, last, attempts } = await retrying(() => once(model, payload, meta, signal), WHOLE, policy, sleep, signal);
+      // Every attempt carries the same traceparent: one request to the user and to the server's traces.
+      const ids = nextTrace?.() ?? null;
+      const { first, last, attempts } = await retrying(() => once(model, payload, meta, ids, signal), WHOLE, policy, sleep, signal);
       // One request to the user: its latency counts from the first attempt's send, every earlier attempt kept.
       return attempts.length === 0 ? last : { ...last, sentNs: first.sentNs, attempts };
     },

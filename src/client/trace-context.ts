@@ -39,5 +39,8 @@ export function traceIdSource(): () => TraceIds {
   };
 }
 
+/** The `traceparent` header's value: version 00, the ids, sampled. */
+export const traceparentValue = (ids: TraceIds): string => `00-${ids.traceId}-${ids.spanId}-01`;
+
 /** The header line a request carries (lower-case name, CRLF-terminated), ready to append to the head's lines. */
-export const traceparentLine = (ids: TraceIds): string => `traceparent: 00-${ids.traceId}-${ids.spanId}-01\r\n`;
+export const traceparentLine = (ids: TraceIds): string => `traceparent: ${traceparentValue(ids)}\r\n`;

@@ -86,8 +86,12 @@ const cacheSchema = z.discriminatedUnion(
   [
     z.object({ kind: z.literal('cold') }).strict(),
     z.object({ kind: z.literal('warm'), sharedPrefixTokens: int('sharedPrefixTokens', 'promptTokens') }).strict(),
+    /** Warm on purpose: the shared prefix sent `times` times before each level, so its first measured request finds it cached. */
+    z
+      .object({ kind: z.literal('primed'), sharedPrefixTokens: int('sharedPrefixTokens', 'promptTokens'), times: int('times', 'primeRequests').default(1) })
+      .strict(),
   ],
-  { error: (i) => (i.code === 'invalid_union' ? 'kind must be cold or warm' : undefined) },
+  { error: (i) => (i.code === 'invalid_union' ? 'kind must be cold, warm or primed' : undefined) },
 );
 
 const toolsSchema = z.discriminatedUnion(
@@ -241,7 +245,9 @@ export const contractSchema = z
       ctx.addIssue({ code: 'custom', path: ['workload', 'cache'], message: 'a trace replay has one cache condition: its own shared blocks' });
     const synthetic = c.workload.prompts.kind === 'synthetic' ? c.workload.prompts.tokens : null;
     c.workload.cache.forEach((cache, i) => {
-      if (cache.kind === 'warm' && synthetic && synthetic.some((t) => cache.sharedPrefixTokens >= t)) {
+      if (traced && cache.kind === 'primed')
+        ctx.addIssue({ code: 'custom', path: ['workload', 'cache', i, 'kind'], message: 'a trace replay shares its own blocks: it has no prefix to prime' });
+      if (cache.kind !== 'cold' && synthetic && synthetic.some((t) => cache.sharedPrefixTokens >= t)) {
         ctx.addIssue({
           code: 'custom',
           path: ['workload', 'cache', i, 'sharedPrefixTokens'],

@@ -128,6 +128,28 @@ describe('loading a contract', () => {
       /workload\.cache\[0\]\.sharedPrefixTokens: the shared prefix must be shorter/,
     ],
     [
+      'a primed prefix as long as the prompt',
+      patch((c) => {
+        c.workload.cache = [{ kind: 'cold' }, { kind: 'primed', sharedPrefixTokens: 64 }];
+      }),
+      /workload\.cache\[1\]\.sharedPrefixTokens: the shared prefix must be shorter/,
+    ],
+    [
+      'primes past their limit',
+      patch((c) => {
+        c.workload.cache = [{ kind: 'primed', sharedPrefixTokens: 16, times: 17 }];
+      }),
+      /workload\.cache\[0\]\.times: times 17 is above the limit of 16 requests that send a primed cell's shared prefix before each of its levels/,
+    ],
+    [
+      'a primed trace replay',
+      patch((c) => {
+        c.workload = { prompts: { kind: 'trace' }, outputTokens: 'trace', warmup: 0, cache: { kind: 'primed', sharedPrefixTokens: 16 } };
+        c.load = { pattern: { kind: 'trace', path: '/x/trace.jsonl' }, levels: [1] };
+      }),
+      /workload\.cache\[0\]\.kind: a trace replay shares its own blocks: it has no prefix to prime/,
+    ],
+    [
       'a price without its date',
       patch((c) => {
         c.hardware.gpuHourlyUsd = 6.5;

@@ -77,6 +77,36 @@ describe('preparing cells with a tokenizer.json', () => {
     expect(cold?.kind === 'list' ? cold.items[0]?.text.startsWith('rrun1x0n0 ') : false).toBe(true);
   });
 
+  it('a primed cell: the prompts of a warm one, no cache control, and its prime the very prefix they start with', async () => {
+    const p = await prepareCells(
+      contract(
+        {},
+        {
+          prompts: { kind: 'synthetic', tokens: 48 },
+          cache: [
+            { kind: 'warm', sharedPrefixTokens: 32 },
+            { kind: 'primed', sharedPrefixTokens: 32, times: 3 },
+          ],
+        },
+      ),
+      opts,
+    );
+    expect(p.cells.map((c) => [c.key.cache, c.key.sharedPrefixTokens, c.spec.cache])).toEqual([
+      ['warm', 32, 'warm'],
+      ['primed', 32, 'warm'],
+    ]);
+    expect(p.cells[0]?.spec.serverHooks).toBeUndefined();
+    const prime = p.cells[1]?.spec.serverHooks?.prime;
+    expect(prime?.times).toBe(3);
+    expect(count(prime?.prefix ?? '')).toBe(32);
+    const primed = p.cells[1]?.spec.prompts;
+    const texts = primed?.kind === 'list' ? primed.items.map((i) => i.text) : [];
+    expect(texts.length).toBeGreaterThan(0);
+    for (const t of texts) expect(t.startsWith(`${prime?.prefix} rrun1x1n`)).toBe(true);
+    // The contract as resolved keeps the condition as written, times included.
+    expect(p.resolved.workload.cache[1]).toEqual({ kind: 'primed', sharedPrefixTokens: 32, times: 3 });
+  });
+
   it('a floor given as quality.floor reaches the SLOs the sweep records', async () => {
     const p = await prepareCells(contract({ quality: { metric: 'goodput-composite-v1', floor: 0.97 } }), opts);
     expect(p.cells[0]?.spec.slo).toMatchObject({ ttftMs: { p: 95, max: 500 }, qualityFloor: 0.97 });

@@ -14,6 +14,7 @@ import {
   type Corpus,
   type TokenCounter,
   buildCellPrompts,
+  cellPrime,
   expandMatrix,
   loadCorpus,
   loadTools,
@@ -212,17 +213,19 @@ async function prepareCell(c: Contract, cell: CellSpec, counter: TokenCounter, c
     ...(cell.index === 0 ? {} : { mediaSeed: c.decoding.seed + cell.index }),
     outputTokens: cell.outputTokens ?? (corpus?.items ?? []).reduce((m, i) => Math.max(m, i.outputTokens ?? 1), 1),
     promptTokens: cell.promptTokens ?? 1,
-    cache: cell.cache.kind,
+    // A primed cell's prompts share their prefix as a warm cell's do: no cache control is sent.
+    cache: cell.cache.kind === 'cold' ? 'cold' : 'warm',
   };
   const parsed = sweepSpecSchema.parse(base);
   const count = levelOrder(parsed.levels).reduce((n, level) => n + parsed.warmup + requestsFor(parsed, level), 0);
   const p = c.workload.prompts;
   if (p.kind === 'trace') throw new ContractError('bad-contract', 'workload.prompts: kind trace needs load.pattern kind trace');
+  const seed = p.kind === 'synthetic' ? c.decoding.seed + cell.index : p.seed;
   const items = await buildCellPrompts(counter, {
     source: cell.promptTokens !== null ? { kind: 'synthetic', tokens: cell.promptTokens } : { kind: 'corpus', items: corpus?.items ?? [] },
     cache: cell.cache,
     count,
-    seed: p.kind === 'synthetic' ? c.decoding.seed + cell.index : p.seed,
+    seed,
     salt: `${opts.runId}x${cell.index}`,
     outputFromCorpus: cell.outputTokens === null,
   });
@@ -237,8 +240,10 @@ async function prepareCell(c: Contract, cell: CellSpec, counter: TokenCounter, c
     promptTokens: cell.promptTokens,
     outputTokens: cell.outputTokens,
     cache: cell.cache.kind,
-    sharedPrefixTokens: cell.cache.kind === 'warm' ? cell.cache.sharedPrefixTokens : 0,
+    sharedPrefixTokens: cell.cache.kind === 'cold' ? 0 : cell.cache.sharedPrefixTokens,
     ...(cell.images === null ? {} : { images: imageInputsLabel(cell.images) }),
   };
-  return { cell, key, spec: { ...base, promptTokens, prompts: { kind: 'list', items } } };
+  const prime = await cellPrime(counter, cell.cache, seed);
+  const serverHooks = prime === null ? {} : { serverHooks: { prime } };
+  return { cell, key, spec: { ...base, promptTokens, prompts: { kind: 'list', items }, ...serverHooks } };
 }

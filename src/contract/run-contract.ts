@@ -62,7 +62,9 @@ export async function runContract(contract: Contract, opts: RunContractOptions):
     if (opts.signal?.aborted && outcomes.length > 0) break;
     opts.onCell?.(i, prepared.cells.length, cell.key.prompt);
     await opts.onCellStart?.(i, prepared.cells.length, cell.spec);
-    const result = await runSweep(opts.serverHooks === undefined ? cell.spec : { ...cell.spec, serverHooks: opts.serverHooks }, {
+    // The run's hooks join the cell's own (a primed cell's prefix).
+    const spec = opts.serverHooks === undefined ? cell.spec : { ...cell.spec, serverHooks: { ...cell.spec.serverHooks, ...opts.serverHooks } };
+    const result = await runSweep(spec, {
       ...opts.deps,
       signal: opts.signal,
       onEvent: (e) => opts.onEvent?.(e, i),

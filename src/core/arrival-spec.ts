@@ -19,7 +19,8 @@ export const traceSourceSchema = z
     /** The file's name as given (no directory: a published result names no local path). */
     file: z.string().min(1).max(255),
     sha256: z.string().regex(/^[0-9a-f]{64}$/, 'sha256 must be 64 lowercase hex digits'),
-    format: z.enum(['mooncake', 'burstgpt', 'azure', 'goodput', 'goodput-agents', 'agentx']),
+    /** `dataset`: a local dataset (Parquet, JSONL, CSV) replayed on its own timestamp column. */
+    format: z.enum(['mooncake', 'burstgpt', 'azure', 'goodput', 'goodput-agents', 'agentx', 'dataset']),
     /** Seconds from the trace's first request; null: all of it. */
     window: z.object({ startS: z.number().nonnegative(), endS: z.number().positive() }).strict().nullable(),
     skippedFailed: z.number().int().nonnegative(),

@@ -102,6 +102,7 @@ export const LIMITS = {
   hookWaitS: { max: 600, what: 'seconds one server hook (a cache reset, the profiler) may take to answer' },
   hookAnswerChars: { max: 512, what: "characters of a server hook's answer kept in the level" },
   serverSlots: { max: 1024, what: 'slots of a llama.cpp server erased by one cache reset' },
+  primeRequests: { max: 16, what: "requests that send a primed cell's shared prefix before each of its levels" },
   coldStartRuns: { max: 20, what: 'cold starts one goodput coldstart times' },
   coldStartWaitS: { max: 3600, what: 'seconds goodput coldstart waits for a started server to answer ready and stream its first token' },
   processStopS: { max: 30, what: 'seconds a started server process is given to exit after SIGTERM before it is killed' },

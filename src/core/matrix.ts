@@ -22,9 +22,12 @@ export const MATRIX_COLUMNS = [
   'failed',
 ] as const;
 
+/** "warm 128", "primed 128" or "cold": a cell's cache condition and its shared prefix. */
+const cacheWords = (key: CellKey): string => (key.cache === 'cold' ? 'cold' : `${key.cache} ${key.sharedPrefixTokens}`);
+
 /** "synthetic 512 tokens · 256 out · warm (128 shared)", then the images when the cell carried any. */
 export function cellLabel(key: CellKey): string {
-  const cache = key.cache === 'warm' ? `warm (${key.sharedPrefixTokens} shared)` : 'cold';
+  const cache = key.cache === 'cold' ? 'cold' : `${key.cache} (${key.sharedPrefixTokens} shared)`;
   return `${key.prompt} · ${key.outputTokens === null ? 'corpus output lengths' : `${key.outputTokens} out`} · ${cache}${key.images === undefined ? '' : ` · ${key.images}`}`;
 }
 
@@ -35,7 +38,7 @@ function row(cell: MatrixCell, l: LevelResult): Array<string | number | null> {
     cell.index,
     cell.key.images === undefined ? cell.key.prompt : `${cell.key.prompt} + ${cell.key.images}`,
     cell.key.outputTokens,
-    cell.key.cache === 'warm' ? `warm ${cell.key.sharedPrefixTokens}` : 'cold',
+    cacheWords(cell.key),
     l.load?.label ?? `${l.concurrency} streams`,
     round(l.throughputTokS, 1),
     round(l.ttftMs?.p50, 1),

@@ -51,4 +51,8 @@ export interface PoolingRecord extends WholeRecord {
   inputTokens: number | null;
   /** Embeddings: the one dimension of every vector returned; null for rerank or a failed request. */
   dimension: number | null;
+  /** The W3C trace id sent in `traceparent` (32 hex), to join the server's traces; absent when turned off and in older records. */
+  traceId?: string;
+  /** The client span id sent in `traceparent` (16 hex). */
+  spanId?: string;
 }

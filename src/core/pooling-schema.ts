@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { LIMITS } from './limits.js';
 import { POOLING_ENDPOINTS, isPoolingEndpoint } from './pooling-record.js';
+import { spanIdSchema, traceIdSchema } from './record-schema.js';
 import { SCHEMA_VERSION, clientBoundSchema, runSetSchema, serverReportSchema, warningSchema } from './result-schema.js';
 import { serverAccountSchema } from './server-account-schema.js';
 import { serverTruthSchema } from './telemetry-schema.js';
@@ -100,6 +101,8 @@ export const poolingRecordSchema = wholeRecordSchema({
   items: z.number().int().positive().max(Math.max(LIMITS.embeddingBatch.max, LIMITS.rerankDocuments.max)),
   inputTokens: count.nullable(),
   dimension: z.number().int().positive().max(LIMITS.embeddingDimension.max).nullable(),
+  traceId: traceIdSchema.optional(),
+  spanId: spanIdSchema.optional(),
 });
 
 /** Records one pooling run may keep: every level's warm-ups and measured requests. */

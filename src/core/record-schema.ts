@@ -10,6 +10,10 @@ import type { RequestRecord } from './record.js';
 const B = RECORD_BOUNDS;
 const ns = z.number().min(-B.instantNs).max(B.instantNs);
 
+/** The W3C trace id a request's `traceparent` carried, and its client span id (every kind of request records them alike). */
+export const traceIdSchema = z.string().regex(/^[0-9a-f]{32}$/, 'traceId must be 32 lower-case hex digits');
+export const spanIdSchema = z.string().regex(/^[0-9a-f]{16}$/, 'spanId must be 16 lower-case hex digits');
+
 /** A retried request's earlier attempts, in order: each one's status, instants and the wait after it (at most the retry limit). */
 export const retryAttemptsSchema = z
   .array(
@@ -91,14 +95,8 @@ const recordFields = z.object({
     .optional(),
   session: z.object({ id: z.number().int().nonnegative().max(B.levelRecords), turn: z.number().int().nonnegative().max(LIMITS.agentTurns.max) }).optional(),
   requestId: z.string().max(256).optional(),
-  traceId: z
-    .string()
-    .regex(/^[0-9a-f]{32}$/, 'traceId must be 32 lower-case hex digits')
-    .optional(),
-  spanId: z
-    .string()
-    .regex(/^[0-9a-f]{16}$/, 'spanId must be 16 lower-case hex digits')
-    .optional(),
+  traceId: traceIdSchema.optional(),
+  spanId: spanIdSchema.optional(),
   client: z.string().max(128).optional(),
   toolCalls: z
     .object({

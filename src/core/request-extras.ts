@@ -45,12 +45,12 @@ const REFUSED = new Set([
   'x-request-id',
 ]);
 
-/** Why `name`/`value` cannot be sent as an extra header, or null. */
-export function headerProblem(name: string, value: string): string | null {
+/** Why `name`/`value` cannot be sent as an extra header (given with `flag`), or null. */
+export function headerProblem(name: string, value: string, flag = '--header'): string | null {
   if (name.length === 0) return 'has no name (write it as Name: value)';
   if (name.length > LIMITS.headerNameChars.max) return limitMessage('headerNameChars', name.length, 'name length');
   if (!TOKEN.test(name)) return `name ${JSON.stringify(name.slice(0, 64))} holds a character a header name cannot (letters, digits and !#$%&'*+.^_\`|~- only)`;
-  if (REFUSED.has(name.toLowerCase())) return `${name} is set by goodput or by the connection itself, never by --header`;
+  if (REFUSED.has(name.toLowerCase())) return `${name} is set by goodput or by the connection itself, never by ${flag}`;
   if (value.length > LIMITS.headerValueChars.max) return limitMessage('headerValueChars', value.length, `${name} value length`);
   if (!VALUE.test(value)) return `the value of ${name} holds a line break or a control or non-ASCII character`;
   return null;

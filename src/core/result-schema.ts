@@ -423,7 +423,8 @@ export const cellKeySchema = z.object({
   promptTokens: z.number().int().positive().nullable(),
   /** Output cap, tokens; null when each corpus prompt carries its own. */
   outputTokens: z.number().int().positive().nullable(),
-  cache: z.enum(['cold', 'warm']),
+  /** `primed`: warm, and the shared prefix was sent before each level on purpose (the calls are on the level's serverHooks). */
+  cache: z.enum(['cold', 'warm', 'primed']),
   /** Tokens of the shared prefix before each request's unique part (0 when cold). */
   sharedPrefixTokens: z.number().int().nonnegative(),
   /** The images every request of the cell carried, in words ("2 images of 512×512 PNG per request"); absent without images. */

@@ -752,7 +752,7 @@ const CATALOGUE = [
     flag: '--no-traceparent',
     value: { type: 'switch' },
     group: 'sweep',
-    endpoints: TEXT,
+    endpoints: ALL,
     help: 'do not send a W3C traceparent header with each request',
     doc: {
       meaning: 'do not send a W3C `traceparent` header (a random trace and span id per request, kept on the record) ([observability](observability.md))',
@@ -767,6 +767,18 @@ const CATALOGUE = [
     endpoints: TEXT,
     help: "export one span per request over OTLP/HTTP JSON to this URL (a collector's /v1/traces), after each level",
     doc: { meaning: "one span per request over OTLP/HTTP JSON to a collector's `/v1/traces`, sent after each level ([observability](observability.md))" },
+  },
+  {
+    flag: '--otlp-header',
+    arg: '<name=value>',
+    value: { type: 'repeat' },
+    group: 'sweep',
+    endpoints: TEXT,
+    help: "with --otlp: a header sent with every export, e.g. a hosted collector's Authorization=Bearer … (repeatable; secret-looking values are redacted from results and logs)",
+    doc: {
+      meaning:
+        "with `--otlp`: a header sent with every export request, `NAME=value` as `OTEL_EXPORTER_OTLP_HEADERS` writes them (a hosted collector's `Authorization=Bearer …`, `x-honeycomb-team=…`), repeatable (at most 32), checked as `--header`'s are; a secret-looking value is `[redacted]` in the recorded command ([observability](observability.md))",
+    },
   },
   {
     flag: '--serve-metrics',
@@ -1054,7 +1066,11 @@ const CATALOGUE = [
     value: { type: 'text' },
     group: 'arrival',
     endpoints: TEXT,
-    help: "with --dataset: which column is the prompt's text (prompt=) or length (input_len=), and the output length (output_len=), e.g. prompt=question,output_len=n",
+    help: "with --dataset: which column is the prompt's text (prompt=) or length (input_len=), and the output length (output_len=), e.g. prompt=question,output_len=n; goodput replay FILE takes it with the send time too (timestamp= seconds or a date and time, or timestamp_ms=)",
+    doc: {
+      meaning:
+        "with `--dataset`: which column is the prompt's text (`prompt=`) or length (`input_len=`), and the output length (`output_len=`), e.g. `prompt=question,output_len=n`. `goodput replay FILE --column …` reads FILE as a dataset and sends each row at its own time: map `timestamp=` (seconds, or a date and time) or `timestamp_ms=`, and `output_len=` ([replay](replay.md#datasets))",
+    },
   },
   {
     flag: '--reset-cache-between',

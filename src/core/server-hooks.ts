@@ -1,13 +1,15 @@
 /**
  * What a server hook left in the level it ran beside: each call goodput made
  * to the engine's own admin routes between levels (a prefix-cache reset, the
- * profiler started before the level and stopped after it), when, and what the
- * engine answered, so a cold level says how it was made cold.
+ * profiler started before the level and stopped after it) and each request
+ * that sent a primed cell's shared prefix before it, when, and what the engine
+ * answered, so a cold level says how it was made cold and a primed one how it
+ * was primed.
  */
 import { z } from 'zod';
 import { LIMITS } from './limits.js';
 
-export const SERVER_HOOK_KINDS = ['reset-cache', 'start-profile', 'stop-profile'] as const;
+export const SERVER_HOOK_KINDS = ['reset-cache', 'start-profile', 'stop-profile', 'prime'] as const;
 export type ServerHookKind = (typeof SERVER_HOOK_KINDS)[number];
 
 /** How often the prefix cache is emptied: before every level, or before the first level of each contract cell. */
@@ -30,5 +32,5 @@ export const serverHookCallSchema = z
   .strict();
 export type ServerHookCall = z.infer<typeof serverHookCallSchema>;
 
-/** Calls one level may carry: a reset of every slot, and the profiler's start and stop. */
-export const MAX_HOOK_CALLS = LIMITS.serverSlots.max + 2;
+/** Calls one level may carry: a reset of every slot, the profiler's start and stop, and the priming requests. */
+export const MAX_HOOK_CALLS = LIMITS.serverSlots.max + 2 + LIMITS.primeRequests.max;

@@ -117,6 +117,7 @@ port.on('message', (m: ToThread) => {
           timeoutMs: m.init.timeoutMs,
           idleMs: m.init.idleMs,
           ...(m.init.retry === undefined ? {} : { retry: m.init.retry }),
+          ...(m.init.traceparent === undefined ? {} : { traceparent: m.init.traceparent }),
         }),
       };
       break;

@@ -63,6 +63,8 @@ export interface PoolingThreadInit {
   idleMs: number;
   /** Absent: the client's default policy. */
   retry?: RetryPolicy;
+  /** False: no traceparent is sent; absent: one with every request. */
+  traceparent?: boolean;
   originHrNs: number;
 }
 

@@ -49,6 +49,8 @@ export const poolingSpecSchema = z
     idleMs: z.number().positive().default(60_000),
     /** Retries of answers 429, 529 or 503 with Retry-After, as a text sweep's (docs/rate-limits.md). */
     retry: retrySpec,
+    /** Send a W3C traceparent with every request, its ids kept on the record (a request joins the server's traces). */
+    traceparent: z.boolean().default(true),
     command: z.string().default(''),
   })
   .superRefine((s, ctx) => {

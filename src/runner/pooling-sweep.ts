@@ -103,6 +103,7 @@ function poolingSenders(
     timeoutMs: spec.timeoutMs,
     idleMs: spec.idleMs,
     retry: spec.retry,
+    traceparent: spec.traceparent,
   });
   // Started for the first level that is split, not before: a thread loading its modules would take the CPU from a level on one loop.
   let threads: PoolingThreads | null = elsewhere;
@@ -111,7 +112,11 @@ function poolingSenders(
     threadCount,
     always: elsewhere?.always === true,
     threads: () =>
-      (threads ??= startPoolingThreads(threadCount, { target, route, model, timeoutMs: spec.timeoutMs, idleMs: spec.idleMs, retry: spec.retry }, most)),
+      (threads ??= startPoolingThreads(
+        threadCount,
+        { target, route, model, timeoutMs: spec.timeoutMs, idleMs: spec.idleMs, retry: spec.retry, traceparent: spec.traceparent },
+        most,
+      )),
     close: async () => {
       await Promise.all([client.close(), (threads as PoolingThreads | null)?.close()]);
     },

@@ -211,12 +211,22 @@ export const sweepSpecSchema = z
       .default(null),
     /**
      * The engine's admin routes called between levels: its prefix cache emptied before every level, or before
-     * the first (a contract cell's), and its profiler started before the level of `profileLevel` and stopped after it.
+     * the first (a contract cell's), and its profiler started before the level of `profileLevel` and stopped after it;
+     * and a primed cell's prefix sent before each level.
      */
     serverHooks: z
       .object({
         resetCache: z.enum(['every-level', 'first-level'], { error: 'resetCache must be every-level or first-level' }).nullable().default(null),
         profileLevel: z.number().positive('profileLevel must be a level').nullable().default(null),
+        /** A primed contract cell's shared prefix, sent `times` times before each level (after a reset) so the level starts on it cached. */
+        prime: z
+          .object({
+            prefix: z.string().min(1, 'prime.prefix must not be empty').max(LIMITS.requestBodyBytes.max, 'prime.prefix is longer than one request body may be'),
+            times: limitedInt('primeRequests', 'prime.times'),
+          })
+          .strict()
+          .nullable()
+          .default(null),
       })
       .strict()
       .prefault({}),

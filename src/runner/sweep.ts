@@ -22,6 +22,7 @@ import {
 } from '../client/index.js';
 import type { GpuSource } from '../telemetry/index.js';
 import { arrivalOps } from '../workload/index.js';
+import { withPriming } from './cache-priming.js';
 import { type ClientThreads, startClientThreads, threadsFor } from './client-threads.js';
 import type { EngineSetup } from './engine-setup.js';
 import { SweepError } from './errors.js';
@@ -78,7 +79,8 @@ export async function sweepText(input: SweepSpecInput, deps: SweepDeps = {}): Pr
       requestsAt: (c) => requestsFor(spec, c),
       tokensOf: (r) => r.outputTokens,
       level: (at, done) => sweepLevel(run, at, done),
-      serverHooks: prep.hooks,
+      // A primed cell's prefix is sent after the hooks' own calls (a reset first), over the sweep's client.
+      serverHooks: withPriming(prep.hooks, spec, { client: opened.client, dialect: prep.engine.dialect, model: prep.model, clock, signal: talk.signal }),
     });
   } finally {
     await closeSweep(opened);

@@ -15,7 +15,7 @@
  */
 import { request } from 'undici';
 import { type TraceIds, traceIdSource } from '../client/index.js';
-import { LIMITS, type RequestRecord, ttftMs } from '../core/index.js';
+import { type ExtraHeader, LIMITS, type RequestRecord, ttftMs } from '../core/index.js';
 import { httpFailure } from './http-text.js';
 
 /** What became of the spans, for the run's last lines. */
@@ -40,6 +40,8 @@ export interface OtlpOptions {
   /** Epoch ms of the records' clock origin (the process's performance.timeOrigin for the monotonic clock). */
   originMs?: number;
   timeoutMs?: number;
+  /** Sent with every export request (a hosted collector's credentials: --otlp-header); never written down. */
+  headers?: readonly ExtraHeader[];
   /** Sends one request (tests pass their own); default an HTTP POST of JSON. */
   post?: OtlpPost;
 }
@@ -109,13 +111,14 @@ export function rejectedSpans(text: string, sent: number): number {
   }
 }
 
-/** The default POST: JSON to the URL, a deadline, the answer read up to otlpResponseBytes. */
-export function httpPost(url: string, timeoutMs: number): OtlpPost {
+/** The default POST: JSON to the URL with the collector's headers, a deadline, the answer read up to otlpResponseBytes. */
+export function httpPost(url: string, timeoutMs: number, extra: readonly ExtraHeader[] = []): OtlpPost {
+  const headers = { ...Object.fromEntries(extra.map((h) => [h.name.toLowerCase(), h.value])), 'content-type': 'application/json' };
   return async (body) => {
     try {
       const res = await request(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers,
         body,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
@@ -141,7 +144,7 @@ export function httpPost(url: string, timeoutMs: number): OtlpPost {
 
 export function otlpExporter(opts: OtlpOptions): OtlpExporter {
   const originMs = opts.originMs ?? performance.timeOrigin;
-  const post = opts.post ?? httpPost(opts.url, opts.timeoutMs ?? 5000);
+  const post = opts.post ?? httpPost(opts.url, opts.timeoutMs ?? 5000, opts.headers);
   const freshIds = traceIdSource();
   let queue: Array<{ r: RequestRecord; level: number }> = [];
   const report: OtlpReport = { queued: 0, exported: 0, failed: 0, dropped: 0, lastError: null };

@@ -5,7 +5,7 @@
  * spans are sent after each level, between levels, never while one is measured.
  * Closing exports what is left, then closes the endpoint.
  */
-import type { RequestRecord } from '../core/index.js';
+import type { ExtraHeader, RequestRecord } from '../core/index.js';
 import { LiveMetrics } from './live-metrics.js';
 import { type MetricsServer, serveMetrics } from './metrics-server.js';
 import { type OtlpExporter, type OtlpPost, type OtlpReport, otlpExporter } from './otlp-export.js';
@@ -14,6 +14,8 @@ import { type OtlpExporter, type OtlpPost, type OtlpReport, otlpExporter } from 
 export interface ObserveTarget {
   /** An OTLP/HTTP traces URL (a collector's /v1/traces), or null. */
   otlp: string | null;
+  /** Headers sent with every export (a hosted collector's credentials); absent: none. */
+  otlpHeaders?: readonly ExtraHeader[];
   /** The address of the live metrics endpoint, or null. */
   metrics: { host: string; port: number } | null;
 }
@@ -43,6 +45,7 @@ export async function startRunObserver(target: ObserveTarget, opts: { version: s
       : otlpExporter({
           url: target.otlp,
           version: opts.version,
+          ...(target.otlpHeaders === undefined ? {} : { headers: target.otlpHeaders }),
           ...(opts.post ? { post: opts.post } : {}),
           ...(opts.originMs === undefined ? {} : { originMs: opts.originMs }),
         });

@@ -88,6 +88,7 @@ const SHARE_SENDERS: { [K in WorkerKindName]: ShareSender<K> } = {
         timeoutMs: spec.timeoutMs,
         idleMs: spec.idleMs,
         retry: spec.retry,
+        traceparent: spec.traceparent,
       });
       try {
         const run = await runPoolingShare({

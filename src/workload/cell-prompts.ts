@@ -3,6 +3,8 @@
  * a unique salt comes first, so no two requests share a prefix block. Warm
  * cache: a shared prefix of exactly N tokens comes first and the salt after
  * it, so the prefix is served from the cache once the warm-up has primed it.
+ * Primed: the prompts of a warm cell, whose shared prefix the runner also
+ * sends on its own before each level (its prime, see cellPrime).
  * Synthetic prompts are exactly the target length (shared prefix and salt
  * included); corpus prompts are sampled with the seed and keep their length.
  */
@@ -12,7 +14,7 @@ import type { CorpusItem } from './corpus.js';
 import { seededSample } from './sample.js';
 import type { TokenCounter } from './token-counter.js';
 
-export type CacheCondition = { kind: 'cold' } | { kind: 'warm'; sharedPrefixTokens: number };
+export type CacheCondition = { kind: 'cold' } | { kind: 'warm'; sharedPrefixTokens: number } | { kind: 'primed'; sharedPrefixTokens: number; times: number };
 
 export type CellSource = { kind: 'synthetic'; tokens: number } | { kind: 'corpus'; items: readonly CorpusItem[] };
 
@@ -39,12 +41,17 @@ export function sharedPrefix(counter: TokenCounter, tokens: number, seed: number
   return exactPrompt(counter, tokens, '', (seed ^ 0x5eed) >>> 0);
 }
 
+/** What a primed cell sends before each level: its shared prefix (the same text its prompts start with), `times` times; null for any other cell. */
+export async function cellPrime(counter: TokenCounter, cache: CacheCondition, seed: number): Promise<{ prefix: string; times: number } | null> {
+  return cache.kind === 'primed' ? { prefix: await sharedPrefix(counter, cache.sharedPrefixTokens, seed), times: cache.times } : null;
+}
+
 /**
  * Builds `plan.count` prompts.
  * @throws WorkloadError when a length cannot be hit exactly, or a corpus item lacks the output length asked for
  */
 export async function buildCellPrompts(counter: TokenCounter, plan: CellPromptPlan): Promise<PromptItem[]> {
-  const prefix = plan.cache.kind === 'warm' ? await sharedPrefix(counter, plan.cache.sharedPrefixTokens, plan.seed) : '';
+  const prefix = plan.cache.kind === 'cold' ? '' : await sharedPrefix(counter, plan.cache.sharedPrefixTokens, plan.seed);
   const lead = (i: number) => (prefix === '' ? `r${plan.salt}n${i}` : `${prefix} r${plan.salt}n${i}`);
   const out: PromptItem[] = [];
   if (plan.source.kind === 'synthetic') {

@@ -28,7 +28,9 @@ describe('column mappings', () => {
     expect(parseColumnMap('input_len=ctx,output_len=gen')).toEqual({ input_len: 'ctx', output_len: 'gen' });
     expect(() => parseColumnMap('output_len=n')).toThrow('--column: map exactly one of prompt (the text) and input_len (a length to build)');
     expect(() => parseColumnMap('prompt=a,prompt=b')).toThrow('--column: prompt is mapped twice');
-    expect(() => parseColumnMap('prompt=a,answer=b')).toThrow("--column: 'answer=b' is not FIELD=COLUMN with FIELD one of prompt, input_len, output_len");
+    expect(() => parseColumnMap('prompt=a,answer=b')).toThrow(
+      "--column: 'answer=b' is not FIELD=COLUMN with FIELD one of prompt, input_len, output_len, timestamp, timestamp_ms",
+    );
   });
 });
 

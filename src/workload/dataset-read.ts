@@ -8,6 +8,8 @@
  * the limits table: the file's bytes, each text field's bytes, the rows used
  * (the first requestsPerLevel rows: a level never sends more distinct prompts);
  * a bad row is refused naming the file and its line (row index for Parquet).
+ * `timestamp=` (seconds or a date) or `timestamp_ms=` gives each row its send
+ * time, and the dataset replays as a trace (dataset-trace.ts).
  */
 import { LIMITS, limitMessage } from '../core/index.js';
 import { FileRefusal, readRegularFile } from '../files/index.js';
@@ -16,11 +18,12 @@ import { WorkloadError } from './errors.js';
 import { shown } from './trace-read.js';
 import { csvRecords } from './csv-records.js';
 import { tracePrompt } from './trace-prompt.js';
+import { datasetTimeMs } from './dataset-time.js';
 
 export type DatasetFormat = 'parquet' | 'jsonl' | 'csv' | 'sharegpt';
 
-/** What a column can be mapped to: the prompt's text, or its length to build; the answer's length. */
-export const DATASET_FIELDS = ['prompt', 'input_len', 'output_len'] as const;
+/** What a column can be mapped to: the prompt's text, or its length to build; the answer's length; the send time (seconds or a date, or ms). */
+export const DATASET_FIELDS = ['prompt', 'input_len', 'output_len', 'timestamp', 'timestamp_ms'] as const;
 export type DatasetField = (typeof DATASET_FIELDS)[number];
 export type ColumnMap = Partial<Record<DatasetField, string>>;
 
@@ -28,6 +31,9 @@ export interface DatasetRow {
   prompt?: string;
   inputLen?: number;
   outputLen?: number;
+  /** The send time, ms from whatever zero the dataset uses (the epoch, its start), with its line (row index for Parquet); only with a timestamp column. */
+  tMs?: number;
+  line?: number;
 }
 
 export interface Dataset {
@@ -52,13 +58,15 @@ export function parseColumnMap(text: string): ColumnMap {
   }
   if ((out.prompt === undefined) === (out.input_len === undefined))
     throw new WorkloadError('bad-format', '--column: map exactly one of prompt (the text) and input_len (a length to build)');
+  if (out.timestamp !== undefined && out.timestamp_ms !== undefined)
+    throw new WorkloadError('bad-format', '--column: map at most one of timestamp (seconds, or a date and time) and timestamp_ms (milliseconds)');
   return out;
 }
 
 const ROWS = LIMITS.requestsPerLevel.max;
 
-/** One row's mapped values, checked: text within the field bound, lengths whole and within their limits. */
-function mapRow(where: string, get: (column: string) => unknown, columns: ColumnMap): DatasetRow {
+/** One row's mapped values, checked: text within the field bound, lengths whole and within their limits, a send time within a trace's horizon. */
+function mapRow(where: string, get: (column: string) => unknown, columns: ColumnMap, line = 0): DatasetRow {
   const row: DatasetRow = {};
   if (columns.prompt !== undefined) {
     const v = get(columns.prompt);
@@ -82,6 +90,11 @@ function mapRow(where: string, get: (column: string) => unknown, columns: Column
   };
   if (columns.input_len !== undefined) row.inputLen = length('input_len', 'promptTokens');
   if (columns.output_len !== undefined) row.outputLen = length('output_len', 'outputTokens');
+  const timed = columns.timestamp !== undefined ? ('timestamp' as const) : columns.timestamp_ms !== undefined ? ('timestamp_ms' as const) : null;
+  if (timed !== null) {
+    row.tMs = datasetTimeMs(where, timed, columns[timed] as string, get(columns[timed] as string));
+    row.line = line;
+  }
   return row;
 }
 
@@ -150,7 +163,7 @@ async function parquetRows(path: string, bytes: Buffer, columns: ColumnMap): Pro
   } catch (err) {
     throw new WorkloadError('bad-format', `dataset ${path}: its rows cannot be read (${(err as Error).message})`);
   }
-  const rows = objects.map((o, i) => mapRow(`dataset ${path}: row index ${i}`, (c) => o[c], columns));
+  const rows = objects.map((o, i) => mapRow(`dataset ${path}: row index ${i}`, (c) => o[c], columns, i));
   return { format: 'parquet', rows, skipped: { pastLimit: Math.max(0, total - ROWS), unanswered: 0 } };
 }
 
@@ -171,7 +184,7 @@ function jsonlRows(path: string, text: string, columns: ColumnMap): Read {
       o = null;
     }
     if (o === null || typeof o !== 'object' || Array.isArray(o)) throw new WorkloadError('bad-format', `${where}: not a JSON object`);
-    rows.push(mapRow(where, (c) => (o as Record<string, unknown>)[c], columns));
+    rows.push(mapRow(where, (c) => (o as Record<string, unknown>)[c], columns, i + 1));
   }
   return { format: 'jsonl', rows, skipped: { pastLimit, unanswered: 0 } };
 }
@@ -195,7 +208,7 @@ function csvRows(path: string, text: string, columns: ColumnMap): Read {
     const where = `dataset ${path}: line ${line}`;
     if (fields.length !== header.length) throw new WorkloadError('bad-format', `${where}: ${fields.length} fields where the header has ${header.length}`);
     const h = header;
-    rows.push(mapRow(where, (c) => fields[h.indexOf(c)], columns));
+    rows.push(mapRow(where, (c) => fields[h.indexOf(c)], columns, line));
   }
   if (rows.length === 0) throw new WorkloadError('bad-format', `dataset ${path}: no rows below its header`);
   return { format: 'csv', rows, skipped: { pastLimit, unanswered: 0 } };

@@ -11,13 +11,14 @@ export { resolveTokenizer, type TokenizerChoice, type TokenizerServer } from './
 export { exactPrompt } from './exact-prompt.js';
 export { loadCorpus, type Corpus, type CorpusFormat, type CorpusItem } from './corpus.js';
 export { seededSample } from './sample.js';
-export { buildCellPrompts, sharedPrefix, type CacheCondition, type CellPromptPlan, type CellSource, type PromptItem } from './cell-prompts.js';
+export { buildCellPrompts, cellPrime, sharedPrefix, type CacheCondition, type CellPromptPlan, type CellSource, type PromptItem } from './cell-prompts.js';
 export { expandMatrix, MATRIX_ORDER, type CellSpec, type MatrixAxes, type PromptAxis } from './matrix-cells.js';
-export { DEFAULT_BLOCK_TOKENS, readTrace, parseWindow, type Trace } from './trace-read.js';
+export { DEFAULT_BLOCK_TOKENS, readTrace, parseWindow, type Trace, type TraceOptions } from './trace-read.js';
 export { agentReplayParts, replayParts } from './trace-replay.js';
 export { analyseSessions, analyseTrace, type SessionAnalysis, type TraceAnalysis } from './trace-analyse.js';
 export { anonymiseTrace } from './trace-anonymise.js';
 export { DATASET_FIELDS, datasetPrompts, parseColumnMap, readDataset, type ColumnMap, type Dataset } from './dataset-read.js';
+export { datasetTrace } from './dataset-trace.js';
 export { promptBlocks, traceBlocks, type PromptBlock } from './trace-prompt.js';
 export { loadShareGpt, sessionUserText, sessionWords, syntheticSessions, turnsOf, type Range, type Session, type SessionsSource } from './sessions.js';
 export { BUILTIN_TOOL_SETS, builtinTools, type BuiltinToolSet } from './builtin-tools.js';

@@ -20,7 +20,8 @@ import { LIMITS, limitMessage } from '../core/index.js';
 import { WorkloadError } from './errors.js';
 import { forEachTraceLine } from './trace-lines.js';
 
-export type TraceFormat = 'mooncake' | 'burstgpt' | 'azure' | 'goodput';
+/** `dataset`: a local dataset whose rows carry their send times (dataset-trace.ts), replayed as a trace. */
+export type TraceFormat = 'mooncake' | 'burstgpt' | 'azure' | 'goodput' | 'dataset';
 
 /** Mooncake's block size: one hash id per 512 prompt tokens. */
 export const DEFAULT_BLOCK_TOKENS = 512;
@@ -106,7 +107,7 @@ export function jsonObject(where: string, text: string): Record<string, unknown>
   return v as Record<string, unknown>;
 }
 
-const PARSERS: Record<Exclude<TraceFormat, 'burstgpt' | 'azure'>, (where: string, o: Record<string, unknown>) => Row> = {
+const PARSERS: Record<Exclude<TraceFormat, 'burstgpt' | 'azure' | 'dataset'>, (where: string, o: Record<string, unknown>) => Row> = {
   mooncake(where, o) {
     const row: Row = {
       tMs: time(where, 'timestamp', o['timestamp']),
@@ -154,7 +155,7 @@ const AZURE_COLUMNS = ['TIMESTAMP', 'ContextTokens', 'GeneratedTokens'] as const
  * An Azure trace's time, ms since the epoch: `2023-11-16 18:15:46.6805900` (2023: no zone, UTC) or
  * `2024-05-10 00:00:00.009930+00:00` (2024); up to nine fraction digits, kept to the microsecond.
  */
-export function azureTime(where: string, v: string | undefined): number {
+export function azureTime(where: string, v: string | undefined, name = 'TIMESTAMP'): number {
   const m = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})?$/.exec(v ?? '');
   const [y, mo, d, h, mi, sec] = (m?.slice(1, 7) ?? []).map(Number) as number[];
   const base = m ? Date.UTC(y as number, (mo as number) - 1, d, h, mi, sec) : NaN;
@@ -168,7 +169,7 @@ export function azureTime(where: string, v: string | undefined): number {
     (mi as number) < 60 &&
     (sec as number) < 61;
   if (!inRange || !Number.isFinite(base))
-    throw new WorkloadError('bad-format', `${where}: TIMESTAMP ${shown(v)} is not a date and time like 2023-11-16 18:15:46.6805900`);
+    throw new WorkloadError('bad-format', `${where}: ${name} ${shown(v)} is not a date and time like 2023-11-16 18:15:46.6805900`);
   const fraction = Math.round(Number(`0.${(m[7] ?? '0').padEnd(6, '0').slice(0, 6)}`) * 1e6) / 1e3;
   const zone = m[8] === undefined || m[8] === 'Z' ? 0 : (m[8].startsWith('-') ? -1 : 1) * (Number(m[8].slice(1, 3)) * 60 + Number(m[8].slice(4, 6))) * 60_000;
   return base + fraction - zone;
@@ -206,7 +207,7 @@ function csvFields(line: string): string[] {
 export async function readTrace(path: string, o: TraceOptions = {}): Promise<Trace> {
   const window = o.window ?? null;
   const rows: Array<Row & { line: number }> = [];
-  let format: TraceFormat | null = null;
+  let format: Exclude<TraceFormat, 'dataset'> | null = null;
   let header: string[] = [];
   let firstBackwards: number | null = null;
   let lastMs = Number.NEGATIVE_INFINITY;

@@ -28,7 +28,7 @@ export interface ServerHooks {
 }
 
 /** What a hook call's answer keeps: printable text on one line, cut to the limits table's hookAnswerChars. */
-function kept(text: string): string {
+export function keptAnswer(text: string): string {
   return sanitizeForTerminal(text.replace(/\s+/g, ' ').trim()).slice(0, LIMITS.hookAnswerChars.max);
 }
 
@@ -48,7 +48,7 @@ async function call(
     route: `${method} ${path}`,
     status,
     ms: performance.now() - t0,
-    answer: kept(t.redact(text)),
+    answer: keptAnswer(t.redact(text)),
     text,
   });
   try {
