@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { LIMITS, RECORD_BOUNDS } from './limits.js';
+import { loraNameSchema } from './lora-mix.js';
 import type { RequestRecord } from './record.js';
 
 const B = RECORD_BOUNDS;
@@ -100,6 +101,7 @@ const recordFields = z.object({
     .regex(/^[0-9a-f]{16}$/, 'spanId must be 16 lower-case hex digits')
     .optional(),
   client: z.string().max(128).optional(),
+  adapter: loraNameSchema.optional(),
   toolCalls: z
     .object({
       required: z.boolean(),
