@@ -16,6 +16,8 @@ export interface SequenceSpec {
   outputTokens: number;
   /** Vision-encoder time of the request's images, added to its prefill, ms. */
   encoderMs?: number;
+  /** Added to every decode step of this sequence, ms (a slower LoRA adapter); absent: none. */
+  stepExtraMs?: number;
   /** Extra pause before one emission (the stall fault), or null. */
   stall: { beforeEmission: number; ms: number } | null;
 }
