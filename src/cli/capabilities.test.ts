@@ -59,6 +59,7 @@ const SURFACE_WORDS: Record<SurfaceName, RegExp> = {
   agents: /agent/,
   dataset: /--dataset/,
   'server-hooks': /--reset-cache-between/,
+  lora: /--lora/,
 };
 
 describe('docs/capabilities.md', () => {
@@ -224,6 +225,7 @@ const DRIVE: Record<SurfaceName, (kind: RunKindName) => Promise<string>> = {
     return (await cli(['sweep', '--url', sim.url, '--endpoint', ENDPOINT[k], '--dataset', file, '--column', 'prompt=q'])).stderr;
   },
   'server-hooks': async (k) => (await cli(['sweep', '--url', sim.url, '--endpoint', ENDPOINT[k], '--reset-cache-between', 'levels'])).stderr,
+  lora: async (k) => (await cli(['sweep', '--url', sim.url, '--endpoint', ENDPOINT[k], '--lora', 'a=1'])).stderr,
   agents: async (k) => {
     const trace = join(dir, 'agents.jsonl');
     writeFileSync(trace, synthAgentTrace(AGENTS).join('\n') + '\n');

@@ -40,6 +40,7 @@ export const SURFACES = {
   agents: 'goodput replay of an agent trace (goodput trace synth)',
   dataset: 'goodput sweep --dataset (Parquet, JSONL, CSV or ShareGPT prompts)',
   'server-hooks': 'the server hooks (--reset-cache-between, --profile-level)',
+  lora: 'goodput sweep --lora (several LoRA adapters, chosen by weight)',
 } as const;
 
 export type SurfaceName = keyof typeof SURFACES;

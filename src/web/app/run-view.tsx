@@ -8,6 +8,7 @@ import { failureSummary, identityLine, isPoolingSpec, runLabel, undrawnReason } 
 import { CardsPanel } from './cards-panel.js';
 import { ChartsPanel } from './charts-panel.js';
 import { ClientsPanel } from './clients-panel.js';
+import { AdaptersPanel } from './adapters-panel.js';
 import { EnergyPanel } from './energy-panel.js';
 import { PoolingPanels } from './pooling-panels.js';
 import { ProgressPanel } from './progress-panel.js';
@@ -108,6 +109,7 @@ export function RunView({ id, onLive, onEnded }: { id: number; onLive(id: number
             />
           )}
           {levels.length > 0 && <ChartsPanel series={[{ label: runLabel(run), role: 'single', levels }]} />}
+          <AdaptersPanel levels={levels} />
           <ClientsPanel levels={levels} />
           <EnergyPanel levels={levels} />
           <SpecDecodePanel levels={levels} />

@@ -20,6 +20,7 @@ export * from './identity.js';
 export * from './replay-charts.js';
 export * from './clients.js';
 export * from './energy.js';
+export * from './adapters.js';
 export * from './spec-decode.js';
 export * from './history-model.js';
 export * from './schedule-model.js';

@@ -4,8 +4,8 @@
  * the file needs no script and no network. Several runs open with their
  * comparison (contract differences first); every run then has its identity,
  * contract, warnings, table (with speculative decoding where the server reported
- * it), charts, Pareto view, client self-check, energy (when a GPU source read it)
- * and cards;
+ * it), figures per LoRA adapter (a run over several), charts, Pareto view, client
+ * self-check, energy (when a GPU source read it) and cards;
  * a run sent with tools or replaying an agent trace adds the page's own charts
  * of those figures (tool-call validity and timing, sessions and jobs), drawn
  * by the same chart functions. The same models give the Markdown form for a
@@ -16,6 +16,7 @@ import { cardViews } from './cards-model.js';
 import type { ChartSeries } from './chart-lines.js';
 import { CHARTS, type ChartDocument, type SmallChart } from './charts.js';
 import { CLIENT_HEADERS, SELF_CHECK_HEADERS, clientRows, selfCheckRows } from './clients.js';
+import { ADAPTER_CAPTION, ADAPTER_HEADERS, adapterRows } from './adapters.js';
 import { ENERGY_CAPTION, ENERGY_HEADERS, energyRows } from './energy.js';
 import { SPEC_DECODE_CAPTION, SPEC_DECODE_HEADERS, specDecodeRows } from './spec-decode.js';
 import { type CompareRun, type Comparison, compareHeader, compareRunOf, compareRuns, drawnRunTitle } from './compare-model.js';
@@ -143,11 +144,13 @@ function runSection(r: ReportRun, i: number, doc: ChartDocument, target: number 
   const clients = clientRows(res.levels);
   const energy = energyRows(res.levels);
   const spec = specDecodeRows(res.levels);
+  const adapters = adapterRows(res.levels);
   return html`<section class="panel run" aria-labelledby="run-${i + 1}"><h2 id="run-${i + 1}">${title}</h2><p class="identity">${resultIdentity(res)}</p>
 ${res.warnings.length > 0 ? html`<ul class="warnings" aria-label="Warnings">${res.warnings.map((w) => html`<li><strong>Warning:</strong> ${w.message}</li>`)}</ul>` : html`<p class="hint">No warnings.</p>`}
 <h3>Contract</h3>${plainTable('Contract', 'What was measured: every figure below depends on these.', ['Field', 'Value'], contractRows(res))}
 <h3>Results</h3>${resultsTableMarkup({ levels: res.levels, caption: tableCaption({ ...res.run, thinking: res.run.thinking === 'on', requestsPerLevel: res.run.requestsPerLevel }, res.levels) })}
 ${spec.length > 0 ? html`<h3>Speculative decoding</h3>${plainTable('Speculative decoding', `${SPEC_DECODE_CAPTION}.`, SPEC_DECODE_HEADERS, spec)}` : ''}
+${adapters.length > 0 ? html`<h3>LoRA adapters</h3>${plainTable('LoRA adapters', ADAPTER_CAPTION, ADAPTER_HEADERS, adapters)}` : ''}
 <h3>Charts</h3>${chartsMarkup([{ label: r.label, role: 'single', levels: res.levels }], doc)}${ownChartsMarkup(res.levels, doc)}
 ${paretoSection(m, at === null ? null : capacityAt(m, at), doc)}
 <h3>Client self-check</h3>${plainTable('Client self-check', 'Our client judged itself at every level: a level it could not keep up with is client-bound, shown but left out of peaks.', SELF_CHECK_HEADERS, selfCheckRows(res.levels))}
@@ -309,6 +312,8 @@ export function reportMarkdown(input: ReportInput): string {
     );
     const spec = specDecodeRows(res.levels);
     if (spec.length > 0) out.push('### Speculative decoding', '', `${SPEC_DECODE_CAPTION}.`, '', mdTable(SPEC_DECODE_HEADERS, spec), '');
+    const adapters = adapterRows(res.levels);
+    if (adapters.length > 0) out.push('### LoRA adapters', '', ADAPTER_CAPTION, '', mdTable(ADAPTER_HEADERS, adapters), '');
     for (const g of ownChartGroups(res.levels)) {
       out.push(`### ${g.heading}`, '');
       for (const c of g.charts) out.push(`#### ${c.title}`, '', c.summary, '', mdTable(c.table.headers, c.table.rows), '');
