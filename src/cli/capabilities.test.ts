@@ -60,6 +60,7 @@ const SURFACE_WORDS: Record<SurfaceName, RegExp> = {
   dataset: /--dataset/,
   'server-hooks': /--reset-cache-between/,
   pools: /disagg|--metrics-url/,
+  lora: /--lora/,
 };
 
 describe('docs/capabilities.md', () => {
@@ -226,6 +227,7 @@ const DRIVE: Record<SurfaceName, (kind: RunKindName) => Promise<string>> = {
   },
   'server-hooks': async (k) => (await cli(['sweep', '--url', sim.url, '--endpoint', ENDPOINT[k], '--reset-cache-between', 'levels'])).stderr,
   pools: async (k) => (await cli(['sweep', '--url', sim.url, '--endpoint', ENDPOINT[k], '--metrics-url', `decode=${sim.url}/metrics`])).stderr,
+  lora: async (k) => (await cli(['sweep', '--url', sim.url, '--endpoint', ENDPOINT[k], '--lora', 'a=1'])).stderr,
   agents: async (k) => {
     const trace = join(dir, 'agents.jsonl');
     writeFileSync(trace, synthAgentTrace(AGENTS).join('\n') + '\n');

@@ -42,4 +42,28 @@ describe('level notes', () => {
         'worker b: 1 request (busy —, loop delay —, send lateness —) LOST (worker b stopped answering mid-level) · worker c: 20 requests (busy —, loop delay —, send lateness —) client-bound',
     );
   });
+
+  it("gives each LoRA adapter's figures per level, first, and nothing for a run without adapters", () => {
+    const adapter = (name: string, requests: number, failed: number, tokS: number, ttft: number | null) => ({
+      name,
+      requests,
+      succeeded: requests - failed,
+      failed,
+      outputTokensTotal: tokS,
+      throughputTokS: tokS,
+      ttftMs: ttft === null ? null : { p50: ttft, p95: ttft + 1, p99: ttft + 2 },
+      tpotMs: ttft === null ? null : { p50: ttft / 10, p95: ttft / 5 },
+    });
+    const adapters = [adapter('chat-lora', 10, 1, 50.04, 31), adapter('sql-lora', 30, 0, 149.96, 12)];
+    const notes = levelNotes([{ ...base, ttftSplitMs: undefined, adapters } as unknown as LevelResult]);
+    expect(notes).toEqual([
+      '',
+      "LoRA adapters (each request's model drawn by weight; their figures add up to the level's):",
+      '  concurrency 64 · chat-lora: 10 requests, 1 failed, 50.0 tok/s, TTFT p50 31.0 ms p99 33.0 ms, TPOT p50 3.1 ms p95 6.2 ms',
+      '  concurrency 64 · sql-lora: 30 requests, 0 failed, 150.0 tok/s, TTFT p50 12.0 ms p99 14.0 ms, TPOT p50 1.2 ms p95 2.4 ms',
+    ]);
+    const none = levelNotes([{ ...base, ttftSplitMs: undefined, adapters: [adapter('a', 1, 1, 0, null)] } as unknown as LevelResult]);
+    expect(none[2]).toBe('  concurrency 64 · a: 1 request, 1 failed, 0.0 tok/s, TTFT p50 — p99 —, TPOT p50 — p95 —');
+    expect(levelNotes([{ ...base, ttftSplitMs: undefined }])).toEqual([]);
+  });
 });

@@ -9,7 +9,8 @@
  * the server found cached; a closed loop's TTFT in its initial burst (the first C
  * sends, all at once) apart from the steady state after it, which the table's
  * percentiles mix; and who sent a split level (threads, workers) with each one's
- * own self-check (busy share, loop delay, send lateness) and verdict. Server text is sanitised.
+ * own self-check (busy share, loop delay, send lateness) and verdict; in a run over
+ * several LoRA adapters, each adapter's figures per level. Server text is sanitised.
  */
 import { type LevelResult, sanitizeForTerminal } from '../core/index.js';
 
@@ -65,7 +66,9 @@ export function levelNotes(levels: readonly LevelResult[]): string[] {
         ]
       : [],
   );
+  const adapters = adapterNotes(levels);
   return [
+    ...(adapters.length > 0 ? ['', "LoRA adapters (each request's model drawn by weight; their figures add up to the level's):", ...adapters] : []),
     ...(burst.length > 0 ? ['', 'TTFT of the initial burst and of the steady state after it:', ...burst] : []),
     ...(clients.length > 0 ? ['', 'Clients (each judged on its own):', ...clients] : []),
     ...(open.length > 0 ? ['', 'Open-loop schedule:', ...open] : []),
@@ -75,6 +78,17 @@ export function levelNotes(levels: readonly LevelResult[]): string[] {
       ? ['', "Provider's rate limits and retries (429, 529, 503 with Retry-After; latency counts from each request's first attempt):", ...limits]
       : []),
   ];
+}
+
+/** One line per adapter of each level run over several: requests, failures, throughput, TTFT and TPOT. */
+function adapterNotes(levels: readonly LevelResult[]): string[] {
+  const ms = (x: number | undefined) => (x === undefined ? '—' : `${x.toFixed(1)} ms`);
+  return levels.flatMap((l) =>
+    (l.adapters ?? []).map(
+      (a) =>
+        `  ${label(l)} · ${sanitizeForTerminal(a.name)}: ${a.requests} request${a.requests === 1 ? '' : 's'}, ${a.failed} failed, ${a.throughputTokS.toFixed(1)} tok/s, TTFT p50 ${ms(a.ttftMs?.p50)} p99 ${ms(a.ttftMs?.p99)}, TPOT p50 ${ms(a.tpotMs?.p50)} p95 ${ms(a.tpotMs?.p95)}`,
+    ),
+  );
 }
 
 /** What the provider's headers said, the pace, the 429s and the retries of one level, in one line. */

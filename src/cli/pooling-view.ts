@@ -47,6 +47,8 @@ const TEXT_ONLY: ReadonlyArray<[string, string]> = [
   ['otlp', '--otlp'],
   ['otlpHeader', '--otlp-header'],
   ['serveMetrics', '--serve-metrics'],
+  // An adapter is a generation model's: per-adapter figures are TTFT and tokens.
+  ['lora', '--lora'],
   // Pacing is of text sends (its token estimate counts output tokens): a pooling request is retried, never paced.
   ['rateLimit', '--rate-limit'],
   // How requests arrive: a pooling sweep runs closed loops only.

@@ -4,7 +4,7 @@
  * (the progress bar, the table, the invalid-levels line). `demo`, `replay`
  * and `sessions` read their specs with the same functions.
  */
-import { type RatePacing, isSecretHeader, optionDefault, parseRatePacing } from '../core/index.js';
+import { type LoraAdapter, type RatePacing, isSecretHeader, optionDefault, parseLoraMix, parseRatePacing } from '../core/index.js';
 import { type EngineChoice, parseEngineChoice } from '../client/index.js';
 import type { SweepSpecInput } from '../runner/index.js';
 import { loadResponseSchema, loadTools } from '../workload/index.js';
@@ -31,6 +31,13 @@ function ratePacingFlag(text: string): RatePacing {
   const parsed = parseRatePacing(text);
   if (!parsed.ok) throw badFlag('--rate-limit', parsed.message);
   return parsed.pacing;
+}
+
+/** `--lora` → the adapters and their weights, or a CliError naming the flag. */
+function loraFlag(text: string): LoraAdapter[] {
+  const parsed = parseLoraMix(text);
+  if (!parsed.ok) throw badFlag('--lora', parsed.message);
+  return parsed.mix;
 }
 
 /** `--engine` → a dialect kind or 'auto', or a CliError listing the valid values. */
@@ -77,6 +84,7 @@ export function specFromFlags(f: SweepFlags, argv: readonly string[], load?: Pic
     timeouts: { totalMs: timeoutMs, idleMs: Math.min(idleMs, timeoutMs), headersMs: Math.min(120_000, timeoutMs) },
     retry: retryFromFlags(f),
     ...(f.rateLimit === undefined ? {} : { rateLimit: ratePacingFlag(f.rateLimit) }),
+    ...(f.lora === undefined ? {} : { lora: loraFlag(f.lora) }),
     command: redactedCommand(['goodput', ...argv]),
     ...providerFromFlags(f),
     ...telemetryFromFlags(f),

@@ -17,7 +17,14 @@ import { overflow } from './response-limits.js';
  * `fingerprint` is serverFingerprint of the `/v1/models` body (null without a data array).
  */
 export type PreflightResult =
-  | { ok: true; models: string[]; model: string; fingerprint: string | null }
+  | {
+      ok: true;
+      models: string[];
+      model: string;
+      fingerprint: string | null;
+      /** The base model of each listed id that names one (vLLM lists a LoRA adapter with `parent`); absent where none does. */
+      parents?: ReadonlyMap<string, string>;
+    }
   | { ok: false; reason: 'unreachable' | 'not-openai' | 'model-missing' | 'auth' | 'response-too-large'; message: string };
 
 type Failure = Extract<PreflightResult, { ok: false }>;
@@ -31,8 +38,8 @@ function listModels(ids: string[]): string {
   return ids.length > 20 ? `${shown} and ${ids.length - 20} more` : shown;
 }
 
-/** Model ids from a `/v1/models` body, or a sentence naming what is wrong with it. */
-function parseModels(text: string, url: string): string[] | string {
+/** Model ids from a `/v1/models` body, with the base each adapter names as its `parent`, or a sentence naming what is wrong with it. */
+function parseModels(text: string, url: string): { ids: string[]; parents: Map<string, string> } | string {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -44,12 +51,14 @@ function parseModels(text: string, url: string): string[] | string {
     return `${url} returned JSON without a "data" array, so it does not look like an OpenAI-compatible server. Check the base URL.`;
   }
   const ids: string[] = [];
+  const parents = new Map<string, string>();
   for (const [i, entry] of data.entries()) {
-    const id = typeof entry === 'object' && entry !== null ? (entry as { id?: unknown }).id : undefined;
+    const { id, parent } = typeof entry === 'object' && entry !== null ? (entry as { id?: unknown; parent?: unknown }) : {};
     if (typeof id !== 'string') return `${url} returned a model list whose entry data[${i}] has no string "id".`;
     ids.push(id);
+    if (typeof parent === 'string' && parent !== '') parents.set(id, parent);
   }
-  return ids;
+  return { ids, parents };
 }
 
 async function fetchModels(t: ResolvedTarget, timeoutMs: number): Promise<PreflightResult> {
@@ -76,9 +85,9 @@ async function fetchModels(t: ResolvedTarget, timeoutMs: number): Promise<Prefli
       );
     }
     const models = parseModels(text, url);
-    return typeof models === 'string'
-      ? fail('not-openai', models)
-      : { ok: true, models, model: models[0] ?? '', fingerprint: serverFingerprint(JSON.parse(text)) };
+    if (typeof models === 'string') return fail('not-openai', models);
+    const { ids, parents } = models;
+    return { ok: true, models: ids, model: ids[0] ?? '', fingerprint: serverFingerprint(JSON.parse(text)), ...(parents.size > 0 ? { parents } : {}) };
   } catch (err) {
     const timedOut = err instanceof Error && err.name === 'TimeoutError';
     const code = timedOut ? 'ETIMEDOUT' : errorCode(err);

@@ -17,6 +17,7 @@ import {
   levelsSchema,
   limitedCount,
   limitedInt,
+  loraMixSchema,
   sloSchema,
   toolChoiceSchema,
   unionError,
@@ -163,6 +164,8 @@ export const contractSchema = z
         images: imageAxisSchema.optional(),
         /** A synthetic WAV clip sent with every chat request; the hash covers it. */
         audio: audioInputsSchema.optional(),
+        /** LoRA adapters each request names one of as its model, by weight (docs/engines.md#lora-adapters); absent: every request names model.name. */
+        lora: loraMixSchema.optional(),
         /** Embeddings: inputs per request, each of the prompt length (docs/endpoints.md). */
         batchSize: int('batchSize', 'embeddingBatch').optional(),
         /** Rerank: documents per query, each of the prompt length. */
@@ -279,6 +282,12 @@ export const contractSchema = z
     }
     if (c.workload.images !== undefined && c.server.endpoint !== 'chat')
       ctx.addIssue({ code: 'custom', path: ['workload', 'images'], message: 'images need server.endpoint chat' });
+    if (c.workload.lora !== undefined && (c.server.endpoint === 'embeddings' || c.server.endpoint === 'rerank'))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['workload', 'lora'],
+        message: `LoRA adapters are a generation model's: not for server.endpoint ${c.server.endpoint}`,
+      });
     if (c.workload.audio !== undefined && c.server.endpoint !== 'chat')
       ctx.addIssue({ code: 'custom', path: ['workload', 'audio'], message: 'audio needs server.endpoint chat' });
     if (traced && (c.workload.images?.length ?? 0) > 1)

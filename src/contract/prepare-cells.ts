@@ -95,6 +95,7 @@ function baseSpec(c: Contract, opts: PrepareOptions, images: ImageInputs | null)
     tools: opts.tools ?? null,
     images,
     audio: c.workload.audio ?? null,
+    lora: c.workload.lora ?? null,
     imageBaseUrl: images?.delivery === 'url' ? (c.server.imageBaseUrl ?? null) : null,
     url: opts.url,
     apiKey: opts.apiKey,

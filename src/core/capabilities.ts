@@ -41,6 +41,7 @@ export const SURFACES = {
   dataset: 'goodput sweep --dataset (Parquet, JSONL, CSV or ShareGPT prompts)',
   'server-hooks': 'the server hooks (--reset-cache-between, --profile-level)',
   pools: "a disaggregated server's pools (--metrics-url ROLE=URL, --pool-gpus, --kv-link-gbps)",
+  lora: 'goodput sweep --lora (several LoRA adapters, chosen by weight)',
 } as const;
 
 export type SurfaceName = keyof typeof SURFACES;

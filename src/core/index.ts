@@ -20,6 +20,8 @@ export {
 export { DEFAULT_CLIENT_BUDGET_MS, type Spread } from './client-bound.js';
 export { levelRecordsProblem } from './level-records.js';
 export { type LevelInput, summarizeLevel } from './level-summary.js';
+export { type AdapterLevel, adapterLevelSchema, summarizeAdapters } from './adapter-summary.js';
+export { adapterAt, type LoraAdapter, loraMixSchema, loraNameSchema, parseLoraMix } from './lora-mix.js';
 export { buildCards, engineCard, modelCard, notSaturated } from './cards.js';
 export {
   composeQualityScore,

@@ -112,6 +112,10 @@ export const LIMITS = {
   otlpBatchSpans: { max: 512, what: 'spans in one OTLP export request (--otlp)' },
   otlpResponseBytes: { max: 64 * 1024, what: "bytes of an OTLP collector's answer read (--otlp)" },
   metricsConnections: { max: 16, what: 'connections open at once to the live metrics endpoint (--serve-metrics)' },
+  // Each adapter is one model id a request may name: a serving mix of dozens, never a catalogue to browse.
+  loraAdapters: { max: 64, what: 'LoRA adapters one run sends to (--lora)' },
+  loraNameChars: { max: 256, what: 'characters in the name of one LoRA adapter (--lora)' },
+  loraWeight: { max: 1_000_000, what: 'weight of one LoRA adapter in --lora' },
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

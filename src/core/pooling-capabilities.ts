@@ -44,4 +44,5 @@ export const POOLING_CAPABILITIES: Capabilities = {
   dataset: { refused: '--dataset: does not apply to --endpoint {endpoint}' },
   'server-hooks': { refused: '--reset-cache-between: does not apply to --endpoint {endpoint}' },
   pools: { refused: '--metrics-url: does not apply to --endpoint {endpoint}' },
+  lora: { refused: '--lora: does not apply to --endpoint {endpoint}' },
 };

@@ -192,4 +192,17 @@ describe('the record schema', () => {
     });
     expect(parseRawRecord({ ...base(), ...ids, spanId: 'cd'.repeat(9) })).toEqual({ ok: false, message: 'spanId: spanId must be 16 lower-case hex digits' });
   });
+
+  it('keeps the LoRA adapter a record names, and refuses a name that could not have been sent', () => {
+    const parsed = parseRawRecord({ ...base(), adapter: 'sql-lora' });
+    expect(parsed.ok && parsed.record.adapter).toBe('sql-lora');
+    expect(parseRawRecord({ ...base(), adapter: 'sql\u001b[2Jlora' })).toEqual({
+      ok: false,
+      message: 'adapter: an adapter name is visible ASCII without spaces, commas or =',
+    });
+    expect(parseRawRecord({ ...base(), adapter: 'x'.repeat(257) })).toEqual({
+      ok: false,
+      message: 'adapter: adapter name length 257 is above the limit of 256 characters in the name of one LoRA adapter (--lora)',
+    });
+  });
 });

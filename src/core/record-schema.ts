@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { LIMITS, RECORD_BOUNDS } from './limits.js';
+import { loraNameSchema } from './lora-mix.js';
 import type { RequestRecord } from './record.js';
 
 const B = RECORD_BOUNDS;
@@ -98,6 +99,7 @@ const recordFields = z.object({
   traceId: traceIdSchema.optional(),
   spanId: spanIdSchema.optional(),
   client: z.string().max(128).optional(),
+  adapter: loraNameSchema.optional(),
   toolCalls: z
     .object({
       required: z.boolean(),

@@ -169,6 +169,8 @@ export interface RequestRecord {
   requestBodyBytes?: number;
   /** Structured-output runs: the schema's verdict on the answer. Absent otherwise. */
   structured?: StructuredRecord;
+  /** The LoRA adapter the request named as its model, in a run with several (--lora); absent otherwise and in older records. */
+  adapter?: string;
   /** Which client sent it when its level was split over several (e.g. "thread 2", "worker gpu-box-1"); absent when one did. */
   client?: string;
   /**

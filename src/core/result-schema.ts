@@ -4,6 +4,7 @@
  * reference the README documents. Statistics are named in the keys (p50, mean);
  * a statistic with no samples is null, never zero.
  */
+import { adapterLevelsSchema } from './adapter-summary.js';
 import { agentSummarySchema } from './agent-summary.js';
 import { z } from 'zod';
 import { ratePacingSchema } from './rate-pacing.js';
@@ -16,6 +17,7 @@ import { levelGoodputSchema } from './goodput.js';
 import { inFlightSchema } from './in-flight.js';
 import { rawRecordSchema } from './record-schema.js';
 import { LIMITS, limitMessage } from './limits.js';
+import { loraMixSchema } from './lora-mix.js';
 import { sloSchema } from './slo.js';
 import { sessionSummarySchema } from './session-summary.js';
 import { structuredSummarySchema } from './structured-summary.js';
@@ -260,6 +262,8 @@ export const levelResultSchema = z
     audio: audioInputsSchema.optional(),
     /** The engine's admin routes called beside the level (a prefix-cache reset before it, the profiler around it): when and what each answered. Absent when none. */
     serverHooks: z.array(serverHookCallSchema).max(MAX_HOOK_CALLS).optional(),
+    /** A run over several LoRA adapters (--lora): each adapter's requests, failures, throughput, TTFT and TPOT, by name; they add up to the level's. Absent otherwise. */
+    adapters: adapterLevelsSchema.optional(),
   })
   .superRefine((l, ctx) => {
     if (l.toolCalls !== undefined && l.toolCalls.requests > l.succeeded) {
@@ -358,6 +362,8 @@ export const runSchema = z.object({
   retry: z.object({ retries: z.number().int().nonnegative(), maxWaitMs: z.number().nonnegative() }).strict().optional(),
   /** The rate limit the sends were paced to (--rate-limit); absent when not paced. */
   rateLimit: ratePacingSchema.optional(),
+  /** The LoRA adapters each request chose its model from, by weight (--lora); absent when every request named the run's model. */
+  lora: loraMixSchema.optional(),
   /** This run's place in its declared repeat set (goodput run --repeats N): index 1..N and the set's random id. */
   repeat: z
     .object({ index: z.number().int().positive(), of: z.number().int().positive(), set: z.string().regex(/^[0-9a-f]{16}$/) })

@@ -237,6 +237,19 @@ const CATALOGUE = [
     doc: { meaning: 'model id to request', default: 'first listed' },
   },
   {
+    flag: '--lora',
+    arg: '<name=weight,…>',
+    value: { type: 'text' },
+    group: 'sweep',
+    endpoints: TEXT,
+    help: "send each request to one of these LoRA adapters, chosen by weight (seeded), e.g. sql-lora=3,chat-lora=1; each must be listed in the server's /v1/models; figures per adapter after the table",
+    doc: {
+      meaning:
+        "several LoRA adapters in one run: each request names one adapter as its model, chosen by weight from the seed (the same requests go to the same adapters on a rerun); every name is checked against the server's `/v1/models` before anything is sent (one listed with a `parent` must belong to the run's model), and each level reports each adapter's requests, failures, throughput and TTFT/TPOT percentiles (`levels[].adapters`) ([engines](engines.md#lora-adapters))",
+      default: 'none',
+    },
+  },
+  {
     flag: '--levels',
     arg: '<list>',
     value: { type: 'list' },

@@ -35,4 +35,5 @@ export const TEXT_CAPABILITIES: Capabilities = {
   dataset: { works: 'cli/replay-datasets.test.ts' },
   'server-hooks': { works: 'cli/server-hooks.test.ts' },
   pools: { works: 'runner/disagg.test.ts' },
+  lora: { works: 'cli/lora-adapters.test.ts' },
 };

@@ -49,4 +49,5 @@ export const TRANSCRIPTION_CAPABILITIES: Capabilities = {
   dataset: { refused: '--dataset: does not apply to --endpoint transcriptions (speech to text)' },
   'server-hooks': { refused: '--reset-cache-between: does not apply to --endpoint transcriptions (speech to text)' },
   pools: { refused: '--metrics-url: does not apply to --endpoint transcriptions (speech to text)' },
+  lora: { refused: '--lora: does not apply to --endpoint transcriptions (speech to text)' },
 };

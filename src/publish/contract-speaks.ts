@@ -34,6 +34,8 @@ function contractFacts(c: Contract): Array<[string, unknown]> {
     ['levelsRequested', c.load.levels],
     ['hourlyCostUsd', c.hardware.gpuHourlyUsd ?? null],
     ['gpuLabel', c.hardware.label],
+    // Absent from both before --lora: no refusal for a contract or a run of an earlier version.
+    ['lora', c.workload.lora],
   ];
 }
 

@@ -26,9 +26,10 @@ function fakeClient(outcomes: Array<RequestRecord['outcome']> = []): StreamingCl
   const sent: Array<[RequestSpec, RequestMeta]> = [];
   return {
     sent,
+    prepare: (spec, meta) => ({ spec, meta, wire: '', bytes: 0, builtNs: 0 }),
     send: async (s, meta) => {
       const outcome = outcomes[sent.length] ?? { kind: 'ok' };
-      sent.push([s, meta]);
+      sent.push(['wire' in s ? s.spec : s, meta]);
       const r = rec({ sendMs: 10, chunksMs: [12], endMs: 13.5, outcome, promptTokens: 3 });
       return { ...r, httpStatus: outcome.kind === 'http-error' ? outcome.status : 200, cachedPromptTokens: sent.length === 1 ? 0 : 2 };
     },

@@ -4,7 +4,7 @@
  * or run is served from another's prefix cache. Shared by the level's loops
  * (run-level.ts) and its sessions and agent traces (level-sessions.ts).
  */
-import type { RequestRecord } from '../core/index.js';
+import { type RequestRecord, adapterAt } from '../core/index.js';
 import type { Clock, RequestSpec, StreamingClient } from '../client/index.js';
 import { type PromptItem, promptFor } from '../workload/index.js';
 import { imagesOf } from './image-pool.js';
@@ -75,7 +75,7 @@ export function requestSpec(ctx: LevelContext, seq: number, given?: PromptItem):
     promptFor(spec.prompts, { index: (ctx.promptOffset ?? 0) + seq, promptTokens: spec.promptTokens, seed: spec.seed + seq, salt, run: levelSalt(ctx) });
   return {
     endpoint: spec.endpoint,
-    model: ctx.model,
+    model: modelOf(ctx, seq),
     prompt: item.text,
     maxTokens: item.outputTokens ?? spec.outputTokens,
     forceLength: spec.forceLength,
@@ -95,3 +95,11 @@ export function requestSpec(ctx: LevelContext, seq: number, given?: PromptItem):
 
 /** Request `seq` is a plain control of a structured-output level: the control share spread evenly over the sequence. */
 export const isControl = (seq: number, share: number): boolean => Math.floor((seq + 1) * share) > Math.floor(seq * share);
+
+/** The model request `seq` names: the run's, or with several LoRA adapters the one its seed, level and number draw. */
+export const modelOf = (ctx: Pick<LevelContext, 'spec' | 'model' | 'concurrency'>, seq: number): string =>
+  ctx.spec.lora === null ? ctx.model : adapterAt(ctx.spec.lora, ctx.spec.seed, ctx.concurrency, seq);
+
+/** The record with the adapter it was sent to, in a run over several; as it is otherwise. */
+export const withAdapter = (ctx: Pick<LevelContext, 'spec' | 'model' | 'concurrency'>, r: RequestRecord): RequestRecord =>
+  ctx.spec.lora === null ? r : { ...r, adapter: modelOf(ctx, r.seq) };

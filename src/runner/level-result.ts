@@ -9,6 +9,7 @@ import {
   type AgentSummaryInput,
   type AudioInputs,
   type ImageInputs,
+  summarizeAdapters,
   summarizeAgents,
   type LevelInput,
   type LevelLoad,
@@ -84,7 +85,14 @@ export function levelResult(input: LevelResultInput): LevelResult {
     ...(load.kind === 'trace' ? { replaySeries: replaySeries(input.records, slo) } : {}),
     ...(images ? { images } : {}),
     ...(audio ? { audio } : {}),
+    ...adaptersOf(input.records, summary.durationMs),
   };
+}
+
+/** Each LoRA adapter's figures, when the records name adapters (a run with --lora): computed from them alone, so a result read back recomputes them. */
+function adaptersOf(records: readonly RequestRecord[], durationMs: number): Pick<LevelResult, 'adapters'> {
+  const adapters = summarizeAdapters(records, durationMs);
+  return adapters === null ? {} : { adapters };
 }
 
 /** TTFT and e2e from the scheduled send, over an open loop's successful measured requests. */

@@ -12,7 +12,7 @@ import { type LevelLoad, type RequestRecord, splitConcurrency } from '../core/in
 import type { PreparedRequest } from '../client/index.js';
 import { type LevelPlan, arrivalOps } from '../workload/index.js';
 import { audioPool, imagePool } from './image-pool.js';
-import { type LevelContext, requestSpec } from './level-request.js';
+import { type LevelContext, requestSpec, withAdapter } from './level-request.js';
 import { levelLoad } from './level-load.js';
 import { runAgentLevel, runSessions } from './level-sessions.js';
 import { runClosedLoop } from './closed-loop.js';
@@ -86,7 +86,9 @@ function levelTally(ctx: LevelContext, stop: AbortController): LevelTally {
   let checking: Promise<void> | null = null;
   return {
     records,
-    finish(r) {
+    finish(sent) {
+      // Tagged here, where every loop's and every share's records pass, from the same draw that named its model.
+      const r = withAdapter(ctx, sent);
       records.push(r);
       ctx.onRecord(r);
       const lost = r.outcome.kind === 'connection-error' || r.outcome.kind === 'truncated';

@@ -81,6 +81,7 @@ export function sweepResult(spec: SweepSpec, prep: PreparedSweep, r: SweepRecord
       ...(spec.azure === null ? {} : { azure: spec.azure }),
       retry: spec.retry,
       ...(spec.rateLimit === null ? {} : { rateLimit: spec.rateLimit }),
+      ...(spec.lora === null ? {} : { lora: spec.lora }),
       ...(spec.tools === null ? {} : { tools: toolsInfo(spec.tools) }),
       ...(spec.responseSchema === null
         ? {}

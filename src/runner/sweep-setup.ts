@@ -13,6 +13,7 @@ import { checkContext } from './context-check.js';
 import { EngineChecks } from './engine-checks.js';
 import { type EngineSetup, resolveEngine } from './engine-setup.js';
 import { SweepError } from './errors.js';
+import { checkAdapters } from './lora-check.js';
 import { type ImageServer, startImageServer } from './image-server.js';
 import type { RunTelemetry } from './level-telemetry.js';
 import type { RatePacer } from './rate-pacer.js';
@@ -124,6 +125,7 @@ export async function prepareSweep(spec: SweepSpec, target: Target, out: SetupLi
   const pre = await preflight(target, spec.model);
   if (!pre.ok) throw new SweepError('preflight-refused', `${spec.url} cannot be benchmarked: ${pre.message}`);
   out.preflight(pre.model, pre.models);
+  checkAdapters(spec.url, spec.lora, pre);
   for (const w of specWarnings(spec)) out.warn(w);
   // An Azure deployment is OpenAI's API: detection's GETs find nothing there.
   const engine = await resolveEngine(target, spec.azure !== null && spec.engine === 'auto' ? 'openai' : spec.engine, {

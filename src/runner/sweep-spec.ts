@@ -20,6 +20,7 @@ import {
   limitedCount,
   limitedInt,
   limitMessage,
+  loraMixSchema,
   providerPriceSchema,
   responseSchemaSpecSchema,
   sloSchema,
@@ -140,6 +141,8 @@ export const sweepSpecSchema = z
     mediaSeed: z.number().int().nullable().default(null),
     /** Chat only: a synthetic WAV clip (drawn from the seed) sent with every request's user message. */
     audio: audioInputsSchema.nullable().default(null),
+    /** LoRA adapters each request names one of as its model, chosen by weight from the seed (see core/lora-mix.ts); null: every request names `model`. */
+    lora: loraMixSchema.nullable().default(null),
     /** Latency objectives; each level then reports its goodput. */
     slo: sloSchema.nullable().default(null),
     outputTokens: limitedInt('outputTokens', 'output tokens').default(numericDefault('outputTokens')),

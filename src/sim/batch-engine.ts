@@ -140,7 +140,8 @@ export class BatchEngine {
     const goOn = seq.events.onEmit({ index, from, to, last, dueMs });
     if (seq.state !== 'running') return;
     if (last || !goOn) this.release(seq, dueMs);
-    else this.schedule(seq, index + 1, this.timing.nextReadyMs(dueMs), to);
+    // A slower adapter's step is ready later: on the batched loop it then joins a later step.
+    else this.schedule(seq, index + 1, this.timing.nextReadyMs(dueMs) + (seq.spec.stepExtraMs ?? 0), to);
   }
 
   private release(seq: Sequence, atMs: number): void {

@@ -13,6 +13,7 @@ import { planGeneration, type GenerationKeys } from './generation-plan.js';
 import { GenerationRun, type RunContext } from './generation-run.js';
 import { sendError } from './http-util.js';
 import { logprobsDecorator } from './logprobs-format.js';
+import { servedModel } from './lora-adapters.js';
 import { prefixBlockKeys, type PrefixCache } from './prefix-cache.js';
 import type { SimProfile } from './profile-schema.js';
 import { type ChatRequest, chatRequestSchema, completionRequestSchema, messagesText, promptWords, thinkingOff } from './request-schema.js';
@@ -181,7 +182,8 @@ function admit(
       return reject(400, `previous_response_id: Previous response with id '${previous.slice(0, 80)}' not found.`, 'previous_response_id');
     words = [...context, ...words];
   }
-  if (body.model !== rt.profile.model) return reject(404, `The model \`${body.model}\` does not exist.`, 'model');
+  const served = servedModel(rt.profile, body.model);
+  if (served === null) return reject(404, `The model \`${body.model}\` does not exist.`, 'model');
   const logprobs = logprobsDecorator(ep.kind, raw, rt.profile, words);
   if (!logprobs.ok) return reject(400, `${logprobs.param}: ${logprobs.message}`, logprobs.param);
   const overload = rt.dialect.overload;
@@ -229,7 +231,8 @@ function admit(
   const idn = {
     id: `${ep.idPrefix}-sim-${requestIndex.toString(16).padStart(8, '0')}`,
     created: Math.floor(Date.now() / 1000),
-    model: rt.profile.model,
+    // The model as asked: vLLM answers an adapter's request with the adapter's name.
+    model: body.model,
     promptTokens: plan.promptTokens,
   };
   // The conversation so far, for a later previous_response_id: the prompt and the answer's words.
@@ -253,6 +256,7 @@ function admit(
       ...(images?.ok === true && images.encoderMs > 0 ? { encoderMs: images.encoderMs } : {}),
       ...(remoteKvMs === undefined ? {} : { remoteKvMs }),
       stall: fault === 'stall' ? { beforeEmission: Math.max(1, half), ms: rt.profile.faults.stallMs } : null,
+      ...(served.decodeExtraMs > 0 ? { stepExtraMs: served.decodeExtraMs } : {}),
     },
     run,
     arrivalMs,

@@ -9,6 +9,7 @@ import type { ServerResponse } from 'node:http';
 import type { BatchEngine } from './batch-engine.js';
 import type { SimDialect } from './dialects/types.js';
 import { sendError, sendJson } from './http-util.js';
+import { adapterCards, servedModel } from './lora-adapters.js';
 import type { SimProfile } from './profile-schema.js';
 import { messagesText, promptWords, tokenizeRequestSchema } from './request-schema.js';
 import type { SimMetrics } from './sim-metrics.js';
@@ -45,7 +46,7 @@ const tokenizeRoute: InfoRoute = (ctx, res, raw) => {
     return sendError(res, 400, `${p.field}: ${p.problem}`, p.field);
   }
   const { model, prompt, messages } = parsed.data;
-  if (model != null && model !== ctx.profile.model) {
+  if (model != null && servedModel(ctx.profile, model) === null) {
     return sendError(res, 404, `The model \`${model}\` does not exist.`, 'model');
   }
   const ids = Array.isArray(prompt) && prompt.every((p) => typeof p === 'number') ? prompt : null;
@@ -75,6 +76,7 @@ export const INFO_ROUTES: Readonly<Record<string, InfoRoute>> = {
           max_model_len: ctx.profile.maxModelLen,
           ...ctx.dialect.modelCard(ctx.profile),
         },
+        ...adapterCards(ctx.profile),
       ],
     }),
   'POST /tokenize': tokenizeRoute,

@@ -4,7 +4,7 @@
  * unknown keys are errors that name the key. All times are milliseconds.
  */
 import { z } from 'zod';
-import { LIMITS } from '../core/index.js';
+import { LIMITS, loraNameSchema } from '../core/index.js';
 import { SIM_DIALECT_KINDS } from './dialects/kinds.js';
 import { disaggProfileSchema } from './disagg-role.js';
 import { STEP_TIMINGS } from './step-timing.js';
@@ -200,8 +200,24 @@ export const simProfileSchema = z
       .prefault({}),
     toolCalls: toolCallsSchema.prefault({}),
     structuredOutput: structuredOutputSchema.prefault({}),
+    /**
+     * LoRA adapters served beside the model, as vLLM serves them (each listed in `/v1/models` with the model as
+     * its `parent`, and a request naming one generates with it), each with the decode time it adds to every step,
+     * ms (default 0), so one adapter can be slower than another. Default none.
+     */
+    loraAdapters: z
+      .array(z.object({ name: loraNameSchema, decodeExtraMs: nonNegMs.default(0) }).strict())
+      .max(LIMITS.loraAdapters.max)
+      .default([]),
   })
   .strict()
+  .superRefine((p, ctx) => {
+    const names = new Set([p.model]);
+    for (const [i, a] of p.loraAdapters.entries()) {
+      if (names.has(a.name)) ctx.addIssue({ code: 'custom', path: ['loraAdapters', i, 'name'], message: `${a.name} is already served; name each model once` });
+      names.add(a.name);
+    }
+  })
   .refine((p) => p.specDecode === undefined || p.tokensPerChunk === 1, {
     path: ['specDecode', 'positions'],
     error: 'a draft model sets the tokens of each chunk itself: leave tokensPerChunk at 1',

@@ -18,6 +18,8 @@ export interface SequenceSpec {
   encoderMs?: number;
   /** A decode pool's: the prompt's KV arrives from the prefill pool in this time instead of being computed, ms. */
   remoteKvMs?: number;
+  /** Added to every decode step of this sequence, ms (a slower LoRA adapter); absent: none. */
+  stepExtraMs?: number;
   /** Extra pause before one emission (the stall fault), or null. */
   stall: { beforeEmission: number; ms: number } | null;
 }

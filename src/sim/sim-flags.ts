@@ -151,6 +151,10 @@ export function declareSimFlags(cmd: Command): Command {
     )
     .option('--prefill-url <url>', "router: the prefill pool's base URL")
     .option('--decode-url <url>', "router: the decode pool's base URL")
+    .option(
+      '--lora-adapters <name[=ms],…>',
+      'serve these LoRA adapters beside the model (listed in /v1/models with it as parent), each optionally adding ms to every decode step',
+    )
     .option('--request-log <file>', 'write one JSON line per request: id, arrival, first-token write and last write (epoch ms)')
     .option('--no-prefix-caching', 'turn the prefix cache off');
   for (const f of NUMBER_FLAGS) cmd.option(f.flag, f.help);
@@ -181,5 +185,14 @@ export function applyFlags(base: SimProfileInput, flags: Record<string, unknown>
   if (flags['prefixCaching'] === false) out['prefixCaching'] = false;
   const disagg = { role: flags['role'], prefillUrl: flags['prefillUrl'], decodeUrl: flags['decodeUrl'] };
   for (const [key, value] of Object.entries(disagg)) if (typeof value === 'string') nested('disagg')[key] = value;
+  if (typeof flags['loraAdapters'] === 'string') out['loraAdapters'] = loraAdaptersFlag(flags['loraAdapters']);
   return out as SimProfileInput;
+}
+
+/** `a,b=30` → adapter `a`, and adapter `b` adding 30 ms to each decode step; the profile's schema checks the names and times. */
+function loraAdaptersFlag(text: string): Array<{ name: string; decodeExtraMs?: number }> {
+  return text.split(',').map((part) => {
+    const at = part.indexOf('=');
+    return at < 0 ? { name: part.trim() } : { name: part.slice(0, at).trim(), decodeExtraMs: toNumber(part.slice(at + 1)) };
+  });
 }

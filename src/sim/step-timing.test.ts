@@ -29,7 +29,7 @@ class ManualScheduler {
   }
 }
 
-function drive(stepTiming: 'independent' | 'batched', admissionsMs: number[], outputTokens = 4) {
+function drive(stepTiming: 'independent' | 'batched', admissionsMs: number[], outputTokens = 4, stepExtraMs: number[] = []) {
   const profile = simProfileSchema.parse({ stepTiming, prefillBaseMs: 5, prefillMsPerToken: 0, decodeStepMs: 4, decodeMsPerExtraSeq: 0 });
   const scheduler = new ManualScheduler();
   const engine = new BatchEngine(profile, scheduler as unknown as Scheduler, null);
@@ -42,7 +42,8 @@ function drive(stepTiming: 'independent' | 'batched', admissionsMs: number[], ou
         return true;
       },
     };
-    engine.submit({ promptTokens: 1, kvTokens: 10, blockKeys: [], outputTokens, stall: null }, events, atMs);
+    const extra = stepExtraMs[i] ?? 0;
+    engine.submit({ promptTokens: 1, kvTokens: 10, blockKeys: [], outputTokens, stall: null, ...(extra > 0 ? { stepExtraMs: extra } : {}) }, events, atMs);
   });
   scheduler.runAll();
   return due;
@@ -61,6 +62,19 @@ describe('step timing', () => {
     expect(drive('batched', [0, 3])).toEqual([
       [5, 9, 13, 17],
       [9, 13, 17, 21],
+    ]);
+  });
+
+  it("a slower LoRA adapter's stream: its own steps longer by its extra time, the other's unchanged", () => {
+    expect(drive('independent', [0, 0], 4, [0, 3])).toEqual([
+      [5, 9, 13, 17],
+      [5, 12, 19, 26],
+    ]);
+    // On one step loop it is ready 5 ms after each emission: it misses a 4 ms step and leaves with the next;
+    // alone once the other has finished, the loop restarts at its ready time (21 + 5).
+    expect(drive('batched', [0, 0], 4, [0, 5])).toEqual([
+      [5, 9, 13, 17],
+      [5, 13, 21, 26],
     ]);
   });
 

@@ -6,7 +6,7 @@
  * text worker never wrote, failed naming it, so the level still counts every request.
  */
 import type { z } from 'zod';
-import type { RecordOf, RequestRecord } from '../core/index.js';
+import { type RecordOf, type RequestRecord, adapterAt } from '../core/index.js';
 import { type LevelOnThreads, type SweepSpec, shareSeqs } from '../runner/index.js';
 import type { RecordRow } from '../store/index.js';
 import type { SweepKey } from './share-auth.js';
@@ -107,5 +107,7 @@ export function lostRecords(
       httpStatus: null,
       outcome: { kind: 'client-lost', message: why },
       client,
+      // The adapter the request was drawn to, so a level's adapters still add up to it.
+      ...(spec.lora === null ? {} : { adapter: adapterAt(spec.lora, spec.seed, level.concurrency, seq) }),
     }));
 }

@@ -9,6 +9,7 @@ import { CardsPanel } from './cards-panel.js';
 import { ChartsPanel } from './charts-panel.js';
 import { ClientsPanel } from './clients-panel.js';
 import { DisaggPanel } from './disagg-panel.js';
+import { AdaptersPanel } from './adapters-panel.js';
 import { EnergyPanel } from './energy-panel.js';
 import { PoolingPanels } from './pooling-panels.js';
 import { ProgressPanel } from './progress-panel.js';
@@ -111,6 +112,7 @@ export function RunView({ id, onLive, onEnded }: { id: number; onLive(id: number
           )}
           {levels.length > 0 && <ChartsPanel series={[{ label: runLabel(run), role: 'single', levels }]} />}
           <InFlightPanel levels={levels} />
+          <AdaptersPanel levels={levels} />
           <ClientsPanel levels={levels} />
           <EnergyPanel levels={levels} />
           <SpecDecodePanel levels={levels} />

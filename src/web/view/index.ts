@@ -20,6 +20,7 @@ export * from './identity.js';
 export * from './replay-charts.js';
 export * from './clients.js';
 export * from './energy.js';
+export * from './adapters.js';
 export * from './spec-decode.js';
 export * from './in-flight.js';
 export * from './disagg.js';

@@ -4,8 +4,9 @@
  * the file needs no script and no network. Several runs open with their
  * comparison (contract differences first); every run then has its identity,
  * contract, warnings, table (with speculative decoding where the server reported
- * it, and a disaggregated server's pools where they were scraped), charts, Pareto view, client self-check, energy (when a GPU source read it)
- * and cards;
+ * it, a disaggregated server's pools where they were scraped, the load held, and
+ * figures per LoRA adapter for a run over several), charts, Pareto view, client
+ * self-check, energy (when a GPU source read it) and cards;
  * a run sent with tools or replaying an agent trace adds the page's own charts
  * of those figures (tool-call validity and timing, sessions and jobs), drawn
  * by the same chart functions. The same models give the Markdown form for a
@@ -16,6 +17,7 @@ import { cardViews } from './cards-model.js';
 import type { ChartSeries } from './chart-lines.js';
 import { CHARTS, type ChartDocument, type SmallChart } from './charts.js';
 import { CLIENT_HEADERS, SELF_CHECK_HEADERS, clientRows, selfCheckRows } from './clients.js';
+import { ADAPTER_CAPTION, ADAPTER_HEADERS, adapterRows } from './adapters.js';
 import { ENERGY_CAPTION, ENERGY_HEADERS, energyRows } from './energy.js';
 import { SPEC_DECODE_CAPTION, SPEC_DECODE_HEADERS, specDecodeRows } from './spec-decode.js';
 import { IN_FLIGHT_CAPTION, IN_FLIGHT_HEADERS, inFlightRows } from './in-flight.js';
@@ -148,12 +150,14 @@ function runSection(r: ReportRun, i: number, doc: ChartDocument, target: number 
   const held = inFlightRows(res.levels);
   const pools = disaggRoleRows(res.levels);
   const kv = disaggKvRows(res.levels);
+  const adapters = adapterRows(res.levels);
   return html`<section class="panel run" aria-labelledby="run-${i + 1}"><h2 id="run-${i + 1}">${title}</h2><p class="identity">${resultIdentity(res)}</p>
 ${res.warnings.length > 0 ? html`<ul class="warnings" aria-label="Warnings">${res.warnings.map((w) => html`<li><strong>Warning:</strong> ${w.message}</li>`)}</ul>` : html`<p class="hint">No warnings.</p>`}
 <h3>Contract</h3>${plainTable('Contract', 'What was measured: every figure below depends on these.', ['Field', 'Value'], contractRows(res))}
 <h3>Results</h3>${resultsTableMarkup({ levels: res.levels, caption: tableCaption({ ...res.run, thinking: res.run.thinking === 'on', requestsPerLevel: res.run.requestsPerLevel }, res.levels) })}
 ${spec.length > 0 ? html`<h3>Speculative decoding</h3>${plainTable('Speculative decoding', `${SPEC_DECODE_CAPTION}.`, SPEC_DECODE_HEADERS, spec)}` : ''}
 ${pools.length > 0 ? html`<h3>Disaggregated pools</h3>${plainTable('Pools', `${DISAGG_ROLE_CAPTION}.`, DISAGG_ROLE_HEADERS, pools)}${kv.length > 0 ? plainTable('KV transfer and TTFT', `${DISAGG_KV_CAPTION}.`, DISAGG_KV_HEADERS, kv) : ''}` : ''}
+${adapters.length > 0 ? html`<h3>LoRA adapters</h3>${plainTable('LoRA adapters', ADAPTER_CAPTION, ADAPTER_HEADERS, adapters)}` : ''}
 <h3>Charts</h3>${chartsMarkup([{ label: r.label, role: 'single', levels: res.levels }], doc)}${ownChartsMarkup(res.levels, doc)}
 ${paretoSection(m, at === null ? null : capacityAt(m, at), doc)}
 <h3>Client self-check</h3>${plainTable('Client self-check', 'Our client judged itself at every level: a level it could not keep up with is client-bound, shown but left out of peaks.', SELF_CHECK_HEADERS, selfCheckRows(res.levels))}
@@ -320,6 +324,8 @@ export function reportMarkdown(input: ReportInput): string {
     const kv = disaggKvRows(res.levels);
     if (pools.length > 0) out.push('### Disaggregated pools', '', `${DISAGG_ROLE_CAPTION}.`, '', mdTable(DISAGG_ROLE_HEADERS, pools), '');
     if (kv.length > 0) out.push(`${DISAGG_KV_CAPTION}.`, '', mdTable(DISAGG_KV_HEADERS, kv), '');
+    const adapters = adapterRows(res.levels);
+    if (adapters.length > 0) out.push('### LoRA adapters', '', ADAPTER_CAPTION, '', mdTable(ADAPTER_HEADERS, adapters), '');
     for (const g of ownChartGroups(res.levels)) {
       out.push(`### ${g.heading}`, '');
       for (const c of g.charts) out.push(`#### ${c.title}`, '', c.summary, '', mdTable(c.table.headers, c.table.rows), '');

@@ -1,0 +1,35 @@
+/**
+ * A run over several LoRA adapters (--lora) is checked against the server's
+ * own model list before a request is sent: an adapter it does not list would
+ * turn that adapter's share into 404s, and one that belongs to another base
+ * model would mix two models' figures under one run. vLLM lists each loaded
+ * adapter in `/v1/models` with its base model as `parent`.
+ */
+import type { LoraAdapter } from '../core/index.js';
+import { SweepError } from './errors.js';
+
+/** What preflight found of the server's models. */
+export interface ServedModels {
+  models: readonly string[];
+  model: string;
+  parents?: ReadonlyMap<string, string>;
+}
+
+const shown = (ids: readonly string[]) => (ids.length > 20 ? `${ids.slice(0, 20).join(', ')} and ${ids.length - 20} more` : ids.join(', '));
+
+/** @throws SweepError('preflight-refused') naming the first adapter the server does not list, or lists under another base model. */
+export function checkAdapters(url: string, lora: readonly LoraAdapter[] | null, served: ServedModels): void {
+  for (const a of lora ?? []) {
+    if (!served.models.includes(a.name))
+      throw new SweepError(
+        'preflight-refused',
+        `--lora: adapter "${a.name}" is not listed in the /v1/models of ${url} (it lists ${shown(served.models)}); load it on the server (vLLM: --lora-modules ${a.name}=PATH) or leave it out of --lora`,
+      );
+    const parent = served.parents?.get(a.name);
+    if (parent !== undefined && parent !== served.model)
+      throw new SweepError(
+        'preflight-refused',
+        `--lora: adapter "${a.name}" is listed with parent "${parent.slice(0, 256)}", not the run's model "${served.model}"; one run measures one base model: name it with --model`,
+      );
+  }
+}
