@@ -100,6 +100,12 @@ const recordFields = z.object({
     .regex(/^[0-9a-f]{16}$/, 'spanId must be 16 lower-case hex digits')
     .optional(),
   client: z.string().max(128).optional(),
+  target: z
+    .number()
+    .int()
+    .nonnegative()
+    .max(LIMITS.fleetTargets.max - 1)
+    .optional(),
   toolCalls: z
     .object({
       required: z.boolean(),
