@@ -27,6 +27,7 @@ import {
   summarizeLevel,
   summarizeSessions,
   replaySeries,
+  targetBreakdown,
   withShares,
 } from '../core/index.js';
 import { type AgentsSource, agentBlockKeys, outputCapAt } from '../workload/index.js';
@@ -47,6 +48,8 @@ export interface LevelResultInput extends Omit<LevelInput, 'concurrency'> {
   images?: ImageInputs | null;
   /** The audio clip every request carried (chat with audio inputs). */
   audio?: AudioInputs | null;
+  /** A fleet's targets in order (records name theirs by index): the level gains its breakdown per target. */
+  fleet?: readonly string[];
 }
 
 /** The output cap of each request of a level whose prompts start at `promptOffset` in the sweep. */
@@ -64,7 +67,7 @@ export function agentsOf(src: AgentsSource): NonNullable<LevelResultInput['agent
 }
 
 export function levelResult(input: LevelResultInput): LevelResult {
-  const { load, slo, capOf, sessionTurns, shares, agents, images, audio, ...rest } = input;
+  const { load, slo, capOf, sessionTurns, shares, agents, images, audio, fleet, ...rest } = input;
   const closed = load.kind === 'concurrency';
   const summary = summarizeLevel({ ...rest, concurrency: closed ? load.level : Math.max(1, load.peakInFlight) });
   const ok = input.records.filter((r) => !r.warmup && isOk(r));
@@ -82,6 +85,7 @@ export function levelResult(input: LevelResultInput): LevelResult {
     ...(load.kind === 'trace' ? { replaySeries: replaySeries(input.records, slo) } : {}),
     ...(images ? { images } : {}),
     ...(audio ? { audio } : {}),
+    ...(fleet ? { targets: targetBreakdown(fleet, input.records, summary.durationMs) } : {}),
   };
 }
 
@@ -125,6 +129,8 @@ export function levelFromRecords(run: SweepResult, stated: LevelResult, records:
       // A result of an earlier version, judged at the floor alone, is recomputed by its own rule.
       clientBudgetRule: cb.budgets === undefined ? 'floor' : 'scaled',
       ...(stated.shares ? { shares: sharesFromRecords(stated.shares, records) } : {}),
+      // The breakdown per target is the records' own: only the targets' addresses are taken from the stated level.
+      ...(stated.targets ? { fleet: stated.targets.map((t) => t.url) } : {}),
     }),
     ...(stated.gpu === undefined ? {} : { gpu: stated.gpu }),
     ...(stated.energy === undefined ? {} : { energy: stated.energy }),
