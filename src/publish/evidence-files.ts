@@ -143,6 +143,9 @@ export function publicPoolingResult(result: PoolingResult): PoolingResult {
   };
 }
 
+/** A fleet target's address withheld, its place in the fleet kept (the breakdown still tells the targets apart). */
+const withheldTarget = (_url: string, i: number): string => `${WITHHELD_URL}#target-${i + 1}`;
+
 /**
  * The public copy of a text-generation result: the server's address, the
  * command line, the tokenizer's route and local file paths withheld. None of them is in the contract
@@ -155,8 +158,14 @@ export function publicTextResult(result: SweepResult): SweepResult {
     url: WITHHELD_URL,
     command: 'withheld',
     ...(run.serverMetrics?.url ? { serverMetrics: { ...run.serverMetrics, url: WITHHELD_URL } } : {}),
+    ...(run.fleet ? { fleet: { ...run.fleet, urls: run.fleet.urls.map(withheldTarget) } } : {}),
   });
-  const levels = (ls: SweepResult['levels']) => ls.map((l) => (l.serverTruth ? { ...l, serverTruth: { ...l.serverTruth, metricsUrl: WITHHELD_URL } } : l));
+  const levels = (ls: SweepResult['levels']) =>
+    ls.map((l) => ({
+      ...l,
+      ...(l.serverTruth ? { serverTruth: { ...l.serverTruth, metricsUrl: WITHHELD_URL } } : {}),
+      ...(l.targets ? { targets: l.targets.map((t, i) => ({ ...t, url: withheldTarget(t.url, i) })) } : {}),
+    }));
   // The tokenizer's label names its route or file (`POST http://127.0.0.1:…/tokenize`); its kind says what a reader needs.
   const tokenizer = result.tokenizer === undefined ? {} : { tokenizer: { ...result.tokenizer, label: `withheld (${result.tokenizer.kind})` } };
   return {

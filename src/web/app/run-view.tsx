@@ -17,6 +17,7 @@ import { ToolsPanel } from './tools-panel.js';
 import { ResultsTable } from './results-table.js';
 import { SchedulePanel } from './schedule-panel.js';
 import { SpecDecodePanel } from './spec-decode-panel.js';
+import { FleetPanel } from './fleet-panel.js';
 import { useRun } from './use-run.js';
 
 /** A stop reason as a sentence of its own (the store's reasons end without a full stop). */
@@ -111,6 +112,7 @@ export function RunView({ id, onLive, onEnded }: { id: number; onLive(id: number
           <ClientsPanel levels={levels} />
           <EnergyPanel levels={levels} />
           <SpecDecodePanel levels={levels} />
+          <FleetPanel levels={levels} />
           <SchedulePanel levels={levels} />
           <ReplayPanel levels={levels} />
           <ToolsPanel levels={levels} />

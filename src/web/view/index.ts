@@ -21,6 +21,7 @@ export * from './replay-charts.js';
 export * from './clients.js';
 export * from './energy.js';
 export * from './spec-decode.js';
+export * from './fleet.js';
 export * from './history-model.js';
 export * from './schedule-model.js';
 export * from './pareto.js';

@@ -18,6 +18,7 @@ import { CHARTS, type ChartDocument, type SmallChart } from './charts.js';
 import { CLIENT_HEADERS, SELF_CHECK_HEADERS, clientRows, selfCheckRows } from './clients.js';
 import { ENERGY_CAPTION, ENERGY_HEADERS, energyRows } from './energy.js';
 import { SPEC_DECODE_CAPTION, SPEC_DECODE_HEADERS, specDecodeRows } from './spec-decode.js';
+import { FLEET_CAPTION, FLEET_HEADERS, fleetRows } from './fleet.js';
 import { type CompareRun, type Comparison, compareHeader, compareRunOf, compareRuns, drawnRunTitle } from './compare-model.js';
 import { qualityVerdictPhrase } from './compare-quality.js';
 import { num, when } from './format.js';
@@ -143,11 +144,13 @@ function runSection(r: ReportRun, i: number, doc: ChartDocument, target: number 
   const clients = clientRows(res.levels);
   const energy = energyRows(res.levels);
   const spec = specDecodeRows(res.levels);
+  const fleet = fleetRows(res.levels);
   return html`<section class="panel run" aria-labelledby="run-${i + 1}"><h2 id="run-${i + 1}">${title}</h2><p class="identity">${resultIdentity(res)}</p>
 ${res.warnings.length > 0 ? html`<ul class="warnings" aria-label="Warnings">${res.warnings.map((w) => html`<li><strong>Warning:</strong> ${w.message}</li>`)}</ul>` : html`<p class="hint">No warnings.</p>`}
 <h3>Contract</h3>${plainTable('Contract', 'What was measured: every figure below depends on these.', ['Field', 'Value'], contractRows(res))}
 <h3>Results</h3>${resultsTableMarkup({ levels: res.levels, caption: tableCaption({ ...res.run, thinking: res.run.thinking === 'on', requestsPerLevel: res.run.requestsPerLevel }, res.levels) })}
 ${spec.length > 0 ? html`<h3>Speculative decoding</h3>${plainTable('Speculative decoding', `${SPEC_DECODE_CAPTION}.`, SPEC_DECODE_HEADERS, spec)}` : ''}
+${fleet.length > 0 ? html`<h3>By target</h3>${plainTable('By target', `${FLEET_CAPTION}.`, FLEET_HEADERS, fleet)}` : ''}
 <h3>Charts</h3>${chartsMarkup([{ label: r.label, role: 'single', levels: res.levels }], doc)}${ownChartsMarkup(res.levels, doc)}
 ${paretoSection(m, at === null ? null : capacityAt(m, at), doc)}
 <h3>Client self-check</h3>${plainTable('Client self-check', 'Our client judged itself at every level: a level it could not keep up with is client-bound, shown but left out of peaks.', SELF_CHECK_HEADERS, selfCheckRows(res.levels))}
@@ -309,6 +312,8 @@ export function reportMarkdown(input: ReportInput): string {
     );
     const spec = specDecodeRows(res.levels);
     if (spec.length > 0) out.push('### Speculative decoding', '', `${SPEC_DECODE_CAPTION}.`, '', mdTable(SPEC_DECODE_HEADERS, spec), '');
+    const fleet = fleetRows(res.levels);
+    if (fleet.length > 0) out.push('### By target', '', `${FLEET_CAPTION}.`, '', mdTable(FLEET_HEADERS, fleet), '');
     for (const g of ownChartGroups(res.levels)) {
       out.push(`### ${g.heading}`, '');
       for (const c of g.charts) out.push(`#### ${c.title}`, '', c.summary, '', mdTable(c.table.headers, c.table.rows), '');
