@@ -86,7 +86,7 @@ describe('a fleet of three replicas', () => {
   });
 
   it('shows a slowed replica: it takes fewer requests when routed to the least in flight, and its latency stands out', async () => {
-    const slow = await sim({ prefillBaseMs: 40, decodeStepMs: 8 });
+    const slow = await sim({ prefillBaseMs: 150, decodeStepMs: 10 });
     const urls = [(await sim()).url, slow.url, (await sim()).url];
     const result = await runSweep({ ...base, url: urls[0] as string, fleet: { urls, route: 'least-in-flight' }, levels: [6], requestsPerLevel: 60 });
     const [a, s, b] = result.levels[0]?.targets ?? [];
