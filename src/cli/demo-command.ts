@@ -22,7 +22,7 @@ export function registerDemoCommand(program: Command): void {
     const sim = await spawnSimProcess(DEMO_SIM_FLAGS);
     process.stderr.write(`simulator started at ${sim.url} (its own process)\n`);
     try {
-      const spec = { ...specFromFlags({ ...flags, url: sim.url }, process.argv.slice(2)), ...(await toolsFromFlags(flags)) };
+      const spec = { ...specFromFlags({ ...flags, url: [sim.url] }, process.argv.slice(2)), ...(await toolsFromFlags(flags)) };
       const { code } = await sweepAndReport(spec, {
         json: flags.json,
         raw: flags.raw,

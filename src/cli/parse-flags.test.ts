@@ -85,7 +85,7 @@ describe('limits on flags', () => {
 
   it('bounds client threads and workers from the same table, naming the limit', () => {
     const flags = {
-      url: 'http://127.0.0.1:8000',
+      url: ['http://127.0.0.1:8000'],
       levels: '1',
       outputTokens: '256',
       promptTokens: '512',
@@ -119,7 +119,7 @@ describe('limits on flags', () => {
 
   it('takes the idle limit from --idle-timeout-s, never longer than the whole limit', () => {
     const flags = {
-      url: 'http://127.0.0.1:8000',
+      url: ['http://127.0.0.1:8000'],
       levels: '1',
       outputTokens: '256',
       promptTokens: '512',

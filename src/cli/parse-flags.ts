@@ -48,6 +48,13 @@ export function parseNumber(flag: string, text: string, opts: NumberRules = {}):
   return x;
 }
 
+/** `--url` of a kind that sends to one server: given once, else refused (a fleet is text generation's). */
+export function oneUrl(given: readonly string[], endpoint: string): string {
+  if (given.length > 1)
+    throw badFlag('--url', `is given ${given.length} times; --endpoint ${endpoint} sends to one server (a fleet of targets is text generation's)`);
+  return parseUrl('--url', given[0] as string);
+}
+
 export function parseUrl(flag: string, text: string): string {
   let u: URL;
   try {

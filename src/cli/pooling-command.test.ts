@@ -330,7 +330,10 @@ describe('goodput sweep: refusals of the non-streaming flags, naming the flag', 
       '--batch-size: 1000000000 is above the limit',
     );
     expect(existsSync(join(dir, 'never-db'))).toBe(false);
-    await refused(['--endpoint', 'chat', '--route', '/score'], '--route: needs --endpoint embeddings or rerank (not chat)');
+    await refused(
+      ['--endpoint', 'chat', '--route', '/score'],
+      "--route: '/score' is a path, the engine's route of --endpoint embeddings or rerank; text generation routes a fleet: round-robin, least-in-flight, session",
+    );
     // --workers applies to these endpoints too (workers.test.ts sends them): what is refused is only a missing database.
     await refused(['--endpoint', 'rerank', '--workers', '2'], '--workers: needs --database-url (or GOODPUT_DATABASE_URL)');
     await refused(['--endpoint', 'embeddings', '--client-threads', '65'], '--client-threads: 65 is above the limit');

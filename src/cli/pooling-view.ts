@@ -19,7 +19,7 @@ import {
   sanitizeForTerminal as clean,
 } from '../core/index.js';
 import type { PoolingSpecInput } from '../runner/index.js';
-import { apiKeyFromEnv, badFlag, parseLevels, parseUrl, redactedCommand } from './parse-flags.js';
+import { apiKeyFromEnv, badFlag, oneUrl, parseLevels, redactedCommand } from './parse-flags.js';
 import { addRunOptions, flagNumber, flagNumberOr, groupKeys, retryFromFlags } from './option-flags.js';
 import { type KindView, levelRows, wholeAnswerExit, wholeAnswerProgress, wholeAnswerText } from './kind-view.js';
 import { audioFromFlags, imagesFromFlags } from './image-flags.js';
@@ -38,6 +38,8 @@ const TEXT_ONLY: ReadonlyArray<[string, string]> = [
   // A disaggregated server's pools split prefill and decode: a pooling request only encodes.
   ['poolGpus', '--pool-gpus'],
   ['kvLinkGbps', '--kv-link-gbps'],
+  ['prometheus', '--prometheus'],
+  ['selector', '--selector'],
   // A provider's price is per generated token: pooling is never priced.
   ['providerPrice', '--provider-price'],
   ['providerPrices', '--provider-prices'],
@@ -72,7 +74,6 @@ export function refusePoolingFlags(f: PoolingFlags, endpoint: string): void {
   if (f.documents !== undefined) throw badFlag('--documents', `needs --endpoint rerank (not ${endpoint})`);
   if (f.queryTokens !== undefined) throw badFlag('--query-tokens', `needs --endpoint rerank (not ${endpoint})`);
   if (f.latencySlo !== undefined) throw badFlag('--latency-slo', `needs --endpoint embeddings or rerank (not ${endpoint}); text SLOs live in contracts`);
-  if (f.route !== undefined) throw badFlag('--route', `needs --endpoint embeddings or rerank (not ${endpoint})`);
 }
 
 /** Flags → pooling spec input, or a CliError naming the flag. `given` says which flags the user set. */
@@ -89,7 +90,7 @@ export function poolingSpecFromFlags(
   const items = endpoint === 'rerank' ? flagNumberOr('documents', f.documents) : flagNumberOr('batchSize', f.batchSize);
   const apiKey = f.apiKey ?? apiKeyFromEnv(f.apiKeyEnv, 'GOODPUT_API_KEY');
   return {
-    url: parseUrl('--url', f.url),
+    url: oneUrl(f.url, endpoint),
     apiKey: apiKey === '' ? undefined : apiKey,
     model: f.model,
     endpoint,

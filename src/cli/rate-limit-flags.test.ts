@@ -5,7 +5,7 @@ import { sweepKind } from './sweep-command.js';
 import { specFromFlags } from './text-view.js';
 
 const flags = {
-  url: 'http://127.0.0.1:8000',
+  url: ['http://127.0.0.1:8000'],
   levels: '1',
   outputTokens: '256',
   promptTokens: '512',

@@ -23,6 +23,7 @@ import {
 } from '../core/index.js';
 import { levelNotes } from './level-notes.js';
 import { renderTelemetry } from './render-telemetry.js';
+import { fleetLines } from './render-fleet.js';
 import { toolCallLines } from './render-tools.js';
 import { agentLines } from './render-agents.js';
 
@@ -219,7 +220,8 @@ export function renderResult(result: SweepResult, color: boolean, table?: string
       : result.levels.some((l) => l.sessions !== undefined)
         ? `multi-turn sessions, each answer capped at its own length (${sentRange(result.levels)})`
         : outputAsked(result.run.outputTokens, result.run.forceLength);
-  const head = `${clean(result.run.model)} at ${clean(result.run.url)} · ${outputs} · thinking ${result.run.thinking}`;
+  const fleet = result.run.fleet ? ` and ${result.run.fleet.urls.length - 1} more targets (routed ${result.run.fleet.route})` : '';
+  const head = `${clean(result.run.model)} at ${clean(result.run.url)}${fleet} · ${outputs} · thinking ${result.run.thinking}`;
   parts.push(c.bold(head));
   const prompts = promptLine(result.levels);
   if (prompts !== null) parts.push(prompts);
@@ -238,6 +240,7 @@ export function renderResult(result: SweepResult, color: boolean, table?: string
       ...levelNotes(result.levels),
       ...toolCallLines(result),
       ...agentLines(result),
+      ...fleetLines(result),
       ...renderTelemetry(result.levels),
       '',
       renderCards(result.cards),

@@ -6,7 +6,9 @@ import type { FlagsOf, PoolingFlags, SweepFlags } from './sweep-flags.js';
 describe('flag types from the option catalogue', () => {
   it('keys each option as commander does, a string or a switch, present when it has a default', () => {
     expectTypeOf<FlagsOf<'sweep'>['outputTokens']>().toEqualTypeOf<string>();
-    expectTypeOf<FlagsOf<'sweep'>['url']>().toEqualTypeOf<string>();
+    // Repeatable: commander collects every --url in order.
+    expectTypeOf<FlagsOf<'sweep'>['url']>().toEqualTypeOf<string[]>();
+    expectTypeOf<SweepFlags['route']>().toEqualTypeOf<string | undefined>();
     expectTypeOf<FlagsOf<'sweep'>['forceLength']>().toEqualTypeOf<boolean>();
     expectTypeOf<FlagsOf<'sweep'>['serverMetrics']>().toEqualTypeOf<boolean>();
     expectTypeOf<SweepFlags['model']>().toEqualTypeOf<string | undefined>();

@@ -11,13 +11,14 @@ import { loadResponseSchema, loadTools } from '../workload/index.js';
 import { asUsageErrors } from './contract-errors.js';
 import { exitCodeOf, invalidLevelsLine } from './exit-codes.js';
 import { refuseLevelsPastFileLimit } from './socket-room.js';
-import { apiKeyFromEnv, badFlag, parseChoice, parseLevels, parseUrl, redactedCommand } from './parse-flags.js';
+import { apiKeyFromEnv, badFlag, parseChoice, parseLevels, redactedCommand } from './parse-flags.js';
 import { flagNumber, retryFromFlags } from './option-flags.js';
 import { apiKeyFromFile, providerFromFlags } from './provider-flags.js';
 import { arrivalFromFlags, percentilesFromFlags } from './arrival-flags.js';
 import { datasetFromFlags } from './dataset-flags.js';
 import { sweepHooksFromFlags } from './hook-flags.js';
 import { telemetryFromFlags } from './telemetry-flags.js';
+import { fleetFromFlags } from './fleet-flags.js';
 import { liveWarnings, progressReporter } from './progress.js';
 import { audioFromFlags, imageBaseUrlFromFlags, imagesFromFlags } from './image-flags.js';
 import { renderResult } from './render-table.js';
@@ -57,7 +58,7 @@ export function specFromFlags(f: SweepFlags, argv: readonly string[], load?: Pic
   const idleMs = flagNumber('idleTimeoutS', f.idleTimeoutS) * 1000;
   if (f.json !== undefined && f.json === f.raw) throw badFlag('--raw', 'must be a different file from --json');
   return {
-    url: parseUrl('--url', f.url),
+    ...fleetFromFlags(f),
     apiKey: apiKey === '' ? undefined : apiKey,
     model: f.model,
     endpoint: parseChoice('--endpoint', f.endpoint, ['chat', 'completions', 'responses', 'messages'] as const),

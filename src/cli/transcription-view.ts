@@ -19,7 +19,7 @@ import {
 } from '../core/index.js';
 import type { RunDetail } from '../store/index.js';
 import type { SpecInputOf } from '../runner/index.js';
-import { apiKeyFromEnv, badFlag, parseLevels, parseUrl, redactedCommand } from './parse-flags.js';
+import { apiKeyFromEnv, badFlag, oneUrl, parseLevels, redactedCommand } from './parse-flags.js';
 import { flagNumber } from './option-flags.js';
 import { type KindView, levelRows, wholeAnswerExit, wholeAnswerProgress, wholeAnswerText } from './kind-view.js';
 import type { SweepFlags } from './sweep-flags.js';
@@ -57,7 +57,7 @@ export function transcriptionSpecFromFlags(
   if (f.audioSeconds === undefined) throw badFlag('--audio-seconds', 'needs a length: --endpoint transcriptions sends a clip of that many seconds');
   const apiKey = f.apiKey ?? apiKeyFromEnv(f.apiKeyEnv, 'GOODPUT_API_KEY');
   return {
-    url: parseUrl('--url', f.url),
+    url: oneUrl(f.url, 'transcriptions'),
     apiKey: apiKey === '' ? undefined : apiKey,
     model: f.model,
     endpoint: 'transcriptions',

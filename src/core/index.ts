@@ -106,6 +106,7 @@ export {
 } from './disagg.js';
 export { parsePrometheusText, type PromScrape } from './prometheus-text.js';
 export { seriesList, seriesValue } from './prometheus-series.js';
+export { mergeScrapes, scrapeOfSamples, scrapeOfVector } from './prometheus-fleet.js';
 export { FAMILY_PREFIXES, type MetricFamily, METRICS_PATHS, requiredNames } from './metric-catalog.js';
 export { describeRoles, discoverMetrics, type MetricMap } from './metric-discovery.js';
 export {
@@ -120,6 +121,7 @@ export {
 export { boundedRttMs, compareWithServer, describeDisagreement, describeQueue, fastestHeadersMs } from './server-compare.js';
 export { boundedWholeRttMs, compareWholeWithServer, fastestAnswerMs } from './whole-compare.js';
 export { type GpuCollection, type GpuSample, summarizeGpu } from './gpu-summary.js';
+export { ROUTE_POLICIES, type FleetRun, type RoutePolicy, type TargetLevel, fleetRunSchema, slowTarget, targetBreakdown, targetLevelSchema } from './fleet.js';
 export { ENERGY_GAP_FACTOR, ENERGY_MIN_SAMPLES, type EnergyWindow, gpuWithEnergy, summarizeEnergy } from './energy-summary.js';
 export { vllmBenchMetrics, type VllmStats, vllmView } from './vllm-bench-metrics.js';
 export { ARRIVAL_KINDS, type ArrivalKind, arrivalSchema, type ArrivalSpec, GENERATED_ARRIVALS, type LevelLoad } from './arrival-spec.js';

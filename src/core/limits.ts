@@ -53,6 +53,8 @@ export const LIMITS = {
   providerPrices: { max: 500, what: 'rows in a provider price table (--provider-prices)' },
   maxSpendUsd: { max: 100_000, what: 'USD a run against a priced provider may be estimated to spend (--max-spend)' },
   runSetSignatureBytes: { max: 8192, what: "characters of one run-set signature's payload (a signed repeat set's manifest or one run's statement)" },
+  fleetTargets: { max: 64, what: 'targets one run routes its requests over (--url given more than once)' },
+  prometheusSeries: { max: 100_000, what: "series in one answer of a Prometheus server's query API (--prometheus)" },
   specDecodePositions: {
     max: 64,
     what: 'draft positions of speculative decoding per verification step (vLLM --speculative-config num_speculative_tokens; goodput sim --spec-decode-positions)',

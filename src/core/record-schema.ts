@@ -100,6 +100,12 @@ const recordFields = z.object({
   spanId: spanIdSchema.optional(),
   client: z.string().max(128).optional(),
   adapter: loraNameSchema.optional(),
+  target: z
+    .number()
+    .int()
+    .nonnegative()
+    .max(LIMITS.fleetTargets.max - 1)
+    .optional(),
   toolCalls: z
     .object({
       required: z.boolean(),

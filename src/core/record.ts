@@ -173,6 +173,8 @@ export interface RequestRecord {
   adapter?: string;
   /** Which client sent it when its level was split over several (e.g. "thread 2", "worker gpu-box-1"); absent when one did. */
   client?: string;
+  /** A fleet run (`--url` given more than once): the index of the target it was routed to, in the run's order; absent for one target. */
+  target?: number;
   /**
    * Where a send's time went, only when the process runs with GOODPUT_SEND_TRACE=1
    * (the bench's breakdown): the body built, the first request byte about to be

@@ -27,6 +27,7 @@ import { MAX_HOOK_CALLS, serverHookCallSchema } from './server-hooks.js';
 import { serverAccountSchema } from './server-account-schema.js';
 import { qualityScoreSchema } from './quality-score-schema.js';
 import { disaggLevelSchema } from './disagg-schema.js';
+import { fleetRunSchema, targetLevelsSchema } from './fleet.js';
 import { energyLevelSchema, gpuLevelSchema, serverMetricsRunSchema, serverTruthSchema, specDecodeSchema } from './telemetry-schema.js';
 
 export const SCHEMA_VERSION = 1;
@@ -234,6 +235,8 @@ export const levelResultSchema = z
     energy: energyLevelSchema.optional(),
     /** The server's own view from its Prometheus endpoint, beside ours; null when it has none (absent in earlier results). */
     serverTruth: serverTruthSchema.nullable().optional(),
+    /** A fleet run: the level per target (requests, failures, throughput over the level's window, TTFT and e2e), from its records (absent for one target and in earlier results). */
+    targets: targetLevelsSchema.optional(),
     /** Speculative decoding over the level where the server reports it: acceptance length, rate and per position, beside our tokens-per-chunk estimate (absent in earlier results and for servers without it). */
     specDecode: specDecodeSchema.optional(),
     /** A disaggregated server's pools (`--metrics-url ROLE=URL`): figures per role, the KV moved between them and the TTFT split (absent in earlier results and without roles). */
@@ -344,6 +347,8 @@ export const runSchema = z.object({
   responseSchema: z.object({ label: z.string(), name: z.string(), control: z.number(), sha256: sha256Inline }).optional(),
   /** What the server's metrics endpoint offered, found once at the start; null when scraping was off (absent in earlier results). */
   serverMetrics: serverMetricsRunSchema.nullable().optional(),
+  /** A fleet run: every target (the first is `url`) and the routing policy; absent for one target and in earlier results. */
+  fleet: fleetRunSchema.optional(),
   /** Extra headers sent with every request (--header), secret-looking values as `[redacted]`; absent when none were. */
   headers: z
     .array(z.object({ name: z.string().max(LIMITS.headerNameChars.max), value: z.string().max(LIMITS.headerValueChars.max) }).strict())

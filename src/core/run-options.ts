@@ -220,12 +220,29 @@ const CATALOGUE = [
   {
     flag: '--url',
     arg: '<url>',
-    value: { type: 'text' },
+    value: { type: 'repeat' },
     required: true,
     group: 'sweep',
     endpoints: ANY,
-    help: 'base URL of the OpenAI-compatible server, e.g. http://127.0.0.1:8000',
-    doc: { meaning: 'base URL of the server (`http://host:port` or `…/v1`)', default: 'required' },
+    help: 'base URL of the OpenAI-compatible server, e.g. http://127.0.0.1:8000; repeat it to route over a fleet (text generation)',
+    doc: {
+      meaning:
+        'base URL of the server (`http://host:port` or `…/v1`); given more than once (text generation), requests are routed over the targets by `--route` and each level is broken down per target ([fleets](metrics.md#fleets))',
+      default: 'required',
+    },
+  },
+  {
+    flag: '--route',
+    arg: '<policy|path>',
+    value: { type: 'text' },
+    group: 'sweep',
+    endpoints: ALL,
+    help: "with --url given more than once (text generation): how each request picks its target, round-robin (default), least-in-flight or session; with --endpoint embeddings or rerank: the engine's route when it serves several, e.g. /score (vLLM), /embed (TEI); default the engine's first",
+    doc: {
+      meaning:
+        "text generation with `--url` given more than once: how each request picks its target, `round-robin`, `least-in-flight` (fewest requests in flight, per client thread) or `session` (every turn of a session or agent on one target) ([fleets](metrics.md#fleets)); `--endpoint embeddings` or `rerank`: which of the engine's routes, a path, e.g. `/score` (vLLM), `/embed` (TEI) ([endpoints](endpoints.md#other-rerank-and-embeddings-routes-vllms-score-teis-own))",
+      default: "round-robin; the engine's first route",
+    },
   },
   {
     flag: '--model',
@@ -754,6 +771,27 @@ const CATALOGUE = [
     },
   },
   {
+    flag: '--prometheus',
+    arg: '<url>',
+    value: { type: 'text' },
+    group: 'sweep',
+    endpoints: TEXT,
+    help: "read the server's counters from this Prometheus server's query API (with --selector) instead of its own endpoint",
+    doc: {
+      meaning:
+        "a Prometheus server (`http://host:9090`): each level's counters come from its query API, summed over the series `--selector` picks, instead of one endpoint per replica ([fleets](metrics.md#fleets))",
+    },
+  },
+  {
+    flag: '--selector',
+    arg: '<matchers>',
+    value: { type: 'text' },
+    group: 'sweep',
+    endpoints: TEXT,
+    help: "with --prometheus: label matchers picking the servers' series, e.g. '{job=\"vllm\"}'",
+    doc: { meaning: 'with `--prometheus`: label matchers in braces picking every series of the servers, e.g. `{job="vllm"}`' },
+  },
+  {
     flag: '--no-server-metrics',
     value: { type: 'switch' },
     group: 'sweep',
@@ -905,19 +943,6 @@ const CATALOGUE = [
     body: {
       embeddings: { field: 'queryTokens', value: 'count' },
       rerank: { field: 'queryTokens', value: 'count', form: { id: 'query-tokens', label: 'Query tokens', check: 'count', order: 4.5 } },
-    },
-  },
-  {
-    flag: '--route',
-    arg: '<path>',
-    value: { type: 'text' },
-    group: 'pooling',
-    endpoints: POOLING,
-    help: "with --endpoint embeddings or rerank: the engine's route when it serves several, e.g. /score (vLLM), /embed (TEI); default the engine's first",
-    doc: {
-      meaning:
-        "with `--endpoint embeddings` or `rerank`: which of the engine's routes, e.g. `/score` (vLLM), `/embed` (TEI) ([endpoints](endpoints.md#other-rerank-and-embeddings-routes-vllms-score-teis-own))",
-      default: "the engine's first",
     },
   },
   {

@@ -143,6 +143,9 @@ export function publicPoolingResult(result: PoolingResult): PoolingResult {
   };
 }
 
+/** A fleet target's address withheld, its place in the fleet kept (the breakdown still tells the targets apart). */
+const withheldTarget = (_url: string, i: number): string => `${WITHHELD_URL}#target-${i + 1}`;
+
 /**
  * The public copy of a text-generation result: the server's address, the
  * command line, the tokenizer's route and local file paths withheld. None of them is in the contract
@@ -155,10 +158,15 @@ export function publicTextResult(result: SweepResult): SweepResult {
     url: WITHHELD_URL,
     command: 'withheld',
     ...(run.serverMetrics?.url ? { serverMetrics: { ...run.serverMetrics, url: WITHHELD_URL } } : {}),
+    ...(run.fleet ? { fleet: { ...run.fleet, urls: run.fleet.urls.map(withheldTarget) } } : {}),
   });
   const levels = (ls: SweepResult['levels']) =>
     ls.map((l) => {
-      const own = l.serverTruth ? { ...l, serverTruth: { ...l.serverTruth, metricsUrl: WITHHELD_URL } } : l;
+      const own = {
+        ...l,
+        ...(l.serverTruth ? { serverTruth: { ...l.serverTruth, metricsUrl: WITHHELD_URL } } : {}),
+        ...(l.targets ? { targets: l.targets.map((t, i) => ({ ...t, url: withheldTarget(t.url, i) })) } : {}),
+      };
       // A disaggregated server's pools are addresses too.
       return l.disagg ? { ...own, disagg: { ...l.disagg, roles: l.disagg.roles.map((r) => ({ ...r, metricsUrl: WITHHELD_URL })) } } : own;
     });

@@ -8,12 +8,12 @@
  */
 import { parentPort } from 'node:worker_threads';
 import type { PoolingRecord, RequestRecord } from '../core/index.js';
-import { type PoolingClient, type StreamingClient, createPoolingClient, createStreamingClient, dialects } from '../client/index.js';
+import { type PoolingClient, type StreamingClient, createPoolingClient, dialects } from '../client/index.js';
 import { runPoolingShare } from './pooling-share.js';
 import { recordBatches } from './record-batches.js';
 import { runShare } from './run-share.js';
 import type { FromThread, ThreadInit, ToThread } from './client-threads.js';
-import { targetOf } from './sweep-spec.js';
+import { sweepClient } from './sweep-client.js';
 
 /** A batch leaves when it holds this many records… */
 const BATCH_RECORDS = 256;
@@ -127,7 +127,7 @@ port.on('message', (m: ToThread) => {
     case 'init':
       init = m.init;
       originHrNs = init.originHrNs;
-      client = createStreamingClient(targetOf(init.spec), {
+      client = sweepClient(init.spec, {
         connections: init.connections,
         clock,
         timeouts: init.spec.timeouts,

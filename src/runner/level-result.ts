@@ -28,6 +28,7 @@ import {
   summarizeLevel,
   summarizeSessions,
   replaySeries,
+  targetBreakdown,
   withShares,
 } from '../core/index.js';
 import { type AgentsSource, agentBlockKeys, outputCapAt } from '../workload/index.js';
@@ -48,6 +49,8 @@ export interface LevelResultInput extends Omit<LevelInput, 'concurrency'> {
   images?: ImageInputs | null;
   /** The audio clip every request carried (chat with audio inputs). */
   audio?: AudioInputs | null;
+  /** A fleet's targets in order (records name theirs by index): the level gains its breakdown per target. */
+  fleet?: readonly string[];
 }
 
 /** The output cap of each request of a level whose prompts start at `promptOffset` in the sweep. */
@@ -65,7 +68,7 @@ export function agentsOf(src: AgentsSource): NonNullable<LevelResultInput['agent
 }
 
 export function levelResult(input: LevelResultInput): LevelResult {
-  const { load, slo, capOf, sessionTurns, shares, agents, images, audio, ...rest } = input;
+  const { load, slo, capOf, sessionTurns, shares, agents, images, audio, fleet, ...rest } = input;
   const closed = load.kind === 'concurrency';
   // A session's turns wait out its think time between them: its slot is idle by design, so nothing is judged against C.
   const heldAgainst = closed && !input.records.some((r) => r.session !== undefined) ? load.level : null;
@@ -86,6 +89,7 @@ export function levelResult(input: LevelResultInput): LevelResult {
     ...(images ? { images } : {}),
     ...(audio ? { audio } : {}),
     ...adaptersOf(input.records, summary.durationMs),
+    ...(fleet ? { targets: targetBreakdown(fleet, input.records, summary.durationMs) } : {}),
   };
 }
 
@@ -134,6 +138,8 @@ export function levelFromRecords(run: SweepResult, stated: LevelResult, records:
     // A result of an earlier version, judged at the floor alone, is recomputed by its own rule.
     clientBudgetRule: cb.budgets === undefined ? 'floor' : 'scaled',
     ...(stated.shares ? { shares: sharesFromRecords(stated.shares, records) } : {}),
+    // The breakdown per target is the records' own: only the targets' addresses are taken from the stated level.
+    ...(stated.targets ? { fleet: stated.targets.map((t) => t.url) } : {}),
   });
   return {
     ...again,

@@ -38,7 +38,16 @@ import {
   specDecodeLevel,
   summarizeGpu,
 } from '../core/index.js';
-import { type GpuSource, type ServerMetricsSession, absentGpuSource, measureRttMs, openServerMetrics, selectGpuSource } from '../telemetry/index.js';
+import {
+  type GpuSource,
+  type ServerMetricsSession,
+  absentGpuSource,
+  measureRttMs,
+  openFleetMetrics,
+  openPrometheusMetrics,
+  openServerMetrics,
+  selectGpuSource,
+} from '../telemetry/index.js';
 import { SweepError } from './errors.js';
 import { openPools } from './pool-telemetry.js';
 import type { SweepSpec } from './sweep-spec.js';
@@ -127,13 +136,7 @@ async function openMetrics(
 ): Promise<{ session: ServerMetricsSession | null; serverMetrics: ServerMetricsRun }> {
   let session: ServerMetricsSession | null = null;
   let serverMetrics: ServerMetricsRun;
-  const opened = await openServerMetrics({
-    baseUrl: spec.url,
-    metricsUrl: spec.metricsUrl,
-    intervalMs: spec.metricsIntervalMs,
-    headers: metricsHeaders,
-    ...engineHints(engine),
-  });
+  const opened = await openMetricsSource(spec, metricsHeaders, engine);
   if (opened.ok) {
     session = opened.session;
     const { map, url } = session;
@@ -150,6 +153,16 @@ async function openMetrics(
     warn({ code: 'metrics-missing', message: `no server-side ground truth: ${opened.reason}` });
   }
   return { session, serverMetrics };
+}
+
+/** Where the counters come from: a Prometheus server, a fleet's own endpoints merged, or the one server's endpoint. */
+function openMetricsSource(spec: SweepSpec, headers: Record<string, string>, engine: EngineMetricsHint | undefined) {
+  const hints = engineHints(engine);
+  const intervalMs = spec.metricsIntervalMs;
+  // The server's key never goes to a Prometheus server: it is not the server.
+  if (spec.prometheus !== null) return openPrometheusMetrics({ ...spec.prometheus, intervalMs, hint: hints.hint });
+  if (spec.fleet !== null) return openFleetMetrics({ baseUrls: spec.fleet.urls, intervalMs, headers, ...hints });
+  return openServerMetrics({ baseUrl: spec.url, metricsUrl: spec.metricsUrl, intervalMs, headers, ...hints });
 }
 
 /**
@@ -175,7 +188,8 @@ export async function startRunTelemetry(
     : await selectGpuSource({
         choice: spec.gpuSource,
         dcgmUrl: spec.dcgmUrl,
-        metrics: session && { url: session.url, map: session.map },
+        // The engine's memory gauge is read from one endpoint: not from a fleet's several or a Prometheus server.
+        metrics: session && spec.fleet === null && spec.prometheus === null ? { url: session.url, map: session.map } : null,
         serverUrl: spec.url,
         headers: metricsHeaders,
       });

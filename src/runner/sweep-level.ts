@@ -17,6 +17,7 @@ import {
   heldShort,
   levelAxis,
   levelValue,
+  slowTarget,
 } from '../core/index.js';
 import type { Dialect } from '../client/index.js';
 import { imageServerWarning } from './image-connections.js';
@@ -69,6 +70,7 @@ export function judgeLevel(spec: SweepSpec, sent: SentLevel, tel: LevelTelemetry
         images: spec.images,
         audio: spec.audio,
         pacing: spec.rateLimit,
+        ...(spec.fleet === null ? {} : { fleet: spec.fleet.urls }),
       }),
       gpu: tel.gpu,
       ...(tel.energy && { energy: tel.energy }),
@@ -116,6 +118,8 @@ export function levelEndWarnings(spec: SweepSpec, dialect: Dialect, info: Tokeni
     out.push({ code: 'short-requests', message: `${name}: ${level.outputTokens.short} requests ended below ${capsOf(end.records, end.capOf)}${why}` });
   }
   if (end.imageClosed > 0) out.push(imageServerWarning(end.concurrency, end.imageClosed, level.failed));
+  const slow = level.targets ? slowTarget(level.targets) : null;
+  if (slow !== null) out.push({ code: 'target-slow', message: `${name}: ${slow}` });
   return out;
 }
 

@@ -74,6 +74,7 @@ export function sweepResult(spec: SweepSpec, prep: PreparedSweep, r: SweepRecord
       gpuLabel: spec.gpuLabel,
       ...runEnd(spec.command, r),
       serverMetrics: r.serverMetrics,
+      ...(spec.fleet === null ? {} : { fleet: { urls: spec.fleet.urls, route: spec.fleet.route } }),
       // What went with every request beside the workload, secrets redacted: a reader sees the gateway's hints and options.
       ...(spec.headers.length === 0 ? {} : { headers: redactedHeaders(spec.headers) }),
       ...(spec.extraBody === null ? {} : { extraBody: redactedBody(spec.extraBody) }),

@@ -135,6 +135,7 @@ export async function prepareSweep(spec: SweepSpec, target: Target, out: SetupLi
     forceLength: spec.forceLength,
   });
   const { dialect } = engine;
+  await checkFleet(spec, target, pre.model, dialect);
   checkDialect(spec, dialect, out.warn);
   // An engine without the routes a hook needs is refused here, before a request is sent.
   const hooks = await levelHooksFor(spec, target, dialect);
@@ -152,6 +153,27 @@ export async function prepareSweep(spec: SweepSpec, target: Target, out: SetupLi
   const lengths = counter !== null ? await exactPrompts(spec, order, runId, counter) : null;
   if (lengths && !lengths.info.exact) out.warn({ code: 'prompt-length-approximate', message: `prompt lengths are ${lengths.info.label}` });
   return { model: pre.model, engine, runId, order, lengths, checks, hooks };
+}
+
+/**
+ * A fleet's other targets, each asked as the first was: it answers, serves the
+ * model, and speaks the same engine's dialect (the requests are built once for all).
+ * @throws SweepError naming the target that cannot be benchmarked.
+ */
+async function checkFleet(spec: SweepSpec, target: Target, model: string, dialect: Dialect): Promise<void> {
+  if (spec.fleet === null) return;
+  for (const url of spec.fleet.urls.slice(1)) {
+    const one = { ...target, baseUrl: url };
+    const pre = await preflight(one, model);
+    if (!pre.ok) throw new SweepError('preflight-refused', `${url} cannot be benchmarked: ${pre.message}`);
+    if (spec.engine !== 'auto') continue;
+    const other = await resolveEngine(one, 'auto', { model, endpoint: spec.endpoint, thinking: spec.thinking, forceLength: spec.forceLength });
+    if (other.dialect.kind !== dialect.kind)
+      throw new SweepError(
+        'preflight-refused',
+        `${url} cannot be benchmarked with ${spec.fleet.urls[0]}: it is ${other.dialect.label}, the first target is ${dialect.label}; a fleet's targets run one engine (or name it with --engine)`,
+      );
+  }
 }
 
 /** Images by URL: our own image server, for the sweep's lifetime; null when images go inline. Telemetry is closed when it cannot listen. */

@@ -26,6 +26,7 @@ import {
   sloSchema,
   toolsSpecSchema,
   urlCredentialProblem,
+  ROUTE_POLICIES,
 } from '../core/index.js';
 import { agentTurnsOf, arrivalOps, promptSourceSchema, turnsOf } from '../workload/index.js';
 import { GPU_SOURCE_CHOICES } from '../telemetry/index.js';
@@ -203,6 +204,33 @@ export const sweepSpecSchema = z
       .default(null),
     /** A disaggregated server's pools, each scraped around every level as the server's endpoint is; null: none. */
     disagg: disaggSpecSchema.nullable().default(null),
+    /**
+     * A fleet (`--url` given more than once): every target, the first being `url`, and how each request picks
+     * one; null: `url` alone. Preflight and the server checks ask every target; records name theirs by index.
+     */
+    fleet: z
+      .object({
+        urls: z
+          .array(serverFields.url)
+          .min(2, 'fleet.urls must list at least two targets')
+          .max(LIMITS.fleetTargets.max, { error: (i) => limitMessage('fleetTargets', (i.input as unknown[]).length, 'fleet.urls') }),
+        route: z.enum(ROUTE_POLICIES, { error: `fleet.route must be one of ${ROUTE_POLICIES.join(', ')}` }).default('round-robin'),
+      })
+      .strict()
+      .nullable()
+      .default(null),
+    /** The server's counters from a Prometheus server's query API (summed over the series `selector` picks) instead of its own endpoint; null: scrape the server. */
+    prometheus: z
+      .object({
+        url: z.url({ protocol: /^https?$/, error: 'prometheus.url must be an http(s) URL' }),
+        selector: z
+          .string()
+          .max(1024)
+          .regex(/^\{.*\}$/s, 'prometheus.selector must be label matchers in braces, e.g. {job="vllm"}'),
+      })
+      .strict()
+      .nullable()
+      .default(null),
     /** How often gauges (running, waiting, KV-cache usage) are scraped during a level, ms. */
     metricsIntervalMs: z.number().int().min(100, 'metricsIntervalMs must be at least 100').default(1000),
     /** Where GPU readings come from. */
@@ -299,6 +327,7 @@ export const sweepSpecSchema = z
       if (spec.prompts.kind === 'sessions' || spec.prompts.kind === 'agents')
         ctx.addIssue({ code: 'custom', path: ['audio'], message: `audio is sent with single requests, not with ${spec.prompts.kind}` });
     }
+    fleetIssues(spec, ctx);
     providerIssues(spec, ctx);
     if (spec.slo?.toolCallValid === true && spec.tools === null)
       ctx.addIssue({ code: 'custom', path: ['slo', 'toolCallValid'], message: 'the toolCallValid SLO needs tools' });
@@ -313,6 +342,40 @@ export const sweepSpecSchema = z
   });
 
 export type SweepSpecInput = z.input<typeof sweepSpecSchema>;
+
+/** A fleet's first target is `url`; session routing needs sessions; its counters come from the targets or a Prometheus server, never one --metrics-url. */
+function fleetIssues(
+  spec: {
+    url: string;
+    fleet: { urls: string[]; route: string } | null;
+    prompts: { kind: string };
+    metricsUrl: string | null;
+    prometheus: unknown;
+    serverHooks: { resetCache: string | null; profileLevel: number | null };
+  },
+  ctx: z.RefinementCtx,
+): void {
+  if (spec.prometheus !== null && spec.metricsUrl !== null)
+    ctx.addIssue({ code: 'custom', path: ['prometheus'], message: 'the counters come from a Prometheus server or from metricsUrl, not both' });
+  const { fleet } = spec;
+  if (fleet === null) return;
+  if (fleet.urls[0] !== spec.url) ctx.addIssue({ code: 'custom', path: ['fleet', 'urls', 0], message: 'the first target must be url' });
+  const seen = new Set<string>();
+  fleet.urls.forEach((u, i) => {
+    if (seen.has(u)) ctx.addIssue({ code: 'custom', path: ['fleet', 'urls', i], message: `${u} is given twice; each target once` });
+    seen.add(u);
+  });
+  if (fleet.route === 'session' && spec.prompts.kind !== 'sessions' && spec.prompts.kind !== 'agents')
+    ctx.addIssue({ code: 'custom', path: ['fleet', 'route'], message: 'session routing keeps a session on one target: it needs sessions or an agent trace' });
+  if (spec.serverHooks.resetCache !== null || spec.serverHooks.profileLevel !== null)
+    ctx.addIssue({ code: 'custom', path: ['serverHooks'], message: "server hooks call one server's admin routes: a fleet run takes none" });
+  if (spec.metricsUrl !== null && spec.prometheus === null)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['metricsUrl'],
+      message: "one metrics URL cannot speak for a fleet: each target's own endpoint is scraped, or give a Prometheus server (prometheus)",
+    });
+}
 
 /** The level profiled (serverHooks.profileLevel) must be one of the levels. */
 function profiledLevelIssue(spec: { serverHooks: { profileLevel: number | null }; levels: number[] }, ctx: z.RefinementCtx): void {

@@ -9,17 +9,7 @@
  */
 import { type EventLoopUtilization, performance } from 'node:perf_hooks';
 import { type LevelResult, type SweepResult, type Warning, levelAxis, sharesLoad } from '../core/index.js';
-import {
-  type Clock,
-  type Dialect,
-  type DialectKind,
-  type StreamingClient,
-  type Target,
-  createStreamingClient,
-  monotonicNs,
-  preflight,
-  resolveTarget,
-} from '../client/index.js';
+import { type Clock, type Dialect, type DialectKind, type StreamingClient, type Target, monotonicNs, preflight, resolveTarget } from '../client/index.js';
 import type { GpuSource } from '../telemetry/index.js';
 import { arrivalOps } from '../workload/index.js';
 import { withPriming } from './cache-priming.js';
@@ -37,6 +27,7 @@ import { type SentLevel, imageConnectionsClosed, judgeLevel, levelEndWarnings } 
 import { type SweepEnd, sweepResult } from './sweep-result.js';
 import { type OpenSweep, type PreparedSweep, closeSweep, imageServerFor, prepareSweep } from './sweep-setup.js';
 import { type SweepSpec, type SweepSpecInput, requestsFor, sweepSpecSchema, targetOf } from './sweep-spec.js';
+import { sweepClient, targetUrls } from './sweep-client.js';
 import type { SweepEvent, SweepHooks } from './sweep-events.js';
 
 export interface SweepDeps extends SweepHooks<'text'> {
@@ -65,9 +56,14 @@ export async function sweepText(input: SweepSpecInput, deps: SweepDeps = {}): Pr
   });
   const opened = await openSweep(spec, prep, target, deps, clock, warn);
   const startedAt = new Date().toISOString();
+  // Every target of a fleet is asked: the first that no longer answers is named.
   const checkServer = async () => {
-    const again = await preflight(target, prep.model, { timeoutMs: 3000 });
-    return again.ok ? null : again.message;
+    const urls = targetUrls(spec);
+    const answers = await Promise.all(urls.map((url) => preflight({ ...target, baseUrl: url }, prep.model, { timeoutMs: 3000 })));
+    const i = answers.findIndex((a) => !a.ok);
+    const failed = answers[i];
+    if (failed === undefined || failed.ok) return null;
+    return spec.fleet === null ? failed.message : `${urls[i]}: ${failed.message}`;
   };
   let end: SweepEnd;
   try {
@@ -116,7 +112,7 @@ async function openSweep(spec: SweepSpec, prep: PreparedSweep, target: Target, d
   const maxC = arrivalOps(spec.arrival).connections(prep.order[prep.order.length - 1] as number);
   const client =
     deps.client?.(sendSpec, maxC, dialect) ??
-    createStreamingClient(target, {
+    sweepClient(spec, {
       connections: maxC,
       clock,
       timeouts: spec.timeouts,

@@ -7,6 +7,7 @@
 export { getText, type HttpText } from './http-text.js';
 export { findMetricsEndpoint, scrapeMetrics, type EndpointHints, type MetricsEndpoint } from './metrics-endpoint.js';
 export { openServerMetrics, type LevelScrapes, type ServerMetricsOptions, type ServerMetricsSession } from './server-metrics.js';
+export { openFleetMetrics, openPrometheusMetrics, prometheusScrape, type FleetMetricsOptions, type PrometheusOptions } from './fleet-metrics.js';
 export { measureRttMs } from './rtt.js';
 export {
   GPU_SOURCE_CHOICES,

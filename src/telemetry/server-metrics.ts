@@ -42,8 +42,12 @@ export interface ServerMetricsSession {
 }
 
 const MAX_READINGS = 100_000;
-const SETTLE_TRIES = 5;
-const SETTLE_MS = 100;
+/** How long the scrape after a level waits for the server to count the level's requests: `tries` scrapes `ms` apart. */
+export interface Settle {
+  tries: number;
+  ms: number;
+}
+const SETTLE: Settle = { tries: 5, ms: 100 };
 
 function requestsCounted(before: PromScrape, after: PromScrape, map: MetricMap): number | null {
   const c = map.roles.requests;
@@ -54,6 +58,9 @@ function requestsCounted(before: PromScrape, after: PromScrape, map: MetricMap):
   return a === null || b === null ? null : b - a;
 }
 
+/** One scrape of whatever stands for the server's metrics: its parsed series, or why not. */
+export type Scrape = () => Promise<{ ok: true; scrape: PromScrape } | { ok: false; error: string }>;
+
 /** Finds the endpoint and the metric names; a session for the levels, or why there is none. */
 export async function openServerMetrics(o: ServerMetricsOptions): Promise<{ ok: true; session: ServerMetricsSession } | { ok: false; reason: string }> {
   const scrapeOpts = { timeoutMs: o.timeoutMs ?? 2000, headers: o.headers };
@@ -61,6 +68,15 @@ export async function openServerMetrics(o: ServerMetricsOptions): Promise<{ ok: 
   if (!found.ok) return found;
   const url = found.url;
   const map = discoverMetrics(found.scrape, o.hint ?? null);
+  return { ok: true, session: metricsSession(url, map, () => scrapeMetrics(url, scrapeOpts), o.intervalMs) };
+}
+
+/**
+ * The levels' scrapes of a metrics source named `url` whose names `map` found:
+ * one before, the gauges every `intervalMs` during, and one after (settled).
+ * One endpoint, a fleet's endpoints merged, or a Prometheus server's answer.
+ */
+export function metricsSession(url: string, map: MetricMap, scrape: Scrape, intervalMs: number, settle: Settle = SETTLE): ServerMetricsSession {
   let before: PromScrape | null = null;
   let readings: GaugeReading[] = [];
   let timer: NodeJS.Timeout | null = null;
@@ -69,7 +85,7 @@ export async function openServerMetrics(o: ServerMetricsOptions): Promise<{ ok: 
 
   const sample = () => {
     if (inFlight || readings.length >= MAX_READINGS) return;
-    inFlight = scrapeMetrics(url, scrapeOpts)
+    inFlight = scrape()
       .then((r) => {
         if (r.ok) readings.push({ atMs: performance.now(), values: readGauges(r.scrape, map) });
       })
@@ -83,31 +99,31 @@ export async function openServerMetrics(o: ServerMetricsOptions): Promise<{ ok: 
     if (inFlight) await inFlight;
   };
 
-  const session: ServerMetricsSession = {
+  return {
     url,
     map,
     async begin() {
       await stop();
       readings = [];
-      const r = await scrapeMetrics(url, scrapeOpts);
+      const r = await scrape();
       before = r.ok ? r.scrape : null;
       lastError = r.ok ? null : r.error;
       // The first reading a moment after the requests start, then every interval.
       const tick = () => {
         sample();
-        timer = setTimeout(tick, o.intervalMs);
+        timer = setTimeout(tick, intervalMs);
         timer.unref();
       };
-      timer = setTimeout(tick, Math.min(o.intervalMs, 250));
+      timer = setTimeout(tick, Math.min(intervalMs, 250));
       timer.unref();
     },
     async end(finished) {
       await stop();
       if (before === null) return { error: `the scrape before the level failed: ${lastError ?? 'not begun'}` };
       let after: PromScrape | null = null;
-      for (let i = 0; i < SETTLE_TRIES; i++) {
-        if (i > 0) await new Promise((r) => setTimeout(r, SETTLE_MS));
-        const r = await scrapeMetrics(url, scrapeOpts);
+      for (let i = 0; i < settle.tries; i++) {
+        if (i > 0) await new Promise((r) => setTimeout(r, settle.ms));
+        const r = await scrape();
         if (!r.ok) return { error: `the scrape after the level failed: ${r.error}` };
         after = r.scrape;
         const counted = requestsCounted(before, after, map);
@@ -116,5 +132,4 @@ export async function openServerMetrics(o: ServerMetricsOptions): Promise<{ ok: 
       return { before, after: after as PromScrape, readings };
     },
   };
-  return { ok: true, session };
 }

@@ -27,6 +27,7 @@ export { repeatSetProblem } from './view/repeat-sets.js';
 export { historyPeak, historyPeakRate, historyWorkload } from './view/history-model.js';
 export { undrawnReason } from './view/identity.js';
 export { scheduleRows } from './view/schedule-model.js';
+export { FLEET_CAPTION, FLEET_HEADERS, fleetRows } from './view/fleet.js';
 export {
   type CapacityAnswer,
   capacityAt,

@@ -6,8 +6,8 @@
  * the signed records, the report) is the same for every kind (take-share.ts).
  */
 import type { RecordOf, Spread } from '../core/index.js';
-import { createPoolingClient, createStreamingClient, dialects, monotonicNs } from '../client/index.js';
-import { type WorkerKindName, routeOf, runPoolingShare, runShare, targetOf } from '../runner/index.js';
+import { createPoolingClient, dialects, monotonicNs } from '../client/index.js';
+import { type WorkerKindName, routeOf, runPoolingShare, runShare, sweepClient } from '../runner/index.js';
 import type { ShareJob, ShareJobOf } from './share-job.js';
 
 /** What sending a share needs from the worker. */
@@ -42,7 +42,7 @@ const SHARE_SENDERS: { [K in WorkerKindName]: ShareSender<K> } = {
   text: {
     async send(job, s) {
       const spec = { ...job.spec, ...(job.needsApiKey ? { apiKey: s.apiKey } : {}) };
-      const client = createStreamingClient(targetOf(spec), {
+      const client = sweepClient(spec, {
         connections: job.connections,
         clock: monotonicNs,
         timeouts: spec.timeouts,

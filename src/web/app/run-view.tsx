@@ -20,6 +20,7 @@ import { ResultsTable } from './results-table.js';
 import { SchedulePanel } from './schedule-panel.js';
 import { SpecDecodePanel } from './spec-decode-panel.js';
 import { InFlightPanel } from './in-flight-panel.js';
+import { FleetPanel } from './fleet-panel.js';
 import { useRun } from './use-run.js';
 
 /** A stop reason as a sentence of its own (the store's reasons end without a full stop). */
@@ -117,6 +118,7 @@ export function RunView({ id, onLive, onEnded }: { id: number; onLive(id: number
           <EnergyPanel levels={levels} />
           <SpecDecodePanel levels={levels} />
           <DisaggPanel levels={levels} />
+          <FleetPanel levels={levels} />
           <SchedulePanel levels={levels} />
           <ReplayPanel levels={levels} />
           <ToolsPanel levels={levels} />

@@ -24,6 +24,7 @@ export * from './adapters.js';
 export * from './spec-decode.js';
 export * from './in-flight.js';
 export * from './disagg.js';
+export * from './fleet.js';
 export * from './history-model.js';
 export * from './schedule-model.js';
 export * from './pareto.js';

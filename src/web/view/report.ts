@@ -22,6 +22,7 @@ import { ENERGY_CAPTION, ENERGY_HEADERS, energyRows } from './energy.js';
 import { SPEC_DECODE_CAPTION, SPEC_DECODE_HEADERS, specDecodeRows } from './spec-decode.js';
 import { IN_FLIGHT_CAPTION, IN_FLIGHT_HEADERS, inFlightRows } from './in-flight.js';
 import { DISAGG_KV_CAPTION, DISAGG_KV_HEADERS, DISAGG_ROLE_CAPTION, DISAGG_ROLE_HEADERS, disaggKvRows, disaggRoleRows } from './disagg.js';
+import { FLEET_CAPTION, FLEET_HEADERS, fleetRows } from './fleet.js';
 import { type CompareRun, type Comparison, compareHeader, compareRunOf, compareRuns, drawnRunTitle } from './compare-model.js';
 import { qualityVerdictPhrase } from './compare-quality.js';
 import { num, when } from './format.js';
@@ -151,6 +152,7 @@ function runSection(r: ReportRun, i: number, doc: ChartDocument, target: number 
   const pools = disaggRoleRows(res.levels);
   const kv = disaggKvRows(res.levels);
   const adapters = adapterRows(res.levels);
+  const fleet = fleetRows(res.levels);
   return html`<section class="panel run" aria-labelledby="run-${i + 1}"><h2 id="run-${i + 1}">${title}</h2><p class="identity">${resultIdentity(res)}</p>
 ${res.warnings.length > 0 ? html`<ul class="warnings" aria-label="Warnings">${res.warnings.map((w) => html`<li><strong>Warning:</strong> ${w.message}</li>`)}</ul>` : html`<p class="hint">No warnings.</p>`}
 <h3>Contract</h3>${plainTable('Contract', 'What was measured: every figure below depends on these.', ['Field', 'Value'], contractRows(res))}
@@ -158,6 +160,7 @@ ${res.warnings.length > 0 ? html`<ul class="warnings" aria-label="Warnings">${re
 ${spec.length > 0 ? html`<h3>Speculative decoding</h3>${plainTable('Speculative decoding', `${SPEC_DECODE_CAPTION}.`, SPEC_DECODE_HEADERS, spec)}` : ''}
 ${pools.length > 0 ? html`<h3>Disaggregated pools</h3>${plainTable('Pools', `${DISAGG_ROLE_CAPTION}.`, DISAGG_ROLE_HEADERS, pools)}${kv.length > 0 ? plainTable('KV transfer and TTFT', `${DISAGG_KV_CAPTION}.`, DISAGG_KV_HEADERS, kv) : ''}` : ''}
 ${adapters.length > 0 ? html`<h3>LoRA adapters</h3>${plainTable('LoRA adapters', ADAPTER_CAPTION, ADAPTER_HEADERS, adapters)}` : ''}
+${fleet.length > 0 ? html`<h3>By target</h3>${plainTable('By target', `${FLEET_CAPTION}.`, FLEET_HEADERS, fleet)}` : ''}
 <h3>Charts</h3>${chartsMarkup([{ label: r.label, role: 'single', levels: res.levels }], doc)}${ownChartsMarkup(res.levels, doc)}
 ${paretoSection(m, at === null ? null : capacityAt(m, at), doc)}
 <h3>Client self-check</h3>${plainTable('Client self-check', 'Our client judged itself at every level: a level it could not keep up with is client-bound, shown but left out of peaks.', SELF_CHECK_HEADERS, selfCheckRows(res.levels))}
@@ -326,6 +329,8 @@ export function reportMarkdown(input: ReportInput): string {
     if (kv.length > 0) out.push(`${DISAGG_KV_CAPTION}.`, '', mdTable(DISAGG_KV_HEADERS, kv), '');
     const adapters = adapterRows(res.levels);
     if (adapters.length > 0) out.push('### LoRA adapters', '', ADAPTER_CAPTION, '', mdTable(ADAPTER_HEADERS, adapters), '');
+    const fleet = fleetRows(res.levels);
+    if (fleet.length > 0) out.push('### By target', '', `${FLEET_CAPTION}.`, '', mdTable(FLEET_HEADERS, fleet), '');
     for (const g of ownChartGroups(res.levels)) {
       out.push(`### ${g.heading}`, '');
       for (const c of g.charts) out.push(`#### ${c.title}`, '', c.summary, '', mdTable(c.table.headers, c.table.rows), '');
