@@ -20,7 +20,7 @@ import { messagesReader } from './messages-reader.js';
 import { responsesReader } from './responses-reader.js';
 import { structuredRecord } from './structured-answer.js';
 import type { ToolExpectation } from './tool-calls.js';
-import type { RequestMeta, Timeouts } from './types.js';
+import type { CancelPoint, RequestMeta, Timeouts } from './types.js';
 
 /** Answer texts kept beside their records, never in them: records are stored and exported; answers are only sent back. */
 const ANSWERS = new WeakMap<RequestRecord, string>();
@@ -108,6 +108,9 @@ export class StreamHandler implements H1Handler, Abortable {
   private errorBytes = 0;
   private settled = false;
   private timer: NodeJS.Timeout | null = null;
+  /** Set when the request is to be given up on purpose: the timer of its time, the tokens it reads at most. */
+  private cancelTimer: NodeJS.Timeout | null = null;
+  private cancelTokens: number | null = null;
   private signal: AbortSignal | null = null;
   private tools: ToolExpectation | null = null;
   private responseId: string | null = null;
@@ -143,6 +146,7 @@ export class StreamHandler implements H1Handler, Abortable {
     }
     this.timer = setTimeout(this.onTotalTimeout, this.ctx.timeouts.totalMs);
     this.timer.unref();
+    if (this.cancelPoint !== null) this.armCancel(this.cancelPoint);
     this.sendNs = this.ctx.clock();
     try {
       dispatch();
@@ -189,6 +193,8 @@ export class StreamHandler implements H1Handler, Abortable {
     this.parser.push(chunk);
     if (this.cutOff()) return;
     if (this.rec.doneNs !== null) this.settle(streamOutcome(this.rec, this.contentType, this.ctx.dialect.api.accept), this.rec.doneNs);
+    // A stream that ended in this read is complete; one still going that has read its tokens is given up here.
+    else if (this.cancelTokens !== null && this.rec.tokensRead >= this.cancelTokens) this.stop({ kind: 'cancelled', after: 'tokens', phase: this.phase() });
   }
 
   /** Stops a stream whose line, event, event count or token count went past its limit; true when it did. */
@@ -244,6 +250,21 @@ export class StreamHandler implements H1Handler, Abortable {
     this.stop({ kind: 'aborted' });
   }
 
+  private cancelPoint: CancelPoint | null = null;
+
+  /** The request is given up on purpose at this point (its socket closed, as a user who stops waiting does): set before start. */
+  cancelAt(point: CancelPoint): this {
+    this.cancelPoint = point;
+    return this;
+  }
+
+  private armCancel(point: CancelPoint): void {
+    this.cancelTokens = point.afterTokens;
+    if (point.afterMs === null) return;
+    this.cancelTimer = setTimeout(() => this.stop({ kind: 'cancelled', after: 'ms', phase: this.phase() }), point.afterMs);
+    this.cancelTimer.unref();
+  }
+
   private readonly onTotalTimeout = (): void => {
     const message = `no complete response within ${this.ctx.timeouts.totalMs} ms (total timeout)`;
     this.stop({ kind: 'timeout', phase: this.phase(), message });
@@ -260,6 +281,7 @@ export class StreamHandler implements H1Handler, Abortable {
   private release(): void {
     this.settled = true;
     if (this.timer !== null) clearTimeout(this.timer);
+    if (this.cancelTimer !== null) clearTimeout(this.cancelTimer);
     if (this.signal !== null) unwatchAbort(this.signal, this);
   }
 

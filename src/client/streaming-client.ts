@@ -150,6 +150,7 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
         const handler = new StreamHandler(ctx, meta, spec.maxTokens, done, retry);
         if (ctx.trace) handler.builtNs = builtNs;
         if (spec.keepAnswer) handler.keepAnswer();
+        if (spec.cancel !== undefined) handler.cancelAt(spec.cancel);
         if (spec.endpoint === 'responses') handler.readResponsesEvents();
         if (spec.endpoint === 'messages') handler.readMessagesEvents();
         // Session turns: what each turn resends is part of what a session compares. Images or audio: the body's

@@ -5,6 +5,7 @@
  * a statistic with no samples is null, never zero.
  */
 import { agentSummarySchema } from './agent-summary.js';
+import { cancelledProblem, cancelledSummarySchema } from './cancel-summary.js';
 import { z } from 'zod';
 import { ratePacingSchema } from './rate-pacing.js';
 import { arrivalSchema, levelLoadSchema } from './arrival-spec.js';
@@ -100,6 +101,8 @@ export const levelResultSchema = z
     failureExamples: z.array(z.string()),
     invalid: z.boolean(),
     invalidReason: z.string().nullable(),
+    /** Measured requests the workload gave up on purpose (--cancel-after-ms, --cancel-after-tokens): neither succeeded nor failed; absent when none. */
+    cancelled: cancelledSummarySchema.optional(),
     /** Measured requests sent a second time after failing on a reused keep-alive socket before any response byte (absent in earlier results). */
     clientRetries: z.number().int().nonnegative().optional(),
     /** Measured requests sent again after a 429, 529 or 503 with Retry-After: requests, retries, the time waited and the statuses (absent when none). */
@@ -251,6 +254,8 @@ export const levelResultSchema = z
     serverHooks: z.array(serverHookCallSchema).max(MAX_HOOK_CALLS).optional(),
   })
   .superRefine((l, ctx) => {
+    const cancelled = cancelledProblem(l);
+    if (cancelled !== null) ctx.addIssue({ code: 'custom', path: ['cancelled'], message: cancelled });
     if (l.toolCalls !== undefined && l.toolCalls.requests > l.succeeded) {
       ctx.addIssue({
         code: 'custom',

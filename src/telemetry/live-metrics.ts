@@ -63,7 +63,8 @@ export class LiveMetrics {
     if (r.warmup) return;
     this.level.done++;
     if (r.outcome.kind !== 'ok') {
-      this.failed++;
+      // Given up on purpose: in the outcome counter above, never a failure.
+      if (r.outcome.kind !== 'cancelled') this.failed++;
       return;
     }
     this.outputTokens += r.outputTokens;

@@ -3,7 +3,7 @@
  * queued), cells in the seed's column order, an invalid level's averages
  * marked dimmed with the reason, and Failed emphasized when non-zero.
  */
-import { type LevelResult, levelValue, outputAsked, serverAddedLabel } from '../../core/index.js';
+import { type LevelResult, cancelledNote, levelValue, outputAsked, serverAddedLabel } from '../../core/index.js';
 import { num } from './format.js';
 import { AVERAGE_METRICS, METRICS, type MetricKey, TABLE_METRICS } from './metrics.js';
 
@@ -57,7 +57,7 @@ export function levelBadge(l: LevelResult): LevelBadge {
   // The provider's limit set the pace: no capacity is read from the level.
   if (l.rateLimit?.limited === true) return { text: 'rate-limited', tone: 'warn', reason: statusText(l) };
   if (l.clientBound.bound) return { text: 'client-bound', tone: 'warn', reason: statusText(l) };
-  return { text: 'ok', tone: 'ok', reason: l.retries === undefined ? null : statusText(l) };
+  return { text: 'ok', tone: 'ok', reason: l.retries === undefined && l.cancelled === undefined ? null : statusText(l) };
 }
 
 /** "3 retries of 2 requests, 2.9 s waited": retries after 429, 529 or 503, never hidden; null without any. */
@@ -69,7 +69,8 @@ function retriesText(l: LevelResult): string | null {
 
 export function statusText(l: LevelResult): string {
   const retries = retriesText(l);
-  const plus = retries === null ? '' : `; ${retries}`;
+  // Requests given up on purpose are neither: said beside whatever the level's status is.
+  const plus = [retries, cancelledNote(l)].map((x) => (x === null ? '' : `; ${x}`)).join('');
   if (l.invalid) return `invalid: ${failures(l)}${plus}`;
   if (l.rateLimit?.limited === true) return `${l.rateLimit.reason ?? "limited by the provider's rate limit"}${plus}`;
   if (l.clientBound.bound) return `client-bound: ${l.clientBound.reason ?? 'our client was the bottleneck'}${plus}`;
