@@ -59,6 +59,7 @@ const SURFACE_WORDS: Record<SurfaceName, RegExp> = {
   agents: /agent/,
   dataset: /--dataset/,
   'server-hooks': /--reset-cache-between/,
+  cancel: /--cancel-after-(ms|tokens)/,
 };
 
 describe('docs/capabilities.md', () => {
@@ -224,6 +225,7 @@ const DRIVE: Record<SurfaceName, (kind: RunKindName) => Promise<string>> = {
     return (await cli(['sweep', '--url', sim.url, '--endpoint', ENDPOINT[k], '--dataset', file, '--column', 'prompt=q'])).stderr;
   },
   'server-hooks': async (k) => (await cli(['sweep', '--url', sim.url, '--endpoint', ENDPOINT[k], '--reset-cache-between', 'levels'])).stderr,
+  cancel: async (k) => (await cli(['sweep', '--url', sim.url, '--endpoint', ENDPOINT[k], '--cancel-after-ms', '100'])).stderr,
   agents: async (k) => {
     const trace = join(dir, 'agents.jsonl');
     writeFileSync(trace, synthAgentTrace(AGENTS).join('\n') + '\n');

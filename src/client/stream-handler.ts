@@ -108,9 +108,10 @@ export class StreamHandler implements H1Handler, Abortable {
   private errorBytes = 0;
   private settled = false;
   private timer: NodeJS.Timeout | null = null;
-  /** Set when the request is to be given up on purpose: the timer of its time, the tokens it reads at most. */
-  private cancelTimer: NodeJS.Timeout | null = null;
+  /** Set when the request is to be given up on purpose: after this many ms (armed at the send), after this many tokens. */
+  private cancelMs: number | null = null;
   private cancelTokens: number | null = null;
+  private cancelTimer: NodeJS.Timeout | null = null;
   private signal: AbortSignal | null = null;
   private tools: ToolExpectation | null = null;
   private responseId: string | null = null;
@@ -146,7 +147,10 @@ export class StreamHandler implements H1Handler, Abortable {
     }
     this.timer = setTimeout(this.onTotalTimeout, this.ctx.timeouts.totalMs);
     this.timer.unref();
-    if (this.cancelPoint !== null) this.armCancel(this.cancelPoint);
+    if (this.cancelMs !== null) {
+      this.cancelTimer = setTimeout(() => this.stop({ kind: 'cancelled', after: 'ms', phase: this.phase() }), this.cancelMs);
+      this.cancelTimer.unref();
+    }
     this.sendNs = this.ctx.clock();
     try {
       dispatch();
@@ -250,21 +254,6 @@ export class StreamHandler implements H1Handler, Abortable {
     this.stop({ kind: 'aborted' });
   }
 
-  private cancelPoint: CancelPoint | null = null;
-
-  /** The request is given up on purpose at this point (its socket closed, as a user who stops waiting does): set before start. */
-  cancelAt(point: CancelPoint): this {
-    this.cancelPoint = point;
-    return this;
-  }
-
-  private armCancel(point: CancelPoint): void {
-    this.cancelTokens = point.afterTokens;
-    if (point.afterMs === null) return;
-    this.cancelTimer = setTimeout(() => this.stop({ kind: 'cancelled', after: 'ms', phase: this.phase() }), point.afterMs);
-    this.cancelTimer.unref();
-  }
-
   private readonly onTotalTimeout = (): void => {
     const message = `no complete response within ${this.ctx.timeouts.totalMs} ms (total timeout)`;
     this.stop({ kind: 'timeout', phase: this.phase(), message });
@@ -283,6 +272,13 @@ export class StreamHandler implements H1Handler, Abortable {
     if (this.timer !== null) clearTimeout(this.timer);
     if (this.cancelTimer !== null) clearTimeout(this.cancelTimer);
     if (this.signal !== null) unwatchAbort(this.signal, this);
+  }
+
+  /** The request is given up on purpose at this point (its socket closed, as a user who stops waiting does); set before start. */
+  cancelAt(point: CancelPoint): this {
+    this.cancelMs = point.afterMs;
+    this.cancelTokens = point.afterTokens;
+    return this;
   }
 
   /** Keeps the answer text of this stream (read back with answerOf). */

@@ -40,6 +40,7 @@ export const SURFACES = {
   agents: 'goodput replay of an agent trace (goodput trace synth)',
   dataset: 'goodput sweep --dataset (Parquet, JSONL, CSV or ShareGPT prompts)',
   'server-hooks': 'the server hooks (--reset-cache-between, --profile-level)',
+  cancel: 'requests given up on purpose (--cancel-after-ms, --cancel-after-tokens)',
 } as const;
 
 export type SurfaceName = keyof typeof SURFACES;

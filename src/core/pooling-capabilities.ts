@@ -43,4 +43,5 @@ export const POOLING_CAPABILITIES: Capabilities = {
   agents: { refused: TEXT_ENDPOINT },
   dataset: { refused: '--dataset: does not apply to --endpoint {endpoint}' },
   'server-hooks': { refused: '--reset-cache-between: does not apply to --endpoint {endpoint}' },
+  cancel: { refused: '--cancel-after-ms: does not apply to --endpoint {endpoint}' },
 };

@@ -102,6 +102,15 @@ describe('client vs server', () => {
     expect(compareWithServer(records, { ...server, requests: 1 }, null).comparison.find((r) => r.metric === 'requests')?.agrees).toBe(true);
   });
 
+  it('allows the server one more step than we read of each request we cancelled, never more', () => {
+    const cut = rec({ chunksMs: [50, 60], chunkTokens: [1, 2], outcome: { kind: 'cancelled', after: 'tokens', phase: 'stream' } });
+    const row = (generatedTokens: number) =>
+      compareWithServer([...records, cut], { ...server, generatedTokens, requests: 3 }, null).comparison.find((r) => r.metric === 'generated-tokens');
+    // We read 6 + 3 tokens; the server may have written 2 more for the cancelled one (its largest step) beside the 1-token floor.
+    expect(row(12)).toMatchObject({ client: 9, diff: -3, allowedMin: -3, agrees: true, basis: "±2% of the server's count, and 2 fewer for one step of each request we cancelled" });
+    expect(row(13)?.agrees).toBe(false);
+  });
+
   it('compares per-token and per-request inter-token figures with the matching client statistic', () => {
     const exact = [rec({ chunksMs: [50, 70], chunkTokens: [1, 4] })]; // one 20 ms gap carrying 4 tokens
     expect(compareWithServer(exact, { ...server, itlMeanMs: 5, itlPer: 'token' }, 0).comparison.find((r) => r.metric === 'itl-mean-ms')?.client).toBe(5);

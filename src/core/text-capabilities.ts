@@ -34,4 +34,5 @@ export const TEXT_CAPABILITIES: Capabilities = {
   agents: { works: 'cli/agents-replay.test.ts' },
   dataset: { works: 'cli/replay-datasets.test.ts' },
   'server-hooks': { works: 'cli/server-hooks.test.ts' },
+  cancel: { works: 'cli/cancel-requests.test.ts' },
 };

@@ -48,4 +48,5 @@ export const TRANSCRIPTION_CAPABILITIES: Capabilities = {
   agents: { refused: TEXT_ENDPOINT },
   dataset: { refused: '--dataset: does not apply to --endpoint transcriptions (speech to text)' },
   'server-hooks': { refused: '--reset-cache-between: does not apply to --endpoint transcriptions (speech to text)' },
+  cancel: { refused: '--cancel-after-ms: does not apply to --endpoint transcriptions (speech to text)' },
 };
