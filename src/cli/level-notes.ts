@@ -76,7 +76,9 @@ export function levelNotes(levels: readonly LevelResult[]): string[] {
     ...(open.length > 0 ? ['', 'Open-loop schedule:', ...open] : []),
     ...(failures.length > 0 ? ['', 'First failure of each failing level:', ...failures] : []),
     ...(retries.length > 0 ? ['', 'Client-side retries:', ...retries] : []),
-    ...(cancelled.length > 0 ? ['', 'Cancelled on purpose (neither success nor failure, in no latency or throughput figure), beside the server:', ...cancelled] : []),
+    ...(cancelled.length > 0
+      ? ['', 'Cancelled on purpose (neither success nor failure, in no latency or throughput figure), beside the server:', ...cancelled]
+      : []),
     ...(limits.length > 0
       ? ['', "Provider's rate limits and retries (429, 529, 503 with Retry-After; latency counts from each request's first attempt):", ...limits]
       : []),

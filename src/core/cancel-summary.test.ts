@@ -72,9 +72,14 @@ describe('cancelled requests in a level', () => {
 describe('cancelledNote', () => {
   const cancelled = { requests: 8, afterMs: 6, afterTokens: 2, beforeFirstToken: 3, outputTokens: 410 };
   it("says the count beside the server's tokens and queue", () => {
-    const serverTruth = { generatedTokens: 9120, running: { mean: 3.14, max: 4 }, waiting: { mean: 0.25, max: 2 } };
+    const serverTruth = {
+      generatedTokens: 9120,
+      running: { mean: 3.14, max: 4 },
+      waiting: { mean: 0.25, max: 2 },
+      comparison: [{ metric: 'generated-tokens', diff: -12 }],
+    };
     expect(cancelledNote({ requests: 32, durationMs: 4000, cancelled, serverTruth })).toBe(
-      '8 of 32 requests cancelled by the client (6 after the time, 2 after the tokens; 3 before their first token), 410 tokens read before it; the server generated 9120 tokens (2280.0 tok/s over the level), running mean 3.1 (max 4), waiting mean 0.3 (max 2)',
+      '8 of 32 requests cancelled by the client (6 after the time, 2 after the tokens; 3 before their first token), 410 tokens read before it; the server generated 9120 tokens (2280.0 tok/s over the level), 12 more than our requests read, running mean 3.1 (max 4), waiting mean 0.3 (max 2)',
     );
   });
   it('says when the server was not scraped or reported neither, and nothing without cancelled requests', () => {

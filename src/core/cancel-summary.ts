@@ -53,6 +53,8 @@ export function cancelledProblem(l: { requests: number; succeeded: number; faile
 /** What a level shows of the server beside its cancelled requests: its tokens and its queue. */
 export interface ServerQueueView {
   generatedTokens: number | null;
+  /** Its count beside ours: a `generated-tokens` row whose diff (ours − its) is below 0 is work it did that no client read. */
+  comparison?: ReadonlyArray<{ metric: string; diff: number }>;
   running: { mean: number; max: number } | null;
   waiting: { mean: number; max: number } | null;
 }
@@ -62,8 +64,9 @@ const fixed = (x: number) => x.toFixed(1);
 
 /**
  * "8 of 32 requests cancelled by the client (6 after the time, 2 after the tokens; 3 before their first token),
- * 410 tokens read before it; the server generated 9120 tokens (2280.0 tok/s over the level), running mean 3.1
- * (max 4), waiting mean 0.2 (max 2)"; null when the level cancelled none.
+ * 410 tokens read before it; the server generated 9120 tokens (2280.0 tok/s over the level), 12 more than our
+ * requests read, running mean 3.1 (max 4), waiting mean 0.2 (max 2)"; null when the level cancelled none.
+ * What the server generated that nobody read is its work for clients already gone.
  */
 export function cancelledNote(l: { requests: number; durationMs: number; cancelled?: CancelledSummary; serverTruth?: ServerQueueView | null }): string | null {
   const c = l.cancelled;
@@ -75,7 +78,9 @@ export function cancelledNote(l: { requests: number; durationMs: number; cancell
   const server: string[] = [];
   if (s.generatedTokens !== null) {
     const rate = l.durationMs > 0 ? ` (${fixed(s.generatedTokens / (l.durationMs / 1000))} tok/s over the level)` : '';
-    server.push(`generated ${plural(s.generatedTokens, 'token', 'tokens')}${rate}`);
+    const unread = -(s.comparison?.find((r) => r.metric === 'generated-tokens')?.diff ?? 0);
+    const excess = unread > 0 ? `, ${unread} more than our requests read` : '';
+    server.push(`generated ${plural(s.generatedTokens, 'token', 'tokens')}${rate}${excess}`);
   }
   if (s.running !== null) server.push(`running mean ${fixed(s.running.mean)} (max ${s.running.max})`);
   if (s.waiting !== null) server.push(`waiting mean ${fixed(s.waiting.mean)} (max ${s.waiting.max})`);

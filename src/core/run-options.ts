@@ -1062,7 +1062,7 @@ const CATALOGUE = [
     value: { type: 'number', integer: true, min: 0, exclusiveMin: true, limit: 'cancelAfterMs' },
     group: 'arrival',
     endpoints: TEXT,
-    help: "give each request up this many ms after its send, as a user who stops waiting (its socket closed): recorded as cancelled, neither success nor failure, in no latency or throughput figure",
+    help: 'give each request up this many ms after its send, as a user who stops waiting (its socket closed): recorded as cancelled, neither success nor failure, in no latency or throughput figure',
     doc: {
       meaning:
         "give each request up this many ms after its send unless it ended before, as a user who stops waiting: its socket is closed, its outcome is `cancelled` (neither success nor failure), it is counted in the level's `cancelled` and left out of every latency, throughput and goodput figure ([metrics](metrics.md#cancelled-requests)); with `--cancel-after-tokens`, whichever comes first",

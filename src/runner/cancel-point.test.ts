@@ -39,7 +39,18 @@ describe('which requests are given up', () => {
       url: 'http://127.0.0.1:1',
       levels: [1],
       warmup: 0,
-      prompts: { kind: 'sessions', sessions: [{ turns: [{ p: 8, o: 8 }, { p: 8, o: 8 }], thinkMs: [0] }] },
+      prompts: {
+        kind: 'sessions',
+        sessions: [
+          {
+            turns: [
+              { p: 8, o: 8 },
+              { p: 8, o: 8 },
+            ],
+            thinkMs: [0],
+          },
+        ],
+      },
       cancel: { afterMs: 100 },
     };
     const r = sweepSpecSchema.safeParse(spec);

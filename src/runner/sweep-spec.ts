@@ -292,7 +292,11 @@ export const sweepSpecSchema = z
       ctx.addIssue({ code: 'custom', path: ['warmup'], message: 'a trace replay runs no warm-ups (they would shift its recorded schedule)' });
     // A session's or agent's next turn carries the answer before it: a turn given up would change the workload itself.
     if (spec.cancel !== null && (spec.prompts.kind === 'sessions' || spec.prompts.kind === 'agents'))
-      ctx.addIssue({ code: 'custom', path: ['cancel'], message: `requests are cancelled one by one, not in ${spec.prompts.kind} (each turn carries the answer before it)` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['cancel'],
+        message: `requests are cancelled one by one, not in ${spec.prompts.kind} (each turn carries the answer before it)`,
+      });
     profiledLevelIssue(spec, ctx);
     spec.levels.forEach((level, i) => {
       const problem = ops.checkLevel(level);
