@@ -290,13 +290,7 @@ export const sweepSpecSchema = z
     // Trace prompts are matched to the trace's send offsets by position: a warm-up would shift every one.
     if (spec.prompts.kind === 'trace' && spec.warmup !== 0)
       ctx.addIssue({ code: 'custom', path: ['warmup'], message: 'a trace replay runs no warm-ups (they would shift its recorded schedule)' });
-    // A session's or agent's next turn carries the answer before it: a turn given up would change the workload itself.
-    if (spec.cancel !== null && (spec.prompts.kind === 'sessions' || spec.prompts.kind === 'agents'))
-      ctx.addIssue({
-        code: 'custom',
-        path: ['cancel'],
-        message: `requests are cancelled one by one, not in ${spec.prompts.kind} (each turn carries the answer before it)`,
-      });
+    cancelIssue(spec, ctx);
     profiledLevelIssue(spec, ctx);
     spec.levels.forEach((level, i) => {
       const problem = ops.checkLevel(level);
@@ -305,6 +299,16 @@ export const sweepSpecSchema = z
   });
 
 export type SweepSpecInput = z.input<typeof sweepSpecSchema>;
+
+/** Requests are given up one by one: a session's or agent's next turn carries the answer before it, so a turn given up would change the workload itself. */
+function cancelIssue(spec: { cancel: object | null; prompts: { kind: string } }, ctx: z.RefinementCtx): void {
+  if (spec.cancel !== null && (spec.prompts.kind === 'sessions' || spec.prompts.kind === 'agents'))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['cancel'],
+      message: `requests are cancelled one by one, not in ${spec.prompts.kind} (each turn carries the answer before it)`,
+    });
+}
 
 /** The level profiled (serverHooks.profileLevel) must be one of the levels. */
 function profiledLevelIssue(spec: { serverHooks: { profileLevel: number | null }; levels: number[] }, ctx: z.RefinementCtx): void {
