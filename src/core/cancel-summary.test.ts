@@ -91,5 +91,9 @@ describe('cancelledNote', () => {
       /; the server reported neither its tokens nor its queue$/,
     );
     expect(cancelledNote({ requests: 4, durationMs: 5 })).toBeNull();
+    const fewer = { generatedTokens: 2048, running: null, waiting: null, comparison: [{ metric: 'generated-tokens', diff: 64 }] };
+    expect(cancelledNote({ requests: 1, durationMs: 1000, cancelled: one, serverTruth: fewer })).toMatch(
+      /; the server generated 2048 tokens \(2048\.0 tok\/s over the level\), 64 fewer than our requests read$/,
+    );
   });
 });

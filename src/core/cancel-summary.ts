@@ -78,8 +78,9 @@ export function cancelledNote(l: { requests: number; durationMs: number; cancell
   const server: string[] = [];
   if (s.generatedTokens !== null) {
     const rate = l.durationMs > 0 ? ` (${fixed(s.generatedTokens / (l.durationMs / 1000))} tok/s over the level)` : '';
-    const unread = -(s.comparison?.find((r) => r.metric === 'generated-tokens')?.diff ?? 0);
-    const excess = unread > 0 ? `, ${unread} more than our requests read` : '';
+    // Ours − its: below 0 it generated what nobody read; above 0 it left tokens we read out of its count (llama.cpp, for cancelled tasks).
+    const diff = s.comparison?.find((r) => r.metric === 'generated-tokens')?.diff ?? 0;
+    const excess = diff < 0 ? `, ${-diff} more than our requests read` : diff > 0 ? `, ${diff} fewer than our requests read` : '';
     server.push(`generated ${plural(s.generatedTokens, 'token', 'tokens')}${rate}${excess}`);
   }
   if (s.running !== null) server.push(`running mean ${fixed(s.running.mean)} (max ${s.running.max})`);
