@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { useSimulators } from '../test-support/simulators.js';
 import { cancelPointFor, cancelSpecSchema } from './cancel-point.js';
+import { runSweep } from './run-kinds.js';
+import type { SweepEvent } from './sweep-events.js';
 import { sweepSpecSchema } from './sweep-spec.js';
+
+const sim = useSimulators({ port: 0, prefillBaseMs: 1, prefillMsPerToken: 0, decodeStepMs: 1, decodeMsPerExtraSeq: 0 });
 
 const issues = (r: { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } }) =>
   r.error?.issues.map((i) => [i.path.join('.'), i.message]);
@@ -55,5 +60,17 @@ describe('which requests are given up', () => {
     };
     const r = sweepSpecSchema.safeParse(spec);
     expect(issues(r)).toEqual([['cancel', 'requests are cancelled one by one, not in sessions (each turn carries the answer before it)']]);
+  });
+});
+
+describe('a sweep that gives requests up', () => {
+  it('never counts them as failed in its progress, and its records say which were given up', async () => {
+    const s = await sim();
+    const events: SweepEvent[] = [];
+    const spec = { url: s.url, levels: [2], outputTokens: 64, promptTokens: 8, requestsPerLevel: 6, warmup: 1, cancel: { afterTokens: 4, fraction: 0.5 } };
+    const result = await runSweep(spec, { onEvent: (e) => void events.push(e) });
+    const progress = events.flatMap((e) => (e.kind === 'request' && !e.warmup ? [e] : []));
+    expect(progress.at(-1)).toMatchObject({ done: 6, failed: 0 });
+    expect(result.levels[0]).toMatchObject({ succeeded: 3, failed: 0, cancelled: { requests: 3, afterTokens: 3 } });
   });
 });
