@@ -61,6 +61,7 @@ const SURFACE_WORDS: Record<SurfaceName, RegExp> = {
   'server-hooks': /--reset-cache-between/,
   pools: /disagg|--metrics-url/,
   lora: /--lora/,
+  cancel: /--cancel-after-(ms|tokens)/,
 };
 
 describe('docs/capabilities.md', () => {
@@ -228,6 +229,7 @@ const DRIVE: Record<SurfaceName, (kind: RunKindName) => Promise<string>> = {
   'server-hooks': async (k) => (await cli(['sweep', '--url', sim.url, '--endpoint', ENDPOINT[k], '--reset-cache-between', 'levels'])).stderr,
   pools: async (k) => (await cli(['sweep', '--url', sim.url, '--endpoint', ENDPOINT[k], '--metrics-url', `decode=${sim.url}/metrics`])).stderr,
   lora: async (k) => (await cli(['sweep', '--url', sim.url, '--endpoint', ENDPOINT[k], '--lora', 'a=1'])).stderr,
+  cancel: async (k) => (await cli(['sweep', '--url', sim.url, '--endpoint', ENDPOINT[k], '--cancel-after-ms', '100'])).stderr,
   agents: async (k) => {
     const trace = join(dir, 'agents.jsonl');
     writeFileSync(trace, synthAgentTrace(AGENTS).join('\n') + '\n');

@@ -44,7 +44,8 @@ export const EXPORT_COLUMNS: readonly ExportColumn[] = [
     name: 'outcome',
     type: 'string',
     unit: '',
-    description: 'ok, http-error, stream-error, truncated, timeout, connection-error, response-too-large, stream-overrun, aborted, client-lost, not-sent',
+    description:
+      'ok, http-error, stream-error, truncated, timeout, connection-error, response-too-large, stream-overrun, aborted, cancelled (given up on purpose: --cancel-after-ms, --cancel-after-tokens), client-lost, not-sent',
     get: (r) => r.outcome.kind,
   },
   { name: 'failure', type: 'string', unit: '', description: 'failure message (null when ok)', get: failure },

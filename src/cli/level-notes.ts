@@ -10,9 +10,10 @@
  * sends, all at once) apart from the steady state after it, which the table's
  * percentiles mix; and who sent a split level (threads, workers) with each one's
  * own self-check (busy share, loop delay, send lateness) and verdict; in a run over
- * several LoRA adapters, each adapter's figures per level. Server text is sanitised.
+ * several LoRA adapters, each adapter's figures per level; the requests the workload
+ * gave up on purpose, beside the server's tokens and queue. Server text is sanitised.
  */
-import { type LevelResult, sanitizeForTerminal } from '../core/index.js';
+import { type LevelResult, cancelledNote, sanitizeForTerminal } from '../core/index.js';
 
 const label = (l: LevelResult) => sanitizeForTerminal(l.load?.label ?? `concurrency ${l.concurrency}`);
 
@@ -36,6 +37,10 @@ export function levelNotes(levels: readonly LevelResult[]): string[] {
           `  ${label(l)}: ${n} request${n === 1 ? '' : 's'} resent once on a fresh connection after the reused keep-alive socket closed before any response byte (a client-side retry, not a server failure)`,
         ]
       : [];
+  });
+  const cancelled = levels.flatMap((l) => {
+    const note = cancelledNote(l);
+    return note === null ? [] : [`  ${label(l)}: ${note}`];
   });
   const open = levels.flatMap((l) => {
     const load = l.load;
@@ -74,6 +79,9 @@ export function levelNotes(levels: readonly LevelResult[]): string[] {
     ...(open.length > 0 ? ['', 'Open-loop schedule:', ...open] : []),
     ...(failures.length > 0 ? ['', 'First failure of each failing level:', ...failures] : []),
     ...(retries.length > 0 ? ['', 'Client-side retries:', ...retries] : []),
+    ...(cancelled.length > 0
+      ? ['', 'Cancelled on purpose (neither success nor failure, in no latency or throughput figure), beside the server:', ...cancelled]
+      : []),
     ...(limits.length > 0
       ? ['', "Provider's rate limits and retries (429, 529, 503 with Retry-After; latency counts from each request's first attempt):", ...limits]
       : []),

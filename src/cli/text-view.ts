@@ -17,6 +17,7 @@ import { apiKeyFromFile, providerFromFlags } from './provider-flags.js';
 import { arrivalFromFlags, percentilesFromFlags } from './arrival-flags.js';
 import { datasetFromFlags } from './dataset-flags.js';
 import { sweepHooksFromFlags } from './hook-flags.js';
+import { cancelFromFlags } from './cancel-flags.js';
 import { telemetryFromFlags } from './telemetry-flags.js';
 import { fleetFromFlags } from './fleet-flags.js';
 import { liveWarnings, progressReporter } from './progress.js';
@@ -127,7 +128,16 @@ export const TEXT_VIEW: KindView<'text'> = {
     const base = specFromFlags(f, argv, load);
     const dataset = await datasetFromFlags(f, given, base.seed ?? flagNumber('seed', optionDefault('seed')));
     const serverHooks = sweepHooksFromFlags(f, load.levels);
-    const spec = { ...base, ...dataset, ...(await toolsFromFlags(f)), images, imageBaseUrl: imageBaseUrlFromFlags(f, images), audio, serverHooks };
+    const spec = {
+      ...base,
+      ...dataset,
+      ...(await toolsFromFlags(f)),
+      images,
+      imageBaseUrl: imageBaseUrlFromFlags(f, images),
+      audio,
+      serverHooks,
+      ...cancelFromFlags(f),
+    };
     // A worker's job is stored where every worker reads it: a key travels apart from it, a secret header could not.
     if (f.workers !== undefined && (spec.headers ?? []).some((h) => isSecretHeader(h.name, h.value)))
       throw badFlag('--header', 'a secret-looking header is never handed to worker processes (their jobs are stored): run it without --workers');

@@ -5,7 +5,7 @@
  */
 export { monotonicNs, type Clock } from './clock.js';
 export { traceIdSource, type TraceIds } from './trace-context.js';
-export { DEFAULT_TIMEOUTS, type RequestMeta, type RequestSpec, type Target, type TextEndpoint, type Timeouts } from './types.js';
+export { DEFAULT_TIMEOUTS, type RequestMeta, type CancelPoint, type RequestSpec, type Target, type TextEndpoint, type Timeouts } from './types.js';
 export { createStreamingClient, type PreparedRequest, type StreamingClient, type StreamingClientOptions } from './streaming-client.js';
 export { createFleetClient, routeTo } from './fleet-client.js';
 export { answerOf, responseIdOf, toolCallsOf } from './stream-handler.js';

@@ -20,7 +20,7 @@ import { messagesReader } from './messages-reader.js';
 import { responsesReader } from './responses-reader.js';
 import { structuredRecord } from './structured-answer.js';
 import type { ToolExpectation } from './tool-calls.js';
-import type { RequestMeta, Timeouts } from './types.js';
+import type { CancelPoint, RequestMeta, Timeouts } from './types.js';
 import type { QuietQueue } from './quiet-queue.js';
 
 /** Answer texts kept beside their records, never in them: records are stored and exported; answers are only sent back. */
@@ -113,6 +113,10 @@ export class StreamHandler implements H1Handler, Abortable {
   private errorBytes = 0;
   private settled = false;
   private timer: NodeJS.Timeout | null = null;
+  /** Set when the request is to be given up on purpose: after this many ms (armed at the send), after this many tokens. */
+  private cancelMs: number | null = null;
+  private cancelTokens: number | null = null;
+  private cancelTimer: NodeJS.Timeout | null = null;
   private signal: AbortSignal | null = null;
   private tools: ToolExpectation | null = null;
   private responseId: string | null = null;
@@ -148,6 +152,10 @@ export class StreamHandler implements H1Handler, Abortable {
     }
     this.timer = setTimeout(this.onTotalTimeout, this.ctx.timeouts.totalMs);
     this.timer.unref();
+    if (this.cancelMs !== null) {
+      this.cancelTimer = setTimeout(() => this.stop({ kind: 'cancelled', after: 'ms', phase: this.phase() }), this.cancelMs);
+      this.cancelTimer.unref();
+    }
     this.sendNs = this.ctx.clock();
     try {
       dispatch();
@@ -194,6 +202,8 @@ export class StreamHandler implements H1Handler, Abortable {
     this.parser.push(chunk);
     if (this.cutOff()) return;
     if (this.rec.doneNs !== null) this.settle(streamOutcome(this.rec, this.contentType, this.ctx.dialect.api.accept), this.rec.doneNs);
+    // A stream that ended in this read is complete; one still going that has read its tokens is given up here.
+    else if (this.cancelTokens !== null && this.rec.tokensRead >= this.cancelTokens) this.stop({ kind: 'cancelled', after: 'tokens', phase: this.phase() });
   }
 
   /** Stops a stream whose line, event, event count or token count went past its limit; true when it did. */
@@ -265,7 +275,15 @@ export class StreamHandler implements H1Handler, Abortable {
   private release(): void {
     this.settled = true;
     if (this.timer !== null) clearTimeout(this.timer);
+    if (this.cancelTimer !== null) clearTimeout(this.cancelTimer);
     if (this.signal !== null) unwatchAbort(this.signal, this);
+  }
+
+  /** The request is given up on purpose at this point (its socket closed, as a user who stops waiting does); set before start. */
+  cancelAt(point: CancelPoint): this {
+    this.cancelMs = point.afterMs;
+    this.cancelTokens = point.afterTokens;
+    return this;
   }
 
   /** Keeps the answer text of this stream (read back with answerOf). */

@@ -157,6 +157,11 @@ export class StreamRecorder implements ChunkSink {
     if (reasoning !== null) this.reasoningTokens = outputCount(reasoning);
   }
 
+  /** Tokens the token-carrying chunks read so far carried (as the record counts them): what `--cancel-after-tokens` waits for. */
+  get tokensRead(): number {
+    return this.chunkTokenSum;
+  }
+
   /** Output tokens and where the count came from. */
   outputTokens(): { tokens: number; source: 'usage' | 'chunks' } {
     if (this.completionTokens !== null) return { tokens: this.completionTokens, source: 'usage' };

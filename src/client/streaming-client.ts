@@ -175,6 +175,7 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
         if (ctx.trace) handler.builtNs = builtNs;
         if (onEnded !== undefined) handler.onEnded = onEnded;
         if (spec.keepAnswer) handler.keepAnswer();
+        if (spec.cancel !== undefined) handler.cancelAt(spec.cancel);
         if (spec.endpoint === 'responses') handler.readResponsesEvents();
         if (spec.endpoint === 'messages') handler.readMessagesEvents();
         // Session turns: what each turn resends is part of what a session compares. Images or audio: the body's

@@ -81,6 +81,14 @@ export interface RequestSpec {
   extraBody?: Record<string, unknown>;
   /** The user's `--extra-body`: merged after everything else whatever the engine's key allowlist, so it reaches the server as given. */
   passThrough?: Record<string, unknown>;
+  /** Give the request up on purpose at this point (its socket closed): its record's outcome is then `cancelled`. Unset: read to the end. */
+  cancel?: CancelPoint;
+}
+
+/** Where a request is given up on purpose: ms after its send, or once its chunks carried this many tokens; whichever comes first (null: not that one). */
+export interface CancelPoint {
+  afterMs: number | null;
+  afterTokens: number | null;
 }
 
 /** Scheduling facts copied into the record unchanged. */

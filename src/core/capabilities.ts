@@ -42,6 +42,7 @@ export const SURFACES = {
   'server-hooks': 'the server hooks (--reset-cache-between, --profile-level)',
   pools: "a disaggregated server's pools (--metrics-url ROLE=URL, --pool-gpus, --kv-link-gbps)",
   lora: 'goodput sweep --lora (several LoRA adapters, chosen by weight)',
+  cancel: 'requests given up on purpose (--cancel-after-ms, --cancel-after-tokens)',
 } as const;
 
 export type SurfaceName = keyof typeof SURFACES;

@@ -1,12 +1,13 @@
 /**
  * Goodput of one level: the requests that met every SLO, per second and as a
- * share of all measured requests (failures included in the denominator), and
+ * share of all measured requests (failures included in the denominator; those
+ * the workload cancelled on purpose left out, as they never ran to an end), and
  * whether each SLO held at its percentile. A failed request counts as +∞ in
  * every percentile, so failures can only make an SLO harder to hold.
  */
 import { z } from 'zod';
 import type { RequestRecord } from './record.js';
-import { isOk } from './record.js';
+import { isCancelled, isOk } from './record.js';
 import { SLO_METRICS, type Slo, judgeRequest, sloValue } from './slo.js';
 
 export const sloCheckSchema = z.object({
@@ -19,6 +20,7 @@ export const sloCheckSchema = z.object({
 });
 
 export const levelGoodputSchema = z.object({
+  /** Measured requests judged: all but those the workload cancelled on purpose. */
   requests: z.number().int().nonnegative(),
   /** Requests that met every SLO. */
   met: z.number().int().nonnegative(),
@@ -71,7 +73,8 @@ export function percentileWithMisses(finite: readonly number[], infinite: number
  * @param durationMs the level's measured duration (first send → last end), ms
  */
 export function levelGoodput(records: readonly RequestRecord[], slo: Slo, durationMs: number): LevelGoodput {
-  const measured = records.filter((r) => !r.warmup);
+  // A request the workload gave up on purpose never ran to its end: it neither meets nor misses an objective.
+  const measured = records.filter((r) => !r.warmup && !isCancelled(r));
   const missed: LevelGoodput['missed'] = {
     ttftMs: 0,
     tpotMs: 0,

@@ -2,7 +2,19 @@
  * core/: pure measurement math. No I/O, no clock; tests feed it literals.
  * This door names what other areas use; everything else stays inside core.
  */
-export { isOk, type Outcome, type Phase, type RequestRecord, type RetryAttempt, type StructuredRecord, type ToolCallRecord, wholeInstants } from './record.js';
+export {
+  isCancelled,
+  isFailed,
+  isOk,
+  type CancelTrigger,
+  type Outcome,
+  type Phase,
+  type RequestRecord,
+  type RetryAttempt,
+  type StructuredRecord,
+  type ToolCallRecord,
+  wholeInstants,
+} from './record.js';
 export { maxOf, mean, minOf, percentiles } from './percentiles.js';
 export {
   e2eFromScheduleMs,
@@ -204,6 +216,7 @@ export { summarizeSessions } from './session-summary.js';
 export { type AgentSummary, type AgentSummaryInput, summarizeAgents } from './agent-summary.js';
 export { summarizeToolCalls, type ToolCallSummary } from './tool-call-summary.js';
 export { summarizeStructured } from './structured-summary.js';
+export { type CancelledSummary, cancelledNote, summarizeCancelled } from './cancel-summary.js';
 export { mergeShareRecords, type ShareRecords, sharesFromRecords, sharesLoad, splitConcurrency, splitRequests, withShares } from './level-shares.js';
 export { type AxisLevel, levelAxis, type LevelAxis, levelValue } from './level-axis.js';
 export { type Difference, difference, meanStatistic, MIN_REPEATS, percentileStatistic } from './difference.js';

@@ -2,7 +2,8 @@
  * One level's figures from its raw records: every number in a LevelResult is
  * computed here, from records only. Warm-up requests are excluded from all of it.
  */
-import { type RequestRecord, isOk } from './record.js';
+import { type RequestRecord, isFailed, isOk } from './record.js';
+import { summarizeCancelled } from './cancel-summary.js';
 import type { ClientBound, FailureKind, GpuMem, LevelResult } from './result-schema.js';
 import { maxOf, mean, minOf, percentiles } from './percentiles.js';
 import { chunkGapsMs, e2eMs, itlPerTokenMs, perRequestTokS, sendLagMs, tokensPerChunk, tpotMs, ttfaMs, ttftMs } from './request-metrics.js';
@@ -73,6 +74,8 @@ function describeFailure(r: RequestRecord): string {
       return `not sent (refused by us, not a server failure): ${o.message}`;
     case 'aborted':
       return 'aborted';
+    case 'cancelled':
+      return `cancelled by the client after its ${o.after}`;
     case 'ok':
       return 'ok';
   }
@@ -124,7 +127,9 @@ export function judgeRecordsClientBound(
 export function summarizeLevel(input: LevelInput): LevelResult {
   const measured = input.records.filter((r) => !r.warmup);
   const ok = measured.filter(isOk);
-  const failedRecords = measured.filter((r) => !isOk(r));
+  // A request the workload gave up on purpose is neither: counted apart (cancelled), in no figure below.
+  const failedRecords = measured.filter(isFailed);
+  const cancelled = summarizeCancelled(measured);
 
   const failures: Partial<Record<FailureKind, number>> = {};
   const examples = new Set<string>();
@@ -192,6 +197,7 @@ export function summarizeLevel(input: LevelInput): LevelResult {
     failureExamples: [...examples],
     invalid: failed > 0,
     invalidReason,
+    ...(cancelled === null ? {} : { cancelled }),
     clientRetries: measured.filter((r) => r.clientRetry === true).length,
     ...(retries === null ? {} : { retries }),
     ...(rateLimit === null ? {} : { rateLimit }),

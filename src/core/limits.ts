@@ -89,6 +89,7 @@ export const LIMITS = {
   rateLimitRpm: { max: 10_000_000, what: 'requests per minute of a rate-limit budget' },
   rateLimitTpm: { max: 10_000_000_000, what: 'tokens per minute of a rate-limit budget' },
   rateLimitResetS: { max: 86_400, what: 'seconds until a rate limit resets, as a server states it' },
+  cancelAfterMs: { max: 3_600_000, what: 'ms after its send a request is given up on purpose (--cancel-after-ms)' },
   qualityPrompts: { max: 256, what: "prompts in one quality score's per-prompt evidence" },
   qualityTopK: { max: 20, what: "top logprobs per prompt and side in a quality score's evidence (the largest top_logprobs asked for)" },
   qualityTokenChars: { max: 256, what: "characters of one token's text in a quality score's evidence" },

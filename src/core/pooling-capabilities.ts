@@ -45,4 +45,5 @@ export const POOLING_CAPABILITIES: Capabilities = {
   'server-hooks': { refused: '--reset-cache-between: does not apply to --endpoint {endpoint}' },
   pools: { refused: '--metrics-url: does not apply to --endpoint {endpoint}' },
   lora: { refused: '--lora: does not apply to --endpoint {endpoint}' },
+  cancel: { refused: '--cancel-after-ms: does not apply to --endpoint {endpoint}' },
 };

@@ -54,6 +54,7 @@ export const outcomeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('response-too-large'), phase, message }),
   z.object({ kind: z.literal('stream-overrun'), message }),
   z.object({ kind: z.literal('aborted') }),
+  z.object({ kind: z.literal('cancelled'), after: z.enum(['ms', 'tokens']), phase }),
   z.object({ kind: z.literal('client-lost'), message: z.string().max(1024) }),
   z.object({ kind: z.literal('not-sent'), code: z.enum(['ERR_REQUEST_BODY_LIMIT', 'ERR_REQUEST_BODY']), message }),
 ]);

@@ -32,6 +32,12 @@ export type Outcome =
   | { kind: 'stream-overrun'; message: string }
   /** Cancelled by us (run stopped). Not counted as a server failure. */
   | { kind: 'aborted' }
+  /**
+   * Given up on purpose by the workload (`--cancel-after-ms`, `--cancel-after-tokens`): the socket was
+   * closed at that point, as a user who stops waiting does. Neither a success nor a failure: counted apart
+   * and kept out of every latency and throughput figure. `after` names what ran out; `phase` where it stood.
+   */
+  | { kind: 'cancelled'; after: CancelTrigger; phase: Phase }
   /** The worker process sending it stopped answering mid-level: never finished, counted as failed, the message names the worker. */
   | { kind: 'client-lost'; message: string }
   /**
@@ -40,6 +46,9 @@ export type Outcome =
    * or a body or request id that could not be built (`ERR_REQUEST_BODY`). Our limit, not the server's failure.
    */
   | { kind: 'not-sent'; code: NotSentCode; message: string };
+
+/** What ran out when a request was given up on purpose: its time since the send, or the tokens it was to read. */
+export type CancelTrigger = 'ms' | 'tokens';
 
 /** Why we refused to send a request, as a stable code. */
 export type NotSentCode = 'ERR_REQUEST_BODY_LIMIT' | 'ERR_REQUEST_BODY';
@@ -186,6 +195,16 @@ export interface RequestRecord {
 /** True when a record counts as a success. */
 export function isOk(r: RequestRecord): boolean {
   return r.outcome.kind === 'ok';
+}
+
+/** True when the workload gave the request up on purpose: neither a success nor a failure. */
+export function isCancelled(r: { outcome: { kind: string } }): boolean {
+  return r.outcome.kind === 'cancelled';
+}
+
+/** True when a record counts as a failure: not a success, and not given up on purpose. */
+export function isFailed(r: { outcome: { kind: string } }): boolean {
+  return r.outcome.kind !== 'ok' && r.outcome.kind !== 'cancelled';
 }
 
 const whole = (ns: number | null): number | null => (ns === null ? null : Math.round(ns));

@@ -6,6 +6,7 @@
  */
 import { adapterLevelsSchema } from './adapter-summary.js';
 import { agentSummarySchema } from './agent-summary.js';
+import { cancelledProblem, cancelledSummarySchema } from './cancel-summary.js';
 import { z } from 'zod';
 import { ratePacingSchema } from './rate-pacing.js';
 import { arrivalSchema, levelLoadSchema } from './arrival-spec.js';
@@ -105,6 +106,8 @@ export const levelResultSchema = z
     failureExamples: z.array(z.string()),
     invalid: z.boolean(),
     invalidReason: z.string().nullable(),
+    /** Measured requests the workload gave up on purpose (--cancel-after-ms, --cancel-after-tokens): neither succeeded nor failed; absent when none. */
+    cancelled: cancelledSummarySchema.optional(),
     /** Measured requests sent a second time after failing on a reused keep-alive socket before any response byte (absent in earlier results). */
     clientRetries: z.number().int().nonnegative().optional(),
     /** Measured requests sent again after a 429, 529 or 503 with Retry-After: requests, retries, the time waited and the statuses (absent when none). */
@@ -269,6 +272,8 @@ export const levelResultSchema = z
     adapters: adapterLevelsSchema.optional(),
   })
   .superRefine((l, ctx) => {
+    const cancelled = cancelledProblem(l);
+    if (cancelled !== null) ctx.addIssue({ code: 'custom', path: ['cancelled'], message: cancelled });
     if (l.toolCalls !== undefined && l.toolCalls.requests > l.succeeded) {
       ctx.addIssue({
         code: 'custom',

@@ -1136,6 +1136,45 @@ const CATALOGUE = [
     },
   },
   {
+    flag: '--cancel-after-ms',
+    arg: '<ms>',
+    value: { type: 'number', integer: true, min: 0, exclusiveMin: true, limit: 'cancelAfterMs' },
+    group: 'arrival',
+    endpoints: TEXT,
+    help: 'give each request up this many ms after its send, as a user who stops waiting (its socket closed): recorded as cancelled, neither success nor failure, in no latency or throughput figure',
+    doc: {
+      meaning:
+        "give each request up this many ms after its send unless it ended before, as a user who stops waiting: its socket is closed, its outcome is `cancelled` (neither success nor failure), it is counted in the level's `cancelled` and left out of every latency, throughput and goodput figure ([metrics](metrics.md#cancelled-requests)); with `--cancel-after-tokens`, whichever comes first",
+      default: 'none',
+    },
+  },
+  {
+    flag: '--cancel-after-tokens',
+    arg: '<k>',
+    value: { type: 'number', integer: true, min: 0, exclusiveMin: true, limit: 'outputTokens' },
+    group: 'arrival',
+    endpoints: TEXT,
+    help: 'give each request up once its stream carried this many tokens (its socket closed): recorded as cancelled, as --cancel-after-ms',
+    doc: {
+      meaning:
+        'give each request up once its chunks carried this many tokens (content or reasoning, as the record counts them) unless it ended before: its socket is closed and its outcome is `cancelled`, as with `--cancel-after-ms`',
+      default: 'none',
+    },
+  },
+  {
+    flag: '--cancel-fraction',
+    arg: '<share>',
+    value: { type: 'number', min: 0, exclusiveMin: true },
+    group: 'arrival',
+    endpoints: TEXT,
+    help: 'with --cancel-after-ms or --cancel-after-tokens: the share of measured requests given up, spread evenly over each level (warm-ups never)',
+    doc: {
+      meaning:
+        'with `--cancel-after-ms` or `--cancel-after-tokens`: the share of measured requests given up (above 0, at most 1), spread evenly over each level so every client thread and worker picks the same ones; warm-ups are never cancelled',
+      default: '1',
+    },
+  },
+  {
     flag: 'TRACE',
     value: { type: 'text' },
     group: 'body',

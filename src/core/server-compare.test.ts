@@ -102,6 +102,34 @@ describe('client vs server', () => {
     expect(compareWithServer(records, { ...server, requests: 1 }, null).comparison.find((r) => r.metric === 'requests')?.agrees).toBe(true);
   });
 
+  it('allows the server any count above ours for the requests we cancelled, or one without their tokens, nothing else', () => {
+    const cut = rec({ chunksMs: [50, 60], chunkTokens: [1, 2], outcome: { kind: 'cancelled', after: 'tokens', phase: 'stream' } });
+    const row = (generatedTokens: number) =>
+      compareWithServer([...records, cut], { ...server, generatedTokens, requests: 3 }, null).comparison.find((r) => r.metric === 'generated-tokens');
+    // We read 6 + 3 tokens. The simulator went on for the cancelled one until it heard the close; llama.cpp counts none of it (6).
+    expect(row(40)).toMatchObject({
+      client: 9,
+      diff: -31,
+      allowedMin: -40,
+      allowedMax: 4,
+      agrees: true,
+      basis:
+        "±2% of the server's count, or apart from the 1 request we cancelled (what it generated for them before it heard them go, or the 3 tokens we read of them)",
+    });
+    expect(row(6)?.agrees).toBe(true);
+    expect(row(4)?.agrees).toBe(false);
+  });
+
+  it("compares a cancelled request's first token and steps with the server's, which timed them too", () => {
+    // Cancelled after two chunks: TTFT 80 ms, one 30 ms gap. With it the means are (50+52+80)/3 and (10+10+12+12+30)/5.
+    const cut = rec({ chunksMs: [80, 110], outcome: { kind: 'cancelled', after: 'tokens', phase: 'stream' } });
+    const { comparison } = compareWithServer([...records, cut], { ...server, generatedTokens: 8, requests: 3 }, 0.3);
+    expect(comparison.find((r) => r.metric === 'ttft-mean-ms')?.client).toBeCloseTo(182 / 3, 9);
+    expect(comparison.find((r) => r.metric === 'itl-mean-ms')?.client).toBeCloseTo(74 / 5, 9);
+    // A per-request figure is the server's for finished requests alone.
+    expect(compareWithServer([...records, cut], { ...server, itlPer: 'request' }, 0.3).comparison.find((r) => r.metric === 'itl-mean-ms')?.client).toBe(11);
+  });
+
   it('compares per-token and per-request inter-token figures with the matching client statistic', () => {
     const exact = [rec({ chunksMs: [50, 70], chunkTokens: [1, 4] })]; // one 20 ms gap carrying 4 tokens
     expect(compareWithServer(exact, { ...server, itlMeanMs: 5, itlPer: 'token' }, 0).comparison.find((r) => r.metric === 'itl-mean-ms')?.client).toBe(5);

@@ -36,4 +36,5 @@ export const TEXT_CAPABILITIES: Capabilities = {
   'server-hooks': { works: 'cli/server-hooks.test.ts' },
   pools: { works: 'runner/disagg.test.ts' },
   lora: { works: 'cli/lora-adapters.test.ts' },
+  cancel: { works: 'cli/cancel-requests.test.ts' },
 };

@@ -50,4 +50,5 @@ export const TRANSCRIPTION_CAPABILITIES: Capabilities = {
   'server-hooks': { refused: '--reset-cache-between: does not apply to --endpoint transcriptions (speech to text)' },
   pools: { refused: '--metrics-url: does not apply to --endpoint transcriptions (speech to text)' },
   lora: { refused: '--lora: does not apply to --endpoint transcriptions (speech to text)' },
+  cancel: { refused: '--cancel-after-ms: does not apply to --endpoint transcriptions (speech to text)' },
 };

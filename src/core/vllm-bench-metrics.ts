@@ -49,6 +49,7 @@ function describeOutcome(r: RequestRecord): string {
   const o = r.outcome;
   if (o.kind === 'ok') return '';
   if (o.kind === 'http-error') return `HTTP ${o.status}: ${o.message}`;
+  if (o.kind === 'cancelled') return `cancelled by the client after its ${o.after}`;
   return o.kind === 'aborted' ? 'aborted' : `${o.kind}: ${o.message}`;
 }
 

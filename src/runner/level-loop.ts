@@ -9,7 +9,7 @@
  * and warnings every kind's sweep keeps.
  */
 import type { z } from 'zod';
-import type { LevelOf, RecordOf, RunKindName, ServerHookCall, Warning } from '../core/index.js';
+import { type LevelOf, type RecordOf, type RunKindName, type ServerHookCall, type Warning, isFailed } from '../core/index.js';
 import { SweepError } from './errors.js';
 import { TOOL_VERSION } from './version.js';
 import type { SweepEvent, SweepHooks } from './sweep-events.js';
@@ -128,8 +128,8 @@ export async function sweepLevels<K extends RunKindName>(talk: SweepTalk<K>, hoo
     const onRecord = (r: RecordOf<K>) => {
       if (!r.warmup) {
         p.done++;
-        if (r.outcome.kind !== 'ok') p.failed++;
-        else p.tokens += kind.tokensOf?.(r) ?? 0;
+        if (isFailed(r)) p.failed++;
+        else if (r.outcome.kind === 'ok') p.tokens += kind.tokensOf?.(r) ?? 0;
       }
       const tokens = kind.tokensOf ? { outputTokens: p.tokens } : {};
       emit({ kind: 'request', concurrency: c, done: p.done, failed: p.failed, requests, ...tokens, warmup: r.warmup });

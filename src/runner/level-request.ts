@@ -5,8 +5,9 @@
  * (run-level.ts) and its sessions and agent traces (level-sessions.ts).
  */
 import { type RequestRecord, adapterAt } from '../core/index.js';
-import type { Clock, RequestSpec, StreamingClient } from '../client/index.js';
+import type { CancelPoint, Clock, RequestSpec, StreamingClient } from '../client/index.js';
 import { type PromptItem, promptFor } from '../workload/index.js';
+import { cancelPointFor } from './cancel-point.js';
 import { imagesOf } from './image-pool.js';
 import type { RatePacer } from './rate-pacer.js';
 import type { RunState } from './run-state.js';
@@ -90,7 +91,14 @@ export function requestSpec(ctx: LevelContext, seq: number, given?: PromptItem):
     ...(spec.images === null || ctx.imagePool === undefined ? {} : { images: imagesOf(ctx.imagePool, spec.images.perRequest, seq) }),
     ...(ctx.audioPool === undefined || ctx.audioPool.length === 0 ? {} : { audio: ctx.audioPool[seq % ctx.audioPool.length] as string }),
     ...(spec.responseSchema === null ? {} : { structured: { spec: spec.responseSchema, control: isControl(seq, spec.responseSchema.control) } }),
+    ...cancelOf(spec, seq),
   };
+}
+
+/** Request `seq`'s cancel point when the sweep gives it up on purpose (cancel-point.ts), as a spread-in field. */
+function cancelOf(spec: SweepSpec, seq: number): { cancel?: CancelPoint } {
+  const cancel = cancelPointFor(spec.cancel, spec.warmup, seq);
+  return cancel === undefined ? {} : { cancel };
 }
 
 /** Request `seq` is a plain control of a structured-output level: the control share spread evenly over the sequence. */

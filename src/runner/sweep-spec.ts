@@ -29,6 +29,7 @@ import {
   ROUTE_POLICIES,
 } from '../core/index.js';
 import { agentTurnsOf, arrivalOps, promptSourceSchema, turnsOf } from '../workload/index.js';
+import { cancelSpecSchema } from './cancel-point.js';
 import { GPU_SOURCE_CHOICES } from '../telemetry/index.js';
 import { ENGINE_CHOICES, type EngineChoice, MIN_THINKING_BUDGET, type Target, isLoopback } from '../client/index.js';
 
@@ -195,6 +196,8 @@ export const sweepSpecSchema = z
     anthropicVersion: limitedName('anthropic-version').default(ANTHROPIC_VERSION),
     /** Scrape the server's Prometheus endpoint around each level (the server's own view beside ours). */
     serverMetrics: z.boolean().default(true),
+    /** Requests given up on purpose (their sockets closed at a time or a token count), recorded as `cancelled`; null: every request read to its end. */
+    cancel: cancelSpecSchema.nullable().default(null),
     /** Send a W3C traceparent with every request, its ids kept on the record (a request joins the server's traces). */
     traceparent: z.boolean().default(true),
     /** The metrics URL; null: probe /prometheus/metrics then /metrics under the server's root. */
@@ -334,6 +337,7 @@ export const sweepSpecSchema = z
     // Trace prompts are matched to the trace's send offsets by position: a warm-up would shift every one.
     if (spec.prompts.kind === 'trace' && spec.warmup !== 0)
       ctx.addIssue({ code: 'custom', path: ['warmup'], message: 'a trace replay runs no warm-ups (they would shift its recorded schedule)' });
+    cancelIssue(spec, ctx);
     profiledLevelIssue(spec, ctx);
     spec.levels.forEach((level, i) => {
       const problem = ops.checkLevel(level);
@@ -374,6 +378,16 @@ function fleetIssues(
       code: 'custom',
       path: ['metricsUrl'],
       message: "one metrics URL cannot speak for a fleet: each target's own endpoint is scraped, or give a Prometheus server (prometheus)",
+    });
+}
+
+/** Requests are given up one by one: a session's or agent's next turn carries the answer before it, so a turn given up would change the workload itself. */
+function cancelIssue(spec: { cancel: object | null; prompts: { kind: string } }, ctx: z.RefinementCtx): void {
+  if (spec.cancel !== null && (spec.prompts.kind === 'sessions' || spec.prompts.kind === 'agents'))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['cancel'],
+      message: `requests are cancelled one by one, not in ${spec.prompts.kind} (each turn carries the answer before it)`,
     });
 }
 

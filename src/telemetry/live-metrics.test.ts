@@ -17,16 +17,19 @@ describe('live metrics', () => {
     m.record(rec({ warmup: true, chunksMs: [5], endMs: 6, outputTokens: 1 }));
     m.record(rec({ sendMs: 0, chunksMs: [30, 40, 50], endMs: 50, outputTokens: 3, promptTokens: 5 }));
     m.record(rec({ outcome: { kind: 'timeout', phase: 'stream', message: 'x' } }));
+    // Given up on purpose: counted by its outcome, neither failed nor in the tokens or histograms.
+    m.record(rec({ chunksMs: [5, 6], endMs: 6, outcome: { kind: 'cancelled', after: 'tokens', phase: 'stream' } }));
     const text = m.text();
     expect(parsePrometheusText(text).badLines).toEqual([]);
     expect(value(text, 'goodput_requests_completed_total', { outcome: 'ok', warmup: 'false' })).toBe(1);
     expect(value(text, 'goodput_requests_completed_total', { outcome: 'ok', warmup: 'true' })).toBe(1);
     expect(value(text, 'goodput_requests_completed_total', { outcome: 'timeout', warmup: 'false' })).toBe(1);
+    expect(value(text, 'goodput_requests_completed_total', { outcome: 'cancelled', warmup: 'false' })).toBe(1);
     expect(value(text, 'goodput_requests_failed_total')).toBe(1);
     expect(value(text, 'goodput_output_tokens_total')).toBe(3);
     expect(value(text, 'goodput_prompt_tokens_total')).toBe(5);
     expect(value(text, 'goodput_level_concurrency')).toBe(4);
-    expect(value(text, 'goodput_level_requests_left')).toBe(8);
+    expect(value(text, 'goodput_level_requests_left')).toBe(7);
     // TTFT 30 ms: in the 0.05 s bucket, not the 0.025 one; TPOT 10 ms: in the 0.01 s bucket.
     expect(value(text, 'goodput_ttft_seconds_bucket', { le: '0.025' })).toBe(0);
     expect(value(text, 'goodput_ttft_seconds_bucket', { le: '0.05' })).toBe(1);

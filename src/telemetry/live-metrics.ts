@@ -72,7 +72,8 @@ export class LiveMetrics {
     this.level.done++;
     this.sent.push({ sendNs: r.sendNs, endNs: r.endNs, targetSendNs: r.targetSendNs });
     if (r.outcome.kind !== 'ok') {
-      this.failed++;
+      // Given up on purpose: in the outcome counter above, never a failure.
+      if (r.outcome.kind !== 'cancelled') this.failed++;
       return;
     }
     this.outputTokens += r.outputTokens;

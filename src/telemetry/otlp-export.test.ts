@@ -68,6 +68,16 @@ describe('OTLP export', () => {
     expect(span?.spanId).toMatch(/^[0-9a-f]{16}$/);
   });
 
+  it('leaves the status of a request given up on purpose unset: no error, its outcome attribute says why', async () => {
+    const { post, bodies } = keeping();
+    const ex = otlpExporter({ url: 'http://x/v1/traces', version: '1', post });
+    ex.add(rec({ chunksMs: [5], endMs: 6, outcome: { kind: 'cancelled', after: 'ms', phase: 'stream' } }), 0);
+    await ex.flush();
+    const [span] = spansOf(bodies);
+    expect(span?.status).toEqual({ code: 0 });
+    expect(span?.attributes).toContainEqual({ key: 'goodput.outcome', value: { stringValue: 'cancelled' } });
+  });
+
   it('sends at most otlpBatchSpans per request', async () => {
     const { post, bodies } = keeping();
     const ex = otlpExporter({ url: 'http://x/v1/traces', version: '1', post });

@@ -85,7 +85,8 @@ export function requestSpan(r: RequestRecord, level: number, ids: TraceIds, orig
     startTimeUnixNano: unixNanos(originMs, r.sendNs),
     endTimeUnixNano: unixNanos(originMs, Math.max(endNs, r.sendNs)),
     attributes,
-    status: r.outcome.kind === 'ok' ? { code: 1 } : { code: 2, message: r.outcome.kind },
+    // A request given up on purpose is no error: its status is left unset, its outcome attribute says why.
+    status: r.outcome.kind === 'ok' ? { code: 1 } : r.outcome.kind === 'cancelled' ? { code: 0 } : { code: 2, message: r.outcome.kind },
   };
 }
 

@@ -3,7 +3,7 @@
  * queued), cells in the seed's column order, an invalid level's averages
  * marked dimmed with the reason, and Failed emphasized when non-zero.
  */
-import { type LevelResult, HELD_SHARE, describeInFlight, heldShort, levelValue, outputAsked, serverAddedLabel } from '../../core/index.js';
+import { type LevelResult, HELD_SHARE, cancelledNote, describeInFlight, heldShort, levelValue, outputAsked, serverAddedLabel } from '../../core/index.js';
 import { num } from './format.js';
 import { AVERAGE_METRICS, METRICS, type MetricKey, TABLE_METRICS } from './metrics.js';
 
@@ -59,7 +59,7 @@ export function levelBadge(l: LevelResult): LevelBadge {
   if (l.clientBound.bound) return { text: 'client-bound', tone: 'warn', reason: statusText(l) };
   // The client kept fewer requests open than asked: the level's figures are of less load than its label says.
   if (heldShort(l.inFlight)) return { text: 'not held', tone: 'warn', reason: statusText(l) };
-  return { text: 'ok', tone: 'ok', reason: l.retries === undefined ? null : statusText(l) };
+  return { text: 'ok', tone: 'ok', reason: l.retries === undefined && l.cancelled === undefined ? null : statusText(l) };
 }
 
 /** "3 retries of 2 requests, 2.9 s waited": retries after 429, 529 or 503, never hidden; null without any. */
@@ -71,7 +71,8 @@ function retriesText(l: LevelResult): string | null {
 
 export function statusText(l: LevelResult): string {
   const retries = retriesText(l);
-  const plus = retries === null ? '' : `; ${retries}`;
+  // Requests given up on purpose are neither: said beside whatever the level's status is.
+  const plus = [retries, cancelledNote(l)].map((x) => (x === null ? '' : `; ${x}`)).join('');
   if (l.invalid) return `invalid: ${failures(l)}${plus}`;
   if (l.rateLimit?.limited === true) return `${l.rateLimit.reason ?? "limited by the provider's rate limit"}${plus}`;
   if (l.clientBound.bound) return `client-bound: ${l.clientBound.reason ?? 'our client was the bottleneck'}${plus}`;
