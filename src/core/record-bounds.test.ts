@@ -192,4 +192,14 @@ describe('the record schema', () => {
     });
     expect(parseRawRecord({ ...base(), ...ids, spanId: 'cd'.repeat(9) })).toEqual({ ok: false, message: 'spanId: spanId must be 16 lower-case hex digits' });
   });
+
+  it('keeps the ramp mark of a warm-up, and refuses a measured request that says it was sent during the ramp', () => {
+    const parsed = parseRawRecord({ ...base(), warmup: true, ramp: true });
+    expect(parsed.ok && parsed.record.ramp).toBe(true);
+    expect(parseRawRecord({ ...base(), ramp: true })).toEqual({
+      ok: false,
+      message: 'ramp: marks a request sent during the ramp, which is kept out of every number: warmup must be true',
+    });
+    expect(parseRawRecord({ ...base(), warmup: true, ramp: false }).ok).toBe(false);
+  });
 });
