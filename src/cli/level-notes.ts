@@ -9,7 +9,8 @@
  * the server found cached; a closed loop's TTFT in its initial burst (the first C
  * sends, all at once) apart from the steady state after it, which the table's
  * percentiles mix; and who sent a split level (threads, workers) with each one's
- * own self-check (busy share, loop delay, send lateness) and verdict. Server text is sanitised.
+ * own self-check (busy share, loop delay, send lateness) and verdict; a level
+ * bounded by time, its window (ramp, last send and end, in flight at its end). Server text is sanitised.
  */
 import { type LevelResult, sanitizeForTerminal } from '../core/index.js';
 
@@ -65,7 +66,9 @@ export function levelNotes(levels: readonly LevelResult[]): string[] {
         ]
       : [],
   );
+  const timed = levels.flatMap((l) => (l.window ? [`  ${label(l)}: ${windowNote(l.window, l.requests, l.concurrency)}`] : []));
   return [
+    ...(timed.length > 0 ? ['', "Levels bounded by time (s after each level's start):", ...timed] : []),
     ...(burst.length > 0 ? ['', 'TTFT of the initial burst and of the steady state after it:', ...burst] : []),
     ...(clients.length > 0 ? ['', 'Clients (each judged on its own):', ...clients] : []),
     ...(open.length > 0 ? ['', 'Open-loop schedule:', ...open] : []),
@@ -75,6 +78,15 @@ export function levelNotes(levels: readonly LevelResult[]): string[] {
       ? ['', "Provider's rate limits and retries (429, 529, 503 with Retry-After; latency counts from each request's first attempt):", ...limits]
       : []),
   ];
+}
+
+/** A timed level's window in one line: what it sent and when, the ramp kept out, what was in flight at its end. */
+function windowNote(w: NonNullable<LevelResult['window']>, requests: number, c: number): string {
+  const s = (x: number | null) => (x === null ? '—' : `${(x / 1000).toFixed(2)} s`);
+  const ramp =
+    w.rampUpS > 0 ? ` after a ${w.rampUpS} s ramp (${w.rampRequests} requests kept out; all ${c} streams in flight at ${s(w.fullConcurrencyMs)})` : '';
+  const ended = w.endedBy === 'request-limit' ? ' · ENDED EARLY: a stream sent its share of the requests a level may hold' : '';
+  return `${requests} measured in ${w.durationS} s${ramp} · last send ${s(w.lastSendMs)}, last end ${s(w.lastEndMs)} · ${w.inFlightAtEnd} in flight at the end${ended}`;
 }
 
 /** What the provider's headers said, the pace, the 429s and the retries of one level, in one line. */

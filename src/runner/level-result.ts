@@ -20,6 +20,7 @@ import {
   e2eFromScheduleMs,
   isOk,
   levelGoodput,
+  levelWindow,
   mean,
   percentiles,
   sharesFromRecords,
@@ -126,6 +127,8 @@ export function levelFromRecords(run: SweepResult, stated: LevelResult, records:
       clientBudgetRule: cb.budgets === undefined ? 'floor' : 'scaled',
       ...(stated.shares ? { shares: sharesFromRecords(stated.shares, records) } : {}),
     }),
+    // A timed level's window is the records' own, by the rule the sweep used: never taken from the file.
+    ...(run.run.loadShape === undefined ? {} : { window: levelWindow(records, run.run.loadShape, stated.concurrency, run.run.warmupPerLevel) }),
     ...(stated.gpu === undefined ? {} : { gpu: stated.gpu }),
     ...(stated.energy === undefined ? {} : { energy: stated.energy }),
     ...(stated.serverTruth === undefined ? {} : { serverTruth: stated.serverTruth }),
