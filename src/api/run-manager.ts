@@ -134,6 +134,7 @@ export class RunManager {
           index: e.index,
           total: e.total,
           requests: e.requests,
+          ...('durationS' in e && e.durationS !== undefined ? { durationS: e.durationS } : {}),
           done: 0,
           failed: 0,
           outputTokens: 0,
@@ -142,9 +143,9 @@ export class RunManager {
         };
         this.hub.publish(runId, { kind: 'level-start', progress: p });
       } else if (e.kind === 'request' && p) {
-        // The measured phase starts when the last warm-up ends.
+        // The measured phase starts when the last warm-up ends (a ramp's requests come after the level's start: its clock runs on).
         if (e.warmup) {
-          measuredFromMs = performance.now();
+          if (!('ramp' in e && e.ramp === true)) measuredFromMs = performance.now();
           return;
         }
         const elapsedMs = performance.now() - measuredFromMs;
@@ -165,6 +166,10 @@ export class RunManager {
 
 /** A text sweep's spec from the page's Start body and the registered server; with an agent trace, its replay at the levels as speeds. */
 function textInput(body: StartTextRunBody, server: ServerView, apiKey: string | undefined): SweepSpecInput {
+  if (body.agentTrace && (body.durationS !== null || body.rampUpS !== null)) {
+    const field = body.durationS !== null ? 'durationS' : 'rampUpS';
+    throw new ApiError('bad-request', `${field}: an agent trace is replayed at its recorded times, turn by turn: it has no level bounded by time`, field);
+  }
   if (body.agentTrace) return agentReplayInput(body, body.agentTrace, server, apiKey);
   return {
     url: server.baseUrl,
@@ -175,6 +180,8 @@ function textInput(body: StartTextRunBody, server: ServerView, apiKey: string | 
     thinking: body.thinking,
     promptTokens: body.promptTokens,
     requestsPerLevel: body.requestsPerLevel,
+    durationS: body.durationS,
+    rampUpS: body.rampUpS,
     hourlyCostUsd: body.hourlyCostUsd === undefined ? server.hourlyCostUsd : body.hourlyCostUsd,
     baselineRateUsdPer1M: body.baselineRateUsdPer1M,
     gpuLabel: server.gpuLabel,

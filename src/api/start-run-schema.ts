@@ -20,6 +20,7 @@ import {
   kindOfEndpoint,
   limitMessage,
   refusalOf,
+  secondsOf,
   limitedCount,
   limitedInt,
   overLimit,
@@ -115,7 +116,21 @@ function fieldSchema(o: RunOption, f: BodyField): z.ZodType {
       return extraBodyOf(name).nullable().default(null);
     case 'headers':
       return headersOf(name).default([]);
+    case 'time':
+      return timeOf(o, name).nullable().default(null);
   }
+}
+
+/** A time as its flag takes it: a number of seconds or its text ("60s", "2m"), read by the flag's own reader, within the option's limit. */
+function timeOf(o: RunOption, name: string) {
+  if (o.value.type !== 'seconds') throw new Error(`${o.flag} is not a time option`);
+  const limit = o.value.limit;
+  return z.union([z.number(), z.string()], unionError(`${name} must be a number of seconds or a time such as "60s" or "2m"`)).transform((v, ctx) => {
+    const read = secondsOf(String(v), limit);
+    if ('seconds' in read) return read.seconds;
+    ctx.addIssue({ code: 'custom', message: `${name} ${read.problem}` });
+    return z.NEVER;
+  });
 }
 
 const strict = {
@@ -168,6 +183,10 @@ export interface StartTextRunBody {
   requestsPerLevel: number | 'auto';
   /** An agent trace to replay instead of synthetic prompts: the levels are its speeds. */
   agentTrace: AgentTraceBody | null;
+  /** Each level bounded by time instead of a count, s; null: a count. */
+  durationS: number | null;
+  /** With a duration: seconds over which each level opens its streams; null: all at once. */
+  rampUpS: number | null;
   /** Retries of a 429, 529 or 503 with Retry-After, and the most one request waits over them, s. */
   retry: number;
   retryMaxWaitS: number;

@@ -4,7 +4,7 @@
  * a contract's load pattern sets, each bound refused naming its flag, and a
  * rate sweep against the simulator sent open loop as a contract's is.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import { arrivalSchema, sweepResultSchema } from '../core/index.js';
 import { contractSchema } from '../contract/index.js';
 import { type SimServer, startSimulator } from '../sim/index.js';
 import { cli } from '../test-support/cli-in-process.js';
-import { type ArrivalFlags, arrivalFromFlags, percentilesFromFlags } from './arrival-flags.js';
+import { type ArrivalFlags, arrivalFromFlags, loadShapeFromFlags, percentilesFromFlags } from './arrival-flags.js';
 
 const defaults: ArrivalFlags = { levels: '1,2,4,8,16', arrival: 'concurrency', requestRate: 'inf', burstiness: '1' };
 const read = (over: Partial<ArrivalFlags>, given: readonly string[] = Object.keys(over)) =>
@@ -80,6 +80,53 @@ describe('the arrival flags', () => {
   for (const [what, run, message] of refusals) it(`refuses ${what}, naming the flag`, () => expect(run).toThrow(message));
 });
 
+describe('the load shape flags', () => {
+  const shape = (over: Partial<ArrivalFlags>, given: readonly string[] = Object.keys(over), kind: 'concurrency' | 'rate' | 'burst' = 'concurrency') =>
+    loadShapeFromFlags({ ...defaults, ...over }, (k) => given.includes(k), kind);
+
+  it('read --duration and --ramp-up as seconds, and leave a level of a request count alone', () => {
+    expect(shape({})).toEqual({});
+    expect(shape({ duration: '2m' })).toEqual({ durationS: 120, rampUpS: null });
+    expect(shape({ duration: '60s', rampUp: '5' })).toEqual({ durationS: 60, rampUpS: 5 });
+  });
+
+  const refusals: Array<[string, () => unknown, string]> = [
+    ['a zero duration', () => shape({ duration: '0' }), '--duration: 0 is not above 0 seconds, e.g. 5 or 60s'],
+    [
+      'a negative ramp',
+      () => shape({ duration: '60s', rampUp: '-1' }),
+      "--ramp-up: '-1' is not a time (a negative time): give seconds (60 or 60s), minutes (2m) or hours (1h), above 0",
+    ],
+    [
+      'a duration past the limits table',
+      () => shape({ duration: '61m' }),
+      '--duration: 61m (3660 s) is above the limit of 3600 seconds one level bounded by time sends for (--duration)',
+    ],
+    [
+      'a ramp without a duration',
+      () => shape({ rampUp: '5' }),
+      '--ramp-up: a ramp opens the streams of a level bounded by time: give a duration too, the ramp inside it (--duration)',
+    ],
+    [
+      'a ramp longer than the duration',
+      () => shape({ duration: '10s', rampUp: '12' }),
+      '--ramp-up: the ramp (12 s) must end before the level does (duration 10 s): the measured window is what is left of the duration after it',
+    ],
+    [
+      'a duration beside a request count',
+      () => shape({ duration: '10s' }, ['duration', 'requestsPerLevel']),
+      '--duration: bounds each level by time: leave out --requests-per-level (a level is bounded by one or the other)',
+    ],
+    [
+      'a duration on an open loop',
+      () => shape({ duration: '10s' }, ['duration'], 'rate'),
+      "--duration: bounds a closed loop's levels by time (its streams send until it ends): it cannot be combined with an open loop (--arrival rate)",
+    ],
+    ['a duration over workers', () => shape({ duration: '10s', workers: '2' }), "--duration: runs on this machine's client threads: leave out --workers"],
+  ];
+  for (const [what, run, message] of refusals) it(`refuses ${what}, naming the flag`, () => expect(run).toThrow(message));
+});
+
 describe('goodput sweep --request-rate against the simulator', () => {
   let sim: SimServer;
   const dir = mkdtempSync(join(tmpdir(), 'goodput-rate-'));
@@ -124,6 +171,20 @@ describe('goodput sweep --request-rate against the simulator', () => {
     expect(r.stdout).toMatch(
       /Percentiles \(ms, vLLM's definitions, from the raw records\):\n {2}40 req\/s poisson, burstiness 0\.5 \(seed 1\), cap 16: TTFT p50 [\d.]+ p90 [\d.]+ p99 [\d.]+ · TPOT p50/,
     );
+  });
+
+  it('sends levels bounded by time, the result stating the shape and each level its window; a bad time writes nothing', async () => {
+    const json = join(dir, 'timed.json');
+    const args = ['sweep', '--url', sim.url, '--levels', '2', '--prompt-tokens', '16', '--output-tokens', '8', '--no-server-metrics', '--json', json];
+    const bad = await cli([...args, '--duration', '0s']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--duration: 0s is not above 0 seconds, e.g. 5 or 60s');
+    expect(existsSync(json)).toBe(false);
+    const r = await cli([...args, '--duration', '0.4s', '--ramp-up', '0.2']);
+    expect(r.code, r.stderr).toBe(0);
+    const result = sweepResultSchema.parse(JSON.parse(readFileSync(json, 'utf8')));
+    expect(result.run.loadShape).toEqual({ durationS: 0.4, rampUpS: 0.2 });
+    expect(result.levels[0]?.window).toMatchObject({ durationS: 0.4, rampUpS: 0.2, endedBy: 'duration' });
   });
 
   it('refuses the arrival flags on an embeddings sweep, naming the flag', async () => {

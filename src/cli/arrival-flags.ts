@@ -5,14 +5,14 @@
  * command line says what a contract can (a vLLM bench user's
  * `--request-rate 4 --burstiness 0.5` included). Refusals name the flag.
  */
-import type { ArrivalSpec } from '../core/index.js';
+import { type ArrivalSpec, loadShapeProblem } from '../core/index.js';
 import type { SweepSpecInput } from '../runner/index.js';
 import { arrivalOps } from '../workload/index.js';
 import { badFlag, parseLevels } from './parse-flags.js';
-import { flagNumber, parsePercentiles } from './option-flags.js';
+import { flagNumber, flagSeconds, parsePercentiles } from './option-flags.js';
 import type { FlagsOf } from './sweep-flags.js';
 
-export type ArrivalFlags = FlagsOf<'arrival'> & Pick<FlagsOf<'sweep'>, 'levels'>;
+export type ArrivalFlags = FlagsOf<'arrival'> & Pick<FlagsOf<'sweep'>, 'levels'> & Partial<Pick<FlagsOf<'sweep'>, 'workers'>>;
 
 type RateProcess = Pick<Extract<ArrivalSpec, { kind: 'rate' }>, 'process' | 'burstiness'>;
 
@@ -65,6 +65,32 @@ export function arrivalFromFlags(f: ArrivalFlags, given: (key: string) => boolea
   }
   const levels = f.requestRate === 'inf' ? parseRates('--levels', f.levels) : parseRates('--request-rate', f.requestRate);
   return { levels, arrival: { kind, ...processOf(f.burstiness), maxConcurrency } };
+}
+
+/**
+ * `--duration` and `--ramp-up` → the spec's durationS and rampUpS (nothing without them: levels of a request count,
+ * their streams all at once). A closed loop's shape, on this machine's clients: refused beside a count, an open loop or workers.
+ */
+export function loadShapeFromFlags(
+  f: ArrivalFlags,
+  given: (key: string) => boolean,
+  arrival: ArrivalSpec['kind'],
+): Pick<SweepSpecInput, 'durationS' | 'rampUpS'> {
+  const durationS = f.duration === undefined ? null : flagSeconds('duration', f.duration);
+  const rampUpS = f.rampUp === undefined ? null : flagSeconds('rampUp', f.rampUp);
+  const problem = loadShapeProblem(durationS, rampUpS);
+  if (problem !== null) throw badFlag('--ramp-up', durationS === null ? `${problem.message} (--duration)` : problem.message);
+  if (durationS === null) return {};
+  if (given('requestsPerLevel'))
+    throw badFlag('--duration', 'bounds each level by time: leave out --requests-per-level (a level is bounded by one or the other)');
+  if (arrival !== 'concurrency')
+    throw badFlag(
+      '--duration',
+      `bounds a closed loop's levels by time (its streams send until it ends): it cannot be combined with an open loop (--arrival ${arrival})`,
+    );
+  // A worker's share could not be accounted for by its sequence numbers, which a timed level does not know ahead.
+  if (f.workers !== undefined) throw badFlag('--duration', "runs on this machine's client threads: leave out --workers");
+  return { durationS, rampUpS };
 }
 
 /** `--metric-percentiles` → the percentiles printed after the table, or null without it. */

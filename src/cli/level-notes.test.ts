@@ -11,6 +11,31 @@ const base = {
 } as unknown as LevelResult;
 
 describe('level notes', () => {
+  it("gives a timed level's window: the ramp kept out, the last send and end, what was in flight at its end", () => {
+    const window = {
+      durationS: 10,
+      rampUpS: 5,
+      rampRequests: 37,
+      inFlightAtEnd: 4,
+      lastSendMs: 9_991.2,
+      lastEndMs: 10_204.5,
+      fullConcurrencyMs: 5_000.4,
+      endedBy: 'duration' as const,
+    };
+    const notes = levelNotes([{ ...base, concurrency: 4, requests: 312, ttftSplitMs: undefined, window } as unknown as LevelResult]);
+    expect(notes).toEqual([
+      '',
+      "Levels bounded by time (s after each level's start):",
+      '  concurrency 4: 312 measured in 10 s after a 5 s ramp (37 requests kept out; all 4 streams in flight at 5.00 s) · last send 9.99 s, last end 10.20 s · 4 in flight at the end',
+    ]);
+    const early = levelNotes([
+      { ...base, requests: 20_000, ttftSplitMs: undefined, window: { ...window, rampUpS: 0, endedBy: 'request-limit' } } as unknown as LevelResult,
+    ]);
+    expect(early[2]).toBe(
+      '  concurrency 64: 20000 measured in 10 s · last send 9.99 s, last end 10.20 s · 4 in flight at the end · ENDED EARLY: a stream sent its share of the requests a level may hold',
+    );
+  });
+
   it('says a closed loop’s burst TTFT apart from its steady state, not for one stream', () => {
     const notes = levelNotes([{ ...base, concurrency: 1 }, base]);
     expect(notes).toEqual([

@@ -11,7 +11,8 @@
  * percentiles mix; and who sent a split level (threads, workers) with each one's
  * own self-check (busy share, loop delay, send lateness) and verdict; in a run over
  * several LoRA adapters, each adapter's figures per level; the requests the workload
- * gave up on purpose, beside the server's tokens and queue. Server text is sanitised.
+ * gave up on purpose, beside the server's tokens and queue; a level bounded by time,
+ * its window (ramp, last send and end, in flight at its end). Server text is sanitised.
  */
 import { type LevelResult, cancelledNote, sanitizeForTerminal } from '../core/index.js';
 
@@ -72,8 +73,10 @@ export function levelNotes(levels: readonly LevelResult[]): string[] {
       : [],
   );
   const adapters = adapterNotes(levels);
+  const timed = levels.flatMap((l) => (l.window ? [`  ${label(l)}: ${windowNote(l.window, l.requests, l.concurrency)}`] : []));
   return [
     ...(adapters.length > 0 ? ['', "LoRA adapters (each request's model drawn by weight; their figures add up to the level's):", ...adapters] : []),
+    ...(timed.length > 0 ? ['', "Levels bounded by time (s after each level's start):", ...timed] : []),
     ...(burst.length > 0 ? ['', 'TTFT of the initial burst and of the steady state after it:', ...burst] : []),
     ...(clients.length > 0 ? ['', 'Clients (each judged on its own):', ...clients] : []),
     ...(open.length > 0 ? ['', 'Open-loop schedule:', ...open] : []),
@@ -97,6 +100,15 @@ function adapterNotes(levels: readonly LevelResult[]): string[] {
         `  ${label(l)} · ${sanitizeForTerminal(a.name)}: ${a.requests} request${a.requests === 1 ? '' : 's'}, ${a.failed} failed, ${a.throughputTokS.toFixed(1)} tok/s, TTFT p50 ${ms(a.ttftMs?.p50)} p99 ${ms(a.ttftMs?.p99)}, TPOT p50 ${ms(a.tpotMs?.p50)} p95 ${ms(a.tpotMs?.p95)}`,
     ),
   );
+}
+
+/** A timed level's window in one line: what it sent and when, the ramp kept out, what was in flight at its end. */
+function windowNote(w: NonNullable<LevelResult['window']>, requests: number, c: number): string {
+  const s = (x: number | null) => (x === null ? '—' : `${(x / 1000).toFixed(2)} s`);
+  const ramp =
+    w.rampUpS > 0 ? ` after a ${w.rampUpS} s ramp (${w.rampRequests} requests kept out; all ${c} streams in flight at ${s(w.fullConcurrencyMs)})` : '';
+  const ended = w.endedBy === 'request-limit' ? ' · ENDED EARLY: a stream sent its share of the requests a level may hold' : '';
+  return `${requests} measured in ${w.durationS} s${ramp} · last send ${s(w.lastSendMs)}, last end ${s(w.lastEndMs)} · ${w.inFlightAtEnd} in flight at the end${ended}`;
 }
 
 /** What the provider's headers said, the pace, the 429s and the retries of one level, in one line. */

@@ -46,6 +46,8 @@ describe('an option added to the catalogue', () => {
     expect(startFormFields('chat', extended).map((f) => f.form.id)).toEqual([
       'levels',
       'requests',
+      'duration',
+      'ramp-up',
       'prompt-tokens',
       'top-k',
       'output-tokens',

@@ -5,7 +5,7 @@
  * written here: adding an option to the catalogue adds it to --help and the doc.
  */
 import { type Command, Option } from 'commander';
-import { RUN_OPTIONS, type OptionGroup, type RunOption, optionKey, runOption } from '../core/index.js';
+import { RUN_OPTIONS, type OptionGroup, type RunOption, optionKey, runOption, secondsOf } from '../core/index.js';
 import { ENGINE_CHOICES } from '../client/index.js';
 import { GPU_SOURCE_CHOICES } from '../telemetry/index.js';
 import { badFlag, parseNumber } from './parse-flags.js';
@@ -47,6 +47,15 @@ export function flagNumber(key: string, text: string): number {
     ...(v.exclusiveMin ? { exclusiveMin: true } : {}),
     ...(v.limit ? { limit: v.limit } : {}),
   });
+}
+
+/** A time flag (`60s`, `2m`, `1h` or seconds) → seconds above 0 within its limits row: a CliError naming the flag otherwise. */
+export function flagSeconds(key: string, text: string): number {
+  const o = runOption(key);
+  if (o.value.type !== 'seconds') throw new Error(`${o.flag} is not a time flag`);
+  const read = secondsOf(text, o.value.limit);
+  if ('problem' in read) throw badFlag(o.flag, read.problem);
+  return read.seconds;
 }
 
 /** A number flag that also takes 'auto'. */

@@ -45,7 +45,11 @@ export function progressReporter(stream: NodeJS.WriteStream, o: { warnings?: boo
               stream: unguarded(stream),
               clearOnComplete: false,
               hideCursor: true,
-              format: `level ${e.index + 1}/${e.total} c=${e.concurrency} [{bar}] {value}/{total} failed {failed} · {tokS} tok/s`,
+              // A level bounded by time has no count to fill a bar: its requests so far, and how long it sends.
+              format:
+                e.durationS !== undefined
+                  ? `level ${e.index + 1}/${e.total} c=${e.concurrency} for ${e.durationS} s: {value} requests, failed {failed} · {tokS} tok/s`
+                  : `level ${e.index + 1}/${e.total} c=${e.concurrency} [{bar}] {value}/{total} failed {failed} · {tokS} tok/s`,
             },
             cliProgress.Presets.shades_classic,
           );

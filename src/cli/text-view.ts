@@ -14,7 +14,7 @@ import { refuseLevelsPastFileLimit } from './socket-room.js';
 import { apiKeyFromEnv, badFlag, parseChoice, parseLevels, redactedCommand } from './parse-flags.js';
 import { flagNumber, retryFromFlags } from './option-flags.js';
 import { apiKeyFromFile, providerFromFlags } from './provider-flags.js';
-import { arrivalFromFlags, percentilesFromFlags } from './arrival-flags.js';
+import { arrivalFromFlags, loadShapeFromFlags, percentilesFromFlags } from './arrival-flags.js';
 import { datasetFromFlags } from './dataset-flags.js';
 import { sweepHooksFromFlags } from './hook-flags.js';
 import { cancelFromFlags } from './cancel-flags.js';
@@ -50,7 +50,11 @@ function parseEngine(text: string): EngineChoice {
 }
 
 /** Flags → spec input, or a CliError naming the flag; `load` gives the levels and arrival when the command reads them itself. Pure apart from reading the API key's variable. */
-export function specFromFlags(f: SweepFlags, argv: readonly string[], load?: Pick<SweepSpecInput, 'levels' | 'arrival'>): SweepSpecInput {
+export function specFromFlags(
+  f: SweepFlags,
+  argv: readonly string[],
+  load?: Pick<SweepSpecInput, 'levels' | 'arrival' | 'durationS' | 'rampUpS'>,
+): SweepSpecInput {
   if (f.apiKeyFile !== undefined && (f.apiKey !== undefined || f.apiKeyEnv !== undefined))
     throw badFlag('--api-key-file', 'give the key one way: --api-key-file, --api-key-env or --api-key');
   const apiKey = f.apiKeyFile !== undefined ? apiKeyFromFile(f.apiKeyFile) : (f.apiKey ?? apiKeyFromEnv(f.apiKeyEnv, 'GOODPUT_API_KEY'));
@@ -123,7 +127,8 @@ export const TEXT_VIEW: KindView<'text'> = {
     const images = imagesFromFlags(f, f.endpoint);
     const audio = audioFromFlags(f, f.endpoint);
     refusePoolingFlags(f, f.endpoint);
-    const load = arrivalFromFlags(f, given);
+    const arrival = arrivalFromFlags(f, given);
+    const load = { ...arrival, ...loadShapeFromFlags(f, given, arrival.arrival?.kind ?? 'concurrency') };
     const percentiles = percentilesFromFlags(f);
     const base = specFromFlags(f, argv, load);
     const dataset = await datasetFromFlags(f, given, base.seed ?? flagNumber('seed', optionDefault('seed')));

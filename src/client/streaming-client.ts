@@ -156,8 +156,13 @@ export function createStreamingClient(target: Target, opts: StreamingClientOptio
 
   function send(request: RequestSpec | PreparedRequest, given: RequestMeta, signal?: AbortSignal, onEnded?: (endNs: number) => void): Promise<RequestRecord> {
     const built = 'wire' in request ? request : prepare(request, given);
-    // Built ahead: the send's own moment is the one it was meant to leave at.
-    const p = built === request ? { ...built, meta: { ...built.meta, targetSendNs: given.targetSendNs } } : built;
+    // Built ahead: the send says what the request is (its place, warm-up or not, when it was meant to leave); the
+    // build only which ids it carries.
+    const { requestId, trace } = built.meta;
+    const p =
+      built === request
+        ? { ...built, meta: { ...given, ...(requestId === undefined ? {} : { requestId }), ...(trace === undefined ? {} : { trace }) } }
+        : built;
     // Every attempt carries the same request id and traceparent: one request to the user, to the server's log and its traces.
     return withProviderRetries(() => sendOnce(p, signal, onEnded), retryPolicy, sleep, signal);
   }

@@ -137,6 +137,16 @@ export { ROUTE_POLICIES, type FleetRun, type RoutePolicy, type TargetLevel, flee
 export { ENERGY_GAP_FACTOR, ENERGY_MIN_SAMPLES, type EnergyWindow, gpuWithEnergy, summarizeEnergy } from './energy-summary.js';
 export { vllmBenchMetrics, type VllmStats, vllmView } from './vllm-bench-metrics.js';
 export { ARRIVAL_KINDS, type ArrivalKind, arrivalSchema, type ArrivalSpec, GENERATED_ARRIVALS, type LevelLoad } from './arrival-spec.js';
+export {
+  type LevelWindow,
+  type LoadShape,
+  levelWindow,
+  loadShapeProblem,
+  secondsOf,
+  slotOpensAtNs,
+  timedRequestIndex,
+  timedRequestsPerSlot,
+} from './load-shape.js';
 export { describeSlo, judgeRequest, type Slo, sloSchema } from './slo.js';
 export { levelGoodput } from './goodput.js';
 export { BUSINESS_COST_FORMULA, type BusinessCost, businessCost, costLineSchema, costPer1MSuccessfulUsd } from './cost-success.js';

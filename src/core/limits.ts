@@ -16,6 +16,9 @@ export const LIMITS = {
   outputTokens: { max: 32_768, what: 'output tokens per request' },
   requestsPerLevel: { max: 20_000, what: 'measured requests per level' },
   warmupRequests: { max: 100, what: 'warm-up requests per level' },
+  // A level bounded by time still holds at most requestsPerLevel measured requests: its streams share them.
+  levelDurationS: { max: 3600, what: 'seconds one level bounded by time sends for (--duration)' },
+  rampUpS: { max: 3600, what: "seconds a level's closed loop takes to open all its streams (--ramp-up)" },
   requestBodyBytes: { max: 4 * MiB, what: 'bytes in one request body we send' },
   sseLineBytes: { max: 1 * MiB, what: 'bytes in one SSE line from a server' },
   sseEventBytes: { max: 1 * MiB, what: 'bytes in one SSE event from a server' },

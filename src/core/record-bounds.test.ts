@@ -205,4 +205,14 @@ describe('the record schema', () => {
       message: 'adapter: adapter name length 257 is above the limit of 256 characters in the name of one LoRA adapter (--lora)',
     });
   });
+
+  it('keeps the ramp mark of a warm-up, and refuses a measured request that says it was sent during the ramp', () => {
+    const parsed = parseRawRecord({ ...base(), warmup: true, ramp: true });
+    expect(parsed.ok && parsed.record.ramp).toBe(true);
+    expect(parseRawRecord({ ...base(), ramp: true })).toEqual({
+      ok: false,
+      message: 'ramp: marks a request sent during the ramp, which is kept out of every number: warmup must be true',
+    });
+    expect(parseRawRecord({ ...base(), warmup: true, ramp: false }).ok).toBe(false);
+  });
 });

@@ -63,6 +63,7 @@ const recordFields = z.object({
   seq: z.number().int().nonnegative().max(B.seq),
   concurrency: z.number().positive().max(1e9),
   warmup: z.boolean(),
+  ramp: z.literal(true).optional(),
   targetSendNs: ns,
   sendNs: ns,
   writtenNs: ns.optional(),
@@ -135,6 +136,9 @@ const recordFields = z.object({
 
 /** Why a record's instants and counts cannot be a real stream's, or null: every reader refuses it before computing. */
 export function recordShapeProblem(r: z.infer<typeof recordFields>): { path: string; message: string } | null {
+  // A ramp request counted as measured would put the ramp's half-open streams into the level's numbers.
+  if (r.ramp === true && !r.warmup)
+    return { path: 'ramp', message: 'marks a request sent during the ramp, which is kept out of every number: warmup must be true' };
   if (r.chunkTokens.length !== r.chunkNs.length) return { path: 'chunkTokens', message: `has ${r.chunkTokens.length} entries for ${r.chunkNs.length} chunks` };
   let sum = 0;
   for (const k of r.chunkTokens) sum += k;

@@ -114,6 +114,11 @@ export interface RequestRecord {
   concurrency: number;
   /** Warm-up requests are kept for audit but excluded from every metric. */
   warmup: boolean;
+  /**
+   * Sent while a ramped level was still opening its streams (--ramp-up): such a record is
+   * also `warmup` (kept out of every number, as warm-ups are); this says why. Absent otherwise.
+   */
+  ramp?: true;
   /** When the scheduler meant to send it. `sendNs - targetSendNs` is our own lag. */
   targetSendNs: number;
   /** When the request was handed to the socket. */

@@ -10,6 +10,7 @@ import { cancelledProblem, cancelledSummarySchema } from './cancel-summary.js';
 import { z } from 'zod';
 import { ratePacingSchema } from './rate-pacing.js';
 import { arrivalSchema, levelLoadSchema } from './arrival-spec.js';
+import { levelWindowSchema, loadShapeSchema } from './load-shape.js';
 import { audioInputsSchema, imageFilesSchema, imageInputsSchema } from './image-inputs.js';
 import { businessCostSchema } from './cost-success.js';
 import { providerPriceSchema } from './provider-price.js';
@@ -246,6 +247,8 @@ export const levelResultSchema = z
     disagg: disaggLevelSchema.optional(),
     /** How the load was applied (absent in results of earlier versions: closed-loop concurrency). */
     load: levelLoadSchema.optional(),
+    /** A level bounded by time (--duration), ramped or not: its window as sent and its counts (absent for a level of a request count). */
+    window: levelWindowSchema.optional(),
     /** Mean prompt tokens the server reported as served from its prefix cache (usage.prompt_tokens_details.cached_tokens). */
     cachedPromptTokens: z.object({ mean: z.number().nullable() }).optional(),
     /** Multi-turn runs: figures per turn index and per session. */
@@ -321,6 +324,8 @@ export const runSchema = z.object({
   levelsRequested: z.array(z.number().positive()),
   levelsOrder: z.array(z.number().positive()),
   arrival: arrivalSchema.optional(),
+  /** Levels bounded by time (--duration) and the ramp opening their streams (--ramp-up, 0: none); absent for levels of a request count. */
+  loadShape: loadShapeSchema.optional(),
   slo: sloSchema.nullable().optional(),
   /** A fixed count, or 'auto' = max(8, 4 × concurrency). */
   requestsPerLevel: z.union([z.number().int().positive(), z.literal('auto')]),

@@ -27,6 +27,8 @@ const ANY = RUN_ENDPOINTS;
 export type OptionValue =
   /** A number; `orAuto`/`orInf` also take the word 'auto' / 'inf'. */
   | { type: 'number'; integer?: true; min?: number; exclusiveMin?: true; limit?: LimitName; orAuto?: true; orInf?: true }
+  /** A time: seconds, bare or with a unit (90, 60s, 2m, 1h), above 0 and within its limits row. */
+  | { type: 'seconds'; limit: LimitName }
   /** One of a fixed set; `strict`: commander refuses anything else (and lists the choices in --help). */
   | { type: 'choice'; choices: readonly string[]; strict?: true }
   /** Comma-separated numbers: concurrency levels, rates, percentiles. */
@@ -89,7 +91,9 @@ export type BodyValue =
   /** A JSON object or null: `--extra-body`. */
   | 'json-object'
   /** A list of `Name: value` texts (never a secret-looking one: the API refuses it by name): `--header`. */
-  | 'headers';
+  | 'headers'
+  /** A time as the flag takes it (a number of seconds, or text such as "60s" or "2m") within the limit, or null: `--duration`, `--ramp-up`. */
+  | 'time';
 
 /** An agent trace in the start body: a file's name and its text (read in the browser), or null for none. */
 export interface AgentTraceBody {
@@ -212,6 +216,12 @@ const rateLimitField: BodyField = {
   },
 };
 const latencySloField: BodyField = { field: 'latencySlo', value: 'latency-slo' };
+/** A time of a text run's Start body and form: blank for none, else as the flag takes it (the API reads it). */
+const timeField = (field: string, id: string, label: string, hint: string, order: number): BodyField => ({
+  field,
+  value: 'time',
+  form: { id, label, name: label.replace(/ \(s\)$/, ''), hint, check: 'text', placeholder: 'none', order },
+});
 /** The most bytes of an agent trace the start body carries, in the words the form's hint uses. */
 const TRACE_KIB = LIMITS.agentTraceTextBytes.max / 1024;
 
@@ -1085,6 +1095,36 @@ const CATALOGUE = [
     group: 'arrival',
     endpoints: TEXT,
     help: 'with --arrival burst: ms from one burst to the next',
+  },
+  {
+    flag: '--duration',
+    arg: '<time>',
+    value: { type: 'seconds', limit: 'levelDurationS' },
+    group: 'arrival',
+    endpoints: TEXT,
+    help: 'bound each level by time instead of a request count: its streams send until it ends (60s, 2m or seconds); what is in flight then finishes and is recorded',
+    doc: {
+      meaning:
+        "each level sends for this long instead of a request count (`60s`, `2m`, `1h` or seconds; at most 1 h): its C streams send until the time is up, and what is in flight then finishes and is recorded; the level's `window` gives the counts ([below](#levels-bounded-by-time-and-a-ramp))",
+      default: 'a count',
+    },
+    body: {
+      chat: timeField('durationS', 'duration', 'Duration per level', 'optional: each level sends for this long instead of a count, e.g. 60s or 2m', 2.1),
+    },
+  },
+  {
+    flag: '--ramp-up',
+    arg: '<seconds>',
+    value: { type: 'seconds', limit: 'rampUpS' },
+    group: 'arrival',
+    endpoints: TEXT,
+    help: "with --duration: open each level's streams evenly over this many seconds (linear spawn); the ramp's requests are marked and kept out of every number",
+    doc: {
+      meaning:
+        'with `--duration`: each level opens its C streams evenly over this many seconds, the first at once and the last as the ramp ends; requests sent during the ramp are recorded with `ramp: true` and kept out of every number, as warm-ups are ([below](#levels-bounded-by-time-and-a-ramp))',
+      default: 'none',
+    },
+    body: { chat: timeField('rampUpS', 'ramp-up', 'Ramp-up (s)', 'optional, with a duration: seconds over which each level opens its streams', 2.2) },
   },
   {
     flag: '--dataset',

@@ -132,7 +132,9 @@ export async function sweepLevels<K extends RunKindName>(talk: SweepTalk<K>, hoo
         else if (r.outcome.kind === 'ok') p.tokens += kind.tokensOf?.(r) ?? 0;
       }
       const tokens = kind.tokensOf ? { outputTokens: p.tokens } : {};
-      emit({ kind: 'request', concurrency: c, done: p.done, failed: p.failed, requests, ...tokens, warmup: r.warmup });
+      // A ramp's request is a warm-up sent after the level's start: said, so a live clock is not restarted by it.
+      const ramp = (r as { ramp?: true }).ramp ? { ramp: true } : {};
+      emit({ kind: 'request', concurrency: c, done: p.done, failed: p.failed, requests, ...tokens, warmup: r.warmup, ...ramp });
       hooks.onRecord?.(r, c);
     };
     const step = await kind.level({ concurrency: c, index, requests, offset, onRecord, counted: p }, levels).catch((err: unknown) => poolLost(err, levels));

@@ -21,6 +21,7 @@ import {
   e2eFromScheduleMs,
   isOk,
   levelGoodput,
+  levelWindow,
   mean,
   percentiles,
   sharesFromRecords,
@@ -145,6 +146,8 @@ export function levelFromRecords(run: SweepResult, stated: LevelResult, records:
     ...again,
     // A result of an earlier version states no in-flight figures; one that does gets them from its records, never its own.
     ...(stated.inFlight === undefined ? {} : { inFlight }),
+    // A timed level's window is the records' own, by the rule the sweep used: never taken from the file.
+    ...(run.run.loadShape === undefined ? {} : { window: levelWindow(records, run.run.loadShape, stated.concurrency, run.run.warmupPerLevel) }),
     ...(stated.gpu === undefined ? {} : { gpu: stated.gpu }),
     ...(stated.energy === undefined ? {} : { energy: stated.energy }),
     ...(stated.serverTruth === undefined ? {} : { serverTruth: stated.serverTruth }),

@@ -105,6 +105,8 @@ export async function exactPrompts(
       const salts = order.map((c) => levelSalt({ runId, concurrency: c }));
       return { prompts: await exactBlockSource(src, salts, counter, spec.seed), info: counter.info };
     }
+    // A level bounded by time sends as many prompts as its duration allows: there is no count to build ahead.
+    if (spec.durationS !== null) return approx('a level bounded by time sends as many prompts as its duration allows, so none is built before the run');
     const total = order.reduce((a, c) => a + spec.warmup + requestsFor(spec, c), 0);
     if (total > MAX_EXACT_PROMPTS) return approx(`${total} prompts are more than the ${MAX_EXACT_PROMPTS} built exactly before a run`);
     const texts = await exactTexts(counter, spec.promptTokens, total, (i) => saltOf(runId, i), spec.seed);

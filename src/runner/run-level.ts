@@ -1,8 +1,9 @@
 /**
  * One level. Warm-ups go first, one at a time, tagged so no metric includes
  * them. Then the arrival kind's plan: a closed loop (C workers each send, wait
- * for the stream to end, and send again) or an open loop (each request leaves
- * at its scheduled time, see open-loop.ts). Each request's prompt is built the
+ * for the stream to end, and send again; bounded by time and ramped, see
+ * timed-loop.ts) or an open loop (each request leaves at its scheduled time,
+ * see open-loop.ts). Each request's prompt is built the
  * moment it is sent (a closed loop's first C, which leave together, just before
  * the start), never a level's worth up front: memory stays that of the
  * requests in flight, and a stop is heard between any two sends.
@@ -17,6 +18,7 @@ import { levelLoad } from './level-load.js';
 import { runAgentLevel, runSessions } from './level-sessions.js';
 import { runClosedLoop } from './closed-loop.js';
 import { runOpenLoop } from './open-loop.js';
+import { runTimedLoop } from './timed-loop.js';
 import { capPart, closedPart, openPart } from './share-parts.js';
 import type { SweepSpec } from './sweep-spec.js';
 
@@ -126,7 +128,8 @@ interface LevelSends {
   prepared: Map<number, PreparedRequest>;
   /** Builds measured request `i` (its prompt, body and head) ahead of its send. */
   prepare(i: number): void;
-  send(i: number, targetSendNs: number, onEnded?: (endNs: number) => void): Promise<RequestRecord>;
+  /** Sends measured request `i`; `onEnded` hears its good end first (a closed loop replaces it from there); `ramp`: sent while a ramped level opens its streams, so marked and kept out of the numbers. */
+  send(i: number, targetSendNs: number, o?: { onEnded?: (endNs: number) => void; ramp?: boolean }): Promise<RequestRecord>;
 }
 
 function levelSends(ctx: LevelContext, tally: LevelTally, signal: AbortSignal): LevelSends {
@@ -139,12 +142,14 @@ function levelSends(ctx: LevelContext, tally: LevelTally, signal: AbortSignal): 
     prepare: (i) => {
       if (!prepared.has(i)) prepared.set(i, build(i));
     },
-    async send(i, scheduledNs, onEnded) {
+    async send(i, scheduledNs, o = {}) {
       const request = prepared.get(i) ?? build(i);
       prepared.delete(i);
       // Paced to a rate limit: the request is meant to leave when the budget lets it, not before.
       const targetSendNs = ctx.pacer ? Math.max(scheduledNs, await ctx.pacer.before(request.spec, signal)) : scheduledNs;
-      const r = await ctx.client.send(request, { seq: warmups + i, concurrency: ctx.concurrency, warmup: false, targetSendNs }, signal, onEnded);
+      const ramp = o.ramp === true;
+      const r = await ctx.client.send(request, { seq: warmups + i, concurrency: ctx.concurrency, warmup: ramp, targetSendNs }, signal, o.onEnded);
+      if (ramp) r.ramp = true;
       ctx.pacer?.seen(r);
       tally.finish(r);
       return r;
@@ -164,7 +169,9 @@ async function beforeStart(ctx: LevelContext, plan: LevelPlan, sends: LevelSends
   if (!signal.aborted) await ctx.beforeMeasured?.();
   if (plan.kind === 'closed' && ctx.spec.prompts.kind !== 'sessions' && ctx.spec.prompts.kind !== 'agents' && !signal.aborted) {
     const part = closedPart(plan.slots, ctx.requests, ctx.share);
-    for (let i = part.from; i < Math.min(part.to, part.from + part.slots); i++) sends.prepare(i);
+    // A timed level's streams each send their own interleaved indices, the first of stream g being g.
+    const first = ctx.spec.durationS === null ? part.from : part.firstSlot;
+    for (let i = first; i < Math.min(part.to, first + part.slots); i++) sends.prepare(i);
   }
 }
 
@@ -189,8 +196,22 @@ async function sendMeasured(ctx: LevelContext, plan: LevelPlan, tally: LevelTall
   }
   if (plan.kind === 'closed') {
     const part = closedPart(plan.slots, ctx.requests, ctx.share);
+    if (ctx.spec.durationS !== null) {
+      const shape = { durationS: ctx.spec.durationS, rampUpS: ctx.spec.rampUpS ?? 0 };
+      await runTimedLoop({
+        shape,
+        streams: plan.slots,
+        firstSlot: part.firstSlot,
+        slots: part.slots,
+        startNs,
+        clock: ctx.clock,
+        signal,
+        send: (i, at, ramp) => sends.send(i, at, { ramp }),
+      });
+      return { scheduledNs: null, waitedForSlot: 0 };
+    }
     // Closed loop: the replacement is meant to leave the moment its slot's request ended (a paced one waits for the pacer).
-    await runClosedLoop({ ...part, startNs, clock: ctx.clock, signal, early: !ctx.pacer, send: sends.send });
+    await runClosedLoop({ ...part, startNs, clock: ctx.clock, signal, early: !ctx.pacer, send: (i, at, onEnded) => sends.send(i, at, { onEnded }) });
     return { scheduledNs: null, waitedForSlot: 0 };
   }
   const mine = openPart(plan.offsetsNs.length, ctx.share);

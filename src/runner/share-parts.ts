@@ -35,13 +35,14 @@ export function shareSeqs(spec: SweepSpec, level: number, requests: number, shar
   return openPart(plan.offsetsNs.length, share).map((i) => spec.warmup + i);
 }
 
-/** This share's slots and request range of a closed loop of `slots` streams and `total` requests. */
-export function closedPart(slots: number, total: number, share: ShareOf | undefined): { slots: number; from: number; to: number } {
+/** This share's slots (`slots` of them from stream `firstSlot` of the level on) and request range of a closed loop of `slots` streams and `total` requests. */
+export function closedPart(slots: number, total: number, share: ShareOf | undefined): { slots: number; firstSlot: number; from: number; to: number } {
   const streams = Math.min(slots, total);
-  if (!share) return { slots: streams, from: 0, to: total };
+  if (!share) return { slots: streams, firstSlot: 0, from: 0, to: total };
   const each = splitConcurrency(streams, share.count);
   const range = splitRequests(total, each)[share.index] as { from: number; to: number };
-  return { slots: each[share.index] as number, ...range };
+  const firstSlot = each.slice(0, share.index).reduce((a, n) => a + n, 0);
+  return { slots: each[share.index] as number, firstSlot, ...range };
 }
 
 /** The positions of `n` scheduled sends this share makes (every count-th, from its index). */

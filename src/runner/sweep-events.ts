@@ -32,8 +32,10 @@ export interface KindEvents {
         /** The context length the server reports (prompt plus output, tokens), or null. */
         context: { tokens: number; source: string } | null;
       }
-    | { kind: 'level-start'; concurrency: number; index: number; total: number; requests: number }
-    | { kind: 'request'; concurrency: number; done: number; failed: number; requests: number; outputTokens: number; warmup: boolean }
+    /** `durationS`: a level bounded by time, sending for that long (`requests` is then the most it may send). */
+    | { kind: 'level-start'; concurrency: number; index: number; total: number; requests: number; durationS?: number }
+    /** `ramp`: a warm-up sent during a ramped level's ramp, after its start. */
+    | { kind: 'request'; concurrency: number; done: number; failed: number; requests: number; outputTokens: number; warmup: boolean; ramp?: true }
     | { kind: 'stopped'; status: 'stopped' | 'server-failed'; reason: string };
   pooling:
     | { kind: 'preflight'; model: string; path: string; engine: string }

@@ -5,8 +5,10 @@
  * sending so each reads on its own.
  */
 import {
+  LIMITS,
   type LevelLoad,
   type LevelResult,
+  type LevelWindow,
   type RequestRecord,
   type ShareRecords,
   type Spread,
@@ -18,6 +20,7 @@ import {
   levelAxis,
   levelValue,
   slowTarget,
+  levelWindow,
 } from '../core/index.js';
 import type { Dialect } from '../client/index.js';
 import { imageServerWarning } from './image-connections.js';
@@ -72,6 +75,7 @@ export function judgeLevel(spec: SweepSpec, sent: SentLevel, tel: LevelTelemetry
         pacing: spec.rateLimit,
         ...(spec.fleet === null ? {} : { fleet: spec.fleet.urls }),
       }),
+      ...windowOf(spec, sent),
       gpu: tel.gpu,
       ...(tel.energy && { energy: tel.energy }),
       serverTruth: tel.serverTruth,
@@ -82,6 +86,12 @@ export function judgeLevel(spec: SweepSpec, sent: SentLevel, tel: LevelTelemetry
     info,
   );
   return { level, tokens, capOf };
+}
+
+/** A level bounded by time: its window as its records show it (the same rule a reader recomputes it by); nothing for a level of a count. */
+function windowOf(spec: SweepSpec, sent: SentLevel): { window?: LevelWindow } {
+  if (spec.durationS === null) return {};
+  return { window: levelWindow(sent.records, { durationS: spec.durationS, rampUpS: spec.rampUpS ?? 0 }, sent.load.level, spec.warmup) };
 }
 
 /** Image-server connections closed so far (silent or evicted): a level's own are the difference across it. */
@@ -120,7 +130,17 @@ export function levelEndWarnings(spec: SweepSpec, dialect: Dialect, info: Tokeni
   if (end.imageClosed > 0) out.push(imageServerWarning(end.concurrency, end.imageClosed, level.failed));
   const slow = level.targets ? slowTarget(level.targets) : null;
   if (slow !== null) out.push({ code: 'target-slow', message: `${name}: ${slow}` });
+  if (level.window?.endedBy === 'request-limit') out.push(requestLimitWarning(name, level.window));
   return out;
+}
+
+/** A timed level whose stream sent its share of the requests a level may hold: it ended before its duration. */
+function requestLimitWarning(name: string, w: LevelWindow): Warning {
+  const after = w.lastSendMs === null ? '' : ` after ${(w.lastSendMs / 1000).toFixed(1)} s`;
+  return {
+    code: 'level-request-limit',
+    message: `${name}: a stream sent its share of the ${LIMITS.requestsPerLevel.max} requests a level may hold${after}, before the ${w.durationS} s asked ended: the level is shorter than asked (fewer streams or a shorter --duration keep it whole)`,
+  };
 }
 
 /** "256 tokens", or "their own output caps (16–64 tokens)" when the requests' caps differ. */

@@ -65,6 +65,7 @@ export function sweepResult(spec: SweepSpec, prep: PreparedSweep, r: SweepRecord
       levelsRequested: spec.levels,
       levelsOrder: prep.order,
       arrival: spec.arrival,
+      ...(spec.durationS === null ? {} : { loadShape: { durationS: spec.durationS, rampUpS: spec.rampUpS ?? 0 } }),
       slo: spec.slo,
       requestsPerLevel: spec.requestsPerLevel,
       warmupPerLevel: spec.warmup,

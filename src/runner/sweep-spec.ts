@@ -21,6 +21,7 @@ import {
   limitedInt,
   limitMessage,
   loraMixSchema,
+  loadShapeProblem,
   providerPriceSchema,
   responseSchemaSpecSchema,
   sloSchema,
@@ -150,6 +151,10 @@ export const sweepSpecSchema = z
     outputTokens: limitedInt('outputTokens', 'output tokens').default(numericDefault('outputTokens')),
     promptTokens: limitedInt('promptTokens', 'prompt tokens').default(numericDefault('promptTokens')),
     ...countFields,
+    /** A level bounded by time: its streams send for this many seconds instead of a request count (a closed loop); null: a count. */
+    durationS: seconds('levelDurationS', 'durationS'),
+    /** Seconds over which a timed level opens its streams, evenly; their requests are marked `ramp` and kept out of every number. Null: all at once. */
+    rampUpS: seconds('rampUpS', 'rampUpS'),
     thinking: z.boolean().default(false),
     forceLength: z.boolean().default(true),
     temperature: z.number().nonnegative().default(numericDefault('temperature')),
@@ -339,6 +344,7 @@ export const sweepSpecSchema = z
       ctx.addIssue({ code: 'custom', path: ['warmup'], message: 'a trace replay runs no warm-ups (they would shift its recorded schedule)' });
     cancelIssue(spec, ctx);
     profiledLevelIssue(spec, ctx);
+    loadShapeIssues(spec, ctx);
     spec.levels.forEach((level, i) => {
       const problem = ops.checkLevel(level);
       if (problem) ctx.addIssue({ code: 'custom', path: ['levels', i], message: `${problem} (arrival ${spec.arrival.kind})` });
@@ -391,6 +397,32 @@ function cancelIssue(spec: { cancel: object | null; prompts: { kind: string } },
     });
 }
 
+/** A number of seconds above 0 within its row of the limits table, or null (absent). */
+function seconds(limit: 'levelDurationS' | 'rampUpS', name: string) {
+  return z
+    .number({ error: `${name} must be a number of seconds` })
+    .positive(`${name} must be above 0 seconds`)
+    .max(LIMITS[limit].max, { error: (i) => limitMessage(limit, Number(i.input), name) })
+    .nullable()
+    .default(null);
+}
+
+/** A level bounded by time (and its ramp) is a closed loop's of single requests, never also bounded by a count. */
+function loadShapeIssues(
+  spec: { durationS: number | null; rampUpS: number | null; arrival: { kind: string }; prompts: { kind: string }; requestsPerLevel: number | 'auto' },
+  ctx: z.RefinementCtx,
+): void {
+  const problem = loadShapeProblem(spec.durationS, spec.rampUpS);
+  if (problem) ctx.addIssue({ code: 'custom', path: [problem.field], message: problem.message });
+  if (spec.durationS === null) return;
+  const issue = (message: string) => ctx.addIssue({ code: 'custom', path: ['durationS'], message });
+  if (spec.arrival.kind !== 'concurrency')
+    issue(`a level bounded by time is a closed loop whose streams send until it ends: it needs arrival concurrency, not ${spec.arrival.kind}`);
+  const kind = spec.prompts.kind;
+  if (kind === 'sessions' || kind === 'agents' || kind === 'trace') issue(`a level bounded by time sends single prompts; ${kind} send their own requests`);
+  if (spec.requestsPerLevel !== 'auto') issue('a level is bounded by a request count or by a duration, not both: leave requestsPerLevel auto');
+}
+
 /** The level profiled (serverHooks.profileLevel) must be one of the levels. */
 function profiledLevelIssue(spec: { serverHooks: { profileLevel: number | null }; levels: number[] }, ctx: z.RefinementCtx): void {
   const profiled = spec.serverHooks.profileLevel;
@@ -423,6 +455,8 @@ export function requestsFor(spec: SweepSpec, level: number): number {
   // Sessions: every turn of every session, once per level.
   if (spec.prompts.kind === 'sessions') return turnsOf(spec.prompts);
   if (spec.prompts.kind === 'agents') return agentTurnsOf(spec.prompts);
+  // A level bounded by time sends until its duration ends: at most the measured requests a level may hold.
+  if (spec.durationS !== null) return LIMITS.requestsPerLevel.max;
   return spec.requestsPerLevel === 'auto' ? arrivalOps(spec.arrival).autoRequests(level) : spec.requestsPerLevel;
 }
 

@@ -45,6 +45,9 @@ export async function sweepText(input: SweepSpecInput, deps: SweepDeps = {}): Pr
   const spec = parseSpec(sweepSpecSchema, input);
   const imagesProblem = imageBytesProblem(spec.images, spec.audio, spec.mediaSeed ?? spec.seed);
   if (imagesProblem !== null) throw new SweepError('bad-input', imagesProblem);
+  // A worker's lost share is accounted for by the sequence numbers it was given, which a level bounded by time does not know ahead.
+  if (deps.clients && spec.durationS !== null)
+    throw new SweepError('bad-input', "durationS: a level bounded by time runs on this machine's client threads, not on goodput workers");
   const talk = sweepTalk<'text'>(deps);
   const { emit, warn } = talk;
   const clock = deps.clock ?? monotonicNs;
@@ -73,6 +76,8 @@ export async function sweepText(input: SweepSpecInput, deps: SweepDeps = {}): Pr
       order: prep.order,
       warmup: spec.warmup,
       requestsAt: (c) => requestsFor(spec, c),
+      // A level bounded by time says so as it starts: its request count is only the most it may send.
+      ...(spec.durationS === null ? {} : { startFields: () => ({ durationS: spec.durationS }) }),
       tokensOf: (r) => r.outputTokens,
       level: (at, done) => sweepLevel(run, at, done),
       // A primed cell's prefix is sent after the hooks' own calls (a reset first), over the sweep's client.
@@ -163,7 +168,9 @@ async function sweepLevel(run: SweepRun, at: LevelAt<'text'>, done: readonly Lev
     loop.stop();
   }
   if (sent.serverFailure) {
-    const reason = `the server stopped answering during the ${name} level, after ${at.counted.done} of ${at.requests} requests (${at.counted.failed} failed): ${sent.serverFailure.replace(/\.$/, '')}. ${levelsComplete(done)}`;
+    // A level bounded by time has no count to be part of: its requests so far, of its duration.
+    const sofar = spec.durationS === null ? `${at.counted.done} of ${at.requests} requests` : `${at.counted.done} requests of its ${spec.durationS} s`;
+    const reason = `the server stopped answering during the ${name} level, after ${sofar} (${at.counted.failed} failed): ${sent.serverFailure.replace(/\.$/, '')}. ${levelsComplete(done)}`;
     return { kind: 'stop', status: 'server-failed', reason };
   }
   if (run.signal.aborted) return { kind: 'aborted' };

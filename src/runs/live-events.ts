@@ -13,6 +13,8 @@ export interface LevelProgress {
   index: number;
   total: number;
   requests: number;
+  /** A level bounded by time: how long it sends, s (`requests` is then only the most it may send). */
+  durationS?: number;
   done: number;
   failed: number;
   outputTokens: number;

@@ -32,7 +32,20 @@ export function ProgressPanel({ run, live }: { run: RunDetail; live: Live }) {
       <Bar id="levels-bar-label" label="Levels" max={total} now={done} text={levelText}>
         {levelText}
       </Bar>
-      {c && (
+      {c && c.durationS !== undefined && (
+        // A level bounded by time fills with its time; its requests are counted, not planned.
+        <Bar
+          id="requests-bar-label"
+          label="Time"
+          max={c.durationS * 1000}
+          now={Math.min(c.elapsedMs, c.durationS * 1000)}
+          text={`${c.done} requests in ${(c.elapsedMs / 1000).toFixed(0)} of ${c.durationS} s, ${c.failed} failed`}
+        >
+          {c.done} requests in {(c.elapsedMs / 1000).toFixed(0)} of {c.durationS} s · <span class={c.failed > 0 ? 'alarm' : ''}>{c.failed} failed</span> ·{' '}
+          {num(c.liveTokS)} tok/s <em>(live, provisional)</em>
+        </Bar>
+      )}
+      {c && c.durationS === undefined && (
         <Bar id="requests-bar-label" label="Requests" max={c.requests} now={c.done} text={`${c.done} of ${c.requests} requests, ${c.failed} failed`}>
           {c.done} of {c.requests} done · <span class={c.failed > 0 ? 'alarm' : ''}>{c.failed} failed</span> · {num(c.liveTokS)} tok/s{' '}
           <em>(live, provisional)</em>
