@@ -18,6 +18,8 @@ import {
   type Slo,
   type SweepResult,
   e2eFromScheduleMs,
+  energyFromRecords,
+  specDecodeFromRecords,
   isOk,
   levelGoodput,
   mean,
@@ -127,10 +129,10 @@ export function levelFromRecords(run: SweepResult, stated: LevelResult, records:
       ...(stated.shares ? { shares: sharesFromRecords(stated.shares, records) } : {}),
     }),
     ...(stated.gpu === undefined ? {} : { gpu: stated.gpu }),
-    ...(stated.energy === undefined ? {} : { energy: stated.energy }),
+    // The GPU readings and the server's counters are not in the records: what they give is carried, and what the records give (windows, tokens, our own chunks, the arithmetic) recomputed.
+    ...(stated.energy === undefined ? {} : { energy: energyFromRecords(stated.energy, records) }),
     ...(stated.serverTruth === undefined ? {} : { serverTruth: stated.serverTruth }),
-    // The server's counters are not in the records: as with serverTruth, the stated figures are carried.
-    ...(stated.specDecode === undefined ? {} : { specDecode: stated.specDecode }),
+    ...(stated.specDecode === undefined ? {} : { specDecode: specDecodeFromRecords(stated.specDecode, records) }),
     ...(stated.images === undefined ? {} : { images: stated.images }),
     ...(stated.imageFiles === undefined ? {} : { imageFiles: stated.imageFiles }),
     ...(stated.audio === undefined ? {} : { audio: stated.audio }),

@@ -31,6 +31,7 @@ import {
   isOk,
   requiredNames,
   serverFigures,
+  measuredWindow,
   summarizeEnergy,
   specDecodeLevel,
   summarizeGpu,
@@ -64,17 +65,7 @@ export interface LevelTelemetry {
  * reading taken during the warm-up or after the level is outside.
  */
 export function measuredEnergy(collected: GpuCollection, records: readonly RequestRecord[]): EnergyLevel {
-  const measured = records.filter((r) => !r.warmup);
-  const ok = measured.filter(isOk);
-  const startNs = Math.min(...measured.map((r) => r.sendNs));
-  const endNs = Math.max(...measured.map((r) => r.endNs ?? r.headersNs ?? r.sendNs));
-  const prompts = ok.map((r) => r.promptTokens);
-  return summarizeEnergy(collected, {
-    startMs: measured.length === 0 ? 0 : startNs / 1e6,
-    endMs: measured.length === 0 ? 0 : endNs / 1e6,
-    outputTokens: ok.reduce((a, r) => a + r.outputTokens, 0),
-    inputTokens: prompts.some((p) => p === null) ? null : (prompts as number[]).reduce((a, p) => a + p, 0),
-  });
+  return summarizeEnergy(collected, measuredWindow(records));
 }
 
 /** The level's telemetry warnings; a disagreement on a client-bound level says that our own delay may explain it. */
