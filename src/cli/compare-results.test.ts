@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { contract, level, resultOf } from '../test-support/receipt-fixture.js';
 import { threeQuantizations } from '../test-support/quantization-runs.js';
 import { renderComparison, renderRuns } from './compare-results.js';
-import { compareRunOf } from '../web/index.js';
+import { compareRunOf, compareRuns } from '../web/index.js';
+import type { EnergyLevel, LevelResult, SpecDecode } from '../core/index.js';
 
 const spec = { tokS: 100, perReq: 50, ttft: [40, 60] as [number, number], tpot: 10, e2e: 700 };
 
@@ -75,5 +76,74 @@ describe('goodput compare in a terminal', () => {
     expect(at4).toHaveLength(2);
     for (const l of at4) expect(l).toMatch(/^ {2}concurrency 4: not compared: stories260K-F32-run-with-a-long-name\.json is client-bound at this level/);
     expect(text).not.toMatch(/concurrency 4, .*: (better|worse)$/m);
+  });
+});
+
+describe('goodput compare with speculative decoding and energy', () => {
+  const speculative = (acceptanceLength: number, tokensPerChunk: number, agrees: boolean): SpecDecode => ({
+    source: 'vllm-counters',
+    acceptanceLength,
+    acceptanceRate: (acceptanceLength - 1) / 4,
+    perPosition: [],
+    counters: { drafts: 100, draftTokens: 400, acceptedTokens: (acceptanceLength - 1) * 100 },
+    client: { tokensPerChunk, chunks: 100, exact: true },
+    agrees,
+  });
+  const energy = (joulesPerOutputToken: number | null, reason: string | null = null): EnergyLevel => ({
+    source: 'nvidia-smi',
+    valid: reason === null,
+    reason,
+    windowMs: 2000,
+    samples: 10,
+    outside: 2,
+    intervalMs: 200,
+    coverage: 0.95,
+    method: 'power',
+    joules: joulesPerOutputToken === null ? null : joulesPerOutputToken * 100,
+    meanPowerW: joulesPerOutputToken === null ? null : joulesPerOutputToken * 50,
+    outputTokens: 100,
+    inputTokens: null,
+    joulesPerOutputToken,
+    joulesPerInputToken: null,
+    joulesPerTotalToken: null,
+  });
+  const gap = 'no reading from 400 ms to 1.60 s into the window (1.20 s, more than 3 × the 200 ms interval)';
+  const withFigures = (l: LevelResult, s: SpecDecode, e: EnergyLevel): LevelResult => ({ ...l, specDecode: s, energy: e });
+  const a = resultOf(contract(), [withFigures(level({ c: 1, ...spec }), speculative(2.4, 2.38, true), energy(1.25)), level({ c: 2, ...spec })]);
+  const b = resultOf(contract(), [
+    withFigures(level({ c: 1, ...spec }), speculative(3.1, 1, false), energy(0.75)),
+    withFigures(level({ c: 2, ...spec }), speculative(3, 2.9, true), energy(null, gap)),
+  ]);
+  const text = renderRuns([compareRunOf('a', a), compareRunOf('b', b)]);
+  const lines = text.split('\n');
+
+  it('sets the acceptance length, ours and the J per output token of each level side by side, and names each disagreement and energy not valid', () => {
+    const at = lines.indexOf('Speculative decoding and energy:');
+    expect(at).toBeGreaterThan(lines.findIndex((l) => l.startsWith('B against A')));
+    const table = (title: string) => lines.slice(lines.indexOf(title, at) + 1, lines.indexOf(title, at) + 5);
+    expect(table('Acceptance length (rate)')[0]).toMatch(/^Concurrency\s+A \(baseline\)\s+B$/);
+    expect(table('Acceptance length (rate)').slice(2)).toEqual([
+      expect.stringMatching(/^1\s+2\.40 \(rate 0\.350\)\s+3\.10 \(rate 0\.525\)$/),
+      expect.stringMatching(/^2\s+—\s+3\.00 \(rate 0\.500\)$/),
+    ]);
+    expect(table('Ours: tokens per chunk')[2]).toMatch(/^1\s+2\.38 agrees\s+1\.00 disagrees \(±5 %\)$/);
+    expect(table('J/output token (measured window)').slice(2)).toEqual([
+      expect.stringMatching(/^1\s+1\.250\s+0\.750$/),
+      expect.stringMatching(/^2\s+—\s+not valid$/),
+    ]);
+    expect(lines).toContain("  b at concurrency 1: the server's acceptance length 3.10 and our 1.00 tokens per chunk disagree by more than ±5 %");
+    // Wrapped at 120 columns, in full.
+    expect(text.replace(/\n\s+/g, ' ')).toContain(` b at concurrency 2: energy not valid: ${gap}`);
+    expect(lines.filter((l) => [...l].length > 120)).toEqual([]);
+    // In the model the page, the report and --json read: one value per level and run, no verdict.
+    const side = compareRuns([compareRunOf('a', a), compareRunOf('b', b)]).serverSide;
+    expect(side?.headers).toEqual(['Acceptance length (rate)', 'Ours: tokens per chunk', 'J/output token (measured window)']);
+    expect(side?.basis).toMatch(/so no difference or verdict is computed from them/);
+  });
+
+  it('adds nothing to a comparison of runs without them', () => {
+    const plain = [compareRunOf('a', resultOf(contract(), [level({ c: 1, ...spec })])), compareRunOf('b', resultOf(contract(), [level({ c: 1, ...spec })]))];
+    expect(compareRuns(plain).serverSide).toBeNull();
+    expect(renderRuns(plain)).not.toContain('Speculative decoding');
   });
 });

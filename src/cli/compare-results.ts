@@ -84,6 +84,25 @@ function differenceLines(c: Comparison): string[] {
   ]);
 }
 
+/** The runs' speculative decoding and energy, one table per figure (level down, runs across), then what each level's figures need said; nothing when no run carries either. */
+function serverSideLines(c: Comparison): string[] {
+  const s = c.serverSide;
+  if (s === null) return [];
+  const table = (k: number) =>
+    fitGrid(
+      [c.axis, ...keyHeads(c)],
+      s.rows.map((row) => [String(row.level), ...row.runs.map((cells) => (cells === null ? 'not measured' : (cells[k] ?? '—')))]),
+    );
+  return [
+    'Speculative decoding and energy:',
+    `  ${s.basis}`,
+    '',
+    ...s.headers.flatMap((h, k) => [h, table(k), '']),
+    ...s.notes.map((n) => `  ${sanitizeForTerminal(n)}`),
+    '',
+  ];
+}
+
 /** Each run's quality score, then each candidate's verdict against the baseline's (the score's own noise included); nothing when no run carries one. */
 function qualityLines(c: Comparison): string[] {
   if (c.quality === null) return [];
@@ -126,6 +145,7 @@ export function renderRuns(runs: readonly CompareRun[], target: number | null = 
     ...alignedTables(c),
     ...differenceLines(c),
     '',
+    ...serverSideLines(c),
     ...qualityLines(c),
     ...paretoLines(paretoModel(runs), target),
   ]

@@ -4,7 +4,8 @@
  * figure unchanged; a gap mid-level or too few readings make it "not valid", named.
  */
 import { describe, expect, it } from 'vitest';
-import { type EnergyWindow, gpuWithEnergy, summarizeEnergy } from './energy-summary.js';
+import { type EnergyWindow, energyFromRecords, gpuWithEnergy, measuredWindow, summarizeEnergy } from './energy-summary.js';
+import { rec } from '../test-support/records.js';
 import type { GpuCollection, GpuSample } from './gpu-summary.js';
 import { type GpuLevel, energyLevelSchema } from './telemetry-schema.js';
 
@@ -158,6 +159,44 @@ describe('gpuWithEnergy', () => {
       energyMethod: null,
       joulesPerOutputToken: null,
       notes: ['energy not valid: no reading from 0 ms to 1.00 s into the window (1.00 s, more than 3 × the 200 ms interval)'],
+    });
+  });
+});
+
+describe('energyFromRecords', () => {
+  // Two measured requests from 1000 ms to 3000 ms (a warm-up before them), 50 and 50 output tokens, 200 prompt tokens each.
+  const records = [
+    rec({ sendMs: 100, chunksMs: [200, 300], endMs: 400, outputTokens: 7, warmup: true }),
+    rec({ sendMs: 1000, chunksMs: [1100, 2000], endMs: 2500, outputTokens: 50, promptTokens: 200 }),
+    rec({ sendMs: 1500, chunksMs: [1600, 2900], endMs: 3000, outputTokens: 50, promptTokens: 200 }),
+  ];
+
+  it("takes the window and its tokens from the records, as the level's energy was measured", () => {
+    expect(measuredWindow(records)).toEqual(window);
+  });
+
+  it('gives back what summarizeEnergy stated, and recomputes an edited window, token count or per-token figure from the records and the mean power', () => {
+    const stated = summarizeEnergy(collection(steady(1000, 3000, 300)), measuredWindow(records));
+    expect(stated.valid).toBe(true);
+    expect(energyFromRecords(stated, records)).toEqual(stated);
+    const edited = { ...stated, windowMs: 1000, outputTokens: 1000, joules: 1, joulesPerOutputToken: 0.001 };
+    expect(energyFromRecords(edited, records)).toEqual(stated);
+    // The mean power is the readings' word: the joules follow it over the records' window.
+    const doubled = energyFromRecords({ ...stated, meanPowerW: 600 }, records);
+    expect([doubled.joules, doubled.joulesPerOutputToken]).toEqual([1200, 12]);
+  });
+
+  it('keeps a level that is not valid without figures, with its reason, and has no window without measured requests', () => {
+    const gap = summarizeEnergy(collection([...steady(1000, 1400, 300), ...steady(2600, 3000, 300)]), measuredWindow(records));
+    expect(gap.valid).toBe(false);
+    expect(energyFromRecords({ ...gap, joulesPerOutputToken: 5 }, records)).toEqual(gap);
+    const ok = summarizeEnergy(collection(steady(1000, 3000, 300)), measuredWindow(records));
+    expect(energyFromRecords(ok, records.slice(0, 1))).toMatchObject({
+      valid: false,
+      reason: 'the level has no measured window (no measured request was sent)',
+      windowMs: 0,
+      joules: null,
+      joulesPerOutputToken: null,
     });
   });
 });

@@ -11,6 +11,7 @@
  * valid", says why, and carries no joules and no joules-per-token figure.
  */
 import type { GpuCollection, GpuSample } from './gpu-summary.js';
+import { type RequestRecord, isOk } from './record.js';
 import type { EnergyLevel, GpuLevel } from './telemetry-schema.js';
 
 /** A gap between readings (or between a window edge and the nearest reading) longer than this many intervals makes the level's energy not valid. */
@@ -26,6 +27,45 @@ export interface EnergyWindow {
   /** Prompt tokens of the measured requests; null when the server did not report them for every request. */
   inputTokens: number | null;
 }
+
+/**
+ * A level's measured window from its records: the first measured send to the last
+ * measured end (ns of the client clock, which GPU readings share, as ms), with the
+ * output tokens of its successful measured requests and their prompt tokens.
+ */
+export function measuredWindow(records: readonly RequestRecord[]): EnergyWindow {
+  const measured = records.filter((r) => !r.warmup);
+  const ok = measured.filter(isOk);
+  const startNs = Math.min(...measured.map((r) => r.sendNs));
+  const endNs = Math.max(...measured.map((r) => r.endNs ?? r.headersNs ?? r.sendNs));
+  const prompts = ok.map((r) => r.promptTokens);
+  return {
+    startMs: measured.length === 0 ? 0 : startNs / 1e6,
+    endMs: measured.length === 0 ? 0 : endNs / 1e6,
+    outputTokens: ok.reduce((a, r) => a + r.outputTokens, 0),
+    inputTokens: prompts.some((p) => p === null) ? null : (prompts as number[]).reduce((a, p) => a + p, 0),
+  };
+}
+
+const NO_WINDOW = 'the level has no measured window (no measured request was sent)';
+
+/** The joules over the window (mean power × window) and per output, input and total token. */
+function energyFigures(
+  meanPowerW: number,
+  windowMs: number,
+  w: Pick<EnergyWindow, 'outputTokens' | 'inputTokens'>,
+): Pick<EnergyLevel, 'joules' | 'joulesPerOutputToken' | 'joulesPerInputToken' | 'joulesPerTotalToken'> {
+  const joules = meanPowerW * (windowMs / 1000);
+  const per = (tokens: number | null) => (tokens !== null && tokens > 0 ? joules / tokens : null);
+  return {
+    joules,
+    joulesPerOutputToken: per(w.outputTokens),
+    joulesPerInputToken: per(w.inputTokens),
+    joulesPerTotalToken: w.inputTokens === null ? null : per(w.inputTokens + w.outputTokens),
+  };
+}
+
+const NO_FIGURES = { joules: null, meanPowerW: null, joulesPerOutputToken: null, joulesPerInputToken: null, joulesPerTotalToken: null } as const;
 
 type Point = { atMs: number; v: number };
 
@@ -101,17 +141,8 @@ export function summarizeEnergy(c: GpuCollection, w: EnergyWindow): EnergyLevel 
     outputTokens: w.outputTokens,
     inputTokens: w.inputTokens,
   };
-  const invalid = (reason: string): EnergyLevel => ({
-    ...base,
-    valid: false,
-    reason,
-    joules: null,
-    meanPowerW: null,
-    joulesPerOutputToken: null,
-    joulesPerInputToken: null,
-    joulesPerTotalToken: null,
-  });
-  if (windowMs <= 0) return invalid('the level has no measured window (no measured request was sent)');
+  const invalid = (reason: string): EnergyLevel => ({ ...base, valid: false, reason, ...NO_FIGURES });
+  if (windowMs <= 0) return invalid(NO_WINDOW);
   if (used.length < ENERGY_MIN_SAMPLES) {
     const what =
       c.samples.length === 0
@@ -128,18 +159,24 @@ export function summarizeEnergy(c: GpuCollection, w: EnergyWindow): EnergyLevel 
     : firstGap([w.startMs, ...used.map((p) => p.atMs), w.endMs], w, intervalMs);
   if (gap !== null) return invalid(gap);
   const meanPowerW = byCounter ? (((last as Point).v - (first as Point).v) / spanMs) * 1000 : trapezoidJ(used) / (spanMs / 1000);
-  const joules = meanPowerW * (windowMs / 1000);
-  const per = (tokens: number | null) => (tokens !== null && tokens > 0 ? joules / tokens : null);
-  return {
-    ...base,
-    valid: true,
-    reason: null,
-    joules,
-    meanPowerW,
-    joulesPerOutputToken: per(w.outputTokens),
-    joulesPerInputToken: per(w.inputTokens),
-    joulesPerTotalToken: w.inputTokens === null ? null : per(w.inputTokens + w.outputTokens),
-  };
+  const { joules, ...perToken } = energyFigures(meanPowerW, windowMs, w);
+  return { ...base, valid: true, reason: null, joules, meanPowerW, ...perToken };
+}
+
+/**
+ * A stated level's energy as its records give it: the window and its token counts
+ * recomputed from the records, and the joules and per-token figures from the stated
+ * mean power over that window. The readings are not in the records, so the mean
+ * power, the readings counted, the interval, the coverage and the verdict are the
+ * result's word.
+ */
+export function energyFromRecords(stated: EnergyLevel, records: readonly RequestRecord[]): EnergyLevel {
+  const w = measuredWindow(records);
+  const windowMs = Math.max(0, w.endMs - w.startMs);
+  const base = { ...stated, windowMs, outputTokens: w.outputTokens, inputTokens: w.inputTokens };
+  if (!stated.valid || stated.meanPowerW === null) return { ...base, ...NO_FIGURES, meanPowerW: stated.meanPowerW };
+  if (windowMs <= 0) return { ...base, valid: false, reason: NO_WINDOW, ...NO_FIGURES };
+  return { ...base, ...energyFigures(stated.meanPowerW, windowMs, w) };
 }
 
 /**

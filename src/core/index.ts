@@ -86,9 +86,12 @@ export {
   SGLANG_SPEC_ACCEPT_LENGTH,
   SPEC_DECODE_TOLERANCE,
   type SpecDecodeLevel,
+  TRTLLM_SPEC_DECODE,
   VLLM_SPEC_DECODE,
   clientTokensPerStep,
+  countersFigures,
   describeSpecDecode,
+  specDecodeFromRecords,
   specDecodeLevel,
 } from './spec-decode.js';
 export {
@@ -134,7 +137,15 @@ export { boundedRttMs, compareWithServer, describeDisagreement, describeQueue, f
 export { boundedWholeRttMs, compareWholeWithServer, fastestAnswerMs } from './whole-compare.js';
 export { type GpuCollection, type GpuSample, summarizeGpu } from './gpu-summary.js';
 export { ROUTE_POLICIES, type FleetRun, type RoutePolicy, type TargetLevel, fleetRunSchema, slowTarget, targetBreakdown, targetLevelSchema } from './fleet.js';
-export { ENERGY_GAP_FACTOR, ENERGY_MIN_SAMPLES, type EnergyWindow, gpuWithEnergy, summarizeEnergy } from './energy-summary.js';
+export {
+  ENERGY_GAP_FACTOR,
+  ENERGY_MIN_SAMPLES,
+  type EnergyWindow,
+  energyFromRecords,
+  gpuWithEnergy,
+  measuredWindow,
+  summarizeEnergy,
+} from './energy-summary.js';
 export { vllmBenchMetrics, type VllmStats, vllmView } from './vllm-bench-metrics.js';
 export { ARRIVAL_KINDS, type ArrivalKind, arrivalSchema, type ArrivalSpec, GENERATED_ARRIVALS, type LevelLoad } from './arrival-spec.js';
 export {

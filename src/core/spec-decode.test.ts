@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rec } from '../test-support/records.js';
 import { parsePrometheusText } from './prometheus-text.js';
-import { describeSpecDecode, specDecodeLevel } from './spec-decode.js';
+import { describeSpecDecode, specDecodeFromRecords, specDecodeLevel } from './spec-decode.js';
 import { specDecodeSchema } from './telemetry-schema.js';
 
 /** A vLLM exposition with the four speculative-decoding counters (`perPos` one per position). */
@@ -84,5 +84,52 @@ describe('speculative decoding over a level', () => {
     expect(tooMany.error?.issues[0]?.message).toBe(
       'specDecode.perPosition 65 is above the limit of 64 draft positions of speculative decoding per verification step (vLLM --speculative-config num_speculative_tokens; goodput sim --spec-decode-positions)',
     );
+  });
+
+  it("reads TensorRT-LLM's counters over the level for the rate and its last iteration's gauge for the length", () => {
+    const trt = (draft: number, accepted: number, length: number | null) =>
+      parsePrometheusText(
+        [
+          `trtllm_spec_decode_num_draft_tokens_total{model_name="m",engine_type="trtllm"} ${draft}`,
+          `trtllm_spec_decode_num_accepted_tokens_total{model_name="m",engine_type="trtllm"} ${accepted}`,
+          ...(length === null ? [] : [`trtllm_spec_decode_acceptance_length{model_name="m",engine_type="trtllm"} ${length}`]),
+        ].join('\n'),
+      );
+    const out = specDecodeLevel(trt(100, 40, 1.5), trt(500, 240, 2.5), [streamed(10, 2), streamed(10, 3)]);
+    // 400 draft tokens and 200 accepted over the level: rate 0.5; the length is the gauge after the level.
+    expect(out?.specDecode).toEqual({
+      source: 'trtllm',
+      acceptanceLength: 2.5,
+      acceptanceRate: 0.5,
+      perPosition: [],
+      counters: null,
+      client: { tokensPerChunk: 2.5, chunks: 20, exact: true },
+      agrees: true,
+    });
+    expect(describeSpecDecode(out?.specDecode as never)).toBe(
+      "acceptance length 2.50 (rate 0.50; TensorRT-LLM's trtllm_spec_decode_acceptance_length), ours 2.50 tokens per chunk",
+    );
+    expect(specDecodeSchema.safeParse(out?.specDecode).success).toBe(true);
+    // Without its gauge there is no length to state; without drafts during the level, nothing.
+    expect(specDecodeLevel(trt(100, 40, null), trt(500, 240, null), [streamed(10, 2)])).toBeNull();
+    expect(specDecodeLevel(trt(100, 40, 2), trt(100, 40, 2), [streamed(10, 2)])).toBeNull();
+    expect(specDecodeLevel(trt(0, 0, 1), trt(100, 10, 4), [streamed(40, 1)])?.disagreement).toBe(
+      'acceptance length: server 4.00 (trtllm_spec_decode_acceptance_length), ours 1.00 tokens per chunk over 40 chunks; allowed ±5% (±0.20)',
+    );
+  });
+
+  it("recomputes a stated level from its records: our chunks, their agreement and the counters' arithmetic; the counters are the result's word", () => {
+    const records = [streamed(25, 3), streamed(25, 4), streamed(5, 9, true)];
+    const stated = specDecodeLevel(vllm(100, 400, 150, [70, 50, 20, 10]), vllm(300, 1200, 650, [210, 160, 170, 110]), records)?.specDecode;
+    if (stated === undefined) throw new Error('expected figures');
+    expect(specDecodeFromRecords(stated, records)).toEqual(stated);
+    // An edited length or estimate comes back as the records and the counters give it.
+    const edited = { ...stated, acceptanceLength: 3.9, client: { tokensPerChunk: 3.9, chunks: 50, exact: true }, agrees: true };
+    expect(specDecodeFromRecords(edited, records)).toEqual(stated);
+    // Our chunks from other records disagree: the agreement is recomputed too.
+    expect(specDecodeFromRecords(stated, [streamed(40, 1)])).toMatchObject({ acceptanceLength: 3.5, client: { tokensPerChunk: 1, chunks: 40 }, agrees: false });
+    // A gauge's length cannot be redone: only our side is.
+    const gauge = { ...stated, source: 'sglang-gauge' as const, counters: null, acceptanceRate: null, perPosition: [], acceptanceLength: 2 };
+    expect(specDecodeFromRecords(gauge, records)).toEqual({ ...gauge, client: stated.client, agrees: false });
   });
 });

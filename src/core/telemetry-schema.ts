@@ -66,11 +66,11 @@ export const serverTruthSchema = z.object({
  * Present only where the server reports speculative decoding (absent in earlier results).
  */
 export const specDecodeSchema = z.object({
-  /** Where the server's figures come from: vLLM's `spec_decode_*` counters, or SGLang's `spec_accept_length` gauge. */
-  source: z.enum(['vllm-counters', 'sglang-gauge']),
+  /** Where the server's figures come from: vLLM's `spec_decode_*` counters, SGLang's `spec_accept_length` gauge, or TensorRT-LLM's counters and gauge. */
+  source: z.enum(['vllm-counters', 'sglang-gauge', 'trtllm']),
   /** Mean tokens per verification step, the bonus token included (vLLM: 1 + Δaccepted / Δdrafts); the headline. */
   acceptanceLength: num.positive(),
-  /** Δaccepted tokens / Δdraft tokens; null where the engine does not say (SGLang's gauge). */
+  /** Δaccepted tokens / Δdraft tokens (vLLM's and TensorRT-LLM's counters); null where the engine does not say (SGLang's gauge). */
   acceptanceRate: num.min(0).max(1).nullable(),
   /** Δaccepted at draft position i / Δdrafts, from position 0; empty where the engine does not say. */
   perPosition: z.array(num.min(0).max(1)).max(LIMITS.specDecodePositions.max, {

@@ -160,7 +160,7 @@ function poolingReceipt(input: ReceiptInput<PoolingResult>): ReceiptOutcome {
   const config = configurationPart(runs, poolingRoundTripMs);
   return receiptOf(input, runs, {
     // No tool facts here: set 3 (run signatures) for a new receipt, set 1 as every pooling receipt before it.
-    factSet: factSetOf(input.factSet, false),
+    factSet: factSetOf(input.factSet, { tools: false, serverFacts: false }),
     simulated: simulated(runs.baseline) || simulated(runs.optimized),
     tag: { modality: endpoint },
     costText:

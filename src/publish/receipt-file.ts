@@ -14,7 +14,7 @@ import type { ConfigurationKey } from './fact.js';
 import { TEXT_LIMITS, textRefusals } from './free-text.js';
 import { contractLabelRefusals } from './contract-labels.js';
 import { allowListRefusals } from './allow-list.js';
-import { FACT_SET_VERSION, type Receipt, RECEIPT_VERSION, TOOL_FACT_SET } from './receipt-schema.js';
+import { type Receipt, RECEIPT_VERSION, STATED_FACT_SETS } from './receipt-schema.js';
 import type { RunSignatures } from './standing-schema.js';
 import { runSignaturesOf, signedWith } from './standing.js';
 import { type Refusal, refusal } from './refusal.js';
@@ -39,9 +39,10 @@ const receiptFileSchema = z
       error: `must be ${RECEIPT_FILE_VERSION}: receipts carry their evidence now; make it again with goodput receipt create`,
     }),
     factSetVersion: z
-      .union([z.literal(TOOL_FACT_SET), z.literal(FACT_SET_VERSION)], {
-        error: `must be ${TOOL_FACT_SET}, ${FACT_SET_VERSION} or absent (1): the fact sets this goodput recomputes; a later goodput made this receipt`,
-      })
+      .union(
+        STATED_FACT_SETS.map((v) => z.literal(v)),
+        { error: `must be ${STATED_FACT_SETS.join(', ')} or absent (1): the fact sets this goodput recomputes; a later goodput made this receipt` },
+      )
       .optional(),
     title: z.string(),
     configurations: z
@@ -237,10 +238,14 @@ function statedAgainst(
         `is absent, but the evidence gives both servers' configurations (${recomputed.serverConfiguration.handicaps.length} handicap(s) flagged); a receipt states them`,
       ),
     );
-  // Fact set 3 states who signed: leaving it off would make every fact read as signed by no one without saying so.
+  // Fact sets 3 and later state who signed: leaving it off would make every fact read as signed by no one without saying so.
   if (recomputed.signatures !== undefined && stated.signatures === undefined)
     out.push(
-      refusal('stated-equals-recomputed', 'signatures', 'is absent, but a receipt of fact set 3 states who signed its evidence (each fact stands on it)'),
+      refusal(
+        'stated-equals-recomputed',
+        'signatures',
+        'is absent, but a receipt of fact set 3 or later states who signed its evidence (each fact stands on it)',
+      ),
     );
   return out.length > 0 ? { ok: false, refusals: out } : { ok: true, receipt, files, results, signatures };
 }

@@ -9,7 +9,7 @@
 import { canonicalJson, type SweepResult } from '../core/index.js';
 import type { ConfigurationKey, Fact } from './fact.js';
 import type { ReceiptInput, ReceiptOutcome, ReceiptResult } from './receipt-kind.js';
-import { type Configuration, FACT_SET_VERSION, type FactSet, RECEIPT_VERSION, type Receipt } from './receipt-schema.js';
+import { type Configuration, type FactSet, RECEIPT_VERSION, type Receipt, SIGNED_FACT_SET } from './receipt-schema.js';
 import { runSignaturesOf } from './standing.js';
 import { type CheckedRun, type PairRun, checkRunPair, workloadPart } from './run-pair.js';
 
@@ -144,8 +144,8 @@ export function receiptOf<R extends ReceiptResult>(input: ReceiptInput<R>, runs:
     quality: parts.quality,
     limitations: parts.limitations,
     generator: input.generator,
-    // Set 3 states who signed; the results alone sign nothing, so every key is null until a signature file names one (receipt-file.ts).
-    ...(parts.factSet === FACT_SET_VERSION
+    // Set 3 and later state who signed; the results alone sign nothing, so every key is null until a signature file names one (receipt-file.ts).
+    ...(parts.factSet !== undefined && parts.factSet >= SIGNED_FACT_SET
       ? {
           signatures: runSignaturesOf(
             input,

@@ -16,25 +16,42 @@ export const RECEIPT_VERSION = 2;
  * receipt's set; 2 adds each level's tool-call facts (valid share, first
  * tool-call token p50/p95) to a receipt of runs sent with tools; 3 states
  * every receipt's run signatures (`signatures`), from which each fact's
- * standing is shown (standing.ts), and keeps set 2's tool facts. A receipt is
- * recomputed with the set it states, so one made before a set was added still
- * verifies.
+ * standing is shown (standing.ts), and keeps set 2's tool facts; 4 adds, to a
+ * receipt of runs that carry them, each level's speculative decoding (the
+ * server's acceptance length and rate, our tokens per chunk) and energy per
+ * output, input and total token, and keeps set 3. A receipt is recomputed
+ * with the set it states, so one made before a set was added still verifies.
  */
-export const FACT_SET_VERSION = 3;
+export const FACT_SET_VERSION = 4;
 /** The set that added tool-call facts, stated only by receipts of runs sent with tools. */
 export const TOOL_FACT_SET = 2;
-export type FactSet = 1 | typeof TOOL_FACT_SET | typeof FACT_SET_VERSION;
+/** The set that added run signatures: every receipt made since states it or a later one. */
+export const SIGNED_FACT_SET = 3;
+export type FactSet = 1 | typeof TOOL_FACT_SET | typeof SIGNED_FACT_SET | typeof FACT_SET_VERSION;
+
+/** What the runs carry that a set adds facts for. */
+export interface SetFacts {
+  /** A level was sent with tools (set 2). */
+  tools: boolean;
+  /** A level carries speculative decoding or energy (set 4). */
+  serverFacts: boolean;
+}
 
 /**
  * The set a receipt states, from the set asked for (a recomputation asks for
- * the receipt's; a new receipt for the newest): set 2 only where it adds tool
- * facts, so a receipt of runs without tools made before set 3 states set 1.
+ * the receipt's; a new receipt for the newest): set 2 and set 4 only where they
+ * add facts, so a receipt of runs without tools made before set 3 states set 1,
+ * and one of runs without speculative decoding or energy states set 3 as before set 4.
  */
-export function factSetOf(requested: FactSet | undefined, tools: boolean): FactSet {
+export function factSetOf(requested: FactSet | undefined, runs: SetFacts): FactSet {
   const asked = requested ?? FACT_SET_VERSION;
-  if (asked >= FACT_SET_VERSION) return FACT_SET_VERSION;
-  return asked === TOOL_FACT_SET && tools ? TOOL_FACT_SET : 1;
+  if (asked >= FACT_SET_VERSION && runs.serverFacts) return FACT_SET_VERSION;
+  if (asked >= SIGNED_FACT_SET) return SIGNED_FACT_SET;
+  return asked === TOOL_FACT_SET && runs.tools ? TOOL_FACT_SET : 1;
 }
+
+/** The sets a receipt may state (absent is set 1). */
+export const STATED_FACT_SETS = [TOOL_FACT_SET, SIGNED_FACT_SET, FACT_SET_VERSION] as const;
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date like 2026-06-01');
 
@@ -91,7 +108,7 @@ export const barChartSchema = z.object({
 
 export const receiptSchema = z.object({
   receiptVersion: z.literal(RECEIPT_VERSION),
-  factSetVersion: z.union([z.literal(TOOL_FACT_SET), z.literal(FACT_SET_VERSION)]).optional(),
+  factSetVersion: z.union(STATED_FACT_SETS.map((v) => z.literal(v))).optional(),
   /** URL-safe, unique among published receipts: the page is `<id>.html`. */
   id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'must be lowercase letters, digits and dashes'),
   title: z.string().min(1),
@@ -132,7 +149,7 @@ export const receiptSchema = z.object({
     .nullable(),
   limitations: z.array(z.string()),
   generator: z.string(),
-  /** Fact set 3: who signed each side's evidence and the quality score, as verified from the evidence; each fact's standing rests on it. */
+  /** Fact set 3 and later: who signed each side's evidence and the quality score, as verified from the evidence; each fact's standing rests on it. */
   signatures: runSignaturesSchema.optional(),
 });
 

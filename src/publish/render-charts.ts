@@ -29,6 +29,8 @@ import type { ConfigurationKey } from './fact.js';
 import { Raw, dataNumber, esc, html, scrollFrame } from './html.js';
 import { pointNumber } from './receipt-pareto.js';
 import type { BarView, ReceiptView } from './receipt-view.js';
+import { ENERGY_METRICS, ENERGY_NOT_VALID, SPEC_DECODE_METRICS } from './stated-facts.js';
+import { standingWords } from './standing.js';
 import type { ViewNumber } from './view-number.js';
 
 const doc = (): ChartDocument => parseHTML('<!doctype html><html><body></body></html>').document as unknown as ChartDocument;
@@ -84,7 +86,7 @@ function series(v: ReceiptView): ChartSeries[] {
 }
 
 /** The figure's data: one row per level, a column per configuration and metric, every value marked. */
-function levelTable<M extends string>(v: ReceiptView, title: string, metrics: readonly M[], header: (m: M) => string): Raw {
+function levelTable<M extends string>(v: ReceiptView, title: string, metrics: readonly M[], header: (m: M) => string, open = false): Raw {
   const cfgs = ['baseline', 'optimized'] as const;
   const levels = [...new Set(cfgs.flatMap((c) => v.levels[c].map((l) => l.concurrency)))].sort((a, b) => a - b);
   const heads = cfgs.flatMap((c) => metrics.map((m) => `${c} · ${header(m)}`));
@@ -95,7 +97,7 @@ function levelTable<M extends string>(v: ReceiptView, title: string, metrics: re
     const flag = n.levelState === 'invalid' ? ' (invalid level)' : n.levelState === 'client-bound' ? ' (client-bound)' : '';
     return html`<td class="n${n.levelState === 'invalid' ? ' invalid' : ''}"${new Raw(n.note === null ? '' : ` title="${esc(n.note)}"`)}>${dataNumber(n)}${flag}</td>`;
   };
-  return html`<details><summary>Data table: ${title}</summary>${scrollFrame(
+  return html`<details${open ? new Raw(' open') : ''}><summary>Data table: ${title}</summary>${scrollFrame(
     `Data of ${title}`,
     html`<table><thead><tr><th scope="col">Concurrency</th>${heads.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>
 ${levels.map((c) => html`<tr><th scope="row">${String(c)}</th>${cfgs.flatMap((cfg) => metrics.map((m) => cell(cfg, c, m)))}</tr>`)}</tbody></table>`,
@@ -126,6 +128,35 @@ export function curveFigures(v: ReceiptView): Raw {
 ${new Raw(spec.render(s, { document: doc() }).outerHTML)}
 ${levelTable(v, spec.title, metrics, (m) => METRICS[m].header)}</figure>`,
   )}`;
+}
+
+/** The metrics of fact set 4's table, in column order. */
+const STATED_TABLE: readonly MetricKey[] = [...SPEC_DECODE_METRICS, ...ENERGY_METRICS];
+
+/**
+ * Fact set 4's figures by level: the server's speculative decoding beside our
+ * tokens per chunk, and energy per token; each level whose energy is not valid
+ * says why. Nothing for a receipt without them, so its page renders as before.
+ */
+export function statedFiguresSection(v: ReceiptView): Raw {
+  const all = [...v.levels.baseline, ...v.levels.optimized].flatMap((l) => l.numbers);
+  const metrics = STATED_TABLE.filter((m) => all.some((n) => n.id.endsWith(`.${m}`)));
+  if (metrics.length === 0) return html``;
+  const notValid = (['baseline', 'optimized'] as const).flatMap((cfg) =>
+    v.levels[cfg].flatMap((l) => {
+      const n = l.numbers.find((x) => x.id.endsWith('.joulesPerOutputToken'));
+      // The level's state (invalid, client-bound) leads its notes and is flagged in the table: the reason alone here.
+      const at = n === undefined || n.value !== null || n.note === null ? -1 : n.note.indexOf(ENERGY_NOT_VALID);
+      return at < 0 || n?.note == null ? [] : [`${cfg} at concurrency ${l.concurrency}: ${n.note.slice(at)}`];
+    }),
+  );
+  const stands = (['baseline', 'optimized'] as const).flatMap((cfg) => {
+    const n = v.levels[cfg].flatMap((l) => l.numbers).find((x) => x.value !== null && STATED_TABLE.some((m) => m !== 'chunkTokens' && x.id.endsWith(`.${m}`)));
+    return v.standing === null || n === undefined ? [] : [`${cfg}: ${standingWords(v.standing.of(n.id))}`];
+  });
+  return html`<section id="speculative-energy" aria-labelledby="speculative-energy-h"><h2 id="speculative-energy-h">Speculative decoding and energy</h2>
+<p class="muted">The server's own speculative-decoding figures and the GPU source's energy, per level, as each run's result states them. The records recompute our tokens per chunk, the measured window and its tokens, and the arithmetic (acceptance length and rate from the server's counters, joules per token from the mean power over the window); the counters, gauges and readings themselves are not in the records. Acceptance length is the headline: the rate falls as the draft budget rises even with the same drafter.${stands.length === 0 ? '' : ` Standing of these figures: ${stands.join('; ')}.`}</p>
+${levelTable(v, 'speculative decoding and energy', metrics, (m) => METRICS[m].header, true)}${notValid.length === 0 ? '' : html`<ul id="energy-not-valid">${notValid.map((t) => html`<li>${t}</li>`)}</ul>`}</section>`;
 }
 
 /** A receipt's levels as one table (an embeddings or rerank receipt's): both configurations, the kind's own figures per level. */

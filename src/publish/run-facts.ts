@@ -1,7 +1,8 @@
 /**
  * One configuration's facts from its run: the headline figures (peak
  * throughput, single-stream figures, failures), the hourly rate recorded with
- * it, the cost derived from both, and each level's curve values. Labels, units
+ * it, the cost derived from both, and each level's curve values (with fact set
+ * 2 its tool calls, with set 4 its speculative decoding and energy). Labels, units
  * and statistics come from web/view's FIGURES and METRICS registries.
  */
 import { type LevelResult, notSaturated } from '../core/index.js';
@@ -9,6 +10,7 @@ import { FIGURES, type FigureKey, METRICS, type MetricKey, gpuCount } from '../w
 import { type ConfigurationKey, type Fact, derived, measured, recorded } from './fact.js';
 import type { CheckedRun } from './run-pair.js';
 import type { CurvePoint, FactSet } from './receipt-schema.js';
+import { ENERGY_METRICS, SPEC_DECODE_METRICS, statedFactNote } from './stated-facts.js';
 
 /** Level metrics kept per level: the scaling charts and their data tables. */
 export const CURVE_METRICS = ['throughput', 'perRequest', 'ttftP50', 'ttftP95', 'failed'] as const satisfies readonly MetricKey[];
@@ -25,6 +27,16 @@ const NO_VALUE: Partial<Record<MetricKey, string>> = {
 
 /** The runs were sent with tools: a receipt of them states fact set 2. */
 export const sentWithTools = (result: CheckedRun['result']): boolean => result.levels.some((l) => l.toolCalls !== undefined);
+
+/** The metrics of a level's facts in set `factSet`: the curves', and the tool, speculative-decoding and energy facts where the level has them. */
+function levelMetrics(l: LevelResult, factSet: FactSet): MetricKey[] {
+  return [
+    ...CURVE_METRICS,
+    ...(factSet >= 2 && l.toolCalls !== undefined ? TOOL_METRICS : []),
+    ...(factSet >= 4 && l.specDecode !== undefined ? SPEC_DECODE_METRICS : []),
+    ...(factSet >= 4 && l.energy !== undefined ? ENERGY_METRICS : []),
+  ];
+}
 
 const figure = (cfg: ConfigurationKey, key: FigureKey) => {
   const f = FIGURES[key];
@@ -48,8 +60,7 @@ export function levelStateNote(l: Pick<LevelResult, 'invalid' | 'invalidReason' 
 
 function levelFacts(cfg: ConfigurationKey, l: LevelResult, factSet: FactSet): Fact[] {
   const state = levelStateNote(l);
-  const keys: readonly MetricKey[] = factSet >= 2 && l.toolCalls !== undefined ? [...CURVE_METRICS, ...TOOL_METRICS] : CURVE_METRICS;
-  return keys.map((key) => {
+  return levelMetrics(l, factSet).map((key) => {
     const m = METRICS[key];
     const base = {
       id: curveFactId(cfg, l.concurrency, key),
@@ -60,7 +71,10 @@ function levelFacts(cfg: ConfigurationKey, l: LevelResult, factSet: FactSet): Fa
       configuration: cfg,
       digits: m.digits,
     };
-    const f = measured(base, m.value(l), NO_VALUE[key] ?? 'the level had no successful request');
+    const value = m.value(l);
+    const own = statedFactNote(key, l, value);
+    const f = measured(base, value, own ?? NO_VALUE[key] ?? 'the level had no successful request');
+    if (f.value !== null && own !== undefined) f.note = own;
     if (state !== null) f.note = f.note === undefined ? state : `${state}; ${f.note}`;
     return f;
   });

@@ -168,6 +168,38 @@ describe('every fact on a site carries its standing', () => {
     ]);
   });
 
+  it("what a result states that its records cannot give (the server's counters, the GPU readings) is the publisher's word, or the run signature's", () => {
+    const unsigned = { keyid: null, runs: 1, setKeyid: null, server: "its /metrics agree with the records at every one of the run's levels" };
+    const sig: RunSignatures = { baseline: unsigned, optimized: { ...unsigned, keyid: measurer.keyId }, quality: null };
+    const fact = {
+      id: 'baseline.c1.acceptanceLength',
+      metric: 'acceptanceLength',
+      label: 'Acceptance length',
+      value: 2.7,
+      unit: 'tokens per step',
+      statistic: 'mean',
+      provenance: 'measured' as const,
+      configuration: 'baseline' as const,
+      digits: 2,
+    };
+    const listedSet = new Set([measurer.keyId]);
+    // Corroboration by the server's /metrics does not reach a figure only the server states.
+    expect(factStanding(sig, fact, listedSet)).toEqual({
+      by: 'declared',
+      what: "declared by the publisher: the run's result states the server's speculative-decoding counters or gauge, which its records cannot recompute (only the arithmetic on them), not signed by a measurer (the run is not signed)",
+    });
+    expect(factStanding(sig, { ...fact, id: 'baseline.c1.joulesPerOutputToken', metric: 'joulesPerOutputToken' }, listedSet).what).toMatch(
+      /^declared by the publisher: the run's result states the GPU source's power or energy readings/,
+    );
+    expect(factStanding(sig, { ...fact, id: 'optimized.c1.acceptanceLength', configuration: 'optimized' }, listedSet)).toEqual({
+      by: 'signed',
+      what: `signed by measurer ${measurer.keyId}: the run signature verified over the result that states the server's speculative-decoding counters or gauge`,
+      key: measurer.keyId,
+    });
+    // Our own tokens per chunk are recomputed from the records.
+    expect(factStanding(sig, { ...fact, id: 'baseline.c1.chunkTokens', metric: 'chunkTokens' }, listedSet).by).toBe('recomputed');
+  });
+
   it('a standing edited in dataset.json is refused naming the fact; a signature the evidence does not carry is refused in the receipt', async () => {
     const r = goodReceipt(join(root, 'edits', 'r.json'));
     const site = join(root, 'edits-site');

@@ -12,6 +12,7 @@
 import { evidencePath } from './evidence-files.js';
 import { type Refusal, refusal } from './refusal.js';
 import { openSetManifest } from './run-set.js';
+import { STATED_METRICS } from './stated-facts.js';
 import type { ConfigurationKey, Fact } from './fact.js';
 import type { ReceiptResult } from './receipt-kind.js';
 import type { Receipt } from './receipt-schema.js';
@@ -112,10 +113,24 @@ const CORROBORATED = /^(peakThroughput|singleStream|throughput|ttft|tpot|itl)/;
 export function factStanding(sig: RunSignatures, f: Fact, measurers: ReadonlySet<string>): Standing {
   const quality = f.metric.startsWith('quality');
   const signer = quality ? qualitySigner(sig, measurers) : signerOf(sig[f.configuration], measurers);
+  // The server's counters and the GPU readings are in the result, not its records: only the arithmetic on them is recomputed.
+  const stated = STATED_METRICS[f.metric];
   if (signer.key !== null && signer.listed)
-    return { by: 'signed', what: `signed by measurer ${signer.key}: the run signature verified; recomputed from its records`, key: signer.key };
+    return {
+      by: 'signed',
+      what:
+        stated === undefined
+          ? `signed by measurer ${signer.key}: the run signature verified; recomputed from its records`
+          : `signed by measurer ${signer.key}: the run signature verified over the result that states ${stated}`,
+      key: signer.key,
+    };
   const unsigned = notSigned(signer);
   if (f.provenance === 'recorded') return { by: 'declared', what: `declared by the publisher with the run (${f.label.toLowerCase()}), ${unsigned}` };
+  if (stated !== undefined && f.value !== null)
+    return {
+      by: 'declared',
+      what: `declared by the publisher: the run's result states ${stated}, which its records cannot recompute (only the arithmetic on them), ${unsigned}`,
+    };
   if (quality) return { by: 'recomputed', what: `${QUALITY_WHAT}, ${unsigned}` };
   const server = sig[f.configuration].server;
   if (server !== null && f.value !== null && CORROBORATED.test(f.metric))

@@ -6,9 +6,10 @@
  * threshold: the figures are checked against the records' own window.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { GpuSample, RequestRecord } from '../core/index.js';
+import type { GpuSample, LevelResult, RequestRecord } from '../core/index.js';
 import { type SimServer, startSimulator } from '../sim/index.js';
 import type { GpuSource } from '../telemetry/index.js';
+import { levelFromRecords } from './level-result.js';
 import { runSweep } from './run-kinds.js';
 
 const FAST = { prefillBaseMs: 5, prefillMsPerToken: 0, decodeStepMs: 2, decodeMsPerExtraSeq: 0 };
@@ -91,6 +92,8 @@ describe('energy per token through runSweep', () => {
     expect(e.joulesPerTotalToken).toBeCloseTo((e.joules as number) / ((e.inputTokens as number) + e.outputTokens), 9);
     // The older GPU figures are the window's.
     expect(level?.gpu).toMatchObject({ energyJ: e.joules, energyMethod: 'power', joulesPerOutputToken: e.joulesPerOutputToken });
+    // Rebuilt from its records (receipts, verify), the window, tokens and arithmetic come out the same.
+    expect(levelFromRecords(result, level as LevelResult, records).energy).toEqual(e);
   });
 
   it('says "energy not valid" naming the gap when readings are missing mid-level, and shows no per-token figure', async () => {
@@ -111,5 +114,6 @@ describe('energy per token through runSweep', () => {
     expect(e.reason).toBe(`no reading from ${s2(a - w.startMs)} to ${s2(b - w.startMs)} into the window (${s2(b - a)}, more than 3 × the 1 ms interval)`);
     expect([e.joules, e.joulesPerOutputToken, e.joulesPerInputToken, e.joulesPerTotalToken]).toEqual([null, null, null, null]);
     expect(level?.gpu).toMatchObject({ energyJ: null, joulesPerOutputToken: null });
+    expect(levelFromRecords(result, level as LevelResult, records).energy).toEqual(e);
   });
 });

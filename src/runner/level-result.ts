@@ -19,6 +19,8 @@ import {
   type Slo,
   type SweepResult,
   e2eFromScheduleMs,
+  energyFromRecords,
+  specDecodeFromRecords,
   isOk,
   levelGoodput,
   levelWindow,
@@ -149,10 +151,11 @@ export function levelFromRecords(run: SweepResult, stated: LevelResult, records:
     // A timed level's window is the records' own, by the rule the sweep used: never taken from the file.
     ...(run.run.loadShape === undefined ? {} : { window: levelWindow(records, run.run.loadShape, stated.concurrency, run.run.warmupPerLevel) }),
     ...(stated.gpu === undefined ? {} : { gpu: stated.gpu }),
-    ...(stated.energy === undefined ? {} : { energy: stated.energy }),
+    // The GPU readings and the server's counters are not in the records: what they give is carried, and what the records give (windows, tokens, our own chunks, the arithmetic) recomputed.
+    ...(stated.energy === undefined ? {} : { energy: energyFromRecords(stated.energy, records) }),
     ...(stated.serverTruth === undefined ? {} : { serverTruth: stated.serverTruth }),
-    // The server's counters are not in the records: as with serverTruth, the stated figures are carried.
-    ...(stated.specDecode === undefined ? {} : { specDecode: stated.specDecode }),
+    // The server's counters are not in the records: the stated counters are carried, what the records give is recomputed.
+    ...(stated.specDecode === undefined ? {} : { specDecode: specDecodeFromRecords(stated.specDecode, records) }),
     ...(stated.disagg === undefined ? {} : { disagg: stated.disagg }),
     ...(stated.images === undefined ? {} : { images: stated.images }),
     ...(stated.imageFiles === undefined ? {} : { imageFiles: stated.imageFiles }),

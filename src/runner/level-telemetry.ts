@@ -31,9 +31,9 @@ import {
   describeRoles,
   gpuWithEnergy,
   isOk,
-  measuredSpanMs,
   requiredNames,
   serverFigures,
+  measuredWindow,
   summarizeEnergy,
   specDecodeLevel,
   summarizeGpu,
@@ -79,15 +79,7 @@ export interface LevelTelemetry {
  * reading taken during the warm-up or after the level is outside.
  */
 export function measuredEnergy(collected: GpuCollection, records: readonly RequestRecord[]): EnergyLevel {
-  const ok = records.filter((r) => !r.warmup && isOk(r));
-  const span = measuredSpanMs(records);
-  const prompts = ok.map((r) => r.promptTokens);
-  return summarizeEnergy(collected, {
-    startMs: span?.startMs ?? 0,
-    endMs: span?.endMs ?? 0,
-    outputTokens: ok.reduce((a, r) => a + r.outputTokens, 0),
-    inputTokens: prompts.some((p) => p === null) ? null : (prompts as number[]).reduce((a, p) => a + p, 0),
-  });
+  return summarizeEnergy(collected, measuredWindow(records));
 }
 
 /** The level's telemetry warnings; a disagreement on a client-bound level says that our own delay may explain it. */

@@ -22,6 +22,7 @@ import {
   contractDiffsMarkup,
   defaultTarget,
   differencesMarkup,
+  serverSideMarkup,
   drawnMarkup,
   paretoFigure,
   qualityMarkup,
@@ -105,6 +106,12 @@ export function CompareView({ sets }: { sets: number[][] }) {
       <Markup html={compareTableMarkup(cmp)} />
       <h3>Differences from {runs[0]?.label}</h3>
       <Markup html={differencesMarkup(cmp)} />
+      {cmp.serverSide && (
+        <>
+          <h3>Speculative decoding and energy</h3>
+          <Markup html={serverSideMarkup(cmp)} />
+        </>
+      )}
       {cmp.quality && (
         <>
           <h3>Quality</h3>

@@ -27,6 +27,7 @@ import {
   ttftMs,
 } from '../../core/index.js';
 import { type QualityComparison, compareQuality } from './compare-quality.js';
+import { type ServerSideComparison, compareServerSide } from './compare-server.js';
 import { firstRunOfSet } from './repeat-sets.js';
 import { type ContractDiff, type DiffSource, contractDiffs, contractNote, runTitles } from './what-differs.js';
 
@@ -243,6 +244,8 @@ export interface Comparison {
   quality: QualityComparison | null;
   /** For each compared run that holds several (a repeat set, a --repeats result), which of them the tables and charts draw. */
   drawn: string[];
+  /** The runs' speculative decoding and energy per level, with their validity; null when no run carries either. */
+  serverSide: ServerSideComparison | null;
 }
 
 /** How many runs a compared run holds: 1, or its first with its repeats. */
@@ -321,5 +324,6 @@ export function compareRuns(runs: readonly CompareRun[]): Comparison {
     rows,
     quality: compareQuality(runs),
     drawn: runs.flatMap((r) => drawnRunNote(r) ?? []),
+    serverSide: compareServerSide(runs, axisName(runs)),
   };
 }

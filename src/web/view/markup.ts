@@ -176,6 +176,24 @@ export function compareTableMarkup(c: Comparison): Raw {
   );
 }
 
+/** The runs' speculative decoding and energy per level, a column group per run, then what needs saying of them; nothing when no run carries either. */
+export function serverSideMarkup(c: Comparison): Raw {
+  const s = c.serverSide;
+  if (s === null) return html``;
+  const n = s.headers.length;
+  const head = html`<thead><tr><th scope="col" rowspan="2" class="sticky">${c.axis}</th>${c.runs.map((_, i) => html`<th scope="colgroup" colspan="${n}" class="group">${c.titles[i]}${i === 0 ? ' (baseline)' : ''}</th>`)}</tr>
+<tr>${c.runs.map(() => s.headers.map((h) => html`<th scope="col" class="num">${h}</th>`))}</tr></thead>`;
+  const body = s.rows.map(
+    (row) =>
+      html`<tr><th scope="row" class="num sticky">${row.level}</th>${row.runs.map((cells) =>
+        cells === null ? html`<td class="num na" colspan="${n}">not measured at this level</td>` : cells.map((x) => html`<td class="num">${x}</td>`),
+      )}</tr>`,
+  );
+  return html`${scrollFrame('Speculative decoding and energy', html`<table class="compare server-side"><caption>${s.basis}</caption>${head}<tbody>${body}</tbody></table>`)}${
+    s.notes.length === 0 ? '' : html`<ul class="server-side-notes">${s.notes.map((x) => html`<li>${x}</li>`)}</ul>`
+  }`;
+}
+
 /** Each candidate's differences from the baseline, level by level, with their intervals and verdicts. */
 export function differencesMarkup(c: Comparison): Raw {
   if (c.refused) return html`<p class="banner bad">${c.refused}</p>`;

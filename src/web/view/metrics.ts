@@ -19,6 +19,10 @@ export interface MetricLevel {
   gpuMemMiB: { available: true; peak: number } | { available: false };
   /** A level sent with tools: the share of judged requests whose calls validated, and time to first tool-call token. */
   toolCalls?: { validRate: number | null; ttftToolMs: { p50: number; p95: number } | null };
+  /** A level whose server reported speculative decoding: its acceptance length and rate, and our tokens per chunk. */
+  specDecode?: { acceptanceLength: number; acceptanceRate: number | null; client: { tokensPerChunk: number } | null } | undefined;
+  /** A level a GPU source read: joules per token over its measured window (null when the energy is not valid). */
+  energy?: { joulesPerOutputToken: number | null; joulesPerInputToken: number | null; joulesPerTotalToken: number | null } | undefined;
 }
 
 export interface MetricDef {
@@ -86,6 +90,61 @@ export const METRICS = {
     direction: 'lower',
     digits: 1,
     value: (l) => l.toolCalls?.ttftToolMs?.p95 ?? null,
+  },
+  acceptanceLength: {
+    header: 'Acceptance length (tokens/step)',
+    label: 'Acceptance length',
+    unit: 'tokens per step',
+    statistic: "the server's mean tokens per verification step, the bonus token included",
+    direction: 'higher',
+    digits: 2,
+    value: (l) => l.specDecode?.acceptanceLength ?? null,
+  },
+  // Falls as the draft budget rises even with the same drafter: no better direction, the length is the headline.
+  acceptanceRate: {
+    header: 'Acceptance rate',
+    label: 'Acceptance rate',
+    unit: 'share of draft tokens',
+    statistic: "the server's accepted ÷ draft tokens",
+    direction: null,
+    digits: 3,
+    value: (l) => l.specDecode?.acceptanceRate ?? null,
+  },
+  chunkTokens: {
+    header: 'Ours: tokens per chunk',
+    label: 'Tokens per streamed chunk',
+    unit: 'tokens per chunk',
+    statistic: "mean after each request's first chunk",
+    direction: null,
+    digits: 2,
+    value: (l) => l.specDecode?.client?.tokensPerChunk ?? null,
+  },
+  joulesPerOutputToken: {
+    header: 'J/output token',
+    label: 'Energy per output token',
+    unit: 'J per token',
+    statistic: 'GPU joules over the measured window ÷ output tokens',
+    direction: 'lower',
+    digits: 3,
+    value: (l) => l.energy?.joulesPerOutputToken ?? null,
+  },
+  joulesPerInputToken: {
+    header: 'J/input token',
+    label: 'Energy per input token',
+    unit: 'J per token',
+    statistic: 'GPU joules over the measured window ÷ input tokens',
+    direction: 'lower',
+    digits: 4,
+    value: (l) => l.energy?.joulesPerInputToken ?? null,
+  },
+  joulesPerTotalToken: {
+    header: 'J/token',
+    label: 'Energy per token',
+    unit: 'J per token',
+    statistic: 'GPU joules over the measured window ÷ input and output tokens',
+    direction: 'lower',
+    digits: 4,
+    value: (l) => l.energy?.joulesPerTotalToken ?? null,
   },
   failed: { header: 'Failed', label: 'Failed requests', unit: 'requests', statistic: 'count', direction: 'lower', digits: 0, value: (l) => l.failed },
   gpuMem: {

@@ -34,6 +34,7 @@ import {
   qualityMarkup,
   contractDiffsMarkup,
   differencesMarkup,
+  serverSideMarkup,
   drawnMarkup,
   esc,
   figureMarkup,
@@ -175,7 +176,7 @@ function comparisonSection(c: Comparison, m: ParetoModel, answer: CapacityAnswer
   return html`<section class="panel compare-view" aria-labelledby="compare-title"><h2 id="compare-title">Comparison of ${c.titles.join(', ')}</h2>
 <p class="hint">${c.titles[0]} is the baseline: every difference is another run minus it.</p>
 <h3>What differs</h3>${contractDiffsMarkup(c)}<h3>Side by side</h3>${drawnMarkup(c)}${compareTableMarkup(c)}<h3>Differences from ${c.runs[0]?.label}</h3>${differencesMarkup(c)}
-${c.quality === null ? '' : html`<h3>Quality</h3>${qualityMarkup(c)}`}
+${c.serverSide === null ? '' : html`<h3>Speculative decoding and energy</h3>${serverSideMarkup(c)}`}${c.quality === null ? '' : html`<h3>Quality</h3>${qualityMarkup(c)}`}
 ${paretoSection(m, answer, doc)}<h3>Curves</h3>${chartsMarkup(series, doc, curvesLegend(c.runs))}</section>`;
 }
 
@@ -276,6 +277,21 @@ export function reportMarkdown(input: ReportInput): string {
           '',
         );
       }
+    const side = c.serverSide;
+    if (side !== null)
+      out.push(
+        '### Speculative decoding and energy',
+        '',
+        side.basis,
+        '',
+        mdTable(
+          [c.axis, ...c.titles.flatMap((t) => side.headers.map((h) => `${t}: ${h}`))],
+          side.rows.map((row) => [String(row.level), ...row.runs.flatMap((cells) => cells ?? side.headers.map(() => 'not measured'))]),
+        ),
+        '',
+        ...side.notes.flatMap((x) => [`- ${x}`]),
+        ...(side.notes.length === 0 ? [] : ['']),
+      );
     if (c.quality !== null) {
       out.push(
         '### Quality',
