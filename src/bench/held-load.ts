@@ -14,7 +14,7 @@
  * floor's + 2 ms) at up to 256 streams or 2 × the floor's above (unless the
  * level was flagged client-bound), its TPOT p50 is more than 0.1 % from the
  * stub's, or the stub saw fewer than 97 % of C open at the median.
- * BENCH_HELD_LEVELS (default 256x20,1024x40) narrows it.
+ * BENCH_HELD_LEVELS (default 256x20,1024x40) narrows it; BENCH_GOODPUT names another build's bin/goodput.js.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -33,7 +33,8 @@ const LEVELS = (process.env.BENCH_HELD_LEVELS ?? '256x20,1024x40').split(',').ma
   return { c: c as number, cadenceMs: cadence as number };
 });
 const here = (f: string) => fileURLToPath(new URL(f, import.meta.url));
-const GOODPUT = fileURLToPath(new URL('../../bin/goodput.js', import.meta.url));
+// BENCH_GOODPUT: another build's bin/goodput.js, to set two versions side by side on the same stub.
+const GOODPUT = process.env.BENCH_GOODPUT ?? fileURLToPath(new URL('../../bin/goodput.js', import.meta.url));
 const PINNED = process.platform === 'linux' && availableParallelism() >= 2;
 /** `cmd` pinned to `cpu` where the machine has two cores, else as is. */
 const onCpu = (cpu: number, cmd: string[]): [string, string[]] => (PINNED ? ['taskset', ['-c', String(cpu), ...cmd]] : [cmd[0] as string, cmd.slice(1)]);
@@ -102,6 +103,7 @@ async function goodput(url: string, c: number, dir: string): Promise<ClientFigur
     tpotP50: level.tpotMs?.p50 ?? null,
     failed: level.failed,
     bound: level.clientBound.bound ? (level.clientBound.reason ?? 'yes') : null,
+    ...(level.inFlight === undefined ? {} : { held: `${level.inFlight.median}/${level.inFlight.min}` }),
   };
 }
 
