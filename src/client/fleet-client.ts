@@ -33,7 +33,13 @@ export function createFleetClient(clients: readonly StreamingClient[], policy: R
   let turn = 0;
   return {
     // The target is chosen as the request leaves (least-in-flight reads the fleet then): built ahead, it is only kept.
-    prepare: (spec: RequestSpec, meta: RequestMeta): PreparedRequest => ({ spec, meta, wire: new Error('built by its target as it leaves'), bytes: 0, builtNs: 0 }),
+    prepare: (spec: RequestSpec, meta: RequestMeta): PreparedRequest => ({
+      spec,
+      meta,
+      wire: new Error('built by its target as it leaves'),
+      bytes: 0,
+      builtNs: 0,
+    }),
     async send(request: RequestSpec | PreparedRequest, meta: RequestMeta, signal?: AbortSignal, onEnded?: (endNs: number) => void): Promise<RequestRecord> {
       const spec = 'wire' in request ? request.spec : request;
       const i = routeTo(policy, meta, inFlight, turn++);
