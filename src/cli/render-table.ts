@@ -63,13 +63,12 @@ function retriesCell(l: LevelResult): string {
   return r === undefined ? '0' : `${r.attempts} (${r.requests} request${r.requests === 1 ? '' : 's'}, ${(r.waitMs / 1000).toFixed(1)} s waited)`;
 }
 
-/** The level's place on its axis first; an open loop's peak in flight beside it; what the client held; retries when any level made one. */
+/** The level's place on its axis first; an open loop's peak in flight beside it; what the client held before the failures; retries when any level made one. */
 function row(l: LevelResult, axis: LevelAxis, retries: boolean, held: boolean): string[] {
   const mem = l.gpuMemMiB.available ? fmt(l.gpuMemMiB.peak, 0) : 'n/a';
   return [
     axis.format(levelValue(l)),
     ...(axis.open ? [String(l.concurrency)] : []),
-    ...(held ? [inFlightCell(l)] : []),
     fmt(l.throughputTokS),
     fmt(l.perRequestTokS?.mean),
     fmt(l.ttftMs?.p50),
@@ -77,6 +76,7 @@ function row(l: LevelResult, axis: LevelAxis, retries: boolean, held: boolean): 
     fmt(l.tpotMs?.p50, 2),
     fmt(l.e2eMs?.p50, 0),
     ...(axis.open ? [fmt(l.fromSchedule?.ttftMs?.p50), fmt(l.fromSchedule?.e2eMs?.p50, 0), fmt(l.load?.scheduleLagMs?.p99, 2)] : []),
+    ...(held ? [inFlightCell(l)] : []),
     String(l.failed),
     ...(retries ? [retriesCell(l)] : []),
     mem,
@@ -98,9 +98,10 @@ export function renderTable(levels: readonly LevelResult[], color: boolean): str
   const headers = [
     axis.name,
     ...(axis.open ? ['Peak in flight'] : []),
-    ...(held ? ['In flight p50 / min'] : []),
     ...base,
     ...sched,
+    // Beside the failures and the status that marks a level not held: the figures users read first stay first.
+    ...(held ? ['In flight p50 / min'] : []),
     rest[0] as string,
     ...(retries ? ['Retries'] : []),
     ...rest.slice(1),
