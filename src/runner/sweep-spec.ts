@@ -306,23 +306,7 @@ export const sweepSpecSchema = z
         });
       if (spec.prompts.kind === 'sessions') ctx.addIssue({ code: 'custom', path: ['responseSchema'], message: 'sessions carry text answers turn to turn' });
     }
-    if (spec.images !== null) {
-      if (spec.endpoint !== 'chat' && spec.endpoint !== 'responses')
-        ctx.addIssue({
-          code: 'custom',
-          path: ['images'],
-          message: `images are sent in chat messages: they need the chat or responses endpoint, not ${spec.endpoint}`,
-        });
-      if (spec.images.delivery === 'url' && spec.imageBaseUrl === null && !isLoopback(new URL(spec.url).hostname)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['images', 'delivery'],
-          message: `the server at ${new URL(spec.url).host} is not on this machine, so it cannot fetch images from goodput's image server on 127.0.0.1: give an address it can reach (imageBaseUrl, --image-base-url) or send them as data`,
-        });
-      }
-      if (spec.prompts.kind === 'sessions' || spec.prompts.kind === 'agents')
-        ctx.addIssue({ code: 'custom', path: ['images'], message: `images are sent with single requests, not with ${spec.prompts.kind}` });
-    }
+    imageIssues(spec, ctx);
     if (spec.imageBaseUrl !== null && spec.images?.delivery !== 'url')
       ctx.addIssue({ code: 'custom', path: ['imageBaseUrl'], message: 'an image server address applies to images by URL (delivery url) alone' });
     if (spec.audio !== null) {
@@ -385,6 +369,38 @@ function fleetIssues(
       path: ['metricsUrl'],
       message: "one metrics URL cannot speak for a fleet: each target's own endpoint is scraped, or give a Prometheus server (prometheus)",
     });
+}
+
+/** Images go in chat messages, one request at a time; by URL, every target must reach goodput's image server. */
+function imageIssues(
+  spec: {
+    images: { delivery: string } | null;
+    endpoint: string;
+    url: string;
+    fleet: { urls: string[] } | null;
+    imageBaseUrl: string | null;
+    prompts: { kind: string };
+  },
+  ctx: z.RefinementCtx,
+): void {
+  if (spec.images === null) return;
+  if (spec.endpoint !== 'chat' && spec.endpoint !== 'responses')
+    ctx.addIssue({
+      code: 'custom',
+      path: ['images'],
+      message: `images are sent in chat messages: they need the chat or responses endpoint, not ${spec.endpoint}`,
+    });
+  // Every target of a fleet fetches the images: the first one off this machine is named.
+  const remote = (spec.fleet?.urls ?? [spec.url]).find((u) => !isLoopback(new URL(u).hostname));
+  if (spec.images.delivery === 'url' && spec.imageBaseUrl === null && remote !== undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['images', 'delivery'],
+      message: `the server at ${new URL(remote).host} is not on this machine, so it cannot fetch images from goodput's image server on 127.0.0.1: give an address it can reach (imageBaseUrl, --image-base-url) or send them as data`,
+    });
+  }
+  if (spec.prompts.kind === 'sessions' || spec.prompts.kind === 'agents')
+    ctx.addIssue({ code: 'custom', path: ['images'], message: `images are sent with single requests, not with ${spec.prompts.kind}` });
 }
 
 /** Requests are given up one by one: a session's or agent's next turn carries the answer before it, so a turn given up would change the workload itself. */

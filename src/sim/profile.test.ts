@@ -55,6 +55,7 @@ describe('simProfileSchema', () => {
       rateLimit: { rpm: null, tpm: null },
       toolCalls: { autoShare: 0.5, invalid: 0, malformed: 0 },
       structuredOutput: { invalid: 0, malformed: 0 },
+      loraAdapters: [],
     });
   });
 
