@@ -107,6 +107,32 @@ async function goodput(url: string, c: number, dir: string): Promise<ClientFigur
   };
 }
 
+/**
+ * The requests open on average over [from, to], weighted by time: the load the stub carried, where the median
+ * at arrivals samples the instants a slot changes hands (when the count is lowest by construction).
+ */
+function timeWeightedOpen(log: StubRecord[], from: number, to: number): number | null {
+  if (!(to > from)) return null;
+  const steps = log.flatMap((r) => [
+    { at: r.arriveMs, d: 1 },
+    { at: r.endMs ?? Infinity, d: -1 },
+  ]);
+  steps.sort((a, b) => a.at - b.at || a.d - b.d);
+  let open = 0;
+  let area = 0;
+  let last = from;
+  for (const { at, d } of steps) {
+    if (at > from) {
+      const t = Math.min(at, to);
+      area += open * (t - last);
+      last = t;
+      if (at >= to) break;
+    }
+    open += d;
+  }
+  return area / (to - from);
+}
+
 /** The stub's figures for one client's run: the level's 4 × C requests (earlier arrivals were warm-ups). */
 function stubFigures(log: StubRecord[], c: number) {
   const level = log.sort((a, b) => a.arriveMs - b.arriveMs).slice(-4 * c);
@@ -116,6 +142,7 @@ function stubFigures(log: StubRecord[], c: number) {
   const gaps = level.slice(c).map((r, i) => r.arriveMs - (ends[i] as number));
   const ended = level.filter((r) => r.firstMs !== null && r.lastMs !== null && r.tokens > 1);
   return {
+    timeMean: timeWeightedOpen(log, (level[c - 1] as StubRecord).arriveMs, (level.at(-1) as StubRecord).arriveMs),
     ttftP50: pct(
       ended.map((r) => (r.firstMs as number) - r.arriveMs),
       50,
@@ -136,7 +163,18 @@ const f = (x: number | null, d = 2) => (x === null ? '—' : x.toFixed(d));
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'goodput-bench-held-'));
   const table: string[][] = [
-    ['streams × cadence', 'client', 'overhead ms', '× floor', 'TPOT err', 'in flight p50/min', 'its own p50/min', 'slot gap p50/p99 ms', 'verdict'],
+    [
+      'streams × cadence',
+      'client',
+      'overhead ms',
+      '× floor',
+      'TPOT err',
+      'in flight p50/min',
+      'time mean',
+      'its own p50/min',
+      'slot gap p50/p99 ms',
+      'verdict',
+    ],
   ];
   let missed = 0;
   for (const { c, cadenceMs } of LEVELS) {
@@ -175,6 +213,7 @@ async function main() {
         ratio,
         tpotErr === null ? '—' : `${(tpotErr * 100).toFixed(3)}%`,
         `${f(s.inFlightP50, 0)}/${f(s.inFlightMin, 0)}${client === 'goodput' && floorInFlight && s.inFlightP50 !== null ? ` (${((s.inFlightP50 / floorInFlight) * 100).toFixed(1)} % of the floor's)` : ''}`,
+        f(s.timeMean, 1),
         m.held ?? '—',
         `${f(s.gapP50)}/${f(s.gapP99)}`,
         `${verdicts.join('; ')}${m.failed > 0 ? ` (${m.failed} failed)` : ''}`,
@@ -185,7 +224,7 @@ async function main() {
   process.stdout.write(
     `\nheld load — an independent stub (first token ${FIRST_TOKEN_MS} ms after the request is read, ${OUTPUT} tokens, one per event), 4 × C requests; ` +
       `${PINNED ? 'clients pinned to CPU 0, the stub to CPU 1' : 'not pinned'}\n` +
-      "overhead = the client's TTFT p50 minus the stub's own; in flight = the requests the stub saw open as each arrived, after the level's first C; its own = what the client says it kept open (goodput's levels[].inFlight); slot gap = the i-th answer's end to the (C + i)-th request's arrival, as the stub saw them\n",
+      "overhead = the client's TTFT p50 minus the stub's own; in flight = the requests the stub saw open as each arrived, after the level's first C; time mean = the requests it had open on average from the C-th arrival to the last; its own = what the client says it kept open (goodput's levels[].inFlight); slot gap = the i-th answer's end to the (C + i)-th request's arrival, as the stub saw them\n",
   );
   writeTable(table);
   if (missed > 0) {
