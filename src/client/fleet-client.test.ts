@@ -22,7 +22,7 @@ function heldTarget(): StreamingClient & { sent: number[]; release(): void; aske
     asked: [] as number[],
     closed: false,
     release: () => waiting.splice(0).forEach((f) => f()),
-    prepare: (spec: RequestSpec, meta: RequestMeta) => ({ spec, meta, wire: '', bytes: 0, builtNs: 0 }),
+    prepare: (spec: RequestSpec, meta: RequestMeta) => ({ spec, meta, wire: Buffer.alloc(0), bytes: 0, builtNs: 0 }),
     send: (_: RequestSpec | PreparedRequest, m: RequestMeta): Promise<RequestRecord> => {
       t.sent.push(m.seq);
       return new Promise((resolve) => waiting.push(() => resolve({ ...rec(), seq: m.seq })));

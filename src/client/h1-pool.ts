@@ -45,7 +45,8 @@ export interface H1PoolOptions {
 /** One request: its whole wire form, head and body. */
 export interface H1Request {
   method: 'GET' | 'POST';
-  wire: string;
+  /** The whole request; bytes when built ahead, so the write pays no encoding. */
+  wire: string | Buffer;
 }
 
 /**
@@ -102,6 +103,7 @@ class Conn {
   private waitFor: 'headers' | 'body' = 'headers';
   private bytesAtWrite = 0;
   private reused = false;
+  private unrefd = true;
   /** The socket's own error, or why this connection was failed: what a request waiting for it hears. */
   error: Error | null = null;
 
@@ -122,7 +124,11 @@ class Conn {
   start(job: Job): void {
     this.job = job;
     job.conn = this;
-    this.socket.ref();
+    // Only an idle socket is unref'd (so it never keeps the process alive): one that goes straight to its next request stays as it is.
+    if (this.unrefd) {
+      this.socket.ref();
+      this.unrefd = false;
+    }
     job.handler.onRequestStart(job, {});
     if (job.aborted || this.dead) return;
     this.reused = this.uses > 0;
@@ -263,6 +269,7 @@ class Conn {
 
   idle(): void {
     this.socket.unref();
+    this.unrefd = true;
     this.timer?.unref();
   }
 }

@@ -26,7 +26,7 @@ function fakeClient(outcomes: Array<RequestRecord['outcome']> = []): StreamingCl
   const sent: Array<[RequestSpec, RequestMeta]> = [];
   return {
     sent,
-    prepare: (spec, meta) => ({ spec, meta, wire: '', bytes: 0, builtNs: 0 }),
+    prepare: (spec, meta) => ({ spec, meta, wire: Buffer.alloc(0), bytes: 0, builtNs: 0 }),
     send: async (s, meta) => {
       const outcome = outcomes[sent.length] ?? { kind: 'ok' };
       sent.push(['wire' in s ? s.spec : s, meta]);

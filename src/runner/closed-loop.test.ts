@@ -85,6 +85,21 @@ describe('runClosedLoop', () => {
     expect(sent).toHaveLength(2);
   });
 
+  it("asks for each request's successor a round ahead, never past the level", async () => {
+    const { sent, send } = fakeSends();
+    const ahead: number[] = [];
+    const signal = new AbortController().signal;
+    const loop = runClosedLoop({ slots: 2, from: 10, to: 15, startNs: 0, clock: () => 0, signal, early: true, send, prepareAhead: (i) => ahead.push(i) });
+    expect(ahead).toEqual([12, 13]);
+    sent[0]?.end(true, 1);
+    sent[1]?.end(true, 2);
+    expect(ahead).toEqual([12, 13, 14]);
+    for (let n = 2; n < 5; n++) sent[n]?.end(true, 3);
+    await loop;
+    expect(sent.map((s) => s.i)).toEqual([10, 11, 12, 13, 14]);
+    expect(ahead).toEqual([12, 13, 14]);
+  });
+
   it('rejects when a send does', async () => {
     const loop = runClosedLoop({
       slots: 1,

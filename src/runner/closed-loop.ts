@@ -7,9 +7,10 @@
  * failure, a paced send) is replaced once its record is in. Resolves when every
  * request's record is in; rejects as soon as a send does.
  *
- * Building the next round's requests ahead was measured too (1,024 streams, a
- * stub on its own core): it kept fewer requests open, not more, so each
- * replacement is built as it leaves.
+ * Each send asks for the request one round later (its index + slots) to be
+ * built ahead, in a quiet moment: equal-length streams end as they began, all
+ * together, and a burst of ends then pays only the writes. Built inside the
+ * burst instead (as each replacement left) it was measured to keep fewer open.
  */
 import type { RequestRecord } from '../core/index.js';
 import type { Clock } from '../client/index.js';
@@ -25,6 +26,8 @@ export interface ClosedLoop {
   send(i: number, targetSendNs: number, onEnded?: (endNs: number) => void): Promise<RequestRecord>;
   /** Replace from the end hook (false: only once each record is in, as a paced loop must). */
   early: boolean;
+  /** Builds request `i` ahead of its send, when the loop is quiet; absent: each is built as it leaves. */
+  prepareAhead?(i: number): void;
 }
 
 export function runClosedLoop(o: ClosedLoop): Promise<void> {
@@ -39,6 +42,7 @@ export function runClosedLoop(o: ClosedLoop): Promise<void> {
       }
       const i = next++;
       open++;
+      if (o.prepareAhead !== undefined && i + o.slots < o.to) o.prepareAhead(i + o.slots);
       let replaced = false;
       const onEnded = o.early
         ? (endNs: number) => {

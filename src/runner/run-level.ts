@@ -128,23 +128,40 @@ interface LevelSends {
   prepared: Map<number, PreparedRequest>;
   /** Builds measured request `i` (its prompt, body and head) ahead of its send. */
   prepare(i: number): void;
+  /** As `prepare`, while the requests built and not yet sent hold less than AHEAD_BYTES: long prompts are built as they leave. */
+  prepareAhead(i: number): void;
   /** Sends measured request `i`; `onEnded` hears its good end first (a closed loop replaces it from there); `ramp`: sent while a ramped level opens its streams, so marked and kept out of the numbers. */
   send(i: number, targetSendNs: number, o?: { onEnded?: (endNs: number) => void; ramp?: boolean }): Promise<RequestRecord>;
 }
 
+/** Most bytes of requests a level builds ahead of their sends (beyond a closed loop's first round). */
+const AHEAD_BYTES = 32 * 1024 * 1024;
+
 function levelSends(ctx: LevelContext, tally: LevelTally, signal: AbortSignal): LevelSends {
   const warmups = ctx.spec.warmup;
   const prepared = new Map<number, PreparedRequest>();
+  let preparedBytes = 0;
   const build = (i: number) =>
     ctx.client.prepare(requestSpec(ctx, warmups + i), { seq: warmups + i, concurrency: ctx.concurrency, warmup: false, targetSendNs: 0 });
+  const prepare = (i: number) => {
+    if (prepared.has(i) || signal.aborted) return;
+    const request = build(i);
+    prepared.set(i, request);
+    preparedBytes += request.bytes;
+  };
   return {
     prepared,
-    prepare: (i) => {
-      if (!prepared.has(i)) prepared.set(i, build(i));
+    prepare,
+    prepareAhead: (i) => {
+      if (preparedBytes < AHEAD_BYTES) prepare(i);
     },
     async send(i, scheduledNs, o = {}) {
-      const request = prepared.get(i) ?? build(i);
-      prepared.delete(i);
+      const ahead = prepared.get(i);
+      const request = ahead ?? build(i);
+      if (ahead !== undefined) {
+        prepared.delete(i);
+        preparedBytes -= ahead.bytes;
+      }
       // Paced to a rate limit: the request is meant to leave when the budget lets it, not before.
       const targetSendNs = ctx.pacer ? Math.max(scheduledNs, await ctx.pacer.before(request.spec, signal)) : scheduledNs;
       const ramp = o.ramp === true;
@@ -211,7 +228,16 @@ async function sendMeasured(ctx: LevelContext, plan: LevelPlan, tally: LevelTall
       return { scheduledNs: null, waitedForSlot: 0 };
     }
     // Closed loop: the replacement is meant to leave the moment its slot's request ended (a paced one waits for the pacer).
-    await runClosedLoop({ ...part, startNs, clock: ctx.clock, signal, early: !ctx.pacer, send: (i, at, onEnded) => sends.send(i, at, { onEnded }) });
+    const quiet = ctx.client.whenQuiet?.bind(ctx.client);
+    await runClosedLoop({
+      ...part,
+      startNs,
+      clock: ctx.clock,
+      signal,
+      early: !ctx.pacer,
+      send: (i, at, onEnded) => sends.send(i, at, { onEnded }),
+      ...(quiet === undefined ? {} : { prepareAhead: (i: number) => quiet(() => sends.prepareAhead(i)) }),
+    });
     return { scheduledNs: null, waitedForSlot: 0 };
   }
   const mine = openPart(plan.offsetsNs.length, ctx.share);
