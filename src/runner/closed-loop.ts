@@ -9,8 +9,10 @@
  *
  * Each send asks for the request one round later (its index + slots) to be
  * built ahead, in a quiet moment: equal-length streams end as they began, all
- * together, and a burst of ends then pays only the writes. Built inside the
- * burst instead (as each replacement left) it was measured to keep fewer open.
+ * together, and a burst of ends then pays only the writes. The client's quiet
+ * lane for this waits out a whole burst; in the records' lane (100 ms, shorter
+ * than a burst of 1,024 ends) the builds landed inside the burst and were
+ * measured to keep fewer requests open.
  */
 import type { RequestRecord } from '../core/index.js';
 import type { Clock } from '../client/index.js';
