@@ -81,12 +81,17 @@ describe('lazy request bodies', () => {
   });
 
   /** A closed level of 2 streams, 8 requests, over a client whose built requests weigh `bytes` each; what it built ahead, and when. */
-  async function aheadLevel(bytes: number) {
+  async function aheadLevel(bytes: number, quietComes: 'between sends' | 'at the end' = 'between sends') {
     const spec = sweepSpecSchema.parse({ url: 'http://127.0.0.1:9', levels: [2], warmup: 0, prompts: { kind: 'list', items: [{ text: 'x' }] } });
     const quiet: Array<() => void> = [];
     const built: number[] = [];
     const builtQuietly: number[] = [];
     let inQuiet = false;
+    const runQuiet = () => {
+      inQuiet = true;
+      for (const work of quiet.splice(0)) work();
+      inQuiet = false;
+    };
     let ns = 0;
     const client: StreamingClient = {
       prepare: (spec, meta) => {
@@ -97,9 +102,7 @@ describe('lazy request bodies', () => {
       async send(_s, meta) {
         await new Promise((r) => setImmediate(r));
         // The quiet moment comes after the sends of this turn.
-        inQuiet = true;
-        for (const work of quiet.splice(0)) work();
-        inQuiet = false;
+        if (quietComes === 'between sends') runQuiet();
         return record(meta.seq, meta.warmup, ++ns);
       },
       openConnections: async () => 0,
@@ -117,6 +120,7 @@ describe('lazy request bodies', () => {
       onRecord: () => {},
       checkServer: async () => null,
     });
+    runQuiet();
     return { built, builtQuietly };
   }
 
@@ -132,5 +136,11 @@ describe('lazy request bodies', () => {
     const { built, builtQuietly } = await aheadLevel(40 * 1024 * 1024);
     expect(builtQuietly).toEqual([2, 4, 6]);
     expect(built).toEqual([0, 1, 3, 5, 7]);
+  });
+
+  it('never builds ahead a request that already left (a quiet moment that came too late)', async () => {
+    const { built, builtQuietly } = await aheadLevel(100, 'at the end');
+    expect(builtQuietly).toEqual([]);
+    expect(built).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
   });
 });

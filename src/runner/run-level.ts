@@ -128,7 +128,10 @@ interface LevelSends {
   prepared: Map<number, PreparedRequest>;
   /** Builds measured request `i` (its prompt, body and head) ahead of its send. */
   prepare(i: number): void;
-  /** As `prepare`, while the requests built and not yet sent hold less than AHEAD_BYTES: long prompts are built as they leave. */
+  /**
+   * As `prepare`, for a request not sent yet (a quiet moment may come after it left: a closed loop sends in index
+   * order), while those built and not yet sent hold less than AHEAD_BYTES: long prompts are built as they leave.
+   */
   prepareAhead(i: number): void;
   /** Sends measured request `i`; `onEnded` hears its good end first (a closed loop replaces it from there); `ramp`: sent while a ramped level opens its streams, so marked and kept out of the numbers. */
   send(i: number, targetSendNs: number, o?: { onEnded?: (endNs: number) => void; ramp?: boolean }): Promise<RequestRecord>;
@@ -141,6 +144,7 @@ function levelSends(ctx: LevelContext, tally: LevelTally, signal: AbortSignal): 
   const warmups = ctx.spec.warmup;
   const prepared = new Map<number, PreparedRequest>();
   let preparedBytes = 0;
+  let sentUpTo = -1;
   const build = (i: number) =>
     ctx.client.prepare(requestSpec(ctx, warmups + i), { seq: warmups + i, concurrency: ctx.concurrency, warmup: false, targetSendNs: 0 });
   const prepare = (i: number) => {
@@ -153,9 +157,10 @@ function levelSends(ctx: LevelContext, tally: LevelTally, signal: AbortSignal): 
     prepared,
     prepare,
     prepareAhead: (i) => {
-      if (preparedBytes < AHEAD_BYTES) prepare(i);
+      if (i > sentUpTo && preparedBytes < AHEAD_BYTES) prepare(i);
     },
     async send(i, scheduledNs, o = {}) {
+      sentUpTo = Math.max(sentUpTo, i);
       const ahead = prepared.get(i);
       const request = ahead ?? build(i);
       if (ahead !== undefined) {
