@@ -2,7 +2,8 @@
  * The start body's provider fields — pacing, retries, an extra body and extra
  * headers — read as the command line's `--rate-limit`, `--retry`,
  * `--retry-max-wait-s`, `--extra-body` and `--header` are, with the same
- * parsers and limits, and turned into the sweep spec's parts. The API takes
+ * parsers and limits (the rate limit's text by core's option parsers, as the
+ * start body schema reads every such text), and turned into the sweep spec's parts. The API takes
  * no secret in a run's settings: a header that looks like a credential, or an
  * extra body key named like one, is refused by name (the registered server's
  * key is how a page run authenticates; docs/store-and-api.md).
@@ -17,25 +18,8 @@ import {
   isSecretHeader,
   limitMessage,
   parseHeaderArg,
-  parseRatePacing,
   redactedBody,
 } from '../core/index.js';
-
-/** The longest `rpm=N,tpm=M` text read (far past any real one). */
-const RATE_LIMIT_CHARS = 200;
-
-/** `rpm=60,tpm=90000` or `from-headers`, parsed by the flag's own parser. */
-export function ratePacingOf(name: string): z.ZodType<RatePacing, string> {
-  return z
-    .string({ error: `${name} must be text like "rpm=60,tpm=90000" or "from-headers", or null` })
-    .max(RATE_LIMIT_CHARS, `${name} must be at most ${RATE_LIMIT_CHARS} characters`)
-    .transform((text, ctx) => {
-      const parsed = parseRatePacing(text);
-      if (parsed.ok) return parsed.pacing;
-      ctx.addIssue({ code: 'custom', message: `${name} ${parsed.message}` });
-      return z.NEVER;
-    });
-}
 
 /** A JSON object merged into every request, checked as `--extra-body` is; a key named like a credential is refused. */
 export function extraBodyOf(name: string): z.ZodType<Record<string, unknown>, unknown> {

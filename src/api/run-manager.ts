@@ -4,14 +4,19 @@
  * runSweep in the background with an AbortController for Stop. Its events go
  * to the store (through the recorder) and to the live hub.
  */
-import { type AgentTraceBody, type RunKindName, kindOfEndpoint, refusalOf } from '../core/index.js';
+import { type AgentTraceBody, type LoraAdapter, type RunKindName, kindOfEndpoint, refusalOf } from '../core/index.js';
 import {
+  type CancelSpec,
   agentReplayOfText,
   type PoolingSpecInput,
   type SpecInputOf,
+  type SpecOf,
+  kindOfSpec,
   type SweepEvent,
   type SweepSpecInput,
   SweepError,
+  cancelOf,
+  checkSpecAdapters,
   runSweep,
   specSchemaOf,
 } from '../runner/index.js';
@@ -52,6 +57,7 @@ export class RunManager {
       const field = issue?.path.join('.') || 'body';
       throw new ApiError('bad-request', `${field}: ${issue?.message ?? 'invalid'}`, field);
     }
+    if (kindOfSpec(input) === 'text') await adaptersServed(valid.data as SpecOf<'text'>);
     const writer = await this.catalog.beginRun(beginRunOf(input, server));
     const ctrl = new AbortController();
     const recorder = recordSweep(writer);
@@ -164,6 +170,16 @@ export class RunManager {
   }
 }
 
+/** A text run's adapters must be the server's (as the sweep's preflight checks), refused now as a 400 naming the field rather than as a run that ends refused. */
+async function adaptersServed(spec: SpecOf<'text'>): Promise<void> {
+  try {
+    await checkSpecAdapters(spec, 'lora');
+  } catch (err) {
+    if (err instanceof SweepError) throw new ApiError('bad-request', err.message, 'lora');
+    throw err;
+  }
+}
+
 /** A text sweep's spec from the page's Start body and the registered server; with an agent trace, its replay at the levels as speeds. */
 function textInput(body: StartTextRunBody, server: ServerView, apiKey: string | undefined): SweepSpecInput {
   if (body.agentTrace && (body.durationS !== null || body.rampUpS !== null)) {
@@ -171,6 +187,7 @@ function textInput(body: StartTextRunBody, server: ServerView, apiKey: string | 
     throw new ApiError('bad-request', `${field}: an agent trace is replayed at its recorded times, turn by turn: it has no level bounded by time`, field);
   }
   if (body.agentTrace) return agentReplayInput(body, body.agentTrace, server, apiKey);
+  const adaptersAndCancel = adaptersAndCancelOf(body);
   return {
     url: server.baseUrl,
     apiKey,
@@ -186,12 +203,40 @@ function textInput(body: StartTextRunBody, server: ServerView, apiKey: string | 
     baselineRateUsdPer1M: body.baselineRateUsdPer1M,
     gpuLabel: server.gpuLabel,
     ...providerSpecOf(body),
-    command: `goodput serve: Start on "${server.name}", levels ${body.levels.join(',')}, ${body.outputTokens} output tokens, thinking ${body.thinking ? 'on' : 'off'}`,
+    ...adaptersAndCancel,
+    command: `goodput serve: Start on "${server.name}", levels ${body.levels.join(',')}, ${body.outputTokens} output tokens, thinking ${body.thinking ? 'on' : 'off'}${commandTail(adaptersAndCancel)}`,
   };
+}
+
+/** A text run's adapters and cancellation as its spec holds them. */
+type AdaptersAndCancel = { lora: LoraAdapter[] | null; cancel: CancelSpec | null };
+
+/**
+ * The spec's adapters and cancellation from a text Start body, read as `goodput sweep` reads `--lora` and the
+ * cancel flags (the same parser, the same rule for a share with no point), or a 400 naming the field.
+ */
+function adaptersAndCancelOf(body: StartTextRunBody): AdaptersAndCancel {
+  const c = cancelOf({ afterMs: body.cancelAfterMs, afterTokens: body.cancelAfterTokens, fraction: body.cancelFraction });
+  if ('shareAlone' in c)
+    throw new ApiError('bad-request', 'cancelFraction: needs cancelAfterMs or cancelAfterTokens (when a request is given up)', 'cancelFraction');
+  if (c.cancel !== null && body.agentTrace) {
+    const field = body.cancelAfterMs !== null ? 'cancelAfterMs' : 'cancelAfterTokens';
+    throw new ApiError('bad-request', `${field}: an agent trace's turns are not given up one by one (each turn carries the answer before it)`, field);
+  }
+  return { lora: body.lora, cancel: c.cancel };
+}
+
+/** What the stored command line adds for adapters and cancellation (names are visible ASCII: core/lora-mix.ts). */
+function commandTail(p: AdaptersAndCancel): string {
+  const lora = p.lora ? `, LoRA ${p.lora.map((a) => `${a.name}=${a.weight}`).join(',')}` : '';
+  const c = p.cancel;
+  const at = c ? [c.afterMs === null ? null : `${c.afterMs} ms`, c.afterTokens === null ? null : `${c.afterTokens} tokens`].filter((x) => x !== null) : [];
+  return `${lora}${c ? `, cancel after ${at.join(' or ')} (share ${c.fraction})` : ''}`;
 }
 
 /** An agent trace's replay from the Start body: the spec `goodput replay` builds; a trace that cannot run is a 400 naming its line. */
 function agentReplayInput(body: StartTextRunBody, trace: AgentTraceBody, server: ServerView, apiKey: string | undefined): SweepSpecInput {
+  const adapters = adaptersAndCancelOf(body);
   let replay: ReturnType<typeof agentReplayOfText>;
   try {
     replay = agentReplayOfText(trace.name, trace.text, body.levels);
@@ -204,12 +249,13 @@ function agentReplayInput(body: StartTextRunBody, trace: AgentTraceBody, server:
     apiKey,
     model: server.model ?? undefined,
     ...replay.parts,
+    ...adapters,
     thinking: body.thinking,
     hourlyCostUsd: body.hourlyCostUsd === undefined ? server.hourlyCostUsd : body.hourlyCostUsd,
     baselineRateUsdPer1M: body.baselineRateUsdPer1M,
     gpuLabel: server.gpuLabel,
     ...providerSpecOf(body),
-    command: `goodput serve: Start on "${server.name}", replay of ${replay.summary}, speeds ${body.levels.join(',')}, thinking ${body.thinking ? 'on' : 'off'}`,
+    command: `goodput serve: Start on "${server.name}", replay of ${replay.summary}, speeds ${body.levels.join(',')}, thinking ${body.thinking ? 'on' : 'off'}${commandTail(adapters)}`,
   };
 }
 

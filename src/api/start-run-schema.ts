@@ -10,6 +10,7 @@ import {
   type BodyField,
   type ExtraHeader,
   LIMITS,
+  type LoraAdapter,
   MAX_CONCURRENCY,
   RUN_KINDS,
   MAX_LEVELS,
@@ -23,13 +24,15 @@ import {
   secondsOf,
   limitedCount,
   limitedInt,
+  optionKey,
+  optionParser,
   overLimit,
   poolingSloSchema,
   startBodyFields,
   unionError,
   type RatePacing,
 } from '../core/index.js';
-import { extraBodyOf, headersOf, ratePacingOf } from './provider-fields.js';
+import { extraBodyOf, headersOf } from './provider-fields.js';
 
 const level = z
   .number({ error: 'each level must be a number' })
@@ -110,8 +113,10 @@ function fieldSchema(o: RunOption, f: BodyField): z.ZodType {
         .max(LIMITS[limit].max, overLimit(limit, name))
         .default(Number(o.default));
     }
-    case 'rate-limit':
-      return ratePacingOf(name).nullable().default(null);
+    case 'parsed':
+      return parsedTextOf(o, name).nullable().default(null);
+    case 'optional-number':
+      return numberOf(o, name).nullable().default(null);
     case 'json-object':
       return extraBodyOf(name).nullable().default(null);
     case 'headers':
@@ -119,6 +124,31 @@ function fieldSchema(o: RunOption, f: BodyField): z.ZodType {
     case 'time':
       return timeOf(o, name).nullable().default(null);
   }
+}
+
+/** The flag's own text (`rpm=60`, `sql-lora=3,chat-lora=1`), read by the parser the command line reads it with. */
+function parsedTextOf(o: RunOption, name: string) {
+  const parser = optionParser(optionKey(o));
+  return z
+    .string({ error: `${name} must be text as ${o.flag} takes it (${o.arg ?? 'text'}), or null` })
+    .max(parser.maxChars, `${name} must be at most ${parser.maxChars} characters`)
+    .transform((text, ctx) => {
+      const parsed = parser.parse(text);
+      if (parsed.ok) return parsed.value;
+      ctx.addIssue({ code: 'custom', message: `${name} ${parsed.message}` });
+      return z.NEVER;
+    });
+}
+
+/** A number within the option's declared bounds: whole where the flag is, above or from its least, at most its own bound and its limits row. */
+function numberOf(o: RunOption, name: string) {
+  const v = o.value;
+  if (v.type !== 'number') throw new Error(`${o.flag} is not a number option`);
+  let n = z.number({ error: `${name} must be a number, or null for none` });
+  if (v.integer) n = n.int(`${name} must be a whole number`);
+  if (v.min !== undefined) n = v.exclusiveMin ? n.gt(v.min, `${name} must be above ${v.min}`) : n.gte(v.min, `${name} must be at least ${v.min}`);
+  if (v.max !== undefined) n = n.max(v.max, `${name} must be at most ${v.max}`);
+  return v.limit === undefined ? n : n.max(LIMITS[v.limit].max, overLimit(v.limit, name));
 }
 
 /** A time as its flag takes it: a number of seconds or its text ("60s", "2m"), read by the flag's own reader, within the option's limit. */
@@ -192,6 +222,12 @@ export interface StartTextRunBody {
   retryMaxWaitS: number;
   /** Sends paced to a provider's rate limit; null: not paced. */
   rateLimit: RatePacing | null;
+  /** LoRA adapters each request names one of, by weight; null: every request names the server's model. */
+  lora: LoraAdapter[] | null;
+  /** Requests given up on purpose: after this many ms, after this many tokens, this share of them; each null when not given. */
+  cancelAfterMs: number | null;
+  cancelAfterTokens: number | null;
+  cancelFraction: number | null;
   extraBody: Record<string, unknown> | null;
   /** Non-secret extra headers only (a secret-looking one is refused by name). */
   headers: ExtraHeader[];

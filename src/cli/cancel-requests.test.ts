@@ -166,7 +166,7 @@ describe('goodput sweep --cancel-after-tokens', () => {
     const accepted = sim.stats().accepted;
     const refusals: Array<[string[], string]> = [
       [['--cancel-fraction', '0.5'], '--cancel-fraction: needs --cancel-after-ms or --cancel-after-tokens (when a request is given up)'],
-      [['--cancel-after-ms', '100', '--cancel-fraction', '1.5'], '--cancel-fraction: 1.5 is above 1: it is the share of requests given up'],
+      [['--cancel-after-ms', '100', '--cancel-fraction', '1.5'], "--cancel-fraction: '1.5' must be at most 1"],
       [['--cancel-after-tokens', '40000'], '--cancel-after-tokens: 40000 is above the limit of 32768 output tokens per request'],
       [['--cancel-after-ms', '0'], "--cancel-after-ms: '0' must be greater than 0"],
       [['--endpoint', 'embeddings', '--cancel-after-ms', '100'], '--cancel-after-ms: does not apply to --endpoint embeddings'],

@@ -88,7 +88,7 @@ describe('goodput run', () => {
     const csv = await goodput(['export', json(), '--format', 'csv', '--raw', raw()]);
     expect(csv.code).toBe(0);
     const rows = csv.stdout.trim().split('\n');
-    expect(rows[0]).toMatch(/^cell,level,seq,warmup,outcome,.*ttft_ms,.*slo_met,slo_missed$/);
+    expect(rows[0]).toMatch(/^cell,level,seq,warmup,outcome,.*ttft_ms,.*slo_met,slo_missed,adapter$/);
     expect(rows).toHaveLength(1 + 10);
     const out = join(dir, 'records.jsonl');
     expect((await goodput(['export', json(), '--format', 'jsonl', '--raw', raw(), '--out', out])).code).toBe(0);

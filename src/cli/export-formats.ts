@@ -3,9 +3,11 @@
  * per request: the columns plus the raw chunk instants), `csv` (the columns),
  * `parquet-free-json` (the same columns as one columnar JSON document, typed,
  * for loading into a dataframe without a Parquet library), and `markdown` (the
- * summary table of the result's levels; needs no records).
+ * summary table of the result's levels, and a run over LoRA adapters' figures per
+ * adapter as the report gives them; needs no records).
  */
 import type { LevelResult, MatrixCell, SweepResult } from '../core/index.js';
+import { ADAPTER_CAPTION, ADAPTER_HEADERS, adapterRows } from '../web/index.js';
 import { type Cell, EXPORT_COLUMNS, exportRows } from './export-rows.js';
 import type { ExportFormat, ExportInput } from './export-format.js';
 
@@ -101,6 +103,23 @@ export const markdownFormat: ExportFormat = {
       '| cell | load | requests | failed | throughput tok/s | TTFT p50 / p95 ms | TPOT p50 ms | e2e p50 ms | goodput share |',
       '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ];
-    return [...head, ...cells.flatMap((c) => c.levels.map((l) => levelRow(c.name, l)))].join('\n') + '\n';
+    return [...head, ...cells.flatMap((c) => c.levels.map((l) => levelRow(c.name, l))), ...adapterTable(cells)].join('\n') + '\n';
   },
 };
+
+const mdCell = (s: string) => s.replace(/\|/g, '\\|');
+
+/** The figures per LoRA adapter (the report's rows, after the cell); nothing for a result without adapters, so its export is as before. */
+function adapterTable(cells: ReadonlyArray<Pick<MatrixCell, 'levels'> & { name: string }>): string[] {
+  const rows = cells.flatMap((c) => adapterRows(c.levels).map((r) => [c.name, ...r]));
+  if (rows.length === 0) return [];
+  const heads = ['cell', ...ADAPTER_HEADERS];
+  return [
+    '',
+    `**LoRA adapters.** ${ADAPTER_CAPTION}`,
+    '',
+    `| ${heads.join(' | ')} |`,
+    `| --- | --- | --- |${' ---: |'.repeat(heads.length - 3)}`,
+    ...rows.map((r) => `| ${r.map(mdCell).join(' | ')} |`),
+  ];
+}

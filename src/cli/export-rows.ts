@@ -136,6 +136,14 @@ export const EXPORT_COLUMNS: readonly ExportColumn[] = [
     description: 'SLOs missed, ";"-separated (ttftMs, tpotMs, e2eMs, ttftFromScheduleMs, e2eFromScheduleMs, toolCallValid, failed)',
     get: (r, slo) => (slo === null ? null : judgeRequest(r, slo).missed.join(';')),
   },
+  // Last, so a reader that takes the columns by position reads the earlier ones where they were.
+  {
+    name: 'adapter',
+    type: 'string',
+    unit: '',
+    description: 'the LoRA adapter the request named as its model (--lora); null in a run without adapters',
+    get: (r) => r.adapter ?? null,
+  },
 ];
 
 /** One row per record, in EXPORT_COLUMNS order. */

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { RUN_OPTIONS, type RunOption, START_ENDPOINTS, numericDefault, optionKey, startFormFields } from '../core/index.js';
+import { RUN_OPTIONS, type RunOption, START_ENDPOINTS, numericDefault, optionKey, optionParser, startFormFields } from '../core/index.js';
 import { startRunSchema, startRunSchemaOf } from '../api/index.js';
 import { sweepSpecSchema } from '../runner/index.js';
 import { ENGINE_CHOICES } from '../client/index.js';
@@ -48,10 +48,14 @@ describe('an option added to the catalogue', () => {
       'requests',
       'duration',
       'ramp-up',
+      'cancel-after-ms',
+      'cancel-after-tokens',
+      'cancel-fraction',
       'prompt-tokens',
       'top-k',
       'output-tokens',
       'thinking',
+      'lora',
       'hourly-cost',
       'baseline-rate',
       'agent-trace',
@@ -83,6 +87,45 @@ describe('the catalogue', () => {
     // The provider's options are among them: pacing, retries, the extra body and (API only) the headers.
     const chat = RUN_OPTIONS.filter((o) => o.body?.chat !== undefined).map((o) => o.flag);
     expect(chat).toEqual(expect.arrayContaining(['--rate-limit', '--retry', '--retry-max-wait-s', '--extra-body', '--header']));
+    // So are the adapters and the cancellation: a parsed text and optional numbers, kinds any option may take.
+    expect(chat).toEqual(expect.arrayContaining(['--lora', '--cancel-after-ms', '--cancel-after-tokens', '--cancel-fraction']));
+  });
+
+  it('reads every parsed-text field with the parser the command line uses, and refuses one it cannot read by its field', () => {
+    for (const o of RUN_OPTIONS) {
+      const field = o.body?.chat;
+      if (field?.value !== 'parsed') continue;
+      expect(() => optionParser(optionKey(o)), o.flag).not.toThrow();
+    }
+    const parsedText: RunOption = {
+      flag: '--schedule',
+      arg: '<plan>',
+      value: { type: 'text' },
+      group: 'sweep',
+      endpoints: ['chat'],
+      help: 'a plan with no parser',
+      body: { chat: { field: 'schedule', value: 'parsed' } },
+    };
+    expect(() => startRunSchemaOf([...RUN_OPTIONS, parsedText])).toThrow(
+      'option schedule is read as a parsed text but has no parser in core/option-parsers.ts',
+    );
+  });
+
+  it('bounds an optional number by what the option declares: whole, its least, its own bound and its limits row', () => {
+    const share: RunOption = {
+      flag: '--keep-share',
+      arg: '<share>',
+      value: { type: 'number', min: 0, max: 0.9 },
+      group: 'sweep',
+      endpoints: ['chat'],
+      help: 'a share',
+      body: { chat: { field: 'keepShare', value: 'optional-number' } },
+    };
+    const schema = startRunSchemaOf([...RUN_OPTIONS, share]);
+    expect(schema.parse({ serverId: 1, levels: [1] })).toMatchObject({ keepShare: null });
+    expect(schema.parse({ serverId: 1, levels: [1], keepShare: 0 })).toMatchObject({ keepShare: 0 });
+    expect(schema.safeParse({ serverId: 1, levels: [1], keepShare: 0.95 }).error?.issues[0]?.message).toBe('keepShare must be at most 0.9');
+    expect(schema.safeParse({ serverId: 1, levels: [1], keepShare: -1 }).error?.issues[0]?.message).toBe('keepShare must be at least 0');
   });
 
   it("is what docs/cli.md's flag table says (run `npm run docs:cli` after changing it)", () => {

@@ -5,7 +5,17 @@
  * written here: adding an option to the catalogue adds it to --help and the doc.
  */
 import { type Command, Option } from 'commander';
-import { RUN_OPTIONS, type OptionGroup, type RunOption, optionKey, runOption, secondsOf } from '../core/index.js';
+import {
+  type OptionGroup,
+  type ParsedOptionKey,
+  type ParsedValue,
+  RUN_OPTIONS,
+  type RunOption,
+  optionKey,
+  parseOptionText,
+  runOption,
+  secondsOf,
+} from '../core/index.js';
 import { ENGINE_CHOICES } from '../client/index.js';
 import { GPU_SOURCE_CHOICES } from '../telemetry/index.js';
 import { badFlag, parseNumber } from './parse-flags.js';
@@ -45,8 +55,16 @@ export function flagNumber(key: string, text: string): number {
     ...(v.integer ? { integer: true } : {}),
     ...(v.min === undefined ? {} : { min: v.min }),
     ...(v.exclusiveMin ? { exclusiveMin: true } : {}),
+    ...(v.max === undefined ? {} : { max: v.max }),
     ...(v.limit ? { limit: v.limit } : {}),
   });
+}
+
+/** A flag whose text has its own grammar (`--rate-limit`, `--lora`), read by the parser the API reads it with: a CliError naming the flag otherwise. */
+export function flagParsed<K extends ParsedOptionKey>(key: K, text: string): ParsedValue<K> {
+  const read = parseOptionText(key, text);
+  if (!read.ok) throw badFlag(runOption(key).flag, read.message);
+  return read.value;
 }
 
 /** A time flag (`60s`, `2m`, `1h` or seconds) → seconds above 0 within its limits row: a CliError naming the flag otherwise. */

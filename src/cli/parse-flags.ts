@@ -34,6 +34,8 @@ export interface NumberRules {
   integer?: boolean;
   min?: number;
   exclusiveMin?: boolean;
+  /** A bound the value's meaning sets (a share's 1). */
+  max?: number;
   limit?: LimitName;
 }
 
@@ -44,6 +46,7 @@ export function parseNumber(flag: string, text: string, opts: NumberRules = {}):
   if (opts.min !== undefined && (opts.exclusiveMin ? x <= opts.min : x < opts.min)) {
     throw badFlag(flag, `'${text}' must be ${opts.exclusiveMin ? 'greater than' : 'at least'} ${opts.min}`);
   }
+  if (opts.max !== undefined && x > opts.max) throw badFlag(flag, `'${text}' must be at most ${opts.max}`);
   if (opts.limit !== undefined && x > LIMITS[opts.limit].max) throw badFlag(flag, limitMessage(opts.limit, x, '').trimStart());
   return x;
 }

@@ -4,7 +4,7 @@
  * (the progress bar, the table, the invalid-levels line). `demo`, `replay`
  * and `sessions` read their specs with the same functions.
  */
-import { type LoraAdapter, type RatePacing, isSecretHeader, optionDefault, parseLoraMix, parseRatePacing } from '../core/index.js';
+import { isSecretHeader, optionDefault } from '../core/index.js';
 import { type EngineChoice, parseEngineChoice } from '../client/index.js';
 import type { SweepSpecInput } from '../runner/index.js';
 import { loadResponseSchema, loadTools } from '../workload/index.js';
@@ -12,7 +12,7 @@ import { asUsageErrors } from './contract-errors.js';
 import { exitCodeOf, invalidLevelsLine } from './exit-codes.js';
 import { refuseLevelsPastFileLimit } from './socket-room.js';
 import { apiKeyFromEnv, badFlag, parseChoice, parseLevels, redactedCommand } from './parse-flags.js';
-import { flagNumber, retryFromFlags } from './option-flags.js';
+import { flagNumber, flagParsed, retryFromFlags } from './option-flags.js';
 import { apiKeyFromFile, providerFromFlags } from './provider-flags.js';
 import { arrivalFromFlags, loadShapeFromFlags, percentilesFromFlags } from './arrival-flags.js';
 import { datasetFromFlags } from './dataset-flags.js';
@@ -27,20 +27,6 @@ import { refusePoolingFlags } from './pooling-view.js';
 import type { KindView } from './kind-view.js';
 import type { SweepFlags } from './sweep-flags.js';
 import { providerPriceFromFlags } from './spend-guard.js';
-
-/** `--rate-limit` → the pacing, or a CliError naming the flag. */
-function ratePacingFlag(text: string): RatePacing {
-  const parsed = parseRatePacing(text);
-  if (!parsed.ok) throw badFlag('--rate-limit', parsed.message);
-  return parsed.pacing;
-}
-
-/** `--lora` → the adapters and their weights, or a CliError naming the flag. */
-function loraFlag(text: string): LoraAdapter[] {
-  const parsed = parseLoraMix(text);
-  if (!parsed.ok) throw badFlag('--lora', parsed.message);
-  return parsed.mix;
-}
 
 /** `--engine` → a dialect kind or 'auto', or a CliError listing the valid values. */
 function parseEngine(text: string): EngineChoice {
@@ -89,8 +75,8 @@ export function specFromFlags(
     clientThreads: f.clientThreads === 'auto' ? 'auto' : flagNumber('clientThreads', f.clientThreads),
     timeouts: { totalMs: timeoutMs, idleMs: Math.min(idleMs, timeoutMs), headersMs: Math.min(120_000, timeoutMs) },
     retry: retryFromFlags(f),
-    ...(f.rateLimit === undefined ? {} : { rateLimit: ratePacingFlag(f.rateLimit) }),
-    ...(f.lora === undefined ? {} : { lora: loraFlag(f.lora) }),
+    ...(f.rateLimit === undefined ? {} : { rateLimit: flagParsed('rateLimit', f.rateLimit) }),
+    ...(f.lora === undefined ? {} : { lora: flagParsed('lora', f.lora) }),
     command: redactedCommand(['goodput', ...argv]),
     ...providerFromFlags(f),
     ...telemetryFromFlags(f),

@@ -41,8 +41,8 @@ export const SURFACES = {
   dataset: 'goodput sweep --dataset (Parquet, JSONL, CSV or ShareGPT prompts)',
   'server-hooks': 'the server hooks (--reset-cache-between, --profile-level)',
   pools: "a disaggregated server's pools (--metrics-url ROLE=URL, --pool-gpus, --kv-link-gbps)",
-  lora: 'goodput sweep --lora (several LoRA adapters, chosen by weight)',
-  cancel: 'requests given up on purpose (--cancel-after-ms, --cancel-after-tokens)',
+  lora: "several LoRA adapters, chosen by weight (goodput sweep --lora; the API's and the page's Start: lora)",
+  cancel: "requests given up on purpose (--cancel-after-ms, --cancel-after-tokens; the API's and the page's Start too)",
 } as const;
 
 export type SurfaceName = keyof typeof SURFACES;

@@ -342,3 +342,4 @@ export {
 export { boundedRetry, DEFAULT_RETRY, type RetryPolicy, retryVerdict, type RetryVerdict } from './retry-policy.js';
 export { nextPacedSend, type PaceState } from './rate-pace.js';
 export { parseRatePacing, type RatePacing, ratePacingSchema } from './rate-pacing.js';
+export { OPTION_PARSERS, type ParsedOptionKey, type ParsedText, type ParsedValue, optionParser, parseOptionText } from './option-parsers.js';

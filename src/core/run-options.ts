@@ -25,8 +25,11 @@ const ANY = RUN_ENDPOINTS;
 
 /** What an option's value is on the command line, with its bounds. */
 export type OptionValue =
-  /** A number; `orAuto`/`orInf` also take the word 'auto' / 'inf'. */
-  | { type: 'number'; integer?: true; min?: number; exclusiveMin?: true; limit?: LimitName; orAuto?: true; orInf?: true }
+  /**
+   * A number; `orAuto`/`orInf` also take the word 'auto' / 'inf'. `max` is a bound the value's meaning sets (a share is
+   * at most 1); a bound past which goodput will not go is a limits row (`limit`).
+   */
+  | { type: 'number'; integer?: true; min?: number; exclusiveMin?: true; max?: number; limit?: LimitName; orAuto?: true; orInf?: true }
   /** A time: seconds, bare or with a unit (90, 60s, 2m, 1h), above 0 and within its limits row. */
   | { type: 'seconds'; limit: LimitName }
   /** One of a fixed set; `strict`: commander refuses anything else (and lists the choices in --help). */
@@ -54,6 +57,8 @@ export type FormCheck =
   | 'seconds'
   /** Optional text the API reads with the option's own parser (blank: none). */
   | 'text'
+  /** An optional number within the option's declared bounds (blank: none, or the option's default where it has one). */
+  | 'optional-number'
   /** An optional JSON object (blank: none). */
   | 'json-object';
 
@@ -86,8 +91,13 @@ export type BodyValue =
   | 'retries'
   /** Seconds, 0 or more within the limit: `--retry-max-wait-s`. */
   | 'seconds'
-  /** The flag's own text, read by its parser (`rpm=60,tpm=90000`, `from-headers`), or null: `--rate-limit`. */
-  | 'rate-limit'
+  /** The flag's own text, read by the option's parser in core/option-parsers.ts, or null: `--rate-limit`, `--lora`. */
+  | 'parsed'
+  /**
+   * A number within the option's declared bounds (integer, min, max, limits row), or null: not given, as a flag left
+   * out (`--cancel-after-ms`, `--cancel-after-tokens`, `--cancel-fraction`; the reader applies any default).
+   */
+  | 'optional-number'
   /** A JSON object or null: `--extra-body`. */
   | 'json-object'
   /** A list of `Name: value` texts (never a secret-looking one: the API refuses it by name): `--header`. */
@@ -205,7 +215,7 @@ const retryWaitField: BodyField = {
 };
 const rateLimitField: BodyField = {
   field: 'rateLimit',
-  value: 'rate-limit',
+  value: 'parsed',
   form: {
     id: 'rate-limit',
     label: 'Rate limit',
@@ -221,6 +231,12 @@ const timeField = (field: string, id: string, label: string, hint: string, order
   field,
   value: 'time',
   form: { id, label, name: label.replace(/ \(s\)$/, ''), hint, check: 'text', placeholder: 'none', order },
+});
+/** An optional number of a text run's Start body and form: blank or null for none (the flag left out). */
+const optionalNumberField = (field: string, id: string, label: string, hint: string, order: number, name?: string): BodyField => ({
+  field,
+  value: 'optional-number',
+  form: { id, label, ...(name === undefined ? {} : { name }), hint, check: 'optional-number', placeholder: 'none', order },
 });
 /** The most bytes of an agent trace the start body carries, in the words the form's hint uses. */
 const TRACE_KIB = LIMITS.agentTraceTextBytes.max / 1024;
@@ -274,6 +290,20 @@ const CATALOGUE = [
       meaning:
         "several LoRA adapters in one run: each request names one adapter as its model, chosen by weight from the seed (the same requests go to the same adapters on a rerun); every name is checked against the server's `/v1/models` before anything is sent (one listed with a `parent` must belong to the run's model), and each level reports each adapter's requests, failures, throughput and TTFT/TPOT percentiles (`levels[].adapters`) ([engines](engines.md#lora-adapters))",
       default: 'none',
+    },
+    body: {
+      chat: {
+        field: 'lora',
+        value: 'parsed',
+        form: {
+          id: 'lora',
+          label: 'LoRA adapters',
+          hint: "optional: each request names one adapter as its model, drawn by weight from the seed, e.g. sql-lora=3,chat-lora=1; each must be listed in the server's /v1/models",
+          check: 'text',
+          placeholder: 'none',
+          order: 7.5,
+        },
+      },
     },
   },
   {
@@ -1187,6 +1217,16 @@ const CATALOGUE = [
         "give each request up this many ms after its send unless it ended before, as a user who stops waiting: its socket is closed, its outcome is `cancelled` (neither success nor failure), it is counted in the level's `cancelled` and left out of every latency, throughput and goodput figure ([metrics](metrics.md#cancelled-requests)); with `--cancel-after-tokens`, whichever comes first",
       default: 'none',
     },
+    body: {
+      chat: optionalNumberField(
+        'cancelAfterMs',
+        'cancel-after-ms',
+        'Cancel after (ms)',
+        'optional: give a request up this many ms after its send, as a user who stops waiting; recorded as cancelled, in no latency or throughput figure',
+        2.3,
+        'Cancel after',
+      ),
+    },
   },
   {
     flag: '--cancel-after-tokens',
@@ -1200,11 +1240,20 @@ const CATALOGUE = [
         'give each request up once its chunks carried this many tokens (content or reasoning, as the record counts them) unless it ended before: its socket is closed and its outcome is `cancelled`, as with `--cancel-after-ms`',
       default: 'none',
     },
+    body: {
+      chat: optionalNumberField(
+        'cancelAfterTokens',
+        'cancel-after-tokens',
+        'Cancel after tokens',
+        'optional: give a request up once its stream carried this many tokens',
+        2.4,
+      ),
+    },
   },
   {
     flag: '--cancel-fraction',
     arg: '<share>',
-    value: { type: 'number', min: 0, exclusiveMin: true },
+    value: { type: 'number', min: 0, exclusiveMin: true, max: 1 },
     group: 'arrival',
     endpoints: TEXT,
     help: 'with --cancel-after-ms or --cancel-after-tokens: the share of measured requests given up, spread evenly over each level (warm-ups never)',
@@ -1212,6 +1261,15 @@ const CATALOGUE = [
       meaning:
         'with `--cancel-after-ms` or `--cancel-after-tokens`: the share of measured requests given up (above 0, at most 1), spread evenly over each level so every client thread and worker picks the same ones; warm-ups are never cancelled',
       default: '1',
+    },
+    body: {
+      chat: optionalNumberField(
+        'cancelFraction',
+        'cancel-fraction',
+        'Share cancelled',
+        'with a cancel point: the share of measured requests given up, spread evenly, above 0 and at most 1; blank: 1 (every one)',
+        2.5,
+      ),
     },
   },
   {

@@ -25,6 +25,16 @@ export const cancelSpecSchema = z
 
 export type CancelSpec = z.output<typeof cancelSpecSchema>;
 
+/** The three settings as given (null: left out) → the spec's cancel (null: none), or `shareAlone` for a share with no point to give up at. */
+export function cancelOf(given: {
+  afterMs: number | null;
+  afterTokens: number | null;
+  fraction: number | null;
+}): { cancel: CancelSpec | null } | { shareAlone: true } {
+  if (given.afterMs === null && given.afterTokens === null) return given.fraction === null ? { cancel: null } : { shareAlone: true };
+  return { cancel: { afterMs: given.afterMs, afterTokens: given.afterTokens, fraction: given.fraction ?? 1 } };
+}
+
 /** Where request `seq` of a level (warm-ups first) is given up, or undefined when it is read to its end. */
 export function cancelPointFor(cancel: CancelSpec | null, warmup: number, seq: number): CancelPoint | undefined {
   if (cancel === null || seq < warmup) return undefined;

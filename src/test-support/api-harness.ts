@@ -24,9 +24,18 @@ export interface ApiHarness {
   close(): Promise<void>;
 }
 
-export async function apiHarness(o: { token?: string; writeToken?: string; host?: string; decodeStepMs?: number } = {}): Promise<ApiHarness> {
+export async function apiHarness(
+  o: { token?: string; writeToken?: string; host?: string; decodeStepMs?: number; loraAdapters?: Array<{ name: string }> } = {},
+): Promise<ApiHarness> {
   const store = await storeOnDriver(await openPgliteDriver(), 'PGlite in memory');
-  const sim = await startSimulator({ port: 0, prefillBaseMs: 2, prefillMsPerToken: 0, decodeStepMs: o.decodeStepMs ?? 0.5, decodeMsPerExtraSeq: 0 });
+  const sim = await startSimulator({
+    port: 0,
+    prefillBaseMs: 2,
+    prefillMsPerToken: 0,
+    decodeStepMs: o.decodeStepMs ?? 0.5,
+    decodeMsPerExtraSeq: 0,
+    ...(o.loraAdapters === undefined ? {} : { loraAdapters: o.loraAdapters }),
+  });
   const hub = new RunHub();
   const catalog = localCatalog(store, { hub, probeTimeoutMs: 1500 });
   const manager = new RunManager(store, catalog, hub);

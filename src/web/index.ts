@@ -28,6 +28,7 @@ export { historyPeak, historyPeakRate, historyWorkload } from './view/history-mo
 export { undrawnReason } from './view/identity.js';
 export { scheduleRows } from './view/schedule-model.js';
 export { FLEET_CAPTION, FLEET_HEADERS, fleetRows } from './view/fleet.js';
+export { ADAPTER_CAPTION, ADAPTER_HEADERS, adapterRows } from './view/adapters.js';
 export {
   type CapacityAnswer,
   capacityAt,

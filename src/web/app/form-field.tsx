@@ -34,6 +34,7 @@ function inputKind(form: FormField): Record<string, string | number> {
       return { type: 'text', inputMode: 'numeric' };
     case 'money':
     case 'seconds':
+    case 'optional-number':
       return { type: 'text', inputMode: 'decimal' };
     case 'retries':
       return { type: 'text', inputMode: 'numeric' };

@@ -36,12 +36,14 @@ function initialOf(option: RunOption, check: string, initial: string | undefined
 export function ruleOf(option: RunOption, check: FieldRule['check'], name: string): FieldRule {
   const v = option.value;
   const limit = v.type === 'number' ? v.limit : undefined;
+  const own = v.type === 'number' ? v.max : undefined;
   return {
     check,
     name,
-    max: limit === undefined ? Number.MAX_SAFE_INTEGER : LIMITS[limit].max,
+    max: Math.min(limit === undefined ? Number.MAX_SAFE_INTEGER : LIMITS[limit].max, own ?? Number.MAX_SAFE_INTEGER),
     example: Number(option.default),
     positive: v.type === 'number' && v.exclusiveMin === true,
+    integer: v.type === 'number' && v.integer === true,
   };
 }
 

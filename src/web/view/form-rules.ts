@@ -1,7 +1,8 @@
 /**
  * The Start form's rules, checked in the page before anything is sent (the
  * API checks them again): concurrency levels, prompt and output tokens, requests per level, money,
- * retries and their longest wait, a rate limit's text and an extra request body.
+ * retries and their longest wait, a rate limit's text, an extra request body and optional numbers
+ * (when a request is given up).
  * Messages name the field as its label reads.
  */
 import type { AgentTraceBody, FormCheck } from '../../core/index.js';
@@ -86,6 +87,8 @@ export interface FieldRule {
   max: number;
   example: number;
   positive: boolean;
+  /** A whole number only (the option's `integer`). */
+  integer?: boolean;
 }
 
 export type FieldValue = number | number[] | 'auto' | boolean | AgentTraceBody | string | Record<string, unknown> | null;
@@ -105,6 +108,19 @@ export function parseSeconds(label: string, text: string, max: number, example: 
   const x = Number(t);
   if (t === '' || !Number.isFinite(x) || x < 0) return { ok: false, message: `${label} must be a number of seconds, 0 or more, e.g. ${example}.` };
   if (x > max) return { ok: false, message: `${label} must be at most ${max} s.` };
+  return { ok: true, value: x };
+}
+
+/** An optional number: blank → null (none, or the option's default); else whole where the rule says, above 0 (or 0 or more), at most `max`. */
+export function parseOptionalNumber(rule: FieldRule, text: string): Checked<number | null> {
+  const t = text.trim();
+  if (t === '') return { ok: true, value: null };
+  const x = Number(t);
+  const kind = rule.integer ? 'whole number' : 'number';
+  const least = rule.positive ? 'above 0' : '0 or more';
+  if (!Number.isFinite(x) || (rule.integer && !Number.isInteger(x)) || (rule.positive ? x <= 0 : x < 0))
+    return { ok: false, message: `${rule.name} must be a ${kind} ${least}, or blank for none.` };
+  if (x > rule.max) return { ok: false, message: `${rule.name} must be at most ${rule.max}.` };
   return { ok: true, value: x };
 }
 
@@ -178,5 +194,7 @@ export function checkField(rule: FieldRule, input: string | boolean | AgentTrace
       return { ok: true, value: input.trim() === '' ? null : input.trim() };
     case 'json-object':
       return parseJsonObject(rule.name, input);
+    case 'optional-number':
+      return parseOptionalNumber(rule, input);
   }
 }

@@ -47,3 +47,23 @@ describe('the provider fields of the Start form', () => {
     expect(checkField(r, '{priority')).toEqual({ ok: false, message: 'Extra body is not JSON: write an object, e.g. {"priority":1}.' });
   });
 });
+
+describe('the optional numbers of the Start form (when a request is given up)', () => {
+  const ms: FieldRule = { check: 'optional-number', name: 'Cancel after', max: LIMITS.cancelAfterMs.max, example: Number.NaN, positive: true, integer: true };
+  const share: FieldRule = { check: 'optional-number', name: 'Share cancelled', max: 1, example: Number.NaN, positive: true };
+
+  it('reads blank as none, and a number within the bounds the option declares', () => {
+    expect(checkField(ms, ' ')).toEqual({ ok: true, value: null });
+    expect(checkField(ms, '1500')).toEqual({ ok: true, value: 1500 });
+    expect(checkField(share, '0.25')).toEqual({ ok: true, value: 0.25 });
+    expect(checkField(share, '1')).toEqual({ ok: true, value: 1 });
+  });
+
+  it('refuses a number outside them, naming the field', () => {
+    expect(checkField(ms, '1.5')).toEqual({ ok: false, message: 'Cancel after must be a whole number above 0, or blank for none.' });
+    expect(checkField(ms, '0')).toEqual({ ok: false, message: 'Cancel after must be a whole number above 0, or blank for none.' });
+    expect(checkField(ms, '3600001')).toEqual({ ok: false, message: 'Cancel after must be at most 3600000.' });
+    expect(checkField(share, 'half')).toEqual({ ok: false, message: 'Share cancelled must be a number above 0, or blank for none.' });
+    expect(checkField(share, '1.5')).toEqual({ ok: false, message: 'Share cancelled must be at most 1.' });
+  });
+});

@@ -89,6 +89,8 @@ function contractRows(r: SweepResult): string[][] {
     ['Thinking', run.thinking],
     ['Temperature', String(run.temperature)],
     ['Seed', String(run.seed)],
+    // A run over several adapters names them with their weights: the per-adapter table below reads against them.
+    ...(run.lora === undefined ? [] : [['LoRA adapters', run.lora.map((a) => `${a.name}=${a.weight}`).join(', ')]]),
     ['Arrival', run.arrival?.kind ?? 'concurrency'],
     ['Levels', run.levelsRequested.join(', ')],
     ['Requests per level', String(run.requestsPerLevel)],
