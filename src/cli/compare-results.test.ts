@@ -174,8 +174,8 @@ describe('goodput compare with disaggregated pools and fleet targets', () => {
   const POOL_HEADERS = [
     'Prefill pool: prompt tok/s (per GPU)',
     'Decode pool: generated tok/s (per GPU)',
-    'KV Gbit/s: over the level / while transferring (of the link)',
-    'TTFT ms: queue + prefill + transfer + other (of ours)',
+    'KV Gbit/s: level / transferring (of link)',
+    'TTFT ms: queue + prefill + transfer + other',
   ];
 
   it("sets each pool's rates, the KV rate and the TTFT split side by side, a run without pools as not disaggregated, and names what a cell cannot say", () => {
@@ -186,11 +186,11 @@ describe('goodput compare with disaggregated pools and fleet targets', () => {
       expect.stringMatching(/^4\s+not disaggregated\s+4,000 \(2,000 per GPU\)\s+not disaggregated$/),
     ]);
     expect(table('Disaggregated pools:', 'Decode pool: generated tok/s (per GPU)')[3]).toMatch(/^4\s+—\s+3,000\s+—$/);
-    expect(table('Disaggregated pools:', 'KV Gbit/s: over the level / while transferring (of the link)').slice(2)).toEqual([
+    expect(table('Disaggregated pools:', 'KV Gbit/s: level / transferring (of link)').slice(2)).toEqual([
       expect.stringMatching(/^1\s+—\s+—\s+—$/),
       expect.stringMatching(/^4\s+—\s+1\.000 \/ 8\.000 \(of 100\)\s+—$/),
     ]);
-    expect(table('Disaggregated pools:', 'TTFT ms: queue + prefill + transfer + other (of ours)')[3]).toMatch(/^4\s+—\s+12\.5 \+ 40\.0 \+ 31\.3 \+ 36\.3 \(of 120\.0\)\s+—$/);
+    expect(table('Disaggregated pools:', 'TTFT ms: queue + prefill + transfer + other')[3]).toMatch(/^4\s+—\s+12\.5 \+ 40\.0 \+ 31\.3 \+ 36\.3 \(of 120\.0\)\s+—$/);
     expect(lines).toContain('  split at concurrency 4: the router pool has no figures: not found at the start: HTTP 404');
     expect(text.replace(/\n\s+/g, ' ')).toContain(
       " split at concurrency 1: no KV transfer counted (goodput reads vLLM's NIXL histograms and SGLang's transfer latency)",

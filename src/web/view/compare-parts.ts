@@ -9,7 +9,7 @@
  * side by side with no difference or verdict, and the notes name what a cell
  * cannot say (a pool without figures, a transfer not counted, a slow target).
  */
-import { type FleetRun, type LevelResult, slowTarget } from '../../core/index.js';
+import { type FleetRun, type LevelResult, type TargetLevel, slowTarget } from '../../core/index.js';
 import { type ServerSideComparison, type ServerSideRun, sideBySide } from './compare-server.js';
 import { num } from './format.js';
 
@@ -20,13 +20,14 @@ export interface PartsRun extends ServerSideRun {
 
 const POOLS_BASIS =
   "Each pool's own counters over the level's measured window, as each result states them (they are not in its records): one value per level and run, " +
-  'so no difference or verdict is computed from them. A KV rate above the declared link is refused wherever a result is read, so none shown here exceeds it.';
+  'so no difference or verdict is computed from them. KV is Gbit/s over the level and while transferring, the declared link in brackets (a rate above it is refused ' +
+  'wherever a result is read); TTFT is our mean time to first token, in brackets, split into the prefill pool\'s queue and prefill means, the mean transfer and what is left.';
 
 export const POOL_HEADERS = [
   'Prefill pool: prompt tok/s (per GPU)',
   'Decode pool: generated tok/s (per GPU)',
-  'KV Gbit/s: over the level / while transferring (of the link)',
-  'TTFT ms: queue + prefill + transfer + other (of ours)',
+  'KV Gbit/s: level / transferring (of link)',
+  'TTFT ms: queue + prefill + transfer + other',
 ];
 
 /** A pool's rate and its rate per GPU (when its GPUs were declared), or why it has none. */
@@ -82,7 +83,7 @@ export const FLEET_COMPARE_HEADERS = ['Targets: requests each', 'Failed each', '
 function fleetCells(l: LevelResult): string[] {
   const t = l.targets;
   if (t === undefined) return ['one server', '—', '—', '—'];
-  const each = (f: (x: (typeof t)[number]) => string) => t.map(f).join(' / ');
+  const each = (f: (x: TargetLevel) => string) => t.map(f).join(' / ');
   return [each((x) => String(x.requests)), each((x) => String(x.failed)), each((x) => num(x.throughputTokS, 1)), each((x) => num(x.ttftMs?.p50, 1))];
 }
 
