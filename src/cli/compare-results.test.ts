@@ -171,26 +171,21 @@ describe('goodput compare with disaggregated pools and fleet targets', () => {
     const at = lines.indexOf(title, lines.indexOf(section));
     return lines.slice(at + 1, at + 5);
   };
-  const POOL_HEADERS = [
-    'Prefill pool: prompt tok/s (per GPU)',
-    'Decode pool: generated tok/s (per GPU)',
-    'KV Gbit/s: level / transferring (of link)',
-    'TTFT ms: queue + prefill + transfer + other',
-  ];
+  const POOL_HEADERS = ['Prefill: prompt tok/s (per GPU)', 'Decode: output tok/s (per GPU)', 'KV Gbit/s: level / transferring', 'TTFT split ms (of ours)'];
 
   it("sets each pool's rates, the KV rate and the TTFT split side by side, a run without pools as not disaggregated, and names what a cell cannot say", () => {
     const at = lines.indexOf('Disaggregated pools:');
     expect(at).toBeGreaterThan(lines.findIndex((l) => l.startsWith('C against A')));
-    expect(table('Disaggregated pools:', 'Prefill pool: prompt tok/s (per GPU)').slice(2)).toEqual([
+    expect(table('Disaggregated pools:', 'Prefill: prompt tok/s (per GPU)').slice(2)).toEqual([
       expect.stringMatching(/^1\s+not disaggregated\s+2,000 \(1,000 per GPU\)\s+not disaggregated$/),
       expect.stringMatching(/^4\s+not disaggregated\s+4,000 \(2,000 per GPU\)\s+not disaggregated$/),
     ]);
-    expect(table('Disaggregated pools:', 'Decode pool: generated tok/s (per GPU)')[3]).toMatch(/^4\s+—\s+3,000\s+—$/);
-    expect(table('Disaggregated pools:', 'KV Gbit/s: level / transferring (of link)').slice(2)).toEqual([
+    expect(table('Disaggregated pools:', 'Decode: output tok/s (per GPU)')[3]).toMatch(/^4\s+—\s+3,000\s+—$/);
+    expect(table('Disaggregated pools:', 'KV Gbit/s: level / transferring').slice(2)).toEqual([
       expect.stringMatching(/^1\s+—\s+—\s+—$/),
       expect.stringMatching(/^4\s+—\s+1\.000 \/ 8\.000 \(of 100\)\s+—$/),
     ]);
-    expect(table('Disaggregated pools:', 'TTFT ms: queue + prefill + transfer + other')[3]).toMatch(/^4\s+—\s+12\.5 \+ 40\.0 \+ 31\.3 \+ 36\.3 \(of 120\.0\)\s+—$/);
+    expect(table('Disaggregated pools:', 'TTFT split ms (of ours)')[3]).toMatch(/^4\s+—\s+12\.5 \+ 40\.0 \+ 31\.3 \+ 36\.3 \(of 120\.0\)\s+—$/);
     expect(lines).toContain('  split at concurrency 4: the router pool has no figures: not found at the start: HTTP 404');
     expect(text.replace(/\n\s+/g, ' ')).toContain(
       " split at concurrency 1: no KV transfer counted (goodput reads vLLM's NIXL histograms and SGLang's transfer latency)",
@@ -236,7 +231,8 @@ describe('goodput compare with disaggregated pools and fleet targets', () => {
     const json = JSON.parse(parts.stdout) as { pools?: { headers: string[] }; fleet?: { notes: string[] } };
     expect(json.pools?.headers).toEqual(POOL_HEADERS);
     expect(json.fleet?.notes[0]).toBe(`three.json: 3 targets routed least-in-flight, in this order: ${FLEET_URLS.join(', ')}`);
-    const none = await cli(['compare', a, a, '--json']);
+    const none = await cli(['compare', a, write('one-again.json', plain), '--json']);
+    expect(none.code, none.stderr).toBe(0);
     expect(Object.keys(JSON.parse(none.stdout) as object)).not.toContain('pools');
     expect(Object.keys(JSON.parse(none.stdout) as object)).not.toContain('fleet');
   });

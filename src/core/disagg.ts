@@ -200,7 +200,8 @@ export function disaggFromRecords(stated: DisaggLevel, records: readonly Request
     };
   });
   const k = stated.kvTransfer;
-  const kv = k === null || k.bytes === null ? k : { ...k, levelGbps: gbps(k.bytes, windowS), transferGbps: k.seconds === null ? null : gbps(k.bytes, k.seconds) };
+  const kv =
+    k === null || k.bytes === null ? k : { ...k, levelGbps: gbps(k.bytes, windowS), transferGbps: k.seconds === null ? null : gbps(k.bytes, k.seconds) };
   return { windowMs, roles, kvTransfer: kv, ttftSplit: ttftSplit(roles, kv, records) };
 }
 

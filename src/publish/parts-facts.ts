@@ -15,7 +15,14 @@ import type { MetricKey } from '../web/index.js';
 import type { CheckedRun } from './run-pair.js';
 
 /** Fact set 5 adds these to each level of a disaggregated server. */
-export const POOL_METRICS = ['prefillTokS', 'prefillTokSPerGpu', 'decodeTokS', 'decodeTokSPerGpu', 'kvGbps', 'kvTransferGbps'] as const satisfies readonly MetricKey[];
+export const POOL_METRICS = [
+  'prefillTokS',
+  'prefillTokSPerGpu',
+  'decodeTokS',
+  'decodeTokSPerGpu',
+  'kvGbps',
+  'kvTransferGbps',
+] as const satisfies readonly MetricKey[];
 type PoolMetric = (typeof POOL_METRICS)[number];
 
 /** Fact set 5 adds these to each level of a fleet. */

@@ -30,7 +30,17 @@ export function disaggFixture(scale = 1): DisaggLevel {
         prefillMeanMs: 40,
         error: null,
       },
-      { role: 'decode', metricsUrl: 'http://d/metrics', family: 'vllm', gpus: null, ...none, ...rates, generatedTokens: 6000, generatedTokensPerS: 3000, error: null },
+      {
+        role: 'decode',
+        metricsUrl: 'http://d/metrics',
+        family: 'vllm',
+        gpus: null,
+        ...none,
+        ...rates,
+        generatedTokens: 6000,
+        generatedTokensPerS: 3000,
+        error: null,
+      },
       { role: 'router', metricsUrl: 'http://r/metrics', family: null, gpus: null, ...none, ...rates, error: 'not found at the start: HTTP 404' },
     ],
     kvTransfer: {

@@ -69,7 +69,17 @@ describe("a disaggregated server and a fleet in the page's compare view", () => 
           const read = (await page.evaluate(READ)) as { pools: string[][]; fleet: string[][]; poolNotes: string[]; fleetNotes: string[]; heads: string[] };
           expect(read.heads).toEqual(expect.arrayContaining(['Disaggregated pools', 'Fleet targets']));
           expect(read.heads.indexOf('Fleet targets')).toBe(read.heads.indexOf('Disaggregated pools') + 1);
-          expect(read.pools[0]).toEqual(['1', '2,000 (1,000 per GPU)', '3,000', '1.000 / 8.000 (of 100)', '12.5 + 40.0 + 31.3 + 36.3 (of 120.0)', 'not disaggregated', '—', '—', '—']);
+          expect(read.pools[0]).toEqual([
+            '1',
+            '2,000 (1,000 per GPU)',
+            '3,000',
+            '1.000 / 8.000 (of 100)',
+            '12.5 + 40.0 + 31.3 + 36.3 (of 120.0)',
+            'not disaggregated',
+            '—',
+            '—',
+            '—',
+          ]);
           expect(read.fleet[2]).toEqual(['4', 'one server', '—', '—', '—', '3 / 3 / 2', '0 / 0 / 0', '40.0 / 40.0 / 20.0', '20.0 / 20.0 / 80.0']);
           expect(read.poolNotes).toContain('run 1 at concurrency 4: the router pool has no figures: not found at the start: HTTP 404');
           expect(read.fleetNotes).toContain('run 2 at concurrency 2: http://10.0.0.3:8000 is slow: TTFT p50 80.0 ms against 20.0 ms on the others (4.0×)');

@@ -26,7 +26,16 @@ describe("a comparison's pools and fleet targets in goodput report", () => {
     expect(heads).toContain('Disaggregated pools');
     expect(heads).toContain('Fleet targets');
     const cells = (cls: string) => [...(section?.querySelectorAll(`table.${cls} tbody td`) ?? [])].map((td) => td.textContent);
-    expect(cells('pools')).toEqual(['2,000 (1,000 per GPU)', '3,000', '1.000 / 8.000 (of 100)', '12.5 + 40.0 + 31.3 + 36.3 (of 120.0)', 'not disaggregated', '—', '—', '—']);
+    expect(cells('pools')).toEqual([
+      '2,000 (1,000 per GPU)',
+      '3,000',
+      '1.000 / 8.000 (of 100)',
+      '12.5 + 40.0 + 31.3 + 36.3 (of 120.0)',
+      'not disaggregated',
+      '—',
+      '—',
+      '—',
+    ]);
     expect(cells('fleet-targets')).toEqual(['one server', '—', '—', '—', '3 / 3 / 2', '0 / 0 / 0', '40.0 / 40.0 / 20.0', '20.0 / 20.0 / 80.0']);
     const notes = [...(section?.querySelectorAll('ul.fleet-targets-notes li') ?? [])].map((li) => li.textContent);
     expect(notes).toEqual([
@@ -41,7 +50,9 @@ describe("a comparison's pools and fleet targets in goodput report", () => {
     const at = md.indexOf('### Disaggregated pools');
     expect(at).toBeGreaterThan(md.indexOf('### Differences from pools'));
     expect(md.indexOf('### Fleet targets')).toBeGreaterThan(at);
-    expect(md).toMatch(/\| 4 \| 2,000 \(1,000 per GPU\) \| 3,000 \| 1\.000 \/ 8\.000 \(of 100\) \| 12\.5 \+ 40\.0 \+ 31\.3 \+ 36\.3 \(of 120\.0\) \| not disaggregated \| — \| — \| — \|/);
+    expect(md).toMatch(
+      /\| 4 \| 2,000 \(1,000 per GPU\) \| 3,000 \| 1\.000 \/ 8\.000 \(of 100\) \| 12\.5 \+ 40\.0 \+ 31\.3 \+ 36\.3 \(of 120\.0\) \| not disaggregated \| — \| — \| — \|/,
+    );
     expect(md).toContain('| 4 | one server | — | — | — | 3 / 3 / 2 | 0 / 0 / 0 | 40.0 / 40.0 / 20.0 | 20.0 / 20.0 / 80.0 |');
     expect(md).toContain('- fleet at concurrency 4: http://10.0.0.3:8000 is slow: TTFT p50 80.0 ms against 20.0 ms on the others (4.0×)');
   });

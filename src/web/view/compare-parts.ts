@@ -20,15 +20,11 @@ export interface PartsRun extends ServerSideRun {
 
 const POOLS_BASIS =
   "Each pool's own counters over the level's measured window, as each result states them (they are not in its records): one value per level and run, " +
-  'so no difference or verdict is computed from them. KV is Gbit/s over the level and while transferring, the declared link in brackets (a rate above it is refused ' +
-  'wherever a result is read); TTFT is our mean time to first token, in brackets, split into the prefill pool\'s queue and prefill means, the mean transfer and what is left.';
+  "so no difference or verdict is computed from them. Prefill is the prefill pool's prompt tokens, decode the decode pool's output tokens, per second; KV is Gbit/s over " +
+  'the level and while transferring, the declared link in brackets (a rate above it is refused wherever a result is read); the TTFT split is queue + prefill + ' +
+  "transfer + other: the prefill pool's queue and prefill means, the mean transfer and what is left of our mean TTFT, in brackets.";
 
-export const POOL_HEADERS = [
-  'Prefill pool: prompt tok/s (per GPU)',
-  'Decode pool: generated tok/s (per GPU)',
-  'KV Gbit/s: level / transferring (of link)',
-  'TTFT ms: queue + prefill + transfer + other',
-];
+export const POOL_HEADERS = ['Prefill: prompt tok/s (per GPU)', 'Decode: output tok/s (per GPU)', 'KV Gbit/s: level / transferring', 'TTFT split ms (of ours)'];
 
 /** A pool's rate and its rate per GPU (when its GPUs were declared), or why it has none. */
 function poolCell(d: NonNullable<LevelResult['disagg']>, role: 'prefill' | 'decode'): string {

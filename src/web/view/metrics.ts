@@ -227,7 +227,11 @@ export const METRICS = {
     statistic: "the lowest of the targets' output tokens ÷ the level's measured window",
     direction: 'higher',
     digits: 1,
-    value: (l) => extreme(eachTarget(l, (t) => t.throughputTokS), Math.min),
+    value: (l) =>
+      extreme(
+        eachTarget(l, (t) => t.throughputTokS),
+        Math.min,
+      ),
   },
   targetTokSMax: {
     header: 'Most-served target tok/s',
@@ -236,7 +240,11 @@ export const METRICS = {
     statistic: "the highest of the targets' output tokens ÷ the level's measured window",
     direction: null,
     digits: 1,
-    value: (l) => extreme(eachTarget(l, (t) => t.throughputTokS), Math.max),
+    value: (l) =>
+      extreme(
+        eachTarget(l, (t) => t.throughputTokS),
+        Math.max,
+      ),
   },
   targetTtftP50Max: {
     header: 'Slowest target TTFT p50 (ms)',
@@ -245,7 +253,11 @@ export const METRICS = {
     statistic: "the highest of the targets' TTFT p50",
     direction: 'lower',
     digits: 1,
-    value: (l) => extreme(eachTarget(l, (t) => t.ttftMs?.p50 ?? null), Math.max),
+    value: (l) =>
+      extreme(
+        eachTarget(l, (t) => t.ttftMs?.p50 ?? null),
+        Math.max,
+      ),
   },
   failed: { header: 'Failed', label: 'Failed requests', unit: 'requests', statistic: 'count', direction: 'lower', digits: 0, value: (l) => l.failed },
   gpuMem: {
