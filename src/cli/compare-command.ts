@@ -55,8 +55,10 @@ export function registerCompareCommand(program: Command): void {
             quality: c.quality,
             // Said only of repeat sets, so a comparison of single runs prints what it printed before.
             ...(c.drawn.length > 0 ? { drawn: c.drawn } : {}),
-            // Said only of runs that carry speculative decoding or energy, for the same reason.
+            // Said only of runs that carry speculative decoding or energy, pools or fleet targets, for the same reason.
             ...(c.serverSide === null ? {} : { serverSide: c.serverSide }),
+            ...(c.pools === null ? {} : { pools: c.pools }),
+            ...(c.fleet === null ? {} : { fleet: c.fleet }),
             pareto,
             capacity,
           },

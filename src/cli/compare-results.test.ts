@@ -1,9 +1,14 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { contract, level, resultOf } from '../test-support/receipt-fixture.js';
 import { threeQuantizations } from '../test-support/quantization-runs.js';
 import { renderComparison, renderRuns } from './compare-results.js';
-import { compareRunOf, compareRuns } from '../web/index.js';
-import type { EnergyLevel, LevelResult, SpecDecode } from '../core/index.js';
+import { compareRunOf, compareRuns, sideTables } from '../web/index.js';
+import type { EnergyLevel, LevelResult, SpecDecode, SweepResult } from '../core/index.js';
+import { FLEET_URLS, disaggFixture, targetsFixture } from '../test-support/server-parts.js';
+import { cli } from '../test-support/cli-in-process.js';
 
 const spec = { tokS: 100, perReq: 50, ttft: [40, 60] as [number, number], tpot: 10, e2e: 700 };
 
@@ -145,5 +150,90 @@ describe('goodput compare with speculative decoding and energy', () => {
     const plain = [compareRunOf('a', resultOf(contract(), [level({ c: 1, ...spec })])), compareRunOf('b', resultOf(contract(), [level({ c: 1, ...spec })]))];
     expect(compareRuns(plain).serverSide).toBeNull();
     expect(renderRuns(plain)).not.toContain('Speculative decoding');
+  });
+});
+
+describe('goodput compare with disaggregated pools and fleet targets', () => {
+  const plain = resultOf(contract(), [level({ c: 1, ...spec }), level({ c: 4, ...spec })]);
+  const withPools = resultOf(contract({ label: 'pools' }), [
+    { ...level({ c: 1, ...spec }), disagg: { ...disaggFixture(), kvTransfer: null } },
+    { ...level({ c: 4, ...spec }), disagg: disaggFixture(2) },
+  ]);
+  const fleet = resultOf(contract({ label: 'fleet' }), [
+    { ...level({ c: 1, ...spec }), targets: targetsFixture().map((t) => ({ ...t, ttftMs: { p50: 20, p99: 40 } })) },
+    { ...level({ c: 4, ...spec }), targets: targetsFixture() },
+  ]);
+  fleet.run = { ...fleet.run, fleet: { urls: FLEET_URLS, route: 'least-in-flight' } };
+  const runs = [compareRunOf('one', plain), compareRunOf('split', withPools), compareRunOf('three', fleet)];
+  const text = renderRuns(runs);
+  const lines = text.split('\n');
+  const table = (section: string, title: string) => {
+    const at = lines.indexOf(title, lines.indexOf(section));
+    return lines.slice(at + 1, at + 5);
+  };
+  const POOL_HEADERS = ['Prefill: prompt tok/s (per GPU)', 'Decode: output tok/s (per GPU)', 'KV Gbit/s: level / transferring', 'TTFT split ms (of ours)'];
+
+  it("sets each pool's rates, the KV rate and the TTFT split side by side, a run without pools as not disaggregated, and names what a cell cannot say", () => {
+    const at = lines.indexOf('Disaggregated pools:');
+    expect(at).toBeGreaterThan(lines.findIndex((l) => l.startsWith('C against A')));
+    expect(table('Disaggregated pools:', 'Prefill: prompt tok/s (per GPU)').slice(2)).toEqual([
+      expect.stringMatching(/^1\s+not disaggregated\s+2,000 \(1,000 per GPU\)\s+not disaggregated$/),
+      expect.stringMatching(/^4\s+not disaggregated\s+4,000 \(2,000 per GPU\)\s+not disaggregated$/),
+    ]);
+    expect(table('Disaggregated pools:', 'Decode: output tok/s (per GPU)')[3]).toMatch(/^4\s+—\s+3,000\s+—$/);
+    expect(table('Disaggregated pools:', 'KV Gbit/s: level / transferring').slice(2)).toEqual([
+      expect.stringMatching(/^1\s+—\s+—\s+—$/),
+      expect.stringMatching(/^4\s+—\s+1\.000 \/ 8\.000 \(of 100\)\s+—$/),
+    ]);
+    expect(table('Disaggregated pools:', 'TTFT split ms (of ours)')[3]).toMatch(/^4\s+—\s+12\.5 \+ 40\.0 \+ 31\.3 \+ 36\.3 \(of 120\.0\)\s+—$/);
+    expect(lines).toContain('  split at concurrency 4: the router pool has no figures: not found at the start: HTTP 404');
+    expect(text.replace(/\n\s+/g, ' ')).toContain(
+      " split at concurrency 1: no KV transfer counted (goodput reads vLLM's NIXL histograms and SGLang's transfer latency)",
+    );
+    expect(lines.filter((l) => [...l].length > 120)).toEqual([]);
+  });
+
+  it("sets each target's requests, failures, throughput and TTFT side by side, a run on one server as such, and names the fleet's order and its slow target", () => {
+    expect(lines.indexOf('Fleet targets:')).toBeGreaterThan(lines.indexOf('Disaggregated pools:'));
+    expect(table('Fleet targets:', 'Targets: requests each').slice(2)).toEqual([
+      expect.stringMatching(/^1\s+one server\s+one server\s+3 \/ 3 \/ 2$/),
+      expect.stringMatching(/^4\s+one server\s+one server\s+3 \/ 3 \/ 2$/),
+    ]);
+    expect(table('Fleet targets:', 'Throughput tok/s each')[3]).toMatch(/^4\s+—\s+—\s+40\.0 \/ 40\.0 \/ 20\.0$/);
+    expect(table('Fleet targets:', 'TTFT p50 ms each')[3]).toMatch(/^4\s+—\s+—\s+20\.0 \/ 20\.0 \/ 80\.0$/);
+    const flat = text.replace(/\n\s+/g, ' ');
+    expect(flat).toContain(` three: 3 targets routed least-in-flight, in this order: ${FLEET_URLS.join(', ')}`);
+    expect(flat).toContain(' three at concurrency 4: http://10.0.0.3:8000 is slow: TTFT p50 80.0 ms against 20.0 ms on the others (4.0×)');
+    expect(flat).not.toContain('three at concurrency 1: http');
+  });
+
+  it('is in the model the page, the report and --json read, one value per level and run with no verdict, and absent where no run carries them', () => {
+    const c = compareRuns(runs);
+    expect(c.pools?.headers).toEqual(POOL_HEADERS);
+    expect(c.pools?.basis).toMatch(/so no difference or verdict is computed from them/);
+    expect(c.fleet?.rows[1]?.runs[2]).toEqual(['3 / 3 / 2', '0 / 0 / 0', '40.0 / 40.0 / 20.0', '20.0 / 20.0 / 80.0']);
+    expect(c.fleet?.basis).toMatch(/recomputed from the run's records/);
+    expect(sideTables(c).map((t) => t.title)).toEqual(['Disaggregated pools', 'Fleet targets']);
+    const two = compareRuns([compareRunOf('a', plain), compareRunOf('b', plain)]);
+    expect([two.pools, two.fleet]).toEqual([null, null]);
+    expect(renderRuns([compareRunOf('a', plain), compareRunOf('b', plain)])).not.toMatch(/Disaggregated pools|Fleet targets/);
+  });
+
+  it('--json carries pools and fleet only when a run does', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'goodput-compare-parts-'));
+    const write = (name: string, r: SweepResult) => {
+      writeFileSync(join(dir, name), JSON.stringify(r));
+      return join(dir, name);
+    };
+    const [a, b, c] = [write('one.json', plain), write('split.json', withPools), write('three.json', fleet)];
+    const parts = await cli(['compare', a, b, c, '--json']);
+    expect(parts.code, parts.stderr).toBe(0);
+    const json = JSON.parse(parts.stdout) as { pools?: { headers: string[] }; fleet?: { notes: string[] } };
+    expect(json.pools?.headers).toEqual(POOL_HEADERS);
+    expect(json.fleet?.notes[0]).toBe(`three.json: 3 targets routed least-in-flight, in this order: ${FLEET_URLS.join(', ')}`);
+    const none = await cli(['compare', a, write('one-again.json', plain), '--json']);
+    expect(none.code, none.stderr).toBe(0);
+    expect(Object.keys(JSON.parse(none.stdout) as object)).not.toContain('pools');
+    expect(Object.keys(JSON.parse(none.stdout) as object)).not.toContain('fleet');
   });
 });

@@ -20,6 +20,7 @@ import {
   num,
   paretoModel,
   qualityVerdictPhrase,
+  sideTables,
 } from '../web/index.js';
 import { fitGrid, wrapLine } from './fit-grid.js';
 
@@ -84,23 +85,16 @@ function differenceLines(c: Comparison): string[] {
   ]);
 }
 
-/** The runs' speculative decoding and energy, one table per figure (level down, runs across), then what each level's figures need said; nothing when no run carries either. */
-function serverSideLines(c: Comparison): string[] {
-  const s = c.serverSide;
-  if (s === null) return [];
-  const table = (k: number) =>
-    fitGrid(
-      [c.axis, ...keyHeads(c)],
-      s.rows.map((row) => [String(row.level), ...row.runs.map((cells) => (cells === null ? 'not measured' : (cells[k] ?? '—')))]),
-    );
-  return [
-    'Speculative decoding and energy:',
-    `  ${s.basis}`,
-    '',
-    ...s.headers.flatMap((h, k) => [h, table(k), '']),
-    ...s.notes.map((n) => `  ${sanitizeForTerminal(n)}`),
-    '',
-  ];
+/** The per-level tables some run carries (speculative decoding and energy, pools, fleet targets), each as one table per figure (level down, runs across), then what its figures need said. */
+function sideTableLines(c: Comparison): string[] {
+  return sideTables(c).flatMap(({ title, table: s }) => {
+    const table = (k: number) =>
+      fitGrid(
+        [c.axis, ...keyHeads(c)],
+        s.rows.map((row) => [String(row.level), ...row.runs.map((cells) => (cells === null ? 'not measured' : (cells[k] ?? '—')))]),
+      );
+    return [`${title}:`, `  ${s.basis}`, '', ...s.headers.flatMap((h, k) => [h, table(k), '']), ...s.notes.map((n) => `  ${sanitizeForTerminal(n)}`), ''];
+  });
 }
 
 /** Each run's quality score, then each candidate's verdict against the baseline's (the score's own noise included); nothing when no run carries one. */
@@ -145,7 +139,7 @@ export function renderRuns(runs: readonly CompareRun[], target: number | null = 
     ...alignedTables(c),
     ...differenceLines(c),
     '',
-    ...serverSideLines(c),
+    ...sideTableLines(c),
     ...qualityLines(c),
     ...paretoLines(paretoModel(runs), target),
   ]

@@ -60,6 +60,19 @@ describe('rerunnable', () => {
     expect(reproduceRepeats(undefined, undefined)).toBe(1);
   });
 
+  it("refuses a fleet's or pools' contract, whose other addresses are withheld, naming them", () => {
+    const parts = evidence((c) => {
+      c.server = {
+        ...c.server,
+        fleet: { targets: [`${WITHHELD_URL}#target-2`, `${WITHHELD_URL}#target-3`], route: 'round-robin' },
+        pools: { roles: [{ role: 'prefill', url: WITHHELD_URL, gpus: 2 }], kvLinkGbps: null },
+      };
+    });
+    expect(() => rerunnable('optimized', parts, 'http://127.0.0.1:9001', 'http://127.0.0.1:9000', undefined)).toThrow(
+      'optimized: the run was measured on a fleet of 3 targets and pools (prefill), whose addresses the receipt withholds; goodput reproduce gives one address a side, so run its contract with your own addresses (goodput run) instead',
+    );
+  });
+
   it('refuses evidence without a contract', () => {
     expect(() => rerunnable('optimized', {} as ReceiptResult, 'http://127.0.0.1:9000', 'http://127.0.0.1:9000', undefined)).toThrow(
       "optimized: the receipt's evidence carries no contract to run again",

@@ -36,6 +36,16 @@ export function rerunnable(side: string, result: ReceiptResult, url: string, bas
   const parsed = contractSchema.safeParse(result.contract);
   if (!parsed.success) throw new CliError(EXIT.usage, `${side}: the receipt's evidence carries no contract to run again`);
   const c = parsed.data;
+  // Reproduce takes one address a side: a fleet's other targets and the pools' endpoints are withheld, and nothing says where the reader's are.
+  const parts = [
+    ...(c.server.fleet === undefined ? [] : [`a fleet of ${c.server.fleet.targets.length + 1} targets`]),
+    ...(c.server.pools === undefined ? [] : [`pools (${c.server.pools.roles.map((r) => r.role).join(', ')})`]),
+  ];
+  if (parts.length > 0)
+    throw new CliError(
+      EXIT.usage,
+      `${side}: the run was measured on ${parts.join(' and ')}, whose addresses the receipt withholds; goodput reproduce gives one address a side, so run its contract with your own addresses (goodput run) instead`,
+    );
   const repeats = reproduceRepeats(c.repeats, repeatsFlag);
   const { repeats: _r, ...rest } = c;
   return {

@@ -21,12 +21,12 @@ import {
   sloSchema,
   toolChoiceSchema,
   unionError,
-  urlCredentialProblem,
 } from '../core/index.js';
 import { arrivalOps } from '../workload/index.js';
 import { isLoopback } from '../client/index.js';
 import { imageAxisSchema } from './image-axis.js';
 import { providerPolicySchema } from './provider-policy.js';
+import { fleetContractSchema, poolsContractSchema, serverPartsIssues, serverUrlSchema } from './server-parts.js';
 
 /** A positive whole number within the limits table's row `limit`. */
 const int = (what: string, limit: LimitName) => limitedInt(limit, what);
@@ -125,15 +125,17 @@ export const contractSchema = z
     name: text('name').optional(),
     server: z
       .object({
-        url: z
-          .url({ protocol: /^https?$/, error: 'url must be an http(s) URL, e.g. http://127.0.0.1:8000' })
-          .refine((u) => urlCredentialProblem(u) === null, { error: (i) => `url ${urlCredentialProblem(String(i.input))}` }),
+        url: serverUrlSchema('url'),
         apiKeyEnv: text('apiKeyEnv').optional(),
         endpoint: z
           .enum(['chat', 'completions', 'embeddings', 'rerank'], { error: 'endpoint must be chat, completions, embeddings or rerank' })
           .default('chat'),
         /** Images by URL: where the server reaches goodput's image server (a location, outside the hash); default 127.0.0.1 for a server on this machine. */
         imageBaseUrl: imageBaseUrlSchema.optional(),
+        /** A fleet: the targets besides url and how each request picks one (docs/metrics.md#fleets); the addresses are outside the hash, their count and the routing in it. */
+        fleet: fleetContractSchema.optional(),
+        /** A disaggregated server's pools (docs/metrics.md#disaggregated-serving): each role's metrics endpoint (outside the hash), its GPUs and the KV link (in it). */
+        pools: poolsContractSchema.optional(),
       })
       .strict(),
     model: z
@@ -195,10 +197,7 @@ export const contractSchema = z
         metric: text('metric'),
         floor: z.number().min(0).max(1).optional(),
         /** Measure the quality score in the run itself against this baseline server (goodput run --quality-baseline); the hash keeps that it is measured, not where. */
-        baselineUrl: z
-          .url({ protocol: /^https?$/, error: 'baselineUrl must be an http(s) URL, e.g. http://127.0.0.1:8000' })
-          .refine((u) => urlCredentialProblem(u) === null, { error: (i) => `baselineUrl ${urlCredentialProblem(String(i.input))}` })
-          .optional(),
+        baselineUrl: serverUrlSchema('baselineUrl').optional(),
       })
       .strict()
       .default({ metric: 'none' }),
@@ -221,6 +220,7 @@ export const contractSchema = z
   })
   .strict()
   .superRefine((c, ctx) => {
+    serverPartsIssues(c.server, ctx);
     const pattern = c.load.pattern;
     const speed = (x: number) =>
       x > 0 && x <= LIMITS.traceSpeed.max ? null : `${x} is not a speed above 0 and at most ${LIMITS.traceSpeed.max} (1 = as recorded)`;

@@ -98,6 +98,9 @@ function baseSpec(c: Contract, opts: PrepareOptions, images: ImageInputs | null)
     lora: c.workload.lora ?? null,
     imageBaseUrl: images?.delivery === 'url' ? (c.server.imageBaseUrl ?? null) : null,
     url: opts.url,
+    // The first target is the run's url (server.url, or --url in its place).
+    fleet: c.server.fleet === undefined ? null : { urls: [opts.url, ...c.server.fleet.targets], route: c.server.fleet.route },
+    disagg: c.server.pools ?? null,
     apiKey: opts.apiKey,
     model: c.model.name,
     endpoint: textEndpoint(c),

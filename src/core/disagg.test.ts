@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rec } from '../test-support/records.js';
-import { disaggLevelSchema } from './disagg-schema.js';
-import { type RoleScrapes, describeKvTransfer, describeRole, describeTtftSplit, disaggLevel, measuredWindowMs } from './disagg.js';
+import { type DisaggRoleLevel, type KvTransfer, type TtftSplit, disaggLevelSchema } from './disagg-schema.js';
+import { type RoleScrapes, describeKvTransfer, describeRole, describeTtftSplit, disaggFromRecords, disaggLevel, measuredWindowMs } from './disagg.js';
 import { discoverMetrics } from './metric-discovery.js';
 import { parsePrometheusText } from './prometheus-text.js';
 
@@ -106,6 +106,25 @@ describe('a disaggregated server over one level', () => {
     expect(disagg.ttftSplit?.transferMs).toBe(125);
     expect(disagg.ttftSplit?.otherMs).toBeCloseTo(120 - 625, 9);
     expect(describeTtftSplit(disagg.ttftSplit as never)).toBe('TTFT 120.0 ms = queue 250.0 ms + prefill 250.0 ms + transfer 125.0 ms + other -505.0 ms');
+  });
+
+  it('is rebuilt from its records: the window, every rate, per GPU and the split worked out again, the counters carried', () => {
+    const { disagg } = disaggLevel([prefill, decode, router], records, 400);
+    expect(disaggFromRecords(disagg, records)).toEqual(disagg);
+    const [p, d, r] = disagg.roles as [DisaggRoleLevel, DisaggRoleLevel, DisaggRoleLevel];
+    const kv = disagg.kvTransfer as KvTransfer;
+    const split = disagg.ttftSplit as TtftSplit;
+    // Every figure a forger would edit: the window, the rates, the KV rates, our TTFT and what is left of it.
+    const edited = {
+      windowMs: 1000,
+      roles: [{ ...p, promptTokensPerS: 4000, promptTokensPerSPerGpu: 2000 }, { ...d, generatedTokensPerSPerGpu: 1 }, r],
+      kvTransfer: { ...kv, levelGbps: 2, transferGbps: 1 },
+      ttftSplit: { ...split, ttftMs: 60, otherMs: 0 },
+    };
+    expect(disaggFromRecords(edited, records)).toEqual(disagg);
+    // The pools' counters are not in the records: a count edited stays, and the rate follows it.
+    const counted = disaggFromRecords({ ...disagg, roles: [{ ...p, promptTokens: 8000 }, d, r] }, records);
+    expect(counted.roles[0]).toMatchObject({ promptTokens: 8000, promptTokensPerS: 4000, promptTokensPerSPerGpu: 2000 });
   });
 
   it('refuses a KV rate above the declared link as impossible, naming the figures', () => {

@@ -176,6 +176,35 @@ export function disaggLevel(roles: readonly RoleScrapes[], records: readonly Req
   return { disagg, problem: kv === null ? null : kvPhysicsProblem(kv, windowMs) };
 }
 
+/**
+ * A stated disaggregated level rebuilt from its records: the measured window, each pool's rates (its counters
+ * ÷ the window, ÷ its GPUs), the KV rates (the bytes ÷ the window and ÷ the summed transfer time) and our TTFT
+ * with what is left of it. The pools' counters, means and transfer histograms are not in the records: they are
+ * carried as stated, and only the arithmetic on them is redone, as the run did it.
+ */
+export function disaggFromRecords(stated: DisaggLevel, records: readonly RequestRecord[]): DisaggLevel {
+  const windowMs = measuredWindowMs(records);
+  const windowS = windowMs / 1000;
+  const perS = (n: number | null): number | null => (n === null || windowS <= 0 ? null : n / windowS);
+  const roles = stated.roles.map((r) => {
+    if (r.error !== null) return r;
+    const perGpu = (x: number | null): number | null => (x === null || r.gpus === null ? null : x / r.gpus);
+    const promptTokensPerS = perS(r.promptTokens);
+    const generatedTokensPerS = perS(r.generatedTokens);
+    return {
+      ...r,
+      promptTokensPerS,
+      promptTokensPerSPerGpu: perGpu(promptTokensPerS),
+      generatedTokensPerS,
+      generatedTokensPerSPerGpu: perGpu(generatedTokensPerS),
+    };
+  });
+  const k = stated.kvTransfer;
+  const kv =
+    k === null || k.bytes === null ? k : { ...k, levelGbps: gbps(k.bytes, windowS), transferGbps: k.seconds === null ? null : gbps(k.bytes, k.seconds) };
+  return { windowMs, roles, kvTransfer: kv, ttftSplit: ttftSplit(roles, kv, records) };
+}
+
 const n0 = (x: number | null, unit = ''): string => (x === null ? 'n/a' : `${Math.round(x).toLocaleString('en-US')}${unit}`);
 const ms = (x: number | null): string => (x === null ? 'n/a' : `${x.toFixed(1)} ms`);
 

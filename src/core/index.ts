@@ -115,6 +115,7 @@ export {
   describeKvTransfer,
   describeRole,
   describeTtftSplit,
+  disaggFromRecords,
   disaggLevel,
   measuredSpanMs,
   measuredWindowMs,

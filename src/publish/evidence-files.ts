@@ -104,7 +104,21 @@ export async function loadEvidence(source: EvidenceSource, sha256: string, field
 type Loose = Record<string, unknown>;
 const obj = (v: unknown): Loose | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Loose) : null);
 
-/** A result's contract with its locations withheld: the server's address, the baseline's, the paths of hashed files (none of them hashed). */
+/** A fleet target's address withheld, its place in the fleet kept (the breakdown still tells the targets apart). */
+const withheldTarget = (_url: string, i: number): string => `${WITHHELD_URL}#target-${i + 1}`;
+
+/** A contract's fleet targets and pool endpoints withheld (each target keeps its place: the first is server.url), their count, routing, roles and GPUs kept. */
+function withheldParts(server: Loose): Loose {
+  const fleet = obj(server.fleet);
+  const pools = obj(server.pools);
+  const each = <T>(v: unknown, f: (x: unknown, i: number) => T) => (Array.isArray(v) ? v.map(f) : v);
+  return {
+    ...(fleet === null ? {} : { fleet: { ...fleet, targets: each(fleet.targets, (t, i) => withheldTarget(String(t), i + 1)) } }),
+    ...(pools === null ? {} : { pools: { ...pools, roles: each(pools.roles, (r) => (obj(r) === null ? r : { ...(r as Loose), url: WITHHELD_URL })) } }),
+  };
+}
+
+/** A result's contract with its locations withheld: the server's address (and its fleet's and pools'), the baseline's, the paths of hashed files (none of them hashed). */
 function publicContract<C>(contract: C): C {
   const noPath = (v: unknown) => (obj(v) !== null && 'path' in (v as Loose) ? { ...(v as Loose), path: 'withheld' } : v);
   const c = obj(contract);
@@ -117,7 +131,9 @@ function publicContract<C>(contract: C): C {
       ? contract
       : {
           ...c,
-          ...(server === null ? {} : { server: { url: WITHHELD_URL, ...('endpoint' in server ? { endpoint: server.endpoint } : {}) } }),
+          ...(server === null
+            ? {}
+            : { server: { url: WITHHELD_URL, ...('endpoint' in server ? { endpoint: server.endpoint } : {}), ...withheldParts(server) } }),
           ...(model === null ? {} : { model: { ...model, ...('tokenizer' in model ? { tokenizer: noPath(model.tokenizer) } : {}) } }),
           ...(workload === null ? {} : { workload: { ...workload, prompts: noPath(workload.prompts) } }),
           ...(quality === null || !('baselineUrl' in quality) ? {} : { quality: { ...quality, baselineUrl: WITHHELD_URL } }),
@@ -142,9 +158,6 @@ export function publicPoolingResult(result: PoolingResult): PoolingResult {
     ...(result.repeats === undefined ? {} : { repeats: result.repeats.map((x) => ({ ...x, run: hide(x.run), levels: levels(x.levels) })) }),
   };
 }
-
-/** A fleet target's address withheld, its place in the fleet kept (the breakdown still tells the targets apart). */
-const withheldTarget = (_url: string, i: number): string => `${WITHHELD_URL}#target-${i + 1}`;
 
 /**
  * The public copy of a text-generation result: the server's address, the

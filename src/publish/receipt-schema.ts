@@ -19,15 +19,21 @@ export const RECEIPT_VERSION = 2;
  * standing is shown (standing.ts), and keeps set 2's tool facts; 4 adds, to a
  * receipt of runs that carry them, each level's speculative decoding (the
  * server's acceptance length and rate, our tokens per chunk) and energy per
- * output, input and total token, and keeps set 3. A receipt is recomputed
- * with the set it states, so one made before a set was added still verifies.
+ * output, input and total token, and keeps set 3; 5 adds, to a receipt of
+ * runs that carry them, each level's disaggregated pools (prefill and decode
+ * rates, in all and per GPU, and the KV rates) and fleet targets (the least-
+ * and most-served target's throughput, the slowest target's TTFT), and keeps
+ * set 4. A receipt is recomputed with the set it states, so one made before a
+ * set was added still verifies.
  */
-export const FACT_SET_VERSION = 4;
+export const FACT_SET_VERSION = 5;
 /** The set that added tool-call facts, stated only by receipts of runs sent with tools. */
 export const TOOL_FACT_SET = 2;
 /** The set that added run signatures: every receipt made since states it or a later one. */
 export const SIGNED_FACT_SET = 3;
-export type FactSet = 1 | typeof TOOL_FACT_SET | typeof SIGNED_FACT_SET | typeof FACT_SET_VERSION;
+/** The set that added speculative decoding and energy, stated only by receipts of runs that carry them (or a later set's parts). */
+export const SERVER_FACT_SET = 4;
+export type FactSet = 1 | typeof TOOL_FACT_SET | typeof SIGNED_FACT_SET | typeof SERVER_FACT_SET | typeof FACT_SET_VERSION;
 
 /** What the runs carry that a set adds facts for. */
 export interface SetFacts {
@@ -35,23 +41,27 @@ export interface SetFacts {
   tools: boolean;
   /** A level carries speculative decoding or energy (set 4). */
   serverFacts: boolean;
+  /** A level carries a disaggregated server's pools or a fleet's targets (set 5); absent: none. */
+  parts?: boolean;
 }
 
 /**
  * The set a receipt states, from the set asked for (a recomputation asks for
- * the receipt's; a new receipt for the newest): set 2 and set 4 only where they
+ * the receipt's; a new receipt for the newest): sets 2, 4 and 5 only where they
  * add facts, so a receipt of runs without tools made before set 3 states set 1,
- * and one of runs without speculative decoding or energy states set 3 as before set 4.
+ * one of runs without speculative decoding or energy states set 3 as before set 4,
+ * and one of runs without pools or targets states set 4 or 3 as before set 5.
  */
 export function factSetOf(requested: FactSet | undefined, runs: SetFacts): FactSet {
   const asked = requested ?? FACT_SET_VERSION;
-  if (asked >= FACT_SET_VERSION && runs.serverFacts) return FACT_SET_VERSION;
+  if (asked >= FACT_SET_VERSION && runs.parts === true) return FACT_SET_VERSION;
+  if (asked >= SERVER_FACT_SET && runs.serverFacts) return SERVER_FACT_SET;
   if (asked >= SIGNED_FACT_SET) return SIGNED_FACT_SET;
   return asked === TOOL_FACT_SET && runs.tools ? TOOL_FACT_SET : 1;
 }
 
 /** The sets a receipt may state (absent is set 1). */
-export const STATED_FACT_SETS = [TOOL_FACT_SET, SIGNED_FACT_SET, FACT_SET_VERSION] as const;
+export const STATED_FACT_SETS = [TOOL_FACT_SET, SIGNED_FACT_SET, SERVER_FACT_SET, FACT_SET_VERSION] as const;
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date like 2026-06-01');
 

@@ -30,6 +30,7 @@ import { Raw, dataNumber, esc, html, scrollFrame } from './html.js';
 import { pointNumber } from './receipt-pareto.js';
 import type { BarView, ReceiptView } from './receipt-view.js';
 import { ENERGY_METRICS, ENERGY_NOT_VALID, SPEC_DECODE_METRICS } from './stated-facts.js';
+import { FLEET_METRICS, POOL_METRICS } from './parts-facts.js';
 import { standingWords } from './standing.js';
 import type { ViewNumber } from './view-number.js';
 
@@ -150,13 +151,38 @@ export function statedFiguresSection(v: ReceiptView): Raw {
       return at < 0 || n?.note == null ? [] : [`${cfg} at concurrency ${l.concurrency}: ${n.note.slice(at)}`];
     }),
   );
-  const stands = (['baseline', 'optimized'] as const).flatMap((cfg) => {
-    const n = v.levels[cfg].flatMap((l) => l.numbers).find((x) => x.value !== null && STATED_TABLE.some((m) => m !== 'chunkTokens' && x.id.endsWith(`.${m}`)));
-    return v.standing === null || n === undefined ? [] : [`${cfg}: ${standingWords(v.standing.of(n.id))}`];
-  });
+  const stands = standingOf(
+    v,
+    STATED_TABLE.filter((m) => m !== 'chunkTokens'),
+  );
   return html`<section id="speculative-energy" aria-labelledby="speculative-energy-h"><h2 id="speculative-energy-h">Speculative decoding and energy</h2>
 <p class="muted">The server's own speculative-decoding figures and the GPU source's energy, per level, as each run's result states them. The records recompute our tokens per chunk, the measured window and its tokens, and the arithmetic (acceptance length and rate from the server's counters, joules per token from the mean power over the window); the counters, gauges and readings themselves are not in the records. Acceptance length is the headline: the rate falls as the draft budget rises even with the same drafter.${stands.length === 0 ? '' : ` Standing of these figures: ${stands.join('; ')}.`}</p>
 ${levelTable(v, 'speculative decoding and energy', metrics, (m) => METRICS[m].header, true)}${notValid.length === 0 ? '' : html`<ul id="energy-not-valid">${notValid.map((t) => html`<li>${t}</li>`)}</ul>`}</section>`;
+}
+
+/** The standing of the first value of `metrics` on each side, in words; none without a standing or a value. */
+function standingOf(v: ReceiptView, metrics: readonly MetricKey[]): string[] {
+  return (['baseline', 'optimized'] as const).flatMap((cfg) => {
+    const n = v.levels[cfg].flatMap((l) => l.numbers).find((x) => x.value !== null && metrics.some((m) => x.id.endsWith(`.${m}`)));
+    return v.standing === null || n === undefined ? [] : [`${cfg}: ${standingWords(v.standing.of(n.id))}`];
+  });
+}
+
+/**
+ * Fact set 5's figures by level: a disaggregated server's pools and a fleet's
+ * targets, each cell's note (its title) saying where it came from or why it has
+ * none. Nothing for a receipt without them, so its page renders as before.
+ */
+export function partsFiguresSection(v: ReceiptView): Raw {
+  const all = [...v.levels.baseline, ...v.levels.optimized].flatMap((l) => l.numbers);
+  const has = (ms: readonly MetricKey[]) => ms.filter((m) => all.some((n) => n.id.endsWith(`.${m}`)));
+  const pools = has(POOL_METRICS);
+  const fleet = has(FLEET_METRICS);
+  if (pools.length === 0 && fleet.length === 0) return html``;
+  const said = (what: string, stands: string[]) => (stands.length === 0 ? '' : ` Standing of the ${what}: ${stands.join('; ')}.`);
+  return html`<section id="server-parts" aria-labelledby="server-parts-h"><h2 id="server-parts-h">Pools and fleet targets</h2>
+<p class="muted">Per level, a disaggregated server's pools, as each run's result states their own counters over the measured window (the records recompute the window and the arithmetic: rates, per GPU, the KV rates; not the counters), and a fleet's targets, recomputed from the records (each names its target): the least- and most-served target's throughput and the slowest target's TTFT. Each cell's note gives the pool's counters or every target's value.${said('pool figures', standingOf(v, POOL_METRICS))}${said('target figures', standingOf(v, FLEET_METRICS))}</p>
+${levelTable(v, 'pools and fleet targets', [...pools, ...fleet], (m) => METRICS[m].header, true)}</section>`;
 }
 
 /** A receipt's levels as one table (an embeddings or rerank receipt's): both configurations, the kind's own figures per level. */

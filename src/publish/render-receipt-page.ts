@@ -5,7 +5,7 @@
  * the workload, the limitations. Numbers come only from the view-model.
  */
 import { Raw, dataNumber, html, page, scrollFrame, signerLine } from './html.js';
-import { barFigure, curveFigures, levelsTable, paretoSection, statedFiguresSection } from './render-charts.js';
+import { barFigure, curveFigures, levelsTable, paretoSection, partsFiguresSection, statedFiguresSection } from './render-charts.js';
 import { kindOfReceipt } from './receipt-kinds.js';
 import type { ReceiptView } from './receipt-view.js';
 import { textModality } from './run-pair.js';
@@ -135,7 +135,7 @@ ${serverConfiguration(r)}<h2>Headline stats</h2>${handicaps(r)}${headlines(v)}
 <h2>Charts</h2><p class="muted">One unit per chart; bars start at zero; baseline grey and first. List prices are never drawn on these scales.</p>
 ${v.bars.map(barFigure)}
 ${table === undefined ? curveFigures(v) : levelsTable(v, table)}
-${statedFiguresSection(v)}${paretoSection(v)}
+${statedFiguresSection(v)}${partsFiguresSection(v)}${paretoSection(v)}
 ${quality(v)}
 ${signatures(v)}<h2>Cost basis</h2><p>${r.costBasis.text}${r.costBasis.priceAsOf ? ` Rate as of ${r.costBasis.priceAsOf}.` : ''}</p>
 <ul>${costFormulas(v)}</ul>

@@ -2,7 +2,8 @@
  * One configuration's facts from its run: the headline figures (peak
  * throughput, single-stream figures, failures), the hourly rate recorded with
  * it, the cost derived from both, and each level's curve values (with fact set
- * 2 its tool calls, with set 4 its speculative decoding and energy). Labels, units
+ * 2 its tool calls, with set 4 its speculative decoding and energy, with set 5
+ * its pools and fleet targets). Labels, units
  * and statistics come from web/view's FIGURES and METRICS registries.
  */
 import { type LevelResult, notSaturated } from '../core/index.js';
@@ -11,6 +12,7 @@ import { type ConfigurationKey, type Fact, derived, measured, recorded } from '.
 import type { CheckedRun } from './run-pair.js';
 import type { CurvePoint, FactSet } from './receipt-schema.js';
 import { ENERGY_METRICS, SPEC_DECODE_METRICS, statedFactNote } from './stated-facts.js';
+import { FLEET_METRICS, POOL_METRICS } from './parts-facts.js';
 
 /** Level metrics kept per level: the scaling charts and their data tables. */
 export const CURVE_METRICS = ['throughput', 'perRequest', 'ttftP50', 'ttftP95', 'failed'] as const satisfies readonly MetricKey[];
@@ -28,13 +30,15 @@ const NO_VALUE: Partial<Record<MetricKey, string>> = {
 /** The runs were sent with tools: a receipt of them states fact set 2. */
 export const sentWithTools = (result: CheckedRun['result']): boolean => result.levels.some((l) => l.toolCalls !== undefined);
 
-/** The metrics of a level's facts in set `factSet`: the curves', and the tool, speculative-decoding and energy facts where the level has them. */
+/** The metrics of a level's facts in set `factSet`: the curves', and the tool, speculative-decoding, energy, pool and fleet facts where the level has them. */
 function levelMetrics(l: LevelResult, factSet: FactSet): MetricKey[] {
   return [
     ...CURVE_METRICS,
     ...(factSet >= 2 && l.toolCalls !== undefined ? TOOL_METRICS : []),
     ...(factSet >= 4 && l.specDecode !== undefined ? SPEC_DECODE_METRICS : []),
     ...(factSet >= 4 && l.energy !== undefined ? ENERGY_METRICS : []),
+    ...(factSet >= 5 && l.disagg !== undefined ? POOL_METRICS : []),
+    ...(factSet >= 5 && l.targets !== undefined ? FLEET_METRICS : []),
   ];
 }
 

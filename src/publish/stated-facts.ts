@@ -12,6 +12,7 @@
 import { type LevelResult, SPEC_DECODE_TOLERANCE } from '../core/index.js';
 import type { MetricKey } from '../web/index.js';
 import type { CheckedRun } from './run-pair.js';
+import { POOL_STATED, partsFactNote } from './parts-facts.js';
 
 /** Fact set 4 adds these to each level whose server reported speculative decoding: its acceptance length and rate beside our tokens per chunk. */
 export const SPEC_DECODE_METRICS = ['acceptanceLength', 'acceptanceRate', 'chunkTokens'] as const satisfies readonly MetricKey[];
@@ -31,6 +32,7 @@ export const STATED_METRICS: Readonly<Record<string, string>> = {
   joulesPerOutputToken: "the GPU source's power or energy readings",
   joulesPerInputToken: "the GPU source's power or energy readings",
   joulesPerTotalToken: "the GPU source's power or energy readings",
+  ...POOL_STATED,
 };
 
 /** How a fact's note begins when its level's energy is not valid; the reason follows. */
@@ -67,8 +69,10 @@ function energyNote(e: NonNullable<LevelResult['energy']>): string {
   return `${e.source} over the measured window (${(e.windowMs / 1000).toFixed(2)} s): ${e.samples} readings${every}, ${e.outside} left out${coverage}, by ${method}`;
 }
 
-/** A level's own words on a fact of set 4: where its value came from, or why it has none (undefined: the metric needs none, or the common reason does). */
+/** A level's own words on a fact of set 4 or 5: where its value came from, or why it has none (undefined: the metric needs none, or the common reason does). */
 export function statedFactNote(key: MetricKey, l: LevelResult, value: number | null): string | undefined {
+  const parts = partsFactNote(key, l, value);
+  if (parts !== undefined) return parts;
   if ((SPEC_DECODE_METRICS as readonly string[]).includes(key) && l.specDecode !== undefined && value !== null) {
     if (key === 'chunkTokens')
       return `over ${l.specDecode.client?.chunks ?? 0} chunks${l.specDecode.client?.exact === false ? '; the server did not say how many tokens each chunk carried, so they are spread evenly' : ''}`;

@@ -4,7 +4,8 @@
  * card from its records, repeats combined as `goodput run` combines them, a
  * quality score taken from the optimized run or a standalone file, and its
  * facts: peak throughput, single-stream figures, goodput, cost and each
- * level's curve values, tool calls, speculative decoding and energy (run-facts.ts).
+ * level's curve values, tool calls, speculative decoding, energy, pools and
+ * fleet targets (run-facts.ts).
  */
 import type { z } from 'zod';
 import { type Contract, combineRepeats, runsOf } from '../contract/index.js';
@@ -24,6 +25,7 @@ import { type Refusal, refusal } from './refusal.js';
 import { mediaInputs } from './run-pair.js';
 import { runFacts, sentWithTools } from './run-facts.js';
 import { carriesServerFacts } from './stated-facts.js';
+import { carriesServerParts } from './parts-facts.js';
 import { factSetOf } from './receipt-schema.js';
 
 /** The configurations charted as bars, in page order. */
@@ -60,7 +62,11 @@ function textReceipt(input: ReceiptInput<SweepResult>): ReceiptOutcome {
   if (!pair.ok) return pair;
   const { runs } = pair;
   const both = [runs.baseline.result, runs.optimized.result];
-  const factSet = factSetOf(input.factSet, { tools: both.some(sentWithTools), serverFacts: both.some(carriesServerFacts) });
+  const factSet = factSetOf(input.factSet, {
+    tools: both.some(sentWithTools),
+    serverFacts: both.some(carriesServerFacts),
+    parts: both.some(carriesServerParts),
+  });
   const factsOf = (cfg: ConfigurationKey) => {
     const first = runFacts(cfg, runs[cfg], factSet);
     const facts = withRuns(

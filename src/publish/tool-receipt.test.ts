@@ -153,9 +153,9 @@ describe('a receipt of runs sent with tools', () => {
       (await cli(['receipt', 'create', '--baseline', runs.baseline, '--optimized', runs.optimized, '--method', 'a faster decoder', '--out', out])).code,
     ).toBe(0);
     const doc = JSON.parse(readFileSync(out, 'utf8')) as Doc;
-    const later = await recomputeReceipt(JSON.stringify({ ...doc, factSetVersion: 5 }), join(dir, 'versions'), today);
+    const later = await recomputeReceipt(JSON.stringify({ ...doc, factSetVersion: 6 }), join(dir, 'versions'), today);
     expect(later.ok ? [] : later.refusals.map((x) => [x.field, x.rule])).toEqual([['factSetVersion', 'schema']]);
-    if (!later.ok) expect(later.refusals[0]?.message).toMatch(/must be 2, 3, 4 or absent \(1\)/);
+    if (!later.ok) expect(later.refusals[0]?.message).toMatch(/must be 2, 3, 4, 5 or absent \(1\)/);
     // The receipt as goodput made it before set 3 (set 2, no signatures) still recomputes to exactly what it states.
     const { signatures: _signatures, ...set2 } = doc;
     const older = await recomputeReceipt(JSON.stringify({ ...set2, factSetVersion: 2 }), join(dir, 'versions'), today);

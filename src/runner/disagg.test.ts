@@ -88,7 +88,7 @@ describe('a disaggregated server per level', () => {
       expect(split?.queueMs).toBe(p?.queueMeanMs);
       expect(split?.prefillMs).toBe(p?.prefillMeanMs);
       expect(split?.otherMs).toBe((split?.ttftMs as number) - (split?.queueMs as number) - (split?.prefillMs as number) - (split?.transferMs as number));
-      // A level recomputed from its records (receipts, verify) keeps the stated figures: the pools' counters are not in the records.
+      // A level recomputed from its records (receipts, verify) gives the run's figures again: the counters carried, the window and the arithmetic redone.
       expect(levelFromRecords(result, level as LevelResult, byLevel.get(level.concurrency) ?? []).disagg).toEqual(d);
     }
   });

@@ -19,6 +19,7 @@ import {
   type Slo,
   type SweepResult,
   e2eFromScheduleMs,
+  disaggFromRecords,
   energyFromRecords,
   specDecodeFromRecords,
   isOk,
@@ -156,7 +157,7 @@ export function levelFromRecords(run: SweepResult, stated: LevelResult, records:
     ...(stated.serverTruth === undefined ? {} : { serverTruth: stated.serverTruth }),
     // The server's counters are not in the records: the stated counters are carried, what the records give is recomputed.
     ...(stated.specDecode === undefined ? {} : { specDecode: specDecodeFromRecords(stated.specDecode, records) }),
-    ...(stated.disagg === undefined ? {} : { disagg: stated.disagg }),
+    ...(stated.disagg === undefined ? {} : { disagg: disaggFromRecords(stated.disagg, records) }),
     ...(stated.images === undefined ? {} : { images: stated.images }),
     ...(stated.imageFiles === undefined ? {} : { imageFiles: stated.imageFiles }),
     ...(stated.audio === undefined ? {} : { audio: stated.audio }),

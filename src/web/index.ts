@@ -21,6 +21,7 @@ export {
   compareRunOf,
   compareRuns,
   type Comparison,
+  sideTables,
 } from './view/compare-model.js';
 export { qualityVerdictPhrase } from './view/compare-quality.js';
 export { repeatSetProblem } from './view/repeat-sets.js';

@@ -6,6 +6,7 @@
  * the curves overlaid. Tables and figures are the view module's markup, the
  * same `goodput report` writes.
  */
+import { Fragment } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import {
   type CompareRun,
@@ -22,7 +23,8 @@ import {
   contractDiffsMarkup,
   defaultTarget,
   differencesMarkup,
-  serverSideMarkup,
+  sideTableMarkup,
+  sideTables,
   drawnMarkup,
   paretoFigure,
   qualityMarkup,
@@ -106,12 +108,12 @@ export function CompareView({ sets }: { sets: number[][] }) {
       <Markup html={compareTableMarkup(cmp)} />
       <h3>Differences from {runs[0]?.label}</h3>
       <Markup html={differencesMarkup(cmp)} />
-      {cmp.serverSide && (
-        <>
-          <h3>Speculative decoding and energy</h3>
-          <Markup html={serverSideMarkup(cmp)} />
-        </>
-      )}
+      {sideTables(cmp).map((t) => (
+        <Fragment key={t.key}>
+          <h3>{t.title}</h3>
+          <Markup html={sideTableMarkup(cmp, t)} />
+        </Fragment>
+      ))}
       {cmp.quality && (
         <>
           <h3>Quality</h3>

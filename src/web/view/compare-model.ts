@@ -28,6 +28,7 @@ import {
 } from '../../core/index.js';
 import { type QualityComparison, compareQuality } from './compare-quality.js';
 import { type ServerSideComparison, compareServerSide } from './compare-server.js';
+import { compareFleet, comparePools } from './compare-parts.js';
 import { firstRunOfSet } from './repeat-sets.js';
 import { type ContractDiff, type DiffSource, contractDiffs, contractNote, runTitles } from './what-differs.js';
 
@@ -246,6 +247,31 @@ export interface Comparison {
   drawn: string[];
   /** The runs' speculative decoding and energy per level, with their validity; null when no run carries either. */
   serverSide: ServerSideComparison | null;
+  /** A disaggregated server's pools per level and run (tokens/s, per GPU, KV transfer, TTFT split); null when no run carries them. */
+  pools: ServerSideComparison | null;
+  /** A fleet's targets per level and run (requests, failures, throughput, TTFT), from the records; null when no run routed over several targets. */
+  fleet: ServerSideComparison | null;
+}
+
+/** A table of figures stated once per level and run: which of the comparison's fields, and its title in every view. */
+export interface SideTable {
+  key: 'serverSide' | 'pools' | 'fleet';
+  title: string;
+  table: ServerSideComparison;
+}
+
+const SIDE_TITLES: Record<SideTable['key'], string> = {
+  serverSide: 'Speculative decoding and energy',
+  pools: 'Disaggregated pools',
+  fleet: 'Fleet targets',
+};
+
+/** The comparison's per-level tables that some run carries, in the order the terminal, the page and the report show them. */
+export function sideTables(c: Comparison): SideTable[] {
+  return (['serverSide', 'pools', 'fleet'] as const).flatMap((key) => {
+    const table = c[key];
+    return table === null ? [] : [{ key, title: SIDE_TITLES[key], table }];
+  });
 }
 
 /** How many runs a compared run holds: 1, or its first with its repeats. */
@@ -325,5 +351,7 @@ export function compareRuns(runs: readonly CompareRun[]): Comparison {
     quality: compareQuality(runs),
     drawn: runs.flatMap((r) => drawnRunNote(r) ?? []),
     serverSide: compareServerSide(runs, axisName(runs)),
+    pools: comparePools(runs, axisName(runs)),
+    fleet: compareFleet(runs, axisName(runs)),
   };
 }

@@ -66,6 +66,36 @@ function levelNotes(where: string, l: LevelResult): string[] {
   return out;
 }
 
+/** Every level any run measured, in order. */
+const levelKeys = (runs: readonly ServerSideRun[]): number[] => [...new Set(runs.flatMap((r) => r.levels.map(levelValue)))].sort((a, b) => a - b);
+
+/**
+ * Figures stated once per level and run, side by side: per level, each run's cells (null where the run did not
+ * measure the level), then each run's notes on each of its levels, named by run and level.
+ */
+export function sideBySide(
+  runs: readonly ServerSideRun[],
+  axis: string,
+  table: { basis: string; headers: string[]; cells: (l: LevelResult) => string[]; notes: (where: string, l: LevelResult) => string[] },
+): ServerSideComparison {
+  const keys = levelKeys(runs);
+  const at = (r: ServerSideRun, level: number) => r.levels.find((x) => levelValue(x) === level);
+  const rows = keys.map((level) => ({
+    level,
+    runs: runs.map((r) => {
+      const l = at(r, level);
+      return l === undefined ? null : table.cells(l);
+    }),
+  }));
+  const notes = runs.flatMap((r) =>
+    keys.flatMap((level) => {
+      const l = at(r, level);
+      return l === undefined ? [] : table.notes(`${r.label} at ${axis.toLowerCase()} ${level}`, l);
+    }),
+  );
+  return { basis: table.basis, headers: table.headers, rows, notes };
+}
+
 /** The runs' speculative decoding and energy side by side; null when no run carries either. */
 export function compareServerSide(runs: readonly ServerSideRun[], axis: string): ServerSideComparison | null {
   const levels = runs.flatMap((r) => r.levels);
@@ -76,19 +106,10 @@ export function compareServerSide(runs: readonly ServerSideRun[], axis: string):
     ...(spec ? ['Acceptance length (rate)', 'Ours: tokens per chunk'] : []),
     ...(energy ? [`${METRICS.joulesPerOutputToken.header} (measured window)`] : []),
   ];
-  const keys = [...new Set(levels.map(levelValue))].sort((a, b) => a - b);
-  const rows = keys.map((level) => ({
-    level,
-    runs: runs.map((r) => {
-      const l = r.levels.find((x) => levelValue(x) === level);
-      return l === undefined ? null : [...(spec ? specCells(l) : []), ...(energy ? [energyCell(l)] : [])];
-    }),
-  }));
-  const notes = runs.flatMap((r) =>
-    keys.flatMap((level) => {
-      const l = r.levels.find((x) => levelValue(x) === level);
-      return l === undefined ? [] : levelNotes(`${r.label} at ${axis.toLowerCase()} ${level}`, l);
-    }),
-  );
-  return { basis: SERVER_SIDE_BASIS, headers, rows, notes };
+  return sideBySide(runs, axis, {
+    basis: SERVER_SIDE_BASIS,
+    headers,
+    cells: (l) => [...(spec ? specCells(l) : []), ...(energy ? [energyCell(l)] : [])],
+    notes: levelNotes,
+  });
 }

@@ -1,56 +1,10 @@
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import type { DisaggLevel } from '../../core/index.js';
 import { contract, level, resultOf } from '../../test-support/receipt-fixture.js';
+import { disaggFixture } from '../../test-support/server-parts.js';
 import { DISAGG_KV_HEADERS, DISAGG_ROLE_HEADERS, disaggKvRows, disaggRoleRows, reportHtml, reportMarkdown } from './index.js';
 
-const none = { requests: null, promptTokens: null, generatedTokens: null, queueMeanMs: null, prefillMeanMs: null, ttftMeanMs: null, waiting: null, notes: [] };
-const rates = { promptTokensPerS: null, promptTokensPerSPerGpu: null, generatedTokensPerS: null, generatedTokensPerSPerGpu: null };
-const disagg: DisaggLevel = {
-  windowMs: 2000,
-  roles: [
-    {
-      role: 'prefill',
-      metricsUrl: 'http://p/metrics',
-      family: 'vllm',
-      gpus: 2,
-      ...none,
-      ...rates,
-      requests: 8,
-      promptTokens: 4000,
-      promptTokensPerS: 2000,
-      promptTokensPerSPerGpu: 1000,
-      queueMeanMs: 12.5,
-      prefillMeanMs: 40,
-      error: null,
-    },
-    {
-      role: 'decode',
-      metricsUrl: 'http://d/metrics',
-      family: 'vllm',
-      gpus: null,
-      ...none,
-      ...rates,
-      generatedTokens: 6000,
-      generatedTokensPerS: 3000,
-      error: null,
-    },
-    { role: 'router', metricsUrl: 'http://r/metrics', family: null, gpus: null, ...none, ...rates, error: 'not found at the start: HTTP 404' },
-  ],
-  kvTransfer: {
-    source: 'vllm-nixl',
-    role: 'decode',
-    bytes: 250_000_000,
-    transfers: 8,
-    seconds: 0.25,
-    meanTransferMs: 31.25,
-    failed: 0,
-    levelGbps: 1,
-    transferGbps: 8,
-    linkGbps: 100,
-  },
-  ttftSplit: { ttftMs: 120, queueMs: 12.5, prefillMs: 40, transferMs: 31.25, otherMs: 36.25 },
-};
+const disagg = disaggFixture();
 const figures = { tokS: 100, perReq: 50, ttft: [40, 60] as [number, number], tpot: 10, e2e: 700 };
 const levels = [level({ c: 1, ...figures }), { ...level({ c: 4, ...figures }), disagg }];
 

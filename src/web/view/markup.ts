@@ -7,7 +7,7 @@
  */
 import { type LevelResult, levelAxis } from '../../core/index.js';
 import type { CardView } from './cards-model.js';
-import { type Comparison, compareHeader } from './compare-model.js';
+import { type Comparison, type SideTable, compareHeader } from './compare-model.js';
 import type { CapacityAnswer, CapacityEntry, ParetoModel } from './pareto.js';
 import { PARETO_FOOTNOTE, type ParetoCell, paretoLegend, paretoSubtitle, paretoTable, paretoTitle } from './pareto-chart.js';
 import { num, usd } from './format.js';
@@ -176,10 +176,12 @@ export function compareTableMarkup(c: Comparison): Raw {
   );
 }
 
-/** The runs' speculative decoding and energy per level, a column group per run, then what needs saying of them; nothing when no run carries either. */
-export function serverSideMarkup(c: Comparison): Raw {
-  const s = c.serverSide;
-  if (s === null) return html``;
+/** Each per-level table's class on the page (its notes' list adds -notes). */
+const SIDE_CLASSES: Record<SideTable['key'], string> = { serverSide: 'server-side', pools: 'pools', fleet: 'fleet-targets' };
+
+/** One of the comparison's per-level tables (speculative decoding and energy, pools, fleet targets): a column group per run, then what needs saying of its figures. */
+export function sideTableMarkup(c: Comparison, t: SideTable): Raw {
+  const s = t.table;
   const n = s.headers.length;
   const head = html`<thead><tr><th scope="col" rowspan="2" class="sticky">${c.axis}</th>${c.runs.map((_, i) => html`<th scope="colgroup" colspan="${n}" class="group">${c.titles[i]}${i === 0 ? ' (baseline)' : ''}</th>`)}</tr>
 <tr>${c.runs.map(() => s.headers.map((h) => html`<th scope="col" class="num">${h}</th>`))}</tr></thead>`;
@@ -189,8 +191,9 @@ export function serverSideMarkup(c: Comparison): Raw {
         cells === null ? html`<td class="num na" colspan="${n}">not measured at this level</td>` : cells.map((x) => html`<td class="num">${x}</td>`),
       )}</tr>`,
   );
-  return html`${scrollFrame('Speculative decoding and energy', html`<table class="compare server-side"><caption>${s.basis}</caption>${head}<tbody>${body}</tbody></table>`)}${
-    s.notes.length === 0 ? '' : html`<ul class="server-side-notes">${s.notes.map((x) => html`<li>${x}</li>`)}</ul>`
+  const cls = SIDE_CLASSES[t.key];
+  return html`${scrollFrame(t.title, html`<table class="compare ${cls}"><caption>${s.basis}</caption>${head}<tbody>${body}</tbody></table>`)}${
+    s.notes.length === 0 ? '' : html`<ul class="${cls}-notes">${s.notes.map((x) => html`<li>${x}</li>`)}</ul>`
   }`;
 }
 

@@ -23,7 +23,26 @@ export interface MetricLevel {
   specDecode?: { acceptanceLength: number; acceptanceRate: number | null; client: { tokensPerChunk: number } | null } | undefined;
   /** A level a GPU source read: joules per token over its measured window (null when the energy is not valid). */
   energy?: { joulesPerOutputToken: number | null; joulesPerInputToken: number | null; joulesPerTotalToken: number | null } | undefined;
+  /** A disaggregated server's level: each pool's rates over the measured window and the KV moved between them. */
+  disagg?: { roles: readonly PoolRates[]; kvTransfer: { levelGbps: number | null; transferGbps: number | null } | null } | undefined;
+  /** A fleet's level: each target's throughput over the level's window and its TTFT. */
+  targets?: ReadonlyArray<{ throughputTokS: number; ttftMs: { p50: number } | null }> | undefined;
 }
+
+/** One pool's rates as a level states them. */
+export interface PoolRates {
+  role: string;
+  promptTokensPerS: number | null;
+  promptTokensPerSPerGpu: number | null;
+  generatedTokensPerS: number | null;
+  generatedTokensPerSPerGpu: number | null;
+}
+
+const pool = (l: MetricLevel, role: 'prefill' | 'decode'): PoolRates | undefined => l.disagg?.roles.find((r) => r.role === role);
+/** The targets' values of a fleet level, or none. */
+const eachTarget = (l: MetricLevel, f: (t: NonNullable<MetricLevel['targets']>[number]) => number | null): number[] =>
+  (l.targets ?? []).flatMap((t) => ((v) => (v === null ? [] : [v]))(f(t)));
+const extreme = (xs: number[], pick: (...v: number[]) => number): number | null => (xs.length === 0 ? null : pick(...xs));
 
 export interface MetricDef {
   /** Column header, unit included, as the Benchmarks page shows it. */
@@ -145,6 +164,100 @@ export const METRICS = {
     direction: 'lower',
     digits: 4,
     value: (l) => l.energy?.joulesPerTotalToken ?? null,
+  },
+  prefillTokS: {
+    header: 'Prefill pool prompt tok/s',
+    label: 'Prefill pool prompt rate',
+    unit: 'tok/s',
+    statistic: "the prefill pool's prompt tokens ÷ the measured window",
+    direction: 'higher',
+    digits: 0,
+    value: (l) => pool(l, 'prefill')?.promptTokensPerS ?? null,
+  },
+  prefillTokSPerGpu: {
+    header: 'Prefill prompt tok/s per GPU',
+    label: 'Prefill pool prompt rate per GPU',
+    unit: 'tok/s per GPU',
+    statistic: "the prefill pool's prompt rate ÷ its declared GPUs",
+    direction: 'higher',
+    digits: 0,
+    value: (l) => pool(l, 'prefill')?.promptTokensPerSPerGpu ?? null,
+  },
+  decodeTokS: {
+    header: 'Decode pool generated tok/s',
+    label: 'Decode pool generation rate',
+    unit: 'tok/s',
+    statistic: "the decode pool's generated tokens ÷ the measured window",
+    direction: 'higher',
+    digits: 0,
+    value: (l) => pool(l, 'decode')?.generatedTokensPerS ?? null,
+  },
+  decodeTokSPerGpu: {
+    header: 'Decode generated tok/s per GPU',
+    label: 'Decode pool generation rate per GPU',
+    unit: 'tok/s per GPU',
+    statistic: "the decode pool's generation rate ÷ its declared GPUs",
+    direction: 'higher',
+    digits: 0,
+    value: (l) => pool(l, 'decode')?.generatedTokensPerSPerGpu ?? null,
+  },
+  // How fast KV moved says what the link carried, not which configuration is better.
+  kvGbps: {
+    header: 'KV Gbit/s over the level',
+    label: 'KV transfer rate over the level',
+    unit: 'Gbit/s',
+    statistic: 'KV bits moved between the pools ÷ the measured window',
+    direction: null,
+    digits: 3,
+    value: (l) => l.disagg?.kvTransfer?.levelGbps ?? null,
+  },
+  kvTransferGbps: {
+    header: 'KV Gbit/s while transferring',
+    label: 'KV transfer rate while transferring',
+    unit: 'Gbit/s',
+    statistic: "KV bits moved ÷ the transfers' summed time",
+    direction: null,
+    digits: 3,
+    value: (l) => l.disagg?.kvTransfer?.transferGbps ?? null,
+  },
+  targetTokSMin: {
+    header: 'Least-served target tok/s',
+    label: "Least-served target's throughput",
+    unit: 'tok/s',
+    statistic: "the lowest of the targets' output tokens ÷ the level's measured window",
+    direction: 'higher',
+    digits: 1,
+    value: (l) =>
+      extreme(
+        eachTarget(l, (t) => t.throughputTokS),
+        Math.min,
+      ),
+  },
+  targetTokSMax: {
+    header: 'Most-served target tok/s',
+    label: "Most-served target's throughput",
+    unit: 'tok/s',
+    statistic: "the highest of the targets' output tokens ÷ the level's measured window",
+    direction: null,
+    digits: 1,
+    value: (l) =>
+      extreme(
+        eachTarget(l, (t) => t.throughputTokS),
+        Math.max,
+      ),
+  },
+  targetTtftP50Max: {
+    header: 'Slowest target TTFT p50 (ms)',
+    label: "Slowest target's TTFT",
+    unit: 'ms',
+    statistic: "the highest of the targets' TTFT p50",
+    direction: 'lower',
+    digits: 1,
+    value: (l) =>
+      extreme(
+        eachTarget(l, (t) => t.ttftMs?.p50 ?? null),
+        Math.max,
+      ),
   },
   failed: { header: 'Failed', label: 'Failed requests', unit: 'requests', statistic: 'count', direction: 'lower', digits: 0, value: (l) => l.failed },
   gpuMem: {

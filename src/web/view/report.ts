@@ -23,7 +23,7 @@ import { SPEC_DECODE_CAPTION, SPEC_DECODE_HEADERS, specDecodeRows } from './spec
 import { IN_FLIGHT_CAPTION, IN_FLIGHT_HEADERS, inFlightRows } from './in-flight.js';
 import { DISAGG_KV_CAPTION, DISAGG_KV_HEADERS, DISAGG_ROLE_CAPTION, DISAGG_ROLE_HEADERS, disaggKvRows, disaggRoleRows } from './disagg.js';
 import { FLEET_CAPTION, FLEET_HEADERS, fleetRows } from './fleet.js';
-import { type CompareRun, type Comparison, compareHeader, compareRunOf, compareRuns, drawnRunTitle } from './compare-model.js';
+import { type CompareRun, type Comparison, compareHeader, compareRunOf, compareRuns, drawnRunTitle, sideTables } from './compare-model.js';
 import { qualityVerdictPhrase } from './compare-quality.js';
 import { num, when } from './format.js';
 import {
@@ -34,7 +34,7 @@ import {
   qualityMarkup,
   contractDiffsMarkup,
   differencesMarkup,
-  serverSideMarkup,
+  sideTableMarkup,
   drawnMarkup,
   esc,
   figureMarkup,
@@ -178,7 +178,7 @@ function comparisonSection(c: Comparison, m: ParetoModel, answer: CapacityAnswer
   return html`<section class="panel compare-view" aria-labelledby="compare-title"><h2 id="compare-title">Comparison of ${c.titles.join(', ')}</h2>
 <p class="hint">${c.titles[0]} is the baseline: every difference is another run minus it.</p>
 <h3>What differs</h3>${contractDiffsMarkup(c)}<h3>Side by side</h3>${drawnMarkup(c)}${compareTableMarkup(c)}<h3>Differences from ${c.runs[0]?.label}</h3>${differencesMarkup(c)}
-${c.serverSide === null ? '' : html`<h3>Speculative decoding and energy</h3>${serverSideMarkup(c)}`}${c.quality === null ? '' : html`<h3>Quality</h3>${qualityMarkup(c)}`}
+${sideTables(c).map((t) => html`<h3>${t.title}</h3>${sideTableMarkup(c, t)}`)}${c.quality === null ? '' : html`<h3>Quality</h3>${qualityMarkup(c)}`}
 ${paretoSection(m, answer, doc)}<h3>Curves</h3>${chartsMarkup(series, doc, curvesLegend(c.runs))}</section>`;
 }
 
@@ -279,10 +279,9 @@ export function reportMarkdown(input: ReportInput): string {
           '',
         );
       }
-    const side = c.serverSide;
-    if (side !== null)
+    for (const { title, table: side } of sideTables(c))
       out.push(
-        '### Speculative decoding and energy',
+        `### ${title}`,
         '',
         side.basis,
         '',
