@@ -45,6 +45,8 @@ export const LIMITS = {
   agentTraceTextBytes: { max: 384 * 1024, what: 'bytes of an agent trace sent in a start body (a file picked in the page)' },
   traceBlockTokens: { max: 65_536, what: 'prompt tokens per trace block (one Mooncake hash id)' },
   traceSpeed: { max: 1000, what: 'times the recorded speed of a replayed trace' },
+  // Earliest to latest, whichever rows hold them: a row far before the first would sort to the front and push the rest years later.
+  traceSpanDays: { max: 366, what: "days from a replayed trace's earliest request to its latest (a dataset's rows with --column timestamp= too)" },
   // A dataset is read whole (Parquet's footer is at its end); its rows past requestsPerLevel are not read.
   datasetFileBytes: { max: 512 * MiB, what: 'bytes in one dataset file (Parquet, JSONL, CSV or ShareGPT JSON)' },
   datasetFieldBytes: { max: 1 * MiB, what: 'bytes in one text field of a dataset row' },
