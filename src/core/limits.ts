@@ -18,6 +18,8 @@ export const LIMITS = {
   warmupRequests: { max: 100, what: 'warm-up requests per level' },
   // A level bounded by time still holds at most requestsPerLevel measured requests: its streams share them.
   levelDurationS: { max: 3600, what: 'seconds one level bounded by time sends for (--duration)' },
+  // A time as text is a few characters (60s, 2m, 1.5h): a longer one is refused before it is parsed.
+  timeTextChars: { max: 32, what: 'characters of a time given as text (--duration, --ramp-up: 60s, 2m, 1h)' },
   rampUpS: { max: 3600, what: "seconds a level's closed loop takes to open all its streams (--ramp-up)" },
   requestBodyBytes: { max: 4 * MiB, what: 'bytes in one request body we send' },
   sseLineBytes: { max: 1 * MiB, what: 'bytes in one SSE line from a server' },
