@@ -191,6 +191,7 @@ export {
   extraBodySchema,
   extraHeadersSchema,
   headerProblem,
+  isHeaderName,
   isSecretHeader,
   parseHeaderArg,
   redactedBody,
