@@ -5,7 +5,7 @@
  * embeddings' and rerank's (the engine's route) and is refused here by name.
  */
 import { ROUTE_POLICIES, type RoutePolicy } from '../core/index.js';
-import type { SweepSpecInput } from '../runner/index.js';
+import { type SweepSpecInput, sameTargetProblem } from '../runner/index.js';
 import { badFlag, parseChoice, parseUrl } from './parse-flags.js';
 
 export interface FleetFlags {
@@ -32,8 +32,8 @@ function routeOf(f: FleetFlags, targets: number): RoutePolicy {
 export function fleetFromFlags(f: FleetFlags): Pick<SweepSpecInput, 'url' | 'fleet' | 'prometheus'> {
   const urls = f.url.map((u) => parseUrl('--url', u));
   const route = routeOf(f, urls.length);
-  const twice = urls.find((u, i) => urls.indexOf(u) !== i);
-  if (twice !== undefined) throw badFlag('--url', `${twice} is given twice; give each target once`);
+  const same = sameTargetProblem(urls);
+  if (same !== null) throw badFlag('--url', `${same.message}; give each target once`);
   if ((f.prometheus === undefined) !== (f.selector === undefined))
     throw badFlag(f.prometheus === undefined ? '--selector' : '--prometheus', 'needs the other: --prometheus URL --selector \'{job="vllm"}\'');
   if (f.prometheus !== undefined && !f.serverMetrics) throw badFlag('--prometheus', 'cannot be combined with --no-server-metrics');

@@ -32,7 +32,7 @@ import {
 import { agentTurnsOf, arrivalOps, promptSourceSchema, turnsOf } from '../workload/index.js';
 import { cancelSpecSchema } from './cancel-point.js';
 import { GPU_SOURCE_CHOICES } from '../telemetry/index.js';
-import { ENGINE_CHOICES, type EngineChoice, MIN_THINKING_BUDGET, type Target, isLoopback } from '../client/index.js';
+import { ENGINE_CHOICES, type EngineChoice, MIN_THINKING_BUDGET, type Target, isLoopback, serverRoot } from '../client/index.js';
 
 /** The Messages API version sent unless told otherwise (the one Anthropic's documentation sends). */
 export const ANTHROPIC_VERSION = '2023-06-01';
@@ -337,6 +337,21 @@ export const sweepSpecSchema = z
 
 export type SweepSpecInput = z.input<typeof sweepSpecSchema>;
 
+/**
+ * The first target of `urls` that names a server an earlier one names, or null. A server written two ways (with
+ * its /v1, a default port, the host in capitals) is one target: as two, its rows would split its figures in two.
+ */
+export function sameTargetProblem(urls: readonly string[]): { at: number; message: string } | null {
+  const roots = urls.map((u) => serverRoot(u));
+  for (const [i, root] of roots.entries()) {
+    const first = roots.indexOf(root);
+    if (first === i) continue;
+    const u = urls[i] as string;
+    return { at: i, message: urls[first] === u ? `${u} is given twice` : `${u} is ${urls[first] as string} again, written another way` };
+  }
+  return null;
+}
+
 /** A fleet's first target is `url`; session routing needs sessions; its counters come from the targets or a Prometheus server, never one --metrics-url. */
 function fleetIssues(
   spec: {
@@ -354,11 +369,8 @@ function fleetIssues(
   const { fleet } = spec;
   if (fleet === null) return;
   if (fleet.urls[0] !== spec.url) ctx.addIssue({ code: 'custom', path: ['fleet', 'urls', 0], message: 'the first target must be url' });
-  const seen = new Set<string>();
-  fleet.urls.forEach((u, i) => {
-    if (seen.has(u)) ctx.addIssue({ code: 'custom', path: ['fleet', 'urls', i], message: `${u} is given twice; each target once` });
-    seen.add(u);
-  });
+  const problem = sameTargetProblem(fleet.urls);
+  if (problem !== null) ctx.addIssue({ code: 'custom', path: ['fleet', 'urls', problem.at], message: `${problem.message}; each target once` });
   if (fleet.route === 'session' && spec.prompts.kind !== 'sessions' && spec.prompts.kind !== 'agents')
     ctx.addIssue({ code: 'custom', path: ['fleet', 'route'], message: 'session routing keeps a session on one target: it needs sessions or an agent trace' });
   if (spec.serverHooks.resetCache !== null || spec.serverHooks.profileLevel !== null)
