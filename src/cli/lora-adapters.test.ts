@@ -231,6 +231,24 @@ describe('goodput sweep --lora refuses, before a request is sent', () => {
     expect(other.requests.filter((r) => r.startsWith('POST'))).toEqual([]);
   });
 
+  it("a fleet target that does not list an adapter, by the target's URL", async () => {
+    // Before: only the first target's list was asked, and the second turned its share of sql-lora into 404s.
+    const bare = await startSimulator({ prefillBaseMs: 1, decodeStepMs: 1, decodeMsPerExtraSeq: 0 });
+    try {
+      const before = sim.stats().accepted + bare.stats().accepted;
+      const json = join(dir, 'fleet-refused.json');
+      const ran = await cli(['sweep', '--url', sim.url, '--url', bare.url, '--lora', 'sql-lora=3,chat-lora=1', ...base, '--json', json]);
+      expect(ran.code).toBe(2);
+      expect(ran.stderr).toContain(
+        `--lora: adapter "sql-lora" is not listed in the /v1/models of ${bare.url} (it lists goodput-sim-1); load it on the server (vLLM: --lora-modules sql-lora=PATH) or leave it out of --lora`,
+      );
+      expect(existsSync(json)).toBe(false);
+      expect(sim.stats().accepted + bare.stats().accepted).toBe(before);
+    } finally {
+      await bare.close();
+    }
+  });
+
   it('a malformed mix, naming the flag', async () => {
     await refused(sim.url, 'sql-lora=0', '--lora: adapter sql-lora: an adapter weight must be above 0');
     await refused(sim.url, 'sql-lora', '--lora: adapter 1 is not name=weight (e.g. sql-lora=3,chat-lora=1)');

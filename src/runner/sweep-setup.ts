@@ -157,7 +157,7 @@ export async function prepareSweep(spec: SweepSpec, target: Target, out: SetupLi
 
 /**
  * A fleet's other targets, each asked as the first was: it answers, serves the
- * model, and speaks the same engine's dialect (the requests are built once for all).
+ * model (and every --lora adapter), and speaks the same engine's dialect (the requests are built once for all).
  * @throws SweepError naming the target that cannot be benchmarked.
  */
 async function checkFleet(spec: SweepSpec, target: Target, model: string, dialect: Dialect): Promise<void> {
@@ -166,6 +166,8 @@ async function checkFleet(spec: SweepSpec, target: Target, model: string, dialec
     const one = { ...target, baseUrl: url };
     const pre = await preflight(one, model);
     if (!pre.ok) throw new SweepError('preflight-refused', `${url} cannot be benchmarked: ${pre.message}`);
+    // Each target serves its share of every adapter: one that lacks one would turn that share into 404s.
+    checkAdapters(url, spec.lora, pre);
     if (spec.engine !== 'auto') continue;
     const other = await resolveEngine(one, 'auto', { model, endpoint: spec.endpoint, thinking: spec.thinking, forceLength: spec.forceLength });
     if (other.dialect.kind !== dialect.kind)
