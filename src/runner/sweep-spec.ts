@@ -416,12 +416,23 @@ function imageIssues(
 }
 
 /** Requests are given up one by one: a session's or agent's next turn carries the answer before it, so a turn given up would change the workload itself. */
-function cancelIssue(spec: { cancel: object | null; prompts: { kind: string } }, ctx: z.RefinementCtx): void {
+function cancelIssue(
+  spec: { cancel: { afterTokens: number | null } | null; prompts: { kind: string }; outputTokens: number },
+  ctx: z.RefinementCtx,
+): void {
   if (spec.cancel !== null && (spec.prompts.kind === 'sessions' || spec.prompts.kind === 'agents'))
     ctx.addIssue({
       code: 'custom',
       path: ['cancel'],
       message: `requests are cancelled one by one, not in ${spec.prompts.kind} (each turn carries the answer before it)`,
+    });
+  // A synthetic request ends at outputTokens: a point at or past it would cut none, and the run would say it cancelled nothing.
+  const at = spec.cancel?.afterTokens ?? null;
+  if (at !== null && spec.prompts.kind === 'synthetic' && at >= spec.outputTokens)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['cancel', 'afterTokens'],
+      message: `${at} is not below the output tokens (${spec.outputTokens}): every request ends there before it would be cut`,
     });
 }
 
