@@ -155,7 +155,8 @@ export const contractSchema = z
             unionError('outputTokens must be a positive whole number, a list of them, "corpus" or "trace"'),
           )
           .optional(),
-        cache: oneOrMany(cacheSchema).default([{ kind: 'cold' }]),
+        // One condition is read as a list of one, so a bad field in it is named (a union of the two forms named neither).
+        cache: z.preprocess((v) => (v === undefined || Array.isArray(v) ? v : [v]), z.array(cacheSchema).min(1)).default([{ kind: 'cold' }]),
         requestsPerLevel: z.union([int('requestsPerLevel', 'requestsPerLevel'), z.literal('auto')]).default('auto'),
         warmup: limitedCount('warmupRequests', 'warmup').default(1),
         /** Tools offered with every chat request (docs/agents.md). */
@@ -247,6 +248,17 @@ export const contractSchema = z
     if (traced && c.workload.cache.length !== 1)
       ctx.addIssue({ code: 'custom', path: ['workload', 'cache'], message: 'a trace replay has one cache condition: its own shared blocks' });
     const synthetic = c.workload.prompts.kind === 'synthetic' ? c.workload.prompts.tokens : null;
+    // A cell is keyed by its cache kind and prefix, not by times: two primes of one prefix would be one cell twice.
+    const primed = c.workload.cache.map((cache) => (cache.kind === 'primed' ? cache.sharedPrefixTokens : null));
+    primed.forEach((prefix, i) => {
+      const first = primed.indexOf(prefix);
+      if (prefix !== null && first !== i)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['workload', 'cache', i, 'sharedPrefixTokens'],
+          message: `cache[${first}] primes the same ${prefix}-token prefix: a cell is keyed by its prefix, not its times, so both would be one cell; give each prefix once`,
+        });
+    });
     c.workload.cache.forEach((cache, i) => {
       if (traced && cache.kind === 'primed')
         ctx.addIssue({ code: 'custom', path: ['workload', 'cache', i, 'kind'], message: 'a trace replay shares its own blocks: it has no prefix to prime' });
