@@ -172,6 +172,10 @@ describe('goodput sweep --cancel-after-tokens', () => {
       [['--endpoint', 'embeddings', '--cancel-after-ms', '100'], '--cancel-after-ms: does not apply to --endpoint embeddings'],
       // Before: accepted, and the run reported no request cancelled.
       [
+        ['--cancel-after-ms', '900000'],
+        "cancel.afterMs: 900000 is not below a request's total timeout (600000 ms): each would fail as timed out before it is given up",
+      ],
+      [
         ['--output-tokens', '64', '--cancel-after-tokens', '64'],
         'cancel.afterTokens: 64 is not below the output tokens (64): every request ends there before it would be cut',
       ],

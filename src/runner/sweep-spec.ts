@@ -417,7 +417,12 @@ function imageIssues(
 
 /** Requests are given up one by one: a session's or agent's next turn carries the answer before it, so a turn given up would change the workload itself. */
 function cancelIssue(
-  spec: { cancel: { afterTokens: number | null } | null; prompts: { kind: string }; outputTokens: number },
+  spec: {
+    cancel: { afterMs: number | null; afterTokens: number | null } | null;
+    prompts: { kind: string };
+    outputTokens: number;
+    timeouts: { totalMs: number };
+  },
   ctx: z.RefinementCtx,
 ): void {
   if (spec.cancel !== null && (spec.prompts.kind === 'sessions' || spec.prompts.kind === 'agents'))
@@ -425,6 +430,14 @@ function cancelIssue(
       code: 'custom',
       path: ['cancel'],
       message: `requests are cancelled one by one, not in ${spec.prompts.kind} (each turn carries the answer before it)`,
+    });
+  // No request outlives its total timeout: a point at or past it would fail each request as timed out, never give it up.
+  const afterMs = spec.cancel?.afterMs ?? null;
+  if (afterMs !== null && afterMs >= spec.timeouts.totalMs)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['cancel', 'afterMs'],
+      message: `${afterMs} is not below a request's total timeout (${spec.timeouts.totalMs} ms): each would fail as timed out before it is given up`,
     });
   // A synthetic request ends at outputTokens: a point at or past it would cut none, and the run would say it cancelled nothing.
   const at = spec.cancel?.afterTokens ?? null;
