@@ -37,6 +37,10 @@ describe('fleet flags', () => {
     expect(refusal(() => read({ url: ['http://LOCALHOST:80', 'http://localhost/'] }))).toBe(
       '--url: http://localhost is http://LOCALHOST:80 again, written another way; give each target once',
     );
+    const many = Array.from({ length: 65 }, (_, i) => `http://127.0.0.1:${9000 + i}`);
+    expect(refusal(() => read({ url: many }))).toBe(
+      '--url: targets 65 is above the limit of 64 targets one run routes its requests over (--url given more than once)',
+    );
     expect(refusal(() => read({ url: [A, 'nope'] }))).toBe("--url: 'nope' is not a URL (e.g. http://127.0.0.1:8000)");
     expect(refusal(() => read({ prometheus: 'http://prom:9090' }))).toBe('--prometheus: needs the other: --prometheus URL --selector \'{job="vllm"}\'');
     expect(refusal(() => read({ selector: '{job="vllm"}' }))).toBe('--selector: needs the other: --prometheus URL --selector \'{job="vllm"}\'');

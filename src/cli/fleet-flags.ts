@@ -4,7 +4,7 @@
  * and `prometheus`, or a message naming the flag. A path given to `--route` is
  * embeddings' and rerank's (the engine's route) and is refused here by name.
  */
-import { ROUTE_POLICIES, type RoutePolicy } from '../core/index.js';
+import { LIMITS, ROUTE_POLICIES, type RoutePolicy, limitMessage } from '../core/index.js';
 import { type SweepSpecInput, sameTargetProblem } from '../runner/index.js';
 import { badFlag, parseChoice, parseUrl } from './parse-flags.js';
 
@@ -30,6 +30,8 @@ function routeOf(f: FleetFlags, targets: number): RoutePolicy {
 }
 
 export function fleetFromFlags(f: FleetFlags): Pick<SweepSpecInput, 'url' | 'fleet' | 'prometheus'> {
+  // Counted before each is read and compared with every other: a pasted list of thousands is refused at once.
+  if (f.url.length > LIMITS.fleetTargets.max) throw badFlag('--url', limitMessage('fleetTargets', f.url.length, 'targets'));
   const urls = f.url.map((u) => parseUrl('--url', u));
   const route = routeOf(f, urls.length);
   const same = sameTargetProblem(urls);
