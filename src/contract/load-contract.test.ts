@@ -153,6 +153,15 @@ describe('loading a contract', () => {
       /workload\.cache\[1\]\.sharedPrefixTokens: cache\[0\] primes the same 16-token prefix: a cell is keyed by its prefix, not its times, so both would be one cell; give each prefix once/,
     ],
     [
+      // Before: accepted, and the prime warmed the base model's cache, which no adapter's request reads.
+      'a primed condition beside LoRA adapters',
+      patch((c) => {
+        c.workload.cache = [{ kind: 'primed', sharedPrefixTokens: 16 }];
+        c.workload.lora = [{ name: 'sql-lora', weight: 1 }];
+      }),
+      /workload\.cache\[0\]\.kind: a prime is sent to the base model, and an engine caches each LoRA adapter's prefixes apart: with workload\.lora, take cold or warm/,
+    ],
+    [
       // Before: one condition written without a list was refused as "workload.cache: Invalid input", naming no field.
       'one primed condition, not in a list, with times past its limit',
       patch((c) => {
