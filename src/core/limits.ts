@@ -26,6 +26,9 @@ export const LIMITS = {
   sseEventBytes: { max: 1 * MiB, what: 'bytes in one SSE event from a server' },
   ndjsonLineBytes: { max: 1 * MiB, what: 'bytes in one NDJSON line from a server' },
   probeResponseBytes: { max: 8 * MiB, what: 'bytes in a probe response (/v1/models, /props, /metrics)' },
+  // A gateway lists hundreds of models; each id is what a request names and a run records, so it is bounded where it is read.
+  servedModels: { max: 10_000, what: 'models one server lists in /v1/models' },
+  modelIdChars: { max: 1024, what: 'characters in one model id (or its parent) a server lists in /v1/models' },
   serverSettings: { max: 48, what: "settings kept from a server's report of its configuration (/props, /get_server_info, /info, /sim/config)" },
   errorBodyBytes: { max: 64 * 1024, what: 'bytes of an error body kept for its message' },
   apiBodyBytes: { max: 1 * MiB, what: 'bytes in one body sent to goodput serve' },
