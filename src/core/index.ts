@@ -6,6 +6,7 @@ export {
   isCancelled,
   isFailed,
   isOk,
+  inServerWindow,
   type CancelTrigger,
   type Outcome,
   type Phase,
