@@ -33,6 +33,15 @@ describe('the start body load shape', () => {
       path: 'rampUpS',
       message: "rampUpS 7200 is above the limit of 3600 seconds a level's closed loop takes to open all its streams (--ramp-up)",
     });
+    // A megabyte-sized time is refused by its length, not matched: before, its spaces backtracked quadratically.
+    expect(refusal({ durationS: `1${' '.repeat(500_000)}x` })).toEqual({
+      path: 'durationS',
+      message: 'durationS a time of 500002 characters is above the limit of 32 characters of a time given as text (--duration, --ramp-up: 60s, 2m, 1h)',
+    });
+    expect(refusal({ durationS: 1e21 })).toEqual({
+      path: 'durationS',
+      message: 'durationS 1e+21 is above the limit of 3600 seconds one level bounded by time sends for (--duration)',
+    });
     expect(refusal({ durationS: true })).toEqual({ path: 'durationS', message: 'durationS must be a number of seconds or a time such as "60s" or "2m"' });
     expect(refusal({ durationS: 60, endpoint: 'embeddings' }).message).toBe('unknown field(s): durationS');
   });

@@ -156,7 +156,7 @@ function timeOf(o: RunOption, name: string) {
   if (o.value.type !== 'seconds') throw new Error(`${o.flag} is not a time option`);
   const limit = o.value.limit;
   return z.union([z.number(), z.string()], unionError(`${name} must be a number of seconds or a time such as "60s" or "2m"`)).transform((v, ctx) => {
-    const read = secondsOf(String(v), limit);
+    const read = secondsOf(v, limit);
     if ('seconds' in read) return read.seconds;
     ctx.addIssue({ code: 'custom', message: `${name} ${read.problem}` });
     return z.NEVER;

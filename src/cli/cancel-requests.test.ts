@@ -170,6 +170,15 @@ describe('goodput sweep --cancel-after-tokens', () => {
       [['--cancel-after-tokens', '40000'], '--cancel-after-tokens: 40000 is above the limit of 32768 output tokens per request'],
       [['--cancel-after-ms', '0'], "--cancel-after-ms: '0' must be greater than 0"],
       [['--endpoint', 'embeddings', '--cancel-after-ms', '100'], '--cancel-after-ms: does not apply to --endpoint embeddings'],
+      // Before: accepted, and the run reported no request cancelled.
+      [
+        ['--cancel-after-ms', '900000'],
+        "cancel.afterMs: 900000 is not below a request's total timeout (600000 ms): each would fail as timed out before it is given up",
+      ],
+      [
+        ['--output-tokens', '64', '--cancel-after-tokens', '64'],
+        'cancel.afterTokens: 64 is not below the output tokens (64): every request ends there before it would be cut',
+      ],
     ];
     for (const [flags, message] of refusals) {
       const r = await cli([...base, ...flags]);

@@ -32,6 +32,15 @@ describe('fleet flags', () => {
       "--route: '/score' is a path, the engine's route of --endpoint embeddings or rerank; text generation routes a fleet: round-robin, least-in-flight, session",
     );
     expect(refusal(() => read({ url: [A, B, A] }))).toBe(`--url: ${A} is given twice; give each target once`);
+    // The same server written another way: before, it became a second target splitting its own figures in two.
+    expect(refusal(() => read({ url: [A, B, `${A}/v1`] }))).toBe(`--url: ${A}/v1 is ${A} again, written another way; give each target once`);
+    expect(refusal(() => read({ url: ['http://LOCALHOST:80', 'http://localhost/'] }))).toBe(
+      '--url: http://localhost is http://LOCALHOST:80 again, written another way; give each target once',
+    );
+    const many = Array.from({ length: 65 }, (_, i) => `http://127.0.0.1:${9000 + i}`);
+    expect(refusal(() => read({ url: many }))).toBe(
+      '--url: targets 65 is above the limit of 64 targets one run routes its requests over (--url given more than once)',
+    );
     expect(refusal(() => read({ url: [A, 'nope'] }))).toBe("--url: 'nope' is not a URL (e.g. http://127.0.0.1:8000)");
     expect(refusal(() => read({ prometheus: 'http://prom:9090' }))).toBe('--prometheus: needs the other: --prometheus URL --selector \'{job="vllm"}\'');
     expect(refusal(() => read({ selector: '{job="vllm"}' }))).toBe('--selector: needs the other: --prometheus URL --selector \'{job="vllm"}\'');
@@ -55,6 +64,7 @@ describe('fleet flags', () => {
     expect(problem({ fleet: { urls: [B, A] } })).toBe('fleet.urls.0: the first target must be url');
     expect(problem({ fleet: { urls: [A] } })).toBe('fleet.urls: fleet.urls must list at least two targets');
     expect(problem({ fleet: { urls: [A, B, B] } })).toBe(`fleet.urls.2: ${B} is given twice; each target once`);
+    expect(problem({ fleet: { urls: [A, `${B}/v1/`, B] } })).toBe(`fleet.urls.2: ${B} is ${B}/v1/ again, written another way; each target once`);
     expect(problem({ fleet: { urls: [A, B], route: 'session' } })).toBe(
       'fleet.route: session routing keeps a session on one target: it needs sessions or an agent trace',
     );

@@ -4,8 +4,8 @@
  * and `prometheus`, or a message naming the flag. A path given to `--route` is
  * embeddings' and rerank's (the engine's route) and is refused here by name.
  */
-import { ROUTE_POLICIES, type RoutePolicy } from '../core/index.js';
-import type { SweepSpecInput } from '../runner/index.js';
+import { LIMITS, ROUTE_POLICIES, type RoutePolicy, limitMessage } from '../core/index.js';
+import { type SweepSpecInput, sameTargetProblem } from '../runner/index.js';
 import { badFlag, parseChoice, parseUrl } from './parse-flags.js';
 
 export interface FleetFlags {
@@ -30,10 +30,12 @@ function routeOf(f: FleetFlags, targets: number): RoutePolicy {
 }
 
 export function fleetFromFlags(f: FleetFlags): Pick<SweepSpecInput, 'url' | 'fleet' | 'prometheus'> {
+  // Counted before each is read and compared with every other: a pasted list of thousands is refused at once.
+  if (f.url.length > LIMITS.fleetTargets.max) throw badFlag('--url', limitMessage('fleetTargets', f.url.length, 'targets'));
   const urls = f.url.map((u) => parseUrl('--url', u));
   const route = routeOf(f, urls.length);
-  const twice = urls.find((u, i) => urls.indexOf(u) !== i);
-  if (twice !== undefined) throw badFlag('--url', `${twice} is given twice; give each target once`);
+  const same = sameTargetProblem(urls);
+  if (same !== null) throw badFlag('--url', `${same.message}; give each target once`);
   if ((f.prometheus === undefined) !== (f.selector === undefined))
     throw badFlag(f.prometheus === undefined ? '--selector' : '--prometheus', 'needs the other: --prometheus URL --selector \'{job="vllm"}\'');
   if (f.prometheus !== undefined && !f.serverMetrics) throw badFlag('--prometheus', 'cannot be combined with --no-server-metrics');

@@ -7,6 +7,8 @@
  * base model, a malformed mix) is named before a request is sent.
  */
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -229,6 +231,65 @@ describe('goodput sweep --lora refuses, before a request is sent', () => {
       `--lora: adapter "sql-lora" is listed with parent "base-b", not the run's model "base-a"; one run measures one base model: name it with --model`,
     );
     expect(other.requests.filter((r) => r.startsWith('POST'))).toEqual([]);
+  });
+
+  it("a fleet target that does not list an adapter, by the target's URL", async () => {
+    // Before: only the first target's list was asked, and the second turned its share of sql-lora into 404s.
+    const bare = await startSimulator({ prefillBaseMs: 1, decodeStepMs: 1, decodeMsPerExtraSeq: 0 });
+    try {
+      const before = sim.stats().accepted + bare.stats().accepted;
+      const json = join(dir, 'fleet-refused.json');
+      const ran = await cli(['sweep', '--url', sim.url, '--url', bare.url, '--lora', 'sql-lora=3,chat-lora=1', ...base, '--json', json]);
+      expect(ran.code).toBe(2);
+      expect(ran.stderr).toContain(
+        `--lora: adapter "sql-lora" is not listed in the /v1/models of ${bare.url} (it lists goodput-sim-1); load it on the server (vLLM: --lora-modules sql-lora=PATH) or leave it out of --lora`,
+      );
+      expect(existsSync(json)).toBe(false);
+      expect(sim.stats().accepted + bare.stats().accepted).toBe(before);
+    } finally {
+      await bare.close();
+    }
+  });
+
+  it('a hostile model list: too many ids, an id too long or holding a control character, a parent with a line break', async () => {
+    // Before: any list was taken; its ids became the run's model, the refusal's list and every message naming them.
+    const cases: Array<[unknown[], string]> = [
+      [Array.from({ length: 10_001 }, (_, i) => ({ id: `m${i}` })), 'data 10001 is above the limit of 10000 models one server lists in /v1/models'],
+      [
+        [{ id: 'base-a' }, { id: 'x'.repeat(1025) }],
+        'data[1].id length 1025 is above the limit of 1024 characters in one model id (or its parent) a server lists in /v1/models',
+      ],
+      [[{ id: '\u001b]0;owned\u0007base-a' }], 'data[0].id holds a control character or a line break'],
+      [[{ id: 'base-a' }, { id: 'sql-lora', parent: 'base-a\nall good' }], 'data[1].parent holds a control character or a line break'],
+    ];
+    for (const [data, message] of cases) {
+      const hostile = await startTextServer((path) =>
+        path === '/v1/models' ? { body: JSON.stringify({ object: 'list', data }), contentType: 'application/json' } : null,
+      );
+      try {
+        await refused(hostile.url, 'sql-lora=1', `${hostile.url} cannot be benchmarked: its /v1/models ${message}`);
+        expect(hostile.requests.filter((r) => r.startsWith('POST'))).toEqual([]);
+      } finally {
+        await hostile.close();
+      }
+    }
+  });
+
+  it('a model list that trickles in for ever, given up within the time preflight has', async () => {
+    const trickle = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"data":[');
+      const drip = setInterval(() => res.write(' '), 20);
+      res.on('close', () => clearInterval(drip));
+    });
+    await new Promise<void>((resolve) => trickle.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(trickle.address() as AddressInfo).port}`;
+    try {
+      await refused(url, 'sql-lora=1', `${url} cannot be benchmarked: ${url}/v1/models did not answer within 5000 ms`);
+    } finally {
+      trickle.closeAllConnections();
+      trickle.close();
+    }
   });
 
   it('a malformed mix, naming the flag', async () => {

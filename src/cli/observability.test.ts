@@ -101,7 +101,7 @@ describe('--otlp with traceparent', () => {
 });
 
 describe('--otlp-header', () => {
-  it("sends each header with every export, and records a secret-looking value redacted in the result's command", async () => {
+  it("sends each header with every export, and records every value redacted in the result's command", async () => {
     collector.requests.length = 0;
     const out = join(mkdtempSync(join(tmpdir(), 'goodput-otlp-')), 'run.json');
     const secret = 'sk-4f9a2c7e1b8d3f6a0c5e9b2d';
@@ -139,7 +139,7 @@ describe('--otlp-header', () => {
     }
     const saved = readFileSync(out, 'utf8');
     expect(saved).not.toContain(secret);
-    expect(JSON.parse(saved).run.command).toContain('--otlp-header Authorization=[redacted] --otlp-header=X-Team=blue');
+    expect(JSON.parse(saved).run.command).toContain('--otlp-header Authorization=[redacted] --otlp-header=X-Team=[redacted]');
   });
 
   it('refuses a header without --otlp, one not NAME=value (naming its place, not its value), one of our own, and pooling', async () => {
@@ -157,6 +157,12 @@ describe('--otlp-header', () => {
       '--otlp-header: argument 2 is not NAME=value (e.g. Authorization=Bearer …)',
     );
     expect(colon.stderr).not.toContain('hunter2');
+    // Base64 padding puts an = inside the value: before, the name's check showed what stood before it, the credential.
+    const padded = await refused(
+      [...otlp, '--otlp-header', 'Authorization: Basic dXNlcjpwYXNzd29yZA=='],
+      "--otlp-header: argument 1: what comes before its first = is not a header name (letters, digits and !#$%&'*+.^_`|~- only); write NAME=value, e.g. Authorization=Bearer …",
+    );
+    expect(padded.stderr).not.toContain('dXNlcjpw');
     await refused(
       [...otlp, '--otlp-header', 'Content-Type=text/plain'],
       '--otlp-header: Content-Type is set by goodput or by the connection itself, never by --otlp-header',

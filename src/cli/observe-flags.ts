@@ -4,7 +4,7 @@
  * on loopback (127.0.0.1) unless the user names another host: the address is
  * theirs to open. Export failures are reported after the run, never fail it.
  */
-import { type ExtraHeader, LIMITS, sanitizeForTerminal as clean, headerProblem, limitMessage } from '../core/index.js';
+import { type ExtraHeader, LIMITS, sanitizeForTerminal as clean, headerProblem, isHeaderName, limitMessage } from '../core/index.js';
 import { TOOL_VERSION } from '../runner/index.js';
 import { type ObserveTarget, type RunObserver, startRunObserver } from '../telemetry/index.js';
 import { badFlag, parseUrl } from './parse-flags.js';
@@ -29,6 +29,12 @@ export function otlpHeadersFromFlags(given: readonly string[]): ExtraHeader[] {
     const eq = text.indexOf('=');
     if (eq <= 0) throw badFlag('--otlp-header', `argument ${i + 1} is not NAME=value (e.g. Authorization=Bearer …)`);
     const h = { name: text.slice(0, eq).trim(), value: text.slice(eq + 1).trim() };
+    // "Authorization: Basic dXNlcg==" splits at the padding's =: what stands before it holds the credential, so it is never shown.
+    if (!isHeaderName(h.name))
+      throw badFlag(
+        '--otlp-header',
+        `argument ${i + 1}: what comes before its first = is not a header name (letters, digits and !#$%&'*+.^_\`|~- only); write NAME=value, e.g. Authorization=Bearer …`,
+      );
     const problem = headerProblem(h.name, h.value, '--otlp-header');
     if (problem !== null) throw badFlag('--otlp-header', problem);
     if (out.some((o) => o.name.toLowerCase() === h.name.toLowerCase())) throw badFlag('--otlp-header', `${h.name} is given twice`);

@@ -30,21 +30,24 @@ describe('redactedCommand', () => {
 });
 
 describe('redactedCommand of --otlp-header', () => {
-  it('hides a secret-looking value in both flag forms, keeping its name, and leaves the rest as typed', () => {
+  it('hides every value in both flag forms, keeping its name; an argument that is no NAME=value is hidden whole', () => {
     const cmd = redactedCommand([
       'goodput',
       'sweep',
       '--otlp-header',
       'Authorization=Bearer hunter2',
       '--otlp-header=x-honeycomb-team=9f8e7d6c5b4a39281706f5e4d3c2',
+      // Honeycomb's 22-character key under a name that says nothing: before, it was recorded as typed.
+      '--otlp-header',
+      'x-honeycomb-team=aB3dE5fG7hJ9kL1mN3pQ5r',
       '--otlp-header',
       'X-Scope-OrgID=team-a',
       '--otlp-header',
-      'no-equals-sign',
+      'Authorization: Basic dXNlcjpwYXNzd29yZA==',
     ]);
-    expect(cmd).not.toMatch(/hunter2|9f8e7d6c5b4a/);
+    expect(cmd).not.toMatch(/hunter2|9f8e7d6c5b4a|aB3dE5fG7|dXNlcjpw/);
     expect(cmd).toBe(
-      'goodput sweep --otlp-header Authorization=[redacted] --otlp-header=x-honeycomb-team=[redacted] --otlp-header X-Scope-OrgID=team-a --otlp-header no-equals-sign',
+      'goodput sweep --otlp-header Authorization=[redacted] --otlp-header=x-honeycomb-team=[redacted] --otlp-header x-honeycomb-team=[redacted] --otlp-header X-Scope-OrgID=[redacted] --otlp-header [redacted]',
     );
   });
 });

@@ -1,5 +1,5 @@
 /** Flag values from text to numbers, with messages that name the flag and the value. */
-import { LIMITS, type LimitName, REDACTED, isSecretHeader, limitMessage, urlCredentialProblem } from '../core/index.js';
+import { LIMITS, type LimitName, REDACTED, isHeaderName, isSecretHeader, limitMessage, urlCredentialProblem } from '../core/index.js';
 import { redactDatabaseUrl } from '../store/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 
@@ -84,12 +84,15 @@ export function redactHeaderArg(text: string): string {
   return isSecretHeader(name, text.slice(colon + 1).trim()) ? `${name}: ${REDACTED}` : text;
 }
 
-/** An `--otlp-header NAME=value` argument as the recorded command line shows it: the value redacted when it looks like a secret. */
+/**
+ * An `--otlp-header NAME=value` argument as the recorded command line shows it: the value always redacted. A
+ * collector's headers are how a run signs in to it, and a short key under a plain name (Honeycomb's 22-character
+ * `x-honeycomb-team`) looks random to no test; an argument that is not NAME=value is redacted whole.
+ */
 export function redactOtlpHeaderArg(text: string): string {
   const eq = text.indexOf('=');
-  if (eq <= 0) return text;
-  const name = text.slice(0, eq).trim();
-  return isSecretHeader(name, text.slice(eq + 1).trim()) ? `${name}=${REDACTED}` : text;
+  const name = eq <= 0 ? '' : text.slice(0, eq).trim();
+  return isHeaderName(name) ? `${name}=${REDACTED}` : REDACTED;
 }
 
 /** Flags whose value is a secret, or holds one: how each is recorded. */

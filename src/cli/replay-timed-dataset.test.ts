@@ -5,7 +5,8 @@
  * recorded as a dataset; and the refusals, by flag or by file and line, exit 2
  * with nothing written.
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,6 +89,32 @@ describe('goodput replay DATASET --column …,timestamp=COL', () => {
     const badRow = await cli(['replay', bad, '--column', 'prompt=question,output_len=n,timestamp=sent', '--url', sim.url, '--json', json]);
     expect(badRow.code).toBe(2);
     expect(badRow.stderr).toContain(`dataset ${bad}: line 3: timestamp (column "sent") "later" is not a date and time like 2023-11-16 18:15:46.6805900`);
+    expect(existsSync(json)).toBe(false);
+  });
+
+  it('refuses a dataset that is a link to /dev/zero, a FIFO, a sparse 2 GB file, or a row far before the first, writing nothing', async () => {
+    const json = join(dir, 'attacked.json');
+    const replay = (path: string) => cli(['replay', path, '--column', 'prompt=question,output_len=n,timestamp=sent', '--url', sim.url, '--json', json]);
+    const zero = join(dir, 'zero.csv');
+    symlinkSync('/dev/zero', zero);
+    const fifo = join(dir, 'fifo.csv');
+    execFileSync('mkfifo', [fifo]);
+    const huge = join(dir, 'huge.csv');
+    writeFileSync(huge, '');
+    truncateSync(huge, 2 * 1024 ** 3);
+    // Sorted to the front, the second row would push the first 400 days (and every row after it) later.
+    const back = csv('back.csv', 'sent,question,n', `${400 * 86_400},a,1`, '0,b,1');
+    const refusals: Array<[string, string]> = [
+      [zero, `dataset ${zero} is a symbolic link; give the file itself`],
+      [fifo, `dataset ${fifo} is a FIFO (named pipe), not a regular file`],
+      [huge, `dataset ${huge} is 2147483648 bytes, above the limit of 536870912 bytes in one dataset file (Parquet, JSONL, CSV or ShareGPT JSON)`],
+      [back, `dataset ${back}: line 3: the timestamp is 400 days before the first row's, past the 366 days a trace may span; take a --window`],
+    ];
+    for (const [path, message] of refusals) {
+      const ran = await replay(path);
+      expect(ran.code, ran.stderr).toBe(2);
+      expect(ran.stderr).toContain(message);
+    }
     expect(existsSync(json)).toBe(false);
   });
 });

@@ -72,6 +72,17 @@ describe('telemetry flags', () => {
       { metricsUrl: ['prefill=http://p/metrics'], poolGpus: 'prefill=1.5' },
       "--pool-gpus: 'prefill=1.5': the GPUs of a pool are a whole number, at least 1",
     ],
+    // Before: Number() read these as 16 and 1,000 GPUs.
+    [
+      'GPUs written in hex',
+      { metricsUrl: ['prefill=http://p/metrics'], poolGpus: 'prefill=0x10' },
+      "--pool-gpus: 'prefill=0x10': the GPUs of a pool are a whole number, at least 1",
+    ],
+    [
+      'GPUs in exponent form',
+      { metricsUrl: ['prefill=http://p/metrics'], poolGpus: 'prefill=1e3' },
+      "--pool-gpus: 'prefill=1e3': the GPUs of a pool are a whole number, at least 1",
+    ],
     [
       'GPUs past the limit',
       { metricsUrl: ['prefill=http://p/metrics'], poolGpus: 'prefill=100001' },

@@ -54,8 +54,9 @@ function poolGpus(text: string, roles: readonly DisaggRole[]): Partial<Record<Di
     if (!roles.includes(name as DisaggRole))
       throw badFlag('--pool-gpus', `'${item}' names no pool given with --metrics-url ROLE=URL (${roles.length === 0 ? 'none was' : roles.join(', ')})`);
     if (out[name as DisaggRole] !== undefined) throw badFlag('--pool-gpus', `the ${name} pool's GPUs are given twice`);
-    const n = Number(count);
-    if (count === '' || !Number.isInteger(n) || n < 1) throw badFlag('--pool-gpus', `'${item}': the GPUs of a pool are a whole number, at least 1`);
+    // Digits only: Number() would take 0x10 as 16 GPUs and 1e3 as 1,000.
+    const n = /^\d+$/.test(count) ? Number(count) : Number.NaN;
+    if (!Number.isInteger(n) || n < 1) throw badFlag('--pool-gpus', `'${item}': the GPUs of a pool are a whole number, at least 1`);
     if (n > LIMITS.poolGpus.max) throw badFlag('--pool-gpus', limitMessage('poolGpus', n, `${name} GPUs`));
     out[name as DisaggRole] = n;
   }

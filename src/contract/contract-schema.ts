@@ -157,7 +157,8 @@ export const contractSchema = z
             unionError('outputTokens must be a positive whole number, a list of them, "corpus" or "trace"'),
           )
           .optional(),
-        cache: oneOrMany(cacheSchema).default([{ kind: 'cold' }]),
+        // One condition is read as a list of one, so a bad field in it is named (a union of the two forms named neither).
+        cache: z.preprocess((v) => (v === undefined || Array.isArray(v) ? v : [v]), z.array(cacheSchema).min(1)).default([{ kind: 'cold' }]),
         requestsPerLevel: z.union([int('requestsPerLevel', 'requestsPerLevel'), z.literal('auto')]).default('auto'),
         warmup: limitedCount('warmupRequests', 'warmup').default(1),
         /** Tools offered with every chat request (docs/agents.md). */
@@ -247,6 +248,7 @@ export const contractSchema = z
     if (traced && c.workload.cache.length !== 1)
       ctx.addIssue({ code: 'custom', path: ['workload', 'cache'], message: 'a trace replay has one cache condition: its own shared blocks' });
     const synthetic = c.workload.prompts.kind === 'synthetic' ? c.workload.prompts.tokens : null;
+    primedIssues(c.workload.cache, c.workload.lora !== undefined, ctx);
     c.workload.cache.forEach((cache, i) => {
       if (traced && cache.kind === 'primed')
         ctx.addIssue({ code: 'custom', path: ['workload', 'cache', i, 'kind'], message: 'a trace replay shares its own blocks: it has no prefix to prime' });
@@ -321,6 +323,31 @@ export const contractSchema = z
       ctx.addIssue({ code: 'custom', path: ['slo', 'qualityFloor'], message: 'differs from quality.floor; state the floor once' });
     }
   });
+
+/**
+ * Primed conditions: a cell is keyed by its prefix, not by `times`, so two primes of one prefix would be one cell
+ * twice; and the prime is sent to the base model, while an engine caches each LoRA adapter's prefix blocks apart
+ * (vLLM keys them by adapter), so a mix of adapters would start its level on nothing cached.
+ */
+function primedIssues(cache: readonly z.output<typeof cacheSchema>[], lora: boolean, ctx: z.RefinementCtx): void {
+  const primed = cache.map((c) => (c.kind === 'primed' ? c.sharedPrefixTokens : null));
+  primed.forEach((prefix, i) => {
+    if (prefix === null) return;
+    if (lora)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['workload', 'cache', i, 'kind'],
+        message: "a prime is sent to the base model, and an engine caches each LoRA adapter's prefixes apart: with workload.lora, take cold or warm",
+      });
+    const first = primed.indexOf(prefix);
+    if (first !== i)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['workload', 'cache', i, 'sharedPrefixTokens'],
+        message: `cache[${first}] primes the same ${prefix}-token prefix: a cell is keyed by its prefix, not its times, so both would be one cell; give each prefix once`,
+      });
+  });
+}
 
 /** A contract as written (defaults not yet applied). */
 export type ContractInput = z.input<typeof contractSchema>;

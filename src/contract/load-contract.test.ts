@@ -142,6 +142,48 @@ describe('loading a contract', () => {
       /workload\.cache\[0\]\.times: times 17 is above the limit of 16 requests that send a primed cell's shared prefix before each of its levels/,
     ],
     [
+      // Before: both ran, as two cells with one key and one label ("primed 16").
+      'two primes of one prefix differing only in times',
+      patch((c) => {
+        c.workload.cache = [
+          { kind: 'primed', sharedPrefixTokens: 16 },
+          { kind: 'primed', sharedPrefixTokens: 16, times: 4 },
+        ];
+      }),
+      /workload\.cache\[1\]\.sharedPrefixTokens: cache\[0\] primes the same 16-token prefix: a cell is keyed by its prefix, not its times, so both would be one cell; give each prefix once/,
+    ],
+    [
+      // Before: accepted, and the prime warmed the base model's cache, which no adapter's request reads.
+      'a primed condition beside LoRA adapters',
+      patch((c) => {
+        c.workload.cache = [{ kind: 'primed', sharedPrefixTokens: 16 }];
+        c.workload.lora = [{ name: 'sql-lora', weight: 1 }];
+      }),
+      /workload\.cache\[0\]\.kind: a prime is sent to the base model, and an engine caches each LoRA adapter's prefixes apart: with workload\.lora, take cold or warm/,
+    ],
+    [
+      // Before: one condition written without a list was refused as "workload.cache: Invalid input", naming no field.
+      'one primed condition, not in a list, with times past its limit',
+      patch((c) => {
+        c.workload.cache = { kind: 'primed', sharedPrefixTokens: 16, times: 17 };
+      }),
+      /workload\.cache\[0\]\.times: times 17 is above the limit of 16 requests that send a primed cell's shared prefix before each of its levels/,
+    ],
+    [
+      'one primed condition, not in a list, primed no times',
+      patch((c) => {
+        c.workload.cache = { kind: 'primed', sharedPrefixTokens: 16, times: 0 };
+      }),
+      /workload\.cache\[0\]\.times: times must be positive/,
+    ],
+    [
+      'a primed condition with a field of its own',
+      patch((c) => {
+        c.workload.cache = [{ kind: 'primed', sharedPrefixTokens: 16, every: 'level' }];
+      }),
+      /workload\.cache\[0\]\.every: unknown field/,
+    ],
+    [
       'a primed trace replay',
       patch((c) => {
         c.workload = { prompts: { kind: 'trace' }, outputTokens: 'trace', warmup: 0, cache: { kind: 'primed', sharedPrefixTokens: 16 } };

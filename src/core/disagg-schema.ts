@@ -109,6 +109,8 @@ export function kvPhysicsProblem(kv: z.infer<typeof kvTransferSchema>, windowMs:
   const over: string[] = [];
   if (above(inWindow)) over.push(`${fmtBits(gbit)} in the ${fmtS(windowMs / 1000)} measured window is ${fmtGbps(inWindow)}`);
   if (above(inTransfers)) over.push(`${fmtBits(gbit)} in ${fmtS(kv.seconds as number)} of summed transfer time is ${fmtGbps(inTransfers)}`);
+  // Bytes moved in no time at all: no link carries them (the rate has no finite value to compare).
+  if (kv.seconds === 0 && kv.bytes > 0) over.push(`${fmtBits(gbit)} in 0 s of summed transfer time`);
   if (over.length === 0) return null;
   return `the KV transfer rate is impossible: ${kv.bytes} bytes reported by the ${kv.role} pool (${over.join('; ')}), above the declared link bandwidth of ${fmtGbps(link)} (--kv-link-gbps)`;
 }

@@ -144,6 +144,45 @@ describe('a disaggregated server over one level', () => {
     expect(read.error?.issues[0]?.path).toEqual(['kvTransfer', 'levelGbps']);
   });
 
+  it('refuses bytes moved in no transfer time at all, whatever the window allows', () => {
+    // Before: 0 s of transfer time gave no rate to check, so 2 Gbit moved "in no time" passed a 100 Gbit/s link.
+    const instant = pool(
+      'decode',
+      6,
+      { 'vllm:generation_tokens_total': 0, ...nixl(0, 0, 0) },
+      { 'vllm:generation_tokens_total': 6000, ...nixl(250_000_000, 2, 0) },
+    );
+    const out = disaggLevel([prefill, instant], records, 100);
+    expect(out.problem).toBe(
+      'the KV transfer rate is impossible: 250000000 bytes reported by the decode pool (2.000 Gbit in 0 s of summed transfer time), above the declared link bandwidth of 100.0 Gbit/s (--kv-link-gbps)',
+    );
+    expect(disaggLevelSchema.safeParse(out.disagg).error?.issues[0]?.message).toBe(out.problem);
+    // Without a declared link there is nothing to check against.
+    expect(disaggLevel([prefill, instant], records, null).problem).toBeNull();
+  });
+
+  it('takes no figure from a pool that states its counters as +Inf or NaN, and the level still reads back', () => {
+    const hostile = parsePrometheusText(
+      [
+        `vllm:generation_tokens_total{${l}} +Inf`,
+        `vllm:request_success_total{${l}} NaN`,
+        `vllm:nixl_bytes_transferred_sum{${l}} +Inf`,
+        `vllm:nixl_bytes_transferred_count{${l}} 2`,
+        `vllm:nixl_xfer_time_seconds_sum{${l}} 0.25`,
+        `vllm:nixl_xfer_time_seconds_count{${l}} 2`,
+      ].join('\n'),
+    );
+    const before = text({ 'vllm:generation_tokens_total': 0, 'vllm:request_success_total': 0, ...nixl(0, 0, 0) });
+    const decodePool: RoleScrapes = { ...decode, map: discoverMetrics(before, 'vllm'), scrapes: { before, after: hostile, readings: [] } };
+    const out = disaggLevel([prefill, decodePool], records, 100);
+    expect(out.problem).toBeNull();
+    expect(out.disagg.kvTransfer).toBeNull();
+    expect(out.disagg.roles[1]).toMatchObject({ role: 'decode', generatedTokens: null, generatedTokensPerS: null, requests: null });
+    // Before: +Inf − 0 made the generated tokens Infinity, which no result file can hold.
+    expect(disaggLevelSchema.safeParse(JSON.parse(JSON.stringify(out.disagg))).success).toBe(true);
+    expect(disaggLevelSchema.safeParse(out.disagg).success).toBe(true);
+  });
+
   it("reads SGLang's transfer-latency histogram (time only, no bytes: no rate to check)", () => {
     const sglang = pool(
       'decode',

@@ -14,7 +14,7 @@ import { type DisaggLevel, type DisaggRole, type DisaggRoleLevel, type KvTransfe
 import type { MetricMap } from './metric-discovery.js';
 import { seriesValue } from './prometheus-series.js';
 import type { PromScrape } from './prometheus-text.js';
-import { type RequestRecord, isOk } from './record.js';
+import { type RequestRecord, inServerWindow, isOk } from './record.js';
 import { ttftMs } from './request-metrics.js';
 import { type GaugeReading, serverFigures } from './server-truth.js';
 
@@ -65,8 +65,11 @@ function histogram(before: PromScrape, after: PromScrape, name: string): { sum: 
 const meanMs = (h: { sum: number; count: number } | null, toMs: number): number | null => (h === null || h.count === 0 ? null : (h.sum / h.count) * toMs);
 
 /** The level's measured window on the client's clock, ms: first measured send to last measured end; null without measured requests. */
-export function measuredSpanMs(records: readonly RequestRecord[]): { startMs: number; endMs: number } | null {
-  const measured = records.filter((r) => !r.warmup);
+export function measuredSpanMs(
+  records: readonly RequestRecord[],
+  keep: (r: RequestRecord) => boolean = (r) => !r.warmup,
+): { startMs: number; endMs: number } | null {
+  const measured = records.filter(keep);
   if (measured.length === 0) return null;
   const startNs = Math.min(...measured.map((r) => r.sendNs));
   const endNs = Math.max(...measured.map((r) => r.endNs ?? r.headersNs ?? r.sendNs));
@@ -74,8 +77,8 @@ export function measuredSpanMs(records: readonly RequestRecord[]): { startMs: nu
 }
 
 /** The length of the level's measured window, ms (0 without measured requests). */
-export function measuredWindowMs(records: readonly RequestRecord[]): number {
-  const span = measuredSpanMs(records);
+export function measuredWindowMs(records: readonly RequestRecord[], keep?: (r: RequestRecord) => boolean): number {
+  const span = measuredSpanMs(records, keep);
   return span === null ? 0 : Math.max(0, span.endMs - span.startMs);
 }
 
@@ -158,7 +161,7 @@ function ttftSplit(rows: readonly DisaggRoleLevel[], kv: KvTransfer | null, reco
   const prefill = rows.find((r) => r.role === 'prefill' && r.error === null);
   const parts = { queueMs: prefill?.queueMeanMs ?? null, prefillMs: prefill?.prefillMeanMs ?? null, transferMs: kv?.meanTransferMs ?? null };
   if (parts.queueMs === null && parts.prefillMs === null && parts.transferMs === null) return null;
-  const ours = records.filter((r) => !r.warmup && isOk(r)).map(ttftMs);
+  const ours = records.filter((r) => inServerWindow(r) && isOk(r)).map(ttftMs);
   const known = ours.filter((t): t is number => t !== null);
   const ttft = known.length === 0 ? null : known.reduce((a, t) => a + t, 0) / known.length;
   const whole = parts.queueMs !== null && parts.prefillMs !== null && parts.transferMs !== null;
@@ -168,7 +171,8 @@ function ttftSplit(rows: readonly DisaggRoleLevel[], kv: KvTransfer | null, reco
 
 /** The level's per-role figures, KV transfer and TTFT split, with the refusal when the KV rate is impossible for the declared link. */
 export function disaggLevel(roles: readonly RoleScrapes[], records: readonly RequestRecord[], linkGbps: number | null): DisaggOutcome {
-  const windowMs = measuredWindowMs(records);
+  // The pools' counters saw a timed level's ramp requests too: their rates are over the window that holds them.
+  const windowMs = measuredWindowMs(records, inServerWindow);
   const windowS = windowMs / 1000;
   const rows = roles.map((r) => roleLevel(r, windowS));
   const kv = kvTransfer(roles, windowS, linkGbps);

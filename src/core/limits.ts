@@ -18,12 +18,17 @@ export const LIMITS = {
   warmupRequests: { max: 100, what: 'warm-up requests per level' },
   // A level bounded by time still holds at most requestsPerLevel measured requests: its streams share them.
   levelDurationS: { max: 3600, what: 'seconds one level bounded by time sends for (--duration)' },
+  // A time as text is a few characters (60s, 2m, 1.5h): a longer one is refused before it is parsed.
+  timeTextChars: { max: 32, what: 'characters of a time given as text (--duration, --ramp-up: 60s, 2m, 1h)' },
   rampUpS: { max: 3600, what: "seconds a level's closed loop takes to open all its streams (--ramp-up)" },
   requestBodyBytes: { max: 4 * MiB, what: 'bytes in one request body we send' },
   sseLineBytes: { max: 1 * MiB, what: 'bytes in one SSE line from a server' },
   sseEventBytes: { max: 1 * MiB, what: 'bytes in one SSE event from a server' },
   ndjsonLineBytes: { max: 1 * MiB, what: 'bytes in one NDJSON line from a server' },
   probeResponseBytes: { max: 8 * MiB, what: 'bytes in a probe response (/v1/models, /props, /metrics)' },
+  // A gateway lists hundreds of models; each id is what a request names and a run records, so it is bounded where it is read.
+  servedModels: { max: 10_000, what: 'models one server lists in /v1/models' },
+  modelIdChars: { max: 1024, what: 'characters in one model id (or its parent) a server lists in /v1/models' },
   serverSettings: { max: 48, what: "settings kept from a server's report of its configuration (/props, /get_server_info, /info, /sim/config)" },
   errorBodyBytes: { max: 64 * 1024, what: 'bytes of an error body kept for its message' },
   apiBodyBytes: { max: 1 * MiB, what: 'bytes in one body sent to goodput serve' },
@@ -45,6 +50,8 @@ export const LIMITS = {
   agentTraceTextBytes: { max: 384 * 1024, what: 'bytes of an agent trace sent in a start body (a file picked in the page)' },
   traceBlockTokens: { max: 65_536, what: 'prompt tokens per trace block (one Mooncake hash id)' },
   traceSpeed: { max: 1000, what: 'times the recorded speed of a replayed trace' },
+  // Earliest to latest, whichever rows hold them: a row far before the first would sort to the front and push the rest years later.
+  traceSpanDays: { max: 366, what: "days from a replayed trace's earliest request to its latest (a dataset's rows with --column timestamp= too)" },
   // A dataset is read whole (Parquet's footer is at its end); its rows past requestsPerLevel are not read.
   datasetFileBytes: { max: 512 * MiB, what: 'bytes in one dataset file (Parquet, JSONL, CSV or ShareGPT JSON)' },
   datasetFieldBytes: { max: 1 * MiB, what: 'bytes in one text field of a dataset row' },

@@ -28,6 +28,31 @@ describe('secondsOf', () => {
   });
 });
 
+describe('secondsOf, attacked', () => {
+  it('refuses a text longer than any time before matching it (a start body may hold a megabyte of it)', () => {
+    // Before: a digit, 50,000 spaces and a letter backtracked over every split of the spaces, quadratically.
+    expect(secondsOf(`1${' '.repeat(50_000)}x`, 'levelDurationS')).toEqual({
+      problem: 'a time of 50002 characters is above the limit of 32 characters of a time given as text (--duration, --ramp-up: 60s, 2m, 1h)',
+    });
+    expect(secondsOf(`${'9'.repeat(400)}h`, 'levelDurationS')).toEqual({
+      problem: 'a time of 401 characters is above the limit of 32 characters of a time given as text (--duration, --ramp-up: 60s, 2m, 1h)',
+    });
+    expect(secondsOf('5 s', 'rampUpS')).toEqual({ seconds: 5 });
+    expect(secondsOf('5s s', 'rampUpS')).toEqual({ problem: "'5s s' is not a time: give seconds (60 or 60s), minutes (2m) or hours (1h), above 0" });
+  });
+
+  it("reads a body's number as it is, in exponent form too, and refuses what is not above 0 or past the limit", () => {
+    // Before: the number went through its text, and 1e-7 or 1e+21 was "not a time".
+    expect(secondsOf(1e-7, 'levelDurationS')).toEqual({ seconds: 1e-7 });
+    expect(secondsOf(1e21, 'levelDurationS')).toEqual({ problem: '1e+21 is above the limit of 3600 seconds one level bounded by time sends for (--duration)' });
+    expect(secondsOf(-5, 'rampUpS')).toEqual({
+      problem: "'-5' is not a time (a negative time): give seconds (60 or 60s), minutes (2m) or hours (1h), above 0",
+    });
+    expect(secondsOf(0, 'rampUpS')).toEqual({ problem: '0 is not above 0 seconds, e.g. 5 or 60s' });
+    expect(secondsOf(90.5, 'levelDurationS')).toEqual({ seconds: 90.5 });
+  });
+});
+
 describe('loadShapeProblem', () => {
   it('takes a ramp inside a duration, and no shape at all', () => {
     expect(loadShapeProblem(null, null)).toBeNull();

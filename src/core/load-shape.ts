@@ -23,20 +23,26 @@ export const loadShapeSchema = z.object({ durationS: z.number().positive(), ramp
 const UNITS: Readonly<Record<string, number>> = { '': 1, s: 1, m: 60, h: 3600 };
 
 /**
- * "60s", "2m", "1h" or a bare number of seconds ("90") → seconds; or the problem, in words the
- * caller puts after the flag or field (past its row of the limits table: the limit).
+ * "60s", "2m", "1h" or a bare number of seconds ("90"), or a number (a start body's) → seconds; or the problem,
+ * in words the caller puts after the flag or field (past its row of the limits table: the limit). A text longer
+ * than any time is refused before it is matched: the API takes it from a body of up to a megabyte.
  */
-export function secondsOf(text: string, limit: LimitName): { seconds: number } | { problem: string } {
-  const m = /^\s*(\d+(?:\.\d+)?|\.\d+)\s*(s|m|h)?\s*$/.exec(text);
-  if (m === null) {
-    const sign = /^\s*-/.test(text) ? ' (a negative time)' : '';
+export function secondsOf(given: string | number, limit: LimitName): { seconds: number } | { problem: string } {
+  const text = typeof given === 'number' ? String(given) : given.trim();
+  const chars = LIMITS.timeTextChars;
+  if (text.length > chars.max) return { problem: `a time of ${text.length} characters is above the limit of ${chars.max} ${chars.what}` };
+  // One run of spaces at most, in a trimmed text: the match is linear in its length.
+  const m = /^(\d+(?:\.\d+)?|\.\d+)\s*(s|m|h)?$/.exec(text);
+  // A body's number is taken as it is (1e-7 or 1e+21 has no digits-only form).
+  const seconds = m !== null ? Number(m[1]) * (UNITS[m[2] ?? ''] as number) : typeof given === 'number' && given >= 0 ? given : null;
+  if (seconds === null) {
+    const sign = text.startsWith('-') ? ' (a negative time)' : '';
     return { problem: `'${text}' is not a time${sign}: give seconds (60 or 60s), minutes (2m) or hours (1h), above 0` };
   }
-  const seconds = Number(m[1]) * (UNITS[m[2] ?? ''] as number);
-  if (seconds <= 0) return { problem: `${text.trim()} is not above 0 seconds, e.g. 5 or 60s` };
+  if (seconds <= 0) return { problem: `${text} is not above 0 seconds, e.g. 5 or 60s` };
   if (seconds > LIMITS[limit].max) {
-    const given = text.trim() === String(seconds) ? text.trim() : `${text.trim()} (${seconds} s)`;
-    return { problem: `${given} is above the limit of ${LIMITS[limit].max} ${LIMITS[limit].what}` };
+    const shown = text === String(seconds) ? text : `${text} (${seconds} s)`;
+    return { problem: `${shown} is above the limit of ${LIMITS[limit].max} ${LIMITS[limit].what}` };
   }
   return { seconds };
 }

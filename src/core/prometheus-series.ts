@@ -36,7 +36,7 @@ function seriesKey(s: PromSample, replica: readonly string[]): string {
 
 /**
  * The combined value of metric `name` (a full sample name, e.g. `vllm:ttft_seconds_sum`);
- * null when it has no series, or only NaN ones.
+ * null when it has no series, or only NaN or infinite ones.
  */
 export function seriesValue(scrape: PromScrape, name: string, opts: SeriesOptions): number | null {
   const series = scrape.byName.get(name);
@@ -44,7 +44,8 @@ export function seriesValue(scrape: PromScrape, name: string, opts: SeriesOption
   const replica = opts.replicaLabels ?? REPLICA_LABELS;
   const distinct = new Map<string, number>();
   for (const s of series) {
-    if (Number.isNaN(s.value) || !matches(s, opts.match)) continue;
+    // No counter or gauge is infinite: a series stated as +Inf (a hostile or broken exporter) is no figure, as NaN is not.
+    if (!Number.isFinite(s.value) || !matches(s, opts.match)) continue;
     const key = seriesKey(s, replica);
     const prev = distinct.get(key);
     distinct.set(key, prev === undefined ? s.value : Math.max(prev, s.value));

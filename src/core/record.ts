@@ -202,6 +202,15 @@ export function isOk(r: RequestRecord): boolean {
   return r.outcome.kind === 'ok';
 }
 
+/**
+ * True when the server's counters, scraped just before a level's measured requests and just after, saw the
+ * request: a measured one, or a timed level's ramp request (sent inside that window, kept out of our figures as a
+ * warm-up is). Our side of a comparison with the server, and the window a pool's rates are over, take these.
+ */
+export function inServerWindow(r: { warmup: boolean; ramp?: boolean }): boolean {
+  return !r.warmup || r.ramp === true;
+}
+
 /** True when the workload gave the request up on purpose: neither a success nor a failure. */
 export function isCancelled(r: { outcome: { kind: string } }): boolean {
   return r.outcome.kind === 'cancelled';

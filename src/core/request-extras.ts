@@ -45,6 +45,11 @@ const REFUSED = new Set([
   'x-request-id',
 ]);
 
+/** Whether `name` is a header name (an RFC 9110 token). */
+export function isHeaderName(name: string): boolean {
+  return TOKEN.test(name);
+}
+
 /** Why `name`/`value` cannot be sent as an extra header (given with `flag`), or null. */
 export function headerProblem(name: string, value: string, flag = '--header'): string | null {
   if (name.length === 0) return 'has no name (write it as Name: value)';

@@ -865,10 +865,10 @@ const CATALOGUE = [
     value: { type: 'repeat' },
     group: 'sweep',
     endpoints: TEXT,
-    help: "with --otlp: a header sent with every export, e.g. a hosted collector's Authorization=Bearer … (repeatable; secret-looking values are redacted from results and logs)",
+    help: "with --otlp: a header sent with every export, e.g. a hosted collector's Authorization=Bearer … (repeatable; every value is redacted from results and logs)",
     doc: {
       meaning:
-        "with `--otlp`: a header sent with every export request, `NAME=value` as `OTEL_EXPORTER_OTLP_HEADERS` writes them (a hosted collector's `Authorization=Bearer …`, `x-honeycomb-team=…`), repeatable (at most 32), checked as `--header`'s are; a secret-looking value is `[redacted]` in the recorded command ([observability](observability.md))",
+        "with `--otlp`: a header sent with every export request, `NAME=value` as `OTEL_EXPORTER_OTLP_HEADERS` writes them (a hosted collector's `Authorization=Bearer …`, `x-honeycomb-team=…`), repeatable (at most 32), checked as `--header`'s are; every value is `[redacted]` in the recorded command ([observability](observability.md))",
     },
   },
   {

@@ -166,4 +166,13 @@ describe('queueing', () => {
     const ttft = compareWithServer([retried], { ...server, requests: 1, ttftMeanMs: 48 }, 0.3).comparison.find((r) => r.metric === 'ttft-mean-ms');
     expect(ttft?.client).toBeCloseTo(48, 9);
   });
+  it("takes a timed level's ramp requests, which the server's window saw, as ours too", () => {
+    // Measured and ramp requests alike were sent between the two scrapes: before, the ramp's were left out, and every
+    // ramped level read "the server counted more requests than we sent" (123 against 241 by hand).
+    const ramp = { ...rec({ chunksMs: [51, 61, 71], warmup: true }), ramp: true as const };
+    const seen = { ...server, requests: 3, generatedTokens: 9 };
+    const { comparison } = compareWithServer([...records, ramp], seen, 0.3);
+    expect(comparison.find((r) => r.metric === 'requests')).toMatchObject({ client: 3, server: 3, agrees: true });
+    expect(comparison.find((r) => r.metric === 'generated-tokens')).toMatchObject({ client: 9, server: 9, agrees: true });
+  });
 });

@@ -6,7 +6,7 @@
  * someone else uses the server. Also judges whether the server queued requests,
  * which shows load as latency instead of as errors.
  */
-import { type RequestRecord, isCancelled, isOk } from './record.js';
+import { type RequestRecord, inServerWindow, isCancelled, isOk } from './record.js';
 import { chunkGapsMs, itlPerTokenMs, tpotMs, ttftMs } from './request-metrics.js';
 import type { ServerFigures } from './server-truth.js';
 import type { ComparisonRow, ServerTruth } from './telemetry-schema.js';
@@ -114,7 +114,8 @@ export function compareWithServer(
   clientLateMs: number | null = null,
 ): { comparison: ComparisonRow[]; queued: boolean } {
   const T = SERVER_TOLERANCE;
-  const measured = records.filter((r) => !r.warmup);
+  // A timed level's ramp requests are in the server's window too: compared like with like, they count here.
+  const measured = records.filter(inServerWindow);
   const ok = measured.filter(isOk);
   // The server timed the first token and the steps of a request we cancelled as of any other: compared like with like, they count here.
   const streamed = measured.filter((r) => isOk(r) || isCancelled(r));

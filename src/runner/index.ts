@@ -3,7 +3,7 @@ export { runSweep, kindOfSpec, specSchemaOf, type ClientsOf, type WorkerKindName
 export type { SweepDeps } from './sweep.js';
 export type { SweepEvent, SweepHooks } from './sweep-events.js';
 export { sweepClient, targetUrls } from './sweep-client.js';
-export { ANTHROPIC_VERSION, sweepSpecSchema, levelOrder, requestsFor, targetOf, type SweepSpec, type SweepSpecInput } from './sweep-spec.js';
+export { ANTHROPIC_VERSION, sameTargetProblem, sweepSpecSchema, levelOrder, requestsFor, targetOf, type SweepSpec, type SweepSpecInput } from './sweep-spec.js';
 export { cancelOf, type CancelSpec } from './cancel-point.js';
 export { checkSpecAdapters } from './lora-check.js';
 export { SweepError, type SweepErrorCode } from './errors.js';

@@ -30,6 +30,7 @@ import {
   describeQueue,
   describeRoles,
   gpuWithEnergy,
+  inServerWindow,
   isOk,
   requiredNames,
   serverFigures,
@@ -210,7 +211,7 @@ export async function startRunTelemetry(
       const energy = spec.gpuSource !== 'none' && gpuLevel.available ? measuredEnergy(collected, records) : undefined;
       const gpuOut = spec.gpuSource === 'none' ? null : energy ? gpuWithEnergy(gpuLevel, energy) : gpuLevel;
       const warnings: Warning[] = collected.warnings.map((m) => ({ code: 'gpu-source', message: `${level}: ${m}` }));
-      const finished = records.filter((r) => !r.warmup && r.firstTokenNs !== null).length;
+      const finished = records.filter((r) => inServerWindow(r) && r.firstTokenNs !== null).length;
       const scrapes = session === null ? null : await session.end(finished);
       // After the server's own scrape, so that every session has ended when an impossible KV rate stops the sweep.
       const pooled = pools === null ? null : await pools.end(level, records);

@@ -7,7 +7,7 @@
  * link bandwidth is refused as impossible (the sweep stops, exit 2, nothing is
  * written), since no figure of such a run can be trusted.
  */
-import { type DisaggLevel, type DisaggSpec, type RequestRecord, type RoleScrapes, type Warning, disaggLevel } from '../core/index.js';
+import { type DisaggLevel, type DisaggSpec, type RequestRecord, type RoleScrapes, type Warning, disaggLevel, inServerWindow } from '../core/index.js';
 import { type ServerMetricsSession, openServerMetrics } from '../telemetry/index.js';
 import { SweepError } from './errors.js';
 
@@ -56,7 +56,7 @@ export async function openPools(
       await Promise.all(pools.map((p) => p.session?.begin()));
     },
     async end(level, records) {
-      const finished = records.filter((r) => !r.warmup && r.firstTokenNs !== null).length;
+      const finished = records.filter((r) => inServerWindow(r) && r.firstTokenNs !== null).length;
       const scraped = await Promise.all(
         pools.map(async (p): Promise<RoleScrapes> => {
           const base = { role: p.role, url: p.url, gpus: p.gpus, map: p.session?.map ?? null };

@@ -32,7 +32,7 @@ import {
 import { agentTurnsOf, arrivalOps, promptSourceSchema, turnsOf } from '../workload/index.js';
 import { cancelSpecSchema } from './cancel-point.js';
 import { GPU_SOURCE_CHOICES } from '../telemetry/index.js';
-import { ENGINE_CHOICES, type EngineChoice, MIN_THINKING_BUDGET, type Target, isLoopback } from '../client/index.js';
+import { ENGINE_CHOICES, type EngineChoice, MIN_THINKING_BUDGET, type Target, isLoopback, serverRoot } from '../client/index.js';
 
 /** The Messages API version sent unless told otherwise (the one Anthropic's documentation sends). */
 export const ANTHROPIC_VERSION = '2023-06-01';
@@ -337,6 +337,21 @@ export const sweepSpecSchema = z
 
 export type SweepSpecInput = z.input<typeof sweepSpecSchema>;
 
+/**
+ * The first target of `urls` that names a server an earlier one names, or null. A server written two ways (with
+ * its /v1, a default port, the host in capitals) is one target: as two, its rows would split its figures in two.
+ */
+export function sameTargetProblem(urls: readonly string[]): { at: number; message: string } | null {
+  const roots = urls.map((u) => serverRoot(u));
+  for (const [i, root] of roots.entries()) {
+    const first = roots.indexOf(root);
+    if (first === i) continue;
+    const u = urls[i] as string;
+    return { at: i, message: urls[first] === u ? `${u} is given twice` : `${u} is ${urls[first] as string} again, written another way` };
+  }
+  return null;
+}
+
 /** A fleet's first target is `url`; session routing needs sessions; its counters come from the targets or a Prometheus server, never one --metrics-url. */
 function fleetIssues(
   spec: {
@@ -354,11 +369,8 @@ function fleetIssues(
   const { fleet } = spec;
   if (fleet === null) return;
   if (fleet.urls[0] !== spec.url) ctx.addIssue({ code: 'custom', path: ['fleet', 'urls', 0], message: 'the first target must be url' });
-  const seen = new Set<string>();
-  fleet.urls.forEach((u, i) => {
-    if (seen.has(u)) ctx.addIssue({ code: 'custom', path: ['fleet', 'urls', i], message: `${u} is given twice; each target once` });
-    seen.add(u);
-  });
+  const problem = sameTargetProblem(fleet.urls);
+  if (problem !== null) ctx.addIssue({ code: 'custom', path: ['fleet', 'urls', problem.at], message: `${problem.message}; each target once` });
   if (fleet.route === 'session' && spec.prompts.kind !== 'sessions' && spec.prompts.kind !== 'agents')
     ctx.addIssue({ code: 'custom', path: ['fleet', 'route'], message: 'session routing keeps a session on one target: it needs sessions or an agent trace' });
   if (spec.serverHooks.resetCache !== null || spec.serverHooks.profileLevel !== null)
@@ -404,12 +416,36 @@ function imageIssues(
 }
 
 /** Requests are given up one by one: a session's or agent's next turn carries the answer before it, so a turn given up would change the workload itself. */
-function cancelIssue(spec: { cancel: object | null; prompts: { kind: string } }, ctx: z.RefinementCtx): void {
+function cancelIssue(
+  spec: {
+    cancel: { afterMs: number | null; afterTokens: number | null } | null;
+    prompts: { kind: string };
+    outputTokens: number;
+    timeouts: { totalMs: number };
+  },
+  ctx: z.RefinementCtx,
+): void {
   if (spec.cancel !== null && (spec.prompts.kind === 'sessions' || spec.prompts.kind === 'agents'))
     ctx.addIssue({
       code: 'custom',
       path: ['cancel'],
       message: `requests are cancelled one by one, not in ${spec.prompts.kind} (each turn carries the answer before it)`,
+    });
+  // No request outlives its total timeout: a point at or past it would fail each request as timed out, never give it up.
+  const afterMs = spec.cancel?.afterMs ?? null;
+  if (afterMs !== null && afterMs >= spec.timeouts.totalMs)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['cancel', 'afterMs'],
+      message: `${afterMs} is not below a request's total timeout (${spec.timeouts.totalMs} ms): each would fail as timed out before it is given up`,
+    });
+  // A synthetic request ends at outputTokens: a point at or past it would cut none, and the run would say it cancelled nothing.
+  const at = spec.cancel?.afterTokens ?? null;
+  if (at !== null && spec.prompts.kind === 'synthetic' && at >= spec.outputTokens)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['cancel', 'afterTokens'],
+      message: `${at} is not below the output tokens (${spec.outputTokens}): every request ends there before it would be cut`,
     });
 }
 

@@ -94,4 +94,11 @@ describe('runTimedLoop', () => {
     expect(s.open.now).toBe(0);
     expect(s.calls.length).toBe(sentWhenStopped);
   });
+  it('sends each stream its first request however short the duration: it is meant to leave at its opening, inside it', async () => {
+    // Before: the loop read its clock, already past a 1 µs end, and the level measured nothing yet read "ok".
+    const s = sender(0);
+    await runTimedLoop(loop({ send: s.send, shape: { durationS: 1e-6, rampUpS: 0 }, startNs: monotonicNs() - 1e6 }));
+    expect(s.calls.map((c) => c.index).sort((a, b) => a - b)).toEqual([0, 1, 2, 3]);
+    expect(s.calls.every((c) => !c.ramp)).toBe(true);
+  });
 });

@@ -35,7 +35,9 @@ export async function runTimedLoop(o: TimedLoop): Promise<void> {
   const stream = async (slot: number) => {
     let targetSendNs = o.startNs + slotOpensAtNs(slot, o.streams, o.shape.rampUpS);
     await waitUntil(o.clock, targetSendNs, o.signal);
-    for (let k = 0; k < most && !o.signal.aborted && o.clock() < endNs; k++) {
+    // A request is sent when it is meant to leave before the end, however late the loop reads its clock: a stream's
+    // first is meant at its opening, inside the duration, so a level too short for the clock still sends one per stream.
+    for (let k = 0; k < most && !o.signal.aborted && targetSendNs < endNs; k++) {
       const r = await o.send(timedRequestIndex(slot, k, o.streams), targetSendNs, targetSendNs < rampEndNs);
       // Closed loop: the replacement is meant to leave the moment this one ended.
       targetSendNs = r.endNs ?? o.clock();

@@ -4,6 +4,8 @@
  * and a Prometheus server's query API read, or refused by name when its answer
  * cannot stand for the servers' counters. GETs only.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { seriesValue } from '../core/index.js';
 import { type TextServer, startTextServer } from '../test-support/text-server.js';
@@ -93,5 +95,47 @@ describe('a fleet read from a Prometheus server', () => {
     expect(text.reason).toBe(`${text.url}: the query API answered something that is not JSON`);
     const none = await reason(() => ({ body: JSON.stringify({ status: 'success', data: { resultType: 'vector', result: [] } }) }));
     expect(none.reason).toBe(`${none.url} {job="vllm"}: the selector picks no series`);
+  });
+  it('gives up on an answer past the probe limit, or one that trickles in forever, within the scrape timeout', async () => {
+    const open = (url: string) => openPrometheusMetrics({ url, selector: '{job="vllm"}', intervalMs: 10_000, timeoutMs: 300 });
+    const big = await serve(() => ({ body: `{"status":"success",${' '.repeat(9 * 1024 * 1024)}}`, contentType: 'application/json' }));
+    expect(await open(big.url)).toEqual({ ok: false, reason: `${big.url}: the answer is larger than 8388608 bytes` });
+    // One byte every 20 ms keeps an idle timer alive for ever: the whole answer has the timeout.
+    const trickle = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{');
+      const drip = setInterval(() => res.write(' '), 20);
+      res.on('close', () => clearInterval(drip));
+    });
+    await new Promise<void>((resolve) => trickle.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(trickle.address() as AddressInfo).port}`;
+    try {
+      expect(await open(url)).toEqual({ ok: false, reason: `${url}: no answer within 300 ms` });
+    } finally {
+      trickle.closeAllConnections();
+      trickle.close();
+    }
+  });
+
+  it('takes a counter stated as +Inf as no figure, as NaN is none', async () => {
+    const vector = JSON.stringify({
+      status: 'success',
+      data: {
+        resultType: 'vector',
+        result: [
+          { metric: { __name__: 'vllm:request_success_total', instance: 'a:8000' }, value: [1, '+Inf'] },
+          { metric: { __name__: 'vllm:generation_tokens_total', instance: 'a:8000' }, value: [1, '12'] },
+        ],
+      },
+    });
+    const prom = await serve(() => ({ body: vector, contentType: 'application/json' }));
+    const opened = await openPrometheusMetrics({ url: prom.url, selector: '{job="vllm"}', intervalMs: 10_000, hint: 'vllm' });
+    if (!opened.ok) throw new Error(opened.reason);
+    await opened.session.begin();
+    const scrapes = await opened.session.end(0);
+    if ('error' in scrapes) throw new Error(scrapes.error);
+    // Before: +Inf was summed as a value, and every difference from it was Infinity, which no result can hold.
+    expect(seriesValue(scrapes.after, 'vllm:request_success_total', { combine: 'sum' })).toBeNull();
+    expect(seriesValue(scrapes.after, 'vllm:generation_tokens_total', { combine: 'sum' })).toBe(12);
   });
 });

@@ -106,6 +106,28 @@ describe('datasetTrace', () => {
     await expect(traceOf(long)).rejects.toThrow(`dataset ${long}: line 3: the timestamp is 367 days after the first row's, past the 366 days a trace may span`);
   });
 
+  it('refuses a row that stretches the span backwards: sorted to the front, it would push every other row years later', async () => {
+    const day = 86_400;
+    const before = csv('t,q,n', `${400 * day},a,1`, '0,b,1');
+    await expect(traceOf(before)).rejects.toThrow(
+      `dataset ${before}: line 3: the timestamp is 400 days before the first row's, past the 366 days a trace may span; take a --window`,
+    );
+    const latest = csv('t,q,n', `${400 * day},a,1`, `${401 * day},b,1`, '0,c,1');
+    await expect(traceOf(latest)).rejects.toThrow(
+      `dataset ${latest}: line 4: the timestamp is 401 days before the latest row, past the 366 days a trace may span; take a --window`,
+    );
+    const earliest = csv('t,q,n', `${100 * day},a,1`, '0,b,1', `${400 * day},c,1`);
+    await expect(traceOf(earliest)).rejects.toThrow(
+      `dataset ${earliest}: line 4: the timestamp is 400 days after the earliest row, past the 366 days a trace may span; take a --window`,
+    );
+    // Within the span, rows before the first are sorted to the front as before.
+    const within = await traceOf(csv('t,q,n', `${300 * day},a,1`, '0,b,1'));
+    expect(within.requests.map((r) => [r.prompt, r.atMs])).toEqual([
+      ['b', 0],
+      ['a', 300 * day * 1000],
+    ]);
+  });
+
   it('needs every row: a dataset past the rows one level sends is refused, not cut', async () => {
     const rows = Array.from({ length: 20_001 }, (_, i) => `${i},q${i},1`);
     const big = csv('t,q,n', ...rows);

@@ -4,7 +4,7 @@
  * `timestamp_ms=COL`) become a trace like any other the replay reads, each
  * request at its offset from the first row's time, with its own prompt (or
  * length) and output length. The checks are a trace's: every time within the
- * horizon, the span at most a year, times that go backwards sorted (or refused
+ * horizon, the span at most a year (earliest to latest), times that go backwards sorted (or refused
  * with --strict), a window taken in seconds from the first row; each refusal
  * names the file and the row's line (row index for Parquet). A replay sends
  * every row, so a dataset past the rows one level may send is refused, not cut.
@@ -12,7 +12,7 @@
 import { LIMITS, limitMessage } from '../core/index.js';
 import type { Dataset, DatasetRow } from './dataset-read.js';
 import { WorkloadError } from './errors.js';
-import { type Trace, type TraceOptions, TRACE_SPAN_MS } from './trace-read.js';
+import { type TimeSpan, type Trace, type TraceOptions, spanWith } from './trace-read.js';
 
 const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
 
@@ -43,6 +43,7 @@ export function datasetTrace(ds: Dataset, o: TraceOptions = {}): Trace {
   const firstMs = ds.rows[0]?.tMs;
   let lastMs = Number.NEGATIVE_INFINITY;
   let firstBackwards: DatasetRow | null = null;
+  let span: TimeSpan | null = null;
   let outsideWindow = 0;
   const kept: Array<DatasetRow & { tMs: number; outputLen: number }> = [];
   for (const r of ds.rows) {
@@ -50,11 +51,9 @@ export function datasetTrace(ds: Dataset, o: TraceOptions = {}): Trace {
       throw new WorkloadError('bad-format', `dataset ${ds.path}: replayed on its own times, it needs --column timestamp=COLUMN (or timestamp_ms=)`);
     if (r.outputLen === undefined)
       throw new WorkloadError('bad-format', `dataset ${ds.path}: a replay takes each request's output length from its row: map output_len=COLUMN`);
-    if (r.tMs - firstMs > TRACE_SPAN_MS)
-      throw new WorkloadError(
-        'bad-format',
-        `${rowAt(ds, r)}: the timestamp is ${Math.round((r.tMs - firstMs) / 86_400_000)} days after the first row's, past the ${TRACE_SPAN_MS / 86_400_000} days a trace may span; take a --window`,
-      );
+    const spanned = spanWith(span, r.tMs, "first row's");
+    if ('problem' in spanned) throw new WorkloadError('bad-format', `${rowAt(ds, r)}: ${spanned.problem}`);
+    span = spanned;
     if (r.tMs < lastMs) {
       if (o.strict)
         throw new WorkloadError(

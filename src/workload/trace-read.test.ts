@@ -249,6 +249,16 @@ describe('reading traces', () => {
     await expect(readTrace(long)).rejects.toThrow(
       `trace ${long}: line 2: the timestamp is 400 days after the first request, past the 366 days a trace may span; take a --window`,
     );
+    // A row far before the first would sort to the front and push every other row 400 days later.
+    const back = file(
+      jsonl([
+        { timestamp: 400 * 86_400_000, input_length: 8, output_length: 8 },
+        { timestamp: 0, input_length: 8, output_length: 8 },
+      ]),
+    );
+    await expect(readTrace(back)).rejects.toThrow(
+      `trace ${back}: line 2: the timestamp is 400 days before the first request, past the 366 days a trace may span; take a --window`,
+    );
   });
 
   it('reads a trace opening with a byte-order mark like one without', async () => {

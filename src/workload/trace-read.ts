@@ -80,8 +80,32 @@ export const shown = (v: unknown): string => {
 
 /** A trace time (ms, from whatever zero the file uses: epoch or its start) is at most this far from 0: ~317 years. */
 export const TRACE_HORIZON_MS = 1e13;
-/** A trace's requests fall within this span of its first, ms (a year). */
-export const TRACE_SPAN_MS = 366 * 86_400_000;
+/** A trace's requests fall within this span, earliest to latest, ms (a year). */
+const TRACE_SPAN_MS = LIMITS.traceSpanDays.max * 86_400_000;
+
+/** The times a trace's rows have reached so far: the first row's, the earliest and the latest. */
+export interface TimeSpan {
+  firstMs: number;
+  minMs: number;
+  maxMs: number;
+}
+
+/**
+ * The span with a row's time in it, or the words of why that row stretches it past TRACE_SPAN_MS. The span is
+ * earliest to latest, whichever rows hold them: a row far before the first sorts to the front, and checked
+ * against the first row alone it would push every other row years later. `first` names the first row ("first request").
+ */
+export function spanWith(span: TimeSpan | null, tMs: number, first: string): TimeSpan | { problem: string } {
+  if (span === null) return { firstMs: tMs, minMs: tMs, maxMs: tMs };
+  const next = { firstMs: span.firstMs, minMs: Math.min(span.minMs, tMs), maxMs: Math.max(span.maxMs, tMs) };
+  if (next.maxMs - next.minMs <= TRACE_SPAN_MS) return next;
+  const days = Math.round((next.maxMs - next.minMs) / 86_400_000);
+  const side =
+    tMs >= span.maxMs
+      ? `after the ${span.minMs === span.firstMs ? first : 'earliest row'}`
+      : `before the ${span.maxMs === span.firstMs ? first : 'latest row'}`;
+  return { problem: `the timestamp is ${days} days ${side}, past the ${LIMITS.traceSpanDays.max} days a trace may span; take a --window` };
+}
 
 const whole = (where: string, name: string, v: unknown, min: number, limit?: 'promptTokens' | 'outputTokens'): number => {
   const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
@@ -214,6 +238,7 @@ export async function readTrace(path: string, o: TraceOptions = {}): Promise<Tra
   let failed = 0;
   let outsideWindow = 0;
   let firstMs: number | null = null;
+  let span: TimeSpan | null = null;
   const labels: Record<string, Record<string, number>> = {};
   const limit = LIMITS.requestsPerLevel.max;
   const { sha256 } = await forEachTraceLine(path, (text, line) => {
@@ -280,12 +305,9 @@ export async function readTrace(path: string, o: TraceOptions = {}): Promise<Tra
         'bad-format',
         `${where}: the timestamp ${row.tMs / 1000} s is past the horizon of ${TRACE_HORIZON_MS / 1000} s a trace's times may reach`,
       );
-    if (firstMs !== null && row.tMs - firstMs > TRACE_SPAN_MS) {
-      throw new WorkloadError(
-        'bad-format',
-        `${where}: the timestamp is ${Math.round((row.tMs - firstMs) / 86_400_000)} days after the first request, past the ${TRACE_SPAN_MS / 86_400_000} days a trace may span; take a --window`,
-      );
-    }
+    const spanned = spanWith(span, row.tMs, 'first request');
+    if ('problem' in spanned) throw new WorkloadError('bad-format', `${where}: ${spanned.problem}`);
+    span = spanned;
     if (row.tMs < lastMs) {
       if (o.strict)
         throw new WorkloadError(
