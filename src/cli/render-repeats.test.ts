@@ -75,6 +75,24 @@ describe('run --repeats', () => {
     }
   });
 
+  it('says a repeat set is not stored when a store is configured, and stores nothing', async () => {
+    const contract = join(dir, 'one.yaml');
+    const base = readFileSync(join(import.meta.dirname, '../../examples/baseline.yaml'), 'utf8');
+    writeFileSync(
+      contract,
+      base
+        .replace('http://127.0.0.1:8000', sim.url)
+        .replace('levels: [1, 2, 4]', 'levels: [1]')
+        .replace('requestsPerLevel: 16', 'requestsPerLevel: 2')
+        .replace('outputTokens: 128', 'outputTokens: 16'),
+    );
+    const data = join(dir, 'db');
+    const r = await runGoodput(['run', contract, '--repeats', '3', '--json', join(dir, 'one.json'), '--data', data], {}, 120_000);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('not stored: a repeat set of 3 runs is not one run (keep its result with --json)\n');
+    expect(r.stderr).not.toContain('stored as run');
+  });
+
   it("judges a level by every run: client-bound in a later run says so, naming the runs, and the cards are said to be run 1's", () => {
     const r = evidenceResult({
       levels: [
