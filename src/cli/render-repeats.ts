@@ -2,10 +2,10 @@
  * `goodput run --repeats N` as terminal text: per level, the median of the N
  * runs with their range, `median [min–max]`, in every cell, and which stored
  * run is which. Levels are matched on their value on the load axis; a
- * level's status is judged by every run (client-bound or invalid in any run
- * says so, naming the runs), and the cards, run 1's, are said to be.
+ * level's status is judged by every run (invalid, client-bound or not held in
+ * any run says so, naming the runs), and the cards, run 1's, are said to be.
  */
-import { type LevelResult, type SweepResult, levelAxis, levelValue, percentiles } from '../core/index.js';
+import { type LevelResult, type SweepResult, heldShort, levelAxis, levelValue, percentiles } from '../core/index.js';
 import { runsOf } from '../contract/index.js';
 
 const CELLS: ReadonlyArray<{ header: string; digits: number; value: (l: LevelResult) => number | null | undefined }> = [
@@ -43,6 +43,8 @@ export function renderRepeats(result: SweepResult): string | null {
       [
         judged(at, (l) => l?.invalid === true, 'invalid'),
         judged(at, (l) => l !== undefined && !l.invalid && l.clientBound.bound, 'client-bound'),
+        // As the single run's table marks it: the client kept less load open than the level's label says.
+        judged(at, (l) => l !== undefined && !l.invalid && heldShort(l.inFlight), 'not held'),
         judged(at, (l) => l === undefined, 'missing'),
       ]
         .filter(Boolean)

@@ -16,7 +16,7 @@ import { signingKey } from './keys-command.js';
 import { CliError, EXIT, exitCodeOf, invalidLevelsLine, untilStopped } from './exit-codes.js';
 import { sayWritten, writeFileAtomic, writeRecords } from './files.js';
 import { apiKeyFromEnv, badFlag, parseUrl, redactedCommand } from './parse-flags.js';
-import { type SaveSession, addSaveOptions, discardIfNothingFinished, saveTarget, startSaving } from './save-run.js';
+import { type SaveSession, type SaveTarget, addSaveOptions, discardIfNothingFinished, saveTarget, startSaving } from './save-run.js';
 import type { SweepSpecInput } from '../runner/index.js';
 import { liveWarnings, progressReporter } from './progress.js';
 import { renderContractResult } from './render-contract.js';
@@ -52,6 +52,14 @@ async function signerOf(flags: RunFlags): Promise<KeyObject | undefined> {
   const flag = flags.key === undefined ? '--sign' : '--key';
   if (flags.json === undefined || flags.json === '-') throw badFlag(flag, 'signs the result file: give --json FILE');
   return signingKey(flag, flags.key);
+}
+
+/** Where a run is stored; a repeat set is not one stored run, and with a store configured that is said rather than left for the page to miss. */
+function repeatsTarget(repeats: number, flags: RunFlags, command: string): SaveTarget | null {
+  const target = saveTarget(flags, false, command);
+  if (repeats <= 1) return target;
+  if (target) process.stderr.write(`not stored: a repeat set of ${repeats} runs is not one run (keep its result with --json)\n`);
+  return null;
 }
 
 /** Repeated runs are one result with every run's records in it; a raw file or a stored run is one run. */
@@ -94,7 +102,7 @@ export async function runAndReport(contract: Contract, flags: RunFlags, command:
   const serverHooks = cellHooks(hooksFromFlags(flags, contract.load.levels));
   return untilStopped(async (signal) => {
     const progress = progressReporter(process.stderr, { warnings: liveWarnings(flags.json === '-') });
-    const target = repeats > 1 ? null : saveTarget(flags, false, command);
+    const target = repeatsTarget(repeats, flags, command);
     const saved: { session: SaveSession | null } = { session: null };
     let first = true;
     // A stored run is one sweep: a one-cell contract is stored whole (contract and hash with it); a matrix is not one run.
@@ -212,7 +220,7 @@ export async function runPoolingAndReport(contract: Contract, flags: RunFlags, c
   let first = true;
   const set = randomBytes(8).toString('hex');
   return untilStopped(async (signal) => {
-    const target = repeats > 1 ? null : saveTarget(flags, false, command);
+    const target = repeatsTarget(repeats, flags, command);
     const saved: { session: SaveSession | null } = { session: null };
     const runs: PoolingResult[] = [];
     for (let i = 0; i < repeats; i++) {

@@ -20,6 +20,7 @@ import { ResultsTable } from './results-table.js';
 import { SchedulePanel } from './schedule-panel.js';
 import { SpecDecodePanel } from './spec-decode-panel.js';
 import { InFlightPanel } from './in-flight-panel.js';
+import { ServerViewPanel } from './server-view-panel.js';
 import { FleetPanel } from './fleet-panel.js';
 import { useRun } from './use-run.js';
 
@@ -113,6 +114,7 @@ export function RunView({ id, onLive, onEnded }: { id: number; onLive(id: number
           )}
           {levels.length > 0 && <ChartsPanel series={[{ label: runLabel(run), role: 'single', levels }]} />}
           <InFlightPanel levels={levels} />
+          <ServerViewPanel levels={levels} />
           <AdaptersPanel levels={levels} />
           <ClientsPanel levels={levels} />
           <EnergyPanel levels={levels} />

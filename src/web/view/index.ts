@@ -23,6 +23,7 @@ export * from './energy.js';
 export * from './adapters.js';
 export * from './spec-decode.js';
 export * from './in-flight.js';
+export * from './server-view.js';
 export * from './disagg.js';
 export * from './fleet.js';
 export * from './history-model.js';

@@ -21,6 +21,7 @@ import { ADAPTER_CAPTION, ADAPTER_HEADERS, adapterRows } from './adapters.js';
 import { ENERGY_CAPTION, ENERGY_HEADERS, energyRows } from './energy.js';
 import { SPEC_DECODE_CAPTION, SPEC_DECODE_HEADERS, specDecodeRows } from './spec-decode.js';
 import { IN_FLIGHT_CAPTION, IN_FLIGHT_HEADERS, inFlightRows } from './in-flight.js';
+import { SERVER_VIEW_CAPTION, SERVER_VIEW_HEADERS, serverViewRows } from './server-view.js';
 import { DISAGG_KV_CAPTION, DISAGG_KV_HEADERS, DISAGG_ROLE_CAPTION, DISAGG_ROLE_HEADERS, disaggKvRows, disaggRoleRows } from './disagg.js';
 import { FLEET_CAPTION, FLEET_HEADERS, fleetRows } from './fleet.js';
 import { type CompareRun, type Comparison, compareHeader, compareRunOf, compareRuns, drawnRunTitle, sideTables } from './compare-model.js';
@@ -152,6 +153,7 @@ function runSection(r: ReportRun, i: number, doc: ChartDocument, target: number 
   const energy = energyRows(res.levels);
   const spec = specDecodeRows(res.levels);
   const held = inFlightRows(res.levels);
+  const server = serverViewRows(res.levels);
   const pools = disaggRoleRows(res.levels);
   const kv = disaggKvRows(res.levels);
   const adapters = adapterRows(res.levels);
@@ -168,6 +170,7 @@ ${fleet.length > 0 ? html`<h3>By target</h3>${plainTable('By target', `${FLEET_C
 ${paretoSection(m, at === null ? null : capacityAt(m, at), doc)}
 <h3>Client self-check</h3>${plainTable('Client self-check', 'Our client judged itself at every level: a level it could not keep up with is client-bound, shown but left out of peaks.', SELF_CHECK_HEADERS, selfCheckRows(res.levels))}
 ${held.length > 0 ? plainTable('Load held', `${IN_FLIGHT_CAPTION}.`, IN_FLIGHT_HEADERS, held) : ''}
+${server.length > 0 ? html`<h3>The server's own account</h3>${plainTable("The server's own account", `${SERVER_VIEW_CAPTION}.`, SERVER_VIEW_HEADERS, server)}` : ''}
 ${clients.length > 0 ? plainTable('Clients', "Each split level's share per thread or worker, judged on its own.", CLIENT_HEADERS, clients) : ''}
 ${energy.length > 0 ? html`<h3>Energy</h3>${plainTable('Energy', ENERGY_CAPTION, ENERGY_HEADERS, energy)}` : ''}
 <h3>Cards</h3>${cardsMarkup(cardViews(res.cards))}</section>`;
@@ -355,6 +358,8 @@ export function reportMarkdown(input: ReportInput): string {
     out.push('### Client self-check', '', mdTable(SELF_CHECK_HEADERS, selfCheckRows(res.levels)), '');
     const held = inFlightRows(res.levels);
     if (held.length > 0) out.push('### Load held', '', `${IN_FLIGHT_CAPTION}.`, '', mdTable(IN_FLIGHT_HEADERS, held), '');
+    const server = serverViewRows(res.levels);
+    if (server.length > 0) out.push("### The server's own account", '', `${SERVER_VIEW_CAPTION}.`, '', mdTable(SERVER_VIEW_HEADERS, server), '');
     const energy = energyRows(res.levels);
     if (energy.length > 0) out.push('### Energy', '', ENERGY_CAPTION, '', mdTable(ENERGY_HEADERS, energy), '');
   }
