@@ -105,7 +105,8 @@ describe('goodput reproduce', () => {
     expect(doc.claims.every((c) => c.holds === (c.reproduced !== null && c.low <= c.reproduced && c.reproduced <= c.high))).toBe(true);
     // Three runs a side: the published runs are the receipt's, the reproduced runs the reader's.
     expect(doc.claims.find((c) => c.id === 'optimized.quality')?.publishedRuns).toBeNull();
-    wallClock(doc.claims.find((c) => c.id === 'optimized.tpotSingle')?.reproducedRuns, 'reproduced runs').toHaveLength(3);
+    // Absent only where the receipt recorded no single-stream figure (our client bound on a loaded machine): a missed bound.
+    wallClock(doc.claims.find((c) => c.id === 'optimized.tpotSingle')?.reproducedRuns?.length ?? 0, 'reproduced runs').toBe(3);
     wallClock(r.stdout.trim().split('\n').at(-1), 'last line').toMatch(/^every claim of .+ holds \((\d+) of \1\)$/);
     // Each level's curve points are claims too: their published range is rebuilt from the receipt's three runs.
     const point = doc.claims.find((c) => c.id === 'optimized.c1.throughput');
@@ -135,7 +136,9 @@ describe('goodput reproduce', () => {
       'baseline claims that do not hold',
     ).toEqual([]);
     const tpot = claimsIn(json).claims.find((c) => c.id === 'optimized.tpotSingle');
-    wallClock(tpot?.reproduced, 'reproduced optimized TPOT').toBeGreaterThan(tpot?.high ?? 0);
+    // No claim where the receipt recorded no single-stream figure (a loaded machine): a missed bound, as a slow figure is.
+    wallClock(tpot === undefined ? 'no claim' : 'claimed', 'a single-stream TPOT claim').toBe('claimed');
+    if (tpot !== undefined) wallClock(tpot.reproduced, 'reproduced optimized TPOT').toBeGreaterThan(tpot.high);
     wallClock(r.stdout, 'table').toMatch(/^optimized\.tpotSingle .* does not hold: beyond /m);
     wallClock(r.stdout.trim().split('\n').at(-1), 'last line').toMatch(
       new RegExp(`^${failing.length} of \\d+ claims of .+ do not hold: .*optimized\\.tpotSingle`),

@@ -70,11 +70,19 @@ describe('two runs → quality → receipt → publish', () => {
       expect(quality).toBeGreaterThan(QUALITY_FLOOR);
 
       const expected = BASELINE_STEP_MS / OPTIMIZED_STEP_MS;
-      const measured = (value('baseline.tpotSingle') as number) / (value('optimized.tpotSingle') as number);
+      // A concurrency-1 level our client bound on (a loaded machine) is not recorded, and the receipt says so: the
+      // wall clock's doing, a missed bound here (strict in the bench), never a number made up.
+      for (const id of ['baseline.tpotSingle', 'optimized.tpotSingle']) {
+        const fact = receipt.facts.find((f) => f.id === id);
+        if (fact?.value === null) expect(fact.note, id).toMatch(/client-bound/);
+        wallClock(fact?.value === null ? 'not recorded: client-bound' : 'recorded', `${id} recorded`).toBe('recorded');
+      }
+      const measured = (value('baseline.tpotSingle') ?? NaN) / (value('optimized.tpotSingle') ?? NaN);
       console.log(
         `e2e: quality ${quality}; TPOT p50 speedup measured ${measured.toFixed(3)} vs expected ${expected}; peak ${value('baseline.peakThroughput')} → ${value('optimized.peakThroughput')} tok/s`,
       );
-      wallClock(Math.abs(measured / expected - 1), `TPOT p50 speedup ${measured.toFixed(3)} against ${expected}`).toBeLessThan(SPEEDUP_TOLERANCE);
+      if (!Number.isNaN(measured))
+        wallClock(Math.abs(measured / expected - 1), `TPOT p50 speedup ${measured.toFixed(3)} against ${expected}`).toBeLessThan(SPEEDUP_TOLERANCE);
       wallClock(
         (value('optimized.peakThroughput') as number) / (value('baseline.peakThroughput') as number),
         'optimized over baseline peak throughput',
