@@ -78,6 +78,22 @@ describe('preflight', () => {
     }
   });
 
+  it('refuses a model list past the limits table or holding terminal controls, for every caller', async () => {
+    const ids = (n: number) => JSON.stringify({ data: Array.from({ length: n }, (_, i) => ({ id: `m${i}` })) });
+    const cases: Array<[string, string]> = [
+      [ids(10_001), 'its /v1/models data 10001 is above the limit of 10000'],
+      [JSON.stringify({ data: [{ id: 'ok' }, { id: `x${'y'.repeat(1024)}` }] }), 'its /v1/models data[1].id length'],
+      [JSON.stringify({ data: [{ id: 'evil\u001b[2J' }] }), 'its /v1/models data[0].id holds a control character or a line break'],
+      [JSON.stringify({ data: [{ id: 'lora', parent: 'base\nFAKE' }] }), 'its /v1/models data[0].parent holds a control character or a line break'],
+    ];
+    for (const [body, message] of cases) {
+      const server = await serve(200, body);
+      const r = await preflight({ baseUrl: server.url }, undefined);
+      expect(r).toMatchObject({ ok: false, reason: 'bad-model-list' });
+      expect(r.ok ? '' : r.message).toContain(message);
+    }
+  });
+
   it('unreachable on a refused connection, with the URL and the system code', async () => {
     const port = await closedPort();
     const r = await preflight({ baseUrl: `http://127.0.0.1:${port}` }, 'm');

@@ -1,9 +1,13 @@
 /**
  * Preflight: is there an OpenAI-compatible server at the target, does it accept
  * our key, and does it serve the model? One GET of `/v1/models`, bounded in time.
- * Every failure is a plain sentence a user can act on.
+ * Every failure is a plain sentence a user can act on. The list is checked
+ * here, where it enters, for every caller: each id is what a request names, a
+ * run records and a refusal lists, so the list, each id and each parent are
+ * bounded by the limits table and hold nothing a terminal would act on.
  */
 import { Client } from 'undici';
+import { LIMITS, limitMessage, sanitizeForTerminal } from '../core/index.js';
 import { readBounded } from './bounded-body.js';
 import { excerpt } from './error-text.js';
 import { errorCode } from './failure.js';
@@ -25,7 +29,7 @@ export type PreflightResult =
       /** The base model of each listed id that names one (vLLM lists a LoRA adapter with `parent`); absent where none does. */
       parents?: ReadonlyMap<string, string>;
     }
-  | { ok: false; reason: 'unreachable' | 'not-openai' | 'model-missing' | 'auth' | 'response-too-large'; message: string };
+  | { ok: false; reason: 'unreachable' | 'not-openai' | 'model-missing' | 'auth' | 'response-too-large' | 'bad-model-list'; message: string };
 
 type Failure = Extract<PreflightResult, { ok: false }>;
 
@@ -36,6 +40,24 @@ function fail(reason: Failure['reason'], message: string): Failure {
 function listModels(ids: string[]): string {
   const shown = ids.slice(0, 20).join(', ');
   return ids.length > 20 ? `${shown} and ${ids.length - 20} more` : shown;
+}
+
+/** Why a listed id (or parent) cannot be taken, or null. */
+function idProblem(id: string, field: string): string | null {
+  if (id.length > LIMITS.modelIdChars.max) return limitMessage('modelIdChars', id.length, `${field} length`);
+  if (sanitizeForTerminal(id) !== id) return `${field} holds a control character or a line break`;
+  return null;
+}
+
+/** What in a parsed model list is past a limit or would act on a terminal, in words ("its /v1/models …"), or null. */
+function listProblem(ids: readonly string[], parents: ReadonlyMap<string, string>): string | null {
+  if (ids.length > LIMITS.servedModels.max) return `its /v1/models ${limitMessage('servedModels', ids.length, 'data')}`;
+  for (const [i, id] of ids.entries()) {
+    const parent = parents.get(id);
+    const problem = idProblem(id, `data[${i}].id`) ?? (parent === undefined ? null : idProblem(parent, `data[${i}].parent`));
+    if (problem !== null) return `its /v1/models ${problem}`;
+  }
+  return null;
 }
 
 /** Model ids from a `/v1/models` body, with the base each adapter names as its `parent`, or a sentence naming what is wrong with it. */
@@ -87,6 +109,8 @@ async function fetchModels(t: ResolvedTarget, timeoutMs: number): Promise<Prefli
     const models = parseModels(text, url);
     if (typeof models === 'string') return fail('not-openai', models);
     const { ids, parents } = models;
+    const problem = listProblem(ids, parents);
+    if (problem !== null) return fail('bad-model-list', problem);
     return { ok: true, models: ids, model: ids[0] ?? '', fingerprint: serverFingerprint(JSON.parse(text)), ...(parents.size > 0 ? { parents } : {}) };
   } catch (err) {
     const timedOut = err instanceof Error && err.name === 'TimeoutError';

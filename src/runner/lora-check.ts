@@ -1,15 +1,12 @@
 /**
- * The model list preflight read is checked where a run takes it: each id is
- * what a request names, what the run records and what a refusal lists, so the
- * list, each id and each parent are bounded by the limits table and hold
- * nothing a terminal would act on. A run over several LoRA adapters (--lora)
- * is then checked against that list before a request is sent: an adapter it does not list would
- * turn that adapter's share into 404s, and one that belongs to another base
+ * A run over several LoRA adapters (--lora) is checked against the server's
+ * own model list (bounded where preflight read it) before a request is sent:
+ * an adapter it does not list would turn that adapter's share into 404s, and one that belongs to another base
  * model would mix two models' figures under one run. vLLM lists each loaded
  * adapter in `/v1/models` with its base model as `parent`. The API's Start
  * checks the same before it begins a run, so the refusal names its field.
  */
-import { LIMITS, type LoraAdapter, limitMessage, sanitizeForTerminal } from '../core/index.js';
+import type { LoraAdapter } from '../core/index.js';
 import { preflight } from '../client/index.js';
 import { SweepError } from './errors.js';
 import { type SweepSpec, targetOf } from './sweep-spec.js';
@@ -43,24 +40,6 @@ export function checkAdapters(url: string, lora: readonly LoraAdapter[] | null, 
   }
 }
 
-/** Why a listed id (or parent) cannot be taken, or null. */
-function idProblem(id: string, field: string): string | null {
-  if (id.length > LIMITS.modelIdChars.max) return limitMessage('modelIdChars', id.length, `${field} length`);
-  if (sanitizeForTerminal(id) !== id) return `${field} holds a control character or a line break`;
-  return null;
-}
-
-/** @throws SweepError('preflight-refused') naming the target and the field of its /v1/models past a limit, or holding a control character. */
-export function checkServedModels(url: string, served: ServedModels): void {
-  const refuse = (problem: string) => new SweepError('preflight-refused', `${url} cannot be benchmarked: its /v1/models ${problem}`);
-  if (served.models.length > LIMITS.servedModels.max) throw refuse(limitMessage('servedModels', served.models.length, 'data'));
-  for (const [i, id] of served.models.entries()) {
-    const parent = served.parents?.get(id);
-    const problem = idProblem(id, `data[${i}].id`) ?? (parent === undefined ? null : idProblem(parent, `data[${i}].parent`));
-    if (problem !== null) throw refuse(problem);
-  }
-}
-
 /**
  * The same check before a run is begun (the API's Start, whose refusal then names its field beside the form's):
  * one `GET /v1/models`. A server that does not answer it is left to the sweep's own preflight, which says why.
@@ -70,6 +49,5 @@ export async function checkSpecAdapters(spec: SweepSpec, name: string): Promise<
   if (spec.lora === null) return;
   const pre = await preflight(targetOf(spec), spec.model);
   if (!pre.ok) return;
-  checkServedModels(spec.url, pre);
   checkAdapters(spec.url, spec.lora, pre, name);
 }

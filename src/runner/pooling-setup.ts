@@ -19,7 +19,6 @@ import {
 } from '../client/index.js';
 import { syntheticPrompt, type TokenCounter, WorkloadError } from '../workload/index.js';
 import { SweepError } from './errors.js';
-import { checkServedModels } from './lora-check.js';
 import type { PoolingSpec } from './pooling-spec.js';
 import { closedLoopRequests } from './sweep-spec.js';
 import { MAX_EXACT_PROMPTS, exactTexts, runCounter } from './prompt-lengths.js';
@@ -44,10 +43,7 @@ export function endpointsOffered(d: Dialect): string {
  */
 export async function modelOf(target: Target, spec: PoolingSpec): Promise<string> {
   const pre = await preflight(target, spec.model);
-  if (pre.ok) {
-    checkServedModels(spec.url, pre);
-    return pre.model;
-  }
+  if (pre.ok) return pre.model;
   if (pre.reason !== 'not-openai') throw new SweepError('preflight-refused', `${spec.url} cannot be benchmarked: ${pre.message}`);
   const found = await detectEngine(target);
   const served = found.dialect.servedModel?.(found.replies) ?? null;

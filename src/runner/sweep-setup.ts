@@ -13,7 +13,7 @@ import { checkContext } from './context-check.js';
 import { EngineChecks } from './engine-checks.js';
 import { type EngineSetup, resolveEngine } from './engine-setup.js';
 import { SweepError } from './errors.js';
-import { checkAdapters, checkServedModels } from './lora-check.js';
+import { checkAdapters } from './lora-check.js';
 import { type ImageServer, startImageServer } from './image-server.js';
 import type { RunTelemetry } from './level-telemetry.js';
 import type { RatePacer } from './rate-pacer.js';
@@ -124,7 +124,6 @@ function checkDialect(spec: SweepSpec, dialect: Dialect, warn: (w: Warning) => v
 export async function prepareSweep(spec: SweepSpec, target: Target, out: SetupListener): Promise<PreparedSweep> {
   const pre = await preflight(target, spec.model);
   if (!pre.ok) throw new SweepError('preflight-refused', `${spec.url} cannot be benchmarked: ${pre.message}`);
-  checkServedModels(spec.url, pre);
   out.preflight(pre.model, pre.models);
   checkAdapters(spec.url, spec.lora, pre);
   for (const w of specWarnings(spec)) out.warn(w);
@@ -167,7 +166,6 @@ async function checkFleet(spec: SweepSpec, target: Target, model: string, dialec
     const one = { ...target, baseUrl: url };
     const pre = await preflight(one, model);
     if (!pre.ok) throw new SweepError('preflight-refused', `${url} cannot be benchmarked: ${pre.message}`);
-    checkServedModels(url, pre);
     // Each target serves its share of every adapter: one that lacks one would turn that share into 404s.
     checkAdapters(url, spec.lora, pre);
     if (spec.engine !== 'auto') continue;

@@ -30,7 +30,6 @@ import {
 } from '../client/index.js';
 import { syntheticWav } from '../workload/index.js';
 import { SweepError } from './errors.js';
-import { checkServedModels } from './lora-check.js';
 import { runEnd, type LevelAt, type LevelsEnd, failedWarning, parseSpec, sweepLevels, sweepTalk, unanswered } from './level-loop.js';
 import type { SweepHooks } from './sweep-events.js';
 import './transcription-events.js';
@@ -69,7 +68,6 @@ const CLIPS = 8;
 async function preflightRoute(target: Target, spec: TranscriptionSpec, client: TranscriptionClient): Promise<string> {
   const pre = await preflight(target, spec.model);
   if (!pre.ok) throw new SweepError('preflight-refused', `${spec.url} cannot be benchmarked: ${pre.message}`);
-  checkServedModels(spec.url, pre);
   const probe = await client.send(pre.model, { wav: syntheticWav(1, spec.seed, CLIPS), seconds: 1 }, { seq: 0, concurrency: 1, warmup: true });
   if (probe.outcome.kind !== 'ok') {
     const o = probe.outcome;
