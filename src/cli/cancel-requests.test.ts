@@ -31,8 +31,10 @@ async function queueOf(sim: SimServer): Promise<{ running: number; waiting: numb
 describe('the simulator when its clients go away', () => {
   let sim: SimServer;
   beforeAll(async () => {
-    // Two slots, and requests that would decode for 4 s: six sent at once hold both slots and queue four.
-    sim = await startSimulator({ port: 0, prefillBaseMs: 1, prefillMsPerToken: 0, decodeStepMs: 20, decodeMsPerExtraSeq: 0, maxBatch: 2 });
+    // Two slots, and requests that would decode for 4 s: six sent at once hold both slots and queue four. A 100 ms
+    // prefill keeps a queued request tokenless for 100 ms after it is let in, so a cancel timer firing late on a
+    // loaded machine cannot see a token the test says it has not.
+    sim = await startSimulator({ port: 0, prefillBaseMs: 100, prefillMsPerToken: 0, decodeStepMs: 20, decodeMsPerExtraSeq: 0, maxBatch: 2 });
   });
   afterAll(async () => {
     await sim?.close();
@@ -59,7 +61,7 @@ describe('the simulator when its clients go away', () => {
 
     const before = sim.stats().cancelled;
     const impatient = createStreamingClient({ baseUrl: sim.url }, { connections: 6 });
-    const records = await sendSix(impatient, { afterMs: 150, afterTokens: null });
+    const records = await sendSix(impatient, { afterMs: 300, afterTokens: null });
     await impatient.close();
     // Each gave up at its time: the two decoding had read tokens, the four queued had none.
     expect(records.map((r) => r.outcome).sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y)))).toEqual([
